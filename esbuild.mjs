@@ -1,0 +1,34 @@
+// Bundles the three entry points. `vscode` is provided by the host and native modules
+// (better-sqlite3) must stay in node_modules so their .node binaries load; type checking is
+// `tsc --noEmit` (npm run typecheck), esbuild only strips types.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  external: ['vscode', 'better-sqlite3'],
+  logLevel: 'warning',
+};
+
+const entries = [
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
+  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+for (const entry of entries) {
+  const options = { ...common, ...entry };
+  if (watch) {
+    const ctx = await esbuild.context(options);
+    await ctx.watch();
+  } else {
+    await esbuild.build(options);
+  }
+}

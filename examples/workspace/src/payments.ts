@@ -1,0 +1,3 @@
+export async function charge(amountInCents: number): Promise<string> {
+  return `charged ${amountInCents}`;
+}

@@ -1,0 +1,82 @@
+/**
+ * Shared CLI plumbing: usage errors (exit 2), store resolution for `--root`, output helpers.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
+
+/** A mistake in how the command was called: printed with a hint, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** Options every command takes. */
+export const COMMON_OPTIONS = {
+  root: { type: 'string' },
+  workspace: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * The store: `--root DIR`, else $LORE_ROOT, else the nearest `.lore/` in the current folder or
+ * its parents (like git finds `.git`), else `./.lore`.
+ */
+export function resolveStore(root: string | undefined, workspace: string | undefined, cwd = process.cwd()): StorePaths {
+  const chosen = root ?? process.env.LORE_ROOT;
+  if (chosen) return storePaths(path.resolve(cwd, chosen), workspace && path.resolve(cwd, workspace));
+  let dir = path.resolve(cwd);
+  for (;;) {
+    const candidate = path.join(dir, STORE_DIR_NAME);
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isDirectory()) return storePaths(candidate, workspace && path.resolve(cwd, workspace));
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return storePaths(path.join(cwd, STORE_DIR_NAME), workspace && path.resolve(cwd, workspace));
+}
+
+/** Parses sizes like `500000`, `512K`, `10MB`. */
+export function parseBytes(text: string, option: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(text.trim());
+  if (!match) throw new UsageError(`${option} expects a size such as 500000, 512K or 10MB, not "${text}"`);
+  const unit = (match[2] ?? 'b').toLowerCase()[0];
+  const factor = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
+  return Math.floor(Number(match[1]) * factor);
+}
+
+export function parsePositiveNumber(text: string, option: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new UsageError(`${option} expects a number >= 0, not "${text}"`);
+  return value;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}
+
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}K`;
+  return `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const stdio: Output = {
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
+};

@@ -1,0 +1,85 @@
+/**
+ * `lore notes PATH` shows a file's notes (healing the key after an inode change),
+ * `lore notes --heal` checks every note file, `lore note PATH TEXT` adds a note by hand.
+ */
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { noteLine } from '../../core/knowledge/itemLines';
+import { toIsoDate } from '../../core/knowledge/provenance';
+import { redactSecrets } from '../../core/safety/redact';
+import { addNotesToFile, findNotesForFile, healNotes, resolveNoteTarget } from '../../core/store/fileNotes';
+import { regenerateDigest } from '../../core/store/digest';
+import { loadStoreConfig } from '../../core/store/storeConfig';
+import { acquireStoreLock } from '../../core/store/storeLock';
+import { storeRelative } from '../../core/store/storePaths';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, resolveStore, type Output } from '../cliSupport';
+
+export const NOTES_HELP = `lore notes PATH [--root DIR] [--json]   show the notes attached to a file
+lore notes --heal [--root DIR]          re-key notes whose file changed inode; move notes of
+                                        deleted files to facts.md as "path: note"`;
+export const NOTE_HELP = `lore note PATH TEXT [--root DIR]        attach a note to a file ([from: manual, today])`;
+
+export async function notesCommand(argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, heal: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  if (values.help) {
+    io.out(NOTES_HELP);
+    return EXIT_OK;
+  }
+  const paths = resolveStore(values.root, values.workspace);
+  if (values.heal) {
+    const lock = await acquireStoreLock(paths.root);
+    try {
+      const report = healNotes(paths);
+      if (report.orphaned.length) regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled });
+      if (values.json) io.out(JSON.stringify(report, null, 2));
+      else {
+        for (const h of report.healed) io.out(`healed: ${h.path} (${h.from} → ${h.to})`);
+        for (const o of report.orphaned) io.out(`moved to facts.md: ${o.notes} note(s) of ${o.path} (file is gone)`);
+        if (!report.healed.length && !report.orphaned.length) io.out('all notes resolve to their files');
+      }
+    } finally {
+      lock.release();
+    }
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError('lore notes takes one PATH (or --heal)');
+  const file = path.resolve(positionals[0]);
+  const found = findNotesForFile(paths, file);
+  if (values.json) {
+    io.out(JSON.stringify(found ? { noteFile: found.file, via: found.via, meta: found.note.meta, notes: found.note.notes.map((n) => ({ text: n.text, line: n.line, provenance: n.provenance })) } : { notes: [] }, null, 2));
+    return EXIT_OK;
+  }
+  if (!found || found.note.notes.length === 0) {
+    io.out(`no notes for ${positionals[0]}`);
+    return EXIT_OK;
+  }
+  io.out(`# ${found.note.meta.path || positionals[0]}  (${storeRelative(paths, found.file)}${found.via === 'inode' ? '' : `, re-found by ${found.via}`})`);
+  for (const note of found.note.notes) io.out(`- ${note.text}`);
+  return EXIT_OK;
+}
+
+export async function noteCommand(argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: COMMON_OPTIONS, allowPositionals: true, strict: true });
+  if (values.help) {
+    io.out(NOTE_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length < 2) throw new UsageError('lore note takes a PATH and the note TEXT');
+  const [target, ...words] = positionals;
+  const text = redactSecrets(words.join(' ')).trim();
+  if (!text) throw new UsageError('the note text is empty');
+  const paths = resolveStore(values.root, values.workspace);
+  const resolved = resolveNoteTarget(paths, path.resolve(target));
+  if (resolved.kind === 'orphan') {
+    io.err(`cannot attach a note to ${target}: ${resolved.reason} (workspace: ${paths.workspace})`);
+    return EXIT_FAILED;
+  }
+  const lock = await acquireStoreLock(paths.root);
+  try {
+    const file = addNotesToFile(paths, resolved, [noteLine(text, { source: 'manual', date: toIsoDate(new Date()) })]);
+    io.out(values.json ? JSON.stringify({ noteFile: file, path: resolved.relative }) : `noted ${resolved.relative} in ${storeRelative(paths, file)}`);
+  } finally {
+    lock.release();
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,88 @@
+/**
+ * Human-readable harvest reports: the dry-run summary (as nagent prints it), the plan as a
+ * unified diff for `--preview`, and the apply summary.
+ */
+import * as path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { ITEM_CATEGORIES, type ItemCounts } from '../core/knowledge/categories';
+import { CONVERSATION_CLASSES } from '../core/harvest/classify';
+import type { HarvestReport } from '../core/harvest/runHarvest';
+import type { HarvestPlan } from '../core/harvest/plan';
+import { formatBytes, formatTokens } from './cliSupport';
+
+function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
+  return keys.filter((k) => !skipZero || record[k] > 0).map((k) => `${k}:${record[k] ?? 0}`).join(', ');
+}
+
+export function itemCountsText(items: ItemCounts): string {
+  return counts(items, ITEM_CATEGORIES);
+}
+
+/** The classification summary every mode starts with. */
+export function dryRunText(report: HarvestReport): string {
+  const t = report.totals;
+  const lines = [
+    `store: ${report.store}`,
+    `sources: ${report.sources.join(', ')}`,
+    `conversations: ${counts(t.counts, CONVERSATION_CLASSES, true) || 'none found'}`,
+    `harvest candidates: ${formatBytes(t.harvestBytes)} (~${formatTokens(t.estimatedTokens)} input tokens, estimated as bytes/4)` +
+      (t.overSummarizeThreshold ? `; ${t.overSummarizeThreshold} over 64 KB may be summarized first` : ''),
+  ];
+  if (t.reclaimable) lines.push(`reclaimable now (already harvested): ${t.reclaimable} (${formatBytes(t.reclaimableBytes)})`);
+  if (t.counts.live) lines.push(`live (agent still writing, modified in the last minutes): ${t.counts.live}; they are left for a later run`);
+  if (t.counts.deferred) lines.push(`deferred by --max-harvest-bytes: ${t.counts.deferred}`);
+  if (t.counts['too-large']) lines.push(`too large to harvest (> 1 MB, kept): ${t.counts['too-large']}`);
+  for (const c of report.conversations.filter((c) => c.class === 'binary')) lines.push(`skipped (binary: ${c.reason}): ${c.path}`);
+  for (const p of report.problems) lines.push(`problem: ${p.path}: ${p.message}`);
+  for (const w of report.warnings) lines.push(`warning: ${w}`);
+  lines.push(`provider: ${report.provider}`);
+  return lines.join('\n');
+}
+
+function diffHeader(file: string, exists: boolean): string {
+  return exists ? `a/${file}` : '/dev/null';
+}
+
+/** The plan as unified diffs, one per changed file, plus the ledger and reclaim summary. */
+export function planText(plan: HarvestPlan): string {
+  const out: string[] = [];
+  for (const change of plan.changes) {
+    const patch = createTwoFilesPatch(
+      diffHeader(change.file, change.before !== undefined),
+      change.after === undefined ? '/dev/null' : `b/${change.file}`,
+      change.before ?? '',
+      change.after ?? '',
+      undefined,
+      undefined,
+      { context: 3 },
+    );
+    // Drop the `Index:`/`===` preamble; keep a git-style header.
+    out.push(patch.split('\n').filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l)).join('\n').trimEnd());
+  }
+  for (const o of plan.outcomes) {
+    if (o.status) out.push(`ledger: ${o.sha256.slice(0, 12)} ${o.status} ${path.basename(o.path)}${o.error ? ` (${o.error})` : ''}`);
+  }
+  for (const o of plan.outcomes) if (o.reclaim) out.push(`reclaim (${o.reclaim}): ${o.path}`);
+  return out.join('\n');
+}
+
+/** What an apply did. */
+export function applyText(report: HarvestReport): string {
+  const lines: string[] = [];
+  const plan = report.plan!;
+  const applied = report.applied!;
+  lines.push(`harvested items: ${itemCountsText(plan.items)}`);
+  if (plan.orphanNotes) lines.push(`notes for files not in the workspace went to facts.md: ${plan.orphanNotes}`);
+  const reclaimedBytes = applied.reclaimed.reduce((n, r) => n + r.bytes, 0);
+  const actions = [...new Set(applied.reclaimed.map((r) => (r.action === 'delete' ? 'deleted' : 'archived')))].join(', ');
+  lines.push(`reclaimed: ${applied.reclaimed.length} conversation(s), ${formatBytes(reclaimedBytes)}${actions ? ` (${actions})` : ''}`);
+  for (const e of applied.reclaimErrors) lines.push(`could not reclaim ${e.path}: ${e.message}`);
+  lines.push(`written: ${applied.written.join(', ') || 'nothing'}`);
+  return lines.join('\n');
+}
+
+export function failuresText(report: HarvestReport): string {
+  const failed = report.conversations.filter((c) => c.status === 'harvest-failed');
+  if (!failed.length) return '';
+  return [`failed: ${failed.length} (kept; the next run tries again)`, ...failed.map((c) => `  ${c.path}: ${c.error}`)].join('\n');
+}

@@ -1,0 +1,86 @@
+/**
+ * `lore`: the command line over Lore's engine. Exit codes: 0 success, 1 something asked for
+ * failed (after finishing the rest), 2 usage error.
+ */
+import { digestCommand, DIGEST_HELP } from './commands/digestCommand';
+import { harvestCommand, HARVEST_HELP } from './commands/harvestCommand';
+import { initCommand, INIT_HELP } from './commands/initCommand';
+import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, stdio, type Output } from './cliSupport';
+
+type Command = (argv: string[], io: Output) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  init: initCommand,
+  harvest: harvestCommand,
+  digest: digestCommand,
+  notes: notesCommand,
+  note: noteCommand,
+};
+
+const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
+
+${INIT_HELP.split('\n')[0]}
+${HARVEST_HELP.split('\n').slice(0, 3).join('\n')}
+${DIGEST_HELP.split('\n')[0]}
+${NOTES_HELP}
+${NOTE_HELP}
+
+Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
+and --help.`;
+
+export async function main(argv: string[], io: Output = stdio): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(HELP);
+    return name ? EXIT_OK : EXIT_USAGE;
+  }
+  if (name === '--version') {
+    io.out('0.1.0');
+    return EXIT_OK;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`lore: unknown command "${name}"\n\n${HELP}`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    const err = error as Error & { code?: string };
+    if (error instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`lore ${name}: ${err.message}\nRun "lore ${name} --help" for usage.`);
+      return EXIT_USAGE;
+    }
+    io.err(`lore ${name}: ${describeError(err)}`);
+    if (process.env.LORE_DEBUG) io.err(err.stack ?? '');
+    return EXIT_FAILED;
+  }
+}
+
+/** Turns low-level errors into what happened and what to do. */
+function describeError(error: Error & { code?: string; path?: string }): string {
+  switch (error.code) {
+    case 'ENOSPC':
+      return `the disk is full (${error.path ?? 'writing the store'}). Nothing was reclaimed and the files written before are intact; free some space and run again.`;
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied: ${error.path ?? error.message}. Check the store's permissions (or choose another with --root).`;
+    case 'EROFS':
+      return `the store is on a read-only file system: ${error.path ?? ''}`;
+    default:
+      return error.message;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`lore: ${(error as Error).stack ?? error}\n`);
+      process.exitCode = EXIT_FAILED;
+    },
+  );
+}

@@ -1,0 +1,18 @@
+/** Thresholds of the harvest pattern (they match nagent, see design.md). */
+
+/** Conversations whose rendered transcript is larger than this are summarized first. */
+export const SUMMARIZE_THRESHOLD_BYTES = 64 * 1024;
+/** Conversation files larger than this are kept as `too-large` and never sent to a model. */
+export const MAX_HARVEST_SOURCE_BYTES = 1024 * 1024;
+/** The digest's cap, in UTF-8 bytes, header included. */
+export const DIGEST_MAX_BYTES = 4 * 1024;
+/** Parse attempts per harvest reply (the first plus one retry). */
+export const HARVEST_MAX_ATTEMPTS = 2;
+/** Appended to the prompt on the retry after an invalid reply. */
+export const RETRY_SUFFIX = '\nYour previous reply was not valid JSON. Return only the JSON object.\n';
+/** Dry-run token estimate: bytes / 4. */
+export const BYTES_PER_TOKEN = 4;
+/** Size of the chunks a large transcript is cut into for summarizing. */
+export const SUMMARY_CHUNK_BYTES = 48 * 1024;
+/** Default per-call model timeout. */
+export const DEFAULT_TIMEOUT_MS = 120_000;

@@ -1,0 +1,65 @@
+/**
+ * The normalized shape every importer produces. Importers keep the conversational content
+ * (what the user asked, what the agent answered, one-line summaries of tool use) and drop the
+ * rest (thinking, raw tool output, snapshots, unknown records).
+ */
+
+/** Formats Lore can read. `plain` is the fallback for any .md/.txt file. */
+export type ConversationFormat =
+  | 'lore-transcript'
+  | 'claude-code'
+  | 'codex'
+  | 'aider'
+  | 'specstory'
+  | 'copilot-chat'
+  | 'plain';
+
+export type TurnRole = 'user' | 'assistant' | 'system';
+
+export interface Turn {
+  role: TurnRole;
+  /** Conversational text (markdown). May be empty when the turn only used tools. */
+  text: string;
+  /** ISO 8601 timestamp when the source carries one. */
+  at?: string;
+  /** One-line summaries of tool calls made in this turn, e.g. `[tool:Bash] npm test → exit 1`. */
+  tools?: string[];
+}
+
+export interface Conversation {
+  /**
+   * Identity used in provenance: the session id for formats that carry one, else the file stem.
+   * Always safe for `[from: ID, date]` (no `,` `[` `]` or newlines).
+   */
+  id: string;
+  format: ConversationFormat;
+  /**
+   * The format the conversation was first imported from, when it differs from `format`: a Lore
+   * transcript rendered from a Claude Code session records `source: claude-code`, and keeping it
+   * here lets a re-rendered transcript say the same (render ∘ parse is stable).
+   */
+  sourceFormat?: ConversationFormat;
+  /** Absolute path of the source file. */
+  sourcePath: string;
+  title?: string;
+  /** ISO timestamp of the first turn or the session start, when known. */
+  startedAt?: string;
+  /** Working directory recorded by the agent (Claude Code, Codex), used to resolve relative paths. */
+  cwd?: string;
+  model?: string;
+  turns: Turn[];
+  /** Records that were recognised but skipped, or unknown, counted by kind (for diagnostics). */
+  skipped?: Record<string, number>;
+}
+
+/** An importer recognises one format and turns its text into a Conversation. */
+export interface Importer {
+  format: ConversationFormat;
+  /**
+   * How sure this importer is that the file is its format, from 0 (no) to 1 (certain), judged
+   * from the file name and the first few KB of text. Detection picks the highest score.
+   */
+  detect(fileName: string, head: string): number;
+  /** Parses the whole text. Must not throw on unknown or malformed records: skip them. */
+  parse(text: string, sourcePath: string): Conversation;
+}

@@ -1,0 +1,72 @@
+/**
+ * Renders any Conversation as a §2.1 markdown transcript. This text is what a model receives and
+ * what the offline 'rules' extractor reads, so its shape is a contract:
+ *
+ *     ---
+ *     session_id: <id>
+ *     started: <ISO>          (when known)
+ *     model: <model>          (when known)
+ *     source: <format>
+ *     cwd: <dir>              (when known)
+ *     ---
+ *
+ *     # <title or id>
+ *
+ *     ## HH:MM — user         (UTC; `## user` when the turn has no time)
+ *     > [tool:…] …            (tool lines, then a blank line)
+ *     <text>
+ *
+ * Turns with neither text nor tools are left out. Parsing the output with loreTranscript and
+ * rendering again gives the same text.
+ */
+import type { Conversation, Turn } from './conversation';
+import { formatClock, isToolString, parseToolLine, parseTurnHeading, yamlScalar } from './transcriptSyntax';
+
+const ROLE_WORD: Record<Turn['role'], string> = { user: 'user', assistant: 'agent', system: 'system' };
+
+/** Renders a conversation as the §2.1 transcript (ends with a newline). */
+export function renderTranscript(conv: Conversation): string {
+  const out: string[] = ['---', `session_id: ${yamlScalar(conv.id)}`];
+  // A transcript without `started` could not date its HH:MM headings when read back.
+  const started = conv.startedAt ?? conv.turns.find((t) => t.at)?.at;
+  if (started) out.push(`started: ${yamlScalar(started)}`);
+  if (conv.model) out.push(`model: ${yamlScalar(conv.model)}`);
+  out.push(`source: ${conv.sourceFormat ?? conv.format}`);
+  if (conv.cwd) out.push(`cwd: ${yamlScalar(conv.cwd)}`);
+  out.push('---', '', `# ${singleLine(conv.title ?? '') || conv.id}`);
+
+  for (const turn of conv.turns) {
+    const tools = (turn.tools ?? []).map(renderTool).filter((line) => line !== '');
+    const text = renderText(turn.text);
+    if (tools.length === 0 && text === '') continue;
+    const clock = formatClock(turn.at);
+    out.push('', clock ? `## ${clock} — ${ROLE_WORD[turn.role]}` : `## ${ROLE_WORD[turn.role]}`);
+    out.push(...tools);
+    if (tools.length > 0 && text !== '') out.push('');
+    if (text !== '') out.push(text);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function singleLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** A tool summary as a `> [kind…] …` line; anything not already in that shape is labelled `[tool]`. */
+function renderTool(tool: string): string {
+  const flat = singleLine(tool.replace(/\u0000/g, ''));
+  if (flat === '') return '';
+  return `> ${isToolString(flat) ? flat : `[tool] ${flat}`}`;
+}
+
+/**
+ * The turn text, trimmed of blank edges. A text line that would read back as a turn heading or a
+ * tool line gets one leading space, which keeps it text (and is itself stable on re-rendering).
+ */
+function renderText(text: string): string {
+  const lines = text.replace(/\u0000/g, '').replace(/\r\n?/g, '\n').split('\n');
+  let start = 0;
+  while (start < lines.length && lines[start].trim() === '') start++;
+  const kept = lines.slice(start).map((line) => (parseTurnHeading(line) || parseToolLine(line) !== undefined ? ` ${line}` : line));
+  return kept.join('\n').trimEnd();
+}

@@ -1,0 +1,158 @@
+/**
+ * The harvest plan: everything an apply would write, as data. It is built from the current
+ * store and the distilled items, and it is what `--preview` prints, what the extension shows
+ * as diffs, and what apply executes. Building it reads the store but writes nothing.
+ */
+import * as path from 'node:path';
+import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts } from '../knowledge/categories';
+import { appendItems, insertTasks } from '../knowledge/categoryFile';
+import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowledge/itemLines';
+import type { Provenance } from '../knowledge/provenance';
+import { readTextIfExists } from '../store/atomicWrite';
+import { digestSections, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
+import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
+import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
+import { addNotes } from '../store/noteFile';
+import { storeRelative, type StorePaths } from '../store/storePaths';
+import type { ReclaimMode } from '../store/storeConfig';
+import type { ClassifiedConversation } from './classify';
+
+/** What the harvest decided for one conversation. */
+export interface ConversationOutcome extends ClassifiedConversation {
+  /** Conversation id used in provenance (known once parsed). */
+  id?: string;
+  /** The ledger status this run records, or undefined when the ledger is not touched. */
+  status?: LedgerEntry['status'];
+  items?: ItemCounts;
+  error?: string;
+  /** Model calls made for it in this run (0 when served from the reply cache). */
+  calls?: number;
+  summarized?: boolean;
+  /** What happens to the file after the ledger is written. */
+  reclaim?: 'delete' | 'archive';
+}
+
+/** One harvested conversation's items and provenance. */
+export interface DistilledInput {
+  outcome: ConversationOutcome;
+  items: HarvestItems;
+  provenance: Provenance;
+  cwd?: string;
+}
+
+export interface PlanChange {
+  /** Store-relative path, e.g. `facts.md`, `files/2049-1234.md`, `digest.md`. */
+  file: string;
+  before?: string;
+  /** Undefined when the file is removed (an emptied digest). */
+  after?: string;
+  /** Number of lines added (for reports). */
+  added: number;
+}
+
+export interface HarvestPlan {
+  changes: PlanChange[];
+  ledger: Ledger;
+  outcomes: ConversationOutcome[];
+  /** Item totals over the harvested conversations. */
+  items: ItemCounts;
+  /** Notes whose file did not resolve and went to facts.md. */
+  orphanNotes: number;
+}
+
+export interface PlanOptions {
+  reclaim: ReclaimMode;
+  digestEnabled: boolean;
+  now: Date;
+}
+
+function countLines(before: string | undefined, after: string | undefined): number {
+  const n = (s: string | undefined) => (s ? s.split('\n').length : 0);
+  return Math.max(0, n(after) - n(before));
+}
+
+/** Builds the plan against the store as it is now. */
+export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: ConversationOutcome[], distilled: DistilledInput[], options: PlanOptions): HarvestPlan {
+  const lines: Record<'facts' | 'decisions' | 'questions' | 'playbooks' | 'open' | 'done', string[]> = {
+    facts: [], decisions: [], questions: [], playbooks: [], open: [], done: [],
+  };
+  const notes = new Map<string, { meta: ReturnType<typeof metaFor>; lines: string[] }>();
+  const totals = countItems({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+  let orphanNotes = 0;
+
+  for (const { items, provenance, cwd } of distilled) {
+    for (const item of items.facts) lines.facts.push(statementLine(item, provenance));
+    for (const item of items.decisions) lines.decisions.push(statementLine(item, provenance));
+    for (const item of items.questions) lines.questions.push(statementLine(item, provenance));
+    for (const item of items.tasks_open) lines.open.push(statementLine(item, provenance));
+    for (const item of items.tasks_done) lines.done.push(statementLine(item, provenance));
+    for (const item of items.playbooks) lines.playbooks.push(playbookLine(item, provenance));
+    for (const item of items.files) {
+      const target = resolveNoteTarget(paths, item.path, cwd);
+      if (target.kind === 'orphan') {
+        lines.facts.push(orphanNoteLine(item.path, item.note, provenance));
+        orphanNotes++;
+        continue;
+      }
+      const existing = findNotesForFile(paths, target.absolute, { heal: false });
+      const file = existing ? storeRelative(paths, existing.file) : `files/${target.identity.noteFileName}`;
+      const entry = notes.get(file) ?? { meta: metaFor(target.relative, target.identity), lines: [] };
+      entry.lines.push(noteLine(item.note, provenance));
+      notes.set(file, entry);
+    }
+    const counts = countItems(items);
+    for (const key of Object.keys(counts) as Array<keyof ItemCounts>) totals[key] += counts[key];
+  }
+
+  const before = readCategoryTexts(paths);
+  const after: CategoryTexts = { ...before };
+  const append = (key: Exclude<CategoryFileKey, 'tasks'>, list: string[]) => {
+    if (list.length) after[key] = appendItems(before[key], CATEGORY_FILES[key].title, list);
+  };
+  append('facts', lines.facts);
+  append('decisions', lines.decisions);
+  append('questions', lines.questions);
+  append('playbooks', lines.playbooks);
+  if (lines.open.length || lines.done.length) after.tasks = insertTasks(before.tasks, lines.open, lines.done);
+
+  const changes: PlanChange[] = [];
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
+    if (after[key] !== undefined && after[key] !== (before[key] ?? '') && after[key] !== before[key]) {
+      changes.push({ file: CATEGORY_FILES[key].file, before: before[key], after: after[key], added: countLines(before[key], after[key]) });
+    }
+  }
+  for (const [file, { meta, lines: noteLines }] of notes) {
+    const current = readTextIfExists(path.join(paths.root, file));
+    const next = addNotes(current, meta, noteLines);
+    if (next !== current) changes.push({ file, before: current, after: next, added: countLines(current, next) });
+  }
+
+  const digestBefore = readTextIfExists(paths.digest);
+  const digestAfter = options.digestEnabled ? renderDigest(digestSections(after)) : undefined;
+  if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
+
+  const ledger: Ledger = { entries: { ...ledgerNow.entries } };
+  const at = options.now.toISOString();
+  const harvestedNow = new Set<string>();
+  for (const outcome of outcomes) {
+    if (!outcome.status) continue;
+    const previous = ledger.entries[outcome.sha256];
+    const entry: LedgerEntry = { path: outcome.path, status: outcome.status, at, deleted: false, id: outcome.id };
+    if (outcome.items) entry.items = outcome.items;
+    if (outcome.error) entry.error = outcome.error;
+    // A retry that succeeds replaces the failure; a failure never downgrades a success.
+    if (previous && (previous.status === 'harvested' || previous.status === 'deleted-unharvested') && outcome.status === 'harvest-failed') continue;
+    ledger.entries[outcome.sha256] = entry;
+    if (outcome.status === 'harvested' || outcome.status === 'deleted-unharvested') harvestedNow.add(outcome.sha256);
+  }
+
+  // Reclaim only inbox files whose content the ledger (after this run) proves.
+  if (options.reclaim !== 'keep') {
+    for (const outcome of outcomes) {
+      if (!outcome.inInbox || !outcome.sha256) continue;
+      const proven = harvestedNow.has(outcome.sha256) || permitsReclaim(ledger.entries[outcome.sha256]);
+      if (proven) outcome.reclaim = options.reclaim;
+    }
+  }
+  return { changes, ledger, outcomes, items: totals, orphanNotes };
+}

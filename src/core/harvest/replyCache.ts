@@ -1,0 +1,44 @@
+/**
+ * Cache of distilled items in the store's derived part (`.cache/replies/`, git-ignored), so
+ * an `--apply` after a `--preview` does not pay the model twice. Keyed by conversation sha256,
+ * provider, model and the prompt's hash; values are already validated and redacted. A broken
+ * cache file is a miss, never an error.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { HarvestItems } from '../knowledge/categories';
+import { writeFileAtomic } from '../store/atomicWrite';
+import type { StorePaths } from '../store/storePaths';
+
+export interface CachedReply {
+  items: HarvestItems;
+  summarized: boolean;
+  id: string;
+  at: string;
+}
+
+export function replyCacheKey(sha256: string, provider: string, model: string | undefined, prompt: string): string {
+  return createHash('sha256').update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}`).digest('hex');
+}
+
+function cacheFile(paths: StorePaths, key: string): string {
+  return path.join(paths.cache, 'replies', `${key}.json`);
+}
+
+export function readCachedReply(paths: StorePaths, key: string): CachedReply | undefined {
+  try {
+    const value = JSON.parse(fs.readFileSync(cacheFile(paths, key), 'utf8')) as CachedReply;
+    return value && value.items && typeof value.id === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCachedReply(paths: StorePaths, key: string, value: CachedReply): void {
+  try {
+    writeFileAtomic(cacheFile(paths, key), JSON.stringify(value), { durable: false });
+  } catch {
+    // A cache that cannot be written (read-only store, full disk) only costs a second model call.
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The harvest, end to end: scan → classify → (dry run stops here) → distill → plan →
+ * (preview stops here) → apply under the store lock. The CLI and the extension both call this.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Conversation } from '../conversations/conversation';
+import { importConversation } from '../conversations/detect';
+import { countItems } from '../knowledge/categories';
+import { isCalendarDate, toIsoDate, type Provenance } from '../knowledge/provenance';
+import { ProviderError, type Provider } from '../providers/provider';
+import { redactSecrets } from '../safety/redact';
+import { ensureStoreLayout } from '../store/initStore';
+import { readLedger } from '../store/ledger';
+import { loadStoreConfig, type ReclaimMode } from '../store/storeConfig';
+import { acquireStoreLock, type StoreLock } from '../store/storeLock';
+import type { StorePaths } from '../store/storePaths';
+import { applyPlan, type ApplyResult } from './applyPlan';
+import { classifyConversations, dryRunTotals, type ClassifiedConversation, type DryRunTotals } from './classify';
+import { distillConversation } from './distill';
+import { buildPlan, type ConversationOutcome, type DistilledInput, type HarvestPlan } from './plan';
+import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
+import { readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
+import { scanSources } from './scanSources';
+
+export type HarvestMode = 'dry-run' | 'preview' | 'apply';
+
+export interface HarvestOptions {
+  paths: StorePaths;
+  /** Files or folders to read (default: the store's inbox). */
+  sources?: string[];
+  mode: HarvestMode;
+  /** Record `deleted-unharvested` and reclaim without calling a model. */
+  noHarvest?: boolean;
+  provider: Provider;
+  model?: string;
+  timeoutMs?: number;
+  maxHarvestBytes?: number;
+  /** Agent session logs outside the inbox modified within this window are `live` (default 5 min). */
+  liveWindowMs?: number;
+  /** Defaults to the store's config.json, then `delete`. */
+  reclaim?: ReclaimMode;
+  digestEnabled?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  now?: Date;
+  lockTimeoutMs?: number;
+}
+
+export interface HarvestReport {
+  mode: HarvestMode;
+  store: string;
+  provider: string;
+  sources: string[];
+  conversations: ConversationOutcome[];
+  totals: DryRunTotals;
+  plan?: HarvestPlan;
+  applied?: ApplyResult;
+  problems: Array<{ path: string; message: string }>;
+  warnings: string[];
+  failed: number;
+  modelCalls: number;
+  cancelled: boolean;
+}
+
+export const DEFAULT_LIVE_WINDOW_MS = 5 * 60_000;
+
+function provenanceFor(conversation: Conversation, item: ClassifiedConversation): Provenance {
+  const started = conversation.startedAt?.slice(0, 10);
+  const date = started && isCalendarDate(started) ? started : toIsoDate(new Date(item.mtimeMs || Date.now()));
+  return { source: conversation.id, date };
+}
+
+/** Errors after which calling the provider again for the next conversation is pointless. */
+function isFatalForRun(error: unknown): boolean {
+  return error instanceof ProviderError && (error.kind === 'unavailable' || error.kind === 'auth');
+}
+
+function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return redactSecrets(message).slice(0, 500);
+}
+
+export async function runHarvest(options: HarvestOptions): Promise<HarvestReport> {
+  const { paths, provider } = options;
+  const now = options.now ?? new Date();
+  const { config, warning } = loadStoreConfig(paths.config);
+  const reclaim = options.reclaim ?? config.reclaim;
+  const digestEnabled = options.digestEnabled ?? config.digestEnabled;
+  const sources = options.sources?.length ? options.sources : [paths.inbox];
+  const report: HarvestReport = {
+    mode: options.mode, store: paths.root, provider: provider.label, sources,
+    conversations: [], totals: dryRunTotals([]), problems: [], warnings: warning ? [warning] : [],
+    failed: 0, modelCalls: 0, cancelled: false,
+  };
+
+  let lock: StoreLock | undefined;
+  if (options.mode === 'apply') {
+    ensureStoreLayout(paths);
+    lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
+  }
+  try {
+    // Under the lock the ledger read here is the one the plan merges into.
+    const ledger = readLedger(paths.ledger);
+    const scan = scanSources(paths, sources);
+    report.problems.push(...scan.problems);
+    const classified = classifyConversations(scan.files, ledger, {
+      maxHarvestBytes: options.maxHarvestBytes,
+      now: now.getTime(),
+      liveWindowMs: options.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS,
+    });
+    report.conversations = classified.map((c) => ({ ...c }));
+    report.totals = dryRunTotals(classified);
+    for (const c of classified) if (c.class === 'unreadable') report.problems.push({ path: c.path, message: c.reason ?? 'unreadable' });
+    if (options.mode === 'dry-run') return report;
+
+    const distilled: DistilledInput[] = [];
+    const harvestPrompt = loadPrompt(paths, HARVEST_PROMPT).text;
+    const summarizePrompt = loadPrompt(paths, SUMMARIZE_PROMPT).text;
+    const candidates = report.conversations.filter((c) => c.class === 'harvest' || c.class === 'retry');
+    let fatal: string | undefined;
+    let index = 0;
+    for (const outcome of report.conversations) {
+      if (outcome.class === 'too-large' && !outcome.ledger) outcome.status = 'too-large';
+      if (outcome.class !== 'harvest' && outcome.class !== 'retry') continue;
+      index++;
+      if (options.noHarvest) {
+        outcome.status = 'deleted-unharvested';
+        continue;
+      }
+      if (options.signal?.aborted) {
+        report.cancelled = true;
+        break;
+      }
+      if (fatal) {
+        outcome.status = 'harvest-failed';
+        outcome.error = fatal;
+        continue;
+      }
+      const label = path.relative(process.cwd(), outcome.path) || outcome.path;
+      options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil(outcome.bytes / 1024)} KB)`);
+      try {
+        const text = fs.readFileSync(outcome.path, 'utf8');
+        const conversation = importConversation(outcome.path, text);
+        outcome.id = conversation.id;
+        const key = replyCacheKey(outcome.sha256, provider.name, options.model, harvestPrompt);
+        let cached = provider.offline ? undefined : readCachedReply(paths, key);
+        if (cached) {
+          outcome.calls = 0;
+        } else {
+          const result = await distillConversation(conversation, {
+            provider, harvestPrompt, summarizePrompt, model: options.model, timeoutMs: options.timeoutMs, signal: options.signal,
+          });
+          outcome.calls = result.calls;
+          report.modelCalls += result.calls;
+          cached = { items: result.items, summarized: result.summarized, id: conversation.id, at: now.toISOString() };
+          if (!provider.offline) writeCachedReply(paths, key, cached);
+        }
+        outcome.summarized = cached.summarized;
+        outcome.items = countItems(cached.items);
+        outcome.status = 'harvested';
+        distilled.push({ outcome, items: cached.items, provenance: provenanceFor(conversation, outcome), cwd: conversation.cwd });
+      } catch (error) {
+        if (options.signal?.aborted || (error instanceof ProviderError && error.kind === 'cancelled')) {
+          report.cancelled = true;
+          break;
+        }
+        outcome.status = 'harvest-failed';
+        outcome.error = errorMessage(error);
+        if (isFatalForRun(error)) fatal = outcome.error;
+      }
+    }
+    report.failed = report.conversations.filter((c) => c.status === 'harvest-failed').length;
+    // A cancelled run writes nothing: the user asked to stop, not to keep half a harvest.
+    if (report.cancelled) return report;
+
+    report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now });
+    if (options.mode === 'preview') return report;
+    report.applied = applyPlan(paths, report.plan, now);
+    return report;
+  } finally {
+    lock?.release();
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The seven categories of a harvest reply and where each one lands in the store.
+ */
+
+/** The JSON keys of a harvest reply, in schema order. */
+export const ITEM_CATEGORIES = ['facts', 'decisions', 'tasks_done', 'tasks_open', 'questions', 'playbooks', 'files'] as const;
+export type ItemCategory = (typeof ITEM_CATEGORIES)[number];
+
+/** The category files of a store, with their top heading. */
+export const CATEGORY_FILES = {
+  facts: { file: 'facts.md', title: 'Facts' },
+  decisions: { file: 'decisions.md', title: 'Decisions' },
+  questions: { file: 'questions.md', title: 'Questions' },
+  playbooks: { file: 'playbooks.md', title: 'Playbooks' },
+  tasks: { file: 'tasks.md', title: 'Tasks' },
+} as const;
+export type CategoryFileKey = keyof typeof CATEGORY_FILES;
+
+export const TASKS_OPEN_HEADING = '## Open';
+export const TASKS_DONE_HEADING = '## Done';
+
+/** A statement-shaped item (facts, decisions, tasks, questions). */
+export interface StatementItem {
+  statement: string;
+  detail?: string;
+}
+export interface PlaybookItem {
+  name: string;
+  steps: string;
+}
+export interface FileNoteItem {
+  path: string;
+  note: string;
+}
+
+/** A validated harvest reply: every category present, every item well-formed. */
+export interface HarvestItems {
+  facts: StatementItem[];
+  decisions: StatementItem[];
+  tasks_done: StatementItem[];
+  tasks_open: StatementItem[];
+  questions: StatementItem[];
+  playbooks: PlaybookItem[];
+  files: FileNoteItem[];
+}
+
+export function emptyItems(): HarvestItems {
+  return { facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] };
+}
+
+/** Item counts per category, as recorded in the ledger. */
+export type ItemCounts = Record<ItemCategory, number>;
+
+export function countItems(items: HarvestItems): ItemCounts {
+  const counts = {} as ItemCounts;
+  for (const category of ITEM_CATEGORIES) counts[category] = items[category].length;
+  return counts;
+}

@@ -1,0 +1,43 @@
+/**
+ * Turns validated harvest items into the markdown lines of the category files, in the line
+ * shapes of design.md: `- statement — detail [from: ID, date]` and
+ * `- **name**: steps [from: ID, date]`.
+ */
+import type { PlaybookItem, StatementItem } from './categories';
+import { formatProvenance, neutralizeItemText, type Provenance } from './provenance';
+
+/** `- statement — detail [from: …]` (the detail part only when there is one). */
+export function statementLine(item: StatementItem, provenance: Provenance): string {
+  const statement = neutralizeItemText(item.statement);
+  const detail = item.detail ? neutralizeItemText(item.detail) : '';
+  const body = detail ? `${statement} — ${detail}` : statement;
+  return `- ${body} ${formatProvenance(provenance)}`;
+}
+
+/** `- **name**: steps [from: …]`. */
+export function playbookLine(item: PlaybookItem, provenance: Provenance): string {
+  const name = neutralizeItemText(item.name).replace(/\*\*/g, '');
+  return `- **${name}**: ${neutralizeItemText(item.steps)} ${formatProvenance(provenance)}`;
+}
+
+/** `- path: note [from: …]`, the facts.md fallback for a note whose file does not resolve. */
+export function orphanNoteLine(filePath: string, note: string, provenance: Provenance): string {
+  return `- ${neutralizeItemText(filePath)}: ${neutralizeItemText(note)} ${formatProvenance(provenance)}`;
+}
+
+/** `- note [from: …]` inside a per-file note file. */
+export function noteLine(note: string, provenance: Provenance): string {
+  return `- ${neutralizeItemText(note)} ${formatProvenance(provenance)}`;
+}
+
+/**
+ * The identity of an item line for de-duplication: its text without provenance date, with
+ * whitespace and case folded, plus the provenance source. Re-running a harvest after a crash
+ * recognises lines it already wrote this way.
+ */
+export function lineIdentity(line: string): string {
+  const trimmed = line.trim().replace(/^[-*+]\s+/, '');
+  const match = /\[from:\s*([^,\[\]]+?)\s*,\s*\d{4}-\d{2}-\d{2}\s*\]\s*$/.exec(trimmed);
+  const text = (match ? trimmed.slice(0, match.index) : trimmed).replace(/\s+/g, ' ').trim().toLowerCase();
+  return match ? `${match[1]}\u0000${text}` : text;
+}

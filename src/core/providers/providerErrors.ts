@@ -1,0 +1,174 @@
+/**
+ * Turns whatever an SDK (or fetch) threw into a ProviderError whose kind the harvest can act on
+ * and whose message tells the user what happened and what to do next.
+ */
+
+import { ProviderError, type ProviderErrorKind } from './provider';
+
+/** What the classifier needs to know beyond the thrown value, to write useful messages. */
+export interface ErrorContext {
+  /** Where the call went (base URL or host), for "cannot reach …" messages. */
+  endpoint: string;
+  /** Per-call deadline, for "no reply within …" messages. */
+  timeoutMs: number;
+  /** Advice after an auth failure, e.g. "check OPENAI_API_KEY". */
+  authHint: string;
+  /** Extra advice when the server cannot be reached, e.g. "start it with `ollama serve`". */
+  unreachableHint?: string;
+}
+
+/** Network error codes (Node / undici) that mean the server could not be reached at all. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Builds the error for a caller abort; shared so every provider words it the same way. */
+export function cancelledError(provider: string): ProviderError {
+  return new ProviderError(provider, 'cancelled', 'cancelled by the user before the model replied');
+}
+
+/** Builds the error for a call that outlived its deadline. */
+export function timeoutError(provider: string, timeoutMs: number): ProviderError {
+  return new ProviderError(
+    provider,
+    'timeout',
+    `no reply within ${formatDuration(timeoutMs)}; the server may be overloaded or the model slow on this input — try again, or raise the timeout`,
+  );
+}
+
+/** Builds the error for a missing API key, before any request is made. */
+export function missingKeyError(provider: string, envVars: readonly string[], baseUrlVar: string): ProviderError {
+  const vars = envVars.join(' or ');
+  return new ProviderError(
+    provider,
+    'auth',
+    `no API key: set ${vars} in the environment (or pass --base-url / ${baseUrlVar} for a local server that needs no key)`,
+  );
+}
+
+/** Classifies an error thrown by an SDK call. ProviderErrors pass through unchanged. */
+export function toProviderError(provider: string, error: unknown, context: ErrorContext): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const status = httpStatus(error);
+  const result = status === undefined ? classifyTransport(provider, error, context) : classifyStatus(provider, status, error, context);
+  result.cause = error;
+  return result;
+}
+
+function classifyStatus(provider: string, status: number, error: unknown, context: ErrorContext): ProviderError {
+  const detail = serverDetail(error);
+  const what = (label: string): string => `${label} (HTTP ${status})${detail ? `: ${detail}` : ''}`;
+  const make = (kind: ProviderErrorKind, label: string, advice: string): ProviderError =>
+    new ProviderError(provider, kind, `${what(label)}; ${advice}`, status);
+  if (status === 401 || status === 403) return make('auth', status === 401 ? 'authentication failed' : 'permission denied', context.authHint);
+  if (status === 402) return make('auth', 'payment required', "check the account's billing and credit");
+  if (status === 429) return make('rate-limit', 'rate limited', 'wait and run the harvest again');
+  if (status === 408 || status === 504) return make('timeout', 'the server timed out', 'try again later, or with a smaller conversation');
+  if (status === 529) return make('server', 'the provider is overloaded', 'wait and run the harvest again');
+  if (status >= 500) return make('server', 'server error', 'the provider had a problem; try again later');
+  if (status === 404) return make('bad-request', 'not found', 'check the model name and the base URL');
+  if (status === 413) return make('bad-request', 'request too large', 'the conversation is too large for this endpoint');
+  return make('bad-request', 'request rejected', 'check the model name, and that the conversation fits the model');
+}
+
+function classifyTransport(provider: string, error: unknown, context: ErrorContext): ProviderError {
+  const codes = errorChain(error).map((e) => e.code).filter((c): c is string => typeof c === 'string');
+  const text = errorChain(error).map((e) => `${e.name ?? ''} ${e.message ?? ''}`).join(' | ');
+  if (codes.some((c) => TIMEOUT_CODES.has(c)) || /timed? ?out|TimeoutError/i.test(text)) {
+    return timeoutError(provider, context.timeoutMs);
+  }
+  const unreachable = codes.find((c) => UNREACHABLE_CODES.has(c));
+  if (unreachable || /fetch failed|connection error|ConnectionError|socket hang up|network/i.test(text)) {
+    const hint = context.unreachableHint ? `; ${context.unreachableHint}` : '';
+    return new ProviderError(
+      provider,
+      'unavailable',
+      `cannot reach ${context.endpoint}${unreachable ? ` (${unreachable})` : ''}; check that the server is running and the base URL is right${hint}`,
+    );
+  }
+  // An abort we did not ask for comes from an SDK's own per-attempt timer.
+  if (/AbortError|aborted/i.test(text)) return timeoutError(provider, context.timeoutMs);
+  const message = errorChain(error)[0]?.message ?? String(error);
+  return new ProviderError(provider, 'bad-request', `unexpected error: ${clip(message)}`);
+}
+
+interface ErrorLike {
+  name?: string;
+  message?: string;
+  code?: unknown;
+  cause?: unknown;
+}
+
+/** The error and its causes (SDKs wrap fetch errors, which wrap socket errors). */
+function errorChain(error: unknown): ErrorLike[] {
+  const chain: ErrorLike[] = [];
+  let current: unknown = error;
+  while (current && typeof current === 'object' && chain.length < 5) {
+    chain.push(current as ErrorLike);
+    const next = (current as ErrorLike).cause;
+    // undici reports connect failures of dual-stack hosts as an AggregateError of attempts.
+    if (!next && current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
+    else current = next;
+  }
+  return chain;
+}
+
+/** HTTP status of an SDK error: `status` (openai, anthropic, genai) or `status_code` (ollama). */
+function httpStatus(error: unknown): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const record = error as { status?: unknown; status_code?: unknown };
+  const status = typeof record.status === 'number' ? record.status : record.status_code;
+  return typeof status === 'number' && status >= 400 && status <= 599 ? status : undefined;
+}
+
+/** The server's own explanation, short, from whichever field the SDK put it in. */
+function serverDetail(error: unknown): string | undefined {
+  const record = error as { apiMessage?: unknown; error?: unknown; message?: unknown };
+  if (typeof record.apiMessage === 'string' && record.apiMessage) return clip(record.apiMessage);
+  if (typeof record.error === 'string' && record.error) return clip(record.error);
+  const bodyMessage = messageOf(record.error);
+  if (bodyMessage) return clip(bodyMessage);
+  if (typeof record.message !== 'string') return undefined;
+  const brace = record.message.indexOf('{');
+  if (brace >= 0) {
+    try {
+      const parsed = messageOf(JSON.parse(record.message.slice(brace)));
+      if (parsed) return clip(parsed);
+    } catch {
+      // not JSON: fall through to the plain message
+    }
+  }
+  const plain = record.message.replace(/^\d{3}\s*/, '').trim();
+  return plain ? clip(plain) : undefined;
+}
+
+/** `{message}`, `{error: {message}}` or `{error: "text"}`, as the various APIs shape them. */
+function messageOf(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as { message?: unknown; error?: unknown };
+  if (typeof record.message === 'string' && record.message) return record.message;
+  if (typeof record.error === 'string' && record.error) return record.error;
+  if (record.error && typeof record.error === 'object') return messageOf(record.error);
+  return undefined;
+}
+
+function clip(text: string, max = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : flat.slice(0, max - 1) + '…';
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}

@@ -1,0 +1,85 @@
+/**
+ * Reads the markdown transcript format (the importers' renderTranscript output) into turns of
+ * prose lines, for the rules extractor. Code, quotes and frontmatter are blanked, not removed,
+ * so line positions survive and a blank still ends a list.
+ */
+
+/** Who spoke a turn; `preamble` is the text before the first turn heading (title, notes). */
+export type TranscriptRole = 'user' | 'agent' | 'system' | 'preamble';
+
+/** One turn of a transcript. */
+export interface TranscriptTurn {
+  role: TranscriptRole;
+  /** The heading line as written, e.g. `## 18:45 — user`; absent for the preamble and plain text. */
+  heading?: string;
+  /** The turn's lines; lines in code fences and `>` quotes are replaced by ''. */
+  lines: string[];
+}
+
+/** A transcript split into turns. */
+export interface Transcript {
+  /** The first `# ` heading before the first turn, if any. */
+  title?: string;
+  /** False for plain text with no turn heading, which is read as a single user turn. */
+  hasHeadings: boolean;
+  turns: TranscriptTurn[];
+}
+
+/** The turn heading of the transcript contract. */
+export const TURN_HEADING = /^## (?:(\d{2}:\d{2}) — )?(user|agent|system)\b.*$/;
+const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})/;
+const QUOTE = /^\s{0,3}>/;
+/** How far down a frontmatter block may close; beyond that a leading `---` is a rule. */
+const FRONTMATTER_MAX_LINES = 60;
+
+/** Splits a transcript (or a plain text file) into turns. */
+export function readTranscript(content: string): Transcript {
+  const lines = stripFrontmatter(content.replace(/\r\n?/g, '\n').split('\n'));
+  const hasHeadings = lines.some((line) => TURN_HEADING.test(line));
+  const turns: TranscriptTurn[] = [];
+  let current: TranscriptTurn = { role: hasHeadings ? 'preamble' : 'user', lines: [] };
+  let title: string | undefined;
+  let fence: string | undefined;
+  for (const line of lines) {
+    const heading = TURN_HEADING.exec(line);
+    if (heading) {
+      turns.push(current);
+      current = { role: heading[2] as TranscriptRole, heading: line.trimEnd(), lines: [] };
+      // A fence left open by a truncated message must not swallow the following turns.
+      fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) {
+      if (closesFence(line, fence)) fence = undefined;
+      current.lines.push('');
+      continue;
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open) {
+      fence = open[1];
+      current.lines.push('');
+      continue;
+    }
+    if (QUOTE.test(line)) {
+      current.lines.push('');
+      continue;
+    }
+    if (current.role === 'preamble' && title === undefined && /^# \S/.test(line)) title = line.slice(2).trim();
+    current.lines.push(line.trimEnd());
+  }
+  turns.push(current);
+  return { title, hasHeadings, turns: turns.filter((turn) => turn.heading !== undefined || turn.lines.some((l) => l.trim())) };
+}
+
+function closesFence(line: string, fence: string): boolean {
+  const trimmed = line.trim();
+  return trimmed.length >= fence.length && trimmed[0] === fence[0] && /^(`+|~+)$/.test(trimmed);
+}
+
+function stripFrontmatter(lines: string[]): string[] {
+  if (lines[0]?.trim() !== '---') return lines;
+  const end = lines.findIndex((line, index) => index > 0 && line.trim() === '---');
+  if (end < 0 || end > FRONTMATTER_MAX_LINES) return lines;
+  // Keep the count of lines the same so positions stay meaningful for callers that care.
+  return [...lines.slice(0, end + 1).map(() => ''), ...lines.slice(end + 1)];
+}

@@ -1,0 +1,50 @@
+/**
+ * Creating a store: the folders, a .gitignore for the derived and private parts, the user's
+ * editable copy of the prompts, and the category files with their headings. Never overwrites
+ * anything that exists.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CATEGORY_FILES, TASKS_DONE_HEADING, TASKS_OPEN_HEADING, type CategoryFileKey } from '../knowledge/categories';
+import { writeFileAtomic } from './atomicWrite';
+import type { StorePaths } from './storePaths';
+
+/**
+ * Derived data (.cache, .index) is rebuildable; raw conversations (inbox, archive) may hold
+ * secrets that redaction only removes from what Lore writes, so they stay out of git too.
+ */
+export const STORE_GITIGNORE = ['# Lore: derived or private, not shared', '.cache/', '.index/', '.lock', '*.tmp', 'inbox/', 'archive/', ''].join('\n');
+
+function writeIfMissing(file: string, text: string, created: string[]): void {
+  if (fs.existsSync(file)) return;
+  writeFileAtomic(file, text);
+  created.push(file);
+}
+
+/** Creates the folders and .gitignore a harvest needs. Returns what was created. */
+export function ensureStoreLayout(paths: StorePaths): string[] {
+  const created: string[] = [];
+  for (const dir of [paths.root, paths.inbox, paths.files]) {
+    if (!fs.existsSync(dir)) {
+      fs.mkdirSync(dir, { recursive: true });
+      created.push(dir);
+    }
+  }
+  writeIfMissing(path.join(paths.root, '.gitignore'), STORE_GITIGNORE, created);
+  return created;
+}
+
+/** `lore init`: the layout plus category files and the editable prompts. */
+export function initStore(paths: StorePaths, promptsDir: string): string[] {
+  const created = ensureStoreLayout(paths);
+  fs.mkdirSync(paths.prompts, { recursive: true });
+  for (const name of fs.readdirSync(promptsDir).filter((n) => n.endsWith('.md'))) {
+    writeIfMissing(path.join(paths.prompts, name), fs.readFileSync(path.join(promptsDir, name), 'utf8'), created);
+  }
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
+    const { file, title } = CATEGORY_FILES[key];
+    const body = key === 'tasks' ? `# ${title}\n\n${TASKS_OPEN_HEADING}\n\n${TASKS_DONE_HEADING}\n` : `# ${title}\n`;
+    writeIfMissing(path.join(paths.root, file), body, created);
+  }
+  return created;
+}

@@ -1,0 +1,79 @@
+/**
+ * ledger.json: the sha256-of-content audit log that proves what was harvested and gates every
+ * reclaim. Format (as nagent): `{"entries": {sha256: {path, status, at, deleted, items?, error?}}}`
+ * with sorted keys.
+ */
+import type { ItemCounts } from '../knowledge/categories';
+import { readTextIfExists, writeFileAtomic } from './atomicWrite';
+
+export type LedgerStatus = 'harvested' | 'harvest-failed' | 'deleted-unharvested' | 'too-large';
+export const LEDGER_STATUSES: readonly LedgerStatus[] = ['harvested', 'harvest-failed', 'deleted-unharvested', 'too-large'];
+
+export interface LedgerEntry {
+  path: string;
+  status: LedgerStatus;
+  /** ISO timestamp of the last change. */
+  at: string;
+  /** True once the conversation file was removed by a reclaim. */
+  deleted: boolean;
+  items?: ItemCounts;
+  error?: string;
+  /** Where the conversation was moved when reclaim mode is `archive` (Lore's addition). */
+  archived?: string;
+  /** Conversation id used in provenance (Lore's addition). */
+  id?: string;
+}
+
+export interface Ledger {
+  entries: Record<string, LedgerEntry>;
+}
+
+export class LedgerCorruptError extends Error {
+  constructor(readonly file: string, cause: string) {
+    super(`${file} is not a valid ledger (${cause}). Lore will not overwrite it: fix the JSON or move the file away, then run again`);
+    this.name = 'LedgerCorruptError';
+  }
+}
+
+/** True when the ledger proves that the content was dealt with and may be reclaimed. */
+export function permitsReclaim(entry: LedgerEntry | undefined): boolean {
+  return entry?.status === 'harvested' || entry?.status === 'deleted-unharvested';
+}
+
+export function readLedger(file: string): Ledger {
+  const text = readTextIfExists(file);
+  if (text === undefined || text.trim() === '') return { entries: {} };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\ufeff/, ''));
+  } catch (error) {
+    throw new LedgerCorruptError(file, (error as Error).message);
+  }
+  const entries = (raw as { entries?: unknown })?.entries;
+  if (!raw || typeof raw !== 'object' || !entries || typeof entries !== 'object' || Array.isArray(entries)) {
+    throw new LedgerCorruptError(file, 'expected {"entries": {...}}');
+  }
+  return { entries: entries as Record<string, LedgerEntry> };
+}
+
+/** Recursively sorts object keys, like Python's json.dumps(sort_keys=True). */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function serializeLedger(ledger: Ledger): string {
+  return JSON.stringify(sortKeys(ledger), null, 2) + '\n';
+}
+
+export function writeLedger(file: string, ledger: Ledger): void {
+  writeFileAtomic(file, serializeLedger(ledger));
+}

@@ -1,0 +1,76 @@
+/**
+ * The per-file note file `files/<dev>-<ino>.md`: a small frontmatter that records which file it
+ * is about (workspace-relative path, device:inode, size, content fingerprint) and the notes as
+ * list items with provenance.
+ *
+ *     ---
+ *     path: "src/app.ts"
+ *     file_id: "2049:1234"
+ *     size: 5120
+ *     fingerprint: "sha256:…"
+ *     ---
+ *     # src/app.ts
+ *
+ *     - Uses ephemeral cache blocks. [from: abc123, 2026-11-21]
+ */
+import matter from 'gray-matter';
+import { appendItems, listItems, type KnowledgeItem } from '../knowledge/categoryFile';
+
+export interface NoteFileMeta {
+  /** Workspace-relative path with forward slashes (absolute when outside any workspace). */
+  path: string;
+  fileId: string;
+  size: number;
+  fingerprint: string;
+}
+
+export interface NoteFile {
+  meta: NoteFileMeta;
+  /** The markdown after the frontmatter. */
+  body: string;
+  notes: KnowledgeItem[];
+}
+
+function frontmatter(meta: NoteFileMeta): string {
+  // JSON strings are valid YAML scalars, so any path (with `:` or `#`) round-trips.
+  return [
+    '---',
+    `path: ${JSON.stringify(meta.path)}`,
+    `file_id: ${JSON.stringify(meta.fileId)}`,
+    `size: ${meta.size}`,
+    `fingerprint: ${JSON.stringify(meta.fingerprint)}`,
+    '---',
+    '',
+  ].join('\n');
+}
+
+/** Parses a note file; a missing or broken frontmatter yields empty meta fields, never a throw. */
+export function parseNoteFile(text: string): NoteFile {
+  let data: Record<string, unknown> = {};
+  let body = text;
+  try {
+    const parsed = matter(text.replace(/^\ufeff/, ''));
+    data = parsed.data as Record<string, unknown>;
+    body = parsed.content;
+  } catch {
+    // A hand-broken frontmatter: keep the whole text as body so no note is lost.
+  }
+  const meta: NoteFileMeta = {
+    path: typeof data.path === 'string' ? data.path : '',
+    fileId: typeof data.file_id === 'string' ? data.file_id : '',
+    size: typeof data.size === 'number' ? data.size : -1,
+    fingerprint: typeof data.fingerprint === 'string' ? data.fingerprint : '',
+  };
+  return { meta, body, notes: listItems(body) };
+}
+
+/** Renders a note file from its meta and body. */
+export function renderNoteFile(meta: NoteFileMeta, body: string): string {
+  return frontmatter(meta) + body.replace(/^\n+/, '');
+}
+
+/** Adds note lines (skipping ones already there) and refreshes the meta. */
+export function addNotes(existing: string | undefined, meta: NoteFileMeta, lines: string[]): string {
+  const body = existing === undefined ? '' : parseNoteFile(existing).body;
+  return renderNoteFile(meta, appendItems(body, meta.path, lines));
+}

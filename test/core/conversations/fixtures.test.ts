@@ -1,0 +1,126 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { importConversation } from '../../../src/core/conversations/detect';
+import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import { FIXTURES } from '../../helpers/paths';
+
+const DIR = path.join(FIXTURES, 'conversations');
+
+function load(name: string) {
+  const file = path.join(DIR, name);
+  return importConversation(file, fs.readFileSync(file, 'utf8'));
+}
+
+describe('importers on hand-written fixtures', () => {
+  it('reads a §2.1 transcript: headings, tools, memory turns, midnight', () => {
+    const conv = load('lore-transcript.md');
+    assert.equal(conv.format, 'lore-transcript');
+    assert.equal(conv.id, 'ses_a1b2c3d4');
+    assert.equal(conv.title, 'Autopoiesis Restructuring');
+    assert.equal(conv.startedAt, '2026-02-16T23:45:00Z');
+    assert.equal(conv.model, 'claude-opus-4.6');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'Read all open issues and give me a summary.', at: '2026-02-16T23:45:00.000Z' },
+      {
+        role: 'assistant',
+        text: 'Here are all 12 open issues:\n\n1. **#34** — Migrate memory from SQLite to files',
+        at: '2026-02-16T23:46:00.000Z',
+        tools: ['[tool:exec] gh issue list --repo autopoiesis --state open → 12 results'],
+      },
+      {
+        role: 'assistant',
+        text: '',
+        at: '2026-02-16T23:52:00.000Z',
+        tools: ['[knowledge:updated] knowledge/projects/autopoiesis/context.md — added migration plan'],
+      },
+      { role: 'user', text: "Great analysis. Let's focus on #34 first.", at: '2026-02-17T00:10:00.000Z' },
+      { role: 'user', text: 'Anything else?' },
+      { role: 'system', text: 'Session closed.', at: '2026-02-17T00:32:00.000Z' },
+    ]);
+  });
+
+  it('reads a Claude Code session: merges split messages, drops noise, counts skips', () => {
+    const conv = load('claude-session.jsonl');
+    assert.equal(conv.format, 'claude-code');
+    assert.equal(conv.id, '0b5e7c1a-1111-4222-8333-944455556666');
+    assert.equal(conv.title, 'Fix the flaky login test');
+    assert.equal(conv.cwd, '/home/dev/shop');
+    assert.equal(conv.model, 'claude-sonnet-4-5-20250929');
+    assert.equal(conv.startedAt, '2025-03-04T10:00:00.000Z');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'The login test fails about one run in five. Please find out why.', at: '2025-03-04T10:00:00.000Z' },
+      {
+        role: 'assistant',
+        text: "I'll look at the test first.",
+        at: '2025-03-04T10:00:05.000Z',
+        tools: ['[tool:Read] /home/dev/shop/test/login.test.ts'],
+      },
+      {
+        role: 'assistant',
+        text: 'The test waits a fixed 100 ms for the session cookie; under load the cookie arrives later.',
+        at: '2025-03-04T10:01:00.000Z',
+        tools: ['[tool:Bash] npm test -- login → error'],
+      },
+      { role: 'user', text: 'Here is the screenshot of the failure.', at: '2025-03-04T10:03:00.000Z', tools: ['[attachment:image]'] },
+      { role: 'user', text: '/compact keep the login notes', at: '2025-03-04T10:04:00.000Z' },
+      { role: 'assistant', text: 'Done: the test now waits for the cookie with waitFor().', at: '2025-03-04T10:05:00.000Z' },
+    ]);
+    assert.deepEqual(conv.skipped, {
+      thinking: 1,
+      tool_result: 2,
+      malformed: 1,
+      'unknown:mystery-record': 1,
+      sidechain: 2,
+      meta: 1,
+      'file-history-snapshot': 1,
+    });
+    const text = renderTranscript(conv);
+    for (const hidden of ['SECRET-THINKING', 'TOOL-RESULT-BODY', 'FAIL-OUTPUT', 'SIDECHAIN', 'META-EXPANSION', 'LOCAL-STDOUT', 'BROKEN-LINE', 'iVBOR']) {
+      assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
+    }
+  });
+
+  it('reads an old-format Codex rollout (bare items, header line)', () => {
+    const conv = load('codex-legacy.jsonl');
+    assert.equal(conv.format, 'codex');
+    assert.equal(conv.id, '7f9e0c2a-legacy');
+    assert.equal(conv.startedAt, '2025-05-20T08:00:00.000Z');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'List the files and fix the failing build.' },
+      {
+        role: 'assistant',
+        text: 'The build fails because tsconfig.json excludes src/.',
+        tools: ['[tool:shell] ls -la', '[tool:shell] npm run build → exit 2'],
+      },
+    ]);
+    assert.equal(conv.skipped?.state, 2);
+    assert.equal(conv.skipped?.reasoning, 1);
+    assert.equal(conv.skipped?.['injected-context'], 1);
+    const text = renderTranscript(conv);
+    for (const hidden of ['SYSTEM-INSTRUCTIONS', 'REASONING-SUMMARY', 'ENCRYPTED-BLOB', 'OUTPUT-BODY', 'BUILD-ERROR', 'environment_context']) {
+      assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
+    }
+  });
+
+  it('reads an Aider history: multi-line #### messages, sessions, edits and commits', () => {
+    const conv = load('shop.aider.chat.history.md');
+    assert.equal(conv.format, 'aider');
+    assert.equal(conv.id, 'shop-aider');
+    assert.equal(conv.startedAt, '2025-07-01T09:15:02');
+    assert.equal(conv.model, 'anthropic/claude-sonnet-4-20250514');
+    assert.equal(conv.turns.length, 5);
+    assert.deepEqual(conv.turns[0], { role: 'user', text: 'Add a --verbose flag to the CLI.\nIt should print every request URL.', at: '2025-07-01T09:15:02' });
+    assert.equal(conv.turns[1].role, 'assistant');
+    assert.ok(conv.turns[1].text.startsWith("I'll add the flag to `cli.py`.\n\ncli.py\n```python\n<<<<<<< SEARCH"));
+    assert.ok(conv.turns[1].text.endsWith('>>>>>>> REPLACE\n```'));
+    assert.deepEqual(conv.turns[1].tools, ['[tool:edit] cli.py', '[tool:commit] 1a2b3c4 feat: Add --verbose flag']);
+    assert.deepEqual(conv.turns[2], { role: 'user', text: '/undo' });
+    assert.deepEqual(conv.turns[3], { role: 'user', text: 'Why did you use argparse?', at: '2025-07-01T14:30:00' });
+    assert.deepEqual(conv.turns[4], { role: 'assistant', text: 'Because the project already uses it in `cli.py`.' });
+    const text = renderTranscript(conv);
+    assert.ok(!text.includes('HIDDEN-THOUGHTS'));
+    assert.ok(!text.includes('Tokens: 2.1k'));
+    assert.ok(!text.includes('Removed: 1a2b3c4'));
+  });
+});

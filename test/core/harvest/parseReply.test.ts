@@ -1,0 +1,37 @@
+import * as assert from 'node:assert/strict';
+import { HarvestReplyError, parseHarvestReply } from '../../../src/core/harvest/parseReply';
+
+describe('harvest reply parsing', () => {
+  it('accepts a strict object and a ```json fence', () => {
+    const body = '{"facts":[{"statement":"A","detail":""}],"playbooks":[{"name":"P","steps":["a","b"]}]}';
+    for (const text of [body, '```json\n' + body + '\n```', '  ```\n' + body + '\n```  ']) {
+      const { items } = parseHarvestReply(text);
+      assert.deepEqual(items.facts, [{ statement: 'A' }]);
+      assert.deepEqual(items.playbooks, [{ name: 'P', steps: 'a -> b' }]);
+      assert.deepEqual(items.tasks_open, []);
+    }
+  });
+
+  it('rejects prose, arrays and broken JSON', () => {
+    for (const text of ['Here you go: {"facts": []}', '[1]', '{"facts": [', '', 'null', '```json\n{"facts":[]}']) {
+      assert.throws(() => parseHarvestReply(text), HarvestReplyError, text);
+    }
+  });
+
+  it('treats a category that is not a list as empty and drops malformed items', () => {
+    const { items, dropped } = parseHarvestReply(JSON.stringify({
+      facts: 'not a list',
+      decisions: [{ statement: 'D', detail: 'why' }, { detail: 'no statement' }, 42, 'bare string'],
+      files: [{ path: 'src/a.ts', note: 'n' }, { path: 'x' }],
+    }));
+    assert.deepEqual(items.facts, []);
+    assert.deepEqual(items.decisions, [{ statement: 'D', detail: 'why' }, { statement: 'bare string' }]);
+    assert.deepEqual(items.files, [{ path: 'src/a.ts', note: 'n' }]);
+    assert.equal(dropped, 3);
+  });
+
+  it('redacts secrets inside items', () => {
+    const { items } = parseHarvestReply(JSON.stringify({ facts: [{ statement: 'the key is sk-proj-abcdefghijklmnopqrstuvwx-yz' }] }));
+    assert.equal(items.facts[0].statement, 'the key is [REDACTED:openai-key]');
+  });
+});

@@ -1,0 +1,98 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { addNotesToFile, findNotesForFile, healNotes, resolveNoteTarget } from '../../../src/core/store/fileNotes';
+import { identifyFile } from '../../../src/core/store/fileIdentity';
+import { storePaths } from '../../../src/core/store/storePaths';
+import { makeTempDir } from '../../helpers/paths';
+
+function setup() {
+  const ws = makeTempDir();
+  fs.mkdirSync(path.join(ws, 'src'));
+  fs.writeFileSync(path.join(ws, 'src', 'app.ts'), 'export const app = 1;\n');
+  const paths = storePaths(path.join(ws, '.lore'));
+  fs.mkdirSync(paths.files, { recursive: true });
+  return { ws, paths, file: path.join(ws, 'src', 'app.ts') };
+}
+
+function add(paths: ReturnType<typeof storePaths>, file: string, note: string) {
+  const target = resolveNoteTarget(paths, file);
+  assert.equal(target.kind, 'file');
+  return addNotesToFile(paths, target as Extract<typeof target, { kind: 'file' }>, [`- ${note} [from: c1, 2026-11-20]`]);
+}
+
+describe('per-file notes', () => {
+  it('keys the note file by device-inode with a Windows-safe name and records path and fingerprint', () => {
+    const { paths, file } = setup();
+    const noteFile = add(paths, file, 'uses ephemeral cache');
+    const id = identifyFile(file)!;
+    assert.equal(path.basename(noteFile), id.id.replace(':', '-') + '.md');
+    assert.ok(!path.basename(noteFile).includes(':'));
+    const text = fs.readFileSync(noteFile, 'utf8');
+    assert.match(text, /^---\npath: "src\/app.ts"\nfile_id: "\d+:\d+"\nsize: 22\nfingerprint: "sha256:[0-9a-f]{64}"\n---\n# src\/app.ts\n\n- uses ephemeral cache \[from: c1, 2026-11-20\]\n$/);
+  });
+
+  it('heals when the inode changes under the same path (atomic save, git checkout)', () => {
+    const { paths, file } = setup();
+    const before = add(paths, file, 'note survives');
+    // Save by rename: a new inode at the same path.
+    fs.writeFileSync(file + '.new', 'export const app = 2;\n');
+    fs.renameSync(file + '.new', file);
+    const found = findNotesForFile(paths, file)!;
+    assert.equal(found.via, 'path');
+    assert.deepEqual(found.note.notes.map((n) => n.text), ['note survives [from: c1, 2026-11-20]']);
+    assert.notEqual(found.file, before);
+    assert.ok(!fs.existsSync(before), 'old key removed');
+    assert.equal(findNotesForFile(paths, file)!.via, 'inode', 're-keyed: direct next time');
+  });
+
+  it('heals by content fingerprint when a file was copied to a new path and the old one deleted', () => {
+    const { ws, paths, file } = setup();
+    add(paths, file, 'follows content');
+    const moved = path.join(ws, 'src', 'moved.ts');
+    fs.copyFileSync(file, moved);
+    fs.rmSync(file);
+    const found = findNotesForFile(paths, moved)!;
+    assert.equal(found.via, 'fingerprint');
+    assert.equal(found.note.meta.path, 'src/moved.ts');
+  });
+
+  it('heal pass: follows a rename outside the editor (same inode), moves notes of deleted files to facts.md', () => {
+    const { ws, paths, file } = setup();
+    add(paths, file, 'renamed note');
+    const other = path.join(ws, 'src', 'gone.ts');
+    fs.writeFileSync(other, 'x');
+    add(paths, other, 'orphan note');
+    fs.renameSync(file, path.join(ws, 'src', 'renamed.ts'));
+    fs.rmSync(other);
+    const report = healNotes(paths);
+    assert.deepEqual(report.healed.map((h) => h.path), ['src/renamed.ts']);
+    assert.deepEqual(report.orphaned.map((o) => [o.path, o.notes]), [['src/gone.ts', 1]]);
+    const facts = fs.readFileSync(path.join(paths.root, 'facts.md'), 'utf8');
+    assert.equal(facts, '# Facts\n\n- src/gone.ts: orphan note [from: c1, 2026-11-20]\n');
+    assert.equal(fs.readdirSync(paths.files).length, 1);
+    // Running it again changes nothing.
+    assert.deepEqual(healNotes(paths), { healed: [], orphaned: [] });
+  });
+
+  it('refuses targets outside the workspace, inside the store, missing, or via a symlink out', () => {
+    const { ws, paths } = setup();
+    const outside = makeTempDir();
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'x');
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(ws, 'link.txt'));
+    fs.writeFileSync(path.join(paths.root, 'facts.md'), '# Facts\n');
+    assert.equal(resolveNoteTarget(paths, path.join(outside, 'secret.txt')).kind, 'orphan');
+    assert.equal(resolveNoteTarget(paths, '../../etc/passwd').kind, 'orphan');
+    assert.equal(resolveNoteTarget(paths, '.lore/facts.md').kind, 'orphan');
+    assert.equal(resolveNoteTarget(paths, 'src/missing.ts').kind, 'orphan');
+    assert.equal(resolveNoteTarget(paths, 'link.txt').kind, 'orphan');
+    assert.equal(resolveNoteTarget(paths, 'src/app.ts').kind, 'file');
+  });
+
+  it('re-bases absolute paths from the conversation cwd onto this workspace', () => {
+    const { paths } = setup();
+    const target = resolveNoteTarget(paths, '/home/other/project/src/app.ts', '/home/other/project');
+    assert.equal(target.kind, 'file');
+    assert.equal((target as { relative: string }).relative, 'src/app.ts');
+  });
+});

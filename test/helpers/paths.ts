@@ -1,0 +1,14 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** Repository root (tests run compiled from out/test/...). */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');
+export const CORPUS = path.join(FIXTURES, 'corpus');
+export const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+
+/** A fresh temporary directory, removed after the current mocha suite when `cleanup` is called. */
+export function makeTempDir(prefix = 'lore-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
