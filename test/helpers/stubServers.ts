@@ -44,6 +44,8 @@ export interface StubRequest {
   /** Parsed JSON body (undefined when the body was not JSON). */
   body: any;
   prompt: StubPrompt;
+  /** Set when the client dropped the connection before the stub answered (abort, timeout). */
+  droppedByClient: boolean;
 }
 
 /** One scripted answer. */
@@ -100,8 +102,12 @@ export async function startStub(kind: StubKind, steps: StubStep[], options: Stub
         headers: req.headers,
         body,
         prompt: promptOf(kind, body, pathModel || undefined),
+        droppedByClient: false,
       };
       requests.push(request);
+      res.on('close', () => {
+        if (!res.writableFinished) request.droppedByClient = true;
+      });
       let step: StubStep | undefined = script.shift() ?? options.whenExhausted;
       while (typeof step === 'function') step = step(body, request);
       if (!step) {

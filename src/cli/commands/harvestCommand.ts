@@ -61,7 +61,7 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
   const mode: HarvestMode = values.apply ? 'apply' : values.preview ? 'preview' : 'dry-run';
   const reclaim = values.reclaim as ReclaimMode | undefined;
   if (reclaim && !RECLAIM_MODES.includes(reclaim)) throw new UsageError(`--reclaim must be one of ${RECLAIM_MODES.join(', ')}`);
-  const providerName = values.provider ?? process.env.LORE_PROVIDER ?? 'rules';
+  const providerName = values.provider ?? (process.env.LORE_PROVIDER || 'rules');
   if (!(PROVIDER_NAMES as readonly string[]).includes(providerName)) {
     throw new UsageError(`unknown provider "${providerName}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   }

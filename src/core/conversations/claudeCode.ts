@@ -31,6 +31,13 @@ const NOISE_TAGS = ['local-command-stdout', 'local-command-stderr', 'bash-stdout
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 const ERROR_MARK = ' → error';
 
+/** The assistant turn being built, the API message it belongs to and when that message began. */
+interface Current {
+  messageId: string | undefined;
+  turn: Turn | undefined;
+  at?: string;
+}
+
 /** Where a tool_use summary landed, so its result can mark it failed or answer it. */
 interface ToolRef {
   turn: Turn;
@@ -52,8 +59,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv: Conversation = { id: '', format: 'claude-code', sourcePath, turns: [] };
   let sessionId: string | undefined;
-  /** The assistant turn being built and the API message id it belongs to. */
-  let current: { messageId: string | undefined; turn: Turn | undefined } = { messageId: undefined, turn: undefined };
+  let current: Current = { messageId: undefined, turn: undefined };
   const tools = new Map<string, ToolRef>();
 
   forEachJsonLine(cleanText(rawText), skipped, (rec) => {
@@ -94,19 +100,21 @@ function assistantRecord(
   conv: Conversation,
   rec: JsonObject,
   message: JsonObject,
-  current: { messageId: string | undefined; turn: Turn | undefined },
+  current: Current,
   tools: Map<string, ToolRef>,
   skipped: Record<string, number>,
-): { messageId: string | undefined; turn: Turn | undefined } {
+): Current {
   const messageId = str(message.id);
   const same = messageId !== undefined && messageId === current.messageId;
   // A new message right after tool-only activity continues that turn: the calls led to it, and
   // §2.1 renders a turn as its tool lines followed by its text.
   const last = conv.turns[conv.turns.length - 1];
   let turn = (same ? current.turn : undefined) ?? (last?.role === 'assistant' && last.text === '' ? last : undefined);
+  // A message whose first lines were only thinking still began at its first line.
+  const at = (same ? current.at : undefined) ?? str(rec.timestamp);
   const ensure = (): Turn => {
     if (!turn) {
-      turn = { role: 'assistant', text: '', at: str(rec.timestamp) };
+      turn = { role: 'assistant', text: '', at };
       conv.turns.push(turn);
     }
     return turn;
@@ -132,7 +140,7 @@ function assistantRecord(
       countSkip(skipped, kind === 'redacted_thinking' ? 'thinking' : kind);
     }
   }
-  return { messageId, turn };
+  return { messageId, turn, at };
 }
 
 function appendText(turn: Turn, text: string): void {

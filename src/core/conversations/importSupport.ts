@@ -132,6 +132,7 @@ export function emptyConversation(id: string, format: Conversation['format'], so
 /** Drops turns that ended up with neither text nor tools, and the skip map when it is empty. */
 export function finishConversation(conv: Conversation, skipped: Record<string, number>): Conversation {
   for (const t of conv.turns) {
+    if (t.at === undefined) delete t.at;
     // JSON escapes (\u0000) can bring NULs back after cleanText ran on the raw file.
     t.text = t.text.replace(/\u0000/g, '');
     if (t.tools) t.tools = t.tools.map((line) => line.replace(/\u0000/g, '')).filter((line) => line.trim() !== '');

@@ -30,14 +30,15 @@ function parse(rawText: string, sourcePath: string): Conversation {
   return finishConversation(conv, skipped);
 }
 
-/** True when the sample is mostly U+FFFD (undecodable bytes) or control characters. */
+/** True when much of the sample is U+FFFD (undecodable bytes) or control characters. */
 export function looksBinary(text: string): boolean {
   const sample = text.slice(0, BINARY_SAMPLE);
   if (sample.length === 0) return false;
   let bad = 0;
   for (let i = 0; i < sample.length; i++) {
     const c = sample.charCodeAt(i);
-    if (c === 0xfffd || c === 0 || (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12)) bad++;
+    // NULs are not counted: they are stripped anyway (UTF-16 text read as UTF-8 is full of them).
+    if (c === 0xfffd || (c > 0 && c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12)) bad++;
   }
   return bad / sample.length > BINARY_RATIO;
 }

@@ -20,7 +20,7 @@
  * rendering again gives the same text.
  */
 import type { Conversation, Turn } from './conversation';
-import { formatClock, isToolString, parseToolLine, parseTurnHeading, yamlScalar } from './transcriptSyntax';
+import { formatClock, isToolString, looksLikeTurnHeading, parseToolLine, yamlScalar } from './transcriptSyntax';
 
 const ROLE_WORD: Record<Turn['role'], string> = { user: 'user', assistant: 'agent', system: 'system' };
 
@@ -29,7 +29,7 @@ export function renderTranscript(conv: Conversation): string {
   const out: string[] = ['---', `session_id: ${yamlScalar(conv.id)}`];
   // A transcript without `started` could not date its HH:MM headings when read back.
   const started = conv.startedAt ?? conv.turns.find((t) => t.at)?.at;
-  if (started) out.push(`started: ${yamlScalar(started)}`);
+  if (started) out.push(`started: ${yamlScalar(started, true)}`);
   if (conv.model) out.push(`model: ${yamlScalar(conv.model)}`);
   out.push(`source: ${conv.sourceFormat ?? conv.format}`);
   if (conv.cwd) out.push(`cwd: ${yamlScalar(conv.cwd)}`);
@@ -60,13 +60,13 @@ function renderTool(tool: string): string {
 }
 
 /**
- * The turn text, trimmed of blank edges. A text line that would read back as a turn heading or a
+ * The turn text, trimmed of blank edges. A text line that could read back as a turn heading or a
  * tool line gets one leading space, which keeps it text (and is itself stable on re-rendering).
  */
 function renderText(text: string): string {
   const lines = text.replace(/\u0000/g, '').replace(/\r\n?/g, '\n').split('\n');
   let start = 0;
   while (start < lines.length && lines[start].trim() === '') start++;
-  const kept = lines.slice(start).map((line) => (parseTurnHeading(line) || parseToolLine(line) !== undefined ? ` ${line}` : line));
+  const kept = lines.slice(start).map((line) => (looksLikeTurnHeading(line) || parseToolLine(line) !== undefined ? ` ${line}` : line));
   return kept.join('\n').trimEnd();
 }

@@ -44,6 +44,14 @@ export function parseTurnHeading(line: string): TurnHeading | undefined {
   return { role, hour, minute };
 }
 
+/**
+ * True for any line a transcript reader might take for a turn heading, including ones this parser
+ * does not (`## User guide`, `## agent notes`): the renderer escapes all of them inside turn text.
+ */
+export function looksLikeTurnHeading(line: string): boolean {
+  return /^##[ \t]+(?:\d{1,2}:\d{2}(?::\d{2})?[ \t]+[—–-]+[ \t]+)?(?:user|agent|assistant|system)\b/i.test(line);
+}
+
 /** The tool summary of a `> [tool:…] …` line, or undefined when the line is not one. */
 export function parseToolLine(line: string): string | undefined {
   if (!line.startsWith('> [')) return undefined;
@@ -187,14 +195,15 @@ function rawScalar(block: string, key: string): string | undefined {
 }
 
 /**
- * A one-line YAML scalar for `value`: plain when YAML reads it back as the same string (or it is a
- * timestamp, which §2.1 writes plain and the parser recovers), otherwise double-quoted.
+ * A one-line YAML scalar for `value`: plain when YAML reads it back as the same string, otherwise
+ * double-quoted. With `timestamp`, a value YAML reads as a date stays plain too, as §2.1 writes
+ * `started:` (the parser recovers the text as written).
  */
-export function yamlScalar(value: string): string {
+export function yamlScalar(value: string, timestamp = false): string {
   const flat = value.replace(/\s+/g, ' ');
   if (flat !== '' && flat === flat.trim()) {
     const back = parseYaml(`k: ${flat}\n`);
-    if (back && (back.k === flat || (back.k instanceof Date && ISO_PREFIX.test(flat)))) return flat;
+    if (back && (back.k === flat || (timestamp && back.k instanceof Date && ISO_PREFIX.test(flat)))) return flat;
   }
   return JSON.stringify(flat);
 }

@@ -3,6 +3,7 @@
  * store and the distilled items, and it is what `--preview` prints, what the extension shows
  * as diffs, and what apply executes. Building it reads the store but writes nothing.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts } from '../knowledge/categories';
 import { appendItems, insertTasks } from '../knowledge/categoryFile';
@@ -13,7 +14,7 @@ import { digestSections, readCategoryTexts, renderDigest, type CategoryTexts } f
 import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
 import { addNotes } from '../store/noteFile';
-import { storeRelative, type StorePaths } from '../store/storePaths';
+import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import type { ReclaimMode } from '../store/storeConfig';
 import type { ClassifiedConversation } from './classify';
 
@@ -30,6 +31,8 @@ export interface ConversationOutcome extends ClassifiedConversation {
   summarized?: boolean;
   /** What happens to the file after the ledger is written. */
   reclaim?: 'delete' | 'archive';
+  /** For `archive`: where the file goes (inside the store's archive/). */
+  archiveTo?: string;
 }
 
 /** One harvested conversation's items and provenance. */
@@ -146,13 +149,32 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     if (outcome.status === 'harvested' || outcome.status === 'deleted-unharvested') harvestedNow.add(outcome.sha256);
   }
 
-  // Reclaim only inbox files whose content the ledger (after this run) proves.
+  // Reclaim only inbox files whose content the ledger (after this run) proves. The ledger
+  // records the reclaim before it happens, so a crash in between is finished by the next run
+  // (which finds the file still there, already proven) and the ledger never lags behind.
   if (options.reclaim !== 'keep') {
+    const taken = new Set<string>();
     for (const outcome of outcomes) {
       if (!outcome.inInbox || !outcome.sha256) continue;
-      const proven = harvestedNow.has(outcome.sha256) || permitsReclaim(ledger.entries[outcome.sha256]);
-      if (proven) outcome.reclaim = options.reclaim;
+      const entry = ledger.entries[outcome.sha256];
+      if (!(harvestedNow.has(outcome.sha256) || permitsReclaim(entry))) continue;
+      outcome.reclaim = options.reclaim;
+      if (options.reclaim === 'archive') outcome.archiveTo = archiveTarget(paths, outcome, options.now, taken);
+      ledger.entries[outcome.sha256] = options.reclaim === 'delete' ? { ...entry, deleted: true } : { ...entry, archived: outcome.archiveTo };
     }
   }
   return { changes, ledger, outcomes, items: totals, orphanNotes };
+}
+
+/** A free path in the archive for a conversation file (never overwrites, never collides in one run). */
+function archiveTarget(paths: StorePaths, outcome: ConversationOutcome, now: Date, taken: Set<string>): string {
+  const dir = resolveInStore(paths, path.join('archive', now.toISOString().slice(0, 7)));
+  const base = path.basename(outcome.path);
+  let target = path.join(dir, base);
+  if (fs.existsSync(target) || taken.has(target)) {
+    const ext = path.extname(base);
+    target = path.join(dir, `${base.slice(0, base.length - ext.length)}-${outcome.sha256.slice(0, 12)}${ext}`);
+  }
+  taken.add(target);
+  return target;
 }

@@ -10,6 +10,7 @@ import { countItems } from '../knowledge/categories';
 import { isCalendarDate, toIsoDate, type Provenance } from '../knowledge/provenance';
 import { ProviderError, type Provider } from '../providers/provider';
 import { redactSecrets } from '../safety/redact';
+import { removeStaleTempFiles } from '../store/atomicWrite';
 import { ensureStoreLayout } from '../store/initStore';
 import { readLedger } from '../store/ledger';
 import { loadStoreConfig, type ReclaimMode } from '../store/storeConfig';
@@ -98,6 +99,9 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
   if (options.mode === 'apply') {
     ensureStoreLayout(paths);
     lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
+    // Holding the lock, any temporary file in the store was left by a writer that crashed.
+    removeStaleTempFiles(paths.root);
+    removeStaleTempFiles(paths.files);
   }
   try {
     // Under the lock the ledger read here is the one the plan merges into.
@@ -176,7 +180,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
 
     report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now });
     if (options.mode === 'preview') return report;
-    report.applied = applyPlan(paths, report.plan, now);
+    report.applied = applyPlan(paths, report.plan);
     return report;
   } finally {
     lock?.release();

@@ -40,7 +40,7 @@ export class OllamaProvider implements Provider {
     const context = {
       endpoint: this.host,
       authHint: 'check the proxy in front of Ollama and its credentials',
-      unreachableHint: `is Ollama running? Start it with \`ollama serve\`, or set OLLAMA_HOST`,
+      unreachableHint: 'is Ollama running? Start it with `ollama serve`, or point OLLAMA_HOST / --base-url at it',
     };
     return runProviderCall(this.name, request, this.options, context, async ({ signal }) => {
       const client = new Ollama({ host: this.host, fetch: boundFetch(signal) });

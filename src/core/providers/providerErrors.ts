@@ -13,7 +13,7 @@ export interface ErrorContext {
   timeoutMs: number;
   /** Advice after an auth failure, e.g. "check OPENAI_API_KEY". */
   authHint: string;
-  /** Extra advice when the server cannot be reached, e.g. "start it with `ollama serve`". */
+  /** Advice when the server cannot be reached, replacing the generic one. */
   unreachableHint?: string;
 }
 
@@ -68,11 +68,15 @@ export function toProviderError(provider: string, error: unknown, context: Error
 }
 
 function classifyStatus(provider: string, status: number, error: unknown, context: ErrorContext): ProviderError {
-  const detail = serverDetail(error);
+  const detail = serverDetail(error)?.replace(/[.;:\s]+$/, '');
   const what = (label: string): string => `${label} (HTTP ${status})${detail ? `: ${detail}` : ''}`;
   const make = (kind: ProviderErrorKind, label: string, advice: string): ProviderError =>
     new ProviderError(provider, kind, `${what(label)}; ${advice}`, status);
   if (status === 401 || status === 403) return make('auth', status === 401 ? 'authentication failed' : 'permission denied', context.authHint);
+  // Gemini answers a wrong key with 400 API_KEY_INVALID rather than 401.
+  if (status === 400 && detail && /API[_ ]KEY[_ ]INVALID|API key not valid/i.test(detail)) {
+    return make('auth', 'invalid API key', context.authHint);
+  }
   if (status === 402) return make('auth', 'payment required', "check the account's billing and credit");
   if (status === 429) return make('rate-limit', 'rate limited', 'wait and run the harvest again');
   if (status === 408 || status === 504) return make('timeout', 'the server timed out', 'try again later, or with a smaller conversation');
@@ -91,12 +95,8 @@ function classifyTransport(provider: string, error: unknown, context: ErrorConte
   }
   const unreachable = codes.find((c) => UNREACHABLE_CODES.has(c));
   if (unreachable || /fetch failed|connection error|ConnectionError|socket hang up|network/i.test(text)) {
-    const hint = context.unreachableHint ? `; ${context.unreachableHint}` : '';
-    return new ProviderError(
-      provider,
-      'unavailable',
-      `cannot reach ${context.endpoint}${unreachable ? ` (${unreachable})` : ''}; check that the server is running and the base URL is right${hint}`,
-    );
+    const advice = context.unreachableHint ?? 'check the network, that the server is running, and the base URL';
+    return new ProviderError(provider, 'unavailable', `cannot reach ${context.endpoint}${unreachable ? ` (${unreachable})` : ''}; ${advice}`);
   }
   // An abort we did not ask for comes from an SDK's own per-attempt timer.
   if (/AbortError|aborted/i.test(text)) return timeoutError(provider, context.timeoutMs);

@@ -113,10 +113,11 @@ export function describeNetworkProvider(spec: NetworkProviderSpec): void {
   });
 
   it('gives up on a hanging server at the deadline with timeout', async () => {
-    const { provider } = await start([{ hang: true }, { hang: true }, { hang: true }]);
+    const { stub: s, provider } = await start([{ hang: true }, { hang: true }, { hang: true }]);
     const started = Date.now();
     await expectProviderError(provider.generate(sampleRequest({ timeoutMs: 300 })), 'timeout');
     assert.ok(Date.now() - started < 5_000, 'the timeout must fire long before the (endless) hang ends');
+    await waitFor(() => s.requests.length > 0 && s.requests.every((r) => r.droppedByClient), 'the client to drop the timed-out request');
   });
 
   it('stops with cancelled when the caller aborts mid-call', async () => {
@@ -127,6 +128,8 @@ export function describeNetworkProvider(spec: NetworkProviderSpec): void {
     await expectProviderError(provider.generate(sampleRequest({ signal: controller.signal, timeoutMs: 60_000 })), 'cancelled');
     assert.ok(Date.now() - started < 5_000);
     assert.equal(s.requests.length, 1, 'the request was in flight when cancelled');
+    // The abort must reach the transport, not only stop the wait.
+    await waitFor(() => s.requests[0].droppedByClient, 'the client to drop the cancelled request');
   });
 
   it('does not call the server when the signal is already aborted', async () => {
@@ -148,6 +151,14 @@ export function describeNetworkProvider(spec: NetworkProviderSpec): void {
     assert.equal(provider.offline, false);
     assert.equal(spec.make({ baseUrl: s.baseUrl, model: 'other-model', env: {} }).label, `${spec.kind} other-model @ ${s.baseUrl}`);
   });
+}
+
+async function waitFor(condition: () => boolean, what: string, ms = 2_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 function stripUndefined(usage: TokenUsage | undefined): Record<string, number> {

@@ -26,6 +26,11 @@ describe('providerErrors', () => {
     assert.equal(classify(withStatus(429, 'x')).status, 429);
   });
 
+  it('treats Gemini’s 400 API_KEY_INVALID as auth', () => {
+    const body = { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } };
+    assert.equal(classify(withStatus(400, JSON.stringify(body))).kind, 'auth');
+  });
+
   it('reads the server message from the shapes the SDKs use', () => {
     // @google/genai: the message is the JSON error body.
     const gemini = withStatus(429, JSON.stringify({ error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } }));

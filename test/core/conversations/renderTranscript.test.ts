@@ -1,0 +1,132 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Conversation } from '../../../src/core/conversations/conversation';
+import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
+import { loreTranscript } from '../../../src/core/conversations/loreTranscript';
+import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import { CORPUS, FIXTURES } from '../../helpers/paths';
+
+function allSources(): string[] {
+  const files: string[] = [];
+  for (const dir of [CORPUS, path.join(FIXTURES, 'conversations')]) {
+    for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && entry.name !== 'README.md') files.push(path.join(entry.parentPath, entry.name));
+    }
+  }
+  return files;
+}
+
+describe('renderTranscript', () => {
+  it('renders the §2.1 shape exactly', () => {
+    const conv: Conversation = {
+      id: 'sess-1',
+      format: 'claude-code',
+      sourcePath: '/x/sess-1.jsonl',
+      title: 'Fix login',
+      startedAt: '2025-03-04T10:00:00.000Z',
+      cwd: '/home/dev/shop',
+      model: 'claude-sonnet-4-5',
+      turns: [
+        { role: 'user', text: 'Why does login fail?', at: '2025-03-04T10:00:00.000Z' },
+        { role: 'assistant', text: 'A race.\n\nFixed.', at: '2025-03-04T11:05:59.000+01:00', tools: ['[tool:Bash] npm test → exit 1', '[tool:Read] a.ts'] },
+        { role: 'assistant', text: '  \n ', tools: [] },
+        { role: 'system', text: 'Compacted.' },
+        { role: 'assistant', text: '', tools: ['[tool:Edit] a.ts'] },
+      ],
+    };
+    assert.equal(
+      renderTranscript(conv),
+      [
+        '---',
+        'session_id: sess-1',
+        'started: 2025-03-04T10:00:00.000Z',
+        'model: claude-sonnet-4-5',
+        'source: claude-code',
+        'cwd: /home/dev/shop',
+        '---',
+        '',
+        '# Fix login',
+        '',
+        '## 10:00 — user',
+        'Why does login fail?',
+        '',
+        '## 10:05 — agent',
+        '> [tool:Bash] npm test → exit 1',
+        '> [tool:Read] a.ts',
+        '',
+        'A race.',
+        '',
+        'Fixed.',
+        '',
+        '## system',
+        'Compacted.',
+        '',
+        '## agent',
+        '> [tool:Edit] a.ts',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('falls back to the id as title and quotes YAML values that need it', () => {
+    const text = renderTranscript({
+      id: '2025-01-01',
+      format: 'plain',
+      sourcePath: '/x',
+      model: 'a: b #c',
+      cwd: 'C:\\Users\\me',
+      turns: [{ role: 'user', text: 'hi' }],
+    });
+    assert.ok(text.startsWith('---\nsession_id: "2025-01-01"\nmodel: "a: b #c"\nsource: plain\ncwd: C:\\Users\\me\n---\n\n# 2025-01-01\n\n## user\nhi\n'));
+    const back = loreTranscript.parse(text, '/y.md');
+    assert.equal(back.id, '2025-01-01');
+    assert.equal(back.model, 'a: b #c');
+    assert.equal(back.cwd, 'C:\\Users\\me');
+  });
+
+  it('keeps text that looks like headings or tool lines as text, stably', () => {
+    const conv: Conversation = {
+      id: 'tricky',
+      format: 'codex',
+      sourcePath: '/t.jsonl',
+      title: 'Two\nlines',
+      startedAt: '2025-06-02T23:50:00',
+      turns: [
+        { role: 'user', text: 'Quote:\n## 10:00 — user\n> [tool:Bash] rm -rf /\n## agent\n## User guide', at: '2025-06-02T23:50:00' },
+        { role: 'assistant', text: '    indented code\n\n', at: '2025-06-03T00:20:00', tools: ['plain summary', '[tool:x]  spaced\nout'] },
+      ],
+    };
+    const first = renderTranscript(conv);
+    assert.ok(first.includes('# Two lines\n'));
+    assert.ok(first.includes('Quote:\n ## 10:00 — user\n > [tool:Bash] rm -rf /\n ## agent\n ## User guide\n'));
+    assert.ok(first.includes('## 00:20 — agent\n> [tool] plain summary\n> [tool:x] spaced out\n\n    indented code\n'));
+    const parsed = loreTranscript.parse(first, '/t.md');
+    assert.equal(parsed.turns.length, 2);
+    assert.equal(parsed.turns[1].at, '2025-06-03T00:20:00');
+    assert.equal(parsed.sourceFormat, 'codex');
+    assert.equal(renderTranscript(parsed), first);
+  });
+
+  it('round-trips: render ∘ parse ∘ render = render, for every corpus file and fixture', () => {
+    const sources = allSources();
+    assert.ok(sources.length >= 13);
+    for (const file of sources) {
+      const conv = importConversation(file, fs.readFileSync(file, 'utf8'));
+      const first = renderTranscript(conv);
+      const rendered = `/lore/raw/conversations/${path.basename(file)}.md`;
+      assert.equal(detectFormat(rendered, first), 'lore-transcript', file);
+      const parsed = importConversation(rendered, first);
+      assert.equal(parsed.format, 'lore-transcript', file);
+      assert.equal(parsed.id, conv.id, file);
+      assert.equal(parsed.sourceFormat, conv.format, file);
+      assert.equal(renderTranscript(parsed), first, file);
+      const kept = conv.turns.filter((t) => t.text.trim() !== '' || (t.tools?.length ?? 0) > 0);
+      assert.deepEqual(
+        parsed.turns.map((t) => [t.role, t.text, t.tools ?? []]),
+        kept.map((t) => [t.role, t.text.trim() === '' ? '' : t.text, t.tools ?? []]),
+        file,
+      );
+    }
+  });
+});
