@@ -3,6 +3,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+export { formatBytes, formatTokens } from '../core/util/format';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
 
 /** A mistake in how the command was called: printed with a hint, exit code 2. */
@@ -56,19 +57,6 @@ export function parsePositiveNumber(text: string, option: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value < 0) throw new UsageError(`${option} expects a number >= 0, not "${text}"`);
   return value;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
-}
-
-export function formatTokens(tokens: number): string {
-  if (tokens < 1000) return String(tokens);
-  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}K`;
-  return `${(tokens / 1_000_000).toFixed(1)}M`;
 }
 
 export interface Output {

@@ -4,19 +4,15 @@
  */
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { ITEM_CATEGORIES, type ItemCounts } from '../core/knowledge/categories';
 import { CONVERSATION_CLASSES } from '../core/harvest/classify';
 import type { HarvestReport } from '../core/harvest/runHarvest';
 import type { HarvestPlan } from '../core/harvest/plan';
-import { formatBytes, formatTokens } from './cliSupport';
+import { formatBytes, formatTokens, itemCountsText } from '../core/util/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
   return keys.filter((k) => !skipZero || record[k] > 0).map((k) => `${k}:${record[k] ?? 0}`).join(', ');
 }
 
-export function itemCountsText(items: ItemCounts): string {
-  return counts(items, ITEM_CATEGORIES);
-}
 
 /** The classification summary every mode starts with. */
 export function dryRunText(report: HarvestReport): string {

@@ -1,0 +1,195 @@
+/**
+ * Turns one source file into search documents: one per category item, one per per-file note,
+ * and for a conversation one per group of turns (~1.5 KB) of its rendered §2.1 transcript, so a
+ * hit points at the part of a long session that matched rather than at the whole file.
+ */
+import { createHash } from 'node:crypto';
+import type { Conversation } from '../conversations/conversation';
+import { importConversation } from '../conversations/detect';
+import { renderTranscript } from '../conversations/renderTranscript';
+import { parseTurnHeading } from '../conversations/transcriptSyntax';
+import { listItems } from '../knowledge/categoryFile';
+import { stripProvenance } from '../knowledge/provenance';
+import { parseNoteFile } from '../store/noteFile';
+import type { SearchDoc } from './searchTypes';
+import type { SourceFileInfo } from './sourceFiles';
+
+/** Target size of a transcript chunk; a single turn larger than the hard cap is cut. */
+export const CHUNK_TARGET_CHARS = 1500;
+const CHUNK_MAX_CHARS = 2400;
+
+/** Content hash used for source files and for the vectors of a text. */
+export function contentHash(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('base64url');
+}
+
+/** The text a document is embedded as: a note carries the path it is about. */
+export function embedTextOf(doc: Pick<SearchDoc, 'text' | 'notedPath'>): string {
+  return doc.notedPath ? `${doc.notedPath}: ${doc.text}` : doc.text;
+}
+
+function finish(doc: Omit<SearchDoc, 'hash'>): SearchDoc {
+  return { ...doc, hash: contentHash(embedTextOf(doc)) };
+}
+
+/** Reads a source file's text into documents. Never throws on odd content. */
+export function extractDocs(source: SourceFileInfo, text: string): SearchDoc[] {
+  switch (source.kind) {
+    case 'category':
+      return categoryDocs(source, text);
+    case 'notes':
+      return noteDocs(source, text);
+    case 'transcript':
+      return transcriptDocs(source, text);
+  }
+}
+
+function categoryDocs(source: SourceFileInfo, text: string): SearchDoc[] {
+  const category = source.category ?? 'facts';
+  return listItems(text).flatMap((item) => {
+    const body = stripProvenance(item.text).trim();
+    if (!body) return [];
+    const prov = item.provenance;
+    return [
+      finish({
+        file: source.rel,
+        line: item.line + 1,
+        category,
+        text: body,
+        context: [item.section, prov?.source].filter(Boolean).join(' '),
+        source: prov?.source,
+        date: prov?.validDate ? prov.date : undefined,
+        section: item.section,
+      }),
+    ];
+  });
+}
+
+function noteDocs(source: SourceFileInfo, text: string): SearchDoc[] {
+  const note = parseNoteFile(text);
+  // Note lines are numbered in the body; the frontmatter above it shifts them.
+  const bodyStart = text.endsWith(note.body) ? text.length - note.body.length : 0;
+  const offset = countLines(text, 0, bodyStart);
+  const notedPath = note.meta.path || undefined;
+  return note.notes.flatMap((item) => {
+    const body = stripProvenance(item.text).trim();
+    if (!body) return [];
+    const prov = item.provenance;
+    return [
+      finish({
+        file: source.rel,
+        line: offset + item.line + 1,
+        category: 'notes',
+        text: body,
+        context: [notedPath, prov?.source].filter(Boolean).join(' '),
+        source: prov?.source,
+        date: prov?.validDate ? prov.date : undefined,
+        notedPath,
+      }),
+    ];
+  });
+}
+
+function countLines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+interface Block {
+  text: string;
+  at?: string;
+}
+
+/** The rendered transcript cut at its turn headings (the renderer escapes look-alikes in text). */
+function turnBlocks(conv: Conversation): Block[] {
+  const lines = renderTranscript(conv).split('\n');
+  const rendered = conv.turns.filter((t) => t.text.trim() !== '' || (t.tools ?? []).some((x) => x.trim() !== ''));
+  const blocks: Block[] = [];
+  let current: string[] | undefined;
+  for (const line of lines) {
+    if (parseTurnHeading(line)) {
+      if (current) blocks.push({ text: current.join('\n').trim() });
+      current = [line];
+    } else current?.push(line);
+  }
+  if (current) blocks.push({ text: current.join('\n').trim() });
+  // Dates per turn only when the blocks line up with the turns the renderer kept.
+  if (blocks.length === rendered.length) blocks.forEach((b, i) => (b.at = rendered[i].at));
+  return blocks.flatMap((b) => splitLong(b));
+}
+
+function splitLong(block: Block): Block[] {
+  if (block.text.length <= CHUNK_MAX_CHARS) return [block];
+  const parts: Block[] = [];
+  let rest = block.text;
+  while (rest.length > CHUNK_MAX_CHARS) {
+    // Cut at a line break (else a space) in the second half of the window, so words stay whole.
+    const window = rest.slice(0, CHUNK_MAX_CHARS);
+    let cut = window.lastIndexOf('\n');
+    if (cut < CHUNK_MAX_CHARS / 2) cut = window.lastIndexOf(' ');
+    if (cut < CHUNK_MAX_CHARS / 2) cut = CHUNK_MAX_CHARS;
+    parts.push({ text: rest.slice(0, cut).trim(), at: block.at });
+    rest = rest.slice(cut);
+  }
+  if (rest.trim()) parts.push({ text: rest.trim(), at: block.at });
+  return parts;
+}
+
+function transcriptDocs(source: SourceFileInfo, text: string): SearchDoc[] {
+  const conv = importConversation(source.abs, text);
+  const startDate = dateOf(conv.startedAt) ?? dateOf(new Date(source.mtimeMs).toISOString());
+  const context = [conv.title, conv.id].filter(Boolean).join(' ');
+  const docs: SearchDoc[] = [];
+  let group: Block[] = [];
+  let size = 0;
+  const cursor = { offset: 0, line: 1 };
+  const flush = () => {
+    if (group.length === 0) return;
+    const body = group.map((b) => b.text).join('\n\n');
+    docs.push(
+      finish({
+        file: source.rel,
+        line: locate(text, group[0].text, cursor),
+        category: 'transcripts',
+        text: body,
+        context,
+        source: conv.id,
+        date: dateOf(group.find((b) => b.at)?.at) ?? startDate,
+      }),
+    );
+    group = [];
+    size = 0;
+  };
+  for (const block of turnBlocks(conv)) {
+    if (size > 0 && size + block.text.length > CHUNK_TARGET_CHARS) flush();
+    group.push(block);
+    size += block.text.length;
+  }
+  flush();
+  return docs;
+}
+
+/**
+ * Finds the line where a chunk starts in the source file: the first text line of its first turn,
+ * searched forward from the previous chunk (so counting lines stays linear). JSONL sources escape
+ * their text, so a chunk may not be found; it then has no line.
+ */
+function locate(source: string, block: string, cursor: { offset: number; line: number }): number | undefined {
+  const first = block
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim())
+    .find((l) => l.length >= 8 && !l.startsWith('> ['));
+  if (!first) return undefined;
+  const at = source.indexOf(first.slice(0, 60), cursor.offset);
+  if (at < 0) return undefined;
+  cursor.line += countLines(source, cursor.offset, at);
+  cursor.offset = at;
+  return cursor.line;
+}
+
+/** `YYYY-MM-DD` of an ISO timestamp, or undefined. */
+function dateOf(iso: string | undefined): string | undefined {
+  return iso && /^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10) : undefined;
+}

@@ -1,0 +1,94 @@
+/**
+ * User queries are plain text, never engine syntax. Whatever is typed (quotes, AND/OR/NOT/NEAR,
+ * `*`, `:`, `^`, parentheses, control characters, any script) is reduced to words and quoted
+ * phrases, and only then rebuilt as an FTS5 expression in which every word is a quoted string,
+ * so nothing the user types can be read as an operator or a column filter.
+ */
+
+/** A sanitized query. */
+export interface ParsedQuery {
+  /** Words and phrases in input order; a phrase is several words that must be adjacent. */
+  items: string[][];
+  /** True when the last item is a single word matched as a prefix (search as you type). */
+  prefixLast: boolean;
+}
+
+/** Longest input looked at; the rest is ignored (a query is not a document). */
+export const MAX_QUERY_CHARS = 1000;
+/** At most this many words and phrases; more only slow the engine down. */
+export const MAX_QUERY_ITEMS = 32;
+
+/** Characters FTS5's unicode61 tokenizer keeps in tokens: letters, digits, marks, private use. */
+const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+
+function words(text: string): string[] {
+  return (text.match(WORD) ?? []).map((w) => w.toLowerCase()).filter((w) => /[\p{L}\p{N}\p{Co}]/u.test(w));
+}
+
+/**
+ * Parses anything into a query. `"…"` (balanced) is a phrase; an unbalanced quote is ignored.
+ * The last word is a prefix unless the input ends with a space or a closing quote (a finished
+ * word). Never throws; a query without words is empty.
+ */
+export function parseQuery(input: unknown): ParsedQuery {
+  let text = typeof input === 'string' ? input : '';
+  if (text.length > MAX_QUERY_CHARS) text = text.slice(0, MAX_QUERY_CHARS);
+  // Lone surrogates (a cut emoji) would make later string handling lossy; drop them.
+  text = text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, ' ').normalize('NFKC');
+  const items: string[][] = [];
+  let lastIsPhrase = false;
+  const quote = /"([^"]*)"/g;
+  let at = 0;
+  const addWords = (part: string) => {
+    for (const w of words(part)) items.push([w]);
+    if (words(part).length > 0) lastIsPhrase = false;
+  };
+  for (let m = quote.exec(text); m; m = quote.exec(text)) {
+    addWords(text.slice(at, m.index));
+    const phrase = words(m[1]);
+    if (phrase.length > 0) {
+      items.push(phrase);
+      lastIsPhrase = true;
+    }
+    at = m.index + m[0].length;
+  }
+  addWords(text.slice(at).replace(/"/g, ' '));
+  const kept = dedupe(items).slice(0, MAX_QUERY_ITEMS);
+  const last = kept[kept.length - 1];
+  const prefixLast = last !== undefined && last.length === 1 && !lastIsPhrase && !/[\s"]$/u.test(text) && kept.length === dedupe(items).length;
+  return { items: kept, prefixLast };
+}
+
+function dedupe(items: string[][]): string[][] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = item.join(' ');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** True when nothing searchable is left. */
+export function isEmptyQuery(query: ParsedQuery): boolean {
+  return query.items.length === 0;
+}
+
+/**
+ * The FTS5 MATCH expression: every item a quoted string (a `"` cannot occur inside, the parser
+ * keeps only word characters), the last one followed by `*` when it is a prefix. `and` requires
+ * every item; `or` any of them, ranked by bm25.
+ */
+export function toFtsExpression(query: ParsedQuery, mode: 'and' | 'or'): string | undefined {
+  if (query.items.length === 0) return undefined;
+  const parts = query.items.map((item, i) => {
+    const quoted = `"${item.join(' ')}"`;
+    return query.prefixLast && i === query.items.length - 1 ? `${quoted}*` : quoted;
+  });
+  return parts.join(mode === 'and' ? ' AND ' : ' OR ');
+}
+
+/** The distinct words of a query (for highlighting and the fallback engine). */
+export function queryWords(query: ParsedQuery): string[] {
+  return [...new Set(query.items.flat())];
+}

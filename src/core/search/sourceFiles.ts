@@ -1,0 +1,106 @@
+/**
+ * The files a search index is derived from: the category files, the per-file note files and the
+ * conversations in inbox/ and archive/. Listing stats each file so an update can skip the ones
+ * whose mtime and size did not change.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
+import { CONVERSATION_EXTENSIONS } from '../harvest/scanSources';
+import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
+
+/** How a source file is read into documents. */
+export type SourceKind = 'category' | 'notes' | 'transcript';
+
+/** A source file with what an incremental update compares. */
+export interface SourceFileInfo {
+  /** Store-relative path with forward slashes: the key of the file in the index. */
+  rel: string;
+  abs: string;
+  kind: SourceKind;
+  /** For category files: which one. */
+  category?: CategoryFileKey;
+  mtimeMs: number;
+  size: number;
+}
+
+/** Folders of conversations nested deeper than this are not walked (a loop guard besides symlinks). */
+const MAX_DEPTH = 8;
+
+function statFile(abs: string): fs.Stats | undefined {
+  try {
+    const stat = fs.statSync(abs, { throwIfNoEntry: false });
+    return stat?.isFile() ? stat : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isConversationName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return !name.startsWith('.') && CONVERSATION_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+/** Classifies a store-relative or absolute path as a source, or undefined when it is none. */
+export function classifySource(paths: StorePaths, file: string): Omit<SourceFileInfo, 'mtimeMs' | 'size'> | undefined {
+  const abs = path.resolve(paths.root, file);
+  if (!isInside(paths.root, abs) || abs === paths.root) return undefined;
+  const rel = storeRelative(paths, abs);
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
+    if (rel === CATEGORY_FILES[key].file) return { rel, abs, kind: 'category', category: key };
+  }
+  const name = path.basename(abs);
+  if (path.dirname(abs) === paths.files && name.endsWith('.md') && !name.startsWith('.')) return { rel, abs, kind: 'notes' };
+  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationName(name)) return { rel, abs, kind: 'transcript' };
+  return undefined;
+}
+
+/** Stats one classified path; undefined when the file does not exist (any more). */
+export function statSource(paths: StorePaths, file: string): SourceFileInfo | undefined {
+  const info = classifySource(paths, file);
+  if (!info) return undefined;
+  const stat = statFile(info.abs);
+  return stat ? { ...info, mtimeMs: stat.mtimeMs, size: stat.size } : undefined;
+}
+
+/** Lists every source file of the store, sorted by store-relative path. */
+export function listSourceFiles(paths: StorePaths, options: { transcripts?: boolean } = {}): SourceFileInfo[] {
+  const out: SourceFileInfo[] = [];
+  const push = (abs: string, kind: SourceKind, category?: CategoryFileKey) => {
+    const stat = statFile(abs);
+    if (stat) out.push({ rel: storeRelative(paths, abs), abs, kind, category, mtimeMs: stat.mtimeMs, size: stat.size });
+  };
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) push(path.join(paths.root, CATEGORY_FILES[key].file), 'category', key);
+  for (const name of readNames(paths.files)) {
+    if (name.endsWith('.md') && !name.startsWith('.')) push(path.join(paths.files, name), 'notes');
+  }
+  if (options.transcripts ?? true) {
+    for (const dir of [paths.inbox, paths.archive]) walkConversations(dir, 0, (abs) => push(abs, 'transcript'));
+  }
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+function readNames(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function walkConversations(dir: string, depth: number, visit: (abs: string) => void): void {
+  if (depth > MAX_DEPTH) return;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    // Folder symlinks are not followed (no loops); file symlinks are stat'ed through.
+    if (entry.isDirectory()) walkConversations(full, depth + 1, visit);
+    else if ((entry.isFile() || entry.isSymbolicLink()) && isConversationName(entry.name)) visit(full);
+  }
+}

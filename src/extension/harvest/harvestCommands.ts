@@ -1,0 +1,135 @@
+/**
+ * The harvest commands: "Harvest Conversations…" (dry-run report, confirm, distill with
+ * progress, show the plan), "Apply Harvest", "Discard Harvest", "Review Harvest Changes", and
+ * the Ledger view's Retry. Options let tests drive the flow without dialogs.
+ */
+import * as vscode from 'vscode';
+import type { HarvestReport } from '../../core/harvest/runHarvest';
+import { createProvider } from '../../core/providers/providerRegistry';
+import type { Provider } from '../../core/providers/provider';
+import { formatBytes, formatTokens, itemCountsText } from '../../core/util/format';
+import { logger, runCommand } from '../log';
+import { resolveProvider } from '../providers/providerChoice';
+import type { StoreService } from '../storeService';
+import type { LedgerEntryNode } from '../views/ledgerTree';
+import type { HarvestController } from './harvestController';
+
+const log = logger('harvest');
+
+/** Options for driving the commands programmatically (tests, other commands). */
+export interface HarvestCommandOptions {
+  /** Skip the confirmation dialogs. */
+  confirm?: boolean;
+  /** Use these files/folders instead of the configured sources. */
+  sources?: string[];
+  /** Use this provider name instead of the setting. */
+  provider?: 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'vscode-lm';
+  baseUrl?: string;
+  /** Do not open the diff editor (tests). */
+  noDiff?: boolean;
+}
+
+function summary(report: HarvestReport): string {
+  const c = report.totals.counts;
+  const parts = [`${c.harvest + c.retry} to harvest (${formatBytes(report.totals.harvestBytes)}, ~${formatTokens(report.totals.estimatedTokens)} tokens)`];
+  if (c.harvested + c.duplicate) parts.push(`${c.harvested + c.duplicate} already harvested`);
+  if (c['too-large']) parts.push(`${c['too-large']} too large (kept)`);
+  if (c.binary) parts.push(`${c.binary} binary (skipped)`);
+  if (c.live) parts.push(`${c.live} still being written (left for later)`);
+  if (c.deferred) parts.push(`${c.deferred} deferred`);
+  return parts.join(', ');
+}
+
+async function chooseProvider(context: vscode.ExtensionContext, options: HarvestCommandOptions): Promise<Provider | undefined> {
+  if (options.provider && options.provider !== 'vscode-lm') {
+    return createProvider(options.provider, { baseUrl: options.baseUrl });
+  }
+  const resolution = await resolveProvider(context.secrets, options.provider);
+  if (resolution.provider) return resolution.provider;
+  const choice = options.confirm ? 'Use Rules Extractor' : await vscode.window.showWarningMessage(
+    `Lore: ${resolution.problem}. Harvest with the offline rules extractor instead? It only picks up explicit markers such as "Decision:", "TODO:" and questions.`,
+    'Use Rules Extractor', 'Choose Provider…',
+  );
+  if (choice === 'Choose Provider…') void vscode.commands.executeCommand('workbench.action.openSettings', 'lore.provider');
+  return choice === 'Use Rules Extractor' ? createProvider('rules') : undefined;
+}
+
+export function registerHarvestCommands(context: vscode.ExtensionContext, store: StoreService, harvest: HarvestController): vscode.Disposable[] {
+  const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
+  harvest.onDidChangePending(setPendingContext);
+
+  const harvestConversations = (options: HarvestCommandOptions = {}) => runCommand('Harvest Conversations', async () => {
+    if (!store.exists) {
+      const init = options.confirm ? 'Initialize' : await vscode.window.showInformationMessage(`Lore: there is no knowledge store at ${store.paths.root} yet.`, 'Initialize', 'Cancel');
+      if (init !== 'Initialize') return undefined;
+      await vscode.commands.executeCommand('lore.initStore');
+    }
+    const provider = await chooseProvider(context, options);
+    if (!provider) return undefined;
+    const sources = options.sources ?? harvest.sources();
+    const dry = await harvest.dryRun(provider, sources);
+    const candidates = dry.totals.counts.harvest + dry.totals.counts.retry;
+    log.info(`dry run: ${summary(dry)}`);
+    if (candidates === 0 && dry.totals.reclaimable === 0) {
+      if (!options.confirm) void vscode.window.showInformationMessage(`Lore: nothing to harvest. ${summary(dry)}.`);
+      return dry;
+    }
+    if (!options.confirm) {
+      const go = await vscode.window.showInformationMessage(
+        `Lore harvest: ${summary(dry)}.`,
+        { modal: true, detail: `The conversations will be distilled with ${provider.label}. You will see every change as a diff before anything is written.` },
+        'Distill and Preview',
+      );
+      if (go !== 'Distill and Preview') return undefined;
+    }
+    const pending = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Lore: distilling conversations', cancellable: true },
+      (progress, token) => harvest.preview(provider, sources, token, (message) => progress.report({ message, increment: candidates ? 100 / candidates : undefined })),
+    );
+    if (!pending) {
+      if (!options.confirm) void vscode.window.showInformationMessage('Lore: harvest cancelled; nothing was written.');
+      return undefined;
+    }
+    const plan = pending.report.plan!;
+    const failed = pending.report.failed;
+    if (plan.changes.length && !options.noDiff) await harvest.showChange(plan.changes[0].file);
+    if (!options.confirm) {
+      const reclaims = plan.outcomes.filter((o) => o.reclaim).length;
+      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + '. Nothing is written until you apply.';
+      void vscode.window.showInformationMessage(text, 'Apply', 'Review Changes…', 'Discard').then((choice) => {
+        if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
+        else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');
+        else if (choice === 'Discard') void vscode.commands.executeCommand('lore.discardHarvest');
+      });
+    }
+    return pending.report;
+  });
+
+  return [
+    vscode.commands.registerCommand('lore.harvest', harvestConversations),
+    vscode.commands.registerCommand('lore.applyHarvest', () => runCommand('Apply Harvest', async () => {
+      if (!harvest.pending) {
+        void vscode.window.showInformationMessage('Lore: there is no harvest plan to apply. Run "Lore: Harvest Conversations…" first.');
+        return undefined;
+      }
+      const report = await harvest.apply();
+      if (report?.applied) {
+        const reclaimed = report.applied.reclaimed.length;
+        void vscode.window.showInformationMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.`);
+      }
+      return report;
+    })),
+    vscode.commands.registerCommand('lore.discardHarvest', () => harvest.discard()),
+    vscode.commands.registerCommand('lore.cancelHarvest', () => harvest.cancel()),
+    vscode.commands.registerCommand('lore.reviewHarvest', () => runCommand('Review Harvest Changes', async () => {
+      const plan = harvest.pending?.report.plan;
+      if (!plan) return;
+      const pick = await vscode.window.showQuickPick(plan.changes.map((c) => ({ label: c.file, description: c.after === undefined ? 'removed' : `+${c.added} line(s)` })), { title: 'Lore harvest: review a change' });
+      if (pick) await harvest.showChange(pick.label);
+    })),
+    vscode.commands.registerCommand('lore.retryHarvest', (node?: LedgerEntryNode) => {
+      const path = node?.entry.archived ?? node?.entry.path;
+      return harvestConversations(path ? { sources: [path] } : {});
+    }),
+  ];
+}

@@ -1,0 +1,124 @@
+/**
+ * The harvest in VS Code: dry-run report → (user confirms) → distill with progress and
+ * cancellation → the plan shown as diffs → (user accepts) → apply. Nothing is written before
+ * the user accepts; a cancelled harvest writes nothing.
+ */
+import * as vscode from 'vscode';
+import { agentSources } from '../../core/harvest/agentSources';
+import { runHarvest, type HarvestReport } from '../../core/harvest/runHarvest';
+import type { Provider } from '../../core/providers/provider';
+import { logger } from '../log';
+import { readSettings } from '../settings';
+import type { StoreService } from '../storeService';
+import { PlanDocumentProvider, toPlanUri } from './planDocuments';
+
+const log = logger('harvest');
+
+export interface PendingHarvest {
+  report: HarvestReport;
+  provider: Provider;
+  /** Exactly the conversation files that were previewed; apply harvests these and no others. */
+  sources: string[];
+}
+
+export class HarvestController implements vscode.Disposable {
+  readonly documents = new PlanDocumentProvider();
+  private pendingHarvest: PendingHarvest | undefined;
+  private running: AbortController | undefined;
+  private readonly emitter = new vscode.EventEmitter<void>();
+  /** Fires when a plan becomes pending or is applied/discarded. */
+  readonly onDidChangePending = this.emitter.event;
+
+  constructor(private readonly store: StoreService) {}
+
+  get pending(): PendingHarvest | undefined {
+    return this.pendingHarvest;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The conversation sources the settings ask for. */
+  sources(): string[] {
+    const settings = readSettings();
+    const paths = this.store.paths;
+    const sources = settings.sourcesInbox ? [paths.inbox] : [];
+    sources.push(...agentSources(paths.workspace, { claudeCode: settings.sourcesClaudeCode, codex: settings.sourcesCodex, aider: settings.sourcesAider }));
+    sources.push(...settings.sourcesExtra);
+    return sources;
+  }
+
+  private common(provider: Provider) {
+    const settings = readSettings();
+    return { paths: this.store.paths, provider, reclaim: settings.reclaim, digestEnabled: settings.digestEnabled, timeoutMs: settings.timeoutSeconds * 1000 };
+  }
+
+  /** Classifies and estimates, writing nothing. */
+  async dryRun(provider: Provider, sources = this.sources()): Promise<HarvestReport> {
+    return runHarvest({ ...this.common(provider), sources, mode: 'dry-run' });
+  }
+
+  /** Distills and builds the plan; the plan becomes pending. Returns undefined when cancelled. */
+  async preview(provider: Provider, sources: string[], token?: vscode.CancellationToken, progress?: (message: string) => void): Promise<PendingHarvest | undefined> {
+    this.discard();
+    const controller = new AbortController();
+    this.running = controller;
+    const subscription = token?.onCancellationRequested(() => controller.abort());
+    try {
+      const report = await runHarvest({ ...this.common(provider), sources, mode: 'preview', signal: controller.signal, onProgress: progress });
+      if (report.cancelled) {
+        log.info('harvest cancelled; nothing was written');
+        return undefined;
+      }
+      const previewed = report.conversations.filter((c) => c.status || c.reclaim).map((c) => c.path);
+      this.pendingHarvest = { report, provider, sources: previewed };
+      this.documents.setPlan(report.plan);
+      this.emitter.fire();
+      log.info(`plan: ${report.plan?.changes.length ?? 0} file(s) change, ${previewed.length} conversation(s)`);
+      return this.pendingHarvest;
+    } finally {
+      subscription?.dispose();
+      if (this.running === controller) this.running = undefined;
+    }
+  }
+
+  /** Cancels a running distillation (the progress notification's Cancel button does the same). */
+  cancel(): void {
+    this.running?.abort();
+  }
+
+  /** Opens the diff of one planned change. */
+  async showChange(file: string): Promise<void> {
+    const version = this.documents.version;
+    const title = `${file} (proposed by Lore harvest)`;
+    await vscode.commands.executeCommand('vscode.diff', toPlanUri(file, 'before', version), toPlanUri(file, 'after', version), title, { preview: true });
+  }
+
+  /** Writes the pending plan: replies come from the cache, so the model is not paid twice. */
+  async apply(): Promise<HarvestReport | undefined> {
+    const pending = this.pendingHarvest;
+    if (!pending) return undefined;
+    if (!pending.sources.length) {
+      this.discard();
+      return pending.report;
+    }
+    const report = await runHarvest({ ...this.common(pending.provider), sources: pending.sources, mode: 'apply' });
+    this.discard();
+    this.store.fireChanged();
+    return report;
+  }
+
+  discard(): void {
+    if (!this.pendingHarvest) return;
+    this.pendingHarvest = undefined;
+    this.documents.setPlan(undefined);
+    this.emitter.fire();
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.documents.dispose();
+    this.emitter.dispose();
+  }
+}

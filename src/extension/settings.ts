@@ -1,0 +1,42 @@
+/**
+ * Typed access to the `lore.*` settings, in one place. Every setting is declared with a scope
+ * and a markdownDescription in package.json.
+ */
+import * as vscode from 'vscode';
+import type { ReclaimMode } from '../core/store/storeConfig';
+
+export type StoreLocation = 'workspace' | 'global';
+export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
+
+export interface LoreSettings {
+  storeLocation: StoreLocation;
+  sourcesInbox: boolean;
+  sourcesClaudeCode: boolean;
+  sourcesCodex: boolean;
+  sourcesAider: boolean;
+  sourcesExtra: string[];
+  provider: ProviderSetting;
+  model: string;
+  baseUrl: string;
+  reclaim: ReclaimMode;
+  digestEnabled: boolean;
+  timeoutSeconds: number;
+}
+
+export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
+  const c = vscode.workspace.getConfiguration('lore', scope);
+  return {
+    storeLocation: c.get<StoreLocation>('store.location', 'workspace'),
+    sourcesInbox: c.get<boolean>('sources.inbox', true),
+    sourcesClaudeCode: c.get<boolean>('sources.claudeCode', false),
+    sourcesCodex: c.get<boolean>('sources.codex', false),
+    sourcesAider: c.get<boolean>('sources.aider', false),
+    sourcesExtra: c.get<string[]>('sources.extra', []),
+    provider: c.get<ProviderSetting>('provider', 'vscode-lm'),
+    model: c.get<string>('model', ''),
+    baseUrl: c.get<string>('baseUrl', ''),
+    reclaim: c.get<ReclaimMode>('harvest.reclaim', 'delete'),
+    digestEnabled: c.get<boolean>('digest.enabled', true),
+    timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The Digest view: the sections of digest.md (what agents receive) with their items; each item
+ * opens the category file at its line. No digest file, no items: the welcome view explains
+ * "delete to turn off" and offers to harvest or regenerate.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { CATEGORY_FILES } from '../../core/knowledge/categories';
+import { listItems } from '../../core/knowledge/categoryFile';
+import { readTextIfExists } from '../../core/store/atomicWrite';
+import { DIGEST_SECTIONS } from '../../core/store/digest';
+import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
+
+export interface DigestItemNode extends TreeNode {
+  kind: 'item';
+  text: string;
+  file: string;
+  line: number;
+}
+export interface DigestSectionNode extends TreeNode {
+  kind: 'section';
+  title: string;
+  items: DigestItemNode[];
+}
+
+/** Splits digest.md into its `## ` sections and `- ` items. */
+export function parseDigest(text: string): Array<{ title: string; items: string[] }> {
+  const sections: Array<{ title: string; items: string[] }> = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line.startsWith('## ')) sections.push({ title: line.slice(3).trim(), items: [] });
+    else if (line.startsWith('- ') && sections.length) sections[sections.length - 1].items.push(line.slice(2));
+  }
+  return sections;
+}
+
+export class DigestTreeProvider extends StoreTreeProvider {
+  protected roots(): DigestSectionNode[] {
+    const paths = this.store.paths;
+    const digest = readTextIfExists(paths.digest);
+    if (digest === undefined) return [];
+    return parseDigest(digest).map(({ title, items }) => {
+      const spec = DIGEST_SECTIONS.find((s) => s.title === title);
+      const file = path.join(paths.root, spec ? CATEGORY_FILES[spec.file].file : CATEGORY_FILES.facts.file);
+      const located = listItems(readTextIfExists(file) ?? '');
+      const nodes: DigestItemNode[] = items.map((text) => {
+        const line = located.find((item) => item.text === text)?.line ?? 0;
+        return {
+          kind: 'item', text, file, line,
+          toTreeItem: () => {
+            const item = new vscode.TreeItem(text.replace(/\s*\[from:[^\]]*\]\s*$/, ''));
+            const from = /\[from:\s*([^,\]]+),\s*([^\]]+)\]\s*$/.exec(text);
+            item.description = from ? `${from[1]}, ${from[2]}` : undefined;
+            item.tooltip = text;
+            item.contextValue = 'lore.digestItem';
+            item.command = openAtLine(file, line);
+            return item;
+          },
+        };
+      });
+      return {
+        kind: 'section', title, items: nodes,
+        children: () => nodes,
+        toTreeItem: () => {
+          const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Expanded);
+          item.description = String(nodes.length);
+          item.contextValue = 'lore.digestSection';
+          item.iconPath = new vscode.ThemeIcon(title === 'Open tasks' ? 'tasklist' : title === 'Open questions' ? 'question' : title === 'Decisions' ? 'law' : title === 'Playbooks' ? 'book' : 'lightbulb');
+          return item;
+        },
+      };
+    });
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The Knowledge view: the category files with their item counts, and the per-file notes.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { CATEGORY_FILES, type CategoryFileKey } from '../../core/knowledge/categories';
+import { listItems } from '../../core/knowledge/categoryFile';
+import { readTextIfExists } from '../../core/store/atomicWrite';
+import { listNoteFiles } from '../../core/store/fileNotes';
+import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
+
+export interface KnowledgeFileNode extends TreeNode {
+  kind: 'category' | 'notes' | 'note';
+  label: string;
+  count: number;
+  file?: string;
+}
+
+export class KnowledgeTreeProvider extends StoreTreeProvider {
+  protected roots(): KnowledgeFileNode[] {
+    const paths = this.store.paths;
+    const nodes: KnowledgeFileNode[] = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).map((key) => {
+      const file = path.join(paths.root, CATEGORY_FILES[key].file);
+      const count = listItems(readTextIfExists(file) ?? '').length;
+      return {
+        kind: 'category', label: CATEGORY_FILES[key].file, count, file,
+        toTreeItem: () => {
+          const item = new vscode.TreeItem(CATEGORY_FILES[key].file);
+          item.description = `${count} item${count === 1 ? '' : 's'}`;
+          item.resourceUri = vscode.Uri.file(file);
+          item.command = openAtLine(file, 0);
+          item.contextValue = 'lore.categoryFile';
+          return item;
+        },
+      };
+    });
+    const notes = listNoteFiles(paths);
+    const noteNodes: KnowledgeFileNode[] = notes.map(({ file, note }) => ({
+      kind: 'note', label: note.meta.path || path.basename(file), count: note.notes.length, file,
+      toTreeItem: () => {
+        const item = new vscode.TreeItem(note.meta.path || path.basename(file));
+        item.description = `${note.notes.length} note${note.notes.length === 1 ? '' : 's'}`;
+        item.iconPath = new vscode.ThemeIcon('note');
+        item.tooltip = `${path.basename(file)} (${note.meta.fileId})`;
+        item.command = openAtLine(file, 0);
+        item.contextValue = 'lore.noteFile';
+        return item;
+      },
+    }));
+    const total = noteNodes.reduce((n, node) => n + node.count, 0);
+    nodes.push({
+      kind: 'notes', label: 'files/', count: total,
+      children: () => noteNodes,
+      toTreeItem: () => {
+        const item = new vscode.TreeItem('Per-file notes', noteNodes.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        item.description = `${noteNodes.length} file${noteNodes.length === 1 ? '' : 's'}, ${total} note${total === 1 ? '' : 's'}`;
+        item.iconPath = new vscode.ThemeIcon('files');
+        return item;
+      },
+    });
+    return nodes;
+  }
+}

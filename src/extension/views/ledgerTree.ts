@@ -1,0 +1,87 @@
+/**
+ * The Ledger view: what was harvested, grouped by status, with dates, item counts and errors.
+ * A failed entry can be retried; a conversation that still exists can be opened.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ITEM_CATEGORIES } from '../../core/knowledge/categories';
+import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
+import { StoreTreeProvider, type TreeNode } from './treeBase';
+
+export interface LedgerEntryNode extends TreeNode {
+  kind: 'entry';
+  sha256: string;
+  entry: LedgerEntry;
+}
+export interface LedgerGroupNode extends TreeNode {
+  kind: 'group';
+  status: LedgerStatus;
+  entries: LedgerEntryNode[];
+}
+
+const STATUS_ICONS: Record<LedgerStatus, string> = {
+  harvested: 'pass',
+  'harvest-failed': 'error',
+  'too-large': 'warning',
+  'deleted-unharvested': 'trash',
+};
+
+/** Where the conversation is now, if it still exists (original path or archive). */
+export function conversationLocation(entry: LedgerEntry): string | undefined {
+  for (const candidate of [entry.archived, entry.path]) if (candidate && fs.existsSync(candidate)) return candidate;
+  return undefined;
+}
+
+function itemSummary(entry: LedgerEntry): string {
+  if (!entry.items) return '';
+  return ITEM_CATEGORIES.filter((c) => entry.items![c] > 0).map((c) => `${c}:${entry.items![c]}`).join(' ');
+}
+
+function entryNode(sha256: string, entry: LedgerEntry): LedgerEntryNode {
+  return {
+    kind: 'entry', sha256, entry,
+    toTreeItem: () => {
+      const item = new vscode.TreeItem(entry.id ?? path.basename(entry.path));
+      const location = conversationLocation(entry);
+      item.description = [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
+      const tooltip = new vscode.MarkdownString();
+      tooltip.appendText(`${entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
+      if (entry.error) tooltip.appendText(`\nerror: ${entry.error}`);
+      if (entry.archived) tooltip.appendText(`\narchived to ${entry.archived}`);
+      if (entry.deleted) tooltip.appendText('\nreclaimed (deleted)');
+      item.tooltip = tooltip;
+      const parts = ['lore.ledgerEntry', entry.status === 'harvest-failed' ? 'failed' : '', location ? 'exists' : ''].filter(Boolean);
+      item.contextValue = parts.join('.');
+      item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[entry.status] ?? 'circle-outline');
+      if (location) item.command = { command: 'vscode.open', title: 'Open Conversation', arguments: [vscode.Uri.file(location)] };
+      return item;
+    },
+  };
+}
+
+export class LedgerTreeProvider extends StoreTreeProvider {
+  protected roots(): LedgerGroupNode[] {
+    const ledger = readLedger(this.store.paths.ledger);
+    const groups: LedgerGroupNode[] = [];
+    for (const status of LEDGER_STATUSES) {
+      const entries = Object.entries(ledger.entries)
+        .filter(([, e]) => e.status === status)
+        .sort(([, a], [, b]) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+        .map(([sha, e]) => entryNode(sha, e));
+      if (!entries.length) continue;
+      groups.push({
+        kind: 'group', status, entries,
+        children: () => entries,
+        toTreeItem: () => {
+          const item = new vscode.TreeItem(status, status === 'harvest-failed' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+          item.description = String(entries.length);
+          item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[status]);
+          item.contextValue = 'lore.ledgerGroup';
+          return item;
+        },
+      });
+    }
+    return groups;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The shared base of Lore's tree views: one provider per view, refreshed when the store
+ * changes; nodes build their own TreeItem.
+ */
+import * as vscode from 'vscode';
+import type { StoreService } from '../storeService';
+
+export interface TreeNode {
+  toTreeItem(): vscode.TreeItem;
+  children?(): TreeNode[];
+}
+
+export abstract class StoreTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(protected readonly store: StoreService) {
+    this.subscription = store.onDidChange(() => this.refresh());
+  }
+
+  /** Top-level nodes; an empty list shows the view's welcome content. */
+  protected abstract roots(): TreeNode[];
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return node.toTreeItem();
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (node) return node.children?.() ?? [];
+    if (!this.store.exists) return [];
+    try {
+      return this.roots();
+    } catch {
+      // A half-written or hand-broken file: show nothing rather than an error box; the log has it.
+      return [];
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** A command that opens a file at a 0-based line. */
+export function openAtLine(file: string, line: number): vscode.Command {
+  return {
+    command: 'vscode.open',
+    title: 'Open',
+    arguments: [vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0) } satisfies vscode.TextDocumentShowOptions],
+  };
+}
