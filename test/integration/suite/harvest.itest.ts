@@ -1,0 +1,150 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LoreApi } from '../../../src/extension/extension';
+import { startStub } from '../../helpers/stubServers';
+
+const CONVERSATION = `---
+session_id: itest-1
+started: 2026-11-20T10:00:00Z
+---
+
+# Integration
+
+## 10:00 — user
+Fact: integration tests run inside code-server.
+TODO: keep the harness fast.
+Why does the watcher fire twice?
+`;
+
+const VALID = JSON.stringify({
+  facts: [{ statement: 'The stub answered through the OpenAI SDK.', detail: '' }],
+  decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [],
+});
+
+async function api(): Promise<LoreApi> {
+  const ext = vscode.extensions.getExtension<LoreApi>('lore-dev.lore');
+  assert.ok(ext, 'extension lore-dev.lore is installed');
+  return ext.activate();
+}
+
+/** Waits until `check` holds (polling), failing with `what` after `ms`. */
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 8000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`timed out waiting for: ${what}`);
+}
+
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.name === '.cache' || e.name === '.lock') continue;
+      if (e.isDirectory()) walk(full);
+      else out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function digestTexts(lore: LoreApi): string[] {
+  return (lore.views.digest.getChildren() as Array<{ items: Array<{ text: string }> }>).flatMap((s) => s.items.map((i) => i.text));
+}
+
+describe('Lore harvest in VS Code', function () {
+  this.timeout(60_000);
+  let lore: LoreApi;
+  let root: string;
+
+  before(async () => {
+    lore = await api();
+    root = lore.store.paths.root;
+    if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
+  });
+
+  beforeEach(async () => {
+    await vscode.commands.executeCommand('lore.discardHarvest');
+    fs.rmSync(path.join(root, '.cache'), { recursive: true, force: true });
+  });
+
+  it('contributes its commands', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ['lore.harvest', 'lore.applyHarvest', 'lore.regenerateDigest', 'lore.openStore', 'lore.initStore', 'lore.showLog', 'lore.setApiKey']) {
+      assert.ok(commands.includes(id), id);
+    }
+  });
+
+  it('rules provider: previews without writing, applies on accept, views show the items', async () => {
+    const inboxFile = path.join(root, 'inbox', 'itest-rules.md');
+    fs.writeFileSync(inboxFile, CONVERSATION);
+    const before = snapshot(root);
+    const report = await vscode.commands.executeCommand<any>('lore.harvest', { confirm: true, provider: 'rules', noDiff: true });
+    assert.ok(report?.plan, 'a plan was produced');
+    assert.ok(report.plan.changes.some((c: any) => c.file === 'facts.md'));
+    assert.deepEqual(snapshot(root), before, 'nothing written before apply');
+    assert.ok(lore.harvest.pending);
+
+    await vscode.commands.executeCommand('lore.applyHarvest');
+    assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /- integration tests run inside code-server\. \[from: itest-1, 2026-11-20\]/);
+    assert.ok(!fs.existsSync(inboxFile), 'inbox conversation reclaimed');
+    await until('Digest view shows the harvested fact', () => digestTexts(lore).some((t) => t.startsWith('integration tests run inside code-server.')));
+    const ledgerGroups = lore.views.ledger.getChildren() as Array<{ status: string; entries: unknown[] }>;
+    assert.ok(ledgerGroups.some((g) => g.status === 'harvested' && g.entries.length >= 1));
+    const knowledge = lore.views.knowledge.getChildren() as Array<{ label: string; count: number }>;
+    assert.ok(knowledge.find((k) => k.label === 'facts.md')!.count >= 1);
+  });
+
+  it('OpenAI-compatible stub: one model call for preview and apply, diff editor shows the proposal', async () => {
+    const stub = await startStub('openai', [{ reply: VALID }]);
+    try {
+      fs.writeFileSync(path.join(root, 'inbox', 'itest-openai.md'), CONVERSATION.replace('itest-1', 'itest-2').replace('Fact: integration', 'Fact: openai integration'));
+      const before = snapshot(root);
+      const report = await vscode.commands.executeCommand<any>('lore.harvest', { confirm: true, provider: 'openai', baseUrl: stub.baseUrl });
+      assert.ok(report?.plan);
+      assert.equal(stub.requests.length, 1);
+      assert.deepEqual(snapshot(root), before, 'nothing written before apply');
+      await until('a lore-plan diff editor is open', () =>
+        vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'lore-plan')),
+      );
+      await vscode.commands.executeCommand('lore.applyHarvest');
+      assert.equal(stub.requests.length, 1, 'apply reused the cached reply');
+      assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /The stub answered through the OpenAI SDK\. \[from: itest-2, 2026-11-20\]/);
+    } finally {
+      await stub.close();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('a hand edit of facts.md shows up in the Digest view', async () => {
+    const facts = path.join(root, 'facts.md');
+    fs.appendFileSync(facts, '- A fact typed by hand in the editor.\n');
+    await until('Digest view shows the hand-written fact', () => digestTexts(lore).includes('A fact typed by hand in the editor.'));
+    assert.match(fs.readFileSync(path.join(root, 'digest.md'), 'utf8'), /A fact typed by hand in the editor\./);
+  });
+
+  it('cancelling a harvest leaves no partial writes', async () => {
+    const stub = await startStub('openai', [{ reply: VALID }, { hang: true }, { hang: true }]);
+    try {
+      fs.writeFileSync(path.join(root, 'inbox', 'a-first.md'), CONVERSATION.replace('itest-1', 'itest-3a'));
+      fs.writeFileSync(path.join(root, 'inbox', 'b-second.md'), CONVERSATION.replace('itest-1', 'itest-3b'));
+      const before = snapshot(root);
+      const running = vscode.commands.executeCommand<any>('lore.harvest', { confirm: true, provider: 'openai', baseUrl: stub.baseUrl, noDiff: true });
+      await until('the second conversation is being distilled', () => stub.requests.length >= 2);
+      await vscode.commands.executeCommand('lore.cancelHarvest');
+      const result = await running;
+      assert.equal(result, undefined, 'cancelled harvest returns no plan');
+      assert.equal(lore.harvest.pending, undefined);
+      assert.deepEqual(snapshot(root), before, 'no partial writes');
+    } finally {
+      await stub.close();
+      fs.rmSync(path.join(root, 'inbox', 'a-first.md'), { force: true });
+      fs.rmSync(path.join(root, 'inbox', 'b-second.md'), { force: true });
+    }
+  });
+});
