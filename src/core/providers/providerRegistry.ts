@@ -3,12 +3,18 @@
  * the extension, since it needs the `vscode` module.
  */
 
-import { AnthropicProvider } from './anthropicProvider';
-import { GeminiProvider } from './geminiProvider';
-import { OllamaProvider } from './ollamaProvider';
-import { OpenAIProvider } from './openaiProvider';
 import type { Provider, ProviderOptions } from './provider';
 import { RulesProvider } from './rulesProvider';
+
+// The SDK-backed providers are required on first use: loading four SDKs costs a CLI run that
+// only needs the offline extractor most of the startup time.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const load = {
+  openai: () => (require('./openaiProvider') as typeof import('./openaiProvider')).OpenAIProvider,
+  anthropic: () => (require('./anthropicProvider') as typeof import('./anthropicProvider')).AnthropicProvider,
+  gemini: () => (require('./geminiProvider') as typeof import('./geminiProvider')).GeminiProvider,
+  ollama: () => (require('./ollamaProvider') as typeof import('./ollamaProvider')).OllamaProvider,
+};
 
 /** The providers the CLI can create, the offline default first. */
 export const PROVIDER_NAMES = ['rules', 'openai', 'anthropic', 'gemini', 'ollama'] as const;
@@ -36,12 +42,12 @@ export function createProvider(name: string, options: ProviderOptions = {}): Pro
     case 'rules':
       return new RulesProvider();
     case 'openai':
-      return new OpenAIProvider(options);
+      return new (load.openai())(options);
     case 'anthropic':
-      return new AnthropicProvider(options);
+      return new (load.anthropic())(options);
     case 'gemini':
-      return new GeminiProvider(options);
+      return new (load.gemini())(options);
     case 'ollama':
-      return new OllamaProvider(options);
+      return new (load.ollama())(options);
   }
 }

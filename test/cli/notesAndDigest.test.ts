@@ -1,0 +1,61 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { makeWorkspace, runCli } from '../helpers/cli';
+
+describe('lore note, notes, digest (CLI)', function () {
+  this.timeout(30_000);
+
+  it('adds a manual note, shows it, and heals it after an atomic save', async () => {
+    const { ws, root } = await makeWorkspace();
+    const file = path.join(ws, 'src', 'app.ts');
+    const added = await runCli(['note', file, 'Uses', 'the', 'token', 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', '--root', root]);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /^noted src\/app\.ts in files\/\d+-\d+\.md/);
+    const today = new Date().toISOString().slice(0, 10);
+    let shown = await runCli(['notes', file, '--root', root]);
+    assert.match(shown.stdout, new RegExp(`- Uses the token \\[REDACTED:github-token\\] \\[from: manual, ${today}\\]`));
+    fs.writeFileSync(file + '.tmp', 'export const app = 2;\n');
+    fs.renameSync(file + '.tmp', file);
+    shown = await runCli(['notes', file, '--root', root]);
+    assert.match(shown.stdout, /re-found by path/);
+    assert.match(shown.stdout, /- Uses the token/);
+  });
+
+  it('refuses a note for a file outside the workspace', async () => {
+    const { root } = await makeWorkspace();
+    const result = await runCli(['note', '/etc/hostname', 'nope', '--root', root]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /cannot attach a note to \/etc\/hostname: outside the workspace/);
+    assert.deepEqual(fs.readdirSync(path.join(root, 'files')), []);
+  });
+
+  it('notes --heal moves notes of a deleted file to facts.md', async () => {
+    const { ws, root } = await makeWorkspace();
+    const file = path.join(ws, 'src', 'gone.ts');
+    fs.writeFileSync(file, 'x');
+    await runCli(['note', file, 'about to vanish', '--root', root]);
+    fs.rmSync(file);
+    const healed = await runCli(['notes', '--heal', '--root', root]);
+    assert.match(healed.stdout, /moved to facts\.md: 1 note\(s\) of src\/gone\.ts/);
+    assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /- src\/gone\.ts: about to vanish \[from: manual, /);
+    assert.match(fs.readFileSync(path.join(root, 'digest.md'), 'utf8'), /src\/gone\.ts: about to vanish/);
+  });
+
+  it('digest prints the digest, removes it when empty or disabled in config.json', async () => {
+    const { root } = await makeWorkspace();
+    fs.appendFileSync(path.join(root, 'decisions.md'), '\n- Hand-written decision\n');
+    let result = await runCli(['digest', '--root', root]);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /## Decisions\n- Hand-written decision/);
+    assert.ok(fs.existsSync(path.join(root, 'digest.md')));
+    fs.writeFileSync(path.join(root, 'config.json'), JSON.stringify({ digestEnabled: false }));
+    result = await runCli(['digest', '--root', root]);
+    assert.match(result.stderr, /disabled in config\.json/);
+    assert.ok(!fs.existsSync(path.join(root, 'digest.md')));
+    fs.writeFileSync(path.join(root, 'config.json'), '{ broken');
+    result = await runCli(['digest', '--root', root]);
+    assert.match(result.stderr, /warning: .*config\.json is not valid JSON/);
+    assert.ok(fs.existsSync(path.join(root, 'digest.md')));
+  });
+});
