@@ -72,9 +72,16 @@ export function matchMarker(line: string): LineMarker | undefined {
   return undefined;
 }
 
-/** A user line that asks something: ends with `?` and is long enough to mean it. */
+/**
+ * A user line that asks something: ends with `?` and is long enough to mean it. Leading
+ * acknowledgements of a few words ("Good.", "Ok, thanks!") are dropped; longer sentences
+ * before the question are kept, since they usually carry its context.
+ */
 export function questionOf(line: string): string | undefined {
-  const text = clean(stripLead(line));
+  let text = clean(stripLead(line));
+  for (let m = /^([^.!?]+[.!])\s+(?=\S)/.exec(text); m && m[1].trim().split(/\s+/).length <= 3; m = /^([^.!?]+[.!])\s+(?=\S)/.exec(text)) {
+    text = text.slice(m[0].length);
+  }
   return text.length >= MIN_QUESTION_CHARS && text.endsWith('?') ? text : undefined;
 }
 

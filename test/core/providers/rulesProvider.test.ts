@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ITEM_CATEGORIES, type HarvestItems } from '../../../src/core/knowledge/categories';
 import { ProviderError, type ModelRequest } from '../../../src/core/providers/provider';
 import { RulesProvider } from '../../../src/core/providers/rulesProvider';
+import { questionOf } from '../../../src/core/providers/rulesMarkers';
 
 const provider = new RulesProvider();
 
@@ -195,5 +196,13 @@ describe('RulesProvider', () => {
       provider.generate({ ...request(TRANSCRIPT), signal: AbortSignal.abort() }),
       (error: unknown) => error instanceof ProviderError && error.kind === 'cancelled',
     );
+  });
+});
+
+describe('rules provider questions', () => {
+  it('drops a short acknowledgement before a question, keeps a longer context sentence', () => {
+    assert.equal(questionOf('Good. Do we need to keep the v2 webhook alive?'), 'Do we need to keep the v2 webhook alive?');
+    assert.equal(questionOf('Ok, thanks! Ok. Is the cache warm now?'), 'Is the cache warm now?');
+    assert.equal(questionOf('We moved orders.ts to v3. What changed in v3?'), 'We moved orders.ts to v3. What changed in v3?');
   });
 });
