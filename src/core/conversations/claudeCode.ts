@@ -27,7 +27,17 @@ import { summarizeToolUse } from './toolSummary';
 /** Records that are known and deliberately not part of the conversation. */
 const SKIPPED_TYPES = new Set(['file-history-snapshot', 'queue-operation', 'system', 'progress', 'attachment', 'last-prompt']);
 /** Wrappers whose content is command output or injected context, never something the user wrote. */
-const NOISE_TAGS = ['local-command-stdout', 'local-command-stderr', 'bash-stdout', 'bash-stderr', 'system-reminder', 'command-message'];
+const NOISE_TAGS = [
+  'local-command-stdout',
+  'local-command-stderr',
+  'bash-stdout',
+  'bash-stderr',
+  'system-reminder',
+  'command-message',
+  'user-prompt-submit-hook',
+  'ide_opened_file',
+  'ide_diagnostics',
+];
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 const ERROR_MARK = ' → error';
 
@@ -66,7 +76,8 @@ function parse(rawText: string, sourcePath: string): Conversation {
     sessionId ??= str(rec.sessionId);
     conv.startedAt ??= str(rec.timestamp);
     if (rec.type === 'summary') {
-      conv.title ??= str(rec.summary)?.trim();
+      const summary = str(rec.summary)?.trim();
+      if (summary && conv.title === undefined) conv.title = summary;
       return;
     }
     const type = str(rec.type) ?? 'untyped';

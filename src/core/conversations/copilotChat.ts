@@ -84,7 +84,8 @@ function toolInvocation(part: JsonObject): string {
   const id = str(part.toolId) ?? str(part.toolName) ?? 'tool';
   const command = str(obj(part.toolSpecificData)?.command);
   const said = command ?? messageText(part.pastTenseMessage) ?? messageText(part.invocationMessage);
-  return toolLine(id, said === undefined ? undefined : unlink(said));
+  // Cut first: the message only feeds a one-line summary, and a short input keeps unlink cheap.
+  return toolLine(id, said === undefined ? undefined : unlink(said.slice(0, 2000)));
 }
 
 function messageText(value: unknown): string | undefined {
@@ -93,7 +94,7 @@ function messageText(value: unknown): string | undefined {
 
 /** `[label](url)` → label, or the file name of the url when the label is empty. */
 function unlink(markdown: string): string {
-  return markdown.replace(/\[([^\]\n]*)\]\(([^)\s]*)\)/g, (_m, label: string, url: string) => {
+  return markdown.replace(/\[([^\]\n]{0,300})\]\(([^)\s]{0,1000})\)/g, (_m, label: string, url: string) => {
     if (label.trim() !== '') return label;
     const bare = url.replace(/#.*$/, '');
     try {

@@ -139,6 +139,8 @@ export function finishConversation(conv: Conversation, skipped: Record<string, n
     if (t.tools && t.tools.length === 0) delete t.tools;
   }
   conv.turns = conv.turns.filter((t) => t.text.trim() !== '' || (t.tools?.length ?? 0) > 0);
+  // `x ??= maybe()` leaves explicit undefined keys behind; callers should see absent fields.
+  for (const key of ['title', 'startedAt', 'cwd', 'model', 'sourceFormat'] as const) if (conv[key] === undefined) delete conv[key];
   if (Object.keys(skipped).length > 0) conv.skipped = skipped;
   return conv;
 }
