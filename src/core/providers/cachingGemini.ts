@@ -1,0 +1,244 @@
+/**
+ * Gemini with an explicit cache: the stable prefix of a context becomes a cachedContent resource
+ * (its system instruction) with a TTL (default 1 hour), and each turn sends only the volatile part
+ * with a reference to it. The resource is re-created when the prefix changes (another hash) or it
+ * expired; a refusal to create one (the prefix is below the model's minimum) is remembered per
+ * prefix and the turn goes uncached, with the same bytes in the same places.
+ */
+import { GoogleGenAI, type CachedContent, type GenerateContentResponse } from '@google/genai';
+import { stablePrefixHash } from '../context/cacheBreakpoints';
+import { GEMINI_CACHE_TTL_MS, type CacheCallInfo, type DiscussionCacheState } from '../context/cacheState';
+import { accountUsage, asCacheWrite } from '../context/cacheUsage';
+import type { BuiltContext } from '../context/contextLayers';
+import {
+  controlRequest,
+  generateThroughContext,
+  rememberBounded,
+  requireMessage,
+  resolveEndpoint,
+  type CachedReply,
+  type CachingClient,
+  type CachingClientOptions,
+  type Endpoint,
+  type SendOptions,
+} from './cachingClient';
+import { GEMINI_DEFAULT_MODEL } from './geminiProvider';
+import { ProviderError, type ModelReply, type ModelRequest } from './provider';
+import { SDK_MAX_RETRIES, runProviderCall } from './providerCall';
+import { missingKeyError } from './providerErrors';
+
+const KEY_VARS = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
+const BASE_URL_VARS = ['GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'] as const;
+/** Re-create this long before the expiry, so a request does not race the resource's deletion. */
+const DEFAULT_EXPIRY_MARGIN_MS = 30_000;
+
+/** Options of the Gemini caching adapter. */
+export interface CachingGeminiOptions extends CachingClientOptions {
+  /** Lifetime of a created cachedContent in seconds (default 3600). Storage is billed per hour. */
+  cacheTtlSeconds?: number;
+  expiryMarginMs?: number;
+}
+
+/** A cachedContent this adapter created (or adopted from a persisted state). */
+interface CacheEntry {
+  name: string;
+  /** Hash of the prefix and the model (a cache belongs to one model). */
+  prefixHash: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** True when the API says a referenced cachedContent is gone (expired or deleted). */
+function isMissingCache(error: unknown): boolean {
+  return error instanceof ProviderError && (error.status === 403 || error.status === 404) && /cached ?content/i.test(error.message);
+}
+
+/** Gemini with explicit context caching; also a Provider for harvests. */
+export class CachingGeminiClient implements CachingClient {
+  readonly name = 'gemini';
+  readonly offline = false;
+  readonly label: string;
+  private readonly model: string;
+  private readonly endpoint: Endpoint;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private client: GoogleGenAI | undefined;
+  /** The live cache of each discussion (cacheKey). */
+  private readonly entries = new Map<string, CacheEntry>();
+  /** Why a prefix could not be cached, by model + prefix hash: asking again would fail again. */
+  private readonly refusals = new Map<string, string>();
+
+  constructor(private readonly options: CachingGeminiOptions = {}) {
+    this.model = options.model ?? GEMINI_DEFAULT_MODEL;
+    this.endpoint = resolveEndpoint(options, { baseUrl: 'https://generativelanguage.googleapis.com', keyVars: KEY_VARS, baseUrlVars: BASE_URL_VARS });
+    this.ttlMs = Math.max(1, Math.round(options.cacheTtlSeconds ?? GEMINI_CACHE_TTL_MS / 1000)) * 1000;
+    this.now = options.now ?? Date.now;
+    this.label = `gemini ${this.model} @ ${this.endpoint.baseUrl} (context cache ${this.ttlMs / 1000}s)`;
+  }
+
+  /** Why the last attempt to cache this prefix failed, if it did. */
+  refusalFor(context: BuiltContext, model = this.model): string | undefined {
+    return this.refusals.get(stablePrefixHash(context, model));
+  }
+
+  async send(context: BuiltContext, options: SendOptions = {}): Promise<CachedReply> {
+    const volatile = requireMessage(this.name, context);
+    const stable = context.text.slice(0, context.stablePrefixLength);
+    const model = options.model ?? this.model;
+    const prefixHash = stablePrefixHash(context, model);
+    const key = options.cacheKey ?? options.state?.discussionId ?? 'default';
+    const base = { provider: this.name, ttlMs: this.ttlMs, prefixHash };
+    const uncached = async (reason: string): Promise<CachedReply> => {
+      const response = await this.generateContent(model, volatile, { systemInstruction: stable || undefined }, options);
+      return this.reply(response, model, { ...base, mode: 'off', fallbackReason: reason }, false);
+    };
+    if (!stable.trim()) return uncached('the context has no stable prefix');
+    if (!(this.options.caching ?? true) || options.state?.cachingEnabled === false) {
+      // Turning caching off also stops paying for the storage of the discussion's cache.
+      const stale = this.entries.get(key);
+      this.entries.delete(key);
+      if (stale && this.now() < stale.expiresAt) await this.remove(stale.name).catch(() => false);
+      return uncached('caching is disabled for this discussion');
+    }
+    const refusal = this.refusals.get(prefixHash);
+    if (refusal) return uncached(refusal);
+
+    let entry = await this.usableEntry(key, prefixHash, options.state);
+    let created = false;
+    if (!entry) {
+      const made = await this.create(key, model, prefixHash, stable, options);
+      if (typeof made === 'string') return uncached(made);
+      entry = made;
+      created = true;
+    }
+    let response: GenerateContentResponse;
+    try {
+      response = await this.generateContent(model, volatile, { cachedContent: entry.name }, options);
+    } catch (error) {
+      if (created || !isMissingCache(error)) throw error;
+      // Deleted or expired on the server before our clock said so: create it again, once.
+      this.entries.delete(key);
+      const made = await this.create(key, model, prefixHash, stable, options);
+      if (typeof made === 'string') return uncached(made);
+      entry = made;
+      created = true;
+      response = await this.generateContent(model, volatile, { cachedContent: entry.name }, options);
+    }
+    return this.reply(response, model, { ...base, mode: 'explicit', expiresAt: entry.expiresAt, cacheName: entry.name }, created);
+  }
+
+  generate(request: ModelRequest): Promise<ModelReply> {
+    return generateThroughContext(this, request);
+  }
+
+  /** Deletes the discussion's cachedContent; false when there was none or it was already gone. */
+  async invalidate(state?: DiscussionCacheState): Promise<boolean> {
+    const key = state?.discussionId ?? 'default';
+    const entry = this.entries.get(key) ?? this.adopt(state);
+    this.entries.delete(key);
+    return entry ? this.remove(entry.name) : false;
+  }
+
+  /** The discussion's cache if it matches this prefix (and model) and has time left; stale ones are deleted. */
+  private async usableEntry(key: string, prefixHash: string, state?: DiscussionCacheState): Promise<CacheEntry | undefined> {
+    const entry = this.entries.get(key) ?? this.adopt(state);
+    if (!entry) return undefined;
+    const margin = this.options.expiryMarginMs ?? DEFAULT_EXPIRY_MARGIN_MS;
+    // The user's [Invalidate] recorded only in the state (pure invalidate()) drops the cache too.
+    // Other causes are recorded after the call that already replaced the cache, so they are not checked.
+    const invalidated = state?.invalidatedBy === 'user' && state.lastInvalidated !== undefined && state.lastInvalidated > entry.createdAt;
+    if (entry.prefixHash === prefixHash && !invalidated && this.now() < entry.expiresAt - margin) {
+      this.entries.set(key, entry);
+      return entry;
+    }
+    this.entries.delete(key);
+    // A replaced prefix would otherwise be billed for storage until its TTL runs out.
+    if (this.now() < entry.expiresAt) await this.remove(entry.name).catch(() => false);
+    return undefined;
+  }
+
+  /** The cache named by a persisted state (after a reload), when it was Gemini's. */
+  private adopt(state?: DiscussionCacheState): CacheEntry | undefined {
+    if (!state || state.provider !== this.name || !state.cacheName || !state.prefixHash || state.expiresAt === undefined) return undefined;
+    return { name: state.cacheName, prefixHash: state.prefixHash, createdAt: state.cachedAt ?? 0, expiresAt: state.expiresAt };
+  }
+
+  /** Creates the cachedContent; returns the refusal reason instead when the API declines it. */
+  private async create(key: string, model: string, prefixHash: string, stable: string, options: SendOptions): Promise<CacheEntry | string> {
+    const client = this.sdk();
+    let created: CachedContent;
+    try {
+      created = await runProviderCall(this.name, controlRequest(options), this.options, this.errorContext(), ({ signal, timeoutMs }) =>
+        client.caches.create({
+          model,
+          config: { systemInstruction: stable, ttl: `${this.ttlMs / 1000}s`, displayName: 'lore-context', abortSignal: signal, httpOptions: { timeout: timeoutMs } },
+        }),
+      );
+    } catch (error) {
+      // Only a rejection of this request is a reason to go uncached; auth, network and rate
+      // limits would fail the turn anyway and must be reported as such.
+      if (!(error instanceof ProviderError) || error.kind !== 'bad-request') throw error;
+      const reason = /too small|min_total_token_count|minimum/i.test(error.message)
+        ? `the stable prefix is below Gemini's minimum size for a cache (${error.message})`
+        : `Gemini did not create a cache (${error.message})`;
+      rememberBounded(this.refusals, prefixHash, reason);
+      return reason;
+    }
+    if (!created.name) return 'Gemini created a cache without a name';
+    const expiry = created.expireTime ? Date.parse(created.expireTime) : Number.NaN;
+    const entry: CacheEntry = { name: created.name, prefixHash, createdAt: this.now(), expiresAt: Number.isFinite(expiry) ? expiry : this.now() + this.ttlMs };
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** Deletes a cachedContent; a 403/404 means it is already gone. */
+  private async remove(name: string): Promise<boolean> {
+    const client = this.sdk();
+    try {
+      await runProviderCall(this.name, controlRequest({}), this.options, this.errorContext(), ({ signal, timeoutMs }) =>
+        client.caches.delete({ name, config: { abortSignal: signal, httpOptions: { timeout: timeoutMs } } }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ProviderError && (error.status === 403 || error.status === 404)) return false;
+      throw error;
+    }
+  }
+
+  private generateContent(model: string, volatile: string, where: { cachedContent?: string; systemInstruction?: string }, options: SendOptions): Promise<GenerateContentResponse> {
+    const client = this.sdk();
+    const maxOutputTokens = options.maxOutputTokens ?? this.options.maxOutputTokens;
+    return runProviderCall(this.name, controlRequest(options), this.options, this.errorContext(), ({ signal, timeoutMs }) =>
+      client.models.generateContent({
+        model,
+        contents: [{ role: 'user', parts: [{ text: volatile }] }],
+        config: {
+          ...where,
+          abortSignal: signal,
+          httpOptions: { timeout: timeoutMs },
+          ...(maxOutputTokens ? { maxOutputTokens } : {}),
+          ...(options.jsonReply ? { responseMimeType: 'application/json' } : {}),
+        },
+      }),
+    );
+  }
+
+  private reply(response: GenerateContentResponse, model: string, cache: CacheCallInfo, created: boolean): CachedReply {
+    const usage = accountUsage(this.name, response.usageMetadata);
+    // The tokens of a cache created this turn were written by this turn, as Anthropic counts them.
+    return { text: response.text ?? '', model: response.modelVersion || model, usage: created ? asCacheWrite(usage) : usage, cache };
+  }
+
+  private sdk(): GoogleGenAI {
+    const { apiKey, baseUrl } = this.endpoint;
+    if (!apiKey) throw missingKeyError(this.name, KEY_VARS, BASE_URL_VARS[0]);
+    // vertexai: false keeps GOOGLE_GENAI_USE_VERTEXAI in the environment from switching backends.
+    this.client ??= new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl, retryOptions: { attempts: SDK_MAX_RETRIES + 1, initialDelay: 0.5 } } });
+    return this.client;
+  }
+
+  private errorContext(): { endpoint: string; authHint: string } {
+    const { baseUrl, customEndpoint } = this.endpoint;
+    return { endpoint: baseUrl, authHint: customEndpoint ? `check GEMINI_API_KEY, if the server at ${baseUrl} needs a key` : 'check that GEMINI_API_KEY (or GOOGLE_API_KEY) holds a valid key' };
+  }
+}

@@ -1,0 +1,27 @@
+/** Shared inputs for the context tests. */
+import type { ContextInput } from '../../../src/core/context/contextLayers';
+
+/** Every layer filled, with non-ASCII text so UTF-16 and UTF-8 offsets differ. */
+export function fullInput(overrides: Partial<ContextInput> = {}): ContextInput {
+  return {
+    role: 'You are a careful coding assistant.',
+    tools: [
+      { name: 'search', description: 'Full-text search over the store.', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } },
+      { name: 'read_note', description: 'Reads the notes of a file.' },
+    ],
+    project: 'Lore — TypeScript, strict, CommonJS.',
+    digest: '# Knowledge digest\n\n## Decisions\n- Use SQLite FTS5 — über fast 🚀 [from: c1, 2026-11-20]\n',
+    fileNotes: [
+      { path: 'src/b.ts', notes: ['B is the parser. [from: c2, 2026-11-21]'] },
+      { path: 'src/a.ts', notes: ['A uses ephemeral cache blocks. [from: c1, 2026-11-20]'] },
+    ],
+    discussion: { name: 'refactor auth', turns: 3 },
+    activeFiles: ['src/b.ts', 'src/a.ts'],
+    earlierTurns: [
+      { role: 'user', text: 'How does the cache work?' },
+      { role: 'assistant', text: 'It keys on the prefix.' },
+    ],
+    message: 'Now make it faster — ça va?',
+    ...overrides,
+  };
+}
