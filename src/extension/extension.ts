@@ -3,12 +3,17 @@
  * view is shown or a command runs. Everything registered goes into context.subscriptions.
  */
 import * as vscode from 'vscode';
+import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
+import { CacheStates } from './cache/cacheStates';
+import { CacheStatusBar } from './cache/cacheStatusBar';
+import { registerLoreParticipant } from './chat/loreParticipant';
 import { HarvestController } from './harvest/harvestController';
 import { registerHarvestCommands } from './harvest/harvestCommands';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
 import { registerStoreCommands } from './storeCommands';
 import { StoreService } from './storeService';
+import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
 import { LedgerTreeProvider } from './views/ledgerTree';
@@ -17,17 +22,22 @@ import { LedgerTreeProvider } from './views/ledgerTree';
 export interface LoreApi {
   store: StoreService;
   harvest: HarvestController;
-  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider };
+  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider };
+  caches: CacheStates;
+  statusBar: CacheStatusBar;
 }
 
 export function activate(context: vscode.ExtensionContext): LoreApi {
   context.subscriptions.push(initLog());
   const store = new StoreService();
   const harvest = new HarvestController(store);
+  const caches = new CacheStates(context.workspaceState);
+  const statusBar = new CacheStatusBar(caches);
   const views = {
     digest: new DigestTreeProvider(store),
     ledger: new LedgerTreeProvider(store),
     knowledge: new KnowledgeTreeProvider(store),
+    cache: new CacheTreeProvider(caches),
   };
   const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
   setStoreContext();
@@ -35,16 +45,23 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     store,
     harvest,
     ...Object.values(views),
+    caches,
+    statusBar,
     store.onDidChange(setStoreContext),
+    // Keep opted-in agent instruction files in step with the digest (rewritten only on change).
+    store.onDidChange(() => syncInstructions(store)),
     vscode.window.registerTreeDataProvider('lore.digest', views.digest),
     vscode.window.registerTreeDataProvider('lore.ledger', views.ledger),
     vscode.window.registerTreeDataProvider('lore.knowledge', views.knowledge),
+    vscode.window.registerTreeDataProvider('lore.cache', views.cache),
+    registerLoreParticipant(context, store, caches),
+    ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
     ...registerHarvestCommands(context, store, harvest),
   );
   logger('extension').info(`activated (store ${store.paths.root})`);
-  return { store, harvest, views };
+  return { store, harvest, views, caches, statusBar };
 }
 
 export function deactivate(): void {

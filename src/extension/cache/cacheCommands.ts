@@ -1,0 +1,49 @@
+/** Cache view actions and the agent-instruction sync command. */
+import * as vscode from 'vscode';
+import { disable, enable, invalidate } from '../../core/context/cacheState';
+import { syncInstructionFiles } from '../../core/context/instructionSync';
+import { readTextIfExists } from '../../core/store/atomicWrite';
+import { logger, runCommand } from '../log';
+import type { StoreService } from '../storeService';
+import type { CacheDiscussionNode } from '../views/cacheTree';
+import type { CacheStates } from './cacheStates';
+
+const log = logger('cache');
+
+export function instructionFilesSetting(): string[] {
+  return vscode.workspace.getConfiguration('lore').get<string[]>('instructions.sync', []);
+}
+
+/** Writes the digest block into the opted-in instruction files (only when it changed). */
+export function syncInstructions(store: StoreService, files = instructionFilesSetting()): ReturnType<typeof syncInstructionFiles> {
+  if (!files.length || !store.exists) return [];
+  const results = syncInstructionFiles(store.paths.workspace, files, readTextIfExists(store.paths.digest));
+  for (const r of results) if (r.action !== 'unchanged') log.info(`instructions: ${r.file} ${r.action}${r.reason ? ` (${r.reason})` : ''}`);
+  return results;
+}
+
+export function registerCacheCommands(store: StoreService, states: CacheStates): vscode.Disposable[] {
+  const update = (node: CacheDiscussionNode | undefined, change: (s: NonNullable<ReturnType<CacheStates['get']>>) => ReturnType<typeof enable>) =>
+    runCommand('Cache', async () => {
+      const state = node && states.get(node.discussionId);
+      if (state) await states.put(change(state), false);
+    });
+  return [
+    vscode.commands.registerCommand('lore.cache.invalidate', (node?: CacheDiscussionNode) => update(node, (s) => invalidate(s, Date.now()))),
+    vscode.commands.registerCommand('lore.cache.disable', (node?: CacheDiscussionNode) => update(node, (s) => disable(s, Date.now()))),
+    vscode.commands.registerCommand('lore.cache.enable', (node?: CacheDiscussionNode) => update(node, (s) => enable(s))),
+    vscode.commands.registerCommand('lore.syncInstructions', () => runCommand('Sync Agent Instructions', async () => {
+      let files = instructionFilesSetting();
+      if (!files.length) {
+        const picks = await vscode.window.showQuickPick(['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'], { canPickMany: true, title: 'Lore: keep the digest in these agent instruction files' });
+        if (!picks?.length) return [];
+        files = picks;
+        await vscode.workspace.getConfiguration('lore').update('instructions.sync', files, vscode.ConfigurationTarget.Workspace);
+      }
+      const results = syncInstructions(store, files);
+      const written = results.filter((r) => r.action === 'written').map((r) => r.file);
+      void vscode.window.showInformationMessage(written.length ? `Lore: updated the knowledge block in ${written.join(', ')}.` : 'Lore: agent instruction files are up to date.');
+      return results;
+    })),
+  ];
+}
