@@ -1,6 +1,196 @@
 /**
- * The Lore language server (per-file notes, hovers, code lenses) runs here. Its features come
- * with the per-file knowledge issue; this entry point exists so the bundle layout is fixed.
+ * Entry point of the Lore language server (dist/server.js), started by the VS Code client over
+ * node IPC or stdio (`--node-ipc` / `--stdio`, detected by vscode-languageserver). It serves
+ * per-file notes on open editors (code lenses, a hover on the first line, the custom requests of
+ * src/shared/protocol.ts) and, inside the store's own markdown, links, diagnostics and quick
+ * fixes for provenance markers.
+ *
+ * Custom messages are registered by method string: see src/shared/protocol.ts for why.
  */
-process.stderr.write('lore language server: not available in this version\n');
-process.exitCode = 1;
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  CodeActionKind,
+  CodeLensRefreshRequest,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+  TextDocuments,
+  createConnection,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { STORE_DIR_NAME, storePaths } from '../core/store/storePaths';
+import {
+  DeleteNoteRequest,
+  DidRenameFilesRequest,
+  FileDecorationsRequest,
+  MarkNotesValidRequest,
+  NotesChangedNotification,
+  NotesForFileRequest,
+  type LoreInitializationOptions,
+} from '../shared/protocol';
+import { provideNotesHover } from './hover';
+import { LoreServer } from './loreServer';
+import { storeDocumentKind } from './provenanceLines';
+import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from './storeDocuments';
+
+const DIAGNOSTICS_DEBOUNCE_MS = 150;
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+let server: LoreServer | undefined;
+let lensRefreshSupported = false;
+const diagnosticTimers = new Map<string, NodeJS.Timeout>();
+
+function log(message: string): void {
+  connection.console.log(`[server] ${message}`);
+}
+
+/** File-system path of a `file:` URI; undefined for untitled, virtual and malformed URIs. */
+function pathOf(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return path.resolve(fileURLToPath(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The workspace folder when the client sent none in the options (older or foreign clients). */
+function workspaceOf(params: InitializeParams): string {
+  const uri = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
+  return (uri && pathOf(uri)) ?? process.cwd();
+}
+
+/** The running server once its index is built. */
+async function ready(): Promise<LoreServer> {
+  if (!server) throw new Error('lore language server: not initialized');
+  await server.ready;
+  return server;
+}
+
+connection.onInitialize((params: InitializeParams): InitializeResult => {
+  const options = (params.initializationOptions ?? {}) as Partial<LoreInitializationOptions>;
+  const workspace = options.workspaceRoot ? path.resolve(options.workspaceRoot) : workspaceOf(params);
+  const root = options.storeRoot ? path.resolve(options.storeRoot) : path.join(workspace, STORE_DIR_NAME);
+  lensRefreshSupported = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+  server = new LoreServer(storePaths(root, workspace), {
+    notesChanged: (p) => void connection.sendNotification(NotesChangedNotification.method, p),
+    refreshCodeLenses: () => {
+      if (lensRefreshSupported) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    },
+    log,
+  });
+  // Build the index now rather than on `initialized`, so no request can see it unbuilt.
+  void server.start();
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      codeLensProvider: { resolveProvider: true },
+      hoverProvider: true,
+      documentLinkProvider: { resolveProvider: false },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+    },
+    serverInfo: { name: 'lore' },
+  };
+});
+
+connection.onInitialized(() => {
+  log(`store ${server!.paths.root}, workspace ${server!.paths.workspace}`);
+});
+
+connection.onShutdown(() => server?.dispose());
+
+// Per-file notes on workspace files.
+
+connection.onCodeLens(async (params) => {
+  const file = pathOf(params.textDocument.uri);
+  if (!file) return [];
+  return (await ready()).lenses.provide(params.textDocument.uri, file);
+});
+
+connection.onCodeLensResolve(async (lens) => (await ready()).lenses.resolve(lens));
+
+connection.onHover(async (params) => {
+  const file = pathOf(params.textDocument.uri);
+  if (!file) return null;
+  const s = await ready();
+  return provideNotesHover(s.notes, file, params.position.line);
+});
+
+connection.onRequest(NotesForFileRequest.method, async (params: NotesForFileRequest.Params) => {
+  const s = await ready();
+  const found = s.notes.find(path.resolve(params.path));
+  return found ? s.notes.toFileNotes(found) : null;
+});
+
+connection.onRequest(FileDecorationsRequest.method, async (params: FileDecorationsRequest.Params): Promise<FileDecorationsRequest.Result> => {
+  const s = await ready();
+  return { counts: s.notes.counts((params.paths ?? []).map((p) => path.resolve(p))) };
+});
+
+connection.onRequest(DidRenameFilesRequest.method, async (params: DidRenameFilesRequest.Params): Promise<DidRenameFilesRequest.Result> => {
+  const s = await ready();
+  return { updated: await s.writer.renameFiles(params.files ?? []) };
+});
+
+connection.onRequest(MarkNotesValidRequest.method, async (params: MarkNotesValidRequest.Params): Promise<MarkNotesValidRequest.Result> => {
+  const s = await ready();
+  const result = await s.writer.markValid(path.resolve(params.path));
+  if (result.updated) s.scheduleLensRefresh();
+  return result;
+});
+
+connection.onRequest(DeleteNoteRequest.method, async (params: DeleteNoteRequest.Params): Promise<DeleteNoteRequest.Result> => {
+  const s = await ready();
+  return { deleted: await s.writer.deleteNote(params) };
+});
+
+// Provenance in the store's own markdown.
+
+connection.onDocumentLinks(async (params) => {
+  const file = pathOf(params.textDocument.uri);
+  const document = documents.get(params.textDocument.uri);
+  if (!file || !document || !server || !storeDocumentKind(server.paths, file)) return [];
+  return provenanceLinks(document.getText(), file);
+});
+
+connection.onCodeAction((params) => {
+  const document = documents.get(params.textDocument.uri);
+  const file = pathOf(params.textDocument.uri);
+  if (!document || !file || !server || !storeDocumentKind(server.paths, file)) return [];
+  return provenanceCodeActions(document, params);
+});
+
+function validate(document: TextDocument): void {
+  const file = pathOf(document.uri);
+  const kind = file && server ? storeDocumentKind(server.paths, file) : undefined;
+  if (!kind) return;
+  void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: provenanceDiagnostics(document.getText(), kind) });
+}
+
+documents.onDidOpen((event) => validate(event.document));
+
+documents.onDidChangeContent((event) => {
+  const uri = event.document.uri;
+  clearTimeout(diagnosticTimers.get(uri));
+  diagnosticTimers.set(
+    uri,
+    setTimeout(() => {
+      diagnosticTimers.delete(uri);
+      const current = documents.get(uri);
+      if (current) validate(current);
+    }, DIAGNOSTICS_DEBOUNCE_MS),
+  );
+});
+
+documents.onDidClose((event) => {
+  clearTimeout(diagnosticTimers.get(event.document.uri));
+  diagnosticTimers.delete(event.document.uri);
+  const file = pathOf(event.document.uri);
+  if (file && server && storeDocumentKind(server.paths, file)) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+});
+
+documents.listen(connection);
+connection.listen();

@@ -49,7 +49,9 @@ export function parseNoteFile(text: string): NoteFile {
   let data: Record<string, unknown> = {};
   let body = text;
   try {
-    const parsed = matter(text.replace(/^\ufeff/, ''));
+    // Passing options makes gray-matter skip its process-wide cache of every text it parsed,
+    // which would otherwise grow without bound in the long-running language server.
+    const parsed = matter(text.replace(/^\ufeff/, ''), {});
     data = parsed.data as Record<string, unknown>;
     body = parsed.content;
   } catch {

@@ -19,6 +19,11 @@ describe('provenance', () => {
     assert.equal(parsed.date, '2026-01-02');
   });
 
+  it('rejects a blank id', () => {
+    assert.equal(parseProvenance('- x [from:  , 2026-01-01]'), undefined);
+    assert.equal(hasMalformedProvenance('- x [from:  , 2026-01-01]'), true);
+  });
+
   it('only takes a marker at the end of the line', () => {
     assert.equal(parseProvenance('- see [from: a, 2026-01-01] for more'), undefined);
   });

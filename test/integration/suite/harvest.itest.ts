@@ -54,7 +54,7 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 function digestTexts(lore: LoreApi): string[] {
-  return (lore.views.digest.getChildren() as Array<{ items: Array<{ text: string }> }>).flatMap((s) => s.items.map((i) => i.text));
+  return (lore.views.digest.getChildren() as unknown as Array<{ items: Array<{ text: string }> }>).flatMap((s) => s.items.map((i) => i.text));
 }
 
 describe('Lore harvest in VS Code', function () {
@@ -94,9 +94,9 @@ describe('Lore harvest in VS Code', function () {
     assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /- integration tests run inside code-server\. \[from: itest-1, 2026-11-20\]/);
     assert.ok(!fs.existsSync(inboxFile), 'inbox conversation reclaimed');
     await until('Digest view shows the harvested fact', () => digestTexts(lore).some((t) => t.startsWith('integration tests run inside code-server.')));
-    const ledgerGroups = lore.views.ledger.getChildren() as Array<{ status: string; entries: unknown[] }>;
+    const ledgerGroups = lore.views.ledger.getChildren() as unknown as Array<{ status: string; entries: unknown[] }>;
     assert.ok(ledgerGroups.some((g) => g.status === 'harvested' && g.entries.length >= 1));
-    const knowledge = lore.views.knowledge.getChildren() as Array<{ label: string; count: number }>;
+    const knowledge = lore.views.knowledge.getChildren() as unknown as Array<{ label: string; count: number }>;
     assert.ok(knowledge.find((k) => k.label === 'facts.md')!.count >= 1);
   });
 

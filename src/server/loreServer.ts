@@ -1,0 +1,115 @@
+/**
+ * The language server's parts put together, free of the connection so tests and benchmarks can
+ * hold one in-process: the note index with its watcher, staleness, lookup, writer, notes service
+ * and code lenses. Store changes become one `lore/notesChanged` notification and a code-lens
+ * refresh, through the hooks the connection provides.
+ */
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { StorePaths } from '../core/store/storePaths';
+import type { NotesChangedNotification } from '../shared/protocol';
+import { NoteLenses } from './codeLenses';
+import { NoteIndex, type IndexChange } from './noteIndex';
+import { NoteLookup } from './noteLookup';
+import { NotesService } from './notesService';
+import { StalenessTracker } from './staleness';
+import { StoreWatcher, type StoreChangeBatch } from './storeWatcher';
+import { StoreWriter } from './storeWriter';
+
+/** What the server needs from the connection. */
+export interface ServerHooks {
+  notesChanged(params: NotesChangedNotification.Params): void;
+  /** Ask the client to re-request code lenses (only called when it supports that). */
+  refreshCodeLenses(): void;
+  log(message: string): void;
+}
+
+/** Baselines captured per watcher batch at most: a big harvest should not hash the whole workspace at once. */
+const MAX_BASELINES_PER_BATCH = 200;
+const LENS_REFRESH_DEBOUNCE_MS = 50;
+
+export class LoreServer {
+  readonly index: NoteIndex;
+  readonly staleness: StalenessTracker;
+  readonly writer: StoreWriter;
+  readonly notes: NotesService;
+  readonly lenses: NoteLenses;
+  private readonly watcher: StoreWatcher;
+  private lensTimer: NodeJS.Timeout | undefined;
+  /** Resolves once the index holds every note file present at start. */
+  ready: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly paths: StorePaths,
+    private readonly hooks: ServerHooks,
+    options: { debounceMs?: number } = {},
+  ) {
+    this.index = new NoteIndex(paths.files);
+    this.staleness = new StalenessTracker(path.join(paths.index, 'note-baselines'));
+    const lookup = new NoteLookup(paths, this.index, this.staleness);
+    this.writer = new StoreWriter(paths, this.index, this.staleness, (changes) => this.publish(changes, [], false), hooks.log);
+    this.notes = new NotesService(lookup, this.index, this.staleness, this.writer);
+    this.lenses = new NoteLenses(this.notes, () => this.scheduleLensRefresh());
+    this.watcher = new StoreWatcher(paths.root, (batch) => void this.onBatch(batch), hooks.log, options.debounceMs);
+  }
+
+  /** Builds the index and starts watching. */
+  start(): Promise<void> {
+    this.watcher.start();
+    const started = Date.now();
+    this.ready = this.index.rebuild().then(
+      () => this.hooks.log(`indexed ${this.index.size} note files in ${Date.now() - started} ms (${this.paths.files})`),
+      (error: unknown) => this.hooks.log(`index build failed: ${(error as Error).stack ?? String(error)}`),
+    );
+    return this.ready;
+  }
+
+  dispose(): void {
+    this.watcher.dispose();
+    if (this.lensTimer) clearTimeout(this.lensTimer);
+  }
+
+  /** Absolute path of a recorded (workspace-relative or absolute) note path. */
+  absoluteOf(recorded: string): string {
+    return path.resolve(this.paths.workspace, recorded);
+  }
+
+  scheduleLensRefresh(): void {
+    if (this.lensTimer) return;
+    this.lensTimer = setTimeout(() => {
+      this.lensTimer = undefined;
+      this.hooks.refreshCodeLenses();
+    }, LENS_REFRESH_DEBOUNCE_MS);
+  }
+
+  private async onBatch(batch: StoreChangeBatch): Promise<void> {
+    await this.ready;
+    const all = batch.noteFiles === 'all';
+    const changes = await this.index.refresh(all ? undefined : batch.noteFiles);
+    const storeFiles = [...batch.storeFiles].map((name) => path.join(this.paths.root, name));
+    this.publish(changes, storeFiles, all);
+    this.captureBaselines(changes);
+  }
+
+  private publish(changes: IndexChange[], storeFiles: string[], all: boolean): void {
+    if (changes.length === 0 && storeFiles.length === 0 && !all) return;
+    const files = new Set<string>(storeFiles);
+    for (const change of changes) {
+      files.add(path.join(this.paths.files, change.name));
+      if (change.before?.path) files.add(this.absoluteOf(change.before.path));
+      if (change.after?.path) files.add(this.absoluteOf(change.after.path));
+    }
+    const uris = [...files].sort().map((f) => pathToFileURL(f).toString());
+    this.hooks.notesChanged(all ? { uris, all } : { uris });
+    if (changes.length > 0 || all) this.scheduleLensRefresh();
+  }
+
+  /** A note file just written usually describes the file as it is now: remember its lines. */
+  private captureBaselines(changes: IndexChange[]): void {
+    const fresh = changes.filter((c) => c.after?.path && c.after.fingerprint).slice(0, MAX_BASELINES_PER_BATCH);
+    if (fresh.length === 0) return;
+    setImmediate(() => {
+      for (const change of fresh) this.staleness.captureIfCurrent(this.absoluteOf(change.after!.path), change.after!);
+    });
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Every write the language server makes to the store, each under the store lock so it never
+ * races a harvest or a `lore` command: healing a key that went stale (core's findNotesForFile),
+ * following renames, marking notes valid and deleting a note. After a write the touched note
+ * files are re-read into the index at once, so the next lens request already sees them (the
+ * watcher reports them again ~150 ms later, which the index recognises as unchanged).
+ *
+ * Nothing here creates a store: without the store folder, writes are refused.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseLines, serializeLines } from '../core/knowledge/categoryFile';
+import { fsyncDirectory, readTextIfExists, writeFileAtomic } from '../core/store/atomicWrite';
+import { findNotesForFile, metaFor, workspaceRelative } from '../core/store/fileNotes';
+import { identifyFile, noteFileNameFor } from '../core/store/fileIdentity';
+import { addNotes, parseNoteFile, renderNoteFile, type NoteFileMeta } from '../core/store/noteFile';
+import { acquireStoreLock } from '../core/store/storeLock';
+import { isInside, type StorePaths } from '../core/store/storePaths';
+import type { DeleteNoteArgs } from '../shared/protocol';
+import type { IndexChange, IndexEntry, NoteIndex } from './noteIndex';
+import type { ResolvedNotes } from './noteLookup';
+import type { StalenessTracker } from './staleness';
+
+/** Lens requests must not wait long for a harvest: a repair that cannot get the lock is retried later. */
+const REPAIR_LOCK_TIMEOUT_MS = 2_000;
+const REQUEST_LOCK_TIMEOUT_MS = 10_000;
+const REPAIR_RETRY_MS = 5_000;
+
+export class StoreWriter {
+  private readonly repairing = new Map<string, number>();
+
+  constructor(
+    private readonly paths: StorePaths,
+    private readonly index: NoteIndex,
+    private readonly staleness: StalenessTracker,
+    private readonly onChanged: (changes: IndexChange[]) => void,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /**
+   * Re-keys (inode changed) or re-records the path (moved outside the editor) of resolved notes,
+   * in the background, under the lock. At most one attempt per file every few seconds.
+   */
+  scheduleRepair(resolved: ResolvedNotes): void {
+    const last = this.repairing.get(resolved.absolute);
+    if (last !== undefined && Date.now() - last < REPAIR_RETRY_MS) return;
+    this.repairing.set(resolved.absolute, Date.now());
+    void this.withLock(REPAIR_LOCK_TIMEOUT_MS, () => {
+      const { entry, absolute, relative, via } = resolved;
+      if (via === 'fingerprint') {
+        // Re-found by content: core's heal (the content is the recorded one by definition).
+        const found = findNotesForFile(this.paths, absolute);
+        this.log(`healed notes of ${relative} (found by content)`);
+        return [entry.name, found ? path.basename(found.file) : undefined];
+      }
+      // Same inode at a new path, or a new inode at the recorded path (git checkout, atomic
+      // save): re-key, but keep the recorded size and fingerprint. They say which content the
+      // notes describe; overwriting them (as core's re-key does) would hide that a checkout
+      // brought in different content.
+      const identity = identifyFile(absolute, false);
+      if (!identity) return [];
+      if (via === 'path') this.log(`re-keyed notes of ${relative} (new inode)`);
+      return [entry.name, this.rewriteMeta(entry.file, { ...entry.meta, path: relative, fileId: identity.id })];
+    }).finally(() => setTimeout(() => this.repairing.delete(resolved.absolute), REPAIR_RETRY_MS).unref());
+  }
+
+  /** Follows renames of files and folders: note files get the new path (and key, if the inode changed). */
+  async renameFiles(files: Array<{ oldPath: string; newPath: string }>): Promise<number> {
+    const moves: Array<{ entry: IndexEntry; absolute: string }> = [];
+    for (const { oldPath, newPath } of files) {
+      const oldRel = workspaceRelative(this.paths, path.resolve(oldPath));
+      const newAbs = path.resolve(newPath);
+      let stat: fs.Stats | undefined;
+      try {
+        stat = fs.statSync(newAbs);
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) {
+        for (const entry of this.index.underFolder(oldRel)) moves.push({ entry, absolute: path.join(newAbs, entry.meta.path.slice(oldRel.length + 1)) });
+        continue;
+      }
+      const identity = identifyFile(newAbs, false);
+      const entry = (identity && this.index.get(identity.noteFileName)) ?? this.index.withRecordedPath(oldRel)[0];
+      if (entry) moves.push({ entry, absolute: newAbs });
+    }
+    if (moves.length === 0) return 0;
+    let updated = 0;
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
+      const touched: Array<string | undefined> = [];
+      for (const { entry, absolute } of moves) {
+        const identity = identifyFile(absolute, false);
+        if (!identity) continue;
+        const relative = workspaceRelative(this.paths, absolute);
+        if (entry.meta.path === relative && entry.meta.fileId === identity.id && entry.name === identity.noteFileName) continue;
+        touched.push(entry.name, this.rewriteMeta(entry.file, { ...entry.meta, path: relative, fileId: identity.id }));
+        updated++;
+      }
+      return touched;
+    });
+    return updated;
+  }
+
+  /** Records the file's current size and fingerprint as the state its notes describe. */
+  async markValid(absolute: string): Promise<{ updated: boolean; noteFile?: string }> {
+    let noteFile: string | undefined;
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
+      const found = findNotesForFile(this.paths, absolute);
+      const identity = identifyFile(absolute);
+      if (!found || !identity) return [];
+      const meta = metaFor(workspaceRelative(this.paths, absolute), identity);
+      writeFileAtomic(found.file, renderNoteFile(meta, found.note.body));
+      this.staleness.captureBaseline(absolute, identity.fingerprint);
+      noteFile = found.file;
+      return [path.basename(found.file), ...this.index.withRecordedPath(meta.path).map((e) => e.name)];
+    });
+    return { updated: noteFile !== undefined, noteFile };
+  }
+
+  /** Deletes one note line (and its continuation lines) when the line still reads as expected. */
+  async deleteNote(args: DeleteNoteArgs): Promise<boolean> {
+    const file = path.resolve(args.noteFile);
+    if (!isInside(this.paths.files, file) || path.dirname(file) !== path.resolve(this.paths.files) || !file.endsWith('.md')) return false;
+    let deleted = false;
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
+      const text = readTextIfExists(file);
+      if (text === undefined) return [];
+      const doc = parseLines(text);
+      const at = doc.lines[args.line] === args.raw ? args.line : doc.lines.indexOf(args.raw);
+      if (at < 0) return [];
+      let end = at + 1;
+      while (end < doc.lines.length && /^\s{2,}\S/.test(doc.lines[end])) end++;
+      doc.lines.splice(at, end - at);
+      writeFileAtomic(file, serializeLines(doc));
+      deleted = true;
+      return [path.basename(file)];
+    });
+    return deleted;
+  }
+
+  /**
+   * Writes a note file under the key of `meta.fileId` with `meta` as frontmatter, merging into a
+   * note file already at that key (as core's re-key does) and removing the old one.
+   */
+  private rewriteMeta(from: string, meta: NoteFileMeta): string {
+    const note = parseNoteFile(fs.readFileSync(from, 'utf8'));
+    const target = path.join(this.paths.files, noteFileNameFor(meta.fileId));
+    const existing = target === from ? undefined : readTextIfExists(target);
+    const text = existing === undefined ? renderNoteFile(meta, note.body) : addNotes(existing, meta, note.notes.map((n) => n.raw));
+    writeFileAtomic(target, text);
+    if (target !== from) {
+      fs.rmSync(from, { force: true });
+      fsyncDirectory(this.paths.files);
+    }
+    return path.basename(target);
+  }
+
+  /** Runs a write under the store lock, then re-reads the note files it names into the index. */
+  private async withLock(timeoutMs: number, write: () => Array<string | undefined>): Promise<void> {
+    if (!fs.existsSync(this.paths.files)) return;
+    let lock;
+    try {
+      lock = await acquireStoreLock(this.paths.root, timeoutMs);
+    } catch (error) {
+      this.log(`store busy, not written: ${(error as Error).message}`);
+      return;
+    }
+    let touched: Array<string | undefined> = [];
+    try {
+      touched = write();
+    } catch (error) {
+      this.log(`write failed: ${(error as Error).stack ?? String(error)}`);
+    } finally {
+      lock.release();
+    }
+    const names = new Set(touched.filter((n): n is string => n !== undefined));
+    if (names.size === 0) return;
+    const changes = await this.index.refresh(names);
+    if (changes.length > 0) this.onChanged(changes);
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The contract between the Lore language server (src/server) and the VS Code client
+ * (src/extension): initialization options, custom requests and notifications, and the Lore
+ * commands that code lenses, hovers and document links invoke. Each custom message is a
+ * namespace `{ method; type }` as in vscode-eslint's shared protocol.
+ *
+ * The `type` objects come from the top-level `vscode-languageserver-protocol`, the copy
+ * `vscode-languageclient` 11 uses, so the client can pass them to `sendRequest`/`onNotification`.
+ * The server registers by `method` string instead: `vscode-languageserver` 10 carries its own
+ * nested jsonrpc copy, whose parameter-structure check compares class instances by identity.
+ */
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+
+/** What the client passes as `initializationOptions`. The store may not exist yet. */
+export interface LoreInitializationOptions {
+  /** Absolute path of the knowledge store, e.g. `<workspace>/.lore`. */
+  storeRoot: string;
+  /** Absolute path of the workspace folder the store describes (note paths are relative to it). */
+  workspaceRoot: string;
+}
+
+/** Ids of the client-side commands the server's lenses, hovers and links invoke. */
+export const LoreCommands = {
+  /** Args: {@link OpenProvenanceArgs}. Opens the transcript (inbox, archive, external source) or, when gone, its ledger entry. */
+  openProvenance: 'lore.openProvenance',
+  /** Args: {@link OpenNoteFileArgs}. Opens a note file at a line. */
+  openNoteFile: 'lore.openNoteFile',
+  /** Args: {@link EditNotesArgs}. Opens a file's note file for editing (cursor at the end of the notes). */
+  editNotes: 'lore.editNotes',
+  /** Args: {@link DeleteNoteArgs}. Deletes one note, e.g. by sending {@link DeleteNoteRequest}. */
+  deleteNote: 'lore.deleteNote',
+  /** Args: {@link MarkNotesValidArgs}. Sends {@link MarkNotesValidRequest}. */
+  markNotesValid: 'lore.markNotesValid',
+} as const;
+
+/**
+ * The only commands a Lore hover may run: the client sets
+ * `markdown: { isTrusted: { enabledCommands: HOVER_ENABLED_COMMANDS } }`. Note text in hovers is
+ * escaped by the server, so no other command link can appear, but this list is the real guard.
+ */
+export const HOVER_ENABLED_COMMANDS: readonly string[] = Object.values(LoreCommands);
+
+/** A provenance marker `[from: source, date]` and where it was found. */
+export interface OpenProvenanceArgs {
+  /** Conversation id (file stem or session id), or `manual`. */
+  source: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** Absolute path of the note or category file that holds the marker. */
+  noteFile: string;
+  /** 0-based line of the marker in `noteFile`. */
+  line: number;
+}
+
+export interface OpenNoteFileArgs {
+  /** Absolute path of the note file. */
+  noteFile: string;
+  /** 0-based line to reveal. */
+  line?: number;
+}
+
+export interface EditNotesArgs {
+  noteFile: string;
+  /** Absolute path of the file the notes are about. */
+  path: string;
+}
+
+export interface DeleteNoteArgs {
+  noteFile: string;
+  /** 0-based line of the note in the note file. */
+  line: number;
+  /** The note's raw line: the delete is refused when the line no longer reads so. */
+  raw: string;
+}
+
+export interface MarkNotesValidArgs {
+  /** Absolute path of the file whose notes are still valid. */
+  path: string;
+}
+
+/** One note as the server reports it. */
+export interface NoteInfo {
+  /** The note text without list marker and provenance. */
+  text: string;
+  /** The raw first line in the note file. */
+  raw: string;
+  provenance?: { source: string; date: string };
+  /** 0-based line in the note file. */
+  line: number;
+  /** Absolute path of the note file. */
+  noteFile: string;
+}
+
+/** How far a file has moved on since its notes were recorded. */
+export interface NoteStaleness {
+  /** `unknown`: no fingerprint recorded (a hand-made note file). */
+  state: 'unchanged' | 'changed' | 'unknown';
+  /**
+   * Fraction (0–1) of distinct lines added or removed since the notes were recorded; only when the
+   * server saw the file's content at the recorded fingerprint (it keeps line hashes in `.index/`).
+   */
+  distance?: number;
+  /**
+   * True when the notes deserve a second look: the file changed a lot (distance ≥ 0.5), or it
+   * changed and the amount is unknown. Lenses then offer "Still valid" (lore.markNotesValid).
+   */
+  stale: boolean;
+}
+
+export interface FileNotes {
+  /** Absolute path of the file. */
+  path: string;
+  noteFile: string;
+  /** The path the note file records (workspace-relative). */
+  recordedPath: string;
+  /** How the note file was found: by device:inode, or re-found by path or content (then healed). */
+  via: 'inode' | 'path' | 'fingerprint';
+  notes: NoteInfo[];
+  staleness: NoteStaleness;
+}
+
+/**
+ * Server → client after note files or category files changed on disk (debounced). The client
+ * refreshes file decorations (and anything else it shows) for these URIs; `all` means every
+ * decoration may have changed (the store appeared, vanished or was rescanned).
+ */
+export namespace NotesChangedNotification {
+  export const method = 'lore/notesChanged' as const;
+  export interface Params {
+    uris: string[];
+    all?: boolean;
+  }
+  export const type = new NotificationType<Params>(method);
+}
+
+/** Client → server: forward `vscode.workspace.onDidRenameFiles` (files and folders) so note keys follow at once. */
+export namespace DidRenameFilesRequest {
+  export const method = 'lore/didRenameFiles' as const;
+  export interface Params {
+    /** Absolute file-system paths. */
+    files: Array<{ oldPath: string; newPath: string }>;
+  }
+  export interface Result {
+    /** Note files rewritten or re-keyed. */
+    updated: number;
+  }
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** Client → server: the notes of one file (healing the key when its inode changed), or null. */
+export namespace NotesForFileRequest {
+  export const method = 'lore/notesForFile' as const;
+  export interface Params {
+    path: string;
+  }
+  export const type = new RequestType<Params, FileNotes | null, void>(method);
+}
+
+/** Client → server: note counts for explorer badges. Paths without notes are absent from `counts`. */
+export namespace FileDecorationsRequest {
+  export const method = 'lore/fileDecorations' as const;
+  export interface Params {
+    paths: string[];
+  }
+  export interface Result {
+    counts: Record<string, number>;
+  }
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** Client → server: record the file's current size and fingerprint in its note file (under the store lock). */
+export namespace MarkNotesValidRequest {
+  export const method = 'lore/markNotesValid' as const;
+  export type Params = MarkNotesValidArgs;
+  export interface Result {
+    updated: boolean;
+    noteFile?: string;
+  }
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** Client → server: delete one note line (under the store lock; refused when the line changed). */
+export namespace DeleteNoteRequest {
+  export const method = 'lore/deleteNote' as const;
+  export type Params = DeleteNoteArgs;
+  export interface Result {
+    deleted: boolean;
+  }
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/**
+ * Builds a `command:` URI for a Lore command. The args are JSON in the query; `(`, `)` and the
+ * other characters `encodeURIComponent` keeps are escaped too so a markdown link destination
+ * cannot be closed early by a conversation id.
+ */
+export function commandUri(command: string, args: unknown): string {
+  const query = encodeURIComponent(JSON.stringify([args])).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `command:${command}?${query}`;
+}
