@@ -11,6 +11,9 @@ import { HarvestController } from './harvest/harvestController';
 import { registerHarvestCommands } from './harvest/harvestCommands';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
+import { registerNoteCommands } from './notes/noteCommands';
+import { NoteDecorations } from './notes/noteDecorations';
+import { NotesClient } from './notes/notesClient';
 import { registerStoreCommands } from './storeCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
@@ -25,6 +28,7 @@ export interface LoreApi {
   views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider };
   caches: CacheStates;
   statusBar: CacheStatusBar;
+  notes: NotesClient;
 }
 
 export function activate(context: vscode.ExtensionContext): LoreApi {
@@ -39,6 +43,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     knowledge: new KnowledgeTreeProvider(store),
     cache: new CacheTreeProvider(caches),
   };
+  const notes = new NotesClient(context, store);
+  const decorations = new NoteDecorations(notes);
   const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
@@ -47,6 +53,10 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...Object.values(views),
     caches,
     statusBar,
+    notes,
+    decorations,
+    vscode.window.registerFileDecorationProvider(decorations),
+    ...registerNoteCommands(store, notes),
     store.onDidChange(setStoreContext),
     // Keep opted-in agent instruction files in step with the digest (rewritten only on change).
     store.onDidChange(() => syncInstructions(store)),
@@ -60,8 +70,10 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerStoreCommands(context, store),
     ...registerHarvestCommands(context, store, harvest),
   );
+  // The language server starts in the background; activation does not wait for it.
+  void notes.ready();
   logger('extension').info(`activated (store ${store.paths.root})`);
-  return { store, harvest, views, caches, statusBar };
+  return { store, harvest, views, caches, statusBar, notes };
 }
 
 export function deactivate(): void {

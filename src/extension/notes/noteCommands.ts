@@ -1,0 +1,102 @@
+/**
+ * Per-file note commands: Add Note to This File, Edit Notes for This File, Show Notes for This
+ * File, and the commands the server's lenses, hovers and links invoke (open provenance, open
+ * note file, edit, delete, mark still valid).
+ */
+import * as vscode from 'vscode';
+import { noteLine } from '../../core/knowledge/itemLines';
+import { toIsoDate } from '../../core/knowledge/provenance';
+import { redactSecrets } from '../../core/safety/redact';
+import { addNotesToFile, resolveNoteTarget } from '../../core/store/fileNotes';
+import { acquireStoreLock } from '../../core/store/storeLock';
+import {
+  DeleteNoteRequest, LoreCommands, MarkNotesValidRequest, NotesForFileRequest,
+  type DeleteNoteArgs, type EditNotesArgs, type FileNotes, type MarkNotesValidArgs, type OpenNoteFileArgs, type OpenProvenanceArgs,
+} from '../../shared/protocol';
+import { runCommand } from '../log';
+import type { StoreService } from '../storeService';
+import type { NotesClient } from './notesClient';
+import { provenanceTarget } from './provenanceTarget';
+
+async function openAt(file: string, line: number): Promise<void> {
+  const range = new vscode.Range(line, 0, line, 0);
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: range, preview: true });
+}
+
+function currentFile(uri?: vscode.Uri): vscode.Uri | undefined {
+  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+  return target?.scheme === 'file' ? target : undefined;
+}
+
+export function registerNoteCommands(store: StoreService, notes: NotesClient): vscode.Disposable[] {
+  const notesFor = async (file: string): Promise<FileNotes | null> => {
+    const client = await notes.ready();
+    return client?.isRunning() ? client.sendRequest(NotesForFileRequest.type, { path: file }) : null;
+  };
+
+  return [
+    vscode.commands.registerCommand(LoreCommands.openProvenance, (args: OpenProvenanceArgs) => runCommand('Open Provenance', async () => {
+      if (args.source === 'manual') return openAt(args.noteFile, args.line);
+      const noteText = (await vscode.workspace.openTextDocument(args.noteFile)).lineAt(Math.max(0, args.line)).text;
+      const target = provenanceTarget(store.paths, args.source, noteText);
+      if (target.kind === 'missing') {
+        void vscode.window.showInformationMessage(`Lore: conversation "${args.source}" (${args.date}) is no longer available and has no ledger entry.`);
+        return;
+      }
+      if (target.kind === 'ledger') void vscode.window.setStatusBarMessage(`Lore: "${args.source}" was reclaimed after its harvest; showing its ledger entry`, 5000);
+      await openAt(target.file, target.line);
+    })),
+    vscode.commands.registerCommand(LoreCommands.openNoteFile, (args: OpenNoteFileArgs) => runCommand('Open Note File', () => openAt(args.noteFile, args.line ?? 0))),
+    vscode.commands.registerCommand(LoreCommands.editNotes, (args: EditNotesArgs) => runCommand('Edit Notes', async () => {
+      const document = await vscode.workspace.openTextDocument(args.noteFile);
+      await openAt(args.noteFile, document.lineCount - 1);
+    })),
+    vscode.commands.registerCommand(LoreCommands.deleteNote, (args: DeleteNoteArgs) => runCommand('Delete Note', async () => {
+      const ok = await vscode.window.showWarningMessage(`Delete this note?\n\n${args.raw}`, { modal: true }, 'Delete');
+      if (ok !== 'Delete') return;
+      const client = await notes.ready();
+      const result = await client?.sendRequest(DeleteNoteRequest.type, args);
+      if (!result?.deleted) void vscode.window.showWarningMessage('Lore: the note changed on disk and was not deleted; open the note file to edit it.');
+    })),
+    vscode.commands.registerCommand(LoreCommands.markNotesValid, (args: MarkNotesValidArgs) => runCommand('Mark Notes Valid', async () => {
+      const client = await notes.ready();
+      await client?.sendRequest(MarkNotesValidRequest.type, args);
+    })),
+    vscode.commands.registerCommand('lore.addNote', (uri?: vscode.Uri, text?: string) => runCommand('Add Note to This File', async () => {
+      const file = currentFile(uri);
+      if (!file) throw new Error('open a file of the workspace first');
+      if (!store.exists) await vscode.commands.executeCommand('lore.initStore');
+      const target = resolveNoteTarget(store.paths, file.fsPath);
+      if (target.kind === 'orphan') throw new Error(`cannot attach a note to ${vscode.workspace.asRelativePath(file)}: ${target.reason}`);
+      const note = text ?? (await vscode.window.showInputBox({ title: `Lore: note on ${target.relative}`, prompt: 'Saved with [from: manual, today] provenance', ignoreFocusOut: true }));
+      if (!note?.trim()) return undefined;
+      const lock = await acquireStoreLock(store.paths.root);
+      try {
+        return addNotesToFile(store.paths, target, [noteLine(redactSecrets(note.trim()), { source: 'manual', date: toIsoDate(new Date()) })]);
+      } finally {
+        lock.release();
+      }
+    })),
+    vscode.commands.registerCommand('lore.editNotesForFile', (uri?: vscode.Uri) => runCommand('Edit Notes for This File', async () => {
+      const file = currentFile(uri);
+      if (!file) return;
+      const found = await notesFor(file.fsPath);
+      if (!found) return vscode.commands.executeCommand('lore.addNote', file);
+      const document = await vscode.workspace.openTextDocument(found.noteFile);
+      await openAt(found.noteFile, document.lineCount - 1);
+    })),
+    vscode.commands.registerCommand('lore.showNotes', (uri?: vscode.Uri) => runCommand('Show Notes for This File', async () => {
+      const file = currentFile(uri);
+      if (!file) return;
+      const found = await notesFor(file.fsPath);
+      if (!found?.notes.length) {
+        void vscode.window.showInformationMessage(`Lore: no notes for ${vscode.workspace.asRelativePath(file)}.`, 'Add Note').then((c) => c && vscode.commands.executeCommand('lore.addNote', file));
+        return found;
+      }
+      const pick = await vscode.window.showQuickPick(found.notes.map((n) => ({ label: n.text, description: n.provenance ? `from ${n.provenance.source}, ${n.provenance.date}` : 'no provenance', note: n })), { title: `Lore notes: ${found.recordedPath}` });
+      if (pick?.note.provenance) await vscode.commands.executeCommand(LoreCommands.openProvenance, { ...pick.note.provenance, noteFile: pick.note.noteFile, line: pick.note.line });
+      else if (pick) await openAt(pick.note.noteFile, pick.note.line);
+      return found;
+    })),
+  ];
+}

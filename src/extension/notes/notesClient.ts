@@ -1,0 +1,92 @@
+/**
+ * Starts the Lore language server (dist/server.js) for per-file notes: code lenses, hovers,
+ * provenance links and diagnostics. Started without awaiting (activation stays cheap),
+ * restarted when the store location changes, and never restarted in a loop after a crash.
+ */
+import * as vscode from 'vscode';
+import { CloseAction, ErrorAction, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, type LoreInitializationOptions } from '../../shared/protocol';
+import { logger } from '../log';
+import type { StoreService } from '../storeService';
+
+const log = logger('notes');
+
+export class NotesClient implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private starting: Promise<void> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly started = new vscode.EventEmitter<LanguageClient>();
+  /** Fires each time a (re)started client is ready. */
+  readonly onDidStart = this.started.event;
+
+  constructor(private readonly context: vscode.ExtensionContext, private readonly store: StoreService) {
+    this.disposables.push(
+      this.started,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('lore.store')) void this.restart();
+      }),
+      vscode.workspace.onDidRenameFiles((e) => {
+        const files = e.files.filter((f) => f.oldUri.scheme === 'file' && f.newUri.scheme === 'file').map((f) => ({ oldPath: f.oldUri.fsPath, newPath: f.newUri.fsPath }));
+        if (files.length && this.client?.isRunning()) {
+          this.client.sendRequest(DidRenameFilesRequest.type, { files }).then(
+            (r) => log.info(`renames forwarded: ${r.updated} note file(s) updated`),
+            (error) => log.error('rename forwarding failed', error),
+          );
+        }
+      }),
+    );
+  }
+
+  /** The running client, once started. */
+  async ready(): Promise<LanguageClient | undefined> {
+    await (this.starting ??= this.start());
+    return this.client;
+  }
+
+  private async start(): Promise<void> {
+    const module = this.context.asAbsolutePath('dist/server.js');
+    const serverOptions: ServerOptions = {
+      run: { module, transport: TransportKind.ipc },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+    };
+    const paths = this.store.paths;
+    let crashes = 0;
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: 'file' }],
+      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace } satisfies LoreInitializationOptions,
+      markdown: { isTrusted: { enabledCommands: [...HOVER_ENABLED_COMMANDS] }, supportHtml: false },
+      outputChannelName: 'Lore Language Server',
+      initializationFailedHandler: (error) => {
+        log.error('the Lore language server failed to start; per-file notes are off until reload', error);
+        return false;
+      },
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue }),
+        // Restart after a crash, but not in a loop: a third crash leaves it off (see the log).
+        closed: () => (++crashes <= 2 ? { action: CloseAction.Restart } : { action: CloseAction.DoNotRestart, message: 'The Lore language server crashed repeatedly; per-file notes are off. See the Lore log.' }),
+      },
+    };
+    const client = new LanguageClient('lore', 'Lore Notes', serverOptions, clientOptions);
+    this.client = client;
+    try {
+      await client.start();
+      log.info(`language server started for ${paths.root}`);
+      this.started.fire(client);
+    } catch (error) {
+      log.error('language server start failed', error);
+    }
+  }
+
+  async restart(): Promise<void> {
+    const old = this.client;
+    this.client = undefined;
+    this.starting = undefined;
+    if (old) await old.stop().catch(() => undefined);
+    await this.ready();
+  }
+
+  dispose(): void {
+    void this.client?.stop().catch(() => undefined);
+    for (const d of this.disposables) d.dispose();
+  }
+}
