@@ -10,7 +10,7 @@ import { appendItems, insertTasks } from '../knowledge/categoryFile';
 import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowledge/itemLines';
 import type { Provenance } from '../knowledge/provenance';
 import { readTextIfExists } from '../store/atomicWrite';
-import { digestSections, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
+import { digestSectionsFromTexts, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
 import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
 import { addNotes } from '../store/noteFile';
@@ -82,6 +82,23 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   const notes = new Map<string, { meta: ReturnType<typeof metaFor>; lines: string[] }>();
   const totals = countItems({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
   let orphanNotes = 0;
+  // Many conversations name the same few files: resolve each (path, cwd) once per plan.
+  const targets = new Map<string, { target: ReturnType<typeof resolveNoteTarget>; file?: string }>();
+  const resolve = (mentioned: string, cwd: string | undefined) => {
+    const key = `${cwd ?? ''}\u0000${mentioned}`;
+    let hit = targets.get(key);
+    if (!hit) {
+      const target = resolveNoteTarget(paths, mentioned, cwd);
+      let file: string | undefined;
+      if (target.kind === 'file') {
+        const existing = findNotesForFile(paths, target.absolute, { heal: false });
+        file = existing ? storeRelative(paths, existing.file) : `files/${target.identity.noteFileName}`;
+      }
+      hit = { target, file };
+      targets.set(key, hit);
+    }
+    return hit;
+  };
 
   for (const { items, provenance, cwd } of distilled) {
     for (const item of items.facts) lines.facts.push(statementLine(item, provenance));
@@ -91,14 +108,12 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     for (const item of items.tasks_done) lines.done.push(statementLine(item, provenance));
     for (const item of items.playbooks) lines.playbooks.push(playbookLine(item, provenance));
     for (const item of items.files) {
-      const target = resolveNoteTarget(paths, item.path, cwd);
-      if (target.kind === 'orphan') {
+      const { target, file } = resolve(item.path, cwd);
+      if (target.kind === 'orphan' || !file) {
         lines.facts.push(orphanNoteLine(item.path, item.note, provenance));
         orphanNotes++;
         continue;
       }
-      const existing = findNotesForFile(paths, target.absolute, { heal: false });
-      const file = existing ? storeRelative(paths, existing.file) : `files/${target.identity.noteFileName}`;
       const entry = notes.get(file) ?? { meta: metaFor(target.relative, target.identity), lines: [] };
       entry.lines.push(noteLine(item.note, provenance));
       notes.set(file, entry);
@@ -131,7 +146,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   }
 
   const digestBefore = readTextIfExists(paths.digest);
-  const digestAfter = options.digestEnabled ? renderDigest(digestSections(after)) : undefined;
+  const digestAfter = options.digestEnabled ? renderDigest(digestSectionsFromTexts(after)) : undefined;
   if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
 
   const ledger: Ledger = { entries: { ...ledgerNow.entries } };

@@ -44,7 +44,7 @@ function snapshot(dir: string): Record<string, string> {
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, e.name);
-      if (e.name === '.cache' || e.name === '.lock') continue;
+      if (e.name === '.cache' || e.name === '.index' || e.name === '.lock') continue;
       if (e.isDirectory()) walk(full);
       else out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
     }

@@ -1,0 +1,251 @@
+/**
+ * Search benchmarks over a generated store of 10,000 files holding ~100,000 items (category
+ * files, 9,000 per-file note files, 995 archived conversations):
+ *  1. full index build (SQLite FTS5), time and MB/s of source text;
+ *  2. incremental update after one note file changed (full stat scan, and targeted);
+ *  3. query latency p50/p99 over 1,000 mixed queries (words, prefixes, phrases, filters);
+ *  4. the same for the in-memory minisearch fallback;
+ *  5. side by side on the same texts: @modelcontextprotocol/server-memory's `search_nodes` and
+ *     Lore's own `search` tool, both as MCP servers over stdio driven by the SDK client.
+ * Figures are printed and compared with targets; nothing here asserts wall-clock time.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { SearchIndex, type SearchOptions } from '../src/core/search/searchIndex';
+import { storePaths, type StorePaths } from '../src/core/store/storePaths';
+import { MIB, SeededRandom, baselineOf, formatNumber, freshScratchDir, makeResult, percentile, type BenchContext, type BenchResult } from './benchSupport';
+
+const FILES = { notes: 9000, transcripts: 995 };
+const ITEMS = { facts: 20_000, decisions: 10_000, questions: 5000, playbooks: 5000, tasks: 5000, perNote: 5 };
+const QUERIES = 1000;
+/** server-memory re-reads and re-parses its whole JSONL file on every call: a sample suffices. */
+const MCP_QUERIES = 30;
+const TECH = ['esbuild', 'sqlite', 'migration', 'watcher', 'cache', 'provider', 'ledger', 'digest', 'harvest', 'transcript', 'token', 'prompt', 'index', 'vector', 'embedding', 'lock', 'inode', 'debounce', 'schema', 'deploy'];
+
+interface Generated {
+  paths: StorePaths;
+  bytes: number;
+  items: string[];
+  queries: Array<{ text: string; options: SearchOptions }>;
+  noteFile: string;
+}
+
+/** A vocabulary of pronounceable words; rank 0 is the most frequent (Zipf-like picks). */
+function vocabulary(rng: SeededRandom, size: number): string[] {
+  const syll = ['ka', 'lo', 'mi', 'ren', 'tor', 'sa', 'vi', 'del', 'no', 'pra', 'qu', 'ex', 'zu', 'ba', 'gri', 'fen', 'sho', 'ta', 'mer', 'lin'];
+  const words = new Set<string>(TECH);
+  while (words.size < size) words.add(Array.from({ length: rng.int(2, 4) }, () => rng.pick(syll)).join(''));
+  return [...words];
+}
+
+function generate(ctx: BenchContext): Generated {
+  const rng = new SeededRandom(20_261_121);
+  const vocab = vocabulary(rng, 12_000);
+  const word = () => vocab[Math.floor(Math.pow(rng.next(), 2.2) * vocab.length)];
+  const sentence = (min: number, max: number) => Array.from({ length: rng.int(min, max) }, word).join(' ');
+  const date = () => `2026-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`;
+  const items: string[] = [];
+  // A harvest yields tens of items per conversation: 2,000 conversations for the whole store.
+  const conversations = Array.from({ length: 2000 }, () => `conv-${rng.hex(8)}`);
+  const item = () => {
+    const text = sentence(6, 18);
+    items.push(text);
+    return `- ${text} [from: ${rng.pick(conversations)}, ${date()}]`;
+  };
+  // Per process: `npm run bench` may run while someone runs this module alone.
+  const root = path.join(freshScratchDir(ctx, `search-store-${process.pid}`), '.lore');
+  const paths = storePaths(root);
+  for (const dir of [paths.files, paths.archive, paths.inbox]) fs.mkdirSync(dir, { recursive: true });
+  let bytes = 0;
+  const write = (file: string, text: string) => {
+    fs.writeFileSync(file, text);
+    bytes += Buffer.byteLength(text);
+  };
+  for (const [name, count] of Object.entries({ facts: ITEMS.facts, decisions: ITEMS.decisions, questions: ITEMS.questions, playbooks: ITEMS.playbooks })) {
+    write(path.join(root, `${name}.md`), `# ${name}\n\n${Array.from({ length: count }, item).join('\n')}\n`);
+  }
+  const open = Array.from({ length: ITEMS.tasks / 2 }, item).join('\n');
+  write(path.join(root, 'tasks.md'), `# Tasks\n\n## Open\n\n${open}\n\n## Done\n\n${Array.from({ length: ITEMS.tasks / 2 }, item).join('\n')}\n`);
+  for (let i = 0; i < FILES.notes; i++) {
+    const rel = `src/${word()}/${word()}${i}.ts`;
+    const head = `---\npath: "${rel}"\nfile_id: "2049:${100000 + i}"\nsize: ${rng.int(100, 9000)}\nfingerprint: "sha256:${rng.hex(64)}"\n---\n# ${rel}\n\n`;
+    write(path.join(paths.files, `2049-${100000 + i}.md`), head + Array.from({ length: ITEMS.perNote }, item).join('\n') + '\n');
+  }
+  for (let i = 0; i < FILES.transcripts; i++) {
+    const turns: string[] = [];
+    for (let t = 0; t < 20; t++) {
+      const paragraph = Array.from({ length: rng.int(3, 6) }, () => sentence(8, 20) + '.').join(' ');
+      turns.push(`## ${String(10 + (t >> 2)).padStart(2, '0')}:${String((t * 7) % 60).padStart(2, '0')} — ${t % 2 ? 'agent' : 'user'}\n${paragraph}`);
+    }
+    write(path.join(paths.archive, `s${i}.md`), `---\nsession_id: s${i}\nstarted: ${date()}T10:00:00Z\n---\n\n# session ${i}\n\n${turns.join('\n\n')}\n`);
+  }
+  // Sources are mostly old in a real store; recent mtimes would all count as "racy".
+  const old = new Date(Date.now() - 3600_000);
+  for (const dir of [root, paths.files, paths.archive]) for (const f of fs.readdirSync(dir)) if (f.endsWith('.md')) fs.utimesSync(path.join(dir, f), old, old);
+  const categories = ['facts', 'decisions', 'tasks', 'notes', 'transcripts'] as const;
+  const queries = Array.from({ length: QUERIES }, () => {
+    const kind = rng.next();
+    const source = items[rng.int(0, items.length - 1)].split(' ');
+    const at = rng.int(0, source.length - 2);
+    if (kind < 0.4) return { text: word(), options: {} };
+    if (kind < 0.65) return { text: `${word()} ${word()}`, options: {} };
+    if (kind < 0.75) return { text: `${word()} ${word()} ${word()}`, options: {} };
+    if (kind < 0.85) return { text: word().slice(0, rng.int(3, 5)), options: {} };
+    if (kind < 0.9) return { text: `"${source[at]} ${source[at + 1]}"`, options: {} };
+    if (kind < 0.95) return { text: word(), options: { categories: [rng.pick(categories)] } };
+    return { text: word(), options: { since: '2026-10-01' } };
+  });
+  ctx.log(`search: generated ${formatNumber(bytes / MIB)} MB in ${FILES.notes + FILES.transcripts + 5} files, ${items.length} items`);
+  return { paths, bytes, items, queries, noteFile: path.join(paths.files, '2049-100042.md') };
+}
+
+/** CPU time (user + system) of this process in ms since `from`: on a loaded machine, the work done. */
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+}
+
+/** Wall time of each query, and the mean CPU time per query. */
+async function latencies(index: SearchIndex, queries: Generated['queries']): Promise<{ wall: number[]; cpuMean: number }> {
+  for (const q of queries.slice(0, 100)) await index.search(q.text, { ...q.options, refresh: false, limit: 10 });
+  const wall: number[] = [];
+  const cpu = process.cpuUsage();
+  for (const q of queries) {
+    const start = process.hrtime.bigint();
+    await index.search(q.text, { ...q.options, refresh: false, limit: 10 });
+    wall.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return { wall, cpuMean: cpuSince(cpu) / queries.length };
+}
+
+/** Appends an item to one note file and times the update that picks it up. */
+async function incremental(index: SearchIndex, g: Generated, only: boolean, reps: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    fs.appendFileSync(g.noteFile, `- incremental change number ${i} [from: bench, 2026-11-21]\n`);
+    const old = new Date(Date.now() - 60_000 + i);
+    fs.utimesSync(g.noteFile, old, old);
+    const start = process.hrtime.bigint();
+    const report = await index.update(only ? { only: [g.noteFile] } : {});
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (report.indexed.length !== 1) throw new Error(`expected one file re-indexed, got ${report.indexed.join(', ')}`);
+  }
+  return samples;
+}
+
+async function mcpClient(command: string, args: string[], env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'lore-bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: 'ignore' }));
+  return client;
+}
+
+async function timeCalls(client: Client, tool: string, queries: string[], args: (q: string) => Record<string, unknown>): Promise<number[]> {
+  await client.callTool({ name: tool, arguments: args(queries[0]) });
+  const samples: number[] = [];
+  for (const q of queries) {
+    const start = process.hrtime.bigint();
+    await client.callTool({ name: tool, arguments: args(q) }, undefined, { timeout: 600_000 });
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return samples;
+}
+
+export async function run(ctx: BenchContext): Promise<BenchResult[]> {
+  const g = generate(ctx);
+  try {
+    return await measure(ctx, g);
+  } finally {
+    fs.rmSync(path.dirname(g.paths.root), { recursive: true, force: true });
+  }
+}
+
+async function measure(ctx: BenchContext, g: Generated): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  const builds: number[] = [];
+  const buildCpu: number[] = [];
+  let docs = 0;
+  for (let i = 0; i < 3; i++) {
+    fs.rmSync(g.paths.index, { recursive: true, force: true });
+    const index = SearchIndex.open(g.paths, { backend: 'sqlite', embedder: null });
+    const cpu = process.cpuUsage();
+    const start = process.hrtime.bigint();
+    docs = (await index.update()).docs;
+    builds.push(Number(process.hrtime.bigint() - start) / 1e6);
+    buildCpu.push(cpuSince(cpu));
+    index.close();
+  }
+  const dbBytes = fs.statSync(path.join(g.paths.index, 'lore.sqlite')).size;
+  results.push(
+    makeResult({
+      name: 'sqlite full build',
+      unit: 'ms',
+      samples: builds,
+      notes: [
+        `${docs} documents from ${formatNumber(g.bytes / MIB)} MB of sources: ${formatNumber(g.bytes / MIB / (percentile(builds, 50) / 1000))} MB/s; database ${formatNumber(dbBytes / MIB)} MB`,
+        `CPU time ${formatNumber(percentile(buildCpu, 50))} ms (${formatNumber(g.bytes / MIB / (percentile(buildCpu, 50) / 1000))} MB/s of CPU)`,
+      ],
+    }),
+  );
+  results.push(makeResult({ name: 'sqlite full build throughput', unit: 'MB/s', samples: builds.map((ms) => g.bytes / MIB / (ms / 1000)) }));
+
+  const sqlite = SearchIndex.open(g.paths, { backend: 'sqlite', embedder: null });
+  await sqlite.update();
+  results.push(makeResult({ name: 'sqlite update, one file changed (stat scan of 10,000 files)', unit: 'ms', samples: await incremental(sqlite, g, false, 15), target: { on: 'value', op: '<', threshold: 50 } }));
+  results.push(makeResult({ name: 'sqlite update, one file changed (targeted, from a watcher)', unit: 'ms', samples: await incremental(sqlite, g, true, 15), target: { on: 'value', op: '<', threshold: 50 } }));
+  const idle: number[] = [];
+  const idleCpu = process.cpuUsage();
+  for (let i = 0; i < 10; i++) idle.push((await sqlite.update()).ms);
+  results.push(makeResult({ name: 'sqlite update, nothing changed (stat scan)', unit: 'ms', samples: idle, notes: [`CPU time ${formatNumber(cpuSince(idleCpu) / 10)} ms per scan`] }));
+  const sq = await latencies(sqlite, g.queries);
+  const cpuNote = [`mean CPU time per query ${formatNumber(sq.cpuMean)} ms`];
+  results.push(makeResult({ name: 'sqlite query p50 (1,000 mixed)', unit: 'ms', samples: [percentile(sq.wall, 50)], target: { on: 'value', op: '<', threshold: 1 }, notes: cpuNote }));
+  results.push(makeResult({ name: 'sqlite query p99 (1,000 mixed)', unit: 'ms', samples: [percentile(sq.wall, 99)] }));
+  sqlite.close();
+
+  const mini = SearchIndex.open(g.paths, { backend: 'minisearch', embedder: null });
+  const miniBuild = (await mini.update()).ms;
+  results.push(makeResult({ name: 'minisearch full build (in memory)', unit: 'ms', samples: [miniBuild], notes: [`${formatNumber(g.bytes / MIB / (miniBuild / 1000))} MB/s`] }));
+  results.push(makeResult({ name: 'minisearch update, one file changed (stat scan)', unit: 'ms', samples: await incremental(mini, g, false, 15), target: { on: 'value', op: '<', threshold: 50 } }));
+  const ms = await latencies(mini, g.queries);
+  results.push(makeResult({ name: 'minisearch query p50 (1,000 mixed)', unit: 'ms', samples: [percentile(ms.wall, 50)], notes: [`mean CPU time per query ${formatNumber(ms.cpuMean)} ms`] }));
+  results.push(makeResult({ name: 'minisearch query p99 (1,000 mixed)', unit: 'ms', samples: [percentile(ms.wall, 99)] }));
+  mini.close();
+
+  results.push(...(await versusServerMemory(ctx, g, sq.wall)));
+  return results;
+}
+
+/** server-memory's search_nodes and Lore's search tool on the same items, both over MCP stdio. */
+async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: number[]): Promise<BenchResult[]> {
+  const memoryFile = path.join(path.dirname(g.paths.root), 'memory.jsonl');
+  // One entity per item, its text as the observation: search_nodes scans names, types, observations.
+  const lines = g.items.map((text, i) => JSON.stringify({ type: 'entity', name: `item-${i}`, entityType: 'fact', observations: [text] }));
+  fs.writeFileSync(memoryFile, lines.join('\n') + '\n');
+  const step = Math.floor(g.queries.length / MCP_QUERIES);
+  const sample = Array.from({ length: MCP_QUERIES }, (_, i) => g.queries[i * step].text.replace(/"/g, ''));
+  const serverMemory = path.join(ctx.repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+  ctx.log(`search: timing ${MCP_QUERIES} search_nodes calls on ${g.items.length} entities (${formatNumber(fs.statSync(memoryFile).size / MIB)} MB JSONL)`);
+  const memory = await mcpClient(process.execPath, [serverMemory], { MEMORY_FILE_PATH: memoryFile });
+  let base: number[];
+  try {
+    base = await timeCalls(memory, 'search_nodes', sample, (query) => ({ query }));
+  } finally {
+    await memory.close();
+  }
+  const lore = await mcpClient(process.execPath, [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', g.paths.root], { LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' });
+  let mcp: number[];
+  try {
+    mcp = await timeCalls(lore, 'search', sample, (query) => ({ query, limit: 10 }));
+  } finally {
+    await lore.close();
+  }
+  const baseline = baselineOf('server-memory search_nodes over MCP', 'ms', base);
+  const target = { on: 'ratio' as const, op: '<=' as const, threshold: 1 / 50 };
+  const mcpResult = makeResult({ name: 'Lore search tool over MCP vs server-memory', unit: 'ms', samples: mcp, baseline, target });
+  mcpResult.notes = [`Lore is ${formatNumber(baseline.value / mcpResult.value)}× faster (target ≥ 50×), ${MCP_QUERIES} queries each`];
+  const inProc = makeResult({ name: 'Lore in-process query vs server-memory', unit: 'ms', samples: inProcess, baseline, target });
+  inProc.notes = [`Lore is ${formatNumber(baseline.value / inProc.value)}× faster (p50 of 1,000 queries vs median of ${MCP_QUERIES} search_nodes calls)`];
+  return [mcpResult, inProc];
+}

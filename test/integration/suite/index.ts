@@ -1,0 +1,41 @@
+/**
+ * The extensionTestsPath module: VS Code's extension host calls `run()` after the extension
+ * under development is loaded. It runs every `*.itest.js` next to this file with mocha and
+ * rejects when a test fails, which makes the workbench report a non-zero exit code.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { format } from 'node:util';
+
+// mocha 12 is an ES module; Node 24 (code-server's extension host) loads it with require().
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const Mocha: typeof import('mocha') = require('mocha');
+
+/**
+ * Marks the reporter's lines: the extension host's console reaches the browser console mixed
+ * with the workbench's own logging, and runIntegration.mjs prints only the marked lines.
+ */
+export const REPORT_MARK = '[lore-itest] ';
+
+export async function run(): Promise<void> {
+  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(REPORT_MARK + format(...args));
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: process.env.LORE_ITEST_COLOR === '1',
+    timeout: Number(process.env.LORE_ITEST_TIMEOUT) || 30_000,
+    // LORE_ITEST_GREP narrows the run, e.g. LORE_ITEST_GREP=harvest npm run test:integration.
+    grep: process.env.LORE_ITEST_GREP || undefined,
+  });
+  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.itest.js')).sort();
+  for (const f of files) mocha.addFile(path.join(__dirname, f));
+  try {
+    await mocha.loadFilesAsync();
+  } catch (err) {
+    // A test file that fails to load (a bad import, a throw at top level) would otherwise only
+    // surface as a non-zero exit code.
+    console.log(REPORT_MARK + `could not load the integration tests: ${err instanceof Error ? err.stack : String(err)}`);
+    throw err;
+  }
+  const failures = await new Promise<number>((resolve) => mocha.run(resolve));
+  if (failures > 0) throw new Error(`${failures} integration test(s) failed`);
+}

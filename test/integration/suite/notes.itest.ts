@@ -1,0 +1,77 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LoreApi } from '../../../src/extension/extension';
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 15000): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return assert.fail(`timed out waiting for: ${what}`);
+}
+
+function lensTitles(lenses: vscode.CodeLens[] | undefined): string[] {
+  return (lenses ?? []).map((l) => l.command?.title ?? '');
+}
+
+describe('Lore per-file notes in VS Code', function () {
+  this.timeout(60_000);
+  let lore: LoreApi;
+  let file: vscode.Uri;
+
+  before(async () => {
+    lore = await vscode.extensions.getExtension<LoreApi>('lore-dev.lore')!.activate();
+    if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
+    const source = path.join(lore.store.paths.workspace, 'src', 'noted.ts');
+    fs.mkdirSync(path.dirname(source), { recursive: true });
+    fs.writeFileSync(source, 'export const noted = true;\n');
+    file = vscode.Uri.file(source);
+    await vscode.window.showTextDocument(file);
+    await lore.notes.ready();
+  });
+
+  it('Add Note to This File shows up as a code lens with provenance and in the hover, escaped', async () => {
+    const noteFile = await vscode.commands.executeCommand<string>('lore.addNote', file, 'Keep this flag exported [click](command:workbench.action.quit) <img src=x>');
+    assert.ok(noteFile && fs.existsSync(noteFile), 'note file written');
+    const lenses = await until('the notes lens', async () => {
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file, 10);
+      return lensTitles(found).some((t) => /Lore: 1 note/.test(t)) ? found : undefined;
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    assert.ok(lensTitles(lenses).some((t) => t.includes(`from manual, ${today}`)), lensTitles(lenses).join(' | '));
+
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', file, new vscode.Position(0, 3));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');
+    assert.match(text, /Keep this flag exported/);
+    assert.ok(!text.includes('](command:workbench.action.quit)'), 'no foreign command link');
+    assert.ok(!/<img/i.test(text), 'no raw html');
+  });
+
+  it('a hand edit of the note file updates the lens', async () => {
+    const found = await vscode.commands.executeCommand<{ noteFile: string }>('lore.showNotes', file);
+    assert.ok(found?.noteFile);
+    fs.appendFileSync(found.noteFile, '- A second note typed by hand. [from: handwritten, 2026-11-01]\n');
+    await until('the lens counts two notes', async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file, 10);
+      return lensTitles(lenses).some((t) => /Lore: 2 notes/.test(t)) || undefined;
+    });
+  });
+
+  it('notes follow a rename made in VS Code', async () => {
+    const renamed = vscode.Uri.file(file.fsPath.replace('noted.ts', 'renamed.ts'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.renameFile(file, renamed);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await vscode.window.showTextDocument(renamed);
+    await until('the lens on the renamed file', async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', renamed, 10);
+      return lensTitles(lenses).some((t) => /Lore: 2 notes/.test(t)) || undefined;
+    });
+    const meta = fs.readFileSync((await vscode.commands.executeCommand<{ noteFile: string }>('lore.showNotes', renamed))!.noteFile, 'utf8');
+    assert.match(meta, /path: "src\/renamed\.ts"/);
+  });
+});

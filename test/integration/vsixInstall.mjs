@@ -1,0 +1,195 @@
+// Checks the packaged extension the way a user gets it: lists lore.vsix (size, files, the
+// runtime files it must and must not hold), installs it into a fresh code-server with
+// `--install-extension`, opens the fixture workspace WITHOUT extensionDevelopmentPath, and
+// verifies that lore-dev.lore activated from the installed copy and that "Lore: Show Log" runs
+// from the command palette. `npm run test:integration` packages the VSIX first (npm run package).
+//
+//   node test/integration/vsixInstall.mjs [--vsix FILE] [--screenshot FILE] [--keep] [--verbose]
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  ROOT, codeServerEntry, copyWorkspace, findFiles, killGroupNow, launchBrowser, makeSandbox, startCodeServer, tailFile, workbenchUrl,
+} from '../../scripts/codeServer.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    vsix: { type: 'string', default: path.join(ROOT, 'lore.vsix') },
+    screenshot: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+    timeout: { type: 'string', default: '180' },
+  },
+});
+
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const EXT_ID = `${manifest.publisher}.${manifest.name}`;
+const EXT_DIR_NAME = `${EXT_ID}-${manifest.version}`;
+const FIXTURE = path.join(ROOT, 'test', 'integration', 'fixtures', 'workspace');
+
+/** Entries of a zip file, read from its central directory (a VSIX is a zip). */
+function zipEntries(file) {
+  const buf = fs.readFileSync(file);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error(`${file} is not a zip file`);
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`${file}: bad central directory`);
+    const compressed = buf.readUInt32LE(p + 20);
+    const size = buf.readUInt32LE(p + 24);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const extraLen = buf.readUInt16LE(p + 30);
+    const commentLen = buf.readUInt16LE(p + 32);
+    entries.push({ name: buf.toString('utf8', p + 46, p + 46 + nameLen), size, compressed });
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return entries;
+}
+
+const kb = (n) => `${(n / 1024).toFixed(n < 10240 ? 1 : 0)} KB`;
+const mb = (n) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+const failures = [];
+const check = (ok, what) => {
+  console.log(`  ${ok ? '✔' : '✘'} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+// 1. What the VSIX holds.
+if (!fs.existsSync(opts.vsix)) {
+  console.error(`lore: ${opts.vsix} is missing; run npm run package first`);
+  process.exit(2);
+}
+const entries = zipEntries(opts.vsix);
+const names = new Set(entries.map((e) => e.name));
+console.log(`\nVSIX ${path.relative(process.cwd(), opts.vsix) || opts.vsix}: ${mb(fs.statSync(opts.vsix).size)}, ${entries.length} files, ${mb(entries.reduce((s, e) => s + e.size, 0))} unpacked`);
+for (const e of entries) console.log(`  ${e.name.padEnd(64)} ${kb(e.size).padStart(10)}`);
+console.log('\nVSIX contents');
+for (const required of [
+  'extension/package.json',
+  'extension/dist/extension.js',
+  'extension/dist/server.js',
+  'extension/prompts/harvest-conversation.md',
+  'extension/node_modules/better-sqlite3/package.json',
+  'extension/node_modules/better-sqlite3/lib/index.js',
+  'extension/node_modules/better-sqlite3/prebuilds/linux-x64.node',
+]) {
+  check(names.has(required), `holds ${required}`);
+}
+const unwanted = [...names].filter((n) => /\.map$|^extension\/(src|test|out|bench|examples|\.vscode-test|\.node24)\/|\.ts$/.test(n) && !n.endsWith('.d.ts'));
+check(unwanted.length === 0, `holds no sources, source maps or test files${unwanted.length ? `: ${unwanted.slice(0, 5).join(', ')}` : ''}`);
+const otherModules = [...names].filter((n) => n.startsWith('extension/node_modules/') && !n.startsWith('extension/node_modules/better-sqlite3/'));
+check(otherModules.length === 0, `holds no node_modules but better-sqlite3${otherModules.length ? `: ${otherModules.slice(0, 5).join(', ')}` : ''}`);
+
+// 2. Install it into a fresh sandbox, as a user would.
+const started = Date.now();
+const sandbox = makeSandbox('lore-vx-');
+const ws = copyWorkspace(FIXTURE, path.join(sandbox.dir, 'ws'));
+let server;
+let context;
+let page;
+process.on('exit', () => server && killGroupNow(server.child));
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    if (server) killGroupNow(server.child);
+    process.exit(130);
+  });
+}
+
+console.log(`\nInstalling into code-server (sandbox ${sandbox.dir})`);
+const install = spawnSync(process.execPath, [
+  codeServerEntry(), '--install-extension', path.resolve(opts.vsix),
+  '--extensions-dir', sandbox.extensions, '--user-data-dir', sandbox.userData, '--config', sandbox.config,
+], { env: sandbox.env, encoding: 'utf8', timeout: 120_000 });
+check(install.status === 0, `code-server --install-extension exits 0${install.status === 0 ? '' : `: ${install.stdout}${install.stderr}`}`);
+const installed = path.join(sandbox.extensions, EXT_DIR_NAME);
+check(fs.existsSync(path.join(installed, 'package.json')), `installed as ${path.relative(sandbox.dir, installed)}`);
+
+// The native module from the VSIX loads on the Node that runs code-server's extension host.
+const sqlite = spawnSync(process.execPath, ['-e', `
+  const Database = require(${JSON.stringify(path.join(installed, 'node_modules', 'better-sqlite3'))});
+  const db = new Database(':memory:');
+  process.stdout.write(String(db.prepare('select 41 + 1 as x').get().x));
+`], { encoding: 'utf8' });
+check(sqlite.stdout === '42', `better-sqlite3 from the VSIX loads on Node ${process.versions.node}${sqlite.stdout === '42' ? '' : `: ${sqlite.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
+
+/** Waits until `probe()` returns a truthy value, or returns undefined after `ms`. */
+async function until(probe, ms) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const logsDir = path.join(sandbox.userData, 'logs');
+const hostLog = () => findFiles(logsDir, /exthost\d*\/remoteexthost\.log$/).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+
+if (failures.length === 0) {
+  try {
+    // 3. Open the fixture workspace (it has a .lore store: Lore activates on workspaceContains:.lore).
+    server = await startCodeServer(sandbox);
+    context = await launchBrowser(sandbox);
+    page = context.pages()[0] ?? (await context.newPage());
+    if (opts.verbose) page.on('console', (m) => console.log(`[browser ${m.type()}] ${m.text()}`));
+    await page.goto(workbenchUrl(server.url, ws), { waitUntil: 'domcontentloaded', timeout: 120_000 });
+    console.log(`\nWorkbench ${server.url} on the fixture workspace, no extensionDevelopmentPath`);
+
+    const timeoutMs = Number(opts.timeout) * 1000;
+    const activated = await until(() => /_doActivateExtension lore-dev\.lore\b/.test(hostLog()), timeoutMs);
+    check(activated, `the extension host activated ${EXT_ID}`);
+    const activationFailed = /Activating extension '?lore-dev\.lore'? failed/i.exec(hostLog());
+    check(!activationFailed, 'activation reported no error');
+    check(!/Loading development extension/.test(server.log.tail(200)), 'no development extension was loaded (it came from the VSIX)');
+    const loreLog = await until(() => findFiles(logsDir, new RegExp(`${EXT_ID.replace('.', '\\.')}/Lore\\.log$`))[0], 10_000);
+    check(Boolean(loreLog), `the extension opened its "Lore" log channel (${loreLog ? path.relative(sandbox.dir, loreLog) : 'no Lore.log'})`);
+
+    // 4. A person's path: F1, "Lore: Show Log", Enter; the Output panel then shows the Lore channel.
+    if (activated) {
+      /** True when the Output panel's channel picker shows "Lore". */
+      const loreChannelShown = async () => {
+        const boxes = page.locator('.part.panel .monaco-select-box');
+        const values = await boxes.evaluateAll((els) => els.flatMap((e) => [e.value ?? '', e.getAttribute('title') ?? ''])).catch(() => []);
+        return values.some((v) => /(^|\W)Lore$/.test(v.trim()));
+      };
+      await page.locator('.monaco-workbench').waitFor({ timeout: 30_000 });
+      check(!(await loreChannelShown()), 'the Lore output channel is not shown before the command runs');
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      await input.fill('>Lore: Show Log');
+      const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Lore: Show Log' }).first();
+      await item.waitFor({ state: 'visible', timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      const shown = await until(loreChannelShown, 20_000);
+      check(shown, 'F1 "Lore: Show Log" shows the Lore output channel');
+    }
+  } catch (err) {
+    check(false, `no error while driving the workbench: ${err?.message ?? err}`);
+  }
+}
+
+const ok = failures.length === 0;
+if (!ok) {
+  if (page) {
+    const shot = path.resolve(opts.screenshot ?? path.join(sandbox.dir, 'failure.png'));
+    await page.screenshot({ path: shot, timeout: 10_000 }).then(() => console.error(`lore: screenshot: ${shot}`), () => {});
+  }
+  if (server) console.error(`--- code-server (last lines) ---\n${server.log.tail(30)}`);
+  for (const f of findFiles(logsDir, /(remoteexthost\.log|Lore\.log)$/)) console.error(`--- ${path.relative(sandbox.dir, f)} ---\n${tailFile(f, 20)}`);
+}
+await Promise.race([context?.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
+if (server) await server.stop();
+if (ok && !opts.keep) fs.rmSync(sandbox.dir, { recursive: true, force: true });
+else console.error(`lore: sandbox kept for inspection: ${sandbox.dir}`);
+console.log(`\nlore: VSIX check ${ok ? 'passed' : `failed (${failures.length} problem(s))`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(ok ? 0 : 1);
