@@ -24,7 +24,8 @@ export interface LoreSettings {
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
-  const c = vscode.workspace.getConfiguration('lore', scope);
+  // Several settings are resource-scoped: read them for the first folder (where the store is).
+  const c = vscode.workspace.getConfiguration('lore', scope ?? vscode.workspace.workspaceFolders?.[0]?.uri ?? null);
   return {
     storeLocation: c.get<StoreLocation>('store.location', 'workspace'),
     sourcesInbox: c.get<boolean>('sources.inbox', true),

@@ -11,7 +11,7 @@ import type { CacheStates } from './cacheStates';
 const log = logger('cache');
 
 export function instructionFilesSetting(): string[] {
-  return vscode.workspace.getConfiguration('lore').get<string[]>('instructions.sync', []);
+  return vscode.workspace.getConfiguration('lore', vscode.workspace.workspaceFolders?.[0]?.uri ?? null).get<string[]>('instructions.sync', []);
 }
 
 /** Writes the digest block into the opted-in instruction files (only when it changed). */
@@ -38,7 +38,7 @@ export function registerCacheCommands(store: StoreService, states: CacheStates):
         const picks = await vscode.window.showQuickPick(['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'], { canPickMany: true, title: 'Lore: keep the digest in these agent instruction files' });
         if (!picks?.length) return [];
         files = picks;
-        await vscode.workspace.getConfiguration('lore').update('instructions.sync', files, vscode.ConfigurationTarget.Workspace);
+        await vscode.workspace.getConfiguration('lore', vscode.workspace.workspaceFolders?.[0]?.uri ?? null).update('instructions.sync', files, vscode.ConfigurationTarget.Workspace);
       }
       const results = syncInstructions(store, files);
       const written = results.filter((r) => r.action === 'written').map((r) => r.file);

@@ -10,7 +10,7 @@ import { redactSecrets } from '../../core/safety/redact';
 import { addNotesToFile, resolveNoteTarget } from '../../core/store/fileNotes';
 import { acquireStoreLock } from '../../core/store/storeLock';
 import {
-  DeleteNoteRequest, LoreCommands, MarkNotesValidRequest, NotesForFileRequest,
+  DeleteNoteRequest, LoreCommands, MarkNotesValidRequest,
   type DeleteNoteArgs, type EditNotesArgs, type FileNotes, type MarkNotesValidArgs, type OpenNoteFileArgs, type OpenProvenanceArgs,
 } from '../../shared/protocol';
 import { runCommand } from '../log';
@@ -29,10 +29,7 @@ function currentFile(uri?: vscode.Uri): vscode.Uri | undefined {
 }
 
 export function registerNoteCommands(store: StoreService, notes: NotesClient): vscode.Disposable[] {
-  const notesFor = async (file: string): Promise<FileNotes | null> => {
-    const client = await notes.ready();
-    return client?.isRunning() ? client.sendRequest(NotesForFileRequest.type, { path: file }) : null;
-  };
+  const notesFor = (file: string): Promise<FileNotes | null> => notes.notesForFile(file);
 
   return [
     vscode.commands.registerCommand(LoreCommands.openProvenance, (args: OpenProvenanceArgs) => runCommand('Open Provenance', async () => {

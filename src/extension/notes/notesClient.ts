@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, type LoreInitializationOptions } from '../../shared/protocol';
+import { DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
 import { logger } from '../log';
 import type { StoreService } from '../storeService';
 
@@ -41,6 +41,12 @@ export class NotesClient implements vscode.Disposable {
   async ready(): Promise<LanguageClient | undefined> {
     await (this.starting ??= this.start());
     return this.client;
+  }
+
+  /** A file's notes as the server resolves them (healing the key if its inode changed). */
+  async notesForFile(file: string): Promise<FileNotes | null> {
+    const client = await this.ready();
+    return client?.isRunning() ? client.sendRequest(NotesForFileRequest.type, { path: file }) : null;
   }
 
   private async start(): Promise<void> {

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
 
+let lastSeen = '';
+
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 15000): Promise<T> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
@@ -11,11 +13,13 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
     if (value) return value;
     await new Promise((r) => setTimeout(r, 200));
   }
-  return assert.fail(`timed out waiting for: ${what}`);
+  return assert.fail(`timed out waiting for: ${what} (last seen: ${lastSeen})`);
 }
 
 function lensTitles(lenses: vscode.CodeLens[] | undefined): string[] {
-  return (lenses ?? []).map((l) => l.command?.title ?? '');
+  const titles = (lenses ?? []).map((l) => l.command?.title ?? '');
+  lastSeen = JSON.stringify(titles);
+  return titles;
 }
 
 describe('Lore per-file notes in VS Code', function () {
@@ -52,7 +56,7 @@ describe('Lore per-file notes in VS Code', function () {
   });
 
   it('a hand edit of the note file updates the lens', async () => {
-    const found = await vscode.commands.executeCommand<{ noteFile: string }>('lore.showNotes', file);
+    const found = await lore.notes.notesForFile(file.fsPath);
     assert.ok(found?.noteFile);
     fs.appendFileSync(found.noteFile, '- A second note typed by hand. [from: handwritten, 2026-11-01]\n');
     await until('the lens counts two notes', async () => {
@@ -71,7 +75,7 @@ describe('Lore per-file notes in VS Code', function () {
       const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', renamed, 10);
       return lensTitles(lenses).some((t) => /Lore: 2 notes/.test(t)) || undefined;
     });
-    const meta = fs.readFileSync((await vscode.commands.executeCommand<{ noteFile: string }>('lore.showNotes', renamed))!.noteFile, 'utf8');
+    const meta = fs.readFileSync((await lore.notes.notesForFile(renamed.fsPath))!.noteFile, 'utf8');
     assert.match(meta, /path: "src\/renamed\.ts"/);
   });
 });
