@@ -6,10 +6,24 @@
 import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
+import { healNotes } from '../../core/store/fileNotes';
+import { acquireStoreLock } from '../../core/store/storeLock';
 import { logger } from '../log';
 import type { StoreService } from '../storeService';
 
 const log = logger('notes');
+
+/** Runs core's heal pass (re-key moved files, move notes of deleted ones to facts.md). */
+async function healDeletedFiles(store: StoreService): Promise<number> {
+  const lock = await acquireStoreLock(store.paths.root, 5000);
+  try {
+    const report = healNotes(store.paths);
+    if (report.orphaned.length) store.regenerateDigest();
+    return report.orphaned.length;
+  } finally {
+    lock.release();
+  }
+}
 
 export class NotesClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -24,6 +38,15 @@ export class NotesClient implements vscode.Disposable {
       this.started,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('lore.store')) void this.restart();
+      }),
+      // A file deleted in VS Code: its notes move to facts.md as `path: note` (core's heal does
+      // it under the store lock, facts first, so nothing is lost if it is interrupted).
+      vscode.workspace.onDidDeleteFiles((e) => {
+        if (!e.files.some((f) => f.scheme === 'file') || !this.store.exists) return;
+        void healDeletedFiles(this.store).then(
+          (moved) => moved && log.info(`notes of ${moved} deleted file(s) moved to facts.md`),
+          (error) => log.error('moving notes of deleted files failed', error),
+        );
       }),
       vscode.workspace.onDidRenameFiles((e) => {
         const files = e.files.filter((f) => f.oldUri.scheme === 'file' && f.newUri.scheme === 'file').map((f) => ({ oldPath: f.oldUri.fsPath, newPath: f.newUri.fsPath }));

@@ -78,4 +78,15 @@ describe('Lore per-file notes in VS Code', function () {
     const meta = fs.readFileSync((await lore.notes.notesForFile(renamed.fsPath))!.noteFile, 'utf8');
     assert.match(meta, /path: "src\/renamed\.ts"/);
   });
+
+  it('deleting a noted file in VS Code moves its notes to facts.md', async () => {
+    const doomed = vscode.Uri.file(path.join(lore.store.paths.workspace, 'src', 'doomed.ts'));
+    fs.writeFileSync(doomed.fsPath, 'export {};\n');
+    await vscode.commands.executeCommand('lore.addNote', doomed, 'Remember why doomed.ts existed');
+    const edit = new vscode.WorkspaceEdit();
+    edit.deleteFile(doomed);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const facts = path.join(lore.store.paths.root, 'facts.md');
+    await until('the note in facts.md', () => fs.readFileSync(facts, 'utf8').includes('- src/doomed.ts: Remember why doomed.ts existed [from: manual, ') || undefined);
+  });
 });
