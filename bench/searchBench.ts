@@ -141,15 +141,11 @@ async function mcpClient(command: string, args: string[], env: Record<string, st
   return client;
 }
 
-async function timeCalls(client: Client, tool: string, queries: string[], args: (q: string) => Record<string, unknown>): Promise<number[]> {
-  await client.callTool({ name: tool, arguments: args(queries[0]) });
-  const samples: number[] = [];
-  for (const q of queries) {
-    const start = process.hrtime.bigint();
-    await client.callTool({ name: tool, arguments: args(q) }, undefined, { timeout: 600_000 });
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return samples;
+/** Times one tool call (the result is discarded). */
+async function timeCall(client: Client, tool: string, args: Record<string, unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 600_000 });
+  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 export async function run(ctx: BenchContext): Promise<BenchResult[]> {
@@ -228,17 +224,25 @@ async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: nu
   const serverMemory = path.join(ctx.repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
   ctx.log(`search: timing ${MCP_QUERIES} search_nodes calls on ${g.items.length} entities (${formatNumber(fs.statSync(memoryFile).size / MIB)} MB JSONL)`);
   const memory = await mcpClient(process.execPath, [serverMemory], { MEMORY_FILE_PATH: memoryFile });
-  let base: number[];
+  const lore = await mcpClient(process.execPath, [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', g.paths.root], { LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' });
+  const base: number[] = [];
+  const mcp: number[] = [];
   try {
-    base = await timeCalls(memory, 'search_nodes', sample, (query) => ({ query }));
+    // Warm both (Lore opens its index on the first call), then alternate query by query, so
+    // that the load of a shared machine falls on both alike.
+    await timeCall(memory, 'search_nodes', { query: sample[0] });
+    await timeCall(lore, 'search', { query: sample[0], limit: 10 });
+    // A pause between calls lets each server finish what it does after answering (server-memory
+    // collects hundreds of MB of garbage per call), which would otherwise land on the other's call.
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+    for (const query of sample) {
+      base.push(await timeCall(memory, 'search_nodes', { query }));
+      await settle();
+      mcp.push(await timeCall(lore, 'search', { query, limit: 10 }));
+      await settle();
+    }
   } finally {
     await memory.close();
-  }
-  const lore = await mcpClient(process.execPath, [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', g.paths.root], { LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' });
-  let mcp: number[];
-  try {
-    mcp = await timeCalls(lore, 'search', sample, (query) => ({ query, limit: 10 }));
-  } finally {
     await lore.close();
   }
   const baseline = baselineOf('server-memory search_nodes over MCP', 'ms', base);

@@ -2,10 +2,13 @@
  * `lore`: the command line over Lore's engine. Exit codes: 0 success, 1 something asked for
  * failed (after finishing the rest), 2 usage error.
  */
+import { contextCommand, CONTEXT_HELP } from './commands/contextCommand';
 import { digestCommand, DIGEST_HELP } from './commands/digestCommand';
 import { harvestCommand, HARVEST_HELP } from './commands/harvestCommand';
 import { initCommand, INIT_HELP } from './commands/initCommand';
+import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
+import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, stdio, type Output } from './cliSupport';
 
 type Command = (argv: string[], io: Output) => Promise<number>;
@@ -16,6 +19,9 @@ const COMMANDS: Record<string, Command> = {
   digest: digestCommand,
   notes: notesCommand,
   note: noteCommand,
+  search: searchCommand,
+  mcp: mcpCommand,
+  context: contextCommand,
 };
 
 const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
@@ -25,6 +31,9 @@ ${HARVEST_HELP.split('\n').slice(0, 3).join('\n')}
 ${DIGEST_HELP.split('\n')[0]}
 ${NOTES_HELP}
 ${NOTE_HELP}
+${SEARCH_HELP.split('\n')[0]}
+${MCP_HELP.split('\n')[0]}
+${CONTEXT_HELP.split('\n')[0]}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
 and --help.`;

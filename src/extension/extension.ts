@@ -14,6 +14,9 @@ import { initLog, logger } from './log';
 import { registerNoteCommands } from './notes/noteCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
+import { registerRecallTool } from './search/recallTool';
+import { registerSearchCommand } from './search/searchQuickPick';
+import { SearchService } from './search/searchService';
 import { registerStoreCommands } from './storeCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
@@ -29,6 +32,7 @@ export interface LoreApi {
   caches: CacheStates;
   statusBar: CacheStatusBar;
   notes: NotesClient;
+  search: SearchService;
 }
 
 export function activate(context: vscode.ExtensionContext): LoreApi {
@@ -44,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     cache: new CacheTreeProvider(caches),
   };
   const notes = new NotesClient(context, store);
+  const search = new SearchService(store);
   const decorations = new NoteDecorations(notes);
   const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
   setStoreContext();
@@ -54,6 +59,9 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     caches,
     statusBar,
     notes,
+    search,
+    registerSearchCommand(search),
+    registerRecallTool(store, search),
     decorations,
     vscode.window.registerFileDecorationProvider(decorations),
     ...registerNoteCommands(store, notes),
@@ -73,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
   logger('extension').info(`activated (store ${store.paths.root})`);
-  return { store, harvest, views, caches, statusBar, notes };
+  return { store, harvest, views, caches, statusBar, notes, search };
 }
 
 export function deactivate(): void {

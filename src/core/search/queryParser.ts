@@ -15,6 +15,8 @@ export interface ParsedQuery {
 
 /** Longest input looked at; the rest is ignored (a query is not a document). */
 export const MAX_QUERY_CHARS = 1000;
+/** The last word is matched as a prefix only from this length on (see isPrefixWorthy). */
+export const MIN_PREFIX_CHARS = 3;
 /** At most this many words and phrases; more only slow the engine down. */
 export const MAX_QUERY_ITEMS = 32;
 
@@ -28,7 +30,7 @@ function words(text: string): string[] {
 /**
  * Parses anything into a query. `"…"` (balanced) is a phrase; an unbalanced quote is ignored.
  * The last word is a prefix unless the input ends with a space or a closing quote (a finished
- * word). Never throws; a query without words is empty.
+ * word) or the word is shorter than three letters. Never throws; a query without words is empty.
  */
 export function parseQuery(input: unknown): ParsedQuery {
   let text = typeof input === 'string' ? input : '';
@@ -55,8 +57,18 @@ export function parseQuery(input: unknown): ParsedQuery {
   addWords(text.slice(at).replace(/"/g, ' '));
   const kept = dedupe(items).slice(0, MAX_QUERY_ITEMS);
   const last = kept[kept.length - 1];
-  const prefixLast = last !== undefined && last.length === 1 && !lastIsPhrase && !/[\s"]$/u.test(text) && kept.length === dedupe(items).length;
+  const prefixLast =
+    last !== undefined && last.length === 1 && isPrefixWorthy(last[0]) && !lastIsPhrase && !/[\s"]$/u.test(text) && kept.length === dedupe(items).length;
   return { items: kept, prefixLast };
+}
+
+/**
+ * A one- or two-letter fragment as a prefix matches a large part of any store and is the most
+ * expensive query there is, for results nobody wants yet; ideographic scripts are the exception
+ * (one or two characters are a word there).
+ */
+function isPrefixWorthy(word: string): boolean {
+  return [...word].length >= MIN_PREFIX_CHARS || /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(word);
 }
 
 function dedupe(items: string[][]): string[][] {

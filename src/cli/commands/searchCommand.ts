@@ -1,0 +1,97 @@
+/** `lore search QUERY`: ranked hits from the store's index (rebuilt or refreshed as needed). */
+import { parseArgs } from 'node:util';
+import { isCalendarDate } from '../../core/knowledge/provenance';
+import { searchStore } from '../../core/search/searchIndex';
+import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/search/searchTypes';
+import { COMMON_OPTIONS, EXIT_OK, UsageError, resolveStore, type Output } from '../cliSupport';
+
+export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--json]
+Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
+inbox/ and archive/ (ranked by BM25; hybrid with vectors when LORE_EMBED_PROVIDER is set to
+openai, gemini or ollama). The index lives in .index/ and is rebuilt when deleted.
+  --category C    facts, decisions, questions, playbooks, tasks, notes or transcripts
+                  (repeat or separate with commas)
+  --since D       only items dated D or later (YYYY-MM-DD; --until D: or earlier)
+  --limit N       at most N results (default 20)
+  --backend B     sqlite or minisearch (default: sqlite, minisearch when it cannot load)`;
+
+const OPTIONS = {
+  ...COMMON_OPTIONS,
+  category: { type: 'string', multiple: true },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  limit: { type: 'string' },
+  backend: { type: 'string' },
+} as const;
+
+function parseCategories(values: string[] | undefined): SearchCategory[] | undefined {
+  if (!values) return undefined;
+  const out: SearchCategory[] = [];
+  for (const raw of values.flatMap((v) => v.split(','))) {
+    const name = raw.trim().toLowerCase();
+    if (!name) continue;
+    if (!(SEARCH_CATEGORIES as readonly string[]).includes(name)) {
+      throw new UsageError(`--category expects one of ${SEARCH_CATEGORIES.join(', ')}, not "${raw}"`);
+    }
+    out.push(name as SearchCategory);
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+function parseDate(value: string | undefined, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isCalendarDate(value)) throw new UsageError(`${option} expects a date YYYY-MM-DD, not "${value}"`);
+  return value;
+}
+
+function parseLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`--limit expects a whole number >= 1, not "${value}"`);
+  return Number(value);
+}
+
+function provenanceOf(hit: SearchHit): string {
+  if (!hit.source && !hit.date) return '';
+  return ` [from: ${hit.source ?? '?'}, ${hit.date ?? '?'}]`;
+}
+
+export async function searchCommand(argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.help) {
+    io.out(SEARCH_HELP);
+    return EXIT_OK;
+  }
+  const query = positionals.join(' ').trim();
+  if (!query) throw new UsageError('lore search takes a QUERY');
+  const categories = parseCategories(values.category);
+  const since = parseDate(values.since, '--since');
+  const until = parseDate(values.until, '--until');
+  const limit = parseLimit(values.limit);
+  const backend = values.backend;
+  if (backend !== undefined && backend !== 'sqlite' && backend !== 'minisearch') throw new UsageError(`--backend expects sqlite or minisearch, not "${backend}"`);
+  const paths = resolveStore(values.root, values.workspace);
+  const response = await searchStore(paths, query, {
+    categories,
+    since,
+    until,
+    limit,
+    backend,
+    // Bold in a terminal; the default «» markers in pipes and JSON, where escapes would be noise.
+    markers: values.json || !process.stdout.isTTY ? undefined : { open: '\u001b[1m', close: '\u001b[22m' },
+    log: (message) => io.err(`lore search: ${message}`),
+  });
+  if (values.json) {
+    io.out(JSON.stringify(response, null, 2));
+    return EXIT_OK;
+  }
+  response.hits.forEach((hit, i) => {
+    const where = `${hit.file}${hit.line ? `:${hit.line}` : ''}`;
+    const about = hit.notedPath ? ` (${hit.notedPath})` : '';
+    io.out(`${i + 1}. [${hit.category}]${about} ${hit.snippet}${provenanceOf(hit)}  ${where}`);
+  });
+  for (const warning of response.warnings) io.err(`warning: ${warning}`);
+  const count = response.hits.length === 0 ? 'no results' : `${response.hits.length} result${response.hits.length === 1 ? '' : 's'}`;
+  io.err(`${count} (${response.backend}; ${response.modeReason}; ${response.tookMs.toFixed(0)} ms)`);
+  if (response.backend !== 'sqlite') io.err(`note: ${response.backendReason}`);
+  return EXIT_OK;
+}

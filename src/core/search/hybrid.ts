@@ -1,0 +1,85 @@
+/**
+ * Ranking: lexical hits (all words first, then any word) and vector hits merged into one list.
+ * BM25 scores are normalized by the best one in the candidate set; cosine similarity is used as
+ * is (clipped at 0), so a weak best vector match does not get inflated to 1. Hybrid score =
+ * w_bm25 × bm25 + w_vector × cosine, 0.4 / 0.6 by default as in the seed.
+ */
+import type { LexicalHit, SearchHit, StoredDoc } from './searchTypes';
+
+/** Weights of the hybrid merge. */
+export interface HybridWeights {
+  bm25: number;
+  vector: number;
+}
+
+export const DEFAULT_WEIGHTS: HybridWeights = { bm25: 0.4, vector: 0.6 };
+
+/**
+ * How much of its BM25 score a hit keeps by the query that found it: every word exactly, every
+ * word with the last one as a prefix, or only some of the words.
+ */
+export const TIER_FACTORS = { exact: 1, prefix: 0.8, partial: 0.5 } as const;
+
+/** A candidate before documents are resolved: lexical hits carry theirs. */
+export interface Candidate {
+  id: number;
+  doc?: StoredDoc;
+  snippet?: string;
+  bm25?: number;
+  vector?: number;
+}
+
+/**
+ * Lexical hits of successive queries as candidates, each tier's scores scaled by its factor
+ * (scores normalized by the best in all tiers); a document keeps its first tier.
+ */
+export function lexicalCandidates(tiers: Array<{ hits: LexicalHit[]; factor: number }>): Candidate[] {
+  const max = Math.max(0, ...tiers.flatMap((t) => t.hits.map((h) => h.score))) || 1;
+  const out = new Map<number, Candidate>();
+  for (const { hits, factor } of tiers) {
+    for (const h of hits) {
+      if (!out.has(h.doc.id)) out.set(h.doc.id, { id: h.doc.id, doc: h.doc, snippet: h.snippet, bm25: (factor * Math.max(0, h.score)) / max });
+    }
+  }
+  return [...out.values()];
+}
+
+/** Adds vector similarities to the candidates (new candidates for vector-only hits). */
+export function addVectorCandidates(candidates: Candidate[], vector: Array<{ id: number; similarity: number }>): Candidate[] {
+  const byId = new Map(candidates.map((c) => [c.id, c]));
+  for (const v of vector) {
+    const existing = byId.get(v.id);
+    if (existing) existing.vector = v.similarity;
+    else byId.set(v.id, { id: v.id, vector: v.similarity });
+  }
+  return [...byId.values()];
+}
+
+/** The final score: lexical only, or the weighted sum when vectors took part. */
+export function scoreOf(c: Candidate, weights: HybridWeights | undefined): number {
+  if (!weights) return c.bm25 ?? 0;
+  return weights.bm25 * (c.bm25 ?? 0) + weights.vector * Math.max(0, c.vector ?? 0);
+}
+
+/** Sorts candidates by score (ties: lexical order, which is stable). */
+export function rank(candidates: Candidate[], weights: HybridWeights | undefined): Array<Candidate & { score: number }> {
+  return candidates.map((c, i) => ({ ...c, score: scoreOf(c, weights), order: i })).sort((a, b) => b.score - a.score || a.order - b.order);
+}
+
+/** Turns a ranked candidate with its document into a hit. */
+export function toHit(c: Candidate & { score: number }, doc: StoredDoc, snippet: string, absolutePath: string): SearchHit {
+  return {
+    category: doc.category,
+    text: doc.text,
+    snippet,
+    file: doc.file,
+    absolutePath,
+    line: doc.line,
+    source: doc.source,
+    date: doc.date,
+    notedPath: doc.notedPath,
+    section: doc.section,
+    score: Math.round(c.score * 1e6) / 1e6,
+    scores: { bm25: c.bm25, vector: c.vector },
+  };
+}

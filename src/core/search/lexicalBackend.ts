@@ -1,0 +1,66 @@
+/**
+ * The contract the two lexical engines implement (SQLite FTS5 on disk, minisearch in memory), so
+ * the incremental update, the hybrid merge and the callers do not care which one answers.
+ */
+import type { ParsedQuery } from './queryParser';
+import type { HighlightMarkers, LexicalHit, SearchBackendName, SearchCategory, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
+
+/** What the index remembers of a source file to decide whether to read it again. */
+export interface SourceState {
+  rel: string;
+  mtimeMs: number;
+  size: number;
+  /** Content hash of the whole file. */
+  hash: string;
+  /** Documents extracted from it (kept so counting them needs no query). */
+  docs?: number;
+}
+
+/** A query's hits, and whether there were too many matches to rank them all. */
+export interface LexicalResult {
+  hits: LexicalHit[];
+  capped: boolean;
+}
+
+/** The fields the vector layer needs of every document. */
+export interface DocRef {
+  id: number;
+  hash: string;
+  category: SearchCategory;
+  date?: string;
+}
+
+/** A lexical engine holding the documents of a store. */
+export interface LexicalBackend {
+  readonly name: SearchBackendName;
+  /** Where the index lives, for messages (a file, or "memory"). */
+  readonly location: string;
+  /** The state of every indexed source file, by store-relative path (do not modify). */
+  sourceStates(): ReadonlyMap<string, SourceState>;
+  /** Runs `fn` atomically (one write transaction in SQLite). */
+  transaction<T>(fn: () => T): T;
+  /** Replaces the documents of one source file and records its state. */
+  replaceSource(state: SourceState, docs: SearchDoc[]): void;
+  /** Records a new mtime/size for a source whose content did not change. */
+  setSourceState(state: SourceState): void;
+  removeSource(rel: string): void;
+  /**
+   * Ranked matches, best first. `and` requires every query item, `or` any. An engine may rank
+   * only the `rankCap` most recently indexed matches of a broad query (and says so).
+   */
+  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number, markers: HighlightMarkers, rankCap?: number): LexicalResult;
+  docRefs(): DocRef[];
+  /** Store-relative note files holding notes about a workspace-relative path. */
+  noteFilesFor(notedPath: string): string[];
+  getDocs(ids: number[]): StoredDoc[];
+  count(): number;
+  close(): void;
+}
+
+/** True when a document passes the filter (used where the engine cannot filter itself). */
+export function passesFilter(doc: { category: SearchCategory; date?: string }, filter: SearchFilter): boolean {
+  if (filter.categories && filter.categories.length > 0 && !filter.categories.includes(doc.category)) return false;
+  if (filter.since && (!doc.date || doc.date < filter.since)) return false;
+  if (filter.until && (!doc.date || doc.date > filter.until)) return false;
+  return true;
+}

@@ -1,0 +1,284 @@
+/**
+ * The search API the CLI, the MCP server and the VS Code extension call. A SearchIndex keeps an
+ * engine open (SQLite, or the minisearch fallback), refreshes it incrementally before queries,
+ * embeds new texts when an embedding provider is configured, and answers with hits plus which
+ * backend and mode answered and why. Nothing a user types and no damaged or locked index makes
+ * it throw.
+ */
+import * as path from 'node:path';
+import type { StorePaths } from '../store/storePaths';
+import { embedderFromEnv, type Embedder } from './embeddings';
+import { DEFAULT_WEIGHTS, addVectorCandidates, rank, toHit, type HybridWeights } from './hybrid';
+import { syncIndex, type SyncOptions } from './indexSync';
+import { tieredLexical } from './lexicalTiers';
+import { fallbackEngine, openEngine, reopenAfterCorruption, type Engine, type EngineOptions } from './openEngine';
+import { isEmptyQuery, parseQuery, type ParsedQuery } from './queryParser';
+import { DEFAULT_MARKERS, type HighlightMarkers, type LexicalHit, type SearchFilter, type SearchResponse, type UpdateReport } from './searchTypes';
+import { isCorruption, isLocked, sqliteCode } from './sqliteDriver';
+import { makeSnippet } from './textTerms';
+import { VectorSearch } from './vectorSearch';
+
+export interface SearchIndexOptions extends EngineOptions {
+  /** An embedder for hybrid search; undefined: from LORE_EMBED_PROVIDER; null: none. */
+  embedder?: Embedder | null;
+  weights?: HybridWeights;
+  /** Index inbox/ and archive/ conversations (default true). */
+  transcripts?: boolean;
+  maxTranscriptBytes?: number;
+  /** Skip the refresh before a query when the last one is younger than this (default 0: always refresh). */
+  refreshAfterMs?: number;
+}
+
+export interface SearchOptions extends SearchFilter {
+  /** Hits to return (default 20, at most 500). */
+  limit?: number;
+  markers?: HighlightMarkers;
+  /** Refresh the index from the files first (default true). */
+  refresh?: boolean;
+  /** Use vectors when an embedder is configured (default true). */
+  vector?: boolean;
+}
+
+export const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 500;
+/** After a lock made us fall back, SQLite is tried again after this long. */
+const RELOCK_RETRY_MS = 30_000;
+
+/** An open search index over one store. */
+export class SearchIndex {
+  private engine: Engine;
+  private synced = false;
+  private lastSync = 0;
+  private lockedAt = 0;
+  private readonly vector: VectorSearch | undefined;
+  private embedderProblem: string | undefined;
+  private updates: Promise<unknown> = Promise.resolve();
+  private refreshAfterMs: number;
+
+  private constructor(
+    readonly paths: StorePaths,
+    private readonly options: SearchIndexOptions,
+  ) {
+    this.engine = openEngine(paths, options);
+    if (this.engine.locked) this.lockedAt = Date.now();
+    this.refreshAfterMs = options.refreshAfterMs ?? 0;
+    let embedder: Embedder | undefined;
+    try {
+      embedder = options.embedder === null ? undefined : (options.embedder ?? embedderFromEnv(options.env));
+    } catch (error) {
+      this.embedderProblem = (error as Error).message;
+    }
+    this.vector = embedder ? new VectorSearch(embedder) : undefined;
+  }
+
+  /** Opens the index of a store (creating `.index/` when needed). Never throws. */
+  static open(paths: StorePaths, options: SearchIndexOptions = {}): SearchIndex {
+    return new SearchIndex(paths, options);
+  }
+
+  /** Which engine answers: `sqlite` or `minisearch`. */
+  get backend(): Engine['lexical']['name'] {
+    return this.engine.lexical.name;
+  }
+
+  /** Why that engine (for a status line). */
+  get backendReason(): string {
+    return this.engine.reason;
+  }
+
+  /**
+   * Brings the index up to date (all files, or `only` some), then embeds new texts. Updates run
+   * one at a time: overlapping ones (a watcher and a query) would embed the same texts twice.
+   */
+  update(options: Pick<SyncOptions, 'only'> = {}): Promise<UpdateReport> {
+    const next = this.updates.then(() => this.runUpdate(options));
+    this.updates = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runUpdate(options: Pick<SyncOptions, 'only'>): Promise<UpdateReport> {
+    this.maybeRetrySqlite();
+    const sync = () => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...(this.synced ? options : {}) });
+    let report: Omit<UpdateReport, 'embedded'>;
+    try {
+      report = this.withRecovery(sync, 'throw');
+    } catch (error) {
+      if (this.engine.lexical.name !== 'sqlite' || !sqliteCode(error)) throw error;
+      if (isLocked(error)) {
+        // Another process is writing the index (most likely updating it): answer from what is
+        // there rather than rebuild everything in memory; the next refresh catches up.
+        const message = 'the index is being written by another process; results may be a little stale';
+        report = { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [{ file: '.index', message }], docs: this.safeCount(), ms: 0 };
+      } else {
+        // Read-only, disk full, I/O error: SQLite cannot keep the index; memory can.
+        this.fallBack(`the search index could not be updated (${(error as Error).message})`);
+        this.lockedAt = 0;
+        this.vector?.invalidate(true);
+        report = syncIndex(this.engine.lexical, this.paths, this.syncOptions());
+      }
+    }
+    this.synced = true;
+    this.lastSync = Date.now();
+    if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
+    const embedded = this.vector ? await this.vector.embedMissing(this.engine.lexical, this.engine.vectors, (write) => this.withRecovery(write), this.options.log) : 0;
+    return { ...report, embedded };
+  }
+
+  /** Runs a query. */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    const started = performance.now();
+    const warnings: string[] = [];
+    let update: UpdateReport | undefined;
+    const stale = Date.now() - this.lastSync >= this.refreshAfterMs;
+    if (!this.synced || ((options.refresh ?? true) && stale)) {
+      try {
+        update = await this.update();
+        for (const e of update.errors.slice(0, 5)) warnings.push(`${e.file}: ${e.message}`);
+      } catch (error) {
+        // Unexpected (the engines' own failures are handled in update): answer from the index as it is.
+        warnings.push(`the index could not be refreshed: ${(error as Error).message}`);
+      }
+    }
+    const parsed = parseQuery(query);
+    const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(Number(options.limit) || DEFAULT_LIMIT)));
+    const filter: SearchFilter = { categories: options.categories, since: options.since, until: options.until };
+    const markers = options.markers ?? DEFAULT_MARKERS;
+    const base = { query, backend: this.backend, backendReason: this.backendReason, warnings, update };
+    if (isEmptyQuery(parsed)) {
+      return { ...base, hits: [], mode: 'lexical', modeReason: 'the query has no words to search for', tookMs: performance.now() - started };
+    }
+    const vector = options.vector !== false ? this.vector : undefined;
+    // Lexical-only needs just the hits it returns; a hybrid merge wants a deeper pool to re-rank.
+    const pool = vector ? Math.max(limit * 3, 30) : limit;
+    let candidates = tieredLexical(parsed, limit, (q, mode, rankCap) => this.lexical(q, mode, filter, pool, markers, warnings, rankCap));
+    let weights: HybridWeights | undefined;
+    let modeReason = this.lexicalReason();
+    if (vector) {
+      try {
+        const similar = await vector.similar(this.engine.lexical, this.engine.vectors, query, pool, filter);
+        candidates = addVectorCandidates(candidates, similar);
+        weights = this.options.weights ?? DEFAULT_WEIGHTS;
+        modeReason = `hybrid ${weights.bm25} × BM25 + ${weights.vector} × cosine (${vector.embedder.label})`;
+      } catch (error) {
+        modeReason = `lexical only: embedding the query failed (${(error as Error).message})`;
+        warnings.push(modeReason);
+      }
+    }
+    const ranked = rank(candidates, weights).slice(0, limit);
+    const missing = ranked.filter((c) => !c.doc).map((c) => c.id);
+    const fetched = new Map(this.engine.lexical.getDocs(missing).map((d) => [d.id, d]));
+    const hits = ranked.flatMap((c) => {
+      const doc = c.doc ?? fetched.get(c.id);
+      if (!doc) return [];
+      return [toHit(c, doc, c.snippet ?? makeSnippet(doc.text, parsed, markers), path.join(this.paths.root, doc.file))];
+    });
+    return { ...base, backend: this.backend, backendReason: this.backendReason, hits, mode: weights ? 'hybrid' : 'lexical', modeReason, tookMs: performance.now() - started };
+  }
+
+  /** Changes how old the last refresh may be before a query refreshes again (see the option). */
+  refreshAfter(ms: number): void {
+    this.refreshAfterMs = ms;
+  }
+
+  /** Store-relative note files about a workspace-relative path (for noteLookup). Never throws. */
+  async noteFilesFor(notedPath: string): Promise<string[]> {
+    if (!this.synced) await this.update().catch(() => undefined);
+    try {
+      return this.withRecovery(() => this.engine.lexical.noteFilesFor(notedPath), 'fallback', true);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Releases the database. */
+  close(): void {
+    this.engine.lexical.close();
+  }
+
+  private safeCount(): number {
+    try {
+      return this.engine.lexical.count();
+    } catch {
+      return 0;
+    }
+  }
+
+  private syncOptions(): SyncOptions {
+    return { transcripts: this.options.transcripts, maxTranscriptBytes: this.options.maxTranscriptBytes };
+  }
+
+  private lexicalReason(): string {
+    if (this.embedderProblem) return `lexical only: ${this.embedderProblem}`;
+    if (!this.vector) return 'lexical only: no embedding provider configured (set LORE_EMBED_PROVIDER to openai, gemini or ollama)';
+    return 'lexical only: vectors not requested';
+  }
+
+  private lexical(
+    parsed: ParsedQuery,
+    mode: 'and' | 'or',
+    filter: SearchFilter,
+    limit: number,
+    markers: HighlightMarkers,
+    warnings: string[],
+    rankCap: number,
+  ): LexicalHit[] {
+    try {
+      const result = this.withRecovery(() => this.engine.lexical.query(parsed, mode, filter, limit, markers, rankCap), 'fallback', true);
+      // Partial matches only fill up the list; a cap there is not worth a warning.
+      if (result.capped && mode === 'and') warnings.push(`over ${rankCap} matches: ranked among the ${rankCap} most recently indexed; add words to narrow it`);
+      return result.hits;
+    } catch (error) {
+      // The sanitizer should make this unreachable; if the engine still refuses, say so.
+      warnings.push(`the ${this.backend} engine could not run the query: ${(error as Error).message}`);
+      return [];
+    }
+  }
+
+  /**
+   * Runs an engine call; when SQLite turns out corrupt it is rebuilt, when locked the fallback
+   * takes over (or the error is rethrown, when asked), and the call runs again on the new engine
+   * (re-synced first when asked).
+   */
+  private withRecovery<T>(call: () => T, onLocked: 'fallback' | 'throw' = 'fallback', resync = false): T {
+    try {
+      return call();
+    } catch (error) {
+      if (this.engine.lexical.name !== 'sqlite') throw error;
+      if (isCorruption(error)) this.engine = reopenAfterCorruption(this.paths, this.engine, this.options);
+      else if (isLocked(error) && onLocked === 'fallback') this.fallBack(`the search index is locked by another process (${(error as Error).message})`);
+      else throw error;
+      this.vector?.invalidate(true);
+      if (resync) syncIndex(this.engine.lexical, this.paths, this.syncOptions());
+      return call();
+    }
+  }
+
+  private fallBack(reason: string): void {
+    this.engine.lexical.close();
+    this.engine = fallbackEngine(this.paths, `${reason}; using the in-memory minisearch fallback`);
+    this.lockedAt = Date.now();
+    this.options.log?.(this.engine.reason);
+  }
+
+  /** Returns to SQLite a while after a lock forced the fallback. */
+  private maybeRetrySqlite(): void {
+    if (this.lockedAt === 0 || Date.now() - this.lockedAt < RELOCK_RETRY_MS) return;
+    const engine = openEngine(this.paths, this.options);
+    this.lockedAt = engine.lexical.name === 'sqlite' ? 0 : Date.now();
+    if (engine.lexical.name !== 'sqlite') return;
+    this.engine.lexical.close();
+    this.engine = engine;
+    this.synced = false;
+    this.vector?.invalidate(true);
+  }
+}
+
+/** One-shot search: opens the store's index, refreshes it, queries, closes. */
+export async function searchStore(paths: StorePaths, query: string, options: SearchIndexOptions & SearchOptions = {}): Promise<SearchResponse> {
+  const index = SearchIndex.open(paths, options);
+  try {
+    return await index.search(query, options);
+  } finally {
+    index.close();
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * The primary engine over `<store>/.index/lore.sqlite` (schema in sqliteSchema.ts). FTS rows are
+ * written by the statements that write `docs`, not by triggers: a trigger program per row
+ * doubled the build time. Source states are cached in memory and re-read only when another
+ * connection committed (`PRAGMA data_version`), so an update that finds nothing changed costs
+ * a stat per file and no query.
+ */
+import type { DocRef, LexicalBackend, LexicalResult, SourceState } from './lexicalBackend';
+import { toFtsExpression, type ParsedQuery } from './queryParser';
+import type { HighlightMarkers, SearchCategory, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
+import type { SqliteDatabase, SqliteStatement } from './sqliteDriver';
+import { DOC_COLUMNS, toDoc, type DocRow } from './sqliteSchema';
+import { makeSnippet, termMatcher } from './textTerms';
+
+/**
+ * Matches ranked per query at most. FTS5 computes bm25 for every match before it can sort, so a
+ * query matching half the store (a common word, a two-letter prefix) took 50–100 ms; beyond this
+ * many matches the most recently indexed ones are ranked, and the response says so.
+ */
+export const RANK_CAP = 250;
+
+/** The SQLite engine over an open database (initSchema already run). */
+export class SqliteBackend implements LexicalBackend {
+  readonly name = 'sqlite' as const;
+  private readonly statements = new Map<string, SqliteStatement>();
+  private states: Map<string, SourceState> | undefined;
+  private dataVersion = -1;
+
+  constructor(
+    readonly db: SqliteDatabase,
+    readonly location: string,
+  ) {}
+
+  private stmt(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[]>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  sourceStates(): ReadonlyMap<string, SourceState> {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (!this.states || version !== this.dataVersion) {
+      const rows = this.stmt('SELECT rel, mtime, size, hash, docs FROM sources').all() as Array<{ rel: string; mtime: number; size: number; hash: string; docs: number }>;
+      this.states = new Map(rows.map((r) => [r.rel, { rel: r.rel, mtimeMs: r.mtime, size: r.size, hash: r.hash, docs: r.docs }]));
+      this.dataVersion = version;
+    }
+    return this.states;
+  }
+
+  transaction<T>(fn: () => T): T {
+    try {
+      // IMMEDIATE takes the write lock up front: two writers never deadlock upgrading a read lock.
+      return this.db.transaction(fn).immediate();
+    } catch (error) {
+      // Rolled back: the cached states may hold changes that never reached the database.
+      this.states = undefined;
+      throw error;
+    }
+  }
+
+  replaceSource(state: SourceState, docs: SearchDoc[]): void {
+    this.deleteDocs(state.rel);
+    const insert = this.stmt(
+      'INSERT INTO docs(file, line, category, text, context, source, date, noted_path, section, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const index = this.stmt('INSERT INTO fts(rowid, text, context) VALUES (?, ?, ?)');
+    for (const d of docs) {
+      const { lastInsertRowid } = insert.run(d.file, d.line ?? null, d.category, d.text, d.context, d.source ?? null, d.date ?? null, d.notedPath ?? null, d.section ?? null, d.hash);
+      index.run(lastInsertRowid, d.text, d.context);
+    }
+    this.setSourceState({ ...state, docs: docs.length });
+  }
+
+  /**
+   * Removes a file's documents from the FTS index (which needs their old text) and the table.
+   * Row by row on purpose: a multi-row INSERT … SELECT into the FTS table opens a statement
+   * savepoint, which makes FTS5 flush its pending terms each time (a full build went 5× slower).
+   */
+  private deleteDocs(rel: string): void {
+    if (this.sourceStates().get(rel)?.docs === 0) return;
+    const rows = this.stmt('SELECT id, text, context FROM docs WHERE file = ?').all(rel) as Array<{ id: number; text: string; context: string }>;
+    if (rows.length === 0) return;
+    const remove = this.stmt("INSERT INTO fts(fts, rowid, text, context) VALUES ('delete', ?, ?, ?)");
+    for (const row of rows) remove.run(row.id, row.text, row.context);
+    this.stmt('DELETE FROM docs WHERE file = ?').run(rel);
+  }
+
+  setSourceState(state: SourceState): void {
+    const docs = state.docs ?? this.sourceStates().get(state.rel)?.docs ?? 0;
+    this.stmt('INSERT OR REPLACE INTO sources(rel, mtime, size, hash, docs) VALUES (?, ?, ?, ?, ?)').run(state.rel, state.mtimeMs, state.size, state.hash, docs);
+    this.sourceStates();
+    this.states?.set(state.rel, { ...state, docs });
+  }
+
+  removeSource(rel: string): void {
+    this.deleteDocs(rel);
+    this.stmt('DELETE FROM sources WHERE rel = ?').run(rel);
+    this.sourceStates();
+    this.states?.delete(rel);
+  }
+
+  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number, markers: HighlightMarkers, rankCap = RANK_CAP): LexicalResult {
+    const expression = toFtsExpression(query, mode);
+    if (!expression || limit <= 0) return { hits: [], capped: false };
+    const where = ['fts MATCH ?'];
+    const params: unknown[] = [expression];
+    const categories = filter.categories ?? [];
+    if (categories.length > 0) {
+      where.push(`d.category IN (${categories.map(() => '?').join(', ')})`);
+      params.push(...categories);
+    }
+    if (filter.since) {
+      where.push('d.date >= ?');
+      params.push(filter.since);
+    }
+    if (filter.until) {
+      where.push('d.date <= ?');
+      params.push(filter.until);
+    }
+    // Phase 1: rank at most RANK_CAP matches, newest first, and sort them here. Phase 2: the
+    // documents and snippets of the few that are kept.
+    const join = where.length > 1 ? 'JOIN docs d ON d.id = fts.rowid ' : '';
+    const phase1 = this.stmt(`SELECT fts.rowid, fts.rank FROM fts ${join}WHERE ${where.join(' AND ')} ORDER BY fts.rowid DESC LIMIT ?`);
+    // Rows as arrays: up to RANK_CAP objects per query were a measurable share of its time.
+    const rows = phase1.raw(true).all(...params, rankCap + 1) as Array<[number, number]>;
+    const capped = rows.length > rankCap;
+    if (capped) rows.pop();
+    const ranked = rows.map(([id, rank]) => ({ id, rank })).sort((a, b) => a.rank - b.rank || b.id - a.id);
+    // Snippets are cut here rather than by FTS5's snippet(), which re-runs the match per row and
+    // was half the time of a typical query; the light stemmer may miss a porter-only variant.
+    const kept = ranked.slice(0, Math.floor(limit));
+    const matcher = termMatcher(query);
+    const docs = new Map(this.getDocs(kept.map((r) => r.id)).map((d) => [d.id, d]));
+    const hits = kept.flatMap(({ id, rank }) => {
+      const doc = docs.get(id);
+      return doc ? [{ doc, score: -rank, snippet: makeSnippet(doc.text, matcher, markers) }] : [];
+    });
+    return { hits, capped };
+  }
+
+  docRefs(): DocRef[] {
+    const rows = this.stmt('SELECT id, hash, category, date FROM docs').all() as Array<{ id: number; hash: string; category: string; date: string | null }>;
+    return rows.map((r) => ({ id: r.id, hash: r.hash, category: r.category as SearchCategory, date: r.date ?? undefined }));
+  }
+
+  noteFilesFor(notedPath: string): string[] {
+    return (this.stmt('SELECT DISTINCT file FROM docs WHERE noted_path = ?').all(notedPath) as Array<{ file: string }>).map((r) => r.file);
+  }
+
+  getDocs(ids: number[]): StoredDoc[] {
+    const byId = this.stmt(`SELECT ${DOC_COLUMNS} FROM docs d WHERE d.id = ?`);
+    return ids.flatMap((id) => {
+      const row = byId.get(id) as DocRow | undefined;
+      return row ? [toDoc(row)] : [];
+    });
+  }
+
+  count(): number {
+    let total = 0;
+    for (const state of this.sourceStates().values()) total += state.docs ?? 0;
+    return total;
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.states = undefined;
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The store operations behind the MCP tools that touch files. Writes use the same primitives as
+ * a harvest (appendItems with de-duplication, atomic replace, the store lock, secret redaction,
+ * line neutralization), so a fact added by an agent looks exactly like a harvested one.
+ */
+import * as path from 'node:path';
+import { CATEGORY_FILES } from '../core/knowledge/categories';
+import { appendItems } from '../core/knowledge/categoryFile';
+import { noteLine, statementLine } from '../core/knowledge/itemLines';
+import { toIsoDate } from '../core/knowledge/provenance';
+import { redactSecrets } from '../core/safety/redact';
+import { lookupNotes } from '../core/search/noteLookup';
+import type { SearchIndex } from '../core/search/searchIndex';
+import { readTextIfExists, writeFileAtomic } from '../core/store/atomicWrite';
+import { regenerateDigest } from '../core/store/digest';
+import { addNotesToFile, resolveNoteTarget, workspaceRelative } from '../core/store/fileNotes';
+import { ensureStoreLayout } from '../core/store/initStore';
+import { loadStoreConfig } from '../core/store/storeConfig';
+import { acquireStoreLock } from '../core/store/storeLock';
+import type { StorePaths } from '../core/store/storePaths';
+
+/** How long a tool call waits for another Lore process (a harvest) to release the store. */
+const LOCK_TIMEOUT_MS = 15_000;
+
+async function underLock<T>(paths: StorePaths, body: () => T): Promise<T> {
+  ensureStoreLayout(paths);
+  const lock = await acquireStoreLock(paths.root, LOCK_TIMEOUT_MS);
+  try {
+    return body();
+  } finally {
+    lock.release();
+  }
+}
+
+/** Appends `- statement [from: source, date]` to facts.md and regenerates the digest. */
+export async function addFact(paths: StorePaths, statement: string, source: string, today: Date): Promise<{ added: boolean; line: string }> {
+  const clean = redactSecrets(statement).trim();
+  if (!clean) throw new Error('the statement is empty');
+  const line = statementLine({ statement: clean }, { source, date: toIsoDate(today) });
+  return underLock(paths, () => {
+    const file = path.join(paths.root, CATEGORY_FILES.facts.file);
+    const before = readTextIfExists(file);
+    const after = appendItems(before, CATEGORY_FILES.facts.title, [line]);
+    if (after === (before ?? '')) return { added: false, line };
+    writeFileAtomic(file, after);
+    regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled });
+    return { added: true, line };
+  });
+}
+
+export type AddNoteResult = { ok: true; relative: string; noteFile: string; line: string } | { ok: false; reason: string };
+
+/**
+ * Attaches a note to a workspace file. Paths resolve against the workspace; anything outside
+ * it, inside the store, missing, or reached through a symlink that leaves the workspace is
+ * refused with the reason.
+ */
+export async function addNote(paths: StorePaths, file: string, note: string, source: string, today: Date): Promise<AddNoteResult> {
+  const clean = redactSecrets(note).trim();
+  if (!clean) return { ok: false, reason: 'the note is empty' };
+  const target = resolveNoteTarget(paths, path.resolve(paths.workspace, file));
+  if (target.kind === 'orphan') return { ok: false, reason: target.reason };
+  const line = noteLine(clean, { source, date: toIsoDate(today) });
+  const noteFile = await underLock(paths, () => addNotesToFile(paths, target, [line]));
+  return { ok: true, relative: target.relative, noteFile, line };
+}
+
+/** The note lines of a workspace file (read-only: no re-keying), also for a file that is gone. */
+export async function readFileNotes(paths: StorePaths, absolute: string, index: SearchIndex): Promise<{ path: string; file: string; lines: string[] } | undefined> {
+  const found = await lookupNotes(paths, absolute, index);
+  if (!found) return undefined;
+  return { path: found.note.meta.path || workspaceRelative(paths, absolute), file: found.file, lines: found.note.notes.map((n) => n.raw.trim()) };
+}

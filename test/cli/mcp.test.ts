@@ -1,0 +1,131 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toIsoDate } from '../../src/core/knowledge/provenance';
+import { makeWorkspace } from '../helpers/cli';
+import { CLI } from '../helpers/paths';
+
+/** The text of a tool result. */
+function textOf(result: unknown): string {
+  return ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+describe('lore mcp (stdio server, SDK client)', function () {
+  this.timeout(30_000);
+  let client: Client;
+  let ws: string;
+  let root: string;
+  let stderr = '';
+
+  beforeEach(async () => {
+    ({ ws, root } = await makeWorkspace());
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- the build uses esbuild for bundling [from: c1, 2026-11-20]\n');
+    fs.writeFileSync(path.join(ws, 'outside-secret.txt'), 'not in the store');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--root', root],
+      env: { ...(process.env as Record<string, string>), LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' },
+      stderr: 'pipe',
+    });
+    stderr = '';
+    transport.stderr?.on('data', (d) => (stderr += d));
+    client = new Client({ name: 'lore-test', version: '1.0.0' });
+    await client.connect(transport);
+  });
+
+  afterEach(async () => {
+    await client.close();
+  });
+
+  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+  it('lists its tools with input schemas', async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['add_fact', 'add_note', 'read_digest', 'read_file_notes', 'recall', 'search']);
+    const search = tools.find((t) => t.name === 'search')!;
+    assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['category', 'limit', 'query']);
+    assert.deepEqual(search.inputSchema.required, ['query']);
+  });
+
+  it('search returns ranked lines with provenance, file:line and the backend', async () => {
+    const result = await call('search', { query: 'esbuild' });
+    assert.ok(!result.isError, textOf(result));
+    assert.match(textOf(result), /^- \[facts\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\] \(facts\.md:3\)\n\(1 result; sqlite; lexical only/);
+    const structured = result.structuredContent as { backend: string; hits: unknown[] };
+    assert.equal(structured.backend, 'sqlite');
+    assert.equal(structured.hits.length, 1);
+    const none = await call('search', { query: '"((AND NEAR' });
+    assert.ok(!none.isError);
+    assert.match(textOf(none), /^no results/);
+    const bad = await call('search', { query: 'x', limit: 100000 });
+    assert.ok(bad.isError, 'schema bounds are enforced');
+  });
+
+  it('sees knowledge written by another process (a harvest, an editor) without a restart', async () => {
+    assert.match(textOf(await call('search', { query: 'okapis' })), /^no results/);
+    fs.appendFileSync(path.join(root, 'facts.md'), '- okapis are shy [from: c9, 2026-11-22]\n');
+    let text = '';
+    for (let i = 0; i < 50 && !text.includes('okapis'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      text = textOf(await call('search', { query: 'okapis' }));
+    }
+    assert.match(text, /^- \[facts\] «okapis» are shy \[from: c9, 2026-11-22\] \(facts\.md:4\)/);
+  });
+
+  it('add_fact appends with provenance, redacts secrets, de-duplicates, and regenerates the digest', async () => {
+    const today = toIsoDate(new Date());
+    const added = await call('add_fact', { statement: 'deploys need OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz123456 set\n## forged heading', source: 'sess-42' });
+    assert.ok(!added.isError, textOf(added));
+    const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
+    assert.equal(
+      facts,
+      `# Facts\n\n- the build uses esbuild for bundling [from: c1, 2026-11-20]\n- deploys need OPENAI_API_KEY=[REDACTED:openai-key] set ## forged heading [from: sess-42, ${today}]\n`,
+    );
+    const defaulted = await call('add_fact', { statement: 'the digest is regenerated' });
+    assert.match(textOf(defaulted), new RegExp(`\\[from: mcp, ${today}\\]`));
+    const again = await call('add_fact', { statement: 'the digest is regenerated' });
+    assert.match(textOf(again), /^already recorded/);
+    const digest = fs.readFileSync(path.join(root, 'digest.md'), 'utf8');
+    assert.match(digest, /## Facts\n- the digest is regenerated \[from: mcp, /);
+    const forged = await call('add_fact', { statement: 'x', source: 'a, 2020-01-01] [from: evil' });
+    assert.match(textOf(forged), /\[from: a- 2020-01-01- -from: evil, \d{4}-\d{2}-\d{2}\]$/);
+    const digestTool = await call('read_digest');
+    assert.match(textOf(digestTool), /^# Knowledge digest/);
+    assert.match(textOf(await call('search', { query: 'regenerated' })), /\[facts\] the digest is «regenerated»/);
+  });
+
+  it('add_note attaches a note to a workspace file; read_file_notes reads it back', async () => {
+    const added = await call('add_note', { path: 'src/app.ts', note: 'exports the app constant' });
+    assert.ok(!added.isError, textOf(added));
+    const noteFiles = fs.readdirSync(path.join(root, 'files'));
+    assert.equal(noteFiles.length, 1);
+    const text = fs.readFileSync(path.join(root, 'files', noteFiles[0]), 'utf8');
+    assert.match(text, /^---\npath: "src\/app\.ts"\n/);
+    assert.match(text, /- exports the app constant \[from: mcp, \d{4}-\d{2}-\d{2}\]\n$/);
+    const read = await call('read_file_notes', { path: 'src/app.ts' });
+    assert.match(textOf(read), /^# src\/app\.ts {2}\(files\/\d+-\d+\.md\)\n- exports the app constant \[from: mcp, /);
+    assert.match(textOf(await call('read_file_notes', { path: 'outside-secret.txt' })), /^no notes for outside-secret\.txt/);
+    const recalled = await call('recall', { query: 'esbuild', files: ['src/app.ts'], token_budget: 300 });
+    assert.match(textOf(recalled), /^## Notes on src\/app\.ts\n- exports the app constant .*\n## Knowledge matching "esbuild"\n- \[facts\] the build uses esbuild/);
+  });
+
+  it('refuses note paths outside the workspace or inside the store, and changes nothing', async () => {
+    const before = fs.readdirSync(path.join(root, 'files'));
+    for (const target of ['../../etc/passwd', '/etc/passwd', path.join(path.dirname(ws), 'elsewhere.ts'), '.lore/facts.md', 'src/missing.ts', 'src/app.ts\u0000x']) {
+      const result = await call('add_note', { path: target, note: 'should not be written' });
+      assert.ok(result.isError, `${target}: ${textOf(result)}`);
+      assert.match(textOf(result), /^refused: cannot attach a note to /);
+    }
+    const outside = await call('add_note', { path: '../../etc/passwd', note: 'x' });
+    assert.match(textOf(outside), /outside the workspace/);
+    const read = await call('read_file_notes', { path: '../../etc/passwd' });
+    assert.ok(read.isError);
+    assert.match(textOf(read), /outside the workspace/);
+    assert.deepEqual(fs.readdirSync(path.join(root, 'files')), before);
+    assert.ok(!fs.readFileSync(path.join(root, 'facts.md'), 'utf8').includes('should not be written'));
+    assert.equal(stderr.includes('Error'), false, stderr);
+  });
+});

@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { estimateTokens, recall } from '../../../src/core/search/recall';
+import { SearchIndex } from '../../../src/core/search/searchIndex';
+import { addNotesToFile, resolveNoteTarget } from '../../../src/core/store/fileNotes';
+import type { StorePaths } from '../../../src/core/store/storePaths';
+import { ageStore, makeSearchStore } from './searchFixtures';
+
+describe('recall (token-budgeted, compact first)', function () {
+  this.timeout(30_000);
+  let paths: StorePaths;
+
+  beforeEach(() => {
+    ({ paths } = makeSearchStore());
+    // A real note for src/app.ts, keyed by its inode, beside the fixture's hand-made one.
+    const target = resolveNoteTarget(paths, 'src/app.ts');
+    assert.equal(target.kind, 'file');
+    addNotesToFile(paths, target as Extract<typeof target, { kind: 'file' }>, ['- app.ts is loaded by the extension host [from: c1, 2026-11-20]']);
+    // Enough matching items that a small budget cannot hold them all.
+    const many = Array.from({ length: 60 }, (_, i) => `- watcher fact number ${i} about the file watcher and its events [from: w${i}, 2026-11-2${i % 10}]`);
+    fs.appendFileSync(path.join(paths.root, 'facts.md'), many.join('\n') + '\n');
+    ageStore(paths);
+  });
+
+  it('puts the notes of the given files first, then matches, with provenance and file:line', async () => {
+    const r = await recall(paths, { query: 'esbuild', files: ['src/app.ts'], tokenBudget: 500, indexOptions: { embedder: null } });
+    // addNotesToFile re-keyed the fixture's hand-made note file to the real inode, merging both.
+    assert.match(
+      r.text,
+      /^## Notes on src\/app\.ts\n- exports the app constant for the bundler \[from: c1, 2026-11-20\] \(files\/\d+-\d+\.md:9\)\n- app\.ts is loaded by the extension host \[from: c1, 2026-11-20\] \(files\/\d+-\d+\.md:10\)\n/,
+    );
+    assert.match(r.text, /## Knowledge matching "esbuild"\n- \[facts\] the build uses esbuild for bundling \[from: c1, 2026-11-20\] \(facts\.md:3\)/);
+    assert.equal(r.items[0].kind, 'file-note');
+    assert.equal(r.backend, 'sqlite');
+    assert.equal(r.mode, 'lexical');
+  });
+
+  it('stays within the token budget and counts what it left out', async () => {
+    for (const budget of [60, 150, 400, 2000]) {
+      const r = await recall(paths, { query: 'watcher', tokenBudget: budget, indexOptions: { embedder: null } });
+      assert.ok(r.tokens <= budget, `budget ${budget}: used ${r.tokens}`);
+      assert.equal(r.tokens, estimateTokens(r.text));
+      if (budget < 2000) assert.ok(r.omitted > 0, `budget ${budget} should leave matches out`);
+      assert.ok(r.items.length > 0);
+    }
+  });
+
+  it('lists knowledge items before conversation excerpts, and cuts excerpts short', async () => {
+    const r = await recall(paths, { query: 'watcher', tokenBudget: 5000, limit: 100, indexOptions: { embedder: null } });
+    const kinds = r.items.map((i) => i.kind);
+    assert.ok(kinds.includes('transcript'));
+    assert.ok(kinds.lastIndexOf('knowledge') < kinds.indexOf('transcript'));
+    for (const item of r.items) assert.ok(item.text.length <= 301, item.text);
+  });
+
+  it('returns the digest within the budget when asked about nothing in particular', async () => {
+    const r = await recall(paths, { tokenBudget: 100 });
+    assert.match(r.text, /^# Knowledge digest/);
+    assert.ok(Buffer.byteLength(r.text) <= 400);
+    assert.match(r.text, /\(truncated; see the category files for the rest\)/);
+  });
+
+  it('finds the notes of a file that is gone by its recorded path, without touching the store', async () => {
+    const before = fs.readdirSync(paths.files);
+    fs.rmSync(path.join(paths.workspace, 'src', 'app.ts'));
+    const r = await recall(paths, { files: ['src/app.ts'], indexOptions: { embedder: null } });
+    assert.deepEqual(
+      r.items.map((i) => i.text),
+      ['exports the app constant for the bundler', 'app.ts is loaded by the extension host'],
+    );
+    assert.deepEqual(fs.readdirSync(paths.files), before);
+  });
+
+  it('reuses an open index, ignores files outside the workspace, and never throws on odd input', async () => {
+    const index = SearchIndex.open(paths, { embedder: null });
+    try {
+      const r = await recall(paths, { query: '"((', files: ['../../etc/passwd', '', 'src/missing.ts'], tokenBudget: -5, index });
+      assert.equal(r.items.length, 0);
+      assert.equal(r.tokenBudget, 50);
+      const n = await recall(paths, { query: 'bundler', files: ['src/app.ts'], index });
+      assert.ok(n.items.every((i) => i.kind === 'file-note'), 'a hit that is one of the file notes is not repeated');
+    } finally {
+      index.close();
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { indexDatabaseFile } from '../../../src/core/search/openEngine';
+import { SearchIndex, searchStore } from '../../../src/core/search/searchIndex';
+import { RANK_CAP } from '../../../src/core/search/sqliteBackend';
+import { SCHEMA_VERSION } from '../../../src/core/search/sqliteSchema';
+import { loadSqlite } from '../../../src/core/search/sqliteDriver';
+import type { StorePaths } from '../../../src/core/store/storePaths';
+import { ageStore, makeSearchStore } from './searchFixtures';
+
+describe('SQLite search index (lifecycle and failure handling)', function () {
+  this.timeout(30_000);
+  let paths: StorePaths;
+  const open: SearchIndex[] = [];
+  const openIndex = (options: Parameters<typeof SearchIndex.open>[1] = {}) => {
+    const index = SearchIndex.open(paths, { embedder: null, busyTimeoutMs: 150, ...options });
+    open.push(index);
+    return index;
+  };
+
+  before(function () {
+    if (!loadSqlite().driver) this.skip();
+  });
+  beforeEach(() => {
+    ({ paths } = makeSearchStore());
+    ageStore(paths);
+  });
+  afterEach(() => {
+    for (const index of open.splice(0)) index.close();
+  });
+
+  it('lives in <store>/.index/lore.sqlite, in WAL mode, and persists between opens', async () => {
+    const first = openIndex();
+    assert.equal((await first.search('esbuild')).hits.length, 1);
+    const file = indexDatabaseFile(paths);
+    assert.equal(file, path.join(paths.root, '.index', 'lore.sqlite'));
+    assert.match(fs.readFileSync(path.join(paths.index, '.gitignore'), 'utf8'), /^\*$/m, 'the index keeps itself out of git');
+    const db = new (loadSqlite().driver!)(file, { readonly: true });
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    db.close();
+    first.close();
+    const second = openIndex();
+    const report = await second.update();
+    assert.deepEqual(report.indexed, [], 'a second process reuses the index');
+    assert.equal(report.unchanged, 8);
+  });
+
+  it('rebuilds after .index/ is deleted', async () => {
+    assert.equal((await searchStore(paths, 'esbuild', { embedder: null })).hits.length, 1);
+    fs.rmSync(paths.index, { recursive: true, force: true });
+    const again = await searchStore(paths, 'esbuild', { embedder: null });
+    assert.equal(again.backend, 'sqlite');
+    assert.equal(again.hits.length, 1);
+    assert.equal(again.update?.indexed.length, 8);
+  });
+
+  it('deletes and rebuilds a database that is garbage', async () => {
+    fs.mkdirSync(paths.index, { recursive: true });
+    fs.writeFileSync(indexDatabaseFile(paths), Buffer.alloc(64 * 1024, 'not a database '));
+    const logs: string[] = [];
+    const index = openIndex({ log: (m) => logs.push(m) });
+    const r = await index.search('esbuild');
+    assert.equal(r.backend, 'sqlite');
+    assert.equal(r.hits.length, 1);
+    assert.ok(logs.some((m) => /damaged.*rebuilt/.test(m)), logs.join('\n'));
+  });
+
+  it('rebuilds an index written by another schema version', async () => {
+    await openIndex().search('esbuild');
+    open.pop()!.close();
+    const db = new (loadSqlite().driver!)(indexDatabaseFile(paths));
+    db.pragma('user_version = 1');
+    db.close();
+    const r = await openIndex().search('esbuild');
+    assert.equal(r.hits.length, 1);
+    assert.equal(r.update?.indexed.length, 8);
+  });
+
+  it('falls back to minisearch when another connection holds an exclusive lock, and says why', async () => {
+    await openIndex().search('esbuild');
+    open.pop()!.close();
+    const holder = new (loadSqlite().driver!)(indexDatabaseFile(paths));
+    try {
+      holder.pragma('locking_mode = EXCLUSIVE');
+      holder.exec('BEGIN EXCLUSIVE');
+      const r = await openIndex().search('esbuild');
+      assert.equal(r.backend, 'minisearch');
+      assert.match(r.backendReason, /locked by another process.*minisearch fallback/);
+      assert.equal(r.hits[0]?.text, 'the build uses esbuild for bundling');
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('answers from the current index while another process holds the write lock', async () => {
+    const index = openIndex();
+    await index.search('esbuild');
+    const writer = new (loadSqlite().driver!)(indexDatabaseFile(paths));
+    try {
+      writer.exec('BEGIN IMMEDIATE');
+      fs.appendFileSync(path.join(paths.root, 'facts.md'), '- giraffes are tall\n');
+      const r = await index.search('esbuild');
+      assert.equal(r.backend, 'sqlite');
+      assert.equal(r.hits.length, 1);
+      assert.ok(r.warnings.some((w) => /written by another process/.test(w)), r.warnings.join('\n'));
+      writer.exec('COMMIT');
+      assert.equal((await index.search('giraffes')).hits.length, 1, 'catches up once the lock is gone');
+    } finally {
+      writer.close();
+    }
+  });
+
+  it('falls back when the index folder cannot be created', async () => {
+    fs.writeFileSync(paths.index, 'a file where the folder should be');
+    const r = await openIndex().search('esbuild');
+    assert.equal(r.backend, 'minisearch');
+    assert.match(r.backendReason, /could not be opened/);
+    assert.equal(r.hits.length, 1);
+  });
+
+  it('is forced to minisearch by LORE_SEARCH_BACKEND, reporting it', async () => {
+    const r = await openIndex({ env: { LORE_SEARCH_BACKEND: 'minisearch' } }).search('esbuild');
+    assert.equal(r.backend, 'minisearch');
+    assert.match(r.backendReason, /LORE_SEARCH_BACKEND=minisearch/);
+    assert.ok(!fs.existsSync(indexDatabaseFile(paths)));
+  });
+
+  it('ranks a very broad query among the most recent matches and says so', async () => {
+    const many = Array.from({ length: RANK_CAP + 50 }, (_, i) => `- okapi sighting number ${i}`).join('\n');
+    fs.writeFileSync(path.join(paths.root, 'questions.md'), `# Questions\n\n${many}\n`);
+    const r = await openIndex().search('okapi', { limit: 5 });
+    assert.equal(r.hits.length, 5);
+    assert.ok(r.warnings.some((w) => w.startsWith(`over ${RANK_CAP} matches`)), r.warnings.join('\n'));
+    const narrow = await openIndex().search('okapi number 7');
+    assert.deepEqual(narrow.warnings, []);
+  });
+
+  it('skips the refresh within refreshAfterMs (for search-as-you-type), and refreshes after', async () => {
+    const index = openIndex({ refreshAfterMs: 60_000 });
+    await index.search('esbuild');
+    fs.appendFileSync(path.join(paths.root, 'facts.md'), '- giraffes are tall\n');
+    const quick = await index.search('giraffes');
+    assert.equal(quick.update, undefined);
+    assert.equal(quick.hits.length, 0);
+    await index.update({ only: [path.join(paths.root, 'facts.md')] });
+    assert.equal((await index.search('giraffes')).hits.length, 1);
+  });
+});

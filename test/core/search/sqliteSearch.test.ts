@@ -1,0 +1,3 @@
+import { describeSearchBackend } from './backendSuite';
+
+describeSearchBackend('sqlite');
