@@ -4,10 +4,17 @@
  * Ollama (`/api/embed`). Every provider takes a base URL, so tests run the real client code
  * against loopback stubs.
  */
-import { GoogleGenAI } from '@google/genai';
-import { Ollama } from 'ollama';
-import { OpenAI } from 'openai';
+import type { GoogleGenAI } from '@google/genai';
+import type { OpenAI } from 'openai';
 import { NO_KEY_PLACEHOLDER, firstEnv } from '../providers/providerCall';
+
+// SDKs load on first use: every CLI command imports this module, few of them embed anything.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const sdk = {
+  openai: () => (require('openai') as typeof import('openai')).OpenAI,
+  gemini: () => (require('@google/genai') as typeof import('@google/genai')).GoogleGenAI,
+  ollama: () => (require('ollama') as typeof import('ollama')).Ollama,
+};
 
 export const EMBEDDING_PROVIDERS = ['openai', 'gemini', 'ollama'] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
@@ -58,7 +65,7 @@ export function createEmbedder(options: EmbeddingOptions): Embedder {
       let client: OpenAI | undefined;
       return wrap('openai', model, baseURL, async (texts) => {
         if (!apiKey) throw new Error('no API key: set OPENAI_API_KEY (or a base URL for a local OpenAI-compatible server)');
-        client ??= new OpenAI({ apiKey, baseURL, maxRetries: 1, timeout: timeoutMs });
+        client ??= new (sdk.openai())({ apiKey, baseURL, maxRetries: 1, timeout: timeoutMs });
         // encoding_format float: OpenAI-compatible servers do not all speak the SDK's default base64.
         const response = await client.embeddings.create({ model, input: texts, encoding_format: 'float' });
         return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding as number[]);
@@ -71,7 +78,7 @@ export function createEmbedder(options: EmbeddingOptions): Embedder {
       let client: GoogleGenAI | undefined;
       return wrap('gemini', model, baseUrl, async (texts) => {
         if (!apiKey) throw new Error('no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY)');
-        client ??= new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl, timeout: timeoutMs } });
+        client ??= new (sdk.gemini())({ apiKey, vertexai: false, httpOptions: { baseUrl, timeout: timeoutMs } });
         const response = await client.models.embedContent({ model, contents: texts });
         return (response.embeddings ?? []).map((e) => e.values ?? []);
       });
@@ -79,7 +86,7 @@ export function createEmbedder(options: EmbeddingOptions): Embedder {
     case 'ollama': {
       const host = (options.baseUrl ?? firstEnv(env, ['LORE_EMBED_BASE_URL', 'OLLAMA_HOST']) ?? 'http://127.0.0.1:11434').replace(/\/+$/, '');
       // The client has no timeout of its own; bound each request.
-      const client = new Ollama({ host, fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) });
+      const client = new (sdk.ollama())({ host, fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) });
       return wrap('ollama', model, host, async (texts) => (await client.embed({ model, input: texts })).embeddings);
     }
   }
