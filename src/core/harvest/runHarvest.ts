@@ -147,7 +147,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         const text = fs.readFileSync(outcome.path, 'utf8');
         const conversation = importConversation(outcome.path, text);
         outcome.id = conversation.id;
-        const key = replyCacheKey(outcome.sha256, provider.name, options.model, harvestPrompt);
+        // The label names the model and endpoint too, so switching models never reuses another model's reply.
+        const key = replyCacheKey(outcome.sha256, provider.label, options.model, harvestPrompt);
         let cached = provider.offline ? undefined : readCachedReply(paths, key);
         if (cached) {
           outcome.calls = 0;
