@@ -190,6 +190,25 @@ export function killGroupNow(child) {
   }
 }
 
+/**
+ * Kills the code-server group when this process exits or is interrupted (SIGINT/SIGTERM/SIGHUP
+ * exit 130 after `onSignal`). `current` returns the server once started, or undefined.
+ */
+export function stopServerOnExit(current, onSignal = () => {}) {
+  process.on('exit', () => {
+    const server = current();
+    if (server) killGroupNow(server.child);
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, () => {
+      onSignal(sig);
+      const server = current();
+      if (server) killGroupNow(server.child);
+      process.exit(130);
+    });
+  }
+}
+
 /** The workbench URL for a folder, optionally with a `payload` (extension development/tests). */
 export function workbenchUrl(serverUrl, folder, payload) {
   const enc = (s) => encodeURIComponent(s).replace(/%2F/g, '/');

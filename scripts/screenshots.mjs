@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, findFiles, killGroupNow, launchBrowser, makeSandbox, startCodeServer, tailFile, workbenchUrl } from './codeServer.mjs';
+import { ROOT, findFiles, launchBrowser, stopServerOnExit, makeSandbox, startCodeServer, tailFile, workbenchUrl } from './codeServer.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -66,13 +66,7 @@ fs.writeFileSync(userSettings, JSON.stringify({
 let server;
 let context;
 let page;
-process.on('exit', () => server && killGroupNow(server.child));
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    if (server) killGroupNow(server.child);
-    process.exit(130);
-  });
-}
+stopServerOnExit(() => server);
 
 // --- Helpers -----------------------------------------------------------------------------------
 const saved = [];

@@ -4,6 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { defaultPromptsDir } from '../core/harvest/prompts';
+import { listItems } from '../core/knowledge/categoryFile';
+import { readTextIfExists } from '../core/store/atomicWrite';
 import { initStore } from '../core/store/initStore';
 import { runCommand, showLog } from './log';
 import { KEYED_PROVIDERS, secretKey } from './providers/providerChoice';
@@ -13,6 +15,10 @@ import { conversationLocation, type LedgerEntryNode } from './views/ledgerTree';
 export function registerStoreCommands(context: vscode.ExtensionContext, store: StoreService): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('lore.showLog', () => showLog()),
+    vscode.commands.registerCommand('lore.openItem', (file: string, text: string) => runCommand('Open Item', async () => {
+      const line = listItems(readTextIfExists(file) ?? '').find((item) => item.text === text)?.line ?? 0;
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
+    })),
     vscode.commands.registerCommand('lore.initStore', () => runCommand('Initialize Store', () => {
       const created = initStore(store.paths, defaultPromptsDir());
       store.fireChanged();

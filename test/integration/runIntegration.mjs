@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  ROOT, copyWorkspace, findFiles, killGroupNow, launchBrowser, makeSandbox, remoteUri, startCodeServer, tailFile, workbenchUrl,
+  ROOT, copyWorkspace, findFiles, launchBrowser, stopServerOnExit, makeSandbox, remoteUri, startCodeServer, tailFile, workbenchUrl,
 } from '../../scripts/codeServer.mjs';
 
 const { values: opts } = parseArgs({
@@ -46,14 +46,7 @@ const ws = copyWorkspace(FIXTURE, path.join(sandbox.dir, 'ws'));
 let server;
 let context;
 let page;
-process.on('exit', () => server && killGroupNow(server.child));
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    console.error(`lore: ${sig}, stopping`);
-    if (server) killGroupNow(server.child);
-    process.exit(130);
-  });
-}
+stopServerOnExit(() => server, (sig) => console.error(`lore: ${sig}, stopping`));
 
 /** Prints what helps diagnose a failed run: the server's and the extension host's last lines. */
 function printDiagnostics() {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  ROOT, codeServerEntry, copyWorkspace, findFiles, killGroupNow, launchBrowser, makeSandbox, startCodeServer, tailFile, workbenchUrl,
+  ROOT, codeServerEntry, copyWorkspace, findFiles, launchBrowser, stopServerOnExit, makeSandbox, startCodeServer, tailFile, workbenchUrl,
 } from '../../scripts/codeServer.mjs';
 
 const { values: opts } = parseArgs({
@@ -96,13 +96,7 @@ const ws = copyWorkspace(FIXTURE, path.join(sandbox.dir, 'ws'));
 let server;
 let context;
 let page;
-process.on('exit', () => server && killGroupNow(server.child));
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    if (server) killGroupNow(server.child);
-    process.exit(130);
-  });
-}
+stopServerOnExit(() => server);
 
 console.log(`\nInstalling into code-server (sandbox ${sandbox.dir})`);
 const install = spawnSync(process.execPath, [

@@ -135,7 +135,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
 
   const changes: PlanChange[] = [];
   for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
-    if (after[key] !== undefined && after[key] !== (before[key] ?? '') && after[key] !== before[key]) {
+    if (after[key] !== undefined && after[key] !== (before[key] ?? '')) {
       changes.push({ file: CATEGORY_FILES[key].file, before: before[key], after: after[key], added: countLines(before[key], after[key]) });
     }
   }

@@ -104,7 +104,7 @@ export function registerLoreParticipant(context: vscode.ExtensionContext, store:
         const now = new Date().toISOString();
         if (!started.has(discussionId)) started.set(discussionId, now);
         const turns = [
-          ...history.map((t) => (t instanceof vscode.ChatRequestTurn ? { role: 'user' as const, text: t.prompt } : { role: 'assistant' as const, text: responseText(t as vscode.ChatResponseTurn) })),
+          ...earlierTurns,
           { role: 'user' as const, text: request.prompt, at: now },
           { role: 'assistant' as const, text: answer, at: now },
         ];

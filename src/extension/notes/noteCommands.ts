@@ -11,7 +11,7 @@ import { addNotesToFile, resolveNoteTarget } from '../../core/store/fileNotes';
 import { acquireStoreLock } from '../../core/store/storeLock';
 import {
   DeleteNoteRequest, LoreCommands, MarkNotesValidRequest,
-  type DeleteNoteArgs, type EditNotesArgs, type FileNotes, type MarkNotesValidArgs, type OpenNoteFileArgs, type OpenProvenanceArgs,
+  type DeleteNoteArgs, type EditNotesArgs, type MarkNotesValidArgs, type OpenNoteFileArgs, type OpenProvenanceArgs,
 } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
@@ -29,8 +29,6 @@ function currentFile(uri?: vscode.Uri): vscode.Uri | undefined {
 }
 
 export function registerNoteCommands(store: StoreService, notes: NotesClient): vscode.Disposable[] {
-  const notesFor = (file: string): Promise<FileNotes | null> => notes.notesForFile(file);
-
   return [
     vscode.commands.registerCommand(LoreCommands.openProvenance, (args: OpenProvenanceArgs) => runCommand('Open Provenance', async () => {
       if (args.source === 'manual') return openAt(args.noteFile, args.line);
@@ -77,7 +75,7 @@ export function registerNoteCommands(store: StoreService, notes: NotesClient): v
     vscode.commands.registerCommand('lore.editNotesForFile', (uri?: vscode.Uri) => runCommand('Edit Notes for This File', async () => {
       const file = currentFile(uri);
       if (!file) return;
-      const found = await notesFor(file.fsPath);
+      const found = await notes.notesForFile(file.fsPath);
       if (!found) return vscode.commands.executeCommand('lore.addNote', file);
       const document = await vscode.workspace.openTextDocument(found.noteFile);
       await openAt(found.noteFile, document.lineCount - 1);
@@ -85,7 +83,7 @@ export function registerNoteCommands(store: StoreService, notes: NotesClient): v
     vscode.commands.registerCommand('lore.showNotes', (uri?: vscode.Uri) => runCommand('Show Notes for This File', async () => {
       const file = currentFile(uri);
       if (!file) return;
-      const found = await notesFor(file.fsPath);
+      const found = await notes.notesForFile(file.fsPath);
       if (!found?.notes.length) {
         void vscode.window.showInformationMessage(`Lore: no notes for ${vscode.workspace.asRelativePath(file)}.`, 'Add Note').then((c) => c && vscode.commands.executeCommand('lore.addNote', file));
         return found;

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { scanSources } from '../../core/harvest/scanSources';
 import { readLedger } from '../../core/store/ledger';
 import type { StorePaths } from '../../core/store/storePaths';
 
@@ -13,23 +14,14 @@ export type ProvenanceTarget =
   | { kind: 'ledger'; file: string; line: number }
   | { kind: 'missing' };
 
-function findByStem(dir: string, stem: string): string | undefined {
-  const stack = [dir];
-  while (stack.length) {
-    const current = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      const full = path.join(current, e.name);
-      if (e.isDirectory()) stack.push(full);
-      else if (e.name.replace(/\.[^.]+$/, '') === stem || e.name.includes(stem)) return full;
-    }
-  }
-  return undefined;
+/**
+ * A conversation file in the inbox or archive for a conversation id: named after it (`id.md`,
+ * `id.jsonl`, …) or, for @lore discussions, `<date>-<id>.md`.
+ */
+function findConversation(paths: StorePaths, id: string): string | undefined {
+  const stemOf = (file: string) => path.basename(file).replace(/\.[^.]+$/, '');
+  const files = scanSources(paths, [paths.inbox, paths.archive]).files.map((f) => f.path);
+  return files.find((f) => stemOf(f) === id) ?? files.find((f) => stemOf(f).replace(/^\d{4}-\d{2}-\d{2}-/, '') === id);
 }
 
 /** The line of `file` that best matches the note's words (0 when none does). */
@@ -69,10 +61,8 @@ export function provenanceTarget(paths: StorePaths, source: string, noteText: st
       if (candidate && fs.existsSync(candidate)) return { kind: 'conversation', file: candidate, line: lineForNote(candidate, noteText) };
     }
   }
-  for (const dir of [paths.inbox, paths.archive]) {
-    const found = findByStem(dir, source);
-    if (found) return { kind: 'conversation', file: found, line: lineForNote(found, noteText) };
-  }
+  const found = findConversation(paths, source);
+  if (found) return { kind: 'conversation', file: found, line: lineForNote(found, noteText) };
   if (entries.length && fs.existsSync(paths.ledger)) {
     const sha = entries[0][0];
     const line = fs.readFileSync(paths.ledger, 'utf8').split('\n').findIndex((l) => l.includes(`"${sha}"`));

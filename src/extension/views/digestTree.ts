@@ -6,16 +6,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES } from '../../core/knowledge/categories';
-import { listItems } from '../../core/knowledge/categoryFile';
 import { readTextIfExists } from '../../core/store/atomicWrite';
 import { DIGEST_SECTIONS } from '../../core/store/digest';
-import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
+import { openAtItem, StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface DigestItemNode extends TreeNode {
   kind: 'item';
   text: string;
   file: string;
-  line: number;
 }
 export interface DigestSectionNode extends TreeNode {
   kind: 'section';
@@ -41,18 +39,16 @@ export class DigestTreeProvider extends StoreTreeProvider {
     return parseDigest(digest).map(({ title, items }) => {
       const spec = DIGEST_SECTIONS.find((s) => s.title === title);
       const file = path.join(paths.root, spec ? CATEGORY_FILES[spec.file].file : CATEGORY_FILES.facts.file);
-      const located = listItems(readTextIfExists(file) ?? '');
       const nodes: DigestItemNode[] = items.map((text) => {
-        const line = located.find((item) => item.text === text)?.line ?? 0;
         return {
-          kind: 'item', text, file, line,
+          kind: 'item', text, file,
           toTreeItem: () => {
             const item = new vscode.TreeItem(text.replace(/\s*\[from:[^\]]*\]\s*$/, ''));
             const from = /\[from:\s*([^,\]]+),\s*([^\]]+)\]\s*$/.exec(text);
             item.description = from ? `${from[1]}, ${from[2]}` : undefined;
             item.tooltip = text;
             item.contextValue = 'lore.digestItem';
-            item.command = openAtLine(file, line);
+            item.command = openAtItem(file, text);
             return item;
           },
         };

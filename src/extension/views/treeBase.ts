@@ -55,3 +55,11 @@ export function openAtLine(file: string, line: number): vscode.Command {
     arguments: [vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0) } satisfies vscode.TextDocumentShowOptions],
   };
 }
+
+/**
+ * A command that opens a category file at the item with this text. The line is looked up when
+ * the item is clicked, so showing a view never parses whole category files.
+ */
+export function openAtItem(file: string, text: string): vscode.Command {
+  return { command: 'lore.openItem', title: 'Open', arguments: [file, text] };
+}

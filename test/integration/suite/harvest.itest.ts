@@ -126,6 +126,14 @@ describe('Lore harvest in VS Code', function () {
     fs.appendFileSync(facts, '- A fact typed by hand in the editor.\n');
     await until('Digest view shows the hand-written fact', () => digestTexts(lore).includes('A fact typed by hand in the editor.'));
     assert.match(fs.readFileSync(path.join(root, 'digest.md'), 'utf8'), /A fact typed by hand in the editor\./);
+    // Clicking the item opens facts.md at that item's line.
+    const sections = lore.views.digest.getChildren() as unknown as Array<{ items: Array<{ text: string; toTreeItem(): vscode.TreeItem }> }>;
+    const node = sections.flatMap((s) => s.items).find((i) => i.text === 'A fact typed by hand in the editor.')!;
+    const command = node.toTreeItem().command!;
+    await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+    const editor = vscode.window.activeTextEditor!;
+    assert.equal(editor.document.uri.fsPath, facts);
+    assert.equal(editor.document.lineAt(editor.selection.active.line).text, '- A fact typed by hand in the editor.');
   });
 
   it('cancelling a harvest leaves no partial writes', async () => {
