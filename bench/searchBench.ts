@@ -40,7 +40,7 @@ function vocabulary(rng: SeededRandom, size: number): string[] {
   return [...words];
 }
 
-function generate(ctx: BenchContext): Generated {
+export function generate(ctx: BenchContext): Generated {
   const rng = new SeededRandom(20_261_121);
   const vocab = vocabulary(rng, 12_000);
   const word = () => vocab[Math.floor(Math.pow(rng.next(), 2.2) * vocab.length)];

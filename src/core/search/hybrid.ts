@@ -24,7 +24,6 @@ export const TIER_FACTORS = { exact: 1, prefix: 0.8, partial: 0.5 } as const;
 export interface Candidate {
   id: number;
   doc?: StoredDoc;
-  snippet?: string;
   bm25?: number;
   vector?: number;
 }
@@ -38,7 +37,7 @@ export function lexicalCandidates(tiers: Array<{ hits: LexicalHit[]; factor: num
   const out = new Map<number, Candidate>();
   for (const { hits, factor } of tiers) {
     for (const h of hits) {
-      if (!out.has(h.doc.id)) out.set(h.doc.id, { id: h.doc.id, doc: h.doc, snippet: h.snippet, bm25: (factor * Math.max(0, h.score)) / max });
+      if (!out.has(h.id)) out.set(h.id, { id: h.id, doc: h.doc, bm25: (factor * Math.max(0, h.score)) / max });
     }
   }
   return [...out.values()];

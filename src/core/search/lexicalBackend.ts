@@ -3,7 +3,7 @@
  * the incremental update, the hybrid merge and the callers do not care which one answers.
  */
 import type { ParsedQuery } from './queryParser';
-import type { HighlightMarkers, LexicalHit, SearchBackendName, SearchCategory, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
+import type { LexicalHit, SearchBackendName, SearchCategory, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
 
 /** What the index remembers of a source file to decide whether to read it again. */
 export interface SourceState {
@@ -46,9 +46,10 @@ export interface LexicalBackend {
   removeSource(rel: string): void;
   /**
    * Ranked matches, best first. `and` requires every query item, `or` any. An engine may rank
-   * only the `rankCap` most recently indexed matches of a broad query (and says so).
+   * only the `rankCap` most recently indexed matches of a broad query (and says so). Snippets
+   * are cut by the caller, for the hits it keeps.
    */
-  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number, markers: HighlightMarkers, rankCap?: number): LexicalResult;
+  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number, rankCap?: number): LexicalResult;
   docRefs(): DocRef[];
   /** Store-relative note files holding notes about a workspace-relative path. */
   noteFilesFor(notedPath: string): string[];

@@ -13,7 +13,7 @@ import { RANK_CAP } from './sqliteBackend';
  * Matches ranked when only some of the words match: such a query on common words matches much
  * of the store, and partial matches are a last resort, so recency decides beyond this many.
  */
-export const PARTIAL_RANK_CAP = 100;
+export const PARTIAL_RANK_CAP = 50;
 
 /** Runs one query against the engine: every item (`and`) or any (`or`), ranking at most `rankCap` matches. */
 export type LexicalRun = (query: ParsedQuery, mode: 'and' | 'or', rankCap: number) => LexicalHit[];
@@ -24,7 +24,7 @@ export function tieredLexical(parsed: ParsedQuery, limit: number, run: LexicalRu
   const found = new Set<number>();
   const step = (query: ParsedQuery, mode: 'and' | 'or', factor: number, rankCap: number) => {
     const hits = run(query, mode, rankCap);
-    for (const h of hits) found.add(h.doc.id);
+    for (const h of hits) found.add(h.id);
     tiers.push({ hits, factor });
   };
   const exact = parsed.prefixLast ? { ...parsed, prefixLast: false } : parsed;

@@ -1,14 +1,14 @@
 /**
  * The fallback engine: the same documents in an in-memory minisearch index, answering the same
- * queries (BM25, AND then OR, prefix on the last word, phrases, filters, snippets). Used when
+ * queries (BM25, AND then OR, prefix on the last word, phrases, filters). Used when
  * better-sqlite3 cannot load or the database is locked, or when forced. It lives as long as the
  * process, so it is rebuilt from the files once per process and then updated incrementally.
  */
 import MiniSearch, { type Query } from 'minisearch';
 import { passesFilter, type DocRef, type LexicalBackend, type LexicalResult, type SourceState } from './lexicalBackend';
 import type { ParsedQuery } from './queryParser';
-import type { HighlightMarkers, LexicalHit, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
-import { containsPhrase, makeSnippet, normalizeTerm, termMatcher, textTerms, wordsWithOffsets } from './textTerms';
+import type { LexicalHit, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
+import { containsPhrase, normalizeTerm, textTerms, wordsWithOffsets } from './textTerms';
 
 interface IndexedFields {
   id: number;
@@ -72,7 +72,7 @@ export class MiniSearchBackend implements LexicalBackend {
     this.bySource.delete(rel);
   }
 
-  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number, markers: HighlightMarkers): LexicalResult {
+  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number): LexicalResult {
     if (query.items.length === 0 || limit <= 0) return { hits: [], capped: false };
     const queries: Query[] = query.items.map((item, i) =>
       item.length > 1
@@ -87,7 +87,6 @@ export class MiniSearchBackend implements LexicalBackend {
     );
     const phrases = mode === 'and' ? query.items.filter((item) => item.length > 1) : [];
     const hits: LexicalHit[] = [];
-    const matcher = termMatcher(query);
     for (const result of results) {
       const doc = this.docs.get(result.id as number);
       if (!doc) continue;
@@ -95,7 +94,7 @@ export class MiniSearchBackend implements LexicalBackend {
         const terms = textTerms(`${doc.text} ${doc.context}`);
         if (!phrases.every((p) => containsPhrase(terms, p))) continue;
       }
-      hits.push({ doc, score: result.score, snippet: makeSnippet(doc.text, matcher, markers) });
+      hits.push({ id: doc.id, doc, score: result.score });
       if (hits.length >= limit) break;
     }
     return { hits, capped: false };

@@ -15,7 +15,7 @@ import { fallbackEngine, openEngine, reopenAfterCorruption, type Engine, type En
 import { isEmptyQuery, parseQuery, type ParsedQuery } from './queryParser';
 import { DEFAULT_MARKERS, type HighlightMarkers, type LexicalHit, type SearchFilter, type SearchResponse, type UpdateReport } from './searchTypes';
 import { isCorruption, isLocked, sqliteCode } from './sqliteDriver';
-import { makeSnippet } from './textTerms';
+import { makeSnippet, termMatcher } from './textTerms';
 import { VectorSearch } from './vectorSearch';
 
 export interface SearchIndexOptions extends EngineOptions {
@@ -150,7 +150,7 @@ export class SearchIndex {
     const vector = options.vector !== false ? this.vector : undefined;
     // Lexical-only needs just the hits it returns; a hybrid merge wants a deeper pool to re-rank.
     const pool = vector ? Math.max(limit * 3, 30) : limit;
-    let candidates = tieredLexical(parsed, limit, (q, mode, rankCap) => this.lexical(q, mode, filter, pool, markers, warnings, rankCap));
+    let candidates = tieredLexical(parsed, limit, (q, mode, rankCap) => this.lexical(q, mode, filter, pool, warnings, rankCap));
     let weights: HybridWeights | undefined;
     let modeReason = this.lexicalReason();
     if (vector) {
@@ -167,10 +167,11 @@ export class SearchIndex {
     const ranked = rank(candidates, weights).slice(0, limit);
     const missing = ranked.filter((c) => !c.doc).map((c) => c.id);
     const fetched = new Map(this.engine.lexical.getDocs(missing).map((d) => [d.id, d]));
+    const matcher = termMatcher(parsed);
     const hits = ranked.flatMap((c) => {
       const doc = c.doc ?? fetched.get(c.id);
       if (!doc) return [];
-      return [toHit(c, doc, c.snippet ?? makeSnippet(doc.text, parsed, markers), path.join(this.paths.root, doc.file))];
+      return [toHit(c, doc, makeSnippet(doc.text, matcher, markers), path.join(this.paths.root, doc.file))];
     });
     return { ...base, backend: this.backend, backendReason: this.backendReason, hits, mode: weights ? 'hybrid' : 'lexical', modeReason, tookMs: performance.now() - started };
   }
@@ -218,12 +219,13 @@ export class SearchIndex {
     mode: 'and' | 'or',
     filter: SearchFilter,
     limit: number,
-    markers: HighlightMarkers,
     warnings: string[],
     rankCap: number,
   ): LexicalHit[] {
+    // Ranking fewer matches than the hits asked for would return fewer than there are.
+    rankCap = Math.max(rankCap, limit);
     try {
-      const result = this.withRecovery(() => this.engine.lexical.query(parsed, mode, filter, limit, markers, rankCap), 'fallback', true);
+      const result = this.withRecovery(() => this.engine.lexical.query(parsed, mode, filter, limit, rankCap), 'fallback', true);
       // Partial matches only fill up the list; a cap there is not worth a warning.
       if (result.capped && mode === 'and') warnings.push(`over ${rankCap} matches: ranked among the ${rankCap} most recently indexed; add words to narrow it`);
       return result.hits;

@@ -59,10 +59,11 @@ export const DEFAULT_MARKERS: HighlightMarkers = { open: '«', close: '»' };
 
 /** A lexical match as a backend reports it. */
 export interface LexicalHit {
-  doc: StoredDoc;
+  id: number;
   /** Higher is better (SQLite's bm25 is negated). */
   score: number;
-  snippet: string;
+  /** Present when the engine holds documents in memory; otherwise fetched for the final hits only. */
+  doc?: StoredDoc;
 }
 
 /** One ranked result. */

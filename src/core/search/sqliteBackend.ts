@@ -7,17 +7,21 @@
  */
 import type { DocRef, LexicalBackend, LexicalResult, SourceState } from './lexicalBackend';
 import { toFtsExpression, type ParsedQuery } from './queryParser';
-import type { HighlightMarkers, SearchCategory, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
+import type { SearchCategory, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
 import type { SqliteDatabase, SqliteStatement } from './sqliteDriver';
 import { DOC_COLUMNS, toDoc, type DocRow } from './sqliteSchema';
-import { makeSnippet, termMatcher } from './textTerms';
 
 /**
- * Matches ranked per query at most. FTS5 computes bm25 for every match before it can sort, so a
- * query matching half the store (a common word, a two-letter prefix) took 50–100 ms; beyond this
- * many matches the most recently indexed ones are ranked, and the response says so.
+ * Matches ranked per query at most (never fewer than the hits asked for). FTS5 computes bm25 for
+ * every match before it can sort, so a query matching half the store (a common word, a
+ * two-letter prefix) took 50–100 ms; beyond this many matches the most recently indexed ones are
+ * ranked, and the response says so. Each ranked match costs ~2 µs (its length is looked up):
+ * at 250 that was half the time of a typical one-word query on a 100,000-item store.
  */
-export const RANK_CAP = 250;
+export const RANK_CAP = 100;
+
+/** Ids per document fetch: statements are cached by their number of parameters. */
+const DOC_BATCH = 50;
 
 /** The SQLite engine over an open database (initSchema already run). */
 export class SqliteBackend implements LexicalBackend {
@@ -102,7 +106,7 @@ export class SqliteBackend implements LexicalBackend {
     this.states?.delete(rel);
   }
 
-  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number, markers: HighlightMarkers, rankCap = RANK_CAP): LexicalResult {
+  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number, rankCap = RANK_CAP): LexicalResult {
     const expression = toFtsExpression(query, mode);
     if (!expression || limit <= 0) return { hits: [], capped: false };
     const where = ['fts MATCH ?'];
@@ -120,24 +124,16 @@ export class SqliteBackend implements LexicalBackend {
       where.push('d.date <= ?');
       params.push(filter.until);
     }
-    // Phase 1: rank at most RANK_CAP matches, newest first, and sort them here. Phase 2: the
-    // documents and snippets of the few that are kept.
+    // Rank at most `rankCap` matches, newest first, and sort them here; the caller fetches the
+    // documents (and cuts snippets) of the few it keeps.
     const join = where.length > 1 ? 'JOIN docs d ON d.id = fts.rowid ' : '';
-    const phase1 = this.stmt(`SELECT fts.rowid, fts.rank FROM fts ${join}WHERE ${where.join(' AND ')} ORDER BY fts.rowid DESC LIMIT ?`);
+    const ranked = this.stmt(`SELECT fts.rowid, fts.rank FROM fts ${join}WHERE ${where.join(' AND ')} ORDER BY fts.rowid DESC LIMIT ?`);
     // Rows as arrays: up to RANK_CAP objects per query were a measurable share of its time.
-    const rows = phase1.raw(true).all(...params, rankCap + 1) as Array<[number, number]>;
+    const rows = ranked.raw(true).all(...params, rankCap + 1) as Array<[number, number]>;
     const capped = rows.length > rankCap;
     if (capped) rows.pop();
-    const ranked = rows.map(([id, rank]) => ({ id, rank })).sort((a, b) => a.rank - b.rank || b.id - a.id);
-    // Snippets are cut here rather than by FTS5's snippet(), which re-runs the match per row and
-    // was half the time of a typical query; the light stemmer may miss a porter-only variant.
-    const kept = ranked.slice(0, Math.floor(limit));
-    const matcher = termMatcher(query);
-    const docs = new Map(this.getDocs(kept.map((r) => r.id)).map((d) => [d.id, d]));
-    const hits = kept.flatMap(({ id, rank }) => {
-      const doc = docs.get(id);
-      return doc ? [{ doc, score: -rank, snippet: makeSnippet(doc.text, matcher, markers) }] : [];
-    });
+    rows.sort((a, b) => a[1] - b[1] || b[0] - a[0]);
+    const hits = rows.slice(0, Math.floor(limit)).map(([id, rank]) => ({ id, score: -rank }));
     return { hits, capped };
   }
 
@@ -150,12 +146,15 @@ export class SqliteBackend implements LexicalBackend {
     return (this.stmt('SELECT DISTINCT file FROM docs WHERE noted_path = ?').all(notedPath) as Array<{ file: string }>).map((r) => r.file);
   }
 
+  /** Documents by id, in the order asked (missing ones left out); one statement per batch. */
   getDocs(ids: number[]): StoredDoc[] {
-    const byId = this.stmt(`SELECT ${DOC_COLUMNS} FROM docs d WHERE d.id = ?`);
-    return ids.flatMap((id) => {
-      const row = byId.get(id) as DocRow | undefined;
-      return row ? [toDoc(row)] : [];
-    });
+    const byId = new Map<number, StoredDoc>();
+    for (let at = 0; at < ids.length; at += DOC_BATCH) {
+      const batch = ids.slice(at, at + DOC_BATCH);
+      const rows = this.stmt(`SELECT ${DOC_COLUMNS} FROM docs d WHERE d.id IN (${batch.map(() => '?').join(', ')})`).all(...batch) as DocRow[];
+      for (const row of rows) byId.set(row.id, toDoc(row));
+    }
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   count(): number {

@@ -99,14 +99,14 @@ export function termMatcher(query: ParsedQuery): TermMatcher {
 const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Co}]/u;
 const WORD_TAIL = /[\p{L}\p{N}\p{M}\p{Co}]*/uy;
 
-/** Offsets of the matching words of a (whitespace-flattened) text. */
-function matchOffsets(flat: string, matches: TermMatcher): Array<[number, number]> {
+/** Offsets of the matching words of a text, at most `max` of them. */
+function matchOffsets(flat: string, matches: TermMatcher, max = Infinity): Array<[number, number]> {
   const hits: Array<[number, number]> = [];
   const roots = matches.candidates;
   if (roots) {
     // Words starting with a query word's first letters, checked whole.
     roots.lastIndex = 0;
-    for (let m = roots.exec(flat); m; m = roots.exec(flat)) {
+    for (let m = roots.exec(flat); m && hits.length < max; m = roots.exec(flat)) {
       const start = m.index;
       if (start > 0 && WORD_CHAR.test(flat[start - 1])) continue;
       WORD_TAIL.lastIndex = start;
@@ -120,8 +120,28 @@ function matchOffsets(flat: string, matches: TermMatcher): Array<[number, number
   }
   const pattern = ASCII.test(flat) ? ASCII_WORD : WORD;
   pattern.lastIndex = 0;
-  for (let m = pattern.exec(flat); m; m = pattern.exec(flat)) if (matches(m[0])) hits.push([m.index, m.index + m[0].length]);
+  for (let m = pattern.exec(flat); m && hits.length < max; m = pattern.exec(flat)) if (matches(m[0])) hits.push([m.index, m.index + m[0].length]);
   return hits;
+}
+
+/**
+ * The part of a long text a snippet can come from: a few windows' worth around the first match,
+ * cut at whitespace, so a 2 KB transcript chunk is not flattened and scanned whole.
+ */
+function snippetSource(text: string, matches: TermMatcher, maxChars: number): { source: string; cutBefore: boolean; cutAfter: boolean } {
+  if (text.length <= 3 * maxChars) return { source: text, cutBefore: false, cutAfter: false };
+  const first = matchOffsets(text, matches, 1)[0]?.[0] ?? 0;
+  let from = Math.max(0, first - maxChars);
+  if (from > 0) {
+    const space = text.slice(from, first).search(/\s/);
+    from = space >= 0 ? from + space + 1 : first;
+  }
+  let to = Math.min(text.length, from + 3 * maxChars);
+  if (to < text.length) {
+    const space = text.lastIndexOf(' ', to);
+    if (space > first) to = space;
+  }
+  return { source: text.slice(from, to), cutBefore: from > 0, cutAfter: to < text.length };
 }
 
 /**
@@ -129,8 +149,10 @@ function matchOffsets(flat: string, matches: TermMatcher): Array<[number, number
  * markers and cut ends marked with `…`. Without a match, the start of the text.
  */
 export function makeSnippet(text: string, query: ParsedQuery | TermMatcher, markers: HighlightMarkers, maxChars = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const hits = matchOffsets(flat, typeof query === 'function' ? query : termMatcher(query));
+  const matcher = typeof query === 'function' ? query : termMatcher(query);
+  const { source, cutBefore, cutAfter } = snippetSource(text, matcher, maxChars);
+  const flat = source.replace(/\s+/g, ' ').trim();
+  const hits = matchOffsets(flat, matcher);
   let start = 0;
   if (hits.length > 0 && hits[0][0] > maxChars / 3) {
     // Keep some words before the first match, cut at a word start.
@@ -150,7 +172,7 @@ export function makeSnippet(text: string, query: ParsedQuery | TermMatcher, mark
     at = to;
   }
   out += flat.slice(at, end);
-  return (start > 0 ? '…' : '') + out + (end < flat.length ? '…' : '');
+  return (start > 0 || cutBefore ? '…' : '') + out + (end < flat.length || cutAfter ? '…' : '');
 }
 
 /**

@@ -135,6 +135,9 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
     assert.ok(r.warnings.some((w) => w.startsWith(`over ${RANK_CAP} matches`)), r.warnings.join('\n'));
     const narrow = await openIndex().search('okapi number 7');
     assert.deepEqual(narrow.warnings, []);
+    // Asking for more hits than the cap ranks that many: every match comes back.
+    const all = await openIndex().search('okapi', { limit: RANK_CAP + 100 });
+    assert.equal(all.hits.length, RANK_CAP + 50);
   });
 
   it('skips the refresh within refreshAfterMs (for search-as-you-type), and refreshes after', async () => {
