@@ -16,10 +16,23 @@ export interface SourceState {
   docs?: number;
 }
 
+/** How one step asks the engine: every item (`and`) or any (`or`), ranking at most `rankCap` matches. */
+export interface LexicalStep {
+  mode: 'and' | 'or';
+  rankCap: number;
+  /**
+   * Over `rankCap` matches, list the most recent unranked: a prefix of a word being typed can
+   * match much of the store, and ranking it costs a pass over all its matches.
+   */
+  unrankedWhenBroad?: boolean;
+}
+
 /** A query's hits, and whether there were too many matches to rank them all. */
 export interface LexicalResult {
   hits: LexicalHit[];
   capped: boolean;
+  /** True when the hits are the most recent matches, in that order, not ranked. */
+  unranked?: boolean;
 }
 
 /** The fields the vector layer needs of every document. */
@@ -45,11 +58,10 @@ export interface LexicalBackend {
   setSourceState(state: SourceState): void;
   removeSource(rel: string): void;
   /**
-   * Ranked matches, best first. `and` requires every query item, `or` any. An engine may rank
-   * only the `rankCap` most recently indexed matches of a broad query (and says so). Snippets
-   * are cut by the caller, for the hits it keeps.
+   * Ranked matches, best first. An engine may rank only the `rankCap` most recently indexed
+   * matches of a broad query (and says so). Snippets are cut by the caller, for the hits it keeps.
    */
-  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number, rankCap?: number): LexicalResult;
+  query(query: ParsedQuery, step: LexicalStep, filter: SearchFilter, limit: number): LexicalResult;
   docRefs(): DocRef[];
   /** Store-relative note files holding notes about a workspace-relative path. */
   noteFilesFor(notedPath: string): string[];

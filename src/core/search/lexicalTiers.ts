@@ -1,11 +1,13 @@
 /**
- * The order in which a query is tried against the lexical engine, cheapest first, each step
- * only while the previous ones found too little: every word exactly; then, only when that found
- * nothing (the last word is still being typed: porter already covers its inflections), the last
- * word as a prefix, the costliest to expand; then any word exactly, to fill up the list.
+ * The order in which a query is tried against the lexical engine, each step only when the
+ * previous ones found nothing: every word exactly; then the last word as a prefix (it is still
+ * being typed: porter already covers its inflections); then any word. Matches of every word are
+ * what was asked for: padding them with matches of some words would bury them in noise, and
+ * doubled the time of a multi-word query.
  */
 import { TIER_FACTORS, lexicalCandidates, type Candidate } from './hybrid';
 import type { ParsedQuery } from './queryParser';
+import type { LexicalStep } from './lexicalBackend';
 import type { LexicalHit } from './searchTypes';
 import { RANK_CAP } from './sqliteBackend';
 
@@ -15,21 +17,21 @@ import { RANK_CAP } from './sqliteBackend';
  */
 export const PARTIAL_RANK_CAP = 50;
 
-/** Runs one query against the engine: every item (`and`) or any (`or`), ranking at most `rankCap` matches. */
-export type LexicalRun = (query: ParsedQuery, mode: 'and' | 'or', rankCap: number) => LexicalHit[];
+/** Runs one step of a query against the engine. */
+export type LexicalRun = (query: ParsedQuery, step: LexicalStep) => LexicalHit[];
 
-/** Lexical candidates for a query that should yield `limit` hits. */
-export function tieredLexical(parsed: ParsedQuery, limit: number, run: LexicalRun): Candidate[] {
-  const tiers: Array<{ hits: LexicalHit[]; factor: number }> = [];
-  const found = new Set<number>();
-  const step = (query: ParsedQuery, mode: 'and' | 'or', factor: number, rankCap: number) => {
-    const hits = run(query, mode, rankCap);
-    for (const h of hits) found.add(h.id);
-    tiers.push({ hits, factor });
-  };
+/** Lexical candidates for a query. */
+export function tieredLexical(parsed: ParsedQuery, run: LexicalRun): Candidate[] {
   const exact = parsed.prefixLast ? { ...parsed, prefixLast: false } : parsed;
-  step(exact, 'and', TIER_FACTORS.exact, RANK_CAP);
-  if (found.size === 0 && parsed.prefixLast) step(parsed, 'and', TIER_FACTORS.prefix, RANK_CAP);
-  if (found.size < limit && parsed.items.length > 1) step(exact, 'or', TIER_FACTORS.partial, PARTIAL_RANK_CAP);
-  return lexicalCandidates(tiers);
+  const steps: Array<{ query: ParsedQuery; step: LexicalStep; factor: number; when: boolean }> = [
+    { query: exact, step: { mode: 'and', rankCap: RANK_CAP }, factor: TIER_FACTORS.exact, when: true },
+    { query: parsed, step: { mode: 'and', rankCap: RANK_CAP, unrankedWhenBroad: true }, factor: TIER_FACTORS.prefix, when: parsed.prefixLast },
+    { query: exact, step: { mode: 'or', rankCap: PARTIAL_RANK_CAP }, factor: TIER_FACTORS.partial, when: parsed.items.length > 1 },
+  ];
+  for (const { query, step, factor, when } of steps) {
+    if (!when) continue;
+    const hits = run(query, step);
+    if (hits.length > 0) return lexicalCandidates([{ hits, factor }]);
+  }
+  return [];
 }

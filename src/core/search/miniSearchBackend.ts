@@ -5,7 +5,7 @@
  * process, so it is rebuilt from the files once per process and then updated incrementally.
  */
 import MiniSearch, { type Query } from 'minisearch';
-import { passesFilter, type DocRef, type LexicalBackend, type LexicalResult, type SourceState } from './lexicalBackend';
+import { passesFilter, type DocRef, type LexicalBackend, type LexicalResult, type LexicalStep, type SourceState } from './lexicalBackend';
 import type { ParsedQuery } from './queryParser';
 import type { LexicalHit, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
 import { containsPhrase, normalizeTerm, textTerms, wordsWithOffsets } from './textTerms';
@@ -72,7 +72,7 @@ export class MiniSearchBackend implements LexicalBackend {
     this.bySource.delete(rel);
   }
 
-  query(query: ParsedQuery, mode: 'and' | 'or', filter: SearchFilter, limit: number): LexicalResult {
+  query(query: ParsedQuery, { mode }: LexicalStep, filter: SearchFilter, limit: number): LexicalResult {
     if (query.items.length === 0 || limit <= 0) return { hits: [], capped: false };
     const queries: Query[] = query.items.map((item, i) =>
       item.length > 1

@@ -10,6 +10,7 @@ import type { StorePaths } from '../store/storePaths';
 import { embedderFromEnv, type Embedder } from './embeddings';
 import { DEFAULT_WEIGHTS, addVectorCandidates, rank, toHit, type HybridWeights } from './hybrid';
 import { syncIndex, type SyncOptions } from './indexSync';
+import type { LexicalStep } from './lexicalBackend';
 import { tieredLexical } from './lexicalTiers';
 import { fallbackEngine, openEngine, reopenAfterCorruption, type Engine, type EngineOptions } from './openEngine';
 import { isEmptyQuery, parseQuery, type ParsedQuery } from './queryParser';
@@ -150,7 +151,7 @@ export class SearchIndex {
     const vector = options.vector !== false ? this.vector : undefined;
     // Lexical-only needs just the hits it returns; a hybrid merge wants a deeper pool to re-rank.
     const pool = vector ? Math.max(limit * 3, 30) : limit;
-    let candidates = tieredLexical(parsed, limit, (q, mode, rankCap) => this.lexical(q, mode, filter, pool, warnings, rankCap));
+    let candidates = tieredLexical(parsed, (q, step) => this.lexical(q, step, filter, pool, warnings));
     let weights: HybridWeights | undefined;
     let modeReason = this.lexicalReason();
     if (vector) {
@@ -214,20 +215,14 @@ export class SearchIndex {
     return 'lexical only: vectors not requested';
   }
 
-  private lexical(
-    parsed: ParsedQuery,
-    mode: 'and' | 'or',
-    filter: SearchFilter,
-    limit: number,
-    warnings: string[],
-    rankCap: number,
-  ): LexicalHit[] {
+  private lexical(parsed: ParsedQuery, step: LexicalStep, filter: SearchFilter, limit: number, warnings: string[]): LexicalHit[] {
     // Ranking fewer matches than the hits asked for would return fewer than there are.
-    rankCap = Math.max(rankCap, limit);
+    const rankCap = Math.max(step.rankCap, limit);
     try {
-      const result = this.withRecovery(() => this.engine.lexical.query(parsed, mode, filter, limit, rankCap), 'fallback', true);
-      // Partial matches only fill up the list; a cap there is not worth a warning.
-      if (result.capped && mode === 'and') warnings.push(`over ${rankCap} matches: ranked among the ${rankCap} most recently indexed; add words to narrow it`);
+      const result = this.withRecovery(() => this.engine.lexical.query(parsed, { ...step, rankCap }, filter, limit), 'fallback', true);
+      // Partial matches are a last resort; a cap there is not worth a warning.
+      if (result.unranked) warnings.push(`over ${rankCap} matches for a word being typed: the most recent are listed, unranked; finish the word to rank them`);
+      else if (result.capped && step.mode === 'and') warnings.push(`over ${rankCap} matches: ranked among the ${rankCap} most recently indexed; add words to narrow it`);
       return result.hits;
     } catch (error) {
       // The sanitizer should make this unreachable; if the engine still refuses, say so.

@@ -1,14 +1,15 @@
 /**
  * The schema of `<store>/.index/lore.sqlite`: a regular `docs` table mirrored into an FTS5
- * external-content table (porter stemming, unicode61 folding, prefix indexes for
- * search-as-you-type), a `sources` table for incremental updates and a `vectors` table of
+ * external-content table (porter stemming, unicode61 folding, prefix indexes of 2–5 characters
+ * for search-as-you-type: without them a 4-letter prefix merged the lists of every word it
+ * starts, 3–4× slower, for 20% more index), a `sources` table for incremental updates and a `vectors` table of
  * float32 blobs keyed by model and content hash.
  */
 import type { SearchCategory, StoredDoc } from './searchTypes';
 import type { SqliteDatabase } from './sqliteDriver';
 
 /** Bumped whenever the schema or what is indexed changes; an older index is rebuilt. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** Weight of the `context` column (noted path, section, conversation title) against the text. */
 const CONTEXT_WEIGHT = 0.3;
@@ -21,7 +22,7 @@ CREATE TABLE IF NOT EXISTS docs(id INTEGER PRIMARY KEY, file TEXT NOT NULL, line
   context TEXT NOT NULL, source TEXT, date TEXT, noted_path TEXT, section TEXT, hash TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS docs_file ON docs(file);
 CREATE INDEX IF NOT EXISTS docs_noted ON docs(noted_path) WHERE noted_path IS NOT NULL;
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, context, content='docs', content_rowid='id', tokenize='porter unicode61', prefix='2 3');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, context, content='docs', content_rowid='id', tokenize='porter unicode61', prefix='2 3 4 5');
 CREATE TABLE IF NOT EXISTS vectors(model TEXT NOT NULL, hash TEXT NOT NULL, dim INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(model, hash)) WITHOUT ROWID;
 `;
 

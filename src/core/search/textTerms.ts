@@ -97,6 +97,8 @@ export function termMatcher(query: ParsedQuery): TermMatcher {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Co}]/u;
+/** Whitespace other than single spaces. */
+const RUNS_OF_SPACE = /[^\S ]| {2}/;
 const WORD_TAIL = /[\p{L}\p{N}\p{M}\p{Co}]*/uy;
 
 /** Offsets of the matching words of a text, at most `max` of them. */
@@ -151,7 +153,8 @@ function snippetSource(text: string, matches: TermMatcher, maxChars: number): { 
 export function makeSnippet(text: string, query: ParsedQuery | TermMatcher, markers: HighlightMarkers, maxChars = 200): string {
   const matcher = typeof query === 'function' ? query : termMatcher(query);
   const { source, cutBefore, cutAfter } = snippetSource(text, matcher, maxChars);
-  const flat = source.replace(/\s+/g, ' ').trim();
+  // Most items are one line with single spaces: nothing to flatten, no copy.
+  const flat = RUNS_OF_SPACE.test(source) ? source.replace(/\s+/g, ' ').trim() : source.trim();
   const hits = matchOffsets(flat, matcher);
   let start = 0;
   if (hits.length > 0 && hits[0][0] > maxChars / 3) {

@@ -127,6 +127,29 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
     assert.ok(!fs.existsSync(indexDatabaseFile(paths)));
   });
 
+  it('merges the FTS segments after a bulk build, not after small updates', async () => {
+    const segments = () => {
+      const db = new (loadSqlite().driver!)(indexDatabaseFile(paths), { readonly: true });
+      try {
+        return db.prepare('SELECT count(DISTINCT segid) FROM fts_idx').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    const index = openIndex();
+    await index.update();
+    for (let i = 0; i < 3; i++) {
+      fs.appendFileSync(path.join(paths.root, 'decisions.md'), `- small change ${i}\n`);
+      await index.update({ only: ['decisions.md'] });
+    }
+    assert.ok(segments() > 1, 'small updates add segments of their own; merging them is left to FTS5');
+    const items = Array.from({ length: 6000 }, (_, i) => `- bulk item ${i} about topic${i % 97} [from: s${i % 13}, 2026-01-02]`).join('\n');
+    fs.writeFileSync(path.join(paths.root, 'facts.md'), `# Facts\n\n${items}\n`);
+    await index.update();
+    assert.equal(segments(), 1);
+    assert.equal((await index.search('topic42', { limit: 100 })).hits.length, 62);
+  });
+
   it('ranks a very broad query among the most recent matches and says so', async () => {
     const many = Array.from({ length: RANK_CAP + 50 }, (_, i) => `- okapi sighting number ${i}`).join('\n');
     fs.writeFileSync(path.join(paths.root, 'questions.md'), `# Questions\n\n${many}\n`);
@@ -138,6 +161,20 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
     // Asking for more hits than the cap ranks that many: every match comes back.
     const all = await openIndex().search('okapi', { limit: RANK_CAP + 100 });
     assert.equal(all.hits.length, RANK_CAP + 50);
+  });
+
+  it('lists a broad prefix (a word being typed) newest first without ranking it, and ranks a narrow one', async () => {
+    const many = Array.from({ length: RANK_CAP + 20 }, (_, i) => `- okapis${i} seen`).join('\n');
+    fs.writeFileSync(path.join(paths.root, 'questions.md'), `# Questions\n\n${many}\n- okapis${RANK_CAP + 20} seen twice, okapis again\n`);
+    const broad = await openIndex().search('okap', { limit: 3 });
+    assert.deepEqual(
+      broad.hits.map((h) => h.text),
+      [`okapis${RANK_CAP + 20} seen twice, okapis again`, `okapis${RANK_CAP + 19} seen`, `okapis${RANK_CAP + 18} seen`],
+    );
+    assert.ok(broad.warnings.some((w) => w.includes('unranked')), broad.warnings.join('\n'));
+    const narrow = await openIndex().search('okapis1', { limit: 3 });
+    assert.deepEqual(narrow.warnings, []);
+    assert.equal(narrow.hits[0].text, 'okapis1 seen');
   });
 
   it('skips the refresh within refreshAfterMs (for search-as-you-type), and refreshes after', async () => {
