@@ -10,7 +10,7 @@ import type { StorePaths } from '../store/storePaths';
 import { contentHash, extractDocs } from './extractDocs';
 import type { LexicalBackend, SourceState } from './lexicalBackend';
 import type { UpdateReport } from './searchTypes';
-import { classifySource, listSourceFiles, statSource, type SourceFileInfo } from './sourceFiles';
+import { classifySource, statSource, visitSourceFiles, type SourceFileInfo } from './sourceFiles';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
 export const DEFAULT_MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
@@ -35,13 +35,15 @@ export function syncIndex(backend: LexicalBackend, paths: StorePaths, options: S
   const started = performance.now();
   const report: Omit<UpdateReport, 'embedded'> = { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0 };
   const states = backend.sourceStates();
-  const work: SourceFileInfo[] = [];
+  const changed: SourceFileInfo[] = [];
   const removed: string[] = [];
   if (options.only) {
     for (const file of options.only) {
       const info = statSource(paths, file);
       if (info) {
-        if (info.kind !== 'transcript' || options.transcripts !== false) work.push(info);
+        if (info.kind === 'transcript' && options.transcripts === false) continue;
+        report.scanned++;
+        if (!isUnchanged(states.get(info.rel), info.mtimeMs, info.size)) changed.push(info);
         continue;
       }
       const known = classifySource(paths, file);
@@ -49,22 +51,21 @@ export function syncIndex(backend: LexicalBackend, paths: StorePaths, options: S
     }
   } else {
     let known = 0;
-    for (const info of listSourceFiles(paths, { transcripts: options.transcripts })) {
-      if (states.has(info.rel)) known++;
-      work.push(info);
-    }
+    const seen: string[] = [];
+    visitSourceFiles(paths, { transcripts: options.transcripts }, (rel, abs, kind, category, mtimeMs, size) => {
+      report.scanned++;
+      seen.push(rel);
+      const state = states.get(rel);
+      if (state) known++;
+      if (!isUnchanged(state, mtimeMs, size)) changed.push({ rel, abs, kind, category, mtimeMs, size });
+    });
     // Every indexed source was seen (the usual case): no need to look for vanished ones.
     if (known < states.size) {
-      const seen = new Set(work.map((f) => f.rel));
-      for (const rel of states.keys()) if (!seen.has(rel)) removed.push(rel);
+      const present = new Set(seen);
+      for (const rel of states.keys()) if (!present.has(rel)) removed.push(rel);
     }
   }
-  report.scanned = work.length;
-  const changed = work.filter((f) => {
-    const state = states.get(f.rel);
-    return !state || state.mtimeMs !== f.mtimeMs || state.size !== f.size;
-  });
-  report.unchanged = work.length - changed.length;
+  report.unchanged = report.scanned - changed.length;
   if (changed.length > 0 || removed.length > 0) {
     const maxBytes = options.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES;
     const now = Date.now();
@@ -89,6 +90,11 @@ export function syncIndex(backend: LexicalBackend, paths: StorePaths, options: S
   return report;
 }
 
+/** A source whose recorded mtime and size still hold is not read again (primitives: no object per file). */
+function isUnchanged(state: SourceState | undefined, mtimeMs: number, size: number): boolean {
+  return state !== undefined && state.mtimeMs === mtimeMs && state.size === size;
+}
+
 function applyFile(
   backend: LexicalBackend,
   file: SourceFileInfo,
@@ -96,7 +102,7 @@ function applyFile(
   limits: { maxBytes: number; now: number },
   report: Omit<UpdateReport, 'embedded'>,
 ): void {
-  if (previous && previous.mtimeMs === file.mtimeMs && previous.size === file.size) {
+  if (isUnchanged(previous, file.mtimeMs, file.size)) {
     report.unchanged++;
     return;
   }

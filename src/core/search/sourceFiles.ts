@@ -63,13 +63,18 @@ export function statSource(paths: StorePaths, file: string): SourceFileInfo | un
   return stat ? { ...info, mtimeMs: stat.mtimeMs, size: stat.size } : undefined;
 }
 
-/** Lists every source file of the store (in directory order). */
-export function listSourceFiles(paths: StorePaths, options: { transcripts?: boolean } = {}): SourceFileInfo[] {
-  const out: SourceFileInfo[] = [];
+/** Receives each source file; nothing is allocated for a file the visitor does not keep. */
+export type SourceVisitor = (rel: string, abs: string, kind: SourceKind, category: CategoryFileKey | undefined, mtimeMs: number, size: number) => void;
+
+/**
+ * Stats every source file of the store (in directory order). A full update runs this over
+ * thousands of files, so it builds no object per file: the visitor keeps what it needs.
+ */
+export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boolean }, visit: SourceVisitor): void {
   // Relative paths are built by concatenation: path.relative per file was a third of a scan.
   const push = (abs: string, rel: string, kind: SourceKind, category?: CategoryFileKey) => {
     const stat = statFile(abs);
-    if (stat) out.push({ rel, abs, kind, category, mtimeMs: stat.mtimeMs, size: stat.size });
+    if (stat) visit(rel, abs, kind, category, stat.mtimeMs, stat.size);
   };
   for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) push(path.join(paths.root, CATEGORY_FILES[key].file), CATEGORY_FILES[key].file, 'category', key);
   const filesRel = storeRelative(paths, paths.files);
@@ -80,6 +85,12 @@ export function listSourceFiles(paths: StorePaths, options: { transcripts?: bool
   if (options.transcripts ?? true) {
     for (const dir of [paths.inbox, paths.archive]) walkConversations(dir, storeRelative(paths, dir), 0, (abs, rel) => push(abs, rel, 'transcript'));
   }
+}
+
+/** Lists every source file of the store (in directory order). */
+export function listSourceFiles(paths: StorePaths, options: { transcripts?: boolean } = {}): SourceFileInfo[] {
+  const out: SourceFileInfo[] = [];
+  visitSourceFiles(paths, options, (rel, abs, kind, category, mtimeMs, size) => out.push({ rel, abs, kind, category, mtimeMs, size }));
   return out;
 }
 
