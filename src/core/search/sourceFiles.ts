@@ -87,13 +87,6 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
   }
 }
 
-/** Lists every source file of the store (in directory order). */
-export function listSourceFiles(paths: StorePaths, options: { transcripts?: boolean } = {}): SourceFileInfo[] {
-  const out: SourceFileInfo[] = [];
-  visitSourceFiles(paths, options, (rel, abs, kind, category, mtimeMs, size) => out.push({ rel, abs, kind, category, mtimeMs, size }));
-  return out;
-}
-
 function readNames(dir: string): string[] {
   try {
     return fs.readdirSync(dir);

@@ -2,8 +2,8 @@
  * The schema of `<store>/.index/lore.sqlite`: a regular `docs` table mirrored into an FTS5
  * external-content table (porter stemming, unicode61 folding, prefix indexes of 2–5 characters
  * for search-as-you-type: without them a 4-letter prefix merged the lists of every word it
- * starts, 3–4× slower, for 20% more index), a `sources` table for incremental updates and a `vectors` table of
- * float32 blobs keyed by model and content hash.
+ * starts, 3–4× slower, for 20% more index), a `sources` table for incremental updates and a
+ * `vectors` table of float32 blobs keyed by model and content hash.
  */
 import type { SearchCategory, StoredDoc } from './searchTypes';
 import type { SqliteDatabase } from './sqliteDriver';
