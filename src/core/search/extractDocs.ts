@@ -8,10 +8,10 @@ import type { Conversation } from '../conversations/conversation';
 import { importConversation } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
 import { parseTurnHeading } from '../conversations/transcriptSyntax';
-import { listItems } from '../knowledge/categoryFile';
+import { listItems, type KnowledgeItem } from '../knowledge/categoryFile';
 import { stripProvenance } from '../knowledge/provenance';
 import { parseNoteFile } from '../store/noteFile';
-import type { SearchDoc } from './searchTypes';
+import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
 
 /** Target size of a transcript chunk; a single turn larger than the hard cap is cut. */
@@ -44,25 +44,30 @@ export function extractDocs(source: SourceFileInfo, text: string): SearchDoc[] {
   }
 }
 
+/**
+ * The document of one knowledge line (a category item or a note), none when only provenance is
+ * left: its text without the provenance, found also by `label` and by the source it came from.
+ */
+function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; category: SearchCategory; label?: string; section?: string; notedPath?: string }): SearchDoc[] {
+  const body = stripProvenance(item.text).trim();
+  if (!body) return [];
+  const prov = item.provenance;
+  const { label, ...rest } = fields;
+  return [
+    finish({
+      file,
+      text: body,
+      context: [label, prov?.source].filter(Boolean).join(' '),
+      source: prov?.source,
+      date: prov?.validDate ? prov.date : undefined,
+      ...rest,
+    }),
+  ];
+}
+
 function categoryDocs(source: SourceFileInfo, text: string): SearchDoc[] {
   const category = source.category ?? 'facts';
-  return listItems(text).flatMap((item) => {
-    const body = stripProvenance(item.text).trim();
-    if (!body) return [];
-    const prov = item.provenance;
-    return [
-      finish({
-        file: source.rel,
-        line: item.line + 1,
-        category,
-        text: body,
-        context: [item.section, prov?.source].filter(Boolean).join(' '),
-        source: prov?.source,
-        date: prov?.validDate ? prov.date : undefined,
-        section: item.section,
-      }),
-    ];
-  });
+  return listItems(text).flatMap((item) => itemDoc(source.rel, item, { line: item.line + 1, category, label: item.section, section: item.section }));
 }
 
 function noteDocs(source: SourceFileInfo, text: string): SearchDoc[] {
@@ -71,23 +76,7 @@ function noteDocs(source: SourceFileInfo, text: string): SearchDoc[] {
   const bodyStart = text.endsWith(note.body) ? text.length - note.body.length : 0;
   const offset = countLines(text, 0, bodyStart);
   const notedPath = note.meta.path || undefined;
-  return note.notes.flatMap((item) => {
-    const body = stripProvenance(item.text).trim();
-    if (!body) return [];
-    const prov = item.provenance;
-    return [
-      finish({
-        file: source.rel,
-        line: offset + item.line + 1,
-        category: 'notes',
-        text: body,
-        context: [notedPath, prov?.source].filter(Boolean).join(' '),
-        source: prov?.source,
-        date: prov?.validDate ? prov.date : undefined,
-        notedPath,
-      }),
-    ];
-  });
+  return note.notes.flatMap((item) => itemDoc(source.rel, item, { line: offset + item.line + 1, category: 'notes', label: notedPath, notedPath }));
 }
 
 function countLines(text: string, from: number, to: number): number {

@@ -29,18 +29,12 @@ export interface Candidate {
 }
 
 /**
- * Lexical hits of successive queries as candidates, each tier's scores scaled by its factor
- * (scores normalized by the best in all tiers); a document keeps its first tier.
+ * The lexical hits of the step that answered as candidates: scores normalized by the best one,
+ * scaled by how the step matched (see TIER_FACTORS).
  */
-export function lexicalCandidates(tiers: Array<{ hits: LexicalHit[]; factor: number }>): Candidate[] {
-  const max = Math.max(0, ...tiers.flatMap((t) => t.hits.map((h) => h.score))) || 1;
-  const out = new Map<number, Candidate>();
-  for (const { hits, factor } of tiers) {
-    for (const h of hits) {
-      if (!out.has(h.id)) out.set(h.id, { id: h.id, doc: h.doc, bm25: (factor * Math.max(0, h.score)) / max });
-    }
-  }
-  return [...out.values()];
+export function lexicalCandidates(hits: LexicalHit[], factor: number): Candidate[] {
+  const max = Math.max(0, ...hits.map((h) => h.score)) || 1;
+  return hits.map((h) => ({ id: h.id, doc: h.doc, bm25: (factor * Math.max(0, h.score)) / max }));
 }
 
 /** Adds vector similarities to the candidates (new candidates for vector-only hits). */

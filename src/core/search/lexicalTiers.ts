@@ -31,7 +31,7 @@ export function tieredLexical(parsed: ParsedQuery, run: LexicalRun): Candidate[]
   for (const { query, step, factor, when } of steps) {
     if (!when) continue;
     const hits = run(query, step);
-    if (hits.length > 0) return lexicalCandidates([{ hits, factor }]);
+    if (hits.length > 0) return lexicalCandidates(hits, factor);
   }
   return [];
 }
