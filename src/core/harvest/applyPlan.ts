@@ -12,7 +12,11 @@ import { fsyncDirectory, writeFileAtomic } from '../store/atomicWrite';
 import { writeLedger } from '../store/ledger';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { crashPoint } from '../util/crashPoints';
-import type { HarvestPlan } from './plan';
+import { readCategoryTexts, regenerateDigest } from '../store/digest';
+import { replaceTextGuarded, sleepSync, type GuardedReplace, type TextEdit } from '../store/guardedReplace';
+import { encodeLossless } from '../util/losslessText';
+import type { HarvestPlan, PlanChange } from './plan';
+import { applyPlanEdit } from './planEdits';
 
 export interface ApplyResult {
   written: string[];
@@ -20,22 +24,54 @@ export interface ApplyResult {
   reclaimErrors: Array<{ path: string; message: string }>;
 }
 
+/**
+ * Late writes into a replaced file (an editor that opened it just before the swap) are looked
+ * for at least this long after the last replacement before anything is reclaimed.
+ */
+const SETTLE_GRACE_MS = 5;
+
+/** The text apply writes for a change: the previewed one, or the same edit on what is there now. */
+function editFor(change: PlanChange): TextEdit {
+  return (current) => {
+    if (current === change.before) return change.after;
+    return change.edit ? applyPlanEdit(change.edit, current) : change.after;
+  };
+}
+
 export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   const result: ApplyResult = { written: [], reclaimed: [], reclaimErrors: [] };
   const knowledge = plan.changes.filter((c) => c.file !== 'digest.md');
   const digest = plan.changes.find((c) => c.file === 'digest.md');
 
-  // 1. Knowledge: category files and note files.
-  for (const change of knowledge) {
-    if (change.after === undefined) continue; // A harvest never removes knowledge files.
-    writeFileAtomic(resolveInStore(paths, change.file), change.after);
-    result.written.push(change.file);
+  // 1. Knowledge: category files and note files, each re-applied on top of any edit made since the plan read it.
+  const replaced: GuardedReplace[] = [];
+  let lastSwap = 0;
+  let rebased = false;
+  try {
+    for (const change of knowledge) {
+      if (change.after === undefined) continue; // A harvest never removes knowledge files.
+      const expectedBytes = change.before === undefined ? undefined : encodeLossless(change.before).length;
+      const replacement = replaceTextGuarded(resolveInStore(paths, change.file), editFor(change), { expectedBytes });
+      replaced.push(replacement);
+      rebased ||= replacement.rebased > 0;
+      lastSwap = Date.now();
+      result.written.push(change.file);
+    }
+    // 2. The ledger: from here on the harvest is proven.
+    writeLedger(paths.ledger, plan.ledger);
+    result.written.push('ledger.json');
+    // 3. Writes that reached a replaced file late are merged into the new one (after a short grace).
+    sleepSync(lastSwap + SETTLE_GRACE_MS - Date.now());
+  } finally {
+    // Also on failure: a file replaced before the error must not lose a late hand-written line.
+    for (const replacement of replaced.splice(0)) if (replacement.settle() !== replacement) rebased = true;
   }
-  // 2. The ledger: from here on the harvest is proven.
-  writeLedger(paths.ledger, plan.ledger);
-  result.written.push('ledger.json');
-  // 3. The digest, a projection that can always be regenerated.
-  if (digest) {
+  // 4. The digest, a projection that can always be regenerated: from the files as written when
+  //    someone edited them meanwhile, else exactly as previewed.
+  if (rebased && plan.digestEnabled) {
+    regenerateDigest(paths, { enabled: true, texts: readCategoryTexts(paths) });
+    result.written.push('digest.md');
+  } else if (digest) {
     if (digest.after === undefined) {
       fs.rmSync(paths.digest, { force: true });
       fsyncDirectory(paths.root);
@@ -44,7 +80,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
     }
     result.written.push('digest.md');
   }
-  // 4. Reclaims, last.
+  // 5. Reclaims, last.
   const touchedDirs = new Set<string>();
   for (const outcome of plan.outcomes) {
     if (!outcome.reclaim) continue;

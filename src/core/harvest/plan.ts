@@ -6,17 +6,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts } from '../knowledge/categories';
-import { appendItems, insertTasks } from '../knowledge/categoryFile';
 import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowledge/itemLines';
 import type { Provenance } from '../knowledge/provenance';
 import { readTextIfExists } from '../store/atomicWrite';
+import { readTextLossless } from '../store/guardedReplace';
 import { digestSectionsFromTexts, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
 import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
-import { addNotes } from '../store/noteFile';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import type { ReclaimMode } from '../store/storeConfig';
 import type { ClassifiedConversation } from './classify';
+import { applyPlanEdit, type PlanEdit } from './planEdits';
 
 /** What the harvest decided for one conversation. */
 export interface ConversationOutcome extends ClassifiedConversation {
@@ -51,6 +51,8 @@ export interface PlanChange {
   after?: string;
   /** Number of lines added (for reports). */
   added: number;
+  /** The edit that turns `before` into `after`, re-applied by apply when the file changed since. */
+  edit?: PlanEdit;
 }
 
 export interface HarvestPlan {
@@ -61,6 +63,8 @@ export interface HarvestPlan {
   items: ItemCounts;
   /** Notes whose file did not resolve and went to facts.md. */
   orphanNotes: number;
+  /** Whether apply keeps digest.md (regenerating it when a file changed since the plan). */
+  digestEnabled: boolean;
 }
 
 export interface PlanOptions {
@@ -124,25 +128,30 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
 
   const before = readCategoryTexts(paths);
   const after: CategoryTexts = { ...before };
+  const edits: Partial<Record<CategoryFileKey, PlanEdit>> = {};
   const append = (key: Exclude<CategoryFileKey, 'tasks'>, list: string[]) => {
-    if (list.length) after[key] = appendItems(before[key], CATEGORY_FILES[key].title, list);
+    if (list.length) edits[key] = { kind: 'append', title: CATEGORY_FILES[key].title, lines: list };
   };
   append('facts', lines.facts);
   append('decisions', lines.decisions);
   append('questions', lines.questions);
   append('playbooks', lines.playbooks);
-  if (lines.open.length || lines.done.length) after.tasks = insertTasks(before.tasks, lines.open, lines.done);
+  if (lines.open.length || lines.done.length) edits.tasks = { kind: 'tasks', open: lines.open, done: lines.done };
 
   const changes: PlanChange[] = [];
   for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
-    if (after[key] !== undefined && after[key] !== (before[key] ?? '')) {
-      changes.push({ file: CATEGORY_FILES[key].file, before: before[key], after: after[key], added: countLines(before[key], after[key]) });
+    const edit = edits[key];
+    if (!edit) continue;
+    after[key] = applyPlanEdit(edit, before[key]);
+    if (after[key] !== (before[key] ?? '')) {
+      changes.push({ file: CATEGORY_FILES[key].file, before: before[key], after: after[key], added: countLines(before[key], after[key]), edit });
     }
   }
   for (const [file, { meta, lines: noteLines }] of notes) {
-    const current = readTextIfExists(path.join(paths.root, file));
-    const next = addNotes(current, meta, noteLines);
-    if (next !== current) changes.push({ file, before: current, after: next, added: countLines(current, next) });
+    const current = readTextLossless(path.join(paths.root, file));
+    const edit: PlanEdit = { kind: 'notes', meta, lines: noteLines };
+    const next = applyPlanEdit(edit, current);
+    if (next !== current) changes.push({ file, before: current, after: next, added: countLines(current, next), edit });
   }
 
   const digestBefore = readTextIfExists(paths.digest);
@@ -178,7 +187,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       ledger.entries[outcome.sha256] = options.reclaim === 'delete' ? { ...entry, deleted: true } : { ...entry, archived: outcome.archiveTo };
     }
   }
-  return { changes, ledger, outcomes, items: totals, orphanNotes };
+  return { changes, ledger, outcomes, items: totals, orphanNotes, digestEnabled: options.digestEnabled };
 }
 
 /** A free path in the archive for a conversation file (never overwrites, never collides in one run). */

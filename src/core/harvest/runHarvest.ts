@@ -11,6 +11,7 @@ import { isCalendarDate, toIsoDate, type Provenance } from '../knowledge/provena
 import { ProviderError, type Provider } from '../providers/provider';
 import { redactSecrets } from '../safety/redact';
 import { removeStaleTempFiles } from '../store/atomicWrite';
+import { recoverStaleAsides } from '../store/guardedReplace';
 import { ensureStoreLayout } from '../store/initStore';
 import { readLedger } from '../store/ledger';
 import { loadStoreConfig, type ReclaimMode } from '../store/storeConfig';
@@ -102,6 +103,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     // Holding the lock, any temporary file in the store was left by a writer that crashed.
     removeStaleTempFiles(paths.root);
     removeStaleTempFiles(paths.files);
+    recoverStaleAsides(paths.root);
+    recoverStaleAsides(paths.files);
   }
   try {
     // Under the lock the ledger read here is the one the plan merges into.

@@ -10,8 +10,14 @@ import { parseProvenance, type ParsedProvenance } from './provenance';
 /** A markdown file as lines, remembering how to write it back byte-for-byte. */
 export interface LineDocument {
   bom: boolean;
+  /** The line break for lines Lore adds: the one the file's last line break uses. */
   eol: '\n' | '\r\n';
   lines: string[];
+  /**
+   * Each line's own break, parallel to `lines` (a file may mix LF and CRLF, and every line keeps
+   * its own); undefined for lines added since parsing, which get `eol`. Edit through spliceLines.
+   */
+  breaks: Array<string | undefined>;
   /** Whether the text ended with a line break. */
   finalNewline: boolean;
 }
@@ -36,16 +42,36 @@ const FENCE = /^\s*(```|~~~)/;
 export function parseLines(text: string): LineDocument {
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
-  const eol = body.includes('\r\n') ? '\r\n' : '\n';
-  const finalNewline = body.length === 0 || body.endsWith('\n');
-  const lines = body.split(/\r?\n/);
-  if (finalNewline) lines.pop();
-  return { bom, eol, lines, finalNewline: body.length === 0 ? true : finalNewline };
+  const parts = body.split(/(\r?\n)/);
+  const lines: string[] = [];
+  const breaks: Array<string | undefined> = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    lines.push(parts[i]);
+    breaks.push(parts[i + 1] ?? '');
+  }
+  const finalNewline = body.length === 0 || parts.length > 1 && parts[parts.length - 1] === '';
+  if (body.length === 0 || finalNewline) {
+    lines.pop();
+    breaks.pop();
+  }
+  const last = [...breaks].reverse().find((b) => b);
+  return { bom, eol: last === '\r\n' ? '\r\n' : '\n', lines, breaks, finalNewline };
 }
 
 export function serializeLines(doc: LineDocument): string {
-  if (doc.lines.length === 0) return doc.bom ? '\ufeff' : '';
-  return (doc.bom ? '\ufeff' : '') + doc.lines.join(doc.eol) + (doc.finalNewline ? doc.eol : '');
+  const { lines, breaks } = doc;
+  let out = doc.bom ? '\ufeff' : '';
+  for (let i = 0; i < lines.length; i++) {
+    out += lines[i];
+    if (i < lines.length - 1 || doc.finalNewline) out += breaks[i] || doc.eol;
+  }
+  return out;
+}
+
+/** Array.splice for a document: removes and inserts lines, keeping each kept line's own break. */
+export function spliceLines(doc: LineDocument, start: number, deleteCount: number, ...insert: string[]): void {
+  doc.lines.splice(start, deleteCount, ...insert);
+  doc.breaks.splice(start, deleteCount, ...insert.map(() => undefined));
 }
 
 /** Lists the top-level list items, outside code fences, with the section they sit in. */
@@ -116,19 +142,18 @@ function endOfContent(lines: string[], from: number, to: number): number {
 
 /**
  * Appends item lines at the end of a category file (creating `# Title` for a new file),
- * skipping lines that are already there. Returns the text unchanged when nothing is new.
+ * skipping lines that are already there. Every other line keeps its bytes and its own line
+ * break. Returns the text unchanged when nothing is new.
  */
 export function appendItems(text: string | undefined, title: string, lines: string[]): string {
   const doc = parseLines(text ?? '');
   const fresh = newLinesOnly(doc, lines);
   if (fresh.length === 0) return text ?? '';
-  if (doc.lines.every((l) => l.trim() === '')) doc.lines = [`# ${title}`];
+  if (doc.lines.every((l) => l.trim() === '')) spliceLines(doc, 0, doc.lines.length, `# ${title}`);
   const end = endOfContent(doc.lines, 0, doc.lines.length);
-  const tail = doc.lines.slice(end);
-  const head = doc.lines.slice(0, end);
   // Keep a blank line between a heading and the first item, as people write it.
-  if (head.length > 0 && HEADING.test(head[head.length - 1])) head.push('');
-  doc.lines = [...head, ...fresh, ...tail];
+  const insert = end > 0 && HEADING.test(doc.lines[end - 1]) ? ['', ...fresh] : fresh;
+  spliceLines(doc, end, 0, ...insert);
   doc.finalNewline = true;
   return serializeLines(doc);
 }
@@ -147,53 +172,50 @@ function sectionEnd(lines: string[], start: number): number {
   return lines.length;
 }
 
+/** Inserts `block` at the end of the section whose heading is at `at`, blank-line separated. */
+function insertIntoSection(doc: LineDocument, at: number, block: string[]): void {
+  const end = endOfContent(doc.lines, at + 1, sectionEnd(doc.lines, at));
+  const insert = end === at + 1 ? ['', ...block] : [...block];
+  // A heading right after the inserted lines reads better with a blank line before it.
+  if (end < doc.lines.length && /^#{1,2}\s/.test(doc.lines[end])) insert.push('');
+  spliceLines(doc, end, 0, ...insert);
+}
+
 /**
  * Adds open tasks to the end of `## Open` (so they land before `## Done`) and done tasks to
- * the end of `## Done`, creating the headings a hand-edited file lacks.
+ * the end of `## Done`, creating the headings a hand-edited file lacks. Lines Lore does not
+ * add are left as they are.
  */
 export function insertTasks(text: string | undefined, open: string[], done: string[]): string {
   const doc = parseLines(text ?? '');
   const freshOpen = newLinesOnly(doc, open);
   const freshDone = newLinesOnly(doc, done).filter((l) => !freshOpen.includes(l));
   if (freshOpen.length === 0 && freshDone.length === 0) return text ?? '';
-  if (doc.lines.every((l) => l.trim() === '')) doc.lines = ['# Tasks'];
-  let lines = doc.lines;
+  if (doc.lines.every((l) => l.trim() === '')) spliceLines(doc, 0, doc.lines.length, '# Tasks');
 
-  let openAt = findHeading(lines, TASKS_OPEN_HEADING);
-  let doneAt = findHeading(lines, TASKS_DONE_HEADING);
-  if (openAt < 0) {
-    // A new `## Open` goes before `## Done` when there is one, else at the end.
-    const at = doneAt >= 0 ? doneAt : endOfContent(lines, 0, lines.length);
-    const block = [TASKS_OPEN_HEADING];
-    if (at > 0 && lines[at - 1].trim() !== '') block.unshift('');
-    lines = [...lines.slice(0, at), ...block, ...(doneAt >= 0 ? [''] : []), ...lines.slice(at)];
-    openAt = findHeading(lines, TASKS_OPEN_HEADING);
-    doneAt = findHeading(lines, TASKS_DONE_HEADING);
-  }
   if (freshOpen.length > 0) {
-    const end = endOfContent(lines, openAt + 1, sectionEnd(lines, openAt));
-    const insert = end === openAt + 1 ? ['', ...freshOpen] : freshOpen;
-    lines = [...lines.slice(0, end), ...insert, ...lines.slice(end)];
-    doneAt = findHeading(lines, TASKS_DONE_HEADING);
+    let openAt = findHeading(doc.lines, TASKS_OPEN_HEADING);
+    if (openAt < 0) {
+      // A new `## Open` goes before `## Done` when there is one, else at the end.
+      const doneAt = findHeading(doc.lines, TASKS_DONE_HEADING);
+      const at = doneAt >= 0 ? doneAt : endOfContent(doc.lines, 0, doc.lines.length);
+      const block = [TASKS_OPEN_HEADING];
+      if (at > 0 && doc.lines[at - 1].trim() !== '') block.unshift('');
+      if (doneAt >= 0) block.push('');
+      spliceLines(doc, at, 0, ...block);
+      openAt = findHeading(doc.lines, TASKS_OPEN_HEADING);
+    }
+    insertIntoSection(doc, openAt, freshOpen);
   }
   if (freshDone.length > 0) {
+    let doneAt = findHeading(doc.lines, TASKS_DONE_HEADING);
     if (doneAt < 0) {
-      const end = endOfContent(lines, 0, lines.length);
-      lines = [...lines.slice(0, end), '', TASKS_DONE_HEADING, ...lines.slice(end)];
-      doneAt = findHeading(lines, TASKS_DONE_HEADING);
+      const end = endOfContent(doc.lines, 0, doc.lines.length);
+      spliceLines(doc, end, 0, '', TASKS_DONE_HEADING);
+      doneAt = end + 1;
     }
-    const end = endOfContent(lines, doneAt + 1, sectionEnd(lines, doneAt));
-    const insert = end === doneAt + 1 ? ['', ...freshDone] : freshDone;
-    lines = [...lines.slice(0, end), ...insert, ...lines.slice(end)];
+    insertIntoSection(doc, doneAt, freshDone);
   }
-  // A section that is followed directly by another heading reads better with a blank line.
-  for (let i = 1; i < lines.length; i++) {
-    if (/^#{1,2}\s/.test(lines[i]) && lines[i - 1].trim() !== '') {
-      lines.splice(i, 0, '');
-      i++;
-    }
-  }
-  doc.lines = lines;
   doc.finalNewline = true;
   return serializeLines(doc);
 }
