@@ -72,6 +72,8 @@ function describeError(error: Error & { code?: string; path?: string }): string 
   switch (error.code) {
     case 'ENOSPC':
       return `the disk is full (${error.path ?? 'writing the store'}). Nothing was reclaimed and the files written before are intact; free some space and run again.`;
+    case 'EFBIG':
+      return `a file would exceed the file-size limit (${error.path ?? 'writing the store'}; see \`ulimit -f\`). Nothing was reclaimed and the files written before are intact; raise the limit and run again.`;
     case 'EACCES':
     case 'EPERM':
       return `permission denied: ${error.path ?? error.message}. Check the store's permissions (or choose another with --root).`;

@@ -28,7 +28,7 @@ export interface ApplyResult {
  * Late writes into a replaced file (an editor that opened it just before the swap) are looked
  * for at least this long after the last replacement before anything is reclaimed.
  */
-const SETTLE_GRACE_MS = 5;
+const SETTLE_GRACE_MS = 50;
 
 /** The text apply writes for a change: the previewed one, or the same edit on what is there now. */
 function editFor(change: PlanChange): TextEdit {

@@ -113,23 +113,40 @@ export function listItems(text: string): KnowledgeItem[] {
   return items;
 }
 
-/** Identities of every item line already present, for de-duplication. */
-function existingIdentities(lines: string[]): Set<string> {
+/** The provenance source part of a line identity (see lineIdentity), if it has one. */
+function identitySource(identity: string): string | undefined {
+  const at = identity.indexOf('\u0000');
+  return at < 0 ? undefined : identity.slice(0, at);
+}
+
+/**
+ * Identities of the item lines already present that could equal one of `wanted`. A line with
+ * provenance can only match a line from the same source, so only lines containing one of the
+ * wanted sources are parsed: appending to a 20,000-line file stays cheap, which matters when a
+ * person keeps saving it and Lore must re-apply its edit quickly.
+ */
+function existingIdentities(lines: string[], wanted: string[]): Set<string> {
+  const sources = wanted.map(identitySource);
+  const every = sources.includes(undefined);
+  const distinct = [...new Set(sources)] as string[];
   const seen = new Set<string>();
-  for (const line of lines) if (LIST_ITEM.test(line)) seen.add(lineIdentity(line));
+  for (const line of lines) {
+    if (!every && !distinct.some((source) => line.includes(source))) continue;
+    if (LIST_ITEM.test(line)) seen.add(lineIdentity(line));
+  }
   return seen;
 }
 
 /** Drops lines already present in the document (and repeats within `lines`). */
 function newLinesOnly(doc: LineDocument, lines: string[]): string[] {
-  const seen = existingIdentities(doc.lines);
+  const wanted = lines.map(lineIdentity);
+  const seen = existingIdentities(doc.lines, wanted);
   const fresh: string[] = [];
-  for (const line of lines) {
-    const id = lineIdentity(line);
-    if (seen.has(id)) continue;
-    seen.add(id);
+  lines.forEach((line, i) => {
+    if (seen.has(wanted[i])) return;
+    seen.add(wanted[i]);
     fresh.push(line);
-  }
+  });
   return fresh;
 }
 

@@ -30,8 +30,8 @@ export type ByteEdit = (current: Buffer | undefined) => Buffer | undefined;
 export interface GuardedReplaceOptions {
   /** fsync the new file and its folder (default true). */
   durable?: boolean;
-  /** Swap attempts before FileBusyError (default 40). */
-  attempts?: number;
+  /** How long to keep re-applying the edit to a file that keeps changing before FileBusyError (default 10 s). */
+  patienceMs?: number;
   /**
    * The size the caller last saw. A snapshot that is smaller and was modified moments ago is
    * probably an editor's save caught between truncate and write: it is re-read after a pause.
@@ -42,7 +42,7 @@ export interface GuardedReplaceOptions {
 export class FileBusyError extends Error {
   readonly code = 'EBUSY';
   constructor(readonly path: string, attempts: number) {
-    super(`${path} kept changing while Lore was updating it (${attempts} attempts). Nothing was lost and nothing was reclaimed: run again when the file is not being saved continuously`);
+    super(`${path} kept changing while Lore was updating it (${attempts} attempts in ${Math.round(PATIENCE_MS / 1000)} s). Nothing was lost and nothing was reclaimed: run again when the file is not being saved continuously`);
     this.name = 'FileBusyError';
   }
 }
@@ -50,6 +50,12 @@ export class FileBusyError extends Error {
 /** The name a file is moved to during a swap; recoverStaleAsides finds it after a crash. */
 const ASIDE_MARK = '.lore-prev-';
 const STABLE_READ_ATTEMPTS = 50;
+const PATIENCE_MS = 10_000;
+/** A replaced file that is still being written is polled this often, this many times at most. */
+const SETTLE_POLL_MS = 15;
+const SETTLE_POLLS = 60;
+/** Re-applications after a replacement was overwritten, before giving the file to its editor. */
+const MAX_SETTLE_DEPTH = 5;
 /** A snapshot smaller than expected and modified within this window is re-read. */
 const MID_SAVE_WINDOW_MS = 250;
 
@@ -158,80 +164,67 @@ export function mergeDisplaced(current: Buffer | undefined, displaced: Buffer): 
   return Buffer.concat([current, Buffer.from(lead + tail, 'latin1')]);
 }
 
-type SwapResult = { ok: true; aside?: string } | { ok: false; displaced?: Buffer };
-
-function isLinkUnsupported(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EMLINK';
+/** True when the path still holds the version the snapshot read (or still nothing). */
+function stillAsRead(file: string, snapshot: Snapshot): boolean {
+  const now = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  return snapshot.stat ? now !== undefined && sameVersion(now, snapshot.stat) : now === undefined;
 }
 
-/** Puts a set-aside version back; when someone created the path meanwhile, returns its bytes to merge. */
-function restoreAside(aside: string, file: string): Buffer | undefined {
+function fsyncFile(file: string): void {
+  const fd = fs.openSync(file, 'r');
   try {
-    fs.linkSync(aside, file);
-    fs.rmSync(aside, { force: true });
-    return undefined;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' && !isLinkUnsupported(error)) throw error;
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
-  if (!fs.existsSync(file)) {
-    fs.renameSync(aside, file);
-    return undefined;
-  }
-  const displaced = fs.readFileSync(aside);
-  fs.rmSync(aside, { force: true });
-  return displaced;
 }
 
-/** Step 3: swaps the temporary file in, but only over the version the snapshot read. */
-function swapIn(file: string, tmp: string, snapshot: Snapshot): SwapResult {
-  const placeNew = (): boolean => {
+/**
+ * Step 3: puts the temporary file in place, but only over the version the snapshot read (or,
+ * for a file that did not exist, only while it still does not). A plain rename keeps the path
+ * filled at every instant, so no reader or editor ever finds the file missing.
+ */
+function swapIn(file: string, tmp: string, snapshot: Snapshot): boolean {
+  if (!snapshot.stat) {
     try {
-      fs.linkSync(tmp, file);
+      fs.linkSync(tmp, file); // Fails if someone created the file meanwhile.
       fs.rmSync(tmp, { force: true });
       return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      if (!isLinkUnsupported(error)) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') {
+        fs.rmSync(tmp, { force: true });
+        if (code === 'EEXIST') return false;
+        throw error;
+      }
     }
-    // No hard links on this file system: a rename is the next best (it cannot detect a newcomer).
+    // No hard links on this file system: check, then rename.
+    if (fs.existsSync(file)) {
+      fs.rmSync(tmp, { force: true });
+      return false;
+    }
+  } else if (!stillAsRead(file, snapshot)) {
+    fs.rmSync(tmp, { force: true });
+    return false;
+  }
+  try {
     fs.renameSync(tmp, file);
-    return true;
-  };
-  if (!snapshot.stat) {
-    if (placeNew()) return { ok: true };
-    fs.rmSync(tmp, { force: true });
-    return { ok: false };
-  }
-  const aside = `${path.join(path.dirname(file), '.' + path.basename(file))}${ASIDE_MARK}${process.pid}${Math.random().toString(36).slice(2, 8)}`;
-  try {
-    fs.renameSync(file, aside);
   } catch (error) {
-    fs.rmSync(tmp, { force: true });
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false };
-    throw error;
-  }
-  const moved = fs.statSync(aside, { bigint: true });
-  if (!sameVersion(moved, snapshot.stat)) {
-    fs.rmSync(tmp, { force: true });
-    return { ok: false, displaced: restoreAside(aside, file) };
-  }
-  let placed: boolean;
-  try {
-    placed = placeNew();
-  } catch (error) {
-    restoreAside(aside, file);
     fs.rmSync(tmp, { force: true });
     throw error;
   }
-  if (!placed) {
-    // Someone created the file while it was aside: keep theirs, merge ours (the read version) into it.
-    const displaced = fs.readFileSync(aside);
-    fs.rmSync(aside, { force: true });
-    fs.rmSync(tmp, { force: true });
-    return { ok: false, displaced };
-  }
-  return { ok: true, aside };
+  return true;
+}
+
+/**
+ * Keeps bytes that must still be merged into `file` in a durable hidden file beside it, so they
+ * are never only in memory: recoverStaleAsides merges them if the merge below never happens.
+ */
+function keepDisplaced(file: string, bytes: Buffer): string {
+  const tmp = writeTempBeside(file, bytes, true);
+  const kept = `${path.join(path.dirname(file), '.' + path.basename(file))}${ASIDE_MARK}${process.pid}${Math.random().toString(36).slice(2, 8)}`;
+  fs.renameSync(tmp, kept);
+  return kept;
 }
 
 /** A replacement that happened; `settle` checks for writes that reached the replaced file late. */
@@ -245,7 +238,6 @@ export class GuardedReplace {
     private readonly edit: ByteEdit,
     private readonly options: GuardedReplaceOptions,
     private snapshot: Snapshot,
-    private aside: string | undefined,
   ) {}
 
   get changed(): boolean {
@@ -257,30 +249,35 @@ export class GuardedReplace {
    * had opened it before) and releases it. Returns the replacement that holds the final
    * content: this one, or a new one when late lines were merged.
    */
-  settle(): GuardedReplace {
+  settle(depth = 0): GuardedReplace {
     const { fd, stat } = this.snapshot;
     this.snapshot = {};
     let late: Buffer | undefined;
     try {
-      if (fd !== undefined && stat && this.content !== undefined) {
-        const now = fs.fstatSync(fd, { bigint: true });
-        if (!sameVersion(now, stat)) late = readAll(fd);
+      if (fd !== undefined && stat && this.content !== undefined && !sameVersion(fs.fstatSync(fd, { bigint: true }), stat)) {
+        // A writer is still at it (an editor truncates, then writes): read once it has held
+        // still for a while, and a file shorter than before (caught between truncate and
+        // write) only after waiting longer.
+        let last = fs.fstatSync(fd, { bigint: true });
+        for (let i = 0, still = 0; i < SETTLE_POLLS && still < 3; i++) {
+          sleepSync(SETTLE_POLL_MS);
+          const now = fs.fstatSync(fd, { bigint: true });
+          still = sameVersion(now, last) && (now.size >= stat.size || i > SETTLE_POLLS / 2) ? still + 1 : 0;
+          last = now;
+        }
+        late = readAll(fd);
       }
     } finally {
       closeQuietly(fd);
     }
-    if (late === undefined) {
-      this.removeAside();
-      return this;
-    }
-    const again = replaceGuarded(this.file, this.edit, { ...this.options, displaced: late });
-    this.removeAside();
-    return again.settle();
-  }
-
-  private removeAside(): void {
-    if (this.aside) fs.rmSync(this.aside, { force: true });
-    this.aside = undefined;
+    if (late !== undefined) return replaceGuarded(this.file, this.edit, { ...this.options, displaced: [keepDisplaced(this.file, late)] }).settle(depth + 1);
+    // An editor holding an older buffer may have saved it over the new file: the edit's lines
+    // must still be there (the edit is idempotent, so re-applying it adds only what is missing).
+    if (this.content === undefined || depth >= MAX_SETTLE_DEPTH) return this;
+    const current = fs.readFileSync(this.file, { flag: 'r' });
+    const again = this.edit(current);
+    if (again === undefined || again.equals(current)) return this;
+    return replaceGuarded(this.file, this.edit, this.options).settle(depth + 1);
   }
 }
 
@@ -289,45 +286,58 @@ export class GuardedReplace {
  * writers (see the module comment). Call `settle()` on the result once the rest of the work is
  * done (the later, the more late writes it catches), or at once.
  */
-export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedReplaceOptions & { displaced?: Buffer } = {}): GuardedReplace {
+export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedReplaceOptions & { displaced?: string[] } = {}): GuardedReplace {
   const durable = options.durable ?? true;
-  const attempts = options.attempts ?? 40;
-  let displaced = options.displaced;
-  for (let attempt = 0; attempt < attempts; attempt++) {
+  const deadline = Date.now() + (options.patienceMs ?? PATIENCE_MS);
+  // Set-aside versions whose lines must reach the file; removed only once they have.
+  const displaced = [...(options.displaced ?? [])];
+  let attempt = 0;
+  for (; attempt === 0 || Date.now() < deadline; attempt++) {
     const snapshot = readSnapshot(file, options.expectedBytes);
-    const base = displaced ? mergeDisplaced(snapshot.bytes, displaced) : snapshot.bytes;
+    let base = snapshot.bytes;
     let next: Buffer | undefined;
     let tmp: string;
     try {
-      next = edit(base) ?? (displaced ? base : undefined);
+      for (const aside of displaced) base = mergeDisplaced(base, fs.readFileSync(aside));
+      next = edit(base) ?? (displaced.length ? base : undefined);
       if (next === undefined || (snapshot.bytes !== undefined && next.equals(snapshot.bytes))) {
-        return new GuardedReplace(file, undefined, attempt, edit, options, snapshot, undefined);
+        for (const aside of displaced) fs.rmSync(aside, { force: true });
+        return new GuardedReplace(file, undefined, attempt, edit, options, snapshot);
       }
-      tmp = writeTempBeside(file, next, durable);
+      // The fsync (milliseconds) waits until a cheap check says the file still holds still,
+      // so a file edited every few milliseconds does not make every attempt pay for it.
+      tmp = writeTempBeside(file, next, false);
+      if (durable && !stillAsRead(file, snapshot)) {
+        fs.rmSync(tmp, { force: true });
+        closeQuietly(snapshot.fd);
+        sleepSync(backoff(attempt));
+        continue;
+      }
+      if (durable) fsyncFile(tmp);
     } catch (error) {
       closeQuietly(snapshot.fd);
       throw error;
     }
     if (durable) crashPoint(`wrote ${path.basename(tmp)}`);
-    let swap: SwapResult;
+    let swapped: boolean;
     try {
-      swap = swapIn(file, tmp, snapshot);
+      swapped = swapIn(file, tmp, snapshot);
     } catch (error) {
       closeQuietly(snapshot.fd);
       throw error;
     }
-    if (swap.ok) {
+    if (swapped) {
       if (durable) {
         fsyncDirectory(path.dirname(file));
         crashPoint(`replaced ${path.basename(file)}`);
       }
-      return new GuardedReplace(file, next, attempt, edit, options, snapshot, swap.aside);
+      for (const aside of displaced) fs.rmSync(aside, { force: true });
+      return new GuardedReplace(file, next, attempt, edit, options, snapshot);
     }
     closeQuietly(snapshot.fd);
-    if (swap.displaced) displaced = displaced ? mergeDisplaced(swap.displaced, displaced) : swap.displaced;
     sleepSync(backoff(attempt));
   }
-  throw new FileBusyError(file, attempts);
+  throw new FileBusyError(file, attempt);
 }
 
 /**
@@ -351,9 +361,7 @@ export function recoverStaleAsides(dir: string): void {
       fs.renameSync(aside, file);
       continue;
     }
-    const kept = fs.readFileSync(aside);
-    replaceGuarded(file, () => undefined, { displaced: kept }).settle();
-    fs.rmSync(aside, { force: true });
+    replaceGuarded(file, () => undefined, { displaced: [aside] }).settle();
   }
 }
 

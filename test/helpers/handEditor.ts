@@ -1,0 +1,43 @@
+/**
+ * A person editing a store file by hand, as fast as a script can: run as its own process
+ * (`node handEditor.js FILE MODE STOPFILE INTERVAL_MS`), it adds the line `- hand MODE N` every few
+ * milliseconds until STOPFILE exists, then prints how many lines it saved. MODE is how editors
+ * save: `append` (O_APPEND, as shell `>>` and loggers do), `rename` (write a temporary file, rename
+ * it over: VS Code, vim with backupcopy=no) or `inplace` (truncate, then write the whole file).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const [file, mode, stopFile, intervalArg] = process.argv.slice(2);
+const interval = Number(intervalArg ?? '3');
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Reads the file, or '' while it is momentarily missing (never a reason to stop editing). */
+function read(): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+let saved = 0;
+while (!fs.existsSync(stopFile)) {
+  const line = `- hand ${mode} ${saved}\n`;
+  if (mode === 'append') {
+    fs.appendFileSync(file, line);
+  } else {
+    const current = read();
+    const next = current === '' || current.endsWith('\n') ? current + line : current + '\n' + line;
+    if (mode === 'rename') {
+      const tmp = path.join(path.dirname(file), `.hand-editor-${process.pid}.swp`);
+      fs.writeFileSync(tmp, next);
+      fs.renameSync(tmp, file);
+    } else {
+      fs.writeFileSync(file, next);
+    }
+  }
+  saved++;
+  Atomics.wait(pause, 0, 0, interval);
+}
+process.stdout.write(String(saved));
