@@ -34,22 +34,10 @@ function state(root: string, ws: string): Record<string, string> {
   return Object.fromEntries(Object.entries(tree).map(([k, v]) => [k.startsWith('files/') ? 'files/NOTE.md' : k, v.replace(/file_id: "\d+:\d+"/, 'file_id: X')]));
 }
 
-/**
- * A category file as the crash left it. Killed inside a guarded swap, the file sits aside as
- * `.<name>.lore-prev-…` for the microseconds between its two renames; the next run restores it.
- */
-function readCategoryAfterCrash(root: string, file: string): string {
-  const at = path.join(root, file);
-  if (fs.existsSync(at)) return fs.readFileSync(at, 'utf8');
-  const aside = fs.readdirSync(root).find((n) => n.startsWith(`.${file}.lore-prev-`));
-  assert.ok(aside, `${file} is neither in place nor set aside`);
-  return fs.readFileSync(path.join(root, aside), 'utf8');
-}
-
 function duplicatedItemLines(root: string): string[] {
   const dups: string[] = [];
   for (const file of ['facts.md', 'decisions.md', 'questions.md', 'playbooks.md', 'tasks.md']) {
-    const lines = readCategoryAfterCrash(root, file).split('\n').filter((l) => l.startsWith('- '));
+    const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n').filter((l) => l.startsWith('- '));
     dups.push(...lines.filter((l, i) => lines.indexOf(l) !== i));
   }
   return dups;

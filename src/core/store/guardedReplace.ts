@@ -5,18 +5,25 @@
  * never replace a version it has not read, so every replacement is an edit re-applied to what
  * is really there:
  *
- * 1. read a stable snapshot (a read during which the file changed is retried) and keep it open;
+ * 1. read a stable snapshot (a read during which the file changed is retried; a file caught
+ *    smaller than expected just after a write is re-read after a pause) and keep it open;
  * 2. apply the edit and write the result to a complete, verified temporary file;
- * 3. swap: move the current file aside by rename (this takes exactly the version that is there
- *    at that instant), check it is the version read in step 1, then hard-link the new file into
- *    place (which fails if anyone created the path meanwhile). A version that changed is put
- *    back and the edit re-applied to it;
- * 4. settle: writes that still reach the old file through a descriptor opened before the swap
- *    are detected later (`settle()`), and their lines are merged into the new file.
+ * 3. check the path still holds the version read, then rename the new file over it (a plain
+ *    rename: the path is never empty, so no reader or editor finds the file missing); a version
+ *    that changed meanwhile gets the edit re-applied to it;
+ * 4. settle: writes that still reached the replaced file through a descriptor opened before the
+ *    rename (an appender, an editor that truncates and rewrites) are read from the descriptor
+ *    kept open and merged, and an editor that saved an older buffer over the new file gets the
+ *    edit re-applied on top of its save.
  *
  * The edits Lore makes (append lines, add notes) are idempotent, so re-applying one on top of a
- * newer version never duplicates a line. A file that never holds still fails with
- * FileBusyError: nothing is lost, the caller gives up before anything is reclaimed.
+ * newer version never duplicates a line. Bytes waiting to be merged are kept on disk, never
+ * only in memory. A file that never holds still fails with FileBusyError after a while:
+ * nothing is lost, and the caller gives up before anything is reclaimed.
+ *
+ * What remains: an editor that renames its save into place in the microseconds between the
+ * check and the rename of step 3 has that one save replaced (POSIX has no compare-and-swap
+ * rename; Linux's RENAME_EXCHANGE is not reachable from Node).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -47,7 +54,7 @@ export class FileBusyError extends Error {
   }
 }
 
-/** The name a file is moved to during a swap; recoverStaleAsides finds it after a crash. */
+/** Marks a file of bytes still to be merged into its file; recoverStaleAsides finds it after a crash. */
 const ASIDE_MARK = '.lore-prev-';
 const STABLE_READ_ATTEMPTS = 50;
 const PATIENCE_MS = 10_000;
@@ -341,9 +348,9 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
 }
 
 /**
- * After a crash in the middle of a swap, a file may sit aside (`.<name>.lore-prev-…`) with its
- * own path missing or already replaced. Restores the first kind and merges any line the second
- * lacks. Call it holding the store lock.
+ * After a crash (or a FileBusyError) bytes may wait beside their file as `.<name>.lore-prev-…`:
+ * merges every line the file lacks (or restores the file when it is missing). Call it holding
+ * the store lock.
  */
 export function recoverStaleAsides(dir: string): void {
   let names: string[];
