@@ -44,7 +44,10 @@ export class NoteLookup {
     if (!stat || isInside(this.paths.root, absolute)) return undefined;
     const relative = workspaceRelative(this.paths, absolute);
     const direct = this.index.get(noteFileNameFor(fileIdOf(stat)));
-    if (direct) return { absolute, relative, stat, entry: direct, via: 'inode', needsRepair: direct.meta.path !== relative };
+    // An inode number alone may have been reused by a new file: the recorded path or content must agree.
+    if (direct && (!direct.meta.path || direct.meta.path === relative || (options.byContent !== false && direct.meta.fingerprint === this.staleness.fingerprint(absolute, stat)))) {
+      return { absolute, relative, stat, entry: direct, via: 'inode', needsRepair: direct.meta.path !== relative };
+    }
 
     const byPath = this.index.withRecordedPath(relative)[0];
     if (byPath) return { absolute, relative, stat, entry: byPath, via: 'path', needsRepair: true };
@@ -52,7 +55,7 @@ export class NoteLookup {
     if (options.byContent === false) return undefined;
     // Same content means same size: only hash when some note file recorded this size for
     // another path whose file no longer holds it.
-    const candidates = this.index.withRecordedSize(Number(stat.size)).filter((e) => e.meta.fingerprint && e.meta.path !== relative);
+    const candidates = this.index.withRecordedSize(Number(stat.size)).filter((e) => e.meta.fingerprint && e.meta.path !== relative && e !== direct);
     if (candidates.length === 0) return undefined;
     const fingerprint = this.staleness.fingerprint(absolute, stat);
     const match = candidates.find((e) => e.meta.fingerprint === fingerprint && !this.pathStillHolds(e));

@@ -9,9 +9,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseLines, serializeLines } from '../core/knowledge/categoryFile';
-import { fsyncDirectory, readTextIfExists, writeFileAtomic } from '../core/store/atomicWrite';
-import { findNotesForFile, metaFor, workspaceRelative } from '../core/store/fileNotes';
+import { parseLines, serializeLines, spliceLines } from '../core/knowledge/categoryFile';
+import { fsyncDirectory } from '../core/store/atomicWrite';
+import { evictForeignNotes, findNotesForFile, metaFor, workspaceRelative } from '../core/store/fileNotes';
+import { replaceTextGuarded } from '../core/store/guardedReplace';
 import { identifyFile, noteFileNameFor } from '../core/store/fileIdentity';
 import { addNotes, parseNoteFile, renderNoteFile, type NoteFileMeta } from '../core/store/noteFile';
 import { acquireStoreLock } from '../core/store/storeLock';
@@ -109,7 +110,7 @@ export class StoreWriter {
       const identity = identifyFile(absolute);
       if (!found || !identity) return [];
       const meta = metaFor(workspaceRelative(this.paths, absolute), identity);
-      writeFileAtomic(found.file, renderNoteFile(meta, found.note.body));
+      replaceTextGuarded(found.file, (text) => renderNoteFile(meta, text === undefined ? found.note.body : parseNoteFile(text).body)).settle();
       this.staleness.captureBaseline(absolute, identity.fingerprint);
       noteFile = found.file;
       return [path.basename(found.file), ...this.index.withRecordedPath(meta.path).map((e) => e.name)];
@@ -123,17 +124,18 @@ export class StoreWriter {
     if (!isInside(this.paths.files, file) || path.dirname(file) !== path.resolve(this.paths.files) || !file.endsWith('.md')) return false;
     let deleted = false;
     await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
-      const text = readTextIfExists(file);
-      if (text === undefined) return [];
-      const doc = parseLines(text);
-      const at = doc.lines[args.line] === args.raw ? args.line : doc.lines.indexOf(args.raw);
-      if (at < 0) return [];
-      let end = at + 1;
-      while (end < doc.lines.length && /^\s{2,}\S/.test(doc.lines[end])) end++;
-      doc.lines.splice(at, end - at);
-      writeFileAtomic(file, serializeLines(doc));
-      deleted = true;
-      return [path.basename(file)];
+      const replaced = replaceTextGuarded(file, (text) => {
+        if (text === undefined) return undefined;
+        const doc = parseLines(text);
+        const at = doc.lines[args.line] === args.raw ? args.line : doc.lines.indexOf(args.raw);
+        if (at < 0) return undefined;
+        let end = at + 1;
+        while (end < doc.lines.length && /^\s{2,}\S/.test(doc.lines[end])) end++;
+        spliceLines(doc, at, end - at);
+        return serializeLines(doc);
+      }).settle();
+      deleted = replaced.changed;
+      return deleted ? [path.basename(file)] : [];
     });
     return deleted;
   }
@@ -145,9 +147,11 @@ export class StoreWriter {
   private rewriteMeta(from: string, meta: NoteFileMeta): string {
     const note = parseNoteFile(fs.readFileSync(from, 'utf8'));
     const target = path.join(this.paths.files, noteFileNameFor(meta.fileId));
-    const existing = target === from ? undefined : readTextIfExists(target);
-    const text = existing === undefined ? renderNoteFile(meta, note.body) : addNotes(existing, meta, note.notes.map((n) => n.raw));
-    writeFileAtomic(target, text);
+    // The key may hold the notes of a deleted file whose inode number was reused: they leave first.
+    if (target !== from) evictForeignNotes(this.paths, target, path.resolve(this.paths.workspace, meta.path));
+    replaceTextGuarded(target, (existing) =>
+      existing === undefined ? renderNoteFile(meta, note.body) : target === from ? renderNoteFile(meta, parseNoteFile(existing).body) : addNotes(existing, meta, note.notes.map((n) => n.raw)),
+    ).settle();
     if (target !== from) {
       fs.rmSync(from, { force: true });
       fsyncDirectory(this.paths.files);

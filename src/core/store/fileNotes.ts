@@ -8,7 +8,8 @@ import { CATEGORY_FILES } from '../knowledge/categories';
 import { appendItems } from '../knowledge/categoryFile';
 import { orphanNoteLine } from '../knowledge/itemLines';
 import { parseProvenance, stripProvenance, toIsoDate } from '../knowledge/provenance';
-import { fsyncDirectory, readTextIfExists, writeFileAtomic } from './atomicWrite';
+import { fsyncDirectory, readTextIfExists } from './atomicWrite';
+import { replaceTextGuarded } from './guardedReplace';
 import { identifyFile, noteFileNameFor, type FileIdentity } from './fileIdentity';
 import { indexWorkspaceFiles, type WorkspaceFile } from './workspaceFiles';
 import { addNotes, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from './noteFile';
@@ -69,14 +70,37 @@ export function listNoteFiles(paths: StorePaths): Array<{ file: string; note: No
   });
 }
 
+/**
+ * True when a note file keyed by `absolute`'s inode really is about that file: the recorded path
+ * or the recorded content agrees. Deleting a file and creating another usually reuses the inode
+ * number, and the new file must not inherit the old one's notes.
+ */
+export function belongsTo(paths: StorePaths, note: NoteFile, absolute: string): boolean {
+  if (!note.meta.path) return true; // A hand-made note file without meta: nothing to check against.
+  if (note.meta.path === workspaceRelative(paths, absolute)) return true;
+  return note.meta.fingerprint !== '' && identifyFile(absolute)?.fingerprint === note.meta.fingerprint;
+}
+
+/**
+ * Clears the key `noteFile` for `absolute`: when it holds the notes of another file (a deleted
+ * file whose inode number `absolute` now has), they go their own way (path, content,
+ * facts.md). Call it holding the store lock, before writing `absolute`'s notes under that key.
+ */
+export function evictForeignNotes(paths: StorePaths, noteFile: string, absolute: string, today = new Date()): void {
+  const text = readTextIfExists(noteFile);
+  if (text === undefined) return;
+  const note = parseNoteFile(text);
+  if (!belongsTo(paths, note, absolute)) healOne(paths, noteFile, note, undefined, today, absolute);
+}
+
 /** Moves a note file to the key of its file's current identity, merging with notes already there. */
-function rekey(paths: StorePaths, from: string, note: NoteFile, relative: string, identity: FileIdentity): string {
+function rekey(paths: StorePaths, from: string, note: NoteFile, relative: string, identity: FileIdentity, today = new Date()): string {
   const target = path.join(paths.files, identity.noteFileName);
   const meta = metaFor(relative, identity);
+  if (target !== from) evictForeignNotes(paths, target, path.resolve(paths.workspace, relative), today);
   const lines = note.notes.map((n) => n.raw);
-  const existing = target === from ? undefined : readTextIfExists(target);
-  const text = existing === undefined ? renderNoteFile(meta, note.body) : addNotes(existing, meta, lines);
-  writeFileAtomic(target, text);
+  const body = note.body;
+  replaceTextGuarded(target, (existing) => (existing === undefined || target === from ? renderNoteFile(meta, existing === undefined ? body : parseNoteFile(existing).body) : addNotes(existing, meta, lines))).settle();
   if (target !== from) {
     fs.rmSync(from, { force: true });
     fsyncDirectory(paths.files);
@@ -101,7 +125,10 @@ export function findNotesForFile(paths: StorePaths, absolute: string, options: {
   if (!quick) return undefined;
   const direct = path.join(paths.files, quick.noteFileName);
   const directText = readTextIfExists(direct);
-  if (directText !== undefined) return { file: direct, note: parseNoteFile(directText), via: 'inode' };
+  if (directText !== undefined) {
+    const note = parseNoteFile(directText);
+    if (belongsTo(paths, note, absolute)) return { file: direct, note, via: 'inode' };
+  }
 
   const relative = workspaceRelative(paths, absolute);
   const candidates = listNoteFiles(paths);
@@ -130,8 +157,8 @@ function pathStillHolds(paths: StorePaths, note: NoteFile): boolean {
 export function addNotesToFile(paths: StorePaths, target: Extract<NoteTarget, { kind: 'file' }>, lines: string[]): string {
   const found = findNotesForFile(paths, target.absolute);
   const file = found?.file ?? path.join(paths.files, noteFileNameFor(target.identity.id));
-  const text = addNotes(readTextIfExists(file), metaFor(target.relative, target.identity), lines);
-  writeFileAtomic(file, text);
+  if (!found) evictForeignNotes(paths, file, target.absolute);
+  replaceTextGuarded(file, (text) => addNotes(text, metaFor(target.relative, target.identity), lines)).settle();
   return file;
 }
 
@@ -150,48 +177,69 @@ export interface HealReport {
  */
 export function healNotes(paths: StorePaths, today = new Date()): HealReport {
   const report: HealReport = { healed: [], orphaned: [] };
-  let workspaceIndex: Map<string, WorkspaceFile> | undefined;
+  const workspace: { index?: Map<string, WorkspaceFile> } = {};
   for (const { file, note } of listNoteFiles(paths)) {
-    if (!note.meta.path) continue; // A hand-made note file without meta: leave it alone.
-    const absolute = path.resolve(paths.workspace, note.meta.path);
-    const identity = identifyFile(absolute);
-    if (identity) {
-      if (identity.id !== note.meta.fileId || path.basename(file) !== identity.noteFileName) {
-        const to = rekey(paths, file, note, note.meta.path, identity);
-        report.healed.push({ from: path.basename(file), to: path.basename(to), path: note.meta.path });
-      }
-      continue;
-    }
-    // The recorded path is gone: the file may have been moved (same inode) or moved and
-    // rewritten (same content). Walk the workspace once to look for it.
-    workspaceIndex ??= indexWorkspaceFiles(paths.workspace);
-    const moved = relocate(workspaceIndex, note);
-    if (moved) {
-      const relative = workspaceRelative(paths, moved);
-      const to = rekey(paths, file, note, relative, identifyFile(moved)!);
-      report.healed.push({ from: path.basename(file), to: path.basename(to), path: relative });
-      continue;
-    }
-    const factsFile = path.join(paths.root, CATEGORY_FILES.facts.file);
-    const lines = note.notes.map((item) => {
-      const provenance = parseProvenance(item.raw) ?? { source: 'manual', date: toIsoDate(today) };
-      return orphanNoteLine(note.meta.path, stripProvenance(item.text), provenance);
-    });
-    if (lines.length > 0) writeFileAtomic(factsFile, appendItems(readTextIfExists(factsFile), CATEGORY_FILES.facts.title, lines));
-    fs.rmSync(file, { force: true });
-    fsyncDirectory(paths.files);
-    report.orphaned.push({ file: path.basename(file), path: note.meta.path, notes: lines.length });
+    if (!fs.existsSync(file)) continue; // Already moved by an earlier heal of this run.
+    healOne(paths, file, note, report, today, undefined, workspace);
   }
   return report;
 }
 
-/** Finds a moved file by its inode, else by size and content fingerprint. */
-function relocate(index: Map<string, WorkspaceFile>, note: NoteFile): string | undefined {
-  const byInode = index.get(note.meta.fileId);
-  if (byInode) return byInode.path;
-  if (!note.meta.fingerprint || note.meta.size < 0) return undefined;
-  for (const candidate of index.values()) {
-    if (candidate.size === note.meta.size && identifyFile(candidate.path)?.fingerprint === note.meta.fingerprint) return candidate.path;
+/**
+ * Heals one note file: re-keys it when its file is at the recorded path under a new inode or
+ * was moved (same inode and content, or same content), else moves its notes to facts.md.
+ * `notAt` names a file the notes are known not to belong to (a reused inode).
+ */
+function healOne(
+  paths: StorePaths,
+  file: string,
+  note: NoteFile,
+  report: HealReport = { healed: [], orphaned: [] },
+  today = new Date(),
+  notAt?: string,
+  workspace: { index?: Map<string, WorkspaceFile> } = {},
+): void {
+  if (!note.meta.path) return; // A hand-made note file without meta: leave it alone.
+  const absolute = path.resolve(paths.workspace, note.meta.path);
+  const identity = absolute === notAt ? undefined : identifyFile(absolute);
+  if (identity) {
+    if (identity.id !== note.meta.fileId || path.basename(file) !== identity.noteFileName) {
+      const to = rekey(paths, file, note, note.meta.path, identity, today);
+      report.healed.push({ from: path.basename(file), to: path.basename(to), path: note.meta.path });
+    }
+    return;
   }
+  // The recorded path is gone: the file may have been moved (same inode and content) or moved
+  // and rewritten (same content). Walk the workspace once to look for it.
+  workspace.index ??= indexWorkspaceFiles(paths.workspace);
+  const moved = relocate(workspace.index, note, notAt);
+  if (moved) {
+    const relative = workspaceRelative(paths, moved);
+    const to = rekey(paths, file, note, relative, identifyFile(moved)!, today);
+    report.healed.push({ from: path.basename(file), to: path.basename(to), path: relative });
+    return;
+  }
+  const factsFile = path.join(paths.root, CATEGORY_FILES.facts.file);
+  const lines = note.notes.map((item) => {
+    const provenance = parseProvenance(item.raw) ?? { source: 'manual', date: toIsoDate(today) };
+    return orphanNoteLine(note.meta.path, stripProvenance(item.text), provenance);
+  });
+  if (lines.length > 0) replaceTextGuarded(factsFile, (text) => appendItems(text, CATEGORY_FILES.facts.title, lines)).settle();
+  fs.rmSync(file, { force: true });
+  fsyncDirectory(paths.files);
+  report.orphaned.push({ file: path.basename(file), path: note.meta.path, notes: lines.length });
+}
+
+/**
+ * Finds a moved file by its inode when its content is still the recorded one (an inode number
+ * alone may have been reused by another file), else by size and content fingerprint.
+ */
+function relocate(index: Map<string, WorkspaceFile>, note: NoteFile, notAt?: string): string | undefined {
+  if (!note.meta.fingerprint || note.meta.size < 0) return undefined;
+  const sameContent = (candidate: WorkspaceFile) =>
+    candidate.path !== notAt && candidate.size === note.meta.size && identifyFile(candidate.path)?.fingerprint === note.meta.fingerprint;
+  const byInode = index.get(note.meta.fileId);
+  if (byInode && sameContent(byInode)) return byInode.path;
+  for (const candidate of index.values()) if (sameContent(candidate)) return candidate.path;
   return undefined;
 }

@@ -96,3 +96,55 @@ describe('per-file notes', () => {
     assert.equal((target as { relative: string }).relative, 'src/app.ts');
   });
 });
+
+describe('per-file notes and reused inode numbers', () => {
+  /** Deletes `file` and creates `other` until the new file gets the deleted one's inode number (usual on ext4/tmpfs). */
+  function createWithReusedInode(file: string, other: string): boolean {
+    const ino = fs.statSync(file).ino;
+    fs.rmSync(file);
+    for (let i = 0; i < 200; i++) {
+      fs.writeFileSync(other, `export const other = ${i};\n`);
+      if (fs.statSync(other).ino === ino) return true;
+      fs.rmSync(other);
+      fs.writeFileSync(other + `.pad${i}`, ''); // Take the next free inode so the old number comes round.
+    }
+    return false;
+  }
+
+  it('a new file that reuses a deleted file\'s inode does not get its notes; heal sends them to facts.md', function () {
+    const { ws, paths, file } = setup();
+    add(paths, file, 'app note');
+    const other = path.join(ws, 'src', 'other.ts');
+    if (!createWithReusedInode(file, other)) this.skip();
+    assert.equal(findNotesForFile(paths, other), undefined);
+    add(paths, other, 'other note');
+    const otherNotes = findNotesForFile(paths, other)!;
+    assert.deepEqual(otherNotes.note.notes.map((n) => n.text), ['other note [from: c1, 2026-11-20]']);
+    const facts = fs.readFileSync(path.join(paths.root, 'facts.md'), 'utf8');
+    assert.match(facts, /- src\/app\.ts: app note \[from: c1, 2026-11-20\]/);
+    // A later heal leaves both as they are.
+    const report = healNotes(paths);
+    assert.deepEqual(report, { healed: [], orphaned: [] });
+    assert.deepEqual(findNotesForFile(paths, other)!.note.notes.length, 1);
+  });
+
+  it('heal never moves a deleted file\'s notes onto the file that took its inode number', function () {
+    const { ws, paths, file } = setup();
+    add(paths, file, 'app note');
+    const other = path.join(ws, 'src', 'other.ts');
+    if (!createWithReusedInode(file, other)) this.skip();
+    const report = healNotes(paths);
+    assert.equal(report.orphaned.length, 1);
+    assert.equal(report.healed.length, 0);
+    assert.equal(findNotesForFile(paths, other), undefined);
+    assert.match(fs.readFileSync(path.join(paths.root, 'facts.md'), 'utf8'), /src\/app\.ts: app note/);
+  });
+
+  it('still follows a file moved outside the editor with its content unchanged (same inode)', () => {
+    const { ws, paths, file } = setup();
+    add(paths, file, 'moved note');
+    const moved = path.join(ws, 'src', 'moved.ts');
+    fs.renameSync(file, moved);
+    assert.equal(findNotesForFile(paths, moved)?.note.notes[0].text, 'moved note [from: c1, 2026-11-20]');
+  });
+});
