@@ -29,6 +29,10 @@ export function dryRunText(report: HarvestReport): string {
   if (t.counts.deferred) lines.push(`deferred by --max-harvest-bytes: ${t.counts.deferred}`);
   if (t.counts['too-large']) lines.push(`too large to harvest (> 1 MB, kept): ${t.counts['too-large']}`);
   for (const c of report.conversations.filter((c) => c.class === 'binary')) lines.push(`skipped (binary: ${c.reason}): ${c.path}`);
+  // The dry run does not parse; the ledger remembers what an earlier run could not read.
+  for (const c of report.conversations.filter((c) => !c.status && c.ledger?.status === 'unrecognized')) {
+    lines.push(`not read last time (kept; read again by --preview/--apply): ${c.path}: ${c.ledger!.error ?? 'no conversation turns'}`);
+  }
   for (const p of report.problems) lines.push(`problem: ${p.path}: ${p.message}`);
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   lines.push(`provider: ${report.provider}`);

@@ -123,4 +123,4 @@ function output(text: string, conv: Conversation, replyTurn: () => { turn: Turn 
 }
 
 /** The Aider chat history importer. */
-export const aider: Importer = { format: 'aider', detect, parse };
+export const aider: Importer = { format: 'aider', label: 'Aider chat history', detect, parse };

@@ -243,4 +243,4 @@ function askAnswerText(content: unknown): string | undefined {
 }
 
 /** The Claude Code session JSONL importer. */
-export const claudeCode: Importer = { format: 'claude-code', detect, parse };
+export const claudeCode: Importer = { format: 'claude-code', label: 'Claude Code JSONL', jsonl: true, detect, parse };

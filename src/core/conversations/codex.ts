@@ -202,4 +202,4 @@ function markFailure(s: State, output: JsonObject): void {
 }
 
 /** The Codex CLI rollout JSONL importer. */
-export const codex: Importer = { format: 'codex', detect, parse };
+export const codex: Importer = { format: 'codex', label: 'Codex rollout JSONL', jsonl: true, detect, parse };

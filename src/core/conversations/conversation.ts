@@ -48,13 +48,31 @@ export interface Conversation {
   cwd?: string;
   model?: string;
   turns: Turn[];
-  /** Records that were recognised but skipped, or unknown, counted by kind (for diagnostics). */
+  /**
+   * Records that were recognised but skipped, or unknown, counted by kind (for diagnostics). The
+   * kinds `malformed` (not JSON, or missing what the format requires) and `unknown` /
+   * `unknown:<type>` count records that are not this format's at all: detection uses them to
+   * check that a file really is the format it looked like.
+   */
   skipped?: Record<string, number>;
+  /**
+   * Set when no importer could read the file as a conversation: why, in words for the harvest
+   * report ("detected as Claude Code JSONL, but 0 of 120 lines were Claude Code records"). The
+   * conversation then has no turns; the harvest keeps the file and never distills or reclaims it.
+   */
+  unrecognized?: string;
 }
 
 /** An importer recognises one format and turns its text into a Conversation. */
 export interface Importer {
   format: ConversationFormat;
+  /** The format's name in messages, e.g. `Claude Code JSONL`. */
+  label: string;
+  /**
+   * True for formats with one JSON record per line. Detection then also requires that most
+   * non-blank lines are records of this format, not only the first few KB.
+   */
+  jsonl?: boolean;
   /**
    * How sure this importer is that the file is its format, from 0 (no) to 1 (certain), judged
    * from the file name and the first few KB of text. Detection picks the highest score.

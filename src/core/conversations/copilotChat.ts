@@ -121,4 +121,4 @@ function uriPath(uri: unknown): string | undefined {
 }
 
 /** The Copilot Chat export importer. */
-export const copilotChat: Importer = { format: 'copilot-chat', detect, parse };
+export const copilotChat: Importer = { format: 'copilot-chat', label: 'Copilot Chat JSON', detect, parse };

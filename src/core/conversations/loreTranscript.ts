@@ -108,4 +108,4 @@ function pathDate(sourcePath: string): ClockBase | undefined {
 }
 
 /** The §2.1 markdown transcript importer. */
-export const loreTranscript: Importer = { format: 'lore-transcript', detect, parse };
+export const loreTranscript: Importer = { format: 'lore-transcript', label: 'Lore transcript', detect, parse };

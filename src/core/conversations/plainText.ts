@@ -44,4 +44,4 @@ export function looksBinary(text: string): boolean {
 }
 
 /** The plain-text fallback importer. */
-export const plainText: Importer = { format: 'plain', detect, parse };
+export const plainText: Importer = { format: 'plain', label: 'plain text', detect, parse };

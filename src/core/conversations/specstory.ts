@@ -151,4 +151,4 @@ function count(text: string, needle: string): number {
 }
 
 /** The SpecStory markdown importer. */
-export const specstory: Importer = { format: 'specstory', detect, parse };
+export const specstory: Importer = { format: 'specstory', label: 'SpecStory markdown', detect, parse };

@@ -11,7 +11,10 @@ import type { Ledger, LedgerEntry } from '../store/ledger';
 import type { SourceFile } from './scanSources';
 
 export type ConversationClass =
-  /** New content: will be distilled. */
+  /**
+   * New content, or content an earlier run could not read (ledger `unrecognized`): will be read
+   * and, when an importer reads turns from it, distilled.
+   */
   | 'harvest'
   /** A previous harvest failed: will be distilled again. */
   | 'retry'

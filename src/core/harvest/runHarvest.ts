@@ -149,6 +149,13 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       try {
         const text = fs.readFileSync(outcome.path, 'utf8');
         const conversation = importConversation(outcome.path, text);
+        if (conversation.turns.length === 0) {
+          // Nothing to distill: never sent to a model, never recorded as harvested, never reclaimed.
+          outcome.status = 'unrecognized';
+          outcome.error = conversation.unrecognized ?? 'no conversation turns';
+          report.problems.push({ path: outcome.path, message: `not harvested, kept: ${outcome.error}` });
+          continue;
+        }
         outcome.id = conversation.id;
         // The label names the model and endpoint too, so switching models never reuses another model's reply.
         const key = replyCacheKey(outcome.sha256, provider.label, options.model, harvestPrompt);

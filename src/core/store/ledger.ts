@@ -6,8 +6,13 @@
 import type { ItemCounts } from '../knowledge/categories';
 import { readTextIfExists, writeFileAtomic } from './atomicWrite';
 
-export type LedgerStatus = 'harvested' | 'harvest-failed' | 'deleted-unharvested' | 'too-large';
-export const LEDGER_STATUSES: readonly LedgerStatus[] = ['harvested', 'harvest-failed', 'deleted-unharvested', 'too-large'];
+/**
+ * `unrecognized` (Lore's addition): no importer read the content as a conversation (`error` says
+ * why). It proves nothing: it never permits a reclaim, and the next run (perhaps a Lore version
+ * with a new importer) reads the content again.
+ */
+export type LedgerStatus = 'harvested' | 'harvest-failed' | 'deleted-unharvested' | 'too-large' | 'unrecognized';
+export const LEDGER_STATUSES: readonly LedgerStatus[] = ['harvested', 'harvest-failed', 'deleted-unharvested', 'too-large', 'unrecognized'];
 
 export interface LedgerEntry {
   path: string;

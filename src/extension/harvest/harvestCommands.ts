@@ -92,10 +92,11 @@ export function registerHarvestCommands(context: vscode.ExtensionContext, store:
     }
     const plan = pending.report.plan!;
     const failed = pending.report.failed;
+    const unrecognized = pending.report.conversations.filter((c) => c.status === 'unrecognized').length;
     if (plan.changes.length && !options.noDiff) await harvest.showChange(plan.changes[0].file);
     if (!options.confirm) {
       const reclaims = plan.outcomes.filter((o) => o.reclaim).length;
-      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + '. Nothing is written until you apply.';
+      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + '. Nothing is written until you apply.';
       void vscode.window.showInformationMessage(text, 'Apply', 'Review Changes…', 'Discard').then((choice) => {
         if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
         else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');

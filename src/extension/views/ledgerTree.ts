@@ -25,6 +25,7 @@ const STATUS_ICONS: Record<LedgerStatus, string> = {
   'harvest-failed': 'error',
   'too-large': 'warning',
   'deleted-unharvested': 'trash',
+  unrecognized: 'question',
 };
 
 /** Where the conversation is now, if it still exists (original path or archive). */
@@ -47,7 +48,7 @@ function entryNode(sha256: string, entry: LedgerEntry): LedgerEntryNode {
       item.description = [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
       const tooltip = new vscode.MarkdownString();
       tooltip.appendText(`${entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
-      if (entry.error) tooltip.appendText(`\nerror: ${entry.error}`);
+      if (entry.error) tooltip.appendText(`\n${entry.status === 'unrecognized' ? 'not read' : 'error'}: ${entry.error}`);
       if (entry.archived) tooltip.appendText(`\narchived to ${entry.archived}`);
       if (entry.deleted) tooltip.appendText('\nreclaimed (deleted)');
       item.tooltip = tooltip;
@@ -74,7 +75,9 @@ export class LedgerTreeProvider extends StoreTreeProvider {
         kind: 'group', status, entries,
         children: () => entries,
         toTreeItem: () => {
-          const item = new vscode.TreeItem(status, status === 'harvest-failed' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+          // Failed and unrecognized conversations wait in the inbox for the user: show them open.
+          const open = status === 'harvest-failed' || status === 'unrecognized';
+          const item = new vscode.TreeItem(status, open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
           item.description = String(entries.length);
           item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[status]);
           item.contextValue = 'lore.ledgerGroup';

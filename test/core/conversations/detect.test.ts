@@ -60,8 +60,10 @@ describe('conversation detection and robustness', () => {
     assert.deepEqual(broken.skipped, { malformed: 1 });
     const odd = importConversation('/tmp/c.json', '{"requesterUsername":"me","requests":[null, 3, {"message":{"text":"hi"},"response":"nope"}]}');
     assert.deepEqual(odd.turns, [{ role: 'user', text: 'hi' }]);
-    const jsonl = importConversation('/tmp/s.jsonl', '{"type":"user","sessionId":"s","message":{"content":"hi"}}\n[1]\n"str"\nnull\n{oops\n');
-    assert.deepEqual(jsonl.turns, [{ role: 'user', text: 'hi' }]);
+    // Half the lines are Claude Code records: enough to confirm the format (formatCheck.test.ts).
+    const record = (text: string) => JSON.stringify({ type: 'user', sessionId: 's', message: { content: text } });
+    const jsonl = importConversation('/tmp/s.jsonl', [record('hi'), '[1]', '"str"', record('a'), 'null', record('b'), '{oops', record('c')].join('\n') + '\n');
+    assert.deepEqual(jsonl.turns.map((t) => t.text), ['hi', 'a', 'b', 'c']);
     assert.equal(jsonl.skipped?.malformed, 4);
   });
 

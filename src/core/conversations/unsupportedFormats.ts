@@ -1,0 +1,35 @@
+/**
+ * Conversation formats Lore knows by sight but cannot read yet. When no importer reads a file,
+ * the harvest report names what the file looks like ("a Gemini CLI chat session") rather than
+ * only what it is not. A format leaves this list when it gets an importer.
+ */
+
+interface KnownFormat {
+  /** What the file is, as the report says it: "looks like <name>, which Lore does not read yet". */
+  name: string;
+  matches(head: string): boolean;
+}
+
+const KNOWN_FORMATS: readonly KnownFormat[] = [
+  {
+    // ~/.gemini/tmp/<project>/chats/session-*.json (one JSON object), or *.jsonl since mid 2026
+    // (a metadata line, then one message record per line).
+    name: 'a Gemini CLI chat session',
+    matches: (head) => /"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head),
+  },
+  {
+    // ~/.gemini/tmp/<project>/logs.json: the prompts typed, `[{sessionId, messageId, type, message, timestamp}]`.
+    name: 'a Gemini CLI prompt log (logs.json)',
+    matches: (head) => /"sessionId"\s*:/.test(head) && /"messageId"\s*:\s*\d/.test(head),
+  },
+  {
+    // `/chat save` checkpoints, `{history: [{role, parts}]}` (older ones a bare array): Gemini API contents.
+    name: 'a Gemini CLI chat checkpoint (Gemini API contents)',
+    matches: (head) => /"role"\s*:\s*"(?:user|model)"/.test(head) && /"parts"\s*:\s*\[/.test(head),
+  },
+];
+
+/** The name of a known but unsupported format the file looks like, or undefined. */
+export function unsupportedFormatName(head: string): string | undefined {
+  return KNOWN_FORMATS.find((f) => f.matches(head))?.name;
+}

@@ -1,0 +1,111 @@
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { makeWorkspace, runCli, transcript } from '../helpers/cli';
+import { FIXTURES } from '../helpers/paths';
+import { startStub, type StubServer } from '../helpers/stubServers';
+
+const UNSUPPORTED = path.join(FIXTURES, 'conversations', 'unsupported');
+const GEMINI = 'session-2025-10-14T09-31-7c2e91d4.json';
+const BOT_LOG = 'support-bot-log.jsonl';
+
+function ledger(root: string): Record<string, any> {
+  return JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')).entries;
+}
+
+function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** A workspace whose inbox holds a Gemini CLI session and a JSONL look-alike. */
+async function inboxWithLookAlikes() {
+  const ws = await makeWorkspace();
+  const gemini = path.join(ws.inbox, GEMINI);
+  const bot = path.join(ws.inbox, BOT_LOG);
+  fs.copyFileSync(path.join(UNSUPPORTED, 'gemini-cli', GEMINI), gemini);
+  fs.copyFileSync(path.join(UNSUPPORTED, BOT_LOG), bot);
+  return { ...ws, gemini, bot };
+}
+
+describe('lore harvest: conversations no importer reads', function () {
+  this.timeout(60_000);
+  let stub: StubServer | undefined;
+  afterEach(async () => {
+    await stub?.close();
+    stub = undefined;
+  });
+
+  it('--apply keeps them in the inbox, records them unrecognized, writes no knowledge and names them with a reason', async () => {
+    const { root, gemini, bot } = await inboxWithLookAlikes();
+    const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
+    const result = await runCli(['harvest', '--root', root, '--apply']);
+    assert.equal(result.code, 1, result.stderr + result.stdout);
+    assert.ok(fs.existsSync(gemini) && fs.existsSync(bot), 'both files are still in the inbox');
+    assert.equal(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), facts);
+    const geminiLines = fs.readFileSync(gemini, 'utf8').trimEnd().split('\n').length;
+    const geminiReason = `looks like a Gemini CLI chat session, which Lore does not read yet (detected as Claude Code JSONL, but 0 of ${geminiLines} lines were Claude Code JSONL records)`;
+    assert.ok(result.stdout.includes(`problem: ${gemini}: not harvested, kept: ${geminiReason}`), result.stdout);
+    assert.ok(result.stdout.includes(`problem: ${bot}: not harvested, kept: not a supported conversation format: detected as Claude Code JSONL, but 0 of 15 lines were Claude Code JSONL records`), result.stdout);
+    assert.match(result.stdout, /reclaimed: 0 conversation\(s\)/);
+    const entries = ledger(root);
+    for (const file of [gemini, bot]) {
+      const entry = entries[sha256(fs.readFileSync(file))];
+      assert.equal(entry.status, 'unrecognized', file);
+      assert.equal(entry.deleted, false);
+      assert.equal(entry.items, undefined);
+      assert.match(entry.error, /not a supported conversation format|does not read yet/);
+    }
+  });
+
+  it('--json lists them with status and reason, and so does every later run; the dry run remembers them', async () => {
+    const { root, gemini, bot } = await inboxWithLookAlikes();
+    await runCli(['harvest', '--root', root, '--apply']);
+    const again = await runCli(['harvest', '--root', root, '--apply', '--json']);
+    assert.equal(again.code, 1, again.stderr);
+    const json = JSON.parse(again.stdout);
+    const byPath = new Map<string, any>(json.conversations.map((c: any) => [c.path, c]));
+    for (const file of [gemini, bot]) {
+      assert.equal(byPath.get(file).status, 'unrecognized');
+      assert.equal(byPath.get(file).reclaim, undefined);
+      assert.match(byPath.get(file).error, /Claude Code JSONL records/);
+      assert.ok(json.problems.some((p: any) => p.path === file && p.message.startsWith('not harvested, kept: ')));
+      assert.ok(fs.existsSync(file));
+    }
+    assert.deepEqual(json.reclaimed, []);
+    const dry = await runCli(['harvest', '--root', root]);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.ok(dry.stdout.includes(`not read last time (kept; read again by --preview/--apply): ${gemini}: looks like a Gemini CLI chat session`), dry.stdout);
+  });
+
+  it('never sends them to the model, and harvests the readable conversation next to them', async () => {
+    const { root, inbox, gemini, bot } = await inboxWithLookAlikes();
+    fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', 'We talked about the time zone bug.'));
+    const reply = JSON.stringify({ facts: [{ statement: 'CI runs in UTC+2.', detail: '' }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+    stub = await startStub('openai', [{ reply }]);
+    const result = await runCli(['harvest', '--root', root, '--apply', '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model']);
+    assert.equal(result.code, 1, result.stderr + result.stdout);
+    assert.equal(stub.requests.length, 1);
+    assert.match(stub.requests[0].prompt.user, /^Conversation: c1\n/);
+    assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /- CI runs in UTC\+2\. \[from: c1, 2026-11-20\]/);
+    assert.ok(!fs.existsSync(path.join(inbox, 'c1.md')), 'the readable conversation is reclaimed');
+    assert.ok(fs.existsSync(gemini) && fs.existsSync(bot));
+  });
+
+  it('an unrecognized record does not stop a later harvest of the same content', async () => {
+    // As if an older Lore had refused this content: a newer one (with the importer) reads it.
+    const { root, inbox } = await makeWorkspace();
+    const conv = path.join(inbox, 'c1.md');
+    const text = transcript('c1', 'Fact: the parser builds dates in UTC.');
+    fs.writeFileSync(conv, text);
+    const at = '2026-01-01T00:00:00.000Z';
+    const entries = { [sha256(text)]: { at, deleted: false, error: 'not a supported conversation format', path: conv, status: 'unrecognized' } };
+    fs.writeFileSync(path.join(root, 'ledger.json'), JSON.stringify({ entries }, null, 2) + '\n');
+    const result = await runCli(['harvest', '--root', root, '--apply']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /- the parser builds dates in UTC\. \[from: c1/);
+    assert.equal(ledger(root)[sha256(text)].status, 'harvested');
+    assert.ok(!fs.existsSync(conv));
+  });
+});
+
