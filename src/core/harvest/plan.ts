@@ -7,9 +7,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts } from '../knowledge/categories';
 import { appendItems, insertTasks } from '../knowledge/categoryFile';
+import { holdFlaggedInPlan, type HeldItem } from '../knowledge/reviewQueue';
 import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowledge/itemLines';
 import type { Provenance } from '../knowledge/provenance';
 import { readTextIfExists } from '../store/atomicWrite';
+import { DIGEST_MAX_BYTES } from '../constants';
 import { digestSectionsFromTexts, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
 import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
@@ -61,6 +63,8 @@ export interface HarvestPlan {
   items: ItemCounts;
   /** Notes whose file did not resolve and went to facts.md. */
   orphanNotes: number;
+  /** Items that read as instructions to an agent: queued in review.md instead of their file. */
+  held: HeldItem[];
 }
 
 export interface PlanOptions {
@@ -123,6 +127,9 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   }
 
   const before = readCategoryTexts(paths);
+  // --- Review queue (planted instructions): flagged lines leave `lines`/`notes` for review.md.
+  const review = holdFlaggedInPlan(paths, lines, notes, before);
+  // --- end review queue
   const after: CategoryTexts = { ...before };
   const append = (key: Exclude<CategoryFileKey, 'tasks'>, list: string[]) => {
     if (list.length) after[key] = appendItems(before[key], CATEGORY_FILES[key].title, list);
@@ -144,9 +151,10 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     const next = addNotes(current, meta, noteLines);
     if (next !== current) changes.push({ file, before: current, after: next, added: countLines(current, next) });
   }
+  if (review.change) changes.push(review.change); // review.md: knowledge, written before the ledger
 
   const digestBefore = readTextIfExists(paths.digest);
-  const digestAfter = options.digestEnabled ? renderDigest(digestSectionsFromTexts(after)) : undefined;
+  const digestAfter = options.digestEnabled ? renderDigest(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
   if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
 
   const ledger: Ledger = { entries: { ...ledgerNow.entries } };
@@ -178,7 +186,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       ledger.entries[outcome.sha256] = options.reclaim === 'delete' ? { ...entry, deleted: true } : { ...entry, archived: outcome.archiveTo };
     }
   }
-  return { changes, ledger, outcomes, items: totals, orphanNotes };
+  return { changes, ledger, outcomes, items: totals, orphanNotes, held: review.held };
 }
 
 /** A free path in the archive for a conversation file (never overwrites, never collides in one run). */
