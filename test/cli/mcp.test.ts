@@ -72,7 +72,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
       await new Promise((resolve) => setTimeout(resolve, 100));
       text = textOf(await call('search', { query: 'okapis' }));
     }
-    assert.match(text, /^- \[facts\] «okapis» are shy \[from: c9, 2026-11-22\] \(facts\.md:4\)/);
+    assert.match(text, /^> Recorded project knowledge[^\n]*\n- \[facts\] «okapis» are shy \[from: c9, 2026-11-22\] \(facts\.md:4\)/);
   });
 
   it('add_fact appends with provenance, redacts secrets, de-duplicates, and regenerates the digest', async () => {
