@@ -5,13 +5,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DIGEST_MAX_BYTES } from '../constants';
 import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts } from '../knowledge/categories';
 import { appendItems, insertTasks } from '../knowledge/categoryFile';
-import { holdFlaggedInPlan, type HeldItem } from '../knowledge/reviewQueue';
 import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowledge/itemLines';
 import type { Provenance } from '../knowledge/provenance';
+import { holdFlaggedInPlan, type HeldItem } from '../knowledge/reviewQueue';
 import { readTextIfExists } from '../store/atomicWrite';
-import { DIGEST_MAX_BYTES } from '../constants';
 import { digestSectionsFromTexts, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
 import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
