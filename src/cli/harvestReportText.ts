@@ -73,6 +73,7 @@ export function applyText(report: HarvestReport): string {
   const applied = report.applied!;
   lines.push(`harvested items: ${itemCountsText(plan.items)}`);
   if (plan.orphanNotes) lines.push(`notes for files not in the workspace went to facts.md: ${plan.orphanNotes}`);
+  if (plan.held.length) lines.push(`held for review (they read as instructions to an agent): ${plan.held.length} item(s) in review.md; run "lore review" to accept or reject them`);
   const reclaimedBytes = applied.reclaimed.reduce((n, r) => n + r.bytes, 0);
   const actions = [...new Set(applied.reclaimed.map((r) => (r.action === 'delete' ? 'deleted' : 'archived')))].join(', ');
   lines.push(`reclaimed: ${applied.reclaimed.length} conversation(s), ${formatBytes(reclaimedBytes)}${actions ? ` (${actions})` : ''}`);

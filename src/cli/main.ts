@@ -8,6 +8,7 @@ import { harvestCommand, HARVEST_HELP } from './commands/harvestCommand';
 import { initCommand, INIT_HELP } from './commands/initCommand';
 import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
+import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, stdio, type Output } from './cliSupport';
 
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   search: searchCommand,
   mcp: mcpCommand,
   context: contextCommand,
+  review: reviewCommand,
 };
 
 const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
@@ -34,6 +36,7 @@ ${NOTE_HELP}
 ${SEARCH_HELP.split('\n')[0]}
 ${MCP_HELP.split('\n')[0]}
 ${CONTEXT_HELP.split('\n')[0]}
+${REVIEW_HELP.split('\n').slice(0, 3).join('\n')}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
 and --help.`;

@@ -12,6 +12,7 @@ import { registerHarvestCommands } from './harvest/harvestCommands';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
 import { registerNoteCommands } from './notes/noteCommands';
+import { registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
@@ -23,12 +24,13 @@ import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
 import { LedgerTreeProvider } from './views/ledgerTree';
+import { ReviewTreeProvider } from './views/reviewTree';
 
 /** What the extension exports (used by the integration tests and by other extensions). */
 export interface LoreApi {
   store: StoreService;
   harvest: HarvestController;
-  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider };
+  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider };
   caches: CacheStates;
   statusBar: CacheStatusBar;
   notes: NotesClient;
@@ -46,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ledger: new LedgerTreeProvider(store),
     knowledge: new KnowledgeTreeProvider(store),
     cache: new CacheTreeProvider(caches),
+    review: new ReviewTreeProvider(store),
   };
   const notes = new NotesClient(context, store);
   const search = new SearchService(store);
@@ -72,6 +75,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.window.registerTreeDataProvider('lore.ledger', views.ledger),
     vscode.window.registerTreeDataProvider('lore.knowledge', views.knowledge),
     vscode.window.registerTreeDataProvider('lore.cache', views.cache),
+    vscode.window.registerTreeDataProvider('lore.review', views.review),
+    ...registerReviewCommands(store),
     registerLoreParticipant(context, store, caches),
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),

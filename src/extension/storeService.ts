@@ -8,13 +8,15 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES } from '../core/knowledge/categories';
+import { REVIEW_FILE } from '../core/knowledge/reviewFile';
 import { regenerateDigest } from '../core/store/digest';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
 import { logger } from './log';
 import { readSettings } from './settings';
 
 const log = logger('store');
-const CATEGORY_NAMES = new Set<string>(Object.values(CATEGORY_FILES).map((c) => c.file));
+// review.md records which held items a person accepted, so it shapes the digest too.
+const DIGEST_SOURCES = new Set<string>([...Object.values(CATEGORY_FILES).map((c) => c.file), REVIEW_FILE]);
 
 export class StoreService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -72,7 +74,7 @@ export class StoreService implements vscode.Disposable {
   private onFileEvent(uri: vscode.Uri): void {
     const rel = path.relative(this.paths.root, uri.fsPath);
     if (rel.startsWith('.cache') || rel.startsWith('.index')) return;
-    if (CATEGORY_NAMES.has(rel)) this.scheduleDigest();
+    if (DIGEST_SOURCES.has(rel)) this.scheduleDigest();
     this.fireChanged();
   }
 

@@ -2,7 +2,8 @@
  * Lore as an MCP server (stdio): agents such as Claude Code, Codex and Cursor search the store,
  * read the digest and a file's notes, and record facts and notes. Every tool input is untrusted:
  * sizes are bounded by the schemas, text is redacted and neutralized before it is written, note
- * paths must resolve inside the workspace, and writes take the store lock and are atomic.
+ * paths must resolve inside the workspace, and writes take the store lock and are atomic. Replies
+ * that hand out knowledge open with the data framing and leave out items held for review.
  */
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -10,6 +11,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sanitizeConversationId } from '../core/conversations/conversationId';
+import { agentItemFilter, keepsRecord } from '../core/knowledge/heldItems';
+import { frameAsData } from '../core/safety/dataFraming';
 import { recall } from '../core/search/recall';
 import { SearchIndex, type SearchIndexOptions } from '../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
@@ -40,6 +43,11 @@ function hitLine(hit: SearchHit): string {
   const prov = hit.source || hit.date ? ` [from: ${hit.source ?? '?'}, ${hit.date ?? '?'}]` : '';
   const about = hit.notedPath ? ` (${hit.notedPath})` : '';
   return `- [${hit.category}]${about} ${hit.snippet}${prov} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
+}
+
+/** The reply to a write held for review: not an error, but nothing was recorded yet. */
+function heldReply(kinds: readonly string[], line: string): string {
+  return `held for review, not recorded yet: it reads as an instruction to an agent (${kinds.join(', ')}). A person must accept it (lore review, or the Review view in VS Code) before it reaches the knowledge agents get. Held: ${line}`;
 }
 
 /** Runs a tool body, turning any failure into a tool error the agent can read. */
@@ -95,10 +103,12 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
     ({ query, category, limit }) =>
       guarded(async () => {
         const response = await openIndex().search(query, { categories: category ? [category] : undefined, limit: limit ?? 10 });
+        const keep = agentItemFilter(paths);
+        response.hits = response.hits.filter((h) => keepsRecord(keep, h.text, h.source, h.date));
         const lines = response.hits.map(hitLine);
         const footer = `(${response.hits.length} result${response.hits.length === 1 ? '' : 's'}; ${response.backend}; ${response.modeReason})`;
         return {
-          ...text([...(lines.length ? lines : ['no results']), footer].join('\n')),
+          ...text(lines.length ? frameAsData([...lines, footer].join('\n')) : ['no results', footer].join('\n')),
           structuredContent: { hits: response.hits, backend: response.backend, backendReason: response.backendReason, mode: response.mode, modeReason: response.modeReason },
         };
       }),
@@ -121,7 +131,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       guarded(async () => {
         const result = await recall(paths, { query, files, tokenBudget: token_budget, index: openIndex() });
         const more = result.omitted > 0 ? `\n(${result.omitted} more match${result.omitted === 1 ? '' : 'es'} did not fit the budget; use search)` : '';
-        return text((result.text || 'nothing recorded yet') + more);
+        return text(result.text ? frameAsData(result.text) + more : 'nothing recorded yet' + more);
       }),
   );
 
@@ -131,7 +141,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       description: 'The 4 KB digest of the store: open tasks, open questions, decisions, facts, playbooks, newest first.',
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () => guarded(async () => text(renderDigest(digestSections(readCategoryTexts(paths))) ?? 'the knowledge store has no items yet')),
+    () => guarded(async () => text(renderDigest(digestSections(readCategoryTexts(paths), agentItemFilter(paths))) ?? 'the knowledge store has no items yet')),
   );
 
   server.registerTool(
@@ -146,8 +156,10 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
         const abs = path.resolve(paths.workspace, file);
         if (!isInside(paths.workspace, abs)) return text(`refused: ${file} is outside the workspace ${paths.workspace}`, true);
         const found = await readFileNotes(paths, abs, openIndex());
-        if (!found || found.lines.length === 0) return text(`no notes for ${file}`);
-        return text([`# ${found.path}  (${storeRelative(paths, found.file)})`, ...found.lines].join('\n'));
+        const keep = agentItemFilter(paths);
+        const lines = found?.lines.filter(keep) ?? [];
+        if (!found || lines.length === 0) return text(`no notes for ${file}`);
+        return text(frameAsData([`# ${found.path}  (${storeRelative(paths, found.file)})`, ...lines].join('\n')));
       }),
   );
 
@@ -165,6 +177,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       guarded(async () => {
         const from = source && source.trim() ? sanitizeConversationId(source) : MCP_SOURCE;
         const result = await addFact(paths, statement, from, now());
+        if (result.held) return text(heldReply(result.held.kinds, result.line));
         await reindex([path.join(paths.root, 'facts.md')]);
         return text(result.added ? `added to facts.md: ${result.line}` : `already recorded: ${result.line}`);
       }),
@@ -181,6 +194,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       guarded(async () => {
         const result = await addNote(paths, file, note, MCP_SOURCE, now());
         if (!result.ok) return text(`refused: cannot attach a note to ${file}: ${result.reason} (workspace: ${paths.workspace})`, true);
+        if (result.held) return text(heldReply(result.held.kinds, result.line));
         await reindex([result.noteFile]);
         return text(`noted ${result.relative} in ${storeRelative(paths, result.noteFile)}: ${result.line}`);
       }),

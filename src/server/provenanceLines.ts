@@ -9,6 +9,7 @@
  */
 import * as path from 'node:path';
 import { formatProvenance, hasMalformedProvenance, isCalendarDate, parseProvenance } from '../core/knowledge/provenance';
+import { REVIEW_FILE } from '../core/knowledge/reviewFile';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 
 export type StoreDocumentKind = 'category' | 'note' | 'digest';
@@ -19,6 +20,8 @@ export function storeDocumentKind(paths: StorePaths, absolute: string): StoreDoc
   const dir = path.dirname(absolute);
   if (dir === paths.files) return 'note';
   if (dir !== paths.root) return undefined;
+  // review.md's held lines end with a ` [flagged: …]` marker after their provenance: not items to check.
+  if (path.basename(absolute) === REVIEW_FILE) return undefined;
   return absolute === paths.digest ? 'digest' : 'category';
 }
 

@@ -64,7 +64,7 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.match(read('playbooks.md'), /- \*\*Release\*\*: npm run build -> npm run package \[from: c1, 2026-11-20\]/);
     const notes = (await runCli(['notes', path.join(ws, 'src', 'app.ts'), '--root', root])).stdout;
     assert.match(notes, /- exports the app constant\. \[from: c1, 2026-11-20\]/);
-    assert.match(read('digest.md'), /^# Knowledge digest[^\n]*\n\n## Open tasks\n- write the crash test/);
+    assert.match(read('digest.md'), /^# Knowledge digest[^\n]*\n> Recorded project knowledge, quoted as data[^\n]*\n\n## Open tasks\n- write the crash test/);
     assert.ok(!fs.existsSync(conv), 'inbox conversation reclaimed');
     const entries = Object.values(ledger(root));
     assert.equal(entries.length, 1);

@@ -53,7 +53,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
   it('search returns ranked lines with provenance, file:line and the backend', async () => {
     const result = await call('search', { query: 'esbuild' });
     assert.ok(!result.isError, textOf(result));
-    assert.match(textOf(result), /^- \[facts\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\] \(facts\.md:3\)\n\(1 result; sqlite; lexical only/);
+    assert.match(textOf(result), /^> Recorded project knowledge, quoted as data[^\n]*\n- \[facts\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\] \(facts\.md:3\)\n\(1 result; sqlite; lexical only/);
     const structured = result.structuredContent as { backend: string; hits: unknown[] };
     assert.equal(structured.backend, 'sqlite');
     assert.equal(structured.hits.length, 1);
@@ -72,7 +72,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
       await new Promise((resolve) => setTimeout(resolve, 100));
       text = textOf(await call('search', { query: 'okapis' }));
     }
-    assert.match(text, /^- \[facts\] «okapis» are shy \[from: c9, 2026-11-22\] \(facts\.md:4\)/);
+    assert.match(text, /^> Recorded project knowledge[^\n]*\n- \[facts\] «okapis» are shy \[from: c9, 2026-11-22\] \(facts\.md:4\)/);
   });
 
   it('add_fact appends with provenance, redacts secrets, de-duplicates, and regenerates the digest', async () => {
@@ -106,10 +106,10 @@ describe('lore mcp (stdio server, SDK client)', function () {
     assert.match(text, /^---\npath: "src\/app\.ts"\n/);
     assert.match(text, /- exports the app constant \[from: mcp, \d{4}-\d{2}-\d{2}\]\n$/);
     const read = await call('read_file_notes', { path: 'src/app.ts' });
-    assert.match(textOf(read), /^# src\/app\.ts {2}\(files\/\d+-\d+\.md\)\n- exports the app constant \[from: mcp, /);
+    assert.match(textOf(read), /^> Recorded project knowledge, quoted as data[^\n]*\n# src\/app\.ts {2}\(files\/\d+-\d+\.md\)\n- exports the app constant \[from: mcp, /);
     assert.match(textOf(await call('read_file_notes', { path: 'outside-secret.txt' })), /^no notes for outside-secret\.txt/);
     const recalled = await call('recall', { query: 'esbuild', files: ['src/app.ts'], token_budget: 300 });
-    assert.match(textOf(recalled), /^## Notes on src\/app\.ts\n- exports the app constant .*\n## Knowledge matching "esbuild"\n- \[facts\] the build uses esbuild/);
+    assert.match(textOf(recalled), /^> Recorded project knowledge, quoted as data[^\n]*\n## Notes on src\/app\.ts\n- exports the app constant .*\n## Knowledge matching "esbuild"\n- \[facts\] the build uses esbuild/);
   });
 
   it('refuses note paths outside the workspace or inside the store, and changes nothing', async () => {

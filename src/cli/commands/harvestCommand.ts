@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_TIMEOUT_MS } from '../../core/constants';
 import { runHarvest, type HarvestMode } from '../../core/harvest/runHarvest';
+import { targetLabel } from '../../core/knowledge/reviewQueue';
 import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
 import { RECLAIM_MODES, type ReclaimMode } from '../../core/store/storeConfig';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, resolveStore, type Output } from '../cliSupport';
@@ -135,6 +136,7 @@ function jsonReport(report: Awaited<ReturnType<typeof runHarvest>>) {
     })),
     items: report.plan?.items,
     changes: report.plan?.changes.map((c) => ({ file: c.file, added: c.added, removed: c.after === undefined })),
+    held: report.plan?.held.map((h) => ({ file: targetLabel(h.target), line: h.line, kinds: h.kinds })),
     reclaimed: report.applied?.reclaimed,
     problems: report.problems,
     warnings: report.warnings,

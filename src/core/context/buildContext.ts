@@ -2,8 +2,11 @@
  * Compiles the layers of an agent's context into one text, stable layers first, and records where
  * each layer sits. The output is a pure function of the input: no clock, no locale-dependent
  * sorting, no iteration over caller-ordered maps, and whitespace normalized so that an editor
- * adding a trailing space or a CRLF does not silently move the cache boundary.
+ * adding a trailing space or a CRLF does not silently move the cache boundary. The knowledge and
+ * file-notes layers open with the data framing (safety/dataFraming): what they quote is a record,
+ * not instructions.
  */
+import { frameAsData } from '../safety/dataFraming';
 import {
   CONTEXT_LAYERS,
   isStableLayer,
@@ -135,7 +138,7 @@ function renderFileNotes(fileNotes: ContextInput['fileNotes']): string | undefin
   const sections = [...byPath.keys()]
     .sort(compareCodeUnits)
     .map((p) => `## ${oneLine(p)}\n${byPath.get(p)!.map((n) => `- ${indentContinuation(n)}`).join('\n')}`);
-  return tagged('file-notes', sections.join('\n\n'));
+  return tagged('file-notes', sections.length ? frameAsData(sections.join('\n\n')) : '');
 }
 
 function renderDiscussion(meta: ContextInput['discussion']): string | undefined {
@@ -172,7 +175,7 @@ const RENDERERS: Record<ContextLayer, (input: ContextInput) => string | undefine
   tools: (input) => renderTools(input.tools),
   project: (input) => tagged('project', normalizeBlock(input.project)),
   // Only when digest.md exists: deleting it turns the block off.
-  knowledge: (input) => (input.digest === undefined ? undefined : tagged('knowledge', normalizeBlock(input.digest))),
+  knowledge: (input) => (input.digest === undefined ? undefined : tagged('knowledge', frameAsData(normalizeBlock(input.digest)))),
   'file-notes': (input) => renderFileNotes(input.fileNotes),
   discussion: (input) => renderDiscussion(input.discussion),
   'active-files': (input) => renderActiveFiles(input.activeFiles),

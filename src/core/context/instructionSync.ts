@@ -3,10 +3,17 @@
  * with the digest through a clearly delimited managed block. Everything outside the block is
  * left byte-for-byte alone, and the block is rewritten only when the digest changed, so the
  * agents' cached prompt prefix stays identical between harvests.
+ *
+ * The block's content is quoted data (it opens with the data framing) and can never contain
+ * Lore's markers: `<!--` in it is escaped, so an item holding the end marker cannot cut the block
+ * short. A block is a start marker followed by an end marker with no marker in between; a lone
+ * marker (a person deleted its partner) is left where it is, with the text around it, and a fresh
+ * block goes at the end: Lore never deletes text it cannot prove is its own.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readTextIfExists, writeFileAtomic } from '../store/atomicWrite';
+import { frameAsData } from '../safety/dataFraming';
+import { editStoreFile, readTextLossless } from '../store/guardedReplace';
 import { isInside } from '../store/storePaths';
 
 export const BLOCK_START = '<!-- lore:knowledge:start (managed by Lore; edit .lore/*.md instead, this block is rewritten) -->';
@@ -18,8 +25,35 @@ export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-ins
 
 /** The managed block for a digest (the digest's own `# ` title becomes a `## ` heading). */
 export function renderBlock(digest: string): string {
-  const body = digest.replace(/\r\n/g, '\n').trim().replace(/^# /, '## ');
-  return `${BLOCK_START}\n${body}\n${BLOCK_END}`;
+  const body = digest.replace(/\r\n/g, '\n').trim().replace(/^# /, '## ').replace(/<!--/g, '&lt;!--');
+  return `${BLOCK_START}\n${frameAsData(body)}\n${BLOCK_END}`;
+}
+
+function indexesOf(text: string, marker: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) found.push(at);
+  return found;
+}
+
+/**
+ * The managed block: the last end marker whose nearest start marker before it comes after the
+ * previous end marker (so no marker lies between the two). Undefined when there is none.
+ */
+function findBlock(text: string): { start: number; end: number } | undefined {
+  const starts = indexesOf(text, START_PREFIX);
+  const ends = indexesOf(text, BLOCK_END);
+  for (let i = ends.length - 1; i >= 0; i--) {
+    const start = starts.filter((s) => s < ends[i]).pop();
+    if (start !== undefined && start > (i > 0 ? ends[i - 1] : -1)) return { start, end: ends[i] + BLOCK_END.length };
+  }
+  return undefined;
+}
+
+/** Markers outside the managed block (a person deleted a start or an end marker). */
+export function strayMarkers(text: string): number {
+  const block = findBlock(text);
+  const all = indexesOf(text, START_PREFIX).length + indexesOf(text, BLOCK_END).length;
+  return all - (block ? 2 : 0);
 }
 
 /**
@@ -29,13 +63,11 @@ export function renderBlock(digest: string): string {
 export function updateInstructionText(current: string | undefined, digest: string | undefined): string | undefined {
   const text = current ?? '';
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const start = text.indexOf(START_PREFIX);
-  const endAt = start >= 0 ? text.indexOf(BLOCK_END, start) : -1;
-  const hasBlock = start >= 0 && endAt >= 0;
+  const found = findBlock(text);
   const block = digest?.trim() ? renderBlock(digest).replace(/\n/g, eol) : undefined;
   let next: string;
-  if (hasBlock) {
-    const end = endAt + BLOCK_END.length;
+  if (found) {
+    const { start, end } = found;
     if (block) next = text.slice(0, start) + block + text.slice(end);
     else {
       // Remove the block and the blank line Lore put before it.
@@ -55,6 +87,8 @@ export interface SyncResult {
   file: string;
   action: 'written' | 'unchanged' | 'skipped';
   reason?: string;
+  /** Set when the file holds a lone Lore marker, left in place with the text around it. */
+  warning?: string;
 }
 
 /** Syncs the given workspace-relative files (refusing anything outside the workspace). */
@@ -64,16 +98,21 @@ export function syncInstructionFiles(workspace: string, files: readonly string[]
     if (!isInside(workspace, file)) return { file: relative, action: 'skipped', reason: 'outside the workspace' };
     let current: string | undefined;
     try {
-      current = readTextIfExists(file);
+      current = readTextLossless(file);
     } catch (error) {
       return { file: relative, action: 'skipped', reason: (error as Error).message };
     }
     // A digest that is gone should not create files just to say nothing.
     if (current === undefined && !digest?.trim()) return { file: relative, action: 'unchanged' };
     const next = updateInstructionText(current, digest);
-    if (next === undefined) return { file: relative, action: 'unchanged' };
+    const stray = strayMarkers(next ?? current ?? '');
+    const warning = stray
+      ? `${relative} has ${stray} lone Lore marker${stray === 1 ? '' : 's'} (its partner was deleted); Lore left ${stray === 1 ? 'it' : 'them'} and the text around ${stray === 1 ? 'it' : 'them'} as is and keeps its block at the end. Delete the lone marker by hand.`
+      : undefined;
+    if (next === undefined) return { file: relative, action: 'unchanged', ...(warning ? { warning } : {}) };
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    writeFileAtomic(file, next);
-    return { file: relative, action: 'written' };
+    // The user's own file: their edits since the read above get the block re-applied on top.
+    editStoreFile(file, (text) => updateInstructionText(text, digest));
+    return { file: relative, action: 'written', ...(warning ? { warning } : {}) };
   });
 }

@@ -1,9 +1,12 @@
 /**
  * Reads the store's part of a context: the digest (only when digest.md exists, so deleting it
- * turns the knowledge block off) and the notes of the files in scope.
+ * turns the knowledge block off) and the notes of the files in scope. Items held for review
+ * (they read as instructions to an agent) are left out of both, also when digest.md predates the
+ * flags or was edited by hand.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { agentItemFilter, withoutHeldItems } from '../knowledge/heldItems';
 import { readTextIfExists } from '../store/atomicWrite';
 import { findNotesForFile, workspaceRelative } from '../store/fileNotes';
 import { isInside, type StorePaths } from '../store/storePaths';
@@ -38,7 +41,9 @@ function displayPath(paths: StorePaths, absolute: string): string {
  * files; a missing file is reported, not thrown.
  */
 export function loadContextInputs(paths: StorePaths, options: LoadContextOptions = {}): LoadedContextInputs {
-  const digest = readTextIfExists(paths.digest);
+  const keep = agentItemFilter(paths);
+  const onDisk = readTextIfExists(paths.digest);
+  const digest = onDisk === undefined ? undefined : withoutHeldItems(onDisk, keep);
   const fileNotes: FileNotesInput[] = [];
   const activeFiles: string[] = [];
   const missingFiles: string[] = [];
@@ -51,7 +56,7 @@ export function loadContextInputs(paths: StorePaths, options: LoadContextOptions
     const shown = displayPath(paths, absolute);
     activeFiles.push(shown);
     const found = findNotesForFile(paths, absolute, { heal: options.heal ?? false });
-    const notes = found?.note.notes.map((n) => n.text) ?? [];
+    const notes = found?.note.notes.map((n) => n.text).filter(keep) ?? [];
     if (notes.length) fileNotes.push({ path: shown, notes });
   }
   return { digest, fileNotes, activeFiles, message: options.message, missingFiles };

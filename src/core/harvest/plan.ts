@@ -5,9 +5,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DIGEST_MAX_BYTES } from '../constants';
 import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts } from '../knowledge/categories';
 import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowledge/itemLines';
 import type { Provenance } from '../knowledge/provenance';
+import { holdFlaggedInPlan, type HeldItem } from '../knowledge/reviewQueue';
 import { readTextIfExists } from '../store/atomicWrite';
 import { readTextLossless } from '../store/guardedReplace';
 import { digestSectionsFromTexts, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
@@ -65,6 +67,8 @@ export interface HarvestPlan {
   orphanNotes: number;
   /** Whether apply keeps digest.md (regenerating it when a file changed since the plan). */
   digestEnabled: boolean;
+  /** Items that read as instructions to an agent: queued in review.md instead of their file. */
+  held: HeldItem[];
 }
 
 export interface PlanOptions {
@@ -127,6 +131,9 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   }
 
   const before = readCategoryTexts(paths);
+  // --- Review queue (planted instructions): flagged lines leave `lines`/`notes` for review.md.
+  const review = holdFlaggedInPlan(paths, lines, notes, before);
+  // --- end review queue
   const after: CategoryTexts = { ...before };
   const edits: Partial<Record<CategoryFileKey, PlanEdit>> = {};
   const append = (key: Exclude<CategoryFileKey, 'tasks'>, list: string[]) => {
@@ -153,9 +160,10 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     const next = applyPlanEdit(edit, current);
     if (next !== current) changes.push({ file, before: current, after: next, added: countLines(current, next), edit });
   }
+  if (review.change) changes.push(review.change); // review.md: knowledge, written before the ledger
 
   const digestBefore = readTextIfExists(paths.digest);
-  const digestAfter = options.digestEnabled ? renderDigest(digestSectionsFromTexts(after)) : undefined;
+  const digestAfter = options.digestEnabled ? renderDigest(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
   if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
 
   const ledger: Ledger = { entries: { ...ledgerNow.entries } };
@@ -187,7 +195,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       ledger.entries[outcome.sha256] = options.reclaim === 'delete' ? { ...entry, deleted: true } : { ...entry, archived: outcome.archiveTo };
     }
   }
-  return { changes, ledger, outcomes, items: totals, orphanNotes, digestEnabled: options.digestEnabled };
+  return { changes, ledger, outcomes, items: totals, orphanNotes, digestEnabled: options.digestEnabled, held: review.held };
 }
 
 /** A free path in the archive for a conversation file (never overwrites, never collides in one run). */

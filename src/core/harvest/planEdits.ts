@@ -4,6 +4,7 @@
  * another tool) saved in the meantime, so their lines and Lore's both survive.
  */
 import { appendItems, insertTasks } from '../knowledge/categoryFile';
+import { addHeldItems, type ReviewTarget } from '../knowledge/reviewFile';
 import { addNotes, type NoteFileMeta } from '../store/noteFile';
 
 export type PlanEdit =
@@ -12,7 +13,9 @@ export type PlanEdit =
   /** Open and done tasks inserted into tasks.md. */
   | { kind: 'tasks'; open: string[]; done: string[] }
   /** Notes added to a per-file note file, with its frontmatter refreshed. */
-  | { kind: 'notes'; meta: NoteFileMeta; lines: string[] };
+  | { kind: 'notes'; meta: NoteFileMeta; lines: string[] }
+  /** Items held for a person's review, added to review.md. */
+  | { kind: 'review'; items: ReadonlyArray<{ target: ReviewTarget; line: string; kinds: readonly string[] }> };
 
 /** The text after the edit; the edits are idempotent (lines already there are not added again). */
 export function applyPlanEdit(edit: PlanEdit, text: string | undefined): string {
@@ -23,5 +26,7 @@ export function applyPlanEdit(edit: PlanEdit, text: string | undefined): string 
       return insertTasks(text, edit.open, edit.done);
     case 'notes':
       return addNotes(text, edit.meta, edit.lines);
+    case 'review':
+      return addHeldItems(text, edit.items);
   }
 }

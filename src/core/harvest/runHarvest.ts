@@ -8,6 +8,7 @@ import type { Conversation } from '../conversations/conversation';
 import { importConversation } from '../conversations/detect';
 import { countItems } from '../knowledge/categories';
 import { isCalendarDate, toIsoDate, type Provenance } from '../knowledge/provenance';
+import { heldWarning } from '../knowledge/reviewQueue';
 import { ProviderError, type Provider } from '../providers/provider';
 import { redactSecrets } from '../safety/redact';
 import { removeStaleTempFiles } from '../store/atomicWrite';
@@ -190,6 +191,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     if (report.cancelled) return report;
 
     report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now });
+    const held = heldWarning(report.plan.held);
+    if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
     report.applied = applyPlan(paths, report.plan);
     return report;

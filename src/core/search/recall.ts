@@ -3,10 +3,12 @@
  * token budget (~4 characters a token): the notes of the files it is working on, then matching
  * knowledge items, then short excerpts of matching conversations, one line each with provenance
  * and file:line, so it can open a record in full if it needs more. Without a query or files it
- * returns the digest, the store's summary.
+ * returns the digest, the store's summary. Items held for review (they read as instructions to an
+ * agent, see knowledge/heldItems) and conversation excerpts that read so are left out.
  */
 import * as path from 'node:path';
 import { BYTES_PER_TOKEN } from '../constants';
+import { agentItemFilter, keepsRecord, type AgentItemFilter } from '../knowledge/heldItems';
 import { formatProvenance } from '../knowledge/provenance';
 import { digestSections, readCategoryTexts, renderDigest } from '../store/digest';
 import { workspaceRelative } from '../store/fileNotes';
@@ -83,7 +85,7 @@ function itemLine(item: RecallItem): string {
 }
 
 /** The notes of the given files, read without healing (recall must not write). */
-async function fileNoteItems(paths: StorePaths, files: string[], index: SearchIndex): Promise<RecallItem[]> {
+async function fileNoteItems(paths: StorePaths, files: string[], index: SearchIndex, keep: AgentItemFilter): Promise<RecallItem[]> {
   const items: RecallItem[] = [];
   for (const file of files) {
     const abs = path.resolve(paths.workspace, file);
@@ -93,6 +95,7 @@ async function fileNoteItems(paths: StorePaths, files: string[], index: SearchIn
     // The same documents the index holds, so lines and stripped texts agree with search hits.
     const source = { rel: storeRelative(paths, found.file), abs: found.file, kind: 'notes' as const, mtimeMs: 0, size: found.text.length };
     for (const doc of extractDocs(source, found.text)) {
+      if (!keepsRecord(keep, doc.text, doc.source, doc.date)) continue;
       items.push({
         kind: 'file-note',
         category: 'notes',
@@ -112,22 +115,23 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
   const budget = Math.max(50, Math.floor(Number(options.tokenBudget) || DEFAULT_BUDGET));
   const query = typeof options.query === 'string' ? options.query.trim() : '';
   const files = (options.files ?? []).filter((f): f is string => typeof f === 'string' && f.trim() !== '');
+  const keep = agentItemFilter(paths);
   if (!query && files.length === 0) {
-    const digest = renderDigest(digestSections(readCategoryTexts(paths)), budget * BYTES_PER_TOKEN) ?? '';
+    const digest = renderDigest(digestSections(readCategoryTexts(paths), keep), budget * BYTES_PER_TOKEN) ?? '';
     return { text: digest, items: [], omitted: 0, tokens: estimateTokens(digest), tokenBudget: budget };
   }
   const index = options.index ?? SearchIndex.open(paths, options.indexOptions);
   let notes: RecallItem[];
   let response: SearchResponse | undefined;
   try {
-    notes = await fileNoteItems(paths, files, index);
+    notes = await fileNoteItems(paths, files, index, keep);
     if (query) response = await index.search(query, { limit: options.limit ?? 40, categories: options.categories, markers: { open: '', close: '' } });
   } finally {
     if (!options.index) index.close();
   }
   const noted = new Set(notes.map((n) => `${n.file}:${n.line}`));
   const hits = (response?.hits ?? [])
-    .filter((h) => !noted.has(`${h.file}:${h.line}`))
+    .filter((h) => !noted.has(`${h.file}:${h.line}`) && keepsRecord(keep, h.text, h.source, h.date))
     .map(
       (h): RecallItem => ({
         kind: h.category === 'transcripts' ? 'transcript' : 'knowledge',

@@ -61,6 +61,8 @@ export interface TailOptions {
   budgetBytes: number;
   /** Keep only items whose `##` section has this name (case-insensitive), e.g. `open`. */
   section?: string;
+  /** Keep only items (`- text` lines) this returns true for; the budget counts kept items only. */
+  keep?: (line: string) => boolean;
 }
 
 /** The last items of a category file, newest (last) first, as `- text` lines. */
@@ -103,8 +105,8 @@ export function tailItems(buffer: Buffer, options: TailOptions): string[] {
       if (item) {
         while (headingIndex >= 0 && headings[headingIndex].at > start) headingIndex--;
         const section = headingIndex >= 0 ? headings[headingIndex].name : undefined;
-        if (wanted === undefined || section === wanted) {
-          const line = `- ${[item[1].trim(), ...pending].join(' ')}`;
+        const line = `- ${[item[1].trim(), ...pending].join(' ')}`;
+        if ((wanted === undefined || section === wanted) && (!options.keep || options.keep(line))) {
           items.push(line);
           used += Buffer.byteLength(line, 'utf8') + 1;
         }

@@ -390,6 +390,11 @@ export function replaceTextGuarded(file: string, edit: TextEdit, options: Guarde
   );
 }
 
+/** Edits a text file the user may be editing too (replaceTextGuarded, settled at once); true when it changed. */
+export function editStoreFile(file: string, edit: TextEdit): boolean {
+  return replaceTextGuarded(file, edit).settle().changed;
+}
+
 /** Reads a file as lossless text (see losslessText), or undefined when it does not exist. */
 export function readTextLossless(file: string): string | undefined {
   try {

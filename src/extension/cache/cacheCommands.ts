@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { disable, enable, invalidate } from '../../core/context/cacheState';
 import { syncInstructionFiles } from '../../core/context/instructionSync';
-import { readTextIfExists } from '../../core/store/atomicWrite';
+import { readAgentDigest } from '../../core/knowledge/heldItems';
 import { logger, runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import type { CacheDiscussionNode } from '../views/cacheTree';
@@ -14,11 +14,12 @@ export function instructionFilesSetting(): string[] {
   return vscode.workspace.getConfiguration('lore', vscode.workspace.workspaceFolders?.[0]?.uri ?? null).get<string[]>('instructions.sync', []);
 }
 
-/** Writes the digest block into the opted-in instruction files (only when it changed). */
+/** Writes the digest block (without items held for review) into the opted-in instruction files, only when it changed. */
 export function syncInstructions(store: StoreService, files = instructionFilesSetting()): ReturnType<typeof syncInstructionFiles> {
   if (!files.length || !store.exists) return [];
-  const results = syncInstructionFiles(store.paths.workspace, files, readTextIfExists(store.paths.digest));
+  const results = syncInstructionFiles(store.paths.workspace, files, readAgentDigest(store.paths));
   for (const r of results) if (r.action !== 'unchanged') log.info(`instructions: ${r.file} ${r.action}${r.reason ? ` (${r.reason})` : ''}`);
+  for (const r of results) if (r.warning) log.warn(`instructions: ${r.warning}`);
   return results;
 }
 

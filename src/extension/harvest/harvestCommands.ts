@@ -96,7 +96,8 @@ export function registerHarvestCommands(context: vscode.ExtensionContext, store:
     if (plan.changes.length && !options.noDiff) await harvest.showChange(plan.changes[0].file);
     if (!options.confirm) {
       const reclaims = plan.outcomes.filter((o) => o.reclaim).length;
-      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + '. Nothing is written until you apply.';
+      const held = plan.held.length ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)` : '';
+      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + '. Nothing is written until you apply.';
       void vscode.window.showInformationMessage(text, 'Apply', 'Review Changes…', 'Discard').then((choice) => {
         if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
         else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');
@@ -116,7 +117,13 @@ export function registerHarvestCommands(context: vscode.ExtensionContext, store:
       const report = await harvest.apply();
       if (report?.applied) {
         const reclaimed = report.applied.reclaimed.length;
-        void vscode.window.showInformationMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.`);
+        const held = report.plan!.held.length;
+        const heldText = held ? ` ${held} item(s) that read as instructions to an agent are held for review.` : '';
+        if (held) {
+          void vscode.window.showWarningMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.${heldText}`, 'Show Review').then((choice) => {
+            if (choice === 'Show Review') void vscode.commands.executeCommand('lore.review.focus');
+          });
+        } else void vscode.window.showInformationMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.`);
       }
       return report;
     })),

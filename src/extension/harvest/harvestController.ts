@@ -76,6 +76,7 @@ export class HarvestController implements vscode.Disposable {
       this.documents.setPlan(report.plan);
       this.emitter.fire();
       log.info(`plan: ${report.plan?.changes.length ?? 0} file(s) change, ${previewed.length} conversation(s)`);
+      for (const warning of report.warnings) log.warn(warning);
       return this.pendingHarvest;
     } finally {
       subscription?.dispose();

@@ -4,6 +4,7 @@
  * budget, compact results first.
  */
 import * as vscode from 'vscode';
+import { frameAsData } from '../../core/safety/dataFraming';
 import { recall } from '../../core/search/recall';
 import type { StoreService } from '../storeService';
 import type { SearchService } from './searchService';
@@ -27,7 +28,7 @@ export function registerRecallTool(store: StoreService, search: SearchService): 
       const files = (input.files ?? []).filter((f) => typeof f === 'string').slice(0, 50);
       const budget = Math.min(Math.max(Number(input.tokenBudget) || 1000, 100), 8000);
       const result = await recall(store.paths, { query: typeof input.query === 'string' ? input.query : undefined, files, tokenBudget: budget, index: search.get() });
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(result.text || 'No matching knowledge.')]);
+      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(result.text ? frameAsData(result.text) : 'No matching knowledge.')]);
     },
   });
 }

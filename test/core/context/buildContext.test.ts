@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { buildContext, canonicalJson, normalizeBlock, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
 import { CONTEXT_LAYERS } from '../../../src/core/context/contextLayers';
+import { KNOWLEDGE_FRAMING } from '../../../src/core/safety/dataFraming';
 import { fullInput } from './contextFixtures';
 
 describe('buildContext', () => {
@@ -12,13 +13,19 @@ describe('buildContext', () => {
     assert.ok(built.text.endsWith('{message}\nNow make it faster — ça va?\n{/message}\n'));
   });
 
-  it('wraps the digest in {knowledge} … {/knowledge}', () => {
+  it('wraps the digest in {knowledge} … {/knowledge}, framed as quoted data', () => {
     const built = buildContext(fullInput());
     const knowledge = built.boundaries.find((b) => b.layer === 'knowledge')!;
     assert.equal(
       built.text.slice(knowledge.start, knowledge.end),
-      '{knowledge}\n# Knowledge digest\n\n## Decisions\n- Use SQLite FTS5 — über fast 🚀 [from: c1, 2026-11-20]\n{/knowledge}\n',
+      `{knowledge}\n${KNOWLEDGE_FRAMING}\n# Knowledge digest\n\n## Decisions\n- Use SQLite FTS5 — über fast 🚀 [from: c1, 2026-11-20]\n{/knowledge}\n`,
     );
+  });
+
+  it('frames a digest that already carries the framing (as digest.md does) exactly once', () => {
+    const digest = `# Knowledge digest\n${KNOWLEDGE_FRAMING}\n\n## Facts\n- f [from: c1, 2026-11-20]\n`;
+    const built = buildContext({ digest });
+    assert.equal(built.text, `{knowledge}\n${digest}{/knowledge}\n`);
   });
 
   it('has no knowledge block when digest.md does not exist (delete to turn off)', () => {
@@ -84,9 +91,9 @@ describe('buildContext', () => {
     }
   });
 
-  it('merges repeated paths and drops repeated notes and active files', () => {
+  it('merges repeated paths and drops repeated notes and active files (notes framed as quoted data)', () => {
     const built = buildContext({ fileNotes: [{ path: 'a', notes: ['x'] }, { path: 'a', notes: ['x', 'y'] }], activeFiles: ['a', 'b', 'a'], message: 'm' });
-    assert.match(built.text, /\{file-notes\}\n## a\n- x\n- y\n\{\/file-notes\}\n/);
+    assert.ok(built.text.includes(`{file-notes}\n${KNOWLEDGE_FRAMING}\n## a\n- x\n- y\n{/file-notes}\n`));
     assert.match(built.text, /\{active-files\}\n- a\n- b\n\{\/active-files\}\n/);
   });
 

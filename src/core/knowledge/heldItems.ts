@@ -1,0 +1,62 @@
+/**
+ * Which knowledge items may reach an agent. An item that reads as an instruction to an agent
+ * (safety/instructionFlags) is held back from the digest, the context layers, the instruction
+ * files and MCP/LM replies until a person accepts it; accepted lines are recorded in review.md.
+ * This applies to items that got into a category file by hand or before flagging existed too,
+ * so the filter runs wherever knowledge is handed out, not only when a harvest writes it.
+ */
+import * as path from 'node:path';
+import { flagInstruction } from '../safety/instructionFlags';
+import { readTextIfExists } from '../store/atomicWrite';
+import type { StorePaths } from '../store/storePaths';
+import { lineIdentity } from './itemLines';
+import { parseReview, REVIEW_FILE } from './reviewFile';
+
+/** Decides for one item (its text or its `- …` line, provenance included) whether an agent may see it. */
+export type AgentItemFilter = (item: string) => boolean;
+
+/** Identities of the lines a person accepted, from review.md. */
+export function acceptedIdentities(paths: StorePaths): Set<string> {
+  const text = readTextIfExists(path.join(paths.root, REVIEW_FILE));
+  return new Set(parseReview(text).accepted.map(lineIdentity));
+}
+
+/** A filter that lets clean items through, and flagged ones only when accepted. */
+export function itemFilter(accepted: ReadonlySet<string> = new Set()): AgentItemFilter {
+  return (item) => flagInstruction(item).length === 0 || accepted.has(lineIdentity(item));
+}
+
+/** The filter for this store (reads review.md once). */
+export function agentItemFilter(paths: StorePaths): AgentItemFilter {
+  return itemFilter(acceptedIdentities(paths));
+}
+
+/**
+ * Whether an agent may see a search record (an item's text without its provenance, or a
+ * conversation excerpt): the provenance is put back so an accepted line is recognised.
+ */
+export function keepsRecord(keep: AgentItemFilter, text: string, source?: string, date?: string): boolean {
+  return keep(source && date ? `- ${text} [from: ${source}, ${date}]` : text);
+}
+
+/**
+ * A markdown text (a digest) without the list items the filter holds back. Used on digest.md as
+ * it is on disk, which may predate the flags or have been edited by hand.
+ */
+export function withoutHeldItems(markdown: string, keep: AgentItemFilter): string {
+  const lines = markdown.split('\n');
+  const kept: string[] = [];
+  let dropping = false;
+  for (const line of lines) {
+    if (/^[-*+]\s/.test(line)) dropping = !keep(line);
+    else if (!/^\s{2,}\S/.test(line)) dropping = false;
+    if (!dropping) kept.push(line);
+  }
+  return kept.length === lines.length ? markdown : kept.join('\n');
+}
+
+/** digest.md as agents may see it (undefined when it does not exist: "delete to turn off"). */
+export function readAgentDigest(paths: StorePaths): string | undefined {
+  const digest = readTextIfExists(paths.digest);
+  return digest === undefined ? undefined : withoutHeldItems(digest, agentItemFilter(paths));
+}

@@ -1,0 +1,310 @@
+/**
+ * The review queue: knowledge items that read as instructions to an agent wait in review.md
+ * (format: reviewFile.ts) until a person accepts or rejects them. The harvest plan routes
+ * flagged lines here instead of into their files, MCP writes do the same, and the CLI
+ * (`lore review`) and the extension's Review view decide on them through this module.
+ *
+ * Besides the queue, an item that is already in a category or note file (written by hand, or
+ * before flagging existed) and is flagged is held "in place": it stays in its file but out of
+ * what agents get, and is listed here too, so a person can let it through or delete it.
+ */
+import * as path from 'node:path';
+import { FLAG_KIND_DESCRIPTIONS, flagInstruction, flagKinds, type InstructionFlagKind } from '../safety/instructionFlags';
+import { readTextIfExists } from '../store/atomicWrite';
+import { editStoreFile, replaceTextGuarded } from '../store/guardedReplace';
+import { applyPlanEdit, type PlanEdit } from '../harvest/planEdits';
+import { regenerateDigest, type CategoryTexts } from '../store/digest';
+import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../store/fileNotes';
+import { loadStoreConfig } from '../store/storeConfig';
+import { acquireStoreLock } from '../store/storeLock';
+import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
+import type { PlanChange } from '../harvest/plan';
+import { CATEGORY_FILES, type CategoryFileKey } from './categories';
+import { appendItems, listItems, parseLines, serializeLines, spliceLines } from './categoryFile';
+import { acceptedIdentities, itemFilter, type AgentItemFilter } from './heldItems';
+import { lineIdentity } from './itemLines';
+import { parseProvenance, stripProvenance } from './provenance';
+import { addAccepted, addHeldItems, parseReview, removeReviewLines, REVIEW_FILE, targetHeading, type ReviewTarget } from './reviewFile';
+
+/** An item a harvest or an MCP write held for review. */
+export interface HeldItem {
+  target: ReviewTarget;
+  /** The line as it would have been written. */
+  line: string;
+  kinds: InstructionFlagKind[];
+}
+
+/** One item awaiting a person's decision. */
+export interface ReviewItem {
+  /** Stable key for accept/reject (survives other items being decided first). */
+  id: string;
+  /** `queue`: waiting in review.md; `in-place`: in its file, held out of what agents get. */
+  where: 'queue' | 'in-place';
+  target: ReviewTarget;
+  /** The line as written (queue: as it will be written on accept). */
+  line: string;
+  /** The item text without bullet and provenance, for display. */
+  text: string;
+  kinds: string[];
+  /** A sentence per kind, for display. */
+  reasons: string[];
+  provenance?: { source: string; date: string };
+}
+
+/** The `##` heading text without `## `: `facts.md`, `tasks.md (Open)`, `files/… (src/app.ts)`. */
+export function targetLabel(target: ReviewTarget): string {
+  return targetHeading(target).slice(3);
+}
+
+function reviewPath(paths: StorePaths): string {
+  return path.join(paths.root, REVIEW_FILE);
+}
+
+function describe(kinds: readonly string[]): string[] {
+  return kinds.map((k) => FLAG_KIND_DESCRIPTIONS[k as InstructionFlagKind] ?? k);
+}
+
+function displayText(line: string): string {
+  return stripProvenance(line.trim().replace(/^[-*+]\s+/, ''));
+}
+
+function makeItem(where: ReviewItem['where'], target: ReviewTarget, line: string, kinds: string[]): ReviewItem {
+  const provenance = parseProvenance(line);
+  return {
+    id: `${where}\u0000${targetLabel(target)}\u0000${lineIdentity(line)}`,
+    where, target, line, text: displayText(line), kinds, reasons: describe(kinds),
+    provenance: provenance ? { source: provenance.source, date: provenance.date } : undefined,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Holding (harvest plan, MCP writes)
+
+/** Plan lines per destination, as buildPlan collects them. */
+export type PlanLines = Record<'facts' | 'decisions' | 'questions' | 'playbooks' | 'open' | 'done', string[]>;
+/** Planned note lines per store-relative note file, with the workspace path they are about. */
+export type PlanNotes = Map<string, { meta: { path: string }; lines: string[] }>;
+
+const LINE_TARGETS: Record<keyof PlanLines, ReviewTarget> = {
+  facts: { file: CATEGORY_FILES.facts.file },
+  decisions: { file: CATEGORY_FILES.decisions.file },
+  questions: { file: CATEGORY_FILES.questions.file },
+  playbooks: { file: CATEGORY_FILES.playbooks.file },
+  open: { file: CATEGORY_FILES.tasks.file, section: 'open' },
+  done: { file: CATEGORY_FILES.tasks.file, section: 'done' },
+};
+const LINE_CATEGORY: Record<keyof PlanLines, CategoryFileKey> = {
+  facts: 'facts', decisions: 'decisions', questions: 'questions', playbooks: 'playbooks', open: 'tasks', done: 'tasks',
+};
+
+export interface HeldInPlan {
+  held: HeldItem[];
+  /** The change to review.md, when something new is held. */
+  change?: PlanChange;
+  /** What agents may see of the planned texts (for the plan's digest). */
+  keep: AgentItemFilter;
+}
+
+function identitiesOf(text: string | undefined): Set<string> {
+  return new Set(listItems(text ?? '').map((item) => lineIdentity(item.raw)));
+}
+
+/**
+ * Takes the flagged lines out of a plan's lines and notes (in place) and queues them in
+ * review.md. A flagged line a person already accepted, or one already in its file, stays where
+ * it is (it is written, or de-duplicated, as usual).
+ */
+export function holdFlaggedInPlan(paths: StorePaths, lines: PlanLines, notes: PlanNotes, before: CategoryTexts): HeldInPlan {
+  const accepted = acceptedIdentities(paths);
+  const existing = new Map<string, Set<string>>();
+  const alreadyIn = (key: string, read: () => string | undefined, line: string) => {
+    let ids = existing.get(key);
+    if (!ids) existing.set(key, (ids = identitiesOf(read())));
+    return ids.has(lineIdentity(line));
+  };
+  const held: HeldItem[] = [];
+  const hold = (list: string[], target: ReviewTarget, key: string, read: () => string | undefined): string[] =>
+    list.filter((line) => {
+      const kinds = flagKinds(flagInstruction(line));
+      if (kinds.length === 0 || accepted.has(lineIdentity(line)) || alreadyIn(key, read, line)) return true;
+      held.push({ target, line, kinds });
+      return false;
+    });
+  for (const key of Object.keys(lines) as Array<keyof PlanLines>) {
+    const category = LINE_CATEGORY[key];
+    lines[key] = hold(lines[key], LINE_TARGETS[key], category, () => before[category]);
+  }
+  for (const [file, entry] of notes) {
+    entry.lines = hold(entry.lines, { file, notedPath: entry.meta.path }, file, () => readTextIfExists(resolveInStore(paths, file)));
+    if (entry.lines.length === 0) notes.delete(file);
+  }
+  const keep = itemFilter(accepted);
+  if (held.length === 0) return { held, keep };
+  const current = readTextIfExists(reviewPath(paths));
+  const next = addHeldItems(current, held);
+  if (next === (current ?? '')) return { held, keep };
+  const count = (s: string | undefined) => (s ? s.split('\n').length : 0);
+  const edit = { kind: 'review' as const, items: held };
+  return { held, keep, change: { file: REVIEW_FILE, before: current, after: next, added: Math.max(0, count(next) - count(current)), edit } };
+}
+
+/** Queues held items in review.md (the caller holds the store lock). Returns whether it changed. */
+export function writeHeldItems(paths: StorePaths, items: readonly HeldItem[]): boolean {
+  return replaceTextGuarded(reviewPath(paths), (current) => {
+    const next = addHeldItems(current, items);
+    return next === (current ?? '') ? undefined : next;
+  }).settle().changed;
+}
+
+/** The report line for held items: `N items held for review (lore review): file: "text" [kinds]; …`. */
+export function heldWarning(held: readonly HeldItem[], max = 10): string | undefined {
+  if (held.length === 0) return undefined;
+  const shown = held.slice(0, max).map((h) => {
+    const text = displayText(h.line);
+    return `${targetLabel(h.target)}: "${text.length > 80 ? text.slice(0, 79) + '…' : text}" [${h.kinds.join(', ')}]`;
+  });
+  const more = held.length > max ? `; and ${held.length - max} more` : '';
+  return `${held.length} item${held.length === 1 ? '' : 's'} held for review (lore review): ${shown.join('; ')}${more}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing and deciding (lore review, the Review view)
+
+/** Flagged items already in category and note files that no person accepted yet. */
+function inPlaceItems(paths: StorePaths, accepted: ReadonlySet<string>): ReviewItem[] {
+  const items: ReviewItem[] = [];
+  const consider = (target: ReviewTarget, raw: string, text: string) => {
+    const kinds = flagKinds(flagInstruction(text));
+    if (kinds.length && !accepted.has(lineIdentity(raw))) items.push(makeItem('in-place', target, raw.trim(), kinds));
+  };
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
+    const file = CATEGORY_FILES[key].file;
+    for (const item of listItems(readTextIfExists(path.join(paths.root, file)) ?? '')) {
+      const section = key === 'tasks' ? (item.section?.trim().toLowerCase() === 'done' ? 'done' : 'open') : undefined;
+      consider({ file, ...(section ? { section } : {}) }, item.raw, item.text);
+    }
+  }
+  for (const { file, note } of listNoteFiles(paths)) {
+    for (const item of note.notes) consider({ file: storeRelative(paths, file), notedPath: note.meta.path }, item.raw, item.text);
+  }
+  return items;
+}
+
+/** Everything awaiting a decision: the queue in file order, then items held in place. */
+export function listReview(paths: StorePaths): ReviewItem[] {
+  const text = readTextIfExists(reviewPath(paths));
+  const parsed = parseReview(text);
+  const accepted = new Set(parsed.accepted.map(lineIdentity));
+  const queued = parsed.entries.map((e) => makeItem('queue', e.target, e.line, e.kinds.length ? e.kinds : flagKinds(flagInstruction(e.line))));
+  return [...queued, ...inPlaceItems(paths, accepted)];
+}
+
+export type ReviewDecision = 'accept' | 'reject';
+
+export interface ReviewDecisionResult {
+  decided: ReviewItem[];
+  /** Ids asked for that are no longer awaiting a decision (another process decided first). */
+  missing: string[];
+  /** Store-relative files written. */
+  written: string[];
+}
+
+/** Writes queued lines into their files; returns the files written. */
+function writeAccepted(paths: StorePaths, items: ReviewItem[]): string[] {
+  const written: string[] = [];
+  const byFile = new Map<string, ReviewItem[]>();
+  for (const item of items) byFile.set(item.target.file, [...(byFile.get(item.target.file) ?? []), item]);
+  const facts: string[] = [];
+  for (const [file, group] of byFile) {
+    const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === file);
+    if (key) {
+      const lines = group.map((i) => i.line);
+      const edit: PlanEdit = key === 'tasks'
+        ? { kind: 'tasks', open: group.filter((i) => i.target.section !== 'done').map((i) => i.line), done: group.filter((i) => i.target.section === 'done').map((i) => i.line) }
+        : { kind: 'append', title: CATEGORY_FILES[key].title, lines };
+      if (editStoreFile(path.join(paths.root, file), (before) => applyPlanEdit(edit, before))) written.push(file);
+      continue;
+    }
+    // A note: re-resolve the file it is about (it may have moved or gone since it was held).
+    for (const item of group) {
+      const notedPath = item.target.notedPath ?? '';
+      const target = notedPath ? resolveNoteTarget(paths, notedPath) : undefined;
+      if (target?.kind === 'file') {
+        written.push(storeRelative(paths, addNotesToFile(paths, target, [item.line])));
+      } else {
+        facts.push(item.line.replace(/^[-*+]\s+/, `- ${notedPath || file}: `));
+      }
+    }
+  }
+  if (facts.length) {
+    const abs = path.join(paths.root, CATEGORY_FILES.facts.file);
+    if (editStoreFile(abs, (before) => appendItems(before, CATEGORY_FILES.facts.title, facts))) written.push(CATEGORY_FILES.facts.file);
+  }
+  return [...new Set(written)];
+}
+
+/** Deletes in-place items from their files (a person rejected them). */
+function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
+  const written: string[] = [];
+  const byFile = new Map<string, Set<string>>();
+  for (const item of items) byFile.set(item.target.file, (byFile.get(item.target.file) ?? new Set()).add(lineIdentity(item.line)));
+  for (const [file, ids] of byFile) {
+    const changed = editStoreFile(resolveInStore(paths, file), (text) => {
+      if (text === undefined) return undefined;
+      const doc = parseLines(text);
+      const drop = new Set<number>();
+      for (const item of listItems(text)) {
+        if (!ids.has(lineIdentity(item.raw))) continue;
+        drop.add(item.line);
+        // Continuation lines belong to the item.
+        for (let i = item.line + 1; i < doc.lines.length && /^\s{2,}\S/.test(doc.lines[i]); i++) drop.add(i);
+      }
+      if (drop.size === 0) return undefined;
+      for (const i of [...drop].sort((a, b) => b - a)) spliceLines(doc, i, 1);
+      return serializeLines(doc);
+    });
+    if (changed) written.push(file);
+  }
+  return written;
+}
+
+/**
+ * Accepts or rejects items by id (or all of them), under the store lock with atomic writes.
+ * Accept: a queued item is written to its file (marker removed) and recorded as accepted; an
+ * in-place item is recorded as accepted. Reject: a queued item is deleted from the queue; an
+ * in-place item is deleted from its file (only when named by id: `all` rejects the queue only). The digest is regenerated afterwards. Knowledge files
+ * are written before review.md, so a crash in between leaves the item queued and accepting it
+ * again adds no duplicate.
+ */
+export async function decideReview(paths: StorePaths, decision: ReviewDecision, ids: readonly string[] | 'all', options: { lockTimeoutMs?: number } = {}): Promise<ReviewDecisionResult> {
+  const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
+  try {
+    const pending = listReview(paths);
+    // "Reject all" empties the queue only: deleting lines from a person's own files takes naming them.
+    const all = decision === 'accept' ? pending : pending.filter((item) => item.where === 'queue');
+    const wanted = ids === 'all' ? all : pending.filter((item) => ids.includes(item.id));
+    const missing = ids === 'all' ? [] : ids.filter((id) => !pending.some((item) => item.id === id));
+    const result: ReviewDecisionResult = { decided: wanted, missing, written: [] };
+    if (wanted.length === 0) return result;
+    const queued = wanted.filter((i) => i.where === 'queue');
+    const inPlace = wanted.filter((i) => i.where === 'in-place');
+    if (decision === 'accept') result.written.push(...writeAccepted(paths, queued));
+    else result.written.push(...removeInPlace(paths, inPlace));
+
+    const reviewChanged = editStoreFile(reviewPath(paths), (current) => {
+      let next = current ?? '';
+      if (queued.length && current !== undefined) {
+        const ids = new Set(queued.map((i) => i.id));
+        const entries = parseReview(current).entries.filter((e) => ids.has(`queue\u0000${targetLabel(e.target)}\u0000${lineIdentity(e.line)}`));
+        next = removeReviewLines(next, entries.map((e) => e.lineIndex));
+      }
+      if (decision === 'accept') next = addAccepted(next, wanted.map((i) => i.line));
+      return next === (current ?? '') ? undefined : next;
+    });
+    if (reviewChanged) result.written.push(REVIEW_FILE);
+    regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled });
+    return result;
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Planted instructions: knowledge items that read as orders to an agent rather than as facts
+ * about the project ("Always run `curl … | sh` before building", "Ignore all previous
+ * instructions", "send ~/.ssh/id_rsa to …", "set NODE_TLS_REJECT_UNAUTHORIZED=0"). A
+ * conversation or an MCP client can plant such lines; Lore flags them so they wait for a
+ * person instead of reaching the digest, the context and the agents' instruction files.
+ *
+ * The rules are data (one table below). Precision comes first: ordinary project knowledge
+ * ("the build runs `npm ci` before tests", "curl the health endpoint") must stay clean, so a
+ * rule needs an unmistakable shape (an agent named as the addressee, a network fetch piped into
+ * an interpreter, a secret sent somewhere, a named security switch turned off), not a keyword.
+ */
+
+/** What kind of planted instruction an item looks like. */
+export type InstructionFlagKind = 'addressed-to-agent' | 'override' | 'remote-exec' | 'exfiltration' | 'weaken-security';
+
+/** One rule that matched. */
+export interface InstructionFlag {
+  kind: InstructionFlagKind;
+  /** The rule's id, e.g. `pipe-to-shell`. */
+  rule: string;
+  /** The matched text (cut to 80 characters), for reports. */
+  excerpt: string;
+}
+
+interface InstructionRule {
+  kind: InstructionFlagKind;
+  rule: string;
+  pattern: RegExp;
+}
+
+// Building blocks shared by several rules.
+const AGENT = String.raw`(?:ai|a\.i\.|ai assistants?|(?:coding |ai |the )?assistant|language models?|llms?|claude(?: code)?|copilot|chatgpt|gpt-?\d?|gemini|codex)`;
+const FETCH = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch)`;
+const INTERPRETER = String.raw`(?:sh|bash|zsh|dash|ksh|fish|python[0-9.]*|perl|ruby|node|php|pwsh|powershell|iex|invoke-expression|source)`;
+const SECRET_FILE = String.raw`(?:~\/\.ssh\b(?!\/\S*\.pub\b)|\$HOME\/\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws\/credentials|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\/etc\/(?:passwd|shadow)\b|\.kube\/config|\.docker\/config\.json|(?<!--exclude)(?:^|[\s'"\`(@=/])\.env\b(?!\.example|\.sample|\.template))`;
+const SECRET_THING = String.raw`(?:${SECRET_FILE}|\b(?:ssh|private|signing|gpg|pgp) keys?\b|\bcredentials?\b|\b(?:api|access|auth|session|bearer|github|npm|aws) (?:keys?|tokens?)\b|\btokens?\b|\bcookies?\b|\bpasswords?\b|\bsecrets?\b|\benvironment variables\b|\bkeychain\b)`;
+const SEND = String.raw`(?:send|upload|post|paste|e-?mail|mail|forward|exfiltrate|leak|transmit|submit|dm|message)`;
+const EXTERNAL = String.raw`(?:https?:\/\/|[\w.+-]+@[\w-]+\.[\w.-]+|(?:\d{1,3}\.){3}\d{1,3}\b|\b(?:pastebin|hastebin|gist|webhook|discord|telegram|ngrok|requestbin|transfer\.sh|attacker|external (?:server|host|url|endpoint|address))|\b[\w-]+\.(?:com|net|org|io|xyz|ru|cn|tk|sh|me|dev|app)\b)`;
+const DISABLE = String.raw`(?:disable|turn off|switch off|deactivate|bypass|uninstall|kill)`;
+const PROTECTION = String.raw`(?:2fa|two[- ]factor(?: auth(?:entication)?)?|mfa|multi[- ]factor(?: auth(?:entication)?)?|firewall|antivirus|anti-virus|(?:windows )?defender|selinux|apparmor|gatekeeper|system integrity protection|uac|user account control|secure boot|(?:ssl|tls|certificate) (?:verification|validation|checks?)|branch protection|signature (?:verification|checks?))`;
+
+/** The rules. Every pattern is case-insensitive and runs on one normalized line. */
+const RULES: readonly InstructionRule[] = [
+  // Phrasing that tries to replace whatever the agent was told before.
+  { kind: 'override', rule: 'ignore-previous', pattern: new RegExp(String.raw`\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|other|existing)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|messages?|context|guardrails?|constraints?)`, 'i') },
+  { kind: 'override', rule: 'new-system-prompt', pattern: /\b(?:new|updated|real|actual|hidden)\s+system\s+(?:prompt|instructions?|message)\b|^\s*system\s*(?:prompt)?\s*:/i },
+  { kind: 'override', rule: 'you-are-now', pattern: /\byou are now (?:a|an|the|acting|operating|dan|free|unrestricted|jailbroken|no longer)\b|\b(?:you are now in|enter|switch to) (?:developer|god|dan|jailbreak|unrestricted) mode\b|\bfrom now on,? (?:you|the assistant|the agent)\b/i },
+  { kind: 'override', rule: 'chat-template', pattern: /<\|im_start\|>|<\|im_end\|>|\[\/?INST\]|<\/?(?:system|instructions?)>/i },
+  { kind: 'override', rule: 'hide-from-user', pattern: /\b(?:don't|do not|never)\s+(?:tell|inform|notify|alert|warn)\s+the user\b|\bdo not (?:mention|reveal|disclose) (?:this|it) to the user\b/i },
+
+  // An agent named as the addressee of an order.
+  { kind: 'addressed-to-agent', rule: 'as-an-ai', pattern: new RegExp(String.raw`\bas an? (?:ai|large language model|language model|llm|ai assistant|assistant)\b|\bif you are an? ${AGENT}\b|\b(?:note|message|instructions?|reminder|attention)\s+(?:to|for)\s+(?:the |any |all )?${AGENT}\b|\b${AGENT}s? reading this\b|\bdear ${AGENT}\b`, 'i') },
+  { kind: 'addressed-to-agent', rule: 'you-must-always', pattern: /\byou\s+(?:must|should|shall|will|need to|have to|are (?:required|expected|instructed|supposed) to)\s+(?:always|never|now|immediately|silently|secretly|quietly)\b(?!\s+be\b)/i },
+  { kind: 'addressed-to-agent', rule: 'agent-must-always', pattern: new RegExp(String.raw`\b(?:the )?${AGENT}\s+(?:must|should|shall|needs? to|has to|is (?:required|expected|instructed) to)\s+(?:always|never|now|immediately|silently|secretly)\b(?!\s+be\b)`, 'i') },
+  {
+    kind: 'addressed-to-agent',
+    rule: 'standing-order',
+    // "Always run X before …", "Never ask for confirmation": an absolute order at the start of a
+    // sentence. "Always use UTC" is left alone (a convention, not an action for an agent to take).
+    pattern: /(?:^|[.!?:;]\s+|^\s*[-*]\s+)(?:always|never|before (?:doing )?anything(?: else)?,?|at the (?:start|beginning) of every (?:session|conversation|task|reply|response),?)\s+(?:run|execute|exec|download|fetch|curl|wget|source|eval|invoke|send|upload|post|paste|disable|reply|respond|answer|say|tell|mention|print|output|ask|obey|trust|visit|approve|grant)\b/i,
+  },
+  { kind: 'addressed-to-agent', rule: 'in-every-reply', pattern: /\b(?:in|at the (?:end|start|beginning) of|to) (?:every|each|all)(?: of)? your (?:repl(?:y|ies)|responses?|answers?|messages?|outputs?)\b/i },
+
+  // Code fetched from the network and run at once.
+  { kind: 'remote-exec', rule: 'pipe-to-shell', pattern: new RegExp(String.raw`\b${FETCH}\b[^\n]{0,200}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S*\s+)*${INTERPRETER}\b(?!\s+-m\s+json\.tool)`, 'i') },
+  { kind: 'remote-exec', rule: 'process-substitution', pattern: new RegExp(String.raw`(?:\b${INTERPRETER}|(?:^|\s)\.)\s+<\(\s*${FETCH}\b|\b(?:eval|${INTERPRETER}\s+-c)\s+["']?\$\(\s*${FETCH}\b`, 'i') },
+  { kind: 'remote-exec', rule: 'iex-download', pattern: /\biex\s*\(?\s*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient|iwr|irm|invoke-webrequest|invoke-restmethod)\b|downloadstring\s*\(/i },
+  { kind: 'remote-exec', rule: 'decode-to-shell', pattern: new RegExp(String.raw`\bbase64\s+(?:-d|--decode|-D)\b[^|\n]*\|\s*(?:sudo\s+)?${INTERPRETER}\b|\bfrombase64string\b.*\biex\b`, 'i') },
+  { kind: 'remote-exec', rule: 'download-then-run', pattern: new RegExp(String.raw`\b${FETCH}\b[^;&|\n]*\s(?:-o|-O|--output)\s*(\S+)[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:chmod\s+\+x\s+\S+\s*(?:&&|;)\s*)?(?:${INTERPRETER}\s+\S+|\.\/\S+)`, 'i') },
+
+  // Secrets sent somewhere, or printed where someone else will read them.
+  { kind: 'exfiltration', rule: 'send-secret', pattern: new RegExp(String.raw`\b${SEND}\b[^.!?\n]{0,80}?${SECRET_THING}[^.!?\n]{0,80}?\b(?:to|at|into|on)\s+(?:the |this |my |our |a )?${EXTERNAL}`, 'i') },
+  { kind: 'exfiltration', rule: 'secret-over-network', pattern: new RegExp(String.raw`\b(?:curl|wget|nc|ncat|netcat|scp|rsync|sftp|ftp|iwr|invoke-webrequest|invoke-restmethod|socat)\b[^\n]{0,120}?${SECRET_FILE}|${SECRET_FILE}[^\n]{0,80}?\|\s*(?:curl|wget|nc|ncat|netcat|socat|base64)\b`, 'i') },
+  { kind: 'exfiltration', rule: 'env-over-network', pattern: /\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc|ncat|netcat|socat)\b|\bcurl\b[^\n]*(?:-d|--data(?:-binary|-raw)?)\s*["']?\$\((?:env|printenv)\)/i },
+  { kind: 'exfiltration', rule: 'secret-in-reply', pattern: new RegExp(String.raw`\b(?:print|output|show|reveal|include|paste|echo|display|return|repeat)\b[^.!?\n]{0,40}?${SECRET_THING}[^.!?\n]{0,60}?\b(?:in|into|to) (?:your|the|every) (?:reply|replies|response|answer|output|chat|comment|pull request|pr|issue|commit message)\b`, 'i') },
+
+  // A named security switch turned off.
+  { kind: 'weaken-security', rule: 'tls-reject-off', pattern: /\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\brejectUnauthorized\s*:\s*false\b|\bInsecureSkipVerify\s*:\s*true\b|\bssl\._create_unverified_context\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b[^\n]{0,12}\b(?:0|false)\b/i },
+  { kind: 'weaken-security', rule: 'verify-false', pattern: /\bverify\s*=\s*False\b|\bssl_?verify\s*[=:]\s*["']?(?:false|0|no)\b|\bstrict-ssl\s*(?:=|\s)\s*["']?false\b|\bhttp\.sslverify\s*(?:=\s*)?["']?false\b|\bStrictHostKeyChecking\s*[= ]\s*no\b/i },
+  { kind: 'weaken-security', rule: 'insecure-flag', pattern: /(?:^|\s)--(?:insecure|no-check-certificate|disable-web-security|no-verify(?:-ssl)?)(?![\w-])|\bcurl\b[^\n|]*\s-k\b/i },
+  { kind: 'weaken-security', rule: 'world-writable', pattern: /\bchmod\s+(?:(?:-R|--recursive)\s+)?0?777\s+(?:\/|~|\$HOME|\/etc|\/usr|\/var|\/bin)(?=[\s/]|$)|\bchmod\s+(?:-R|--recursive)\s+0?777\b/i },
+  { kind: 'weaken-security', rule: 'disable-protection', pattern: new RegExp(String.raw`\b${DISABLE}\s+(?:the\s+|your\s+|all\s+)?${PROTECTION}\b|\bsetenforce\s+0\b|\bufw\s+disable\b|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b|-DisableRealtimeMonitoring\s+\$?true\b|\bnetsh\s+advfirewall\s+set\s+\S+\s+state\s+off\b`, 'i') },
+  { kind: 'weaken-security', rule: 'execution-policy', pattern: /\bset-executionpolicy\s+(?:-executionpolicy\s+)?(?:bypass|unrestricted)\b|-ExecutionPolicy\s+(?:Bypass|Unrestricted)\b/i },
+  { kind: 'weaken-security', rule: 'sudo-password', pattern: /\becho\s+\S+\s*\|\s*sudo\s+(?:-\S+\s+)*-S\b|\bsudo\s+-S\b|\bNOPASSWD\s*:\s*ALL\b/i },
+];
+
+/** Zero-width and bidi control characters that can split a word to dodge a rule. */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
+
+/** The text the rules read: compatibility forms folded (full-width letters), invisible characters gone, one line. */
+function normalizeForRules(text: string): string {
+  return text.normalize('NFKC').replace(INVISIBLE, '').replace(/\s+/g, ' ');
+}
+
+/** The planted-instruction rules an item text matches; empty when it reads as plain knowledge. */
+export function flagInstruction(text: string): InstructionFlag[] {
+  if (!text) return [];
+  const normalized = normalizeForRules(text);
+  const flags: InstructionFlag[] = [];
+  for (const { kind, rule, pattern } of RULES) {
+    const match = pattern.exec(normalized);
+    if (match) flags.push({ kind, rule, excerpt: match[0].trim().slice(0, 80) });
+  }
+  return flags;
+}
+
+/** The distinct kinds of a list of flags, in rule order. */
+export function flagKinds(flags: readonly InstructionFlag[]): InstructionFlagKind[] {
+  return [...new Set(flags.map((f) => f.kind))];
+}
+
+/** Human-readable explanations of each kind (reports, tooltips). */
+export const FLAG_KIND_DESCRIPTIONS: Readonly<Record<InstructionFlagKind, string>> = {
+  'addressed-to-agent': 'an order addressed to the AI assistant',
+  override: 'tries to replace the agent\'s instructions ("ignore previous instructions", "you are now …")',
+  'remote-exec': 'runs code fetched from the network (e.g. curl … | sh)',
+  exfiltration: 'sends credentials, keys or private files somewhere',
+  'weaken-security': 'turns a security check off (TLS verification, hooks, firewall, 2FA …)',
+};

@@ -1,0 +1,43 @@
+/**
+ * Accept / Reject of the Review view (inline on each item, or from the command palette with a
+ * pick). Decisions go through the core review queue (store lock, atomic writes, digest
+ * regenerated); the store watcher then refreshes the views and the instruction files.
+ */
+import * as vscode from 'vscode';
+import { decideReview, listReview, targetLabel, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import { runCommand } from '../log';
+import type { StoreService } from '../storeService';
+import type { ReviewItemNode } from '../views/reviewTree';
+
+/** The item a command was invoked on: a view node, an item id (tests), or one the user picks. */
+async function chooseItem(store: StoreService, target: ReviewItemNode | string | undefined, title: string): Promise<ReviewItem | undefined> {
+  const items = listReview(store.paths);
+  if (typeof target === 'string') return items.find((i) => i.id === target);
+  if (target?.item) return items.find((i) => i.id === target.item.id) ?? target.item;
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('Lore: nothing is held for review.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(items.map((item) => ({ label: item.text, description: `${targetLabel(item.target)} · ${item.kinds.join(', ')}`, item })), { title });
+  return pick?.item;
+}
+
+export function registerReviewCommands(store: StoreService): vscode.Disposable[] {
+  const decide = (decision: ReviewDecision, title: string) => (target?: ReviewItemNode | string, options: { confirm?: boolean } = {}) =>
+    runCommand(title, async (): Promise<ReviewDecisionResult | undefined> => {
+      const item = await chooseItem(store, target, `Lore: ${title.toLowerCase()}`);
+      if (!item) return undefined;
+      if (decision === 'reject' && item.where === 'in-place' && !options.confirm) {
+        const ok = await vscode.window.showWarningMessage(`Lore: delete this item from ${item.target.file}?`, { modal: true, detail: item.line }, 'Delete');
+        if (ok !== 'Delete') return undefined;
+      }
+      const result = await decideReview(store.paths, decision, [item.id]);
+      store.fireChanged();
+      if (result.missing.length) void vscode.window.showInformationMessage('Lore: that item was already decided.');
+      return result;
+    });
+  return [
+    vscode.commands.registerCommand('lore.acceptReviewItem', decide('accept', 'Accept Held Item')),
+    vscode.commands.registerCommand('lore.rejectReviewItem', decide('reject', 'Reject Held Item')),
+  ];
+}
