@@ -29,7 +29,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crashPoint } from '../util/crashPoints';
 import { decodeLossless, encodeLossless } from '../util/losslessText';
-import { fsyncDirectory, writeTempBeside } from './atomicWrite';
+import { fsyncDirectory, writeFully, writeTempBeside } from './atomicWrite';
 
 /** An edit of a file's bytes: `current` is undefined when the file does not exist; undefined = no change. */
 export type ByteEdit = (current: Buffer | undefined) => Buffer | undefined;
@@ -223,6 +223,57 @@ function swapIn(file: string, tmp: string, snapshot: Snapshot): boolean {
   return true;
 }
 
+/** True when `next` is `current` with bytes added at the end. */
+function extends_(next: Buffer, current: Buffer | undefined): boolean {
+  return current !== undefined && current.length > 0 && next.length > current.length && next.subarray(0, current.length).equals(current);
+}
+
+/**
+ * Appends `suffix` to the file through O_APPEND when it is still the version the snapshot read.
+ * Unlike a rename, an append cannot undo a save that lands at the same instant: an appender's
+ * line ends up before or after Lore's, an editor's save still holds everything it wrote (and
+ * settle re-applies Lore's lines if that save dropped them). A short write (full disk, file-size
+ * limit) is cut back off, so the file is as it was, and reported. Returns false when the file
+ * changed since the snapshot.
+ */
+function appendInPlace(file: string, snapshot: Snapshot, suffix: Buffer, durable: boolean): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND); // Never creates: a file deleted meanwhile is a change.
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  try {
+    const before = fs.fstatSync(fd, { bigint: true });
+    if (!snapshot.stat || !sameVersion(before, snapshot.stat)) return false;
+    try {
+      writeFully(fd, suffix, file);
+      if (durable) fs.fsyncSync(fd);
+    } catch (error) {
+      cutPartialAppend(fd, Number(before.size), suffix);
+      throw error;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (durable) crashPoint(`appended ${path.basename(file)}`);
+  return true;
+}
+
+/** Removes the part of `suffix` a failed append left at `from`, if nothing else was written after it. */
+function cutPartialAppend(fd: number, from: number, suffix: Buffer): void {
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size <= from || size - from > suffix.length) return;
+    const tail = Buffer.alloc(size - from);
+    fs.readSync(fd, tail, 0, tail.length, from);
+    if (tail.equals(suffix.subarray(0, tail.length))) fs.ftruncateSync(fd, from);
+  } catch {
+    // The original error is what the user needs to hear about.
+  }
+}
+
 /**
  * Keeps bytes that must still be merged into `file` in a durable hidden file beside it, so they
  * are never only in memory: recoverStaleAsides merges them if the merge below never happens.
@@ -310,6 +361,18 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
       if (next === undefined || (snapshot.bytes !== undefined && next.equals(snapshot.bytes))) {
         for (const aside of displaced) fs.rmSync(aside, { force: true });
         return new GuardedReplace(file, undefined, attempt, edit, options, snapshot);
+      }
+      if (extends_(next, snapshot.bytes)) {
+        // Lore only adds lines at the end: append them in place, which never replaces a
+        // version someone else saved (see appendInPlace).
+        if (appendInPlace(file, snapshot, next.subarray(snapshot.bytes!.length), durable)) {
+          closeQuietly(snapshot.fd);
+          for (const aside of displaced) fs.rmSync(aside, { force: true });
+          return new GuardedReplace(file, next, attempt, edit, options, {});
+        }
+        closeQuietly(snapshot.fd);
+        sleepSync(backoff(attempt));
+        continue;
       }
       // The fsync (milliseconds) waits until a cheap check says the file still holds still,
       // so a file edited every few milliseconds does not make every attempt pay for it.
