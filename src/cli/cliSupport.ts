@@ -3,7 +3,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-export { formatBytes, formatTokens } from '../core/util/format';
+export { formatBytes, formatTokens, printable } from '../core/util/format';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
 
 /** A mistake in how the command was called: printed with a hint, exit code 2. */
