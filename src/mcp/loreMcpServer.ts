@@ -4,9 +4,9 @@
  * sizes are bounded by the schemas, text is redacted and neutralized before it is written, note
  * paths must resolve inside the workspace, and writes take the store lock and are atomic.
  */
+import { Console } from 'node:console';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sanitizeConversationId } from '../core/conversations/conversationId';
@@ -17,6 +17,7 @@ import { watchStore, type StoreWatcher } from '../core/search/storeWatcher';
 import { digestSections, readCategoryTexts, renderDigest } from '../core/store/digest';
 import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
 import { addFact, addNote, readFileNotes } from './mcpWrites';
+import { LoreStdioTransport } from './stdioTransport';
 
 export interface LoreMcpOptions {
   indexOptions?: SearchIndexOptions;
@@ -197,13 +198,14 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
 
 /** Serves the store over stdio until the client disconnects. */
 export async function serveLoreMcp(paths: StorePaths, options: LoreMcpOptions = {}): Promise<void> {
+  // Stdout is the protocol: a library that console.logs (the ollama SDK does on an HTTP error)
+  // would break the client's stream, so console output goes to stderr while serving.
+  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const { server, close } = createLoreMcpServer(paths, options);
-  const transport = new StdioServerTransport();
+  // Lore's transport answers oversized and invalid lines, and closes when stdin ends.
+  const transport = new LoreStdioTransport(process.stdin, process.stdout, { log: options.log });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    // The transport does not notice the client going away; stdin ending is that signal.
-    process.stdin.once('end', () => resolve());
-    process.stdin.once('close', () => resolve());
   });
   await server.connect(transport);
   options.log?.(`lore mcp: serving ${paths.root} on stdio`);
