@@ -31,6 +31,17 @@ export const COMMON_OPTIONS = {
  * its parents (like git finds `.git`), else `./.lore`.
  */
 export function resolveStore(root: string | undefined, workspace: string | undefined, cwd = process.cwd()): StorePaths {
+  return (resolvedStore = findStore(root, workspace, cwd));
+}
+
+let resolvedStore: StorePaths | undefined;
+
+/** The store this run resolved, if any: error messages name its files. */
+export function storeInUse(): StorePaths | undefined {
+  return resolvedStore;
+}
+
+function findStore(root: string | undefined, workspace: string | undefined, cwd: string): StorePaths {
   const chosen = root ?? process.env.LORE_ROOT;
   if (chosen) return storePaths(path.resolve(cwd, chosen), workspace && path.resolve(cwd, workspace));
   let dir = path.resolve(cwd);

@@ -9,9 +9,9 @@ import { initCommand, INIT_HELP } from './commands/initCommand';
 import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
-import { describeFileError } from '../core/store/storeErrors';
+import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/util/format';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, stdio, type Output } from './cliSupport';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, stdio, storeInUse, type Output } from './cliSupport';
 
 type Command = (argv: string[], io: Output) => Promise<number>;
 
@@ -60,7 +60,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   } catch (error) {
     const err = error as Error & { code?: string };
     // Messages carry file names, which may hold terminal escape sequences.
-    const message = printable(describeFileError(err) ?? err.message, { keepLineBreaks: true });
+    const message = printable(describeStoreError(err, storeInUse()) ?? err.message, { keepLineBreaks: true });
     if (error instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`lore ${name}: ${message}\nRun "lore ${name} --help" for usage.`);
       return EXIT_USAGE;

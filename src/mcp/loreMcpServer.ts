@@ -15,6 +15,7 @@ import { SearchIndex, type SearchIndexOptions } from '../core/search/searchIndex
 import { SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
 import { watchStore, type StoreWatcher } from '../core/search/storeWatcher';
 import { digestSections, readCategoryTexts, renderDigest } from '../core/store/digest';
+import { describeStoreError } from '../core/store/storeErrors';
 import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
 import { addFact, addNote, readFileNotes } from './mcpWrites';
 import { LoreStdioTransport } from './stdioTransport';
@@ -43,12 +44,12 @@ function hitLine(hit: SearchHit): string {
   return `- [${hit.category}]${about} ${hit.snippet}${prov} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
 }
 
-/** Runs a tool body, turning any failure into a tool error the agent can read. */
-async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+/** Runs a tool body, turning any failure into a tool error the agent can read (naming the store file at fault). */
+async function guarded(paths: StorePaths, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await body();
   } catch (error) {
-    return text(`error: ${String((error as Error)?.message ?? error).split('\n')[0]}`, true);
+    return text(`error: ${(describeStoreError(error, paths) ?? String((error as Error)?.message ?? error)).split('\n')[0]}`, true);
   }
 }
 
@@ -94,7 +95,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, category, limit }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const response = await openIndex().search(query, { categories: category ? [category] : undefined, limit: limit ?? 10 });
         const lines = response.hits.map(hitLine);
         const footer = `(${response.hits.length} result${response.hits.length === 1 ? '' : 's'}; ${response.backend}; ${response.modeReason})`;
@@ -119,7 +120,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, files, token_budget }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const result = await recall(paths, { query, files, tokenBudget: token_budget, index: openIndex() });
         const more = result.omitted > 0 ? `\n(${result.omitted} more match${result.omitted === 1 ? '' : 'es'} did not fit the budget; use search)` : '';
         return text((result.text || 'nothing recorded yet') + more);
@@ -132,7 +133,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       description: 'The 4 KB digest of the store: open tasks, open questions, decisions, facts, playbooks, newest first.',
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () => guarded(async () => text(renderDigest(digestSections(readCategoryTexts(paths))) ?? 'the knowledge store has no items yet')),
+    () => guarded(paths, async () => text(renderDigest(digestSections(readCategoryTexts(paths))) ?? 'the knowledge store has no items yet')),
   );
 
   server.registerTool(
@@ -143,7 +144,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ path: file }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const abs = path.resolve(paths.workspace, file);
         if (!isInside(paths.workspace, abs)) return text(`refused: ${file} is outside the workspace ${paths.workspace}`, true);
         const found = await readFileNotes(paths, abs, openIndex());
@@ -163,7 +164,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ statement, source }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const from = source && source.trim() ? sanitizeConversationId(source) : MCP_SOURCE;
         const result = await addFact(paths, statement, from, now());
         await reindex([path.join(paths.root, 'facts.md')]);
@@ -179,7 +180,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ path: file, note }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const result = await addNote(paths, file, note, MCP_SOURCE, now());
         if (!result.ok) return text(`refused: cannot attach a note to ${file}: ${result.reason} (workspace: ${paths.workspace})`, true);
         await reindex([result.noteFile]);

@@ -66,6 +66,14 @@ describe('lore harvest: errors that say what happened', function () {
     });
   }
 
+  it('other commands name a store file that is a folder too (lore context)', async () => {
+    const { root } = await makeWorkspace();
+    fs.mkdirSync(path.join(root, 'digest.md'));
+    const result = await runCli(['context', '--root', root]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, `lore context: ${path.join(root, 'digest.md')} is a folder, not a file: move it away and run again\n`);
+  });
+
   it('prints file names with terminal escape sequences escaped, in progress lines and reports', async () => {
     const { root, inbox } = await makeWorkspace();
     const name = 'evil\x1b]0;pwned\x07\x1b[2Jname\r.md';

@@ -130,6 +130,17 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     });
   });
 
+  it('a tool that meets a store file that is a folder says which, and what to do', async () => {
+    const { root: store } = await makeWorkspace();
+    fs.rmSync(path.join(store, 'facts.md'));
+    fs.mkdirSync(path.join(store, 'facts.md'));
+    const add = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'add_fact', arguments: { statement: 'folders are not files' } } };
+    const served = await serve(store, [INITIALIZE, INITIALIZED, add]);
+    const reply = served.replies.find((r) => r.id === 4) as { result?: { isError?: boolean; content?: Array<{ text: string }> } };
+    assert.equal(reply.result?.isError, true);
+    assert.equal(reply.result?.content?.[0].text, `error: ${path.join(store, 'facts.md')} is a folder, not a file: move it away and run again`);
+  });
+
   it('exits 0 when the client closes stdin without a word', async () => {
     const served = await serve(root, []);
     assert.equal(served.code, 0, served.stderr);

@@ -88,3 +88,19 @@ export function withPath(error: unknown, file: string): unknown {
   }
   return error;
 }
+
+/**
+ * describeFileError for an error met while working on the store `paths`: when Node names no
+ * path (EISDIR on a read), the store entry of the wrong kind is found and named instead.
+ */
+export function describeStoreError(error: unknown, paths: StorePaths | undefined): string | undefined {
+  const { code, path: errorPath } = (error ?? {}) as ErrnoLike;
+  if (paths && errorPath === undefined && (code === 'EISDIR' || code === 'ENOTDIR')) {
+    try {
+      checkStoreEntries(paths);
+    } catch (found) {
+      if (found instanceof StoreEntryError) return found.message;
+    }
+  }
+  return describeFileError(error);
+}
