@@ -3,7 +3,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-export { formatBytes, formatTokens } from '../core/util/format';
+export { formatBytes, formatTokens, printable } from '../core/util/format';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
 
 /** A mistake in how the command was called: printed with a hint, exit code 2. */
@@ -31,6 +31,17 @@ export const COMMON_OPTIONS = {
  * its parents (like git finds `.git`), else `./.lore`.
  */
 export function resolveStore(root: string | undefined, workspace: string | undefined, cwd = process.cwd()): StorePaths {
+  return (resolvedStore = findStore(root, workspace, cwd));
+}
+
+let resolvedStore: StorePaths | undefined;
+
+/** The store this run resolved, if any: error messages name its files. */
+export function storeInUse(): StorePaths | undefined {
+  return resolvedStore;
+}
+
+function findStore(root: string | undefined, workspace: string | undefined, cwd: string): StorePaths {
   const chosen = root ?? process.env.LORE_ROOT;
   if (chosen) return storePaths(path.resolve(cwd, chosen), workspace && path.resolve(cwd, workspace));
   let dir = path.resolve(cwd);

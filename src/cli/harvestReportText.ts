@@ -7,7 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { CONVERSATION_CLASSES } from '../core/harvest/classify';
 import type { HarvestReport } from '../core/harvest/runHarvest';
 import type { HarvestPlan } from '../core/harvest/plan';
-import { formatBytes, formatTokens, itemCountsText } from '../core/util/format';
+import { formatBytes, formatTokens, itemCountsText, printable } from '../core/util/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
   return keys.filter((k) => !skipZero || record[k] > 0).map((k) => `${k}:${record[k] ?? 0}`).join(', ');
@@ -18,8 +18,8 @@ function counts(record: Record<string, number>, keys: readonly string[], skipZer
 export function dryRunText(report: HarvestReport): string {
   const t = report.totals;
   const lines = [
-    `store: ${report.store}`,
-    `sources: ${report.sources.join(', ')}`,
+    `store: ${printable(report.store)}`,
+    `sources: ${report.sources.map((s) => printable(s)).join(', ')}`,
     `conversations: ${counts(t.counts, CONVERSATION_CLASSES, true) || 'none found'}`,
     `harvest candidates: ${formatBytes(t.harvestBytes)} (~${formatTokens(t.estimatedTokens)} input tokens, estimated as bytes/4)` +
       (t.overSummarizeThreshold ? `; ${t.overSummarizeThreshold} over 64 KB may be summarized first` : ''),
@@ -28,13 +28,13 @@ export function dryRunText(report: HarvestReport): string {
   if (t.counts.live) lines.push(`live (agent still writing, modified in the last minutes): ${t.counts.live}; they are left for a later run`);
   if (t.counts.deferred) lines.push(`deferred by --max-harvest-bytes: ${t.counts.deferred}`);
   if (t.counts['too-large']) lines.push(`too large to harvest (> 1 MB, kept): ${t.counts['too-large']}`);
-  for (const c of report.conversations.filter((c) => c.class === 'binary')) lines.push(`skipped (binary: ${c.reason}): ${c.path}`);
+  for (const c of report.conversations.filter((c) => c.class === 'binary')) lines.push(`skipped (binary: ${printable(c.reason ?? '')}): ${printable(c.path)}`);
   // The dry run does not parse; the ledger remembers what an earlier run could not read.
   for (const c of report.conversations.filter((c) => !c.status && c.ledger?.status === 'unrecognized')) {
-    lines.push(`not read last time (kept; read again by --preview/--apply): ${c.path}: ${c.ledger!.error ?? 'no conversation turns'}`);
+    lines.push(`not read last time (kept; read again by --preview/--apply): ${printable(c.path)}: ${printable(c.ledger!.error ?? 'no conversation turns')}`);
   }
-  for (const p of report.problems) lines.push(`problem: ${p.path}: ${p.message}`);
-  for (const w of report.warnings) lines.push(`warning: ${w}`);
+  for (const p of report.problems) lines.push(`problem: ${printable(p.path)}: ${printable(p.message)}`);
+  for (const w of report.warnings) lines.push(`warning: ${printable(w)}`);
   lines.push(`provider: ${report.provider}`);
   return lines.join('\n');
 }
@@ -60,9 +60,9 @@ export function planText(plan: HarvestPlan): string {
     out.push(patch.split('\n').filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l)).join('\n').trimEnd());
   }
   for (const o of plan.outcomes) {
-    if (o.status) out.push(`ledger: ${o.sha256.slice(0, 12)} ${o.status} ${path.basename(o.path)}${o.error ? ` (${o.error})` : ''}`);
+    if (o.status) out.push(`ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`);
   }
-  for (const o of plan.outcomes) if (o.reclaim) out.push(`reclaim (${o.reclaim}): ${o.path}`);
+  for (const o of plan.outcomes) if (o.reclaim) out.push(`reclaim (${o.reclaim}): ${printable(o.path)}`);
   return out.join('\n');
 }
 
@@ -77,13 +77,13 @@ export function applyText(report: HarvestReport): string {
   const reclaimedBytes = applied.reclaimed.reduce((n, r) => n + r.bytes, 0);
   const actions = [...new Set(applied.reclaimed.map((r) => (r.action === 'delete' ? 'deleted' : 'archived')))].join(', ');
   lines.push(`reclaimed: ${applied.reclaimed.length} conversation(s), ${formatBytes(reclaimedBytes)}${actions ? ` (${actions})` : ''}`);
-  for (const e of applied.reclaimErrors) lines.push(`could not reclaim ${e.path}: ${e.message}`);
-  lines.push(`written: ${applied.written.join(', ') || 'nothing'}`);
+  for (const e of applied.reclaimErrors) lines.push(`could not reclaim ${printable(e.path)}: ${printable(e.message)}`);
+  lines.push(`written: ${applied.written.map((w) => printable(w)).join(', ') || 'nothing'}`);
   return lines.join('\n');
 }
 
 export function failuresText(report: HarvestReport): string {
   const failed = report.conversations.filter((c) => c.status === 'harvest-failed');
   if (!failed.length) return '';
-  return [`failed: ${failed.length} (kept; the next run tries again)`, ...failed.map((c) => `  ${c.path}: ${c.error}`)].join('\n');
+  return [`failed: ${failed.length} (kept; the next run tries again)`, ...failed.map((c) => `  ${printable(c.path)}: ${printable(c.error ?? '')}`)].join('\n');
 }

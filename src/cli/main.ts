@@ -10,7 +10,9 @@ import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
 import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, stdio, type Output } from './cliSupport';
+import { describeStoreError } from '../core/store/storeErrors';
+import { printable } from '../core/util/format';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, stdio, storeInUse, type Output } from './cliSupport';
 
 type Command = (argv: string[], io: Output) => Promise<number>;
 
@@ -53,37 +55,22 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.err(`lore: unknown command "${name}"\n\n${HELP}`);
+    io.err(`lore: unknown command "${printable(name)}"\n\n${HELP}`);
     return EXIT_USAGE;
   }
   try {
     return await command(rest, io);
   } catch (error) {
     const err = error as Error & { code?: string };
+    // Messages carry file names, which may hold terminal escape sequences.
+    const message = printable(describeStoreError(err, storeInUse()) ?? err.message, { keepLineBreaks: true });
     if (error instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`lore ${name}: ${err.message}\nRun "lore ${name} --help" for usage.`);
+      io.err(`lore ${name}: ${message}\nRun "lore ${name} --help" for usage.`);
       return EXIT_USAGE;
     }
-    io.err(`lore ${name}: ${describeError(err)}`);
+    io.err(`lore ${name}: ${message}`);
     if (process.env.LORE_DEBUG) io.err(err.stack ?? '');
     return EXIT_FAILED;
-  }
-}
-
-/** Turns low-level errors into what happened and what to do. */
-function describeError(error: Error & { code?: string; path?: string }): string {
-  switch (error.code) {
-    case 'ENOSPC':
-      return `the disk is full (${error.path ?? 'writing the store'}). Nothing was reclaimed and the files written before are intact; free some space and run again.`;
-    case 'EFBIG':
-      return `a file would exceed the file-size limit (${error.path ?? 'writing the store'}; see \`ulimit -f\`). Nothing was reclaimed and the files written before are intact; raise the limit and run again.`;
-    case 'EACCES':
-    case 'EPERM':
-      return `permission denied: ${error.path ?? error.message}. Check the store's permissions (or choose another with --root).`;
-    case 'EROFS':
-      return `the store is on a read-only file system: ${error.path ?? ''}`;
-    default:
-      return error.message;
   }
 }
 

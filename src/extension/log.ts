@@ -3,6 +3,7 @@
  * extension: everything a user may need to diagnose goes here.
  */
 import * as vscode from 'vscode';
+import { describeFileError } from '../core/store/storeErrors';
 
 export interface Logger {
   info(message: string): void;
@@ -45,7 +46,7 @@ export async function runCommand<T>(name: string, body: () => Promise<T> | T): P
     return await body();
   } catch (error) {
     logger('command').error(`${name} failed`, error);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeFileError(error) ?? (error instanceof Error ? error.message : String(error));
     void vscode.window.showErrorMessage(`Lore: ${message}`, 'Open Log').then((choice) => {
       if (choice === 'Open Log') showLog();
     });

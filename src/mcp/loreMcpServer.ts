@@ -5,9 +5,9 @@
  * paths must resolve inside the workspace, and writes take the store lock and are atomic. Replies
  * that hand out knowledge open with the data framing and leave out items held for review.
  */
+import { Console } from 'node:console';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sanitizeConversationId } from '../core/conversations/conversationId';
@@ -18,8 +18,10 @@ import { SearchIndex, type SearchIndexOptions } from '../core/search/searchIndex
 import { SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
 import { watchStore, type StoreWatcher } from '../core/search/storeWatcher';
 import { digestSections, readCategoryTexts, renderDigest } from '../core/store/digest';
+import { describeStoreError } from '../core/store/storeErrors';
 import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
 import { addFact, addNote, readFileNotes } from './mcpWrites';
+import { LoreStdioTransport } from './stdioTransport';
 
 export interface LoreMcpOptions {
   indexOptions?: SearchIndexOptions;
@@ -50,12 +52,12 @@ function heldReply(kinds: readonly string[], line: string): string {
   return `held for review, not recorded yet: it reads as an instruction to an agent (${kinds.join(', ')}). A person must accept it (lore review, or the Review view in VS Code) before it reaches the knowledge agents get. Held: ${line}`;
 }
 
-/** Runs a tool body, turning any failure into a tool error the agent can read. */
-async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+/** Runs a tool body, turning any failure into a tool error the agent can read (naming the store file at fault). */
+async function guarded(paths: StorePaths, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await body();
   } catch (error) {
-    return text(`error: ${String((error as Error)?.message ?? error).split('\n')[0]}`, true);
+    return text(`error: ${(describeStoreError(error, paths) ?? String((error as Error)?.message ?? error)).split('\n')[0]}`, true);
   }
 }
 
@@ -101,7 +103,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, category, limit }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const response = await openIndex().search(query, { categories: category ? [category] : undefined, limit: limit ?? 10 });
         const keep = agentItemFilter(paths);
         response.hits = response.hits.filter((h) => keepsRecord(keep, h.text, h.source, h.date));
@@ -128,7 +130,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, files, token_budget }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const result = await recall(paths, { query, files, tokenBudget: token_budget, index: openIndex() });
         const more = result.omitted > 0 ? `\n(${result.omitted} more match${result.omitted === 1 ? '' : 'es'} did not fit the budget; use search)` : '';
         return text(result.text ? frameAsData(result.text) + more : 'nothing recorded yet' + more);
@@ -141,7 +143,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       description: 'The 4 KB digest of the store: open tasks, open questions, decisions, facts, playbooks, newest first.',
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () => guarded(async () => text(renderDigest(digestSections(readCategoryTexts(paths), agentItemFilter(paths))) ?? 'the knowledge store has no items yet')),
+    () => guarded(paths, async () => text(renderDigest(digestSections(readCategoryTexts(paths), agentItemFilter(paths))) ?? 'the knowledge store has no items yet')),
   );
 
   server.registerTool(
@@ -152,7 +154,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ path: file }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const abs = path.resolve(paths.workspace, file);
         if (!isInside(paths.workspace, abs)) return text(`refused: ${file} is outside the workspace ${paths.workspace}`, true);
         const found = await readFileNotes(paths, abs, openIndex());
@@ -174,7 +176,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ statement, source }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const from = source && source.trim() ? sanitizeConversationId(source) : MCP_SOURCE;
         const result = await addFact(paths, statement, from, now());
         if (result.held) return text(heldReply(result.held.kinds, result.line));
@@ -191,7 +193,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ path: file, note }) =>
-      guarded(async () => {
+      guarded(paths, async () => {
         const result = await addNote(paths, file, note, MCP_SOURCE, now());
         if (!result.ok) return text(`refused: cannot attach a note to ${file}: ${result.reason} (workspace: ${paths.workspace})`, true);
         if (result.held) return text(heldReply(result.held.kinds, result.line));
@@ -211,13 +213,14 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
 
 /** Serves the store over stdio until the client disconnects. */
 export async function serveLoreMcp(paths: StorePaths, options: LoreMcpOptions = {}): Promise<void> {
+  // Stdout is the protocol: a library that console.logs (the ollama SDK does on an HTTP error)
+  // would break the client's stream, so console output goes to stderr while serving.
+  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const { server, close } = createLoreMcpServer(paths, options);
-  const transport = new StdioServerTransport();
+  // Lore's transport answers oversized and invalid lines, and closes when stdin ends.
+  const transport = new LoreStdioTransport(process.stdin, process.stdout, { log: options.log });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    // The transport does not notice the client going away; stdin ending is that signal.
-    process.stdin.once('end', () => resolve());
-    process.stdin.once('close', () => resolve());
   });
   await server.connect(transport);
   options.log?.(`lore mcp: serving ${paths.root} on stdio`);

@@ -9,7 +9,7 @@ import { runHarvest, type HarvestMode } from '../../core/harvest/runHarvest';
 import { targetLabel } from '../../core/knowledge/reviewQueue';
 import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
 import { RECLAIM_MODES, type ReclaimMode } from '../../core/store/storeConfig';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, resolveStore, type Output } from '../cliSupport';
 import { applyText, dryRunText, failuresText, planText } from '../harvestReportText';
 
 export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--preview | --apply] [--no-harvest]
@@ -105,8 +105,8 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
       const failures = failuresText(report);
       if (failures) io.out(failures);
       if (mode === 'apply' && !report.cancelled) {
-        io.out(`digest: ${paths.digest}`);
-        io.out(`ledger: ${paths.ledger}`);
+        io.out(`digest: ${printable(paths.digest)}`);
+        io.out(`ledger: ${printable(paths.ledger)}`);
       }
     }
     const trouble = report.failed > 0 || report.cancelled || report.problems.length > 0 || (report.applied?.reclaimErrors.length ?? 0) > 0;

@@ -1,6 +1,6 @@
 /** `lore mcp`: serves the store to agents over the Model Context Protocol (stdio). */
 import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS, EXIT_OK, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_OK, printable, resolveStore, type Output } from '../cliSupport';
 
 export const MCP_HELP = `lore mcp [--root DIR]                   serve the store to agents over MCP (stdio)
 Tools: search, recall, read_digest, read_file_notes, add_fact, add_note. Setup for Claude Code,
@@ -15,6 +15,7 @@ export async function mcpCommand(argv: string[], io: Output): Promise<number> {
   const paths = resolveStore(values.root, values.workspace);
   // Loaded on demand: the MCP SDK and zod are a large share of the CLI's start-up otherwise.
   const { serveLoreMcp } = await import('../../mcp/loreMcpServer.js');
-  await serveLoreMcp(paths, { log: (message) => io.err(message) });
+  // Diagnostics quote what clients sent: escaped, so a hostile line cannot drive the terminal.
+  await serveLoreMcp(paths, { log: (message) => io.err(printable(message, { keepLineBreaks: true })) });
   return EXIT_OK;
 }

@@ -12,7 +12,7 @@ import { regenerateDigest } from '../../core/store/digest';
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import { acquireStoreLock } from '../../core/store/storeLock';
 import { storeRelative } from '../../core/store/storePaths';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, printable, resolveStore, type Output } from '../cliSupport';
 
 export const NOTES_HELP = `lore notes PATH [--root DIR] [--json]   show the notes attached to a file
 lore notes --heal [--root DIR]          re-key notes whose file changed inode; move notes of
@@ -33,8 +33,8 @@ export async function notesCommand(argv: string[], io: Output): Promise<number> 
       if (report.orphaned.length) regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled });
       if (values.json) io.out(JSON.stringify(report, null, 2));
       else {
-        for (const h of report.healed) io.out(`healed: ${h.path} (${h.from} → ${h.to})`);
-        for (const o of report.orphaned) io.out(`moved to facts.md: ${o.notes} note(s) of ${o.path} (file is gone)`);
+        for (const h of report.healed) io.out(`healed: ${printable(h.path)} (${h.from} → ${h.to})`);
+        for (const o of report.orphaned) io.out(`moved to facts.md: ${o.notes} note(s) of ${printable(o.path)} (file is gone)`);
         if (!report.healed.length && !report.orphaned.length) io.out('all notes resolve to their files');
       }
     } finally {
@@ -50,10 +50,10 @@ export async function notesCommand(argv: string[], io: Output): Promise<number> 
     return EXIT_OK;
   }
   if (!found || found.note.notes.length === 0) {
-    io.out(`no notes for ${positionals[0]}`);
+    io.out(`no notes for ${printable(positionals[0])}`);
     return EXIT_OK;
   }
-  io.out(`# ${found.note.meta.path || positionals[0]}  (${storeRelative(paths, found.file)}${found.via === 'inode' ? '' : `, re-found by ${found.via}`})`);
+  io.out(`# ${printable(found.note.meta.path || positionals[0])}  (${storeRelative(paths, found.file)}${found.via === 'inode' ? '' : `, re-found by ${found.via}`})`);
   for (const note of found.note.notes) io.out(`- ${note.text}`);
   return EXIT_OK;
 }
@@ -71,13 +71,13 @@ export async function noteCommand(argv: string[], io: Output): Promise<number> {
   const paths = resolveStore(values.root, values.workspace);
   const resolved = resolveNoteTarget(paths, path.resolve(target));
   if (resolved.kind === 'orphan') {
-    io.err(`cannot attach a note to ${target}: ${resolved.reason} (workspace: ${paths.workspace})`);
+    io.err(`cannot attach a note to ${printable(target)}: ${printable(resolved.reason)} (workspace: ${paths.workspace})`);
     return EXIT_FAILED;
   }
   const lock = await acquireStoreLock(paths.root);
   try {
     const file = addNotesToFile(paths, resolved, [noteLine(text, { source: 'manual', date: toIsoDate(new Date()) })]);
-    io.out(values.json ? JSON.stringify({ noteFile: file, path: resolved.relative }) : `noted ${resolved.relative} in ${storeRelative(paths, file)}`);
+    io.out(values.json ? JSON.stringify({ noteFile: file, path: resolved.relative }) : `noted ${printable(resolved.relative)} in ${printable(storeRelative(paths, file))}`);
   } finally {
     lock.release();
   }

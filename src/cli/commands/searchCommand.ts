@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../../core/knowledge/provenance';
 import { searchStore } from '../../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/search/searchTypes';
-import { COMMON_OPTIONS, EXIT_OK, UsageError, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_OK, UsageError, printable, resolveStore, type Output } from '../cliSupport';
 
 export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--json]
 Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
@@ -85,8 +85,8 @@ export async function searchCommand(argv: string[], io: Output): Promise<number>
     return EXIT_OK;
   }
   response.hits.forEach((hit, i) => {
-    const where = `${hit.file}${hit.line ? `:${hit.line}` : ''}`;
-    const about = hit.notedPath ? ` (${hit.notedPath})` : '';
+    const where = `${printable(hit.file)}${hit.line ? `:${hit.line}` : ''}`;
+    const about = hit.notedPath ? ` (${printable(hit.notedPath)})` : '';
     io.out(`${i + 1}. [${hit.category}]${about} ${hit.snippet}${provenanceOf(hit)}  ${where}`);
   });
   for (const warning of response.warnings) io.err(`warning: ${warning}`);

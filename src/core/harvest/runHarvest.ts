@@ -15,9 +15,11 @@ import { removeStaleTempFiles } from '../store/atomicWrite';
 import { recoverStaleAsides } from '../store/guardedReplace';
 import { ensureStoreLayout } from '../store/initStore';
 import { readLedger } from '../store/ledger';
+import { checkStoreEntries } from '../store/storeErrors';
 import { loadStoreConfig, type ReclaimMode } from '../store/storeConfig';
 import { acquireStoreLock, type StoreLock } from '../store/storeLock';
 import type { StorePaths } from '../store/storePaths';
+import { printable } from '../util/format';
 import { applyPlan, type ApplyResult } from './applyPlan';
 import { classifyConversations, dryRunTotals, type ClassifiedConversation, type DryRunTotals } from './classify';
 import { distillConversation } from './distill';
@@ -108,6 +110,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     recoverStaleAsides(paths.files);
   }
   try {
+    // A folder where facts.md or ledger.json should be stops here, named, before anything is written.
+    checkStoreEntries(paths);
     // Under the lock the ledger read here is the one the plan merges into.
     const ledger = readLedger(paths.ledger);
     const scan = scanSources(paths, sources);
@@ -145,7 +149,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         outcome.error = fatal;
         continue;
       }
-      const label = path.relative(process.cwd(), outcome.path) || outcome.path;
+      const label = printable(path.relative(process.cwd(), outcome.path) || outcome.path);
       options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil(outcome.bytes / 1024)} KB)`);
       try {
         const text = fs.readFileSync(outcome.path, 'utf8');

@@ -47,7 +47,8 @@ export interface GuardedReplaceOptions {
 }
 
 export class FileBusyError extends Error {
-  readonly code = 'EBUSY';
+  /** Not an errno: its own message says what happened and what to do. */
+  readonly code = 'LORE_FILE_BUSY';
   constructor(readonly path: string, attempts: number) {
     super(`${path} kept changing while Lore was updating it (${attempts} attempts in ${Math.round(PATIENCE_MS / 1000)} s). Nothing was lost and nothing was reclaimed: run again when the file is not being saved continuously`);
     this.name = 'FileBusyError';

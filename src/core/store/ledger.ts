@@ -1,10 +1,12 @@
 /**
  * ledger.json: the sha256-of-content audit log that proves what was harvested and gates every
  * reclaim. Format (as nagent): `{"entries": {sha256: {path, status, at, deleted, items?, error?}}}`
- * with sorted keys.
+ * with sorted keys. The whole file is validated when it is read (ledgerSchema.ts), before any
+ * knowledge is written.
  */
 import type { ItemCounts } from '../knowledge/categories';
 import { readTextIfExists, writeFileAtomic } from './atomicWrite';
+import { withPath } from './storeErrors';
 
 /**
  * `unrecognized` (Lore's addition): no importer read the content as a conversation (`error` says
@@ -46,7 +48,13 @@ export function permitsReclaim(entry: LedgerEntry | undefined): boolean {
 }
 
 export function readLedger(file: string): Ledger {
-  const text = readTextIfExists(file);
+  let text: string | undefined;
+  try {
+    text = readTextIfExists(file);
+  } catch (error) {
+    // Node's EISDIR on a read names no path; the error display needs it.
+    throw withPath(error, file);
+  }
   if (text === undefined || text.trim() === '') return { entries: {} };
   let raw: unknown;
   try {
@@ -54,14 +62,16 @@ export function readLedger(file: string): Ledger {
   } catch (error) {
     throw new LedgerCorruptError(file, (error as Error).message);
   }
-  const entries = (raw as { entries?: unknown })?.entries;
-  if (!raw || typeof raw !== 'object' || !entries || typeof entries !== 'object' || Array.isArray(entries)) {
-    throw new LedgerCorruptError(file, 'expected {"entries": {...}}');
-  }
-  return { entries: entries as Record<string, LedgerEntry> };
+  // Loaded on first use: zod is a large share of the CLI's start-up.
+  const checked = (require('./ledgerSchema') as typeof import('./ledgerSchema')).validateLedger(raw);
+  if ('problem' in checked) throw new LedgerCorruptError(file, checked.problem);
+  return checked.ledger;
 }
 
-/** Recursively sorts object keys, like Python's json.dumps(sort_keys=True). */
+/**
+ * Recursively sorts object keys, like Python's json.dumps(sort_keys=True). The recursion is
+ * safe: readLedger refuses a ledger nested deeper than LEDGER_MAX_DEPTH.
+ */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {

@@ -18,3 +18,24 @@ export function formatTokens(tokens: number): string {
 export function itemCountsText(items: ItemCounts): string {
   return ITEM_CATEGORIES.map((k) => `${k}:${items[k] ?? 0}`).join(', ');
 }
+
+/**
+ * Control characters a terminal acts on (C0 except tab, DEL, C1) plus the Unicode line
+ * separators and bidirectional overrides that make printed text look like something else.
+ */
+const UNPRINTABLE = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNPRINTABLE_KEEPING_LINES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r' };
+
+/**
+ * `text` safe to print on a terminal: a file name such as `x\x1b]0;pwned\x07.md` would otherwise
+ * retitle the window, clear the screen or forge report lines. Each control character becomes a
+ * visible escape (`\x1b`, `\r`, `\x07`, `\u202e`); tabs stay. Names and ids lose line breaks too;
+ * `keepLineBreaks` keeps `\n` for multi-line messages.
+ */
+export function printable(text: string, options: { keepLineBreaks?: boolean } = {}): string {
+  return text.replace(options.keepLineBreaks ? UNPRINTABLE_KEEPING_LINES : UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0);
+    return NAMED_ESCAPES[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
+}

@@ -34,4 +34,44 @@ describe('ledger', () => {
     assert.throws(() => readLedger(file), LedgerCorruptError);
     assert.equal(fs.readFileSync(file, 'utf8'), '[1,2]');
   });
+
+  it('validates every entry when read: wrong types, unknown statuses and arrays are refused, naming what is wrong', () => {
+    const file = path.join(makeTempDir(), 'ledger.json');
+    const entry = { path: '/p', status: 'harvested', at: '2026-01-01T00:00:00.000Z', deleted: true };
+    const refuse = (ledger: unknown, problem: RegExp) => {
+      fs.writeFileSync(file, JSON.stringify(ledger));
+      assert.throws(
+        () => readLedger(file),
+        (error: Error) => error instanceof LedgerCorruptError && error.message.startsWith(`${file} is not a valid ledger`) && problem.test(error.message),
+      );
+    };
+    refuse({ entries: [] }, /entries: /);
+    refuse({ entries: { abc: [] } }, /entries\.abc: /);
+    refuse({ entries: { abc: { ...entry, deleted: 'yes' } } }, /entries\.abc\.deleted: /);
+    refuse({ entries: { abc: { ...entry, status: 'eaten' } } }, /entries\.abc\.status: /);
+    refuse({ entries: { abc: { ...entry, items: { facts: -1 } } } }, /entries\.abc\.items\.facts: /);
+    refuse({ entries: { abc: { ...entry, path: 7 } } }, /entries\.abc\.path: /);
+    refuse({}, /entries: /);
+    // Fields Lore does not know (a newer version's) are kept, and written back.
+    fs.writeFileSync(file, JSON.stringify({ entries: { abc: { ...entry, future: { x: 1 } } }, note: 'hi' }));
+    const ledger = readLedger(file);
+    assert.deepEqual((ledger.entries.abc as unknown as { future: unknown }).future, { x: 1 });
+    assert.match(serializeLedger(ledger), /"future": \{\n\s+"x": 1/);
+  });
+
+  it('refuses a ledger nested 100,000 levels deep when reading it, without overflowing the stack', () => {
+    const file = path.join(makeTempDir(), 'ledger.json');
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const entry = '{"path":"/p","status":"harvested","at":"2026-01-01T00:00:00.000Z","deleted":true,"extra":' + deep + '}';
+    for (const text of [`{"entries":{"abc":${entry}}}`, `{"entries":${deep}}`, deep]) {
+      fs.writeFileSync(file, text);
+      assert.throws(() => readLedger(file), (error: Error) => error instanceof LedgerCorruptError && /nested deeper than 32 levels/.test(error.message));
+    }
+  });
+
+  it('names the file when ledger.json is a folder', () => {
+    const file = path.join(makeTempDir(), 'ledger.json');
+    fs.mkdirSync(file);
+    assert.throws(() => readLedger(file), (error: NodeJS.ErrnoException) => error.code === 'EISDIR' && error.path === file);
+  });
 });

@@ -1,0 +1,15 @@
+import * as assert from 'node:assert/strict';
+import { printable } from '../../../src/core/util/format';
+
+describe('printable', () => {
+  it('escapes what a terminal would act on and keeps ordinary text, tabs and non-ASCII', () => {
+    assert.equal(printable('evil\x1b]0;pwned\x07\x1b[2Jx.md'), 'evil\\x1b]0;pwned\\x07\\x1b[2Jx.md');
+    assert.equal(printable('a\rb\nc\x00d\x7fe\x9bf\tg'), 'a\\rb\\nc\\x00d\\x7fe\\x9bf\tg');
+    assert.equal(printable('gnp.\u202etxt.md \u2028'), 'gnp.\\u202etxt.md \\u2028');
+    assert.equal(printable('café/日本/ok — fine.md'), 'café/日本/ok — fine.md');
+  });
+
+  it('keepLineBreaks keeps \\n for multi-line messages and still escapes \\r', () => {
+    assert.equal(printable('line 1\r\nline\x1b 2', { keepLineBreaks: true }), 'line 1\\r\nline\\x1b 2');
+  });
+});
