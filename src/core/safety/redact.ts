@@ -5,6 +5,7 @@
  * connection strings. The rules are data (secretRules.ts); a redacted secret reads
  * `[REDACTED:kind]` and the context around it (a variable name, a URL's user) stays.
  */
+import { createHash } from 'node:crypto';
 import { SECRET_RULES, normalizeSecretName, type SecretRule } from './secretRules';
 
 const MARKER_PREFIX = '[REDACTED:';
@@ -19,6 +20,15 @@ const COMPILED: CompiledRule[] = SECRET_RULES.map((rule) => ({
   rule,
   regex: new RegExp(rule.pattern.source, [...new Set(`${rule.pattern.flags}dg`)].join('')),
 }));
+
+/**
+ * The rules that can match `text`: those without hints and those whose hints it contains.
+ * Hints are looked up in the original text: a redaction only inserts markers, and no rule
+ * matches inside a marker.
+ */
+function candidates(text: string): CompiledRule[] {
+  return COMPILED.filter(({ rule }) => !rule.hints || rule.hints.some((h) => text.includes(h)));
+}
 
 /** Longest marker `[REDACTED:kind]`, for the look back that keeps rules out of earlier markers. */
 const MAX_MARKER_LENGTH = MARKER_PREFIX.length + Math.max(...SECRET_RULES.map((r) => r.kind.length)) + 1;
@@ -77,10 +87,31 @@ function applyRule({ rule, regex }: CompiledRule, text: string, found?: (kind: s
   return out + text.slice(last);
 }
 
+/**
+ * Identifies the rule set: anything keyed on redacted content (the reply cache) includes it, so
+ * what older rules let through is not reused after the rules change.
+ */
+export const REDACTION_RULES_ID = createHash('sha256')
+  .update(SECRET_RULES.map((r) => `${r.kind}\n${r.pattern.source}\n${r.pattern.flags}\n${r.unless?.source ?? ''}\n${r.name?.pattern.source ?? ''}\n${r.name?.unless?.source ?? ''}`).join('\n'))
+  .digest('hex')
+  .slice(0, 16);
+
 /** Replaces every secret found in `text` with `[REDACTED:kind]`. Idempotent. */
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const compiled of COMPILED) out = applyRule(compiled, out);
+  for (const compiled of candidates(text)) out = applyRule(compiled, out);
+  return out;
+}
+
+/**
+ * The first `max` characters of a redacted text, without the front half of a marker the cut
+ * goes through (`… [REDACTED` reads like a damaged line).
+ */
+export function cutRedacted(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const out = text.slice(0, max);
+  const open = out.lastIndexOf('[', max - 1);
+  if (open >= 0 && max - open <= MAX_MARKER_LENGTH && !out.includes(']', open) && text.startsWith(MARKER_PREFIX, open)) return out.slice(0, open).trimEnd();
   return out;
 }
 
@@ -88,7 +119,7 @@ export function redactSecrets(text: string): string {
 export function findSecretKinds(text: string): string[] {
   const kinds: string[] = [];
   let rest = text;
-  for (const compiled of COMPILED) rest = applyRule(compiled, rest, (kind) => kinds.push(kind));
+  for (const compiled of candidates(text)) rest = applyRule(compiled, rest, (kind) => kinds.push(kind));
   return kinds;
 }
 

@@ -20,6 +20,12 @@ export interface SecretRule {
   /** Global regular expression. */
   pattern: RegExp;
   /**
+   * Substrings (compared with case) one of which every match contains: text without any of them
+   * skips the rule. Only for rules the regex engine scans slowly (no literal to skip ahead to):
+   * for the others the extra string search costs more than it saves.
+   */
+  hints?: string[];
+  /**
    * Capture groups that may hold the secret; the first that took part is replaced and the rest
    * of the match (a variable name, a header, a URL's user) is kept. None: the whole match.
    */
@@ -70,6 +76,7 @@ export const SECRET_RULES: SecretRule[] = [
     description: 'PEM / OpenSSH / PGP private key block (also inside JSON with \\n escapes)',
     example: '-----BEGIN … PRIVATE KEY-----',
     pattern: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    hints: ['PRIVATE KEY'],
   },
   {
     kind: 'age-secret-key',
@@ -92,7 +99,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'openai-key',
     description: 'OpenAI API key (user, project, service account, admin)',
     example: 'sk-proj-, sk-',
-    pattern: /(?<![\w-])sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]{0,200}\d)[A-Za-z0-9_-]{20,}/g,
+    pattern: /(?<![\w-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|(?=[A-Za-z0-9_-]{0,200}\d)[A-Za-z0-9_-]{20,})/g,
   },
   { kind: 'groq-key', description: 'Groq API key', example: 'gsk_', pattern: /\bgsk_[A-Za-z0-9]{48,}/g },
   { kind: 'xai-key', description: 'xAI (Grok) API key', example: 'xai-', pattern: /(?<![\w-])xai-[A-Za-z0-9]{70,}/g },
@@ -106,12 +113,12 @@ export const SECRET_RULES: SecretRule[] = [
   { kind: 'github-oauth-token', description: 'GitHub OAuth access token', example: 'gho_', pattern: /\bgho_[A-Za-z0-9]{36,}/g },
   { kind: 'github-app-token', description: 'GitHub App user-to-server / installation token', example: 'ghu_, ghs_', pattern: /\bgh[us]_[A-Za-z0-9]{36,}/g },
   { kind: 'github-refresh-token', description: 'GitHub refresh token', example: 'ghr_', pattern: /\bghr_[A-Za-z0-9]{36,}/g },
-  { kind: 'gitlab-pat', description: 'GitLab personal / project / group access token', example: 'glpat-', pattern: /(?<![\w-])glpat-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*/g },
+  { kind: 'gitlab-pat', description: 'GitLab personal / project / group access token', example: 'glpat-', pattern: /(?<![\w-])glpat-[A-Za-z0-9_-]{20,}(?:\.\d{2}\.[A-Za-z0-9_-]{6,})?/g },
   {
     kind: 'gitlab-token',
     description: 'GitLab deploy, runner, trigger, CI job, OAuth, feed, incoming-mail and agent tokens',
     example: 'gldt-, glrt-, glptt-, glcbt-, gloas-, glft-, glimt-, glagent-, GR1348941',
-    pattern: /(?<![\w-])(?:(?:gldt|glrt|glptt|glcbt|gloas|glsoat|glffct|glft|glimt|glagent)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*|GR1348941[A-Za-z0-9_-]{20,})/g,
+    pattern: /(?<![\w-])(?:(?:gldt|glrt|glptt|glcbt|gloas|glsoat|glffct|glft|glimt|glagent)-[A-Za-z0-9_-]{20,}(?:\.\d{2}\.[A-Za-z0-9_-]{6,})?|GR1348941[A-Za-z0-9_-]{20,})/g,
   },
   { kind: 'npm-token', description: 'npm access token', example: 'npm_', pattern: /\bnpm_[A-Za-z0-9]{36,}/g },
   {
@@ -194,7 +201,7 @@ export const SECRET_RULES: SecretRule[] = [
   { kind: 'netlify-token', description: 'Netlify personal access token', example: 'nfp_', pattern: /\bnfp_[A-Za-z0-9]{36,}/g },
   { kind: 'supabase-token', description: 'Supabase access / secret key', example: 'sbp_, sb_secret_', pattern: /\b(?:sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})/g },
   { kind: 'planetscale-token', description: 'PlanetScale service token / password', example: 'pscale_tkn_, pscale_pw_', pattern: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}/g },
-  { kind: 'terraform-cloud-token', description: 'Terraform Cloud / HCP API token', example: '….atlasv1.', pattern: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}/g },
+  { kind: 'terraform-cloud-token', description: 'Terraform Cloud / HCP API token', example: '….atlasv1.', pattern: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}/g, hints: ['.atlasv1.'] },
 
   // ---- Secrets managers and infrastructure ----
   { kind: 'vault-token', description: 'HashiCorp Vault service / batch / recovery token', example: 'hvs., hvb., hvr.', pattern: /(?<![\w.-])hv[sbr]\.[A-Za-z0-9_-]{24,}/g },
@@ -203,12 +210,13 @@ export const SECRET_RULES: SecretRule[] = [
   { kind: 'onepassword-token', description: '1Password service account token', example: 'ops_eyJ', pattern: /\bops_eyJ[A-Za-z0-9+/=_-]{100,}/g },
   { kind: 'tailscale-key', description: 'Tailscale auth / API key', example: 'tskey-', pattern: /(?<![\w-])tskey-[a-z]+-[A-Za-z0-9]{10,}-[A-Za-z0-9]{20,}/g },
   { kind: 'grafana-token', description: 'Grafana Cloud token / service-account token / API key', example: 'glc_, glsa_, eyJrIjoi', pattern: /\b(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|eyJrIjoi[A-Za-z0-9+/]{50,}={0,2})/g },
-  { kind: 'new-relic-key', description: 'New Relic user / insights / browser / ingest key', example: 'NRAK-, NRII-, NRJS-, …NRAL', pattern: /\b(?:NR(?:AK|II|JS|AA|IQ)-[A-Za-z0-9]{20,}|[a-f0-9]{36}NRAL)\b/g },
+  { kind: 'new-relic-key', description: 'New Relic user / insights / browser / ingest key', example: 'NRAK-, NRII-, NRJS-, …NRAL', pattern: /\b(?:NR(?:AK|II|JS|AA|IQ)-[A-Za-z0-9]{20,}|[a-f0-9]{36}NRAL)\b/g, hints: ['NRAK-', 'NRII-', 'NRJS-', 'NRAA-', 'NRIQ-', 'NRAL'] },
   {
     kind: 'sentry-dsn',
     description: 'Sentry DSN key',
     example: 'https://<key>@o1.ingest.sentry.io/1',
     pattern: /\bhttps?:\/\/([a-f0-9]{32})(?::[a-f0-9]{32})?@[A-Za-z0-9.-]{0,100}sentry[A-Za-z0-9.-]{0,100}/g,
+    hints: ['sentry'],
     secret: [1],
   },
   { kind: 'sentry-token', description: 'Sentry organization / user auth token', example: 'sntrys_, sntryu_', pattern: /\b(?:sntrys_[A-Za-z0-9+/=_]{50,}|sntryu_[a-f0-9]{64}\b)/g },
@@ -245,8 +253,9 @@ export const SECRET_RULES: SecretRule[] = [
     description: 'Mailgun API key (legacy and current)',
     example: 'key-, <32 hex>-<8 hex>-<8 hex>',
     pattern: /(?<![\w-])(?:key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?![\w-])/g,
+    hints: ['key-', 'mailgun'],
   },
-  { kind: 'mailchimp-key', description: 'Mailchimp API key', example: '<32 hex>-us1', pattern: /\b[0-9a-f]{32}-us[0-9]{1,2}\b/g },
+  { kind: 'mailchimp-key', description: 'Mailchimp API key', example: '<32 hex>-us1', pattern: /\b[0-9a-f]{32}-us[0-9]{1,2}\b/g, hints: ['-us'] },
   { kind: 'postmark-token', description: 'Postmark server token, by context', example: 'X-Postmark-Server-Token: <uuid>', pattern: /(postmark[\w .:="'-]{0,40}?)\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi, secret: [2] },
   {
     kind: 'slack-token',
@@ -309,6 +318,7 @@ export const SECRET_RULES: SecretRule[] = [
     example: 'postgres://user:…@, mysql://, mongodb+srv://, redis://:…@, amqp://',
     pattern:
       /\b((?:postgres(?:ql)?|mysql|mariadb|mssql|sqlserver|mongodb(?:\+srv)?|redis|rediss|amqps?|clickhouse|cockroachdb|couchdb|neo4j(?:\+s)?|nats|kafka|jdbc:[a-z]{2,20}):\/\/[^\s:@/?#]{0,128}:)(?!\[REDACTED)([^\s@/?#]{1,256})@/gi,
+    hints: ['://'],
     secret: [2],
   },
   {
@@ -316,6 +326,7 @@ export const SECRET_RULES: SecretRule[] = [
     description: 'password in any other URL (user:password@host)',
     example: 'https://user:…@host',
     pattern: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/?#]{1,128}:)(?!\[REDACTED)([^\s@/?#]{1,256})@/gi,
+    hints: ['://'],
     secret: [2],
   },
 
