@@ -48,12 +48,13 @@ const PLAIN_WORD = /^[A-Za-z_./-]{1,15}$/;
  * `words` (compared without case; the rule's name filter then decides on the exact name): the
  * name (group 1) right before `=` or `:`, the value quoted (groups 2, 3) or bare (4). The match
  * starts at the `=` or `:`, so the scan only stops there, and the name is checked before any
- * value is read.
+ * value is read. A bare value that is one lower-case word (`passwd: outside the workspace`) is
+ * prose, not a secret; quoted, it counts.
  */
 function assignment(words: string): RegExp {
   return new RegExp(
     String.raw`[:=](?<=(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{0,48}(?:${words})[A-Za-z0-9_.-]{0,24})["']?[ \t]{0,4}[:=])[ \t]{0,4}` +
-      String.raw`(?:"([^"\n]{4,512})"|'([^'\n]{4,512})'|(?!\[REDACTED)([^\s"'\x60,;()<>{}[\]&|]{4,512})(?![^\s"'\x60,;)<>}\]&|]))`,
+      String.raw`(?:"([^"\n]{4,512})"|'([^'\n]{4,512})'|(?!\[REDACTED|[a-z]{1,12}(?:[\s"'\x60,;)<>}\]&|]|$))([^\s"'\x60,;()<>{}[\]&|]{4,512})(?![^\s"'\x60,;)<>}\]&|]))`,
     'gi',
   );
 }

@@ -40,6 +40,7 @@ describe('secret redaction', () => {
       'Basic authentication and Bearer authentication are both supported.',
       'monkey=bananas12345 hotkey=ctrl+shift+k1',
       'https://example.com/path?page=2&sort=desc',
+      'refused: cannot attach a note to ../../etc/passwd: outside the workspace',
     ];
     for (const text of keep) assert.equal(redactSecrets(text), text);
     assert.deepEqual(findSecretKinds(keep.join('\n')), []);
