@@ -196,6 +196,7 @@ export const SECRET_RULES: SecretRule[] = [
     pattern: /(cloudflare[\w .:="'-]{0,40}?)(?<![A-Za-z0-9_-])([A-Za-z0-9_-]{40}|[a-f0-9]{37})(?![A-Za-z0-9_-])|\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b/gi,
     secret: [2],
   },
+  { kind: 'databricks-token', description: 'Databricks personal access token', example: 'dapi', pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
   { kind: 'alibaba-access-key-id', description: 'Alibaba Cloud access key id', example: 'LTAI', pattern: /\bLTAI[A-Za-z0-9]{20}\b/g },
   { kind: 'fly-token', description: 'Fly.io access token', example: 'FlyV1 fm2_, fo1_', pattern: /(?:\bFlyV1 fm\d_[A-Za-z0-9+/=_-]{40,}|\bfo1_[A-Za-z0-9_-]{39,})/g },
   { kind: 'vercel-token', description: 'Vercel access token', example: 'vcp_, vci_, vca_', pattern: /\bvc[pira]_[A-Za-z0-9]{24,}/g },

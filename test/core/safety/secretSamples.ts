@@ -216,6 +216,10 @@ export function secretSamples(): SecretSample[] {
       const s = fake(URLSAFE, 40);
       return { text: `Cloudflare API token: ${s}`, secret: s };
     }),
+    sample('databricks-token', () => {
+      const s = cat('dapi', fake(HEX, 32));
+      return { text: `databricks configure --token ${s}`, secret: s };
+    }),
     sample('alibaba-access-key-id', () => {
       const s = cat('LTAI', fake(ALNUM, 20));
       return { text: `aliyun ${s}`, secret: s };
