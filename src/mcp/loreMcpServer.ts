@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { sanitizeConversationId } from '../core/conversations/conversationId';
 import { agentItemFilter, keepsRecord } from '../core/knowledge/heldItems';
 import { frameAsData } from '../core/safety/dataFraming';
+import { redactDeep, redactSecrets } from '../core/safety/redact';
 import { recall } from '../core/search/recall';
 import { SearchIndex, type SearchIndexOptions } from '../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
@@ -39,7 +40,11 @@ export const MCP_SAFETY_REFRESH_MS = 60_000;
 /** Provenance source of what an MCP client writes without naming a source. */
 export const MCP_SOURCE = 'mcp';
 
-const text = (value: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: value }], ...(isError ? { isError } : {}) });
+/**
+ * A tool result. This is the agent-reply boundary: every text a tool returns (digest, notes,
+ * hits, echoed arguments, errors) is redacted here, whatever it was read from.
+ */
+const text = (value: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: redactSecrets(value) }], ...(isError ? { isError } : {}) });
 
 function hitLine(hit: SearchHit): string {
   const prov = hit.source || hit.date ? ` [from: ${hit.source ?? '?'}, ${hit.date ?? '?'}]` : '';
@@ -111,7 +116,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
         const footer = `(${response.hits.length} result${response.hits.length === 1 ? '' : 's'}; ${response.backend}; ${response.modeReason})`;
         return {
           ...text(lines.length ? frameAsData([...lines, footer].join('\n')) : ['no results', footer].join('\n')),
-          structuredContent: { hits: response.hits, backend: response.backend, backendReason: response.backendReason, mode: response.mode, modeReason: response.modeReason },
+          structuredContent: redactDeep({ hits: response.hits, backend: response.backend, backendReason: response.backendReason, mode: response.mode, modeReason: response.modeReason }),
         };
       }),
   );

@@ -14,7 +14,7 @@ describe('lore note, notes, digest (CLI)', function () {
     assert.match(added.stdout, /^noted src\/app\.ts in files\/\d+-\d+\.md/);
     const today = new Date().toISOString().slice(0, 10);
     let shown = await runCli(['notes', file, '--root', root]);
-    assert.match(shown.stdout, new RegExp(`- Uses the token \\[REDACTED:github-token\\] \\[from: manual, ${today}\\]`));
+    assert.match(shown.stdout, new RegExp(`- Uses the token \\[REDACTED:github-pat\\] \\[from: manual, ${today}\\]`));
     fs.writeFileSync(file + '.tmp', 'export const app = 2;\n');
     fs.renameSync(file + '.tmp', file);
     shown = await runCli(['notes', file, '--root', root]);

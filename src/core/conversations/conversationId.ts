@@ -4,6 +4,7 @@
  * an import cycle (detect.ts imports every importer).
  */
 import * as path from 'node:path';
+import { redactSecrets } from '../safety/redact';
 
 /** Longest id kept; longer ones are cut (a provenance marker should stay readable). */
 export const MAX_CONVERSATION_ID_LENGTH = 120;
@@ -15,13 +16,16 @@ const AIDER_HISTORY_SUFFIX = '.aider.chat.history.md';
 const KNOWN_EXTENSIONS = ['.jsonl', '.json', '.markdown', '.md', '.txt'];
 
 /**
- * Makes any raw value a safe conversation id: no `,` `[` `]` (they would break the provenance
- * marker), no line breaks or control characters, whitespace collapsed, trimmed, at most 120
- * characters, never empty. Idempotent.
+ * Makes any raw value a safe conversation id: a secret in it redacted (an id is written into
+ * provenance, the index and replies), shown as `REDACTED-kind`; no `,` `[` `]` (they would break
+ * the provenance marker), no line breaks or control characters, whitespace collapsed, trimmed,
+ * at most 120 characters, never empty. Redaction comes before the cut, so a cut never leaves
+ * part of a secret. Idempotent.
  */
 export function sanitizeConversationId(raw: unknown): string {
   let id = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : String(raw);
-  id = id
+  id = redactSecrets(id)
+    .replace(/\[REDACTED:([a-z0-9-]+)\]/g, 'REDACTED-$1')
     .replace(/[,[\]]/g, '-')
     // Control characters (newlines included) and any whitespace run become one space.
     .replace(/[\u0000-\u001f\u007f\s]+/g, ' ')

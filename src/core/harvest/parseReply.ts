@@ -5,7 +5,7 @@
  * string is redacted for secrets here, before anything is cached or written.
  */
 import { ITEM_CATEGORIES, emptyItems, type FileNoteItem, type HarvestItems, type PlaybookItem, type StatementItem } from '../knowledge/categories';
-import { redactSecrets } from '../safety/redact';
+import { cutRedacted, redactSecrets } from '../safety/redact';
 
 export class HarvestReplyError extends Error {
   constructor(message: string) {
@@ -20,7 +20,8 @@ const MAX_FIELD = 2000;
 function text(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
-  return trimmed ? redactSecrets(trimmed.slice(0, MAX_FIELD)) : undefined;
+  // Redact first: a cut through a secret would leave a part no rule recognises.
+  return trimmed ? cutRedacted(redactSecrets(trimmed), MAX_FIELD) || undefined : undefined;
 }
 
 function statementItem(raw: unknown): StatementItem | undefined {

@@ -1,13 +1,15 @@
 /**
  * Cache of distilled items in the store's derived part (`.cache/replies/`, git-ignored), so
  * an `--apply` after a `--preview` does not pay the model twice. Keyed by conversation sha256,
- * provider, model and the prompt's hash; values are already validated and redacted. A broken
- * cache file is a miss, never an error.
+ * provider, model, the prompt's hash and the redaction rules (a reply cached under older rules
+ * is a miss, never reused); what is written is redacted. A broken cache file is a miss, never an
+ * error.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HarvestItems } from '../knowledge/categories';
+import { REDACTION_RULES_ID, redactDeep } from '../safety/redact';
 import { writeFileAtomic } from '../store/atomicWrite';
 import type { StorePaths } from '../store/storePaths';
 
@@ -19,7 +21,7 @@ export interface CachedReply {
 }
 
 export function replyCacheKey(sha256: string, provider: string, model: string | undefined, prompt: string): string {
-  return createHash('sha256').update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}`).digest('hex');
+  return createHash('sha256').update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${REDACTION_RULES_ID}`).digest('hex');
 }
 
 function cacheFile(paths: StorePaths, key: string): string {
@@ -37,7 +39,7 @@ export function readCachedReply(paths: StorePaths, key: string): CachedReply | u
 
 export function writeCachedReply(paths: StorePaths, key: string, value: CachedReply): void {
   try {
-    writeFileAtomic(cacheFile(paths, key), JSON.stringify(value), { durable: false });
+    writeFileAtomic(cacheFile(paths, key), JSON.stringify(redactDeep(value)), { durable: false });
   } catch {
     // A cache that cannot be written (read-only store, full disk) only costs a second model call.
   }

@@ -1,66 +1,129 @@
 /**
- * Secret redaction. Runs on every line before it is written to the store and on anything
- * cached, because conversations routinely contain pasted keys, tokens and connection strings.
- * Patterns err on the side of redacting; a redacted secret reads `[REDACTED:kind]`.
+ * Secret redaction: the one step every boundary runs (text entering the store, the reply cache,
+ * the search index, an embedding request or an agent reply; ids and file names included), always
+ * before any truncation, because conversations routinely contain pasted keys, tokens and
+ * connection strings. The rules are data (secretRules.ts); a redacted secret reads
+ * `[REDACTED:kind]` and the context around it (a variable name, a URL's user) stays.
  */
+import { createHash } from 'node:crypto';
+import { SECRET_RULES, normalizeSecretName, type SecretRule } from './secretRules';
 
-interface SecretPattern {
-  kind: string;
-  pattern: RegExp;
-  /** Replacement; `$1` etc. keep the non-secret context (a URL's user name, a variable name). */
-  replace: string;
+const MARKER_PREFIX = '[REDACTED:';
+
+interface CompiledRule {
+  rule: SecretRule;
+  /** The pattern with match indices (`d`), global. */
+  regex: RegExp;
 }
 
-const PATTERNS: SecretPattern[] = [
-  {
-    kind: 'private-key',
-    pattern: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g,
-    replace: '[REDACTED:private-key]',
-  },
-  // Anthropic before OpenAI: both start with `sk-`.
-  { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, replace: '[REDACTED:anthropic-key]' },
-  { kind: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g, replace: '[REDACTED:openai-key]' },
-  { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/g, replace: '[REDACTED:github-token]' },
-  { kind: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b/g, replace: '[REDACTED:aws-access-key-id]' },
-  { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: '[REDACTED:google-api-key]' },
-  { kind: 'slack-token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, replace: '[REDACTED:slack-token]' },
-  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, replace: '[REDACTED:jwt]' },
-  { kind: 'bearer-token', pattern: /\b(Bearer|Token)\s+[A-Za-z0-9._~+/-]{16,}=*/g, replace: '$1 [REDACTED:bearer-token]' },
-  {
-    kind: 'url-password',
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@\/?#]+:)[^\s@\/?#]+@/gi,
-    replace: '$1[REDACTED:password]@',
-  },
-  {
-    // KEY=value / "api_key": "value" style assignments of secret-named variables.
-    kind: 'secret-assignment',
-    pattern:
-      /\b([A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|access[_-]?key|private[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)(?!\[REDACTED)([^\s"'`,;]{8,})/gi,
-    replace: '$1[REDACTED:secret]',
-  },
-];
+const COMPILED: CompiledRule[] = SECRET_RULES.map((rule) => ({
+  rule,
+  regex: new RegExp(rule.pattern.source, [...new Set(`${rule.pattern.flags}dg`)].join('')),
+}));
 
-/** Replaces every secret found in `text`. */
+/**
+ * The rules that can match `text`: those without hints and those whose hints it contains.
+ * Hints are looked up in the original text: a redaction only inserts markers, and no rule
+ * matches inside a marker.
+ */
+function candidates(text: string): CompiledRule[] {
+  return COMPILED.filter(({ rule }) => !rule.hints || rule.hints.some((h) => text.includes(h)));
+}
+
+/** Longest marker `[REDACTED:kind]`, for the look back that keeps rules out of earlier markers. */
+const MAX_MARKER_LENGTH = MARKER_PREFIX.length + Math.max(...SECRET_RULES.map((r) => r.kind.length)) + 1;
+
+/** Whether `at` lies inside a marker an earlier rule wrote (a bounded look back). */
+function insideMarker(text: string, at: number): boolean {
+  const from = Math.max(0, at - MAX_MARKER_LENGTH);
+  const back = text.slice(from, at).lastIndexOf(MARKER_PREFIX);
+  return back >= 0 && text.indexOf(']', from + back) >= at;
+}
+
+/**
+ * Where the secret lies in a match: a span, `'name'` when the variable name says it is no
+ * secret, `'value'` when the value does not count (a placeholder, a reference, a marker).
+ */
+function secretSpan(rule: SecretRule, match: RegExpExecArray): [number, number] | 'name' | 'value' {
+  if (rule.name) {
+    const name = match[rule.name.group];
+    if (name === undefined) return 'name';
+    const normalized = normalizeSecretName(name);
+    if (!rule.name.pattern.test(normalized) || rule.name.unless?.test(normalized)) return 'name';
+  }
+  let span: [number, number] = [match.index, match.index + match[0].length];
+  for (const group of rule.secret ?? []) {
+    const at = match.indices?.[group];
+    if (at) {
+      span = at;
+      break;
+    }
+  }
+  const secret = match.input.slice(span[0], span[1]);
+  if (secret === '' || secret.includes(MARKER_PREFIX) || insideMarker(match.input, span[0]) || rule.unless?.test(secret)) return 'value';
+  return span;
+}
+
+/** Applies one rule; `found` is told when it redacted something. */
+function applyRule({ rule, regex }: CompiledRule, text: string, found?: (kind: string) => void): string {
+  regex.lastIndex = 0;
+  let out = '';
+  let last = 0;
+  for (let match = regex.exec(text); match; match = regex.exec(text)) {
+    const span = secretSpan(rule, match);
+    if (typeof span === 'string' || span[0] < last) {
+      // Not a secret after all. A refused name: look again from the next character (the value
+      // may hold another assignment). A refused value: go on after it, so hostile input such as
+      // `token=token=…` stays linear.
+      regex.lastIndex = span === 'value' ? Math.max(match.index + match[0].length, match.index + 1) : match.index + 1;
+      continue;
+    }
+    out += text.slice(last, span[0]) + `${MARKER_PREFIX}${rule.kind}]`;
+    last = span[1];
+    regex.lastIndex = Math.max(match.index + match[0].length, match.index + 1);
+  }
+  if (last === 0) return text;
+  found?.(rule.kind);
+  return out + text.slice(last);
+}
+
+/**
+ * Identifies the rule set: anything keyed on redacted content (the reply cache) includes it, so
+ * what older rules let through is not reused after the rules change.
+ */
+export const REDACTION_RULES_ID = createHash('sha256')
+  .update(SECRET_RULES.map((r) => `${r.kind}\n${r.pattern.source}\n${r.pattern.flags}\n${r.unless?.source ?? ''}\n${r.name?.pattern.source ?? ''}\n${r.name?.unless?.source ?? ''}`).join('\n'))
+  .digest('hex')
+  .slice(0, 16);
+
+/** Replaces every secret found in `text` with `[REDACTED:kind]`. Idempotent. */
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const { pattern, replace } of PATTERNS) out = out.replace(pattern, replace);
+  for (const compiled of candidates(text)) out = applyRule(compiled, out);
   return out;
 }
 
-/** The kinds of secret present in `text` (for reports and tests). */
+/**
+ * The first `max` characters of a redacted text, without the front half of a marker the cut
+ * goes through (`… [REDACTED` reads like a damaged line).
+ */
+export function cutRedacted(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const out = text.slice(0, max);
+  const open = out.lastIndexOf('[', max - 1);
+  if (open >= 0 && max - open <= MAX_MARKER_LENGTH && !out.includes(']', open) && text.startsWith(MARKER_PREFIX, open)) return out.slice(0, open).trimEnd();
+  return out;
+}
+
+/** The kinds of secret present in `text` (for reports and tests), in rule order. */
 export function findSecretKinds(text: string): string[] {
   const kinds: string[] = [];
   let rest = text;
-  for (const { kind, pattern, replace } of PATTERNS) {
-    pattern.lastIndex = 0;
-    if (pattern.test(rest)) kinds.push(kind);
-    pattern.lastIndex = 0;
-    rest = rest.replace(pattern, replace);
-  }
+  for (const compiled of candidates(text)) rest = applyRule(compiled, rest, (kind) => kinds.push(kind));
   return kinds;
 }
 
-/** Redacts every string inside a JSON-like value (for cached model replies). */
+/** Redacts every string inside a JSON-like value (cached model replies, tool results). */
 export function redactDeep<T>(value: T): T {
   if (typeof value === 'string') return redactSecrets(value) as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;

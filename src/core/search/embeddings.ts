@@ -7,6 +7,7 @@
 import type { GoogleGenAI } from '@google/genai';
 import type { OpenAI } from 'openai';
 import { NO_KEY_PLACEHOLDER, firstEnv } from '../providers/providerCall';
+import { redactSecrets } from '../safety/redact';
 
 // SDKs load on first use: every CLI command imports this module, few of them embed anything.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -101,7 +102,8 @@ function wrap(provider: EmbeddingProviderName, model: string, endpoint: string, 
     async embed(texts) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += EMBED_BATCH_SIZE) {
-        const batch = texts.slice(i, i + EMBED_BATCH_SIZE).map((t) => t.slice(0, MAX_EMBED_CHARS));
+        // The embedding-request boundary (documents and queries alike): redact, then cut.
+        const batch = texts.slice(i, i + EMBED_BATCH_SIZE).map((t) => redactSecrets(t).slice(0, MAX_EMBED_CHARS));
         let vectors: number[][];
         try {
           vectors = await call(batch);

@@ -2,6 +2,11 @@
  * Turns one source file into search documents: one per category item, one per per-file note,
  * and for a conversation one per group of turns (~1.5 KB) of its rendered §2.1 transcript, so a
  * hit points at the part of a long session that matched rather than at the whole file.
+ *
+ * This is the index's redaction boundary: every field of a document (text, context, source,
+ * noted path, section) is redacted here, a conversation before it is cut into chunks, so no
+ * secret reaches `.index/`, an embedding request or a search result. (File paths are redacted
+ * where they are listed, in sourceFiles.ts.)
  */
 import { createHash } from 'node:crypto';
 import type { Conversation } from '../conversations/conversation';
@@ -10,6 +15,7 @@ import { renderTranscript } from '../conversations/renderTranscript';
 import { parseTurnHeading } from '../conversations/transcriptSyntax';
 import { listItems, type KnowledgeItem } from '../knowledge/categoryFile';
 import { stripProvenance } from '../knowledge/provenance';
+import { redactSecrets } from '../safety/redact';
 import { parseNoteFile } from '../store/noteFile';
 import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
@@ -49,17 +55,20 @@ export function extractDocs(source: SourceFileInfo, text: string): SearchDoc[] {
  * left: its text without the provenance, found also by `label` and by the source it came from.
  */
 function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; category: SearchCategory; label?: string; section?: string; notedPath?: string }): SearchDoc[] {
-  const body = stripProvenance(item.text).trim();
+  const body = redactSecrets(stripProvenance(item.text).trim());
   if (!body) return [];
   const prov = item.provenance;
-  const { label, ...rest } = fields;
+  const source = prov?.source === undefined ? undefined : redactSecrets(prov.source);
+  const { label, section, notedPath, ...rest } = fields;
   return [
     finish({
       file,
       text: body,
-      context: [label, prov?.source].filter(Boolean).join(' '),
-      source: prov?.source,
+      context: redactSecrets([label, prov?.source].filter(Boolean).join(' ')),
+      source,
       date: prov?.validDate ? prov.date : undefined,
+      section: section === undefined ? undefined : redactSecrets(section),
+      notedPath: notedPath === undefined ? undefined : redactSecrets(notedPath),
       ...rest,
     }),
   ];
@@ -125,8 +134,17 @@ function splitLong(block: Block): Block[] {
   return parts;
 }
 
+/** The conversation with its texts redacted, before it is rendered and cut into chunks (its id already is: sanitizeConversationId). */
+function redactConversation(conv: Conversation): Conversation {
+  return {
+    ...conv,
+    title: conv.title === undefined ? undefined : redactSecrets(conv.title),
+    turns: conv.turns.map((t) => ({ ...t, text: redactSecrets(t.text), tools: t.tools?.map(redactSecrets) })),
+  };
+}
+
 function transcriptDocs(source: SourceFileInfo, text: string): SearchDoc[] {
-  const conv = importConversation(source.abs, text);
+  const conv = redactConversation(importConversation(source.abs, text));
   const startDate = dateOf(conv.startedAt) ?? dateOf(new Date(source.mtimeMs).toISOString());
   const context = [conv.title, conv.id].filter(Boolean).join(' ');
   const docs: SearchDoc[] = [];

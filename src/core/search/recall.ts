@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { BYTES_PER_TOKEN } from '../constants';
 import { agentItemFilter, keepsRecord, type AgentItemFilter } from '../knowledge/heldItems';
 import { formatProvenance } from '../knowledge/provenance';
+import { redactSecrets } from '../safety/redact';
 import { digestSections, readCategoryTexts, renderDigest } from '../store/digest';
 import { workspaceRelative } from '../store/fileNotes';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
@@ -117,7 +118,10 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
   const files = (options.files ?? []).filter((f): f is string => typeof f === 'string' && f.trim() !== '');
   const keep = agentItemFilter(paths);
   if (!query && files.length === 0) {
-    const digest = renderDigest(digestSections(readCategoryTexts(paths), keep), budget * BYTES_PER_TOKEN) ?? '';
+    // Read straight from the category files (the rest of recall comes from redacted index
+    // documents): redacted before the budget cuts it, as everything an agent gets.
+    const texts = Object.fromEntries(Object.entries(readCategoryTexts(paths)).map(([k, v]) => [k, v === undefined ? v : redactSecrets(v)]));
+    const digest = renderDigest(digestSections(texts, keep), budget * BYTES_PER_TOKEN) ?? '';
     return { text: digest, items: [], omitted: 0, tokens: estimateTokens(digest), tokenBudget: budget };
   }
   const index = options.index ?? SearchIndex.open(paths, options.indexOptions);

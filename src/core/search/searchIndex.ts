@@ -6,6 +6,7 @@
  * it throw.
  */
 import * as path from 'node:path';
+import { redactSecrets } from '../safety/redact';
 import type { StorePaths } from '../store/storePaths';
 import { embedderFromEnv, type Embedder } from './embeddings';
 import { DEFAULT_WEIGHTS, addVectorCandidates, rank, toHit, type HybridWeights } from './hybrid';
@@ -186,7 +187,9 @@ export class SearchIndex {
   async noteFilesFor(notedPath: string): Promise<string[]> {
     if (!this.synced) await this.update().catch(() => undefined);
     try {
-      return this.withRecovery(() => this.engine.lexical.noteFilesFor(notedPath), 'fallback', true);
+      // Noted paths are indexed redacted (extractDocs), so a path holding a secret is looked up so.
+      const key = redactSecrets(notedPath);
+      return this.withRecovery(() => this.engine.lexical.noteFilesFor(key), 'fallback', true);
     } catch {
       return [];
     }

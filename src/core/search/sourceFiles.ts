@@ -3,10 +3,12 @@
  * conversations in inbox/ and archive/. Listing stats each file so an update can skip the ones
  * whose mtime and size did not change.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
 import { CONVERSATION_EXTENSIONS } from '../harvest/scanSources';
+import { redactSecrets } from '../safety/redact';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
 
 /** How a source file is read into documents. */
@@ -14,7 +16,10 @@ export type SourceKind = 'category' | 'notes' | 'transcript';
 
 /** A source file with what an incremental update compares. */
 export interface SourceFileInfo {
-  /** Store-relative path with forward slashes: the key of the file in the index. */
+  /**
+   * Store-relative path with forward slashes: the key of the file in the index, and what hits
+   * show. A conversation whose file name holds a secret gets it redacted (see indexedPath).
+   */
   rel: string;
   abs: string;
   kind: SourceKind;
@@ -22,6 +27,27 @@ export interface SourceFileInfo {
   category?: CategoryFileKey;
   mtimeMs: number;
   size: number;
+}
+
+/** Paths already redacted: every scan visits every conversation, most of them unchanged. */
+const indexedPaths = new Map<string, string>();
+const MAX_REMEMBERED_PATHS = 100_000;
+
+/**
+ * How the index stores and shows the store-relative path of a conversation: a file name (or
+ * folder) that holds a secret is redacted, with a short hash of the real path appended so two
+ * such files keep apart. Such a hit cannot be opened by its path; the secret stays out of the
+ * index and of every search result.
+ */
+export function indexedPath(rel: string): string {
+  let key = indexedPaths.get(rel);
+  if (key === undefined) {
+    const clean = redactSecrets(rel);
+    key = clean === rel ? rel : `${clean}#${createHash('sha256').update(rel).digest('hex').slice(0, 8)}`;
+    if (indexedPaths.size >= MAX_REMEMBERED_PATHS) indexedPaths.clear();
+    indexedPaths.set(rel, key);
+  }
+  return key;
 }
 
 /** Folders of conversations nested deeper than this are not walked (a loop guard besides symlinks). */
@@ -51,7 +77,7 @@ export function classifySource(paths: StorePaths, file: string): Omit<SourceFile
   }
   const name = path.basename(abs);
   if (path.dirname(abs) === paths.files && name.endsWith('.md') && !name.startsWith('.')) return { rel, abs, kind: 'notes' };
-  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationName(name)) return { rel, abs, kind: 'transcript' };
+  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationName(name)) return { rel: indexedPath(rel), abs, kind: 'transcript' };
   return undefined;
 }
 
@@ -83,7 +109,7 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
     if (name.endsWith('.md') && !name.startsWith('.')) push(filesDir + name, `${filesRel}/${name}`, 'notes');
   }
   if (options.transcripts ?? true) {
-    for (const dir of [paths.inbox, paths.archive]) walkConversations(dir, storeRelative(paths, dir), 0, (abs, rel) => push(abs, rel, 'transcript'));
+    for (const dir of [paths.inbox, paths.archive]) walkConversations(dir, storeRelative(paths, dir), 0, (abs, rel) => push(abs, indexedPath(rel), 'transcript'));
   }
 }
 

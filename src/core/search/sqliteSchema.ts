@@ -8,8 +8,8 @@
 import type { SearchCategory, StoredDoc } from './searchTypes';
 import type { SqliteDatabase } from './sqliteDriver';
 
-/** Bumped whenever the schema or what is indexed changes; an older index is rebuilt. */
-export const SCHEMA_VERSION = 7;
+/** Bumped whenever the schema or what is indexed changes; an older index is rebuilt (8: documents and paths redacted). */
+export const SCHEMA_VERSION = 8;
 
 /** Weight of the `context` column (noted path, section, conversation title) against the text. */
 const CONTEXT_WEIGHT = 0.3;

@@ -5,6 +5,7 @@
  * knowledge is written.
  */
 import type { ItemCounts } from '../knowledge/categories';
+import { redactSecrets } from '../safety/redact';
 import { readTextIfExists, writeFileAtomic } from './atomicWrite';
 import { withPath } from './storeErrors';
 
@@ -85,8 +86,16 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/**
+ * The ledger as written: paths redacted (a conversation's file or folder name may hold a secret,
+ * and ledger.json is often committed); ids and errors are redacted where they are made.
+ */
 export function serializeLedger(ledger: Ledger): string {
-  return JSON.stringify(sortKeys(ledger), null, 2) + '\n';
+  const entries: Record<string, LedgerEntry> = {};
+  for (const [sha, entry] of Object.entries(ledger.entries)) {
+    entries[sha] = { ...entry, path: redactSecrets(entry.path), archived: entry.archived === undefined ? undefined : redactSecrets(entry.archived) };
+  }
+  return JSON.stringify(sortKeys({ ...ledger, entries }), null, 2) + '\n';
 }
 
 export function writeLedger(file: string, ledger: Ledger): void {

@@ -115,6 +115,19 @@ describe('conversation detection and robustness', () => {
     }
   });
 
+  it('redacts an id that is (or holds) a secret, before the 120-character cut', () => {
+    const key = ['gh', 'p_', 'Z9'.repeat(18)].join('');
+    assert.equal(sanitizeConversationId(key), 'REDACTED-github-pat');
+    assert.equal(conversationIdFromPath(`/inbox/${key}.md`), 'REDACTED-github-pat');
+    assert.equal(sanitizeConversationId(`session ${key}, again`), 'session REDACTED-github-pat- again');
+    // The key straddles the cut: nothing of it may remain.
+    const straddling = sanitizeConversationId(`${'s'.repeat(110)} ${key}`);
+    assert.ok(!straddling.includes(key.slice(0, 9)), straddling);
+    assert.equal(sanitizeConversationId(straddling), straddling);
+    // Ordinary ids stay as they are: a UUID session id is no secret.
+    assert.equal(sanitizeConversationId('3f2a1b4c-1111-4222-8333-444455556666'), '3f2a1b4c-1111-4222-8333-444455556666');
+  });
+
   it('derives ids from file names, using the project folder for Aider logs', () => {
     assert.equal(conversationIdFromPath('/src/shop/.aider.chat.history.md'), 'shop-aider');
     assert.equal(conversationIdFromPath('/src/shop.aider.chat.history.md'), 'shop-aider');

@@ -34,4 +34,14 @@ describe('harvest reply parsing', () => {
     const { items } = parseHarvestReply(JSON.stringify({ facts: [{ statement: 'the key is sk-proj-abcdefghijklmnopqrstuvwx-yz' }] }));
     assert.equal(items.facts[0].statement, 'the key is [REDACTED:openai-key]');
   });
+
+  it('redacts before cutting a field at 2,000 characters: a key across the cut leaves nothing behind', () => {
+    const key = ['sk-', 'proj-', 'Q7'.repeat(20)].join('');
+    // 1,990 characters, a space, then the key: the old cut kept its first 9 characters.
+    const statement = `${'x'.repeat(1990)} ${key} and more`;
+    const { items } = parseHarvestReply(JSON.stringify({ facts: [{ statement }, { statement: `short ${key}` }] }));
+    assert.equal(items.facts[0].statement, 'x'.repeat(1990));
+    assert.ok(!items.facts[0].statement.includes(key.slice(0, 9)));
+    assert.equal(items.facts[1].statement, 'short [REDACTED:openai-key]');
+  });
 });

@@ -1,37 +1,100 @@
 import * as assert from 'node:assert/strict';
 import { findSecretKinds, redactDeep, redactSecrets } from '../../../src/core/safety/redact';
+import { SECRET_RULES } from '../../../src/core/safety/secretRules';
+import { ALNUM, HEX, URLSAFE, cat, fake, secretSamples } from './secretSamples';
 
 describe('secret redaction', () => {
-  const cases: Array<[string, string, string]> = [
-    ['openai-key', 'key sk-proj-Ab3dEf6hIj-kLmN0pQrStUvWxYz_123456789 here', 'sk-proj-Ab3dEf6hIj'],
-    ['openai-key', 'OPENAI sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD', 'sk-abcdefghijklmnop'],
-    ['anthropic-key', 'use sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abc', 'sk-ant-api03'],
-    ['github-token', 'token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', 'ghp_0123'],
-    ['github-token', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ', 'github_pat_11'],
-    ['aws-access-key-id', 'aws AKIAIOSFODNN7EXAMPLE ok', 'AKIAIOSFODNN7EXAMPLE'],
-    ['bearer-token', 'curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9abcdefghijkl"', 'eyJhbGciOiJIUzI1NiJ9abc'],
-    ['url-password', 'postgres://admin:hunter2hunter2@db.example.com:5432/app', 'hunter2hunter2'],
-    ['private-key', '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----', 'MIIEow'],
-    ['secret-assignment', 'RAILWAY_TOKEN=4f9c2b7e-1a2b-4c3d-9e8f-0a1b2c3d4e5f npm start', '4f9c2b7e'],
-  ];
-  for (const [kind, text, secret] of cases) {
-    it(`redacts ${kind}: ${text.slice(0, 30)}…`, () => {
+  const samples = secretSamples();
+
+  it('has at least 40 specific kinds besides the generic ones, each with a sample', () => {
+    const kinds = SECRET_RULES.map((r) => r.kind);
+    assert.equal(new Set(kinds).size, kinds.length, 'kinds are unique');
+    const generic = new Set(['password-assignment', 'secret-assignment', 'cli-password-flag', 'url-password', 'bearer-token', 'basic-auth']);
+    assert.ok(kinds.filter((k) => !generic.has(k)).length >= 40, `${kinds.length} kinds`);
+    const sampled = new Set(samples.map((s) => s.kind));
+    assert.deepEqual(kinds.filter((k) => !sampled.has(k)), [], 'every kind has a sample');
+  });
+
+  for (const { kind, text, secret } of secretSamples()) {
+    it(`redacts ${kind}: ${text.slice(0, 24).replace(/\n/g, ' ')}…`, () => {
       const out = redactSecrets(text);
       assert.ok(!out.includes(secret), out);
-      assert.match(out, /\[REDACTED:[a-z-]+\]/);
-      assert.ok(findSecretKinds(text).length > 0);
+      assert.ok(out.includes(`[REDACTED:${kind}]`), out);
+      assert.ok(findSecretKinds(text).includes(kind), findSecretKinds(text).join());
+      assert.equal(redactSecrets(out), out, 'idempotent');
     });
   }
 
-  it('keeps ordinary text and the non-secret context', () => {
-    const text = 'Use the sk- prefix check; see https://example.com/docs and user@example.com. token count: 42';
-    assert.equal(redactSecrets(text), text);
-    assert.equal(redactSecrets('postgres://admin:pw1234567@db/x'), 'postgres://admin:[REDACTED:password]@db/x');
+  it('keeps ordinary prose, code and hashes', () => {
+    const keep = [
+      'Use the sk- prefix check; see https://example.com/docs and user@example.com. token count: 42',
+      'Pass the token to the API, then refresh the token when it expires.',
+      'The secret: keep it short. The password is stored hashed.',
+      `commit ${fake(HEX, 40)} fixed it; sha256 ${fake(HEX, 64)}`,
+      `request id ${[fake(HEX, 8), fake(HEX, 4), fake(HEX, 4), fake(HEX, 4), fake(HEX, 12)].join('-')} failed`,
+      'const token = getToken(); const password = process.env.DB_PASSWORD;',
+      'apiKey: string; token: options.token, password: ${DB_PASSWORD}',
+      'max_tokens=4096 token_count: 12345678 sort_key = "created_at_time"',
+      'key: app.kubernetes.io/name',
+      `fixture: "${Buffer.from('hello world, this is only test data').toString('base64')}"`,
+      'Basic authentication and Bearer authentication are both supported.',
+      'monkey=bananas12345 hotkey=ctrl+shift+k1',
+      'https://example.com/path?page=2&sort=desc',
+      'refused: cannot attach a note to ../../etc/passwd: outside the workspace',
+    ];
+    for (const text of keep) assert.equal(redactSecrets(text), text);
+    assert.deepEqual(findSecretKinds(keep.join('\n')), []);
+  });
+
+  it('keeps the non-secret context', () => {
+    assert.equal(redactSecrets('postgres://admin:pw1234567@db/x'), 'postgres://admin:[REDACTED:database-url]@db/x');
     assert.equal(redactSecrets('Authorization: Bearer abcdefghijklmnop1234'), 'Authorization: Bearer [REDACTED:bearer-token]');
+    assert.equal(redactSecrets('export API_KEY="abc123def456"'), 'export API_KEY="[REDACTED:secret-assignment]"');
+    const npm = cat('npm_', fake(ALNUM, 36));
+    assert.equal(redactSecrets(`//registry.npmjs.org/:_authToken=${npm}`), '//registry.npmjs.org/:_authToken=[REDACTED:npm-token]');
+  });
+
+  it('redacts a key the old patterns missed inside a longer text, every occurrence', () => {
+    const key = cat('glpat-', fake(URLSAFE, 20));
+    const out = redactSecrets(`first ${key}, second ${key}.`);
+    assert.equal(out, 'first [REDACTED:gitlab-pat], second [REDACTED:gitlab-pat].');
   });
 
   it('redacts every string in a nested value', () => {
-    const value = redactDeep({ facts: [{ statement: 'key is AKIAIOSFODNN7EXAMPLE', n: 3 }] });
+    const key = cat('AKIA', 'IOSFODNN7EXAMPLE');
+    const value = redactDeep({ facts: [{ statement: `key is ${key}`, n: 3 }] });
     assert.deepEqual(value, { facts: [{ statement: 'key is [REDACTED:aws-access-key-id]', n: 3 }] });
+  });
+
+  it('stays linear on hostile 1 MB lines (finishes; no timing asserted)', () => {
+    const MB = 1 << 20;
+    const fill = (unit: string) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
+    const lines = [
+      fill('a'),
+      fill('a.'),
+      fill('a='),
+      fill('a:'),
+      fill('token='),
+      fill('password: '),
+      fill('eyJ'),
+      fill('eyJa.'),
+      fill('sk-'),
+      fill('sk-a'),
+      fill('x://u:'),
+      fill('a://'),
+      fill('-----BEGIN PRIVATE KEY-----'),
+      fill('twilio '),
+      fill('Bearer '),
+      fill('_'),
+      fill('0'),
+      fill('a-'),
+      fill('"a":"'),
+      fill('heroku '),
+      ...SECRET_RULES.map((r) => fill(r.example.split(/[ ,…<]/)[0] || 'x')),
+    ];
+    for (const line of lines) {
+      const out = redactSecrets(line);
+      assert.ok(typeof out === 'string');
+    }
   });
 });

@@ -1,0 +1,150 @@
+/**
+ * Secrets at every boundary: a conversation full of credentials waits in the inbox, and none of
+ * them may come out of `lore search`, the `.index/` files, an MCP reply, the reply cache, the
+ * knowledge files, the ledger or an embedding request. Ids and file names included.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createEmbedder } from '../../src/core/search/embeddings';
+import { SearchIndex } from '../../src/core/search/searchIndex';
+import { storePaths } from '../../src/core/store/storePaths';
+import { ALNUM, URLSAFE, cat, fake, secretSamples } from '../core/safety/secretSamples';
+import { makeWorkspace, runCli, transcript } from '../helpers/cli';
+import { startEmbeddingStub } from '../helpers/embeddingStubs';
+import { CLI } from '../helpers/paths';
+import { startStub } from '../helpers/stubServers';
+
+const samples = secretSamples();
+/** A secret used as a conversation's file name and session id. */
+const secretName = cat('glpat-', fake(URLSAFE.replace(/[-_]/g, ''), 24));
+
+/** One line per sample, each with the word "credential" to search for. */
+function conversationBody(): string {
+  return samples.map((s, i) => `credential ${i}: ${s.text.replace(/\n/g, ' ')}`).join('\n\n');
+}
+
+/** Every file under `dir`, as raw bytes. */
+function rawFiles(dir: string): Array<{ file: string; bytes: Buffer }> {
+  const out: Array<{ file: string; bytes: Buffer }> = [];
+  const walk = (d: string) => {
+    if (!fs.existsSync(d)) return;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out.push({ file: full, bytes: fs.readFileSync(full) });
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Fails naming the secret and where it leaked. */
+function assertNoSecrets(where: string, text: string | Buffer): void {
+  const haystack = Buffer.isBuffer(text) ? text : Buffer.from(text);
+  for (const s of samples) assert.ok(!haystack.includes(s.secret), `${where} leaks ${s.kind}: ${s.secret}`);
+  assert.ok(!haystack.includes(secretName), `${where} leaks the secret file name / id`);
+}
+
+const textOf = (result: unknown): string => ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+
+describe('secrets at every boundary', function () {
+  this.timeout(60_000);
+
+  it('lore search --category transcripts and the .index/ files hold none of them; the file name shows redacted', async () => {
+    const { root, inbox } = await makeWorkspace();
+    fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, conversationBody()));
+    const text = await runCli(['search', '--root', root, '--category', 'transcripts', '--limit', '500', 'credential']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.ok(text.stdout.trim().split('\n').length >= 2, text.stdout);
+    assertNoSecrets('lore search', text.stdout + text.stderr);
+    assert.match(text.stdout, /\[from: REDACTED-gitlab-pat, 2026-11-20\] {2}inbox\/\[REDACTED:gitlab-pat\]\.md#[0-9a-f]{8}(:\d+)?$/m);
+    const json = await runCli(['search', '--root', root, '--category', 'transcripts', '--limit', '500', '--json', 'credential']);
+    assertNoSecrets('lore search --json', json.stdout);
+    // Every kind left its marker in the index, so the chunks really held the samples.
+    for (const s of samples) assert.ok(json.stdout.includes(`[REDACTED:${s.kind}]`), `no ${s.kind} marker in the results`);
+    const files = rawFiles(path.join(root, '.index'));
+    assert.ok(files.some((f) => f.file.endsWith('lore.sqlite')));
+    for (const f of files) assertNoSecrets(f.file, f.bytes);
+  });
+
+  it('a harvest writes none to the knowledge files, the ledger or the reply cache, even past the 2,000-character cut', async () => {
+    const stripe = cat('sk_', 'live_', fake(ALNUM, 24));
+    const gitlab = cat('glpat-', fake(ALNUM, 20));
+    // The key straddles character 2,000, where a reply field is cut: 9 of its characters before.
+    const long = `${'x'.repeat(1990)} ${gitlab} tail`;
+    const reply = JSON.stringify({ facts: [{ statement: `billing uses ${stripe}` }, { statement: long }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+    const stub = await startStub('openai', [{ reply }]);
+    try {
+      const { root, inbox } = await makeWorkspace();
+      fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, 'We set up billing.'));
+      const result = await runCli(['harvest', '--root', root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply', '--reclaim', 'keep']);
+      assert.equal(result.code, 0, result.stderr + result.stdout);
+      const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
+      assert.match(facts, /billing uses \[REDACTED:stripe-key\] \[from: REDACTED-gitlab-pat, 2026-11-20\]/);
+      assert.match(facts, /- x{1990} \[from: /, 'the cut drops the marker it goes through');
+      const cache = rawFiles(path.join(root, '.cache'));
+      assert.ok(cache.length > 0, 'a reply was cached');
+      for (const f of [...rawFiles(root).filter((f) => !f.file.startsWith(inbox)), ...cache]) {
+        for (const secret of [stripe, gitlab, secretName, gitlab.slice(0, 9)]) assert.ok(!f.bytes.includes(secret), `${f.file} holds ${secret}`);
+      }
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('MCP tool replies carry none: search, recall, read_digest, add_fact with a secret source', async () => {
+    const { root, inbox } = await makeWorkspace();
+    fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, conversationBody()));
+    // A hand edit that put a key into facts.md: the digest read by an agent must not show it.
+    const handKey = samples.find((s) => s.kind === 'npm-token')!;
+    fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n- publish with ${handKey.text} [from: manual, 2026-11-20]\n`);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--root', root],
+      env: { ...(process.env as Record<string, string>), LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'lore-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+      const search = await call('search', { query: 'credential', category: 'transcripts', limit: 100 });
+      assert.ok(!search.isError, textOf(search));
+      assert.match(textOf(search), /\[REDACTED:/);
+      assertNoSecrets('MCP search', textOf(search) + JSON.stringify(search.structuredContent));
+      const recall = await call('recall', { query: 'credential', token_budget: 20000 });
+      assertNoSecrets('MCP recall', textOf(recall));
+      const digest = await call('read_digest');
+      assert.match(textOf(digest), /publish with npm token \[REDACTED:npm-token\]/);
+      const added = await call('add_fact', { statement: `deploys read ${samples[0].text.replace(/\n/g, ' ')}`, source: secretName });
+      assert.ok(!added.isError, textOf(added));
+      assert.match(textOf(added), /\[from: REDACTED-gitlab-pat, \d{4}-\d{2}-\d{2}\]/);
+      assertNoSecrets('MCP add_fact', textOf(added));
+      assertNoSecrets('facts.md after add_fact', fs.readFileSync(path.join(root, 'facts.md'), 'utf8').replace(handKey.text, ''));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('an embedding request carries none, for documents and for queries', async () => {
+    const stub = await startEmbeddingStub('openai');
+    const { root, inbox } = await makeWorkspace();
+    fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, conversationBody()));
+    const index = SearchIndex.open(storePaths(root), { embedder: createEmbedder({ provider: 'openai', baseUrl: stub.baseUrl, env: {} }) });
+    try {
+      const key = samples.find((s) => s.kind === 'huggingface-token')!;
+      const response = await index.search(`credential ${key.secret}`, { categories: ['transcripts'] });
+      assert.equal(response.mode, 'hybrid', response.modeReason);
+      assert.ok(stub.requests.length >= 2, 'documents and the query were embedded');
+      assertNoSecrets('embedding requests', JSON.stringify(stub.requests));
+      assert.match(JSON.stringify(stub.requests), /REDACTED:huggingface-token/);
+    } finally {
+      index.close();
+      await stub.close();
+    }
+  });
+});
