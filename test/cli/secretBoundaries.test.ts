@@ -80,12 +80,15 @@ describe('secrets at every boundary', function () {
     const stub = await startStub('openai', [{ reply }]);
     try {
       const { root, inbox } = await makeWorkspace();
-      fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, 'We set up billing.'));
+      fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, `We set up billing.\n\n${conversationBody()}`));
       const result = await runCli(['harvest', '--root', root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply', '--reclaim', 'keep']);
       assert.equal(result.code, 0, result.stderr + result.stdout);
       const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
       assert.match(facts, /billing uses \[REDACTED:stripe-key\] \[from: REDACTED-gitlab-pat, 2026-11-20\]/);
       assert.match(facts, /- x{1990} \[from: /, 'the cut drops the marker it goes through');
+      // Nor does the conversation's text reach the model provider.
+      assert.ok(stub.requests.length >= 1);
+      assertNoSecrets('the harvest request to the model', JSON.stringify(stub.requests));
       const cache = rawFiles(path.join(root, '.cache'));
       assert.ok(cache.length > 0, 'a reply was cached');
       for (const f of [...rawFiles(root).filter((f) => !f.file.startsWith(inbox)), ...cache]) {

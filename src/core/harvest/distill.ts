@@ -7,6 +7,7 @@
 import { HARVEST_MAX_ATTEMPTS, RETRY_SUFFIX, SUMMARIZE_THRESHOLD_BYTES, SUMMARY_CHUNK_BYTES } from '../constants';
 import type { Conversation } from '../conversations/conversation';
 import { renderTranscript } from '../conversations/renderTranscript';
+import { redactSecrets } from '../safety/redact';
 import type { HarvestItems } from '../knowledge/categories';
 import type { ModelRequest, Provider, TokenUsage } from '../providers/provider';
 import { HarvestReplyError, parseHarvestReply } from './parseReply';
@@ -71,7 +72,8 @@ export function chunkTranscript(text: string, maxBytes = SUMMARY_CHUNK_BYTES): s
 
 /** The text the harvest prompt is applied to: the transcript, or a summary of it when large. */
 async function harvestInput(conversation: Conversation, options: DistillOptions, result: DistillResult): Promise<string> {
-  const transcript = renderTranscript(conversation);
+  // Secrets in a conversation never reach the model provider either.
+  const transcript = redactSecrets(renderTranscript(conversation));
   if (Buffer.byteLength(transcript, 'utf8') <= SUMMARIZE_THRESHOLD_BYTES) return transcript;
   result.summarized = true;
   const parts: string[] = [];

@@ -30,6 +30,7 @@ import * as path from 'node:path';
 import { crashPoint } from '../util/crashPoints';
 import { decodeLossless, encodeLossless } from '../util/losslessText';
 import { fsyncDirectory, writeFully, writeTempBeside } from './atomicWrite';
+import { StoreEntryError } from './storeErrors';
 
 /** An edit of a file's bytes: `current` is undefined when the file does not exist; undefined = no change. */
 export type ByteEdit = (current: Buffer | undefined) => Buffer | undefined;
@@ -100,10 +101,6 @@ function readAll(fd: number): Buffer {
   return Buffer.concat(chunks);
 }
 
-function notAFile(file: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${file} is a folder, not a file: Lore keeps knowledge in that file; move the folder away and run again`), { code: 'EISDIR', path: file });
-}
-
 function closeQuietly(fd: number | undefined): void {
   if (fd === undefined) return;
   try {
@@ -132,7 +129,7 @@ function readSnapshot(file: string, expectedBytes?: number): Snapshot {
     let snapshot: Snapshot = {};
     try {
       const before = fs.fstatSync(fd, { bigint: true });
-      if (!before.isFile()) throw notAFile(file);
+      if (!before.isFile()) throw new StoreEntryError(file, 'file');
       const bytes = readAll(fd);
       const after = fs.fstatSync(fd, { bigint: true });
       const atPath = fs.statSync(file, { bigint: true, throwIfNoEntry: false });

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendItems } from '../../../src/core/knowledge/categoryFile';
 import { FileBusyError, recoverStaleAsides, replaceGuarded, replaceTextGuarded } from '../../../src/core/store/guardedReplace';
+import { StoreEntryError } from '../../../src/core/store/storeErrors';
 import { decodeLossless, encodeLossless } from '../../../src/core/util/losslessText';
 import { makeTempDir } from '../../helpers/paths';
 
@@ -98,7 +99,7 @@ describe('guarded replacement of a file people edit', () => {
 
   it('refuses a folder where the file should be, naming it', () => {
     fs.mkdirSync(file);
-    assert.throws(() => replaceGuarded(file, () => Buffer.from('x')), (error: NodeJS.ErrnoException) => error.code === 'EISDIR' && error.message.includes(file));
+    assert.throws(() => replaceGuarded(file, () => Buffer.from('x')), (error: Error) => error instanceof StoreEntryError && error.message === `${file} is a folder, not a file: move it away and run again`);
   });
 
   it('recovers bytes left waiting beside their file by a crash', () => {
