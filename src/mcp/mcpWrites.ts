@@ -16,7 +16,7 @@ import { flagInstruction, flagKinds, type InstructionFlagKind } from '../core/sa
 import { redactSecrets } from '../core/safety/redact';
 import { lookupNotes } from '../core/search/noteLookup';
 import type { SearchIndex } from '../core/search/searchIndex';
-import { editStoreFile } from '../core/store/guardedReplace';
+import { editStoreFile } from '../core/store/storeText';
 import { regenerateDigest } from '../core/store/digest';
 import { addNotesToFile, findNotesForFile, resolveNoteTarget, workspaceRelative } from '../core/store/fileNotes';
 import { ensureStoreLayout } from '../core/store/initStore';

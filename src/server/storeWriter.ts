@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { parseLines, serializeLines, spliceLines } from '../core/knowledge/categoryFile';
 import { fsyncDirectory } from '../core/store/atomicWrite';
 import { evictForeignNotes, findNotesForFile, metaFor, workspaceRelative } from '../core/store/fileNotes';
-import { replaceTextGuarded } from '../core/store/guardedReplace';
+import { replaceTextGuarded } from '../core/store/storeText';
 import { identifyFile, noteFileNameFor } from '../core/store/fileIdentity';
 import { addNotes, parseNoteFile, renderNoteFile, type NoteFileMeta } from '../core/store/noteFile';
 import { acquireStoreLock } from '../core/store/storeLock';

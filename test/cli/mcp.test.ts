@@ -2,11 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectLoreMcp } from '../helpers/mcpClient';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toIsoDate } from '../../src/core/knowledge/provenance';
 import { makeWorkspace } from '../helpers/cli';
-import { CLI } from '../helpers/paths';
 
 /** The text of a tool result. */
 function textOf(result: unknown): string {
@@ -18,22 +17,13 @@ describe('lore mcp (stdio server, SDK client)', function () {
   let client: Client;
   let ws: string;
   let root: string;
-  let stderr = '';
+  let stderrOf: () => string = () => '';
 
   beforeEach(async () => {
     ({ ws, root } = await makeWorkspace());
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- the build uses esbuild for bundling [from: c1, 2026-11-20]\n');
     fs.writeFileSync(path.join(ws, 'outside-secret.txt'), 'not in the store');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--root', root],
-      env: { ...(process.env as Record<string, string>), LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' },
-      stderr: 'pipe',
-    });
-    stderr = '';
-    transport.stderr?.on('data', (d) => (stderr += d));
-    client = new Client({ name: 'lore-test', version: '1.0.0' });
-    await client.connect(transport);
+    ({ client, stderr: stderrOf } = await connectLoreMcp(root));
   });
 
   afterEach(async () => {
@@ -126,6 +116,6 @@ describe('lore mcp (stdio server, SDK client)', function () {
     assert.match(textOf(read), /outside the workspace/);
     assert.deepEqual(fs.readdirSync(path.join(root, 'files')), before);
     assert.ok(!fs.readFileSync(path.join(root, 'facts.md'), 'utf8').includes('should not be written'));
-    assert.equal(stderr.includes('Error'), false, stderr);
+    assert.equal(stderrOf().includes('Error'), false, stderrOf());
   });
 });

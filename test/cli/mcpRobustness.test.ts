@@ -4,8 +4,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectLoreMcp } from '../helpers/mcpClient';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { makeWorkspace } from '../helpers/cli';
 import { CLI } from '../helpers/paths';
@@ -148,14 +147,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
   });
 
   it('an SDK client sending an oversized call gets an McpError at once and can go on', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--root', root],
-      env: { ...(process.env as Record<string, string>), LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'lore-test', version: '1.0.0' });
-    await client.connect(transport);
+    const { client } = await connectLoreMcp(root);
     try {
       // A timeout far beyond how long the answer takes: the error must come from the server.
       await assert.rejects(

@@ -6,15 +6,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectLoreMcp } from '../helpers/mcpClient';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { syncInstructionFiles } from '../../src/core/context/instructionSync';
 import { readAgentDigest } from '../../src/core/knowledge/heldItems';
 import { KNOWLEDGE_FRAMING } from '../../src/core/safety/dataFraming';
 import { storePaths } from '../../src/core/store/storePaths';
 import { makeWorkspace, runCli, snapshotTree, transcript } from '../helpers/cli';
-import { CLI } from '../helpers/paths';
 import { startStub } from '../helpers/stubServers';
 
 const PLANTED = {
@@ -46,14 +44,7 @@ function textOf(result: unknown): string {
 }
 
 async function withMcp<T>(root: string, body: (call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>) => Promise<T>): Promise<T> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--root', root],
-    env: { ...(process.env as Record<string, string>), LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'lore-test', version: '1.0.0' });
-  await client.connect(transport);
+  const { client } = await connectLoreMcp(root);
   try {
     return await body((name, args = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>);
   } finally {

@@ -6,8 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectLoreMcp } from '../helpers/mcpClient';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createEmbedder } from '../../src/core/search/embeddings';
 import { SearchIndex } from '../../src/core/search/searchIndex';
@@ -15,7 +14,6 @@ import { storePaths } from '../../src/core/store/storePaths';
 import { ALNUM, URLSAFE, cat, fake, secretSamples } from '../core/safety/secretSamples';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { startEmbeddingStub } from '../helpers/embeddingStubs';
-import { CLI } from '../helpers/paths';
 import { startStub } from '../helpers/stubServers';
 
 const samples = secretSamples();
@@ -105,14 +103,7 @@ describe('secrets at every boundary', function () {
     // A hand edit that put a key into facts.md: the digest read by an agent must not show it.
     const handKey = samples.find((s) => s.kind === 'npm-token')!;
     fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n- publish with ${handKey.text} [from: manual, 2026-11-20]\n`);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--root', root],
-      env: { ...(process.env as Record<string, string>), LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'lore-test', version: '1.0.0' });
-    await client.connect(transport);
+    const { client } = await connectLoreMcp(root);
     try {
       const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
       const search = await call('search', { query: 'credential', category: 'transcripts', limit: 100 });

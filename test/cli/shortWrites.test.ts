@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli, transcript, type CliResult } from '../helpers/cli';
-import { CLI, makeTempDir } from '../helpers/paths';
+import { makeTempDir } from '../helpers/paths';
 
 const BODY = 'Fact: short writes happen.\nDecision: verify every write — a cut file loses knowledge.\nTODO: check free space first.';
 const NEW_LINE = '- short writes happen. [from: c1, 2026-11-20]';
@@ -117,19 +117,8 @@ describe('short writes during lore harvest --apply', function () {
   it('under a file-size limit (ulimit -f) fails clearly and keeps everything', async () => {
     const ws = makeTempDir('lore-ulimit-');
     const { root, conversation, facts } = await storeWithBigFacts(ws, 2400);
-    // 64 blocks of 512 bytes: the new facts.md cannot be written whole. The shell passes the limit on to node.
-    const result = await new Promise<CliResult>((resolve, reject) => {
-      const child = spawn('sh', ['-c', `ulimit -f 64 && exec "${process.execPath}" "${CLI}" harvest --root "${root}" --apply`], {
-        env: { ...process.env, LORE_TEST_CRASH_AFTER: '', LORE_PROVIDER: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    });
+    // 64 blocks of 512 bytes: the new tasks.md cannot be written whole, nor an append to facts.md.
+    const result = await runCli(['harvest', '--root', root, '--apply'], { fileSizeLimitBlocks: 64 });
     assert.equal(result.signal, null, 'not killed by SIGXFSZ');
     assertUntouched(result, root, conversation, facts, /file-size limit .*facts\.md/);
     assert.equal(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), facts);

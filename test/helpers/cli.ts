@@ -14,9 +14,13 @@ export interface CliResult {
  * Runs the built CLI (dist/cli.js) in a child process. Asynchronous on purpose: stub servers
  * live in the test process and must keep answering while the CLI runs.
  */
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; fileSizeLimitBlocks?: number } = {}): Promise<CliResult> {
+  // With a file-size limit, a shell sets `ulimit -f` (512-byte blocks) and execs node under it.
+  const [command, argv] = options.fileSizeLimitBlocks === undefined
+    ? [process.execPath, [CLI, ...args]]
+    : ['sh', ['-c', `ulimit -f ${options.fileSizeLimitBlocks} && exec "$0" "$@"`, process.execPath, CLI, ...args]];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(command, argv, {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, LORE_TEST_CRASH_AFTER: '', LORE_PROVIDER: '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

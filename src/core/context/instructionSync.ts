@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { frameAsData } from '../safety/dataFraming';
-import { editStoreFile, readTextLossless } from '../store/guardedReplace';
+import { editStoreFile, readTextLossless } from '../store/storeText';
 import { isInside } from '../store/storePaths';
 
 export const BLOCK_START = '<!-- lore:knowledge:start (managed by Lore; edit .lore/*.md instead, this block is rewritten) -->';

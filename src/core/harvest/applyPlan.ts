@@ -1,5 +1,6 @@
 /**
- * Executing a plan in the crash-safe order: knowledge lines durable first (atomic writes),
+ * Executing a plan in the crash-safe order: knowledge lines durable first (guarded, verified
+ * writes that re-apply Lore's edit on top of anything a person saved meanwhile),
  * then the ledger (which also records the reclaims about to happen), then the digest, and the
  * reclaims last. Killed at any point, a re-run loses no line (nothing is reclaimed before the
  * ledger proves its harvest), duplicates no line (appends skip lines already present) and
@@ -9,11 +10,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fsyncDirectory, writeFileAtomic } from '../store/atomicWrite';
+import { readCategoryTexts, regenerateDigest } from '../store/digest';
+import { sleepSync } from '../store/fileVersion';
+import type { GuardedReplace } from '../store/guardedReplace';
 import { writeLedger } from '../store/ledger';
+import { replaceTextGuarded, type TextEdit } from '../store/storeText';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { crashPoint } from '../util/crashPoints';
-import { readCategoryTexts, regenerateDigest } from '../store/digest';
-import { replaceTextGuarded, sleepSync, type GuardedReplace, type TextEdit } from '../store/guardedReplace';
 import { encodeLossless } from '../util/losslessText';
 import type { HarvestPlan, PlanChange } from './plan';
 import { applyPlanEdit } from './planEdits';
@@ -30,10 +33,14 @@ export interface ApplyResult {
  */
 const SETTLE_GRACE_MS = 50;
 
-/** The text apply writes for a change: the previewed one, or the same edit on what is there now. */
-function editFor(change: PlanChange): TextEdit {
+/**
+ * The text apply writes for a change: the previewed one, or the same edit on what is there now
+ * (`onDrift` hears of that: the previewed digest no longer matches the files).
+ */
+function editFor(change: PlanChange, onDrift: () => void): TextEdit {
   return (current) => {
     if (current === change.before) return change.after;
+    onDrift();
     return change.edit ? applyPlanEdit(change.edit, current) : change.after;
   };
 }
@@ -46,14 +53,13 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   // 1. Knowledge: category files and note files, each re-applied on top of any edit made since the plan read it.
   const replaced: GuardedReplace[] = [];
   let lastSwap = 0;
-  let rebased = false;
+  let drifted = false;
+  const drift = () => (drifted = true);
   try {
     for (const change of knowledge) {
       if (change.after === undefined) continue; // A harvest never removes knowledge files.
       const expectedBytes = change.before === undefined ? undefined : encodeLossless(change.before).length;
-      const replacement = replaceTextGuarded(resolveInStore(paths, change.file), editFor(change), { expectedBytes });
-      replaced.push(replacement);
-      rebased ||= replacement.rebased > 0;
+      replaced.push(replaceTextGuarded(resolveInStore(paths, change.file), editFor(change, drift), { expectedBytes }));
       lastSwap = Date.now();
       result.written.push(change.file);
     }
@@ -64,11 +70,11 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
     sleepSync(lastSwap + SETTLE_GRACE_MS - Date.now());
   } finally {
     // Also on failure: a file replaced before the error must not lose a late hand-written line.
-    for (const replacement of replaced.splice(0)) if (replacement.settle() !== replacement) rebased = true;
+    for (const replacement of replaced.splice(0)) if (replacement.settle() !== replacement) drifted = true;
   }
   // 4. The digest, a projection that can always be regenerated: from the files as written when
   //    someone edited them meanwhile, else exactly as previewed.
-  if (rebased && plan.digestEnabled) {
+  if (drifted && plan.digestEnabled) {
     regenerateDigest(paths, { enabled: true, texts: readCategoryTexts(paths) });
     result.written.push('digest.md');
   } else if (digest) {

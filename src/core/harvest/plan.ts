@@ -11,7 +11,7 @@ import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowle
 import type { Provenance } from '../knowledge/provenance';
 import { holdFlaggedInPlan, type HeldItem } from '../knowledge/reviewQueue';
 import { readTextIfExists } from '../store/atomicWrite';
-import { readTextLossless } from '../store/guardedReplace';
+import { readTextLossless } from '../store/storeText';
 import { digestSectionsFromTexts, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
 import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';

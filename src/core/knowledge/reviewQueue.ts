@@ -11,7 +11,7 @@
 import * as path from 'node:path';
 import { FLAG_KIND_DESCRIPTIONS, flagInstruction, flagKinds, type InstructionFlagKind } from '../safety/instructionFlags';
 import { readTextIfExists } from '../store/atomicWrite';
-import { editStoreFile, replaceTextGuarded } from '../store/guardedReplace';
+import { editStoreFile, replaceTextGuarded } from '../store/storeText';
 import { applyPlanEdit, type PlanEdit } from '../harvest/planEdits';
 import { regenerateDigest, type CategoryTexts } from '../store/digest';
 import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../store/fileNotes';

@@ -9,7 +9,7 @@ import { appendItems } from '../knowledge/categoryFile';
 import { orphanNoteLine } from '../knowledge/itemLines';
 import { parseProvenance, stripProvenance, toIsoDate } from '../knowledge/provenance';
 import { fsyncDirectory, readTextIfExists } from './atomicWrite';
-import { replaceTextGuarded } from './guardedReplace';
+import { replaceTextGuarded } from './storeText';
 import { identifyFile, noteFileNameFor, type FileIdentity } from './fileIdentity';
 import { indexWorkspaceFiles, type WorkspaceFile } from './workspaceFiles';
 import { addNotes, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from './noteFile';

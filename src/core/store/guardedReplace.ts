@@ -8,8 +8,9 @@
  * 1. read a stable snapshot (a read during which the file changed is retried; a file caught
  *    smaller than expected just after a write is re-read after a pause) and keep it open;
  * 2. apply the edit and write the result to a complete, verified temporary file;
- * 3. check the path still holds the version read, then rename the new file over it (a plain
- *    rename: the path is never empty, so no reader or editor finds the file missing); a version
+ * 3. when the edit only adds bytes at the end, append them in place (appendInPlace); otherwise
+ *    check the path still holds the version read, then rename the new file over it (a plain
+ *    rename: the path is never empty, so no reader or editor finds the file missing). A version
  *    that changed meanwhile gets the edit re-applied to it;
  * 4. settle: writes that still reached the replaced file through a descriptor opened before the
  *    rename (an appender, an editor that truncates and rewrites) are read from the descriptor
@@ -28,8 +29,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crashPoint } from '../util/crashPoints';
-import { decodeLossless, encodeLossless } from '../util/losslessText';
-import { fsyncDirectory, writeFully, writeTempBeside } from './atomicWrite';
+import { appendInPlace, extendsBytes } from './appendInPlace';
+import { fsyncDirectory, writeTempBeside } from './atomicWrite';
+import { sameVersion, sleepSync } from './fileVersion';
 import { StoreEntryError } from './storeErrors';
 
 /** An edit of a file's bytes: `current` is undefined when the file does not exist; undefined = no change. */
@@ -74,14 +76,6 @@ interface Snapshot {
   stat?: fs.BigIntStats;
 }
 
-/** Same inode, size and modification time: the content has not been written since. */
-function sameVersion(a: fs.BigIntStats, b: fs.BigIntStats): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
-}
-
-export function sleepSync(ms: number): void {
-  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 function backoff(attempt: number): number {
   return Math.random() * Math.min(2 ** attempt, 40);
@@ -221,57 +215,6 @@ function swapIn(file: string, tmp: string, snapshot: Snapshot): boolean {
   return true;
 }
 
-/** True when `next` is `current` with bytes added at the end. */
-function extends_(next: Buffer, current: Buffer | undefined): boolean {
-  return current !== undefined && current.length > 0 && next.length > current.length && next.subarray(0, current.length).equals(current);
-}
-
-/**
- * Appends `suffix` to the file through O_APPEND when it is still the version the snapshot read.
- * Unlike a rename, an append cannot undo a save that lands at the same instant: an appender's
- * line ends up before or after Lore's, an editor's save still holds everything it wrote (and
- * settle re-applies Lore's lines if that save dropped them). A short write (full disk, file-size
- * limit) is cut back off, so the file is as it was, and reported. Returns false when the file
- * changed since the snapshot.
- */
-function appendInPlace(file: string, snapshot: Snapshot, suffix: Buffer, durable: boolean): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND); // Never creates: a file deleted meanwhile is a change.
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-  try {
-    const before = fs.fstatSync(fd, { bigint: true });
-    if (!snapshot.stat || !sameVersion(before, snapshot.stat)) return false;
-    try {
-      writeFully(fd, suffix, file);
-      if (durable) fs.fsyncSync(fd);
-    } catch (error) {
-      cutPartialAppend(fd, Number(before.size), suffix);
-      throw error;
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  if (durable) crashPoint(`appended ${path.basename(file)}`);
-  return true;
-}
-
-/** Removes the part of `suffix` a failed append left at `from`, if nothing else was written after it. */
-function cutPartialAppend(fd: number, from: number, suffix: Buffer): void {
-  try {
-    const size = fs.fstatSync(fd).size;
-    if (size <= from || size - from > suffix.length) return;
-    const tail = Buffer.alloc(size - from);
-    fs.readSync(fd, tail, 0, tail.length, from);
-    if (tail.equals(suffix.subarray(0, tail.length))) fs.ftruncateSync(fd, from);
-  } catch {
-    // The original error is what the user needs to hear about.
-  }
-}
-
 /**
  * Keeps bytes that must still be merged into `file` in a durable hidden file beside it, so they
  * are never only in memory: recoverStaleAsides merges them if the merge below never happens.
@@ -360,10 +303,10 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
         for (const aside of displaced) fs.rmSync(aside, { force: true });
         return new GuardedReplace(file, undefined, attempt, edit, options, snapshot);
       }
-      if (extends_(next, snapshot.bytes)) {
+      if (extendsBytes(next, snapshot.bytes)) {
         // Lore only adds lines at the end: append them in place, which never replaces a
         // version someone else saved (see appendInPlace).
-        if (appendInPlace(file, snapshot, next.subarray(snapshot.bytes!.length), durable)) {
+        if (appendInPlace(file, snapshot.stat, next.subarray(snapshot.bytes!.length), durable)) {
           closeQuietly(snapshot.fd);
           for (const aside of displaced) fs.rmSync(aside, { force: true });
           return new GuardedReplace(file, next, attempt, edit, options, {});
@@ -430,38 +373,5 @@ export function recoverStaleAsides(dir: string): void {
       continue;
     }
     replaceGuarded(file, () => undefined, { displaced: [aside] }).settle();
-  }
-}
-
-/** An edit of a text file; `text` is undefined when the file does not exist; undefined = no change. */
-export type TextEdit = (text: string | undefined) => string | undefined;
-
-/**
- * replaceGuarded for text that must round-trip byte for byte (the user's category and note
- * files): decoded and encoded losslessly, so invalid UTF-8 a person wrote stays as it was.
- */
-export function replaceTextGuarded(file: string, edit: TextEdit, options: GuardedReplaceOptions = {}): GuardedReplace {
-  return replaceGuarded(
-    file,
-    (bytes) => {
-      const next = edit(bytes === undefined ? undefined : decodeLossless(bytes));
-      return next === undefined ? undefined : encodeLossless(next);
-    },
-    options,
-  );
-}
-
-/** Edits a text file the user may be editing too (replaceTextGuarded, settled at once); true when it changed. */
-export function editStoreFile(file: string, edit: TextEdit): boolean {
-  return replaceTextGuarded(file, edit).settle().changed;
-}
-
-/** Reads a file as lossless text (see losslessText), or undefined when it does not exist. */
-export function readTextLossless(file: string): string | undefined {
-  try {
-    return decodeLossless(fs.readFileSync(file));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
   }
 }
