@@ -357,7 +357,8 @@ export function codexSession(s: Synth, target: number, start: number, project: s
   });
   message('developer', `<permissions instructions>\n${s.paragraph(3, 8)}\n</permissions instructions>`);
   message('user', `<environment_context>\n  <cwd>${cwd}</cwd>\n  <shell>zsh</shell>\n</environment_context>`);
-  while (out.bytes < target) {
+  // At least one turn: a rollout of long instructions only would import no conversation at all.
+  do {
     const turnId = r.uuid();
     rec('turn_context', {
       turn_id: turnId, cwd, approval_policy: 'on-request',
@@ -389,7 +390,7 @@ export function codexSession(s: Synth, target: number, start: number, project: s
     const answer = s.prose(r.int(150, 2500));
     rec('event_msg', { type: 'agent_message', message: answer });
     message('assistant', answer);
-  }
+  } while (out.bytes < target);
   return out.text();
 }
 
