@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { sanitizeConversationId } from '../core/conversations/conversationId';
 import { agentItemFilter, keepsRecord } from '../core/knowledge/heldItems';
 import { frameAsData } from '../core/safety/dataFraming';
-import { redactDeep, redactSecrets } from '../core/safety/redact';
+import { redactSecrets } from '../core/safety/redact';
 import { recall } from '../core/search/recall';
 import { SearchIndex, type SearchIndexOptions } from '../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
@@ -116,7 +116,9 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
         const footer = `(${response.hits.length} result${response.hits.length === 1 ? '' : 's'}; ${response.backend}; ${response.modeReason})`;
         return {
           ...text(lines.length ? frameAsData([...lines, footer].join('\n')) : ['no results', footer].join('\n')),
-          structuredContent: redactDeep({ hits: response.hits, backend: response.backend, backendReason: response.backendReason, mode: response.mode, modeReason: response.modeReason }),
+          // Hits are index documents, redacted when they were indexed (extractDocs): walking every
+          // field through the rules again cost more than the query itself.
+          structuredContent: { hits: response.hits, backend: response.backend, backendReason: response.backendReason, mode: response.mode, modeReason: response.modeReason },
         };
       }),
   );
