@@ -111,7 +111,7 @@ export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions =
       guarded(paths, async () => {
         const response = await openIndex().search(query, { categories: category ? [category] : undefined, limit: limit ?? 10 });
         const keep = agentItemFilter(paths);
-        response.hits = response.hits.filter((h) => keepsRecord(keep, h.text, h.source, h.date));
+        response.hits = response.hits.filter((h) => keepsRecord(keep, h));
         const lines = response.hits.map(hitLine);
         const footer = `(${response.hits.length} result${response.hits.length === 1 ? '' : 's'}; ${response.backend}; ${response.modeReason})`;
         return {

@@ -32,10 +32,14 @@ export function agentItemFilter(paths: StorePaths): AgentItemFilter {
 }
 
 /**
- * Whether an agent may see a search record (an item's text without its provenance, or a
- * conversation excerpt): the provenance is put back so an accepted line is recognised.
+ * Whether an agent may see a search record: a knowledge item (its text without provenance; the
+ * provenance is put back so an accepted line is recognised). Conversation excerpts are not
+ * knowledge items: they are quoted conversation, handed out framed as data, and running the
+ * rules over multi-KB chunks on every query cost more than the query itself.
  */
-export function keepsRecord(keep: AgentItemFilter, text: string, source?: string, date?: string): boolean {
+export function keepsRecord(keep: AgentItemFilter, record: { category: string; text: string; source?: string; date?: string }): boolean {
+  if (record.category === 'transcripts') return true;
+  const { text, source, date } = record;
   return keep(source && date ? `- ${text} [from: ${source}, ${date}]` : text);
 }
 

@@ -96,7 +96,7 @@ async function fileNoteItems(paths: StorePaths, files: string[], index: SearchIn
     // The same documents the index holds, so lines and stripped texts agree with search hits.
     const source = { rel: storeRelative(paths, found.file), abs: found.file, kind: 'notes' as const, mtimeMs: 0, size: found.text.length };
     for (const doc of extractDocs(source, found.text)) {
-      if (!keepsRecord(keep, doc.text, doc.source, doc.date)) continue;
+      if (!keepsRecord(keep, doc)) continue;
       items.push({
         kind: 'file-note',
         category: 'notes',
@@ -135,7 +135,7 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
   }
   const noted = new Set(notes.map((n) => `${n.file}:${n.line}`));
   const hits = (response?.hits ?? [])
-    .filter((h) => !noted.has(`${h.file}:${h.line}`) && keepsRecord(keep, h.text, h.source, h.date))
+    .filter((h) => !noted.has(`${h.file}:${h.line}`) && keepsRecord(keep, h))
     .map(
       (h): RecallItem => ({
         kind: h.category === 'transcripts' ? 'transcript' : 'knowledge',
