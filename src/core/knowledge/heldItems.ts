@@ -37,10 +37,15 @@ export function agentItemFilter(paths: StorePaths): AgentItemFilter {
  * knowledge items: they are quoted conversation, handed out framed as data, and running the
  * rules over multi-KB chunks on every query cost more than the query itself.
  */
-export function keepsRecord(keep: AgentItemFilter, record: { category: string; text: string; source?: string; date?: string }): boolean {
-  if (record.category === 'transcripts') return true;
+export function keepsRecord(keep: AgentItemFilter, record: { category: string; text: string; source?: string; date?: string; flagged?: boolean }): boolean {
+  if (record.category === 'transcripts' || record.flagged === false) return true;
+  return keep(recordLine(record));
+}
+
+/** An indexed item as the line it came from (provenance put back), as the rules and review.md see it. */
+export function recordLine(record: { text: string; source?: string; date?: string }): string {
   const { text, source, date } = record;
-  return keep(source && date ? `- ${text} [from: ${source}, ${date}]` : text);
+  return source && date ? `- ${text} [from: ${source}, ${date}]` : text;
 }
 
 /**

@@ -14,7 +14,9 @@ import { importConversation } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
 import { parseTurnHeading } from '../conversations/transcriptSyntax';
 import { listItems, type KnowledgeItem } from '../knowledge/categoryFile';
+import { recordLine } from '../knowledge/heldItems';
 import { stripProvenance } from '../knowledge/provenance';
+import { flagInstruction } from '../safety/instructionFlags';
 import { redactSecrets } from '../safety/redact';
 import { parseNoteFile } from '../store/noteFile';
 import type { SearchCategory, SearchDoc } from './searchTypes';
@@ -69,6 +71,7 @@ function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; cate
       date: prov?.validDate ? prov.date : undefined,
       section: section === undefined ? undefined : redactSecrets(section),
       notedPath: notedPath === undefined ? undefined : redactSecrets(notedPath),
+      flagged: flagInstruction(recordLine({ text: body, source, date: prov?.validDate ? prov.date : undefined })).length > 0,
       ...rest,
     }),
   ];

@@ -72,6 +72,7 @@ export function toHit(c: Candidate & { score: number }, doc: StoredDoc, snippet:
     date: doc.date,
     notedPath: doc.notedPath,
     section: doc.section,
+    flagged: doc.flagged,
     score: Math.round(c.score * 1e6) / 1e6,
     scores: { bm25: c.bm25, vector: c.vector },
   };

@@ -31,6 +31,11 @@ export interface SearchDoc {
   section?: string;
   /** Content hash of the text that gets embedded; vectors are keyed by it. */
   hash: string;
+  /**
+   * The item reads as an instruction to an agent (safety/instructionFlags), decided once when it
+   * is indexed so that queries only look up whether a person accepted it.
+   */
+  flagged?: boolean;
 }
 
 /** A document as a backend stores it, with the backend's numeric id. */
@@ -81,6 +86,8 @@ export interface SearchHit {
   date?: string;
   notedPath?: string;
   section?: string;
+  /** See SearchDoc.flagged. */
+  flagged?: boolean;
   /** The final ranking score (hybrid or lexical), higher is better. */
   score: number;
   /** Components: normalized BM25 (0–1) and cosine similarity, when they took part. */

@@ -91,12 +91,12 @@ export class SqliteBackend implements LexicalBackend {
   replaceSource(state: SourceState, docs: SearchDoc[]): void {
     this.deleteDocs(state.rel);
     const insert = this.stmt(
-      'INSERT INTO docs(file, line, category, text, context, source, date, noted_path, section, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO docs(file, line, category, text, context, source, date, noted_path, section, hash, flagged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const index = this.stmt('INSERT INTO fts(rowid, text, context) VALUES (?, ?, ?)');
     this.inserted += docs.length;
     for (const d of docs) {
-      const { lastInsertRowid } = insert.run(d.file, d.line ?? null, d.category, d.text, d.context, d.source ?? null, d.date ?? null, d.notedPath ?? null, d.section ?? null, d.hash);
+      const { lastInsertRowid } = insert.run(d.file, d.line ?? null, d.category, d.text, d.context, d.source ?? null, d.date ?? null, d.notedPath ?? null, d.section ?? null, d.hash, d.flagged ? 1 : 0);
       index.run(lastInsertRowid, d.text, d.context);
     }
     this.setSourceState({ ...state, docs: docs.length });

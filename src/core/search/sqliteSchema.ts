@@ -9,7 +9,7 @@ import type { SearchCategory, StoredDoc } from './searchTypes';
 import type { SqliteDatabase } from './sqliteDriver';
 
 /** Bumped whenever the schema or what is indexed changes; an older index is rebuilt (8: documents and paths redacted). */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** Weight of the `context` column (noted path, section, conversation title) against the text. */
 const CONTEXT_WEIGHT = 0.3;
@@ -19,7 +19,7 @@ const FTS_HASH_BYTES = 16 * 1024 * 1024;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sources(rel TEXT PRIMARY KEY, mtime REAL NOT NULL, size INTEGER NOT NULL, hash TEXT NOT NULL, docs INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS docs(id INTEGER PRIMARY KEY, file TEXT NOT NULL, line INTEGER, category TEXT NOT NULL, text TEXT NOT NULL,
-  context TEXT NOT NULL, source TEXT, date TEXT, noted_path TEXT, section TEXT, hash TEXT NOT NULL);
+  context TEXT NOT NULL, source TEXT, date TEXT, noted_path TEXT, section TEXT, hash TEXT NOT NULL, flagged INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS docs_file ON docs(file);
 CREATE INDEX IF NOT EXISTS docs_noted ON docs(noted_path) WHERE noted_path IS NOT NULL;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, context, content='docs', content_rowid='id', tokenize='porter unicode61', prefix='2 3 4 5');
@@ -55,10 +55,11 @@ export interface DocRow {
   noted_path: string | null;
   section: string | null;
   hash: string;
+  flagged: number;
 }
 
 /** The `docs` columns, as selected with the alias `d`. */
-export const DOC_COLUMNS = 'd.id, d.file, d.line, d.category, d.text, d.context, d.source, d.date, d.noted_path, d.section, d.hash';
+export const DOC_COLUMNS = 'd.id, d.file, d.line, d.category, d.text, d.context, d.source, d.date, d.noted_path, d.section, d.hash, d.flagged';
 
 export function toDoc(row: DocRow): StoredDoc {
   return {
@@ -73,5 +74,6 @@ export function toDoc(row: DocRow): StoredDoc {
     notedPath: row.noted_path ?? undefined,
     section: row.section ?? undefined,
     hash: row.hash,
+    flagged: row.flagged === 1,
   };
 }
