@@ -273,7 +273,13 @@ export class GuardedReplace {
     // An editor holding an older buffer may have saved it over the new file: the edit's lines
     // must still be there (the edit is idempotent, so re-applying it adds only what is missing).
     if (this.content === undefined || depth >= MAX_SETTLE_DEPTH) return this;
-    const current = fs.readFileSync(this.file, { flag: 'r' });
+    let current: Buffer;
+    try {
+      current = fs.readFileSync(this.file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this; // Deleted since: a person's decision.
+      throw error;
+    }
     const again = this.edit(current);
     if (again === undefined || again.equals(current)) return this;
     return replaceGuarded(this.file, this.edit, this.options).settle(depth + 1);

@@ -83,6 +83,14 @@ describe('guarded replacement of a file people edit', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), `${old}- edited in a stale buffer\n${LORE_LINE}\n`);
   });
 
+  it('leaves a file a person deleted right after the write deleted', () => {
+    fs.writeFileSync(file, '# Facts\n\n- old [from: a, 2026-01-01]\n- x\n\n');
+    const replaced = replaceTextGuarded(file, appendLore);
+    fs.rmSync(file);
+    replaced.settle();
+    assert.equal(fs.existsSync(file), false);
+  });
+
   it('gives up with FileBusyError on a file that never holds still, losing nothing', () => {
     fs.writeFileSync(file, '# Facts\n');
     let n = 0;
