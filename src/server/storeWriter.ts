@@ -10,11 +10,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseLines, serializeLines, spliceLines } from '../core/knowledge/categoryFile';
-import { fsyncDirectory } from '../core/store/atomicWrite';
-import { evictForeignNotes, findNotesForFile, metaFor, workspaceRelative } from '../core/store/fileNotes';
+import { findNotesForFile, metaFor, rekeyNotes, workspaceRelative } from '../core/store/fileNotes';
 import { replaceTextGuarded } from '../core/store/storeText';
-import { identifyFile, noteFileNameFor } from '../core/store/fileIdentity';
-import { addNotes, parseNoteFile, renderNoteFile, type NoteFileMeta } from '../core/store/noteFile';
+import { identifyFile } from '../core/store/fileIdentity';
+import { parseNoteFile, renderNoteFile } from '../core/store/noteFile';
 import { acquireStoreLock } from '../core/store/storeLock';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import type { DeleteNoteArgs } from '../shared/protocol';
@@ -55,13 +54,11 @@ export class StoreWriter {
         return [entry.name, found ? path.basename(found.file) : undefined];
       }
       // Same inode at a new path, or a new inode at the recorded path (git checkout, atomic
-      // save): re-key, but keep the recorded size and fingerprint. They say which content the
-      // notes describe; overwriting them (as core's re-key does) would hide that a checkout
-      // brought in different content.
+      // save): core's one re-key rule, which keeps the recorded size and fingerprint.
       const identity = identifyFile(absolute, false);
       if (!identity) return [];
       if (via === 'path') this.log(`re-keyed notes of ${relative} (new inode)`);
-      return [entry.name, this.rewriteMeta(entry.file, { ...entry.meta, path: relative, fileId: identity.id })];
+      return [entry.name, path.basename(rekeyNotes(this.paths, entry.file, relative, identity.id))];
     }).finally(() => setTimeout(() => this.repairing.delete(resolved.absolute), REPAIR_RETRY_MS).unref());
   }
 
@@ -94,7 +91,7 @@ export class StoreWriter {
         if (!identity) continue;
         const relative = workspaceRelative(this.paths, absolute);
         if (entry.meta.path === relative && entry.meta.fileId === identity.id && entry.name === identity.noteFileName) continue;
-        touched.push(entry.name, this.rewriteMeta(entry.file, { ...entry.meta, path: relative, fileId: identity.id }));
+        touched.push(entry.name, path.basename(rekeyNotes(this.paths, entry.file, relative, identity.id)));
         updated++;
       }
       return touched;
@@ -138,25 +135,6 @@ export class StoreWriter {
       return deleted ? [path.basename(file)] : [];
     });
     return deleted;
-  }
-
-  /**
-   * Writes a note file under the key of `meta.fileId` with `meta` as frontmatter, merging into a
-   * note file already at that key (as core's re-key does) and removing the old one.
-   */
-  private rewriteMeta(from: string, meta: NoteFileMeta): string {
-    const note = parseNoteFile(fs.readFileSync(from, 'utf8'));
-    const target = path.join(this.paths.files, noteFileNameFor(meta.fileId));
-    // The key may hold the notes of a deleted file whose inode number was reused: they leave first.
-    if (target !== from) evictForeignNotes(this.paths, target, path.resolve(this.paths.workspace, meta.path));
-    replaceTextGuarded(target, (existing) =>
-      existing === undefined ? renderNoteFile(meta, note.body) : target === from ? renderNoteFile(meta, parseNoteFile(existing).body) : addNotes(existing, meta, note.notes.map((n) => n.raw)),
-    ).settle();
-    if (target !== from) {
-      fs.rmSync(from, { force: true });
-      fsyncDirectory(this.paths.files);
-    }
-    return path.basename(target);
   }
 
   /** Runs a write under the store lock, then re-reads the note files it names into the index. */

@@ -9,7 +9,7 @@ import { appendItems } from '../knowledge/categoryFile';
 import { orphanNoteLine } from '../knowledge/itemLines';
 import { parseProvenance, stripProvenance, toIsoDate } from '../knowledge/provenance';
 import { fsyncDirectory, readTextIfExists } from './atomicWrite';
-import { replaceTextGuarded } from './storeText';
+import { readTextLossless, replaceTextGuarded } from './storeText';
 import { identifyFile, noteFileNameFor, type FileIdentity } from './fileIdentity';
 import { indexWorkspaceFiles, type WorkspaceFile } from './workspaceFiles';
 import { addNotes, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from './noteFile';
@@ -93,14 +93,26 @@ export function evictForeignNotes(paths: StorePaths, noteFile: string, absolute:
   if (!belongsTo(paths, note, absolute)) healOne(paths, noteFile, note, undefined, today, absolute);
 }
 
-/** Moves a note file to the key of its file's current identity, merging with notes already there. */
-function rekey(paths: StorePaths, from: string, note: NoteFile, relative: string, identity: FileIdentity, today = new Date()): string {
-  const target = path.join(paths.files, identity.noteFileName);
-  const meta = metaFor(relative, identity);
-  if (target !== from) evictForeignNotes(paths, target, path.resolve(paths.workspace, relative), today);
+/**
+ * The one re-key rule (core heal, the CLI, MCP and the language server): moves the note file
+ * `from` to the key of `fileId`, recording `relative` as its path, and merges it into notes
+ * already at that key. The recorded size and fingerprint are kept: they say which content the
+ * notes describe, so a checkout that brought other content still shows as "changed since"
+ * whichever process healed the key. A note without them records the file's current ones. A key
+ * held by another file's notes (a reused inode number) is cleared first.
+ */
+export function rekeyNotes(paths: StorePaths, from: string, relative: string, fileId: string, today = new Date()): string {
+  const absolute = path.resolve(paths.workspace, relative);
+  const note = parseNoteFile(readTextLossless(from) ?? '');
+  const current = note.meta.fingerprint ? undefined : identifyFile(absolute);
+  const meta: NoteFileMeta = current ? metaFor(relative, current) : { ...note.meta, path: relative, fileId };
+  meta.fileId = fileId;
+  const target = path.join(paths.files, noteFileNameFor(fileId));
+  if (target !== from) evictForeignNotes(paths, target, absolute, today);
   const lines = note.notes.map((n) => n.raw);
-  const body = note.body;
-  replaceTextGuarded(target, (existing) => (existing === undefined || target === from ? renderNoteFile(meta, existing === undefined ? body : parseNoteFile(existing).body) : addNotes(existing, meta, lines))).settle();
+  replaceTextGuarded(target, (existing) =>
+    existing === undefined || target === from ? renderNoteFile(meta, existing === undefined ? note.body : parseNoteFile(existing).body) : addNotes(existing, meta, lines),
+  ).settle();
   if (target !== from) {
     fs.rmSync(from, { force: true });
     fsyncDirectory(paths.files);
@@ -142,7 +154,7 @@ export function findNotesForFile(paths: StorePaths, absolute: string, options: {
   if (!match) return undefined;
   if (!heal) return { ...match, via };
   const identity = identifyFile(absolute)!;
-  const file = rekey(paths, match.file, match.note, relative, identity);
+  const file = rekeyNotes(paths, match.file, relative, identity.id);
   return { file, note: parseNoteFile(fs.readFileSync(file, 'utf8')), via };
 }
 
@@ -204,7 +216,7 @@ function healOne(
   const identity = absolute === notAt ? undefined : identifyFile(absolute);
   if (identity) {
     if (identity.id !== note.meta.fileId || path.basename(file) !== identity.noteFileName) {
-      const to = rekey(paths, file, note, note.meta.path, identity, today);
+      const to = rekeyNotes(paths, file, note.meta.path, identity.id, today);
       report.healed.push({ from: path.basename(file), to: path.basename(to), path: note.meta.path });
     }
     return;
@@ -215,7 +227,7 @@ function healOne(
   const moved = relocate(workspace.index, note, notAt);
   if (moved) {
     const relative = workspaceRelative(paths, moved);
-    const to = rekey(paths, file, note, relative, identifyFile(moved)!, today);
+    const to = rekeyNotes(paths, file, relative, identifyFile(moved, false)!.id, today);
     report.healed.push({ from: path.basename(file), to: path.basename(to), path: relative });
     return;
   }

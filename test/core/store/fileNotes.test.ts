@@ -148,3 +148,21 @@ describe('per-file notes and reused inode numbers', () => {
     assert.equal(findNotesForFile(paths, moved)?.note.notes[0].text, 'moved note [from: c1, 2026-11-20]');
   });
 });
+
+describe('one re-key rule', () => {
+  it('a heal by core keeps the recorded fingerprint, as the language server does, so "changed since" survives a checkout', () => {
+    const { paths, file } = setup();
+    add(paths, file, 'about version 1');
+    const recorded = findNotesForFile(paths, file)!.note.meta;
+    // A checkout brings other content under a new inode at the same path.
+    fs.writeFileSync(file + '.new', 'export const app = 2; // other content\n');
+    fs.renameSync(file + '.new', file);
+    healNotes(paths);
+    const healed = findNotesForFile(paths, file)!;
+    assert.equal(healed.via, 'inode');
+    assert.equal(healed.note.meta.fileId, identifyFile(file)!.id);
+    assert.equal(healed.note.meta.fingerprint, recorded.fingerprint);
+    assert.equal(healed.note.meta.size, recorded.size);
+    assert.notEqual(identifyFile(file)!.fingerprint, recorded.fingerprint);
+  });
+});
