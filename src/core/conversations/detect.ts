@@ -36,11 +36,6 @@ export const SURE_SCORE = 0.9;
 /** Every importer, in tie-break order (most specific formats first, plain text last). */
 export const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChat, plainText];
 
-/** The importer for a format. */
-export function importerFor(format: ConversationFormat): Importer {
-  return IMPORTERS.find((i) => i.format === format) ?? plainText;
-}
-
 /** The most likely format of a file, from its name (or path) and the start of its text. */
 export function detectFormat(fileName: string, head: string): ConversationFormat {
   return rank(fileName, head)[0]?.importer.format ?? 'plain';

@@ -72,8 +72,3 @@ export class ProviderError extends Error {
     this.name = 'ProviderError';
   }
 }
-
-/** Combines the stable and volatile parts into one prompt, stable first. */
-export function renderPrompt(request: ModelRequest): string {
-  return request.instructions.trimEnd() + '\n\n' + request.content + (request.suffix ?? '');
-}

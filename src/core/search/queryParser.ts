@@ -99,8 +99,3 @@ export function toFtsExpression(query: ParsedQuery, mode: 'and' | 'or'): string 
   });
   return parts.join(mode === 'and' ? ' AND ' : ' OR ');
 }
-
-/** The distinct words of a query (for highlighting and the fallback engine). */
-export function queryWords(query: ParsedQuery): string[] {
-  return [...new Set(query.items.flat())];
-}
