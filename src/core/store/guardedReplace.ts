@@ -52,8 +52,8 @@ export interface GuardedReplaceOptions {
 export class FileBusyError extends Error {
   /** Not an errno: its own message says what happened and what to do. */
   readonly code = 'LORE_FILE_BUSY';
-  constructor(readonly path: string, attempts: number) {
-    super(`${path} kept changing while Lore was updating it (${attempts} attempts in ${Math.round(PATIENCE_MS / 1000)} s). Nothing was lost and nothing was reclaimed: run again when the file is not being saved continuously`);
+  constructor(readonly path: string, attempts: number, waitedMs: number) {
+    super(`${path} kept changing while Lore was updating it (${attempts} attempts in ${(waitedMs / 1000).toFixed(1)} s). Nothing was lost and nothing was reclaimed: run again when the file is not being saved continuously`);
     this.name = 'FileBusyError';
   }
 }
@@ -137,7 +137,7 @@ function readSnapshot(file: string, expectedBytes?: number): Snapshot {
     }
     if (stable) return snapshot;
     closeQuietly(fd);
-    if (attempt >= STABLE_READ_ATTEMPTS) throw new FileBusyError(file, attempt);
+    if (attempt >= STABLE_READ_ATTEMPTS) throw new FileBusyError(file, attempt, Date.now() - started);
     sleepSync(1 + backoff(attempt));
   }
 }
@@ -151,7 +151,7 @@ function lineSet(bytes: Buffer): Set<string> {
  * `current` plus the lines of `displaced` it lacks, in their order: a version that lost a race
  * (written into a file Lore had just replaced) keeps every line, at the cost of order.
  */
-export function mergeDisplaced(current: Buffer | undefined, displaced: Buffer): Buffer {
+function mergeDisplaced(current: Buffer | undefined, displaced: Buffer): Buffer {
   if (!current || current.length === 0) return displaced;
   const have = lineSet(current);
   const text = displaced.toString('latin1');
@@ -293,7 +293,8 @@ export class GuardedReplace {
  */
 export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedReplaceOptions & { displaced?: string[] } = {}): GuardedReplace {
   const durable = options.durable ?? true;
-  const deadline = Date.now() + (options.patienceMs ?? PATIENCE_MS);
+  const started = Date.now();
+  const deadline = started + (options.patienceMs ?? PATIENCE_MS);
   // Set-aside versions whose lines must reach the file; removed only once they have.
   const displaced = [...(options.displaced ?? [])];
   let attempt = 0;
@@ -354,7 +355,7 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
     closeQuietly(snapshot.fd);
     sleepSync(backoff(attempt));
   }
-  throw new FileBusyError(file, attempt);
+  throw new FileBusyError(file, attempt, Date.now() - started);
 }
 
 /**

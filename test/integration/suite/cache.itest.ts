@@ -3,17 +3,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createCacheState, recordCall } from '../../../src/core/context/cacheState';
-import type { LoreApi } from '../../../src/extension/extension';
-
-async function api(): Promise<LoreApi> {
-  return vscode.extensions.getExtension<LoreApi>('lore-dev.lore')!.activate();
-}
+import { activateLore } from './support';
 
 describe('Lore prompt cache in VS Code', function () {
   this.timeout(30_000);
 
   it('the Cache view and the status bar show an active cache, Invalidate and Disable act on it', async () => {
-    const lore = await api();
+    const lore = await activateLore();
     const now = Date.now();
     const usage = { inputTokens: 1200, uncachedInputTokens: 200, cacheReadTokens: 1000, cacheWriteTokens: 0, outputTokens: 50 };
     const state = recordCall(createCacheState('itest-discussion', 'anthropic'), usage, now, { provider: 'anthropic', mode: 'ephemeral', prefixHash: 'abc', ttlMs: 5 * 60_000 });
@@ -41,7 +37,7 @@ describe('Lore prompt cache in VS Code', function () {
   });
 
   it('Sync Agent Instruction Files writes the digest block into AGENTS.md and leaves the rest alone', async () => {
-    const lore = await api();
+    const lore = await activateLore();
     const ws = lore.store.paths.workspace;
     fs.writeFileSync(path.join(ws, 'AGENTS.md'), '# Agents\n\nRun the tests.\n');
     fs.appendFileSync(path.join(lore.store.paths.root, 'facts.md'), '- Synced into AGENTS.md.\n');

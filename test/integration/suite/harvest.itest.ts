@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
+import { activateLore, until } from './support';
 import { startStub } from '../../helpers/stubServers';
 
 const CONVERSATION = `---
@@ -22,22 +23,6 @@ const VALID = JSON.stringify({
   facts: [{ statement: 'The stub answered through the OpenAI SDK.', detail: '' }],
   decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [],
 });
-
-async function api(): Promise<LoreApi> {
-  const ext = vscode.extensions.getExtension<LoreApi>('lore-dev.lore');
-  assert.ok(ext, 'extension lore-dev.lore is installed');
-  return ext.activate();
-}
-
-/** Waits until `check` holds (polling), failing with `what` after `ms`. */
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 8000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`timed out waiting for: ${what}`);
-}
 
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -63,7 +48,7 @@ describe('Lore harvest in VS Code', function () {
   let root: string;
 
   before(async () => {
-    lore = await api();
+    lore = await activateLore();
     root = lore.store.paths.root;
     if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
   });
