@@ -119,8 +119,8 @@ function readSnapshot(file: string, expectedBytes?: number): Snapshot {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw error;
     }
-    let stable = false;
-    let snapshot: Snapshot = {};
+    let stable: boolean;
+    let snapshot: Snapshot;
     try {
       const before = fs.fstatSync(fd, { bigint: true });
       if (!before.isFile()) throw new StoreEntryError(file, 'file');
