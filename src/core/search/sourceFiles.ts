@@ -10,7 +10,7 @@ import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
 import { isConversationFileName } from '../harvest/scanSources';
 import { redactSecrets } from '../safety/redact';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
-import { walkTree } from '../util/walkTree';
+import { listNames, walkTree } from '../util/walkTree';
 
 /** How a source file is read into documents. */
 export type SourceKind = 'category' | 'notes' | 'transcript';
@@ -101,7 +101,7 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
   for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) push(path.join(paths.root, CATEGORY_FILES[key].file), CATEGORY_FILES[key].file, 'category', key);
   const filesRel = storeRelative(paths, paths.files);
   const filesDir = paths.files + path.sep;
-  for (const name of readNames(paths.files)) {
+  for (const name of listNames(paths.files)) {
     if (name.endsWith('.md') && !name.startsWith('.')) push(filesDir + name, `${filesRel}/${name}`, 'notes');
   }
   if (options.transcripts ?? true) {
@@ -122,13 +122,5 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
 /** A path tail with forward slashes, as index keys are written on every platform. */
 function slashed(tail: string): string {
   return path.sep === '/' ? tail : tail.replaceAll(path.sep, '/');
-}
-
-function readNames(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 

@@ -43,3 +43,12 @@ function walk(dir: string, depth: number, visitor: TreeVisitor): void {
     }
   }
 }
+
+/** The names in a folder, or none when it cannot be listed (missing, not a folder, no permission). */
+export function listNames(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
