@@ -33,12 +33,12 @@ export interface LoreMcpOptions {
 }
 
 /** Without file events, the index is re-scanned for changes at most this often (see openIndex). */
-export const MCP_REFRESH_AFTER_MS = 2000;
+const MCP_REFRESH_AFTER_MS = 2000;
 /** With file events, a full re-scan still runs this often, for events that were lost. */
-export const MCP_SAFETY_REFRESH_MS = 60_000;
+const MCP_SAFETY_REFRESH_MS = 60_000;
 
 /** Provenance source of what an MCP client writes without naming a source. */
-export const MCP_SOURCE = 'mcp';
+const MCP_SOURCE = 'mcp';
 
 /**
  * A tool result. This is the agent-reply boundary: every text a tool returns (digest, notes,
@@ -67,7 +67,7 @@ async function guarded(paths: StorePaths, body: () => Promise<CallToolResult>): 
 }
 
 /** Builds the server with its tools; `close` releases the search index. */
-export function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions = {}): { server: McpServer; close(): void } {
+function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions = {}): { server: McpServer; close(): void } {
   const server = new McpServer({ name: 'lore', version: '0.1.0' });
   const now = options.now ?? (() => new Date());
   let index: SearchIndex | undefined;

@@ -14,9 +14,9 @@ import { formatBytes } from '../core/util/format';
 import { BoundedLineSplitter, type LineEvent } from './boundedLines';
 
 /** The largest request line served; as the SDK's limit, so Lore accepts what the SDK would. */
-export const MCP_MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+const MCP_MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 /** After stdin ends, how long requests still running may take to answer before the transport closes. */
-export const MCP_DRAIN_MS = 10_000;
+const MCP_DRAIN_MS = 10_000;
 
 export interface LoreStdioTransportOptions {
   maxLineBytes?: number;

@@ -30,7 +30,7 @@ export const DEFAULT_ROLE_INSTRUCTIONS = [
 ].join('\n');
 
 /** Orders strings by UTF-16 code units: independent of locale and ICU data, unlike localeCompare. */
-export function compareCodeUnits(a: string, b: string): number {
+function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

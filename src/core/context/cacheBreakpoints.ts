@@ -9,7 +9,7 @@ import type { BuiltContext, ContextLayer } from './contextLayers';
  * Anthropic allows 4 cache breakpoints per request; the context uses at most 3 so a caller can
  * still mark something of its own (a tool list, the conversation history).
  */
-export const MAX_CONTEXT_BREAKPOINTS = 3;
+const MAX_CONTEXT_BREAKPOINTS = 3;
 
 /** A candidate cut: the end of a stable layer. */
 export interface CacheBreakpoint {

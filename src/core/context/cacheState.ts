@@ -20,7 +20,7 @@ export const ANTHROPIC_LONG_CACHE_TTL_MS = 60 * 60_000;
 /** Default lifetime of a Gemini cachedContent. */
 export const GEMINI_CACHE_TTL_MS = 60 * 60_000;
 /** OpenAI keeps an implicit prefix "5-10 minutes" after its last use; past this it is shown expired (estimated). */
-export const IMPLICIT_CACHE_WINDOW_MS = 10 * 60_000;
+const IMPLICIT_CACHE_WINDOW_MS = 10 * 60_000;
 
 /** What an adapter reports about the caching of one call; recordCall folds it into the state. */
 export interface CacheCallInfo {
@@ -75,7 +75,7 @@ export function createCacheState(discussionId: string, provider: string, options
 }
 
 /** The lifetime a provider gives a cache entry when the adapter did not say. */
-export function defaultCacheTtlMs(provider: string, mode: CacheMode): number | undefined {
+function defaultCacheTtlMs(provider: string, mode: CacheMode): number | undefined {
   if (mode === 'ephemeral') return ANTHROPIC_CACHE_TTL_MS;
   if (mode === 'explicit') return GEMINI_CACHE_TTL_MS;
   return provider === 'anthropic' ? ANTHROPIC_CACHE_TTL_MS : provider === 'gemini' ? GEMINI_CACHE_TTL_MS : undefined;

@@ -6,9 +6,9 @@
  */
 
 /** Layers that stay byte-identical across turns (within a harvest cycle), in order. */
-export const STABLE_LAYERS = ['role', 'tools', 'project', 'knowledge', 'file-notes'] as const;
+const STABLE_LAYERS = ['role', 'tools', 'project', 'knowledge', 'file-notes'] as const;
 /** Layers that change per turn, in order; the user message is always last. */
-export const VOLATILE_LAYERS = ['discussion', 'active-files', 'earlier-turns', 'message'] as const;
+const VOLATILE_LAYERS = ['discussion', 'active-files', 'earlier-turns', 'message'] as const;
 /** Every layer in the order it appears in the context. */
 export const CONTEXT_LAYERS = [...STABLE_LAYERS, ...VOLATILE_LAYERS] as const;
 

@@ -24,7 +24,7 @@ const START_PREFIX = '<!-- lore:knowledge:start';
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
 
 /** The managed block for a digest (the digest's own `# ` title becomes a `## ` heading). */
-export function renderBlock(digest: string): string {
+function renderBlock(digest: string): string {
   const body = digest.replace(/\r\n/g, '\n').trim().replace(/^# /, '## ').replace(/<!--/g, '&lt;!--');
   return `${BLOCK_START}\n${frameAsData(body)}\n${BLOCK_END}`;
 }

@@ -7,9 +7,9 @@ import * as path from 'node:path';
 import { redactSecrets } from '../safety/redact';
 
 /** Longest id kept; longer ones are cut (a provenance marker should stay readable). */
-export const MAX_CONVERSATION_ID_LENGTH = 120;
+const MAX_CONVERSATION_ID_LENGTH = 120;
 /** Used when nothing usable is left of the raw id. */
-export const FALLBACK_CONVERSATION_ID = 'conversation';
+const FALLBACK_CONVERSATION_ID = 'conversation';
 
 const AIDER_HISTORY_SUFFIX = '.aider.chat.history.md';
 /** Extensions dropped from a file name to get its stem (longest first). */

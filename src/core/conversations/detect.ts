@@ -31,10 +31,10 @@ export const DETECT_HEAD_CHARS = 16 * 1024;
  * A score at which detection is sure of the format (a file name or marker that only the format
  * has): such a file without turns is not read again as plain text.
  */
-export const SURE_SCORE = 0.9;
+const SURE_SCORE = 0.9;
 
 /** Every importer, in tie-break order (most specific formats first, plain text last). */
-export const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChat, plainText];
+const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChat, plainText];
 
 /** The most likely format of a file, from its name (or path) and the start of its text. */
 export function detectFormat(fileName: string, head: string): ConversationFormat {

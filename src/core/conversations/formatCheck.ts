@@ -7,7 +7,7 @@
 import type { Conversation, Importer } from './conversation';
 
 /** Share of a JSONL file's non-blank lines that must be records of the detected format. */
-export const MIN_RECORD_SHARE = 0.5;
+const MIN_RECORD_SHARE = 0.5;
 /** Share of sampled lines that must look like JSON for a file that does not parse whole. */
 const JSON_LINE_SHARE = 0.8;
 /** Lines sampled to decide that a text is JSON Lines or cut-short JSON. */

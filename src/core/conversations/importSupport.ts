@@ -9,7 +9,7 @@ import type { Conversation, Turn } from './conversation';
 export type JsonObject = Record<string, unknown>;
 
 /** Default length of a one-line tool summary. */
-export const ONE_LINE_MAX = 120;
+const ONE_LINE_MAX = 120;
 
 /** True for a plain JSON object. */
 export function isObject(value: unknown): value is JsonObject {

@@ -87,7 +87,7 @@ function parseHeading(text: string): ReviewTarget | 'accepted' | undefined {
 }
 
 /** An item line with its ` [flagged: …]` marker. */
-export function heldLine(line: string, kinds: readonly string[]): string {
+function heldLine(line: string, kinds: readonly string[]): string {
   return `${line} [flagged: ${kinds.join(', ')}]`;
 }
 

@@ -23,7 +23,7 @@ import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
 
 /** Target size of a transcript chunk; a single turn larger than the hard cap is cut. */
-export const CHUNK_TARGET_CHARS = 1500;
+const CHUNK_TARGET_CHARS = 1500;
 const CHUNK_MAX_CHARS = 2400;
 
 /** Content hash used for source files and for the vectors of a text. */

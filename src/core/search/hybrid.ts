@@ -49,7 +49,7 @@ export function addVectorCandidates(candidates: Candidate[], vector: Array<{ id:
 }
 
 /** The final score: lexical only, or the weighted sum when vectors took part. */
-export function scoreOf(c: Candidate, weights: HybridWeights | undefined): number {
+function scoreOf(c: Candidate, weights: HybridWeights | undefined): number {
   if (!weights) return c.bm25 ?? 0;
   return weights.bm25 * (c.bm25 ?? 0) + weights.vector * Math.max(0, c.vector ?? 0);
 }

@@ -13,7 +13,7 @@ import type { UpdateReport } from './searchTypes';
 import { classifySource, statSource, visitSourceFiles, type SourceFileInfo } from './sourceFiles';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
-export const DEFAULT_MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
 
 /**
  * A file modified this recently may be modified again within the same mtime tick without its

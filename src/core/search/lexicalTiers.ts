@@ -15,7 +15,7 @@ import { RANK_CAP } from './sqliteBackend';
  * Matches ranked when only some of the words match: such a query on common words matches much
  * of the store, and partial matches are a last resort, so recency decides beyond this many.
  */
-export const PARTIAL_RANK_CAP = 50;
+const PARTIAL_RANK_CAP = 50;
 
 /** Runs one step of a query against the engine. */
 export type LexicalRun = (query: ParsedQuery, step: LexicalStep) => LexicalHit[];

@@ -21,7 +21,7 @@ export function indexDatabaseFile(paths: StorePaths): string {
 }
 
 /** The fallback's vector file (vectors survive restarts without SQLite too). */
-export function fallbackVectorFile(paths: StorePaths): string {
+function fallbackVectorFile(paths: StorePaths): string {
   return path.join(paths.index, 'vectors.bin');
 }
 
@@ -41,10 +41,10 @@ export interface EngineOptions {
 }
 
 /** The default wait for a lock held by another Lore process before falling back. */
-export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
+const DEFAULT_BUSY_TIMEOUT_MS = 2000;
 
 /** The backend asked for by the options, else by LORE_SEARCH_BACKEND, else auto. */
-export function requestedBackend(options: EngineOptions): { choice: BackendChoice; by: string } {
+function requestedBackend(options: EngineOptions): { choice: BackendChoice; by: string } {
   if (options.backend && options.backend !== 'auto') return { choice: options.backend, by: `option backend: '${options.backend}'` };
   const env = (options.env ?? process.env).LORE_SEARCH_BACKEND?.trim().toLowerCase();
   if (env === 'minisearch' || env === 'sqlite') return { choice: env, by: `LORE_SEARCH_BACKEND=${env}` };
@@ -55,7 +55,7 @@ export function requestedBackend(options: EngineOptions): { choice: BackendChoic
  * Creates `.index/` with a `.gitignore` of its own, so the derived index stays out of git even
  * in a store whose own .gitignore is missing (one created by `lore mcp` in a bare folder).
  */
-export function ensureIndexDir(paths: StorePaths): void {
+function ensureIndexDir(paths: StorePaths): void {
   fs.mkdirSync(paths.index, { recursive: true });
   const ignore = path.join(paths.index, '.gitignore');
   if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '# Derived by Lore: rebuilt when deleted\n*\n');

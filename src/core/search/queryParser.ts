@@ -14,9 +14,9 @@ export interface ParsedQuery {
 }
 
 /** Longest input looked at; the rest is ignored (a query is not a document). */
-export const MAX_QUERY_CHARS = 1000;
+const MAX_QUERY_CHARS = 1000;
 /** The last word is matched as a prefix only from this length on (see isPrefixWorthy). */
-export const MIN_PREFIX_CHARS = 3;
+const MIN_PREFIX_CHARS = 3;
 /** At most this many words and phrases; more only slow the engine down. */
 export const MAX_QUERY_ITEMS = 32;
 

@@ -41,7 +41,7 @@ export interface SearchOptions extends SearchFilter {
   vector?: boolean;
 }
 
-export const DEFAULT_LIMIT = 20;
+const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 500;
 /** After a lock made us fall back, SQLite is tried again after this long. */
 const RELOCK_RETRY_MS = 30_000;

@@ -40,7 +40,7 @@ const MAX_REMEMBERED_PATHS = 100_000;
  * such files keep apart. Such a hit cannot be opened by its path; the secret stays out of the
  * index and of every search result.
  */
-export function indexedPath(rel: string): string {
+function indexedPath(rel: string): string {
   let key = indexedPaths.get(rel);
   if (key === undefined) {
     const clean = redactSecrets(rel);

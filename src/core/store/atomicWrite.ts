@@ -18,7 +18,7 @@ export interface AtomicWriteOptions {
  * (`ulimit -f`), `write` may succeed partly and the rest never comes. It carries the errno
  * code of the cause (ENOSPC when the system gave none) and the path of the file meant.
  */
-export class IncompleteWriteError extends Error {
+class IncompleteWriteError extends Error {
   readonly code: string;
   constructor(readonly path: string, written: number, expected: number, cause?: NodeJS.ErrnoException) {
     const code = cause?.code ?? 'ENOSPC';

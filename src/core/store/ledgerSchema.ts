@@ -26,7 +26,7 @@ const ledgerEntrySchema = z.looseObject({
 const ledgerSchema = z.looseObject({ entries: z.record(z.string(), ledgerEntrySchema) });
 
 /** The depth of nested objects and arrays in `value`, counted without recursion (stops past `limit`). */
-export function nestingDepth(value: unknown, limit: number): number {
+function nestingDepth(value: unknown, limit: number): number {
   let deepest = 0;
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
