@@ -9,11 +9,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fsyncDirectory, writeFileAtomic } from '../store/atomicWrite';
+import { fsyncDirectory, removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite';
 import { readCategoryTexts, regenerateDigest } from '../store/digest';
 import { sleepSync } from '../store/fileVersion';
-import type { GuardedReplace } from '../store/guardedReplace';
+import { recoverStaleAsides, type GuardedReplace } from '../store/guardedReplace';
+import { ensureStoreLayout } from '../store/initStore';
 import { writeLedger } from '../store/ledger';
+import { acquireStoreLock, type StoreLock } from '../store/storeLock';
 import { replaceTextGuarded, type TextEdit } from '../store/storeText';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { crashPoint } from '../util/crashPoints';
@@ -43,6 +45,20 @@ function editFor(change: PlanChange, onDrift: () => void): TextEdit {
     onDrift();
     return change.edit ? applyPlanEdit(change.edit, current) : change.after;
   };
+}
+
+/**
+ * Takes the store lock an apply writes under. Holding it, any temporary file or set-aside copy
+ * in the store was left by a writer that crashed, so they are cleaned up first.
+ */
+export async function lockStoreForApply(paths: StorePaths, lockTimeoutMs?: number): Promise<StoreLock> {
+  ensureStoreLayout(paths);
+  const lock = await acquireStoreLock(paths.root, lockTimeoutMs);
+  removeStaleTempFiles(paths.root);
+  removeStaleTempFiles(paths.files);
+  recoverStaleAsides(paths.root);
+  recoverStaleAsides(paths.files);
+  return lock;
 }
 
 export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {

@@ -69,12 +69,19 @@ export interface HarvestPlan {
   digestEnabled: boolean;
   /** Items that read as instructions to an agent: queued in review.md instead of their file. */
   held: HeldItem[];
+  /**
+   * sha256 of ledger.json as the plan read it ('' when absent): `ledger` is that file plus this
+   * run, so writing it over a ledger changed since would lose the other run's entries.
+   */
+  ledgerSha256: string;
 }
 
 export interface PlanOptions {
   reclaim: ReclaimMode;
   digestEnabled: boolean;
   now: Date;
+  /** See HarvestPlan.ledgerSha256. */
+  ledgerSha256: string;
 }
 
 function countLines(before: string | undefined, after: string | undefined): number {
@@ -195,7 +202,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       ledger.entries[outcome.sha256] = options.reclaim === 'delete' ? { ...entry, deleted: true } : { ...entry, archived: outcome.archiveTo };
     }
   }
-  return { changes, ledger, outcomes, items: totals, orphanNotes, digestEnabled: options.digestEnabled, held: review.held };
+  return { changes, ledger, outcomes, items: totals, orphanNotes, digestEnabled: options.digestEnabled, held: review.held, ledgerSha256: options.ledgerSha256 };
 }
 
 /** A free path in the archive for a conversation file (never overwrites, never collides in one run). */

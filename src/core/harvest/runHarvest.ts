@@ -11,19 +11,17 @@ import { isCalendarDate, toIsoDate, type Provenance } from '../knowledge/provena
 import { heldWarning } from '../knowledge/reviewQueue';
 import { ProviderError, type Provider } from '../providers/provider';
 import { redactSecrets } from '../safety/redact';
-import { removeStaleTempFiles } from '../store/atomicWrite';
-import { recoverStaleAsides } from '../store/guardedReplace';
-import { ensureStoreLayout } from '../store/initStore';
 import { readLedger } from '../store/ledger';
 import { checkStoreEntries } from '../store/storeErrors';
 import { loadStoreConfig, type ReclaimMode } from '../store/storeConfig';
-import { acquireStoreLock, type StoreLock } from '../store/storeLock';
+import type { StoreLock } from '../store/storeLock';
 import type { StorePaths } from '../store/storePaths';
 import { printable } from '../util/format';
-import { applyPlan, type ApplyResult } from './applyPlan';
+import { applyPlan, lockStoreForApply, type ApplyResult } from './applyPlan';
 import { classifyConversations, dryRunTotals, type ClassifiedConversation, type DryRunTotals } from './classify';
 import { distillConversation } from './distill';
 import { buildPlan, type ConversationOutcome, type DistilledInput, type HarvestPlan } from './plan';
+import { fileSha256 } from './previewStaleness';
 import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
 import { readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
 import { scanSources } from './scanSources';
@@ -61,6 +59,8 @@ export interface HarvestReport {
   totals: DryRunTotals;
   plan?: HarvestPlan;
   applied?: ApplyResult;
+  /** Why a previewed plan was not applied (it no longer matches its sources or the ledger). */
+  stale?: string[];
   problems: Array<{ path: string; message: string }>;
   warnings: string[];
   failed: number;
@@ -100,19 +100,14 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
   };
 
   let lock: StoreLock | undefined;
-  if (options.mode === 'apply') {
-    ensureStoreLayout(paths);
-    lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
-    // Holding the lock, any temporary file in the store was left by a writer that crashed.
-    removeStaleTempFiles(paths.root);
-    removeStaleTempFiles(paths.files);
-    recoverStaleAsides(paths.root);
-    recoverStaleAsides(paths.files);
-  }
+  if (options.mode === 'apply') lock = await lockStoreForApply(paths, options.lockTimeoutMs);
   try {
     // A folder where facts.md or ledger.json should be stops here, named, before anything is written.
     checkStoreEntries(paths);
-    // Under the lock the ledger read here is the one the plan merges into.
+    // Under the lock the ledger read here is the one the plan merges into; its hash lets a later
+    // apply of this plan (a preview's) see whether it still is. Hashed before it is read, so a
+    // write in between makes the preview look stale rather than current.
+    const ledgerSha256 = fileSha256(paths.ledger);
     const ledger = readLedger(paths.ledger);
     const scan = scanSources(paths, sources);
     report.problems.push(...scan.problems);
@@ -194,7 +189,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     // A cancelled run writes nothing: the user asked to stop, not to keep half a harvest.
     if (report.cancelled) return report;
 
-    report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now });
+    report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
     const held = heldWarning(report.plan.held);
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
