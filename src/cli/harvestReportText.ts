@@ -82,6 +82,15 @@ export function applyText(report: HarvestReport): string {
   return lines.join('\n');
 }
 
+/** Why a saved or pending preview was not applied, and what to do. */
+export function staleText(reasons: readonly string[]): string {
+  return [
+    'the preview is out of date; nothing was written:',
+    ...reasons.map((r) => `  ${printable(r)}`),
+    'run lore harvest --preview again (replies already distilled are reused, not paid for twice)',
+  ].join('\n');
+}
+
 export function failuresText(report: HarvestReport): string {
   const failed = report.conversations.filter((c) => c.status === 'harvest-failed');
   if (!failed.length) return '';

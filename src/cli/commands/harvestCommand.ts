@@ -1,24 +1,33 @@
 /**
- * `lore harvest`: dry run by default; `--preview` distills and prints the plan as a diff;
- * `--apply` distills (reusing preview's cached replies), writes and reclaims.
+ * `lore harvest`: dry run by default; `--preview` distills and prints the plan as a diff (and
+ * with `--save-plan F` keeps it); `--apply-plan F` writes exactly that plan without a model
+ * call; `--apply` distills (reusing preview's cached replies), writes and reclaims in one go.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_TIMEOUT_MS } from '../../core/constants';
-import { runHarvest, type HarvestMode } from '../../core/harvest/runHarvest';
+import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
+import { runHarvest, type HarvestMode, type HarvestReport } from '../../core/harvest/runHarvest';
 import { targetLabel } from '../../core/knowledge/reviewQueue';
 import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
+import { writeFileAtomic } from '../../core/store/atomicWrite';
 import { RECLAIM_MODES, type ReclaimMode } from '../../core/store/storeConfig';
+import type { StorePaths } from '../../core/store/storePaths';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, resolveStore, type Output } from '../cliSupport';
-import { applyText, dryRunText, failuresText, planText } from '../harvestReportText';
+import { applyText, dryRunText, failuresText, planText, staleText } from '../harvestReportText';
 
-export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--preview | --apply] [--no-harvest]
-             [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N]
+export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--preview [--save-plan FILE] | --apply] [--no-harvest]
+             [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N]
              [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]
 
 Harvests durable knowledge from conversations into the store's category files.
   (default)          dry run: classify and estimate; calls no model, writes nothing
   --preview          distill with the model and print the plan as a unified diff; writes no knowledge
+  --save-plan FILE   with --preview: also save the plan to FILE (JSON; it holds the store files' texts)
+  --apply-plan FILE  write exactly the plan saved by --preview --save-plan; calls no model. Refused,
+                     writing nothing, when a conversation it harvests changed, a new one arrived or
+                     the ledger changed since; files edited since get the plan's lines added on top
   --apply            distill (or reuse --preview's replies), write, regenerate the digest, reclaim
   --from PATH        a conversation file or folder (repeatable; default: the store's inbox/).
                      Files outside the inbox are read, never deleted.
@@ -41,6 +50,8 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
       from: { type: 'string', multiple: true },
       preview: { type: 'boolean' },
       apply: { type: 'boolean' },
+      'save-plan': { type: 'string' },
+      'apply-plan': { type: 'string' },
       'no-harvest': { type: 'boolean' },
       provider: { type: 'string' },
       model: { type: 'string' },
@@ -58,7 +69,15 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
     io.out(HARVEST_HELP);
     return EXIT_OK;
   }
-  if (values.preview && values.apply) throw new UsageError('choose one of --preview and --apply');
+  if ([values.preview, values.apply, values['apply-plan'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --preview, --apply and --apply-plan');
+  if (values['save-plan'] !== undefined && !values.preview) throw new UsageError('--save-plan needs --preview');
+  if (values['apply-plan'] !== undefined) {
+    // The plan says what to write and where from; options that would change that do not apply.
+    const conflicting = (['from', 'no-harvest', 'provider', 'model', 'base-url', 'max-harvest-bytes', 'timeout', 'reclaim'] as const).filter((k) => values[k] !== undefined);
+    if (conflicting.length) throw new UsageError(`--apply-plan writes the saved plan as it is; drop --${conflicting.join(', --')}`);
+    const liveWindowMs = values['live-minutes'] !== undefined ? parsePositiveNumber(values['live-minutes'], '--live-minutes') * 60_000 : undefined;
+    return applySavedPlan(resolveStore(values.root, values.workspace), values['apply-plan'], { json: values.json, liveWindowMs }, io);
+  }
   const mode: HarvestMode = values.apply ? 'apply' : values.preview ? 'preview' : 'dry-run';
   const reclaim = values.reclaim as ReclaimMode | undefined;
   if (reclaim && !RECLAIM_MODES.includes(reclaim)) throw new UsageError(`--reclaim must be one of ${RECLAIM_MODES.join(', ')}`);
@@ -100,7 +119,10 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
       else if (mode === 'preview') {
         const text = planText(report.plan!);
         io.out(text || 'nothing to change');
-        io.out('preview only; nothing was written. Pass --apply to write this.');
+        if (values['save-plan'] !== undefined && report.plan) {
+          savePlan(report, values['save-plan']);
+          io.out(`plan saved to ${printable(values['save-plan'])}; nothing was written. Pass --apply-plan ${printable(values['save-plan'])} to write exactly this.`);
+        } else io.out('preview only; nothing was written. Pass --apply to write this.');
       } else io.out(applyText(report));
       const failures = failuresText(report);
       if (failures) io.out(failures);
@@ -116,8 +138,32 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
   }
 }
 
+function savePlan(report: HarvestReport, file: string): void {
+  // Loaded on use: zod is a large share of the CLI's start-up.
+  const { serializePlan } = require('../../core/harvest/savedPlan') as typeof import('../../core/harvest/savedPlan');
+  writeFileAtomic(path.resolve(file), serializePlan(report));
+}
+
+/** `--apply-plan FILE`: the saved preview, checked and written; no model is called. */
+async function applySavedPlan(paths: StorePaths, file: string, options: { json?: boolean; liveWindowMs?: number }, io: Output): Promise<number> {
+  const { parsePlan } = require('../../core/harvest/savedPlan') as typeof import('../../core/harvest/savedPlan');
+  const previewed = parsePlan(fs.readFileSync(file, 'utf8'), file);
+  if (path.resolve(previewed.store) !== path.resolve(paths.root)) {
+    throw new UsageError(`${file} is a plan for the store ${previewed.store}, not ${paths.root}; pass --root ${previewed.store}`);
+  }
+  const report = await applyPreviewedHarvest(paths, previewed, { liveWindowMs: options.liveWindowMs });
+  if (options.json) io.out(JSON.stringify({ ...jsonReport(report), stale: report.stale }, null, 2));
+  else if (report.stale) io.out(staleText(report.stale));
+  else {
+    io.out(applyText(report));
+    io.out(`digest: ${printable(paths.digest)}`);
+    io.out(`ledger: ${printable(paths.ledger)}`);
+  }
+  return report.stale || (report.applied?.reclaimErrors.length ?? 0) > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
 /** The report as stable JSON (plans carry full file texts, so only their summaries go here). */
-function jsonReport(report: Awaited<ReturnType<typeof runHarvest>>) {
+function jsonReport(report: HarvestReport) {
   return {
     mode: report.mode,
     store: report.store,
