@@ -8,7 +8,7 @@ import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
 import { registerLoreParticipant } from './chat/loreParticipant';
 import { HarvestController } from './harvest/harvestController';
-import { registerHarvestCommands } from './harvest/harvestCommands';
+import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
 import { registerNoteCommands } from './notes/noteCommands';
@@ -35,6 +35,8 @@ export interface LoreApi {
   statusBar: CacheStatusBar;
   notes: NotesClient;
   search: SearchService;
+  /** "Harvest Conversations…" without its dialogs, with the configured provider; the plan is left pending. */
+  harvestWithoutDialogs: HarvestWithoutDialogs;
 }
 
 export function activate(context: vscode.ExtensionContext): LoreApi {
@@ -53,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const notes = new NotesClient(context, store);
   const search = new SearchService(store);
   const decorations = new NoteDecorations(notes);
+  const harvestCommands = registerHarvestCommands(context, store, harvest);
   const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
@@ -81,12 +84,12 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
-    ...registerHarvestCommands(context, store, harvest),
+    ...harvestCommands.disposables,
   );
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
   logger('extension').info(`activated (store ${store.paths.root})`);
-  return { store, harvest, views, caches, statusBar, notes, search };
+  return { store, harvest, views, caches, statusBar, notes, search, harvestWithoutDialogs: harvestCommands.harvestWithoutDialogs };
 }
 
 export function deactivate(): void {

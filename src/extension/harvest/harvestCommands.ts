@@ -1,7 +1,9 @@
 /**
  * The harvest commands: "Harvest Conversations…" (dry-run report, confirm, distill with
- * progress, show the plan), "Apply Harvest", "Discard Harvest", "Review Harvest Changes", and
- * the Ledger view's Retry. Options let tests drive the flow without dialogs.
+ * progress, show the plan), "Apply Harvest" (writes the plan shown, or says it went stale),
+ * "Discard Harvest", "Review Harvest Changes", and the Ledger view's Retry. The commands take no
+ * options: a command can be run from a link, so nothing there may skip the consent dialog or
+ * choose where conversations are sent. The same flow without dialogs is on the exported API.
  */
 import * as vscode from 'vscode';
 import type { HarvestReport } from '../../core/harvest/runHarvest';
@@ -16,18 +18,18 @@ import type { HarvestController } from './harvestController';
 
 const log = logger('harvest');
 
-/** Options for driving the commands programmatically (tests, other commands). */
-export interface HarvestCommandOptions {
-  /** Skip the confirmation dialogs. */
-  confirm?: boolean;
-  /** Use these files/folders instead of the configured sources. */
+/** One run of the harvest flow. */
+interface HarvestRequest {
+  /** Use these files/folders instead of the configured sources (the Ledger view's Retry). */
   sources?: string[];
-  /** Use this provider name instead of the setting. */
-  provider?: 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'vscode-lm';
-  baseUrl?: string;
-  /** Do not open the diff editor (tests). */
-  noDiff?: boolean;
+  /** No dialogs: the store is initialized, the configured provider used, the plan left pending. */
+  withoutDialogs?: boolean;
+  /** Open the diff of the first change (default: yes). */
+  showDiff?: boolean;
 }
+
+/** The harvest flow without dialogs, as the exported API offers it (integration tests, other extensions). */
+export type HarvestWithoutDialogs = (options?: { sources?: string[]; showDiff?: boolean }) => Promise<HarvestReport | undefined>;
 
 function summary(report: HarvestReport): string {
   const c = report.totals.counts;
@@ -40,13 +42,14 @@ function summary(report: HarvestReport): string {
   return parts.join(', ');
 }
 
-async function chooseProvider(context: vscode.ExtensionContext, options: HarvestCommandOptions): Promise<Provider | undefined> {
-  if (options.provider && options.provider !== 'vscode-lm') {
-    return createProvider(options.provider, { baseUrl: options.baseUrl });
-  }
-  const resolution = await resolveProvider(context.secrets, options.provider);
+async function chooseProvider(context: vscode.ExtensionContext, request: HarvestRequest): Promise<Provider | undefined> {
+  const resolution = await resolveProvider(context.secrets);
   if (resolution.provider) return resolution.provider;
-  const choice = options.confirm ? 'Use Rules Extractor' : await vscode.window.showWarningMessage(
+  if (request.withoutDialogs) {
+    log.warn(`no provider: ${resolution.problem}`);
+    return undefined;
+  }
+  const choice = await vscode.window.showWarningMessage(
     `Lore: ${resolution.problem}. Harvest with the offline rules extractor instead? It only picks up explicit markers such as "Decision:", "TODO:" and questions.`,
     'Use Rules Extractor', 'Choose Provider…',
   );
@@ -54,13 +57,24 @@ async function chooseProvider(context: vscode.ExtensionContext, options: Harvest
   return choice === 'Use Rules Extractor' ? createProvider('rules') : undefined;
 }
 
-export function registerHarvestCommands(context: vscode.ExtensionContext, store: StoreService, harvest: HarvestController): vscode.Disposable[] {
-  const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
-  harvest.onDidChangePending(setPendingContext);
+/** Tells the user the preview went stale and offers to make it again from the same sources. */
+function offerPreviewAgain(stale: readonly string[], again: () => unknown): void {
+  const shown = stale.slice(0, 3).join('; ') + (stale.length > 3 ? `; and ${stale.length - 3} more` : '');
+  void vscode.window.showWarningMessage(`Lore: the harvest preview is out of date, so nothing was written (${shown}). Preview again to see what a harvest would write now.`, 'Preview Again').then((choice) => {
+    if (choice === 'Preview Again') void again();
+  });
+}
 
-  const harvestConversations = (options: HarvestCommandOptions = {}) => runCommand('Harvest Conversations', async () => {
+export function registerHarvestCommands(
+  context: vscode.ExtensionContext,
+  store: StoreService,
+  harvest: HarvestController,
+): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs } {
+  const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
+
+  const harvestConversations = (options: HarvestRequest = {}) => runCommand('Harvest Conversations', async () => {
     if (!store.exists) {
-      const init = options.confirm ? 'Initialize' : await vscode.window.showInformationMessage(`Lore: there is no knowledge store at ${store.paths.root} yet.`, 'Initialize', 'Cancel');
+      const init = options.withoutDialogs ? 'Initialize' : await vscode.window.showInformationMessage(`Lore: there is no knowledge store at ${store.paths.root} yet.`, 'Initialize', 'Cancel');
       if (init !== 'Initialize') return undefined;
       await vscode.commands.executeCommand('lore.initStore');
     }
@@ -71,10 +85,10 @@ export function registerHarvestCommands(context: vscode.ExtensionContext, store:
     const candidates = dry.totals.counts.harvest + dry.totals.counts.retry;
     log.info(`dry run: ${summary(dry)}`);
     if (candidates === 0 && dry.totals.reclaimable === 0) {
-      if (!options.confirm) void vscode.window.showInformationMessage(`Lore: nothing to harvest. ${summary(dry)}.`);
+      if (!options.withoutDialogs) void vscode.window.showInformationMessage(`Lore: nothing to harvest. ${summary(dry)}.`);
       return dry;
     }
-    if (!options.confirm) {
+    if (!options.withoutDialogs) {
       const go = await vscode.window.showInformationMessage(
         `Lore harvest: ${summary(dry)}.`,
         { modal: true, detail: `The conversations will be distilled with ${provider.label}. You will see every change as a diff before anything is written.` },
@@ -87,14 +101,14 @@ export function registerHarvestCommands(context: vscode.ExtensionContext, store:
       (progress, token) => harvest.preview(provider, sources, token, (message) => progress.report({ message, increment: candidates ? 100 / candidates : undefined })),
     );
     if (!pending) {
-      if (!options.confirm) void vscode.window.showInformationMessage('Lore: harvest cancelled; nothing was written.');
+      if (!options.withoutDialogs) void vscode.window.showInformationMessage('Lore: harvest cancelled; nothing was written.');
       return undefined;
     }
     const plan = pending.report.plan!;
     const failed = pending.report.failed;
     const unrecognized = pending.report.conversations.filter((c) => c.status === 'unrecognized').length;
-    if (plan.changes.length && !options.noDiff) await harvest.showChange(plan.changes[0].file);
-    if (!options.confirm) {
+    if (plan.changes.length && options.showDiff !== false) await harvest.showChange(plan.changes[0].file);
+    if (!options.withoutDialogs) {
       const reclaims = plan.outcomes.filter((o) => o.reclaim).length;
       const held = plan.held.length ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)` : '';
       const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + '. Nothing is written until you apply.';
@@ -107,15 +121,19 @@ export function registerHarvestCommands(context: vscode.ExtensionContext, store:
     return pending.report;
   });
 
-  return [
-    vscode.commands.registerCommand('lore.harvest', harvestConversations),
+  const disposables = [
+    harvest.onDidChangePending(setPendingContext),
+    // Arguments are ignored: menus pass a resource, and nothing from outside may steer the harvest.
+    vscode.commands.registerCommand('lore.harvest', () => harvestConversations()),
     vscode.commands.registerCommand('lore.applyHarvest', () => runCommand('Apply Harvest', async () => {
-      if (!harvest.pending) {
+      const pending = harvest.pending;
+      if (!pending) {
         void vscode.window.showInformationMessage('Lore: there is no harvest plan to apply. Run "Lore: Harvest Conversations…" first.');
         return undefined;
       }
       const report = await harvest.apply();
-      if (report?.applied) {
+      if (report?.stale) offerPreviewAgain(report.stale, () => harvestConversations({ sources: pending.sources }));
+      else if (report?.applied) {
         const reclaimed = report.applied.reclaimed.length;
         const held = report.plan!.held.length;
         const heldText = held ? ` ${held} item(s) that read as instructions to an agent are held for review.` : '';
@@ -140,4 +158,8 @@ export function registerHarvestCommands(context: vscode.ExtensionContext, store:
       return harvestConversations(path ? { sources: [path] } : {});
     }),
   ];
+  return {
+    disposables,
+    harvestWithoutDialogs: (options = {}) => harvestConversations({ ...options, withoutDialogs: true }),
+  };
 }

@@ -1,10 +1,11 @@
 /**
  * The harvest in VS Code: dry-run report → (user confirms) → distill with progress and
- * cancellation → the plan shown as diffs → (user accepts) → apply. Nothing is written before
- * the user accepts; a cancelled harvest writes nothing.
+ * cancellation → the plan shown as diffs → (user accepts) → apply that plan, with no model call.
+ * Nothing is written before the user accepts; a cancelled harvest writes nothing.
  */
 import * as vscode from 'vscode';
 import { agentSources } from '../../core/harvest/agentSources';
+import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
 import { runHarvest, type HarvestReport } from '../../core/harvest/runHarvest';
 import type { Provider } from '../../core/providers/provider';
 import { logger } from '../log';
@@ -15,9 +16,9 @@ import { PlanDocumentProvider, toPlanUri } from './planDocuments';
 const log = logger('harvest');
 
 export interface PendingHarvest {
+  /** The preview as shown: its plan is what apply writes. */
   report: HarvestReport;
-  provider: Provider;
-  /** Exactly the conversation files that were previewed; apply harvests these and no others. */
+  /** The sources the preview read (a stale preview is made again from these). */
   sources: string[];
 }
 
@@ -71,11 +72,11 @@ export class HarvestController implements vscode.Disposable {
         log.info('harvest cancelled; nothing was written');
         return undefined;
       }
-      const previewed = report.conversations.filter((c) => c.status || c.reclaim).map((c) => c.path);
-      this.pendingHarvest = { report, provider, sources: previewed };
+      const previewed = report.conversations.filter((c) => c.status || c.reclaim).length;
+      this.pendingHarvest = { report, sources };
       this.documents.setPlan(report.plan);
       this.emitter.fire();
-      log.info(`plan: ${report.plan?.changes.length ?? 0} file(s) change, ${previewed.length} conversation(s)`);
+      log.info(`plan: ${report.plan?.changes.length ?? 0} file(s) change, ${previewed} conversation(s)`);
       for (const warning of report.warnings) log.warn(warning);
       return this.pendingHarvest;
     } finally {
@@ -96,17 +97,24 @@ export class HarvestController implements vscode.Disposable {
     await vscode.commands.executeCommand('vscode.diff', toPlanUri(file, 'before', version), toPlanUri(file, 'after', version), title, { preview: true });
   }
 
-  /** Writes the pending plan: replies come from the cache, so the model is not paid twice. */
+  /**
+   * Writes the pending plan exactly as previewed, calling no model. When the preview went stale
+   * (a conversation changed, a new one arrived, the ledger moved on) nothing is written and the
+   * report's `stale` says why. The plan is dropped once applied or found stale.
+   */
   async apply(): Promise<HarvestReport | undefined> {
     const pending = this.pendingHarvest;
     if (!pending) return undefined;
-    if (!pending.sources.length) {
+    const plan = pending.report.plan;
+    if (!plan || (!plan.changes.length && !plan.outcomes.some((o) => o.status || o.reclaim))) {
       this.discard();
       return pending.report;
     }
-    const report = await runHarvest({ ...this.common(pending.provider), sources: pending.sources, mode: 'apply' });
+    // On an error (store busy, disk full) the plan stays pending: applying it again is safe.
+    const report = await applyPreviewedHarvest(this.store.paths, pending.report);
     this.discard();
-    this.store.fireChanged();
+    if (report.stale) log.warn(`harvest preview out of date, nothing written: ${report.stale.join('; ')}`);
+    else this.store.fireChanged();
     return report;
   }
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
-import { activateLore, until } from './support';
+import { activateLore, until, useProvider } from './support';
 import { startStub } from '../../helpers/stubServers';
 
 const CONVERSATION = `---
@@ -56,7 +56,10 @@ describe('Lore harvest in VS Code', function () {
   beforeEach(async () => {
     await vscode.commands.executeCommand('lore.discardHarvest');
     fs.rmSync(path.join(root, '.cache'), { recursive: true, force: true });
+    await useProvider('rules');
   });
+
+  after(() => useProvider(undefined));
 
   it('contributes its commands', async () => {
     const commands = await vscode.commands.getCommands(true);
@@ -69,7 +72,7 @@ describe('Lore harvest in VS Code', function () {
     const inboxFile = path.join(root, 'inbox', 'itest-rules.md');
     fs.writeFileSync(inboxFile, CONVERSATION);
     const before = snapshot(root);
-    const report = await vscode.commands.executeCommand<any>('lore.harvest', { confirm: true, provider: 'rules', noDiff: true });
+    const report = await lore.harvestWithoutDialogs({ showDiff: false });
     assert.ok(report?.plan, 'a plan was produced');
     assert.ok(report.plan.changes.some((c: any) => c.file === 'facts.md'));
     assert.deepEqual(snapshot(root), before, 'nothing written before apply');
@@ -86,20 +89,25 @@ describe('Lore harvest in VS Code', function () {
   });
 
   it('OpenAI-compatible stub: one model call for preview and apply, diff editor shows the proposal', async () => {
-    const stub = await startStub('openai', [{ reply: VALID }]);
+    const stub = await startStub('openai', [{ reply: VALID }, { reply: VALID.replace('The stub answered', 'A second distillation answered') }]);
     try {
+      await useProvider('openai', stub.baseUrl);
       fs.writeFileSync(path.join(root, 'inbox', 'itest-openai.md'), CONVERSATION.replace('itest-1', 'itest-2').replace('Fact: integration', 'Fact: openai integration'));
       const before = snapshot(root);
-      const report = await vscode.commands.executeCommand<any>('lore.harvest', { confirm: true, provider: 'openai', baseUrl: stub.baseUrl });
+      const report = await lore.harvestWithoutDialogs();
       assert.ok(report?.plan);
       assert.equal(stub.requests.length, 1);
       assert.deepEqual(snapshot(root), before, 'nothing written before apply');
       await until('a lore-plan diff editor is open', () =>
         vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'lore-plan')),
       );
+      // Without the reply cache, re-running the pipeline would have to ask the model again.
+      fs.rmSync(path.join(root, '.cache'), { recursive: true, force: true });
+      const shownFacts = report.plan.changes.find((c) => c.file === 'facts.md')!.after!;
       await vscode.commands.executeCommand('lore.applyHarvest');
-      assert.equal(stub.requests.length, 1, 'apply reused the cached reply');
-      assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /The stub answered through the OpenAI SDK\. \[from: itest-2, 2026-11-20\]/);
+      assert.equal(stub.requests.length, 1, 'apply made no model call');
+      assert.equal(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), shownFacts, 'apply wrote exactly the previewed facts.md');
+      assert.match(shownFacts, /The stub answered through the OpenAI SDK\. \[from: itest-2, 2026-11-20\]/);
     } finally {
       await stub.close();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -121,13 +129,31 @@ describe('Lore harvest in VS Code', function () {
     assert.equal(editor.document.lineAt(editor.selection.active.line).text, '- A fact typed by hand in the editor.');
   });
 
+  it('a preview that went stale is not applied: nothing is written and the plan is dropped', async () => {
+    const inboxFile = path.join(root, 'inbox', 'itest-stale.md');
+    fs.writeFileSync(inboxFile, CONVERSATION.replace('itest-1', 'itest-4').replace('Fact: integration', 'Fact: stale integration'));
+    try {
+      const report = await lore.harvestWithoutDialogs({ showDiff: false });
+      assert.ok(report?.plan?.changes.some((c: any) => c.file === 'facts.md'));
+      fs.appendFileSync(inboxFile, '\n## 10:05 — user\nFact: written after the preview.\n');
+      const before = snapshot(root);
+      const applied = await vscode.commands.executeCommand<any>('lore.applyHarvest');
+      assert.match(applied?.stale?.join('\n') ?? '', /itest-stale\.md changed since the preview/);
+      assert.deepEqual(snapshot(root), before, 'nothing written');
+      assert.equal(lore.harvest.pending, undefined);
+    } finally {
+      fs.rmSync(inboxFile, { force: true });
+    }
+  });
+
   it('cancelling a harvest leaves no partial writes', async () => {
     const stub = await startStub('openai', [{ reply: VALID }, { hang: true }, { hang: true }]);
     try {
+      await useProvider('openai', stub.baseUrl);
       fs.writeFileSync(path.join(root, 'inbox', 'a-first.md'), CONVERSATION.replace('itest-1', 'itest-3a'));
       fs.writeFileSync(path.join(root, 'inbox', 'b-second.md'), CONVERSATION.replace('itest-1', 'itest-3b'));
       const before = snapshot(root);
-      const running = vscode.commands.executeCommand<any>('lore.harvest', { confirm: true, provider: 'openai', baseUrl: stub.baseUrl, noDiff: true });
+      const running = lore.harvestWithoutDialogs({ showDiff: false });
       await until('the second conversation is being distilled', () => stub.requests.length >= 2);
       await vscode.commands.executeCommand('lore.cancelHarvest');
       const result = await running;

@@ -18,3 +18,13 @@ export async function until(what: string, check: () => boolean | Promise<boolean
   }
   assert.fail(`timed out waiting for: ${what}`);
 }
+
+/**
+ * Points Lore's provider settings at `provider` (and `baseUrl`, e.g. a loopback stub); the
+ * harvest commands take no options, so tests choose the provider the way a user does.
+ */
+export async function useProvider(provider: string | undefined, baseUrl?: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration('lore');
+  await config.update('provider', provider, vscode.ConfigurationTarget.Global);
+  await config.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+}
