@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { LEDGER_STATUSES } from '../store/ledger';
 import { validateLedger } from '../store/ledgerSchema';
 import { ITEM_CATEGORIES } from '../knowledge/categories';
+import { describeSchemaIssue } from '../util/schemaIssue';
 import { CONVERSATION_CLASSES, dryRunTotals } from './classify';
 import type { HarvestPlan } from './plan';
 import type { HarvestReport } from './runHarvest';
@@ -85,10 +86,7 @@ export function parsePlan(text: string, file: string): HarvestReport {
     throw new SavedPlanError(file, (error as Error).message);
   }
   const result = savedPlan.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new SavedPlanError(file, `${issue.path.length ? issue.path.map(String).join('.') : 'the top level'}: ${issue.message}`);
-  }
+  if (!result.success) throw new SavedPlanError(file, describeSchemaIssue(result.error));
   const ledger = validateLedger(result.data.plan.ledger);
   if ('problem' in ledger) throw new SavedPlanError(file, `plan.ledger: ${ledger.problem}`);
   const saved = result.data;
