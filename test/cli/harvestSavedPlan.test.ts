@@ -101,6 +101,17 @@ describe('lore harvest --preview --save-plan, then --apply-plan', function () {
     assert.match(fs.readFileSync(path.join(root, 'digest.md'), 'utf8'), /Typed by hand after the preview/);
   });
 
+  it('keeps invalid UTF-8 and CRLF lines of a category file byte for byte through the plan file', async () => {
+    const { root, planFile } = await setup();
+    const facts = Buffer.concat([Buffer.from('# Facts\r\n\r\n- the caf'), Buffer.from([0xe9]), Buffer.from(' menu [from: hand, 2026-01-01]\r\n')]);
+    fs.writeFileSync(path.join(root, 'facts.md'), facts);
+    assert.equal((await lore(['harvest', '--root', root, '--preview', '--save-plan', planFile, '-q'])).code, 0);
+    const apply = await lore(['harvest', '--root', root, '--apply-plan', planFile]);
+    assert.equal(apply.code, 0, apply.stderr + apply.stdout);
+    const after = fs.readFileSync(path.join(root, 'facts.md'));
+    assert.ok(after.equals(Buffer.concat([facts, Buffer.from('- the rules provider reads markers. [from: c1, 2026-11-20]\r\n')])), JSON.stringify(after.toString('latin1')));
+  });
+
   it('names the file and the field of a plan file that is not valid, and writes nothing', async () => {
     const { root, planFile } = await setup();
     assert.equal((await lore(['harvest', '--root', root, '--preview', '--save-plan', planFile, '-q'])).code, 0);
