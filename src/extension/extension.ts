@@ -1,6 +1,7 @@
 /**
  * Lore in VS Code. Activation is cheap: register commands and views, nothing heavy until a
- * view is shown or a command runs. Everything registered goes into context.subscriptions.
+ * view is shown or a command runs; note lookups and search run in the language server.
+ * Everything registered goes into context.subscriptions.
  */
 import * as vscode from 'vscode';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
@@ -17,7 +18,8 @@ import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
 import { registerSearchCommand } from './search/searchQuickPick';
-import { SearchService } from './search/searchService';
+import { SearchClient } from './search/searchClient';
+import { onServerNotification } from './serverNotification';
 import { registerStoreCommands } from './storeCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
@@ -25,6 +27,7 @@ import { DigestTreeProvider } from './views/digestTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
 import { LedgerTreeProvider } from './views/ledgerTree';
 import { ReviewTreeProvider } from './views/reviewTree';
+import { StoreChangedNotification } from '../shared/protocol';
 
 /** What the extension exports (used by the integration tests and by other extensions). */
 export interface LoreApi {
@@ -34,8 +37,11 @@ export interface LoreApi {
   caches: CacheStates;
   statusBar: CacheStatusBar;
   notes: NotesClient;
-  search: SearchService;
+  search: SearchClient;
 }
+
+/** Kept for `deactivate`, which must stop the language server and return that promise. */
+let notesClient: NotesClient | undefined;
 
 export function activate(context: vscode.ExtensionContext): LoreApi {
   context.subscriptions.push(initLog());
@@ -51,7 +57,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     review: new ReviewTreeProvider(store),
   };
   const notes = new NotesClient(context, store);
-  const search = new SearchService(store);
+  notesClient = notes;
+  const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);
   const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
   setStoreContext();
@@ -63,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     statusBar,
     notes,
     search,
+    onServerNotification(notes, StoreChangedNotification.type, (p) => store.applyChanges(p)),
     registerSearchCommand(search),
     registerRecallTool(store, search),
     decorations,
@@ -89,6 +97,9 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   return { store, harvest, views, caches, statusBar, notes, search };
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+/** Stops the language server (VS Code waits for it); the rest is disposed through context.subscriptions. */
+export function deactivate(): Promise<void> | undefined {
+  const client = notesClient;
+  notesClient = undefined;
+  return client?.stop();
 }

@@ -10,6 +10,8 @@
  * nested jsonrpc copy, whose parameter-structure check compares class instances by identity.
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { RecallResult } from '../core/search/recall';
+import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/search/searchTypes';
 
 /** What the client passes as `initializationOptions`. The store may not exist yet. */
 export interface LoreInitializationOptions {
@@ -17,6 +19,8 @@ export interface LoreInitializationOptions {
   storeRoot: string;
   /** Absolute path of the workspace folder the store describes (note paths are relative to it). */
   workspaceRoot: string;
+  /** The `lore.search.backend` setting (default `auto`: SQLite when it loads, else minisearch). */
+  searchBackend?: 'auto' | 'sqlite' | 'minisearch';
 }
 
 /** Ids of the client-side commands the server's lenses, hovers and links invoke. */
@@ -187,6 +191,56 @@ export namespace DeleteNoteRequest {
     deleted: boolean;
   }
   export const type = new RequestType<Params, Result, void>(method);
+}
+
+/**
+ * Server → client after files in the store changed on disk (one debounced batch of the file
+ * events the client forwarded): the extension refreshes its views and regenerates the digest
+ * when a category file is among them. Paths are store-relative with forward slashes.
+ */
+export namespace StoreChangedNotification {
+  export const method = 'lore/storeChanged' as const;
+  export interface Params {
+    files: string[];
+    /** The store appeared, vanished or was rescanned: anything may have changed. */
+    all?: boolean;
+  }
+  export const type = new NotificationType<Params>(method);
+}
+
+/** Client → server: search the store's index (the index lives in the server, never in the extension host). */
+export namespace SearchRequest {
+  export const method = 'lore/search' as const;
+  export interface Params {
+    query: string;
+    limit?: number;
+    categories?: SearchCategory[];
+  }
+  export type Result = SearchResponse;
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** Client → server: token-budgeted knowledge for an agent (the `lore_recall` tool), as core's `recall`. */
+export namespace RecallRequest {
+  export const method = 'lore/recall' as const;
+  export interface Params {
+    query?: string;
+    /** Workspace-relative or absolute paths whose notes come first. */
+    files?: string[];
+    tokenBudget?: number;
+  }
+  export type Result = RecallResult;
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** Server → client once the search index is open: which engine answers, so the client can say when it is the fallback. */
+export namespace SearchBackendNotification {
+  export const method = 'lore/searchBackend' as const;
+  export interface Params {
+    backend: SearchBackendName;
+    reason: string;
+  }
+  export const type = new NotificationType<Params>(method);
 }
 
 /**

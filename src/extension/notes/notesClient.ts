@@ -9,6 +9,7 @@ import { DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NotesForFileRequest, typ
 import { healNotes } from '../../core/store/fileNotes';
 import { acquireStoreLock } from '../../core/store/storeLock';
 import { logger } from '../log';
+import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 
 const log = logger('notes');
@@ -37,7 +38,7 @@ export class NotesClient implements vscode.Disposable {
     this.disposables.push(
       this.started,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('lore.store')) void this.restart();
+        if (e.affectsConfiguration('lore.store') || e.affectsConfiguration('lore.search')) void this.restart();
       }),
       // A file deleted in VS Code: its notes move to facts.md as `path: note` (core's heal does
       // it under the store lock, facts first, so nothing is lost if it is interrupted).
@@ -82,7 +83,9 @@ export class NotesClient implements vscode.Disposable {
     let crashes = 0;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
-      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace } satisfies LoreInitializationOptions,
+      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace, searchBackend: readSettings().searchBackend } satisfies LoreInitializationOptions,
+      // The server watches nothing itself: it gets the store's file events from the client.
+      synchronize: { fileEvents: this.store.watcher },
       markdown: { isTrusted: { enabledCommands: [...HOVER_ENABLED_COMMANDS] }, supportHtml: false },
       outputChannelName: 'Lore Language Server',
       initializationFailedHandler: (error) => {
@@ -114,8 +117,16 @@ export class NotesClient implements vscode.Disposable {
     await this.ready();
   }
 
+  /** Stops the language server (for `deactivate`, which VS Code awaits). */
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.starting = undefined;
+    if (client?.needsStop()) await client.stop().catch(() => undefined);
+  }
+
   dispose(): void {
-    void this.client?.stop().catch(() => undefined);
+    void this.stop();
     for (const d of this.disposables) d.dispose();
   }
 }
