@@ -1,10 +1,15 @@
 // Bundles the three entry points. `vscode` is provided by the host and native modules
 // (better-sqlite3) must stay in node_modules so their .node binaries load; type checking is
 // `tsc --noEmit` (npm run typecheck), esbuild only strips types.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+// For `npm run bench`: build elsewhere than dist/, and write what each bundle holds beside it.
+const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length);
+const metafile = process.argv.includes('--metafile');
 
 const common = {
   bundle: true,
@@ -31,11 +36,13 @@ const entries = [
 ];
 
 for (const entry of entries) {
-  const options = { ...common, ...entry };
+  const options = { ...common, ...entry, metafile };
+  if (outdir) options.outfile = path.join(outdir, path.basename(entry.outfile));
   if (watch) {
     const ctx = await esbuild.context(options);
     await ctx.watch();
   } else {
-    await esbuild.build(options);
+    const result = await esbuild.build(options);
+    if (metafile) fs.writeFileSync(`${options.outfile}.meta.json`, JSON.stringify(result.metafile));
   }
 }
