@@ -12,7 +12,7 @@ import { HarvestController } from './harvest/harvestController';
 import { registerHarvestCommands } from './harvest/harvestCommands';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
-import { registerNoteCommands } from './notes/noteCommands';
+import { addManualNote, registerNoteCommands } from './notes/noteCommands';
 import { registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
@@ -38,6 +38,8 @@ export interface LoreApi {
   statusBar: CacheStatusBar;
   notes: NotesClient;
   search: SearchClient;
+  /** Adds a note to a file, as Add Note to This File does once the person typed it. */
+  addNote(file: vscode.Uri, text: string): Promise<string>;
 }
 
 /** Kept for `deactivate`, which must stop the language server and return that promise. */
@@ -94,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
   logger('extension').info(`activated (store ${store.paths.root})`);
-  return { store, harvest, views, caches, statusBar, notes, search };
+  return { store, harvest, views, caches, statusBar, notes, search, addNote: (file, text) => addManualNote(store, file, text) };
 }
 
 /** Stops the language server (VS Code waits for it); the rest is disposed through context.subscriptions. */
