@@ -3,6 +3,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 export { formatBytes, formatTokens, printable } from '../core/util/format';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
 
@@ -25,6 +26,30 @@ export const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+type ParsedCommand<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>> & { paths: StorePaths };
+
+/**
+ * What every command does first: parse its options (strictly: an unknown option is a usage
+ * error), answer --help, and resolve the store. Undefined when help was printed.
+ * Positional arguments are refused unless the command takes them.
+ */
+export function parseCommand<O extends typeof COMMON_OPTIONS & ParseArgsOptionsConfig>(
+  argv: string[],
+  options: O,
+  help: string,
+  io: Output,
+  takes: { positionals: boolean } = { positionals: true },
+): ParsedCommand<O> | undefined {
+  const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const values = parsed.values as { help?: boolean; root?: string; workspace?: string };
+  if (values.help) {
+    io.out(help);
+    return undefined;
+  }
+  if (!takes.positionals && parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`);
+  return { ...parsed, paths: resolveStore(values.root, values.workspace) } as ParsedCommand<O>;
+}
 
 /**
  * The store: `--root DIR`, else $LORE_ROOT, else the nearest `.lore/` in the current folder or

@@ -130,7 +130,7 @@ export function analyzeProvenance(line: string): ProvenanceProblem | undefined {
     code = 'provenance-malformed';
     message = !source ? 'Provenance has no conversation id' : !dateText ? 'Provenance has no date (expected [from: ID, YYYY-MM-DD])' : `${dateText} is not a date (expected YYYY-MM-DD)`;
   }
-  if (source && date && !/[\[\]]/.test(source)) {
+  if (source && date && !/[[\]]/.test(source)) {
     const marker = formatProvenance({ source, date });
     const fixed = `${withoutMarker(line, start, end)} ${marker}`;
     const title = code === 'provenance-unclosed' ? 'Close the provenance marker' : code === 'provenance-not-trailing' ? 'Move the provenance to the end of the line' : `Write the provenance as ${marker}`;

@@ -26,8 +26,8 @@ describe('lore search (CLI)', function () {
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 2);
-    assert.ok(lines.some((l) => /^\d\. \[facts\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\]  facts\.md:3$/.test(l)), r.stdout);
-    assert.ok(lines.some((l) => /^\d\. \[decisions\] bundle the CLI with «esbuild» too \[from: c3, 2026-11-21\]  decisions\.md:3$/.test(l)), r.stdout);
+    assert.ok(lines.some((l) => /^\d\. \[facts\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\] {2}facts\.md:3$/.test(l)), r.stdout);
+    assert.ok(lines.some((l) => /^\d\. \[decisions\] bundle the CLI with «esbuild» too \[from: c3, 2026-11-21\] {2}decisions\.md:3$/.test(l)), r.stdout);
     assert.match(r.stderr, /2 results \(sqlite; lexical only: no embedding provider configured/);
     assert.ok(fs.existsSync(path.join(root, '.index', 'lore.sqlite')));
   });

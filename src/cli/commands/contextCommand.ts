@@ -1,9 +1,8 @@
 /** `lore context`: prints the context an agent would get (stable layers first, then the turn). */
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_ROLE_INSTRUCTIONS, buildContext } from '../../core/context/buildContext';
 import { loadContextInputs } from '../../core/context/loadContextInputs';
-import { COMMON_OPTIONS, EXIT_OK, printable, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_OK, printable, parseCommand, type Output } from '../cliSupport';
 
 export const CONTEXT_HELP = `lore context [--root DIR] [--files F...] [--message TEXT] [--json]
 Prints the compiled context: role instructions, the knowledge digest ({knowledge} block, only
@@ -19,12 +18,9 @@ const OPTIONS = {
 } as const;
 
 export async function contextCommand(argv: string[], io: Output): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  if (values.help) {
-    io.out(CONTEXT_HELP);
-    return EXIT_OK;
-  }
-  const paths = resolveStore(values.root, values.workspace);
+  const parsed = parseCommand(argv, OPTIONS, CONTEXT_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const { values, positionals, paths } = parsed;
   // Paths are typed relative to where the user stands, not to the workspace.
   const files = [...(values.files ?? []), ...positionals].map((f) => path.resolve(f));
   const loaded = loadContextInputs(paths, { files, message: values.message });

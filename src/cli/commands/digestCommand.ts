@@ -1,8 +1,7 @@
 /** `lore digest`: regenerates digest.md from the category files and prints it. */
-import { parseArgs } from 'node:util';
 import { regenerateDigest } from '../../core/store/digest';
 import { loadStoreConfig } from '../../core/store/storeConfig';
-import { COMMON_OPTIONS, EXIT_OK, type Output, resolveStore } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_OK, type Output, parseCommand } from '../cliSupport';
 
 export const DIGEST_HELP = `lore digest [--root DIR] [--json]
 Regenerates digest.md (4 KB cap; sections Open tasks, Open questions, Decisions, Facts,
@@ -10,12 +9,9 @@ Playbooks, newest first) and prints it. With nothing to say, or when config.json
 "digestEnabled": false, the digest file is removed ("delete to turn off").`;
 
 export async function digestCommand(argv: string[], io: Output): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: COMMON_OPTIONS, strict: true });
-  if (values.help) {
-    io.out(DIGEST_HELP);
-    return EXIT_OK;
-  }
-  const paths = resolveStore(values.root, values.workspace);
+  const parsed = parseCommand(argv, COMMON_OPTIONS, DIGEST_HELP, io, { positionals: false });
+  if (!parsed) return EXIT_OK;
+  const { values, paths } = parsed;
   const { config, warning } = loadStoreConfig(paths.config);
   if (warning) io.err(`warning: ${warning}`);
   const result = regenerateDigest(paths, { enabled: config.digestEnabled });

@@ -3,7 +3,6 @@
  * `lore notes --heal` checks every note file, `lore note PATH TEXT` adds a note by hand.
  */
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { noteLine } from '../../core/knowledge/itemLines';
 import { toIsoDate } from '../../core/knowledge/provenance';
 import { redactSecrets } from '../../core/safety/redact';
@@ -12,7 +11,7 @@ import { regenerateDigest } from '../../core/store/digest';
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import { acquireStoreLock } from '../../core/store/storeLock';
 import { storeRelative } from '../../core/store/storePaths';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, printable, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, printable, parseCommand, type Output } from '../cliSupport';
 
 export const NOTES_HELP = `lore notes PATH [--root DIR] [--json]   show the notes attached to a file
 lore notes --heal [--root DIR]          re-key notes whose file changed inode; move notes of
@@ -20,12 +19,9 @@ lore notes --heal [--root DIR]          re-key notes whose file changed inode; m
 export const NOTE_HELP = `lore note PATH TEXT [--root DIR]        attach a note to a file ([from: manual, today])`;
 
 export async function notesCommand(argv: string[], io: Output): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, heal: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  if (values.help) {
-    io.out(NOTES_HELP);
-    return EXIT_OK;
-  }
-  const paths = resolveStore(values.root, values.workspace);
+  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, heal: { type: 'boolean' } } as const, NOTES_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const { values, positionals, paths } = parsed;
   if (values.heal) {
     const lock = await acquireStoreLock(paths.root);
     try {
@@ -59,16 +55,13 @@ export async function notesCommand(argv: string[], io: Output): Promise<number> 
 }
 
 export async function noteCommand(argv: string[], io: Output): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: COMMON_OPTIONS, allowPositionals: true, strict: true });
-  if (values.help) {
-    io.out(NOTE_HELP);
-    return EXIT_OK;
-  }
+  const parsed = parseCommand(argv, COMMON_OPTIONS, NOTE_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const { values, positionals, paths } = parsed;
   if (positionals.length < 2) throw new UsageError('lore note takes a PATH and the note TEXT');
   const [target, ...words] = positionals;
   const text = redactSecrets(words.join(' ')).trim();
   if (!text) throw new UsageError('the note text is empty');
-  const paths = resolveStore(values.root, values.workspace);
   const resolved = resolveNoteTarget(paths, path.resolve(target));
   if (resolved.kind === 'orphan') {
     io.err(`cannot attach a note to ${printable(target)}: ${printable(resolved.reason)} (workspace: ${paths.workspace})`);

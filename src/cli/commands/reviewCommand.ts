@@ -2,9 +2,8 @@
  * `lore review`: lists the knowledge items held for a person's review (they read as
  * instructions to an agent), and accepts or rejects them by number.
  */
-import { parseArgs } from 'node:util';
 import { decideReview, listReview, targetLabel, type ReviewDecision, type ReviewItem } from '../../core/knowledge/reviewQueue';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
 
 export const REVIEW_HELP = `lore review [--root DIR] [--json]        list items held for review, numbered
 lore review accept N... | all            let items through: queued ones move to their file
@@ -13,11 +12,6 @@ Items that read as instructions to an agent (remote scripts piped to a shell, "i
 instructions", sending keys or credentials, turning security checks off, orders addressed to the
 assistant) wait in review.md, or in their file when they were already there, and stay out of the
 digest, the context and the instruction files until accepted.`;
-
-/** Terminal-safe text: control characters (escape sequences) shown as `?`. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
-}
 
 function describeItem(item: ReviewItem, n: number): string {
   const where = item.where === 'in-place' ? ' (already in the file; held out of agents\' context)' : '';
@@ -45,12 +39,9 @@ function pick(items: ReviewItem[], args: string[]): ReviewItem[] | 'all' {
 }
 
 export async function reviewCommand(argv: string[], io: Output): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: COMMON_OPTIONS, allowPositionals: true, strict: true });
-  if (values.help) {
-    io.out(REVIEW_HELP);
-    return EXIT_OK;
-  }
-  const paths = resolveStore(values.root, values.workspace);
+  const parsed = parseCommand(argv, COMMON_OPTIONS, REVIEW_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const { values, positionals, paths } = parsed;
   const [action, ...rest] = positionals;
   const items = listReview(paths);
   if (action === undefined || action === 'list') {

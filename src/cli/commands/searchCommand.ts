@@ -1,9 +1,8 @@
 /** `lore search QUERY`: ranked hits from the store's index (rebuilt or refreshed as needed). */
-import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../../core/knowledge/provenance';
 import { searchStore } from '../../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/search/searchTypes';
-import { COMMON_OPTIONS, EXIT_OK, UsageError, printable, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_OK, UsageError, printable, parseCommand, type Output } from '../cliSupport';
 
 export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--json]
 Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
@@ -56,11 +55,9 @@ function provenanceOf(hit: SearchHit): string {
 }
 
 export async function searchCommand(argv: string[], io: Output): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  if (values.help) {
-    io.out(SEARCH_HELP);
-    return EXIT_OK;
-  }
+  const parsed = parseCommand(argv, OPTIONS, SEARCH_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const { values, positionals, paths } = parsed;
   const query = positionals.join(' ').trim();
   if (!query) throw new UsageError('lore search takes a QUERY');
   const categories = parseCategories(values.category);
@@ -69,7 +66,6 @@ export async function searchCommand(argv: string[], io: Output): Promise<number>
   const limit = parseLimit(values.limit);
   const backend = values.backend;
   if (backend !== undefined && backend !== 'sqlite' && backend !== 'minisearch') throw new UsageError(`--backend expects sqlite or minisearch, not "${backend}"`);
-  const paths = resolveStore(values.root, values.workspace);
   const response = await searchStore(paths, query, {
     categories,
     since,

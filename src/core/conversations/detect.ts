@@ -52,7 +52,7 @@ function rank(fileName: string, head: string): Candidate[] {
   const candidates: Candidate[] = [];
   for (const importer of IMPORTERS) {
     if (importer === plainText) continue;
-    let score = 0;
+    let score: number;
     try {
       score = importer.detect(fileName, sample);
     } catch {

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { walkTree } from '../util/walkTree';
 
 export interface AgentSourceOptions {
   claudeCode?: boolean;
@@ -37,28 +38,18 @@ export function codexSessionsFor(workspace: string, home = os.homedir()): string
   const root = path.join(home, '.codex', 'sessions');
   const wanted = path.resolve(workspace);
   const found: string[] = [];
-  const walk = (dir: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
-        try {
-          const record = JSON.parse(firstLine(full)) as { payload?: { cwd?: string }; cwd?: string };
-          const cwd = record.payload?.cwd ?? record.cwd;
-          if (cwd && path.resolve(cwd) === wanted) found.push(full);
-        } catch {
-          // Not a rollout we can read: ignore it.
-        }
+  walkTree(root, {
+    file: (entry, full) => {
+      if (!entry.isFile() || !entry.name.endsWith('.jsonl')) return;
+      try {
+        const record = JSON.parse(firstLine(full)) as { payload?: { cwd?: string }; cwd?: string };
+        const cwd = record.payload?.cwd ?? record.cwd;
+        if (cwd && path.resolve(cwd) === wanted) found.push(full);
+      } catch {
+        // Not a rollout we can read: ignore it.
       }
-    }
-  };
-  walk(root);
+    },
+  });
   return found.sort();
 }
 

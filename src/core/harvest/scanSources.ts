@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInside, type StorePaths } from '../store/storePaths';
+import { walkTree } from '../util/walkTree';
 
 /** File name endings that can hold a conversation. */
 export const CONVERSATION_EXTENSIONS = ['.md', '.markdown', '.txt', '.jsonl', '.json'];
@@ -21,9 +22,15 @@ export interface ScanResult {
   problems: Array<{ path: string; message: string }>;
 }
 
-function isConversationFile(name: string): boolean {
+/**
+ * Whether a file name can be a conversation: a conversation extension, and not hidden (editor
+ * locks and backups such as `.~lock.x#` or `.#x.md`, Lore's own temp and aside files). The
+ * harvest and the search index both ask this, so what is harvested is what is searchable.
+ */
+export function isConversationFileName(name: string): boolean {
+  if (name.startsWith('.')) return false;
   const lower = name.toLowerCase();
-  return CONVERSATION_EXTENSIONS.some((ext) => lower.endsWith(ext)) && !name.startsWith('.~');
+  return CONVERSATION_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
 /** Lists conversation files under the given sources, sorted, without duplicates. */
@@ -36,34 +43,25 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
     seen.add(abs);
     result.files.push({ path: abs, inInbox: isInside(paths.inbox, abs) });
   };
-  const walk = (dir: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch (error) {
-      result.problems.push({ path: dir, message: (error as Error).message });
-      return;
-    }
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        // Never read the store's own files (category files, archive, caches) as conversations.
-        if (isInside(paths.root, full) && !isInside(paths.inbox, full) && !isInside(full, paths.inbox)) continue;
-        if (entry.name === '.git' || entry.name === 'node_modules') continue;
-        walk(full);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFile(entry.name)) {
-        if (isInside(paths.root, full) && !isInside(paths.inbox, full)) continue;
+  const walk = (dir: string) =>
+    walkTree(dir, {
+      sorted: true,
+      unreadable: (where, error) => result.problems.push({ path: where, message: error.message }),
+      // Never read the store's own files (category files, archive, caches) as conversations.
+      enter: (entry, full) => entry.name !== '.git' && entry.name !== 'node_modules' && !(isInside(paths.root, full) && !isInside(paths.inbox, full) && !isInside(full, paths.inbox)),
+      file: (entry, full) => {
+        if (!(entry.isFile() || entry.isSymbolicLink()) || !isConversationFileName(entry.name)) return;
+        if (isInside(paths.root, full) && !isInside(paths.inbox, full)) return;
         if (entry.isSymbolicLink()) {
           try {
-            if (!fs.statSync(full).isFile()) continue;
+            if (!fs.statSync(full).isFile()) return;
           } catch {
-            continue; // A dangling link.
+            return; // A dangling link.
           }
         }
         add(full);
-      }
-    }
-  };
+      },
+    });
   for (const source of sources) {
     let stat: fs.Stats;
     try {

@@ -37,7 +37,7 @@ export function noteLine(note: string, provenance: Provenance): string {
  */
 export function lineIdentity(line: string): string {
   const trimmed = line.trim().replace(/^[-*+]\s+/, '');
-  const match = /\[from:\s*([^,\[\]]+?)\s*,\s*\d{4}-\d{2}-\d{2}\s*\]\s*$/.exec(trimmed);
+  const match = /\[from:\s*([^,[\]]+?)\s*,\s*\d{4}-\d{2}-\d{2}\s*\]\s*$/.exec(trimmed);
   const text = (match ? trimmed.slice(0, match.index) : trimmed).replace(/\s+/g, ' ').trim().toLowerCase();
   return match ? `${match[1]}\u0000${text}` : text;
 }

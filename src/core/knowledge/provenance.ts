@@ -20,7 +20,7 @@ export interface ParsedProvenance extends Provenance {
 }
 
 /** A trailing provenance marker. The id may not contain `,` `[` `]`; spaces around parts are tolerated. */
-const TRAILING = /\[from:\s*([^,\[\]\r\n\s][^,\[\]\r\n]*?)\s*,\s*(\d{4}-\d{2}-\d{2})\s*\]\s*$/;
+const TRAILING = /\[from:\s*([^,[\]\r\n\s][^,[\]\r\n]*?)\s*,\s*(\d{4}-\d{2}-\d{2})\s*\]\s*$/;
 /** Any marker-looking text, used to spot broken provenance (for diagnostics). */
 const ANY_MARKER = /\[from:[^\]\r\n]*\]?/;
 

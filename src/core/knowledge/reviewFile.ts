@@ -130,7 +130,7 @@ function sectionEnd(lines: string[], start: number): number {
 
 /** Inserts `items` at the end of the section with `heading`, creating it (before Accepted) when missing. */
 function insertInSection(lines: string[], heading: string, items: string[], beforeAccepted: boolean): string[] {
-  let at = lines.findIndex((l) => l.trim() === heading);
+  const at = lines.findIndex((l) => l.trim() === heading);
   if (at < 0) {
     const accepted = beforeAccepted ? lines.findIndex((l) => l.trim() === ACCEPTED_HEADING) : -1;
     const where = accepted >= 0 ? accepted : lines.length;

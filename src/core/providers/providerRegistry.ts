@@ -8,7 +8,7 @@ import { RulesProvider } from './rulesProvider';
 
 // The SDK-backed providers are required on first use: loading four SDKs costs a CLI run that
 // only needs the offline extractor most of the startup time.
-/* eslint-disable @typescript-eslint/no-require-imports */
+ 
 const load = {
   openai: () => (require('./openaiProvider') as typeof import('./openaiProvider')).OpenAIProvider,
   anthropic: () => (require('./anthropicProvider') as typeof import('./anthropicProvider')).AnthropicProvider,

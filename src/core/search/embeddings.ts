@@ -10,7 +10,7 @@ import { NO_KEY_PLACEHOLDER, firstEnv } from '../providers/providerCall';
 import { redactSecrets } from '../safety/redact';
 
 // SDKs load on first use: every CLI command imports this module, few of them embed anything.
-/* eslint-disable @typescript-eslint/no-require-imports */
+ 
 const sdk = {
   openai: () => (require('openai') as typeof import('openai')).OpenAI,
   gemini: () => (require('@google/genai') as typeof import('@google/genai')).GoogleGenAI,
@@ -108,7 +108,7 @@ function wrap(provider: EmbeddingProviderName, model: string, endpoint: string, 
         try {
           vectors = await call(batch);
         } catch (error) {
-          throw new Error(`${label}: ${firstLine(error)}`);
+          throw new Error(`${label}: ${firstLine(error)}`, { cause: error });
         }
         if (vectors.length !== batch.length || vectors.some((v) => !Array.isArray(v) || v.length === 0)) {
           throw new Error(`${label}: expected ${batch.length} embeddings, got ${vectors.length}`);

@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
-import { CONVERSATION_EXTENSIONS } from '../harvest/scanSources';
+import { isConversationFileName } from '../harvest/scanSources';
 import { redactSecrets } from '../safety/redact';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
+import { listNames, walkTree } from '../util/walkTree';
 
 /** How a source file is read into documents. */
 export type SourceKind = 'category' | 'notes' | 'transcript';
@@ -62,11 +63,6 @@ function statFile(abs: string): fs.Stats | undefined {
   }
 }
 
-function isConversationName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return !name.startsWith('.') && CONVERSATION_EXTENSIONS.some((ext) => lower.endsWith(ext));
-}
-
 /** Classifies a store-relative or absolute path as a source, or undefined when it is none. */
 export function classifySource(paths: StorePaths, file: string): Omit<SourceFileInfo, 'mtimeMs' | 'size'> | undefined {
   const abs = path.resolve(paths.root, file);
@@ -77,7 +73,7 @@ export function classifySource(paths: StorePaths, file: string): Omit<SourceFile
   }
   const name = path.basename(abs);
   if (path.dirname(abs) === paths.files && name.endsWith('.md') && !name.startsWith('.')) return { rel, abs, kind: 'notes' };
-  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationName(name)) return { rel: indexedPath(rel), abs, kind: 'transcript' };
+  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationFileName(name)) return { rel: indexedPath(rel), abs, kind: 'transcript' };
   return undefined;
 }
 
@@ -105,35 +101,26 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
   for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) push(path.join(paths.root, CATEGORY_FILES[key].file), CATEGORY_FILES[key].file, 'category', key);
   const filesRel = storeRelative(paths, paths.files);
   const filesDir = paths.files + path.sep;
-  for (const name of readNames(paths.files)) {
+  for (const name of listNames(paths.files)) {
     if (name.endsWith('.md') && !name.startsWith('.')) push(filesDir + name, `${filesRel}/${name}`, 'notes');
   }
   if (options.transcripts ?? true) {
-    for (const dir of [paths.inbox, paths.archive]) walkConversations(dir, storeRelative(paths, dir), 0, (abs, rel) => push(abs, indexedPath(rel), 'transcript'));
+    for (const dir of [paths.inbox, paths.archive]) {
+      const rel = storeRelative(paths, dir);
+      // Hidden folders and files are skipped; folder symlinks are not followed, file symlinks are stat'ed through.
+      walkTree(dir, {
+        maxDepth: MAX_DEPTH,
+        enter: (entry) => !entry.name.startsWith('.'),
+        file: (entry, full) => {
+          if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name)) push(full, indexedPath(rel + slashed(full.slice(dir.length))), 'transcript');
+        },
+      });
+    }
   }
 }
 
-function readNames(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
+/** A path tail with forward slashes, as index keys are written on every platform. */
+function slashed(tail: string): string {
+  return path.sep === '/' ? tail : tail.replaceAll(path.sep, '/');
 }
 
-function walkConversations(dir: string, rel: string, depth: number, visit: (abs: string, rel: string) => void): void {
-  if (depth > MAX_DEPTH) return;
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
-    const full = dir + path.sep + entry.name;
-    // Folder symlinks are not followed (no loops); file symlinks are stat'ed through.
-    if (entry.isDirectory()) walkConversations(full, `${rel}/${entry.name}`, depth + 1, visit);
-    else if ((entry.isFile() || entry.isSymbolicLink()) && isConversationName(entry.name)) visit(full, `${rel}/${entry.name}`);
-  }
-}

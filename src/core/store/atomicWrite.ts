@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crashPoint } from '../util/crashPoints';
+import { listNames } from '../util/walkTree';
 
 export interface AtomicWriteOptions {
   /** Skip the fsyncs (derived caches only: losing them costs a recomputation, not data). */
@@ -113,13 +114,7 @@ export function readTextIfExists(file: string): string | undefined {
 
 /** Removes temporary files a crashed writer left behind. */
 export function removeStaleTempFiles(dir: string): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of listNames(dir)) {
     if (name.startsWith('.') && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
   }
 }

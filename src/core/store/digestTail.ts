@@ -70,7 +70,7 @@ export function tailItems(buffer: Buffer, options: TailOptions): string[] {
   const fences = fenceRanges(buffer);
   let fenceIndex = fences.length - 1;
   // Sections need the level-2 headings outside fences, forward, to know where each one starts.
-  let headings: Array<{ at: number; name: string }> = [];
+  const headings: Array<{ at: number; name: string }> = [];
   if (options.section !== undefined) {
     const inFence = (pos: number) => fences.some((f) => pos >= f.start && pos < f.end);
     const bom = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;

@@ -33,6 +33,7 @@ import { appendInPlace, extendsBytes } from './appendInPlace';
 import { fsyncDirectory, writeTempBeside } from './atomicWrite';
 import { sameVersion, sleepSync } from './fileVersion';
 import { StoreEntryError } from './storeErrors';
+import { listNames } from '../util/walkTree';
 
 /** An edit of a file's bytes: `current` is undefined when the file does not exist; undefined = no change. */
 export type ByteEdit = (current: Buffer | undefined) => Buffer | undefined;
@@ -119,8 +120,8 @@ function readSnapshot(file: string, expectedBytes?: number): Snapshot {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw error;
     }
-    let stable = false;
-    let snapshot: Snapshot = {};
+    let stable: boolean;
+    let snapshot: Snapshot;
     try {
       const before = fs.fstatSync(fd, { bigint: true });
       if (!before.isFile()) throw new StoreEntryError(file, 'file');
@@ -364,13 +365,7 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
  * the store lock.
  */
 export function recoverStaleAsides(dir: string): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of listNames(dir)) {
     const mark = name.lastIndexOf(ASIDE_MARK);
     if (!name.startsWith('.') || mark < 1) continue;
     const aside = path.join(dir, name);

@@ -5,6 +5,7 @@
  * of the recursive key sort when the ledger is written back).
  */
 import { z } from 'zod';
+import { describeSchemaIssue } from '../util/schemaIssue';
 import { LEDGER_STATUSES, type Ledger } from './ledger';
 
 /** Deeper than this is not a ledger: a real one is four levels deep (root, entries, entry, items). */
@@ -43,7 +44,5 @@ export function validateLedger(raw: unknown): { ledger: Ledger } | { problem: st
   if (nestingDepth(raw, LEDGER_MAX_DEPTH) > LEDGER_MAX_DEPTH) return { problem: `nested deeper than ${LEDGER_MAX_DEPTH} levels` };
   const result = ledgerSchema.safeParse(raw);
   if (result.success) return { ledger: result.data as Ledger };
-  const issue = result.error.issues[0];
-  const where = issue.path.length ? issue.path.map(String).join('.') : 'the top level';
-  return { problem: `${where}: ${issue.message}; expected {"entries": {sha256: {path, status, at, deleted, …}}}` };
+  return { problem: `${describeSchemaIssue(result.error)}; expected {"entries": {sha256: {path, status, at, deleted, …}}}` };
 }

@@ -1,12 +1,12 @@
 /**
  * Optional per-store settings in `<store>/config.json`, so the CLI honours the same choices as
  * the VS Code settings (which pass them explicitly). Unknown keys are ignored; a malformed file
- * is reported, not fatal.
+ * or a wrong field is reported (naming the file and the field), not fatal.
  */
 import * as fs from 'node:fs';
 
 export type ReclaimMode = 'delete' | 'archive' | 'keep';
-export const RECLAIM_MODES: readonly ReclaimMode[] = ['delete', 'archive', 'keep'];
+export const RECLAIM_MODES = ['delete', 'archive', 'keep'] as const satisfies readonly ReclaimMode[];
 
 export interface StoreConfig {
   /** What happens to an inbox conversation after a proven harvest. */
@@ -29,18 +29,15 @@ export function loadStoreConfig(file: string): LoadedConfig {
   } catch {
     return { config: { ...DEFAULT_STORE_CONFIG } };
   }
+  let raw: unknown;
   try {
-    const raw = JSON.parse(text) as Record<string, unknown>;
-    const config = { ...DEFAULT_STORE_CONFIG };
-    const reclaim = (raw.reclaim ?? (raw.harvest as Record<string, unknown> | undefined)?.reclaim) as unknown;
-    if (typeof reclaim === 'string' && (RECLAIM_MODES as string[]).includes(reclaim)) config.reclaim = reclaim as ReclaimMode;
-    const digest = raw.digestEnabled ?? (raw.digest as Record<string, unknown> | undefined)?.enabled;
-    if (typeof digest === 'boolean') config.digestEnabled = digest;
-    return { config };
+    raw = JSON.parse(text.replace(/^\ufeff/, ''));
   } catch (error) {
     return {
       config: { ...DEFAULT_STORE_CONFIG },
       warning: `${file} is not valid JSON (${(error as Error).message}); using defaults`,
     };
   }
+  const { config, problem } = (require('./configSchema') as typeof import('./configSchema')).checkStoreConfig(raw);
+  return problem ? { config, warning: `${file}: ${problem}; the default is used instead` } : { config };
 }

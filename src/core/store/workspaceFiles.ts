@@ -4,7 +4,7 @@
  * before declaring it orphaned. Skips VCS folders, dependencies and the store itself.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { walkTree } from '../util/walkTree';
 import { fileIdOf } from './fileIdentity';
 
 const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '.lore', '.node24', '.vscode-test', 'dist', 'out', 'target', '__pycache__', '.venv']);
@@ -17,28 +17,18 @@ export interface WorkspaceFile {
 /** Maps every regular file's device:inode to its path (up to `limit` files). */
 export function indexWorkspaceFiles(workspace: string, limit = 200_000): Map<string, WorkspaceFile> {
   const byId = new Map<string, WorkspaceFile>();
-  const stack = [workspace];
-  while (stack.length > 0 && byId.size < limit) {
-    const dir = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue; // Unreadable folders are simply not searched.
-    }
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) stack.push(full);
-      } else if (entry.isFile()) {
-        try {
-          const stat = fs.statSync(full, { bigint: true });
-          byId.set(fileIdOf(stat), { path: full, size: Number(stat.size) });
-        } catch {
-          // Vanished between readdir and stat.
-        }
+  // Unreadable folders are simply not searched; the walk stops entering folders at the limit.
+  walkTree(workspace, {
+    enter: (entry) => !SKIP_DIRS.has(entry.name) && byId.size < limit,
+    file: (entry, full) => {
+      if (!entry.isFile() || byId.size >= limit) return;
+      try {
+        const stat = fs.statSync(full, { bigint: true });
+        byId.set(fileIdOf(stat), { path: full, size: Number(stat.size) });
+      } catch {
+        // Vanished between readdir and stat.
       }
-    }
-  }
+    },
+  });
   return byId;
 }

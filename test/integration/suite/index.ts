@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { format } from 'node:util';
 
 // mocha 12 is an ES module; Node 24 (code-server's extension host) loads it with require().
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const Mocha: typeof import('mocha') = require('mocha');
 
 /**

@@ -1,0 +1,40 @@
+/**
+ * The shape of `<store>/config.json`. Loaded on first use (zod is a large share of the CLI's
+ * start-up). Unknown keys are allowed: a newer Lore may add some, and a person may keep notes.
+ */
+import { z } from 'zod';
+import { describeSchemaIssue, topLevelKeysOf } from '../util/schemaIssue';
+import { DEFAULT_STORE_CONFIG, RECLAIM_MODES, type StoreConfig } from './storeConfig';
+
+const reclaim = z.enum(RECLAIM_MODES);
+
+const configSchema = z.looseObject({
+  reclaim: reclaim.optional(),
+  harvest: z.looseObject({ reclaim: reclaim.optional() }).optional(),
+  digestEnabled: z.boolean().optional(),
+  digest: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+});
+
+/**
+ * The config from parsed JSON. A field that is wrong is named in `problem` and left at its
+ * default; the other fields still apply (one typo does not undo every setting).
+ */
+export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?: string } {
+  let result = configSchema.safeParse(raw);
+  let problem: string | undefined;
+  if (!result.success) {
+    problem = describeSchemaIssue(result.error);
+    const bad = topLevelKeysOf(result.error);
+    const kept = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key))) : {};
+    result = configSchema.safeParse(kept);
+    if (!result.success) return { config: { ...DEFAULT_STORE_CONFIG }, problem };
+  }
+  const data = result.data;
+  return {
+    config: {
+      reclaim: data.reclaim ?? data.harvest?.reclaim ?? DEFAULT_STORE_CONFIG.reclaim,
+      digestEnabled: data.digestEnabled ?? data.digest?.enabled ?? DEFAULT_STORE_CONFIG.digestEnabled,
+    },
+    problem,
+  };
+}

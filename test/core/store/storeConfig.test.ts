@@ -1,0 +1,45 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_STORE_CONFIG, loadStoreConfig } from '../../../src/core/store/storeConfig';
+import { makeTempDir } from '../../helpers/paths';
+
+function load(text?: string) {
+  const file = path.join(makeTempDir('lore-config-'), 'config.json');
+  if (text !== undefined) fs.writeFileSync(file, text);
+  return { file, ...loadStoreConfig(file) };
+}
+
+describe('store config (config.json)', () => {
+  it('uses the defaults without a file, silently', () => {
+    const { config, warning } = load();
+    assert.deepEqual(config, DEFAULT_STORE_CONFIG);
+    assert.equal(warning, undefined);
+  });
+
+  it('reads both spellings and ignores keys it does not know', () => {
+    assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, { reclaim: 'archive', digestEnabled: false });
+    const nested = load('\ufeff{"harvest": {"reclaim": "keep", "x": true}, "digest": {"enabled": false}}');
+    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: false });
+    assert.equal(nested.warning, undefined);
+  });
+
+  it('names the file and the field that is wrong, and keeps the other settings', () => {
+    const { file, config, warning } = load('{"reclaim": "shred", "digestEnabled": false}');
+    assert.deepEqual(config, { reclaim: DEFAULT_STORE_CONFIG.reclaim, digestEnabled: false });
+    assert.ok(warning?.startsWith(`${file}: reclaim: `), warning);
+    assert.match(warning!, /delete.*archive.*keep/);
+    const nested = load('{"digest": {"enabled": "no"}, "reclaim": "keep"}');
+    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: true });
+    assert.match(nested.warning!, /config\.json: digest\.enabled: .*boolean/);
+  });
+
+  it('falls back to the defaults when the file is not JSON or not an object, and says so', () => {
+    const broken = load('{ broken');
+    assert.deepEqual(broken.config, DEFAULT_STORE_CONFIG);
+    assert.match(broken.warning!, /config\.json is not valid JSON/);
+    const list = load('["reclaim", "keep"]');
+    assert.deepEqual(list.config, DEFAULT_STORE_CONFIG);
+    assert.match(list.warning!, /config\.json: the top level: /);
+  });
+});

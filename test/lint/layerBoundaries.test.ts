@@ -1,0 +1,61 @@
+/**
+ * The layer rules of eslint.config.mjs catch what they are meant to: each case lints a line of
+ * source as if it lived in a given folder. If a glob or a regex in the config drifts (a folder
+ * renamed, a pattern that matches nothing), the boundary silently stops being checked; this
+ * notices.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { ESLint } from 'eslint';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+
+async function restrictedImports(file: string, source: string): Promise<string[]> {
+  const eslint = new ESLint({ cwd: root });
+  const [result] = await eslint.lintText(`${source}\nexport {};\n`, { filePath: path.join(root, file) });
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layer boundaries (eslint.config.mjs)', function () {
+  this.timeout(60000);
+
+  const forbidden: Array<[string, string]> = [
+    ['src/core/store/x.ts', "import * as vscode from 'vscode';"],
+    ['src/core/store/x.ts', "import { createConnection } from 'vscode-languageserver/node';"],
+    ['src/core/store/x.ts', "import { LanguageClient } from 'vscode-languageclient/node';"],
+    ['src/core/harvest/x.ts', "import { activate } from '../../extension/extension';"],
+    ['src/core/harvest/x.ts', "import { x } from '../../server/hover';"],
+    ['src/core/x.ts', "import { main } from '../cli/main';"],
+    ['src/server/x.ts', "import * as vscode from 'vscode';"],
+    ['src/server/x.ts', "import { activate } from '../extension/extension';"],
+    ['src/server/x.ts', "import { LanguageClient } from 'vscode-languageclient/node';"],
+    ['src/cli/commands/x.ts', "import { x } from '../../server/hover';"],
+    ['src/cli/commands/x.ts', "import * as vscode from 'vscode';"],
+    ['src/mcp/x.ts', "import { main } from '../cli/main';"],
+    ['src/mcp/x.ts', "import { createConnection } from 'vscode-languageserver/node';"],
+    ['src/extension/notes/x.ts', "import { x } from '../../server/hover';"],
+    ['src/shared/x.ts', "import * as vscode from 'vscode';"],
+  ];
+  for (const [file, source] of forbidden) {
+    it(`refuses in ${file}: ${source}`, async () => {
+      assert.equal((await restrictedImports(file, source)).length, 1);
+    });
+  }
+
+  const allowed: Array<[string, string]> = [
+    ['src/extension/x.ts', "import * as vscode from 'vscode';"],
+    ['src/extension/notes/x.ts', "import { LanguageClient } from 'vscode-languageclient/node';"],
+    ['src/extension/notes/x.ts', "import { healNotes } from '../../core/store/fileNotes';"],
+    ['src/server/x.ts', "import { createConnection } from 'vscode-languageserver/node';"],
+    ['src/server/x.ts', "import { x } from '../shared/protocol';"],
+    ['src/cli/commands/x.ts', "import { x } from '../../mcp/loreMcpServer';"],
+    // A package path that happens to contain a layer's name is not that layer.
+    ['src/mcp/x.ts', "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';"],
+    ['src/core/store/x.ts', "import { x } from '../search/searchIndex';"],
+  ];
+  for (const [file, source] of allowed) {
+    it(`allows in ${file}: ${source}`, async () => {
+      assert.deepEqual(await restrictedImports(file, source), []);
+    });
+  }
+});
