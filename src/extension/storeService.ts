@@ -28,6 +28,9 @@ export class StoreService extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Fires after anything in the store changed. */
   readonly onDidChange = this.changed.event;
+  private readonly moved = this._register(new vscode.EventEmitter<StorePaths>());
+  /** Fires when the store is somewhere else (a setting or the workspace folders changed). */
+  readonly onDidMove = this.moved.event;
   private current: StorePaths | undefined;
   private fileWatcher: vscode.FileSystemWatcher | undefined;
 
@@ -78,6 +81,7 @@ export class StoreService extends Disposable {
       this.fileWatcher?.dispose();
       this.fileWatcher = undefined;
       log.info(`store: ${this.current.root}`);
+      if (before !== undefined) this.moved.fire(this.current);
     }
     this.fireChanged();
   }

@@ -37,8 +37,10 @@ export class NotesClient implements vscode.Disposable {
   constructor(private readonly context: vscode.ExtensionContext, private readonly store: StoreService) {
     this.disposables.push(
       this.started,
+      // A moved store (setting or workspace folders) has a new watcher and paths; a new search backend, a new index.
+      this.store.onDidMove(() => void this.restart()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('lore.store') || e.affectsConfiguration('lore.search')) void this.restart();
+        if (e.affectsConfiguration('lore.search')) void this.restart();
       }),
       // A file deleted in VS Code: its notes move to facts.md as `path: note` (core's heal does
       // it under the store lock, facts first, so nothing is lost if it is interrupted).
