@@ -22,8 +22,18 @@ const common = {
   logLevel: 'warning',
 };
 
+// The extension bundle leaves the language client library to dist/languageClient.js, which it
+// requires only when the client starts (see src/extension/languageClientLibrary.ts).
+const languageClientApart = {
+  name: 'language-client-apart',
+  setup(build) {
+    build.onResolve({ filter: /^(vscode-languageclient\/node|vscode-languageserver-protocol)$/ }, () => ({ path: './languageClient.js', external: true }));
+  },
+};
+
 const entries = [
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [languageClientApart] },
+  { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
   { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   // The CLI runs from an npm install, so the provider SDKs can stay in node_modules and load only
   // when a provider needs them: the offline default then starts in a fraction of the time.

@@ -33,5 +33,11 @@ const ext = require(bundle) as { activate?: (c: unknown) => unknown };
 const required = process.hrtime.bigint();
 ext.activate?.(context);
 const activated = process.hrtime.bigint();
-process.stdout.write(JSON.stringify({ requireMs: Number(required - started) / 1e6, activateMs: Number(activated - required) / 1e6, totalMs: Number(activated - started) / 1e6 }) + '\n');
+// What loads right after activation (the language client library, when it is a bundle of its own).
+const library = require('node:path').join(require('node:path').dirname(bundle), 'languageClient.js') as string;
+const hasLibrary = require('node:fs').existsSync(library) as boolean;
+const libraryStart = process.hrtime.bigint();
+if (hasLibrary) require(library);
+const libraryMs = hasLibrary ? Number(process.hrtime.bigint() - libraryStart) / 1e6 : 0;
+process.stdout.write(JSON.stringify({ requireMs: Number(required - started) / 1e6, activateMs: Number(activated - required) / 1e6, totalMs: Number(activated - started) / 1e6, libraryMs }) + '\n');
 process.exit(0);

@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     statusBar,
     notes,
     search,
-    onServerNotification(notes, StoreChangedNotification.type, (p) => store.applyChanges(p)),
+    onServerNotification(notes, StoreChangedNotification, (p) => store.applyChanges(p)),
     registerSearchCommand(search),
     registerRecallTool(store, search),
     decorations,

@@ -11,19 +11,20 @@ import type { NotesClient } from './notes/notesClient';
 class ServerNotification<P> extends Disposable {
   private current: vscode.Disposable | undefined;
 
-  constructor(notes: NotesClient, type: NotificationType<P>, handler: (params: P) => void) {
+  constructor(notes: NotesClient, message: { readonly type: NotificationType<P> }, handler: (params: P) => void) {
     super();
     this._register(
       notes.onDidStart((client) => {
         this.current?.dispose();
-        this.current = client.onNotification(type, handler);
+        // `type` is read only now: building it loads the LSP library (see src/shared/protocol.ts).
+        this.current = client.onNotification(message.type, handler);
       }),
     );
     this._register({ dispose: () => this.current?.dispose() });
   }
 }
 
-/** Calls `handler` for every `type` notification from whichever server runs. */
-export function onServerNotification<P>(notes: NotesClient, type: NotificationType<P>, handler: (params: P) => void): vscode.Disposable {
-  return new ServerNotification(notes, type, handler);
+/** Calls `handler` for every notification of this kind (a protocol namespace) from whichever server runs. */
+export function onServerNotification<P>(notes: NotesClient, message: { readonly type: NotificationType<P> }, handler: (params: P) => void): vscode.Disposable {
+  return new ServerNotification(notes, message, handler);
 }

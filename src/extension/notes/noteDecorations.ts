@@ -18,7 +18,7 @@ export class NoteDecorations extends Disposable implements vscode.FileDecoration
     super();
     this._register(toDisposable(() => clearTimeout(this.timer)));
     // Each restarted server's subscription replaces the last one's (it used to be kept forever).
-    this._register(onServerNotification(notes, NotesChangedNotification.type, (p) => this.emitter.fire(p.all ? undefined : p.uris.map((u) => vscode.Uri.parse(u)))));
+    this._register(onServerNotification(notes, NotesChangedNotification, (p) => this.emitter.fire(p.all ? undefined : p.uris.map((u) => vscode.Uri.parse(u)))));
     this._register(notes.onDidStart(() => this.emitter.fire(undefined)));
   }
 

@@ -4,7 +4,7 @@
  * restarted when the store location changes, and never restarted in a loop after a crash.
  */
 import * as vscode from 'vscode';
-import { CloseAction, ErrorAction, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
 import { healNotes } from '../../core/store/fileNotes';
 import { acquireStoreLock } from '../../core/store/storeLock';
@@ -31,6 +31,8 @@ export class NotesClient implements vscode.Disposable {
   private starting: Promise<void> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly started = new vscode.EventEmitter<LanguageClient>();
+  /** Counts starts and stops, so a start that is overtaken while it loads the library gives up. */
+  private attempts = 0;
   /** Fires each time a (re)started client is ready. */
   readonly onDidStart = this.started.event;
 
@@ -76,6 +78,11 @@ export class NotesClient implements vscode.Disposable {
   }
 
   private async start(): Promise<void> {
+    // The client library (dist/languageClient.js, ~430 KB) loads here, after activation, not with the extension.
+    const attempt = ++this.attempts;
+    await Promise.resolve(); // not within activate(): the caller does not wait for the start
+    if (attempt !== this.attempts) return; // stopped or restarted meanwhile
+    const { CloseAction, ErrorAction, LanguageClient, TransportKind } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc },
@@ -121,6 +128,7 @@ export class NotesClient implements vscode.Disposable {
 
   /** Stops the language server (for `deactivate`, which VS Code awaits). */
   async stop(): Promise<void> {
+    this.attempts++;
     const client = this.client;
     this.client = undefined;
     this.starting = undefined;

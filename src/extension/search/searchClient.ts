@@ -23,7 +23,7 @@ export class SearchClient extends Disposable {
   constructor(private readonly notes: NotesClient) {
     super();
     this.status.name = 'Lore Search Backend';
-    this._register(onServerNotification(notes, SearchBackendNotification.type, (p) => this.showBackend(p)));
+    this._register(onServerNotification(notes, SearchBackendNotification, (p) => this.showBackend(p)));
     // A restarted server opens its index again and reports its engine then.
     this._register(notes.onDidStart(() => this.showBackend(undefined)));
   }
