@@ -4,6 +4,7 @@
  * Everything registered goes into context.subscriptions.
  */
 import * as vscode from 'vscode';
+import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
@@ -27,7 +28,6 @@ import { DigestTreeProvider } from './views/digestTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
 import { LedgerTreeProvider } from './views/ledgerTree';
 import { ReviewTreeProvider } from './views/reviewTree';
-import { StoreChangedNotification } from '../shared/protocol';
 
 /** What the extension exports (used by the integration tests and by other extensions). */
 export interface LoreApi {
