@@ -1,8 +1,10 @@
 /**
  * Lore in VS Code. Activation is cheap: register commands and views, nothing heavy until a
- * view is shown or a command runs. Everything registered goes into context.subscriptions.
+ * view is shown or a command runs; note lookups and search run in the language server.
+ * Everything registered goes into context.subscriptions.
  */
 import * as vscode from 'vscode';
+import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
@@ -11,13 +13,14 @@ import { HarvestController } from './harvest/harvestController';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
-import { registerNoteCommands } from './notes/noteCommands';
+import { addManualNote, registerNoteCommands } from './notes/noteCommands';
 import { registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
 import { registerSearchCommand } from './search/searchQuickPick';
-import { SearchService } from './search/searchService';
+import { SearchClient } from './search/searchClient';
+import { onServerNotification } from './serverNotification';
 import { registerStoreCommands } from './storeCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
@@ -34,10 +37,15 @@ export interface LoreApi {
   caches: CacheStates;
   statusBar: CacheStatusBar;
   notes: NotesClient;
-  search: SearchService;
+  search: SearchClient;
   /** "Harvest Conversations…" without its dialogs, with the configured provider; the plan is left pending. */
   harvestWithoutDialogs: HarvestWithoutDialogs;
+  /** Adds a note to a file, as Add Note to This File does once the person typed it. */
+  addNote(file: vscode.Uri, text: string): Promise<string>;
 }
+
+/** Kept for `deactivate`, which must stop the language server and return that promise. */
+let notesClient: NotesClient | undefined;
 
 export function activate(context: vscode.ExtensionContext): LoreApi {
   context.subscriptions.push(initLog());
@@ -53,7 +61,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     review: new ReviewTreeProvider(store),
   };
   const notes = new NotesClient(context, store);
-  const search = new SearchService(store);
+  notesClient = notes;
+  const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);
   const harvestCommands = registerHarvestCommands(context, store, harvest);
   const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
@@ -66,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     statusBar,
     notes,
     search,
+    onServerNotification(notes, StoreChangedNotification, (p) => store.applyChanges(p)),
     registerSearchCommand(search),
     registerRecallTool(store, search),
     decorations,
@@ -89,9 +99,22 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
   logger('extension').info(`activated (store ${store.paths.root})`);
-  return { store, harvest, views, caches, statusBar, notes, search, harvestWithoutDialogs: harvestCommands.harvestWithoutDialogs };
+  return {
+    store,
+    harvest,
+    views,
+    caches,
+    statusBar,
+    notes,
+    search,
+    harvestWithoutDialogs: harvestCommands.harvestWithoutDialogs,
+    addNote: (file, text) => addManualNote(store, file, text),
+  };
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+/** Stops the language server (VS Code waits for it); the rest is disposed through context.subscriptions. */
+export function deactivate(): Promise<void> | undefined {
+  const client = notesClient;
+  notesClient = undefined;
+  return client?.stop();
 }

@@ -7,6 +7,7 @@ import type { ReclaimMode } from '../core/store/storeConfig';
 
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
+export type SearchBackendSetting = 'auto' | 'sqlite' | 'minisearch';
 
 export interface LoreSettings {
   storeLocation: StoreLocation;
@@ -21,11 +22,18 @@ export interface LoreSettings {
   reclaim: ReclaimMode;
   digestEnabled: boolean;
   timeoutSeconds: number;
+  searchBackend: SearchBackendSetting;
+  /** Agent instruction files that get the digest block (AGENTS.md, CLAUDE.md, …). */
+  instructionsSync: string[];
+}
+
+/** The configuration section for the folder the store belongs to (several settings are resource-scoped). */
+function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('lore', scope ?? vscode.workspace.workspaceFolders?.[0]?.uri ?? null);
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
-  // Several settings are resource-scoped: read them for the first folder (where the store is).
-  const c = vscode.workspace.getConfiguration('lore', scope ?? vscode.workspace.workspaceFolders?.[0]?.uri ?? null);
+  const c = section(scope);
   return {
     storeLocation: c.get<StoreLocation>('store.location', 'workspace'),
     sourcesInbox: c.get<boolean>('sources.inbox', true),
@@ -39,5 +47,12 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     reclaim: c.get<ReclaimMode>('harvest.reclaim', 'delete'),
     digestEnabled: c.get<boolean>('digest.enabled', true),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
+    searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),
+    instructionsSync: c.get<string[]>('instructions.sync', []),
   };
+}
+
+/** Records the instruction files to keep in step with the digest, for this workspace. */
+export async function updateInstructionsSync(files: string[]): Promise<void> {
+  await section().update('instructions.sync', files, vscode.ConfigurationTarget.Workspace);
 }

@@ -1,7 +1,11 @@
 /**
  * The knowledge store as the extension sees it: where it is (per the settings), whether it
- * exists, and a change event fed by a file watcher. Hand edits of a category file regenerate
- * the digest (debounced), so the Digest view follows what a person writes.
+ * exists, the one file watcher over it, and a change event.
+ *
+ * The watcher's events go to the language server (the client forwards them with
+ * `synchronize.fileEvents`), which batches them once and answers with `lore/storeChanged`
+ * (`applyChanges`): the views refresh then, and a hand edit of a category file regenerates the
+ * digest, so the Digest view follows what a person writes, in VS Code or with `lore` in a terminal.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,6 +15,8 @@ import { CATEGORY_FILES } from '../core/knowledge/categories';
 import { REVIEW_FILE } from '../core/knowledge/reviewFile';
 import { regenerateDigest } from '../core/store/digest';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
+import type { StoreChangedNotification } from '../shared/protocol';
+import { Disposable } from './lifecycle';
 import { logger } from './log';
 import { readSettings } from './settings';
 
@@ -18,23 +24,25 @@ const log = logger('store');
 // review.md records which held items a person accepted, so it shapes the digest too.
 const DIGEST_SOURCES = new Set<string>([...Object.values(CATEGORY_FILES).map((c) => c.file), REVIEW_FILE]);
 
-export class StoreService implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires (debounced) after anything in the store changed. */
+export class StoreService extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** Fires after anything in the store changed. */
   readonly onDidChange = this.changed.event;
-  private watcher: vscode.FileSystemWatcher | undefined;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
-  private refreshTimer: NodeJS.Timeout | undefined;
-  private digestTimer: NodeJS.Timeout | undefined;
+  private readonly moved = this._register(new vscode.EventEmitter<StorePaths>());
+  /** Fires when the store is somewhere else (a setting or the workspace folders changed). */
+  readonly onDidMove = this.moved.event;
   private current: StorePaths | undefined;
+  private fileWatcher: vscode.FileSystemWatcher | undefined;
 
   constructor() {
-    this.disposables.push(
+    super();
+    this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('lore.store') || e.affectsConfiguration('lore.digest')) this.reset();
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.reset()),
     );
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.reset()));
+    this._register({ dispose: () => this.fileWatcher?.dispose() });
     this.reset();
   }
 
@@ -45,6 +53,14 @@ export class StoreService implements vscode.Disposable {
 
   get exists(): boolean {
     return fs.existsSync(this.paths.root);
+  }
+
+  /**
+   * The one watcher over the store, for the language client's `synchronize.fileEvents`. It is
+   * replaced when the store moves; the client is restarted then and picks up the new one.
+   */
+  get watcher(): vscode.FileSystemWatcher {
+    return (this.fileWatcher ??= createStoreWatcher(this.paths));
   }
 
   /** The workspace store (`<folder>/.lore`) or the global one (`~/.lore`). */
@@ -59,52 +75,50 @@ export class StoreService implements vscode.Disposable {
   }
 
   private reset(): void {
+    const before = this.current?.root;
     this.current = this.resolve();
-    this.watcher?.dispose();
-    const pattern = new vscode.RelativePattern(vscode.Uri.file(this.current.root), '**/*.{md,json}');
-    this.watcher = vscode.workspace.createFileSystemWatcher(pattern);
-    const onEvent = (uri: vscode.Uri) => this.onFileEvent(uri);
-    this.watcher.onDidChange(onEvent);
-    this.watcher.onDidCreate(onEvent);
-    this.watcher.onDidDelete(onEvent);
-    log.info(`store: ${this.current.root}`);
+    if (this.current.root !== before) {
+      this.fileWatcher?.dispose();
+      this.fileWatcher = undefined;
+      log.info(`store: ${this.current.root}`);
+      if (before !== undefined) this.moved.fire(this.current);
+    }
     this.fireChanged();
   }
 
-  private onFileEvent(uri: vscode.Uri): void {
-    const rel = path.relative(this.paths.root, uri.fsPath);
-    if (rel.startsWith('.cache') || rel.startsWith('.index')) return;
-    if (DIGEST_SOURCES.has(rel)) this.scheduleDigest();
-    this.fireChanged();
+  /** The language server's batch of file events in the store (see the module comment). */
+  applyChanges(params: StoreChangedNotification.Params): void {
+    if (params.all || params.files.some((f) => DIGEST_SOURCES.has(f))) this.regenerateDigest();
+    else this.fireChanged();
   }
 
   /** Regenerates the digest after a category file changed (by hand or by a harvest). */
-  private scheduleDigest(): void {
-    clearTimeout(this.digestTimer);
-    this.digestTimer = setTimeout(() => this.regenerateDigest(), 300);
-  }
-
   regenerateDigest(): void {
     if (!this.exists) return;
     try {
       const result = regenerateDigest(this.paths, { enabled: readSettings().digestEnabled });
       if (result.changed) log.info(`digest regenerated (${result.bytes} bytes)`);
-      this.fireChanged();
     } catch (error) {
       log.error('digest regeneration failed', error);
     }
+    this.fireChanged();
   }
 
-  /** Tells the views to refresh (debounced, so a burst of writes is one refresh). */
+  /** Tells the views to refresh (file events arrive already batched by the language server). */
   fireChanged(): void {
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => this.changed.fire(), 100);
+    if (!this.isDisposed) this.changed.fire();
   }
+}
 
-  dispose(): void {
-    clearTimeout(this.refreshTimer);
-    clearTimeout(this.digestTimer);
-    this.watcher?.dispose();
-    for (const d of this.disposables) d.dispose();
-  }
+/**
+ * A workspace store is watched through the workspace's own recursive watcher (a pattern under the
+ * folder), which also reports the store being created or deleted; a global store is watched from
+ * its own folder.
+ */
+function createStoreWatcher(paths: StorePaths): vscode.FileSystemWatcher {
+  const parent = path.dirname(paths.root);
+  const inWorkspace = vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === parent);
+  const name = path.basename(paths.root);
+  const pattern = inWorkspace ? new vscode.RelativePattern(vscode.Uri.file(parent), `{${name},${name}/**}`) : new vscode.RelativePattern(vscode.Uri.file(paths.root), '**');
+  return vscode.workspace.createFileSystemWatcher(pattern);
 }

@@ -1,19 +1,22 @@
 /**
  * The language server's parts put together, free of the connection so tests and benchmarks can
- * hold one in-process: the note index with its watcher, staleness, lookup, writer, notes service
- * and code lenses. Store changes become one `lore/notesChanged` notification and a code-lens
- * refresh, through the hooks the connection provides.
+ * hold one in-process: the note index, staleness, lookup, writer, notes service, code lenses and
+ * the search index. The client's file events about the store (`fileChanged`) are batched once
+ * (StoreEvents); each batch updates both indexes and becomes one `lore/notesChanged`, one
+ * `lore/storeChanged` and a code-lens refresh, through the hooks the connection provides.
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { StorePaths } from '../core/store/storePaths';
-import type { NotesChangedNotification } from '../shared/protocol';
+import { storeRelative, type StorePaths } from '../core/store/storePaths';
+import type { SearchBackendName } from '../core/search/searchTypes';
+import type { NotesChangedNotification, StoreChangedNotification } from '../shared/protocol';
 import { NoteLenses } from './codeLenses';
 import { NoteIndex, type IndexChange } from './noteIndex';
 import { NoteLookup } from './noteLookup';
 import { NotesService } from './notesService';
 import { StalenessTracker } from './staleness';
-import { StoreWatcher, type StoreChangeBatch } from './storeWatcher';
+import { ServerSearch } from './serverSearch';
+import { StoreEvents, type StoreChangeBatch } from './storeEvents';
 import { StoreWriter } from './storeWriter';
 
 /** What the server needs from the connection. */
@@ -21,6 +24,10 @@ export interface ServerHooks {
   notesChanged(params: NotesChangedNotification.Params): void;
   /** Ask the client to re-request code lenses (only called when it supports that). */
   refreshCodeLenses(): void;
+  /** Files in the store changed on disk (one batch). Optional: tests and benchmarks may not care. */
+  storeChanged?(params: StoreChangedNotification.Params): void;
+  /** The search index opened on this engine. */
+  searchBackend?(backend: SearchBackendName, reason: string): void;
   log(message: string): void;
 }
 
@@ -34,7 +41,8 @@ export class LoreServer {
   readonly writer: StoreWriter;
   readonly notes: NotesService;
   readonly lenses: NoteLenses;
-  private readonly watcher: StoreWatcher;
+  readonly search: ServerSearch;
+  private readonly events: StoreEvents;
   private lensTimer: NodeJS.Timeout | undefined;
   /** Resolves once the index holds every note file present at start. */
   ready: Promise<void> = Promise.resolve();
@@ -42,7 +50,7 @@ export class LoreServer {
   constructor(
     readonly paths: StorePaths,
     private readonly hooks: ServerHooks,
-    options: { debounceMs?: number } = {},
+    options: { debounceMs?: number; searchBackend?: 'auto' | 'sqlite' | 'minisearch' } = {},
   ) {
     this.index = new NoteIndex(paths.files);
     this.staleness = new StalenessTracker(path.join(paths.index, 'note-baselines'));
@@ -50,12 +58,17 @@ export class LoreServer {
     this.writer = new StoreWriter(paths, this.index, this.staleness, (changes) => this.publish(changes, [], false), hooks.log);
     this.notes = new NotesService(lookup, this.index, this.staleness, this.writer);
     this.lenses = new NoteLenses(this.notes, () => this.scheduleLensRefresh());
-    this.watcher = new StoreWatcher(paths.root, (batch) => void this.onBatch(batch), hooks.log, options.debounceMs);
+    this.search = new ServerSearch(paths, options.searchBackend ?? 'auto', { backendChanged: (b, r) => hooks.searchBackend?.(b, r), log: hooks.log });
+    this.events = new StoreEvents(paths, (batch) => void this.onBatch(batch), options.debounceMs);
   }
 
-  /** Builds the index and starts watching. */
+  /** A file event the client forwarded (absolute path of a created, changed or deleted file). */
+  fileChanged(file: string): void {
+    this.events.add(file);
+  }
+
+  /** Builds the note index (the search index opens on the first query). */
   start(): Promise<void> {
-    this.watcher.start();
     const started = Date.now();
     this.ready = this.index.rebuild().then(
       () => this.hooks.log(`indexed ${this.index.size} note files in ${Date.now() - started} ms (${this.paths.files})`),
@@ -65,7 +78,8 @@ export class LoreServer {
   }
 
   dispose(): void {
-    this.watcher.dispose();
+    this.events.dispose();
+    this.search.dispose();
     if (this.lensTimer) clearTimeout(this.lensTimer);
   }
 
@@ -88,7 +102,9 @@ export class LoreServer {
     const changes = await this.index.refresh(all ? undefined : batch.noteFiles);
     const storeFiles = [...batch.storeFiles].map((name) => path.join(this.paths.root, name));
     this.publish(changes, storeFiles, all);
+    this.hooks.storeChanged?.({ files: [...batch.changed].map((f) => storeRelative(this.paths, f)).sort(), ...(all ? { all } : {}) });
     this.captureBaselines(changes);
+    await this.search.changed(all ? 'all' : [...batch.changed]);
   }
 
   private publish(changes: IndexChange[], storeFiles: string[], all: boolean): void {

@@ -2,8 +2,9 @@
  * Entry point of the Lore language server (dist/server.js), started by the VS Code client over
  * node IPC or stdio (`--node-ipc` / `--stdio`, detected by vscode-languageserver). It serves
  * per-file notes on open editors (code lenses, a hover on the first line, the custom requests of
- * src/shared/protocol.ts) and, inside the store's own markdown, links, diagnostics and quick
- * fixes for provenance markers.
+ * src/shared/protocol.ts), the store's search index (`lore/search`, `lore/recall`) and, inside
+ * the store's own markdown, links, diagnostics and quick fixes for provenance markers. File
+ * events come from the client (`workspace/didChangeWatchedFiles`); the server watches nothing.
  *
  * Custom messages are registered by method string: see src/shared/protocol.ts for why.
  */
@@ -28,6 +29,10 @@ import {
   MarkNotesValidRequest,
   NotesChangedNotification,
   NotesForFileRequest,
+  RecallRequest,
+  SearchBackendNotification,
+  SearchRequest,
+  StoreChangedNotification,
   type LoreInitializationOptions,
 } from '../shared/protocol';
 import { provideNotesHover } from './hover';
@@ -80,8 +85,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     refreshCodeLenses: () => {
       if (lensRefreshSupported) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     },
+    storeChanged: (p) => void connection.sendNotification(StoreChangedNotification.method, p),
+    searchBackend: (backend, reason) => void connection.sendNotification(SearchBackendNotification.method, { backend, reason } satisfies SearchBackendNotification.Params),
     log,
-  });
+  }, { searchBackend: options.searchBackend });
   // Build the index now rather than on `initialized`, so no request can see it unbuilt.
   void server.start();
   return {
@@ -101,6 +108,20 @@ connection.onInitialized(() => {
 });
 
 connection.onShutdown(() => server?.dispose());
+
+// File events about the store, from the client's watcher (synchronize.fileEvents).
+connection.onDidChangeWatchedFiles((params) => {
+  for (const change of params.changes) {
+    const file = pathOf(change.uri);
+    if (file) server?.fileChanged(file);
+  }
+});
+
+// Search, off the extension host.
+
+connection.onRequest(SearchRequest.method, async (params: SearchRequest.Params): Promise<SearchRequest.Result> => (await ready()).search.search(params ?? { query: '' }));
+
+connection.onRequest(RecallRequest.method, async (params: RecallRequest.Params): Promise<RecallRequest.Result> => (await ready()).search.recall(params ?? {}));
 
 // Per-file notes on workspace files.
 

@@ -8,8 +8,25 @@
  * `vscode-languageclient` 11 uses, so the client can pass them to `sendRequest`/`onNotification`.
  * The server registers by `method` string instead: `vscode-languageserver` 10 carries its own
  * nested jsonrpc copy, whose parameter-structure check compares class instances by identity.
+ *
+ * They are built on first use (`lazyType`): importing this module loads no LSP library, so the
+ * extension host loads the client's libraries (dist/languageClient.js) only when it starts the
+ * client, after activation. New messages follow the same pattern (`export declare const type`
+ * in the namespace, `lazyType(...)` after it).
  */
-import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { RecallResult } from '../core/search/recall';
+import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/search/searchTypes';
+
+/** Defines `message.type` as a getter that builds the type object once, when first asked for. */
+function lazyType(message: { readonly method: string }, kind: 'request' | 'notification'): void {
+  let value: unknown;
+  const create = () => {
+    const lsp = require('vscode-languageserver-protocol') as typeof import('vscode-languageserver-protocol');
+    return kind === 'request' ? new lsp.RequestType(message.method) : new lsp.NotificationType(message.method);
+  };
+  Object.defineProperty(message, 'type', { enumerable: true, get: () => (value ??= create()) });
+}
 
 /** What the client passes as `initializationOptions`. The store may not exist yet. */
 export interface LoreInitializationOptions {
@@ -17,6 +34,8 @@ export interface LoreInitializationOptions {
   storeRoot: string;
   /** Absolute path of the workspace folder the store describes (note paths are relative to it). */
   workspaceRoot: string;
+  /** The `lore.search.backend` setting (default `auto`: SQLite when it loads, else minisearch). */
+  searchBackend?: 'auto' | 'sqlite' | 'minisearch';
 }
 
 /** Ids of the client-side commands the server's lenses, hovers and links invoke. */
@@ -130,8 +149,9 @@ export namespace NotesChangedNotification {
     uris: string[];
     all?: boolean;
   }
-  export const type = new NotificationType<Params>(method);
+  export declare const type: NotificationType<Params>;
 }
+lazyType(NotesChangedNotification, 'notification');
 
 /** Client → server: forward `vscode.workspace.onDidRenameFiles` (files and folders) so note keys follow at once. */
 export namespace DidRenameFilesRequest {
@@ -144,8 +164,9 @@ export namespace DidRenameFilesRequest {
     /** Note files rewritten or re-keyed. */
     updated: number;
   }
-  export const type = new RequestType<Params, Result, void>(method);
+  export declare const type: RequestType<Params, Result, void>;
 }
+lazyType(DidRenameFilesRequest, 'request');
 
 /** Client → server: the notes of one file (healing the key when its inode changed), or null. */
 export namespace NotesForFileRequest {
@@ -153,8 +174,9 @@ export namespace NotesForFileRequest {
   export interface Params {
     path: string;
   }
-  export const type = new RequestType<Params, FileNotes | null, void>(method);
+  export declare const type: RequestType<Params, FileNotes | null, void>;
 }
+lazyType(NotesForFileRequest, 'request');
 
 /** Client → server: note counts for explorer badges. Paths without notes are absent from `counts`. */
 export namespace FileDecorationsRequest {
@@ -165,8 +187,9 @@ export namespace FileDecorationsRequest {
   export interface Result {
     counts: Record<string, number>;
   }
-  export const type = new RequestType<Params, Result, void>(method);
+  export declare const type: RequestType<Params, Result, void>;
 }
+lazyType(FileDecorationsRequest, 'request');
 
 /** Client → server: record the file's current size and fingerprint in its note file (under the store lock). */
 export namespace MarkNotesValidRequest {
@@ -176,8 +199,9 @@ export namespace MarkNotesValidRequest {
     updated: boolean;
     noteFile?: string;
   }
-  export const type = new RequestType<Params, Result, void>(method);
+  export declare const type: RequestType<Params, Result, void>;
 }
+lazyType(MarkNotesValidRequest, 'request');
 
 /** Client → server: delete one note line (under the store lock; refused when the line changed). */
 export namespace DeleteNoteRequest {
@@ -186,8 +210,63 @@ export namespace DeleteNoteRequest {
   export interface Result {
     deleted: boolean;
   }
-  export const type = new RequestType<Params, Result, void>(method);
+  export declare const type: RequestType<Params, Result, void>;
 }
+lazyType(DeleteNoteRequest, 'request');
+
+/**
+ * Server → client after files in the store changed on disk (one debounced batch of the file
+ * events the client forwarded): the extension refreshes its views and regenerates the digest
+ * when a category file is among them. Paths are store-relative with forward slashes.
+ */
+export namespace StoreChangedNotification {
+  export const method = 'lore/storeChanged' as const;
+  export interface Params {
+    files: string[];
+    /** The store appeared, vanished or was rescanned: anything may have changed. */
+    all?: boolean;
+  }
+  export declare const type: NotificationType<Params>;
+}
+lazyType(StoreChangedNotification, 'notification');
+
+/** Client → server: search the store's index (the index lives in the server, never in the extension host). */
+export namespace SearchRequest {
+  export const method = 'lore/search' as const;
+  export interface Params {
+    query: string;
+    limit?: number;
+    categories?: SearchCategory[];
+  }
+  export type Result = SearchResponse;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(SearchRequest, 'request');
+
+/** Client → server: token-budgeted knowledge for an agent (the `lore_recall` tool), as core's `recall`. */
+export namespace RecallRequest {
+  export const method = 'lore/recall' as const;
+  export interface Params {
+    query?: string;
+    /** Workspace-relative or absolute paths whose notes come first. */
+    files?: string[];
+    tokenBudget?: number;
+  }
+  export type Result = RecallResult;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(RecallRequest, 'request');
+
+/** Server → client once the search index is open: which engine answers, so the client can say when it is the fallback. */
+export namespace SearchBackendNotification {
+  export const method = 'lore/searchBackend' as const;
+  export interface Params {
+    backend: SearchBackendName;
+    reason: string;
+  }
+  export declare const type: NotificationType<Params>;
+}
+lazyType(SearchBackendNotification, 'notification');
 
 /**
  * Builds a `command:` URI for a Lore command. The args are JSON in the query; `(`, `)` and the

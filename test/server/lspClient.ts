@@ -2,7 +2,9 @@
  * A minimal LSP client for tests and benchmarks: spawns the real bundle `dist/server.js --stdio`
  * and talks JSON-RPC to it with vscode-languageserver-protocol, as the VS Code client would.
  * It records notifications, published diagnostics and code-lens refresh requests so tests can
- * wait for them.
+ * wait for them. Like VS Code's file watcher behind `synchronize.fileEvents`, it watches the
+ * workspace (recursively) and forwards changes as `workspace/didChangeWatchedFiles`: the server
+ * watches nothing itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,10 +16,12 @@ import {
   CodeLensRequest,
   CodeLensResolveRequest,
   DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DocumentLinkRequest,
   ExitNotification,
+  FileChangeType,
   HoverRequest,
   InitializeRequest,
   InitializedNotification,
@@ -32,7 +36,7 @@ import {
   type Hover,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
-import { NotesChangedNotification, type LoreInitializationOptions } from '../../src/shared/protocol';
+import { NotesChangedNotification, SearchBackendNotification, StoreChangedNotification, type LoreInitializationOptions } from '../../src/shared/protocol';
 import { REPO_ROOT } from '../helpers/paths';
 
 export const SERVER_BUNDLE = path.join(REPO_ROOT, 'dist', 'server.js');
@@ -54,6 +58,7 @@ export class LspTestClient {
   lensRefreshes = 0;
   private readonly versions = new Map<string, number>();
   private waiters: Array<() => void> = [];
+  private watcher: fs.FSWatcher | undefined;
 
   private constructor(
     readonly connection: ProtocolConnection,
@@ -74,7 +79,9 @@ export class LspTestClient {
       client.diagnostics.set(p.uri, p.diagnostics);
       client.record(PublishDiagnosticsNotification.method, p);
     });
-    connection.onNotification(NotesChangedNotification.method, (p: NotesChangedNotification.Params) => client.record(NotesChangedNotification.method, p));
+    for (const method of [NotesChangedNotification.method, StoreChangedNotification.method, SearchBackendNotification.method]) {
+      connection.onNotification(method, (p: unknown) => client.record(method, p));
+    }
     connection.onRequest(CodeLensRefreshRequest.method, () => {
       client.lensRefreshes++;
       client.record(CodeLensRefreshRequest.method, null);
@@ -89,9 +96,21 @@ export class LspTestClient {
       workspaceFolders: null,
     });
     await connection.sendNotification(InitializedNotification.type, {});
+    const watched = options.workspaceRoot ?? (options.storeRoot && path.dirname(options.storeRoot));
+    if (watched) client.watch(watched);
     // Every request waits for the index; an empty one tells us the server is ready and watching.
     await connection.sendRequest('lore/fileDecorations', { paths: [] });
     return client;
+  }
+
+  /** Forwards file events under `dir`, as VS Code's watcher does for the real client. */
+  private watch(dir: string): void {
+    this.watcher = fs.watch(dir, { recursive: true, persistent: false }, (_event, name) => {
+      if (!name) return;
+      const file = path.join(dir, String(name));
+      const type = fs.existsSync(file) ? FileChangeType.Changed : FileChangeType.Deleted;
+      void this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(file), type }] }).catch(() => undefined);
+    });
   }
 
   private record(method: string, params: unknown): void {
@@ -163,6 +182,7 @@ export class LspTestClient {
 
   /** Graceful shutdown; kills the process if it does not exit. */
   async stop(): Promise<void> {
+    this.watcher?.close();
     try {
       await Promise.race([this.connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 2000))]);
       await this.connection.sendNotification(ExitNotification.type);

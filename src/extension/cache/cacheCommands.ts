@@ -4,18 +4,15 @@ import { disable, enable, invalidate } from '../../core/context/cacheState';
 import { syncInstructionFiles } from '../../core/context/instructionSync';
 import { readAgentDigest } from '../../core/knowledge/heldItems';
 import { logger, runCommand } from '../log';
+import { readSettings, updateInstructionsSync } from '../settings';
 import type { StoreService } from '../storeService';
 import type { CacheDiscussionNode } from '../views/cacheTree';
 import type { CacheStates } from './cacheStates';
 
 const log = logger('cache');
 
-export function instructionFilesSetting(): string[] {
-  return vscode.workspace.getConfiguration('lore', vscode.workspace.workspaceFolders?.[0]?.uri ?? null).get<string[]>('instructions.sync', []);
-}
-
 /** Writes the digest block (without items held for review) into the opted-in instruction files, only when it changed. */
-export function syncInstructions(store: StoreService, files = instructionFilesSetting()): ReturnType<typeof syncInstructionFiles> {
+export function syncInstructions(store: StoreService, files = readSettings().instructionsSync): ReturnType<typeof syncInstructionFiles> {
   if (!files.length || !store.exists) return [];
   const results = syncInstructionFiles(store.paths.workspace, files, readAgentDigest(store.paths));
   for (const r of results) if (r.action !== 'unchanged') log.info(`instructions: ${r.file} ${r.action}${r.reason ? ` (${r.reason})` : ''}`);
@@ -34,12 +31,12 @@ export function registerCacheCommands(store: StoreService, states: CacheStates):
     vscode.commands.registerCommand('lore.cache.disable', (node?: CacheDiscussionNode) => update(node, (s) => disable(s, Date.now()))),
     vscode.commands.registerCommand('lore.cache.enable', (node?: CacheDiscussionNode) => update(node, (s) => enable(s))),
     vscode.commands.registerCommand('lore.syncInstructions', () => runCommand('Sync Agent Instructions', async () => {
-      let files = instructionFilesSetting();
+      let files = readSettings().instructionsSync;
       if (!files.length) {
         const picks = await vscode.window.showQuickPick(['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'], { canPickMany: true, title: 'Lore: keep the digest in these agent instruction files' });
         if (!picks?.length) return [];
         files = picks;
-        await vscode.workspace.getConfiguration('lore', vscode.workspace.workspaceFolders?.[0]?.uri ?? null).update('instructions.sync', files, vscode.ConfigurationTarget.Workspace);
+        await updateInstructionsSync(files);
       }
       const results = syncInstructions(store, files);
       const written = results.filter((r) => r.action === 'written').map((r) => r.file);

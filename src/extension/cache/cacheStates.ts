@@ -5,16 +5,19 @@
 import * as vscode from 'vscode';
 import { parseCacheStates } from '../../core/context/cacheStateJson';
 import type { DiscussionCacheState } from '../../core/context/cacheState';
+import { Disposable } from '../lifecycle';
 
 const KEY = 'lore.cacheStates';
 
-export class CacheStates implements vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<void>();
+export class CacheStates extends Disposable {
+  private readonly emitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
   /** The discussion the status bar follows (the last one that called a model). */
   activeId: string | undefined;
 
-  constructor(private readonly memento: vscode.Memento) {}
+  constructor(private readonly memento: vscode.Memento) {
+    super();
+  }
 
   all(): DiscussionCacheState[] {
     return parseCacheStates(this.memento.get(KEY));
@@ -35,9 +38,5 @@ export class CacheStates implements vscode.Disposable {
     await this.memento.update(KEY, []);
     this.activeId = undefined;
     this.emitter.fire();
-  }
-
-  dispose(): void {
-    this.emitter.dispose();
   }
 }

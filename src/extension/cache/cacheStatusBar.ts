@@ -5,23 +5,22 @@
  */
 import * as vscode from 'vscode';
 import { describe, type CacheDescription } from '../../core/context/cacheState';
+import { Disposable, toDisposable } from '../lifecycle';
 import type { CacheStates } from './cacheStates';
 
 const WARN_MS = 60_000;
 
-export class CacheStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('lore.cacheTtl', vscode.StatusBarAlignment.Right, 100);
+export class CacheStatusBar extends Disposable {
+  private readonly item = this._register(vscode.window.createStatusBarItem('lore.cacheTtl', vscode.StatusBarAlignment.Right, 100));
   private timer: NodeJS.Timeout | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly states: CacheStates) {
+    super();
     this.item.name = 'Lore Prompt Cache';
     this.item.command = 'lore.cache.focus';
-    this.disposables.push(
-      this.item,
-      states.onDidChange(() => this.update()),
-      vscode.window.onDidChangeWindowState((s) => (s.focused ? this.start() : this.stop())),
-    );
+    this._register(toDisposable(() => this.stop()));
+    this._register(states.onDidChange(() => this.update()));
+    this._register(vscode.window.onDidChangeWindowState((s) => (s.focused ? this.start() : this.stop())));
     this.update();
     if (vscode.window.state.focused) this.start();
   }
@@ -59,10 +58,5 @@ export class CacheStatusBar implements vscode.Disposable {
   private stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-  }
-
-  dispose(): void {
-    this.stop();
-    for (const d of this.disposables) d.dispose();
   }
 }

@@ -28,6 +28,27 @@ function currentFile(uri?: vscode.Uri): vscode.Uri | undefined {
   return target?.scheme === 'file' ? target : undefined;
 }
 
+function noteTarget(store: StoreService, file: vscode.Uri): Extract<ReturnType<typeof resolveNoteTarget>, { kind: 'file' }> {
+  const target = resolveNoteTarget(store.paths, file.fsPath);
+  if (target.kind === 'orphan') throw new Error(`cannot attach a note to ${vscode.workspace.asRelativePath(file)}: ${target.reason}`);
+  return target;
+}
+
+/**
+ * Adds a note with `[from: manual, today]` to a workspace file (creating the store if needed),
+ * redacted, under the store lock; returns the note file. The API behind Add Note to This File.
+ */
+export async function addManualNote(store: StoreService, file: vscode.Uri, text: string): Promise<string> {
+  if (!store.exists) await vscode.commands.executeCommand('lore.initStore');
+  const target = noteTarget(store, file);
+  const lock = await acquireStoreLock(store.paths.root);
+  try {
+    return addNotesToFile(store.paths, target, [noteLine(redactSecrets(text.trim()), { source: 'manual', date: toIsoDate(new Date()) })]);
+  } finally {
+    lock.release();
+  }
+}
+
 export function registerNoteCommands(store: StoreService, notes: NotesClient): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(LoreCommands.openProvenance, (args: OpenProvenanceArgs) => runCommand('Open Provenance', async () => {
@@ -57,20 +78,14 @@ export function registerNoteCommands(store: StoreService, notes: NotesClient): v
       const client = await notes.ready();
       await client?.sendRequest(MarkNotesValidRequest.type, args);
     })),
-    vscode.commands.registerCommand('lore.addNote', (uri?: vscode.Uri, text?: string) => runCommand('Add Note to This File', async () => {
+    // The note text always comes from the person (the input box): the command takes only the file.
+    vscode.commands.registerCommand('lore.addNote', (uri?: vscode.Uri) => runCommand('Add Note to This File', async () => {
       const file = currentFile(uri);
       if (!file) throw new Error('open a file of the workspace first');
-      if (!store.exists) await vscode.commands.executeCommand('lore.initStore');
-      const target = resolveNoteTarget(store.paths, file.fsPath);
-      if (target.kind === 'orphan') throw new Error(`cannot attach a note to ${vscode.workspace.asRelativePath(file)}: ${target.reason}`);
-      const note = text ?? (await vscode.window.showInputBox({ title: `Lore: note on ${target.relative}`, prompt: 'Saved with [from: manual, today] provenance', ignoreFocusOut: true }));
+      const relative = noteTarget(store, file).relative;
+      const note = await vscode.window.showInputBox({ title: `Lore: note on ${relative}`, prompt: 'Saved with [from: manual, today] provenance', ignoreFocusOut: true });
       if (!note?.trim()) return undefined;
-      const lock = await acquireStoreLock(store.paths.root);
-      try {
-        return addNotesToFile(store.paths, target, [noteLine(redactSecrets(note.trim()), { source: 'manual', date: toIsoDate(new Date()) })]);
-      } finally {
-        lock.release();
-      }
+      return addManualNote(store, file, note);
     })),
     vscode.commands.registerCommand('lore.editNotesForFile', (uri?: vscode.Uri) => runCommand('Edit Notes for This File', async () => {
       const file = currentFile(uri);

@@ -4,22 +4,22 @@
  */
 import * as vscode from 'vscode';
 import { FileDecorationsRequest, NotesChangedNotification } from '../../shared/protocol';
+import { Disposable, toDisposable } from '../lifecycle';
+import { onServerNotification } from '../serverNotification';
 import type { NotesClient } from './notesClient';
 
-export class NoteDecorations implements vscode.FileDecorationProvider, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri | vscode.Uri[] | undefined>();
+export class NoteDecorations extends Disposable implements vscode.FileDecorationProvider {
+  private readonly emitter = this._register(new vscode.EventEmitter<vscode.Uri | vscode.Uri[] | undefined>());
   readonly onDidChangeFileDecorations = this.emitter.event;
   private pending = new Map<string, Array<(count: number) => void>>();
   private timer: NodeJS.Timeout | undefined;
-  private readonly disposables: vscode.Disposable[] = [this.emitter];
 
   constructor(private readonly notes: NotesClient) {
-    this.disposables.push(
-      notes.onDidStart((client) => {
-        client.onNotification(NotesChangedNotification.type, (p) => this.emitter.fire(p.all ? undefined : p.uris.map((u) => vscode.Uri.parse(u))));
-        this.emitter.fire(undefined);
-      }),
-    );
+    super();
+    this._register(toDisposable(() => clearTimeout(this.timer)));
+    // Each restarted server's subscription replaces the last one's (it used to be kept forever).
+    this._register(onServerNotification(notes, NotesChangedNotification, (p) => this.emitter.fire(p.all ? undefined : p.uris.map((u) => vscode.Uri.parse(u)))));
+    this._register(notes.onDidStart(() => this.emitter.fire(undefined)));
   }
 
   provideFileDecoration(uri: vscode.Uri): Promise<vscode.FileDecoration | undefined> | undefined {
@@ -44,10 +44,5 @@ export class NoteDecorations implements vscode.FileDecorationProvider, vscode.Di
       // No badges rather than an error per file; the server logs its own failures.
     }
     for (const [file, waiters] of batch) for (const done of waiters) done(counts[file] ?? 0);
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    for (const d of this.disposables) d.dispose();
   }
 }

@@ -4,11 +4,12 @@
  * restarted when the store location changes, and never restarted in a loop after a crash.
  */
 import * as vscode from 'vscode';
-import { CloseAction, ErrorAction, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
 import { healNotes } from '../../core/store/fileNotes';
 import { acquireStoreLock } from '../../core/store/storeLock';
 import { logger } from '../log';
+import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 
 const log = logger('notes');
@@ -30,14 +31,18 @@ export class NotesClient implements vscode.Disposable {
   private starting: Promise<void> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly started = new vscode.EventEmitter<LanguageClient>();
+  /** Counts starts and stops, so a start that is overtaken while it loads the library gives up. */
+  private attempts = 0;
   /** Fires each time a (re)started client is ready. */
   readonly onDidStart = this.started.event;
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly store: StoreService) {
     this.disposables.push(
       this.started,
+      // A moved store (setting or workspace folders) has a new watcher and paths; a new search backend, a new index.
+      this.store.onDidMove(() => void this.restart()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('lore.store')) void this.restart();
+        if (e.affectsConfiguration('lore.search')) void this.restart();
       }),
       // A file deleted in VS Code: its notes move to facts.md as `path: note` (core's heal does
       // it under the store lock, facts first, so nothing is lost if it is interrupted).
@@ -73,6 +78,11 @@ export class NotesClient implements vscode.Disposable {
   }
 
   private async start(): Promise<void> {
+    // The client library (dist/languageClient.js, ~430 KB) loads here, after activation, not with the extension.
+    const attempt = ++this.attempts;
+    await Promise.resolve(); // not within activate(): the caller does not wait for the start
+    if (attempt !== this.attempts) return; // stopped or restarted meanwhile
+    const { CloseAction, ErrorAction, LanguageClient, TransportKind } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc },
@@ -82,7 +92,9 @@ export class NotesClient implements vscode.Disposable {
     let crashes = 0;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
-      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace } satisfies LoreInitializationOptions,
+      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace, searchBackend: readSettings().searchBackend } satisfies LoreInitializationOptions,
+      // The server watches nothing itself: it gets the store's file events from the client.
+      synchronize: { fileEvents: this.store.watcher },
       markdown: { isTrusted: { enabledCommands: [...HOVER_ENABLED_COMMANDS] }, supportHtml: false },
       outputChannelName: 'Lore Language Server',
       initializationFailedHandler: (error) => {
@@ -114,8 +126,17 @@ export class NotesClient implements vscode.Disposable {
     await this.ready();
   }
 
+  /** Stops the language server (for `deactivate`, which VS Code awaits). */
+  async stop(): Promise<void> {
+    this.attempts++;
+    const client = this.client;
+    this.client = undefined;
+    this.starting = undefined;
+    if (client?.needsStop()) await client.stop().catch(() => undefined);
+  }
+
   dispose(): void {
-    void this.client?.stop().catch(() => undefined);
+    void this.stop();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -5,9 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { frameAsData } from '../../core/safety/dataFraming';
-import { recall } from '../../core/search/recall';
 import type { StoreService } from '../storeService';
-import type { SearchService } from './searchService';
+import type { SearchClient } from './searchClient';
 
 export interface RecallInput {
   query?: string;
@@ -15,7 +14,7 @@ export interface RecallInput {
   tokenBudget?: number;
 }
 
-export function registerRecallTool(store: StoreService, search: SearchService): vscode.Disposable {
+export function registerRecallTool(store: StoreService, search: SearchClient): vscode.Disposable {
   return vscode.lm.registerTool<RecallInput>('lore_recall', {
     prepareInvocation: (options) => ({
       invocationMessage: `Recalling Lore knowledge${options.input.query ? ` about "${options.input.query}"` : ''}${options.input.files?.length ? ` for ${options.input.files.length} file(s)` : ''}`,
@@ -25,9 +24,8 @@ export function registerRecallTool(store: StoreService, search: SearchService): 
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart('This workspace has no Lore knowledge store yet.')]);
       }
       const input = options.input ?? {};
-      const files = (input.files ?? []).filter((f) => typeof f === 'string').slice(0, 50);
-      const budget = Math.min(Math.max(Number(input.tokenBudget) || 1000, 100), 8000);
-      const result = await recall(store.paths, { query: typeof input.query === 'string' ? input.query : undefined, files, tokenBudget: budget, index: search.get() });
+      // The server checks and bounds the input (files, budget) before core's recall sees it.
+      const result = await search.recall({ query: input.query, files: input.files, tokenBudget: input.tokenBudget });
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(result.text ? frameAsData(result.text) : 'No matching knowledge.')]);
     },
   });

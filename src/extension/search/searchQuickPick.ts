@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { SearchHit } from '../../core/search/searchTypes';
 import { logger, runCommand } from '../log';
-import type { SearchService } from './searchService';
+import type { SearchClient } from './searchClient';
 
 const log = logger('search');
 
@@ -23,7 +23,7 @@ function toItem(hit: SearchHit): HitItem {
   };
 }
 
-export function registerSearchCommand(search: SearchService): vscode.Disposable {
+export function registerSearchCommand(search: SearchClient): vscode.Disposable {
   return vscode.commands.registerCommand('lore.search', (initial?: string) => runCommand('Search Knowledge', () => new Promise<SearchHit | undefined>((resolve) => {
     const pick = vscode.window.createQuickPick<HitItem>();
     pick.title = 'Lore: Search Knowledge';
@@ -39,7 +39,7 @@ export function registerSearchCommand(search: SearchService): vscode.Disposable 
         return;
       }
       pick.busy = true;
-      search.get().search(query, { limit: 50 }).then(
+      search.search(query, { limit: 50 }).then(
         (response) => {
           if (mine !== generation) return;
           pick.items = response.hits.map(toItem);

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { describe, formatRemaining, summarizeByProvider } from '../../core/context/cacheState';
 import type { CacheStates } from '../cache/cacheStates';
+import { Disposable, toDisposable } from '../lifecycle';
 import type { TreeNode } from './treeBase';
 
 export interface CacheDiscussionNode extends TreeNode {
@@ -13,16 +14,16 @@ export interface CacheDiscussionNode extends TreeNode {
   discussionId: string;
 }
 
-export class CacheTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+export class CacheTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly emitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
-  private readonly ticker: NodeJS.Timeout;
 
   constructor(private readonly states: CacheStates) {
-    this.subscription = states.onDidChange(() => this.emitter.fire(undefined));
+    super();
+    this._register(states.onDidChange(() => this.emitter.fire(undefined)));
     // Countdowns in descriptions: refresh every 5 s (the status bar has the exact seconds).
-    this.ticker = setInterval(() => this.emitter.fire(undefined), 5000);
+    const ticker = setInterval(() => this.emitter.fire(undefined), 5000);
+    this._register(toDisposable(() => clearInterval(ticker)));
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -59,11 +60,5 @@ export class CacheTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
         },
       };
     });
-  }
-
-  dispose(): void {
-    clearInterval(this.ticker);
-    this.subscription.dispose();
-    this.emitter.dispose();
   }
 }

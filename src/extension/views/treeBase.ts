@@ -3,6 +3,7 @@
  * changes; nodes build their own TreeItem.
  */
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import type { StoreService } from '../storeService';
 
 export interface TreeNode {
@@ -10,13 +11,13 @@ export interface TreeNode {
   children?(): TreeNode[];
 }
 
-export abstract class StoreTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+export abstract class StoreTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly emitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(protected readonly store: StoreService) {
-    this.subscription = store.onDidChange(() => this.refresh());
+    super();
+    this._register(store.onDidChange(() => this.refresh()));
   }
 
   /** Top-level nodes; an empty list shows the view's welcome content. */
@@ -39,11 +40,6 @@ export abstract class StoreTreeProvider implements vscode.TreeDataProvider<TreeN
       // A half-written or hand-broken file: show nothing rather than an error box; the log has it.
       return [];
     }
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.emitter.dispose();
   }
 }
 

@@ -39,7 +39,7 @@ describe('Lore per-file notes in VS Code', function () {
   });
 
   it('Add Note to This File shows up as a code lens with provenance and in the hover, escaped', async () => {
-    const noteFile = await vscode.commands.executeCommand<string>('lore.addNote', file, 'Keep this flag exported [click](command:workbench.action.quit) <img src=x>');
+    const noteFile = await lore.addNote(file, 'Keep this flag exported [click](command:workbench.action.quit) <img src=x>');
     assert.ok(noteFile && fs.existsSync(noteFile), 'note file written');
     const lenses = await until('the notes lens', async () => {
       const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file, 10);
@@ -82,7 +82,7 @@ describe('Lore per-file notes in VS Code', function () {
   it('deleting a noted file in VS Code moves its notes to facts.md', async () => {
     const doomed = vscode.Uri.file(path.join(lore.store.paths.workspace, 'src', 'doomed.ts'));
     fs.writeFileSync(doomed.fsPath, 'export {};\n');
-    await vscode.commands.executeCommand('lore.addNote', doomed, 'Remember why doomed.ts existed');
+    await lore.addNote(doomed, 'Remember why doomed.ts existed');
     const edit = new vscode.WorkspaceEdit();
     edit.deleteFile(doomed);
     assert.ok(await vscode.workspace.applyEdit(edit));

@@ -3,17 +3,24 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
+import type { SearchResponse } from '../../../src/core/search/searchTypes';
+import { until } from './support';
 
 describe('Lore search in VS Code', function () {
   this.timeout(60_000);
 
-  it('finds a fact through the extension\'s index, and the lore_recall tool is registered and answers', async () => {
+  it('finds a fact through the language server\'s index, and the lore_recall tool is registered and answers', async () => {
     const lore = await vscode.extensions.getExtension<LoreApi>('lore-dev.lore')!.activate();
     if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
     fs.appendFileSync(path.join(lore.store.paths.root, 'facts.md'), '- The flux capacitor needs 1.21 gigawatts. [from: itest-search, 2026-11-20]\n');
-    const response = await lore.search.get().search('capacitor gigawatts');
-    assert.ok(response.hits.some((h) => h.text.includes('flux capacitor') && h.source === 'itest-search'), JSON.stringify(response.hits.map((h) => h.text)));
-    assert.equal(response.backend, 'sqlite', `better-sqlite3 loads in the extension host: ${response.backendReason}`);
+    // The index lives in the server and follows VS Code's file events, so the line arrives shortly.
+    let response: SearchResponse | undefined;
+    await until('the new fact is searchable', async () => {
+      response = await lore.search.search('capacitor gigawatts');
+      return response.hits.some((h) => h.text.includes('flux capacitor') && h.source === 'itest-search');
+    });
+    assert.equal(response!.backend, 'sqlite', `better-sqlite3 loads in the language server: ${response!.backendReason}`);
+    await until('the server reported its search engine', () => lore.search.backend?.backend === 'sqlite');
 
     assert.ok(vscode.lm.tools.some((t) => t.name === 'lore_recall'), 'lore_recall is registered');
     const result = await vscode.lm.invokeTool('lore_recall', { input: { query: 'flux capacitor' }, toolInvocationToken: undefined });

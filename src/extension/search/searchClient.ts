@@ -1,0 +1,60 @@
+/**
+ * Search as the extension asks for it: the index itself (better-sqlite3 or minisearch) lives in
+ * the language server (src/server/serverSearch.ts), so no query or index update runs on the
+ * extension host. The server says which engine it opened; when that is the minisearch fallback,
+ * a status-bar item says so.
+ */
+import * as vscode from 'vscode';
+import type { RecallResult } from '../../core/search/recall';
+import type { SearchResponse } from '../../core/search/searchTypes';
+import { RecallRequest, SearchBackendNotification, SearchRequest } from '../../shared/protocol';
+import { Disposable } from '../lifecycle';
+import { logger } from '../log';
+import type { NotesClient } from '../notes/notesClient';
+import { onServerNotification } from '../serverNotification';
+
+const log = logger('search');
+
+export class SearchClient extends Disposable {
+  private readonly status = this._register(vscode.window.createStatusBarItem('lore.searchBackend', vscode.StatusBarAlignment.Right, 99));
+  /** The engine the server last reported (undefined until the first query opened the index). */
+  backend: SearchBackendNotification.Params | undefined;
+
+  constructor(private readonly notes: NotesClient) {
+    super();
+    this.status.name = 'Lore Search Backend';
+    this._register(onServerNotification(notes, SearchBackendNotification, (p) => this.showBackend(p)));
+    // A restarted server opens its index again and reports its engine then.
+    this._register(notes.onDidStart(() => this.showBackend(undefined)));
+  }
+
+  /** Runs a query in the server. Rejects when the language server is not running. */
+  async search(query: string, options: Omit<SearchRequest.Params, 'query'> = {}): Promise<SearchResponse> {
+    return (await this.running()).sendRequest(SearchRequest.type, { query, ...options });
+  }
+
+  /** core's `recall`, run in the server. */
+  async recall(params: RecallRequest.Params): Promise<RecallResult> {
+    return (await this.running()).sendRequest(RecallRequest.type, params);
+  }
+
+  private async running() {
+    const client = await this.notes.ready();
+    if (!client?.isRunning()) throw new Error('the Lore language server is not running, so search is unavailable (see the Lore log)');
+    return client;
+  }
+
+  /** Shown only when search runs on the fallback, so the user knows why it may be slower. */
+  private showBackend(params: SearchBackendNotification.Params | undefined): void {
+    this.backend = params;
+    if (params) log.info(`search backend: ${params.backend} (${params.reason})`);
+    if (params?.backend === 'minisearch') {
+      this.status.text = '$(search) Lore: in-memory search';
+      this.status.tooltip = `Lore search uses the in-memory minisearch index: ${params.reason}`;
+      this.status.command = 'lore.showLog';
+      this.status.show();
+    } else {
+      this.status.hide();
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The store's search index, held by the language server so that better-sqlite3 (or the
+ * minisearch fallback) and every index update run off the extension host. Opened on the first
+ * query; kept fresh by the store's file events (a targeted update of the files that changed)
+ * rather than a stat of every source before each query, with a slow full refresh as a safety
+ * net for events that never came (inotify overflow, network file systems).
+ */
+import { recall, type RecallResult } from '../core/search/recall';
+import { SearchIndex } from '../core/search/searchIndex';
+import type { SearchBackendName, SearchResponse } from '../core/search/searchTypes';
+import type { StorePaths } from '../core/store/storePaths';
+import type { RecallRequest, SearchRequest } from '../shared/protocol';
+
+/** Without an event for this long, a query re-checks every source first. */
+export const SAFETY_REFRESH_MS = 60_000;
+const MAX_QUERY_LIMIT = 200;
+const MAX_RECALL_FILES = 50;
+const MIN_BUDGET = 100;
+const MAX_BUDGET = 8000;
+
+export interface ServerSearchHooks {
+  /** The index opened (or fell back): tell the client which engine answers. */
+  backendChanged(backend: SearchBackendName, reason: string): void;
+  log(message: string): void;
+}
+
+export class ServerSearch {
+  private index: SearchIndex | undefined;
+  private announced: string | undefined;
+
+  constructor(
+    private readonly paths: StorePaths,
+    private readonly backend: 'auto' | 'sqlite' | 'minisearch',
+    private readonly hooks: ServerSearchHooks,
+  ) {}
+
+  private open(): SearchIndex {
+    if (!this.index) {
+      this.index = SearchIndex.open(this.paths, { backend: this.backend, refreshAfterMs: SAFETY_REFRESH_MS, log: this.hooks.log });
+      this.hooks.log(`search backend: ${this.index.backend} (${this.index.backendReason})`);
+    }
+    return this.index;
+  }
+
+  /** Tells the client the engine, once per engine (a locked or broken database can switch it). */
+  private announce(index: SearchIndex): void {
+    const key = `${index.backend}\u0000${index.backendReason}`;
+    if (key === this.announced) return;
+    this.announced = key;
+    this.hooks.backendChanged(index.backend, index.backendReason);
+  }
+
+  async search(params: SearchRequest.Params): Promise<SearchResponse> {
+    const index = this.open();
+    const limit = Math.min(MAX_QUERY_LIMIT, Math.max(1, Number(params.limit) || 20));
+    const response = await index.search(typeof params.query === 'string' ? params.query : '', { limit, categories: params.categories });
+    this.announce(index);
+    return response;
+  }
+
+  async recall(params: RecallRequest.Params): Promise<RecallResult> {
+    const index = this.open();
+    const files = (Array.isArray(params.files) ? params.files : []).filter((f): f is string => typeof f === 'string').slice(0, MAX_RECALL_FILES);
+    const tokenBudget = Math.min(Math.max(Number(params.tokenBudget) || 1000, MIN_BUDGET), MAX_BUDGET);
+    const result = await recall(this.paths, { query: typeof params.query === 'string' ? params.query : undefined, files, tokenBudget, index });
+    this.announce(index);
+    return result;
+  }
+
+  /**
+   * Files in the store changed (absolute paths), or 'all' of them may have. Nothing happens
+   * before the first query: the index catches up in full when it opens.
+   */
+  async changed(files: string[] | 'all'): Promise<void> {
+    if (!this.index) return;
+    try {
+      await this.index.update(files === 'all' ? {} : { only: files });
+    } catch (error) {
+      this.hooks.log(`search index update failed: ${(error as Error).message}`);
+    }
+  }
+
+  dispose(): void {
+    this.index?.close();
+    this.index = undefined;
+  }
+}
