@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { StorePaths } from '../core/store/storePaths';
 import type { NotesChangedNotification } from '../shared/protocol';
 import { NoteLenses } from './codeLenses';
-import { NoteIndex, type IndexChange } from './noteIndex';
+import { NoteIndex, type IndexChange } from '../core/store/noteIndex';
 import { NoteLookup } from './noteLookup';
 import { NotesService } from './notesService';
 import { StalenessTracker } from './staleness';
