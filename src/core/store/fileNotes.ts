@@ -222,7 +222,9 @@ export function healDeletedFiles(paths: StorePaths, deleted: string[], index: No
   for (const absolute of deleted) {
     const relative = workspaceRelative(paths, path.resolve(absolute));
     if (relative === '' || relative.startsWith('..')) continue;
-    for (const e of [...index.withRecordedPath(relative), ...index.underFolder(relative)]) names.add(e.name);
+    const atPath = index.withRecordedPath(relative);
+    // Only a path without notes of its own may have been a folder (a one-shot index then loads whole).
+    for (const e of atPath.length > 0 ? atPath : index.underFolder(relative)) names.add(e.name);
   }
   for (const name of [...names].sort()) {
     const entry = index.fresh(name);

@@ -103,6 +103,16 @@ export function isNoteFileName(name: string): boolean {
 /** What is kept of an entry between processes (see noteIndexCache.ts). */
 export type StoredEntry = Omit<IndexEntry, 'file' | 'version'>;
 
+/**
+ * Where an index read back from disk gets the entries it has not loaded yet: the part that can
+ * hold a recorded path or size, or everything. Each part is handed out once.
+ */
+export interface StoredEntrySource {
+  withPath(relative: string): StoredEntry[];
+  withSize(size: number): StoredEntry[];
+  all(): StoredEntry[];
+}
+
 export class NoteIndex {
   private readonly entries = new Map<string, IndexEntry>();
   private readonly byPath = new Map<string, Set<string>>();
@@ -111,6 +121,8 @@ export class NoteIndex {
   private generationCounter = 0;
   /** Async refreshes run one after the other so they never interleave on the maps. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Entries not loaded yet (a persisted index loads only the parts a lookup needs). */
+  private source: StoredEntrySource | undefined;
 
   constructor(
     readonly filesDir: string,
@@ -123,6 +135,7 @@ export class NoteIndex {
   }
 
   get size(): number {
+    this.loadAll();
     return this.entries.size;
   }
 
@@ -133,21 +146,25 @@ export class NoteIndex {
 
   /** Note files that record this workspace-relative path, in name order. */
   withRecordedPath(relative: string): IndexEntry[] {
+    if (this.source) this.restore(this.source.withPath(relative), false);
     return this.collect(this.byPath.get(relative));
   }
 
   /** Note files whose recorded size is `size`: the only ones a content fingerprint could match. */
   withRecordedSize(size: number): IndexEntry[] {
+    if (this.source) this.restore(this.source.withSize(size), false);
     return this.collect(this.bySize.get(size));
   }
 
   /** Entries whose recorded path lies under a folder (for folder renames and deletions). */
   underFolder(relativeFolder: string): IndexEntry[] {
+    this.loadAll();
     const prefix = relativeFolder.endsWith('/') ? relativeFolder : relativeFolder + '/';
     return [...this.entries.values()].filter((e) => e.meta.path.startsWith(prefix));
   }
 
   all(): IterableIterator<IndexEntry> {
+    this.loadAll();
     return this.entries.values();
   }
 
@@ -199,28 +216,37 @@ export class NoteIndex {
 
   /** Entries as stored between processes. */
   stored(): StoredEntry[] {
+    this.loadAll();
     return [...this.entries.values()].map(({ name, meta, count, mtimeMs, size, ino }) => ({ name, meta, count, mtimeMs, size, ino }));
   }
 
-  /** Adds entries read back from a persisted index (trusted as they are; `fresh` checks each before use). */
-  restore(stored: Iterable<StoredEntry>): void {
+  /**
+   * Adds entries read back from a persisted index (trusted as they are; `fresh` checks each
+   * before use). `replace: false` keeps entries already loaded, which may be newer.
+   */
+  restore(stored: Iterable<StoredEntry>, replace = true): void {
     for (const s of stored) {
       const before = this.entries.get(s.name);
+      if (before && !replace) continue;
       if (before) this.remove(before);
       this.add({ ...s, file: path.join(this.filesDir, s.name), version: ++this.versionCounter });
     }
   }
 
-  /** Names that are indexed but not in `present` drop out; names in `present` not indexed are read. */
-  reconcile(present: Iterable<string>): IndexChange[] {
-    const names = new Set([...present].filter(isNoteFileName));
-    const targets = [...names].filter((n) => !this.entries.has(n));
-    for (const name of this.entries.keys()) if (!names.has(name)) targets.push(name);
-    return this.refreshSync(targets);
+  /** Loads entries from `source` as lookups need them, instead of all at once. */
+  loadLazily(source: StoredEntrySource): void {
+    this.source = source;
+  }
+
+  private loadAll(): void {
+    const source = this.source;
+    this.source = undefined;
+    if (source) this.restore(source.all(), false);
   }
 
   private targetsOf(names: Iterable<string> | undefined): string[] {
     if (names !== undefined) return [...names].filter(isNoteFileName);
+    this.loadAll();
     let listed: string[] = [];
     try {
       listed = fs.readdirSync(this.filesDir).filter(isNoteFileName);

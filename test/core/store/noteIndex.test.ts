@@ -88,6 +88,19 @@ describe('note index (core, persisted under .index/)', () => {
     const index = openNoteIndex(paths, { read: counter.read });
     assert.equal(counter.reads.length, NOTED);
     assert.ok(findNotesForFile(paths, noted(1), { index }));
+
+    // A broken shard is found when a lookup needs it: the lookup still answers from the note files.
+    fs.writeFileSync(noted(2) + '.new', 'export const m2 = "saved by rename";\n'); // A new inode: found by recorded path only.
+    fs.renameSync(noted(2) + '.new', noted(2));
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(paths.files, past, past); // Not a folder that just changed: the saved index is trusted.
+    openNoteIndex(paths);
+    const shardDir = path.dirname(noteIndexCacheFile(paths));
+    assert.match(fs.readFileSync(noteIndexCacheFile(paths), 'utf8'), /"dirMtimeNs":"\d+"/);
+    for (const name of fs.readdirSync(shardDir).filter((n) => n.startsWith('p-'))) fs.writeFileSync(path.join(shardDir, name), '[["torn');
+    const found = findNotesForFile(paths, noted(2), { heal: false, index: openNoteIndex(paths) });
+    assert.equal(found?.via, 'path');
+    assert.equal(found?.note.notes.length, 1);
   });
 
   it('heals one deleted file by reading only its note file: notes to facts.md as `path: note`', () => {
