@@ -121,7 +121,7 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.equal(healed.recordedPath, 'src/copied.ts');
   });
 
-  it('drops the lenses of a deleted file (moving its notes to facts.md is core healNotes)', async () => {
+  it('drops the lenses of a deleted file (its notes move to facts.md on lore/didDeleteFiles, below)', async () => {
     const uri = await client.open(app);
     assert.equal((await client.lenses(uri)).length, 3);
     fs.rmSync(app);

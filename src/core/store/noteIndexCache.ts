@@ -98,6 +98,7 @@ class ShardCorrupt extends Error {}
 /** Reads shards on demand, each once; a missing shard is empty, a broken one throws ShardCorrupt. */
 class ShardSource implements StoredEntrySource {
   private readonly taken = new Set<string>();
+  private readonly texts = new Map<string, string | undefined>();
 
   constructor(
     private readonly dir: string,
@@ -118,14 +119,27 @@ class ShardSource implements StoredEntrySource {
     return out;
   }
 
+  /** A shard's text as on disk (undefined when missing or unreadable): a re-list rewrites only shards that differ. */
+  text(name: string): string | undefined {
+    if (!this.texts.has(name)) {
+      try {
+        this.texts.set(name, fs.readFileSync(path.join(this.dir, name), 'utf8'));
+      } catch {
+        this.texts.set(name, undefined);
+      }
+    }
+    return this.texts.get(name);
+  }
+
   private take(name: string): StoredEntry[] {
     if (this.taken.has(name)) return [];
     this.taken.add(name);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'));
+      const text = this.text(name);
+      if (text === undefined) return [];
+      parsed = JSON.parse(text);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new ShardCorrupt(`${name}: ${(error as Error).message}`);
     }
     if (!Array.isArray(parsed) || !parsed.every(isEntryTuple)) throw new ShardCorrupt(`${name}: not a list of [name, path, fileId, size, fingerprint, count, mtimeMs, fileSize, ino]`);
@@ -142,8 +156,11 @@ function readState(paths: StorePaths): z.infer<typeof stateSchema> | undefined {
   }
 }
 
-/** Writes every shard, then the state (first marked untrusted, so a crash in between re-lists). */
-function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null): void {
+/**
+ * Writes the shards that changed against `previous` (all without it), then the state; the state
+ * is first marked untrusted, so a crash in between makes the next process re-list.
+ */
+function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, previous?: ShardSource): void {
   if (!fs.existsSync(paths.root)) return; // Never create a store as a side effect of a lookup.
   const dir = dirOf(paths);
   const stored = index.stored();
@@ -162,7 +179,10 @@ function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null): v
   try {
     fs.mkdirSync(dir, { recursive: true });
     writeFileAtomic(noteIndexCacheFile(paths), state(null), { durable: false });
-    for (const [name, tuples] of shards) writeFileAtomic(path.join(dir, name), JSON.stringify(tuples), { durable: false });
+    for (const [name, tuples] of shards) {
+      const text = JSON.stringify(tuples);
+      if (previous?.text(name) !== text) writeFileAtomic(path.join(dir, name), text, { durable: false });
+    }
     // Shards of an earlier, larger count would never be read again.
     for (const name of fs.readdirSync(dir)) if (/^[ps]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) fs.rmSync(path.join(dir, name), { force: true });
     if (dirMtimeNs !== null) writeFileAtomic(noteIndexCacheFile(paths), state(dirMtimeNs), { durable: false });
@@ -204,7 +224,7 @@ function relist(paths: StorePaths, index: NoteIndex, previous: ShardSource | und
   index.refreshSync();
   if (!dir) return;
   const racy = listedAt - Number(dir.mtimeMs) < RACY_MS;
-  save(paths, index, racy ? null : String(dir.mtimeNs));
+  save(paths, index, racy ? null : String(dir.mtimeNs), previous);
 }
 
 /** A trusted shard source that falls back to a full re-list when a shard turns out broken. */
