@@ -1,6 +1,9 @@
 /**
  * Per-file notes: resolving the file a note is about, finding a file's notes (healing the key
  * when the inode changed), and moving notes whose file is gone to facts.md as `path: note`.
+ * Lookups and the heal of deleted files go through the note index (noteIndex.ts, the rule in
+ * noteLocator.ts): the language server passes its live one, every other caller gets the store's
+ * persisted one (noteIndexCache.ts). Only the explicit whole-store heal reads every note file.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,6 +21,7 @@ import { openNoteIndex } from './noteIndexCache';
 import { locateNotes } from './noteLocator';
 import { isInside, workspaceRelative, type StorePaths } from './storePaths';
 
+// Callers import the notes vocabulary from here; the helper itself lives with the store layout.
 export { workspaceRelative };
 
 export type NoteTarget =
