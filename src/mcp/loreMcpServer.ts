@@ -164,7 +164,7 @@ function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions = {}): {
       guarded(paths, async () => {
         const abs = path.resolve(paths.workspace, file);
         if (!isInside(paths.workspace, abs)) return text(`refused: ${file} is outside the workspace ${paths.workspace}`, true);
-        const found = await readFileNotes(paths, abs, openIndex());
+        const found = await readFileNotes(paths, abs);
         const keep = agentItemFilter(paths);
         const lines = found?.lines.filter(keep) ?? [];
         if (!found || lines.length === 0) return text(`no notes for ${file}`);

@@ -14,11 +14,9 @@ import { writeHeldItems } from '../core/knowledge/reviewQueue';
 import { REVIEW_FILE } from '../core/knowledge/reviewFile';
 import { flagInstruction, flagKinds, type InstructionFlagKind } from '../core/safety/instructionFlags';
 import { redactSecrets } from '../core/safety/redact';
-import { lookupNotes } from '../core/search/noteLookup';
-import type { SearchIndex } from '../core/search/searchIndex';
 import { editStoreFile } from '../core/store/storeText';
 import { regenerateDigest } from '../core/store/digest';
-import { addNotesToFile, findNotesForFile, resolveNoteTarget, workspaceRelative } from '../core/store/fileNotes';
+import { addNotesToFile, findNotesForFile, readNotesOf, resolveNoteTarget, workspaceRelative } from '../core/store/fileNotes';
 import { ensureStoreLayout } from '../core/store/initStore';
 import { loadStoreConfig } from '../core/store/storeConfig';
 import { acquireStoreLock } from '../core/store/storeLock';
@@ -91,8 +89,8 @@ export async function addNote(paths: StorePaths, file: string, note: string, sou
 }
 
 /** The note lines of a workspace file (read-only: no re-keying), also for a file that is gone. */
-export async function readFileNotes(paths: StorePaths, absolute: string, index: SearchIndex): Promise<{ path: string; file: string; lines: string[] } | undefined> {
-  const found = await lookupNotes(paths, absolute, index);
+export async function readFileNotes(paths: StorePaths, absolute: string): Promise<{ path: string; file: string; lines: string[] } | undefined> {
+  const found = readNotesOf(paths, absolute);
   if (!found) return undefined;
   return { path: found.note.meta.path || workspaceRelative(paths, absolute), file: found.file, lines: found.note.notes.map((n) => n.raw.trim()) };
 }

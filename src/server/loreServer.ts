@@ -11,7 +11,7 @@ import { storeRelative, type StorePaths } from '../core/store/storePaths';
 import type { SearchBackendName } from '../core/search/searchTypes';
 import type { NotesChangedNotification, StoreChangedNotification } from '../shared/protocol';
 import { NoteLenses } from './codeLenses';
-import { NoteIndex, type IndexChange } from './noteIndex';
+import { NoteIndex, type IndexChange } from '../core/store/noteIndex';
 import { NoteLookup } from './noteLookup';
 import { NotesService } from './notesService';
 import { StalenessTracker } from './staleness';

@@ -9,8 +9,10 @@
  */
 import type * as fs from 'node:fs';
 import type { FileNotes, NoteInfo, NoteStaleness } from '../shared/protocol';
-import type { NoteIndex } from './noteIndex';
-import { statFile, type NoteLookup, type ResolvedNotes } from './noteLookup';
+import type { NoteIndex } from '../core/store/noteIndex';
+import { NoteTexts } from './noteTexts';
+import { statRegularFile } from '../core/store/fileIdentity';
+import type { NoteLookup, ResolvedNotes } from './noteLookup';
 import type { StalenessTracker } from './staleness';
 import type { StoreWriter } from './storeWriter';
 
@@ -37,6 +39,7 @@ function sameVersion(a: fs.BigIntStats, b: fs.BigIntStats): boolean {
 
 export class NotesService {
   private readonly cache = new Map<string, CachedAnswer>();
+  private readonly texts = new NoteTexts();
 
   constructor(
     private readonly lookup: NoteLookup,
@@ -47,7 +50,7 @@ export class NotesService {
 
   /** The notes of a file (none: undefined). A stale key is repaired in the background. */
   find(absolute: string): FoundFileNotes | undefined {
-    const stat = statFile(absolute);
+    const stat = statRegularFile(absolute);
     if (!stat) {
       this.cache.delete(absolute);
       return undefined;
@@ -57,7 +60,7 @@ export class NotesService {
     const generation = this.index.generation;
     const resolved = this.lookup.resolve(absolute, {}, stat);
     if (resolved?.needsRepair) this.writer.scheduleRepair(resolved);
-    const notes = resolved ? this.index.notesOf(resolved.entry) : [];
+    const notes = resolved ? this.texts.notesOf(resolved.entry) : [];
     const found = resolved && notes.length > 0 ? { resolved, notes, memo: new Map<string, unknown>() } : undefined;
     this.cache.delete(absolute);
     this.cache.set(absolute, { stat, generation, found });

@@ -24,6 +24,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { STORE_DIR_NAME, storePaths } from '../core/store/storePaths';
 import {
   DeleteNoteRequest,
+  DidDeleteFilesRequest,
   DidRenameFilesRequest,
   FileDecorationsRequest,
   MarkNotesValidRequest,
@@ -154,6 +155,11 @@ connection.onRequest(FileDecorationsRequest.method, async (params: FileDecoratio
 connection.onRequest(DidRenameFilesRequest.method, async (params: DidRenameFilesRequest.Params): Promise<DidRenameFilesRequest.Result> => {
   const s = await ready();
   return { updated: await s.writer.renameFiles(params.files ?? []) };
+});
+
+connection.onRequest(DidDeleteFilesRequest.method, async (params: DidDeleteFilesRequest.Params): Promise<DidDeleteFilesRequest.Result> => {
+  const s = await ready();
+  return s.writer.deleteFiles((params.files ?? []).map((p) => path.resolve(p)));
 });
 
 connection.onRequest(MarkNotesValidRequest.method, async (params: MarkNotesValidRequest.Params): Promise<MarkNotesValidRequest.Result> => {

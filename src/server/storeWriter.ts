@@ -10,14 +10,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseLines, serializeLines, spliceLines } from '../core/knowledge/categoryFile';
-import { findNotesForFile, metaFor, rekeyNotes, workspaceRelative } from '../core/store/fileNotes';
+import { findNotesForFile, healDeletedFiles, metaFor, rekeyNotes, workspaceRelative } from '../core/store/fileNotes';
 import { replaceTextGuarded } from '../core/store/storeText';
 import { identifyFile } from '../core/store/fileIdentity';
 import { parseNoteFile, renderNoteFile } from '../core/store/noteFile';
 import { acquireStoreLock } from '../core/store/storeLock';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import type { DeleteNoteArgs } from '../shared/protocol';
-import type { IndexChange, IndexEntry, NoteIndex } from './noteIndex';
+import type { IndexChange, IndexEntry, NoteIndex } from '../core/store/noteIndex';
 import type { ResolvedNotes } from './noteLookup';
 import type { StalenessTracker } from './staleness';
 
@@ -49,7 +49,7 @@ export class StoreWriter {
       const { entry, absolute, relative, via } = resolved;
       if (via === 'fingerprint') {
         // Re-found by content: core's heal (the content is the recorded one by definition).
-        const found = findNotesForFile(this.paths, absolute);
+        const found = findNotesForFile(this.paths, absolute, { index: this.index });
         this.log(`healed notes of ${relative} (found by content)`);
         return [entry.name, found ? path.basename(found.file) : undefined];
       }
@@ -99,11 +99,27 @@ export class StoreWriter {
     return updated;
   }
 
+  /**
+   * Files deleted in the editor: their notes move to facts.md (core's heal of just those paths,
+   * facts first), or are re-keyed when the path holds a file again.
+   */
+  async deleteFiles(files: string[]): Promise<{ healed: number; orphaned: number }> {
+    const result = { healed: 0, orphaned: 0 };
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
+      const report = healDeletedFiles(this.paths, files, this.index);
+      for (const o of report.orphaned) this.log(`notes of deleted ${o.path} moved to facts.md (${o.notes})`);
+      result.healed = report.healed.length;
+      result.orphaned = report.orphaned.length;
+      return report.touched;
+    });
+    return result;
+  }
+
   /** Records the file's current size and fingerprint as the state its notes describe. */
   async markValid(absolute: string): Promise<{ updated: boolean; noteFile?: string }> {
     let noteFile: string | undefined;
     await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
-      const found = findNotesForFile(this.paths, absolute);
+      const found = findNotesForFile(this.paths, absolute, { index: this.index });
       const identity = identifyFile(absolute);
       if (!found || !identity) return [];
       const meta = metaFor(workspaceRelative(this.paths, absolute), identity);

@@ -168,6 +168,27 @@ export namespace DidRenameFilesRequest {
 }
 lazyType(DidRenameFilesRequest, 'request');
 
+/**
+ * Client → server: forward `vscode.workspace.onDidDeleteFiles` (files and folders). The server
+ * moves the notes of those paths to facts.md as `path: note` (or re-keys them when the path
+ * holds a file again), under the store lock, touching only those note files.
+ */
+export namespace DidDeleteFilesRequest {
+  export const method = 'lore/didDeleteFiles' as const;
+  export interface Params {
+    /** Absolute file-system paths. */
+    files: string[];
+  }
+  export interface Result {
+    /** Note files re-keyed because the path holds a file again. */
+    healed: number;
+    /** Note files whose notes moved to facts.md (the client regenerates the digest). */
+    orphaned: number;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(DidDeleteFilesRequest, 'request');
+
 /** Client → server: the notes of one file (healing the key when its inode changed), or null. */
 export namespace NotesForFileRequest {
   export const method = 'lore/notesForFile' as const;

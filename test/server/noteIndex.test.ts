@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { parseNoteFile, renderNoteFile } from '../../src/core/store/noteFile';
 import { listItems } from '../../src/core/knowledge/categoryFile';
-import { countItems, readNoteSummary } from '../../src/server/noteIndex';
+import { countItems, readNoteSummary } from '../../src/core/store/noteIndex';
 import { lineHashSet, setDistance } from '../../src/server/staleness';
 
 describe('server note index and staleness helpers', () => {

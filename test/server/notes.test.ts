@@ -5,6 +5,7 @@ import { identifyFile } from '../../src/core/store/fileIdentity';
 import { parseNoteFile } from '../../src/core/store/noteFile';
 import {
   DeleteNoteRequest,
+  DidDeleteFilesRequest,
   FileDecorationsRequest,
   LoreCommands,
   NotesChangedNotification,
@@ -120,13 +121,29 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.equal(healed.recordedPath, 'src/copied.ts');
   });
 
-  it('drops the lenses of a deleted file (moving its notes to facts.md is core healNotes)', async () => {
+  it('drops the lenses of a deleted file (its notes move to facts.md on lore/didDeleteFiles, below)', async () => {
     const uri = await client.open(app);
     assert.equal((await client.lenses(uri)).length, 3);
     fs.rmSync(app);
     assert.deepEqual(await client.lenses(uri), []);
     assert.equal(await client.hover(uri), null);
     assert.deepEqual((await client.connection.sendRequest(FileDecorationsRequest.type, { paths: [app] })).counts, {});
+  });
+
+  it('moves the notes of a file deleted in the editor to facts.md through lore/didDeleteFiles, leaving other notes alone', async () => {
+    const other = w.write('src/other.ts', 'export const other = 2;\n');
+    w.note('src/other.ts', ['- Other note [from: conv-3, 2026-11-22]']);
+    const noteFile = path.join(w.paths.files, identifyFile(app)!.noteFileName);
+    const otherNote = fs.readFileSync(path.join(w.paths.files, identifyFile(other)!.noteFileName), 'utf8');
+    fs.rmSync(app);
+    const result = await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [app] });
+    assert.deepEqual(result, { healed: 0, orphaned: 1 });
+    assert.ok(!fs.existsSync(noteFile));
+    const facts = fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8');
+    assert.match(facts, /^- src\/app\.ts: Uses ephemeral cache blocks .*\[from: conv-1, 2026-11-20\]$/m);
+    assert.match(facts, /^- src\/app\.ts: run\(\) is the entry point .*\[from: conv-2, 2026-11-21\]$/m);
+    assert.equal(fs.readFileSync(path.join(w.paths.files, identifyFile(other)!.noteFileName), 'utf8'), otherNote, 'byte for byte');
+    assert.deepEqual(await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [app] }), { healed: 0, orphaned: 0 }, 'a second report changes nothing');
   });
 
   it('drops the lenses when the note file itself is deleted by hand', async () => {

@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { agentItemFilter, withoutHeldItems } from '../knowledge/heldItems';
 import { readTextIfExists } from '../store/atomicWrite';
 import { findNotesForFile, workspaceRelative } from '../store/fileNotes';
+import type { NoteIndex } from '../store/noteIndex';
+import { openNoteIndex } from '../store/noteIndexCache';
 import { isInside, type StorePaths } from '../store/storePaths';
 import type { ContextInput, FileNotesInput } from './contextLayers';
 
@@ -47,6 +49,7 @@ export function loadContextInputs(paths: StorePaths, options: LoadContextOptions
   const fileNotes: FileNotesInput[] = [];
   const activeFiles: string[] = [];
   const missingFiles: string[] = [];
+  let noteIndex: NoteIndex | undefined; // Opened once, and only when a file is given.
   for (const given of options.files ?? []) {
     const absolute = path.resolve(paths.workspace, given);
     if (!fs.existsSync(absolute)) {
@@ -55,7 +58,7 @@ export function loadContextInputs(paths: StorePaths, options: LoadContextOptions
     }
     const shown = displayPath(paths, absolute);
     activeFiles.push(shown);
-    const found = findNotesForFile(paths, absolute, { heal: options.heal ?? false });
+    const found = findNotesForFile(paths, absolute, { heal: options.heal ?? false, index: (noteIndex ??= openNoteIndex(paths)) });
     const notes = found?.note.notes.map((n) => n.text).filter(keep) ?? [];
     if (notes.length) fileNotes.push({ path: shown, notes });
   }

@@ -14,6 +14,8 @@ import { readTextIfExists } from '../store/atomicWrite';
 import { readTextLossless } from '../store/storeText';
 import { digestSectionsFromTexts, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
 import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
+import type { NoteIndex } from '../store/noteIndex';
+import { openNoteIndex } from '../store/noteIndexCache';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import type { ReclaimMode } from '../store/storeConfig';
@@ -99,6 +101,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   let orphanNotes = 0;
   // Many conversations name the same few files: resolve each (path, cwd) once per plan.
   const targets = new Map<string, { target: ReturnType<typeof resolveNoteTarget>; file?: string }>();
+  let noteIndex: NoteIndex | undefined; // Opened once per plan, and only when a conversation names a file.
   const resolve = (mentioned: string, cwd: string | undefined) => {
     const key = `${cwd ?? ''}\u0000${mentioned}`;
     let hit = targets.get(key);
@@ -106,7 +109,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       const target = resolveNoteTarget(paths, mentioned, cwd);
       let file: string | undefined;
       if (target.kind === 'file') {
-        const existing = findNotesForFile(paths, target.absolute, { heal: false });
+        const existing = findNotesForFile(paths, target.absolute, { heal: false, index: (noteIndex ??= openNoteIndex(paths)) });
         file = existing ? storeRelative(paths, existing.file) : `files/${target.identity.noteFileName}`;
       }
       hit = { target, file };

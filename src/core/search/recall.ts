@@ -12,10 +12,9 @@ import { agentItemFilter, keepsRecord, type AgentItemFilter } from '../knowledge
 import { formatProvenance } from '../knowledge/provenance';
 import { redactSecrets } from '../safety/redact';
 import { digestSections, readCategoryTexts, renderDigest } from '../store/digest';
-import { workspaceRelative } from '../store/fileNotes';
+import { readNotesOf, workspaceRelative } from '../store/fileNotes';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
 import { extractDocs } from './extractDocs';
-import { lookupNotes } from './noteLookup';
 import { SearchIndex, type SearchIndexOptions } from './searchIndex';
 import type { SearchBackendName, SearchCategory, SearchResponse } from './searchTypes';
 
@@ -86,12 +85,12 @@ function itemLine(item: RecallItem): string {
 }
 
 /** The notes of the given files, read without healing (recall must not write). */
-async function fileNoteItems(paths: StorePaths, files: string[], index: SearchIndex, keep: AgentItemFilter): Promise<RecallItem[]> {
+async function fileNoteItems(paths: StorePaths, files: string[], keep: AgentItemFilter): Promise<RecallItem[]> {
   const items: RecallItem[] = [];
   for (const file of files) {
     const abs = path.resolve(paths.workspace, file);
     if (!isInside(paths.workspace, abs)) continue;
-    const found = await lookupNotes(paths, abs, index);
+    const found = readNotesOf(paths, abs);
     if (!found) continue;
     // The same documents the index holds, so lines and stripped texts agree with search hits.
     const source = { rel: storeRelative(paths, found.file), abs: found.file, kind: 'notes' as const, mtimeMs: 0, size: found.text.length };
@@ -128,7 +127,7 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
   let notes: RecallItem[];
   let response: SearchResponse | undefined;
   try {
-    notes = await fileNoteItems(paths, files, index, keep);
+    notes = await fileNoteItems(paths, files, keep);
     if (query) response = await index.search(query, { limit: options.limit ?? 40, categories: options.categories, markers: { open: '', close: '' } });
   } finally {
     if (!options.index) index.close();

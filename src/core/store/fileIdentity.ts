@@ -58,3 +58,9 @@ export function identifyFile(file: string, withFingerprint = true): FileIdentity
     fingerprint: withFingerprint ? fingerprintFile(file) : '',
   };
 }
+
+/** bigint stat of a regular file (inode numbers can exceed 2^53), or undefined. */
+export function statRegularFile(file: string): fs.BigIntStats | undefined {
+  const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  return stat?.isFile() ? stat : undefined;
+}

@@ -1,6 +1,9 @@
 /**
  * Per-file notes: resolving the file a note is about, finding a file's notes (healing the key
  * when the inode changed), and moving notes whose file is gone to facts.md as `path: note`.
+ * Lookups and the heal of deleted files go through the note index (noteIndex.ts, the rule in
+ * noteLocator.ts): the language server passes its live one, every other caller gets the store's
+ * persisted one (noteIndexCache.ts). Only the explicit whole-store heal reads every note file.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,19 +13,20 @@ import { orphanNoteLine } from '../knowledge/itemLines';
 import { parseProvenance, stripProvenance, toIsoDate } from '../knowledge/provenance';
 import { fsyncDirectory, readTextIfExists } from './atomicWrite';
 import { readTextLossless, replaceTextGuarded } from './storeText';
-import { identifyFile, noteFileNameFor, type FileIdentity } from './fileIdentity';
+import { fileIdOf, identifyFile, noteFileNameFor, type FileIdentity } from './fileIdentity';
 import { indexWorkspaceFiles, type WorkspaceFile } from './workspaceFiles';
 import { addNotes, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from './noteFile';
-import { isInside, type StorePaths } from './storePaths';
+import type { NoteIndex } from './noteIndex';
+import { openNoteIndex } from './noteIndexCache';
+import { locateNotes } from './noteLocator';
+import { isInside, workspaceRelative, type StorePaths } from './storePaths';
+
+// Callers import the notes vocabulary from here; the helper itself lives with the store layout.
+export { workspaceRelative };
 
 export type NoteTarget =
   | { kind: 'file'; absolute: string; relative: string; identity: FileIdentity }
   | { kind: 'orphan'; path: string; reason: string };
-
-/** Workspace-relative path with forward slashes. */
-export function workspaceRelative(paths: StorePaths, absolute: string): string {
-  return path.relative(paths.workspace, absolute).split(path.sep).join('/');
-}
 
 /**
  * Resolves a path mentioned in a conversation to a file of this workspace. Relative paths
@@ -127,47 +131,59 @@ export interface FoundNotes {
   via: 'inode' | 'path' | 'fingerprint';
 }
 
-/**
- * Finds the notes of a file. By device:inode first; when the inode changed, by the recorded
- * path, then by content fingerprint, re-keying the note file so the next lookup is direct.
- */
-export function findNotesForFile(paths: StorePaths, absolute: string, options: { heal?: boolean } = {}): FoundNotes | undefined {
-  const heal = options.heal ?? true;
-  const quick = identifyFile(absolute, false);
-  if (!quick) return undefined;
-  const direct = path.join(paths.files, quick.noteFileName);
-  const directText = readTextIfExists(direct);
-  if (directText !== undefined) {
-    const note = parseNoteFile(directText);
-    if (belongsTo(paths, note, absolute)) return { file: direct, note, via: 'inode' };
-  }
+export interface FindNotesOptions {
+  /** Re-key a note file found by path or content (default true). */
+  heal?: boolean;
+  /** The note index to look in (the server's live one); default: the store's persisted index. */
+  index?: NoteIndex;
+}
 
-  const relative = workspaceRelative(paths, absolute);
-  const candidates = listNoteFiles(paths);
-  let match = candidates.find((c) => c.note.meta.path === relative);
-  let via: FoundNotes['via'] = 'path';
-  if (!match) {
-    const identity = identifyFile(absolute);
-    match = candidates.find((c) => c.note.meta.fingerprint && c.note.meta.fingerprint === identity?.fingerprint && c.note.meta.path !== relative && !pathStillHolds(paths, c.note));
-    via = 'fingerprint';
+/**
+ * Finds the notes of a file through the note index (noteLocator's rule: by device:inode, else
+ * by recorded path, else by content fingerprint), reading only the note file it finds. A note
+ * file found by path or content, or recording another path, is re-keyed so the next lookup is
+ * direct.
+ */
+export function findNotesForFile(paths: StorePaths, absolute: string, options: FindNotesOptions = {}): FoundNotes | undefined {
+  const index = options.index ?? openNoteIndex(paths);
+  const located = locateNotes(paths, index, absolute, { fingerprint: () => identifyFile(absolute)?.fingerprint, verify: true });
+  if (!located) return undefined;
+  const { entry, relative, via } = located;
+  if (!located.needsRepair || !(options.heal ?? true)) {
+    const text = readTextIfExists(entry.file);
+    return text === undefined ? undefined : { file: entry.file, note: parseNoteFile(text), via };
   }
-  if (!match) return undefined;
-  if (!heal) return { ...match, via };
-  const identity = identifyFile(absolute)!;
-  const file = rekeyNotes(paths, match.file, relative, identity.id);
+  const file = rekeyNotes(paths, entry.file, relative, fileIdOf(located.stat));
+  index.refreshSync([entry.name, path.basename(file)]);
   return { file, note: parseNoteFile(fs.readFileSync(file, 'utf8')), via };
 }
 
-/** True when the note's recorded path still exists and carries the note's inode. */
-function pathStillHolds(paths: StorePaths, note: NoteFile): boolean {
-  if (!note.meta.path) return false;
-  const identity = identifyFile(path.resolve(paths.workspace, note.meta.path), false);
-  return identity?.id === note.meta.fileId;
+/** A file's note file as read, without healing. */
+export interface ReadNotes {
+  /** Absolute path of the note file. */
+  file: string;
+  note: NoteFile;
+  /** Its text, for callers that extract documents with lines. */
+  text: string;
+}
+
+/**
+ * The notes of a workspace file, read-only (recall and MCP: reading must not write): located
+ * by the one rule while the file exists, else by the path its note file records (a file that is
+ * gone keeps its notes until a heal moves them). `absolute` must lie inside the workspace.
+ */
+export function readNotesOf(paths: StorePaths, absolute: string, index: NoteIndex = openNoteIndex(paths)): ReadNotes | undefined {
+  if (!isInside(paths.workspace, absolute)) return undefined;
+  const located = locateNotes(paths, index, absolute, { fingerprint: () => identifyFile(absolute)?.fingerprint, verify: true });
+  const relative = workspaceRelative(paths, absolute);
+  const entry = located?.entry ?? (fs.existsSync(absolute) ? undefined : index.withRecordedPath(relative).map((e) => index.fresh(e.name)).find((e) => e?.meta.path === relative));
+  const text = entry && readTextIfExists(entry.file);
+  return entry && text !== undefined ? { file: entry.file, note: parseNoteFile(text), text } : undefined;
 }
 
 /** Adds notes to a file of the workspace (creating its note file). */
-export function addNotesToFile(paths: StorePaths, target: Extract<NoteTarget, { kind: 'file' }>, lines: string[]): string {
-  const found = findNotesForFile(paths, target.absolute);
+export function addNotesToFile(paths: StorePaths, target: Extract<NoteTarget, { kind: 'file' }>, lines: string[], index?: NoteIndex): string {
+  const found = findNotesForFile(paths, target.absolute, { index });
   const file = found?.file ?? path.join(paths.files, noteFileNameFor(target.identity.id));
   if (!found) evictForeignNotes(paths, file, target.absolute);
   replaceTextGuarded(file, (text) => addNotes(text, metaFor(target.relative, target.identity), lines)).settle();
@@ -198,6 +214,35 @@ export function healNotes(paths: StorePaths, today = new Date()): HealReport {
 }
 
 /**
+ * Heals the notes of files just deleted (absolute paths of files or folders, as VS Code reports
+ * them): a note file recording a deleted path is re-keyed when the path holds a file again, else
+ * its notes move to facts.md as `path: note`, facts first. Costs what those note files cost:
+ * the index names them, and the workspace is not walked (a move arrives as a rename, which
+ * re-keys at once). Returns the names of the note files it touched in `touched`.
+ */
+export function healDeletedFiles(paths: StorePaths, deleted: string[], index: NoteIndex, today = new Date()): HealReport & { touched: string[] } {
+  const report: HealReport = { healed: [], orphaned: [] };
+  const names = new Set<string>();
+  for (const absolute of deleted) {
+    const relative = workspaceRelative(paths, path.resolve(absolute));
+    if (relative === '' || relative.startsWith('..')) continue;
+    const atPath = index.withRecordedPath(relative);
+    // Only a path without notes of its own may have been a folder (a one-shot index then loads whole).
+    for (const e of atPath.length > 0 ? atPath : index.underFolder(relative)) names.add(e.name);
+  }
+  for (const name of [...names].sort()) {
+    const entry = index.fresh(name);
+    const text = entry && readTextIfExists(entry.file);
+    if (!entry || text === undefined) continue;
+    const note = parseNoteFile(text);
+    healOne(paths, entry.file, note, report, today, undefined, { relocate: false });
+  }
+  const touched = [...report.healed.flatMap((h) => [h.from, h.to]), ...report.orphaned.map((o) => o.file)];
+  index.refreshSync(touched);
+  return { ...report, touched };
+}
+
+/**
  * Heals one note file: re-keys it when its file is at the recorded path under a new inode or
  * was moved (same inode and content, or same content), else moves its notes to facts.md.
  * `notAt` names a file the notes are known not to belong to (a reused inode).
@@ -209,7 +254,7 @@ function healOne(
   report: HealReport = { healed: [], orphaned: [] },
   today = new Date(),
   notAt?: string,
-  workspace: { index?: Map<string, WorkspaceFile> } = {},
+  workspace: { index?: Map<string, WorkspaceFile>; relocate?: boolean } = {},
 ): void {
   if (!note.meta.path) return; // A hand-made note file without meta: leave it alone.
   const absolute = path.resolve(paths.workspace, note.meta.path);
@@ -223,8 +268,8 @@ function healOne(
   }
   // The recorded path is gone: the file may have been moved (same inode and content) or moved
   // and rewritten (same content). Walk the workspace once to look for it.
-  workspace.index ??= indexWorkspaceFiles(paths.workspace);
-  const moved = relocate(workspace.index, note, notAt);
+  if (workspace.relocate !== false) workspace.index ??= indexWorkspaceFiles(paths.workspace);
+  const moved = workspace.index && relocate(workspace.index, note, notAt);
   if (moved) {
     const relative = workspaceRelative(paths, moved);
     const to = rekeyNotes(paths, file, relative, identifyFile(moved, false)!.id, today);

@@ -47,6 +47,11 @@ export function storePaths(root: string, workspace?: string): StorePaths {
   };
 }
 
+/** Workspace-relative path with forward slashes (how note files record paths). */
+export function workspaceRelative(paths: StorePaths, absolute: string): string {
+  return path.relative(paths.workspace, absolute).split(path.sep).join('/');
+}
+
 /** True when `candidate` is `dir` or lies beneath it (after resolving `..`). */
 export function isInside(dir: string, candidate: string): boolean {
   const rel = path.relative(path.resolve(dir), path.resolve(candidate));

@@ -5,26 +5,12 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
-import { healNotes } from '../../core/store/fileNotes';
-import { acquireStoreLock } from '../../core/store/storeLock';
+import { DidDeleteFilesRequest, DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
 import { logger } from '../log';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 
 const log = logger('notes');
-
-/** Runs core's heal pass (re-key moved files, move notes of deleted ones to facts.md). */
-async function healDeletedFiles(store: StoreService): Promise<number> {
-  const lock = await acquireStoreLock(store.paths.root, 5000);
-  try {
-    const report = healNotes(store.paths);
-    if (report.orphaned.length) store.regenerateDigest();
-    return report.orphaned.length;
-  } finally {
-    lock.release();
-  }
-}
 
 export class NotesClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -44,14 +30,22 @@ export class NotesClient implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('lore.search')) void this.restart();
       }),
-      // A file deleted in VS Code: its notes move to facts.md as `path: note` (core's heal does
-      // it under the store lock, facts first, so nothing is lost if it is interrupted).
+      // A file deleted in VS Code: the server moves its notes to facts.md as `path: note` (core's
+      // heal of just those paths, under the store lock, facts first, so nothing is lost if it is
+      // interrupted); the extension host only forwards the paths.
       vscode.workspace.onDidDeleteFiles((e) => {
-        if (!e.files.some((f) => f.scheme === 'file') || !this.store.exists) return;
-        void healDeletedFiles(this.store).then(
-          (moved) => moved && log.info(`notes of ${moved} deleted file(s) moved to facts.md`),
-          (error) => log.error('moving notes of deleted files failed', error),
-        );
+        const files = e.files.filter((f) => f.scheme === 'file').map((f) => f.fsPath);
+        if (files.length === 0 || !this.store.exists) return;
+        void this.ready()
+          .then((client) => (client?.isRunning() ? client.sendRequest(DidDeleteFilesRequest.type, { files }) : undefined))
+          .then(
+            (r) => {
+              if (!r?.orphaned) return;
+              log.info(`notes of ${r.orphaned} deleted file(s) moved to facts.md`);
+              this.store.regenerateDigest();
+            },
+            (error) => log.error('moving notes of deleted files failed', error),
+          );
       }),
       vscode.workspace.onDidRenameFiles((e) => {
         const files = e.files.filter((f) => f.oldUri.scheme === 'file' && f.newUri.scheme === 'file').map((f) => ({ oldPath: f.oldUri.fsPath, newPath: f.newUri.fsPath }));

@@ -1,17 +1,18 @@
 /**
- * The server's in-memory index of `files/*.md`: note file name (the device-inode key) → what the
- * note file records, plus lookups by recorded path and recorded size. It is built once and then
- * patched per note file from watcher events, so a lookup never lists the folder.
+ * The index of a store's note files (`files/*.md`): note file name (the device-inode key) → what
+ * the note file records, with lookups by recorded path and by recorded size. Every process uses
+ * this one index: the language server holds one for its lifetime and patches it per note file
+ * from file events; the CLI, MCP, the harvest plan and context open one persisted under
+ * `.index/` (noteIndexCache.ts). It is derived and rebuildable, never the source of truth: an
+ * entry is checked against its note file's stat before a caller trusts it (`fresh`).
  *
- * Only meta and a note count are kept per note file; the notes themselves are parsed on demand
- * for the few files that are open (a bounded cache), which keeps a 100,000-note store small.
+ * Only meta, a note count and the note file's stat are kept per note file; the notes themselves
+ * are parsed on demand by whoever needs them, which keeps a 100,000-note store small.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import matter from 'gray-matter';
-import { stripProvenance } from '../core/knowledge/provenance';
-import { parseNoteFile, type NoteFileMeta } from '../core/store/noteFile';
-import type { NoteInfo } from '../shared/protocol';
+import { parseNoteFile, type NoteFileMeta } from './noteFile';
 
 /** One note file of the store. */
 export interface IndexEntry {
@@ -37,19 +38,24 @@ export interface IndexChange {
   after?: NoteFileMeta;
 }
 
-const NOTES_CACHE_LIMIT = 256;
+/** Reads a note file's text; injectable so tests can count how many note files a lookup reads. */
+export type NoteReader = (file: string) => string;
+
+const readUtf8: NoteReader = (file) => fs.readFileSync(file, 'utf8');
+
 /**
- * Note files read between two yields to the event loop. Reads are synchronous on purpose: for
- * thousands of small files fs.promises costs ~10× more (four thread-pool hops per file).
+ * Note files read between two yields to the event loop in the async refresh. Reads are
+ * synchronous on purpose: for thousands of small files fs.promises costs ~10× more (four
+ * thread-pool hops per file).
  */
 const READ_CHUNK = 500;
 
 /**
  * gray-matter (core's frontmatter parser) memoizes every text it parses, for the life of the
- * process. Harmless in the CLI, a leak in a server that re-reads note files for hours.
+ * process: harmless in the CLI, a leak in a server that re-reads note files for hours.
  * `clearCache` exists at run time but not in its typings.
  */
-function clearFrontmatterCache(): void {
+export function clearFrontmatterCache(): void {
   (matter as unknown as { clearCache?: () => void }).clearCache?.();
 }
 
@@ -90,35 +96,38 @@ export function readNoteSummary(text: string): { meta: NoteFileMeta; count: numb
   return { meta: note.meta, count: note.notes.length };
 }
 
-function isNoteFileName(name: string): boolean {
+export function isNoteFileName(name: string): boolean {
   return name.endsWith('.md') && !name.startsWith('.');
 }
 
-/** 0-based line of each note in the whole file: `KnowledgeItem.line` counts from the body. */
-function noteLines(text: string, raws: string[]): number[] {
-  const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
-  const out: number[] = [];
-  let from = 0;
-  for (const raw of raws) {
-    let at = lines.indexOf(raw, from);
-    if (at < 0) at = lines.indexOf(raw);
-    out.push(at);
-    if (at >= 0) from = at + 1;
-  }
-  return out;
+/** What is kept of an entry between processes (see noteIndexCache.ts). */
+export type StoredEntry = Omit<IndexEntry, 'file' | 'version'>;
+
+/**
+ * Where an index read back from disk gets the entries it has not loaded yet: the part that can
+ * hold a recorded path or size, or everything. Each part is handed out once.
+ */
+export interface StoredEntrySource {
+  withPath(relative: string): StoredEntry[];
+  withSize(size: number): StoredEntry[];
+  all(): StoredEntry[];
 }
 
 export class NoteIndex {
   private readonly entries = new Map<string, IndexEntry>();
   private readonly byPath = new Map<string, Set<string>>();
   private readonly bySize = new Map<number, Set<string>>();
-  private readonly notesCache = new Map<string, { version: number; notes: NoteInfo[] }>();
   private versionCounter = 0;
   private generationCounter = 0;
-  /** Builds and refreshes run one after the other so they never interleave on the maps. */
+  /** Async refreshes run one after the other so they never interleave on the maps. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Entries not loaded yet (a persisted index loads only the parts a lookup needs). */
+  private source: StoredEntrySource | undefined;
 
-  constructor(readonly filesDir: string) {}
+  constructor(
+    readonly filesDir: string,
+    private readonly read: NoteReader = readUtf8,
+  ) {}
 
   /** Changes whenever any entry changed: answers derived from the index are valid while it holds. */
   get generation(): number {
@@ -126,6 +135,7 @@ export class NoteIndex {
   }
 
   get size(): number {
+    this.loadAll();
     return this.entries.size;
   }
 
@@ -134,96 +144,125 @@ export class NoteIndex {
     return this.entries.get(name);
   }
 
-  /** Note files that record this workspace-relative path, in name order (as core searches). */
+  /** Note files that record this workspace-relative path, in name order. */
   withRecordedPath(relative: string): IndexEntry[] {
+    if (this.source) this.restore(this.source.withPath(relative), false);
     return this.collect(this.byPath.get(relative));
   }
 
   /** Note files whose recorded size is `size`: the only ones a content fingerprint could match. */
   withRecordedSize(size: number): IndexEntry[] {
+    if (this.source) this.restore(this.source.withSize(size), false);
     return this.collect(this.bySize.get(size));
   }
 
-  /** Entries whose recorded path lies under a folder (for folder renames). */
+  /** Entries whose recorded path lies under a folder (for folder renames and deletions). */
   underFolder(relativeFolder: string): IndexEntry[] {
+    this.loadAll();
     const prefix = relativeFolder.endsWith('/') ? relativeFolder : relativeFolder + '/';
     return [...this.entries.values()].filter((e) => e.meta.path.startsWith(prefix));
   }
 
   all(): IterableIterator<IndexEntry> {
+    this.loadAll();
     return this.entries.values();
   }
 
   /** Reads every note file. Replaces what was indexed; returns the changes against it. */
   rebuild(): Promise<IndexChange[]> {
-    return this.enqueue(() => this.refreshNow(undefined));
+    return this.refresh(undefined);
   }
 
-  /** Re-reads the named note files (removed ones drop out); `undefined` rescans the folder. */
+  /**
+   * Re-reads the named note files (removed ones drop out); `undefined` rescans the folder.
+   * Yields to the event loop between chunks (the server's first index of 10,000 files).
+   */
   refresh(names?: Iterable<string>): Promise<IndexChange[]> {
     const list = names === undefined ? undefined : [...names];
-    return this.enqueue(() => this.refreshNow(list));
-  }
-
-  /** The notes of an entry, parsed from disk on first use and cached until the entry changes. */
-  notesOf(entry: IndexEntry): NoteInfo[] {
-    const cached = this.notesCache.get(entry.name);
-    if (cached && cached.version === entry.version) {
-      // Re-insert so the Map's order is least-recently-used first.
-      this.notesCache.delete(entry.name);
-      this.notesCache.set(entry.name, cached);
-      return cached.notes;
-    }
-    let text: string;
-    try {
-      text = fs.readFileSync(entry.file, 'utf8');
-    } catch {
-      return [];
-    }
-    const parsed = parseNoteFile(text);
-    clearFrontmatterCache();
-    const lines = noteLines(text, parsed.notes.map((n) => n.raw));
-    const notes = parsed.notes.map((item, i): NoteInfo => ({
-      text: stripProvenance(item.text),
-      raw: item.raw,
-      provenance: item.provenance ? { source: item.provenance.source, date: item.provenance.date } : undefined,
-      line: lines[i] >= 0 ? lines[i] : item.line,
-      noteFile: entry.file,
-    }));
-    this.notesCache.set(entry.name, { version: entry.version, notes });
-    if (this.notesCache.size > NOTES_CACHE_LIMIT) this.notesCache.delete(this.notesCache.keys().next().value!);
-    return notes;
-  }
-
-  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const task = async () => {
+      const targets = this.targetsOf(list);
+      const loaded: Array<{ name: string; entry: IndexEntry | null }> = [];
+      for (let i = 0; i < targets.length; i++) {
+        if (i > 0 && i % READ_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
+        const entry = this.load(targets[i]);
+        if (entry !== undefined) loaded.push({ name: targets[i], entry });
+      }
+      return this.apply(loaded);
+    };
     const run = this.queue.then(task, task);
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async refreshNow(names: string[] | undefined): Promise<IndexChange[]> {
-    let targets: string[];
-    if (names === undefined) {
-      let listed: string[] = [];
-      try {
-        listed = fs.readdirSync(this.filesDir).filter(isNoteFileName);
-      } catch {
-        // No files/ folder (yet): every entry goes.
-      }
-      const present = new Set(listed);
-      targets = [...listed, ...[...this.entries.keys()].filter((n) => !present.has(n))];
-    } else {
-      targets = names.filter(isNoteFileName);
-    }
-    // Read everything first and apply in one synchronous step, so a request served between two
-    // reads never sees a re-keyed note file gone from its old name and not yet under its new one.
+  /** The synchronous refresh, for one-shot processes (CLI, MCP) and for a handful of names. */
+  refreshSync(names?: Iterable<string>): IndexChange[] {
     const loaded: Array<{ name: string; entry: IndexEntry | null }> = [];
-    for (let i = 0; i < targets.length; i++) {
-      if (i > 0 && i % READ_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
-      const entry = this.load(targets[i]);
-      if (entry !== undefined) loaded.push({ name: targets[i], entry });
+    for (const name of this.targetsOf(names)) {
+      const entry = this.load(name);
+      if (entry !== undefined) loaded.push({ name, entry });
     }
-    clearFrontmatterCache();
+    return this.apply(loaded);
+  }
+
+  /**
+   * The entry of `name` as its note file is now: one stat, and a re-read only when the note file
+   * changed since it was indexed (an edit by hand, another process). The gate every answer
+   * from a persisted index goes through.
+   */
+  fresh(name: string): IndexEntry | undefined {
+    this.refreshSync([name]);
+    return this.entries.get(name);
+  }
+
+  /** Entries as stored between processes. */
+  stored(): StoredEntry[] {
+    this.loadAll();
+    return [...this.entries.values()].map(({ name, meta, count, mtimeMs, size, ino }) => ({ name, meta, count, mtimeMs, size, ino }));
+  }
+
+  /**
+   * Adds entries read back from a persisted index (trusted as they are; `fresh` checks each
+   * before use). `replace: false` keeps entries already loaded, which may be newer.
+   */
+  restore(stored: Iterable<StoredEntry>, replace = true): void {
+    for (const s of stored) {
+      const before = this.entries.get(s.name);
+      if (before && !replace) continue;
+      if (before) this.remove(before);
+      this.add({ ...s, file: path.join(this.filesDir, s.name), version: ++this.versionCounter });
+    }
+  }
+
+  /** Loads entries from `source` as lookups need them, instead of all at once. */
+  loadLazily(source: StoredEntrySource): void {
+    this.source = source;
+  }
+
+  private loadAll(): void {
+    const source = this.source;
+    this.source = undefined;
+    if (source) this.restore(source.all(), false);
+  }
+
+  private targetsOf(names: Iterable<string> | undefined): string[] {
+    if (names !== undefined) return [...names].filter(isNoteFileName);
+    this.loadAll();
+    let listed: string[] = [];
+    try {
+      listed = fs.readdirSync(this.filesDir).filter(isNoteFileName);
+    } catch {
+      // No files/ folder (yet): every entry goes.
+    }
+    const present = new Set(listed);
+    return [...listed, ...[...this.entries.keys()].filter((n) => !present.has(n))];
+  }
+
+  /**
+   * Applies what was read in one synchronous step, so a request served between two reads never
+   * sees a re-keyed note file gone from its old name and not yet under its new one.
+   */
+  private apply(loaded: Array<{ name: string; entry: IndexEntry | null }>): IndexChange[] {
+    if (loaded.length > 0) clearFrontmatterCache();
     const changes: IndexChange[] = [];
     for (const { name, entry } of loaded) {
       const before = this.entries.get(name);
@@ -237,7 +276,7 @@ export class NoteIndex {
   /**
    * Reads one note file: its new entry, null when it is gone, undefined when nothing changed.
    * An unchanged mtime, size and inode skip the read: our own writes are re-read at once and
-   * then reported again by the watcher, and atomic writes change the inode.
+   * then reported again by file events, and atomic writes change the inode.
    */
   private load(name: string): IndexEntry | null | undefined {
     const file = path.join(this.filesDir, name);
@@ -248,7 +287,7 @@ export class NoteIndex {
       stat = fs.statSync(file);
       if (!stat.isFile()) throw new Error('not a file');
       if (before && before.mtimeMs === stat.mtimeMs && before.size === stat.size && before.ino === stat.ino) return undefined;
-      text = fs.readFileSync(file, 'utf8');
+      text = this.read(file);
     } catch {
       return before ? null : undefined;
     }
@@ -266,7 +305,6 @@ export class NoteIndex {
   private remove(entry: IndexEntry): void {
     this.generationCounter++;
     this.entries.delete(entry.name);
-    this.notesCache.delete(entry.name);
     removeFrom(this.byPath, entry.meta.path, entry.name);
     removeFrom(this.bySize, entry.meta.size, entry.name);
   }

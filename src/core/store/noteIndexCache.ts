@@ -1,0 +1,258 @@
+/**
+ * The note index of a one-shot process (the CLI, MCP, a harvest plan, context), kept between
+ * runs under `.index/notes/`: derived, git-ignored, deletable, never the source of truth.
+ *
+ * Sharded so a lookup reads what it needs, not the store's index: `p-XX.json` hold the entries
+ * whose recorded path hashes to XX, `s-XX.json` those whose recorded size is XX modulo the
+ * shard count (about one shard per 64 note files, at most 256 of each kind), and
+ * `state.json` says for which state of `files/` the shards are complete. A lookup for a file
+ * without notes reads one stat of its would-be note file and two small shards.
+ *
+ * Trust is checked, not assumed. Every write Lore makes to a note file is a rename (atomic
+ * writes, re-keys, removals), and so is a git checkout, a `mv` or a delete: each changes the
+ * mtime of `files/`. While that mtime is the one `state.json` records, the set of note files is
+ * the one indexed, and each entry a lookup touches is checked by its own stat
+ * (NoteIndex.fresh), so a hand edit of a note file is seen when that file is looked at. When the
+ * mtime moved, one listing and one stat per note file bring the index up to date (re-reading
+ * only changed note files) and the shards are written again. What this misses: an in-place edit
+ * of a note file's recorded path or size, by hand, in a note file no lookup touches; the next
+ * change to the folder or `lore notes heal` (which reads every note file) repairs it.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from './atomicWrite';
+import { NoteIndex, type NoteReader, type StoredEntry, type StoredEntrySource } from './noteIndex';
+import type { StorePaths } from './storePaths';
+
+const DIR_NAME = 'notes';
+const FORMAT = 2;
+/** About this many entries per shard; a small store has one shard of each kind, a large one up to 256. */
+const ENTRIES_PER_SHARD = 64;
+const MAX_SHARDS = 256;
+/**
+ * A folder changed this recently may change again within the same file-system timestamp tick
+ * without its mtime moving: such an index is saved as untrusted, and the next process re-lists.
+ */
+const RACY_MS = 100;
+
+const stateSchema = z.object({
+  format: z.literal(FORMAT),
+  filesDir: z.string(),
+  /** mtime of files/ in nanoseconds when the shards were complete; null: re-list before trusting. */
+  dirMtimeNs: z.string().nullable(),
+  /** Shards of each kind: a power of two up to MAX_SHARDS. */
+  shards: z.number().int().min(1).max(MAX_SHARDS),
+});
+
+/** [name, path, fileId, size, fingerprint, count, mtimeMs, fileSize, ino]: arrays parse faster than objects. */
+type EntryTuple = [string, string, string, number, string, number, number, number, number];
+const TUPLE_TYPES = ['string', 'string', 'string', 'number', 'string', 'number', 'number', 'number', 'number'];
+
+export interface OpenNoteIndexOptions {
+  /** Reads a note file (tests count reads through it). */
+  read?: NoteReader;
+}
+
+function dirOf(paths: StorePaths): string {
+  return path.join(paths.index, DIR_NAME);
+}
+
+/** The file that says whether the persisted index can be trusted (delete it to force a rebuild). */
+export function noteIndexCacheFile(paths: StorePaths): string {
+  return path.join(dirOf(paths), 'state.json');
+}
+
+/** FNV-1a: a stable, cheap spread of paths over the shards (no security property needed). */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+const hex = (n: number) => n.toString(16).padStart(2, '0');
+const pathShard = (relative: string, shards: number) => `p-${hex(hashOf(relative) % shards)}.json`;
+const sizeShard = (size: number, shards: number) => `s-${hex(size % shards)}.json`;
+
+function shardCountFor(entries: number): number {
+  let count = 1;
+  while (count < MAX_SHARDS && count * ENTRIES_PER_SHARD < entries) count *= 2;
+  return count;
+}
+
+function toTuple(e: StoredEntry): EntryTuple {
+  return [e.name, e.meta.path, e.meta.fileId, e.meta.size, e.meta.fingerprint, e.count, e.mtimeMs, e.size, e.ino];
+}
+
+function fromTuple(t: EntryTuple): StoredEntry {
+  const [name, recorded, fileId, size, fingerprint, count, mtimeMs, fileSize, ino] = t;
+  return { name, meta: { path: recorded, fileId, size, fingerprint }, count, mtimeMs, size: fileSize, ino };
+}
+
+function isEntryTuple(value: unknown): value is EntryTuple {
+  return Array.isArray(value) && value.length === TUPLE_TYPES.length && value.every((v, i) => typeof v === TUPLE_TYPES[i]);
+}
+
+class ShardCorrupt extends Error {}
+
+/** Reads shards on demand, each once; a missing shard is empty, a broken one throws ShardCorrupt. */
+class ShardSource implements StoredEntrySource {
+  private readonly taken = new Set<string>();
+  private readonly texts = new Map<string, string | undefined>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly shards: number,
+  ) {}
+
+  withPath(relative: string): StoredEntry[] {
+    return this.take(pathShard(relative, this.shards));
+  }
+
+  withSize(size: number): StoredEntry[] {
+    return size >= 0 ? this.take(sizeShard(size, this.shards)) : [];
+  }
+
+  all(): StoredEntry[] {
+    const out: StoredEntry[] = [];
+    for (let i = 0; i < this.shards; i++) out.push(...this.take(`p-${hex(i)}.json`));
+    return out;
+  }
+
+  /** A shard's text as on disk (undefined when missing or unreadable): a re-list rewrites only shards that differ. */
+  text(name: string): string | undefined {
+    if (!this.texts.has(name)) {
+      try {
+        this.texts.set(name, fs.readFileSync(path.join(this.dir, name), 'utf8'));
+      } catch {
+        this.texts.set(name, undefined);
+      }
+    }
+    return this.texts.get(name);
+  }
+
+  private take(name: string): StoredEntry[] {
+    if (this.taken.has(name)) return [];
+    this.taken.add(name);
+    let parsed: unknown;
+    try {
+      const text = this.text(name);
+      if (text === undefined) return [];
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ShardCorrupt(`${name}: ${(error as Error).message}`);
+    }
+    if (!Array.isArray(parsed) || !parsed.every(isEntryTuple)) throw new ShardCorrupt(`${name}: not a list of [name, path, fileId, size, fingerprint, count, mtimeMs, fileSize, ino]`);
+    return parsed.map(fromTuple);
+  }
+}
+
+function readState(paths: StorePaths): z.infer<typeof stateSchema> | undefined {
+  try {
+    const parsed = stateSchema.safeParse(JSON.parse(fs.readFileSync(noteIndexCacheFile(paths), 'utf8')));
+    return parsed.success && parsed.data.filesDir === paths.files ? parsed.data : undefined;
+  } catch {
+    return undefined; // Missing or unreadable: rebuild it.
+  }
+}
+
+/**
+ * Writes the shards that changed against `previous` (all without it), then the state; the state
+ * is first marked untrusted, so a crash in between makes the next process re-list.
+ */
+function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, previous?: ShardSource): void {
+  if (!fs.existsSync(paths.root)) return; // Never create a store as a side effect of a lookup.
+  const dir = dirOf(paths);
+  const stored = index.stored();
+  const count = shardCountFor(stored.length);
+  const shards = new Map<string, EntryTuple[]>();
+  for (let i = 0; i < count; i++) {
+    shards.set(`p-${hex(i)}.json`, []);
+    shards.set(`s-${hex(i)}.json`, []);
+  }
+  for (const entry of stored) {
+    const tuple = toTuple(entry);
+    shards.get(pathShard(entry.meta.path, count))!.push(tuple);
+    if (entry.meta.size >= 0) shards.get(sizeShard(entry.meta.size, count))!.push(tuple);
+  }
+  const state = (mtime: string | null) => JSON.stringify({ format: FORMAT, filesDir: paths.files, dirMtimeNs: mtime, shards: count });
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    writeFileAtomic(noteIndexCacheFile(paths), state(null), { durable: false });
+    for (const [name, tuples] of shards) {
+      const text = JSON.stringify(tuples);
+      if (previous?.text(name) !== text) writeFileAtomic(path.join(dir, name), text, { durable: false });
+    }
+    // Shards of an earlier, larger count would never be read again.
+    for (const name of fs.readdirSync(dir)) if (/^[ps]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) fs.rmSync(path.join(dir, name), { force: true });
+    if (dirMtimeNs !== null) writeFileAtomic(noteIndexCacheFile(paths), state(dirMtimeNs), { durable: false });
+  } catch {
+    // A read-only store still answers lookups; it just re-lists next time.
+  }
+}
+
+/**
+ * The note index of `paths`, read back from `.index/notes/` (lazily: a lookup loads the shards
+ * it needs) and brought up to date with the folder when the folder changed (see above).
+ */
+export function openNoteIndex(paths: StorePaths, options: OpenNoteIndexOptions = {}): NoteIndex {
+  const dir = fs.statSync(paths.files, { bigint: true, throwIfNoEntry: false });
+  if (!dir?.isDirectory()) return new NoteIndex(paths.files, options.read);
+  const state = readState(paths);
+  const mtimeNs = String(dir.mtimeNs);
+  if (state && state.dirMtimeNs === mtimeNs) {
+    const index = new NoteIndex(paths.files, options.read);
+    index.loadLazily(new TrustingSource(new ShardSource(dirOf(paths), state.shards), () => relist(paths, index, undefined)));
+    return index;
+  }
+  const index = new NoteIndex(paths.files, options.read);
+  relist(paths, index, state ? new ShardSource(dirOf(paths), state.shards) : undefined);
+  return index;
+}
+
+/** Brings `index` up to date with the folder (one listing, one stat per note file) and saves it. */
+function relist(paths: StorePaths, index: NoteIndex, previous: ShardSource | undefined): void {
+  const dir = fs.statSync(paths.files, { bigint: true, throwIfNoEntry: false });
+  if (previous) {
+    try {
+      index.restore(previous.all(), false);
+    } catch {
+      // A broken shard: the listing below reads the note files it would have described.
+    }
+  }
+  const listedAt = Date.now();
+  index.refreshSync();
+  if (!dir) return;
+  const racy = listedAt - Number(dir.mtimeMs) < RACY_MS;
+  save(paths, index, racy ? null : String(dir.mtimeNs), previous);
+}
+
+/** A trusted shard source that falls back to a full re-list when a shard turns out broken. */
+class TrustingSource implements StoredEntrySource {
+  constructor(
+    private readonly shards: ShardSource,
+    private readonly onCorrupt: () => void,
+  ) {}
+
+  withPath(relative: string): StoredEntry[] {
+    return this.guard(() => this.shards.withPath(relative));
+  }
+
+  withSize(size: number): StoredEntry[] {
+    return this.guard(() => this.shards.withSize(size));
+  }
+
+  all(): StoredEntry[] {
+    return this.guard(() => this.shards.all());
+  }
+
+  private guard(take: () => StoredEntry[]): StoredEntry[] {
+    try {
+      return take();
+    } catch (error) {
+      if (!(error instanceof ShardCorrupt)) throw error;
+      this.onCorrupt();
+      return [];
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The notes of indexed note files as the server's features show them (text, provenance, line in
+ * the note file), parsed on demand for the few files that are open and cached per index entry
+ * version in a bounded least-recently-used map.
+ */
+import * as fs from 'node:fs';
+import { stripProvenance } from '../core/knowledge/provenance';
+import { parseNoteFile } from '../core/store/noteFile';
+import { clearFrontmatterCache, type IndexEntry } from '../core/store/noteIndex';
+import type { NoteInfo } from '../shared/protocol';
+
+const NOTES_CACHE_LIMIT = 256;
+
+/** 0-based line of each note in the whole file: `KnowledgeItem.line` counts from the body. */
+function noteLines(text: string, raws: string[]): number[] {
+  const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
+  const out: number[] = [];
+  let from = 0;
+  for (const raw of raws) {
+    let at = lines.indexOf(raw, from);
+    if (at < 0) at = lines.indexOf(raw);
+    out.push(at);
+    if (at >= 0) from = at + 1;
+  }
+  return out;
+}
+
+export class NoteTexts {
+  private readonly cache = new Map<string, { version: number; notes: NoteInfo[] }>();
+
+  /** The notes of an entry, parsed from disk on first use and cached until the entry changes. */
+  notesOf(entry: IndexEntry): NoteInfo[] {
+    const cached = this.cache.get(entry.name);
+    if (cached && cached.version === entry.version) {
+      // Re-insert so the Map's order is least-recently-used first.
+      this.cache.delete(entry.name);
+      this.cache.set(entry.name, cached);
+      return cached.notes;
+    }
+    let text: string;
+    try {
+      text = fs.readFileSync(entry.file, 'utf8');
+    } catch {
+      return [];
+    }
+    const parsed = parseNoteFile(text);
+    clearFrontmatterCache();
+    const lines = noteLines(text, parsed.notes.map((n) => n.raw));
+    const notes = parsed.notes.map((item, i): NoteInfo => ({
+      text: stripProvenance(item.text),
+      raw: item.raw,
+      provenance: item.provenance ? { source: item.provenance.source, date: item.provenance.date } : undefined,
+      line: lines[i] >= 0 ? lines[i] : item.line,
+      noteFile: entry.file,
+    }));
+    this.cache.set(entry.name, { version: entry.version, notes });
+    if (this.cache.size > NOTES_CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    return notes;
+  }
+}
