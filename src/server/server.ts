@@ -34,12 +34,12 @@ import {
   SearchBackendNotification,
   SearchRequest,
   StoreChangedNotification,
-  type LoreInitializationOptions,
 } from '../shared/protocol';
 import { provideNotesHover } from './hover';
 import { LoreServer } from './loreServer';
 import { storeDocumentKind } from './provenanceLines';
 import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from './storeDocuments';
+import { checkInitializationOptions, checkParams, paramsSchemas } from './requestParams';
 
 const DIAGNOSTICS_DEBOUNCE_MS = 150;
 
@@ -77,7 +77,7 @@ async function ready(): Promise<LoreServer> {
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  const options = (params.initializationOptions ?? {}) as Partial<LoreInitializationOptions>;
+  const options = checkInitializationOptions(params.initializationOptions, log);
   const workspace = options.workspaceRoot ? path.resolve(options.workspaceRoot) : workspaceOf(params);
   const root = options.storeRoot ? path.resolve(options.storeRoot) : path.join(workspace, STORE_DIR_NAME);
   lensRefreshSupported = params.capabilities.workspace?.codeLens?.refreshSupport === true;
@@ -120,9 +120,15 @@ connection.onDidChangeWatchedFiles((params) => {
 
 // Search, off the extension host.
 
-connection.onRequest(SearchRequest.method, async (params: SearchRequest.Params): Promise<SearchRequest.Result> => (await ready()).search.search(params ?? { query: '' }));
+connection.onRequest(SearchRequest.method, async (raw: unknown): Promise<SearchRequest.Result> => {
+  const params = checkParams(SearchRequest.method, paramsSchemas.search, raw);
+  return (await ready()).search.search(params);
+});
 
-connection.onRequest(RecallRequest.method, async (params: RecallRequest.Params): Promise<RecallRequest.Result> => (await ready()).search.recall(params ?? {}));
+connection.onRequest(RecallRequest.method, async (raw: unknown): Promise<RecallRequest.Result> => {
+  const params = checkParams(RecallRequest.method, paramsSchemas.recall, raw ?? {});
+  return (await ready()).search.recall(params);
+});
 
 // Per-file notes on workspace files.
 
@@ -141,35 +147,41 @@ connection.onHover(async (params) => {
   return provideNotesHover(s.notes, file, params.position.line);
 });
 
-connection.onRequest(NotesForFileRequest.method, async (params: NotesForFileRequest.Params) => {
+connection.onRequest(NotesForFileRequest.method, async (raw: unknown) => {
+  const params = checkParams(NotesForFileRequest.method, paramsSchemas.notesForFile, raw);
   const s = await ready();
   const found = s.notes.find(path.resolve(params.path));
   return found ? s.notes.toFileNotes(found) : null;
 });
 
-connection.onRequest(FileDecorationsRequest.method, async (params: FileDecorationsRequest.Params): Promise<FileDecorationsRequest.Result> => {
+connection.onRequest(FileDecorationsRequest.method, async (raw: unknown): Promise<FileDecorationsRequest.Result> => {
+  const params = checkParams(FileDecorationsRequest.method, paramsSchemas.fileDecorations, raw);
   const s = await ready();
-  return { counts: s.notes.counts((params.paths ?? []).map((p) => path.resolve(p))) };
+  return { counts: s.notes.counts(params.paths.map((p) => path.resolve(p))) };
 });
 
-connection.onRequest(DidRenameFilesRequest.method, async (params: DidRenameFilesRequest.Params): Promise<DidRenameFilesRequest.Result> => {
+connection.onRequest(DidRenameFilesRequest.method, async (raw: unknown): Promise<DidRenameFilesRequest.Result> => {
+  const params = checkParams(DidRenameFilesRequest.method, paramsSchemas.didRenameFiles, raw);
   const s = await ready();
-  return { updated: await s.writer.renameFiles(params.files ?? []) };
+  return { updated: await s.writer.renameFiles(params.files) };
 });
 
-connection.onRequest(DidDeleteFilesRequest.method, async (params: DidDeleteFilesRequest.Params): Promise<DidDeleteFilesRequest.Result> => {
+connection.onRequest(DidDeleteFilesRequest.method, async (raw: unknown): Promise<DidDeleteFilesRequest.Result> => {
+  const params = checkParams(DidDeleteFilesRequest.method, paramsSchemas.didDeleteFiles, raw);
   const s = await ready();
-  return s.writer.deleteFiles((params.files ?? []).map((p) => path.resolve(p)));
+  return s.writer.deleteFiles(params.files.map((p) => path.resolve(p)));
 });
 
-connection.onRequest(MarkNotesValidRequest.method, async (params: MarkNotesValidRequest.Params): Promise<MarkNotesValidRequest.Result> => {
+connection.onRequest(MarkNotesValidRequest.method, async (raw: unknown): Promise<MarkNotesValidRequest.Result> => {
+  const params = checkParams(MarkNotesValidRequest.method, paramsSchemas.markNotesValid, raw);
   const s = await ready();
   const result = await s.writer.markValid(path.resolve(params.path));
   if (result.updated) s.scheduleLensRefresh();
   return result;
 });
 
-connection.onRequest(DeleteNoteRequest.method, async (params: DeleteNoteRequest.Params): Promise<DeleteNoteRequest.Result> => {
+connection.onRequest(DeleteNoteRequest.method, async (raw: unknown): Promise<DeleteNoteRequest.Result> => {
+  const params = checkParams(DeleteNoteRequest.method, paramsSchemas.deleteNote, raw);
   const s = await ready();
   return { deleted: await s.writer.deleteNote(params) };
 });

@@ -60,9 +60,10 @@ export class ServerSearch {
 
   async recall(params: RecallRequest.Params): Promise<RecallResult> {
     const index = this.open();
-    const files = (Array.isArray(params.files) ? params.files : []).filter((f): f is string => typeof f === 'string').slice(0, MAX_RECALL_FILES);
-    const tokenBudget = Math.min(Math.max(Number(params.tokenBudget) || 1000, MIN_BUDGET), MAX_BUDGET);
-    const result = await recall(this.paths, { query: typeof params.query === 'string' ? params.query : undefined, files, tokenBudget, index });
+    // The params were checked against their schema (requestParams.ts); only the sizes are bounded here.
+    const files = (params.files ?? []).slice(0, MAX_RECALL_FILES);
+    const tokenBudget = Math.min(Math.max(params.tokenBudget ?? 1000, MIN_BUDGET), MAX_BUDGET);
+    const result = await recall(this.paths, { query: params.query, files, tokenBudget, index });
     this.announce(index);
     return result;
   }

@@ -50,8 +50,9 @@ describe('language server: search and store events (LSP over stdio)', function (
     assert.match(result.text, /## Notes on src\/engine\.ts\n- The engine is tuned for 88 mph/);
     assert.match(result.text, /flux capacitor/);
     assert.ok(result.tokens <= 500);
-    // Garbage in is bounded, not fatal.
-    const odd = await client.connection.sendRequest(RecallRequest.type, { query: 42 as unknown as string, files: 'x' as unknown as string[], tokenBudget: 1e9 });
-    assert.equal(odd.tokenBudget, 8000);
+    // An oversized budget is bounded; garbage is refused (requestParams.test.ts), not fatal.
+    const huge = await client.connection.sendRequest(RecallRequest.type, { query: 'flux', tokenBudget: 1e9 });
+    assert.equal(huge.tokenBudget, 8000);
+    await assert.rejects(client.connection.sendRequest(RecallRequest.type, { query: 42 as unknown as string, files: 'x' as unknown as string[] }), /lore\/recall: query: /);
   });
 });

@@ -1,0 +1,60 @@
+/**
+ * The shapes the server accepts from its client, checked before a handler runs: the params of
+ * every Lore request and the initialization options. The types live in src/shared/protocol.ts
+ * (the extension imports them and must not load zod); each schema here `satisfies` its type, so
+ * the two cannot drift apart without a compile error. A request that does not fit is answered
+ * with InvalidParams naming the method and the field, and nothing is read or written.
+ */
+import { z } from 'zod';
+import { ErrorCodes, ResponseError } from 'vscode-languageserver/node';
+import type {
+  DeleteNoteRequest,
+  DidDeleteFilesRequest,
+  DidRenameFilesRequest,
+  FileDecorationsRequest,
+  LoreInitializationOptions,
+  MarkNotesValidRequest,
+  NotesForFileRequest,
+  RecallRequest,
+  SearchRequest,
+} from '../shared/protocol';
+import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
+import { describeSchemaIssue } from '../core/util/schemaIssue';
+
+// Bounds: a path is at most PATH_MAX-ish, a batch of file events at most what a checkout touches.
+const filePath = z.string().min(1).max(4096);
+const paths = z.array(filePath).max(100_000);
+
+export const initializationOptionsSchema = z.looseObject({
+  storeRoot: filePath,
+  workspaceRoot: filePath,
+  searchBackend: z.enum(['auto', 'sqlite', 'minisearch']).optional(),
+}).partial() satisfies z.ZodType<Partial<LoreInitializationOptions>>;
+
+export const paramsSchemas = {
+  search: z.object({ query: z.string().max(10_000), limit: z.number().int().min(1).max(1000).optional(), categories: z.array(z.enum(SEARCH_CATEGORIES)).max(SEARCH_CATEGORIES.length).optional() }) satisfies z.ZodType<SearchRequest.Params>,
+  // The budget is clamped by the server, the files cut to what recall uses.
+  recall: z.object({ query: z.string().max(10_000).optional(), files: paths.optional(), tokenBudget: z.number().positive().optional() }) satisfies z.ZodType<RecallRequest.Params>,
+  notesForFile: z.object({ path: filePath }) satisfies z.ZodType<NotesForFileRequest.Params>,
+  fileDecorations: z.object({ paths }) satisfies z.ZodType<FileDecorationsRequest.Params>,
+  didRenameFiles: z.object({ files: z.array(z.object({ oldPath: filePath, newPath: filePath })).max(100_000) }) satisfies z.ZodType<DidRenameFilesRequest.Params>,
+  didDeleteFiles: z.object({ files: paths }) satisfies z.ZodType<DidDeleteFilesRequest.Params>,
+  markNotesValid: z.object({ path: filePath }) satisfies z.ZodType<MarkNotesValidRequest.Params>,
+  deleteNote: z.object({ noteFile: filePath, line: z.number().int().min(0), raw: z.string().max(100_000) }) satisfies z.ZodType<DeleteNoteRequest.Params>,
+};
+
+/** The params as the schema reads them, or a ResponseError (InvalidParams) saying which field is wrong. */
+export function checkParams<T>(method: string, schema: z.ZodType<T>, params: unknown): T {
+  const result = schema.safeParse(params);
+  if (result.success) return result.data;
+  throw new ResponseError(ErrorCodes.InvalidParams, `${method}: ${describeSchemaIssue(result.error)}`);
+}
+
+/** The initialization options, or none with a log line when the client sent something else. */
+export function checkInitializationOptions(raw: unknown, log: (message: string) => void): Partial<LoreInitializationOptions> {
+  if (raw === undefined || raw === null) return {};
+  const result = initializationOptionsSchema.safeParse(raw);
+  if (result.success) return result.data;
+  log(`initializationOptions ignored: ${describeSchemaIssue(result.error)}`);
+  return {};
+}
