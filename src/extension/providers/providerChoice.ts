@@ -3,12 +3,14 @@
  * (set with "Lore: Set API Key"), never in settings; environment variables still work.
  */
 import * as vscode from 'vscode';
+import { KEYED_VENDORS } from '../../core/providers/endpoints';
 import { createProvider } from '../../core/providers/providerRegistry';
 import type { Provider } from '../../core/providers/provider';
 import { readSettings, type ProviderSetting } from '../settings';
 import { selectModel, VscodeLmProvider } from './vscodeLmProvider';
 
-export const KEYED_PROVIDERS = ['openai', 'anthropic', 'gemini'] as const;
+/** Providers whose key can be stored with "Lore: Set API Key". */
+export const KEYED_PROVIDERS = KEYED_VENDORS;
 
 export function secretKey(provider: string): string {
   return `lore.apiKey.${provider}`;
