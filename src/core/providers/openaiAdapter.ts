@@ -65,7 +65,7 @@ export class OpenAIAdapter implements ModelAdapter {
     const client = this.client;
     const prefixHash = stablePrefixHash(context, model);
     const policy = effectivePolicy(this.options, options.cache);
-    const useKey = (this.options.promptCacheKey ?? !this.endpoint.customEndpoint) && stable.length > 0;
+    const useKey = (this.options.promptCacheKey ?? !this.endpoint.customEndpoint) && stable.length > 0 && !policy.disabled;
     const maxTokens = options.maxOutputTokens ?? this.options.maxOutputTokens;
     const messages: OpenAI.ChatCompletionMessageParam[] = [...(stable ? [{ role: 'system' as const, content: stable }] : []), { role: 'user', content: user }];
     const errorContext = { endpoint: this.endpoint.baseUrl, authHint: authHint(this.endpoint), secret: apiKey };

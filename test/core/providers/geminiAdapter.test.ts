@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { HARVEST_REPLY_SCHEMA } from '../../../src/core/harvest/replySchema';
 import { GEMINI_DEFAULT_MODEL, GeminiAdapter } from '../../../src/core/providers/geminiAdapter';
 import { startStub, type StubServer } from '../../helpers/stubServers';
 import { describeNetworkProvider, expectProviderError, sampleRequest } from './networkProviderSuite';
@@ -8,7 +9,7 @@ describe('GeminiAdapter', () => {
     kind: 'gemini',
     make: (options) => new GeminiAdapter(options),
     defaultModel: GEMINI_DEFAULT_MODEL,
-    expectedUsage: { inputTokens: 1200, outputTokens: 34, cacheReadTokens: 1000 },
+    expectedUsage: { inputTokens: 1200, outputTokens: 34, cacheReadTokens: 1000, cacheWriteTokens: 0 },
     attemptsOn429: 2,
   });
 
@@ -19,15 +20,16 @@ describe('GeminiAdapter', () => {
       stub = undefined;
     });
 
-    it('puts the model in the path, the instructions in systemInstruction, and asks for JSON on harvest', async () => {
+    it('puts the model in the path, the instructions in systemInstruction, and the reply schema as JSON on harvest', async () => {
       stub = await startStub('gemini', [{ reply: '{}' }, { reply: 'summary' }]);
       const provider = new GeminiAdapter({ baseUrl: stub.baseUrl, env: {} });
-      await provider.generate(sampleRequest());
+      await provider.generate(sampleRequest({ replySchema: HARVEST_REPLY_SCHEMA }));
       await provider.generate(sampleRequest({ task: 'summarize' }));
       const [harvest, summarize] = stub.requests;
       assert.match(harvest.path, /^\/v1(?:beta)?\/models\/stub-model-1:generateContent$/);
       assert.deepEqual(harvest.body.systemInstruction.parts, [{ text: 'STABLE-INSTRUCTIONS: extract the items as JSON.' }]);
       assert.equal(harvest.body.generationConfig.responseMimeType, 'application/json');
+      assert.deepEqual(harvest.body.generationConfig.responseJsonSchema, HARVEST_REPLY_SCHEMA.schema);
       assert.equal(summarize.body.generationConfig?.responseMimeType, undefined);
     });
 

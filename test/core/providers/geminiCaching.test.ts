@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { HARVEST_REPLY_SCHEMA } from '../../../src/core/harvest/replySchema';
 import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
 import { createCacheState, describe as describeState, disable as disableState, invalidate as invalidateState, recordCall, type DiscussionCacheState } from '../../../src/core/context/cacheState';
 import { GeminiAdapter } from '../../../src/core/providers/geminiAdapter';
@@ -175,10 +176,11 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
 
   it('runs a harvest request as a Provider (JSON reply requested)', async () => {
     const client = await start({ minCacheTokens: 1_000_000 });
-    const reply = await client.generate({ task: 'harvest', instructions: 'Extract JSON.', content: 'Conversation: c1', model: 'stub-model' });
+    const reply = await client.generate({ task: 'harvest', instructions: 'Extract JSON.', content: 'Conversation: c1', model: 'stub-model', replySchema: HARVEST_REPLY_SCHEMA });
     assert.equal(reply.text, 'ok');
     const gen = stub!.generations()[0].body;
     assert.equal(gen.generationConfig.responseMimeType, 'application/json');
+    assert.equal(creates().length, 0, 'a harvest call caches implicitly and creates no cachedContent');
     assert.equal(gen.systemInstruction.parts[0].text, 'Extract JSON.');
   });
 });

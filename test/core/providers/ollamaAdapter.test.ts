@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { HARVEST_REPLY_SCHEMA } from '../../../src/core/harvest/replySchema';
 import { OLLAMA_DEFAULT_MODEL, OLLAMA_NUM_CTX, OllamaAdapter } from '../../../src/core/providers/ollamaAdapter';
 import { closedPortBaseUrl, startStub, type StubServer } from '../../helpers/stubServers';
 import { describeNetworkProvider, expectProviderError, sampleRequest } from './networkProviderSuite';
@@ -8,7 +9,8 @@ describe('OllamaAdapter', () => {
     kind: 'ollama',
     make: (options) => new OllamaAdapter(options),
     defaultModel: OLLAMA_DEFAULT_MODEL,
-    expectedUsage: { inputTokens: 1200, outputTokens: 34 },
+    // Ollama reports no cache use: zero, not unknown.
+    expectedUsage: { inputTokens: 1200, outputTokens: 34, cacheReadTokens: 0, cacheWriteTokens: 0 },
     // The ollama client does not retry, and a local server gains nothing from it.
     attemptsOn429: 1,
   });
@@ -20,13 +22,13 @@ describe('OllamaAdapter', () => {
       stub = undefined;
     });
 
-    it('asks for JSON on harvest only, unstreamed, with a fixed context window', async () => {
+    it('sends the reply schema as format on harvest only, unstreamed, with a fixed context window', async () => {
       stub = await startStub('ollama', [{ reply: '{}' }, { reply: 'summary' }]);
       const provider = new OllamaAdapter({ baseUrl: stub.baseUrl, env: {} });
-      await provider.generate(sampleRequest());
+      await provider.generate(sampleRequest({ replySchema: HARVEST_REPLY_SCHEMA }));
       await provider.generate(sampleRequest({ task: 'summarize' }));
       const [harvest, summarize] = stub.requests;
-      assert.equal(harvest.body.format, 'json');
+      assert.deepEqual(harvest.body.format, HARVEST_REPLY_SCHEMA.schema);
       assert.equal(harvest.body.stream, false);
       assert.equal(harvest.body.options.num_ctx, OLLAMA_NUM_CTX);
       assert.deepEqual(harvest.body.messages.map((m: { role: string }) => m.role), ['system', 'user']);

@@ -8,7 +8,7 @@ describe('OpenAIAdapter', () => {
     kind: 'openai',
     make: (options) => new OpenAIAdapter(options),
     defaultModel: OPENAI_DEFAULT_MODEL,
-    expectedUsage: { inputTokens: 1200, outputTokens: 34, cacheReadTokens: 1000 },
+    expectedUsage: { inputTokens: 1200, outputTokens: 34, cacheReadTokens: 1000, cacheWriteTokens: 0 },
     attemptsOn429: 2,
   });
 
