@@ -14,7 +14,7 @@ import { isNetworkVendor } from '../../core/providers/endpoints';
 import { createAdapter } from '../../core/providers/providerRegistry';
 import type { CacheStates } from '../cache/cacheStates';
 import { logger } from '../log';
-import { secretKey } from '../providers/providerChoice';
+import { adapterOptions } from '../providers/providerChoice';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 import { writeChatTranscript } from './chatTranscript';
@@ -71,12 +71,7 @@ export function registerLoreParticipant(context: vscode.ExtensionContext, store:
     try {
       if (isNetworkVendor(settings.provider)) {
         // The same adapter as the harvest's; a discussion comes back, so its prefix is worth an explicit cache.
-        const adapter = createAdapter(settings.provider, {
-          apiKey: (await context.secrets.get(secretKey(settings.provider))) || undefined,
-          baseUrl: settings.baseUrl || undefined,
-          model: settings.model || undefined,
-          timeoutMs: settings.timeoutSeconds * 1000,
-        });
+        const adapter = createAdapter(settings.provider, await adapterOptions(context.secrets, settings.provider, settings));
         const state = caches.get(discussionId) ?? createCacheState(discussionId, settings.provider);
         const reply = await adapter.send(built, { cache: { mode: 'explicit', state }, signal: abort.signal });
         await caches.put(recordCall(state, reply.usage, Date.now(), reply.cache));
