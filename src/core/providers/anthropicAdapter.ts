@@ -15,7 +15,7 @@ import {
   controlRequest,
   effectivePolicy,
   generateThroughContext,
-  isSchemaRejection,
+  SchemaSupport,
   rememberBounded,
   requireMessage,
   type AdapterOptions,
@@ -99,8 +99,7 @@ export class AnthropicAdapter implements ModelAdapter {
   private client: Anthropic | undefined;
   /** Why the API refused the cache markers of a prefix (by prefix hash): it goes unmarked from then on. */
   private readonly refusals = new Map<string, string>();
-  /** Set when the endpoint rejected structured output: later calls ask in the prompt only. */
-  private schemaRefused = false;
+  private readonly schemaSupport = new SchemaSupport();
 
   constructor(private readonly options: AnthropicAdapterOptions = {}) {
     this.model = options.model ?? ANTHROPIC_DEFAULT_MODEL;
@@ -169,14 +168,6 @@ export class AnthropicAdapter implements ModelAdapter {
           { signal, timeout: timeoutMs },
         ),
       );
-    const schema = this.schemaRefused ? undefined : options.replySchema;
-    try {
-      return await create(schema);
-    } catch (error) {
-      if (!schema || !isSchemaRejection(error)) throw error;
-      // Older models and proxies do not know structured output; the prompt still asks for JSON.
-      this.schemaRefused = true;
-      return create(undefined);
-    }
+    return this.schemaSupport.run(options.replySchema, create);
   }
 }

@@ -18,7 +18,7 @@ import {
   controlRequest,
   effectivePolicy,
   generateThroughContext,
-  isSchemaRejection,
+  SchemaSupport,
   rememberBounded,
   requireMessage,
   type AdapterOptions,
@@ -26,7 +26,7 @@ import {
   type ModelAdapter,
   type SendOptions,
 } from './modelAdapter';
-import { ProviderError, type ModelReply, type ModelRequest } from './provider';
+import { ProviderError, type ModelReply, type ModelRequest, type ReplySchema } from './provider';
 import { SDK_MAX_RETRIES, runProviderCall } from './providerCall';
 import { genaiSdk } from './vendorSdks';
 
@@ -72,8 +72,8 @@ export class GeminiAdapter implements ModelAdapter {
   private readonly entries = new Map<string, CacheEntry>();
   /** Why a prefix could not be cached, by model + prefix hash: asking again would fail again. */
   private readonly refusals = new Map<string, string>();
-  /** Set when the endpoint rejected responseJsonSchema: later calls ask for JSON by MIME type only. */
-  private schemaRefused = false;
+  /** Without the schema, the JSON MIME type still goes. */
+  private readonly schemaSupport = new SchemaSupport();
 
   constructor(private readonly options: GeminiAdapterOptions = {}) {
     this.model = options.model ?? GEMINI_DEFAULT_MODEL;
@@ -217,10 +217,10 @@ export class GeminiAdapter implements ModelAdapter {
     }
   }
 
-  private async generateContent(model: string, volatile: string, where: { cachedContent?: string; systemInstruction?: string }, options: SendOptions): Promise<GenerateContentResponse> {
+  private generateContent(model: string, volatile: string, where: { cachedContent?: string; systemInstruction?: string }, options: SendOptions): Promise<GenerateContentResponse> {
     const client = this.sdk();
     const maxOutputTokens = options.maxOutputTokens ?? this.options.maxOutputTokens;
-    const call = (withSchema: boolean): Promise<GenerateContentResponse> =>
+    const call = (schema: ReplySchema | undefined): Promise<GenerateContentResponse> =>
       runProviderCall(this.name, controlRequest(options), this.options, this.errorContext(), ({ signal, timeoutMs }) =>
         client.models.generateContent({
           model,
@@ -232,18 +232,11 @@ export class GeminiAdapter implements ModelAdapter {
             ...(maxOutputTokens ? { maxOutputTokens } : {}),
             // JSON mode alone already makes a fenced or chatty reply (a wasted retry) much less likely.
             ...(options.replySchema ? { responseMimeType: 'application/json' } : {}),
-            ...(options.replySchema && withSchema ? { responseJsonSchema: options.replySchema.schema } : {}),
+            ...(schema ? { responseJsonSchema: schema.schema } : {}),
           },
         }),
       );
-    const withSchema = !!options.replySchema && !this.schemaRefused;
-    try {
-      return await call(withSchema);
-    } catch (error) {
-      if (!withSchema || !isSchemaRejection(error)) throw error;
-      this.schemaRefused = true;
-      return call(false);
-    }
+    return this.schemaSupport.run(options.replySchema, call);
   }
 
   private reply(response: GenerateContentResponse, model: string, cache: CacheCallInfo, created: boolean): CachedReply {

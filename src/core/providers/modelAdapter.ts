@@ -122,10 +122,27 @@ export function rememberBounded<V>(map: Map<string, V>, key: string, value: V): 
 }
 
 /**
- * True for a rejection of the structured-output part of a request (an older model, an
- * OpenAI-compatible server or a proxy that does not know it): the call is worth repeating
- * without it, since the prompt asks for the same JSON.
+ * Whether an endpoint takes a reply schema. Structured output is worth asking for, but older
+ * models, OpenAI-compatible servers and proxies may reject it: the call is then repeated once
+ * without it (the prompt asks for the same JSON) and later calls leave it out.
  */
-export function isSchemaRejection(error: unknown): boolean {
+export class SchemaSupport {
+  private refused = false;
+
+  /** Runs `call` with the schema unless the endpoint refused one before. */
+  async run<T>(schema: ReplySchema | undefined, call: (schema: ReplySchema | undefined) => Promise<T>): Promise<T> {
+    const wanted = this.refused ? undefined : schema;
+    try {
+      return await call(wanted);
+    } catch (error) {
+      if (!wanted || !isSchemaRejection(error)) throw error;
+      this.refused = true;
+      return call(undefined);
+    }
+  }
+}
+
+/** True for a 400 about the structured-output part of a request. */
+function isSchemaRejection(error: unknown): boolean {
   return error instanceof ProviderError && error.kind === 'bad-request' && error.status === 400 && /response_format|json_schema|output_config|output_format|responseJsonSchema|responseSchema|structured|schema|format/i.test(error.message);
 }

@@ -8,8 +8,8 @@ import { stablePrefixHash } from '../context/cacheBreakpoints';
 import { accountUsage } from '../context/cacheUsage';
 import type { BuiltContext } from '../context/contextLayers';
 import { VENDOR_ENDPOINTS, resolveEndpoint, type Endpoint } from './endpoints';
-import { controlRequest, generateThroughContext, isSchemaRejection, requireMessage, type AdapterOptions, type CachedReply, type ModelAdapter, type SendOptions } from './modelAdapter';
-import type { ModelReply, ModelRequest } from './provider';
+import { SchemaSupport, controlRequest, generateThroughContext, requireMessage, type AdapterOptions, type CachedReply, type ModelAdapter, type SendOptions } from './modelAdapter';
+import type { ModelReply, ModelRequest, ReplySchema } from './provider';
 import { runProviderCall } from './providerCall';
 import { ollamaSdk } from './vendorSdks';
 
@@ -33,8 +33,8 @@ export class OllamaAdapter implements ModelAdapter {
   readonly label: string;
   private readonly model: string;
   private readonly endpoint: Endpoint;
-  /** Set when the server rejected a schema as `format` (older Ollama): later calls ask for plain JSON. */
-  private schemaRefused = false;
+  /** An older Ollama rejects a schema as `format`; plain JSON mode still goes. */
+  private readonly schemaSupport = new SchemaSupport();
 
   constructor(private readonly options: AdapterOptions = {}) {
     this.model = options.model ?? OLLAMA_DEFAULT_MODEL;
@@ -52,26 +52,19 @@ export class OllamaAdapter implements ModelAdapter {
       unreachableHint: 'is Ollama running? Start it with `ollama serve`, or point OLLAMA_HOST / --base-url at it',
     };
     const maxTokens = options.maxOutputTokens ?? this.options.maxOutputTokens;
-    const chat = (format: string | object | undefined) =>
+    const chat = (schema: ReplySchema | undefined) =>
       runProviderCall(this.name, controlRequest(options), this.options, errorContext, async ({ signal }) => {
         const client = new (ollamaSdk().Ollama)({ host: this.endpoint.baseUrl, fetch: boundFetch(signal) });
         return client.chat({
           model,
           stream: false,
           messages: [...(stable ? [{ role: 'system', content: stable }] : []), { role: 'user', content: user }],
-          ...(format ? { format } : {}),
+          // The schema where the server takes one, else JSON mode for any request that wants JSON.
+          ...(schema ? { format: schema.schema } : options.replySchema ? { format: 'json' } : {}),
           options: { num_ctx: OLLAMA_NUM_CTX, ...(maxTokens ? { num_predict: maxTokens } : {}) },
         });
       });
-    const schema = options.replySchema && !this.schemaRefused ? options.replySchema.schema : undefined;
-    let response: Awaited<ReturnType<typeof chat>>;
-    try {
-      response = await chat(schema ?? (options.replySchema ? 'json' : undefined));
-    } catch (error) {
-      if (!schema || !isSchemaRejection(error)) throw error;
-      this.schemaRefused = true;
-      response = await chat('json');
-    }
+    const response = await this.schemaSupport.run(options.replySchema, chat);
     return {
       text: response.message?.content ?? '',
       model: response.model || model,

@@ -15,7 +15,7 @@ import {
   controlRequest,
   effectivePolicy,
   generateThroughContext,
-  isSchemaRejection,
+  SchemaSupport,
   requireMessage,
   type AdapterOptions,
   type CachedReply,
@@ -47,8 +47,7 @@ export class OpenAIAdapter implements ModelAdapter {
   private readonly model: string;
   private readonly endpoint: Endpoint;
   private client: OpenAI | undefined;
-  /** Set when the endpoint rejected response_format: later calls ask in the prompt only. */
-  private schemaRefused = false;
+  private readonly schemaSupport = new SchemaSupport();
 
   constructor(private readonly options: OpenAIAdapterOptions = {}) {
     this.model = options.model ?? OPENAI_DEFAULT_MODEL;
@@ -82,16 +81,7 @@ export class OpenAIAdapter implements ModelAdapter {
           { signal, timeout: timeoutMs },
         ),
       );
-    const schema = this.schemaRefused ? undefined : options.replySchema;
-    let completion: OpenAI.ChatCompletion;
-    try {
-      completion = await create(schema);
-    } catch (error) {
-      if (!schema || !isSchemaRejection(error)) throw error;
-      // Not every OpenAI-compatible server knows json_schema; the prompt still asks for JSON.
-      this.schemaRefused = true;
-      completion = await create(undefined);
-    }
+    const completion = await this.schemaSupport.run(options.replySchema, create);
     const message = completion.choices[0]?.message;
     // Implicit caching cannot be switched off; a disabled discussion just does not track it.
     const cache: CacheCallInfo = policy.disabled
