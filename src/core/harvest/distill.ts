@@ -11,7 +11,6 @@ import { redactSecrets } from '../safety/redact';
 import type { HarvestItems } from '../knowledge/categories';
 import type { ModelRequest, Provider, TokenUsage } from '../providers/provider';
 import { HarvestReplyError, parseHarvestReply } from './parseReply';
-import { HARVEST_REPLY_SCHEMA } from './replySchema';
 
 export interface DistillOptions {
   provider: Provider;
@@ -112,7 +111,7 @@ export async function distillConversation(conversation: Conversation, options: D
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       // Providers with structured output are held to the shape the prompt asks for.
-      replySchema: HARVEST_REPLY_SCHEMA,
+      replySchema: (require('./replySchema') as typeof import('./replySchema')).HARVEST_REPLY_SCHEMA,
     };
     const reply = await options.provider.generate(request);
     result.calls++;

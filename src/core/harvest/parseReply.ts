@@ -8,7 +8,12 @@
 import type { z } from 'zod';
 import { ITEM_CATEGORIES, emptyItems, type FileNoteItem, type HarvestItems, type PlaybookItem, type StatementItem } from '../knowledge/categories';
 import { cutRedacted, redactSecrets } from '../safety/redact';
-import { describeIssues, itemReaders } from './replySchema';
+import { describeSchemaIssue } from '../util/schemaIssue';
+
+/** The reply schema's item readers, loaded with the first reply (zod is a large share of start-up). */
+function readers(): typeof import('./replySchema').itemReaders {
+  return (require('./replySchema') as typeof import('./replySchema')).itemReaders;
+}
 
 export class HarvestReplyError extends Error {
   constructor(message: string) {
@@ -30,11 +35,12 @@ function text(value: unknown): string | undefined {
 /** Where an item was found, for problems: `facts[2]`. */
 type Place = string;
 
-/** The reader's result, or undefined with the schema's issues added to `problems`. */
+/** The reader's result, or undefined with the schema's first issue, placed, added to `problems`. */
 function read<T>(reader: z.ZodType<T>, raw: unknown, place: Place, problems: string[]): T | undefined {
   const parsed = reader.safeParse(raw);
   if (parsed.success) return parsed.data;
-  problems.push(...describeIssues(place, parsed.error));
+  const inside = (parsed.error.issues[0]?.path.length ?? 0) > 0;
+  problems.push(inside ? `${place}.${describeSchemaIssue(parsed.error)}` : `${place}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return undefined;
 }
 
@@ -47,7 +53,7 @@ function required(value: string, field: string, problems: string[]): string | un
 
 function statementItem(raw: unknown, place: Place, problems: string[]): StatementItem | undefined {
   if (typeof raw === 'string') return required(raw, place, problems) ? { statement: text(raw)! } : undefined;
-  const record = read(itemReaders.statement, raw, place, problems);
+  const record = read(readers().statement, raw, place, problems);
   if (!record) return undefined;
   const statement = required(record.statement, `${place}.statement`, problems);
   if (!statement) return undefined;
@@ -56,7 +62,7 @@ function statementItem(raw: unknown, place: Place, problems: string[]): Statemen
 }
 
 function playbookItem(raw: unknown, place: Place, problems: string[]): PlaybookItem | undefined {
-  const record = read(itemReaders.playbook, raw, place, problems);
+  const record = read(readers().playbook, raw, place, problems);
   if (!record) return undefined;
   const name = required(record.name, `${place}.name`, problems);
   const steps = required(Array.isArray(record.steps) ? record.steps.filter((s) => typeof s === 'string').join(' -> ') : record.steps, `${place}.steps`, problems);
@@ -64,7 +70,7 @@ function playbookItem(raw: unknown, place: Place, problems: string[]): PlaybookI
 }
 
 function fileNoteItem(raw: unknown, place: Place, problems: string[]): FileNoteItem | undefined {
-  const record = read(itemReaders.file, raw, place, problems);
+  const record = read(readers().file, raw, place, problems);
   if (!record) return undefined;
   const path = required(record.path, `${place}.path`, problems);
   const note = required(record.note, `${place}.note`, problems);
@@ -75,7 +81,7 @@ export interface ParsedReply {
   items: HarvestItems;
   /** Items dropped because they were malformed. */
   dropped: number;
-  /** Why, one line per problem naming the field, e.g. `facts[2].statement: expected string, received number`. */
+  /** Why, one line per dropped item naming the field, e.g. `facts[2].statement: Invalid input: expected string, received number`. */
   problems: string[];
 }
 

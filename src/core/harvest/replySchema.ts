@@ -1,8 +1,9 @@
 /**
  * The harvest reply, defined once with zod: the shape the prompt asks for (sent as JSON Schema to
  * providers with structured output) and the tolerant reading parseReply applies to what comes
- * back (a bare string for a statement, read before the schema applies; `steps` as a list, a missing `detail`, extra fields), as
- * nagent reads it. Issues name the field, e.g. `facts[2].statement`.
+ * back (a bare string for a statement, read before the schema applies; `steps` as a list, a
+ * missing `detail`, extra fields), as nagent reads it. Required on first use, like the store's
+ * schemas: zod is a large share of start-up.
  */
 import { z } from 'zod';
 import { ITEM_CATEGORIES } from '../knowledge/categories';
@@ -45,9 +46,4 @@ function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
   void _dialect;
   return rest;
-}
-
-/** `facts[2].statement: expected string, received number` for each issue. */
-export function describeIssues(prefix: string, error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${[prefix, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))].join('')}: ${issue.message.replace(/^Invalid input: /, '')}`);
 }

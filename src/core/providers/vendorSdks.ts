@@ -6,7 +6,6 @@
  * In the bundles, esbuild.mjs maps each of these module names to its own file under
  * dist/vendor/, so dist/extension.js holds no SDK and the packaged VSIX still works offline.
  */
-/* eslint-disable @typescript-eslint/no-require-imports */
 
 /** The OpenAI SDK module. */
 export function openaiSdk(): typeof import('openai') {

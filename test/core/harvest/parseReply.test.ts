@@ -51,14 +51,16 @@ describe('harvest reply parsing', () => {
       decisions: 'not a list',
       playbooks: [{ name: 'deploy', steps: '' }],
       files: [{ path: 'src/a.ts' }],
+      tasks_open: [42],
     }));
-    assert.equal(dropped, 4);
+    assert.equal(dropped, 5);
     assert.deepEqual(problems, [
-      'facts[1].statement: expected string, received number',
-      'facts[2].statement: expected string, received undefined',
+      'facts[1].statement: Invalid input: expected string, received number',
+      'facts[2].statement: Invalid input: expected string, received undefined',
       'decisions: expected array, received string; read as empty',
+      'tasks_open[0]: Invalid input: expected object, received number',
       'playbooks[0].steps: empty',
-      'files[0].note: expected string, received undefined',
+      'files[0].note: Invalid input: expected string, received undefined',
     ]);
   });
 });
