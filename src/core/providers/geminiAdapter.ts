@@ -102,6 +102,8 @@ export class GeminiAdapter implements ModelAdapter {
     };
     if (!stable.trim()) return uncached('the context has no stable prefix');
     if (policy.mode === 'implicit') {
+      // A harvest batch: Gemini's implicit cache reuses the system instruction by itself, while a
+      // cachedContent would cost a call and an hour of storage for a prefix read a few times.
       const response = await this.generateContent(model, volatile, { systemInstruction: stable }, options);
       return this.reply(response, model, { provider: this.name, mode: 'implicit', prefixHash }, false);
     }
