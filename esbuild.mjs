@@ -2,6 +2,7 @@
 // (better-sqlite3) must stay in node_modules so their .node binaries load; type checking is
 // `tsc --noEmit` (npm run typecheck), esbuild only strips types.
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -10,6 +11,22 @@ const production = process.argv.includes('--production');
 // For `npm run bench`: build elsewhere than dist/, and write what each bundle holds beside it.
 const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length);
 const metafile = process.argv.includes('--metafile');
+const require = createRequire(import.meta.url);
+
+// The provider SDKs weigh megabytes and only a provider call needs one, so each is bundled on its
+// own as dist/vendor/<name>.js and the entry bundles require it at call time
+// (src/core/providers/vendorSdks.ts). dist/ ships in the VSIX, so a packaged extension has
+// every SDK offline without node_modules, and activation loads none of them.
+const VENDOR_SDKS = { openai: 'openai', '@anthropic-ai/sdk': 'anthropic', '@google/genai': 'genai', ollama: 'ollama' };
+const vendorFilter = new RegExp(`^(${Object.keys(VENDOR_SDKS).map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
+
+/** Resolves an SDK import in an entry bundle to its vendor bundle, beside the entry in dist/. */
+const vendorSdks = {
+  name: 'lore-vendor-sdks',
+  setup(build) {
+    build.onResolve({ filter: vendorFilter }, (args) => ({ path: `./vendor/${VENDOR_SDKS[args.path]}.js`, external: true }));
+  },
+};
 
 const common = {
   bundle: true,
@@ -32,22 +49,25 @@ const languageClientApart = {
 };
 
 const entries = [
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [languageClientApart] },
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [languageClientApart, vendorSdks] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
-  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
-  // The CLI runs from an npm install, so the provider SDKs can stay in node_modules and load only
-  // when a provider needs them: the offline default then starts in a fraction of the time.
+  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [vendorSdks] },
+  // The MCP SDK stays in node_modules: only `lore mcp` loads it.
   {
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
-    external: [...common.external, 'openai', '@anthropic-ai/sdk', '@google/genai', 'ollama', '@modelcontextprotocol/sdk'],
+    plugins: [vendorSdks],
+    external: [...common.external, '@modelcontextprotocol/sdk'],
   },
+  // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
+  ...Object.entries(VENDOR_SDKS).map(([pkg, name]) => ({ entryPoints: [require.resolve(pkg)], outfile: `dist/vendor/${name}.js`, sourcemap: false })),
 ];
 
 for (const entry of entries) {
   const options = { ...common, ...entry, metafile };
-  if (outdir) options.outfile = path.join(outdir, path.basename(entry.outfile));
+  // Keeps dist/'s layout (vendor/ included), so the bundles' relative requires still resolve.
+  if (outdir) options.outfile = path.join(outdir, path.relative('dist', entry.outfile));
   if (watch) {
     const ctx = await esbuild.context(options);
     await ctx.watch();

@@ -3,7 +3,7 @@
  *  1. build time of a context with a 4 KB digest and the notes of 20 files, against a plain
  *     string concatenation of the same parts (what the layering, sorting and normalizing cost);
  *  2. loading those inputs from a store on disk (informational: it is I/O);
- *  3. cache hit rate of a simulated 20-turn discussion through the Anthropic caching adapter
+ *  3. cache hit rate of a simulated 20-turn discussion through the Anthropic adapter
  *     against the loopback stub with a simulated prefix cache (cached / total input tokens), and
  *     the same discussion with a harvest rewriting the digest half-way.
  */
@@ -14,7 +14,7 @@ import { createCacheState, describe as describeState, recordCall } from '../src/
 import { addCacheUsage, cacheHitRate, emptyCacheUsage } from '../src/core/context/cacheUsage';
 import type { ContextInput, EarlierTurn, FileNotesInput, ToolDescription } from '../src/core/context/contextLayers';
 import { loadContextInputs } from '../src/core/context/loadContextInputs';
-import { CachingAnthropicClient } from '../src/core/providers/cachingAnthropic';
+import { AnthropicAdapter } from '../src/core/providers/anthropicAdapter';
 import { DIGEST_MAX_BYTES } from '../src/core/constants';
 import { addNotesToFile, resolveNoteTarget } from '../src/core/store/fileNotes';
 import { storePaths } from '../src/core/store/storePaths';
@@ -118,7 +118,7 @@ async function discussion(harvestAt?: number): Promise<{ rate: number; prefixRat
   const cache = anthropicPrefixCache({ minTokens: MIN_CACHE_TOKENS, reply: sentence(rand, 60) });
   const stub = await startStub('anthropic', [], { whenExhausted: cache.step });
   try {
-    const client = new CachingAnthropicClient({ baseUrl: stub.baseUrl, env: {}, model: 'stub-model' });
+    const client = new AnthropicAdapter({ baseUrl: stub.baseUrl, env: {}, model: 'stub-model' });
     let stable = syntheticInputs(new SeededRandom(45));
     let state = createCacheState('bench', 'anthropic');
     let total = emptyCacheUsage();
@@ -128,7 +128,7 @@ async function discussion(harvestAt?: number): Promise<{ rate: number; prefixRat
       if (i === harvestAt) stable = { ...stable, digest: digest(new SeededRandom(46)) };
       const message = sentence(rand, rand.int(10, 40));
       const built = buildContext({ ...stable, discussion: { name: 'bench', turns: i }, activeFiles: stable.fileNotes.slice(0, 3).map((f) => f.path), earlierTurns: turns.slice(-6), message });
-      const reply = await client.send(built, { state });
+      const reply = await client.send(built, { cache: { mode: 'explicit', state } });
       state = recordCall(state, reply.usage, i * 30_000, reply.cache);
       total = addCacheUsage(total, reply.usage);
       prefixTokens += estimateTokens(built.text.slice(0, built.stablePrefixLength));

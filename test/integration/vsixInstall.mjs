@@ -77,6 +77,8 @@ for (const required of [
   'extension/package.json',
   'extension/dist/extension.js',
   'extension/dist/server.js',
+  // The provider SDKs, required by the adapters at call time (esbuild.mjs).
+  ...['openai', 'anthropic', 'genai', 'ollama'].map((name) => `extension/dist/vendor/${name}.js`),
   'extension/prompts/harvest-conversation.md',
   'extension/node_modules/better-sqlite3/package.json',
   'extension/node_modules/better-sqlite3/lib/index.js',
@@ -114,6 +116,13 @@ const sqlite = spawnSync(process.execPath, ['-e', `
   process.stdout.write(String(db.prepare('select 41 + 1 as x').get().x));
 `], { encoding: 'utf8' });
 check(sqlite.stdout === '42', `better-sqlite3 from the VSIX loads on Node ${process.versions.node}${sqlite.stdout === '42' ? '' : `: ${sqlite.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
+
+// The SDK bundles load from the installed extension alone (no network, no node_modules).
+const sdks = spawnSync(process.execPath, ['-e', `
+  for (const name of ['openai', 'anthropic', 'genai', 'ollama']) require(${JSON.stringify(path.join(installed, 'dist', 'vendor'))} + '/' + name + '.js');
+  process.stdout.write('ok');
+`], { encoding: 'utf8' });
+check(sdks.stdout === 'ok', `the provider SDK bundles from the VSIX load${sdks.stdout === 'ok' ? '' : `: ${sdks.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
 
 /** Waits until `probe()` returns a truthy value, or returns undefined after `ms`. */
 async function until(probe, ms) {

@@ -27,6 +27,8 @@ export interface DistillResult {
   calls: number;
   summarized: boolean;
   dropped: number;
+  /** Why items were dropped, naming the field (see parseHarvestReply). */
+  problems: string[];
   usage: TokenUsage;
 }
 
@@ -96,7 +98,7 @@ async function harvestInput(conversation: Conversation, options: DistillOptions,
 
 /** Distills one conversation into validated harvest items, or throws. */
 export async function distillConversation(conversation: Conversation, options: DistillOptions): Promise<DistillResult> {
-  const result: DistillResult = { items: undefined as unknown as HarvestItems, calls: 0, summarized: false, dropped: 0, usage: {} };
+  const result: DistillResult = { items: undefined as unknown as HarvestItems, calls: 0, summarized: false, dropped: 0, problems: [], usage: {} };
   const input = await harvestInput(conversation, options, result);
   let lastError = '';
   for (let attempt = 0; attempt < HARVEST_MAX_ATTEMPTS; attempt++) {
@@ -108,6 +110,8 @@ export async function distillConversation(conversation: Conversation, options: D
       model: options.model,
       timeoutMs: options.timeoutMs,
       signal: options.signal,
+      // Providers with structured output are held to the shape the prompt asks for.
+      replySchema: (require('./replySchema') as typeof import('./replySchema')).HARVEST_REPLY_SCHEMA,
     };
     const reply = await options.provider.generate(request);
     result.calls++;
@@ -116,6 +120,7 @@ export async function distillConversation(conversation: Conversation, options: D
       const parsed = parseHarvestReply(reply.text);
       result.items = parsed.items;
       result.dropped = parsed.dropped;
+      result.problems = parsed.problems;
       return result;
     } catch (error) {
       if (!(error instanceof HarvestReplyError)) throw error;

@@ -1,11 +1,19 @@
 /**
  * Strict parsing of a harvest reply (as nagent): the reply must be one JSON object, optionally
  * inside a ```json fence; a category whose value is not a list counts as empty. Items inside
- * the lists are validated one by one: a malformed item is dropped, not the whole reply. Every
- * string is redacted for secrets here, before anything is cached or written.
+ * the lists are validated one by one against the reply schema (replySchema.ts): a malformed item
+ * is dropped, not the whole reply, and the problem names its field. Every string is redacted for
+ * secrets here, before anything is cached or written.
  */
+import type { z } from 'zod';
 import { ITEM_CATEGORIES, emptyItems, type FileNoteItem, type HarvestItems, type PlaybookItem, type StatementItem } from '../knowledge/categories';
 import { cutRedacted, redactSecrets } from '../safety/redact';
+import { describeSchemaIssue } from '../util/schemaIssue';
+
+/** The reply schema's item readers, loaded with the first reply (zod is a large share of start-up). */
+function readers(): typeof import('./replySchema').itemReaders {
+  return (require('./replySchema') as typeof import('./replySchema')).itemReaders;
+}
 
 export class HarvestReplyError extends Error {
   constructor(message: string) {
@@ -24,32 +32,48 @@ function text(value: unknown): string | undefined {
   return trimmed ? cutRedacted(redactSecrets(trimmed), MAX_FIELD) || undefined : undefined;
 }
 
-function statementItem(raw: unknown): StatementItem | undefined {
-  if (typeof raw === 'string') {
-    const statement = text(raw);
-    return statement ? { statement } : undefined;
-  }
-  if (!raw || typeof raw !== 'object') return undefined;
-  const record = raw as Record<string, unknown>;
-  const statement = text(record.statement);
+/** Where an item was found, for problems: `facts[2]`. */
+type Place = string;
+
+/** The reader's result, or undefined with the schema's first issue, placed, added to `problems`. */
+function read<T>(reader: z.ZodType<T>, raw: unknown, place: Place, problems: string[]): T | undefined {
+  const parsed = reader.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const inside = (parsed.error.issues[0]?.path.length ?? 0) > 0;
+  problems.push(inside ? `${place}.${describeSchemaIssue(parsed.error)}` : `${place}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return undefined;
+}
+
+/** A required text field after redaction and trimming; an empty one is a problem too. */
+function required(value: string, field: string, problems: string[]): string | undefined {
+  const result = text(value);
+  if (!result) problems.push(`${field}: empty`);
+  return result;
+}
+
+function statementItem(raw: unknown, place: Place, problems: string[]): StatementItem | undefined {
+  if (typeof raw === 'string') return required(raw, place, problems) ? { statement: text(raw)! } : undefined;
+  const record = read(readers().statement, raw, place, problems);
+  if (!record) return undefined;
+  const statement = required(record.statement, `${place}.statement`, problems);
   if (!statement) return undefined;
   const detail = text(record.detail);
   return detail ? { statement, detail } : { statement };
 }
 
-function playbookItem(raw: unknown): PlaybookItem | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const record = raw as Record<string, unknown>;
-  const name = text(record.name);
-  const steps = Array.isArray(record.steps) ? text(record.steps.filter((s) => typeof s === 'string').join(' -> ')) : text(record.steps);
+function playbookItem(raw: unknown, place: Place, problems: string[]): PlaybookItem | undefined {
+  const record = read(readers().playbook, raw, place, problems);
+  if (!record) return undefined;
+  const name = required(record.name, `${place}.name`, problems);
+  const steps = required(Array.isArray(record.steps) ? record.steps.filter((s) => typeof s === 'string').join(' -> ') : record.steps, `${place}.steps`, problems);
   return name && steps ? { name, steps } : undefined;
 }
 
-function fileNoteItem(raw: unknown): FileNoteItem | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const record = raw as Record<string, unknown>;
-  const path = text(record.path);
-  const note = text(record.note);
+function fileNoteItem(raw: unknown, place: Place, problems: string[]): FileNoteItem | undefined {
+  const record = read(readers().file, raw, place, problems);
+  if (!record) return undefined;
+  const path = required(record.path, `${place}.path`, problems);
+  const note = required(record.note, `${place}.note`, problems);
   return path && note ? { path, note } : undefined;
 }
 
@@ -57,6 +81,8 @@ export interface ParsedReply {
   items: HarvestItems;
   /** Items dropped because they were malformed. */
   dropped: number;
+  /** Why, one line per dropped item naming the field, e.g. `facts[2].statement: Invalid input: expected string, received number`. */
+  problems: string[];
 }
 
 /** Parses a reply or throws HarvestReplyError saying what is wrong with it. */
@@ -75,12 +101,18 @@ export function parseHarvestReply(reply: string): ParsedReply {
   }
   const record = payload as Record<string, unknown>;
   const items = emptyItems();
+  const problems: string[] = [];
   let dropped = 0;
   for (const category of ITEM_CATEGORIES) {
     const rows = record[category];
-    if (!Array.isArray(rows)) continue;
-    for (const row of rows) {
-      const item = category === 'playbooks' ? playbookItem(row) : category === 'files' ? fileNoteItem(row) : statementItem(row);
+    if (rows === undefined) continue;
+    if (!Array.isArray(rows)) {
+      problems.push(`${category}: expected array, received ${rows === null ? 'null' : typeof rows}; read as empty`);
+      continue;
+    }
+    for (const [index, row] of rows.entries()) {
+      const place = `${category}[${index}]`;
+      const item = category === 'playbooks' ? playbookItem(row, place, problems) : category === 'files' ? fileNoteItem(row, place, problems) : statementItem(row, place, problems);
       if (!item) {
         dropped++;
         continue;
@@ -88,5 +120,5 @@ export function parseHarvestReply(reply: string): ParsedReply {
       (items[category] as unknown[]).push(item);
     }
   }
-  return { items, dropped };
+  return { items, dropped, problems };
 }

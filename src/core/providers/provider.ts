@@ -1,3 +1,5 @@
+import type { DiscussionCacheState } from '../context/cacheState';
+
 /**
  * The contract every model provider implements (rules, openai, anthropic, gemini, ollama, and in
  * VS Code the Language Model API). A request is split into a stable part (the instructions,
@@ -21,6 +23,36 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** Per-call timeout in milliseconds. */
   timeoutMs?: number;
+  /** How this call uses the provider's prompt cache (default: implicit, keyed by the task). */
+  cache?: CachePolicy;
+  /** The shape the reply must have, for providers with structured output. */
+  replySchema?: ReplySchema;
+}
+
+/**
+ * How one call uses a provider's prompt cache; a policy of the call, not of the client, so the
+ * harvest and chat share one adapter per vendor.
+ */
+export interface CachePolicy {
+  /**
+   * - `explicit`: the stable prefix may become a provider-side cache resource with a TTL (Gemini's
+   *   cachedContent), worth it for a discussion that comes back;
+   * - `implicit`: the prefix is placed (and on Anthropic marked) so the provider's own cache can
+   *   reuse it, and nothing is created: a harvest batch;
+   * - `off`: no markers, no resources.
+   */
+  mode: 'explicit' | 'implicit' | 'off';
+  /** The discussion's cache state: a disabled state means `off`; Gemini re-adopts the resource it names. */
+  state?: DiscussionCacheState;
+  /** Key of the adapter's per-discussion bookkeeping (default: state.discussionId, else 'default'). */
+  key?: string;
+}
+
+/** A JSON Schema the reply must satisfy (generated from a zod schema, see harvestReplySchema). */
+export interface ReplySchema {
+  /** A name the APIs that want one show to the model, `[a-zA-Z0-9_-]`. */
+  name: string;
+  schema: Record<string, unknown>;
 }
 
 /** Token counts of one call, as the provider reported them. */
@@ -48,7 +80,7 @@ export interface Provider {
   generate(request: ModelRequest): Promise<ModelReply>;
 }
 
-/** Settings shared by the direct providers; keys come from the usual environment variables. */
+/** Settings shared by the direct providers; endpoints and keys resolve as endpoints.ts says. */
 export interface ProviderOptions {
   model?: string;
   baseUrl?: string;

@@ -60,15 +60,3 @@ export async function runProviderCall<T>(
     request.signal?.removeEventListener('abort', onCallerAbort);
   }
 }
-
-/** The first non-empty value among the named environment variables. */
-export function firstEnv(env: NodeJS.ProcessEnv, names: readonly string[]): string | undefined {
-  for (const name of names) {
-    const value = env[name]?.trim();
-    if (value) return value;
-  }
-  return undefined;
-}
-
-/** Key placeholder for custom endpoints: local OpenAI-compatible servers ignore it, SDKs demand one. */
-export const NO_KEY_PLACEHOLDER = 'not-needed';

@@ -3,6 +3,7 @@
  * and whose message tells the user what happened and what to do next.
  */
 
+import { redactKey } from './endpoints';
 import { ProviderError, type ProviderErrorKind } from './provider';
 
 /** What the classifier needs to know beyond the thrown value, to write useful messages. */
@@ -15,6 +16,8 @@ export interface ErrorContext {
   authHint: string;
   /** Advice when the server cannot be reached, replacing the generic one. */
   unreachableHint?: string;
+  /** The key sent, kept out of the message should the server or the SDK echo it. */
+  secret?: string;
 }
 
 /** Network error codes (Node / undici) that mean the server could not be reached at all. */
@@ -48,21 +51,13 @@ export function timeoutError(provider: string, timeoutMs: number): ProviderError
   );
 }
 
-/** Builds the error for a missing API key, before any request is made. */
-export function missingKeyError(provider: string, envVars: readonly string[], baseUrlVar: string): ProviderError {
-  const vars = envVars.join(' or ');
-  return new ProviderError(
-    provider,
-    'auth',
-    `no API key: set ${vars} in the environment (or pass --base-url / ${baseUrlVar} for a local server that needs no key)`,
-  );
-}
-
 /** Classifies an error thrown by an SDK call. ProviderErrors pass through unchanged. */
 export function toProviderError(provider: string, error: unknown, context: ErrorContext): ProviderError {
   if (error instanceof ProviderError) return error;
   const status = httpStatus(error);
   const result = status === undefined ? classifyTransport(provider, error, context) : classifyStatus(provider, status, error, context);
+  // Server text is quoted into the message; a key echoed back must not reach a log or a ledger.
+  result.message = redactKey(result.message, context.secret);
   result.cause = error;
   return result;
 }

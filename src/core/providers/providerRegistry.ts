@@ -1,27 +1,27 @@
 /**
- * Name → provider, for the CLI's `--provider` flag. The VS Code Language Model provider lives in
- * the extension, since it needs the `vscode` module.
+ * Name → provider, for the CLI's `--provider` flag, the extension's `lore.provider` setting and
+ * the chat participant. The VS Code Language Model provider lives in the extension, since it
+ * needs the `vscode` module. Creating an adapter loads no SDK: each adapter requires its SDK on
+ * its first call (vendorSdks.ts).
  */
-
-import type { Provider, ProviderOptions } from './provider';
+import { AnthropicAdapter, type AnthropicAdapterOptions } from './anthropicAdapter';
+import { NETWORK_VENDORS, isNetworkVendor, type NetworkVendor } from './endpoints';
+import { GeminiAdapter, type GeminiAdapterOptions } from './geminiAdapter';
+import type { ModelAdapter } from './modelAdapter';
+import { OllamaAdapter } from './ollamaAdapter';
+import { OpenAIAdapter, type OpenAIAdapterOptions } from './openaiAdapter';
+import type { Provider } from './provider';
 import { RulesProvider } from './rulesProvider';
 
-// The SDK-backed providers are required on first use: loading four SDKs costs a CLI run that
-// only needs the offline extractor most of the startup time.
- 
-const load = {
-  openai: () => (require('./openaiProvider') as typeof import('./openaiProvider')).OpenAIProvider,
-  anthropic: () => (require('./anthropicProvider') as typeof import('./anthropicProvider')).AnthropicProvider,
-  gemini: () => (require('./geminiProvider') as typeof import('./geminiProvider')).GeminiProvider,
-  ollama: () => (require('./ollamaProvider') as typeof import('./ollamaProvider')).OllamaProvider,
-};
-
 /** The providers the CLI can create, the offline default first. */
-export const PROVIDER_NAMES = ['rules', 'openai', 'anthropic', 'gemini', 'ollama'] as const;
+export const PROVIDER_NAMES = ['rules', ...NETWORK_VENDORS] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** The provider used when none is named: offline, no key, deterministic. */
 export const DEFAULT_PROVIDER: ProviderName = 'rules';
+
+/** Options of every adapter in one bag; each reads its own fields. */
+export type AnyAdapterOptions = AnthropicAdapterOptions & GeminiAdapterOptions & OpenAIAdapterOptions;
 
 /** True when `name` is one of PROVIDER_NAMES. */
 export function isProviderName(name: string): name is ProviderName {
@@ -29,25 +29,31 @@ export function isProviderName(name: string): name is ProviderName {
 }
 
 /**
- * Creates a provider by name. Creating never touches the network and never fails for a missing
- * key: that is reported by the first generate() call as a ProviderError of kind 'auth'.
+ * Creates the adapter of a network vendor, which serves the harvest (generate) and chat (send).
+ * Never touches the network; a missing key surfaces on the first call as a ProviderError of kind
+ * 'auth'.
+ */
+export function createAdapter(vendor: NetworkVendor, options: AnyAdapterOptions = {}): ModelAdapter {
+  switch (vendor) {
+    case 'openai':
+      return new OpenAIAdapter(options);
+    case 'anthropic':
+      return new AnthropicAdapter(options);
+    case 'gemini':
+      return new GeminiAdapter(options);
+    case 'ollama':
+      return new OllamaAdapter(options);
+  }
+}
+
+/**
+ * Creates a provider by name: the offline rules extractor or a vendor's adapter. Creating never
+ * touches the network and never fails for a missing key.
  * @throws Error for an unknown name, listing the valid ones.
  */
-export function createProvider(name: string, options: ProviderOptions = {}): Provider {
+export function createProvider(name: string, options: AnyAdapterOptions = {}): Provider {
   const key = name.trim().toLowerCase();
-  if (!isProviderName(key)) {
-    throw new Error(`unknown provider "${name}"; valid providers: ${PROVIDER_NAMES.join(', ')}`);
-  }
-  switch (key) {
-    case 'rules':
-      return new RulesProvider();
-    case 'openai':
-      return new (load.openai())(options);
-    case 'anthropic':
-      return new (load.anthropic())(options);
-    case 'gemini':
-      return new (load.gemini())(options);
-    case 'ollama':
-      return new (load.ollama())(options);
-  }
+  if (key === 'rules') return new RulesProvider();
+  if (isNetworkVendor(key)) return createAdapter(key, options);
+  throw new Error(`unknown provider "${name}"; valid providers: ${PROVIDER_NAMES.join(', ')}`);
 }

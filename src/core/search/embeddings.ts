@@ -6,16 +6,12 @@
  */
 import type { GoogleGenAI } from '@google/genai';
 import type { OpenAI } from 'openai';
-import { NO_KEY_PLACEHOLDER, firstEnv } from '../providers/providerCall';
+import { redactKey, requireKey, resolveEndpoint } from '../providers/endpoints';
+import { genaiSdk, ollamaSdk, openaiSdk } from '../providers/vendorSdks';
 import { redactSecrets } from '../safety/redact';
 
-// SDKs load on first use: every CLI command imports this module, few of them embed anything.
- 
-const sdk = {
-  openai: () => (require('openai') as typeof import('openai')).OpenAI,
-  gemini: () => (require('@google/genai') as typeof import('@google/genai')).GoogleGenAI,
-  ollama: () => (require('ollama') as typeof import('ollama')).Ollama,
-};
+/** Read before each vendor's own base URL variables: embeddings may live on another server than chat. */
+const EMBED_BASE_URL_VARS = ['LORE_EMBED_BASE_URL'] as const;
 
 export const EMBEDDING_PROVIDERS = ['openai', 'gemini', 'ollama'] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
@@ -55,45 +51,42 @@ export interface Embedder {
 
 /** Creates an embedder for a provider. */
 export function createEmbedder(options: EmbeddingOptions): Embedder {
-  const env = options.env ?? process.env;
   const model = options.model ?? DEFAULT_EMBEDDING_MODELS[options.provider];
   const timeoutMs = options.timeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
+  const endpoint = resolveEndpoint(options.provider, options, EMBED_BASE_URL_VARS);
   switch (options.provider) {
     case 'openai': {
-      const custom = options.baseUrl ?? firstEnv(env, ['LORE_EMBED_BASE_URL', 'OPENAI_BASE_URL']);
-      const baseURL = (custom ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
-      const apiKey = options.apiKey ?? firstEnv(env, ['OPENAI_API_KEY']) ?? (custom ? NO_KEY_PLACEHOLDER : undefined);
+      const baseURL = endpoint.baseUrl;
       let client: OpenAI | undefined;
-      return wrap('openai', model, baseURL, async (texts) => {
-        if (!apiKey) throw new Error('no API key: set OPENAI_API_KEY (or a base URL for a local OpenAI-compatible server)');
-        client ??= new (sdk.openai())({ apiKey, baseURL, maxRetries: 1, timeout: timeoutMs });
+      return wrap('openai', model, endpoint.baseUrl, endpoint.apiKey, async (texts) => {
+        client ??= new (openaiSdk().OpenAI)({ apiKey: requireKey(endpoint), baseURL, maxRetries: 1, timeout: timeoutMs });
         // encoding_format float: OpenAI-compatible servers do not all speak the SDK's default base64.
         const response = await client.embeddings.create({ model, input: texts, encoding_format: 'float' });
         return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding as number[]);
       });
     }
     case 'gemini': {
-      const custom = options.baseUrl ?? firstEnv(env, ['LORE_EMBED_BASE_URL', 'GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL']);
-      const baseUrl = (custom ?? 'https://generativelanguage.googleapis.com').replace(/\/+$/, '');
-      const apiKey = options.apiKey ?? firstEnv(env, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']) ?? (custom ? NO_KEY_PLACEHOLDER : undefined);
+      const baseUrl = endpoint.baseUrl;
       let client: GoogleGenAI | undefined;
-      return wrap('gemini', model, baseUrl, async (texts) => {
-        if (!apiKey) throw new Error('no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY)');
-        client ??= new (sdk.gemini())({ apiKey, vertexai: false, httpOptions: { baseUrl, timeout: timeoutMs } });
+      return wrap('gemini', model, baseUrl, endpoint.apiKey, async (texts) => {
+        client ??= new (genaiSdk().GoogleGenAI)({ apiKey: requireKey(endpoint), vertexai: false, httpOptions: { baseUrl, timeout: timeoutMs } });
         const response = await client.models.embedContent({ model, contents: texts });
         return (response.embeddings ?? []).map((e) => e.values ?? []);
       });
     }
     case 'ollama': {
-      const host = (options.baseUrl ?? firstEnv(env, ['LORE_EMBED_BASE_URL', 'OLLAMA_HOST']) ?? 'http://127.0.0.1:11434').replace(/\/+$/, '');
-      // The client has no timeout of its own; bound each request.
-      const client = new (sdk.ollama())({ host, fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) });
-      return wrap('ollama', model, host, async (texts) => (await client.embed({ model, input: texts })).embeddings);
+      const host = endpoint.baseUrl;
+      let client: import('ollama').Ollama | undefined;
+      return wrap('ollama', model, host, undefined, async (texts) => {
+        // The client has no timeout of its own; bound each request.
+        client ??= new (ollamaSdk().Ollama)({ host, fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) });
+        return (await client.embed({ model, input: texts })).embeddings;
+      });
     }
   }
 }
 
-function wrap(provider: EmbeddingProviderName, model: string, endpoint: string, call: (texts: string[]) => Promise<number[][]>): Embedder {
+function wrap(provider: EmbeddingProviderName, model: string, endpoint: string, apiKey: string | undefined, call: (texts: string[]) => Promise<number[][]>): Embedder {
   const label = `${provider} ${model} @ ${endpoint}`;
   return {
     provider,
@@ -108,7 +101,7 @@ function wrap(provider: EmbeddingProviderName, model: string, endpoint: string, 
         try {
           vectors = await call(batch);
         } catch (error) {
-          throw new Error(`${label}: ${firstLine(error)}`, { cause: error });
+          throw new Error(`${label}: ${redactKey(firstLine(error), apiKey)}`, { cause: error });
         }
         if (vectors.length !== batch.length || vectors.some((v) => !Array.isArray(v) || v.length === 0)) {
           throw new Error(`${label}: expected ${batch.length} embeddings, got ${vectors.length}`);

@@ -10,10 +10,11 @@ import { buildContext, DEFAULT_ROLE_INSTRUCTIONS, stablePrefix, volatileSuffix }
 import { createCacheState, recordCall } from '../../core/context/cacheState';
 import type { EarlierTurn } from '../../core/context/contextLayers';
 import { loadContextInputs, type LoadedContextInputs } from '../../core/context/loadContextInputs';
-import { createCachingClient, isCachingProviderName } from '../../core/providers/cachingRegistry';
+import { isNetworkVendor } from '../../core/providers/endpoints';
+import { createAdapter } from '../../core/providers/providerRegistry';
 import type { CacheStates } from '../cache/cacheStates';
 import { logger } from '../log';
-import { secretKey } from '../providers/providerChoice';
+import { adapterOptions } from '../providers/providerChoice';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 import { writeChatTranscript } from './chatTranscript';
@@ -68,15 +69,11 @@ export function registerLoreParticipant(context: vscode.ExtensionContext, store:
     const abort = new AbortController();
     const subscription = token.onCancellationRequested(() => abort.abort());
     try {
-      if (isCachingProviderName(settings.provider)) {
-        const client = createCachingClient(settings.provider, {
-          apiKey: (await context.secrets.get(secretKey(settings.provider))) || undefined,
-          baseUrl: settings.baseUrl || undefined,
-          model: settings.model || undefined,
-          timeoutMs: settings.timeoutSeconds * 1000,
-        });
+      if (isNetworkVendor(settings.provider)) {
+        // The same adapter as the harvest's; a discussion comes back, so its prefix is worth an explicit cache.
+        const adapter = createAdapter(settings.provider, await adapterOptions(context.secrets, settings.provider, settings));
         const state = caches.get(discussionId) ?? createCacheState(discussionId, settings.provider);
-        const reply = await client.send(built, { state, signal: abort.signal });
+        const reply = await adapter.send(built, { cache: { mode: 'explicit', state }, signal: abort.signal });
         await caches.put(recordCall(state, reply.usage, Date.now(), reply.cache));
         answer = reply.text;
         modelName = reply.model;

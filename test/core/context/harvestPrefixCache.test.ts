@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultPromptsDir } from '../../../src/core/harvest/prompts';
 import { runHarvest } from '../../../src/core/harvest/runHarvest';
-import { CachingAnthropicClient } from '../../../src/core/providers/cachingAnthropic';
-import { CachingOpenAIClient } from '../../../src/core/providers/cachingOpenai';
+import { AnthropicAdapter } from '../../../src/core/providers/anthropicAdapter';
+import { OpenAIAdapter } from '../../../src/core/providers/openaiAdapter';
 import type { ModelReply, ModelRequest, Provider } from '../../../src/core/providers/provider';
 import { initStore } from '../../../src/core/store/initStore';
 import { storePaths } from '../../../src/core/store/storePaths';
@@ -58,7 +58,7 @@ describe('harvest batches through a caching adapter', function () {
   }
 
   it('Anthropic: the second request reads the instructions the first one wrote', async () => {
-    const { provider, requests } = await harvestTwo('anthropic', (baseUrl) => new CachingAnthropicClient({ baseUrl, env: {} }));
+    const { provider, requests } = await harvestTwo('anthropic', (baseUrl) => new AnthropicAdapter({ baseUrl, env: {} }));
     // Same stable system block, marked for caching, in both requests; conversations differ.
     assert.deepEqual(requests[0].body.system, requests[1].body.system);
     assert.deepEqual(requests[0].body.system.map((b: { cache_control?: unknown }) => b.cache_control), [{ type: 'ephemeral' }]);
@@ -73,7 +73,7 @@ describe('harvest batches through a caching adapter', function () {
   });
 
   it('OpenAI: the same prefix first, so the implicit cache serves the second request', async () => {
-    const { provider, requests } = await harvestTwo('openai', (baseUrl) => new CachingOpenAIClient({ baseUrl, env: {} }));
+    const { provider, requests } = await harvestTwo('openai', (baseUrl) => new OpenAIAdapter({ baseUrl, env: {} }));
     assert.equal(requests[0].prompt.system, requests[1].prompt.system);
     assert.equal(provider.replies[0].usage?.cacheReadTokens, 0);
     assert.ok((provider.replies[1].usage?.cacheReadTokens ?? 0) > 0);

@@ -44,4 +44,23 @@ describe('harvest reply parsing', () => {
     assert.ok(!items.facts[0].statement.includes(key.slice(0, 9)));
     assert.equal(items.facts[1].statement, 'short [REDACTED:openai-key]');
   });
+
+  it('names the field of every item it drops, and a category that is not a list', () => {
+    const { problems, dropped } = parseHarvestReply(JSON.stringify({
+      facts: [{ statement: 'kept' }, { statement: 3 }, { detail: 'no statement' }],
+      decisions: 'not a list',
+      playbooks: [{ name: 'deploy', steps: '' }],
+      files: [{ path: 'src/a.ts' }],
+      tasks_open: [42],
+    }));
+    assert.equal(dropped, 5);
+    assert.deepEqual(problems, [
+      'facts[1].statement: Invalid input: expected string, received number',
+      'facts[2].statement: Invalid input: expected string, received undefined',
+      'decisions: expected array, received string; read as empty',
+      'tasks_open[0]: Invalid input: expected object, received number',
+      'playbooks[0].steps: empty',
+      'files[0].note: Invalid input: expected string, received undefined',
+    ]);
+  });
 });

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { AnthropicProvider } from '../../../src/core/providers/anthropicProvider';
-import { GeminiProvider } from '../../../src/core/providers/geminiProvider';
-import { OllamaProvider } from '../../../src/core/providers/ollamaProvider';
-import { OpenAIProvider } from '../../../src/core/providers/openaiProvider';
+import { AnthropicAdapter } from '../../../src/core/providers/anthropicAdapter';
+import { GeminiAdapter } from '../../../src/core/providers/geminiAdapter';
+import { OllamaAdapter } from '../../../src/core/providers/ollamaAdapter';
+import { OpenAIAdapter } from '../../../src/core/providers/openaiAdapter';
 import { DEFAULT_PROVIDER, PROVIDER_NAMES, createProvider, isProviderName } from '../../../src/core/providers/providerRegistry';
 import { RulesProvider } from '../../../src/core/providers/rulesProvider';
 
@@ -17,10 +17,10 @@ describe('providerRegistry', () => {
   it('creates each provider by name, without a key and without touching the network', () => {
     const options = { env: {} };
     assert.ok(createProvider('rules', options) instanceof RulesProvider);
-    assert.ok(createProvider('openai', options) instanceof OpenAIProvider);
-    assert.ok(createProvider('anthropic', options) instanceof AnthropicProvider);
-    assert.ok(createProvider('gemini', options) instanceof GeminiProvider);
-    assert.ok(createProvider('ollama', options) instanceof OllamaProvider);
+    assert.ok(createProvider('openai', options) instanceof OpenAIAdapter);
+    assert.ok(createProvider('anthropic', options) instanceof AnthropicAdapter);
+    assert.ok(createProvider('gemini', options) instanceof GeminiAdapter);
+    assert.ok(createProvider('ollama', options) instanceof OllamaAdapter);
     assert.equal(createProvider(' OpenAI ', options).name, 'openai');
   });
 

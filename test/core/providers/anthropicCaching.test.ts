@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
 import { createCacheState, describe as describeState, recordCall } from '../../../src/core/context/cacheState';
-import { CachingAnthropicClient, anthropicCacheRequest } from '../../../src/core/providers/cachingAnthropic';
+import { AnthropicAdapter, anthropicCacheRequest } from '../../../src/core/providers/anthropicAdapter';
 import { ProviderError } from '../../../src/core/providers/provider';
 import { anthropicPrefixCache } from '../../helpers/cacheStubs';
 import { errorBody, estimateTokens } from '../../helpers/stubBodies';
 import { startStub, type StubServer } from '../../helpers/stubServers';
-import { fullInput } from './contextFixtures';
+import { fullInput } from '../context/contextFixtures';
 
 const T0 = 1_767_225_600_000;
 const MIN = 60_000;
@@ -58,7 +58,7 @@ describe('Anthropic caching adapter', () => {
       clock = T0;
       const cache = anthropicPrefixCache({ now: () => clock });
       stub = await startStub('anthropic', [], { whenExhausted: cache.step });
-      return new CachingAnthropicClient({ baseUrl: stub.baseUrl, env: {}, model: 'stub-model' });
+      return new AnthropicAdapter({ baseUrl: stub.baseUrl, env: {}, model: 'stub-model' });
     }
 
     it('writes the prefix on the first turn, reads it on the next, reads up to the digest after a notes change', async () => {
@@ -66,7 +66,7 @@ describe('Anthropic caching adapter', () => {
       let state = createCacheState('d1', 'anthropic');
       const turn = async (input: Parameters<typeof fullInput>[0]) => {
         const built = buildContext(fullInput(input));
-        const reply = await client.send(built, { state });
+        const reply = await client.send(built, { cache: { mode: 'explicit', state } });
         state = recordCall(state, reply.usage, clock, reply.cache);
         return { built, reply };
       };
@@ -107,7 +107,7 @@ describe('Anthropic caching adapter', () => {
     it('sends no cache markers for a discussion with caching disabled', async () => {
       const client = await start();
       const state = { ...createCacheState('d1', 'anthropic'), cachingEnabled: false };
-      const reply = await client.send(buildContext(fullInput()), { state });
+      const reply = await client.send(buildContext(fullInput()), { cache: { mode: 'explicit', state } });
       assert.ok(stub!.requests[0].body.system.every((b: { cache_control?: unknown }) => b.cache_control === undefined));
       assert.equal(reply.cache.mode, 'off');
       assert.equal(reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens, 0);
@@ -116,7 +116,7 @@ describe('Anthropic caching adapter', () => {
 
     it('asks for the 1-hour TTL when configured and the state expires an hour later', async () => {
       await start();
-      const client = new CachingAnthropicClient({ baseUrl: stub!.baseUrl, env: {}, cacheTtl: '1h' });
+      const client = new AnthropicAdapter({ baseUrl: stub!.baseUrl, env: {}, cacheTtl: '1h' });
       const reply = await client.send(buildContext(fullInput()));
       assert.deepEqual(stub!.requests[0].body.system[0].cache_control, { type: 'ephemeral', ttl: '1h' });
       assert.equal(recordCall(createCacheState('d', 'anthropic'), reply.usage, T0, reply.cache).expiresAt, T0 + 60 * MIN);
@@ -133,7 +133,7 @@ describe('Anthropic caching adapter', () => {
     it('falls back to unmarked blocks when the API refuses a cache marker, and remembers why', async () => {
       const refusal = 'system.2.cache_control: The message up to and including the first cache-control block must be at least 2048 tokens. Found: 1432.';
       stub = await startStub('anthropic', [{ status: 400, body: errorBody('anthropic', 400, refusal) }, { reply: 'ok' }, { reply: 'ok again' }]);
-      const client = new CachingAnthropicClient({ baseUrl: stub.baseUrl, env: {} });
+      const client = new AnthropicAdapter({ baseUrl: stub.baseUrl, env: {} });
       const reply = await client.send(buildContext(fullInput()));
       assert.equal(reply.text, 'ok');
       assert.equal(reply.cache.mode, 'off');
@@ -146,14 +146,14 @@ describe('Anthropic caching adapter', () => {
 
     it('refuses a context without a message before any request', async () => {
       stub = await startStub('anthropic', []);
-      const client = new CachingAnthropicClient({ baseUrl: stub.baseUrl, env: {} });
+      const client = new AnthropicAdapter({ baseUrl: stub.baseUrl, env: {} });
       await assert.rejects(client.send(buildContext(fullInput({ message: undefined, discussion: undefined, activeFiles: [], earlierTurns: [] }))), (e: unknown) => e instanceof ProviderError && e.kind === 'bad-request');
       assert.equal(stub.requests.length, 0);
     });
 
     it('passes other errors through as classified ProviderErrors', async () => {
       stub = await startStub('anthropic', [{ status: 401 }]);
-      const client = new CachingAnthropicClient({ baseUrl: stub.baseUrl, env: {} });
+      const client = new AnthropicAdapter({ baseUrl: stub.baseUrl, env: {} });
       await assert.rejects(client.send(buildContext(fullInput())), (e: unknown) => e instanceof ProviderError && e.kind === 'auth');
     });
   });

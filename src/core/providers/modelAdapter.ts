@@ -1,30 +1,24 @@
 /**
- * The contract of the cache-aware provider adapters (cachingAnthropic, cachingGemini,
- * cachingOpenai): they send a BuiltContext with the stable prefix placed where the provider's
- * prompt cache can reuse it, and report usage and cache facts in one shape for every provider.
- * They are Providers too, so a harvest can run through them.
+ * The contract of the per-vendor adapters (anthropic, openai, gemini, ollama): one adapter per
+ * vendor serves the harvest (generate: instructions + content) and chat (send: a BuiltContext
+ * with its stable prefix placed where the vendor's prompt cache can reuse it). Caching is a
+ * policy of each call (CachePolicy); usage and cache facts come back in one shape for every vendor.
  */
 import type { CacheCallInfo, DiscussionCacheState } from '../context/cacheState';
 import type { CacheUsage } from '../context/cacheUsage';
 import type { BuiltContext, LayerBoundary } from '../context/contextLayers';
-import { ProviderError, type ModelRequest, type Provider, type ProviderOptions, type TokenUsage } from './provider';
-import { NO_KEY_PLACEHOLDER, firstEnv } from './providerCall';
+import { ProviderError, type CachePolicy, type ModelRequest, type Provider, type ProviderOptions, type ReplySchema, type TokenUsage } from './provider';
 
-/** Per-call options of CachingClient.send. */
+/** Per-call options of ModelAdapter.send. */
 export interface SendOptions {
   model?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
   maxOutputTokens?: number;
-  /**
-   * The discussion's cache state: a disabled state sends no cache markers; Gemini reuses the
-   * cachedContent it names after a reload. The adapter never modifies it: apply recordCall.
-   */
-  state?: DiscussionCacheState;
-  /** Key of the adapter's own per-discussion bookkeeping (default: state.discussionId, else 'default'). */
-  cacheKey?: string;
-  /** Ask for a JSON reply where the API has a switch for it (Gemini). */
-  jsonReply?: boolean;
+  /** The call's caching policy (default: explicit). The adapter never modifies its state: apply recordCall. */
+  cache?: CachePolicy;
+  /** Ask for a reply of this shape where the API supports structured output. */
+  replySchema?: ReplySchema;
 }
 
 /** The reply of one send. */
@@ -36,19 +30,18 @@ export interface CachedReply {
   cache: CacheCallInfo;
 }
 
-/** A provider adapter that knows about prompt caching. */
-export interface CachingClient extends Provider {
+/** One vendor's adapter: a Provider for the harvest, and send() for a layered context. */
+export interface ModelAdapter extends Provider {
   send(context: BuiltContext, options?: SendOptions): Promise<CachedReply>;
   /**
    * Drops what the adapter holds for the discussion (Gemini deletes its cachedContent). Returns
-   * true when a remote cache was deleted; Anthropic and OpenAI caches cannot be evicted, so their
-   * adapters return false.
+   * true when a remote cache was deleted; Anthropic, OpenAI and Ollama caches cannot be evicted.
    */
   invalidate(state?: DiscussionCacheState): Promise<boolean>;
 }
 
-/** Options shared by the caching adapters. */
-export interface CachingClientOptions extends ProviderOptions {
+/** Options shared by the adapters. */
+export interface AdapterOptions extends ProviderOptions {
   /** Turns cache markers and cache resources off for every call (default on). */
   caching?: boolean;
   maxOutputTokens?: number;
@@ -56,23 +49,11 @@ export interface CachingClientOptions extends ProviderOptions {
   now?: () => number;
 }
 
-/** Where an adapter sends and with which key, resolved like the direct providers do it. */
-export interface Endpoint {
-  baseUrl: string;
-  apiKey?: string;
-  customEndpoint: boolean;
-}
-
-/** Resolves base URL and key from options, then the environment; a custom endpoint may need no key. */
-export function resolveEndpoint(options: ProviderOptions, defaults: { baseUrl: string; keyVars: readonly string[]; baseUrlVars: readonly string[] }): Endpoint {
-  const env = options.env ?? process.env;
-  const custom = options.baseUrl ?? firstEnv(env, defaults.baseUrlVars);
-  const customEndpoint = custom !== undefined;
-  return {
-    baseUrl: (custom ?? defaults.baseUrl).replace(/\/+$/, ''),
-    apiKey: options.apiKey ?? firstEnv(env, defaults.keyVars) ?? (customEndpoint ? NO_KEY_PLACEHOLDER : undefined),
-    customEndpoint,
-  };
+/** The policy a send runs under: the given one, `off` when the adapter or the discussion disabled caching. */
+export function effectivePolicy(options: AdapterOptions, policy: CachePolicy | undefined): { mode: CachePolicy['mode']; key: string; state?: DiscussionCacheState; disabled: boolean } {
+  const wanted = policy ?? { mode: 'explicit' };
+  const disabled = options.caching === false || wanted.state?.cachingEnabled === false || wanted.mode === 'off';
+  return { mode: disabled ? 'off' : wanted.mode, key: wanted.key ?? wanted.state?.discussionId ?? 'default', state: wanted.state, disabled };
 }
 
 /**
@@ -115,14 +96,17 @@ export function toTokenUsage(usage: CacheUsage): TokenUsage {
   return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheReadTokens: usage.cacheReadTokens, cacheWriteTokens: usage.cacheWriteTokens };
 }
 
-/** The Provider.generate of a caching client: a request sent as a two-layer context. */
-export async function generateThroughContext(client: CachingClient, request: ModelRequest): Promise<{ text: string; model: string; usage: TokenUsage }> {
-  const reply = await client.send(contextFromRequest(request), {
+/**
+ * The Provider.generate of an adapter: a request sent as a two-layer context. A harvest batch
+ * shares its instructions, so the default policy is implicit caching keyed by the task.
+ */
+export async function generateThroughContext(adapter: ModelAdapter, request: ModelRequest): Promise<{ text: string; model: string; usage: TokenUsage }> {
+  const reply = await adapter.send(contextFromRequest(request), {
     model: request.model,
     signal: request.signal,
     timeoutMs: request.timeoutMs,
-    cacheKey: `task:${request.task}`,
-    jsonReply: request.task === 'harvest',
+    cache: request.cache ?? { mode: 'implicit', key: `task:${request.task}` },
+    replySchema: request.replySchema,
   });
   return { text: reply.text, model: reply.model, usage: toTokenUsage(reply.usage) };
 }
@@ -135,4 +119,30 @@ export function rememberBounded<V>(map: Map<string, V>, key: string, value: V): 
   map.delete(key);
   map.set(key, value);
   while (map.size > REMEMBERED_MAX) map.delete(map.keys().next().value!);
+}
+
+/**
+ * Whether an endpoint takes a reply schema. Structured output is worth asking for, but older
+ * models, OpenAI-compatible servers and proxies may reject it: the call is then repeated once
+ * without it (the prompt asks for the same JSON) and later calls leave it out.
+ */
+export class SchemaSupport {
+  private refused = false;
+
+  /** Runs `call` with the schema unless the endpoint refused one before. */
+  async run<T>(schema: ReplySchema | undefined, call: (schema: ReplySchema | undefined) => Promise<T>): Promise<T> {
+    const wanted = this.refused ? undefined : schema;
+    try {
+      return await call(wanted);
+    } catch (error) {
+      if (!wanted || !isSchemaRejection(error)) throw error;
+      this.refused = true;
+      return call(undefined);
+    }
+  }
+}
+
+/** True for a 400 about the structured-output part of a request. */
+function isSchemaRejection(error: unknown): boolean {
+  return error instanceof ProviderError && error.kind === 'bad-request' && error.status === 400 && /response_format|json_schema|output_config|output_format|responseJsonSchema|responseSchema|structured|schema|format/i.test(error.message);
 }

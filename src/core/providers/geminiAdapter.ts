@@ -1,39 +1,44 @@
 /**
- * Gemini with an explicit cache: the stable prefix of a context becomes a cachedContent resource
- * (its system instruction) with a TTL (default 1 hour), and each turn sends only the volatile part
- * with a reference to it. The resource is re-created when the prefix changes (another hash) or it
- * expired; a refusal to create one (the prefix is below the model's minimum) is remembered per
- * prefix and the turn goes uncached, with the same bytes in the same places.
+ * Gemini, for the harvest and for chat. Under an `explicit` cache policy the stable prefix of a
+ * context becomes a cachedContent resource (its system instruction) with a TTL (default 1 hour),
+ * and each turn sends only the volatile part with a reference to it. The resource is re-created
+ * when the prefix changes (another hash) or it expired; a refusal to create one (the prefix is
+ * below the model's minimum) is remembered per prefix and the turn goes uncached, with the same
+ * bytes in the same places. Under `implicit` (a harvest batch) the prefix is the system
+ * instruction, which Gemini's implicit caching can reuse, and nothing is created. A reply schema
+ * goes as `responseJsonSchema` with a JSON MIME type.
  */
-import { GoogleGenAI, type CachedContent, type GenerateContentResponse } from '@google/genai';
+import type { CachedContent, GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { stablePrefixHash } from '../context/cacheBreakpoints';
 import { GEMINI_CACHE_TTL_MS, type CacheCallInfo, type DiscussionCacheState } from '../context/cacheState';
 import { accountUsage, asCacheWrite } from '../context/cacheUsage';
 import type { BuiltContext } from '../context/contextLayers';
+import { VENDOR_ENDPOINTS, authHint, requireKey, resolveEndpoint, type Endpoint } from './endpoints';
 import {
   controlRequest,
+  effectivePolicy,
   generateThroughContext,
+  SchemaSupport,
   rememberBounded,
   requireMessage,
-  resolveEndpoint,
+  type AdapterOptions,
   type CachedReply,
-  type CachingClient,
-  type CachingClientOptions,
-  type Endpoint,
+  type ModelAdapter,
   type SendOptions,
-} from './cachingClient';
-import { GEMINI_DEFAULT_MODEL } from './geminiProvider';
-import { ProviderError, type ModelReply, type ModelRequest } from './provider';
+} from './modelAdapter';
+import { ProviderError, type ModelReply, type ModelRequest, type ReplySchema } from './provider';
 import { SDK_MAX_RETRIES, runProviderCall } from './providerCall';
-import { missingKeyError } from './providerErrors';
+import { genaiSdk } from './vendorSdks';
 
-const KEY_VARS = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
-const BASE_URL_VARS = ['GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'] as const;
+/** Model used when neither the options nor the request name one. */
+export const GEMINI_DEFAULT_MODEL = VENDOR_ENDPOINTS.gemini.defaultModel;
+/** First backoff of the SDK's retry, in seconds (the SDK's default of 1 s doubles with jitter). */
+const RETRY_INITIAL_DELAY_S = 0.5;
 /** Re-create this long before the expiry, so a request does not race the resource's deletion. */
 const DEFAULT_EXPIRY_MARGIN_MS = 30_000;
 
-/** Options of the Gemini caching adapter. */
-export interface CachingGeminiOptions extends CachingClientOptions {
+/** Options of the Gemini adapter. */
+export interface GeminiAdapterOptions extends AdapterOptions {
   /** Lifetime of a created cachedContent in seconds (default 3600). Storage is billed per hour. */
   cacheTtlSeconds?: number;
   expiryMarginMs?: number;
@@ -53,8 +58,8 @@ function isMissingCache(error: unknown): boolean {
   return error instanceof ProviderError && (error.status === 403 || error.status === 404) && /cached ?content/i.test(error.message);
 }
 
-/** Gemini with explicit context caching; also a Provider for harvests. */
-export class CachingGeminiClient implements CachingClient {
+/** Gemini, with explicit context caching for discussions that ask for it. */
+export class GeminiAdapter implements ModelAdapter {
   readonly name = 'gemini';
   readonly offline = false;
   readonly label: string;
@@ -67,13 +72,15 @@ export class CachingGeminiClient implements CachingClient {
   private readonly entries = new Map<string, CacheEntry>();
   /** Why a prefix could not be cached, by model + prefix hash: asking again would fail again. */
   private readonly refusals = new Map<string, string>();
+  /** Without the schema, the JSON MIME type still goes. */
+  private readonly schemaSupport = new SchemaSupport();
 
-  constructor(private readonly options: CachingGeminiOptions = {}) {
+  constructor(private readonly options: GeminiAdapterOptions = {}) {
     this.model = options.model ?? GEMINI_DEFAULT_MODEL;
-    this.endpoint = resolveEndpoint(options, { baseUrl: 'https://generativelanguage.googleapis.com', keyVars: KEY_VARS, baseUrlVars: BASE_URL_VARS });
+    this.endpoint = resolveEndpoint('gemini', options);
     this.ttlMs = Math.max(1, Math.round(options.cacheTtlSeconds ?? GEMINI_CACHE_TTL_MS / 1000)) * 1000;
     this.now = options.now ?? Date.now;
-    this.label = `gemini ${this.model} @ ${this.endpoint.baseUrl} (context cache ${this.ttlMs / 1000}s)`;
+    this.label = `gemini ${this.model} @ ${this.endpoint.baseUrl}`;
   }
 
   /** Why the last attempt to cache this prefix failed, if it did. */
@@ -86,14 +93,21 @@ export class CachingGeminiClient implements CachingClient {
     const stable = context.text.slice(0, context.stablePrefixLength);
     const model = options.model ?? this.model;
     const prefixHash = stablePrefixHash(context, model);
-    const key = options.cacheKey ?? options.state?.discussionId ?? 'default';
+    const policy = effectivePolicy(this.options, options.cache);
+    const key = policy.key;
     const base = { provider: this.name, ttlMs: this.ttlMs, prefixHash };
     const uncached = async (reason: string): Promise<CachedReply> => {
       const response = await this.generateContent(model, volatile, { systemInstruction: stable || undefined }, options);
       return this.reply(response, model, { ...base, mode: 'off', fallbackReason: reason }, false);
     };
     if (!stable.trim()) return uncached('the context has no stable prefix');
-    if (!(this.options.caching ?? true) || options.state?.cachingEnabled === false) {
+    if (policy.mode === 'implicit') {
+      // A harvest batch: Gemini's implicit cache reuses the system instruction by itself, while a
+      // cachedContent would cost a call and an hour of storage for a prefix read a few times.
+      const response = await this.generateContent(model, volatile, { systemInstruction: stable }, options);
+      return this.reply(response, model, { provider: this.name, mode: 'implicit', prefixHash }, false);
+    }
+    if (policy.disabled) {
       // Turning caching off also stops paying for the storage of the discussion's cache.
       const stale = this.entries.get(key);
       this.entries.delete(key);
@@ -103,7 +117,7 @@ export class CachingGeminiClient implements CachingClient {
     const refusal = this.refusals.get(prefixHash);
     if (refusal) return uncached(refusal);
 
-    let entry = await this.usableEntry(key, prefixHash, options.state);
+    let entry = await this.usableEntry(key, prefixHash, policy.state);
     let created = false;
     if (!entry) {
       const made = await this.create(key, model, prefixHash, stable, options);
@@ -208,19 +222,23 @@ export class CachingGeminiClient implements CachingClient {
   private generateContent(model: string, volatile: string, where: { cachedContent?: string; systemInstruction?: string }, options: SendOptions): Promise<GenerateContentResponse> {
     const client = this.sdk();
     const maxOutputTokens = options.maxOutputTokens ?? this.options.maxOutputTokens;
-    return runProviderCall(this.name, controlRequest(options), this.options, this.errorContext(), ({ signal, timeoutMs }) =>
-      client.models.generateContent({
-        model,
-        contents: [{ role: 'user', parts: [{ text: volatile }] }],
-        config: {
-          ...where,
-          abortSignal: signal,
-          httpOptions: { timeout: timeoutMs },
-          ...(maxOutputTokens ? { maxOutputTokens } : {}),
-          ...(options.jsonReply ? { responseMimeType: 'application/json' } : {}),
-        },
-      }),
-    );
+    const call = (schema: ReplySchema | undefined): Promise<GenerateContentResponse> =>
+      runProviderCall(this.name, controlRequest(options), this.options, this.errorContext(), ({ signal, timeoutMs }) =>
+        client.models.generateContent({
+          model,
+          contents: [{ role: 'user', parts: [{ text: volatile }] }],
+          config: {
+            ...where,
+            abortSignal: signal,
+            httpOptions: { timeout: timeoutMs },
+            ...(maxOutputTokens ? { maxOutputTokens } : {}),
+            // JSON mode alone already makes a fenced or chatty reply (a wasted retry) much less likely.
+            ...(options.replySchema ? { responseMimeType: 'application/json' } : {}),
+            ...(schema ? { responseJsonSchema: schema.schema } : {}),
+          },
+        }),
+      );
+    return this.schemaSupport.run(options.replySchema, call);
   }
 
   private reply(response: GenerateContentResponse, model: string, cache: CacheCallInfo, created: boolean): CachedReply {
@@ -230,15 +248,18 @@ export class CachingGeminiClient implements CachingClient {
   }
 
   private sdk(): GoogleGenAI {
-    const { apiKey, baseUrl } = this.endpoint;
-    if (!apiKey) throw missingKeyError(this.name, KEY_VARS, BASE_URL_VARS[0]);
+    const apiKey = requireKey(this.endpoint);
     // vertexai: false keeps GOOGLE_GENAI_USE_VERTEXAI in the environment from switching backends.
-    this.client ??= new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl, retryOptions: { attempts: SDK_MAX_RETRIES + 1, initialDelay: 0.5 } } });
+    // Without retryOptions the SDK does not retry at all; one quick retry matches the others.
+    this.client ??= new (genaiSdk().GoogleGenAI)({
+      apiKey,
+      vertexai: false,
+      httpOptions: { baseUrl: this.endpoint.baseUrl, retryOptions: { attempts: SDK_MAX_RETRIES + 1, initialDelay: RETRY_INITIAL_DELAY_S } },
+    });
     return this.client;
   }
 
-  private errorContext(): { endpoint: string; authHint: string } {
-    const { baseUrl, customEndpoint } = this.endpoint;
-    return { endpoint: baseUrl, authHint: customEndpoint ? `check GEMINI_API_KEY, if the server at ${baseUrl} needs a key` : 'check that GEMINI_API_KEY (or GOOGLE_API_KEY) holds a valid key' };
+  private errorContext(): { endpoint: string; authHint: string; secret?: string } {
+    return { endpoint: this.endpoint.baseUrl, authHint: authHint(this.endpoint), secret: this.endpoint.apiKey };
   }
 }

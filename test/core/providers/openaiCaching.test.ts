@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
 import { createCacheState, describe as describeState, recordCall } from '../../../src/core/context/cacheState';
-import { CachingOpenAIClient } from '../../../src/core/providers/cachingOpenai';
-import { createCachingClient } from '../../../src/core/providers/cachingRegistry';
+import { OpenAIAdapter } from '../../../src/core/providers/openaiAdapter';
+import { createAdapter } from '../../../src/core/providers/providerRegistry';
 import { estimateTokens } from '../../helpers/stubBodies';
 import { startStub, type StubServer } from '../../helpers/stubServers';
-import { fullInput } from './contextFixtures';
+import { fullInput } from '../context/contextFixtures';
 
 const T0 = 1_767_225_600_000;
 
@@ -18,12 +18,12 @@ describe('OpenAI caching adapter (implicit prefix cache)', () => {
 
   it('sends the stable prefix as the system message and reads cached_tokens back', async () => {
     stub = await startStub('openai', [{ reply: 'one' }, { reply: 'two' }]);
-    const client = new CachingOpenAIClient({ baseUrl: stub.baseUrl, env: {}, model: 'stub-model' });
+    const client = new OpenAIAdapter({ baseUrl: stub.baseUrl, env: {}, model: 'stub-model' });
     let state = createCacheState('d1', 'openai');
     const first = buildContext(fullInput({ message: 'first' }));
-    const r1 = await client.send(first, { state });
+    const r1 = await client.send(first, { cache: { mode: 'explicit', state } });
     state = recordCall(state, r1.usage, T0, r1.cache);
-    const r2 = await client.send(buildContext(fullInput({ message: 'second' })), { state });
+    const r2 = await client.send(buildContext(fullInput({ message: 'second' })), { cache: { mode: 'explicit', state } });
     state = recordCall(state, r2.usage, T0 + 1000, r2.cache);
     const body = stub.requests[0].body;
     assert.deepEqual(body.messages, [
@@ -41,7 +41,7 @@ describe('OpenAI caching adapter (implicit prefix cache)', () => {
 
   it('sends a prompt_cache_key derived from the prefix when asked, the same across turns', async () => {
     stub = await startStub('openai', [{ reply: 'one' }, { reply: 'two' }]);
-    const client = new CachingOpenAIClient({ baseUrl: stub.baseUrl, env: {}, promptCacheKey: true });
+    const client = new OpenAIAdapter({ baseUrl: stub.baseUrl, env: {}, promptCacheKey: true });
     await client.send(buildContext(fullInput({ message: 'a' })));
     await client.send(buildContext(fullInput({ message: 'b' })));
     const [k1, k2] = stub.requests.map((r) => r.body.prompt_cache_key);
@@ -50,9 +50,6 @@ describe('OpenAI caching adapter (implicit prefix cache)', () => {
   });
 
   it('is created by name from the registry, like the other adapters', () => {
-    assert.equal(createCachingClient('openai', { env: {} }).name, 'openai');
-    assert.equal(createCachingClient('anthropic', { env: {} }).name, 'anthropic');
-    assert.equal(createCachingClient('gemini', { env: {} }).name, 'gemini');
-    assert.throws(() => createCachingClient('ollama'), /no prompt-caching adapter/);
+    for (const vendor of ['openai', 'anthropic', 'gemini', 'ollama'] as const) assert.equal(createAdapter(vendor, { env: {} }).name, vendor);
   });
 });

@@ -1,37 +1,39 @@
 /**
- * Anthropic Messages API with explicit prompt caching: the stable prefix of a context goes into
+ * Anthropic Messages API, for the harvest and for chat. The stable prefix of a context goes into
  * the system prompt as text blocks cut at layer boundaries, each prefix block marked
- * `cache_control: {type: "ephemeral"}`; the volatile part is the user message. A hit refreshes the
- * entry's lifetime (5 minutes, or 1 hour when configured).
+ * `cache_control: {type: "ephemeral"}` unless the call's policy is `off`; the volatile part is
+ * the user message. A hit refreshes the entry's lifetime (5 minutes, or 1 hour when configured).
+ * A reply schema goes as `output_config.format` (structured output).
  */
-import { Anthropic } from '@anthropic-ai/sdk';
+import type { Anthropic } from '@anthropic-ai/sdk';
 import { chooseCacheBreakpoints, segmentAtBreakpoints, stablePrefixHash, type CacheBreakpoint, type TextSegment } from '../context/cacheBreakpoints';
 import { ANTHROPIC_CACHE_TTL_MS, ANTHROPIC_LONG_CACHE_TTL_MS, type CacheCallInfo } from '../context/cacheState';
 import { accountUsage } from '../context/cacheUsage';
 import type { BuiltContext } from '../context/contextLayers';
-import { ANTHROPIC_DEFAULT_MODEL } from './anthropicProvider';
+import { VENDOR_ENDPOINTS, authHint, requireKey, resolveEndpoint, type Endpoint } from './endpoints';
 import {
   controlRequest,
+  effectivePolicy,
   generateThroughContext,
+  SchemaSupport,
   rememberBounded,
   requireMessage,
-  resolveEndpoint,
+  type AdapterOptions,
   type CachedReply,
-  type CachingClient,
-  type CachingClientOptions,
-  type Endpoint,
+  type ModelAdapter,
   type SendOptions,
-} from './cachingClient';
-import { ProviderError, type ModelReply, type ModelRequest } from './provider';
+} from './modelAdapter';
+import { ProviderError, type ModelReply, type ModelRequest, type ReplySchema } from './provider';
 import { SDK_MAX_RETRIES, runProviderCall } from './providerCall';
-import { missingKeyError } from './providerErrors';
+import { anthropicSdk } from './vendorSdks';
 
-const KEY_VARS = ['ANTHROPIC_API_KEY'] as const;
-const BASE_URL_VAR = 'ANTHROPIC_BASE_URL';
+/** Model used when neither the options nor the request name one. */
+export const ANTHROPIC_DEFAULT_MODEL = VENDOR_ENDPOINTS.anthropic.defaultModel;
+/** Enough for a harvest reply of a large conversation; a cut-off reply fails to parse and is retried. */
 const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
-/** Options of the Anthropic caching adapter. */
-export interface CachingAnthropicOptions extends CachingClientOptions {
+/** Options of the Anthropic adapter. */
+export interface AnthropicAdapterOptions extends AdapterOptions {
   /** Cache lifetime: `5m` (default, refreshed on each hit) or `1h` (writes cost more, reads the same). */
   cacheTtl?: '5m' | '1h';
 }
@@ -86,8 +88,8 @@ function isCacheMarkerRejection(error: unknown): error is ProviderError {
   return error instanceof ProviderError && error.kind === 'bad-request' && /cache[_ -]?control/i.test(error.message);
 }
 
-/** Claude with prompt caching; also a Provider, so a harvest batch can run through it. */
-export class CachingAnthropicClient implements CachingClient {
+/** Claude, for the harvest and chat alike. */
+export class AnthropicAdapter implements ModelAdapter {
   readonly name = 'anthropic';
   readonly offline = false;
   readonly label: string;
@@ -97,23 +99,25 @@ export class CachingAnthropicClient implements CachingClient {
   private client: Anthropic | undefined;
   /** Why the API refused the cache markers of a prefix (by prefix hash): it goes unmarked from then on. */
   private readonly refusals = new Map<string, string>();
+  private readonly schemaSupport = new SchemaSupport();
 
-  constructor(private readonly options: CachingAnthropicOptions = {}) {
+  constructor(private readonly options: AnthropicAdapterOptions = {}) {
     this.model = options.model ?? ANTHROPIC_DEFAULT_MODEL;
-    this.endpoint = resolveEndpoint(options, { baseUrl: 'https://api.anthropic.com', keyVars: KEY_VARS, baseUrlVars: [BASE_URL_VAR] });
+    this.endpoint = resolveEndpoint('anthropic', options);
     this.ttl = options.cacheTtl ?? '5m';
-    this.label = `anthropic ${this.model} @ ${this.endpoint.baseUrl} (prompt cache ${this.ttl})`;
+    this.label = `anthropic ${this.model} @ ${this.endpoint.baseUrl}`;
   }
 
   async send(context: BuiltContext, options: SendOptions = {}): Promise<CachedReply> {
     const user = requireMessage(this.name, context);
     const model = options.model ?? this.model;
     const prefixHash = stablePrefixHash(context, model);
-    const wanted = (this.options.caching ?? true) && (options.state?.cachingEnabled ?? true);
+    // Anthropic has no automatic cache: `implicit` and `explicit` both mean markers.
+    const policy = effectivePolicy(this.options, options.cache);
     const refused = this.refusals.get(prefixHash);
-    const enabled = wanted && !refused;
+    const enabled = !policy.disabled && !refused;
     let parts = anthropicCacheRequest(context, { enabled, ttl: this.ttl });
-    let fallbackReason = wanted ? refused : 'caching is disabled for this discussion';
+    let fallbackReason = policy.disabled ? 'caching is disabled for this discussion' : refused;
     let message: Anthropic.Message;
     try {
       message = await this.call(model, parts.system, user, options);
@@ -147,17 +151,23 @@ export class CachingAnthropicClient implements CachingClient {
   }
 
   private async call(model: string, system: Anthropic.TextBlockParam[], user: string, options: SendOptions): Promise<Anthropic.Message> {
-    const { apiKey, baseUrl, customEndpoint } = this.endpoint;
-    if (!apiKey) throw missingKeyError(this.name, KEY_VARS, BASE_URL_VAR);
-    this.client ??= new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: SDK_MAX_RETRIES });
+    const apiKey = requireKey(this.endpoint);
+    this.client ??= new (anthropicSdk().Anthropic)({ apiKey, baseURL: this.endpoint.baseUrl, maxRetries: SDK_MAX_RETRIES });
     const client = this.client;
-    const authHint = customEndpoint ? `check ANTHROPIC_API_KEY, if the server at ${baseUrl} needs a key` : 'check that ANTHROPIC_API_KEY holds a valid key';
     const maxTokens = options.maxOutputTokens ?? this.options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-    return runProviderCall(this.name, controlRequest(options), this.options, { endpoint: baseUrl, authHint }, ({ signal, timeoutMs }) =>
-      client.messages.create(
-        { model, max_tokens: maxTokens, ...(system.length ? { system } : {}), messages: [{ role: 'user', content: user }] },
-        { signal, timeout: timeoutMs },
-      ),
-    );
+    const create = (schema: ReplySchema | undefined): Promise<Anthropic.Message> =>
+      runProviderCall(this.name, controlRequest(options), this.options, { endpoint: this.endpoint.baseUrl, authHint: authHint(this.endpoint), secret: apiKey }, ({ signal, timeoutMs }) =>
+        client.messages.create(
+          {
+            model,
+            max_tokens: maxTokens,
+            ...(system.length ? { system } : {}),
+            messages: [{ role: 'user', content: user }],
+            ...(schema ? { output_config: { format: { type: 'json_schema', schema: schema.schema } } } : {}),
+          },
+          { signal, timeout: timeoutMs },
+        ),
+      );
+    return this.schemaSupport.run(options.replySchema, create);
   }
 }

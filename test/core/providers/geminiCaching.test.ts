@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
+import { HARVEST_REPLY_SCHEMA } from '../../../src/core/harvest/replySchema';
 import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
 import { createCacheState, describe as describeState, disable as disableState, invalidate as invalidateState, recordCall, type DiscussionCacheState } from '../../../src/core/context/cacheState';
-import { CachingGeminiClient } from '../../../src/core/providers/cachingGemini';
+import { GeminiAdapter } from '../../../src/core/providers/geminiAdapter';
 import { startGeminiCacheStub, type GeminiCacheStub } from '../../helpers/cacheStubs';
 import { estimateTokens } from '../../helpers/stubBodies';
-import { fullInput } from './contextFixtures';
+import { fullInput } from '../context/contextFixtures';
 
 const T0 = 1_767_225_600_000;
 const MIN = 60_000;
@@ -21,7 +22,7 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
   async function start(options: { minCacheTokens?: number; cacheTtlSeconds?: number } = {}) {
     clock = T0;
     stub = await startGeminiCacheStub({ now: () => clock, minCacheTokens: options.minCacheTokens ?? 50 });
-    const client = new CachingGeminiClient({ baseUrl: stub.baseUrl, env: {}, model: 'stub-model', now: () => clock, cacheTtlSeconds: options.cacheTtlSeconds });
+    const client = new GeminiAdapter({ baseUrl: stub.baseUrl, env: {}, model: 'stub-model', now: () => clock, cacheTtlSeconds: options.cacheTtlSeconds });
     return client;
   }
 
@@ -32,7 +33,7 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
     const client = await start();
     let state = createCacheState('d1', 'gemini');
     const first = buildContext(fullInput({ message: 'first' }));
-    const r1 = await client.send(first, { state });
+    const r1 = await client.send(first, { cache: { mode: 'explicit', state } });
     state = recordCall(state, r1.usage, clock, r1.cache);
     assert.equal(creates().length, 1);
     const create = creates()[0].body;
@@ -50,7 +51,7 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
     assert.equal(state.expiresAt, T0 + 60 * MIN);
 
     clock += 10 * MIN;
-    const r2 = await client.send(buildContext(fullInput({ message: 'second' })), { state });
+    const r2 = await client.send(buildContext(fullInput({ message: 'second' })), { cache: { mode: 'explicit', state } });
     state = recordCall(state, r2.usage, clock, r2.cache);
     assert.equal(creates().length, 1, 'no second cache for the same prefix');
     assert.deepEqual([r2.usage.cacheReadTokens, r2.usage.cacheWriteTokens], [prefixTokens, 0]);
@@ -93,7 +94,7 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
     const client = await start({ minCacheTokens: 1_000_000 });
     let state = createCacheState('d1', 'gemini');
     const built = buildContext(fullInput());
-    const r1 = await client.send(built, { state });
+    const r1 = await client.send(built, { cache: { mode: 'explicit', state } });
     state = recordCall(state, r1.usage, clock, r1.cache);
     assert.equal(r1.cache.mode, 'off');
     assert.match(r1.cache.fallbackReason ?? '', /below Gemini's minimum.*Cached content is too small/);
@@ -101,7 +102,7 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
     const gen = stub!.generations()[0].body;
     assert.equal(gen.cachedContent, undefined);
     assert.equal(gen.systemInstruction.parts[0].text, stablePrefix(built), 'same bytes, same place, uncached');
-    await client.send(buildContext(fullInput({ message: 'again' })), { state });
+    await client.send(buildContext(fullInput({ message: 'again' })), { cache: { mode: 'explicit', state } });
     assert.equal(creates().length, 1, 'the refusal is remembered for this prefix');
     const shown = describeState(state, clock);
     assert.equal(shown.status, 'none');
@@ -111,7 +112,7 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
   it('creates nothing for a discussion with caching disabled', async () => {
     const client = await start();
     const state: DiscussionCacheState = { ...createCacheState('d1', 'gemini'), cachingEnabled: false };
-    const reply = await client.send(buildContext(fullInput()), { state });
+    const reply = await client.send(buildContext(fullInput()), { cache: { mode: 'explicit', state } });
     assert.equal(creates().length, 0);
     assert.equal(reply.cache.mode, 'off');
   });
@@ -119,33 +120,33 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
   it('invalidates by deleting the cachedContent, then creates a new one on the next turn', async () => {
     const client = await start();
     let state = createCacheState('d1', 'gemini');
-    const r1 = await client.send(buildContext(fullInput()), { state });
+    const r1 = await client.send(buildContext(fullInput()), { cache: { mode: 'explicit', state } });
     state = recordCall(state, r1.usage, clock, r1.cache);
     assert.equal(await client.invalidate(state), true);
     assert.equal(stub!.caches.size, 0);
     assert.equal(await client.invalidate(state), false, 'nothing left to delete');
-    await client.send(buildContext(fullInput()), { state });
+    await client.send(buildContext(fullInput()), { cache: { mode: 'explicit', state } });
     assert.equal(creates().length, 2);
   });
 
   it('honours an invalidation recorded only in the state, and keeps the cache after a prefix change', async () => {
     const client = await start();
     let state = createCacheState('d1', 'gemini');
-    const r1 = await client.send(buildContext(fullInput()), { state });
+    const r1 = await client.send(buildContext(fullInput()), { cache: { mode: 'explicit', state } });
     state = recordCall(state, r1.usage, clock, r1.cache);
     clock += MIN;
     state = invalidateState(state, clock);
     clock += MIN;
-    const r2 = await client.send(buildContext(fullInput()), { state });
+    const r2 = await client.send(buildContext(fullInput()), { cache: { mode: 'explicit', state } });
     state = recordCall(state, r2.usage, clock, r2.cache);
     assert.equal(creates().length, 2);
     assert.deepEqual(deletes().map((r) => r.path.replace(/^\/v1\w*\//, '')), [r1.cache.cacheName]);
     clock += MIN;
-    const r3 = await client.send(buildContext(fullInput({ digest: 'changed' })), { state });
+    const r3 = await client.send(buildContext(fullInput({ digest: 'changed' })), { cache: { mode: 'explicit', state } });
     state = recordCall(state, r3.usage, clock, r3.cache);
     assert.equal(state.invalidatedBy, 'prefix-changed');
     clock += MIN;
-    const r4 = await client.send(buildContext(fullInput({ digest: 'changed', message: 'next' })), { state });
+    const r4 = await client.send(buildContext(fullInput({ digest: 'changed', message: 'next' })), { cache: { mode: 'explicit', state } });
     assert.equal(creates().length, 3, 'the cache made for the new prefix is kept');
     assert.equal(r4.cache.cacheName, r3.cache.cacheName);
   });
@@ -153,9 +154,9 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
   it('deletes the cache when the discussion turns caching off', async () => {
     const client = await start();
     let state = createCacheState('d1', 'gemini');
-    const r1 = await client.send(buildContext(fullInput()), { state });
+    const r1 = await client.send(buildContext(fullInput()), { cache: { mode: 'explicit', state } });
     state = disableState(recordCall(state, r1.usage, clock, r1.cache), clock);
-    await client.send(buildContext(fullInput({ message: 'off' })), { state });
+    await client.send(buildContext(fullInput({ message: 'off' })), { cache: { mode: 'explicit', state } });
     assert.equal(stub!.caches.size, 0);
     assert.equal(stub!.generations()[1].body.cachedContent, undefined);
   });
@@ -163,11 +164,11 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
   it('reuses the cache named in a persisted state after a reload (a new client)', async () => {
     const first = await start();
     let state = createCacheState('d1', 'gemini');
-    const r1 = await first.send(buildContext(fullInput()), { state });
+    const r1 = await first.send(buildContext(fullInput()), { cache: { mode: 'explicit', state } });
     state = recordCall(state, r1.usage, clock, r1.cache);
     const restored = JSON.parse(JSON.stringify(state)) as DiscussionCacheState;
-    const second = new CachingGeminiClient({ baseUrl: stub!.baseUrl, env: {}, model: 'stub-model', now: () => clock });
-    const r2 = await second.send(buildContext(fullInput({ message: 'after reload' })), { state: restored });
+    const second = new GeminiAdapter({ baseUrl: stub!.baseUrl, env: {}, model: 'stub-model', now: () => clock });
+    const r2 = await second.send(buildContext(fullInput({ message: 'after reload' })), { cache: { mode: 'explicit', state: restored } });
     assert.equal(creates().length, 1);
     assert.equal(r2.cache.cacheName, r1.cache.cacheName);
     assert.ok(r2.usage.cacheReadTokens > 0);
@@ -175,10 +176,11 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
 
   it('runs a harvest request as a Provider (JSON reply requested)', async () => {
     const client = await start({ minCacheTokens: 1_000_000 });
-    const reply = await client.generate({ task: 'harvest', instructions: 'Extract JSON.', content: 'Conversation: c1', model: 'stub-model' });
+    const reply = await client.generate({ task: 'harvest', instructions: 'Extract JSON.', content: 'Conversation: c1', model: 'stub-model', replySchema: HARVEST_REPLY_SCHEMA });
     assert.equal(reply.text, 'ok');
     const gen = stub!.generations()[0].body;
     assert.equal(gen.generationConfig.responseMimeType, 'application/json');
+    assert.equal(creates().length, 0, 'a harvest call caches implicitly and creates no cachedContent');
     assert.equal(gen.systemInstruction.parts[0].text, 'Extract JSON.');
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * The built bundles keep the provider SDKs out: dist/extension.js (and the server and CLI) hold
+ * no SDK code, refer to dist/vendor/<sdk>.js instead, and loading the extension's bundle loads
+ * none of them. Needs `node esbuild.mjs` (as every CLI test does).
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO_ROOT } from '../helpers/paths';
+
+const DIST = path.join(REPO_ROOT, 'dist');
+const VENDORS = ['openai', 'anthropic', 'genai', 'ollama'];
+const SDK_PACKAGES = ['openai', '@anthropic-ai/sdk', '@google/genai', 'ollama'];
+
+describe('vendor bundles', () => {
+  it('builds one bundle per SDK, each loadable on its own', () => {
+    for (const name of VENDORS) {
+      const file = path.join(DIST, 'vendor', `${name}.js`);
+      assert.ok(fs.statSync(file).size > 10_000, `${file} is missing or empty`);
+    }
+    const out = execFileSync(process.execPath, ['-e', `for (const n of ${JSON.stringify(VENDORS)}) { if (!Object.keys(require(${JSON.stringify(DIST)} + '/vendor/' + n + '.js')).length) throw new Error(n); }`], { encoding: 'utf8' });
+    assert.equal(out, '');
+  });
+
+  for (const entry of ['extension', 'server', 'cli']) {
+    it(`${entry}.js contains no SDK source and requires the vendor bundles by relative path`, () => {
+      const code = fs.readFileSync(path.join(DIST, `${entry}.js`), 'utf8');
+      const map = path.join(DIST, `${entry}.js.map`);
+      if (fs.existsSync(map)) {
+        const sources: string[] = JSON.parse(fs.readFileSync(map, 'utf8')).sources;
+        const fromSdk = sources.filter((s) => SDK_PACKAGES.some((pkg) => s.includes(`node_modules/${pkg}/`)));
+        assert.deepEqual(fromSdk, [], `${entry}.js bundles SDK files`);
+      }
+      for (const pkg of SDK_PACKAGES) assert.ok(!code.includes(`require("${pkg}")`), `${entry}.js requires ${pkg} from node_modules`);
+      if (entry !== 'server') for (const name of VENDORS) assert.ok(code.includes(`require("./vendor/${name}.js")`), `${entry}.js does not reach vendor/${name}.js`);
+    });
+  }
+
+  it('loading dist/extension.js (as activation does) loads no SDK', () => {
+    // A stand-in for the host's `vscode` module: loading the bundle only defines things.
+    const script = `
+      const Module = require('node:module');
+      const load = Module._load;
+      Module._load = function (request, ...rest) {
+        if (request === 'vscode') return new Proxy({}, { get: () => function () {} });
+        return load.call(this, request, ...rest);
+      };
+      require(${JSON.stringify(path.join(DIST, 'extension.js'))});
+      const sdkFiles = Object.keys(require.cache).filter((f) => /[\\\\/]vendor[\\\\/]|[\\\\/]node_modules[\\\\/](openai|@anthropic-ai|@google[\\\\/]genai|ollama)[\\\\/]/.test(f));
+      process.stdout.write(JSON.stringify({ modules: Object.keys(require.cache).length, sdkFiles }));`;
+    const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { modules: number; sdkFiles: string[] };
+    assert.ok(result.modules > 0, 'the bundle was loaded');
+    assert.deepEqual(result.sdkFiles, []);
+  });
+});
