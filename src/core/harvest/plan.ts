@@ -101,7 +101,8 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   let orphanNotes = 0;
   // Many conversations name the same few files: resolve each (path, cwd) once per plan.
   const targets = new Map<string, { target: ReturnType<typeof resolveNoteTarget>; file?: string }>();
-  let noteIndex: NoteIndex | undefined; // Opened once per plan, and only when a conversation names a file.
+  // Opened once per plan, and only when a conversation names a file; never saved: a preview or dry run writes nothing.
+  let noteIndex: NoteIndex | undefined;
   const resolve = (mentioned: string, cwd: string | undefined) => {
     const key = `${cwd ?? ''}\u0000${mentioned}`;
     let hit = targets.get(key);
@@ -109,7 +110,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       const target = resolveNoteTarget(paths, mentioned, cwd);
       let file: string | undefined;
       if (target.kind === 'file') {
-        const existing = findNotesForFile(paths, target.absolute, { heal: false, index: (noteIndex ??= openNoteIndex(paths)) });
+        const existing = findNotesForFile(paths, target.absolute, { heal: false, index: (noteIndex ??= openNoteIndex(paths, { persist: false })) });
         file = existing ? storeRelative(paths, existing.file) : `files/${target.identity.noteFileName}`;
       }
       hit = { target, file };

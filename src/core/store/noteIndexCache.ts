@@ -20,7 +20,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from './atomicWrite';
 import { NoteIndex, type NoteReader, type StoredEntry, type StoredEntrySource } from './noteIndex';
 import type { StorePaths } from './storePaths';
@@ -36,14 +35,28 @@ const MAX_SHARDS = 256;
  */
 const RACY_MS = 100;
 
-const stateSchema = z.object({
-  format: z.literal(FORMAT),
-  filesDir: z.string(),
+/**
+ * state.json. Checked by hand, like the shards: this derived cache is read by every one-shot
+ * process (a hook must answer in milliseconds, and loading zod costs more than the lookup), and
+ * anything unexpected only means a rebuild, never a lost note.
+ */
+interface IndexState {
+  format: typeof FORMAT;
+  filesDir: string;
   /** mtime of files/ in nanoseconds when the shards were complete; null: re-list before trusting. */
-  dirMtimeNs: z.string().nullable(),
+  dirMtimeNs: string | null;
   /** Shards of each kind: a power of two up to MAX_SHARDS. */
-  shards: z.number().int().min(1).max(MAX_SHARDS),
-});
+  shards: number;
+}
+
+function isIndexState(value: unknown): value is IndexState {
+  const v = value as Partial<IndexState> | null;
+  return (
+    !!v && typeof v === 'object' && v.format === FORMAT && typeof v.filesDir === 'string' &&
+    (v.dirMtimeNs === null || typeof v.dirMtimeNs === 'string') &&
+    Number.isInteger(v.shards) && v.shards! >= 1 && v.shards! <= MAX_SHARDS && (v.shards! & (v.shards! - 1)) === 0
+  );
+}
 
 /** [name, path, fileId, size, fingerprint, count, mtimeMs, fileSize, ino]: arrays parse faster than objects. */
 type EntryTuple = [string, string, string, number, string, number, number, number, number];
@@ -52,6 +65,8 @@ const TUPLE_TYPES = ['string', 'string', 'string', 'number', 'string', 'number',
 export interface OpenNoteIndexOptions {
   /** Reads a note file (tests count reads through it). */
   read?: NoteReader;
+  /** Save what a re-list found (default). Off for a dry run, which promises to write nothing. */
+  persist?: boolean;
 }
 
 function dirOf(paths: StorePaths): string {
@@ -147,10 +162,10 @@ class ShardSource implements StoredEntrySource {
   }
 }
 
-function readState(paths: StorePaths): z.infer<typeof stateSchema> | undefined {
+function readState(paths: StorePaths): IndexState | undefined {
   try {
-    const parsed = stateSchema.safeParse(JSON.parse(fs.readFileSync(noteIndexCacheFile(paths), 'utf8')));
-    return parsed.success && parsed.data.filesDir === paths.files ? parsed.data : undefined;
+    const parsed: unknown = JSON.parse(fs.readFileSync(noteIndexCacheFile(paths), 'utf8'));
+    return isIndexState(parsed) && parsed.filesDir === paths.files ? parsed : undefined;
   } catch {
     return undefined; // Missing or unreadable: rebuild it.
   }
@@ -202,16 +217,16 @@ export function openNoteIndex(paths: StorePaths, options: OpenNoteIndexOptions =
   const mtimeNs = String(dir.mtimeNs);
   if (state && state.dirMtimeNs === mtimeNs) {
     const index = new NoteIndex(paths.files, options.read);
-    index.loadLazily(new TrustingSource(new ShardSource(dirOf(paths), state.shards), () => relist(paths, index, undefined)));
+    index.loadLazily(new TrustingSource(new ShardSource(dirOf(paths), state.shards), () => relist(paths, index, undefined, options.persist ?? true)));
     return index;
   }
   const index = new NoteIndex(paths.files, options.read);
-  relist(paths, index, state ? new ShardSource(dirOf(paths), state.shards) : undefined);
+  relist(paths, index, state ? new ShardSource(dirOf(paths), state.shards) : undefined, options.persist ?? true);
   return index;
 }
 
 /** Brings `index` up to date with the folder (one listing, one stat per note file) and saves it. */
-function relist(paths: StorePaths, index: NoteIndex, previous: ShardSource | undefined): void {
+function relist(paths: StorePaths, index: NoteIndex, previous: ShardSource | undefined, persist: boolean): void {
   const dir = fs.statSync(paths.files, { bigint: true, throwIfNoEntry: false });
   if (previous) {
     try {
@@ -224,7 +239,7 @@ function relist(paths: StorePaths, index: NoteIndex, previous: ShardSource | und
   index.refreshSync();
   if (!dir) return;
   const racy = listedAt - Number(dir.mtimeMs) < RACY_MS;
-  save(paths, index, racy ? null : String(dir.mtimeNs), previous);
+  if (persist) save(paths, index, racy ? null : String(dir.mtimeNs), previous);
 }
 
 /** A trusted shard source that falls back to a full re-list when a shard turns out broken. */
