@@ -48,8 +48,18 @@ const languageClientApart = {
   },
 };
 
+// zod (~450 KB) checks what Lore reads from disk and from models; in the extension host it loads
+// with the first file it checks (the ledger view, a harvest), not at activation. The server and
+// the CLI bundle their own copy: only the extension's size is start-up critical.
+const zodApart = {
+  name: 'zod-apart',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: './vendor/zod.js', external: true }));
+  },
+};
+
 const entries = [
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [languageClientApart, vendorSdks] },
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [languageClientApart, vendorSdks, zodApart] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
   { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [vendorSdks] },
   // The MCP SDK stays in node_modules: only `lore mcp` loads it.
@@ -62,6 +72,7 @@ const entries = [
   },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
   ...Object.entries(VENDOR_SDKS).map(([pkg, name]) => ({ entryPoints: [require.resolve(pkg)], outfile: `dist/vendor/${name}.js`, sourcemap: false })),
+  { entryPoints: [require.resolve('zod')], outfile: 'dist/vendor/zod.js', sourcemap: false },
 ];
 
 for (const entry of entries) {

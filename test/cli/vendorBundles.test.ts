@@ -37,7 +37,15 @@ describe('vendor bundles', () => {
     });
   }
 
-  it('loading dist/extension.js (as activation does) loads no SDK', () => {
+  it('extension.js leaves zod to vendor/zod.js (loaded with the first file it checks, not at activation)', () => {
+    const code = fs.readFileSync(path.join(DIST, 'extension.js'), 'utf8');
+    assert.ok(code.includes('require("./vendor/zod.js")'), 'extension.js does not reach vendor/zod.js');
+    const map = path.join(DIST, 'extension.js.map');
+    if (fs.existsSync(map)) assert.deepEqual((JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]).filter((s) => s.includes('node_modules/zod/')), []);
+    assert.ok(Object.keys(require(path.join(DIST, 'vendor', 'zod.js'))).includes('z'));
+  });
+
+  it('loading dist/extension.js (as activation does) loads no SDK and no zod', () => {
     // A stand-in for the host's `vscode` module: loading the bundle only defines things.
     const script = `
       const Module = require('node:module');
