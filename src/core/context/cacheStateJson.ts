@@ -1,72 +1,51 @@
 /**
  * Reading cache states back from storage (VS Code workspace state, a JSON file). The states are
- * plain data, so writing is JSON.stringify; reading validates, because what comes back may be
- * from an older version, hand-edited, or partly missing. Expired entries are kept: describe()
- * shows them as expired.
+ * plain data, so writing is JSON.stringify; reading checks them with a zod schema, because what
+ * comes back may be from an older version, hand-edited, or partly missing. The schema is lenient
+ * field by field (a wrong counter reads as 0, an unknown mode as `off`); a state without a
+ * discussion id or provider is skipped. Expired entries are kept: describe() shows them as
+ * expired. zod loads on the first read (the extension's Cache view), not with this module.
  */
-import { emptyCacheUsage, type CacheUsage } from './cacheUsage';
-import type { CacheMode, DiscussionCacheState, InvalidationCause } from './cacheState';
+import type { z as Zod } from 'zod';
+import type { DiscussionCacheState } from './cacheState';
 
-const MODES: readonly CacheMode[] = ['ephemeral', 'explicit', 'implicit', 'off'];
-const CAUSES: readonly InvalidationCause[] = ['user', 'prefix-changed', 'provider-changed'];
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+function buildSchema(z: typeof Zod) {
+  const count = z.number().finite().nonnegative().transform(Math.floor).catch(0);
+  const time = z.number().finite().optional().catch(undefined);
+  const text = z.string().min(1).optional().catch(undefined);
+  const usage = z
+    .object({ inputTokens: count, uncachedInputTokens: count, cacheReadTokens: count, cacheWriteTokens: count, outputTokens: count })
+    .catch({ inputTokens: 0, uncachedInputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0 });
+  return z
+    .object({
+      discussionId: z.string().min(1),
+      provider: z.string().min(1),
+      mode: z.enum(['ephemeral', 'explicit', 'implicit', 'off']).catch('off'),
+      cachingEnabled: z.boolean().catch(true), // on unless turned off
+      cachedAt: time,
+      expiresAt: time,
+      ttlMs: time,
+      hits: count,
+      calls: count,
+      tokensCached: count,
+      lastCallAt: time,
+      lastInvalidated: time,
+      invalidatedBy: z.enum(['user', 'prefix-changed', 'provider-changed']).optional().catch(undefined),
+      prefixHash: text,
+      cacheName: text,
+      fallbackReason: text,
+      totals: usage,
+    })
+    .transform((state): DiscussionCacheState => ({ version: 1, ...state }));
 }
 
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function count(value: unknown): number {
-  const n = num(value);
-  return n !== undefined && n >= 0 ? Math.floor(n) : 0;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value ? value : undefined;
-}
-
-function usage(value: unknown): CacheUsage {
-  const r = record(value);
-  if (!r) return emptyCacheUsage();
-  return {
-    inputTokens: count(r.inputTokens),
-    uncachedInputTokens: count(r.uncachedInputTokens),
-    cacheReadTokens: count(r.cacheReadTokens),
-    cacheWriteTokens: count(r.cacheWriteTokens),
-    outputTokens: count(r.outputTokens),
-  };
-}
+let schema: ReturnType<typeof buildSchema> | undefined;
 
 /** Parses one stored state; undefined when it lacks a discussion id or provider. */
 export function parseCacheState(value: unknown): DiscussionCacheState | undefined {
-  const r = record(value);
-  const discussionId = str(r?.discussionId);
-  const provider = str(r?.provider);
-  if (!r || !discussionId || !provider) return undefined;
-  const mode = MODES.includes(r.mode as CacheMode) ? (r.mode as CacheMode) : 'off';
-  const cause = CAUSES.includes(r.invalidatedBy as InvalidationCause) ? (r.invalidatedBy as InvalidationCause) : undefined;
-  return {
-    version: 1,
-    discussionId,
-    provider,
-    mode,
-    cachingEnabled: r.cachingEnabled !== false,
-    cachedAt: num(r.cachedAt),
-    expiresAt: num(r.expiresAt),
-    ttlMs: num(r.ttlMs),
-    hits: count(r.hits),
-    calls: count(r.calls),
-    tokensCached: count(r.tokensCached),
-    lastCallAt: num(r.lastCallAt),
-    lastInvalidated: num(r.lastInvalidated),
-    invalidatedBy: cause,
-    prefixHash: str(r.prefixHash),
-    cacheName: str(r.cacheName),
-    fallbackReason: str(r.fallbackReason),
-    totals: usage(r.totals),
-  };
+  schema ??= buildSchema((require('zod') as typeof import('zod')).z);
+  const result = schema.safeParse(value);
+  return result.success ? result.data : undefined;
 }
 
 /**
@@ -74,7 +53,7 @@ export function parseCacheState(value: unknown): DiscussionCacheState | undefine
  * do not parse are skipped; the result is sorted by discussion id so a view built from it is stable.
  */
 export function parseCacheStates(value: unknown): DiscussionCacheState[] {
-  const items = Array.isArray(value) ? value : Object.values(record(value) ?? {});
+  const items = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : [];
   return items
     .map(parseCacheState)
     .filter((s): s is DiscussionCacheState => s !== undefined)

@@ -115,6 +115,9 @@ describe('discussion cache state', () => {
     const many = parseCacheStates({ b: state, a: { ...state, discussionId: 'a' }, bad: { provider: 'x' }, worse: 42 });
     assert.deepEqual(many.map((s) => s.discussionId), ['a', 'd1']);
     assert.equal(parseCacheState({ discussionId: 'x', provider: 'gemini', hits: -4, mode: 'bogus' })?.hits, 0);
+    const odd = parseCacheState({ discussionId: 'y', provider: 'anthropic', cachingEnabled: false, totals: 'lots', calls: 2.7, mode: 'implicit', expiresAt: 'soon' });
+    assert.deepEqual([odd?.cachingEnabled, odd?.totals.inputTokens, odd?.calls, odd?.mode, odd?.expiresAt], [false, 0, 2, 'implicit', undefined]);
+    assert.equal(parseCacheState({ discussionId: '', provider: 'anthropic' }), undefined);
   });
 
   it('summarizes per provider for the Cache view', () => {
