@@ -2,8 +2,8 @@
  * Cache of distilled items in the store's derived part (`.cache/replies/`, git-ignored), so
  * an `--apply` after a `--preview` does not pay the model twice. Keyed by conversation sha256,
  * provider, model, the prompt's hash and the redaction rules (a reply cached under older rules
- * is a miss, never reused); what is written is redacted. A broken cache file is a miss, never an
- * error.
+ * is a miss, never reused); what is written is redacted. A cache file that is not JSON or does
+ * not fit the schema (replySchema.ts) is a miss, never an error.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -30,8 +30,10 @@ function cacheFile(paths: StorePaths, key: string): string {
 
 export function readCachedReply(paths: StorePaths, key: string): CachedReply | undefined {
   try {
-    const value = JSON.parse(fs.readFileSync(cacheFile(paths, key), 'utf8')) as CachedReply;
-    return value && value.items && typeof value.id === 'string' ? value : undefined;
+    const value: unknown = JSON.parse(fs.readFileSync(cacheFile(paths, key), 'utf8'));
+    const { cachedReplySchema } = require('./replySchema') as typeof import('./replySchema');
+    const checked = cachedReplySchema.safeParse(value);
+    return checked.success ? (checked.data satisfies CachedReply) : undefined;
   } catch {
     return undefined;
   }

@@ -28,6 +28,22 @@ export const harvestReplySchema = z.object({
 const _everyCategory: Record<(typeof ITEM_CATEGORIES)[number], unknown> = harvestReplySchema.shape;
 void _everyCategory;
 
+/** A reply as the reply cache keeps it (items already read, redacted, `detail` only when there is one). */
+export const cachedReplySchema = z.object({
+  items: z.object({
+    facts: z.array(statementItem.partial({ detail: true })),
+    decisions: z.array(statementItem.partial({ detail: true })),
+    tasks_done: z.array(statementItem.partial({ detail: true })),
+    tasks_open: z.array(statementItem.partial({ detail: true })),
+    questions: z.array(statementItem.partial({ detail: true })),
+    playbooks: z.array(playbookItem),
+    files: z.array(fileNoteItem),
+  }),
+  summarized: z.boolean(),
+  id: z.string(),
+  at: z.string(),
+});
+
 /** How an item is read back: what was asked for, or the near misses models produce and nagent accepts. */
 export const itemReaders = {
   statement: statementItem.extend({ detail: z.unknown().optional() }).loose(),
