@@ -15,7 +15,7 @@ export async function digestCommand(argv: string[], io: Output): Promise<number>
     io.out(DIGEST_HELP);
     return EXIT_OK;
   }
-  const paths = resolveStore(values.root, values.workspace);
+  const paths = resolveStore(values.root, values.workspace, io);
   const { config, warning } = loadStoreConfig(paths.config);
   if (warning) io.err(`warning: ${warning}`);
   const result = regenerateDigest(paths, { enabled: config.digestEnabled });

@@ -2,14 +2,13 @@
  * `lore harvest`: dry run by default; `--preview` distills and prints the plan as a diff;
  * `--apply` distills (reusing preview's cached replies), writes and reclaims.
  */
-import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_TIMEOUT_MS } from '../../core/constants';
 import { runHarvest, type HarvestMode } from '../../core/harvest/runHarvest';
 import { targetLabel } from '../../core/knowledge/reviewQueue';
 import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
 import { RECLAIM_MODES, type ReclaimMode } from '../../core/store/storeConfig';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, resolveStore, resolveArg, envOf, type Output } from '../cliSupport';
 import { applyText, dryRunText, failuresText, planText } from '../harvestReportText';
 
 export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--preview | --apply] [--no-harvest]
@@ -62,13 +61,13 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
   const mode: HarvestMode = values.apply ? 'apply' : values.preview ? 'preview' : 'dry-run';
   const reclaim = values.reclaim as ReclaimMode | undefined;
   if (reclaim && !RECLAIM_MODES.includes(reclaim)) throw new UsageError(`--reclaim must be one of ${RECLAIM_MODES.join(', ')}`);
-  const providerName = values.provider ?? (process.env.LORE_PROVIDER || 'rules');
+  const providerName = values.provider ?? (envOf(io).LORE_PROVIDER || 'rules');
   if (!(PROVIDER_NAMES as readonly string[]).includes(providerName)) {
     throw new UsageError(`unknown provider "${providerName}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   }
   const timeoutMs = values.timeout ? parsePositiveNumber(values.timeout, '--timeout') * 1000 : DEFAULT_TIMEOUT_MS;
-  const paths = resolveStore(values.root, values.workspace);
-  const provider = createProvider(providerName, { model: values.model, baseUrl: values['base-url'], timeoutMs });
+  const paths = resolveStore(values.root, values.workspace, io);
+  const provider = createProvider(providerName, { model: values.model, baseUrl: values['base-url'], timeoutMs, env: envOf(io) });
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -79,7 +78,7 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
   try {
     const report = await runHarvest({
       paths,
-      sources: values.from?.map((f) => path.resolve(f)),
+      sources: values.from?.map((f) => resolveArg(io, f)),
       mode,
       noHarvest: values['no-harvest'],
       provider,

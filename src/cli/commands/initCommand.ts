@@ -14,7 +14,7 @@ export async function initCommand(argv: string[], io: Output): Promise<number> {
     io.out(INIT_HELP);
     return EXIT_OK;
   }
-  const paths = resolveStore(values.root, values.workspace);
+  const paths = resolveStore(values.root, values.workspace, io);
   const created = initStore(paths, defaultPromptsDir());
   if (values.json) io.out(JSON.stringify({ store: paths.root, created }, null, 2));
   else io.out(created.length ? `initialized ${paths.root} (${created.length} new files and folders)` : `${paths.root} already initialized`);

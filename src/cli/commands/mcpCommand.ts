@@ -12,7 +12,7 @@ export async function mcpCommand(argv: string[], io: Output): Promise<number> {
     io.out(MCP_HELP);
     return EXIT_OK;
   }
-  const paths = resolveStore(values.root, values.workspace);
+  const paths = resolveStore(values.root, values.workspace, io);
   // Loaded on demand: the MCP SDK and zod are a large share of the CLI's start-up otherwise.
   const { serveLoreMcp } = await import('../../mcp/loreMcpServer.js');
   // Diagnostics quote what clients sent: escaped, so a hostile line cannot drive the terminal.

@@ -50,7 +50,7 @@ export async function reviewCommand(argv: string[], io: Output): Promise<number>
     io.out(REVIEW_HELP);
     return EXIT_OK;
   }
-  const paths = resolveStore(values.root, values.workspace);
+  const paths = resolveStore(values.root, values.workspace, io);
   const [action, ...rest] = positionals;
   const items = listReview(paths);
   if (action === undefined || action === 'list') {

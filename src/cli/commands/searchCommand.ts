@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../../core/knowledge/provenance';
 import { searchStore } from '../../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/search/searchTypes';
-import { COMMON_OPTIONS, EXIT_OK, UsageError, printable, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_OK, UsageError, envOf, printable, resolveStore, type Output } from '../cliSupport';
 
 export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--json]
 Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
@@ -69,15 +69,16 @@ export async function searchCommand(argv: string[], io: Output): Promise<number>
   const limit = parseLimit(values.limit);
   const backend = values.backend;
   if (backend !== undefined && backend !== 'sqlite' && backend !== 'minisearch') throw new UsageError(`--backend expects sqlite or minisearch, not "${backend}"`);
-  const paths = resolveStore(values.root, values.workspace);
+  const paths = resolveStore(values.root, values.workspace, io);
   const response = await searchStore(paths, query, {
     categories,
     since,
     until,
     limit,
     backend,
+    env: envOf(io),
     // Bold in a terminal; the default «» markers in pipes and JSON, where escapes would be noise.
-    markers: values.json || !process.stdout.isTTY ? undefined : { open: '\u001b[1m', close: '\u001b[22m' },
+    markers: values.json || !(io.stdoutIsTTY ?? process.stdout.isTTY) ? undefined : { open: '\u001b[1m', close: '\u001b[22m' },
     log: (message) => io.err(`lore search: ${message}`),
   });
   if (values.json) {
