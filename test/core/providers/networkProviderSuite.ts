@@ -114,20 +114,20 @@ export function describeNetworkProvider(spec: NetworkProviderSpec): void {
 
   it('gives up on a hanging server at the deadline with timeout', async () => {
     const { stub: s, provider } = await start([{ hang: true }, { hang: true }, { hang: true }]);
-    const started = Date.now();
+    // The hangs never end: the call returns at all only because the deadline fired.
     await expectProviderError(provider.generate(sampleRequest({ timeoutMs: 300 })), 'timeout');
-    assert.ok(Date.now() - started < 5_000, 'the timeout must fire long before the (endless) hang ends');
     await waitFor(() => s.requests.length > 0 && s.requests.every((r) => r.droppedByClient), 'the client to drop the timed-out request');
   });
 
   it('stops with cancelled when the caller aborts mid-call', async () => {
     const { stub: s, provider } = await start([{ hang: true }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const started = Date.now();
-    await expectProviderError(provider.generate(sampleRequest({ signal: controller.signal, timeoutMs: 60_000 })), 'cancelled');
-    assert.ok(Date.now() - started < 5_000);
-    assert.equal(s.requests.length, 1, 'the request was in flight when cancelled');
+    const call = expectProviderError(provider.generate(sampleRequest({ signal: controller.signal, timeoutMs: 60_000 })), 'cancelled');
+    // Abort once the request is in flight (the server has it), not after a guessed delay.
+    await waitFor(() => s.requests.length === 1, 'the request to reach the server');
+    controller.abort();
+    await call;
+    assert.equal(s.requests.length, 1, 'no retry after the abort');
     // The abort must reach the transport, not only stop the wait.
     await waitFor(() => s.requests[0].droppedByClient, 'the client to drop the cancelled request');
   });
