@@ -90,10 +90,12 @@ export interface Output {
   stdoutIsTTY?: boolean;
 }
 
+/** The run's cwd: `io.cwd`, else the process's. */
 export function cwdOf(io: Output | undefined): string {
   return io?.cwd ?? process.cwd();
 }
 
+/** The run's environment: `io.env`, else the process's. */
 export function envOf(io: Output | undefined): NodeJS.ProcessEnv {
   return io?.env ?? process.env;
 }
