@@ -58,6 +58,11 @@ export function codeServerNode() {
   return process.execPath;
 }
 
+/** Whether this release passes `--vscode-option X` on to VS Code (newer ones do; 4.103 rejects it). */
+function takesVscodeOptions() {
+  return fs.readFileSync(path.join(PREFIX, 'node_modules', 'code-server', 'out', 'node', 'cli.js'), 'utf8').includes('"vscode-option"');
+}
+
 /** The VS Code version inside this code-server release (its lib/vscode/package.json). */
 export function vscodeVersion() {
   return JSON.parse(fs.readFileSync(path.join(PREFIX, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'), 'utf8')).version;
@@ -152,7 +157,8 @@ export async function startCodeServer(sandbox, { host = '127.0.0.1', port = 0, a
     '--extensions-dir', sandbox.extensions,
     '--config', sandbox.config,
     // Lets the workbench honour the `payload` URL parameter (extensionDevelopmentPath/TestsPath).
-    ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    // Older releases (4.103) honour it without, and reject the option.
+    ...(smokeTestDriver && takesVscodeOptions() ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ...args,
   ], { env: sandbox.env, cwd: sandbox.dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const onData = (chunk) => {
