@@ -32,6 +32,9 @@ export interface RunCliOptions {
  */
 const READ_AT_LOAD = ['LORE_TEST_CRASH_AFTER', 'LORE_TEST_CRASH_LOG', 'NODE_OPTIONS'];
 
+/** LORE_TEST_CLI=spawn runs every CLI test against dist/cli.js, as all of them did before. */
+const ALWAYS_SPAWN = process.env.LORE_TEST_CLI === 'spawn';
+
 /** What every run starts from: no crash injection, no provider chosen by the developer's shell. */
 const BASE_ENV = { LORE_TEST_CRASH_AFTER: '', LORE_PROVIDER: '' };
 
@@ -41,7 +44,7 @@ const BASE_ENV = { LORE_TEST_CRASH_AFTER: '', LORE_PROVIDER: '' };
  * process when the test needs a process (see `RunCliOptions.spawn`).
  */
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
-  const needsProcess = options.spawn || options.fileSizeLimitBlocks !== undefined || READ_AT_LOAD.some((name) => options.env?.[name]);
+  const needsProcess = options.spawn || options.fileSizeLimitBlocks !== undefined || READ_AT_LOAD.some((name) => options.env?.[name]) || ALWAYS_SPAWN;
   return needsProcess ? spawnCli(args, options) : runCliInProcess(args, options);
 }
 
