@@ -15,11 +15,17 @@ set -eu
 cd "$(dirname "$0")/.."
 # code-server releases: 4.139.1 = VS Code 1.139.1, 4.103.2 = VS Code 1.103.2 (the npm registry has
 # no 4.101/4.102). Raise the oldest together with engines.vscode.
-VERSIONS=${LORE_ITEST_CODE_SERVERS:-"4.139.1 4.103.2"}
+ALL="4.139.1 4.103.2"
+VERSIONS=${LORE_ITEST_CODE_SERVERS:-$ALL}
 for v in $VERSIONS; do
   LORE_CODE_SERVER_VERSION=$v sh scripts/ensureCodeServer.sh
 done
-node scripts/checkEngines.mjs $VERSIONS
+# The claim is about the whole set: a run on a subset cannot check it.
+if [ "$VERSIONS" = "$ALL" ]; then
+  node scripts/checkEngines.mjs $VERSIONS
+else
+  echo "lore: on $VERSIONS only: engines.vscode not checked against the oldest tested VS Code" >&2
+fi
 npm run --silent package
 npm run --silent build
 npm run --silent compile-integration
