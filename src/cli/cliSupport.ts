@@ -48,26 +48,30 @@ export function parseCommand<O extends typeof COMMON_OPTIONS & ParseArgsOptionsC
     return undefined;
   }
   if (!takes.positionals && parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`);
-  return { ...parsed, paths: resolveStore(values.root, values.workspace) } as ParsedCommand<O>;
+  return { ...parsed, paths: resolveStore(values.root, values.workspace, io) } as ParsedCommand<O>;
 }
 
 /**
  * The store: `--root DIR`, else $LORE_ROOT, else the nearest `.lore/` in the current folder or
- * its parents (like git finds `.git`), else `./.lore`.
+ * its parents (like git finds `.git`), else `./.lore`. Remembered for this run (`io`) only, so
+ * error messages name its files.
  */
-export function resolveStore(root: string | undefined, workspace: string | undefined, cwd = process.cwd()): StorePaths {
-  return (resolvedStore = findStore(root, workspace, cwd));
+export function resolveStore(root: string | undefined, workspace: string | undefined, io?: Output): StorePaths {
+  const found = findStore(root ?? envOf(io).LORE_ROOT, workspace, cwdOf(io));
+  if (io) storesInUse.set(io, found);
+  return found;
 }
 
-let resolvedStore: StorePaths | undefined;
+// Keyed by the run's io object rather than one module variable: main may run more than once in a
+// process (tests call it in process), and a run must not report another run's store.
+const storesInUse = new WeakMap<Output, StorePaths>();
 
-/** The store this run resolved, if any: error messages name its files. */
-export function storeInUse(): StorePaths | undefined {
-  return resolvedStore;
+/** The store the run with this `io` resolved, if it got that far. */
+export function storeInUse(io: Output): StorePaths | undefined {
+  return storesInUse.get(io);
 }
 
-function findStore(root: string | undefined, workspace: string | undefined, cwd: string): StorePaths {
-  const chosen = root ?? process.env.LORE_ROOT;
+function findStore(chosen: string | undefined, workspace: string | undefined, cwd: string): StorePaths {
   if (chosen) return storePaths(path.resolve(cwd, chosen), workspace && path.resolve(cwd, workspace));
   let dir = path.resolve(cwd);
   for (;;) {
@@ -95,9 +99,35 @@ export function parsePositiveNumber(text: string, option: string): number {
   return value;
 }
 
+/**
+ * What one run of the CLI talks to: its output and its surroundings. The surroundings default to
+ * this process's; a caller that runs `main` in process (the tests) passes its own instead of
+ * changing the process's cwd or environment.
+ */
 export interface Output {
   out(text: string): void;
   err(text: string): void;
+  /** Where relative paths on the command line start (default: process.cwd()). */
+  cwd?: string;
+  /** Where LORE_* settings and provider keys come from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Whether stdout is a terminal (default: process.stdout.isTTY). */
+  stdoutIsTTY?: boolean;
+}
+
+/** The run's cwd: `io.cwd`, else the process's. */
+export function cwdOf(io: Output | undefined): string {
+  return io?.cwd ?? process.cwd();
+}
+
+/** The run's environment: `io.env`, else the process's. */
+export function envOf(io: Output | undefined): NodeJS.ProcessEnv {
+  return io?.env ?? process.env;
+}
+
+/** A path typed on the command line, resolved against the run's cwd. */
+export function resolveArg(io: Output, file: string): string {
+  return path.resolve(cwdOf(io), file);
 }
 
 export const stdio: Output = {

@@ -12,7 +12,7 @@ import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/util/format';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, stdio, storeInUse, type Output } from './cliSupport';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
 
 type Command = (argv: string[], io: Output) => Promise<number>;
 
@@ -43,6 +43,10 @@ ${REVIEW_HELP.split('\n').slice(0, 3).join('\n')}
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
 and --help.`;
 
+/**
+ * Runs one command and returns its exit code. `io` carries the output and, for callers that run
+ * it in process, the cwd and environment; main itself sets no process-wide state.
+ */
 export async function main(argv: string[], io: Output = stdio): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -58,18 +62,20 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     io.err(`lore: unknown command "${printable(name)}"\n\n${HELP}`);
     return EXIT_USAGE;
   }
+  // One object per run: what the run resolved (its store) is remembered against it.
+  const run: Output = { ...io };
   try {
-    return await command(rest, io);
+    return await command(rest, run);
   } catch (error) {
     const err = error as Error & { code?: string };
     // Messages carry file names, which may hold terminal escape sequences.
-    const message = printable(describeStoreError(err, storeInUse()) ?? err.message, { keepLineBreaks: true });
+    const message = printable(describeStoreError(err, storeInUse(run)) ?? err.message, { keepLineBreaks: true });
     if (error instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`lore ${name}: ${message}\nRun "lore ${name} --help" for usage.`);
       return EXIT_USAGE;
     }
     io.err(`lore ${name}: ${message}`);
-    if (process.env.LORE_DEBUG) io.err(err.stack ?? '');
+    if (envOf(io).LORE_DEBUG) io.err(err.stack ?? '');
     return EXIT_FAILED;
   }
 }

@@ -56,7 +56,7 @@ describe('crash safety of lore harvest --apply', function () {
     let crashes = 0;
     for (let point = 1; point < 100; point++) {
       const { ws, root, inbox } = await scenario();
-      const crashed = await runCli(['harvest', '--root', root, '--apply'], { env: { LORE_TEST_CRASH_AFTER: String(point) } });
+      const crashed = await runCli(['harvest', '--root', root, '--apply'], { spawn: true, env: { LORE_TEST_CRASH_AFTER: String(point) } });
       if (crashed.signal !== 'SIGKILL') {
         // Past the last crash point: the run completed normally.
         assert.equal(crashed.code, 0, crashed.stderr);

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectLoreMcp } from '../helpers/mcpClient';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toIsoDate } from '../../src/core/knowledge/provenance';
+import { eventually } from '../helpers/eventually';
 import { makeWorkspace } from '../helpers/cli';
 
 /** The text of a tool result. */
@@ -57,11 +58,10 @@ describe('lore mcp (stdio server, SDK client)', function () {
   it('sees knowledge written by another process (a harvest, an editor) without a restart', async () => {
     assert.match(textOf(await call('search', { query: 'okapis' })), /^no results/);
     fs.appendFileSync(path.join(root, 'facts.md'), '- okapis are shy [from: c9, 2026-11-22]\n');
-    let text = '';
-    for (let i = 0; i < 50 && !text.includes('okapis'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      text = textOf(await call('search', { query: 'okapis' }));
-    }
+    const text = await eventually(async () => {
+      const found = textOf(await call('search', { query: 'okapis' }));
+      return found.includes('okapis') ? found : undefined;
+    }, 5000, 'the new fact in search results');
     assert.match(text, /^> Recorded project knowledge[^\n]*\n- \[facts\] «okapis» are shy \[from: c9, 2026-11-22\] \(facts\.md:4\)/);
   });
 

@@ -97,7 +97,7 @@ describe('lore search (CLI)', function () {
       "const Module = require('module'); const load = Module._load;\n" +
         "Module._load = function (request, ...rest) { if (request === 'better-sqlite3') throw new Error('simulated: NODE_MODULE_VERSION mismatch'); return load.call(this, request, ...rest); };\n",
     );
-    const r = await runCli(['search', 'cron', '--root', root, '--json'], { env: { NODE_OPTIONS: `--require ${hook}` } });
+    const r = await runCli(['search', 'cron', '--root', root, '--json'], { spawn: true, env: { NODE_OPTIONS: `--require ${hook}` } });
     assert.equal(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.equal(json.backend, 'minisearch');

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { main } from '../../src/cli/main';
 import { CLI, makeTempDir } from './paths';
 
 export interface CliResult {
@@ -10,11 +11,59 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface RunCliOptions {
+  /** Where relative paths on the command line start (default: the test process's cwd). */
+  cwd?: string;
+  /** Variables on top of the test process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Runs the CLI under `ulimit -f` (512-byte blocks); implies `spawn`. */
+  fileSizeLimitBlocks?: number;
+  /**
+   * Runs the built binary (dist/cli.js) in a child process, for what only a process shows: a
+   * kill, a signal, a lock held by another process, stdio, limits, variables read at load time.
+   */
+  spawn?: boolean;
+}
+
 /**
- * Runs the built CLI (dist/cli.js) in a child process. Asynchronous on purpose: stub servers
- * live in the test process and must keep answering while the CLI runs.
+ * Variables read when a module loads (or by Node itself), which an in-process run cannot honour:
+ * a test that sets one gets a real process, so a test written before `spawn` existed still
+ * tests what it meant to.
  */
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; fileSizeLimitBlocks?: number } = {}): Promise<CliResult> {
+const READ_AT_LOAD = ['LORE_TEST_CRASH_AFTER', 'LORE_TEST_CRASH_LOG', 'NODE_OPTIONS'];
+
+/** LORE_TEST_CLI=spawn runs every CLI test against dist/cli.js, as all of them did before. */
+const ALWAYS_SPAWN = process.env.LORE_TEST_CLI === 'spawn';
+
+/** What every run starts from: no crash injection, no provider chosen by the developer's shell. */
+const BASE_ENV = { LORE_TEST_CRASH_AFTER: '', LORE_PROVIDER: '' };
+
+/**
+ * Runs the CLI: in this process through `main(argv, io)` by default (fast, and stub servers in
+ * the test process keep answering because main is asynchronous), or as dist/cli.js in a child
+ * process when the test needs a process (see `RunCliOptions.spawn`).
+ */
+export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  const needsProcess = options.spawn || options.fileSizeLimitBlocks !== undefined || READ_AT_LOAD.some((name) => options.env?.[name]) || ALWAYS_SPAWN;
+  return needsProcess ? spawnCli(args, options) : runCliInProcess(args, options);
+}
+
+async function runCliInProcess(args: string[], options: RunCliOptions): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  // The same line discipline as the CLI's own stdio.
+  const line = (text: string) => (text.endsWith('\n') ? text : text + '\n');
+  const code = await main(args, {
+    out: (text) => (stdout += line(text)),
+    err: (text) => (stderr += line(text)),
+    cwd: path.resolve(options.cwd ?? process.cwd()),
+    env: { ...process.env, ...BASE_ENV, ...options.env },
+    stdoutIsTTY: false,
+  });
+  return { code, signal: null, stdout, stderr };
+}
+
+function spawnCli(args: string[], options: RunCliOptions): Promise<CliResult> {
   // With a file-size limit, a shell sets `ulimit -f` (512-byte blocks) and execs node under it.
   const [command, argv] = options.fileSizeLimitBlocks === undefined
     ? [process.execPath, [CLI, ...args]]
@@ -22,7 +71,7 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
       cwd: options.cwd ?? process.cwd(),
-      env: { ...process.env, LORE_TEST_CRASH_AFTER: '', LORE_PROVIDER: '', ...options.env },
+      env: { ...process.env, ...BASE_ENV, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,5 +1,5 @@
 // Runs the integration suite (out/integration/.../suite/index.js) inside a real VS Code:
-// code-server 4.139.1 in a fresh sandbox, Lore loaded as the extension under development
+// code-server (4.139.1, or LORE_CODE_SERVER_VERSION) in a fresh sandbox, Lore loaded as the extension under development
 // through the workbench's `payload` URL parameter, driven by Chromium via playwright-core.
 // Exits with the test run's exit code. `npm run test:integration` builds everything first.
 //
@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  ROOT, copyWorkspace, findFiles, launchBrowser, stopServerOnExit, makeSandbox, remoteUri, startCodeServer, tailFile, workbenchUrl,
+  CODE_SERVER_VERSION, ROOT, copyWorkspace, findFiles, launchBrowser, stopServerOnExit, makeSandbox, remoteUri, startCodeServer, tailFile, vscodeVersion, workbenchUrl,
 } from '../../scripts/codeServer.mjs';
 
 const { values: opts } = parseArgs({
@@ -68,7 +68,7 @@ const REPORT_MARK = '[lore-itest] ';
 let exitCode = 1;
 try {
   server = await startCodeServer(sandbox);
-  console.log(`lore: code-server ${server.url} (sandbox ${sandbox.dir}), started in ${Date.now() - started} ms`);
+  console.log(`lore: code-server ${CODE_SERVER_VERSION} (VS Code ${vscodeVersion()}) at ${server.url} (sandbox ${sandbox.dir}), started in ${Date.now() - started} ms`);
 
   context = await launchBrowser(sandbox);
   step('browser launched');
@@ -130,5 +130,5 @@ if (exitCode === 0 && !opts.keep) {
 } else {
   console.error(`lore: sandbox kept for inspection: ${sandbox.dir}`);
 }
-console.log(`lore: integration tests ${exitCode === 0 ? 'passed' : `failed (exit code ${exitCode})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`lore: integration tests on VS Code ${vscodeVersion()} ${exitCode === 0 ? 'passed' : `failed (exit code ${exitCode})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(exitCode);

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  ROOT, codeServerEntry, copyWorkspace, findFiles, launchBrowser, stopServerOnExit, makeSandbox, startCodeServer, tailFile, workbenchUrl,
+  ROOT, codeServerEntry, codeServerNode, copyWorkspace, findFiles, launchBrowser, stopServerOnExit, makeSandbox, startCodeServer, tailFile, workbenchUrl,
 } from '../../scripts/codeServer.mjs';
 
 const { values: opts } = parseArgs({
@@ -101,7 +101,7 @@ let page;
 stopServerOnExit(() => server);
 
 console.log(`\nInstalling into code-server (sandbox ${sandbox.dir})`);
-const install = spawnSync(process.execPath, [
+const install = spawnSync(codeServerNode(), [
   codeServerEntry(), '--install-extension', path.resolve(opts.vsix),
   '--extensions-dir', sandbox.extensions, '--user-data-dir', sandbox.userData, '--config', sandbox.config,
 ], { env: sandbox.env, encoding: 'utf8', timeout: 120_000 });
@@ -110,12 +110,12 @@ const installed = path.join(sandbox.extensions, EXT_DIR_NAME);
 check(fs.existsSync(path.join(installed, 'package.json')), `installed as ${path.relative(sandbox.dir, installed)}`);
 
 // The native module from the VSIX loads on the Node that runs code-server's extension host.
-const sqlite = spawnSync(process.execPath, ['-e', `
+const sqlite = spawnSync(codeServerNode(), ['-e', `
   const Database = require(${JSON.stringify(path.join(installed, 'node_modules', 'better-sqlite3'))});
   const db = new Database(':memory:');
   process.stdout.write(String(db.prepare('select 41 + 1 as x').get().x));
 `], { encoding: 'utf8' });
-check(sqlite.stdout === '42', `better-sqlite3 from the VSIX loads on Node ${process.versions.node}${sqlite.stdout === '42' ? '' : `: ${sqlite.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
+check(sqlite.stdout === '42', `better-sqlite3 from the VSIX loads on the Node that runs code-server${sqlite.stdout === '42' ? '' : `: ${sqlite.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
 
 // The SDK bundles load from the installed extension alone (no network, no node_modules).
 const sdks = spawnSync(process.execPath, ['-e', `

@@ -155,15 +155,16 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.deepEqual(await client.lenses(uri), []);
   });
 
-  it('notifies and refreshes lenses within a second when a note file is edited by hand', async () => {
+  it('notifies and refreshes lenses when a note file is edited by hand', async () => {
     const uri = await client.open(app);
     await client.lenses(uri);
     const noteFile = path.join(w.paths.files, identifyFile(app)!.noteFileName);
     const since = Date.now();
     fs.appendFileSync(noteFile, '- Added by hand\n');
-    const changed = await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, (p) => p.uris.includes(uri), 1000, since);
-    assert.ok(changed.at - since < 1000, `notification after ${changed.at - since} ms`);
-    await client.waitFor('workspace/codeLens/refresh', () => true, 1000, since);
+    // Bounded waits on the events themselves; how fast they come is the watcher's debounce, not
+    // something a test on a shared machine can assert.
+    await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, (p) => p.uris.includes(uri), 5000, since);
+    await client.waitFor('workspace/codeLens/refresh', () => true, 5000, since);
     assert.equal((await client.lensTitles(uri))[0], 'Lore: 4 notes');
     const notes = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes;
     assert.equal(notes.notes[3].provenance, undefined, 'a hand-written note has no provenance and is fine');
@@ -175,14 +176,15 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const fresh = w.write('src/fresh.ts', Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n'));
     const since = Date.now();
     w.note('src/fresh.ts', ['- twenty lines [from: conv-3, 2026-11-22]']);
-    await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, (p) => p.uris.includes(uriOf(fresh)), 2000, since);
-    await new Promise((r) => setTimeout(r, 100));
+    await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, (p) => p.uris.includes(uriOf(fresh)), 5000, since);
     const uri = await client.open(fresh);
+    // Wait until the server shows the note on the unchanged file (its baseline), not a fixed time.
+    await eventually(async () => ((await client.lensTitles(uri))[0] === 'Lore: 1 note' ? true : undefined), 5000, 'the note on the unchanged file');
     fs.writeFileSync(fresh, Array.from({ length: 20 }, (_, i) => `line ${i < 5 ? i : i * 100}`).join('\n'));
     // The first provide does not hash; it learns the file is stale right after and asks for a refresh.
     const edited = Date.now();
     assert.equal((await client.lensTitles(uri))[0], 'Lore: 1 note (file changed a lot since)');
-    await client.waitFor('workspace/codeLens/refresh', () => true, 1000, edited);
+    await client.waitFor('workspace/codeLens/refresh', () => true, 5000, edited);
     const titles = await client.lensTitles(uri);
     assert.equal(titles[0], 'Lore: 1 note (file changed a lot since)');
     assert.equal(titles.at(-1), 'Still valid');

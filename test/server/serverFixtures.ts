@@ -39,13 +39,5 @@ export function makeWorkspace(options: { createStore?: boolean } = {}): TestWork
   return { ws, paths, write, note, start: () => LspTestClient.start({ storeRoot: paths.root, workspaceRoot: ws }) };
 }
 
-/** Polls `check` until it returns a value that is not undefined (or throws after `timeoutMs`). */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 3000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+// The bounded poll lives with the other test helpers; server tests import it from here too.
+export { eventually } from '../helpers/eventually';

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { DEFAULT_ROLE_INSTRUCTIONS, buildContext } from '../../core/context/buildContext';
 import { loadContextInputs } from '../../core/context/loadContextInputs';
-import { COMMON_OPTIONS, EXIT_OK, printable, parseCommand, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_OK, printable, parseCommand, resolveArg, cwdOf, type Output } from '../cliSupport';
 
 export const CONTEXT_HELP = `lore context [--root DIR] [--files F...] [--message TEXT] [--json]
 Prints the compiled context: role instructions, the knowledge digest ({knowledge} block, only
@@ -22,9 +22,9 @@ export async function contextCommand(argv: string[], io: Output): Promise<number
   if (!parsed) return EXIT_OK;
   const { values, positionals, paths } = parsed;
   // Paths are typed relative to where the user stands, not to the workspace.
-  const files = [...(values.files ?? []), ...positionals].map((f) => path.resolve(f));
+  const files = [...(values.files ?? []), ...positionals].map((f) => resolveArg(io, f));
   const loaded = loadContextInputs(paths, { files, message: values.message });
-  for (const missing of loaded.missingFiles) io.err(`warning: no such file: ${printable(path.relative(process.cwd(), missing) || missing)}`);
+  for (const missing of loaded.missingFiles) io.err(`warning: no such file: ${printable(path.relative(cwdOf(io), missing) || missing)}`);
   if (loaded.digest === undefined) io.err(`note: no digest at ${paths.digest}; the context has no {knowledge} block`);
   const built = buildContext({
     role: DEFAULT_ROLE_INSTRUCTIONS,

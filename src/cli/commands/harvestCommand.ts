@@ -4,8 +4,6 @@
  * call; `--apply` distills (reusing preview's cached replies), writes and reclaims in one go.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_TIMEOUT_MS } from '../../core/constants';
 import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
 import { runHarvest, type HarvestMode, type HarvestReport } from '../../core/harvest/runHarvest';
@@ -14,7 +12,7 @@ import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerReg
 import { writeFileAtomic } from '../../core/store/atomicWrite';
 import { RECLAIM_MODES, type ReclaimMode } from '../../core/store/storeConfig';
 import type { StorePaths } from '../../core/store/storePaths';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, resolveStore, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, parseCommand, resolveArg, envOf, type Output } from '../cliSupport';
 import { applyText, dryRunText, failuresText, planText, staleText } from '../harvestReportText';
 
 export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--preview [--save-plan FILE] | --apply] [--no-harvest]
@@ -43,9 +41,9 @@ Harvests durable knowledge from conversations into the store's category files.
 Exit status: 0 all done, 1 some conversations failed (listed), 2 usage error.`;
 
 export async function harvestCommand(argv: string[], io: Output): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
+  const parsed = parseCommand(
+    argv,
+    {
       ...COMMON_OPTIONS,
       from: { type: 'string', multiple: true },
       preview: { type: 'boolean' },
@@ -61,14 +59,13 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
       reclaim: { type: 'string' },
       'live-minutes': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
-    },
-    allowPositionals: false,
-    strict: true,
-  });
-  if (values.help) {
-    io.out(HARVEST_HELP);
-    return EXIT_OK;
-  }
+    } as const,
+    HARVEST_HELP,
+    io,
+    { positionals: false },
+  );
+  if (!parsed) return EXIT_OK;
+  const { values, paths } = parsed;
   if ([values.preview, values.apply, values['apply-plan'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --preview, --apply and --apply-plan');
   if (values['save-plan'] !== undefined && !values.preview) throw new UsageError('--save-plan needs --preview');
   if (values['apply-plan'] !== undefined) {
@@ -76,18 +73,17 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
     const conflicting = (['from', 'no-harvest', 'provider', 'model', 'base-url', 'max-harvest-bytes', 'timeout', 'reclaim'] as const).filter((k) => values[k] !== undefined);
     if (conflicting.length) throw new UsageError(`--apply-plan writes the saved plan as it is; drop --${conflicting.join(', --')}`);
     const liveWindowMs = values['live-minutes'] !== undefined ? parsePositiveNumber(values['live-minutes'], '--live-minutes') * 60_000 : undefined;
-    return applySavedPlan(resolveStore(values.root, values.workspace), values['apply-plan'], { json: values.json, liveWindowMs }, io);
+    return applySavedPlan(paths, resolveArg(io, values['apply-plan']), { json: values.json, liveWindowMs }, io);
   }
   const mode: HarvestMode = values.apply ? 'apply' : values.preview ? 'preview' : 'dry-run';
   const reclaim = values.reclaim as ReclaimMode | undefined;
   if (reclaim && !RECLAIM_MODES.includes(reclaim)) throw new UsageError(`--reclaim must be one of ${RECLAIM_MODES.join(', ')}`);
-  const providerName = values.provider ?? (process.env.LORE_PROVIDER || 'rules');
+  const providerName = values.provider ?? (envOf(io).LORE_PROVIDER || 'rules');
   if (!(PROVIDER_NAMES as readonly string[]).includes(providerName)) {
     throw new UsageError(`unknown provider "${providerName}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   }
   const timeoutMs = values.timeout ? parsePositiveNumber(values.timeout, '--timeout') * 1000 : DEFAULT_TIMEOUT_MS;
-  const paths = resolveStore(values.root, values.workspace);
-  const provider = createProvider(providerName, { model: values.model, baseUrl: values['base-url'], timeoutMs });
+  const provider = createProvider(providerName, { model: values.model, baseUrl: values['base-url'], timeoutMs, env: envOf(io) });
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -98,7 +94,7 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
   try {
     const report = await runHarvest({
       paths,
-      sources: values.from?.map((f) => path.resolve(f)),
+      sources: values.from?.map((f) => resolveArg(io, f)),
       mode,
       noHarvest: values['no-harvest'],
       provider,
@@ -120,7 +116,7 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
         const text = planText(report.plan!);
         io.out(text || 'nothing to change');
         if (values['save-plan'] !== undefined && report.plan) {
-          savePlan(report, values['save-plan']);
+          savePlan(report, resolveArg(io, values['save-plan']));
           io.out(`plan saved to ${printable(values['save-plan'])}; nothing was written. Pass --apply-plan ${printable(values['save-plan'])} to write exactly this.`);
         } else io.out('preview only; nothing was written. Pass --apply to write this.');
       } else io.out(applyText(report));
@@ -141,14 +137,14 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
 function savePlan(report: HarvestReport, file: string): void {
   // Loaded on use: zod is a large share of the CLI's start-up.
   const { serializePlan } = require('../../core/harvest/savedPlan') as typeof import('../../core/harvest/savedPlan');
-  writeFileAtomic(path.resolve(file), serializePlan(report));
+  writeFileAtomic(file, serializePlan(report));
 }
 
 /** `--apply-plan FILE`: the saved preview, checked and written; no model is called. */
 async function applySavedPlan(paths: StorePaths, file: string, options: { json?: boolean; liveWindowMs?: number }, io: Output): Promise<number> {
   const { parsePlan } = require('../../core/harvest/savedPlan') as typeof import('../../core/harvest/savedPlan');
   const previewed = parsePlan(fs.readFileSync(file, 'utf8'), file);
-  if (path.resolve(previewed.store) !== path.resolve(paths.root)) {
+  if (resolveArg(io, previewed.store) !== paths.root) {
     throw new UsageError(`${file} is a plan for the store ${previewed.store}, not ${paths.root}; pass --root ${previewed.store}`);
   }
   const report = await applyPreviewedHarvest(paths, previewed, { liveWindowMs: options.liveWindowMs });

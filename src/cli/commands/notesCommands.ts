@@ -2,7 +2,6 @@
  * `lore notes PATH` shows a file's notes (healing the key after an inode change),
  * `lore notes --heal` checks every note file, `lore note PATH TEXT` adds a note by hand.
  */
-import * as path from 'node:path';
 import { noteLine } from '../../core/knowledge/itemLines';
 import { toIsoDate } from '../../core/knowledge/provenance';
 import { redactSecrets } from '../../core/safety/redact';
@@ -11,7 +10,7 @@ import { regenerateDigest } from '../../core/store/digest';
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import { acquireStoreLock } from '../../core/store/storeLock';
 import { storeRelative } from '../../core/store/storePaths';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, printable, parseCommand, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, printable, parseCommand, resolveArg, type Output } from '../cliSupport';
 
 export const NOTES_HELP = `lore notes PATH [--root DIR] [--json]   show the notes attached to a file
 lore notes --heal [--root DIR]          re-key notes whose file changed inode; move notes of
@@ -39,7 +38,7 @@ export async function notesCommand(argv: string[], io: Output): Promise<number> 
     return EXIT_OK;
   }
   if (positionals.length !== 1) throw new UsageError('lore notes takes one PATH (or --heal)');
-  const file = path.resolve(positionals[0]);
+  const file = resolveArg(io, positionals[0]);
   const found = findNotesForFile(paths, file);
   if (values.json) {
     io.out(JSON.stringify(found ? { noteFile: found.file, via: found.via, meta: found.note.meta, notes: found.note.notes.map((n) => ({ text: n.text, line: n.line, provenance: n.provenance })) } : { notes: [] }, null, 2));
@@ -62,7 +61,7 @@ export async function noteCommand(argv: string[], io: Output): Promise<number> {
   const [target, ...words] = positionals;
   const text = redactSecrets(words.join(' ')).trim();
   if (!text) throw new UsageError('the note text is empty');
-  const resolved = resolveNoteTarget(paths, path.resolve(target));
+  const resolved = resolveNoteTarget(paths, resolveArg(io, target));
   if (resolved.kind === 'orphan') {
     io.err(`cannot attach a note to ${printable(target)}: ${printable(resolved.reason)} (workspace: ${paths.workspace})`);
     return EXIT_FAILED;

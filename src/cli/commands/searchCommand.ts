@@ -2,7 +2,7 @@
 import { isCalendarDate } from '../../core/knowledge/provenance';
 import { searchStore } from '../../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/search/searchTypes';
-import { COMMON_OPTIONS, EXIT_OK, UsageError, printable, parseCommand, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_OK, UsageError, envOf, printable, parseCommand, type Output } from '../cliSupport';
 
 export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--json]
 Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
@@ -72,8 +72,9 @@ export async function searchCommand(argv: string[], io: Output): Promise<number>
     until,
     limit,
     backend,
+    env: envOf(io),
     // Bold in a terminal; the default «» markers in pipes and JSON, where escapes would be noise.
-    markers: values.json || !process.stdout.isTTY ? undefined : { open: '\u001b[1m', close: '\u001b[22m' },
+    markers: values.json || !(io.stdoutIsTTY ?? process.stdout.isTTY) ? undefined : { open: '\u001b[1m', close: '\u001b[22m' },
     log: (message) => io.err(`lore search: ${message}`),
   });
   if (values.json) {

@@ -7,9 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
 
-// mocha 12 is an ES module; Node 24 (code-server's extension host) loads it with require().
- 
-const Mocha: typeof import('mocha') = require('mocha');
+// mocha 12 is an ES module, which the extension host loads with require(): Node 24 (VS Code 1.139)
+// returns the class itself, Node 22 (VS Code 1.103, the oldest we test) the module namespace.
+const loaded = require('mocha') as typeof import('mocha') & { default?: typeof import('mocha') };
+const Mocha: typeof import('mocha') = loaded.default ?? loaded;
 
 /**
  * Marks the reporter's lines: the extension host's console reaches the browser console mixed

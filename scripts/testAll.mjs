@@ -1,0 +1,101 @@
+// `npm test`: builds, then runs the test groups one after the other and ends with how long each
+// took and how many tests passed, so a maintainer sees where the time goes:
+//   unit         mocha on core, server, MCP (everything under out/test but out/test/cli)
+//   CLI          mocha on out/test/cli (mostly `main(argv, io)` in process; a few real processes)
+//   integration  the extension in real VS Codes (scripts/testIntegration.sh: newest and oldest)
+// Unit and CLI run side by side (two mocha processes; much of their time is spent waiting on
+// child processes and timers, so on 2 CPUs they take about the time of the longer one), each
+// one's output printed whole when it ends. A failing group does not stop the others (the
+// summary says which failed); a failing build does.
+// Run through scripts/withNode24.sh (the npm script does). Plain ESM: runs before any compile.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts ?? {};
+
+/** `npm run NAME`, for the stages that are npm scripts; lint only where the project has one. */
+const npmRun = (name) => ['npm', ['run', '--silent', name]];
+const STAGES = [
+  { name: 'build', group: 'build', command: npmRun('build'), fatal: true },
+  { name: 'compile', group: 'build', command: npmRun('compile-tests'), fatal: true },
+  ...(scripts.lint ? [{ name: 'lint', group: 'lint', command: npmRun('lint') }] : []),
+  { name: 'unit', group: 'unit', command: npmRun('test:unit'), together: 'mocha' },
+  { name: 'CLI', group: 'CLI', command: npmRun('test:cli'), together: 'mocha' },
+  { name: 'integration', group: 'integration', command: npmRun('test:integration') },
+];
+
+/** Counts from the lines a stage printed: mocha's "N passing" / "N failing" summaries. */
+function countTests(text) {
+  const sum = (re) => [...text.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
+  return { passed: sum(/^\s*(\d+) passing\b/gm), failed: sum(/^\s*(\d+) failing\b/gm) };
+}
+
+/** Runs one stage; `buffered` keeps its output until it ends (for stages that run side by side). */
+function run(stage, buffered = false) {
+  const [command, args] = stage.command;
+  const started = process.hrtime.bigint();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    let held = '';
+    child.stdout.on('data', (d) => {
+      if (buffered) held += d;
+      else process.stdout.write(d);
+      text += d;
+    });
+    child.stderr.on('data', (d) => (buffered ? (held += d) : process.stderr.write(d)));
+    child.on('close', (code, signal) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (buffered) process.stdout.write(`\nlore: npm test: ${stage.name} (${seconds.toFixed(1)} s):\n${held}`);
+      resolve({ ...stage, code: code ?? 1, signal, seconds, ...countTests(text) });
+    });
+    child.on('error', (err) => {
+      process.stderr.write(`lore: cannot run ${command}: ${err.message}\n`);
+      resolve({ ...stage, code: 1, seconds: 0, passed: 0, failed: 0 });
+    });
+  });
+}
+
+const load = os.loadavg()[0];
+const started = process.hrtime.bigint();
+const results = [];
+for (let i = 0; i < STAGES.length; ) {
+  const stage = STAGES[i];
+  // A run of consecutive stages marked `together` starts at once.
+  let j = i + 1;
+  while (stage.together && STAGES[j]?.together === stage.together) j++;
+  const batch = STAGES.slice(i, j);
+  console.log(`\nlore: npm test: ${batch.map((s) => s.name).join(' and ')}${batch.length > 1 ? ' side by side' : ''} …`);
+  const done = await Promise.all(batch.map((s) => run(s, batch.length > 1)));
+  results.push(...done);
+  if (done.some((r) => r.code !== 0 && r.fatal)) break;
+  i = j;
+}
+
+const total = Number(process.hrtime.bigint() - started) / 1e9;
+const groups = new Map();
+for (const r of results) {
+  const g = groups.get(r.group) ?? { seconds: 0, ok: true };
+  g.seconds += r.seconds;
+  g.ok &&= r.code === 0;
+  groups.set(r.group, g);
+}
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failedTests = results.reduce((n, r) => n + r.failed, 0);
+const failedStages = results.filter((r) => r.code !== 0).map((r) => r.name);
+const skipped = STAGES.slice(results.length).map((s) => s.name);
+
+const together = STAGES.filter((s) => s.together).map((s) => s.name).join(' and ');
+console.log(`\nlore: npm test took ${total.toFixed(0)} s on ${os.cpus().length} CPUs (load average ${load.toFixed(2)} at the start; ${together} side by side, so their shares overlap):`);
+for (const [name, g] of groups) {
+  console.log(`  ${name.padEnd(12)} ${g.seconds.toFixed(1).padStart(6)} s  ${((100 * g.seconds) / total).toFixed(0).padStart(3)} %${g.ok ? '' : '  FAILED'}`);
+}
+if (skipped.length) console.log(`  not run after the failed build: ${skipped.join(', ')}`);
+if (failedStages.length) console.log(`lore: failed: ${failedStages.join(', ')}`);
+// The plain closing line CI reads (mocha's own summaries are per group).
+console.log(`tests: ${passed} passed, ${failedTests} failed`);
+process.exit(failedStages.length || skipped.length ? 1 : 0);

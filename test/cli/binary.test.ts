@@ -1,0 +1,67 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { makeWorkspace, runCli, snapshotTree, transcript, type CliResult } from '../helpers/cli';
+
+/**
+ * Most CLI tests call `main(argv, io)` in the test process. These run the shipped bundle
+ * (dist/cli.js) as a real process too, and check that both ways give the same answer, so the
+ * in-process shortcut cannot drift from what a user runs.
+ */
+describe('lore, the built binary (dist/cli.js) in a child process', function () {
+  this.timeout(60_000);
+
+  const BODY = 'Fact: the build uses esbuild.\nTODO: write the crash test.\nNote for src/app.ts: exports the app constant.';
+
+  /**
+   * A run's output with what differs between two workspaces replaced: the temporary folder and
+   * the inode of src/app.ts, which names its note file.
+   */
+  function normalized(result: CliResult, ws: string) {
+    const { dev, ino } = fs.statSync(path.join(ws, 'src', 'app.ts'), { bigint: true });
+    const replace = (text: string, pairs: Array<[string, string]>) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
+    const strip = (text: string) => replace(text, [[fs.realpathSync(ws), '<ws>'], [ws, '<ws>'], [`${dev}-${ino}`, '<id>'], [`${dev}:${ino}`, '<id>']]);
+    return { code: result.code, signal: result.signal, stdout: strip(result.stdout), stderr: strip(result.stderr) };
+  }
+
+  it('gives the same exit codes, output and files as the in-process run, for a whole harvest', async () => {
+    const runs = [];
+    for (const spawn of [false, true]) {
+      const { ws, root, inbox } = await makeWorkspace();
+      fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', BODY));
+      const results = [];
+      for (const args of [['harvest'], ['harvest', '--preview'], ['harvest', '--apply'], ['notes', path.join(ws, 'src', 'app.ts')], ['digest'], ['harvest', '--bogus']]) {
+        results.push(normalized(await runCli([...args, '--root', root], { spawn }), ws));
+      }
+      runs.push({ results, files: snapshotTree(root) });
+    }
+    const [inProcess, spawned] = runs;
+    assert.deepEqual(spawned.results.map((r) => r.code), [0, 0, 0, 0, 0, 2]);
+    assert.deepEqual(inProcess.results, spawned.results);
+    for (const file of ['facts.md', 'tasks.md', 'digest.md']) assert.equal(inProcess.files[file], spawned.files[file], file);
+    assert.equal(Object.keys(inProcess.files).length, Object.keys(spawned.files).length);
+  });
+
+  it('resolves relative paths against its cwd, in process as in the binary, and leaves the test process where it was', async () => {
+    const { ws, root } = await makeWorkspace();
+    const cwd = process.cwd();
+    const outputs = [];
+    for (const spawn of [false, true]) {
+      const result = await runCli(['context', '--root', root, '--files', 'src/app.ts', 'src/missing.ts'], { cwd: ws, spawn });
+      assert.equal(result.code, 0, result.stderr);
+      outputs.push(result.stdout + result.stderr);
+    }
+    assert.match(outputs[0], /\{active-files\}\n- src\/app\.ts\n/);
+    assert.match(outputs[0], /warning: no such file: src\/missing\.ts/);
+    assert.equal(outputs[0], outputs[1]);
+    assert.equal(process.cwd(), cwd);
+  });
+
+  it('prints its version and usage, and exits 2 on an unknown command', async () => {
+    const version = await runCli(['--version'], { spawn: true });
+    assert.deepEqual([version.code, version.stdout], [0, '0.1.0\n']);
+    const unknown = await runCli(['frobnicate'], { spawn: true });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^lore: unknown command "frobnicate"/);
+  });
+});
