@@ -14,7 +14,7 @@ import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/h
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
 import { addManualNote, registerNoteCommands } from './notes/noteCommands';
-import { registerReviewCommands } from './review/reviewCommands';
+import { decideHeldItem, registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
@@ -42,6 +42,8 @@ export interface LoreApi {
   harvestWithoutDialogs: HarvestWithoutDialogs;
   /** Adds a note to a file, as Add Note to This File does once the person typed it. */
   addNote(file: vscode.Uri, text: string): Promise<string>;
+  /** Accepts or rejects a held item, as the Review view's commands do once the person confirmed. */
+  decideHeldItem(decision: 'accept' | 'reject', itemId: string): Promise<unknown>;
 }
 
 /** Kept for `deactivate`, which must stop the language server and return that promise. */
@@ -109,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     search,
     harvestWithoutDialogs: harvestCommands.harvestWithoutDialogs,
     addNote: (file, text) => addManualNote(store, file, text),
+    decideHeldItem: (decision, itemId) => decideHeldItem(store, decision, itemId),
   };
 }
 

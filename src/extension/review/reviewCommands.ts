@@ -9,7 +9,7 @@ import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import type { ReviewItemNode } from '../views/reviewTree';
 
-/** The item a command was invoked on: a view node, an item id (tests), or one the user picks. */
+/** The item a command was invoked on: a view node, an item id, or one the user picks. */
 async function chooseItem(store: StoreService, target: ReviewItemNode | string | undefined, title: string): Promise<ReviewItem | undefined> {
   const items = listReview(store.paths);
   if (typeof target === 'string') return items.find((i) => i.id === target);
@@ -22,19 +22,25 @@ async function chooseItem(store: StoreService, target: ReviewItemNode | string |
   return pick?.item;
 }
 
+/** Accepts or rejects one held item, as the commands do once the person confirmed (also the extension API's). */
+export async function decideHeldItem(store: StoreService, decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult> {
+  const result = await decideReview(store.paths, decision, [itemId]);
+  store.fireChanged();
+  if (result.missing.length) void vscode.window.showInformationMessage('Lore: that item was already decided.');
+  return result;
+}
+
 export function registerReviewCommands(store: StoreService): vscode.Disposable[] {
-  const decide = (decision: ReviewDecision, title: string) => (target?: ReviewItemNode | string, options: { confirm?: boolean } = {}) =>
+  const decide = (decision: ReviewDecision, title: string) => (target?: ReviewItemNode | string) =>
     runCommand(title, async (): Promise<ReviewDecisionResult | undefined> => {
       const item = await chooseItem(store, target, `Lore: ${title.toLowerCase()}`);
       if (!item) return undefined;
-      if (decision === 'reject' && item.where === 'in-place' && !options.confirm) {
+      // Rejecting an item already in the person's file deletes a line they may have written: ask.
+      if (decision === 'reject' && item.where === 'in-place') {
         const ok = await vscode.window.showWarningMessage(`Lore: delete this item from ${item.target.file}?`, { modal: true, detail: item.line }, 'Delete');
         if (ok !== 'Delete') return undefined;
       }
-      const result = await decideReview(store.paths, decision, [item.id]);
-      store.fireChanged();
-      if (result.missing.length) void vscode.window.showInformationMessage('Lore: that item was already decided.');
-      return result;
+      return decideHeldItem(store, decision, item.id);
     });
   return [
     vscode.commands.registerCommand('lore.acceptReviewItem', decide('accept', 'Accept Held Item')),
