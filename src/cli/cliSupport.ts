@@ -56,7 +56,7 @@ export function parseCommand<O extends typeof COMMON_OPTIONS & ParseArgsOptionsC
  * its parents (like git finds `.git`), else `./.lore`. Remembered for this run (`io`) only, so
  * error messages name its files.
  */
-export function resolveStore(root: string | undefined, workspace: string | undefined, io?: Output): StorePaths {
+function resolveStore(root: string | undefined, workspace: string | undefined, io?: Output): StorePaths {
   const found = findStore(root ?? envOf(io).LORE_ROOT, workspace, cwdOf(io));
   if (io) storesInUse.set(io, found);
   return found;

@@ -6,7 +6,7 @@
 import type * as vscode from 'vscode';
 
 /** Disposes every item once, newest first (the reverse of the order they were created in). */
-export function disposeAll(items: vscode.Disposable[]): void {
+function disposeAll(items: vscode.Disposable[]): void {
   while (items.length > 0) {
     const item = items.pop();
     try {

@@ -46,7 +46,7 @@ function plain(text: string): string {
 }
 
 /** The summary lens text, e.g. `Lore: 3 notes (file changed a lot since)`. */
-export function summaryTitle(count: number, staleness: NoteStaleness | undefined): string {
+function summaryTitle(count: number, staleness: NoteStaleness | undefined): string {
   const base = `Lore: ${count} note${count === 1 ? '' : 's'}`;
   if (staleness?.state !== 'changed') return base;
   // "A lot" only when measured: without a baseline the amount is unknown.

@@ -41,7 +41,7 @@ function stalenessLine(staleness: NoteStaleness, filePath: string): string | und
 }
 
 /** The hover markdown for a file's notes. */
-export function notesHoverMarkdown(found: FoundFileNotes, staleness: NoteStaleness): string {
+function notesHoverMarkdown(found: FoundFileNotes, staleness: NoteStaleness): string {
   const { resolved, notes } = found;
   const noteFile = resolved.entry.file;
   const shownPath = resolved.relative.startsWith('..') ? path.basename(resolved.absolute) : resolved.relative;

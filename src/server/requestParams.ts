@@ -25,7 +25,7 @@ import { describeSchemaIssue } from '../core/util/schemaIssue';
 const filePath = z.string().min(1).max(4096);
 const paths = z.array(filePath).max(100_000);
 
-export const initializationOptionsSchema = z.looseObject({
+const initializationOptionsSchema = z.looseObject({
   storeRoot: filePath,
   workspaceRoot: filePath,
   searchBackend: z.enum(['auto', 'sqlite', 'minisearch']).optional(),

@@ -12,7 +12,7 @@ import type { StorePaths } from '../core/store/storePaths';
 import type { RecallRequest, SearchRequest } from '../shared/protocol';
 
 /** Without an event for this long, a query re-checks every source first. */
-export const SAFETY_REFRESH_MS = 60_000;
+const SAFETY_REFRESH_MS = 60_000;
 const MAX_QUERY_LIMIT = 200;
 const MAX_RECALL_FILES = 50;
 const MIN_BUDGET = 100;

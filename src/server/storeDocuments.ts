@@ -19,7 +19,7 @@ import { LoreCommands, commandUri, type OpenProvenanceArgs } from '../shared/pro
 import { analyzeProvenance, contentLines, type StoreDocumentKind } from './provenanceLines';
 
 /** The `source` of Lore's diagnostics; code actions only answer for these. */
-export const DIAGNOSTIC_SOURCE = 'lore';
+const DIAGNOSTIC_SOURCE = 'lore';
 
 /** Links on well-formed provenance markers. */
 export function provenanceLinks(text: string, absolute: string): DocumentLink[] {

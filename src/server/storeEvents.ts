@@ -23,7 +23,7 @@ export interface StoreChangeBatch {
   changed: Set<string>;
 }
 
-export const DEFAULT_DEBOUNCE_MS = 150;
+const DEFAULT_DEBOUNCE_MS = 150;
 
 /** Derived folders: their churn (the index database, the reply cache) is nobody's news. */
 const DERIVED = ['.index', '.cache', '.logs'];

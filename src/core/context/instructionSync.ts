@@ -20,9 +20,6 @@ export const BLOCK_START = '<!-- lore:knowledge:start (managed by Lore; edit .lo
 export const BLOCK_END = '<!-- lore:knowledge:end -->';
 const START_PREFIX = '<!-- lore:knowledge:start';
 
-/** The instruction files Lore can keep in sync, relative to the workspace. */
-export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
-
 /** The managed block for a digest (the digest's own `# ` title becomes a `## ` heading). */
 function renderBlock(digest: string): string {
   const body = digest.replace(/\r\n/g, '\n').trim().replace(/^# /, '## ').replace(/<!--/g, '&lt;!--');

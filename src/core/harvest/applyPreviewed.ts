@@ -23,7 +23,7 @@ export interface ApplyPreviewedOptions {
 }
 
 /** Thrown when a plan (typically one read from a file) would touch what a harvest never touches. */
-export class PlanOutOfBoundsError extends Error {
+class PlanOutOfBoundsError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'PlanOutOfBoundsError';

@@ -68,7 +68,7 @@ function looksBinary(buffer: Buffer): boolean {
 }
 
 /** Session logs that their agent keeps appending to while it runs (Claude Code, Codex, Aider). */
-export function isAgentLog(file: string): boolean {
+function isAgentLog(file: string): boolean {
   return file.endsWith('.jsonl') || file.endsWith('.aider.chat.history.md');
 }
 

@@ -32,7 +32,7 @@ export interface DistillResult {
   usage: TokenUsage;
 }
 
-export class HarvestInvalidError extends Error {
+class HarvestInvalidError extends Error {
   constructor(attempts: number, lastError: string) {
     super(`harvest output invalid after ${attempts} attempts: ${lastError}`);
     this.name = 'HarvestInvalidError';
@@ -47,7 +47,7 @@ function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {
 }
 
 /** Cuts a transcript into chunks of at most `maxBytes`, at line boundaries, preferring turn headings. */
-export function chunkTranscript(text: string, maxBytes = SUMMARY_CHUNK_BYTES): string[] {
+function chunkTranscript(text: string, maxBytes = SUMMARY_CHUNK_BYTES): string[] {
   const chunks: string[] = [];
   let current = '';
   let currentBytes = 0;

@@ -61,7 +61,7 @@ const savedPlan = z.object({
 });
 
 /** Thrown for a plan file that is not one Lore wrote (or was edited into something else). */
-export class SavedPlanError extends Error {
+class SavedPlanError extends Error {
   constructor(readonly file: string, problem: string) {
     super(`${file} is not a Lore harvest plan (${problem})`);
     this.name = 'SavedPlanError';

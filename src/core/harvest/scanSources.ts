@@ -9,7 +9,7 @@ import { isInside, type StorePaths } from '../store/storePaths';
 import { walkTree } from '../util/walkTree';
 
 /** File name endings that can hold a conversation. */
-export const CONVERSATION_EXTENSIONS = ['.md', '.markdown', '.txt', '.jsonl', '.json'];
+const CONVERSATION_EXTENSIONS = ['.md', '.markdown', '.txt', '.jsonl', '.json'];
 
 export interface SourceFile {
   path: string;

@@ -61,7 +61,7 @@ export interface Endpoint {
 }
 
 /** The first non-empty value among the named environment variables. */
-export function firstEnv(env: NodeJS.ProcessEnv, names: readonly string[]): string | undefined {
+function firstEnv(env: NodeJS.ProcessEnv, names: readonly string[]): string | undefined {
   for (const name of names) {
     const value = env[name]?.trim();
     if (value) return value;

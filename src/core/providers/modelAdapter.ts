@@ -69,7 +69,7 @@ export function controlRequest(options: SendOptions): ModelRequest {
  * content and suffix the volatile message. The bytes are exactly those the direct providers send
  * (system = instructions, user = content + suffix), so a harvest batch shares its cached prefix.
  */
-export function contextFromRequest(request: ModelRequest): BuiltContext {
+function contextFromRequest(request: ModelRequest): BuiltContext {
   const stable = request.instructions;
   const volatile = request.content + (request.suffix ?? '');
   const stableBytes = Buffer.byteLength(stable, 'utf8');
@@ -92,7 +92,7 @@ export function requireMessage(provider: string, context: BuiltContext): string 
 }
 
 /** A CacheUsage as the Provider interface's TokenUsage (inputTokens = all prompt tokens in both). */
-export function toTokenUsage(usage: CacheUsage): TokenUsage {
+function toTokenUsage(usage: CacheUsage): TokenUsage {
   return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheReadTokens: usage.cacheReadTokens, cacheWriteTokens: usage.cacheWriteTokens };
 }
 

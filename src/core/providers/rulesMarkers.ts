@@ -7,11 +7,11 @@
 import type { ItemCategory } from '../knowledge/categories';
 
 /** Longest statement kept; longer ones are cut at a word boundary with an ellipsis. */
-export const MAX_STATEMENT_CHARS = 300;
+const MAX_STATEMENT_CHARS = 300;
 /** Longest playbook steps text kept. */
 export const MAX_STEPS_CHARS = 1000;
 /** Shortest user line ending in `?` that counts as a question. */
-export const MIN_QUESTION_CHARS = 10;
+const MIN_QUESTION_CHARS = 10;
 
 /** What a marked line contributes. */
 export type LineMarker =
@@ -41,7 +41,7 @@ const CATEGORY_OF_WORD: Record<string, Exclude<ItemCategory, 'playbooks' | 'file
 };
 
 /** The line without its heading hashes and list bullet. */
-export function stripLead(line: string): string {
+function stripLead(line: string): string {
   return line.replace(LEAD, '');
 }
 

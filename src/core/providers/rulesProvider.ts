@@ -47,7 +47,7 @@ export class RulesProvider implements Provider {
 }
 
 /** Runs the marker rules over every turn. Deterministic: same transcript, same result. */
-export function extractItems(transcript: Transcript): RulesExtraction {
+function extractItems(transcript: Transcript): RulesExtraction {
   const items = emptyItems();
   const keptLines = new Set<string>();
   const seen = new Set<string>();
@@ -112,7 +112,7 @@ function collectList(lines: string[], start: number): { steps: string[]; indices
  * Marked lines and first user lines under their turn headings. When that is not well under the
  * input, the unmarked first lines go: the marked lines are what a later harvest needs.
  */
-export function summarizeTranscript(transcript: Transcript, extraction: RulesExtraction, inputLength: number): string {
+function summarizeTranscript(transcript: Transcript, extraction: RulesExtraction, inputLength: number): string {
   const build = (withFirstLines: boolean): string => {
     const out: string[] = [];
     if (transcript.title) out.push(`# ${transcript.title}`, '');

@@ -13,11 +13,11 @@ import { redactSecrets } from '../safety/redact';
 /** Read before each vendor's own base URL variables: embeddings may live on another server than chat. */
 const EMBED_BASE_URL_VARS = ['LORE_EMBED_BASE_URL'] as const;
 
-export const EMBEDDING_PROVIDERS = ['openai', 'gemini', 'ollama'] as const;
+const EMBEDDING_PROVIDERS = ['openai', 'gemini', 'ollama'] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
 
 /** Default models: small, cheap, and what each provider documents for retrieval. */
-export const DEFAULT_EMBEDDING_MODELS: Record<EmbeddingProviderName, string> = {
+const DEFAULT_EMBEDDING_MODELS: Record<EmbeddingProviderName, string> = {
   openai: 'text-embedding-3-small',
   gemini: 'gemini-embedding-001',
   ollama: 'nomic-embed-text',

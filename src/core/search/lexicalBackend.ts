@@ -63,8 +63,6 @@ export interface LexicalBackend {
    */
   query(query: ParsedQuery, step: LexicalStep, filter: SearchFilter, limit: number): LexicalResult;
   docRefs(): DocRef[];
-  /** Store-relative note files holding notes about a workspace-relative path. */
-  noteFilesFor(notedPath: string): string[];
   getDocs(ids: number[]): StoredDoc[];
   count(): number;
   close(): void;

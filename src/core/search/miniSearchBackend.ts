@@ -104,12 +104,6 @@ export class MiniSearchBackend implements LexicalBackend {
     return [...this.docs.values()].map((d) => ({ id: d.id, hash: d.hash, category: d.category, date: d.date }));
   }
 
-  noteFilesFor(notedPath: string): string[] {
-    const files = new Set<string>();
-    for (const doc of this.docs.values()) if (doc.notedPath === notedPath) files.add(doc.file);
-    return [...files];
-  }
-
   getDocs(ids: number[]): StoredDoc[] {
     return ids.flatMap((id) => {
       const doc = this.docs.get(id);

@@ -6,7 +6,6 @@
  * it throw.
  */
 import * as path from 'node:path';
-import { redactSecrets } from '../safety/redact';
 import type { StorePaths } from '../store/storePaths';
 import { embedderFromEnv, type Embedder } from './embeddings';
 import { DEFAULT_WEIGHTS, addVectorCandidates, rank, toHit, type HybridWeights } from './hybrid';
@@ -181,18 +180,6 @@ export class SearchIndex {
   /** Changes how old the last refresh may be before a query refreshes again (see the option). */
   refreshAfter(ms: number): void {
     this.refreshAfterMs = ms;
-  }
-
-  /** Store-relative note files about a workspace-relative path (for noteLookup). Never throws. */
-  async noteFilesFor(notedPath: string): Promise<string[]> {
-    if (!this.synced) await this.update().catch(() => undefined);
-    try {
-      // Noted paths are indexed redacted (extractDocs), so a path holding a secret is looked up so.
-      const key = redactSecrets(notedPath);
-      return this.withRecovery(() => this.engine.lexical.noteFilesFor(key), 'fallback', true);
-    } catch {
-      return [];
-    }
   }
 
   /** Releases the database. */

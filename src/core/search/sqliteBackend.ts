@@ -175,10 +175,6 @@ export class SqliteBackend implements LexicalBackend {
     return rows.map((r) => ({ id: r.id, hash: r.hash, category: r.category as SearchCategory, date: r.date ?? undefined }));
   }
 
-  noteFilesFor(notedPath: string): string[] {
-    return (this.stmt('SELECT DISTINCT file FROM docs WHERE noted_path = ?').all(notedPath) as Array<{ file: string }>).map((r) => r.file);
-  }
-
   /** Documents by id, in the order asked (missing ones left out); one statement per batch. */
   getDocs(ids: number[]): StoredDoc[] {
     const byId = new Map<number, StoredDoc>();

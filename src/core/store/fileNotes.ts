@@ -79,7 +79,7 @@ export function listNoteFiles(paths: StorePaths): Array<{ file: string; note: No
  * or the recorded content agrees. Deleting a file and creating another usually reuses the inode
  * number, and the new file must not inherit the old one's notes.
  */
-export function belongsTo(paths: StorePaths, note: NoteFile, absolute: string): boolean {
+function belongsTo(paths: StorePaths, note: NoteFile, absolute: string): boolean {
   if (!note.meta.path) return true; // A hand-made note file without meta: nothing to check against.
   if (note.meta.path === workspaceRelative(paths, absolute)) return true;
   return note.meta.fingerprint !== '' && identifyFile(absolute)?.fingerprint === note.meta.fingerprint;
@@ -90,7 +90,7 @@ export function belongsTo(paths: StorePaths, note: NoteFile, absolute: string): 
  * file whose inode number `absolute` now has), they go their own way (path, content,
  * facts.md). Call it holding the store lock, before writing `absolute`'s notes under that key.
  */
-export function evictForeignNotes(paths: StorePaths, noteFile: string, absolute: string, today = new Date()): void {
+function evictForeignNotes(paths: StorePaths, noteFile: string, absolute: string, today = new Date()): void {
   const text = readTextIfExists(noteFile);
   if (text === undefined) return;
   const note = parseNoteFile(text);

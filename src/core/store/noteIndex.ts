@@ -96,7 +96,7 @@ export function readNoteSummary(text: string): { meta: NoteFileMeta; count: numb
   return { meta: note.meta, count: note.notes.length };
 }
 
-export function isNoteFileName(name: string): boolean {
+function isNoteFileName(name: string): boolean {
   return name.endsWith('.md') && !name.startsWith('.');
 }
 

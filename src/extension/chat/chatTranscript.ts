@@ -18,7 +18,7 @@ export interface ChatRecord {
 }
 
 /** The inbox file of a discussion. */
-export function transcriptPath(paths: StorePaths, record: ChatRecord): string {
+function transcriptPath(paths: StorePaths, record: ChatRecord): string {
   return path.join(paths.inbox, `${record.startedAt.slice(0, 10)}-${record.discussionId}.md`);
 }
 

@@ -22,7 +22,7 @@ import { writeChatTranscript } from './chatTranscript';
 const log = logger('chat');
 
 /** A stable id for a discussion: the chat API has none, so hash its first prompt. */
-export function discussionIdFor(firstPrompt: string): string {
+function discussionIdFor(firstPrompt: string): string {
   return 'lore-chat-' + createHash('sha256').update(firstPrompt).digest('hex').slice(0, 10);
 }
 

@@ -12,7 +12,7 @@ export function toPlanUri(file: string, side: 'before' | 'after', version: numbe
   return vscode.Uri.from({ scheme: PLAN_SCHEME, path: '/' + file, query: `side=${side}&v=${version}` });
 }
 
-export function fromPlanUri(uri: vscode.Uri): { file: string; side: 'before' | 'after' } {
+function fromPlanUri(uri: vscode.Uri): { file: string; side: 'before' | 'after' } {
   const side = new URLSearchParams(uri.query).get('side') === 'before' ? 'before' : 'after';
   return { file: uri.path.replace(/^\//, ''), side };
 }

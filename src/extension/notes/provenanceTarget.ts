@@ -25,7 +25,7 @@ function findConversation(paths: StorePaths, id: string): string | undefined {
 }
 
 /** The line of `file` that best matches the note's words (0 when none does). */
-export function lineForNote(file: string, note: string): number {
+function lineForNote(file: string, note: string): number {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

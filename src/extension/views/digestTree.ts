@@ -22,7 +22,7 @@ export interface DigestSectionNode extends TreeNode {
 }
 
 /** Splits digest.md into its `## ` sections and `- ` items. */
-export function parseDigest(text: string): Array<{ title: string; items: string[] }> {
+function parseDigest(text: string): Array<{ title: string; items: string[] }> {
   const sections: Array<{ title: string; items: string[] }> = [];
   for (const line of text.split(/\r?\n/)) {
     if (line.startsWith('## ')) sections.push({ title: line.slice(3).trim(), items: [] });
