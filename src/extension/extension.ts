@@ -55,14 +55,14 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const harvest = new HarvestController(store);
   const caches = new CacheStates(context.workspaceState);
   const statusBar = new CacheStatusBar(caches);
+  const notes = new NotesClient(context, store);
   const views = {
     digest: new DigestTreeProvider(store),
     ledger: new LedgerTreeProvider(store),
-    knowledge: new KnowledgeTreeProvider(store),
+    knowledge: new KnowledgeTreeProvider(store, notes),
     cache: new CacheTreeProvider(caches),
     review: new ReviewTreeProvider(store),
   };
-  const notes = new NotesClient(context, store);
   notesClient = notes;
   const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);

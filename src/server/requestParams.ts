@@ -14,6 +14,7 @@ import type {
   FileDecorationsRequest,
   LoreInitializationOptions,
   MarkNotesValidRequest,
+  NoteFilesRequest,
   NotesForFileRequest,
   RecallRequest,
   SearchRequest,
@@ -36,6 +37,7 @@ export const paramsSchemas = {
   // The budget is clamped by the server, the files cut to what recall uses.
   recall: z.object({ query: z.string().max(10_000).optional(), files: paths.optional(), tokenBudget: z.number().positive().optional() }) satisfies z.ZodType<RecallRequest.Params>,
   notesForFile: z.object({ path: filePath }) satisfies z.ZodType<NotesForFileRequest.Params>,
+  noteFiles: z.object({}).strict() satisfies z.ZodType<NoteFilesRequest.Params>,
   fileDecorations: z.object({ paths }) satisfies z.ZodType<FileDecorationsRequest.Params>,
   didRenameFiles: z.object({ files: z.array(z.object({ oldPath: filePath, newPath: filePath })).max(100_000) }) satisfies z.ZodType<DidRenameFilesRequest.Params>,
   didDeleteFiles: z.object({ files: paths }) satisfies z.ZodType<DidDeleteFilesRequest.Params>,

@@ -28,6 +28,7 @@ import {
   DidRenameFilesRequest,
   FileDecorationsRequest,
   MarkNotesValidRequest,
+  NoteFilesRequest,
   NotesChangedNotification,
   NotesForFileRequest,
   RecallRequest,
@@ -152,6 +153,13 @@ connection.onRequest(NotesForFileRequest.method, async (raw: unknown) => {
   const s = await ready();
   const found = s.notes.find(path.resolve(params.path));
   return found ? s.notes.toFileNotes(found) : null;
+});
+
+connection.onRequest(NoteFilesRequest.method, async (raw: unknown): Promise<NoteFilesRequest.Result> => {
+  checkParams(NoteFilesRequest.method, paramsSchemas.noteFiles, raw ?? {});
+  const s = await ready();
+  const files = s.index.stored().map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, fileId: e.meta.fileId, count: e.count }));
+  return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
 });
 
 connection.onRequest(FileDecorationsRequest.method, async (raw: unknown): Promise<FileDecorationsRequest.Result> => {

@@ -189,6 +189,25 @@ export namespace DidDeleteFilesRequest {
 }
 lazyType(DidDeleteFilesRequest, 'request');
 
+/** Client → server: every note file the server's index knows, for the Knowledge view (no note file is parsed for it). */
+export namespace NoteFilesRequest {
+  export const method = 'lore/noteFiles' as const;
+  export type Params = Record<string, never>;
+  export interface Result {
+    files: Array<{
+      /** Absolute path of the note file. */
+      file: string;
+      /** The workspace-relative path it is about ('' for a hand-made note file without meta). */
+      path: string;
+      fileId: string;
+      /** How many notes it holds. */
+      count: number;
+    }>;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(NoteFilesRequest, 'request');
+
 /** Client → server: the notes of one file (healing the key when its inode changed), or null. */
 export namespace NotesForFileRequest {
   export const method = 'lore/notesForFile' as const;

@@ -9,6 +9,7 @@ import {
   FileDecorationsRequest,
   LoreCommands,
   NotesChangedNotification,
+  NoteFilesRequest,
   NotesForFileRequest,
   type FileNotes,
   type OpenProvenanceArgs,
@@ -62,7 +63,7 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.equal(await client.hover(uri, 1, 0), null);
   });
 
-  it('answers lore/notesForFile and lore/fileDecorations', async () => {
+  it('answers lore/notesForFile, lore/fileDecorations and lore/noteFiles', async () => {
     const other = w.write('src/other.ts', 'x\n');
     const notes = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes;
     assert.equal(notes.via, 'inode');
@@ -73,6 +74,8 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.equal(await client.connection.sendRequest(NotesForFileRequest.type, { path: other }), null);
     const decorations = await client.connection.sendRequest(FileDecorationsRequest.type, { paths: [app, other, path.join(w.ws, 'missing.ts')] });
     assert.deepEqual(decorations.counts, { [app]: 3 });
+    const listed = await client.connection.sendRequest(NoteFilesRequest.type, {});
+    assert.deepEqual(listed.files.map((f) => [f.path, f.count, path.dirname(f.file)]), [['src/app.ts', 3, w.paths.files]]);
   });
 
   it('follows a rename forwarded by the client at once (file and folder)', async () => {

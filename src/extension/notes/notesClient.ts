@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { DidDeleteFilesRequest, DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
+import { DidDeleteFilesRequest, DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NoteFilesRequest, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
 import { logger } from '../log';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
@@ -69,6 +69,12 @@ export class NotesClient implements vscode.Disposable {
   async notesForFile(file: string): Promise<FileNotes | null> {
     const client = await this.ready();
     return client?.isRunning() ? client.sendRequest(NotesForFileRequest.type, { path: file }) : null;
+  }
+
+  /** Every note file the server's index knows (path and count, nothing parsed), or null while it is not running. */
+  async noteFiles(): Promise<NoteFilesRequest.Result['files'] | null> {
+    const client = await this.ready();
+    return client?.isRunning() ? (await client.sendRequest(NoteFilesRequest.type, {})).files : null;
   }
 
   private async start(): Promise<void> {

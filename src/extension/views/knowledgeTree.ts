@@ -1,12 +1,14 @@
 /**
- * The Knowledge view: the category files with their item counts, and the per-file notes.
+ * The Knowledge view: the category files with their item counts, and the per-file notes as the
+ * language server's note index lists them (no note file is parsed on the extension host).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../core/knowledge/categories';
 import { listItems } from '../../core/knowledge/categoryFile';
 import { readTextIfExists } from '../../core/store/atomicWrite';
-import { listNoteFiles } from '../../core/store/fileNotes';
+import type { NotesClient } from '../notes/notesClient';
+import type { StoreService } from '../storeService';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface KnowledgeFileNode extends TreeNode {
@@ -17,7 +19,13 @@ export interface KnowledgeFileNode extends TreeNode {
 }
 
 export class KnowledgeTreeProvider extends StoreTreeProvider {
-  protected roots(): KnowledgeFileNode[] {
+  constructor(store: StoreService, private readonly notes: NotesClient) {
+    super(store);
+    // The first answer about notes comes once the server runs.
+    this._register(notes.onDidStart(() => this.refresh()));
+  }
+
+  protected async roots(): Promise<KnowledgeFileNode[]> {
     const paths = this.store.paths;
     const nodes: KnowledgeFileNode[] = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).map((key) => {
       const file = path.join(paths.root, CATEGORY_FILES[key].file);
@@ -34,14 +42,14 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
         },
       };
     });
-    const notes = listNoteFiles(paths);
-    const noteNodes: KnowledgeFileNode[] = notes.map(({ file, note }) => ({
-      kind: 'note', label: note.meta.path || path.basename(file), count: note.notes.length, file,
+    const listed = await this.notes.noteFiles();
+    const noteNodes: KnowledgeFileNode[] = (listed ?? []).map(({ file, path: about, fileId, count }) => ({
+      kind: 'note', label: about || path.basename(file), count, file,
       toTreeItem: () => {
-        const item = new vscode.TreeItem(note.meta.path || path.basename(file));
-        item.description = `${note.notes.length} note${note.notes.length === 1 ? '' : 's'}`;
+        const item = new vscode.TreeItem(about || path.basename(file));
+        item.description = `${count} note${count === 1 ? '' : 's'}`;
         item.iconPath = new vscode.ThemeIcon('note');
-        item.tooltip = `${path.basename(file)} (${note.meta.fileId})`;
+        item.tooltip = `${path.basename(file)} (${fileId})`;
         item.command = openAtLine(file, 0);
         item.contextValue = 'lore.noteFile';
         return item;
@@ -53,7 +61,7 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
       children: () => noteNodes,
       toTreeItem: () => {
         const item = new vscode.TreeItem('Per-file notes', noteNodes.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-        item.description = `${noteNodes.length} file${noteNodes.length === 1 ? '' : 's'}, ${total} note${total === 1 ? '' : 's'}`;
+        item.description = listed ? `${noteNodes.length} file${noteNodes.length === 1 ? '' : 's'}, ${total} note${total === 1 ? '' : 's'}` : 'the language server is not running';
         item.iconPath = new vscode.ThemeIcon('files');
         return item;
       },

@@ -21,7 +21,7 @@ export abstract class StoreTreeProvider extends Disposable implements vscode.Tre
   }
 
   /** Top-level nodes; an empty list shows the view's welcome content. */
-  protected abstract roots(): TreeNode[];
+  protected abstract roots(): TreeNode[] | Promise<TreeNode[]>;
 
   refresh(): void {
     this.emitter.fire(undefined);
@@ -31,13 +31,15 @@ export abstract class StoreTreeProvider extends Disposable implements vscode.Tre
     return node.toTreeItem();
   }
 
-  getChildren(node?: TreeNode): TreeNode[] {
+  /** Synchronous for views that read files, a promise for views that ask the language server. */
+  getChildren(node?: TreeNode): TreeNode[] | Promise<TreeNode[]> {
     if (node) return node.children?.() ?? [];
     if (!this.store.exists) return [];
+    // A half-written or hand-broken file: show nothing rather than an error box; the log has it.
     try {
-      return this.roots();
+      const roots = this.roots();
+      return roots instanceof Promise ? roots.catch(() => []) : roots;
     } catch {
-      // A half-written or hand-broken file: show nothing rather than an error box; the log has it.
       return [];
     }
   }

@@ -84,7 +84,7 @@ describe('Lore harvest in VS Code', function () {
     await until('Digest view shows the harvested fact', () => digestTexts(lore).some((t) => t.startsWith('integration tests run inside code-server.')));
     const ledgerGroups = lore.views.ledger.getChildren() as unknown as Array<{ status: string; entries: unknown[] }>;
     assert.ok(ledgerGroups.some((g) => g.status === 'harvested' && g.entries.length >= 1));
-    const knowledge = lore.views.knowledge.getChildren() as unknown as Array<{ label: string; count: number }>;
+    const knowledge = (await lore.views.knowledge.getChildren()) as unknown as Array<{ label: string; count: number }>;
     assert.ok(knowledge.find((k) => k.label === 'facts.md')!.count >= 1);
   });
 

@@ -53,6 +53,13 @@ describe('Lore per-file notes in VS Code', function () {
     assert.match(text, /Keep this flag exported/);
     assert.ok(!text.includes('](command:workbench.action.quit)'), 'no foreign command link');
     assert.ok(!/<img/i.test(text), 'no raw html');
+
+    // The Knowledge view lists the note file as the language server's index knows it.
+    await until('the Knowledge view lists the note file', async () => {
+      const roots = (await lore.views.knowledge.getChildren()) as unknown as Array<{ kind: string; children?: () => Array<{ file?: string; count: number }> }>;
+      const listed = roots.find((n) => n.kind === 'notes')?.children?.() ?? [];
+      return listed.some((n) => n.file === noteFile && n.count === 1) ? true : undefined;
+    });
   });
 
   it('a hand edit of the note file updates the lens', async () => {
