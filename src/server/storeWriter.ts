@@ -105,6 +105,10 @@ export class StoreWriter {
    */
   async deleteFiles(files: string[]): Promise<{ healed: number; orphaned: number }> {
     const result = { healed: 0, orphaned: 0 };
+    // A note added just before the deletion may not have reached the index through the client's
+    // file events yet (they are debounced, and the client's watcher lags): catch up first. One
+    // stat per note file; only changed ones are read.
+    await this.index.refresh();
     await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
       const report = healDeletedFiles(this.paths, files, this.index);
       for (const o of report.orphaned) this.log(`notes of deleted ${o.path} moved to facts.md (${o.notes})`);

@@ -149,6 +149,15 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.deepEqual(await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [app] }), { healed: 0, orphaned: 0 }, 'a second report changes nothing');
   });
 
+  it('heals a deletion that comes right after the note was written, before any file event reached the server', async () => {
+    const fresh = w.write('src/fresh.ts', 'export const fresh = 3;\n');
+    w.note('src/fresh.ts', ['- Written a moment ago [from: manual, 2026-11-24]']);
+    fs.rmSync(fresh);
+    const result = await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [fresh] });
+    assert.deepEqual(result, { healed: 0, orphaned: 1 });
+    assert.match(fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8'), /^- src\/fresh\.ts: Written a moment ago .*\[from: manual, 2026-11-24\]$/m);
+  });
+
   it('drops the lenses when the note file itself is deleted by hand', async () => {
     const uri = await client.open(app);
     assert.equal((await client.lenses(uri)).length, 3);
