@@ -28,6 +28,8 @@ const REPAIR_RETRY_MS = 5_000;
 
 export class StoreWriter {
   private readonly repairing = new Map<string, number>();
+  /** mtime of files/ when the index last caught up with the folder itself (see catchUpWithNewNoteFiles). */
+  private filesDirSeen: bigint | undefined;
 
   constructor(
     private readonly paths: StorePaths,
@@ -105,10 +107,7 @@ export class StoreWriter {
    */
   async deleteFiles(files: string[]): Promise<{ healed: number; orphaned: number }> {
     const result = { healed: 0, orphaned: 0 };
-    // A note added just before the deletion may not have reached the index through the client's
-    // file events yet (they are debounced, and the client's watcher lags): catch up first. One
-    // stat per note file; only changed ones are read.
-    await this.index.refresh();
+    await this.catchUpWithNewNoteFiles();
     await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
       const report = healDeletedFiles(this.paths, files, this.index);
       for (const o of report.orphaned) this.log(`notes of deleted ${o.path} moved to facts.md (${o.notes})`);
@@ -117,6 +116,19 @@ export class StoreWriter {
       return report.touched;
     });
     return result;
+  }
+
+  /**
+   * A note file created just before a deletion (Add Note, then delete) may not have reached the
+   * index through the client's file events yet: they are debounced and the client's watcher lags.
+   * A new note file changes the folder's mtime, so one stat tells whether the index can be
+   * trusted; only then is the folder re-listed (one stat per note file, changed ones re-read).
+   */
+  private async catchUpWithNewNoteFiles(): Promise<void> {
+    const mtime = fs.statSync(this.paths.files, { bigint: true, throwIfNoEntry: false })?.mtimeNs;
+    if (mtime === undefined || mtime === this.filesDirSeen) return;
+    await this.index.refresh();
+    this.filesDirSeen = mtime;
   }
 
   /** Records the file's current size and fingerprint as the state its notes describe. */
