@@ -48,18 +48,37 @@ const languageClientApart = {
   },
 };
 
-// zod (~450 KB) checks what Lore reads from disk and from models; in the extension host it loads
-// with the first file it checks (the ledger view, a harvest), not at activation. The server and
-// the CLI bundle their own copy: only the extension's size is start-up critical.
-const zodApart = {
-  name: 'zod-apart',
+// zod (~450 KB) checks what Lore reads from disk and from models, and gray-matter with js-yaml
+// (~50 KB) reads YAML frontmatter; in the extension host each loads with its first use (a file
+// checked, a note parsed), not at activation (core requires both lazily). The server and the CLI
+// bundle their own copies: only the extension's size is start-up critical.
+const loadedOnUse = {
+  name: 'loaded-on-use',
   setup(build) {
     build.onResolve({ filter: /^zod$/ }, () => ({ path: './vendor/zod.js', external: true }));
+    build.onResolve({ filter: /^gray-matter$/ }, () => ({ path: './vendor/gray-matter.js', external: true }));
+  },
+};
+
+// esbuild turns each `import * as x from 'vscode'` (about 30 modules) and from 'node:fs' or
+// 'node:path' (about 40 each) into a fresh copy of every name the module exports: thousands of
+// property definitions, a good part of the extension's activation. Through this shim each
+// importer gets an object whose prototype is the module itself, so nothing is copied. (These
+// modules are only imported with `* as` or by name; a default import would find nothing.)
+const SHARED_MODULES = /^(vscode|node:(fs|path|os|buffer))$/;
+const importedOnce = {
+  name: 'imported-once',
+  setup(build) {
+    build.onResolve({ filter: SHARED_MODULES }, (args) => (args.namespace === 'imported-once' ? { path: args.path, external: true } : { path: args.path, namespace: 'imported-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'imported-once' }, (args) => ({
+      contents: `module.exports = Object.defineProperty(Object.create(require(${JSON.stringify(args.path)})), '__esModule', { value: true });`,
+      loader: 'js',
+    }));
   },
 };
 
 const entries = [
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [languageClientApart, vendorSdks, zodApart] },
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [importedOnce, languageClientApart, vendorSdks, loadedOnUse] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
   { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [vendorSdks] },
   // The MCP SDK stays in node_modules: only `lore mcp` loads it.
@@ -73,6 +92,7 @@ const entries = [
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
   ...Object.entries(VENDOR_SDKS).map(([pkg, name]) => ({ entryPoints: [require.resolve(pkg)], outfile: `dist/vendor/${name}.js`, sourcemap: false })),
   { entryPoints: [require.resolve('zod')], outfile: 'dist/vendor/zod.js', sourcemap: false },
+  { entryPoints: [require.resolve('gray-matter')], outfile: 'dist/vendor/gray-matter.js', sourcemap: false },
 ];
 
 for (const entry of entries) {

@@ -6,7 +6,8 @@
 import * as fs from 'node:fs';
 import { stripProvenance } from '../core/knowledge/provenance';
 import { parseNoteFile } from '../core/store/noteFile';
-import { clearFrontmatterCache, type IndexEntry } from '../core/store/noteIndex';
+import type { IndexEntry } from '../core/store/noteIndex';
+import { clearFrontmatterCache } from '../core/util/yamlFrontmatter';
 import type { NoteInfo } from '../shared/protocol';
 
 const NOTES_CACHE_LIMIT = 256;

@@ -2,8 +2,8 @@
  * Where a built context may be cut for providers that cache at explicit breakpoints (Anthropic),
  * and the identity of its stable prefix for providers that cache a named resource (Gemini).
  */
-import { createHash } from 'node:crypto';
 import type { BuiltContext, ContextLayer } from './contextLayers';
+import { sha256Hash } from '../util/sha256';
 
 /**
  * Anthropic allows 4 cache breakpoints per request; the context uses at most 3 so a caller can
@@ -65,5 +65,5 @@ export function segmentAtBreakpoints(text: string, breakpoints: readonly CacheBr
  * provider's cached prefix no longer applies.
  */
 export function stablePrefixHash(context: BuiltContext, salt = ''): string {
-  return createHash('sha256').update(salt).update('\0').update(context.text.slice(0, context.stablePrefixLength), 'utf8').digest('hex');
+  return sha256Hash().update(salt).update('\0').update(context.text.slice(0, context.stablePrefixLength), 'utf8').digest('hex');
 }

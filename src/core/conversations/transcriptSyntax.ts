@@ -3,7 +3,7 @@
  * (renderTranscript.ts): turn headings, tool lines, `HH:MM` clocks and YAML frontmatter. Both sides
  * use these same definitions, which is what makes render ∘ parse stable.
  */
-import matter from 'gray-matter';
+import { parseFrontmatter } from '../util/yamlFrontmatter';
 
 /**
  * A turn heading: `## 18:45 — user`, `## 18:45 - agent [memory]`, `## user`. Groups: hour, minute,
@@ -151,8 +151,7 @@ export function readFrontmatter(text: string): Frontmatter | undefined {
 function parseYaml(block: string): Record<string, unknown> | undefined {
   if (block.trim() === '') return {};
   try {
-    // Options are passed so gray-matter does not cache every parsed text in memory.
-    const data: unknown = matter(`---\n${block}---\n`, { excerpt: false }).data;
+    const data: unknown = parseFrontmatter(`---\n${block}---\n`).data;
     return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

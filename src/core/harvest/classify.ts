@@ -3,12 +3,12 @@
  * what a harvest would do with it. It reads and hashes but never parses, never calls a model
  * and never writes, so it runs close to the speed of hashing.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { MAX_HARVEST_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../constants';
 import type { Ledger, LedgerEntry } from '../store/ledger';
 import type { SourceFile } from './scanSources';
+import { sha256Hash } from '../util/sha256';
 
 export type ConversationClass =
   /**
@@ -94,7 +94,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       out.push({ path: file.path, inInbox: file.inInbox, sha256: '', bytes: 0, mtimeMs, class: 'unreadable', reason: (error as Error).message });
       continue;
     }
-    const sha256 = createHash('sha256').update(buffer).digest('hex');
+    const sha256 = sha256Hash().update(buffer).digest('hex');
     const entry = ledger.entries[sha256];
     const base = { path: file.path, inInbox: file.inInbox, sha256, bytes: buffer.length, mtimeMs, ledger: entry };
     const first = firstBySha.get(sha256);

@@ -5,7 +5,6 @@
  * conversation waits that the preview never saw, or the ledger it would overwrite moved on.
  * Knowledge files that changed are not a reason: apply re-applies its edits on top of them.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { printable } from '../util/format';
 import type { Ledger } from '../store/ledger';
@@ -14,11 +13,12 @@ import { readTextLossless } from '../store/storeText';
 import { classifyConversations } from './classify';
 import type { HarvestPlan } from './plan';
 import { scanSources } from './scanSources';
+import { sha256Hash } from '../util/sha256';
 
 /** sha256 of a file's bytes, '' when it does not exist. */
 export function fileSha256(file: string): string {
   try {
-    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    return sha256Hash().update(fs.readFileSync(file)).digest('hex');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
     throw error;

@@ -5,13 +5,13 @@
  * is a miss, never reused); what is written is redacted. A cache file that is not JSON or does
  * not fit the schema (replySchema.ts) is a miss, never an error.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HarvestItems } from '../knowledge/categories';
 import { REDACTION_RULES_ID, redactDeep } from '../safety/redact';
 import { writeFileAtomic } from '../store/atomicWrite';
 import type { StorePaths } from '../store/storePaths';
+import { sha256Hash } from '../util/sha256';
 
 export interface CachedReply {
   items: HarvestItems;
@@ -21,7 +21,7 @@ export interface CachedReply {
 }
 
 export function replyCacheKey(sha256: string, provider: string, model: string | undefined, prompt: string): string {
-  return createHash('sha256').update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${REDACTION_RULES_ID}`).digest('hex');
+  return sha256Hash().update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${REDACTION_RULES_ID}`).digest('hex');
 }
 
 function cacheFile(paths: StorePaths, key: string): string {

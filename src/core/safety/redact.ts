@@ -5,8 +5,8 @@
  * connection strings. The rules are data (secretRules.ts); a redacted secret reads
  * `[REDACTED:kind]` and the context around it (a variable name, a URL's user) stays.
  */
-import { createHash } from 'node:crypto';
 import { SECRET_RULES, normalizeSecretName, type SecretRule } from './secretRules';
+import { sha256Hash } from '../util/sha256';
 
 const MARKER_PREFIX = '[REDACTED:';
 
@@ -91,7 +91,7 @@ function applyRule({ rule, regex }: CompiledRule, text: string, found?: (kind: s
  * Identifies the rule set: anything keyed on redacted content (the reply cache) includes it, so
  * what older rules let through is not reused after the rules change.
  */
-export const REDACTION_RULES_ID = createHash('sha256')
+export const REDACTION_RULES_ID = sha256Hash()
   .update(SECRET_RULES.map((r) => `${r.kind}\n${r.pattern.source}\n${r.pattern.flags}\n${r.unless?.source ?? ''}\n${r.name?.pattern.source ?? ''}\n${r.name?.unless?.source ?? ''}`).join('\n'))
   .digest('hex')
   .slice(0, 16);

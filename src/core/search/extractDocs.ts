@@ -8,7 +8,6 @@
  * secret reaches `.index/`, an embedding request or a search result. (File paths are redacted
  * where they are listed, in sourceFiles.ts.)
  */
-import { createHash } from 'node:crypto';
 import type { Conversation } from '../conversations/conversation';
 import { importConversation } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
@@ -21,6 +20,7 @@ import { redactSecrets } from '../safety/redact';
 import { parseNoteFile } from '../store/noteFile';
 import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
+import { sha256Hash } from '../util/sha256';
 
 /** Target size of a transcript chunk; a single turn larger than the hard cap is cut. */
 const CHUNK_TARGET_CHARS = 1500;
@@ -28,7 +28,7 @@ const CHUNK_MAX_CHARS = 2400;
 
 /** Content hash used for source files and for the vectors of a text. */
 export function contentHash(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('base64url');
+  return sha256Hash().update(data).digest('base64url');
 }
 
 /** The text a document is embedded as: a note carries the path it is about. */

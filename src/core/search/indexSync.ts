@@ -5,12 +5,12 @@
  * nothing changed, so a refresh before every query is a stat scan and no lock.
  */
 import * as fs from 'node:fs';
-import matter from 'gray-matter';
 import type { StorePaths } from '../store/storePaths';
 import { contentHash, extractDocs } from './extractDocs';
 import type { LexicalBackend, SourceState } from './lexicalBackend';
 import type { UpdateReport } from './searchTypes';
 import { classifySource, statSource, visitSourceFiles, type SourceFileInfo } from './sourceFiles';
+import { clearFrontmatterCache } from '../util/yamlFrontmatter';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
 const DEFAULT_MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
@@ -80,9 +80,8 @@ export function syncIndex(backend: LexicalBackend, paths: StorePaths, options: S
       }
     });
   }
-  // gray-matter (behind parseNoteFile) memoizes every text it parses for the life of the
-  // process: harmless in the CLI, a leak in the extension or the MCP server. Not in its typings.
-  if (changed.some((f) => f.kind === 'notes')) (matter as unknown as { clearCache?: () => void }).clearCache?.();
+  // Whatever gray-matter cached while notes were parsed goes (a leak in a long-running process otherwise).
+  if (changed.some((f) => f.kind === 'notes')) clearFrontmatterCache();
   report.docs = backend.count();
   report.indexed.sort();
   report.removed.sort();

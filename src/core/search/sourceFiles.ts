@@ -3,7 +3,6 @@
  * conversations in inbox/ and archive/. Listing stats each file so an update can skip the ones
  * whose mtime and size did not change.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
@@ -11,6 +10,7 @@ import { isConversationFileName } from '../harvest/scanSources';
 import { redactSecrets } from '../safety/redact';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
 import { listNames, walkTree } from '../util/walkTree';
+import { sha256Hash } from '../util/sha256';
 
 /** How a source file is read into documents. */
 export type SourceKind = 'category' | 'notes' | 'transcript';
@@ -44,7 +44,7 @@ function indexedPath(rel: string): string {
   let key = indexedPaths.get(rel);
   if (key === undefined) {
     const clean = redactSecrets(rel);
-    key = clean === rel ? rel : `${clean}#${createHash('sha256').update(rel).digest('hex').slice(0, 8)}`;
+    key = clean === rel ? rel : `${clean}#${sha256Hash().update(rel).digest('hex').slice(0, 8)}`;
     if (indexedPaths.size >= MAX_REMEMBERED_PATHS) indexedPaths.clear();
     indexedPaths.set(rel, key);
   }

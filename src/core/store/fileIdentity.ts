@@ -3,8 +3,8 @@
  * exceed 2^53 on some file systems), plus a content fingerprint so a note can be re-found when
  * the inode changes (git checkout, clone, editors that save by rename).
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { sha256Hash } from '../util/sha256';
 
 export interface FileIdentity {
   /** `device:inode`, the seed's file_id. */
@@ -29,7 +29,7 @@ let chunk: Buffer | undefined;
 
 /** sha256 of a file's content, streamed in chunks so large files do not load whole. */
 export function fingerprintFile(file: string): string {
-  const hash = createHash('sha256');
+  const hash = sha256Hash();
   const fd = fs.openSync(file, 'r');
   try {
     const buffer = (chunk ??= Buffer.allocUnsafe(1 << 20));

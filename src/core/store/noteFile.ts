@@ -13,8 +13,8 @@
  *
  *     - Uses ephemeral cache blocks. [from: abc123, 2026-11-21]
  */
-import matter from 'gray-matter';
 import { appendItems, listItems, type KnowledgeItem } from '../knowledge/categoryFile';
+import { parseFrontmatter } from '../util/yamlFrontmatter';
 
 export interface NoteFileMeta {
   /** Workspace-relative path with forward slashes (absolute when outside any workspace). */
@@ -49,10 +49,9 @@ export function parseNoteFile(text: string): NoteFile {
   let data: Record<string, unknown> = {};
   let body = text;
   try {
-    // Passing options makes gray-matter skip its process-wide cache of every text it parsed,
-    // which would otherwise grow without bound in the long-running language server.
-    const parsed = matter(text.replace(/^\ufeff/, ''), {});
-    data = parsed.data as Record<string, unknown>;
+    // Never cached process-wide (see yamlFrontmatter), which matters in the long-running server.
+    const parsed = parseFrontmatter(text.replace(/^\ufeff/, ''));
+    data = parsed.data;
     body = parsed.content;
   } catch {
     // A hand-broken frontmatter: keep the whole text as body so no note is lost.

@@ -11,8 +11,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import matter from 'gray-matter';
 import { parseNoteFile, type NoteFileMeta } from './noteFile';
+import { clearFrontmatterCache } from '../util/yamlFrontmatter';
 
 /** One note file of the store. */
 export interface IndexEntry {
@@ -49,15 +49,6 @@ const readUtf8: NoteReader = (file) => fs.readFileSync(file, 'utf8');
  * thread-pool hops per file).
  */
 const READ_CHUNK = 500;
-
-/**
- * gray-matter (core's frontmatter parser) memoizes every text it parses, for the life of the
- * process: harmless in the CLI, a leak in a server that re-reads note files for hours.
- * `clearCache` exists at run time but not in its typings.
- */
-export function clearFrontmatterCache(): void {
-  (matter as unknown as { clearCache?: () => void }).clearCache?.();
-}
 
 /**
  * The frontmatter exactly as core's renderNoteFile writes it (JSON strings are YAML scalars).

@@ -4,7 +4,6 @@
  * discussion so far — shows which knowledge it used, and records the discussion into the
  * inbox for the next harvest.
  */
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { buildContext, DEFAULT_ROLE_INSTRUCTIONS, stablePrefix, volatileSuffix } from '../../core/context/buildContext';
 import { createCacheState, recordCall } from '../../core/context/cacheState';
@@ -18,12 +17,13 @@ import { adapterOptions } from '../providers/providerChoice';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 import { writeChatTranscript } from './chatTranscript';
+import { sha256Hash } from '../../core/util/sha256';
 
 const log = logger('chat');
 
 /** A stable id for a discussion: the chat API has none, so hash its first prompt. */
 function discussionIdFor(firstPrompt: string): string {
-  return 'lore-chat-' + createHash('sha256').update(firstPrompt).digest('hex').slice(0, 10);
+  return 'lore-chat-' + sha256Hash().update(firstPrompt).digest('hex').slice(0, 10);
 }
 
 function responseText(turn: vscode.ChatResponseTurn): string {

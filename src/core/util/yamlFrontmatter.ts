@@ -1,0 +1,24 @@
+/**
+ * The one door to gray-matter (YAML frontmatter): loaded on first use, because with js-yaml it
+ * is a fifth of the extension's bundle and activation never parses frontmatter. Passing options
+ * on every parse keeps gray-matter from caching each text it saw for the life of the process;
+ * clearFrontmatterCache empties what a caller without options may have left.
+ */
+import type matterType from 'gray-matter';
+
+let loaded: typeof matterType | undefined;
+
+function grayMatter(): typeof matterType {
+  return (loaded ??= require('gray-matter') as typeof matterType);
+}
+
+/** The frontmatter data and the content after it (a text without frontmatter: no data, all content). */
+export function parseFrontmatter(text: string): { data: Record<string, unknown>; content: string } {
+  const parsed = grayMatter()(text, { excerpt: false });
+  return { data: parsed.data as Record<string, unknown>, content: parsed.content };
+}
+
+/** Empties gray-matter's process-wide cache of parsed texts (a no-op before it was ever loaded). */
+export function clearFrontmatterCache(): void {
+  (loaded as unknown as { clearCache?: () => void } | undefined)?.clearCache?.();
+}
