@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isInside, type StorePaths } from '../store/storePaths';
 import { walkTree } from '../util/walkTree';
 
@@ -47,8 +48,13 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
     walkTree(dir, {
       sorted: true,
       unreadable: (where, error) => result.problems.push({ path: where, message: error.message }),
-      // Never read the store's own files (category files, archive, caches) as conversations.
-      enter: (entry, full) => entry.name !== '.git' && entry.name !== 'node_modules' && !(isInside(paths.root, full) && !isInside(paths.inbox, full) && !isInside(full, paths.inbox)),
+      // Never read the store's own files (category files, archive, caches) as conversations,
+      // nor a Claude Code session's subagent transcripts and tool outputs (part of the session).
+      enter: (entry, full) =>
+        entry.name !== '.git' &&
+        entry.name !== 'node_modules' &&
+        !(isInside(paths.root, full) && !isInside(paths.inbox, full) && !isInside(full, paths.inbox)) &&
+        !isClaudeCodeSessionSideFolder(full),
       file: (entry, full) => {
         if (!(entry.isFile() || entry.isSymbolicLink()) || !isConversationFileName(entry.name)) return;
         if (isInside(paths.root, full) && !isInside(paths.inbox, full)) return;

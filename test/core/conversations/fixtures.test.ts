@@ -81,6 +81,43 @@ describe('importers on hand-written fixtures', () => {
     }
   });
 
+  it('reads a Claude Code session as it is on disk: injected context, titles, compact boundary', () => {
+    const conv = load('claude-project/5f0c2d4e-7a1b-4c3d-9e8f-0a1b2c3d4e5f.jsonl');
+    assert.equal(conv.format, 'claude-code');
+    // The last ai-title wins over an earlier one and over the summary record.
+    assert.equal(conv.title, 'Integer cents for cart totals');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'Why does the cart total round wrongly?', at: '2026-03-02T09:00:00.000Z' },
+      {
+        role: 'assistant',
+        text: "I'll have a subagent look for the rounding code.",
+        at: '2026-03-02T09:00:10.000Z',
+        tools: ['[tool:Task] Find rounding code (Explore)'],
+      },
+      {
+        role: 'assistant',
+        text: "Totals are summed as floats; I'll switch them to integer cents.",
+        at: '2026-03-02T09:01:10.000Z',
+        tools: ['[tool:Bash] npm test'],
+      },
+      // A system reminder and a background-task notification alone are no user turns; the caveat is not the user's.
+      { role: 'user', text: 'Please keep the receipts in cents too.', at: '2026-03-02T09:11:00.000Z' },
+      { role: 'assistant', text: 'Done: totals and receipts now use integer cents.', at: '2026-03-02T09:12:00.000Z' },
+    ]);
+    assert.equal(conv.skipped?.['compact-boundary'], 1);
+    assert.equal(conv.skipped?.['compact-summary'], 1);
+    const text = renderTranscript(conv);
+    for (const hidden of ['SELECTED-CODE', 'REMINDER-TEXT', 'task-notification', 'b27a792', 'COMPACT-SUMMARY', 'Caveat', 'SUBAGENT-REPORT']) {
+      assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
+    }
+  });
+
+  it('prefers the name the user gave a Claude Code session over the generated one', () => {
+    const conv = load('claude-project/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl');
+    assert.equal(conv.title, 'Release checklist');
+    assert.equal(conv.turns.length, 2);
+  });
+
   it('reads an old-format Codex rollout (bare items, header line)', () => {
     const conv = load('codex-legacy.jsonl');
     assert.equal(conv.format, 'codex');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isClaudeCodeSessionSideFolder } from '../../../src/core/conversations/claudeCodeLayout';
 import { DETECT_HEAD_CHARS, detectFormat, importConversation } from '../../../src/core/conversations/detect';
 import { countNonBlankLines, looksLikeJson } from '../../../src/core/conversations/formatCheck';
 import { CORPUS, FIXTURES } from '../../helpers/paths';
@@ -13,7 +14,8 @@ function readableSources(): string[] {
   for (const dir of [CORPUS, path.join(FIXTURES, 'conversations')]) {
     for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
       const file = path.join(entry.parentPath, entry.name);
-      if (entry.isFile() && entry.name !== 'README.md' && !file.startsWith(UNSUPPORTED + path.sep)) files.push(file);
+      // A Claude Code session's subagent transcripts and tool outputs are no conversations (harvest skips them too).
+      if (entry.isFile() && entry.name !== 'README.md' && !file.startsWith(UNSUPPORTED + path.sep) && !isClaudeCodeSessionSideFolder(entry.parentPath)) files.push(file);
     }
   }
   return files;

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isClaudeCodeSessionSideFolder } from '../../../src/core/conversations/claudeCodeLayout';
 import type { Conversation } from '../../../src/core/conversations/conversation';
 import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
 import { loreTranscript } from '../../../src/core/conversations/loreTranscript';
@@ -13,7 +14,8 @@ function allSources(): string[] {
     for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
       const file = path.join(entry.parentPath, entry.name);
       // Look-alikes of formats Lore does not read (conversations/unsupported/) have no turns to round-trip.
-      if (entry.isFile() && entry.name !== 'README.md' && !file.includes(`${path.sep}unsupported${path.sep}`)) files.push(file);
+      // A Claude Code session's subagent transcripts and tool outputs are no conversations (harvest skips them too).
+      if (entry.isFile() && entry.name !== 'README.md' && !file.includes(`${path.sep}unsupported${path.sep}`) && !isClaudeCodeSessionSideFolder(entry.parentPath)) files.push(file);
     }
   }
   return files;
