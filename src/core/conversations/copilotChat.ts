@@ -42,7 +42,6 @@ function parse(rawText: string, sourcePath: string): Conversation {
     if (isObject(request)) requestTurns(conv, request, skipped);
     else countSkip(skipped, 'malformed');
   }
-  conv.startedAt ??= conv.turns.find((t) => t.at)?.at;
   return finishConversation(conv, skipped);
 }
 

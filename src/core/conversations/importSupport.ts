@@ -139,6 +139,9 @@ export function finishConversation(conv: Conversation, skipped: Record<string, n
     if (t.tools && t.tools.length === 0) delete t.tools;
   }
   conv.turns = conv.turns.filter((t) => t.text.trim() !== '' || (t.tools?.length ?? 0) > 0);
+  // A conversation began at its first stamped turn when its format has no start of its own; the
+  // file's mtime (the harvest's last resort) is when it was last written, often days later.
+  conv.startedAt ??= conv.turns.find((t) => t.at !== undefined)?.at;
   // `x ??= maybe()` leaves explicit undefined keys behind; callers should see absent fields.
   for (const key of ['title', 'startedAt', 'cwd', 'model', 'sourceFormat'] as const) if (conv[key] === undefined) delete conv[key];
   if (Object.keys(skipped).length > 0) conv.skipped = skipped;

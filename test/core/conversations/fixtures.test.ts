@@ -118,6 +118,37 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.turns.length, 2);
   });
 
+  it('reads a SpecStory v2.1 export: session id, model and millisecond stamps from the headers', () => {
+    const conv = load('specstory-v2.1-claude-code.md');
+    assert.equal(conv.format, 'specstory');
+    assert.equal(conv.id, '3e9d1c70-2b4a-4f6e-9c1d-5a7b8e2f0c44');
+    assert.equal(conv.title, undefined, 'a heading that is only a time is no title');
+    assert.equal(conv.startedAt, '2026-11-19T16:20:05Z');
+    assert.equal(conv.model, 'claude-opus-4-5-20251101');
+    assert.deepEqual(
+      conv.turns.map((t) => [t.role, t.at]),
+      [
+        ['user', '2026-11-19T16:20:05.412Z'],
+        ['assistant', '2026-11-19T16:20:11.087Z'],
+        ['assistant', '2026-11-19T16:20:14.530Z'],
+        ['assistant', '2026-11-19T16:21:02.001Z'],
+      ],
+    );
+    assert.ok(!renderTranscript(conv).includes('GREP-OUTPUT'));
+  });
+
+  it('reads the oldest SpecStory export: `## ` title with a locale date, `_****_` separators', () => {
+    const conv = load('specstory-oldest.md');
+    assert.equal(conv.format, 'specstory');
+    assert.equal(conv.title, 'Debounce the search box');
+    assert.equal(conv.startedAt, '2025-01-02T13:06:30');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'Debounce the search box by 300 ms.' },
+      { role: 'assistant', text: "I'll look at the search component first.\n\nI added a 300 ms debounce with a cleanup on unmount." },
+      { role: 'user', text: 'Thanks!' },
+    ]);
+  });
+
   it('reads an old-format Codex rollout (bare items, header line)', () => {
     const conv = load('codex-legacy.jsonl');
     assert.equal(conv.format, 'codex');
