@@ -3,6 +3,10 @@
  * `# aider chat started at <time>` opens a session, `#### ` lines are what the user typed
  * (consecutive ones are one message), `> ` lines are Aider's own console output, and everything
  * else is the model's reply. All sessions of a file become one conversation, in order.
+ *
+ * In architect mode, once the user agrees to `Edit the files?`, Aider hands the architect's reply
+ * to the editor model and logs it as `#### ` lines: that message is the model's, not the user's,
+ * and is dropped (counted as `architect-handoff`).
  */
 import * as path from 'node:path';
 import type { Conversation, Importer, Turn } from './conversation';
@@ -16,6 +20,8 @@ const OUTPUT_LINE = /^>(?: |$)/;
 const APPLIED_EDIT = /^Applied edit to (.+)$/;
 const COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
 const MODEL = /^(?:Main model|Model): (\S+)/;
+/** Architect mode's question before it hands its reply to the editor, answered yes. */
+const EDIT_CONFIRMED = /^Edit the files\? \(Y\)es\/\(N\)o \[Yes\]: *(?:y|yes)?$/i;
 
 function detect(fileName: string, head: string): number {
   if (path.basename(fileName).toLowerCase().endsWith('.aider.chat.history.md')) return 0.95;
@@ -31,11 +37,15 @@ function parse(rawText: string, sourcePath: string): Conversation {
   let user: string[] | undefined;
   let reply: { turn: Turn; lines: string[] } | undefined;
   let thinking: 'tag' | 'marker' | undefined;
+  /** Set by a confirmed `Edit the files?`: the next `####` message is the architect's handoff. */
+  let handoff = false;
+  let userIsHandoff = false;
 
   const endUser = (): void => {
     if (!user) return;
     const text = trimBlankLines(user.join('\n'));
-    if (text !== '') {
+    if (userIsHandoff) countSkip(skipped, 'architect-handoff');
+    else if (text !== '') {
       conv.turns.push({ role: 'user', text, ...(sessionAt ? { at: sessionAt } : {}) });
       sessionAt = undefined;
     }
@@ -62,6 +72,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
       endUser();
       endReply();
       thinking = undefined;
+      handoff = false;
       sessionAt = `${start[1]}T${start[2]}`;
       conv.startedAt ??= sessionAt;
       continue;
@@ -70,15 +81,21 @@ function parse(rawText: string, sourcePath: string): Conversation {
       if (!user) {
         endReply();
         user = [];
+        userIsHandoff = handoff;
+        handoff = false;
       }
       user.push(line.slice(5));
       continue;
     }
     endUser();
     if (OUTPUT_LINE.test(line)) {
-      output(line.slice(2).trim(), conv, replyTurn, skipped);
+      const text = line.slice(2).trim();
+      if (EDIT_CONFIRMED.test(text)) handoff = true;
+      output(text, conv, replyTurn, skipped);
       continue;
     }
+    // Model text after the question means no handoff followed (older versions log none).
+    if (line.trim() !== '') handoff = false;
     // Reasoning models' thoughts: `<thinking-content-…>` blocks, or older ► THINKING / ► ANSWER.
     if (thinking === 'tag') {
       if (line.includes('</thinking-content-')) thinking = undefined;

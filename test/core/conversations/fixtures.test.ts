@@ -191,4 +191,16 @@ describe('importers on hand-written fixtures', () => {
     assert.ok(!text.includes('Tokens: 2.1k'));
     assert.ok(!text.includes('Removed: 1a2b3c4'));
   });
+
+  it("drops Aider architect mode's handoff: the architect's reply re-logged as user input", () => {
+    const conv = load('architect.aider.chat.history.md');
+    assert.equal(conv.format, 'aider');
+    assert.deepEqual(
+      conv.turns.filter((t) => t.role === 'user').map((t) => t.text),
+      ['Make the retry delay configurable.', 'Should the default stay at 500 ms?', 'Thanks, that is all.'],
+    );
+    assert.equal(conv.skipped?.['architect-handoff'], 1);
+    // The editor's edit and commit still belong to the exchange.
+    assert.ok(conv.turns.some((t) => t.tools?.includes('[tool:edit] client.ts')));
+  });
 });
