@@ -23,3 +23,14 @@ export function isClaudeCodeSessionSideFolder(folder: string): boolean {
   const session = path.dirname(folder);
   return SESSION_ID.test(path.basename(session)) || fs.existsSync(`${session}.jsonl`);
 }
+
+/** Before subagents got their own folder, their transcripts sat beside the sessions. */
+const LEGACY_SUBAGENT_FILE = /^agent-[0-9a-f]{6,}\.jsonl$/i;
+
+/**
+ * Whether `file` is an older Claude Code's subagent transcript (`<project>/agent-<id>.jsonl`):
+ * so named, with a session file in the same folder. `siblings` lists that folder's entry names.
+ */
+export function isClaudeCodeLegacySubagentFile(file: string, siblings: () => readonly string[]): boolean {
+  return LEGACY_SUBAGENT_FILE.test(path.basename(file)) && siblings().some((name) => name.endsWith('.jsonl') && SESSION_ID.test(name.slice(0, -'.jsonl'.length)));
+}

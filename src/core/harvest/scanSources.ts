@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
+import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isInside, type StorePaths } from '../store/storePaths';
 import { walkTree } from '../util/walkTree';
 
@@ -44,6 +44,20 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
     seen.add(abs);
     result.files.push({ path: abs, inInbox: isInside(paths.inbox, abs) });
   };
+  /** Folder listings, taken only when a file is named like an old subagent transcript. */
+  const listings = new Map<string, string[]>();
+  const siblings = (dir: string) => () => {
+    let names = listings.get(dir);
+    if (!names) {
+      try {
+        names = fs.readdirSync(dir);
+      } catch {
+        names = []; // Listed a moment ago by the walk; if it vanished, the file is offered as usual.
+      }
+      listings.set(dir, names);
+    }
+    return names;
+  };
   const walk = (dir: string) =>
     walkTree(dir, {
       sorted: true,
@@ -58,6 +72,7 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
       file: (entry, full) => {
         if (!(entry.isFile() || entry.isSymbolicLink()) || !isConversationFileName(entry.name)) return;
         if (isInside(paths.root, full) && !isInside(paths.inbox, full)) return;
+        if (isClaudeCodeLegacySubagentFile(full, siblings(path.dirname(full)))) return;
         if (entry.isSymbolicLink()) {
           try {
             if (!fs.statSync(full).isFile()) return;

@@ -100,14 +100,14 @@ describe('importers on hand-written fixtures', () => {
         at: '2026-03-02T09:01:10.000Z',
         tools: ['[tool:Bash] npm test'],
       },
-      // A system reminder and a background-task notification alone are no user turns; the caveat is not the user's.
+      // A system reminder and background-task notifications alone are no user turns; the caveat is not the user's.
       { role: 'user', text: 'Please keep the receipts in cents too.', at: '2026-03-02T09:11:00.000Z' },
       { role: 'assistant', text: 'Done: totals and receipts now use integer cents.', at: '2026-03-02T09:12:00.000Z' },
     ]);
     assert.equal(conv.skipped?.['compact-boundary'], 1);
     assert.equal(conv.skipped?.['compact-summary'], 1);
     const text = renderTranscript(conv);
-    for (const hidden of ['SELECTED-CODE', 'REMINDER-TEXT', 'task-notification', 'b27a792', 'COMPACT-SUMMARY', 'Caveat', 'SUBAGENT-REPORT']) {
+    for (const hidden of ['SELECTED-CODE', 'REMINDER-TEXT', 'task-notification', 'b27a792', 'bb6abe4', 'COMPACT-SUMMARY', 'Caveat', 'SUBAGENT-REPORT']) {
       assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
     }
   });
