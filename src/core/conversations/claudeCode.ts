@@ -1,6 +1,7 @@
 /**
- * Importer for Claude Code session logs (`~/.claude/projects/<dir>/<session>.jsonl`). Each line is
- * one record; only the main thread's user and assistant text is kept, tool calls become one-line
+ * Importer for Claude Code session logs (`~/.claude/projects/<dir>/<session>.jsonl`, or the same
+ * records as one JSON array, as hooks save them to `.claude/logs/chat.json`). Each line is one
+ * record; only the main thread's user and assistant text is kept, tool calls become one-line
  * summaries, and everything else (thinking, tool output, snapshots, hooks, subagent sidechains) is
  * counted in `skipped`. Context Claude Code injects into user records (IDE selections, reminders,
  * background-task notifications, caveats, the summary written at a compact boundary) is not the
@@ -15,7 +16,7 @@ import {
   cleanText,
   countSkip,
   finishConversation,
-  forEachJsonLine,
+  forEachJsonRecord,
   isObject,
   obj,
   oneLine,
@@ -78,6 +79,12 @@ function detect(fileName: string, head: string): number {
   return 0;
 }
 
+/** A Claude Code record: messages have a `uuid`; bookkeeping records are known by their type. */
+function isClaudeRecord(rec: JsonObject): boolean {
+  const type = str(rec.type) ?? '';
+  return typeof rec.uuid === 'string' || SKIPPED_TYPES.has(type) || ['summary', 'ai-title', 'custom-title'].includes(type);
+}
+
 function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv: Conversation = { id: '', format: 'claude-code', sourcePath, turns: [] };
@@ -87,7 +94,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
   let current: Current = { messageId: undefined, turn: undefined };
   const tools = new Map<string, ToolRef>();
 
-  forEachJsonLine(cleanText(rawText), skipped, (rec) => {
+  forEachJsonRecord(cleanText(rawText), skipped, isClaudeRecord, (rec) => {
     sessionId ??= str(rec.sessionId);
     conv.startedAt ??= str(rec.timestamp);
     if (rec.type === 'summary') {

@@ -90,6 +90,37 @@ export function forEachJsonLine(text: string, skipped: Record<string, number>, o
   }
 }
 
+/**
+ * Like forEachJsonLine, but also reads the same records saved as one JSON array (hooks that copy
+ * a session log for reading, such as `.claude/logs/chat.json`, pretty-print it that way). An
+ * array is read only when its first element is the format's record (`isRecord`): other tools'
+ * arrays share keys, and the line-share check cannot tell a pretty-printed array apart.
+ */
+export function forEachJsonRecord(
+  text: string,
+  skipped: Record<string, number>,
+  isRecord: (record: JsonObject) => boolean,
+  onRecord: (record: JsonObject) => void,
+): void {
+  const start = text.trimStart();
+  if (start.startsWith('[')) {
+    let records: unknown;
+    try {
+      records = JSON.parse(start);
+    } catch {
+      records = undefined; // Not one array: JSON Lines whose first record is an array, or broken.
+    }
+    if (Array.isArray(records) && isObject(records[0]) && isRecord(records[0])) {
+      for (const record of records) {
+        if (isObject(record)) onRecord(record);
+        else countSkip(skipped, 'malformed');
+      }
+      return;
+    }
+  }
+  forEachJsonLine(text, skipped, onRecord);
+}
+
 /** Appends a tool line to a turn. */
 export function addTool(turn: Turn, line: string): void {
   (turn.tools ??= []).push(line);

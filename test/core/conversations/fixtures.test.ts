@@ -118,6 +118,22 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.turns.length, 2);
   });
 
+  it('reads a Claude Code log saved as one JSON array by a hook (.claude/logs/chat.json), dated by its first record', () => {
+    const conv = load('claude-hooks/chat.json');
+    assert.equal(conv.format, 'claude-code');
+    assert.equal(conv.id, 'c4d5e6f7-0819-4a2b-9c3d-4e5f60718293');
+    assert.equal(conv.startedAt, '2026-11-19T07:45:02.118Z');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'Why does the health check time out on staging?', at: '2026-11-19T07:45:02.118Z' },
+      {
+        role: 'assistant',
+        text: 'The health check waits for the database pool, which staging caps at 2 connections.',
+        at: '2026-11-19T07:45:09.540Z',
+        tools: ['[tool:Bash] curl -s -m 5 https://staging.example.test/health → error'],
+      },
+    ]);
+  });
+
   it('reads a SpecStory v2.1 export: session id, model and millisecond stamps from the headers', () => {
     const conv = load('specstory-v2.1-claude-code.md');
     assert.equal(conv.format, 'specstory');
