@@ -177,7 +177,8 @@ function roleLabel(label: string): { at?: string; model?: string } {
   const inner = /\(([^)]*)\)/.exec(label)?.[1] ?? '';
   const stamp = STAMP.exec(inner);
   const named = /model ([^,)]+)/.exec(inner)?.[1];
-  const before = stamp ? inner.slice(0, stamp.index).replace(/,\s*$/, '').trim() : '';
+  // `(claude-opus-4-5 2026-…Z)`: the model is what precedes the time, up to any `, mode …`.
+  const before = stamp ? inner.slice(0, stamp.index).split(',')[0].trim() : '';
   return { at: stamp ? iso(stamp) : undefined, model: (named ?? before).trim() || undefined };
 }
 
