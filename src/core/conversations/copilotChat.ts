@@ -32,6 +32,15 @@ function parse(rawText: string, sourcePath: string): Conversation {
     countSkip(skipped, 'malformed');
     return finishConversation(conv, skipped);
   }
+  return chatSessionConversation(data, sourcePath, skipped);
+}
+
+/**
+ * A chat session's serialized data (`ISerializableChatData`: a `.json` snapshot, or the state a
+ * `.jsonl` session log replays to) as a conversation. `skipped` already holds the caller's counts.
+ */
+export function chatSessionConversation(data: JsonObject, sourcePath: string, skipped: Record<string, number>): Conversation {
+  const conv = emptyConversation(conversationIdFromPath(sourcePath), 'copilot-chat', sourcePath);
   const sessionId = str(data.sessionId);
   if (sessionId) conv.id = sanitizeConversationId(sessionId);
   const title = str(data.customTitle);
