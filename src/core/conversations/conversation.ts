@@ -12,6 +12,7 @@ export type ConversationFormat =
   | 'aider'
   | 'specstory'
   | 'copilot-chat'
+  | 'gemini-cli'
   | 'plain';
 
 export type TurnRole = 'user' | 'assistant' | 'system';

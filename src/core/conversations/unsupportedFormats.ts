@@ -1,6 +1,6 @@
 /**
  * Conversation formats Lore knows by sight but cannot read yet. When no importer reads a file,
- * the harvest report names what the file looks like ("a Gemini CLI chat session") rather than
+ * the harvest report names what the file looks like ("a Gemini CLI prompt log") rather than
  * only what it is not. A format leaves this list when it gets an importer.
  */
 
@@ -11,12 +11,6 @@ interface KnownFormat {
 }
 
 const KNOWN_FORMATS: readonly KnownFormat[] = [
-  {
-    // ~/.gemini/tmp/<project>/chats/session-*.json (one JSON object), or *.jsonl since mid 2026
-    // (a metadata line, then one message record per line).
-    name: 'a Gemini CLI chat session',
-    matches: (head) => /"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head),
-  },
   {
     // ~/.gemini/tmp/<project>/logs.json: the prompts typed, `[{sessionId, messageId, type, message, timestamp}]`.
     name: 'a Gemini CLI prompt log (logs.json)',
