@@ -13,6 +13,7 @@ export type ConversationFormat =
   | 'specstory'
   | 'copilot-chat'
   | 'gemini-cli'
+  | 'cline'
   | 'plain';
 
 export type TurnRole = 'user' | 'assistant' | 'system';
