@@ -14,6 +14,7 @@ export type ConversationFormat =
   | 'copilot-chat'
   | 'gemini-cli'
   | 'cline'
+  | 'continue'
   | 'plain';
 
 export type TurnRole = 'user' | 'assistant' | 'system';
