@@ -22,6 +22,13 @@ const KNOWN_FORMATS: readonly KnownFormat[] = [
     // OpenCode messages also have `role: "user"` and `parts`, but their parts start with `type`.
     matches: (head) => /"role"\s*:\s*"(?:user|model)"/.test(head) && /"parts"\s*:\s*\[\s*\{\s*"(?:text|functionCall|functionResponse|inlineData|thought)"/.test(head),
   },
+  {
+    // Cline / Roo Code / Kilo Code tasks/<id>/ui_messages.json: what the chat panel showed,
+    // `[{ts, type: "say" | "ask", say | ask, text}]`. cline.ts reads the same task from its
+    // api_conversation_history.json, so this file is kept, never harvested twice.
+    name: 'a Cline task’s panel log (ui_messages.json; Lore reads the api_conversation_history.json next to it)',
+    matches: (head) => /^\s*\[/.test(head) && /"ts"\s*:\s*\d/.test(head) && /"type"\s*:\s*"(?:say|ask)"/.test(head),
+  },
 ];
 
 /** The name of a known but unsupported format the file looks like, or undefined. */

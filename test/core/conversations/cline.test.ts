@@ -59,4 +59,14 @@ describe('Cline / Roo Code / Kilo Code task histories', () => {
     assert.deepEqual(other.turns, []);
     assert.ok(other.unrecognized);
   });
+
+  it('keeps the task’s ui_messages.json unrecognized, naming the file Lore reads instead', () => {
+    const ui = JSON.stringify([
+      { ts: 1761300000000, type: 'say', say: 'task', text: 'parseDate returns the previous day' },
+      { ts: 1761300004000, type: 'say', say: 'text', text: 'Let me read the parser first.' },
+    ]);
+    const conv = importConversation('/g/tasks/1761300000000/ui_messages.json', ui);
+    assert.deepEqual(conv.turns, []);
+    assert.match(conv.unrecognized ?? '', /^looks like a Cline task’s panel log \(ui_messages\.json; Lore reads the api_conversation_history\.json next to it\)/);
+  });
 });
