@@ -18,22 +18,7 @@
 import * as path from 'node:path';
 import type { Conversation, Importer, Turn } from './conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import {
-  addTool,
-  arr,
-  cleanText,
-  countSkip,
-  emptyConversation,
-  finishConversation,
-  isObject,
-  obj,
-  removeTagBlocks,
-  str,
-  tagContent,
-  toIso,
-  trimBlankLines,
-  type JsonObject,
-} from './importSupport';
+import { addTool, arr, countSkip, emptyConversation, finishConversation, isObject, obj, parseJsonDocument, removeTagBlocks, str, tagContent, toIso, trimBlankLines, type JsonObject } from './importSupport';
 import { genericSummary, toolLine } from './toolSummary';
 
 const FILE_NAME = /(?:^|[/\\])api_conversation_history\.json$/i;
@@ -66,17 +51,8 @@ function detect(fileName: string, head: string): number {
 function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv = emptyConversation(taskId(sourcePath), 'cline', sourcePath);
-  let data: unknown;
-  try {
-    data = JSON.parse(cleanText(rawText));
-  } catch {
-    countSkip(skipped, 'malformed');
-    return finishConversation(conv, skipped);
-  }
-  if (!Array.isArray(data)) {
-    countSkip(skipped, 'malformed');
-    return finishConversation(conv, skipped);
-  }
+  const data = parseJsonDocument(rawText, skipped, Array.isArray);
+  if (!data) return finishConversation(conv, skipped);
   for (const message of data) {
     if (!isObject(message)) countSkip(skipped, 'malformed');
     else if (message.role === 'user') conv.turns.push(userTurn(message, skipped));

@@ -10,7 +10,7 @@
  */
 import type { Conversation, Importer, Turn } from './conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, cleanText, countSkip, emptyConversation, finishConversation, isObject, obj, str, trimBlankLines, type JsonObject } from './importSupport';
+import { addTool, arr, countSkip, emptyConversation, finishConversation, isObject, obj, parseJsonDocument, str, trimBlankLines, type JsonObject } from './importSupport';
 import { genericSummary, toolLine } from './toolSummary';
 
 function detect(fileName: string, head: string): number {
@@ -22,17 +22,8 @@ function detect(fileName: string, head: string): number {
 function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv = emptyConversation(conversationIdFromPath(sourcePath), 'continue', sourcePath);
-  let data: unknown;
-  try {
-    data = JSON.parse(cleanText(rawText));
-  } catch {
-    countSkip(skipped, 'malformed');
-    return finishConversation(conv, skipped);
-  }
-  if (!isObject(data) || !Array.isArray(data.history)) {
-    countSkip(skipped, 'malformed');
-    return finishConversation(conv, skipped);
-  }
+  const data = parseJsonDocument(rawText, skipped, (v): v is JsonObject & { history: unknown[] } => isObject(v) && Array.isArray(v.history));
+  if (!data) return finishConversation(conv, skipped);
   const sessionId = str(data.sessionId);
   if (sessionId) conv.id = sanitizeConversationId(sessionId);
   // "New Session" is Continue's placeholder until it names the session.
@@ -41,12 +32,13 @@ function parse(rawText: string, sourcePath: string): Conversation {
   conv.cwd = str(data.workspaceDirectory)?.replace(/^file:\/\//, '');
   conv.model = str(data.chatModelTitle);
   for (const item of data.history) {
-    const message = isObject(item) ? obj(item.message) : undefined;
+    const entry = obj(item);
+    const message = obj(entry?.message);
     if (!message) {
       countSkip(skipped, 'malformed');
       continue;
     }
-    if (arr(item.contextItems).length > 0) countSkip(skipped, 'context-items');
+    if (arr(entry?.contextItems).length > 0) countSkip(skipped, 'context-items');
     if (message.role === 'user') conv.turns.push({ role: 'user', text: trimBlankLines(messageText(message.content, skipped)) });
     else if (message.role === 'assistant') conv.turns.push(assistantTurn(message, skipped));
     else countSkip(skipped, str(message.role) ?? 'unknown');

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import type { Conversation, Importer, Turn } from './conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, cleanText, countSkip, emptyConversation, finishConversation, isObject, obj, str, toIso, trimBlankLines, type JsonObject } from './importSupport';
+import { addTool, arr, countSkip, emptyConversation, finishConversation, isObject, obj, parseJsonDocument, str, toIso, trimBlankLines, type JsonObject } from './importSupport';
 import { toolLine } from './toolSummary';
 
 function detect(fileName: string, head: string): number {
@@ -21,18 +21,8 @@ function detect(fileName: string, head: string): number {
 function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv = emptyConversation(conversationIdFromPath(sourcePath), 'copilot-chat', sourcePath);
-  let data: unknown;
-  try {
-    data = JSON.parse(cleanText(rawText));
-  } catch {
-    countSkip(skipped, 'malformed');
-    return finishConversation(conv, skipped);
-  }
-  if (!isObject(data)) {
-    countSkip(skipped, 'malformed');
-    return finishConversation(conv, skipped);
-  }
-  return chatSessionConversation(data, sourcePath, skipped);
+  const data = parseJsonDocument(rawText, skipped, isObject);
+  return data ? chatSessionConversation(data, sourcePath, skipped) : finishConversation(conv, skipped);
 }
 
 /**
