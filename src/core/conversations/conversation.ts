@@ -15,6 +15,7 @@ export type ConversationFormat =
   | 'gemini-cli'
   | 'cline'
   | 'continue'
+  | 'copilot-cli'
   | 'plain';
 
 export type TurnRole = 'user' | 'assistant' | 'system';
