@@ -7,7 +7,7 @@ import { FIXTURES } from '../helpers/paths';
 import { startStub, type StubServer } from '../helpers/stubServers';
 
 const UNSUPPORTED = path.join(FIXTURES, 'conversations', 'unsupported');
-const GEMINI = 'session-2025-10-14T09-31-7c2e91d4.json';
+const GEMINI = 'logs.json';
 const BOT_LOG = 'support-bot-log.jsonl';
 
 function ledger(root: string): Record<string, any> {
@@ -18,7 +18,7 @@ function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** A workspace whose inbox holds a Gemini CLI session and a JSONL look-alike. */
+/** A workspace whose inbox holds a Gemini CLI prompt log and a JSONL look-alike. */
 async function inboxWithLookAlikes() {
   const ws = await makeWorkspace();
   const gemini = path.join(ws.inbox, GEMINI);
@@ -44,7 +44,7 @@ describe('lore harvest: conversations no importer reads', function () {
     assert.ok(fs.existsSync(gemini) && fs.existsSync(bot), 'both files are still in the inbox');
     assert.equal(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), facts);
     const geminiLines = fs.readFileSync(gemini, 'utf8').trimEnd().split('\n').length;
-    const geminiReason = `looks like a Gemini CLI chat session, which Lore does not read yet (detected as Claude Code JSONL, but 0 of ${geminiLines} lines were Claude Code JSONL records)`;
+    const geminiReason = `looks like a Gemini CLI prompt log (logs.json), which Lore does not read yet (detected as Claude Code JSONL, but 0 of ${geminiLines} lines were Claude Code JSONL records)`;
     assert.ok(result.stdout.includes(`problem: ${gemini}: not harvested, kept: ${geminiReason}`), result.stdout);
     assert.ok(result.stdout.includes(`problem: ${bot}: not harvested, kept: not a supported conversation format: detected as Claude Code JSONL, but 0 of 15 lines were Claude Code JSONL records`), result.stdout);
     assert.match(result.stdout, /reclaimed: 0 conversation\(s\)/);
@@ -75,7 +75,7 @@ describe('lore harvest: conversations no importer reads', function () {
     assert.deepEqual(json.reclaimed, []);
     const dry = await runCli(['harvest', '--root', root]);
     assert.equal(dry.code, 0, dry.stderr);
-    assert.ok(dry.stdout.includes(`not read last time (kept; read again by --preview/--apply): ${gemini}: looks like a Gemini CLI chat session`), dry.stdout);
+    assert.ok(dry.stdout.includes(`not read last time (kept; read again by --preview/--apply): ${gemini}: looks like a Gemini CLI prompt log`), dry.stdout);
   });
 
   it('never sends them to the model, and harvests the readable conversation next to them', async () => {

@@ -12,6 +12,10 @@ export type ConversationFormat =
   | 'aider'
   | 'specstory'
   | 'copilot-chat'
+  | 'gemini-cli'
+  | 'cline'
+  | 'continue'
+  | 'copilot-cli'
   | 'plain';
 
 export type TurnRole = 'user' | 'assistant' | 'system';

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import type { Conversation, Importer, Turn } from './conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, cleanText, countSkip, emptyConversation, finishConversation, isObject, obj, str, toIso, trimBlankLines, type JsonObject } from './importSupport';
+import { addTool, arr, countSkip, emptyConversation, finishConversation, isObject, obj, parseJsonDocument, str, toIso, trimBlankLines, type JsonObject } from './importSupport';
 import { toolLine } from './toolSummary';
 
 function detect(fileName: string, head: string): number {
@@ -21,17 +21,16 @@ function detect(fileName: string, head: string): number {
 function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv = emptyConversation(conversationIdFromPath(sourcePath), 'copilot-chat', sourcePath);
-  let data: unknown;
-  try {
-    data = JSON.parse(cleanText(rawText));
-  } catch {
-    countSkip(skipped, 'malformed');
-    return finishConversation(conv, skipped);
-  }
-  if (!isObject(data)) {
-    countSkip(skipped, 'malformed');
-    return finishConversation(conv, skipped);
-  }
+  const data = parseJsonDocument(rawText, skipped, isObject);
+  return data ? chatSessionConversation(data, sourcePath, skipped) : finishConversation(conv, skipped);
+}
+
+/**
+ * A chat session's serialized data (`ISerializableChatData`: a `.json` snapshot, or the state a
+ * `.jsonl` session log replays to) as a conversation. `skipped` already holds the caller's counts.
+ */
+export function chatSessionConversation(data: JsonObject, sourcePath: string, skipped: Record<string, number>): Conversation {
+  const conv = emptyConversation(conversationIdFromPath(sourcePath), 'copilot-chat', sourcePath);
   const sessionId = str(data.sessionId);
   if (sessionId) conv.id = sanitizeConversationId(sessionId);
   const title = str(data.customTitle);

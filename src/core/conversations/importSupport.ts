@@ -178,3 +178,18 @@ export function finishConversation(conv: Conversation, skipped: Record<string, n
   if (Object.keys(skipped).length > 0) conv.skipped = skipped;
   return conv;
 }
+
+/**
+ * A whole-file JSON format's document, when the text parses and `accept` takes it; otherwise
+ * undefined, counted once as `malformed` (detection then knows the file is not this format).
+ */
+export function parseJsonDocument<T>(rawText: string, skipped: Record<string, number>, accept: (value: unknown) => value is T): T | undefined {
+  try {
+    const data: unknown = JSON.parse(cleanText(rawText));
+    if (accept(data)) return data;
+  } catch {
+    // Counted below, like a document of the wrong shape.
+  }
+  countSkip(skipped, 'malformed');
+  return undefined;
+}

@@ -1,6 +1,6 @@
 /**
  * Conversation formats Lore knows by sight but cannot read yet. When no importer reads a file,
- * the harvest report names what the file looks like ("a Gemini CLI chat session") rather than
+ * the harvest report names what the file looks like ("a Gemini CLI prompt log") rather than
  * only what it is not. A format leaves this list when it gets an importer.
  */
 
@@ -12,12 +12,6 @@ interface KnownFormat {
 
 const KNOWN_FORMATS: readonly KnownFormat[] = [
   {
-    // ~/.gemini/tmp/<project>/chats/session-*.json (one JSON object), or *.jsonl since mid 2026
-    // (a metadata line, then one message record per line).
-    name: 'a Gemini CLI chat session',
-    matches: (head) => /"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head),
-  },
-  {
     // ~/.gemini/tmp/<project>/logs.json: the prompts typed, `[{sessionId, messageId, type, message, timestamp}]`.
     name: 'a Gemini CLI prompt log (logs.json)',
     matches: (head) => /"sessionId"\s*:/.test(head) && /"messageId"\s*:\s*\d/.test(head),
@@ -25,7 +19,15 @@ const KNOWN_FORMATS: readonly KnownFormat[] = [
   {
     // `/chat save` checkpoints, `{history: [{role, parts}]}` (older ones a bare array): Gemini API contents.
     name: 'a Gemini CLI chat checkpoint (Gemini API contents)',
-    matches: (head) => /"role"\s*:\s*"(?:user|model)"/.test(head) && /"parts"\s*:\s*\[/.test(head),
+    // OpenCode messages also have `role: "user"` and `parts`, but their parts start with `type`.
+    matches: (head) => /"role"\s*:\s*"(?:user|model)"/.test(head) && /"parts"\s*:\s*\[\s*\{\s*"(?:text|functionCall|functionResponse|inlineData|thought)"/.test(head),
+  },
+  {
+    // Cline / Roo Code / Kilo Code tasks/<id>/ui_messages.json: what the chat panel showed,
+    // `[{ts, type: "say" | "ask", say | ask, text}]`. cline.ts reads the same task from its
+    // api_conversation_history.json, so this file is kept, never harvested twice.
+    name: 'a Cline task’s panel log (ui_messages.json; Lore reads the api_conversation_history.json next to it)',
+    matches: (head) => /^\s*\[/.test(head) && /"ts"\s*:\s*\d/.test(head) && /"type"\s*:\s*"(?:say|ask)"/.test(head),
   },
 ];
 

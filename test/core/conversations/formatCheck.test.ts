@@ -38,24 +38,17 @@ describe('detection confirms the format by parsing', () => {
     }
   });
 
-  it('refuses a Gemini CLI session (legacy JSON and current JSONL) that detection takes for Claude Code', () => {
-    const legacy = path.join(UNSUPPORTED, 'gemini-cli', 'session-2025-10-14T09-31-7c2e91d4.json');
-    const legacyLines = countNonBlankLines(fs.readFileSync(legacy, 'utf8'));
+  it('refuses a Gemini CLI prompt log that detection takes for Claude Code', () => {
+    const logs = path.join(UNSUPPORTED, 'gemini-cli', 'logs.json');
+    const text = fs.readFileSync(logs, 'utf8');
     // The head shares Claude Code's keys: this is the misdetection the check has to catch.
-    assert.equal(detectFormat(legacy, fs.readFileSync(legacy, 'utf8')), 'claude-code');
-    const a = load(legacy);
-    assert.deepEqual(a.turns, []);
+    assert.equal(detectFormat(logs, text), 'claude-code');
+    const conv = load(logs);
+    assert.deepEqual(conv.turns, []);
     assert.equal(
-      a.unrecognized,
-      `looks like a Gemini CLI chat session, which Lore does not read yet (detected as Claude Code JSONL, but 0 of ${legacyLines} lines were Claude Code JSONL records)`,
+      conv.unrecognized,
+      `looks like a Gemini CLI prompt log (logs.json), which Lore does not read yet (detected as Claude Code JSONL, but 0 of ${countNonBlankLines(text)} lines were Claude Code JSONL records)`,
     );
-    const b = load(path.join(UNSUPPORTED, 'gemini-cli', 'session-2026-06-02T16-05-3a8d5e10.jsonl'));
-    assert.deepEqual(b.turns, []);
-    assert.equal(
-      b.unrecognized,
-      'looks like a Gemini CLI chat session, which Lore does not read yet (detected as Claude Code JSONL, but 0 of 14 lines were Claude Code JSONL records)',
-    );
-    assert.match(load(path.join(UNSUPPORTED, 'gemini-cli', 'logs.json')).unrecognized ?? '', /^looks like a Gemini CLI prompt log \(logs\.json\), which Lore does not read yet/);
   });
 
   it('refuses JSON and JSONL look-alikes instead of reading them as plain text', () => {

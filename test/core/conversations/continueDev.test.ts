@@ -1,0 +1,50 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { continueDev } from '../../../src/core/conversations/continueDev';
+import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
+import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import { FIXTURES } from '../../helpers/paths';
+
+/*
+ * continue/<session id>.json was written by hand from continuedev/continue core/index.d.ts
+ * (`Session`, `ChatHistoryItem`, `ChatMessage` with its user / assistant / thinking / tool / system
+ * roles, `ToolCallDelta`, `ContextItemWithId`). Content invented.
+ */
+const FIXTURE = path.join(FIXTURES, 'conversations', 'continue', 'b7e4c2d0-1a2b-4c3d-9e8f-0a1b2c3d4e5f.json');
+
+describe('Continue sessions', () => {
+  it('keeps user and assistant messages and tool calls; drops thinking, tool results, system prompt and context items', () => {
+    const text = fs.readFileSync(FIXTURE, 'utf8');
+    assert.equal(detectFormat(FIXTURE, text), 'continue');
+    const conv = importConversation(FIXTURE, text);
+    assert.equal(conv.unrecognized, undefined);
+    assert.equal(conv.id, 'b7e4c2d0-1a2b-4c3d-9e8f-0a1b2c3d4e5f');
+    assert.equal(conv.title, 'Midnight UTC parseDate bug');
+    assert.equal(conv.cwd, '/home/dev/cal');
+    assert.equal(conv.model, 'Claude Sonnet 4.5');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'Why does parseDate return the previous day for midnight UTC?' },
+      { role: 'assistant', text: 'Let me look at the tests too.', tools: ['[tool:builtin_run_terminal_command] npx vitest run test/parseDate.test.ts'] },
+      { role: 'assistant', text: '`new Date(y, m - 1, d)` uses the local time zone; build it with `Date.UTC` instead.' },
+      { role: 'user', text: 'Thanks, that was it.' },
+    ]);
+    assert.deepEqual(conv.skipped, { system: 1, 'context-items': 1, imageUrl: 1, thinking: 1, tool: 1 });
+    const rendered = renderTranscript(conv);
+    for (const hidden of ['SYSTEM-PROMPT', 'CONTEXT-FILE-BODY', 'SECRET-THINKING', 'TOOL-OUTPUT-BODY', 'TOOL-RESULT-BODY', 'REASONING-TEXT', 'iVBOR']) {
+      assert.ok(!rendered.includes(hidden), `${hidden} leaked into the transcript`);
+    }
+  });
+
+  it('reads older sessions with string messages, and claims no JSON without its keys', () => {
+    const old = JSON.stringify({ history: [{ message: { role: 'user', content: 'hi' }, contextItems: [] }, { message: { role: 'assistant', content: 'hello' }, contextItems: [] }], title: 'New Session', workspaceDirectory: '/w', sessionId: 's-old' });
+    const conv = continueDev.parse(old, '/home/u/.continue/sessions/s-old.json');
+    assert.equal(conv.title, undefined);
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'hi' },
+      { role: 'assistant', text: 'hello' },
+    ]);
+    assert.equal(continueDev.detect('/x/a.json', old), 0.9);
+    assert.equal(continueDev.detect('/x/a.json', '{"sessionId":"a","messages":[]}'), 0);
+  });
+});
