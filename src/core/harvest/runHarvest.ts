@@ -145,7 +145,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         continue;
       }
       const label = printable(path.relative(process.cwd(), outcome.path) || outcome.path);
-      options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil(outcome.bytes / 1024)} KB)`);
+      options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil((outcome.renderedBytes ?? outcome.bytes) / 1024)} KB rendered)`);
       try {
         const text = fs.readFileSync(outcome.path, 'utf8');
         const conversation = importConversation(outcome.path, text);
