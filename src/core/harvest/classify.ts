@@ -12,7 +12,8 @@ import type { Ledger, LedgerEntry } from '../store/ledger';
 import type { SourceFile } from './scanSources';
 import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
-import { measureRendered, type RenderedSize } from './renderedSize';
+import type { Conversation } from '../conversations/conversation';
+import { importMeasured, type RenderedSize } from './renderedSize';
 
 export type ConversationClass =
   /**
@@ -65,6 +66,11 @@ export interface ClassifyOptions {
   /** Agent session logs outside the inbox modified within this many ms are `live`. */
   liveWindowMs?: number;
   now?: number;
+  /**
+   * Filled with the imported conversation of each harvest/retry candidate, by path: the harvest
+   * distills exactly the bytes that were hashed, without reading and importing the file again.
+   */
+  conversations?: Map<string, Conversation>;
   /** Raw files over this are `too-large` unread (default MAX_RAW_SOURCE_BYTES). */
   maxRawBytes?: number;
 }
@@ -108,7 +114,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
   for (const file of files) {
     let buffer: Buffer | undefined;
     let sha256: string;
-    let bytes = 0;
+    let bytes: number;
     let mtimeMs = 0;
     try {
       const stat = fs.statSync(file.path);
@@ -145,7 +151,8 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       reason = buffer.subarray(0, 8192).includes(0) ? 'contains NUL bytes' : 'not valid UTF-8';
     } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && isAgentLog(file.path)) cls = 'live';
     else {
-      rendered = measureRendered(file.path, buffer.toString('utf8'));
+      const imported = importMeasured(file.path, buffer.toString('utf8'));
+      rendered = imported.size;
       if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
         cls = 'too-large';
         reason = `rendered transcript over ${formatBytes(MAX_HARVEST_SOURCE_BYTES)}`;
@@ -153,6 +160,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       else {
         cls = entry?.status === 'harvest-failed' ? 'retry' : 'harvest';
         planned += rendered.renderedBytes;
+        options.conversations?.set(file.path, imported.conversation);
       }
     }
     out.push({ ...base, ...rendered, class: cls, reason });

@@ -3,7 +3,7 @@
  * transcript, measured. The harvest budgets (summarize first, too large to send) apply to this,
  * not to the raw file, whose tool output and snapshots never reach a model.
  */
-import type { ConversationFormat } from '../conversations/conversation';
+import type { Conversation, ConversationFormat } from '../conversations/conversation';
 import { importConversation } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
 
@@ -19,8 +19,13 @@ export interface RenderedSize {
   unrecognized?: string;
 }
 
-export function measureRendered(filePath: string, text: string): RenderedSize {
+/** The conversation in `text` and the size of its rendering. */
+export function importMeasured(filePath: string, text: string): { conversation: Conversation; size: RenderedSize } {
   const conversation = importConversation(filePath, text);
+  return { conversation, size: measureRendered(conversation) };
+}
+
+export function measureRendered(conversation: Conversation): RenderedSize {
   const turns = conversation.turns.length;
   const renderedBytes = turns === 0 ? 0 : Buffer.byteLength(renderTranscript(conversation), 'utf8');
   const started = conversation.startedAt ?? conversation.turns.find((t) => t.at)?.at;
