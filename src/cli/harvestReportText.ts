@@ -33,9 +33,12 @@ export function dryRunText(report: HarvestReport): string {
     lines.push(`too large to harvest (kept, never sent): ${printable(c.path)}: ${rendered}${formatBytes(c.bytes)} on disk (${printable(c.reason ?? '> 1 MB')})`);
   }
   for (const c of report.conversations.filter((c) => c.class === 'binary')) lines.push(`skipped (binary: ${printable(c.reason ?? '')}): ${printable(c.path)}`);
-  // The dry run does not parse; the ledger remembers what an earlier run could not read.
+  // The ledger remembers what an earlier run could not read; the dry run's own import finds the new ones.
   for (const c of report.conversations.filter((c) => !c.status && c.ledger?.status === 'unrecognized')) {
     lines.push(`not read last time (kept; read again by --preview/--apply): ${printable(c.path)}: ${printable(c.ledger!.error ?? 'no conversation turns')}`);
+  }
+  for (const c of report.conversations.filter((c) => !c.status && c.unrecognized !== undefined && c.ledger?.status !== 'unrecognized')) {
+    lines.push(`no conversation turns (kept, never sent): ${printable(c.path)}: ${printable(c.unrecognized!)}`);
   }
   for (const p of report.problems) lines.push(`problem: ${printable(p.path)}: ${printable(p.message)}`);
   for (const w of report.warnings) lines.push(`warning: ${printable(w)}`);

@@ -60,6 +60,17 @@ describe('lore harvest budgets apply to the rendered transcript', function () {
     assert.ok(fs.existsSync(file), 'a file outside the inbox is never reclaimed');
   });
 
+  it('the dry run names a file without conversation turns: nothing to send, nothing estimated', async () => {
+    const { root, inbox } = await makeWorkspace();
+    const file = path.join(inbox, 'settings.json');
+    fs.writeFileSync(file, '{"theme": "dark"}\n');
+    const text = await runCli(['harvest', '--root', root]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.ok(text.stdout.includes(`no conversation turns (kept, never sent): ${file}: not a supported conversation format`), text.stdout);
+    const [c] = JSON.parse((await runCli(['harvest', '--root', root, '--json'])).stdout).conversations;
+    assert.deepEqual([c.turns, c.renderedBytes, c.rawBytes], [0, 0, 18]);
+  });
+
   it('keeps and reports a conversation whose rendering is over 1 MB', async () => {
     const { root, inbox } = await makeWorkspace();
     const file = path.join(inbox, 'long.md');
