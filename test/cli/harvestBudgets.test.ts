@@ -52,8 +52,12 @@ describe('lore harvest budgets apply to the rendered transcript', function () {
     assert.equal(json.estimatedTokens, Math.ceil(c.renderedBytes / 4));
     assert.equal(json.overSummarizeThreshold, 0);
 
-    const applied = await runCli(['harvest', '--root', root, '--from', file, '--apply']);
-    assert.equal(applied.code, 0, applied.stderr + applied.stdout);
+    // A saved preview keeps the rendered sizes: applying it reports the same budgets.
+    const planFile = path.join(dir, 'plan.json');
+    const preview = await runCli(['harvest', '--root', root, '--from', file, '--preview', '--save-plan', planFile]);
+    assert.equal(preview.code, 0, preview.stderr + preview.stdout);
+    const applied = JSON.parse((await runCli(['harvest', '--root', root, '--apply-plan', planFile, '--json'])).stdout);
+    assert.deepEqual([applied.harvestBytes, applied.estimatedTokens, applied.conversations[0].renderedBytes], [c.renderedBytes, json.estimatedTokens, c.renderedBytes]);
     assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /^- the build uses esbuild\. \[from: /m);
     const entries = Object.values(JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')).entries) as Array<{ status: string }>;
     assert.deepEqual(entries.map((e) => e.status), ['harvested']);
