@@ -21,17 +21,24 @@ export function dryRunText(report: HarvestReport): string {
     `store: ${printable(report.store)}`,
     `sources: ${report.sources.map((s) => printable(s)).join(', ')}`,
     `conversations: ${counts(t.counts, CONVERSATION_CLASSES, true) || 'none found'}`,
-    `harvest candidates: ${formatBytes(t.harvestBytes)} (~${formatTokens(t.estimatedTokens)} input tokens, estimated as bytes/4)` +
-      (t.overSummarizeThreshold ? `; ${t.overSummarizeThreshold} over 64 KB may be summarized first` : ''),
+    `harvest candidates: ${formatBytes(t.harvestBytes)} rendered from ${formatBytes(t.harvestRawBytes)} on disk` +
+      ` (~${formatTokens(t.estimatedTokens)} input tokens, estimated as rendered bytes/4)` +
+      (t.overSummarizeThreshold ? `; ${t.overSummarizeThreshold} over 64 KB rendered will be summarized first` : ''),
   ];
   if (t.reclaimable) lines.push(`reclaimable now (already harvested): ${t.reclaimable} (${formatBytes(t.reclaimableBytes)})`);
   if (t.counts.live) lines.push(`live (agent still writing, modified in the last minutes): ${t.counts.live}; they are left for a later run`);
   if (t.counts.deferred) lines.push(`deferred by --max-harvest-bytes: ${t.counts.deferred}`);
-  if (t.counts['too-large']) lines.push(`too large to harvest (> 1 MB, kept): ${t.counts['too-large']}`);
+  for (const c of report.conversations.filter((c) => c.class === 'too-large')) {
+    const rendered = c.renderedBytes !== undefined ? `${formatBytes(c.renderedBytes)} rendered from ` : '';
+    lines.push(`too large to harvest (kept, never sent): ${printable(c.path)}: ${rendered}${formatBytes(c.bytes)} on disk (${printable(c.reason ?? '> 1 MB')})`);
+  }
   for (const c of report.conversations.filter((c) => c.class === 'binary')) lines.push(`skipped (binary: ${printable(c.reason ?? '')}): ${printable(c.path)}`);
-  // The dry run does not parse; the ledger remembers what an earlier run could not read.
+  // The ledger remembers what an earlier run could not read; the dry run's own import finds the new ones.
   for (const c of report.conversations.filter((c) => !c.status && c.ledger?.status === 'unrecognized')) {
     lines.push(`not read last time (kept; read again by --preview/--apply): ${printable(c.path)}: ${printable(c.ledger!.error ?? 'no conversation turns')}`);
+  }
+  for (const c of report.conversations.filter((c) => !c.status && c.unrecognized !== undefined && c.ledger?.status !== 'unrecognized')) {
+    lines.push(`no conversation turns (kept, never sent): ${printable(c.path)}: ${printable(c.unrecognized!)}`);
   }
   for (const p of report.problems) lines.push(`problem: ${printable(p.path)}: ${printable(p.message)}`);
   for (const w of report.warnings) lines.push(`warning: ${printable(w)}`);

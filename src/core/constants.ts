@@ -2,8 +2,14 @@
 
 /** Conversations whose rendered transcript is larger than this are summarized first. */
 export const SUMMARIZE_THRESHOLD_BYTES = 64 * 1024;
-/** Conversation files larger than this are kept as `too-large` and never sent to a model. */
+/** Conversations whose rendered transcript is larger than this are kept as `too-large` and never sent to a model. */
 export const MAX_HARVEST_SOURCE_BYTES = 1024 * 1024;
+/**
+ * Raw files larger than this are `too-large` without being read into memory (hashed in chunks).
+ * Agent logs render 10-20× smaller than their JSONL (tool output and snapshots are dropped), so
+ * 64 MB raw leaves room for any session whose transcript could stay under the 1 MB budget.
+ */
+export const MAX_RAW_SOURCE_BYTES = 64 * 1024 * 1024;
 /** The digest's cap, in UTF-8 bytes, header included. */
 export const DIGEST_MAX_BYTES = 4 * 1024;
 /** Parse attempts per harvest reply (the first plus one retry). */

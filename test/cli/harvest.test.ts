@@ -32,7 +32,9 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.deepEqual(snapshotTree(ws), before);
     const json = JSON.parse((await runCli(['harvest', '--root', root, '--json'])).stdout);
     assert.equal(json.counts.harvest, 1);
-    assert.equal(json.estimatedTokens, Math.ceil(fs.statSync(path.join(inbox, 'c1.md')).size / 4));
+    // Estimated from what the model reads: the rendered transcript, not the file.
+    assert.equal(json.estimatedTokens, Math.ceil(json.conversations[0].renderedBytes / 4));
+    assert.equal(json.conversations[0].rawBytes, fs.statSync(path.join(inbox, 'c1.md')).size);
     assert.deepEqual(snapshotTree(ws), before);
   });
 
@@ -198,7 +200,9 @@ describe('lore harvest (CLI, rules provider)', function () {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, 'a.md'), transcript('a', 'Fact: first.'));
     fs.writeFileSync(path.join(inbox, 'b.md'), transcript('b', 'Fact: second.'));
-    const size = fs.statSync(path.join(inbox, 'a.md')).size;
+    // The budget counts what the model reads: the rendered transcript.
+    const dry = JSON.parse((await runCli(['harvest', '--root', root, '--json'])).stdout);
+    const size = dry.conversations.find((c: { path: string }) => c.path.endsWith('a.md')).renderedBytes;
     const first = JSON.parse((await runCli(['harvest', '--root', root, '--apply', '--json', '--max-harvest-bytes', String(size + 10)])).stdout);
     assert.deepEqual([first.counts.harvest, first.counts.deferred], [1, 1]);
     assert.ok(fs.existsSync(path.join(inbox, 'b.md')));

@@ -33,7 +33,7 @@ Harvests durable knowledge from conversations into the store's category files.
   --provider NAME    ${PROVIDER_NAMES.join(', ')} (default: rules, the offline marker extractor)
   --model M          the provider's model
   --base-url URL     the provider's endpoint (any OpenAI-compatible server with --provider openai)
-  --max-harvest-bytes N  distill at most N bytes this run (e.g. 5MB); the rest is deferred
+  --max-harvest-bytes N  distill at most N bytes of rendered transcript this run (e.g. 5MB); the rest is deferred
   --timeout SECONDS  per model call (default ${DEFAULT_TIMEOUT_MS / 1000})
   --reclaim MODE     what happens to inbox conversations after a proven harvest (default: store config, else delete)
   --live-minutes N   agent logs outside the inbox modified within N minutes are left alone (default 5)
@@ -167,6 +167,7 @@ function jsonReport(report: HarvestReport) {
     sources: report.sources,
     counts: report.totals.counts,
     harvestBytes: report.totals.harvestBytes,
+    harvestRawBytes: report.totals.harvestRawBytes,
     estimatedTokens: report.totals.estimatedTokens,
     overSummarizeThreshold: report.totals.overSummarizeThreshold,
     modelCalls: report.modelCalls,
@@ -174,6 +175,7 @@ function jsonReport(report: HarvestReport) {
     failed: report.failed,
     conversations: report.conversations.map((c) => ({
       path: c.path, sha256: c.sha256, bytes: c.bytes, class: c.class, inInbox: c.inInbox,
+      format: c.format, turns: c.turns, rawBytes: c.bytes, renderedBytes: c.renderedBytes, started: c.started,
       id: c.id, status: c.status, items: c.items, error: c.error, calls: c.calls, summarized: c.summarized, reclaim: c.reclaim, reason: c.reason,
     })),
     items: report.plan?.items,

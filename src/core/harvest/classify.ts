@@ -1,14 +1,19 @@
 /**
  * The dry-run classification: for each conversation file, its sha256 (its identity), size and
- * what a harvest would do with it. It reads and hashes but never parses, never calls a model
- * and never writes, so it runs close to the speed of hashing.
+ * what a harvest would do with it. A candidate is imported and rendered, because the budgets
+ * apply to what the model reads (a 1.5 MB Claude Code log renders to ~80 KB); files the ledger
+ * already knows, and binary, blank, live or absurdly large ones, are only hashed. It never calls
+ * a model and never writes.
  */
 import * as fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { MAX_HARVEST_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../constants';
+import { MAX_HARVEST_SOURCE_BYTES, MAX_RAW_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../constants';
 import type { Ledger, LedgerEntry } from '../store/ledger';
 import type { SourceFile } from './scanSources';
+import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
+import type { Conversation } from '../conversations/conversation';
+import { importMeasured, type RenderedSize } from './renderedSize';
 
 export type ConversationClass =
   /**
@@ -22,7 +27,7 @@ export type ConversationClass =
   | 'harvested'
   /** The same content as another file of this run. */
   | 'duplicate'
-  /** Over 1 MB: kept and never sent to a model. */
+  /** Rendered transcript over 1 MB (or raw file over 64 MB): kept and never sent to a model. */
   | 'too-large'
   /** Binary or not UTF-8: skipped and kept. */
   | 'binary'
@@ -39,10 +44,11 @@ export const CONVERSATION_CLASSES: readonly ConversationClass[] = [
   'harvest', 'retry', 'harvested', 'duplicate', 'too-large', 'binary', 'empty', 'live', 'deferred', 'unreadable',
 ];
 
-export interface ClassifiedConversation {
+export interface ClassifiedConversation extends Partial<RenderedSize> {
   path: string;
   inInbox: boolean;
   sha256: string;
+  /** Raw size on disk. */
   bytes: number;
   mtimeMs: number;
   class: ConversationClass;
@@ -50,7 +56,7 @@ export interface ClassifiedConversation {
   ledger?: LedgerEntry;
   /** For duplicates: the path of the first file with the same content. */
   sameAs?: string;
-  /** Why, for unreadable/binary. */
+  /** Why, for unreadable/binary/too-large. */
   reason?: string;
 }
 
@@ -60,6 +66,13 @@ export interface ClassifyOptions {
   /** Agent session logs outside the inbox modified within this many ms are `live`. */
   liveWindowMs?: number;
   now?: number;
+  /**
+   * Filled with the imported conversation of each harvest/retry candidate, by path: the harvest
+   * distills exactly the bytes that were hashed, without reading and importing the file again.
+   */
+  conversations?: Map<string, Conversation>;
+  /** Raw files over this are `too-large` unread (default MAX_RAW_SOURCE_BYTES). */
+  maxRawBytes?: number;
 }
 
 function looksBinary(buffer: Buffer): boolean {
@@ -72,6 +85,19 @@ function isAgentLog(file: string): boolean {
   return file.endsWith('.jsonl') || file.endsWith('.aider.chat.history.md');
 }
 
+/** sha256 of a file read in 1 MB chunks: identity for a file too large to hold in memory. */
+function hashInChunks(file: string): string {
+  const hash = sha256Hash();
+  const chunk = Buffer.allocUnsafe(1024 * 1024);
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hash.update(chunk.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
 function isBlank(buffer: Buffer): boolean {
   for (const byte of buffer) if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
   return true;
@@ -81,22 +107,31 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
   const now = options.now ?? Date.now();
   const liveWindow = options.liveWindowMs ?? 0;
   const budget = options.maxHarvestBytes ?? Number.POSITIVE_INFINITY;
+  const maxRaw = options.maxRawBytes ?? MAX_RAW_SOURCE_BYTES;
   const firstBySha = new Map<string, string>();
   let planned = 0;
   const out: ClassifiedConversation[] = [];
   for (const file of files) {
-    let buffer: Buffer;
+    let buffer: Buffer | undefined;
+    let sha256: string;
+    let bytes: number;
     let mtimeMs = 0;
     try {
-      mtimeMs = fs.statSync(file.path).mtimeMs;
-      buffer = fs.readFileSync(file.path);
+      const stat = fs.statSync(file.path);
+      mtimeMs = stat.mtimeMs;
+      bytes = stat.size;
+      if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
+      else {
+        buffer = fs.readFileSync(file.path);
+        bytes = buffer.length;
+        sha256 = sha256Hash().update(buffer).digest('hex');
+      }
     } catch (error) {
       out.push({ path: file.path, inInbox: file.inInbox, sha256: '', bytes: 0, mtimeMs, class: 'unreadable', reason: (error as Error).message });
       continue;
     }
-    const sha256 = sha256Hash().update(buffer).digest('hex');
     const entry = ledger.entries[sha256];
-    const base = { path: file.path, inInbox: file.inInbox, sha256, bytes: buffer.length, mtimeMs, ledger: entry };
+    const base = { path: file.path, inInbox: file.inInbox, sha256, bytes, mtimeMs, ledger: entry };
     const first = firstBySha.get(sha256);
     if (first !== undefined) {
       out.push({ ...base, class: 'duplicate', sameAs: first });
@@ -105,30 +140,43 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     firstBySha.set(sha256, file.path);
     let cls: ConversationClass;
     let reason: string | undefined;
+    let rendered: RenderedSize | undefined;
     if (entry?.status === 'harvested' || entry?.status === 'deleted-unharvested') cls = 'harvested';
-    else if (buffer.length > MAX_HARVEST_SOURCE_BYTES) cls = 'too-large';
-    else if (isBlank(buffer)) cls = 'empty';
+    else if (buffer === undefined) {
+      cls = 'too-large';
+      reason = `raw file over ${formatBytes(maxRaw)}, not read`;
+    } else if (isBlank(buffer)) cls = 'empty';
     else if (looksBinary(buffer)) {
       cls = 'binary';
       reason = buffer.subarray(0, 8192).includes(0) ? 'contains NUL bytes' : 'not valid UTF-8';
     } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && isAgentLog(file.path)) cls = 'live';
-    else if (planned + buffer.length > budget) cls = 'deferred';
     else {
-      cls = entry?.status === 'harvest-failed' ? 'retry' : 'harvest';
-      planned += buffer.length;
+      const imported = importMeasured(file.path, buffer.toString('utf8'));
+      rendered = imported.size;
+      if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
+        cls = 'too-large';
+        reason = `rendered transcript over ${formatBytes(MAX_HARVEST_SOURCE_BYTES)}`;
+      } else if (planned + rendered.renderedBytes > budget) cls = 'deferred';
+      else {
+        cls = entry?.status === 'harvest-failed' ? 'retry' : 'harvest';
+        planned += rendered.renderedBytes;
+        options.conversations?.set(file.path, imported.conversation);
+      }
     }
-    out.push({ ...base, class: cls, reason });
+    out.push({ ...base, ...rendered, class: cls, reason });
   }
   return out;
 }
 
 export interface DryRunTotals {
   counts: Record<ConversationClass, number>;
-  /** Bytes that would be sent to distillation (harvest + retry). */
+  /** Rendered transcript bytes that would be sent to distillation (harvest + retry). */
   harvestBytes: number;
-  /** bytes / 4. */
+  /** Raw bytes of the same conversations, on disk. */
+  harvestRawBytes: number;
+  /** harvestBytes / 4. */
   estimatedTokens: number;
-  /** Candidates over 64 KB on disk, which may be summarized first. */
+  /** Candidates whose rendered transcript is over 64 KB, which are summarized first. */
   overSummarizeThreshold: number;
   /** Inbox files whose content the ledger already proves, reclaimable without a model. */
   reclaimable: number;
@@ -138,19 +186,22 @@ export interface DryRunTotals {
 export function dryRunTotals(items: ClassifiedConversation[]): DryRunTotals {
   const counts = Object.fromEntries(CONVERSATION_CLASSES.map((c) => [c, 0])) as Record<ConversationClass, number>;
   let harvestBytes = 0;
+  let harvestRawBytes = 0;
   let over = 0;
   let reclaimable = 0;
   let reclaimableBytes = 0;
   for (const item of items) {
     counts[item.class]++;
     if (item.class === 'harvest' || item.class === 'retry') {
-      harvestBytes += item.bytes;
-      if (item.bytes > SUMMARIZE_THRESHOLD_BYTES) over++;
+      const rendered = item.renderedBytes ?? 0;
+      harvestBytes += rendered;
+      harvestRawBytes += item.bytes;
+      if (rendered > SUMMARIZE_THRESHOLD_BYTES) over++;
     }
     if (item.inInbox && (item.class === 'harvested' || item.class === 'duplicate')) {
       reclaimable++;
       reclaimableBytes += item.bytes;
     }
   }
-  return { counts, harvestBytes, estimatedTokens: Math.ceil(harvestBytes / 4), overSummarizeThreshold: over, reclaimable, reclaimableBytes };
+  return { counts, harvestBytes, harvestRawBytes, estimatedTokens: Math.ceil(harvestBytes / 4), overSummarizeThreshold: over, reclaimable, reclaimableBytes };
 }

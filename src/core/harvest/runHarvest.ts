@@ -111,7 +111,9 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     const ledger = readLedger(paths.ledger);
     const scan = scanSources(paths, sources);
     report.problems.push(...scan.problems);
+    const conversations = new Map<string, Conversation>();
     const classified = classifyConversations(scan.files, ledger, {
+      conversations: options.mode === 'dry-run' ? undefined : conversations,
       maxHarvestBytes: options.maxHarvestBytes,
       now: now.getTime(),
       liveWindowMs: options.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS,
@@ -145,10 +147,12 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         continue;
       }
       const label = printable(path.relative(process.cwd(), outcome.path) || outcome.path);
-      options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil(outcome.bytes / 1024)} KB)`);
+      // The size the model reads (the rendered transcript), not the file's.
+      options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil((outcome.renderedBytes ?? outcome.bytes) / 1024)} KB)`);
       try {
-        const text = fs.readFileSync(outcome.path, 'utf8');
-        const conversation = importConversation(outcome.path, text);
+        // Imported when classified, from the bytes whose sha256 the ledger records; released once used.
+        const conversation = conversations.get(outcome.path) ?? importConversation(outcome.path, fs.readFileSync(outcome.path, 'utf8'));
+        conversations.delete(outcome.path);
         if (conversation.turns.length === 0) {
           // Nothing to distill: never sent to a model, never recorded as harvested, never reclaimed.
           outcome.status = 'unrecognized';

@@ -34,6 +34,8 @@ const planEdit = z.discriminatedUnion('kind', [
 const outcome = z.object({
   path: z.string(), inInbox: z.boolean(), sha256: z.string(), bytes: z.number().nonnegative(), mtimeMs: z.number(),
   class: z.enum(CONVERSATION_CLASSES),
+  // What the model reads, so an applied plan reports the same budgets as its preview.
+  turns: z.number().int().nonnegative().optional(), renderedBytes: z.number().nonnegative().optional(), started: z.string().optional(),
   ledger: ledgerEntry.optional(), sameAs: z.string().optional(), reason: z.string().optional(),
   id: z.string().optional(), status: z.enum(LEDGER_STATUSES).optional(), items: itemCounts.optional(), error: z.string().optional(),
   calls: z.number().optional(), summarized: z.boolean().optional(),

@@ -6,7 +6,7 @@ import { classifyConversations, dryRunTotals } from '../../../src/core/harvest/c
 import { makeTempDir } from '../../helpers/paths';
 
 describe('dry-run classification', () => {
-  it('classifies by content, size, encoding, ledger and budget without parsing', () => {
+  it('classifies by content, rendered size, encoding, ledger and budget', () => {
     const dir = makeTempDir();
     const write = (name: string, data: string | Buffer) => {
       fs.writeFileSync(path.join(dir, name), data);
@@ -30,7 +30,10 @@ describe('dry-run classification', () => {
         [sha('failed before')]: { path: '/y', status: 'harvest-failed' as const, at: '', deleted: false },
       },
     };
-    const out = classifyConversations(files, ledger, { maxHarvestBytes: 30 });
+    const unbudgeted = classifyConversations(files, ledger);
+    const rendered = (name: string) => unbudgeted.find((c) => path.basename(c.path) === name)!.renderedBytes!;
+    // a.md and failed.md fit the budget; c.md would be one byte over it.
+    const out = classifyConversations(files, ledger, { maxHarvestBytes: rendered('a.md') + rendered('failed.md') + rendered('c.md') - 1 });
     assert.deepEqual(out.map((c) => [path.basename(c.path), c.class]), [
       ['a.md', 'harvest'],
       ['b.md', 'duplicate'],
@@ -44,8 +47,14 @@ describe('dry-run classification', () => {
     ]);
     assert.equal(out[0].sha256, sha('hello a'));
     const totals = dryRunTotals(out);
-    assert.equal(totals.harvestBytes, 7 + 13);
-    assert.equal(totals.estimatedTokens, 5);
+    assert.equal(totals.harvestBytes, rendered('a.md') + rendered('failed.md'));
+    assert.equal(totals.harvestRawBytes, 7 + 13);
+    assert.equal(totals.estimatedTokens, Math.ceil(totals.harvestBytes / 4));
+    assert.equal(out[0].format, 'plain');
+    assert.equal(out[0].turns, 1);
+    // Rendered as a transcript (front matter, heading), plain text grows rather than shrinks.
+    assert.ok(rendered('a.md') > 7);
+    assert.equal(out[4].reason, 'rendered transcript over 1.0 MB');
     assert.equal(totals.reclaimable, 2);
   });
 
@@ -61,5 +70,35 @@ describe('dry-run classification', () => {
     const old = new Date(now - 120_000);
     fs.utimesSync(log, old, old);
     assert.equal(classifyConversations([{ path: log, inInbox: false }], { entries: {} }, { liveWindowMs: 60_000, now })[0].class, 'harvest');
+  });
+
+  it('keeps a raw file over the raw cap as too-large without reading it whole, hashed all the same', () => {
+    const dir = makeTempDir();
+    const file = path.join(dir, 'huge.jsonl');
+    const data = 'z'.repeat(3 * 1024 * 1024 + 5);
+    fs.writeFileSync(file, data);
+    const [c] = classifyConversations([{ path: file, inInbox: true }], { entries: {} }, { maxRawBytes: 2 * 1024 * 1024 });
+    assert.equal(c.class, 'too-large');
+    assert.equal(c.reason, 'raw file over 2.0 MB, not read');
+    assert.equal(c.bytes, data.length);
+    assert.equal(c.sha256, createHash('sha256').update(data).digest('hex'));
+    assert.equal(c.renderedBytes, undefined);
+  });
+
+  it('measures what the model reads: a Claude Code log whose tool output is large renders small', () => {
+    const dir = makeTempDir();
+    const file = path.join(dir, 'session.jsonl');
+    const base = { isSidechain: false, cwd: '/w', sessionId: 's-1', type: 'user' };
+    const lines = [
+      JSON.stringify({ ...base, uuid: 'u0', timestamp: '2026-11-20T08:00:00.000Z', message: { role: 'user', content: 'Run it.' } }),
+      JSON.stringify({ ...base, uuid: 'u1', timestamp: '2026-11-20T08:00:02.000Z', message: { role: 'user', content: [{ tool_use_id: 't', type: 'tool_result', content: 'o'.repeat(200_000) }] } }),
+    ];
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const [c] = classifyConversations([{ path: file, inInbox: true }], { entries: {} });
+    assert.equal(c.class, 'harvest');
+    assert.equal(c.format, 'claude-code');
+    assert.equal(c.started, '2026-11-20T08:00:00.000Z');
+    assert.ok(c.bytes > 200_000 && c.renderedBytes! < 1000, `raw ${c.bytes}, rendered ${c.renderedBytes}`);
+    assert.equal(dryRunTotals([c]).overSummarizeThreshold, 0);
   });
 });
