@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
+import { isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isConversationFileName } from '../harvest/scanSources';
 import { redactSecrets } from '../safety/redact';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
@@ -73,7 +74,9 @@ export function classifySource(paths: StorePaths, file: string): Omit<SourceFile
   }
   const name = path.basename(abs);
   if (path.dirname(abs) === paths.files && name.endsWith('.md') && !name.startsWith('.')) return { rel, abs, kind: 'notes' };
-  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationFileName(name)) return { rel: indexedPath(rel), abs, kind: 'transcript' };
+  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationFileName(name) && !isClaudeCodeSessionSideFolder(path.dirname(abs))) {
+    return { rel: indexedPath(rel), abs, kind: 'transcript' };
+  }
   return undefined;
 }
 
@@ -107,10 +110,12 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
   if (options.transcripts ?? true) {
     for (const dir of [paths.inbox, paths.archive]) {
       const rel = storeRelative(paths, dir);
-      // Hidden folders and files are skipped; folder symlinks are not followed, file symlinks are stat'ed through.
+      // What the harvest would read is what is indexed: hidden folders and Claude Code's session side
+      // folders (subagents/, tool-results/) are skipped; folder symlinks are not followed, file
+      // symlinks are stat'ed through.
       walkTree(dir, {
         maxDepth: MAX_DEPTH,
-        enter: (entry) => !entry.name.startsWith('.'),
+        enter: (entry, full) => !entry.name.startsWith('.') && !isClaudeCodeSessionSideFolder(full),
         file: (entry, full) => {
           if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name)) push(full, indexedPath(rel + slashed(full.slice(dir.length))), 'transcript');
         },
