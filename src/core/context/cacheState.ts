@@ -130,7 +130,7 @@ export function isExpired(state: DiscussionCacheState, now: number): boolean {
 
 /**
  * Forgets the cache (the user's [Invalidate cache], or a cause found elsewhere). For Gemini the
- * caller also deletes the remote resource (CachingClient.invalidate); Anthropic and OpenAI caches
+ * caller also deletes the remote resource (ModelAdapter.invalidate); Anthropic and OpenAI caches
  * cannot be evicted remotely, and an identical prefix read back from them is harmless.
  */
 export function invalidate(state: DiscussionCacheState, now: number, cause: InvalidationCause = 'user'): DiscussionCacheState {
