@@ -63,15 +63,15 @@ const loadedOnUse = {
 // esbuild turns each `import * as x from 'vscode'` (about 30 modules) and from 'node:fs' or
 // 'node:path' (about 40 each) into a fresh copy of every name the module exports: thousands of
 // property definitions, a good part of the extension's activation. Through this shim each
-// importer gets an object whose prototype is the module itself, so nothing is copied. (These
-// modules are only imported with `* as` or by name; a default import would find nothing.)
+// importer gets an object whose prototype is the module itself (and `default` is the module, so
+// a default import works too), so nothing is copied.
 const SHARED_MODULES = /^(vscode|node:(fs|path|os|buffer))$/;
 const importedOnce = {
   name: 'imported-once',
   setup(build) {
     build.onResolve({ filter: SHARED_MODULES }, (args) => (args.namespace === 'imported-once' ? { path: args.path, external: true } : { path: args.path, namespace: 'imported-once' }));
     build.onLoad({ filter: /.*/, namespace: 'imported-once' }, (args) => ({
-      contents: `module.exports = Object.defineProperty(Object.create(require(${JSON.stringify(args.path)})), '__esModule', { value: true });`,
+      contents: `const m = require(${JSON.stringify(args.path)}); module.exports = Object.defineProperties(Object.create(m), { __esModule: { value: true }, default: { value: m } });`,
       loader: 'js',
     }));
   },

@@ -4,6 +4,7 @@
  * Everything registered goes into context.subscriptions.
  */
 import * as vscode from 'vscode';
+import type { ReviewDecision, ReviewDecisionResult } from '../core/knowledge/reviewQueue';
 import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
@@ -43,7 +44,7 @@ export interface LoreApi {
   /** Adds a note to a file, as Add Note to This File does once the person typed it. */
   addNote(file: vscode.Uri, text: string): Promise<string>;
   /** Accepts or rejects a held item, as the Review view's commands do once the person confirmed. */
-  decideHeldItem(decision: 'accept' | 'reject', itemId: string): Promise<unknown>;
+  decideHeldItem(decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult>;
 }
 
 /** Kept for `deactivate`, which must stop the language server and return that promise. */

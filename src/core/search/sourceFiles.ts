@@ -12,6 +12,7 @@ import { redactSecrets } from '../safety/redact';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
 import { listNames, walkTree } from '../util/walkTree';
 import { sha256Hash } from '../util/sha256';
+import { isNoteFileName } from '../store/noteFile';
 
 /** How a source file is read into documents. */
 export type SourceKind = 'category' | 'notes' | 'transcript';
@@ -73,7 +74,7 @@ export function classifySource(paths: StorePaths, file: string): Omit<SourceFile
     if (rel === CATEGORY_FILES[key].file) return { rel, abs, kind: 'category', category: key };
   }
   const name = path.basename(abs);
-  if (path.dirname(abs) === paths.files && name.endsWith('.md') && !name.startsWith('.')) return { rel, abs, kind: 'notes' };
+  if (path.dirname(abs) === paths.files && isNoteFileName(name)) return { rel, abs, kind: 'notes' };
   if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationFileName(name) && !isClaudeCodeSessionSideFolder(path.dirname(abs))) {
     return { rel: indexedPath(rel), abs, kind: 'transcript' };
   }
@@ -105,7 +106,7 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
   const filesRel = storeRelative(paths, paths.files);
   const filesDir = paths.files + path.sep;
   for (const name of listNames(paths.files)) {
-    if (name.endsWith('.md') && !name.startsWith('.')) push(filesDir + name, `${filesRel}/${name}`, 'notes');
+    if (isNoteFileName(name)) push(filesDir + name, `${filesRel}/${name}`, 'notes');
   }
   if (options.transcripts ?? true) {
     for (const dir of [paths.inbox, paths.archive]) {

@@ -15,11 +15,12 @@ import { fsyncDirectory, readTextIfExists } from './atomicWrite';
 import { readTextLossless, replaceTextGuarded } from './storeText';
 import { fileIdOf, identifyFile, noteFileNameFor, type FileIdentity } from './fileIdentity';
 import { indexWorkspaceFiles, type WorkspaceFile } from './workspaceFiles';
-import { addNotes, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from './noteFile';
+import { addNotes, isNoteFileName, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from './noteFile';
 import type { NoteIndex } from './noteIndex';
 import { openNoteIndex } from './noteIndexCache';
 import { locateNotes } from './noteLocator';
 import { isInside, workspaceRelative, type StorePaths } from './storePaths';
+import { listNames } from '../util/walkTree';
 
 // Callers import the notes vocabulary from here; the helper itself lives with the store layout.
 export { workspaceRelative };
@@ -62,13 +63,7 @@ export function metaFor(relative: string, identity: FileIdentity): NoteFileMeta 
 
 /** Every note file of the store with its parsed content. */
 export function listNoteFiles(paths: StorePaths): Array<{ file: string; note: NoteFile }> {
-  let names: string[];
-  try {
-    names = fs.readdirSync(paths.files).filter((n) => n.endsWith('.md') && !n.startsWith('.'));
-  } catch {
-    return [];
-  }
-  return names.sort().map((name) => {
+  return listNames(paths.files).filter(isNoteFileName).sort().map((name) => {
     const file = path.join(paths.files, name);
     return { file, note: parseNoteFile(fs.readFileSync(file, 'utf8')) };
   });

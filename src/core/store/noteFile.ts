@@ -16,6 +16,11 @@
 import { appendItems, listItems, type KnowledgeItem } from '../knowledge/categoryFile';
 import { parseFrontmatter } from '../util/yamlFrontmatter';
 
+/** Whether a name in files/ is a note file (markdown, not a hidden temp or aside file of a write). */
+export function isNoteFileName(name: string): boolean {
+  return name.endsWith('.md') && !name.startsWith('.');
+}
+
 export interface NoteFileMeta {
   /** Workspace-relative path with forward slashes (absolute when outside any workspace). */
   path: string;

@@ -11,8 +11,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseNoteFile, type NoteFileMeta } from './noteFile';
+import { isNoteFileName, parseNoteFile, type NoteFileMeta } from './noteFile';
 import { clearFrontmatterCache } from '../util/yamlFrontmatter';
+import { listNames } from '../util/walkTree';
 
 /** One note file of the store. */
 export interface IndexEntry {
@@ -85,10 +86,6 @@ export function readNoteSummary(text: string): { meta: NoteFileMeta; count: numb
   }
   const note = parseNoteFile(text);
   return { meta: note.meta, count: note.notes.length };
-}
-
-function isNoteFileName(name: string): boolean {
-  return name.endsWith('.md') && !name.startsWith('.');
 }
 
 /** What is kept of an entry between processes (see noteIndexCache.ts). */
@@ -238,12 +235,8 @@ export class NoteIndex {
   private targetsOf(names: Iterable<string> | undefined): string[] {
     if (names !== undefined) return [...names].filter(isNoteFileName);
     this.loadAll();
-    let listed: string[] = [];
-    try {
-      listed = fs.readdirSync(this.filesDir).filter(isNoteFileName);
-    } catch {
-      // No files/ folder (yet): every entry goes.
-    }
+    // No files/ folder (yet): nothing is listed and every entry goes.
+    const listed = listNames(this.filesDir).filter(isNoteFileName);
     const present = new Set(listed);
     return [...listed, ...[...this.entries.keys()].filter((n) => !present.has(n))];
   }
