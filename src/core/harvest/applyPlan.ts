@@ -54,10 +54,18 @@ function editFor(change: PlanChange, onDrift: () => void): TextEdit {
 export async function lockStoreForApply(paths: StorePaths, lockTimeoutMs?: number): Promise<StoreLock> {
   ensureStoreLayout(paths);
   const lock = await acquireStoreLock(paths.root, lockTimeoutMs);
-  removeStaleTempFiles(paths.root);
-  removeStaleTempFiles(paths.files);
-  recoverStaleAsides(paths.root);
-  recoverStaleAsides(paths.files);
+  try {
+    removeStaleTempFiles(paths.root);
+    removeStaleTempFiles(paths.files);
+    recoverStaleAsides(paths.root);
+    recoverStaleAsides(paths.files);
+  } catch (error) {
+    // A person saving facts.md while an aside is merged back (FileBusyError), a full disk: the
+    // caller never gets the lock, so it must not stay held (in a long-lived extension host every
+    // later harvest would wait for it).
+    lock.release();
+    throw error;
+  }
   return lock;
 }
 
