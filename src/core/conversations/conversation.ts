@@ -16,6 +16,7 @@ export type ConversationFormat =
   | 'cline'
   | 'continue'
   | 'copilot-cli'
+  | 'cursor'
   | 'plain';
 
 export type TurnRole = 'user' | 'assistant' | 'system';

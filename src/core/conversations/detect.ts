@@ -17,6 +17,8 @@ import { conversationIdFromPath, sanitizeConversationId } from './conversationId
 import { copilotChat } from './copilotChat';
 import { copilotChatLog } from './copilotChatLog';
 import { copilotCli } from './copilotCli';
+import { cursorAgent } from './cursorAgent';
+import { cursorExport } from './cursorExport';
 import { geminiCli } from './geminiCli';
 import { formatProblem, looksLikeJson, type FormatProblem } from './formatCheck';
 import { emptyConversation } from './importSupport';
@@ -39,7 +41,7 @@ export const DETECT_HEAD_CHARS = 16 * 1024;
 const SURE_SCORE = 0.9;
 
 /** Every importer, in tie-break order (most specific formats first, plain text last). */
-const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChatLog, copilotChat, geminiCli, cline, continueDev, copilotCli, plainText];
+const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChatLog, copilotChat, geminiCli, cline, continueDev, copilotCli, cursorAgent, cursorExport, plainText];
 
 /** The most likely format of a file, from its name (or path) and the start of its text. */
 export function detectFormat(fileName: string, head: string): ConversationFormat {
