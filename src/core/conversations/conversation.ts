@@ -17,6 +17,7 @@ export type ConversationFormat =
   | 'continue'
   | 'copilot-cli'
   | 'cursor'
+  | 'windsurf'
   | 'plain';
 
 export type TurnRole = 'user' | 'assistant' | 'system';

@@ -26,6 +26,7 @@ import { loreTranscript } from './loreTranscript';
 import { plainText } from './plainText';
 import { specstory } from './specstory';
 import { unsupportedFormatName } from './unsupportedFormats';
+import { windsurf } from './windsurf';
 
 // Re-exported so callers find the id helpers next to importConversation; they live in
 // conversationId.ts because every importer needs them and this module imports every importer.
@@ -41,7 +42,7 @@ export const DETECT_HEAD_CHARS = 16 * 1024;
 const SURE_SCORE = 0.9;
 
 /** Every importer, in tie-break order (most specific formats first, plain text last). */
-const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChatLog, copilotChat, geminiCli, cline, continueDev, copilotCli, cursorAgent, cursorExport, plainText];
+const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChatLog, copilotChat, geminiCli, cline, continueDev, copilotCli, cursorAgent, cursorExport, windsurf, plainText];
 
 /** The most likely format of a file, from its name (or path) and the start of its text. */
 export function detectFormat(fileName: string, head: string): ConversationFormat {
