@@ -15,12 +15,12 @@ import type { StorePaths } from '../../core/store/storePaths';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, parseCommand, resolveArg, envOf, type Output } from '../cliSupport';
 import { applyText, dryRunText, failuresText, planText, staleText } from '../harvestReportText';
 
-export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--preview [--save-plan FILE] | --apply] [--no-harvest]
+export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest]
              [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N]
              [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]
 
 Harvests durable knowledge from conversations into the store's category files.
-  (default)          dry run: classify and estimate; calls no model, writes nothing
+  --dry-run          (the default) classify and estimate; calls no model, writes nothing
   --preview          distill with the model and print the plan as a unified diff; writes no knowledge
   --save-plan FILE   with --preview: also save the plan to FILE (JSON; it holds the store files' texts)
   --apply-plan FILE  write exactly the plan saved by --preview --save-plan; calls no model. Refused,
@@ -46,6 +46,7 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
     {
       ...COMMON_OPTIONS,
       from: { type: 'string', multiple: true },
+      'dry-run': { type: 'boolean' },
       preview: { type: 'boolean' },
       apply: { type: 'boolean' },
       'save-plan': { type: 'string' },
@@ -66,7 +67,7 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
   );
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
-  if ([values.preview, values.apply, values['apply-plan'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --preview, --apply and --apply-plan');
+  if ([values['dry-run'], values.preview, values.apply, values['apply-plan'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --dry-run, --preview, --apply and --apply-plan');
   if (values['save-plan'] !== undefined && !values.preview) throw new UsageError('--save-plan needs --preview');
   if (values['apply-plan'] !== undefined) {
     // The plan says what to write and where from; options that would change that do not apply.

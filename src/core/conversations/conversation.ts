@@ -18,6 +18,7 @@ export type ConversationFormat =
   | 'copilot-cli'
   | 'cursor'
   | 'windsurf'
+  | 'opencode'
   | 'plain';
 
 export type TurnRole = 'user' | 'assistant' | 'system';

@@ -10,13 +10,13 @@
  */
 import type { Conversation, Importer, Turn } from './conversation';
 import { conversationIdFromPath } from './conversationId';
+import { CodeFences } from './codeFence';
 import { cleanText, emptyConversation, finishConversation, trimBlankLines } from './importSupport';
 import { statedTimeToIso } from './statedTime';
 
 const EXPORT_LINE = /^_Exported on (.+) from Cursor \(([^)]*)\)_\s*$/;
 const ROLE_LINE = /^\*\*(User|Cursor)\*\*\s*$/;
 const SEPARATOR = /^---\s*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 function detect(_fileName: string, head: string): number {
   if (/^_Exported on .+ from Cursor \([^)]*\)_\s*$/m.test(head)) return 0.95;
@@ -28,7 +28,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
   let turn: Turn | undefined;
   let lines: string[] = [];
   let heading: string | undefined;
-  let fence: string | undefined;
+  const fences = new CodeFences();
   const finishTurn = (): void => {
     if (!turn) return;
     // The `---` before the next role line separates turns; it is not the turn's text.
@@ -37,14 +37,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
     lines = [];
   };
   for (const line of cleanText(rawText).replace(/^\ufeff/, '').split('\n')) {
-    if (fence) {
-      lines.push(line);
-      if (line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
-      continue;
-    }
-    const open = FENCE.exec(line);
-    if (open) {
-      fence = open[1];
+    if (fences.isCode(line)) {
       lines.push(line);
       continue;
     }

@@ -23,6 +23,7 @@ import { geminiCli } from './geminiCli';
 import { formatProblem, looksLikeJson, type FormatProblem } from './formatCheck';
 import { emptyConversation } from './importSupport';
 import { loreTranscript } from './loreTranscript';
+import { opencode } from './opencode';
 import { plainText } from './plainText';
 import { specstory } from './specstory';
 import { unsupportedFormatName } from './unsupportedFormats';
@@ -42,7 +43,7 @@ export const DETECT_HEAD_CHARS = 16 * 1024;
 const SURE_SCORE = 0.9;
 
 /** Every importer, in tie-break order (most specific formats first, plain text last). */
-const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChatLog, copilotChat, geminiCli, cline, continueDev, copilotCli, cursorAgent, cursorExport, windsurf, plainText];
+const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChatLog, copilotChat, geminiCli, cline, continueDev, copilotCli, cursorAgent, cursorExport, windsurf, opencode, plainText];
 
 /** The most likely format of a file, from its name (or path) and the start of its text. */
 export function detectFormat(fileName: string, head: string): ConversationFormat {

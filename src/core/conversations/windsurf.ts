@@ -10,6 +10,7 @@
  */
 import type { Conversation, Importer, Turn } from './conversation';
 import { conversationIdFromPath } from './conversationId';
+import { CodeFences } from './codeFence';
 import { addTool, cleanText, countSkip, emptyConversation, finishConversation, trimBlankLines } from './importSupport';
 import { toolLine } from './toolSummary';
 
@@ -17,7 +18,6 @@ const HEADING = /^# Cascade Chat Conversation\s*$/;
 const USER = /^### User Input\s*$/;
 const AGENT = /^### Planner Response\s*$/;
 const NOTE = /^\s*Note: _This is purely the output of the chat conversation/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** A whole line in single asterisks: `*Viewed [x](uri) *`. */
 const ACTION_LINE = /^\*([A-Z][^*]*?)\s*\*\s*$/;
 /** The words Cascade's action lines start with; other italic lines are someone's emphasis. */
@@ -46,7 +46,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv = emptyConversation(conversationIdFromPath(sourcePath), 'windsurf', sourcePath);
   let turn: Turn | undefined;
-  let fence: string | undefined;
+  const fences = new CodeFences();
   /** The agent's turn runs from its first response or action to the next user input. */
   const agentTurn = (): Turn => {
     if (turn?.role !== 'assistant') {
@@ -56,20 +56,17 @@ function parse(rawText: string, sourcePath: string): Conversation {
     return turn;
   };
   for (const line of cleanText(rawText).replace(/^\ufeff/, '').split('\n')) {
-    if (fence) {
+    if (fences.isCode(line)) {
       if (turn) turn.text += `${line}\n`;
-      if (line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
       continue;
     }
-    const open = FENCE.exec(line);
-    if (open) fence = open[1];
     if (USER.test(line)) {
       turn = { role: 'user', text: '' };
       conv.turns.push(turn);
     } else if (AGENT.test(line)) {
       // Several responses in a row are one turn, kept apart as paragraphs.
       appendLine(agentTurn(), '');
-    } else if (!open && isAction(line)) {
+    } else if (isAction(line)) {
       addTool(agentTurn(), actionTool(ACTION_LINE.exec(line)![1]));
     } else if (!turn) {
       if (!HEADING.test(line) && !NOTE.test(line) && line.trim() !== '') countSkip(skipped, 'preamble');

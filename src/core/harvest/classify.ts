@@ -13,6 +13,7 @@ import type { SourceFile } from './scanSources';
 import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
 import type { Conversation } from '../conversations/conversation';
+import { readAssembledSource } from './assembledSources';
 import { importMeasured, type RenderedSize } from './renderedSize';
 
 export type ConversationClass =
@@ -117,14 +118,21 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     let bytes: number;
     let mtimeMs = 0;
     try {
-      const stat = fs.statSync(file.path);
-      mtimeMs = stat.mtimeMs;
-      bytes = stat.size;
-      if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
-      else {
-        buffer = fs.readFileSync(file.path);
+      if (file.assembled) {
+        // A session of a tool's store: its assembled bytes stand for it as a file's do.
+        ({ buffer, mtimeMs } = readAssembledSource(file.assembled));
         bytes = buffer.length;
         sha256 = sha256Hash().update(buffer).digest('hex');
+      } else {
+        const stat = fs.statSync(file.path);
+        mtimeMs = stat.mtimeMs;
+        bytes = stat.size;
+        if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
+        else {
+          buffer = fs.readFileSync(file.path);
+          bytes = buffer.length;
+          sha256 = sha256Hash().update(buffer).digest('hex');
+        }
       }
     } catch (error) {
       out.push({ path: file.path, inInbox: file.inInbox, sha256: '', bytes: 0, mtimeMs, class: 'unreadable', reason: (error as Error).message });
@@ -149,7 +157,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     else if (looksBinary(buffer)) {
       cls = 'binary';
       reason = buffer.subarray(0, 8192).includes(0) ? 'contains NUL bytes' : 'not valid UTF-8';
-    } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && isAgentLog(file.path)) cls = 'live';
+    } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && (file.assembled !== undefined || isAgentLog(file.path))) cls = 'live';
     else {
       const imported = importMeasured(file.path, buffer.toString('utf8'));
       rendered = imported.size;

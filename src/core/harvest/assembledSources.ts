@@ -1,0 +1,43 @@
+/**
+ * Conversations that are not one file. Some tools keep every session in a store of their own,
+ * one session spread over many files or rows: OpenCode's storage folder and its database. A scan
+ * expands such a store into one source per session, and reading that source gives the session's
+ * assembled bytes, which stand for it exactly as a file's bytes do: their sha256 is its identity
+ * in the ledger, their size its raw size. An assembled source is never reclaimed: the store
+ * belongs to its tool, like any file read from outside the inbox.
+ */
+import {
+  assembleSession,
+  isOpenCodeDatabase,
+  isOpenCodeStorageFolder,
+  listDatabaseSessions,
+  listStorageSessions,
+  type OpenCodeSessionSource,
+} from '../conversations/opencodeStore';
+
+/** How to read a conversation assembled from a tool's store. */
+export type AssembledSource = OpenCodeSessionSource;
+
+/** One session of a store, as the scan lists it. */
+export interface AssembledEntry {
+  path: string;
+  assembled: AssembledSource;
+}
+
+/** The sessions of a folder that is a tool's store, or undefined when it is an ordinary folder. */
+export function storeFolderSessions(dir: string): AssembledEntry[] | undefined {
+  if (!isOpenCodeStorageFolder(dir)) return undefined;
+  return listStorageSessions(dir).map(({ path, source }) => ({ path, assembled: source }));
+}
+
+/** The sessions of a file that is a tool's store (a database), or undefined for any other file. Throws when it cannot be read. */
+export function storeFileSessions(file: string): AssembledEntry[] | undefined {
+  if (!isOpenCodeDatabase(file)) return undefined;
+  return listDatabaseSessions(file).map(({ path, source }) => ({ path, assembled: source }));
+}
+
+/** An assembled session's bytes and the time its newest piece was written. Throws when its store cannot be read. */
+export function readAssembledSource(source: AssembledSource): { buffer: Buffer; mtimeMs: number } {
+  const session = assembleSession(source);
+  return { buffer: Buffer.from(session.text, 'utf8'), mtimeMs: session.mtimeMs };
+}
