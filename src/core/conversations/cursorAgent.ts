@@ -64,12 +64,19 @@ function parse(rawText: string, sourcePath: string): Conversation {
   return finishConversation(conv, skipped);
 }
 
-/** A prompt: what the person typed inside `<user_query>`, its stamp and attachments from the preamble. */
 function userTurn(content: unknown[], skipped: Record<string, number>): Turn | undefined {
   const text = content
     .filter((b): b is JsonObject => isObject(b) && b.type === 'text' && typeof b.text === 'string')
     .map((b) => b.text as string)
     .join('\n');
+  return promptTurn(text, skipped);
+}
+
+/**
+ * A prompt: what the person typed inside `<user_query>`, its stamp and attachments from the
+ * preamble; undefined for a prompt Cursor wrote itself. Shared with the older text transcripts.
+ */
+export function promptTurn(text: string, skipped: Record<string, number>): Turn | undefined {
   const open = text.indexOf(QUERY_OPEN);
   // Only what comes before the query is Cursor's preamble: angle brackets inside it are the user's (pasted tracebacks).
   const preamble = open < 0 ? text : text.slice(0, open);
@@ -105,7 +112,7 @@ function addAgentBlocks(turn: Turn, content: unknown[], skipped: Record<string, 
     } else if (block.type === 'tool_use') {
       // One real transcript names a tool "Grep path\n/Users/…": the name is its first word.
       const name = (str(block.name) ?? 'tool').trim().split(/\s/)[0];
-      addTool(turn, toolSummary(name, block.input));
+      addTool(turn, cursorToolLine(name, block.input));
     } else {
       countSkip(skipped, str(block.type) ?? 'block');
     }
@@ -113,7 +120,8 @@ function addAgentBlocks(turn: Turn, content: unknown[], skipped: Record<string, 
   if (arr(content).length === 0) countSkip(skipped, 'empty-message');
 }
 
-function toolSummary(name: string, input: unknown): string {
+/** A Cursor tool call's line: ApplyPatch's string input names its files, Glob its own fields. */
+export function cursorToolLine(name: string, input: unknown): string {
   if (typeof input === 'string') return toolLine(name, patchFiles(input) ?? input.split('\n')[0]);
   // Cursor's Glob names its fields differently from Claude Code's.
   if (name === 'Glob' && isObject(input) && str(input.glob_pattern)) {

@@ -50,6 +50,28 @@ describe('Cursor agent transcripts', () => {
     for (const hidden of ['provdied', '<timestamp>', 'DO NOT reiterate', 'Begin Patch']) assert.ok(!rendered.includes(hidden), `${hidden} leaked into the transcript`);
   });
 
+  it('reads the older text transcripts the same way, without thinking or tool output', () => {
+    const file = path.join(DIR, 'agent-transcripts', '2b9d4f6a-1c3e-4a5b-8d7f-6e5c4b3a2d1f.txt');
+    const text = fs.readFileSync(file, 'utf8');
+    assert.equal(detectFormat(file, text), 'cursor');
+    const conv = importConversation(file, text);
+    assert.equal(conv.unrecognized, undefined);
+    assert.equal(conv.id, '2b9d4f6a-1c3e-4a5b-8d7f-6e5c4b3a2d1f');
+    assert.equal(conv.startedAt, '2026-07-02T15:11:00.000Z');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'Why does the health check time out?', at: '2026-07-02T15:11:00.000Z' },
+      {
+        role: 'assistant',
+        text: "I'll read the handler first.\n\nIt awaits a database ping with no timeout; I added a 2 s limit.",
+        tools: ['[tool:Read] /home/dev/api/src/health.ts', '[tool:Shell] npm test -- health'],
+      },
+      { role: 'user', text: 'Thanks.' },
+      { role: 'assistant', text: "You're welcome." },
+    ]);
+    assert.deepEqual(conv.skipped, { thinking: 1, 'tool-result': 2 });
+    assert.ok(!renderTranscript(conv).includes('TOOL-OUTPUT'));
+  });
+
   it('claims only its own two-key records', () => {
     assert.equal(cursorAgent.detect('/x/a.jsonl', '{"type":"user","message":{"role":"user","content":"hi"}}'), 0);
     assert.equal(cursorAgent.detect('/x/a.jsonl', '{"role":"user","message":{"content":[{"type":"text","text":"hi"}]}}'), 0.6);
