@@ -55,7 +55,7 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     assert.deepEqual(json.problems, []);
   });
 
-  it('reads opencode.db the same: beside its old storage folder each session counts once', async () => {
+  it('reads opencode.db the same: beside the storage folder it was migrated from, each session is read from the database once', async () => {
     const { root } = await makeWorkspace();
     const data = openCodeData();
     const db = path.join(data, 'opencode.db');
@@ -63,9 +63,22 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     const result = await runCli(['harvest', '--root', root, '--from', data, '--dry-run', '--json']);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     const json = JSON.parse(result.stdout) as { conversations: JsonConversation[] };
-    const byClass = (cls: string) => json.conversations.filter((c) => c.class === cls).map((c) => c.path).sort();
-    assert.deepEqual(byClass('harvest'), SESSIONS.map((id) => `${db}#${id}`));
-    assert.deepEqual(byClass('duplicate'), SESSIONS.map((id) => path.join(data, 'storage', 'session', PROJECT, `${id}.json`)));
+    assert.deepEqual(
+      json.conversations.map((c) => [c.path, c.class]),
+      SESSIONS.map((id) => [`${db}#${id}`, 'harvest']),
+    );
+    // The same session read from the folder alone gives the same bytes, so a ledger entry made either way holds.
+    const alone = openCodeData();
+    const fromFolder = JSON.parse((await runCli(['harvest', '--root', root, '--from', path.join(alone, 'storage'), '--dry-run', '--json'])).stdout) as { conversations: JsonConversation[] };
+    assert.deepEqual(fromFolder.conversations.map((c) => c.sha256), json.conversations.map((c) => c.sha256));
+  });
+
+  it('leaves a session OpenCode wrote moments ago alone, as a live agent log', async () => {
+    const { root } = await makeWorkspace();
+    const storage = path.join(makeTempDir('lore-opencode-'), 'storage');
+    fs.cpSync(STORAGE, storage, { recursive: true });
+    const result = await runCli(['harvest', '--root', root, '--from', storage, '--dry-run', '--json']);
+    assert.deepEqual((JSON.parse(result.stdout) as { conversations: JsonConversation[] }).conversations.map((c) => c.class), ['live', 'live']);
   });
 
   it('records each session in the ledger by the hash of its assembled bytes and never deletes OpenCode files', async () => {

@@ -1,9 +1,11 @@
 /**
- * OpenCode keeps a session in many files or rows, never in one file. Up to its move to SQLite it
- * wrote a storage folder (`~/.local/share/opencode/storage/`): `session/<project>/<session>.json`,
- * `message/<session>/<message>.json`, `part/<message>/<part>.json`; newer versions migrate that
- * folder into `opencode.db` (tables `session`, `message` and `part`, the message and part bodies
- * as JSON in `data`) and read only the database. This module lists the sessions of either and
+ * OpenCode keeps a session in many files or rows, never in one file. Up to 1.1 it wrote a storage
+ * folder (`~/.local/share/opencode/storage/`): `session/<project>/<session>.json`,
+ * `message/<session>/<message>.json`, `part/<message>/<part>.json`. Since 1.2.0 it migrates that
+ * folder once into `opencode.db` (`opencode-<channel>.db` for other release channels; tables
+ * `session`, `message` and `part`, the message and part bodies as JSON in `data`), leaves the
+ * folder behind as it was and writes only the database. (2.x adds `session_v2` tables, which are
+ * not read here.) This module lists the sessions of either and
  * assembles each into the document `opencode export` writes (opencode.ts reads it), serialised
  * canonically: keys sorted, messages and parts in id order (OpenCode's ids sort by creation), and
  * only fields both stores hold, so one session gives the same bytes, and so the same sha256 in
@@ -47,13 +49,18 @@ export function isOpenCodeStorageFolder(dir: string): boolean {
   return isDirectory(path.join(dir, 'session')) && isDirectory(path.join(dir, 'message'));
 }
 
-/** Whether `file` is named like OpenCode's database. */
+/** Whether `file` is named like OpenCode's database: `opencode.db`, `opencode-<channel>.db`. */
 export function isOpenCodeDatabase(file: string): boolean {
-  return path.basename(file) === OPENCODE_DB_NAME;
+  return /^opencode(?:-[\w.-]+)?\.db$/.test(path.basename(file));
 }
 
-/** The top-level sessions of a storage folder, each named by its session file. */
+/**
+ * The top-level sessions of a storage folder, each named by its session file. A session that is
+ * also in the `opencode.db` beside the folder is left to the database: OpenCode migrated it there
+ * and went on writing there, so the folder's copy may be an older, shorter one.
+ */
 export function listStorageSessions(root: string): OpenCodeSessionEntry[] {
+  const migrated = migratedSessionIds(path.join(path.dirname(root), OPENCODE_DB_NAME));
   const out: OpenCodeSessionEntry[] = [];
   const sessions = path.join(root, 'session');
   for (const project of sortedNames(sessions)) {
@@ -61,10 +68,11 @@ export function listStorageSessions(root: string): OpenCodeSessionEntry[] {
     if (!isDirectory(dir)) continue;
     for (const name of sortedNames(dir)) {
       if (!name.endsWith('.json')) continue;
+      const id = name.slice(0, -'.json'.length);
       const info = readJson(path.join(dir, name));
       // A file that does not parse is still listed: reading it reports it unrecognized, never silently gone.
-      if (info && typeof info.parentID === 'string') continue;
-      out.push({ path: path.join(dir, name), source: { kind: 'opencode-storage', root, id: name.slice(0, -'.json'.length) } });
+      if ((info && typeof info.parentID === 'string') || migrated.has(id)) continue;
+      out.push({ path: path.join(dir, name), source: { kind: 'opencode-storage', root, id } });
     }
   }
   return out;
@@ -78,6 +86,17 @@ export function listDatabaseSessions(file: string): OpenCodeSessionEntry[] {
       source: { kind: 'opencode-db' as const, root: file, id },
     })),
   );
+}
+
+/** Every session id of a database, or none when there is no database or it cannot be read. */
+function migratedSessionIds(file: string): Set<string> {
+  if (!fs.existsSync(file)) return new Set();
+  try {
+    return withDatabase(file, (db) => new Set((db.prepare('SELECT id FROM session').all() as Array<{ id: string }>).map((row) => row.id)));
+  } catch {
+    // The database is listed on its own and its problem reported there; the folder is read as it is.
+    return new Set();
+  }
 }
 
 /** Reads one session. Throws when its store cannot be read. */
