@@ -41,6 +41,8 @@ export interface AssembledSession {
   mtimeMs: number;
 }
 
+/** The name OpenCode gives its storage folder. */
+export const OPENCODE_STORAGE_NAME = 'storage';
 /** OpenCode's database file name. */
 export const OPENCODE_DB_NAME = 'opencode.db';
 

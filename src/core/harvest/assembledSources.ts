@@ -6,7 +6,9 @@
  * in the ledger, their size its raw size. An assembled source is never reclaimed: the store
  * belongs to its tool, like any file read from outside the inbox.
  */
+import * as path from 'node:path';
 import {
+  OPENCODE_STORAGE_NAME,
   assembleSession,
   isOpenCodeDatabase,
   isOpenCodeStorageFolder,
@@ -24,10 +26,21 @@ export interface AssembledEntry {
   assembled: AssembledSource;
 }
 
-/** The sessions of a folder that is a tool's store, or undefined when it is an ordinary folder. */
-export function storeFolderSessions(dir: string): AssembledEntry[] | undefined {
+/**
+ * The sessions of a folder that is a tool's store, or undefined when it is an ordinary folder.
+ * `named`: only a folder with the store's own name (OpenCode's `storage`) is looked into, which
+ * spares a walk two stat calls per folder (a tenth of a large scan's time); a folder named on
+ * the command line is looked into whatever its name.
+ */
+export function storeFolderSessions(dir: string, { named = false } = {}): AssembledEntry[] | undefined {
+  if (named && path.basename(dir) !== OPENCODE_STORAGE_NAME) return undefined;
   if (!isOpenCodeStorageFolder(dir)) return undefined;
   return listStorageSessions(dir).map(({ path, source }) => ({ path, assembled: source }));
+}
+
+/** Whether a file name is a tool's store (a database a scan expands into its sessions). */
+export function isStoreFileName(name: string): boolean {
+  return isOpenCodeDatabase(name);
 }
 
 /** The sessions of a file that is a tool's store (a database), or undefined for any other file. Throws when it cannot be read. */

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isInside, type StorePaths } from '../store/storePaths';
-import { storeFileSessions, storeFolderSessions, type AssembledEntry, type AssembledSource } from './assembledSources';
+import { isStoreFileName, storeFileSessions, storeFolderSessions, type AssembledEntry, type AssembledSource } from './assembledSources';
 import { walkTree } from '../util/walkTree';
 
 /** File name endings that can hold a conversation. */
@@ -91,11 +91,11 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
         !(isInside(paths.root, full) && !isInside(paths.inbox, full) && !isInside(full, paths.inbox)) &&
         !isClaudeCodeSessionSideFolder(full) &&
         // A tool's store is read as its sessions, not as the files it is made of.
-        !addSessions(full, () => storeFolderSessions(full)),
+        !addSessions(full, () => storeFolderSessions(full, { named: true })),
       file: (entry, full) => {
+        if (!(entry.isFile() || entry.isSymbolicLink()) || !(isConversationFileName(entry.name) || isStoreFileName(entry.name))) return;
         if (isInside(paths.root, full) && !isInside(paths.inbox, full)) return;
-        if (entry.isFile() && addSessions(full, () => storeFileSessions(full))) return;
-        if (!(entry.isFile() || entry.isSymbolicLink()) || !isConversationFileName(entry.name)) return;
+        if (addSessions(full, () => storeFileSessions(full))) return;
         if (isClaudeCodeLegacySubagentFile(full, siblings(path.dirname(full)))) return;
         if (entry.isSymbolicLink()) {
           try {
