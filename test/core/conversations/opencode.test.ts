@@ -96,6 +96,18 @@ describe('OpenCode sessions', () => {
     assert.equal(importSession(release).title, undefined);
   });
 
+  it("names one file of the storage folder for what it is, never a conversation of its own", () => {
+    for (const file of [
+      path.join(STORAGE, 'session', PROJECT, `${CART}.json`),
+      path.join(STORAGE, 'message', CART, 'msg_a001.json'),
+      path.join(STORAGE, 'part', 'msg_a001', 'prt_a001a.json'),
+    ]) {
+      const conv = importConversation(file, fs.readFileSync(file, 'utf8'));
+      assert.deepEqual(conv.turns, [], file);
+      assert.match(conv.unrecognized ?? '', /^looks like one file of an OpenCode session \(harvest the storage folder or opencode\.db/, file);
+    }
+  });
+
   it('claims no JSON without a session id, and reads a message-less session as having no turns', () => {
     assert.equal(opencode.detect('/x/a.json', '{"info":{"id":"x"},"messages":[]}'), 0);
     const conv = importConversation('/x/s.json', JSON.stringify({ info: { id: 'ses_abc' }, messages: [] }));
