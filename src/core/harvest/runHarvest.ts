@@ -172,6 +172,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
           });
           outcome.calls = result.calls;
           report.modelCalls += result.calls;
+          // The rest of the reply is kept; the user hears which items were not and why.
+          if (result.dropped > 0) report.warnings.push(droppedItemsWarning(label, result.dropped, result.problems));
           cached = { items: result.items, summarized: result.summarized, id: conversation.id, at: now.toISOString() };
           if (!provider.offline) writeCachedReply(paths, key, cached);
         }
@@ -202,4 +204,12 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
   } finally {
     lock?.release();
   }
+}
+
+/** One line naming the conversation, how many of the model's items were dropped, and the first reasons. */
+function droppedItemsWarning(label: string, dropped: number, problems: string[]): string {
+  const shown = problems.slice(0, 3).join('; ');
+  const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
+  const counted = dropped === 1 ? '1 item in the model\'s reply was' : `${dropped} items in the model's reply were`;
+  return `${label}: ${counted} malformed and left out (${shown}${more})`;
 }
