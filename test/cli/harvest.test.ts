@@ -107,6 +107,37 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /external sessions stay\. \[from: ext1, 2026-11-20\]/);
   });
 
+  it('a later run does not read an unchanged outside file again, and reads it once it grows', async () => {
+    const { root } = await makeWorkspace();
+    const external = makeTempDir('lore-ext-');
+    const file = path.join(external, 'session.md');
+    fs.writeFileSync(file, transcript('ext2', 'Fact: known files are remembered.'));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // Its ctime must predate the harvest's reading.
+    assert.equal((await runCli(['harvest', '--root', root, '--from', external, '--apply'])).code, 0);
+    const cached = JSON.parse(fs.readFileSync(path.join(root, '.cache', 'known-files.json'), 'utf8'));
+    assert.deepEqual(Object.keys(cached.files), [file]);
+    const classOf = async () => {
+      const dry = JSON.parse((await runCli(['harvest', '--root', root, '--from', external, '--json'])).stdout);
+      return dry.conversations[0].class;
+    };
+    assert.equal(await classOf(), 'harvested');
+    fs.appendFileSync(file, '\n## user\n\nFact: and read again once they change.\n');
+    assert.equal(await classOf(), 'harvest');
+  });
+
+  it('applying a saved preview remembers the outside files it proved too', async () => {
+    const { root } = await makeWorkspace();
+    const external = makeTempDir('lore-ext-');
+    const file = path.join(external, 'session.md');
+    fs.writeFileSync(file, transcript('ext3', 'Fact: previews remember as well.'));
+    const planFile = path.join(makeTempDir('lore-plan-'), 'plan.json');
+    assert.equal((await runCli(['harvest', '--root', root, '--from', external, '--preview', '--save-plan', planFile, '-q'])).code, 0);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // Its ctime must predate the apply's check.
+    assert.equal((await runCli(['harvest', '--root', root, '--apply-plan', planFile])).code, 0);
+    const cached = JSON.parse(fs.readFileSync(path.join(root, '.cache', 'known-files.json'), 'utf8'));
+    assert.deepEqual(Object.keys(cached.files), [file]);
+  });
+
   for (const mode of ['archive', 'keep'] as const) {
     it(`--reclaim ${mode}`, async () => {
       const { root, inbox } = await makeWorkspace();

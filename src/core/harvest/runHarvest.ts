@@ -21,6 +21,7 @@ import { applyPlan, lockStoreForApply, type ApplyResult } from './applyPlan';
 import { classifyConversations, dryRunTotals, type ClassifiedConversation, type DryRunTotals } from './classify';
 import { distillConversation } from './distill';
 import { buildPlan, type ConversationOutcome, type DistilledInput, type HarvestPlan } from './plan';
+import { KnownFiles } from './knownFiles';
 import { fileSha256 } from './previewStaleness';
 import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
 import { readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
@@ -112,7 +113,10 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     const scan = scanSources(paths, sources);
     report.problems.push(...scan.problems);
     const conversations = new Map<string, Conversation>();
+    const knownFiles = KnownFiles.open(paths);
+    const readAt = Date.now(); // The real clock: compared with the files' ctime, not a report date.
     const classified = classifyConversations(scan.files, ledger, {
+      knownFiles,
       conversations: options.mode === 'dry-run' ? undefined : conversations,
       maxHarvestBytes: options.maxHarvestBytes,
       now: now.getTime(),
@@ -200,6 +204,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
     report.applied = applyPlan(paths, report.plan);
+    const unsaved = knownFiles.rememberProven(report.conversations, report.plan.ledger, readAt);
+    if (unsaved) report.warnings.push(unsaved);
     return report;
   } finally {
     lock?.release();
