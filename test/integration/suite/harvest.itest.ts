@@ -166,4 +166,20 @@ describe('Lore harvest in VS Code', function () {
       fs.rmSync(path.join(root, 'inbox', 'b-second.md'), { force: true });
     }
   });
+  it('a corrupt ledger.json shows as an error in the Ledger view that opens the file, not as an empty view', async () => {
+    const ledgerFile = path.join(root, 'ledger.json');
+    const original = fs.readFileSync(ledgerFile);
+    try {
+      fs.writeFileSync(ledgerFile, '{"entries": {');
+      const [node] = lore.views.ledger.getChildren() as unknown as Array<{ kind: string; message: string; toTreeItem(): vscode.TreeItem }>;
+      assert.equal(node.kind, 'error');
+      assert.match(node.message, /is not a valid ledger/);
+      const item = node.toTreeItem();
+      assert.equal(item.label, 'Cannot read ledger.json');
+      assert.equal(item.command?.command, 'vscode.open');
+      assert.equal((item.command?.arguments?.[0] as vscode.Uri).fsPath, ledgerFile);
+    } finally {
+      fs.writeFileSync(ledgerFile, original);
+    }
+  });
 });
