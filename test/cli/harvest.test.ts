@@ -93,6 +93,18 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.ok(!fs.existsSync(path.join(inbox, 'copy.md')));
   });
 
+  it('counts only what it writes: a grown session harvested again reports its new item, not the old ones again', async () => {
+    const { root, inbox } = await makeWorkspace();
+    fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', BODY));
+    const first = JSON.parse((await runCli(['harvest', '--root', root, '--apply', '--json'])).stdout);
+    assert.deepEqual(first.items, { facts: 1, decisions: 1, tasks_done: 1, tasks_open: 1, questions: 1, playbooks: 1, files: 1 });
+    fs.writeFileSync(path.join(inbox, 'c1-later.md'), transcript('c1', `${BODY}\nFact: the session went on.`));
+    const again = await runCli(['harvest', '--root', root, '--apply', '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(JSON.parse(again.stdout).items, { facts: 1, decisions: 0, tasks_done: 0, tasks_open: 0, questions: 0, playbooks: 0, files: 0 });
+    assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /the session went on\./);
+  });
+
   it('never deletes conversations read from outside the inbox', async () => {
     const { root } = await makeWorkspace();
     const external = makeTempDir('lore-ext-');
