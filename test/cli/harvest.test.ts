@@ -47,7 +47,7 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.match(result.stdout, /^--- a\/facts\.md\n\+\+\+ b\/facts\.md$/m);
     assert.match(result.stdout, /^\+- the build uses esbuild\. \[from: c1, 2026-11-20\]$/m);
     assert.match(result.stdout, /^\+- keep the CLI in CommonJS — the extension host loads it\. \[from: c1, 2026-11-20\]$/m);
-    assert.match(result.stdout, /^--- \/dev\/null\n\+\+\+ b\/digest\.md$/m);
+    assert.match(result.stdout, /^--- a\/digest\.md\n\+\+\+ b\/digest\.md$/m, 'lore init created the (empty) digest');
     assert.match(result.stdout, /reclaim \(delete\): .*c1\.md/);
     assert.deepEqual(snapshotTree(ws), before);
   });

@@ -13,7 +13,7 @@ import type { Provenance } from '../knowledge/provenance';
 import { holdFlaggedInPlan, type HeldItem } from '../knowledge/reviewQueue';
 import { readTextIfExists } from '../store/atomicWrite';
 import { readTextLossless } from '../store/storeText';
-import { digestSectionsFromTexts, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
+import { digestFileText, digestSectionsFromTexts, readCategoryTexts, type CategoryTexts } from '../store/digest';
 import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
 import { parseNoteFile } from '../store/noteFile';
 import type { NoteIndex } from '../store/noteIndex';
@@ -179,7 +179,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   if (review.change) changes.push(review.change); // review.md: knowledge, written before the ledger
 
   const digestBefore = readTextIfExists(paths.digest);
-  const digestAfter = options.digestEnabled ? renderDigest(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
+  const digestAfter = options.digestEnabled ? digestFileText(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
   if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
 
   const ledger: Ledger = { entries: { ...ledgerNow.entries } };
