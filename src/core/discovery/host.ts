@@ -15,10 +15,15 @@ export interface Host {
   env: NodeJS.ProcessEnv;
 }
 
-/** This process's machine. Platforms other than macOS and Windows use the Linux (XDG) layout. */
-export function currentHost(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): Host {
+/**
+ * This machine, seen through an environment: the home folder is the environment's (HOME, or
+ * USERPROFILE on Windows) before the account's, so a CLI run in process with its own environment
+ * looks where that environment says. Platforms other than macOS and Windows use the Linux (XDG) layout.
+ */
+export function currentHost(env: NodeJS.ProcessEnv = process.env, home?: string): Host {
   const platform = process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'linux';
-  return { platform, home, env };
+  const host: Host = { platform, home: '', env };
+  return { ...host, home: home ?? envValue(host, platform === 'win32' ? 'USERPROFILE' : 'HOME') ?? os.homedir() };
 }
 
 /** Path arithmetic in the host's own syntax (`C:\…` for Windows even when computed elsewhere). */

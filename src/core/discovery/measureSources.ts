@@ -40,8 +40,10 @@ export interface ToolReport {
   rawBytes: number;
   /** The workspace's sessions the ledger already holds. */
   harvested: number;
-  /** The workspace's sessions a harvest would send (new or failed before). */
+  /** The workspace's sessions a harvest would send (new or failed before, read by an importer). */
   toHarvest: number;
+  /** The workspace's sessions no importer reads: a harvest records and keeps them, never sends them. */
+  unrecognized: number;
   /** Rendered transcript bytes of those sessions (what the model would read). */
   renderedBytes: number;
   /** renderedBytes / 4, as the dry run estimates. */
@@ -90,6 +92,8 @@ export function measureTool(entry: ToolSessions, ledger: Ledger): ToolReport {
   });
   const totals = dryRunTotals(classified);
   const read = classified.filter((item) => item.format !== undefined || item.class === 'harvested');
+  const pending = classified.filter((item) => item.class === 'harvest' || item.class === 'retry');
+  const unrecognized = pending.filter((item) => item.unrecognized !== undefined).length;
   return {
     tool: entry.tool,
     label: entry.label,
@@ -97,7 +101,8 @@ export function measureTool(entry: ToolSessions, ledger: Ledger): ToolReport {
     sessions: items.length,
     rawBytes: items.reduce((sum, item) => sum + item.rawBytes, 0),
     harvested: totals.counts.harvested,
-    toHarvest: totals.counts.harvest + totals.counts.retry,
+    toHarvest: pending.length - unrecognized,
+    unrecognized,
     renderedBytes: totals.harvestBytes,
     estimatedTokens: totals.estimatedTokens,
     otherWorkspaces: entry.otherWorkspaces,
