@@ -1,8 +1,6 @@
 /** `lore sources`: the agent sessions on this machine that belong to the workspace, per tool, measured. */
-import { discoverSessions } from '../../core/discovery/discoverSessions';
 import { currentHost } from '../../core/discovery/host';
-import { measureSources, type SourcesReport, type ToolReport } from '../../core/discovery/measureSources';
-import { readLedger } from '../../core/store/ledger';
+import { reportSources, type SourcesReport, type ToolReport } from '../../core/discovery/measureSources';
 import { COMMON_OPTIONS, EXIT_OK, envOf, formatBytes, formatTokens, parseCommand, printable, type Output } from '../cliSupport';
 
 export const SOURCES_HELP = `lore sources [--root DIR] [--workspace DIR] [--all-workspaces] [--json]
@@ -47,8 +45,7 @@ export async function sourcesCommand(argv: string[], io: Output): Promise<number
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
   const allWorkspaces = values['all-workspaces'] ?? false;
-  const discovered = discoverSessions(currentHost(envOf(io)), paths.workspace, { allWorkspaces });
-  const report = measureSources(paths.workspace, discovered, readLedger(paths.ledger), allWorkspaces);
+  const report = reportSources(currentHost(envOf(io)), paths.workspace, paths.ledger, allWorkspaces);
   if (values.json) io.out(JSON.stringify(report, null, 2));
   else printText(report, io);
   return EXIT_OK;

@@ -7,8 +7,9 @@
  */
 import * as fs from 'node:fs';
 import { classifyConversations, dryRunTotals, type ConversationClass } from '../harvest/classify';
-import type { Ledger } from '../store/ledger';
-import type { ToolSessions } from './discoverSessions';
+import { readLedger, type Ledger } from '../store/ledger';
+import { discoverSessions, type ToolSessions } from './discoverSessions';
+import type { Host } from './host';
 import type { ToolId } from './toolLocations';
 
 /** One session in the report. */
@@ -121,4 +122,12 @@ export function measureSources(workspace: string, discovered: ToolSessions[], le
     tools,
     totals: { sessions: sum('sessions'), rawBytes: sum('rawBytes'), harvested: sum('harvested'), toHarvest: sum('toHarvest'), renderedBytes: sum('renderedBytes'), estimatedTokens: sum('estimatedTokens') },
   };
+}
+
+/**
+ * Discovery and measurement in one call, as `lore sources` and the language server's
+ * `lore/sources` request run it: the workspace's sessions on the host, against the store's ledger.
+ */
+export function reportSources(host: Host, workspace: string, ledgerFile: string, allWorkspaces = false): SourcesReport {
+  return measureSources(workspace, discoverSessions(host, workspace, { allWorkspaces }), readLedger(ledgerFile), allWorkspaces);
 }
