@@ -71,6 +71,7 @@ function sizeOf(file: string): number {
   }
 }
 
+/** One tool's sessions measured: this workspace's through the dry run's classification, others' by size only. */
 export function measureTool(entry: ToolSessions, ledger: Ledger): ToolReport {
   const own = entry.sessions.filter((session) => session.matches);
   const classified = classifyConversations(own.map((session) => ({ path: session.path, inInbox: false })), ledger);

@@ -77,7 +77,8 @@ const codex: Lister = (location, host, workspace) => {
     file: (entry, full) => {
       if (!entry.isFile() || !entry.name.endsWith('.jsonl')) return;
       const record = firstJsonLine(full);
-      const cwd = isObject(record) ? text(isObject(record.payload) ? record.payload.cwd : undefined) ?? text(record.cwd) : undefined;
+      // session_meta carries the base instructions and can outgrow the head; its cwd comes first.
+      const cwd = isObject(record) ? text(isObject(record.payload) ? record.payload.cwd : undefined) ?? text(record.cwd) : jsonStringField(readHead(full) ?? '', 'cwd');
       found.push(owned('codex', full, cwd, host, workspace));
     },
   });

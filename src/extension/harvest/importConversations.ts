@@ -61,6 +61,7 @@ export function sourcePicks(report: SourcesReport): SessionPick[] {
   return picks;
 }
 
+/** Registers `lore.importConversations`; `harvestSources` runs the harvest flow (with its dialogs) on the chosen files. */
 export function registerImportCommand(notes: NotesClient, harvestSources: (sources: string[]) => Promise<unknown>): vscode.Disposable {
   return vscode.commands.registerCommand('lore.importConversations', () => runCommand('Import Conversations', async () => {
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Lore: looking for agent sessions' }, () => listSources(notes));

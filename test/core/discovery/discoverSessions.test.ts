@@ -41,6 +41,8 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
   add('codex', write(path.join(day, 'rollout-2026-11-20T10-00-00-a.jsonl'), jsonl({ type: 'session_meta', payload: { id: 'a', cwd: workspace } })));
   write(path.join(day, 'rollout-2026-11-20T11-00-00-b.jsonl'), jsonl({ type: 'session_meta', payload: { id: 'b', cwd: other } }));
   write(path.join(day, 'rollout-2026-11-20T12-00-00-c.jsonl'), 'not a rollout\n');
+  // A session_meta line longer than the head discovery reads (base instructions): its cwd still counts.
+  add('codex', write(path.join(day, 'rollout-2026-11-20T13-00-00-d.jsonl'), jsonl({ type: 'session_meta', payload: { id: 'd', cwd: workspace, base_instructions: { text: 'x'.repeat(100_000) } } })));
 
   // VS Code: Copilot Chat sessions per workspace storage hash, the folder in workspace.json.
   const storage = path.join(home, '.config', 'Code', 'User', 'workspaceStorage');
@@ -121,7 +123,7 @@ describe('discovery: which sessions belong to the workspace', () => {
     const all = discoverSessions(host, workspace, { allWorkspaces: true, tools: ['codex', 'continue', 'gemini-cli'] as ToolId[] });
     assert.deepEqual(all.map((t) => t.tool), ['codex', 'gemini-cli', 'continue']);
     const codex = all[0].sessions;
-    assert.equal(codex.length, 3);
+    assert.equal(codex.length, 4);
     assert.deepEqual(codex.filter((s) => !s.matches).map((s) => s.workspace), [other, undefined]);
     assert.deepEqual(all[1].sessions.filter((s) => !s.matches).map((s) => s.workspace), [other]);
     assert.deepEqual(all[2].sessions.map((s) => [path.basename(s.path), s.matches]), [['c1.json', true], ['c2.json', false]]);
