@@ -129,6 +129,21 @@ describe('discovery: which sessions belong to the workspace', () => {
     assert.deepEqual(all[2].sessions.map((s) => [path.basename(s.path), s.matches]), [['c1.json', true], ['c2.json', false]]);
   });
 
+  it("macOS: finds VS Code's and Cline's sessions under ~/Library/Application Support", () => {
+    const home = makeTempDir('lore-mac-');
+    const workspace = path.join(home, 'src', 'app');
+    const code = path.join(home, 'Library', 'Application Support', 'Code', 'User');
+    write(path.join(code, 'workspaceStorage', 'h1', 'workspace.json'), { folder: 'file://' + workspace });
+    const chat = write(path.join(code, 'workspaceStorage', 'h1', 'chatSessions', 's.json'), { sessionId: 's', requests: [] });
+    write(path.join(code, 'globalStorage', 'saoudrizwan.claude-dev', 'state', 'taskHistory.json'), [{ id: 't1', workspaceIds: ['/elsewhere', workspace] }]);
+    const task = write(path.join(code, 'globalStorage', 'saoudrizwan.claude-dev', 'tasks', 't1', 'api_conversation_history.json'), []);
+    // The Linux location of the same files is not where a Mac keeps them.
+    write(path.join(home, '.config', 'Code', 'User', 'workspaceStorage', 'h2', 'workspace.json'), { folder: 'file://' + workspace });
+    write(path.join(home, '.config', 'Code', 'User', 'workspaceStorage', 'h2', 'chatSessions', 'linux.json'), { sessionId: 'l', requests: [] });
+    const found = discoverSessions({ platform: 'darwin', home, env: {} }, workspace, { tools: ['copilot-chat', 'cline'] });
+    assert.deepEqual(byTool(found), { 'copilot-chat': [chat], cline: [task] });
+  });
+
   it('finds nothing, and fails on nothing, in an empty home', () => {
     const home = makeTempDir();
     const found = discoverSessions({ platform: 'linux', home, env: {} }, path.join(home, 'ws'));
