@@ -8,6 +8,13 @@ import * as fs from 'node:fs';
 /** How much of a file a header is looked for in. */
 export const HEAD_BYTES = 64 * 1024;
 
+/**
+ * Enough of a first record that says where a session ran: Codex's session_meta puts `cwd` before
+ * its base instructions (tens of KB), so a listing of thousands of rollouts reads 8 KB of each,
+ * not most of the file.
+ */
+export const SMALL_HEAD_BYTES = 8 * 1024;
+
 /** Up to `bytes` bytes from the start of a file as UTF-8 text, or undefined when it cannot be read. */
 export function readHead(file: string, bytes = HEAD_BYTES): string | undefined {
   let fd: number;
@@ -27,13 +34,12 @@ export function readHead(file: string, bytes = HEAD_BYTES): string | undefined {
   }
 }
 
-/** The first line of a file (within HEAD_BYTES) parsed as JSON, or undefined. */
-export function firstJsonLine(file: string): unknown {
-  const head = readHead(file);
-  if (head === undefined) return undefined;
+/** The first line of a head parsed as JSON; undefined when it is not JSON or runs past the head. */
+export function firstJsonLine(head: string): unknown {
   const end = head.indexOf('\n');
+  if (end < 0) return undefined;
   try {
-    return JSON.parse(end >= 0 ? head.slice(0, end) : head);
+    return JSON.parse(head.slice(0, end));
   } catch {
     return undefined;
   }

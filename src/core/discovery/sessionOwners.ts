@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import { isClaudeCodeLegacySubagentFile } from '../conversations/claudeCodeLayout';
 import { isConversationFileName } from '../harvest/scanSources';
 import { listNames, walkTree } from '../util/walkTree';
-import { firstJsonLine, jsonStringField, readHead, readJsonFile } from './fileHead';
+import { firstJsonLine, jsonStringField, readHead, readJsonFile, SMALL_HEAD_BYTES } from './fileHead';
 import { fileUriToPath, hostPath, samePath, type Host } from './host';
 import { claudeCodeProjectName, cursorProjectName, type ToolId, type ToolLocation } from './toolLocations';
 
@@ -76,9 +76,10 @@ const codex: Lister = (location, host, workspace) => {
     sorted: true,
     file: (entry, full) => {
       if (!entry.isFile() || !entry.name.endsWith('.jsonl')) return;
-      const record = firstJsonLine(full);
-      // session_meta carries the base instructions and can outgrow the head; its cwd comes first.
-      const cwd = isObject(record) ? text(isObject(record.payload) ? record.payload.cwd : undefined) ?? text(record.cwd) : jsonStringField(readHead(full) ?? '', 'cwd');
+      const head = readHead(full, SMALL_HEAD_BYTES) ?? '';
+      const record = firstJsonLine(head);
+      // session_meta carries the base instructions and outgrows the head; its cwd comes before them.
+      const cwd = isObject(record) ? text(isObject(record.payload) ? record.payload.cwd : undefined) ?? text(record.cwd) : jsonStringField(head, 'cwd');
       found.push(owned('codex', full, cwd, host, workspace));
     },
   });
@@ -166,7 +167,7 @@ const copilotCli: Lister = (location, host, workspace) => {
     ...listNames(location.path).map((id) => p.join(location.path, id, 'events.jsonl')).filter((file) => fs.existsSync(file)),
   ].sort();
   return files.map((file) => {
-    const event = firstJsonLine(file);
+    const event = firstJsonLine(readHead(file, SMALL_HEAD_BYTES) ?? '');
     const data = isObject(event) && event.type === 'session.start' && isObject(event.data) ? event.data : undefined;
     const context = data && isObject(data.context) ? data.context : undefined;
     return owned('copilot-cli', file, context ? text(context.cwd) : undefined, host, workspace);
