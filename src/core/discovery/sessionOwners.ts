@@ -159,7 +159,25 @@ const continueDev: Lister = (location, host, workspace) =>
     owned('continue', file, jsonStringField(readHead(file) ?? '', 'workspaceDirectory'), host, workspace),
   );
 
-/** `~/.copilot/session-state/<id>/events.jsonl` (older: `<id>.jsonl`), owned by session.start's `context.cwd`. */
+/** The `cwd:` of a Copilot CLI session folder's `workspace.yaml` (a plain or quoted scalar). */
+function workspaceYamlCwd(file: string): string | undefined {
+  const match = /^cwd:[ \t]*(.+?)[ \t]*$/m.exec(readHead(file, SMALL_HEAD_BYTES) ?? '');
+  if (!match) return undefined;
+  const value = match[1];
+  if (value.startsWith('"')) {
+    try {
+      return JSON.parse(value) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  return value.startsWith("'") && value.endsWith("'") ? value.slice(1, -1).replace(/''/g, "'") : value;
+}
+
+/**
+ * `~/.copilot/session-state/<id>/events.jsonl` (older: `<id>.jsonl`), owned by session.start's
+ * `context.cwd`, or by the `cwd` in the session folder's `workspace.yaml`.
+ */
 const copilotCli: Lister = (location, host, workspace) => {
   const p = hostPath(host);
   const files = [
@@ -170,7 +188,8 @@ const copilotCli: Lister = (location, host, workspace) => {
     const event = firstJsonLine(readHead(file, SMALL_HEAD_BYTES) ?? '');
     const data = isObject(event) && event.type === 'session.start' && isObject(event.data) ? event.data : undefined;
     const context = data && isObject(data.context) ? data.context : undefined;
-    return owned('copilot-cli', file, context ? text(context.cwd) : undefined, host, workspace);
+    const cwd = (context ? text(context.cwd) : undefined) ?? (p.basename(file) === 'events.jsonl' ? workspaceYamlCwd(p.join(p.dirname(file), 'workspace.yaml')) : undefined);
+    return owned('copilot-cli', file, cwd, host, workspace);
   });
 };
 

@@ -91,6 +91,9 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
   add('copilot-cli', write(path.join(copilot, 'old-1.jsonl'), jsonl({ type: 'session.start', data: { sessionId: 'old-1', context: { cwd: workspace } } })));
   add('copilot-cli', write(path.join(copilot, 'new-2', 'events.jsonl'), jsonl({ type: 'session.start', data: { sessionId: 'new-2', context: { cwd: workspace } } })));
   write(path.join(copilot, 'new-3', 'events.jsonl'), jsonl({ type: 'session.start', data: { sessionId: 'new-3', context: { cwd: other } } }));
+  // A session whose first event is not session.start: its folder's workspace.yaml says where it ran.
+  write(path.join(copilot, 'new-4', 'workspace.yaml'), `id: new-4\ncwd: "${workspace}"\nsummary: x\n`);
+  add('copilot-cli', write(path.join(copilot, 'new-4', 'events.jsonl'), jsonl({ type: 'user.message', data: { content: 'hi' }, parentId: null })));
 
   // Aider keeps its history in the workspace.
   add('aider', write(path.join(workspace, '.aider.chat.history.md'), '# aider chat started at 2026-11-20 10:00:00\n\n#### hi\n'));
