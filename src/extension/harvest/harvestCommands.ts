@@ -69,7 +69,7 @@ export function registerHarvestCommands(
   context: vscode.ExtensionContext,
   store: StoreService,
   harvest: HarvestController,
-): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs } {
+): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs; harvestSources: (sources: string[]) => Promise<HarvestReport | undefined> } {
   const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
 
   const harvestConversations = (options: HarvestRequest = {}) => runCommand('Harvest Conversations', async () => {
@@ -162,5 +162,7 @@ export function registerHarvestCommands(
   return {
     disposables,
     harvestWithoutDialogs: (options = {}) => harvestConversations({ ...options, withoutDialogs: true }),
+    // Import Conversations… harvests the sessions the person chose, with every dialog.
+    harvestSources: (sources) => harvestConversations({ sources }),
   };
 }
