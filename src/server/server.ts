@@ -168,7 +168,7 @@ connection.onRequest(NoteFilesRequest.method, async (raw: unknown): Promise<Note
 connection.onRequest(SourcesRequest.method, async (raw: unknown): Promise<SourcesRequest.Result> => {
   const params = checkParams(SourcesRequest.method, paramsSchemas.sources, raw ?? {});
   const s = await ready();
-  return reportSources(currentHost(), s.paths.workspace, s.paths.ledger, params.allWorkspaces);
+  return reportSources(currentHost(), s.paths, params.allWorkspaces);
 });
 
 connection.onRequest(FileDecorationsRequest.method, async (raw: unknown): Promise<FileDecorationsRequest.Result> => {

@@ -45,7 +45,7 @@ export async function sourcesCommand(argv: string[], io: Output): Promise<number
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
   const allWorkspaces = values['all-workspaces'] ?? false;
-  const report = reportSources(currentHost(envOf(io)), paths.workspace, paths.ledger, allWorkspaces);
+  const report = reportSources(currentHost(envOf(io)), paths, allWorkspaces);
   if (values.json) io.out(JSON.stringify(report, null, 2));
   else printText(report, io);
   return EXIT_OK;

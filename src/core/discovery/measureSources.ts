@@ -7,7 +7,9 @@
  */
 import * as fs from 'node:fs';
 import { classifyConversations, dryRunTotals, type ConversationClass } from '../harvest/classify';
+import { KnownFiles } from '../harvest/knownFiles';
 import { readLedger, type Ledger } from '../store/ledger';
+import type { StorePaths } from '../store/storePaths';
 import { discoverSessions, type ToolSessions } from './discoverSessions';
 import type { Host } from './host';
 import type { ToolId } from './toolLocations';
@@ -72,9 +74,9 @@ function sizeOf(file: string): number {
 }
 
 /** One tool's sessions measured: this workspace's through the dry run's classification, others' by size only. */
-export function measureTool(entry: ToolSessions, ledger: Ledger): ToolReport {
+export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: KnownFiles): ToolReport {
   const own = entry.sessions.filter((session) => session.matches);
-  const classified = classifyConversations(own.map((session) => ({ path: session.path, inInbox: false })), ledger);
+  const classified = classifyConversations(own.map((session) => ({ path: session.path, inInbox: false })), ledger, { knownFiles });
   const byPath = new Map(classified.map((item) => [item.path, item]));
   const items: MeasuredSession[] = entry.sessions.map((session) => {
     const item = byPath.get(session.path);
@@ -114,8 +116,8 @@ export function measureTool(entry: ToolSessions, ledger: Ledger): ToolReport {
 }
 
 /** The report `lore sources` prints and the extension's import dialog shows. */
-export function measureSources(workspace: string, discovered: ToolSessions[], ledger: Ledger, allWorkspaces = false): SourcesReport {
-  const tools = discovered.map((entry) => measureTool(entry, ledger));
+export function measureSources(workspace: string, discovered: ToolSessions[], ledger: Ledger, allWorkspaces = false, knownFiles?: KnownFiles): SourcesReport {
+  const tools = discovered.map((entry) => measureTool(entry, ledger, knownFiles));
   const sum = (key: 'sessions' | 'rawBytes' | 'harvested' | 'toHarvest' | 'renderedBytes' | 'estimatedTokens') => tools.reduce((total, tool) => total + tool[key], 0);
   return {
     workspace,
@@ -127,8 +129,9 @@ export function measureSources(workspace: string, discovered: ToolSessions[], le
 
 /**
  * Discovery and measurement in one call, as `lore sources` and the language server's
- * `lore/sources` request run it: the workspace's sessions on the host, against the store's ledger.
+ * `lore/sources` request run it: the workspace's sessions on the host, against the store's ledger
+ * (sessions a harvest already proved and that did not change since are not read again).
  */
-export function reportSources(host: Host, workspace: string, ledgerFile: string, allWorkspaces = false): SourcesReport {
-  return measureSources(workspace, discoverSessions(host, workspace, { allWorkspaces }), readLedger(ledgerFile), allWorkspaces);
+export function reportSources(host: Host, paths: StorePaths, allWorkspaces = false): SourcesReport {
+  return measureSources(paths.workspace, discoverSessions(host, paths.workspace, { allWorkspaces }), readLedger(paths.ledger), allWorkspaces, KnownFiles.open(paths));
 }
