@@ -165,7 +165,10 @@ function percent(x: number): string {
 }
 
 function row(name: string, s: Score): string {
-  return `${name.padEnd(14)} ${String(s.conversations).padStart(5)} ${String(s.labels).padStart(7)} ${String(s.extracted).padStart(9)} ${String(s.matched).padStart(7)} ${percent(s.precision).padStart(9)} ${percent(s.recall).padStart(7)}`;
+  // A group with nothing extracted or nothing labelled has no figure to show, only the convention.
+  const precision = s.extracted === 0 ? '–' : percent(s.precision);
+  const recall = s.labels === 0 ? '–' : percent(s.recall);
+  return `${name.padEnd(14)} ${String(s.conversations).padStart(5)} ${String(s.labels).padStart(7)} ${String(s.extracted).padStart(9)} ${String(s.matched).padStart(7)} ${precision.padStart(9)} ${recall.padStart(7)}`;
 }
 
 /** The report table. */

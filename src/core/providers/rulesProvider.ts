@@ -30,6 +30,9 @@ export class RulesProvider implements Provider {
   async generate(request: ModelRequest): Promise<ModelReply> {
     if (request.signal?.aborted) throw cancelledError(this.name);
     const transcript = readTranscript(request.content);
+    // A summarize chunk without any turn heading was cut from inside one long turn, whoever's:
+    // unlike a plain notes file, it is not known to be a person's words.
+    if (request.task === 'summarize' && !transcript.hasHeadings) for (const turn of transcript.turns) turn.role = 'preamble';
     const extraction = extractItems(transcript);
     const text =
       request.task === 'summarize'

@@ -148,6 +148,14 @@ describe('rules extractor: sections', () => {
     assert.equal((await harvest(input)).tasks_done.length, 1);
   });
 
+  it('does not read a summarize chunk without turn headings as a person’s words', async () => {
+    const chunk = 'Conversation: c1 (part 2 of 3)\n\nNote: this may take a while\n- [ ] read the file\nDecision: use X\n';
+    const summary = await summarize(chunk);
+    assert.ok(summary.includes('Decision: use X'));
+    assert.ok(!summary.includes('Note:'), summary);
+    assert.ok(!summary.includes('read the file'), summary);
+  });
+
   it('states a summary sentence without its speaker', () => {
     assert.equal(summarySentence("I've successfully created the app with the following:"), 'Created the app');
     assert.equal(summarySentence('We moved CI to Node 24.'), 'Moved CI to Node 24');
