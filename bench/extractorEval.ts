@@ -34,6 +34,8 @@ export interface LabelledConversation {
   conversation: string;
   source: string;
   license: string;
+  /** Labelled before the rules were last changed, and not looked at while changing them. */
+  heldOut?: boolean;
   items: LabelledItem[];
 }
 
@@ -59,6 +61,8 @@ export interface ConversationResult {
 export interface Evaluation {
   results: ConversationResult[];
   byTool: Map<string, Score>;
+  /** The conversations the rules were not tuned on: the honest figure for new conversations. */
+  heldOut: Score;
   overall: Score;
 }
 
@@ -157,7 +161,7 @@ export async function evaluateExtractor(set = loadLabelledSet()): Promise<Evalua
   }
   const byTool = new Map<string, Score>();
   for (const tool of [...new Set(results.map((r) => r.set.tool))].sort()) byTool.set(tool, score(results.filter((r) => r.set.tool === tool)));
-  return { results, byTool, overall: score(results) };
+  return { results, byTool, heldOut: score(results.filter((r) => r.set.heldOut)), overall: score(results) };
 }
 
 function percent(x: number): string {
@@ -187,6 +191,7 @@ export function formatEvaluation(evaluation: Evaluation, verbose = false): strin
   out.push(`${'tool'.padEnd(14)} ${'convs'.padStart(5)} ${'labels'.padStart(7)} ${'extracted'.padStart(9)} ${'matched'.padStart(7)} ${'precision'.padStart(9)} ${'recall'.padStart(7)}`);
   for (const [tool, s] of evaluation.byTool) out.push(row(tool, s));
   out.push(row('overall', evaluation.overall));
+  out.push(row('  held out', evaluation.heldOut));
   out.push(`(an item matches a label of the same category when their word sets have Jaccard ≥ ${MATCH_JACCARD}, one to one)`);
   return out.join('\n');
 }
