@@ -9,7 +9,10 @@
 import { emptyItems, type HarvestItems } from '../knowledge/categories';
 import { clean, listItemText, matchMarker, splitDetail, splitPlaybook, stripLead, MAX_STEPS_CHARS } from './rulesMarkers';
 import {
+  caveatOfItem,
   classifySection,
+  decisionOfLets,
+  doneSentence,
   inlineSummary,
   isCommandItem,
   isConventionLine,
@@ -65,12 +68,20 @@ export function extractItems(transcript: Transcript): RulesExtraction {
   transcript.turns.forEach((turn, t) => {
     if (turn.role === 'user') lastUser = t;
   });
+  const doneBefore = items.tasks_done.length;
+  let closing: { statement: string; line: string } | undefined;
   transcript.turns.forEach((turn, t) => {
     const keep = (index: number): void => {
       keptLines.add(`${t}:${index}`);
     };
-    extractTurn(turn, { add, keep, finalAgent: turn.role === 'agent' && t > lastUser });
+    const found = extractTurn(turn, { add, keep, finalAgent: turn.role === 'agent' && t > lastUser });
+    if (found) closing ??= { statement: found.statement, line: `${t}:${found.index}` };
   });
+  // "Done. I read X, changed it and committed." closes an answer that has no summary of its own.
+  if (closing && items.tasks_done.length === doneBefore) {
+    keptLines.add(closing.line);
+    add('tasks_done', { statement: closing.statement }, closing.statement);
+  }
   return { items, keptLines };
 }
 
@@ -81,8 +92,10 @@ interface TurnContext {
   finalAgent: boolean;
 }
 
-function extractTurn(turn: TranscriptTurn, ctx: TurnContext): void {
+/** Runs the rules over one turn; returns the final answer's `Done. …` sentence, kept in reserve. */
+function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: string; index: number } | undefined {
   const { add, keep } = ctx;
+  let closing: { statement: string; index: number } | undefined;
   // Plain text without turn headings is read as one user turn: a person's notes.
   const person = turn.role === 'user';
   const lines = turn.lines;
@@ -124,6 +137,12 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): void {
         conventions = true;
         continue;
       }
+      const choice = decisionOfLets(body);
+      if (choice) {
+        keep(i);
+        add('decisions', { statement: clean(choice) }, choice);
+        continue;
+      }
       if (conventions && isConventionLine(body)) {
         keep(i);
         add('decisions', { statement: clean(body) }, body);
@@ -143,6 +162,11 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): void {
         section.tookProse = true;
         continue;
       }
+      const done = doneSentence(body);
+      if (done && !closing) {
+        const statement = clean(summarySentence(withoutEmphasis(done)));
+        if (statement) closing = { statement, index: i };
+      }
     }
     const heading = sectionHeading(line);
     if (heading) {
@@ -153,8 +177,14 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): void {
       if (kind) section = newSection(kind, heading.level, i, heading.text);
       continue;
     }
-    if (!section) continue;
     const item = topListItem(line);
+    const caveat = item === undefined ? undefined : caveatOfItem(item);
+    if (caveat) {
+      keep(i);
+      add('facts', { statement: clean(caveat) }, caveat);
+      continue;
+    }
+    if (!section) continue;
     if (item === undefined) {
       if (section.level >= LABEL_LEVEL && section.sawList) closeSection();
       else if (section.kind === 'summary' && ctx.finalAgent && !section.tookProse) {
@@ -172,6 +202,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): void {
     addSectionItem(section, item, i, ctx);
   }
   closeSection();
+  return closing;
 }
 
 function newSection(kind: SectionKind, level: number, headingIndex: number, name: string): Section {

@@ -42,6 +42,13 @@ const DONE_INTRO = /^done[.!]\s+.*:\s*$/i;
 const RULE_REQUEST = /\b(?:create|write|add|make)\s+(?:a\s+)?(?:new\s+)?(?:cursor\s+)?rule\s+(?:that|which)\s+(?:says|specifies|states|requires|enforces)\s+(?:that\s+)?(\S.{9,})$/i;
 /** "add markdown conventions to CONVENTIONS.md" opens a turn whose following lines are the conventions. */
 const CONVENTIONS_REQUEST = /^(?:please\s+)?(?:add|write|create|document)\b.*\b(?:conventions?|guidelines?)\b/i;
+/** "ok, let's just rename X to Y": a person settling a choice; verbs of trying or looking are not one. */
+const LETS_DECIDE =
+  /^(?:(?:ok(?:ay)?|yes|alright|fine|great)[,.!]?\s+)?(?:let'?s|let us)\s+(?:just\s+)?((?:rename|use|go with|keep|switch to|move|drop|remove|call|name|stick with|store|put|default to|adopt|stay with)\b.{3,})$/i;
+/** A list item led by a bold caveat label states a fact about the system: `**CLI Limitation:** X`. */
+const CAVEAT_ITEM = /^\*\*([^*]*\b(?:limitation|gotcha|caveat)s?)\s*:?\*\*\s*:?\s*(\S.*)$/i;
+/** `Done. X`: the closing sentence of an answer, a summary when there is no other. */
+const DONE_SENTENCE = /^done[.!]\s+(\S.*[^:\s])\s*$/i;
 /** A stated convention has a few words at least; "CONVENTIONS.md" alone is not one. */
 const MIN_CONVENTION_WORDS = 4;
 
@@ -88,6 +95,23 @@ export function ruleOfRequest(body: string): string | undefined {
   return rule ? capitalize(rule) : undefined;
 }
 
+/** The choice a person settles with "let's just …", if the line is one. */
+export function decisionOfLets(body: string): string | undefined {
+  const choice = LETS_DECIDE.exec(body.trim())?.[1];
+  return choice ? capitalize(choice.replace(/[.!]+$/, '')) : undefined;
+}
+
+/** The fact a list item led by a bold caveat label states (its first sentence), if it is one. */
+export function caveatOfItem(item: string): string | undefined {
+  const caveat = CAVEAT_ITEM.exec(item.trim());
+  return caveat ? `${caveat[1].trim()}: ${firstSentence(caveat[2])}` : undefined;
+}
+
+/** The sentence after `Done.` that closes an answer, if the line is one. */
+export function doneSentence(body: string): string | undefined {
+  return DONE_SENTENCE.exec(body.trim())?.[1];
+}
+
 /** Whether a person's line asks to add conventions that the following lines state. */
 export function isConventionsRequest(body: string): boolean {
   return CONVENTIONS_REQUEST.test(body.trim());
@@ -113,6 +137,11 @@ export function summarySentence(text: string): string {
 /** Inline bold goes: `**Location**: x` is kept as `Location: x` (underscores stay: `__init__`, `__store.db`). */
 export function withoutEmphasis(text: string): string {
   return text.replace(/\*\*/g, '');
+}
+
+function firstSentence(text: string): string {
+  const end = /[.!?](?=\s+[A-Z])/.exec(text);
+  return end ? text.slice(0, end.index + 1) : text;
 }
 
 function headingText(raw: string): string {

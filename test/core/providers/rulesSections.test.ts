@@ -156,6 +156,27 @@ describe('rules extractor: sections', () => {
     assert.ok(!summary.includes('read the file'), summary);
   });
 
+  it('takes the closing "Done. …" sentence of the final answer only when it has no other summary', async () => {
+    const alone = await harvest(['## user', 'Change test.txt.', '## agent', 'Done. I changed `test.txt` and committed it.'].join('\n'));
+    assert.deepEqual(statements(alone.tasks_done), ['Changed `test.txt` and committed it']);
+    const withSummary = await harvest(['## user', 'Write hello.sh.', '## agent', 'Done. I created `hello.sh`.', '## agent', '**Summary:** Created `hello.sh` and ran it.'].join('\n'));
+    assert.deepEqual(statements(withSummary.tasks_done), ['Created `hello.sh` and ran it.']);
+    const earlier = await harvest(['## user', 'A.', '## agent', 'Done. I did A.', '## user', 'Now B?'].join('\n'));
+    assert.deepEqual(earlier.tasks_done, []);
+  });
+
+  it('takes a choice a person settles with "let’s just …", not an invitation to try', async () => {
+    const items = await harvest(['## user', 'ok, lets just rename session cd to dir', "let's try again", "Let's see what happens", '## agent', "Let's use SQLite."].join('\n'));
+    assert.deepEqual(statements(items.decisions), ['Rename session cd to dir']);
+  });
+
+  it('takes a list item led by a bold limitation or gotcha as a fact, its first sentence only', async () => {
+    const items = await harvest(
+      ['## agent', '- **CLI Limitation:** A CLI cannot change the parent shell’s directory (a process limit). If you run it, only its own changes.', '- **Common Solution:** print the path'].join('\n'),
+    );
+    assert.deepEqual(statements(items.facts), ['CLI Limitation: A CLI cannot change the parent shell’s directory (a process limit).']);
+  });
+
   it('states a summary sentence without its speaker', () => {
     assert.equal(summarySentence("I've successfully created the app with the following:"), 'Created the app');
     assert.equal(summarySentence('We moved CI to Node 24.'), 'Moved CI to Node 24');
