@@ -191,7 +191,7 @@ export function formatEvaluation(evaluation: Evaluation, verbose = false): strin
   out.push(`${'tool'.padEnd(14)} ${'convs'.padStart(5)} ${'labels'.padStart(7)} ${'extracted'.padStart(9)} ${'matched'.padStart(7)} ${'precision'.padStart(9)} ${'recall'.padStart(7)}`);
   for (const [tool, s] of evaluation.byTool) out.push(row(tool, s));
   out.push(row('overall', evaluation.overall));
-  out.push(row('  held out', evaluation.heldOut));
+  if (evaluation.heldOut.conversations > 0) out.push(row('  held out', evaluation.heldOut));
   out.push(`(an item matches a label of the same category when their word sets have Jaccard ≥ ${MATCH_JACCARD}, one to one)`);
   return out.join('\n');
 }

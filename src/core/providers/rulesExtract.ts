@@ -18,6 +18,7 @@ import {
   isConventionLine,
   isConventionsRequest,
   isDoneIntro,
+  isPlanned,
   ruleOfRequest,
   sectionHeading,
   summarySentence,
@@ -151,7 +152,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
     }
     if (ctx.finalAgent) {
       const summary = inlineSummary(body);
-      if (summary) {
+      if (summary && !isPlanned(summary)) {
         keep(i);
         add('tasks_done', { statement: clean(withoutEmphasis(summary)) }, summary);
         continue;
@@ -190,7 +191,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
       else if (section.kind === 'summary' && ctx.finalAgent && !section.tookProse) {
         section.tookProse = true;
         const sentence = clean(summarySentence(withoutEmphasis(body)));
-        if (sentence) {
+        if (sentence && !isPlanned(sentence)) {
           keep(section.headingIndex);
           keep(i);
           add('tasks_done', { statement: sentence }, sentence);
@@ -217,7 +218,7 @@ function addSectionItem(section: Section, raw: string, index: number, ctx: TurnC
     ctx.keep(index);
     return;
   }
-  if (section.kind === 'summary' && !ctx.finalAgent) return;
+  if (section.kind === 'summary' && (!ctx.finalAgent || isPlanned(text))) return;
   ctx.keep(section.headingIndex);
   ctx.keep(index);
   if (section.kind === 'facts') ctx.add('facts', { statement: text }, text);

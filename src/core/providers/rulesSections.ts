@@ -49,6 +49,8 @@ const LETS_DECIDE =
 const CAVEAT_ITEM = /^\*\*([^*]*\b(?:limitation|gotcha|caveat)s?)\s*:?\*\*\s*:?\s*(\S.*)$/i;
 /** `Done. X`: the closing sentence of an answer, a summary when there is no other. */
 const DONE_SENTENCE = /^done[.!]\s+(\S.*[^:\s])\s*$/i;
+/** "X will be done": a summary in the future tense is a plan, not work done. */
+const PLANNED = /\b(?:will|going to|shall|is to be|are to be)\b/i;
 /** A stated convention has a few words at least; "CONVENTIONS.md" alone is not one. */
 const MIN_CONVENTION_WORDS = 4;
 
@@ -93,6 +95,11 @@ export function isDoneIntro(body: string): boolean {
 export function ruleOfRequest(body: string): string | undefined {
   const rule = RULE_REQUEST.exec(body)?.[1];
   return rule ? capitalize(rule) : undefined;
+}
+
+/** Whether a summary line describes work still to be done. */
+export function isPlanned(text: string): boolean {
+  return PLANNED.test(text);
 }
 
 /** The choice a person settles with "let's just …", if the line is one. */

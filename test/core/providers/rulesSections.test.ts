@@ -63,6 +63,13 @@ describe('rules extractor: sections', () => {
     assert.deepEqual(statements(items.tasks_done), ['Ported the library to Rust', 'Created `hello.sh` and ran it.']);
   });
 
+  it('does not take a summary in the future tense: it is a plan', async () => {
+    const items = await harvest(
+      ['## user', 'Start task 8.', '## agent', '**Summary of changes:**', '- `tasks list` will hide DONE tasks.', '- Add a `--all` option.', '**Summary:** The filter will move to the domain layer.'].join('\n'),
+    );
+    assert.deepEqual(statements(items.tasks_done), ['Add a `--all` option.']);
+  });
+
   it('takes the list after "Done. …:" in the final answer as work done', async () => {
     const items = await harvest(['## user', 'Add multiply.', '## agent', 'Done. I have added:', '1. **`multiply`** in `math.py` - multiplies two numbers', '', 'Tests pass.'].join('\n'));
     assert.deepEqual(statements(items.tasks_done), ['`multiply` in `math.py` - multiplies two numbers']);
