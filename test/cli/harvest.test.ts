@@ -9,7 +9,7 @@ const BODY = [
   'Decision: keep the CLI in CommonJS — the extension host loads it.',
   'TODO: write the crash test.',
   'Done: wrote the ledger.',
-  'Why does the watcher fire twice?',
+  'Question: Why does the watcher fire twice?',
   'Playbook: Release: npm run build -> npm run package',
   'Note for src/app.ts: exports the app constant.',
 ].join('\n');
