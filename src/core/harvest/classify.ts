@@ -8,12 +8,13 @@
 import * as fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { MAX_HARVEST_SOURCE_BYTES, MAX_RAW_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../constants';
-import type { Ledger, LedgerEntry } from '../store/ledger';
+import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
 import type { SourceFile } from './scanSources';
 import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
 import type { Conversation } from '../conversations/conversation';
 import { readAssembledSource } from './assembledSources';
+import type { KnownFiles } from './knownFiles';
 import { importMeasured, type RenderedSize } from './renderedSize';
 
 export type ConversationClass =
@@ -74,6 +75,8 @@ export interface ClassifyOptions {
   conversations?: Map<string, Conversation>;
   /** Raw files over this are `too-large` unread (default MAX_RAW_SOURCE_BYTES). */
   maxRawBytes?: number;
+  /** Hashes of unchanged files outside the inbox: a file the ledger proves is not read again. */
+  knownFiles?: KnownFiles;
 }
 
 function looksBinary(buffer: Buffer): boolean {
@@ -119,7 +122,8 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     let mtimeMs = 0;
     try {
       if (file.assembled) {
-        // A session of a tool's store: its assembled bytes stand for it as a file's do.
+        // A session of a tool's store: its assembled bytes stand for it as a file's do (and the
+        // known-files cache, which vouches for one file by its stat, does not apply).
         ({ buffer, mtimeMs } = readAssembledSource(file.assembled));
         bytes = buffer.length;
         sha256 = sha256Hash().update(buffer).digest('hex');
@@ -127,7 +131,9 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
         const stat = fs.statSync(file.path);
         mtimeMs = stat.mtimeMs;
         bytes = stat.size;
-        if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
+        const known = file.inInbox ? undefined : options.knownFiles?.lookup(file.path, stat);
+        if (known !== undefined && permitsReclaim(ledger.entries[known])) sha256 = known;
+        else if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
         else {
           buffer = fs.readFileSync(file.path);
           bytes = buffer.length;
@@ -149,7 +155,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     let cls: ConversationClass;
     let reason: string | undefined;
     let rendered: RenderedSize | undefined;
-    if (entry?.status === 'harvested' || entry?.status === 'deleted-unharvested') cls = 'harvested';
+    if (permitsReclaim(entry)) cls = 'harvested';
     else if (buffer === undefined) {
       cls = 'too-large';
       reason = `raw file over ${formatBytes(maxRaw)}, not read`;

@@ -5,8 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ITEM_CATEGORIES } from '../../core/knowledge/categories';
 import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
+import { itemCountsText } from '../../core/util/format';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface LedgerEntryNode extends TreeNode {
@@ -35,8 +35,7 @@ export function conversationLocation(entry: LedgerEntry): string | undefined {
 }
 
 function itemSummary(entry: LedgerEntry): string {
-  if (!entry.items) return '';
-  return ITEM_CATEGORIES.filter((c) => entry.items![c] > 0).map((c) => `${c}:${entry.items![c]}`).join(' ');
+  return entry.items ? itemCountsText(entry.items) : '';
 }
 
 function entryNode(sha256: string, entry: LedgerEntry): LedgerEntryNode {
