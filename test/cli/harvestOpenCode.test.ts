@@ -73,6 +73,16 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     assert.deepEqual(fromFolder.conversations.map((c) => c.sha256), json.conversations.map((c) => c.sha256));
   });
 
+  it('reads a session file named on its own (as Import Conversations… passes it) as its whole session', async () => {
+    const { root } = await makeWorkspace();
+    const storage = path.join(openCodeData(), 'storage');
+    const file = path.join(storage, 'session', PROJECT, `${SESSIONS[0]}.json`);
+    const result = await runCli(['harvest', '--root', root, '--from', file, '--dry-run', '--json']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const [only, ...rest] = (JSON.parse(result.stdout) as { conversations: JsonConversation[] }).conversations;
+    assert.deepEqual([only.path, only.class, only.format, only.turns, rest.length], [file, 'harvest', 'opencode', 6, 0]);
+  });
+
   it('leaves a session OpenCode wrote moments ago alone, as a live agent log', async () => {
     const { root } = await makeWorkspace();
     const storage = path.join(makeTempDir('lore-opencode-'), 'storage');

@@ -43,10 +43,23 @@ export function isStoreFileName(name: string): boolean {
   return isOpenCodeDatabase(name);
 }
 
-/** The sessions of a file that is a tool's store (a database), or undefined for any other file. Throws when it cannot be read. */
+/**
+ * The sessions of a file that is a tool's store (a database), or the one session a store's session
+ * file stands for (`storage/session/<project>/<id>.json`, as discovery lists OpenCode's sessions);
+ * undefined for any other file. Throws when a database cannot be read.
+ */
 export function storeFileSessions(file: string): AssembledEntry[] | undefined {
+  const session = assembledSourceAt(file);
+  if (session) return [{ path: file, assembled: session }];
   if (!isOpenCodeDatabase(file)) return undefined;
   return listDatabaseSessions(file).map(({ path, source }) => ({ path, assembled: source }));
+}
+
+/** How to read the session whose session file `file` is, when it is one of a store's; else undefined. */
+export function assembledSourceAt(file: string): AssembledSource | undefined {
+  const storage = path.dirname(path.dirname(path.dirname(file)));
+  if (!file.endsWith('.json') || path.basename(path.dirname(path.dirname(file))) !== 'session' || !isOpenCodeStorageFolder(storage)) return undefined;
+  return { kind: 'opencode-storage', root: storage, id: path.basename(file, '.json') };
 }
 
 /** An assembled session's bytes and the time its newest piece was written. Throws when its store cannot be read. */

@@ -105,6 +105,8 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
   const opencode = path.join(home, '.local', 'share', 'opencode', 'storage', 'session');
   add('opencode', write(path.join(opencode, 'proj1', 'ses_1.json'), { id: 'ses_1', directory: workspace, title: 't' }));
   write(path.join(opencode, 'proj2', 'ses_2.json'), { id: 'ses_2', directory: other, title: 't' });
+  // A subagent's session is part of its parent's.
+  write(path.join(opencode, 'proj1', 'ses_3.json'), { id: 'ses_3', parentID: 'ses_1', directory: workspace, title: 't' });
 
   return { host: { platform: 'linux', home, env: {} }, workspace, other, mine };
 }
