@@ -20,8 +20,18 @@ const AGENT = /^### Planner Response\s*$/;
 const NOTE = /^\s*Note: _This is purely the output of the chat conversation/;
 /** A whole line in single asterisks: `*Viewed [x](uri) *`. */
 const ACTION_LINE = /^\*([A-Z][^*]*?)\s*\*\s*$/;
-/** The words Cascade's action lines start with; other italic lines are someone's emphasis. */
-const ACTION_VERBS = new Set(['Viewed', 'Edited', 'Listed', 'Searched', 'Grep', 'Updated', 'Checked', 'Found', 'Asked', 'User', 'Ran', 'Running', 'Read', 'Opened', 'Created', 'Deleted', 'Analyzed', 'Semantic', 'Generated', 'Called', 'MCP']);
+/**
+ * What Cascade's action lines look like; any other italic line is someone's emphasis and stays
+ * text (a person's `*Read the docs first*` must not split their message). An action names a file
+ * by a link, a command in backticks, or is one of Cascade's fixed phrases.
+ */
+const LINKED_ACTION = /^(?:Viewed|Listed directory|Edited|Opened|Read|Created|Deleted|Analyzed) \[[^\]]*\]\([^)\s]+\)$/;
+const COMMAND_ACTION = /^User (?:accepted|rejected) the command `[^`]+`$/;
+const FIXED_ACTIONS = new Set([
+  'Edited relevant file', 'Searched filesystem', 'Grep searched codebase', 'Semantic searched codebase', 'Updated todo list',
+  'Checked command status', 'Found code context', 'Asked user a question', 'Searched web', 'Read URL content', 'Read page',
+  'Read terminal output', 'Ran preview', 'Running MCP tool', 'MCP Tool',
+]);
 /** Tool names for the phrases that name one action (the rest keep their first word). */
 const ACTION_NAMES: ReadonlyArray<[RegExp, string]> = [
   [/^User (?:accepted|rejected) the command/, 'Shell'],
@@ -85,8 +95,8 @@ function appendLine(turn: Turn, line: string): void {
 }
 
 function isAction(line: string): boolean {
-  const match = ACTION_LINE.exec(line);
-  return match !== null && ACTION_VERBS.has(match[1].split(/\s/)[0]);
+  const action = ACTION_LINE.exec(line)?.[1];
+  return action !== undefined && (LINKED_ACTION.test(action) || COMMAND_ACTION.test(action) || FIXED_ACTIONS.has(action));
 }
 
 /** `Viewed [a.md](file:///home/u/a.md)` → `[tool:Read] /home/u/a.md`; ``User accepted the command `x` `` → `[tool:Shell] x`. */

@@ -36,7 +36,8 @@ describe('Windsurf Cascade exports', () => {
         ].join('\n'),
         tools: ['[tool:Read] /home/dev/shop/src/receipt.ts', '[tool:ListDir] /home/dev/shop/src', '[tool:Edit]', '[tool:Shell] npm test -- receipt'],
       },
-      { role: 'user', text: '*Why* floats? Keep the rounding rule in the README.' },
+      // A person's italic line is text, even when it starts like an action.
+      { role: 'user', text: '*Why* floats? Keep the rounding rule in the README.\n\n*Read the rounding notes first*' },
       {
         role: 'assistant',
         text: 'Floats cannot hold 0.1 exactly; the README now says amounts are integer cents.',
