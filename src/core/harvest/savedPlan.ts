@@ -22,6 +22,7 @@ const itemCounts = z.object(Object.fromEntries(ITEM_CATEGORIES.map((c) => [c, z.
 const ledgerEntry = z.object({
   path: z.string(), status: z.enum(LEDGER_STATUSES), at: z.string(), deleted: z.boolean(),
   items: itemCounts.optional(), error: z.string().optional(), archived: z.string().optional(), id: z.string().optional(),
+  transcript: z.string().optional(),
 });
 const reviewTarget = z.object({ file: z.string(), section: z.enum(['open', 'done']).optional(), notedPath: z.string().optional() });
 const lines = z.array(z.string());
@@ -51,6 +52,8 @@ const plan = z.object({
   digestEnabled: z.boolean(),
   held: z.array(z.object({ target: reviewTarget, line: z.string(), kinds: z.array(z.enum(FLAG_KINDS)) })),
   ledgerSha256: z.string(),
+  // Absent in plans saved before Lore kept transcripts, and when it keeps none.
+  transcripts: z.array(z.object({ file: z.string(), sha256: z.string(), text: z.string() })).optional(),
 });
 const savedPlan = z.object({
   format: z.literal(FORMAT),
