@@ -30,7 +30,7 @@ export interface TranscriptNaming {
 /** ASCII letters, digits, `.`, `_`, `-` only: valid on every file system, no `:` for Windows. */
 function fileNamePart(text: string, max: number): string {
   const ascii = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  const cut = ascii.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-{2,}/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, max);
+  const cut = ascii.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/[-.]{2,}/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, max);
   return cut.replace(/[-.]+$/, '');
 }
 
