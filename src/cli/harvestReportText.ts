@@ -69,6 +69,8 @@ export function planText(plan: HarvestPlan): string {
   for (const o of plan.outcomes) {
     if (o.status) out.push(`ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`);
   }
+  // New, immutable files of the harvest's own rendering: named, not diffed in full.
+  for (const t of plan.transcripts ?? []) out.push(`keep transcript: ${printable(t.file)} (${formatBytes(Buffer.byteLength(t.text))})`);
   for (const o of plan.outcomes) if (o.reclaim) out.push(`reclaim (${o.reclaim}): ${printable(o.path)}`);
   return out.join('\n');
 }

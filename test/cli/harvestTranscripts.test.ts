@@ -114,7 +114,9 @@ describe('lore harvest keeps transcripts (transcripts/)', function () {
     const { root, inbox } = await makeWorkspace();
     const planFile = path.join(makeTempDir(), 'plan.json');
     fs.writeFileSync(path.join(inbox, 'c1.md'), conversation('c1'));
-    assert.equal((await runCli(['harvest', '--root', root, '--preview', '--save-plan', planFile, '-q'])).code, 0);
+    const preview = await runCli(['harvest', '--root', root, '--preview', '--save-plan', planFile, '-q']);
+    assert.equal(preview.code, 0, preview.stderr);
+    assert.match(preview.stdout, /^keep transcript: transcripts\/2026\/11\/20\/1000-c1-build-pipeline\.md \([\d.]+ (?:B|KB)\)$/m);
     assert.ok(!fs.existsSync(path.join(root, 'transcripts')), 'a preview writes no transcript');
     const applied = await runCli(['harvest', '--root', root, '--apply-plan', planFile]);
     assert.equal(applied.code, 0, applied.stderr + applied.stdout);
