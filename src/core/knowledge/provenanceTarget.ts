@@ -111,6 +111,17 @@ function storedTranscript(paths: StorePaths, entry: LedgerEntry): string | undef
 }
 
 /**
+ * Where a ledger entry's conversation can be read now: its stored transcript, else its raw file
+ * (archived or where it was read from) while that exists.
+ */
+export function conversationFile(paths: StorePaths, entry: LedgerEntry): string | undefined {
+  const stored = storedTranscript(paths, entry);
+  if (stored) return stored;
+  for (const candidate of [entry.archived, entry.path]) if (candidate && fs.existsSync(candidate)) return candidate;
+  return undefined;
+}
+
+/**
  * Where `[from: source, …]` on `itemLine` leads. Several ledger entries can share an id (a session
  * harvested again after it grew): the transcript whose turn matches the item best wins, the one
  * harvested last on a tie.

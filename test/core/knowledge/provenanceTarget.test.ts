@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { provenanceTarget, turnLineForItem } from '../../../src/core/knowledge/provenanceTarget';
+import { conversationFile, provenanceTarget, turnLineForItem } from '../../../src/core/knowledge/provenanceTarget';
 import { writeLedger } from '../../../src/core/store/ledger';
 import { storePaths, type StorePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
@@ -49,10 +49,14 @@ describe('provenance targets', () => {
     writeLedger(paths.ledger, { entries: { [SHA]: entry } });
     const item = '- the digest stays under four kilobytes. [from: s1, 2026-11-18]';
     assert.deepEqual(provenanceTarget(paths, 's1', item), { kind: 'transcript', file: transcript, line: TRANSCRIPT.split('\n').indexOf('## 09:10 — user') });
+    // The Ledger view's Open Conversation: the same order.
+    assert.equal(conversationFile(paths, entry), transcript);
 
     fs.rmSync(transcript);
     assert.deepEqual(provenanceTarget(paths, 's1', item), { kind: 'conversation', file: raw, line: 1 });
+    assert.equal(conversationFile(paths, entry), raw);
     fs.rmSync(raw);
+    assert.equal(conversationFile(paths, entry), undefined);
     const target = provenanceTarget(paths, 's1', item);
     assert.equal(target.kind, 'ledger');
     assert.ok(target.kind === 'ledger');
