@@ -54,11 +54,6 @@ describe('lore harvest keeps transcripts (transcripts/)', function () {
     assert.ok(target.kind === 'transcript');
     assert.equal(target.file, path.join(root, expected));
     assert.equal(text.split('\n')[target.line], '## 10:07 — user');
-
-    // The reclaimed conversation is still found by search, as a conversation (its transcript), not as knowledge.
-    const search = await runCli(['search', 'scripts', '--root', root]);
-    assert.equal(search.code, 0, search.stderr);
-    assert.match(search.stdout, /transcripts\/2026\/11\/20\/1000-c1-build-pipeline\.md/);
   });
 
   it('keeps the transcript of a conversation read from outside the inbox, which stays where it is', async () => {

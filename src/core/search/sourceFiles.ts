@@ -1,12 +1,7 @@
 /**
  * The files a search index is derived from: the category files, the per-file note files and the
- * conversations: those in inbox/ and archive/, and the stored transcripts in transcripts/.
- * Listing stats each file so an update can skip the ones whose mtime and size did not change.
- *
- * transcripts/ is indexed deliberately, as conversations (category `transcripts`), never as
- * knowledge: it is what remains of a conversation once its raw file is reclaimed, and the text a
- * `[from: …]` leads to. So that one conversation is not found twice, a raw file the ledger says
- * has a stored transcript (kept in the inbox, or archived) is left out in its favour.
+ * conversations in inbox/ and archive/. Listing stats each file so an update can skip the ones
+ * whose mtime and size did not change.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,7 +9,6 @@ import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
 import { isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isConversationFileName } from '../harvest/scanSources';
 import { redactSecrets } from '../safety/redact';
-import { readLedger } from '../store/ledger';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
 import { listNames, walkTree } from '../util/walkTree';
 import { sha256Hash } from '../util/sha256';
@@ -71,33 +65,6 @@ function statFile(abs: string): fs.Stats | undefined {
   }
 }
 
-/** The ledger's raw files that have a stored transcript, remembered while ledger.json is unchanged. */
-let storedElsewhere: { ledger: string; stamp: string; files: Set<string> } | undefined;
-
-/** Raw conversation files (absolute) whose stored transcript is indexed in their place. */
-function rawFilesWithTranscript(paths: StorePaths): Set<string> {
-  const stat = statFile(paths.ledger);
-  const stamp = stat ? `${stat.mtimeMs}:${stat.size}` : '';
-  if (storedElsewhere?.ledger === paths.ledger && storedElsewhere.stamp === stamp) return storedElsewhere.files;
-  const files = new Set<string>();
-  try {
-    for (const entry of Object.values(readLedger(paths.ledger).entries)) {
-      if (!entry.transcript) continue;
-      if (entry.archived) files.add(path.resolve(entry.archived));
-      if (!entry.deleted) files.add(path.resolve(entry.path));
-    }
-  } catch {
-    // A ledger Lore cannot read hides nothing: the raw files are indexed as they were.
-  }
-  storedElsewhere = { ledger: paths.ledger, stamp, files };
-  return files;
-}
-
-/** A stored transcript's file name (not a temporary file of the atomic writer). */
-function isStoredTranscriptName(name: string): boolean {
-  return name.endsWith('.md') && !name.startsWith('.');
-}
-
 /** Classifies a store-relative or absolute path as a source, or undefined when it is none. */
 export function classifySource(paths: StorePaths, file: string): Omit<SourceFileInfo, 'mtimeMs' | 'size'> | undefined {
   const abs = path.resolve(paths.root, file);
@@ -108,9 +75,7 @@ export function classifySource(paths: StorePaths, file: string): Omit<SourceFile
   }
   const name = path.basename(abs);
   if (path.dirname(abs) === paths.files && isNoteFileName(name)) return { rel, abs, kind: 'notes' };
-  if (isInside(paths.transcripts, abs) && isStoredTranscriptName(name)) return { rel: indexedPath(rel), abs, kind: 'transcript' };
   if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationFileName(name) && !isClaudeCodeSessionSideFolder(path.dirname(abs))) {
-    if (rawFilesWithTranscript(paths).has(abs)) return undefined;
     return { rel: indexedPath(rel), abs, kind: 'transcript' };
   }
   return undefined;
@@ -144,15 +109,6 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
     if (isNoteFileName(name)) push(filesDir + name, `${filesRel}/${name}`, 'notes');
   }
   if (options.transcripts ?? true) {
-    const transcriptsRel = storeRelative(paths, paths.transcripts);
-    walkTree(paths.transcripts, {
-      maxDepth: MAX_DEPTH,
-      enter: (entry) => !entry.name.startsWith('.'),
-      file: (entry, full) => {
-        if (entry.isFile() && isStoredTranscriptName(entry.name)) push(full, indexedPath(transcriptsRel + slashed(full.slice(paths.transcripts.length))), 'transcript');
-      },
-    });
-    const withTranscript = rawFilesWithTranscript(paths);
     for (const dir of [paths.inbox, paths.archive]) {
       const rel = storeRelative(paths, dir);
       // What the harvest would read is what is indexed: hidden folders and Claude Code's session side
@@ -162,7 +118,7 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
         maxDepth: MAX_DEPTH,
         enter: (entry, full) => !entry.name.startsWith('.') && !isClaudeCodeSessionSideFolder(full),
         file: (entry, full) => {
-          if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name) && !withTranscript.has(full)) push(full, indexedPath(rel + slashed(full.slice(dir.length))), 'transcript');
+          if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name)) push(full, indexedPath(rel + slashed(full.slice(dir.length))), 'transcript');
         },
       });
     }

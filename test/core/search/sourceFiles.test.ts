@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { classifySource, visitSourceFiles } from '../../../src/core/search/sourceFiles';
-import { writeLedger } from '../../../src/core/store/ledger';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { FIXTURES, makeTempDir } from '../../helpers/paths';
 
@@ -20,31 +19,5 @@ describe('search index sources', () => {
     const side = path.join(paths.inbox, 'claude-project', '5f0c2d4e-7a1b-4c3d-9e8f-0a1b2c3d4e5f', 'subagents', 'agent-a1b2c3d4e5f60718.jsonl');
     assert.equal(classifySource(paths, side), undefined, 'a file event about a subagent file is not a source either');
     assert.equal(classifySource(paths, path.join(paths.inbox, 'claude-project', '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl'))?.kind, 'transcript');
-  });
-
-  it('indexes stored transcripts as conversations, in place of a raw copy the ledger says has one', () => {
-    const ws = makeTempDir('lore-sources-');
-    const paths = storePaths(path.join(ws, '.lore'), ws);
-    const day = path.join(paths.transcripts, '2026', '11', '20');
-    fs.mkdirSync(day, { recursive: true });
-    fs.writeFileSync(path.join(day, '1000-kept.md'), '---\nid: kept\n---\n\n## 10:00 — user\nhi\n');
-    fs.writeFileSync(path.join(day, '.1000-kept.md.1.x.tmp'), 'torn');
-    fs.mkdirSync(paths.inbox, { recursive: true });
-    const kept = path.join(paths.inbox, 'kept.md');
-    const other = path.join(paths.inbox, 'other.md');
-    fs.writeFileSync(kept, '## 10:00 — user\nhi\n');
-    fs.writeFileSync(other, '## 10:00 — user\nnot harvested yet\n');
-    writeLedger(paths.ledger, { entries: { ['a'.repeat(64)]: { path: kept, status: 'harvested', at: 'x', deleted: false, id: 'kept', transcript: 'transcripts/2026/11/20/1000-kept.md' } } });
-    const seen: Array<[string, string]> = [];
-    visitSourceFiles(paths, {}, (rel, _abs, kind) => kind !== 'category' && seen.push([rel, kind]));
-    assert.deepEqual(seen.sort(), [['inbox/other.md', 'transcript'], ['transcripts/2026/11/20/1000-kept.md', 'transcript']]);
-    assert.equal(classifySource(paths, path.join(day, '1000-kept.md'))?.kind, 'transcript');
-    assert.equal(classifySource(paths, path.join(day, '.1000-kept.md.1.x.tmp')), undefined);
-    assert.equal(classifySource(paths, kept), undefined, 'its file events are not indexed either');
-    assert.equal(classifySource(paths, other)?.kind, 'transcript');
-    // Conversations turned off in the index: stored transcripts go too.
-    const none: string[] = [];
-    visitSourceFiles(paths, { transcripts: false }, (rel, _abs, kind) => kind === 'transcript' && none.push(rel));
-    assert.deepEqual(none, []);
   });
 });
