@@ -18,7 +18,7 @@ import { writeLedger } from '../store/ledger';
 import { acquireStoreLock, type StoreLock } from '../store/storeLock';
 import { replaceTextGuarded, type TextEdit } from '../store/storeText';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
-import { writeTranscriptOnce } from '../store/transcriptFiles';
+import { writeTranscriptsOnce } from '../store/transcriptFiles';
 import { crashPoint } from '../util/crashPoints';
 import { encodeLossless } from '../util/losslessText';
 import type { HarvestPlan, PlanChange } from './plan';
@@ -77,9 +77,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
 
   // 0. Transcripts, before any line that links to them and before the ledger that points at
   //    them: a crash after this leaves a transcript the re-run recognises (same raw_sha256).
-  for (const transcript of plan.transcripts ?? []) {
-    if (writeTranscriptOnce(paths, transcript.file, transcript.text, transcript.sha256)) result.written.push(transcript.file);
-  }
+  result.written.push(...writeTranscriptsOnce(paths, plan.transcripts ?? []));
 
   // 1. Knowledge: category files and note files, each re-applied on top of any edit made since the plan read it.
   const replaced: GuardedReplace[] = [];

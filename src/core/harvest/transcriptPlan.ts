@@ -31,9 +31,11 @@ export interface RenderedTranscript {
 }
 
 /**
- * Secrets out of every field before rendering, so that YAML quoting sees the redacted value (a
- * `[REDACTED:kind]` put into a plain scalar afterwards would read back as a list); the rendering
- * then goes through the rules once more as a whole.
+ * The conversation with a secret in any field it renders replaced, field by field: the renderer
+ * then quotes a redacted YAML value properly (a `[REDACTED:kind]` put into a plain scalar
+ * afterwards would read back as a list) and escapes a redacted text line that would look like a
+ * tool line. The id already is redacted (sanitizeConversationId); everything else the stored
+ * transcript holds is made by the renderer (headings, counts, the sha256).
  */
 function redacted(conv: Conversation): Conversation {
   const text = (value: string | undefined) => (value === undefined ? undefined : redactSecrets(value));
@@ -42,9 +44,12 @@ function redacted(conv: Conversation): Conversation {
     title: text(conv.title),
     cwd: text(conv.cwd),
     model: text(conv.model),
+    // Turn times are rendered as HH:MM only; the first and last are written as they are.
+    startedAt: text(conv.startedAt ?? conv.turns.find((t) => t.at)?.at),
+    endedAt: text(conv.endedAt ?? conv.turns.findLast((t) => t.at)?.at),
     turns: conv.turns.map((t) => ({ ...t, text: redactSecrets(t.text), ...(t.tools ? { tools: t.tools.map(redactSecrets) } : {}) })),
   };
-  for (const key of ['title', 'cwd', 'model'] as const) if (copy[key] === undefined) delete copy[key];
+  for (const key of ['title', 'cwd', 'model', 'startedAt', 'endedAt'] as const) if (copy[key] === undefined) delete copy[key];
   return copy;
 }
 
@@ -52,10 +57,10 @@ function redacted(conv: Conversation): Conversation {
 export function renderForStore(conv: Conversation, rawSha256: string, mtimeMs: number): RenderedTranscript {
   const clean = redacted(conv);
   // The file's time only when the conversation carries none, as provenance dates do.
-  const started = clean.startedAt ?? clean.turns.find((t) => t.at)?.at ?? new Date(mtimeMs || 0).toISOString();
+  const started = clean.startedAt ?? new Date(mtimeMs || 0).toISOString();
   return {
     naming: { id: clean.id, title: clean.title, started },
-    text: redactSecrets(renderTranscript(clean, { rawSha256 })),
+    text: renderTranscript(clean, { rawSha256 }),
   };
 }
 

@@ -2,13 +2,14 @@
  * The store's transcripts/: one rendered, redacted §2.1 transcript per harvested conversation,
  * kept after its raw file is reclaimed so that every `[from: …]` still leads to the words it came
  * from. The files are immutable: named from the conversation's start (UTC), id and title, written
- * once with the atomic writer, and never replaced; the `raw_sha256` in the frontmatter says which
+ * once, atomically (a complete temporary file, fsynced, renamed), and never replaced; the `raw_sha256` in the frontmatter says which
  * raw file a transcript was rendered from, so a re-run after a crash recognises its own file.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { clockBase } from '../conversations/transcriptSyntax';
-import { writeFileAtomic } from './atomicWrite';
+import { crashPoint } from '../util/crashPoints';
+import { fsyncDirectory, writeTempBeside } from './atomicWrite';
 import { listNames, walkTree } from '../util/walkTree';
 import { isInside, resolveInStore, type StorePaths } from './storePaths';
 
@@ -96,23 +97,65 @@ export class TranscriptTakenError extends Error {
   }
 }
 
+/** A transcript to write: store-relative path, text, sha256 of its raw file. */
+export interface TranscriptWrite {
+  file: string;
+  text: string;
+  sha256: string;
+}
+
 /**
- * Writes a transcript unless it is already there (the same raw file's, from a run that crashed
- * after writing it). Returns whether it was written. Runs under the store lock; a temporary file a
- * crashed writer left beside it goes first.
+ * Writes the transcripts that are not already there (the same raw file's, from a run that crashed
+ * after writing it); returns the store-relative paths written. Runs under the store lock. Each
+ * is complete and durable before this returns, as with writeFileAtomic, but in three passes
+ * (write every temporary file, fsync each, rename each, then fsync each folder once): a harvest
+ * keeps hundreds at a time, and an fsync right after each write waited for each alone.
  */
-export function writeTranscriptOnce(paths: StorePaths, relative: string, text: string, rawSha256: string): boolean {
-  const file = resolveInStore(paths, relative);
-  if (!isInside(paths.transcripts, file) || file === paths.transcripts) throw new Error(`refusing to write a transcript outside ${TRANSCRIPTS_DIR}/: ${relative}`);
-  const existing = storedTranscriptSha(file);
-  if (existing === rawSha256) return false;
-  if (existing !== undefined) throw new TranscriptTakenError(file);
-  const stalePrefix = `.${path.basename(file)}.`;
-  for (const name of listNames(path.dirname(file))) {
-    if (name.startsWith(stalePrefix) && name.endsWith('.tmp')) fs.rmSync(path.join(path.dirname(file), name), { force: true });
+export function writeTranscriptsOnce(paths: StorePaths, transcripts: readonly TranscriptWrite[]): string[] {
+  const pending: Array<{ file: string; tmp?: string; relative: string; data: Buffer }> = [];
+  for (const t of transcripts) {
+    const file = resolveInStore(paths, t.file);
+    if (!isInside(paths.transcripts, file) || file === paths.transcripts) throw new Error(`refusing to write a transcript outside ${TRANSCRIPTS_DIR}/: ${t.file}`);
+    const existing = storedTranscriptSha(file);
+    if (existing === t.sha256 || pending.some((p) => p.file === file)) continue;
+    if (existing !== undefined) throw new TranscriptTakenError(file);
+    pending.push({ file, relative: t.file, data: Buffer.from(t.text, 'utf8') });
   }
-  writeFileAtomic(file, text);
-  return true;
+  const dirs = new Set<string>();
+  try {
+    for (const p of pending) {
+      const dir = path.dirname(p.file);
+      if (!fs.existsSync(dir)) for (let d = dir; d !== paths.root && !fs.existsSync(d); d = path.dirname(d)) dirs.add(path.dirname(d));
+      const stalePrefix = `.${path.basename(p.file)}.`;
+      for (const name of listNames(dir)) if (name.startsWith(stalePrefix) && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+      p.tmp = writeTempBeside(p.file, p.data, false);
+    }
+    for (const p of pending) {
+      const fd = fs.openSync(p.tmp!, 'r');
+      try {
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      crashPoint(`wrote ${path.basename(p.tmp!)}`);
+    }
+    for (const p of pending) {
+      fs.renameSync(p.tmp!, p.file);
+      p.tmp = undefined;
+      dirs.add(path.dirname(p.file));
+    }
+  } finally {
+    for (const p of pending) if (p.tmp) fs.rmSync(p.tmp, { force: true });
+  }
+  // Deepest first: a new day folder's entry in its month folder is made durable after its files.
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) fsyncDirectory(dir);
+  if (pending.length) crashPoint('renamed transcripts');
+  return pending.map((p) => p.relative);
+}
+
+/** One transcript (see writeTranscriptsOnce); whether it was written. */
+export function writeTranscriptOnce(paths: StorePaths, relative: string, text: string, rawSha256: string): boolean {
+  return writeTranscriptsOnce(paths, [{ file: relative, text, sha256: rawSha256 }]).length === 1;
 }
 
 /** How many transcripts the store keeps and their total size, for the Knowledge view. */
