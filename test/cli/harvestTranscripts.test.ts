@@ -118,9 +118,19 @@ describe('lore harvest keeps transcripts (transcripts/)', function () {
     assert.equal(preview.code, 0, preview.stderr);
     assert.match(preview.stdout, /^keep transcript: transcripts\/2026\/11\/20\/1000-c1-build-pipeline\.md \([\d.]+ (?:B|KB)\)$/m);
     assert.ok(!fs.existsSync(path.join(root, 'transcripts')), 'a preview writes no transcript');
-    const applied = await runCli(['harvest', '--root', root, '--apply-plan', planFile]);
+    // A secret put into the plan file's transcript by hand never reaches the store either.
+    const token = cat('ghp_', fake(ALNUM, 36));
+    const saved = JSON.parse(fs.readFileSync(planFile, 'utf8'));
+    assert.equal(saved.plan.transcripts.length, 1);
+    saved.plan.transcripts[0].text = saved.plan.transcripts[0].text.replace('How is the bundle produced?', `How is the bundle produced? ${token}`);
+    fs.writeFileSync(planFile, JSON.stringify(saved));
+    const applied = await runCli(['harvest', '--root', root, '--apply-plan', planFile, '--json']);
     assert.equal(applied.code, 0, applied.stderr + applied.stdout);
     assert.deepEqual(transcriptFiles(root), ['transcripts/2026/11/20/1000-c1-build-pipeline.md']);
+    assert.equal(JSON.parse(applied.stdout).conversations[0].transcript, 'transcripts/2026/11/20/1000-c1-build-pipeline.md');
+    const appliedText = fs.readFileSync(path.join(root, 'transcripts/2026/11/20/1000-c1-build-pipeline.md'), 'utf8');
+    assert.ok(!appliedText.includes(token));
+    assert.match(appliedText, /How is the bundle produced\? \[REDACTED:/);
 
     // A store harvested with reclaim "keep" before transcripts existed: the ledger proves c2, no transcript.
     const old = await makeWorkspace();

@@ -5,6 +5,7 @@
  * still goes through the preview's checks (applyPreviewed.ts).
  */
 import { z } from 'zod';
+import { redactSecrets } from '../safety/redact';
 import { LEDGER_STATUSES } from '../store/ledger';
 import { validateLedger } from '../store/ledgerSchema';
 import { ITEM_CATEGORIES } from '../knowledge/categories';
@@ -96,6 +97,8 @@ export function parsePlan(text: string, file: string): HarvestReport {
   if ('problem' in ledger) throw new SavedPlanError(file, `plan.ledger: ${ledger.problem}`);
   const saved = result.data;
   const restored: HarvestPlan = { ...saved.plan, ledger: ledger.ledger };
+  // Texts from disk go into the store as they are: secrets out of them, as of everything a harvest writes.
+  if (restored.transcripts) restored.transcripts = restored.transcripts.map((t) => ({ ...t, text: redactSecrets(t.text) }));
   return {
     mode: 'preview', store: saved.store, provider: saved.provider, sources: saved.sources,
     conversations: restored.outcomes, totals: dryRunTotals(restored.outcomes), plan: restored,
