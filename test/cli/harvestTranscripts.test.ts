@@ -36,6 +36,7 @@ describe('lore harvest keeps transcripts (transcripts/)', function () {
     const result = await runCli(['harvest', '--root', root, '--apply']);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     assert.deepEqual(fs.readdirSync(inbox), []);
+    assert.match(result.stdout, /^written: 1 transcript in transcripts\/, facts\.md, /m);
 
     const expected = 'transcripts/2026/11/20/1000-c1-build-pipeline.md';
     assert.deepEqual(transcriptFiles(root), [expected]);
@@ -97,6 +98,18 @@ describe('lore harvest keeps transcripts (transcripts/)', function () {
     assert.ok(target.kind === 'transcript');
     assert.equal(target.file, path.join(root, second));
     assert.equal(fs.readFileSync(target.file, 'utf8').split('\n')[target.line], '## 10:30 — user');
+  });
+
+  it('keeps the transcript of a conversation reclaimed unharvested (--no-harvest)', async () => {
+    const { root, inbox } = await makeWorkspace();
+    fs.writeFileSync(path.join(inbox, 'c1.md'), conversation('c1'));
+    const result = await runCli(['harvest', '--root', root, '--apply', '--no-harvest']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    assert.deepEqual(fs.readdirSync(inbox), []);
+    const entry = Object.values(ledgerEntries(root))[0];
+    assert.equal(entry.status, 'deleted-unharvested');
+    assert.equal(entry.transcript, 'transcripts/2026/11/20/1000-c1-build-pipeline.md');
+    assert.match(fs.readFileSync(path.join(root, entry.transcript), 'utf8'), /## 10:07 — user\nFact: the bundle is produced by esbuild/);
   });
 
   it('keeps none when the store says transcripts: false', async () => {
