@@ -10,6 +10,7 @@ import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
 import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
+import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
 import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/util/format';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, Command> = {
   mcp: mcpCommand,
   context: contextCommand,
   review: reviewCommand,
+  sources: sourcesCommand,
 };
 
 const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
@@ -39,6 +41,7 @@ ${SEARCH_HELP.split('\n')[0]}
 ${MCP_HELP.split('\n')[0]}
 ${CONTEXT_HELP.split('\n')[0]}
 ${REVIEW_HELP.split('\n').slice(0, 3).join('\n')}
+${SOURCES_HELP.split('\n')[0]}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
 and --help.`;

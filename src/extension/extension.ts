@@ -4,6 +4,7 @@
  * Everything registered goes into context.subscriptions.
  */
 import * as vscode from 'vscode';
+import type { SourcesReport } from '../core/discovery/measureSources';
 import type { ReviewDecision, ReviewDecisionResult } from '../core/knowledge/reviewQueue';
 import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
@@ -12,6 +13,7 @@ import { CacheStatusBar } from './cache/cacheStatusBar';
 import { registerLoreParticipant } from './chat/loreParticipant';
 import { HarvestController } from './harvest/harvestController';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
+import { listSources, registerImportCommand } from './harvest/importConversations';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
 import { addManualNote, registerNoteCommands } from './notes/noteCommands';
@@ -41,6 +43,8 @@ export interface LoreApi {
   search: SearchClient;
   /** "Harvest Conversations…" without its dialogs, with the configured provider; the plan is left pending. */
   harvestWithoutDialogs: HarvestWithoutDialogs;
+  /** What "Import Conversations…" offers: this workspace's agent sessions per tool, measured (null while the language server is not running). */
+  listSources(options?: { allWorkspaces?: boolean }): Promise<SourcesReport | null>;
   /** Adds a note to a file, as Add Note to This File does once the person typed it. */
   addNote(file: vscode.Uri, text: string): Promise<string>;
   /** Accepts or rejects a held item, as the Review view's commands do once the person confirmed. */
@@ -98,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
     ...harvestCommands.disposables,
+    registerImportCommand(notes, harvestCommands.harvestSources),
   );
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
@@ -111,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     notes,
     search,
     harvestWithoutDialogs: harvestCommands.harvestWithoutDialogs,
+    listSources: (options) => listSources(notes, options),
     addNote: (file, text) => addManualNote(store, file, text),
     decideHeldItem: (decision, itemId) => decideHeldItem(store, decision, itemId),
   };

@@ -88,15 +88,18 @@ export class StoreService extends Disposable {
 
   /** The language server's batch of file events in the store (see the module comment). */
   applyChanges(params: StoreChangedNotification.Params): void {
-    if (params.all || params.files.some((f) => DIGEST_SOURCES.has(f))) this.regenerateDigest();
+    if (params.all || params.files.some((f) => DIGEST_SOURCES.has(f))) this.regenerateDigest({ automatic: true });
     else this.fireChanged();
   }
 
-  /** Regenerates the digest after a category file changed (by hand or by a harvest). */
-  regenerateDigest(): void {
+  /**
+   * Regenerates the digest: `automatic` after a category file changed (a deleted digest.md stays
+   * deleted: see core's regenerateDigest), otherwise because the user asked.
+   */
+  regenerateDigest(options: { automatic?: boolean } = {}): void {
     if (!this.exists) return;
     try {
-      const result = regenerateDigest(this.paths, { enabled: readSettings().digestEnabled });
+      const result = regenerateDigest(this.paths, { enabled: readSettings().digestEnabled, automatic: options.automatic });
       if (result.changed) log.info(`digest regenerated (${result.bytes} bytes)`);
     } catch (error) {
       log.error('digest regeneration failed', error);

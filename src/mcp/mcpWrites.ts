@@ -57,7 +57,7 @@ export async function addFact(paths: StorePaths, statement: string, source: stri
   return underLock(paths, () => {
     const file = path.join(paths.root, CATEGORY_FILES.facts.file);
     if (!editStoreFile(file, (before) => appendItems(before, CATEGORY_FILES.facts.title, [line]))) return { added: false, line };
-    regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled });
+    regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
     return { added: true, line };
   });
 }

@@ -18,6 +18,7 @@ import type {
   NotesForFileRequest,
   RecallRequest,
   SearchRequest,
+  SourcesRequest,
 } from '../shared/protocol';
 import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
 import { describeSchemaIssue } from '../core/util/schemaIssue';
@@ -38,6 +39,7 @@ export const paramsSchemas = {
   recall: z.object({ query: z.string().max(10_000).optional(), files: paths.optional(), tokenBudget: z.number().positive().optional() }) satisfies z.ZodType<RecallRequest.Params>,
   notesForFile: z.object({ path: filePath }) satisfies z.ZodType<NotesForFileRequest.Params>,
   noteFiles: z.object({}).strict() satisfies z.ZodType<NoteFilesRequest.Params>,
+  sources: z.object({ allWorkspaces: z.boolean().optional() }).strict() satisfies z.ZodType<SourcesRequest.Params>,
   fileDecorations: z.object({ paths }) satisfies z.ZodType<FileDecorationsRequest.Params>,
   didRenameFiles: z.object({ files: z.array(z.object({ oldPath: filePath, newPath: filePath })).max(100_000) }) satisfies z.ZodType<DidRenameFilesRequest.Params>,
   didDeleteFiles: z.object({ files: paths }) satisfies z.ZodType<DidDeleteFilesRequest.Params>,

@@ -35,8 +35,11 @@ import {
   RecallRequest,
   SearchBackendNotification,
   SearchRequest,
+  SourcesRequest,
   StoreChangedNotification,
 } from '../shared/protocol';
+import { currentHost } from '../core/discovery/host';
+import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
 import { LoreServer } from './loreServer';
 import { storeDocumentKind } from './provenanceLines';
@@ -161,6 +164,12 @@ connection.onRequest(NoteFilesRequest.method, async (raw: unknown): Promise<Note
   const s = await ready();
   const files = s.index.stored().map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, fileId: e.meta.fileId, count: e.count }));
   return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), transcripts: transcriptStats(s.paths) };
+});
+
+connection.onRequest(SourcesRequest.method, async (raw: unknown): Promise<SourcesRequest.Result> => {
+  const params = checkParams(SourcesRequest.method, paramsSchemas.sources, raw ?? {});
+  const s = await ready();
+  return reportSources(currentHost(), s.paths, params.allWorkspaces);
 });
 
 connection.onRequest(FileDecorationsRequest.method, async (raw: unknown): Promise<FileDecorationsRequest.Result> => {

@@ -15,6 +15,7 @@
  * in the namespace, `lazyType(...)` after it).
  */
 import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { SourcesReport } from '../core/discovery/measureSources';
 import type { RecallResult } from '../core/search/recall';
 import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/search/searchTypes';
 
@@ -212,6 +213,22 @@ export namespace NoteFilesRequest {
   export declare const type: RequestType<Params, Result, void>;
 }
 lazyType(NoteFilesRequest, 'request');
+
+/**
+ * Client → server: the agent sessions on this machine that belong to the workspace, per tool,
+ * measured as the harvest's dry run measures them (core/discovery). The work reads other tools'
+ * folders and renders sessions, so it runs here, never on the extension host.
+ */
+export namespace SourcesRequest {
+  export const method = 'lore/sources' as const;
+  export interface Params {
+    /** List other workspaces' sessions too (they are never preselected). */
+    allWorkspaces?: boolean;
+  }
+  export type Result = SourcesReport;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(SourcesRequest, 'request');
 
 /** Client → server: the notes of one file (healing the key when its inode changed), or null. */
 export namespace NotesForFileRequest {

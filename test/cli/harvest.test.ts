@@ -9,7 +9,7 @@ const BODY = [
   'Decision: keep the CLI in CommonJS — the extension host loads it.',
   'TODO: write the crash test.',
   'Done: wrote the ledger.',
-  'Why does the watcher fire twice?',
+  'Question: Why does the watcher fire twice?',
   'Playbook: Release: npm run build -> npm run package',
   'Note for src/app.ts: exports the app constant.',
 ].join('\n');
@@ -47,7 +47,7 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.match(result.stdout, /^--- a\/facts\.md\n\+\+\+ b\/facts\.md$/m);
     assert.match(result.stdout, /^\+- the build uses esbuild\. \[from: c1, 2026-11-20\]$/m);
     assert.match(result.stdout, /^\+- keep the CLI in CommonJS — the extension host loads it\. \[from: c1, 2026-11-20\]$/m);
-    assert.match(result.stdout, /^--- \/dev\/null\n\+\+\+ b\/digest\.md$/m);
+    assert.match(result.stdout, /^--- a\/digest\.md\n\+\+\+ b\/digest\.md$/m, 'lore init created the (empty) digest');
     assert.match(result.stdout, /reclaim \(delete\): .*c1\.md/);
     assert.deepEqual(snapshotTree(ws), before);
   });
@@ -93,6 +93,18 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.ok(!fs.existsSync(path.join(inbox, 'copy.md')));
   });
 
+  it('counts only what it writes: a grown session harvested again reports its new item, not the old ones again', async () => {
+    const { root, inbox } = await makeWorkspace();
+    fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', BODY));
+    const first = JSON.parse((await runCli(['harvest', '--root', root, '--apply', '--json'])).stdout);
+    assert.deepEqual(first.items, { facts: 1, decisions: 1, tasks_done: 1, tasks_open: 1, questions: 1, playbooks: 1, files: 1 });
+    fs.writeFileSync(path.join(inbox, 'c1-later.md'), transcript('c1', `${BODY}\nFact: the session went on.`));
+    const again = await runCli(['harvest', '--root', root, '--apply', '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(JSON.parse(again.stdout).items, { facts: 1, decisions: 0, tasks_done: 0, tasks_open: 0, questions: 0, playbooks: 0, files: 0 });
+    assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /the session went on\./);
+  });
+
   it('never deletes conversations read from outside the inbox', async () => {
     const { root } = await makeWorkspace();
     const external = makeTempDir('lore-ext-');
@@ -105,6 +117,37 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.equal(entry.status, 'harvested');
     assert.equal(entry.deleted, false);
     assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /external sessions stay\. \[from: ext1, 2026-11-20\]/);
+  });
+
+  it('a later run does not read an unchanged outside file again, and reads it once it grows', async () => {
+    const { root } = await makeWorkspace();
+    const external = makeTempDir('lore-ext-');
+    const file = path.join(external, 'session.md');
+    fs.writeFileSync(file, transcript('ext2', 'Fact: known files are remembered.'));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // Its ctime must predate the harvest's reading.
+    assert.equal((await runCli(['harvest', '--root', root, '--from', external, '--apply'])).code, 0);
+    const cached = JSON.parse(fs.readFileSync(path.join(root, '.cache', 'known-files.json'), 'utf8'));
+    assert.deepEqual(Object.keys(cached.files), [file]);
+    const classOf = async () => {
+      const dry = JSON.parse((await runCli(['harvest', '--root', root, '--from', external, '--json'])).stdout);
+      return dry.conversations[0].class;
+    };
+    assert.equal(await classOf(), 'harvested');
+    fs.appendFileSync(file, '\n## user\n\nFact: and read again once they change.\n');
+    assert.equal(await classOf(), 'harvest');
+  });
+
+  it('applying a saved preview remembers the outside files it proved too', async () => {
+    const { root } = await makeWorkspace();
+    const external = makeTempDir('lore-ext-');
+    const file = path.join(external, 'session.md');
+    fs.writeFileSync(file, transcript('ext3', 'Fact: previews remember as well.'));
+    const planFile = path.join(makeTempDir('lore-plan-'), 'plan.json');
+    assert.equal((await runCli(['harvest', '--root', root, '--from', external, '--preview', '--save-plan', planFile, '-q'])).code, 0);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // Its ctime must predate the apply's check.
+    assert.equal((await runCli(['harvest', '--root', root, '--apply-plan', planFile])).code, 0);
+    const cached = JSON.parse(fs.readFileSync(path.join(root, '.cache', 'known-files.json'), 'utf8'));
+    assert.deepEqual(Object.keys(cached.files), [file]);
   });
 
   for (const mode of ['archive', 'keep'] as const) {

@@ -68,6 +68,7 @@ describe('lore harvest: errors that say what happened', function () {
 
   it('other commands name a store file that is a folder too (lore context)', async () => {
     const { root } = await makeWorkspace();
+    fs.rmSync(path.join(root, 'digest.md'));
     fs.mkdirSync(path.join(root, 'digest.md'));
     const result = await runCli(['context', '--root', root]);
     assert.equal(result.code, 1);

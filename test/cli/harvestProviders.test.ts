@@ -44,6 +44,15 @@ for (const kind of ['openai', 'anthropic', 'gemini', 'ollama'] as StubKind[]) {
       assert.equal(ledgerEntries(root)[0].status, 'harvested');
     });
 
+    it('keeps the valid items of a partly malformed reply and warns which were left out', async () => {
+      const partly = JSON.stringify({ ...JSON.parse(VALID), facts: [{ statement: 'Kept fact.', detail: '' }, { statement: 42 }] });
+      const { root, args } = await setup([{ reply: partly }]);
+      const result = await runCli(args('--apply'));
+      assert.equal(result.code, 0, result.stderr + result.stdout);
+      assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /- Kept fact\. \[from: c1/);
+      assert.match(result.stdout + result.stderr, /warning: .*c1\.md: 1 item in the model's reply was malformed and left out \(facts\[1\]\.statement/);
+    });
+
     it('tolerates a ```json fence', async () => {
       const { root, args } = await setup([{ reply: '```json\n' + VALID + '\n```' }]);
       assert.equal((await runCli(args('--apply'))).code, 0);

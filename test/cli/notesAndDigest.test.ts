@@ -30,7 +30,7 @@ describe('lore note, notes, digest (CLI)', function () {
     assert.deepEqual(fs.readdirSync(path.join(root, 'files')), []);
   });
 
-  it('notes --heal moves notes of a deleted file to facts.md', async () => {
+  it('notes --heal moves notes of a deleted file to facts.md (and into the digest lore init created)', async () => {
     const { ws, root } = await makeWorkspace();
     const file = path.join(ws, 'src', 'gone.ts');
     fs.writeFileSync(file, 'x');
@@ -42,7 +42,7 @@ describe('lore note, notes, digest (CLI)', function () {
     assert.match(fs.readFileSync(path.join(root, 'digest.md'), 'utf8'), /src\/gone\.ts: about to vanish/);
   });
 
-  it('digest prints the digest, removes it when empty or disabled in config.json', async () => {
+  it('digest prints the digest, removes it when disabled in config.json', async () => {
     const { root } = await makeWorkspace();
     fs.appendFileSync(path.join(root, 'decisions.md'), '\n- Hand-written decision\n');
     let result = await runCli(['digest', '--root', root]);

@@ -66,9 +66,10 @@ export class LspTestClient {
   ) {}
 
   /** Spawns the server and completes the initialize handshake. */
-  static async start(options: Partial<LoreInitializationOptions>, extra: { lensRefresh?: boolean } = {}): Promise<LspTestClient> {
+  static async start(options: Partial<LoreInitializationOptions>, extra: { lensRefresh?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LspTestClient> {
     if (!fs.existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build`);
-    const child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // `env`: variables on top of this process's (a fixture HOME for discovery).
+    const child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...extra.env } });
     const connection = createProtocolConnection(child.stdout!, child.stdin!);
     const client = new LspTestClient(connection, child);
     child.stderr!.on('data', (chunk: Buffer) => client.logs.push(chunk.toString()));

@@ -5,8 +5,10 @@ import { COMMON_OPTIONS, EXIT_OK, type Output, parseCommand } from '../cliSuppor
 
 export const DIGEST_HELP = `lore digest [--root DIR] [--json]
 Regenerates digest.md (4 KB cap; sections Open tasks, Open questions, Decisions, Facts,
-Playbooks, newest first) and prints it. With nothing to say, or when config.json sets
-"digestEnabled": false, the digest file is removed ("delete to turn off").`;
+Playbooks, newest first) and prints it; with no items yet, just its header. This explicit
+regenerate (like a harvest) brings back a deleted digest.md; edits of the category files only
+refresh one that exists ("delete to turn off"). When config.json sets "digestEnabled": false,
+the digest file is removed.`;
 
 export async function digestCommand(argv: string[], io: Output): Promise<number> {
   const parsed = parseCommand(argv, COMMON_OPTIONS, DIGEST_HELP, io, { positionals: false });
@@ -21,7 +23,7 @@ export async function digestCommand(argv: string[], io: Output): Promise<number>
     io.out(result.text);
     io.err(`digest: ${paths.digest} (${result.bytes} bytes${result.changed ? '' : ', unchanged'})`);
   } else {
-    io.err(config.digestEnabled ? `no digest: the category files have no items (${paths.digest} removed)` : 'no digest: disabled in config.json');
+    io.err('no digest: disabled in config.json');
   }
   return EXIT_OK;
 }

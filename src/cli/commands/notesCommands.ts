@@ -25,7 +25,7 @@ export async function notesCommand(argv: string[], io: Output): Promise<number> 
     const lock = await acquireStoreLock(paths.root);
     try {
       const report = healNotes(paths);
-      if (report.orphaned.length) regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled });
+      if (report.orphaned.length) regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
       if (values.json) io.out(JSON.stringify(report, null, 2));
       else {
         for (const h of report.healed) io.out(`healed: ${printable(h.path)} (${h.from} → ${h.to})`);

@@ -11,6 +11,7 @@ import { checkStoreEntries } from '../store/storeErrors';
 import { isInside, type StorePaths } from '../store/storePaths';
 import { printable } from '../util/format';
 import { applyPlan, lockStoreForApply } from './applyPlan';
+import { KnownFiles } from './knownFiles';
 import type { HarvestPlan } from './plan';
 import { staleReasons } from './previewStaleness';
 import { DEFAULT_LIVE_WINDOW_MS, type HarvestReport } from './runHarvest';
@@ -59,7 +60,10 @@ export async function applyPreviewedHarvest(paths: StorePaths, previewed: Harves
   const lock = await lockStoreForApply(paths, options.lockTimeoutMs);
   try {
     checkStoreEntries(paths);
+    const knownFiles = KnownFiles.open(paths);
+    const readAt = Date.now(); // Compared with the files' ctime: the real clock.
     const stale = staleReasons(paths, plan, {
+      knownFiles,
       sources: previewed.sources,
       ledger: readLedger(paths.ledger),
       now: (options.now ?? new Date()).getTime(),
@@ -70,6 +74,9 @@ export async function applyPreviewedHarvest(paths: StorePaths, previewed: Harves
       return report;
     }
     report.applied = applyPlan(paths, plan);
+    // The staleness check just found every planned file as the preview hashed it.
+    const unsaved = knownFiles.rememberProven(plan.outcomes, plan.ledger, readAt);
+    if (unsaved) report.warnings = [...report.warnings, unsaved];
     return report;
   } finally {
     lock.release();

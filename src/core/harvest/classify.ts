@@ -8,11 +8,12 @@
 import * as fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { MAX_HARVEST_SOURCE_BYTES, MAX_RAW_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../constants';
-import type { Ledger, LedgerEntry } from '../store/ledger';
+import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
 import type { SourceFile } from './scanSources';
 import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
 import type { Conversation } from '../conversations/conversation';
+import type { KnownFiles } from './knownFiles';
 import { importMeasured, type RenderedSize } from './renderedSize';
 
 export type ConversationClass =
@@ -73,6 +74,8 @@ export interface ClassifyOptions {
   conversations?: Map<string, Conversation>;
   /** Raw files over this are `too-large` unread (default MAX_RAW_SOURCE_BYTES). */
   maxRawBytes?: number;
+  /** Hashes of unchanged files outside the inbox: a file the ledger proves is not read again. */
+  knownFiles?: KnownFiles;
 }
 
 function looksBinary(buffer: Buffer): boolean {
@@ -120,7 +123,9 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       const stat = fs.statSync(file.path);
       mtimeMs = stat.mtimeMs;
       bytes = stat.size;
-      if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
+      const known = file.inInbox ? undefined : options.knownFiles?.lookup(file.path, stat);
+      if (known !== undefined && permitsReclaim(ledger.entries[known])) sha256 = known;
+      else if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
       else {
         buffer = fs.readFileSync(file.path);
         bytes = buffer.length;
@@ -141,7 +146,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     let cls: ConversationClass;
     let reason: string | undefined;
     let rendered: RenderedSize | undefined;
-    if (entry?.status === 'harvested' || entry?.status === 'deleted-unharvested') cls = 'harvested';
+    if (permitsReclaim(entry)) cls = 'harvested';
     else if (buffer === undefined) {
       cls = 'too-large';
       reason = `raw file over ${formatBytes(maxRaw)}, not read`;

@@ -7,13 +7,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIGEST_MAX_BYTES } from '../constants';
 import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts } from '../knowledge/categories';
+import { freshItemLines } from '../knowledge/categoryFile';
 import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowledge/itemLines';
 import type { Provenance } from '../knowledge/provenance';
 import { holdFlaggedInPlan, type HeldItem } from '../knowledge/reviewQueue';
 import { readTextIfExists } from '../store/atomicWrite';
 import { readTextLossless } from '../store/storeText';
-import { digestSectionsFromTexts, readCategoryTexts, renderDigest, type CategoryTexts } from '../store/digest';
+import { digestFileText, digestSectionsFromTexts, readCategoryTexts, type CategoryTexts } from '../store/digest';
 import { findNotesForFile, metaFor, resolveNoteTarget } from '../store/fileNotes';
+import { parseNoteFile } from '../store/noteFile';
 import type { NoteIndex } from '../store/noteIndex';
 import { openNoteIndex } from '../store/noteIndexCache';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
@@ -100,8 +102,8 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     facts: [], decisions: [], questions: [], playbooks: [], open: [], done: [],
   };
   const notes = new Map<string, { meta: ReturnType<typeof metaFor>; lines: string[] }>();
-  const totals = countItems({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
   let orphanNotes = 0;
+  const orphanLines = new Set<string>();
   // Many conversations name the same few files: resolve each (path, cwd) once per plan.
   const targets = new Map<string, { target: ReturnType<typeof resolveNoteTarget>; file?: string }>();
   // Opened once per plan, and only when a conversation names a file; never saved: a preview or dry run writes nothing.
@@ -132,7 +134,9 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     for (const item of items.files) {
       const { target, file } = resolve(item.path, cwd);
       if (target.kind === 'orphan' || !file) {
-        lines.facts.push(orphanNoteLine(item.path, item.note, provenance));
+        const line = orphanNoteLine(item.path, item.note, provenance);
+        lines.facts.push(line);
+        orphanLines.add(line);
         orphanNotes++;
         continue;
       }
@@ -140,8 +144,6 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       entry.lines.push(noteLine(item.note, provenance));
       notes.set(file, entry);
     }
-    const counts = countItems(items);
-    for (const key of Object.keys(counts) as Array<keyof ItemCounts>) totals[key] += counts[key];
   }
 
   const before = readCategoryTexts(paths);
@@ -159,6 +161,8 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   append('playbooks', lines.playbooks);
   if (lines.open.length || lines.done.length) edits.tasks = { kind: 'tasks', open: lines.open, done: lines.done };
 
+  // What is really written: a line already in the store (a duplicate) is not counted.
+  const totals = writtenCounts(before, edits, orphanLines);
   const changes: PlanChange[] = [];
   for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
     const edit = edits[key];
@@ -172,12 +176,13 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     const current = readTextLossless(path.join(paths.root, file));
     const edit: PlanEdit = { kind: 'notes', meta, lines: noteLines };
     const next = applyPlanEdit(edit, current);
+    totals.files += freshItemLines(current === undefined ? undefined : parseNoteFile(current).body, noteLines).length;
     if (next !== current) changes.push({ file, before: current, after: next, added: countLines(current, next), edit });
   }
   if (review.change) changes.push(review.change); // review.md: knowledge, written before the ledger
 
   const digestBefore = readTextIfExists(paths.digest);
-  const digestAfter = options.digestEnabled ? renderDigest(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
+  const digestAfter = options.digestEnabled ? digestFileText(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
   if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
 
   const ledger: Ledger = { entries: { ...ledgerNow.entries } };
@@ -223,4 +228,24 @@ function archiveTarget(paths: StorePaths, outcome: ConversationOutcome, now: Dat
   }
   taken.add(target);
   return target;
+}
+
+/** Item lines each category file's edit adds beyond what it already holds; orphan notes count as files. */
+function writtenCounts(before: CategoryTexts, edits: Partial<Record<CategoryFileKey, PlanEdit>>, orphanLines: ReadonlySet<string>): ItemCounts {
+  const counts = countItems({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+  const fresh = (key: Exclude<CategoryFileKey, 'tasks'>) => {
+    const edit = edits[key];
+    return edit?.kind === 'append' ? freshItemLines(before[key], edit.lines) : [];
+  };
+  for (const line of fresh('facts')) counts[orphanLines.has(line) ? 'files' : 'facts']++;
+  counts.decisions = fresh('decisions').length;
+  counts.questions = fresh('questions').length;
+  counts.playbooks = fresh('playbooks').length;
+  const tasks = edits.tasks;
+  if (tasks?.kind === 'tasks') {
+    const open = freshItemLines(before.tasks, tasks.open);
+    counts.tasks_open = open.length;
+    counts.tasks_done = freshItemLines(before.tasks, tasks.done).filter((line) => !open.includes(line)).length;
+  }
+  return counts;
 }

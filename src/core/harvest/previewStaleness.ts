@@ -11,6 +11,7 @@ import type { Ledger } from '../store/ledger';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { readTextLossless } from '../store/storeText';
 import { classifyConversations } from './classify';
+import type { KnownFiles } from './knownFiles';
 import type { HarvestPlan } from './plan';
 import { scanSources } from './scanSources';
 import { sha256Hash } from '../util/sha256';
@@ -32,6 +33,8 @@ export interface StalenessOptions {
   ledger: Ledger;
   now: number;
   liveWindowMs: number;
+  /** Unchanged known files outside the inbox are not read again to be found unchanged. */
+  knownFiles?: KnownFiles;
 }
 
 /** Why the plan can no longer be applied as previewed; empty when it can. */
@@ -40,7 +43,7 @@ export function staleReasons(paths: StorePaths, plan: HarvestPlan, options: Stal
   if (fileSha256(paths.ledger) !== plan.ledgerSha256) reasons.push('ledger.json changed since the preview (another harvest ran?)');
 
   const scan = scanSources(paths, options.sources);
-  const current = new Map(classifyConversations(scan.files, options.ledger, { now: options.now, liveWindowMs: options.liveWindowMs }).map((c) => [c.path, c]));
+  const current = new Map(classifyConversations(scan.files, options.ledger, { now: options.now, liveWindowMs: options.liveWindowMs, knownFiles: options.knownFiles }).map((c) => [c.path, c]));
   const previewed = new Map(plan.outcomes.map((o) => [o.path, o]));
   for (const outcome of plan.outcomes) {
     // Only the conversations the plan records or reclaims must be as they were.

@@ -21,6 +21,7 @@ import { applyPlan, lockStoreForApply, type ApplyResult } from './applyPlan';
 import { classifyConversations, dryRunTotals, type ClassifiedConversation, type DryRunTotals } from './classify';
 import { distillConversation } from './distill';
 import { buildPlan, type ConversationOutcome, type DistilledInput, type HarvestPlan } from './plan';
+import { KnownFiles } from './knownFiles';
 import { fileSha256 } from './previewStaleness';
 import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
 import { readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
@@ -116,7 +117,10 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     const scan = scanSources(paths, sources);
     report.problems.push(...scan.problems);
     const conversations = new Map<string, Conversation>();
+    const knownFiles = KnownFiles.open(paths);
+    const readAt = Date.now(); // The real clock: compared with the files' ctime, not a report date.
     const classified = classifyConversations(scan.files, ledger, {
+      knownFiles,
       conversations: options.mode === 'dry-run' ? undefined : conversations,
       maxHarvestBytes: options.maxHarvestBytes,
       now: now.getTime(),
@@ -182,6 +186,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
           });
           outcome.calls = result.calls;
           report.modelCalls += result.calls;
+          // The rest of the reply is kept; the user hears which items were not and why.
+          if (result.dropped > 0) report.warnings.push(droppedItemsWarning(label, result.dropped, result.problems));
           cached = { items: result.items, summarized: result.summarized, id: conversation.id, at: now.toISOString() };
           if (!provider.offline) writeCachedReply(paths, key, cached);
         }
@@ -210,8 +216,18 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
     report.applied = applyPlan(paths, report.plan);
+    const unsaved = knownFiles.rememberProven(report.conversations, report.plan.ledger, readAt);
+    if (unsaved) report.warnings.push(unsaved);
     return report;
   } finally {
     lock?.release();
   }
+}
+
+/** One line naming the conversation, how many of the model's items were dropped, and the first reasons. */
+function droppedItemsWarning(label: string, dropped: number, problems: string[]): string {
+  const shown = problems.slice(0, 3).join('; ');
+  const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
+  const counted = dropped === 1 ? '1 item in the model\'s reply was' : `${dropped} items in the model's reply were`;
+  return `${label}: ${counted} malformed and left out (${shown}${more})`;
 }

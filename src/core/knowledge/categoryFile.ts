@@ -150,6 +150,11 @@ function newLinesOnly(doc: LineDocument, lines: string[]): string[] {
   return fresh;
 }
 
+/** The lines an append to `text` would really add: those not already there (nor repeated). */
+export function freshItemLines(text: string | undefined, lines: string[]): string[] {
+  return newLinesOnly(parseLines(text ?? ''), lines);
+}
+
 /** Index just past the last non-blank line in [from, to). */
 function endOfContent(lines: string[], from: number, to: number): number {
   let end = to;

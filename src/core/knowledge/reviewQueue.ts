@@ -302,7 +302,7 @@ export async function decideReview(paths: StorePaths, decision: ReviewDecision, 
       return next === (current ?? '') ? undefined : next;
     });
     if (reviewChanged) result.written.push(REVIEW_FILE);
-    regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled });
+    regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
     return result;
   } finally {
     lock.release();

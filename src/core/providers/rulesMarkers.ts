@@ -10,12 +10,13 @@ import type { ItemCategory } from '../knowledge/categories';
 const MAX_STATEMENT_CHARS = 300;
 /** Longest playbook steps text kept. */
 export const MAX_STEPS_CHARS = 1000;
-/** Shortest user line ending in `?` that counts as a question. */
-const MIN_QUESTION_CHARS = 10;
-
-/** What a marked line contributes. */
+/**
+ * What a marked line contributes. `peopleOnly` marks the markers that count only in a person's
+ * turn: an agent's checklists are plan micro-steps and its `Note:` lines are caveats about the
+ * step at hand, not knowledge anyone agreed on.
+ */
 export type LineMarker =
-  | { kind: 'statement'; category: Exclude<ItemCategory, 'playbooks' | 'files'>; text: string }
+  | { kind: 'statement'; category: Exclude<ItemCategory, 'playbooks' | 'files'>; text: string; peopleOnly?: true }
   | { kind: 'playbook'; text: string }
   | { kind: 'file'; path: string; note: string };
 
@@ -41,7 +42,7 @@ const CATEGORY_OF_WORD: Record<string, Exclude<ItemCategory, 'playbooks' | 'file
 };
 
 /** The line without its heading hashes and list bullet. */
-function stripLead(line: string): string {
+export function stripLead(line: string): string {
   return line.replace(LEAD, '');
 }
 
@@ -51,7 +52,7 @@ export function matchMarker(line: string): LineMarker | undefined {
   const checkbox = CHECKBOX.exec(body);
   if (checkbox) {
     const text = clean(checkbox[2]);
-    return text ? { kind: 'statement', category: checkbox[1] === ' ' ? 'tasks_open' : 'tasks_done', text } : undefined;
+    return text ? { kind: 'statement', category: checkbox[1] === ' ' ? 'tasks_open' : 'tasks_done', text, peopleOnly: true } : undefined;
   }
   const file = FILE_NOTE.exec(body);
   if (file) {
@@ -67,22 +68,10 @@ export function matchMarker(line: string): LineMarker | undefined {
   if (statement) {
     const text = clean(statement[2]);
     const word = statement[1].toLowerCase().replace(/\s+/g, ' ');
-    return text ? { kind: 'statement', category: CATEGORY_OF_WORD[word], text } : undefined;
+    if (!text) return undefined;
+    return word === 'note' ? { kind: 'statement', category: 'facts', text, peopleOnly: true } : { kind: 'statement', category: CATEGORY_OF_WORD[word], text };
   }
   return undefined;
-}
-
-/**
- * A user line that asks something: ends with `?` and is long enough to mean it. Leading
- * acknowledgements of a few words ("Good.", "Ok, thanks!") are dropped; longer sentences
- * before the question are kept, since they usually carry its context.
- */
-export function questionOf(line: string): string | undefined {
-  let text = clean(stripLead(line));
-  for (let m = /^([^.!?]+[.!])\s+(?=\S)/.exec(text); m && m[1].trim().split(/\s+/).length <= 3; m = /^([^.!?]+[.!])\s+(?=\S)/.exec(text)) {
-    text = text.slice(m[0].length);
-  }
-  return text.length >= MIN_QUESTION_CHARS && text.endsWith('?') ? text : undefined;
 }
 
 /** The text of a list item line (bullet or number removed), for playbook steps. */

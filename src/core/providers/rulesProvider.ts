@@ -1,27 +1,21 @@
 /**
- * The offline, deterministic "provider": a simple marker extractor, not a language model. It is
+ * The offline, deterministic "provider": a rule-based extractor, not a language model. It is
  * the CLI's default so Lore works with no key and no network, and it only finds what people
- * wrote down explicitly (`Decision: …`, `TODO: …`, `- [x] …`, a user's question). See
- * docs/rules-provider.md for the full list of markers.
+ * wrote down to be kept (`Decision: …`, `TODO: …`, a list under "Key decisions", the final
+ * summary; rulesExtract.ts). See docs/rules-provider.md for the full list of rules.
  */
 
-import { ITEM_CATEGORIES, emptyItems, type HarvestItems } from '../knowledge/categories';
+import { ITEM_CATEGORIES, type HarvestItems } from '../knowledge/categories';
 import type { ModelReply, ModelRequest, Provider } from './provider';
 import { cancelledError } from './providerErrors';
-import { clean, listItemText, matchMarker, questionOf, splitDetail, splitPlaybook, MAX_STEPS_CHARS } from './rulesMarkers';
+import { extractItems, type RulesExtraction } from './rulesExtract';
+import { clean } from './rulesMarkers';
 import { readTranscript, type Transcript } from './rulesTranscript';
 
 /** Longest unmarked first line of a user turn carried into a summary. */
 const SUMMARY_FIRST_LINE_CHARS = 200;
 /** Below this input size the summary is not squeezed further. */
 const SUMMARY_SQUEEZE_MIN_INPUT = 2048;
-
-/** What the extractor found, and which lines carried it (the summary keeps those lines). */
-export interface RulesExtraction {
-  items: HarvestItems;
-  /** `turnIndex:lineIndex` of every line that contributed an item. */
-  keptLines: Set<string>;
-}
 
 /**
  * The rules provider. For `harvest` it returns the seven-category JSON object; for `summarize`
@@ -36,6 +30,9 @@ export class RulesProvider implements Provider {
   async generate(request: ModelRequest): Promise<ModelReply> {
     if (request.signal?.aborted) throw cancelledError(this.name);
     const transcript = readTranscript(request.content);
+    // A summarize chunk without any turn heading was cut from inside one long turn, whoever's:
+    // unlike a plain notes file, it is not known to be a person's words.
+    if (request.task === 'summarize' && !transcript.hasHeadings) for (const turn of transcript.turns) turn.role = 'preamble';
     const extraction = extractItems(transcript);
     const text =
       request.task === 'summarize'
@@ -44,68 +41,6 @@ export class RulesProvider implements Provider {
     if (request.signal?.aborted) throw cancelledError(this.name);
     return { text, model: 'rules' };
   }
-}
-
-/** Runs the marker rules over every turn. Deterministic: same transcript, same result. */
-function extractItems(transcript: Transcript): RulesExtraction {
-  const items = emptyItems();
-  const keptLines = new Set<string>();
-  const seen = new Set<string>();
-  const add = <K extends keyof HarvestItems>(category: K, item: HarvestItems[K][number], key: string): void => {
-    // Case and spacing differences are still the same item ("What's this?" / "what's this?").
-    const id = `${category}\u0000${key.toLowerCase().replace(/\s+/g, ' ')}`;
-    if (seen.has(id)) return;
-    seen.add(id);
-    (items[category] as HarvestItems[K][number][]).push(item);
-  };
-  transcript.turns.forEach((turn, t) => {
-    const lines = turn.lines;
-    for (let i = 0; i < lines.length; i++) {
-      if (!lines[i].trim()) continue;
-      const marker = matchMarker(lines[i]);
-      if (!marker) {
-        const question = turn.role === 'user' ? questionOf(lines[i]) : undefined;
-        if (question) {
-          keptLines.add(`${t}:${i}`);
-          add('questions', { statement: question }, question);
-        }
-        continue;
-      }
-      keptLines.add(`${t}:${i}`);
-      if (marker.kind === 'file') {
-        add('files', { path: marker.path, note: marker.note }, `${marker.path}\u0000${marker.note}`);
-      } else if (marker.kind === 'statement') {
-        const item = marker.category === 'decisions' ? splitDetail(marker.text) : { statement: marker.text };
-        if (item.statement) add(marker.category, item, item.statement);
-      } else {
-        const { name, steps } = splitPlaybook(marker.text);
-        let allSteps = steps;
-        if (!allSteps) {
-          const list = collectList(lines, i + 1);
-          list.indices.forEach((index) => keptLines.add(`${t}:${index}`));
-          if (list.steps.length > 0) allSteps = clean(list.steps.join('; '), MAX_STEPS_CHARS);
-          i = list.end - 1;
-        }
-        if (name && allSteps) add('playbooks', { name, steps: allSteps }, name);
-      }
-    }
-  });
-  return { items, keptLines };
-}
-
-/** The list right after a name-only `Playbook:` line (blank lines before it are allowed). */
-function collectList(lines: string[], start: number): { steps: string[]; indices: number[]; end: number } {
-  let index = start;
-  while (index < lines.length && !lines[index].trim()) index++;
-  const steps: string[] = [];
-  const indices: number[] = [];
-  for (; index < lines.length; index++) {
-    const step = listItemText(lines[index]);
-    if (!step) break;
-    steps.push(step);
-    indices.push(index);
-  }
-  return steps.length > 0 ? { steps, indices, end: index } : { steps, indices, end: start };
 }
 
 /**
@@ -123,9 +58,10 @@ function summarizeTranscript(transcript: Transcript, extraction: RulesExtraction
         if (extraction.keptLines.has(`${t}:${i}`)) kept.push(line.trim());
         else if (i === first) kept.push(clean(line, SUMMARY_FIRST_LINE_CHARS));
       });
-      if (kept.length === 0) return;
+      // User headings stay even when empty: which summary is final depends on where requests are.
+      if (kept.length === 0 && turn.role !== 'user') return;
       if (turn.heading) out.push(turn.heading);
-      out.push(...kept, '');
+      if (kept.length > 0) out.push(...kept, '');
     });
     return out.join('\n').trimEnd() + '\n';
   };

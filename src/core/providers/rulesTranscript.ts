@@ -1,6 +1,7 @@
 /**
  * Reads the markdown transcript format (the importers' renderTranscript output) into turns of
- * prose lines, for the rules extractor. Code, quotes and frontmatter are blanked, not removed,
+ * prose lines, for the rules extractor. Code, quotes (tool lines), Aider edit blocks and
+ * frontmatter are blanked, not removed,
  * so line positions survive and a blank still ends a list.
  */
 
@@ -29,6 +30,9 @@ export interface Transcript {
 export const TURN_HEADING = /^## (?:(\d{2}:\d{2}) — )?(user|agent|system)\b.*$/;
 const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})/;
 const QUOTE = /^\s{0,3}>/;
+/** Aider's edit blocks: file content being replaced, shown unfenced when a fence went astray. */
+const EDIT_BLOCK_OPEN = /^<{7} SEARCH\s*$/;
+const EDIT_BLOCK_CLOSE = /^>{7} REPLACE\s*$/;
 /** How far down a frontmatter block may close; beyond that a leading `---` is a rule. */
 const FRONTMATTER_MAX_LINES = 60;
 
@@ -40,6 +44,7 @@ export function readTranscript(content: string): Transcript {
   let current: TranscriptTurn = { role: hasHeadings ? 'preamble' : 'user', lines: [] };
   let title: string | undefined;
   let fence: string | undefined;
+  let editBlock = false;
   for (const line of lines) {
     const heading = TURN_HEADING.exec(line);
     if (heading) {
@@ -47,6 +52,13 @@ export function readTranscript(content: string): Transcript {
       current = { role: heading[2] as TranscriptRole, heading: line.trimEnd(), lines: [] };
       // A fence left open by a truncated message must not swallow the following turns.
       fence = undefined;
+      editBlock = false;
+      continue;
+    }
+    if (editBlock || EDIT_BLOCK_OPEN.test(line)) {
+      // File content is not what anyone said, even where a fence around it was left open or closed early.
+      editBlock = !EDIT_BLOCK_CLOSE.test(line);
+      current.lines.push('');
       continue;
     }
     if (fence !== undefined) {

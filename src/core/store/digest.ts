@@ -62,6 +62,15 @@ const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
  * When items do not fit, rendering stops at the first one that does not and ends with the
  * truncation line; the cap always holds.
  */
+/**
+ * What digest.md holds: the rendered sections, or only its header when there are no items yet.
+ * digest.md is the user's switch ("delete to turn off"), so Lore never removes it for being
+ * empty; only a disabled digest (config or setting) is removed.
+ */
+export function digestFileText(sections: DigestSection[]): string {
+  return renderDigest(sections) ?? `${DIGEST_HEADER}\n`;
+}
+
 export function renderDigest(sections: DigestSection[], maxBytes = DIGEST_MAX_BYTES): string | undefined {
   if (sections.every((s) => s.items.length === 0)) return undefined;
   const truncation = `\n${DIGEST_TRUNCATION_LINE}\n`;
@@ -131,15 +140,19 @@ export interface DigestResult {
 }
 
 /**
- * Regenerates `digest.md` from the category files: writes it when there is something to say
- * (only if the text changed, so the agents' cached prefix stays byte-identical), deletes it
- * otherwise or when the digest is disabled.
+ * Regenerates `digest.md` from the category files (only if the text changed, so the agents'
+ * cached prefix stays byte-identical; just its header while there are no items); deletes it
+ * when the digest is disabled.
  */
-export function regenerateDigest(paths: StorePaths, options: { enabled?: boolean; texts?: CategoryTexts } = {}): DigestResult {
+export function regenerateDigest(paths: StorePaths, options: { enabled?: boolean; texts?: CategoryTexts; automatic?: boolean } = {}): DigestResult {
   const enabled = options.enabled ?? true;
-  const sections = options.texts ? digestSectionsFromTexts(options.texts, DIGEST_MAX_BYTES, agentItemFilter(paths)) : digestSectionsFromFiles(paths);
-  const text = enabled ? renderDigest(sections) : undefined;
   const current = readTextIfExists(paths.digest);
+  // An automatic refresh (a hand edit, a note moved, an agent's write) follows the switch that
+  // digest.md itself is: a deleted digest stays deleted ("delete to turn off"). Only an explicit
+  // regenerate, a harvest or `lore init` creates it.
+  if (options.automatic && current === undefined) return { bytes: 0, changed: false };
+  const sections = options.texts ? digestSectionsFromTexts(options.texts, DIGEST_MAX_BYTES, agentItemFilter(paths)) : digestSectionsFromFiles(paths);
+  const text = enabled ? digestFileText(sections) : undefined;
   if (text === undefined) {
     if (current === undefined) return { bytes: 0, changed: false };
     fs.rmSync(paths.digest, { force: true });

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, TASKS_DONE_HEADING, TASKS_OPEN_HEADING, type CategoryFileKey } from '../knowledge/categories';
 import { writeFileAtomic } from './atomicWrite';
+import { digestFileText } from './digest';
 import type { StorePaths } from './storePaths';
 
 /**
@@ -46,5 +47,7 @@ export function initStore(paths: StorePaths, promptsDir: string): string[] {
     const body = key === 'tasks' ? `# ${title}\n\n${TASKS_OPEN_HEADING}\n\n${TASKS_DONE_HEADING}\n` : `# ${title}\n`;
     writeIfMissing(path.join(paths.root, file), body, created);
   }
+  // The digest is on from the start: digest.md is the switch, and deleting it turns it off.
+  writeIfMissing(paths.digest, digestFileText([]), created);
   return created;
 }

@@ -1,5 +1,5 @@
 /** Human-readable sizes, token counts and item counts, shared by the CLI and the extension. */
-import { ITEM_CATEGORIES, type ItemCounts } from '../knowledge/categories';
+import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from '../knowledge/categories';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -14,9 +14,21 @@ export function formatTokens(tokens: number): string {
   return `${(tokens / 1_000_000).toFixed(1)}M`;
 }
 
-/** `facts:3, decisions:1, …` in schema order. */
+/** How a person says each category's count: [one, many]. */
+const ITEM_WORDS: Record<ItemCategory, [string, string]> = {
+  facts: ['fact', 'facts'],
+  decisions: ['decision', 'decisions'],
+  tasks_done: ['done task', 'done tasks'],
+  tasks_open: ['open task', 'open tasks'],
+  questions: ['question', 'questions'],
+  playbooks: ['playbook', 'playbooks'],
+  files: ['file note', 'file notes'],
+};
+
+/** `3 facts, 1 decision, 2 open tasks` in schema order, zeros left out; `no new items` when all are zero. */
 export function itemCountsText(items: ItemCounts): string {
-  return ITEM_CATEGORIES.map((k) => `${k}:${items[k] ?? 0}`).join(', ');
+  const parts = ITEM_CATEGORIES.filter((k) => (items[k] ?? 0) > 0).map((k) => `${items[k]} ${ITEM_WORDS[k][items[k] === 1 ? 0 : 1]}`);
+  return parts.length ? parts.join(', ') : 'no new items';
 }
 
 /**

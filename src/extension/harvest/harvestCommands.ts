@@ -69,7 +69,7 @@ export function registerHarvestCommands(
   context: vscode.ExtensionContext,
   store: StoreService,
   harvest: HarvestController,
-): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs } {
+): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs; harvestSources: (sources: string[]) => Promise<HarvestReport | undefined> } {
   const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
 
   const harvestConversations = (options: HarvestRequest = {}) => runCommand('Harvest Conversations', async () => {
@@ -110,8 +110,9 @@ export function registerHarvestCommands(
     if (plan.changes.length && options.showDiff !== false) await harvest.showChange(plan.changes[0].file);
     if (!options.withoutDialogs) {
       const reclaims = plan.outcomes.filter((o) => o.reclaim).length;
+      const warnings = pending.report.warnings.length;
       const held = plan.held.length ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)` : '';
-      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + '. Nothing is written until you apply.';
+      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') + '. Nothing is written until you apply.';
       void vscode.window.showInformationMessage(text, 'Apply', 'Review Changes…', 'Discard').then((choice) => {
         if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
         else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');
@@ -161,5 +162,7 @@ export function registerHarvestCommands(
   return {
     disposables,
     harvestWithoutDialogs: (options = {}) => harvestConversations({ ...options, withoutDialogs: true }),
+    // Import Conversations… harvests the sessions the person chose, with every dialog.
+    harvestSources: (sources) => harvestConversations({ sources }),
   };
 }

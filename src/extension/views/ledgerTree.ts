@@ -5,10 +5,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ITEM_CATEGORIES } from '../../core/knowledge/categories';
 import { conversationFile } from '../../core/knowledge/provenanceTarget';
 import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
 import type { StorePaths } from '../../core/store/storePaths';
+import { itemCountsText } from '../../core/util/format';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface LedgerEntryNode extends TreeNode {
@@ -31,8 +31,7 @@ const STATUS_ICONS: Record<LedgerStatus, string> = {
 };
 
 function itemSummary(entry: LedgerEntry): string {
-  if (!entry.items) return '';
-  return ITEM_CATEGORIES.filter((c) => entry.items![c] > 0).map((c) => `${c}:${entry.items![c]}`).join(' ');
+  return entry.items ? itemCountsText(entry.items) : '';
 }
 
 function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry): LedgerEntryNode {

@@ -2,6 +2,7 @@
  * The shared base of Lore's tree views: one provider per view, refreshed when the store
  * changes; nodes build their own TreeItem.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import type { StoreService } from '../storeService';
@@ -35,14 +36,33 @@ export abstract class StoreTreeProvider extends Disposable implements vscode.Tre
   getChildren(node?: TreeNode): TreeNode[] | Promise<TreeNode[]> {
     if (node) return node.children?.() ?? [];
     if (!this.store.exists) return [];
-    // A half-written or hand-broken file: show nothing rather than an error box; the log has it.
+    // A hand-broken file (a corrupt ledger.json): the view says so and opens it, rather than
+    // looking empty as if nothing had been harvested.
     try {
       const roots = this.roots();
-      return roots instanceof Promise ? roots.catch(() => []) : roots;
-    } catch {
-      return [];
+      return roots instanceof Promise ? roots.catch((error: unknown) => [errorNode(error)]) : roots;
+    } catch (error) {
+      return [errorNode(error)];
     }
   }
+}
+
+/** The one node a view shows when it cannot be built: the reason, and the file to fix when known. */
+export function errorNode(error: unknown): TreeNode & { kind: 'error'; message: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  const file = (error as { file?: unknown } | undefined)?.file;
+  return {
+    kind: 'error',
+    message,
+    toTreeItem: () => {
+      const item = new vscode.TreeItem(typeof file === 'string' ? `Cannot read ${path.basename(file)}` : 'Cannot show this view');
+      item.description = message;
+      item.tooltip = typeof file === 'string' ? `${message}\n\nClick to open ${file}.` : message;
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+      if (typeof file === 'string') item.command = { command: 'vscode.open', title: 'Open File', arguments: [vscode.Uri.file(file)] };
+      return item;
+    },
+  };
 }
 
 /** A command that opens a file at a 0-based line. */

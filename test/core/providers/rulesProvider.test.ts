@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import { ITEM_CATEGORIES, type HarvestItems } from '../../../src/core/knowledge/categories';
 import { ProviderError, type ModelRequest } from '../../../src/core/providers/provider';
 import { RulesProvider } from '../../../src/core/providers/rulesProvider';
-import { questionOf } from '../../../src/core/providers/rulesMarkers';
 
 const provider = new RulesProvider();
 
@@ -57,10 +56,11 @@ describe('RulesProvider', () => {
   it('extracts every marker of a transcript into its category', async () => {
     const items = await harvest(TRANSCRIPT);
     assert.deepEqual(items.decisions, [{ statement: 'Use SQLite for the index', detail: 'it handles concurrent readers.' }]);
-    assert.deepEqual(items.tasks_open, [{ statement: 'write the migration script' }, { statement: 'update the README' }]);
-    assert.deepEqual(items.tasks_done, [{ statement: 'ran the unit tests' }]);
+    // The agent's checklist is its plan, and the user's question is a request: neither is kept.
+    assert.deepEqual(items.tasks_open, [{ statement: 'write the migration script' }]);
+    assert.deepEqual(items.tasks_done, []);
     assert.deepEqual(items.facts, [{ statement: 'better-sqlite3 needs a native build step' }]);
-    assert.deepEqual(items.questions, [{ statement: 'Can we store the index in SQLite instead of JSON files?' }]);
+    assert.deepEqual(items.questions, []);
     assert.deepEqual(items.files, [{ path: 'src/core/store/index.ts', note: 'the schema version lives here' }]);
     assert.deepEqual(items.playbooks, [{ name: 'release', steps: 'bump the version, tag, npm publish' }]);
   });
@@ -95,19 +95,17 @@ describe('RulesProvider', () => {
     assert.deepEqual(items.playbooks, [{ name: 'Release', steps: 'bump the version; npm publish' }]);
   });
 
-  it('turns user lines ending in ? into questions, but not agent or system lines', async () => {
+  it('takes questions only from Question: markers, not every line a user ends with ?', async () => {
     const items = await harvest(
       [
         '## 10:00 — user',
         'Why does the build fail on CI?',
-        'Why?',
+        'Open question: do we support Windows paths?',
         '## 10:01 — agent',
         'Do you want me to fix it now?',
-        '## 10:02 — system',
-        'Is the session continued from before?',
       ].join('\n'),
     );
-    assert.deepEqual(items.questions, [{ statement: 'Why does the build fail on CI?' }]);
+    assert.deepEqual(items.questions, [{ statement: 'do we support Windows paths?' }]);
   });
 
   it('ignores code fences (``` and ~~~), quote lines and frontmatter', async () => {
@@ -138,9 +136,11 @@ describe('RulesProvider', () => {
   });
 
   it('reads plain text without turn headings as one user turn', async () => {
-    const items = await harvest('Some notes from the meeting.\nDecision: keep the CLI default offline\nWhat about Windows paths?\n');
+    const items = await harvest('Some notes from the meeting.\nDecision: keep the CLI default offline\nNote: the proxy strips headers\n- [ ] check Windows paths\n');
     assert.deepEqual(items.decisions, [{ statement: 'keep the CLI default offline' }]);
-    assert.deepEqual(items.questions, [{ statement: 'What about Windows paths?' }]);
+    // A person's own Note: and checklist count (an agent's do not).
+    assert.deepEqual(items.facts, [{ statement: 'the proxy strips headers' }]);
+    assert.deepEqual(items.tasks_open, [{ statement: 'check Windows paths' }]);
   });
 
   it('drops exact repeats and caps long statements', async () => {
@@ -184,7 +184,7 @@ describe('RulesProvider', () => {
     assert.deepEqual(await harvest(summary), await harvest(input));
   });
 
-  it('keeps a playbook’s step list and the user questions in a summary', async () => {
+  it('keeps a playbook’s step list in a summary', async () => {
     const input = `${TRANSCRIPT}\n## 19:00 — agent\nPlaybook: deploy\n- build\n- upload\n`;
     const summary = (await provider.generate(request(input, 'summarize'))).text;
     assert.deepEqual(await harvest(summary), await harvest(input));
@@ -196,13 +196,5 @@ describe('RulesProvider', () => {
       provider.generate({ ...request(TRANSCRIPT), signal: AbortSignal.abort() }),
       (error: unknown) => error instanceof ProviderError && error.kind === 'cancelled',
     );
-  });
-});
-
-describe('rules provider questions', () => {
-  it('drops a short acknowledgement before a question, keeps a longer context sentence', () => {
-    assert.equal(questionOf('Good. Do we need to keep the v2 webhook alive?'), 'Do we need to keep the v2 webhook alive?');
-    assert.equal(questionOf('Ok, thanks! Ok. Is the cache warm now?'), 'Is the cache warm now?');
-    assert.equal(questionOf('We moved orders.ts to v3. What changed in v3?'), 'We moved orders.ts to v3. What changed in v3?');
   });
 });

@@ -34,7 +34,7 @@ describe('digest', () => {
     assert.ok(!text.includes('- fact 0 '));
   });
 
-  it('is deleted when every section is empty and when disabled ("delete to turn off")', () => {
+  it('is only its header when every section is empty, and deleted when disabled', () => {
     const root = path.join(makeTempDir(), '.lore');
     fs.mkdirSync(root);
     const paths = storePaths(root);
@@ -44,10 +44,23 @@ describe('digest', () => {
     assert.equal(regenerateDigest(paths).changed, false, 'unchanged text is not rewritten');
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\nonly prose\n');
     regenerateDigest(paths);
-    assert.ok(!fs.existsSync(paths.digest));
+    assert.equal(fs.readFileSync(paths.digest, 'utf8'), `${DIGEST_HEADER}\n`, 'emptied, but still on');
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- one\n');
     regenerateDigest(paths, { enabled: false });
     assert.ok(!fs.existsSync(paths.digest));
+  });
+
+  it('an automatic refresh follows the file as the switch: a deleted digest stays deleted', () => {
+    const root = path.join(makeTempDir(), '.lore');
+    fs.mkdirSync(root);
+    const paths = storePaths(root);
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- one\n');
+    assert.deepEqual(regenerateDigest(paths, { automatic: true }), { bytes: 0, changed: false });
+    assert.ok(!fs.existsSync(paths.digest), 'a hand edit does not bring back a deleted digest');
+    regenerateDigest(paths); // The explicit regenerate (or a harvest) turns it back on.
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- one\n- two\n');
+    assert.equal(regenerateDigest(paths, { automatic: true }).changed, true);
+    assert.match(fs.readFileSync(paths.digest, 'utf8'), /- two\n/);
   });
 
   it('opens with the data framing and leaves out items that read as instructions to an agent', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { printable } from '../../../src/core/util/format';
+import { itemCountsText, printable } from '../../../src/core/util/format';
 
 describe('printable', () => {
   it('escapes what a terminal would act on and keeps ordinary text, tabs and non-ASCII', () => {
@@ -11,5 +11,16 @@ describe('printable', () => {
 
   it('keepLineBreaks keeps \\n for multi-line messages and still escapes \\r', () => {
     assert.equal(printable('line 1\r\nline\x1b 2', { keepLineBreaks: true }), 'line 1\\r\nline\\x1b 2');
+  });
+});
+
+describe('itemCountsText', () => {
+  const none = { facts: 0, decisions: 0, tasks_done: 0, tasks_open: 0, questions: 0, playbooks: 0, files: 0 };
+  it('says the counts in words, singular and plural, leaving zeros out', () => {
+    assert.equal(itemCountsText({ ...none, facts: 3, decisions: 1, tasks_open: 2, files: 1 }), '3 facts, 1 decision, 2 open tasks, 1 file note');
+    assert.equal(itemCountsText({ ...none, tasks_done: 1 }), '1 done task');
+  });
+  it('says when nothing is new', () => {
+    assert.equal(itemCountsText(none), 'no new items');
   });
 });

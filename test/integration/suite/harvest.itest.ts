@@ -129,6 +129,26 @@ describe('Lore harvest in VS Code', function () {
     assert.equal(editor.document.lineAt(editor.selection.active.line).text, '- A fact typed by hand in the editor.');
   });
 
+  it('a deleted digest.md stays deleted through hand edits; Regenerate Digest brings it back', async () => {
+    const digest = path.join(root, 'digest.md');
+    const facts = path.join(root, 'facts.md');
+    let changes = 0;
+    const listening = lore.store.onDidChange(() => changes++);
+    try {
+      fs.rmSync(digest);
+      await until('the store saw digest.md go', () => changes > 0);
+      changes = 0;
+      fs.appendFileSync(facts, '- Typed while the digest is off.\n');
+      // The store's change event fires after the automatic refresh has run (or declined to).
+      await until('the store saw the hand edit', () => changes > 0);
+      assert.ok(!fs.existsSync(digest), 'the hand edit did not turn the digest back on');
+    } finally {
+      listening.dispose();
+    }
+    await vscode.commands.executeCommand('lore.regenerateDigest');
+    assert.match(fs.readFileSync(digest, 'utf8'), /Typed while the digest is off\./);
+  });
+
   it('a preview that went stale is not applied: nothing is written and the plan is dropped', async () => {
     const inboxFile = path.join(root, 'inbox', 'itest-stale.md');
     fs.writeFileSync(inboxFile, CONVERSATION.replace('itest-1', 'itest-4').replace('Fact: integration', 'Fact: stale integration'));
@@ -164,6 +184,22 @@ describe('Lore harvest in VS Code', function () {
       await stub.close();
       fs.rmSync(path.join(root, 'inbox', 'a-first.md'), { force: true });
       fs.rmSync(path.join(root, 'inbox', 'b-second.md'), { force: true });
+    }
+  });
+  it('a corrupt ledger.json shows as an error in the Ledger view that opens the file, not as an empty view', async () => {
+    const ledgerFile = path.join(root, 'ledger.json');
+    const original = fs.readFileSync(ledgerFile);
+    try {
+      fs.writeFileSync(ledgerFile, '{"entries": {');
+      const [node] = lore.views.ledger.getChildren() as unknown as Array<{ kind: string; message: string; toTreeItem(): vscode.TreeItem }>;
+      assert.equal(node.kind, 'error');
+      assert.match(node.message, /is not a valid ledger/);
+      const item = node.toTreeItem();
+      assert.equal(item.label, 'Cannot read ledger.json');
+      assert.equal(item.command?.command, 'vscode.open');
+      assert.equal((item.command?.arguments?.[0] as vscode.Uri).fsPath, ledgerFile);
+    } finally {
+      fs.writeFileSync(ledgerFile, original);
     }
   });
 });

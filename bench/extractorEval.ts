@@ -1,0 +1,219 @@
+/**
+ * `npm run eval:extractor`: the offline rules extractor's precision and recall on a hand-labelled
+ * set of real conversations (test/fixtures/extractor/*.expected.json). Each label file names its
+ * conversation (a raw session file, rendered here with the importers, exactly as a harvest would)
+ * and the items a careful reader would keep. Deterministic: no clock, no network, no model.
+ *
+ *   node out/bench/extractorEval.js              the table, per tool and overall
+ *   node out/bench/extractorEval.js --verbose    also every missed label and every unmatched item
+ *   node out/bench/extractorEval.js --render DIR writes each rendered transcript and its items to DIR
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { importConversation } from '../src/core/conversations/detect';
+import { renderTranscript } from '../src/core/conversations/renderTranscript';
+import { ITEM_CATEGORIES, type HarvestItems, type ItemCategory } from '../src/core/knowledge/categories';
+import { RulesProvider } from '../src/core/providers/rulesProvider';
+
+/** An item matches a label of the same category when their word sets overlap this much (Jaccard). */
+export const MATCH_JACCARD = 0.5;
+
+/** One item a careful reader would keep, with the labeller's reason. */
+export interface LabelledItem {
+  category: ItemCategory;
+  text: string;
+  reason: string;
+}
+
+/** One labelled conversation. */
+export interface LabelledConversation {
+  name: string;
+  /** claude-code, codex, aider, specstory, copilot … */
+  tool: string;
+  /** The conversation file, relative to the repository root. */
+  conversation: string;
+  source: string;
+  license: string;
+  /** Labelled before the rules were last changed, and not looked at while changing them. */
+  heldOut?: boolean;
+  items: LabelledItem[];
+}
+
+/** Counts for one group of conversations. */
+export interface Score {
+  conversations: number;
+  labels: number;
+  extracted: number;
+  matched: number;
+  precision: number;
+  recall: number;
+}
+
+export interface ConversationResult {
+  set: LabelledConversation;
+  extracted: Array<{ category: ItemCategory; text: string }>;
+  /** Indices into `extracted` of items that matched a label. */
+  matchedItems: Set<number>;
+  /** Indices into `set.items` of labels that an item matched. */
+  matchedLabels: Set<number>;
+}
+
+export interface Evaluation {
+  results: ConversationResult[];
+  byTool: Map<string, Score>;
+  /** The conversations the rules were not tuned on: the honest figure for new conversations. */
+  heldOut: Score;
+  overall: Score;
+}
+
+/** The repository root: this file runs as out/bench/extractorEval.js. */
+export function repoRoot(): string {
+  return path.resolve(__dirname, '..', '..');
+}
+
+/** Reads every `*.expected.json` of the labelled set, in name order. */
+export function loadLabelledSet(dir = path.join(repoRoot(), 'test', 'fixtures', 'extractor')): LabelledConversation[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.expected.json'))
+    .sort()
+    .map((f) => ({ name: f.slice(0, -'.expected.json'.length), ...(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Omit<LabelledConversation, 'name'>) }));
+}
+
+/** Lower-case words of letters and digits (any script), for the fuzzy match. */
+export function words(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/** Token Jaccard similarity of two texts. */
+export function jaccard(a: string, b: string): number {
+  const wa = words(a);
+  const wb = words(b);
+  if (wa.size === 0 && wb.size === 0) return 1;
+  let shared = 0;
+  for (const w of wa) if (wb.has(w)) shared++;
+  return shared / (wa.size + wb.size - shared);
+}
+
+/** Every item of a reply as category + one text (statement and detail, playbook name and steps, path and note). */
+export function flattenItems(items: HarvestItems): Array<{ category: ItemCategory; text: string }> {
+  const out: Array<{ category: ItemCategory; text: string }> = [];
+  for (const category of ITEM_CATEGORIES) {
+    for (const item of items[category] as unknown as Array<Record<string, string | undefined>>) {
+      const text = category === 'playbooks' ? `${item.name}: ${item.steps}` : category === 'files' ? `${item.path}: ${item.note}` : [item.statement, item.detail].filter(Boolean).join(' — ');
+      out.push({ category, text });
+    }
+  }
+  return out;
+}
+
+/** The rendered transcript of a labelled conversation, as a harvest would send it. */
+export function renderLabelled(set: LabelledConversation, root = repoRoot()): string {
+  const file = path.join(root, set.conversation);
+  return renderTranscript(importConversation(file, fs.readFileSync(file, 'utf8')));
+}
+
+/** Runs the rules extractor on one rendered transcript. */
+export async function extract(transcript: string): Promise<HarvestItems> {
+  const reply = await new RulesProvider().generate({ task: 'harvest', instructions: '', content: transcript });
+  return JSON.parse(reply.text) as HarvestItems;
+}
+
+/**
+ * Pairs items with labels one to one: best similarity first, same category only, at least
+ * MATCH_JACCARD. Greedy on the sorted pairs, so the result does not depend on item order.
+ */
+export function matchItems(extracted: ConversationResult['extracted'], labels: LabelledItem[]): { items: Set<number>; labels: Set<number> } {
+  const pairs: Array<{ i: number; l: number; score: number }> = [];
+  extracted.forEach((item, i) =>
+    labels.forEach((label, l) => {
+      if (item.category !== label.category) return;
+      const score = jaccard(item.text, label.text);
+      if (score >= MATCH_JACCARD) pairs.push({ i, l, score });
+    }),
+  );
+  pairs.sort((a, b) => b.score - a.score || a.i - b.i || a.l - b.l);
+  const items = new Set<number>();
+  const used = new Set<number>();
+  for (const pair of pairs) {
+    if (items.has(pair.i) || used.has(pair.l)) continue;
+    items.add(pair.i);
+    used.add(pair.l);
+  }
+  return { items, labels: used };
+}
+
+function score(results: ConversationResult[]): Score {
+  const labels = results.reduce((n, r) => n + r.set.items.length, 0);
+  const extracted = results.reduce((n, r) => n + r.extracted.length, 0);
+  const matched = results.reduce((n, r) => n + r.matchedItems.size, 0);
+  // No item is no wrong item: an extractor that stays silent keeps precision 1 and pays in recall.
+  return { conversations: results.length, labels, extracted, matched, precision: extracted === 0 ? 1 : matched / extracted, recall: labels === 0 ? 1 : matched / labels };
+}
+
+/** Evaluates the rules extractor on the labelled set. */
+export async function evaluateExtractor(set = loadLabelledSet()): Promise<Evaluation> {
+  const results: ConversationResult[] = [];
+  for (const conversation of set) {
+    const extracted = flattenItems(await extract(renderLabelled(conversation)));
+    const matched = matchItems(extracted, conversation.items);
+    results.push({ set: conversation, extracted, matchedItems: matched.items, matchedLabels: matched.labels });
+  }
+  const byTool = new Map<string, Score>();
+  for (const tool of [...new Set(results.map((r) => r.set.tool))].sort()) byTool.set(tool, score(results.filter((r) => r.set.tool === tool)));
+  return { results, byTool, heldOut: score(results.filter((r) => r.set.heldOut)), overall: score(results) };
+}
+
+function percent(x: number): string {
+  return `${(100 * x).toFixed(0)} %`;
+}
+
+function row(name: string, s: Score): string {
+  // A group with nothing extracted or nothing labelled has no figure to show, only the convention.
+  const precision = s.extracted === 0 ? '–' : percent(s.precision);
+  const recall = s.labels === 0 ? '–' : percent(s.recall);
+  return `${name.padEnd(14)} ${String(s.conversations).padStart(5)} ${String(s.labels).padStart(7)} ${String(s.extracted).padStart(9)} ${String(s.matched).padStart(7)} ${precision.padStart(9)} ${recall.padStart(7)}`;
+}
+
+/** The report table. */
+export function formatEvaluation(evaluation: Evaluation, verbose = false): string {
+  const out: string[] = [];
+  if (verbose) {
+    for (const r of evaluation.results) {
+      out.push(`## ${r.set.name} (${r.set.tool})`);
+      r.extracted.forEach((item, i) => out.push(`  ${r.matchedItems.has(i) ? 'ok  ' : 'FP  '} ${item.category}: ${item.text}`));
+      r.set.items.forEach((label, l) => {
+        if (!r.matchedLabels.has(l)) out.push(`  MISS ${label.category}: ${label.text}`);
+      });
+    }
+    out.push('');
+  }
+  out.push(`${'tool'.padEnd(14)} ${'convs'.padStart(5)} ${'labels'.padStart(7)} ${'extracted'.padStart(9)} ${'matched'.padStart(7)} ${'precision'.padStart(9)} ${'recall'.padStart(7)}`);
+  for (const [tool, s] of evaluation.byTool) out.push(row(tool, s));
+  out.push(row('overall', evaluation.overall));
+  if (evaluation.heldOut.conversations > 0) out.push(row('  held out', evaluation.heldOut));
+  out.push(`(an item matches a label of the same category when their word sets have Jaccard ≥ ${MATCH_JACCARD}, one to one)`);
+  return out.join('\n');
+}
+
+async function main(argv: string[]): Promise<void> {
+  const renderAt = argv.indexOf('--render');
+  if (renderAt >= 0) {
+    const dir = argv[renderAt + 1];
+    fs.mkdirSync(dir, { recursive: true });
+    for (const set of loadLabelledSet()) {
+      const transcript = renderLabelled(set);
+      fs.writeFileSync(path.join(dir, `${set.name}.md`), transcript);
+      fs.writeFileSync(path.join(dir, `${set.name}.items.json`), JSON.stringify(flattenItems(await extract(transcript)), null, 1));
+    }
+    return;
+  }
+  process.stdout.write(`${formatEvaluation(await evaluateExtractor(), argv.includes('--verbose'))}\n`);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

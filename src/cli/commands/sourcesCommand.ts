@@ -1,0 +1,52 @@
+/** `lore sources`: the agent sessions on this machine that belong to the workspace, per tool, measured. */
+import { currentHost } from '../../core/discovery/host';
+import { reportSources, type SourcesReport, type ToolReport } from '../../core/discovery/measureSources';
+import { COMMON_OPTIONS, EXIT_OK, envOf, formatBytes, formatTokens, parseCommand, printable, type Output } from '../cliSupport';
+
+export const SOURCES_HELP = `lore sources [--root DIR] [--workspace DIR] [--all-workspaces] [--json]
+Lists, per agent tool (Claude Code, Codex, Gemini CLI, Copilot Chat, Cline, Roo Code, Kilo Code,
+Continue, Copilot CLI, Aider, Cursor, OpenCode), where it keeps sessions on this machine and the
+sessions that belong to the workspace: how many, raw bytes, and for those not yet harvested the
+rendered transcript bytes and estimated tokens (as the harvest's dry run measures them). Reads
+and writes nothing else. Harvest them with lore harvest --from PATH.
+  --all-workspaces  also list the sessions of other workspaces (never harvested by default)`;
+
+const OPTIONS = { ...COMMON_OPTIONS, 'all-workspaces': { type: 'boolean' } } as const;
+
+function toolLine(tool: ToolReport): string {
+  const parts = [`${tool.sessions} session${tool.sessions === 1 ? '' : 's'}`, formatBytes(tool.rawBytes) + ' raw'];
+  if (tool.noImporter) parts.push('no importer yet');
+  else {
+    if (tool.toHarvest > 0) parts.push(`${tool.toHarvest} to harvest: ${formatBytes(tool.renderedBytes)} rendered, ~${formatTokens(tool.estimatedTokens)} tokens`);
+    if (tool.harvested > 0) parts.push(`${tool.harvested} harvested`);
+  }
+  return `${tool.label.padEnd(20)} ${parts.join(', ')}`;
+}
+
+function printText(report: SourcesReport, io: Output): void {
+  io.out(`Agent sessions of ${printable(report.workspace)}`);
+  const present = report.tools.filter((tool) => tool.locations.length > 0);
+  if (present.length === 0) io.out('  no agent session folders found on this machine');
+  for (const tool of present) {
+    io.out(toolLine(tool));
+    for (const location of tool.locations) io.out(`    ${printable(location)}`);
+    if (report.allWorkspaces) {
+      for (const item of tool.items.filter((i) => !i.matches)) io.out(`    other: ${printable(item.path)} (${item.workspace ? printable(item.workspace) : 'workspace not recorded'})`);
+    }
+  }
+  const { totals } = report;
+  io.out(`Total: ${totals.sessions} sessions, ${formatBytes(totals.rawBytes)} raw; ${totals.toHarvest} to harvest (${formatBytes(totals.renderedBytes)} rendered, ~${formatTokens(totals.estimatedTokens)} tokens), ${totals.harvested} harvested`);
+  const others = report.tools.reduce((sum, tool) => sum + tool.otherWorkspaces, 0);
+  if (others > 0 && !report.allWorkspaces) io.out(`${others} sessions of other workspaces not listed (--all-workspaces lists them)`);
+}
+
+export async function sourcesCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, OPTIONS, SOURCES_HELP, io, { positionals: false });
+  if (!parsed) return EXIT_OK;
+  const { values, paths } = parsed;
+  const allWorkspaces = values['all-workspaces'] ?? false;
+  const report = reportSources(currentHost(envOf(io)), paths, allWorkspaces);
+  if (values.json) io.out(JSON.stringify(report, null, 2));
+  else printText(report, io);
+  return EXIT_OK;
+}
