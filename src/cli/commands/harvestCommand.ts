@@ -178,6 +178,8 @@ function jsonReport(report: HarvestReport) {
       path: c.path, sha256: c.sha256, bytes: c.bytes, class: c.class, inInbox: c.inInbox,
       format: c.format, turns: c.turns, rawBytes: c.bytes, renderedBytes: c.renderedBytes, started: c.started,
       id: c.id, status: c.status, items: c.items, error: c.error, calls: c.calls, summarized: c.summarized, reclaim: c.reclaim, reason: c.reason,
+      // Where its stored transcript is (or will be, in a preview): store-relative.
+      transcript: c.sha256 ? report.plan?.ledger.entries[c.sha256]?.transcript : undefined,
     })),
     items: report.plan?.items,
     changes: report.plan?.changes.map((c) => ({ file: c.file, added: c.added, removed: c.after === undefined })),
