@@ -103,5 +103,9 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     assert.deepEqual(snapshotTree(storage), before);
     const again = await runCli(['harvest', '--root', root, '--from', storage, '--dry-run', '--json']);
     assert.deepEqual((JSON.parse(again.stdout) as { conversations: JsonConversation[] }).conversations.map((c) => c.class), ['harvested', 'harvested']);
+    // The known-files cache vouches for one file by its stat: never for a session assembled from many.
+    const knownFile = path.join(root, '.cache', 'known-files.json');
+    const known = fs.existsSync(knownFile) ? Object.keys((JSON.parse(fs.readFileSync(knownFile, 'utf8')) as { files: object }).files) : [];
+    assert.deepEqual(known.filter((file) => file.startsWith(storage)), []);
   });
 });

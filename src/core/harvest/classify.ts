@@ -49,6 +49,8 @@ export const CONVERSATION_CLASSES: readonly ConversationClass[] = [
 export interface ClassifiedConversation extends Partial<RenderedSize> {
   path: string;
   inInbox: boolean;
+  /** A session assembled from a tool's store (assembledSources.ts): its sha256 is not the file's at `path`. */
+  assembled?: true;
   sha256: string;
   /** Raw size on disk. */
   bytes: number;
@@ -145,7 +147,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       continue;
     }
     const entry = ledger.entries[sha256];
-    const base = { path: file.path, inInbox: file.inInbox, sha256, bytes, mtimeMs, ledger: entry };
+    const base = { path: file.path, inInbox: file.inInbox, ...(file.assembled ? { assembled: true as const } : {}), sha256, bytes, mtimeMs, ledger: entry };
     const first = firstBySha.get(sha256);
     if (first !== undefined) {
       out.push({ ...base, class: 'duplicate', sameAs: first });

@@ -34,7 +34,7 @@ const planEdit = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('review'), items: z.array(z.object({ target: reviewTarget, line: z.string(), kinds: z.array(z.string()) })) }),
 ]);
 const outcome = z.object({
-  path: z.string(), inInbox: z.boolean(), sha256: z.string(), bytes: z.number().nonnegative(), mtimeMs: z.number(),
+  path: z.string(), inInbox: z.boolean(), assembled: z.literal(true).optional(), sha256: z.string(), bytes: z.number().nonnegative(), mtimeMs: z.number(),
   class: z.enum(CONVERSATION_CLASSES),
   // What the model reads, so an applied plan reports the same budgets as its preview.
   turns: z.number().int().nonnegative().optional(), renderedBytes: z.number().nonnegative().optional(), started: z.string().optional(),
