@@ -73,6 +73,19 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     assert.deepEqual(fromFolder.conversations.map((c) => c.sha256), json.conversations.map((c) => c.sha256));
   });
 
+  it('reads one database session named `<db>#<id>` (as discovery lists it and Import Conversations… passes it)', async () => {
+    const { root } = await makeWorkspace();
+    const data = openCodeData();
+    const db = path.join(data, 'opencode.db');
+    buildOpenCodeDb(path.join(data, 'storage'), db);
+    const result = await runCli(['harvest', '--root', root, '--from', `${db}#${SESSIONS[1]}`, '--dry-run', '--json']);
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const [only, ...rest] = (JSON.parse(result.stdout) as { conversations: JsonConversation[] }).conversations;
+    assert.deepEqual([only.path, only.class, only.format, rest.length], [`${db}#${SESSIONS[1]}`, 'harvest', 'opencode', 0]);
+    const missing = await runCli(['harvest', '--root', root, '--from', `${db}#ses_not_there`, '--dry-run', '--json']);
+    assert.match(missing.stdout + missing.stderr, /ses_not_there/);
+  });
+
   it('reads a session file named on its own (as Import Conversations… passes it) as its whole session', async () => {
     const { root } = await makeWorkspace();
     const storage = path.join(openCodeData(), 'storage');

@@ -32,6 +32,8 @@ export interface OpenCodeSessionSource {
 export interface OpenCodeSessionEntry {
   path: string;
   source: OpenCodeSessionSource;
+  /** The folder OpenCode ran in, as the database records it (which workspace the session is of). */
+  directory?: string;
 }
 
 /** A session assembled as an `opencode export` document. */
@@ -83,11 +85,26 @@ export function listStorageSessions(root: string): OpenCodeSessionEntry[] {
 /** The top-level sessions of a database, each named `<db>#<session id>`. Throws when it cannot be read. */
 export function listDatabaseSessions(file: string): OpenCodeSessionEntry[] {
   return withDatabase(file, (db) =>
-    (db.prepare('SELECT id FROM session WHERE parent_id IS NULL ORDER BY id').all() as Array<{ id: string }>).map(({ id }) => ({
-      path: `${file}#${id}`,
+    (db.prepare('SELECT id, directory FROM session WHERE parent_id IS NULL ORDER BY id').all() as Array<{ id: string; directory: string | null }>).map(({ id, directory }) => ({
+      path: databaseSessionPath(file, id),
       source: { kind: 'opencode-db' as const, root: file, id },
+      directory: directory ?? undefined,
     })),
   );
+}
+
+/** How a database session is named in reports, the ledger and `--from`: `<db>#<session id>`. */
+export function databaseSessionPath(file: string, id: string): string {
+  return `${file}#${id}`;
+}
+
+/** The database and session id a `<db>#<session id>` name stands for, when it is one. */
+export function parseDatabaseSessionPath(name: string): { file: string; id: string } | undefined {
+  const at = name.lastIndexOf('#');
+  if (at <= 0) return undefined;
+  const file = name.slice(0, at);
+  const id = name.slice(at + 1);
+  return isOpenCodeDatabase(file) && /^[\w-]+$/.test(id) ? { file, id } : undefined;
 }
 
 /** Every session id of a database, or none when there is no database or it cannot be read. */

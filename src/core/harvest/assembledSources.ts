@@ -14,6 +14,7 @@ import {
   isOpenCodeStorageFolder,
   listDatabaseSessions,
   listStorageSessions,
+  parseDatabaseSessionPath,
   type OpenCodeSessionSource,
 } from '../conversations/opencodeStore';
 
@@ -55,8 +56,13 @@ export function storeFileSessions(file: string): AssembledEntry[] | undefined {
   return listDatabaseSessions(file).map(({ path, source }) => ({ path, assembled: source }));
 }
 
-/** How to read the session whose session file `file` is, when it is one of a store's; else undefined. */
+/**
+ * How to read the session `file` names, when it is one of a store's: a storage session file, or
+ * `<db>#<session id>` (how a database session is listed); else undefined.
+ */
 export function assembledSourceAt(file: string): AssembledSource | undefined {
+  const inDatabase = parseDatabaseSessionPath(file);
+  if (inDatabase) return { kind: 'opencode-db', root: path.resolve(inDatabase.file), id: inDatabase.id };
   const storage = path.dirname(path.dirname(path.dirname(file)));
   if (!file.endsWith('.json') || path.basename(path.dirname(path.dirname(file))) !== 'session' || !isOpenCodeStorageFolder(storage)) return undefined;
   return { kind: 'opencode-storage', root: storage, id: path.basename(file, '.json') };

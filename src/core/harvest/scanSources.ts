@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isInside, type StorePaths } from '../store/storePaths';
-import { isStoreFileName, storeFileSessions, storeFolderSessions, type AssembledEntry, type AssembledSource } from './assembledSources';
+import { assembledSourceAt, isStoreFileName, storeFileSessions, storeFolderSessions, type AssembledEntry, type AssembledSource } from './assembledSources';
 import { walkTree } from '../util/walkTree';
 
 /** File name endings that can hold a conversation. */
@@ -108,6 +108,12 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
       },
     });
   for (const source of sources) {
+    // One session of a tool's database, `<db>#<session id>` (as discovery lists it): no file has that name.
+    const named = source.includes('#') ? assembledSourceAt(source) : undefined;
+    if (named && fs.existsSync(named.root)) {
+      addSessions(named.root, () => [{ path: `${named.root}#${named.id}`, assembled: named }]);
+      continue;
+    }
     let stat: fs.Stats;
     try {
       stat = fs.statSync(source);

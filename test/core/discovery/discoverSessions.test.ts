@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { discoverSessions, type ToolSessions } from '../../../src/core/discovery/discoverSessions';
 import type { Host } from '../../../src/core/discovery/host';
 import type { ToolId } from '../../../src/core/discovery/toolLocations';
+import { buildOpenCodeDb } from '../../helpers/opencodeDb';
 import { makeTempDir } from '../../helpers/paths';
 
 function write(file: string, content: string | object): string {
@@ -111,6 +112,16 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
   write(path.join(opencode, 'proj2', 'ses_2.json'), { id: 'ses_2', directory: other, title: 't' });
   // A subagent's session is part of its parent's.
   write(path.join(opencode, 'proj1', 'ses_3.json'), { id: 'ses_3', parentID: 'ses_1', directory: workspace, title: 't' });
+  fs.mkdirSync(path.join(opencode, '..', 'message'), { recursive: true });
+  // Since OpenCode 1.2 its sessions are rows of opencode.db beside the storage folder, named `<db>#<id>`.
+  const migrated = path.join(root, 'migrated-storage');
+  write(path.join(migrated, 'session', 'proj1', 'ses_db1.json'), { id: 'ses_db1', directory: workspace, title: 't', version: '1.2.0' });
+  write(path.join(migrated, 'session', 'proj2', 'ses_db2.json'), { id: 'ses_db2', directory: other, title: 't', version: '1.2.0' });
+  fs.mkdirSync(path.join(migrated, 'message'));
+  fs.mkdirSync(path.join(migrated, 'part'));
+  const db = path.join(home, '.local', 'share', 'opencode', 'opencode.db');
+  buildOpenCodeDb(migrated, db);
+  add('opencode', `${db}#ses_db1`);
 
   return { host: { platform: 'linux', home, env: {} }, workspace, other, mine };
 }
@@ -124,7 +135,7 @@ describe('discovery: which sessions belong to the workspace', () => {
     assert.deepEqual(byTool(found), Object.fromEntries(Object.entries(mine).map(([tool, files]) => [tool, [...files].sort()])));
     const others = Object.fromEntries(found.map((t) => [t.tool, t.otherWorkspaces]));
     // Codex's unreadable rollout and Cline's task without a recorded folder count as other workspaces'.
-    assert.deepEqual(others, { 'claude-code': 1, codex: 2, 'gemini-cli': 1, 'copilot-chat': 2, cline: 2, 'roo-code': 0, 'kilo-code': 0, continue: 1, 'copilot-cli': 1, aider: 0, cursor: 1, opencode: 1 });
+    assert.deepEqual(others, { 'claude-code': 1, codex: 2, 'gemini-cli': 1, 'copilot-chat': 2, cline: 2, 'roo-code': 0, 'kilo-code': 0, continue: 1, 'copilot-cli': 1, aider: 0, cursor: 1, opencode: 2 });
   });
 
   it('lists the sessions of other workspaces only when asked, with the workspace each records', () => {
