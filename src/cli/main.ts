@@ -11,6 +11,7 @@ import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/not
 import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
+import { undoCommand, UNDO_HELP } from './commands/undoCommand';
 import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/util/format';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   context: contextCommand,
   review: reviewCommand,
   sources: sourcesCommand,
+  undo: undoCommand,
 };
 
 const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
@@ -42,6 +44,7 @@ ${MCP_HELP.split('\n')[0]}
 ${CONTEXT_HELP.split('\n')[0]}
 ${REVIEW_HELP.split('\n').slice(0, 3).join('\n')}
 ${SOURCES_HELP.split('\n')[0]}
+${UNDO_HELP.split('\n')[0]}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
 and --help.`;

@@ -9,14 +9,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fsyncDirectory, removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite';
+import { fsyncDirectory, readTextIfExists, removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite';
 import { readCategoryTexts, regenerateDigest } from '../store/digest';
 import { sleepSync } from '../store/fileVersion';
 import { recoverStaleAsides, type GuardedReplace } from '../store/guardedReplace';
 import { ensureStoreLayout } from '../store/initStore';
-import { writeLedger } from '../store/ledger';
+import { serializeLedger, writeLedger } from '../store/ledger';
 import { acquireStoreLock, type StoreLock } from '../store/storeLock';
 import { replaceTextGuarded, type TextEdit } from '../store/storeText';
+import { beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply } from '../store/undoRecord';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { writeTranscriptsOnce } from '../store/transcriptFiles';
 import { crashPoint } from '../util/crashPoints';
@@ -75,6 +76,10 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   const knowledge = plan.changes.filter((c) => c.file !== 'digest.md');
   const digest = plan.changes.find((c) => c.file === 'digest.md');
 
+  // Before anything changes: what undo needs to put the store back (undoRecord.ts). An apply
+  // that changes nothing keeps the previous one's undo.
+  const undo = beginUndoRecord(paths, plannedForUndo(plan), { keepPrevious: !changesSomething(paths, plan) });
+
   // 0. Transcripts, before any line that links to them and before the ledger that points at
   //    them: a crash after this leaves a transcript the re-run recognises (same raw_sha256).
   result.written.push(...writeTranscriptsOnce(paths, plan.transcripts ?? []));
@@ -121,7 +126,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
     if (!outcome.reclaim) continue;
     try {
       if (outcome.reclaim === 'delete') {
-        fs.rmSync(outcome.path);
+        keepReclaimed(paths, undo, outcome.path); // Unlinked for good by the next apply.
         result.reclaimed.push({ path: outcome.path, action: 'delete', bytes: outcome.bytes });
       } else {
         const to = resolveInStore(paths, path.relative(paths.root, outcome.archiveTo!));
@@ -142,5 +147,19 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   }
   for (const dir of touchedDirs) fsyncDirectory(dir);
   if (result.reclaimErrors.length) writeLedger(paths.ledger, plan.ledger);
+  if (undo) finishUndoRecord(paths, undo);
   return result;
+}
+
+function changesSomething(paths: StorePaths, plan: HarvestPlan): boolean {
+  if (plan.outcomes.some((o) => o.reclaim) || plan.transcripts?.length) return true;
+  if (plan.changes.some((c) => c.after !== c.before)) return true;
+  return readTextIfExists(paths.ledger) !== serializeLedger(plan.ledger);
+}
+
+/** Every file an apply may rewrite, the transcripts it writes and the reclaims it does. */
+function plannedForUndo(plan: HarvestPlan): PlannedApply {
+  const files = [...new Set([...plan.changes.map((c) => c.file), 'digest.md', 'ledger.json'])];
+  const reclaims = plan.outcomes.flatMap((o) => (o.reclaim ? [{ path: o.path, sha256: o.sha256, action: o.reclaim, archiveTo: o.archiveTo }] : []));
+  return { files, transcripts: (plan.transcripts ?? []).map((t) => ({ file: t.file, text: t.text })), reclaims };
 }

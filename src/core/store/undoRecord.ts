@@ -1,0 +1,227 @@
+/**
+ * The undo record of the last apply: what the store held before it, so that "Undo Last Harvest"
+ * can put it back. One level: the next apply replaces it.
+ *
+ * It lives in the store's private `.undo/` folder (which ignores itself for git, so stores made
+ * before it existed keep it out of commits too) and holds only bytes the store or its inbox held
+ * already: copies of the files an apply rewrites, and the inbox files a `delete` reclaim would
+ * have unlinked (the apply moves them here instead; they go for good with the next apply).
+ *
+ * Crash safety: the record (state `begun`) is durable before the apply changes anything, and
+ * says `applied` with the hash of every file as the apply left it once the apply is done. An
+ * apply interrupted after `begun` keeps the earlier copies when it is run again (the first
+ * "before" wins), so its undo still restores the store as it was before the interrupted run.
+ * Undo marks the record `undoing` before it restores anything; an apply refuses to start over
+ * such a record, since clearing it would lose inbox files not yet moved back.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { crashPoint } from '../util/crashPoints';
+import { sha256Hash } from '../util/sha256';
+import { describeSchemaIssue } from '../util/schemaIssue';
+import { writeFileAtomic } from './atomicWrite';
+import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';
+
+/** The folder under the store root. */
+export const UNDO_DIR = '.undo';
+const RECORD = 'record.json';
+const BEFORE_DIR = 'before';
+const KEPT_DIR = 'inbox';
+
+const undoFileSchema = z.object({
+  /** Store-relative path of a file the apply may rewrite. */
+  file: z.string(),
+  /** sha256 of its bytes before the apply, null when it did not exist (its copy is before/<index>). */
+  before: z.string().nullable(),
+  /** sha256 as the apply left it, null when it left none; absent until the apply is done. */
+  after: z.string().nullable().optional(),
+});
+
+const undoReclaimSchema = z.object({
+  /** Store-relative path of the reclaimed inbox file. */
+  from: z.string(),
+  /** Where a `delete` reclaim moved it, relative to `.undo/`. */
+  kept: z.string().optional(),
+  /** Where an `archive` reclaim moved it, store-relative. */
+  archivedTo: z.string().optional(),
+});
+
+const undoRecordSchema = z.object({
+  version: z.literal(1),
+  state: z.enum(['begun', 'applied', 'undoing']),
+  /** When the apply started (ISO). */
+  at: z.string(),
+  files: z.array(undoFileSchema),
+  /** Transcripts the apply was about to write (none existed at their path): removed by undo. */
+  transcripts: z.array(z.object({ file: z.string(), sha256: z.string() })),
+  reclaims: z.array(undoReclaimSchema),
+});
+
+export type UndoRecord = z.infer<typeof undoRecordSchema>;
+export type UndoFile = z.infer<typeof undoFileSchema>;
+
+/** What an apply is about to do, as far as undo must know it. */
+export interface PlannedApply {
+  /** Store-relative files it may rewrite (knowledge, notes, review.md, digest.md, ledger.json). */
+  files: string[];
+  /** Transcripts it writes: store-relative path and text. */
+  transcripts: Array<{ file: string; text: string }>;
+  /** Inbox files it reclaims. */
+  reclaims: Array<{ path: string; sha256: string; action: 'delete' | 'archive'; archiveTo?: string }>;
+}
+
+/** Thrown when an apply would start while an undo is half done. */
+export class UndoInProgressError extends Error {
+  constructor() {
+    super('an undo of the last harvest was interrupted; run "lore undo" (or "Lore: Undo Last Harvest") again to finish it before applying another harvest');
+    this.name = 'UndoInProgressError';
+  }
+}
+
+export function undoDir(paths: StorePaths): string {
+  return path.join(paths.root, UNDO_DIR);
+}
+
+/** sha256 of a file's bytes, null when it does not exist. */
+export function fileSha(file: string): string | null {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return sha256Hash().update(bytes).digest('hex');
+}
+
+/** The copy of a file's "before" bytes (index in `files`). */
+export function beforeCopy(paths: StorePaths, index: number): string {
+  return path.join(undoDir(paths), BEFORE_DIR, String(index));
+}
+
+/** The absolute path of a kept reclaim, checked to stay inside `.undo/`. */
+export function keptPath(paths: StorePaths, kept: string): string {
+  const full = path.resolve(undoDir(paths), kept);
+  if (!isInside(path.join(undoDir(paths), KEPT_DIR), full)) throw new Error(`the undo record names a kept file outside ${UNDO_DIR}/${KEPT_DIR}/: ${kept}`);
+  return full;
+}
+
+/**
+ * The record, or undefined when there is none. A record that does not parse is reported as an
+ * error: guessing what it meant could restore the wrong bytes.
+ */
+export function readUndoRecord(paths: StorePaths): UndoRecord | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(undoDir(paths), RECORD), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let parsed: ReturnType<typeof undoRecordSchema.safeParse>;
+  try {
+    parsed = undoRecordSchema.safeParse(JSON.parse(text));
+  } catch (error) {
+    throw new Error(`${path.join(undoDir(paths), RECORD)} is not valid JSON (${(error as Error).message})`);
+  }
+  if (!parsed.success) throw new Error(`${path.join(undoDir(paths), RECORD)} is not an undo record: ${describeSchemaIssue(parsed.error)}`);
+  const record = parsed.data;
+  // Data from disk: every path it names must stay where an apply writes.
+  for (const f of record.files) resolveInStore(paths, f.file);
+  for (const t of record.transcripts) if (!isInside(paths.transcripts, resolveInStore(paths, t.file))) throw new Error(`the undo record names a transcript outside transcripts/: ${t.file}`);
+  for (const r of record.reclaims) {
+    if (!isInside(paths.inbox, resolveInStore(paths, r.from))) throw new Error(`the undo record names a reclaim outside inbox/: ${r.from}`);
+    if (r.kept) keptPath(paths, r.kept);
+    if (r.archivedTo && !isInside(paths.archive, resolveInStore(paths, r.archivedTo))) throw new Error(`the undo record names an archive outside archive/: ${r.archivedTo}`);
+  }
+  return record;
+}
+
+export function writeUndoRecord(paths: StorePaths, record: UndoRecord): void {
+  writeFileAtomic(path.join(undoDir(paths), RECORD), JSON.stringify(record, null, 1) + '\n');
+}
+
+/** Removes the record first (so a crash leaves no half record), then the rest of `.undo/`. */
+export function clearUndo(paths: StorePaths): void {
+  fs.rmSync(path.join(undoDir(paths), RECORD), { force: true });
+  fs.rmSync(undoDir(paths), { recursive: true, force: true });
+}
+
+/**
+ * Called by an apply, under the store lock, before it changes anything: replaces the previous
+ * apply's record (one level) with one for this apply, durable before this returns. Over the
+ * record of an interrupted apply, the copies it made are kept and only new files are added.
+ * `keepPrevious` (an apply that changes nothing) leaves the previous record as it is.
+ */
+export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, options: { keepPrevious?: boolean; now?: Date } = {}): UndoRecord | undefined {
+  let previous: UndoRecord | undefined;
+  try {
+    previous = readUndoRecord(paths);
+  } catch {
+    previous = undefined; // An unreadable record only costs the undo of an apply being replaced anyway.
+  }
+  if (previous?.state === 'undoing') throw new UndoInProgressError();
+  if (options.keepPrevious) return undefined;
+  const record: UndoRecord = previous?.state === 'begun' ? previous : { version: 1, state: 'begun', at: (options.now ?? new Date()).toISOString(), files: [], transcripts: [], reclaims: [] };
+  if (record !== previous) clearUndo(paths);
+  const dir = undoDir(paths);
+  fs.mkdirSync(dir, { recursive: true });
+  if (!fs.existsSync(path.join(dir, '.gitignore'))) writeFileAtomic(path.join(dir, '.gitignore'), '# Lore: the private undo area of the last harvest\n*\n', { durable: false });
+
+  for (const file of planned.files) {
+    if (record.files.some((f) => f.file === file)) continue;
+    const full = resolveInStore(paths, file);
+    const index = record.files.length;
+    const bytes = readIfExists(full);
+    if (bytes) writeFileAtomic(beforeCopy(paths, index), bytes);
+    record.files.push({ file, before: bytes ? sha256Hash().update(bytes).digest('hex') : null });
+  }
+  for (const t of planned.transcripts) {
+    if (record.transcripts.some((r) => r.file === t.file) || fs.existsSync(resolveInStore(paths, t.file))) continue;
+    record.transcripts.push({ file: t.file, sha256: sha256Hash().update(Buffer.from(t.text, 'utf8')).digest('hex') });
+  }
+  for (const r of planned.reclaims) {
+    const from = storeRelative(paths, r.path);
+    if (record.reclaims.some((k) => k.from === from)) continue;
+    record.reclaims.push(
+      r.action === 'delete'
+        ? { from, kept: `${KEPT_DIR}/${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(r.path)}` }
+        : { from, archivedTo: storeRelative(paths, r.archiveTo!) },
+    );
+  }
+  writeUndoRecord(paths, record);
+  crashPoint('undo record begun');
+  return record;
+}
+
+/**
+ * What a `delete` reclaim does instead of unlinking: moves the inbox file into `.undo/`, where it
+ * stays until the next apply. Throws ENOENT like an unlink when the file is already gone.
+ */
+export function keepReclaimed(paths: StorePaths, record: UndoRecord | undefined, file: string): void {
+  const entry = record?.reclaims.find((r) => r.from === storeRelative(paths, file) && r.kept);
+  if (!entry) {
+    fs.rmSync(file); // Not planned as a reclaim (cannot happen through applyPlan): behave as before.
+    return;
+  }
+  const kept = keptPath(paths, entry.kept!);
+  fs.mkdirSync(path.dirname(kept), { recursive: true });
+  fs.renameSync(file, kept);
+}
+
+/** Called when the apply is done: records how it left each file, so undo can tell a later edit. */
+export function finishUndoRecord(paths: StorePaths, record: UndoRecord): void {
+  record.files = record.files.map((f) => ({ ...f, after: fileSha(resolveInStore(paths, f.file)) }));
+  record.state = 'applied';
+  writeUndoRecord(paths, record);
+}
+
+function readIfExists(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
