@@ -21,7 +21,7 @@ async function scenario() {
 function state(root: string, ws: string): Record<string, string> {
   const tree = snapshotTree(root);
   delete tree['.lock'];
-  for (const key of Object.keys(tree)) if (key.startsWith('.cache')) delete tree[key];
+  for (const key of Object.keys(tree)) if (key.startsWith('.cache') || key.startsWith('.undo')) delete tree[key];
   if (tree['ledger.json']) {
     const ledger = JSON.parse(tree['ledger.json']);
     for (const entry of Object.values<any>(ledger.entries)) {
@@ -57,6 +57,7 @@ describe('crash safety of lore harvest --apply', function () {
     let crashes = 0;
     for (let point = 1; point < 100; point++) {
       const { ws, root, inbox } = await scenario();
+      const pristine = state(root, ws);
       const crashed = await runCli(['harvest', '--root', root, '--apply'], { spawn: true, env: { LORE_TEST_CRASH_AFTER: String(point) } });
       if (crashed.signal !== 'SIGKILL') {
         // Past the last crash point: the run completed normally.
@@ -87,6 +88,10 @@ describe('crash safety of lore harvest --apply', function () {
       assert.equal(rerun.code, 0, `crash point ${point}: ${rerun.stderr}`);
       assert.deepEqual(state(root, ws), expected, `crash point ${point}`);
       assert.deepEqual(fs.readdirSync(inbox), []);
+      // Undo after the interrupted apply and its re-run puts back the store as before both.
+      const undone = await runCli(['undo', '--root', root]);
+      assert.equal(undone.code, 0, `crash point ${point}: ${undone.stderr}`);
+      assert.deepEqual(state(root, ws), pristine, `crash point ${point}: undo`);
       // No temporary files left where people look.
       assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith('.tmp') || n.includes('.lore-prev-')), [], `crash point ${point}`);
     }

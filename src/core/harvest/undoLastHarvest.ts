@@ -19,6 +19,7 @@ import { replaceGuarded } from '../store/guardedReplace';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { beforeCopy, clearUndo, fileSha, keptPath, readUndoRecord, writeUndoRecord, type UndoRecord } from '../store/undoRecord';
 import { crashPoint } from '../util/crashPoints';
+import { printable } from '../util/format';
 import { sha256Hash } from '../util/sha256';
 import { lockStoreForApply } from './applyPlan';
 
@@ -34,6 +35,22 @@ export type UndoOutcome =
 
 export interface UndoOptions {
   lockTimeoutMs?: number;
+}
+
+/** One sentence for each outcome, for the CLI and the extension alike. */
+export function undoOutcomeText(outcome: UndoOutcome): string {
+  switch (outcome.status) {
+    case 'nothing':
+      return 'nothing to undo: no harvest has been applied since the last undo';
+    case 'unfinished':
+      return `the harvest applied at ${outcome.at} did not finish; run the harvest again to complete it, then undo`;
+    case 'refused':
+      return `not undone: edited since the harvest of ${outcome.at}: ${outcome.edited.map((f) => printable(f)).join(', ')}. Nothing was changed; edit them back, or take the harvest's lines out by hand`;
+    case 'undone': {
+      const parts = [`restored ${outcome.restored.length} file(s)`, `removed ${outcome.removed.length} transcript(s)`, `returned ${outcome.returned.length} conversation(s) to the inbox`];
+      return `undid the harvest of ${outcome.at}: ${parts.join(', ')}`;
+    }
+  }
 }
 
 /** Undoes the last apply of this store, or says why not. */

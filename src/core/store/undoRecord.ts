@@ -123,7 +123,7 @@ export function readUndoRecord(paths: StorePaths): UndoRecord | undefined {
   try {
     parsed = undoRecordSchema.safeParse(JSON.parse(text));
   } catch (error) {
-    throw new Error(`${path.join(undoDir(paths), RECORD)} is not valid JSON (${(error as Error).message})`);
+    throw new Error(`${path.join(undoDir(paths), RECORD)} is not valid JSON (${(error as Error).message})`, { cause: error });
   }
   if (!parsed.success) throw new Error(`${path.join(undoDir(paths), RECORD)} is not an undo record: ${describeSchemaIssue(parsed.error)}`);
   const record = parsed.data;
@@ -162,7 +162,8 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
     previous = undefined; // An unreadable record only costs the undo of an apply being replaced anyway.
   }
   if (previous?.state === 'undoing') throw new UndoInProgressError();
-  if (options.keepPrevious) return undefined;
+  // An interrupted apply's record is finished by the run that completes it, even one with nothing left to do.
+  if (options.keepPrevious && previous?.state !== 'begun') return undefined;
   const record: UndoRecord = previous?.state === 'begun' ? previous : { version: 1, state: 'begun', at: (options.now ?? new Date()).toISOString(), files: [], transcripts: [], reclaims: [] };
   if (record !== previous) clearUndo(paths);
   const dir = undoDir(paths);

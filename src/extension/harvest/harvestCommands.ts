@@ -15,6 +15,7 @@ import { resolveProvider } from '../providers/providerChoice';
 import type { StoreService } from '../storeService';
 import type { LedgerEntryNode } from '../views/ledgerTree';
 import type { HarvestController } from './harvestController';
+import { undoLastHarvestCommand } from './undoHarvestCommand';
 
 const log = logger('harvest');
 
@@ -142,11 +143,16 @@ export function registerHarvestCommands(
           void vscode.window.showWarningMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.${heldText}`, 'Show Review').then((choice) => {
             if (choice === 'Show Review') void vscode.commands.executeCommand('lore.review.focus');
           });
-        } else void vscode.window.showInformationMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.`);
+        } else {
+          void vscode.window.showInformationMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.`, 'Undo').then((choice) => {
+            if (choice === 'Undo') void vscode.commands.executeCommand('lore.undoHarvest');
+          });
+        }
       }
       return report;
     })),
     vscode.commands.registerCommand('lore.discardHarvest', () => harvest.discard()),
+    vscode.commands.registerCommand('lore.undoHarvest', () => undoLastHarvestCommand(harvest)),
     vscode.commands.registerCommand('lore.cancelHarvest', () => harvest.cancel()),
     vscode.commands.registerCommand('lore.reviewHarvest', () => runCommand('Review Harvest Changes', async () => {
       const plan = harvest.pending?.report.plan;

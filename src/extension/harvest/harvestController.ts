@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { agentSources } from '../../core/harvest/agentSources';
 import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
 import { runHarvest, type HarvestReport } from '../../core/harvest/runHarvest';
+import { undoLastHarvest, type UndoOutcome } from '../../core/harvest/undoLastHarvest';
 import type { Provider } from '../../core/providers/provider';
 import { logger } from '../log';
 import { readSettings } from '../settings';
@@ -116,6 +117,13 @@ export class HarvestController implements vscode.Disposable {
     if (report.stale) log.warn(`harvest preview out of date, nothing written: ${report.stale.join('; ')}`);
     else this.store.fireChanged();
     return report;
+  }
+
+  /** Puts the store back as it was before the last apply ("Undo Last Harvest"), or says why not. */
+  async undo(): Promise<UndoOutcome> {
+    const outcome = await undoLastHarvest(this.store.paths);
+    if (outcome.status === 'undone') this.store.fireChanged();
+    return outcome;
   }
 
   discard(): void {
