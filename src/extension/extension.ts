@@ -12,6 +12,7 @@ import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
 import { registerLoreParticipant } from './chat/loreParticipant';
 import { HarvestController } from './harvest/harvestController';
+import { PendingPlanStatus } from './harvest/pendingPlanStatus';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
 import { listSources, registerImportCommand } from './harvest/importConversations';
 import { PLAN_SCHEME } from './harvest/planDocuments';
@@ -36,6 +37,8 @@ import { ReviewTreeProvider } from './views/reviewTree';
 export interface LoreApi {
   store: StoreService;
   harvest: HarvestController;
+  /** The status bar item that keeps a pending plan's Apply / Review / Discard reachable. */
+  planStatus: PendingPlanStatus;
   views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider };
   caches: CacheStates;
   statusBar: CacheStatusBar;
@@ -58,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   context.subscriptions.push(initLog());
   const store = new StoreService();
   const harvest = new HarvestController(store);
+  const planStatus = new PendingPlanStatus(harvest);
   const caches = new CacheStates(context.workspaceState);
   const statusBar = new CacheStatusBar(caches);
   const notes = new NotesClient(context, store);
@@ -77,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   context.subscriptions.push(
     store,
     harvest,
+    planStatus,
     ...Object.values(views),
     caches,
     statusBar,
@@ -110,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   return {
     store,
     harvest,
+    planStatus,
     views,
     caches,
     statusBar,
