@@ -15,6 +15,7 @@ import { resolveProvider } from '../providers/providerChoice';
 import type { StoreService } from '../storeService';
 import type { LedgerEntryNode } from '../views/ledgerTree';
 import type { HarvestController } from './harvestController';
+import { chooseHarvestItemsCommand } from './chooseHarvestItems';
 import { undoLastHarvestCommand } from './undoHarvestCommand';
 
 const log = logger('harvest');
@@ -114,8 +115,9 @@ export function registerHarvestCommands(
       const warnings = pending.report.warnings.length;
       const held = plan.held.length ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)` : '';
       const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') + '. Nothing is written until you apply.';
-      void vscode.window.showInformationMessage(text, 'Apply', 'Review Changes…', 'Discard').then((choice) => {
+      void vscode.window.showInformationMessage(text, 'Apply', 'Choose Items…', 'Review Changes…', 'Discard').then((choice) => {
         if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
+        else if (choice === 'Choose Items…') void vscode.commands.executeCommand('lore.chooseHarvestItems');
         else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');
         else if (choice === 'Discard') void vscode.commands.executeCommand('lore.discardHarvest');
       });
@@ -153,6 +155,7 @@ export function registerHarvestCommands(
     })),
     vscode.commands.registerCommand('lore.discardHarvest', () => harvest.discard()),
     vscode.commands.registerCommand('lore.undoHarvest', () => undoLastHarvestCommand(harvest)),
+    vscode.commands.registerCommand('lore.chooseHarvestItems', () => chooseHarvestItemsCommand(store, harvest)),
     vscode.commands.registerCommand('lore.cancelHarvest', () => harvest.cancel()),
     vscode.commands.registerCommand('lore.reviewHarvest', () => runCommand('Review Harvest Changes', async () => {
       const plan = harvest.pending?.report.plan;

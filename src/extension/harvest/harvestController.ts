@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { agentSources } from '../../core/harvest/agentSources';
 import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
 import { runHarvest, type HarvestReport } from '../../core/harvest/runHarvest';
+import { withoutItems } from '../../core/harvest/planSelection';
 import { undoLastHarvest, type UndoOutcome } from '../../core/harvest/undoLastHarvest';
 import type { Provider } from '../../core/providers/provider';
 import { logger } from '../log';
@@ -117,6 +118,19 @@ export class HarvestController implements vscode.Disposable {
     if (report.stale) log.warn(`harvest preview out of date, nothing written: ${report.stale.join('; ')}`);
     else this.store.fireChanged();
     return report;
+  }
+
+  /**
+   * Takes the rejected items (ids from planItems of the pending plan) out of the pending plan;
+   * the diffs show what remains, and Apply writes exactly that.
+   */
+  rejectItems(ids: readonly string[]): void {
+    const pending = this.pendingHarvest;
+    if (!pending?.report.plan || ids.length === 0) return;
+    const plan = withoutItems(this.store.paths, pending.report.plan, ids);
+    this.pendingHarvest = { ...pending, report: { ...pending.report, plan, conversations: plan.outcomes } };
+    this.documents.setPlan(plan);
+    this.emitter.fire();
   }
 
   /** Puts the store back as it was before the last apply ("Undo Last Harvest"), or says why not. */

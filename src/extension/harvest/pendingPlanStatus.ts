@@ -2,9 +2,9 @@
  * Keeps a pending harvest plan reachable until it is applied or discarded: the plan's message
  * disappears after a few seconds, and the diff editor's title buttons are unlabelled icons. A
  * status bar item "Lore: harvest plan ready" stays while a plan is pending; clicking it offers
- * Apply, Review and Discard by name, and its tooltip links to them. Once the plan is applied or
- * discarded the item goes, and so do the "(proposed by Lore harvest)" diff tabs, whose documents
- * no longer show anything that will be written.
+ * Apply, Choose Items, Review and Discard by name, and its tooltip links to them. Once the plan
+ * is applied or discarded the item goes, and so do the "(proposed by Lore harvest)" diff tabs,
+ * whose documents no longer show anything that will be written.
  */
 import * as vscode from 'vscode';
 import { itemCountsText } from '../../core/util/format';
@@ -15,6 +15,7 @@ import { PLAN_SCHEME } from './planDocuments';
 /** The actions, named as the person reads them, and the commands that do them. */
 const ACTIONS = [
   { label: '$(check) Apply Harvest', detail: 'Write exactly the previewed plan (no model call).', command: 'lore.applyHarvest' },
+  { label: '$(checklist) Choose Items…', detail: 'Untick single lines or reclaims to leave them out of the plan.', command: 'lore.chooseHarvestItems' },
   { label: '$(diff) Review Changes…', detail: 'Open a proposed change as a diff.', command: 'lore.reviewHarvest' },
   { label: '$(discard) Discard Plan', detail: 'Write nothing and forget this plan.', command: 'lore.discardHarvest' },
 ];
@@ -57,7 +58,7 @@ export class PendingPlanStatus extends Disposable {
     }
     const reclaims = plan.outcomes.filter((o) => o.reclaim).length;
     this.item.text = '$(checklist) Lore: harvest plan ready';
-    const tooltip = new vscode.MarkdownString(`**Lore harvest plan**: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed. Nothing is written until you apply.\n\n[Apply](command:lore.applyHarvest) · [Review Changes…](command:lore.reviewHarvest) · [Discard](command:lore.discardHarvest)`);
+    const tooltip = new vscode.MarkdownString(`**Lore harvest plan**: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed. Nothing is written until you apply.\n\n[Apply](command:lore.applyHarvest) · [Choose Items…](command:lore.chooseHarvestItems) · [Review Changes…](command:lore.reviewHarvest) · [Discard](command:lore.discardHarvest)`);
     tooltip.isTrusted = { enabledCommands: ACTIONS.map((a) => a.command) };
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = { label: 'Lore: a harvest plan is ready. Activate to apply, review or discard it.' };
