@@ -83,6 +83,41 @@ describe('lore undo', function () {
     assert.equal((await runCli(['undo', '--root', root])).code, 0);
   });
 
+  it('one level: the next apply deletes the kept inbox files for good, and undo goes back only to before it', async () => {
+    const { root, inbox } = await storeWithNewConversations();
+    assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
+    assert.equal(fs.readdirSync(path.join(root, '.undo', 'inbox')).length, 2, 'the reclaimed files wait in the undo area');
+    fs.writeFileSync(path.join(inbox, 'c.md'), transcript('c', 'Fact: gamma.', '2026-11-23T09:00:00Z'));
+    const beforeSecond = storeState(root);
+    assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
+    assert.deepEqual(fs.readdirSync(path.join(root, '.undo', 'inbox')), [fs.readdirSync(path.join(root, '.undo', 'inbox')).find((n) => n.endsWith('-c.md'))], 'only the last apply\'s reclaim is kept');
+    // An apply with nothing to do keeps the last real apply's undo.
+    assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
+    assert.equal((await runCli(['undo', '--root', root])).code, 0);
+    assert.deepEqual(storeState(root), beforeSecond);
+  });
+
+  it('undoes an archive reclaim: the conversation moves back from archive/ to the inbox', async () => {
+    const { root, inbox } = await storeWithNewConversations();
+    const before = storeState(root);
+    assert.equal((await runCli(['harvest', '--root', root, '--apply', '--reclaim', 'archive'])).code, 0);
+    assert.ok(Object.keys(storeState(root)).some((k) => k.startsWith('archive/') && k.endsWith('a.md')));
+    assert.ok(!fs.existsSync(path.join(inbox, 'a.md')));
+    assert.equal((await runCli(['undo', '--root', root])).code, 0);
+    assert.deepEqual(storeState(root), before);
+  });
+
+  it('refuses when a transcript the harvest wrote was changed, naming it', async () => {
+    const { root } = await storeWithNewConversations();
+    const before = storeState(root);
+    assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
+    const written = Object.keys(storeState(root)).filter((k) => k.startsWith('transcripts/') && !(k in before));
+    fs.appendFileSync(path.join(root, written[0]), 'a line added by hand\n');
+    const refused = await runCli(['undo', '--root', root, '--json']);
+    assert.equal(refused.code, 1);
+    assert.deepEqual(JSON.parse(refused.stdout).edited, [written[0]]);
+  });
+
   it('an undo killed at any step finishes when run again', async function () {
     this.timeout(300_000);
     let crashes = 0;

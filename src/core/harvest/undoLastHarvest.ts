@@ -121,7 +121,7 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
       fs.rmSync(full, { force: true });
       fsyncDirectory(path.dirname(full));
     } else {
-      const before = fs.readFileSync(beforeCopy(paths, index));
+      const before = fs.readFileSync(beforeCopy(paths, index, f.file));
       if (sha256Hash().update(before).digest('hex') !== f.before) throw new Error(`the undo copy of ${f.file} is damaged; nothing more was restored`);
       const after = f.after;
       replaceGuarded(full, (current) => (current && sha256Hash().update(current).digest('hex') === after ? before : undefined)).settle();

@@ -32,7 +32,7 @@ const KEPT_DIR = 'inbox';
 const undoFileSchema = z.object({
   /** Store-relative path of a file the apply may rewrite. */
   file: z.string(),
-  /** sha256 of its bytes before the apply, null when it did not exist (its copy is before/<index>). */
+  /** sha256 of its bytes before the apply, null when it did not exist (its copy is before/<index>-<name>). */
   before: z.string().nullable(),
   /** sha256 as the apply left it, null when it left none; absent until the apply is done. */
   after: z.string().nullable().optional(),
@@ -95,9 +95,9 @@ export function fileSha(file: string): string | null {
   return sha256Hash().update(bytes).digest('hex');
 }
 
-/** The copy of a file's "before" bytes (index in `files`). */
-export function beforeCopy(paths: StorePaths, index: number): string {
-  return path.join(undoDir(paths), BEFORE_DIR, String(index));
+/** The copy of a file's "before" bytes (index in `files`), named after it so errors say which file it is. */
+export function beforeCopy(paths: StorePaths, index: number, file: string): string {
+  return path.join(undoDir(paths), BEFORE_DIR, `${index}-${path.basename(file)}`);
 }
 
 /** The absolute path of a kept reclaim, checked to stay inside `.undo/`. */
@@ -175,7 +175,7 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
     const full = resolveInStore(paths, file);
     const index = record.files.length;
     const bytes = readIfExists(full);
-    if (bytes) writeFileAtomic(beforeCopy(paths, index), bytes);
+    if (bytes) writeFileAtomic(beforeCopy(paths, index, file), bytes);
     record.files.push({ file, before: bytes ? sha256Hash().update(bytes).digest('hex') : null });
   }
   for (const t of planned.transcripts) {
