@@ -89,6 +89,16 @@ export function writeFileAtomic(file: string, data: string | Buffer, options: At
   }
 }
 
+/** Makes a file's bytes durable (written without an fsync, e.g. to fsync a batch together). */
+export function fsyncFile(file: string): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Makes a rename or unlink in `dir` durable. */
 export function fsyncDirectory(dir: string): void {
   let fd: number | undefined;

@@ -30,7 +30,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crashPoint } from '../util/crashPoints';
 import { appendInPlace, extendsBytes } from './appendInPlace';
-import { fsyncDirectory, writeTempBeside } from './atomicWrite';
+import { fsyncDirectory, fsyncFile, writeTempBeside } from './atomicWrite';
 import { sameVersion, sleepSync } from './fileVersion';
 import { StoreEntryError } from './storeErrors';
 import { listNames } from '../util/walkTree';
@@ -168,15 +168,6 @@ function mergeDisplaced(current: Buffer | undefined, displaced: Buffer): Buffer 
 function stillAsRead(file: string, snapshot: Snapshot): boolean {
   const now = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
   return snapshot.stat ? now !== undefined && sameVersion(now, snapshot.stat) : now === undefined;
-}
-
-function fsyncFile(file: string): void {
-  const fd = fs.openSync(file, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /**

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { crashPoint } from '../util/crashPoints';
 import { sha256Hash } from '../util/sha256';
 import { describeSchemaIssue } from '../util/schemaIssue';
-import { writeFileAtomic } from './atomicWrite';
+import { fsyncDirectory, fsyncFile, writeFileAtomic } from './atomicWrite';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';
 
 /** The folder under the store root. */
@@ -170,14 +170,22 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
   fs.mkdirSync(dir, { recursive: true });
   if (!fs.existsSync(path.join(dir, '.gitignore'))) writeFileAtomic(path.join(dir, '.gitignore'), '# Lore: the private undo area of the last harvest\n*\n', { durable: false });
 
+  // The copies are made durable together (each file, then their folder once) before the
+  // record that names them: an fsync per copy as it is written would wait for each alone.
+  const copies: string[] = [];
   for (const file of planned.files) {
     if (record.files.some((f) => f.file === file)) continue;
     const full = resolveInStore(paths, file);
     const index = record.files.length;
     const bytes = readIfExists(full);
-    if (bytes) writeFileAtomic(beforeCopy(paths, index, file), bytes);
+    if (bytes) {
+      copies.push(beforeCopy(paths, index, file));
+      writeFileAtomic(copies[copies.length - 1], bytes, { durable: false });
+    }
     record.files.push({ file, before: bytes ? sha256Hash().update(bytes).digest('hex') : null });
   }
+  for (const copy of copies) fsyncFile(copy);
+  if (copies.length) fsyncDirectory(path.dirname(copies[0]));
   for (const t of planned.transcripts) {
     if (record.transcripts.some((r) => r.file === t.file) || fs.existsSync(resolveInStore(paths, t.file))) continue;
     record.transcripts.push({ file: t.file, sha256: sha256Hash().update(Buffer.from(t.text, 'utf8')).digest('hex') });
