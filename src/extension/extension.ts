@@ -21,6 +21,7 @@ import { decideHeldItem, registerReviewCommands } from './review/reviewCommands'
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
+import { DistillChoice, registerDistillCommand } from './providers/distillChoice';
 import { registerSearchCommand } from './search/searchQuickPick';
 import { SearchClient } from './search/searchClient';
 import { onServerNotification } from './serverNotification';
@@ -31,6 +32,7 @@ import { DigestTreeProvider } from './views/digestTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
 import { LedgerTreeProvider } from './views/ledgerTree';
 import { ReviewTreeProvider } from './views/reviewTree';
+import { setWalkthroughContext } from './walkthroughContext';
 
 /** What the extension exports (used by the integration tests and by other extensions). */
 export interface LoreApi {
@@ -45,6 +47,8 @@ export interface LoreApi {
   harvestWithoutDialogs: HarvestWithoutDialogs;
   /** What "Import Conversations…" offers: this workspace's agent sessions per tool, measured (null while the language server is not running). */
   listSources(options?: { allWorkspaces?: boolean }): Promise<SourcesReport | null>;
+  /** How conversations are distilled: asked once, remembered in `lore.provider` ("Lore: Choose How to Distill…"). */
+  distill: DistillChoice;
   /** Adds a note to a file, as Add Note to This File does once the person typed it. */
   addNote(file: vscode.Uri, text: string): Promise<string>;
   /** Accepts or rejects a held item, as the Review view's commands do once the person confirmed. */
@@ -63,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const notes = new NotesClient(context, store);
   const views = {
     digest: new DigestTreeProvider(store),
-    ledger: new LedgerTreeProvider(store),
+    ledger: new LedgerTreeProvider(store, () => listSources(notes)),
     knowledge: new KnowledgeTreeProvider(store, notes),
     cache: new CacheTreeProvider(caches),
     review: new ReviewTreeProvider(store),
@@ -71,7 +75,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   notesClient = notes;
   const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);
-  const harvestCommands = registerHarvestCommands(context, store, harvest);
+  const distill = new DistillChoice(context.secrets);
+  const harvestCommands = registerHarvestCommands(context, store, harvest, distill);
   const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
@@ -103,9 +108,13 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerStoreCommands(context, store),
     ...harvestCommands.disposables,
     registerImportCommand(notes, harvestCommands.harvestSources),
+    distill,
+    registerDistillCommand(distill),
   );
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
+  // After every command above is registered: the walkthrough's hooks step needs to know.
+  void setWalkthroughContext();
   logger('extension').info(`activated (store ${store.paths.root})`);
   return {
     store,
@@ -117,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     search,
     harvestWithoutDialogs: harvestCommands.harvestWithoutDialogs,
     listSources: (options) => listSources(notes, options),
+    distill,
     addNote: (file, text) => addManualNote(store, file, text),
     decideHeldItem: (decision, itemId) => decideHeldItem(store, decision, itemId),
   };

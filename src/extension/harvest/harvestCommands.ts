@@ -6,11 +6,13 @@
  * choose where conversations are sent. The same flow without dialogs is on the exported API.
  */
 import * as vscode from 'vscode';
-import type { HarvestReport } from '../../core/harvest/runHarvest';
+import { liveRuleText } from '../../core/harvest/liveWindow';
+import { DEFAULT_LIVE_WINDOW_MS, type HarvestReport } from '../../core/harvest/runHarvest';
 import { createProvider } from '../../core/providers/providerRegistry';
 import type { Provider } from '../../core/providers/provider';
 import { formatBytes, formatTokens, itemCountsText } from '../../core/util/format';
 import { logger, runCommand } from '../log';
+import type { DistillChoice } from '../providers/distillChoice';
 import { resolveProvider } from '../providers/providerChoice';
 import type { StoreService } from '../storeService';
 import type { LedgerEntryNode } from '../views/ledgerTree';
@@ -37,12 +39,14 @@ function summary(report: HarvestReport): string {
   if (c.harvested + c.duplicate) parts.push(`${c.harvested + c.duplicate} already harvested`);
   if (c['too-large']) parts.push(`${c['too-large']} too large (kept)`);
   if (c.binary) parts.push(`${c.binary} binary (skipped)`);
-  if (c.live) parts.push(`${c.live} still being written (left for later)`);
+  if (c.live) parts.push(`${c.live} left for later because ${liveRuleText(DEFAULT_LIVE_WINDOW_MS)}`);
   if (c.deferred) parts.push(`${c.deferred} deferred`);
   return parts.join(', ');
 }
 
-async function chooseProvider(context: vscode.ExtensionContext, request: HarvestRequest): Promise<Provider | undefined> {
+async function chooseProvider(context: vscode.ExtensionContext, distill: DistillChoice, request: HarvestRequest): Promise<Provider | undefined> {
+  // Asked once, then remembered in settings: later harvests go straight to the dry run.
+  if (!request.withoutDialogs && !distill.isChosen() && !(await distill.ask())) return undefined;
   const resolution = await resolveProvider(context.secrets);
   if (resolution.provider) return resolution.provider;
   if (request.withoutDialogs) {
@@ -50,10 +54,10 @@ async function chooseProvider(context: vscode.ExtensionContext, request: Harvest
     return undefined;
   }
   const choice = await vscode.window.showWarningMessage(
-    `Lore: ${resolution.problem}. Harvest with the offline rules extractor instead? It only picks up explicit markers such as "Decision:", "TODO:" and questions.`,
-    'Use Rules Extractor', 'Choose Provider…',
+    `Lore: ${resolution.problem}. Harvest with the offline rules extractor this time? It only picks up explicit markers such as "Decision:", "TODO:" and questions.`,
+    'Use Rules Extractor', 'Choose How to Distill…',
   );
-  if (choice === 'Choose Provider…') void vscode.commands.executeCommand('workbench.action.openSettings', 'lore.provider');
+  if (choice === 'Choose How to Distill…') return (await distill.ask()) ? (await resolveProvider(context.secrets)).provider : undefined;
   return choice === 'Use Rules Extractor' ? createProvider('rules') : undefined;
 }
 
@@ -69,6 +73,7 @@ export function registerHarvestCommands(
   context: vscode.ExtensionContext,
   store: StoreService,
   harvest: HarvestController,
+  distill: DistillChoice,
 ): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs; harvestSources: (sources: string[]) => Promise<HarvestReport | undefined> } {
   const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
 
@@ -78,7 +83,7 @@ export function registerHarvestCommands(
       if (init !== 'Initialize') return undefined;
       await vscode.commands.executeCommand('lore.initStore');
     }
-    const provider = await chooseProvider(context, options);
+    const provider = await chooseProvider(context, distill, options);
     if (!provider) return undefined;
     const sources = options.sources ?? harvest.sources();
     const dry = await harvest.dryRun(provider, sources);

@@ -7,7 +7,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
 import { itemCountsText } from '../../core/util/format';
+import type { SourcesReport } from '../../core/discovery/measureSources';
+import type { StoreService } from '../storeService';
+import { sourcesHintNodes, type SourcesHintNode } from './sourcesHint';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
+
+/** How long a listing of the machine's sessions is reused while the ledger stays empty (refreshes come with every store change). */
+const SOURCES_REUSE_MS = 60_000;
 
 export interface LedgerEntryNode extends TreeNode {
   kind: 'entry';
@@ -61,7 +67,22 @@ function entryNode(sha256: string, entry: LedgerEntry): LedgerEntryNode {
 }
 
 export class LedgerTreeProvider extends StoreTreeProvider {
-  protected roots(): LedgerGroupNode[] {
+  private listing?: { at: number; report: Promise<SourcesReport | null> };
+
+  /** `sources` lists this workspace's agent sessions (the language server's `lore/sources`); an empty ledger names them. */
+  constructor(store: StoreService, private readonly sources?: () => Promise<SourcesReport | null>) {
+    super(store);
+  }
+
+  protected roots(): LedgerGroupNode[] | Promise<SourcesHintNode[]> {
+    const groups = this.groups();
+    if (groups.length > 0 || !this.sources) return groups;
+    if (!this.listing || Date.now() - this.listing.at > SOURCES_REUSE_MS) this.listing = { at: Date.now(), report: this.sources() };
+    // No sessions found, or no language server: the welcome text says how to bring conversations in.
+    return this.listing.report.then(sourcesHintNodes, () => []);
+  }
+
+  private groups(): LedgerGroupNode[] {
     const ledger = readLedger(this.store.paths.ledger);
     const groups: LedgerGroupNode[] = [];
     for (const status of LEDGER_STATUSES) {
