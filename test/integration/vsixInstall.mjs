@@ -86,6 +86,15 @@ for (const required of [
 ]) {
   check(names.has(required), `holds ${required}`);
 }
+// The extension page: the icon, the walkthrough's media, and every file the README links to
+// relatively (VS Code resolves those against the installed extension; vsce keeps them relative).
+check(names.has(`extension/${manifest.icon}`), `holds the icon ${manifest.icon}`);
+for (const step of manifest.contributes.walkthroughs.flatMap((w) => w.steps)) {
+  check(names.has(`extension/${step.media.markdown}`), `holds walkthrough media ${step.media.markdown}`);
+}
+const readmeLinks = [...fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)\s#]+)[^)]*\)/g)].map((m) => m[1]).filter((link) => !/^[a-z]+:/i.test(link));
+const missingLinks = readmeLinks.filter((link) => !names.has(`extension/${path.posix.normalize(link)}`));
+check(readmeLinks.length > 0 && missingLinks.length === 0, `holds the ${readmeLinks.length} files README.md links to${missingLinks.length ? `; missing: ${missingLinks.join(', ')}` : ''}`);
 const unwanted = [...names].filter((n) => /\.map$|^extension\/(src|test|out|bench|examples|\.vscode-test|\.node24)\/|\.ts$/.test(n) && !n.endsWith('.d.ts'));
 check(unwanted.length === 0, `holds no sources, source maps or test files${unwanted.length ? `: ${unwanted.slice(0, 5).join(', ')}` : ''}`);
 const otherModules = [...names].filter((n) => n.startsWith('extension/node_modules/') && !n.startsWith('extension/node_modules/better-sqlite3/'));

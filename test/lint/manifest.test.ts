@@ -94,6 +94,13 @@ describe('package.json (the extension manifest)', () => {
     }
   });
 
+  it('has a 128×128 PNG icon for the Marketplace (vsce rejects SVG icons)', () => {
+    assert.equal(manifest.icon, 'media/icon.png');
+    const png = fs.readFileSync(path.join(root, manifest.icon));
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+  });
+
   it('declares limited support for untrusted workspaces, restricting settings that exist', () => {
     const untrusted = manifest.capabilities?.untrustedWorkspaces;
     assert.equal(untrusted?.supported, 'limited');
