@@ -74,6 +74,12 @@ export class LedgerTreeProvider extends StoreTreeProvider {
     super(store);
   }
 
+  /** Lists the machine's sessions again (after an import, or when sessions appeared), rather than reusing the last listing. */
+  rescanSources(): void {
+    this.listing = undefined;
+    this.refresh();
+  }
+
   protected roots(): LedgerGroupNode[] | Promise<SourcesHintNode[]> {
     const groups = this.groups();
     if (groups.length > 0 || !this.sources) return groups;
