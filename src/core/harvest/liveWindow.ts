@@ -15,9 +15,10 @@ export function durationText(ms: number): string {
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
-/** The rule, without a particular file: what `live` means and when such a session is harvested. */
-export function liveRuleText(windowMs: number): string {
-  return `an agent may still be writing it (changed in the last ${durationText(windowMs)}); it is harvested by the first harvest after it has been left untouched for ${durationText(windowMs)}`;
+/** The rule for `count` such sessions: what `live` means and when they are harvested. */
+export function liveRuleText(windowMs: number, count = 1): string {
+  const [it, is, has] = count === 1 ? ['it', 'is', 'has'] : ['them', 'are', 'have'];
+  return `an agent may still be writing ${it} (changed in the last ${durationText(windowMs)}); ${count === 1 ? 'it' : 'they'} ${is} harvested by the first harvest after ${count === 1 ? 'it' : 'they'} ${has} been left untouched for ${durationText(windowMs)}`;
 }
 
 /** The rule for one file: how long ago it changed and from when it will be harvested. */

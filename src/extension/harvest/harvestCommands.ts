@@ -39,7 +39,7 @@ function summary(report: HarvestReport): string {
   if (c.harvested + c.duplicate) parts.push(`${c.harvested + c.duplicate} already harvested`);
   if (c['too-large']) parts.push(`${c['too-large']} too large (kept)`);
   if (c.binary) parts.push(`${c.binary} binary (skipped)`);
-  if (c.live) parts.push(`${c.live} left for later because ${liveRuleText(DEFAULT_LIVE_WINDOW_MS)}`);
+  if (c.live) parts.push(`${c.live} left for later because ${liveRuleText(DEFAULT_LIVE_WINDOW_MS, c.live)}`);
   if (c.deferred) parts.push(`${c.deferred} deferred`);
   return parts.join(', ');
 }
