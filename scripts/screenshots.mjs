@@ -158,10 +158,13 @@ try {
   });
 
   await step('the walkthrough', async () => {
-    await runCommand('Welcome: Open Walkthrough...');
+    // Not runCommand: this command answers with a second QuickPick, the list of walkthroughs.
+    await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible' });
-    await input.fill('Get Started with Lore');
+    await input.fill('>Welcome: Open Walkthrough');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Walkthrough' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Lore' }).first().click();
     // The first step open, its markdown beside it; the steps already done (store, provider) ticked.
     await page.locator('.gettingStartedContainer .getting-started-step', { hasText: 'Create the knowledge store' }).first().waitFor({ state: 'visible' });

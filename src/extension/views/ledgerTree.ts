@@ -9,7 +9,7 @@ import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from
 import { itemCountsText } from '../../core/util/format';
 import type { SourcesReport } from '../../core/discovery/measureSources';
 import type { StoreService } from '../storeService';
-import { sourcesHintNodes, type SourcesHintNode } from './sourcesHint';
+import { inboxCount, sourcesHintNodes, type SourcesHintNode } from './sourcesHint';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
 
 /** How long a listing of the machine's sessions is reused while the ledger stays empty (refreshes come with every store change). */
@@ -84,8 +84,9 @@ export class LedgerTreeProvider extends StoreTreeProvider {
     const groups = this.groups();
     if (groups.length > 0 || !this.sources) return groups;
     if (!this.listing || Date.now() - this.listing.at > SOURCES_REUSE_MS) this.listing = { at: Date.now(), report: this.sources() };
-    // No sessions found, or no language server: the welcome text says how to bring conversations in.
-    return this.listing.report.then(sourcesHintNodes, () => []);
+    // Nothing in the inbox and no sessions found (or no language server): the welcome text says how to bring conversations in.
+    const inbox = inboxCount(this.store.paths.inbox);
+    return this.listing.report.then((report) => sourcesHintNodes(inbox, report), () => sourcesHintNodes(inbox, null));
   }
 
   private groups(): LedgerGroupNode[] {

@@ -108,11 +108,14 @@ describe('Lore first run in VS Code', function () {
     fs.writeFileSync(history, AIDER);
     try {
       lore.views.ledger.rescanSources();
-      const nodes = (await lore.views.ledger.getChildren()) as unknown as Array<{ kind: string; tool?: string; label: string; toTreeItem(): vscode.TreeItem }>;
-      assert.deepEqual(nodes.map((n) => [n.kind, n.tool]), [['sources-hint', undefined], ['sources-hint', 'aider']]);
-      assert.match(nodes[0].label, /^Nothing harvested yet\. Found 1 session of this workspace, 1 new/);
-      assert.match(nodes[1].label, /^Aider: 1 session, /);
-      assert.equal(nodes[1].toTreeItem().command?.command, 'lore.importConversations');
+      const nodes = (await lore.views.ledger.getChildren()) as unknown as Array<{ kind: string; role: string; tool?: string; label: string; toTreeItem(): vscode.TreeItem }>;
+      // The fixture's inbox holds one conversation.
+      assert.deepEqual(nodes.map((n) => [n.kind, n.role, n.tool]), [['sources-hint', 'inbox', undefined], ['sources-hint', 'found', undefined], ['sources-hint', 'tool', 'aider']]);
+      assert.equal(nodes[0].label, '1 conversation in the inbox, not harvested yet');
+      assert.equal(nodes[0].toTreeItem().command?.command, 'lore.harvest');
+      assert.match(nodes[1].label, /^Found 1 session of this workspace on this machine, 1 new/);
+      assert.match(nodes[2].label, /^Aider: 1 session, /);
+      assert.equal(nodes[2].toTreeItem().command?.command, 'lore.importConversations');
     } finally {
       fs.rmSync(history, { force: true });
       lore.views.ledger.rescanSources();
