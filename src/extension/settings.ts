@@ -56,3 +56,20 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
 export async function updateInstructionsSync(files: string[]): Promise<void> {
   await section().update('instructions.sync', files, vscode.ConfigurationTarget.Workspace);
 }
+
+/** True when a user, workspace or folder setting names the provider: the package default is not a choice the person made. */
+export function providerChosen(): boolean {
+  const inspected = section().inspect<string>('provider');
+  return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some((v) => v !== undefined);
+}
+
+/**
+ * Records how to distill: in the workspace when the workspace already names a provider (a user
+ * value would be shadowed by it), else in the user settings. Returns where it went.
+ */
+export async function updateProvider(provider: ProviderSetting): Promise<'workspace' | 'user'> {
+  const config = section();
+  const inWorkspace = config.inspect<string>('provider')?.workspaceValue !== undefined;
+  await config.update('provider', provider, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  return inWorkspace ? 'workspace' : 'user';
+}

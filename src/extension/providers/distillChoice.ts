@@ -6,11 +6,11 @@
  * as a choice the person made.
  */
 import * as vscode from 'vscode';
-import { NETWORK_VENDORS, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/providers/endpoints';
+import { hasKey, NETWORK_VENDORS, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/providers/endpoints';
 import { Disposable } from '../lifecycle';
 import { logger, runCommand } from '../log';
-import type { ProviderSetting } from '../settings';
-import { KEYED_PROVIDERS, secretKey } from './providerChoice';
+import { providerChosen, updateProvider, type ProviderSetting } from '../settings';
+import { adapterOptions } from './providerChoice';
 
 const log = logger('distill');
 
@@ -22,7 +22,7 @@ type DistillPick = vscode.QuickPickItem & { provider?: ProviderSetting | 'direct
 const VENDOR_LABELS: Record<NetworkVendor, string> = { openai: 'OpenAI or an OpenAI-compatible server', anthropic: 'Anthropic', gemini: 'Google Gemini', ollama: 'Ollama (local, no key)' };
 
 export class DistillChoice extends Disposable {
-  /** True while the question is on screen (the integration tests close it to check it was asked). */
+  /** True from the moment the question is asked until it is answered or dismissed (the integration tests dismiss it). */
   asking = false;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
@@ -35,19 +35,13 @@ export class DistillChoice extends Disposable {
 
   /** True when a user, workspace or folder setting names the provider (the package default does not count). */
   isChosen(): boolean {
-    const inspected = vscode.workspace.getConfiguration('lore', vscode.workspace.workspaceFolders?.[0]?.uri ?? null).inspect<string>('provider');
-    return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some((v) => v !== undefined);
+    return providerChosen();
   }
 
-  /**
-   * Records a choice in settings, as the question does once answered: in the workspace when the
-   * workspace already overrides the provider (a user value would be shadowed), else for the user.
-   */
+  /** Records a choice in settings, as the question does once answered. */
   async remember(provider: ProviderSetting): Promise<void> {
-    const config = vscode.workspace.getConfiguration('lore', vscode.workspace.workspaceFolders?.[0]?.uri ?? null);
-    const target = config.inspect<string>('provider')?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-    await config.update('provider', provider, target);
-    log.info(`distill with ${provider} (remembered in ${target === vscode.ConfigurationTarget.Workspace ? 'workspace' : 'user'} settings)`);
+    const where = await updateProvider(provider);
+    log.info(`distill with ${provider} (remembered in the ${where} settings)`);
     this.setContext();
   }
 
@@ -75,9 +69,7 @@ export class DistillChoice extends Disposable {
     const pick = await vscode.window.showQuickPick(NETWORK_VENDORS.map((vendor) => ({ label: VENDOR_LABELS[vendor], description: `default model ${VENDOR_ENDPOINTS[vendor].defaultModel}`, vendor })), { title: 'Lore: which provider?', ignoreFocusOut: true });
     if (!pick) return undefined;
     // Ask for the key now rather than at the first harvest, unless one is stored or in the environment.
-    const keyed = (KEYED_PROVIDERS as readonly string[]).includes(pick.vendor);
-    const inEnv = VENDOR_ENDPOINTS[pick.vendor].keyVars.some((name) => process.env[name]);
-    if (keyed && !inEnv && !(await this.secrets.get(secretKey(pick.vendor)))) await vscode.commands.executeCommand('lore.setApiKey', pick.vendor);
+    if (!hasKey(resolveEndpoint(pick.vendor, await adapterOptions(this.secrets, pick.vendor)))) await vscode.commands.executeCommand('lore.setApiKey', pick.vendor);
     return pick.vendor;
   }
 
