@@ -143,6 +143,34 @@ async function until(probe, ms) {
   }
 }
 
+/**
+ * Opens Lore's page in the Extensions view and says how many README images it shows. Reported,
+ * not checked: relative images render there only once package.json names the repository
+ * (CONTRIBUTING.md, Packaging), and a page the workbench is slow to draw must not fail the check.
+ */
+async function reportExtensionPage() {
+  try {
+    await page.keyboard.press('Control+Shift+X');
+    const search = page.locator('.extensions-viewlet .suggest-input-container').first();
+    await search.waitFor({ state: 'visible', timeout: 15_000 });
+    await search.click();
+    await page.keyboard.type('@installed lore');
+    await page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Lore' }).first().click({ timeout: 15_000 });
+    await page.locator('.extension-editor').waitFor({ state: 'visible', timeout: 15_000 });
+    const readme = async () => {
+      for (const frame of page.frames()) {
+        const images = await frame.evaluate(() => (document.querySelector('h1')?.textContent === 'Lore' ? [...document.images].map((i) => i.complete && i.naturalWidth > 0) : null)).catch(() => null);
+        if (images?.length) return images;
+      }
+      return undefined;
+    };
+    const images = await until(readme, 20_000);
+    console.log(`  · the extension page shows ${images ? `${images.filter(Boolean).length} of ${images.length}` : 'no'} README images${images?.every(Boolean) ? '' : ' (relative links render only once package.json names the repository: CONTRIBUTING.md, Packaging)'}`);
+  } catch (err) {
+    console.log(`  · the extension page could not be inspected: ${String(err?.message ?? err).split('\n')[0]}`);
+  }
+}
+
 const logsDir = path.join(sandbox.userData, 'logs');
 const hostLog = () => findFiles(logsDir, /exthost\d*\/remoteexthost\.log$/).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
 
@@ -184,6 +212,7 @@ if (failures.length === 0) {
       await page.keyboard.press('Enter');
       const shown = await until(loreChannelShown, 20_000);
       check(shown, 'F1 "Lore: Show Log" shows the Lore output channel');
+      await reportExtensionPage();
     }
   } catch (err) {
     check(false, `no error while driving the workbench: ${err?.message ?? err}`);
