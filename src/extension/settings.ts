@@ -8,6 +8,7 @@ import type { ReclaimMode } from '../core/store/storeConfig';
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
 export type SearchBackendSetting = 'auto' | 'sqlite' | 'minisearch';
+export type HarvestSchedule = 'off' | 'hourly' | 'daily';
 
 export interface LoreSettings {
   storeLocation: StoreLocation;
@@ -22,6 +23,8 @@ export interface LoreSettings {
   reclaim: ReclaimMode;
   digestEnabled: boolean;
   timeoutSeconds: number;
+  /** A background harvest every hour or day (off by default). */
+  harvestSchedule: HarvestSchedule;
   searchBackend: SearchBackendSetting;
   /** Agent instruction files that get the digest block (AGENTS.md, CLAUDE.md, …). */
   instructionsSync: string[];
@@ -47,6 +50,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     reclaim: c.get<ReclaimMode>('harvest.reclaim', 'delete'),
     digestEnabled: c.get<boolean>('digest.enabled', true),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
+    harvestSchedule: c.get<HarvestSchedule>('harvest.schedule', 'off'),
     searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),
     instructionsSync: c.get<string[]>('instructions.sync', []),
   };
