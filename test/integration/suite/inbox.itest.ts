@@ -27,6 +27,12 @@ describe('Lore inbox and agent hooks in VS Code', function () {
 
   it('the Inbox view lists inbox files and queued sessions; the scheduled harvest takes both, reclaiming only the inbox copy', async () => {
     const paths = lore.store.paths;
+    // The suites after this one expect the fixture store as it was: its files are put back afterwards,
+    // and the conversations already waiting in the inbox wait elsewhere meanwhile.
+    const kept = new Map(fs.readdirSync(paths.root).filter((n) => /\.(md|json)$/.test(n)).map((n) => [n, fs.readFileSync(path.join(paths.root, n))]));
+    const aside = fs.mkdtempSync(path.join(os.tmpdir(), 'lore-itest-aside-'));
+    const waiting = fs.existsSync(paths.inbox) ? fs.readdirSync(paths.inbox) : [];
+    for (const name of waiting) fs.renameSync(path.join(paths.inbox, name), path.join(aside, name));
     const inboxFile = path.join(paths.inbox, 'claude-itest-hook-0123456789ab.md');
     fs.mkdirSync(paths.inbox, { recursive: true });
     fs.writeFileSync(inboxFile, transcript('itest-hook', 'Decision: hooks copy sessions into the inbox.'));
@@ -63,6 +69,9 @@ describe('Lore inbox and agent hooks in VS Code', function () {
       fs.rmSync(inboxFile, { force: true });
       fs.rmSync(entry, { force: true });
       fs.rmSync(elsewhere, { recursive: true, force: true });
+      for (const name of waiting) fs.renameSync(path.join(aside, name), path.join(paths.inbox, name));
+      for (const name of fs.readdirSync(paths.root).filter((n) => /\.(md|json)$/.test(n) && !kept.has(n))) fs.rmSync(path.join(paths.root, name));
+      for (const [name, bytes] of kept) fs.writeFileSync(path.join(paths.root, name), bytes);
       await useProvider(undefined);
     }
   });
