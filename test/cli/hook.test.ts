@@ -79,6 +79,32 @@ describe('lore hook', function () {
     assert.deepEqual(contents, [grown.toString('base64'), rewritten.toString('base64')].sort());
   });
 
+  it('while a harvest holds the store lock an earlier copy stays; a later hook removes it once the lock is gone', async () => {
+    const { root, inbox, transcript, hook, claudeInput } = await setup();
+    await hook(claudeInput('PreCompact'));
+    const [first] = inboxFiles(inbox);
+    fs.writeFileSync(path.join(root, '.lock'), JSON.stringify({ pid: process.pid, host: 'test' }));
+    fs.appendFileSync(transcript, '{"type":"user","message":{"role":"user","content":"later"}}\n');
+    await hook(claudeInput('PreCompact'));
+    assert.equal(inboxFiles(inbox).length, 2, 'the earlier copy is kept while the lock is held');
+    fs.rmSync(path.join(root, '.lock'));
+    assertSilentSuccess(await hook(claudeInput('SessionEnd')));
+    const after = inboxFiles(inbox);
+    assert.equal(after.length, 1);
+    assert.notEqual(after[0], first);
+    assert.deepEqual(fs.readFileSync(path.join(inbox, after[0])), fs.readFileSync(transcript));
+  });
+
+  it('the hook log is capped: past 256 KB it moves to hook.log.1', async () => {
+    const { root, hook } = await setup();
+    const log = path.join(root, '.cache', 'hook.log');
+    fs.mkdirSync(path.dirname(log), { recursive: true });
+    fs.writeFileSync(log, 'x'.repeat(256 * 1024));
+    assertSilentSuccess(await hook('{not json'));
+    assert.equal(fs.statSync(`${log}.1`).size, 256 * 1024);
+    assert.match(fs.readFileSync(log, 'utf8'), /^\S+ hook: stdin is not JSON/);
+  });
+
   it('Stop queues the session where it lies; the next harvest reads it from there and never deletes it', async () => {
     const { root, inbox, transcript, env, ws, hook, claudeInput } = await setup();
     assertSilentSuccess(await hook(claudeInput('Stop', { stop_hook_active: false })));

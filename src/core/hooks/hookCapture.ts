@@ -161,13 +161,18 @@ function copyToInbox(paths: StorePaths, key: string, transcript: CheckedTranscri
   } catch {
     // No inbox yet: the write creates it.
   }
-  if (fs.existsSync(target)) return { action: 'unchanged', file: target, superseded: [] };
-  writeFileAtomic(target, data);
-  // While a harvest holds the store, it may be reading an earlier copy: leave it, the next hook tidies.
-  if (fs.existsSync(path.join(paths.root, '.lock'))) return { action: 'copied', file: target, superseded: [] };
+  const unchanged = fs.existsSync(target);
+  if (!unchanged) writeFileAtomic(target, data);
+  // While a harvest holds the store it may be reading an earlier copy: leave it, a later hook tidies.
+  const superseded = fs.existsSync(path.join(paths.root, '.lock')) ? [] : removeSuperseded(paths.inbox, earlier, data);
+  return { action: unchanged ? 'unchanged' : 'copied', file: target, superseded };
+}
+
+/** Removes the earlier copies whose every byte starts the new copy (the session grew past them). */
+function removeSuperseded(inbox: string, earlier: string[], data: Buffer): string[] {
   const superseded: string[] = [];
   for (const other of earlier) {
-    const file = path.join(paths.inbox, other);
+    const file = path.join(inbox, other);
     try {
       const bytes = fs.readFileSync(file);
       if (bytes.length < data.length && data.subarray(0, bytes.length).equals(bytes)) {
@@ -178,7 +183,7 @@ function copyToInbox(paths: StorePaths, key: string, transcript: CheckedTranscri
       // Gone or unreadable: nothing to tidy.
     }
   }
-  return { action: 'copied', file: target, superseded };
+  return superseded;
 }
 
 /** The sessions queued in a store, with their entry files; entries that are not valid are skipped. */
