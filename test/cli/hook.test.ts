@@ -122,6 +122,8 @@ describe('lore hook', function () {
     assert.equal(mine.length, 1, harvest.stdout);
     assert.equal(mine[0].status, 'harvested');
     assert.deepEqual(fs.readFileSync(transcript), CLAUDE_SESSION);
+    // Proven harvested and unchanged since: it leaves the queue until its next Stop.
+    assert.deepEqual(queueFiles(root), []);
     // Queue entries are private paths of this machine: git-ignored like the inbox.
     assert.match(fs.readFileSync(path.join(root, '.gitignore'), 'utf8'), /^queue\/$/m);
   });

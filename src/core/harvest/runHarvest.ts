@@ -10,7 +10,7 @@ import { countItems } from '../knowledge/categories';
 import { isCalendarDate, toIsoDate, type Provenance } from '../knowledge/provenance';
 import { heldWarning } from '../knowledge/reviewQueue';
 import { ProviderError, type Provider } from '../providers/provider';
-import { queuedTranscripts } from '../hooks/hookCapture';
+import { queuedTranscripts, settleQueue } from '../hooks/hookCapture';
 import { redactSecrets } from '../safety/redact';
 import { readLedger } from '../store/ledger';
 import { checkStoreEntries } from '../store/storeErrors';
@@ -206,6 +206,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
     report.applied = applyPlan(paths, report.plan);
+    settleQueue(paths, report.conversations);
     const unsaved = knownFiles.rememberProven(report.conversations, report.plan.ledger, readAt);
     if (unsaved) report.warnings.push(unsaved);
     return report;

@@ -225,3 +225,38 @@ export function queuedTranscripts(paths: StorePaths): string[] {
       }
     });
 }
+
+/** What settleQueue needs to know of a conversation an apply handled. */
+interface SettledConversation {
+  path: string;
+  inInbox: boolean;
+  class: string;
+  status?: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+/**
+ * After an apply: a queued session whose transcript the ledger now proves harvested, and which
+ * has not changed since the harvest read it, leaves the queue (its Stop hook queues it again when
+ * the session goes on). A session that grew meanwhile stays queued. Never throws: the harvest
+ * succeeded, and a queued entry left behind only costs the next harvest a hash.
+ */
+export function settleQueue(paths: StorePaths, conversations: readonly SettledConversation[]): void {
+  const proven = new Map(
+    conversations
+      .filter((c) => !c.inInbox && (c.status === 'harvested' || c.class === 'harvested' || c.class === 'duplicate'))
+      .map((c) => [c.path, c]),
+  );
+  if (!proven.size) return;
+  for (const entry of readQueuedSessions(paths)) {
+    const read = proven.get(entry.transcript);
+    if (!read) continue;
+    try {
+      const now = fs.statSync(entry.transcript);
+      if (now.size === read.bytes && now.mtimeMs === read.mtimeMs) fs.rmSync(entry.file, { force: true });
+    } catch {
+      // The transcript is gone or the entry could not be removed: either way nothing is lost.
+    }
+  }
+}
