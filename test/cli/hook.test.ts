@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_RAW_SOURCE_BYTES } from '../../src/core/constants';
@@ -199,6 +200,21 @@ describe('lore hook', function () {
     assertSilentSuccess(await hook(claudeInput('UserPromptSubmit', { prompt: 'hi' })));
     assert.deepEqual(inboxFiles(inbox), []);
     assert.equal(hookLog(root), '');
+  });
+
+  it('a caller that never closes stdin does not hold the hook: it gives up, logs, and exits 0', async () => {
+    const { root, ws, env, claudeInput } = await setup();
+    const child = spawn(process.execPath, [CLI, 'hook'], { cwd: ws, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    // Half an input, and stdin left open (the hook's own time limit ends the wait, not this test).
+    child.stdin.write(JSON.stringify(claudeInput('Stop')).slice(0, 20));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.destroy();
+    assert.equal(code, 0);
+    assert.equal(output, '');
+    assert.match(hookLog(root), /stdin was not closed/);
   });
 
   it('as a real process (dist/cli.js) it loads nothing but the CLI bundle and Node built-ins', async () => {
