@@ -48,6 +48,8 @@ export async function hooksCommand(argv: string[], io: Output): Promise<number> 
     const change = installHooks(chosenTool ?? 'claude', chosenScope ?? 'workspace', paths.workspace, host, command);
     io.out(change.changed ? `wrote Lore's hooks to ${printable(change.file)}` : `${printable(change.file)} already has Lore's hooks; nothing changed`);
     io.out(`they run: ${printable(command)}`);
+    // .github/hooks/ is shared with the team through git, and this command holds this machine's paths.
+    if (chosenTool === 'vscode') io.out(`note: keep ${printable(change.file)} out of git (its command holds paths of this machine)`);
     return EXIT_OK;
   }
   const changes: HookSettingsChange[] = [];
