@@ -5,14 +5,17 @@
  */
 import * as vscode from 'vscode';
 import type { SourcesReport } from '../core/discovery/measureSources';
+import type { HarvestReport } from '../core/harvest/runHarvest';
 import type { ReviewDecision, ReviewDecisionResult } from '../core/knowledge/reviewQueue';
 import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
 import { registerLoreParticipant } from './chat/loreParticipant';
+import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
+import { HarvestScheduler } from './harvest/harvestSchedule';
 import { listSources, registerImportCommand } from './harvest/importConversations';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
@@ -28,6 +31,7 @@ import { registerStoreCommands } from './storeCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
+import { InboxTreeProvider } from './views/inboxTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
 import { LedgerTreeProvider } from './views/ledgerTree';
 import { ReviewTreeProvider } from './views/reviewTree';
@@ -36,7 +40,9 @@ import { ReviewTreeProvider } from './views/reviewTree';
 export interface LoreApi {
   store: StoreService;
   harvest: HarvestController;
-  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider };
+  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider; inbox: InboxTreeProvider };
+  /** The `lore.harvest.schedule` run, now: undefined when skipped (no store, a harvest running or pending). */
+  runScheduledHarvest(): Promise<HarvestReport | undefined>;
   caches: CacheStates;
   statusBar: CacheStatusBar;
   notes: NotesClient;
@@ -67,11 +73,13 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     knowledge: new KnowledgeTreeProvider(store, notes),
     cache: new CacheTreeProvider(caches),
     review: new ReviewTreeProvider(store),
+    inbox: new InboxTreeProvider(store),
   };
   notesClient = notes;
   const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);
   const harvestCommands = registerHarvestCommands(context, store, harvest);
+  const scheduler = new HarvestScheduler(context, store, harvest);
   const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
@@ -96,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.window.registerTreeDataProvider('lore.knowledge', views.knowledge),
     vscode.window.registerTreeDataProvider('lore.cache', views.cache),
     vscode.window.registerTreeDataProvider('lore.review', views.review),
+    vscode.window.registerTreeDataProvider('lore.inbox', views.inbox),
     ...registerReviewCommands(store),
     registerLoreParticipant(context, store, caches),
     ...registerCacheCommands(store, caches),
@@ -103,6 +112,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerStoreCommands(context, store),
     ...harvestCommands.disposables,
     registerImportCommand(notes, harvestCommands.harvestSources),
+    ...registerAgentHookCommands(context, store, harvestCommands.harvestSources),
+    scheduler,
   );
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
@@ -119,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     listSources: (options) => listSources(notes, options),
     addNote: (file, text) => addManualNote(store, file, text),
     decideHeldItem: (decision, itemId) => decideHeldItem(store, decision, itemId),
+    runScheduledHarvest: () => scheduler.runNow(),
   };
 }
 

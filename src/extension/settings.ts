@@ -8,6 +8,7 @@ import type { ReclaimMode } from '../core/store/storeConfig';
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
 export type SearchBackendSetting = 'auto' | 'sqlite' | 'minisearch';
+export type HarvestSchedule = 'off' | 'hourly' | 'daily';
 
 export interface LoreSettings {
   storeLocation: StoreLocation;
@@ -24,6 +25,8 @@ export interface LoreSettings {
   transcripts: boolean | undefined;
   digestEnabled: boolean;
   timeoutSeconds: number;
+  /** A background harvest every hour or day (off by default). */
+  harvestSchedule: HarvestSchedule;
   searchBackend: SearchBackendSetting;
   /** Agent instruction files that get the digest block (AGENTS.md, CLAUDE.md, …). */
   instructionsSync: string[];
@@ -50,6 +53,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     transcripts: explicitlySet<boolean>(c, 'harvest.transcripts'),
     digestEnabled: c.get<boolean>('digest.enabled', true),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
+    harvestSchedule: c.get<HarvestSchedule>('harvest.schedule', 'off'),
     searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),
     instructionsSync: c.get<string[]>('instructions.sync', []),
   };
