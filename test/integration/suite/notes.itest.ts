@@ -62,6 +62,36 @@ describe('Lore per-file notes in VS Code', function () {
     });
   });
 
+  it('saving a noted file updates the lens in the editor without switching tabs', async () => {
+    const saved = vscode.Uri.file(path.join(lore.store.paths.workspace, 'src', 'saved.ts'));
+    fs.writeFileSync(saved.fsPath, 'export const saved = 1;\n');
+    const editor = await vscode.window.showTextDocument(saved);
+    // What VS Code itself resolved for the open editor (no vscode.executeCodeLensProvider here:
+    // asking anew would hide a missing refresh).
+    const shown: string[] = [];
+    const listener = lore.notes.onDidResolveCodeLens((e) => {
+      if (e.uri === saved.toString()) shown.push(e.title);
+    });
+    try {
+      const seen = (since: number, title: RegExp) => {
+        lastSeen = JSON.stringify(shown.slice(since));
+        return shown.slice(since).some((t) => title.test(t)) || undefined;
+      };
+      await lore.addNote(saved, 'Saved files keep their lens current');
+      await until('the editor shows the note lens', () => seen(0, /^Lore: 1 note$/));
+      // Typing: VS Code asks again on its own, and the file on disk has not changed yet.
+      let mark = shown.length;
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(1, 0), 'export const more = 2;\n')));
+      await until('the lens after typing', () => seen(mark, /^Lore: 1 note$/));
+      mark = shown.length;
+      assert.ok(await editor.document.save());
+      await until('the lens after the save, in the same tab', () => seen(mark, /^Lore: 1 note \(file changed/));
+      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), saved.toString(), 'the tab never changed');
+    } finally {
+      listener.dispose();
+    }
+  });
+
   it('a hand edit of the note file updates the lens', async () => {
     const found = await lore.notes.notesForFile(file.fsPath);
     assert.ok(found?.noteFile);
