@@ -10,6 +10,7 @@ import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
+import { ContextKeys } from './contextKeys';
 import { registerLoreParticipant } from './chat/loreParticipant';
 import { HarvestController } from './harvest/harvestController';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
@@ -49,6 +50,8 @@ export interface LoreApi {
   addNote(file: vscode.Uri, text: string): Promise<string>;
   /** Accepts or rejects a held item, as the Review view's commands do once the person confirmed. */
   decideHeldItem(decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult>;
+  /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
+  contextKeys: ContextKeys;
 }
 
 /** Kept for `deactivate`, which must stop the language server and return that promise. */
@@ -72,7 +75,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);
   const harvestCommands = registerHarvestCommands(context, store, harvest);
-  const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
+  const contextKeys = new ContextKeys();
+  const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
     store,
@@ -119,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     listSources: (options) => listSources(notes, options),
     addNote: (file, text) => addManualNote(store, file, text),
     decideHeldItem: (decision, itemId) => decideHeldItem(store, decision, itemId),
+    contextKeys,
   };
 }
 
