@@ -56,6 +56,15 @@ export function targetLabel(target: ReviewTarget): string {
   return targetHeading(target).slice(3);
 }
 
+/**
+ * A target as a person reads it: a note file by the path of the file it is about (its
+ * `files/<device>-<inode>.md` name means nothing to them), the others as targetLabel.
+ */
+export function targetDisplayName(target: ReviewTarget): string {
+  if (target.notedPath) return `notes on ${target.notedPath.replace(/[\r\n]/g, ' ')}`;
+  return targetLabel(target);
+}
+
 function reviewPath(paths: StorePaths): string {
   return path.join(paths.root, REVIEW_FILE);
 }
@@ -161,7 +170,7 @@ export function heldWarning(held: readonly HeldItem[], max = 10): string | undef
   if (held.length === 0) return undefined;
   const shown = held.slice(0, max).map((h) => {
     const text = displayText(h.line);
-    return `${targetLabel(h.target)}: "${text.length > 80 ? text.slice(0, 79) + '…' : text}" [${h.kinds.join(', ')}]`;
+    return `${targetDisplayName(h.target)}: "${text.length > 80 ? text.slice(0, 79) + '…' : text}" [${h.kinds.join(', ')}]`;
   });
   const more = held.length > max ? `; and ${held.length - max} more` : '';
   return `${held.length} item${held.length === 1 ? '' : 's'} held for review (lore review): ${shown.join('; ')}${more}`;

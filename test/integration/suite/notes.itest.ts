@@ -55,11 +55,15 @@ describe('Lore per-file notes in VS Code', function () {
     assert.ok(!/<img/i.test(text), 'no raw html');
 
     // The Knowledge view lists the note file as the language server's index knows it.
-    await until('the Knowledge view lists the note file', async () => {
-      const roots = (await lore.views.knowledge.getChildren()) as unknown as Array<{ kind: string; children?: () => Array<{ file?: string; count: number }> }>;
-      const listed = roots.find((n) => n.kind === 'notes')?.children?.() ?? [];
-      return listed.some((n) => n.file === noteFile && n.count === 1) ? true : undefined;
+    type Listed = { file?: string; count: number; toTreeItem(): vscode.TreeItem };
+    const listed = await until('the Knowledge view lists the note file', async () => {
+      const roots = (await lore.views.knowledge.getChildren()) as unknown as Array<{ kind: string; children?: () => Listed[] }>;
+      return (roots.find((n) => n.kind === 'notes')?.children?.() ?? []).find((n) => n.file === noteFile && n.count === 1);
     });
+    // Named by the file it is about, for eyes and screen readers, not by device and inode.
+    const item = listed.toTreeItem();
+    assert.equal(item.label, 'src/noted.ts');
+    assert.equal(item.accessibilityInformation?.label, '1 note on src/noted.ts');
   });
 
   it('saving a noted file updates the lens in the editor without switching tabs', async () => {
