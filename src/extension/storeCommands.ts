@@ -49,7 +49,7 @@ export function registerStoreCommands(context: vscode.ExtensionContext, store: S
     vscode.commands.registerCommand('lore.openConversation', (node?: LedgerEntryNode) => runCommand('Open Conversation', async () => {
       const location = node && conversationLocation(node.entry);
       if (!location) {
-        void vscode.window.showInformationMessage('Lore: the conversation no longer exists (it was reclaimed); the ledger entry records what was harvested from it.');
+        void vscode.window.showInformationMessage('Lore: the conversation no longer exists (it was removed from the inbox after its harvest); the ledger entry records what was harvested from it.');
         return;
       }
       await vscode.window.showTextDocument(vscode.Uri.file(location));
