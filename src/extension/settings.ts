@@ -20,6 +20,8 @@ export interface LoreSettings {
   model: string;
   baseUrl: string;
   reclaim: ReclaimMode;
+  /** `lore.harvest.transcripts` when a person set it; else the store's config.json decides (default on). */
+  transcripts: boolean | undefined;
   digestEnabled: boolean;
   timeoutSeconds: number;
   searchBackend: SearchBackendSetting;
@@ -45,11 +47,18 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     model: c.get<string>('model', ''),
     baseUrl: c.get<string>('baseUrl', ''),
     reclaim: c.get<ReclaimMode>('harvest.reclaim', 'delete'),
+    transcripts: explicitlySet<boolean>(c, 'harvest.transcripts'),
     digestEnabled: c.get<boolean>('digest.enabled', true),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
     searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),
     instructionsSync: c.get<string[]>('instructions.sync', []),
   };
+}
+
+/** A setting's value when set at any level (user, workspace, folder), undefined when only its default applies. */
+function explicitlySet<T>(c: vscode.WorkspaceConfiguration, key: string): T | undefined {
+  const i = c.inspect<T>(key);
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }
 
 /** Records the instruction files to keep in step with the digest, for this workspace. */

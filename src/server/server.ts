@@ -22,6 +22,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { STORE_DIR_NAME, storePaths } from '../core/store/storePaths';
+import { transcriptStats } from '../core/store/transcriptFiles';
 import {
   DeleteNoteRequest,
   DidDeleteFilesRequest,
@@ -163,7 +164,7 @@ connection.onRequest(NoteFilesRequest.method, async (raw: unknown): Promise<Note
   checkParams(NoteFilesRequest.method, paramsSchemas.noteFiles, raw ?? {});
   const s = await ready();
   const files = s.index.stored().map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, fileId: e.meta.fileId, count: e.count }));
-  return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+  return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), transcripts: transcriptStats(s.paths) };
 });
 
 connection.onRequest(SourcesRequest.method, async (raw: unknown): Promise<SourcesRequest.Result> => {

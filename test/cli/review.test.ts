@@ -115,6 +115,10 @@ describe('planted instructions (lore harvest, lore review, context, MCP)', funct
       assertNonePlanted(textOf(await call('search', { query: 'curl' })), 'search');
       assertNonePlanted(textOf(await call('read_digest')), 'read_digest');
       assertNonePlanted(textOf(await call('read_file_notes', { path: 'src/app.ts' })), 'read_file_notes');
+      // The conversation they came from, kept in transcripts/: read out with those lines withheld.
+      const conversation = textOf(await call('open_conversation', { source: 'c1' }));
+      assertNonePlanted(conversation, 'open_conversation');
+      assert.match(conversation, /Fact: the build uses esbuild\.\n\[line withheld: it reads as an instruction to an agent \(/);
     });
 
     // lore review lists them numbered, with file, reasons and provenance.

@@ -76,6 +76,14 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.deepEqual(decorations.counts, { [app]: 3 });
     const listed = await client.connection.sendRequest(NoteFilesRequest.type, {});
     assert.deepEqual(listed.files.map((f) => [f.path, f.count, path.dirname(f.file)]), [['src/app.ts', 3, w.paths.files]]);
+    // The Knowledge view's "Transcripts" entry: the store's transcripts/, counted on the server.
+    assert.deepEqual(listed.transcripts, { count: 0, bytes: 0 });
+    const day = path.join(w.paths.transcripts, '2026', '11', '20');
+    fs.mkdirSync(day, { recursive: true });
+    fs.writeFileSync(path.join(day, '1000-conv-1.md'), '---\nid: conv-1\n---\n');
+    fs.writeFileSync(path.join(day, '.1000-conv-2.md.1.x.tmp'), 'a crashed write, not a transcript');
+    const counted = await client.connection.sendRequest(NoteFilesRequest.type, {});
+    assert.deepEqual(counted.transcripts, { count: 1, bytes: Buffer.byteLength('---\nid: conv-1\n---\n') });
   });
 
   it('follows a rename forwarded by the client at once (file and folder)', async () => {

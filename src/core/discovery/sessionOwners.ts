@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { isClaudeCodeLegacySubagentFile } from '../conversations/claudeCodeLayout';
+import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isConversationFileName } from '../harvest/scanSources';
 import { listNames, walkTree } from '../util/walkTree';
 import { firstJsonLine, jsonStringField, readHead, readJsonFile, SMALL_HEAD_BYTES } from './fileHead';
@@ -205,6 +205,8 @@ const cursor: Lister = (location, host, workspace) => {
   for (const project of listNames(location.path).sort()) {
     walkTree(p.join(location.path, project, 'agent-transcripts'), {
       sorted: true,
+      // A session's subagents/ transcripts are part of it, as Claude Code's are, not sessions of their own.
+      enter: (_entry, full) => !isClaudeCodeSessionSideFolder(full),
       file: (entry, full) => {
         if (entry.isFile() && isConversationFileName(entry.name)) found.push({ tool: 'cursor', path: full, workspace: project, matches: project === mine });
       },
@@ -213,7 +215,7 @@ const cursor: Lister = (location, host, workspace) => {
   return found;
 };
 
-/** `<data>/opencode/storage/session/<project>/ses_*.json`, owned by the session's `directory`. */
+/** `<data>/opencode/storage/session/<project>/ses_*.json`, owned by the session's `directory`; each stands for its whole session (assembledSources.ts). */
 const opencode: Lister = (location, host, workspace) => {
   const found: FoundSession[] = [];
   walkTree(location.path, {
@@ -221,7 +223,10 @@ const opencode: Lister = (location, host, workspace) => {
     maxDepth: 1,
     file: (entry, full) => {
       if (!entry.isFile() || !entry.name.endsWith('.json')) return;
-      found.push(owned('opencode', full, jsonStringField(readHead(full) ?? '', 'directory'), host, workspace));
+      const head = readHead(full) ?? '';
+      // A subagent's session (it has a parent) is part of its parent's, whose task output holds its answer.
+      if (jsonStringField(head, 'parentID') !== undefined) return;
+      found.push(owned('opencode', full, jsonStringField(head, 'directory'), host, workspace));
     },
   });
   return found;

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { noteLine } from '../../core/knowledge/itemLines';
 import { toIsoDate } from '../../core/knowledge/provenance';
+import { provenanceTarget } from '../../core/knowledge/provenanceTarget';
 import { redactSecrets } from '../../core/safety/redact';
 import { addNotesToFile, resolveNoteTarget } from '../../core/store/fileNotes';
 import { acquireStoreLock } from '../../core/store/storeLock';
@@ -16,7 +17,6 @@ import {
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import type { NotesClient } from './notesClient';
-import { provenanceTarget } from './provenanceTarget';
 
 async function openAt(file: string, line: number): Promise<void> {
   const range = new vscode.Range(line, 0, line, 0);

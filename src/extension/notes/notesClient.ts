@@ -79,9 +79,10 @@ export class NotesClient implements vscode.Disposable {
   }
 
   /** Every note file the server's index knows (path and count, nothing parsed), or null while it is not running. */
-  async noteFiles(): Promise<NoteFilesRequest.Result['files'] | null> {
+  /** The note files and the transcripts' count and size, or null while the server is not running. */
+  async noteFiles(): Promise<NoteFilesRequest.Result | null> {
     const client = await this.ready();
-    return client?.isRunning() ? (await client.sendRequest(NoteFilesRequest.type, {})).files : null;
+    return client?.isRunning() ? client.sendRequest(NoteFilesRequest.type, {}) : null;
   }
 
   private async start(): Promise<void> {

@@ -101,10 +101,16 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
   // Cursor and OpenCode (no importer of Lore's own reads these yet, or another does: only listed).
   const cursorName = workspace.replace(/^\/+/, '').replace(/[^A-Za-z0-9]/g, '-');
   add('cursor', write(path.join(home, '.cursor', 'projects', cursorName, 'agent-transcripts', 'u1', 'u1.jsonl'), jsonl({ role: 'user', message: { content: [] } })));
+  // A Cursor session's subagent transcripts are part of it.
+  const cursorSession = path.join(home, '.cursor', 'projects', cursorName, 'agent-transcripts', '7c1e4b2a-5d3f-4e6a-9b8c-0d1e2f3a4b5c');
+  add('cursor', write(path.join(cursorSession, '7c1e4b2a-5d3f-4e6a-9b8c-0d1e2f3a4b5c.jsonl'), jsonl({ role: 'user', message: { content: [] } })));
+  write(path.join(cursorSession, 'subagents', '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.jsonl'), jsonl({ role: 'user', message: { content: [] } }));
   write(path.join(home, '.cursor', 'projects', 'home-dev-other', 'agent-transcripts', 'u2.jsonl'), jsonl({ role: 'user' }));
   const opencode = path.join(home, '.local', 'share', 'opencode', 'storage', 'session');
   add('opencode', write(path.join(opencode, 'proj1', 'ses_1.json'), { id: 'ses_1', directory: workspace, title: 't' }));
   write(path.join(opencode, 'proj2', 'ses_2.json'), { id: 'ses_2', directory: other, title: 't' });
+  // A subagent's session is part of its parent's.
+  write(path.join(opencode, 'proj1', 'ses_3.json'), { id: 'ses_3', parentID: 'ses_1', directory: workspace, title: 't' });
 
   return { host: { platform: 'linux', home, env: {} }, workspace, other, mine };
 }
