@@ -13,6 +13,8 @@ import { CacheStatusBar } from './cache/cacheStatusBar';
 import { ContextKeys } from './contextKeys';
 import { registerLoreParticipant } from './chat/loreParticipant';
 import { HarvestController } from './harvest/harvestController';
+import { editItem, registerItemCommands, type KnowledgeItemRef } from './knowledge/itemCommands';
+import type { ItemEditAction, ItemEditResult } from './knowledge/knowledgeItemEdit';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
 import { listSources, registerImportCommand } from './harvest/importConversations';
 import { PLAN_SCHEME } from './harvest/planDocuments';
@@ -50,6 +52,8 @@ export interface LoreApi {
   addNote(file: vscode.Uri, text: string): Promise<string>;
   /** Accepts or rejects a held item, as the Review view's commands do once the person confirmed. */
   decideHeldItem(decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult>;
+  /** Deletes a knowledge item or marks a task done, as the views' menu commands do once the person confirmed. */
+  editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
   /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
   contextKeys: ContextKeys;
 }
@@ -95,12 +99,14 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     store.onDidChange(setStoreContext),
     // Keep opted-in agent instruction files in step with the digest (rewritten only on change).
     store.onDidChange(() => syncInstructions(store)),
-    vscode.window.registerTreeDataProvider('lore.digest', views.digest),
-    vscode.window.registerTreeDataProvider('lore.ledger', views.ledger),
-    vscode.window.registerTreeDataProvider('lore.knowledge', views.knowledge),
+    // Views with groups get Collapse All in their title bar.
+    vscode.window.createTreeView('lore.digest', { treeDataProvider: views.digest, showCollapseAll: true }),
+    vscode.window.createTreeView('lore.ledger', { treeDataProvider: views.ledger, showCollapseAll: true }),
+    vscode.window.createTreeView('lore.knowledge', { treeDataProvider: views.knowledge, showCollapseAll: true }),
     vscode.window.registerTreeDataProvider('lore.cache', views.cache),
     vscode.window.registerTreeDataProvider('lore.review', views.review),
     ...registerReviewCommands(store),
+    ...registerItemCommands(store),
     registerLoreParticipant(context, store, caches),
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
@@ -123,6 +129,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     listSources: (options) => listSources(notes, options),
     addNote: (file, text) => addManualNote(store, file, text),
     decideHeldItem: (decision, itemId) => decideHeldItem(store, decision, itemId),
+    editItem: (action, item) => editItem(store, action, item),
     contextKeys,
   };
 }

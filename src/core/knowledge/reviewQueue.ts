@@ -20,7 +20,7 @@ import { acquireStoreLock } from '../store/storeLock';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import type { PlanChange } from '../harvest/plan';
 import { CATEGORY_FILES, type CategoryFileKey } from './categories';
-import { appendItems, listItems, parseLines, serializeLines, spliceLines } from './categoryFile';
+import { appendItems, listItems, removeItems } from './categoryFile';
 import { acceptedIdentities, itemFilter, type AgentItemFilter } from './heldItems';
 import { lineIdentity } from './itemLines';
 import { parseProvenance, stripProvenance } from './provenance';
@@ -258,20 +258,7 @@ function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
   const byFile = new Map<string, Set<string>>();
   for (const item of items) byFile.set(item.target.file, (byFile.get(item.target.file) ?? new Set()).add(lineIdentity(item.line)));
   for (const [file, ids] of byFile) {
-    const changed = editStoreFile(resolveInStore(paths, file), (text) => {
-      if (text === undefined) return undefined;
-      const doc = parseLines(text);
-      const drop = new Set<number>();
-      for (const item of listItems(text)) {
-        if (!ids.has(lineIdentity(item.raw))) continue;
-        drop.add(item.line);
-        // Continuation lines belong to the item.
-        for (let i = item.line + 1; i < doc.lines.length && /^\s{2,}\S/.test(doc.lines[i]); i++) drop.add(i);
-      }
-      if (drop.size === 0) return undefined;
-      for (const i of [...drop].sort((a, b) => b - a)) spliceLines(doc, i, 1);
-      return serializeLines(doc);
-    });
+    const changed = editStoreFile(resolveInStore(paths, file), (text) => (text === undefined ? undefined : removeItems(text, ids)));
     if (changed) written.push(file);
   }
   return written;
