@@ -87,7 +87,8 @@ describe('Lore harvest in VS Code', function () {
     assert.ok(harvestedGroup);
     // Statuses and what happened to the inbox file read as words, not ledger.json's names.
     assert.equal(harvestedGroup.toTreeItem().label, 'Harvested');
-    const tooltips = harvestedGroup.entries.map((e) => (e.toTreeItem().tooltip as vscode.MarkdownString).value);
+    // appendText escapes: spaces come back as &nbsp;.
+    const tooltips = harvestedGroup.entries.map((e) => (e.toTreeItem().tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' '));
     assert.ok(tooltips.some((t) => t.includes('removed from the inbox after the harvest')), tooltips.join('\n---\n'));
     assert.ok(!tooltips.some((t) => /reclaimed|^harvested at/m.test(t)), tooltips.join('\n---\n'));
     const knowledge = (await lore.views.knowledge.getChildren()) as unknown as Array<{ label: string; count: number }>;

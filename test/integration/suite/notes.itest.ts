@@ -64,9 +64,21 @@ describe('Lore per-file notes in VS Code', function () {
     const item = listed.toTreeItem();
     assert.equal(item.label, 'src/noted.ts');
     assert.equal(item.accessibilityInformation?.label, '1 note on src/noted.ts');
+
+    // Opened from the Knowledge view or a lens, the note file's tab says which file it is about.
+    const activeTabLabel = () => vscode.window.tabGroups.activeTabGroup.activeTab?.label;
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    await until('the note file tab from the Knowledge view', () => (activeTabLabel() === 'Notes: src/noted.ts' ? true : ((lastSeen = String(activeTabLabel())), undefined)));
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, noteFile);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.commands.executeCommand('lore.openNoteFile', { noteFile, line: 0 });
+    await until('the note file tab from the lens command', () => (activeTabLabel() === 'Notes: src/noted.ts' ? true : ((lastSeen = String(activeTabLabel())), undefined)));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('saving a noted file updates the lens in the editor without switching tabs', async () => {
+    // Only the explicit save below may write the file (an auto-save would race the typing check).
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     const saved = vscode.Uri.file(path.join(lore.store.paths.workspace, 'src', 'saved.ts'));
     fs.writeFileSync(saved.fsPath, 'export const saved = 1;\n');
     const editor = await vscode.window.showTextDocument(saved);
@@ -88,11 +100,13 @@ describe('Lore per-file notes in VS Code', function () {
       assert.ok(await editor.edit((b) => b.insert(new vscode.Position(1, 0), 'export const more = 2;\n')));
       await until('the lens after typing', () => seen(mark, /^Lore: 1 note$/));
       mark = shown.length;
-      assert.ok(await editor.document.save());
+      await editor.document.save();
+      await until('the edit on disk', () => fs.readFileSync(saved.fsPath, 'utf8').includes('more = 2') || undefined);
       await until('the lens after the save, in the same tab', () => seen(mark, /^Lore: 1 note \(file changed/));
       assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), saved.toString(), 'the tab never changed');
     } finally {
       listener.dispose();
+      await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
