@@ -16,8 +16,12 @@ import {
 } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
-import { openFileAt } from './noteFileTab';
 import type { NotesClient } from './notesClient';
+
+async function openAt(file: string, line: number): Promise<void> {
+  const range = new vscode.Range(line, 0, line, 0);
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: range, preview: true });
+}
 
 function currentFile(uri?: vscode.Uri): vscode.Uri | undefined {
   const target = uri ?? vscode.window.activeTextEditor?.document.uri;
@@ -46,7 +50,6 @@ export async function addManualNote(store: StoreService, file: vscode.Uri, text:
 }
 
 export function registerNoteCommands(store: StoreService, notes: NotesClient): vscode.Disposable[] {
-  const openAt = (file: string, line: number) => openFileAt(file, line, store.paths.files);
   return [
     vscode.commands.registerCommand(LoreCommands.openProvenance, (args: OpenProvenanceArgs) => runCommand('Open Provenance', async () => {
       if (args.source === 'manual') return openAt(args.noteFile, args.line);

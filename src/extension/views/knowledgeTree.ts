@@ -8,7 +8,6 @@ import { CATEGORY_FILES, type CategoryFileKey } from '../../core/knowledge/categ
 import { listItems } from '../../core/knowledge/categoryFile';
 import { readTextIfExists } from '../../core/store/atomicWrite';
 import { formatBytes } from '../../core/util/format';
-import { noteFileTitle } from '../notes/noteFileTab';
 import type { NotesClient } from '../notes/notesClient';
 import type { StoreService } from '../storeService';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
@@ -58,7 +57,7 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
         item.iconPath = new vscode.ThemeIcon('note');
         item.tooltip = `${notes} on ${aboutText}\n\nStored in files/${path.basename(file)} (device:inode ${fileId}).`;
         item.accessibilityInformation = { label: `${notes} on ${aboutText}` };
-        item.command = openAtLine(file, 0, about ? noteFileTitle(about) : undefined);
+        item.command = openAtLine(file, 0);
         item.contextValue = 'lore.noteFile';
         return item;
       },

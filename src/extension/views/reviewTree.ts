@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { REVIEW_FILE } from '../../core/knowledge/reviewFile';
 import { listReview, targetDisplayName, type ReviewItem } from '../../core/knowledge/reviewQueue';
-import { noteFileTitle } from '../notes/noteFileTab';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface ReviewItemNode extends TreeNode {
@@ -29,8 +28,7 @@ function reviewTreeItem(root: string, item: ReviewItem): vscode.TreeItem {
   tree.accessibilityInformation = { label: `Held for review: ${item.text}. ${targetDisplayName(item.target)}${where}. ${item.kinds.join(', ')}` };
   tree.iconPath = new vscode.ThemeIcon('shield');
   tree.contextValue = 'lore.reviewItem';
-  const noteTab = item.where === 'in-place' && item.target.notedPath ? noteFileTitle(item.target.notedPath) : undefined;
-  tree.command = openAtLine(path.join(root, item.where === 'queue' ? REVIEW_FILE : item.target.file), 0, noteTab);
+  tree.command = openAtLine(path.join(root, item.where === 'queue' ? REVIEW_FILE : item.target.file), 0);
   return tree;
 }
 

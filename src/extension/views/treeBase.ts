@@ -65,10 +65,13 @@ export function errorNode(error: unknown): TreeNode & { kind: 'error'; message: 
   };
 }
 
-/** A command that opens a file at a 0-based line; `tabTitle` names the tab (a note file: see noteFileTab.ts). */
-export function openAtLine(file: string, line: number, tabTitle?: string): vscode.Command {
-  const args: unknown[] = [vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0) } satisfies vscode.TextDocumentShowOptions];
-  return { command: 'vscode.open', title: 'Open', arguments: tabTitle ? [...args, tabTitle] : args };
+/** A command that opens a file at a 0-based line. */
+export function openAtLine(file: string, line: number): vscode.Command {
+  return {
+    command: 'vscode.open',
+    title: 'Open',
+    arguments: [vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0) } satisfies vscode.TextDocumentShowOptions],
+  };
 }
 
 /**
