@@ -11,9 +11,12 @@ import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
+import { ContextKeys } from './contextKeys';
 import { registerLoreParticipant } from './chat/loreParticipant';
 import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
+import { editItem, registerItemCommands, type KnowledgeItemRef } from './knowledge/itemCommands';
+import type { ItemEditAction, ItemEditResult } from './knowledge/knowledgeItemEdit';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
 import { HarvestScheduler } from './harvest/harvestSchedule';
 import { listSources, registerImportCommand } from './harvest/importConversations';
@@ -55,6 +58,10 @@ export interface LoreApi {
   addNote(file: vscode.Uri, text: string): Promise<string>;
   /** Accepts or rejects a held item, as the Review view's commands do once the person confirmed. */
   decideHeldItem(decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult>;
+  /** Deletes a knowledge item or marks a task done, as the views' menu commands do once the person confirmed. */
+  editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
+  /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
+  contextKeys: ContextKeys;
 }
 
 /** Kept for `deactivate`, which must stop the language server and return that promise. */
@@ -80,7 +87,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const decorations = new NoteDecorations(notes);
   const harvestCommands = registerHarvestCommands(context, store, harvest);
   const scheduler = new HarvestScheduler(context, store, harvest);
-  const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
+  const contextKeys = new ContextKeys();
+  const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
     store,
@@ -99,13 +107,15 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     store.onDidChange(setStoreContext),
     // Keep opted-in agent instruction files in step with the digest (rewritten only on change).
     store.onDidChange(() => syncInstructions(store)),
-    vscode.window.registerTreeDataProvider('lore.digest', views.digest),
-    vscode.window.registerTreeDataProvider('lore.ledger', views.ledger),
-    vscode.window.registerTreeDataProvider('lore.knowledge', views.knowledge),
+    // Views with groups get Collapse All in their title bar.
+    vscode.window.createTreeView('lore.digest', { treeDataProvider: views.digest, showCollapseAll: true }),
+    vscode.window.createTreeView('lore.ledger', { treeDataProvider: views.ledger, showCollapseAll: true }),
+    vscode.window.createTreeView('lore.knowledge', { treeDataProvider: views.knowledge, showCollapseAll: true }),
     vscode.window.registerTreeDataProvider('lore.cache', views.cache),
     vscode.window.registerTreeDataProvider('lore.review', views.review),
     vscode.window.registerTreeDataProvider('lore.inbox', views.inbox),
     ...registerReviewCommands(store),
+    ...registerItemCommands(store),
     registerLoreParticipant(context, store, caches),
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
@@ -131,6 +141,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     addNote: (file, text) => addManualNote(store, file, text),
     decideHeldItem: (decision, itemId) => decideHeldItem(store, decision, itemId),
     runScheduledHarvest: () => scheduler.runNow(),
+    editItem: (action, item) => editItem(store, action, item),
+    contextKeys,
   };
 }
 

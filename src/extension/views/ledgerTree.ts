@@ -30,6 +30,15 @@ const STATUS_ICONS: Record<LedgerStatus, string> = {
   unrecognized: 'question',
 };
 
+/** Statuses as a person reads them (ledger.json keeps its machine names). */
+export const STATUS_LABELS: Record<LedgerStatus, string> = {
+  harvested: 'Harvested',
+  'harvest-failed': 'Harvest failed',
+  'too-large': 'Too large to harvest',
+  'deleted-unharvested': 'Removed without harvesting',
+  unrecognized: 'Not a conversation Lore can read',
+};
+
 function itemSummary(entry: LedgerEntry): string {
   return entry.items ? itemCountsText(entry.items) : '';
 }
@@ -42,10 +51,10 @@ function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry): Ledge
       const location = conversationFile(paths, entry);
       item.description = [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
       const tooltip = new vscode.MarkdownString();
-      tooltip.appendText(`${entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
+      tooltip.appendText(`${STATUS_LABELS[entry.status] ?? entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
       if (entry.error) tooltip.appendText(`\n${entry.status === 'unrecognized' ? 'not read' : 'error'}: ${entry.error}`);
-      if (entry.archived) tooltip.appendText(`\narchived to ${entry.archived}`);
-      if (entry.deleted) tooltip.appendText('\nreclaimed (deleted)');
+      if (entry.archived) tooltip.appendText(`\nmoved to the archive: ${entry.archived}`);
+      if (entry.deleted) tooltip.appendText('\nremoved from the inbox after the harvest');
       if (entry.transcript) tooltip.appendText(`\ntranscript: ${entry.transcript}`);
       item.tooltip = tooltip;
       const parts = ['lore.ledgerEntry', entry.status === 'harvest-failed' ? 'failed' : '', location ? 'exists' : ''].filter(Boolean);
@@ -73,7 +82,7 @@ export class LedgerTreeProvider extends StoreTreeProvider {
         toTreeItem: () => {
           // Failed and unrecognized conversations wait in the inbox for the user: show them open.
           const open = status === 'harvest-failed' || status === 'unrecognized';
-          const item = new vscode.TreeItem(status, open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+          const item = new vscode.TreeItem(STATUS_LABELS[status], open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
           item.description = String(entries.length);
           item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[status]);
           item.contextValue = 'lore.ledgerGroup';
