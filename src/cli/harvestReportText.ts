@@ -7,6 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { CONVERSATION_CLASSES } from '../core/harvest/classify';
 import type { HarvestReport } from '../core/harvest/runHarvest';
 import type { HarvestPlan } from '../core/harvest/plan';
+import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
 import { formatBytes, formatTokens, itemCountsText, printable } from '../core/util/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
@@ -70,6 +71,8 @@ export function planText(plan: HarvestPlan): string {
   for (const o of plan.outcomes) {
     if (o.status) out.push(`ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`);
   }
+  // New, immutable files of the harvest's own rendering: named, not diffed in full.
+  for (const t of plan.transcripts ?? []) out.push(`keep transcript: ${printable(t.file)} (${formatBytes(Buffer.byteLength(t.text))})`);
   for (const o of plan.outcomes) if (o.reclaim) out.push(`reclaim (${o.reclaim}): ${printable(o.path)}`);
   return out.join('\n');
 }
@@ -86,7 +89,11 @@ export function applyText(report: HarvestReport): string {
   const actions = [...new Set(applied.reclaimed.map((r) => (r.action === 'delete' ? 'deleted' : 'archived')))].join(', ');
   lines.push(`reclaimed: ${applied.reclaimed.length} conversation(s), ${formatBytes(reclaimedBytes)}${actions ? ` (${actions})` : ''}`);
   for (const e of applied.reclaimErrors) lines.push(`could not reclaim ${printable(e.path)}: ${printable(e.message)}`);
-  lines.push(`written: ${applied.written.map((w) => printable(w)).join(', ') || 'nothing'}`);
+  // A harvest can keep hundreds of transcripts: counted, not listed (--json and the ledger name them).
+  const transcripts = applied.written.filter((w) => w.startsWith(`${TRANSCRIPTS_DIR}/`)).length;
+  const files = applied.written.filter((w) => !w.startsWith(`${TRANSCRIPTS_DIR}/`)).map((w) => printable(w));
+  if (transcripts) files.unshift(`${transcripts} transcript${transcripts === 1 ? '' : 's'} in ${TRANSCRIPTS_DIR}/`);
+  lines.push(`written: ${files.join(', ') || 'nothing'}`);
   return lines.join('\n');
 }
 

@@ -8,6 +8,7 @@ import type { ReclaimMode } from '../core/store/storeConfig';
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
 export type SearchBackendSetting = 'auto' | 'sqlite' | 'minisearch';
+export type HarvestSchedule = 'off' | 'hourly' | 'daily';
 
 export interface LoreSettings {
   storeLocation: StoreLocation;
@@ -20,8 +21,12 @@ export interface LoreSettings {
   model: string;
   baseUrl: string;
   reclaim: ReclaimMode;
+  /** `lore.harvest.transcripts` when a person set it; else the store's config.json decides (default on). */
+  transcripts: boolean | undefined;
   digestEnabled: boolean;
   timeoutSeconds: number;
+  /** A background harvest every hour or day (off by default). */
+  harvestSchedule: HarvestSchedule;
   searchBackend: SearchBackendSetting;
   /** Agent instruction files that get the digest block (AGENTS.md, CLAUDE.md, …). */
   instructionsSync: string[];
@@ -45,11 +50,19 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     model: c.get<string>('model', ''),
     baseUrl: c.get<string>('baseUrl', ''),
     reclaim: c.get<ReclaimMode>('harvest.reclaim', 'delete'),
+    transcripts: explicitlySet<boolean>(c, 'harvest.transcripts'),
     digestEnabled: c.get<boolean>('digest.enabled', true),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
+    harvestSchedule: c.get<HarvestSchedule>('harvest.schedule', 'off'),
     searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),
     instructionsSync: c.get<string[]>('instructions.sync', []),
   };
+}
+
+/** A setting's value when set at any level (user, workspace, folder), undefined when only its default applies. */
+function explicitlySet<T>(c: vscode.WorkspaceConfiguration, key: string): T | undefined {
+  const i = c.inspect<T>(key);
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }
 
 /** Records the instruction files to keep in step with the digest, for this workspace. */

@@ -5,12 +5,13 @@
 import * as vscode from 'vscode';
 import { defaultPromptsDir } from '../core/harvest/prompts';
 import { listItems } from '../core/knowledge/categoryFile';
+import { conversationFile } from '../core/knowledge/provenanceTarget';
 import { readTextIfExists } from '../core/store/atomicWrite';
 import { initStore } from '../core/store/initStore';
 import { runCommand, showLog } from './log';
 import { KEYED_PROVIDERS, secretKey } from './providers/providerChoice';
 import type { StoreService } from './storeService';
-import { conversationLocation, type LedgerEntryNode } from './views/ledgerTree';
+import type { LedgerEntryNode } from './views/ledgerTree';
 
 export function registerStoreCommands(context: vscode.ExtensionContext, store: StoreService): vscode.Disposable[] {
   return [
@@ -47,9 +48,9 @@ export function registerStoreCommands(context: vscode.ExtensionContext, store: S
       void vscode.window.showInformationMessage(key ? `Lore: ${name} key saved.` : `Lore: ${name} key removed.`);
     })),
     vscode.commands.registerCommand('lore.openConversation', (node?: LedgerEntryNode) => runCommand('Open Conversation', async () => {
-      const location = node && conversationLocation(node.entry);
+      const location = node && conversationFile(store.paths, node.entry);
       if (!location) {
-        void vscode.window.showInformationMessage('Lore: the conversation no longer exists (it was reclaimed); the ledger entry records what was harvested from it.');
+        void vscode.window.showInformationMessage('Lore: the conversation no longer exists (it was removed from the inbox before Lore kept transcripts); the ledger entry records what was harvested from it.');
         return;
       }
       await vscode.window.showTextDocument(vscode.Uri.file(location));

@@ -22,6 +22,7 @@ import { digestSections, readCategoryTexts, renderDigest } from '../core/store/d
 import { describeStoreError } from '../core/store/storeErrors';
 import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
 import { addFact, addNote, readFileNotes } from './mcpWrites';
+import { openConversationText } from './openConversation';
 import { LoreStdioTransport } from './stdioTransport';
 
 export interface LoreMcpOptions {
@@ -169,6 +170,25 @@ function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions = {}): {
         const lines = found?.lines.filter(keep) ?? [];
         if (!found || lines.length === 0) return text(`no notes for ${file}`);
         return text(frameAsData([`# ${found.path}  (${storeRelative(paths, found.file)})`, ...lines].join('\n')));
+      }),
+  );
+
+  server.registerTool(
+    'open_conversation',
+    {
+      description:
+        'The conversation a knowledge item came from, by the id in its provenance [from: ID, date]: its stored transcript, ' +
+        'starting at the turn the item came from when the item line is given.',
+      inputSchema: {
+        source: z.string().min(1).max(120).describe('The conversation id, as in [from: ID, date]'),
+        item: z.string().max(2000).optional().describe('The knowledge line (or its text) to find the turn of'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ source, item }) =>
+      guarded(paths, async () => {
+        const reply = openConversationText(paths, sanitizeConversationId(source), item ?? '');
+        return text(reply.found ? frameAsData(reply.text) : reply.text);
       }),
   );
 

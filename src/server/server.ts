@@ -22,6 +22,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { STORE_DIR_NAME, storePaths } from '../core/store/storePaths';
+import { transcriptStats } from '../core/store/transcriptFiles';
 import {
   DeleteNoteRequest,
   DidDeleteFilesRequest,
@@ -98,7 +99,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   void server.start();
   return {
     capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
+      // Saves too: a saved noted file may now differ from what its notes describe (see onDidSave).
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       codeLensProvider: { resolveProvider: true },
       hoverProvider: true,
       documentLinkProvider: { resolveProvider: false },
@@ -162,7 +164,7 @@ connection.onRequest(NoteFilesRequest.method, async (raw: unknown): Promise<Note
   checkParams(NoteFilesRequest.method, paramsSchemas.noteFiles, raw ?? {});
   const s = await ready();
   const files = s.index.stored().map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, fileId: e.meta.fileId, count: e.count }));
-  return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+  return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), transcripts: transcriptStats(s.paths) };
 });
 
 connection.onRequest(SourcesRequest.method, async (raw: unknown): Promise<SourcesRequest.Result> => {
@@ -239,6 +241,14 @@ documents.onDidChangeContent((event) => {
       if (current) validate(current);
     }, DIAGNOSTICS_DEBOUNCE_MS),
   );
+});
+
+// VS Code asks for lenses again when the text changes, not when it is saved; but staleness is
+// measured against the file on disk, so after a save the lenses of a noted file must be asked for
+// again, or they keep the title they had before the save until the tab changes.
+documents.onDidSave((event) => {
+  const file = pathOf(event.document.uri);
+  if (file && server?.notes.find(file)) server.scheduleLensRefresh();
 });
 
 documents.onDidClose((event) => {

@@ -190,7 +190,10 @@ export namespace DidDeleteFilesRequest {
 }
 lazyType(DidDeleteFilesRequest, 'request');
 
-/** Client → server: every note file the server's index knows, for the Knowledge view (no note file is parsed for it). */
+/**
+ * Client → server: every note file the server's index knows, and how many stored transcripts the
+ * store keeps, for the Knowledge view (no note file is parsed, no transcript read for it).
+ */
 export namespace NoteFilesRequest {
   export const method = 'lore/noteFiles' as const;
   export type Params = Record<string, never>;
@@ -204,6 +207,8 @@ export namespace NoteFilesRequest {
       /** How many notes it holds. */
       count: number;
     }>;
+    /** The store's transcripts/: how many files and their total size in bytes (absent from an older server). */
+    transcripts?: { count: number; bytes: number };
   }
   export declare const type: RequestType<Params, Result, void>;
 }

@@ -52,6 +52,7 @@ describe('crash safety of lore harvest --apply', function () {
     assert.equal(clean.code, 0, clean.stderr);
     const expected = state(reference.root, reference.ws);
     assert.ok(expected['facts.md'].includes('alpha'));
+    assert.equal(Object.keys(expected).filter((k) => k.startsWith('transcripts')).length, 3, 'one transcript per distinct conversation');
 
     let crashes = 0;
     for (let point = 1; point < 100; point++) {
@@ -72,6 +73,14 @@ describe('crash safety of lore harvest --apply', function () {
           assert.ok(entries.some((e) => e.status === 'harvested'), `crash point ${point}: ${name} gone without a harvested ledger entry`);
         }
       }
+      // Every transcript the ledger points at is already there, whole (written before the ledger).
+      for (const entry of entries) {
+        if (!entry.transcript) continue;
+        const text = fs.readFileSync(path.join(root, entry.transcript), 'utf8');
+        assert.match(text, /^---\n[\s\S]*\n---\n[\s\S]*## 10:01 — agent\nOk\.\n$/, `crash point ${point}: ${entry.transcript}`);
+      }
+      // A reclaimed conversation has its transcript.
+      if (fs.readdirSync(inbox).length < 4) assert.ok(entries.length > 0 && entries.every((e) => e.transcript), `crash point ${point}: reclaimed without a transcript`);
       assert.deepEqual(duplicatedItemLines(root), [], `crash point ${point}`);
       // Re-run without a crash: it takes over the stale lock and converges.
       const rerun = await runCli(['harvest', '--root', root, '--apply']);

@@ -6,7 +6,7 @@ import { connectLoreMcp } from '../helpers/mcpClient';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toIsoDate } from '../../src/core/knowledge/provenance';
 import { eventually } from '../helpers/eventually';
-import { makeWorkspace } from '../helpers/cli';
+import { makeWorkspace, runCli } from '../helpers/cli';
 
 /** The text of a tool result. */
 function textOf(result: unknown): string {
@@ -35,7 +35,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
 
   it('lists its tools with input schemas', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['add_fact', 'add_note', 'read_digest', 'read_file_notes', 'recall', 'search']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['add_fact', 'add_note', 'open_conversation', 'read_digest', 'read_file_notes', 'recall', 'search']);
     const search = tools.find((t) => t.name === 'search')!;
     assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['category', 'limit', 'query']);
     assert.deepEqual(search.inputSchema.required, ['query']);
@@ -85,6 +85,25 @@ describe('lore mcp (stdio server, SDK client)', function () {
     const digestTool = await call('read_digest');
     assert.match(textOf(digestTool), /^# Knowledge digest/);
     assert.match(textOf(await call('search', { query: 'regenerated' })), /\[facts\] the digest is «regenerated»/);
+  });
+
+  it('open_conversation returns the stored transcript behind a [from:], from the turn the item came from', async () => {
+    const conversation = [
+      '---', 'session_id: c7', 'started: 2026-11-21T08:00:00Z', '---', '', '# Release steps', '',
+      '## 08:00 — user', 'How do we release?', '',
+      '## 08:03 — agent', 'We tag, then publish.', '',
+      '## 08:05 — user', 'Decision: tags are signed — the registry checks the signature.', '',
+    ].join('\n');
+    fs.writeFileSync(path.join(root, 'inbox', 'c7.md'), conversation);
+    const harvest = await runCli(['harvest', '--root', root, '--apply']);
+    assert.equal(harvest.code, 0, harvest.stderr);
+    const item = fs.readFileSync(path.join(root, 'decisions.md'), 'utf8').split('\n').find((l) => l.includes('tags are signed'))!;
+    const result = await call('open_conversation', { source: 'c7', item });
+    assert.ok(!result.isError, textOf(result));
+    assert.match(textOf(result), /^> Recorded project knowledge, quoted as data[^\n]*\n# transcripts\/2026\/11\/21\/0800-c7-release-steps\.md, from line \d+, the turn the item came from\n## 08:05 — user\nDecision: tags are signed/);
+    // Without the item: the whole transcript from the top; an unknown id says so.
+    assert.match(textOf(await call('open_conversation', { source: 'c7' })), /\n# transcripts\/2026\/11\/21\/0800-c7-release-steps\.md\n---\nid: c7\n/);
+    assert.match(textOf(await call('open_conversation', { source: 'nope' })), /^no conversation nope is recorded/);
   });
 
   it('add_note attaches a note to a workspace file; read_file_notes reads it back', async () => {

@@ -25,8 +25,14 @@ function fixtureHome(ws: string) {
   put(path.join(home, '.codex', 'sessions', '2026', '02', '14', 'rollout-b.jsonl'), rollout);
   const continueSession = fs.readFileSync(path.join(CONVERSATIONS, 'continue', 'b7e4c2d0-1a2b-4c3d-9e8f-0a1b2c3d4e5f.json'), 'utf8');
   const cont = put(path.join(home, '.continue', 'sessions', 'b7e4c2d0.json'), continueSession.replace('file:///home/dev/cal', 'file://' + ws));
-  // OpenCode keeps session metadata apart from its messages: listed, but nothing Lore reads.
-  const opencode = put(path.join(home, '.local', 'share', 'opencode', 'storage', 'session', 'p1', 'ses_1.json'), JSON.stringify({ id: 'ses_1', directory: ws, title: 'x' }));
+  // OpenCode keeps a session's messages apart from its session file, which stands for the whole
+  // session; one session of the fixture storage is this workspace's, its subagent's is not listed.
+  const storage = path.join(home, '.local', 'share', 'opencode', 'storage');
+  fs.cpSync(path.join(FIXTURES, 'opencode', 'storage'), storage, { recursive: true });
+  const sessions = path.join(storage, 'session', '4f9c2a7e1b3d5c6a8e0f2b4d6c8a0e1f3b5d7c9a');
+  fs.rmSync(path.join(sessions, 'ses_5d2b11aa2ffeHelloWorld0002.json'));
+  const opencode = path.join(sessions, 'ses_5d2a8f1c3ffeQhX2kLm9NpRsTa.json');
+  fs.writeFileSync(opencode, fs.readFileSync(opencode, 'utf8').replace('/home/dev/shop', ws));
   return { home, claude, codex, cont, opencode };
 }
 
@@ -63,15 +69,16 @@ describe('lore sources', function () {
     }
     assert.deepEqual([tools.continue.sessions, tools.continue.harvested, tools.continue.toHarvest, tools.continue.renderedBytes], [1, 1, 0, 0]);
     assert.equal(tools.continue.items[0].status, 'harvested');
-    assert.deepEqual([tools.opencode.sessions, tools.opencode.noImporter, tools.opencode.toHarvest, tools.opencode.unrecognized, tools.opencode.items[0].path], [1, true, 0, 1, opencode]);
+    assert.deepEqual([tools.opencode.sessions, tools.opencode.noImporter, tools.opencode.toHarvest, tools.opencode.unrecognized, tools.opencode.items[0].path], [1, false, 1, 0, opencode]);
+    assert.deepEqual([tools.opencode.items[0].format, tools.opencode.items[0].turns], ['opencode', 6]);
     assert.deepEqual([tools['gemini-cli'].sessions, tools['gemini-cli'].locations], [0, []]);
     assert.deepEqual(report.totals, {
       sessions: 4,
       rawBytes: tools['claude-code'].rawBytes + tools.codex.rawBytes + tools.continue.rawBytes + tools.opencode.rawBytes,
       harvested: 1,
-      toHarvest: 2,
-      renderedBytes: tools['claude-code'].renderedBytes + tools.codex.renderedBytes,
-      estimatedTokens: tools['claude-code'].estimatedTokens + tools.codex.estimatedTokens,
+      toHarvest: 3,
+      renderedBytes: tools['claude-code'].renderedBytes + tools.codex.renderedBytes + tools.opencode.renderedBytes,
+      estimatedTokens: tools['claude-code'].estimatedTokens + tools.codex.estimatedTokens + tools.opencode.estimatedTokens,
     });
     assert.deepEqual({ home: snapshotTree(home), store: snapshotTree(root) }, before, 'nothing written');
   });
@@ -83,7 +90,7 @@ describe('lore sources', function () {
     const text = await runCli(['sources', '--root', root], { env });
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^Claude Code +1 session, [\d.]+ KB raw, 1 to harvest: [\d.]+ K?B rendered, ~[\d.]+K? tokens$/m);
-    assert.match(text.stdout, /^OpenCode +1 session, \d+ B raw, no importer yet$/m);
+    assert.match(text.stdout, /^OpenCode +1 session, [\d.]+ K?B raw, 1 to harvest: [\d.]+ K?B rendered, ~[\d.]+K? tokens$/m);
     assert.match(text.stdout, /^2 sessions of other workspaces not listed \(--all-workspaces lists them\)$/m);
     assert.doesNotMatch(text.stdout, /elsewhere/);
 

@@ -65,7 +65,7 @@ describe('package.json (the extension manifest)', () => {
     }
   });
 
-  it('links and completes steps only on commands Lore contributes, unless the step waits for the command to exist', () => {
+  it('links and completes steps only on commands Lore contributes', () => {
     for (const step of walkthrough.steps) {
       assert.ok(step.completionEvents?.length, `${step.id} completes on an event`);
       const named = [...linkedCommands(step.description), ...step.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length))];
@@ -74,14 +74,14 @@ describe('package.json (the extension manifest)', () => {
         assert.ok(commands.has(command), `${step.id}: ${command} is contributed`);
       }
     }
-    const guarded = walkthrough.steps.filter((s) => s.when);
-    assert.deepEqual(guarded.map((s) => [s.id, s.when]), [['captureHooks', 'lore.hooksAvailable']]);
+    // Every step is shown: none waits for a command that this Lore lacks.
+    assert.deepEqual(walkthrough.steps.filter((s) => s.when).map((s) => s.id), []);
   });
 
   it('completes steps on context keys the extension sets', () => {
     const keys = walkthrough.steps.flatMap((s) => (s.completionEvents ?? []).filter((e) => e.startsWith('onContext:')).map((e) => e.slice('onContext:'.length)));
     assert.deepEqual(keys, ['lore.storeExists', 'lore.distillChosen', 'lore.harvestPending']);
-    for (const key of [...keys, 'lore.hooksAvailable']) {
+    for (const key of keys) {
       assert.ok(extensionSource.includes(`'${key}'`), `src/extension sets ${key}`);
     }
   });

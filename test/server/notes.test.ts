@@ -76,6 +76,14 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.deepEqual(decorations.counts, { [app]: 3 });
     const listed = await client.connection.sendRequest(NoteFilesRequest.type, {});
     assert.deepEqual(listed.files.map((f) => [f.path, f.count, path.dirname(f.file)]), [['src/app.ts', 3, w.paths.files]]);
+    // The Knowledge view's "Transcripts" entry: the store's transcripts/, counted on the server.
+    assert.deepEqual(listed.transcripts, { count: 0, bytes: 0 });
+    const day = path.join(w.paths.transcripts, '2026', '11', '20');
+    fs.mkdirSync(day, { recursive: true });
+    fs.writeFileSync(path.join(day, '1000-conv-1.md'), '---\nid: conv-1\n---\n');
+    fs.writeFileSync(path.join(day, '.1000-conv-2.md.1.x.tmp'), 'a crashed write, not a transcript');
+    const counted = await client.connection.sendRequest(NoteFilesRequest.type, {});
+    assert.deepEqual(counted.transcripts, { count: 1, bytes: Buffer.byteLength('---\nid: conv-1\n---\n') });
   });
 
   it('follows a rename forwarded by the client at once (file and folder)', async () => {
@@ -207,6 +215,20 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.deepEqual(await client.lensTitles(uri), ['Lore: 1 note', 'from conv-3, 2026-11-22']);
     fs.appendFileSync(fresh, '\nline 20');
     assert.equal((await client.lensTitles(uri))[0], 'Lore: 1 note (file changed since)', 'a small change is not "a lot"');
+  });
+
+  it('asks for the lenses again when a noted file is saved, so their titles follow the file on disk', async () => {
+    const uri = await client.open(app);
+    assert.equal((await client.lensTitles(uri))[0], 'Lore: 3 notes');
+    // The editor's text changed first (lenses asked for then still see the old file on disk) ...
+    await client.change(uri, APP + '// edited\n');
+    assert.equal((await client.lensTitles(uri))[0], 'Lore: 3 notes');
+    // ... then it is saved: nothing in the text changes, so only the server can say the lenses did.
+    fs.writeFileSync(app, APP + '// edited\n');
+    const since = Date.now();
+    await client.save(uri);
+    await client.waitFor('workspace/codeLens/refresh', () => true, 5000, since);
+    assert.equal((await client.lensTitles(uri))[0], 'Lore: 3 notes (file changed since)');
   });
 
   it('says "changed" without an amount when it never saw the noted content', async () => {

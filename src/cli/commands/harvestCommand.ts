@@ -15,12 +15,12 @@ import type { StorePaths } from '../../core/store/storePaths';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, parseCommand, resolveArg, envOf, type Output } from '../cliSupport';
 import { applyText, dryRunText, failuresText, planText, staleText } from '../harvestReportText';
 
-export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--preview [--save-plan FILE] | --apply] [--no-harvest]
+export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest]
              [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N]
              [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]
 
 Harvests durable knowledge from conversations into the store's category files.
-  (default)          dry run: classify and estimate; calls no model, writes nothing
+  --dry-run          (the default) classify and estimate; calls no model, writes nothing
   --preview          distill with the model and print the plan as a unified diff; writes no knowledge
   --save-plan FILE   with --preview: also save the plan to FILE (JSON; it holds the store files' texts)
   --apply-plan FILE  write exactly the plan saved by --preview --save-plan; calls no model. Refused,
@@ -46,6 +46,7 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
     {
       ...COMMON_OPTIONS,
       from: { type: 'string', multiple: true },
+      'dry-run': { type: 'boolean' },
       preview: { type: 'boolean' },
       apply: { type: 'boolean' },
       'save-plan': { type: 'string' },
@@ -66,7 +67,7 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
   );
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
-  if ([values.preview, values.apply, values['apply-plan'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --preview, --apply and --apply-plan');
+  if ([values['dry-run'], values.preview, values.apply, values['apply-plan'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --dry-run, --preview, --apply and --apply-plan');
   if (values['save-plan'] !== undefined && !values.preview) throw new UsageError('--save-plan needs --preview');
   if (values['apply-plan'] !== undefined) {
     // The plan says what to write and where from; options that would change that do not apply.
@@ -177,6 +178,8 @@ function jsonReport(report: HarvestReport) {
       path: c.path, sha256: c.sha256, bytes: c.bytes, class: c.class, inInbox: c.inInbox,
       format: c.format, turns: c.turns, rawBytes: c.bytes, renderedBytes: c.renderedBytes, started: c.started,
       id: c.id, status: c.status, items: c.items, error: c.error, calls: c.calls, summarized: c.summarized, reclaim: c.reclaim, reason: c.reason,
+      // Where its stored transcript is (or will be, in a preview): store-relative.
+      transcript: c.sha256 ? report.plan?.ledger.entries[c.sha256]?.transcript : undefined,
     })),
     items: report.plan?.items,
     changes: report.plan?.changes.map((c) => ({ file: c.file, added: c.added, removed: c.after === undefined })),

@@ -5,8 +5,11 @@
  * summaries, and everything else (thinking, tool output, snapshots, hooks, subagent sidechains) is
  * counted in `skipped`. Context Claude Code injects into user records (IDE selections, reminders,
  * background-task notifications, caveats, the summary written at a compact boundary) is not the
- * user's words: it is dropped, and a record holding only that is no user turn. Subagents' own
- * files are not read here (claudeCodeLayout.ts keeps them out of a scan).
+ * user's words: it is dropped, and a record holding only that is no user turn. A subagent's final
+ * answer (a Task or Agent call's result, or for a background agent the `<result>` of its
+ * `<task-notification>`) is kept as a labelled agent turn (subagentReport.ts): it is in this file,
+ * so the session's sha256 covers it, and the subagents' own files, their working turns, are not
+ * read (claudeCodeLayout.ts keeps them out of a scan).
  */
 import type { Conversation, Importer, Turn } from './conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
@@ -26,6 +29,7 @@ import {
   trimBlankLines,
   type JsonObject,
 } from './importSupport';
+import { subagentReportTurn } from './subagentReport';
 import { summarizeToolUse } from './toolSummary';
 
 /** Records that are known and deliberately not part of the conversation. */
@@ -54,6 +58,12 @@ const READ_OUTPUT = /^Read the output file to retrieve the result: \S+$/gm;
 const COMPACT_SUMMARY = /^This session is being continued from a previous conversation/;
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 const ERROR_MARK = ' → error';
+/** Tools that run a subagent and return its final answer. */
+const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
+/** A background agent's immediate result: its answer comes later, in a task notification. */
+const ASYNC_LAUNCH = /^Async agent launched successfully/;
+/** The id line newer versions append to an agent's answer, for the model to resume it. */
+const AGENT_ID_LINE = /\n*agentId: [^\n]*$/;
 
 /** The assistant turn being built, the API message it belongs to and when that message began. */
 interface Current {
@@ -67,6 +77,11 @@ interface ToolRef {
   turn: Turn;
   index: number;
   name: string;
+}
+
+/** What a subagent call was asked: its tool line without the `[tool:Task] ` prefix. */
+function callLabel(ref: ToolRef | undefined): string | undefined {
+  return ref?.turn.tools?.[ref.index].replace(/^\[[^\]]*\] ?/, '').replace(/ → error$/, '') || undefined;
 }
 
 function detect(fileName: string, head: string): number {
@@ -191,12 +206,15 @@ function appendText(turn: Turn, text: string): void {
 
 /**
  * Adds a user record: typed text (slash-command noise reduced), images as attachments. Tool
- * results are dropped, except that a failed call is marked `→ error` and the answers a person gave
- * to AskUserQuestion (their own words) become a user turn. Returns true when a user turn was added.
+ * results are dropped, except that a failed call is marked `→ error`, the answers a person gave
+ * to AskUserQuestion (their own words) become a user turn, and a subagent's answer becomes a
+ * report turn of the agent's. Returns true when a turn was added.
  */
 function userRecord(conv: Conversation, rec: JsonObject, message: JsonObject, tools: Map<string, ToolRef>, skipped: Record<string, number>): boolean {
   const texts: string[] = [];
   const attachments: string[] = [];
+  const reports: Turn[] = [];
+  const at = str(rec.timestamp);
   const content = message.content;
   if (typeof content === 'string') texts.push(content);
   for (const block of arr(content)) {
@@ -214,6 +232,10 @@ function userRecord(conv: Conversation, rec: JsonObject, message: JsonObject, to
         if (answer) texts.push(answer);
       } else if (ref && block.is_error === true && !ref.turn.tools![ref.index].endsWith(ERROR_MARK)) {
         ref.turn.tools![ref.index] += ERROR_MARK;
+      } else if (ref && SUBAGENT_TOOLS.has(ref.name)) {
+        const answer = resultText(block.content);
+        const report = ASYNC_LAUNCH.test(answer) ? undefined : subagentReportTurn(callLabel(ref), answer.replace(AGENT_ID_LINE, ''), at);
+        if (report) reports.push(report);
       }
       countSkip(skipped, 'tool_result');
     } else {
@@ -227,15 +249,46 @@ function userRecord(conv: Conversation, rec: JsonObject, message: JsonObject, to
       countSkip(skipped, 'compact-summary');
       continue;
     }
+    reports.push(...backgroundReports(raw, tools, at));
     const text = cleanUserText(raw);
     if (INTERRUPTED.test(text)) turnTools.push('[interrupted]');
     else if (text !== '') kept.push(text);
   }
-  if (kept.length === 0 && turnTools.length === 0) return false;
-  const turn: Turn = { role: 'user', text: kept.join('\n\n'), at: str(rec.timestamp) };
+  conv.turns.push(...reports);
+  if (kept.length === 0 && turnTools.length === 0) return reports.length > 0;
+  const turn: Turn = { role: 'user', text: kept.join('\n\n'), at };
   if (turnTools.length > 0) turn.tools = turnTools;
   conv.turns.push(turn);
   return true;
+}
+
+/** A tool result's text: a string, or its text blocks. */
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return arr(content)
+    .filter((b): b is JsonObject => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n\n');
+}
+
+/**
+ * The answers of background agents delivered in a user record as `<task-notification>` blocks
+ * (`<tool-use-id>`, `<status>completed</status>`, `<summary>Agent "x" finished</summary>`,
+ * `<result>`). A background shell command's notification has no result and gives none.
+ */
+function backgroundReports(raw: string, tools: Map<string, ToolRef>, at: string | undefined): Turn[] {
+  const reports: Turn[] = [];
+  for (let from = raw.indexOf('<task-notification>'); from >= 0; from = raw.indexOf('<task-notification>', from + 1)) {
+    const end = raw.indexOf('</task-notification>', from);
+    const block = raw.slice(from, end < 0 ? undefined : end);
+    const result = tagContent(block, 'result');
+    if (result === undefined || tagContent(block, 'status')?.trim() !== 'completed') continue;
+    const ref = tools.get(tagContent(block, 'tool-use-id')?.trim() ?? '');
+    const label = callLabel(ref) ?? /^Agent "(.+)" (?:finished|completed)$/.exec(tagContent(block, 'summary')?.trim() ?? '')?.[1];
+    const report = subagentReportTurn(label, result, at);
+    if (report) reports.push(report);
+  }
+  return reports;
 }
 
 /** `/command args` for a slash command, without output wrappers or injected reminders. */

@@ -16,6 +16,9 @@ export type ConversationFormat =
   | 'cline'
   | 'continue'
   | 'copilot-cli'
+  | 'cursor'
+  | 'windsurf'
+  | 'opencode'
   | 'plain';
 
 export type TurnRole = 'user' | 'assistant' | 'system';
@@ -48,6 +51,11 @@ export interface Conversation {
   title?: string;
   /** ISO timestamp of the first turn or the session start, when known. */
   startedAt?: string;
+  /**
+   * ISO timestamp of the last turn, when a stored transcript (transcripts/) recorded it: its
+   * headings keep only HH:MM, so the exact end is read back from its frontmatter.
+   */
+  endedAt?: string;
   /** Working directory recorded by the agent (Claude Code, Codex), used to resolve relative paths. */
   cwd?: string;
   model?: string;

@@ -17,13 +17,18 @@ import { conversationIdFromPath, sanitizeConversationId } from './conversationId
 import { copilotChat } from './copilotChat';
 import { copilotChatLog } from './copilotChatLog';
 import { copilotCli } from './copilotCli';
+import { cursorAgent } from './cursorAgent';
+import { cursorAgentText } from './cursorAgentText';
+import { cursorExport } from './cursorExport';
 import { geminiCli } from './geminiCli';
 import { formatProblem, looksLikeJson, type FormatProblem } from './formatCheck';
 import { emptyConversation } from './importSupport';
 import { loreTranscript } from './loreTranscript';
+import { opencode } from './opencode';
 import { plainText } from './plainText';
 import { specstory } from './specstory';
 import { unsupportedFormatName } from './unsupportedFormats';
+import { windsurf } from './windsurf';
 
 // Re-exported so callers find the id helpers next to importConversation; they live in
 // conversationId.ts because every importer needs them and this module imports every importer.
@@ -39,7 +44,7 @@ export const DETECT_HEAD_CHARS = 16 * 1024;
 const SURE_SCORE = 0.9;
 
 /** Every importer, in tie-break order (most specific formats first, plain text last). */
-const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChatLog, copilotChat, geminiCli, cline, continueDev, copilotCli, plainText];
+const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChatLog, copilotChat, geminiCli, cline, continueDev, copilotCli, cursorAgent, cursorAgentText, cursorExport, windsurf, opencode, plainText];
 
 /** The most likely format of a file, from its name (or path) and the start of its text. */
 export function detectFormat(fileName: string, head: string): ConversationFormat {

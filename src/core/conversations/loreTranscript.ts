@@ -16,19 +16,19 @@ import {
   type ClockBase,
 } from './transcriptSyntax';
 
-const FORMATS: readonly ConversationFormat[] = ['lore-transcript', 'claude-code', 'codex', 'aider', 'specstory', 'copilot-chat', 'gemini-cli', 'cline', 'continue', 'copilot-cli', 'plain'];
+const FORMATS: readonly ConversationFormat[] = ['lore-transcript', 'claude-code', 'codex', 'aider', 'specstory', 'copilot-chat', 'gemini-cli', 'cline', 'continue', 'copilot-cli', 'cursor', 'windsurf', 'opencode', 'plain'];
 /** Clocks going back by more than this mean the session crossed midnight. */
 const MIDNIGHT_ROLLBACK_MINUTES = 60;
 /** `raw/conversations/YYYY/MM/DD/…`: the date of a transcript that has no `started`. */
 const PATH_DATE = /(?:^|[\\/])(\d{4})[\\/](\d{2})[\\/](\d{2})[\\/][^\\/]*$/;
 
-/** Detects §2.1 transcripts by a `session_id` in the frontmatter or a timed turn heading. */
+/** Detects §2.1 transcripts by a `session_id` (or a stored copy's `raw_sha256`) in the frontmatter or a timed turn heading. */
 function detect(_fileName: string, head: string): number {
   const text = head.startsWith('\ufeff') ? head.slice(1) : head;
   if (/^---[ \t]*\r?\n/.test(text)) {
     const close = text.search(/\n---[ \t]*(?:\r?\n|$)/);
     const block = close < 0 ? text : text.slice(0, close);
-    if (/^session_id:/m.test(block)) return 0.95;
+    if (/^session_id:/m.test(block) || /^raw_sha256:/m.test(block)) return 0.95;
   }
   if (/^## \d{1,2}:\d{2}(?::\d{2})? [—–-]+ (?:user|agent)\b/im.test(text)) return 0.9;
   if (/^## user[ \t]*$/m.test(text) && /^## agent\b/m.test(text)) return 0.4;
@@ -43,7 +43,8 @@ function parse(rawText: string, sourcePath: string): Conversation {
   if (/^\ufeff?---[ \t]*\n/.test(text) && !fm) countSkip(skipped, 'invalid-frontmatter');
   const body = fm ? fm.body : text.startsWith('\ufeff') ? text.slice(1) : text;
 
-  const sessionId = fm ? frontmatterString(fm, 'session_id') : undefined;
+  // `id` and `tool` are how a store's transcripts/ copy names what `session_id` and `source` do.
+  const sessionId = fm ? (frontmatterString(fm, 'session_id') ?? frontmatterString(fm, 'id')) : undefined;
   const conv: Conversation = {
     id: sessionId !== undefined && sessionId.trim() !== '' ? sanitizeConversationId(sessionId) : conversationIdFromPath(sourcePath),
     format: 'lore-transcript',
@@ -57,7 +58,9 @@ function parse(rawText: string, sourcePath: string): Conversation {
     if (model) conv.model = model;
     const cwd = frontmatterString(fm, 'cwd');
     if (cwd) conv.cwd = cwd;
-    const source = frontmatterString(fm, 'source');
+    const ended = frontmatterString(fm, 'ended');
+    if (ended) conv.endedAt = ended;
+    const source = frontmatterString(fm, 'source') ?? frontmatterString(fm, 'tool');
     if (source && (FORMATS as readonly string[]).includes(source)) conv.sourceFormat = source as ConversationFormat;
   }
 

@@ -29,6 +29,12 @@ const KNOWN_FORMATS: readonly KnownFormat[] = [
     name: 'a Cline task’s panel log (ui_messages.json; Lore reads the api_conversation_history.json next to it)',
     matches: (head) => /^\s*\[/.test(head) && /"ts"\s*:\s*\d/.test(head) && /"type"\s*:\s*"(?:say|ask)"/.test(head),
   },
+  {
+    // One file of OpenCode's storage folder (session/, message/ or part/): a piece of a session,
+    // which opencodeStore.ts assembles when the harvest is given the folder or opencode.db.
+    name: 'one file of an OpenCode session (harvest the storage folder or opencode.db, which Lore reads whole)',
+    matches: (head) => /"id"\s*:\s*"(?:ses|msg|prt)_/.test(head) && /"(?:sessionID|projectID)"\s*:/.test(head),
+  },
 ];
 
 /** The name of a known but unsupported format the file looks like, or undefined. */

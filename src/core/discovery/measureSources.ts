@@ -6,6 +6,7 @@
  * (listed with `allWorkspaces`) are sized from disk.
  */
 import * as fs from 'node:fs';
+import { assembledSourceAt } from '../harvest/assembledSources';
 import { classifyConversations, dryRunTotals, type ConversationClass } from '../harvest/classify';
 import { KnownFiles } from '../harvest/knownFiles';
 import { readLedger, type Ledger } from '../store/ledger';
@@ -76,7 +77,8 @@ function sizeOf(file: string): number {
 /** One tool's sessions measured: this workspace's through the dry run's classification, others' by size only. */
 export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: KnownFiles): ToolReport {
   const own = entry.sessions.filter((session) => session.matches);
-  const classified = classifyConversations(own.map((session) => ({ path: session.path, inInbox: false })), ledger, { knownFiles });
+  // An OpenCode session file stands for its whole session (assembledSources.ts), as in a harvest.
+  const classified = classifyConversations(own.map((session) => ({ path: session.path, inInbox: false, assembled: assembledSourceAt(session.path) })), ledger, { knownFiles });
   const byPath = new Map(classified.map((item) => [item.path, item]));
   const items: MeasuredSession[] = entry.sessions.map((session) => {
     const item = byPath.get(session.path);

@@ -9,7 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { isClaudeCodeLegacySubagentFile } from '../conversations/claudeCodeLayout';
+import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
+import { OPENCODE_STORAGE_NAME, isOpenCodeDatabase, isOpenCodeStorageFolder, listDatabaseSessions, listStorageSessions } from '../conversations/opencodeStore';
 import { isConversationFileName } from '../harvest/scanSources';
 import { listNames, walkTree } from '../util/walkTree';
 import { firstJsonLine, jsonStringField, readHead, readJsonFile, SMALL_HEAD_BYTES } from './fileHead';
@@ -205,6 +206,8 @@ const cursor: Lister = (location, host, workspace) => {
   for (const project of listNames(location.path).sort()) {
     walkTree(p.join(location.path, project, 'agent-transcripts'), {
       sorted: true,
+      // A session's subagents/ transcripts are part of it, as Claude Code's are, not sessions of their own.
+      enter: (_entry, full) => !isClaudeCodeSessionSideFolder(full),
       file: (entry, full) => {
         if (entry.isFile() && isConversationFileName(entry.name)) found.push({ tool: 'cursor', path: full, workspace: project, matches: project === mine });
       },
@@ -213,17 +216,28 @@ const cursor: Lister = (location, host, workspace) => {
   return found;
 };
 
-/** `<data>/opencode/storage/session/<project>/ses_*.json`, owned by the session's `directory`. */
+/**
+ * OpenCode's data folder: `opencode*.db` sessions (since 1.2), each named `<db>#<id>`, and the
+ * storage folder's `session/<project>/ses_*.json` (up to 1.1; those migrated into the database are
+ * left to it), each owned by the session's `directory` and standing for its whole session
+ * (assembledSources.ts). Subagent sessions are part of their parent's and not listed.
+ */
 const opencode: Lister = (location, host, workspace) => {
   const found: FoundSession[] = [];
-  walkTree(location.path, {
-    sorted: true,
-    maxDepth: 1,
-    file: (entry, full) => {
-      if (!entry.isFile() || !entry.name.endsWith('.json')) return;
-      found.push(owned('opencode', full, jsonStringField(readHead(full) ?? '', 'directory'), host, workspace));
-    },
-  });
+  for (const name of listNames(location.path).filter(isOpenCodeDatabase).sort()) {
+    try {
+      for (const session of listDatabaseSessions(hostPath(host).join(location.path, name))) {
+        found.push(owned('opencode', session.path, session.directory, host, workspace));
+      }
+    } catch {
+      // A database that cannot be read: a harvest of it names the problem; discovery lists the rest.
+    }
+  }
+  const storage = hostPath(host).join(location.path, OPENCODE_STORAGE_NAME);
+  if (!isOpenCodeStorageFolder(storage)) return found;
+  for (const session of listStorageSessions(storage)) {
+    found.push(owned('opencode', session.path, jsonStringField(readHead(session.path) ?? '', 'directory'), host, workspace));
+  }
   return found;
 };
 

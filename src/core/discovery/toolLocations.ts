@@ -76,7 +76,7 @@ function xdgDataHome(host: Host): string {
 }
 
 /** Claude Code's config folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
-function claudeHome(host: Host): string {
+export function claudeHome(host: Host): string {
   return envValue(host, 'CLAUDE_CONFIG_DIR') ?? hostPath(host).join(host.home, '.claude');
 }
 
@@ -139,7 +139,8 @@ export function toolLocations(host: Host, workspace: string): ToolLocation[] {
     at('copilot-cli', host.home, '.copilot', 'session-state'),
     at('aider', p.resolve(workspace), '.aider.chat.history.md'),
     at('cursor', host.home, '.cursor', 'projects'),
-    at('opencode', xdgDataHome(host), 'opencode', 'storage', 'session'),
+    // Its data folder: the storage folder (up to 1.1) and opencode.db (since 1.2) are both in it.
+    at('opencode', xdgDataHome(host), 'opencode'),
   );
   return locations;
 }

@@ -1,7 +1,7 @@
 /**
- * Executing a plan in the crash-safe order: knowledge lines durable first (guarded, verified
- * writes that re-apply Lore's edit on top of anything a person saved meanwhile),
- * then the ledger (which also records the reclaims about to happen), then the digest, and the
+ * Executing a plan in the crash-safe order: the transcripts it keeps first (written once), then
+ * knowledge lines durable (guarded, verified writes that re-apply Lore's edit on top of anything
+ * a person saved meanwhile), then the ledger (which also records the reclaims about to happen), then the digest, and the
  * reclaims last. Killed at any point, a re-run loses no line (nothing is reclaimed before the
  * ledger proves its harvest), duplicates no line (appends skip lines already present) and
  * deletes nothing unproven; a reclaim the ledger recorded but the crash prevented is simply
@@ -18,6 +18,7 @@ import { writeLedger } from '../store/ledger';
 import { acquireStoreLock, type StoreLock } from '../store/storeLock';
 import { replaceTextGuarded, type TextEdit } from '../store/storeText';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
+import { writeTranscriptsOnce } from '../store/transcriptFiles';
 import { crashPoint } from '../util/crashPoints';
 import { encodeLossless } from '../util/losslessText';
 import type { HarvestPlan, PlanChange } from './plan';
@@ -73,6 +74,10 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   const result: ApplyResult = { written: [], reclaimed: [], reclaimErrors: [] };
   const knowledge = plan.changes.filter((c) => c.file !== 'digest.md');
   const digest = plan.changes.find((c) => c.file === 'digest.md');
+
+  // 0. Transcripts, before any line that links to them and before the ledger that points at
+  //    them: a crash after this leaves a transcript the re-run recognises (same raw_sha256).
+  result.written.push(...writeTranscriptsOnce(paths, plan.transcripts ?? []));
 
   // 1. Knowledge: category files and note files, each re-applied on top of any edit made since the plan read it.
   const replaced: GuardedReplace[] = [];

@@ -13,6 +13,7 @@ import type { SourceFile } from './scanSources';
 import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
 import type { Conversation } from '../conversations/conversation';
+import { readAssembledSource } from './assembledSources';
 import type { KnownFiles } from './knownFiles';
 import { liveReason } from './liveWindow';
 import { importMeasured, type RenderedSize } from './renderedSize';
@@ -49,6 +50,8 @@ export const CONVERSATION_CLASSES: readonly ConversationClass[] = [
 export interface ClassifiedConversation extends Partial<RenderedSize> {
   path: string;
   inInbox: boolean;
+  /** A session assembled from a tool's store (assembledSources.ts): its sha256 is not the file's at `path`. */
+  assembled?: true;
   sha256: string;
   /** Raw size on disk. */
   bytes: number;
@@ -121,23 +124,31 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     let bytes: number;
     let mtimeMs = 0;
     try {
-      const stat = fs.statSync(file.path);
-      mtimeMs = stat.mtimeMs;
-      bytes = stat.size;
-      const known = file.inInbox ? undefined : options.knownFiles?.lookup(file.path, stat);
-      if (known !== undefined && permitsReclaim(ledger.entries[known])) sha256 = known;
-      else if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
-      else {
-        buffer = fs.readFileSync(file.path);
+      if (file.assembled) {
+        // A session of a tool's store: its assembled bytes stand for it as a file's do (and the
+        // known-files cache, which vouches for one file by its stat, does not apply).
+        ({ buffer, mtimeMs } = readAssembledSource(file.assembled));
         bytes = buffer.length;
         sha256 = sha256Hash().update(buffer).digest('hex');
+      } else {
+        const stat = fs.statSync(file.path);
+        mtimeMs = stat.mtimeMs;
+        bytes = stat.size;
+        const known = file.inInbox ? undefined : options.knownFiles?.lookup(file.path, stat);
+        if (known !== undefined && permitsReclaim(ledger.entries[known])) sha256 = known;
+        else if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
+        else {
+          buffer = fs.readFileSync(file.path);
+          bytes = buffer.length;
+          sha256 = sha256Hash().update(buffer).digest('hex');
+        }
       }
     } catch (error) {
       out.push({ path: file.path, inInbox: file.inInbox, sha256: '', bytes: 0, mtimeMs, class: 'unreadable', reason: (error as Error).message });
       continue;
     }
     const entry = ledger.entries[sha256];
-    const base = { path: file.path, inInbox: file.inInbox, sha256, bytes, mtimeMs, ledger: entry };
+    const base = { path: file.path, inInbox: file.inInbox, ...(file.assembled ? { assembled: true as const } : {}), sha256, bytes, mtimeMs, ledger: entry };
     const first = firstBySha.get(sha256);
     if (first !== undefined) {
       out.push({ ...base, class: 'duplicate', sameAs: first });
@@ -155,7 +166,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     else if (looksBinary(buffer)) {
       cls = 'binary';
       reason = buffer.subarray(0, 8192).includes(0) ? 'contains NUL bytes' : 'not valid UTF-8';
-    } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && isAgentLog(file.path)) {
+    } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && (file.assembled !== undefined || isAgentLog(file.path))) {
       cls = 'live';
       reason = liveReason(mtimeMs, now, liveWindow);
     } else {

@@ -23,6 +23,7 @@ import { resolveInStore, storeRelative, type StorePaths } from '../store/storePa
 import type { ReclaimMode } from '../store/storeConfig';
 import type { ClassifiedConversation } from './classify';
 import { applyPlanEdit, type PlanEdit } from './planEdits';
+import type { PlannedTranscript } from './transcriptPlan';
 
 /** What the harvest decided for one conversation. */
 export interface ConversationOutcome extends ClassifiedConversation {
@@ -78,6 +79,8 @@ export interface HarvestPlan {
    * run, so writing it over a ledger changed since would lose the other run's entries.
    */
   ledgerSha256: string;
+  /** Transcripts to keep in transcripts/ before the ledger is written (transcriptPlan.ts). */
+  transcripts?: PlannedTranscript[];
 }
 
 export interface PlanOptions {

@@ -10,6 +10,7 @@ import { countItems } from '../knowledge/categories';
 import { isCalendarDate, toIsoDate, type Provenance } from '../knowledge/provenance';
 import { heldWarning } from '../knowledge/reviewQueue';
 import { ProviderError, type Provider } from '../providers/provider';
+import { queuedTranscripts, settleQueue } from '../hooks/hookCapture';
 import { redactSecrets } from '../safety/redact';
 import { readLedger } from '../store/ledger';
 import { checkStoreEntries } from '../store/storeErrors';
@@ -26,6 +27,7 @@ import { fileSha256 } from './previewStaleness';
 import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
 import { readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
 import { scanSources } from './scanSources';
+import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
 
 export type HarvestMode = 'dry-run' | 'preview' | 'apply';
 
@@ -44,6 +46,8 @@ export interface HarvestOptions {
   liveWindowMs?: number;
   /** Defaults to the store's config.json, then `delete`. */
   reclaim?: ReclaimMode;
+  /** Keep rendered transcripts in transcripts/ (default: config.json's `transcripts`, then true). */
+  transcripts?: boolean;
   digestEnabled?: boolean;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
@@ -93,7 +97,9 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
   const { config, warning } = loadStoreConfig(paths.config);
   const reclaim = options.reclaim ?? config.reclaim;
   const digestEnabled = options.digestEnabled ?? config.digestEnabled;
-  const sources = options.sources?.length ? options.sources : [paths.inbox];
+  const keepTranscripts = options.transcripts ?? config.transcripts;
+  // By default: the inbox, and the sessions agent hooks queued where their tools keep them.
+  const sources = options.sources?.length ? options.sources : [paths.inbox, ...queuedTranscripts(paths)];
   const report: HarvestReport = {
     mode: options.mode, store: paths.root, provider: provider.label, sources,
     conversations: [], totals: dryRunTotals([]), problems: [], warnings: warning ? [warning] : [],
@@ -128,6 +134,11 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     if (options.mode === 'dry-run') return report;
 
     const distilled: DistilledInput[] = [];
+    // By raw sha256: rendered when the conversation is at hand, planned once the plan says what is kept.
+    const transcripts = new Map<string, RenderedTranscript>();
+    const keepTranscript = (outcome: ConversationOutcome, conversation: Conversation | undefined) => {
+      if (keepTranscripts && conversation?.turns.length) transcripts.set(outcome.sha256, renderForStore(conversation, outcome.sha256, outcome.mtimeMs));
+    };
     const harvestPrompt = loadPrompt(paths, HARVEST_PROMPT).text;
     const summarizePrompt = loadPrompt(paths, SUMMARIZE_PROMPT).text;
     const candidates = report.conversations.filter((c) => c.class === 'harvest' || c.class === 'retry');
@@ -139,6 +150,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       index++;
       if (options.noHarvest) {
         outcome.status = 'deleted-unharvested';
+        keepTranscript(outcome, conversations.get(outcome.path));
         continue;
       }
       if (options.signal?.aborted) {
@@ -184,6 +196,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         outcome.summarized = cached.summarized;
         outcome.items = countItems(cached.items);
         outcome.status = 'harvested';
+        keepTranscript(outcome, conversation);
         distilled.push({ outcome, items: cached.items, provenance: provenanceFor(conversation, outcome), cwd: conversation.cwd });
       } catch (error) {
         if (options.signal?.aborted || (error instanceof ProviderError && error.kind === 'cancelled')) {
@@ -200,10 +213,12 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     if (report.cancelled) return report;
 
     report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
+    if (keepTranscripts) planTranscripts(paths, report.plan, transcripts);
     const held = heldWarning(report.plan.held);
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
     report.applied = applyPlan(paths, report.plan);
+    settleQueue(paths, report.conversations);
     const unsaved = knownFiles.rememberProven(report.conversations, report.plan.ledger, readAt);
     if (unsaved) report.warnings.push(unsaved);
     return report;

@@ -5,6 +5,7 @@
  * still goes through the preview's checks (applyPreviewed.ts).
  */
 import { z } from 'zod';
+import { redactSecrets } from '../safety/redact';
 import { LEDGER_STATUSES } from '../store/ledger';
 import { validateLedger } from '../store/ledgerSchema';
 import { ITEM_CATEGORIES } from '../knowledge/categories';
@@ -22,6 +23,7 @@ const itemCounts = z.object(Object.fromEntries(ITEM_CATEGORIES.map((c) => [c, z.
 const ledgerEntry = z.object({
   path: z.string(), status: z.enum(LEDGER_STATUSES), at: z.string(), deleted: z.boolean(),
   items: itemCounts.optional(), error: z.string().optional(), archived: z.string().optional(), id: z.string().optional(),
+  transcript: z.string().optional(),
 });
 const reviewTarget = z.object({ file: z.string(), section: z.enum(['open', 'done']).optional(), notedPath: z.string().optional() });
 const lines = z.array(z.string());
@@ -32,7 +34,7 @@ const planEdit = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('review'), items: z.array(z.object({ target: reviewTarget, line: z.string(), kinds: z.array(z.string()) })) }),
 ]);
 const outcome = z.object({
-  path: z.string(), inInbox: z.boolean(), sha256: z.string(), bytes: z.number().nonnegative(), mtimeMs: z.number(),
+  path: z.string(), inInbox: z.boolean(), assembled: z.literal(true).optional(), sha256: z.string(), bytes: z.number().nonnegative(), mtimeMs: z.number(),
   class: z.enum(CONVERSATION_CLASSES),
   // What the model reads, so an applied plan reports the same budgets as its preview.
   turns: z.number().int().nonnegative().optional(), renderedBytes: z.number().nonnegative().optional(), started: z.string().optional(),
@@ -51,6 +53,8 @@ const plan = z.object({
   digestEnabled: z.boolean(),
   held: z.array(z.object({ target: reviewTarget, line: z.string(), kinds: z.array(z.enum(FLAG_KINDS)) })),
   ledgerSha256: z.string(),
+  // Absent in plans saved before Lore kept transcripts, and when it keeps none.
+  transcripts: z.array(z.object({ file: z.string(), sha256: z.string(), text: z.string() })).optional(),
 });
 const savedPlan = z.object({
   format: z.literal(FORMAT),
@@ -93,6 +97,8 @@ export function parsePlan(text: string, file: string): HarvestReport {
   if ('problem' in ledger) throw new SavedPlanError(file, `plan.ledger: ${ledger.problem}`);
   const saved = result.data;
   const restored: HarvestPlan = { ...saved.plan, ledger: ledger.ledger };
+  // Texts from disk go into the store as they are: secrets out of them, as of everything a harvest writes.
+  if (restored.transcripts) restored.transcripts = restored.transcripts.map((t) => ({ ...t, text: redactSecrets(t.text) }));
   return {
     mode: 'preview', store: saved.store, provider: saved.provider, sources: saved.sources,
     conversations: restored.outcomes, totals: dryRunTotals(restored.outcomes), plan: restored,

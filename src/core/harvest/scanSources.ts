@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isInside, type StorePaths } from '../store/storePaths';
+import { assembledSourceAt, isStoreFileName, storeFileSessions, storeFolderSessions, type AssembledEntry, type AssembledSource } from './assembledSources';
 import { walkTree } from '../util/walkTree';
 
 /** File name endings that can hold a conversation. */
@@ -16,6 +17,8 @@ export interface SourceFile {
   path: string;
   /** True for files in the store's own inbox: the only ones a harvest may reclaim. */
   inInbox: boolean;
+  /** Set for a session of a tool's store (assembledSources.ts): how to read it. Never in the inbox. */
+  assembled?: AssembledSource;
 }
 
 export interface ScanResult {
@@ -46,6 +49,22 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
     seen.add(abs);
     result.files.push({ path: abs, inInbox: isInside(paths.inbox, abs) });
   };
+  const addSessions = (store: string, list: () => AssembledEntry[] | undefined): boolean => {
+    let sessions: AssembledEntry[] | undefined;
+    try {
+      sessions = list();
+    } catch (error) {
+      result.problems.push({ path: store, message: (error as Error).message });
+      return true;
+    }
+    if (!sessions) return false;
+    for (const session of sessions) {
+      if (seen.has(session.path)) continue;
+      seen.add(session.path);
+      result.files.push({ path: session.path, inInbox: false, assembled: session.assembled });
+    }
+    return true;
+  };
   /** Folder listings, taken only when a file is named like an old subagent transcript. */
   const listings = new Map<string, string[]>();
   const siblings = (dir: string) => () => {
@@ -70,10 +89,13 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
         entry.name !== '.git' &&
         entry.name !== 'node_modules' &&
         !(isInside(paths.root, full) && !isInside(paths.inbox, full) && !isInside(full, paths.inbox)) &&
-        !isClaudeCodeSessionSideFolder(full),
+        !isClaudeCodeSessionSideFolder(full) &&
+        // A tool's store is read as its sessions, not as the files it is made of.
+        !addSessions(full, () => storeFolderSessions(full, { named: true })),
       file: (entry, full) => {
-        if (!(entry.isFile() || entry.isSymbolicLink()) || !isConversationFileName(entry.name)) return;
+        if (!(entry.isFile() || entry.isSymbolicLink()) || !(isConversationFileName(entry.name) || isStoreFileName(entry.name))) return;
         if (isInside(paths.root, full) && !isInside(paths.inbox, full)) return;
+        if (addSessions(full, () => storeFileSessions(full))) return;
         if (isClaudeCodeLegacySubagentFile(full, siblings(path.dirname(full)))) return;
         if (entry.isSymbolicLink()) {
           try {
@@ -86,6 +108,12 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
       },
     });
   for (const source of sources) {
+    // One session of a tool's database, `<db>#<session id>` (as discovery lists it): no file has that name.
+    const named = source.includes('#') ? assembledSourceAt(source) : undefined;
+    if (named && fs.existsSync(named.root)) {
+      addSessions(named.root, () => [{ path: `${named.root}#${named.id}`, assembled: named }]);
+      continue;
+    }
     let stat: fs.Stats;
     try {
       stat = fs.statSync(source);
@@ -94,9 +122,12 @@ export function scanSources(paths: StorePaths, sources: string[]): ScanResult {
       if (path.resolve(source) !== paths.inbox) result.problems.push({ path: source, message: (error as Error).message });
       continue;
     }
-    if (stat.isDirectory()) walk(path.resolve(source));
-    else if (stat.isFile()) add(source);
-    else result.problems.push({ path: source, message: 'not a file or folder' });
+    const abs = path.resolve(source);
+    if (stat.isDirectory()) {
+      if (!addSessions(abs, () => storeFolderSessions(abs))) walk(abs);
+    } else if (stat.isFile()) {
+      if (!addSessions(abs, () => storeFileSessions(abs))) add(source);
+    } else result.problems.push({ path: source, message: 'not a file or folder' });
   }
   return result;
 }

@@ -2,6 +2,14 @@
  * The files a search index is derived from: the category files, the per-file note files and the
  * conversations in inbox/ and archive/. Listing stats each file so an update can skip the ones
  * whose mtime and size did not change.
+ *
+ * The stored transcripts in transcripts/ are deliberately not indexed. They are neither knowledge
+ * (the items harvested from them are, with provenance leading back to them) nor waiting to be
+ * harvested, and search and recall hand conversation excerpts to agents unfiltered: indexing them
+ * would bring back, for good, the planted instructions the review queue holds out of every agent
+ * reply (and, with reclaim `keep` or `archive`, find each conversation twice). A person opens them
+ * through provenance links; an agent asks for one by id (MCP open_conversation), with such lines
+ * withheld.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -13,6 +13,7 @@ const configSchema = z.looseObject({
   harvest: z.looseObject({ reclaim: reclaim.optional() }).optional(),
   digestEnabled: z.boolean().optional(),
   digest: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  transcripts: z.boolean().optional(),
 });
 
 /**
@@ -34,6 +35,7 @@ export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?:
     config: {
       reclaim: data.reclaim ?? data.harvest?.reclaim ?? DEFAULT_STORE_CONFIG.reclaim,
       digestEnabled: data.digestEnabled ?? data.digest?.enabled ?? DEFAULT_STORE_CONFIG.digestEnabled,
+      transcripts: data.transcripts ?? DEFAULT_STORE_CONFIG.transcripts,
     },
     problem,
   };

@@ -30,6 +30,11 @@ export interface LedgerEntry {
   archived?: string;
   /** Conversation id used in provenance (Lore's addition). */
   id?: string;
+  /**
+   * Store-relative path of the conversation's stored transcript (`transcripts/…`), written before
+   * this entry was (Lore's addition): where provenance leads once the raw file is reclaimed.
+   */
+  transcript?: string;
 }
 
 export interface Ledger {

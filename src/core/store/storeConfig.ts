@@ -13,9 +13,11 @@ export interface StoreConfig {
   reclaim: ReclaimMode;
   /** When false the digest is not written (and an existing one is removed). */
   digestEnabled: boolean;
+  /** When false a harvest keeps no rendered transcript in transcripts/ (config key `transcripts`). */
+  transcripts: boolean;
 }
 
-export const DEFAULT_STORE_CONFIG: StoreConfig = { reclaim: 'delete', digestEnabled: true };
+export const DEFAULT_STORE_CONFIG: StoreConfig = { reclaim: 'delete', digestEnabled: true, transcripts: true };
 
 export interface LoadedConfig {
   config: StoreConfig;

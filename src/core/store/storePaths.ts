@@ -11,6 +11,8 @@ export interface StorePaths {
   workspace: string;
   inbox: string;
   archive: string;
+  /** Immutable rendered, redacted transcripts of harvested conversations (transcriptFiles.ts). */
+  transcripts: string;
   files: string;
   prompts: string;
   digest: string;
@@ -37,6 +39,7 @@ export function storePaths(root: string, workspace?: string): StorePaths {
     workspace: ws,
     inbox: path.join(abs, 'inbox'),
     archive: path.join(abs, 'archive'),
+    transcripts: path.join(abs, 'transcripts'),
     files: path.join(abs, 'files'),
     prompts: path.join(abs, 'prompts'),
     digest: path.join(abs, 'digest.md'),

@@ -10,7 +10,7 @@ import { liveRuleText } from '../../core/harvest/liveWindow';
 import { DEFAULT_LIVE_WINDOW_MS, type HarvestReport } from '../../core/harvest/runHarvest';
 import { createProvider } from '../../core/providers/providerRegistry';
 import type { Provider } from '../../core/providers/provider';
-import { formatBytes, formatTokens, itemCountsText } from '../../core/util/format';
+import { formatBytes, formatTokens, itemCountsText, reclaimText } from '../../core/util/format';
 import { logger, runCommand } from '../log';
 import type { DistillChoice } from '../providers/distillChoice';
 import { resolveProvider } from '../providers/providerChoice';
@@ -114,10 +114,10 @@ export function registerHarvestCommands(
     const unrecognized = pending.report.conversations.filter((c) => c.status === 'unrecognized').length;
     if (plan.changes.length && options.showDiff !== false) await harvest.showChange(plan.changes[0].file);
     if (!options.withoutDialogs) {
-      const reclaims = plan.outcomes.filter((o) => o.reclaim).length;
+      const reclaims = reclaimText(plan.outcomes.flatMap((o) => (o.reclaim ? [o.reclaim] : [])), true);
       const warnings = pending.report.warnings.length;
       const held = plan.held.length ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)` : '';
-      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') + '. Nothing is written until you apply.';
+      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') + '. Nothing is written until you apply.';
       void vscode.window.showInformationMessage(text, 'Apply', 'Review Changes…', 'Discard').then((choice) => {
         if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
         else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');
@@ -140,14 +140,15 @@ export function registerHarvestCommands(
       const report = await harvest.apply();
       if (report?.stale) offerPreviewAgain(report.stale, () => harvestConversations({ sources: pending.sources }));
       else if (report?.applied) {
-        const reclaimed = report.applied.reclaimed.length;
+        const reclaimed = reclaimText(report.applied.reclaimed.map((r) => r.action));
+        const done = `Lore: harvested ${itemCountsText(report.plan!.items)}${reclaimed ? `; ${reclaimed}` : ''}.`;
         const held = report.plan!.held.length;
         const heldText = held ? ` ${held} item(s) that read as instructions to an agent are held for review.` : '';
         if (held) {
-          void vscode.window.showWarningMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.${heldText}`, 'Show Review').then((choice) => {
+          void vscode.window.showWarningMessage(`${done}${heldText}`, 'Show Review').then((choice) => {
             if (choice === 'Show Review') void vscode.commands.executeCommand('lore.review.focus');
           });
-        } else void vscode.window.showInformationMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.`);
+        } else void vscode.window.showInformationMessage(done);
       }
       return report;
     })),

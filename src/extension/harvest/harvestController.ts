@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { agentSources } from '../../core/harvest/agentSources';
 import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
 import { runHarvest, type HarvestReport } from '../../core/harvest/runHarvest';
+import { queuedTranscripts } from '../../core/hooks/hookCapture';
 import type { Provider } from '../../core/providers/provider';
 import { logger } from '../log';
 import { readSettings } from '../settings';
@@ -44,7 +45,8 @@ export class HarvestController implements vscode.Disposable {
   sources(): string[] {
     const settings = readSettings();
     const paths = this.store.paths;
-    const sources = settings.sourcesInbox ? [paths.inbox] : [];
+    // The inbox comes with the sessions agent hooks queued (`lore hook`), as in `lore harvest`.
+    const sources = settings.sourcesInbox ? [paths.inbox, ...queuedTranscripts(paths)] : [];
     sources.push(...agentSources(paths.workspace, { claudeCode: settings.sourcesClaudeCode, codex: settings.sourcesCodex, aider: settings.sourcesAider }));
     sources.push(...settings.sourcesExtra);
     return sources;
@@ -52,7 +54,7 @@ export class HarvestController implements vscode.Disposable {
 
   private common(provider: Provider) {
     const settings = readSettings();
-    return { paths: this.store.paths, provider, reclaim: settings.reclaim, digestEnabled: settings.digestEnabled, timeoutMs: settings.timeoutSeconds * 1000 };
+    return { paths: this.store.paths, provider, reclaim: settings.reclaim, transcripts: settings.transcripts, digestEnabled: settings.digestEnabled, timeoutMs: settings.timeoutSeconds * 1000 };
   }
 
   /** Classifies and estimates, writing nothing. */

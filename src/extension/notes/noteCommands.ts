@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { noteLine } from '../../core/knowledge/itemLines';
 import { toIsoDate } from '../../core/knowledge/provenance';
+import { provenanceTarget } from '../../core/knowledge/provenanceTarget';
 import { redactSecrets } from '../../core/safety/redact';
 import { addNotesToFile, resolveNoteTarget } from '../../core/store/fileNotes';
 import { acquireStoreLock } from '../../core/store/storeLock';
@@ -16,7 +17,6 @@ import {
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import type { NotesClient } from './notesClient';
-import { provenanceTarget } from './provenanceTarget';
 
 async function openAt(file: string, line: number): Promise<void> {
   const range = new vscode.Range(line, 0, line, 0);
@@ -59,7 +59,7 @@ export function registerNoteCommands(store: StoreService, notes: NotesClient): v
         void vscode.window.showInformationMessage(`Lore: conversation "${args.source}" (${args.date}) is no longer available and has no ledger entry.`);
         return;
       }
-      if (target.kind === 'ledger') void vscode.window.setStatusBarMessage(`Lore: "${args.source}" was reclaimed after its harvest; showing its ledger entry`, 5000);
+      if (target.kind === 'ledger') void vscode.window.setStatusBarMessage(`Lore: "${args.source}" was removed from the inbox after its harvest; showing its ledger entry`, 5000);
       await openAt(target.file, target.line);
     })),
     vscode.commands.registerCommand(LoreCommands.openNoteFile, (args: OpenNoteFileArgs) => runCommand('Open Note File', () => openAt(args.noteFile, args.line ?? 0))),

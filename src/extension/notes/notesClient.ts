@@ -21,10 +21,17 @@ export class NotesClient implements vscode.Disposable {
   private attempts = 0;
   /** Fires each time a (re)started client is ready. */
   readonly onDidStart = this.started.event;
+  private readonly lensResolved = new vscode.EventEmitter<{ uri: string; title: string }>();
+  /**
+   * Fires for each code lens VS Code had resolved to show it (the editor asked by itself, or a
+   * caller did): lets the API's users see what a person sees, without asking for lenses anew.
+   */
+  readonly onDidResolveCodeLens = this.lensResolved.event;
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly store: StoreService) {
     this.disposables.push(
       this.started,
+      this.lensResolved,
       // A moved store (setting or workspace folders) has a new watcher and paths; a new search backend, a new index.
       this.store.onDidMove(() => void this.restart()),
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -72,9 +79,10 @@ export class NotesClient implements vscode.Disposable {
   }
 
   /** Every note file the server's index knows (path and count, nothing parsed), or null while it is not running. */
-  async noteFiles(): Promise<NoteFilesRequest.Result['files'] | null> {
+  /** The note files and the transcripts' count and size, or null while the server is not running. */
+  async noteFiles(): Promise<NoteFilesRequest.Result | null> {
     const client = await this.ready();
-    return client?.isRunning() ? (await client.sendRequest(NoteFilesRequest.type, {})).files : null;
+    return client?.isRunning() ? client.sendRequest(NoteFilesRequest.type, {}) : null;
   }
 
   private async start(): Promise<void> {
@@ -97,6 +105,14 @@ export class NotesClient implements vscode.Disposable {
       synchronize: { fileEvents: this.store.watcher },
       markdown: { isTrusted: { enabledCommands: [...HOVER_ENABLED_COMMANDS] }, supportHtml: false },
       outputChannelName: 'Lore Language Server',
+      middleware: {
+        resolveCodeLens: async (lens, token, next) => {
+          const resolved = await next(lens, token);
+          const uri = (lens as { data?: { uri?: unknown } } & vscode.CodeLens).data?.uri;
+          if (resolved?.command && typeof uri === 'string') this.lensResolved.fire({ uri, title: resolved.command.title });
+          return resolved;
+        },
+      },
       initializationFailedHandler: (error) => {
         log.error('the Lore language server failed to start; per-file notes are off until reload', error);
         return false;

@@ -7,12 +7,13 @@ import * as vscode from 'vscode';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../core/knowledge/categories';
 import { listItems } from '../../core/knowledge/categoryFile';
 import { readTextIfExists } from '../../core/store/atomicWrite';
+import { formatBytes } from '../../core/util/format';
 import type { NotesClient } from '../notes/notesClient';
 import type { StoreService } from '../storeService';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface KnowledgeFileNode extends TreeNode {
-  kind: 'category' | 'notes' | 'note';
+  kind: 'category' | 'notes' | 'note' | 'transcripts';
   label: string;
   count: number;
   file?: string;
@@ -42,14 +43,20 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
         },
       };
     });
-    const listed = await this.notes.noteFiles();
+    const answer = await this.notes.noteFiles();
+    const listed = answer?.files;
     const noteNodes: KnowledgeFileNode[] = (listed ?? []).map(({ file, path: about, fileId, count }) => ({
       kind: 'note', label: about || path.basename(file), count, file,
       toTreeItem: () => {
-        const item = new vscode.TreeItem(about || path.basename(file));
-        item.description = `${count} note${count === 1 ? '' : 's'}`;
+        // A note file is named by device and inode (files/65024-2525519.md); a person knows the
+        // file it is about, so that path is what the label, tooltip and screen reader say.
+        const aboutText = about || `an unknown file (${path.basename(file)})`;
+        const notes = `${count} note${count === 1 ? '' : 's'}`;
+        const item = new vscode.TreeItem(aboutText);
+        item.description = notes;
         item.iconPath = new vscode.ThemeIcon('note');
-        item.tooltip = `${path.basename(file)} (${fileId})`;
+        item.tooltip = `${notes} on ${aboutText}\n\nStored in files/${path.basename(file)} (device:inode ${fileId}).`;
+        item.accessibilityInformation = { label: `${notes} on ${aboutText}` };
         item.command = openAtLine(file, 0);
         item.contextValue = 'lore.noteFile';
         return item;
@@ -66,6 +73,23 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
         return item;
       },
     });
+    if (answer?.transcripts) nodes.push(transcriptsNode(paths.transcripts, answer.transcripts));
     return nodes;
   }
+}
+
+/** "Transcripts": what the store keeps of its harvested conversations, how many and how large; opens the folder. */
+function transcriptsNode(folder: string, stats: { count: number; bytes: number }): KnowledgeFileNode {
+  return {
+    kind: 'transcripts', label: 'transcripts/', count: stats.count,
+    toTreeItem: () => {
+      const item = new vscode.TreeItem('Transcripts');
+      item.description = `${stats.count} conversation${stats.count === 1 ? '' : 's'}, ${formatBytes(stats.bytes)}`;
+      item.iconPath = new vscode.ThemeIcon('comment-discussion');
+      item.tooltip = `${folder}: the rendered, redacted transcripts of harvested conversations, where provenance links lead`;
+      if (stats.count) item.command = { title: 'Reveal Transcripts', command: 'revealInExplorer', arguments: [vscode.Uri.file(folder)] };
+      item.contextValue = 'lore.transcripts';
+      return item;
+    },
+  };
 }

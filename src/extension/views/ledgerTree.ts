@@ -1,11 +1,13 @@
 /**
  * The Ledger view: what was harvested, grouped by status, with dates, item counts and errors.
- * A failed entry can be retried; a conversation that still exists can be opened.
+ * A failed entry can be retried; a conversation can be opened while its stored transcript or its
+ * raw file exists.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { conversationFile } from '../../core/knowledge/provenanceTarget';
 import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
+import type { StorePaths } from '../../core/store/storePaths';
 import { itemCountsText } from '../../core/util/format';
 import type { SourcesReport } from '../../core/discovery/measureSources';
 import type { StoreService } from '../storeService';
@@ -34,28 +36,32 @@ const STATUS_ICONS: Record<LedgerStatus, string> = {
   unrecognized: 'question',
 };
 
-/** Where the conversation is now, if it still exists (original path or archive). */
-export function conversationLocation(entry: LedgerEntry): string | undefined {
-  for (const candidate of [entry.archived, entry.path]) if (candidate && fs.existsSync(candidate)) return candidate;
-  return undefined;
-}
+/** Statuses as a person reads them (ledger.json keeps its machine names). */
+export const STATUS_LABELS: Record<LedgerStatus, string> = {
+  harvested: 'Harvested',
+  'harvest-failed': 'Harvest failed',
+  'too-large': 'Too large to harvest',
+  'deleted-unharvested': 'Removed without harvesting',
+  unrecognized: 'Not a conversation Lore can read',
+};
 
 function itemSummary(entry: LedgerEntry): string {
   return entry.items ? itemCountsText(entry.items) : '';
 }
 
-function entryNode(sha256: string, entry: LedgerEntry): LedgerEntryNode {
+function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry): LedgerEntryNode {
   return {
     kind: 'entry', sha256, entry,
     toTreeItem: () => {
       const item = new vscode.TreeItem(entry.id ?? path.basename(entry.path));
-      const location = conversationLocation(entry);
+      const location = conversationFile(paths, entry);
       item.description = [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
       const tooltip = new vscode.MarkdownString();
-      tooltip.appendText(`${entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
+      tooltip.appendText(`${STATUS_LABELS[entry.status] ?? entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
       if (entry.error) tooltip.appendText(`\n${entry.status === 'unrecognized' ? 'not read' : 'error'}: ${entry.error}`);
-      if (entry.archived) tooltip.appendText(`\narchived to ${entry.archived}`);
-      if (entry.deleted) tooltip.appendText('\nreclaimed (deleted)');
+      if (entry.archived) tooltip.appendText(`\nmoved to the archive: ${entry.archived}`);
+      if (entry.deleted) tooltip.appendText('\nremoved from the inbox after the harvest');
+      if (entry.transcript) tooltip.appendText(`\ntranscript: ${entry.transcript}`);
       item.tooltip = tooltip;
       const parts = ['lore.ledgerEntry', entry.status === 'harvest-failed' ? 'failed' : '', location ? 'exists' : ''].filter(Boolean);
       item.contextValue = parts.join('.');
@@ -96,7 +102,7 @@ export class LedgerTreeProvider extends StoreTreeProvider {
       const entries = Object.entries(ledger.entries)
         .filter(([, e]) => e.status === status)
         .sort(([, a], [, b]) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
-        .map(([sha, e]) => entryNode(sha, e));
+        .map(([sha, e]) => entryNode(this.store.paths, sha, e));
       if (!entries.length) continue;
       groups.push({
         kind: 'group', status, entries,
@@ -104,7 +110,7 @@ export class LedgerTreeProvider extends StoreTreeProvider {
         toTreeItem: () => {
           // Failed and unrecognized conversations wait in the inbox for the user: show them open.
           const open = status === 'harvest-failed' || status === 'unrecognized';
-          const item = new vscode.TreeItem(status, open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+          const item = new vscode.TreeItem(STATUS_LABELS[status], open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
           item.description = String(entries.length);
           item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[status]);
           item.contextValue = 'lore.ledgerGroup';

@@ -99,8 +99,9 @@ describe('Copilot Chat session logs (chatSessions/*.jsonl)', () => {
 });
 
 describe('JSON of a shape no importer reads', () => {
-  // Kiro and OpenCode keep sessions as JSON objects of their own; neither is read yet, and a file
-  // of theirs must be kept and reported rather than sent to a model as one huge user turn.
+  // Kiro and OpenCode keep sessions as JSON objects of their own; Kiro's is not read yet, and an
+  // OpenCode message file is only a piece of a session (Lore reads the storage folder whole): a
+  // file of theirs must be kept and reported rather than sent to a model as one huge user turn.
   it('reports a Kiro-like and an OpenCode-like file unrecognized, with no turns', () => {
     const kiro = JSON.stringify(
       { executionId: 'e1', chat: [{ role: 'human', content: 'Add a login page' }, { role: 'bot', content: 'Done.' }], context: [{ type: 'steering', body: 'STEERING' }] },
@@ -115,7 +116,8 @@ describe('JSON of a shape no importer reads', () => {
     ]) {
       const conv = importConversation(file, text);
       assert.deepEqual(conv.turns, [], file);
-      assert.match(conv.unrecognized ?? '', /^not a supported conversation format: JSON( Lines)? that no importer reads$/, file);
+      const reason = file.includes('opencode') ? /^looks like one file of an OpenCode session .*\(JSON( Lines)? that no importer reads\)$/ : /^not a supported conversation format: JSON( Lines)? that no importer reads$/;
+      assert.match(conv.unrecognized ?? '', reason, file);
     }
     // OpenCode's `role` + `parts` must not be named a Gemini checkpoint; a real checkpoint still is.
     const checkpoint = JSON.stringify({ history: [{ role: 'user', parts: [{ text: 'hi' }] }, { role: 'model', parts: [{ text: 'yo' }] }] });

@@ -23,7 +23,8 @@ interface CorpusCase {
 /*
  * Turn counts were checked against the sources by hand (a script over the raw files):
  * - Claude Code: typed user records that are neither isMeta nor isSidechain, plus, in cctrace, the
- *   two AskUserQuestion answers, which are the user's own words.
+ *   two AskUserQuestion answers, which are the user's own words. A Task call's result is its
+ *   subagent's answer, an agent turn of its own.
  * - Aider monochromatic: 63 `####` lines form 26 messages (consecutive lines are one message).
  */
 const CASES: CorpusCase[] = [
@@ -32,30 +33,42 @@ const CASES: CorpusCase[] = [
     format: 'claude-code',
     id: '132b2f66-ee5f-46f6-8904-32d9dc4d36c3',
     userTurns: 3,
-    assistantTurns: 5,
+    // 5 of the agent's own, and the reports of its 3 Explore subagents.
+    assistantTurns: 8,
     present: [
       '## 09:15 — user\n@claude-code-prompt.md really ULTRATHINK this',
       '→ can you explain the modifications needed to test?  is this for the import options?',
       '→ Yes, run the tests',
       '> [tool:Read] /mnt/c/python/cctrace/objective.md',
       '> [tool:Write] /home/jim/.claude/plans/hazy-enchanting-piglet.md',
+      // A Task tool_result is the subagent's answer: kept, cut to its first 4000 characters.
+      "Subagent report (Explore cctrace codebase structure (Explore)):\n\nPerfect! I've thoroughly explored the cctrace codebase.",
+      'characters, is not kept]',
     ],
     absent: [
       "The user wants me to read the claude-code-prompt.md file", // thinking
       '# Objective: Portable, Resumable Claude Code Sessions', // Read tool_result
-      "Perfect! I've thoroughly explored", // 50 KB Task tool_result
       'EoQICkYICxgCKkAFQxdPKLmkG3xCfm', // thinking signature
-      'trackedFileBackups',
+      // The last file-history-snapshot record (a subagent's report describes the record type, so its key name may appear).
+      'hazy-enchanting-piglet.md":{"backupFileName"',
+      '"backupTime":"2026-01-06T09:23:46',
     ],
-    maxRatio: 0.05,
+    // Three 4 KB subagent reports; without them 0.023.
+    maxRatio: 0.1,
   },
   {
     file: 'claude-code-jsonl/claude-code-viewer-orchestrator-ja.jsonl',
     format: 'claude-code',
     id: '5c0375b4-57a5-4f26-b12d-d022ee4e51b7',
     userTurns: 1,
-    assistantTurns: 3,
-    present: ['/orchestrator @CLAUDE.md を最新の状態にアップデートしてください', 'CLAUDE.mdファイルを最新の状態にアップデートしました', '> [tool:Edit] /path/to/Demo/CLAUDE.md → error'],
+    // 3 of the agent's own, 2 subagent reports, and the agent's words after each report.
+    assistantTurns: 7,
+    present: [
+      '/orchestrator @CLAUDE.md を最新の状態にアップデートしてください',
+      'CLAUDE.mdファイルを最新の状態にアップデートしました',
+      '> [tool:Edit] /path/to/Demo/CLAUDE.md → error',
+      'Subagent report (Check package configuration (general-purpose)):\n\n## Package.json Analysis Summary',
+    ],
     absent: [
       'Split complex tasks into independent subtasks', // isMeta command expansion
       "I'll examine the package.json files in the Demo directory", // sidechain

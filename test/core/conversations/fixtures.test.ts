@@ -94,6 +94,8 @@ describe('importers on hand-written fixtures', () => {
         at: '2026-03-02T09:00:10.000Z',
         tools: ['[tool:Task] Find rounding code (Explore)'],
       },
+      // The subagent's answer, from the Task result in this file; its own transcript is not read.
+      { role: 'assistant', text: 'Subagent report (Find rounding code (Explore)):\n\nSUBAGENT-REPORT: totals are summed as floats in src/cart.ts', at: '2026-03-02T09:01:00.000Z' },
       {
         role: 'assistant',
         text: "Totals are summed as floats; I'll switch them to integer cents.",
@@ -107,9 +109,30 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.skipped?.['compact-boundary'], 1);
     assert.equal(conv.skipped?.['compact-summary'], 1);
     const text = renderTranscript(conv);
-    for (const hidden of ['SELECTED-CODE', 'REMINDER-TEXT', 'task-notification', 'b27a792', 'bb6abe4', 'COMPACT-SUMMARY', 'Caveat', 'SUBAGENT-REPORT']) {
+    for (const hidden of ['SELECTED-CODE', 'REMINDER-TEXT', 'task-notification', 'b27a792', 'bb6abe4', 'COMPACT-SUMMARY', 'Caveat', 'SUBAGENT-TEXT']) {
       assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
     }
+  });
+
+  it("keeps Claude Code subagents' answers, synchronous and background, as agent turns, never the user's", () => {
+    // Shapes from Claude Code 2.1 sessions as public tools that read them record them: an Agent
+    // result with an `agentId:` line, a background launch, its <task-notification> with <result>.
+    const conv = load('claude-subagent-answers.jsonl');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'Review the checkout flow and the refund flow in parallel.', at: '2026-05-04T10:00:00.000Z' },
+      {
+        role: 'assistant',
+        text: "I'll start two reviewers.",
+        at: '2026-05-04T10:00:05.000Z',
+        tools: ['[tool:Agent] Review checkout (code-reviewer)', '[tool:Agent] Review refunds (code-reviewer)'],
+      },
+      { role: 'assistant', text: 'Subagent report (Review checkout (code-reviewer)):\n\nCheckout rounds tax per line; it should round the total once.', at: '2026-05-04T10:02:00.000Z' },
+      { role: 'assistant', text: 'Checkout is reviewed; the refund review is still running.', at: '2026-05-04T10:02:10.000Z' },
+      { role: 'assistant', text: 'Subagent report (Review refunds (code-reviewer)):\n\nRefunds skip the ledger entry when the amount is zero.', at: '2026-05-04T10:05:00.000Z' },
+      { role: 'assistant', text: 'Both reviews are in: round the checkout total once, and record zero refunds.', at: '2026-05-04T10:05:10.000Z' },
+    ]);
+    const text = renderTranscript(conv);
+    for (const hidden of ['agentId', 'Async agent launched', 'task-notification', 'total_tokens']) assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
   });
 
   it('prefers the name the user gave a Claude Code session over the generated one', () => {

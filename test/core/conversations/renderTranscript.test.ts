@@ -125,6 +125,15 @@ describe('renderTranscript', () => {
       assert.equal(parsed.id, conv.id, file);
       assert.equal(parsed.sourceFormat, conv.format, file);
       assert.equal(renderTranscript(parsed), first, file);
+      // The copy a store keeps in transcripts/ reads back the same way, and renders back to itself.
+      const stored = renderTranscript(conv, { rawSha256: '0'.repeat(64) });
+      const storedPath = `/lore/transcripts/2026/01/01/0000-${path.basename(file)}.md`;
+      assert.equal(detectFormat(storedPath, stored), 'lore-transcript', file);
+      const storedBack = importConversation(storedPath, stored);
+      assert.equal(storedBack.id, conv.id, file);
+      assert.equal(storedBack.sourceFormat, conv.format, file);
+      assert.equal(renderTranscript(storedBack, { rawSha256: '0'.repeat(64) }), stored, file);
+      assert.equal(renderTranscript(storedBack), first, file);
       const kept = conv.turns.filter((t) => t.text.trim() !== '' || (t.tools?.length ?? 0) > 0);
       assert.deepEqual(
         parsed.turns.map((t) => [t.role, t.text, t.tools ?? []]),

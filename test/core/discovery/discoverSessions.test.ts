@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { discoverSessions, type ToolSessions } from '../../../src/core/discovery/discoverSessions';
 import type { Host } from '../../../src/core/discovery/host';
 import type { ToolId } from '../../../src/core/discovery/toolLocations';
+import { buildOpenCodeDb } from '../../helpers/opencodeDb';
 import { makeTempDir } from '../../helpers/paths';
 
 function write(file: string, content: string | object): string {
@@ -101,10 +102,26 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
   // Cursor and OpenCode (no importer of Lore's own reads these yet, or another does: only listed).
   const cursorName = workspace.replace(/^\/+/, '').replace(/[^A-Za-z0-9]/g, '-');
   add('cursor', write(path.join(home, '.cursor', 'projects', cursorName, 'agent-transcripts', 'u1', 'u1.jsonl'), jsonl({ role: 'user', message: { content: [] } })));
+  // A Cursor session's subagent transcripts are part of it.
+  const cursorSession = path.join(home, '.cursor', 'projects', cursorName, 'agent-transcripts', '7c1e4b2a-5d3f-4e6a-9b8c-0d1e2f3a4b5c');
+  add('cursor', write(path.join(cursorSession, '7c1e4b2a-5d3f-4e6a-9b8c-0d1e2f3a4b5c.jsonl'), jsonl({ role: 'user', message: { content: [] } })));
+  write(path.join(cursorSession, 'subagents', '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.jsonl'), jsonl({ role: 'user', message: { content: [] } }));
   write(path.join(home, '.cursor', 'projects', 'home-dev-other', 'agent-transcripts', 'u2.jsonl'), jsonl({ role: 'user' }));
   const opencode = path.join(home, '.local', 'share', 'opencode', 'storage', 'session');
   add('opencode', write(path.join(opencode, 'proj1', 'ses_1.json'), { id: 'ses_1', directory: workspace, title: 't' }));
   write(path.join(opencode, 'proj2', 'ses_2.json'), { id: 'ses_2', directory: other, title: 't' });
+  // A subagent's session is part of its parent's.
+  write(path.join(opencode, 'proj1', 'ses_3.json'), { id: 'ses_3', parentID: 'ses_1', directory: workspace, title: 't' });
+  fs.mkdirSync(path.join(opencode, '..', 'message'), { recursive: true });
+  // Since OpenCode 1.2 its sessions are rows of opencode.db beside the storage folder, named `<db>#<id>`.
+  const migrated = path.join(root, 'migrated-storage');
+  write(path.join(migrated, 'session', 'proj1', 'ses_db1.json'), { id: 'ses_db1', directory: workspace, title: 't', version: '1.2.0' });
+  write(path.join(migrated, 'session', 'proj2', 'ses_db2.json'), { id: 'ses_db2', directory: other, title: 't', version: '1.2.0' });
+  fs.mkdirSync(path.join(migrated, 'message'));
+  fs.mkdirSync(path.join(migrated, 'part'));
+  const db = path.join(home, '.local', 'share', 'opencode', 'opencode.db');
+  buildOpenCodeDb(migrated, db);
+  add('opencode', `${db}#ses_db1`);
 
   return { host: { platform: 'linux', home, env: {} }, workspace, other, mine };
 }
@@ -118,7 +135,7 @@ describe('discovery: which sessions belong to the workspace', () => {
     assert.deepEqual(byTool(found), Object.fromEntries(Object.entries(mine).map(([tool, files]) => [tool, [...files].sort()])));
     const others = Object.fromEntries(found.map((t) => [t.tool, t.otherWorkspaces]));
     // Codex's unreadable rollout and Cline's task without a recorded folder count as other workspaces'.
-    assert.deepEqual(others, { 'claude-code': 1, codex: 2, 'gemini-cli': 1, 'copilot-chat': 2, cline: 2, 'roo-code': 0, 'kilo-code': 0, continue: 1, 'copilot-cli': 1, aider: 0, cursor: 1, opencode: 1 });
+    assert.deepEqual(others, { 'claude-code': 1, codex: 2, 'gemini-cli': 1, 'copilot-chat': 2, cline: 2, 'roo-code': 0, 'kilo-code': 0, continue: 1, 'copilot-cli': 1, aider: 0, cursor: 1, opencode: 2 });
   });
 
   it('lists the sessions of other workspaces only when asked, with the workspace each records', () => {

@@ -28,7 +28,7 @@ describe('discovery: where each tool keeps sessions', () => {
     assert.deepEqual(where(linux, 'copilot-cli'), ['/home/ada/.copilot/session-state']);
     assert.deepEqual(where(linux, 'aider'), ['/src/app/.aider.chat.history.md']);
     assert.deepEqual(where(linux, 'cursor'), ['/home/ada/.cursor/projects']);
-    assert.deepEqual(where(linux, 'opencode'), ['/home/ada/.local/share/opencode/storage/session']);
+    assert.deepEqual(where(linux, 'opencode'), ['/home/ada/.local/share/opencode']);
   });
 
   it('Linux: the variables each tool honours move its folder', () => {
@@ -39,7 +39,7 @@ describe('discovery: where each tool keeps sessions', () => {
     assert.deepEqual(where(host, 'continue'), ['/cont/sessions']);
     assert.equal(where(host, 'copilot-chat')[0], '/cfg/Code/User/workspaceStorage');
     assert.equal(where(host, 'copilot-chat')[3], '/data/code-server/User/workspaceStorage');
-    assert.deepEqual(where(host, 'opencode'), ['/data/opencode/storage/session']);
+    assert.deepEqual(where(host, 'opencode'), ['/data/opencode']);
     // A blank variable is as good as unset.
     assert.deepEqual(where({ ...linux, env: { CODEX_HOME: ' ' } }, 'codex')[0], '/home/ada/.codex/sessions');
   });

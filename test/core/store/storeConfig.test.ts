@@ -18,20 +18,28 @@ describe('store config (config.json)', () => {
   });
 
   it('reads both spellings and ignores keys it does not know', () => {
-    assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, { reclaim: 'archive', digestEnabled: false });
+    assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, { reclaim: 'archive', digestEnabled: false, transcripts: true });
     const nested = load('\ufeff{"harvest": {"reclaim": "keep", "x": true}, "digest": {"enabled": false}}');
-    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: false });
+    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: false, transcripts: true });
     assert.equal(nested.warning, undefined);
   });
 
   it('names the file and the field that is wrong, and keeps the other settings', () => {
     const { file, config, warning } = load('{"reclaim": "shred", "digestEnabled": false}');
-    assert.deepEqual(config, { reclaim: DEFAULT_STORE_CONFIG.reclaim, digestEnabled: false });
+    assert.deepEqual(config, { reclaim: DEFAULT_STORE_CONFIG.reclaim, digestEnabled: false, transcripts: true });
     assert.ok(warning?.startsWith(`${file}: reclaim: `), warning);
     assert.match(warning!, /delete.*archive.*keep/);
     const nested = load('{"digest": {"enabled": "no"}, "reclaim": "keep"}');
-    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: true });
+    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: true, transcripts: true });
     assert.match(nested.warning!, /config\.json: digest\.enabled: .*boolean/);
+    const transcripts = load('{"transcripts": "off", "reclaim": "keep"}');
+    assert.deepEqual(transcripts.config, { reclaim: 'keep', digestEnabled: true, transcripts: true });
+    assert.match(transcripts.warning!, /config\.json: transcripts: .*boolean/);
+  });
+
+  it('turns stored transcripts off with "transcripts": false (on by default)', () => {
+    assert.equal(DEFAULT_STORE_CONFIG.transcripts, true);
+    assert.deepEqual(load('{"transcripts": false}').config, { ...DEFAULT_STORE_CONFIG, transcripts: false });
   });
 
   it('falls back to the defaults when the file is not JSON or not an object, and says so', () => {
