@@ -95,6 +95,10 @@ for (const step of manifest.contributes.walkthroughs.flatMap((w) => w.steps)) {
 const readmeLinks = [...fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)\s#]+)[^)]*\)/g)].map((m) => m[1]).filter((link) => !/^[a-z]+:/i.test(link));
 const missingLinks = readmeLinks.filter((link) => !names.has(`extension/${path.posix.normalize(link)}`));
 check(readmeLinks.length > 0 && missingLinks.length === 0, `holds the ${readmeLinks.length} files README.md links to${missingLinks.length ? `; missing: ${missingLinks.join(', ')}` : ''}`);
+// The extension page shows README.md without its developer block (scripts/marketplaceReadme.mjs).
+const packagedReadme = entries.find((e) => e.name.toLowerCase() === 'extension/readme.md');
+const userReadme = path.join(ROOT, 'dist', 'README.md');
+check(packagedReadme !== undefined && fs.existsSync(userReadme) && packagedReadme.size === fs.statSync(userReadme).size, 'shows the README without its developer block (dist/README.md)');
 const unwanted = [...names].filter((n) => /\.map$|^extension\/(src|test|out|bench|examples|\.vscode-test|\.node24)\/|\.ts$/.test(n) && !n.endsWith('.d.ts'));
 check(unwanted.length === 0, `holds no sources, source maps or test files${unwanted.length ? `: ${unwanted.slice(0, 5).join(', ')}` : ''}`);
 const otherModules = [...names].filter((n) => n.startsWith('extension/node_modules/') && !n.startsWith('extension/node_modules/better-sqlite3/'));
