@@ -157,6 +157,25 @@ try {
     await page.locator('.part.activitybar .action-item a[aria-label^="Lore"], .part.activitybar .action-item[aria-label^="Lore"]').first().waitFor({ state: 'attached', timeout: 60_000 });
   });
 
+  await step('the walkthrough', async () => {
+    // Not runCommand: this command answers with a second QuickPick, the list of walkthroughs.
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('>Welcome: Open Walkthrough');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Walkthrough' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Lore' }).first().click();
+    // The first step open, its markdown beside it; the steps already done (store, provider) ticked.
+    await page.locator('.gettingStartedContainer .getting-started-step', { hasText: 'Create the knowledge store' }).first().waitFor({ state: 'visible' });
+    await page.locator('.gettingStartedContainer .getting-started-step', { hasText: 'Find your conversations' }).first().click();
+    await page.waitForTimeout(1500);
+    await clearNotifications();
+    await page.mouse.move(25, 500);
+    await shot('00-walkthrough.png');
+    await runCommand('View: Close All Editors');
+  });
+
   await step('show the Lore views (empty store)', async () => {
     await runCommand('View: Show Lore');
     await page.locator('.part.sidebar .pane-header', { hasText: 'Digest' }).waitFor();

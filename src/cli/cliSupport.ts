@@ -71,6 +71,14 @@ export function storeInUse(io: Output): StorePaths | undefined {
   return storesInUse.get(io);
 }
 
+/**
+ * The store of another folder than the run's cwd, by the same rules (`lore hook` is told the
+ * agent's folder in its input): $LORE_ROOT, else the nearest `.lore/` upwards, else `<folder>/.lore`.
+ */
+export function storeForFolder(folder: string, io: Output): StorePaths {
+  return findStore(envOf(io).LORE_ROOT, undefined, folder);
+}
+
 function findStore(chosen: string | undefined, workspace: string | undefined, cwd: string): StorePaths {
   if (chosen) return storePaths(path.resolve(cwd, chosen), workspace && path.resolve(cwd, workspace));
   let dir = path.resolve(cwd);
@@ -113,6 +121,8 @@ export interface Output {
   env?: NodeJS.ProcessEnv;
   /** Whether stdout is a terminal (default: process.stdout.isTTY). */
   stdoutIsTTY?: boolean;
+  /** What the command reads as its input (default: process.stdin); only `lore hook` reads one. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** The run's cwd: `io.cwd`, else the process's. */

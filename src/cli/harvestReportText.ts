@@ -28,6 +28,7 @@ export function dryRunText(report: HarvestReport): string {
   ];
   if (t.reclaimable) lines.push(`reclaimable now (already harvested): ${t.reclaimable} (${formatBytes(t.reclaimableBytes)})`);
   if (t.counts.live) lines.push(`live (agent still writing, modified in the last minutes): ${t.counts.live}; they are left for a later run`);
+  for (const c of report.conversations.filter((c) => c.class === 'live')) lines.push(`left for later (live): ${printable(c.path)}: ${printable(c.reason ?? '')}`);
   if (t.counts.deferred) lines.push(`deferred by --max-harvest-bytes: ${t.counts.deferred}`);
   for (const c of report.conversations.filter((c) => c.class === 'too-large')) {
     const rendered = c.renderedBytes !== undefined ? `${formatBytes(c.renderedBytes)} rendered from ` : '';

@@ -5,6 +5,8 @@
 import { contextCommand, CONTEXT_HELP } from './commands/contextCommand';
 import { digestCommand, DIGEST_HELP } from './commands/digestCommand';
 import { harvestCommand, HARVEST_HELP } from './commands/harvestCommand';
+import { hookCommand, HOOK_HELP } from './commands/hookCommand';
+import { hooksCommand, HOOKS_HELP } from './commands/hooksCommand';
 import { initCommand, INIT_HELP } from './commands/initCommand';
 import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
@@ -29,6 +31,8 @@ const COMMANDS: Record<string, Command> = {
   context: contextCommand,
   review: reviewCommand,
   sources: sourcesCommand,
+  hook: hookCommand,
+  hooks: hooksCommand,
   undo: undoCommand,
 };
 
@@ -44,6 +48,8 @@ ${MCP_HELP.split('\n')[0]}
 ${CONTEXT_HELP.split('\n')[0]}
 ${REVIEW_HELP.split('\n').slice(0, 3).join('\n')}
 ${SOURCES_HELP.split('\n')[0]}
+${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
+${HOOK_HELP.split('\n')[0]}
 ${UNDO_HELP.split('\n')[0]}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)

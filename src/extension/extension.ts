@@ -5,15 +5,21 @@
  */
 import * as vscode from 'vscode';
 import type { SourcesReport } from '../core/discovery/measureSources';
+import type { HarvestReport } from '../core/harvest/runHarvest';
 import type { ReviewDecision, ReviewDecisionResult } from '../core/knowledge/reviewQueue';
 import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
+import { ContextKeys } from './contextKeys';
 import { registerLoreParticipant } from './chat/loreParticipant';
+import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
 import { PendingPlanStatus } from './harvest/pendingPlanStatus';
+import { editItem, registerItemCommands, type KnowledgeItemRef } from './knowledge/itemCommands';
+import type { ItemEditAction, ItemEditResult } from './knowledge/knowledgeItemEdit';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
+import { HarvestScheduler } from './harvest/harvestSchedule';
 import { listSources, registerImportCommand } from './harvest/importConversations';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
@@ -22,6 +28,7 @@ import { decideHeldItem, registerReviewCommands } from './review/reviewCommands'
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
+import { DistillChoice, registerDistillCommand } from './providers/distillChoice';
 import { registerSearchCommand } from './search/searchQuickPick';
 import { SearchClient } from './search/searchClient';
 import { onServerNotification } from './serverNotification';
@@ -29,6 +36,7 @@ import { registerStoreCommands } from './storeCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
+import { InboxTreeProvider } from './views/inboxTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
 import { LedgerTreeProvider } from './views/ledgerTree';
 import { ReviewTreeProvider } from './views/reviewTree';
@@ -39,7 +47,9 @@ export interface LoreApi {
   harvest: HarvestController;
   /** The status bar item that keeps a pending plan's Apply / Review / Discard reachable. */
   planStatus: PendingPlanStatus;
-  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider };
+  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider; inbox: InboxTreeProvider };
+  /** The `lore.harvest.schedule` run, now: undefined when skipped (no store, a harvest running or pending). */
+  runScheduledHarvest(): Promise<HarvestReport | undefined>;
   caches: CacheStates;
   statusBar: CacheStatusBar;
   notes: NotesClient;
@@ -48,10 +58,16 @@ export interface LoreApi {
   harvestWithoutDialogs: HarvestWithoutDialogs;
   /** What "Import Conversations…" offers: this workspace's agent sessions per tool, measured (null while the language server is not running). */
   listSources(options?: { allWorkspaces?: boolean }): Promise<SourcesReport | null>;
+  /** How conversations are distilled: asked once, remembered in `lore.provider` ("Lore: Choose How to Distill…"). */
+  distill: DistillChoice;
   /** Adds a note to a file, as Add Note to This File does once the person typed it. */
   addNote(file: vscode.Uri, text: string): Promise<string>;
   /** Accepts or rejects a held item, as the Review view's commands do once the person confirmed. */
   decideHeldItem(decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult>;
+  /** Deletes a knowledge item or marks a task done, as the views' menu commands do once the person confirmed. */
+  editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
+  /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
+  contextKeys: ContextKeys;
 }
 
 /** Kept for `deactivate`, which must stop the language server and return that promise. */
@@ -67,16 +83,20 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const notes = new NotesClient(context, store);
   const views = {
     digest: new DigestTreeProvider(store),
-    ledger: new LedgerTreeProvider(store),
+    ledger: new LedgerTreeProvider(store, () => listSources(notes)),
     knowledge: new KnowledgeTreeProvider(store, notes),
     cache: new CacheTreeProvider(caches),
     review: new ReviewTreeProvider(store),
+    inbox: new InboxTreeProvider(store),
   };
   notesClient = notes;
   const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);
-  const harvestCommands = registerHarvestCommands(context, store, harvest);
-  const setStoreContext = () => void vscode.commands.executeCommand('setContext', 'lore.storeExists', store.exists);
+  const distill = new DistillChoice(context.secrets);
+  const harvestCommands = registerHarvestCommands(context, store, harvest, distill);
+  const scheduler = new HarvestScheduler(context, store, harvest);
+  const contextKeys = new ContextKeys();
+  const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
     store,
@@ -96,18 +116,25 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     store.onDidChange(setStoreContext),
     // Keep opted-in agent instruction files in step with the digest (rewritten only on change).
     store.onDidChange(() => syncInstructions(store)),
-    vscode.window.registerTreeDataProvider('lore.digest', views.digest),
-    vscode.window.registerTreeDataProvider('lore.ledger', views.ledger),
-    vscode.window.registerTreeDataProvider('lore.knowledge', views.knowledge),
+    // Views with groups get Collapse All in their title bar.
+    vscode.window.createTreeView('lore.digest', { treeDataProvider: views.digest, showCollapseAll: true }),
+    vscode.window.createTreeView('lore.ledger', { treeDataProvider: views.ledger, showCollapseAll: true }),
+    vscode.window.createTreeView('lore.knowledge', { treeDataProvider: views.knowledge, showCollapseAll: true }),
     vscode.window.registerTreeDataProvider('lore.cache', views.cache),
     vscode.window.registerTreeDataProvider('lore.review', views.review),
+    vscode.window.registerTreeDataProvider('lore.inbox', views.inbox),
     ...registerReviewCommands(store),
+    ...registerItemCommands(store),
     registerLoreParticipant(context, store, caches),
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
     ...harvestCommands.disposables,
     registerImportCommand(notes, harvestCommands.harvestSources),
+    ...registerAgentHookCommands(context, store, harvestCommands.harvestSources),
+    scheduler,
+    distill,
+    registerDistillCommand(distill),
   );
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
@@ -123,8 +150,12 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     search,
     harvestWithoutDialogs: harvestCommands.harvestWithoutDialogs,
     listSources: (options) => listSources(notes, options),
+    distill,
     addNote: (file, text) => addManualNote(store, file, text),
     decideHeldItem: (decision, itemId) => decideHeldItem(store, decision, itemId),
+    runScheduledHarvest: () => scheduler.runNow(),
+    editItem: (action, item) => editItem(store, action, item),
+    contextKeys,
   };
 }
 

@@ -8,6 +8,7 @@ import type { ReclaimMode } from '../core/store/storeConfig';
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
 export type SearchBackendSetting = 'auto' | 'sqlite' | 'minisearch';
+export type HarvestSchedule = 'off' | 'hourly' | 'daily';
 
 export interface LoreSettings {
   storeLocation: StoreLocation;
@@ -24,6 +25,8 @@ export interface LoreSettings {
   transcripts: boolean | undefined;
   digestEnabled: boolean;
   timeoutSeconds: number;
+  /** A background harvest every hour or day (off by default). */
+  harvestSchedule: HarvestSchedule;
   searchBackend: SearchBackendSetting;
   /** Agent instruction files that get the digest block (AGENTS.md, CLAUDE.md, …). */
   instructionsSync: string[];
@@ -50,6 +53,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     transcripts: explicitlySet<boolean>(c, 'harvest.transcripts'),
     digestEnabled: c.get<boolean>('digest.enabled', true),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
+    harvestSchedule: c.get<HarvestSchedule>('harvest.schedule', 'off'),
     searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),
     instructionsSync: c.get<string[]>('instructions.sync', []),
   };
@@ -64,4 +68,21 @@ function explicitlySet<T>(c: vscode.WorkspaceConfiguration, key: string): T | un
 /** Records the instruction files to keep in step with the digest, for this workspace. */
 export async function updateInstructionsSync(files: string[]): Promise<void> {
   await section().update('instructions.sync', files, vscode.ConfigurationTarget.Workspace);
+}
+
+/** True when a user, workspace or folder setting names the provider: the package default is not a choice the person made. */
+export function providerChosen(): boolean {
+  const inspected = section().inspect<string>('provider');
+  return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some((v) => v !== undefined);
+}
+
+/**
+ * Records how to distill: in the workspace when the workspace already names a provider (a user
+ * value would be shadowed by it), else in the user settings. Returns where it went.
+ */
+export async function updateProvider(provider: ProviderSetting): Promise<'workspace' | 'user'> {
+  const config = section();
+  const inWorkspace = config.inspect<string>('provider')?.workspaceValue !== undefined;
+  await config.update('provider', provider, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  return inWorkspace ? 'workspace' : 'user';
 }

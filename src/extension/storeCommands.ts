@@ -50,7 +50,7 @@ export function registerStoreCommands(context: vscode.ExtensionContext, store: S
     vscode.commands.registerCommand('lore.openConversation', (node?: LedgerEntryNode) => runCommand('Open Conversation', async () => {
       const location = node && conversationFile(store.paths, node.entry);
       if (!location) {
-        void vscode.window.showInformationMessage('Lore: the conversation no longer exists (it was reclaimed before Lore kept transcripts); the ledger entry records what was harvested from it.');
+        void vscode.window.showInformationMessage('Lore: the conversation no longer exists (it was removed from the inbox before Lore kept transcripts); the ledger entry records what was harvested from it.');
         return;
       }
       await vscode.window.showTextDocument(vscode.Uri.file(location));

@@ -99,7 +99,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   void server.start();
   return {
     capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
+      // Saves too: a saved noted file may now differ from what its notes describe (see onDidSave).
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       codeLensProvider: { resolveProvider: true },
       hoverProvider: true,
       documentLinkProvider: { resolveProvider: false },
@@ -240,6 +241,14 @@ documents.onDidChangeContent((event) => {
       if (current) validate(current);
     }, DIAGNOSTICS_DEBOUNCE_MS),
   );
+});
+
+// VS Code asks for lenses again when the text changes, not when it is saved; but staleness is
+// measured against the file on disk, so after a save the lenses of a noted file must be asked for
+// again, or they keep the title they had before the save until the tab changes.
+documents.onDidSave((event) => {
+  const file = pathOf(event.document.uri);
+  if (file && server?.notes.find(file)) server.scheduleLensRefresh();
 });
 
 documents.onDidClose((event) => {

@@ -76,7 +76,8 @@ describe('planted instructions (lore harvest, lore review, context, MCP)', funct
     const warning = (report.warnings as string[]).find((w) => w.includes('held for review'));
     assert.ok(warning, JSON.stringify(report.warnings));
     assert.match(warning!, /^4 items held for review \(lore review\): /);
-    for (const file of ['facts.md', 'decisions.md', 'tasks.md (Open)', 'files/']) assert.ok(warning!.includes(file), warning);
+    for (const file of ['facts.md', 'decisions.md', 'tasks.md (Open)', 'notes on src/app.ts']) assert.ok(warning!.includes(file), warning);
+    assert.ok(!/files\/\d+-\d+\.md/.test(warning!), `a note file is named by the file it is about: ${warning}`);
     assert.deepEqual(report.held.map((h: { kinds: string[] }) => h.kinds), [['addressed-to-agent', 'remote-exec'], ['weaken-security'], ['override'], ['exfiltration']]);
 
     const read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8');
@@ -125,7 +126,7 @@ describe('planted instructions (lore harvest, lore review, context, MCP)', funct
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /^1\. facts\.md: Always run curl -fsSL[^\n]*\n {3}flagged: addressed-to-agent \([^)]*\); remote-exec \([^\n]*\n {3}from: c1, 2026-11-20$/m);
     assert.match(list.stdout, /^2\. decisions\.md: set NODE_TLS_REJECT_UNAUTHORIZED=0/m);
-    assert.match(list.stdout, /^4\. files\/\S+ \(src\/app\.ts\): send ~\/\.ssh\/id_rsa/m);
+    assert.match(list.stdout, /^4\. notes on src\/app\.ts: send ~\/\.ssh\/id_rsa/m);
 
     // Accept 1: into facts.md without the marker, recorded as accepted, and into the digest.
     const accepted = await runCli(['review', 'accept', '1', '--root', root]);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main';
 import { CLI, makeTempDir } from './paths';
 
@@ -23,6 +24,8 @@ export interface RunCliOptions {
    * kill, a signal, a lock held by another process, stdio, limits, variables read at load time.
    */
   spawn?: boolean;
+  /** What the CLI reads on stdin (default: nothing, closed at once). */
+  input?: string;
 }
 
 /**
@@ -59,6 +62,7 @@ async function runCliInProcess(args: string[], options: RunCliOptions): Promise<
     cwd: path.resolve(options.cwd ?? process.cwd()),
     env: { ...process.env, ...BASE_ENV, ...options.env },
     stdoutIsTTY: false,
+    stdin: Readable.from([Buffer.from(options.input ?? '')]),
   });
   return { code, signal: null, stdout, stderr };
 }
@@ -72,12 +76,13 @@ function spawnCli(args: string[], options: RunCliOptions): Promise<CliResult> {
     const child = spawn(command, argv, {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, ...BASE_ENV, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });

@@ -86,6 +86,19 @@ for (const required of [
 ]) {
   check(names.has(required), `holds ${required}`);
 }
+// The extension page: the icon, the walkthrough's media, and every file the README links to
+// relatively (VS Code resolves those against the installed extension; vsce keeps them relative).
+check(names.has(`extension/${manifest.icon}`), `holds the icon ${manifest.icon}`);
+for (const step of manifest.contributes.walkthroughs.flatMap((w) => w.steps)) {
+  check(names.has(`extension/${step.media.markdown}`), `holds walkthrough media ${step.media.markdown}`);
+}
+const readmeLinks = [...fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)\s#]+)[^)]*\)/g)].map((m) => m[1]).filter((link) => !/^[a-z]+:/i.test(link));
+const missingLinks = readmeLinks.filter((link) => !names.has(`extension/${path.posix.normalize(link)}`));
+check(readmeLinks.length > 0 && missingLinks.length === 0, `holds the ${readmeLinks.length} files README.md links to${missingLinks.length ? `; missing: ${missingLinks.join(', ')}` : ''}`);
+// The extension page shows README.md without its developer block (scripts/marketplaceReadme.mjs).
+const packagedReadme = entries.find((e) => e.name.toLowerCase() === 'extension/readme.md');
+const userReadme = path.join(ROOT, 'dist', 'README.md');
+check(packagedReadme !== undefined && fs.existsSync(userReadme) && packagedReadme.size === fs.statSync(userReadme).size, 'shows the README without its developer block (dist/README.md)');
 const unwanted = [...names].filter((n) => /\.map$|^extension\/(src|test|out|bench|examples|\.vscode-test|\.node24)\/|\.ts$/.test(n) && !n.endsWith('.d.ts'));
 check(unwanted.length === 0, `holds no sources, source maps or test files${unwanted.length ? `: ${unwanted.slice(0, 5).join(', ')}` : ''}`);
 const otherModules = [...names].filter((n) => n.startsWith('extension/node_modules/') && !n.startsWith('extension/node_modules/better-sqlite3/'));
@@ -134,6 +147,34 @@ async function until(probe, ms) {
   }
 }
 
+/**
+ * Opens Lore's page in the Extensions view and says how many README images it shows. Reported,
+ * not checked: relative images render there only once package.json names the repository
+ * (CONTRIBUTING.md, Packaging), and a page the workbench is slow to draw must not fail the check.
+ */
+async function reportExtensionPage() {
+  try {
+    await page.keyboard.press('Control+Shift+X');
+    const search = page.locator('.extensions-viewlet .suggest-input-container').first();
+    await search.waitFor({ state: 'visible', timeout: 15_000 });
+    await search.click();
+    await page.keyboard.type('@installed lore');
+    await page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Lore' }).first().click({ timeout: 15_000 });
+    await page.locator('.extension-editor').waitFor({ state: 'visible', timeout: 15_000 });
+    const readme = async () => {
+      for (const frame of page.frames()) {
+        const images = await frame.evaluate(() => (document.querySelector('h1')?.textContent === 'Lore' ? [...document.images].map((i) => i.complete && i.naturalWidth > 0) : null)).catch(() => null);
+        if (images?.length) return images;
+      }
+      return undefined;
+    };
+    const images = await until(readme, 20_000);
+    console.log(`  · the extension page shows ${images ? `${images.filter(Boolean).length} of ${images.length}` : 'no'} README images${images?.every(Boolean) ? '' : ' (relative links render only once package.json names the repository: CONTRIBUTING.md, Packaging)'}`);
+  } catch (err) {
+    console.log(`  · the extension page could not be inspected: ${String(err?.message ?? err).split('\n')[0]}`);
+  }
+}
+
 const logsDir = path.join(sandbox.userData, 'logs');
 const hostLog = () => findFiles(logsDir, /exthost\d*\/remoteexthost\.log$/).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
 
@@ -175,6 +216,7 @@ if (failures.length === 0) {
       await page.keyboard.press('Enter');
       const shown = await until(loreChannelShown, 20_000);
       check(shown, 'F1 "Lore: Show Log" shows the Lore output channel');
+      await reportExtensionPage();
     }
   } catch (err) {
     check(false, `no error while driving the workbench: ${err?.message ?? err}`);

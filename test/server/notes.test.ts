@@ -217,6 +217,20 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.equal((await client.lensTitles(uri))[0], 'Lore: 1 note (file changed since)', 'a small change is not "a lot"');
   });
 
+  it('asks for the lenses again when a noted file is saved, so their titles follow the file on disk', async () => {
+    const uri = await client.open(app);
+    assert.equal((await client.lensTitles(uri))[0], 'Lore: 3 notes');
+    // The editor's text changed first (lenses asked for then still see the old file on disk) ...
+    await client.change(uri, APP + '// edited\n');
+    assert.equal((await client.lensTitles(uri))[0], 'Lore: 3 notes');
+    // ... then it is saved: nothing in the text changes, so only the server can say the lenses did.
+    fs.writeFileSync(app, APP + '// edited\n');
+    const since = Date.now();
+    await client.save(uri);
+    await client.waitFor('workspace/codeLens/refresh', () => true, 5000, since);
+    assert.equal((await client.lensTitles(uri))[0], 'Lore: 3 notes (file changed since)');
+  });
+
   it('says "changed" without an amount when it never saw the noted content', async () => {
     // Noted before the server started, changed before it was opened: no baseline to compare.
     fs.writeFileSync(app, APP + '// edited\n');

@@ -2,7 +2,7 @@
  * `lore review`: lists the knowledge items held for a person's review (they read as
  * instructions to an agent), and accepts or rejects them by number.
  */
-import { decideReview, listReview, targetLabel, type ReviewDecision, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewItem } from '../../core/knowledge/reviewQueue';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
 
 export const REVIEW_HELP = `lore review [--root DIR] [--json]        list items held for review, numbered
@@ -15,7 +15,7 @@ digest, the context and the instruction files until accepted.`;
 
 function describeItem(item: ReviewItem, n: number): string {
   const where = item.where === 'in-place' ? ' (already in the file; held out of agents\' context)' : '';
-  const lines = [`${n}. ${printable(targetLabel(item.target))}${where}: ${printable(item.text)}`];
+  const lines = [`${n}. ${printable(targetDisplayName(item.target))}${where}: ${printable(item.text)}`];
   lines.push(`   flagged: ${item.kinds.map((k, i) => `${k} (${item.reasons[i]})`).join('; ')}`);
   if (item.provenance) lines.push(`   from: ${printable(item.provenance.source)}, ${item.provenance.date}`);
   return lines.join('\n');
@@ -60,7 +60,7 @@ export async function reviewCommand(argv: string[], io: Output): Promise<number>
     io.out(JSON.stringify({ decision: action, decided: result.decided.map((item) => itemJson(item, items.findIndex((i) => i.id === item.id) + 1)), missing: result.missing.length, written: result.written }, null, 2));
   } else {
     const verb = action === 'accept' ? 'accepted' : 'rejected';
-    for (const item of result.decided) io.out(`${verb}: ${printable(targetLabel(item.target))}: ${printable(item.text)}`);
+    for (const item of result.decided) io.out(`${verb}: ${printable(targetDisplayName(item.target))}: ${printable(item.text)}`);
     if (result.decided.length === 0) io.out('nothing to decide');
     if (result.missing.length) io.err(`${result.missing.length} item(s) were decided by someone else meanwhile; run "lore review" again`);
   }

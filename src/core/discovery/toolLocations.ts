@@ -76,7 +76,7 @@ function xdgDataHome(host: Host): string {
 }
 
 /** Claude Code's config folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
-function claudeHome(host: Host): string {
+export function claudeHome(host: Host): string {
   return envValue(host, 'CLAUDE_CONFIG_DIR') ?? hostPath(host).join(host.home, '.claude');
 }
 

@@ -18,8 +18,9 @@ import { serializeLedger, writeLedger } from '../store/ledger';
 import { acquireStoreLock, type StoreLock } from '../store/storeLock';
 import { replaceTextGuarded, type TextEdit } from '../store/storeText';
 import { beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply } from '../store/undoRecord';
-import { resolveInStore, type StorePaths } from '../store/storePaths';
+import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import { writeTranscriptsOnce } from '../store/transcriptFiles';
+import { readQueuedSessions } from '../hooks/hookCapture';
 import { crashPoint } from '../util/crashPoints';
 import { encodeLossless } from '../util/losslessText';
 import type { HarvestPlan, PlanChange } from './plan';
@@ -78,7 +79,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
 
   // Before anything changes: what undo needs to put the store back (undoRecord.ts). An apply
   // that changes nothing keeps the previous one's undo.
-  const undo = beginUndoRecord(paths, plannedForUndo(plan), { keepPrevious: !changesSomething(paths, plan) });
+  const undo = beginUndoRecord(paths, plannedForUndo(paths, plan), { keepPrevious: !changesSomething(paths, plan) });
 
   // 0. Transcripts, before any line that links to them and before the ledger that points at
   //    them: a crash after this leaves a transcript the re-run recognises (same raw_sha256).
@@ -158,8 +159,9 @@ function changesSomething(paths: StorePaths, plan: HarvestPlan): boolean {
 }
 
 /** Every file an apply may rewrite, the transcripts it writes and the reclaims it does. */
-function plannedForUndo(plan: HarvestPlan): PlannedApply {
+function plannedForUndo(paths: StorePaths, plan: HarvestPlan): PlannedApply {
   const files = [...new Set([...plan.changes.map((c) => c.file), 'digest.md', 'ledger.json'])];
   const reclaims = plan.outcomes.flatMap((o) => (o.reclaim ? [{ path: o.path, sha256: o.sha256, action: o.reclaim, archiveTo: o.archiveTo }] : []));
-  return { files, transcripts: (plan.transcripts ?? []).map((t) => ({ file: t.file, text: t.text })), reclaims };
+  const queued = readQueuedSessions(paths).map((entry) => storeRelative(paths, entry.file));
+  return { files, queued, transcripts: (plan.transcripts ?? []).map((t) => ({ file: t.file, text: t.text })), reclaims };
 }

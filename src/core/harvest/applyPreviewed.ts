@@ -6,6 +6,7 @@
  * re-applied on top (applyPlan).
  */
 import * as path from 'node:path';
+import { settleQueue } from '../hooks/hookCapture';
 import { readLedger } from '../store/ledger';
 import { checkStoreEntries } from '../store/storeErrors';
 import { isInside, type StorePaths } from '../store/storePaths';
@@ -74,6 +75,7 @@ export async function applyPreviewedHarvest(paths: StorePaths, previewed: Harves
       return report;
     }
     report.applied = applyPlan(paths, plan);
+    settleQueue(paths, plan.outcomes);
     // The staleness check just found every planned file as the preview hashed it.
     const unsaved = knownFiles.rememberProven(plan.outcomes, plan.ledger, readAt);
     if (unsaved) report.warnings = [...report.warnings, unsaved];

@@ -15,6 +15,7 @@ import { sha256Hash } from '../util/sha256';
 import type { Conversation } from '../conversations/conversation';
 import { readAssembledSource } from './assembledSources';
 import type { KnownFiles } from './knownFiles';
+import { liveReason } from './liveWindow';
 import { importMeasured, type RenderedSize } from './renderedSize';
 
 export type ConversationClass =
@@ -165,8 +166,10 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     else if (looksBinary(buffer)) {
       cls = 'binary';
       reason = buffer.subarray(0, 8192).includes(0) ? 'contains NUL bytes' : 'not valid UTF-8';
-    } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && (file.assembled !== undefined || isAgentLog(file.path))) cls = 'live';
-    else {
+    } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && (file.assembled !== undefined || isAgentLog(file.path))) {
+      cls = 'live';
+      reason = liveReason(mtimeMs, now, liveWindow);
+    } else {
       const imported = importMeasured(file.path, buffer.toString('utf8'));
       rendered = imported.size;
       if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {

@@ -10,6 +10,7 @@ import { countItems } from '../knowledge/categories';
 import { isCalendarDate, toIsoDate, type Provenance } from '../knowledge/provenance';
 import { heldWarning } from '../knowledge/reviewQueue';
 import { ProviderError, type Provider } from '../providers/provider';
+import { queuedTranscripts, settleQueue } from '../hooks/hookCapture';
 import { redactSecrets } from '../safety/redact';
 import { readLedger } from '../store/ledger';
 import { checkStoreEntries } from '../store/storeErrors';
@@ -97,7 +98,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
   const reclaim = options.reclaim ?? config.reclaim;
   const digestEnabled = options.digestEnabled ?? config.digestEnabled;
   const keepTranscripts = options.transcripts ?? config.transcripts;
-  const sources = options.sources?.length ? options.sources : [paths.inbox];
+  // By default: the inbox, and the sessions agent hooks queued where their tools keep them.
+  const sources = options.sources?.length ? options.sources : [paths.inbox, ...queuedTranscripts(paths)];
   const report: HarvestReport = {
     mode: options.mode, store: paths.root, provider: provider.label, sources,
     conversations: [], totals: dryRunTotals([]), problems: [], warnings: warning ? [warning] : [],
@@ -216,6 +218,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
     report.applied = applyPlan(paths, report.plan);
+    settleQueue(paths, report.conversations);
     const unsaved = knownFiles.rememberProven(report.conversations, report.plan.ledger, readAt);
     if (unsaved) report.warnings.push(unsaved);
     return report;

@@ -14,7 +14,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fsyncDirectory } from '../store/atomicWrite';
+import { fsyncDirectory, writeFileAtomic } from '../store/atomicWrite';
 import { replaceGuarded } from '../store/guardedReplace';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { beforeCopy, clearUndo, fileSha, keptPath, readUndoRecord, writeUndoRecord, type UndoRecord } from '../store/undoRecord';
@@ -79,6 +79,7 @@ export async function undoLastHarvest(paths: StorePaths, options: UndoOptions = 
 function editedSinceApply(paths: StorePaths, record: UndoRecord): string[] {
   const edited: string[] = [];
   for (const f of record.files) {
+    if (f.restoreIfMissing) continue;
     const now = fileSha(resolveInStore(paths, f.file));
     if (now !== f.after && now !== f.before) edited.push(f.file);
   }
@@ -117,7 +118,10 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
   for (const [index, f] of files) {
     const full = resolveInStore(paths, f.file);
     if (fileSha(full) === f.before) continue;
-    if (f.before === null) {
+    if (f.restoreIfMissing) {
+      if (f.before === null || fs.existsSync(full)) continue; // A hook's newer entry wins.
+      writeFileAtomic(full, fs.readFileSync(beforeCopy(paths, index, f.file)));
+    } else if (f.before === null) {
       fs.rmSync(full, { force: true });
       fsyncDirectory(path.dirname(full));
     } else {

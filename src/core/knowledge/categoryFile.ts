@@ -241,3 +241,51 @@ export function insertTasks(text: string | undefined, open: string[], done: stri
   doc.finalNewline = true;
   return serializeLines(doc);
 }
+
+/** Line indexes of each item whose line identity is in `identities`, with its continuation lines. */
+function itemBlocks(doc: LineDocument, text: string, identities: ReadonlySet<string>, keep: (item: KnowledgeItem) => boolean = () => true): number[][] {
+  return listItems(text)
+    .filter((item) => identities.has(lineIdentity(item.raw)) && keep(item))
+    .map((item) => {
+      const block = [item.line];
+      for (let i = item.line + 1; i < doc.lines.length && /^\s{2,}\S/.test(doc.lines[i]); i++) block.push(i);
+      return block;
+    });
+}
+
+function spliceOut(doc: LineDocument, blocks: number[][]): void {
+  for (const i of blocks.flat().sort((a, b) => b - a)) spliceLines(doc, i, 1);
+}
+
+/**
+ * Deletes the items whose line identity (see lineIdentity) is in `identities`, continuation
+ * lines included; every other line stays as it was. Undefined when none of them is there.
+ */
+export function removeItems(text: string, identities: ReadonlySet<string>): string | undefined {
+  const doc = parseLines(text);
+  const blocks = itemBlocks(doc, text, identities);
+  if (blocks.length === 0) return undefined;
+  spliceOut(doc, blocks);
+  return serializeLines(doc);
+}
+
+/**
+ * Moves open tasks (by line identity) to the end of `## Done` in tasks.md, creating the heading
+ * when the file has none. Undefined when none of them is open (already done, or gone).
+ */
+export function markTasksDone(text: string, identities: ReadonlySet<string>): string | undefined {
+  const doc = parseLines(text);
+  const blocks = itemBlocks(doc, text, identities, (item) => item.section?.trim().toLowerCase() !== TASKS_DONE_HEADING.slice(3).toLowerCase());
+  if (blocks.length === 0) return undefined;
+  const moved = blocks.flatMap((block) => block.map((i) => doc.lines[i]));
+  spliceOut(doc, blocks);
+  let doneAt = findHeading(doc.lines, TASKS_DONE_HEADING);
+  if (doneAt < 0) {
+    // A new last section: the blank lines that ended the file go, or they would follow the task.
+    const end = endOfContent(doc.lines, 0, doc.lines.length);
+    spliceLines(doc, end, doc.lines.length - end, '', TASKS_DONE_HEADING);
+    doneAt = end + 1;
+  }
+  insertIntoSection(doc, doneAt, moved);
+  return serializeLines(doc);
+}

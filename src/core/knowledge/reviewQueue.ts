@@ -20,7 +20,7 @@ import { acquireStoreLock } from '../store/storeLock';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import type { PlanChange } from '../harvest/plan';
 import { CATEGORY_FILES, type CategoryFileKey } from './categories';
-import { appendItems, listItems, parseLines, serializeLines, spliceLines } from './categoryFile';
+import { appendItems, listItems, removeItems } from './categoryFile';
 import { acceptedIdentities, itemFilter, type AgentItemFilter } from './heldItems';
 import { lineIdentity } from './itemLines';
 import { parseProvenance, stripProvenance } from './provenance';
@@ -54,6 +54,15 @@ export interface ReviewItem {
 /** The `##` heading text without `## `: `facts.md`, `tasks.md (Open)`, `files/… (src/app.ts)`. */
 export function targetLabel(target: ReviewTarget): string {
   return targetHeading(target).slice(3);
+}
+
+/**
+ * A target as a person reads it: a note file by the path of the file it is about (its
+ * `files/<device>-<inode>.md` name means nothing to them), the others as targetLabel.
+ */
+export function targetDisplayName(target: ReviewTarget): string {
+  if (target.notedPath) return `notes on ${target.notedPath.replace(/[\r\n]/g, ' ')}`;
+  return targetLabel(target);
 }
 
 function reviewPath(paths: StorePaths): string {
@@ -161,7 +170,7 @@ export function heldWarning(held: readonly HeldItem[], max = 10): string | undef
   if (held.length === 0) return undefined;
   const shown = held.slice(0, max).map((h) => {
     const text = displayText(h.line);
-    return `${targetLabel(h.target)}: "${text.length > 80 ? text.slice(0, 79) + '…' : text}" [${h.kinds.join(', ')}]`;
+    return `${targetDisplayName(h.target)}: "${text.length > 80 ? text.slice(0, 79) + '…' : text}" [${h.kinds.join(', ')}]`;
   });
   const more = held.length > max ? `; and ${held.length - max} more` : '';
   return `${held.length} item${held.length === 1 ? '' : 's'} held for review (lore review): ${shown.join('; ')}${more}`;
@@ -249,20 +258,7 @@ function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
   const byFile = new Map<string, Set<string>>();
   for (const item of items) byFile.set(item.target.file, (byFile.get(item.target.file) ?? new Set()).add(lineIdentity(item.line)));
   for (const [file, ids] of byFile) {
-    const changed = editStoreFile(resolveInStore(paths, file), (text) => {
-      if (text === undefined) return undefined;
-      const doc = parseLines(text);
-      const drop = new Set<number>();
-      for (const item of listItems(text)) {
-        if (!ids.has(lineIdentity(item.raw))) continue;
-        drop.add(item.line);
-        // Continuation lines belong to the item.
-        for (let i = item.line + 1; i < doc.lines.length && /^\s{2,}\S/.test(doc.lines[i]); i++) drop.add(i);
-      }
-      if (drop.size === 0) return undefined;
-      for (const i of [...drop].sort((a, b) => b - a)) spliceLines(doc, i, 1);
-      return serializeLines(doc);
-    });
+    const changed = editStoreFile(resolveInStore(paths, file), (text) => (text === undefined ? undefined : removeItems(text, ids)));
     if (changed) written.push(file);
   }
   return written;

@@ -36,6 +36,11 @@ const undoFileSchema = z.object({
   before: z.string().nullable(),
   /** sha256 as the apply left it, null when it left none; absent until the apply is done. */
   after: z.string().nullable().optional(),
+  /**
+   * A hooks queue entry: the harvest settles (removes) it after the apply, and a hook may write it
+   * again at any time, so undo only puts it back when it is missing and never refuses over it.
+   */
+  restoreIfMissing: z.boolean().optional(),
 });
 
 const undoReclaimSchema = z.object({
@@ -65,6 +70,8 @@ export type UndoFile = z.infer<typeof undoFileSchema>;
 export interface PlannedApply {
   /** Store-relative files it may rewrite (knowledge, notes, review.md, digest.md, ledger.json). */
   files: string[];
+  /** Store-relative hooks queue entries the harvest may settle after the apply. */
+  queued?: string[];
   /** Transcripts it writes: store-relative path and text. */
   transcripts: Array<{ file: string; text: string }>;
   /** Inbox files it reclaims. */
@@ -173,7 +180,8 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
   // The copies are made durable together (each file, then their folder once) before the
   // record that names them: an fsync per copy as it is written would wait for each alone.
   const copies: string[] = [];
-  for (const file of planned.files) {
+  const queued = new Set(planned.queued ?? []);
+  for (const file of [...planned.files, ...queued]) {
     if (record.files.some((f) => f.file === file)) continue;
     const full = resolveInStore(paths, file);
     const index = record.files.length;
@@ -182,7 +190,7 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
       copies.push(beforeCopy(paths, index, file));
       writeFileAtomic(copies[copies.length - 1], bytes, { durable: false });
     }
-    record.files.push({ file, before: bytes ? sha256Hash().update(bytes).digest('hex') : null });
+    record.files.push({ file, before: bytes ? sha256Hash().update(bytes).digest('hex') : null, ...(queued.has(file) ? { restoreIfMissing: true } : {}) });
   }
   for (const copy of copies) fsyncFile(copy);
   if (copies.length) fsyncDirectory(path.dirname(copies[0]));

@@ -32,6 +32,18 @@ export function itemCountsText(items: ItemCounts): string {
 }
 
 /**
+ * What a harvest does with the inbox conversations it reclaims, in words rather than "reclaimed":
+ * `2 conversations removed from the inbox, 1 moved to the archive`; `planned` says what will
+ * happen (`… to be removed from the inbox`). Empty when there are none.
+ */
+export function reclaimText(actions: ReadonlyArray<'delete' | 'archive'>, planned = false): string {
+  const count = (n: number) => `${n} conversation${n === 1 ? '' : 's'}${planned ? ' to be' : ''}`;
+  const deleted = actions.filter((a) => a === 'delete').length;
+  const archived = actions.length - deleted;
+  return [deleted ? `${count(deleted)} removed from the inbox` : '', archived ? `${count(archived)} moved to the archive` : ''].filter(Boolean).join(', ');
+}
+
+/**
  * Control characters a terminal acts on (C0 except tab, DEL, C1) plus the Unicode line
  * separators and bidirectional overrides that make printed text look like something else.
  */

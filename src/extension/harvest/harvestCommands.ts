@@ -6,11 +6,13 @@
  * choose where conversations are sent. The same flow without dialogs is on the exported API.
  */
 import * as vscode from 'vscode';
-import type { HarvestReport } from '../../core/harvest/runHarvest';
+import { liveRuleText } from '../../core/harvest/liveWindow';
+import { DEFAULT_LIVE_WINDOW_MS, type HarvestReport } from '../../core/harvest/runHarvest';
 import { createProvider } from '../../core/providers/providerRegistry';
 import type { Provider } from '../../core/providers/provider';
-import { formatBytes, formatTokens, itemCountsText } from '../../core/util/format';
+import { formatBytes, formatTokens, itemCountsText, reclaimText } from '../../core/util/format';
 import { logger, runCommand } from '../log';
+import type { DistillChoice } from '../providers/distillChoice';
 import { resolveProvider } from '../providers/providerChoice';
 import type { StoreService } from '../storeService';
 import type { LedgerEntryNode } from '../views/ledgerTree';
@@ -39,12 +41,14 @@ function summary(report: HarvestReport): string {
   if (c.harvested + c.duplicate) parts.push(`${c.harvested + c.duplicate} already harvested`);
   if (c['too-large']) parts.push(`${c['too-large']} too large (kept)`);
   if (c.binary) parts.push(`${c.binary} binary (skipped)`);
-  if (c.live) parts.push(`${c.live} still being written (left for later)`);
+  if (c.live) parts.push(`${c.live} left for later because ${liveRuleText(DEFAULT_LIVE_WINDOW_MS, c.live)}`);
   if (c.deferred) parts.push(`${c.deferred} deferred`);
   return parts.join(', ');
 }
 
-async function chooseProvider(context: vscode.ExtensionContext, request: HarvestRequest): Promise<Provider | undefined> {
+async function chooseProvider(context: vscode.ExtensionContext, distill: DistillChoice, request: HarvestRequest): Promise<Provider | undefined> {
+  // Asked once, then remembered in settings: later harvests go straight to the dry run.
+  if (!request.withoutDialogs && !distill.isChosen() && !(await distill.ask())) return undefined;
   const resolution = await resolveProvider(context.secrets);
   if (resolution.provider) return resolution.provider;
   if (request.withoutDialogs) {
@@ -52,10 +56,10 @@ async function chooseProvider(context: vscode.ExtensionContext, request: Harvest
     return undefined;
   }
   const choice = await vscode.window.showWarningMessage(
-    `Lore: ${resolution.problem}. Harvest with the offline rules extractor instead? It only picks up explicit markers such as "Decision:", "TODO:" and questions.`,
-    'Use Rules Extractor', 'Choose Provider…',
+    `Lore: ${resolution.problem}. Harvest with the offline rules extractor this time? It only picks up explicit markers such as "Decision:", "TODO:" and questions.`,
+    'Use Rules Extractor', 'Choose How to Distill…',
   );
-  if (choice === 'Choose Provider…') void vscode.commands.executeCommand('workbench.action.openSettings', 'lore.provider');
+  if (choice === 'Choose How to Distill…') return (await distill.ask()) ? (await resolveProvider(context.secrets)).provider : undefined;
   return choice === 'Use Rules Extractor' ? createProvider('rules') : undefined;
 }
 
@@ -71,6 +75,7 @@ export function registerHarvestCommands(
   context: vscode.ExtensionContext,
   store: StoreService,
   harvest: HarvestController,
+  distill: DistillChoice,
 ): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs; harvestSources: (sources: string[]) => Promise<HarvestReport | undefined> } {
   const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
 
@@ -80,7 +85,7 @@ export function registerHarvestCommands(
       if (init !== 'Initialize') return undefined;
       await vscode.commands.executeCommand('lore.initStore');
     }
-    const provider = await chooseProvider(context, options);
+    const provider = await chooseProvider(context, distill, options);
     if (!provider) return undefined;
     const sources = options.sources ?? harvest.sources();
     const dry = await harvest.dryRun(provider, sources);
@@ -111,10 +116,10 @@ export function registerHarvestCommands(
     const unrecognized = pending.report.conversations.filter((c) => c.status === 'unrecognized').length;
     if (plan.changes.length && options.showDiff !== false) await harvest.showChange(plan.changes[0].file);
     if (!options.withoutDialogs) {
-      const reclaims = plan.outcomes.filter((o) => o.reclaim).length;
+      const reclaims = reclaimText(plan.outcomes.flatMap((o) => (o.reclaim ? [o.reclaim] : [])), true);
       const warnings = pending.report.warnings.length;
       const held = plan.held.length ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)` : '';
-      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') + '. Nothing is written until you apply.';
+      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') + '. Nothing is written until you apply.';
       void vscode.window.showInformationMessage(text, 'Apply', 'Choose Items…', 'Review Changes…', 'Discard').then((choice) => {
         if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
         else if (choice === 'Choose Items…') void vscode.commands.executeCommand('lore.chooseHarvestItems');
@@ -138,15 +143,16 @@ export function registerHarvestCommands(
       const report = await harvest.apply();
       if (report?.stale) offerPreviewAgain(report.stale, () => harvestConversations({ sources: pending.sources }));
       else if (report?.applied) {
-        const reclaimed = report.applied.reclaimed.length;
+        const reclaimed = reclaimText(report.applied.reclaimed.map((r) => r.action));
+        const done = `Lore: harvested ${itemCountsText(report.plan!.items)}${reclaimed ? `; ${reclaimed}` : ''}.`;
         const held = report.plan!.held.length;
         const heldText = held ? ` ${held} item(s) that read as instructions to an agent are held for review.` : '';
         if (held) {
-          void vscode.window.showWarningMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.${heldText}`, 'Show Review').then((choice) => {
+          void vscode.window.showWarningMessage(`${done}${heldText}`, 'Show Review').then((choice) => {
             if (choice === 'Show Review') void vscode.commands.executeCommand('lore.review.focus');
           });
         } else {
-          void vscode.window.showInformationMessage(`Lore: harvested ${itemCountsText(report.plan!.items)}; ${reclaimed} conversation(s) reclaimed.`, 'Undo').then((choice) => {
+          void vscode.window.showInformationMessage(done, 'Undo').then((choice) => {
             if (choice === 'Undo') void vscode.commands.executeCommand('lore.undoHarvest');
           });
         }

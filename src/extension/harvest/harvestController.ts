@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { agentSources } from '../../core/harvest/agentSources';
 import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
 import { runHarvest, type HarvestReport } from '../../core/harvest/runHarvest';
+import { queuedTranscripts } from '../../core/hooks/hookCapture';
 import { withoutItems } from '../../core/harvest/planSelection';
 import { undoLastHarvest, type UndoOutcome } from '../../core/harvest/undoLastHarvest';
 import type { Provider } from '../../core/providers/provider';
@@ -46,7 +47,8 @@ export class HarvestController implements vscode.Disposable {
   sources(): string[] {
     const settings = readSettings();
     const paths = this.store.paths;
-    const sources = settings.sourcesInbox ? [paths.inbox] : [];
+    // The inbox comes with the sessions agent hooks queued (`lore hook`), as in `lore harvest`.
+    const sources = settings.sourcesInbox ? [paths.inbox, ...queuedTranscripts(paths)] : [];
     sources.push(...agentSources(paths.workspace, { claudeCode: settings.sourcesClaudeCode, codex: settings.sourcesCodex, aider: settings.sourcesAider }));
     sources.push(...settings.sourcesExtra);
     return sources;

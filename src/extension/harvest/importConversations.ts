@@ -33,7 +33,8 @@ function describe(item: MeasuredSession): string {
   return item.status ?? '';
 }
 
-function toolHeading(tool: ToolReport): string {
+/** `Claude Code: 12 sessions, 3.1 MB, 3 new (~41K tokens)`: one tool's line, in the picker and the empty Ledger view. */
+export function toolHeading(tool: ToolReport): string {
   const news = tool.toHarvest ? `, ${tool.toHarvest} new (~${formatTokens(tool.estimatedTokens)} tokens)` : '';
   return `${tool.label}: ${tool.sessions} session${tool.sessions === 1 ? '' : 's'}, ${formatBytes(tool.rawBytes)}${news}` + (tool.noImporter ? ', no importer yet' : '');
 }

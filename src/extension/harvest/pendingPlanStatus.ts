@@ -7,7 +7,7 @@
  * whose documents no longer show anything that will be written.
  */
 import * as vscode from 'vscode';
-import { itemCountsText } from '../../core/util/format';
+import { itemCountsText, reclaimText } from '../../core/util/format';
 import { Disposable } from '../lifecycle';
 import type { HarvestController } from './harvestController';
 import { PLAN_SCHEME } from './planDocuments';
@@ -56,9 +56,9 @@ export class PendingPlanStatus extends Disposable {
       if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
       return;
     }
-    const reclaims = plan.outcomes.filter((o) => o.reclaim).length;
+    const reclaims = reclaimText(plan.outcomes.flatMap((o) => (o.reclaim ? [o.reclaim] : [])), true);
     this.item.text = '$(checklist) Lore: harvest plan ready';
-    const tooltip = new vscode.MarkdownString(`**Lore harvest plan**: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change, ${reclaims} conversation(s) reclaimed. Nothing is written until you apply.\n\n[Apply](command:lore.applyHarvest) · [Choose Items…](command:lore.chooseHarvestItems) · [Review Changes…](command:lore.reviewHarvest) · [Discard](command:lore.discardHarvest)`);
+    const tooltip = new vscode.MarkdownString(`**Lore harvest plan**: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}. Nothing is written until you apply.\n\n[Apply](command:lore.applyHarvest) · [Choose Items…](command:lore.chooseHarvestItems) · [Review Changes…](command:lore.reviewHarvest) · [Discard](command:lore.discardHarvest)`);
     tooltip.isTrusted = { enabledCommands: ACTIONS.map((a) => a.command) };
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = { label: 'Lore: a harvest plan is ready. Activate to apply, review or discard it.' };

@@ -59,7 +59,7 @@ export function registerNoteCommands(store: StoreService, notes: NotesClient): v
         void vscode.window.showInformationMessage(`Lore: conversation "${args.source}" (${args.date}) is no longer available and has no ledger entry.`);
         return;
       }
-      if (target.kind === 'ledger') void vscode.window.setStatusBarMessage(`Lore: "${args.source}" was reclaimed after its harvest; showing its ledger entry`, 5000);
+      if (target.kind === 'ledger') void vscode.window.setStatusBarMessage(`Lore: "${args.source}" was removed from the inbox after its harvest; showing its ledger entry`, 5000);
       await openAt(target.file, target.line);
     })),
     vscode.commands.registerCommand(LoreCommands.openNoteFile, (args: OpenNoteFileArgs) => runCommand('Open Note File', () => openAt(args.noteFile, args.line ?? 0))),

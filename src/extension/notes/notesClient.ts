@@ -21,10 +21,17 @@ export class NotesClient implements vscode.Disposable {
   private attempts = 0;
   /** Fires each time a (re)started client is ready. */
   readonly onDidStart = this.started.event;
+  private readonly lensResolved = new vscode.EventEmitter<{ uri: string; title: string }>();
+  /**
+   * Fires for each code lens VS Code had resolved to show it (the editor asked by itself, or a
+   * caller did): lets the API's users see what a person sees, without asking for lenses anew.
+   */
+  readonly onDidResolveCodeLens = this.lensResolved.event;
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly store: StoreService) {
     this.disposables.push(
       this.started,
+      this.lensResolved,
       // A moved store (setting or workspace folders) has a new watcher and paths; a new search backend, a new index.
       this.store.onDidMove(() => void this.restart()),
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -98,6 +105,14 @@ export class NotesClient implements vscode.Disposable {
       synchronize: { fileEvents: this.store.watcher },
       markdown: { isTrusted: { enabledCommands: [...HOVER_ENABLED_COMMANDS] }, supportHtml: false },
       outputChannelName: 'Lore Language Server',
+      middleware: {
+        resolveCodeLens: async (lens, token, next) => {
+          const resolved = await next(lens, token);
+          const uri = (lens as { data?: { uri?: unknown } } & vscode.CodeLens).data?.uri;
+          if (resolved?.command && typeof uri === 'string') this.lensResolved.fire({ uri, title: resolved.command.title });
+          return resolved;
+        },
+      },
       initializationFailedHandler: (error) => {
         log.error('the Lore language server failed to start; per-file notes are off until reload', error);
         return false;

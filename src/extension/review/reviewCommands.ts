@@ -4,7 +4,7 @@
  * regenerated); the store watcher then refreshes the views and the instruction files.
  */
 import * as vscode from 'vscode';
-import { decideReview, listReview, targetLabel, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/knowledge/reviewQueue';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import type { ReviewItemNode } from '../views/reviewTree';
@@ -18,7 +18,7 @@ async function chooseItem(store: StoreService, target: ReviewItemNode | string |
     void vscode.window.showInformationMessage('Lore: nothing is held for review.');
     return undefined;
   }
-  const pick = await vscode.window.showQuickPick(items.map((item) => ({ label: item.text, description: `${targetLabel(item.target)} · ${item.kinds.join(', ')}`, item })), { title });
+  const pick = await vscode.window.showQuickPick(items.map((item) => ({ label: item.text, description: `${targetDisplayName(item.target)} · ${item.kinds.join(', ')}`, item })), { title });
   return pick?.item;
 }
 
@@ -37,7 +37,7 @@ export function registerReviewCommands(store: StoreService): vscode.Disposable[]
       if (!item) return undefined;
       // Rejecting an item already in the person's file deletes a line they may have written: ask.
       if (decision === 'reject' && item.where === 'in-place') {
-        const ok = await vscode.window.showWarningMessage(`Lore: delete this item from ${item.target.file}?`, { modal: true, detail: item.line }, 'Delete');
+        const ok = await vscode.window.showWarningMessage(`Lore: delete this item from ${targetDisplayName(item.target)}?`, { modal: true, detail: item.line }, 'Delete');
         if (ok !== 'Delete') return undefined;
       }
       return decideHeldItem(store, decision, item.id);

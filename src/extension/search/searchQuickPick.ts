@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { SearchHit } from '../../core/search/searchTypes';
 import { logger, runCommand } from '../log';
 import type { SearchClient } from './searchClient';
+import { searchHitItem } from './searchHitItem';
 
 const log = logger('search');
 
@@ -14,13 +15,7 @@ interface HitItem extends vscode.QuickPickItem {
 }
 
 function toItem(hit: SearchHit): HitItem {
-  const provenance = hit.source ? `from ${hit.source}${hit.date ? `, ${hit.date}` : ''}` : '';
-  return {
-    label: hit.text.replace(/\s*\[from:[^\]]*\]\s*$/, '').slice(0, 200),
-    description: [hit.category, hit.notedPath, provenance].filter(Boolean).join(' · '),
-    detail: hit.snippet.replace(/[«»]/g, '').slice(0, 240),
-    hit,
-  };
+  return { ...searchHitItem(hit), hit };
 }
 
 export function registerSearchCommand(search: SearchClient): vscode.Disposable {

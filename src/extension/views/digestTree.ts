@@ -47,7 +47,8 @@ export class DigestTreeProvider extends StoreTreeProvider {
             const from = /\[from:\s*([^,\]]+),\s*([^\]]+)\]\s*$/.exec(text);
             item.description = from ? `${from[1]}, ${from[2]}` : undefined;
             item.tooltip = text;
-            item.contextValue = 'lore.digestItem';
+            // Menus: every item can be copied, revealed, traced and deleted; open tasks can be done.
+            item.contextValue = title === 'Open tasks' ? 'lore.digestItem.openTask' : 'lore.digestItem';
             item.command = openAtItem(file, text);
             return item;
           },

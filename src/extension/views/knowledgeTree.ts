@@ -48,10 +48,15 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
     const noteNodes: KnowledgeFileNode[] = (listed ?? []).map(({ file, path: about, fileId, count }) => ({
       kind: 'note', label: about || path.basename(file), count, file,
       toTreeItem: () => {
-        const item = new vscode.TreeItem(about || path.basename(file));
-        item.description = `${count} note${count === 1 ? '' : 's'}`;
+        // A note file is named by device and inode (files/65024-2525519.md); a person knows the
+        // file it is about, so that path is what the label, tooltip and screen reader say.
+        const aboutText = about || `an unknown file (${path.basename(file)})`;
+        const notes = `${count} note${count === 1 ? '' : 's'}`;
+        const item = new vscode.TreeItem(aboutText);
+        item.description = notes;
         item.iconPath = new vscode.ThemeIcon('note');
-        item.tooltip = `${path.basename(file)} (${fileId})`;
+        item.tooltip = `${notes} on ${aboutText}\n\nStored in files/${path.basename(file)} (device:inode ${fileId}).`;
+        item.accessibilityInformation = { label: `${notes} on ${aboutText}` };
         item.command = openAtLine(file, 0);
         item.contextValue = 'lore.noteFile';
         return item;

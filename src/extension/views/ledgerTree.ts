@@ -9,7 +9,13 @@ import { conversationFile } from '../../core/knowledge/provenanceTarget';
 import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
 import type { StorePaths } from '../../core/store/storePaths';
 import { itemCountsText } from '../../core/util/format';
+import type { SourcesReport } from '../../core/discovery/measureSources';
+import type { StoreService } from '../storeService';
+import { inboxCount, sourcesHintNodes, type SourcesHintNode } from './sourcesHint';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
+
+/** How long a listing of the machine's sessions is reused while the ledger stays empty (refreshes come with every store change). */
+const SOURCES_REUSE_MS = 60_000;
 
 export interface LedgerEntryNode extends TreeNode {
   kind: 'entry';
@@ -30,6 +36,15 @@ const STATUS_ICONS: Record<LedgerStatus, string> = {
   unrecognized: 'question',
 };
 
+/** Statuses as a person reads them (ledger.json keeps its machine names). */
+export const STATUS_LABELS: Record<LedgerStatus, string> = {
+  harvested: 'Harvested',
+  'harvest-failed': 'Harvest failed',
+  'too-large': 'Too large to harvest',
+  'deleted-unharvested': 'Removed without harvesting',
+  unrecognized: 'Not a conversation Lore can read',
+};
+
 function itemSummary(entry: LedgerEntry): string {
   return entry.items ? itemCountsText(entry.items) : '';
 }
@@ -42,10 +57,10 @@ function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry): Ledge
       const location = conversationFile(paths, entry);
       item.description = [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
       const tooltip = new vscode.MarkdownString();
-      tooltip.appendText(`${entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
+      tooltip.appendText(`${STATUS_LABELS[entry.status] ?? entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
       if (entry.error) tooltip.appendText(`\n${entry.status === 'unrecognized' ? 'not read' : 'error'}: ${entry.error}`);
-      if (entry.archived) tooltip.appendText(`\narchived to ${entry.archived}`);
-      if (entry.deleted) tooltip.appendText('\nreclaimed (deleted)');
+      if (entry.archived) tooltip.appendText(`\nmoved to the archive: ${entry.archived}`);
+      if (entry.deleted) tooltip.appendText('\nremoved from the inbox after the harvest');
       if (entry.transcript) tooltip.appendText(`\ntranscript: ${entry.transcript}`);
       item.tooltip = tooltip;
       const parts = ['lore.ledgerEntry', entry.status === 'harvest-failed' ? 'failed' : '', location ? 'exists' : ''].filter(Boolean);
@@ -58,7 +73,29 @@ function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry): Ledge
 }
 
 export class LedgerTreeProvider extends StoreTreeProvider {
-  protected roots(): LedgerGroupNode[] {
+  private listing?: { at: number; report: Promise<SourcesReport | null> };
+
+  /** `sources` lists this workspace's agent sessions (the language server's `lore/sources`); an empty ledger names them. */
+  constructor(store: StoreService, private readonly sources?: () => Promise<SourcesReport | null>) {
+    super(store);
+  }
+
+  /** Lists the machine's sessions again (after an import, or when sessions appeared), rather than reusing the last listing. */
+  rescanSources(): void {
+    this.listing = undefined;
+    this.refresh();
+  }
+
+  protected roots(): LedgerGroupNode[] | Promise<SourcesHintNode[]> {
+    const groups = this.groups();
+    if (groups.length > 0 || !this.sources) return groups;
+    if (!this.listing || Date.now() - this.listing.at > SOURCES_REUSE_MS) this.listing = { at: Date.now(), report: this.sources() };
+    // Nothing in the inbox and no sessions found (or no language server): the welcome text says how to bring conversations in.
+    const inbox = inboxCount(this.store.paths.inbox);
+    return this.listing.report.then((report) => sourcesHintNodes(inbox, report), () => sourcesHintNodes(inbox, null));
+  }
+
+  private groups(): LedgerGroupNode[] {
     const ledger = readLedger(this.store.paths.ledger);
     const groups: LedgerGroupNode[] = [];
     for (const status of LEDGER_STATUSES) {
@@ -73,7 +110,7 @@ export class LedgerTreeProvider extends StoreTreeProvider {
         toTreeItem: () => {
           // Failed and unrecognized conversations wait in the inbox for the user: show them open.
           const open = status === 'harvest-failed' || status === 'unrecognized';
-          const item = new vscode.TreeItem(status, open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+          const item = new vscode.TreeItem(STATUS_LABELS[status], open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
           item.description = String(entries.length);
           item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[status]);
           item.contextValue = 'lore.ledgerGroup';

@@ -67,6 +67,11 @@ describe('dry-run classification', () => {
     const now = Date.now();
     const out = classifyConversations([{ path: log, inInbox: false }, { path: md, inInbox: false }], { entries: {} }, { liveWindowMs: 60_000, now });
     assert.deepEqual(out.map((c) => c.class), ['live', 'harvest']);
+    // The report says why it waits and from when a harvest picks it up.
+    const written = new Date(now - 20_000);
+    fs.utimesSync(log, written, written);
+    const reason = classifyConversations([{ path: log, inInbox: false }], { entries: {} }, { liveWindowMs: 60_000, now })[0].reason;
+    assert.equal(reason, 'changed 20 seconds ago, so an agent may still be writing it; the first harvest after 40 seconds more without a change picks it up');
     const old = new Date(now - 120_000);
     fs.utimesSync(log, old, old);
     assert.equal(classifyConversations([{ path: log, inInbox: false }], { entries: {} }, { liveWindowMs: 60_000, now })[0].class, 'harvest');

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { itemCountsText, printable } from '../../../src/core/util/format';
+import { itemCountsText, printable, reclaimText } from '../../../src/core/util/format';
 
 describe('printable', () => {
   it('escapes what a terminal would act on and keeps ordinary text, tabs and non-ASCII', () => {
@@ -22,5 +22,15 @@ describe('itemCountsText', () => {
   });
   it('says when nothing is new', () => {
     assert.equal(itemCountsText(none), 'no new items');
+  });
+});
+
+describe('reclaimText', () => {
+  it('says what happened to the inbox conversations instead of "reclaimed"', () => {
+    assert.equal(reclaimText(['delete', 'delete', 'archive']), '2 conversations removed from the inbox, 1 conversation moved to the archive');
+    assert.equal(reclaimText(['archive'], true), '1 conversation to be moved to the archive');
+  });
+  it('is empty when nothing leaves the inbox (reclaim: keep)', () => {
+    assert.equal(reclaimText([]), '');
   });
 });

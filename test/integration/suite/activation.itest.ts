@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { LoreApi } from '../../../src/extension/extension';
 
 const ID = 'lore-dev.lore';
 
@@ -16,6 +17,14 @@ describe('Lore activation', () => {
     assert.ok(folder, 'the fixture workspace is open');
     await ext.activate();
     assert.equal(ext.isActive, true);
+  });
+
+  it('tells the when clauses that a store exists (Initialize Store leaves the palette)', async () => {
+    const lore = await vscode.extensions.getExtension<LoreApi>(ID)!.activate();
+    assert.equal(lore.store.exists, true, 'the fixture workspace has a store');
+    assert.equal(lore.contextKeys.get('lore.storeExists'), true);
+    const palette = (vscode.extensions.getExtension(ID)!.packageJSON as { contributes: { menus: { commandPalette: Array<{ command: string; when?: string }> } } }).contributes.menus.commandPalette;
+    assert.equal(palette.find((e) => e.command === 'lore.initStore')?.when, '!lore.storeExists');
   });
 
   it('registers lore.showLog, and running it does not throw', async () => {

@@ -82,8 +82,15 @@ describe('Lore harvest in VS Code', function () {
     assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /- integration tests run inside code-server\. \[from: itest-1, 2026-11-20\]/);
     assert.ok(!fs.existsSync(inboxFile), 'inbox conversation reclaimed');
     await until('Digest view shows the harvested fact', () => digestTexts(lore).some((t) => t.startsWith('integration tests run inside code-server.')));
-    const ledgerGroups = lore.views.ledger.getChildren() as unknown as Array<{ status: string; entries: unknown[] }>;
-    assert.ok(ledgerGroups.some((g) => g.status === 'harvested' && g.entries.length >= 1));
+    const ledgerGroups = lore.views.ledger.getChildren() as unknown as Array<{ status: string; entries: Array<{ toTreeItem(): vscode.TreeItem }>; toTreeItem(): vscode.TreeItem }>;
+    const harvestedGroup = ledgerGroups.find((g) => g.status === 'harvested' && g.entries.length >= 1);
+    assert.ok(harvestedGroup);
+    // Statuses and what happened to the inbox file read as words, not ledger.json's names.
+    assert.equal(harvestedGroup.toTreeItem().label, 'Harvested');
+    // appendText escapes: spaces come back as &nbsp;.
+    const tooltips = harvestedGroup.entries.map((e) => (e.toTreeItem().tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' '));
+    assert.ok(tooltips.some((t) => t.includes('removed from the inbox after the harvest')), tooltips.join('\n---\n'));
+    assert.ok(!tooltips.some((t) => /reclaimed|^harvested at/m.test(t)), tooltips.join('\n---\n'));
     const knowledge = (await lore.views.knowledge.getChildren()) as unknown as Array<{ label: string; count: number }>;
     assert.ok(knowledge.find((k) => k.label === 'facts.md')!.count >= 1);
   });

@@ -55,11 +55,50 @@ describe('Lore per-file notes in VS Code', function () {
     assert.ok(!/<img/i.test(text), 'no raw html');
 
     // The Knowledge view lists the note file as the language server's index knows it.
-    await until('the Knowledge view lists the note file', async () => {
-      const roots = (await lore.views.knowledge.getChildren()) as unknown as Array<{ kind: string; children?: () => Array<{ file?: string; count: number }> }>;
-      const listed = roots.find((n) => n.kind === 'notes')?.children?.() ?? [];
-      return listed.some((n) => n.file === noteFile && n.count === 1) ? true : undefined;
+    type Listed = { file?: string; count: number; toTreeItem(): vscode.TreeItem };
+    const listed = await until('the Knowledge view lists the note file', async () => {
+      const roots = (await lore.views.knowledge.getChildren()) as unknown as Array<{ kind: string; children?: () => Listed[] }>;
+      return (roots.find((n) => n.kind === 'notes')?.children?.() ?? []).find((n) => n.file === noteFile && n.count === 1);
     });
+    // Named by the file it is about, for eyes and screen readers, not by device and inode.
+    const item = listed.toTreeItem();
+    assert.equal(item.label, 'src/noted.ts');
+    assert.equal(item.accessibilityInformation?.label, '1 note on src/noted.ts');
+
+  });
+
+  it('saving a noted file updates the lens in the editor without switching tabs', async () => {
+    // Only the explicit save below may write the file (an auto-save would race the typing check).
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    const saved = vscode.Uri.file(path.join(lore.store.paths.workspace, 'src', 'saved.ts'));
+    fs.writeFileSync(saved.fsPath, 'export const saved = 1;\n');
+    const editor = await vscode.window.showTextDocument(saved);
+    // What VS Code itself resolved for the open editor (no vscode.executeCodeLensProvider here:
+    // asking anew would hide a missing refresh).
+    const shown: string[] = [];
+    const listener = lore.notes.onDidResolveCodeLens((e) => {
+      if (e.uri === saved.toString()) shown.push(e.title);
+    });
+    try {
+      const seen = (since: number, title: RegExp) => {
+        lastSeen = JSON.stringify(shown.slice(since));
+        return shown.slice(since).some((t) => title.test(t)) || undefined;
+      };
+      await lore.addNote(saved, 'Saved files keep their lens current');
+      await until('the editor shows the note lens', () => seen(0, /^Lore: 1 note$/));
+      // Typing: VS Code asks again on its own, and the file on disk has not changed yet.
+      let mark = shown.length;
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(1, 0), 'export const more = 2;\n')));
+      await until('the lens after typing', () => seen(mark, /^Lore: 1 note$/));
+      mark = shown.length;
+      await editor.document.save();
+      await until('the edit on disk', () => fs.readFileSync(saved.fsPath, 'utf8').includes('more = 2') || undefined);
+      await until('the lens after the save, in the same tab', () => seen(mark, /^Lore: 1 note \(file changed/));
+      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), saved.toString(), 'the tab never changed');
+    } finally {
+      listener.dispose();
+      await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('a hand edit of the note file updates the lens', async () => {

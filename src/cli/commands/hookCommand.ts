@@ -1,0 +1,108 @@
+/**
+ * `lore hook`: what Claude Code's and VS Code's agent hooks run (`lore hooks install` writes the
+ * configuration). It reads the hook's JSON on stdin, finds the store of the agent's folder and
+ * queues the session for the next harvest (src/core/hooks/hookCapture.ts). An agent must never
+ * wait on it or fail because of it: it prints nothing, always exits 0, and says what it could
+ * not do in `<store>/.cache/hook.log`. A folder without a store is left alone (a user-level hook
+ * runs in every project).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { currentHost } from '../../core/discovery/host';
+import { captureSession, HookRefusal } from '../../core/hooks/hookCapture';
+import { logHook } from '../../core/hooks/hookLog';
+import { storePaths, type StorePaths } from '../../core/store/storePaths';
+import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
+
+export const HOOK_HELP = `lore hook [--root DIR]
+
+Run by agent hooks (Claude Code, VS Code), with the hook's JSON on stdin; set up with "lore hooks install".
+SessionEnd and PreCompact (and VS Code's Stop) copy the session's transcript into the store's inbox;
+Claude Code's Stop queues it where it lies, for the next harvest. The store is the one of the
+agent's folder (cwd in the input) unless --root is given. Prints nothing and always exits 0;
+problems go to <store>/.cache/hook.log.`;
+
+/** A hook's input is a few hundred bytes; anything near this is not one. */
+const MAX_INPUT_BYTES = 1024 * 1024;
+/** A caller that never closes stdin must not hold the agent: give up reading after this. */
+const INPUT_TIMEOUT_MS = 5000;
+
+export async function hookCommand(argv: string[], io: Output): Promise<number> {
+  try {
+    return await runHook(argv, io);
+  } catch {
+    return EXIT_OK; // Even a Lore bug must not fail the agent.
+  }
+}
+
+async function runHook(argv: string[], io: Output): Promise<number> {
+  let root: string | undefined;
+  try {
+    const { values } = parseArgs({ args: argv, options: { root: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    if (values.help) {
+      io.out(HOOK_HELP);
+      return EXIT_OK;
+    }
+    root = values.root;
+  } catch {
+    // A hook written by another Lore version may pass an option this one does not know: still act.
+  }
+  const input = await readInput(io);
+  const { parseHookInput } = require('../../core/hooks/hookSchemas') as typeof import('../../core/hooks/hookSchemas');
+  const parsed = input.problem ? { problem: input.problem } : parseHookInput(input.text);
+  // The agent's folder when the input names one, else where the hook was started (the project).
+  const folder = 'problem' in parsed ? cwdOf(io) : path.resolve(cwdOf(io), parsed.cwd);
+  const paths: StorePaths = root !== undefined ? storePaths(path.resolve(cwdOf(io), root)) : storeForFolder(folder, io);
+  if (!isFolder(paths.root)) return EXIT_OK;
+  if ('problem' in parsed) {
+    logHook(paths, `hook: ${parsed.problem}`);
+    return EXIT_OK;
+  }
+  try {
+    const result = captureSession(paths, parsed, currentHost(envOf(io)));
+    if (result.action === 'copied') {
+      logHook(paths, `${parsed.event} ${parsed.sessionId}: copied to ${result.file}${result.superseded.length ? `, replacing ${result.superseded.join(', ')}` : ''}`);
+    }
+  } catch (error) {
+    const message = error instanceof HookRefusal ? error.message : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`;
+    logHook(paths, `${parsed.event} ${parsed.sessionId}: nothing queued: ${message}`);
+  }
+  return EXIT_OK;
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** stdin as text, capped in size and time; never rejects. */
+function readInput(io: Output): Promise<{ text: string; problem?: string }> {
+  const stream = io.stdin ?? process.stdin;
+  if (stream.isTTY) return Promise.resolve({ text: '', problem: 'stdin is a terminal, not a hook input' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (problem?: string) => {
+      clearTimeout(timer);
+      stream.removeAllListeners('data');
+      stream.removeAllListeners('end');
+      stream.removeAllListeners('error');
+      // Left open, a stdin nobody closes would keep the process (and the agent) waiting.
+      if (problem) (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), problem });
+    };
+    const timer = setTimeout(() => finish(`stdin was not closed within ${INPUT_TIMEOUT_MS / 1000} s`), INPUT_TIMEOUT_MS);
+    stream.on('data', (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > MAX_INPUT_BYTES) return finish(`stdin is larger than ${MAX_INPUT_BYTES} bytes`);
+      chunks.push(bytes);
+    });
+    stream.on('end', () => finish());
+    stream.on('error', (error: Error) => finish(`stdin: ${error.message}`));
+  });
+}

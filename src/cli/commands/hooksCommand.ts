@@ -1,0 +1,74 @@
+/**
+ * `lore hooks install|uninstall`: Lore's agent hooks in Claude Code's and VS Code's
+ * configuration files (the merge rules are src/core/hooks/hookSettings.ts).
+ */
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { currentHost } from '../../core/discovery/host';
+import type { HookTool } from '../../core/hooks/hookCapture';
+import { installHooks, loreHookCommand, uninstallHooks, type HookScope, type HookSettingsChange } from '../../core/hooks/hookSettings';
+import { storePaths } from '../../core/store/storePaths';
+import { EXIT_OK, UsageError, cwdOf, envOf, printable, resolveArg, storeForFolder, type Output } from '../cliSupport';
+
+export const HOOKS_HELP = `lore hooks install   [--claude | --vscode] [--user | --workspace]
+lore hooks uninstall [--claude | --vscode] [--user | --workspace]
+
+Writes (or removes) the agent hooks that run "lore hook" when a session stops, ends or is about to be
+compacted, so its conversation is queued for harvest.
+  --claude      Claude Code (install's default): .claude/settings.local.json, or ~/.claude/settings.json with --user
+  --vscode      VS Code's agent hooks: .github/hooks/lore.json (VS Code also runs the --claude --user hooks)
+  --workspace   the store's workspace (install's default)
+  --user        every project of this user
+Merged with what the file holds; running install twice changes nothing; uninstall removes only
+Lore's own entries (by default from every file above). A file that is not valid JSON is left as it is.`;
+
+export async function hooksCommand(argv: string[], io: Output): Promise<number> {
+  // Not parseCommand: here --workspace is a scope, not the common --workspace DIR.
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { root: { type: 'string' }, help: { type: 'boolean', short: 'h' }, claude: { type: 'boolean' }, vscode: { type: 'boolean' }, user: { type: 'boolean' }, workspace: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    io.out(HOOKS_HELP);
+    return EXIT_OK;
+  }
+  const paths = values.root !== undefined ? storePaths(resolveArg(io, values.root)) : storeForFolder(cwdOf(io), io);
+  const [verb, ...extra] = positionals;
+  if (verb !== 'install' && verb !== 'uninstall') throw new UsageError(verb ? `unknown action "${verb}"; use install or uninstall` : 'say install or uninstall');
+  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  if (values.claude && values.vscode) throw new UsageError('choose one of --claude and --vscode');
+  if (values.user && values.workspace) throw new UsageError('choose one of --user and --workspace');
+  const host = currentHost(envOf(io));
+  const chosenTool: HookTool | undefined = values.claude ? 'claude' : values.vscode ? 'vscode' : undefined;
+  const chosenScope: HookScope | undefined = values.user ? 'user' : values.workspace ? 'workspace' : undefined;
+  if (verb === 'install') {
+    const command = loreHookCommand(process.execPath, cliScript());
+    const change = installHooks(chosenTool ?? 'claude', chosenScope ?? 'workspace', paths.workspace, host, command);
+    io.out(change.changed ? `wrote Lore's hooks to ${printable(change.file)}` : `${printable(change.file)} already has Lore's hooks; nothing changed`);
+    io.out(`they run: ${printable(command)}`);
+    // .github/hooks/ is shared with the team through git, and this command holds this machine's paths.
+    if (chosenTool === 'vscode') io.out(`note: keep ${printable(change.file)} out of git (its command holds paths of this machine)`);
+    return EXIT_OK;
+  }
+  const changes: HookSettingsChange[] = [];
+  for (const tool of chosenTool ? [chosenTool] : (['claude', 'vscode'] as const)) {
+    for (const scope of chosenScope ? [chosenScope] : (['workspace', 'user'] as const)) {
+      if (tool === 'vscode' && scope === 'user') continue; // The --claude --user file.
+      changes.push(...uninstallHooks(tool, scope, paths.workspace, host));
+    }
+  }
+  const removed = changes.filter((c) => c.changed);
+  for (const change of removed) io.out(`removed Lore's hooks from ${printable(change.file)}`);
+  if (!removed.length) io.out('no Lore hooks found; nothing changed');
+  return EXIT_OK;
+}
+
+/**
+ * Lore's CLI script. dist/cli.js is one bundle, so this module's file is the CLI itself; compiled
+ * without bundling (the tests run out/), the bundle is dist/cli.js of the same checkout.
+ */
+function cliScript(): string {
+  return path.basename(__filename) === 'cli.js' ? __filename : path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
+}

@@ -1,0 +1,191 @@
+/**
+ * Installing and removing Lore's agent hooks in the tools' configuration files, merged with what
+ * is there: every other key and hook keeps its meaning, the file keeps its indentation, line
+ * endings and BOM, a second install changes nothing, and uninstall removes exactly Lore's own
+ * entries, recognized by their command (`… lore hook` or `… cli.js hook`). A file Lore cannot
+ * read as the format it expects is never written: the error says what is wrong with it.
+ *
+ * Where: Claude Code reads `.claude/settings.json`, `.claude/settings.local.json` and
+ * `~/.claude/settings.json`; VS Code reads those too and `.github/hooks/*.json`. A workspace
+ * install for Claude Code goes to `settings.local.json`, which is not committed, because the
+ * command holds paths of this machine.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { claudeHome } from '../discovery/toolLocations';
+import { hostPath, type Host } from '../discovery/host';
+import { writeFileAtomic } from '../store/atomicWrite';
+import type { HookTool } from './hookCapture';
+
+export type HookScope = 'user' | 'workspace';
+
+/** The events each tool's file gets: the ones on which `lore hook` acts (VS Code has no SessionEnd). */
+export const HOOK_EVENTS: Record<HookTool, readonly string[]> = {
+  claude: ['SessionEnd', 'PreCompact', 'Stop'],
+  vscode: ['PreCompact', 'Stop'],
+};
+
+/** Seconds the tools give the hook; `lore hook` needs milliseconds and stops waiting for input after 5 s. */
+const HOOK_TIMEOUT_SECONDS = 15;
+
+/** A configuration file Lore will not edit, with the reason. */
+export class HookSettingsError extends Error {}
+
+/** Whether a hook command is Lore's: `lore hook …`, or node running Lore's `cli.js hook …`. */
+export function isLoreHookCommand(command: unknown): boolean {
+  return typeof command === 'string' && /(^|[\s"'/\\])(lore|cli\.js)["']?\s+hook(\s|$)/.test(command);
+}
+
+/**
+ * The command a hook runs: this machine's node and Lore's cli.js, by absolute path. Hooks run in
+ * the agent's environment, whose PATH is often not the shell's (an editor started from the
+ * desktop, a node version manager), so neither `lore` nor `node` can be counted on being found.
+ * Installing again after Lore moved updates the command.
+ */
+export function loreHookCommand(node: string, cli: string, platform: NodeJS.Platform = process.platform): string {
+  return `${shellQuote(node, platform)} ${shellQuote(cli, platform)} hook`;
+}
+
+function shellQuote(arg: string, platform: NodeJS.Platform): string {
+  if (/^[\w@%+=:,./\\-]+$/.test(arg)) return arg;
+  return platform === 'win32' ? `"${arg.replace(/"/g, '""')}"` : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The file a tool reads hooks from at a scope. */
+export function hookSettingsFile(tool: HookTool, scope: HookScope, workspace: string, host: Host): string {
+  const p = hostPath(host);
+  if (tool === 'claude') return scope === 'user' ? p.join(claudeHome(host), 'settings.json') : p.join(workspace, '.claude', 'settings.local.json');
+  if (scope === 'user') {
+    throw new HookSettingsError('VS Code reads user-level hooks from ~/.claude/settings.json: install them with --claude --user, which both Claude Code and VS Code run');
+  }
+  return p.join(workspace, '.github', 'hooks', 'lore.json');
+}
+
+/** Every file where a tool may hold Lore's hooks at a scope (uninstall looks in all of them). */
+export function hookSettingsFiles(tool: HookTool, scope: HookScope, workspace: string, host: Host): string[] {
+  if (tool === 'claude' && scope === 'workspace') return [hookSettingsFile(tool, scope, workspace, host), hostPath(host).join(workspace, '.claude', 'settings.json')];
+  if (tool === 'vscode' && scope === 'user') return [];
+  return [hookSettingsFile(tool, scope, workspace, host)];
+}
+
+interface SettingsText {
+  value: Record<string, unknown>;
+  indent: string;
+  eol: string;
+  bom: string;
+  finalNewline: boolean;
+}
+
+function readSettingsText(file: string, text: string | undefined, tool: HookTool): SettingsText {
+  if (text === undefined || text.trim() === '') return { value: {}, indent: '  ', eol: '\n', bom: '', finalNewline: true };
+  const bom = text.startsWith('\ufeff') ? '\ufeff' : '';
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(bom.length));
+  } catch (error) {
+    throw new HookSettingsError(`${file} is not valid JSON (${(error as Error).message}); fix it and run again. Lore left it as it is.`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new HookSettingsError(`${file} is not a JSON object; Lore left it as it is.`);
+  const { settingsShapeProblem } = require('./hookSettingsSchema') as typeof import('./hookSettingsSchema');
+  const problem = settingsShapeProblem(tool, value);
+  if (problem) throw new HookSettingsError(`${file}: ${problem}; Lore left it as it is.`);
+  return {
+    value: value as Record<string, unknown>,
+    indent: /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ',
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+    bom,
+    finalNewline: /\n$/.test(text),
+  };
+}
+
+function settingsTextOf(s: SettingsText): string {
+  const body = JSON.stringify(s.value, null, s.indent).replace(/\n/g, s.eol);
+  return s.bom + body + (s.finalNewline ? s.eol : '');
+}
+
+interface HookEntry {
+  type: string;
+  command?: string;
+  [key: string]: unknown;
+}
+type ClaudeGroup = { matcher?: string; hooks: HookEntry[] } & Record<string, unknown>;
+
+/** Adds (or updates) Lore's hook for each event. True when anything changed. */
+function addLoreHooks(value: Record<string, unknown>, tool: HookTool, command: string): boolean {
+  let changed = false;
+  const hooks = (value.hooks ??= {}) as Record<string, unknown[]>;
+  for (const event of HOOK_EVENTS[tool]) {
+    const list = (hooks[event] ??= []);
+    const entries = tool === 'claude' ? (list as ClaudeGroup[]).flatMap((group) => group.hooks) : (list as HookEntry[]);
+    const lore = entries.filter((entry) => isLoreHookCommand(entry.command));
+    for (const entry of lore) {
+      if (entry.command !== command) {
+        entry.command = command;
+        changed = true;
+      }
+    }
+    if (lore.length) continue;
+    const entry: HookEntry = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
+    list.push(tool === 'claude' ? { hooks: [entry] } : entry);
+    changed = true;
+  }
+  return changed;
+}
+
+/** Removes Lore's hooks (and the groups and events left empty by that). True when anything changed. */
+function removeLoreHooks(value: Record<string, unknown>, tool: HookTool): boolean {
+  const hooks = value.hooks as Record<string, unknown[]> | undefined;
+  if (!hooks) return false;
+  let changed = false;
+  for (const [event, list] of Object.entries(hooks)) {
+    let kept: unknown[];
+    if (tool === 'claude') {
+      kept = [];
+      for (const group of list as ClaudeGroup[]) {
+        const others = group.hooks.filter((entry) => !isLoreHookCommand(entry.command));
+        if (others.length === group.hooks.length) kept.push(group);
+        else if (others.length) kept.push({ ...group, hooks: others });
+      }
+    } else {
+      kept = (list as HookEntry[]).filter((entry) => !isLoreHookCommand(entry.command));
+    }
+    if (kept.length === list.length) continue;
+    changed = true;
+    if (kept.length) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  return changed;
+}
+
+/** What an install or uninstall did to one file. */
+export interface HookSettingsChange {
+  file: string;
+  changed: boolean;
+}
+
+function editSettingsFile(file: string, tool: HookTool, edit: (value: Record<string, unknown>) => boolean, create: boolean): HookSettingsChange {
+  let text: string | undefined;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (!create) return { file, changed: false };
+  }
+  const settings = readSettingsText(file, text, tool);
+  if (!edit(settings.value)) return { file, changed: false };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  writeFileAtomic(file, settingsTextOf(settings));
+  return { file, changed: true };
+}
+
+/** Writes Lore's hooks into the tool's file at the scope. */
+export function installHooks(tool: HookTool, scope: HookScope, workspace: string, host: Host, command: string): HookSettingsChange {
+  const file = hookSettingsFile(tool, scope, workspace, host);
+  // The format of a file follows where it is: `.github/hooks` holds VS Code's, `.claude` Claude Code's.
+  return editSettingsFile(file, tool, (value) => addLoreHooks(value, tool, command), true);
+}
+
+/** Removes Lore's hooks from every file the tool reads at the scope. */
+export function uninstallHooks(tool: HookTool, scope: HookScope, workspace: string, host: Host): HookSettingsChange[] {
+  return hookSettingsFiles(tool, scope, workspace, host).map((file) => editSettingsFile(file, tool, (value) => removeLoreHooks(value, tool), false));
+}

@@ -1,0 +1,49 @@
+/**
+ * Edits a knowledge item in its category file from a view (Delete, Mark Task Done), through the
+ * same core edits the rest of Lore uses (categoryFile.ts). A person may have the file open with
+ * unsaved changes: then the edit goes into their document as a WorkspaceEdit, on top of what they
+ * typed, and saving stays theirs; otherwise the core writer changes the file under the store lock
+ * (VS Code reloads an open, unmodified document by itself).
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { markTasksDone, removeItems } from '../../core/knowledge/categoryFile';
+import { lineIdentity } from '../../core/knowledge/itemLines';
+import { editStoreFile } from '../../core/store/storeText';
+import { acquireStoreLock } from '../../core/store/storeLock';
+import type { StoreService } from '../storeService';
+
+export type ItemEditAction = 'delete' | 'done';
+
+/** Where the edit landed: the open document (unsaved), the file on disk, or nowhere (the item was not there). */
+export type ItemEditResult = 'document' | 'file' | 'unchanged';
+
+function openDocument(file: string): vscode.TextDocument | undefined {
+  const wanted = path.resolve(file);
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && path.resolve(d.uri.fsPath) === wanted);
+}
+
+/**
+ * Deletes the item (`delete`) or moves the open task to `## Done` (`done`) in `file`. `itemLine`
+ * is the item as a view shows it (`- text [from: …]`); it is found by its line identity, so a
+ * changed date or spacing does not matter.
+ */
+export async function editKnowledgeItem(store: StoreService, action: ItemEditAction, file: string, itemLine: string): Promise<ItemEditResult> {
+  const ids = new Set([lineIdentity(itemLine)]);
+  const edit = (text: string) => (action === 'delete' ? removeItems(text, ids) : markTasksDone(text, ids));
+  const document = openDocument(file);
+  if (document?.isDirty) {
+    const before = document.getText();
+    const after = edit(before);
+    if (after === undefined) return 'unchanged';
+    const change = new vscode.WorkspaceEdit();
+    change.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(before.length)), after);
+    return (await vscode.workspace.applyEdit(change)) ? 'document' : 'unchanged';
+  }
+  const lock = await acquireStoreLock(store.paths.root);
+  try {
+    return editStoreFile(file, (text) => (text === undefined ? undefined : edit(text))) ? 'file' : 'unchanged';
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,79 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LoreApi } from '../../../src/extension/extension';
+import type { InboxNode } from '../../../src/extension/views/inboxTree';
+import { activateLore, useProvider } from './support';
+
+const transcript = (id: string, marker: string) =>
+  `---\nsession_id: ${id}\nstarted: 2026-11-21T10:00:00Z\n---\n\n# ${id}\n\n## 10:00 — user\n${marker}\n\n## 10:01 — agent\nOk.\n`;
+
+describe('Lore inbox and agent hooks in VS Code', function () {
+  this.timeout(60_000);
+  let lore: LoreApi;
+
+  before(async () => {
+    lore = await activateLore();
+    if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
+    await vscode.commands.executeCommand('lore.discardHarvest');
+  });
+
+  it('contributes Install Agent Hooks…, Remove Agent Hooks and Harvest Now', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ['lore.installHooks', 'lore.removeHooks', 'lore.harvestInbox']) assert.ok(commands.includes(id), id);
+  });
+
+  it('the Inbox view lists inbox files and queued sessions; the scheduled harvest takes both, reclaiming only the inbox copy', async () => {
+    const paths = lore.store.paths;
+    // The suites after this one expect the fixture store as it was: its files are put back afterwards,
+    // and the conversations already waiting in the inbox wait elsewhere meanwhile.
+    const kept = new Map(fs.readdirSync(paths.root).filter((n) => /\.(md|json)$/.test(n)).map((n) => [n, fs.readFileSync(path.join(paths.root, n))]));
+    const aside = fs.mkdtempSync(path.join(os.tmpdir(), 'lore-itest-aside-'));
+    const waiting = fs.existsSync(paths.inbox) ? fs.readdirSync(paths.inbox) : [];
+    for (const name of waiting) fs.renameSync(path.join(paths.inbox, name), path.join(aside, name));
+    const inboxFile = path.join(paths.inbox, 'claude-itest-hook-0123456789ab.md');
+    fs.mkdirSync(paths.inbox, { recursive: true });
+    fs.writeFileSync(inboxFile, transcript('itest-hook', 'Decision: hooks copy sessions into the inbox.'));
+    // A session queued where its tool keeps it (as `lore hook` writes it on Stop), old enough not to be live.
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'lore-itest-queued-'));
+    const queuedTranscript = path.join(elsewhere, 'itest-queued.md');
+    fs.writeFileSync(queuedTranscript, transcript('itest-queued', 'Fact: queued sessions are read where they lie.'));
+    const old = new Date(Date.now() - 60 * 60_000);
+    fs.utimesSync(queuedTranscript, old, old);
+    const queueDir = path.join(paths.root, 'queue');
+    fs.mkdirSync(queueDir, { recursive: true });
+    const entry = path.join(queueDir, 'claude-itest-queued.json');
+    fs.writeFileSync(entry, JSON.stringify({ sessionId: 'itest-queued', transcript: queuedTranscript, cwd: paths.workspace, event: 'Stop', at: '2026-11-21T10:05:00.000Z' }));
+    try {
+      const nodes = (await lore.views.inbox.getChildren()) as InboxNode[];
+      assert.deepEqual(nodes.map((n) => [n.kind, n.path]), [['file', inboxFile], ['queued', queuedTranscript]]);
+      const queuedItem = lore.views.inbox.getTreeItem(nodes[1]);
+      assert.equal(queuedItem.label, 'itest-queued');
+      assert.match(String(queuedItem.description), /^queued · /);
+      assert.equal(queuedItem.contextValue, 'lore.queuedSession');
+
+      await useProvider('rules');
+      const report = await lore.runScheduledHarvest();
+      assert.ok(report, 'the scheduled harvest ran');
+      const statusOf = (file: string) => report.conversations.find((c) => c.path === file)?.status;
+      assert.equal(statusOf(inboxFile), 'harvested');
+      assert.equal(statusOf(queuedTranscript), 'harvested');
+      assert.ok(!fs.existsSync(inboxFile), 'the inbox copy is reclaimed after the proven harvest');
+      assert.ok(fs.existsSync(queuedTranscript), 'a queued transcript is never deleted');
+      assert.match(fs.readFileSync(path.join(paths.root, 'decisions.md'), 'utf8'), /hooks copy sessions into the inbox/);
+      // Both proven: the inbox copy was reclaimed, the queued entry settled (its transcript unchanged).
+      assert.deepEqual(await lore.views.inbox.getChildren(), []);
+      assert.ok(!fs.existsSync(entry));
+    } finally {
+      fs.rmSync(inboxFile, { force: true });
+      fs.rmSync(entry, { force: true });
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+      for (const name of waiting) fs.renameSync(path.join(aside, name), path.join(paths.inbox, name));
+      for (const name of fs.readdirSync(paths.root).filter((n) => /\.(md|json)$/.test(n) && !kept.has(n))) fs.rmSync(path.join(paths.root, name));
+      for (const [name, bytes] of kept) fs.writeFileSync(path.join(paths.root, name), bytes);
+      await useProvider(undefined);
+    }
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The manifest's `when` clauses: a command that cannot work in the current state is not offered
+ * (issue 13: Add Note without an editor ended in an error with Open Log; Initialize Store was
+ * offered when a store existed). VS Code evaluates these clauses, so this reads them as VS Code
+ * does: from package.json, by command.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO_ROOT } from '../helpers/paths';
+
+interface MenuEntry {
+  command: string;
+  when?: string;
+  group?: string;
+}
+interface Manifest {
+  contributes: { commands: Array<{ command: string; title: string }>; menus: Record<string, MenuEntry[]> };
+}
+
+const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest;
+const palette = new Map(manifest.contributes.menus.commandPalette.map((e) => [e.command, e.when]));
+
+describe('package.json: commands are offered only where they can work', () => {
+  it('hides Initialize Store once a store exists', () => {
+    assert.equal(palette.get('lore.initStore'), '!lore.storeExists');
+  });
+
+  it('offers the per-file note commands only with a file open in the editor', () => {
+    for (const command of ['lore.addNote', 'lore.editNotesForFile', 'lore.showNotes']) assert.equal(palette.get(command), 'resourceScheme == file', command);
+  });
+
+  it('offers Apply, Review and Discard only while a harvest plan is pending', () => {
+    for (const command of ['lore.applyHarvest', 'lore.reviewHarvest', 'lore.discardHarvest']) assert.equal(palette.get(command), 'lore.harvestPending', command);
+  });
+
+  it('offers the commands that read the store only when there is one', () => {
+    for (const command of ['lore.regenerateDigest', 'lore.search', 'lore.syncInstructions', 'lore.acceptReviewItem', 'lore.rejectReviewItem']) {
+      assert.equal(palette.get(command), 'lore.storeExists', command);
+    }
+  });
+
+  it('gives every command in the palette a decision: shown always only when it works without a store or an editor', () => {
+    // These work in any state: they create the store on the way, or concern VS Code itself.
+    const always = new Set(['lore.harvest', 'lore.importConversations', 'lore.chooseDistiller', 'lore.openStore', 'lore.setApiKey', 'lore.showLog']);
+    const undecided = manifest.contributes.commands.map((c) => c.command).filter((c) => !palette.has(c) && !always.has(c));
+    assert.deepEqual(undecided, [], 'each new command needs a commandPalette `when` (or a place in the list above)');
+  });
+
+  it('has one palette entry per command, each naming a command that exists', () => {
+    const commands = new Set(manifest.contributes.commands.map((c) => c.command));
+    const entries = manifest.contributes.menus.commandPalette.map((e) => e.command);
+    assert.equal(new Set(entries).size, entries.length, 'duplicate palette entries');
+    for (const command of entries) assert.ok(commands.has(command), `${command} is not a contributed command`);
+  });
+});
