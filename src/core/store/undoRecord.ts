@@ -16,7 +16,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import type { UndoRecord } from './undoRecordSchema';
 import { crashPoint } from '../util/crashPoints';
 import { sha256Hash } from '../util/sha256';
 import { describeSchemaIssue } from '../util/schemaIssue';
@@ -29,42 +29,7 @@ const RECORD = 'record.json';
 const BEFORE_DIR = 'before';
 const KEPT_DIR = 'inbox';
 
-const undoFileSchema = z.object({
-  /** Store-relative path of a file the apply may rewrite. */
-  file: z.string(),
-  /** sha256 of its bytes before the apply, null when it did not exist (its copy is before/<index>-<name>). */
-  before: z.string().nullable(),
-  /** sha256 as the apply left it, null when it left none; absent until the apply is done. */
-  after: z.string().nullable().optional(),
-  /**
-   * A hooks queue entry: the harvest settles (removes) it after the apply, and a hook may write it
-   * again at any time, so undo only puts it back when it is missing and never refuses over it.
-   */
-  restoreIfMissing: z.boolean().optional(),
-});
-
-const undoReclaimSchema = z.object({
-  /** Store-relative path of the reclaimed inbox file. */
-  from: z.string(),
-  /** Where a `delete` reclaim moved it, relative to `.undo/`. */
-  kept: z.string().optional(),
-  /** Where an `archive` reclaim moved it, store-relative. */
-  archivedTo: z.string().optional(),
-});
-
-const undoRecordSchema = z.object({
-  version: z.literal(1),
-  state: z.enum(['begun', 'applied', 'undoing']),
-  /** When the apply started (ISO). */
-  at: z.string(),
-  files: z.array(undoFileSchema),
-  /** Transcripts the apply was about to write (none existed at their path): removed by undo. */
-  transcripts: z.array(z.object({ file: z.string(), sha256: z.string() })),
-  reclaims: z.array(undoReclaimSchema),
-});
-
-export type UndoRecord = z.infer<typeof undoRecordSchema>;
-export type UndoFile = z.infer<typeof undoFileSchema>;
+export type { UndoFile, UndoRecord } from './undoRecordSchema';
 
 /** What an apply is about to do, as far as undo must know it. */
 export interface PlannedApply {
@@ -126,6 +91,8 @@ export function readUndoRecord(paths: StorePaths): UndoRecord | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  // The schema (zod) loads on first use: the extension host imports this module at activation.
+  const { undoRecordSchema } = require('./undoRecordSchema') as typeof import('./undoRecordSchema');
   let parsed: ReturnType<typeof undoRecordSchema.safeParse>;
   try {
     parsed = undoRecordSchema.safeParse(JSON.parse(text));

@@ -56,6 +56,9 @@ describe('Lore: pending plan in the status bar, Undo Last Harvest', function () 
   it('Apply from the status bar item writes the plan, closes its diff tabs, and Undo puts everything back', async () => {
     const inboxFile = path.join(root, 'inbox', 'itest-undo.md');
     fs.writeFileSync(inboxFile, CONVERSATION);
+    // Earlier suites edit facts.md by hand; the digest's automatic refresh of such an edit may still
+    // be on its way, and it would land after the undo. Bring the digest up to date first.
+    lore.store.regenerateDigest({ automatic: true });
     const before = snapshot(root);
     const report = await lore.harvestWithoutDialogs();
     assert.ok(report?.plan && lore.harvest.pending);
