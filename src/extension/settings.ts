@@ -83,6 +83,12 @@ export function providerChosen(): boolean {
 export async function updateProvider(provider: ProviderSetting): Promise<'workspace' | 'user'> {
   const config = section();
   const inWorkspace = config.inspect<string>('provider')?.workspaceValue !== undefined;
-  await config.update('provider', provider, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  const target = inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const previous = config.get<string>('provider');
+  await config.update('provider', provider, target);
+  // A model name belongs to the provider it was chosen for (gpt-… means nothing to Anthropic):
+  // switching providers drops the model set beside the old one, and the new one's default applies.
+  const model = config.inspect<string>('model');
+  if (previous !== provider && (inWorkspace ? model?.workspaceValue : model?.globalValue) !== undefined) await config.update('model', undefined, target);
   return inWorkspace ? 'workspace' : 'user';
 }

@@ -64,8 +64,11 @@ describe('Lore first run in VS Code', function () {
   });
 
   it('remembers the choice in settings, so the next harvest does not ask', async () => {
+    // A model chosen for another provider does not outlive the switch.
+    await vscode.workspace.getConfiguration('lore').update('model', 'gpt-4.1-mini', vscode.ConfigurationTarget.Global);
     await lore.distill.remember('rules');
     assert.equal(vscode.workspace.getConfiguration('lore').inspect('provider')?.globalValue, 'rules');
+    assert.equal(vscode.workspace.getConfiguration('lore').inspect('model')?.globalValue, undefined, 'the old provider\'s model is dropped');
     assert.ok(lore.distill.isChosen());
     // With the inbox empty the command ends after its dry run, without a dialog to answer.
     const inbox = lore.store.paths.inbox;
