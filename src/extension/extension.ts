@@ -21,6 +21,7 @@ import type { ItemEditAction, ItemEditResult } from './knowledge/knowledgeItemEd
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
 import { HarvestScheduler } from './harvest/harvestSchedule';
 import { listSources, registerImportCommand } from './harvest/importConversations';
+import { SourcesListing } from './views/sourcesHint';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
 import { addManualNote, registerNoteCommands } from './notes/noteCommands';
@@ -81,13 +82,15 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const caches = new CacheStates(context.workspaceState);
   const statusBar = new CacheStatusBar(caches);
   const notes = new NotesClient(context, store);
+  // One listing of this workspace's agent sessions, shared by the views that name them when empty.
+  const sources = new SourcesListing(() => listSources(notes));
   const views = {
     digest: new DigestTreeProvider(store),
-    ledger: new LedgerTreeProvider(store, () => listSources(notes)),
+    ledger: new LedgerTreeProvider(store, sources),
     knowledge: new KnowledgeTreeProvider(store, notes),
     cache: new CacheTreeProvider(caches),
     review: new ReviewTreeProvider(store),
-    inbox: new InboxTreeProvider(store),
+    inbox: new InboxTreeProvider(store, sources),
   };
   notesClient = notes;
   const search = new SearchClient(notes);

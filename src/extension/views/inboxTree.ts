@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import { readQueuedSessions } from '../../core/hooks/hookCapture';
 import { scanSources } from '../../core/harvest/scanSources';
 import { formatBytes } from '../../core/util/format';
+import type { StoreService } from '../storeService';
+import { sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface InboxFileNode extends TreeNode {
@@ -52,7 +54,18 @@ function fileNode(file: string, inbox: string): InboxFileNode | undefined {
 }
 
 export class InboxTreeProvider extends StoreTreeProvider {
-  protected roots(): InboxNode[] {
+  /** `sources` lists this workspace's agent sessions; an empty inbox names them and how to import them. */
+  constructor(store: StoreService, private readonly sources?: SourcesListing) {
+    super(store);
+  }
+
+  protected roots(): InboxNode[] | Promise<SourcesHintNode[]> {
+    const waiting = this.waiting();
+    if (waiting.length > 0 || !this.sources) return waiting;
+    return this.sources.get().then((report) => sourcesHintNodes(0, report));
+  }
+
+  private waiting(): InboxNode[] {
     const paths = this.store.paths;
     const files = scanSources(paths, [paths.inbox]).files.map((f) => fileNode(f.path, paths.inbox)).filter((n): n is InboxFileNode => n !== undefined);
     const queued = readQueuedSessions(paths).map((entry): QueuedSessionNode => {

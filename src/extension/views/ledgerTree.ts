@@ -9,13 +9,9 @@ import { conversationFile } from '../../core/knowledge/provenanceTarget';
 import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
 import type { StorePaths } from '../../core/store/storePaths';
 import { itemCountsText } from '../../core/util/format';
-import type { SourcesReport } from '../../core/discovery/measureSources';
 import type { StoreService } from '../storeService';
-import { inboxCount, sourcesHintNodes, type SourcesHintNode } from './sourcesHint';
+import { inboxCount, sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
-
-/** How long a listing of the machine's sessions is reused while the ledger stays empty (refreshes come with every store change). */
-const SOURCES_REUSE_MS = 60_000;
 
 export interface LedgerEntryNode extends TreeNode {
   kind: 'entry';
@@ -73,26 +69,23 @@ function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry): Ledge
 }
 
 export class LedgerTreeProvider extends StoreTreeProvider {
-  private listing?: { at: number; report: Promise<SourcesReport | null> };
-
-  /** `sources` lists this workspace's agent sessions (the language server's `lore/sources`); an empty ledger names them. */
-  constructor(store: StoreService, private readonly sources?: () => Promise<SourcesReport | null>) {
+  /** `sources` lists this workspace's agent sessions; an empty ledger names them. */
+  constructor(store: StoreService, private readonly sources?: SourcesListing) {
     super(store);
   }
 
   /** Lists the machine's sessions again (after an import, or when sessions appeared), rather than reusing the last listing. */
   rescanSources(): void {
-    this.listing = undefined;
+    this.sources?.forget();
     this.refresh();
   }
 
   protected roots(): LedgerGroupNode[] | Promise<SourcesHintNode[]> {
     const groups = this.groups();
     if (groups.length > 0 || !this.sources) return groups;
-    if (!this.listing || Date.now() - this.listing.at > SOURCES_REUSE_MS) this.listing = { at: Date.now(), report: this.sources() };
     // Nothing in the inbox and no sessions found (or no language server): the welcome text says how to bring conversations in.
     const inbox = inboxCount(this.store.paths.inbox);
-    return this.listing.report.then((report) => sourcesHintNodes(inbox, report), () => sourcesHintNodes(inbox, null));
+    return this.sources.get().then((report) => sourcesHintNodes(inbox, report));
   }
 
   private groups(): LedgerGroupNode[] {

@@ -74,3 +74,27 @@ export function sourcesHintNodes(inbox: number, report: SourcesReport | null): S
   }
   return nodes;
 }
+
+/** How long a listing of the machine's sessions is reused before a view asks the language server again. */
+const SOURCES_REUSE_MS = 60_000;
+
+/**
+ * This workspace's agent sessions (the language server's `lore/sources`), listed at most once a
+ * minute and shared by the views that name them when they are empty (Ledger, Inbox).
+ */
+export class SourcesListing {
+  private listing?: { at: number; report: Promise<SourcesReport | null> };
+
+  constructor(private readonly list: () => Promise<SourcesReport | null>) {}
+
+  /** The last listing while it is recent, else a new one; null when the server could not list them. */
+  get(): Promise<SourcesReport | null> {
+    if (!this.listing || Date.now() - this.listing.at > SOURCES_REUSE_MS) this.listing = { at: Date.now(), report: this.list().catch(() => null) };
+    return this.listing.report;
+  }
+
+  /** Forgets the last listing (after an import, or when sessions appeared). */
+  forget(): void {
+    this.listing = undefined;
+  }
+}

@@ -64,7 +64,8 @@ describe('Lore inbox and agent hooks in VS Code', function () {
       assert.ok(fs.existsSync(queuedTranscript), 'a queued transcript is never deleted');
       assert.match(fs.readFileSync(path.join(paths.root, 'decisions.md'), 'utf8'), /hooks copy sessions into the inbox/);
       // Both proven: the inbox copy was reclaimed, the queued entry settled (its transcript unchanged).
-      assert.deepEqual(await lore.views.inbox.getChildren(), []);
+      const left = (await lore.views.inbox.getChildren()) as Array<{ kind: string }>;
+      assert.deepEqual(left.filter((n) => n.kind !== 'sources-hint'), []);
       assert.ok(!fs.existsSync(entry));
     } finally {
       fs.rmSync(inboxFile, { force: true });
@@ -74,6 +75,24 @@ describe('Lore inbox and agent hooks in VS Code', function () {
       for (const name of fs.readdirSync(paths.root).filter((n) => /\.(md|json)$/.test(n) && !kept.has(n))) fs.rmSync(path.join(paths.root, name));
       for (const [name, bytes] of kept) fs.writeFileSync(path.join(paths.root, name), bytes);
       await useProvider(undefined);
+    }
+  });
+  it('an empty inbox names the sessions found on this machine and leads to Import Conversations…', async () => {
+    const paths = lore.store.paths;
+    const waiting = fs.readdirSync(paths.inbox);
+    const aside = fs.mkdtempSync(path.join(os.tmpdir(), 'lore-itest-inbox-aside-'));
+    for (const name of waiting) fs.renameSync(path.join(paths.inbox, name), path.join(aside, name));
+    const history = path.join(paths.workspace, '.aider.chat.history.md');
+    fs.writeFileSync(history, '# aider chat started at 2026-11-20 10:00:00\n\n#### Which port does the dev server use?\n\nPort 5173.\n');
+    try {
+      lore.views.ledger.rescanSources(); // The listing is shared: forgetting it once lists the sessions again for both views.
+      const nodes = (await lore.views.inbox.getChildren()) as unknown as Array<{ kind: string; role: string; tool?: string; toTreeItem(): vscode.TreeItem }>;
+      assert.deepEqual(nodes.map((n) => [n.kind, n.role, n.tool]), [['sources-hint', 'found', undefined], ['sources-hint', 'tool', 'aider']]);
+      assert.equal(nodes[1].toTreeItem().command?.command, 'lore.importConversations');
+    } finally {
+      fs.rmSync(history, { force: true });
+      for (const name of waiting) fs.renameSync(path.join(aside, name), path.join(paths.inbox, name));
+      lore.views.ledger.rescanSources();
     }
   });
 });
