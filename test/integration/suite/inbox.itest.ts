@@ -64,7 +64,7 @@ describe('Lore inbox and agent hooks in VS Code', function () {
       assert.ok(fs.existsSync(queuedTranscript), 'a queued transcript is never deleted');
       assert.match(fs.readFileSync(path.join(paths.root, 'decisions.md'), 'utf8'), /hooks copy sessions into the inbox/);
       // Both proven: the inbox copy was reclaimed, the queued entry settled (its transcript unchanged).
-      const left = (await lore.views.inbox.getChildren()) as Array<{ kind: string }>;
+      const left = (await lore.views.inbox.getChildren()) as unknown as Array<{ kind: string }>;
       assert.deepEqual(left.filter((n) => n.kind !== 'sources-hint'), []);
       assert.ok(!fs.existsSync(entry));
     } finally {
