@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
-import { activateLore, until, useProvider } from './support';
+import { activateLore, storeSnapshot, until, useProvider } from './support';
 import { startStub } from '../../helpers/stubServers';
 
 const CONVERSATION = `---
@@ -23,20 +23,6 @@ const VALID = JSON.stringify({
   facts: [{ statement: 'The stub answered through the OpenAI SDK.', detail: '' }],
   decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [],
 });
-
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, e.name);
-      if (e.name === '.cache' || e.name === '.index' || e.name === '.lock') continue;
-      if (e.isDirectory()) walk(full);
-      else out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 function digestTexts(lore: LoreApi): string[] {
   return (lore.views.digest.getChildren() as unknown as Array<{ items: Array<{ text: string }> }>).flatMap((s) => s.items.map((i) => i.text));
@@ -71,11 +57,11 @@ describe('Lore harvest in VS Code', function () {
   it('rules provider: previews without writing, applies on accept, views show the items', async () => {
     const inboxFile = path.join(root, 'inbox', 'itest-rules.md');
     fs.writeFileSync(inboxFile, CONVERSATION);
-    const before = snapshot(root);
+    const before = storeSnapshot(root);
     const report = await lore.harvestWithoutDialogs({ showDiff: false });
     assert.ok(report?.plan, 'a plan was produced');
     assert.ok(report.plan.changes.some((c: any) => c.file === 'facts.md'));
-    assert.deepEqual(snapshot(root), before, 'nothing written before apply');
+    assert.deepEqual(storeSnapshot(root), before, 'nothing written before apply');
     assert.ok(lore.harvest.pending);
 
     await vscode.commands.executeCommand('lore.applyHarvest');
@@ -100,11 +86,11 @@ describe('Lore harvest in VS Code', function () {
     try {
       await useProvider('openai', stub.baseUrl);
       fs.writeFileSync(path.join(root, 'inbox', 'itest-openai.md'), CONVERSATION.replace('itest-1', 'itest-2').replace('Fact: integration', 'Fact: openai integration'));
-      const before = snapshot(root);
+      const before = storeSnapshot(root);
       const report = await lore.harvestWithoutDialogs();
       assert.ok(report?.plan);
       assert.equal(stub.requests.length, 1);
-      assert.deepEqual(snapshot(root), before, 'nothing written before apply');
+      assert.deepEqual(storeSnapshot(root), before, 'nothing written before apply');
       await until('a lore-plan diff editor is open', () =>
         vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'lore-plan')),
       );
@@ -163,10 +149,10 @@ describe('Lore harvest in VS Code', function () {
       const report = await lore.harvestWithoutDialogs({ showDiff: false });
       assert.ok(report?.plan?.changes.some((c: any) => c.file === 'facts.md'));
       fs.appendFileSync(inboxFile, '\n## 10:05 — user\nFact: written after the preview.\n');
-      const before = snapshot(root);
+      const before = storeSnapshot(root);
       const applied = await vscode.commands.executeCommand<any>('lore.applyHarvest');
       assert.match(applied?.stale?.join('\n') ?? '', /itest-stale\.md changed since the preview/);
-      assert.deepEqual(snapshot(root), before, 'nothing written');
+      assert.deepEqual(storeSnapshot(root), before, 'nothing written');
       assert.equal(lore.harvest.pending, undefined);
     } finally {
       fs.rmSync(inboxFile, { force: true });
@@ -179,14 +165,14 @@ describe('Lore harvest in VS Code', function () {
       await useProvider('openai', stub.baseUrl);
       fs.writeFileSync(path.join(root, 'inbox', 'a-first.md'), CONVERSATION.replace('itest-1', 'itest-3a'));
       fs.writeFileSync(path.join(root, 'inbox', 'b-second.md'), CONVERSATION.replace('itest-1', 'itest-3b'));
-      const before = snapshot(root);
+      const before = storeSnapshot(root);
       const running = lore.harvestWithoutDialogs({ showDiff: false });
       await until('the second conversation is being distilled', () => stub.requests.length >= 2);
       await vscode.commands.executeCommand('lore.cancelHarvest');
       const result = await running;
       assert.equal(result, undefined, 'cancelled harvest returns no plan');
       assert.equal(lore.harvest.pending, undefined);
-      assert.deepEqual(snapshot(root), before, 'no partial writes');
+      assert.deepEqual(storeSnapshot(root), before, 'no partial writes');
     } finally {
       await stub.close();
       fs.rmSync(path.join(root, 'inbox', 'a-first.md'), { force: true });

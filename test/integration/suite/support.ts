@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
 
@@ -27,4 +29,25 @@ export async function useProvider(provider: string | undefined, baseUrl?: string
   const config = vscode.workspace.getConfiguration('lore');
   await config.update('provider', provider, vscode.ConfigurationTarget.Global);
   await config.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+}
+
+/** What a store's derived and lock files are: left out of a snapshot of what a person sees. */
+const DERIVED = ['.cache', '.index', '.lock'];
+
+/**
+ * Every file under a store with its text, for before/after comparisons, leaving out the derived
+ * files and any other names in `skip` (e.g. the private `.undo/`).
+ */
+export function storeSnapshot(dir: string, skip: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (DERIVED.includes(e.name) || skip.includes(e.name)) continue;
+      if (e.isDirectory()) walk(full);
+      else out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
 }

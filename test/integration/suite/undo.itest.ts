@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
 import { planTabs } from '../../../src/extension/harvest/pendingPlanStatus';
-import { activateLore, until, useProvider } from './support';
+import { activateLore, storeSnapshot, until, useProvider } from './support';
 
 const CONVERSATION = `---
 session_id: itest-undo
@@ -22,19 +22,7 @@ Ok.
 `;
 
 /** The store as a person sees it: no caches, lock or private undo area. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, e.name);
-      if (['.cache', '.index', '.lock', '.undo'].includes(e.name)) continue;
-      if (e.isDirectory()) walk(full);
-      else out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
+const snapshot = (dir: string) => storeSnapshot(dir, ['.undo']);
 
 describe('Lore: pending plan in the status bar, Undo Last Harvest', function () {
   this.timeout(60_000);
