@@ -1,0 +1,43 @@
+/**
+ * Stable short ids of knowledge items, so agents, links and supersession can name one line.
+ *
+ * The id is derived from the line's identity (see lineIdentity: its text without the provenance
+ * date, whitespace and case folded, plus the provenance source), not written into the file: every
+ * line a person or an older Lore wrote has one without a migration, moving a line (a task marked
+ * done, a reordered file) keeps it, and two stores that hold the same line agree on it. Editing
+ * the statement gives the line a new id, as it is a new statement; replies name the new id.
+ */
+import { createHash } from 'node:crypto';
+import { lineIdentity } from './itemLines';
+
+/** Crockford's base32 alphabet: no I, L, O or U, so an id read aloud or retyped survives. */
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** Characters in an id: 40 bits, so a store of 10,000 items has a 1 in 20,000 chance of a clash. */
+export const ITEM_ID_LENGTH = 8;
+
+/** The shape of an id, for schemas at the boundaries (MCP arguments, CLI flags). */
+export const ITEM_ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{8}$/;
+
+/** The id of an item line (`- statement … [from: ID, date]`), the same for the same identity. */
+export function itemId(line: string): string {
+  const digest = createHash('sha256').update(lineIdentity(line)).digest();
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of digest) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && out.length < ITEM_ID_LENGTH) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    if (out.length === ITEM_ID_LENGTH) break;
+  }
+  return out;
+}
+
+/** Whether `text` looks like an item id (case-insensitive, as people retype them). */
+export function isItemId(text: string): boolean {
+  return ITEM_ID_PATTERN.test(text.trim().toLowerCase());
+}
