@@ -46,7 +46,7 @@ describe('lore hooks install / uninstall', function () {
     assert.deepEqual(installed.hooks.PreToolUse, THEIRS.hooks.PreToolUse);
     assert.deepEqual(installed.hooks.Stop[0], THEIRS.hooks.Stop[0]);
     assert.match(text, /^ {4}"permissions"/m);
-    for (const event of ['SessionEnd', 'PreCompact', 'Stop']) assert.equal(loreCommands(installed, event).length, 1, event);
+    for (const event of ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit']) assert.equal(loreCommands(installed, event).length, 1, event);
 
     const again = await hooks('install');
     assert.equal(again.code, 0);
@@ -83,7 +83,8 @@ describe('lore hooks install / uninstall', function () {
 
     assert.equal((await hooks('install', '--vscode')).code, 0);
     const vscode = JSON.parse(fs.readFileSync(path.join(ws, '.github', 'hooks', 'lore.json'), 'utf8'));
-    assert.deepEqual(Object.keys(vscode.hooks).sort(), ['PreCompact', 'Stop']);
+    // VS Code takes context at SessionStart only (its UserPromptSubmit has no additionalContext).
+    assert.deepEqual(Object.keys(vscode.hooks).sort(), ['PreCompact', 'SessionStart', 'Stop']);
     for (const list of Object.values(vscode.hooks) as Array<Array<{ type: string; command: string }>>) {
       assert.equal(list.length, 1);
       assert.equal(list[0].type, 'command');
@@ -119,6 +120,43 @@ describe('lore hooks install / uninstall', function () {
       }
     });
   }
+
+  it('--capture-only and --context-only install one kind and take Lore\'s other kind out of the file; uninstall still restores it', async () => {
+    const { ws, hooks } = await setup();
+    const file = path.join(ws, '.claude', 'settings.local.json');
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, THEIRS_TEXT);
+    const events = () => {
+      const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+      return ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit'].filter((e) => loreCommands(settings, e).length === 1);
+    };
+    assert.equal((await hooks('install')).code, 0);
+    assert.deepEqual(events(), ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit']);
+    const capture = await hooks('install', '--capture-only');
+    assert.equal(capture.code, 0, capture.stderr);
+    assert.match(capture.stdout, /events: SessionEnd, PreCompact, Stop\n/);
+    assert.deepEqual(events(), ['SessionEnd', 'PreCompact', 'Stop']);
+    assert.equal((await hooks('install', '--context-only')).code, 0);
+    assert.deepEqual(events(), ['SessionStart', 'UserPromptSubmit']);
+    // Their own Stop hook survives every change.
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')).hooks.Stop, THEIRS.hooks.Stop);
+    assert.equal((await hooks('install', '--capture-only', '--context-only')).code, 2);
+    assert.equal((await hooks('uninstall')).code, 0);
+    assert.equal(fs.readFileSync(file, 'utf8'), THEIRS_TEXT);
+  });
+
+  it('the context hook it writes answers a prompt on this machine', async () => {
+    const { ws, root, env, hooks } = await setup();
+    fs.appendFileSync(path.join(root, 'decisions.md'), '- Hooks never block the agent [from: c1, 2026-11-20]\n');
+    assert.equal((await runCli(['digest', '--root', root], { cwd: ws, env })).code, 0);
+    await hooks('install', '--context-only');
+    const settings = JSON.parse(fs.readFileSync(path.join(ws, '.claude', 'settings.local.json'), 'utf8'));
+    const [command] = loreCommands(settings, 'UserPromptSubmit');
+    const input = JSON.stringify({ session_id: 's1', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'what about hooks?' });
+    const out = JSON.parse(execFileSync('sh', ['-c', command!], { cwd: ws, input, env: { ...process.env, ...env }, encoding: 'utf8' }));
+    assert.equal(out.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
+    assert.match(out.hookSpecificOutput.additionalContext, /Hooks never block the agent/);
+  });
 
   it('an older Lore entry (another path) is updated in place, not duplicated', async () => {
     const { ws, hooks } = await setup();

@@ -1,16 +1,20 @@
 /**
  * `lore hook`: what Claude Code's and VS Code's agent hooks run (`lore hooks install` writes the
- * configuration). It reads the hook's JSON on stdin, finds the store of the agent's folder and
- * queues the session for the next harvest (src/core/hooks/hookCapture.ts). An agent must never
- * wait on it or fail because of it: it prints nothing, always exits 0, and says what it could
- * not do in `<store>/.cache/hook.log`. A folder without a store is left alone (a user-level hook
- * runs in every project).
+ * configuration). It reads the hook's JSON on stdin and finds the store of the agent's folder.
+ * SessionEnd, PreCompact and Stop queue the session for the next harvest
+ * (src/core/hooks/hookCapture.ts) and print nothing; SessionStart and UserPromptSubmit print the
+ * store's knowledge as `hookSpecificOutput.additionalContext` (src/core/hooks/hookContext.ts).
+ * An agent must never wait on it or fail because of it: it always exits 0, gives up on the slow
+ * parts after a time limit, and says what it could not do in `<store>/.cache/hook.log`. A folder
+ * without a store is left alone (a user-level hook runs in every project).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { currentHost } from '../../core/discovery/host';
 import { captureSession, HookRefusal } from '../../core/hooks/hookCapture';
+import { CONTEXT_EVENTS } from '../../core/hooks/hookEvents';
+import { parseHookInput, type HookInput } from '../../core/hooks/hookInput';
 import { logHook } from '../../core/hooks/hookLog';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
@@ -19,14 +23,19 @@ export const HOOK_HELP = `lore hook [--root DIR]
 
 Run by agent hooks (Claude Code, VS Code), with the hook's JSON on stdin; set up with "lore hooks install".
 SessionEnd and PreCompact (and VS Code's Stop) copy the session's transcript into the store's inbox;
-Claude Code's Stop queues it where it lies, for the next harvest. The store is the one of the
-agent's folder (cwd in the input) unless --root is given. Prints nothing and always exits 0;
-problems go to <store>/.cache/hook.log.`;
+Claude Code's Stop queues it where it lies, for the next harvest; these print nothing.
+SessionStart and UserPromptSubmit print {"hookSpecificOutput": {"hookEventName", "additionalContext"}}:
+the digest, the notes of files the prompt names and the items that best match the prompt, at most
+10,000 characters, framed as data, redacted, without items held for review (nothing when the store
+has nothing to add). The store is the one of the agent's folder (cwd in the input) unless --root
+is given. Always exits 0; problems go to <store>/.cache/hook.log.`;
 
 /** A hook's input is a few hundred bytes; anything near this is not one. */
 const MAX_INPUT_BYTES = 1024 * 1024;
 /** A caller that never closes stdin must not hold the agent: give up reading after this. */
 const INPUT_TIMEOUT_MS = 5000;
+/** Context must not hold a prompt up: after this the notes and the search are skipped. */
+const CONTEXT_TIME_LIMIT_MS = 1500;
 
 export async function hookCommand(argv: string[], io: Output): Promise<number> {
   try {
@@ -49,7 +58,6 @@ async function runHook(argv: string[], io: Output): Promise<number> {
     // A hook written by another Lore version may pass an option this one does not know: still act.
   }
   const input = await readInput(io);
-  const { parseHookInput } = require('../../core/hooks/hookSchemas') as typeof import('../../core/hooks/hookSchemas');
   const parsed = input.problem ? { problem: input.problem } : parseHookInput(input.text);
   // The agent's folder when the input names one, else where the hook was started (the project).
   const folder = 'problem' in parsed ? cwdOf(io) : path.resolve(cwdOf(io), parsed.cwd);
@@ -59,6 +67,7 @@ async function runHook(argv: string[], io: Output): Promise<number> {
     logHook(paths, `hook: ${parsed.problem}`);
     return EXIT_OK;
   }
+  if (CONTEXT_EVENTS.includes(parsed.event)) return answerWithContext(paths, parsed, folder, io);
   try {
     const result = captureSession(paths, parsed, currentHost(envOf(io)));
     if (result.action === 'copied') {
@@ -67,6 +76,23 @@ async function runHook(argv: string[], io: Output): Promise<number> {
   } catch (error) {
     const message = error instanceof HookRefusal ? error.message : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`;
     logHook(paths, `${parsed.event} ${parsed.sessionId}: nothing queued: ${message}`);
+  }
+  return EXIT_OK;
+}
+
+/** Prints the context for SessionStart / UserPromptSubmit; any failure is logged and prints nothing. */
+function answerWithContext(paths: StorePaths, input: HookInput, folder: string, io: Output): number {
+  const started = performance.now();
+  try {
+    const { buildHookContext } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
+    const text = buildHookContext(paths, { event: input.event, prompt: input.prompt, cwd: folder }, {
+      deadline: started + CONTEXT_TIME_LIMIT_MS,
+      log: (message) => logHook(paths, `${input.event}: ${message}`),
+    });
+    // Built completely before anything is printed: half a JSON object would be worse than none.
+    if (text) io.out(JSON.stringify({ hookSpecificOutput: { hookEventName: input.event, additionalContext: text } }));
+  } catch (error) {
+    logHook(paths, `${input.event}: no context: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
   }
   return EXIT_OK;
 }

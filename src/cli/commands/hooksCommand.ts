@@ -1,24 +1,32 @@
 /**
  * `lore hooks install|uninstall`: Lore's agent hooks in Claude Code's and VS Code's
- * configuration files (the merge rules are src/core/hooks/hookSettings.ts).
+ * configuration files (the merge rules are src/core/hooks/hookSettings.ts): capture hooks, context
+ * hooks, or both (the default).
  */
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { currentHost } from '../../core/discovery/host';
 import type { HookTool } from '../../core/hooks/hookCapture';
-import { installHooks, loreHookCommand, uninstallHooks, type HookScope, type HookSettingsChange } from '../../core/hooks/hookSettings';
+import { HOOK_KINDS, type HookKind } from '../../core/hooks/hookEvents';
+import { hookEventsFor, installHooks, loreHookCommand, uninstallHooks, type HookScope, type HookSettingsChange } from '../../core/hooks/hookSettings';
 import { storePaths } from '../../core/store/storePaths';
 import { EXIT_OK, UsageError, cwdOf, envOf, printable, resolveArg, storeForFolder, type Output } from '../cliSupport';
 
-export const HOOKS_HELP = `lore hooks install   [--claude | --vscode] [--user | --workspace]
+export const HOOKS_HELP = `lore hooks install   [--claude | --vscode] [--user | --workspace] [--capture-only | --context-only]
 lore hooks uninstall [--claude | --vscode] [--user | --workspace]
 
-Writes (or removes) the agent hooks that run "lore hook" when a session stops, ends or is about to be
-compacted, so its conversation is queued for harvest.
-  --claude      Claude Code (install's default): .claude/settings.local.json, or ~/.claude/settings.json with --user
-  --vscode      VS Code's agent hooks: .github/hooks/lore.json (VS Code also runs the --claude --user hooks)
-  --workspace   the store's workspace (install's default)
-  --user        every project of this user
+Writes (or removes) the agent hooks that run "lore hook":
+  capture hooks  when a session stops, ends or is about to be compacted, its conversation is queued
+                 for harvest (Claude Code: SessionEnd, PreCompact, Stop; VS Code: PreCompact, Stop)
+  context hooks  when a session starts, and before each prompt, the agent gets the digest, the notes
+                 of files the prompt names and matching items (Claude Code: SessionStart,
+                 UserPromptSubmit; VS Code: SessionStart, the event where it takes context)
+  --claude        Claude Code (install's default): .claude/settings.local.json, or ~/.claude/settings.json with --user
+  --vscode        VS Code's agent hooks: .github/hooks/lore.json (VS Code also runs the Claude Code files' hooks)
+  --workspace     the store's workspace (install's default)
+  --user          every project of this user
+  --capture-only  install only the capture hooks (Lore's context hooks in the file are removed)
+  --context-only  install only the context hooks (Lore's capture hooks in the file are removed)
 Merged with what the file holds; running install twice changes nothing; uninstall removes only
 Lore's own entries (by default from every file above). A file that is not valid JSON is left as it is.`;
 
@@ -26,7 +34,16 @@ export async function hooksCommand(argv: string[], io: Output): Promise<number> 
   // Not parseCommand: here --workspace is a scope, not the common --workspace DIR.
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { root: { type: 'string' }, help: { type: 'boolean', short: 'h' }, claude: { type: 'boolean' }, vscode: { type: 'boolean' }, user: { type: 'boolean' }, workspace: { type: 'boolean' } },
+    options: {
+      root: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      claude: { type: 'boolean' },
+      vscode: { type: 'boolean' },
+      user: { type: 'boolean' },
+      workspace: { type: 'boolean' },
+      'capture-only': { type: 'boolean' },
+      'context-only': { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -40,13 +57,20 @@ export async function hooksCommand(argv: string[], io: Output): Promise<number> 
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
   if (values.claude && values.vscode) throw new UsageError('choose one of --claude and --vscode');
   if (values.user && values.workspace) throw new UsageError('choose one of --user and --workspace');
+  if (values['capture-only'] && values['context-only']) throw new UsageError('choose one of --capture-only and --context-only (or neither, for both)');
+  if (verb === 'uninstall' && (values['capture-only'] || values['context-only'])) {
+    throw new UsageError('uninstall removes all of Lore\'s hooks; to keep one kind, run install with --capture-only or --context-only');
+  }
+  const kinds: HookKind[] = values['capture-only'] ? ['capture'] : values['context-only'] ? ['context'] : [...HOOK_KINDS];
   const host = currentHost(envOf(io));
   const chosenTool: HookTool | undefined = values.claude ? 'claude' : values.vscode ? 'vscode' : undefined;
   const chosenScope: HookScope | undefined = values.user ? 'user' : values.workspace ? 'workspace' : undefined;
   if (verb === 'install') {
     const command = loreHookCommand(process.execPath, cliScript());
-    const change = installHooks(chosenTool ?? 'claude', chosenScope ?? 'workspace', paths.workspace, host, command);
+    const tool = chosenTool ?? 'claude';
+    const change = installHooks(tool, chosenScope ?? 'workspace', paths.workspace, host, command, kinds);
     io.out(change.changed ? `wrote Lore's hooks to ${printable(change.file)}` : `${printable(change.file)} already has Lore's hooks; nothing changed`);
+    io.out(`events: ${hookEventsFor(tool, kinds).join(', ')}`);
     io.out(`they run: ${printable(command)}`);
     // .github/hooks/ is shared with the team through git, and this command holds this machine's paths.
     if (chosenTool === 'vscode') io.out(`note: keep ${printable(change.file)} out of git (its command holds paths of this machine)`);

@@ -3,7 +3,7 @@
  * each layer sits. The output is a pure function of the input: no clock, no locale-dependent
  * sorting, no iteration over caller-ordered maps, and whitespace normalized so that an editor
  * adding a trailing space or a CRLF does not silently move the cache boundary. The knowledge and
- * file-notes layers open with the data framing (safety/dataFraming): what they quote is a record,
+ * file-notes and search-hits layers open with the data framing (safety/dataFraming): what they quote is a record,
  * not instructions.
  */
 import { frameAsData } from '../safety/dataFraming';
@@ -167,6 +167,13 @@ function renderEarlierTurns(turns: ContextInput['earlierTurns']): string | undef
   return tagged('earlier-turns', parts.map((t) => `## ${t.role}\n${t.text}`).join('\n\n'));
 }
 
+function renderSearchHits(hits: ContextInput['searchHits']): string | undefined {
+  if (!hits?.length) return undefined;
+  // Rank order is the caller's and it is meaningful; only blanks and repeats are dropped.
+  const lines = [...new Set(hits.map(normalizeBlock).filter(Boolean))];
+  return tagged('search-hits', lines.length ? frameAsData(lines.map(indentContinuation).join('\n')) : '');
+}
+
 const RENDERERS: Record<ContextLayer, (input: ContextInput) => string | undefined> = {
   role: (input) => {
     const role = normalizeBlock(input.role);
@@ -180,6 +187,7 @@ const RENDERERS: Record<ContextLayer, (input: ContextInput) => string | undefine
   discussion: (input) => renderDiscussion(input.discussion),
   'active-files': (input) => renderActiveFiles(input.activeFiles),
   'earlier-turns': (input) => renderEarlierTurns(input.earlierTurns),
+  'search-hits': (input) => renderSearchHits(input.searchHits),
   message: (input) => tagged('message', normalizeBlock(input.message)),
 };
 

@@ -7,8 +7,11 @@
 
 /** Layers that stay byte-identical across turns (within a harvest cycle), in order. */
 const STABLE_LAYERS = ['role', 'tools', 'project', 'knowledge', 'file-notes'] as const;
-/** Layers that change per turn, in order; the user message is always last. */
-const VOLATILE_LAYERS = ['discussion', 'active-files', 'earlier-turns', 'message'] as const;
+/**
+ * Layers that change per turn, in order; the user message is always last. Search hits depend on
+ * the message, so they come right before it (retrieval is the most volatile part but the message).
+ */
+const VOLATILE_LAYERS = ['discussion', 'active-files', 'earlier-turns', 'search-hits', 'message'] as const;
 /** Every layer in the order it appears in the context. */
 export const CONTEXT_LAYERS = [...STABLE_LAYERS, ...VOLATILE_LAYERS] as const;
 
@@ -65,6 +68,11 @@ export interface ContextInput {
   /** The files the user attached this turn, in the user's order (the focused one first). */
   activeFiles?: readonly string[];
   earlierTurns?: readonly EarlierTurn[];
+  /**
+   * Knowledge found by searching for this turn's message, one rendered line each (`- [category]
+   * text [from: …] (file:line)`), best first; rendered in the order given, framed as data.
+   */
+  searchHits?: readonly string[];
   /** The user's message for this turn. */
   message?: string;
 }

@@ -19,9 +19,11 @@ import { isConversationFileName } from '../harvest/scanSources';
 import { writeFileAtomic } from '../store/atomicWrite';
 import { isInside, type StorePaths } from '../store/storePaths';
 import { sha256Hash } from '../util/sha256';
-import type { HookInput, QueuedSession } from './hookSchemas';
+import { CAPTURE_EVENTS } from './hookEvents';
+import type { HookInput } from './hookInput';
+import type { QueuedSession } from './hookSchemas';
 
-/** The tools whose hooks Lore understands (one input format, see hookSchemas.ts). */
+/** The tools whose hooks Lore understands (one input format, see hookInput.ts). */
 export type HookTool = 'claude' | 'vscode';
 
 export type HookAction = 'copy' | 'queue';
@@ -119,7 +121,7 @@ export function sessionKey(tool: HookTool, sessionId: string): string {
 /** Handles one hook call for a store. Throws HookRefusal for input it will not act on. */
 export function captureSession(paths: StorePaths, input: HookInput, host: Host, now = new Date()): CaptureResult {
   // Which tool sent it is known from where its transcript lies; an event no tool means harm by is ignored first.
-  if (!['SessionEnd', 'PreCompact', 'Stop'].includes(input.event)) return { action: 'ignored', superseded: [] };
+  if (!CAPTURE_EVENTS.includes(input.event)) return { action: 'ignored', superseded: [] };
   const transcript = openTranscript(paths, host, input.transcriptPath);
   try {
     const key = sessionKey(transcript.tool, input.sessionId);

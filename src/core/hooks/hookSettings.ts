@@ -16,14 +16,25 @@ import { claudeHome } from '../discovery/toolLocations';
 import { hostPath, type Host } from '../discovery/host';
 import { writeFileAtomic } from '../store/atomicWrite';
 import type { HookTool } from './hookCapture';
+import { HOOK_KINDS, type HookKind } from './hookEvents';
 
 export type HookScope = 'user' | 'workspace';
 
-/** The events each tool's file gets: the ones on which `lore hook` acts (VS Code has no SessionEnd). */
-export const HOOK_EVENTS: Record<HookTool, readonly string[]> = {
-  claude: ['SessionEnd', 'PreCompact', 'Stop'],
-  vscode: ['PreCompact', 'Stop'],
+/**
+ * The events each tool's file gets, by kind (hookEvents.ts). VS Code has no SessionEnd, and its
+ * UserPromptSubmit takes only the common output fields, no `additionalContext`
+ * (https://code.visualstudio.com/docs/agents/reference/hooks-reference): there the context comes
+ * at SessionStart. VS Code also runs the Claude Code files' hooks, UserPromptSubmit included.
+ */
+export const HOOK_EVENTS: Record<HookTool, Record<HookKind, readonly string[]>> = {
+  claude: { capture: ['SessionEnd', 'PreCompact', 'Stop'], context: ['SessionStart', 'UserPromptSubmit'] },
+  vscode: { capture: ['PreCompact', 'Stop'], context: ['SessionStart'] },
 };
+
+/** The events of the chosen kinds for a tool, in a fixed order. */
+export function hookEventsFor(tool: HookTool, kinds: readonly HookKind[] = HOOK_KINDS): string[] {
+  return HOOK_KINDS.filter((k) => kinds.includes(k)).flatMap((k) => HOOK_EVENTS[tool][k]);
+}
 
 /** Seconds the tools give the hook; `lore hook` needs milliseconds and stops waiting for input after 5 s. */
 const HOOK_TIMEOUT_SECONDS = 15;
@@ -110,11 +121,17 @@ interface HookEntry {
 }
 type ClaudeGroup = { matcher?: string; hooks: HookEntry[] } & Record<string, unknown>;
 
-/** Adds (or updates) Lore's hook for each event. True when anything changed. */
-function addLoreHooks(value: Record<string, unknown>, tool: HookTool, command: string): boolean {
-  let changed = false;
+/**
+ * Adds (or updates) Lore's hook for each event of the chosen kinds, and removes Lore's own hooks
+ * from the events of the kinds not chosen (installing only capture hooks after a full install
+ * leaves only capture hooks). True when anything changed.
+ */
+function addLoreHooks(value: Record<string, unknown>, tool: HookTool, command: string, kinds: readonly HookKind[]): boolean {
+  const chosen = hookEventsFor(tool, kinds);
+  const others = hookEventsFor(tool).filter((event) => !chosen.includes(event));
+  let changed = removeLoreHooks(value, tool, others);
   const hooks = (value.hooks ??= {}) as Record<string, unknown[]>;
-  for (const event of HOOK_EVENTS[tool]) {
+  for (const event of chosen) {
     const list = (hooks[event] ??= []);
     const entries = tool === 'claude' ? (list as ClaudeGroup[]).flatMap((group) => group.hooks) : (list as HookEntry[]);
     const lore = entries.filter((entry) => isLoreHookCommand(entry.command));
@@ -132,12 +149,16 @@ function addLoreHooks(value: Record<string, unknown>, tool: HookTool, command: s
   return changed;
 }
 
-/** Removes Lore's hooks (and the groups and events left empty by that). True when anything changed. */
-function removeLoreHooks(value: Record<string, unknown>, tool: HookTool): boolean {
+/**
+ * Removes Lore's hooks (and the groups and events left empty by that), from every event or only
+ * from `events`. True when anything changed.
+ */
+function removeLoreHooks(value: Record<string, unknown>, tool: HookTool, events?: readonly string[]): boolean {
   const hooks = value.hooks as Record<string, unknown[]> | undefined;
   if (!hooks) return false;
   let changed = false;
   for (const [event, list] of Object.entries(hooks)) {
+    if (events && !events.includes(event)) continue;
     let kept: unknown[];
     if (tool === 'claude') {
       kept = [];
@@ -178,11 +199,11 @@ function editSettingsFile(file: string, tool: HookTool, edit: (value: Record<str
   return { file, changed: true };
 }
 
-/** Writes Lore's hooks into the tool's file at the scope. */
-export function installHooks(tool: HookTool, scope: HookScope, workspace: string, host: Host, command: string): HookSettingsChange {
+/** Writes Lore's hooks of the chosen kinds (default: all) into the tool's file at the scope. */
+export function installHooks(tool: HookTool, scope: HookScope, workspace: string, host: Host, command: string, kinds: readonly HookKind[] = HOOK_KINDS): HookSettingsChange {
   const file = hookSettingsFile(tool, scope, workspace, host);
   // The format of a file follows where it is: `.github/hooks` holds VS Code's, `.claude` Claude Code's.
-  return editSettingsFile(file, tool, (value) => addLoreHooks(value, tool, command), true);
+  return editSettingsFile(file, tool, (value) => addLoreHooks(value, tool, command, kinds), true);
 }
 
 /** Removes Lore's hooks from every file the tool reads at the scope. */

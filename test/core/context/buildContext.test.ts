@@ -8,7 +8,7 @@ describe('buildContext', () => {
   it('orders the layers stable → volatile and records each one', () => {
     const built = buildContext(fullInput());
     assert.deepEqual(built.boundaries.map((b) => b.layer), [...CONTEXT_LAYERS]);
-    assert.deepEqual(built.boundaries.map((b) => b.stable), [true, true, true, true, true, false, false, false, false]);
+    assert.deepEqual(built.boundaries.map((b) => b.stable), [true, true, true, true, true, false, false, false, false, false]);
     assert.ok(built.text.startsWith('You are a careful coding assistant.\n\n{tools}\n'));
     assert.ok(built.text.endsWith('{message}\nNow make it faster — ça va?\n{/message}\n'));
   });
@@ -95,6 +95,13 @@ describe('buildContext', () => {
     const built = buildContext({ fileNotes: [{ path: 'a', notes: ['x'] }, { path: 'a', notes: ['x', 'y'] }], activeFiles: ['a', 'b', 'a'], message: 'm' });
     assert.ok(built.text.includes(`{file-notes}\n${KNOWLEDGE_FRAMING}\n## a\n- x\n- y\n{/file-notes}\n`));
     assert.match(built.text, /\{active-files\}\n- a\n- b\n\{\/active-files\}\n/);
+  });
+
+  it('puts search hits after the earlier turns and before the message, in rank order, framed as data', () => {
+    const built = buildContext({ searchHits: ['- second-best? no: best', '- runner-up', '- best-first', '- runner-up'], message: 'm', digest: 'd' });
+    assert.equal(built.text, `{knowledge}\n${KNOWLEDGE_FRAMING}\nd\n{/knowledge}\n\n{search-hits}\n${KNOWLEDGE_FRAMING}\n- second-best? no: best\n- runner-up\n- best-first\n{/search-hits}\n\n{message}\nm\n{/message}\n`);
+    assert.equal(built.boundaries.find((b) => b.layer === 'search-hits')?.stable, false);
+    assert.equal(buildContext({ searchHits: ['  ', ''] }).text, '');
   });
 
   it('is the same text for the same input, call after call', () => {

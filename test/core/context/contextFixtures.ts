@@ -21,6 +21,7 @@ export function fullInput(overrides: Partial<ContextInput> = {}): ContextInput {
       { role: 'user', text: 'How does the cache work?' },
       { role: 'assistant', text: 'It keys on the prefix.' },
     ],
+    searchHits: ['- [decisions] Cache the prefix, not the turn [from: c3, 2026-11-22] (decisions.md:4)'],
     message: 'Now make it faster — ça va?',
     ...overrides,
   };

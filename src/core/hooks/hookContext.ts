@@ -1,0 +1,176 @@
+/**
+ * What `lore hook` answers to SessionStart and UserPromptSubmit: the store's knowledge as
+ * `additionalContext` for the agent, at most HOOK_CONTEXT_MAX_CHARS characters. In order, stable
+ * first (buildContext's layers, so an agent's cached prefix is not disturbed by what changes per
+ * prompt): a short line saying what the blocks are, the digest, the notes of the files the prompt
+ * names, and the knowledge items that best match the prompt (UserPromptSubmit only).
+ *
+ * The text is a pure function of the store and the input: no clock, items in file or rank order,
+ * so the same prompt on the same store gives the same bytes. Everything in it is framed as data
+ * (safety/dataFraming), redacted (safety/redact) before it is cut to size, and items held for
+ * review (knowledge/heldItems) are left out. It reads and never writes the store, beyond the
+ * derived note index cache that every lookup keeps.
+ */
+import { buildContext } from '../context/buildContext';
+import type { FileNotesInput } from '../context/contextLayers';
+import { loadContextInputs } from '../context/loadContextInputs';
+import { agentItemFilter, keepsRecord } from '../knowledge/heldItems';
+import { formatProvenance, stripProvenance } from '../knowledge/provenance';
+import { redactSecrets } from '../safety/redact';
+import { searchIndexAsIs, type IndexedHit } from '../search/indexAsIs';
+import type { SearchCategory } from '../search/searchTypes';
+import type { StorePaths } from '../store/storePaths';
+import { filesNamedIn } from './promptFiles';
+
+/** The most an agent is handed per hook (Claude Code shows hook output longer than this only as a preview). */
+export const HOOK_CONTEXT_MAX_CHARS = 10_000;
+/** The digest's share: its own cap is 4 KB, so only a hand-grown digest.md is cut here. */
+const DIGEST_MAX_CHARS = 5_000;
+/** One note or hit is cut to this, so a long one cannot crowd out the rest. */
+const ITEM_MAX_CHARS = 400;
+/** Knowledge items found for a prompt, at most. */
+const MAX_HITS = 8;
+/** Search hits are knowledge items; conversation excerpts stay behind the MCP tools. */
+const HIT_CATEGORIES: SearchCategory[] = ['decisions', 'facts', 'questions', 'playbooks', 'tasks', 'notes'];
+
+/** Says what the blocks are; the same bytes every time (it opens the agent's cached prefix). */
+export const HOOK_CONTEXT_INTRO = [
+  "Lore (this project's knowledge store, .lore/) adds what earlier conversations recorded: {knowledge} is the digest,",
+  '{file-notes} holds notes on files your prompt names, {search-hits} items that match the prompt, each with its',
+  'provenance [from: conversation, date] and file:line. Prefer it to guessing, and say so when the code disagrees.',
+].join('\n');
+
+/** Words a prompt is full of that find nothing worth reading when searched alone. */
+const STOPWORDS = new Set(
+  ('about above after again against all also and any are because been before being below between both but can could did does doing down during each ' +
+    'few for from further had has have having her here hers him his how into its itself just let more most must not now off once only other our ours out ' +
+    'over own please same she should some such than that the their theirs them then there these they this those through too under until very was were ' +
+    'what when where which while who whom why will with would you your yours yourself make use using used want need like tell show give get way thing')
+    .split(' '),
+);
+/** Words of a prompt searched at most (the engine takes 32; the first dozen carry the request). */
+const MAX_QUERY_WORDS = 12;
+
+/** What a hook asks for. */
+export interface HookContextRequest {
+  event: string;
+  /** UserPromptSubmit's prompt. */
+  prompt?: string;
+  /** The agent's folder, against which relative file names in the prompt resolve first. */
+  cwd: string;
+}
+
+export interface HookContextOptions {
+  /** `performance.now()` after which the slow parts (notes, search) are skipped. */
+  deadline?: number;
+  /** Told what was skipped and why (the hook log). */
+  log?: (message: string) => void;
+}
+
+/** The words of a prompt worth searching for, as a query with no prefix matching. */
+export function promptQuery(prompt: string): string {
+  const words: string[] = [];
+  for (const match of prompt.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = match[0];
+    if (word.length < 3 || STOPWORDS.has(word) || words.includes(word)) continue;
+    words.push(word);
+    if (words.length >= MAX_QUERY_WORDS) break;
+  }
+  // The trailing space says the last word is finished (queryParser matches an unfinished one as a prefix).
+  return words.length ? words.join(' ') + ' ' : '';
+}
+
+/** One line, at most `max` characters, cut at a space when one is near. */
+function cut(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const space = flat.lastIndexOf(' ', max - 1);
+  return flat.slice(0, space > max / 2 ? space : max - 1) + '…';
+}
+
+/** The digest cut at a line boundary to `max` characters, with a visible line saying so. */
+function fitDigest(digest: string, max: number): string {
+  if (digest.length <= max) return digest;
+  const marker = '(truncated for the hook; see .lore/digest.md)';
+  const end = digest.lastIndexOf('\n', max - marker.length - 1);
+  return `${digest.slice(0, Math.max(0, end))}\n${marker}`;
+}
+
+function hitLine(hit: IndexedHit): string {
+  const about = hit.notedPath ? ` ${hit.notedPath}` : '';
+  const provenance = hit.source ? ` ${formatProvenance({ source: hit.source, date: hit.date ?? '?' })}` : '';
+  return `- [${hit.category}${about}] ${cut(redactSecrets(hit.text), ITEM_MAX_CHARS)}${provenance} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
+}
+
+/** Notes within a character budget, per file in the order given, each note cut to ITEM_MAX_CHARS. */
+function fitNotes(files: readonly FileNotesInput[], budget: number): FileNotesInput[] {
+  const out: FileNotesInput[] = [];
+  let used = 0;
+  for (const file of files) {
+    const notes: string[] = [];
+    used += file.path.length + 8;
+    for (const note of file.notes) {
+      const text = cut(note, ITEM_MAX_CHARS);
+      if (used + text.length + 3 > budget) break;
+      notes.push(text);
+      used += text.length + 3;
+    }
+    if (notes.length < file.notes.length) notes.push(`(${file.notes.length - notes.length} more notes on this file: lore notes ${file.path})`);
+    if (notes.length) out.push({ path: file.path, notes });
+  }
+  return out;
+}
+
+/**
+ * The context for a hook, or '' when the store has nothing to say (no digest, no notes of named
+ * files, no hits). Never longer than HOOK_CONTEXT_MAX_CHARS.
+ */
+export function buildHookContext(paths: StorePaths, request: HookContextRequest, options: HookContextOptions = {}): string {
+  const overdue = () => options.deadline !== undefined && performance.now() > options.deadline;
+  const prompt = request.event === 'UserPromptSubmit' ? (request.prompt ?? '') : '';
+  const files = prompt ? filesNamedIn(prompt, request.cwd, paths) : [];
+  const loaded = loadContextInputs(paths, { files });
+  // A digest without items (a new store: only its header) adds nothing worth a prompt's tokens.
+  const digest = loaded.digest === undefined || !/^[-*+]\s/m.test(loaded.digest) ? undefined : fitDigest(redactSecrets(loaded.digest), DIGEST_MAX_CHARS);
+  const fileNotes = (loaded.fileNotes ?? []).map((f) => ({ path: redactSecrets(f.path), notes: f.notes.map(redactSecrets) }));
+  let hits: string[] = [];
+  const query = prompt ? promptQuery(prompt) : '';
+  if (query && overdue()) options.log?.('search skipped: the time limit was reached');
+  else if (query) {
+    const found = searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES });
+    // No index (yet) is the normal state of a store nobody searched: no hits, nothing to log.
+    const keep = agentItemFilter(paths);
+    // What {knowledge} or {file-notes} already shows is not repeated as a hit.
+    const shown = new Set(fileNotes.flatMap((f) => f.notes.map((n) => stripProvenance(n).trim())));
+    const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(`- ${h.text}`);
+    hits = (found ?? [])
+      .filter((h) => keepsRecord(keep, h) && !inDigest(h) && !(h.category === 'notes' && shown.has(h.text.trim())))
+      .slice(0, MAX_HITS)
+      .map((h) => redactSecrets(hitLine(h)));
+  }
+  if (digest === undefined && fileNotes.length === 0 && hits.length === 0) return '';
+  return fit(digest, fileNotes, hits);
+}
+
+/** Builds the text, shrinking the volatile parts (hits, then notes) until it fits the cap. */
+function fit(digest: string | undefined, fileNotes: FileNotesInput[], hits: string[]): string {
+  const render = (notes: FileNotesInput[], shownHits: string[]) =>
+    buildContext({ role: HOOK_CONTEXT_INTRO, digest, fileNotes: notes, searchHits: shownHits }).text;
+  const fixed = render([], []).length;
+  let notes = fitNotes(fileNotes, Math.max(0, HOOK_CONTEXT_MAX_CHARS - fixed - 200));
+  let shownHits = hits;
+  let text = render(notes, shownHits);
+  while (text.length > HOOK_CONTEXT_MAX_CHARS && shownHits.length) {
+    shownHits = shownHits.slice(0, -1);
+    text = render(notes, shownHits);
+  }
+  for (let budget = HOOK_CONTEXT_MAX_CHARS - fixed - 400; text.length > HOOK_CONTEXT_MAX_CHARS && budget > 0; budget -= 500) {
+    notes = fitNotes(fileNotes, budget);
+    text = render(notes, shownHits);
+  }
+  if (text.length <= HOOK_CONTEXT_MAX_CHARS) return text;
+  // Only a digest near the cap with a long intro could get here: cut it, never a surrogate pair in half.
+  let end = HOOK_CONTEXT_MAX_CHARS;
+  if (/[\ud800-\udbff]/.test(text[end - 1])) end--;
+  return text.slice(0, end);
+}
