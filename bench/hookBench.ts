@@ -1,0 +1,84 @@
+/**
+ * `lore hook` runs before every prompt (UserPromptSubmit) and at every session start, as a new
+ * Node process: what it costs is process start + loading the CLI bundle + the work. Measured as
+ * an agent runs it (dist/cli.js, the hook's JSON on stdin) on a store of 10,000 note files with
+ * a 4 KB digest and a built search index, interleaved with a bare `node -e ''` start (the floor
+ * any Node hook pays) and `lore --version` (the CLI's own start-up), so the ratios say what
+ * Lore adds on top of Node.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SearchIndex } from '../src/core/search/searchIndex';
+import { storePaths } from '../src/core/store/storePaths';
+import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
+import { baselineOf, formatNumber, makeResult, median, repeatInterleaved, scratchDir, type BenchContext, type BenchResult } from './benchSupport';
+
+const FILES = 10_000;
+const NOTES_PER_FILE = 10;
+const REPS = 25;
+const SPEC = `${FILES} files × ${NOTES_PER_FILE} notes, digest, index v1`;
+/** A hook per prompt should cost at most this many bare Node starts. */
+const RATIO_TARGET = 4;
+
+const DECISIONS = Array.from({ length: 60 }, (_, i) => `- Decision ${i}: the release pipeline step ${i} runs the tests before publishing [from: bench-${i}, 2026-11-${10 + (i % 18)}]`);
+
+/** The generated workspace with digest and index, kept in .bench/ between runs. */
+async function workspace(ctx: BenchContext): Promise<string> {
+  const ws = path.join(scratchDir(ctx, 'hook-store'), 'ws');
+  const marker = path.join(ws, '.spec');
+  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === SPEC) return ws;
+  fs.rmSync(ws, { recursive: true, force: true });
+  ctx.log(`hook: generating ${FILES} files with ${FILES * NOTES_PER_FILE} note lines, a digest and the index`);
+  generateLargeStore(ws, FILES, NOTES_PER_FILE);
+  const paths = storePaths(path.join(ws, '.lore'), ws);
+  fs.writeFileSync(path.join(paths.root, 'decisions.md'), `# Decisions\n\n${DECISIONS.join('\n')}\n`);
+  const cli = path.join(ctx.repoRoot, 'dist', 'cli.js');
+  const digest = spawnSync(process.execPath, [cli, 'digest', '--root', paths.root], { encoding: 'utf8' });
+  if (digest.status !== 0) throw new Error(`lore digest: ${digest.stderr}`);
+  const index = SearchIndex.open(paths, { embedder: null });
+  await index.update();
+  index.close();
+  fs.writeFileSync(marker, SPEC);
+  return ws;
+}
+
+export async function run(ctx: BenchContext): Promise<BenchResult[]> {
+  const cli = path.join(ctx.repoRoot, 'dist', 'cli.js');
+  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: npm run build`);
+  const ws = await workspace(ctx);
+  const named = largeStoreFile(4321);
+  const env = { ...process.env, LORE_ROOT: '', LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' };
+  const spawn = (args: string[], input?: string) => {
+    const result = spawnSync(process.execPath, args, { cwd: ws, env, input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    return result.stdout;
+  };
+  const prompt = JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: `Why does the release pipeline run the tests first? See ${named}.` });
+  const start = JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' });
+  const end = JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'SessionEnd', transcript_path: path.join(ws, 'none.jsonl'), reason: 'other' });
+  // Warm-up, and a check that the hook answers with all three parts.
+  const reply = JSON.parse(spawn([cli, 'hook'], prompt)).hookSpecificOutput.additionalContext as string;
+  for (const tag of ['{knowledge}', '{file-notes}', '{search-hits}']) if (!reply.includes(tag)) throw new Error(`the hook's context has no ${tag}`);
+  spawn([cli, 'hook'], start);
+
+  ctx.log(`hook: node -e '', lore --version, lore hook (SessionEnd, SessionStart, UserPromptSubmit) interleaved ×${REPS}`);
+  const [bare, version, capture, session, perPrompt] = await repeatInterleaved(REPS, [
+    { fn: () => spawn(['-e', '']) },
+    { fn: () => spawn([cli, '--version']) },
+    { fn: () => spawn([cli, 'hook'], end) },
+    { fn: () => spawn([cli, 'hook'], start) },
+    { fn: () => spawn([cli, 'hook'], prompt) },
+  ]);
+  const baseline = baselineOf("node -e '' (a bare Node start)", 'ms', bare.wall);
+  const notes = [
+    `store: ${FILES} note files, 4 KB digest, SQLite index; the prompt names ${named} and matches decisions`,
+    `context: ${reply.length} characters; medians: node ${formatNumber(median(bare.wall))} ms, lore --version ${formatNumber(median(version.wall))} ms`,
+  ];
+  return [
+    makeResult({ name: 'lore --version (CLI start-up)', unit: 'ms', samples: version.wall, baseline }),
+    makeResult({ name: 'lore hook SessionEnd (capture, refused transcript)', unit: 'ms', samples: capture.wall, baseline }),
+    makeResult({ name: 'lore hook SessionStart (digest)', unit: 'ms', samples: session.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET } }),
+    makeResult({ name: 'lore hook UserPromptSubmit (digest + notes + hits)', unit: 'ms', samples: perPrompt.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET }, notes }),
+  ];
+}
