@@ -13,6 +13,7 @@ import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/not
 import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
+import { syncCommand, SYNC_HELP } from './commands/syncCommand';
 import { undoCommand, UNDO_HELP } from './commands/undoCommand';
 import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/util/format';
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   context: contextCommand,
   review: reviewCommand,
   sources: sourcesCommand,
+  sync: syncCommand,
   hook: hookCommand,
   hooks: hooksCommand,
   undo: undoCommand,
@@ -48,6 +50,7 @@ ${MCP_HELP.split('\n')[0]}
 ${CONTEXT_HELP.split('\n')[0]}
 ${REVIEW_HELP.split('\n').slice(0, 3).join('\n')}
 ${SOURCES_HELP.split('\n')[0]}
+${SYNC_HELP.split('\n')[0]}
 ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}
 ${UNDO_HELP.split('\n')[0]}

@@ -1,0 +1,74 @@
+/**
+ * `lore sync`: the digest block in the agents' instruction files, as the extension's "Lore: Sync
+ * Agent Instruction Files" writes it (the same core function, src/core/context/instructionSync.ts):
+ * a delimited block, rewritten only when the digest changed, everything outside it left byte for
+ * byte, items held for review left out.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { syncInstructionFiles, updateInstructionText, type SyncResult } from '../../core/context/instructionSync';
+import { readAgentDigest } from '../../core/knowledge/heldItems';
+import { readTextLossless } from '../../core/store/storeText';
+import { isInside } from '../../core/store/storePaths';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, resolveArg, type Output } from '../cliSupport';
+
+/** The instruction files the agents read, as the extension offers them. */
+export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
+
+export const SYNC_HELP = `lore sync [FILE...] [--root DIR] [--dry-run] [--json]
+Writes the knowledge digest (without items held for review) into agent instruction files as a
+block between <!-- lore:knowledge:start … --> and <!-- lore:knowledge:end -->, as the VS Code
+command "Lore: Sync Agent Instruction Files" does. Text outside the block is never changed; the
+block is rewritten only when the digest changed; without a digest the block is removed.
+  FILE...     the files to keep in step (created when missing), inside the store's workspace;
+              default: those of ${INSTRUCTION_FILES.join(', ')} that exist
+  --dry-run   say what would change and write nothing`;
+
+const OPTIONS = { ...COMMON_OPTIONS, 'dry-run': { type: 'boolean' } } as const;
+
+/** What a dry run says of a file, with the same rules as the write. */
+function preview(workspace: string, relative: string, digest: string | undefined): SyncResult {
+  const file = path.resolve(workspace, relative);
+  if (!isInside(workspace, file)) return { file: relative, action: 'skipped', reason: 'outside the workspace' };
+  let current: string | undefined;
+  try {
+    current = readTextLossless(file);
+  } catch (error) {
+    return { file: relative, action: 'skipped', reason: (error as Error).message };
+  }
+  if (current === undefined && !digest?.trim()) return { file: relative, action: 'unchanged' };
+  return { file: relative, action: updateInstructionText(current, digest) === undefined ? 'unchanged' : 'written' };
+}
+
+export async function syncCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, OPTIONS, SYNC_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const { values, positionals, paths } = parsed;
+  const workspace = paths.workspace;
+  // Files typed on the command line are relative to where the user stands; the core takes them relative to the workspace.
+  const files = positionals.length
+    ? positionals.map((f) => {
+        const absolute = resolveArg(io, f);
+        if (!isInside(workspace, absolute)) throw new UsageError(`${f} is outside the workspace ${workspace}`);
+        return path.relative(workspace, absolute).split(path.sep).join('/');
+      })
+    : INSTRUCTION_FILES.filter((f) => fs.existsSync(path.join(workspace, f)));
+  if (!files.length) {
+    io.err(`no instruction file in ${printable(workspace)} yet; name the ones to create, e.g. lore sync AGENTS.md CLAUDE.md`);
+    return EXIT_OK;
+  }
+  const digest = readAgentDigest(paths);
+  const dryRun = values['dry-run'] === true;
+  const results = dryRun ? files.map((f) => preview(workspace, f, digest)) : syncInstructionFiles(workspace, files, digest);
+  if (values.json) {
+    io.out(JSON.stringify({ dryRun, digest: digest !== undefined, results }, null, 2));
+  } else {
+    for (const r of results) {
+      const verb = r.action === 'written' ? (dryRun ? 'would update' : 'updated') : r.action === 'unchanged' ? 'up to date' : 'skipped';
+      io.out(`${printable(r.file)}: ${verb}${r.reason ? ` (${printable(r.reason)})` : ''}`);
+    }
+    if (digest === undefined) io.err(`note: no digest at ${printable(paths.digest)}, so the Lore block is removed (lore digest makes one)`);
+  }
+  for (const r of results) if (r.warning) io.err(`warning: ${printable(r.warning)}`);
+  return results.some((r) => r.action === 'skipped') ? EXIT_FAILED : EXIT_OK;
+}
