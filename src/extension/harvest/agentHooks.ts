@@ -62,7 +62,7 @@ export function registerAgentHookCommands(
   const host = () => currentHost();
   return [
     vscode.commands.registerCommand('lore.installHooks', () => runCommand('Install Agent Hooks', async () => {
-      const target = await vscode.window.showQuickPick(TARGETS, { title: 'Lore: install agent hooks that queue sessions for harvest' });
+      const target = await vscode.window.showQuickPick(TARGETS, { title: "Lore: install agent hooks (queue sessions for harvest; add Lore's knowledge at session start and before each prompt)" });
       if (!target) return undefined;
       const command = hookCommand(context);
       if (!command) {
