@@ -77,6 +77,11 @@ describe('lore hook: context for SessionStart and UserPromptSubmit', function ()
     assert.ok(context.indexOf('{knowledge}') < context.indexOf('{file-notes}'));
     // The same prompt, the same bytes (in process too).
     assert.equal(contextOf(await hook(prompt('Refactor @src/app.ts, then check `src/app.ts:12`.')), 'UserPromptSubmit'), context);
+    // Another prompt changes only what follows the digest: the stable prefix is byte-identical.
+    const other = contextOf(await hook(prompt('Now look at src/other.ts')), 'UserPromptSubmit');
+    const prefix = context.slice(0, context.indexOf('{/knowledge}\n') + '{/knowledge}\n'.length);
+    assert.ok(prefix.length > 100 && other.startsWith(prefix), 'the intro and the digest come first, unchanged');
+    assert.match(other, /other\.ts is never named in the prompt/);
   });
 
   it('UserPromptSubmit: the best items for the prompt from the index, never from a stale one', async () => {

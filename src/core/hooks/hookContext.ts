@@ -128,7 +128,9 @@ function fitNotes(files: readonly FileNotesInput[], budget: number): FileNotesIn
 export function buildHookContext(paths: StorePaths, request: HookContextRequest, options: HookContextOptions = {}): string {
   const overdue = () => options.deadline !== undefined && performance.now() > options.deadline;
   const prompt = request.event === 'UserPromptSubmit' ? (request.prompt ?? '') : '';
-  const files = prompt ? filesNamedIn(prompt, request.cwd, paths) : [];
+  let files: string[] = [];
+  if (prompt && overdue()) options.log?.('notes skipped: the time limit was reached');
+  else if (prompt) files = filesNamedIn(prompt, request.cwd, paths);
   const loaded = loadContextInputs(paths, { files });
   // A digest without items (a new store: only its header) adds nothing worth a prompt's tokens.
   const digest = loaded.digest === undefined || !/^[-*+]\s/m.test(loaded.digest) ? undefined : fitDigest(redactSecrets(loaded.digest), DIGEST_MAX_CHARS);
