@@ -84,10 +84,17 @@ const entries = [
   // The MCP SDK stays in node_modules: only `lore mcp` loads it.
   {
     entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
+    outfile: 'dist/cliMain.js',
     plugins: [vendorSdks],
     external: [...common.external, '@modelcontextprotocol/sdk'],
+  },
+  // The `lore` executable: a few lines that turn on Node's compile cache, then load cliMain.js.
+  {
+    entryPoints: ['src/cli/launcher.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    external: ['./cliMain.js'],
+    sourcemap: false,
   },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
   ...Object.entries(VENDOR_SDKS).map(([pkg, name]) => ({ entryPoints: [require.resolve(pkg)], outfile: `dist/vendor/${name}.js`, sourcemap: false })),

@@ -95,7 +95,8 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   }
 }
 
-if (require.main === module) {
+/** Runs `lore` with the process's arguments and sets its exit code (dist/cli.js calls this). */
+export function runCli(): void {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
@@ -106,3 +107,6 @@ if (require.main === module) {
     },
   );
 }
+
+// Compiled without bundling (out/src/cli/main.js, which some tests start), this file is the script.
+if (require.main === module) runCli();

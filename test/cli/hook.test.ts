@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_RAW_SOURCE_BYTES } from '../../src/core/constants';
 import { makeWorkspace, runCli } from '../helpers/cli';
-import { CLI, FIXTURES, makeTempDir } from '../helpers/paths';
+import { CLI, CLI_BUNDLE, FIXTURES, makeTempDir } from '../helpers/paths';
 
 const SESSION_ID = 'a7c1e2f0-1111-4222-8333-944455556666';
 const CLAUDE_SESSION = fs.readFileSync(path.join(FIXTURES, 'conversations', 'claude-session.jsonl'));
@@ -239,8 +239,8 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}
     assertSilentSuccess(result);
     assert.equal(inboxFiles(inbox).length, 1, 'the hook did its work');
     const loaded = JSON.parse(fs.readFileSync(out, 'utf8')) as { requests: string[]; files: string[] };
-    assert.deepEqual(loaded.files.filter((f) => f !== preload), [CLI]);
-    const notBuiltin = loaded.requests.filter((r) => !r.startsWith('node:') && !require('node:module').isBuiltin(r) && r !== CLI && r !== preload);
+    assert.deepEqual(loaded.files.filter((f) => f !== preload), [CLI, CLI_BUNDLE]);
+    const notBuiltin = loaded.requests.filter((r) => !r.startsWith('node:') && !require('node:module').isBuiltin(r) && r !== CLI && r !== preload && r !== './cliMain.js');
     assert.deepEqual(notBuiltin, [], 'no vendor SDK, native module or node_modules package');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The built bundles keep the provider SDKs out: dist/extension.js (and the server and CLI) hold
+ * The built bundles keep the provider SDKs out: dist/extension.js (and the server and CLI, cliMain.js) hold
  * no SDK code, refer to dist/vendor/<sdk>.js instead, and loading the extension's bundle loads
  * none of them. Needs `node esbuild.mjs` (as every CLI test does).
  */
@@ -23,7 +23,7 @@ describe('vendor bundles', () => {
     assert.equal(out, '');
   });
 
-  for (const entry of ['extension', 'server', 'cli']) {
+  for (const entry of ['extension', 'server', 'cliMain']) {
     it(`${entry}.js contains no SDK source and requires the vendor bundles by relative path`, () => {
       const code = fs.readFileSync(path.join(DIST, `${entry}.js`), 'utf8');
       const map = path.join(DIST, `${entry}.js.map`);

@@ -7,6 +7,8 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');
 export const CORPUS = path.join(FIXTURES, 'corpus');
 export const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+/** The CLI bundle that dist/cli.js (the executable, which turns on the compile cache) loads. */
+export const CLI_BUNDLE = path.join(REPO_ROOT, 'dist', 'cliMain.js');
 
 /** A fresh temporary directory, removed after the current mocha suite when `cleanup` is called. */
 export function makeTempDir(prefix = 'lore-test-'): string {

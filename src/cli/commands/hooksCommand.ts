@@ -90,9 +90,10 @@ export async function hooksCommand(argv: string[], io: Output): Promise<number> 
 }
 
 /**
- * Lore's CLI script. dist/cli.js is one bundle, so this module's file is the CLI itself; compiled
- * without bundling (the tests run out/), the bundle is dist/cli.js of the same checkout.
+ * Lore's CLI script. Bundled, this module is part of dist/cliMain.js and the executable is
+ * dist/cli.js beside it; compiled without bundling (the tests run out/), it is dist/cli.js of the
+ * same checkout.
  */
 function cliScript(): string {
-  return path.basename(__filename) === 'cli.js' ? __filename : path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
+  return path.basename(__filename) === 'cliMain.js' ? path.join(__dirname, 'cli.js') : path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
 }
