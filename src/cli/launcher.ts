@@ -15,6 +15,5 @@ try {
 }
 
 // Required after the cache is on, so the bundle is compiled through it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { runCli } = require('./cliMain.js') as typeof import('./main');
 runCli();
