@@ -13,6 +13,7 @@ import { agentItemFilter, keepsRecord } from '../core/knowledge/heldItems';
 import { itemId } from '../core/knowledge/itemId';
 import { parseProvenance, stripProvenance } from '../core/knowledge/provenance';
 import { recall } from '../core/search/recall';
+import { PARTIAL_MATCHES_WARNING } from '../core/search/searchIndex';
 import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
 import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
 import { digestItems } from './digestItems';
@@ -56,7 +57,7 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
         const response = await session.openIndex(paths).search(query, { categories: category ? [category] : undefined, limit: limit ?? DEFAULT_LIMIT });
         const keep = agentItemFilter(paths);
         const items = response.hits.filter((h) => keepsRecord(keep, h)).map(itemFromHit);
-        const warnings = [...response.warnings];
+        const warnings = [...(response.partial ? [PARTIAL_MATCHES_WARNING] : []), ...response.warnings];
         if (response.backend !== 'sqlite') warnings.push(`search ran on the fallback engine: ${response.backendReason}`);
         const engine = `${response.backend}, ${response.mode}`;
         return listReply({

@@ -1,6 +1,6 @@
 /** `lore search QUERY`: ranked hits from the store's index (rebuilt or refreshed as needed). */
 import { isCalendarDate } from '../../core/knowledge/provenance';
-import { PARTIAL_MATCHES_WARNING, searchStore } from '../../core/search/searchIndex';
+import { searchStore } from '../../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/search/searchTypes';
 import { COMMON_OPTIONS, EXIT_OK, UsageError, envOf, printable, parseCommand, type Output } from '../cliSupport';
 
@@ -88,7 +88,7 @@ export async function searchCommand(argv: string[], io: Output): Promise<number>
     const about = hit.notedPath ? ` (${printable(hit.notedPath)})` : '';
     io.out(`${i + 1}. [${hit.category}]${about} ${hit.snippet}${provenanceOf(hit)}  ${where}`);
   });
-  for (const warning of response.warnings) if (warning !== PARTIAL_MATCHES_WARNING) io.err(`warning: ${warning}`);
+  for (const warning of response.warnings) io.err(`warning: ${warning}`);
   const count = response.hits.length === 0 ? 'no results' : `${response.hits.length} result${response.hits.length === 1 ? '' : 's'}`;
   io.err(`${count} (${response.backend}; ${response.modeReason}; ${response.tookMs.toFixed(0)} ms)`);
   if (response.backend !== 'sqlite') io.err(`note: ${response.backendReason}`);

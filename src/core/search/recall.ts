@@ -16,7 +16,7 @@ import { digestSections, readCategoryTexts, renderDigest } from '../store/digest
 import { readNotesOf, workspaceRelative } from '../store/fileNotes';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
 import { extractDocs } from './extractDocs';
-import { SearchIndex, type SearchIndexOptions } from './searchIndex';
+import { PARTIAL_MATCHES_WARNING, SearchIndex, type SearchIndexOptions } from './searchIndex';
 import type { SearchBackendName, SearchCategory, SearchResponse } from './searchTypes';
 
 export interface RecallOptions {
@@ -192,6 +192,6 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     backendReason: response?.backendReason,
     mode: response?.mode,
     modeReason: response?.modeReason,
-    warnings: response?.warnings ?? [],
+    warnings: [...(response?.warnings ?? []), ...(response?.partial ? [PARTIAL_MATCHES_WARNING] : [])],
   };
 }

@@ -42,7 +42,7 @@ export interface SearchOptions extends SearchFilter {
 
 const DEFAULT_LIMIT = 20;
 
-/** The warning of a search answered by partial matches (see SearchResponse.partial). */
+/** How agents are told that a search was answered by partial matches (SearchResponse.partial). */
 export const PARTIAL_MATCHES_WARNING = 'partial matches: no item has every word of the query; these have some of the words';
 const MAX_LIMIT = 500;
 /** After a lock made us fall back, SQLite is tried again after this long. */
@@ -157,7 +157,6 @@ export class SearchIndex {
     const lexical = tieredLexical(parsed, (q, step) => this.lexical(q, step, filter, pool, warnings));
     let candidates = lexical.candidates;
     const partial = lexical.tier === 'partial';
-    if (partial) warnings.push(PARTIAL_MATCHES_WARNING);
     let weights: HybridWeights | undefined;
     let modeReason = this.lexicalReason();
     if (vector) {
