@@ -57,8 +57,7 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
         const response = await session.openIndex(paths).search(query, { categories: category ? [category] : undefined, limit: limit ?? DEFAULT_LIMIT });
         const keep = agentItemFilter(paths);
         const items = response.hits.filter((h) => keepsRecord(keep, h)).map(itemFromHit);
-        const warnings = [...(response.partial ? [PARTIAL_MATCHES_WARNING] : []), ...response.warnings];
-        if (response.backend !== 'sqlite') warnings.push(`search ran on the fallback engine: ${response.backendReason}`);
+        const warnings = [...(response.partial ? [PARTIAL_MATCHES_WARNING] : []), ...response.warnings, ...fallbackWarning(response.backend, response.backendReason)];
         const engine = `${response.backend}, ${response.mode}`;
         return listReply({
           items,
@@ -227,8 +226,13 @@ export async function recallReply(session: StoreSession, paths: StorePaths, args
     omittedBefore: result.omitted,
     empty: 'nothing recorded yet for these files or this query',
     more: 'pass a larger max_tokens, or use search_knowledge or read_file_notes',
-    warnings: result.warnings,
+    warnings: [...result.warnings, ...fallbackWarning(result.backend, result.backendReason)],
     extra: {},
     maxTokens,
   });
+}
+
+/** The warning that the in-memory fallback answered (slower, and rebuilt on every start), if it did. */
+function fallbackWarning(backend: string | undefined, reason: string | undefined): string[] {
+  return backend && backend !== 'sqlite' ? [`search ran on the fallback engine: ${reason}`] : [];
 }

@@ -117,7 +117,7 @@ export interface ListReply<E extends Record<string, unknown>> {
  */
 export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>): CallToolResult {
   const budget = (reply.maxTokens ?? DEFAULT_REPLY_TOKENS) * BYTES_PER_TOKEN;
-  const items = reply.items.map((item) => redactDeep(item));
+  const items = redactItems(reply.items);
   const warnings = reply.warnings.map(redactSecrets);
   const more = (shown: number) => (typeof reply.more === 'string' ? reply.more : reply.more(shown));
   const omittedLine = (n: number, shown: number) => `(${n} more not shown: ${more(shown)})`;
@@ -155,6 +155,18 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
 export function textReply(text: string, structured: Record<string, unknown>, framed: boolean): CallToolResult {
   const clean = redactSecrets(text);
   return { content: [{ type: 'text', text: framed ? frameAsData(clean) : clean }], structuredContent: redactDeep(structured) };
+}
+
+/**
+ * The items with every string redacted. One pass over all their strings joined by line breaks
+ * finds whatever a pass per string would (no rule matches across a line break that it would not
+ * match at a string's edge), so when it finds nothing, as almost always, the items are returned
+ * as they are: a pass per string cost more than the search that found them.
+ */
+function redactItems(items: ReplyItem[]): ReplyItem[] {
+  const strings = items.flatMap((item) => Object.values(item).filter((v): v is string => typeof v === 'string'));
+  const joined = strings.join('\n');
+  return redactSecrets(joined) === joined ? items : items.map((item) => redactDeep(item));
 }
 
 /** A failed call: the text says what went wrong and what to do (no structured content, as the protocol allows). */

@@ -78,6 +78,20 @@ describe('lore mcp (stdio server, SDK client)', function () {
     assert.equal((((await call('search_knowledge', { query: 'esbuild bundling' })).structuredContent) as { partial: boolean }).partial, false);
   });
 
+  it('tells the agent when the fallback engine answered', async () => {
+    const { client: fallback } = await connectLoreMcp(root, { env: { LORE_SEARCH_BACKEND: 'minisearch' } });
+    try {
+      const result = (await fallback.callTool({ name: 'search_knowledge', arguments: { query: 'esbuild' } })) as CallToolResult;
+      const warning = 'search ran on the fallback engine: in-memory minisearch index, forced by LORE_SEARCH_BACKEND=minisearch';
+      assert.deepEqual((result.structuredContent as { warnings: string[] }).warnings, [warning]);
+      assert.ok(textOf(result).endsWith(`\nwarning: ${warning}`), textOf(result));
+      const recalled = (await fallback.callTool({ name: 'recall_context', arguments: { query: 'esbuild' } })) as CallToolResult;
+      assert.deepEqual((recalled.structuredContent as { warnings: string[] }).warnings, [warning]);
+    } finally {
+      await fallback.close();
+    }
+  });
+
   it('sees knowledge written by another process (a harvest, an editor) without a restart', async () => {
     assert.match(textOf(await call('search_knowledge', { query: 'okapis' })), /^no results/);
     fs.appendFileSync(path.join(root, 'facts.md'), '- okapis are shy [from: c9, 2026-11-22]\n');
