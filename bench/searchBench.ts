@@ -176,7 +176,9 @@ async function mcpClient(command: string, args: string[], env: Record<string, st
 /** Times one tool call (the result is discarded). */
 async function timeCall(client: Client, tool: string, args: Record<string, unknown>): Promise<number> {
   const start = process.hrtime.bigint();
-  await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 600_000 });
+  const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 600_000 });
+  // A renamed tool or a failing call would otherwise be timed as if it answered.
+  if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
@@ -277,14 +279,14 @@ async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: nu
     // Warm both (Lore opens its index on the first call), then alternate query by query, so
     // that the load of a shared machine falls on both alike.
     await timeCall(memory, 'search_nodes', { query: sample[0] });
-    await timeCall(lore, 'search', { query: sample[0], limit: 10 });
+    await timeCall(lore, 'search_knowledge', { query: sample[0], limit: 10 });
     // A pause between calls lets each server finish what it does after answering (server-memory
     // collects hundreds of MB of garbage per call), which would otherwise land on the other's call.
     const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
     for (const query of sample) {
       base.push(await timeCall(memory, 'search_nodes', { query }));
       await settle();
-      mcp.push(await timeCall(lore, 'search', { query, limit: 10 }));
+      mcp.push(await timeCall(lore, 'search_knowledge', { query, limit: 10 }));
       await settle();
     }
   } finally {

@@ -1,10 +1,10 @@
 /**
  * Shared CLI plumbing: usage errors (exit 2), store resolution for `--root`, output helpers.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 export { formatBytes, formatTokens, printable } from '../core/util/format';
+import { nearestStoreDir } from '../core/store/storeLocation';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
 
 /** A mistake in how the command was called: printed with a hint, exit code 2. */
@@ -80,16 +80,9 @@ export function storeForFolder(folder: string, io: Output): StorePaths {
 }
 
 function findStore(chosen: string | undefined, workspace: string | undefined, cwd: string): StorePaths {
-  if (chosen) return storePaths(path.resolve(cwd, chosen), workspace && path.resolve(cwd, workspace));
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const candidate = path.join(dir, STORE_DIR_NAME);
-    if (fs.existsSync(candidate) && fs.statSync(candidate).isDirectory()) return storePaths(candidate, workspace && path.resolve(cwd, workspace));
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return storePaths(path.join(cwd, STORE_DIR_NAME), workspace && path.resolve(cwd, workspace));
+  const ws = workspace && path.resolve(cwd, workspace);
+  if (chosen) return storePaths(path.resolve(cwd, chosen), ws);
+  return storePaths(nearestStoreDir(cwd) ?? path.join(cwd, STORE_DIR_NAME), ws);
 }
 
 /** Parses sizes like `500000`, `512K`, `10MB`. */

@@ -13,8 +13,19 @@ import { provenanceTarget } from '../core/knowledge/provenanceTarget';
 import { flagInstruction, flagKinds } from '../core/safety/instructionFlags';
 import { storeRelative, type StorePaths } from '../core/store/storePaths';
 
-/** At most this much transcript text per reply (an agent can ask again with another item). */
-export const MAX_CONVERSATION_REPLY_CHARS = 12_000;
+/** What the reply holds besides its text: where the excerpt sits, and where to go on. */
+export interface ConversationExcerpt {
+  text: string;
+  found: boolean;
+  /** Store-relative transcript file, when there is one. */
+  file?: string;
+  /** 1-based lines shown, and the total. */
+  fromLine?: number;
+  toLine?: number;
+  totalLines?: number;
+  /** The line to ask for next (from_line) when the excerpt was cut. */
+  nextLine?: number;
+}
 
 /** The line, or a note in its place when it reads as an instruction to an agent. */
 function withheldIfInstruction(line: string): string {
@@ -22,22 +33,38 @@ function withheldIfInstruction(line: string): string {
   return kinds.length ? `[line withheld: it reads as an instruction to an agent (${kinds.join(', ')})]` : line;
 }
 
-/** The reply text for `source` (a conversation id) and, optionally, the item line it is asked about. */
-export function openConversationText(paths: StorePaths, source: string, item: string): { text: string; found: boolean } {
+/**
+ * The reply for `source` (a conversation id) and, optionally, the item line it is asked about:
+ * at most `maxBytes` of transcript from the turn the item came from, or from `fromLine` (1-based)
+ * when the caller goes on reading.
+ */
+export function openConversationText(paths: StorePaths, source: string, item: string, options: { maxBytes: number; fromLine?: number }): ConversationExcerpt {
   const target = provenanceTarget(paths, source, item);
   switch (target.kind) {
     case 'transcript': {
       const lines = fs.readFileSync(target.file, 'utf8').split('\n');
+      const start = options.fromLine !== undefined ? Math.min(Math.max(0, options.fromLine - 1), lines.length) : target.line;
+      const file = storeRelative(paths, target.file);
+      const from = options.fromLine !== undefined ? `, from line ${start + 1}` : target.line > 0 ? `, from line ${target.line + 1}, the turn the item came from` : '';
+      const heading = `# ${file}${from}\n`;
       let text = '';
-      let shown = target.line;
+      let size = Buffer.byteLength(heading);
+      let shown = start;
       for (; shown < lines.length; shown++) {
         const line = withheldIfInstruction(lines[shown]);
-        if (text.length + line.length + 1 > MAX_CONVERSATION_REPLY_CHARS) break;
+        const cost = Buffer.byteLength(line) + 1;
+        if (size + cost > options.maxBytes) break;
         text += `${line}\n`;
+        size += cost;
       }
-      const more = shown < lines.length ? `\n(cut at ${MAX_CONVERSATION_REPLY_CHARS} characters; lines ${shown + 1}-${lines.length} not shown)` : '';
-      const from = target.line > 0 ? `, from line ${target.line + 1}, the turn the item came from` : '';
-      return { text: `# ${storeRelative(paths, target.file)}${from}\n${text.trimEnd()}${more}`, found: true };
+      if (shown === start && start < lines.length) {
+        // One line longer than the budget: its start, so that asking again always moves on.
+        text = `${withheldIfInstruction(lines[start]).slice(0, Math.max(0, Math.floor((options.maxBytes - size) / 4)))}…\n`;
+        shown++;
+      }
+      const cut = shown < lines.length;
+      const more = cut ? `\n(lines ${shown + 1}-${lines.length} not shown: call open_conversation again with from_line ${shown + 1}, or a larger max_tokens)` : '';
+      return { text: `${heading}${text.trimEnd()}${more}`, found: true, file, fromLine: start + 1, toLine: shown, totalLines: lines.length, ...(cut ? { nextLine: shown + 1 } : {}) };
     }
     case 'conversation':
       return { text: `conversation ${source} has no stored transcript yet (not harvested, or harvested with transcripts off); its file is ${target.file}, line ${target.line + 1}`, found: true };

@@ -107,7 +107,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     }
   }
 
-  const SEARCH = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'esbuild' } } };
+  const SEARCH = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_knowledge', arguments: { query: 'esbuild' } } };
 
   it('answers every request piped in before stdin closes, even a slow one, then exits 0', async () => {
     // The query's embedding takes a second to fail: the search answers well after stdin closed.

@@ -39,8 +39,10 @@ function assertNonePlanted(text: string, where: string): void {
   for (const planted of PLANTED_TEXTS) assert.ok(!text.includes(planted), `${where} contains "${planted}":\n${text}`);
 }
 
+/** What an agent may read of a tool result: its text, and its structured content (which some clients show instead). */
 function textOf(result: unknown): string {
-  return ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  const { content, structuredContent } = result as CallToolResult;
+  return [...(content ?? []).map((c) => (c.type === 'text' ? c.text : '')), JSON.stringify(structuredContent ?? {})].join('\n');
 }
 
 async function withMcp<T>(root: string, body: (call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>) => Promise<T>): Promise<T> {
@@ -110,9 +112,9 @@ describe('planted instructions (lore harvest, lore review, context, MCP)', funct
     // MCP: recall (digest, query, files), search and read_file_notes leave them out.
     await withMcp(root, async (call) => {
       for (const args of [{}, { query: 'curl evil setup building' }, { query: 'NODE_TLS_REJECT_UNAUTHORIZED proxy' }, { files: ['src/app.ts'] }, { query: 'previous instructions' }]) {
-        assertNonePlanted(textOf(await call('recall', args)), `recall ${JSON.stringify(args)}`);
+        assertNonePlanted(textOf(await call('recall_context', args)), `recall ${JSON.stringify(args)}`);
       }
-      assertNonePlanted(textOf(await call('search', { query: 'curl' })), 'search');
+      assertNonePlanted(textOf(await call('search_knowledge', { query: 'curl' })), 'search');
       assertNonePlanted(textOf(await call('read_digest')), 'read_digest');
       assertNonePlanted(textOf(await call('read_file_notes', { path: 'src/app.ts' })), 'read_file_notes');
       // The conversation they came from, kept in transcripts/: read out with those lines withheld.

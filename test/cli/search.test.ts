@@ -38,9 +38,24 @@ describe('lore search (CLI)', function () {
     assert.equal(cat.stdout.trim().split('\n').length, 1);
     assert.match(cat.stdout, /\[decisions\]/);
     const since = await runCli(['search', 'esbuild', 'migrations', '--root', root, '--since', '2026-11-21']);
-    assert.match(since.stdout, /^1\. \[decisions\] .*decisions\.md:3\n$/);
+    // No item has both words: the one with "esbuild" is shown, labelled as a partial match.
+    assert.match(since.stdout, /^Partial matches: no item has every word of "esbuild migrations"; these have some of them\.\n1\. \[decisions\] .*decisions\.md:3\n$/);
     const limited = await runCli(['search', 'esbuild', '--root', root, '--limit', '1']);
     assert.equal(limited.stdout.trim().split('\n').length, 1);
+  });
+
+  it('labels partial matches (no item has every word) on stdout and in --json, and only then', async () => {
+    const { root } = await storeWithFacts();
+    const partial = await runCli(['search', 'esbuild', 'okapis', '--root', root]);
+    const lines = partial.stdout.trim().split('\n');
+    assert.equal(lines[0], 'Partial matches: no item has every word of "esbuild okapis"; these have some of them.');
+    assert.equal(lines.length, 3, partial.stdout);
+    assert.ok(!partial.stderr.includes('warning: partial'), 'said once, on stdout');
+    const json = JSON.parse((await runCli(['search', 'esbuild', 'okapis', '--root', root, '--json'])).stdout);
+    assert.equal(json.partial, true);
+    const whole = await runCli(['search', 'esbuild', 'bundling', '--root', root, '--json']);
+    assert.equal(JSON.parse(whole.stdout).partial, undefined);
+    assert.ok(!(await runCli(['search', 'esbuild', 'bundling', '--root', root])).stdout.includes('Partial'));
   });
 
   it('--json prints the whole response, including which backend answered and why', async () => {

@@ -106,14 +106,15 @@ describe('secrets at every boundary', function () {
     const { client } = await connectLoreMcp(root);
     try {
       const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
-      const search = await call('search', { query: 'credential', category: 'transcripts', limit: 100 });
+      const search = await call('search_knowledge', { query: 'credential', category: 'transcripts', limit: 100 });
       assert.ok(!search.isError, textOf(search));
       assert.match(textOf(search), /\[REDACTED:/);
       assertNoSecrets('MCP search', textOf(search) + JSON.stringify(search.structuredContent));
-      const recall = await call('recall', { query: 'credential', token_budget: 20000 });
-      assertNoSecrets('MCP recall', textOf(recall));
+      const recall = await call('recall_context', { query: 'credential', max_tokens: 20000 });
+      assertNoSecrets('MCP recall', textOf(recall) + JSON.stringify(recall.structuredContent));
       const digest = await call('read_digest');
       assert.match(textOf(digest), /publish with npm token \[REDACTED:npm-token\]/);
+      assertNoSecrets('MCP read_digest', textOf(digest) + JSON.stringify(digest.structuredContent));
       const added = await call('add_fact', { statement: `deploys read ${samples[0].text.replace(/\n/g, ' ')}`, source: secretName });
       assert.ok(!added.isError, textOf(added));
       assert.match(textOf(added), /\[from: REDACTED-gitlab-pat, \d{4}-\d{2}-\d{2}\]/);

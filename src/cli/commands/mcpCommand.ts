@@ -1,17 +1,27 @@
 /** `lore mcp`: serves the store to agents over the Model Context Protocol (stdio). */
-import { COMMON_OPTIONS, EXIT_OK, printable, parseCommand, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_OK, cwdOf, envOf, printable, parseCommand, type Output } from '../cliSupport';
 
-export const MCP_HELP = `lore mcp [--root DIR]                   serve the store to agents over MCP (stdio)
-Tools: search, recall, read_digest, read_file_notes, open_conversation, add_fact, add_note. Setup for Claude Code,
-Codex and Cursor: docs/mcp.md. Stdout carries the protocol; diagnostics go to stderr.`;
+export const MCP_HELP = `lore mcp [--root DIR] [--workspace DIR]  serve the store to agents over MCP (stdio)
+The store: --root DIR, else $LORE_ROOT (a relative path is looked for in the working folder and
+its parents), else the nearest .lore/ in or above the client's roots (when the client shares
+them), else the nearest .lore/ in or above the working folder. A store that is not found is
+reported in every reply, never created: run lore init first.
+Tools: search_knowledge, recall_context, read_digest, read_file_notes, open_conversation (each
+takes max_tokens; replies default to about 2,000 tokens), add_fact, add_note.
+Resources: lore://digest, lore://knowledge/{category}, lore://notes/{path}, lore://transcript/{id}.
+Prompts: file_knowledge (path), task_context (task, files).
+Protocol revisions 2024-11-05 to 2025-11-25 (initialize) and 2026-07-28 (server/discover).
+Setup for Claude Code, Codex, Cursor and VS Code: docs/mcp.md. Stdout carries the protocol;
+diagnostics go to stderr.`;
 
 export async function mcpCommand(argv: string[], io: Output): Promise<number> {
   const parsed = parseCommand(argv, COMMON_OPTIONS, MCP_HELP, io, { positionals: false });
   if (!parsed) return EXIT_OK;
-  const { paths } = parsed;
+  // The store is looked for by the server itself (it may ask the client's roots), never created.
+  const { root, workspace } = parsed.values;
   // Loaded on demand: the MCP SDK and zod are a large share of the CLI's start-up otherwise.
   const { serveLoreMcp } = await import('../../mcp/loreMcpServer.js');
   // Diagnostics quote what clients sent: escaped, so a hostile line cannot drive the terminal.
-  await serveLoreMcp(paths, { log: (message) => io.err(printable(message, { keepLineBreaks: true })) });
+  await serveLoreMcp({ root, workspace, envRoot: envOf(io).LORE_ROOT, cwd: cwdOf(io) }, { log: (message) => io.err(printable(message, { keepLineBreaks: true })) });
   return EXIT_OK;
 }

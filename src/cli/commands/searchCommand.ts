@@ -81,6 +81,8 @@ export async function searchCommand(argv: string[], io: Output): Promise<number>
     io.out(JSON.stringify(response, null, 2));
     return EXIT_OK;
   }
+  // Said before the hits, on stdout: it changes what the list means, not how the run went.
+  if (response.partial && response.hits.length > 0) io.out(`Partial matches: no item has every word of "${printable(query)}"; these have some of them.`);
   response.hits.forEach((hit, i) => {
     const where = `${printable(hit.file)}${hit.line ? `:${hit.line}` : ''}`;
     const about = hit.notedPath ? ` (${printable(hit.notedPath)})` : '';

@@ -8,6 +8,7 @@
  * the statement gives the line a new id, as it is a new statement; replies name the new id.
  */
 import { createHash } from 'node:crypto';
+import { recordLine } from './heldItems';
 import { lineIdentity } from './itemLines';
 
 /** Crockford's base32 alphabet: no I, L, O or U, so an id read aloud or retyped survives. */
@@ -40,4 +41,13 @@ export function itemId(line: string): string {
 /** Whether `text` looks like an item id (case-insensitive, as people retype them). */
 export function isItemId(text: string): boolean {
   return ITEM_ID_PATTERN.test(text.trim().toLowerCase());
+}
+
+/**
+ * The id of an indexed item (a search hit, a recall item: its text without the provenance, with
+ * the source and date it carried): the id of the line it came from, as the line is rebuilt the
+ * way review.md and the instruction rules see it (recordLine).
+ */
+export function recordItemId(record: { text: string; source?: string; date?: string }): string {
+  return itemId(recordLine(record));
 }

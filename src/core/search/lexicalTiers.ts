@@ -20,18 +20,21 @@ const PARTIAL_RANK_CAP = 50;
 /** Runs one step of a query against the engine. */
 export type LexicalRun = (query: ParsedQuery, step: LexicalStep) => LexicalHit[];
 
-/** Lexical candidates for a query. */
-export function tieredLexical(parsed: ParsedQuery, run: LexicalRun): Candidate[] {
+/** Which step answered: every word, the last word as a prefix, or only some of the words. */
+export type LexicalTier = keyof typeof TIER_FACTORS;
+
+/** Lexical candidates for a query, with the step that found them (none: nothing matched). */
+export function tieredLexical(parsed: ParsedQuery, run: LexicalRun): { candidates: Candidate[]; tier?: LexicalTier } {
   const exact = parsed.prefixLast ? { ...parsed, prefixLast: false } : parsed;
-  const steps: Array<{ query: ParsedQuery; step: LexicalStep; factor: number; when: boolean }> = [
-    { query: exact, step: { mode: 'and', rankCap: RANK_CAP }, factor: TIER_FACTORS.exact, when: true },
-    { query: parsed, step: { mode: 'and', rankCap: RANK_CAP, unrankedWhenBroad: true }, factor: TIER_FACTORS.prefix, when: parsed.prefixLast },
-    { query: exact, step: { mode: 'or', rankCap: PARTIAL_RANK_CAP }, factor: TIER_FACTORS.partial, when: parsed.items.length > 1 },
+  const steps: Array<{ query: ParsedQuery; step: LexicalStep; tier: LexicalTier; when: boolean }> = [
+    { query: exact, step: { mode: 'and', rankCap: RANK_CAP }, tier: 'exact', when: true },
+    { query: parsed, step: { mode: 'and', rankCap: RANK_CAP, unrankedWhenBroad: true }, tier: 'prefix', when: parsed.prefixLast },
+    { query: exact, step: { mode: 'or', rankCap: PARTIAL_RANK_CAP }, tier: 'partial', when: parsed.items.length > 1 },
   ];
-  for (const { query, step, factor, when } of steps) {
+  for (const { query, step, tier, when } of steps) {
     if (!when) continue;
     const hits = run(query, step);
-    if (hits.length > 0) return lexicalCandidates(hits, factor);
+    if (hits.length > 0) return { candidates: lexicalCandidates(hits, TIER_FACTORS[tier]), tier };
   }
-  return [];
+  return { candidates: [] };
 }

@@ -9,13 +9,14 @@
 import * as path from 'node:path';
 import { BYTES_PER_TOKEN } from '../constants';
 import { agentItemFilter, keepsRecord, type AgentItemFilter } from '../knowledge/heldItems';
+import { recordItemId } from '../knowledge/itemId';
 import { formatProvenance } from '../knowledge/provenance';
 import { redactSecrets } from '../safety/redact';
 import { digestSections, readCategoryTexts, renderDigest } from '../store/digest';
 import { readNotesOf, workspaceRelative } from '../store/fileNotes';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
 import { extractDocs } from './extractDocs';
-import { SearchIndex, type SearchIndexOptions } from './searchIndex';
+import { PARTIAL_MATCHES_WARNING, SearchIndex, type SearchIndexOptions } from './searchIndex';
 import type { SearchBackendName, SearchCategory, SearchResponse } from './searchTypes';
 
 export interface RecallOptions {
@@ -34,6 +35,8 @@ export interface RecallOptions {
 
 export interface RecallItem {
   kind: 'file-note' | 'knowledge' | 'transcript';
+  /** The item's id (knowledge/itemId), from its whole text: not for conversation excerpts. */
+  id?: string;
   category: SearchCategory;
   /** Compact text: an item cut to ~300 characters, a conversation to an excerpt. */
   text: string;
@@ -58,6 +61,8 @@ export interface RecallResult {
   backendReason?: string;
   mode?: SearchResponse['mode'];
   modeReason?: string;
+  /** The search's warnings (ranking window, partial matches, a fallback engine's trouble). */
+  warnings: string[];
 }
 
 const DEFAULT_BUDGET = 1000;
@@ -70,7 +75,7 @@ export function estimateTokens(text: string): number {
 }
 
 /** One line of at most `max` characters, cut at a space when one is not too far back. */
-function cut(text: string, max: number): string {
+export function cut(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const space = flat.lastIndexOf(' ', max - 1);
@@ -98,6 +103,7 @@ async function fileNoteItems(paths: StorePaths, files: string[], keep: AgentItem
       if (!keepsRecord(keep, doc)) continue;
       items.push({
         kind: 'file-note',
+        id: recordItemId(doc),
         category: 'notes',
         text: cut(doc.text, ITEM_CHARS),
         provenance: doc.source ? { source: doc.source, date: doc.date } : undefined,
@@ -121,7 +127,7 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     // documents): redacted before the budget cuts it, as everything an agent gets.
     const texts = Object.fromEntries(Object.entries(readCategoryTexts(paths)).map(([k, v]) => [k, v === undefined ? v : redactSecrets(v)]));
     const digest = renderDigest(digestSections(texts, keep), budget * BYTES_PER_TOKEN) ?? '';
-    return { text: digest, items: [], omitted: 0, tokens: estimateTokens(digest), tokenBudget: budget };
+    return { text: digest, items: [], omitted: 0, tokens: estimateTokens(digest), tokenBudget: budget, warnings: [] };
   }
   const index = options.index ?? SearchIndex.open(paths, options.indexOptions);
   let notes: RecallItem[];
@@ -138,6 +144,7 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     .map(
       (h): RecallItem => ({
         kind: h.category === 'transcripts' ? 'transcript' : 'knowledge',
+        id: h.category === 'transcripts' ? undefined : recordItemId(h),
         category: h.category,
         text: h.category === 'transcripts' ? cut(h.snippet, EXCERPT_CHARS) : cut(h.text, ITEM_CHARS),
         provenance: h.source ? { source: h.source, date: h.date } : undefined,
@@ -185,5 +192,6 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     backendReason: response?.backendReason,
     mode: response?.mode,
     modeReason: response?.modeReason,
+    warnings: [...(response?.warnings ?? []), ...(response?.partial ? [PARTIAL_MATCHES_WARNING] : [])],
   };
 }

@@ -41,6 +41,9 @@ export interface SearchOptions extends SearchFilter {
 }
 
 const DEFAULT_LIMIT = 20;
+
+/** How agents are told that a search was answered by partial matches (SearchResponse.partial). */
+export const PARTIAL_MATCHES_WARNING = 'partial matches: no item has every word of the query; these have some of the words';
 const MAX_LIMIT = 500;
 /** After a lock made us fall back, SQLite is tried again after this long. */
 const RELOCK_RETRY_MS = 30_000;
@@ -151,7 +154,9 @@ export class SearchIndex {
     const vector = options.vector !== false ? this.vector : undefined;
     // Lexical-only needs just the hits it returns; a hybrid merge wants a deeper pool to re-rank.
     const pool = vector ? Math.max(limit * 3, 30) : limit;
-    let candidates = tieredLexical(parsed, (q, step) => this.lexical(q, step, filter, pool, warnings));
+    const lexical = tieredLexical(parsed, (q, step) => this.lexical(q, step, filter, pool, warnings));
+    let candidates = lexical.candidates;
+    const partial = lexical.tier === 'partial';
     let weights: HybridWeights | undefined;
     let modeReason = this.lexicalReason();
     if (vector) {
@@ -174,7 +179,7 @@ export class SearchIndex {
       if (!doc) return [];
       return [toHit(c, doc, makeSnippet(doc.text, matcher, markers), path.join(this.paths.root, doc.file))];
     });
-    return { ...base, backend: this.backend, backendReason: this.backendReason, hits, mode: weights ? 'hybrid' : 'lexical', modeReason, tookMs: performance.now() - started };
+    return { ...base, backend: this.backend, backendReason: this.backendReason, hits, ...(partial ? { partial } : {}), mode: weights ? 'hybrid' : 'lexical', modeReason, tookMs: performance.now() - started };
   }
 
   /** Changes how old the last refresh may be before a query refreshes again (see the option). */

@@ -125,6 +125,11 @@ export interface SearchResponse {
   mode: 'lexical' | 'hybrid';
   /** Why the search was lexical only, or which embedding model took part. */
   modeReason: string;
+  /**
+   * True when no item has every word of the query and the hits are items with some of the words
+   * (the last lexical step): callers label them as partial matches.
+   */
+  partial?: boolean;
   /** Non-fatal problems met while answering (embedding failure, a query the engine refused …). */
   warnings: string[];
   /** The index refresh that ran before the query, when one did. */

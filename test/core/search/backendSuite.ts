@@ -134,6 +134,14 @@ export function describeSearchBackend(backend: 'sqlite' | 'minisearch'): void {
       assert.ok(!chat.snippet.includes('\n'));
     });
 
+    it('says when only some of the words matched (partial matches), and only then', async () => {
+      const partial = await index.search('esbuild zebrafish');
+      assert.ok(partial.hits.some((h) => h.text.includes('esbuild')));
+      assert.equal(partial.partial, true);
+      assert.equal((await index.search('esbuild bundling')).partial, undefined);
+      assert.equal((await index.search('zebrafish okapi')).partial, undefined, 'no hits: nothing to label');
+    });
+
     it('never throws on hostile or odd input', async () => {
       for (const query of NASTY_QUERIES) {
         const r = await index.search(query as string);

@@ -1,0 +1,238 @@
+/**
+ * Lore's read tools: search_knowledge, recall_context, read_digest, read_file_notes and
+ * open_conversation. Each declares an output schema and answers through toolReply, so the text
+ * and the structured content agree, stay within max_tokens, name item ids, and carry warnings.
+ * Items held for review (they read as instructions to an agent) are left out of every reply.
+ */
+import * as path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { sanitizeConversationId } from '../core/conversations/conversationId';
+import { agentItemFilter, keepsRecord } from '../core/knowledge/heldItems';
+import { itemId } from '../core/knowledge/itemId';
+import { parseProvenance, stripProvenance } from '../core/knowledge/provenance';
+import { recall } from '../core/search/recall';
+import { PARTIAL_MATCHES_WARNING } from '../core/search/searchIndex';
+import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
+import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
+import { digestItems } from './digestItems';
+import { readFileNotes } from './mcpWrites';
+import { openConversationText } from './openConversation';
+import type { StoreSession } from './storeSession';
+import { withStore } from './toolContext';
+import { budgetBytes, errorReply, itemFromHit, itemFromLine, itemFromRecall, listReply, listReplyShape, maxTokensArg, textReply, type ReplyItem } from './toolReply';
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+/** Search hits asked of the index per call by default, and at most. */
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+/** Registers the read tools on `server`. */
+export function registerReadTools(server: McpServer, session: StoreSession): void {
+  server.registerTool(
+    'search_knowledge',
+    {
+      title: 'Search project knowledge',
+      description:
+        "Search this project's recorded knowledge (facts, decisions, open questions, playbooks, tasks, notes on files, past agent conversations) for words. " +
+        'Ranked results, each with its item id, category, text, where it came from [from: conversation, date] and its store file:line. ' +
+        'Says when only some of the words matched (partial matches).',
+      inputSchema: {
+        query: z.string().max(1000).describe('Words to search for; plain text, no operators'),
+        category: z.enum(SEARCH_CATEGORIES).optional().describe('Only this category'),
+        limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`At most this many results (default ${DEFAULT_LIMIT}); max_tokens may show fewer`),
+        max_tokens: maxTokensArg,
+      },
+      outputSchema: {
+        query: z.string(),
+        partial: z.boolean().describe('True when no item has every word and these items have some of them'),
+        engine: z.string().describe('The search engine and mode that answered'),
+        ...listReplyShape,
+      },
+      annotations: { title: 'Search project knowledge', ...READ_ONLY },
+    },
+    ({ query, category, limit, max_tokens }) =>
+      withStore(session, async (paths) => {
+        const response = await session.openIndex(paths).search(query, { categories: category ? [category] : undefined, limit: limit ?? DEFAULT_LIMIT });
+        const keep = agentItemFilter(paths);
+        const items = response.hits.filter((h) => keepsRecord(keep, h)).map(itemFromHit);
+        const warnings = [...(response.partial ? [PARTIAL_MATCHES_WARNING] : []), ...response.warnings, ...fallbackWarning(response.backend, response.backendReason)];
+        const engine = `${response.backend}, ${response.mode}`;
+        return listReply({
+          items,
+          footer: `(${items.length} result${items.length === 1 ? '' : 's'}; ${engine})`,
+          empty: 'no results',
+          more: 'pass a larger max_tokens, a category, or more words',
+          warnings,
+          extra: { query, partial: response.partial === true, engine },
+          maxTokens: max_tokens,
+        });
+      }),
+  );
+
+  server.registerTool(
+    'recall_context',
+    {
+      title: 'Recall context for a task',
+      description:
+        'What this project already knows for the task at hand, in one call: the notes on the files being worked on first, then the knowledge that best matches the query. ' +
+        'Without query and files: the digest (open tasks, open questions, decisions, facts, playbooks). Call it before starting work on a task.',
+      inputSchema: {
+        query: z.string().max(1000).optional().describe('The task or question, in a few words'),
+        files: z.array(z.string().max(4096)).max(50).optional().describe('Workspace-relative paths of the files being worked on'),
+        max_tokens: maxTokensArg,
+      },
+      outputSchema: listReplyShape,
+      annotations: { title: 'Recall context for a task', ...READ_ONLY },
+    },
+    ({ query, files, max_tokens }) =>
+      withStore(session, (paths) => recallReply(session, paths, { query, files, maxTokens: max_tokens })),
+  );
+
+  server.registerTool(
+    'read_digest',
+    {
+      title: 'Read the knowledge digest',
+      description: "A short summary of this project's knowledge: the newest open tasks, open questions, decisions, facts and playbooks, each with its id.",
+      inputSchema: { max_tokens: maxTokensArg },
+      outputSchema: listReplyShape,
+      annotations: { title: 'Read the knowledge digest', ...READ_ONLY },
+    },
+    ({ max_tokens }) => withStore(session, async (paths) => digestReply(paths, max_tokens)),
+  );
+
+  server.registerTool(
+    'read_file_notes',
+    {
+      title: 'Read the notes on a file',
+      description:
+        'The notes recorded about one file of the workspace (why it is the way it is, pitfalls, conventions), newest first, each with its id. ' +
+        'A file with many notes is shown in pages: pass offset to go on, or query to keep only notes with those words.',
+      inputSchema: {
+        path: z.string().min(1).max(4096).describe('Workspace-relative path of the file'),
+        query: z.string().max(1000).optional().describe('Only notes containing every one of these words'),
+        offset: z.number().int().min(0).optional().describe('Skip this many notes (newest first), to read on'),
+        max_tokens: maxTokensArg,
+      },
+      outputSchema: {
+        path: z.string(),
+        noteFile: z.string().optional().describe('The store file holding the notes'),
+        total: z.number().int().describe('Notes on the file (matching the query, when given)'),
+        offset: z.number().int(),
+        ...listReplyShape,
+      },
+      annotations: { title: 'Read the notes on a file', ...READ_ONLY },
+    },
+    ({ path: file, query, offset, max_tokens }) =>
+      withStore(session, async (paths) => {
+        const abs = path.resolve(paths.workspace, file);
+        if (!isInside(paths.workspace, abs)) return errorReply(`refused: ${file} is outside the workspace ${paths.workspace}`);
+        const found = await readFileNotes(paths, abs);
+        const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+        const matching = (found?.lines ?? []).map((line, i) => ({ line, i })).filter(({ line }) => words.every((w) => line.toLowerCase().includes(w)));
+        const newestFirst = matching.reverse();
+        const skip = Math.min(offset ?? 0, newestFirst.length);
+        const keep = agentItemFilter(paths);
+        const noteFile = found ? storeRelative(paths, found.file) : undefined;
+        const relative = found?.path ?? file;
+        // Only as many as a reply can hold are looked at (the rules cost a little per line).
+        const cap = Math.ceil(budgetBytes(max_tokens) / 40);
+        const window = newestFirst.slice(skip, skip + cap);
+        const items = window.filter(({ line }) => keep(line)).map(({ line }) => {
+          const prov = parseProvenance(line);
+          return itemFromLine({ id: itemId(line), category: 'notes', file: noteFile ?? '', path: relative, text: stripProvenance(line.replace(/^[-*+]\s+/, '')).trim(), source: prov?.source, date: prov?.validDate ? prov.date : undefined });
+        });
+        const after = newestFirst.length - skip - window.length;
+        return listReply({
+          items,
+          heading: [`# Notes on ${relative}${noteFile ? `  (${noteFile})` : ''}${skip ? `, from note ${skip + 1}` : ''}`],
+          omittedBefore: after,
+          footer: `(${newestFirst.length} note${newestFirst.length === 1 ? '' : 's'}${words.length ? ' matching' : ''}, newest first)`,
+          empty: found && words.length ? `no notes on ${file} contain ${query}` : `no notes for ${file}`,
+          more: (shown) => `call read_file_notes again with offset ${skip + shown}, a query, or a larger max_tokens`,
+          warnings: [],
+          extra: { path: relative, ...(noteFile ? { noteFile } : {}), total: newestFirst.length, offset: skip },
+          maxTokens: max_tokens,
+        });
+      }),
+  );
+
+  server.registerTool(
+    'open_conversation',
+    {
+      title: 'Open the conversation behind an item',
+      description:
+        'The stored transcript of the conversation a knowledge item came from, by the id in its provenance [from: ID, date], ' +
+        'starting at the turn the item came from when the item text is given. Long transcripts come in parts: pass from_line to read on.',
+      inputSchema: {
+        source: z.string().min(1).max(120).describe('The conversation id, as in [from: ID, date]'),
+        item: z.string().max(2000).optional().describe('The knowledge line (or its text) to find the turn of'),
+        from_line: z.number().int().min(1).optional().describe('Start at this line of the transcript (to read on)'),
+        max_tokens: maxTokensArg,
+      },
+      outputSchema: {
+        conversation: z.string(),
+        found: z.boolean(),
+        file: z.string().optional().describe('The store file of the transcript'),
+        fromLine: z.number().int().optional(),
+        toLine: z.number().int().optional(),
+        totalLines: z.number().int().optional(),
+        nextLine: z.number().int().optional().describe('Pass as from_line to read on; absent at the end'),
+        text: z.string(),
+      },
+      annotations: { title: 'Open the conversation behind an item', ...READ_ONLY },
+    },
+    ({ source, item, from_line, max_tokens }) =>
+      withStore(session, async (paths) => {
+        const conversation = sanitizeConversationId(source);
+        // The framing line and the JSON quoting of the text take their share of the budget.
+        const excerpt = openConversationText(paths, conversation, item ?? '', { maxBytes: Math.floor(budgetBytes(max_tokens) * 0.8), fromLine: from_line });
+        return textReply(excerpt.text, { conversation, ...excerpt }, excerpt.found);
+      }),
+  );
+}
+
+/** The digest as a reply. */
+function digestReply(paths: StorePaths, maxTokens: number | undefined): CallToolResult {
+  const entries = digestItems(paths, budgetBytes(maxTokens));
+  const sections = new Map(entries.map(({ item, section }) => [item, section]));
+  return listReply({
+    items: entries.map((e) => e.item),
+    section: (item) => sections.get(item),
+    heading: ['# Knowledge digest'],
+    empty: 'the knowledge store has no items yet',
+    more: 'pass a larger max_tokens, or use search_knowledge',
+    warnings: [],
+    extra: {},
+    maxTokens,
+  });
+}
+
+/** recall_context's reply (also the file_knowledge and task_context prompts'). */
+export async function recallReply(session: StoreSession, paths: StorePaths, args: { query?: string; files?: string[]; maxTokens?: number }): Promise<CallToolResult> {
+  const { query, files, maxTokens } = args;
+  if (!query?.trim() && !files?.length) return digestReply(paths, maxTokens);
+  const result = await recall(paths, { query, files, tokenBudget: maxTokens, index: session.openIndex(paths) });
+  const sections = new Map<ReplyItem, string>();
+  const items = result.items.map((r) => {
+    const item = itemFromRecall(r);
+    sections.set(item, r.kind === 'file-note' ? `## Notes on ${r.notedPath}` : `## Knowledge matching "${query?.trim()}"`);
+    return item;
+  });
+  return listReply({
+    items,
+    section: (item) => sections.get(item),
+    omittedBefore: result.omitted,
+    empty: 'nothing recorded yet for these files or this query',
+    more: 'pass a larger max_tokens, or use search_knowledge or read_file_notes',
+    warnings: [...result.warnings, ...fallbackWarning(result.backend, result.backendReason)],
+    extra: {},
+    maxTokens,
+  });
+}
+
+/** The warning that the in-memory fallback answered (slower, and rebuilt on every start), if it did. */
+function fallbackWarning(backend: string | undefined, reason: string | undefined): string[] {
+  return backend && backend !== 'sqlite' ? [`search ran on the fallback engine: ${reason}`] : [];
+}
