@@ -59,7 +59,7 @@ export function searchIndexAsIs(paths: StorePaths, query: string, options: Index
     const filter: SearchFilter = { categories: options.categories };
     // A few more than asked: some may turn out stale.
     const pool = options.limit * 2;
-    const candidates = tieredLexical(parseQuery(query), (q, step) => backend.query(q, { ...step, rankCap: Math.max(step.rankCap, pool) }, filter, pool).hits);
+    const { candidates } = tieredLexical(parseQuery(query), (q, step) => backend.query(q, { ...step, rankCap: Math.max(step.rankCap, pool) }, filter, pool).hits);
     const ranked = rank(candidates, undefined).slice(0, pool);
     const docs = backend.getDocs(ranked.map((c) => c.id));
     return confirm(paths, db, docs).slice(0, options.limit);
