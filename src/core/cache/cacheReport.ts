@@ -13,7 +13,7 @@ import { TOOL_LABELS } from '../discovery/toolLocations';
 import { CACHE_TOOLS, type CacheTool } from './cacheCalls';
 import { modelPrices, type CacheMoney, type ModelPrice } from './modelPrices';
 import { readSessionCalls, type SessionCallsCache } from './sessionCalls';
-import { sessionCacheState, TOOL_PROVIDERS, type SessionCacheState } from './sessionCacheState';
+import { sessionCacheState, TOOL_PROVIDERS, TTL_MS, type SessionCacheState } from './sessionCacheState';
 
 /** How many sessions are read by default: the most recently modified. */
 export const DEFAULT_SESSION_LIMIT = 10;
@@ -59,6 +59,8 @@ export interface CacheReportOptions {
   cache?: SessionCallsCache;
   prices?: readonly ModelPrice[];
   tailBytes?: number;
+  /** Only sessions whose file changed at or after this moment, epoch ms (a warm cache had a call within its TTL). */
+  modifiedSince?: number;
 }
 
 function mtime(file: string): number {
@@ -94,6 +96,7 @@ function summarize(tool: CacheTool, states: readonly SessionCacheState[]): ToolC
 export function cacheReport(host: Host, workspace: string, options: CacheReportOptions): CacheReport {
   const found = discoverSessions(host, workspace, { tools: CACHE_TOOLS, allWorkspaces: options.allWorkspaces })
     .flatMap((entry) => entry.sessions.map((session) => ({ tool: entry.tool as CacheTool, path: session.path, modified: mtime(session.path) })))
+    .filter((s) => options.modifiedSince === undefined || s.modified >= options.modifiedSince)
     .sort((a, b) => b.modified - a.modified || (a.path < b.path ? -1 : 1));
   const limit = options.limit ?? DEFAULT_SESSION_LIMIT;
   const prices = options.prices ?? modelPrices();
@@ -114,6 +117,14 @@ export function cacheReport(host: Host, workspace: string, options: CacheReportO
     notRead: Math.max(0, found.length - limit),
     pricesChecked: prices.map((p) => p.checked).sort()[0] ?? '',
   };
+}
+
+/**
+ * The workspace's sessions that can be warm at `now`: those whose file changed within the longest
+ * cache lifetime (1 hour), read. Cheap enough for every harvest run.
+ */
+export function recentCacheSessions(host: Host, workspace: string, now: number): SessionCacheState[] {
+  return cacheReport(host, workspace, { now, modifiedSince: now - TTL_MS['1h'], limit: 50 }).sessions;
 }
 
 /** The session the user is working in: the most recently active one. */
