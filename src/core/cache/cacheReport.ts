@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { addCacheUsage, cacheHitRate, emptyCacheUsage, type CacheUsage } from '../context/cacheUsage';
 import { discoverSessions } from '../discovery/discoverSessions';
 import type { Host } from '../discovery/host';
-import { TOOL_LABELS } from '../discovery/toolLocations';
+import { claudeCodeProjectDir, TOOL_LABELS } from '../discovery/toolLocations';
 import { CACHE_TOOLS, type CacheTool } from './cacheCalls';
 import { modelPrices, type CacheMoney, type ModelPrice } from './modelPrices';
 import { readSessionCalls, type SessionCallsCache } from './sessionCalls';
@@ -44,7 +44,7 @@ export interface CacheReport {
   now: number;
   sessions: SessionCacheState[];
   tools: ToolCacheSummary[];
-  /** The folders holding the listed sessions (the extension watches them for changes). */
+  /** The folders holding the listed sessions, and Claude Code's folder of the workspace where new sessions appear (the extension watches them). */
   folders: string[];
   /** Sessions found but not read (beyond the limit). */
   notRead: number;
@@ -69,6 +69,10 @@ function mtime(file: string): number {
   } catch {
     return 0;
   }
+}
+
+function existing(folders: string[]): string[] {
+  return folders.filter((folder) => fs.existsSync(folder));
 }
 
 function summarize(tool: CacheTool, states: readonly SessionCacheState[]): ToolCacheSummary {
@@ -113,7 +117,7 @@ export function cacheReport(host: Host, workspace: string, options: CacheReportO
     now: options.now,
     sessions,
     tools,
-    folders: [...new Set(found.slice(0, limit).map((s) => path.dirname(s.path)))].sort(),
+    folders: [...new Set([...found.slice(0, limit).map((s) => path.dirname(s.path)), ...existing([claudeCodeProjectDir(host, workspace)])])].sort(),
     notRead: Math.max(0, found.length - limit),
     pricesChecked: prices.map((p) => p.checked).sort()[0] ?? '',
   };
