@@ -53,7 +53,9 @@ function sessionLines(s: SessionCacheState): string[] {
   const lines = [`${TOOL_LABELS[s.tool]} · ${printable(s.model ?? 'model not recorded')} · last activity ${when(s.lastActivity)} · ${stateText(s)}`];
   if (s.usage) {
     const hits = s.hits === 0 && s.usage.cacheWriteTokens > 0 ? ' (never hit)' : '';
-    lines.push(`  hit ratio ${percent(s.hitRatio)}${hits} · cached ${formatTokens(s.usage.cacheReadTokens)} · uncached ${formatTokens(s.usage.uncachedInputTokens)} · written ${formatTokens(s.usage.cacheWriteTokens)} · ${s.calls} call${s.calls === 1 ? '' : 's'}`);
+    // OpenAI reports no cache writes (its caching is implicit): not shown as 0.
+    const written = s.tool === 'codex' ? '' : ` · written ${formatTokens(s.usage.cacheWriteTokens)}`;
+    lines.push(`  hit ratio ${percent(s.hitRatio)}${hits} · cached ${formatTokens(s.usage.cacheReadTokens)} · uncached ${formatTokens(s.usage.uncachedInputTokens)}${written} · ${s.calls} call${s.calls === 1 ? '' : 's'}`);
     lines.push(`  ${moneyText(s.money, s.moneyNote)}`);
   } else if (s.calls > 0) {
     lines.push(`  ${formatTokens(s.inputTokens)} input tokens in ${s.calls} request${s.calls === 1 ? '' : 's'}; cached part not recorded`);
@@ -80,7 +82,7 @@ function printText(report: CacheReport, io: Output): void {
   io.out('');
   for (const s of report.sessions) for (const line of sessionLines(s)) io.out(line);
   if (report.notRead) io.out(`${report.notRead} older session${report.notRead === 1 ? '' : 's'} not read (--limit)`);
-  io.out(`Money at list prices checked ${report.pricesChecked} or later (src/core/cache/modelPrices.json); Anthropic's TTL is counted from the last call that read or wrote the cache.`);
+  io.out(`Money at list prices (src/core/cache/modelPrices.json, checked ${report.pricesChecked}); Anthropic's TTL is counted from the last call that read or wrote the cache.`);
 }
 
 function parseNow(value: string | undefined): number {

@@ -59,6 +59,8 @@ function loreView(d: CacheDescription): CacheStatusView | undefined {
 export class CacheStatusBar extends Disposable {
   private readonly item = this._register(vscode.window.createStatusBarItem('lore.cacheTtl', vscode.StatusBarAlignment.Right, 100));
   private timer: NodeJS.Timeout | undefined;
+  /** `lore.cache.statusBar`, read when it changes (not on every tick). */
+  private enabled = readSettings().cacheStatusBar;
 
   constructor(private readonly states: CacheStates, private readonly agents?: AgentCaches) {
     super();
@@ -67,7 +69,11 @@ export class CacheStatusBar extends Disposable {
     this._register(toDisposable(() => this.stop()));
     this._register(states.onDidChange(() => this.update()));
     if (agents) this._register(agents.onDidChange(() => this.update()));
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('lore.cache.statusBar') && this.update()));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('lore.cache.statusBar')) return;
+      this.enabled = readSettings().cacheStatusBar;
+      this.update();
+    }));
     this._register(vscode.window.onDidChangeWindowState((s) => (s.focused ? this.start() : this.stop())));
     this.update();
     if (vscode.window.state.focused) this.start();
@@ -82,7 +88,7 @@ export class CacheStatusBar extends Disposable {
 
   /** What the item shows at `now`, undefined when hidden (exposed for tests). */
   view(now = Date.now()): CacheStatusView | undefined {
-    if (!readSettings().cacheStatusBar) return undefined;
+    if (!this.enabled) return undefined;
     const session = this.agents?.sessions(now)[0];
     const discussion = this.current(now);
     const loreAt = discussion && this.states.get(discussion.discussionId)?.lastCallAt;
