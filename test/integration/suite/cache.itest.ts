@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createCacheState, recordCall } from '../../../src/core/context/cacheState';
 import type { CacheSessionNode, CacheToolNode } from '../../../src/extension/views/cacheTree';
-import { activateLore, until } from './support';
+import { activateLore, until, useProvider } from './support';
 
 /** A Claude Code assistant record as Claude Code writes it: one API response's usage. */
 function claudeRecord(id: string, at: number, usage: { read: number; write: number }): string {
@@ -110,6 +110,42 @@ describe('Lore prompt cache in VS Code', function () {
     } finally {
       await vscode.workspace.getConfiguration('lore').update('cache.statusBar', undefined, vscode.ConfigurationTarget.Global);
       fs.rmSync(session, { force: true });
+      await lore.agentCaches.refresh();
+    }
+  });
+
+  it('Apply When No Session Is Warm waits until the warm session’s cache expired, then applies the plan', async function () {
+    this.timeout(90_000);
+    const lore = await activateLore();
+    const root = lore.store.paths.root;
+    if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
+    await vscode.commands.executeCommand('lore.discardHarvest');
+    await useProvider('rules');
+    const project = path.join(process.env.CLAUDE_CONFIG_DIR!, 'projects', lore.store.paths.workspace.replace(/[^A-Za-z0-9]/g, '-'));
+    fs.mkdirSync(project, { recursive: true });
+    const session = path.join(project, '8d0ffee0-1111-4222-8333-944455556666.jsonl');
+    // Its last call read the cache 4 min 45 s ago: warm for 15 s more.
+    const expiresAt = Date.now() + 15_000;
+    fs.writeFileSync(session, claudeRecord('w', expiresAt - 5 * 60_000, { read: 7000, write: 100 }));
+    const inboxFile = path.join(root, 'inbox', 'itest-cache-cost.md');
+    fs.writeFileSync(inboxFile, '---\nsession_id: itest-cache-cost\nstarted: 2026-11-20T10:00:00Z\n---\n\n# Cache cost\n\n## 10:00 — user\nFact: a harvest applied while a session is warm makes it re-cache.\n');
+    try {
+      const report = await lore.harvestWithoutDialogs({ showDiff: false });
+      assert.ok(report?.plan && lore.harvest.pending, 'a plan is pending');
+      await vscode.commands.executeCommand('lore.applyHarvestWhenCold');
+      assert.ok(lore.harvest.pending, 'not applied while the session is warm');
+      assert.doesNotMatch(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /re-cache/);
+      let appliedAt = 0;
+      await until('the plan is applied once no session is warm', () => {
+        appliedAt = Date.now();
+        return lore.harvest.pending === undefined;
+      }, 45_000);
+      assert.ok(appliedAt >= expiresAt, 'applied after the cache expired');
+      assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /a harvest applied while a session is warm makes it re-cache/);
+    } finally {
+      fs.rmSync(session, { force: true });
+      fs.rmSync(inboxFile, { force: true });
+      await useProvider(undefined);
       await lore.agentCaches.refresh();
     }
   });
