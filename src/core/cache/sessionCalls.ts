@@ -99,7 +99,8 @@ export function readSessionCalls(tool: CacheTool, file: string, options: { cache
   entry.result = {
     tool,
     path: file,
-    calls: entry.collector.calls(),
+    // A copy: a result handed out earlier must not change when the file grows.
+    calls: [...entry.collector.calls()],
     modifiedAt: stat.mtimeMs,
     skippedBytes: entry.result.skippedBytes + lines.skipped,
     malformed: entry.result.malformed + (skipped.malformed ?? 0),

@@ -163,10 +163,12 @@ describe('session prompt-cache state', () => {
       const cut = lines[2].length >> 1;
       fs.writeFileSync(file, `${lines[0]}\n${lines[1]}\n${lines[2].slice(0, cut)}`);
       const cache = new SessionCallsCache();
-      assert.equal(readSessionCalls('claude-code', file, { cache }).calls.length, 1);
+      const first = readSessionCalls('claude-code', file, { cache });
+      assert.equal(first.calls.length, 1);
       fs.appendFileSync(file, `${lines[2].slice(cut)}\n`);
       const grown = readSessionCalls('claude-code', file, { cache });
       assert.equal(grown.calls.length, 2);
+      assert.equal(first.calls.length, 1, 'a result handed out earlier does not change');
       assert.equal(grown.malformed, 0, 'the half line was left for the next read, not parsed');
       assert.deepEqual(grown.calls, readSessionCalls('claude-code', fixture('claude-1h.jsonl')).calls);
       // Replaced by a shorter file: read afresh.
