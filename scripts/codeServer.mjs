@@ -97,6 +97,10 @@ export function makeSandbox(prefix = 'lore-') {
     XDG_DATA_HOME: d.xdg.data,
     XDG_CACHE_HOME: d.xdg.cache,
     TMPDIR: d.tmp,
+    // The agents' session folders that discovery reads (and the Cache view watches): the sandbox's
+    // own, so a run never reads the developer's sessions and a test can write one.
+    CLAUDE_CONFIG_DIR: path.join(dir, 'claude'),
+    CODEX_HOME: path.join(dir, 'codex'),
   };
   // Nothing of the caller's VS Code session may leak into the server.
   for (const key of Object.keys(d.env)) {

@@ -2,6 +2,7 @@
  * `lore`: the command line over Lore's engine. Exit codes: 0 success, 1 something asked for
  * failed (after finishing the rest), 2 usage error.
  */
+import { cacheCommand, CACHE_HELP } from './commands/cacheCommand';
 import { contextCommand, CONTEXT_HELP } from './commands/contextCommand';
 import { digestCommand, DIGEST_HELP } from './commands/digestCommand';
 import { harvestCommand, HARVEST_HELP } from './commands/harvestCommand';
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   review: reviewCommand,
   sources: sourcesCommand,
   sync: syncCommand,
+  cache: cacheCommand,
   hook: hookCommand,
   hooks: hooksCommand,
   undo: undoCommand,
@@ -51,6 +53,7 @@ ${CONTEXT_HELP.split('\n')[0]}
 ${REVIEW_HELP.split('\n').slice(0, 3).join('\n')}
 ${SOURCES_HELP.split('\n')[0]}
 ${SYNC_HELP.split('\n')[0]}
+${CACHE_HELP.split('\n')[0]}
 ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}
 ${UNDO_HELP.split('\n')[0]}

@@ -10,6 +10,7 @@ import type { ReviewDecision, ReviewDecisionResult } from '../core/knowledge/rev
 import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
+import { AgentCaches } from './cache/agentCaches';
 import { CacheStatusBar } from './cache/cacheStatusBar';
 import { ContextKeys } from './contextKeys';
 import { registerLoreParticipant } from './chat/loreParticipant';
@@ -52,6 +53,8 @@ export interface LoreApi {
   /** The `lore.harvest.schedule` run, now: undefined when skipped (no store, a harvest running or pending). */
   runScheduledHarvest(): Promise<HarvestReport | undefined>;
   caches: CacheStates;
+  /** The prompt caches of the workspace's agent sessions (Claude Code, Codex, Copilot Chat), from the language server. */
+  agentCaches: AgentCaches;
   statusBar: CacheStatusBar;
   notes: NotesClient;
   search: SearchClient;
@@ -80,15 +83,16 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const harvest = new HarvestController(store);
   const planStatus = new PendingPlanStatus(harvest);
   const caches = new CacheStates(context.workspaceState);
-  const statusBar = new CacheStatusBar(caches);
   const notes = new NotesClient(context, store);
+  const agentCaches = new AgentCaches(notes);
+  const statusBar = new CacheStatusBar(caches, agentCaches);
   // One listing of this workspace's agent sessions, shared by the views that name them when empty.
   const sources = new SourcesListing(() => listSources(notes));
   const views = {
     digest: new DigestTreeProvider(store),
     ledger: new LedgerTreeProvider(store, sources),
     knowledge: new KnowledgeTreeProvider(store, notes),
-    cache: new CacheTreeProvider(caches),
+    cache: new CacheTreeProvider(caches, agentCaches),
     review: new ReviewTreeProvider(store),
     inbox: new InboxTreeProvider(store, sources),
   };
@@ -96,7 +100,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);
   const distill = new DistillChoice(context.secrets);
-  const harvestCommands = registerHarvestCommands(context, store, harvest, distill);
+  const harvestCommands = registerHarvestCommands(context, store, harvest, distill, agentCaches);
   const scheduler = new HarvestScheduler(context, store, harvest);
   const contextKeys = new ContextKeys();
   const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
@@ -107,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     planStatus,
     ...Object.values(views),
     caches,
+    agentCaches,
     statusBar,
     notes,
     search,
@@ -124,6 +129,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.window.createTreeView('lore.ledger', { treeDataProvider: views.ledger, showCollapseAll: true }),
     vscode.window.createTreeView('lore.knowledge', { treeDataProvider: views.knowledge, showCollapseAll: true }),
     vscode.window.registerTreeDataProvider('lore.cache', views.cache),
+    vscode.commands.registerCommand('lore.cache.refresh', () => agentCaches.refresh()),
     vscode.window.registerTreeDataProvider('lore.review', views.review),
     vscode.window.registerTreeDataProvider('lore.inbox', views.inbox),
     ...registerReviewCommands(store),
@@ -141,6 +147,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   );
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
+  // The agent sessions' caches: read once the server runs, then again whenever a session file changes.
+  void agentCaches.refresh();
   logger('extension').info(`activated (store ${store.paths.root})`);
   return {
     store,
@@ -148,6 +156,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     planStatus,
     views,
     caches,
+    agentCaches,
     statusBar,
     notes,
     search,

@@ -30,6 +30,8 @@ export interface LoreSettings {
   searchBackend: SearchBackendSetting;
   /** Agent instruction files that get the digest block (AGENTS.md, CLAUDE.md, …). */
   instructionsSync: string[];
+  /** Show the prompt-cache countdown in the status bar. */
+  cacheStatusBar: boolean;
 }
 
 /** The configuration section for the folder the store belongs to (several settings are resource-scoped). */
@@ -56,6 +58,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     harvestSchedule: c.get<HarvestSchedule>('harvest.schedule', 'off'),
     searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),
     instructionsSync: c.get<string[]>('instructions.sync', []),
+    cacheStatusBar: c.get<boolean>('cache.statusBar', true),
   };
 }
 

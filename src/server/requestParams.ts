@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ErrorCodes, ResponseError } from 'vscode-languageserver/node';
 import type {
+  CacheSessionsRequest,
   DeleteNoteRequest,
   DidDeleteFilesRequest,
   DidRenameFilesRequest,
@@ -40,6 +41,7 @@ export const paramsSchemas = {
   notesForFile: z.object({ path: filePath }) satisfies z.ZodType<NotesForFileRequest.Params>,
   noteFiles: z.object({}).strict() satisfies z.ZodType<NoteFilesRequest.Params>,
   sources: z.object({ allWorkspaces: z.boolean().optional() }).strict() satisfies z.ZodType<SourcesRequest.Params>,
+  cacheSessions: z.object({ now: z.number().finite().optional(), limit: z.number().int().min(1).max(1000).optional() }).strict() satisfies z.ZodType<CacheSessionsRequest.Params>,
   fileDecorations: z.object({ paths }) satisfies z.ZodType<FileDecorationsRequest.Params>,
   didRenameFiles: z.object({ files: z.array(z.object({ oldPath: filePath, newPath: filePath })).max(100_000) }) satisfies z.ZodType<DidRenameFilesRequest.Params>,
   didDeleteFiles: z.object({ files: paths }) satisfies z.ZodType<DidDeleteFilesRequest.Params>,

@@ -24,6 +24,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { STORE_DIR_NAME, storePaths } from '../core/store/storePaths';
 import { transcriptStats } from '../core/store/transcriptFiles';
 import {
+  CacheSessionsRequest,
   DeleteNoteRequest,
   DidDeleteFilesRequest,
   DidRenameFilesRequest,
@@ -38,6 +39,8 @@ import {
   SourcesRequest,
   StoreChangedNotification,
 } from '../shared/protocol';
+import { cacheReport } from '../core/cache/cacheReport';
+import { SessionCallsCache } from '../core/cache/sessionCalls';
 import { currentHost } from '../core/discovery/host';
 import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
@@ -171,6 +174,16 @@ connection.onRequest(SourcesRequest.method, async (raw: unknown): Promise<Source
   const params = checkParams(SourcesRequest.method, paramsSchemas.sources, raw ?? {});
   const s = await ready();
   return reportSources(currentHost(), s.paths, params.allWorkspaces);
+});
+
+// What was read of each agent session file: a growing session is read from where the last read stopped.
+const sessionCalls = new SessionCallsCache();
+
+connection.onRequest(CacheSessionsRequest.method, (raw: unknown): CacheSessionsRequest.Result => {
+  const params = checkParams(CacheSessionsRequest.method, paramsSchemas.cacheSessions, raw ?? {});
+  // Only the workspace's path is needed: the answer does not wait for the search index.
+  if (!server) throw new Error('lore language server: not initialized');
+  return cacheReport(currentHost(), server.paths.workspace, { now: params.now ?? Date.now(), limit: params.limit, cache: sessionCalls });
 });
 
 connection.onRequest(FileDecorationsRequest.method, async (raw: unknown): Promise<FileDecorationsRequest.Result> => {

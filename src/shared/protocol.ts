@@ -15,6 +15,7 @@
  * in the namespace, `lazyType(...)` after it).
  */
 import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { CacheReport } from '../core/cache/cacheReport';
 import type { SourcesReport } from '../core/discovery/measureSources';
 import type { RecallResult } from '../core/search/recall';
 import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/search/searchTypes';
@@ -229,6 +230,25 @@ export namespace SourcesRequest {
   export declare const type: RequestType<Params, Result, void>;
 }
 lazyType(SourcesRequest, 'request');
+
+/**
+ * Client → server: the prompt caches of the workspace's recent agent sessions (Claude Code,
+ * Codex, Copilot Chat) read from their session files (core/cache). The server keeps what it read
+ * of each file and reads only what was appended since, so the client asks again whenever its
+ * watcher sees a session file change (the folders to watch are in the result).
+ */
+export namespace CacheSessionsRequest {
+  export const method = 'lore/cacheSessions' as const;
+  export interface Params {
+    /** Describe the caches at this moment, epoch ms (default: now). */
+    now?: number;
+    /** Read this many of the most recently modified sessions (default 10). */
+    limit?: number;
+  }
+  export type Result = CacheReport;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(CacheSessionsRequest, 'request');
 
 /** Client → server: the notes of one file (healing the key when its inode changed), or null. */
 export namespace NotesForFileRequest {

@@ -31,7 +31,7 @@ describe('package.json: commands are offered only where they can work', () => {
   });
 
   it('offers Apply, Review and Discard only while a harvest plan is pending', () => {
-    for (const command of ['lore.applyHarvest', 'lore.reviewHarvest', 'lore.discardHarvest']) assert.equal(palette.get(command), 'lore.harvestPending', command);
+    for (const command of ['lore.applyHarvest', 'lore.applyHarvestWhenCold', 'lore.reviewHarvest', 'lore.discardHarvest']) assert.equal(palette.get(command), 'lore.harvestPending', command);
   });
 
   it('offers the commands that read the store only when there is one', () => {
@@ -42,7 +42,8 @@ describe('package.json: commands are offered only where they can work', () => {
 
   it('gives every command in the palette a decision: shown always only when it works without a store or an editor', () => {
     // These work in any state: they create the store on the way, or concern VS Code itself.
-    const always = new Set(['lore.harvest', 'lore.importConversations', 'lore.chooseDistiller', 'lore.openStore', 'lore.setApiKey', 'lore.showLog']);
+    // Refresh Prompt Caches reads agent session files, not the store.
+    const always = new Set(['lore.harvest', 'lore.importConversations', 'lore.chooseDistiller', 'lore.openStore', 'lore.setApiKey', 'lore.showLog', 'lore.cache.refresh']);
     const undecided = manifest.contributes.commands.map((c) => c.command).filter((c) => !palette.has(c) && !always.has(c));
     assert.deepEqual(undecided, [], 'each new command needs a commandPalette `when` (or a place in the list above)');
   });

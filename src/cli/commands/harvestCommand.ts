@@ -4,7 +4,11 @@
  * call; `--apply` distills (reusing preview's cached replies), writes and reclaims in one go.
  */
 import * as fs from 'node:fs';
+import { recentCacheSessions } from '../../core/cache/cacheReport';
+import { prefixChanges, recacheEstimate, recacheText, warmSessionsText, type RecacheEstimate } from '../../core/cache/prefixCost';
 import { DEFAULT_TIMEOUT_MS } from '../../core/constants';
+import { instructionFilesWithBlock } from '../../core/context/instructionSync';
+import { currentHost } from '../../core/discovery/host';
 import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
 import { runHarvest, type HarvestMode, type HarvestReport } from '../../core/harvest/runHarvest';
 import { targetLabel } from '../../core/knowledge/reviewQueue';
@@ -107,20 +111,27 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
       signal: controller.signal,
       onProgress: values.quiet || values.json ? undefined : (message) => io.err(message),
     });
+    const cache = cacheCost(report, paths, io);
     if (values.json) {
-      io.out(JSON.stringify(jsonReport(report), null, 2));
+      io.out(JSON.stringify({ ...jsonReport(report), cache: cache.estimate }, null, 2));
     } else {
       io.out(dryRunText(report));
       if (report.cancelled) io.out('cancelled; nothing was written');
-      else if (mode === 'dry-run') io.out('dry run; pass --preview to see the plan or --apply to harvest and reclaim');
-      else if (mode === 'preview') {
+      else if (mode === 'dry-run') {
+        if (cache.text) io.out(`cache: ${cache.text}`);
+        io.out('dry run; pass --preview to see the plan or --apply to harvest and reclaim');
+      } else if (mode === 'preview') {
         const text = planText(report.plan!);
         io.out(text || 'nothing to change');
+        if (cache.text) io.out(`cache: ${cache.text}`);
         if (values['save-plan'] !== undefined && report.plan) {
           savePlan(report, resolveArg(io, values['save-plan']));
           io.out(`plan saved to ${printable(values['save-plan'])}; nothing was written. Pass --apply-plan ${printable(values['save-plan'])} to write exactly this.`);
         } else io.out('preview only; nothing was written. Pass --apply to write this.');
-      } else io.out(applyText(report));
+      } else {
+        io.out(applyText(report));
+        if (cache.text) io.out(`cache: ${cache.text}`);
+      }
       const failures = failuresText(report);
       if (failures) io.out(failures);
       if (mode === 'apply' && !report.cancelled) {
@@ -132,6 +143,24 @@ export async function harvestCommand(argv: string[], io: Output): Promise<number
     return trouble ? EXIT_FAILED : EXIT_OK;
   } finally {
     process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/**
+ * What the run costs the prompt caches of the workspace's warm agent sessions (prefixCost.ts):
+ * for a plan, the stable-prefix files it changes and the tokens warm sessions re-cache; for a dry
+ * run, the warm sessions only. Never fails the harvest: a session folder that cannot be read
+ * leaves the sentence out.
+ */
+function cacheCost(report: HarvestReport, paths: StorePaths, io: Output): { text: string; estimate?: RecacheEstimate } {
+  if (report.cancelled) return { text: '' };
+  try {
+    const sessions = recentCacheSessions(currentHost(envOf(io)), paths.workspace, Date.now());
+    if (!report.plan) return { text: warmSessionsText(sessions) };
+    const estimate = recacheEstimate(prefixChanges(report.plan, instructionFilesWithBlock(paths.workspace)), sessions);
+    return { text: recacheText(estimate, { applied: report.mode === 'apply' }), estimate };
+  } catch {
+    return { text: '' };
   }
 }
 

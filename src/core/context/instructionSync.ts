@@ -18,6 +18,19 @@ import { isInside } from '../store/storePaths';
 
 export const BLOCK_START = '<!-- lore:knowledge:start (managed by Lore; edit .lore/*.md instead, this block is rewritten) -->';
 export const BLOCK_END = '<!-- lore:knowledge:end -->';
+/** The agent instruction files Lore can keep a digest block in (the `lore.instructions.sync` choices). */
+export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
+
+/** The instruction files of the workspace that hold Lore's block now (they follow the digest when it changes). */
+export function instructionFilesWithBlock(workspace: string): string[] {
+  return INSTRUCTION_FILES.filter((file) => {
+    try {
+      return fs.readFileSync(path.join(workspace, file), 'utf8').includes(START_PREFIX);
+    } catch {
+      return false;
+    }
+  });
+}
 const START_PREFIX = '<!-- lore:knowledge:start';
 
 /** The managed block for a digest (the digest's own `# ` title becomes a `## ` heading). */

@@ -24,8 +24,11 @@ function detect(fileName: string, head: string): number {
   return /\.jsonl$/i.test(fileName) ? 0.95 : 0.8;
 }
 
-function parse(rawText: string, sourcePath: string): Conversation {
-  const skipped: Record<string, number> = {};
+/**
+ * Replays a session log to the session data it describes (the snapshot shape), or undefined when
+ * no `kind: 0` record starts it. Records that do not apply are counted in `skipped`, never thrown.
+ */
+export function replayChatSessionLog(rawText: string, skipped: Record<string, number> = {}): JsonObject | undefined {
   let state: JsonObject | undefined;
   forEachJsonLine(cleanText(rawText), skipped, (record) => {
     if (record.kind === 0 && isObject(record.v)) {
@@ -35,6 +38,12 @@ function parse(rawText: string, sourcePath: string): Conversation {
       countSkip(skipped, record.kind === 1 || record.kind === 2 || record.kind === 3 ? 'malformed' : 'unknown');
     }
   });
+  return state;
+}
+
+function parse(rawText: string, sourcePath: string): Conversation {
+  const skipped: Record<string, number> = {};
+  const state = replayChatSessionLog(rawText, skipped);
   if (state === undefined) return finishConversation(emptyConversation(conversationIdFromPath(sourcePath), 'copilot-chat', sourcePath), skipped);
   return chatSessionConversation(state, sourcePath, skipped);
 }

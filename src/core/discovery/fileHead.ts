@@ -68,3 +68,48 @@ export function jsonStringField(head: string, key: string): string | undefined {
     return undefined;
   }
 }
+
+/** A byte range of a file read as whole lines. */
+export interface FileLines {
+  /** The complete lines read (a line cut by the range's start, or not yet ended at its end, is left out). */
+  text: string;
+  /** Offset just past the last complete line: where a later read of appended records starts. */
+  end: number;
+  /** Bytes before the range that were not read (0 when it starts at the file's start). */
+  skipped: number;
+}
+
+/**
+ * The complete lines of `file` from `from` (default: the last `maxBytes` of it) to its end, for
+ * session logs of hundreds of MB whose recent records are at the tail. A line the agent is still
+ * writing (no newline yet) is left for the next read. Undefined when the file cannot be read.
+ */
+export function readLines(file: string, options: { from?: number; maxBytes: number }): FileLines | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const start = Math.max(options.from ?? 0, size - options.maxBytes, 0);
+    const buffer = Buffer.alloc(size - start);
+    const read = fs.readSync(fd, buffer, 0, buffer.length, start);
+    let bytes = buffer.subarray(0, read);
+    let first = 0;
+    // Started inside a line (a bounded read): its rest is not a record.
+    if (start > (options.from ?? 0)) {
+      const newline = bytes.indexOf(0x0a);
+      first = newline < 0 ? bytes.length : newline + 1;
+    }
+    const lastNewline = bytes.lastIndexOf(0x0a);
+    const endInBuffer = lastNewline < first ? first : lastNewline + 1;
+    bytes = bytes.subarray(first, endInBuffer);
+    return { text: bytes.toString('utf8'), end: start + endInBuffer, skipped: start + first - (options.from ?? 0) };
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,7 +1,7 @@
 /** Cache view actions and the agent-instruction sync command. */
 import * as vscode from 'vscode';
 import { disable, enable, invalidate } from '../../core/context/cacheState';
-import { syncInstructionFiles } from '../../core/context/instructionSync';
+import { INSTRUCTION_FILES, syncInstructionFiles } from '../../core/context/instructionSync';
 import { readAgentDigest } from '../../core/knowledge/heldItems';
 import { logger, runCommand } from '../log';
 import { readSettings, updateInstructionsSync } from '../settings';
@@ -33,7 +33,7 @@ export function registerCacheCommands(store: StoreService, states: CacheStates):
     vscode.commands.registerCommand('lore.syncInstructions', () => runCommand('Sync Agent Instructions', async () => {
       let files = readSettings().instructionsSync;
       if (!files.length) {
-        const picks = await vscode.window.showQuickPick(['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'], { canPickMany: true, title: 'Lore: keep the digest in these agent instruction files' });
+        const picks = await vscode.window.showQuickPick([...INSTRUCTION_FILES], { canPickMany: true, title: 'Lore: keep the digest in these agent instruction files' });
         if (!picks?.length) return [];
         files = picks;
         await updateInstructionsSync(files);

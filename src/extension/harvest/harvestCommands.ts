@@ -16,7 +16,9 @@ import type { DistillChoice } from '../providers/distillChoice';
 import { resolveProvider } from '../providers/providerChoice';
 import type { StoreService } from '../storeService';
 import type { LedgerEntryNode } from '../views/ledgerTree';
+import type { AgentCaches } from '../cache/agentCaches';
 import type { HarvestController } from './harvestController';
+import { applyWhenNoSessionIsWarm, DeferredApply, planCacheCost } from './harvestCacheCost';
 import { chooseHarvestItemsCommand } from './chooseHarvestItems';
 import { undoLastHarvestCommand } from './undoHarvestCommand';
 
@@ -76,7 +78,9 @@ export function registerHarvestCommands(
   store: StoreService,
   harvest: HarvestController,
   distill: DistillChoice,
-): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs; harvestSources: (sources: string[]) => Promise<HarvestReport | undefined> } {
+  agents?: AgentCaches,
+): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs; harvestSources: (sources: string[]) => Promise<HarvestReport | undefined>; deferredApply: DeferredApply } {
+  const deferredApply = new DeferredApply(harvest, agents, () => vscode.commands.executeCommand('lore.applyHarvest'));
   const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
 
   const harvestConversations = (options: HarvestRequest = {}) => runCommand('Harvest Conversations', async () => {
@@ -119,9 +123,14 @@ export function registerHarvestCommands(
       const reclaims = reclaimText(plan.outcomes.flatMap((o) => (o.reclaim ? [o.reclaim] : [])), true);
       const warnings = pending.report.warnings.length;
       const held = plan.held.length ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)` : '';
-      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') + '. Nothing is written until you apply.';
-      void vscode.window.showInformationMessage(text, 'Apply', 'Choose Items…', 'Review Changes…', 'Discard').then((choice) => {
+      // What applying now costs the warm agent sessions' prompt caches (the digest, instruction blocks and notes are in their prefix).
+      const cost = await planCacheCost(plan, agents).catch(() => undefined);
+      if (cost?.text) log.info(`cache: ${cost.text}`);
+      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') + '. Nothing is written until you apply.' + (cost?.text ? ` Cache: ${cost.text}.` : '');
+      const later = cost?.estimate.warm.length ? ['Apply When No Session Is Warm'] : [];
+      void vscode.window.showInformationMessage(text, 'Apply', ...later, 'Choose Items…', 'Review Changes…', 'Discard').then((choice) => {
         if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
+        else if (choice === 'Apply When No Session Is Warm') void vscode.commands.executeCommand('lore.applyHarvestWhenCold');
         else if (choice === 'Choose Items…') void vscode.commands.executeCommand('lore.chooseHarvestItems');
         else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');
         else if (choice === 'Discard') void vscode.commands.executeCommand('lore.discardHarvest');
@@ -131,7 +140,9 @@ export function registerHarvestCommands(
   });
 
   const disposables = [
+    deferredApply,
     harvest.onDidChangePending(setPendingContext),
+    vscode.commands.registerCommand('lore.applyHarvestWhenCold', () => runCommand('Apply Harvest When No Session Is Warm', () => applyWhenNoSessionIsWarm(deferredApply))),
     // Arguments are ignored: menus pass a resource, and nothing from outside may steer the harvest.
     vscode.commands.registerCommand('lore.harvest', () => harvestConversations()),
     vscode.commands.registerCommand('lore.applyHarvest', () => runCommand('Apply Harvest', async () => {
@@ -179,5 +190,6 @@ export function registerHarvestCommands(
     harvestWithoutDialogs: (options = {}) => harvestConversations({ ...options, withoutDialogs: true }),
     // Import Conversations… harvests the sessions the person chose, with every dialog.
     harvestSources: (sources) => harvestConversations({ sources }),
+    deferredApply,
   };
 }
