@@ -24,11 +24,14 @@ import { listSources, registerImportCommand } from './harvest/importConversation
 import { SourcesListing } from './views/sourcesHint';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
+import { registerMcpServerProvider, type LoreMcpServerProvider } from './mcp/mcpServerProvider';
 import { addManualNote, registerNoteCommands } from './notes/noteCommands';
 import { decideHeldItem, registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
+import { registerRememberTool } from './search/rememberTool';
+import { registerSearchTools } from './search/searchTool';
 import { DistillChoice, registerDistillCommand } from './providers/distillChoice';
 import { registerSearchCommand } from './search/searchQuickPick';
 import { SearchClient } from './search/searchClient';
@@ -69,6 +72,8 @@ export interface LoreApi {
   editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
   /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
   contextKeys: ContextKeys;
+  /** Lore's MCP server as registered with VS Code for agent mode (its definition, or why there is none). */
+  mcp: LoreMcpServerProvider;
 }
 
 /** Kept for `deactivate`, which must stop the language server and return that promise. */
@@ -99,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const harvestCommands = registerHarvestCommands(context, store, harvest, distill);
   const scheduler = new HarvestScheduler(context, store, harvest);
   const contextKeys = new ContextKeys();
+  const mcp = registerMcpServerProvider(context, store);
   const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
@@ -113,6 +119,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     onServerNotification(notes, StoreChangedNotification, (p) => store.applyChanges(p)),
     registerSearchCommand(search),
     registerRecallTool(store, search),
+    ...registerSearchTools(store, search),
+    registerRememberTool(store, search),
     decorations,
     vscode.window.registerFileDecorationProvider(decorations),
     ...registerNoteCommands(store, notes),
@@ -138,6 +146,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     scheduler,
     distill,
     registerDistillCommand(distill),
+    ...mcp.disposables,
   );
   // The language server starts in the background; activation does not wait for it.
   void notes.ready();
@@ -159,6 +168,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     runScheduledHarvest: () => scheduler.runNow(),
     editItem: (action, item) => editItem(store, action, item),
     contextKeys,
+    mcp: mcp.provider,
   };
 }
 
