@@ -12,7 +12,7 @@ import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
 import { ContextKeys } from './contextKeys';
-import { registerLoreParticipant } from './chat/loreParticipant';
+import { registerLoreParticipant, type LoreChat } from './chat/loreParticipant';
 import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
 import { PendingPlanStatus } from './harvest/pendingPlanStatus';
@@ -30,13 +30,13 @@ import { decideHeldItem, registerReviewCommands } from './review/reviewCommands'
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
-import { registerRememberTool } from './search/rememberTool';
+import { createRememberTool, registerRememberTool, type RememberToolInput } from './search/rememberTool';
 import { registerSearchTools } from './search/searchTool';
 import { DistillChoice, registerDistillCommand } from './providers/distillChoice';
 import { registerSearchCommand } from './search/searchQuickPick';
 import { SearchClient } from './search/searchClient';
 import { onServerNotification } from './serverNotification';
-import { registerStoreCommands } from './storeCommands';
+import { registerStoreCommands, saveApiKey } from './storeCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
@@ -72,6 +72,12 @@ export interface LoreApi {
   editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
   /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
   contextKeys: ContextKeys;
+  /** @lore: what the chat participant answers, without the chat view. */
+  chat: LoreChat;
+  /** Stores a direct provider's API key in VS Code's secret storage, as "Lore: Set API Key…" does once the person typed it. */
+  setApiKey(provider: string, key: string | undefined): Promise<void>;
+  /** The lore_remember tool as registered (VS Code confirms outside a chat with a modal dialog a test cannot answer). */
+  rememberTool: vscode.LanguageModelTool<RememberToolInput>;
   /** Lore's MCP server as registered with VS Code for agent mode (its definition, or why there is none). */
   mcp: LoreMcpServerProvider;
 }
@@ -105,6 +111,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const scheduler = new HarvestScheduler(context, store, harvest);
   const contextKeys = new ContextKeys();
   const mcp = registerMcpServerProvider(context, store);
+  const participant = registerLoreParticipant(context, store, caches, search);
+  const rememberTool = createRememberTool(store, search);
   const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
@@ -120,7 +128,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     registerSearchCommand(search),
     registerRecallTool(store, search),
     ...registerSearchTools(store, search),
-    registerRememberTool(store, search),
+    registerRememberTool(rememberTool),
     decorations,
     vscode.window.registerFileDecorationProvider(decorations),
     ...registerNoteCommands(store, notes),
@@ -136,7 +144,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.window.registerTreeDataProvider('lore.inbox', views.inbox),
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
-    registerLoreParticipant(context, store, caches),
+    participant.disposable,
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
@@ -169,6 +177,9 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     editItem: (action, item) => editItem(store, action, item),
     contextKeys,
     mcp: mcp.provider,
+    chat: participant.chat,
+    rememberTool,
+    setApiKey: (provider, key) => saveApiKey(context.secrets, provider, key),
   };
 }
 

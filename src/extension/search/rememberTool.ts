@@ -40,8 +40,13 @@ function toolInput(input: RememberToolInput): RememberToolInput & { source: stri
   return { kind: input.kind, text: String(input.text ?? ''), ...(input.detail ? { detail: String(input.detail) } : {}), ...(input.path ? { path: String(input.path) } : {}), source: AGENT_SOURCE };
 }
 
-export function registerRememberTool(store: StoreService, search: SearchClient): vscode.Disposable {
-  return vscode.lm.registerTool<RememberToolInput>('lore_remember', {
+/**
+ * The tool's implementation. VS Code shows its confirmation as a modal dialog when the tool is
+ * invoked outside a chat, which a test inside the extension host cannot answer: the API hands the
+ * implementation out so a test can run prepareInvocation and invoke as VS Code does.
+ */
+export function createRememberTool(store: StoreService, search: SearchClient): vscode.LanguageModelTool<RememberToolInput> {
+  return {
     prepareInvocation: async (options) => {
       if (!store.exists) return { invocationMessage: 'Lore has no knowledge store here' };
       const plan = await search.planRemember(toolInput(options.input));
@@ -62,5 +67,9 @@ export function registerRememberTool(store: StoreService, search: SearchClient):
       }
       return plainReply(result.added ? `Recorded in ${result.written} (id ${plan.id}): ${plan.line}` : `Already recorded in ${result.written} (id ${plan.id}): ${plan.line}`);
     },
-  });
+  };
+}
+
+export function registerRememberTool(tool: vscode.LanguageModelTool<RememberToolInput>): vscode.Disposable {
+  return vscode.lm.registerTool<RememberToolInput>('lore_remember', tool);
 }
