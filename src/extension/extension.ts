@@ -12,6 +12,7 @@ import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
 import { CacheStatusBar } from './cache/cacheStatusBar';
 import { ContextKeys } from './contextKeys';
+import { DirectModelProvider } from './chat/directModelProvider';
 import { registerLoreParticipant, type LoreChat } from './chat/loreParticipant';
 import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
@@ -78,6 +79,8 @@ export interface LoreApi {
   setApiKey(provider: string, key: string | undefined): Promise<void>;
   /** The lore_remember tool as registered (VS Code confirms outside a chat with a modal dialog a test cannot answer). */
   rememberTool: vscode.LanguageModelTool<RememberToolInput>;
+  /** The direct provider offered to VS Code as a chat model, so @lore can be asked without Copilot. */
+  directModels: DirectModelProvider;
   /** Lore's MCP server as registered with VS Code for agent mode (its definition, or why there is none). */
   mcp: LoreMcpServerProvider;
 }
@@ -113,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const mcp = registerMcpServerProvider(context, store);
   const participant = registerLoreParticipant(context, store, caches, search);
   const rememberTool = createRememberTool(store, search);
+  const directModels = new DirectModelProvider(context.secrets);
   const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
@@ -145,6 +149,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
     participant.disposable,
+    directModels,
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
@@ -179,6 +184,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     mcp: mcp.provider,
     chat: participant.chat,
     rememberTool,
+    directModels,
     setApiKey: (provider, key) => saveApiKey(context.secrets, provider, key),
   };
 }

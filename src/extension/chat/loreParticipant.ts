@@ -6,8 +6,8 @@
  *
  * VS Code itself resolves a language model for every chat request before it calls a participant,
  * and stops with "Language model unavailable" when it has none (no Copilot or other model
- * provider, nothing chosen in the model picker): then this handler never runs, whatever
- * `lore.provider` says. With a model picked in the chat, the direct provider still answers.
+ * provider): then this handler never runs, whatever `lore.provider` says. directModelProvider.ts
+ * offers the direct provider as a chat model for that reason (VS Code 1.104+).
  */
 import * as vscode from 'vscode';
 import type { EarlierTurn } from '../../core/context/contextLayers';

@@ -200,6 +200,32 @@ describe('Agent mode: @lore without Copilot', function () {
     }
   });
 
+  it('offers the direct provider as a chat model, so VS Code has one to resolve for @lore without Copilot', async () => {
+    const lore = await withStore();
+    if (lore.directModels.unregisteredReason) {
+      // The chat model provider API is final from VS Code 1.104; the oldest VS Code tested is 1.103.
+      assert.match(vscode.version, /^1\.10[0-3]\./, lore.directModels.unregisteredReason);
+      return;
+    }
+    const stub = await startStub('openai', [{ reply: 'Hello through the Lore chat model.' }]);
+    try {
+      await useProvider('openai', stub.baseUrl);
+      let models: vscode.LanguageModelChat[] = [];
+      await until('the Lore model is listed', async () => (models = await vscode.lm.selectChatModels({ vendor: 'lore' })).length === 1);
+      assert.match(models[0].name, /^Lore: openai /);
+      const response = await models[0].sendRequest([vscode.LanguageModelChatMessage.User('Say hello to the itest')], {}, new vscode.CancellationTokenSource().token);
+      let text = '';
+      for await (const chunk of response.text) text += chunk;
+      assert.equal(text, 'Hello through the Lore chat model.');
+      assert.equal(stub.requests.length, 1);
+      assert.match(stub.requests[0].prompt.user, /Say hello to the itest/);
+    } finally {
+      await useProvider(undefined);
+      await stub.close();
+    }
+    await until('no Lore model without a direct provider', async () => (await vscode.lm.selectChatModels({ vendor: 'lore' })).length === 0);
+  });
+
   it('with no model at all answers from local knowledge, labelled as such, and records nothing', async () => {
     const lore = await withStore();
     await useProvider('vscode-lm');

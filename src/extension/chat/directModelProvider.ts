@@ -1,0 +1,128 @@
+/**
+ * The configured direct provider (`lore.provider` = openai, anthropic, gemini or ollama, with a
+ * key or a base URL) offered to VS Code as a chat model, "Lore: openai gpt-…".
+ *
+ * Why: VS Code resolves a chat model for every chat request before it calls any participant, and
+ * answers "Language model unavailable" when it has none (no Copilot, nothing in the model
+ * picker): @lore's handler never runs then, whatever Lore is configured with. With this model in
+ * the picker there is one to resolve; @lore still answers through the adapter itself (chatAnswer.ts),
+ * and other chats can use the model too (text only, no tool calls).
+ *
+ * The API (`lm.registerLanguageModelChatProvider`, `contributes.languageModelChatProviders`) is
+ * final from VS Code 1.104; on older versions nothing is registered and the log says so.
+ */
+import * as vscode from 'vscode';
+import { buildContext } from '../../core/context/buildContext';
+import type { EarlierTurn } from '../../core/context/contextLayers';
+import { BYTES_PER_TOKEN } from '../../core/constants';
+import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/providers/endpoints';
+import { createAdapter } from '../../core/providers/providerRegistry';
+import { Disposable } from '../lifecycle';
+import { logger } from '../log';
+import { adapterOptions, secretKey } from '../providers/providerChoice';
+import { readSettings } from '../settings';
+
+const log = logger('chat-model');
+
+/** The vendor id in package.json's `contributes.languageModelChatProviders`. */
+export const LORE_MODEL_VENDOR = 'lore';
+
+/** What VS Code 1.104+ asks of a chat model provider (not in @types/vscode 1.101). */
+export interface ChatModelInformation {
+  id: string;
+  name: string;
+  family: string;
+  version: string;
+  tooltip?: string;
+  detail?: string;
+  maxInputTokens: number;
+  maxOutputTokens: number;
+  capabilities: { imageInput?: boolean; toolCalling?: boolean | number };
+}
+interface ChatRequestMessage {
+  role: vscode.LanguageModelChatMessageRole;
+  content: ReadonlyArray<unknown>;
+}
+interface ChatModelProvider {
+  onDidChangeLanguageModelChatInformation?: vscode.Event<void>;
+  provideLanguageModelChatInformation(options: { silent: boolean }, token: vscode.CancellationToken): vscode.ProviderResult<ChatModelInformation[]>;
+  provideLanguageModelChatResponse(model: ChatModelInformation, messages: readonly ChatRequestMessage[], options: unknown, progress: vscode.Progress<vscode.LanguageModelTextPart>, token: vscode.CancellationToken): Thenable<void>;
+  provideTokenCount(model: ChatModelInformation, text: string | ChatRequestMessage, token: vscode.CancellationToken): Thenable<number>;
+}
+type RegisterChatModelProvider = (vendor: string, provider: ChatModelProvider) => vscode.Disposable;
+
+function textOf(message: ChatRequestMessage): string {
+  return message.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+/** The vendor `lore.provider` names, when it is a direct one with a key (or an endpoint that needs none). */
+async function configuredVendor(secrets: vscode.SecretStorage): Promise<{ vendor: NetworkVendor; model: string; baseUrl: string } | undefined> {
+  const settings = readSettings();
+  if (!isNetworkVendor(settings.provider)) return undefined;
+  const options = await adapterOptions(secrets, settings.provider, settings);
+  const endpoint = resolveEndpoint(settings.provider, options);
+  if (!hasKey(endpoint)) return undefined;
+  return { vendor: settings.provider, model: settings.model || VENDOR_ENDPOINTS[settings.provider].defaultModel, baseUrl: endpoint.baseUrl };
+}
+
+export class DirectModelProvider extends Disposable implements ChatModelProvider {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  /** Why the provider is not registered (an older VS Code), or undefined when it is. */
+  readonly unregisteredReason: string | undefined;
+
+  constructor(private readonly secrets: vscode.SecretStorage) {
+    super();
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('lore.provider') || e.affectsConfiguration('lore.model') || e.affectsConfiguration('lore.baseUrl')) this.changed.fire();
+    }));
+    this._register(secrets.onDidChange((e) => {
+      if (e.key.startsWith(secretKey(''))) this.changed.fire();
+    }));
+    const register = (vscode.lm as unknown as { registerLanguageModelChatProvider?: RegisterChatModelProvider }).registerLanguageModelChatProvider;
+    if (typeof register !== 'function') {
+      this.unregisteredReason = `VS Code ${vscode.version} cannot take chat models from extensions (1.104 can): @lore needs a model chosen in the chat there`;
+      log.info(this.unregisteredReason);
+      return;
+    }
+    this._register(register(LORE_MODEL_VENDOR, this));
+  }
+
+  async provideLanguageModelChatInformation(): Promise<ChatModelInformation[]> {
+    const configured = await configuredVendor(this.secrets);
+    if (!configured) return [];
+    return [{
+      id: `lore-${configured.vendor}`,
+      name: `Lore: ${configured.vendor} ${configured.model}`,
+      family: configured.vendor,
+      version: configured.model,
+      tooltip: `The direct provider Lore is configured with (lore.provider), at ${configured.baseUrl}`,
+      detail: configured.vendor,
+      maxInputTokens: 128_000,
+      maxOutputTokens: 8_192,
+      capabilities: {},
+    }];
+  }
+
+  async provideLanguageModelChatResponse(_model: ChatModelInformation, messages: readonly ChatRequestMessage[], _options: unknown, progress: vscode.Progress<vscode.LanguageModelTextPart>, token: vscode.CancellationToken): Promise<void> {
+    const configured = await configuredVendor(this.secrets);
+    if (!configured) throw new Error('Lore has no direct provider configured (lore.provider with a key)');
+    // The adapters take a layered context: earlier messages as turns, the last one as the message.
+    const turns: EarlierTurn[] = messages.map((m) => ({ role: m.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user', text: textOf(m) }));
+    const last = turns.pop();
+    const context = buildContext({ earlierTurns: turns, message: last?.text ?? '' });
+    const abort = new AbortController();
+    const subscription = token.onCancellationRequested(() => abort.abort());
+    try {
+      const adapter = createAdapter(configured.vendor, await adapterOptions(this.secrets, configured.vendor));
+      const reply = await adapter.send(context, { cache: { mode: 'implicit' }, signal: abort.signal });
+      progress.report(new vscode.LanguageModelTextPart(reply.text));
+    } finally {
+      subscription.dispose();
+    }
+  }
+
+  async provideTokenCount(_model: ChatModelInformation, text: string | ChatRequestMessage): Promise<number> {
+    return Math.ceil(Buffer.byteLength(typeof text === 'string' ? text : textOf(text), 'utf8') / BYTES_PER_TOKEN);
+  }
+}
