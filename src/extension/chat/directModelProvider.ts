@@ -18,7 +18,7 @@ import { BYTES_PER_TOKEN } from '../../core/constants';
 import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/providers/endpoints';
 import { createAdapter } from '../../core/providers/providerRegistry';
 import { Disposable } from '../lifecycle';
-import { logger } from '../log';
+import { logger, runCommand } from '../log';
 import { adapterOptions, secretKey } from '../providers/providerChoice';
 import { readSettings } from '../settings';
 
@@ -79,6 +79,7 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
     this._register(secrets.onDidChange((e) => {
       if (e.key.startsWith(secretKey(''))) this.changed.fire();
     }));
+    this._register(vscode.commands.registerCommand('lore.useDirectModelInChat', () => runCommand("Use Lore's Provider in Chat", () => this.useInChat())));
     const register = (vscode.lm as unknown as { registerLanguageModelChatProvider?: RegisterChatModelProvider }).registerLanguageModelChatProvider;
     if (typeof register !== 'function') {
       this.unregisteredReason = `VS Code ${vscode.version} cannot take chat models from extensions (1.104 can): @lore needs a model chosen in the chat there`;
@@ -86,6 +87,26 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
       return;
     }
     this._register(register(LORE_MODEL_VENDOR, this));
+  }
+
+  /**
+   * Makes Lore's model the chat's model. Without Copilot the chat's model picker offers nothing
+   * but "Sign in to use Copilot" (VS Code 1.139), so this command is how a person gets there.
+   */
+  async useInChat(): Promise<void> {
+    if (this.unregisteredReason) {
+      void vscode.window.showInformationMessage(`Lore: ${this.unregisteredReason}.`);
+      return;
+    }
+    const [model] = await vscode.lm.selectChatModels({ vendor: LORE_MODEL_VENDOR });
+    if (!model) {
+      const choice = await vscode.window.showInformationMessage('Lore: choose a direct provider (OpenAI or compatible, Anthropic, Gemini, Ollama) with its key first; the chat then uses it for @lore.', 'Choose How to Distill…');
+      if (choice) await vscode.commands.executeCommand('lore.chooseDistiller');
+      return;
+    }
+    await vscode.commands.executeCommand('workbench.action.chat.open');
+    await vscode.commands.executeCommand('workbench.action.chat.changeModel', { vendor: model.vendor, id: model.id, family: model.family });
+    log.info(`chat model set to ${model.name}`);
   }
 
   async provideLanguageModelChatInformation(): Promise<ChatModelInformation[]> {
@@ -96,11 +117,13 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
       name: `Lore: ${configured.vendor} ${configured.model}`,
       family: configured.vendor,
       version: configured.model,
-      tooltip: `The direct provider Lore is configured with (lore.provider), at ${configured.baseUrl}`,
+      tooltip: `The direct provider Lore is configured with (lore.provider), at ${configured.baseUrl}. It answers @lore and plain questions; it does not call tools.`,
       detail: configured.vendor,
       maxInputTokens: 128_000,
       maxOutputTokens: 8_192,
-      capabilities: {},
+      // Without Copilot, agent mode is the chat's only mode, and VS Code lets a person choose only
+      // models that take tools there. The tools offered are not called: the reply is text.
+      capabilities: { toolCalling: true },
     }];
   }
 

@@ -6,6 +6,7 @@
  * it appears, vanishes or moves, and when the workspace becomes trusted.
  */
 import * as vscode from 'vscode';
+import { nodeRunner } from '../../core/util/nodeRunner';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import type { StoreService } from '../storeService';
@@ -17,16 +18,6 @@ export const MCP_PROVIDER_ID = 'lore.mcpServers';
 
 /** The server's label in VS Code's MCP lists. */
 export const MCP_SERVER_LABEL = 'Lore';
-
-/**
- * How to run a Node script from here. Desktop VS Code's extension host is Electron, whose binary
- * behaves as plain Node only with ELECTRON_RUN_AS_NODE set (better-sqlite3 may not load under its
- * ABI: Lore's search then falls back to minisearch by itself). In code-server and VS Code Server
- * the host is plain Node, where the variable would mean nothing, so it is left out.
- */
-export function nodeRunner(versions: NodeJS.ProcessVersions = process.versions, execPath = process.execPath): { command: string; env: Record<string, string> } {
-  return { command: execPath, env: versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
-}
 
 export class LoreMcpServerProvider extends Disposable implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
   private readonly changed = this._register(new vscode.EventEmitter<void>());

@@ -202,6 +202,7 @@ describe('Agent mode: @lore without Copilot', function () {
 
   it('offers the direct provider as a chat model, so VS Code has one to resolve for @lore without Copilot', async () => {
     const lore = await withStore();
+    assert.ok((await vscode.commands.getCommands(true)).includes('lore.useDirectModelInChat'), 'Use Lore\'s Provider in Chat is registered');
     if (lore.directModels.unregisteredReason) {
       // The chat model provider API is final from VS Code 1.104; the oldest VS Code tested is 1.103.
       assert.match(vscode.version, /^1\.10[0-3]\./, lore.directModels.unregisteredReason);
@@ -213,6 +214,8 @@ describe('Agent mode: @lore without Copilot', function () {
       let models: vscode.LanguageModelChat[] = [];
       await until('the Lore model is listed', async () => (models = await vscode.lm.selectChatModels({ vendor: 'lore' })).length === 1);
       assert.match(models[0].name, /^Lore: openai /);
+      // Agent mode is the chat's only mode without Copilot, and it takes only models that take tools.
+      assert.equal((models[0] as unknown as { capabilities?: { supportsToolCalling?: boolean } }).capabilities?.supportsToolCalling, true, '(capabilities: VS Code 1.104+, not in @types/vscode 1.101)');
       const response = await models[0].sendRequest([vscode.LanguageModelChatMessage.User('Say hello to the itest')], {}, new vscode.CancellationTokenSource().token);
       let text = '';
       for await (const chunk of response.text) text += chunk;
