@@ -116,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const mcp = registerMcpServerProvider(context, store);
   const participant = registerLoreParticipant(context, store, caches, search);
   const rememberTool = createRememberTool(store, search);
-  const directModels = new DirectModelProvider(context.secrets);
+  const directModels = new DirectModelProvider(context.secrets, store, search);
   const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(

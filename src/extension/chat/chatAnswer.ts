@@ -20,6 +20,7 @@ import type { SearchClient } from '../search/searchClient';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 import { localAnswer } from './localAnswer';
+import { isLoreModel } from './loreModelIds';
 
 const log = logger('chat');
 
@@ -104,6 +105,8 @@ export class ChatAnswerer {
         return { text: reply.text, route: 'direct', model: reply.model, notes };
       }
       if (settings.provider === 'rules') return await local('`lore.provider` is `rules`, the offline extractor, which is not a language model');
+      // Lore's own model here is its local knowledge (the direct one is only offered with a direct provider, handled above).
+      if (question.model && isLoreModel(question.model)) return await local('the chat\'s model is Lore\'s local knowledge, and `lore.provider` names no direct provider with a key');
       const model = question.model ?? (await selectModel(settings.model));
       if (!model) return await local('VS Code has no language model (sign in to a chat extension such as GitHub Copilot, or set `lore.provider` to a direct provider with a key)');
       const messages = [vscode.LanguageModelChatMessage.User(stablePrefix(built)), vscode.LanguageModelChatMessage.User(volatileSuffix(built))];

@@ -20,12 +20,14 @@ import { createAdapter } from '../../core/providers/providerRegistry';
 import { Disposable } from '../lifecycle';
 import { logger, runCommand } from '../log';
 import { adapterOptions, secretKey } from '../providers/providerChoice';
+import type { SearchClient } from '../search/searchClient';
 import { readSettings } from '../settings';
+import type { StoreService } from '../storeService';
+import { localAnswer } from './localAnswer';
+import { LOCAL_MODEL_ID, LORE_MODEL_VENDOR } from './loreModelIds';
 
 const log = logger('chat-model');
 
-/** The vendor id in package.json's `contributes.languageModelChatProviders`. */
-export const LORE_MODEL_VENDOR = 'lore';
 
 /** What VS Code 1.104+ asks of a chat model provider (not in @types/vscode 1.101). */
 export interface ChatModelInformation {
@@ -71,8 +73,20 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
   /** Why the provider is not registered (an older VS Code), or undefined when it is. */
   readonly unregisteredReason: string | undefined;
 
-  constructor(private readonly secrets: vscode.SecretStorage) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly store: StoreService,
+    private readonly search: SearchClient,
+  ) {
     super();
+    // The local model exists only with a store: follow the store appearing or going.
+    let hadStore = store.exists;
+    this._register(store.onDidChange(() => {
+      if (store.exists !== hadStore) {
+        hadStore = store.exists;
+        this.changed.fire();
+      }
+    }));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('lore.provider') || e.affectsConfiguration('lore.model') || e.affectsConfiguration('lore.baseUrl')) this.changed.fire();
     }));
@@ -107,11 +121,28 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
     await vscode.commands.executeCommand('workbench.action.chat.open');
     await vscode.commands.executeCommand('workbench.action.chat.changeModel', { vendor: model.vendor, id: model.id, family: model.family });
     log.info(`chat model set to ${model.name}`);
+    if (model.id === LOCAL_MODEL_ID) {
+      const choice = await vscode.window.showInformationMessage('Lore: the chat answers from Lore\'s own knowledge, without a model. For answers from a model, choose a direct provider (OpenAI or compatible, Anthropic, Gemini, Ollama) with its key.', 'Choose How to Distill…');
+      if (choice) await vscode.commands.executeCommand('lore.chooseDistiller');
+    }
   }
 
   async provideLanguageModelChatInformation(): Promise<ChatModelInformation[]> {
     const configured = await configuredVendor(this.secrets);
-    if (!configured) return [];
+    if (!configured) {
+      if (!this.store.exists) return [];
+      return [{
+        id: LOCAL_MODEL_ID,
+        name: 'Lore: local knowledge (no model)',
+        family: LOCAL_MODEL_ID,
+        version: '1',
+        tooltip: 'No language model: answers from Lore\'s own knowledge (notes and search), labelled as such, and sends nothing anywhere. Set lore.provider to a direct provider for model answers.',
+        detail: 'no model',
+        maxInputTokens: 128_000,
+        maxOutputTokens: 8_192,
+        capabilities: { toolCalling: true },
+      }];
+    }
     return [{
       id: `lore-${configured.vendor}`,
       name: `Lore: ${configured.vendor} ${configured.model}`,
@@ -127,7 +158,12 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
     }];
   }
 
-  async provideLanguageModelChatResponse(_model: ChatModelInformation, messages: readonly ChatRequestMessage[], _options: unknown, progress: vscode.Progress<vscode.LanguageModelTextPart>, token: vscode.CancellationToken): Promise<void> {
+  async provideLanguageModelChatResponse(model: ChatModelInformation, messages: readonly ChatRequestMessage[], _options: unknown, progress: vscode.Progress<vscode.LanguageModelTextPart>, token: vscode.CancellationToken): Promise<void> {
+    if (model.id === LOCAL_MODEL_ID) {
+      const question = [...messages].reverse().find((m) => m.role === vscode.LanguageModelChatMessageRole.User);
+      progress.report(new vscode.LanguageModelTextPart(await localAnswer(this.store, this.search, question ? textOf(question) : '', [], 'the chat\'s model is Lore\'s local knowledge')));
+      return;
+    }
     const configured = await configuredVendor(this.secrets);
     if (!configured) throw new Error('Lore has no direct provider configured (lore.provider with a key)');
     // The adapters take a layered context: earlier messages as turns, the last one as the message.

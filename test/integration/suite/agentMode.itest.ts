@@ -226,14 +226,14 @@ describe('Agent mode: @lore without Copilot', function () {
       await useProvider(undefined);
       await stub.close();
     }
-    await until('no Lore model without a direct provider', async () => (await vscode.lm.selectChatModels({ vendor: 'lore' })).length === 0);
+    await until('without a direct provider, Lore offers its local knowledge instead', async () => (await vscode.lm.selectChatModels({ vendor: 'lore' })).map((m) => m.id).join() === 'lore-local');
   });
 
   it('with no model at all answers from local knowledge, labelled as such, and records nothing', async () => {
     const lore = await withStore();
     await useProvider('vscode-lm');
     try {
-      assert.deepEqual(await vscode.lm.selectChatModels(), [], 'this VS Code has no language model');
+      assert.deepEqual((await vscode.lm.selectChatModels()).filter((m) => m.vendor !== 'lore'), [], 'this VS Code has no language model');
       const inboxBefore = fs.existsSync(lore.store.paths.inbox) ? fs.readdirSync(lore.store.paths.inbox).length : 0;
       const stream = new RecordingStream();
       const answer = await lore.chat.ask({ prompt: 'greet entry point', files: [app()], history: [] }, stream, new vscode.CancellationTokenSource().token);
@@ -242,6 +242,19 @@ describe('Agent mode: @lore without Copilot', function () {
       assert.match(stream.text, /greets through `greet\(\)`/, 'the matching fact');
       assert.match(stream.text, /## Notes on src\/app\.ts/, 'the notes of the file in scope');
       assert.equal(fs.existsSync(lore.store.paths.inbox) ? fs.readdirSync(lore.store.paths.inbox).length : 0, inboxBefore, 'a local answer is not a conversation to harvest');
+      if (lore.directModels.unregisteredReason) return; // VS Code 1.103: no chat models from extensions
+      // What VS Code hands @lore when the person chose "Lore: local knowledge (no model)", the only model there is.
+      const [local] = await vscode.lm.selectChatModels({ vendor: 'lore' });
+      assert.equal(local?.name, 'Lore: local knowledge (no model)');
+      const viaModel = new RecordingStream();
+      assert.equal((await lore.chat.ask({ prompt: 'greet entry point', files: [], history: [], model: local }, viaModel, new vscode.CancellationTokenSource().token)).route, 'local');
+      assert.match(viaModel.text, /the chat's model is Lore's local knowledge/);
+      // The model also answers a plain chat, from the store, labelled.
+      const response = await local.sendRequest([vscode.LanguageModelChatMessage.User('greet entry point')], {}, new vscode.CancellationTokenSource().token);
+      let text = '';
+      for await (const chunk of response.text) text += chunk;
+      assert.match(text, /^\*\*No model answered this\.\*\*/);
+      assert.match(text, /greets through `greet\(\)`/);
     } finally {
       await useProvider(undefined);
     }
