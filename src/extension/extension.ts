@@ -161,8 +161,14 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     registerDistillCommand(distill),
     ...mcp.disposables,
   );
-  // The language server starts in the background; activation does not wait for it.
-  void notes.ready();
+  // The language server starts in the background; activation does not wait for it. Without a
+  // store (Lore is also activated wherever VS Code lists chat models) it starts when one appears,
+  // or when a command needs it (Import Conversations).
+  const startServer = () => {
+    if (store.exists) void notes.ready();
+  };
+  startServer();
+  context.subscriptions.push(store.onDidChange(startServer));
   logger('extension').info(`activated (store ${store.paths.root})`);
   return {
     store,
