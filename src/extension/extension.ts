@@ -13,7 +13,8 @@ import { CacheStates } from './cache/cacheStates';
 import { AgentCaches } from './cache/agentCaches';
 import { CacheStatusBar } from './cache/cacheStatusBar';
 import { ContextKeys } from './contextKeys';
-import { registerLoreParticipant } from './chat/loreParticipant';
+import { DirectModelProvider } from './chat/directModelProvider';
+import { registerLoreParticipant, type LoreChat } from './chat/loreParticipant';
 import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
 import { PendingPlanStatus } from './harvest/pendingPlanStatus';
@@ -25,16 +26,19 @@ import { listSources, registerImportCommand } from './harvest/importConversation
 import { SourcesListing } from './views/sourcesHint';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
+import { registerMcpServerProvider, type LoreMcpServerProvider } from './mcp/mcpServerProvider';
 import { addManualNote, registerNoteCommands } from './notes/noteCommands';
 import { decideHeldItem, registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
+import { createRememberTool, registerRememberTool, type RememberToolInput } from './search/rememberTool';
+import { registerSearchTools } from './search/searchTool';
 import { DistillChoice, registerDistillCommand } from './providers/distillChoice';
 import { registerSearchCommand } from './search/searchQuickPick';
 import { SearchClient } from './search/searchClient';
 import { onServerNotification } from './serverNotification';
-import { registerStoreCommands } from './storeCommands';
+import { registerStoreCommands, saveApiKey } from './storeCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
@@ -72,6 +76,16 @@ export interface LoreApi {
   editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
   /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
   contextKeys: ContextKeys;
+  /** @lore: what the chat participant answers, without the chat view. */
+  chat: LoreChat;
+  /** Stores a direct provider's API key in VS Code's secret storage, as "Lore: Set API Key…" does once the person typed it. */
+  setApiKey(provider: string, key: string | undefined): Promise<void>;
+  /** The lore_remember tool as registered (VS Code confirms outside a chat with a modal dialog a test cannot answer). */
+  rememberTool: vscode.LanguageModelTool<RememberToolInput>;
+  /** The direct provider offered to VS Code as a chat model, so @lore can be asked without Copilot. */
+  directModels: DirectModelProvider;
+  /** Lore's MCP server as registered with VS Code for agent mode (its definition, or why there is none). */
+  mcp: LoreMcpServerProvider;
 }
 
 /** Kept for `deactivate`, which must stop the language server and return that promise. */
@@ -103,6 +117,10 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const harvestCommands = registerHarvestCommands(context, store, harvest, distill, agentCaches);
   const scheduler = new HarvestScheduler(context, store, harvest);
   const contextKeys = new ContextKeys();
+  const mcp = registerMcpServerProvider(context, store);
+  const participant = registerLoreParticipant(context, store, caches, search);
+  const rememberTool = createRememberTool(store, search);
+  const directModels = new DirectModelProvider(context.secrets, store, search);
   const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
@@ -118,6 +136,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     onServerNotification(notes, StoreChangedNotification, (p) => store.applyChanges(p)),
     registerSearchCommand(search),
     registerRecallTool(store, search),
+    ...registerSearchTools(store, search),
+    registerRememberTool(rememberTool),
     decorations,
     vscode.window.registerFileDecorationProvider(decorations),
     ...registerNoteCommands(store, notes),
@@ -134,7 +154,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.window.registerTreeDataProvider('lore.inbox', views.inbox),
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
-    registerLoreParticipant(context, store, caches),
+    participant.disposable,
+    directModels,
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
@@ -144,11 +165,21 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     scheduler,
     distill,
     registerDistillCommand(distill),
+    ...mcp.disposables,
   );
-  // The language server starts in the background; activation does not wait for it.
-  void notes.ready();
-  // The agent sessions' caches: read once the server runs, then again whenever a session file changes.
-  void agentCaches.refresh();
+  // The language server starts in the background; activation does not wait for it. Without a
+  // store (Lore is also activated wherever VS Code lists chat models) it starts when one appears,
+  // or when a command needs it (Import Conversations). Once it runs, the agent sessions' caches
+  // are read, then again whenever a session file changes.
+  let serverStarted = false;
+  const startServer = () => {
+    if (!store.exists || serverStarted) return;
+    serverStarted = true;
+    void notes.ready();
+    void agentCaches.refresh();
+  };
+  startServer();
+  context.subscriptions.push(store.onDidChange(startServer));
   logger('extension').info(`activated (store ${store.paths.root})`);
   return {
     store,
@@ -168,6 +199,11 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     runScheduledHarvest: () => scheduler.runNow(),
     editItem: (action, item) => editItem(store, action, item),
     contextKeys,
+    mcp: mcp.provider,
+    chat: participant.chat,
+    rememberTool,
+    directModels,
+    setApiKey: (provider, key) => saveApiKey(context.secrets, provider, key),
   };
 }
 

@@ -13,6 +13,12 @@ import { KEYED_PROVIDERS, secretKey } from './providers/providerChoice';
 import type { StoreService } from './storeService';
 import type { LedgerEntryNode } from './views/ledgerTree';
 
+/** Stores (or, when empty, removes) a direct provider's key in VS Code's secret storage, never in settings. */
+export async function saveApiKey(secrets: vscode.SecretStorage, provider: string, key: string | undefined): Promise<void> {
+  if (key?.trim()) await secrets.store(secretKey(provider), key.trim());
+  else await secrets.delete(secretKey(provider));
+}
+
 export function registerStoreCommands(context: vscode.ExtensionContext, store: StoreService): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('lore.showLog', () => showLog()),
@@ -43,8 +49,7 @@ export function registerStoreCommands(context: vscode.ExtensionContext, store: S
       if (!name) return;
       const key = await vscode.window.showInputBox({ title: `Lore: ${name} API key`, password: true, ignoreFocusOut: true, prompt: 'Stored in VS Code\'s secret storage, never in settings. Leave empty to remove it.' });
       if (key === undefined) return;
-      if (key) await context.secrets.store(secretKey(name), key.trim());
-      else await context.secrets.delete(secretKey(name));
+      await saveApiKey(context.secrets, name, key);
       void vscode.window.showInformationMessage(key ? `Lore: ${name} key saved.` : `Lore: ${name} key removed.`);
     })),
     vscode.commands.registerCommand('lore.openConversation', (node?: LedgerEntryNode) => runCommand('Open Conversation', async () => {

@@ -18,9 +18,12 @@ import type {
   NoteFilesRequest,
   NotesForFileRequest,
   RecallRequest,
+  PlanRememberRequest,
+  RememberRequest,
   SearchRequest,
   SourcesRequest,
 } from '../shared/protocol';
+import { REMEMBER_KINDS, REMEMBER_MAX_CHARS } from '../core/knowledge/rememberItem';
 import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
 import { describeSchemaIssue } from '../core/util/schemaIssue';
 
@@ -37,7 +40,19 @@ const initializationOptionsSchema = z.looseObject({
 export const paramsSchemas = {
   search: z.object({ query: z.string().max(10_000), limit: z.number().int().min(1).max(1000).optional(), categories: z.array(z.enum(SEARCH_CATEGORIES)).max(SEARCH_CATEGORIES.length).optional() }) satisfies z.ZodType<SearchRequest.Params>,
   // The budget is clamped by the server, the files cut to what recall uses.
-  recall: z.object({ query: z.string().max(10_000).optional(), files: paths.optional(), tokenBudget: z.number().positive().optional() }) satisfies z.ZodType<RecallRequest.Params>,
+  recall: z.object({
+    query: z.string().max(10_000).optional(),
+    files: paths.optional(),
+    tokenBudget: z.number().positive().optional(),
+    categories: z.array(z.enum(SEARCH_CATEGORIES)).max(SEARCH_CATEGORIES.length).optional(),
+  }) satisfies z.ZodType<RecallRequest.Params>,
+  remember: z.object({
+    kind: z.enum(REMEMBER_KINDS),
+    text: z.string().min(1).max(REMEMBER_MAX_CHARS),
+    detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
+    path: filePath.optional(),
+    source: z.string().min(1).max(120),
+  }) satisfies z.ZodType<RememberRequest.Params & PlanRememberRequest.Params>,
   notesForFile: z.object({ path: filePath }) satisfies z.ZodType<NotesForFileRequest.Params>,
   noteFiles: z.object({}).strict() satisfies z.ZodType<NoteFilesRequest.Params>,
   sources: z.object({ allWorkspaces: z.boolean().optional() }).strict() satisfies z.ZodType<SourcesRequest.Params>,

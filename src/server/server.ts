@@ -34,6 +34,8 @@ import {
   NotesChangedNotification,
   NotesForFileRequest,
   RecallRequest,
+  PlanRememberRequest,
+  RememberRequest,
   SearchBackendNotification,
   SearchRequest,
   SourcesRequest,
@@ -42,6 +44,7 @@ import {
 import { cacheReport } from '../core/cache/cacheReport';
 import { SessionCallsCache } from '../core/cache/sessionCalls';
 import { currentHost } from '../core/discovery/host';
+import { planRemember, rememberItem } from '../core/knowledge/rememberItem';
 import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
 import { LoreServer } from './loreServer';
@@ -137,6 +140,22 @@ connection.onRequest(SearchRequest.method, async (raw: unknown): Promise<SearchR
 connection.onRequest(RecallRequest.method, async (raw: unknown): Promise<RecallRequest.Result> => {
   const params = checkParams(RecallRequest.method, paramsSchemas.recall, raw ?? {});
   return (await ready()).search.recall(params);
+});
+
+// An item an agent asked to remember (lore_remember), written here rather than on the extension host.
+
+connection.onRequest(RememberRequest.method, async (raw: unknown): Promise<RememberRequest.Result> => {
+  const { source, ...input } = checkParams(RememberRequest.method, paramsSchemas.remember, raw);
+  const s = await ready();
+  const result = await rememberItem(s.paths, input, source, new Date());
+  // Through the same batch as a watcher event: note index, lenses, the client's views, the search index.
+  if (result.ok) s.fileChanged(path.join(s.paths.root, result.written));
+  return result;
+});
+
+connection.onRequest(PlanRememberRequest.method, async (raw: unknown): Promise<PlanRememberRequest.Result> => {
+  const { source, ...input } = checkParams(PlanRememberRequest.method, paramsSchemas.remember, raw);
+  return planRemember((await ready()).paths, input, source, new Date());
 });
 
 // Per-file notes on workspace files.

@@ -63,7 +63,7 @@ export class ServerSearch {
     // The params were checked against their schema (requestParams.ts); only the sizes are bounded here.
     const files = (params.files ?? []).slice(0, MAX_RECALL_FILES);
     const tokenBudget = Math.min(Math.max(params.tokenBudget ?? 1000, MIN_BUDGET), MAX_BUDGET);
-    const result = await recall(this.paths, { query: params.query, files, tokenBudget, index });
+    const result = await recall(this.paths, { query: params.query, files, tokenBudget, categories: params.categories, index });
     this.announce(index);
     return result;
   }

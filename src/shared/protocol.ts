@@ -17,6 +17,7 @@
 import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { CacheReport } from '../core/cache/cacheReport';
 import type { SourcesReport } from '../core/discovery/measureSources';
+import type { RememberInput, RememberPlan, RememberResult } from '../core/knowledge/rememberItem';
 import type { RecallResult } from '../core/search/recall';
 import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/search/searchTypes';
 
@@ -333,11 +334,40 @@ export namespace RecallRequest {
     /** Workspace-relative or absolute paths whose notes come first. */
     files?: string[];
     tokenBudget?: number;
+    /** Only these categories among the search hits (file notes of `files` come regardless). */
+    categories?: SearchCategory[];
   }
   export type Result = RecallResult;
   export declare const type: RequestType<Params, Result, void>;
 }
 lazyType(RecallRequest, 'request');
+
+/**
+ * Client → server: record one item an agent asked for (the `lore_remember` tool, after the person
+ * confirmed the line), with core's rememberItem under the store lock. Never creates a store.
+ */
+export namespace RememberRequest {
+  export const method = 'lore/remember' as const;
+  export interface Params extends RememberInput {
+    /** Provenance source, e.g. `vscode-agent`. */
+    source: string;
+  }
+  export type Result = RememberResult;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(RememberRequest, 'request');
+
+/**
+ * Client → server: the line `lore/remember` would write and where, without writing (the
+ * confirmation the person sees before an agent's write).
+ */
+export namespace PlanRememberRequest {
+  export const method = 'lore/planRemember' as const;
+  export type Params = RememberRequest.Params;
+  export type Result = RememberPlan;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(PlanRememberRequest, 'request');
 
 /** Server → client once the search index is open: which engine answers, so the client can say when it is the fallback. */
 export namespace SearchBackendNotification {

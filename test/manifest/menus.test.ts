@@ -43,7 +43,7 @@ describe('package.json: commands are offered only where they can work', () => {
   it('gives every command in the palette a decision: shown always only when it works without a store or an editor', () => {
     // These work in any state: they create the store on the way, or concern VS Code itself.
     // Refresh Prompt Caches reads agent session files, not the store.
-    const always = new Set(['lore.harvest', 'lore.importConversations', 'lore.chooseDistiller', 'lore.openStore', 'lore.setApiKey', 'lore.showLog', 'lore.cache.refresh']);
+    const always = new Set(['lore.harvest', 'lore.importConversations', 'lore.chooseDistiller', 'lore.openStore', 'lore.setApiKey', 'lore.showLog', 'lore.cache.refresh', 'lore.useDirectModelInChat']);
     const undecided = manifest.contributes.commands.map((c) => c.command).filter((c) => !palette.has(c) && !always.has(c));
     assert.deepEqual(undecided, [], 'each new command needs a commandPalette `when` (or a place in the list above)');
   });

@@ -6,6 +6,7 @@
  * as a choice the person made.
  */
 import * as vscode from 'vscode';
+import { isLoreModel } from '../chat/loreModelIds';
 import { hasKey, NETWORK_VENDORS, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/providers/endpoints';
 import { Disposable } from '../lifecycle';
 import { logger, runCommand } from '../log';
@@ -49,7 +50,8 @@ export class DistillChoice extends Disposable {
   async ask(): Promise<ProviderSetting | undefined> {
     this.asking = true;
     try {
-      const models = await vscode.lm.selectChatModels().then((m) => m.length, () => 0);
+      // Lore's own chat models are not VS Code's models to distill with.
+      const models = await vscode.lm.selectChatModels().then((m) => m.filter((model) => !isLoreModel(model)).length, () => 0);
       const picks: DistillPick[] = [
         { label: '$(copilot) VS Code\'s language models', description: models ? `${models} available` : 'none available yet', detail: 'The models you already have in VS Code (for example GitHub Copilot). VS Code asks once before Lore may use them.', provider: 'vscode-lm' },
         { label: '$(key) A provider with an API key', description: 'OpenAI, Anthropic, Gemini, Ollama', detail: 'Lore calls the provider directly; the key is kept in VS Code\'s secret storage, never in settings.', provider: 'direct' },

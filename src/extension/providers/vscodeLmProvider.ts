@@ -5,10 +5,14 @@
  */
 import * as vscode from 'vscode';
 import { ProviderError, type ModelReply, type ModelRequest, type Provider } from '../../core/providers/provider';
+import { isLoreModel } from '../chat/loreModelIds';
 
-/** Picks a chat model: `selector` may be a model id, a family, or empty for the first available. */
+/**
+ * Picks a chat model: `selector` may be a model id, a family, or empty for the first available.
+ * Lore's own models are left out: they are Lore's direct provider or no model at all.
+ */
 export async function selectModel(selector: string): Promise<vscode.LanguageModelChat | undefined> {
-  const all = await vscode.lm.selectChatModels();
+  const all = (await vscode.lm.selectChatModels()).filter((m) => !isLoreModel(m));
   if (!selector) return all[0];
   return all.find((m) => m.id === selector) ?? all.find((m) => m.family === selector) ?? all.find((m) => m.name === selector);
 }

@@ -4,9 +4,9 @@
  * budget, compact results first.
  */
 import * as vscode from 'vscode';
-import { frameAsData } from '../../core/safety/dataFraming';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
+import { knowledgeReply, NO_STORE_REPLY, omittedFooter, plainReply } from './toolReply';
 
 export interface RecallInput {
   query?: string;
@@ -20,13 +20,11 @@ export function registerRecallTool(store: StoreService, search: SearchClient): v
       invocationMessage: `Recalling Lore knowledge${options.input.query ? ` about "${options.input.query}"` : ''}${options.input.files?.length ? ` for ${options.input.files.length} file(s)` : ''}`,
     }),
     invoke: async (options) => {
-      if (!store.exists) {
-        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart('This workspace has no Lore knowledge store yet.')]);
-      }
+      if (!store.exists) return plainReply(NO_STORE_REPLY);
       const input = options.input ?? {};
       // The server checks and bounds the input (files, budget) before core's recall sees it.
       const result = await search.recall({ query: input.query, files: input.files, tokenBudget: input.tokenBudget });
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(result.text ? frameAsData(result.text) : 'No matching knowledge.')]);
+      return result.text ? knowledgeReply(result.text, omittedFooter(result.omitted)) : plainReply('No matching knowledge.');
     },
   });
 }

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { RecallResult } from '../../core/search/recall';
 import type { SearchResponse } from '../../core/search/searchTypes';
-import { RecallRequest, SearchBackendNotification, SearchRequest } from '../../shared/protocol';
+import { PlanRememberRequest, RecallRequest, RememberRequest, SearchBackendNotification, SearchRequest } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import type { NotesClient } from '../notes/notesClient';
@@ -36,6 +36,16 @@ export class SearchClient extends Disposable {
   /** core's `recall`, run in the server. */
   async recall(params: RecallRequest.Params): Promise<RecallResult> {
     return (await this.running()).sendRequest(RecallRequest.type, params);
+  }
+
+  /** The line an agent's item would be written as, and where (nothing is written). */
+  async planRemember(params: PlanRememberRequest.Params): Promise<PlanRememberRequest.Result> {
+    return (await this.running()).sendRequest(PlanRememberRequest.type, params);
+  }
+
+  /** Writes an agent's item (core's rememberItem, in the server, under the store lock). */
+  async remember(params: RememberRequest.Params): Promise<RememberRequest.Result> {
+    return (await this.running()).sendRequest(RememberRequest.type, params);
   }
 
   private async running() {

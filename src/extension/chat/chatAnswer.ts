@@ -1,0 +1,131 @@
+/**
+ * How @lore answers one question: through the configured direct provider (the harvest's adapter,
+ * with prompt caching) when `lore.provider` names one, through the chat's VS Code language model
+ * when it is `vscode-lm`, and from Lore's local knowledge when there is no model to ask. Kept
+ * apart from the chat API's request type so it can be driven with a question and any stream.
+ */
+import * as vscode from 'vscode';
+import { buildContext, DEFAULT_ROLE_INSTRUCTIONS, stablePrefix, volatileSuffix } from '../../core/context/buildContext';
+import { createCacheState, recordCall } from '../../core/context/cacheState';
+import type { EarlierTurn, FileNotesInput } from '../../core/context/contextLayers';
+import { loadContextInputs, type LoadedContextInputs } from '../../core/context/loadContextInputs';
+import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS } from '../../core/providers/endpoints';
+import { ProviderError } from '../../core/providers/provider';
+import { createAdapter } from '../../core/providers/providerRegistry';
+import type { CacheStates } from '../cache/cacheStates';
+import { logger } from '../log';
+import { adapterOptions } from '../providers/providerChoice';
+import { selectModel } from '../providers/vscodeLmProvider';
+import type { SearchClient } from '../search/searchClient';
+import { readSettings } from '../settings';
+import type { StoreService } from '../storeService';
+import { localAnswer } from './localAnswer';
+import { isLoreModel } from './loreModelIds';
+
+const log = logger('chat');
+
+/** One question to @lore, as the participant sees it. */
+export interface ChatQuestion {
+  prompt: string;
+  /** Files in scope (attached, and the active editor's), absolute. */
+  files: readonly string[];
+  /** Earlier turns of this discussion with @lore. */
+  history: readonly EarlierTurn[];
+  discussionId: string;
+  /** The model chosen in the chat, when VS Code has one. */
+  model?: vscode.LanguageModelChat;
+}
+
+/** The part of vscode.ChatResponseStream an answer writes to. */
+export interface ChatOutput {
+  markdown(value: string): void;
+  progress(value: string): void;
+}
+
+export interface ChatAnswer {
+  /** The reply text ('' when none came). */
+  text: string;
+  /** `local`: no model answered (the text is Lore's own knowledge, not worth recording); `failed`: the model call failed (said in the stream). */
+  route: 'direct' | 'vscode-lm' | 'local' | 'failed';
+  model?: string;
+  /** The file notes the model was given (shown with the answer, as its sources). */
+  notes: readonly FileNotesInput[];
+}
+
+/** Why a model error means "no model to ask" rather than a failure to report (a key refused, nothing to reach, consent refused). */
+function noModelReason(error: unknown): string | undefined {
+  if (error instanceof ProviderError && (error.kind === 'auth' || error.kind === 'unavailable')) return error.message;
+  if (error instanceof vscode.LanguageModelError && (error.code === vscode.LanguageModelError.NoPermissions.name || error.code === vscode.LanguageModelError.NotFound.name)) {
+    return `the VS Code language model refused: ${error.message}`;
+  }
+  return undefined;
+}
+
+export class ChatAnswerer {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly store: StoreService,
+    private readonly caches: CacheStates,
+    private readonly search: SearchClient,
+  ) {}
+
+  async answer(question: ChatQuestion, out: ChatOutput, token: vscode.CancellationToken): Promise<ChatAnswer> {
+    const inputs: Pick<LoadedContextInputs, 'digest' | 'fileNotes' | 'message'> = this.store.exists
+      ? loadContextInputs(this.store.paths, { files: question.files, message: question.prompt })
+      : { fileNotes: [], message: question.prompt };
+    const built = buildContext({ role: DEFAULT_ROLE_INSTRUCTIONS, ...inputs, discussion: { id: question.discussionId, turn: Math.floor(question.history.length / 2) + 1 }, earlierTurns: question.history });
+
+    // Show what knowledge the answer is built on.
+    const used: string[] = [];
+    if (inputs.digest) used.push('the knowledge digest');
+    for (const notes of inputs.fileNotes ?? []) used.push(`${notes.notes.length} note(s) on \`${notes.path}\``);
+    out.progress(used.length ? `Using ${used.join(', ')}` : 'No Lore knowledge applies yet');
+
+    const notes = inputs.fileNotes ?? [];
+    const settings = readSettings();
+    const local = async (reason: string): Promise<ChatAnswer> => {
+      const text = await localAnswer(this.store, this.search, question.prompt, question.files, reason);
+      out.markdown(text);
+      return { text, route: 'local', notes };
+    };
+    const abort = new AbortController();
+    const subscription = token.onCancellationRequested(() => abort.abort());
+    try {
+      if (isNetworkVendor(settings.provider)) {
+        const options = await adapterOptions(this.secrets, settings.provider, settings);
+        if (!hasKey(resolveEndpoint(settings.provider, options))) {
+          return await local(`\`lore.provider\` is ${settings.provider} and there is no API key for it: run **Lore: Set API Key…** or set ${VENDOR_ENDPOINTS[settings.provider].keyVars.join(' or ')}`);
+        }
+        // The harvest's adapter; a discussion comes back, so its prefix is worth an explicit cache.
+        const adapter = createAdapter(settings.provider, options);
+        const state = this.caches.get(question.discussionId) ?? createCacheState(question.discussionId, settings.provider);
+        const reply = await adapter.send(built, { cache: { mode: 'explicit', state }, signal: abort.signal });
+        await this.caches.put(recordCall(state, reply.usage, Date.now(), reply.cache));
+        out.markdown(reply.text);
+        return { text: reply.text, route: 'direct', model: reply.model, notes };
+      }
+      if (settings.provider === 'rules') return await local('`lore.provider` is `rules`, the offline extractor, which is not a language model');
+      // Lore's own model here is its local knowledge (the direct one is only offered with a direct provider, handled above).
+      if (question.model && isLoreModel(question.model)) return await local('the chat\'s model is Lore\'s local knowledge, and `lore.provider` names no direct provider with a key');
+      const model = question.model ?? (await selectModel(settings.model));
+      if (!model) return await local('VS Code has no language model (sign in to a chat extension such as GitHub Copilot, or set `lore.provider` to a direct provider with a key)');
+      const messages = [vscode.LanguageModelChatMessage.User(stablePrefix(built)), vscode.LanguageModelChatMessage.User(volatileSuffix(built))];
+      const response = await model.sendRequest(messages, {}, token);
+      let text = '';
+      for await (const chunk of response.text) {
+        text += chunk;
+        out.markdown(chunk);
+      }
+      return { text, route: 'vscode-lm', model: model.name, notes };
+    } catch (error) {
+      if (token.isCancellationRequested) return { text: '', route: 'failed', notes };
+      log.error('chat request failed', error);
+      const reason = noModelReason(error);
+      if (reason) return await local(reason);
+      out.markdown(`\n\n*Lore could not get an answer: ${error instanceof Error ? error.message : String(error)}*`);
+      return { text: '', route: 'failed', notes };
+    } finally {
+      subscription.dispose();
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * How Lore's language model tools answer: plain text for the model, redacted at this boundary
+ * (whatever it was read from), and knowledge framed as quoted data (core's dataFraming), never
+ * as instructions. Every tool reply goes through here.
+ */
+import * as vscode from 'vscode';
+import { frameAsData } from '../../core/safety/dataFraming';
+import { redactSecrets } from '../../core/safety/redact';
+
+/** A reply that is Lore's own words (status, refusals, confirmations of a write). */
+export function plainReply(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(redactSecrets(text))]);
+}
+
+/** A reply that hands out knowledge: framed as data, then a line of Lore's own (omissions, hints) when given. */
+export function knowledgeReply(knowledge: string, footer?: string): vscode.LanguageModelToolResult {
+  return plainReply(frameAsData(knowledge.trimEnd()) + (footer ? `\n${footer}` : ''));
+}
+
+/** The reply when the workspace has no store: said plainly, so the agent does not retry. */
+export const NO_STORE_REPLY = 'This workspace has no Lore knowledge store yet (a person creates one with "Lore: Initialize Store").';
+
+/** A line saying how many matches the token budget left out, or undefined. */
+export function omittedFooter(omitted: number): string | undefined {
+  return omitted > 0 ? `(${omitted} more match${omitted === 1 ? '' : 'es'} did not fit the token budget; pass a larger tokenBudget to see them)` : undefined;
+}
