@@ -60,6 +60,27 @@ const loadedOnUse = {
   },
 };
 
+// `lore mcp` imports the server module when it starts; the CLI bundle leaves it to dist/mcpServer.js.
+const mcpServerApart = {
+  name: 'mcp-server-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/mcp\/loreMcpServer(\.js)?$/ }, () => ({ path: './mcpServer.js', external: true }));
+  },
+};
+
+// The MCP SDK and zod ship ESM and CommonJS builds. Imported from ESM syntax, esbuild takes their ESM
+// builds, whose circular module initialisation breaks once flattened into one CommonJS bundle
+// (zod's ZodCustom used before it is defined: "Class2 is not a constructor" at load). Their
+// CommonJS builds, which Node itself would load for a require, bundle as they run.
+const commonJsBuilds = {
+  name: 'commonjs-builds',
+  setup(build) {
+    build.onResolve({ filter: /^(@modelcontextprotocol\/sdk|zod)(\/|$)/ }, (args) =>
+      args.kind === 'require-call' ? undefined : build.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir }),
+    );
+  },
+};
+
 // esbuild turns each `import * as x from 'vscode'` (about 30 modules) and from 'node:fs' or
 // 'node:path' (about 40 each) into a fresh copy of every name the module exports: thousands of
 // property definitions, a good part of the extension's activation. Through this shim each
@@ -81,13 +102,15 @@ const entries = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [importedOnce, languageClientApart, vendorSdks, loadedOnUse] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
   { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [vendorSdks] },
-  // The MCP SDK stays in node_modules: only `lore mcp` loads it.
+  // The MCP server and its SDK are dist/mcpServer.js: only `lore mcp` loads them, and the
+  // installed extension (which runs `lore mcp` for agent mode) ships no node_modules but
+  // better-sqlite3, so the SDK must be inside a bundle.
   {
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cliMain.js',
-    plugins: [vendorSdks],
-    external: [...common.external, '@modelcontextprotocol/sdk'],
+    plugins: [vendorSdks, mcpServerApart],
   },
+  { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [vendorSdks, commonJsBuilds] },
   // The `lore` executable: a few lines that turn on Node's compile cache, then load cliMain.js.
   {
     entryPoints: ['src/cli/launcher.ts'],

@@ -137,6 +137,24 @@ const sdks = spawnSync(process.execPath, ['-e', `
 `], { encoding: 'utf8' });
 check(sdks.stdout === 'ok', `the provider SDK bundles from the VSIX load${sdks.stdout === 'ok' ? '' : `: ${sdks.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
 
+// Agent mode runs `lore mcp` from the installed extension (its MCP server definition): the CLI and
+// the MCP server bundle answer initialize and tools/list with nothing but the VSIX's files.
+const mcpRequests = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vsix-check', version: '1' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+].map((m) => JSON.stringify(m)).join('\n') + '\n';
+const mcp = spawnSync(codeServerNode(), [path.join(installed, 'dist', 'cli.js'), 'mcp', '--root', path.join(FIXTURE, '.lore')], {
+  input: mcpRequests,
+  encoding: 'utf8',
+  timeout: 30_000,
+  env: { PATH: process.env.PATH ?? '', HOME: sandbox.dir },
+});
+const mcpReplies = mcp.stdout.split('\n').filter(Boolean).map((line) => { try { return JSON.parse(line); } catch { return {}; } });
+const toolNames = mcpReplies.find((r) => r.id === 2)?.result?.tools?.map((t) => t.name) ?? [];
+check(mcpReplies.find((r) => r.id === 1)?.result?.serverInfo?.name === 'lore' && toolNames.includes('search_knowledge'),
+  `lore mcp from the installed extension answers initialize and lists its tools${toolNames.length ? ` (${toolNames.length})` : `: ${mcp.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
+
 /** Waits until `probe()` returns a truthy value, or returns undefined after `ms`. */
 async function until(probe, ms) {
   const deadline = Date.now() + ms;

@@ -3,7 +3,6 @@
  * easy to update; each row names its source and the day it was checked) applied to a session's
  * cache reads and writes. A model without a row gets no money figure rather than a guess.
  */
-import type { z as Zod } from 'zod';
 import rawPrices from './modelPrices.json';
 
 /** One row of the price table, USD per million tokens. */
@@ -22,29 +21,13 @@ export interface ModelPrice {
   checked: string;
 }
 
-function buildSchema(z: typeof Zod) {
-  const price = z.number().finite().nonnegative();
-  return z.object({
-    currency: z.literal('USD'),
-    models: z.array(z.object({
-      ids: z.array(z.string().min(1)).min(1),
-      label: z.string(),
-      input: price,
-      cacheWrite5m: price.optional(),
-      cacheWrite1h: price.optional(),
-      cacheRead: price,
-      output: price,
-      source: z.string().min(1),
-      checked: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-    })),
-  });
-}
-
 let table: ModelPrice[] | undefined;
 
 /** The price table, checked once (a hand edit that breaks it fails loudly, naming the field). */
 export function modelPrices(): ModelPrice[] {
-  table ??= buildSchema((require('zod') as typeof import('zod')).z).parse(rawPrices).models;
+  // The schema module (and zod with it) loads with the first price asked for, not with this module.
+  const { modelPricesSchema } = require('./modelPricesSchema') as typeof import('./modelPricesSchema');
+  table ??= modelPricesSchema.parse(rawPrices).models;
   return table;
 }
 
