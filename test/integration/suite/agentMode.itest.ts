@@ -170,7 +170,8 @@ describe('Agent mode: @lore without Copilot', function () {
     fs.appendFileSync(path.join(lore.store.paths.root, 'facts.md'), '- Greetings are rendered by the chat-itest greeter service. [from: itest-chat, 2026-11-27]\n');
     await vscode.commands.executeCommand('lore.regenerateDigest');
     await lore.addNote(vscode.Uri.file(app()), 'greet() must stay synchronous for the chat itest');
-    const stub = await startStub('openai', [{ reply: 'The greeting comes from greet() in src/app.ts.' }]);
+    // The provider reports a cache hit on this call (OpenAI's implicit prefix cache), as its usage says.
+    const stub = await startStub('openai', [{ reply: 'The greeting comes from greet() in src/app.ts.', usage: { input: 3000, cacheRead: 2048, output: 12 } }]);
     const key = 'sk-lore-itest-' + 'k3y'.repeat(8);
     const inboxBefore = new Set(fs.existsSync(lore.store.paths.inbox) ? fs.readdirSync(lore.store.paths.inbox) : []);
     try {
@@ -186,7 +187,12 @@ describe('Agent mode: @lore without Copilot', function () {
       assert.match(request.prompt.system, /Greetings are rendered by the chat-itest greeter service/, 'the digest is in the knowledge context');
       assert.match(request.prompt.system, /greet\(\) must stay synchronous for the chat itest/, 'the file\'s notes are in it');
       assert.equal(answer.route, 'direct');
-      assert.equal(lore.caches.get(answer.discussionId)?.provider, 'openai', 'the call is accounted in the Cache view');
+      const cache = lore.caches.get(answer.discussionId);
+      assert.equal(cache?.provider, 'openai', 'the call is accounted in the Cache view');
+      assert.equal(cache?.calls, 1);
+      assert.equal(cache?.hits, 1, 'the provider\'s cached tokens count as a hit');
+      assert.equal(cache?.totals.cacheReadTokens, 2048);
+      assert.equal(cache?.totals.inputTokens, 3000);
       assert.match(stream.text, /The greeting comes from greet\(\) in src\/app\.ts\./);
       assert.ok(stream.progressParts.some((p) => /knowledge digest/.test(p)));
       const recorded = fs.readdirSync(lore.store.paths.inbox).filter((f) => !inboxBefore.has(f));
