@@ -21,7 +21,8 @@ import { watchStore, type StoreWatcher } from '../core/search/storeWatcher';
 import { digestSections, readCategoryTexts, renderDigest } from '../core/store/digest';
 import { describeStoreError } from '../core/store/storeErrors';
 import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
-import { addFact, addNote, readFileNotes } from './mcpWrites';
+import { registerMemoryTools } from './memoryTools';
+import { readFileNotes } from './mcpWrites';
 import { openConversationText } from './openConversation';
 import { LoreStdioTransport } from './stdioTransport';
 
@@ -38,9 +39,6 @@ const MCP_REFRESH_AFTER_MS = 2000;
 /** With file events, a full re-scan still runs this often, for events that were lost. */
 const MCP_SAFETY_REFRESH_MS = 60_000;
 
-/** Provenance source of what an MCP client writes without naming a source. */
-const MCP_SOURCE = 'mcp';
-
 /**
  * A tool result. This is the agent-reply boundary: every text a tool returns (digest, notes,
  * hits, echoed arguments, errors) is redacted here, whatever it was read from.
@@ -51,11 +49,6 @@ function hitLine(hit: SearchHit): string {
   const prov = hit.source || hit.date ? ` [from: ${hit.source ?? '?'}, ${hit.date ?? '?'}]` : '';
   const about = hit.notedPath ? ` (${hit.notedPath})` : '';
   return `- [${hit.category}]${about} ${hit.snippet}${prov} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
-}
-
-/** The reply to a write held for review: not an error, but nothing was recorded yet. */
-function heldReply(kinds: readonly string[], line: string): string {
-  return `held for review, not recorded yet: it reads as an instruction to an agent (${kinds.join(', ')}). A person must accept it (lore review, or the Review view in VS Code) before it reaches the knowledge agents get. Held: ${line}`;
 }
 
 /** Runs a tool body, turning any failure into a tool error the agent can read (naming the store file at fault). */
@@ -192,42 +185,7 @@ function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions = {}): {
       }),
   );
 
-  server.registerTool(
-    'add_fact',
-    {
-      description: 'Record a durable fact about the project in facts.md, with provenance [from: source, today].',
-      inputSchema: {
-        statement: z.string().min(1).max(2000).describe('One self-contained statement'),
-        source: z.string().max(120).optional().describe('Where it comes from (conversation id); default "mcp"'),
-      },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    ({ statement, source }) =>
-      guarded(paths, async () => {
-        const from = source && source.trim() ? sanitizeConversationId(source) : MCP_SOURCE;
-        const result = await addFact(paths, statement, from, now());
-        if (result.held) return text(heldReply(result.held.kinds, result.line));
-        await reindex([path.join(paths.root, 'facts.md')]);
-        return text(result.added ? `added to facts.md: ${result.line}` : `already recorded: ${result.line}`);
-      }),
-  );
-
-  server.registerTool(
-    'add_note',
-    {
-      description: 'Attach a note to a file of the workspace (workspace-relative path); refused for paths outside the workspace.',
-      inputSchema: { path: z.string().min(1).max(4096), note: z.string().min(1).max(2000) },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    ({ path: file, note }) =>
-      guarded(paths, async () => {
-        const result = await addNote(paths, file, note, MCP_SOURCE, now());
-        if (!result.ok) return text(`refused: cannot attach a note to ${file}: ${result.reason} (workspace: ${paths.workspace})`, true);
-        if (result.held) return text(heldReply(result.held.kinds, result.line));
-        await reindex([result.noteFile]);
-        return text(`noted ${result.relative} in ${storeRelative(paths, result.noteFile)}: ${result.line}`);
-      }),
-  );
+  registerMemoryTools(server, paths, { now, reindex });
 
   return {
     server,
