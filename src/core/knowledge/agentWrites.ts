@@ -15,6 +15,7 @@ import { regenerateDigest } from '../store/digest';
 import { addNotesToFile, findNotesForFile, resolveNoteTarget } from '../store/fileNotes';
 import { ensureStoreLayout } from '../store/initStore';
 import { loadStoreConfig, type AgentWritesMode } from '../store/storeConfig';
+import { sleepSync } from '../store/fileVersion';
 import { acquireStoreLock } from '../store/storeLock';
 import { readTextLossless, editStoreFile } from '../store/storeText';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
@@ -181,6 +182,23 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
   });
 }
 
+/** Lookups of an id that found nothing, and the pause between them. */
+const LOOKUPS = 3;
+const LOOKUP_PAUSE_MS = 100;
+
+/**
+ * Where item `id` is written (in `file` when given). A file caught in the middle of an editor's
+ * in-place save (truncated, not yet rewritten) holds no items, so an id found nowhere is looked
+ * up again after a pause before the answer is "not found".
+ */
+function lookUp(paths: StorePaths, id: string, file: string | undefined): LocatedItem[] {
+  for (let attempt = 1; ; attempt++) {
+    const places = findItemsById(paths, id).filter((p) => !file || p.file === file);
+    if (places.length > 0 || attempt >= LOOKUPS) return places;
+    sleepSync(LOOKUP_PAUSE_MS);
+  }
+}
+
 /** The review target of an item where it stands. */
 function targetOf(item: LocatedItem): ReviewTarget {
   if (item.kind === 'note') return { file: item.file, notedPath: item.notedPath ?? '' };
@@ -213,8 +231,7 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
   if (!isItemId(id)) return { status: 'refused', reason: `"${request.id}" is not an item id (8 characters, as replies name them)` };
   const mode = modeOf(paths, context);
   return underLock(paths, context, () => {
-    let places = findItemsById(paths, id);
-    if (request.file) places = places.filter((p) => p.file === request.file);
+    const places = lookUp(paths, id, request.file);
     if (places.length === 0) return { status: 'not-found', id, reason: `no item ${id}${request.file ? ` in ${request.file}` : ''} (it may have been changed or removed, or still be pending review)` };
     if (places.length > 1) return { status: 'ambiguous', id, places, reason: `item ${id} is written in ${places.length} places (${places.map((p) => `${p.file}:${p.line}`).join(', ')}); name the file` };
     const item = places[0];

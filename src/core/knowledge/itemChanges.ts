@@ -6,6 +6,7 @@
  * have moved; if it is gone, nothing is written). The caller holds the store lock and
  * regenerates the digest.
  */
+import { sleepSync } from '../store/fileVersion';
 import { editStoreFile } from '../store/storeText';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { CATEGORY_FILES } from './categories';
@@ -48,13 +49,27 @@ export function changeItemText(text: string, change: ItemChange): { text?: strin
   }
 }
 
-/** Applies the change to its file through the guarded replace (caller holds the store lock). */
+/** Attempts when the item is not in the file, and the pause between them. */
+const ATTEMPTS = 3;
+const PAUSE_MS = 100;
+
+/**
+ * Applies the change to its file through the guarded replace (caller holds the store lock). A
+ * file caught in the middle of an editor's in-place save (truncated, not yet rewritten) lacks the
+ * item: the change is tried again after a pause before it is given up.
+ */
 export function applyItemChange(paths: StorePaths, change: ItemChange): ItemChangeResult {
-  let outcome: ReturnType<typeof changeItemText> = {};
-  const changed = editStoreFile(resolveInStore(paths, change.file), (text) => {
-    // Re-run on every retry of the guarded replace: the last run is what was written.
-    outcome = text === undefined ? { reason: `${change.file} does not exist` } : changeItemText(text, change);
-    return outcome.text;
-  });
-  return changed ? { applied: true, before: outcome.before } : { applied: false, before: outcome.before, reason: outcome.reason ?? 'nothing to change' };
+  for (let attempt = 1; ; attempt++) {
+    let outcome: ReturnType<typeof changeItemText> = {};
+    let missing = false;
+    const changed = editStoreFile(resolveInStore(paths, change.file), (text) => {
+      // Re-run on every retry of the guarded replace: the last run is what was written.
+      outcome = text === undefined ? { reason: `${change.file} does not exist` } : changeItemText(text, change);
+      missing = outcome.before === undefined;
+      return outcome.text;
+    });
+    if (changed) return { applied: true, before: outcome.before };
+    if (!missing || attempt >= ATTEMPTS) return { applied: false, before: outcome.before, reason: outcome.reason ?? 'nothing to change' };
+    sleepSync(PAUSE_MS);
+  }
 }
