@@ -5,8 +5,9 @@ import { CLI } from './paths';
 /**
  * The real MCP SDK client connected to `lore mcp --root ROOT` (dist/cli.js) over stdio, with
  * embeddings and the search backend left at their defaults. `stderr` collects the server's log.
+ * `clientName` is the name the client gives in initialize (agents' writes are attributed to it).
  */
-export async function connectLoreMcp(root: string): Promise<{ client: Client; stderr: () => string }> {
+export async function connectLoreMcp(root: string, clientName = 'lore-test'): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', '--root', root],
@@ -15,7 +16,7 @@ export async function connectLoreMcp(root: string): Promise<{ client: Client; st
   });
   let log = '';
   transport.stderr?.on('data', (d) => (log += d));
-  const client = new Client({ name: 'lore-test', version: '1.0.0' });
+  const client = new Client({ name: clientName, version: '1.0.0' });
   await client.connect(transport);
   return { client, stderr: () => log };
 }
