@@ -2,7 +2,8 @@
 import { COMMON_OPTIONS, EXIT_OK, printable, parseCommand, type Output } from '../cliSupport';
 
 export const MCP_HELP = `lore mcp [--root DIR]                   serve the store to agents over MCP (stdio)
-Tools: search, recall, read_digest, read_file_notes, open_conversation, add_fact, add_note. Setup for Claude Code,
+Tools: search, recall, read_digest, read_file_notes, open_conversation, remember, update_item, complete_task,
+forget_item, get_item (agents' writes wait for "lore review" unless config.json says "agentWrites": "direct"). Setup for Claude Code,
 Codex and Cursor: docs/mcp.md. Stdout carries the protocol; diagnostics go to stderr.`;
 
 export async function mcpCommand(argv: string[], io: Output): Promise<number> {
