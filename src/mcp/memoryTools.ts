@@ -18,12 +18,18 @@ import { readItem, type ItemReport } from '../core/knowledge/itemReport';
 import { frameAsData } from '../core/safety/dataFraming';
 import { redactSecrets } from '../core/safety/redact';
 import { describeStoreError } from '../core/store/storeErrors';
+import { AGENT_WRITES_MODES, type AgentWritesMode } from '../core/store/storeConfig';
 import type { StorePaths } from '../core/store/storePaths';
 import { openConversationText } from './openConversation';
 
 export interface MemoryToolOptions {
   /** The clock for provenance dates. */
   now: () => Date;
+  /**
+   * Where writes go, over the store's config.json: for the client that starts the server on a
+   * person's behalf (VS Code's `lore.agentWrites`). Default: `$LORE_AGENT_WRITES`, else config.json.
+   */
+  agentWrites?: AgentWritesMode;
   /** Re-indexes store files the server just wrote, so a search sees them at once. */
   reindex: (files: string[]) => Promise<void>;
 }
@@ -144,10 +150,17 @@ function describeItem(report: ItemReport): string {
   return lines.join('\n');
 }
 
+/** `$LORE_AGENT_WRITES` when it names a mode (anything else is ignored: config.json decides). */
+export function agentWritesFromEnv(value: string | undefined): AgentWritesMode | undefined {
+  const parsed = z.enum(AGENT_WRITES_MODES).safeParse(value?.trim());
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** Registers remember, update_item, complete_task, forget_item and get_item on the server. */
 export function registerMemoryTools(server: McpServer, paths: StorePaths, options: MemoryToolOptions): void {
   const sourceOf = (sessionId: string | undefined) => agentSource(server.server.getClientVersion()?.name, sessionId, sanitizeConversationId);
-  const context = (sessionId: string | undefined) => ({ source: sourceOf(sessionId), today: options.now() });
+  const mode = options.agentWrites ?? agentWritesFromEnv(process.env.LORE_AGENT_WRITES);
+  const context = (sessionId: string | undefined) => ({ source: sourceOf(sessionId), today: options.now(), ...(mode ? { mode } : {}) });
   const after = async (result: AgentWriteResult) => {
     const written = result.status === 'recorded' ? resultFile(paths, result) : undefined;
     if (written) await options.reindex([written]);

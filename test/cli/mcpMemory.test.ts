@@ -180,6 +180,18 @@ describe('lore mcp memory tools (SDK client)', function () {
     assert.ok(bad.isError, 'the schema refuses what is not an id');
   });
 
+  it('$LORE_AGENT_WRITES (as an editor that starts the server passes its setting) overrides config.json', async () => {
+    direct();
+    const { client: pendingClient } = await connectLoreMcp(root, 'vscode', { LORE_AGENT_WRITES: 'pending' });
+    try {
+      const result = (await pendingClient.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'okapis are shy' } })) as CallToolResult;
+      assert.equal((result.structuredContent as unknown as WriteReply).status, 'pending');
+      assert.ok(!read('facts.md').includes('okapis'));
+    } finally {
+      await pendingClient.close();
+    }
+  });
+
   it('the same line in two files: ambiguous until the file is named', async () => {
     direct();
     fs.writeFileSync(path.join(root, 'decisions.md'), `# Decisions\n\n${ESBUILD}\n`);
