@@ -11,6 +11,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sanitizeConversationId } from '../core/conversations/conversationId';
+import { agentItemFilter } from '../core/knowledge/heldItems';
 import { agentSource, changeItem, rememberItem, resultFile, type AgentWriteResult, type ChangeRequest } from '../core/knowledge/agentWrites';
 import { ITEM_ID_PATTERN } from '../core/knowledge/itemId';
 import { ITEM_KINDS } from '../core/knowledge/itemKinds';
@@ -169,6 +170,10 @@ export function registerMemoryTools(server: McpServer, paths: StorePaths, option
     guarded(paths, async () => {
       const result = await changeItem(paths, request, context(sessionId));
       await after(result);
+      // Done and forget echo the item as it stands: one held for review is not handed out.
+      if ((request.op === 'done' || request.op === 'forget') && result.line && !agentItemFilter(paths)(result.line)) {
+        result.line = `[withheld: it reads as an instruction to an agent]`;
+      }
       return writeReply(action, result);
     });
 
