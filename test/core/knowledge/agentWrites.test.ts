@@ -105,8 +105,7 @@ describe('agents\' writes by id', () => {
     // Asked twice, queued once.
     assert.equal((await rememberItem(paths, { kind: 'decision', statement: 'we ship on Tuesdays', detail: 'the team is complete then' }, pending)).status, 'pending');
     const items = listReview(paths);
-    assert.deepEqual(items.map((i) => i.pending?.op), ['remember', 'supersede', 'forget', 'done'].sort((a, b) => ['remember', 'supersede', 'forget', 'done'].indexOf(a) - ['remember', 'supersede', 'forget', 'done'].indexOf(b)) && items.map((i) => i.pending?.op));
-    assert.equal(items.length, 4);
+    assert.deepEqual(items.map((i) => i.pending?.op).sort(), ['done', 'forget', 'remember', 'supersede']);
     assert.equal(readItem(paths, remembered.id!).status, 'pending');
     assert.deepEqual(readItem(paths, itemId(JENKINS)).pending?.map((p) => p.op), ['supersede']);
 
@@ -210,7 +209,7 @@ describe('agents\' writes by id', () => {
   });
 
   it('the same line in two files is ambiguous until the file is named', async () => {
-    const { ws, paths, read } = setup();
+    const { paths, read } = setup();
     fs.writeFileSync(path.join(paths.root, 'decisions.md'), `# Decisions\n\n${JENKINS}\n`);
     const result = await changeItem(paths, { op: 'forget', id: itemId(JENKINS) }, direct);
     assert.equal(result.status, 'ambiguous');
@@ -220,7 +219,6 @@ describe('agents\' writes by id', () => {
     assert.ok(read('facts.md').includes(JENKINS));
     assert.ok(!read('decisions.md').includes(JENKINS));
     assert.equal(readItem(paths, itemId(JENKINS)).places, undefined);
-    void ws;
   });
 
   it('remember writes notes on files and refuses paths outside the workspace or inside the store', async () => {
