@@ -9,6 +9,7 @@ import { harvestCommand, HARVEST_HELP } from './commands/harvestCommand';
 import { hookCommand, HOOK_HELP } from './commands/hookCommand';
 import { hooksCommand, HOOKS_HELP } from './commands/hooksCommand';
 import { initCommand, INIT_HELP } from './commands/initCommand';
+import { forgetCommand, itemCommand, FORGET_HELP, ITEM_HELP } from './commands/itemCommands';
 import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
 import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
@@ -32,6 +33,8 @@ const COMMANDS: Record<string, Command> = {
   mcp: mcpCommand,
   context: contextCommand,
   review: reviewCommand,
+  item: itemCommand,
+  forget: forgetCommand,
   sources: sourcesCommand,
   sync: syncCommand,
   cache: cacheCommand,
@@ -50,7 +53,9 @@ ${NOTE_HELP}
 ${SEARCH_HELP.split('\n')[0]}
 ${MCP_HELP.split('\n')[0]}
 ${CONTEXT_HELP.split('\n')[0]}
-${REVIEW_HELP.split('\n').slice(0, 3).join('\n')}
+${REVIEW_HELP.split('\n').slice(0, 4).join('\n')}
+${ITEM_HELP}
+${FORGET_HELP}
 ${SOURCES_HELP.split('\n')[0]}
 ${SYNC_HELP.split('\n')[0]}
 ${CACHE_HELP.split('\n')[0]}

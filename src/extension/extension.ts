@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { SourcesReport } from '../core/discovery/measureSources';
 import type { HarvestReport } from '../core/harvest/runHarvest';
 import type { ReviewDecision, ReviewDecisionResult } from '../core/knowledge/reviewQueue';
+import type { ReviewEditResult } from '../core/knowledge/reviewEdit';
 import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
@@ -28,7 +29,7 @@ import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
 import { registerMcpServerProvider, type LoreMcpServerProvider } from './mcp/mcpServerProvider';
 import { addManualNote, registerNoteCommands } from './notes/noteCommands';
-import { decideHeldItem, registerReviewCommands } from './review/reviewCommands';
+import { decideHeldItem, editHeldItem, registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { registerRecallTool } from './search/recallTool';
@@ -72,6 +73,8 @@ export interface LoreApi {
   addNote(file: vscode.Uri, text: string): Promise<string>;
   /** Accepts or rejects a held item, as the Review view's commands do once the person confirmed. */
   decideHeldItem(decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult>;
+  /** Replaces the text of an agent's pending write, as the Review view's Edit does once the person typed it. */
+  editHeldItem(itemId: string, text: string): Promise<ReviewEditResult>;
   /** Deletes a knowledge item or marks a task done, as the views' menu commands do once the person confirmed. */
   editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
   /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
@@ -196,6 +199,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     distill,
     addNote: (file, text) => addManualNote(store, file, text),
     decideHeldItem: (decision, itemId) => decideHeldItem(store, decision, itemId),
+    editHeldItem: (itemId, text) => editHeldItem(store, itemId, text),
     runScheduledHarvest: () => scheduler.runNow(),
     editItem: (action, item) => editItem(store, action, item),
     contextKeys,

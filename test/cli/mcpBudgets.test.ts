@@ -36,9 +36,9 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
     ({ ws, root } = await makeWorkspace());
     const facts = Array.from({ length: FACTS }, (_, i) => `- widget rule ${i}: the widget cache keeps entry ${i} for ${i % 60} minutes [from: c${i % 7}, 2026-11-${String((i % 27) + 1).padStart(2, '0')}]`);
     fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${facts.join('\n')}\n`);
-    ({ client } = await connectLoreMcp(root));
+    ({ client } = await connectLoreMcp(root, { env: { LORE_AGENT_WRITES: 'direct' } }));
     // One note through the server makes the note file; the rest are appended as a long history would.
-    const first = (await client.callTool({ name: 'add_note', arguments: { path: 'src/app.ts', note: 'note 0 on the widget' } })) as CallToolResult;
+    const first = (await client.callTool({ name: 'remember', arguments: { category: 'note', path: 'src/app.ts', statement: 'note 0 on the widget' } })) as CallToolResult;
     assert.ok(!first.isError, textOf(first));
     const noteFile = path.join(root, 'files', fs.readdirSync(path.join(root, 'files'))[0]);
     noteLines = Array.from({ length: NOTES - 1 }, (_, i) => `- note ${i + 1} on the widget: the handler at line ${i + 1} retries twice [from: c${i % 5}, 2026-11-20]`);

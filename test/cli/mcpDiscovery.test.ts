@@ -89,8 +89,10 @@ describe('lore mcp: finding the store', function () {
         ['read_digest', {}],
         ['read_file_notes', { path: 'src/app.ts' }],
         ['open_conversation', { source: 'c1' }],
-        ['add_fact', { statement: 'would create a store' }],
-        ['add_note', { path: 'src', note: 'would create a store' }],
+        ['remember', { category: 'fact', statement: 'would create a store' }],
+        ['remember', { category: 'note', path: 'src', statement: 'would create a store' }],
+        ['get_item', { id: 'abcdefgh' }],
+        ['forget_item', { id: 'abcdefgh' }],
       ];
       for (const [name, args] of calls) {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -209,7 +211,7 @@ describe('lore mcp: protocol revisions', function () {
     // The SDK client (1.32) asks for its newest, 2025-11-25, and gets the tools.
     const { client } = await connectLoreMcp(root);
     try {
-      assert.equal((await client.listTools()).tools.length, 7);
+      assert.equal((await client.listTools()).tools.length, 10);
     } finally {
       await client.close();
     }
@@ -239,7 +241,7 @@ describe('lore mcp: protocol revisions', function () {
 
     const list = byId('list').result!;
     assert.equal(list.resultType, 'complete');
-    assert.equal((list.tools as unknown[]).length, 7);
+    assert.equal((list.tools as unknown[]).length, 10);
     assert.equal(typeof list.ttlMs, 'number');
 
     const call = byId('call').result!;
@@ -267,7 +269,7 @@ describe('lore mcp: protocol revisions', function () {
       ],
     );
     const list = replies.find((r) => r.id === 2)!.result!;
-    assert.equal((list.tools as unknown[]).length, 7);
+    assert.equal((list.tools as unknown[]).length, 10);
     assert.equal(list.resultType, undefined);
     assert.equal(list.ttlMs, undefined);
   });

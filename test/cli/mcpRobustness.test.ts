@@ -60,13 +60,13 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
 
   it('answers a request line over 10 MB with an error carrying its id, and serves the next request', async () => {
     // The SDK's client writes the id last, after 11 MB of params.
-    const huge = `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"add_fact","arguments":{"statement":"${'x'.repeat(11 * 1024 * 1024)}"}},"id":5}`;
+    const huge = `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"remember","arguments":{"category":"fact","statement":"${'x'.repeat(11 * 1024 * 1024)}"}},"id":5}`;
     const served = await serve(root, [INITIALIZE, INITIALIZED, huge, LIST(6)]);
     assert.equal(served.code, 0, served.stderr);
     const tooLarge = served.replies.find((r) => r.id === 5);
     assert.equal(tooLarge?.error?.code, -32600);
     assert.match(tooLarge!.error!.message, /^Request too large: 11534\d{3} bytes, over the 10485760-byte limit/);
-    assert.equal(served.replies.find((r) => r.id === 6)?.result?.tools?.length, 7, 'the next request is served');
+    assert.equal(served.replies.find((r) => r.id === 6)?.result?.tools?.length, 10, 'the next request is served');
     assert.match(served.stderr, /lore mcp: refused a request of 11\.0 MB \(the limit is 10\.0 MB\)/);
     assert.ok(!fs.readFileSync(path.join(root, 'facts.md'), 'utf8').includes('xxxx'));
   });
@@ -91,7 +91,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     assert.deepEqual(unknown.map((e) => e.code), [-32700, -32600]);
     assert.match(unknown[0].message, /^Parse error: /);
     assert.equal(unknown[1].message, 'Invalid Request: expected a JSON-RPC 2.0 message object, not an array');
-    assert.equal(byId(10)[0]?.result?.tools?.length, 7);
+    assert.equal(byId(10)[0]?.result?.tools?.length, 10);
     assert.ok(!/[\x07\x1b]/.test(served.stderr), 'the refused line is quoted escaped on stderr');
   });
 
@@ -133,7 +133,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     const { root: store } = await makeWorkspace();
     fs.rmSync(path.join(store, 'facts.md'));
     fs.mkdirSync(path.join(store, 'facts.md'));
-    const add = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'add_fact', arguments: { statement: 'folders are not files' } } };
+    const add = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'remember', arguments: { category: 'fact', statement: 'folders are not files' } } };
     const served = await serve(store, [INITIALIZE, INITIALIZED, add]);
     const reply = served.replies.find((r) => r.id === 4) as { result?: { isError?: boolean; content?: Array<{ text: string }> } };
     assert.equal(reply.result?.isError, true);
@@ -151,11 +151,11 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     try {
       // A timeout far beyond how long the answer takes: the error must come from the server.
       await assert.rejects(
-        client.callTool({ name: 'add_fact', arguments: { statement: 'y'.repeat(11 * 1024 * 1024) } }, undefined, { timeout: 600_000 }),
+        client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'y'.repeat(11 * 1024 * 1024) } }, undefined, { timeout: 600_000 }),
         (error: Error) => error instanceof McpError && error.code === -32600 && /Request too large/.test(error.message),
       );
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 7);
+      assert.equal(tools.length, 10);
     } finally {
       await client.close();
     }

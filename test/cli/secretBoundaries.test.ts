@@ -97,7 +97,7 @@ describe('secrets at every boundary', function () {
     }
   });
 
-  it('MCP tool replies carry none: search, recall, read_digest, add_fact with a secret source', async () => {
+  it('MCP tool replies carry none: search, recall, read_digest, remember with a secret session', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, conversationBody()));
     // A hand edit that put a key into facts.md: the digest read by an agent must not show it.
@@ -115,11 +115,14 @@ describe('secrets at every boundary', function () {
       const digest = await call('read_digest');
       assert.match(textOf(digest), /publish with npm token \[REDACTED:npm-token\]/);
       assertNoSecrets('MCP read_digest', textOf(digest) + JSON.stringify(digest.structuredContent));
-      const added = await call('add_fact', { statement: `deploys read ${samples[0].text.replace(/\n/g, ' ')}`, source: secretName });
+      const added = await call('remember', { category: 'fact', statement: `deploys read ${samples[0].text.replace(/\n/g, ' ')}`, session: secretName });
       assert.ok(!added.isError, textOf(added));
-      assert.match(textOf(added), /\[from: REDACTED-gitlab-pat, \d{4}-\d{2}-\d{2}\]/);
-      assertNoSecrets('MCP add_fact', textOf(added));
-      assertNoSecrets('facts.md after add_fact', fs.readFileSync(path.join(root, 'facts.md'), 'utf8').replace(handKey.text, ''));
+      assert.match(textOf(added), /\[from: lore-test:REDACTED-gitlab-pat, \d{4}-\d{2}-\d{2}\]/);
+      assertNoSecrets('MCP remember', textOf(added) + JSON.stringify(added.structuredContent));
+      assertNoSecrets('review.md after remember', fs.readFileSync(path.join(root, 'review.md'), 'utf8'));
+      const got = await call('get_item', { id: (added.structuredContent as { id: string }).id });
+      assert.match(textOf(got), /pending/);
+      assertNoSecrets('MCP get_item', textOf(got) + JSON.stringify(got.structuredContent));
     } finally {
       await client.close();
     }

@@ -15,6 +15,8 @@ export interface ConnectOptions {
   roots?: string[];
   /** Variables on top of the test environment. */
   env?: Record<string, string>;
+  /** The name the client gives in initialize (agents' writes are attributed to it). */
+  clientName?: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function connectLoreMcp(root: string | undefined, options: ConnectO
   });
   let log = '';
   transport.stderr?.on('data', (d) => (log += d));
-  const client = new Client({ name: 'lore-test', version: '1.0.0' }, options.roots ? { capabilities: { roots: { listChanged: true } } } : undefined);
+  const client = new Client({ name: options.clientName ?? 'lore-test', version: '1.0.0' }, options.roots ? { capabilities: { roots: { listChanged: true } } } : undefined);
   if (options.roots) {
     const roots = options.roots.map((folder) => ({ uri: pathToFileURL(folder).href, name: folder }));
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));

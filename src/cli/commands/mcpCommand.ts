@@ -7,11 +7,13 @@ its parents), else the nearest .lore/ in or above the client's roots (when the c
 them), else the nearest .lore/ in or above the working folder. A store that is not found is
 reported in every reply, never created: run lore init first.
 Tools: search_knowledge, recall_context, read_digest, read_file_notes, open_conversation (each
-takes max_tokens; replies default to about 2,000 tokens), add_fact, add_note.
+takes max_tokens; replies default to about 2,000 tokens); remember, update_item, complete_task,
+forget_item, get_item (items by id; agents' writes wait for "lore review" unless config.json says
+"agentWrites": "direct").
 Resources: lore://digest, lore://knowledge/{category}, lore://notes/{path}, lore://transcript/{id}.
 Prompts: file_knowledge (path), task_context (task, files).
 Protocol revisions 2024-11-05 to 2025-11-25 (initialize) and 2026-07-28 (server/discover).
-Setup for Claude Code, Codex, Cursor and VS Code: docs/mcp.md. Stdout carries the protocol;
+Setup for Claude Code, Codex, Cursor, Gemini CLI and VS Code: docs/mcp.md. Stdout carries the protocol;
 diagnostics go to stderr.`;
 
 export async function mcpCommand(argv: string[], io: Output): Promise<number> {

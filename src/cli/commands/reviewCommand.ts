@@ -1,28 +1,40 @@
 /**
  * `lore review`: lists the knowledge items held for a person's review (they read as
- * instructions to an agent), and accepts or rejects them by number.
+ * instructions to an agent) and agents' writes waiting to be accepted (the pending queue), and
+ * accepts, rejects or edits them by number.
  */
+import { editReviewItem } from '../../core/knowledge/reviewEdit';
 import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import type { StorePaths } from '../../core/store/storePaths';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
 
-export const REVIEW_HELP = `lore review [--root DIR] [--json]        list items held for review, numbered
-lore review accept N... | all            let items through: queued ones move to their file
+export const REVIEW_HELP = `lore review [--root DIR] [--json]        list items held for review and agents' pending writes, numbered
+lore review accept N... | all            let items through: queued ones move to their file, pending changes are made
 lore review reject N... | all            delete items (all: the queue; items already in your files only by number)
+lore review edit N TEXT                  change the text of a queued item before accepting it
 Items that read as instructions to an agent (remote scripts piped to a shell, "ignore previous
 instructions", sending keys or credentials, turning security checks off, orders addressed to the
 assistant) wait in review.md, or in their file when they were already there, and stay out of the
-digest, the context and the instruction files until accepted.`;
+digest, the context and the instruction files until accepted. So do agents' writes (MCP remember,
+update_item, complete_task, forget_item) unless the store's config.json says "agentWrites": "direct".`;
+
+/** What accepting a pending agent write does, as a person reads it. */
+function pendingLabel(item: ReviewItem): string {
+  const { op, id } = item.pending!;
+  const from = item.provenance && (op === 'remember' || op === 'update' || op === 'supersede') ? `, from ${printable(item.provenance.source)}` : '';
+  return `pending ${op}${id ? ` of ${id}` : ''}${from}`;
+}
 
 function describeItem(item: ReviewItem, n: number): string {
-  const where = item.where === 'in-place' ? ' (already in the file; held out of agents\' context)' : '';
+  const where = item.where === 'in-place' ? ' (already in the file; held out of agents\' context)' : item.pending ? ` (${pendingLabel(item)})` : '';
   const lines = [`${n}. ${printable(targetDisplayName(item.target))}${where}: ${printable(item.text)}`];
-  lines.push(`   flagged: ${item.kinds.map((k, i) => `${k} (${item.reasons[i]})`).join('; ')}`);
+  if (item.kinds.length) lines.push(`   flagged: ${item.kinds.map((k, i) => `${k} (${item.reasons[i]})`).join('; ')}`);
   if (item.provenance) lines.push(`   from: ${printable(item.provenance.source)}, ${item.provenance.date}`);
   return lines.join('\n');
 }
 
 function itemJson(item: ReviewItem, n: number) {
-  return { n, where: item.where, file: item.target.file, section: item.target.section, notedPath: item.target.notedPath, text: item.text, line: item.line, kinds: item.kinds, reasons: item.reasons, provenance: item.provenance };
+  return { n, where: item.where, file: item.target.file, section: item.target.section, notedPath: item.target.notedPath, text: item.text, line: item.line, kinds: item.kinds, reasons: item.reasons, provenance: item.provenance, pending: item.pending };
 }
 
 /** The items named by 1-based numbers (or all). */
@@ -53,7 +65,8 @@ export async function reviewCommand(argv: string[], io: Output): Promise<number>
     }
     return EXIT_OK;
   }
-  if (action !== 'accept' && action !== 'reject') throw new UsageError(`unknown action "${action}"; use accept or reject`);
+  if (action === 'edit') return editCommand(paths, items, rest, io);
+  if (action !== 'accept' && action !== 'reject') throw new UsageError(`unknown action "${action}"; use accept, reject or edit`);
   const chosen = pick(items, rest);
   const result = await decideReview(paths, action as ReviewDecision, chosen === 'all' ? 'all' : chosen.map((i) => i.id));
   if (values.json) {
@@ -61,8 +74,25 @@ export async function reviewCommand(argv: string[], io: Output): Promise<number>
   } else {
     const verb = action === 'accept' ? 'accepted' : 'rejected';
     for (const item of result.decided) io.out(`${verb}: ${printable(targetDisplayName(item.target))}: ${printable(item.text)}`);
-    if (result.decided.length === 0) io.out('nothing to decide');
+    for (const { item, reason } of result.failed) io.err(`not applied, still pending: ${printable(item.text)}: ${printable(reason)}`);
+    if (result.decided.length === 0 && result.failed.length === 0) io.out('nothing to decide');
     if (result.missing.length) io.err(`${result.missing.length} item(s) were decided by someone else meanwhile; run "lore review" again`);
   }
-  return result.missing.length ? EXIT_FAILED : EXIT_OK;
+  return result.missing.length || result.failed.length ? EXIT_FAILED : EXIT_OK;
+}
+
+/** `lore review edit N TEXT`: the queued item's text replaced, what accepting it does kept. */
+async function editCommand(paths: StorePaths, items: ReviewItem[], args: string[], io: Output): Promise<number> {
+  const [number, ...words] = args;
+  const picked = pick(items, number === undefined ? [] : [number]);
+  if (picked === 'all' || words.length === 0) throw new UsageError('name one item by number, then its new text: lore review edit N TEXT');
+  const [item] = picked;
+  if (item.where !== 'queue') throw new UsageError(`item ${number} is already in ${targetDisplayName(item.target)}: edit it there`);
+  const result = await editReviewItem(paths, item.id, words.join(' '));
+  if (!result.edited) {
+    io.err(`not edited: ${result.reason}`);
+    return EXIT_FAILED;
+  }
+  io.out(`edited ${number}: ${printable(result.line)}`);
+  return EXIT_OK;
 }

@@ -243,7 +243,7 @@ export function insertTasks(text: string | undefined, open: string[], done: stri
 }
 
 /** Line indexes of each item whose line identity is in `identities`, with its continuation lines. */
-function itemBlocks(doc: LineDocument, text: string, identities: ReadonlySet<string>, keep: (item: KnowledgeItem) => boolean = () => true): number[][] {
+export function itemBlocks(doc: LineDocument, text: string, identities: ReadonlySet<string>, keep: (item: KnowledgeItem) => boolean = () => true): number[][] {
   return listItems(text)
     .filter((item) => identities.has(lineIdentity(item.raw)) && keep(item))
     .map((item) => {

@@ -5,6 +5,7 @@
  */
 import type { PlaybookItem, StatementItem } from './categories';
 import { formatProvenance, neutralizeItemText, type Provenance } from './provenance';
+import { withoutSupersession } from './supersession';
 
 /** `- statement — detail [from: …]` (the detail part only when there is one). */
 export function statementLine(item: StatementItem, provenance: Provenance): string {
@@ -33,10 +34,11 @@ export function noteLine(note: string, provenance: Provenance): string {
 /**
  * The identity of an item line for de-duplication: its text without provenance date, with
  * whitespace and case folded, plus the provenance source. Re-running a harvest after a crash
- * recognises lines it already wrote this way.
+ * recognises lines it already wrote this way. A `[superseded by: id]` marker (supersession.ts) is
+ * not part of it: marking an item superseded keeps its id.
  */
 export function lineIdentity(line: string): string {
-  const trimmed = line.trim().replace(/^[-*+]\s+/, '');
+  const trimmed = withoutSupersession(line).trim().replace(/^[-*+]\s+/, '');
   const match = /\[from:\s*([^,[\]]+?)\s*,\s*\d{4}-\d{2}-\d{2}\s*\]\s*$/.exec(trimmed);
   const text = (match ? trimmed.slice(0, match.index) : trimmed).replace(/\s+/g, ' ').trim().toLowerCase();
   return match ? `${match[1]}\u0000${text}` : text;

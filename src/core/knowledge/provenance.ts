@@ -74,14 +74,15 @@ export function isCalendarDate(text: string): boolean {
 
 /**
  * Makes text safe to sit before a provenance marker on one line: no line breaks (which would
- * forge new list items or headings) and no `[from:` that could be mistaken for provenance.
- * Conversation text is untrusted input.
+ * forge new list items or headings) and no `[from:` that could be mistaken for provenance, nor
+ * `[superseded by:` that would hide an item from the digest. Conversation text is untrusted input.
  */
 export function neutralizeItemText(text: string): string {
   return text
     .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ')
     .replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')
     .replace(/\[from:/gi, '(from:')
+    .replace(/\[superseded by:/gi, '(superseded by:')
     .replace(/\s{2,}/g, ' ')
     .trim();
 }

@@ -24,7 +24,8 @@ import { appendItems, listItems, removeItems } from './categoryFile';
 import { acceptedIdentities, itemFilter, type AgentItemFilter } from './heldItems';
 import { lineIdentity } from './itemLines';
 import { parseProvenance, stripProvenance } from './provenance';
-import { addAccepted, addHeldItems, parseReview, removeReviewLines, REVIEW_FILE, targetHeading, type ReviewTarget } from './reviewFile';
+import { applyItemChange, type ItemChange } from './itemChanges';
+import { addAccepted, addHeldItems, entryKey, parseReview, removeReviewLines, REVIEW_FILE, targetHeading, type PendingChange, type ReviewTarget } from './reviewFile';
 
 /** An item a harvest or an MCP write held for review. */
 export interface HeldItem {
@@ -32,6 +33,8 @@ export interface HeldItem {
   /** The line as it would have been written. */
   line: string;
   kinds: InstructionFlagKind[];
+  /** Set for an agent's write (see reviewFile.ts). */
+  pending?: PendingChange;
 }
 
 /** One item awaiting a person's decision. */
@@ -49,6 +52,8 @@ export interface ReviewItem {
   /** A sentence per kind, for display. */
   reasons: string[];
   provenance?: { source: string; date: string };
+  /** Set for an agent's write waiting for a person: what accepting it does. */
+  pending?: PendingChange;
 }
 
 /** The `##` heading text without `## `: `facts.md`, `tasks.md (Open)`, `files/… (src/app.ts)`. */
@@ -65,7 +70,8 @@ export function targetDisplayName(target: ReviewTarget): string {
   return targetLabel(target);
 }
 
-function reviewPath(paths: StorePaths): string {
+/** review.md of the store. */
+export function reviewPath(paths: StorePaths): string {
   return path.join(paths.root, REVIEW_FILE);
 }
 
@@ -77,13 +83,24 @@ function displayText(line: string): string {
   return stripProvenance(line.trim().replace(/^[-*+]\s+/, ''));
 }
 
-function makeItem(where: ReviewItem['where'], target: ReviewTarget, line: string, kinds: string[]): ReviewItem {
+/** The key of a queue or in-place item, as ReviewItem.id. */
+export function reviewItemId(where: ReviewItem['where'], target: ReviewTarget, line: string, pending?: PendingChange): string {
+  return `${where}\u0000${targetLabel(target)}\u0000${entryKey(line, pending)}`;
+}
+
+function makeItem(where: ReviewItem['where'], target: ReviewTarget, line: string, kinds: string[], pending?: PendingChange): ReviewItem {
   const provenance = parseProvenance(line);
   return {
-    id: `${where}\u0000${targetLabel(target)}\u0000${lineIdentity(line)}`,
+    id: reviewItemId(where, target, line, pending),
     where, target, line, text: displayText(line), kinds, reasons: describe(kinds),
     provenance: provenance ? { source: provenance.source, date: provenance.date } : undefined,
+    ...(pending ? { pending } : {}),
   };
+}
+
+/** Whether a queued entry's line is new text (checked by the rules) rather than an item as it stands. */
+function carriesNewText(pending: PendingChange | undefined): boolean {
+  return !pending || pending.op === 'remember' || pending.op === 'update' || pending.op === 'supersede';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,7 +221,7 @@ export function listReview(paths: StorePaths): ReviewItem[] {
   const text = readTextIfExists(reviewPath(paths));
   const parsed = parseReview(text);
   const accepted = new Set(parsed.accepted.map(lineIdentity));
-  const queued = parsed.entries.map((e) => makeItem('queue', e.target, e.line, e.kinds.length ? e.kinds : flagKinds(flagInstruction(e.line))));
+  const queued = parsed.entries.map((e) => makeItem('queue', e.target, e.line, e.kinds.length || !carriesNewText(e.pending) ? e.kinds : flagKinds(flagInstruction(e.line)), e.pending));
   return [...queued, ...inPlaceItems(paths, accepted)];
 }
 
@@ -212,6 +229,8 @@ export type ReviewDecision = 'accept' | 'reject';
 
 export interface ReviewDecisionResult {
   decided: ReviewItem[];
+  /** Agents' changes that could not be applied (their item changed or went meanwhile); they stay queued. */
+  failed: Array<{ item: ReviewItem; reason: string }>;
   /** Ids asked for that are no longer awaiting a decision (another process decided first). */
   missing: string[];
   /** Store-relative files written. */
@@ -280,27 +299,46 @@ export async function decideReview(paths: StorePaths, decision: ReviewDecision, 
     const all = decision === 'accept' ? pending : pending.filter((item) => item.where === 'queue');
     const wanted = ids === 'all' ? all : pending.filter((item) => ids.includes(item.id));
     const missing = ids === 'all' ? [] : ids.filter((id) => !pending.some((item) => item.id === id));
-    const result: ReviewDecisionResult = { decided: wanted, missing, written: [] };
+    const result: ReviewDecisionResult = { decided: wanted, failed: [], missing, written: [] };
     if (wanted.length === 0) return result;
-    const queued = wanted.filter((i) => i.where === 'queue');
+    let queued = wanted.filter((i) => i.where === 'queue');
     const inPlace = wanted.filter((i) => i.where === 'in-place');
-    if (decision === 'accept') result.written.push(...writeAccepted(paths, queued));
-    else result.written.push(...removeInPlace(paths, inPlace));
+    if (decision === 'accept') {
+      const changes = queued.filter((i) => i.pending && i.pending.op !== 'remember');
+      result.written.push(...writeAccepted(paths, queued.filter((i) => !changes.includes(i))));
+      for (const item of changes) {
+        const outcome = applyItemChange(paths, itemChangeOf(item));
+        if (outcome.applied) result.written.push(item.target.file);
+        else result.failed.push({ item, reason: outcome.reason ?? 'not applied' });
+      }
+      // What failed stays queued, for the person to reject or to retry once the item is back.
+      queued = queued.filter((i) => !result.failed.some((f) => f.item === i));
+      result.decided = wanted.filter((i) => !result.failed.some((f) => f.item === i));
+    } else result.written.push(...removeInPlace(paths, inPlace));
 
     const reviewChanged = editStoreFile(reviewPath(paths), (current) => {
       let next = current ?? '';
       if (queued.length && current !== undefined) {
         const ids = new Set(queued.map((i) => i.id));
-        const entries = parseReview(current).entries.filter((e) => ids.has(`queue\u0000${targetLabel(e.target)}\u0000${lineIdentity(e.line)}`));
+        const entries = parseReview(current).entries.filter((e) => ids.has(reviewItemId('queue', e.target, e.line, e.pending)));
         next = removeReviewLines(next, entries.map((e) => e.lineIndex));
       }
-      if (decision === 'accept') next = addAccepted(next, wanted.map((i) => i.line));
+      // Only flagged lines need recording: an agent's clean write is simply in its file now.
+      if (decision === 'accept') next = addAccepted(next, result.decided.filter((i) => i.kinds.length > 0 || !i.pending).map((i) => i.line));
       return next === (current ?? '') ? undefined : next;
     });
     if (reviewChanged) result.written.push(REVIEW_FILE);
+    result.written = [...new Set(result.written)];
     regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
     return result;
   } finally {
     lock.release();
   }
+}
+
+/** The item change an accepted agent's write makes (update, supersede, done, forget). */
+function itemChangeOf(item: ReviewItem): ItemChange {
+  const { op, id = '' } = item.pending!;
+  if (op === 'update' || op === 'supersede') return { op, id, file: item.target.file, line: item.line };
+  return { op: op === 'done' ? 'done' : 'forget', id, file: item.target.file };
 }

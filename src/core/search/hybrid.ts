@@ -2,8 +2,10 @@
  * Ranking: lexical hits (all words first, then any word) and vector hits merged into one list.
  * BM25 scores are normalized by the best one in the candidate set; cosine similarity is used as
  * is (clipped at 0), so a weak best vector match does not get inflated to 1. Hybrid score =
- * w_bm25 × bm25 + w_vector × cosine, 0.4 / 0.6 by default as in the seed.
+ * w_bm25 × bm25 + w_vector × cosine, 0.4 / 0.6 by default as in the seed. An item superseded by
+ * a newer one (knowledge/supersession) keeps a fraction of its score: still found, ranked below.
  */
+import { supersededBy } from '../knowledge/supersession';
 import type { LexicalHit, SearchHit, StoredDoc } from './searchTypes';
 
 /** Weights of the hybrid merge. */
@@ -48,10 +50,13 @@ export function addVectorCandidates(candidates: Candidate[], vector: Array<{ id:
   return [...byId.values()];
 }
 
-/** The final score: lexical only, or the weighted sum when vectors took part. */
+/** What a superseded item keeps of its score. */
+export const SUPERSEDED_FACTOR = 0.25;
+
+/** The final score: lexical only, or the weighted sum when vectors took part; superseded items demoted. */
 function scoreOf(c: Candidate, weights: HybridWeights | undefined): number {
-  if (!weights) return c.bm25 ?? 0;
-  return weights.bm25 * (c.bm25 ?? 0) + weights.vector * Math.max(0, c.vector ?? 0);
+  const score = weights ? weights.bm25 * (c.bm25 ?? 0) + weights.vector * Math.max(0, c.vector ?? 0) : c.bm25 ?? 0;
+  return c.doc && supersededBy(c.doc.text) ? score * SUPERSEDED_FACTOR : score;
 }
 
 /** Sorts candidates by score (ties: lexical order, which is stable). */

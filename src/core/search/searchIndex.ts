@@ -170,12 +170,13 @@ export class SearchIndex {
         warnings.push(modeReason);
       }
     }
-    const ranked = rank(candidates, weights).slice(0, limit);
-    const missing = ranked.filter((c) => !c.doc).map((c) => c.id);
+    // Documents before ranking: the rank reads them (a superseded item is demoted).
+    const missing = candidates.filter((c) => !c.doc).map((c) => c.id);
     const fetched = new Map(this.engine.lexical.getDocs(missing).map((d) => [d.id, d]));
+    const ranked = rank(candidates.map((c) => (c.doc ? c : { ...c, doc: fetched.get(c.id) })), weights).slice(0, limit);
     const matcher = termMatcher(parsed);
     const hits = ranked.flatMap((c) => {
-      const doc = c.doc ?? fetched.get(c.id);
+      const doc = c.doc;
       if (!doc) return [];
       return [toHit(c, doc, makeSnippet(doc.text, matcher, markers), path.join(this.paths.root, doc.file))];
     });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { describeSchemaIssue, topLevelKeysOf } from '../util/schemaIssue';
-import { DEFAULT_STORE_CONFIG, RECLAIM_MODES, type StoreConfig } from './storeConfig';
+import { AGENT_WRITES_MODES, DEFAULT_STORE_CONFIG, RECLAIM_MODES, type StoreConfig } from './storeConfig';
 
 const reclaim = z.enum(RECLAIM_MODES);
 
@@ -14,6 +14,7 @@ const configSchema = z.looseObject({
   digestEnabled: z.boolean().optional(),
   digest: z.looseObject({ enabled: z.boolean().optional() }).optional(),
   transcripts: z.boolean().optional(),
+  agentWrites: z.enum(AGENT_WRITES_MODES).optional(),
 });
 
 /**
@@ -36,6 +37,7 @@ export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?:
       reclaim: data.reclaim ?? data.harvest?.reclaim ?? DEFAULT_STORE_CONFIG.reclaim,
       digestEnabled: data.digestEnabled ?? data.digest?.enabled ?? DEFAULT_STORE_CONFIG.digestEnabled,
       transcripts: data.transcripts ?? DEFAULT_STORE_CONFIG.transcripts,
+      agentWrites: data.agentWrites ?? DEFAULT_STORE_CONFIG.agentWrites,
     },
     problem,
   };

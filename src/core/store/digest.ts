@@ -3,8 +3,8 @@
  * included) that agents get in their context. Sections in a fixed order, newest first (the
  * category files are append-only, so reversing them gives newest first), a visible truncation
  * line, and no file at all when there is nothing to say ("delete to turn off"). Items held for
- * review (they read as instructions to an agent, see knowledge/heldItems) are left out, and the
- * header frames the rest as quoted data.
+ * review (they read as instructions to an agent, see knowledge/heldItems) and items superseded by
+ * a newer one (knowledge/supersession) are left out, and the header frames the rest as quoted data.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,6 +12,7 @@ import { DIGEST_MAX_BYTES } from '../constants';
 import { CATEGORY_FILES, TASKS_OPEN_HEADING, type CategoryFileKey } from '../knowledge/categories';
 import { listItems } from '../knowledge/categoryFile';
 import { agentItemFilter, itemFilter, type AgentItemFilter } from '../knowledge/heldItems';
+import { supersededBy } from '../knowledge/supersession';
 import { KNOWLEDGE_FRAMING } from '../safety/dataFraming';
 import { fsyncDirectory, readTextIfExists, writeFileAtomic } from './atomicWrite';
 import { tailItems } from './digestTail';
@@ -41,6 +42,11 @@ export type CategoryTexts = Partial<Record<CategoryFileKey, string>>;
 
 const OPEN_SECTION = TASKS_OPEN_HEADING.replace(/^##\s*/, '').toLowerCase();
 
+/** The digest's filter: what agents may see, without superseded items (they stay in their files). */
+function digestFilter(keep: AgentItemFilter): AgentItemFilter {
+  return (line) => supersededBy(line) === undefined && keep(line);
+}
+
 /**
  * Extracts the digest sections from category texts (newest first within each). `keep` decides
  * which items agents may see; the default holds back every flagged item (pass
@@ -51,7 +57,7 @@ export function digestSections(texts: CategoryTexts, keep: AgentItemFilter = ite
     const text = texts[file];
     let items = text ? listItems(text) : [];
     if (openTasksOnly) items = items.filter((item) => item.section?.trim().toLowerCase() === OPEN_SECTION);
-    return { title, items: items.map((item) => `- ${item.text}`).filter(keep).reverse() };
+    return { title, items: items.map((item) => `- ${item.text}`).filter(digestFilter(keep)).reverse() };
   });
 }
 
@@ -98,7 +104,7 @@ export function renderDigest(sections: DigestSection[], maxBytes = DIGEST_MAX_BY
  * and parsing every item of a large store.
  */
 export function digestSectionsFromFiles(paths: StorePaths, budgetBytes = DIGEST_MAX_BYTES): DigestSection[] {
-  const keep = agentItemFilter(paths);
+  const keep = digestFilter(agentItemFilter(paths));
   return DIGEST_SECTIONS.map(({ title, file, openTasksOnly }) => {
     let buffer: Buffer;
     try {
@@ -118,7 +124,7 @@ export function digestSectionsFromTexts(texts: CategoryTexts, budgetBytes = DIGE
   return DIGEST_SECTIONS.map(({ title, file, openTasksOnly }) => {
     const text = texts[file];
     if (!text) return { title, items: [] };
-    return { title, items: tailItems(Buffer.from(text, 'utf8'), { budgetBytes, section: openTasksOnly ? OPEN_SECTION : undefined, keep }) };
+    return { title, items: tailItems(Buffer.from(text, 'utf8'), { budgetBytes, section: openTasksOnly ? OPEN_SECTION : undefined, keep: digestFilter(keep) }) };
   });
 }
 

@@ -8,6 +8,10 @@ import * as fs from 'node:fs';
 export type ReclaimMode = 'delete' | 'archive' | 'keep';
 export const RECLAIM_MODES = ['delete', 'archive', 'keep'] as const satisfies readonly ReclaimMode[];
 
+/** Where agents' writes (MCP `remember`, `update_item`, …) go: a person's queue first, or straight into the files. */
+export type AgentWritesMode = 'pending' | 'direct';
+export const AGENT_WRITES_MODES = ['pending', 'direct'] as const satisfies readonly AgentWritesMode[];
+
 export interface StoreConfig {
   /** What happens to an inbox conversation after a proven harvest. */
   reclaim: ReclaimMode;
@@ -15,9 +19,11 @@ export interface StoreConfig {
   digestEnabled: boolean;
   /** When false a harvest keeps no rendered transcript in transcripts/ (config key `transcripts`). */
   transcripts: boolean;
+  /** Agents' writes wait in review.md for a person (`pending`, the default) or go straight in (`direct`). */
+  agentWrites: AgentWritesMode;
 }
 
-export const DEFAULT_STORE_CONFIG: StoreConfig = { reclaim: 'delete', digestEnabled: true, transcripts: true };
+export const DEFAULT_STORE_CONFIG: StoreConfig = { reclaim: 'delete', digestEnabled: true, transcripts: true, agentWrites: 'pending' };
 
 export interface LoadedConfig {
   config: StoreConfig;

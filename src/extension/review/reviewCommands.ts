@@ -1,9 +1,12 @@
 /**
- * Accept / Reject of the Review view (inline on each item, or from the command palette with a
- * pick). Decisions go through the core review queue (store lock, atomic writes, digest
- * regenerated); the store watcher then refreshes the views and the instruction files.
+ * Accept / Reject / Edit of the Review view (inline on each item, or from the command palette
+ * with a pick): items held because they read as instructions to an agent, and agents' writes
+ * waiting for the person (the pending queue). Decisions go through the core review queue (store
+ * lock, atomic writes, digest regenerated); the store watcher then refreshes the views and the
+ * instruction files.
  */
 import * as vscode from 'vscode';
+import { editReviewItem, type ReviewEditResult } from '../../core/knowledge/reviewEdit';
 import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/knowledge/reviewQueue';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
@@ -18,8 +21,27 @@ async function chooseItem(store: StoreService, target: ReviewItemNode | string |
     void vscode.window.showInformationMessage('Lore: nothing is held for review.');
     return undefined;
   }
-  const pick = await vscode.window.showQuickPick(items.map((item) => ({ label: item.text, description: `${targetDisplayName(item.target)} · ${item.kinds.join(', ')}`, item })), { title });
+  const pick = await vscode.window.showQuickPick(items.map((item) => ({ label: item.text, description: `${targetDisplayName(item.target)} · ${reviewReason(item)}`, item })), { title });
   return pick?.item;
+}
+
+/** Why an item waits, in a few words: the flag kinds, or what an agent's write would do. */
+export function reviewReason(item: ReviewItem): string {
+  const pending = item.pending ? `pending ${item.pending.op}${item.pending.id ? ` of ${item.pending.id}` : ''}` : '';
+  return [pending, item.kinds.join(', ')].filter(Boolean).join(' · ');
+}
+
+/** Whether the item is an agent's write of a new text, which the person may edit before accepting (not an item as it stands). */
+export function editableReviewItem(item: ReviewItem): boolean {
+  return item.where === 'queue' && (item.pending?.op === 'remember' || item.pending?.op === 'update' || item.pending?.op === 'supersede');
+}
+
+/** Replaces a queued item's text, as Edit does once the person typed it (also the extension API's). */
+export async function editHeldItem(store: StoreService, itemId: string, text: string): Promise<ReviewEditResult> {
+  const result = await editReviewItem(store.paths, itemId, text);
+  store.fireChanged();
+  if (!result.edited) void vscode.window.showInformationMessage(`Lore: not edited: ${result.reason}.`);
+  return result;
 }
 
 /** Accepts or rejects one held item, as the commands do once the person confirmed (also the extension API's). */
@@ -27,6 +49,7 @@ export async function decideHeldItem(store: StoreService, decision: ReviewDecisi
   const result = await decideReview(store.paths, decision, [itemId]);
   store.fireChanged();
   if (result.missing.length) void vscode.window.showInformationMessage('Lore: that item was already decided.');
+  for (const { reason } of result.failed) void vscode.window.showWarningMessage(`Lore: not applied, it stays in the Review view: ${reason}.`);
   return result;
 }
 
@@ -42,8 +65,21 @@ export function registerReviewCommands(store: StoreService): vscode.Disposable[]
       }
       return decideHeldItem(store, decision, item.id);
     });
+  const edit = (target?: ReviewItemNode | string) =>
+    runCommand('Edit Held Item', async (): Promise<ReviewEditResult | undefined> => {
+      const item = await chooseItem(store, target, 'Lore: edit held item');
+      if (!item) return undefined;
+      if (!editableReviewItem(item)) {
+        void vscode.window.showInformationMessage('Lore: only an agent\'s new text can be edited here; for the rest, accept or reject, then edit the item in its file.');
+        return undefined;
+      }
+      const text = await vscode.window.showInputBox({ title: `Lore: edit before accepting (${targetDisplayName(item.target)})`, value: item.text, prompt: 'The provenance and what accepting it does stay as they are.' });
+      if (text === undefined || text.trim() === '' || text === item.text) return undefined;
+      return editHeldItem(store, item.id, text);
+    });
   return [
     vscode.commands.registerCommand('lore.acceptReviewItem', decide('accept', 'Accept Held Item')),
     vscode.commands.registerCommand('lore.rejectReviewItem', decide('reject', 'Reject Held Item')),
+    vscode.commands.registerCommand('lore.editReviewItem', edit),
   ];
 }

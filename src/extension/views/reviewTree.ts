@@ -1,11 +1,14 @@
 /**
- * The Review view: knowledge items held back because they read as instructions to an agent,
- * each with inline Accept / Reject. Empty, it shows its welcome text.
+ * The Review view: knowledge items held back because they read as instructions to an agent, and
+ * agents' writes waiting for the person (the pending queue: remember, update, supersede, done,
+ * forget), each with inline Accept / Reject, and Edit for a new text. Empty, it shows its welcome
+ * text.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { REVIEW_FILE } from '../../core/knowledge/reviewFile';
 import { listReview, targetDisplayName, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import { editableReviewItem, reviewReason } from '../review/reviewCommands';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface ReviewItemNode extends TreeNode {
@@ -13,21 +16,36 @@ export interface ReviewItemNode extends TreeNode {
   item: ReviewItem;
 }
 
+/** What Accept does with the item, in a sentence. */
+function acceptSays(item: ReviewItem): string {
+  const target = targetDisplayName(item.target);
+  if (item.where === 'in-place') return `Already in ${target}, held out of the agents' context; Reject deletes it from there.`;
+  switch (item.pending?.op) {
+    case 'update': return `An agent's update of item ${item.pending.id}: Accept replaces it in ${target} with this text.`;
+    case 'supersede': return `An agent's correction of item ${item.pending.id}: Accept marks it superseded in ${target} and adds this beside it.`;
+    case 'done': return `An agent asks to mark task ${item.pending.id} done: Accept moves it to Done in ${target}.`;
+    case 'forget': return `An agent asks to forget item ${item.pending.id}: Accept deletes it from ${target}.`;
+    case 'remember': return `An agent's new item: Accept writes it to ${target}.`;
+    default: return `Held in ${REVIEW_FILE}; Accept writes it to ${target}.`;
+  }
+}
+
 /** The tree item of a held item; plain-text tooltip, so nothing in the item can render as markup or links. */
 function reviewTreeItem(root: string, item: ReviewItem): vscode.TreeItem {
   const tree = new vscode.TreeItem(item.text);
   const where = item.where === 'in-place' ? ' (in the file)' : '';
-  tree.description = `${targetDisplayName(item.target)}${where} · ${item.kinds.join(', ')}`;
+  tree.description = `${targetDisplayName(item.target)}${where} · ${reviewReason(item)}`;
   tree.tooltip = [
     item.line,
     '',
     ...item.reasons.map((r, i) => `${item.kinds[i]}: ${r}`),
     item.provenance ? `from: ${item.provenance.source}, ${item.provenance.date}` : '',
-    item.where === 'queue' ? `Held in ${REVIEW_FILE}; Accept writes it to ${targetDisplayName(item.target)}.` : `Already in ${targetDisplayName(item.target)}, held out of the agents' context; Reject deletes it from there.`,
+    acceptSays(item),
   ].filter((l, i) => l || i === 1).join('\n');
-  tree.accessibilityInformation = { label: `Held for review: ${item.text}. ${targetDisplayName(item.target)}${where}. ${item.kinds.join(', ')}` };
-  tree.iconPath = new vscode.ThemeIcon('shield');
-  tree.contextValue = 'lore.reviewItem';
+  tree.accessibilityInformation = { label: `${item.pending && !item.kinds.length ? 'Pending' : 'Held for review'}: ${item.text}. ${targetDisplayName(item.target)}${where}. ${reviewReason(item)}` };
+  // Flagged items keep the shield; an agent's clean write waits with a clock.
+  tree.iconPath = new vscode.ThemeIcon(item.kinds.length || !item.pending ? 'shield' : 'clock');
+  tree.contextValue = editableReviewItem(item) ? 'lore.reviewItem.editable' : 'lore.reviewItem';
   tree.command = openAtLine(path.join(root, item.where === 'queue' ? REVIEW_FILE : item.target.file), 0);
   return tree;
 }

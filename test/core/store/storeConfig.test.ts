@@ -18,28 +18,36 @@ describe('store config (config.json)', () => {
   });
 
   it('reads both spellings and ignores keys it does not know', () => {
-    assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, { reclaim: 'archive', digestEnabled: false, transcripts: true });
+    assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, { reclaim: 'archive', digestEnabled: false, transcripts: true, agentWrites: 'pending' });
     const nested = load('\ufeff{"harvest": {"reclaim": "keep", "x": true}, "digest": {"enabled": false}}');
-    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: false, transcripts: true });
+    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: false, transcripts: true, agentWrites: 'pending' });
     assert.equal(nested.warning, undefined);
   });
 
   it('names the file and the field that is wrong, and keeps the other settings', () => {
     const { file, config, warning } = load('{"reclaim": "shred", "digestEnabled": false}');
-    assert.deepEqual(config, { reclaim: DEFAULT_STORE_CONFIG.reclaim, digestEnabled: false, transcripts: true });
+    assert.deepEqual(config, { reclaim: DEFAULT_STORE_CONFIG.reclaim, digestEnabled: false, transcripts: true, agentWrites: 'pending' });
     assert.ok(warning?.startsWith(`${file}: reclaim: `), warning);
     assert.match(warning!, /delete.*archive.*keep/);
     const nested = load('{"digest": {"enabled": "no"}, "reclaim": "keep"}');
-    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: true, transcripts: true });
+    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: true, transcripts: true, agentWrites: 'pending' });
     assert.match(nested.warning!, /config\.json: digest\.enabled: .*boolean/);
     const transcripts = load('{"transcripts": "off", "reclaim": "keep"}');
-    assert.deepEqual(transcripts.config, { reclaim: 'keep', digestEnabled: true, transcripts: true });
+    assert.deepEqual(transcripts.config, { reclaim: 'keep', digestEnabled: true, transcripts: true, agentWrites: 'pending' });
     assert.match(transcripts.warning!, /config\.json: transcripts: .*boolean/);
   });
 
   it('turns stored transcripts off with "transcripts": false (on by default)', () => {
     assert.equal(DEFAULT_STORE_CONFIG.transcripts, true);
     assert.deepEqual(load('{"transcripts": false}').config, { ...DEFAULT_STORE_CONFIG, transcripts: false });
+  });
+
+  it('sends agents\' writes to the pending queue unless "agentWrites": "direct"; a wrong value is named', () => {
+    assert.equal(DEFAULT_STORE_CONFIG.agentWrites, 'pending');
+    assert.equal(load('{"agentWrites": "direct"}').config.agentWrites, 'direct');
+    const wrong = load('{"agentWrites": "yolo", "reclaim": "keep"}');
+    assert.deepEqual(wrong.config, { ...DEFAULT_STORE_CONFIG, reclaim: 'keep' });
+    assert.match(wrong.warning!, /agentWrites/);
   });
 
   it('falls back to the defaults when the file is not JSON or not an object, and says so', () => {

@@ -41,7 +41,7 @@ describe('Lore review of planted instructions in VS Code', function () {
 
   it('contributes the Review view commands', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['lore.acceptReviewItem', 'lore.rejectReviewItem']) assert.ok(commands.includes(id), id);
+    for (const id of ['lore.acceptReviewItem', 'lore.rejectReviewItem', 'lore.editReviewItem']) assert.ok(commands.includes(id), id);
   });
 
   it('holds a planted item from a harvest, shows it in the Review view, and Accept lets it into the digest', async () => {
@@ -94,5 +94,30 @@ describe('Lore review of planted instructions in VS Code', function () {
     await lore.decideHeldItem('reject', node.item.id);
     assert.ok(!fs.readFileSync(facts, 'utf8').includes(HAND_WRITTEN));
     await until('the Review view is empty of it', () => !reviewNodes(lore).some((n) => n.item.text === HAND_WRITTEN));
+  });
+
+  it('lists an agent\'s pending write with what Accept does; Edit changes its text; Accept writes the edited text', async () => {
+    // What `lore mcp`'s remember leaves in review.md by default (agentWrites "pending").
+    const review = path.join(root, 'review.md');
+    const queued = '- the itest api runs on port 808 [from: claude-code:itest, 2026-11-27] [pending: remember]';
+    fs.appendFileSync(review, `\n## decisions.md\n\n${queued}\n`);
+    const read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8');
+    await until('the Review view lists the pending write', () => reviewNodes(lore).some((n) => n.item.text === 'the itest api runs on port 808'));
+    const node = reviewNodes(lore).find((n) => n.item.text === 'the itest api runs on port 808')!;
+    const item = node.toTreeItem();
+    assert.equal(item.contextValue, 'lore.reviewItem.editable');
+    assert.match(String(item.description), /^decisions\.md · pending remember$/);
+    assert.match(String(item.tooltip), /An agent's new item: Accept writes it to decisions\.md\./);
+    assert.ok(!fs.existsSync(path.join(root, 'decisions.md')) || !read('decisions.md').includes('itest api'));
+
+    const edited = await lore.editHeldItem(node.item.id, 'the itest api runs on port 8080');
+    assert.equal(edited.edited, true);
+    await until('the Review view shows the edited text', () => reviewNodes(lore).some((n) => n.item.text === 'the itest api runs on port 8080'));
+    const again = reviewNodes(lore).find((n) => n.item.text === 'the itest api runs on port 8080')!;
+    await vscode.commands.executeCommand('lore.acceptReviewItem', again);
+    assert.ok(read('decisions.md').includes('- the itest api runs on port 8080 [from: claude-code:itest, 2026-11-27]'));
+    assert.ok(read('digest.md').includes('the itest api runs on port 8080'));
+    assert.ok(!read('review.md').includes('itest api'));
+    await until('the Review view no longer lists it', () => !reviewNodes(lore).some((n) => n.item.text.startsWith('the itest api')));
   });
 });

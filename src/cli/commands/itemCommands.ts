@@ -1,0 +1,49 @@
+/**
+ * `lore item ID` shows one knowledge item by its id (where it is, its provenance, whether it is
+ * superseded, pending or held, and agents' changes of it waiting for review); `lore forget ID`
+ * deletes it from its file, as a person's decision (no review queue: the queue is for agents).
+ */
+import { changeItem } from '../../core/knowledge/agentWrites';
+import { readItem } from '../../core/knowledge/itemReport';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
+
+export const ITEM_HELP = `lore item ID [--root DIR] [--json]       show a knowledge item by its id (as agents and replies name it)`;
+export const FORGET_HELP = `lore forget ID [--file F] [--root DIR]   delete a knowledge item by its id (F: its store file, when it is in several)`;
+
+function oneId(positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError('name one item id');
+  return positionals[0];
+}
+
+export async function itemCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, COMMON_OPTIONS, ITEM_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const report = readItem(parsed.paths, oneId(parsed.positionals));
+  if (parsed.values.json) {
+    io.out(JSON.stringify(report, null, 2));
+    return report.found ? EXIT_OK : EXIT_FAILED;
+  }
+  if (!report.found) {
+    io.err(`no item ${printable(report.id)} in this store (an edited item has a new id)`);
+    return EXIT_FAILED;
+  }
+  const where = report.file ? `${report.file}${report.lineNumber ? `:${report.lineNumber}` : ''}` : '';
+  io.out(`${report.id}  ${report.kind}, ${report.status}  ${printable(where)}${report.notedPath ? ` (about ${printable(report.notedPath)})` : ''}`);
+  io.out(printable(report.line ?? ''));
+  if (report.supersededBy) io.out(`superseded by ${report.supersededBy}`);
+  for (const p of report.pending ?? []) io.out(`pending ${p.op}${p.of ? ` of ${p.of}` : ''}${p.newId ? ` (new item ${p.newId})` : ''}: ${printable(p.line)}  (lore review)`);
+  for (const p of (report.places ?? []).slice(1)) io.out(`also in ${printable(p.file)}:${p.line}`);
+  return EXIT_OK;
+}
+
+export async function forgetCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, file: { type: 'string' } } as const, FORGET_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const result = await changeItem(parsed.paths, { op: 'forget', id: oneId(parsed.positionals), file: parsed.values.file }, { source: 'manual', today: new Date(), mode: 'direct' });
+  if (result.status !== 'recorded') {
+    io.err(`not forgotten: ${printable(result.reason ?? result.status)}`);
+    return EXIT_FAILED;
+  }
+  io.out(`forgot ${result.id} from ${printable(result.file ?? '')}: ${printable(result.line ?? '')}`);
+  return EXIT_OK;
+}

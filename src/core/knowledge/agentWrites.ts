@@ -1,0 +1,266 @@
+/**
+ * What an agent writes into memory (MCP `remember`, `update_item`, `complete_task`,
+ * `forget_item`): a new item in any category, or a change of an item named by its id. Agent text
+ * is untrusted data, so it passes what a harvest's text passes: secrets redacted, line breaks and
+ * provenance look-alikes neutralized, and text that reads as an instruction to an agent held in
+ * review.md. By default (config `agentWrites: "pending"`) every write waits in review.md as a
+ * pending item until a person accepts it, so nothing an agent writes reaches the digest, the
+ * context, search or the instruction files on its own; `direct` writes clean ones straight in.
+ * Every write takes the store lock and goes through the guarded replace.
+ */
+import * as path from 'node:path';
+import { redactSecrets } from '../safety/redact';
+import { flagInstruction, flagKinds, type InstructionFlagKind } from '../safety/instructionFlags';
+import { regenerateDigest } from '../store/digest';
+import { addNotesToFile, findNotesForFile, resolveNoteTarget } from '../store/fileNotes';
+import { ensureStoreLayout } from '../store/initStore';
+import { loadStoreConfig, type AgentWritesMode } from '../store/storeConfig';
+import { sleepSync } from '../store/fileVersion';
+import { acquireStoreLock } from '../store/storeLock';
+import { readTextLossless, editStoreFile } from '../store/storeText';
+import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
+import { applyPlanEdit } from '../harvest/planEdits';
+import { CATEGORY_FILES } from './categories';
+import { freshItemLines } from './categoryFile';
+import { acceptedIdentities, itemFilter } from './heldItems';
+import { applyItemChange } from './itemChanges';
+import { itemId, isItemId } from './itemId';
+import { categoryTarget, type ItemKind } from './itemKinds';
+import { noteLine, playbookLine, statementLine } from './itemLines';
+import { findItemsById, type LocatedItem } from './itemLocator';
+import { formatProvenance, neutralizeItemText, toIsoDate } from './provenance';
+import { writeHeldItems } from './reviewQueue';
+import type { PendingChange, ReviewTarget } from './reviewFile';
+
+/** How long an agent's write waits for another Lore process (a harvest) to release the store. */
+const LOCK_TIMEOUT_MS = 15_000;
+
+/** Who writes, when, and where writes go. */
+export interface AgentWriteContext {
+  /** The provenance source naming the agent and session, e.g. `claude-code:4f2a…` (see agentSource). */
+  source: string;
+  today: Date;
+  /** Default: the store's config.json (`agentWrites`, itself `pending` by default). */
+  mode?: AgentWritesMode;
+  lockTimeoutMs?: number;
+}
+
+/** A new item. `statement` is a playbook's steps; `name` its name; `path` a note's file. */
+export interface RememberRequest {
+  kind: ItemKind;
+  statement: string;
+  detail?: string;
+  name?: string;
+  path?: string;
+}
+
+/** A change of an existing item, by id; `file` picks one when the same line is in several files. */
+export type ChangeRequest =
+  | { op: 'update' | 'supersede'; id: string; text: string; file?: string }
+  | { op: 'done' | 'forget'; id: string; file?: string };
+
+/**
+ * recorded: written to its file; pending: waiting in review.md for a person; held: waiting there
+ * because it reads as an instruction; unchanged: nothing to do (already recorded, already done);
+ * refused / not-found / ambiguous: nothing written, `reason` says why.
+ */
+export type AgentWriteStatus = 'recorded' | 'pending' | 'held' | 'unchanged' | 'refused' | 'not-found' | 'ambiguous';
+
+export interface AgentWriteResult {
+  status: AgentWriteStatus;
+  /** The id of the new line (remember, update, supersede), or of the item acted on (done, forget). */
+  id?: string;
+  /** The new line, or the line of the item a done / forget acts on. */
+  line?: string;
+  /** Store-relative file the line is (or will be, once accepted) in. */
+  file?: string;
+  /** The item acted on, as it was (update, supersede, done, forget). */
+  target?: LocatedItem;
+  /** Flag kinds when held. */
+  kinds?: string[];
+  reason?: string;
+  /** Every place an ambiguous id is written. */
+  places?: LocatedItem[];
+}
+
+/**
+ * The provenance source of an agent's write: the MCP client's name (clientInfo.name), then
+ * `:session` when the agent names its session, e.g. `claude-code:4f2a9c`; `mcp` when the client
+ * gave no name. Each part is made safe like a conversation id (no `,` `[` `]`, no line breaks,
+ * secrets redacted), the name lowercased with spaces as dashes and no colon (the colon separates
+ * the session).
+ */
+export function agentSource(clientName: string | undefined, session?: string, sanitize: (raw: string) => string = (s) => s): string {
+  const name = clientName?.trim() ? sanitize(clientName).toLowerCase().replace(/[\s:]+/g, '-') : 'mcp';
+  const sess = session?.trim() ? sanitize(session).replace(/\s+/g, '-') : '';
+  return sess ? `${name}:${sess}` : name;
+}
+
+async function underLock<T>(paths: StorePaths, context: AgentWriteContext, body: () => T): Promise<T> {
+  ensureStoreLayout(paths);
+  const lock = await acquireStoreLock(paths.root, context.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
+  try {
+    return body();
+  } finally {
+    lock.release();
+  }
+}
+
+function modeOf(paths: StorePaths, context: AgentWriteContext): AgentWritesMode {
+  return context.mode ?? loadStoreConfig(paths.config).config.agentWrites;
+}
+
+function refreshDigest(paths: StorePaths): void {
+  regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
+}
+
+/** Agent text as it may enter the store: secrets redacted, trimmed (neutralized by the line builders). */
+function clean(text: string | undefined): string {
+  return text === undefined ? '' : redactSecrets(text).trim();
+}
+
+/** Flag kinds of a line, none when a person already accepted it. */
+function heldKinds(paths: StorePaths, line: string): InstructionFlagKind[] {
+  if (itemFilter(acceptedIdentities(paths))(line)) return [];
+  return flagKinds(flagInstruction(line));
+}
+
+/**
+ * Queues the write in review.md (pending, or held when flagged), or returns undefined when it
+ * should go straight in. Caller holds the lock.
+ */
+function queueUnlessDirect(paths: StorePaths, mode: AgentWritesMode, target: ReviewTarget, line: string, pending: PendingChange, checkFlags: boolean): { status: 'pending' | 'held'; kinds: string[] } | undefined {
+  const kinds = checkFlags ? heldKinds(paths, line) : [];
+  if (kinds.length === 0 && mode === 'direct') return undefined;
+  writeHeldItems(paths, [{ target, line, kinds, pending }]);
+  return { status: kinds.length ? 'held' : 'pending', kinds };
+}
+
+/** Remembers a new item: queued for a person by default, written directly in `direct` mode. */
+export async function rememberItem(paths: StorePaths, request: RememberRequest, context: AgentWriteContext): Promise<AgentWriteResult> {
+  const statement = clean(request.statement);
+  if (!statement) return { status: 'refused', reason: 'the statement is empty' };
+  const provenance = { source: context.source, date: toIsoDate(context.today) };
+  const mode = modeOf(paths, context);
+  if (request.kind === 'note') {
+    const target = resolveNoteTarget(paths, request.path ?? '');
+    if (target.kind === 'orphan') return { status: 'refused', reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${target.reason}` };
+    const line = noteLine(clean(request.detail) ? `${statement} — ${clean(request.detail)}` : statement, provenance);
+    return underLock(paths, context, () => {
+      const found = findNotesForFile(paths, target.absolute, { heal: false });
+      const noteFile = found?.file ?? path.join(paths.files, target.identity.noteFileName);
+      const file = storeRelative(paths, noteFile);
+      const base = { id: itemId(line), line, file };
+      if (freshItemLines(readTextLossless(noteFile), [line]).length === 0) return { status: 'unchanged', ...base, reason: 'already recorded' };
+      const queued = queueUnlessDirect(paths, mode, { file, notedPath: target.relative }, line, { op: 'remember' }, true);
+      if (queued) return { ...queued, ...base };
+      return { status: 'recorded', ...base, file: storeRelative(paths, addNotesToFile(paths, target, [line])) };
+    });
+  }
+  let line: string;
+  if (request.kind === 'playbook') {
+    const name = clean(request.name);
+    if (!name) return { status: 'refused', reason: 'a playbook needs a name' };
+    line = playbookLine({ name, steps: clean(request.detail) ? `${statement} — ${clean(request.detail)}` : statement }, provenance);
+  } else {
+    line = statementLine({ statement, detail: clean(request.detail) || undefined }, provenance);
+  }
+  const target = categoryTarget(request.kind);
+  const key = (Object.keys(CATEGORY_FILES) as Array<keyof typeof CATEGORY_FILES>).find((k) => CATEGORY_FILES[k].file === target.file)!;
+  return underLock(paths, context, () => {
+    const abs = path.join(paths.root, target.file);
+    const base = { id: itemId(line), line, file: target.file };
+    if (freshItemLines(readTextLossless(abs), [line]).length === 0) return { status: 'unchanged', ...base, reason: 'already recorded' };
+    const queued = queueUnlessDirect(paths, mode, target, line, { op: 'remember' }, true);
+    if (queued) return { ...queued, ...base };
+    const edit = key === 'tasks'
+      ? { kind: 'tasks' as const, open: target.section === 'open' ? [line] : [], done: target.section === 'done' ? [line] : [] }
+      : { kind: 'append' as const, title: CATEGORY_FILES[key].title, lines: [line] };
+    editStoreFile(abs, (before) => applyPlanEdit(edit, before));
+    refreshDigest(paths);
+    return { status: 'recorded', ...base };
+  });
+}
+
+/** Lookups of an id that found nothing, and the pause between them. */
+const LOOKUPS = 3;
+const LOOKUP_PAUSE_MS = 100;
+
+/**
+ * Where item `id` is written (in `file` when given). A file caught in the middle of an editor's
+ * in-place save (truncated, not yet rewritten) holds no items, so an id found nowhere is looked
+ * up again after a pause before the answer is "not found".
+ */
+function lookUp(paths: StorePaths, id: string, file: string | undefined): LocatedItem[] {
+  for (let attempt = 1; ; attempt++) {
+    const places = findItemsById(paths, id).filter((p) => !file || p.file === file);
+    if (places.length > 0 || attempt >= LOOKUPS) return places;
+    sleepSync(LOOKUP_PAUSE_MS);
+  }
+}
+
+/** The review target of an item where it stands. */
+function targetOf(item: LocatedItem): ReviewTarget {
+  if (item.kind === 'note') return { file: item.file, notedPath: item.notedPath ?? '' };
+  if (item.kind === 'task') return { file: item.file, section: 'open' };
+  if (item.kind === 'done_task') return { file: item.file, section: 'done' };
+  return { file: item.file };
+}
+
+/**
+ * The line an update or supersession writes: the new text with the provenance of `source` and
+ * today. A playbook keeps its name unless the new text brings a `**name**:` of its own.
+ */
+function newLineFor(item: LocatedItem, text: string, source: string, today: Date): string {
+  const provenance = { source, date: toIsoDate(today) };
+  if (item.kind === 'playbook' && !/^\*\*[^*]+\*\*:/.test(text)) {
+    const name = /^\*\*([^*]+)\*\*:/.exec(item.text)?.[1] ?? 'playbook';
+    return playbookLine({ name, steps: text }, provenance);
+  }
+  if (item.kind === 'playbook') return `- ${neutralizeItemText(text)} ${formatProvenance(provenance)}`;
+  return statementLine({ statement: text }, provenance);
+}
+
+/**
+ * Changes an item named by id: `update` rewrites its text (keeping its provenance source, with
+ * today's date), `supersede` keeps it, marked, and adds the new text from this agent beside it,
+ * `done` moves an open task to Done, `forget` deletes it. Queued for a person by default.
+ */
+export async function changeItem(paths: StorePaths, request: ChangeRequest, context: AgentWriteContext): Promise<AgentWriteResult> {
+  const id = request.id.trim().toLowerCase();
+  if (!isItemId(id)) return { status: 'refused', reason: `"${request.id}" is not an item id (8 characters, as replies name them)` };
+  const mode = modeOf(paths, context);
+  return underLock(paths, context, () => {
+    const places = lookUp(paths, id, request.file);
+    if (places.length === 0) return { status: 'not-found', id, reason: `no item ${id}${request.file ? ` in ${request.file}` : ''} (it may have been changed or removed, or still be pending review)` };
+    if (places.length > 1) return { status: 'ambiguous', id, places, reason: `item ${id} is written in ${places.length} places (${places.map((p) => `${p.file}:${p.line}`).join(', ')}); name the file` };
+    const item = places[0];
+    const target = targetOf(item);
+    let line = item.raw.trim();
+    if (request.op === 'update' || request.op === 'supersede') {
+      const text = clean(request.text);
+      if (!text) return { status: 'refused', id, target: item, reason: 'the new text is empty' };
+      line = newLineFor(item, text, request.op === 'update' ? item.provenance?.source ?? context.source : context.source, context.today);
+      if (itemId(line) === id) return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the new text is the item as it is' };
+    } else if (request.op === 'done') {
+      if (item.kind === 'done_task') return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the task is already done' };
+      if (item.kind !== 'task') return { status: 'refused', id, target: item, reason: `item ${id} is a ${item.kind.replace('_', ' ')}, not an open task` };
+    }
+    const base = { id: request.op === 'update' || request.op === 'supersede' ? itemId(line) : id, line, file: item.file, target: item };
+    const pending: PendingChange = { op: request.op, id };
+    const queued = queueUnlessDirect(paths, mode, target, line, pending, request.op === 'update' || request.op === 'supersede');
+    if (queued) return { ...queued, ...base };
+    const change = request.op === 'update' || request.op === 'supersede'
+      ? { op: request.op, id, file: item.file, line }
+      : { op: request.op, id, file: item.file };
+    const outcome = applyItemChange(paths, change);
+    if (!outcome.applied) return { status: 'not-found', ...base, reason: outcome.reason };
+    refreshDigest(paths);
+    return { status: 'recorded', ...base };
+  });
+}
+
+/** The absolute path of a store-relative file a result names (for re-indexing after a write). */
+export function resultFile(paths: StorePaths, result: AgentWriteResult): string | undefined {
+  return result.file ? resolveInStore(paths, result.file) : undefined;
+}

@@ -1,0 +1,47 @@
+/**
+ * A person edits an item waiting in the review queue before accepting it (the Review view's
+ * Edit, `lore review edit N TEXT`): the new text replaces the item's text, its provenance and
+ * what accepting it does (the `[pending: …]` marker) stay. The text is redacted and neutralized
+ * like any other, and checked by the instruction rules again (a person may accept it anyway).
+ */
+import { redactSecrets } from '../safety/redact';
+import { flagInstruction, flagKinds } from '../safety/instructionFlags';
+import { editStoreFile } from '../store/storeText';
+import { acquireStoreLock } from '../store/storeLock';
+import type { StorePaths } from '../store/storePaths';
+import { formatProvenance, neutralizeItemText, parseProvenance } from './provenance';
+import { parseReview, rewriteReviewEntry } from './reviewFile';
+import { reviewItemId, reviewPath } from './reviewQueue';
+
+export type ReviewEditResult = { edited: true; line: string; id: string } | { edited: false; reason: string };
+
+/** The item line with its text replaced, the provenance (and a playbook's name markup, if the text has none) kept. */
+function withText(line: string, text: string): string {
+  const provenance = parseProvenance(line);
+  const body = neutralizeItemText(redactSecrets(text));
+  return `- ${body}${provenance ? ` ${formatProvenance(provenance)}` : ''}`;
+}
+
+/** Replaces the text of queued item `id` (a ReviewItem id); what it does on accept stays. */
+export async function editReviewItem(paths: StorePaths, id: string, text: string, options: { lockTimeoutMs?: number } = {}): Promise<ReviewEditResult> {
+  if (!neutralizeItemText(text)) return { edited: false, reason: 'the text is empty' };
+  const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
+  try {
+    let result: ReviewEditResult = { edited: false, reason: 'that item is no longer waiting for review' };
+    editStoreFile(reviewPath(paths), (current) => {
+      if (current === undefined) return undefined;
+      const entry = parseReview(current).entries.find((e) => reviewItemId('queue', e.target, e.line, e.pending) === id);
+      if (!entry) return undefined;
+      if (entry.pending && (entry.pending.op === 'done' || entry.pending.op === 'forget')) {
+        result = { edited: false, reason: `a pending "${entry.pending.op}" acts on an item as it is; reject it and edit the item instead` };
+        return undefined;
+      }
+      const line = withText(entry.line, text);
+      result = { edited: true, line, id: reviewItemId('queue', entry.target, line, entry.pending) };
+      return rewriteReviewEntry(current, entry, line, flagKinds(flagInstruction(line)));
+    });
+    return result;
+  } finally {
+    lock.release();
+  }
+}

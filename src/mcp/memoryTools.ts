@@ -1,0 +1,271 @@
+/**
+ * The MCP tools agents keep memory correct with: `remember` (an item in any category),
+ * `update_item` (new text, or a supersession), `complete_task`, `forget_item` and `get_item`, all
+ * naming items by their stable id (core/knowledge/itemId). Writes go through
+ * core/knowledge/agentWrites: redacted, neutralized, flagged, under the store lock, and by default
+ * queued for a person (review.md) rather than written; provenance names the client and session
+ * (`[from: claude-code:<session>, date]`). Each tool declares an output schema and returns compact
+ * structured content with a short text that names the id(s).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { sanitizeConversationId } from '../core/conversations/conversationId';
+import { agentItemFilter } from '../core/knowledge/heldItems';
+import { agentSource, changeItem, rememberItem, resultFile, type AgentWriteResult, type ChangeRequest } from '../core/knowledge/agentWrites';
+import { ITEM_ID_PATTERN } from '../core/knowledge/itemId';
+import { ITEM_KINDS } from '../core/knowledge/itemKinds';
+import { readItem, type ItemReport } from '../core/knowledge/itemReport';
+import { frameAsData } from '../core/safety/dataFraming';
+import { redactSecrets } from '../core/safety/redact';
+import { describeStoreError } from '../core/store/storeErrors';
+import { AGENT_WRITES_MODES, type AgentWritesMode } from '../core/store/storeConfig';
+import type { StorePaths } from '../core/store/storePaths';
+import { openConversationText } from './openConversation';
+import type { StoreSession } from './storeSession';
+import { withStore } from './toolContext';
+
+export interface MemoryToolOptions {
+  /** The clock for provenance dates. */
+  now: () => Date;
+  /**
+   * Where writes go, over the store's config.json: for the client that starts the server on a
+   * person's behalf (VS Code's `lore.agentWrites`). Default: `$LORE_AGENT_WRITES`, else config.json.
+   */
+  agentWrites?: AgentWritesMode;
+}
+
+/** How much of the source conversation get_item hands out (the agent can open the rest). */
+const EXCERPT_CHARS = 3000;
+
+const id = z.string().regex(ITEM_ID_PATTERN, 'an 8-character item id, as replies name them').describe('The item id, as replies and get_item name it');
+const sessionArg = z.string().max(200).optional().describe('Your session or conversation id, recorded in the provenance [from: client:session, date]');
+const file = z.string().max(300).optional().describe('Store file (e.g. facts.md) when the same item is written in several files');
+
+const writeOutput = {
+  status: z.enum(['recorded', 'pending', 'held', 'unchanged', 'refused', 'not-found', 'ambiguous']),
+  id: z.string().optional().describe('The id of the new item, or of the item acted on'),
+  item: z.string().optional().describe('The id of the item changed (update, supersede, done, forget)'),
+  line: z.string().optional(),
+  file: z.string().optional(),
+  kinds: z.array(z.string()).optional(),
+  reason: z.string().optional(),
+  places: z.array(z.object({ file: z.string(), line: z.number() })).optional(),
+};
+
+const itemOutput = {
+  id: z.string(),
+  found: z.boolean(),
+  status: z.enum(['recorded', 'superseded', 'pending', 'held']).optional(),
+  kind: z.string().optional(),
+  line: z.string().optional(),
+  file: z.string().optional(),
+  lineNumber: z.number().optional(),
+  notedPath: z.string().optional(),
+  provenance: z.object({ source: z.string(), date: z.string() }).optional(),
+  supersededBy: z.string().optional(),
+  pending: z.array(z.object({ op: z.string(), newId: z.string().optional(), of: z.string().optional(), line: z.string() })).optional().describe('Agents\' writes of this item waiting for a person'),
+  places: z.array(z.object({ file: z.string(), line: z.number() })).optional(),
+  conversation: z.string().optional().describe('An excerpt of the conversation the item came from, when the store keeps it'),
+};
+
+/** Every string of a structured reply redacted (the agent-reply boundary, as for text). */
+function redactDeep<T>(value: T): T {
+  if (typeof value === 'string') return redactSecrets(value) as T;
+  if (Array.isArray(value)) return value.map(redactDeep) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)])) as T;
+  return value;
+}
+
+function reply(text: string, structured: Record<string, unknown>, isError = false): CallToolResult {
+  return { content: [{ type: 'text', text: redactSecrets(text) }], structuredContent: redactDeep(structured), ...(isError ? { isError } : {}) };
+}
+
+const WAITS = 'waits for a person to accept it (lore review, or the Review view in VS Code) before agents get it';
+
+/** The short text of a write's reply, naming the id(s). */
+function describeWrite(action: string, result: AgentWriteResult): string {
+  const acted = result.target ? ` ${result.target.id}` : '';
+  switch (result.status) {
+    case 'recorded':
+      if (action === 'forget') return `forgot${acted} from ${result.file}: removed ${result.line}`;
+      if (action === 'done') return `marked task${acted} done in ${result.file}`;
+      if (action === 'update') return `updated${acted} in ${result.file}; it is now ${result.id}: ${result.line}`;
+      if (action === 'supersede') return `superseded${acted} by ${result.id} in ${result.file}: ${result.line}`;
+      return `remembered ${result.id} in ${result.file}: ${result.line}`;
+    case 'pending':
+      return `pending ${action}${acted}${action === 'remember' || action === 'update' || action === 'supersede' ? ` (new item ${result.id})` : ''}: ${WAITS}. ${result.line}`;
+    case 'held':
+      return `held ${result.id} for review, not recorded: it reads as an instruction to an agent (${(result.kinds ?? []).join(', ')}); a person must accept it (lore review, or the Review view in VS Code). Held: ${result.line}`;
+    case 'unchanged':
+      return `${result.reason ?? 'unchanged'}: ${result.id}${result.file ? ` in ${result.file}` : ''}`;
+    default:
+      return `${result.status === 'refused' ? 'refused' : result.status}: ${result.reason ?? ''}`;
+  }
+}
+
+function writeReply(action: string, result: AgentWriteResult): CallToolResult {
+  const failed = result.status === 'refused' || result.status === 'not-found' || result.status === 'ambiguous';
+  return reply(describeWrite(action, result), {
+    status: result.status,
+    ...(result.id ? { id: result.id } : {}),
+    ...(result.target ? { item: result.target.id } : {}),
+    ...(result.line ? { line: result.line } : {}),
+    ...(result.file ? { file: result.file } : {}),
+    ...(result.kinds?.length ? { kinds: result.kinds } : {}),
+    ...(result.reason ? { reason: result.reason } : {}),
+    ...(result.places ? { places: result.places.map((p) => ({ file: p.file, line: p.line })) } : {}),
+  }, failed);
+}
+
+/** Runs a tool body; a failure becomes a tool error naming the store file at fault. */
+async function guarded(paths: StorePaths, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    const message = (describeStoreError(error, paths) ?? String((error as Error)?.message ?? error)).split('\n')[0];
+    return reply(`error: ${message}`, { status: 'refused', reason: message }, true);
+  }
+}
+
+/** The source conversation of an item: by its provenance id, else by the session part of `client:session`. */
+function conversationExcerpt(paths: StorePaths, report: ItemReport): string | undefined {
+  const source = report.provenance?.source;
+  if (!source || !report.line) return undefined;
+  const candidates = [source, ...(source.includes(':') ? [source.slice(source.indexOf(':') + 1)] : [])];
+  for (const candidate of candidates) {
+    // About EXCERPT_CHARS bytes of transcript from the turn the item came from.
+    const found = openConversationText(paths, sanitizeConversationId(candidate), report.line, { maxBytes: EXCERPT_CHARS });
+    if (!found.found) continue;
+    return found.nextLine ? `${found.text}\n(cut; open_conversation with source ${candidate} and from_line ${found.nextLine} reads on)` : found.text;
+  }
+  return undefined;
+}
+
+function describeItem(report: ItemReport): string {
+  if (!report.found) return `no item ${report.id} in this store${report.places?.length ? '' : ' (it may have been changed: a changed text has a new id)'}`;
+  const where = report.file ? ` ${report.file}${report.lineNumber ? `:${report.lineNumber}` : ''}` : '';
+  const lines = [`${report.id} (${report.kind}, ${report.status})${where}${report.notedPath ? ` about ${report.notedPath}` : ''}`, report.line ?? ''];
+  if (report.supersededBy) lines.push(`superseded by ${report.supersededBy}`);
+  for (const p of report.pending ?? []) lines.push(`pending ${p.op}${p.of ? ` of ${p.of}` : ''}${p.newId ? ` (new item ${p.newId})` : ''}: ${p.line}`);
+  if ((report.places?.length ?? 0) > 1) lines.push(`also in: ${report.places!.slice(1).map((p) => `${p.file}:${p.line}`).join(', ')}`);
+  return lines.join('\n');
+}
+
+/** `$LORE_AGENT_WRITES` when it names a mode (anything else is ignored: config.json decides). */
+export function agentWritesFromEnv(value: string | undefined): AgentWritesMode | undefined {
+  const parsed = z.enum(AGENT_WRITES_MODES).safeParse(value?.trim());
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Registers remember, update_item, complete_task, forget_item and get_item on the server. */
+export function registerMemoryTools(server: McpServer, session: StoreSession, options: MemoryToolOptions): void {
+  // The store is found on first use (and never created): without one, every tool says so.
+  const onStore = (body: (paths: StorePaths) => Promise<CallToolResult>) => withStore(session, (paths) => guarded(paths, () => body(paths)));
+  const sourceOf = (sessionId: string | undefined) => agentSource(server.server.getClientVersion()?.name, sessionId, sanitizeConversationId);
+  const mode = options.agentWrites ?? agentWritesFromEnv(process.env.LORE_AGENT_WRITES);
+  const context = (sessionId: string | undefined) => ({ source: sourceOf(sessionId), today: options.now(), ...(mode ? { mode } : {}) });
+  // Re-indexes what a write recorded, so the agent's next search sees it.
+  const after = async (paths: StorePaths, result: AgentWriteResult) => {
+    const written = result.status === 'recorded' ? resultFile(paths, result) : undefined;
+    if (written) await session.reindex([written]);
+  };
+  const change = (action: string, request: ChangeRequest, sessionId?: string) =>
+    onStore(async (paths) => {
+      const result = await changeItem(paths, request, context(sessionId));
+      await after(paths, result);
+      // Done and forget echo the item as it stands: one held for review is not handed out.
+      if ((request.op === 'done' || request.op === 'forget') && result.line && !agentItemFilter(paths)(result.line)) {
+        result.line = `[withheld: it reads as an instruction to an agent]`;
+      }
+      return writeReply(action, result);
+    });
+
+  server.registerTool(
+    'remember',
+    {
+      title: 'Remember in project memory',
+      description:
+        'Record one item in the project knowledge: a fact, decision, open question, playbook (name + steps), open task, done task, ' +
+        'or a note on a workspace file (path). By default it waits for a person to accept it; the reply names its id. ' +
+        'Write one self-contained statement; secrets are redacted.',
+      inputSchema: {
+        category: z.enum(ITEM_KINDS).describe('fact | decision | question | playbook | task (open) | done_task | note (needs path)'),
+        statement: z.string().min(1).max(2000).describe('The item, one self-contained statement (a playbook: its steps)'),
+        detail: z.string().max(2000).optional().describe('Why, or more detail, written after the statement'),
+        name: z.string().max(200).optional().describe('A playbook\'s name'),
+        path: z.string().max(4096).optional().describe('For a note: the workspace-relative path of the file it is about'),
+        session: sessionArg,
+      },
+      outputSchema: writeOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ category, statement, detail, name, path, session: sessionId }) =>
+      onStore(async (paths) => {
+        const result = await rememberItem(paths, { kind: category, statement, detail, name, path }, context(sessionId));
+        await after(paths, result);
+        return writeReply('remember', result);
+      }),
+  );
+
+  server.registerTool(
+    'update_item',
+    {
+      title: 'Update or supersede a memory item',
+      description:
+        'Change an item by id. Without supersede, its text is replaced (it keeps its source, dated today, and gets a new id). ' +
+        'With supersede: true, the old item stays, marked superseded, and the new text becomes a new item beside it. ' +
+        'By default the change waits for a person to accept it.',
+      inputSchema: { id, text: z.string().min(1).max(2000).describe('The new text of the item'), supersede: z.boolean().optional(), file, session: sessionArg },
+      outputSchema: writeOutput,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ id: itemId, text, supersede, file: where, session: sessionId }) =>
+      change(supersede ? 'supersede' : 'update', { op: supersede ? 'supersede' : 'update', id: itemId, text, file: where }, sessionId),
+  );
+
+  server.registerTool(
+    'complete_task',
+    {
+      title: 'Mark a task done',
+      description: 'Move an open task (by id) to Done in tasks.md. By default the change waits for a person to accept it.',
+      inputSchema: { id, file, session: sessionArg },
+      outputSchema: writeOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ id: itemId, file: where, session: sessionId }) => change('done', { op: 'done', id: itemId, file: where }, sessionId),
+  );
+
+  server.registerTool(
+    'forget_item',
+    {
+      title: 'Forget a memory item',
+      description: 'Delete an item (by id) from its file; the reply says what was removed. By default it waits for a person to accept it.',
+      inputSchema: { id, file, session: sessionArg },
+      outputSchema: writeOutput,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ id: itemId, file: where, session: sessionId }) => change('forget', { op: 'forget', id: itemId, file: where }, sessionId),
+  );
+
+  server.registerTool(
+    'get_item',
+    {
+      title: 'Read a memory item by id',
+      description:
+        'One item by id: its line, file:line, category, provenance, status (recorded, superseded, pending, held) and changes waiting ' +
+        'for review, with an excerpt of the conversation it came from when the store keeps it.',
+      inputSchema: { id },
+      outputSchema: itemOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ id: itemId }) =>
+      onStore(async (paths) => {
+        const report = readItem(paths, itemId);
+        const conversation = report.found && report.status !== 'held' ? conversationExcerpt(paths, report) : undefined;
+        const structured = { ...report, ...(conversation ? { conversation } : {}) };
+        const text = describeItem(report) + (conversation ? `\n\n${conversation}` : '');
+        return reply(report.found ? frameAsData(text) : text, structured);
+      }),
+  );
+}
