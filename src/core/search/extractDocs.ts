@@ -17,7 +17,7 @@ import { recordLine } from '../knowledge/heldItems';
 import { stripProvenance } from '../knowledge/provenance';
 import { flagInstruction } from '../safety/instructionFlags';
 import { redactSecrets } from '../safety/redact';
-import { parseNoteFile } from '../store/noteFile';
+import { parseNoteFile, type NoteFile } from '../store/noteFile';
 import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
 import { sha256Hash } from '../util/sha256';
@@ -83,12 +83,32 @@ function categoryDocs(source: SourceFileInfo, text: string): SearchDoc[] {
 }
 
 function noteDocs(source: SourceFileInfo, text: string): SearchDoc[] {
-  const note = parseNoteFile(text);
+  return noteEntries(source, text).flatMap((entry) => entry.doc());
+}
+
+/** One note of a note file: where it is, and its document made on demand (none when only provenance is left). */
+export interface NoteEntry {
+  item: KnowledgeItem;
+  /** 1-based line in the note file. */
+  line: number;
+  notedPath?: string;
+  doc(): SearchDoc[];
+}
+
+/**
+ * The notes of a note file with their documents made on demand: recall makes only those that
+ * fit its budget (a file can hold tens of thousands of notes), the index all of them. `note` is
+ * the text parsed, when the caller has it already.
+ */
+export function noteEntries(source: SourceFileInfo, text: string, note: NoteFile = parseNoteFile(text)): NoteEntry[] {
   // Note lines are numbered in the body; the frontmatter above it shifts them.
   const bodyStart = text.endsWith(note.body) ? text.length - note.body.length : 0;
   const offset = countLines(text, 0, bodyStart);
   const notedPath = note.meta.path || undefined;
-  return note.notes.flatMap((item) => itemDoc(source.rel, item, { line: offset + item.line + 1, category: 'notes', label: notedPath, notedPath }));
+  return note.notes.map((item) => {
+    const line = offset + item.line + 1;
+    return { item, line, notedPath, doc: () => itemDoc(source.rel, item, { line, category: 'notes', label: notedPath, notedPath }) };
+  });
 }
 
 function countLines(text: string, from: number, to: number): number {

@@ -30,8 +30,80 @@ export interface SyncOptions {
   maxTranscriptBytes?: number;
 }
 
-/** Brings the backend up to date with the store's files. */
+/** Brings the backend up to date with the store's files, in one transaction. */
 export function syncIndex(backend: LexicalBackend, paths: StorePaths, options: SyncOptions = {}): Omit<UpdateReport, 'embedded'> {
+  const plan = planSync(backend, paths, options);
+  if (plan.changed.length > 0 || plan.removed.length > 0) backend.transaction(() => applySlice(backend, plan, plan.changed.length));
+  return finishSync(backend, plan);
+}
+
+/** How far a sliced sync got: files applied of those that changed (total). */
+export interface SyncProgress {
+  done: number;
+  total: number;
+}
+
+export interface SlicedSyncOptions {
+  /** Work done between two yields to the event loop, in ms (default 25). */
+  sliceMs?: number;
+  /** Called after each slice. */
+  onProgress?: (progress: SyncProgress) => void;
+  /**
+   * Runs each slice's transaction (SearchIndex wraps it in its recovery); it receives the
+   * backend to use, which recovery may have replaced since the last slice.
+   */
+  run?: <T>(slice: (backend: LexicalBackend) => T) => T;
+}
+
+const DEFAULT_SLICE_MS = 25;
+
+/**
+ * The same update as syncIndex, cut into slices of about `sliceMs` each, with a yield to the
+ * event loop between them, so that a first index of a large store (tens of seconds) never holds
+ * a server's event loop for long: requests keep being answered, and queries between two slices
+ * see the part indexed so far. Each slice is its own transaction, and each source's documents
+ * and state change together, so an interrupted build leaves a valid index that the next update
+ * completes. Category files come first (the listing's order), then notes, then conversations.
+ */
+export async function syncIndexInSlices(backend: LexicalBackend, paths: StorePaths, options: SyncOptions = {}, slicing: SlicedSyncOptions = {}): Promise<Omit<UpdateReport, 'embedded'>> {
+  const run = slicing.run ?? ((slice) => slice(backend));
+  const sliceMs = slicing.sliceMs ?? DEFAULT_SLICE_MS;
+  const plan = run((b) => planSync(b, paths, options));
+  const total = plan.changed.length;
+  slicing.onProgress?.({ done: 0, total });
+  let current = backend;
+  while (plan.next < total || (plan.removed.length > 0 && !plan.removedApplied)) {
+    run((b) => {
+      current = b;
+      const deadline = performance.now() + sliceMs;
+      // A slice takes files until its time is up (at least one, so a slow file still moves on).
+      b.transaction(() => applySlice(b, plan, total, deadline));
+    });
+    slicing.onProgress?.({ done: plan.next, total });
+    if (plan.next < total) await yieldToEventLoop();
+  }
+  return finishSync(current, plan);
+}
+
+/** Lets pending I/O and timers run (setImmediate: after I/O callbacks, unlike a resolved promise). */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** What an update found to do, and how far applying it got. */
+interface SyncPlan {
+  report: Omit<UpdateReport, 'embedded'>;
+  changed: SourceFileInfo[];
+  removed: string[];
+  /** Index of the next changed file to apply. */
+  next: number;
+  removedApplied: boolean;
+  started: number;
+  limits: { maxBytes: number; now: number };
+}
+
+/** Lists the sources (or stats the `only` ones) and picks those whose mtime or size changed, and the vanished ones. */
+function planSync(backend: LexicalBackend, paths: StorePaths, options: SyncOptions): SyncPlan {
   const started = performance.now();
   const report: Omit<UpdateReport, 'embedded'> = { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0 };
   const states = backend.sourceStates();
@@ -66,26 +138,39 @@ export function syncIndex(backend: LexicalBackend, paths: StorePaths, options: S
     }
   }
   report.unchanged = report.scanned - changed.length;
-  if (changed.length > 0 || removed.length > 0) {
-    const maxBytes = options.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES;
-    const now = Date.now();
-    backend.transaction(() => {
-      // Another process may have updated the index since the states were read outside the lock.
-      const current = backend.sourceStates();
-      for (const file of changed) applyFile(backend, file, current.get(file.rel), { maxBytes, now }, report);
-      for (const rel of removed) {
-        if (!current.has(rel)) continue;
-        backend.removeSource(rel);
-        report.removed.push(rel);
-      }
-    });
+  const limits = { maxBytes: options.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES, now: Date.now() };
+  return { report, changed, removed, next: 0, removedApplied: removed.length === 0, started, limits };
+}
+
+/**
+ * Applies changed files from `plan.next` on, until `end` or the deadline, then (once all are
+ * applied) the removals. Runs inside a transaction.
+ */
+function applySlice(backend: LexicalBackend, plan: SyncPlan, end: number, deadline = Infinity): void {
+  // Another process may have updated the index since the states were read outside the lock.
+  const current = backend.sourceStates();
+  const first = plan.next;
+  while (plan.next < end && (plan.next === first || performance.now() < deadline)) {
+    const file = plan.changed[plan.next++];
+    applyFile(backend, file, current.get(file.rel), plan.limits, plan.report);
   }
+  if (plan.next < plan.changed.length || plan.removedApplied) return;
+  plan.removedApplied = true;
+  for (const rel of plan.removed) {
+    if (!current.has(rel)) continue;
+    backend.removeSource(rel);
+    plan.report.removed.push(rel);
+  }
+}
+
+function finishSync(backend: LexicalBackend, plan: SyncPlan): Omit<UpdateReport, 'embedded'> {
+  const { report } = plan;
   // Whatever gray-matter cached while notes were parsed goes (a leak in a long-running process otherwise).
-  if (changed.some((f) => f.kind === 'notes')) clearFrontmatterCache();
+  if (plan.changed.some((f) => f.kind === 'notes')) clearFrontmatterCache();
   report.docs = backend.count();
   report.indexed.sort();
   report.removed.sort();
-  report.ms = performance.now() - started;
+  report.ms = performance.now() - plan.started;
   return report;
 }
 

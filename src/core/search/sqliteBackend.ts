@@ -38,6 +38,8 @@ export class SqliteBackend implements LexicalBackend {
   private dataVersion = -1;
   /** Documents inserted since the segments were last merged. */
   private inserted = 0;
+  /** See holdMaintenance. */
+  private held = false;
 
   constructor(
     readonly db: SqliteDatabase,
@@ -74,8 +76,13 @@ export class SqliteBackend implements LexicalBackend {
       this.inserted = 0;
       throw error;
     }
-    if (this.inserted >= OPTIMIZE_AFTER_DOCS) this.mergeSegments();
+    if (!this.held && this.inserted >= OPTIMIZE_AFTER_DOCS) this.mergeSegments();
     return result;
+  }
+
+  holdMaintenance(hold: boolean): void {
+    this.held = hold;
+    if (!hold && this.inserted >= OPTIMIZE_AFTER_DOCS) this.mergeSegments();
   }
 
   /** Merges the FTS segments; maintenance only, so a failure (disk full) leaves a valid index. */
