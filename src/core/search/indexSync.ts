@@ -64,10 +64,13 @@ const DEFAULT_SLICE_MS = 25;
  * see the part indexed so far. Each slice is its own transaction, and each source's documents
  * and state change together, so an interrupted build leaves a valid index that the next update
  * completes. Category files come first (the listing's order), then notes, then conversations.
+ * Maintenance the slices would each trigger (SQLite's segment merge) is held and done at the
+ * end, in steps too.
  */
 export async function syncIndexInSlices(backend: LexicalBackend, paths: StorePaths, options: SyncOptions = {}, slicing: SlicedSyncOptions = {}): Promise<Omit<UpdateReport, 'embedded'>> {
   const run = slicing.run ?? ((slice) => slice(backend));
   const sliceMs = slicing.sliceMs ?? DEFAULT_SLICE_MS;
+  backend.holdMaintenance?.(true);
   const plan = run((b) => planSync(b, paths, options));
   const total = plan.changed.length;
   slicing.onProgress?.({ done: 0, total });
@@ -82,6 +85,9 @@ export async function syncIndexInSlices(backend: LexicalBackend, paths: StorePat
     slicing.onProgress?.({ done: plan.next, total });
     if (plan.next < total) await yieldToEventLoop();
   }
+  // What a large transaction would have merged at once (a stall of ~0.5 s), a step per slice.
+  current.holdMaintenance?.(false);
+  while (current.maintain?.()) await yieldToEventLoop();
   return finishSync(current, plan);
 }
 

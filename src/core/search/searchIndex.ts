@@ -157,7 +157,6 @@ export class SearchIndex {
     this.maybeRetrySqlite();
     const sliced = (): Promise<Omit<UpdateReport, 'embedded'>> => {
       const lexical = this.engine.lexical;
-      lexical.holdMaintenance?.(true);
       const progress = (p: SyncProgress) => {
         if (!full) return;
         full.progress = p;

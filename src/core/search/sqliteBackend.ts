@@ -27,6 +27,9 @@ export const RANK_CAP = 100;
  */
 const OPTIMIZE_AFTER_DOCS = 5000;
 
+/** Pages merged per maintenance step: tens of ms on a 100,000-item store, ~60 steps after its build. */
+const MERGE_STEP_PAGES = 64;
+
 /** Ids per document fetch: statements are cached by their number of parameters. */
 const DOC_BATCH = 50;
 
@@ -82,7 +85,25 @@ export class SqliteBackend implements LexicalBackend {
 
   holdMaintenance(hold: boolean): void {
     this.held = hold;
-    if (!hold && this.inserted >= OPTIMIZE_AFTER_DOCS) this.mergeSegments();
+  }
+
+  /**
+   * One step of the merge a build held back: FTS5's incremental merge (a negative page count
+   * merges across levels, as 'optimize' does, a bounded amount at a time). It is done when a
+   * step changes (almost) nothing.
+   */
+  maintain(): boolean {
+    if (this.held || this.inserted < OPTIMIZE_AFTER_DOCS) return false;
+    try {
+      const changes = this.stmt('SELECT total_changes() AS n');
+      const before = (changes.get() as { n: number }).n;
+      this.stmt("INSERT INTO fts(fts, rank) VALUES ('merge', ?)").run(-MERGE_STEP_PAGES);
+      if ((changes.get() as { n: number }).n - before >= 2) return true;
+    } catch {
+      // Maintenance only: the index is as usable as before.
+    }
+    this.inserted = 0;
+    return false;
   }
 
   /** Merges the FTS segments; maintenance only, so a failure (disk full) leaves a valid index. */
