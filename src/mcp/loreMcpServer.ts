@@ -24,6 +24,7 @@ import { isInside, storeRelative, type StorePaths } from '../core/store/storePat
 import { addFact, addNote, readFileNotes } from './mcpWrites';
 import { openConversationText } from './openConversation';
 import { LoreStdioTransport } from './stdioTransport';
+import { toolWait } from './toolProgress';
 
 export interface LoreMcpOptions {
   indexOptions?: SearchIndexOptions;
@@ -31,7 +32,15 @@ export interface LoreMcpOptions {
   now?: () => Date;
   /** Diagnostics (stderr in the CLI: stdout is the protocol). */
   log?: (message: string) => void;
+  /**
+   * How long search and recall wait for the index to be built or refreshed before they answer
+   * from the part indexed so far, saying so (default MCP_INDEX_WAIT_MS).
+   */
+  indexWaitMs?: number;
 }
+
+/** A first build of a large store takes tens of seconds: an agent gets an answer after this long. */
+export const MCP_INDEX_WAIT_MS = 1000;
 
 /** Without file events, the index is re-scanned for changes at most this often (see openIndex). */
 const MCP_REFRESH_AFTER_MS = 2000;
@@ -92,7 +101,8 @@ function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions = {}): {
       },
     );
     const refreshAfterMs = watcher ? MCP_SAFETY_REFRESH_MS : MCP_REFRESH_AFTER_MS;
-    return (index = SearchIndex.open(paths, { refreshAfterMs, ...options.indexOptions, log: options.log }));
+    const updateWaitMs = options.indexWaitMs ?? MCP_INDEX_WAIT_MS;
+    return (index = SearchIndex.open(paths, { refreshAfterMs, updateWaitMs, ...options.indexOptions, log: options.log }));
   };
 
   server.registerTool(
@@ -108,18 +118,19 @@ function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions = {}): {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ query, category, limit }) =>
+    ({ query, category, limit }, extra) =>
       guarded(paths, async () => {
-        const response = await openIndex().search(query, { categories: category ? [category] : undefined, limit: limit ?? 10 });
+        const wait = toolWait(extra, 'search', 'indexing the store', options.log);
+        const response = await wait.during(openIndex().search(query, { categories: category ? [category] : undefined, limit: limit ?? 10, ...wait.options }));
         const keep = agentItemFilter(paths);
         response.hits = response.hits.filter((h) => keepsRecord(keep, h));
         const lines = response.hits.map(hitLine);
-        const footer = `(${response.hits.length} result${response.hits.length === 1 ? '' : 's'}; ${response.backend}; ${response.modeReason})`;
+        const footer = `(${response.hits.length} result${response.hits.length === 1 ? '' : 's'}; ${response.backend}; ${response.modeReason})${response.indexing ? `\n(${response.warnings.join('; ')})` : ''}`;
         return {
           ...text(lines.length ? frameAsData([...lines, footer].join('\n')) : ['no results', footer].join('\n')),
           // Hits are index documents, redacted when they were indexed (extractDocs): walking every
           // field through the rules again cost more than the query itself.
-          structuredContent: { hits: response.hits, backend: response.backend, backendReason: response.backendReason, mode: response.mode, modeReason: response.modeReason },
+          structuredContent: { hits: response.hits, backend: response.backend, backendReason: response.backendReason, mode: response.mode, modeReason: response.modeReason, ...(response.indexing ? { indexing: response.indexing, warnings: response.warnings } : {}) },
         };
       }),
   );
@@ -137,10 +148,13 @@ function createLoreMcpServer(paths: StorePaths, options: LoreMcpOptions = {}): {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ query, files, token_budget }) =>
+    ({ query, files, token_budget }, extra) =>
       guarded(paths, async () => {
-        const result = await recall(paths, { query, files, tokenBudget: token_budget, index: openIndex() });
-        const more = result.omitted > 0 ? `\n(${result.omitted} more match${result.omitted === 1 ? '' : 'es'} did not fit the budget; use search)` : '';
+        const wait = toolWait(extra, 'recall', 'indexing the store', options.log);
+        // The index only serves the query: the notes of files are read from their note files.
+        const result = await wait.during(recall(paths, { query, files, tokenBudget: token_budget, index: query?.trim() ? openIndex() : undefined, ...wait.options }));
+        const building = result.indexing ? `\n(${result.warnings?.join('; ')})` : '';
+        const more = (result.omitted > 0 ? `\n(${result.omitted} more match${result.omitted === 1 ? '' : 'es'} did not fit the budget; use search)` : '') + building;
         return text(result.text ? frameAsData(result.text) + more : 'nothing recorded yet' + more);
       }),
   );
