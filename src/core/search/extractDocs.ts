@@ -78,8 +78,32 @@ function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; cate
 }
 
 function categoryDocs(source: SourceFileInfo, text: string): SearchDoc[] {
+  return categoryEntries(source, text).flatMap((make) => make());
+}
+
+/** The items of a category file, each with its document made on demand. */
+function categoryEntries(source: SourceFileInfo, text: string): Array<() => SearchDoc[]> {
   const category = source.category ?? 'facts';
-  return listItems(text).flatMap((item) => itemDoc(source.rel, item, { line: item.line + 1, category, label: item.section, section: item.section }));
+  return listItems(text).map((item) => () => itemDoc(source.rel, item, { line: item.line + 1, category, label: item.section, section: item.section }));
+}
+
+/**
+ * The same documents as extractDocs, made with a pause (`pause`, a yield to the event loop)
+ * every `sliceMs`: a category or note file of 20,000 items takes a second to redact, flag and
+ * hash, which a server must not spend in one stretch. Conversations are made at once.
+ */
+export async function extractDocsInSlices(source: SourceFileInfo, text: string, pause: () => Promise<void>, sliceMs: number): Promise<SearchDoc[]> {
+  if (source.kind === 'transcript') return extractDocs(source, text);
+  const makers = source.kind === 'notes' ? noteEntries(source, text).map((entry) => entry.doc) : categoryEntries(source, text);
+  const docs: SearchDoc[] = [];
+  let deadline = performance.now() + sliceMs;
+  for (const make of makers) {
+    docs.push(...make());
+    if (performance.now() < deadline) continue;
+    await pause();
+    deadline = performance.now() + sliceMs;
+  }
+  return docs;
 }
 
 function noteDocs(source: SourceFileInfo, text: string): SearchDoc[] {

@@ -6,7 +6,8 @@
  */
 import * as fs from 'node:fs';
 import type { StorePaths } from '../store/storePaths';
-import { contentHash, extractDocs } from './extractDocs';
+import { contentHash, extractDocs, extractDocsInSlices } from './extractDocs';
+import type { SearchDoc } from './searchTypes';
 import type { LexicalBackend, SourceState } from './lexicalBackend';
 import type { UpdateReport } from './searchTypes';
 import { classifySource, statSource, visitSourceFiles, type SourceFileInfo } from './sourceFiles';
@@ -56,6 +57,8 @@ export interface SlicedSyncOptions {
 }
 
 const DEFAULT_SLICE_MS = 25;
+/** Changed files from which a sliced update holds maintenance back until it is done. */
+const HOLD_MAINTENANCE_FILES = 100;
 
 /**
  * The same update as syncIndex, cut into slices of about `sliceMs` each, with a yield to the
@@ -70,12 +73,16 @@ const DEFAULT_SLICE_MS = 25;
 export async function syncIndexInSlices(backend: LexicalBackend, paths: StorePaths, options: SyncOptions = {}, slicing: SlicedSyncOptions = {}): Promise<Omit<UpdateReport, 'embedded'>> {
   const run = slicing.run ?? ((slice) => slice(backend));
   const sliceMs = slicing.sliceMs ?? DEFAULT_SLICE_MS;
-  backend.holdMaintenance?.(true);
   const plan = run((b) => planSync(b, paths, options));
   const total = plan.changed.length;
+  // A build, not a refresh of a few files: merging waits for the end.
+  if (total >= HOLD_MAINTENANCE_FILES) backend.holdMaintenance?.(true);
   slicing.onProgress?.({ done: 0, total });
   let current = backend;
   while (plan.next < total || (plan.removed.length > 0 && !plan.removedApplied)) {
+    // A large file's documents are made before its slice, with pauses (its write stays one step).
+    const next = plan.changed[plan.next];
+    if (next && next.size >= LARGE_SOURCE_BYTES) plan.made = await makeDocsInSlices(next, sliceMs);
     run((b) => {
       current = b;
       const deadline = performance.now() + sliceMs;
@@ -96,6 +103,26 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Source files at least this large have their documents made in slices (a few thousand items). */
+const LARGE_SOURCE_BYTES = 256 * 1024;
+
+/** The documents of a file made ahead, for the content whose hash they record. */
+interface MadeDocs {
+  rel: string;
+  hash: string;
+  docs: SearchDoc[];
+}
+
+async function makeDocsInSlices(file: SourceFileInfo, sliceMs: number): Promise<MadeDocs | undefined> {
+  try {
+    const data = fs.readFileSync(file.abs);
+    const docs = await extractDocsInSlices(file, data.toString('utf8'), yieldToEventLoop, sliceMs);
+    return { rel: file.rel, hash: contentHash(data), docs };
+  } catch {
+    return undefined; // applyFile reads it again and reports what is wrong.
+  }
+}
+
 /** What an update found to do, and how far applying it got. */
 interface SyncPlan {
   report: Omit<UpdateReport, 'embedded'>;
@@ -104,6 +131,8 @@ interface SyncPlan {
   /** Index of the next changed file to apply. */
   next: number;
   removedApplied: boolean;
+  /** Documents of the next file, made ahead in slices (see LARGE_SOURCE_BYTES). */
+  made?: MadeDocs;
   started: number;
   limits: { maxBytes: number; now: number };
 }
@@ -158,7 +187,8 @@ function applySlice(backend: LexicalBackend, plan: SyncPlan, end: number, deadli
   const first = plan.next;
   while (plan.next < end && (plan.next === first || performance.now() < deadline)) {
     const file = plan.changed[plan.next++];
-    applyFile(backend, file, current.get(file.rel), plan.limits, plan.report);
+    applyFile(backend, file, current.get(file.rel), plan.limits, plan.report, plan.made?.rel === file.rel ? plan.made : undefined);
+    plan.made = undefined;
   }
   if (plan.next < plan.changed.length || plan.removedApplied) return;
   plan.removedApplied = true;
@@ -191,6 +221,7 @@ function applyFile(
   previous: SourceState | undefined,
   limits: { maxBytes: number; now: number },
   report: Omit<UpdateReport, 'embedded'>,
+  made?: MadeDocs,
 ): void {
   if (isUnchanged(previous, file.mtimeMs, file.size)) {
     report.unchanged++;
@@ -222,7 +253,8 @@ function applyFile(
   }
   let docs;
   try {
-    docs = extractDocs(file, data.toString('utf8'));
+    // Made ahead from the same content (the file may have changed since: then made again here).
+    docs = made?.hash === state.hash ? made.docs : extractDocs(file, data.toString('utf8'));
   } catch (error) {
     // A parser bug must not stop the update; the file keeps its previous documents.
     report.errors.push({ file: file.rel, message: (error as Error).message });
