@@ -10,7 +10,7 @@ import { contentHash, extractDocs, extractDocsInSlices } from './extractDocs';
 import type { SearchDoc } from './searchTypes';
 import type { LexicalBackend, SourceState } from './lexicalBackend';
 import type { UpdateReport } from './searchTypes';
-import { classifySource, statSource, visitSourceFiles, type SourceFileInfo } from './sourceFiles';
+import { classifySource, statSource, visitSourceFiles, visitSourceFilesInSlices, type SourceFileInfo, type SourceVisitor } from './sourceFiles';
 import { clearFrontmatterCache } from '../util/yamlFrontmatter';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
@@ -73,7 +73,7 @@ const HOLD_MAINTENANCE_FILES = 100;
 export async function syncIndexInSlices(backend: LexicalBackend, paths: StorePaths, options: SyncOptions = {}, slicing: SlicedSyncOptions = {}): Promise<Omit<UpdateReport, 'embedded'>> {
   const run = slicing.run ?? ((slice) => slice(backend));
   const sliceMs = slicing.sliceMs ?? DEFAULT_SLICE_MS;
-  const plan = run((b) => planSync(b, paths, options));
+  const plan = options.only ? run((b) => planSync(b, paths, options)) : await planFullInSlices(run, paths, options, sliceMs);
   const total = plan.changed.length;
   // A build, not a refresh of a few files: merging waits for the end.
   if (total >= HOLD_MAINTENANCE_FILES) backend.holdMaintenance?.(true);
@@ -157,21 +157,46 @@ function planSync(backend: LexicalBackend, paths: StorePaths, options: SyncOptio
       if (known && states.has(known.rel)) removed.push(known.rel);
     }
   } else {
-    let known = 0;
-    const seen: string[] = [];
-    visitSourceFiles(paths, { transcripts: options.transcripts }, (rel, abs, kind, category, mtimeMs, size) => {
-      report.scanned++;
-      seen.push(rel);
-      const state = states.get(rel);
-      if (state) known++;
-      if (!isUnchanged(state, mtimeMs, size)) changed.push({ rel, abs, kind, category, mtimeMs, size });
-    });
-    // Every indexed source was seen (the usual case): no need to look for vanished ones.
-    if (known < states.size) {
-      const present = new Set(seen);
-      for (const rel of states.keys()) if (!present.has(rel)) removed.push(rel);
-    }
+    const listing = fullListing(states, report, changed);
+    visitSourceFiles(paths, { transcripts: options.transcripts }, listing.visit);
+    removed.push(...listing.vanished());
   }
+  return finishPlan(report, changed, removed, started, options);
+}
+
+/** planSync of every source, the stat scan done with pauses (the backend's states read once, at the start). */
+async function planFullInSlices(run: <T>(slice: (backend: LexicalBackend) => T) => T, paths: StorePaths, options: SyncOptions, sliceMs: number): Promise<SyncPlan> {
+  const started = performance.now();
+  const report: Omit<UpdateReport, 'embedded'> = { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0 };
+  const changed: SourceFileInfo[] = [];
+  // A copy: the map a backend hands out is its live cache, which updates between pauses change.
+  const states = new Map(run((b) => b.sourceStates()));
+  const listing = fullListing(states, report, changed);
+  await visitSourceFilesInSlices(paths, { transcripts: options.transcripts }, listing.visit, yieldToEventLoop, sliceMs);
+  return finishPlan(report, changed, listing.vanished(), started, options);
+}
+
+/** The visitor of a full listing: counts, picks the changed sources, and finds the vanished ones after. */
+function fullListing(states: ReadonlyMap<string, SourceState>, report: Omit<UpdateReport, 'embedded'>, changed: SourceFileInfo[]): { visit: SourceVisitor; vanished(): string[] } {
+  let known = 0;
+  const seen: string[] = [];
+  const visit: SourceVisitor = (rel, abs, kind, category, mtimeMs, size) => {
+    report.scanned++;
+    seen.push(rel);
+    const state = states.get(rel);
+    if (state) known++;
+    if (!isUnchanged(state, mtimeMs, size)) changed.push({ rel, abs, kind, category, mtimeMs, size });
+  };
+  const vanished = () => {
+    // Every indexed source was seen (the usual case): no need to look for vanished ones.
+    if (known >= states.size) return [];
+    const present = new Set(seen);
+    return [...states.keys()].filter((rel) => !present.has(rel));
+  };
+  return { visit, vanished };
+}
+
+function finishPlan(report: Omit<UpdateReport, 'embedded'>, changed: SourceFileInfo[], removed: string[], started: number, options: SyncOptions): SyncPlan {
   report.unchanged = report.scanned - changed.length;
   const limits = { maxBytes: options.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES, now: Date.now() };
   return { report, changed, removed, next: 0, removedApplied: removed.length === 0, started, limits };
