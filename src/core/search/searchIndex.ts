@@ -235,8 +235,12 @@ export class SearchIndex {
         update = await this.waitFor(this.update(), options.waitMs ?? this.options.updateWaitMs ?? Infinity, options.signal, options.onProgress);
         if (update) for (const e of update.errors.slice(0, 5)) warnings.push(`${e.file}: ${e.message}`);
         else {
-          indexing = this.building ?? { done: 0, total: 0 };
-          warnings.push(indexingWarning(indexing, firstBuild));
+          const progress = this.building ?? { done: 0, total: 0 };
+          // A refresh still scanning, or with nothing to index, leaves the index as complete as it was.
+          if (firstBuild || progress.done < progress.total) {
+            indexing = progress;
+            warnings.push(indexingWarning(indexing, firstBuild));
+          }
         }
       } catch (error) {
         if (options.signal?.aborted) throw error;
