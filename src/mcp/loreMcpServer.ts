@@ -4,9 +4,8 @@
  * (prompts.ts), and keep it correct through the memory tools (memoryTools.ts). Every tool input
  * is untrusted: sizes are bounded by the schemas, text is redacted and neutralized before it is
  * written, note paths must resolve inside the workspace, and writes take the store lock and are
- * atomic. Replies that hand out
- * knowledge open with the data framing and leave out items held for review. The store is found
- * on first use (storeDiscovery.ts) and never created by the server.
+ * atomic. Replies that hand out knowledge open with the data framing and leave out items held
+ * for review. The store is found on first use (storeDiscovery.ts) and never created by the server.
  */
 import { Console } from 'node:console';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -27,6 +26,11 @@ export interface LoreMcpOptions {
   now?: () => Date;
   /** Diagnostics (stderr in the CLI: stdout is the protocol). */
   log?: (message: string) => void;
+  /**
+   * How long search and recall wait for the index to be built or refreshed before they answer
+   * from the part indexed so far, saying so (default: storeSession's MCP_INDEX_WAIT_MS).
+   */
+  indexWaitMs?: number;
 }
 
 const SERVER_INFO = { name: 'lore', version: '0.1.0' };
@@ -35,7 +39,7 @@ const SERVER_INFO = { name: 'lore', version: '0.1.0' };
 function createLoreMcpServer(request: StoreRequest, options: LoreMcpOptions = {}): { server: McpServer; close(): void } {
   const server = new McpServer(SERVER_INFO, { instructions: LORE_INSTRUCTIONS });
   const now = options.now ?? (() => new Date());
-  const session = new StoreSession(request, server.server, { indexOptions: options.indexOptions, log: options.log });
+  const session = new StoreSession(request, server.server, { indexOptions: options.indexOptions, log: options.log, indexWaitMs: options.indexWaitMs });
   registerReadTools(server, session);
   registerResources(server, session);
   registerPrompts(server, session, workspacePathCompleter(session));

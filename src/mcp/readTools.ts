@@ -20,6 +20,7 @@ import { digestItems } from './digestItems';
 import { readFileNotes } from './mcpWrites';
 import { openConversationText } from './openConversation';
 import type { StoreSession } from './storeSession';
+import { toolWait, type ToolWait } from './toolProgress';
 import { withStore } from './toolContext';
 import { budgetBytes, errorReply, itemFromHit, itemFromLine, itemFromRecall, listReply, listReplyShape, maxTokensArg, textReply, type ReplyItem } from './toolReply';
 
@@ -48,13 +49,16 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
         query: z.string(),
         partial: z.boolean().describe('True when no item has every word and these items have some of them'),
         engine: z.string().describe('The search engine and mode that answered'),
+        indexing: z.object({ done: z.number(), total: z.number() }).optional().describe('Set while the index is still being built: files indexed so far'),
         ...listReplyShape,
       },
       annotations: { title: 'Search project knowledge', ...READ_ONLY },
     },
-    ({ query, category, limit, max_tokens }) =>
+    ({ query, category, limit, max_tokens }, call) =>
       withStore(session, async (paths) => {
-        const response = await session.openIndex(paths).search(query, { categories: category ? [category] : undefined, limit: limit ?? DEFAULT_LIMIT });
+        // A first build of a large store takes a while: progress while waiting, then the part indexed so far.
+        const wait = toolWait(call, 'search_knowledge', 'indexing the store', session.log);
+        const response = await wait.during(session.openIndex(paths).search(query, { categories: category ? [category] : undefined, limit: limit ?? DEFAULT_LIMIT, ...wait.options }));
         const keep = agentItemFilter(paths);
         const items = response.hits.filter((h) => keepsRecord(keep, h)).map(itemFromHit);
         const warnings = [...(response.partial ? [PARTIAL_MATCHES_WARNING] : []), ...response.warnings, ...fallbackWarning(response.backend, response.backendReason)];
@@ -65,7 +69,7 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
           empty: 'no results',
           more: 'pass a larger max_tokens, a category, or more words',
           warnings,
-          extra: { query, partial: response.partial === true, engine },
+          extra: { query, partial: response.partial === true, engine, ...(response.indexing ? { indexing: response.indexing } : {}) },
           maxTokens: max_tokens,
         });
       }),
@@ -86,8 +90,8 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
       outputSchema: listReplyShape,
       annotations: { title: 'Recall context for a task', ...READ_ONLY },
     },
-    ({ query, files, max_tokens }) =>
-      withStore(session, (paths) => recallReply(session, paths, { query, files, maxTokens: max_tokens })),
+    ({ query, files, max_tokens }, call) =>
+      withStore(session, (paths) => recallReply(session, paths, { query, files, maxTokens: max_tokens }, toolWait(call, 'recall_context', 'indexing the store', session.log))),
   );
 
   server.registerTool(
@@ -210,10 +214,12 @@ function digestReply(paths: StorePaths, maxTokens: number | undefined): CallTool
 }
 
 /** recall_context's reply (also the file_knowledge and task_context prompts'). */
-export async function recallReply(session: StoreSession, paths: StorePaths, args: { query?: string; files?: string[]; maxTokens?: number }): Promise<CallToolResult> {
+export async function recallReply(session: StoreSession, paths: StorePaths, args: { query?: string; files?: string[]; maxTokens?: number }, wait?: ToolWait): Promise<CallToolResult> {
   const { query, files, maxTokens } = args;
   if (!query?.trim() && !files?.length) return digestReply(paths, maxTokens);
-  const result = await recall(paths, { query, files, tokenBudget: maxTokens, index: session.openIndex(paths) });
+  // The index only serves the query: the notes of files are read from their note files.
+  const work = recall(paths, { query, files, tokenBudget: maxTokens, index: query?.trim() ? session.openIndex(paths) : undefined, ...wait?.options });
+  const result = await (wait ? wait.during(work) : work);
   const sections = new Map<ReplyItem, string>();
   const items = result.items.map((r) => {
     const item = itemFromRecall(r);

@@ -21,7 +21,15 @@ const ROOTS_TIMEOUT_MS = 5000;
 export interface StoreSessionOptions {
   indexOptions?: SearchIndexOptions;
   log?: (message: string) => void;
+  /**
+   * How long search and recall wait for the index to be built or refreshed before they answer
+   * from the part indexed so far, saying so (default MCP_INDEX_WAIT_MS).
+   */
+  indexWaitMs?: number;
 }
+
+/** A first build of a large store takes tens of seconds: an agent gets an answer after this long. */
+export const MCP_INDEX_WAIT_MS = 1000;
 
 export class StoreSession {
   private found: Extract<StoreLookup, { found: true }> | undefined;
@@ -38,6 +46,11 @@ export class StoreSession {
       this.roots = undefined;
       if (!namesStore(request)) this.reset();
     });
+  }
+
+  /** The server's diagnostics (stderr). */
+  get log(): ((message: string) => void) | undefined {
+    return this.options.log;
   }
 
   /** The store (found, or the message saying it was not). */
@@ -71,7 +84,8 @@ export class StoreSession {
       },
     );
     const refreshAfterMs = this.watcher ? MCP_SAFETY_REFRESH_MS : MCP_REFRESH_AFTER_MS;
-    return (this.index = SearchIndex.open(paths, { refreshAfterMs, ...this.options.indexOptions, log: this.options.log }));
+    const updateWaitMs = this.options.indexWaitMs ?? MCP_INDEX_WAIT_MS;
+    return (this.index = SearchIndex.open(paths, { refreshAfterMs, updateWaitMs, ...this.options.indexOptions, log: this.options.log }));
   }
 
   /** Brings the open index up to date for files the server just wrote. */

@@ -24,6 +24,9 @@ export async function mcpCommand(argv: string[], io: Output): Promise<number> {
   // Loaded on demand: the MCP SDK and zod are a large share of the CLI's start-up otherwise.
   const { serveLoreMcp } = await import('../../mcp/loreMcpServer.js');
   // Diagnostics quote what clients sent: escaped, so a hostile line cannot drive the terminal.
-  await serveLoreMcp({ root, workspace, envRoot: envOf(io).LORE_ROOT, cwd: cwdOf(io) }, { log: (message) => io.err(printable(message, { keepLineBreaks: true })) });
+  // LORE_MCP_INDEX_WAIT_MS: how long a search waits for a first index build before answering from its part so far.
+  const wait = Number(envOf(io).LORE_MCP_INDEX_WAIT_MS);
+  const indexWaitMs = envOf(io).LORE_MCP_INDEX_WAIT_MS?.trim() && Number.isFinite(wait) && wait >= 0 ? wait : undefined;
+  await serveLoreMcp({ root, workspace, envRoot: envOf(io).LORE_ROOT, cwd: cwdOf(io) }, { log: (message) => io.err(printable(message, { keepLineBreaks: true })), indexWaitMs });
   return EXIT_OK;
 }

@@ -17,7 +17,7 @@ import { recordLine } from '../knowledge/heldItems';
 import { stripProvenance } from '../knowledge/provenance';
 import { flagInstruction } from '../safety/instructionFlags';
 import { redactSecrets } from '../safety/redact';
-import { parseNoteFile } from '../store/noteFile';
+import { parseNoteFile, type NoteFile } from '../store/noteFile';
 import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
 import { sha256Hash } from '../util/sha256';
@@ -78,17 +78,61 @@ function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; cate
 }
 
 function categoryDocs(source: SourceFileInfo, text: string): SearchDoc[] {
+  return categoryEntries(source, text).flatMap((make) => make());
+}
+
+/** The items of a category file, each with its document made on demand. */
+function categoryEntries(source: SourceFileInfo, text: string): Array<() => SearchDoc[]> {
   const category = source.category ?? 'facts';
-  return listItems(text).flatMap((item) => itemDoc(source.rel, item, { line: item.line + 1, category, label: item.section, section: item.section }));
+  return listItems(text).map((item) => () => itemDoc(source.rel, item, { line: item.line + 1, category, label: item.section, section: item.section }));
+}
+
+/**
+ * The same documents as extractDocs, made with a pause (`pause`, a yield to the event loop)
+ * every `sliceMs`: a category or note file of 20,000 items takes a second to redact, flag and
+ * hash, which a server must not spend in one stretch. Conversations are made at once.
+ */
+export async function extractDocsInSlices(source: SourceFileInfo, text: string, pause: () => Promise<void>, sliceMs: number): Promise<SearchDoc[]> {
+  if (source.kind === 'transcript') return extractDocs(source, text);
+  const makers = source.kind === 'notes' ? noteEntries(source, text).map((entry) => entry.doc) : categoryEntries(source, text);
+  const docs: SearchDoc[] = [];
+  let deadline = performance.now() + sliceMs;
+  for (const make of makers) {
+    docs.push(...make());
+    if (performance.now() < deadline) continue;
+    await pause();
+    deadline = performance.now() + sliceMs;
+  }
+  return docs;
 }
 
 function noteDocs(source: SourceFileInfo, text: string): SearchDoc[] {
-  const note = parseNoteFile(text);
+  return noteEntries(source, text).flatMap((entry) => entry.doc());
+}
+
+/** One note of a note file: where it is, and its document made on demand (none when only provenance is left). */
+export interface NoteEntry {
+  item: KnowledgeItem;
+  /** 1-based line in the note file. */
+  line: number;
+  notedPath?: string;
+  doc(): SearchDoc[];
+}
+
+/**
+ * The notes of a note file with their documents made on demand: recall makes only those that
+ * fit its budget (a file can hold tens of thousands of notes), the index all of them. `note` is
+ * the text parsed, when the caller has it already.
+ */
+export function noteEntries(source: SourceFileInfo, text: string, note: NoteFile = parseNoteFile(text)): NoteEntry[] {
   // Note lines are numbered in the body; the frontmatter above it shifts them.
   const bodyStart = text.endsWith(note.body) ? text.length - note.body.length : 0;
   const offset = countLines(text, 0, bodyStart);
   const notedPath = note.meta.path || undefined;
-  return note.notes.flatMap((item) => itemDoc(source.rel, item, { line: offset + item.line + 1, category: 'notes', label: notedPath, notedPath }));
+  return note.notes.map((item) => {
+    const line = offset + item.line + 1;
+    return { item, line, notedPath, doc: () => itemDoc(source.rel, item, { line, category: 'notes', label: notedPath, notedPath }) };
+  });
 }
 
 function countLines(text: string, from: number, to: number): number {

@@ -6,10 +6,11 @@
  */
 import * as fs from 'node:fs';
 import type { StorePaths } from '../store/storePaths';
-import { contentHash, extractDocs } from './extractDocs';
+import { contentHash, extractDocs, extractDocsInSlices } from './extractDocs';
+import type { SearchDoc } from './searchTypes';
 import type { LexicalBackend, SourceState } from './lexicalBackend';
 import type { UpdateReport } from './searchTypes';
-import { classifySource, statSource, visitSourceFiles, type SourceFileInfo } from './sourceFiles';
+import { classifySource, statSource, visitSourceFiles, visitSourceFilesInSlices, type SourceFileInfo, type SourceVisitor } from './sourceFiles';
 import { clearFrontmatterCache } from '../util/yamlFrontmatter';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
@@ -30,8 +31,114 @@ export interface SyncOptions {
   maxTranscriptBytes?: number;
 }
 
-/** Brings the backend up to date with the store's files. */
+/** Brings the backend up to date with the store's files, in one transaction. */
 export function syncIndex(backend: LexicalBackend, paths: StorePaths, options: SyncOptions = {}): Omit<UpdateReport, 'embedded'> {
+  const plan = planSync(backend, paths, options);
+  if (plan.changed.length > 0 || plan.removed.length > 0) backend.transaction(() => applySlice(backend, plan, plan.changed.length));
+  return finishSync(backend, plan);
+}
+
+/** How far a sliced sync got: files applied of those that changed (total). */
+export interface SyncProgress {
+  done: number;
+  total: number;
+}
+
+export interface SlicedSyncOptions {
+  /** Work done between two yields to the event loop, in ms (default 25). */
+  sliceMs?: number;
+  /** Called after each slice. */
+  onProgress?: (progress: SyncProgress) => void;
+  /**
+   * Runs each slice's transaction (SearchIndex wraps it in its recovery); it receives the
+   * backend to use, which recovery may have replaced since the last slice.
+   */
+  run?: <T>(slice: (backend: LexicalBackend) => T) => T;
+}
+
+const DEFAULT_SLICE_MS = 25;
+/** Changed files from which a sliced update holds maintenance back until it is done. */
+const HOLD_MAINTENANCE_FILES = 100;
+
+/**
+ * The same update as syncIndex, cut into slices of about `sliceMs` each, with a yield to the
+ * event loop between them, so that a first index of a large store (tens of seconds) never holds
+ * a server's event loop for long: requests keep being answered, and queries between two slices
+ * see the part indexed so far. Each slice is its own transaction, and each source's documents
+ * and state change together, so an interrupted build leaves a valid index that the next update
+ * completes. Category files come first (the listing's order), then notes, then conversations.
+ * Maintenance the slices would each trigger (SQLite's segment merge) is held and done at the
+ * end, in steps too.
+ */
+export async function syncIndexInSlices(backend: LexicalBackend, paths: StorePaths, options: SyncOptions = {}, slicing: SlicedSyncOptions = {}): Promise<Omit<UpdateReport, 'embedded'>> {
+  const run = slicing.run ?? ((slice) => slice(backend));
+  const sliceMs = slicing.sliceMs ?? DEFAULT_SLICE_MS;
+  const plan = options.only ? run((b) => planSync(b, paths, options)) : await planFullInSlices(run, paths, options, sliceMs);
+  const total = plan.changed.length;
+  // A build, not a refresh of a few files: merging waits for the end.
+  if (total >= HOLD_MAINTENANCE_FILES) backend.holdMaintenance?.(true);
+  slicing.onProgress?.({ done: 0, total });
+  let current = backend;
+  while (plan.next < total || (plan.removed.length > 0 && !plan.removedApplied)) {
+    // A large file's documents are made before its slice, with pauses (its write stays one step).
+    const next = plan.changed[plan.next];
+    if (next && next.size >= LARGE_SOURCE_BYTES) plan.made = await makeDocsInSlices(next, sliceMs);
+    run((b) => {
+      current = b;
+      const deadline = performance.now() + sliceMs;
+      // A slice takes files until its time is up (at least one, so a slow file still moves on).
+      b.transaction(() => applySlice(b, plan, total, deadline));
+    });
+    slicing.onProgress?.({ done: plan.next, total });
+    if (plan.next < total) await yieldToEventLoop();
+  }
+  // What a large transaction would have merged at once (a stall of ~0.5 s), a step per slice.
+  current.holdMaintenance?.(false);
+  while (current.maintain?.()) await yieldToEventLoop();
+  return finishSync(current, plan);
+}
+
+/** Lets pending I/O and timers run (setImmediate: after I/O callbacks, unlike a resolved promise). */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Source files at least this large have their documents made in slices (a few thousand items). */
+const LARGE_SOURCE_BYTES = 256 * 1024;
+
+/** The documents of a file made ahead, for the content whose hash they record. */
+interface MadeDocs {
+  rel: string;
+  hash: string;
+  docs: SearchDoc[];
+}
+
+async function makeDocsInSlices(file: SourceFileInfo, sliceMs: number): Promise<MadeDocs | undefined> {
+  try {
+    const data = fs.readFileSync(file.abs);
+    const docs = await extractDocsInSlices(file, data.toString('utf8'), yieldToEventLoop, sliceMs);
+    return { rel: file.rel, hash: contentHash(data), docs };
+  } catch {
+    return undefined; // applyFile reads it again and reports what is wrong.
+  }
+}
+
+/** What an update found to do, and how far applying it got. */
+interface SyncPlan {
+  report: Omit<UpdateReport, 'embedded'>;
+  changed: SourceFileInfo[];
+  removed: string[];
+  /** Index of the next changed file to apply. */
+  next: number;
+  removedApplied: boolean;
+  /** Documents of the next file, made ahead in slices (see LARGE_SOURCE_BYTES). */
+  made?: MadeDocs;
+  started: number;
+  limits: { maxBytes: number; now: number };
+}
+
+/** Lists the sources (or stats the `only` ones) and picks those whose mtime or size changed, and the vanished ones. */
+function planSync(backend: LexicalBackend, paths: StorePaths, options: SyncOptions): SyncPlan {
   const started = performance.now();
   const report: Omit<UpdateReport, 'embedded'> = { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0 };
   const states = backend.sourceStates();
@@ -50,42 +157,81 @@ export function syncIndex(backend: LexicalBackend, paths: StorePaths, options: S
       if (known && states.has(known.rel)) removed.push(known.rel);
     }
   } else {
-    let known = 0;
-    const seen: string[] = [];
-    visitSourceFiles(paths, { transcripts: options.transcripts }, (rel, abs, kind, category, mtimeMs, size) => {
-      report.scanned++;
-      seen.push(rel);
-      const state = states.get(rel);
-      if (state) known++;
-      if (!isUnchanged(state, mtimeMs, size)) changed.push({ rel, abs, kind, category, mtimeMs, size });
-    });
+    const listing = fullListing(states, report, changed);
+    visitSourceFiles(paths, { transcripts: options.transcripts }, listing.visit);
+    removed.push(...listing.vanished());
+  }
+  return finishPlan(report, changed, removed, started, options);
+}
+
+/** planSync of every source, the stat scan done with pauses (the backend's states read once, at the start). */
+async function planFullInSlices(run: <T>(slice: (backend: LexicalBackend) => T) => T, paths: StorePaths, options: SyncOptions, sliceMs: number): Promise<SyncPlan> {
+  const started = performance.now();
+  const report: Omit<UpdateReport, 'embedded'> = { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0 };
+  const changed: SourceFileInfo[] = [];
+  // A copy: the map a backend hands out is its live cache, which updates between pauses change.
+  const states = new Map(run((b) => b.sourceStates()));
+  const listing = fullListing(states, report, changed);
+  await visitSourceFilesInSlices(paths, { transcripts: options.transcripts }, listing.visit, yieldToEventLoop, sliceMs);
+  return finishPlan(report, changed, listing.vanished(), started, options);
+}
+
+/** The visitor of a full listing: counts, picks the changed sources, and finds the vanished ones after. */
+function fullListing(states: ReadonlyMap<string, SourceState>, report: Omit<UpdateReport, 'embedded'>, changed: SourceFileInfo[]): { visit: SourceVisitor; vanished(): string[] } {
+  let known = 0;
+  const seen: string[] = [];
+  const visit: SourceVisitor = (rel, abs, kind, category, mtimeMs, size) => {
+    report.scanned++;
+    seen.push(rel);
+    const state = states.get(rel);
+    if (state) known++;
+    if (!isUnchanged(state, mtimeMs, size)) changed.push({ rel, abs, kind, category, mtimeMs, size });
+  };
+  const vanished = () => {
     // Every indexed source was seen (the usual case): no need to look for vanished ones.
-    if (known < states.size) {
-      const present = new Set(seen);
-      for (const rel of states.keys()) if (!present.has(rel)) removed.push(rel);
-    }
-  }
+    if (known >= states.size) return [];
+    const present = new Set(seen);
+    return [...states.keys()].filter((rel) => !present.has(rel));
+  };
+  return { visit, vanished };
+}
+
+function finishPlan(report: Omit<UpdateReport, 'embedded'>, changed: SourceFileInfo[], removed: string[], started: number, options: SyncOptions): SyncPlan {
   report.unchanged = report.scanned - changed.length;
-  if (changed.length > 0 || removed.length > 0) {
-    const maxBytes = options.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES;
-    const now = Date.now();
-    backend.transaction(() => {
-      // Another process may have updated the index since the states were read outside the lock.
-      const current = backend.sourceStates();
-      for (const file of changed) applyFile(backend, file, current.get(file.rel), { maxBytes, now }, report);
-      for (const rel of removed) {
-        if (!current.has(rel)) continue;
-        backend.removeSource(rel);
-        report.removed.push(rel);
-      }
-    });
+  const limits = { maxBytes: options.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES, now: Date.now() };
+  return { report, changed, removed, next: 0, removedApplied: removed.length === 0, started, limits };
+}
+
+/**
+ * Applies changed files from `plan.next` on, until `end` or the deadline, then (once all are
+ * applied) the removals. Runs inside a transaction.
+ */
+function applySlice(backend: LexicalBackend, plan: SyncPlan, end: number, deadline = Infinity): void {
+  // Another process may have updated the index since the states were read outside the lock.
+  const current = backend.sourceStates();
+  const first = plan.next;
+  while (plan.next < end && (plan.next === first || performance.now() < deadline)) {
+    const file = plan.changed[plan.next++];
+    applyFile(backend, file, current.get(file.rel), plan.limits, plan.report, plan.made?.rel === file.rel ? plan.made : undefined);
+    plan.made = undefined;
   }
+  if (plan.next < plan.changed.length || plan.removedApplied) return;
+  plan.removedApplied = true;
+  for (const rel of plan.removed) {
+    if (!current.has(rel)) continue;
+    backend.removeSource(rel);
+    plan.report.removed.push(rel);
+  }
+}
+
+function finishSync(backend: LexicalBackend, plan: SyncPlan): Omit<UpdateReport, 'embedded'> {
+  const { report } = plan;
   // Whatever gray-matter cached while notes were parsed goes (a leak in a long-running process otherwise).
-  if (changed.some((f) => f.kind === 'notes')) clearFrontmatterCache();
+  if (plan.changed.some((f) => f.kind === 'notes')) clearFrontmatterCache();
   report.docs = backend.count();
   report.indexed.sort();
   report.removed.sort();
-  report.ms = performance.now() - started;
+  report.ms = performance.now() - plan.started;
   return report;
 }
 
@@ -100,6 +246,7 @@ function applyFile(
   previous: SourceState | undefined,
   limits: { maxBytes: number; now: number },
   report: Omit<UpdateReport, 'embedded'>,
+  made?: MadeDocs,
 ): void {
   if (isUnchanged(previous, file.mtimeMs, file.size)) {
     report.unchanged++;
@@ -131,7 +278,8 @@ function applyFile(
   }
   let docs;
   try {
-    docs = extractDocs(file, data.toString('utf8'));
+    // Made ahead from the same content (the file may have changed since: then made again here).
+    docs = made?.hash === state.hash ? made.docs : extractDocs(file, data.toString('utf8'));
   } catch (error) {
     // A parser bug must not stop the update; the file keeps its previous documents.
     report.errors.push({ file: file.rel, message: (error as Error).message });

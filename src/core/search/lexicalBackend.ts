@@ -52,6 +52,14 @@ export interface LexicalBackend {
   sourceStates(): ReadonlyMap<string, SourceState>;
   /** Runs `fn` atomically (one write transaction in SQLite). */
   transaction<T>(fn: () => T): T;
+  /**
+   * While held, maintenance that a large transaction would trigger (SQLite merges its FTS
+   * segments) waits: a build in many small transactions would otherwise merge the whole growing
+   * index again and again. After releasing, `maintain` does what is due, a step at a time.
+   */
+  holdMaintenance?(hold: boolean): void;
+  /** One bounded step of due maintenance; true while more remains. */
+  maintain?(): boolean;
   /** Replaces the documents of one source file and records its state. */
   replaceSource(state: SourceState, docs: SearchDoc[]): void;
   /** Records a new mtime/size for a source whose content did not change. */

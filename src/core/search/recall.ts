@@ -8,15 +8,15 @@
  */
 import * as path from 'node:path';
 import { BYTES_PER_TOKEN } from '../constants';
-import { agentItemFilter, keepsRecord, type AgentItemFilter } from '../knowledge/heldItems';
+import { agentItemFilter, keepsRecord, recordLine, type AgentItemFilter } from '../knowledge/heldItems';
 import { recordItemId } from '../knowledge/itemId';
-import { formatProvenance } from '../knowledge/provenance';
+import { formatProvenance, stripProvenance } from '../knowledge/provenance';
 import { redactSecrets } from '../safety/redact';
 import { digestSections, readCategoryTexts, renderDigest } from '../store/digest';
-import { readNotesOf, workspaceRelative } from '../store/fileNotes';
+import { readNotesOf, workspaceRelative, type ReadNotes } from '../store/fileNotes';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
-import { extractDocs } from './extractDocs';
-import { PARTIAL_MATCHES_WARNING, SearchIndex, type SearchIndexOptions } from './searchIndex';
+import { noteEntries, type NoteEntry } from './extractDocs';
+import { PARTIAL_MATCHES_WARNING, SearchIndex, type SearchIndexOptions, type SearchOptions } from './searchIndex';
 import type { SearchBackendName, SearchCategory, SearchResponse } from './searchTypes';
 
 export interface RecallOptions {
@@ -31,6 +31,10 @@ export interface RecallOptions {
   /** An open index to reuse (the extension keeps one); else one is opened and closed. */
   index?: SearchIndex;
   indexOptions?: SearchIndexOptions;
+  /** How long the query waits for an index update, its cancellation and progress (see SearchOptions). */
+  waitMs?: SearchOptions['waitMs'];
+  signal?: AbortSignal;
+  onProgress?: SearchOptions['onProgress'];
 }
 
 export interface RecallItem {
@@ -61,8 +65,10 @@ export interface RecallResult {
   backendReason?: string;
   mode?: SearchResponse['mode'];
   modeReason?: string;
-  /** The search's warnings (ranking window, partial matches, a fallback engine's trouble). */
+  /** The search's warnings (ranking window, partial matches, a fallback engine's trouble, an index still being built). */
   warnings: string[];
+  /** Set when the matches came from an index still being built (see SearchResponse.indexing). */
+  indexing?: SearchResponse['indexing'];
 }
 
 const DEFAULT_BUDGET = 1000;
@@ -89,31 +95,115 @@ function itemLine(item: RecallItem): string {
   return `- ${label}${item.text}${prov}${where}`;
 }
 
-/** The notes of the given files, read without healing (recall must not write). */
-async function fileNoteItems(paths: StorePaths, files: string[], keep: AgentItemFilter): Promise<RecallItem[]> {
-  const items: RecallItem[] = [];
+/**
+ * The answer's lines within the token budget, section by section (a section's heading is paid
+ * for with its first line); what does not fit is counted as omitted, and a smaller item after it
+ * may still fit.
+ */
+class BudgetedLines {
+  readonly lines: string[] = [];
+  readonly included: RecallItem[] = [];
+  used = 0;
+  omitted = 0;
+  private title = '';
+  private headed = false;
+
+  constructor(readonly budget: number) {}
+
+  section(title: string): void {
+    this.title = title;
+    this.headed = false;
+  }
+
+  /** What `line` would cost in the current section. */
+  private cost(line: string): number {
+    return estimateTokens((this.headed ? '' : this.title + '\n') + line + '\n');
+  }
+
+  /** True when not even `line` (the shortest an item could render as) fits any more. */
+  full(line: string): boolean {
+    return this.used + this.cost(line) > this.budget;
+  }
+
+  add(item: RecallItem): void {
+    const line = itemLine(item);
+    const cost = this.cost(line);
+    if (this.used + cost > this.budget) {
+      this.omitted++;
+      return;
+    }
+    if (!this.headed) this.lines.push(this.title);
+    this.headed = true;
+    this.lines.push(line);
+    this.included.push(item);
+    this.used += cost;
+  }
+}
+
+/** A requested file's note file, once (the same file named twice, or by two spellings, is read once). */
+function requestedNotes(paths: StorePaths, files: string[], signal?: AbortSignal): Map<string, Array<{ abs: string; found: ReadNotes }>> {
+  const byPath = new Map<string, Array<{ abs: string; found: ReadNotes }>>();
+  const seen = new Set<string>();
   for (const file of files) {
+    signal?.throwIfAborted();
     const abs = path.resolve(paths.workspace, file);
     if (!isInside(paths.workspace, abs)) continue;
     const found = readNotesOf(paths, abs);
-    if (!found) continue;
-    // The same documents the index holds, so lines and stripped texts agree with search hits.
-    const source = { rel: storeRelative(paths, found.file), abs: found.file, kind: 'notes' as const, mtimeMs: 0, size: found.text.length };
-    for (const doc of extractDocs(source, found.text)) {
-      if (!keepsRecord(keep, doc)) continue;
-      items.push({
-        kind: 'file-note',
-        id: recordItemId(doc),
-        category: 'notes',
-        text: cut(doc.text, ITEM_CHARS),
-        provenance: doc.source ? { source: doc.source, date: doc.date } : undefined,
-        file: doc.file,
-        line: doc.line,
-        notedPath: doc.notedPath ?? workspaceRelative(paths, abs),
-      });
+    if (!found || seen.has(found.file)) continue;
+    seen.add(found.file);
+    // Grouped under the path the notes are about, as the documents name it.
+    const about = found.note.meta.path ? redactSecrets(found.note.meta.path) : workspaceRelative(paths, abs);
+    let group = byPath.get(about);
+    if (!group) byPath.set(about, (group = []));
+    group.push({ abs, found });
+  }
+  return byPath;
+}
+
+/**
+ * Adds the notes of the given files (read without healing: recall must not write) to the budget,
+ * a section per file. A note is made into a document (redacted, flagged) only when it could still
+ * fit; past that the rest are counted, so a file with 20,000 notes costs a parse, not 20,000
+ * documents. Returns the file:line of every note, so matches repeating one are left out.
+ */
+function addFileNotes(paths: StorePaths, files: string[], keep: AgentItemFilter, out: BudgetedLines, signal?: AbortSignal): Set<string> {
+  const noted = new Set<string>();
+  for (const [about, group] of requestedNotes(paths, files, signal)) {
+    out.section(`## Notes on ${about}`);
+    for (const { abs, found } of group) {
+      signal?.throwIfAborted();
+      // The same documents the index holds, so lines and stripped texts agree with search hits.
+      const source = { rel: storeRelative(paths, found.file), abs: found.file, kind: 'notes' as const, mtimeMs: 0, size: found.text.length };
+      for (const entry of noteEntries(source, found.text, found.note)) {
+        noted.add(`${source.rel}:${entry.line}`);
+        if (out.full(`- x (${source.rel}:${entry.line})`)) {
+          if (wouldShow(entry, keep)) out.omitted++;
+          continue;
+        }
+        for (const doc of entry.doc()) {
+          if (!keepsRecord(keep, doc)) continue;
+          out.add({
+            kind: 'file-note',
+            id: recordItemId(doc),
+            category: 'notes',
+            text: cut(doc.text, ITEM_CHARS),
+            provenance: doc.source ? { source: doc.source, date: doc.date } : undefined,
+            file: doc.file,
+            line: doc.line,
+            notedPath: doc.notedPath ?? workspaceRelative(paths, abs),
+          });
+        }
+      }
     }
   }
-  return items;
+  return noted;
+}
+
+/** Whether a note past the budget would have been shown (it has text, and is not held): counted as omitted then. */
+function wouldShow(entry: NoteEntry, keep: AgentItemFilter): boolean {
+  const text = stripProvenance(entry.item.text).trim();
+  const prov = entry.item.provenance;
+  return text !== '' && keep(recordLine({ text, source: prov?.source, date: prov?.validDate ? prov.date : undefined }));
 }
 
 /** Recalls knowledge for a query and/or files within a token budget. Never throws on input. */
@@ -129,16 +219,18 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     const digest = renderDigest(digestSections(texts, keep), budget * BYTES_PER_TOKEN) ?? '';
     return { text: digest, items: [], omitted: 0, tokens: estimateTokens(digest), tokenBudget: budget, warnings: [] };
   }
-  const index = options.index ?? SearchIndex.open(paths, options.indexOptions);
-  let notes: RecallItem[];
+  const out = new BudgetedLines(budget);
+  const noted = addFileNotes(paths, files, keep, out, options.signal);
   let response: SearchResponse | undefined;
-  try {
-    notes = await fileNoteItems(paths, files, keep);
-    if (query) response = await index.search(query, { limit: options.limit ?? 40, categories: options.categories, markers: { open: '', close: '' } });
-  } finally {
-    if (!options.index) index.close();
+  if (query) {
+    const index = options.index ?? SearchIndex.open(paths, options.indexOptions);
+    try {
+      const { waitMs, signal, onProgress } = options;
+      response = await index.search(query, { limit: options.limit ?? 40, categories: options.categories, markers: { open: '', close: '' }, waitMs, signal, onProgress });
+    } finally {
+      if (!options.index) index.close();
+    }
   }
-  const noted = new Set(notes.map((n) => `${n.file}:${n.line}`));
   const hits = (response?.hits ?? [])
     .filter((h) => !noted.has(`${h.file}:${h.line}`) && keepsRecord(keep, h))
     .map(
@@ -156,31 +248,11 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     );
   // Compact first: knowledge items before conversation excerpts, each group in rank order.
   const ordered = [...hits.filter((h) => h.kind === 'knowledge'), ...hits.filter((h) => h.kind === 'transcript')];
-  const sections: Array<{ title: string; items: RecallItem[] }> = [];
-  const byFile = new Map<string, RecallItem[]>();
-  for (const n of notes) byFile.set(n.notedPath!, [...(byFile.get(n.notedPath!) ?? []), n]);
-  for (const [file, items] of byFile) sections.push({ title: `## Notes on ${file}`, items });
-  if (ordered.length > 0) sections.push({ title: `## Knowledge matching "${cut(query, 80)}"`, items: ordered });
-  const lines: string[] = [];
-  const included: RecallItem[] = [];
-  let used = 0;
-  let omitted = 0;
-  for (const section of sections) {
-    let headed = false;
-    for (const item of section.items) {
-      const line = itemLine(item);
-      const cost = estimateTokens((headed ? '' : section.title + '\n') + line + '\n');
-      if (used + cost > budget) {
-        omitted++;
-        continue;
-      }
-      if (!headed) lines.push(section.title);
-      headed = true;
-      lines.push(line);
-      included.push(item);
-      used += cost;
-    }
+  if (ordered.length > 0) {
+    out.section(`## Knowledge matching "${cut(query, 80)}"`);
+    for (const item of ordered) out.add(item);
   }
+  const { lines, included, omitted } = out;
   const text = lines.length > 0 ? lines.join('\n') + '\n' : '';
   return {
     text,
@@ -193,5 +265,6 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     mode: response?.mode,
     modeReason: response?.modeReason,
     warnings: [...(response?.warnings ?? []), ...(response?.partial ? [PARTIAL_MATCHES_WARNING] : [])],
+    ...(response?.indexing ? { indexing: response.indexing } : {}),
   };
 }

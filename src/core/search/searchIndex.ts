@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { StorePaths } from '../store/storePaths';
 import { embedderFromEnv, type Embedder } from './embeddings';
 import { DEFAULT_WEIGHTS, addVectorCandidates, rank, toHit, type HybridWeights } from './hybrid';
-import { syncIndex, type SyncOptions } from './indexSync';
+import { syncIndex, syncIndexInSlices, type SyncOptions, type SyncProgress } from './indexSync';
 import type { LexicalStep } from './lexicalBackend';
 import { tieredLexical } from './lexicalTiers';
 import { fallbackEngine, openEngine, reopenAfterCorruption, type Engine, type EngineOptions } from './openEngine';
@@ -28,6 +28,12 @@ export interface SearchIndexOptions extends EngineOptions {
   maxTranscriptBytes?: number;
   /** Skip the refresh before a query when the last one is younger than this (default 0: always refresh). */
   refreshAfterMs?: number;
+  /**
+   * How long a query waits for the index update it started (or found running) before it answers
+   * from the index as it is, saying so (default: until the update is done, as the CLI wants). A
+   * first build of a large store takes tens of seconds; a server should not hold a query that long.
+   */
+  updateWaitMs?: number;
 }
 
 export interface SearchOptions extends SearchFilter {
@@ -38,6 +44,22 @@ export interface SearchOptions extends SearchFilter {
   refresh?: boolean;
   /** Use vectors when an embedder is configured (default true). */
   vector?: boolean;
+  /** This query's wait for the index update (default: the index's updateWaitMs). */
+  waitMs?: number;
+  /**
+   * Stops this query's wait: it rejects with the signal's reason. The update it waited for goes
+   * on in the background (later queries need it), yielding between slices as before.
+   */
+  signal?: AbortSignal;
+  /** Progress of the index update this query waits for (files indexed of those to index). */
+  onProgress?: (progress: SyncProgress) => void;
+}
+
+/** A full update in progress, shared by every query that needs it. */
+interface FullUpdate {
+  promise: Promise<UpdateReport>;
+  progress: SyncProgress;
+  listeners: Set<(progress: SyncProgress) => void>;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -58,6 +80,7 @@ export class SearchIndex {
   private embedderProblem: string | undefined;
   private updates: Promise<unknown> = Promise.resolve();
   private refreshAfterMs: number;
+  private full: FullUpdate | undefined;
 
   private constructor(
     readonly paths: StorePaths,
@@ -92,20 +115,64 @@ export class SearchIndex {
 
   /**
    * Brings the index up to date (all files, or `only` some), then embeds new texts. Updates run
-   * one at a time: overlapping ones (a watcher and a query) would embed the same texts twice.
+   * one at a time: overlapping ones (a watcher and a query) would embed the same texts twice. A
+   * full update joins the one already pending. Before the first full update has finished, `only`
+   * files are indexed at once (a write is found by the next query, even while a first build
+   * runs) and the full update is started in the background.
    */
   update(options: Pick<SyncOptions, 'only'> = {}): Promise<UpdateReport> {
-    const next = this.updates.then(() => this.runUpdate(options));
+    if (!options.only) return this.fullUpdate().promise;
+    if (this.synced) return this.enqueue(() => this.runUpdate(options));
+    // Errors of the background build reach whoever waits for it; none here.
+    this.fullUpdate().promise.catch(() => undefined);
+    return Promise.resolve().then(() => this.updateNow(options.only!));
+  }
+
+  /** How far the first build (or a full refresh) has got; undefined when none is running. */
+  get building(): SyncProgress | undefined {
+    return this.full && { ...this.full.progress };
+  }
+
+  private enqueue(task: () => Promise<UpdateReport>): Promise<UpdateReport> {
+    const next = this.updates.then(task);
     this.updates = next.catch(() => undefined);
     return next;
   }
 
-  private async runUpdate(options: Pick<SyncOptions, 'only'>): Promise<UpdateReport> {
+  private fullUpdate(): FullUpdate {
+    if (this.full) return this.full;
+    const full: FullUpdate = { promise: Promise.resolve() as unknown as Promise<UpdateReport>, progress: { done: 0, total: 0 }, listeners: new Set() };
+    full.promise = this.enqueue(() => this.runUpdate({}, full)).finally(() => {
+      if (this.full === full) this.full = undefined;
+    });
+    this.full = full;
+    return full;
+  }
+
+  /** Indexes a few files at once, outside the queue (lexical only: the running build embeds after). */
+  private updateNow(only: string[]): UpdateReport {
+    const report = this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), only }), 'throw');
+    if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
+    return { ...report, embedded: 0 };
+  }
+
+  private async runUpdate(options: Pick<SyncOptions, 'only'>, full?: FullUpdate): Promise<UpdateReport> {
     this.maybeRetrySqlite();
-    const sync = () => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...(this.synced ? options : {}) });
+    const sliced = (): Promise<Omit<UpdateReport, 'embedded'>> => {
+      const lexical = this.engine.lexical;
+      const progress = (p: SyncProgress) => {
+        if (!full) return;
+        full.progress = p;
+        for (const listener of full.listeners) listener({ ...p });
+      };
+      return syncIndexInSlices(lexical, this.paths, this.syncOptions(), {
+        run: (slice) => this.withRecovery(() => slice(this.engine.lexical), 'throw'),
+        onProgress: progress,
+      }).finally(() => lexical.holdMaintenance?.(false));
+    };
     let report: Omit<UpdateReport, 'embedded'>;
     try {
-      report = this.withRecovery(sync, 'throw');
+      report = full ? await sliced() : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
     } catch (error) {
       if (this.engine.lexical.name !== 'sqlite' || !sqliteCode(error)) throw error;
       if (isLocked(error)) {
@@ -118,14 +185,44 @@ export class SearchIndex {
         this.fallBack(`the search index could not be updated (${(error as Error).message})`);
         this.lockedAt = 0;
         this.vector?.invalidate(true);
-        report = syncIndex(this.engine.lexical, this.paths, this.syncOptions());
+        report = await sliced();
       }
     }
-    this.synced = true;
+    if (full) this.synced = true;
     this.lastSync = Date.now();
     if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
     const embedded = this.vector ? await this.vector.embedMissing(this.engine.lexical, this.engine.vectors, (write) => this.withRecovery(write), this.options.log) : 0;
     return { ...report, embedded };
+  }
+
+  /**
+   * Waits for an update for at most `waitMs`, reporting its progress; undefined when it is still
+   * running then. Rejects with the signal's reason when the signal aborts first.
+   */
+  private waitFor(pending: Promise<UpdateReport>, waitMs: number, signal?: AbortSignal, onProgress?: (progress: SyncProgress) => void): Promise<UpdateReport | undefined> {
+    signal?.throwIfAborted();
+    const full = this.full;
+    return new Promise<UpdateReport | undefined>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const listener = onProgress ? (p: SyncProgress) => onProgress(p) : undefined;
+      const settle = (done: () => void) => {
+        if (timer) clearTimeout(timer);
+        if (listener) full?.listeners.delete(listener);
+        signal?.removeEventListener('abort', abort);
+        done();
+      };
+      const abort = () => settle(() => reject(signal!.reason));
+      if (listener && full) {
+        full.listeners.add(listener);
+        listener({ ...full.progress });
+      }
+      if (Number.isFinite(waitMs)) timer = setTimeout(() => settle(() => resolve(undefined)), Math.max(0, waitMs));
+      signal?.addEventListener('abort', abort, { once: true });
+      pending.then(
+        (report) => settle(() => resolve(report)),
+        (error: unknown) => settle(() => reject(error)),
+      );
+    });
   }
 
   /** Runs a query. */
@@ -133,12 +230,23 @@ export class SearchIndex {
     const started = performance.now();
     const warnings: string[] = [];
     let update: UpdateReport | undefined;
+    let indexing: SyncProgress | undefined;
     const stale = Date.now() - this.lastSync >= this.refreshAfterMs;
     if (!this.synced || ((options.refresh ?? true) && stale)) {
+      const firstBuild = !this.synced;
       try {
-        update = await this.update();
-        for (const e of update.errors.slice(0, 5)) warnings.push(`${e.file}: ${e.message}`);
+        update = await this.waitFor(this.update(), options.waitMs ?? this.options.updateWaitMs ?? Infinity, options.signal, options.onProgress);
+        if (update) for (const e of update.errors.slice(0, 5)) warnings.push(`${e.file}: ${e.message}`);
+        else {
+          const progress = this.building ?? { done: 0, total: 0 };
+          // A refresh still scanning, or with nothing to index, leaves the index as complete as it was.
+          if (firstBuild || progress.done < progress.total) {
+            indexing = progress;
+            warnings.push(indexingWarning(indexing, firstBuild));
+          }
+        }
       } catch (error) {
+        if (options.signal?.aborted) throw error;
         // Unexpected (the engines' own failures are handled in update): answer from the index as it is.
         warnings.push(`the index could not be refreshed: ${(error as Error).message}`);
       }
@@ -147,7 +255,7 @@ export class SearchIndex {
     const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(Number(options.limit) || DEFAULT_LIMIT)));
     const filter: SearchFilter = { categories: options.categories, since: options.since, until: options.until };
     const markers = options.markers ?? DEFAULT_MARKERS;
-    const base = { query, backend: this.backend, backendReason: this.backendReason, warnings, update };
+    const base = { query, backend: this.backend, backendReason: this.backendReason, warnings, update, ...(indexing ? { indexing } : {}) };
     if (isEmptyQuery(parsed)) {
       return { ...base, hits: [], mode: 'lexical', modeReason: 'the query has no words to search for', tookMs: performance.now() - started };
     }
@@ -264,6 +372,14 @@ export class SearchIndex {
     this.synced = false;
     this.vector?.invalidate(true);
   }
+}
+
+/** The warning of an answer given before the index update it waited for was done. */
+function indexingWarning(progress: SyncProgress, firstBuild: boolean): string {
+  const counted = progress.total > 0 ? ` (${progress.done} of ${progress.total} files indexed)` : '';
+  return firstBuild
+    ? `the search index is still being built${counted}: these results come from the part indexed so far; search again shortly for complete results`
+    : `the search index is catching up with changed files${counted}: the newest changes may be missing from these results`;
 }
 
 /** One-shot search: opens the store's index, refreshes it, queries, closes. */

@@ -134,5 +134,10 @@ export interface SearchResponse {
   warnings: string[];
   /** The index refresh that ran before the query, when one did. */
   update?: UpdateReport;
+  /**
+   * Set when the answer came before the index update it waited for was done (a first build of a
+   * large store): how many of the files to index were indexed. `warnings` says so in words.
+   */
+  indexing?: { done: number; total: number };
   tookMs: number;
 }

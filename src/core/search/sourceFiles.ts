@@ -105,6 +105,24 @@ export type SourceVisitor = (rel: string, abs: string, kind: SourceKind, categor
  * thousands of files, so it builds no object per file: the visitor keeps what it needs.
  */
 export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boolean }, visit: SourceVisitor): void {
+  for (const _ of sourceFileSteps(paths, options, visit));
+}
+
+/**
+ * The same visit with a pause (a yield to the event loop) every `sliceMs`: a stat of 10,000
+ * files is a few hundred ms on a loaded machine, which a server must not spend in one stretch.
+ */
+export async function visitSourceFilesInSlices(paths: StorePaths, options: { transcripts?: boolean }, visit: SourceVisitor, pause: () => Promise<void>, sliceMs: number): Promise<void> {
+  let deadline = performance.now() + sliceMs;
+  for (const _ of sourceFileSteps(paths, options, visit)) {
+    if (performance.now() < deadline) continue;
+    await pause();
+    deadline = performance.now() + sliceMs;
+  }
+}
+
+/** Visits the source files one at a time, a step per file, so a caller can pause between steps. */
+function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean }, visit: SourceVisitor): Generator<void> {
   // Relative paths are built by concatenation: path.relative per file was a third of a scan.
   const push = (abs: string, rel: string, kind: SourceKind, category?: CategoryFileKey) => {
     const stat = statFile(abs);
@@ -114,21 +132,28 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
   const filesRel = storeRelative(paths, paths.files);
   const filesDir = paths.files + path.sep;
   for (const name of listNames(paths.files)) {
-    if (isNoteFileName(name)) push(filesDir + name, `${filesRel}/${name}`, 'notes');
+    if (!isNoteFileName(name)) continue;
+    push(filesDir + name, `${filesRel}/${name}`, 'notes');
+    yield;
   }
   if (options.transcripts ?? true) {
     for (const dir of [paths.inbox, paths.archive]) {
       const rel = storeRelative(paths, dir);
       // What the harvest would read is what is indexed: hidden folders and Claude Code's session side
       // folders (subagents/, tool-results/) are skipped; folder symlinks are not followed, file
-      // symlinks are stat'ed through.
+      // symlinks are stat'ed through. The walk lists; the stats come a step at a time.
+      const found: Array<[string, string]> = [];
       walkTree(dir, {
         maxDepth: MAX_DEPTH,
         enter: (entry, full) => !entry.name.startsWith('.') && !isClaudeCodeSessionSideFolder(full),
         file: (entry, full) => {
-          if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name)) push(full, indexedPath(rel + slashed(full.slice(dir.length))), 'transcript');
+          if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name)) found.push([full, rel + slashed(full.slice(dir.length))]);
         },
       });
+      for (const [full, relPath] of found) {
+        push(full, indexedPath(relPath), 'transcript');
+        yield;
+      }
     }
   }
 }

@@ -17,7 +17,7 @@ import { fileIdOf, identifyFile, noteFileNameFor, type FileIdentity } from './fi
 import { indexWorkspaceFiles, type WorkspaceFile } from './workspaceFiles';
 import { addNotes, isNoteFileName, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from './noteFile';
 import type { NoteIndex } from './noteIndex';
-import { openNoteIndex } from './noteIndexCache';
+import { openNoteIndex, recordOwnWrites } from './noteIndexCache';
 import { locateNotes } from './noteLocator';
 import { isInside, workspaceRelative, type StorePaths } from './storePaths';
 import { listNames } from '../util/walkTree';
@@ -85,11 +85,13 @@ function belongsTo(paths: StorePaths, note: NoteFile, absolute: string): boolean
  * file whose inode number `absolute` now has), they go their own way (path, content,
  * facts.md). Call it holding the store lock, before writing `absolute`'s notes under that key.
  */
-function evictForeignNotes(paths: StorePaths, noteFile: string, absolute: string, today = new Date()): void {
+function evictForeignNotes(paths: StorePaths, noteFile: string, absolute: string, today = new Date()): boolean {
   const text = readTextIfExists(noteFile);
-  if (text === undefined) return;
+  if (text === undefined) return false;
   const note = parseNoteFile(text);
-  if (!belongsTo(paths, note, absolute)) healOne(paths, noteFile, note, undefined, today, absolute);
+  if (belongsTo(paths, note, absolute)) return false;
+  healOne(paths, noteFile, note, undefined, today, absolute);
+  return true;
 }
 
 /**
@@ -176,12 +178,18 @@ export function readNotesOf(paths: StorePaths, absolute: string, index: NoteInde
   return entry && text !== undefined ? { file: entry.file, note: parseNoteFile(text), text } : undefined;
 }
 
-/** Adds notes to a file of the workspace (creating its note file). */
+/**
+ * Adds notes to a file of the workspace (creating its note file). Without a live index, the
+ * store's persisted one is told what was written, so the next process need not re-list files/.
+ */
 export function addNotesToFile(paths: StorePaths, target: Extract<NoteTarget, { kind: 'file' }>, lines: string[], index?: NoteIndex): string {
-  const found = findNotesForFile(paths, target.absolute, { index });
+  const persisted = index ? undefined : openNoteIndex(paths);
+  const found = findNotesForFile(paths, target.absolute, { index: index ?? persisted });
   const file = found?.file ?? path.join(paths.files, noteFileNameFor(target.identity.id));
-  if (!found) evictForeignNotes(paths, file, target.absolute);
+  // A re-key or an eviction moved other note files too: the next process re-lists for those.
+  const movedOthers = found ? found.via !== 'inode' : evictForeignNotes(paths, file, target.absolute);
   replaceTextGuarded(file, (text) => addNotes(text, metaFor(target.relative, target.identity), lines)).settle();
+  if (persisted && !movedOthers) recordOwnWrites(paths, persisted, [path.basename(file)]);
   return file;
 }
 

@@ -17,15 +17,26 @@
  * only changed note files) and the shards are written again. What this misses: an in-place edit
  * of a note file's recorded path or size, by hand, in a note file no lookup touches; the next
  * change to the folder or `lore notes heal` (which reads every note file) repairs it.
+ *
+ * Lore's own writes would make every next process re-list (an agent adding notes to files
+ * without notes creates a note file per call: a stat of 10,000 note files each time). A writer
+ * holding the store lock, whose index was trusted when it opened, records instead what it wrote
+ * (recordOwnWrites): the new folder mtime, and the names it wrote in `journal`, which the next
+ * process re-reads on open (their shard entries may be stale). What this adds to the misses
+ * above: a note file another program (git) adds or removes within the same file-system
+ * timestamp tick as Lore's write, which the folder's mtime cannot tell apart from it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from './atomicWrite';
 import { NoteIndex, type NoteReader, type StoredEntry, type StoredEntrySource } from './noteIndex';
+import { isNoteFileName } from './noteFile';
 import type { StorePaths } from './storePaths';
 
 const DIR_NAME = 'notes';
-const FORMAT = 2;
+const FORMAT = 3;
+/** Names recorded by own writes before a re-list is cheaper than re-reading them all at each open. */
+const MAX_JOURNAL = 64;
 /** About this many entries per shard; a small store has one shard of each kind, a large one up to 256. */
 const ENTRIES_PER_SHARD = 64;
 const MAX_SHARDS = 256;
@@ -47,6 +58,8 @@ interface IndexState {
   dirMtimeNs: string | null;
   /** Shards of each kind: a power of two up to MAX_SHARDS. */
   shards: number;
+  /** Note files Lore wrote since the shards were written (see recordOwnWrites): re-read on open. */
+  journal?: string[];
 }
 
 function isIndexState(value: unknown): value is IndexState {
@@ -54,7 +67,8 @@ function isIndexState(value: unknown): value is IndexState {
   return (
     !!v && typeof v === 'object' && v.format === FORMAT && typeof v.filesDir === 'string' &&
     (v.dirMtimeNs === null || typeof v.dirMtimeNs === 'string') &&
-    Number.isInteger(v.shards) && v.shards! >= 1 && v.shards! <= MAX_SHARDS && (v.shards! & (v.shards! - 1)) === 0
+    Number.isInteger(v.shards) && v.shards! >= 1 && v.shards! <= MAX_SHARDS && (v.shards! & (v.shards! - 1)) === 0 &&
+    (v.journal === undefined || (Array.isArray(v.journal) && v.journal.length <= MAX_JOURNAL && v.journal.every((n) => typeof n === 'string' && isNoteFileName(n) && !n.includes('/') && !n.includes('\\'))))
   );
 }
 
@@ -175,8 +189,8 @@ function readState(paths: StorePaths): IndexState | undefined {
  * Writes the shards that changed against `previous` (all without it), then the state; the state
  * is first marked untrusted, so a crash in between makes the next process re-list.
  */
-function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, previous?: ShardSource): void {
-  if (!fs.existsSync(paths.root)) return; // Never create a store as a side effect of a lookup.
+function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, previous?: ShardSource): boolean {
+  if (!fs.existsSync(paths.root)) return false; // Never create a store as a side effect of a lookup.
   const dir = dirOf(paths);
   const stored = index.stored();
   const count = shardCountFor(stored.length);
@@ -201,8 +215,10 @@ function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, pr
     // Shards of an earlier, larger count would never be read again.
     for (const name of fs.readdirSync(dir)) if (/^[ps]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) fs.rmSync(path.join(dir, name), { force: true });
     if (dirMtimeNs !== null) writeFileAtomic(noteIndexCacheFile(paths), state(dirMtimeNs), { durable: false });
+    return true;
   } catch {
     // A read-only store still answers lookups; it just re-lists next time.
+    return false;
   }
 }
 
@@ -218,15 +234,54 @@ export function openNoteIndex(paths: StorePaths, options: OpenNoteIndexOptions =
   if (state && state.dirMtimeNs === mtimeNs) {
     const index = new NoteIndex(paths.files, options.read);
     index.loadLazily(new TrustingSource(new ShardSource(dirOf(paths), state.shards), () => relist(paths, index, undefined, options.persist ?? true)));
+    // Written by Lore since the shards were: these entries are read now and win over the shards'.
+    if (state.journal?.length) index.refreshSync(state.journal);
+    trustedAt.set(index, mtimeNs);
     return index;
   }
   const index = new NoteIndex(paths.files, options.read);
-  relist(paths, index, state ? new ShardSource(dirOf(paths), state.shards) : undefined, options.persist ?? true);
+  const saved = relist(paths, index, state ? new ShardSource(dirOf(paths), state.shards) : undefined, options.persist ?? true);
+  if (saved) trustedAt.set(index, saved);
   return index;
 }
 
-/** Brings `index` up to date with the folder (one listing, one stat per note file) and saves it. */
-function relist(paths: StorePaths, index: NoteIndex, previous: ShardSource | undefined, persist: boolean): void {
+/** The folder mtime an index opened by openNoteIndex was complete for (own writes move it on). */
+const trustedAt = new WeakMap<NoteIndex, string>();
+
+/**
+ * Records note files Lore just wrote (created, replaced or removed), so that the next process
+ * trusts the persisted index instead of re-listing files/ (see the header). Call it holding the
+ * store lock, with the index the writes were planned on and every note file name they touched;
+ * it does nothing unless that index was complete when it was opened and no other process saved
+ * one since. Never throws: at worst the next process re-lists.
+ */
+export function recordOwnWrites(paths: StorePaths, index: NoteIndex, names: string[]): void {
+  const trusted = trustedAt.get(index);
+  if (trusted === undefined) return;
+  trustedAt.delete(index);
+  try {
+    const state = readState(paths);
+    const dir = fs.statSync(paths.files, { bigint: true, throwIfNoEntry: false });
+    if (!state || state.dirMtimeNs !== trusted || !dir) return;
+    const mtimeNs = String(dir.mtimeNs);
+    // An append in place leaves the folder as it was: nothing to record.
+    if (mtimeNs === trusted) return void trustedAt.set(index, trusted);
+    index.refreshSync(names);
+    const journal = [...new Set([...(state.journal ?? []), ...names])];
+    // A long journal: let the next process re-list and write the shards afresh.
+    const next: IndexState = journal.length > MAX_JOURNAL ? { ...state, dirMtimeNs: null, journal: undefined } : { ...state, dirMtimeNs: mtimeNs, journal };
+    writeFileAtomic(noteIndexCacheFile(paths), JSON.stringify(next), { durable: false });
+    if (next.dirMtimeNs !== null) trustedAt.set(index, mtimeNs);
+  } catch {
+    // A read-only .index/: the next process re-lists.
+  }
+}
+
+/**
+ * Brings `index` up to date with the folder (one listing, one stat per note file) and saves it;
+ * returns the folder mtime the saved index is complete for, when it is trusted.
+ */
+function relist(paths: StorePaths, index: NoteIndex, previous: ShardSource | undefined, persist: boolean): string | undefined {
   const dir = fs.statSync(paths.files, { bigint: true, throwIfNoEntry: false });
   if (previous) {
     try {
@@ -237,9 +292,13 @@ function relist(paths: StorePaths, index: NoteIndex, previous: ShardSource | und
   }
   const listedAt = Date.now();
   index.refreshSync();
-  if (!dir) return;
+  if (!dir) return undefined;
   const racy = listedAt - Number(dir.mtimeMs) < RACY_MS;
-  if (persist) save(paths, index, racy ? null : String(dir.mtimeNs), previous);
+  if (!persist || racy) {
+    if (persist) save(paths, index, null, previous);
+    return undefined;
+  }
+  return save(paths, index, String(dir.mtimeNs), previous) ? String(dir.mtimeNs) : undefined;
 }
 
 /** A trusted shard source that falls back to a full re-list when a shard turns out broken. */

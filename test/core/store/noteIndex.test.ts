@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { noteLine } from '../../../src/core/knowledge/itemLines';
-import { findNotesForFile, healDeletedFiles, metaFor, readNotesOf } from '../../../src/core/store/fileNotes';
+import { addNotesToFile, findNotesForFile, healDeletedFiles, metaFor, readNotesOf, resolveNoteTarget } from '../../../src/core/store/fileNotes';
 import { identifyFile } from '../../../src/core/store/fileIdentity';
 import { renderNoteFile } from '../../../src/core/store/noteFile';
 import { noteIndexCacheFile, openNoteIndex } from '../../../src/core/store/noteIndexCache';
@@ -78,6 +78,31 @@ describe('note index (core, persisted under .index/)', () => {
     assert.equal(index.withRecordedPath('src/m7.ts').length, 0);
     assert.equal(findNotesForFile(paths, noted(7), { index }), undefined);
     assert.ok(fs.existsSync(path.join(ws, 'src', 'm7.ts')));
+  });
+
+  it("records Lore's own note-file writes, so the next process trusts the index instead of re-listing files/", () => {
+    const { paths, plain } = setup();
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(paths.files, past, past); // Not a folder that just changed: the saved index is trusted.
+    openNoteIndex(paths);
+    const target = resolveNoteTarget(paths, plain);
+    assert.equal(target.kind, 'file');
+    const file = addNotesToFile(paths, target as Extract<typeof target, { kind: 'file' }>, ['- plain is new [from: c2, 2026-11-21]']);
+    const state = JSON.parse(fs.readFileSync(noteIndexCacheFile(paths), 'utf8')) as { dirMtimeNs: string; journal: string[] };
+    assert.equal(state.dirMtimeNs, String(fs.statSync(paths.files, { bigint: true }).mtimeNs), 'complete for the folder as the write left it');
+    assert.deepEqual(state.journal, [path.basename(file)]);
+
+    // plain.ts saved atomically (a new inode): found only by the path its new note file records,
+    // which the shards do not hold; the next process reads that one note file, not the folder.
+    fs.writeFileSync(plain + '.new', 'export const plain = "saved";\n');
+    fs.renameSync(plain + '.new', plain);
+    const counter = counting();
+    const index = openNoteIndex(paths, { read: counter.read });
+    assert.deepEqual(counter.reads, [path.basename(file)]);
+    const found = findNotesForFile(paths, plain, { heal: false, index });
+    assert.equal(found?.via, 'path');
+    assert.equal(found?.file, file);
+    assert.deepEqual(found?.note.notes.map((n) => n.text), ['plain is new [from: c2, 2026-11-21]']);
   });
 
   it('rebuilds from the note files when the persisted index is broken', () => {
