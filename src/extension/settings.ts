@@ -32,7 +32,12 @@ export interface LoreSettings {
   instructionsSync: string[];
   /** Show the prompt-cache countdown in the status bar. */
   cacheStatusBar: boolean;
+  /** Where agents' MCP writes go: as the store's config.json says, or pending / direct. */
+  agentWrites: AgentWritesSetting;
 }
+
+/** `lore.agentWrites`: `store` leaves it to the store's config.json. */
+export type AgentWritesSetting = 'store' | 'pending' | 'direct';
 
 /** The configuration section for the folder the store belongs to (several settings are resource-scoped). */
 function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
@@ -54,6 +59,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     reclaim: c.get<ReclaimMode>('harvest.reclaim', 'delete'),
     transcripts: explicitlySet<boolean>(c, 'harvest.transcripts'),
     digestEnabled: c.get<boolean>('digest.enabled', true),
+    agentWrites: c.get<AgentWritesSetting>('agentWrites', 'store'),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
     harvestSchedule: c.get<HarvestSchedule>('harvest.schedule', 'off'),
     searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),

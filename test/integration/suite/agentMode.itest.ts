@@ -76,6 +76,32 @@ describe('Agent mode: Lore\'s MCP server for Copilot', function () {
     }
   });
 
+  it('lore.agentWrites decides where the writes of agents using the registered server go', async () => {
+    const lore = await withStore();
+    const config = vscode.workspace.getConfiguration('lore');
+    assert.equal(lore.mcp.definition()?.env.LORE_AGENT_WRITES, undefined, 'by default the store\'s config.json decides (pending)');
+    const facts = path.join(lore.store.paths.root, 'facts.md');
+    try {
+      await config.update('agentWrites', 'direct', vscode.ConfigurationTarget.Workspace);
+      await until('the definition carries the setting', () => lore.mcp.definition()?.env.LORE_AGENT_WRITES === 'direct');
+      const definition = lore.mcp.definition()!;
+      const env = { ...(process.env as Record<string, string>), ...Object.fromEntries(Object.entries(definition.env).filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)])) };
+      const client = new Client({ name: 'copilot-itest', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: definition.command, args: definition.args, env, cwd: definition.cwd?.fsPath }));
+      try {
+        const result = await client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'Quasar caches are warmed at boot', session: 's1' } });
+        assert.equal((result.structuredContent as { status: string }).status, 'recorded', JSON.stringify(result.content));
+      } finally {
+        await client.close();
+      }
+      assert.match(fs.readFileSync(facts, 'utf8'), /^- Quasar caches are warmed at boot \[from: copilot-itest:s1, \d{4}-\d{2}-\d{2}\]$/m, 'written straight in, attributed to the agent');
+    } finally {
+      await config.update('agentWrites', undefined, vscode.ConfigurationTarget.Workspace);
+      fs.writeFileSync(facts, fs.readFileSync(facts, 'utf8').replace(/^- Quasar caches are warmed at boot .*\n/m, ''));
+    }
+    await until('the default again', () => lore.mcp.definition()?.env.LORE_AGENT_WRITES === undefined);
+  });
+
   it('follows the store: moved to the global store the definition changes (and goes when there is none there), and comes back', async () => {
     const lore = await withStore();
     const workspaceRoot = lore.store.paths.root;
