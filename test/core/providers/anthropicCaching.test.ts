@@ -147,7 +147,7 @@ describe('Anthropic caching adapter', () => {
     it('refuses a context without a message before any request', async () => {
       stub = await startStub('anthropic', []);
       const client = new AnthropicAdapter({ baseUrl: stub.baseUrl, env: {} });
-      await assert.rejects(client.send(buildContext(fullInput({ message: undefined, discussion: undefined, activeFiles: [], earlierTurns: [] }))), (e: unknown) => e instanceof ProviderError && e.kind === 'bad-request');
+      await assert.rejects(client.send(buildContext(fullInput({ message: undefined, discussion: undefined, activeFiles: [], earlierTurns: [], searchHits: [] }))), (e: unknown) => e instanceof ProviderError && e.kind === 'bad-request');
       assert.equal(stub.requests.length, 0);
     });
 

@@ -129,6 +129,10 @@ describe('Lore prompt cache in VS Code', function () {
     fs.writeFileSync(session, claudeRecord('w', expiresAt - 5 * 60_000, { read: 7000, write: 100 }));
     const inboxFile = path.join(root, 'inbox', 'itest-cache-cost.md');
     fs.writeFileSync(inboxFile, '---\nsession_id: itest-cache-cost\nstarted: 2026-11-20T10:00:00Z\n---\n\n# Cache cost\n\n## 10:00 — user\nFact: a harvest applied while a session is warm makes it re-cache.\n');
+    // The apply harvests the fixture's inbox too: Undo Last Harvest puts the store back for the suites after this one.
+    // An earlier hand edit's automatic digest refresh must not land after the undo (see undo.itest).
+    lore.store.regenerateDigest({ automatic: true });
+    let applied = false;
     try {
       const report = await lore.harvestWithoutDialogs({ showDiff: false });
       assert.ok(report?.plan && lore.harvest.pending, 'a plan is pending');
@@ -140,9 +144,11 @@ describe('Lore prompt cache in VS Code', function () {
         appliedAt = Date.now();
         return lore.harvest.pending === undefined;
       }, 45_000);
+      applied = true;
       assert.ok(appliedAt >= expiresAt, 'applied after the cache expired');
       assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /a harvest applied while a session is warm makes it re-cache/);
     } finally {
+      if (applied) assert.equal((await lore.harvest.undo()).status, 'undone', 'the store is put back as it was');
       fs.rmSync(session, { force: true });
       fs.rmSync(inboxFile, { force: true });
       await useProvider(undefined);
