@@ -72,6 +72,20 @@ describe('lore mcp memory tools (SDK client)', function () {
     assert.ok(!byName.has('add_fact') && !byName.has('add_note'));
   });
 
+  it('an item a person wrapped over two lines: the id search gives it is the id get_item and forget_item take', async () => {
+    direct();
+    fs.appendFileSync(path.join(root, 'facts.md'), '- release notes are written\n  by the person who tags [from: c5, 2026-11-22]\n');
+    const search = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'release notes tags' } })) as CallToolResult;
+    const [hit] = (search.structuredContent as { items: Array<{ id: string }> }).items;
+    assert.ok(hit, textOf(search));
+    const got = await call('get_item', { id: hit.id });
+    assert.equal((got.result.structuredContent as { found: boolean }).found, true, got.text);
+    const forgot = await call('forget_item', { id: hit.id });
+    assert.equal(forgot.data.status, 'recorded', forgot.text);
+    assert.ok(!read('facts.md').includes('release notes'), 'both lines of the item are gone');
+    assert.ok(read('facts.md').includes(ESBUILD), 'the rest stays');
+  });
+
   it('by default a write waits in the pending queue: not in the files, the digest or search until `lore review accept`', async () => {
     const digestBefore = read('digest.md');
     const { result, text, data } = await call('remember', { category: 'decision', statement: 'we ship on Tuesdays', detail: 'the team is complete then', session: 'sess-42' });

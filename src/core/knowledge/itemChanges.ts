@@ -11,7 +11,7 @@ import { editStoreFile } from '../store/storeText';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { CATEGORY_FILES } from './categories';
 import { listItems, markTasksDone, removeItems } from './categoryFile';
-import { itemId } from './itemId';
+import { itemId, listItemId } from './itemId';
 import { replaceItem, supersedeItem } from './itemEdits';
 import { isDoneSection } from './itemKinds';
 import { lineIdentity } from './itemLines';
@@ -31,7 +31,7 @@ export interface ItemChangeResult {
 
 /** The text after the change, the line it acted on, and why nothing changed. */
 export function changeItemText(text: string, change: ItemChange): { text?: string; before?: string; reason?: string } {
-  const item = listItems(text).find((i) => itemId(i.raw) === change.id);
+  const item = listItems(text).find((i) => listItemId(i) === change.id);
   if (!item) return { reason: `item ${change.id} is no longer in ${change.file}` };
   const identity = new Set([lineIdentity(item.raw)]);
   const before = item.raw.trim();

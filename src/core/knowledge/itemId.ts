@@ -44,6 +44,15 @@ export function isItemId(text: string): boolean {
 }
 
 /**
+ * The id of a parsed list item (categoryFile's listItems): of its whole text, continuation lines
+ * joined, so a person's item wrapped over two lines has the id search and recall give it (they
+ * index the joined text); an item on one line has its line's id.
+ */
+export function listItemId(item: { text: string }): string {
+  return itemId(`- ${item.text}`);
+}
+
+/**
  * The id of an indexed item (a search hit, a recall item: its text without the provenance, with
  * the source and date it carried): the id of the line it came from, as the line is rebuilt the
  * way review.md and the instruction rules see it (recordLine).

@@ -14,7 +14,7 @@ import { readTextLossless } from '../store/storeText';
 import { storeRelative, type StorePaths } from '../store/storePaths';
 import { CATEGORY_FILES, type CategoryFileKey } from './categories';
 import { listItems, type KnowledgeItem } from './categoryFile';
-import { itemId } from './itemId';
+import { listItemId } from './itemId';
 import { kindOfCategoryItem, type ItemKind } from './itemKinds';
 import { stripProvenance } from './provenance';
 import { supersededBy } from './supersession';
@@ -57,7 +57,7 @@ const idsByFile = new Map<string, FileIds>();
 /** Files remembered at most (a store of 10,000 note files fits; more are hashed again). */
 const MAX_REMEMBERED_FILES = 50_000;
 
-/** The ids of the list lines of `file` (no parse of the file), or undefined when it cannot be read. */
+/** The ids of the list items of `file`, or undefined when it cannot be read. */
 function idsOf(file: string): { ids: Set<string>; text?: string } | undefined {
   let version: string;
   try {
@@ -75,8 +75,7 @@ function idsOf(file: string): { ids: Set<string>; text?: string } | undefined {
   } catch {
     return undefined;
   }
-  const ids = new Set<string>();
-  for (const line of text.split('\n')) if (/^[-*+]\s/.test(line)) ids.add(itemId(line));
+  const ids = new Set(listItems(text).map(listItemId));
   if (idsByFile.size >= MAX_REMEMBERED_FILES) idsByFile.clear();
   idsByFile.set(file, { version, ids });
   return { ids, text };
@@ -93,7 +92,7 @@ export function findItemsById(paths: StorePaths, id: string): LocatedItem[] {
     const text = readTextLossless(abs);
     if (!text) continue;
     for (const item of listItems(text)) {
-      if (itemId(item.raw) === wanted) found.push(located(wanted, file, item, kindOfCategoryItem(key, item.section)));
+      if (listItemId(item) === wanted) found.push(located(wanted, file, item, kindOfCategoryItem(key, item.section)));
     }
   }
   for (const name of listNames(paths.files).filter(isNoteFileName).sort()) {
@@ -104,7 +103,7 @@ export function findItemsById(paths: StorePaths, id: string): LocatedItem[] {
     if (text === undefined) continue;
     const notedPath = parseNoteFile(text).meta.path;
     for (const item of listItems(text)) {
-      if (itemId(item.raw) === wanted) found.push(located(wanted, storeRelative(paths, abs), item, 'note', notedPath));
+      if (listItemId(item) === wanted) found.push(located(wanted, storeRelative(paths, abs), item, 'note', notedPath));
     }
   }
   return found;

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { isItemId, itemId, ITEM_ID_LENGTH } from '../../../src/core/knowledge/itemId';
+import { listItems } from '../../../src/core/knowledge/categoryFile';
+import { isItemId, itemId, ITEM_ID_LENGTH, listItemId, recordItemId } from '../../../src/core/knowledge/itemId';
+import { extractDocs } from '../../../src/core/search/extractDocs';
 
 describe('itemId', () => {
   it('is the same for the same statement and source, whatever the date, spacing, case or list marker', () => {
@@ -26,5 +28,18 @@ describe('itemId', () => {
     assert.ok(isItemId(a.toUpperCase()));
     assert.ok(!isItemId('abc'));
     assert.ok(!isItemId('ilou0000'));
+  });
+});
+
+describe('listItemId', () => {
+  it('gives an item wrapped over two lines the id search gives it (its joined text), and a one-line item its line\'s id', () => {
+    const text = '# Facts\n\n- a wrapped item that goes on\n  over two lines [from: c2, 2026-11-21]\n- plain [from: c3, 2026-11-22]\n';
+    const source = { rel: 'facts.md', abs: '/s/facts.md', kind: 'category' as const, mtimeMs: 0, size: text.length };
+    const [wrapped, plain] = listItems(text);
+    const docs = extractDocs(source, text);
+    assert.equal(listItemId(wrapped), recordItemId(docs[0]));
+    assert.notEqual(listItemId(wrapped), itemId(wrapped.raw), 'the first line alone is not the item');
+    assert.equal(listItemId(plain), itemId(plain.raw));
+    assert.equal(listItemId(plain), recordItemId(docs[1]));
   });
 });
