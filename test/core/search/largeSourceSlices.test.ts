@@ -44,6 +44,35 @@ async function answers(paths: StorePaths): Promise<string[]> {
   }
 }
 
+/**
+ * A sliced build of the store that dies (throws out of its transaction runner) right after the
+ * first transaction that left the large file half written; returns the file's state then.
+ */
+async function buildKilledHalfWay(paths: StorePaths): Promise<{ hash?: string; docs?: number }> {
+  const backend = openEngine(paths, { backend: 'sqlite' }).lexical;
+  let interrupted: { hash?: string; docs?: number } = {};
+  try {
+    await assert.rejects(
+      syncIndexInSlices(backend, paths, {}, {
+        sliceMs: 1,
+        run: (slice) => {
+          const result = slice(backend);
+          const state = largeFileState(backend);
+          if (state.docs && state.docs < NOTES) {
+            interrupted = state;
+            throw new Error('killed');
+          }
+          return result;
+        },
+      }),
+      /killed/,
+    );
+  } finally {
+    backend.close();
+  }
+  return interrupted;
+}
+
 describe('index build: a large file over several transactions', function () {
   this.timeout(60_000);
   let paths: StorePaths;
@@ -95,29 +124,8 @@ describe('index build: a large file over several transactions', function () {
   });
 
   it('an update interrupted after the first part of the file is completed by the next open, without duplicates', async () => {
-    const backend = openEngine(paths, { backend: 'sqlite' }).lexical;
-    let interrupted: { hash?: string; docs?: number } | undefined;
-    try {
-      await assert.rejects(
-        syncIndexInSlices(backend, paths, {}, {
-          sliceMs: 1,
-          run: (slice) => {
-            const result = slice(backend);
-            const state = largeFileState(backend);
-            // A crash right after a transaction that left the file half written.
-            if (state.docs && state.docs < NOTES) {
-              interrupted = state;
-              throw new Error('killed');
-            }
-            return result;
-          },
-        }),
-        /killed/,
-      );
-    } finally {
-      backend.close();
-    }
-    assert.ok(interrupted && interrupted.docs! > 0, 'the file was interrupted half written');
+    const interrupted = await buildKilledHalfWay(paths);
+    assert.ok(interrupted.docs! > 0 && interrupted.docs! < NOTES, 'the file was interrupted half written');
 
     const index = SearchIndex.open(paths, { embedder: null, backend: 'sqlite' });
     try {
@@ -140,22 +148,7 @@ describe('index build: a large file over several transactions', function () {
   });
 
   it('an update interrupted half way through a file that was deleted since removes its documents', async () => {
-    const backend = openEngine(paths, { backend: 'sqlite' }).lexical;
-    try {
-      await assert.rejects(
-        syncIndexInSlices(backend, paths, {}, {
-          sliceMs: 1,
-          run: (slice) => {
-            const result = slice(backend);
-            if ((largeFileState(backend).docs ?? 0) > 0) throw new Error('killed');
-            return result;
-          },
-        }),
-        /killed/,
-      );
-    } finally {
-      backend.close();
-    }
+    await buildKilledHalfWay(paths);
     fs.rmSync(big);
     const reopened = openEngine(paths, { backend: 'sqlite' }).lexical;
     try {
