@@ -82,6 +82,7 @@ export class StoreSession {
         this.watcher?.close();
         this.index?.refreshAfter(MCP_REFRESH_AFTER_MS);
       },
+      { transcripts: this.options.indexOptions?.transcripts },
     );
     const refreshAfterMs = this.watcher ? MCP_SAFETY_REFRESH_MS : MCP_REFRESH_AFTER_MS;
     const updateWaitMs = this.options.indexWaitMs ?? MCP_INDEX_WAIT_MS;

@@ -36,7 +36,9 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
     ({ ws, root } = await makeWorkspace());
     const facts = Array.from({ length: FACTS }, (_, i) => `- widget rule ${i}: the widget cache keeps entry ${i} for ${i % 60} minutes [from: c${i % 7}, 2026-11-${String((i % 27) + 1).padStart(2, '0')}]`);
     fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${facts.join('\n')}\n`);
-    ({ client } = await connectLoreMcp(root, { env: { LORE_AGENT_WRITES: 'direct' } }));
+    // The warnings asserted below are those of a complete index: searches wait for the build
+    // (which yields to the requests of the tests before them, so it may outlast the default second).
+    ({ client } = await connectLoreMcp(root, { env: { LORE_AGENT_WRITES: 'direct', LORE_MCP_INDEX_WAIT_MS: '600000' } }));
     // One note through the server makes the note file; the rest are appended as a long history would.
     const first = (await client.callTool({ name: 'remember', arguments: { category: 'note', path: 'src/app.ts', statement: 'note 0 on the widget' } })) as CallToolResult;
     assert.ok(!first.isError, textOf(first));

@@ -4,6 +4,7 @@
  * changed hash re-extracts its documents. Vanished sources are dropped. Nothing is written when
  * nothing changed, so a refresh before every query is a stat scan and no lock.
  */
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { StorePaths } from '../store/storePaths';
 import { contentHash, extractDocs, extractDocsInSlices } from './extractDocs';
@@ -64,9 +65,11 @@ const HOLD_MAINTENANCE_FILES = 100;
  * The same update as syncIndex, cut into slices of about `sliceMs` each, with a yield to the
  * event loop between them, so that a first index of a large store (tens of seconds) never holds
  * a server's event loop for long: requests keep being answered, and queries between two slices
- * see the part indexed so far. Each slice is its own transaction, and each source's documents
- * and state change together, so an interrupted build leaves a valid index that the next update
- * completes. Category files come first (the listing's order), then notes, then conversations.
+ * see the part indexed so far. Each slice is its own transaction, and a source's state is
+ * written by the transaction that writes its last document (a large file's, over several
+ * slices, under a state that marks it unfinished until then: applyLargeFile), so an
+ * interrupted build leaves a valid index that the next update completes.
+ * Category files come first (the listing's order), then notes, then conversations.
  * Maintenance the slices would each trigger (SQLite's segment merge) is held and done at the
  * end, in steps too.
  */
@@ -79,12 +82,23 @@ export async function syncIndexInSlices(backend: LexicalBackend, paths: StorePat
   if (total >= HOLD_MAINTENANCE_FILES) backend.holdMaintenance?.(true);
   slicing.onProgress?.({ done: 0, total });
   let current = backend;
-  while (plan.next < total || (plan.removed.length > 0 && !plan.removedApplied)) {
-    // A large file's documents are made before its slice, with pauses (its write stays one step).
-    const next = plan.changed[plan.next];
-    if (next && next.size >= LARGE_SOURCE_BYTES) plan.made = await makeDocsInSlices(next, sliceMs);
+  const tracked: typeof run = (slice) =>
     run((b) => {
       current = b;
+      return slice(b);
+    });
+  while (plan.next < total || (plan.removed.length > 0 && !plan.removedApplied)) {
+    // A large file's documents are made with pauses, then written over several slices.
+    const next = plan.changed[plan.next];
+    if (next && next.size >= LARGE_SOURCE_BYTES) {
+      plan.made = await makeDocsInSlices(next, sliceMs);
+      if (plan.made) {
+        await applyLargeFile(tracked, plan, sliceMs);
+        slicing.onProgress?.({ done: plan.next, total });
+        continue;
+      }
+    }
+    tracked((b) => {
       const deadline = performance.now() + sliceMs;
       // A slice takes files until its time is up (at least one, so a slow file still moves on).
       b.transaction(() => applySlice(b, plan, total, deadline));
@@ -104,7 +118,77 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /** Source files at least this large have their documents made in slices (a few thousand items). */
-const LARGE_SOURCE_BYTES = 256 * 1024;
+const LARGE_SOURCE_BYTES = 32 * 1024;
+
+/** Documents written between two checks of a slice's deadline, when a large file is written. */
+const WRITE_BATCH = 250;
+
+/**
+ * What a source's state says while its documents are written over several transactions: an
+ * mtime and size no file has, so an update interrupted half-way (a crash, a kill) finds the
+ * file changed and writes it again (its partial documents replaced), and a file gone by then is
+ * removed with them. The hash names the writer (no content hash has a `~`): a chunk is added only
+ * while the state is still its own, so another process that wrote the file in the meantime is
+ * not appended to.
+ */
+function writingState(rel: string): SourceState {
+  return { rel, mtimeMs: -1, size: -1, hash: `~writing-${randomUUID()}` };
+}
+
+/** The rest of a large file still to write: its documents, how far, and its final state. */
+interface LargeWrite {
+  state: SourceState;
+  docs: SearchDoc[];
+  at: number;
+  writing: SourceState;
+}
+
+/**
+ * Applies the next changed file, a large one whose documents were made ahead (plan.made), in
+ * slices of about `sliceMs`: the first slice replaces its documents with the first of the new
+ * ones under a writing state, each later slice adds more, and the last one writes the file's
+ * real state with the last documents. A file of 20,000 notes was one transaction of about a
+ * second under load, the longest a server stopped answering during a build.
+ */
+async function applyLargeFile(run: <T>(slice: (backend: LexicalBackend) => T) => T, plan: SyncPlan, sliceMs: number): Promise<void> {
+  const file = plan.changed[plan.next];
+  const made = plan.made;
+  plan.made = undefined;
+  let rest: LargeWrite | undefined;
+  run((b) =>
+    b.transaction(() => {
+      rest = undefined; // a retry after recovery starts again
+      const deadline = performance.now() + sliceMs;
+      applyFile(b, file, b.sourceStates().get(file.rel), plan.limits, plan.report, made, (state, docs) => {
+        const writing = writingState(state.rel);
+        b.replaceSource(writing, []);
+        rest = { state, docs, at: 0, writing };
+        writeUntil(b, rest, deadline);
+      });
+    }),
+  );
+  plan.next++;
+  while (rest && rest.at < rest.docs.length) {
+    await yieldToEventLoop();
+    run((b) =>
+      b.transaction(() => {
+        const write = rest!;
+        // Written by another process meanwhile, or the index was rebuilt: nothing of ours to add to.
+        if (b.sourceStates().get(file.rel)?.hash !== write.writing.hash) rest = undefined;
+        else writeUntil(b, write, performance.now() + sliceMs);
+      }),
+    );
+  }
+}
+
+/** Adds a large file's next documents until the deadline (a batch at least); the last batch carries its state. */
+function writeUntil(backend: LexicalBackend, write: LargeWrite, deadline: number): void {
+  do {
+    const batch = write.docs.slice(write.at, write.at + WRITE_BATCH);
+    write.at += batch.length;
+    backend.appendDocs(write.at >= write.docs.length ? write.state : write.writing, batch);
+  } while (write.at < write.docs.length && performance.now() < deadline);
+}
 
 /** The documents of a file made ahead, for the content whose hash they record. */
 interface MadeDocs {
@@ -210,7 +294,9 @@ function applySlice(backend: LexicalBackend, plan: SyncPlan, end: number, deadli
   // Another process may have updated the index since the states were read outside the lock.
   const current = backend.sourceStates();
   const first = plan.next;
-  while (plan.next < end && (plan.next === first || performance.now() < deadline)) {
+  // A slice with a deadline stops before a large file: the next slices write it (applyLargeFile).
+  const fits = (file: SourceFileInfo) => deadline === Infinity || file.size < LARGE_SOURCE_BYTES;
+  while (plan.next < end && (plan.next === first || (performance.now() < deadline && fits(plan.changed[plan.next])))) {
     const file = plan.changed[plan.next++];
     applyFile(backend, file, current.get(file.rel), plan.limits, plan.report, plan.made?.rel === file.rel ? plan.made : undefined);
     plan.made = undefined;
@@ -247,6 +333,7 @@ function applyFile(
   limits: { maxBytes: number; now: number },
   report: Omit<UpdateReport, 'embedded'>,
   made?: MadeDocs,
+  write: (state: SourceState, docs: SearchDoc[]) => void = (state, docs) => backend.replaceSource(state, docs),
 ): void {
   if (isUnchanged(previous, file.mtimeMs, file.size)) {
     report.unchanged++;
@@ -286,6 +373,6 @@ function applyFile(
     return;
   }
   // Engine errors (disk full, corruption) propagate: the caller rebuilds or falls back.
-  backend.replaceSource(state, docs);
+  write(state, docs);
   report.indexed.push(file.rel);
 }

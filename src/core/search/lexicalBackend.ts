@@ -62,6 +62,11 @@ export interface LexicalBackend {
   maintain?(): boolean;
   /** Replaces the documents of one source file and records its state. */
   replaceSource(state: SourceState, docs: SearchDoc[]): void;
+  /**
+   * Adds documents to those of one source file (after the ones it has) and records its state,
+   * with `docs` counting all of them: a large file is written over several transactions.
+   */
+  appendDocs(state: SourceState, docs: SearchDoc[]): void;
   /** Records a new mtime/size for a source whose content did not change. */
   setSourceState(state: SourceState): void;
   removeSource(rel: string): void;

@@ -42,7 +42,11 @@ export class MiniSearchBackend implements LexicalBackend {
 
   replaceSource(state: SourceState, docs: SearchDoc[]): void {
     this.dropDocs(state.rel);
-    const ids: number[] = [];
+    this.appendDocs(state, docs);
+  }
+
+  appendDocs(state: SourceState, docs: SearchDoc[]): void {
+    const ids = this.bySource.get(state.rel) ?? [];
     const fields: IndexedFields[] = [];
     for (const doc of docs) {
       const id = this.nextId++;
@@ -52,7 +56,7 @@ export class MiniSearchBackend implements LexicalBackend {
     }
     this.mini.addAll(fields);
     this.bySource.set(state.rel, ids);
-    this.states.set(state.rel, { ...state, docs: docs.length });
+    this.states.set(state.rel, { ...state, docs: ids.length });
   }
 
   setSourceState(state: SourceState): void {

@@ -30,6 +30,15 @@ const OPTIMIZE_AFTER_DOCS = 5000;
 /** FTS5's default automerge setting, restored after a build held it off. */
 const FTS_AUTOMERGE = 4;
 
+/**
+ * FTS5's crisismerge: its default (16), and what a build holds it at (FTS5's largest, 1999).
+ * With automerge off, a level that reaches crisismerge segments is merged at once, inside some
+ * commit: at the 256th slice of a build that merged a third of the index, stalling the server
+ * for 0.4–0.7 s. Held up, the slices' segments wait for the stepped merge at the end.
+ */
+const FTS_CRISISMERGE = 16;
+const FTS_HELD_CRISISMERGE = 1999;
+
 /** Pages merged per maintenance step: tens of ms on a 100,000-item store, ~60 steps after its build. */
 const MERGE_STEP_PAGES = 64;
 
@@ -90,9 +99,10 @@ export class SqliteBackend implements LexicalBackend {
 
   /**
    * Also turns FTS5's own automerge off while held: with it, each commit of a build merged
-   * segments in the middle of the build (a commit of one 20,000-note file took a second). The
-   * setting lives in the database; every release sets it back, so a process that died holding it
-   * leaves it off only until the next build or full refresh with changes of any Lore process.
+   * segments in the middle of the build (a commit of one 20,000-note file took a second); and
+   * its crisismerge up (see FTS_HELD_CRISISMERGE). The settings live in the database; every
+   * release sets them back, so a process that died holding them leaves them so only until the
+   * next build or full refresh with changes of any Lore process.
    */
   holdMaintenance(hold: boolean): void {
     if (hold === this.held) return;
@@ -100,6 +110,7 @@ export class SqliteBackend implements LexicalBackend {
     if (hold) this.mergeDue = true;
     try {
       this.stmt("INSERT INTO fts(fts, rank) VALUES ('automerge', ?)").run(BigInt(hold ? 0 : FTS_AUTOMERGE));
+      this.stmt("INSERT INTO fts(fts, rank) VALUES ('crisismerge', ?)").run(BigInt(hold ? FTS_HELD_CRISISMERGE : FTS_CRISISMERGE));
     } catch {
       // Maintenance only (a locked or read-only index): the build goes on as before.
     }
@@ -137,6 +148,17 @@ export class SqliteBackend implements LexicalBackend {
 
   replaceSource(state: SourceState, docs: SearchDoc[]): void {
     this.deleteDocs(state.rel);
+    this.insertDocs(docs);
+    this.setSourceState({ ...state, docs: docs.length });
+  }
+
+  appendDocs(state: SourceState, docs: SearchDoc[]): void {
+    const before = this.sourceStates().get(state.rel)?.docs ?? 0;
+    this.insertDocs(docs);
+    this.setSourceState({ ...state, docs: before + docs.length });
+  }
+
+  private insertDocs(docs: SearchDoc[]): void {
     const insert = this.stmt(
       'INSERT INTO docs(file, line, category, text, context, source, date, noted_path, section, hash, flagged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -146,7 +168,6 @@ export class SqliteBackend implements LexicalBackend {
       const { lastInsertRowid } = insert.run(d.file, d.line ?? null, d.category, d.text, d.context, d.source ?? null, d.date ?? null, d.notedPath ?? null, d.section ?? null, d.hash, d.flagged ? 1 : 0);
       index.run(lastInsertRowid, d.text, d.context);
     }
-    this.setSourceState({ ...state, docs: docs.length });
   }
 
   /**
