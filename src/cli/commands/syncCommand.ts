@@ -6,9 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { syncInstructionFiles, updateInstructionText, type SyncResult } from '../../core/context/instructionSync';
+import { syncInstructionFiles } from '../../core/context/instructionSync';
 import { readAgentDigest } from '../../core/knowledge/heldItems';
-import { readTextLossless } from '../../core/store/storeText';
 import { isInside } from '../../core/store/storePaths';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, resolveArg, type Output } from '../cliSupport';
 
@@ -25,20 +24,6 @@ block is rewritten only when the digest changed; without a digest the block is r
   --dry-run   say what would change and write nothing`;
 
 const OPTIONS = { ...COMMON_OPTIONS, 'dry-run': { type: 'boolean' } } as const;
-
-/** What a dry run says of a file, with the same rules as the write. */
-function preview(workspace: string, relative: string, digest: string | undefined): SyncResult {
-  const file = path.resolve(workspace, relative);
-  if (!isInside(workspace, file)) return { file: relative, action: 'skipped', reason: 'outside the workspace' };
-  let current: string | undefined;
-  try {
-    current = readTextLossless(file);
-  } catch (error) {
-    return { file: relative, action: 'skipped', reason: (error as Error).message };
-  }
-  if (current === undefined && !digest?.trim()) return { file: relative, action: 'unchanged' };
-  return { file: relative, action: updateInstructionText(current, digest) === undefined ? 'unchanged' : 'written' };
-}
 
 export async function syncCommand(argv: string[], io: Output): Promise<number> {
   const parsed = parseCommand(argv, OPTIONS, SYNC_HELP, io);
@@ -59,7 +44,7 @@ export async function syncCommand(argv: string[], io: Output): Promise<number> {
   }
   const digest = readAgentDigest(paths);
   const dryRun = values['dry-run'] === true;
-  const results = dryRun ? files.map((f) => preview(workspace, f, digest)) : syncInstructionFiles(workspace, files, digest);
+  const results = syncInstructionFiles(workspace, files, digest, { dryRun });
   if (values.json) {
     io.out(JSON.stringify({ dryRun, digest: digest !== undefined, results }, null, 2));
   } else {

@@ -101,8 +101,11 @@ export interface SyncResult {
   warning?: string;
 }
 
-/** Syncs the given workspace-relative files (refusing anything outside the workspace). */
-export function syncInstructionFiles(workspace: string, files: readonly string[], digest: string | undefined): SyncResult[] {
+/**
+ * Syncs the given workspace-relative files (refusing anything outside the workspace). With
+ * `dryRun`, says what it would do by the same rules and writes nothing.
+ */
+export function syncInstructionFiles(workspace: string, files: readonly string[], digest: string | undefined, options: { dryRun?: boolean } = {}): SyncResult[] {
   return files.map((relative) => {
     const file = path.resolve(workspace, relative);
     if (!isInside(workspace, file)) return { file: relative, action: 'skipped', reason: 'outside the workspace' };
@@ -120,6 +123,7 @@ export function syncInstructionFiles(workspace: string, files: readonly string[]
       ? `${relative} has ${stray} lone Lore marker${stray === 1 ? '' : 's'} (its partner was deleted); Lore left ${stray === 1 ? 'it' : 'them'} and the text around ${stray === 1 ? 'it' : 'them'} as is and keeps its block at the end. Delete the lone marker by hand.`
       : undefined;
     if (next === undefined) return { file: relative, action: 'unchanged', ...(warning ? { warning } : {}) };
+    if (options.dryRun) return { file: relative, action: 'written', ...(warning ? { warning } : {}) };
     fs.mkdirSync(path.dirname(file), { recursive: true });
     // The user's own file: their edits since the read above get the block re-applied on top.
     editStoreFile(file, (text) => updateInstructionText(text, digest));
