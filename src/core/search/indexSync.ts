@@ -168,6 +168,11 @@ async function applyLargeFile(run: <T>(slice: (backend: LexicalBackend) => T) =>
     }),
   );
   plan.next++;
+  // Written over several transactions: the segment merge one large transaction would have made at
+  // its commit (see the backend's maintenance) waits for the end of the sync, a step at a time;
+  // otherwise the batches after a mid-file merge would leave segments unmerged, depending on how
+  // the slices fell.
+  if (rest && rest.at < rest.docs.length) run((b) => b.holdMaintenance?.(true));
   while (rest && rest.at < rest.docs.length) {
     await yieldToEventLoop();
     run((b) =>

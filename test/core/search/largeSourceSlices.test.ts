@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { contentHash } from '../../../src/core/search/extractDocs';
 import { syncIndex, syncIndexInSlices } from '../../../src/core/search/indexSync';
 import type { LexicalBackend } from '../../../src/core/search/lexicalBackend';
-import { openEngine } from '../../../src/core/search/openEngine';
+import { indexDatabaseFile, openEngine } from '../../../src/core/search/openEngine';
 import { SearchIndex } from '../../../src/core/search/searchIndex';
 import { loadSqlite } from '../../../src/core/search/sqliteDriver';
 import type { StorePaths } from '../../../src/core/store/storePaths';
@@ -20,6 +20,16 @@ function addLargeNoteFile(paths: StorePaths): string {
   const file = path.join(paths.root, BIG);
   fs.writeFileSync(file, `---\npath: src/big.ts\n---\n# src/big.ts\n\n${notes.join('\n')}\n`);
   return file;
+}
+
+/** The index's FTS segments (one after a merge). */
+function segments(file: string): number {
+  const db = new (loadSqlite().driver!)(file, { readonly: true });
+  try {
+    return db.prepare('SELECT count(DISTINCT segid) FROM fts_idx').pluck().get() as number;
+  } finally {
+    db.close();
+  }
 }
 
 /** What the index holds of the large file, by its state and its documents as a query finds them. */
@@ -121,6 +131,23 @@ describe('index build: a large file over several transactions', function () {
     }
     assert.deepEqual(sliced, await answers(paths));
     assert.match(sliced[2], /files\/3-4\.md:\d+:note 2999:/);
+  });
+
+  it('a large file rewritten over many transactions leaves its segments merged, however the slices fell', async () => {
+    const backend = openEngine(paths, { backend: 'sqlite' }).lexical;
+    const file = indexDatabaseFile(paths);
+    try {
+      await syncIndexInSlices(backend, paths, {}, { sliceMs: 1 });
+      // An update of one file (no build): 6,000 new documents, past the backend's merge threshold, in batches of 250.
+      const items = Array.from({ length: 6000 }, (_, i) => `- bulk item ${i} about topic${i % 97} [from: s${i % 13}, 2026-01-02]`);
+      fs.writeFileSync(path.join(paths.root, 'facts.md'), `# Facts\n\n${items.join('\n')}\n`);
+      let transactions = 0;
+      await syncIndexInSlices(backend, paths, {}, { sliceMs: 0, run: (slice) => (transactions++, slice(backend)) });
+      assert.ok(transactions >= 10, `written over ${transactions} transactions`);
+    } finally {
+      backend.close();
+    }
+    assert.equal(segments(file), 1, 'one merged segment, as one large transaction would leave');
   });
 
   it('an update interrupted after the first part of the file is completed by the next open, without duplicates', async () => {
