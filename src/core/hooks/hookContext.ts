@@ -20,6 +20,7 @@ import { redactSecrets } from '../safety/redact';
 import { searchIndexAsIs, type IndexedHit } from '../search/indexAsIs';
 import type { SearchCategory } from '../search/searchTypes';
 import type { StorePaths } from '../store/storePaths';
+import { STOPWORDS } from '../search/stopwords';
 import { filesNamedIn } from './promptFiles';
 
 /** The most an agent is handed per hook (Claude Code shows hook output longer than this only as a preview). */
@@ -40,14 +41,6 @@ export const HOOK_CONTEXT_INTRO = [
   'provenance [from: conversation, date] and file:line. Prefer it to guessing, and say so when the code disagrees.',
 ].join('\n');
 
-/** Words a prompt is full of that find nothing worth reading when searched alone. */
-const STOPWORDS = new Set(
-  ('about above after again against all also and any are because been before being below between both but can could did does doing down during each ' +
-    'few for from further had has have having her here hers him his how into its itself just let more most must not now off once only other our ours out ' +
-    'over own please same she should some such than that the their theirs them then there these they this those through too under until very was were ' +
-    'what when where which while who whom why will with would you your yours yourself make use using used want need like tell show give get way thing')
-    .split(' '),
-);
 /** Words of a prompt searched at most (the engine takes 32; the first dozen carry the request). */
 const MAX_QUERY_WORDS = 12;
 

@@ -1,0 +1,55 @@
+/**
+ * Reads a store's topics: every `topics/*.md` with a plain name, in name order. A file that does
+ * not parse is reported with its problem and skipped; the others still load. A store without a
+ * topics folder has no topics, at the cost of one failed readdir.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { StorePaths } from '../store/storePaths';
+import { isTopicProblem, parseTopic, TOPIC_FILE_NAME } from './topicFile';
+import type { Topic, TopicProblem, TopicSet } from './topicTypes';
+
+/** A topic file larger than this is refused (instructions are a few KB). */
+export const MAX_TOPIC_FILE_BYTES = 256 * 1024;
+
+/** The topics folder of a store. */
+export function topicsDir(paths: StorePaths): string {
+  return path.join(paths.root, 'topics');
+}
+
+/** Loads the store's topics; never throws for a bad file. */
+export function loadTopics(paths: StorePaths): TopicSet {
+  let names: string[];
+  try {
+    names = fs.readdirSync(topicsDir(paths)).filter((n) => n.endsWith('.md')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  } catch {
+    return { topics: [], problems: [] };
+  }
+  const topics: Topic[] = [];
+  const problems: TopicProblem[] = [];
+  for (const name of names) {
+    const file = `topics/${name}`;
+    if (!TOPIC_FILE_NAME.test(name)) {
+      problems.push({ file, message: 'the name must be letters, digits, dots, dashes or underscores, ending in .md' });
+      continue;
+    }
+    const full = path.join(topicsDir(paths), name);
+    try {
+      const stat = fs.lstatSync(full);
+      if (!stat.isFile()) {
+        problems.push({ file, message: stat.isSymbolicLink() ? 'a symbolic link is not read as a topic' : 'not a regular file' });
+        continue;
+      }
+      if (stat.size > MAX_TOPIC_FILE_BYTES) {
+        problems.push({ file, message: `larger than ${MAX_TOPIC_FILE_BYTES} bytes` });
+        continue;
+      }
+      const result = parseTopic(file, fs.readFileSync(full, 'utf8'));
+      if (isTopicProblem(result)) problems.push(result);
+      else topics.push(result);
+    } catch (error) {
+      problems.push({ file, message: `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}` });
+    }
+  }
+  return { topics, problems };
+}
