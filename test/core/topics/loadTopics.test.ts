@@ -4,16 +4,9 @@ import * as path from 'node:path';
 import { globToRegExp } from '../../../src/core/topics/globMatch';
 import { loadTopics, topicsDir } from '../../../src/core/topics/loadTopics';
 import { GuardedPattern, patternProblem } from '../../../src/core/topics/safeRegex';
-import { storePaths, type StorePaths } from '../../../src/core/store/storePaths';
+import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
-
-export function storeWithTopics(files: Record<string, string>): StorePaths {
-  const ws = makeTempDir('lore-topics-');
-  const paths = storePaths(path.join(ws, '.lore'));
-  fs.mkdirSync(topicsDir(paths), { recursive: true });
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(topicsDir(paths), name), text);
-  return paths;
-}
+import { storeWithTopics } from '../../helpers/topicStores';
 
 const DEPLOY = `---
 type: topic

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { loadTopics } from '../../../src/core/topics/loadTopics';
 import { matchTopics, prepareTopics } from '../../../src/core/topics/topicTiers';
-import { storeWithTopics } from './loadTopics.test';
+import { storeWithTopics } from '../../helpers/topicStores';
 
 function topic(front: string, body = 'Instructions.'): string {
   return `---\n${front}\n---\n${body}\n`;
