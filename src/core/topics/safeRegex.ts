@@ -3,13 +3,17 @@
  * (a cloned repository, a merged branch) chooses them, and they run on every prompt inside the
  * agent's hook. JavaScript's default engine backtracks and cannot be interrupted, so:
  *
- * 1. Patterns run on V8's linear-time engine (the `l` flag, enabled once per process with
- *    `--enable-experimental-regexp-engine`): matching time is linear in the input whatever the
- *    pattern, so `(a+)+b` is harmless. The engine has no case-insensitive mode, so the input is
- *    lower-cased and so are the pattern's literal letters (escapes such as `\S` stay as written);
- *    it cannot run backreferences (nor lookaheads), and such patterns are refused.
- * 2. Where that engine is missing, the shapes that backtrack exponentially are refused instead
- *    (a repeated group that repeats inside, backreferences).
+ * 1. V8 is told, once per process, to switch a regex to its linear-time engine when a match
+ *    backtracks excessively (`--enable-experimental-regexp-engine-on-excessive-backtracks`): a
+ *    pattern runs on the fast backtracking engine as usual, and `(a+)+b` on a hostile input
+ *    finishes in about a millisecond instead of never. Only regexes that backtrack pathologically
+ *    are affected, and their results do not change. The fallback exists only for patterns the
+ *    linear engine can run, so patterns with backreferences or lookaheads are refused (checked by
+ *    compiling them with the `l` flag), and since that engine has no case-insensitive mode, a
+ *    topic pattern matches lower-cased input with its literal letters lower-cased (escapes such
+ *    as `\S` stay as written) instead of using the `i` flag.
+ * 2. Where those flags are unavailable, the shapes that backtrack exponentially are refused
+ *    instead (a repeated group that repeats inside, backreferences).
  * 3. Either way a pattern sees at most MAX_MATCH_INPUT_CHARS characters (the start of a prompt,
  *    the end of a reply) and is at most MAX_PATTERN_CHARS long, and a run slower than
  *    SLOW_PATTERN_MS disables the pattern for the rest of the process (reported), so one bad
@@ -18,11 +22,13 @@
 
 let linearEngine: boolean | undefined;
 
-/** Whether V8's linear-time engine is available (tried once per process). */
+/** Whether V8's linear-time engine (and the fallback to it) is available; set up once per process. */
 export function hasLinearEngine(): boolean {
   if (linearEngine !== undefined) return linearEngine;
   try {
-    (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--enable-experimental-regexp-engine');
+    const v8 = require('node:v8') as typeof import('node:v8');
+    v8.setFlagsFromString('--enable-experimental-regexp-engine');
+    v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
     // eslint-disable-next-line no-invalid-regexp -- V8's linear-time flag, enabled just above
     new RegExp('a', 'l');
     linearEngine = true;
@@ -44,11 +50,16 @@ function lowerLiterals(source: string): string {
   return out;
 }
 
-/** Compiles a topic pattern on the safest engine available. @throws SyntaxError when it cannot. */
+/**
+ * Compiles a topic pattern. With the linear engine: checked against it (so the fallback can take
+ * over), then compiled for the ordinary engine. @throws SyntaxError when it cannot be compiled.
+ */
 function compile(source: string): { regex: RegExp; lowerInput: boolean } {
+  if (!hasLinearEngine()) return { regex: new RegExp(source, 'i'), lowerInput: false };
+  const lowered = lowerLiterals(source);
   // eslint-disable-next-line no-invalid-regexp -- V8's linear-time flag (see hasLinearEngine)
-  if (hasLinearEngine()) return { regex: new RegExp(lowerLiterals(source), 'l'), lowerInput: true };
-  return { regex: new RegExp(source, 'i'), lowerInput: false };
+  new RegExp(lowered, 'l');
+  return { regex: new RegExp(lowered), lowerInput: true };
 }
 
 /** Longest pattern accepted from a topic file. */
@@ -134,6 +145,17 @@ function backtrackingRisk(source: string): string | undefined {
   return undefined;
 }
 
+/** The last input bounded and lower-cased: every pattern of every topic runs on the same message. */
+let lastInput: { text: string; from: 'start' | 'end'; lower: boolean; bounded: string } | undefined;
+
+function boundedInput(text: string, from: 'start' | 'end', lower: boolean): string {
+  if (lastInput && lastInput.text === text && lastInput.from === from && lastInput.lower === lower) return lastInput.bounded;
+  const cut = text.length <= MAX_MATCH_INPUT_CHARS ? text : from === 'start' ? text.slice(0, MAX_MATCH_INPUT_CHARS) : text.slice(-MAX_MATCH_INPUT_CHARS);
+  const bounded = lower ? cut.toLowerCase() : cut;
+  lastInput = { text, from, lower, bounded };
+  return bounded;
+}
+
 /** A checked pattern with its time box. */
 export class GuardedPattern {
   private readonly regex: RegExp;
@@ -154,8 +176,7 @@ export class GuardedPattern {
    */
   match(text: string, from: 'start' | 'end' = 'start'): string | undefined {
     if (this.slowMs !== undefined) return undefined;
-    const cut = text.length <= MAX_MATCH_INPUT_CHARS ? text : from === 'start' ? text.slice(0, MAX_MATCH_INPUT_CHARS) : text.slice(-MAX_MATCH_INPUT_CHARS);
-    const bounded = this.lowerInput ? cut.toLowerCase() : cut;
+    const bounded = boundedInput(text, from, this.lowerInput);
     const started = performance.now();
     const found = this.regex.exec(bounded);
     const took = performance.now() - started;
