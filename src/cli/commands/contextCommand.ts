@@ -5,16 +5,14 @@
  */
 import * as path from 'node:path';
 import { DEFAULT_ROLE_INSTRUCTIONS } from '../../core/context/buildContext';
-import { compileContext, DEFAULT_BUDGET_TOKENS } from '../../core/context/compileContext';
+import { DEFAULT_BUDGET_TOKENS } from '../../core/context/constants';
 import { loadContextInputs } from '../../core/context/loadContextInputs';
-import { knowledgeHits } from '../../core/hooks/hookContext';
 import { isNetworkVendor } from '../../core/providers/endpoints';
 import { createAdapter, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
 import { redactSecrets } from '../../core/safety/redact';
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import { workspaceRelative } from '../../core/store/storePaths';
-import { adapterGate, GateCache, type TopicGate } from '../../core/topics/topicGate';
-import { topicContext } from '../../core/topics/topicContext';
+import type { TopicGate } from '../../core/topics/topicGate';
 import { COMMON_OPTIONS, EXIT_OK, UsageError, cwdOf, envOf, parsePositiveNumber, printable, parseCommand, resolveArg, type Output } from '../cliSupport';
 
 export const CONTEXT_HELP = `lore context [--root DIR] [--files F...] [--message TEXT] [--budget TOKENS] [--topic NAME...]
@@ -53,6 +51,7 @@ function configuredGate(values: { provider?: string; model?: string; 'base-url'?
   if (!name || name === 'rules') return { why: name === 'rules' ? 'the rules provider is not a model' : 'no model is configured (--provider or LORE_PROVIDER)' };
   if (!isNetworkVendor(name)) throw new UsageError(`unknown provider "${name}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   const adapter = createAdapter(name, { model: values.model, baseUrl: values['base-url'], env: envOf(io) });
+  const { adapterGate } = require('../../core/topics/topicGate') as typeof import('../../core/topics/topicGate');
   return { gate: adapterGate(adapter, values.model) };
 }
 
@@ -71,6 +70,10 @@ export async function contextCommand(argv: string[], io: Output): Promise<number
   if (budgetTokens < 256) throw new UsageError(`--budget expects at least 256 tokens, not ${budgetTokens}`);
   const message = values.message ?? '';
   const { gate, why } = configuredGate(values, io);
+  // The topics and the compiler are loaded when the command runs, not with every command of the CLI.
+  const { topicContext } = require('../../core/topics/topicContext') as typeof import('../../core/topics/topicContext');
+  const { GateCache } = require('../../core/topics/topicGate') as typeof import('../../core/topics/topicGate');
+  const { compileContext } = require('../../core/context/compileContext') as typeof import('../../core/context/compileContext');
   const topics = await topicContext(
     paths,
     { message, files: files.filter((f) => !loaded.missingFiles.includes(f)).map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f))), named: values.topic },
@@ -88,7 +91,8 @@ export async function contextCommand(argv: string[], io: Output): Promise<number
       fileNotes,
       topics: topics.topics.map((t) => ({ ...t, instructions: redactSecrets(t.instructions) })),
       activeFiles: loaded.activeFiles,
-      searchHits: message ? knowledgeHits(paths, message, digest, fileNotes) : [],
+      // Loaded here: the search engine is not part of the CLI's start-up.
+      searchHits: message ? (require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext')).knowledgeHits(paths, message, digest, fileNotes) : [],
       message: loaded.message,
     },
     { budgetTokens },

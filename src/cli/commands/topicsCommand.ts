@@ -1,7 +1,4 @@
 /** `lore topics`: the store's topics, their triggers and problems, and the gate log's figures. */
-import { readGateLog } from '../../core/topics/gateLog';
-import { summarizeGateLog } from '../../core/topics/gateStats';
-import { loadTopics, topicsDir } from '../../core/topics/loadTopics';
 import type { Topic, TopicTrigger } from '../../core/topics/topicTypes';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, parseCommand, printable, type Output } from '../cliSupport';
 
@@ -30,6 +27,10 @@ export async function topicsCommand(argv: string[], io: Output): Promise<number>
   const parsed = parseCommand(argv, OPTIONS, TOPICS_HELP, io);
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
+  // Loaded when the command runs, not with every command of the CLI.
+  const { readGateLog } = require('../../core/topics/gateLog') as typeof import('../../core/topics/gateLog');
+  const { summarizeGateLog } = require('../../core/topics/gateStats') as typeof import('../../core/topics/gateStats');
+  const { loadTopics, topicsDir } = require('../../core/topics/loadTopics') as typeof import('../../core/topics/loadTopics');
   const { topics, problems } = loadTopics(paths);
   const stats = values.stats ? summarizeGateLog(readGateLog(paths)) : undefined;
   if (values.json) {

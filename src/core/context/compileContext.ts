@@ -23,8 +23,9 @@ import { KNOWLEDGE_FRAMING } from '../safety/dataFraming';
 import { buildContext, normalizeBlock, renderTopic } from './buildContext';
 import type { BuiltContext, ContextInput, ContextLayer, EarlierTurn, FileNotesInput, TopicInput } from './contextLayers';
 
-/** The default budget: an 8K-token context (§6.2). */
-export const DEFAULT_BUDGET_TOKENS = 8000;
+import { DEFAULT_BUDGET_TOKENS } from './constants';
+
+export { DEFAULT_BUDGET_TOKENS };
 /** UTF-8 bytes per token, for the estimate. */
 const BYTES_PER_TOKEN = 4;
 

@@ -6,7 +6,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../store/storePaths';
-import { isTopicProblem, parseTopic, TOPIC_FILE_NAME } from './topicFile';
 import type { Topic, TopicProblem, TopicSet } from './topicTypes';
 
 /** A topic file larger than this is refused (instructions are a few KB). */
@@ -25,6 +24,10 @@ export function loadTopics(paths: StorePaths): TopicSet {
   } catch {
     return { topics: [], problems: [] };
   }
+  if (!names.length) return { topics: [], problems: [] };
+  // Loaded only when there are topic files: the parser brings zod and gray-matter, which a hook
+  // on a store without topics should not pay for.
+  const { isTopicProblem, parseTopic, TOPIC_FILE_NAME } = require('./topicFile') as typeof import('./topicFile');
   const topics: Topic[] = [];
   const problems: TopicProblem[] = [];
   for (const name of names) {

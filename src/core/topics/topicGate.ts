@@ -7,7 +7,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
 import { buildContext } from '../context/buildContext';
 import type { ModelAdapter } from '../providers/modelAdapter';
 import { writeFileAtomic } from '../store/atomicWrite';
@@ -67,7 +66,10 @@ export function messageHash(message: string): string {
   return sha256Hash().update(message).digest('hex').slice(0, 16);
 }
 
-const cacheSchema = z.object({ version: z.literal(1), answers: z.record(z.string(), z.boolean()) });
+/** The cache file's schema, loaded on first use (zod is a large share of the CLI's start-up). */
+function cacheSchema() {
+  return (require('./gateCacheSchema') as typeof import('./gateCacheSchema')).gateCacheSchema;
+}
 
 /** Gate answers on disk. */
 export class GateCache {
@@ -76,7 +78,7 @@ export class GateCache {
 
   constructor(private readonly file: string) {
     try {
-      const parsed = cacheSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      const parsed = cacheSchema().safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
       // A broken cache is only lost answers: the gate asks again.
       if (parsed.success) this.answers = new Map(Object.entries(parsed.data.answers));
     } catch {
