@@ -6,6 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../store/storePaths';
+import { sha256Hash } from '../util/sha256';
+import type { TopicFrontmatter } from './topicSchema';
 import type { Topic, TopicProblem, TopicSet } from './topicTypes';
 
 /** A topic file larger than this is refused (instructions are a few KB). */
@@ -25,9 +27,10 @@ export function loadTopics(paths: StorePaths): TopicSet {
     return { topics: [], problems: [] };
   }
   if (!names.length) return { topics: [], problems: [] };
-  // Loaded only when there are topic files: the parser brings zod and gray-matter, which a hook
-  // on a store without topics should not pay for.
-  const { isTopicProblem, parseTopic, TOPIC_FILE_NAME } = require('./topicFile') as typeof import('./topicFile');
+  // Loaded only when there are topic files; the parser (gray-matter, zod) only for files not in the cache.
+  const { buildTopic, isTopicProblem, TOPIC_FILE_NAME } = require('./topicBuild') as typeof import('./topicBuild');
+  const { TopicCache } = require('./topicCache') as typeof import('./topicCache');
+  const cache = new TopicCache(paths);
   const topics: Topic[] = [];
   const problems: TopicProblem[] = [];
   for (const name of names) {
@@ -47,12 +50,20 @@ export function loadTopics(paths: StorePaths): TopicSet {
         problems.push({ file, message: `larger than ${MAX_TOPIC_FILE_BYTES} bytes` });
         continue;
       }
-      const result = parseTopic(file, fs.readFileSync(full, 'utf8'));
+      const text = fs.readFileSync(full, 'utf8');
+      const hash = sha256Hash().update(text).digest('hex');
+      let data: { meta: TopicFrontmatter; content: string } | TopicProblem | undefined = cache.get(name, hash);
+      if (!data) {
+        data = (require('./topicFile') as typeof import('./topicFile')).parseTopicData(file, text);
+        if (!('message' in data)) cache.set(name, { hash, meta: data.meta, content: data.content });
+      }
+      const result = 'message' in data ? data : buildTopic(file, text, data.meta, data.content);
       if (isTopicProblem(result)) problems.push(result);
       else topics.push(result);
     } catch (error) {
       problems.push({ file, message: `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}` });
     }
   }
+  cache.save();
   return { topics, problems };
 }

@@ -96,6 +96,29 @@ describe('topic files', () => {
     assert.deepEqual(problems.map((p) => p.file).sort(), ['topics/link.md', 'topics/we ird.md']);
   });
 
+  it('caches the parsed frontmatter by the file\'s hash, and parses a changed file again', () => {
+    const paths = storeWithTopics({ 'deploy.md': DEPLOY, 'bad.md': '---\npriority: urgent\n---\nx\n' });
+    assert.equal(loadTopics(paths).topics[0].body.startsWith('# Deploying'), true);
+    const cacheFile = path.join(paths.cache, 'topics-parsed.json');
+    const cached = JSON.parse(fs.readFileSync(cacheFile, 'utf8'));
+    assert.deepEqual(Object.keys(cached.entries), ['deploy.md'], 'only valid topics are cached');
+    // The next load takes the body from the cache (the file's bytes did not change).
+    cached.entries['deploy.md'].content = 'From the cache.';
+    fs.writeFileSync(cacheFile, JSON.stringify(cached));
+    assert.equal(loadTopics(paths).topics[0].body, 'From the cache.');
+    // A changed file is parsed again; a cache entry of the wrong shape is ignored.
+    fs.writeFileSync(path.join(topicsDir(paths), 'deploy.md'), DEPLOY.replace('never deploy on Fridays', 'deploy any day'));
+    assert.match(loadTopics(paths).topics[0].body, /deploy any day/);
+    const again = JSON.parse(fs.readFileSync(cacheFile, 'utf8'));
+    again.entries['deploy.md'].meta.triggers = 'not a list';
+    fs.writeFileSync(cacheFile, JSON.stringify(again));
+    assert.equal(loadTopics(paths).topics[0].triggers.length, 3);
+    // A removed topic leaves the cache.
+    fs.rmSync(path.join(topicsDir(paths), 'deploy.md'));
+    loadTopics(paths);
+    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(cacheFile, 'utf8')).entries), []);
+  });
+
   it('has no topics and no problems without a topics folder', () => {
     const ws = makeTempDir('lore-topics-');
     assert.deepEqual(loadTopics(storePaths(path.join(ws, '.lore'))), { topics: [], problems: [] });
