@@ -8,6 +8,7 @@ import type { ZodError } from 'zod';
 import { normalizeBlock } from '../context/buildContext';
 import { sha256Hash } from '../util/sha256';
 import { globToRegExp } from './globMatch';
+import { foldKeyword } from './keywordMatch';
 import { GuardedPattern, patternProblem } from './safeRegex';
 import type { TopicFrontmatter } from './topicSchema';
 import type { Topic, TopicProblem, TopicTrigger } from './topicTypes';
@@ -63,12 +64,6 @@ function firstProse(body: string): string {
   return '';
 }
 
-/** A keyword list as one case-insensitive expression with word edges (phrases allowed). */
-function keywordPattern(keywords: readonly string[]): RegExp {
-  const alternatives = [...new Set(keywords.map((k) => k.toLowerCase()))].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
-  return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}_])`, 'iu');
-}
-
 /** Why a subscription path is refused: it must stay inside the workspace. */
 function subscriptionProblem(entry: string): string | undefined {
   if (path.isAbsolute(entry) || /^[A-Za-z]:/.test(entry)) return 'must be relative to the workspace';
@@ -87,7 +82,7 @@ export function buildTopic(file: string, text: string, meta: TopicFrontmatter, c
       if (problem) return { file, line: lineOfText(lines, trigger.pattern) ?? lineOfPath(lines, ['triggers', i]), message: `triggers.${i}.pattern ${JSON.stringify(trigger.pattern)}: ${problem}` };
       triggers.push({ kind: 'pattern', scope: trigger.scope, pattern: new GuardedPattern(trigger.pattern) });
     } else if ('keywords' in trigger) {
-      triggers.push({ kind: 'keywords', scope: trigger.scope, keywords: trigger.keywords, pattern: keywordPattern(trigger.keywords) });
+      triggers.push({ kind: 'keywords', scope: trigger.scope, keywords: trigger.keywords, folded: [...new Set(trigger.keywords.map(foldKeyword))] });
     } else {
       triggers.push({ kind: 'glob', scope: trigger.scope, glob: trigger.glob, pattern: globToRegExp(trigger.glob) });
     }

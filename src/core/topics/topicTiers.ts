@@ -7,6 +7,7 @@
  * A topic is a candidate when tier 1 matched or its score reached its threshold. Pure and
  * synchronous: no I/O, no clock, the same answer for the same topics and message.
  */
+import { findKeyword } from './keywordMatch';
 import { buildSimilarityIndex, similarityScores, type SimilarityIndex } from './topicSimilarity';
 import type { Topic, TopicScope } from './topicTypes';
 
@@ -69,8 +70,8 @@ export function tier1(topic: Topic, input: MatchInput): Tier1Match | undefined {
       const found = trigger.pattern.match(input.text, input.scope === 'output' ? 'end' : 'start');
       if (found !== undefined) return { kind: 'pattern', trigger: trigger.pattern.source, matched: short(found) };
     } else if (trigger.kind === 'keywords') {
-      const found = trigger.pattern.exec(input.text.length > 8192 ? input.text.slice(0, 8192) : input.text);
-      if (found) return { kind: 'keywords', trigger: trigger.keywords.join(', '), matched: short(found[0]) };
+      const found = findKeyword(input.text, trigger.folded);
+      if (found !== undefined) return { kind: 'keywords', trigger: trigger.keywords.join(', '), matched: short(found) };
     } else {
       const file = input.files?.find((f) => trigger.pattern.test(f));
       if (file !== undefined) return { kind: 'glob', trigger: trigger.glob, matched: short(file) };

@@ -21,7 +21,7 @@ export const DEFAULT_MAX_CONTEXT_KB = 4;
 /** One compiled trigger. */
 export type TopicTrigger =
   | { kind: 'pattern'; scope: TopicScope; pattern: GuardedPattern }
-  | { kind: 'keywords'; scope: TopicScope; keywords: string[]; pattern: RegExp }
+  | { kind: 'keywords'; scope: TopicScope; keywords: string[]; /** Lower-cased, whitespace folded (keywordMatch). */ folded: string[] }
   | { kind: 'glob'; scope: TopicScope; glob: string; pattern: RegExp };
 
 /** A topic file, validated and compiled. */

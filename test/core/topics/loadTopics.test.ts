@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { globToRegExp } from '../../../src/core/topics/globMatch';
 import { loadTopics, topicsDir } from '../../../src/core/topics/loadTopics';
 import { GuardedPattern, patternProblem } from '../../../src/core/topics/safeRegex';
+import { matchTopics, prepareTopics } from '../../../src/core/topics/topicTiers';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 import { storeWithTopics } from '../../helpers/topicStores';
@@ -47,6 +48,11 @@ describe('topic files', () => {
     assert.equal(style.similarityThreshold, 0.15);
     assert.equal(style.maxContextBytes, 4096);
     assert.equal(style.description, 'Use Python 3 print().');
+  });
+
+  it('matches keyword phrases across any whitespace', () => {
+    const [deploy] = loadTopics(storeWithTopics({ 'deploy.md': DEPLOY })).topics;
+    assert.equal(matchTopics(prepareTopics([deploy]), { text: 'when does the Release\n  Train leave?', scope: 'input' })[0].tier1?.matched, 'release train');
   });
 
   it('reads the long trigger form of the design ({type: pattern, match})', () => {

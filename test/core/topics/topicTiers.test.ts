@@ -19,9 +19,11 @@ describe('topic tiers 1 and 2', () => {
   it('tier 1 matches keywords on word edges, globs on named files, and respects scope', () => {
     const deploy = matchTopics(prepared, { text: 'Can we Deploy tonight?', scope: 'input' });
     assert.deepEqual(deploy.map((c) => c.topic.name), ['deploy']);
-    assert.deepEqual(deploy[0].tier1, { kind: 'keywords', trigger: 'deploy, rollback', matched: 'Deploy' });
+    assert.deepEqual(deploy[0].tier1, { kind: 'keywords', trigger: 'deploy, rollback', matched: 'deploy' });
     assert.equal(deploy[0].route, 'activate');
     assert.deepEqual(matchTopics(prepared, { text: 'the redeployment', scope: 'input' }), []);
+    assert.ok(matchTopics(prepared, { text: 'a_deploy or deploy_x or deploys', scope: 'input' }).every((c) => c.tier1 === undefined), 'no keyword on a word edge');
+    assert.equal(matchTopics(prepared, { text: 'Über-deploy, then ROLLBACK!', scope: 'input' })[0].tier1?.matched, 'deploy');
     const glob = matchTopics(prepared, { text: 'fix it', files: ['tools/run.py'], scope: 'input' });
     assert.deepEqual(glob.map((c) => [c.topic.name, c.tier1?.kind]), [['python', 'glob']]);
     // Output-scoped patterns do not run on a message, and input-scoped ones not on a reply.
