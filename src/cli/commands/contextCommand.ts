@@ -4,14 +4,10 @@
  * included and cut, and which topics fired at which tier and why.
  */
 import * as path from 'node:path';
-import { DEFAULT_ROLE_INSTRUCTIONS } from '../../core/context/buildContext';
 import { DEFAULT_BUDGET_TOKENS } from '../../core/context/constants';
-import { loadContextInputs } from '../../core/context/loadContextInputs';
 import { isNetworkVendor } from '../../core/providers/endpoints';
 import { createAdapter, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
-import { redactSecrets } from '../../core/safety/redact';
 import { loadStoreConfig } from '../../core/store/storeConfig';
-import { workspaceRelative } from '../../core/store/storePaths';
 import type { TopicGate } from '../../core/topics/topicGate';
 import { COMMON_OPTIONS, EXIT_OK, UsageError, cwdOf, envOf, parsePositiveNumber, printable, parseCommand, resolveArg, type Output } from '../cliSupport';
 
@@ -61,67 +57,21 @@ export async function contextCommand(argv: string[], io: Output): Promise<number
   const { values, positionals, paths } = parsed;
   // Paths are typed relative to where the user stands, not to the workspace.
   const files = [...(values.files ?? []), ...positionals].map((f) => resolveArg(io, f));
-  const loaded = loadContextInputs(paths, { files, message: values.message });
-  for (const missing of loaded.missingFiles) io.err(`warning: no such file: ${printable(path.relative(cwdOf(io), missing) || missing)}`);
-  if (loaded.digest === undefined) io.err(`note: no digest at ${paths.digest}; the context has no {knowledge} block`);
   const { config, warning } = loadStoreConfig(paths.config);
   if (warning) io.err(`warning: ${warning}`);
   const budgetTokens = values.budget !== undefined ? Math.round(parsePositiveNumber(values.budget, '--budget')) : (config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS);
   if (budgetTokens < 256) throw new UsageError(`--budget expects at least 256 tokens, not ${budgetTokens}`);
-  const message = values.message ?? '';
   const { gate, why } = configuredGate(values, io);
-  // The topics and the compiler are loaded when the command runs, not with every command of the CLI.
-  const { topicContext } = require('../../core/topics/topicContext') as typeof import('../../core/topics/topicContext');
-  const { GateCache } = require('../../core/topics/topicGate') as typeof import('../../core/topics/topicGate');
-  const { compileContext } = require('../../core/context/compileContext') as typeof import('../../core/context/compileContext');
-  const topics = await topicContext(
-    paths,
-    { message, files: files.filter((f) => !loaded.missingFiles.includes(f)).map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f))), named: values.topic },
-    { gate, cache: gate ? GateCache.forStore(paths) : undefined, noGateReason: why, via: 'cli' },
-  );
+  const { explainContext, explanationJson } = require('../../core/context/explainContext') as typeof import('../../core/context/explainContext');
+  const explained = await explainContext(paths, { message: values.message ?? '', files, named: values.topic, budgetTokens, gate, noGateReason: why, via: 'cli' });
+  const { compiled, topics } = explained;
+  for (const missing of explained.missingFiles) io.err(`warning: no such file: ${printable(path.relative(cwdOf(io), missing) || missing)}`);
+  if (!explained.hasDigest) io.err(`note: no digest at ${paths.digest}; the context has no {knowledge} block`);
   for (const name of values.topic ?? []) if (!topics.activation.active.some((a) => a.topic.name === name)) io.err(`warning: no valid topic named ${printable(name)}`);
   for (const p of topics.problems) io.err(`warning: ${printable(p.file)}${p.line ? `:${p.line}` : ''}: ${printable(p.message)} (topic skipped)`);
   for (const p of topics.subscriptionProblems) io.err(`warning: topic subscription ${printable(p)}`);
-  const digest = loaded.digest === undefined ? undefined : redactSecrets(loaded.digest);
-  const fileNotes = (loaded.fileNotes ?? []).map((f) => ({ path: f.path, notes: f.notes.map(redactSecrets) }));
-  const compiled = compileContext(
-    {
-      role: DEFAULT_ROLE_INSTRUCTIONS,
-      digest,
-      fileNotes,
-      topics: topics.topics.map((t) => ({ ...t, instructions: redactSecrets(t.instructions) })),
-      activeFiles: loaded.activeFiles,
-      // Loaded here: the search engine is not part of the CLI's start-up.
-      searchHits: message ? (require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext')).knowledgeHits(paths, message, digest, fileNotes) : [],
-      message: loaded.message,
-    },
-    { budgetTokens },
-  );
   if (values.json) {
-    io.out(
-      JSON.stringify(
-        {
-          text: compiled.text,
-          stablePrefixLength: compiled.stablePrefixLength,
-          stablePrefixBytes: compiled.stablePrefixBytes,
-          units: { stablePrefixLength: 'utf16-code-units', stablePrefixBytes: 'utf8-bytes', 'boundaries.start/end': 'utf16-code-units', 'boundaries.startByte/endByte': 'utf8-bytes', tokens: 'utf8-bytes / 4' },
-          boundaries: compiled.boundaries,
-          budgetTokens: compiled.budgetTokens,
-          tokens: compiled.tokens,
-          slots: compiled.slots,
-          topics: {
-            active: topics.activation.active.map((a) => ({ name: a.topic.name, tier: a.tier, reason: a.reason })),
-            decisions: topics.activation.decisions,
-            problems: topics.problems,
-            subscriptionProblems: topics.subscriptionProblems,
-            gate: topics.activation.gate,
-            slowPatterns: topics.activation.slowPatterns,
-          },
-        },
-        null,
-        2,
-      ),
-    );
+    io.out(JSON.stringify(explanationJson(explained), null, 2));
     return EXIT_OK;
   }
   // The text already ends with a newline; io.out would not add a second one.

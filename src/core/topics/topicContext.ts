@@ -23,17 +23,20 @@ export interface TopicContext {
 
 function toCompileTopics(paths: StorePaths, active: ReadonlyArray<{ topic: Topic }>, problems: string[]): CompileTopic[] {
   const keep = agentItemFilter(paths);
+  // Topics often subscribe to the same file (playbooks.md): read and filter it once.
+  const reads = new Map<string, ReturnType<typeof readSubscription>>();
+  const read = (sub: string) => reads.get(sub) ?? reads.set(sub, readSubscription(paths, sub, keep)).get(sub)!;
   return active.map(({ topic }) => ({
     name: topic.name,
     instructions: topic.body,
     maxBytes: topic.maxContextBytes,
     subscriptions: topic.subscriptions.flatMap((sub) => {
-      const read = readSubscription(paths, sub, keep);
-      if ('problem' in read) {
-        problems.push(`${topic.name}: ${sub}: ${read.problem}`);
+      const got = read(sub);
+      if ('problem' in got) {
+        problems.push(`${topic.name}: ${sub}: ${got.problem}`);
         return [];
       }
-      return [read];
+      return [got];
     }),
   }));
 }
