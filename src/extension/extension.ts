@@ -40,6 +40,7 @@ import { registerSearchCommand } from './search/searchQuickPick';
 import { SearchClient } from './search/searchClient';
 import { onServerNotification } from './serverNotification';
 import { registerStoreCommands, saveApiKey } from './storeCommands';
+import { registerTopicCommands } from './topics/topicCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
@@ -162,6 +163,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
+    ...registerTopicCommands(store),
     ...harvestCommands.disposables,
     registerImportCommand(notes, harvestCommands.harvestSources),
     ...registerAgentHookCommands(context, store, harvestCommands.harvestSources),

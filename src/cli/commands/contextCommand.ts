@@ -63,7 +63,11 @@ export async function contextCommand(argv: string[], io: Output): Promise<number
   if (budgetTokens < 256) throw new UsageError(`--budget expects at least 256 tokens, not ${budgetTokens}`);
   const { gate, why } = configuredGate(values, io);
   const { explainContext, explanationJson } = require('../../core/context/explainContext') as typeof import('../../core/context/explainContext');
-  const explained = await explainContext(paths, { message: values.message ?? '', files, named: values.topic, budgetTokens, gate, noGateReason: why, via: 'cli' });
+  const message = values.message ?? '';
+  // The search engine is loaded here, not with every command.
+  const { knowledgeHits } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
+  const hits = (digest: string | undefined, fileNotes: Parameters<typeof knowledgeHits>[3]) => knowledgeHits(paths, message, digest, fileNotes);
+  const explained = await explainContext(paths, { message, files, named: values.topic, budgetTokens, gate, noGateReason: why, via: 'cli', hits });
   const { compiled, topics } = explained;
   for (const missing of explained.missingFiles) io.err(`warning: no such file: ${printable(path.relative(cwdOf(io), missing) || missing)}`);
   if (!explained.hasDigest) io.err(`note: no digest at ${paths.digest}; the context has no {knowledge} block`);

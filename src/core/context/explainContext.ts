@@ -11,6 +11,7 @@ import type { TopicGate } from '../topics/topicGate';
 import type { TopicContext } from '../topics/topicContext';
 import { DEFAULT_ROLE_INSTRUCTIONS } from './buildContext';
 import type { CompiledContext } from './compileContext';
+import type { FileNotesInput } from './contextLayers';
 import { loadContextInputs } from './loadContextInputs';
 
 export interface ExplainRequest {
@@ -26,6 +27,12 @@ export interface ExplainRequest {
   noGateReason?: string;
   /** Who asks, for the gate log (`cli`, `vscode`). */
   via: string;
+  /**
+   * The knowledge items matching the message (P3), given what the digest and notes already show;
+   * none without it. Passed in so that a caller without the search engine (the editor, whose
+   * search runs in the language server) does not bundle it.
+   */
+  hits?: (digest: string | undefined, fileNotes: FileNotesInput[]) => string[];
 }
 
 export interface ExplainedContext {
@@ -39,11 +46,10 @@ export interface ExplainedContext {
 
 /** Compiles the context of a message and how it came about. */
 export async function explainContext(paths: StorePaths, request: ExplainRequest): Promise<ExplainedContext> {
-  // Loaded on use: neither the topics nor the search engine belong to a command's start-up.
+  // Loaded on use: the topics do not belong to a command's start-up.
   const { topicContext } = require('../topics/topicContext') as typeof import('../topics/topicContext');
   const { GateCache } = require('../topics/topicGate') as typeof import('../topics/topicGate');
   const { compileContext } = require('./compileContext') as typeof import('./compileContext');
-  const { knowledgeHits } = require('../hooks/hookContext') as typeof import('../hooks/hookContext');
   const loaded = loadContextInputs(paths, { files: request.files, message: request.message || undefined });
   const inScope = (request.files ?? []).filter((f) => !loaded.missingFiles.includes(f)).map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f)));
   const topics = await topicContext(
@@ -60,7 +66,7 @@ export async function explainContext(paths: StorePaths, request: ExplainRequest)
       fileNotes,
       topics: topics.topics.map((t) => ({ ...t, instructions: redactSecrets(t.instructions) })),
       activeFiles: loaded.activeFiles,
-      searchHits: request.message ? knowledgeHits(paths, request.message, digest, fileNotes) : [],
+      searchHits: request.message && request.hits ? request.hits(digest, fileNotes) : [],
       message: loaded.message,
     },
     { budgetTokens: request.budgetTokens },
