@@ -8,3 +8,6 @@ export { explainContext, explanationMarkdown } from '../../core/context/explainC
 export { DEFAULT_BUDGET_TOKENS } from '../../core/context/constants';
 export { createTopicFile } from '../../core/topics/newTopic';
 export { TOPIC_FILE_NAME } from '../../core/topics/topicBuild';
+export { loadTopics } from '../../core/topics/loadTopics';
+export { readGateLog } from '../../core/topics/gateLog';
+export { summarizeGateLog } from '../../core/topics/gateStats';
