@@ -18,9 +18,10 @@ function topicsLibrary(): typeof import('./topicsLibrary') {
 
 export function registerTopicCommands(store: StoreService): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('lore.newTopic', () => runCommand('New Topic', async () => {
+    // A name or message passed as an argument (a link, a test) skips the input box.
+    vscode.commands.registerCommand('lore.newTopic', (given?: unknown) => runCommand('New Topic', async () => {
       const { createTopicFile, TOPIC_FILE_NAME } = topicsLibrary();
-      const name = await vscode.window.showInputBox({
+      const name = typeof given === 'string' ? given : await vscode.window.showInputBox({
         title: 'Lore: New Topic',
         prompt: 'A name for the topic file (.lore/topics/NAME.md)',
         validateInput: (value) => (TOPIC_FILE_NAME.test(`${value.trim()}.md`) ? undefined : 'letters, digits, dots, dashes or underscores'),
@@ -28,9 +29,10 @@ export function registerTopicCommands(store: StoreService): vscode.Disposable[] 
       if (!name) return;
       const file = createTopicFile(store.paths, name);
       await vscode.window.showTextDocument(vscode.Uri.file(file));
+      return file;
     })),
-    vscode.commands.registerCommand('lore.whyThisContext', () => runCommand('Why This Context', async () => {
-      const message = await vscode.window.showInputBox({ title: 'Lore: Why This Context?', prompt: 'A message to an agent: Lore shows the context it would compile for it' });
+    vscode.commands.registerCommand('lore.whyThisContext', (given?: unknown) => runCommand('Why This Context', async () => {
+      const message = typeof given === 'string' ? given : await vscode.window.showInputBox({ title: 'Lore: Why This Context?', prompt: 'A message to an agent: Lore shows the context it would compile for it' });
       if (message === undefined) return;
       const { explainContext, explanationMarkdown, DEFAULT_BUDGET_TOKENS } = topicsLibrary();
       const active = vscode.window.activeTextEditor?.document.uri;
@@ -39,6 +41,7 @@ export function registerTopicCommands(store: StoreService): vscode.Disposable[] 
       const explained = await explainContext(store.paths, { message, files, budgetTokens, noGateReason: 'the editor command does not ask the gate', via: 'vscode' });
       const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: explanationMarkdown(explained, message) });
       await vscode.window.showTextDocument(document, { preview: true });
+      return document;
     })),
   ];
 }
