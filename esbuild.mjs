@@ -60,6 +60,15 @@ const loadedOnUse = {
   },
 };
 
+// The topic commands' part of core (compiler, topics, template) is dist/topicsLibrary.js, required
+// when a topic command first runs (src/extension/topics/topicsLibrary.ts).
+const topicsApart = {
+  name: 'topics-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/topicsLibrary(\.js)?$/ }, () => ({ path: './topicsLibrary.js', external: true }));
+  },
+};
+
 // `lore mcp` imports the server module when it starts; the CLI bundle leaves it to dist/mcpServer.js.
 const mcpServerApart = {
   name: 'mcp-server-apart',
@@ -99,7 +108,8 @@ const importedOnce = {
 };
 
 const entries = [
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [importedOnce, languageClientApart, vendorSdks, loadedOnUse] },
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [importedOnce, languageClientApart, topicsApart, vendorSdks, loadedOnUse] },
+  { entryPoints: ['src/extension/topics/topicsLibrary.ts'], outfile: 'dist/topicsLibrary.js', plugins: [vendorSdks, loadedOnUse] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
   { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [vendorSdks] },
   // The MCP server and its SDK are dist/mcpServer.js: only `lore mcp` loads them, and the

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { SearchIndex } from '../src/core/search/searchIndex';
 import { storePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
-import { baselineOf, formatNumber, makeResult, median, repeatInterleaved, scratchDir, type BenchContext, type BenchResult } from './benchSupport';
+import { baselineOf, formatNumber, makeResult, median, repeatInterleaved, scratchDir, type BenchContext, type BenchResult, type TaskSamples } from './benchSupport';
 
 const FILES = 10_000;
 const NOTES_PER_FILE = 10;
@@ -62,14 +62,38 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   for (const tag of ['{knowledge}', '{file-notes}', '{search-hits}']) if (!reply.includes(tag)) throw new Error(`the hook's context has no ${tag}`);
   spawn([cli, 'hook'], start);
 
-  ctx.log(`hook: node -e '', lore --version, lore hook (SessionEnd, SessionStart, UserPromptSubmit) interleaved ×${REPS}`);
-  const [bare, version, capture, session, perPrompt] = await repeatInterleaved(REPS, [
-    { fn: () => spawn(['-e', '']) },
-    { fn: () => spawn([cli, '--version']) },
-    { fn: () => spawn([cli, 'hook'], end) },
-    { fn: () => spawn([cli, 'hook'], start) },
-    { fn: () => spawn([cli, 'hook'], prompt) },
-  ]);
+  // The same prompt on the same store with 20 topics (topic files parsed, tiers 1 and 2, topics with
+  // a subscription injected): the topics folder is in place only for that task (renamed outside the timing).
+  const topicsOn = path.join(ws, '.lore', 'topics');
+  const topicsOff = path.join(ws, '.lore', 'topics.off');
+  const topics = (on: boolean) => () => {
+    if (on && fs.existsSync(topicsOff)) fs.renameSync(topicsOff, topicsOn);
+    if (!on && fs.existsSync(topicsOn)) fs.renameSync(topicsOn, topicsOff);
+  };
+  fs.rmSync(topicsOn, { recursive: true, force: true });
+  fs.mkdirSync(topicsOff, { recursive: true });
+  for (let i = 0; i < 20; i++) {
+    fs.writeFileSync(path.join(topicsOff, `topic-${i}.md`), `---\ntriggers:\n  - keywords: [${i < 2 ? 'release' : `word${i}`}]\n  - pattern: "\\\\bstep ${i}\\\\b"\n    scope: output\nsubscriptions:\n  - .lore/decisions.md\nmax_context_kb: 2\n---\nTopic ${i}: run the tests before publishing a release.\n`);
+  }
+  topics(true)();
+  const topicReply = JSON.parse(spawn([cli, 'hook'], prompt)).hookSpecificOutput.additionalContext as string;
+  if (!topicReply.includes('{topics}')) throw new Error("the hook's context has no {topics}");
+
+  ctx.log(`hook: node -e '', lore --version, lore hook (SessionEnd, SessionStart, UserPromptSubmit, UserPromptSubmit with topics) interleaved ×${REPS}`);
+  let measured: TaskSamples[];
+  try {
+    measured = await repeatInterleaved(REPS, [
+      { fn: () => spawn(['-e', '']), setup: topics(false) },
+      { fn: () => spawn([cli, '--version']) },
+      { fn: () => spawn([cli, 'hook'], end) },
+      { fn: () => spawn([cli, 'hook'], start) },
+      { fn: () => spawn([cli, 'hook'], prompt) },
+      { fn: () => spawn([cli, 'hook'], prompt), setup: topics(true) },
+    ]);
+  } finally {
+    for (const dir of [topicsOn, topicsOff, path.join(ws, '.lore', '.logs')]) fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const [bare, version, capture, session, perPrompt, withTopics] = measured;
   const baseline = baselineOf("node -e '' (a bare Node start)", 'ms', bare.wall);
   const notes = [
     `store: ${FILES} note files, 4 KB digest, SQLite index; the prompt names ${named} and matches decisions`,
@@ -80,5 +104,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     makeResult({ name: 'lore hook SessionEnd (capture, refused transcript)', unit: 'ms', samples: capture.wall, baseline }),
     makeResult({ name: 'lore hook SessionStart (digest)', unit: 'ms', samples: session.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET } }),
     makeResult({ name: 'lore hook UserPromptSubmit (digest + notes + hits)', unit: 'ms', samples: perPrompt.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET }, notes }),
+    makeResult({
+      name: 'lore hook UserPromptSubmit with 20 topics', unit: 'ms', samples: withTopics.wall, baseline,
+      target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET }, notes: [`context: ${topicReply.length} characters with {topics}; topic files parsed once (cached by their hash), tiers 1 and 2, two topics injected with a subscription`],
+    }),
   ];
 }

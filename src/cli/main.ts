@@ -16,6 +16,7 @@ import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
 import { syncCommand, SYNC_HELP } from './commands/syncCommand';
+import { topicsCommand, TOPICS_HELP } from './commands/topicsCommand';
 import { undoCommand, UNDO_HELP } from './commands/undoCommand';
 import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/util/format';
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
   search: searchCommand,
   mcp: mcpCommand,
   context: contextCommand,
+  topics: topicsCommand,
   review: reviewCommand,
   item: itemCommand,
   forget: forgetCommand,
@@ -53,6 +55,7 @@ ${NOTE_HELP}
 ${SEARCH_HELP.split('\n')[0]}
 ${MCP_HELP.split('\n')[0]}
 ${CONTEXT_HELP.split('\n')[0]}
+${TOPICS_HELP.split('\n')[0]}
 ${REVIEW_HELP.split('\n').slice(0, 4).join('\n')}
 ${ITEM_HELP}
 ${FORGET_HELP}

@@ -40,6 +40,7 @@ import { registerSearchCommand } from './search/searchQuickPick';
 import { SearchClient } from './search/searchClient';
 import { onServerNotification } from './serverNotification';
 import { registerStoreCommands, saveApiKey } from './storeCommands';
+import { registerTopicCommands } from './topics/topicCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
@@ -47,6 +48,7 @@ import { InboxTreeProvider } from './views/inboxTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
 import { LedgerTreeProvider } from './views/ledgerTree';
 import { ReviewTreeProvider } from './views/reviewTree';
+import { TopicsTreeProvider } from './views/topicsTree';
 
 /** What the extension exports (used by the integration tests and by other extensions). */
 export interface LoreApi {
@@ -54,7 +56,7 @@ export interface LoreApi {
   harvest: HarvestController;
   /** The status bar item that keeps a pending plan's Apply / Review / Discard reachable. */
   planStatus: PendingPlanStatus;
-  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider; inbox: InboxTreeProvider };
+  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider; inbox: InboxTreeProvider; topics: TopicsTreeProvider };
   /** The `lore.harvest.schedule` run, now: undefined when skipped (no store, a harvest running or pending). */
   runScheduledHarvest(): Promise<HarvestReport | undefined>;
   caches: CacheStates;
@@ -112,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     cache: new CacheTreeProvider(caches, agentCaches),
     review: new ReviewTreeProvider(store),
     inbox: new InboxTreeProvider(store, sources),
+    topics: new TopicsTreeProvider(store),
   };
   notesClient = notes;
   const search = new SearchClient(notes);
@@ -155,6 +158,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.commands.registerCommand('lore.cache.refresh', () => agentCaches.refresh()),
     vscode.window.registerTreeDataProvider('lore.review', views.review),
     vscode.window.registerTreeDataProvider('lore.inbox', views.inbox),
+    vscode.window.registerTreeDataProvider('lore.topics', views.topics),
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
     participant.disposable,
@@ -162,6 +166,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
+    ...registerTopicCommands(store),
     ...harvestCommands.disposables,
     registerImportCommand(notes, harvestCommands.harvestSources),
     ...registerAgentHookCommands(context, store, harvestCommands.harvestSources),

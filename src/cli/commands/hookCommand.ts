@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { currentHost } from '../../core/discovery/host';
-import { captureSession, HookRefusal } from '../../core/hooks/hookCapture';
+import { captureSession, HookRefusal, readTranscriptTail } from '../../core/hooks/hookCapture';
 import { CONTEXT_EVENTS } from '../../core/hooks/hookEvents';
 import { parseHookInput, type HookInput } from '../../core/hooks/hookInput';
 import { logHook } from '../../core/hooks/hookLog';
@@ -23,9 +23,11 @@ export const HOOK_HELP = `lore hook [--root DIR]
 
 Run by agent hooks (Claude Code, VS Code), with the hook's JSON on stdin; set up with "lore hooks install".
 SessionEnd and PreCompact (and VS Code's Stop) copy the session's transcript into the store's inbox;
-Claude Code's Stop queues it where it lies, for the next harvest; these print nothing.
+Claude Code's Stop queues it where it lies, for the next harvest; these print nothing. On Stop the
+topics' output watchers also run on the agent's last reply, leaving corrective topics for the next prompt.
 SessionStart and UserPromptSubmit print {"hookSpecificOutput": {"hookEventName", "additionalContext"}}:
-the digest, the notes of files the prompt names and the items that best match the prompt, at most
+the digest, the notes of files the prompt names, the topics the prompt activates (tiers 1 and 2; the
+gate is never asked in a hook, so gated topics follow the no-gate rows) and the items that best match the prompt, at most
 10,000 characters, framed as data, redacted, without items held for review (nothing when the store
 has nothing to add). The store is the one of the agent's folder (cwd in the input) unless --root
 is given. Always exits 0; problems go to <store>/.cache/hook.log.`;
@@ -68,6 +70,7 @@ async function runHook(argv: string[], io: Output): Promise<number> {
     return EXIT_OK;
   }
   if (CONTEXT_EVENTS.includes(parsed.event)) return answerWithContext(paths, parsed, folder, io);
+  if (parsed.event === 'Stop') watchOutput(paths, parsed, io);
   try {
     const result = captureSession(paths, parsed, currentHost(envOf(io)));
     if (result.action === 'copied') {
@@ -85,7 +88,7 @@ function answerWithContext(paths: StorePaths, input: HookInput, folder: string, 
   const started = performance.now();
   try {
     const { buildHookContext } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
-    const text = buildHookContext(paths, { event: input.event, prompt: input.prompt, cwd: folder }, {
+    const text = buildHookContext(paths, { event: input.event, prompt: input.prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
       deadline: started + CONTEXT_TIME_LIMIT_MS,
       log: (message) => logHook(paths, `${input.event}: ${message}`),
     });
@@ -95,6 +98,28 @@ function answerWithContext(paths: StorePaths, input: HookInput, folder: string, 
     logHook(paths, `${input.event}: no context: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
   }
   return EXIT_OK;
+}
+
+/** The end of a transcript the output watchers read: the last reply is near the end. */
+const REPLY_TAIL_BYTES = 256 * 1024;
+
+/**
+ * Stop: the topics' output watchers run on the agent's last reply and leave corrective topics for
+ * the session's next prompt. Only when the store has topics; problems are logged.
+ */
+function watchOutput(paths: StorePaths, input: HookInput, io: Output): void {
+  try {
+    if (!isFolder(path.join(paths.root, 'topics'))) return;
+    // Loaded only for a store with topics: the topic parser brings zod, which most hooks never need.
+    const { lastAssistantReply } = require('../../core/topics/lastReply') as typeof import('../../core/topics/lastReply');
+    const { watchReply } = require('../../core/topics/outputWatch') as typeof import('../../core/topics/outputWatch');
+    const reply = lastAssistantReply(readTranscriptTail(paths, currentHost(envOf(io)), input.transcriptPath, REPLY_TAIL_BYTES));
+    const pending = watchReply(paths, input.sessionId, reply);
+    if (pending.length) logHook(paths, `Stop ${input.sessionId}: output watchers activated ${pending.map((p) => p.topic).join(', ')} for the next prompt`);
+  } catch (error) {
+    const message = error instanceof HookRefusal ? error.message : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`;
+    logHook(paths, `Stop ${input.sessionId}: output watchers not run: ${message}`);
+  }
 }
 
 function isFolder(dir: string): boolean {

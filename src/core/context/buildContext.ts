@@ -15,6 +15,7 @@ import {
   type ContextLayer,
   type LayerBoundary,
   type ToolDescription,
+  type TopicInput,
 } from './contextLayers';
 
 /**
@@ -141,6 +142,25 @@ function renderFileNotes(fileNotes: ContextInput['fileNotes']): string | undefin
   return tagged('file-notes', sections.length ? frameAsData(sections.join('\n\n')) : '');
 }
 
+/** A topic's section: its instructions, then each subscribed file framed as data. */
+export function renderTopic(topic: TopicInput): string {
+  const parts = [`## topic: ${oneLine(topic.name)}`];
+  const instructions = normalizeBlock(topic.instructions);
+  if (instructions) parts.push(instructions);
+  for (const sub of topic.subscriptions ?? []) {
+    const text = normalizeBlock(sub.text);
+    if (text) parts.push(`### ${oneLine(topic.name)} subscribes to ${oneLine(sub.path)}\n${frameAsData(text)}`);
+  }
+  return parts.join('\n\n');
+}
+
+function renderTopics(topics: ContextInput['topics']): string | undefined {
+  if (!topics?.length) return undefined;
+  const seen = new Set<string>();
+  const sections = topics.filter((t) => !seen.has(t.name) && seen.add(t.name)).map(renderTopic);
+  return tagged('topics', sections.join('\n\n'));
+}
+
 function renderDiscussion(meta: ContextInput['discussion']): string | undefined {
   if (!meta) return undefined;
   const lines = Object.keys(meta)
@@ -184,6 +204,7 @@ const RENDERERS: Record<ContextLayer, (input: ContextInput) => string | undefine
   // Only when digest.md exists: deleting it turns the block off.
   knowledge: (input) => (input.digest === undefined ? undefined : tagged('knowledge', frameAsData(normalizeBlock(input.digest)))),
   'file-notes': (input) => renderFileNotes(input.fileNotes),
+  topics: (input) => renderTopics(input.topics),
   discussion: (input) => renderDiscussion(input.discussion),
   'active-files': (input) => renderActiveFiles(input.activeFiles),
   'earlier-turns': (input) => renderEarlierTurns(input.earlierTurns),

@@ -5,8 +5,12 @@
  * changes per turn comes after the cache boundary.
  */
 
-/** Layers that stay byte-identical across turns (within a harvest cycle), in order. */
-const STABLE_LAYERS = ['role', 'tools', 'project', 'knowledge', 'file-notes'] as const;
+/**
+ * Layers that stay byte-identical across turns (within a harvest cycle), in order. The active
+ * topics come last among them: they change only when the set of active topics changes, and then
+ * everything before them is still a cached prefix.
+ */
+const STABLE_LAYERS = ['role', 'tools', 'project', 'knowledge', 'file-notes', 'topics'] as const;
 /**
  * Layers that change per turn, in order; the user message is always last. Search hits depend on
  * the message, so they come right before it (retrieval is the most volatile part but the message).
@@ -40,6 +44,15 @@ export interface FileNotesInput {
   notes: string[];
 }
 
+/** An active topic: its instructions and the files it subscribes to. */
+export interface TopicInput {
+  name: string;
+  /** The topic file's body: instructions written by the project, rendered as they are. */
+  instructions: string;
+  /** Subscribed files (workspace-relative path and text), rendered as quoted data. */
+  subscriptions?: ReadonlyArray<{ path: string; text: string }>;
+}
+
 /** One earlier turn of the discussion. */
 export interface EarlierTurn {
   role: 'user' | 'assistant';
@@ -63,6 +76,8 @@ export interface ContextInput {
   digest?: string;
   /** Notes of the files in scope; rendered sorted by path, whatever order they come in. */
   fileNotes?: readonly FileNotesInput[];
+  /** Active topics in the order given (the compiler's: priority, then name). */
+  topics?: readonly TopicInput[];
   /** Discussion metadata (name, id, turn count, …); rendered with sorted keys. */
   discussion?: Readonly<Record<string, MetadataValue>>;
   /** The files the user attached this turn, in the user's order (the focused one first). */

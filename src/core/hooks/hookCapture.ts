@@ -140,6 +140,24 @@ export function captureSession(paths: StorePaths, input: HookInput, host: Host, 
   }
 }
 
+/**
+ * The last `maxBytes` of the transcript a hook names, after the same checks as a capture (in a
+ * tool's transcript folder, not in the store, a regular file with a conversation file name).
+ * For the output watchers, which only need the agent's latest reply.
+ * @throws HookRefusal for a transcript it will not read.
+ */
+export function readTranscriptTail(paths: StorePaths, host: Host, transcriptPath: string | undefined, maxBytes: number): string {
+  const transcript = openTranscript(paths, host, transcriptPath);
+  try {
+    const length = Math.min(maxBytes, transcript.size);
+    const data = Buffer.alloc(length);
+    const n = fs.readSync(transcript.fd, data, 0, length, transcript.size - length);
+    return data.subarray(0, n).toString('utf8');
+  } finally {
+    fs.closeSync(transcript.fd);
+  }
+}
+
 function readFully(fd: number, size: number): Buffer {
   const data = Buffer.alloc(size);
   let offset = 0;

@@ -11,7 +11,9 @@
  * review (knowledge/heldItems) are left out. It reads and never writes the store, beyond the
  * derived note index cache that every lookup keeps.
  */
+import * as fs from 'node:fs';
 import { buildContext } from '../context/buildContext';
+import { compileContext, DEFAULT_BUDGET_TOKENS, type CompiledContext, type CompileTopic } from '../context/compileContext';
 import type { FileNotesInput } from '../context/contextLayers';
 import { loadContextInputs } from '../context/loadContextInputs';
 import { agentItemFilter, keepsRecord } from '../knowledge/heldItems';
@@ -19,7 +21,9 @@ import { formatProvenance, stripProvenance } from '../knowledge/provenance';
 import { redactSecrets } from '../safety/redact';
 import { searchIndexAsIs, type IndexedHit } from '../search/indexAsIs';
 import type { SearchCategory } from '../search/searchTypes';
-import type { StorePaths } from '../store/storePaths';
+import { workspaceRelative, type StorePaths } from '../store/storePaths';
+import type { TopicContext } from '../topics/topicContext';
+import { STOPWORDS } from '../search/stopwords';
 import { filesNamedIn } from './promptFiles';
 
 /** The most an agent is handed per hook (Claude Code shows hook output longer than this only as a preview). */
@@ -38,16 +42,9 @@ export const HOOK_CONTEXT_INTRO = [
   "Lore (this project's knowledge store, .lore/) adds what earlier conversations recorded: {knowledge} is the digest,",
   '{file-notes} holds notes on files your prompt names, {search-hits} items that match the prompt, each with its',
   'provenance [from: conversation, date] and file:line. Prefer it to guessing, and say so when the code disagrees.',
+  "{topics}, when present, holds this project's own instructions for what the prompt is about.",
 ].join('\n');
 
-/** Words a prompt is full of that find nothing worth reading when searched alone. */
-const STOPWORDS = new Set(
-  ('about above after again against all also and any are because been before being below between both but can could did does doing down during each ' +
-    'few for from further had has have having her here hers him his how into its itself just let more most must not now off once only other our ours out ' +
-    'over own please same she should some such than that the their theirs them then there these they this those through too under until very was were ' +
-    'what when where which while who whom why will with would you your yours yourself make use using used want need like tell show give get way thing')
-    .split(' '),
-);
 /** Words of a prompt searched at most (the engine takes 32; the first dozen carry the request). */
 const MAX_QUERY_WORDS = 12;
 
@@ -58,6 +55,8 @@ export interface HookContextRequest {
   prompt?: string;
   /** The agent's folder, against which relative file names in the prompt resolve first. */
   cwd: string;
+  /** The session, whose output watchers may have left topics for this prompt. */
+  sessionId?: string;
 }
 
 export interface HookContextOptions {
@@ -65,7 +64,20 @@ export interface HookContextOptions {
   deadline?: number;
   /** Told what was skipped and why (the hook log). */
   log?: (message: string) => void;
+  /** Token budget (default DEFAULT_BUDGET_TOKENS); the 10,000-character cap applies on top. */
+  budgetTokens?: number;
 }
+
+/** The hook's context and how it was compiled ("why this context"). */
+export interface HookContextResult {
+  /** '' when the store has nothing to add. */
+  text: string;
+  compiled?: CompiledContext;
+  topics?: TopicContext;
+}
+
+/** Why the gate never runs in a hook. */
+export const HOOK_NO_GATE = 'a hook never waits on the network, so the gate is not asked';
 
 /** The words of a prompt worth searching for, as a query with no prefix matching. */
 export function promptQuery(prompt: string): string {
@@ -123,9 +135,54 @@ function fitNotes(files: readonly FileNotesInput[], budget: number): FileNotesIn
 
 /**
  * The context for a hook, or '' when the store has nothing to say (no digest, no notes of named
- * files, no hits). Never longer than HOOK_CONTEXT_MAX_CHARS.
+ * files, no active topics, no hits). Never longer than HOOK_CONTEXT_MAX_CHARS.
  */
 export function buildHookContext(paths: StorePaths, request: HookContextRequest, options: HookContextOptions = {}): string {
+  return compileHookContext(paths, request, options).text;
+}
+
+/** The topics of a prompt (tiers 1 and 2, and the session's pending output activations), without the gate. */
+function hookTopics(paths: StorePaths, prompt: string, files: readonly string[], sessionId: string | undefined, log: HookContextOptions['log']): TopicContext | undefined {
+  const { topicContextWithoutGate } = require('../topics/topicContext') as typeof import('../topics/topicContext');
+  const { takePendingTopics } = require('../topics/pendingTopics') as typeof import('../topics/pendingTopics');
+  const pending = sessionId ? takePendingTopics(paths, sessionId) : [];
+  const result = topicContextWithoutGate(paths, { message: prompt, files: files.map((f) => workspaceRelative(paths, f)), pending }, { via: 'hook', noGateReason: HOOK_NO_GATE });
+  for (const p of result.problems) log?.(`topic ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (skipped)`);
+  for (const p of result.subscriptionProblems) log?.(`topic subscription ${p}`);
+  for (const slow of result.activation.slowPatterns) log?.(`topic ${slow.topic}: pattern /${slow.pattern}/ took ${slow.ms} ms and is disabled`);
+  return result;
+}
+
+/**
+ * The knowledge items that best match a prompt (P3), rendered one line each, redacted, without
+ * items held for review and without what the digest or the file notes already show. From the
+ * index as it is on disk: no index yet means no hits.
+ */
+export function knowledgeHits(paths: StorePaths, prompt: string, digest: string | undefined, fileNotes: readonly FileNotesInput[]): string[] {
+  const query = promptQuery(prompt);
+  if (!query) return [];
+  const found = searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES });
+  const keep = agentItemFilter(paths);
+  const shown = new Set(fileNotes.flatMap((f) => f.notes.map((n) => stripProvenance(n).trim())));
+  const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(`- ${h.text}`);
+  return (found ?? [])
+    .filter((h) => keepsRecord(keep, h) && !inDigest(h) && !(h.category === 'notes' && shown.has(h.text.trim())))
+    .slice(0, MAX_HITS)
+    .map((h) => redactSecrets(hitLine(h)));
+}
+
+/** Whether the store has a topics folder (one stat; most stores have none). */
+function hasTopics(paths: StorePaths): boolean {
+  const { topicsDir } = require('../topics/loadTopics') as typeof import('../topics/loadTopics');
+  try {
+    return fs.statSync(topicsDir(paths)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The hook's context with the compiler's report. */
+export function compileHookContext(paths: StorePaths, request: HookContextRequest, options: HookContextOptions = {}): HookContextResult {
   const overdue = () => options.deadline !== undefined && performance.now() > options.deadline;
   const prompt = request.event === 'UserPromptSubmit' ? (request.prompt ?? '') : '';
   let files: string[] = [];
@@ -135,44 +192,27 @@ export function buildHookContext(paths: StorePaths, request: HookContextRequest,
   // A digest without items (a new store: only its header) adds nothing worth a prompt's tokens.
   const digest = loaded.digest === undefined || !/^[-*+]\s/m.test(loaded.digest) ? undefined : fitDigest(redactSecrets(loaded.digest), DIGEST_MAX_CHARS);
   const fileNotes = (loaded.fileNotes ?? []).map((f) => ({ path: redactSecrets(f.path), notes: f.notes.map(redactSecrets) }));
-  let hits: string[] = [];
-  const query = prompt ? promptQuery(prompt) : '';
-  if (query && overdue()) options.log?.('search skipped: the time limit was reached');
-  else if (query) {
-    const found = searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES });
-    // No index (yet) is the normal state of a store nobody searched: no hits, nothing to log.
-    const keep = agentItemFilter(paths);
-    // What {knowledge} or {file-notes} already shows is not repeated as a hit.
-    const shown = new Set(fileNotes.flatMap((f) => f.notes.map((n) => stripProvenance(n).trim())));
-    const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(`- ${h.text}`);
-    hits = (found ?? [])
-      .filter((h) => keepsRecord(keep, h) && !inDigest(h) && !(h.category === 'notes' && shown.has(h.text.trim())))
-      .slice(0, MAX_HITS)
-      .map((h) => redactSecrets(hitLine(h)));
+  let topics: TopicContext | undefined;
+  if (prompt && hasTopics(paths)) {
+    if (overdue()) options.log?.('topics skipped: the time limit was reached');
+    else topics = hookTopics(paths, prompt, files, request.sessionId, options.log);
   }
-  if (digest === undefined && fileNotes.length === 0 && hits.length === 0) return '';
-  return fit(digest, fileNotes, hits);
+  const topicInputs: CompileTopic[] = (topics?.topics ?? []).map((t) => ({ ...t, instructions: redactSecrets(t.instructions) }));
+  let hits: string[] = [];
+  if (prompt && promptQuery(prompt) && overdue()) options.log?.('search skipped: the time limit was reached');
+  else if (prompt) hits = knowledgeHits(paths, prompt, digest, fileNotes);
+  if (digest === undefined && fileNotes.length === 0 && hits.length === 0 && topicInputs.length === 0) return { text: '', topics };
+  const compiled = fit(digest, fileNotes, topicInputs, hits, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS);
+  return { text: compiled.text, compiled, topics };
 }
 
-/** Builds the text, shrinking the volatile parts (hits, then notes) until it fits the cap. */
-function fit(digest: string | undefined, fileNotes: FileNotesInput[], hits: string[]): string {
-  const render = (notes: FileNotesInput[], shownHits: string[]) =>
-    buildContext({ role: HOOK_CONTEXT_INTRO, digest, fileNotes: notes, searchHits: shownHits }).text;
-  const fixed = render([], []).length;
-  let notes = fitNotes(fileNotes, Math.max(0, HOOK_CONTEXT_MAX_CHARS - fixed - 200));
-  let shownHits = hits;
-  let text = render(notes, shownHits);
-  while (text.length > HOOK_CONTEXT_MAX_CHARS && shownHits.length) {
-    shownHits = shownHits.slice(0, -1);
-    text = render(notes, shownHits);
-  }
-  for (let budget = HOOK_CONTEXT_MAX_CHARS - fixed - 400; text.length > HOOK_CONTEXT_MAX_CHARS && budget > 0; budget -= 500) {
-    notes = fitNotes(fileNotes, budget);
-    text = render(notes, shownHits);
-  }
-  if (text.length <= HOOK_CONTEXT_MAX_CHARS) return text;
-  // Only a digest near the cap with a long intro could get here: cut it, never a surrogate pair in half.
-  let end = HOOK_CONTEXT_MAX_CHARS;
-  if (/[\ud800-\udbff]/.test(text[end - 1])) end--;
-  return text.slice(0, end);
+/**
+ * Compiles the text within the token budget and the hook's character cap: the notes are first cut
+ * to a share of the cap (with a line saying how many more a file has), then the compiler keeps
+ * the digest, notes and topics and cuts hits first (P3 after P1 and P2).
+ */
+function fit(digest: string | undefined, fileNotes: FileNotesInput[], topics: CompileTopic[], hits: string[], budgetTokens: number): CompiledContext {
+  const fixed = buildContext({ role: HOOK_CONTEXT_INTRO, digest }).text.length;
+  const notes = fitNotes(fileNotes, Math.max(0, HOOK_CONTEXT_MAX_CHARS - fixed - 200));
+  return compileContext({ role: HOOK_CONTEXT_INTRO, digest, fileNotes: notes, topics, searchHits: hits }, { budgetTokens, maxChars: HOOK_CONTEXT_MAX_CHARS });
 }

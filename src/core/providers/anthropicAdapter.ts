@@ -161,6 +161,7 @@ export class AnthropicAdapter implements ModelAdapter {
           {
             model,
             max_tokens: maxTokens,
+            ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
             ...(system.length ? { system } : {}),
             messages: [{ role: 'user', content: user }],
             ...(schema ? { output_config: { format: { type: 'json_schema', schema: schema.schema } } } : {}),

@@ -232,6 +232,7 @@ export class GeminiAdapter implements ModelAdapter {
             abortSignal: signal,
             httpOptions: { timeout: timeoutMs },
             ...(maxOutputTokens ? { maxOutputTokens } : {}),
+            ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
             // JSON mode alone already makes a fenced or chatty reply (a wasted retry) much less likely.
             ...(options.replySchema ? { responseMimeType: 'application/json' } : {}),
             ...(schema ? { responseJsonSchema: schema.schema } : {}),

@@ -15,6 +15,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxOutputTokens?: number;
+  /** Sampling temperature (0 for a deterministic answer, e.g. the topic gate); the API's default when unset. */
+  temperature?: number;
   /** The call's caching policy (default: explicit). The adapter never modifies its state: apply recordCall. */
   cache?: CachePolicy;
   /** Ask for a reply of this shape where the API supports structured output. */

@@ -61,7 +61,7 @@ export class OllamaAdapter implements ModelAdapter {
           messages: [...(stable ? [{ role: 'system', content: stable }] : []), { role: 'user', content: user }],
           // The schema where the server takes one, else JSON mode for any request that wants JSON.
           ...(schema ? { format: schema.schema } : options.replySchema ? { format: 'json' } : {}),
-          options: { num_ctx: OLLAMA_NUM_CTX, ...(maxTokens ? { num_predict: maxTokens } : {}) },
+          options: { num_ctx: OLLAMA_NUM_CTX, ...(maxTokens ? { num_predict: maxTokens } : {}), ...(options.temperature !== undefined ? { temperature: options.temperature } : {}) },
         });
       });
     const response = await this.schemaSupport.run(options.replySchema, chat);

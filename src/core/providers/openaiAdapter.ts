@@ -76,6 +76,7 @@ export class OpenAIAdapter implements ModelAdapter {
             messages,
             ...(useKey ? { prompt_cache_key: `lore-${prefixHash.slice(0, 32)}` } : {}),
             ...(maxTokens ? { max_completion_tokens: maxTokens } : {}),
+            ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
             ...(schema ? { response_format: { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } } } : {}),
           },
           { signal, timeout: timeoutMs },

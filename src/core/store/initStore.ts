@@ -14,7 +14,7 @@ import type { StorePaths } from './storePaths';
  * Derived data (.cache, .index) is rebuildable; raw conversations (inbox, archive) may hold
  * secrets that redaction only removes from what Lore writes, so they stay out of git too.
  */
-const STORE_GITIGNORE = ['# Lore: derived or private, not shared', '.cache/', '.index/', '.lock', '*.tmp', 'inbox/', 'archive/', 'queue/', ''].join('\n');
+const STORE_GITIGNORE = ['# Lore: derived or private, not shared', '.cache/', '.index/', '.logs/', '.lock', '*.tmp', 'inbox/', 'archive/', 'queue/', ''].join('\n');
 
 function writeIfMissing(file: string, text: string, created: string[]): void {
   if (fs.existsSync(file)) return;

@@ -21,6 +21,8 @@ export interface StoreConfig {
   transcripts: boolean;
   /** Agents' writes wait in review.md for a person (`pending`, the default) or go straight in (`direct`). */
   agentWrites: AgentWritesMode;
+  /** `context.budgetTokens`: the token budget of compiled contexts (`lore context`); unset: the compiler's default. */
+  contextBudgetTokens?: number;
 }
 
 export const DEFAULT_STORE_CONFIG: StoreConfig = { reclaim: 'delete', digestEnabled: true, transcripts: true, agentWrites: 'pending' };

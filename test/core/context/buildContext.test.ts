@@ -2,15 +2,25 @@ import * as assert from 'node:assert/strict';
 import { buildContext, canonicalJson, normalizeBlock, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
 import { CONTEXT_LAYERS } from '../../../src/core/context/contextLayers';
 import { KNOWLEDGE_FRAMING } from '../../../src/core/safety/dataFraming';
-import { fullInput } from './contextFixtures';
+import { fullInput, TOPIC_INPUT } from './contextFixtures';
 
 describe('buildContext', () => {
   it('orders the layers stable → volatile and records each one', () => {
-    const built = buildContext(fullInput());
+    const built = buildContext(fullInput({ topics: [TOPIC_INPUT] }));
     assert.deepEqual(built.boundaries.map((b) => b.layer), [...CONTEXT_LAYERS]);
-    assert.deepEqual(built.boundaries.map((b) => b.stable), [true, true, true, true, true, false, false, false, false, false]);
+    assert.deepEqual(built.boundaries.map((b) => b.stable), [true, true, true, true, true, true, false, false, false, false, false]);
     assert.ok(built.text.startsWith('You are a careful coding assistant.\n\n{tools}\n'));
     assert.ok(built.text.endsWith('{message}\nNow make it faster — ça va?\n{/message}\n'));
+  });
+
+  it('renders active topics last among the stable layers: instructions as written, subscriptions framed as data', () => {
+    const built = buildContext(fullInput({ topics: [TOPIC_INPUT, { name: 'caching', instructions: 'a repeat is dropped' }] }));
+    const topics = built.boundaries.find((b) => b.layer === 'topics')!;
+    assert.equal(
+      built.text.slice(topics.start, topics.end),
+      `{topics}\n## topic: caching\n\nKeep the stable prefix byte-identical.\n\n### caching subscribes to docs/cache.md\n${KNOWLEDGE_FRAMING}\nBreakpoints go after the last stable layer.\n{/topics}\n`,
+    );
+    assert.equal(built.stablePrefixLength, topics.end);
   });
 
   it('wraps the digest in {knowledge} … {/knowledge}, framed as quoted data', () => {

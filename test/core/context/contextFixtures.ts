@@ -1,7 +1,10 @@
 /** Shared inputs for the context tests. */
 import type { ContextInput } from '../../../src/core/context/contextLayers';
 
-/** Every layer filled, with non-ASCII text so UTF-16 and UTF-8 offsets differ. */
+/** An active topic with a subscription (the topics layer; not in fullInput, whose layers other tests count). */
+export const TOPIC_INPUT = { name: 'caching', instructions: 'Keep the stable prefix byte-identical.', subscriptions: [{ path: 'docs/cache.md', text: 'Breakpoints go after the last stable layer.' }] };
+
+/** Every layer filled but topics, with non-ASCII text so UTF-16 and UTF-8 offsets differ. */
 export function fullInput(overrides: Partial<ContextInput> = {}): ContextInput {
   return {
     role: 'You are a careful coding assistant.',

@@ -17,6 +17,14 @@ describe('store config (config.json)', () => {
     assert.equal(warning, undefined);
   });
 
+  it('reads context.budgetTokens, and names it when it is wrong', () => {
+    assert.equal(load('{"context": {"budgetTokens": 12000}}').config.contextBudgetTokens, 12000);
+    const wrong = load('{"context": {"budgetTokens": "lots"}, "reclaim": "keep"}');
+    assert.equal(wrong.config.contextBudgetTokens, undefined);
+    assert.equal(wrong.config.reclaim, 'keep');
+    assert.match(wrong.warning!, /context\.budgetTokens/);
+  });
+
   it('reads both spellings and ignores keys it does not know', () => {
     assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, { reclaim: 'archive', digestEnabled: false, transcripts: true, agentWrites: 'pending' });
     const nested = load('\ufeff{"harvest": {"reclaim": "keep", "x": true}, "digest": {"enabled": false}}');

@@ -1,0 +1,114 @@
+/**
+ * "Why this context": compiles the context of a message (digest, notes of the files in scope,
+ * the topics the message activates, matching items) within a token budget, and reports per slot
+ * what was included and cut and per topic which tier fired and why. One function behind
+ * `lore context` and the editor's **Lore: Why This Context?**.
+ */
+import * as path from 'node:path';
+import { redactSecrets } from '../safety/redact';
+import { workspaceRelative, type StorePaths } from '../store/storePaths';
+import type { TopicGate } from '../topics/topicGate';
+import type { TopicContext } from '../topics/topicContext';
+import { DEFAULT_ROLE_INSTRUCTIONS } from './buildContext';
+import type { CompiledContext } from './compileContext';
+import type { FileNotesInput } from './contextLayers';
+import { loadContextInputs } from './loadContextInputs';
+
+export interface ExplainRequest {
+  message: string;
+  /** Files in scope: absolute, or relative to the workspace. */
+  files?: readonly string[];
+  /** Topics activated by name. */
+  named?: readonly string[];
+  budgetTokens: number;
+  /** Tier 3; without it gated topics follow the no-gate rows. */
+  gate?: TopicGate;
+  /** Why there is no gate, for the topics' reasons. */
+  noGateReason?: string;
+  /** Who asks, for the gate log (`cli`, `vscode`). */
+  via: string;
+  /**
+   * The knowledge items matching the message (P3), given what the digest and notes already show;
+   * none without it. Passed in so that a caller without the search engine (the editor, whose
+   * search runs in the language server) does not bundle it.
+   */
+  hits?: (digest: string | undefined, fileNotes: FileNotesInput[]) => string[];
+}
+
+export interface ExplainedContext {
+  compiled: CompiledContext;
+  topics: TopicContext;
+  /** Files in scope that do not exist (as given). */
+  missingFiles: string[];
+  /** Whether digest.md exists. */
+  hasDigest: boolean;
+}
+
+/** Compiles the context of a message and how it came about. */
+export async function explainContext(paths: StorePaths, request: ExplainRequest): Promise<ExplainedContext> {
+  // Loaded on use: the topics do not belong to a command's start-up.
+  const { topicContext } = require('../topics/topicContext') as typeof import('../topics/topicContext');
+  const { GateCache } = require('../topics/topicGate') as typeof import('../topics/topicGate');
+  const { compileContext } = require('./compileContext') as typeof import('./compileContext');
+  const loaded = loadContextInputs(paths, { files: request.files, message: request.message || undefined });
+  const inScope = (request.files ?? []).filter((f) => !loaded.missingFiles.includes(f)).map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f)));
+  const topics = await topicContext(
+    paths,
+    { message: request.message, files: inScope, named: request.named },
+    { gate: request.gate, cache: request.gate ? GateCache.forStore(paths) : undefined, noGateReason: request.noGateReason, via: request.via },
+  );
+  const digest = loaded.digest === undefined ? undefined : redactSecrets(loaded.digest);
+  const fileNotes = (loaded.fileNotes ?? []).map((f) => ({ path: f.path, notes: f.notes.map(redactSecrets) }));
+  const compiled = compileContext(
+    {
+      role: DEFAULT_ROLE_INSTRUCTIONS,
+      digest,
+      fileNotes,
+      topics: topics.topics.map((t) => ({ ...t, instructions: redactSecrets(t.instructions) })),
+      activeFiles: loaded.activeFiles,
+      searchHits: request.message && request.hits ? request.hits(digest, fileNotes) : [],
+      message: loaded.message,
+    },
+    { budgetTokens: request.budgetTokens },
+  );
+  return { compiled, topics, missingFiles: loaded.missingFiles, hasDigest: loaded.digest !== undefined };
+}
+
+/** The report as JSON (what `lore context --json` prints). */
+export function explanationJson(explained: ExplainedContext): Record<string, unknown> {
+  const { compiled, topics } = explained;
+  return {
+    text: compiled.text,
+    stablePrefixLength: compiled.stablePrefixLength,
+    stablePrefixBytes: compiled.stablePrefixBytes,
+    units: { stablePrefixLength: 'utf16-code-units', stablePrefixBytes: 'utf8-bytes', 'boundaries.start/end': 'utf16-code-units', 'boundaries.startByte/endByte': 'utf8-bytes', tokens: 'utf8-bytes / 4' },
+    boundaries: compiled.boundaries,
+    budgetTokens: compiled.budgetTokens,
+    tokens: compiled.tokens,
+    slots: compiled.slots,
+    topics: {
+      active: topics.activation.active.map((a) => ({ name: a.topic.name, tier: a.tier, reason: a.reason })),
+      decisions: topics.activation.decisions,
+      problems: topics.problems,
+      subscriptionProblems: topics.subscriptionProblems,
+      gate: topics.activation.gate,
+      slowPatterns: topics.activation.slowPatterns,
+    },
+  };
+}
+
+/** The report as markdown, for a person (the editor command): slots, topics, then the context itself. */
+export function explanationMarkdown(explained: ExplainedContext, message: string): string {
+  const { compiled, topics } = explained;
+  const lines = [`# Why this context`, '', `Message: ${message.replace(/\s+/g, ' ').slice(0, 200) || '(none)'}`, '', `${compiled.tokens} of ${compiled.budgetTokens} tokens (UTF-8 bytes / 4); the stable prefix is ${compiled.stablePrefixBytes} bytes.`, ''];
+  lines.push('## Slots', '', '| slot | what | bytes | included | cut |', '|---|---|---:|---:|---|');
+  for (const s of compiled.slots) lines.push(`| ${s.slot} | ${s.name} | ${s.bytes} | ${s.included} | ${s.cut.length ? s.cut.map((c) => `${c.label.replace(/\|/g, '\\|')} (${c.bytes} B, ${c.why})`).slice(0, 10).join('; ') + (s.cut.length > 10 ? `; … ${s.cut.length - 10} more` : '') : ''} |`);
+  lines.push('', '## Topics', '');
+  if (!topics.activation.decisions.length) lines.push('No topic fired for this message.');
+  for (const d of topics.activation.decisions) lines.push(`- **${d.topic}** (${d.activation}, ${d.priority}): ${d.active ? `active, tier ${d.tier}` : 'not active'}: ${d.reason}`);
+  if (!topics.activation.gate.available && topics.activation.gate.note) lines.push('', `Gate: ${topics.activation.gate.note}.`);
+  for (const p of topics.problems) lines.push(`- ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (skipped)`);
+  for (const p of topics.subscriptionProblems) lines.push(`- subscription ${p}`);
+  lines.push('', '## The context', '', '````text', compiled.text.trimEnd(), '````', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,13 @@
+/**
+ * Entry of dist/topicsLibrary.js: what the topic commands need from core (the context compiler,
+ * the topics, the topic template), bundled apart from dist/extension.js (esbuild.mjs maps this
+ * module to that file) so that the extension's activation bundle does not grow with them; it is
+ * loaded when a topic command first runs.
+ */
+export { explainContext, explanationMarkdown } from '../../core/context/explainContext';
+export { DEFAULT_BUDGET_TOKENS } from '../../core/context/constants';
+export { createTopicFile } from '../../core/topics/newTopic';
+export { TOPIC_FILE_NAME } from '../../core/topics/topicBuild';
+export { loadTopics } from '../../core/topics/loadTopics';
+export { readGateLog } from '../../core/topics/gateLog';
+export { summarizeGateLog } from '../../core/topics/gateStats';
