@@ -136,43 +136,73 @@ function queueUnlessDirect(paths: StorePaths, mode: AgentWritesMode, target: Rev
   return { status: kinds.length ? 'held' : 'pending', kinds };
 }
 
-/** Remembers a new item: queued for a person by default, written directly in `direct` mode. */
-export async function rememberItem(paths: StorePaths, request: RememberRequest, context: AgentWriteContext): Promise<AgentWriteResult> {
+/** A new item's line and where it goes, before anything is written (see planNewItem). */
+export type NewItemPlan =
+  | {
+      ok: true;
+      line: string;
+      /** Store-relative file the line goes to (a note file for notes: the file's existing one, or the one it will get). */
+      file: string;
+      /** Where it waits in review.md when queued (its file, the tasks section, the noted path). */
+      target: ReviewTarget;
+    }
+  | { ok: false; reason: string };
+
+/**
+ * The line a new item is written as and its file, from the same rules rememberItem writes by:
+ * what a confirmation shows (VS Code's lore_remember) is what is written. Reads, never writes.
+ */
+export function planNewItem(paths: StorePaths, request: RememberRequest, source: string, today: Date): NewItemPlan {
   const statement = clean(request.statement);
-  if (!statement) return { status: 'refused', reason: 'the statement is empty' };
-  const provenance = { source: context.source, date: toIsoDate(context.today) };
-  const mode = modeOf(paths, context);
+  if (!statement) return { ok: false, reason: 'the statement is empty' };
+  const provenance = { source, date: toIsoDate(today) };
+  const detail = clean(request.detail);
   if (request.kind === 'note') {
     const target = resolveNoteTarget(paths, request.path ?? '');
-    if (target.kind === 'orphan') return { status: 'refused', reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${target.reason}` };
-    const line = noteLine(clean(request.detail) ? `${statement} — ${clean(request.detail)}` : statement, provenance);
-    return underLock(paths, context, () => {
-      const found = findNotesForFile(paths, target.absolute, { heal: false });
-      const noteFile = found?.file ?? path.join(paths.files, target.identity.noteFileName);
-      const file = storeRelative(paths, noteFile);
-      const base = { id: itemId(line), line, file };
-      if (freshItemLines(readTextLossless(noteFile), [line]).length === 0) return { status: 'unchanged', ...base, reason: 'already recorded' };
-      const queued = queueUnlessDirect(paths, mode, { file, notedPath: target.relative }, line, { op: 'remember' }, true);
-      if (queued) return { ...queued, ...base };
-      return { status: 'recorded', ...base, file: storeRelative(paths, addNotesToFile(paths, target, [line])) };
-    });
+    if (target.kind === 'orphan') return { ok: false, reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${target.reason}` };
+    const found = findNotesForFile(paths, target.absolute, { heal: false });
+    const file = storeRelative(paths, found?.file ?? path.join(paths.files, target.identity.noteFileName));
+    return { ok: true, line: noteLine(detail ? `${statement} — ${detail}` : statement, provenance), file, target: { file, notedPath: target.relative } };
   }
   let line: string;
   if (request.kind === 'playbook') {
     const name = clean(request.name);
-    if (!name) return { status: 'refused', reason: 'a playbook needs a name' };
-    line = playbookLine({ name, steps: clean(request.detail) ? `${statement} — ${clean(request.detail)}` : statement }, provenance);
+    if (!name) return { ok: false, reason: 'a playbook needs a name' };
+    line = playbookLine({ name, steps: detail ? `${statement} — ${detail}` : statement }, provenance);
   } else {
-    line = statementLine({ statement, detail: clean(request.detail) || undefined }, provenance);
+    line = statementLine({ statement, detail: detail || undefined }, provenance);
   }
   const target = categoryTarget(request.kind);
-  const key = (Object.keys(CATEGORY_FILES) as Array<keyof typeof CATEGORY_FILES>).find((k) => CATEGORY_FILES[k].file === target.file)!;
+  return { ok: true, line, file: target.file, target };
+}
+
+/** Flag kinds that would hold a new line for review (none when a person already accepted it). */
+export function newItemFlags(paths: StorePaths, line: string): InstructionFlagKind[] {
+  return heldKinds(paths, line);
+}
+
+/** Remembers a new item: queued for a person by default, written directly in `direct` mode. */
+export async function rememberItem(paths: StorePaths, request: RememberRequest, context: AgentWriteContext): Promise<AgentWriteResult> {
+  const mode = modeOf(paths, context);
+  // Refused before the lock is taken (or the store's layout made).
+  const early = planNewItem(paths, request, context.source, context.today);
+  if (!early.ok) return { status: 'refused', reason: early.reason };
   return underLock(paths, context, () => {
-    const abs = path.join(paths.root, target.file);
-    const base = { id: itemId(line), line, file: target.file };
+    // Planned again under the lock: the note file may have come or moved meanwhile.
+    const plan = planNewItem(paths, request, context.source, context.today);
+    if (!plan.ok) return { status: 'refused', reason: plan.reason };
+    const { line, file, target } = plan;
+    const abs = path.join(paths.root, file);
+    const base = { id: itemId(line), line, file };
     if (freshItemLines(readTextLossless(abs), [line]).length === 0) return { status: 'unchanged', ...base, reason: 'already recorded' };
     const queued = queueUnlessDirect(paths, mode, target, line, { op: 'remember' }, true);
     if (queued) return { ...queued, ...base };
+    if (request.kind === 'note') {
+      const note = resolveNoteTarget(paths, request.path ?? '');
+      if (note.kind === 'orphan') return { status: 'refused', reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${note.reason}` };
+      return { status: 'recorded', ...base, file: storeRelative(paths, addNotesToFile(paths, note, [line])) };
+    }
+    const key = (Object.keys(CATEGORY_FILES) as Array<keyof typeof CATEGORY_FILES>).find((k) => CATEGORY_FILES[k].file === file)!;
     const edit = key === 'tasks'
       ? { kind: 'tasks' as const, open: target.section === 'open' ? [line] : [], done: target.section === 'done' ? [line] : [] }
       : { kind: 'append' as const, title: CATEGORY_FILES[key].title, lines: [line] };
