@@ -19,15 +19,15 @@
  * vendor and costs nothing). The output is a pure function of the input: no clock, no
  * iteration over unordered data, so identical inputs give identical bytes.
  */
+import { BYTES_PER_TOKEN } from '../constants';
 import { KNOWLEDGE_FRAMING } from '../safety/dataFraming';
+import { estimateTokens } from '../util/tokens';
 import { buildContext, normalizeBlock, renderTopic } from './buildContext';
 import type { BuiltContext, ContextInput, ContextLayer, EarlierTurn, FileNotesInput, TopicInput } from './contextLayers';
 
 import { DEFAULT_BUDGET_TOKENS } from './constants';
 
 export { DEFAULT_BUDGET_TOKENS };
-/** UTF-8 bytes per token, for the estimate. */
-const BYTES_PER_TOKEN = 4;
 
 export const SLOTS = ['P0', 'P1', 'P2', 'P3', 'P4'] as const;
 export type Slot = (typeof SLOTS)[number];
@@ -86,10 +86,6 @@ export interface CompiledContext extends BuiltContext {
   slots: SlotReport[];
 }
 
-/** The token estimate of a text. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
-}
 
 /** Room left, in both measures. */
 class Room {

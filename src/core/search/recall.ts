@@ -8,6 +8,7 @@
  */
 import * as path from 'node:path';
 import { BYTES_PER_TOKEN } from '../constants';
+import { estimateTokens } from '../util/tokens';
 import { agentItemFilter, keepsRecord, recordLine, type AgentItemFilter } from '../knowledge/heldItems';
 import { recordItemId } from '../knowledge/itemId';
 import { formatProvenance, stripProvenance } from '../knowledge/provenance';
@@ -74,11 +75,6 @@ export interface RecallResult {
 const DEFAULT_BUDGET = 1000;
 const ITEM_CHARS = 300;
 const EXCERPT_CHARS = 240;
-
-/** Estimated tokens of a text: UTF-8 bytes / 4, as the harvest's dry run estimates. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
-}
 
 /** One line of at most `max` characters, cut at a space when one is not too far back. */
 export function cut(text: string, max: number): string {

@@ -14,7 +14,7 @@
 import * as vscode from 'vscode';
 import { buildContext } from '../../core/context/buildContext';
 import type { EarlierTurn } from '../../core/context/contextLayers';
-import { BYTES_PER_TOKEN } from '../../core/constants';
+import { estimateTokens } from '../../core/util/tokens';
 import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/providers/endpoints';
 import { createAdapter } from '../../core/providers/providerRegistry';
 import { Disposable } from '../lifecycle';
@@ -182,6 +182,6 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
   }
 
   async provideTokenCount(_model: ChatModelInformation, text: string | ChatRequestMessage): Promise<number> {
-    return Math.ceil(Buffer.byteLength(typeof text === 'string' ? text : textOf(text), 'utf8') / BYTES_PER_TOKEN);
+    return estimateTokens(typeof text === 'string' ? text : textOf(text));
   }
 }

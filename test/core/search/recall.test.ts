@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { estimateTokens, recall } from '../../../src/core/search/recall';
+import { recall } from '../../../src/core/search/recall';
+import { estimateTokens } from '../../../src/core/util/tokens';
 import { SearchIndex } from '../../../src/core/search/searchIndex';
 import { addNotesToFile, resolveNoteTarget } from '../../../src/core/store/fileNotes';
 import type { StorePaths } from '../../../src/core/store/storePaths';
