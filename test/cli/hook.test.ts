@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_RAW_SOURCE_BYTES } from '../../src/core/constants';
 import { makeWorkspace, runCli } from '../helpers/cli';
+import { moduleRecorder } from '../helpers/moduleRecorder';
 import { CLI, CLI_BUNDLE, FIXTURES, makeTempDir } from '../helpers/paths';
 
 const SESSION_ID = 'a7c1e2f0-1111-4222-8333-944455556666';
@@ -224,23 +225,14 @@ describe('lore hook', function () {
 
   it('as a real process (dist/cli.js) it loads nothing but the CLI bundle and Node built-ins', async () => {
     const { inbox, hook, claudeInput } = await setup();
-    const dir = makeTempDir('lore-modules-');
-    const preload = path.join(dir, 'preload.js');
-    const out = path.join(dir, 'modules.json');
-    // Records every module the process asks for and whether zod's bundle-internal copy ran.
-    fs.writeFileSync(preload, `
-const Module = require('node:module');
-const requests = new Set();
-const load = Module._load;
-Module._load = function (request, parent, isMain) { requests.add(request); return load.apply(this, arguments); };
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ requests: [...requests], files: Object.keys(require.cache) })));
-`);
-    const result = await hook(claudeInput('SessionEnd'), { spawn: true, env: { NODE_OPTIONS: `--require ${preload}` } });
+    // Records every module the process asks for and every file it loads.
+    const recorder = moduleRecorder();
+    const result = await hook(claudeInput('SessionEnd'), { spawn: true, env: { NODE_OPTIONS: recorder.nodeOptions } });
     assertSilentSuccess(result);
     assert.equal(inboxFiles(inbox).length, 1, 'the hook did its work');
-    const loaded = JSON.parse(fs.readFileSync(out, 'utf8')) as { requests: string[]; files: string[] };
-    assert.deepEqual(loaded.files.filter((f) => f !== preload), [CLI, CLI_BUNDLE]);
-    const notBuiltin = loaded.requests.filter((r) => !r.startsWith('node:') && !require('node:module').isBuiltin(r) && r !== CLI && r !== preload && r !== './cliMain.js');
+    const loaded = recorder.read();
+    assert.deepEqual(loaded.files, [CLI, CLI_BUNDLE]);
+    const notBuiltin = loaded.requests.filter((r) => !r.startsWith('node:') && !require('node:module').isBuiltin(r) && r !== CLI && r !== './cliMain.js');
     assert.deepEqual(notBuiltin, [], 'no vendor SDK, native module or node_modules package');
   });
 });

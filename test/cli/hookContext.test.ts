@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { HOOK_CONTEXT_MAX_CHARS } from '../../src/core/hooks/hookContext';
 import { KNOWLEDGE_FRAMING } from '../../src/core/safety/dataFraming';
 import { makeWorkspace, runCli } from '../helpers/cli';
+import { moduleRecorder } from '../helpers/moduleRecorder';
 import { CLI, CLI_BUNDLE, makeTempDir } from '../helpers/paths';
 
 const SECRET = 'ghp_' + 'Zq8xK2mN4pL6vB9cD1fG3hJ5kT7wY0aE2sR4';
@@ -163,24 +164,15 @@ describe('lore hook: context for SessionStart and UserPromptSubmit', function ()
     const { hook, prompt, cli, append } = await setup();
     append('facts.md', ['- Lore answers hooks in milliseconds [from: c1, 2026-11-20]']);
     await cli('digest');
-    const dir = makeTempDir('lore-modules-');
-    const preload = path.join(dir, 'preload.js');
-    const out = path.join(dir, 'modules.json');
-    fs.writeFileSync(preload, `
-const Module = require('node:module');
-const requests = new Set();
-const load = Module._load;
-Module._load = function (request) { requests.add(request); return load.apply(this, arguments); };
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ requests: [...requests], files: Object.keys(require.cache) })));
-`);
+    const recorder = moduleRecorder();
     // Packages asked for by name (a package's own relative requires are its business), and every file loaded.
     const external = () => {
-      const loaded = JSON.parse(fs.readFileSync(out, 'utf8')) as { requests: string[]; files: string[] };
+      const loaded = recorder.read();
       const packages = loaded.requests.filter((r) => !require('node:module').isBuiltin(r) && !/^[./]/.test(r));
-      const files = loaded.files.filter((f) => f !== CLI && f !== CLI_BUNDLE && f !== preload && !f.includes(`${path.sep}better-sqlite3${path.sep}`));
+      const files = loaded.files.filter((f) => f !== CLI && f !== CLI_BUNDLE && !f.includes(`${path.sep}better-sqlite3${path.sep}`));
       return [...packages, ...files];
     };
-    const options = { spawn: true, env: { NODE_OPTIONS: `--require ${preload}` } };
+    const options = { spawn: true, env: { NODE_OPTIONS: recorder.nodeOptions } };
     contextOf(await hook(prompt('how fast are hooks?'), options), 'UserPromptSubmit');
     assert.deepEqual(external(), [], 'no index: no native module, no SDK, no node_modules package');
     await cli('search', 'hooks');
