@@ -17,7 +17,7 @@ import { PARTIAL_MATCHES_WARNING } from '../core/search/searchIndex';
 import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
 import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
 import { digestItems } from './digestItems';
-import { readFileNotes } from './mcpWrites';
+import { readFileNotes } from './fileNoteLines';
 import { openConversationText } from './openConversation';
 import type { StoreSession } from './storeSession';
 import { toolWait, type ToolWait } from './toolProgress';

@@ -20,7 +20,7 @@ import { digestSectionsFromFiles, renderDigest } from '../core/store/digest';
 import { readLedger } from '../core/store/ledger';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import { readTextIfExists } from '../core/store/atomicWrite';
-import { readFileNotes } from './mcpWrites';
+import { readFileNotes } from './fileNoteLines';
 import { openConversationText } from './openConversation';
 import type { StoreSession } from './storeSession';
 import { MAX_REPLY_TOKENS, budgetBytes } from './toolReply';

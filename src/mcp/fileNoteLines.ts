@@ -1,6 +1,7 @@
 /**
- * The store reads behind the MCP tools that touch note files. Agents' writes (remember,
- * update_item, …) live in memoryTools.ts on top of core/knowledge/agentWrites.
+ * A file's note lines as read_file_notes and the lore://notes resource hand them out (read-only,
+ * no re-keying). Agents' writes (remember, update_item, …) are memoryTools.ts on top of
+ * core/knowledge/agentWrites.
  */
 import { readNotesOf, workspaceRelative } from '../core/store/fileNotes';
 import type { StorePaths } from '../core/store/storePaths';
