@@ -6,9 +6,13 @@
 import { readNotesOf, workspaceRelative } from '../core/store/fileNotes';
 import type { StorePaths } from '../core/store/storePaths';
 
-/** The note lines of a workspace file (read-only: no re-keying), also for a file that is gone. */
+/**
+ * The notes of a workspace file (read-only: no re-keying), also for a file that is gone: one line
+ * per note, a note wrapped over several lines joined, so its text is whole and its id is the one
+ * search and the memory tools give it (listItemId).
+ */
 export async function readFileNotes(paths: StorePaths, absolute: string): Promise<{ path: string; file: string; lines: string[] } | undefined> {
   const found = readNotesOf(paths, absolute);
   if (!found) return undefined;
-  return { path: found.note.meta.path || workspaceRelative(paths, absolute), file: found.file, lines: found.note.notes.map((n) => n.raw.trim()) };
+  return { path: found.note.meta.path || workspaceRelative(paths, absolute), file: found.file, lines: found.note.notes.map((n) => `- ${n.text}`) };
 }

@@ -86,6 +86,19 @@ describe('lore mcp memory tools (SDK client)', function () {
     assert.ok(read('facts.md').includes(ESBUILD), 'the rest stays');
   });
 
+  it('a note wrapped over two lines reads whole in read_file_notes, under the id get_item takes', async () => {
+    direct();
+    const added = await call('remember', { category: 'note', path: 'src/app.ts', statement: 'first note' });
+    const noteFile = path.join(root, added.data.file!);
+    fs.appendFileSync(noteFile, '- the retry loop backs off\n  exponentially up to 30 s [from: c6, 2026-11-22]\n');
+    const notes = (await client.callTool({ name: 'read_file_notes', arguments: { path: 'src/app.ts' } })) as CallToolResult;
+    const wrapped = (notes.structuredContent as { items: Array<{ id: string; text: string }> }).items.find((i) => i.text.includes('retry loop'));
+    assert.ok(wrapped, textOf(notes));
+    assert.match(wrapped.text, /backs off exponentially up to 30 s$/, 'the continuation line is part of the note');
+    const got = await call('get_item', { id: wrapped.id });
+    assert.equal((got.result.structuredContent as { found: boolean }).found, true, got.text);
+  });
+
   it('by default a write waits in the pending queue: not in the files, the digest or search until `lore review accept`', async () => {
     const digestBefore = read('digest.md');
     const { result, text, data } = await call('remember', { category: 'decision', statement: 'we ship on Tuesdays', detail: 'the team is complete then', session: 'sess-42' });
