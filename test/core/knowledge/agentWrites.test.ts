@@ -260,8 +260,18 @@ describe('agents\' writes by id', () => {
     editor.stdout.on('data', (d) => (out += d));
     const closed = new Promise<void>((resolve) => editor.on('close', () => resolve()));
     const results: string[] = [];
+    // Each change waits for the person's next save, so every change meets a file being saved,
+    // however the two processes are scheduled.
+    const handSaves = () => (read('facts.md').match(new RegExp(`^- hand ${mode} \\d+$`, 'gm')) ?? []).length;
+    let seen = 0;
+    const nextSave = async () => {
+      const until = Date.now() + 10_000;
+      while (handSaves() <= seen && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 1));
+      seen = handSaves();
+    };
     try {
       for (let i = 0; i < 30; i++) {
+        await nextSave();
         const op = i % 2 === 0 ? { op: 'update' as const, id: itemId(lines[i]), text: `fact ${i} about orders, updated` } : { op: 'forget' as const, id: itemId(lines[i]) };
         // A file that never holds still makes Lore give up cleanly (FileBusyError), as a harvest does.
         const result = await changeItem(paths, op, direct).catch((error: Error) => ({ status: /kept changing while Lore was updating it/.test(error.message) ? 'busy' : error.message, reason: undefined }));
