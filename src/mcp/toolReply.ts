@@ -12,7 +12,8 @@ import { BYTES_PER_TOKEN } from '../core/constants';
 import { recordItemId } from '../core/knowledge/itemId';
 import { frameAsData } from '../core/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../core/safety/redact';
-import { cut, type RecallItem } from '../core/search/recall';
+import type { RecallItem } from '../core/search/recall';
+import { cutToLine } from '../core/util/format';
 import { SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
 
 /** The default size of a reply, in tokens: a few dozen items, far below any client's limit. */
@@ -61,7 +62,7 @@ export function itemFromHit(hit: SearchHit): ReplyItem {
   return {
     id: excerpt ? undefined : recordItemId(hit),
     category: hit.category,
-    text: cut(excerpt ? hit.snippet : hit.snippet || hit.text, excerpt ? EXCERPT_CHARS : ITEM_TEXT_CHARS),
+    text: cutToLine(excerpt ? hit.snippet : hit.snippet || hit.text, excerpt ? EXCERPT_CHARS : ITEM_TEXT_CHARS),
     source: hit.source,
     date: hit.date,
     file: hit.file,
@@ -77,7 +78,7 @@ export function itemFromRecall(item: RecallItem): ReplyItem {
 
 /** A knowledge line read from a file (its id taken from the whole line by the caller), its text cut. */
 export function itemFromLine(fields: ReplyItem): ReplyItem {
-  return { ...fields, text: cut(fields.text, ITEM_TEXT_CHARS) };
+  return { ...fields, text: cutToLine(fields.text, ITEM_TEXT_CHARS) };
 }
 
 /** An item as one line of the text content. */

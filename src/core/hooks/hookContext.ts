@@ -24,6 +24,7 @@ import type { SearchCategory } from '../search/searchTypes';
 import { workspaceRelative, type StorePaths } from '../store/storePaths';
 import type { TopicContext } from '../topics/topicContext';
 import { STOPWORDS } from '../search/stopwords';
+import { cutToLine } from '../util/format';
 import { filesNamedIn } from './promptFiles';
 
 /** The most an agent is handed per hook (Claude Code shows hook output longer than this only as a preview). */
@@ -92,14 +93,6 @@ export function promptQuery(prompt: string): string {
   return words.length ? words.join(' ') + ' ' : '';
 }
 
-/** One line, at most `max` characters, cut at a space when one is near. */
-function cut(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const space = flat.lastIndexOf(' ', max - 1);
-  return flat.slice(0, space > max / 2 ? space : max - 1) + '…';
-}
-
 /** The digest cut at a line boundary to `max` characters, with a visible line saying so. */
 function fitDigest(digest: string, max: number): string {
   if (digest.length <= max) return digest;
@@ -111,7 +104,7 @@ function fitDigest(digest: string, max: number): string {
 function hitLine(hit: IndexedHit): string {
   const about = hit.notedPath ? ` ${hit.notedPath}` : '';
   const provenance = hit.source ? ` ${formatProvenance({ source: hit.source, date: hit.date ?? '?' })}` : '';
-  return `- [${hit.category}${about}] ${cut(redactSecrets(hit.text), ITEM_MAX_CHARS)}${provenance} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
+  return `- [${hit.category}${about}] ${cutToLine(redactSecrets(hit.text), ITEM_MAX_CHARS)}${provenance} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
 }
 
 /** Notes within a character budget, per file in the order given, each note cut to ITEM_MAX_CHARS. */
@@ -122,7 +115,7 @@ function fitNotes(files: readonly FileNotesInput[], budget: number): FileNotesIn
     const notes: string[] = [];
     used += file.path.length + 8;
     for (const note of file.notes) {
-      const text = cut(note, ITEM_MAX_CHARS);
+      const text = cutToLine(note, ITEM_MAX_CHARS);
       if (used + text.length + 3 > budget) break;
       notes.push(text);
       used += text.length + 3;

@@ -8,6 +8,7 @@
  */
 import * as path from 'node:path';
 import { BYTES_PER_TOKEN } from '../constants';
+import { cutToLine } from '../util/format';
 import { estimateTokens } from '../util/tokens';
 import { agentItemFilter, keepsRecord, recordLine, type AgentItemFilter } from '../knowledge/heldItems';
 import { recordItemId } from '../knowledge/itemId';
@@ -75,14 +76,6 @@ export interface RecallResult {
 const DEFAULT_BUDGET = 1000;
 const ITEM_CHARS = 300;
 const EXCERPT_CHARS = 240;
-
-/** One line of at most `max` characters, cut at a space when one is not too far back. */
-export function cut(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const space = flat.lastIndexOf(' ', max - 1);
-  return flat.slice(0, space > max / 2 ? space : max - 1) + '…';
-}
 
 function itemLine(item: RecallItem): string {
   const prov = item.provenance ? ` ${formatProvenance({ source: item.provenance.source, date: item.provenance.date ?? '?' })}` : '';
@@ -182,7 +175,7 @@ function addFileNotes(paths: StorePaths, files: string[], keep: AgentItemFilter,
             kind: 'file-note',
             id: recordItemId(doc),
             category: 'notes',
-            text: cut(doc.text, ITEM_CHARS),
+            text: cutToLine(doc.text, ITEM_CHARS),
             provenance: doc.source ? { source: doc.source, date: doc.date } : undefined,
             file: doc.file,
             line: doc.line,
@@ -234,7 +227,7 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
         kind: h.category === 'transcripts' ? 'transcript' : 'knowledge',
         id: h.category === 'transcripts' ? undefined : recordItemId(h),
         category: h.category,
-        text: h.category === 'transcripts' ? cut(h.snippet, EXCERPT_CHARS) : cut(h.text, ITEM_CHARS),
+        text: h.category === 'transcripts' ? cutToLine(h.snippet, EXCERPT_CHARS) : cutToLine(h.text, ITEM_CHARS),
         provenance: h.source ? { source: h.source, date: h.date } : undefined,
         file: h.file,
         line: h.line,
@@ -245,7 +238,7 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
   // Compact first: knowledge items before conversation excerpts, each group in rank order.
   const ordered = [...hits.filter((h) => h.kind === 'knowledge'), ...hits.filter((h) => h.kind === 'transcript')];
   if (ordered.length > 0) {
-    out.section(`## Knowledge matching "${cut(query, 80)}"`);
+    out.section(`## Knowledge matching "${cutToLine(query, 80)}"`);
     for (const item of ordered) out.add(item);
   }
   const { lines, included, omitted } = out;

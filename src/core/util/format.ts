@@ -63,3 +63,11 @@ export function printable(text: string, options: { keepLineBreaks?: boolean } = 
     return NAMED_ESCAPES[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
   });
 }
+
+/** One line of at most `max` characters (whitespace folded), cut at a space when one is not too far back, with `…`. */
+export function cutToLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const space = flat.lastIndexOf(' ', max - 1);
+  return flat.slice(0, space > max / 2 ? space : max - 1) + '…';
+}
