@@ -46,7 +46,9 @@ describe('lore hooks install / uninstall', function () {
     assert.deepEqual(installed.hooks.PreToolUse, THEIRS.hooks.PreToolUse);
     assert.deepEqual(installed.hooks.Stop[0], THEIRS.hooks.Stop[0]);
     assert.match(text, /^ {4}"permissions"/m);
-    for (const event of ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit']) assert.equal(loreCommands(installed, event).length, 1, event);
+    for (const event of ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse']) assert.equal(loreCommands(installed, event).length, 1, event);
+    // The tool hook runs only for the tools whose input names files, in a group of its own.
+    assert.deepEqual(installed.hooks.PostToolUse.map((g: { matcher?: string }) => g.matcher), ['Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep']);
 
     const again = await hooks('install');
     assert.equal(again.code, 0);
@@ -128,16 +130,16 @@ describe('lore hooks install / uninstall', function () {
     fs.writeFileSync(file, THEIRS_TEXT);
     const events = () => {
       const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-      return ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit'].filter((e) => loreCommands(settings, e).length === 1);
+      return ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse'].filter((e) => loreCommands(settings, e).length === 1);
     };
     assert.equal((await hooks('install')).code, 0);
-    assert.deepEqual(events(), ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit']);
+    assert.deepEqual(events(), ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse']);
     const capture = await hooks('install', '--capture-only');
     assert.equal(capture.code, 0, capture.stderr);
     assert.match(capture.stdout, /events: SessionEnd, PreCompact, Stop\n/);
     assert.deepEqual(events(), ['SessionEnd', 'PreCompact', 'Stop']);
     assert.equal((await hooks('install', '--context-only')).code, 0);
-    assert.deepEqual(events(), ['SessionStart', 'UserPromptSubmit']);
+    assert.deepEqual(events(), ['SessionStart', 'UserPromptSubmit', 'PostToolUse']);
     // Their own Stop hook survives every change.
     assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')).hooks.Stop, THEIRS.hooks.Stop);
     assert.equal((await hooks('install', '--capture-only', '--context-only')).code, 2);

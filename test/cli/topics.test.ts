@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeWorkspace, runCli } from '../helpers/cli';
-import { makeTempDir } from '../helpers/paths';
+import { moduleRecorder } from '../helpers/moduleRecorder';
+import { CLI, CLI_BUNDLE, makeTempDir } from '../helpers/paths';
 import { startStub, type StubServer } from '../helpers/stubServers';
 
 const DEPLOY = `---
@@ -173,5 +174,34 @@ describe('lore hook with topics', () => {
     // Another session is not affected.
     const other = await runCli(['hook', '--root', root], { cwd: ws, env: hookEnv, input: JSON.stringify({ session_id: 'session-2', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'thanks' }) });
     assert.ok(!other.stdout.includes('topic: py3'));
+  });
+
+  it('PostToolUse: the files a tool call names reach the next prompt\'s glob triggers, for that session only, without SQLite or zod', async () => {
+    const { ws, root, env } = await setup({ 'migrations-dir.md': '---\ntriggers:\n  - glob: "db/migrations/**"\npriority: high\n---\nNever edit an applied migration; add a new one.\n' });
+    const hook = (input: Record<string, unknown>, options: { spawn?: boolean; env?: NodeJS.ProcessEnv } = {}) =>
+      runCli(['hook', '--root', root], { cwd: ws, env: { ...env, ...options.env }, spawn: options.spawn, input: JSON.stringify({ session_id: 'session-1', cwd: ws, ...input }) });
+    const contextOf = async (input: Record<string, unknown>) => {
+      const result = await hook(input);
+      return result.stdout ? (JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string) : '';
+    };
+    assert.ok(!(await contextOf({ hook_event_name: 'UserPromptSubmit', prompt: 'rename the totals variable' })).includes('topic: migrations-dir'));
+    const recorder = moduleRecorder();
+    const tool = await hook({ hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(ws, 'db', 'migrations', '002_totals.sql'), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 't1' }, { spawn: true, env: { NODE_OPTIONS: recorder.nodeOptions } });
+    assert.deepEqual([tool.code, tool.stdout, tool.stderr], [0, '', '']);
+    // On every tool call: the CLI bundle and nothing else (no native module, no zod, no package).
+    const loaded = recorder.read();
+    assert.deepEqual(loaded.requests.filter((r) => !require('node:module').isBuiltin(r) && !/^[./]/.test(r)), []);
+    assert.deepEqual(loaded.files.filter((f) => f !== CLI && f !== CLI_BUNDLE), []);
+    const next = await contextOf({ hook_event_name: 'UserPromptSubmit', prompt: 'rename the totals variable' });
+    assert.match(next, /## topic: migrations-dir\n\nNever edit an applied migration/);
+    const log = fs.readFileSync(path.join(root, '.logs', 'gates.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(log.filter((e) => e.topic === 'migrations-dir').map((e) => [e.tier1, e.active]), [['glob', true]]);
+    // Another session's prompt does not see this session's tool files.
+    const other = await runCli(['hook', '--root', root], { cwd: ws, env, input: JSON.stringify({ session_id: 'session-2', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'rename the totals variable' }) });
+    assert.ok(!other.stdout.includes('topic: migrations-dir'));
+    // A tool call on a file outside the workspace is not recorded.
+    await hook({ hook_event_name: 'PostToolUse', session_id: 'session-3', tool_name: 'Read', tool_input: { file_path: '/etc/db/migrations/x.sql' } });
+    const third = await runCli(['hook', '--root', root], { cwd: ws, env, input: JSON.stringify({ session_id: 'session-3', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'rename the totals variable' }) });
+    assert.ok(!third.stdout.includes('topic: migrations-dir'));
   });
 });

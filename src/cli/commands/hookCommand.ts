@@ -2,7 +2,8 @@
  * `lore hook`: what Claude Code's and VS Code's agent hooks run (`lore hooks install` writes the
  * configuration). It reads the hook's JSON on stdin and finds the store of the agent's folder.
  * SessionEnd, PreCompact and Stop queue the session for the next harvest
- * (src/core/hooks/hookCapture.ts) and print nothing; SessionStart and UserPromptSubmit print the
+ * (src/core/hooks/hookCapture.ts) and print nothing; PreToolUse and PostToolUse record the files
+ * the tool call names (src/core/hooks/toolFiles.ts); SessionStart and UserPromptSubmit print the
  * store's knowledge as `hookSpecificOutput.additionalContext` (src/core/hooks/hookContext.ts).
  * An agent must never wait on it or fail because of it: it always exits 0, gives up on the slow
  * parts after a time limit, and says what it could not do in `<store>/.cache/hook.log`. A folder
@@ -13,7 +14,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { currentHost } from '../../core/discovery/host';
 import { captureSession, HookRefusal, readTranscriptTail } from '../../core/hooks/hookCapture';
-import { CONTEXT_EVENTS } from '../../core/hooks/hookEvents';
+import { CONTEXT_EVENTS, TOOL_EVENTS } from '../../core/hooks/hookEvents';
 import { parseHookInput, type HookInput } from '../../core/hooks/hookInput';
 import { logHook } from '../../core/hooks/hookLog';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
@@ -25,8 +26,11 @@ Run by agent hooks (Claude Code, VS Code), with the hook's JSON on stdin; set up
 SessionEnd and PreCompact (and VS Code's Stop) copy the session's transcript into the store's inbox;
 Claude Code's Stop queues it where it lies, for the next harvest; these print nothing. On Stop the
 topics' output watchers also run on the agent's last reply, leaving corrective topics for the next prompt.
+PostToolUse (and PreToolUse) record the files the tool call names (file_path, notebook_path, path;
+VS Code's files, filePath) for the session, at most 20, in <store>/.cache/tool-files/; they print nothing.
 SessionStart and UserPromptSubmit print {"hookSpecificOutput": {"hookEventName", "additionalContext"}}:
-the digest, the notes of files the prompt names, the topics the prompt activates (tiers 1 and 2; the
+the digest, the notes of files the prompt names, the topics the prompt activates (tiers 1 and 2, glob
+triggers matched against the files the prompt names and the session's recent tool files; the
 gate is never asked in a hook, so gated topics follow the no-gate rows) and the items that best match the prompt, at most
 10,000 characters, framed as data, redacted, without items held for review (nothing when the store
 has nothing to add). The store is the one of the agent's folder (cwd in the input) unless --root
@@ -70,6 +74,7 @@ async function runHook(argv: string[], io: Output): Promise<number> {
     return EXIT_OK;
   }
   if (CONTEXT_EVENTS.includes(parsed.event)) return answerWithContext(paths, parsed, folder, io);
+  if (TOOL_EVENTS.includes(parsed.event)) return recordTools(paths, parsed, folder);
   if (parsed.event === 'Stop') watchOutput(paths, parsed, io);
   try {
     const result = captureSession(paths, parsed, currentHost(envOf(io)));
@@ -96,6 +101,22 @@ function answerWithContext(paths: StorePaths, input: HookInput, folder: string, 
     if (text) io.out(JSON.stringify({ hookSpecificOutput: { hookEventName: input.event, additionalContext: text } }));
   } catch (error) {
     logHook(paths, `${input.event}: no context: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
+  }
+  return EXIT_OK;
+}
+
+/**
+ * PreToolUse / PostToolUse: the files the tool call names are kept for the session's next
+ * prompts (the topics' glob triggers). Runs on every tool call: a read and a small write in
+ * .cache, nothing else; prints nothing, so the tool call goes on as it would.
+ */
+function recordTools(paths: StorePaths, input: HookInput, folder: string): number {
+  if (!input.toolFiles?.length) return EXIT_OK;
+  try {
+    const { recordToolFiles } = require('../../core/hooks/toolFiles') as typeof import('../../core/hooks/toolFiles');
+    recordToolFiles(paths, input.sessionId, folder, input.toolFiles);
+  } catch (error) {
+    logHook(paths, `${input.event} ${input.sessionId}: tool files not recorded: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
   }
   return EXIT_OK;
 }

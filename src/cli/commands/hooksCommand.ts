@@ -19,8 +19,10 @@ Writes (or removes) the agent hooks that run "lore hook":
   capture hooks  when a session stops, ends or is about to be compacted, its conversation is queued
                  for harvest (Claude Code: SessionEnd, PreCompact, Stop; VS Code: PreCompact, Stop)
   context hooks  when a session starts, and before each prompt, the agent gets the digest, the notes
-                 of files the prompt names and matching items (Claude Code: SessionStart,
-                 UserPromptSubmit; VS Code: SessionStart, the event where it takes context)
+                 of files the prompt names, the topics it activates and matching items (Claude Code:
+                 SessionStart, UserPromptSubmit; VS Code: SessionStart, the event where it takes
+                 context); Claude Code's PostToolUse (file tools only) records the files tool calls
+                 touch, so the next prompt's topic globs see them
   --claude        Claude Code (install's default): .claude/settings.local.json, or ~/.claude/settings.json with --user
   --vscode        VS Code's agent hooks: .github/hooks/lore.json (VS Code also runs the Claude Code files' hooks)
   --workspace     the store's workspace (install's default)

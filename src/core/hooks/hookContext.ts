@@ -134,12 +134,19 @@ export function buildHookContext(paths: StorePaths, request: HookContextRequest,
   return compileHookContext(paths, request, options).text;
 }
 
-/** The topics of a prompt (tiers 1 and 2, and the session's pending output activations), without the gate. */
+/**
+ * The topics of a prompt (tiers 1 and 2, and the session's pending output activations), without
+ * the gate. Glob triggers see the files the prompt names and the files the session's recent tool
+ * calls named (toolFiles.ts).
+ */
 function hookTopics(paths: StorePaths, prompt: string, files: readonly string[], sessionId: string | undefined, log: HookContextOptions['log']): TopicContext | undefined {
   const { topicContextWithoutGate } = require('../topics/topicContext') as typeof import('../topics/topicContext');
   const { takePendingTopics } = require('../topics/pendingTopics') as typeof import('../topics/pendingTopics');
+  const { recentToolFiles } = require('./toolFiles') as typeof import('./toolFiles');
   const pending = sessionId ? takePendingTopics(paths, sessionId) : [];
-  const result = topicContextWithoutGate(paths, { message: prompt, files: files.map((f) => workspaceRelative(paths, f)), pending }, { via: 'hook', noGateReason: HOOK_NO_GATE });
+  const named = files.map((f) => workspaceRelative(paths, f));
+  const recent = sessionId ? recentToolFiles(paths, sessionId).filter((f) => !named.includes(f)) : [];
+  const result = topicContextWithoutGate(paths, { message: prompt, files: [...named, ...recent], pending }, { via: 'hook', noGateReason: HOOK_NO_GATE });
   for (const p of result.problems) log?.(`topic ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (skipped)`);
   for (const p of result.subscriptionProblems) log?.(`topic subscription ${p}`);
   for (const slow of result.activation.slowPatterns) log?.(`topic ${slow.topic}: pattern /${slow.pattern}/ took ${slow.ms} ms and is disabled`);

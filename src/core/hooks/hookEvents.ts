@@ -10,6 +10,12 @@ export const CAPTURE_EVENTS: readonly string[] = ['SessionEnd', 'PreCompact', 'S
 /** Events answered with `additionalContext`: the digest, notes of named files, search hits. */
 export const CONTEXT_EVENTS: readonly string[] = ['SessionStart', 'UserPromptSubmit'];
 
+/**
+ * Events whose input names the files of a tool call: recorded per session (toolFiles.ts) for the
+ * topics' glob triggers. Installed with the context hooks, whose prompts they serve.
+ */
+export const TOOL_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse'];
+
 /** Which kinds of Lore's hooks to install. */
 export type HookKind = 'capture' | 'context';
 
@@ -18,6 +24,6 @@ export const HOOK_KINDS: readonly HookKind[] = ['capture', 'context'];
 /** The kind an event belongs to, or undefined for an event Lore ignores. */
 export function hookKindOf(event: string): HookKind | undefined {
   if (CAPTURE_EVENTS.includes(event)) return 'capture';
-  if (CONTEXT_EVENTS.includes(event)) return 'context';
+  if (CONTEXT_EVENTS.includes(event) || TOOL_EVENTS.includes(event)) return 'context';
   return undefined;
 }

@@ -12,10 +12,14 @@
  *   common input fields): `timestamp`, `cwd`, `sessionId`, `hookEventName` and `transcript_path`
  *   (the transcript's format is not a stable API there); UserPromptSubmit adds `prompt`,
  *   SessionStart `source`.
+ * - PreToolUse / PostToolUse (both tools): `tool_name`, `tool_input`, `tool_use_id` (and
+ *   PostToolUse `tool_response`). The paths in `tool_input`: Claude Code's `file_path` (Read,
+ *   Write, Edit, MultiEdit), `notebook_path` (NotebookEdit) and `path` (Glob, Grep); VS Code's
+ *   `files` (editFiles, a list) and its built-in tools' `filePath`.
  * Both spellings of the session id and event name are read; unknown fields are ignored. The
  * context events (SessionStart, UserPromptSubmit) need no session id: Lore only reads for them.
  */
-import { CONTEXT_EVENTS } from './hookEvents';
+import { CONTEXT_EVENTS, TOOL_EVENTS } from './hookEvents';
 
 /** Paths and ids longer than this are not what a tool sends. */
 const MAX_FIELD_CHARS = 4096;
@@ -31,6 +35,8 @@ export interface HookInput {
   cwd: string;
   /** UserPromptSubmit: what the user typed (at most MAX_PROMPT_CHARS of it). */
   prompt?: string;
+  /** PreToolUse / PostToolUse: the paths the tool input names, as given. */
+  toolFiles?: string[];
 }
 
 /** The field as a string of 1..MAX_FIELD_CHARS characters, undefined when absent, or a problem. */
@@ -40,6 +46,33 @@ function field(data: Record<string, unknown>, name: string, nullable = false): s
   if (typeof value !== 'string') return { problem: `stdin: ${name}: expected a string` };
   if (value.length === 0 || value.length > MAX_FIELD_CHARS) return { problem: `stdin: ${name}: expected 1 to ${MAX_FIELD_CHARS} characters` };
   return value;
+}
+
+/** Paths taken from one tool input at most (an editFiles call may name many). */
+const MAX_PATHS_PER_CALL = 20;
+/** A path longer than this is not one a tool sends. */
+const MAX_PATH_CHARS = 1024;
+/** The keys of a tool input that hold one path (both tools' spellings). */
+const PATH_KEYS = ['file_path', 'notebook_path', 'path', 'filePath'] as const;
+
+/** Whether a value can be a path a tool names. */
+export function isToolPath(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_PATH_CHARS && !value.includes('\0');
+}
+
+/** The paths a tool input names, as given (at most MAX_PATHS_PER_CALL). */
+export function toolInputPaths(toolInput: unknown): string[] {
+  if (!toolInput || typeof toolInput !== 'object' || Array.isArray(toolInput)) return [];
+  const input = toolInput as Record<string, unknown>;
+  const found: string[] = [];
+  for (const key of PATH_KEYS) if (isToolPath(input[key])) found.push(input[key]);
+  if (Array.isArray(input.files)) {
+    for (const entry of input.files.slice(0, MAX_PATHS_PER_CALL)) {
+      const value = entry && typeof entry === 'object' ? ((entry as Record<string, unknown>).filePath ?? (entry as Record<string, unknown>).path) : entry;
+      if (isToolPath(value)) found.push(value);
+    }
+  }
+  return [...new Set(found)].slice(0, MAX_PATHS_PER_CALL);
 }
 
 /** Parses a hook's stdin, or says what is wrong with it. */
@@ -65,5 +98,6 @@ export function parseHookInput(text: string): HookInput | { problem: string } {
   if (!event) return { problem: 'stdin: no hook_event_name' };
   if (!sessionId && !CONTEXT_EVENTS.includes(event)) return { problem: 'stdin: no session_id' };
   const prompt = typeof data.prompt === 'string' ? data.prompt.slice(0, MAX_PROMPT_CHARS) : undefined;
-  return { event, sessionId: sessionId ?? '', transcriptPath: fields.transcript_path ?? fields.transcriptPath, cwd: fields.cwd, ...(prompt === undefined ? {} : { prompt }) };
+  const toolFiles = TOOL_EVENTS.includes(event) ? toolInputPaths(data.tool_input) : undefined;
+  return { event, sessionId: sessionId ?? '', transcriptPath: fields.transcript_path ?? fields.transcriptPath, cwd: fields.cwd, ...(prompt === undefined ? {} : { prompt }), ...(toolFiles ? { toolFiles } : {}) };
 }

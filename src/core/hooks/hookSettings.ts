@@ -25,10 +25,22 @@ export type HookScope = 'user' | 'workspace';
  * UserPromptSubmit takes only the common output fields, no `additionalContext`
  * (https://code.visualstudio.com/docs/agents/reference/hooks-reference): there the context comes
  * at SessionStart. VS Code also runs the Claude Code files' hooks, UserPromptSubmit included.
+ * PostToolUse records the files of tool calls for the glob triggers of the next UserPromptSubmit,
+ * so only the Claude Code file, whose UserPromptSubmit takes context, gets it.
  */
 export const HOOK_EVENTS: Record<HookTool, Record<HookKind, readonly string[]>> = {
-  claude: { capture: ['SessionEnd', 'PreCompact', 'Stop'], context: ['SessionStart', 'UserPromptSubmit'] },
+  claude: { capture: ['SessionEnd', 'PreCompact', 'Stop'], context: ['SessionStart', 'UserPromptSubmit', 'PostToolUse'] },
   vscode: { capture: ['PreCompact', 'Stop'], context: ['SessionStart'] },
+};
+
+/**
+ * Claude Code's matcher for Lore's group of an event: PostToolUse runs only for the tools whose
+ * input names files (https://code.claude.com/docs/en/hooks, "Matchers"), not for every shell
+ * command or web fetch. Hooks VS Code runs from the same file get its own tool names, which
+ * toolInputPaths reads too.
+ */
+export const HOOK_MATCHERS: Readonly<Record<string, string>> = {
+  PostToolUse: 'Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep',
 };
 
 /** The events of the chosen kinds for a tool, in a fixed order. */
@@ -143,7 +155,8 @@ function addLoreHooks(value: Record<string, unknown>, tool: HookTool, command: s
     }
     if (lore.length) continue;
     const entry: HookEntry = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
-    list.push(tool === 'claude' ? { hooks: [entry] } : entry);
+    const matcher = HOOK_MATCHERS[event];
+    list.push(tool === 'claude' ? { ...(matcher ? { matcher } : {}), hooks: [entry] } : entry);
     changed = true;
   }
   return changed;
