@@ -7,27 +7,13 @@
  */
 import * as path from 'node:path';
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
+import { escapeMarkdown } from '../core/util/markdownEscape';
 import { LoreCommands, commandUri, type DeleteNoteArgs, type EditNotesArgs, type NoteStaleness, type OpenProvenanceArgs } from '../shared/protocol';
 import type { FoundFileNotes, NotesService } from './notesService';
 import { STALE_DISTANCE } from './staleness';
 
 /** Notes shown in one hover; the rest are one click away in the note file. */
 const MAX_HOVER_NOTES = 30;
-
-/**
- * Escapes text for markdown: ASCII punctuation (but `/`) gets a backslash (CommonMark allows it for every
- * punctuation character, and it defeats links, emphasis, code spans and `www.`/`https:`
- * autolinks), `&`, `<` and `>` become entities (no HTML tag or entity survives), and line breaks
- * become spaces (no new block can start).
- */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\r\n\u2028\u2029]+/g, ' ')
-    .replace(/[!"#$%'()*+,\-.:;=?@[\\\]^_`{|}~]/g, '\\$&')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-}
 
 function link(label: string, command: string, args: unknown): string {
   return `[${label}](${commandUri(command, args)})`;

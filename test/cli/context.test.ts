@@ -35,7 +35,7 @@ describe('lore context', function () {
     const result = await runCli(['context', '--root', root, '--json', '--files', 'src/app.ts', 'src/lib.ts', '--message', 'ça — 🚀'], { cwd: ws });
     assert.equal(result.code, 0, result.stderr);
     const json = JSON.parse(result.stdout);
-    assert.deepEqual(Object.keys(json), ['text', 'stablePrefixLength', 'stablePrefixBytes', 'units', 'boundaries', 'budgetTokens', 'tokens', 'slots', 'topics']);
+    assert.deepEqual(Object.keys(json), ['text', 'stablePrefixLength', 'stablePrefixBytes', 'units', 'boundaries', 'budgetTokens', 'tokens', 'slots', 'hits', 'topics']);
     assert.equal(json.units.stablePrefixLength, 'utf16-code-units');
     assert.equal(json.units.stablePrefixBytes, 'utf8-bytes');
     assert.equal(json.stablePrefixBytes, Buffer.byteLength(json.text.slice(0, json.stablePrefixLength), 'utf8'));

@@ -26,7 +26,8 @@ another), once per message and topic (cached). Without one (or with --no-gate) g
 the no-gate rows of the bypass table and are otherwise dropped. --topic activates a topic by name.
 --files may be repeated, and further arguments are files too. --json prints {text, stablePrefixLength
 (UTF-16 code units), stablePrefixBytes (UTF-8 bytes), boundaries, budgetTokens, tokens, slots (bytes,
-included, cut), topics (active, decisions with tier and reason, problems, gate)}.`;
+included, cut), hits (the P3 items included), topics (active, decisions with tier, tier-1 match, score,
+gate and reason, problems, gate)}.`;
 
 const OPTIONS = {
   ...COMMON_OPTIONS,

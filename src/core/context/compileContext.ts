@@ -84,6 +84,8 @@ export interface CompiledContext extends BuiltContext {
   /** The estimate for the whole text. */
   tokens: number;
   slots: SlotReport[];
+  /** The scored knowledge items (P3) included, best first. */
+  searchHits: string[];
 }
 
 
@@ -289,5 +291,6 @@ export function compileContext(input: CompileInput, options: CompileOptions = {}
     budgetTokens,
     tokens: estimateTokens(built.text),
     slots: SLOTS.map((slot) => ({ slot, name: SLOT_NAMES[slot], bytes: bytesBySlot[slot], included: included[slot], cut: cuts[slot] })),
+    searchHits: [...hits],
   };
 }

@@ -30,7 +30,7 @@ describe('Lore topics in VS Code', function () {
     const report = await vscode.commands.executeCommand<vscode.TextDocument>('lore.whyThisContext', 'when does the release train leave?');
     assert.equal(report.languageId, 'markdown');
     assert.match(report.getText(), /^# Why this context\n/);
-    assert.match(report.getText(), /- \*\*release-train\*\* \(auto, medium\): active, tier 1/);
+    assert.match(report.getText(), /\| \*\*release\\-train\*\* \| auto, medium \| active, tier 1 \|/);
     assert.match(report.getText(), /## topic: release-train/);
     fs.rmSync(file);
   });
