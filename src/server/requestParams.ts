@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ErrorCodes, ResponseError } from 'vscode-languageserver/node';
 import type {
   CacheSessionsRequest,
+  CompileContextRequest,
   DeleteNoteRequest,
   DidDeleteFilesRequest,
   DidRenameFilesRequest,
@@ -22,6 +23,7 @@ import type {
   RememberRequest,
   SearchRequest,
   SourcesRequest,
+  WatchReplyRequest,
 } from '../shared/protocol';
 import { REMEMBER_KINDS, REMEMBER_MAX_CHARS } from '../core/knowledge/rememberItem';
 import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
@@ -61,6 +63,17 @@ export const paramsSchemas = {
   didRenameFiles: z.object({ files: z.array(z.object({ oldPath: filePath, newPath: filePath })).max(100_000) }) satisfies z.ZodType<DidRenameFilesRequest.Params>,
   didDeleteFiles: z.object({ files: paths }) satisfies z.ZodType<DidDeleteFilesRequest.Params>,
   markNotesValid: z.object({ path: filePath }) satisfies z.ZodType<MarkNotesValidRequest.Params>,
+  // A message or reply is cut, not refused, by the caller; these bounds only keep out what no chat sends.
+  compileContext: z.object({
+    message: z.string().max(100_000),
+    files: z.array(filePath).max(50).optional(),
+    sessionId: z.string().min(1).max(200).optional(),
+    discussion: z.record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
+    earlierTurns: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(200_000) })).max(200).optional(),
+    budgetTokens: z.number().int().min(256).max(1_000_000).optional(),
+    markdown: z.boolean().optional(),
+  }) satisfies z.ZodType<CompileContextRequest.Params>,
+  watchReply: z.object({ sessionId: z.string().min(1).max(200), reply: z.string().max(1_000_000) }) satisfies z.ZodType<WatchReplyRequest.Params>,
   deleteNote: z.object({ noteFile: filePath, line: z.number().int().min(0), raw: z.string().max(100_000) }) satisfies z.ZodType<DeleteNoteRequest.Params>,
 };
 

@@ -25,6 +25,7 @@ import { STORE_DIR_NAME, storePaths } from '../core/store/storePaths';
 import { transcriptStats } from '../core/store/transcriptFiles';
 import {
   CacheSessionsRequest,
+  CompileContextRequest,
   DeleteNoteRequest,
   DidDeleteFilesRequest,
   DidRenameFilesRequest,
@@ -40,6 +41,7 @@ import {
   SearchRequest,
   SourcesRequest,
   StoreChangedNotification,
+  WatchReplyRequest,
 } from '../shared/protocol';
 import { cacheReport } from '../core/cache/cacheReport';
 import { SessionCallsCache } from '../core/cache/sessionCalls';
@@ -140,6 +142,23 @@ connection.onRequest(SearchRequest.method, async (raw: unknown): Promise<SearchR
 connection.onRequest(RecallRequest.method, async (raw: unknown): Promise<RecallRequest.Result> => {
   const params = checkParams(RecallRequest.method, paramsSchemas.recall, raw ?? {});
   return (await ready()).search.recall(params);
+});
+
+// The context compiler and the output watchers (@lore, Why This Context?), off the extension host.
+
+connection.onRequest(CompileContextRequest.method, async (raw: unknown): Promise<CompileContextRequest.Result> => {
+  const params = checkParams(CompileContextRequest.method, paramsSchemas.compileContext, raw);
+  const s = await ready();
+  // Loaded with the first request: the topics and the compiler do not belong to the server's start-up.
+  const { compileServerContext } = require('./serverContext') as typeof import('./serverContext');
+  return compileServerContext(s.paths, s.search, params);
+});
+
+connection.onRequest(WatchReplyRequest.method, async (raw: unknown): Promise<WatchReplyRequest.Result> => {
+  const params = checkParams(WatchReplyRequest.method, paramsSchemas.watchReply, raw);
+  const s = await ready();
+  const { watchServerReply } = require('./serverContext') as typeof import('./serverContext');
+  return watchServerReply(s.paths, params);
 });
 
 // An item an agent asked to remember (lore_remember), written here rather than on the extension host.

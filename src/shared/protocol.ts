@@ -369,6 +369,69 @@ export namespace PlanRememberRequest {
 }
 lazyType(PlanRememberRequest, 'request');
 
+/**
+ * Client → server: the context compiler (core's explainContext) for one message, with the
+ * store's topics (tiers 1 and 2; the gate is not asked here), the P3 hits from the server's index
+ * and, for a session, the topics its output watchers left (taken once). What @lore sends a model
+ * and what **Lore: Why This Context?** shows; the same as `lore context --json`.
+ */
+export namespace CompileContextRequest {
+  export const method = 'lore/compileContext' as const;
+  export interface Params {
+    message: string;
+    /** Files in scope: absolute, or relative to the workspace. */
+    files?: string[];
+    /** The session whose pending output-watcher topics to take (an @lore discussion id). */
+    sessionId?: string;
+    discussion?: Record<string, string | number | boolean>;
+    earlierTurns?: Array<{ role: 'user' | 'assistant'; text: string }>;
+    /** Default: config.json context.budgetTokens, else 8000. */
+    budgetTokens?: number;
+    /** Also render the report as markdown (escaped), for a person. */
+    markdown?: boolean;
+  }
+  export interface Result {
+    text: string;
+    stablePrefixLength: number;
+    stablePrefixBytes: number;
+    boundaries: Array<{ layer: string; start: number; end: number; startByte: number; endByte: number }>;
+    budgetTokens: number;
+    tokens: number;
+    slots: Array<{ slot: string; name: string; bytes: number; included: number; cut: Array<{ label: string; bytes: number; why: string }> }>;
+    /** The P3 items included. */
+    hits: string[];
+    topics: {
+      active: Array<{ name: string; tier: number | string; reason: string }>;
+      decisions: Array<{ topic: string; active: boolean; tier?: number | string; score: number; gate: string; reason: string; tier1?: { kind: string; trigger: string; matched: string } }>;
+      [key: string]: unknown;
+    };
+    /** The notes of files in scope that went in, per file (the answer's sources). */
+    fileNotes: Array<{ path: string; notes: string[] }>;
+    /** Whether the digest went in. */
+    digest: boolean;
+    markdown?: string;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(CompileContextRequest, 'request');
+
+/**
+ * Client → server: the topics' output watchers (§4.3) on a reply @lore's model gave; the topics
+ * they activate wait for the session's next message (taken by lore/compileContext).
+ */
+export namespace WatchReplyRequest {
+  export const method = 'lore/watchReply' as const;
+  export interface Params {
+    sessionId: string;
+    reply: string;
+  }
+  export interface Result {
+    activated: Array<{ topic: string; reason: string }>;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(WatchReplyRequest, 'request');
+
 /** Server → client once the search index is open: which engine answers, so the client can say when it is the fallback. */
 export namespace SearchBackendNotification {
   export const method = 'lore/searchBackend' as const;

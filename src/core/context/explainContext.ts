@@ -55,6 +55,8 @@ export interface ExplainedContext {
   missingFiles: string[];
   /** Whether digest.md exists. */
   hasDigest: boolean;
+  /** The notes of files in scope that are in the text (redacted), per file. */
+  fileNotes: FileNotesInput[];
 }
 
 /** Compiles the context of a message and how it came about. */
@@ -89,7 +91,8 @@ export async function explainContext(paths: StorePaths, request: ExplainRequest)
     },
     { budgetTokens: request.budgetTokens },
   );
-  return { compiled, topics, missingFiles: loaded.missingFiles, hasDigest: loaded.digest !== undefined };
+  const notesIn = fileNotes.map((f) => ({ path: f.path, notes: f.notes.filter((n) => compiled.text.includes(n)) })).filter((f) => f.notes.length);
+  return { compiled, topics, missingFiles: loaded.missingFiles, hasDigest: loaded.digest !== undefined, fileNotes: notesIn };
 }
 
 /** The report as JSON (what `lore context --json` prints). */

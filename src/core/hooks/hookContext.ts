@@ -161,11 +161,23 @@ function hookTopics(paths: StorePaths, prompt: string, files: readonly string[],
 export function knowledgeHits(paths: StorePaths, prompt: string, digest: string | undefined, fileNotes: readonly FileNotesInput[]): string[] {
   const query = promptQuery(prompt);
   if (!query) return [];
-  const found = searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES });
+  return knowledgeHitLines(paths, searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES }) ?? [], digest, fileNotes);
+}
+
+/** How a caller with its own index (the language server) searches for P3: the query, the pool and the categories. */
+export function knowledgeQuery(prompt: string): { query: string; limit: number; categories: SearchCategory[] } {
+  return { query: promptQuery(prompt), limit: MAX_HITS * 2, categories: HIT_CATEGORIES };
+}
+
+/**
+ * Found items as P3 lines: held items and what the digest or the notes already show left out,
+ * at most MAX_HITS, one line each, redacted. The same rules whichever index found them.
+ */
+export function knowledgeHitLines(paths: StorePaths, found: readonly IndexedHit[], digest: string | undefined, fileNotes: readonly FileNotesInput[]): string[] {
   const keep = agentItemFilter(paths);
   const shown = new Set(fileNotes.flatMap((f) => f.notes.map((n) => stripProvenance(n).trim())));
   const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(`- ${h.text}`);
-  return (found ?? [])
+  return found
     .filter((h) => keepsRecord(keep, h) && !inDigest(h) && !(h.category === 'notes' && shown.has(h.text.trim())))
     .slice(0, MAX_HITS)
     .map((h) => redactSecrets(hitLine(h)));

@@ -1,0 +1,76 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CompileContextRequest, WatchReplyRequest } from '../../src/shared/protocol';
+import type { LspTestClient } from './lspClient';
+import { makeWorkspace, type TestWorkspace } from './serverFixtures';
+
+const PY3 = '---\ntriggers:\n  - pattern: "\\\\bprint [a-z_]"\n    scope: output\n---\nUse Python 3: print() is a function.\n';
+const DEPLOY = '---\ntriggers:\n  - keywords: [deploy]\n  - glob: "infra/**"\npriority: high\n---\nRun the smoke tests on staging first.\n';
+
+describe('language server: the context compiler and output watchers for @lore and Why This Context? (LSP over stdio)', function () {
+  let w: TestWorkspace;
+  let client: LspTestClient;
+
+  beforeEach(async () => {
+    w = makeWorkspace();
+    fs.mkdirSync(path.join(w.paths.root, 'topics'));
+    fs.writeFileSync(path.join(w.paths.root, 'topics', 'py3.md'), PY3);
+    fs.writeFileSync(path.join(w.paths.root, 'topics', 'deploy.md'), DEPLOY);
+    fs.writeFileSync(path.join(w.paths.root, 'decisions.md'), '# Decisions\n\n- Releases are cut from the main branch on Tuesdays [from: c1, 2026-11-20]\n');
+    fs.writeFileSync(path.join(w.paths.root, 'facts.md'), '# Facts\n\n- The staging cluster is called kestrel [from: c1, 2026-11-20]\n');
+    client = await w.start();
+  });
+
+  afterEach(async () => {
+    await client.stop();
+  });
+
+  it('compiles the same context as lore context: topics in P2, hits from the server index in P3, history in P4; the markdown report escapes', async () => {
+    const infra = w.write('infra/main.tf', 'resource "x" {}\n');
+    const result = await client.connection.sendRequest(CompileContextRequest.type, {
+      message: 'when are releases cut from the main branch?',
+      files: [infra],
+      discussion: { id: 'chat-1', turn: 2 },
+      earlierTurns: [{ role: 'user', text: 'hello' }, { role: 'assistant', text: 'hi there' }],
+      markdown: true,
+    });
+    // The glob fired on the file in scope, not the message.
+    assert.deepEqual(result.topics.active.map((a) => [a.name, a.tier]), [['deploy', 1]]);
+    assert.match(result.text, /## topic: deploy\n\nRun the smoke tests on staging first\./);
+    assert.equal(result.hits.length, 1);
+    assert.match(result.hits[0], /^- \[decisions\] Releases are cut from the main branch on Tuesdays \[from: c1, 2026-11-20\] \(decisions\.md:3\)$/);
+    assert.ok(result.text.includes(result.hits[0]));
+    assert.deepEqual(result.slots.map((s) => [s.slot, s.included > 0]), [['P0', true], ['P1', false], ['P2', true], ['P3', true], ['P4', true]]);
+    assert.ok(result.text.indexOf('{topics}') < result.stablePrefixLength, 'topics are in the stable part');
+    assert.ok(result.text.indexOf('{search-hits}') >= result.stablePrefixLength, 'hits are in the volatile part');
+    assert.equal(result.stablePrefixBytes, Buffer.byteLength(result.text.slice(0, result.stablePrefixLength), 'utf8'));
+    const decision = result.topics.decisions.find((d) => d.topic === 'deploy')!;
+    assert.deepEqual([decision.tier1?.kind, decision.tier1?.matched, decision.gate], ['glob', 'infra/main.tf', 'bypass']);
+    assert.match(result.markdown!, /## Scored knowledge \(P3\)\n\n- \\\[decisions\\\] Releases are cut/);
+    assert.match(result.markdown!, /\| \*\*deploy\*\* \| auto, high \| active, tier 1 \| glob infra\/\\\*\\\* on “infra\/main\\\.tf” \| 0\.000 \| bypass \|/);
+    // Without asking for it, no markdown is rendered.
+    assert.equal((await client.connection.sendRequest(CompileContextRequest.type, { message: 'x' })).markdown, undefined);
+  });
+
+  it('output watchers on a reply leave a corrective topic for the session\'s next message, once', async () => {
+    const watched = await client.connection.sendRequest(WatchReplyRequest.type, { sessionId: 'chat-7', reply: 'Add this line:\n\n    print total\n' });
+    assert.deepEqual(watched.activated.map((a) => a.topic), ['py3']);
+    const other = await client.connection.sendRequest(CompileContextRequest.type, { message: 'and the averages?', sessionId: 'chat-8' });
+    assert.ok(!other.text.includes('topic: py3'), 'another discussion');
+    const next = await client.connection.sendRequest(CompileContextRequest.type, { message: 'and the averages?', sessionId: 'chat-7' });
+    assert.deepEqual(next.topics.active.map((a) => [a.name, a.tier]), [['py3', 'output']]);
+    assert.match(next.text, /## topic: py3\n\nUse Python 3: print\(\) is a function\./);
+    const after = await client.connection.sendRequest(CompileContextRequest.type, { message: 'and the averages?', sessionId: 'chat-7' });
+    assert.ok(!after.text.includes('topic: py3'), 'injected once');
+    const log = fs.readFileSync(path.join(w.paths.root, '.logs', 'gates.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.ok(log.some((e) => e.topic === 'py3' && e.via === 'output' && e.active));
+    // A reply without a match leaves nothing.
+    assert.deepEqual((await client.connection.sendRequest(WatchReplyRequest.type, { sessionId: 'chat-7', reply: 'print(total)' })).activated, []);
+  });
+
+  it('refuses params outside the schema', async () => {
+    await assert.rejects(client.connection.sendRequest(CompileContextRequest.type, { message: 'x', budgetTokens: 10 }), /lore\/compileContext: budgetTokens/);
+    await assert.rejects(client.connection.sendRequest(WatchReplyRequest.type, { sessionId: '', reply: 'x' }), /lore\/watchReply: sessionId/);
+  });
+});
