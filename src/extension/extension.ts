@@ -166,7 +166,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
-    ...registerTopicCommands(store),
+    ...registerTopicCommands(store, search),
     ...harvestCommands.disposables,
     registerImportCommand(notes, harvestCommands.harvestSources),
     ...registerAgentHookCommands(context, store, harvestCommands.harvestSources),

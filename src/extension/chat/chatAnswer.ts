@@ -3,12 +3,18 @@
  * with prompt caching) when `lore.provider` names one, through the chat's VS Code language model
  * when it is `vscode-lm`, and from Lore's local knowledge when there is no model to ask. Kept
  * apart from the chat API's request type so it can be driven with a question and any stream.
+ *
+ * The prompt is the context compiler's (`lore context`'s): digest and notes (P1), the topics the
+ * question activates and those the output watchers left after the discussion's previous answer
+ * (P2), matching items (P3) and the earlier turns (P4), within the store's token budget. It is
+ * compiled in the language server (lore/compileContext); only while the server is not running is
+ * it compiled here, from the topics bundle and without P3.
  */
 import * as vscode from 'vscode';
 import { buildContext, DEFAULT_ROLE_INSTRUCTIONS, stablePrefix, volatileSuffix } from '../../core/context/buildContext';
 import { createCacheState, recordCall } from '../../core/context/cacheState';
-import type { EarlierTurn, FileNotesInput } from '../../core/context/contextLayers';
-import { loadContextInputs, type LoadedContextInputs } from '../../core/context/loadContextInputs';
+import type { BuiltContext, EarlierTurn, FileNotesInput } from '../../core/context/contextLayers';
+import { loadStoreConfig } from '../../core/store/storeConfig';
 import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS } from '../../core/providers/endpoints';
 import { ProviderError } from '../../core/providers/provider';
 import { createAdapter } from '../../core/providers/providerRegistry';
@@ -50,6 +56,17 @@ export interface ChatAnswer {
   model?: string;
   /** The file notes the model was given (shown with the answer, as its sources). */
   notes: readonly FileNotesInput[];
+  /** The topics in the prompt, with the tier that activated each. */
+  topics: ReadonlyArray<{ name: string; tier: number | string }>;
+}
+
+/** The compiled prompt of a question, and what went into it. */
+interface QuestionContext {
+  built: BuiltContext;
+  notes: FileNotesInput[];
+  topics: Array<{ name: string; tier: number | string }>;
+  digest: boolean;
+  hits: number;
 }
 
 /** Why a model error means "no model to ask" rather than a failure to report (a key refused, nothing to reach, consent refused). */
@@ -69,24 +86,45 @@ export class ChatAnswerer {
     private readonly search: SearchClient,
   ) {}
 
+  /** The compiled context of a question: in the language server, else here without P3 (logged). */
+  private async context(question: ChatQuestion): Promise<QuestionContext> {
+    const discussion = { id: question.discussionId, turn: Math.floor(question.history.length / 2) + 1 };
+    if (!this.store.exists) {
+      return { built: buildContext({ role: DEFAULT_ROLE_INSTRUCTIONS, discussion, earlierTurns: question.history, message: question.prompt }), notes: [], topics: [], digest: false, hits: 0 };
+    }
+    const request = { message: question.prompt, files: [...question.files], sessionId: question.discussionId, discussion, earlierTurns: question.history.map((t) => ({ role: t.role, text: t.text })) };
+    try {
+      const r = await this.search.compileContext(request);
+      const built: BuiltContext = { text: r.text, stablePrefixLength: r.stablePrefixLength, stablePrefixBytes: r.stablePrefixBytes, boundaries: r.boundaries as BuiltContext['boundaries'] };
+      return { built, notes: r.fileNotes, topics: r.topics.active.map((a) => ({ name: a.name, tier: a.tier })), digest: r.digest, hits: r.hits.length };
+    } catch (error) {
+      log.warn(`compiling @lore's context here, without matching items: ${error instanceof Error ? error.message : String(error)}`);
+      const { explainContext, DEFAULT_BUDGET_TOKENS } = require('../topics/topicsLibrary') as typeof import('../topics/topicsLibrary');
+      const budgetTokens = loadStoreConfig(this.store.paths.config).config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS;
+      const e = await explainContext(this.store.paths, { ...request, budgetTokens, noGateReason: 'the editor does not ask the gate', via: 'vscode' });
+      return { built: e.compiled, notes: e.fileNotes, topics: e.topics.activation.active.map((a) => ({ name: a.topic.name, tier: a.tier })), digest: e.compiled.boundaries.some((b) => b.layer === 'knowledge'), hits: 0 };
+    }
+  }
+
   async answer(question: ChatQuestion, out: ChatOutput, token: vscode.CancellationToken): Promise<ChatAnswer> {
-    const inputs: Pick<LoadedContextInputs, 'digest' | 'fileNotes' | 'message'> = this.store.exists
-      ? loadContextInputs(this.store.paths, { files: question.files, message: question.prompt })
-      : { fileNotes: [], message: question.prompt };
-    const built = buildContext({ role: DEFAULT_ROLE_INSTRUCTIONS, ...inputs, discussion: { id: question.discussionId, turn: Math.floor(question.history.length / 2) + 1 }, earlierTurns: question.history });
+    const context = await this.context(question);
+    const built = context.built;
 
     // Show what knowledge the answer is built on.
     const used: string[] = [];
-    if (inputs.digest) used.push('the knowledge digest');
-    for (const notes of inputs.fileNotes ?? []) used.push(`${notes.notes.length} note(s) on \`${notes.path}\``);
+    if (context.digest) used.push('the knowledge digest');
+    for (const notes of context.notes) used.push(`${notes.notes.length} note(s) on \`${notes.path}\``);
+    if (context.topics.length) used.push(`topic${context.topics.length === 1 ? '' : 's'} ${context.topics.map((t) => `\`${t.name}\``).join(', ')}`);
+    if (context.hits) used.push(`${context.hits} matching item${context.hits === 1 ? '' : 's'}`);
     out.progress(used.length ? `Using ${used.join(', ')}` : 'No Lore knowledge applies yet');
 
-    const notes = inputs.fileNotes ?? [];
+    const notes = context.notes;
+    const topics = context.topics;
     const settings = readSettings();
     const local = async (reason: string): Promise<ChatAnswer> => {
       const text = await localAnswer(this.store, this.search, question.prompt, question.files, reason);
       out.markdown(text);
-      return { text, route: 'local', notes };
+      return { text, route: 'local', notes, topics };
     };
     const abort = new AbortController();
     const subscription = token.onCancellationRequested(() => abort.abort());
@@ -102,7 +140,7 @@ export class ChatAnswerer {
         const reply = await adapter.send(built, { cache: { mode: 'explicit', state }, signal: abort.signal });
         await this.caches.put(recordCall(state, reply.usage, Date.now(), reply.cache));
         out.markdown(reply.text);
-        return { text: reply.text, route: 'direct', model: reply.model, notes };
+        return { text: reply.text, route: 'direct', model: reply.model, notes, topics };
       }
       if (settings.provider === 'rules') return await local('`lore.provider` is `rules`, the offline extractor, which is not a language model');
       // Lore's own model here is its local knowledge (the direct one is only offered with a direct provider, handled above).
@@ -116,14 +154,14 @@ export class ChatAnswerer {
         text += chunk;
         out.markdown(chunk);
       }
-      return { text, route: 'vscode-lm', model: model.name, notes };
+      return { text, route: 'vscode-lm', model: model.name, notes, topics };
     } catch (error) {
-      if (token.isCancellationRequested) return { text: '', route: 'failed', notes };
+      if (token.isCancellationRequested) return { text: '', route: 'failed', notes, topics };
       log.error('chat request failed', error);
       const reason = noModelReason(error);
       if (reason) return await local(reason);
       out.markdown(`\n\n*Lore could not get an answer: ${error instanceof Error ? error.message : String(error)}*`);
-      return { text: '', route: 'failed', notes };
+      return { text: '', route: 'failed', notes, topics };
     } finally {
       subscription.dispose();
     }

@@ -1,8 +1,9 @@
 /**
  * The @lore chat participant: answers through the configured direct provider (with prompt
  * caching), the chat's VS Code language model, or, with no model at all, from Lore's local
- * knowledge (chatAnswer.ts); shows which knowledge it used, and records a model's answers into
- * the inbox for the next harvest.
+ * knowledge (chatAnswer.ts); shows which knowledge it used, records a model's answers into
+ * the inbox for the next harvest, and runs the topics' output watchers on them (in the language
+ * server), so a corrective topic reaches the discussion's next prompt.
  *
  * VS Code itself resolves a language model for every chat request before it calls a participant,
  * and stops with "Language model unavailable" when it has none (no Copilot or other model
@@ -60,6 +61,14 @@ export function registerLoreParticipant(context: vscode.ExtensionContext, store:
       const discussionId = question.discussionId ?? discussionIdFor(firstPrompt);
       const answer = await answerer.answer({ ...question, discussionId }, out, token);
       if (answer.route === 'local' || answer.route === 'failed') return { ...answer, discussionId };
+      if (store.exists && answer.text) {
+        try {
+          const { activated } = await search.watchReply({ sessionId: discussionId, reply: answer.text });
+          if (activated.length) log.info(`output watchers: ${activated.map((a) => a.topic).join(', ')} for the next turn of ${discussionId}`);
+        } catch (error) {
+          log.warn(`output watchers not run: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
       // Where the notes it was given come from, quoted (escaped: note text is data).
       for (const notes of answer.notes) {
         for (const line of notes.notes) out.markdown(`\n\n> ${notes.path}: ${line.replace(/[<>]/g, '')}`);

@@ -1,13 +1,13 @@
 /**
  * Search as the extension asks for it: the index itself (better-sqlite3 or minisearch) lives in
  * the language server (src/server/serverSearch.ts), so no query or index update runs on the
- * extension host. The server says which engine it opened; when that is the minisearch fallback,
+ * extension host; so does the context compiler built on it (src/server/serverContext.ts). The server says which engine it opened; when that is the minisearch fallback,
  * a status-bar item says so.
  */
 import * as vscode from 'vscode';
 import type { RecallResult } from '../../core/search/recall';
 import type { SearchResponse } from '../../core/search/searchTypes';
-import { PlanRememberRequest, RecallRequest, RememberRequest, SearchBackendNotification, SearchRequest } from '../../shared/protocol';
+import { CompileContextRequest, PlanRememberRequest, RecallRequest, RememberRequest, SearchBackendNotification, SearchRequest, WatchReplyRequest } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import type { NotesClient } from '../notes/notesClient';
@@ -36,6 +36,16 @@ export class SearchClient extends Disposable {
   /** core's `recall`, run in the server. */
   async recall(params: RecallRequest.Params): Promise<RecallResult> {
     return (await this.running()).sendRequest(RecallRequest.type, params);
+  }
+
+  /** The context compiler for a message (topics, P3 hits from the server's index), run in the server. */
+  async compileContext(params: CompileContextRequest.Params): Promise<CompileContextRequest.Result> {
+    return (await this.running()).sendRequest(CompileContextRequest.type, params);
+  }
+
+  /** The topics' output watchers on a model's reply, run in the server; their topics wait for the session's next message. */
+  async watchReply(params: WatchReplyRequest.Params): Promise<WatchReplyRequest.Result> {
+    return (await this.running()).sendRequest(WatchReplyRequest.type, params);
   }
 
   /** The line an agent's item would be written as, and where (nothing is written). */

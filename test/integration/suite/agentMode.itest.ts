@@ -232,6 +232,45 @@ describe('Agent mode: @lore without Copilot', function () {
     }
   });
 
+  it('builds its prompt with the context compiler (topics, matching items, history), and its answers run through the output watchers for the next turn', async () => {
+    const lore = await withStore();
+    const topics = path.join(lore.store.paths.root, 'topics');
+    fs.mkdirSync(topics, { recursive: true });
+    fs.writeFileSync(path.join(topics, 'itest-deploy.md'), '---\ntriggers:\n  - keywords: [blue-green]\npriority: high\n---\nSwitch traffic only after the itest health check passes.\n');
+    fs.writeFileSync(path.join(topics, 'itest-py3.md'), '---\ntriggers:\n  - pattern: "\\\\bprint [a-z_]"\n    scope: output\n---\nUse Python 3 in the itest: print() is a function.\n');
+    fs.appendFileSync(path.join(lore.store.paths.root, 'decisions.md'), '- Canary weights for the itest rollout are 5, 25 and 100 percent [from: itest-chat, 2026-11-27]\n');
+    const stub = await startStub('openai', [{ reply: 'Then run:\n\n    print weights\n' }, { reply: 'Done.' }]);
+    const inboxBefore = new Set(fs.existsSync(lore.store.paths.inbox) ? fs.readdirSync(lore.store.paths.inbox) : []);
+    try {
+      await useProvider('openai', stub.baseUrl);
+      await lore.setApiKey('openai', 'sk-lore-itest-' + 'k3y'.repeat(8));
+      const first = 'How do we do a blue-green rollout with canary weights?';
+      const stream = new RecordingStream();
+      const answer = await lore.chat.ask({ prompt: first, files: [], history: [] }, stream, new vscode.CancellationTokenSource().token);
+      assert.equal(answer.route, 'direct');
+      const prompt1 = stub.requests[0].prompt;
+      assert.match(prompt1.system, /## topic: itest-deploy\n\nSwitch traffic only after the itest health check passes\./, 'the keyword topic is in the stable part');
+      assert.match(prompt1.user, /Canary weights for the itest rollout are 5, 25 and 100 percent/, 'a matching item (P3, from the server\'s index)');
+      assert.ok(!`${prompt1.system}${prompt1.user}`.includes('itest-py3'));
+      assert.ok(stream.progressParts.some((p) => /topic `itest-deploy`/.test(p)), stream.progressParts.join(' | '));
+      // The reply wrote Python 2: the output watcher leaves itest-py3 for this discussion's next turn.
+      const history = [{ role: 'user' as const, text: first }, { role: 'assistant' as const, text: answer.text }];
+      const second = await lore.chat.ask({ prompt: 'And for the averages?', files: [], history }, new RecordingStream(), new vscode.CancellationTokenSource().token);
+      assert.equal(second.discussionId, answer.discussionId);
+      const prompt2 = stub.requests[1].prompt;
+      assert.match(`${prompt2.system}${prompt2.user}`, /## topic: itest-py3\n\nUse Python 3 in the itest: print\(\) is a function\./);
+      assert.match(prompt2.user, /How do we do a blue-green rollout[^]*print weights/, 'the earlier turns (P4)');
+      assert.deepEqual(second.topics.map((t) => [t.name, t.tier]).find(([n]) => n === 'itest-py3'), ['itest-py3', 'output']);
+      for (const f of fs.readdirSync(lore.store.paths.inbox).filter((f) => !inboxBefore.has(f))) fs.rmSync(path.join(lore.store.paths.inbox, f));
+    } finally {
+      fs.rmSync(topics, { recursive: true, force: true });
+      await lore.setApiKey('openai', undefined);
+      await useProvider(undefined);
+      await lore.caches.clear();
+      await stub.close();
+    }
+  });
+
   it('offers the direct provider as a chat model, so VS Code has one to resolve for @lore without Copilot', async () => {
     const lore = await withStore();
     assert.ok((await vscode.commands.getCommands(true)).includes('lore.useDirectModelInChat'), 'Use Lore\'s Provider in Chat is registered');
