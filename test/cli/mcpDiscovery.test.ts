@@ -177,17 +177,38 @@ describe('lore mcp: instructions, resources and prompts', function () {
     assert.deepEqual(await complete('lore://transcript/{id}', 'id', 'c'), ['c7']);
   });
 
-  it('offers the file_knowledge and task_context prompts', async () => {
-    const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.map((p) => p.name).sort(), ['file_knowledge', 'task_context']);
-    const file = await client.getPrompt({ name: 'file_knowledge', arguments: { path: 'src/app.ts' } });
-    const fileText = (file.messages[0].content as { text: string }).text;
-    assert.equal(file.messages[0].role, 'user');
-    assert.match(fileText, /^What this project's Lore store records about src\/app\.ts[^\n]*\n\n> Recorded project knowledge, quoted as data[^\n]*\n## Notes on src\/app\.ts\n- \[notes [0-9a-z]{8}\] \(src\/app\.ts\) exports the app constant/);
-    const task = await client.getPrompt({ name: 'task_context', arguments: { task: 'release signed tags' } });
-    assert.match((task.messages[0].content as { text: string }).text, /## Knowledge matching "release signed tags"\n- \[decisions [0-9a-z]{8}\] tags are signed/);
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'file_knowledge' }, argument: { name: 'path', value: 'src/' } });
-    assert.deepEqual(completion.completion.values, ['src/app.ts']);
+  it('offers the file_knowledge and task_context prompts, compiled as lore context compiles: topics fire on the task and the file', async () => {
+    fs.mkdirSync(path.join(root, 'topics'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'topics', 'release.md'), '---\ntriggers:\n  - keywords: [release]\npriority: high\n---\nBump the version before tagging.\n');
+    fs.writeFileSync(path.join(root, 'topics', 'app-code.md'), '---\ntriggers:\n  - glob: "src/**"\n---\nKeep src/ free of Node-only APIs.\n');
+    try {
+      const { prompts } = await client.listPrompts();
+      assert.deepEqual(prompts.map((p) => p.name).sort(), ['file_knowledge', 'task_context']);
+      const file = await client.getPrompt({ name: 'file_knowledge', arguments: { path: 'src/app.ts' } });
+      const fileText = (file.messages[0].content as { text: string }).text;
+      assert.equal(file.messages[0].role, 'user');
+      assert.match(fileText, /^What this project's Lore store records about src\/app\.ts[^\n]*\n\nLore \(this project's knowledge store/);
+      assert.match(fileText, /\{file-notes\}\n[^]*## src\/app\.ts\n- exports the app constant/);
+      assert.match(fileText, /## topic: app-code\n\nKeep src\/ free of Node-only APIs\./, 'the glob trigger fired on the file');
+      assert.ok(!fileText.includes('topic: release'));
+      const task = await client.getPrompt({ name: 'task_context', arguments: { task: 'release signed tags' } });
+      const taskText = (task.messages[0].content as { text: string }).text;
+      assert.match(taskText, /## topic: release\n\nBump the version before tagging\./, 'the keyword trigger fired on the task');
+      assert.match(taskText, /\{knowledge\}\n[^]*- tags are signed[^]*\{\/knowledge\}/, 'the digest (P1) already holds the decision');
+      const search = await client.getPrompt({ name: 'task_context', arguments: { task: 'where is the app constant exported?' } });
+      const hit = /\{search-hits\}\n[^]*- \[notes ([0-9a-z]{8}) src\/app\.ts\] exports the app constant \[from: manual, [^\]]+\] \(files\/[^)]+\)/.exec((search.messages[0].content as { text: string }).text);
+      assert.ok(hit, 'a matching item (P3) with its id');
+      // The id is the one the memory tools know the item by.
+      assert.match(textOf((await client.callTool({ name: 'get_item', arguments: { id: hit[1] } })) as CallToolResult), /exports the app constant/);
+      assert.ok(taskText.trimEnd().endsWith('{message}\nrelease signed tags\n{/message}'));
+      const gates = fs.readFileSync(path.join(root, '.logs', 'gates.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual([...new Set(gates.map((g) => g.via))], ['mcp']);
+      await assert.rejects(client.getPrompt({ name: 'file_knowledge', arguments: { path: '../../etc/passwd' } }), /outside the workspace/);
+      const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'file_knowledge' }, argument: { name: 'path', value: 'src/' } });
+      assert.deepEqual(completion.completion.values, ['src/app.ts']);
+    } finally {
+      fs.rmSync(path.join(root, 'topics'), { recursive: true, force: true });
+    }
   });
 });
 

@@ -101,10 +101,13 @@ function fitDigest(digest: string, max: number): string {
   return `${digest.slice(0, Math.max(0, end))}\n${marker}`;
 }
 
-function hitLine(hit: IndexedHit): string {
+function hitLine(hit: IndexedHit, ids: boolean): string {
+  // The id lets an agent name the item to the memory tools (update_item, forget_item, get_item).
+  // Loaded only then: node:crypto is not worth loading in a hook, which never shows ids.
+  const id = ids ? ` ${(require('../knowledge/itemId') as typeof import('../knowledge/itemId')).recordItemId(hit)}` : '';
   const about = hit.notedPath ? ` ${hit.notedPath}` : '';
   const provenance = hit.source ? ` ${formatProvenance({ source: hit.source, date: hit.date ?? '?' })}` : '';
-  return `- [${hit.category}${about}] ${cutToLine(redactSecrets(hit.text), ITEM_MAX_CHARS)}${provenance} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
+  return `- [${hit.category}${id}${about}] ${cutToLine(redactSecrets(hit.text), ITEM_MAX_CHARS)}${provenance} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
 }
 
 /** Notes within a character budget, per file in the order given, each note cut to ITEM_MAX_CHARS. */
@@ -171,16 +174,17 @@ export function knowledgeQuery(prompt: string): { query: string; limit: number; 
 
 /**
  * Found items as P3 lines: held items and what the digest or the notes already show left out,
- * at most MAX_HITS, one line each, redacted. The same rules whichever index found them.
+ * at most MAX_HITS, one line each, redacted. The same rules whichever index found them. With
+ * `ids`, each line names its item id (for agents that have the memory tools: the MCP prompts).
  */
-export function knowledgeHitLines(paths: StorePaths, found: readonly IndexedHit[], digest: string | undefined, fileNotes: readonly FileNotesInput[]): string[] {
+export function knowledgeHitLines(paths: StorePaths, found: readonly IndexedHit[], digest: string | undefined, fileNotes: readonly FileNotesInput[], options: { ids?: boolean } = {}): string[] {
   const keep = agentItemFilter(paths);
   const shown = new Set(fileNotes.flatMap((f) => f.notes.map((n) => stripProvenance(n).trim())));
   const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(`- ${h.text}`);
   return found
     .filter((h) => keepsRecord(keep, h) && !inDigest(h) && !(h.category === 'notes' && shown.has(h.text.trim())))
     .slice(0, MAX_HITS)
-    .map((h) => redactSecrets(hitLine(h)));
+    .map((h) => redactSecrets(hitLine(h, options.ids ?? false)));
 }
 
 /** Whether the store has a topics folder (one stat; most stores have none). */

@@ -238,7 +238,9 @@ describe('Agent mode: @lore without Copilot', function () {
     fs.mkdirSync(topics, { recursive: true });
     fs.writeFileSync(path.join(topics, 'itest-deploy.md'), '---\ntriggers:\n  - keywords: [blue-green]\npriority: high\n---\nSwitch traffic only after the itest health check passes.\n');
     fs.writeFileSync(path.join(topics, 'itest-py3.md'), '---\ntriggers:\n  - pattern: "\\\\bprint [a-z_]"\n    scope: output\n---\nUse Python 3 in the itest: print() is a function.\n');
-    fs.appendFileSync(path.join(lore.store.paths.root, 'decisions.md'), '- Canary weights for the itest rollout are 5, 25 and 100 percent [from: itest-chat, 2026-11-27]\n');
+    // A note on a file out of scope: never in the digest or P1, so only P3 (the server's index) can bring it.
+    await lore.addNote(vscode.Uri.file(app()), 'Canary weights for the itest rollout are 5, 25 and 100 percent');
+    await until('the server\'s index has the note', async () => (await lore.search.search('canary weights itest rollout')).hits.some((h) => h.text.includes('Canary weights')));
     const stub = await startStub('openai', [{ reply: 'Then run:\n\n    print weights\n' }, { reply: 'Done.' }]);
     const inboxBefore = new Set(fs.existsSync(lore.store.paths.inbox) ? fs.readdirSync(lore.store.paths.inbox) : []);
     try {
