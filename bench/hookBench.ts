@@ -57,6 +57,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const prompt = JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: `Why does the release pipeline run the tests first? See ${named}.` });
   const start = JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' });
   const end = JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'SessionEnd', transcript_path: path.join(ws, 'none.jsonl'), reason: 'other' });
+  // PostToolUse runs on every file tool call: the file alternates so each run writes the session's list.
+  let toolCalls = 0;
+  const tool = () => JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(ws, 'src', `file-${toolCalls++ % 2}.ts`), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 'bench' });
   // Warm-up, and a check that the hook answers with all three parts.
   const reply = JSON.parse(spawn([cli, 'hook'], prompt)).hookSpecificOutput.additionalContext as string;
   for (const tag of ['{knowledge}', '{file-notes}', '{search-hits}']) if (!reply.includes(tag)) throw new Error(`the hook's context has no ${tag}`);
@@ -79,21 +82,22 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const topicReply = JSON.parse(spawn([cli, 'hook'], prompt)).hookSpecificOutput.additionalContext as string;
   if (!topicReply.includes('{topics}')) throw new Error("the hook's context has no {topics}");
 
-  ctx.log(`hook: node -e '', lore --version, lore hook (SessionEnd, SessionStart, UserPromptSubmit, UserPromptSubmit with topics) interleaved ×${REPS}`);
+  ctx.log(`hook: node -e '', lore --version, lore hook (SessionEnd, PostToolUse, SessionStart, UserPromptSubmit, UserPromptSubmit with topics) interleaved ×${REPS}`);
   let measured: TaskSamples[];
   try {
     measured = await repeatInterleaved(REPS, [
       { fn: () => spawn(['-e', '']), setup: topics(false) },
       { fn: () => spawn([cli, '--version']) },
       { fn: () => spawn([cli, 'hook'], end) },
+      { fn: () => spawn([cli, 'hook'], tool()) },
       { fn: () => spawn([cli, 'hook'], start) },
       { fn: () => spawn([cli, 'hook'], prompt) },
       { fn: () => spawn([cli, 'hook'], prompt), setup: topics(true) },
     ]);
   } finally {
-    for (const dir of [topicsOn, topicsOff, path.join(ws, '.lore', '.logs')]) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [topicsOn, topicsOff, path.join(ws, '.lore', '.logs'), path.join(ws, '.lore', '.cache', 'tool-files')]) fs.rmSync(dir, { recursive: true, force: true });
   }
-  const [bare, version, capture, session, perPrompt, withTopics] = measured;
+  const [bare, version, capture, toolCall, session, perPrompt, withTopics] = measured;
   const baseline = baselineOf("node -e '' (a bare Node start)", 'ms', bare.wall);
   const notes = [
     `store: ${FILES} note files, 4 KB digest, SQLite index; the prompt names ${named} and matches decisions`,
@@ -102,6 +106,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   return [
     makeResult({ name: 'lore --version (CLI start-up)', unit: 'ms', samples: version.wall, baseline }),
     makeResult({ name: 'lore hook SessionEnd (capture, refused transcript)', unit: 'ms', samples: capture.wall, baseline }),
+    makeResult({ name: 'lore hook PostToolUse (the tool call\'s file recorded)', unit: 'ms', samples: toolCall.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET } }),
     makeResult({ name: 'lore hook SessionStart (digest)', unit: 'ms', samples: session.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET } }),
     makeResult({ name: 'lore hook UserPromptSubmit (digest + notes + hits)', unit: 'ms', samples: perPrompt.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET }, notes }),
     makeResult({
