@@ -60,6 +60,11 @@ export interface ChatAnswer {
   topics: ReadonlyArray<{ name: string; tier: number | string }>;
 }
 
+/** What lore/compileContext accepts at most (src/server/requestParams.ts). */
+const MAX_MESSAGE_CHARS = 100_000;
+const MAX_FILES = 50;
+const MAX_TURNS = 200;
+
 /** The compiled prompt of a question, and what went into it. */
 interface QuestionContext {
   built: BuiltContext;
@@ -92,7 +97,14 @@ export class ChatAnswerer {
     if (!this.store.exists) {
       return { built: buildContext({ role: DEFAULT_ROLE_INSTRUCTIONS, discussion, earlierTurns: question.history, message: question.prompt }), notes: [], topics: [], digest: false, hits: 0 };
     }
-    const request = { message: question.prompt, files: [...question.files], sessionId: question.discussionId, discussion, earlierTurns: question.history.map((t) => ({ role: t.role, text: t.text })) };
+    // Within lore/compileContext's bounds (the compiler keeps only the newest turns that fit anyway).
+    const request = {
+      message: question.prompt.slice(0, MAX_MESSAGE_CHARS),
+      files: question.files.slice(0, MAX_FILES),
+      sessionId: question.discussionId,
+      discussion,
+      earlierTurns: question.history.slice(-MAX_TURNS).map((t) => ({ role: t.role, text: t.text.slice(0, MAX_MESSAGE_CHARS) })),
+    };
     try {
       const r = await this.search.compileContext(request);
       const built: BuiltContext = { text: r.text, stablePrefixLength: r.stablePrefixLength, stablePrefixBytes: r.stablePrefixBytes, boundaries: r.boundaries as BuiltContext['boundaries'] };
