@@ -21,19 +21,25 @@ import { analyzeProvenance, contentLines, type StoreDocumentKind } from './prove
 /** The `source` of Lore's diagnostics; code actions only answer for these. */
 const DIAGNOSTIC_SOURCE = 'lore';
 
-/** Links on well-formed provenance markers. */
+/**
+ * Links on well-formed provenance markers: the whole marker for a line with one source, and one
+ * link per `ID, date` for a line that several conversations taught (merged duplicates).
+ */
 export function provenanceLinks(text: string, absolute: string): DocumentLink[] {
   const links: DocumentLink[] = [];
   for (const { line, text: content } of contentLines(text)) {
     if (!content.includes('[from:')) continue;
     const parsed = parseProvenance(content);
     if (!parsed?.validDate) continue;
-    const args: OpenProvenanceArgs = { source: parsed.source, date: parsed.date, noteFile: absolute, line };
-    links.push({
-      range: Range.create(line, parsed.start, line, parsed.end),
-      target: commandUri(LoreCommands.openProvenance, args),
-      tooltip: `Open conversation ${parsed.source} (${parsed.date})`,
-    });
+    const many = parsed.sources.length > 1;
+    for (const source of parsed.sources) {
+      const args: OpenProvenanceArgs = { source: source.source, date: source.date, noteFile: absolute, line };
+      links.push({
+        range: many ? Range.create(line, source.start, line, source.end) : Range.create(line, parsed.start, line, parsed.end),
+        target: commandUri(LoreCommands.openProvenance, args),
+        tooltip: `Open conversation ${source.source} (${source.date})`,
+      });
+    }
   }
   return links;
 }

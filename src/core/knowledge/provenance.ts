@@ -22,7 +22,15 @@ export interface ParsedProvenance extends Provenance {
   /** False when the date is not a real calendar date (e.g. 2026-02-30). */
   validDate: boolean;
   /** Every source the line carries, the first one (`source`, `date`) first; one for most lines. */
-  sources: Provenance[];
+  sources: ParsedSource[];
+}
+
+/** One `ID, date` entry of a marker, with where it stands in the line (a link per source). */
+export interface ParsedSource extends Provenance {
+  /** Offset of the id in the line. */
+  start: number;
+  /** Offset just past the date. */
+  end: number;
 }
 
 /** A trailing provenance marker: `[from: ` one or more `ID, date` separated by `;`, then `]`. */
@@ -46,17 +54,24 @@ export function formatSources(sources: readonly Provenance[]): string {
   return `[from: ${sources.map((p) => `${p.source}, ${p.date}`).join('; ')}]`;
 }
 
-/** The `ID, date` entries inside a marker, or undefined when any part is not one. */
-function parseEntries(inner: string): Provenance[] | undefined {
-  const entries: Provenance[] = [];
+/** The `ID, date` entries inside a marker (`offset`: where `inner` starts in the line), or undefined when any part is not one. */
+function parseEntries(inner: string, offset: number): ParsedSource[] | undefined {
+  const entries: ParsedSource[] = [];
   ENTRY.lastIndex = 0;
   while (ENTRY.lastIndex < inner.length) {
     const at = ENTRY.lastIndex;
     const match = ENTRY.exec(inner);
     if (!match || ENTRY.lastIndex === at) return inner.slice(at).trim() === '' && entries.length ? entries : undefined;
-    entries.push({ source: match[1], date: match[2] });
+    const start = offset + at + match[0].indexOf(match[1]);
+    const end = offset + at + match[0].lastIndexOf(match[2]) + match[2].length;
+    entries.push({ source: match[1], date: match[2], start, end });
   }
   return entries.length ? entries : undefined;
+}
+
+/** The sources of a parsed marker as plain provenance (no offsets), e.g. to add them to another line. */
+export function plainSources(sources: readonly Provenance[]): Provenance[] {
+  return sources.map(({ source, date }) => ({ source, date }));
 }
 
 /** Parses the provenance at the end of a line, or returns undefined when there is none. */
@@ -64,7 +79,7 @@ export function parseProvenance(line: string): ParsedProvenance | undefined {
   if (!line.includes('[from:')) return undefined;
   const match = TRAILING.exec(line);
   if (!match) return undefined;
-  const sources = parseEntries(match[1]);
+  const sources = parseEntries(match[1], match.index + '[from:'.length);
   if (!sources) return undefined;
   return {
     source: sources[0].source,

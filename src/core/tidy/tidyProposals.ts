@@ -17,7 +17,7 @@ import { listItems, type KnowledgeItem } from '../knowledge/categoryFile';
 import { listItemId } from '../knowledge/itemId';
 import { lineIdentity } from '../knowledge/itemLines';
 import { itemTerms, sharedTerms, termSimilarity, type ItemTerms } from '../knowledge/itemSimilarity';
-import { addSources, parseProvenance, type Provenance } from '../knowledge/provenance';
+import { addSources, parseProvenance, plainSources, type Provenance } from '../knowledge/provenance';
 import { isCurrent } from '../knowledge/supersession';
 
 /** Content-word overlap (Dice) from which two items of the same polarity are one item. */
@@ -81,7 +81,7 @@ function tidyItem(item: KnowledgeItem): TidyItem | undefined {
     raw: item.raw,
     key: text,
     terms: itemTerms(item.raw),
-    sources: provenance.sources,
+    sources: plainSources(provenance.sources),
     date: provenance.date,
     line: item.line,
     group: done ? 'done' : 'main',
