@@ -32,7 +32,7 @@ const MIN_SHARED = 2;
 const MAX_POSTINGS = 300;
 
 /** Words by which a newer item says that something changed. */
-const CHANGE_CUE = /\b(instead|no longer|switched|switching|replaced?|replaces|replacing|migrated|moved (?:to|from|off)|now (?:use|uses|using|is|are|runs|lives|goes)|any ?more|deprecated|changed to|rather than|in favou?r of|dropped|superseded)\b/i;
+const CHANGE_CUE = /\b(instead|no longer|switched|switching|replaced?|replaces|replacing|migrated|moved (?:to|from|off)|now (?:use|uses|using|is|are|runs|lives|goes)|(?:is|are) now|any ?more|deprecated|changed to|rather than|in favou?r of|dropped|superseded)\b/i;
 
 /** One item of a file as tidy compares it. */
 export interface TidyItem {
@@ -115,6 +115,13 @@ function candidatePairs(items: TidyItem[]): Array<[number, number]> {
     }
     for (const [j, shared] of counts) if (shared >= MIN_SHARED && items[j].group === item.group) pairs.push([i, j]);
   });
+  // Playbooks of the same name are compared whatever their steps share.
+  const byName = new Map<string, number[]>();
+  items.forEach((item, i) => item.playbook !== undefined && byName.set(item.playbook, [...(byName.get(item.playbook) ?? []), i]));
+  const paired = new Set(pairs.map(([i, j]) => `${i}:${j}`));
+  for (const same of byName.values()) {
+    for (let a = 0; a < same.length; a++) for (let b = a + 1; b < same.length; b++) if (!paired.has(`${same[a]}:${same[b]}`)) pairs.push([same[a], same[b]]);
+  }
   return pairs;
 }
 
