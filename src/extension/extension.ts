@@ -20,6 +20,7 @@ import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
 import { PendingPlanStatus } from './harvest/pendingPlanStatus';
 import { editItem, registerItemCommands, type KnowledgeItemRef } from './knowledge/itemCommands';
+import { SupersededDecorations } from './knowledge/supersededDecorations';
 import type { ItemEditAction, ItemEditResult } from './knowledge/knowledgeItemEdit';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
 import { HarvestScheduler } from './harvest/harvestSchedule';
@@ -161,6 +162,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.window.registerTreeDataProvider('lore.topics', views.topics),
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
+    new SupersededDecorations(store),
     participant.disposable,
     directModels,
     ...registerCacheCommands(store, caches),
