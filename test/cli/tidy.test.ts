@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { itemId } from '../../src/core/knowledge/itemId';
 import { makeWorkspace, runCli } from '../helpers/cli';
+import { startStub } from '../helpers/stubServers';
 
 const JENKINS = '- deploys go through Jenkins [from: c1, 2026-11-01]';
 const ACTIONS = '- switched deploys from Jenkins to GitHub Actions [from: c4, 2026-11-10]';
@@ -122,5 +123,39 @@ describe('lore supersede', function () {
     const twice = await runCli(['supersede', itemId(JENKINS), itemId(ACTIONS), '--root', root]);
     assert.equal(twice.code, 0);
     assert.match(twice.stdout, /unchanged: already superseded/);
+  });
+});
+
+describe('lore tidy --provider (a model judges too)', function () {
+  this.timeout(60_000);
+
+  it('sends the items numbered, oldest first, and applies what the model judged on top of the rules', async () => {
+    const { root, read } = await storeWithDuplicates();
+    fs.writeFileSync(path.join(root, 'decisions.md'), `# Decisions\n\n- the monorepo is managed with yarn workspaces [from: c0, 2026-10-01]\n${PNPM}\n- the logo is blue [from: c2, 2026-11-02]\n`);
+    // 1: yarn (2026-10-01), 2: pnpm (2026-11-01), 3: logo; facts.md: 1 and 2 are exact duplicates already.
+    const judge = (_body: unknown, request: { prompt: { user: string } }) => ({
+      reply: request.prompt.user.includes('yarn') ? JSON.stringify({ same: [], supersedes: [{ old: 1, new: 2 }, { old: 3, new: 1 }, { old: 9, new: 1 }] }) : '{"same": [], "supersedes": []}',
+    });
+    const stub = await startStub('openai', [], { whenExhausted: judge });
+    try {
+      const result = await runCli(['tidy', '--root', root, '--apply', '--json', '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(stub.requests.length, 2, 'one request per file with two items or more (facts.md, decisions.md)');
+      const first = stub.requests.find((r) => r.prompt.user.includes('yarn'))!.prompt;
+      assert.match(first.system ?? '', /^# Tidy a project's memory/);
+      assert.ok(first.user.includes('1. [2026-10-01] the monorepo is managed with yarn workspaces\n2. [2026-11-01] use pnpm, not npm, for installs\n3. [2026-11-02] the logo is blue'), first.user);
+      const report = JSON.parse(result.stdout);
+      // Only the pair that fits: an older item named as the newer one, and a number outside the batch, are dropped.
+      assert.deepEqual(report.supersessions.map((s: { old: { line: string }; reason: string }) => [s.old.line, s.reason]), [['- the monorepo is managed with yarn workspaces [from: c0, 2026-10-01]', 'model']]);
+      assert.match(read('decisions.md'), new RegExp(`yarn workspaces \\[superseded by ${itemId(PNPM)}, `));
+      assert.ok(read('decisions.md').includes('- the logo is blue [from: c2, 2026-11-02]\n'));
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('refuses the rules provider: it is not a model', async () => {
+    const { root } = await storeWithDuplicates();
+    assert.equal((await runCli(['tidy', '--root', root, '--provider', 'rules'])).code, 2);
   });
 });

@@ -5,15 +5,18 @@
  * supersede OLD NEW` marks one item superseded by another by hand.
  */
 import { supersedeByHand } from '../../core/knowledge/supersedeByHand';
+import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
 import { runTidy, type TidyReport } from '../../core/tidy/tidyPlan';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, envOf, parseCommand, printable, type Output } from '../cliSupport';
 
-export const TIDY_HELP = `lore tidy [--preview | --apply] [--root DIR] [--json]
+export const TIDY_HELP = `lore tidy [--preview | --apply] [--provider NAME [--model M] [--base-url URL]] [--root DIR] [--json]
 Merges duplicate items (the same or nearly the same statement from several conversations) into
 one line that keeps every source, [from: a, d1; b, d2], and marks items that a newer one corrects
 [superseded by ID, date]: they stay in their files but leave the digest, the context and default
 search. Without a model: word overlap, opposite statements, announced changes, playbooks of the
 same name. --preview (the default) writes nothing; --apply writes the plan (lore undo takes it back).
+  --provider NAME  also ask a model which items say the same or correct each other
+                   (${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}; prompt: prompts/tidy-items.md)
   --no-merge       only mark supersessions
   --no-supersede   only merge duplicates`;
 
@@ -25,6 +28,9 @@ const TIDY_OPTIONS = {
   apply: { type: 'boolean' },
   'no-merge': { type: 'boolean' },
   'no-supersede': { type: 'boolean' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
 } as const;
 
 /** The report as JSON: what is proposed, without the plan's file texts. */
@@ -64,7 +70,12 @@ export async function tidyCommand(argv: string[], io: Output): Promise<number> {
   const { values, paths } = parsed;
   if (values.preview && values.apply) throw new UsageError('--preview and --apply exclude each other');
   const apply = values.apply === true;
-  const report = await runTidy(paths, { apply, merge: !values['no-merge'], supersede: !values['no-supersede'] });
+  const providerName = values.provider?.trim().toLowerCase();
+  if (providerName !== undefined && (!(PROVIDER_NAMES as readonly string[]).includes(providerName) || providerName === 'rules')) {
+    throw new UsageError(`--provider expects a model provider: ${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}`);
+  }
+  const provider = providerName ? createProvider(providerName, { model: values.model, baseUrl: values['base-url'], env: envOf(io) }) : undefined;
+  const report = await runTidy(paths, { apply, merge: !values['no-merge'], supersede: !values['no-supersede'], provider, model: values.model });
   if (values.json) io.out(JSON.stringify(jsonReport(report, apply && report.applied !== undefined), null, 2));
   else printReport(report, io, apply);
   return EXIT_OK;

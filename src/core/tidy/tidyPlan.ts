@@ -27,7 +27,9 @@ import { loadStoreConfig } from '../store/storeConfig';
 import { readTextLossless } from '../store/storeText';
 import type { StorePaths } from '../store/storePaths';
 import { listNames } from '../util/walkTree';
-import { addedSources, tidyProposals, type MergeProposal, type SupersedeProposal } from './tidyProposals';
+import type { Provider } from '../providers/provider';
+import { judgeItems, type Judged } from './modelJudgment';
+import { addedSources, tidyItems, tidyProposals, type MergeProposal, type SupersedeProposal } from './tidyProposals';
 
 export interface TidyOptions {
   /** The day written into supersession markers (default: today). */
@@ -36,6 +38,10 @@ export interface TidyOptions {
   merge?: boolean;
   supersede?: boolean;
   lockTimeoutMs?: number;
+  /** A model to judge the items too (modelJudgment.ts); the rules provider is not one. */
+  provider?: Provider;
+  model?: string;
+  timeoutMs?: number;
 }
 
 export interface TidyReport {
@@ -49,6 +55,18 @@ export interface TidyReport {
   applied?: ApplyResult;
 }
 
+/** A model's judgment on the items of every file tidy reads. */
+async function judgeStore(paths: StorePaths, provider: Provider, options: TidyOptions): Promise<Map<string, Judged>> {
+  const judged = new Map<string, Judged>();
+  for (const file of tidyFiles(paths)) {
+    const text = readTextLossless(path.join(paths.root, file));
+    if (text === undefined) continue;
+    const items = tidyItems(text);
+    if (items.length >= 2) judged.set(file, await judgeItems(paths, provider, items, { model: options.model, timeoutMs: options.timeoutMs }));
+  }
+  return judged;
+}
+
 /** Store-relative files tidy reads: the category files, then the note files by name. */
 function tidyFiles(paths: StorePaths): string[] {
   const categories = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).map((k) => CATEGORY_FILES[k].file);
@@ -56,8 +74,8 @@ function tidyFiles(paths: StorePaths): string[] {
   return [...categories, ...notes];
 }
 
-/** The plan of a tidy against the store as it is now. Reads, never writes. */
-export function planTidy(paths: StorePaths, options: TidyOptions = {}): TidyReport {
+/** The plan of a tidy against the store as it is now (`judged`: a model's answers per file). Reads, never writes. */
+export function planTidy(paths: StorePaths, options: TidyOptions = {}, judged?: ReadonlyMap<string, Judged>): TidyReport {
   const today = toIsoDate(options.today ?? new Date());
   const texts = new Map<string, string>();
   for (const file of tidyFiles(paths)) {
@@ -69,7 +87,7 @@ export function planTidy(paths: StorePaths, options: TidyOptions = {}): TidyRepo
   const ops = new Map<string, ItemOp[]>();
   const add = (file: string, op: ItemOp) => ops.set(file, [...(ops.get(file) ?? []), op]);
   for (const [file, text] of texts) {
-    const found = tidyProposals(file, text);
+    const found = tidyProposals(file, text, judged?.get(file));
     if (options.supersede !== false) supersessions.push(...found.supersessions);
     if (options.merge !== false) merges.push(...found.merges);
   }
@@ -129,10 +147,13 @@ export function planTidy(paths: StorePaths, options: TidyOptions = {}): TidyRepo
  * record. Returns what was planned (and applied).
  */
 export async function runTidy(paths: StorePaths, options: TidyOptions & { apply?: boolean } = {}): Promise<TidyReport> {
-  if (!options.apply) return planTidy(paths, options);
+  // The model is asked before the lock is taken (it may take a while); its answers name items by
+  // id, which the plan made under the lock resolves against the files as they are then.
+  const judged = options.provider && !options.provider.offline ? await judgeStore(paths, options.provider, options) : undefined;
+  if (!options.apply) return planTidy(paths, options, judged);
   const lock = await lockStoreForApply(paths, options.lockTimeoutMs);
   try {
-    const report = planTidy(paths, options);
+    const report = planTidy(paths, options, judged);
     if (report.plan.changes.length) report.applied = applyPlan(paths, report.plan);
     return report;
   } finally {

@@ -17,8 +17,9 @@ import { listItems, type KnowledgeItem } from '../knowledge/categoryFile';
 import { listItemId } from '../knowledge/itemId';
 import { lineIdentity } from '../knowledge/itemLines';
 import { itemTerms, sharedTerms, termSimilarity, type ItemTerms } from '../knowledge/itemSimilarity';
-import { addSources, parseProvenance, plainSources, type Provenance } from '../knowledge/provenance';
-import { isCurrent } from '../knowledge/supersession';
+import { addSources, parseProvenance, plainSources, stripProvenance, type Provenance } from '../knowledge/provenance';
+import { isCurrent, withoutSupersession } from '../knowledge/supersession';
+import type { Judged } from './modelJudgment';
 
 /** Content-word overlap (Dice) from which two items of the same polarity are one item. */
 export const NEAR_DUPLICATE = 0.7;
@@ -41,6 +42,8 @@ export interface TidyItem {
   raw: string;
   /** Text without list marker, provenance and markers, whitespace and case folded. */
   key: string;
+  /** The item's text as written, without provenance and markers (what a model is shown). */
+  text: string;
   terms: ItemTerms;
   sources: Provenance[];
   /** The first source's date. */
@@ -66,7 +69,12 @@ export interface SupersedeProposal {
   file: string;
   old: TidyItem;
   by: TidyItem;
-  reason: 'opposite' | 'change' | 'playbook';
+  reason: 'opposite' | 'change' | 'playbook' | 'model';
+}
+
+/** The items of a file that tidy compares (current, with provenance). */
+export function tidyItems(text: string): TidyItem[] {
+  return listItems(text).map(tidyItem).filter((i): i is TidyItem => i !== undefined);
 }
 
 function tidyItem(item: KnowledgeItem): TidyItem | undefined {
@@ -80,6 +88,7 @@ function tidyItem(item: KnowledgeItem): TidyItem | undefined {
     identity,
     raw: item.raw,
     key: text,
+    text: withoutSupersession(stripProvenance(item.text)).trim(),
     terms: itemTerms(item.raw),
     sources: plainSources(provenance.sources),
     date: provenance.date,
@@ -133,9 +142,12 @@ function supersession(old: TidyItem, by: TidyItem, similarity: number): Supersed
   return undefined;
 }
 
-/** The tidy proposals for one file's text (`file` store-relative, for the proposals). */
-export function tidyProposals(file: string, text: string): { merges: MergeProposal[]; supersessions: SupersedeProposal[] } {
-  const items = listItems(text).map(tidyItem).filter((i): i is TidyItem => i !== undefined);
+/**
+ * The tidy proposals for one file's text (`file` store-relative, for the proposals). `judged`: a
+ * model's answers (modelJudgment.ts), applied after the lexical rules.
+ */
+export function tidyProposals(file: string, text: string, judged?: Judged): { merges: MergeProposal[]; supersessions: SupersedeProposal[] } {
+  const items = tidyItems(text);
   const supersessions: SupersedeProposal[] = [];
   const superseded = new Set<number>();
   const parent = items.map((_, i) => i);
@@ -166,6 +178,19 @@ export function tidyProposals(file: string, text: string): { merges: MergePropos
     }
   }
 
+  if (judged) {
+    const index = new Map(items.map((item, i) => [item.id, i]));
+    for (const { old, by } of judged.supersedes) {
+      const [o, b] = [index.get(old), index.get(by)];
+      if (o === undefined || b === undefined || superseded.has(o) || superseded.has(b) || find(o) === find(b)) continue;
+      superseded.add(o);
+      supersessions.push({ file, old: items[o], by: items[b], reason: 'model' });
+    }
+    for (const [x, y] of judged.same) {
+      const [i, j] = [index.get(x), index.get(y)];
+      if (i !== undefined && j !== undefined && !superseded.has(i) && !superseded.has(j)) union(i, j);
+    }
+  }
   const groups = new Map<number, number[]>();
   items.forEach((_, i) => {
     if (superseded.has(i)) return;
