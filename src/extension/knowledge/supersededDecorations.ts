@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { supersededLines } from './supersededLines';
+import { supersededLines, type SupersededLine } from './supersededLines';
 import { isInside } from '../../core/store/storePaths';
 import { LoreCommands, commandUri } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
@@ -27,6 +27,9 @@ export class SupersededDecorations extends Disposable {
     opacity: '0.6',
   }));
 
+  /** What was drawn last, per document URI (for tests and the API: decorations cannot be read back). */
+  private readonly drawn = new Map<string, SupersededLine[]>();
+
   constructor(private readonly store: StoreService) {
     super();
     this._register(vscode.window.onDidChangeVisibleTextEditors(() => this.refreshAll()));
@@ -42,7 +45,9 @@ export class SupersededDecorations extends Disposable {
 
   private refresh(editor: vscode.TextEditor): void {
     if (!isStoreMarkdown(this.store, editor.document)) return;
-    const options: vscode.DecorationOptions[] = supersededLines(editor.document.getText()).map((s) => {
+    const lines = supersededLines(editor.document.getText());
+    this.drawn.set(editor.document.uri.toString(), lines);
+    const options: vscode.DecorationOptions[] = lines.map((s) => {
       const hover = new vscode.MarkdownString(
         `**Superseded** by item [\`${s.by}\`](${commandUri(LoreCommands.revealItemById, { id: s.by })})${s.date ? ` on ${s.date}` : ''}: ` +
           'left out of the digest, the context and default search. Delete the marker to bring it back.',
@@ -51,5 +56,10 @@ export class SupersededDecorations extends Disposable {
       return { range: new vscode.Range(s.line, s.start, s.line, s.end), hoverMessage: hover };
     });
     editor.setDecorations(this.struck, options);
+  }
+
+  /** The superseded lines last struck through in a document. */
+  struckLines(uri: vscode.Uri): readonly SupersededLine[] {
+    return this.drawn.get(uri.toString()) ?? [];
   }
 }
