@@ -74,7 +74,18 @@ export function planText(plan: HarvestPlan): string {
   // New, immutable files of the harvest's own rendering: named, not diffed in full.
   for (const t of plan.transcripts ?? []) out.push(`keep transcript: ${printable(t.file)} (${formatBytes(Buffer.byteLength(t.text))})`);
   for (const o of plan.outcomes) if (o.reclaim) out.push(`reclaim (${o.reclaim}): ${printable(o.path)}`);
+  out.push(...relationLines(plan));
   return out.join('\n');
+}
+
+/** The model's same_as and supersedes, one line each. */
+function relationLines(plan: NonNullable<HarvestReport['plan']>): string[] {
+  const r = plan.relations;
+  if (!r) return [];
+  return [
+    ...r.merged.map((m) => `same as ${m.id} (${printable(m.file)}): ${printable(m.source)} added to its sources, not written again: ${printable(m.line)}`),
+    ...r.superseded.map((x) => `supersede ${x.id} (${printable(x.file)}) by ${x.by}: ${printable(x.line)}`),
+  ];
 }
 
 /** What an apply did. */
@@ -85,6 +96,8 @@ export function applyText(report: HarvestReport): string {
   lines.push(`harvested items: ${itemCountsText(plan.items)}`);
   if (plan.orphanNotes) lines.push(`notes for files not in the workspace went to facts.md: ${plan.orphanNotes}`);
   if (plan.held.length) lines.push(`held for review (they read as instructions to an agent): ${plan.held.length} item(s) in review.md; run "lore review" to accept or reject them`);
+  if (plan.relations?.merged.length) lines.push(`merged into existing items (same_as): ${plan.relations.merged.length}`);
+  if (plan.relations?.superseded.length) lines.push(`existing items marked superseded: ${plan.relations.superseded.length}`);
   const reclaimedBytes = applied.reclaimed.reduce((n, r) => n + r.bytes, 0);
   const actions = [...new Set(applied.reclaimed.map((r) => (r.action === 'delete' ? 'deleted' : 'archived')))].join(', ');
   lines.push(`reclaimed: ${applied.reclaimed.length} conversation(s), ${formatBytes(reclaimedBytes)}${actions ? ` (${actions})` : ''}`);

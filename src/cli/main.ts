@@ -16,6 +16,7 @@ import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
 import { syncCommand, SYNC_HELP } from './commands/syncCommand';
+import { supersedeCommand, tidyCommand, SUPERSEDE_HELP, TIDY_HELP } from './commands/tidyCommand';
 import { topicsCommand, TOPICS_HELP } from './commands/topicsCommand';
 import { undoCommand, UNDO_HELP } from './commands/undoCommand';
 import { describeStoreError } from '../core/store/storeErrors';
@@ -37,6 +38,8 @@ const COMMANDS: Record<string, Command> = {
   review: reviewCommand,
   item: itemCommand,
   forget: forgetCommand,
+  tidy: tidyCommand,
+  supersede: supersedeCommand,
   sources: sourcesCommand,
   sync: syncCommand,
   cache: cacheCommand,
@@ -59,6 +62,8 @@ ${TOPICS_HELP.split('\n')[0]}
 ${REVIEW_HELP.split('\n').slice(0, 4).join('\n')}
 ${ITEM_HELP}
 ${FORGET_HELP}
+${TIDY_HELP.split('\n')[0]}
+${SUPERSEDE_HELP}
 ${SOURCES_HELP.split('\n')[0]}
 ${SYNC_HELP.split('\n')[0]}
 ${CACHE_HELP.split('\n')[0]}

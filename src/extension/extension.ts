@@ -20,6 +20,7 @@ import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
 import { PendingPlanStatus } from './harvest/pendingPlanStatus';
 import { editItem, registerItemCommands, type KnowledgeItemRef } from './knowledge/itemCommands';
+import { SupersededDecorations } from './knowledge/supersededDecorations';
 import type { ItemEditAction, ItemEditResult } from './knowledge/knowledgeItemEdit';
 import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/harvestCommands';
 import { HarvestScheduler } from './harvest/harvestSchedule';
@@ -79,6 +80,8 @@ export interface LoreApi {
   editHeldItem(itemId: string, text: string): Promise<ReviewEditResult>;
   /** Deletes a knowledge item or marks a task done, as the views' menu commands do once the person confirmed. */
   editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
+  /** The strike-through of superseded items in open store files (what it last drew, per document). */
+  superseded: SupersededDecorations;
   /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
   contextKeys: ContextKeys;
   /** @lore: what the chat participant answers, without the chat view. */
@@ -127,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const participant = registerLoreParticipant(context, store, caches, search);
   const rememberTool = createRememberTool(store, search);
   const directModels = new DirectModelProvider(context.secrets, store, search);
+  const superseded = new SupersededDecorations(store);
   const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
   setStoreContext();
   context.subscriptions.push(
@@ -161,6 +165,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.window.registerTreeDataProvider('lore.topics', views.topics),
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
+    superseded,
     participant.disposable,
     directModels,
     ...registerCacheCommands(store, caches),
@@ -207,6 +212,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     editHeldItem: (itemId, text) => editHeldItem(store, itemId, text),
     runScheduledHarvest: () => scheduler.runNow(),
     editItem: (action, item) => editItem(store, action, item),
+    superseded,
     contextKeys,
     mcp: mcp.provider,
     chat: participant.chat,

@@ -11,7 +11,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sanitizeConversationId } from '../core/conversations/conversationId';
-import { agentItemFilter } from '../core/knowledge/heldItems';
+import { acceptedIdentities, itemFilter } from '../core/knowledge/heldItems';
 import { agentSource, changeItem, rememberItem, resultFile, type AgentWriteResult, type ChangeRequest } from '../core/knowledge/agentWrites';
 import { ITEM_ID_PATTERN } from '../core/knowledge/itemId';
 import { ITEM_KINDS } from '../core/knowledge/itemKinds';
@@ -175,7 +175,8 @@ export function registerMemoryTools(server: McpServer, session: StoreSession, op
       const result = await changeItem(paths, request, context(sessionId));
       await after(paths, result);
       // Done and forget echo the item as it stands: one held for review is not handed out.
-      if ((request.op === 'done' || request.op === 'forget') && result.line && !agentItemFilter(paths)(result.line)) {
+      // (Held: flagged and not accepted. A superseded item is not held: its line may be echoed.)
+      if ((request.op === 'done' || request.op === 'forget') && result.line && !itemFilter(acceptedIdentities(paths))(result.line)) {
         result.line = `[withheld: it reads as an instruction to an agent]`;
       }
       return writeReply(action, result);

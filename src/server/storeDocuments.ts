@@ -1,7 +1,8 @@
 /**
  * LSP features inside the store's own markdown: a document link on every `[from: ID, date]`
  * (target `command:lore.openProvenance?[args]`, which VS Code runs when the user follows an
- * editor link), a warning on every broken marker, and quick fixes for them.
+ * editor link) and on the id in `[superseded by ID, date]` (to the newer item), a warning on
+ * every broken marker, and quick fixes for them.
  */
 import {
   CodeAction,
@@ -15,25 +16,43 @@ import {
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseProvenance } from '../core/knowledge/provenance';
+import { readSupersession } from '../core/knowledge/supersession';
 import { LoreCommands, commandUri, type OpenProvenanceArgs } from '../shared/protocol';
 import { analyzeProvenance, contentLines, type StoreDocumentKind } from './provenanceLines';
 
 /** The `source` of Lore's diagnostics; code actions only answer for these. */
 const DIAGNOSTIC_SOURCE = 'lore';
 
-/** Links on well-formed provenance markers. */
+/**
+ * Links on well-formed provenance markers: the whole marker for a line with one source, and one
+ * link per `ID, date` for a line that several conversations taught (merged duplicates).
+ */
 export function provenanceLinks(text: string, absolute: string): DocumentLink[] {
   const links: DocumentLink[] = [];
   for (const { line, text: content } of contentLines(text)) {
+    const supersededAt = content.indexOf('[superseded by');
+    const marker = supersededAt >= 0 ? readSupersession(content) : undefined;
+    if (marker) {
+      // The newer item's id leads to its line.
+      const start = content.toLowerCase().indexOf(marker.by, supersededAt);
+      links.push({
+        range: Range.create(line, start, line, start + marker.by.length),
+        target: commandUri(LoreCommands.revealItemById, { id: marker.by }),
+        tooltip: `Open item ${marker.by}, which superseded this one`,
+      });
+    }
     if (!content.includes('[from:')) continue;
     const parsed = parseProvenance(content);
     if (!parsed?.validDate) continue;
-    const args: OpenProvenanceArgs = { source: parsed.source, date: parsed.date, noteFile: absolute, line };
-    links.push({
-      range: Range.create(line, parsed.start, line, parsed.end),
-      target: commandUri(LoreCommands.openProvenance, args),
-      tooltip: `Open conversation ${parsed.source} (${parsed.date})`,
-    });
+    const many = parsed.sources.length > 1;
+    for (const source of parsed.sources) {
+      const args: OpenProvenanceArgs = { source: source.source, date: source.date, noteFile: absolute, line };
+      links.push({
+        range: many ? Range.create(line, source.start, line, source.end) : Range.create(line, parsed.start, line, parsed.end),
+        target: commandUri(LoreCommands.openProvenance, args),
+        tooltip: `Open conversation ${source.source} (${source.date})`,
+      });
+    }
   }
   return links;
 }

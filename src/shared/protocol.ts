@@ -53,6 +53,8 @@ export const LoreCommands = {
   deleteNote: 'lore.deleteNote',
   /** Args: {@link MarkNotesValidArgs}. Sends {@link MarkNotesValidRequest}. */
   markNotesValid: 'lore.markNotesValid',
+  /** Args: `{ id }`. Opens the store file holding the knowledge item with that id at its line (the newer item a superseded one points to). */
+  revealItemById: 'lore.revealItemById',
 } as const;
 
 /**

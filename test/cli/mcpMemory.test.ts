@@ -185,7 +185,7 @@ describe('lore mcp memory tools (SDK client)', function () {
     const superseded = await call('update_item', { id: updated.data.id, text: 'the build uses tsup', supersede: true, session: 's2' });
     assert.equal(superseded.data.status, 'recorded');
     assert.match(superseded.text, new RegExp(`^superseded ${updated.data.id} by ${superseded.data.id} in facts\\.md`));
-    assert.equal(read('facts.md'), `# Facts\n\n- the build uses esbuild 0.25 [superseded by: ${superseded.data.id}] [from: c1, ${today}]\n- the build uses tsup [from: claude-code:s2, ${today}]\n`);
+    assert.equal(read('facts.md'), `# Facts\n\n- the build uses esbuild 0.25 [superseded by ${superseded.data.id}, ${today}] [from: c1, ${today}]\n- the build uses tsup [from: claude-code:s2, ${today}]\n`);
     const old = await call('get_item', { id: updated.data.id });
     assert.equal((old.result.structuredContent as { status: string; supersededBy: string }).supersededBy, superseded.data.id);
     assert.ok(!read('digest.md').includes('esbuild 0.25'), 'a superseded item leaves the digest');

@@ -34,6 +34,8 @@ describe('TextMate injection grammar for provenance', () => {
       '- unclosed [from: a, 2026-11-20',
       '- no date [from: a]',
       '- bad id [from: a]b, 2026-11-20]',
+      '- merged [from: a, 2026-11-20; b, 2026-11-24; c:s1, 2026-11-25]',
+      '- merged, half an entry [from: a, 2026-11-20; b]',
       '- plain line',
     ];
     for (const line of lines) {
@@ -44,6 +46,8 @@ describe('TextMate injection grammar for provenance', () => {
         assert.equal(match[4], parsed.source, line);
         assert.equal(match[6], parsed.date, line);
         assert.equal(match.index, parsed.start, line);
+        // Every further source is inside the marker's "more sources" scope.
+        assert.equal((match[7].match(/\d{4}-\d{2}-\d{2}/g) ?? []).length, parsed.sources.length - 1, line);
       }
     }
   });

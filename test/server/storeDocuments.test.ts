@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hasMalformedProvenance, parseProvenance } from '../../src/core/knowledge/provenance';
 import { analyzeProvenance, repairDate } from '../../src/server/provenanceLines';
+import { provenanceLinks } from '../../src/server/storeDocuments';
 import { LoreCommands, type OpenProvenanceArgs } from '../../src/shared/protocol';
 import type { LspTestClient } from './lspClient';
 import { makeWorkspace } from './serverFixtures';
@@ -149,5 +150,20 @@ describe('provenance line analysis', () => {
         assert.ok(!hasMalformedProvenance(fix.line), `${fix.title}: ${fix.line}`);
       }
     }
+  });
+});
+
+describe('links on merged provenance and supersession markers', () => {
+  it('one link per source on a line several conversations taught, and one from a superseded line to the newer item', () => {
+    const text = '# Decisions\n\n- uses pnpm [from: c1, 2026-11-01; c2, 2026-11-05]\n- deploys via Jenkins [superseded by k3m9x2ab, 2026-11-27] [from: c1, 2026-11-01]\n';
+    const links = provenanceLinks(text, '/store/decisions.md');
+    const lines = text.split('\n');
+    const shown = links.map((l) => ({ text: lines[l.range.start.line].slice(l.range.start.character, l.range.end.character), args: JSON.parse(decodeURIComponent(l.target!.slice(l.target!.indexOf('?') + 1)))[0], command: l.target!.slice(8, l.target!.indexOf('?')) }));
+    assert.deepEqual(shown, [
+      { text: 'c1, 2026-11-01', command: LoreCommands.openProvenance, args: { source: 'c1', date: '2026-11-01', noteFile: '/store/decisions.md', line: 2 } },
+      { text: 'c2, 2026-11-05', command: LoreCommands.openProvenance, args: { source: 'c2', date: '2026-11-05', noteFile: '/store/decisions.md', line: 2 } },
+      { text: 'k3m9x2ab', command: LoreCommands.revealItemById, args: { id: 'k3m9x2ab' } },
+      { text: '[from: c1, 2026-11-01]', command: LoreCommands.openProvenance, args: { source: 'c1', date: '2026-11-01', noteFile: '/store/decisions.md', line: 3 } },
+    ]);
   });
 });

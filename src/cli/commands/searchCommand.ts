@@ -4,7 +4,7 @@ import { searchStore } from '../../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/search/searchTypes';
 import { COMMON_OPTIONS, EXIT_OK, UsageError, envOf, printable, parseCommand, type Output } from '../cliSupport';
 
-export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--json]
+export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--superseded] [--json]
 Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
 inbox/ and archive/ (ranked by BM25; hybrid with vectors when LORE_EMBED_PROVIDER is set to
 openai, gemini or ollama). The index lives in .index/ and is rebuilt when deleted.
@@ -12,6 +12,7 @@ openai, gemini or ollama). The index lives in .index/ and is rebuilt when delete
                   (repeat or separate with commas)
   --since D       only items dated D or later (YYYY-MM-DD; --until D: or earlier)
   --limit N       at most N results (default 20)
+  --superseded    include items marked superseded by a newer one (left out by default)
   --backend B     sqlite or minisearch (default: sqlite, minisearch when it cannot load)`;
 
 const OPTIONS = {
@@ -21,6 +22,7 @@ const OPTIONS = {
   until: { type: 'string' },
   limit: { type: 'string' },
   backend: { type: 'string' },
+  superseded: { type: 'boolean' },
 } as const;
 
 function parseCategories(values: string[] | undefined): SearchCategory[] | undefined {
@@ -72,6 +74,7 @@ export async function searchCommand(argv: string[], io: Output): Promise<number>
     until,
     limit,
     backend,
+    superseded: values.superseded === true,
     env: envOf(io),
     // Bold in a terminal; the default «» markers in pipes and JSON, where escapes would be noise.
     markers: values.json || !(io.stdoutIsTTY ?? process.stdout.isTTY) ? undefined : { open: '\u001b[1m', close: '\u001b[22m' },

@@ -19,6 +19,11 @@ export interface DistillOptions {
   model?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * The block of existing items shown to the model before the conversation (existingItems.ts),
+   * chosen from what the model reads (the transcript, or its summary); none when undefined.
+   */
+  existingItems?: (input: string) => string;
 }
 
 export interface DistillResult {
@@ -100,12 +105,13 @@ async function harvestInput(conversation: Conversation, options: DistillOptions,
 export async function distillConversation(conversation: Conversation, options: DistillOptions): Promise<DistillResult> {
   const result: DistillResult = { items: undefined as unknown as HarvestItems, calls: 0, summarized: false, dropped: 0, problems: [], usage: {} };
   const input = await harvestInput(conversation, options, result);
+  const existing = options.existingItems?.(input) ?? '';
   let lastError = '';
   for (let attempt = 0; attempt < HARVEST_MAX_ATTEMPTS; attempt++) {
     const request: ModelRequest = {
       task: 'harvest',
       instructions: options.harvestPrompt,
-      content: `Conversation: ${conversation.id}\n\n${input}`,
+      content: `${existing}Conversation: ${conversation.id}\n\n${input}`,
       suffix: attempt > 0 ? RETRY_SUFFIX : undefined,
       model: options.model,
       timeoutMs: options.timeoutMs,

@@ -6,7 +6,8 @@
  * secrets here, before anything is cached or written.
  */
 import type { z } from 'zod';
-import { ITEM_CATEGORIES, emptyItems, type FileNoteItem, type HarvestItems, type PlaybookItem, type StatementItem } from '../knowledge/categories';
+import { ITEM_CATEGORIES, emptyItems, type FileNoteItem, type HarvestItems, type ItemRelations, type PlaybookItem, type StatementItem } from '../knowledge/categories';
+import { ITEM_ID_PATTERN } from '../knowledge/itemId';
 import { cutRedacted, redactSecrets } from '../safety/redact';
 import { describeSchemaIssue } from '../util/schemaIssue';
 
@@ -51,6 +52,24 @@ function required(value: string, field: string, problems: string[]): string | un
   return result;
 }
 
+/** An item id as a reply may write it (any case, spaces around); undefined when it is none. */
+function replyId(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const id = value.trim().toLowerCase();
+  return ITEM_ID_PATTERN.test(id) ? id : undefined;
+}
+
+/**
+ * `same_as` and `supersedes` as far as they name ids; anything else ("", "none", prose) means no
+ * relation. Whether the ids exist in the store is for the plan to check.
+ */
+function relationsOf(record: { same_as?: unknown; supersedes?: unknown }): ItemRelations {
+  const sameAs = replyId(record.same_as);
+  const list = Array.isArray(record.supersedes) ? record.supersedes : [record.supersedes];
+  const supersedes = [...new Set(list.map(replyId).filter((id): id is string => id !== undefined && id !== sameAs))];
+  return { ...(sameAs ? { sameAs } : {}), ...(supersedes.length ? { supersedes } : {}) };
+}
+
 function statementItem(raw: unknown, place: Place, problems: string[]): StatementItem | undefined {
   if (typeof raw === 'string') return required(raw, place, problems) ? { statement: text(raw)! } : undefined;
   const record = read(readers().statement, raw, place, problems);
@@ -58,7 +77,7 @@ function statementItem(raw: unknown, place: Place, problems: string[]): Statemen
   const statement = required(record.statement, `${place}.statement`, problems);
   if (!statement) return undefined;
   const detail = text(record.detail);
-  return detail ? { statement, detail } : { statement };
+  return { statement, ...(detail ? { detail } : {}), ...relationsOf(record) };
 }
 
 function playbookItem(raw: unknown, place: Place, problems: string[]): PlaybookItem | undefined {
@@ -66,7 +85,7 @@ function playbookItem(raw: unknown, place: Place, problems: string[]): PlaybookI
   if (!record) return undefined;
   const name = required(record.name, `${place}.name`, problems);
   const steps = required(Array.isArray(record.steps) ? record.steps.filter((s) => typeof s === 'string').join(' -> ') : record.steps, `${place}.steps`, problems);
-  return name && steps ? { name, steps } : undefined;
+  return name && steps ? { name, steps, ...relationsOf(record) } : undefined;
 }
 
 function fileNoteItem(raw: unknown, place: Place, problems: string[]): FileNoteItem | undefined {
@@ -74,7 +93,7 @@ function fileNoteItem(raw: unknown, place: Place, problems: string[]): FileNoteI
   if (!record) return undefined;
   const path = required(record.path, `${place}.path`, problems);
   const note = required(record.note, `${place}.note`, problems);
-  return path && note ? { path, note } : undefined;
+  return path && note ? { path, note, ...relationsOf(record) } : undefined;
 }
 
 export interface ParsedReply {

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIGEST_MAX_BYTES } from '../constants';
-import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts } from '../knowledge/categories';
+import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts, type ItemRelations } from '../knowledge/categories';
 import { freshItemLines } from '../knowledge/categoryFile';
 import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowledge/itemLines';
 import type { Provenance } from '../knowledge/provenance';
@@ -23,6 +23,7 @@ import { resolveInStore, storeRelative, type StorePaths } from '../store/storePa
 import type { ReclaimMode } from '../store/storeConfig';
 import type { ClassifiedConversation } from './classify';
 import { applyPlanEdit, type PlanEdit } from './planEdits';
+import { PlanRelations, type PlannedRelations } from './planRelations';
 import type { PlannedTranscript } from './transcriptPlan';
 
 /** What the harvest decided for one conversation. */
@@ -81,6 +82,8 @@ export interface HarvestPlan {
   ledgerSha256: string;
   /** Transcripts to keep in transcripts/ before the ledger is written (transcriptPlan.ts). */
   transcripts?: PlannedTranscript[];
+  /** What the model's `same_as` and `supersedes` do to existing items (planRelations.ts). */
+  relations?: PlannedRelations;
 }
 
 export interface PlanOptions {
@@ -124,25 +127,35 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     return hit;
   };
 
+  // An item the model says is the same as an existing one becomes a source of that line; one that
+  // supersedes existing items marks them (planRelations.ts).
+  const relations = new PlanRelations(paths, options.now);
   for (const { items, provenance, cwd } of distilled) {
-    for (const item of items.facts) lines.facts.push(statementLine(item, provenance));
-    for (const item of items.decisions) lines.decisions.push(statementLine(item, provenance));
-    for (const item of items.questions) lines.questions.push(statementLine(item, provenance));
-    for (const item of items.tasks_open) lines.open.push(statementLine(item, provenance));
-    for (const item of items.tasks_done) lines.done.push(statementLine(item, provenance));
-    for (const item of items.playbooks) lines.playbooks.push(playbookLine(item, provenance));
+    const add = (list: string[], item: ItemRelations, line: string) => {
+      if (relations.mergeInto(item, line, provenance)) return;
+      list.push(line);
+      relations.supersede(item, line);
+    };
+    for (const item of items.facts) add(lines.facts, item, statementLine(item, provenance));
+    for (const item of items.decisions) add(lines.decisions, item, statementLine(item, provenance));
+    for (const item of items.questions) add(lines.questions, item, statementLine(item, provenance));
+    for (const item of items.tasks_open) add(lines.open, item, statementLine(item, provenance));
+    for (const item of items.tasks_done) add(lines.done, item, statementLine(item, provenance));
+    for (const item of items.playbooks) add(lines.playbooks, item, playbookLine(item, provenance));
     for (const item of items.files) {
       const { target, file } = resolve(item.path, cwd);
       if (target.kind === 'orphan' || !file) {
         const line = orphanNoteLine(item.path, item.note, provenance);
+        if (relations.mergeInto(item, line, provenance)) continue;
         lines.facts.push(line);
+        relations.supersede(item, line);
         orphanLines.add(line);
         orphanNotes++;
         continue;
       }
       const entry = notes.get(file) ?? { meta: metaFor(target.relative, target.identity), lines: [] };
-      entry.lines.push(noteLine(item.note, provenance));
-      notes.set(file, entry);
+      add(entry.lines, item, noteLine(item.note, provenance));
+      if (entry.lines.length) notes.set(file, entry);
     }
   }
 
@@ -150,6 +163,8 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   // --- Review queue (planted instructions): flagged lines leave `lines`/`notes` for review.md.
   const review = holdFlaggedInPlan(paths, lines, notes, before);
   // --- end review queue
+  // A held line is not written, so it supersedes nothing (yet).
+  const itemOps = relations.opsByFile(review.held.map((h) => h.line));
   const after: CategoryTexts = { ...before };
   const edits: Partial<Record<CategoryFileKey, PlanEdit>> = {};
   const append = (key: Exclude<CategoryFileKey, 'tasks'>, list: string[]) => {
@@ -164,8 +179,15 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   // What is really written: a line already in the store (a duplicate) is not counted.
   const totals = writtenCounts(before, edits, orphanLines);
   const changes: PlanChange[] = [];
+  // Existing lines the relations change: after the file's appends, in the same change.
+  const withOps = (file: string, edit: PlanEdit | undefined): PlanEdit | undefined => {
+    const ops = itemOps.get(file);
+    itemOps.delete(file);
+    if (!ops) return edit;
+    return edit ? { kind: 'chain', edits: [edit, { kind: 'items', ops }] } : { kind: 'items', ops };
+  };
   for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
-    const edit = edits[key];
+    const edit = withOps(CATEGORY_FILES[key].file, edits[key]);
     if (!edit) continue;
     after[key] = applyPlanEdit(edit, before[key]);
     if (after[key] !== (before[key] ?? '')) {
@@ -174,10 +196,17 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   }
   for (const [file, { meta, lines: noteLines }] of notes) {
     const current = readTextLossless(path.join(paths.root, file));
-    const edit: PlanEdit = { kind: 'notes', meta, lines: noteLines };
+    const edit = withOps(file, { kind: 'notes', meta, lines: noteLines })!;
     const next = applyPlanEdit(edit, current);
     totals.files += freshItemLines(current === undefined ? undefined : parseNoteFile(current).body, noteLines).length;
     if (next !== current) changes.push({ file, before: current, after: next, added: countLines(current, next), edit });
+  }
+  // Note files that only gain a source or a marker.
+  for (const [file, ops] of itemOps) {
+    const current = readTextLossless(path.join(paths.root, file));
+    const edit: PlanEdit = { kind: 'items', ops };
+    const next = applyPlanEdit(edit, current);
+    if (current !== undefined && next !== current) changes.push({ file, before: current, after: next, added: 0, edit });
   }
   if (review.change) changes.push(review.change); // review.md: knowledge, written before the ledger
 
@@ -214,7 +243,11 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       ledger.entries[outcome.sha256] = options.reclaim === 'delete' ? { ...entry, deleted: true } : { ...entry, archived: outcome.archiveTo };
     }
   }
-  return { changes, ledger, outcomes, items: totals, orphanNotes, digestEnabled: options.digestEnabled, held: review.held, ledgerSha256: options.ledgerSha256 };
+  const planned = relations.planned();
+  return {
+    changes, ledger, outcomes, items: totals, orphanNotes, digestEnabled: options.digestEnabled, held: review.held, ledgerSha256: options.ledgerSha256,
+    ...(planned.merged.length || planned.superseded.length ? { relations: planned } : {}),
+  };
 }
 
 /** A free path in the archive for a conversation file (never overwrites, never collides in one run). */

@@ -4,6 +4,7 @@
  * another tool) saved in the meantime, so their lines and Lore's both survive.
  */
 import { appendItems, insertTasks } from '../knowledge/categoryFile';
+import { applyItemOps, type ItemOp } from '../knowledge/itemOps';
 import { addHeldItems, type ReviewTarget } from '../knowledge/reviewFile';
 import { addNotes, type NoteFileMeta } from '../store/noteFile';
 
@@ -15,7 +16,11 @@ export type PlanEdit =
   /** Notes added to a per-file note file, with its frontmatter refreshed. */
   | { kind: 'notes'; meta: NoteFileMeta; lines: string[] }
   /** Items held for a person's review, added to review.md. */
-  | { kind: 'review'; items: ReadonlyArray<{ target: ReviewTarget; line: string; kinds: readonly string[] }> };
+  | { kind: 'review'; items: ReadonlyArray<{ target: ReviewTarget; line: string; kinds: readonly string[] }> }
+  /** Items already in the file merged (sources added, duplicates removed) or marked superseded (itemOps.ts). */
+  | { kind: 'items'; ops: ItemOp[] }
+  /** Several edits of one file, in order (a harvest's appends, then its merges into existing lines). */
+  | { kind: 'chain'; edits: PlanEdit[] };
 
 /** The text after the edit; the edits are idempotent (lines already there are not added again). */
 export function applyPlanEdit(edit: PlanEdit, text: string | undefined): string {
@@ -28,5 +33,9 @@ export function applyPlanEdit(edit: PlanEdit, text: string | undefined): string 
       return addNotes(text, edit.meta, edit.lines);
     case 'review':
       return addHeldItems(text, edit.items);
+    case 'items':
+      return applyItemOps(text, edit.ops);
+    case 'chain':
+      return edit.edits.reduce<string | undefined>((current, next) => applyPlanEdit(next, current), text) ?? '';
   }
 }

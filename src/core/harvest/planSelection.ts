@@ -38,7 +38,10 @@ function editLines(edit: PlanEdit, file: string): Array<{ key: string; line: str
     case 'notes':
       return edit.lines.map((line, i) => ({ key: `l${i}`, line, category: 'files' as const }));
     case 'review':
+    case 'items':
       return [];
+    case 'chain':
+      return edit.edits.flatMap((e, j) => editLines(e, file).map((l) => ({ ...l, key: `e${j}.${l.key}` })));
   }
 }
 
@@ -63,8 +66,8 @@ export function planItems(paths: StorePaths, plan: HarvestPlan): PlanItem[] {
 }
 
 /** The edit without the rejected lines (`prefix` names the change). */
-function keptEdit(edit: PlanEdit, prefix: string, rejected: ReadonlySet<string>): PlanEdit {
-  const keep = (key: string) => !rejected.has(`${prefix}:${key}`);
+function keptEdit(edit: PlanEdit, prefix: string, rejected: ReadonlySet<string>, inner = ''): PlanEdit {
+  const keep = (key: string) => !rejected.has(`${prefix}:${inner}${key}`);
   switch (edit.kind) {
     case 'append':
     case 'notes':
@@ -72,7 +75,10 @@ function keptEdit(edit: PlanEdit, prefix: string, rejected: ReadonlySet<string>)
     case 'tasks':
       return { ...edit, open: edit.open.filter((_, i) => keep(`o${i}`)), done: edit.done.filter((_, i) => keep(`d${i}`)) };
     case 'review':
+    case 'items':
       return edit;
+    case 'chain':
+      return { ...edit, edits: edit.edits.map((e, j) => keptEdit(e, prefix, rejected, `${inner}e${j}.`)) };
   }
 }
 

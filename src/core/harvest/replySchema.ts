@@ -9,10 +9,18 @@ import { z } from 'zod';
 import { ITEM_CATEGORIES } from '../knowledge/categories';
 import type { ReplySchema } from '../providers/provider';
 
+/** How an item relates to the existing items the prompt lists: "" and [] when it does not. */
+const relations = {
+  same_as: z.string().describe('the id of an existing item that says the same, or ""'),
+  supersedes: z.array(z.string()).describe('ids of existing items this one updates or contradicts'),
+};
 /** A statement as asked for: `detail` always present, "" when not needed (strict structured output wants every field). */
-const statementItem = z.object({ statement: z.string(), detail: z.string() });
-const playbookItem = z.object({ name: z.string(), steps: z.string().describe('the steps, joined with " -> "') });
-const fileNoteItem = z.object({ path: z.string().describe('the file, as written in the conversation'), note: z.string() });
+const statementItem = z.object({ statement: z.string(), detail: z.string(), ...relations });
+const playbookItem = z.object({ name: z.string(), steps: z.string().describe('the steps, joined with " -> "'), ...relations });
+const fileNoteItem = z.object({ path: z.string().describe('the file, as written in the conversation'), note: z.string(), ...relations });
+/** Relations as the reply cache keeps them (read, validated ids only). */
+const cachedRelations = { sameAs: z.string().optional(), supersedes: z.array(z.string()).optional() };
+const cachedStatement = z.object({ statement: z.string(), detail: z.string().optional(), ...cachedRelations });
 
 /** The reply the prompt asks for: all seven categories, each a list. */
 export const harvestReplySchema = z.object({
@@ -31,13 +39,13 @@ void _everyCategory;
 /** A reply as the reply cache keeps it (items already read, redacted, `detail` only when there is one). */
 export const cachedReplySchema = z.object({
   items: z.object({
-    facts: z.array(statementItem.partial({ detail: true })),
-    decisions: z.array(statementItem.partial({ detail: true })),
-    tasks_done: z.array(statementItem.partial({ detail: true })),
-    tasks_open: z.array(statementItem.partial({ detail: true })),
-    questions: z.array(statementItem.partial({ detail: true })),
-    playbooks: z.array(playbookItem),
-    files: z.array(fileNoteItem),
+    facts: z.array(cachedStatement),
+    decisions: z.array(cachedStatement),
+    tasks_done: z.array(cachedStatement),
+    tasks_open: z.array(cachedStatement),
+    questions: z.array(cachedStatement),
+    playbooks: z.array(z.object({ name: z.string(), steps: z.string(), ...cachedRelations })),
+    files: z.array(z.object({ path: z.string(), note: z.string(), ...cachedRelations })),
   }),
   summarized: z.boolean(),
   id: z.string(),
@@ -45,10 +53,11 @@ export const cachedReplySchema = z.object({
 });
 
 /** How an item is read back: what was asked for, or the near misses models produce and nagent accepts. */
+const looseRelations = { same_as: z.unknown().optional(), supersedes: z.unknown().optional() };
 export const itemReaders = {
-  statement: statementItem.extend({ detail: z.unknown().optional() }).loose(),
-  playbook: playbookItem.extend({ steps: z.union([z.string(), z.array(z.unknown())]) }).loose(),
-  file: fileNoteItem.loose(),
+  statement: statementItem.extend({ detail: z.unknown().optional(), ...looseRelations }).loose(),
+  playbook: playbookItem.extend({ steps: z.union([z.string(), z.array(z.unknown())]), ...looseRelations }).loose(),
+  file: fileNoteItem.extend(looseRelations).loose(),
 };
 
 /** The reply schema as JSON Schema, for providers that constrain their output to one. */

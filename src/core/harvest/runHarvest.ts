@@ -21,6 +21,7 @@ import { printable } from '../util/format';
 import { applyPlan, lockStoreForApply, type ApplyResult } from './applyPlan';
 import { classifyConversations, dryRunTotals, type ClassifiedConversation, type DryRunTotals } from './classify';
 import { distillConversation } from './distill';
+import { existingItemsBlock, loadExistingItems, relevantItems, type ExistingItem } from './existingItems';
 import { buildPlan, type ConversationOutcome, type DistilledInput, type HarvestPlan } from './plan';
 import { KnownFiles } from './knownFiles';
 import { fileSha256 } from './previewStaleness';
@@ -144,6 +145,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     const candidates = report.conversations.filter((c) => c.class === 'harvest' || c.class === 'retry');
     let fatal: string | undefined;
     let index = 0;
+    let storeItems: ExistingItem[] | undefined; // Read once, when a model is first asked.
     for (const outcome of report.conversations) {
       if (outcome.class === 'too-large' && !outcome.ledger) outcome.status = 'too-large';
       if (outcome.class !== 'harvest' && outcome.class !== 'retry') continue;
@@ -183,8 +185,11 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         if (cached) {
           outcome.calls = 0;
         } else {
+          // A model is shown the store's items that bear on the conversation (same_as, supersedes);
+          // the offline extractor reads only the conversation.
+          const existingItems = provider.offline ? undefined : (input: string) => existingItemsBlock(relevantItems((storeItems ??= loadExistingItems(paths)), input));
           const result = await distillConversation(conversation, {
-            provider, harvestPrompt, summarizePrompt, model: options.model, timeoutMs: options.timeoutMs, signal: options.signal,
+            provider, harvestPrompt, summarizePrompt, model: options.model, timeoutMs: options.timeoutMs, signal: options.signal, existingItems,
           });
           outcome.calls = result.calls;
           report.modelCalls += result.calls;

@@ -27,12 +27,20 @@ const ledgerEntry = z.object({
 });
 const reviewTarget = z.object({ file: z.string(), section: z.enum(['open', 'done']).optional(), notedPath: z.string().optional() });
 const lines = z.array(z.string());
-const planEdit = z.discriminatedUnion('kind', [
+const provenance = z.object({ source: z.string(), date: z.string() });
+const itemOp = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('merge'), keep: z.string(), sources: z.array(provenance), drop: z.array(z.string()) }),
+  z.object({ op: z.literal('supersede'), old: z.string(), by: z.string(), date: z.string() }),
+]);
+const singleEdit = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('append'), title: z.string(), lines }),
   z.object({ kind: z.literal('tasks'), open: lines, done: lines }),
   z.object({ kind: z.literal('notes'), meta: z.object({ path: z.string(), fileId: z.string(), size: z.number(), fingerprint: z.string() }), lines }),
   z.object({ kind: z.literal('review'), items: z.array(z.object({ target: reviewTarget, line: z.string(), kinds: z.array(z.string()) })) }),
+  z.object({ kind: z.literal('items'), ops: z.array(itemOp) }),
 ]);
+// A chain holds single edits only (a plan never nests chains), so the schema needs no recursion.
+const planEdit = z.union([singleEdit, z.object({ kind: z.literal('chain'), edits: z.array(singleEdit) })]);
 const outcome = z.object({
   path: z.string(), inInbox: z.boolean(), assembled: z.literal(true).optional(), sha256: z.string(), bytes: z.number().nonnegative(), mtimeMs: z.number(),
   class: z.enum(CONVERSATION_CLASSES),
@@ -55,6 +63,10 @@ const plan = z.object({
   ledgerSha256: z.string(),
   // Absent in plans saved before Lore kept transcripts, and when it keeps none.
   transcripts: z.array(z.object({ file: z.string(), sha256: z.string(), text: z.string() })).optional(),
+  relations: z.object({
+    merged: z.array(z.object({ id: z.string(), file: z.string(), line: z.string(), source: z.string() })),
+    superseded: z.array(z.object({ id: z.string(), file: z.string(), by: z.string(), line: z.string() })),
+  }).optional(),
 });
 const savedPlan = z.object({
   format: z.literal(FORMAT),

@@ -19,16 +19,27 @@ export type CategoryFileKey = keyof typeof CATEGORY_FILES;
 export const TASKS_OPEN_HEADING = '## Open';
 export const TASKS_DONE_HEADING = '## Done';
 
+/**
+ * What the model may say about an item and the store's existing items (shown to it with their
+ * ids): `sameAs`, the id of an existing item that says the same (the item becomes one more source
+ * of that line); `supersedes`, ids of existing items it updates or contradicts (they are marked
+ * superseded by it).
+ */
+export interface ItemRelations {
+  sameAs?: string;
+  supersedes?: string[];
+}
+
 /** A statement-shaped item (facts, decisions, tasks, questions). */
-export interface StatementItem {
+export interface StatementItem extends ItemRelations {
   statement: string;
   detail?: string;
 }
-export interface PlaybookItem {
+export interface PlaybookItem extends ItemRelations {
   name: string;
   steps: string;
 }
-export interface FileNoteItem {
+export interface FileNoteItem extends ItemRelations {
   path: string;
   note: string;
 }

@@ -4,7 +4,7 @@
  * CRLF, blank lines, headings and lines without provenance all survive a rewrite).
  */
 import { TASKS_DONE_HEADING, TASKS_OPEN_HEADING } from './categories';
-import { lineIdentity } from './itemLines';
+import { lineIdentities, lineIdentity } from './itemLines';
 import { parseProvenance, type ParsedProvenance } from './provenance';
 
 /** A markdown file as lines, remembering how to write it back byte-for-byte. */
@@ -132,7 +132,7 @@ function existingIdentities(lines: string[], wanted: string[]): Set<string> {
   const seen = new Set<string>();
   for (const line of lines) {
     if (!every && !distinct.some((source) => line.includes(source))) continue;
-    if (LIST_ITEM.test(line)) seen.add(lineIdentity(line));
+    if (LIST_ITEM.test(line)) for (const identity of lineIdentities(line)) seen.add(identity);
   }
   return seen;
 }

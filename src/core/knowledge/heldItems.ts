@@ -11,6 +11,7 @@ import { readTextIfExists } from '../store/atomicWrite';
 import type { StorePaths } from '../store/storePaths';
 import { lineIdentity } from './itemLines';
 import { parseReview, REVIEW_FILE } from './reviewFile';
+import { isCurrent } from './supersession';
 
 /** Decides for one item (its text or its `- …` line, provenance included) whether an agent may see it. */
 export type AgentItemFilter = (item: string) => boolean;
@@ -26,9 +27,14 @@ export function itemFilter(accepted: ReadonlySet<string> = new Set()): AgentItem
   return (item) => flagInstruction(item).length === 0 || accepted.has(lineIdentity(item));
 }
 
-/** The filter for this store (reads review.md once). */
+/**
+ * The filter for handing this store's knowledge to agents (reads review.md once): clean or
+ * accepted items that are current. A superseded item (supersession.ts) is not served as
+ * knowledge: it stays in its file for people, and `get_item` still finds it by id.
+ */
 export function agentItemFilter(paths: StorePaths): AgentItemFilter {
-  return itemFilter(acceptedIdentities(paths));
+  const keep = itemFilter(acceptedIdentities(paths));
+  return (item) => isCurrent(item) && keep(item);
 }
 
 /**
@@ -38,7 +44,8 @@ export function agentItemFilter(paths: StorePaths): AgentItemFilter {
  * rules over multi-KB chunks on every query cost more than the query itself.
  */
 export function keepsRecord(keep: AgentItemFilter, record: { category: string; text: string; source?: string; date?: string; flagged?: boolean }): boolean {
-  if (record.category === 'transcripts' || record.flagged === false) return true;
+  if (record.category === 'transcripts') return true;
+  if (record.flagged === false) return isCurrent(record.text);
   return keep(recordLine(record));
 }
 

@@ -7,6 +7,7 @@
  */
 import { itemBlocks, parseLines, serializeLines, spliceLines } from './categoryFile';
 import { lineIdentity } from './itemLines';
+import { parseProvenance, toIsoDate } from './provenance';
 import { markSuperseded } from './supersession';
 
 /**
@@ -29,15 +30,33 @@ export function replaceItem(text: string, identity: string, newLine: string): st
  * `newLine` right after it, in the same section (an open task's successor stays open), unless
  * the file holds that line already. Undefined when the item is not in the text.
  */
-export function supersedeItem(text: string, identity: string, newId: string, newLine: string): string | undefined {
+export function supersedeItem(text: string, identity: string, newId: string, newLine: string, date = parseProvenance(newLine)?.date ?? toIsoDate(new Date())): string | undefined {
   const doc = parseLines(text);
   const blocks = itemBlocks(doc, text, new Set([identity]));
   if (blocks.length === 0) return undefined;
-  for (const block of blocks) doc.lines[block[0]] = markSuperseded(doc.lines[block[0]], newId);
+  for (const block of blocks) doc.lines[block[0]] = markSuperseded(doc.lines[block[0]], newId, date);
   const successor = lineIdentity(newLine);
   if (itemBlocks(doc, serializeLines(doc), new Set([successor])).length === 0) {
     const last = blocks[blocks.length - 1];
     spliceLines(doc, last[last.length - 1] + 1, 0, newLine);
   }
   return serializeLines(doc);
+}
+
+/**
+ * Marks the item with `identity` as superseded by the item `newId` written elsewhere (a person's
+ * `lore supersede OLD NEW`, a harvest's `supersedes`, `lore tidy`), on `date`. Undefined when the
+ * item is not in the text, or is already marked so.
+ */
+export function markItemSuperseded(text: string, identity: string, newId: string, date: string): string | undefined {
+  const doc = parseLines(text);
+  const blocks = itemBlocks(doc, text, new Set([identity]));
+  let changed = false;
+  for (const block of blocks) {
+    const marked = markSuperseded(doc.lines[block[0]], newId, date);
+    if (marked === doc.lines[block[0]]) continue;
+    doc.lines[block[0]] = marked;
+    changed = true;
+  }
+  return changed ? serializeLines(doc) : undefined;
 }

@@ -4,7 +4,7 @@
  * `- **name**: steps [from: ID, date]`.
  */
 import type { PlaybookItem, StatementItem } from './categories';
-import { formatProvenance, neutralizeItemText, type Provenance } from './provenance';
+import { formatProvenance, neutralizeItemText, parseProvenance, type Provenance } from './provenance';
 import { withoutSupersession } from './supersession';
 
 /** `- statement — detail [from: …]` (the detail part only when there is one). */
@@ -34,12 +34,27 @@ export function noteLine(note: string, provenance: Provenance): string {
 /**
  * The identity of an item line for de-duplication: its text without provenance date, with
  * whitespace and case folded, plus the provenance source. Re-running a harvest after a crash
- * recognises lines it already wrote this way. A `[superseded by: id]` marker (supersession.ts) is
- * not part of it: marking an item superseded keeps its id.
+ * recognises lines it already wrote this way. A `[superseded by id, date]` marker (supersession.ts)
+ * is not part of it: marking an item superseded keeps its id; nor are the sources after the first
+ * (a merged line keeps the id it had).
  */
 export function lineIdentity(line: string): string {
   const trimmed = withoutSupersession(line).trim().replace(/^[-*+]\s+/, '');
-  const match = /\[from:\s*([^,[\]]+?)\s*,\s*\d{4}-\d{2}-\d{2}\s*\]\s*$/.exec(trimmed);
-  const text = (match ? trimmed.slice(0, match.index) : trimmed).replace(/\s+/g, ' ').trim().toLowerCase();
-  return match ? `${match[1]}\u0000${text}` : text;
+  // Only the first source counts: sources merged into a line later (provenance.ts) keep its id.
+  const provenance = parseProvenance(trimmed);
+  const text = (provenance ? trimmed.slice(0, provenance.start) : trimmed).replace(/\s+/g, ' ').trim().toLowerCase();
+  return provenance ? `${provenance.source}\u0000${text}` : text;
+}
+
+/**
+ * Every identity a line answers to: lineIdentity, and the same text under each further source it
+ * carries (a merged line, provenance.ts). A harvest that meets one of those sources again finds
+ * its line already there, merged, and does not add it a second time.
+ */
+export function lineIdentities(line: string): string[] {
+  const identity = lineIdentity(line);
+  const provenance = parseProvenance(line);
+  if (!provenance || provenance.sources.length < 2) return [identity];
+  const text = identity.slice(identity.indexOf('\u0000') + 1);
+  return [identity, ...provenance.sources.slice(1).map((p) => `${p.source}\u0000${text}`)];
 }

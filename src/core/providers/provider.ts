@@ -7,7 +7,8 @@ import type { DiscussionCacheState } from '../context/cacheState';
  * conversation), which is the order providers must send them in.
  */
 
-export type ModelTask = 'harvest' | 'summarize';
+/** harvest and summarize: a conversation; tidy: judging whether a store's items say the same or correct each other. */
+export type ModelTask = 'harvest' | 'summarize' | 'tidy';
 
 export interface ModelRequest {
   task: ModelTask;

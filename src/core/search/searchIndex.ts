@@ -6,6 +6,7 @@
  * it throw.
  */
 import * as path from 'node:path';
+import { isCurrent } from '../knowledge/supersession';
 import type { StorePaths } from '../store/storePaths';
 import { embedderFromEnv, type Embedder } from './embeddings';
 import { DEFAULT_WEIGHTS, addVectorCandidates, rank, toHit, type HybridWeights } from './hybrid';
@@ -44,6 +45,11 @@ export interface SearchOptions extends SearchFilter {
   refresh?: boolean;
   /** Use vectors when an embedder is configured (default true). */
   vector?: boolean;
+  /**
+   * Include items marked superseded (knowledge/supersession.ts), ranked lower (default false:
+   * a superseded item is not served as knowledge; `lore search --superseded` shows them).
+   */
+  superseded?: boolean;
   /** This query's wait for the index update (default: the index's updateWaitMs). */
   waitMs?: number;
   /**
@@ -261,7 +267,8 @@ export class SearchIndex {
     }
     const vector = options.vector !== false ? this.vector : undefined;
     // Lexical-only needs just the hits it returns; a hybrid merge wants a deeper pool to re-rank.
-    const pool = vector ? Math.max(limit * 3, 30) : limit;
+    // Superseded items are left out after the fetch: a few more candidates keep the page full.
+    const pool = vector ? Math.max(limit * 3, 30) : options.superseded ? limit : limit + Math.min(limit, 20);
     const lexical = tieredLexical(parsed, (q, step) => this.lexical(q, step, filter, pool, warnings));
     let candidates = lexical.candidates;
     const partial = lexical.tier === 'partial';
@@ -281,7 +288,9 @@ export class SearchIndex {
     // Documents before ranking: the rank reads them (a superseded item is demoted).
     const missing = candidates.filter((c) => !c.doc).map((c) => c.id);
     const fetched = new Map(this.engine.lexical.getDocs(missing).map((d) => [d.id, d]));
-    const ranked = rank(candidates.map((c) => (c.doc ? c : { ...c, doc: fetched.get(c.id) })), weights).slice(0, limit);
+    const withDocs = candidates.map((c) => (c.doc ? c : { ...c, doc: fetched.get(c.id) }));
+    const served = options.superseded ? withDocs : withDocs.filter((c) => !c.doc || c.doc.category === 'transcripts' || isCurrent(c.doc.text));
+    const ranked = rank(served, weights).slice(0, limit);
     const matcher = termMatcher(parsed);
     const hits = ranked.flatMap((c) => {
       const doc = c.doc;

@@ -4,10 +4,19 @@
  * document with unsaved changes gets them as a WorkspaceEdit); opening a source goes through the
  * provenance command the lenses and hovers use.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { listItems } from '../../core/knowledge/categoryFile';
-import { parseProvenance, stripProvenance } from '../../core/knowledge/provenance';
+import { CATEGORY_FILES, type CategoryFileKey } from '../../core/knowledge/categories';
+import { listItems, type KnowledgeItem } from '../../core/knowledge/categoryFile';
+import { isItemId, listItemId } from '../../core/knowledge/itemId';
+import { markItemSuperseded } from '../../core/knowledge/itemEdits';
+import { lineIdentity } from '../../core/knowledge/itemLines';
+import { findItemsById } from '../../core/knowledge/itemLocator';
+import { parseProvenance, stripProvenance, toIsoDate } from '../../core/knowledge/provenance';
+import { supersedeByHand } from '../../core/knowledge/supersedeByHand';
+import { isCurrent } from '../../core/knowledge/supersession';
 import { readTextIfExists } from '../../core/store/atomicWrite';
+import { storeRelative } from '../../core/store/storePaths';
 import { LoreCommands, type OpenProvenanceArgs } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
@@ -44,8 +53,97 @@ export async function editItem(store: StoreService, action: ItemEditAction, item
   return result;
 }
 
+/** The item to supersede: the Digest view's node, else the item under the cursor in a store file. */
+function itemToSupersede(store: StoreService, ref: KnowledgeItemRef | undefined): { file: string; item: KnowledgeItem } | undefined {
+  if (ref?.text && ref.file) {
+    const item = listItems(readTextIfExists(ref.file) ?? '').find((i) => i.text === ref.text);
+    return item ? { file: ref.file, item } : undefined;
+  }
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.uri.scheme !== 'file') return undefined;
+  const file = path.resolve(editor.document.fileName);
+  if (path.dirname(file) !== store.paths.root && path.dirname(file) !== store.paths.files) return undefined;
+  const line = editor.selection.active.line;
+  const items = listItems(editor.document.getText());
+  const item = items.filter((i) => i.line <= line).pop();
+  return item ? { file, item } : undefined;
+}
+
+/** The current items of the category files a person can pick as the newer one, newest first. */
+function newerCandidates(store: StoreService, oldId: string): Array<vscode.QuickPickItem & { id: string }> {
+  const picks: Array<vscode.QuickPickItem & { id: string; date: string }> = [];
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
+    const file = CATEGORY_FILES[key].file;
+    for (const item of listItems(readTextIfExists(path.join(store.paths.root, file)) ?? '')) {
+      const id = listItemId(item);
+      if (id === oldId || !isCurrent(item.raw)) continue;
+      const provenance = parseProvenance(item.raw);
+      picks.push({ id, date: provenance?.date ?? '', label: plainMarkdown(stripProvenance(item.text)), description: `${id} · ${file}`, detail: provenance ? `from ${provenance.sources.map((p) => `${p.source}, ${p.date}`).join('; ')}` : undefined });
+    }
+  }
+  return picks.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+}
+
+/**
+ * "Supersede…": marks an item superseded by a newer one the person picks (by its text or id). A
+ * file open with unsaved changes gets the marker in the document; otherwise the core writer marks
+ * it under the store lock and the digest follows.
+ */
+export async function supersedeItemCommand(store: StoreService, ref?: KnowledgeItemRef, newId?: string): Promise<string | undefined> {
+  const old = itemToSupersede(store, ref);
+  if (!old) {
+    void vscode.window.showInformationMessage('Lore: put the cursor on an item in a Lore store file, or use Supersede… on an item in the Digest view.');
+    return undefined;
+  }
+  const oldId = listItemId(old.item);
+  let chosen = newId;
+  if (!chosen) {
+    const pick = await vscode.window.showQuickPick(newerCandidates(store, oldId), {
+      title: `Lore: supersede "${plainMarkdown(stripProvenance(old.item.text)).slice(0, 60)}" by…`,
+      placeHolder: 'the newer item (type words of it, or its id)',
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    chosen = pick?.id;
+  }
+  if (!chosen || !isItemId(chosen)) return undefined;
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && path.resolve(d.uri.fsPath) === path.resolve(old.file));
+  if (document?.isDirty) {
+    const before = document.getText();
+    const after = markItemSuperseded(before, lineIdentity(old.item.raw), chosen, toIsoDate(new Date()));
+    if (after === undefined) return undefined;
+    const change = new vscode.WorkspaceEdit();
+    change.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(before.length)), after);
+    await vscode.workspace.applyEdit(change);
+    void vscode.window.setStatusBarMessage('Lore: item marked superseded in the open editor (unsaved: save the file to keep it)', 8000);
+    return chosen;
+  }
+  const result = await supersedeByHand(store.paths, oldId, chosen, { file: storeRelative(store.paths, old.file) });
+  if (result.status !== 'recorded' && result.status !== 'unchanged') {
+    void vscode.window.showWarningMessage(`Lore: not superseded: ${result.reason ?? result.status}`);
+    return undefined;
+  }
+  store.fireChanged();
+  return chosen;
+}
+
+/** Opens the store file holding item `id` at its line. */
+async function revealItemById(store: StoreService, args: { id?: string } | string | undefined): Promise<boolean> {
+  const id = typeof args === 'string' ? args : args?.id;
+  const place = id ? findItemsById(store.paths, id)[0] : undefined;
+  if (!place) {
+    void vscode.window.showInformationMessage(`Lore: no item ${id ?? ''} in this store (it may have been edited or removed).`);
+    return false;
+  }
+  const line = place.line - 1;
+  await vscode.window.showTextDocument(vscode.Uri.file(path.join(store.paths.root, place.file)), { selection: new vscode.Range(line, 0, line, 0) });
+  return true;
+}
+
 export function registerItemCommands(store: StoreService): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand('lore.supersedeItem', (item?: KnowledgeItemRef, newId?: string) => runCommand('Supersede Item', () => supersedeItemCommand(store, item, newId))),
+    vscode.commands.registerCommand(LoreCommands.revealItemById, (args?: { id?: string } | string) => runCommand('Reveal Item', () => revealItemById(store, args))),
     vscode.commands.registerCommand('lore.copyItemText', (item: KnowledgeItemRef) => runCommand('Copy Text', async () => {
       const text = plainMarkdown(stripProvenance(item.text));
       await vscode.env.clipboard.writeText(text);

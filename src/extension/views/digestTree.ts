@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { parseProvenance, stripProvenance } from '../../core/knowledge/provenance';
 import { CATEGORY_FILES } from '../../core/knowledge/categories';
 import { readTextIfExists } from '../../core/store/atomicWrite';
 import { DIGEST_SECTIONS } from '../../core/store/digest';
@@ -43,9 +44,9 @@ export class DigestTreeProvider extends StoreTreeProvider {
         return {
           kind: 'item', text, file,
           toTreeItem: () => {
-            const item = new vscode.TreeItem(text.replace(/\s*\[from:[^\]]*\]\s*$/, ''));
-            const from = /\[from:\s*([^,\]]+),\s*([^\]]+)\]\s*$/.exec(text);
-            item.description = from ? `${from[1]}, ${from[2]}` : undefined;
+            const item = new vscode.TreeItem(stripProvenance(text));
+            const from = parseProvenance(text);
+            item.description = from ? from.sources.map((p) => `${p.source}, ${p.date}`).join('; ') : undefined;
             item.tooltip = text;
             // Menus: every item can be copied, revealed, traced and deleted; open tasks can be done.
             item.contextValue = title === 'Open tasks' ? 'lore.digestItem.openTask' : 'lore.digestItem';

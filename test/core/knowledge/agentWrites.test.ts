@@ -65,7 +65,7 @@ describe('agents\' writes by id', () => {
     const superseded = await changeItem(paths, { op: 'supersede', id: itemId(JENKINS), text: 'deploys go through GitHub Actions' }, direct);
     assert.equal(superseded.status, 'recorded');
     const successor = '- deploys go through GitHub Actions [from: claude-code:s1, 2026-11-27]';
-    assert.equal(read('facts.md'), `# Facts\n\n- deploys go through Jenkins [superseded by: ${itemId(successor)}] [from: c1, 2026-11-20]\n${successor}\n- the build uses esbuild 0.25 [from: c1, 2026-11-27]\n`);
+    assert.equal(read('facts.md'), `# Facts\n\n- deploys go through Jenkins [superseded by ${itemId(successor)}, 2026-11-27] [from: c1, 2026-11-20]\n${successor}\n- the build uses esbuild 0.25 [from: c1, 2026-11-27]\n`);
     const digest = read('digest.md');
     assert.ok(digest.includes('GitHub Actions') && !digest.includes('Jenkins'), digest);
     const report = readItem(paths, itemId(JENKINS));
@@ -115,7 +115,7 @@ describe('agents\' writes by id', () => {
     const accepted = await decideReview(paths, 'accept', 'all');
     assert.deepEqual(accepted.failed, []);
     assert.ok(read('decisions.md').includes(remembered.line!));
-    assert.ok(read('facts.md').includes(`[superseded by: ${superseding.id}]`));
+    assert.ok(read('facts.md').includes(`[superseded by ${superseding.id}, `));
     assert.ok(read('facts.md').includes('- the build uses esbuild [from: c1, 2026-11-20]'), 'the rejected forget left it');
     assert.ok(read('tasks.md').endsWith(`${TASK}\n`));
     assert.deepEqual(listReview(paths), []);
@@ -145,7 +145,7 @@ describe('agents\' writes by id', () => {
     assert.equal(again.line, '- deploys go through GitHub Actions, token [REDACTED:aws-access-key-id] [from: claude-code:s1, 2026-11-27]');
     assert.deepEqual(again.pending, { op: 'supersede', id: itemId(JENKINS) });
     await decideReview(paths, 'accept', [again.id]);
-    assert.ok(read('facts.md').includes(`[superseded by: ${itemId(again.line)}]`));
+    assert.ok(read('facts.md').includes(`[superseded by ${itemId(again.line)}, `));
     assert.ok(read('facts.md').includes(again.line));
     const forget = await changeItem(paths, { op: 'forget', id: itemId(again.line) }, pending);
     assert.equal(forget.status, 'pending');
@@ -176,7 +176,7 @@ describe('agents\' writes by id', () => {
     assert.ok(read('review.md').includes('## Accepted'));
   });
 
-  it('a superseded item is still found by search, ranked below the rest', async () => {
+  it('a superseded item is left out of search by default; asked for, it is found, ranked below the rest', async () => {
     const { paths } = setup();
     fs.writeFileSync(path.join(paths.root, 'facts.md'), `# Facts\n\n${JENKINS}\n- deploys are tagged first [from: c5, 2026-11-20]\n`);
     const index = SearchIndex.open(paths, { embedder: null });
@@ -185,11 +185,14 @@ describe('agents\' writes by id', () => {
       assert.equal(first.hits[0].text, 'deploys go through Jenkins');
       await changeItem(paths, { op: 'supersede', id: itemId(JENKINS), text: 'deploys go through GitHub Actions' }, direct);
       await index.update();
-      const after = await index.search('deploys', { limit: 5 });
+      const served = await index.search('deploys', { limit: 5 });
+      assert.deepEqual(served.hits.map((h) => h.text).sort(), ['deploys are tagged first', 'deploys go through GitHub Actions']);
+      assert.equal((await index.search('Jenkins', { limit: 5 })).hits.length, 0);
+      const after = await index.search('deploys', { limit: 5, superseded: true });
       assert.equal(after.hits.length, 3);
-      assert.match(after.hits[2].text, /^deploys go through Jenkins \[superseded by: /);
+      assert.match(after.hits[2].text, /^deploys go through Jenkins \[superseded by [0-9a-z]{8}, 2026-11-27\]/);
       // Alone in its results, it keeps only a quarter of the score it would have.
-      const alone = await index.search('Jenkins', { limit: 5 });
+      const alone = await index.search('Jenkins', { limit: 5, superseded: true });
       assert.equal(alone.hits.length, 1);
       assert.ok(alone.hits[0].score <= 0.25, String(alone.hits[0].score));
       assert.equal(first.hits[0].score, 1);

@@ -43,7 +43,7 @@ describe('item edits by identity: replace and supersede', () => {
     const text = `# Tasks\n\n## Open\n\n${old}\n- other\n\n## Done\n`;
     const successor = '- deploys go through GitHub Actions [from: claude-code:s1, 2026-11-27]';
     const next = supersedeItem(text, lineIdentity(old), itemId(successor), successor)!;
-    const marked = `- deploys go through Jenkins [superseded by: ${itemId(successor)}] [from: c1, 2026-11-20]`;
+    const marked = `- deploys go through Jenkins [superseded by ${itemId(successor)}, 2026-11-27] [from: c1, 2026-11-20]`;
     assert.equal(next, `# Tasks\n\n## Open\n\n${marked}\n${successor}\n- other\n\n## Done\n`);
     assert.equal(itemId(marked), itemId(old), 'the marker is not part of the identity');
     assert.equal(supersededBy(marked), itemId(successor));

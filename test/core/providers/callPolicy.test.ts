@@ -29,7 +29,8 @@ describe('per-call policies on the wire', () => {
     const schema = HARVEST_REPLY_SCHEMA.schema as { required: string[]; additionalProperties: boolean; properties: Record<string, any> };
     assert.deepEqual(schema.required, Object.keys(harvestReplySchema.shape));
     assert.equal(schema.additionalProperties, false);
-    assert.deepEqual(schema.properties.facts.items.required, ['statement', 'detail']);
+    assert.deepEqual(schema.properties.facts.items.required, ['statement', 'detail', 'same_as', 'supersedes']);
+    assert.equal(schema.properties.facts.items.properties.supersedes.type, 'array');
     assert.equal('$schema' in schema, false, 'some APIs refuse the dialect marker');
     // The same definition validates what the schema describes.
     assert.ok(harvestReplySchema.safeParse({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] }).success);

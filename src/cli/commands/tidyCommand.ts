@@ -1,0 +1,97 @@
+/**
+ * `lore tidy`: merges the store's duplicate items (every source kept on the surviving line) and
+ * marks items corrected by a newer one as superseded, shown first (`--preview`, the default) and
+ * written with `--apply` under the store lock; `lore undo` takes an applied tidy back. `lore
+ * supersede OLD NEW` marks one item superseded by another by hand.
+ */
+import { supersedeByHand } from '../../core/knowledge/supersedeByHand';
+import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
+import { runTidy, type TidyReport } from '../../core/tidy/tidyPlan';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, envOf, parseCommand, printable, type Output } from '../cliSupport';
+
+export const TIDY_HELP = `lore tidy [--preview | --apply] [--provider NAME [--model M] [--base-url URL]] [--root DIR] [--json]
+Merges duplicate items (the same or nearly the same statement from several conversations) into
+one line that keeps every source, [from: a, d1; b, d2], and marks items that a newer one corrects
+[superseded by ID, date]: they stay in their files but leave the digest, the context and default
+search. Without a model: word overlap, opposite statements, announced changes, playbooks of the
+same name. --preview (the default) writes nothing; --apply writes the plan (lore undo takes it back).
+  --provider NAME  also ask a model which items say the same or correct each other
+                   (${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}; prompt: prompts/tidy-items.md)
+  --no-merge       only mark supersessions
+  --no-supersede   only merge duplicates`;
+
+export const SUPERSEDE_HELP = `lore supersede OLD NEW [--file F] [--root DIR] [--json]   mark item OLD superseded by item NEW (ids)`;
+
+const TIDY_OPTIONS = {
+  ...COMMON_OPTIONS,
+  preview: { type: 'boolean' },
+  apply: { type: 'boolean' },
+  'no-merge': { type: 'boolean' },
+  'no-supersede': { type: 'boolean' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+} as const;
+
+/** The report as JSON: what is proposed, without the plan's file texts. */
+function jsonReport(report: TidyReport, applied: boolean): unknown {
+  const item = (i: { id: string; raw: string }) => ({ id: i.id, line: i.raw });
+  return {
+    applied,
+    merges: report.merges.map((m) => ({ file: m.file, keep: item(m.keep), drop: m.drop.map(item), line: m.line, similarity: Number(m.similarity.toFixed(3)) })),
+    supersessions: report.supersessions.map((s) => ({ file: s.file, old: item(s.old), by: item(s.by), reason: s.reason })),
+    repointed: report.repointed,
+    removedLines: report.removedLines,
+    files: report.plan.changes.map((c) => c.file),
+    written: report.applied?.written ?? [],
+  };
+}
+
+function printReport(report: TidyReport, io: Output, apply: boolean): void {
+  for (const m of report.merges) {
+    io.out(`merge in ${printable(m.file)} (${m.similarity === 1 ? 'same text' : `similarity ${m.similarity.toFixed(2)}`}): keep ${m.keep.id}`);
+    for (const d of m.drop) io.out(`  - ${printable(d.raw.trim())}`);
+    io.out(`  = ${printable(m.line.trim())}`);
+  }
+  for (const s of report.supersessions) {
+    io.out(`supersede in ${printable(s.file)} (${s.reason}): ${s.old.id} by ${s.by.id}`);
+    io.out(`  old: ${printable(s.old.raw.trim())}`);
+    io.out(`  new: ${printable(s.by.raw.trim())}`);
+  }
+  const summary = `${report.merges.length} merge(s) removing ${report.merges.reduce((n, m) => n + m.drop.length, 0)} duplicate line(s), ${report.supersessions.length} supersession(s)${report.repointed ? `, ${report.repointed} marker(s) re-pointed` : ''}`;
+  if (report.plan.changes.length === 0) io.err('nothing to tidy');
+  else if (apply) io.err(`tidied: ${summary}; wrote ${report.applied?.written.filter((f) => f !== 'ledger.json').join(', ')} (lore undo takes it back)`);
+  else io.err(`preview: ${summary}; nothing written (lore tidy --apply writes it)`);
+}
+
+export async function tidyCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, TIDY_OPTIONS, TIDY_HELP, io, { positionals: false });
+  if (!parsed) return EXIT_OK;
+  const { values, paths } = parsed;
+  if (values.preview && values.apply) throw new UsageError('--preview and --apply exclude each other');
+  const apply = values.apply === true;
+  const providerName = values.provider?.trim().toLowerCase();
+  if (providerName !== undefined && (!(PROVIDER_NAMES as readonly string[]).includes(providerName) || providerName === 'rules')) {
+    throw new UsageError(`--provider expects a model provider: ${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}`);
+  }
+  const provider = providerName ? createProvider(providerName, { model: values.model, baseUrl: values['base-url'], env: envOf(io) }) : undefined;
+  const report = await runTidy(paths, { apply, merge: !values['no-merge'], supersede: !values['no-supersede'], provider, model: values.model });
+  if (values.json) io.out(JSON.stringify(jsonReport(report, apply && report.applied !== undefined), null, 2));
+  else printReport(report, io, apply);
+  return EXIT_OK;
+}
+
+export async function supersedeCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, file: { type: 'string' } } as const, SUPERSEDE_HELP, io);
+  if (!parsed) return EXIT_OK;
+  if (parsed.positionals.length !== 2) throw new UsageError('name two item ids: OLD NEW');
+  const [oldId, newId] = parsed.positionals;
+  const result = await supersedeByHand(parsed.paths, oldId, newId, { file: parsed.values.file });
+  if (parsed.values.json) io.out(JSON.stringify(result, null, 2));
+  if (result.status !== 'recorded' && result.status !== 'unchanged') {
+    io.err(`not superseded: ${printable(result.reason ?? result.status)}`);
+    return EXIT_FAILED;
+  }
+  if (!parsed.values.json) io.out(result.status === 'unchanged' ? `unchanged: ${printable(result.reason ?? '')}` : `superseded ${result.old!.id} in ${printable(result.old!.file)} by ${result.by!.id} (${printable(result.by!.file)}:${result.by!.line}): ${printable(result.line ?? '')}`);
+  return EXIT_OK;
+}
