@@ -45,6 +45,15 @@ describe('vendor bundles', () => {
     assert.ok(Object.keys(require(path.join(DIST, 'vendor', 'zod.js'))).includes('z'));
   });
 
+  it('extension.js leaves the harvest (runs, importers, apply, undo) to the language server, whose bundle has it', () => {
+    const extension = fs.readFileSync(path.join(DIST, 'extension.js'), 'utf8');
+    const server = fs.readFileSync(path.join(DIST, 'server.js'), 'utf8');
+    for (const fn of ['runHarvest', 'importConversation', 'applyPreviewedHarvest', 'undoLastHarvest', 'distillConversation']) {
+      assert.doesNotMatch(extension, new RegExp(`function ${fn}\\(`), `extension.js defines ${fn}`);
+      assert.match(server, new RegExp(`function ${fn}\\(`), `server.js lacks ${fn}`);
+    }
+  });
+
   it('loading dist/extension.js (as activation does) loads no SDK and no zod', () => {
     // A stand-in for the host's `vscode` module: loading the bundle only defines things.
     const script = `
