@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ResponseError } from 'vscode-languageserver-protocol/node';
+import { planItems, withoutItems } from '../../src/core/harvest/planSelection';
 import { createProvider } from '../../src/core/providers/providerRegistry';
 import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, ProviderGenerateRequest, type ProviderFailure } from '../../src/shared/protocol';
 import { REPO_ROOT } from '../helpers/paths';
@@ -114,6 +115,19 @@ describe('language server: the harvest runs in the server, the model on the clie
     const outcome = report.conversations.find((c) => c.status === 'harvest-failed');
     assert.match(outcome!.error!, /client-model: invalid API key/);
     assert.equal(calls.length, 1, 'an auth failure stops the run: no retry, no next call');
+  });
+
+  it('Choose Harvest Items…: the plan the client narrowed (a line and the reclaim rejected) is what the server writes', async () => {
+    const preview = await run('preview');
+    const items = planItems(w.paths, preview.plan!);
+    const rejected = items.filter((i) => (i.kind === 'line' && /order the context layers/.test(i.line)) || i.kind === 'reclaim');
+    assert.equal(rejected.length, 2);
+    const chosen = withoutItems(w.paths, preview.plan!, rejected.map((i) => i.id));
+    const applied = await client.connection.sendRequest(HarvestApplyRequest.type, { report: { ...preview, plan: chosen, conversations: chosen.outcomes } });
+    assert.equal(applied.stale, undefined);
+    assert.ok(!fs.existsSync(path.join(w.paths.root, 'decisions.md')), 'its only new line rejected, decisions.md is not written');
+    assert.match(fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8'), /byte-identical prefix/);
+    assert.ok(fs.existsSync(path.join(w.paths.inbox, path.basename(CONVERSATION))), 'the rejected reclaim kept the conversation');
   });
 
   it('a plan that reclaims outside the inbox is refused before anything is written', async () => {
