@@ -43,7 +43,10 @@ function fitDigest(digest: string, max: number): string {
   return `${digest.slice(0, Math.max(0, end))}\n${marker}`;
 }
 
-/** digest.md as the hook hands it out; null when it has no items (a new store: only its header). */
+/**
+ * digest.md as the hook hands it out; null when it has no items (a new store: only its header
+ * adds nothing worth a prompt's tokens).
+ */
 function digestBlock(onDisk: string, keep: AgentItemFilter): string | null {
   const digest = withoutHeldItems(onDisk, keep);
   return /^[-*+]\s/m.test(digest) ? fitDigest(redactSecrets(digest), DIGEST_MAX_CHARS) : null;

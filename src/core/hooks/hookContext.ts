@@ -172,7 +172,7 @@ export function compileHookContext(paths: StorePaths, request: HookContextReques
   let files: string[] = [];
   if (prompt && overdue()) options.log?.('notes skipped: the time limit was reached');
   else if (prompt) files = filesNamedIn(prompt, request.cwd, paths);
-  // A digest without items (a new store: only its header) adds nothing worth a prompt's tokens.
+  // The digest and note blocks (and the topics' subscribed texts) as made before while their files are unchanged.
   const blocks = openHookBlockCache(paths);
   const { digest, fileNotes } = loadHookBlocks(paths, files, blocks);
   let topics: TopicContext | undefined;
