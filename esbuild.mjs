@@ -120,13 +120,17 @@ const entries = [
     outfile: 'dist/cliMain.js',
     plugins: [vendorSdks, mcpServerApart],
   },
+  // `lore hook` alone (dist/cli.js picks it for the hook command): what a prompt waits for.
+  // zod and gray-matter stay in dist/vendor/ (most hooks need neither), and node:fs / node:path are
+  // not copied per importer (importedOnce).
+  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, vendorSdks, loadedOnUse] },
   { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [vendorSdks, commonJsBuilds] },
   // The `lore` executable: a few lines that turn on Node's compile cache, then load cliMain.js.
   {
     entryPoints: ['src/cli/launcher.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
-    external: ['./cliMain.js'],
+    external: ['./cliMain.js', './hook.js'],
     sourcemap: false,
   },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.

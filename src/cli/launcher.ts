@@ -5,6 +5,8 @@
  * with `npm run bench -- hook`); the cache (Node's own, under the system temp folder, keyed by
  * the file's contents) makes later starts skip it. The cache only holds compiled code of Lore's
  * own bundle, never store content. Node without enableCompileCache simply runs uncached.
+ * `lore hook` loads dist/hook.js instead (src/cli/hookMain.ts): the hook command alone, a sixth
+ * of the CLI bundle, with zod and gray-matter left to dist/vendor/ until something needs them.
  */
 import * as nodeModule from 'node:module';
 
@@ -14,6 +16,8 @@ try {
   // A cache folder that cannot be written costs speed only.
 }
 
-// Required after the cache is on, so the bundle is compiled through it.
-const { runCli } = require('./cliMain.js') as typeof import('./main');
+// Required after the cache is on, so the bundle is compiled through it. `lore hook` (run before
+// every prompt) loads its own small bundle, dist/hook.js, rather than the whole CLI.
+const bundle = process.argv[2] === 'hook' ? './hook.js' : './cliMain.js';
+const { runCli } = require(bundle) as typeof import('./main');
 runCli();

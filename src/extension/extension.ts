@@ -18,6 +18,7 @@ import { DirectModelProvider } from './chat/directModelProvider';
 import { registerLoreParticipant, type LoreChat } from './chat/loreParticipant';
 import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
+import { HarvestServer } from './harvest/harvestServer';
 import { PendingPlanStatus } from './harvest/pendingPlanStatus';
 import { editItem, registerItemCommands, type KnowledgeItemRef } from './knowledge/itemCommands';
 import { SupersededDecorations } from './knowledge/supersededDecorations';
@@ -102,10 +103,11 @@ let notesClient: NotesClient | undefined;
 export function activate(context: vscode.ExtensionContext): LoreApi {
   context.subscriptions.push(initLog());
   const store = new StoreService();
-  const harvest = new HarvestController(store);
+  const notes = new NotesClient(context, store);
+  const harvestServer = new HarvestServer(notes);
+  const harvest = new HarvestController(store, harvestServer);
   const planStatus = new PendingPlanStatus(harvest);
   const caches = new CacheStates(context.workspaceState);
-  const notes = new NotesClient(context, store);
   const agentCaches = new AgentCaches(notes);
   const statusBar = new CacheStatusBar(caches, agentCaches);
   // One listing of this workspace's agent sessions, shared by the views that name them when empty.
@@ -176,6 +178,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     registerImportCommand(notes, harvestCommands.harvestSources),
     ...registerAgentHookCommands(context, store, harvestCommands.harvestSources),
     scheduler,
+    harvestServer,
     distill,
     registerDistillCommand(distill),
     ...mcp.disposables,

@@ -14,6 +14,10 @@ import type {
   DidDeleteFilesRequest,
   DidRenameFilesRequest,
   FileDecorationsRequest,
+  HarvestApplyRequest,
+  HarvestCancelNotification,
+  HarvestRunRequest,
+  HarvestUndoRequest,
   LoreInitializationOptions,
   MarkNotesValidRequest,
   NoteFilesRequest,
@@ -75,6 +79,20 @@ export const paramsSchemas = {
   }) satisfies z.ZodType<CompileContextRequest.Params>,
   watchReply: z.object({ sessionId: z.string().min(1).max(200), reply: z.string().max(1_000_000) }) satisfies z.ZodType<WatchReplyRequest.Params>,
   deleteNote: z.object({ noteFile: filePath, line: z.number().int().min(0), raw: z.string().max(100_000) }) satisfies z.ZodType<DeleteNoteRequest.Params>,
+  harvestRun: z.object({
+    runId: z.string().min(1).max(200),
+    mode: z.enum(['dry-run', 'preview', 'apply']),
+    sources: paths,
+    provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
+    reclaim: z.enum(['delete', 'archive', 'keep']).optional(),
+    transcripts: z.boolean().optional(),
+    digestEnabled: z.boolean().optional(),
+    timeoutMs: z.number().positive().optional(),
+  }) satisfies z.ZodType<HarvestRunRequest.Params>,
+  // The report's plan is checked by core's saved-plan schema (previewFromData).
+  harvestApply: z.object({ report: z.unknown() }) satisfies z.ZodType<Omit<HarvestApplyRequest.Params, 'report'> & { report: unknown }>,
+  harvestCancel: z.object({ runId: z.string().min(1).max(200) }) satisfies z.ZodType<HarvestCancelNotification.Params>,
+  harvestUndo: z.object({}).strict() satisfies z.ZodType<HarvestUndoRequest.Params>,
 };
 
 /** The params as the schema reads them, or a ResponseError (InvalidParams) saying which field is wrong. */

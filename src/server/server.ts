@@ -11,6 +11,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  CancellationTokenSource,
   CodeActionKind,
   CodeLensRefreshRequest,
   ProposedFeatures,
@@ -30,10 +31,16 @@ import {
   DidDeleteFilesRequest,
   DidRenameFilesRequest,
   FileDecorationsRequest,
+  HarvestApplyRequest,
+  HarvestCancelNotification,
+  HarvestProgressNotification,
+  HarvestRunRequest,
+  HarvestUndoRequest,
   MarkNotesValidRequest,
   NoteFilesRequest,
   NotesChangedNotification,
   NotesForFileRequest,
+  ProviderGenerateRequest,
   RecallRequest,
   PlanRememberRequest,
   RememberRequest,
@@ -50,6 +57,7 @@ import { planRemember, rememberItem } from '../core/knowledge/rememberItem';
 import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
 import { LoreServer } from './loreServer';
+import { ServerHarvest } from './serverHarvest';
 import { storeDocumentKind } from './provenanceLines';
 import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from './storeDocuments';
 import { checkInitializationOptions, checkParams, paramsSchemas } from './requestParams';
@@ -59,6 +67,7 @@ const DIAGNOSTICS_DEBOUNCE_MS = 150;
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let server: LoreServer | undefined;
+let harvest: ServerHarvest | undefined;
 let lensRefreshSupported = false;
 const diagnosticTimers = new Map<string, NodeJS.Timeout>();
 
@@ -103,6 +112,15 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     searchBackend: (backend, reason) => void connection.sendNotification(SearchBackendNotification.method, { backend, reason } satisfies SearchBackendNotification.Params),
     log,
   }, { searchBackend: options.searchBackend });
+  harvest = new ServerHarvest(server.paths, {
+    progress: (runId, message) => void connection.sendNotification(HarvestProgressNotification.method, { runId, message } satisfies HarvestProgressNotification.Params),
+    generate: (runId, request, signal) => {
+      // The run's cancellation reaches the client's provider call too.
+      const source = new CancellationTokenSource();
+      signal?.addEventListener('abort', () => source.cancel(), { once: true });
+      return connection.sendRequest(ProviderGenerateRequest.method, { runId, request } satisfies ProviderGenerateRequest.Params, source.token).finally(() => source.dispose()) as Promise<ProviderGenerateRequest.Result>;
+    },
+  });
   // Build the index now rather than on `initialized`, so no request can see it unbuilt.
   void server.start();
   return {
@@ -122,7 +140,10 @@ connection.onInitialized(() => {
   log(`store ${server!.paths.root}, workspace ${server!.paths.workspace}`);
 });
 
-connection.onShutdown(() => server?.dispose());
+connection.onShutdown(() => {
+  harvest?.dispose();
+  server?.dispose();
+});
 
 // File events about the store, from the client's watcher (synchronize.fileEvents).
 connection.onDidChangeWatchedFiles((params) => {
@@ -175,6 +196,34 @@ connection.onRequest(RememberRequest.method, async (raw: unknown): Promise<Remem
 connection.onRequest(PlanRememberRequest.method, async (raw: unknown): Promise<PlanRememberRequest.Result> => {
   const { source, ...input } = checkParams(PlanRememberRequest.method, paramsSchemas.remember, raw);
   return planRemember((await ready()).paths, input, source, new Date());
+});
+
+// The harvest, off the extension host (the model is called back on the client).
+
+function harvestOf(): ServerHarvest {
+  if (!harvest) throw new Error('lore language server: not initialized');
+  return harvest;
+}
+
+connection.onRequest(HarvestRunRequest.method, (raw: unknown): Promise<HarvestRunRequest.Result> => {
+  const params = checkParams(HarvestRunRequest.method, paramsSchemas.harvestRun, raw);
+  return harvestOf().run(params);
+});
+
+connection.onNotification(HarvestCancelNotification.method, (raw: unknown) => {
+  const params = paramsSchemas.harvestCancel.safeParse(raw);
+  if (params.success) harvest?.cancel(params.data.runId);
+});
+
+connection.onRequest(HarvestApplyRequest.method, (raw: unknown): Promise<HarvestApplyRequest.Result> => {
+  const params = checkParams(HarvestApplyRequest.method, paramsSchemas.harvestApply, raw);
+  // What it writes reaches the indexes and views through the client's watcher, as any write does.
+  return harvestOf().apply(params.report);
+});
+
+connection.onRequest(HarvestUndoRequest.method, (raw: unknown): Promise<HarvestUndoRequest.Result> => {
+  checkParams(HarvestUndoRequest.method, paramsSchemas.harvestUndo, raw ?? {});
+  return harvestOf().undo();
 });
 
 // Per-file notes on workspace files.

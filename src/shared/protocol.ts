@@ -16,6 +16,10 @@
  */
 import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { CacheReport } from '../core/cache/cacheReport';
+import type { HarvestMode, HarvestReport } from '../core/harvest/runHarvest';
+import type { UndoOutcome } from '../core/harvest/undoLastHarvest';
+import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/providers/provider';
+import type { ReclaimMode } from '../core/store/storeConfig';
 import type { SourcesReport } from '../core/discovery/measureSources';
 import type { RememberInput, RememberPlan, RememberResult } from '../core/knowledge/rememberItem';
 import type { RecallResult } from '../core/search/recall';
@@ -444,6 +448,100 @@ export namespace SearchBackendNotification {
   export declare const type: NotificationType<Params>;
 }
 lazyType(SearchBackendNotification, 'notification');
+
+/**
+ * Client → server: a harvest run (dry run, preview, or apply for the scheduled harvest) with
+ * core's runHarvest in the server process: scanning, the importers, distillation's parsing, the
+ * plan. The model is called back on the client (`lore/providerGenerate`), which holds the
+ * provider (VS Code's language models live in the extension host, and the keys in its secret
+ * storage). Progress comes as `lore/harvestProgress`; `lore/harvestCancel` stops the run, which
+ * then answers with `cancelled: true` and nothing written.
+ */
+export namespace HarvestRunRequest {
+  export const method = 'lore/harvestRun' as const;
+  export interface Params {
+    /** Names this run in progress, provider calls and cancellation. */
+    runId: string;
+    mode: HarvestMode;
+    sources: string[];
+    /** The client's provider, as runHarvest reports it; the offline rules extractor runs in the server. */
+    provider: { name: string; label: string; offline: boolean };
+    reclaim?: ReclaimMode;
+    transcripts?: boolean;
+    digestEnabled?: boolean;
+    timeoutMs?: number;
+  }
+  export type Result = HarvestReport;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(HarvestRunRequest, 'request');
+
+/** Client → server: write a previewed plan exactly as shown (core's applyPreviewedHarvest); the report says `stale` when it no longer fits. */
+export namespace HarvestApplyRequest {
+  export const method = 'lore/harvestApply' as const;
+  export interface Params {
+    /** The preview report as the server returned it (its plan is checked like a saved plan file). */
+    report: HarvestReport;
+  }
+  export type Result = HarvestReport;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(HarvestApplyRequest, 'request');
+
+/** Client → server: put the store back as it was before the last apply (core's undoLastHarvest). */
+export namespace HarvestUndoRequest {
+  export const method = 'lore/harvestUndo' as const;
+  export type Params = Record<string, never>;
+  export type Result = UndoOutcome;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(HarvestUndoRequest, 'request');
+
+/** Client → server: stop a running harvest (the progress notification's Cancel). */
+export namespace HarvestCancelNotification {
+  export const method = 'lore/harvestCancel' as const;
+  export interface Params {
+    runId: string;
+  }
+  export declare const type: NotificationType<Params>;
+}
+lazyType(HarvestCancelNotification, 'notification');
+
+/** Server → client: a harvest run's progress line ("distilling 2/5: …"). */
+export namespace HarvestProgressNotification {
+  export const method = 'lore/harvestProgress' as const;
+  export interface Params {
+    runId: string;
+    message: string;
+  }
+  export declare const type: NotificationType<Params>;
+}
+lazyType(HarvestProgressNotification, 'notification');
+
+/**
+ * Server → client: one model call of a harvest run, made with the run's provider on the client.
+ * A provider failure comes back as an error whose `data` is {@link ProviderFailure}, so the
+ * server's harvest classifies it as it would in process.
+ */
+export namespace ProviderGenerateRequest {
+  export const method = 'lore/providerGenerate' as const;
+  export interface Params {
+    runId: string;
+    request: Omit<ModelRequest, 'signal'>;
+  }
+  export type Result = ModelReply;
+  export declare const type: RequestType<Params, Result, ProviderFailure>;
+}
+lazyType(ProviderGenerateRequest, 'request');
+
+/** What a provider's error says, across the connection (core's ProviderError). */
+export interface ProviderFailure {
+  provider: string;
+  kind: ProviderErrorKind;
+  /** The message without the provider prefix ProviderError adds. */
+  message: string;
+  status?: number;
+}
 
 /**
  * Builds a `command:` URI for a Lore command. The args are JSON in the query; `(`, `)` and the

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { MAX_RAW_SOURCE_BYTES } from '../../src/core/constants';
 import { makeWorkspace, runCli } from '../helpers/cli';
 import { moduleRecorder } from '../helpers/moduleRecorder';
-import { CLI, CLI_BUNDLE, FIXTURES, makeTempDir } from '../helpers/paths';
+import { CLI, FIXTURES, HOOK_BUNDLE, makeTempDir } from '../helpers/paths';
 
 const SESSION_ID = 'a7c1e2f0-1111-4222-8333-944455556666';
 const CLAUDE_SESSION = fs.readFileSync(path.join(FIXTURES, 'conversations', 'claude-session.jsonl'));
@@ -223,7 +223,7 @@ describe('lore hook', function () {
     assert.match(hookLog(root), /stdin was not closed/);
   });
 
-  it('as a real process (dist/cli.js) it loads nothing but the CLI bundle and Node built-ins', async () => {
+  it('as a real process (dist/cli.js) it loads nothing but the hook bundle and Node built-ins', async () => {
     const { inbox, hook, claudeInput } = await setup();
     // Records every module the process asks for and every file it loads.
     const recorder = moduleRecorder();
@@ -231,8 +231,8 @@ describe('lore hook', function () {
     assertSilentSuccess(result);
     assert.equal(inboxFiles(inbox).length, 1, 'the hook did its work');
     const loaded = recorder.read();
-    assert.deepEqual(loaded.files, [CLI, CLI_BUNDLE]);
-    const notBuiltin = loaded.requests.filter((r) => !r.startsWith('node:') && !require('node:module').isBuiltin(r) && r !== CLI && r !== './cliMain.js');
+    assert.deepEqual(loaded.files, [CLI, HOOK_BUNDLE]);
+    const notBuiltin = loaded.requests.filter((r) => !r.startsWith('node:') && !require('node:module').isBuiltin(r) && r !== CLI && r !== './hook.js');
     assert.deepEqual(notBuiltin, [], 'no vendor SDK, native module or node_modules package');
   });
 });

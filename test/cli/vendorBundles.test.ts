@@ -45,6 +45,16 @@ describe('vendor bundles', () => {
     assert.ok(Object.keys(require(path.join(DIST, 'vendor', 'zod.js'))).includes('z'));
   });
 
+  it('extension.js leaves the harvest (importers, distillation, apply) to the language server, whose bundle has it', () => {
+    const extension = fs.readFileSync(path.join(DIST, 'extension.js'), 'utf8');
+    const server = fs.readFileSync(path.join(DIST, 'server.js'), 'utf8');
+    // Texts of the importers' detection, the reply parser, the retry of distill and apply's inbox check: they survive minifying.
+    for (const text of ['that no importer reads', 'reply is not a JSON object', 'Your previous reply was not valid JSON', "which is not in the store's inbox"]) {
+      assert.ok(!extension.includes(text), `extension.js holds "${text}"`);
+      assert.ok(server.includes(text), `server.js lacks "${text}"`);
+    }
+  });
+
   it('loading dist/extension.js (as activation does) loads no SDK and no zod', () => {
     // A stand-in for the host's `vscode` module: loading the bundle only defines things.
     const script = `

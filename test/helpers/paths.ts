@@ -9,6 +9,8 @@ export const CORPUS = path.join(FIXTURES, 'corpus');
 export const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 /** The CLI bundle that dist/cli.js (the executable, which turns on the compile cache) loads. */
 export const CLI_BUNDLE = path.join(REPO_ROOT, 'dist', 'cliMain.js');
+/** The bundle dist/cli.js loads for `lore hook` instead of the CLI bundle. */
+export const HOOK_BUNDLE = path.join(REPO_ROOT, 'dist', 'hook.js');
 
 /** A fresh temporary directory, removed after the current mocha suite when `cleanup` is called. */
 export function makeTempDir(prefix = 'lore-test-'): string {

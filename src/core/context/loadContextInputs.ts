@@ -34,7 +34,7 @@ export interface LoadedContextInputs extends Pick<ContextInput, 'digest' | 'file
 }
 
 /** A path for the context: workspace-relative with forward slashes, absolute when outside it. */
-function displayPath(paths: StorePaths, absolute: string): string {
+export function displayPath(paths: StorePaths, absolute: string): string {
   return isInside(paths.workspace, absolute) ? workspaceRelative(paths, absolute) : absolute.split(path.sep).join('/');
 }
 

@@ -5,6 +5,9 @@
  * CLI, the harvest messages and the Import picker all explain it with these sentences.
  */
 
+/** Agent session logs outside the inbox modified within this window are `live` (runHarvest's default). */
+export const DEFAULT_LIVE_WINDOW_MS = 5 * 60_000;
+
 /** `5 minutes`, `1 minute`, `30 seconds`: the live window as a person says it. */
 export function durationText(ms: number): string {
   if (ms < 60_000) {

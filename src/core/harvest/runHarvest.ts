@@ -24,6 +24,7 @@ import { distillConversation } from './distill';
 import { existingItemsBlock, loadExistingItems, relevantItems, type ExistingItem } from './existingItems';
 import { buildPlan, type ConversationOutcome, type DistilledInput, type HarvestPlan } from './plan';
 import { KnownFiles } from './knownFiles';
+import { DEFAULT_LIVE_WINDOW_MS } from './liveWindow';
 import { fileSha256 } from './previewStaleness';
 import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
 import { readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
@@ -74,7 +75,8 @@ export interface HarvestReport {
   cancelled: boolean;
 }
 
-export const DEFAULT_LIVE_WINDOW_MS = 5 * 60_000;
+// Defined with the words that explain it; callers of the harvest import it from here too.
+export { DEFAULT_LIVE_WINDOW_MS };
 
 function provenanceFor(conversation: Conversation, item: ClassifiedConversation): Provenance {
   const started = conversation.startedAt?.slice(0, 10);

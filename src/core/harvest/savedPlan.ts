@@ -103,6 +103,19 @@ export function parsePlan(text: string, file: string): HarvestReport {
   } catch (error) {
     throw new SavedPlanError(file, (error as Error).message);
   }
+  return restorePlan(raw, file);
+}
+
+/**
+ * A preview report handed over as data (the extension's pending plan, sent back to the language
+ * server to apply), checked as a plan file is; `origin` names it in errors.
+ */
+export function previewFromData(report: unknown, origin: string): HarvestReport {
+  const r = (report ?? {}) as Partial<HarvestReport>;
+  return restorePlan({ format: FORMAT, version: VERSION, store: r.store, provider: r.provider, sources: r.sources, createdAt: '', plan: r.plan }, origin);
+}
+
+function restorePlan(raw: unknown, file: string): HarvestReport {
   const result = savedPlan.safeParse(raw);
   if (!result.success) throw new SavedPlanError(file, describeSchemaIssue(result.error));
   const ledger = validateLedger(result.data.plan.ledger);

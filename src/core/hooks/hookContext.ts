@@ -9,13 +9,12 @@
  * so the same prompt on the same store gives the same bytes. Everything in it is framed as data
  * (safety/dataFraming), redacted (safety/redact) before it is cut to size, and items held for
  * review (knowledge/heldItems) are left out. It reads and never writes the store, beyond the
- * derived note index cache that every lookup keeps.
+ * derived note index cache that every lookup keeps and the blocks it made (hookBlockCache.ts).
  */
 import * as fs from 'node:fs';
 import { buildContext } from '../context/buildContext';
 import { compileContext, DEFAULT_BUDGET_TOKENS, type CompiledContext, type CompileTopic } from '../context/compileContext';
 import type { FileNotesInput } from '../context/contextLayers';
-import { loadContextInputs } from '../context/loadContextInputs';
 import { agentItemFilter, keepsRecord } from '../knowledge/heldItems';
 import { formatProvenance, stripProvenance } from '../knowledge/provenance';
 import { redactSecrets } from '../safety/redact';
@@ -25,12 +24,12 @@ import { workspaceRelative, type StorePaths } from '../store/storePaths';
 import type { TopicContext } from '../topics/topicContext';
 import { STOPWORDS } from '../search/stopwords';
 import { cutToLine } from '../util/format';
+import { openHookBlockCache, type HookBlockCache } from './hookBlockCache';
+import { cachedSubscriptions, loadHookBlocks } from './hookBlocks';
 import { filesNamedIn } from './promptFiles';
 
 /** The most an agent is handed per hook (Claude Code shows hook output longer than this only as a preview). */
 export const HOOK_CONTEXT_MAX_CHARS = 10_000;
-/** The digest's share: its own cap is 4 KB, so only a hand-grown digest.md is cut here. */
-const DIGEST_MAX_CHARS = 5_000;
 /** One note or hit is cut to this, so a long one cannot crowd out the rest. */
 const ITEM_MAX_CHARS = 400;
 /** Knowledge items found for a prompt, at most. */
@@ -93,14 +92,6 @@ export function promptQuery(prompt: string): string {
   return words.length ? words.join(' ') + ' ' : '';
 }
 
-/** The digest cut at a line boundary to `max` characters, with a visible line saying so. */
-function fitDigest(digest: string, max: number): string {
-  if (digest.length <= max) return digest;
-  const marker = '(truncated for the hook; see .lore/digest.md)';
-  const end = digest.lastIndexOf('\n', max - marker.length - 1);
-  return `${digest.slice(0, Math.max(0, end))}\n${marker}`;
-}
-
 function hitLine(hit: IndexedHit, ids: boolean): string {
   // The id lets an agent name the item to the memory tools (update_item, forget_item, get_item).
   // Loaded only then: node:crypto is not worth loading in a hook, which never shows ids.
@@ -142,14 +133,14 @@ export function buildHookContext(paths: StorePaths, request: HookContextRequest,
  * the gate. Glob triggers see the files the prompt names and the files the session's recent tool
  * calls named (toolFiles.ts).
  */
-function hookTopics(paths: StorePaths, prompt: string, files: readonly string[], sessionId: string | undefined, log: HookContextOptions['log']): TopicContext | undefined {
+function hookTopics(paths: StorePaths, prompt: string, files: readonly string[], sessionId: string | undefined, log: HookContextOptions['log'], blocks: HookBlockCache): TopicContext | undefined {
   const { topicContextWithoutGate } = require('../topics/topicContext') as typeof import('../topics/topicContext');
   const { takePendingTopics } = require('../topics/pendingTopics') as typeof import('../topics/pendingTopics');
   const { recentToolFiles } = require('./toolFiles') as typeof import('./toolFiles');
   const pending = sessionId ? takePendingTopics(paths, sessionId) : [];
   const named = files.map((f) => workspaceRelative(paths, f));
   const recent = sessionId ? recentToolFiles(paths, sessionId).filter((f) => !named.includes(f)) : [];
-  const result = topicContextWithoutGate(paths, { message: prompt, files: [...named, ...recent], pending }, { via: 'hook', noGateReason: HOOK_NO_GATE });
+  const result = topicContextWithoutGate(paths, { message: prompt, files: [...named, ...recent], pending }, { via: 'hook', noGateReason: HOOK_NO_GATE }, cachedSubscriptions(paths, blocks));
   for (const p of result.problems) log?.(`topic ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (skipped)`);
   for (const p of result.subscriptionProblems) log?.(`topic subscription ${p}`);
   for (const slow of result.activation.slowPatterns) log?.(`topic ${slow.topic}: pattern /${slow.pattern}/ took ${slow.ms} ms and is disabled`);
@@ -204,15 +195,15 @@ export function compileHookContext(paths: StorePaths, request: HookContextReques
   let files: string[] = [];
   if (prompt && overdue()) options.log?.('notes skipped: the time limit was reached');
   else if (prompt) files = filesNamedIn(prompt, request.cwd, paths);
-  const loaded = loadContextInputs(paths, { files });
-  // A digest without items (a new store: only its header) adds nothing worth a prompt's tokens.
-  const digest = loaded.digest === undefined || !/^[-*+]\s/m.test(loaded.digest) ? undefined : fitDigest(redactSecrets(loaded.digest), DIGEST_MAX_CHARS);
-  const fileNotes = (loaded.fileNotes ?? []).map((f) => ({ path: redactSecrets(f.path), notes: f.notes.map(redactSecrets) }));
+  // The digest and note blocks (and the topics' subscribed texts) as made before while their files are unchanged.
+  const blocks = openHookBlockCache(paths);
+  const { digest, fileNotes } = loadHookBlocks(paths, files, blocks);
   let topics: TopicContext | undefined;
   if (prompt && hasTopics(paths)) {
     if (overdue()) options.log?.('topics skipped: the time limit was reached');
-    else topics = hookTopics(paths, prompt, files, request.sessionId, options.log);
+    else topics = hookTopics(paths, prompt, files, request.sessionId, options.log, blocks);
   }
+  blocks.save();
   const topicInputs: CompileTopic[] = (topics?.topics ?? []).map((t) => ({ ...t, instructions: redactSecrets(t.instructions) }));
   let hits: string[] = [];
   if (prompt && promptQuery(prompt) && overdue()) options.log?.('search skipped: the time limit was reached');

@@ -18,8 +18,17 @@ export type AgentItemFilter = (item: string) => boolean;
 
 /** Identities of the lines a person accepted, from review.md. */
 export function acceptedIdentities(paths: StorePaths): Set<string> {
-  const text = readTextIfExists(path.join(paths.root, REVIEW_FILE));
-  return new Set(parseReview(text).accepted.map(lineIdentity));
+  return acceptedIdentitiesIn(readReviewText(paths));
+}
+
+/** review.md as it is on disk (undefined when there is none). */
+export function readReviewText(paths: StorePaths): string | undefined {
+  return readTextIfExists(path.join(paths.root, REVIEW_FILE));
+}
+
+/** Identities of the lines a person accepted, from review.md's text. */
+export function acceptedIdentitiesIn(reviewText: string | undefined): Set<string> {
+  return new Set(parseReview(reviewText).accepted.map(lineIdentity));
 }
 
 /** A filter that lets clean items through, and flagged ones only when accepted. */

@@ -105,6 +105,14 @@ export function flagInstruction(text: string): InstructionFlag[] {
   return flags;
 }
 
+/**
+ * The rules as text (each pattern's source and flags), for caches of flagged output: a Lore whose
+ * rules differ must not trust what an older one left. Reading a pattern's source does not compile it.
+ */
+export function instructionRulesText(): string {
+  return RULES.map((r) => `${r.rule} /${r.pattern.source}/${r.pattern.flags}`).join('\n');
+}
+
 /** The distinct kinds of a list of flags, in rule order. */
 export function flagKinds(flags: readonly InstructionFlag[]): InstructionFlagKind[] {
   return [...new Set(flags.map((f) => f.kind))];

@@ -9,7 +9,6 @@
  * where they are listed, in sourceFiles.ts.)
  */
 import type { Conversation } from '../conversations/conversation';
-import { importConversation } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
 import { parseTurnHeading } from '../conversations/transcriptSyntax';
 import { listItems, type KnowledgeItem } from '../knowledge/categoryFile';
@@ -40,13 +39,23 @@ function finish(doc: Omit<SearchDoc, 'hash'>): SearchDoc {
   return { ...doc, hash: contentHash(embedTextOf(doc)) };
 }
 
+/** How documents are made. */
+export interface ExtractOptions {
+  /**
+   * Whether to run the instruction-flag rules on each item (default true). Off only for callers
+   * that compare documents with indexed ones and never store or hand them out (the hook's check
+   * of a hit against its changed file): `flagged` is then left undefined, which counts as unknown.
+   */
+  flags?: boolean;
+}
+
 /** Reads a source file's text into documents. Never throws on odd content. */
-export function extractDocs(source: SourceFileInfo, text: string): SearchDoc[] {
+export function extractDocs(source: SourceFileInfo, text: string, options: ExtractOptions = {}): SearchDoc[] {
   switch (source.kind) {
     case 'category':
-      return categoryDocs(source, text);
+      return categoryDocs(source, text, options);
     case 'notes':
-      return noteDocs(source, text);
+      return noteDocs(source, text, options);
     case 'transcript':
       return transcriptDocs(source, text);
   }
@@ -56,7 +65,7 @@ export function extractDocs(source: SourceFileInfo, text: string): SearchDoc[] {
  * The document of one knowledge line (a category item or a note), none when only provenance is
  * left: its text without the provenance, found also by `label` and by the source it came from.
  */
-function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; category: SearchCategory; label?: string; section?: string; notedPath?: string }): SearchDoc[] {
+function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; category: SearchCategory; label?: string; section?: string; notedPath?: string }, options: ExtractOptions = {}): SearchDoc[] {
   const body = redactSecrets(stripProvenance(item.text).trim());
   if (!body) return [];
   const prov = item.provenance;
@@ -71,20 +80,20 @@ function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; cate
       date: prov?.validDate ? prov.date : undefined,
       section: section === undefined ? undefined : redactSecrets(section),
       notedPath: notedPath === undefined ? undefined : redactSecrets(notedPath),
-      flagged: flagInstruction(recordLine({ text: body, source, date: prov?.validDate ? prov.date : undefined })).length > 0,
+      flagged: options.flags === false ? undefined : flagInstruction(recordLine({ text: body, source, date: prov?.validDate ? prov.date : undefined })).length > 0,
       ...rest,
     }),
   ];
 }
 
-function categoryDocs(source: SourceFileInfo, text: string): SearchDoc[] {
-  return categoryEntries(source, text).flatMap((make) => make());
+function categoryDocs(source: SourceFileInfo, text: string, options: ExtractOptions): SearchDoc[] {
+  return categoryEntries(source, text, options).flatMap((make) => make());
 }
 
 /** The items of a category file, each with its document made on demand. */
-function categoryEntries(source: SourceFileInfo, text: string): Array<() => SearchDoc[]> {
+function categoryEntries(source: SourceFileInfo, text: string, options: ExtractOptions = {}): Array<() => SearchDoc[]> {
   const category = source.category ?? 'facts';
-  return listItems(text).map((item) => () => itemDoc(source.rel, item, { line: item.line + 1, category, label: item.section, section: item.section }));
+  return listItems(text).map((item) => () => itemDoc(source.rel, item, { line: item.line + 1, category, label: item.section, section: item.section }, options));
 }
 
 /**
@@ -106,8 +115,8 @@ export async function extractDocsInSlices(source: SourceFileInfo, text: string, 
   return docs;
 }
 
-function noteDocs(source: SourceFileInfo, text: string): SearchDoc[] {
-  return noteEntries(source, text).flatMap((entry) => entry.doc());
+function noteDocs(source: SourceFileInfo, text: string, options: ExtractOptions): SearchDoc[] {
+  return noteEntries(source, text, undefined, options).flatMap((entry) => entry.doc());
 }
 
 /** One note of a note file: where it is, and its document made on demand (none when only provenance is left). */
@@ -124,14 +133,14 @@ export interface NoteEntry {
  * fit its budget (a file can hold tens of thousands of notes), the index all of them. `note` is
  * the text parsed, when the caller has it already.
  */
-export function noteEntries(source: SourceFileInfo, text: string, note: NoteFile = parseNoteFile(text)): NoteEntry[] {
+export function noteEntries(source: SourceFileInfo, text: string, note: NoteFile = parseNoteFile(text), options: ExtractOptions = {}): NoteEntry[] {
   // Note lines are numbered in the body; the frontmatter above it shifts them.
   const bodyStart = text.endsWith(note.body) ? text.length - note.body.length : 0;
   const offset = countLines(text, 0, bodyStart);
   const notedPath = note.meta.path || undefined;
   return note.notes.map((item) => {
     const line = offset + item.line + 1;
-    return { item, line, notedPath, doc: () => itemDoc(source.rel, item, { line, category: 'notes', label: notedPath, notedPath }) };
+    return { item, line, notedPath, doc: () => itemDoc(source.rel, item, { line, category: 'notes', label: notedPath, notedPath }, options) };
   });
 }
 
@@ -191,6 +200,9 @@ function redactConversation(conv: Conversation): Conversation {
 }
 
 function transcriptDocs(source: SourceFileInfo, text: string): SearchDoc[] {
+  // The importers (every agent's format) load with the first conversation: `lore hook` checks
+  // knowledge files against the index with this module and never reads a conversation.
+  const { importConversation } = require('../conversations/detect') as typeof import('../conversations/detect');
   const conv = redactConversation(importConversation(source.abs, text));
   const startDate = dateOf(conv.startedAt) ?? dateOf(new Date(source.mtimeMs).toISOString());
   const context = [conv.title, conv.id].filter(Boolean).join(' ');

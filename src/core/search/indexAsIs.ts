@@ -108,6 +108,7 @@ function fileItems(paths: StorePaths, rel: string, indexed: { mtime: number; siz
     return 'gone';
   }
   const items = new Map<string, number | undefined>();
-  for (const doc of extractDocs(info, text)) if (!items.has(itemKey(doc))) items.set(itemKey(doc), doc.line);
+  // Only where each item is now: the hit keeps the flag the index gave it, so the rules need not run here.
+  for (const doc of extractDocs(info, text, { flags: false })) if (!items.has(itemKey(doc))) items.set(itemKey(doc), doc.line);
   return items;
 }

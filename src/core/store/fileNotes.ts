@@ -143,7 +143,7 @@ export interface FindNotesOptions {
  */
 export function findNotesForFile(paths: StorePaths, absolute: string, options: FindNotesOptions = {}): FoundNotes | undefined {
   const index = options.index ?? openNoteIndex(paths);
-  const located = locateNotes(paths, index, absolute, { fingerprint: () => identifyFile(absolute)?.fingerprint, verify: true });
+  const located = locateVerified(paths, index, absolute);
   if (!located) return undefined;
   const { entry, relative, via } = located;
   if (!located.needsRepair || !(options.heal ?? true)) {
@@ -153,6 +153,22 @@ export function findNotesForFile(paths: StorePaths, absolute: string, options: F
   const file = rekeyNotes(paths, entry.file, relative, fileIdOf(located.stat));
   index.refreshSync([entry.name, path.basename(file)]);
   return { file, note: parseNoteFile(fs.readFileSync(file, 'utf8')), via };
+}
+
+/** The note file of an existing workspace file by the one rule, verified against the file's content when it must be. */
+function locateVerified(paths: StorePaths, index: NoteIndex, absolute: string): ReturnType<typeof locateNotes> {
+  return locateNotes(paths, index, absolute, { fingerprint: () => identifyFile(absolute)?.fingerprint, verify: true });
+}
+
+/**
+ * The note file of an existing workspace file and its text, as findNotesForFile without healing
+ * reads it, unparsed: for callers that make something of the text and keep it (the hook's block
+ * cache), so an unchanged note file is never parsed again.
+ */
+export function noteTextOf(paths: StorePaths, absolute: string, index: NoteIndex): { file: string; text: string } | undefined {
+  const located = locateVerified(paths, index, absolute);
+  const text = located && readTextIfExists(located.entry.file);
+  return located && text !== undefined ? { file: located.entry.file, text } : undefined;
 }
 
 /** A file's note file as read, without healing. */
@@ -171,7 +187,7 @@ export interface ReadNotes {
  */
 export function readNotesOf(paths: StorePaths, absolute: string, index: NoteIndex = openNoteIndex(paths)): ReadNotes | undefined {
   if (!isInside(paths.workspace, absolute)) return undefined;
-  const located = locateNotes(paths, index, absolute, { fingerprint: () => identifyFile(absolute)?.fingerprint, verify: true });
+  const located = locateVerified(paths, index, absolute);
   const relative = workspaceRelative(paths, absolute);
   const entry = located?.entry ?? (fs.existsSync(absolute) ? undefined : index.withRecordedPath(relative).map((e) => index.fresh(e.name)).find((e) => e?.meta.path === relative));
   const text = entry && readTextIfExists(entry.file);

@@ -27,8 +27,15 @@ function realOrUndefined(file: string): string | undefined {
   }
 }
 
+/**
+ * How a subscribed file's text becomes what is handed out: `make()` leaves held items out (a
+ * file in the store) and redacts. A caller that keeps what was made (the hook's block cache)
+ * returns the kept text when `text` and `inStore` are the ones it was made from.
+ */
+export type SubscriptionMaker = (relative: string, text: string, inStore: boolean, make: () => string) => string;
+
 /** Reads one subscription (a workspace-relative path). */
-export function readSubscription(paths: StorePaths, relative: string, keep = agentItemFilter(paths)): SubscriptionRead {
+export function readSubscription(paths: StorePaths, relative: string, keep = agentItemFilter(paths), made?: SubscriptionMaker): SubscriptionRead {
   const workspace = realOrUndefined(paths.workspace) ?? paths.workspace;
   const real = realOrUndefined(path.resolve(paths.workspace, relative));
   if (!real) return { path: relative, problem: 'not found' };
@@ -46,7 +53,8 @@ export function readSubscription(paths: StorePaths, relative: string, keep = age
     const buffer = Buffer.alloc(MAX_SUBSCRIPTION_BYTES);
     const n = fs.readSync(fd, buffer, 0, MAX_SUBSCRIPTION_BYTES, 0);
     const text = buffer.subarray(0, n).toString('utf8');
-    return { path: relative, text: redactSecrets(inStore ? withoutHeldItems(text, keep) : text) };
+    const make = () => redactSecrets(inStore ? withoutHeldItems(text, keep) : text);
+    return { path: relative, text: made ? made(relative, text, inStore, make) : make() };
   } catch (error) {
     return { path: relative, problem: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
   } finally {

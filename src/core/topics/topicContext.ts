@@ -9,7 +9,7 @@ import { agentItemFilter } from '../knowledge/heldItems';
 import type { StorePaths } from '../store/storePaths';
 import { activateTopics, activateTopicsWithoutGate, type ActivationOptions, type ActivationRequest, type ActivationResult } from './activateTopics';
 import { loadTopics } from './loadTopics';
-import { readSubscription } from './subscriptions';
+import { readSubscription, type SubscriptionMaker } from './subscriptions';
 import { prepareTopics } from './topicTiers';
 import type { Topic, TopicProblem } from './topicTypes';
 
@@ -21,11 +21,11 @@ export interface TopicContext {
   subscriptionProblems: string[];
 }
 
-function toCompileTopics(paths: StorePaths, active: ReadonlyArray<{ topic: Topic }>, problems: string[]): CompileTopic[] {
+function toCompileTopics(paths: StorePaths, active: ReadonlyArray<{ topic: Topic }>, problems: string[], made?: SubscriptionMaker): CompileTopic[] {
   const keep = agentItemFilter(paths);
   // Topics often subscribe to the same file (playbooks.md): read and filter it once.
   const reads = new Map<string, ReturnType<typeof readSubscription>>();
-  const read = (sub: string) => reads.get(sub) ?? reads.set(sub, readSubscription(paths, sub, keep)).get(sub)!;
+  const read = (sub: string) => reads.get(sub) ?? reads.set(sub, readSubscription(paths, sub, keep, made)).get(sub)!;
   return active.map(({ topic }) => ({
     name: topic.name,
     instructions: topic.body,
@@ -49,10 +49,10 @@ export async function topicContext(paths: StorePaths, request: ActivationRequest
   return { topics: toCompileTopics(paths, activation.active, subscriptionProblems), activation, problems: set.problems, subscriptionProblems };
 }
 
-/** Topics for a context without tier 3 (hooks). */
-export function topicContextWithoutGate(paths: StorePaths, request: ActivationRequest, options: ActivationOptions): TopicContext {
+/** Topics for a context without tier 3 (hooks); `made` may keep the subscriptions' texts (see SubscriptionMaker). */
+export function topicContextWithoutGate(paths: StorePaths, request: ActivationRequest, options: ActivationOptions, made?: SubscriptionMaker): TopicContext {
   const set = loadTopics(paths);
   const activation = activateTopicsWithoutGate(paths, prepareTopics(set.topics), request, options);
   const subscriptionProblems: string[] = [];
-  return { topics: toCompileTopics(paths, activation.active, subscriptionProblems), activation, problems: set.problems, subscriptionProblems };
+  return { topics: toCompileTopics(paths, activation.active, subscriptionProblems, made), activation, problems: set.problems, subscriptionProblems };
 }

@@ -6,8 +6,8 @@
  * choose where conversations are sent. The same flow without dialogs is on the exported API.
  */
 import * as vscode from 'vscode';
-import { liveRuleText } from '../../core/harvest/liveWindow';
-import { DEFAULT_LIVE_WINDOW_MS, type HarvestReport } from '../../core/harvest/runHarvest';
+import { DEFAULT_LIVE_WINDOW_MS, liveRuleText } from '../../core/harvest/liveWindow';
+import type { HarvestReport } from '../../core/harvest/runHarvest';
 import { createProvider } from '../../core/providers/providerRegistry';
 import type { Provider } from '../../core/providers/provider';
 import { formatBytes, formatTokens, itemCountsText, reclaimText } from '../../core/util/format';

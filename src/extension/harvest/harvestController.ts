@@ -1,19 +1,20 @@
 /**
  * The harvest in VS Code: dry-run report → (user confirms) → distill with progress and
  * cancellation → the plan shown as diffs → (user accepts) → apply that plan, with no model call.
- * Nothing is written before the user accepts; a cancelled harvest writes nothing.
+ * Nothing is written before the user accepts; a cancelled harvest writes nothing. The runs and
+ * the apply happen in the language server (harvestServer.ts); the pending plan is kept here.
  */
 import * as vscode from 'vscode';
 import { agentSources } from '../../core/harvest/agentSources';
-import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
-import { runHarvest, type HarvestReport } from '../../core/harvest/runHarvest';
+import type { HarvestReport } from '../../core/harvest/runHarvest';
 import { queuedTranscripts } from '../../core/hooks/hookCapture';
 import { withoutItems } from '../../core/harvest/planSelection';
-import { undoLastHarvest, type UndoOutcome } from '../../core/harvest/undoLastHarvest';
+import type { UndoOutcome } from '../../core/harvest/undoLastHarvest';
 import type { Provider } from '../../core/providers/provider';
 import { logger } from '../log';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
+import type { HarvestRunOptions, HarvestServer } from './harvestServer';
 import { PlanDocumentProvider, toPlanUri } from './planDocuments';
 
 const log = logger('harvest');
@@ -33,7 +34,7 @@ export class HarvestController implements vscode.Disposable {
   /** Fires when a plan becomes pending or is applied/discarded. */
   readonly onDidChangePending = this.emitter.event;
 
-  constructor(private readonly store: StoreService) {}
+  constructor(private readonly store: StoreService, private readonly server: HarvestServer) {}
 
   get pending(): PendingHarvest | undefined {
     return this.pendingHarvest;
@@ -54,14 +55,22 @@ export class HarvestController implements vscode.Disposable {
     return sources;
   }
 
-  private common(provider: Provider) {
+  private options(mode: HarvestRunOptions['mode']): HarvestRunOptions {
     const settings = readSettings();
-    return { paths: this.store.paths, provider, reclaim: settings.reclaim, transcripts: settings.transcripts, digestEnabled: settings.digestEnabled, timeoutMs: settings.timeoutSeconds * 1000 };
+    return { mode, reclaim: settings.reclaim, transcripts: settings.transcripts, digestEnabled: settings.digestEnabled, timeoutMs: settings.timeoutSeconds * 1000 };
   }
 
   /** Classifies and estimates, writing nothing. */
   async dryRun(provider: Provider, sources = this.sources()): Promise<HarvestReport> {
-    return runHarvest({ ...this.common(provider), sources, mode: 'dry-run' });
+    return this.server.run(provider, sources, this.options('dry-run'));
+  }
+
+  /** The scheduled harvest: distill and apply at once, the configured sources, no preview. */
+  async applyNow(provider: Provider, onProgress?: (message: string) => void): Promise<HarvestReport> {
+    // As before the move to the server: the store's config.json decides about transcripts here.
+    const report = await this.server.run(provider, this.sources(), { ...this.options('apply'), transcripts: undefined }, undefined, onProgress);
+    this.store.fireChanged();
+    return report;
   }
 
   /** Distills and builds the plan; the plan becomes pending. Returns undefined when cancelled. */
@@ -71,7 +80,7 @@ export class HarvestController implements vscode.Disposable {
     this.running = controller;
     const subscription = token?.onCancellationRequested(() => controller.abort());
     try {
-      const report = await runHarvest({ ...this.common(provider), sources, mode: 'preview', signal: controller.signal, onProgress: progress });
+      const report = await this.server.run(provider, sources, this.options('preview'), controller.signal, progress);
       if (report.cancelled) {
         log.info('harvest cancelled; nothing was written');
         return undefined;
@@ -115,7 +124,7 @@ export class HarvestController implements vscode.Disposable {
       return pending.report;
     }
     // On an error (store busy, disk full) the plan stays pending: applying it again is safe.
-    const report = await applyPreviewedHarvest(this.store.paths, pending.report);
+    const report = await this.server.apply(pending.report);
     this.discard();
     if (report.stale) log.warn(`harvest preview out of date, nothing written: ${report.stale.join('; ')}`);
     else this.store.fireChanged();
@@ -137,7 +146,7 @@ export class HarvestController implements vscode.Disposable {
 
   /** Puts the store back as it was before the last apply ("Undo Last Harvest"), or says why not. */
   async undo(): Promise<UndoOutcome> {
-    const outcome = await undoLastHarvest(this.store.paths);
+    const outcome = await this.server.undo();
     if (outcome.status === 'undone') this.store.fireChanged();
     return outcome;
   }

@@ -6,7 +6,7 @@
  * running or a previewed plan waits for the person (applying would make that preview stale).
  */
 import * as vscode from 'vscode';
-import { runHarvest, type HarvestReport } from '../../core/harvest/runHarvest';
+import type { HarvestReport } from '../../core/harvest/runHarvest';
 import { createProvider } from '../../core/providers/providerRegistry';
 import { itemCountsText } from '../../core/util/format';
 import { Disposable } from '../lifecycle';
@@ -48,13 +48,7 @@ export class HarvestScheduler extends Disposable {
       const resolution = await resolveProvider(this.context.secrets);
       const provider = resolution.provider ?? createProvider('rules');
       if (!resolution.provider) log.info(`scheduled harvest uses the rules extractor: ${resolution.problem}`);
-      const settings = readSettings();
-      const report = await runHarvest({
-        paths: this.store.paths, sources: this.harvest.sources(), mode: 'apply', provider,
-        reclaim: settings.reclaim, digestEnabled: settings.digestEnabled, timeoutMs: settings.timeoutSeconds * 1000,
-        onProgress: (message) => log.info(message),
-      });
-      this.store.fireChanged();
+      const report = await this.harvest.applyNow(provider, (message) => log.info(message));
       const harvested = report.conversations.filter((c) => c.status === 'harvested').length;
       const text = harvested ? `Lore: scheduled harvest took ${report.plan ? itemCountsText(report.plan.items) : 'no new items'} from ${harvested} conversation(s)` : 'Lore: scheduled harvest found nothing new';
       log.info(`${text}${report.failed ? `; ${report.failed} failed (kept for the next run)` : ''}`);

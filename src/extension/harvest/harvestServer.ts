@@ -1,0 +1,113 @@
+/**
+ * The client side of the harvest in the language server (src/server/serverHarvest.ts): sends
+ * `lore/harvestRun` and `lore/harvestApply`, answers the server's `lore/providerGenerate` with
+ * the run's provider (VS Code's language models and the secret keys live here), forwards
+ * `lore/harvestProgress` to the run's progress and cancellation as `lore/harvestCancel`. The
+ * importers, the plan and the writes stay out of the extension host.
+ */
+import type * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { HarvestReport } from '../../core/harvest/runHarvest';
+import { ProviderError, type Provider } from '../../core/providers/provider';
+import type { UndoOutcome } from '../../core/harvest/undoLastHarvest';
+import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
+import { Disposable } from '../lifecycle';
+import type { NotesClient } from '../notes/notesClient';
+
+/** One harvest run as the client sees it. */
+interface ClientRun {
+  provider: Provider;
+  signal: AbortSignal;
+  progress?: (message: string) => void;
+}
+
+/** What a run asks of the server besides the sources and the provider. */
+export type HarvestRunOptions = Pick<HarvestRunRequest.Params, 'mode' | 'reclaim' | 'transcripts' | 'digestEnabled' | 'timeoutMs'>;
+
+let nextRun = 0;
+
+export class HarvestServer extends Disposable {
+  private readonly runs = new Map<string, ClientRun>();
+  private handlers: vscode.Disposable[] = [];
+
+  constructor(private readonly notes: NotesClient) {
+    super();
+    // Each (re)started client gets the handlers; the previous client's go with it.
+    this._register(notes.onDidStart((client) => this.attach(client)));
+    this._register({ dispose: () => this.detach() });
+  }
+
+  private detach(): void {
+    for (const handler of this.handlers) handler.dispose();
+    this.handlers = [];
+  }
+
+  private attach(client: LanguageClient): void {
+    this.detach();
+    // `type` is read only now: building it loads the LSP library (see src/shared/protocol.ts).
+    this.handlers.push(
+      client.onNotification(HarvestProgressNotification.type, (params) => this.runs.get(params.runId)?.progress?.(params.message)),
+      client.onRequest(ProviderGenerateRequest.type, (params, token) => this.generate(params, token)),
+    );
+  }
+
+  /** One model call of a run, with the run's provider; its failure goes back as a ProviderFailure. */
+  private async generate(params: ProviderGenerateRequest.Params, token: vscode.CancellationToken): Promise<ProviderGenerateRequest.Result> {
+    const run = this.runs.get(params.runId);
+    if (!run) throw new Error(`no harvest run ${params.runId} is waiting for a model`);
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    const subscription = token.onCancellationRequested(abort);
+    run.signal.addEventListener('abort', abort, { once: true });
+    try {
+      return await run.provider.generate({ ...params.request, signal: controller.signal });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      const { LSPErrorCodes, ResponseError } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
+      const prefix = `${error.provider}: `;
+      const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+      const failure: ProviderFailure = { provider: error.provider, kind: error.kind, message, ...(error.status === undefined ? {} : { status: error.status }) };
+      throw new ResponseError(LSPErrorCodes.RequestFailed, error.message, failure);
+    } finally {
+      subscription.dispose();
+      run.signal.removeEventListener('abort', abort);
+    }
+  }
+
+  private async client(): Promise<LanguageClient> {
+    const client = await this.notes.ready();
+    if (!client?.isRunning()) throw new Error("Lore's language server is not running, and the harvest runs there (see Output › Lore Language Server)");
+    return client;
+  }
+
+  /** Runs a harvest in the server with `provider`; `signal` cancels it (the report then says `cancelled`). */
+  async run(provider: Provider, sources: string[], options: HarvestRunOptions, signal?: AbortSignal, progress?: (message: string) => void): Promise<HarvestReport> {
+    const client = await this.client();
+    const runId = `run-${++nextRun}-${Date.now()}`;
+    const controller = new AbortController();
+    const cancel = () => {
+      controller.abort();
+      void client.sendNotification(HarvestCancelNotification.type, { runId }).catch(() => undefined);
+    };
+    if (signal?.aborted) cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    this.runs.set(runId, { provider, signal: controller.signal, progress });
+    try {
+      const params: HarvestRunRequest.Params = { runId, sources, provider: { name: provider.name, label: provider.label, offline: provider.offline }, ...options };
+      return await client.sendRequest(HarvestRunRequest.type, params);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+      this.runs.delete(runId);
+    }
+  }
+
+  /** Undoes the last apply, in the server. */
+  async undo(): Promise<UndoOutcome> {
+    return (await this.client()).sendRequest(HarvestUndoRequest.type, {});
+  }
+
+  /** Writes a previewed plan as shown (or reports it `stale`), in the server. */
+  async apply(report: HarvestReport): Promise<HarvestReport> {
+    return (await this.client()).sendRequest(HarvestApplyRequest.type, { report });
+  }
+}

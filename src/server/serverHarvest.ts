@@ -1,0 +1,95 @@
+/**
+ * The harvest in the language server: `lore/harvestRun` runs core's runHarvest here (scan,
+ * classify, import, distill's parsing, plan, and apply for the scheduled harvest) and
+ * `lore/harvestApply` writes a previewed plan (`lore/harvestUndo` takes the last one back), so the extension host keeps none of that code. The
+ * model is the client's: each call goes back as `lore/providerGenerate` (VS Code's language
+ * models exist only in the extension host, and API keys stay in its secret storage), except
+ * for the offline rules extractor, which runs here. Free of the connection (ServerHarvestHooks),
+ * so tests can drive it in process.
+ */
+import { applyPreviewedHarvest } from '../core/harvest/applyPreviewed';
+import { runHarvest, type HarvestReport } from '../core/harvest/runHarvest';
+import { previewFromData } from '../core/harvest/savedPlan';
+import { undoLastHarvest, type UndoOutcome } from '../core/harvest/undoLastHarvest';
+import { ProviderError, type ModelReply, type ModelRequest, type Provider } from '../core/providers/provider';
+import { createProvider } from '../core/providers/providerRegistry';
+import type { StorePaths } from '../core/store/storePaths';
+import type { HarvestRunRequest, ProviderFailure } from '../shared/protocol';
+
+/** What the harvest needs from the connection. */
+export interface ServerHarvestHooks {
+  progress(runId: string, message: string): void;
+  /** One model call on the client; rejects with an error whose `data` is a ProviderFailure when the provider failed. */
+  generate(runId: string, request: Omit<ModelRequest, 'signal'>, signal: AbortSignal | undefined): Promise<ModelReply>;
+}
+
+/** Whether an error's data is what the client sends for a provider's failure. */
+function providerFailure(data: unknown): ProviderFailure | undefined {
+  const d = data as Partial<ProviderFailure> | undefined;
+  return d && typeof d.provider === 'string' && typeof d.kind === 'string' && typeof d.message === 'string' ? (d as ProviderFailure) : undefined;
+}
+
+/** The client's provider as runHarvest sees it: each call made on the client, its errors classified as there. */
+function clientProvider(runId: string, described: HarvestRunRequest.Params['provider'], hooks: ServerHarvestHooks): Provider {
+  return {
+    name: described.name,
+    label: described.label,
+    offline: described.offline,
+    async generate(request: ModelRequest): Promise<ModelReply> {
+      const { signal, ...rest } = request;
+      if (signal?.aborted) throw new ProviderError(described.name, 'cancelled', 'cancelled');
+      try {
+        return await hooks.generate(runId, rest, signal);
+      } catch (error) {
+        const failure = providerFailure((error as { data?: unknown }).data);
+        if (failure) throw new ProviderError(failure.provider, failure.kind, failure.message, failure.status);
+        if (signal?.aborted) throw new ProviderError(described.name, 'cancelled', 'cancelled');
+        throw new Error((error as Error).message, { cause: error });
+      }
+    },
+  };
+}
+
+/** Runs and applies harvests for one store; one AbortController per running run. */
+export class ServerHarvest {
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(private readonly paths: StorePaths, private readonly hooks: ServerHarvestHooks) {}
+
+  /** A dry run, preview or (scheduled) apply, as runHarvest would do it in the client's process. */
+  async run(params: HarvestRunRequest.Params): Promise<HarvestReport> {
+    const controller = new AbortController();
+    this.running.get(params.runId)?.abort();
+    this.running.set(params.runId, controller);
+    try {
+      const provider = params.provider.name === 'rules' ? createProvider('rules') : clientProvider(params.runId, params.provider, this.hooks);
+      return await runHarvest({
+        paths: this.paths, sources: params.sources, mode: params.mode, provider,
+        reclaim: params.reclaim, transcripts: params.transcripts, digestEnabled: params.digestEnabled, timeoutMs: params.timeoutMs,
+        signal: controller.signal, onProgress: (message) => this.hooks.progress(params.runId, message),
+      });
+    } finally {
+      if (this.running.get(params.runId) === controller) this.running.delete(params.runId);
+    }
+  }
+
+  /** Stops a running run (it answers with `cancelled: true`); unknown ids are ignored. */
+  cancel(runId: string): void {
+    this.running.get(runId)?.abort();
+  }
+
+  /** Writes a previewed plan sent back by the client, checked like a saved plan file first. */
+  apply(report: unknown): Promise<HarvestReport> {
+    return applyPreviewedHarvest(this.paths, previewFromData(report, 'the harvest plan to apply'));
+  }
+
+  /** "Undo Last Harvest": the store as it was before the last apply, or why not. */
+  undo(): Promise<UndoOutcome> {
+    return undoLastHarvest(this.paths);
+  }
+
+  dispose(): void {
+    for (const controller of this.running.values()) controller.abort();
+    this.running.clear();
+  }
+}

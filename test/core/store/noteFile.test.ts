@@ -1,0 +1,56 @@
+import * as assert from 'node:assert/strict';
+import { listItems } from '../../../src/core/knowledge/categoryFile';
+import { parseNoteFile, readCoreFrontmatter, renderNoteFile, type NoteFileMeta } from '../../../src/core/store/noteFile';
+import { parseFrontmatter } from '../../../src/core/util/yamlFrontmatter';
+
+/** What parseNoteFile made of a text before it had a fast path: gray-matter's reading of it. */
+function viaYaml(text: string) {
+  const { data, content } = parseFrontmatter(text.replace(/^\ufeff/, ''));
+  const meta: NoteFileMeta = {
+    path: typeof data.path === 'string' ? data.path : '',
+    fileId: typeof data.file_id === 'string' ? data.file_id : '',
+    size: typeof data.size === 'number' ? data.size : -1,
+    fingerprint: typeof data.fingerprint === 'string' ? data.fingerprint : '',
+  };
+  return { meta, body: content, notes: listItems(content) };
+}
+
+describe('note files: reading Lore’s own frontmatter without YAML', () => {
+  it('reads what renderNoteFile writes exactly as the YAML parser does, whatever the path holds', () => {
+    const metas: NoteFileMeta[] = [
+      { path: 'src/app.ts', fileId: '2049:1234', size: 5120, fingerprint: 'sha256:ab' },
+      { path: 'src/we "ird":#path.ts', fileId: '2049:123456789012345678', size: 0, fingerprint: '' },
+      { path: 'ünï/cødé 😀.ts', fileId: '1:2', size: -1, fingerprint: 'sha256:' },
+      { path: 'C:\\Users\\me\\x.ts', fileId: '1:3', size: 9007199254740991, fingerprint: 'x' },
+      { path: 'tab\there\nnewline\u0001ctl/— ---.ts', fileId: '', size: 12, fingerprint: '---' },
+      { path: '/abs/outside/ws.ts', fileId: '7:8', size: 3, fingerprint: 'sha256:ff' },
+    ];
+    const bodies = ['# src/app.ts\n\n- one [from: c, 2026-01-01]\n- two\n  continued\n', '', '\n\n- after blank lines\n', '\r- starts with CR\n', '---\n- a rule line first\n'];
+    for (const meta of metas) {
+      for (const body of bodies) {
+        for (const text of [renderNoteFile(meta, body), '\ufeff' + renderNoteFile(meta, body)]) {
+          assert.ok(readCoreFrontmatter(text.replace(/^\ufeff/, '')), `fast path taken for ${JSON.stringify(text)}`);
+          assert.deepEqual(parseNoteFile(text), viaYaml(text), JSON.stringify(text));
+        }
+      }
+    }
+  });
+
+  it('leaves anything else to the YAML parser: hand-edited, CRLF, reordered, broken', () => {
+    const texts = [
+      '---\r\npath: "crlf.ts"\r\nfile_id: "1:3"\r\nsize: 4\r\nfingerprint: "x"\r\n---\r\n- a\r\n',
+      '---\npath: hand written\nsize: 7\n---\n- a\n- b\n',
+      '---\nfile_id: "1:2"\npath: "reordered.ts"\nsize: 1\nfingerprint: ""\n---\n- a\n',
+      '---\npath: "a.ts"\nfile_id: "1:2"\nsize: 0123\nfingerprint: ""\n---\n- leading zero\n',
+      '---\npath: "a.ts"\nfile_id: "1:2"\nsize: 1\nfingerprint: "\\x41"\n---\n- a YAML-only escape\n',
+    ];
+    for (const text of texts) {
+      assert.equal(readCoreFrontmatter(text), undefined, JSON.stringify(text));
+      assert.deepEqual(parseNoteFile(text), viaYaml(text), JSON.stringify(text));
+    }
+    // A broken frontmatter keeps every line as body, so no note is lost.
+    const broken = '---\npath: "broken\n---\n- a\n';
+    assert.equal(readCoreFrontmatter(broken), undefined);
+    assert.deepEqual(parseNoteFile(broken).notes.map((n) => n.text), ['a']);
+  });
+});

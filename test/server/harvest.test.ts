@@ -1,0 +1,141 @@
+/**
+ * The harvest in the language server (lore/harvestRun, lore/harvestApply), over LSP to the real
+ * dist/server.js, as the extension drives it: the test plays the client, whose provider answers
+ * the server's lore/providerGenerate (here the real rules extractor, run on the client side of the
+ * connection), and sees progress, cancellation and provider failures as the extension would.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ResponseError } from 'vscode-languageserver-protocol/node';
+import { planItems, withoutItems } from '../../src/core/harvest/planSelection';
+import { createProvider } from '../../src/core/providers/providerRegistry';
+import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, ProviderGenerateRequest, type ProviderFailure } from '../../src/shared/protocol';
+import { REPO_ROOT } from '../helpers/paths';
+import { snapshotTree } from '../helpers/cli';
+import type { LspTestClient } from './lspClient';
+import { makeWorkspace, type TestWorkspace } from './serverFixtures';
+
+const CONVERSATION = path.join(REPO_ROOT, 'examples', 'conversations', '2026-11-18-cache-layout.md');
+const CLIENT_PROVIDER = { name: 'client-model', label: 'a model of the client', offline: false };
+
+describe('language server: the harvest runs in the server, the model on the client (LSP over stdio)', function () {
+  this.timeout(30_000);
+  let w: TestWorkspace;
+  let client: LspTestClient;
+  let calls: ProviderGenerateRequest.Params[];
+  let progress: HarvestProgressNotification.Params[];
+  /** How the client answers a model call (default: the rules extractor, on this side of the connection). */
+  let answer: (params: ProviderGenerateRequest.Params, token: { isCancellationRequested: boolean; onCancellationRequested: (f: () => void) => unknown }) => Promise<ProviderGenerateRequest.Result>;
+
+  beforeEach(async () => {
+    w = makeWorkspace();
+    fs.mkdirSync(w.paths.inbox, { recursive: true });
+    fs.copyFileSync(CONVERSATION, path.join(w.paths.inbox, path.basename(CONVERSATION)));
+    w.write('src/context/buildContext.ts', 'export const buildContext = 1;\n');
+    client = await w.start();
+    calls = [];
+    progress = [];
+    const rules = createProvider('rules');
+    answer = (params) => rules.generate(params.request);
+    client.connection.onRequest(ProviderGenerateRequest.method, (params: ProviderGenerateRequest.Params, token) => {
+      calls.push(params);
+      return answer(params, token);
+    });
+    client.connection.onNotification(HarvestProgressNotification.method, (p: HarvestProgressNotification.Params) => {
+      progress.push(p);
+    });
+  });
+
+  afterEach(async () => {
+    await client.stop();
+  });
+
+  /** The store without its derived, deletable folders. */
+  const knowledge = () => Object.fromEntries(Object.entries(snapshotTree(w.paths.root)).filter(([file]) => !/^\.(cache|index|logs)\//.test(file)));
+
+  const run = (mode: HarvestRunRequest.Params['mode'], runId = 'r1') =>
+    client.connection.sendRequest(HarvestRunRequest.type, { runId, mode, sources: [w.paths.inbox], provider: CLIENT_PROVIDER, reclaim: 'archive' });
+
+  it('dry run, preview (the model called through the client, progress sent), nothing written until apply writes the plan; undo takes it back', async () => {
+    const before = knowledge();
+    const dry = await run('dry-run');
+    assert.equal(dry.totals.counts.harvest, 1);
+    assert.equal(calls.length, 0, 'a dry run calls no model');
+    const preview = await run('preview');
+    assert.equal(preview.cancelled, false);
+    assert.ok(calls.length >= 1 && calls.every((c) => c.runId === 'r1' && c.request.task === 'harvest'));
+    assert.match(calls[0].request.content, /Prompt cache layout/);
+    assert.ok(progress.some((p) => p.runId === 'r1' && p.message.length > 0), 'progress reaches the client');
+    assert.equal(preview.provider, CLIENT_PROVIDER.label);
+    const decisions = preview.plan!.changes.find((c) => c.file.endsWith('decisions.md'));
+    assert.match(decisions!.after!, /order the context layers stable to volatile/);
+    assert.deepEqual(knowledge(), before, 'a preview writes nothing (the model replies are cached, in .cache/)');
+    const applied = await client.connection.sendRequest(HarvestApplyRequest.type, { report: preview });
+    assert.equal(applied.stale, undefined);
+    assert.ok(applied.applied);
+    assert.equal(fs.readFileSync(path.join(w.paths.root, 'decisions.md'), 'utf8'), decisions!.after);
+    assert.ok(!fs.existsSync(path.join(w.paths.inbox, path.basename(CONVERSATION))), 'the conversation left the inbox');
+    assert.equal(calls.length, calls.filter((c) => c.runId === 'r1').length, 'apply calls no model');
+    // The same plan again is stale: the ledger moved on.
+    const again = await client.connection.sendRequest(HarvestApplyRequest.type, { report: preview });
+    assert.ok(again.stale?.length);
+    // Undo Last Harvest, in the server too: the knowledge is as before the apply, the conversation back in the inbox.
+    const undone = await client.connection.sendRequest(HarvestUndoRequest.type, {});
+    assert.equal(undone.status, 'undone');
+    // (The .gitignore the first apply wrote into the store stays: it is the store's, not the harvest's.)
+    const { '.gitignore': _ignore, ...after } = knowledge();
+    assert.deepEqual(after, before);
+  });
+
+  it('a cancelled run answers cancelled and writes nothing; the client’s model call is cancelled with it', async () => {
+    const before = knowledge();
+    let cancelledCall = false;
+    answer = (_params, token) => new Promise((_resolve, reject) => {
+      token.onCancellationRequested(() => {
+        cancelledCall = true;
+        const failure: ProviderFailure = { provider: CLIENT_PROVIDER.name, kind: 'cancelled', message: 'cancelled' };
+        reject(new ResponseError(-32803, `${CLIENT_PROVIDER.name}: cancelled`, failure));
+      });
+      void client.connection.sendNotification(HarvestCancelNotification.type, { runId: 'r2' });
+    });
+    const report = await run('preview', 'r2');
+    assert.equal(report.cancelled, true);
+    assert.ok(cancelledCall, 'the in-flight model call was cancelled');
+    assert.deepEqual(knowledge(), before);
+  });
+
+  it('a provider failure on the client is classified in the server as it would be in process', async () => {
+    answer = () => {
+      const failure: ProviderFailure = { provider: CLIENT_PROVIDER.name, kind: 'auth', message: 'invalid API key', status: 401 };
+      return Promise.reject(new ResponseError(-32803, `${CLIENT_PROVIDER.name}: invalid API key`, failure));
+    };
+    const report = await run('preview', 'r3');
+    assert.equal(report.failed, 1);
+    const outcome = report.conversations.find((c) => c.status === 'harvest-failed');
+    assert.match(outcome!.error!, /client-model: invalid API key/);
+    assert.equal(calls.length, 1, 'an auth failure stops the run: no retry, no next call');
+  });
+
+  it('Choose Harvest Items…: the plan the client narrowed (a line and the reclaim rejected) is what the server writes', async () => {
+    const preview = await run('preview');
+    const items = planItems(w.paths, preview.plan!);
+    const rejected = items.filter((i) => (i.kind === 'line' && /order the context layers/.test(i.line)) || i.kind === 'reclaim');
+    assert.equal(rejected.length, 2);
+    const chosen = withoutItems(w.paths, preview.plan!, rejected.map((i) => i.id));
+    const applied = await client.connection.sendRequest(HarvestApplyRequest.type, { report: { ...preview, plan: chosen, conversations: chosen.outcomes } });
+    assert.equal(applied.stale, undefined);
+    assert.ok(!fs.existsSync(path.join(w.paths.root, 'decisions.md')), 'its only new line rejected, decisions.md is not written');
+    assert.match(fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8'), /byte-identical prefix/);
+    assert.ok(fs.existsSync(path.join(w.paths.inbox, path.basename(CONVERSATION))), 'the rejected reclaim kept the conversation');
+  });
+
+  it('a plan that reclaims outside the inbox is refused before anything is written', async () => {
+    const preview = await run('preview');
+    const outside = w.write('keep-me.md', 'not in the inbox\n');
+    const forged = { ...preview, plan: { ...preview.plan!, outcomes: preview.plan!.outcomes.map((o) => ({ ...o, path: outside, inInbox: true, reclaim: 'delete' as const })) } };
+    await assert.rejects(client.connection.sendRequest(HarvestApplyRequest.type, { report: forged }), /not in the store's inbox/);
+    assert.ok(fs.existsSync(outside));
+    await assert.rejects(client.connection.sendRequest(HarvestApplyRequest.method, { report: { plan: { changes: 'x' } } }), /not a Lore harvest plan/);
+  });
+});
