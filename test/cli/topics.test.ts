@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeWorkspace, runCli } from '../helpers/cli';
 import { moduleRecorder } from '../helpers/moduleRecorder';
-import { CLI, CLI_BUNDLE, makeTempDir } from '../helpers/paths';
+import { CLI, HOOK_BUNDLE, makeTempDir } from '../helpers/paths';
 import { startStub, type StubServer } from '../helpers/stubServers';
 
 const DEPLOY = `---
@@ -188,10 +188,10 @@ describe('lore hook with topics', () => {
     const recorder = moduleRecorder();
     const tool = await hook({ hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(ws, 'db', 'migrations', '002_totals.sql'), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 't1' }, { spawn: true, env: { NODE_OPTIONS: recorder.nodeOptions } });
     assert.deepEqual([tool.code, tool.stdout, tool.stderr], [0, '', '']);
-    // On every tool call: the CLI bundle and nothing else (no native module, no zod, no package).
+    // On every tool call: the launcher and the hook's own bundle, nothing else (no native module, no zod, no package).
     const loaded = recorder.read();
     assert.deepEqual(loaded.requests.filter((r) => !require('node:module').isBuiltin(r) && !/^[./]/.test(r)), []);
-    assert.deepEqual(loaded.files.filter((f) => f !== CLI && f !== CLI_BUNDLE), []);
+    assert.deepEqual(loaded.files, [CLI, HOOK_BUNDLE]);
     const next = await contextOf({ hook_event_name: 'UserPromptSubmit', prompt: 'rename the totals variable' });
     assert.match(next, /## topic: migrations-dir\n\nNever edit an applied migration/);
     const log = fs.readFileSync(path.join(root, '.logs', 'gates.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
