@@ -13,6 +13,7 @@ import type { SourceFile } from './scanSources';
 import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
 import type { Conversation } from '../conversations/conversation';
+import type { PrivateMarkers } from '../safety/privateSpans';
 import { readAssembledSource } from './assembledSources';
 import type { KnownFiles } from './knownFiles';
 import { liveReason } from './liveWindow';
@@ -80,6 +81,8 @@ export interface ClassifyOptions {
   maxRawBytes?: number;
   /** Hashes of unchanged files outside the inbox: a file the ledger proves is not read again. */
   knownFiles?: KnownFiles;
+  /** Private-span markers besides the default pair (privateSpans.ts), applied where each candidate is imported. */
+  privateMarkers?: readonly PrivateMarkers[];
 }
 
 function looksBinary(buffer: Buffer): boolean {
@@ -170,7 +173,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       cls = 'live';
       reason = liveReason(mtimeMs, now, liveWindow);
     } else {
-      const imported = importMeasured(file.path, buffer.toString('utf8'));
+      const imported = importMeasured(file.path, buffer.toString('utf8'), { privateMarkers: options.privateMarkers });
       rendered = imported.size;
       if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
         cls = 'too-large';

@@ -16,7 +16,10 @@ import { MAX_RAW_SOURCE_BYTES } from '../constants';
 import { vscodeUserDataDirs, claudeHome } from '../discovery/toolLocations';
 import { comparablePath, type Host } from '../discovery/host';
 import { isConversationFileName } from '../harvest/scanSources';
+import { isUtf8 } from 'node:buffer';
+import { hasPrivateMarker, stripPrivateRaw } from '../safety/privateSpans';
 import { writeFileAtomic } from '../store/atomicWrite';
+import { storePrivateMarkers } from '../store/storeConfig';
 import { isInside, type StorePaths } from '../store/storePaths';
 import { sha256Hash } from '../util/sha256';
 import { CAPTURE_EVENTS } from './hookEvents';
@@ -169,8 +172,21 @@ function readFully(fd: number, size: number): Buffer {
   return data.subarray(0, offset);
 }
 
+/**
+ * The bytes a copy holds: the session's, with private spans removed record by record (the copy
+ * is written into the store, so what is private never lands there; the importer reads it as
+ * usual). Bytes that are not valid UTF-8 are copied as they are: the harvest never imports them.
+ */
+function withoutPrivate(paths: StorePaths, file: string, raw: Buffer): Buffer {
+  if (!isUtf8(raw)) return raw;
+  const text = raw.toString('utf8');
+  const markers = storePrivateMarkers(paths.config);
+  if (!hasPrivateMarker(text, markers)) return raw;
+  return Buffer.from(stripPrivateRaw(text, file, markers), 'utf8');
+}
+
 function copyToInbox(paths: StorePaths, key: string, transcript: CheckedTranscript): CaptureResult {
-  const data = readFully(transcript.fd, transcript.size);
+  const data = withoutPrivate(paths, transcript.file, readFully(transcript.fd, transcript.size));
   const ext = path.extname(transcript.file).toLowerCase();
   const name = `${key}-${sha256Hash().update(data).digest('hex').slice(0, 12)}${ext}`;
   const target = path.join(paths.inbox, name);
