@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { MAX_HARVEST_SOURCE_BYTES, MAX_RAW_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../constants';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
+import { forgottenConversationAt } from '../store/tombstones';
 import type { SourceFile } from './scanSources';
 import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
@@ -42,10 +43,12 @@ export type ConversationClass =
   /** Over the --max-harvest-bytes budget: left for the next run. */
   | 'deferred'
   /** Could not be read (permissions, vanished). */
-  | 'unreadable';
+  | 'unreadable'
+  /** A person forgot this conversation for good (`lore forget`; ledger tombstones): never harvested again. */
+  | 'forgotten';
 
 export const CONVERSATION_CLASSES: readonly ConversationClass[] = [
-  'harvest', 'retry', 'harvested', 'duplicate', 'too-large', 'binary', 'empty', 'live', 'deferred', 'unreadable',
+  'harvest', 'retry', 'harvested', 'duplicate', 'too-large', 'binary', 'empty', 'live', 'deferred', 'unreadable', 'forgotten',
 ];
 
 export interface ClassifiedConversation extends Partial<RenderedSize> {
@@ -161,7 +164,11 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     let cls: ConversationClass;
     let reason: string | undefined;
     let rendered: RenderedSize | undefined;
-    if (permitsReclaim(entry)) cls = 'harvested';
+    const forgottenAt = forgottenConversationAt(ledger, entry?.id, sha256);
+    if (forgottenAt) {
+      cls = 'forgotten';
+      reason = forgottenReason(forgottenAt);
+    } else if (permitsReclaim(entry)) cls = 'harvested';
     else if (buffer === undefined) {
       cls = 'too-large';
       reason = `raw file over ${formatBytes(maxRaw)}, not read`;
@@ -175,7 +182,12 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     } else {
       const imported = importMeasured(file.path, buffer.toString('utf8'), { privateMarkers: options.privateMarkers });
       rendered = imported.size;
-      if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
+      const forgotten = forgottenConversationAt(ledger, imported.conversation.id);
+      if (forgotten) {
+        // The same conversation, grown or copied since it was forgotten: still forgotten.
+        cls = 'forgotten';
+        reason = forgottenReason(forgotten);
+      } else if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
         cls = 'too-large';
         reason = `rendered transcript over ${formatBytes(MAX_HARVEST_SOURCE_BYTES)}`;
       } else if (planned + rendered.renderedBytes > budget) cls = 'deferred';
@@ -188,6 +200,10 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     out.push({ ...base, ...rendered, class: cls, reason });
   }
   return out;
+}
+
+function forgottenReason(at: string): string {
+  return `forgotten on ${at.slice(0, 10)} (lore forget): not harvested again`;
 }
 
 export interface DryRunTotals {

@@ -219,6 +219,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
 
     report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
     if (keepTranscripts) planTranscripts(paths, report.plan, transcripts, privateMarkers);
+    const forgotten = report.plan.forgotten?.length;
+    if (forgotten) report.warnings.push(`${forgotten === 1 ? '1 item was' : `${forgotten} items were`} left out: forgotten for good (lore forget), see the ledger's "forgotten"`);
     const held = heldWarning(report.plan.held);
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
