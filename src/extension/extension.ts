@@ -32,6 +32,7 @@ import { addManualNote, registerNoteCommands } from './notes/noteCommands';
 import { decideHeldItem, editHeldItem, registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
+import { registerForgetConversationCommand } from './views/forgetConversationCommand';
 import { registerRecallTool } from './search/recallTool';
 import { createRememberTool, registerRememberTool, type RememberToolInput } from './search/rememberTool';
 import { registerSearchTools } from './search/searchTool';
@@ -161,6 +162,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.window.registerTreeDataProvider('lore.topics', views.topics),
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
+    registerForgetConversationCommand(notes, store),
     participant.disposable,
     directModels,
     ...registerCacheCommands(store, caches),

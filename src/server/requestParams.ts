@@ -13,6 +13,8 @@ import type {
   DidDeleteFilesRequest,
   DidRenameFilesRequest,
   FileDecorationsRequest,
+  ForgetConversationRequest,
+  PlanForgetRequest,
   LoreInitializationOptions,
   MarkNotesValidRequest,
   NoteFilesRequest,
@@ -61,6 +63,7 @@ export const paramsSchemas = {
   didRenameFiles: z.object({ files: z.array(z.object({ oldPath: filePath, newPath: filePath })).max(100_000) }) satisfies z.ZodType<DidRenameFilesRequest.Params>,
   didDeleteFiles: z.object({ files: paths }) satisfies z.ZodType<DidDeleteFilesRequest.Params>,
   markNotesValid: z.object({ path: filePath }) satisfies z.ZodType<MarkNotesValidRequest.Params>,
+  forget: z.object({ conversation: z.string().trim().min(1).max(500) }).strict() satisfies z.ZodType<PlanForgetRequest.Params & ForgetConversationRequest.Params>,
   deleteNote: z.object({ noteFile: filePath, line: z.number().int().min(0), raw: z.string().max(100_000) }) satisfies z.ZodType<DeleteNoteRequest.Params>,
 };
 

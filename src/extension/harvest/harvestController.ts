@@ -56,7 +56,7 @@ export class HarvestController implements vscode.Disposable {
 
   private common(provider: Provider) {
     const settings = readSettings();
-    return { paths: this.store.paths, provider, reclaim: settings.reclaim, transcripts: settings.transcripts, digestEnabled: settings.digestEnabled, timeoutMs: settings.timeoutSeconds * 1000 };
+    return { paths: this.store.paths, provider, reclaim: settings.reclaim, transcripts: settings.transcripts, digestEnabled: settings.digestEnabled, privateMarkers: settings.privateMarkers, timeoutMs: settings.timeoutSeconds * 1000 };
   }
 
   /** Classifies and estimates, writing nothing. */

@@ -51,7 +51,7 @@ export class HarvestScheduler extends Disposable {
       const settings = readSettings();
       const report = await runHarvest({
         paths: this.store.paths, sources: this.harvest.sources(), mode: 'apply', provider,
-        reclaim: settings.reclaim, digestEnabled: settings.digestEnabled, timeoutMs: settings.timeoutSeconds * 1000,
+        reclaim: settings.reclaim, digestEnabled: settings.digestEnabled, privateMarkers: settings.privateMarkers, timeoutMs: settings.timeoutSeconds * 1000,
         onProgress: (message) => log.info(message),
       });
       this.store.fireChanged();
