@@ -67,8 +67,8 @@ ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}
 ${UNDO_HELP.split('\n')[0]}
 
-Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
-and --help.`;
+Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore; the
+global store ~/.lore only with --global) and --help.`;
 
 /**
  * Runs one command and returns its exit code. `io` carries the output and, for callers that run

@@ -15,6 +15,7 @@ import { currentHost } from '../../core/discovery/host';
 import { captureSession, HookRefusal, readTranscriptTail } from '../../core/hooks/hookCapture';
 import { CONTEXT_EVENTS } from '../../core/hooks/hookEvents';
 import { parseHookInput, type HookInput } from '../../core/hooks/hookInput';
+import { foreignFolderReason } from '../../core/hooks/hookScope';
 import { logHook } from '../../core/hooks/hookLog';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
@@ -67,6 +68,12 @@ async function runHook(argv: string[], io: Output): Promise<number> {
   if (!isFolder(paths.root)) return EXIT_OK;
   if ('problem' in parsed) {
     logHook(paths, `hook: ${parsed.problem}`);
+    return EXIT_OK;
+  }
+  // Another project's session: no copy, no context from this store (hookScope.ts).
+  const foreign = foreignFolderReason(paths, folder, currentHost(envOf(io)));
+  if (foreign) {
+    logHook(paths, `${parsed.event} ${parsed.sessionId}: refused: ${foreign}`);
     return EXIT_OK;
   }
   if (CONTEXT_EVENTS.includes(parsed.event)) return answerWithContext(paths, parsed, folder, io);

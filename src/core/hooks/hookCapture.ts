@@ -23,6 +23,7 @@ import { storePrivateMarkers } from '../store/storeConfig';
 import { isInside, type StorePaths } from '../store/storePaths';
 import { sha256Hash } from '../util/sha256';
 import { CAPTURE_EVENTS } from './hookEvents';
+import { foreignTranscriptReason } from './hookScope';
 import type { HookInput } from './hookInput';
 import type { QueuedSession } from './hookSchemas';
 
@@ -125,6 +126,8 @@ export function sessionKey(tool: HookTool, sessionId: string): string {
 export function captureSession(paths: StorePaths, input: HookInput, host: Host, now = new Date()): CaptureResult {
   // Which tool sent it is known from where its transcript lies; an event no tool means harm by is ignored first.
   if (!CAPTURE_EVENTS.includes(input.event)) return { action: 'ignored', superseded: [] };
+  const foreign = foreignTranscriptReason(paths, input.transcriptPath, host);
+  if (foreign) throw new HookRefusal(foreign);
   const transcript = openTranscript(paths, host, input.transcriptPath);
   try {
     const key = sessionKey(transcript.tool, input.sessionId);
