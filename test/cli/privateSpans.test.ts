@@ -133,4 +133,17 @@ describe('private spans at every boundary', function () {
     assert.equal(report.conversations[0].format, 'claude-code');
     assert.ok(report.conversations[0].turns > 0);
   });
+
+  it('a prompt\'s private span names no file for the hook\'s context: its notes stay out', async () => {
+    const { ws, root } = await storeWithPair();
+    fs.writeFileSync(path.join(ws, 'src', 'billing.ts'), 'export const billing = 1;\n');
+    assert.equal((await runCli(['note', 'src/app.ts', 'app.ts is the entry point', '--root', root], { cwd: ws })).code, 0);
+    assert.equal((await runCli(['note', 'src/billing.ts', 'billing.ts talks to the bank', '--root', root], { cwd: ws })).code, 0);
+    const input = { session_id: 's1', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'Refactor src/app.ts. <private>also src/billing.ts</private> [[hide]]and src/billing.ts[[/hide]]' };
+    const result = await runCli(['hook'], { cwd: ws, env: { LORE_ROOT: '', LORE_SEARCH_BACKEND: '', LORE_EMBED_PROVIDER: '' }, input: JSON.stringify(input) });
+    assert.equal(result.code, 0, result.stderr);
+    const context = JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
+    assert.match(context, /app\.ts is the entry point/);
+    assert.ok(!context.includes('billing'), context);
+  });
 });

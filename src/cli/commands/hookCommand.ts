@@ -17,6 +17,8 @@ import { CONTEXT_EVENTS } from '../../core/hooks/hookEvents';
 import { parseHookInput, type HookInput } from '../../core/hooks/hookInput';
 import { foreignFolderReason } from '../../core/hooks/hookScope';
 import { logHook } from '../../core/hooks/hookLog';
+import { stripPrivateSpans } from '../../core/safety/privateSpans';
+import { storePrivateMarkers } from '../../core/store/storeConfig';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
 
@@ -95,7 +97,9 @@ function answerWithContext(paths: StorePaths, input: HookInput, folder: string, 
   const started = performance.now();
   try {
     const { buildHookContext } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
-    const text = buildHookContext(paths, { event: input.event, prompt: input.prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
+    // The prompt is conversation text: its private spans name no file, activate no topic and reach no embedding model.
+    const prompt = input.prompt === undefined ? undefined : stripPrivateSpans(input.prompt, storePrivateMarkers(paths.config));
+    const text = buildHookContext(paths, { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
       deadline: started + CONTEXT_TIME_LIMIT_MS,
       log: (message) => logHook(paths, `${input.event}: ${message}`),
     });
