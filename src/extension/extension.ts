@@ -32,7 +32,8 @@ import { addManualNote, registerNoteCommands } from './notes/noteCommands';
 import { decideHeldItem, editHeldItem, registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
-import { registerForgetConversationCommand } from './views/forgetConversationCommand';
+import { forgetConversation, planForgetting, registerForgetConversationCommand } from './views/forgetConversationCommand';
+import type { ForgetPlan, ForgetResult } from '../core/forget/forgetConversation';
 import { registerRecallTool } from './search/recallTool';
 import { createRememberTool, registerRememberTool, type RememberToolInput } from './search/rememberTool';
 import { registerSearchTools } from './search/searchTool';
@@ -80,6 +81,9 @@ export interface LoreApi {
   editHeldItem(itemId: string, text: string): Promise<ReviewEditResult>;
   /** Deletes a knowledge item or marks a task done, as the views' menu commands do once the person confirmed. */
   editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
+  /** What Forget This Conversation… lists, and what it does once the person said "Forget" (a modal a test cannot answer). */
+  planForgetting(conversation: string): Promise<ForgetPlan>;
+  forgetConversation(conversation: string): Promise<ForgetResult>;
   /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
   contextKeys: ContextKeys;
   /** @lore: what the chat participant answers, without the chat view. */
@@ -209,6 +213,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     editHeldItem: (itemId, text) => editHeldItem(store, itemId, text),
     runScheduledHarvest: () => scheduler.runNow(),
     editItem: (action, item) => editItem(store, action, item),
+    planForgetting: (conversation) => planForgetting(notes, conversation),
+    forgetConversation: (conversation) => forgetConversation(notes, store, conversation),
     contextKeys,
     mcp: mcp.provider,
     chat: participant.chat,

@@ -5,7 +5,7 @@
  * purged there, off the extension host).
  */
 import * as vscode from 'vscode';
-import type { ForgetPlan } from '../../core/forget/forgetConversation';
+import type { ForgetPlan, ForgetResult } from '../../core/forget/forgetConversation';
 import { ForgetConversationRequest, PlanForgetRequest } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { NotesClient } from '../notes/notesClient';
@@ -35,6 +35,24 @@ export function forgetPlanDetail(plan: ForgetPlan): string {
   ].join('\n');
 }
 
+async function runningClient(notes: NotesClient) {
+  const client = await notes.ready();
+  if (!client?.isRunning()) throw new Error('the Lore language server is not running (see the Lore log)');
+  return client;
+}
+
+/** What forgetting the conversation would do (the server plans; nothing is written). */
+export async function planForgetting(notes: NotesClient, conversation: string): Promise<ForgetPlan> {
+  return (await runningClient(notes)).sendRequest(PlanForgetRequest.type, { conversation });
+}
+
+/** Forgets the conversation, as the command does once the person said "Forget" (also the extension API's). */
+export async function forgetConversation(notes: NotesClient, store: StoreService, conversation: string): Promise<ForgetResult> {
+  const result = await (await runningClient(notes)).sendRequest(ForgetConversationRequest.type, { conversation });
+  store.fireChanged();
+  return result;
+}
+
 export function registerForgetConversationCommand(notes: NotesClient, store: StoreService): vscode.Disposable {
   return vscode.commands.registerCommand('lore.forgetConversation', (node?: LedgerEntryNode) => runCommand('Forget This Conversation', async () => {
     const conversation = node?.entry.id;
@@ -42,13 +60,10 @@ export function registerForgetConversationCommand(notes: NotesClient, store: Sto
       void vscode.window.showInformationMessage('Lore: this ledger entry does not name a conversation id (it was never harvested into items).');
       return undefined;
     }
-    const client = await notes.ready();
-    if (!client?.isRunning()) throw new Error('the Lore language server is not running (see the Lore log)');
-    const plan = await client.sendRequest(PlanForgetRequest.type, { conversation });
+    const plan = await planForgetting(notes, conversation);
     const choice = await vscode.window.showWarningMessage(`Lore: forget conversation ${conversation} for good?`, { modal: true, detail: forgetPlanDetail(plan) }, 'Forget');
     if (choice !== 'Forget') return undefined;
-    const result = await client.sendRequest(ForgetConversationRequest.type, { conversation });
-    store.fireChanged();
+    const result = await forgetConversation(notes, store, conversation);
     const problems = result.problems.length ? `; ${result.problems.length} files could not be removed (see the Lore log)` : '';
     void vscode.window.showInformationMessage(`Lore: forgot ${conversation}: ${result.plan.removed.length} items and ${result.removedFiles.length} files removed${problems}.`);
     return result;
