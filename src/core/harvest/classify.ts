@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { MAX_HARVEST_SOURCE_BYTES, MAX_RAW_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../constants';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
-import { forgottenConversationAt } from '../store/tombstones';
+import { forgottenConversationLookup } from '../store/tombstones';
 import type { SourceFile } from './scanSources';
 import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
@@ -122,6 +122,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
   const budget = options.maxHarvestBytes ?? Number.POSITIVE_INFINITY;
   const maxRaw = options.maxRawBytes ?? MAX_RAW_SOURCE_BYTES;
   const firstBySha = new Map<string, string>();
+  const forgottenAt = forgottenConversationLookup(ledger);
   let planned = 0;
   const out: ClassifiedConversation[] = [];
   for (const file of files) {
@@ -164,10 +165,10 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     let cls: ConversationClass;
     let reason: string | undefined;
     let rendered: RenderedSize | undefined;
-    const forgottenAt = forgottenConversationAt(ledger, entry?.id, sha256);
-    if (forgottenAt) {
+    const forgottenOn = forgottenAt(entry?.id, sha256);
+    if (forgottenOn) {
       cls = 'forgotten';
-      reason = forgottenReason(forgottenAt);
+      reason = forgottenReason(forgottenOn);
     } else if (permitsReclaim(entry)) cls = 'harvested';
     else if (buffer === undefined) {
       cls = 'too-large';
@@ -182,7 +183,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     } else {
       const imported = importMeasured(file.path, buffer.toString('utf8'), { privateMarkers: options.privateMarkers });
       rendered = imported.size;
-      const forgotten = forgottenConversationAt(ledger, imported.conversation.id);
+      const forgotten = forgottenAt(imported.conversation.id);
       if (forgotten) {
         // The same conversation, grown or copied since it was forgotten: still forgotten.
         cls = 'forgotten';

@@ -60,6 +60,18 @@ export function forgottenConversationAt(ledger: Ledger, id: string | undefined, 
 }
 
 /**
+ * forgottenConversationAt for many lookups (a harvest classifies thousands of files): the
+ * contents' hashes are indexed once.
+ */
+export function forgottenConversationLookup(ledger: Ledger): (id: string | undefined, sha256?: string) => string | undefined {
+  const conversations = ledger.forgotten?.conversations;
+  if (!conversations || Object.keys(conversations).length === 0) return () => undefined;
+  const bySha = new Map<string, string>();
+  for (const record of Object.values(conversations)) for (const sha of record.sha256) bySha.set(sha, record.at);
+  return (id, sha256) => (id !== undefined && conversations[id] ? conversations[id].at : sha256 === undefined ? undefined : bySha.get(sha256));
+}
+
+/**
  * A test for item lines a harvest must leave out: their id or their statement was forgotten.
  * Built once per plan (a set of ids and one of hashes).
  */
