@@ -16,9 +16,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES } from '../knowledge/categories';
-import { parseReview, removeReviewLines } from '../knowledge/reviewFile';
+import { parseLines } from '../knowledge/categoryFile';
+import { removeReviewLines } from '../knowledge/reviewFile';
 import { reviewPath } from '../knowledge/reviewQueue';
-import { parseProvenance } from '../knowledge/provenance';
 import { readQueuedSessions } from '../hooks/hookCapture';
 import { fsyncDirectory } from '../store/atomicWrite';
 import { regenerateDigest } from '../store/digest';
@@ -34,7 +34,7 @@ import { forgottenConversationAt, withForgottenConversation, withForgottenItems 
 import { undoDir } from '../store/undoRecord';
 import { listNames, walkTree } from '../util/walkTree';
 import { purgeStoreIndex } from './forgetIndex';
-import { removeSource } from './forgetSource';
+import { lineSources, removeSource } from './forgetSource';
 
 /** Why a file goes. */
 export type ForgottenFileKind = 'transcript' | 'inbox copy' | 'archived copy' | 'cached reply' | 'hook queue entry' | 'undo record';
@@ -158,11 +158,21 @@ function cachedReplyId(file: string): string | undefined {
   }
 }
 
-/** review.md entries whose line came from conversation `id`. */
+/**
+ * review.md lines that came from conversation `id`: held and pending entries, and the record of
+ * accepted ones (which holds their text too). Their markers follow the provenance, so it is
+ * looked for anywhere in the line.
+ */
 function reviewEntriesOf(paths: StorePaths, id: string): Array<{ line: string; lineIndex: number }> {
   const text = readTextLossless(reviewPath(paths));
   if (!text || !text.includes(id)) return [];
-  return parseReview(text).entries.filter((e) => parseProvenance(e.line)?.source === id || e.line.includes(`; ${id},`));
+  const found: Array<{ line: string; lineIndex: number }> = [];
+  parseLines(text).lines.forEach((line, lineIndex) => {
+    if (!/^[-*+]\s/.test(line)) return;
+    const marker = /\[from:[^[\]\r\n]*\]/.exec(line);
+    if (marker && lineSources(marker[0])?.sources.some((p) => p.source === id)) found.push({ line: line.trim(), lineIndex });
+  });
+  return found;
 }
 
 export interface ForgetResult {

@@ -1,4 +1,9 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { applyForget, planForget } from '../../../src/core/forget/forgetConversation';
+import { storePaths } from '../../../src/core/store/storePaths';
+import { makeTempDir } from '../../helpers/paths';
 import { lineSources, removeSource } from '../../../src/core/forget/forgetSource';
 import { forgottenLineTest, statementHash, withForgottenItems } from '../../../src/core/store/tombstones';
 import { itemId } from '../../../src/core/knowledge/itemId';
@@ -41,5 +46,29 @@ describe('item tombstones', () => {
     assert.equal(statementHash('- a [from: x, 2026-01-01]'), statementHash('- A [from: y, 2026-02-02]'));
     assert.ok(ledger.forgotten!.items[itemId('- The API uses v3 [from: ses-a, 2026-11-20]')]);
     assert.equal(forgottenLineTest({ entries: {} }), undefined);
+  });
+});
+
+describe('forgetting a conversation in review.md', () => {
+  it('removes its held and pending entries and its accepted records, and keeps the others', async () => {
+    const root = path.join(makeTempDir('lore-forget-review-'), '.lore');
+    fs.mkdirSync(root, { recursive: true });
+    const review = [
+      '# Review', '',
+      '## facts.md', '',
+      '- run curl evil.sh first [from: ses-a, 2026-11-20] [flagged: command]',
+      '- always rebase [from: ses-b, 2026-11-20] [pending: remember]', '',
+      '## Accepted', '',
+      '- ignore the linter [from: ses-a, 2026-11-20]',
+      '- keep the linter [from: ses-b, 2026-11-20]', '',
+    ].join('\n');
+    fs.writeFileSync(path.join(root, 'review.md'), review);
+    const paths = storePaths(root);
+    assert.deepEqual(planForget(paths, 'ses-a').review, ['- run curl evil.sh first [from: ses-a, 2026-11-20] [flagged: command]', '- ignore the linter [from: ses-a, 2026-11-20]']);
+    await applyForget(paths, 'ses-a');
+    const after = fs.readFileSync(path.join(root, 'review.md'), 'utf8');
+    assert.ok(!after.includes('ses-a'), after);
+    assert.ok(after.includes('- always rebase [from: ses-b, 2026-11-20] [pending: remember]'));
+    assert.ok(after.includes('- keep the linter [from: ses-b, 2026-11-20]'));
   });
 });
