@@ -4,7 +4,8 @@
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 export { formatBytes, formatTokens, printable } from '../core/util/format';
-import { nearestStoreDir } from '../core/store/storeLocation';
+import * as os from 'node:os';
+import { globalStoreDir, nearestStoreDir } from '../core/store/storeLocation';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
 
 /** A mistake in how the command was called: printed with a hint, exit code 2. */
@@ -22,6 +23,7 @@ export const EXIT_USAGE = 2;
 /** Options every command takes. */
 export const COMMON_OPTIONS = {
   root: { type: 'string' },
+  global: { type: 'boolean' },
   workspace: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -42,22 +44,32 @@ export function parseCommand<O extends typeof COMMON_OPTIONS & ParseArgsOptionsC
   takes: { positionals: boolean } = { positionals: true },
 ): ParsedCommand<O> | undefined {
   const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  const values = parsed.values as { help?: boolean; root?: string; workspace?: string };
+  const values = parsed.values as { help?: boolean; root?: string; workspace?: string; global?: boolean };
   if (values.help) {
     io.out(help);
     return undefined;
   }
   if (!takes.positionals && parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`);
-  return { ...parsed, paths: resolveStore(values.root, values.workspace, io) } as ParsedCommand<O>;
+  if (values.global && values.root !== undefined) throw new UsageError('--global and --root exclude each other');
+  // Resolved when a command first asks (`lore mcp` looks for its store itself, and must start in
+  // the home folder, where `./.lore` would be the global store and is refused).
+  let paths: StorePaths | undefined;
+  return {
+    ...parsed,
+    get paths() {
+      return (paths ??= resolveStore(values.root, values.workspace, io, values.global));
+    },
+  } as ParsedCommand<O>;
 }
 
 /**
- * The store: `--root DIR`, else $LORE_ROOT, else the nearest `.lore/` in the current folder or
- * its parents (like git finds `.git`), else `./.lore`. Remembered for this run (`io`) only, so
- * error messages name its files.
+ * The store: `--global` (`~/.lore`), else `--root DIR`, else $LORE_ROOT, else the nearest `.lore/`
+ * in the current folder or its parents (like git finds `.git`; the global store is not found
+ * that way, see storeLocation.ts), else `./.lore`. Remembered for this run (`io`) only, so error
+ * messages name its files.
  */
-function resolveStore(root: string | undefined, workspace: string | undefined, io?: Output): StorePaths {
-  const found = findStore(root ?? envOf(io).LORE_ROOT, workspace, cwdOf(io));
+function resolveStore(root: string | undefined, workspace: string | undefined, io?: Output, global = false): StorePaths {
+  const found = findStore(root ?? envOf(io).LORE_ROOT, workspace, cwdOf(io), homeOf(io), global);
   if (io) storesInUse.set(io, found);
   return found;
 }
@@ -76,13 +88,24 @@ export function storeInUse(io: Output): StorePaths | undefined {
  * agent's folder in its input): $LORE_ROOT, else the nearest `.lore/` upwards, else `<folder>/.lore`.
  */
 export function storeForFolder(folder: string, io: Output): StorePaths {
-  return findStore(envOf(io).LORE_ROOT, undefined, folder);
+  return findStore(envOf(io).LORE_ROOT, undefined, folder, homeOf(io), false);
 }
 
-function findStore(chosen: string | undefined, workspace: string | undefined, cwd: string): StorePaths {
+/** The run's home folder ($HOME as the run sees it), where the global store lives. */
+function homeOf(io: Output | undefined): string {
+  return envOf(io).HOME || envOf(io).USERPROFILE || os.homedir();
+}
+
+function findStore(chosen: string | undefined, workspace: string | undefined, cwd: string, home: string, global: boolean): StorePaths {
   const ws = workspace && path.resolve(cwd, workspace);
+  if (global) return storePaths(globalStoreDir(home), ws);
   if (chosen) return storePaths(path.resolve(cwd, chosen), ws);
-  return storePaths(nearestStoreDir(cwd) ?? path.join(cwd, STORE_DIR_NAME), ws);
+  const found = nearestStoreDir(cwd, home);
+  if (found) return storePaths(found, ws);
+  const here = path.join(path.resolve(cwd), STORE_DIR_NAME);
+  // In the home folder itself `./.lore` is the global store, which is used only when asked for.
+  if (here === globalStoreDir(home)) throw new UsageError(`${here} is the global store, used only when asked for: pass --global, or run Lore in a project folder`);
+  return storePaths(here, ws);
 }
 
 /** Parses sizes like `500000`, `512K`, `10MB`. */

@@ -34,6 +34,7 @@ export function dryRunText(report: HarvestReport): string {
     const rendered = c.renderedBytes !== undefined ? `${formatBytes(c.renderedBytes)} rendered from ` : '';
     lines.push(`too large to harvest (kept, never sent): ${printable(c.path)}: ${rendered}${formatBytes(c.bytes)} on disk (${printable(c.reason ?? '> 1 MB')})`);
   }
+  for (const c of report.conversations.filter((c) => c.class === 'forgotten')) lines.push(`skipped (${printable(c.reason ?? 'forgotten')}): ${printable(c.path)}`);
   for (const c of report.conversations.filter((c) => c.class === 'binary')) lines.push(`skipped (binary: ${printable(c.reason ?? '')}): ${printable(c.path)}`);
   // The ledger remembers what an earlier run could not read; the dry run's own import finds the new ones.
   for (const c of report.conversations.filter((c) => !c.status && c.ledger?.status === 'unrecognized')) {

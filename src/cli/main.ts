@@ -9,7 +9,8 @@ import { harvestCommand, HARVEST_HELP } from './commands/harvestCommand';
 import { hookCommand, HOOK_HELP } from './commands/hookCommand';
 import { hooksCommand, HOOKS_HELP } from './commands/hooksCommand';
 import { initCommand, INIT_HELP } from './commands/initCommand';
-import { forgetCommand, itemCommand, FORGET_HELP, ITEM_HELP } from './commands/itemCommands';
+import { forgetCommand, FORGET_HELP } from './commands/forgetCommand';
+import { itemCommand, ITEM_HELP } from './commands/itemCommands';
 import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
 import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
@@ -71,8 +72,8 @@ ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}
 ${UNDO_HELP.split('\n')[0]}
 
-Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
-and --help.`;
+Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore; the
+global store ~/.lore only with --global) and --help.`;
 
 /**
  * Runs one command and returns its exit code. `io` carries the output and, for callers that run

@@ -34,6 +34,8 @@ import { addManualNote, registerNoteCommands } from './notes/noteCommands';
 import { decideHeldItem, editHeldItem, registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
+import { forgetConversation, planForgetting, registerForgetConversationCommand } from './views/forgetConversationCommand';
+import type { ForgetPlan, ForgetResult } from '../core/forget/forgetConversation';
 import { registerRecallTool } from './search/recallTool';
 import { createRememberTool, registerRememberTool, type RememberToolInput } from './search/rememberTool';
 import { registerSearchTools } from './search/searchTool';
@@ -83,6 +85,9 @@ export interface LoreApi {
   editItem(action: ItemEditAction, item: KnowledgeItemRef): Promise<ItemEditResult>;
   /** The strike-through of superseded items in open store files (what it last drew, per document). */
   superseded: SupersededDecorations;
+  /** What Forget This Conversation… lists, and what it does once the person said "Forget" (a modal a test cannot answer). */
+  planForgetting(conversation: string): Promise<ForgetPlan>;
+  forgetConversation(conversation: string): Promise<ForgetResult>;
   /** The context keys Lore set for its `when` clauses, as the workbench sees them. */
   contextKeys: ContextKeys;
   /** @lore: what the chat participant answers, without the chat view. */
@@ -168,6 +173,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
     superseded,
+    registerForgetConversationCommand(notes, store),
     participant.disposable,
     directModels,
     ...registerCacheCommands(store, caches),
@@ -216,6 +222,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     runScheduledHarvest: () => scheduler.runNow(),
     editItem: (action, item) => editItem(store, action, item),
     superseded,
+    planForgetting: (conversation) => planForgetting(notes, conversation),
+    forgetConversation: (conversation) => forgetConversation(notes, store, conversation),
     contextKeys,
     mcp: mcp.provider,
     chat: participant.chat,

@@ -2,6 +2,7 @@
  * Typed access to the `lore.*` settings, in one place. Every setting is declared with a scope
  * and a markdownDescription in package.json.
  */
+import type { PrivateMarkers } from '../core/safety/privateSpans';
 import * as vscode from 'vscode';
 import type { ReclaimMode } from '../core/store/storeConfig';
 
@@ -24,6 +25,8 @@ export interface LoreSettings {
   /** `lore.harvest.transcripts` when a person set it; else the store's config.json decides (default on). */
   transcripts: boolean | undefined;
   digestEnabled: boolean;
+  /** `lore.privateMarkers`: a marker pair around private text besides `<private>` and config.json's; undefined when unset or incomplete. */
+  privateMarkers: PrivateMarkers | undefined;
   timeoutSeconds: number;
   /** A background harvest every hour or day (off by default). */
   harvestSchedule: HarvestSchedule;
@@ -59,6 +62,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     reclaim: c.get<ReclaimMode>('harvest.reclaim', 'delete'),
     transcripts: explicitlySet<boolean>(c, 'harvest.transcripts'),
     digestEnabled: c.get<boolean>('digest.enabled', true),
+    privateMarkers: markerPair(c.get<{ open?: unknown; close?: unknown }>('privateMarkers')),
     agentWrites: c.get<AgentWritesSetting>('agentWrites', 'store'),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
     harvestSchedule: c.get<HarvestSchedule>('harvest.schedule', 'off'),
@@ -66,6 +70,13 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     instructionsSync: c.get<string[]>('instructions.sync', []),
     cacheStatusBar: c.get<boolean>('cache.statusBar', true),
   };
+}
+
+/** The pair of `lore.privateMarkers` when both markers are non-empty strings. */
+function markerPair(value: { open?: unknown; close?: unknown } | undefined): PrivateMarkers | undefined {
+  const open = typeof value?.open === 'string' ? value.open.trim() : '';
+  const close = typeof value?.close === 'string' ? value.close.trim() : '';
+  return open && close ? { open, close } : undefined;
 }
 
 /** A setting's value when set at any level (user, workspace, folder), undefined when only its default applies. */

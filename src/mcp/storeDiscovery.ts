@@ -6,11 +6,14 @@
  *   2. the client's roots (roots/list, when the client has the capability): the nearest `.lore/`
  *      in or above each `file://` root, in the client's order;
  *   3. the working folder and its parents: the nearest `.lore/`, as git finds `.git`.
+ * The global store (`~/.lore/`) is served only when named: `--global`, or `--root`/$LORE_ROOT
+ * pointing at it; the walk up from a folder never finds it (storeLocation.ts), so an agent in a
+ * project without a store never writes into it by accident.
  * A store that is not found is reported, with where it was looked for; nothing is created.
  */
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDirectory, nearestExisting, nearestStoreDir } from '../core/store/storeLocation';
+import { globalStoreDir, isDirectory, nearestExisting, nearestStoreDir } from '../core/store/storeLocation';
 import { storePaths, type StorePaths } from '../core/store/storePaths';
 
 /** What the server was started with. */
@@ -23,6 +26,10 @@ export interface StoreRequest {
   envRoot?: string;
   /** The server's working folder. */
   cwd: string;
+  /** `--global`: serve the global store. */
+  global?: boolean;
+  /** The home folder (where the global store is; default: this process's). */
+  home?: string;
 }
 
 export type StoreLookup =
@@ -31,7 +38,7 @@ export type StoreLookup =
 
 /** Whether the request names the store itself (then the client's roots are not asked for). */
 export function namesStore(request: StoreRequest): boolean {
-  return !!(request.root?.trim() || request.envRoot?.trim());
+  return !!(request.global || request.root?.trim() || request.envRoot?.trim());
 }
 
 /** The folder a `file://` root URI names, if it is one. */
@@ -49,6 +56,10 @@ const HINT = 'run `lore init` in the project folder, or start the server with --
 export function locateStore(request: StoreRequest, clientRoots: readonly string[] = []): StoreLookup {
   const workspace = request.workspace ? path.resolve(request.cwd, request.workspace) : undefined;
   const found = (dir: string, how: string): StoreLookup => ({ found: true, paths: storePaths(dir, workspace), how });
+  if (request.global) {
+    const dir = globalStoreDir(request.home);
+    return isDirectory(dir) ? found(dir, '--global') : { found: false, message: `no global Lore store at ${dir} (--global); run \`lore init --global\` first` };
+  }
   for (const [value, how] of [[request.root, '--root'], [request.envRoot, '$LORE_ROOT']] as const) {
     const chosen = value?.trim();
     if (!chosen) continue;
@@ -59,10 +70,10 @@ export function locateStore(request: StoreRequest, clientRoots: readonly string[
   }
   for (const uri of clientRoots) {
     const folder = rootFolder(uri);
-    const dir = folder && nearestStoreDir(folder);
+    const dir = folder && nearestStoreDir(folder, request.home);
     if (dir) return found(dir, `the client's root ${uri}`);
   }
-  const dir = nearestStoreDir(request.cwd);
+  const dir = nearestStoreDir(request.cwd, request.home);
   if (dir) return found(dir, `the nearest .lore/ above ${request.cwd}`);
   const roots = clientRoots.length ? ` or in the client's roots (${clientRoots.join(', ')})` : '';
   return { found: false, message: `no Lore store found: no .lore/ folder in ${request.cwd} or its parents${roots}; ${HINT}` };

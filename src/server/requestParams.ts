@@ -18,6 +18,8 @@ import type {
   HarvestCancelNotification,
   HarvestRunRequest,
   HarvestUndoRequest,
+  ForgetConversationRequest,
+  PlanForgetRequest,
   LoreInitializationOptions,
   MarkNotesValidRequest,
   NoteFilesRequest,
@@ -78,6 +80,7 @@ export const paramsSchemas = {
     markdown: z.boolean().optional(),
   }) satisfies z.ZodType<CompileContextRequest.Params>,
   watchReply: z.object({ sessionId: z.string().min(1).max(200), reply: z.string().max(1_000_000) }) satisfies z.ZodType<WatchReplyRequest.Params>,
+  forget: z.object({ conversation: z.string().trim().min(1).max(500) }).strict() satisfies z.ZodType<PlanForgetRequest.Params & ForgetConversationRequest.Params>,
   deleteNote: z.object({ noteFile: filePath, line: z.number().int().min(0), raw: z.string().max(100_000) }) satisfies z.ZodType<DeleteNoteRequest.Params>,
   harvestRun: z.object({
     runId: z.string().min(1).max(200),
@@ -87,6 +90,7 @@ export const paramsSchemas = {
     reclaim: z.enum(['delete', 'archive', 'keep']).optional(),
     transcripts: z.boolean().optional(),
     digestEnabled: z.boolean().optional(),
+    privateMarkers: z.object({ open: z.string().min(1).max(200), close: z.string().min(1).max(200) }).optional(),
     timeoutMs: z.number().positive().optional(),
   }) satisfies z.ZodType<HarvestRunRequest.Params>,
   // The report's plan is checked by core's saved-plan schema (previewFromData).

@@ -44,6 +44,8 @@ import {
   RecallRequest,
   PlanRememberRequest,
   RememberRequest,
+  PlanForgetRequest,
+  ForgetConversationRequest,
   SearchBackendNotification,
   SearchRequest,
   SourcesRequest,
@@ -54,6 +56,7 @@ import { cacheReport } from '../core/cache/cacheReport';
 import { SessionCallsCache } from '../core/cache/sessionCalls';
 import { currentHost } from '../core/discovery/host';
 import { planRemember, rememberItem } from '../core/knowledge/rememberItem';
+import { applyForget, planForget } from '../core/forget/forgetConversation';
 import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
 import { LoreServer } from './loreServer';
@@ -224,6 +227,23 @@ connection.onRequest(HarvestApplyRequest.method, (raw: unknown): Promise<Harvest
 connection.onRequest(HarvestUndoRequest.method, (raw: unknown): Promise<HarvestUndoRequest.Result> => {
   checkParams(HarvestUndoRequest.method, paramsSchemas.harvestUndo, raw ?? {});
   return harvestOf().undo();
+});
+
+// Forgetting a conversation (the Ledger view's Forget This Conversation…): planned and applied here,
+// where the search index lives, so its rows go and the index is purged in the same step.
+
+connection.onRequest(PlanForgetRequest.method, async (raw: unknown): Promise<PlanForgetRequest.Result> => {
+  const { conversation } = checkParams(PlanForgetRequest.method, paramsSchemas.forget, raw);
+  return planForget((await ready()).paths, conversation);
+});
+
+connection.onRequest(ForgetConversationRequest.method, async (raw: unknown): Promise<ForgetConversationRequest.Result> => {
+  const { conversation } = checkParams(ForgetConversationRequest.method, paramsSchemas.forget, raw);
+  const s = await ready();
+  const result = await applyForget(s.paths, conversation, { reindex: () => s.search.purge() });
+  // Note index, lenses and the client's views hear of the changed files as of a watcher's events.
+  for (const file of [...result.written, ...result.removedFiles]) s.fileChanged(path.join(s.paths.root, file));
+  return result;
 });
 
 // Per-file notes on workspace files.

@@ -65,7 +65,7 @@ export class ServerHarvest {
       const provider = params.provider.name === 'rules' ? createProvider('rules') : clientProvider(params.runId, params.provider, this.hooks);
       return await runHarvest({
         paths: this.paths, sources: params.sources, mode: params.mode, provider,
-        reclaim: params.reclaim, transcripts: params.transcripts, digestEnabled: params.digestEnabled, timeoutMs: params.timeoutMs,
+        reclaim: params.reclaim, transcripts: params.transcripts, digestEnabled: params.digestEnabled, privateMarkers: params.privateMarkers, timeoutMs: params.timeoutMs,
         signal: controller.signal, onProgress: (message) => this.hooks.progress(params.runId, message),
       });
     } finally {

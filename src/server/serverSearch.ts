@@ -5,6 +5,7 @@
  * rather than a stat of every source before each query, with a slow full refresh as a safety
  * net for events that never came (inotify overflow, network file systems).
  */
+import * as fs from 'node:fs';
 import { recall, type RecallResult } from '../core/search/recall';
 import { SearchIndex } from '../core/search/searchIndex';
 import type { SearchBackendName, SearchResponse } from '../core/search/searchTypes';
@@ -79,6 +80,15 @@ export class ServerSearch {
     } catch (error) {
       this.hooks.log(`search index update failed: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * After `lore forget` (the Ledger view's Forget This Conversation…): the index brought up to
+   * date and purged of what left it (SearchIndex.purge). Opens the index only when the store has one.
+   */
+  async purge(): Promise<void> {
+    if (!this.index && !fs.existsSync(this.paths.index)) return;
+    await this.open().purge();
   }
 
   dispose(): void {

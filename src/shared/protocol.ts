@@ -21,6 +21,8 @@ import type { UndoOutcome } from '../core/harvest/undoLastHarvest';
 import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/providers/provider';
 import type { ReclaimMode } from '../core/store/storeConfig';
 import type { SourcesReport } from '../core/discovery/measureSources';
+import type { ForgetPlan, ForgetResult } from '../core/forget/forgetConversation';
+import type { PrivateMarkers } from '../core/safety/privateSpans';
 import type { RememberInput, RememberPlan, RememberResult } from '../core/knowledge/rememberItem';
 import type { RecallResult } from '../core/search/recall';
 import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/search/searchTypes';
@@ -438,6 +440,33 @@ export namespace WatchReplyRequest {
 }
 lazyType(WatchReplyRequest, 'request');
 
+/**
+ * Client → server: what forgetting a conversation would do (the Ledger view's Forget This
+ * Conversation…, before its confirmation). Writes nothing.
+ */
+export namespace PlanForgetRequest {
+  export const method = 'lore/planForget' as const;
+  export interface Params {
+    /** The conversation id, as the ledger and `[from: …]` name it. */
+    conversation: string;
+  }
+  export type Result = ForgetPlan;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(PlanForgetRequest, 'request');
+
+/**
+ * Client → server: forgets a conversation for good (core's applyForget under the store lock; the
+ * server's search index is brought up to date and purged).
+ */
+export namespace ForgetConversationRequest {
+  export const method = 'lore/forgetConversation' as const;
+  export type Params = PlanForgetRequest.Params;
+  export type Result = ForgetResult;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(ForgetConversationRequest, 'request');
+
 /** Server → client once the search index is open: which engine answers, so the client can say when it is the fallback. */
 export namespace SearchBackendNotification {
   export const method = 'lore/searchBackend' as const;
@@ -469,6 +498,8 @@ export namespace HarvestRunRequest {
     reclaim?: ReclaimMode;
     transcripts?: boolean;
     digestEnabled?: boolean;
+    /** A marker pair around private text besides `<private>` and config.json's (the `lore.privateMarkers` setting). */
+    privateMarkers?: PrivateMarkers;
     timeoutMs?: number;
   }
   export type Result = HarvestReport;

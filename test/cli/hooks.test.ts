@@ -68,7 +68,7 @@ describe('lore hooks install / uninstall', function () {
     await hooks('install');
     const settings = JSON.parse(fs.readFileSync(path.join(ws, '.claude', 'settings.local.json'), 'utf8'));
     const [command] = loreCommands(settings, 'SessionEnd');
-    const transcript = path.join(home, '.claude', 'projects', 'p', 's1.jsonl');
+    const transcript = path.join(home, '.claude', 'projects', ws.replace(/[^A-Za-z0-9]/g, '-'), 's1.jsonl');
     fs.mkdirSync(path.dirname(transcript), { recursive: true });
     fs.copyFileSync(path.join(FIXTURES, 'conversations', 'claude-session.jsonl'), transcript);
     const input = JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: ws, hook_event_name: 'SessionEnd', reason: 'other' });

@@ -53,3 +53,21 @@ describe('MCP store discovery (locateStore)', () => {
     assert.equal(namesStore({ cwd: '/', root: '.lore' }), true);
   });
 });
+
+describe('the global store (~/.lore) is found only when asked for', () => {
+  it('the walk up from a project under the home folder passes ~/.lore by; --global names it', () => {
+    const home = makeTempDir('lore-home-');
+    const project = path.join(home, 'code', 'app');
+    fs.mkdirSync(path.join(home, '.lore'), { recursive: true });
+    fs.mkdirSync(project, { recursive: true });
+    assert.match(rootOf(locateStore({ cwd: project, home })), /^missing: no Lore store found: no \.lore\/ folder in /);
+    assert.match(rootOf(locateStore({ cwd: project, home }, [pathToFileURL(project).href])), /^missing:/);
+    assert.equal(rootOf(locateStore({ cwd: project, home, global: true })), path.join(home, '.lore'));
+    assert.ok(namesStore({ cwd: project, global: true }));
+    // A project's own store is still found, from below it too.
+    fs.mkdirSync(path.join(project, '.lore'));
+    assert.equal(rootOf(locateStore({ cwd: path.join(project), home })), path.join(project, '.lore'));
+    const other = makeTempDir('lore-home-');
+    assert.match(rootOf(locateStore({ cwd: project, home: other, global: true })), /^missing: no global Lore store at .*\(--global\)/);
+  });
+});

@@ -16,7 +16,10 @@ import { currentHost } from '../../core/discovery/host';
 import { captureSession, HookRefusal, readTranscriptTail } from '../../core/hooks/hookCapture';
 import { CONTEXT_EVENTS, TOOL_EVENTS } from '../../core/hooks/hookEvents';
 import { parseHookInput, type HookInput } from '../../core/hooks/hookInput';
+import { foreignFolderReason } from '../../core/hooks/hookScope';
 import { logHook } from '../../core/hooks/hookLog';
+import { stripPrivateSpans } from '../../core/safety/privateSpans';
+import { storePrivateMarkers } from '../../core/store/storeConfig';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
 
@@ -73,6 +76,12 @@ async function runHook(argv: string[], io: Output): Promise<number> {
     logHook(paths, `hook: ${parsed.problem}`);
     return EXIT_OK;
   }
+  // Another project's session: no copy, no context from this store (hookScope.ts).
+  const foreign = foreignFolderReason(paths, folder, currentHost(envOf(io)));
+  if (foreign) {
+    logHook(paths, `${parsed.event} ${parsed.sessionId}: refused: ${foreign}`);
+    return EXIT_OK;
+  }
   if (CONTEXT_EVENTS.includes(parsed.event)) return answerWithContext(paths, parsed, folder, io);
   if (TOOL_EVENTS.includes(parsed.event)) return recordTools(paths, parsed, folder);
   if (parsed.event === 'Stop') watchOutput(paths, parsed, io);
@@ -93,7 +102,9 @@ function answerWithContext(paths: StorePaths, input: HookInput, folder: string, 
   const started = performance.now();
   try {
     const { buildHookContext } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
-    const text = buildHookContext(paths, { event: input.event, prompt: input.prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
+    // The prompt is conversation text: its private spans name no file, activate no topic and reach no embedding model.
+    const prompt = input.prompt === undefined ? undefined : stripPrivateSpans(input.prompt, storePrivateMarkers(paths.config));
+    const text = buildHookContext(paths, { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
       deadline: started + CONTEXT_TIME_LIMIT_MS,
       log: (message) => logHook(paths, `${input.event}: ${message}`),
     });

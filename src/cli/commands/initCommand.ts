@@ -3,7 +3,7 @@ import { defaultPromptsDir } from '../../core/harvest/prompts';
 import { initStore } from '../../core/store/initStore';
 import { COMMON_OPTIONS, EXIT_OK, parseCommand, type Output } from '../cliSupport';
 
-export const INIT_HELP = `lore init [--root DIR]
+export const INIT_HELP = `lore init [--root DIR | --global]
 Creates the knowledge store (default ./.lore): category files, files/, inbox/, prompts/ and a
 .gitignore for derived and private parts. Existing files are left untouched.`;
 

@@ -1,14 +1,12 @@
 /**
  * `lore item ID` shows one knowledge item by its id (where it is, its provenance, whether it is
- * superseded, pending or held, and agents' changes of it waiting for review); `lore forget ID`
- * deletes it from its file, as a person's decision (no review queue: the queue is for agents).
+ * superseded, pending or held, and agents' changes of it waiting for review). `lore forget ID`
+ * is forgetCommand.ts.
  */
-import { changeItem } from '../../core/knowledge/agentWrites';
 import { readItem } from '../../core/knowledge/itemReport';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
 
 export const ITEM_HELP = `lore item ID [--root DIR] [--json]       show a knowledge item by its id (as agents and replies name it)`;
-export const FORGET_HELP = `lore forget ID [--file F] [--root DIR]   delete a knowledge item by its id (F: its store file, when it is in several)`;
 
 function oneId(positionals: string[]): string {
   if (positionals.length !== 1) throw new UsageError('name one item id');
@@ -33,17 +31,5 @@ export async function itemCommand(argv: string[], io: Output): Promise<number> {
   if (report.supersededBy) io.out(`superseded by ${report.supersededBy}`);
   for (const p of report.pending ?? []) io.out(`pending ${p.op}${p.of ? ` of ${p.of}` : ''}${p.newId ? ` (new item ${p.newId})` : ''}: ${printable(p.line)}  (lore review)`);
   for (const p of (report.places ?? []).slice(1)) io.out(`also in ${printable(p.file)}:${p.line}`);
-  return EXIT_OK;
-}
-
-export async function forgetCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, file: { type: 'string' } } as const, FORGET_HELP, io);
-  if (!parsed) return EXIT_OK;
-  const result = await changeItem(parsed.paths, { op: 'forget', id: oneId(parsed.positionals), file: parsed.values.file }, { source: 'manual', today: new Date(), mode: 'direct' });
-  if (result.status !== 'recorded') {
-    io.err(`not forgotten: ${printable(result.reason ?? result.status)}`);
-    return EXIT_FAILED;
-  }
-  io.out(`forgot ${result.id} from ${printable(result.file ?? '')}: ${printable(result.line ?? '')}`);
   return EXIT_OK;
 }

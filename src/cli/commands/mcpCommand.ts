@@ -1,10 +1,10 @@
 /** `lore mcp`: serves the store to agents over the Model Context Protocol (stdio). */
 import { COMMON_OPTIONS, EXIT_OK, cwdOf, envOf, printable, parseCommand, type Output } from '../cliSupport';
 
-export const MCP_HELP = `lore mcp [--root DIR] [--workspace DIR]  serve the store to agents over MCP (stdio)
-The store: --root DIR, else $LORE_ROOT (a relative path is looked for in the working folder and
+export const MCP_HELP = `lore mcp [--root DIR | --global] [--workspace DIR]  serve the store to agents over MCP (stdio)
+The store: --global (~/.lore), else --root DIR, else $LORE_ROOT (a relative path is looked for in the working folder and
 its parents), else the nearest .lore/ in or above the client's roots (when the client shares
-them), else the nearest .lore/ in or above the working folder. A store that is not found is
+them), else the nearest .lore/ in or above the working folder (never ~/.lore). A store that is not found is
 reported in every reply, never created: run lore init first.
 Tools: search_knowledge, recall_context, read_digest, read_file_notes, open_conversation (each
 takes max_tokens; replies default to about 2,000 tokens); remember, update_item, complete_task,
@@ -20,13 +20,14 @@ export async function mcpCommand(argv: string[], io: Output): Promise<number> {
   const parsed = parseCommand(argv, COMMON_OPTIONS, MCP_HELP, io, { positionals: false });
   if (!parsed) return EXIT_OK;
   // The store is looked for by the server itself (it may ask the client's roots), never created.
-  const { root, workspace } = parsed.values;
+  const { root, workspace, global } = parsed.values;
   // Loaded on demand: the MCP SDK and zod are a large share of the CLI's start-up otherwise.
   const { serveLoreMcp } = await import('../../mcp/loreMcpServer.js');
   // Diagnostics quote what clients sent: escaped, so a hostile line cannot drive the terminal.
   // LORE_MCP_INDEX_WAIT_MS: how long a search waits for a first index build before answering from its part so far.
   const wait = Number(envOf(io).LORE_MCP_INDEX_WAIT_MS);
   const indexWaitMs = envOf(io).LORE_MCP_INDEX_WAIT_MS?.trim() && Number.isFinite(wait) && wait >= 0 ? wait : undefined;
-  await serveLoreMcp({ root, workspace, envRoot: envOf(io).LORE_ROOT, cwd: cwdOf(io) }, { log: (message) => io.err(printable(message, { keepLineBreaks: true })), indexWaitMs });
+  const home = envOf(io).HOME || envOf(io).USERPROFILE || undefined;
+  await serveLoreMcp({ root, workspace, global, home, envRoot: envOf(io).LORE_ROOT, cwd: cwdOf(io) }, { log: (message) => io.err(printable(message, { keepLineBreaks: true })), indexWaitMs });
   return EXIT_OK;
 }

@@ -25,6 +25,7 @@ import { formatProblem, looksLikeJson, type FormatProblem } from './formatCheck'
 import { emptyConversation } from './importSupport';
 import { loreTranscript } from './loreTranscript';
 import { opencode } from './opencode';
+import { DEFAULT_PRIVATE_MARKERS, stripPrivateSpans, type PrivateMarkers } from '../safety/privateSpans';
 import { plainText } from './plainText';
 import { specstory } from './specstory';
 import { unsupportedFormatName } from './unsupportedFormats';
@@ -74,12 +75,34 @@ function rank(fileName: string, head: string): Candidate[] {
   return candidates.sort((a, b) => b.score - a.score);
 }
 
+/** How a conversation is read: the private-span markers that apply besides the default pair. */
+export interface ImportOptions {
+  /** Marker pairs around private text (privateSpans.ts); the default `<private>` pair always applies. */
+  privateMarkers?: readonly PrivateMarkers[];
+}
+
 /**
  * Reads a conversation file's text with the first importer whose format the text confirms.
  * `filePath` is recorded as the conversation's source and used for the file-stem id. Never
- * throws; a conversation with `unrecognized` set has no turns.
+ * throws; a conversation with `unrecognized` set has no turns. Private spans are removed here,
+ * from every turn, so nothing downstream (the model, transcripts, caches, the index) sees them.
  */
-export function importConversation(filePath: string, text: string): Conversation {
+export function importConversation(filePath: string, text: string, options: ImportOptions = {}): Conversation {
+  return withoutPrivateSpans(importAny(filePath, text), options.privateMarkers ?? [DEFAULT_PRIVATE_MARKERS]);
+}
+
+/** The conversation with private spans removed from its title, each turn's text and its tool summaries. */
+function withoutPrivateSpans(conv: Conversation, markers: readonly PrivateMarkers[]): Conversation {
+  const all = [DEFAULT_PRIVATE_MARKERS, ...markers.filter((m) => m !== DEFAULT_PRIVATE_MARKERS)];
+  const strip = (text: string) => stripPrivateSpans(text, all);
+  return {
+    ...conv,
+    ...(conv.title !== undefined ? { title: strip(conv.title) } : {}),
+    turns: conv.turns.map((t) => ({ ...t, text: strip(t.text), ...(t.tools ? { tools: t.tools.map(strip) } : {}) })),
+  };
+}
+
+function importAny(filePath: string, text: string): Conversation {
   const candidates = rank(filePath, text);
   /** The likeliest format's failed attempt: its conversation keeps the diagnostics. */
   let refused: { conv?: Conversation; problem: FormatProblem } | undefined;

@@ -9,10 +9,12 @@ import * as fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { MAX_HARVEST_SOURCE_BYTES, MAX_RAW_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../constants';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
+import { forgottenConversationLookup } from '../store/tombstones';
 import type { SourceFile } from './scanSources';
 import { formatBytes } from '../util/format';
 import { sha256Hash } from '../util/sha256';
 import type { Conversation } from '../conversations/conversation';
+import type { PrivateMarkers } from '../safety/privateSpans';
 import { readAssembledSource } from './assembledSources';
 import type { KnownFiles } from './knownFiles';
 import { liveReason } from './liveWindow';
@@ -41,10 +43,12 @@ export type ConversationClass =
   /** Over the --max-harvest-bytes budget: left for the next run. */
   | 'deferred'
   /** Could not be read (permissions, vanished). */
-  | 'unreadable';
+  | 'unreadable'
+  /** A person forgot this conversation for good (`lore forget`; ledger tombstones): never harvested again. */
+  | 'forgotten';
 
 export const CONVERSATION_CLASSES: readonly ConversationClass[] = [
-  'harvest', 'retry', 'harvested', 'duplicate', 'too-large', 'binary', 'empty', 'live', 'deferred', 'unreadable',
+  'harvest', 'retry', 'harvested', 'duplicate', 'too-large', 'binary', 'empty', 'live', 'deferred', 'unreadable', 'forgotten',
 ];
 
 export interface ClassifiedConversation extends Partial<RenderedSize> {
@@ -80,6 +84,8 @@ export interface ClassifyOptions {
   maxRawBytes?: number;
   /** Hashes of unchanged files outside the inbox: a file the ledger proves is not read again. */
   knownFiles?: KnownFiles;
+  /** Private-span markers besides the default pair (privateSpans.ts), applied where each candidate is imported. */
+  privateMarkers?: readonly PrivateMarkers[];
 }
 
 function looksBinary(buffer: Buffer): boolean {
@@ -116,6 +122,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
   const budget = options.maxHarvestBytes ?? Number.POSITIVE_INFINITY;
   const maxRaw = options.maxRawBytes ?? MAX_RAW_SOURCE_BYTES;
   const firstBySha = new Map<string, string>();
+  const forgottenAt = forgottenConversationLookup(ledger);
   let planned = 0;
   const out: ClassifiedConversation[] = [];
   for (const file of files) {
@@ -158,7 +165,11 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     let cls: ConversationClass;
     let reason: string | undefined;
     let rendered: RenderedSize | undefined;
-    if (permitsReclaim(entry)) cls = 'harvested';
+    const forgottenOn = forgottenAt(entry?.id, sha256);
+    if (forgottenOn) {
+      cls = 'forgotten';
+      reason = forgottenReason(forgottenOn);
+    } else if (permitsReclaim(entry)) cls = 'harvested';
     else if (buffer === undefined) {
       cls = 'too-large';
       reason = `raw file over ${formatBytes(maxRaw)}, not read`;
@@ -170,9 +181,14 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       cls = 'live';
       reason = liveReason(mtimeMs, now, liveWindow);
     } else {
-      const imported = importMeasured(file.path, buffer.toString('utf8'));
+      const imported = importMeasured(file.path, buffer.toString('utf8'), { privateMarkers: options.privateMarkers });
       rendered = imported.size;
-      if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
+      const forgotten = forgottenAt(imported.conversation.id);
+      if (forgotten) {
+        // The same conversation, grown or copied since it was forgotten: still forgotten.
+        cls = 'forgotten';
+        reason = forgottenReason(forgotten);
+      } else if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
         cls = 'too-large';
         reason = `rendered transcript over ${formatBytes(MAX_HARVEST_SOURCE_BYTES)}`;
       } else if (planned + rendered.renderedBytes > budget) cls = 'deferred';
@@ -185,6 +201,10 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
     out.push({ ...base, ...rendered, class: cls, reason });
   }
   return out;
+}
+
+function forgottenReason(at: string): string {
+  return `forgotten on ${at.slice(0, 10)} (lore forget): not harvested again`;
 }
 
 export interface DryRunTotals {

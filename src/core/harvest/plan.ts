@@ -19,6 +19,7 @@ import { parseNoteFile } from '../store/noteFile';
 import type { NoteIndex } from '../store/noteIndex';
 import { openNoteIndex } from '../store/noteIndexCache';
 import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
+import { forgottenLineTest } from '../store/tombstones';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import type { ReclaimMode } from '../store/storeConfig';
 import type { ClassifiedConversation } from './classify';
@@ -84,6 +85,8 @@ export interface HarvestPlan {
   transcripts?: PlannedTranscript[];
   /** What the model's `same_as` and `supersedes` do to existing items (planRelations.ts). */
   relations?: PlannedRelations;
+  /** Lines the model gave that a person forgot for good (ledger tombstones): left out. */
+  forgotten?: string[];
 }
 
 export interface PlanOptions {
@@ -159,6 +162,7 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     }
   }
 
+  const forgotten = leaveOutForgotten(ledgerNow, lines, notes, orphanLines);
   const before = readCategoryTexts(paths);
   // --- Review queue (planted instructions): flagged lines leave `lines`/`notes` for review.md.
   const review = holdFlaggedInPlan(paths, lines, notes, before);
@@ -214,7 +218,8 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   const digestAfter = options.digestEnabled ? digestFileText(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
   if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
 
-  const ledger: Ledger = { entries: { ...ledgerNow.entries } };
+  // Other top-level keys (tombstones, a newer Lore's) stay as they were.
+  const ledger: Ledger = { ...ledgerNow, entries: { ...ledgerNow.entries } };
   const at = options.now.toISOString();
   const harvestedNow = new Set<string>();
   for (const outcome of outcomes) {
@@ -247,7 +252,27 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
   return {
     changes, ledger, outcomes, items: totals, orphanNotes, digestEnabled: options.digestEnabled, held: review.held, ledgerSha256: options.ledgerSha256,
     ...(planned.merged.length || planned.superseded.length ? { relations: planned } : {}),
+    ...(forgotten.length ? { forgotten } : {}),
   };
+}
+
+/** Takes the lines a person forgot for good (tombstones.ts) out of the plan's lines and notes; returns them. */
+function leaveOutForgotten(ledger: Ledger, lines: Record<string, string[]>, notes: Map<string, { lines: string[] }>, orphanLines: Set<string>): string[] {
+  const isForgotten = forgottenLineTest(ledger);
+  if (!isForgotten) return [];
+  const left: string[] = [];
+  const keep = (list: string[]) => list.filter((line) => {
+    if (!isForgotten(line)) return true;
+    left.push(line);
+    orphanLines.delete(line);
+    return false;
+  });
+  for (const key of Object.keys(lines)) lines[key] = keep(lines[key]);
+  for (const [file, entry] of notes) {
+    entry.lines = keep(entry.lines);
+    if (entry.lines.length === 0) notes.delete(file);
+  }
+  return left;
 }
 
 /** A free path in the archive for a conversation file (never overwrites, never collides in one run). */

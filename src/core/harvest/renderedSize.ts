@@ -4,7 +4,7 @@
  * not to the raw file, whose tool output and snapshots never reach a model.
  */
 import type { Conversation, ConversationFormat } from '../conversations/conversation';
-import { importConversation } from '../conversations/detect';
+import { importConversation, type ImportOptions } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
 
 export interface RenderedSize {
@@ -20,8 +20,8 @@ export interface RenderedSize {
 }
 
 /** The conversation in `text` and the size of its rendering. */
-export function importMeasured(filePath: string, text: string): { conversation: Conversation; size: RenderedSize } {
-  const conversation = importConversation(filePath, text);
+export function importMeasured(filePath: string, text: string, options: ImportOptions = {}): { conversation: Conversation; size: RenderedSize } {
+  const conversation = importConversation(filePath, text, options);
   return { conversation, size: measureRendered(conversation) };
 }
 

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HarvestItems } from '../knowledge/categories';
+import type { PrivateMarkers } from '../safety/privateSpans';
 import { REDACTION_RULES_ID, redactDeep } from '../safety/redact';
 import { writeFileAtomic } from '../store/atomicWrite';
 import type { StorePaths } from '../store/storePaths';
@@ -20,8 +21,13 @@ export interface CachedReply {
   at: string;
 }
 
-export function replyCacheKey(sha256: string, provider: string, model: string | undefined, prompt: string): string {
-  return sha256Hash().update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${REDACTION_RULES_ID}`).digest('hex');
+/**
+ * The key of a reply. The private-span markers are part of it: a reply distilled before a marker
+ * pair was configured may hold what that pair now keeps private.
+ */
+export function replyCacheKey(sha256: string, provider: string, model: string | undefined, prompt: string, privateMarkers: readonly PrivateMarkers[] = []): string {
+  const markers = privateMarkers.map((m) => `${m.open}\u0000${m.close}`).join('\u0000');
+  return sha256Hash().update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${REDACTION_RULES_ID}${markers ? `\n${markers}` : ''}`).digest('hex');
 }
 
 function cacheFile(paths: StorePaths, key: string): string {

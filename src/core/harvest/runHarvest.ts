@@ -14,7 +14,8 @@ import { queuedTranscripts, settleQueue } from '../hooks/hookCapture';
 import { redactSecrets } from '../safety/redact';
 import { readLedger } from '../store/ledger';
 import { checkStoreEntries } from '../store/storeErrors';
-import { loadStoreConfig, type ReclaimMode } from '../store/storeConfig';
+import { loadStoreConfig, storePrivateMarkers, type ReclaimMode } from '../store/storeConfig';
+import type { PrivateMarkers } from '../safety/privateSpans';
 import type { StoreLock } from '../store/storeLock';
 import type { StorePaths } from '../store/storePaths';
 import { printable } from '../util/format';
@@ -48,6 +49,8 @@ export interface HarvestOptions {
   liveWindowMs?: number;
   /** Defaults to the store's config.json, then `delete`. */
   reclaim?: ReclaimMode;
+  /** A marker pair around private text besides `<private>` and config.json's (the VS Code setting). */
+  privateMarkers?: PrivateMarkers;
   /** Keep rendered transcripts in transcripts/ (default: config.json's `transcripts`, then true). */
   transcripts?: boolean;
   digestEnabled?: boolean;
@@ -101,6 +104,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
   const reclaim = options.reclaim ?? config.reclaim;
   const digestEnabled = options.digestEnabled ?? config.digestEnabled;
   const keepTranscripts = options.transcripts ?? config.transcripts;
+  const privateMarkers = storePrivateMarkers(paths.config, options.privateMarkers);
   // By default: the inbox, and the sessions agent hooks queued where their tools keep them.
   const sources = options.sources?.length ? options.sources : [paths.inbox, ...queuedTranscripts(paths)];
   const report: HarvestReport = {
@@ -126,6 +130,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     const readAt = Date.now(); // The real clock: compared with the files' ctime, not a report date.
     const classified = classifyConversations(scan.files, ledger, {
       knownFiles,
+      privateMarkers,
       conversations: options.mode === 'dry-run' ? undefined : conversations,
       maxHarvestBytes: options.maxHarvestBytes,
       now: now.getTime(),
@@ -171,7 +176,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil((outcome.renderedBytes ?? outcome.bytes) / 1024)} KB)`);
       try {
         // Imported when classified, from the bytes whose sha256 the ledger records; released once used.
-        const conversation = conversations.get(outcome.path) ?? importConversation(outcome.path, fs.readFileSync(outcome.path, 'utf8'));
+        const conversation = conversations.get(outcome.path) ?? importConversation(outcome.path, fs.readFileSync(outcome.path, 'utf8'), { privateMarkers });
         conversations.delete(outcome.path);
         if (conversation.turns.length === 0) {
           // Nothing to distill: never sent to a model, never recorded as harvested, never reclaimed.
@@ -182,7 +187,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         }
         outcome.id = conversation.id;
         // The label names the model and endpoint too, so switching models never reuses another model's reply.
-        const key = replyCacheKey(outcome.sha256, provider.label, options.model, harvestPrompt);
+        const key = replyCacheKey(outcome.sha256, provider.label, options.model, harvestPrompt, privateMarkers);
         let cached = provider.offline ? undefined : readCachedReply(paths, key);
         if (cached) {
           outcome.calls = 0;
@@ -220,7 +225,9 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     if (report.cancelled) return report;
 
     report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
-    if (keepTranscripts) planTranscripts(paths, report.plan, transcripts);
+    if (keepTranscripts) planTranscripts(paths, report.plan, transcripts, privateMarkers);
+    const forgotten = report.plan.forgotten?.length;
+    if (forgotten) report.warnings.push(`${forgotten === 1 ? '1 item was' : `${forgotten} items were`} left out: forgotten for good (lore forget), see the ledger's "forgotten"`);
     const held = heldWarning(report.plan.held);
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;

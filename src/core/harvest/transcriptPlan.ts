@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import type { Conversation } from '../conversations/conversation';
 import { importConversation } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
+import type { PrivateMarkers } from '../safety/privateSpans';
 import { redactSecrets } from '../safety/redact';
 import { alternateTranscriptPath, storedTranscriptSha, transcriptRelativePath, type TranscriptNaming } from '../store/transcriptFiles';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
@@ -69,11 +70,11 @@ export function renderForStore(conv: Conversation, rawSha256: string, mtimeMs: n
  * transcripts, or with them turned off): reads and renders it now, if its bytes are still the
  * ones the ledger proves.
  */
-function renderReclaimed(outcome: ConversationOutcome): RenderedTranscript | undefined {
+function renderReclaimed(outcome: ConversationOutcome, privateMarkers: readonly PrivateMarkers[]): RenderedTranscript | undefined {
   try {
     const bytes = fs.readFileSync(outcome.path);
     if (sha256Hash().update(bytes).digest('hex') !== outcome.sha256) return undefined;
-    const conv = importConversation(outcome.path, bytes.toString('utf8'));
+    const conv = importConversation(outcome.path, bytes.toString('utf8'), { privateMarkers });
     return conv.turns.length ? renderForStore(conv, outcome.sha256, outcome.mtimeMs) : undefined;
   } catch {
     return undefined;
@@ -84,8 +85,9 @@ function renderReclaimed(outcome: ConversationOutcome): RenderedTranscript | und
  * Adds the transcripts to a built plan and points the ledger entries at them. `rendered` holds
  * the conversations this run imported, by raw sha256. A transcript already stored for the same
  * raw file is not planned again; a name taken by another raw file's transcript gets the sha.
+ * `privateMarkers`: the run's private-span markers, for a conversation read again here.
  */
-export function planTranscripts(paths: StorePaths, plan: HarvestPlan, rendered: Map<string, RenderedTranscript>): void {
+export function planTranscripts(paths: StorePaths, plan: HarvestPlan, rendered: Map<string, RenderedTranscript>, privateMarkers: readonly PrivateMarkers[] = []): void {
   const planned: PlannedTranscript[] = [];
   const taken = new Set<string>();
   for (const outcome of plan.outcomes) {
@@ -93,7 +95,7 @@ export function planTranscripts(paths: StorePaths, plan: HarvestPlan, rendered: 
     if (!entry || entry.transcript || taken.has(outcome.sha256)) continue;
     const harvestedNow = outcome.status === 'harvested' || outcome.status === 'deleted-unharvested';
     if (!harvestedNow && !outcome.reclaim) continue;
-    const transcript = rendered.get(outcome.sha256) ?? (outcome.reclaim ? renderReclaimed(outcome) : undefined);
+    const transcript = rendered.get(outcome.sha256) ?? (outcome.reclaim ? renderReclaimed(outcome, privateMarkers) : undefined);
     if (!transcript) continue;
     let file = transcriptRelativePath(transcript.naming);
     let existing = storedTranscriptSha(resolveInStore(paths, file));

@@ -16,10 +16,14 @@ import { MAX_RAW_SOURCE_BYTES } from '../constants';
 import { vscodeUserDataDirs, claudeHome } from '../discovery/toolLocations';
 import { comparablePath, type Host } from '../discovery/host';
 import { isConversationFileName } from '../harvest/scanSources';
+import { isUtf8 } from 'node:buffer';
+import { hasPrivateMarker, stripPrivateRaw } from '../safety/privateSpans';
 import { writeFileAtomic } from '../store/atomicWrite';
+import { storePrivateMarkers } from '../store/storeConfig';
 import { isInside, type StorePaths } from '../store/storePaths';
 import { sha256Hash } from '../util/sha256';
 import { CAPTURE_EVENTS } from './hookEvents';
+import { foreignTranscriptReason } from './hookScope';
 import type { HookInput } from './hookInput';
 import type { QueuedSession } from './hookSchemas';
 
@@ -122,6 +126,8 @@ export function sessionKey(tool: HookTool, sessionId: string): string {
 export function captureSession(paths: StorePaths, input: HookInput, host: Host, now = new Date()): CaptureResult {
   // Which tool sent it is known from where its transcript lies; an event no tool means harm by is ignored first.
   if (!CAPTURE_EVENTS.includes(input.event)) return { action: 'ignored', superseded: [] };
+  const foreign = foreignTranscriptReason(paths, input.transcriptPath, host);
+  if (foreign) throw new HookRefusal(foreign);
   const transcript = openTranscript(paths, host, input.transcriptPath);
   try {
     const key = sessionKey(transcript.tool, input.sessionId);
@@ -169,8 +175,21 @@ function readFully(fd: number, size: number): Buffer {
   return data.subarray(0, offset);
 }
 
+/**
+ * The bytes a copy holds: the session's, with private spans removed record by record (the copy
+ * is written into the store, so what is private never lands there; the importer reads it as
+ * usual). Bytes that are not valid UTF-8 are copied as they are: the harvest never imports them.
+ */
+function withoutPrivate(paths: StorePaths, file: string, raw: Buffer): Buffer {
+  if (!isUtf8(raw)) return raw;
+  const text = raw.toString('utf8');
+  const markers = storePrivateMarkers(paths.config);
+  if (!hasPrivateMarker(text, markers)) return raw;
+  return Buffer.from(stripPrivateRaw(text, file, markers), 'utf8');
+}
+
 function copyToInbox(paths: StorePaths, key: string, transcript: CheckedTranscript): CaptureResult {
-  const data = readFully(transcript.fd, transcript.size);
+  const data = withoutPrivate(paths, transcript.file, readFully(transcript.fd, transcript.size));
   const ext = path.extname(transcript.file).toLowerCase();
   const name = `${key}-${sha256Hash().update(data).digest('hex').slice(0, 12)}${ext}`;
   const target = path.join(paths.inbox, name);

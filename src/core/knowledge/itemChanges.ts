@@ -7,6 +7,8 @@
  * regenerates the digest.
  */
 import { sleepSync } from '../store/fileVersion';
+import { readLedger, writeLedger } from '../store/ledger';
+import { withForgottenItems } from '../store/tombstones';
 import { editStoreFile } from '../store/storeText';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
 import { CATEGORY_FILES } from './categories';
@@ -15,6 +17,7 @@ import { itemId, listItemId } from './itemId';
 import { replaceItem, supersedeItem } from './itemEdits';
 import { isDoneSection } from './itemKinds';
 import { lineIdentity } from './itemLines';
+import { parseProvenance } from './provenance';
 
 /** A change of an existing item; `line` is the new line of an update or a supersession. */
 export type ItemChange =
@@ -49,6 +52,15 @@ export function changeItemText(text: string, change: ItemChange): { text?: strin
   }
 }
 
+/**
+ * A forgotten item is kept forgotten: its id and statement go into the ledger's tombstones, so a
+ * harvest that brings the same statement back leaves it out (tombstones.ts). Caller holds the lock.
+ */
+function rememberForgotten(paths: StorePaths, line: string): void {
+  const ledger = readLedger(paths.ledger);
+  writeLedger(paths.ledger, withForgottenItems(ledger, [line], new Date().toISOString(), parseProvenance(line)?.source));
+}
+
 /** Attempts when the item is not in the file, and the pause between them. */
 const ATTEMPTS = 3;
 const PAUSE_MS = 100;
@@ -62,13 +74,19 @@ export function applyItemChange(paths: StorePaths, change: ItemChange): ItemChan
   for (let attempt = 1; ; attempt++) {
     let outcome: ReturnType<typeof changeItemText> = {};
     let missing = false;
+    /** The line the last edit that changed the text acted on (a later run, on the written text, finds nothing). */
+    let acted: string | undefined;
     const changed = editStoreFile(resolveInStore(paths, change.file), (text) => {
       // Re-run on every retry of the guarded replace: the last run is what was written.
       outcome = text === undefined ? { reason: `${change.file} does not exist` } : changeItemText(text, change);
       missing = outcome.before === undefined;
+      if (outcome.text !== undefined) acted = outcome.before;
       return outcome.text;
     });
-    if (changed) return { applied: true, before: outcome.before };
+    if (changed) {
+      if (change.op === 'forget' && acted) rememberForgotten(paths, acted);
+      return { applied: true, before: acted ?? outcome.before };
+    }
     if (!missing || attempt >= ATTEMPTS) return { applied: false, before: outcome.before, reason: outcome.reason ?? 'nothing to change' };
     sleepSync(PAUSE_MS);
   }

@@ -60,6 +60,13 @@ export interface LexicalBackend {
   holdMaintenance?(hold: boolean): void;
   /** One bounded step of due maintenance; true while more remains. */
   maintain?(): boolean;
+  /**
+   * Makes removed documents unrecoverable from the index's files (after `lore forget`): SQLite
+   * merges FTS5's segments, which still list a removed text's words, rewrites the file without
+   * its free pages (VACUUM) and truncates its write-ahead log. Seconds on a large index; run
+   * only when something was forgotten.
+   */
+  purge?(): void;
   /** Replaces the documents of one source file and records its state. */
   replaceSource(state: SourceState, docs: SearchDoc[]): void;
   /**

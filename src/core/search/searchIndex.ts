@@ -134,6 +134,18 @@ export class SearchIndex {
     return Promise.resolve().then(() => this.updateNow(options.only!));
   }
 
+  /**
+   * Brings the index up to date and makes what left it unrecoverable from its files
+   * (LexicalBackend.purge): after `lore forget`.
+   */
+  async purge(): Promise<void> {
+    await this.update();
+    await this.enqueue(async () => {
+      this.withRecovery(() => this.engine.lexical.purge?.(), 'throw');
+      return { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0, embedded: 0 };
+    });
+  }
+
   /** How far the first build (or a full refresh) has got; undefined when none is running. */
   get building(): SyncProgress | undefined {
     return this.full && { ...this.full.progress };

@@ -116,6 +116,15 @@ export class SqliteBackend implements LexicalBackend {
     }
   }
 
+  purge(): void {
+    this.db.pragma('secure_delete = ON');
+    this.stmt("INSERT INTO fts(fts) VALUES ('optimize')").run();
+    // Free pages still hold what earlier updates removed: VACUUM rewrites the file without them.
+    this.db.exec('VACUUM');
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.states = undefined;
+  }
+
   /**
    * One step of the merge a build held back: FTS5's incremental merge (a negative page count
    * merges across levels, as 'optimize' does, a bounded amount at a time). It is done when a

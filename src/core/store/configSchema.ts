@@ -15,6 +15,7 @@ const configSchema = z.looseObject({
   digest: z.looseObject({ enabled: z.boolean().optional() }).optional(),
   transcripts: z.boolean().optional(),
   agentWrites: z.enum(AGENT_WRITES_MODES).optional(),
+  privateMarkers: z.object({ open: z.string().trim().min(1).max(100), close: z.string().trim().min(1).max(100) }).optional(),
   context: z.looseObject({ budgetTokens: z.number().int().min(256).max(2_000_000).optional() }).optional(),
 });
 
@@ -39,6 +40,7 @@ export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?:
       digestEnabled: data.digestEnabled ?? data.digest?.enabled ?? DEFAULT_STORE_CONFIG.digestEnabled,
       transcripts: data.transcripts ?? DEFAULT_STORE_CONFIG.transcripts,
       agentWrites: data.agentWrites ?? DEFAULT_STORE_CONFIG.agentWrites,
+      ...(data.privateMarkers ? { privateMarkers: data.privateMarkers } : {}),
       ...(data.context?.budgetTokens !== undefined ? { contextBudgetTokens: data.context.budgetTokens } : {}),
     },
     problem,

@@ -6,6 +6,7 @@
  */
 import type { ItemCounts } from '../knowledge/categories';
 import { redactSecrets } from '../safety/redact';
+import type { Tombstones } from './tombstones';
 import { readTextIfExists, writeFileAtomic } from './atomicWrite';
 import { withPath } from './storeErrors';
 
@@ -39,6 +40,8 @@ export interface LedgerEntry {
 
 export interface Ledger {
   entries: Record<string, LedgerEntry>;
+  /** What a person forgot for good (Lore's addition; see tombstones.ts). */
+  forgotten?: Tombstones;
 }
 
 export class LedgerCorruptError extends Error {

@@ -24,7 +24,12 @@ const ledgerEntrySchema = z.looseObject({
   transcript: z.string().optional(),
 });
 
-const ledgerSchema = z.looseObject({ entries: z.record(z.string(), ledgerEntrySchema) });
+const tombstonesSchema = z.looseObject({
+  conversations: z.record(z.string(), z.looseObject({ at: z.string(), sha256: z.array(z.string()) })),
+  items: z.record(z.string(), z.looseObject({ at: z.string(), hash: z.string(), from: z.string().optional() })),
+});
+
+const ledgerSchema = z.looseObject({ entries: z.record(z.string(), ledgerEntrySchema), forgotten: tombstonesSchema.optional() });
 
 /** The depth of nested objects and arrays in `value`, counted without recursion (stops past `limit`). */
 function nestingDepth(value: unknown, limit: number): number {

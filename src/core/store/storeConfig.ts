@@ -4,6 +4,7 @@
  * or a wrong field is reported (naming the file and the field), not fatal.
  */
 import * as fs from 'node:fs';
+import { privateMarkerList, type PrivateMarkers } from '../safety/privateSpans';
 
 export type ReclaimMode = 'delete' | 'archive' | 'keep';
 export const RECLAIM_MODES = ['delete', 'archive', 'keep'] as const satisfies readonly ReclaimMode[];
@@ -21,6 +22,8 @@ export interface StoreConfig {
   transcripts: boolean;
   /** Agents' writes wait in review.md for a person (`pending`, the default) or go straight in (`direct`). */
   agentWrites: AgentWritesMode;
+  /** `privateMarkers: {open, close}`: a marker pair around private text, besides `<private>` … `</private>`. */
+  privateMarkers?: PrivateMarkers;
   /** `context.budgetTokens`: the token budget of compiled contexts (`lore context`); unset: the compiler's default. */
   contextBudgetTokens?: number;
 }
@@ -50,4 +53,15 @@ export function loadStoreConfig(file: string): LoadedConfig {
   }
   const { config, problem } = (require('./configSchema') as typeof import('./configSchema')).checkStoreConfig(raw);
   return problem ? { config, warning: `${file}: ${problem}; the default is used instead` } : { config };
+}
+
+/**
+ * The private-span markers that hold for a store: the default pair and config.json's
+ * `privateMarkers`, plus `extra` (a VS Code setting). A config file that cannot be read gives
+ * the default pair, never none.
+ */
+export function storePrivateMarkers(configFile: string, extra?: PrivateMarkers): PrivateMarkers[] {
+  const list = privateMarkerList(loadStoreConfig(configFile).config.privateMarkers);
+  if (extra) for (const pair of privateMarkerList(extra).slice(1)) list.push(pair);
+  return list;
 }

@@ -2,8 +2,14 @@
  * Where a store is, found the way git finds `.git`: the nearest `.lore/` folder in a folder or
  * one of its parents. Finding never creates anything: a store that is not there is reported, and
  * only `lore init` (or a write the user asked for) makes one.
+ *
+ * The global store, `~/.lore/`, is never found this way: it lies above every project in the home
+ * folder, so the walk up from a project without a store of its own would hand it that project's
+ * sessions and agents' writes. It is used only when asked for by name (`--global`, `--root`,
+ * `$LORE_ROOT`, the VS Code setting `lore.store.location`).
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { STORE_DIR_NAME } from './storePaths';
 
@@ -16,9 +22,25 @@ export function isDirectory(dir: string): boolean {
   }
 }
 
-/** The nearest `.lore/` folder in `start` or above it, if any. */
-export function nearestStoreDir(start: string): string | undefined {
-  return nearestExisting(start, STORE_DIR_NAME);
+/** The global store's folder: `<home>/.lore`. */
+export function globalStoreDir(home: string = os.homedir()): string {
+  return path.join(path.resolve(home), STORE_DIR_NAME);
+}
+
+/**
+ * The nearest `.lore/` folder in `start` or above it, if any, the global store (`<home>/.lore`)
+ * excepted (see the module comment). `home`: the home folder (default: this process's).
+ */
+export function nearestStoreDir(start: string, home: string = os.homedir()): string | undefined {
+  const global = globalStoreDir(home);
+  let dir = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(dir, STORE_DIR_NAME);
+    if (candidate !== global && isDirectory(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildContext } from '../context/buildContext';
 import type { ModelAdapter } from '../providers/modelAdapter';
+import { stripPrivateSpans } from '../safety/privateSpans';
 import { writeFileAtomic } from '../store/atomicWrite';
 import type { StorePaths } from '../store/storePaths';
 import { sha256Hash } from '../util/sha256';
@@ -40,7 +41,8 @@ export function gatePrompt(message: string, topic: Topic): string {
     'Given this message and topic, should the topic activate?',
     '',
     'Message (quoted):',
-    message.slice(0, GATE_MESSAGE_CHARS).split('\n').map((l) => `> ${l}`).join('\n'),
+    // Private spans never reach a model (the default pair: the gate knows no store's config).
+    stripPrivateSpans(message).slice(0, GATE_MESSAGE_CHARS).split('\n').map((l) => `> ${l}`).join('\n'),
     '',
     `Topic: ${topic.name}`,
     `Description: ${topic.description.slice(0, GATE_TOPIC_CHARS)}`,

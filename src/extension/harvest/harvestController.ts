@@ -57,7 +57,7 @@ export class HarvestController implements vscode.Disposable {
 
   private options(mode: HarvestRunOptions['mode']): HarvestRunOptions {
     const settings = readSettings();
-    return { mode, reclaim: settings.reclaim, transcripts: settings.transcripts, digestEnabled: settings.digestEnabled, timeoutMs: settings.timeoutSeconds * 1000 };
+    return { mode, reclaim: settings.reclaim, transcripts: settings.transcripts, digestEnabled: settings.digestEnabled, privateMarkers: settings.privateMarkers, timeoutMs: settings.timeoutSeconds * 1000 };
   }
 
   /** Classifies and estimates, writing nothing. */

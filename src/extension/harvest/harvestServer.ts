@@ -22,7 +22,7 @@ interface ClientRun {
 }
 
 /** What a run asks of the server besides the sources and the provider. */
-export type HarvestRunOptions = Pick<HarvestRunRequest.Params, 'mode' | 'reclaim' | 'transcripts' | 'digestEnabled' | 'timeoutMs'>;
+export type HarvestRunOptions = Pick<HarvestRunRequest.Params, 'mode' | 'reclaim' | 'transcripts' | 'digestEnabled' | 'privateMarkers' | 'timeoutMs'>;
 
 let nextRun = 0;
 

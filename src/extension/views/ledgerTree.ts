@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { conversationFile } from '../../core/knowledge/provenanceTarget';
 import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
 import type { StorePaths } from '../../core/store/storePaths';
+import { forgottenConversationAt } from '../../core/store/tombstones';
 import { itemCountsText } from '../../core/util/format';
 import type { StoreService } from '../storeService';
 import { inboxCount, sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
@@ -45,13 +46,14 @@ function itemSummary(entry: LedgerEntry): string {
   return entry.items ? itemCountsText(entry.items) : '';
 }
 
-function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry): LedgerEntryNode {
+/** `forgottenAt`: when a person forgot the conversation (`lore forget`; tombstones.ts). */
+function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry, forgottenAt?: string): LedgerEntryNode {
   return {
     kind: 'entry', sha256, entry,
     toTreeItem: () => {
       const item = new vscode.TreeItem(entry.id ?? path.basename(entry.path));
       const location = conversationFile(paths, entry);
-      item.description = [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
+      item.description = forgottenAt ? `forgotten ${forgottenAt.slice(0, 10)}` : [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
       const tooltip = new vscode.MarkdownString();
       tooltip.appendText(`${STATUS_LABELS[entry.status] ?? entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
       if (entry.error) tooltip.appendText(`\n${entry.status === 'unrecognized' ? 'not read' : 'error'}: ${entry.error}`);
@@ -59,7 +61,9 @@ function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry): Ledge
       if (entry.deleted) tooltip.appendText('\nremoved from the inbox after the harvest');
       if (entry.transcript) tooltip.appendText(`\ntranscript: ${entry.transcript}`);
       item.tooltip = tooltip;
-      const parts = ['lore.ledgerEntry', entry.status === 'harvest-failed' ? 'failed' : '', location ? 'exists' : ''].filter(Boolean);
+      if (forgottenAt) tooltip.appendText(`\nforgotten for good at ${forgottenAt} (a harvest skips it)`);
+      // `forgettable`: a conversation id to forget by, not forgotten yet (Forget This Conversation…).
+      const parts = ['lore.ledgerEntry', entry.status === 'harvest-failed' ? 'failed' : '', location ? 'exists' : '', entry.id && !forgottenAt ? 'forgettable' : ''].filter(Boolean);
       item.contextValue = parts.join('.');
       item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[entry.status] ?? 'circle-outline');
       if (location) item.command = { command: 'vscode.open', title: 'Open Conversation', arguments: [vscode.Uri.file(location)] };
@@ -95,7 +99,7 @@ export class LedgerTreeProvider extends StoreTreeProvider {
       const entries = Object.entries(ledger.entries)
         .filter(([, e]) => e.status === status)
         .sort(([, a], [, b]) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
-        .map(([sha, e]) => entryNode(this.store.paths, sha, e));
+        .map(([sha, e]) => entryNode(this.store.paths, sha, e, forgottenConversationAt(ledger, e.id, sha)));
       if (!entries.length) continue;
       groups.push({
         kind: 'group', status, entries,

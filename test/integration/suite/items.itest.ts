@@ -106,4 +106,34 @@ describe('Lore knowledge items: context menu commands in VS Code', function () {
     assert.ok(opened.startsWith(path.join(root, 'transcripts') + path.sep), opened);
     assert.ok(vscode.window.activeTextEditor!.document.getText().includes(FACT));
   });
+
+  it('Forget This Conversation… on a Ledger entry: the plan lists what goes, then the conversation leaves the files, the transcripts and search', async () => {
+    const id = 'itest-forget';
+    const fact = 'the forget itest fact is about wombats';
+    fs.writeFileSync(path.join(root, 'inbox', `${id}.md`), CONVERSATION.replace('itest-items', id).replace(FACT, fact));
+    await useProvider('rules');
+    await lore.harvestWithoutDialogs({ showDiff: false });
+    await vscode.commands.executeCommand('lore.applyHarvest');
+    await until('facts.md holds the harvested fact', () => read('facts.md').includes(fact));
+    const manifest = vscode.extensions.getExtension('lore-dev.lore')!.packageJSON as { contributes: { menus: Record<string, Array<{ command: string; when: string }>> } };
+    assert.ok(manifest.contributes.menus['view/item/context'].some((e) => e.command === 'lore.forgetConversation' && e.when.includes('view == lore.ledger')));
+    const entryOf = () => {
+      const groups = lore.views.ledger.getChildren() as unknown as Array<{ entries: Array<{ entry: { id?: string }; toTreeItem(): vscode.TreeItem }> }>;
+      return groups.flatMap((g) => g.entries).find((e) => e.entry.id === id);
+    };
+    await until('the Ledger view lists the conversation', () => entryOf() !== undefined);
+    assert.match(String(entryOf()!.toTreeItem().contextValue), /forgettable/);
+    const plan = await lore.planForgetting(id);
+    assert.ok(plan.removed.some((r) => r.line.includes(fact)), JSON.stringify(plan));
+    assert.ok(plan.files.some((f) => f.kind === 'transcript'));
+    assert.ok(read('facts.md').includes(fact), 'the plan writes nothing');
+    const result = await lore.forgetConversation(id);
+    assert.equal(result.problems.length, 0);
+    assert.ok(!read('facts.md').includes(fact));
+    for (const f of plan.files) assert.ok(!fs.existsSync(path.join(root, f.file)), f.file);
+    const hits = await lore.search.search('wombats');
+    assert.deepEqual(hits.hits, []);
+    await until('the Ledger view shows it forgotten', () => /^forgotten /.test(String(entryOf()?.toTreeItem().description ?? '')));
+    assert.doesNotMatch(String(entryOf()!.toTreeItem().contextValue), /forgettable/);
+  });
 });

@@ -1,0 +1,99 @@
+/**
+ * `lore forget ID`: forgets an item (an 8-character item id, at once, as a person's decision) or
+ * a whole conversation (its id as the ledger and `[from: …]` name it: a plan first, `--apply` to
+ * do it). An id that names both is refused until `--item` or `--conversation` says which.
+ */
+import { changeItem } from '../../core/knowledge/agentWrites';
+import { findItemsById } from '../../core/knowledge/itemLocator';
+import { isItemId } from '../../core/knowledge/itemId';
+import { applyForget, isEmptyForgetPlan, planForget, type ForgetPlan } from '../../core/forget/forgetConversation';
+import type { StorePaths } from '../../core/store/storePaths';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
+
+export const FORGET_HELP = `lore forget ID [--item | --conversation] [--apply] [--file F] [--root DIR] [--json]
+                                         forget an item by its id (at once; F: its store file, when it is in several), or
+                                         a conversation by its id: every line only it taught, its provenance on shared
+                                         lines, its transcript, copies, cached replies and index rows (a plan; --apply
+                                         does it). The ledger keeps a tombstone, so a harvest never brings them back.`;
+
+const OPTIONS = {
+  ...COMMON_OPTIONS,
+  file: { type: 'string' },
+  item: { type: 'boolean' },
+  conversation: { type: 'boolean' },
+  preview: { type: 'boolean' },
+  apply: { type: 'boolean' },
+} as const;
+
+export async function forgetCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, OPTIONS, FORGET_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const { values, paths } = parsed;
+  if (parsed.positionals.length !== 1) throw new UsageError('name one item id or conversation id');
+  const id = parsed.positionals[0].trim();
+  if (values.item && values.conversation) throw new UsageError('--item and --conversation exclude each other');
+  if (values.apply && values.preview) throw new UsageError('--preview and --apply exclude each other');
+  const asItem = values.item || (!values.conversation && isItemId(id) && findItemsById(paths, id).length > 0);
+  const plan = values.item ? undefined : planForget(paths, id);
+  const asConversation = values.conversation || (plan !== undefined && (!isEmptyForgetPlan(plan) || plan.forgottenAt !== undefined));
+  if (asItem && asConversation && !values.item && !values.conversation) {
+    io.err(`${printable(id)} names both an item and a conversation: add --item or --conversation`);
+    return EXIT_FAILED;
+  }
+  if (asItem) return forgetItem(paths, id, values.file, io);
+  if (!asConversation || !plan) {
+    io.err(`no item or conversation ${printable(id)} in this store (an edited item has a new id; a conversation is named as in [from: …] or the ledger)`);
+    return EXIT_FAILED;
+  }
+  if (values.file) throw new UsageError('--file names an item\'s file; a conversation is forgotten everywhere');
+  if (!values.apply) {
+    if (values.json) io.out(JSON.stringify({ mode: 'preview', ...plan }, null, 2));
+    else printPlan(plan, io);
+    return EXIT_OK;
+  }
+  const result = await applyForget(paths, id);
+  if (values.json) {
+    io.out(JSON.stringify({ mode: 'apply', ...result.plan, written: result.written, removedFiles: result.removedFiles, problems: result.problems }, null, 2));
+  } else {
+    const p = result.plan;
+    io.out(`forgot conversation ${printable(id)}: ${count(p.removed.length, 'item')} removed, ${count(p.trimmed.length, 'shared item')} kept without its provenance, ${count(result.removedFiles.length, 'file')} removed`);
+    io.out('the ledger keeps a tombstone: a harvest skips this conversation and the removed items from now on');
+  }
+  for (const problem of result.problems) io.err(`not removed: ${printable(problem.file)}: ${printable(problem.message)}`);
+  return result.problems.length ? EXIT_FAILED : EXIT_OK;
+}
+
+async function forgetItem(paths: StorePaths, id: string, file: string | undefined, io: Output): Promise<number> {
+  const result = await changeItem(paths, { op: 'forget', id, file }, { source: 'manual', today: new Date(), mode: 'direct' });
+  if (result.status !== 'recorded') {
+    io.err(`not forgotten: ${printable(result.reason ?? result.status)}`);
+    return EXIT_FAILED;
+  }
+  io.out(`forgot ${result.id} from ${printable(result.file ?? '')}: ${printable(result.line ?? '')}`);
+  return EXIT_OK;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** The plan as a person reads it before saying yes. */
+function printPlan(plan: ForgetPlan, io: Output): void {
+  io.out(`forget conversation ${printable(plan.conversation)} (preview; nothing is written until you run this again with --apply)`);
+  if (plan.forgottenAt) io.out(`forgotten before, on ${plan.forgottenAt.slice(0, 10)}; this finishes what is left`);
+  if (plan.contents.length) io.out(`ledger entries: ${plan.contents.length} (${plan.contents.map((c) => printable(c.path)).join(', ')})`);
+  io.out(`items removed (${plan.removed.length}):`);
+  for (const r of plan.removed) io.out(`  ${printable(r.file)}: ${printable(r.line)}`);
+  if (plan.trimmed.length) {
+    io.out(`items other sources taught too, kept without its provenance (${plan.trimmed.length}):`);
+    for (const t of plan.trimmed) io.out(`  ${printable(t.file)}: ${printable(t.after)}`);
+  }
+  if (plan.review.length) io.out(`review.md entries removed: ${plan.review.length}`);
+  io.out(`files removed (${plan.files.length}):`);
+  for (const f of plan.files) io.out(`  ${printable(f.file)} (${f.kind})`);
+  io.out('search index: its rows go, and the index is purged');
+  if (plan.outside.length) {
+    io.out('left where they are (outside the store, not Lore\'s to delete; never harvested again):');
+    for (const o of plan.outside) io.out(`  ${printable(o)}`);
+  }
+}
