@@ -34,7 +34,8 @@ import { forgottenConversationAt, withForgottenConversation, withForgottenItems 
 import { undoDir } from '../store/undoRecord';
 import { listNames, walkTree } from '../util/walkTree';
 import { purgeStoreIndex } from './forgetIndex';
-import { lineSources, removeSource } from './forgetSource';
+import { parseProvenance } from '../knowledge/provenance';
+import { removeSource } from './forgetSource';
 
 /** Why a file goes. */
 export type ForgottenFileKind = 'transcript' | 'inbox copy' | 'archived copy' | 'cached reply' | 'hook queue entry' | 'undo record';
@@ -170,7 +171,7 @@ function reviewEntriesOf(paths: StorePaths, id: string): Array<{ line: string; l
   parseLines(text).lines.forEach((line, lineIndex) => {
     if (!/^[-*+]\s/.test(line)) return;
     const marker = /\[from:[^[\]\r\n]*\]/.exec(line);
-    if (marker && lineSources(marker[0])?.sources.some((p) => p.source === id)) found.push({ line: line.trim(), lineIndex });
+    if (marker && parseProvenance(marker[0])?.sources.some((p) => p.source === id)) found.push({ line: line.trim(), lineIndex });
   });
   return found;
 }

@@ -5,32 +5,7 @@
  * that source's entries taken out of its provenance. Every other byte is kept.
  */
 import { listItems, parseLines, serializeLines, spliceLines } from '../knowledge/categoryFile';
-import type { Provenance } from '../knowledge/provenance';
-
-/** A trailing marker with one or more `ID, date` entries separated by `;` (as provenance.ts writes them). */
-const TRAILING = /\[from:([^[\]\r\n]*)\]\s*$/;
-/** One `ID, date` entry; an entry ends only at its date, so a `;` inside an older id stays part of it. */
-const ENTRY = /\s*([^,[\]\r\n\s;][^,[\]\r\n]*?)\s*,\s*(\d{4}-\d{2}-\d{2})\s*(?:;|$)/y;
-
-/** The sources of a line's trailing provenance, first one first; undefined when it has none. */
-export function lineSources(line: string): { sources: Provenance[]; start: number; end: number } | undefined {
-  const match = TRAILING.exec(line);
-  if (!match) return undefined;
-  const inner = match[1];
-  const sources: Provenance[] = [];
-  ENTRY.lastIndex = 0;
-  while (ENTRY.lastIndex < inner.length) {
-    const at = ENTRY.lastIndex;
-    const entry = ENTRY.exec(inner);
-    if (!entry || ENTRY.lastIndex === at) {
-      if (inner.slice(at).trim() !== '') return undefined;
-      break;
-    }
-    sources.push({ source: entry[1], date: entry[2] });
-  }
-  if (sources.length === 0) return undefined;
-  return { sources, start: match.index, end: match.index + match[0].trimEnd().length };
-}
+import { formatSources, parseProvenance, plainSources } from '../knowledge/provenance';
 
 /** What taking a source out of a file's text does. */
 export interface SourceRemoval {
@@ -54,10 +29,10 @@ export function removeSource(text: string, source: string): SourceRemoval {
     const block = [item.line];
     for (let i = item.line + 1; i < doc.lines.length && /^\s{2,}\S/.test(doc.lines[i]); i++) block.push(i);
     // The marker ends the item: on its first line, or on the last of a wrapped item's lines.
-    const at = [...block].reverse().find((i) => TRAILING.test(doc.lines[i]));
+    const at = [...block].reverse().find((i) => parseProvenance(doc.lines[i]) !== undefined);
     if (at === undefined) continue;
-    const parsed = lineSources(doc.lines[at]);
-    if (!parsed || !parsed.sources.some((p) => p.source === source)) continue;
+    const parsed = parseProvenance(doc.lines[at])!;
+    if (!parsed.sources.some((p) => p.source === source)) continue;
     const rest = parsed.sources.filter((p) => p.source !== source);
     if (rest.length === 0) {
       result.removed.push(item.raw);
@@ -65,7 +40,7 @@ export function removeSource(text: string, source: string): SourceRemoval {
       continue;
     }
     const line = doc.lines[at];
-    const after = `${line.slice(0, parsed.start)}[from: ${rest.map((p) => `${p.source}, ${p.date}`).join('; ')}]${line.slice(parsed.end)}`;
+    const after = `${line.slice(0, parsed.start)}${formatSources(plainSources(rest))}${line.slice(parsed.end)}`;
     result.trimmed.push({ before: line, after });
     doc.lines[at] = after;
   }

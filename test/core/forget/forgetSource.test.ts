@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { applyForget, planForget } from '../../../src/core/forget/forgetConversation';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
-import { lineSources, removeSource } from '../../../src/core/forget/forgetSource';
+import { removeSource } from '../../../src/core/forget/forgetSource';
 import { forgottenLineTest, statementHash, withForgottenItems } from '../../../src/core/store/tombstones';
 import { itemId } from '../../../src/core/knowledge/itemId';
 
@@ -28,11 +28,6 @@ describe('forgetting a source in a file', () => {
   it('does not touch a source whose id only contains the one forgotten, nor text that merely mentions it', () => {
     const text = '- about ses-a in words [from: ses-ab, 2026-11-20]\n- x [from: my-ses-a, 2026-11-20]\n';
     assert.equal(removeSource(text, 'ses-a').text, undefined);
-  });
-
-  it('reads every source of a provenance marker', () => {
-    assert.deepEqual(lineSources('- x [from: a, 2026-11-20; b c, 2026-11-21]')?.sources, [{ source: 'a', date: '2026-11-20' }, { source: 'b c', date: '2026-11-21' }]);
-    assert.equal(lineSources('- x [from: a]'), undefined);
   });
 });
 
