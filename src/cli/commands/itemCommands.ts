@@ -6,6 +6,7 @@
 import { changeItem } from '../../core/knowledge/agentWrites';
 import { readItem } from '../../core/knowledge/itemReport';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
+import { reportHistory } from '../historyText';
 
 export const ITEM_HELP = `lore item ID [--root DIR] [--json]       show a knowledge item by its id (as agents and replies name it)`;
 export const FORGET_HELP = `lore forget ID [--file F] [--root DIR]   delete a knowledge item by its id (F: its store file, when it is in several)`;
@@ -45,5 +46,6 @@ export async function forgetCommand(argv: string[], io: Output): Promise<number>
     return EXIT_FAILED;
   }
   io.out(`forgot ${result.id} from ${printable(result.file ?? '')}: ${printable(result.line ?? '')}`);
+  reportHistory(io, result.history);
   return EXIT_OK;
 }
