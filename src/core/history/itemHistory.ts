@@ -45,6 +45,8 @@ export interface ItemHistory {
 const FIELD = '\x1f';
 const RECORD = '\x1e';
 const LOG_FORMAT = `--format=%H${FIELD}%aI${FIELD}%an${FIELD}%s${FIELD}%b${RECORD}`;
+/** Store paths that repeat or quote items without being where they are kept. */
+const NOT_KNOWLEDGE = ['transcripts', 'journal', 'archive', 'inbox', 'digest.md', 'ledger.json'];
 /** The commit id git blame gives a line that is not committed. */
 const NOT_COMMITTED = /^0+$/;
 
@@ -81,7 +83,10 @@ export async function itemHistory(paths: StorePaths, id: string): Promise<ItemHi
   }
   // The text wherever it is in the store: when it first appeared (in another file, before a move).
   const store = storePathspec(repo);
-  const pickaxe = await runGit(['log', LOG_FORMAT, `-S${item.text}`, '--', store], { cwd: repo.top });
+  // Knowledge files only: a transcript quotes the conversation the item came from, the journal
+  // and the digest repeat items; none of them is where the item was learned.
+  const elsewhere = NOT_KNOWLEDGE.map((p) => storePathspec(repo, p).replace(/^:\(/, ':(exclude,'));
+  const pickaxe = await runGit(['log', LOG_FORMAT, `-S${item.text}`, '--', store, ...elsewhere], { cwd: repo.top });
   if (pickaxe.code === 0) for (const e of parseLog(pickaxe.stdout)) if (!found.has(e.commit)) found.set(e.commit, e);
   // Oldest first in the order of the history itself (commits made in one second tie on dates).
   const order = (await runGit(['rev-list', '--topo-order', '--reverse', 'HEAD', '--', store], { cwd: repo.top })).stdout.split('\n');
