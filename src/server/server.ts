@@ -47,6 +47,7 @@ import { currentHost } from '../core/discovery/host';
 import { planRemember, rememberItem } from '../core/knowledge/rememberItem';
 import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
+import { ItemHistoryHovers } from './itemHover';
 import { LoreServer } from './loreServer';
 import { storeDocumentKind } from './provenanceLines';
 import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from './storeDocuments';
@@ -58,6 +59,7 @@ const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let server: LoreServer | undefined;
 let lensRefreshSupported = false;
+let itemHovers: ItemHistoryHovers | undefined;
 const diagnosticTimers = new Map<string, NodeJS.Timeout>();
 
 function log(message: string): void {
@@ -172,6 +174,14 @@ connection.onHover(async (params) => {
   const file = pathOf(params.textDocument.uri);
   if (!file) return null;
   const s = await ready();
+  const kind = storeDocumentKind(s.paths, file);
+  const document = documents.get(params.textDocument.uri);
+  // A knowledge item in the store's own files: its id and, with git, when it was learned.
+  if ((kind === 'category' || kind === 'note') && document) {
+    if (itemHovers?.paths !== s.paths) itemHovers = new ItemHistoryHovers(s.paths);
+    const hover = await itemHovers.provide(file, document.getText(), params.position.line);
+    if (hover) return hover;
+  }
   return provideNotesHover(s.notes, file, params.position.line);
 });
 
