@@ -48,6 +48,7 @@ import { planRemember, rememberItem } from '../core/knowledge/rememberItem';
 import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
 import { ItemHistoryHovers } from './itemHover';
+import { setGitCommitOverride } from '../core/history/storeHistory';
 import { LoreServer } from './loreServer';
 import { storeDocumentKind } from './provenanceLines';
 import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from './storeDocuments';
@@ -91,6 +92,8 @@ async function ready(): Promise<LoreServer> {
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const options = checkInitializationOptions(params.initializationOptions, log);
+  // VS Code's lore.git.commit, when set, decides over config.json for the server's writes too.
+  setGitCommitOverride(options.gitCommit);
   const workspace = options.workspaceRoot ? path.resolve(options.workspaceRoot) : workspaceOf(params);
   const root = options.storeRoot ? path.resolve(options.storeRoot) : path.join(workspace, STORE_DIR_NAME);
   lensRefreshSupported = params.capabilities.workspace?.codeLens?.refreshSupport === true;

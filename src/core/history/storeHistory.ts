@@ -11,7 +11,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from '../store/atomicWrite';
 import { loadStoreConfig, GIT_COMMIT_MODES, type GitCommitMode, type GitHistoryConfig } from '../store/storeConfig';
 import { acquireStoreLock } from '../store/storeLock';
@@ -58,17 +57,7 @@ export function historyMode(config: GitHistoryConfig, repo: StoreRepo): GitCommi
   return modeOverride ?? envMode() ?? config.commit ?? (repo.storeRel === '.' ? 'apply' : 'off');
 }
 
-const stateSchema = z.object({
-  pending: z.array(z.object({
-    type: z.enum(['memory', 'conversation', 'maintenance', 'extract']),
-    subject: z.string(),
-    body: z.array(z.string()).optional(),
-    paths: z.array(z.string()).optional(),
-    at: z.string(),
-  })),
-  lastCommit: z.object({ commit: z.string(), at: z.string() }).optional(),
-});
-type HistoryState = z.infer<typeof stateSchema>;
+type HistoryState = import('./historyStateSchema').HistoryState;
 
 /** Where pending changes and the last commit are kept (git-ignored with .logs/). */
 export function historyStateFile(paths: StorePaths): string {
@@ -82,7 +71,9 @@ export function historyLogFile(paths: StorePaths): string {
 
 function readState(paths: StorePaths): HistoryState {
   try {
-    const parsed = stateSchema.safeParse(JSON.parse(fs.readFileSync(historyStateFile(paths), 'utf8')));
+    // zod is loaded on first use (a large share of start-up for the CLI and the extension).
+    const { historyStateSchema } = require('./historyStateSchema') as typeof import('./historyStateSchema');
+    const parsed = historyStateSchema.safeParse(JSON.parse(fs.readFileSync(historyStateFile(paths), 'utf8')));
     if (parsed.success) return parsed.data;
   } catch {
     // None yet, or unreadable: start afresh (the commit picks up every change in the files anyway).
