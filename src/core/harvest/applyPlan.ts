@@ -83,7 +83,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   const digest = plan.changes.find((c) => c.file === 'digest.md');
   // The day's journal (the day of the apply, UTC like provenance dates) gets what is new.
   const learned = planJournalEntries(plan);
-  const journal = learned.length ? journalFile(toIsoDate(new Date())) : undefined;
+  let journal = learned.length ? journalFile(toIsoDate(new Date())) : undefined;
 
   // Before anything changes: what undo needs to put the store back (undoRecord.ts). An apply
   // that changes nothing keeps the previous one's undo.
@@ -100,7 +100,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
     const file = resolveInStore(paths, journal);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const day = path.basename(journal, '.md');
-    if (editStoreFile(file, (current) => renderJournal(mergeEntries(parseJournal(day, current), learned)))) result.written.push(journal);
+    if (!editStoreFile(file, (current) => renderJournal(mergeEntries(parseJournal(day, current), learned)))) journal = undefined;
   }
 
   // 1. Knowledge: category files and note files, each re-applied on top of any edit made since the plan read it.
@@ -166,6 +166,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   }
   for (const dir of touchedDirs) fsyncDirectory(dir);
   if (result.reclaimErrors.length) writeLedger(paths.ledger, plan.ledger);
+  if (journal) result.written.push(journal); // Reported after the knowledge it derives from.
   if (undo) finishUndoRecord(paths, undo);
   return result;
 }
