@@ -39,6 +39,19 @@ const INDEX_PAUSE_MS = 100;
 /** The identity Lore commits as when the repository has none configured. */
 const FALLBACK_IDENTITY = { GIT_AUTHOR_NAME: 'Lore', GIT_AUTHOR_EMAIL: 'lore@localhost', GIT_COMMITTER_NAME: 'Lore', GIT_COMMITTER_EMAIL: 'lore@localhost' };
 
+/**
+ * Parts of a store that are never Lore's to commit, whatever .gitignore says (a store made by
+ * hand, a .gitignore someone deleted): derived data, the lock, the undo area, temporary files,
+ * and raw conversations (inbox/, queue/), which may hold secrets that redaction removes only
+ * from what Lore writes.
+ */
+const PRIVATE = ['.cache', '.index', '.logs', '.lock', '.undo', 'inbox', 'queue'];
+
+function privatePaths(repo: StoreRepo): string[] {
+  const base = repo.storeRel === '.' ? '' : `${repo.storeRel}/`;
+  return [...PRIVATE.map((p) => `:(top,literal)${base}${p}`), `:(top,glob)${base}**/*.tmp`];
+}
+
 /** The daily tag's name for a date (UTC, like provenance dates). */
 export function dailyTagName(date: Date): string {
   return `memory/daily/${date.toISOString().slice(0, 10)}`;
@@ -85,6 +98,8 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
       if (/did not match any files/.test(added.stderr)) return { status: 'unchanged' };
       throw new Error(`git add failed: ${added.stderr.trim()}`);
     }
+    // Back to HEAD (an exclude pathspec would make git add refuse paths .gitignore already keeps out).
+    await git(['reset', '-q', '--', ...privatePaths(repo)], opts);
     const tree = (await git(['write-tree'], opts)).trim();
     const headTree = head ? (await git(['rev-parse', `${head}^{tree}`], opts)).trim() : undefined;
     if (tree === headTree) return { status: 'unchanged' };
@@ -94,7 +109,7 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
     const commit = (await git(['commit-tree', tree, ...(head ? ['-p', head] : []), ...message], { cwd: repo.top, env: await identityEnv(repo) })).trim();
     const moved = await runGit(['update-ref', '-m', `lore: ${request.subject}`, 'HEAD', commit, head ?? ''], { cwd: repo.top });
     if (moved.code !== 0) return 'moved';
-    const warning = await refreshRealIndex(repo, specs);
+    const warning = await refreshRealIndex(repo, specs, privatePaths(repo));
     let tag: string | undefined;
     if (request.dailyTag) {
       tag = dailyTagName(request.dailyTag);
@@ -107,10 +122,12 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
 }
 
 /** The person's index takes the committed entries of the store's paths (only those). */
-async function refreshRealIndex(repo: StoreRepo, specs: string[]): Promise<string | undefined> {
+async function refreshRealIndex(repo: StoreRepo, specs: string[], privates: string[]): Promise<string | undefined> {
   let last = '';
+  // The private parts stay as the person's index has them (git add -f is theirs to run).
+  const committed = [...specs, ...privates.map((s) => s.replace(/^:\(/, ':(exclude,'))];
   for (let i = 0; i < INDEX_TRIES; i++) {
-    const result = await runGit(['reset', '-q', '--', ...specs], { cwd: repo.top });
+    const result = await runGit(['reset', '-q', '--', ...committed], { cwd: repo.top });
     if (result.code === 0) return undefined;
     last = result.stderr.trim();
     await new Promise((resolve) => setTimeout(resolve, INDEX_PAUSE_MS));

@@ -141,6 +141,24 @@ describe('git history of the store', function () {
     assert.match(fs.readFileSync(path.join(root, '.logs', 'history.log'), 'utf8'), /commit failed/);
   });
 
+  it('never commits raw conversations or Lore\'s private files, even when the store\'s .gitignore is gone', async () => {
+    const { ws, root, inbox } = await workspaceRepo();
+    fs.rmSync(path.join(root, '.gitignore'));
+    fs.writeFileSync(path.join(inbox, 'waiting.md'), transcript('ses-waiting', 'Fact: the password is in here somewhere.'));
+    fs.mkdirSync(path.join(root, '.cache'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.cache', 'reply.json'), '{}');
+    fs.writeFileSync(path.join(root, 'notes.tmp'), 'half a write');
+    fs.appendFileSync(path.join(root, 'facts.md'), '- kept [from: a, 2026-11-27]\n');
+    const outcome = await recordStoreChange(storePaths(root), { type: 'memory', subject: 'one fact' });
+    assert.equal(outcome?.commits.length, 1);
+    // Twice: the second commit would carry what the first left behind (.logs/history.json).
+    fs.appendFileSync(path.join(root, 'facts.md'), '- again [from: a, 2026-11-27]\n');
+    await recordStoreChange(storePaths(root), { type: 'memory', subject: 'another fact' });
+    const tracked = gitIn(ws, 'ls-files', '.lore').split('\n').filter(Boolean);
+    assert.ok(tracked.includes('.lore/facts.md'));
+    assert.deepEqual(tracked.filter((f) => /^\.lore\/(inbox|\.cache|\.logs|\.lock)(\/|$)|\.tmp$/.test(f)), []);
+  });
+
   it('does nothing outside a repository', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(root, 'config.json'), '{"git": {"commit": "apply"}}');
