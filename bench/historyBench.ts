@@ -68,7 +68,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       name: 'commit after an apply (one line in facts.md), store of 1,000 note files in a 2,000-file repository',
       unit: 'ms', samples: lore.wall, baseline: baselineOf('git commit -q -m … -- .lore/facts.md', 'ms', plain.wall),
       target: { on: 'value', op: '<', threshold: COMMIT_TARGET_MS },
-      notes: [`${committed} of ${REPS} commits made; git status afterwards: ${status.trim() ? status.trim().split('\n').length + ' entries' : 'clean'}`],
+      notes: [`${committed} of ${REPS} commits made; git status afterwards: ${status.trim().split('\n').join(', ') || 'clean'} (the store here has no .gitignore: .logs/ stays untracked, never committed)`],
     }),
     makeResult({ name: 'history of one item (blame, log -L, log -S), ' + `${REPS * 2 + 1} commits`, unit: 'ms', samples: history.wall, baseline: baselineOf('git log -1', 'ms', log.wall) }),
   ];

@@ -57,14 +57,23 @@ export function dailyTagName(date: Date): string {
   return `memory/daily/${date.toISOString().slice(0, 10)}`;
 }
 
-async function headCommit(repo: StoreRepo): Promise<string | undefined> {
-  const result = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: repo.top });
-  return result.code === 0 ? result.stdout.trim() : undefined;
+/** HEAD's commit and tree in one process; undefined on an unborn branch. */
+async function headCommit(repo: StoreRepo): Promise<{ commit: string; tree: string } | undefined> {
+  const result = await runGit(['log', '-1', '--format=%H %T', 'HEAD', '--'], { cwd: repo.top });
+  const [commit, tree] = result.code === 0 ? result.stdout.trim().split(' ') : [];
+  return commit && tree ? { commit, tree } : undefined;
 }
 
+/** Whether git knows who commits, per repository, asked once per process. */
+const identityKnown = new Map<string, Promise<boolean>>();
+
 async function identityEnv(repo: StoreRepo): Promise<Record<string, string>> {
-  const result = await runGit(['var', 'GIT_COMMITTER_IDENT'], { cwd: repo.top });
-  return result.code === 0 ? {} : FALLBACK_IDENTITY;
+  let known = identityKnown.get(repo.top);
+  if (!known) {
+    known = runGit(['var', 'GIT_COMMITTER_IDENT'], { cwd: repo.top }).then((r) => r.code === 0);
+    identityKnown.set(repo.top, known);
+  }
+  return (await known) ? {} : FALLBACK_IDENTITY;
 }
 
 /** Commits the store's paths; never touches anything else of the work tree or the index. */
@@ -81,7 +90,8 @@ export async function commitStore(repo: StoreRepo, request: CommitRequest): Prom
 }
 
 async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string[]): Promise<CommitOutcome | 'moved'> {
-  const head = await headCommit(repo);
+  const current = await headCommit(repo);
+  const head = current?.commit;
   const index = path.join(repo.gitDir, `lore-index-${process.pid}-${randomBytes(4).toString('hex')}`);
   const env = { GIT_INDEX_FILE: index };
   const opts = { cwd: repo.top, env };
@@ -101,8 +111,7 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
     // Back to HEAD (an exclude pathspec would make git add refuse paths .gitignore already keeps out).
     await git(['reset', '-q', '--', ...privatePaths(repo)], opts);
     const tree = (await git(['write-tree'], opts)).trim();
-    const headTree = head ? (await git(['rev-parse', `${head}^{tree}`], opts)).trim() : undefined;
-    if (tree === headTree) return { status: 'unchanged' };
+    if (tree === current?.tree) return { status: 'unchanged' };
     const files = (await git(['diff', '--cached', '--name-only', '--no-renames', ...(head ? [head] : []), '--'], opts)).split('\n').filter(Boolean);
     if (!head && files.length === 0) return { status: 'unchanged' };
     const message = ['-m', request.subject, ...(request.body ? ['-m', request.body] : [])];
