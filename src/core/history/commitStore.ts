@@ -115,7 +115,8 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
     const files = (await git(['diff', '--cached', '--name-only', '--no-renames', ...(head ? [head] : []), '--'], opts)).split('\n').filter(Boolean);
     if (!head && files.length === 0) return { status: 'unchanged' };
     const message = ['-m', request.subject, ...(request.body ? ['-m', request.body] : [])];
-    const commit = (await git(['commit-tree', tree, ...(head ? ['-p', head] : []), ...message], { cwd: repo.top, env: await identityEnv(repo) })).trim();
+    // Unsigned: a signing key's passphrase prompt would hang a background commit (commit.gpgSign).
+    const commit = (await git(['commit-tree', '--no-gpg-sign', tree, ...(head ? ['-p', head] : []), ...message], { cwd: repo.top, env: await identityEnv(repo) })).trim();
     const moved = await runGit(['update-ref', '-m', `lore: ${request.subject}`, 'HEAD', commit, head ?? ''], { cwd: repo.top });
     if (moved.code !== 0) return 'moved';
     const warning = await refreshRealIndex(repo, specs, privatePaths(repo));

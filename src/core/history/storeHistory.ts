@@ -130,6 +130,8 @@ export async function recordStoreChange(paths: StorePaths, changes: StoreChange 
 export async function flushStoreHistory(paths: StorePaths, options: { now?: Date; force?: boolean; lockTimeoutMs?: number } = {}): Promise<HistoryOutcome | undefined> {
   const now = options.now ?? new Date();
   try {
+    // A timer asks every minute: nothing waiting means no git process and no lock.
+    if (!options.force && readState(paths).pending.length === 0) return undefined;
     const context = await historyContext(paths);
     if (!context) return undefined;
     const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
