@@ -6,6 +6,7 @@ import { itemId } from '../../src/core/knowledge/itemId';
 import { storePaths } from '../../src/core/store/storePaths';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { gitIn, initRepo } from '../helpers/gitRepo';
+import { connectLoreMcp } from '../helpers/mcpClient';
 import { makeTempDir } from '../helpers/paths';
 
 function lineWith(root: string, file: string, text: string): string {
@@ -68,5 +69,36 @@ describe('lore history', function () {
     assert.match((await runCli(['history', id, '--root', root])).stdout, /not in any commit yet/);
     assert.equal((await runCli(['history', 'zzzzzzzz', '--root', root])).code, 1);
     assert.equal((await runCli(['history', 'nope', '--root', root])).code, 2);
+  });
+});
+
+describe('git history of agents\' writes over MCP', function () {
+  this.timeout(60_000);
+
+  it('commits a remember as memory: naming the agent, and LORE_GIT_COMMIT=off (VS Code\'s setting) turns it off', async () => {
+    const root = path.join(makeTempDir('lore-mcp-git-'), 'kb');
+    assert.equal((await runCli(['init', '--root', root, '--git'])).code, 0);
+    fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+    gitIn(root, 'add', 'config.json');
+    gitIn(root, 'commit', '-q', '-m', 'direct writes');
+    const { client } = await connectLoreMcp(root, { clientName: 'claude-code' });
+    try {
+      await client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'the queue is SQS' } });
+    } finally {
+      await client.close();
+    }
+    const id = itemId(lineWith(root, 'facts.md', 'the queue is SQS'));
+    assert.equal(gitIn(root, 'log', '-1', '--format=%s').trim(), `memory: remember ${id} in facts.md`);
+    assert.match(gitIn(root, 'log', '-1', '--format=%b'), /^Source: claude-code\nItem [0-9a-z]{8}: - the queue is SQS \[from: claude-code, \d{4}-\d{2}-\d{2}\]$/m);
+    assert.equal(gitIn(root, 'status', '--porcelain'), '');
+
+    const off = await connectLoreMcp(root, { clientName: 'claude-code', env: { LORE_GIT_COMMIT: 'off' } });
+    try {
+      await off.client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'the cache is redis' } });
+    } finally {
+      await off.client.close();
+    }
+    assert.equal(gitIn(root, 'log', '-1', '--format=%s').trim(), `memory: remember ${id} in facts.md`, 'no new commit');
+    assert.match(gitIn(root, 'status', '--porcelain'), /facts\.md/);
   });
 });
