@@ -36,6 +36,9 @@ const ATTEMPTS = 3;
 const INDEX_TRIES = 5;
 const INDEX_PAUSE_MS = 100;
 
+/** Name of Lore's temporary index files in the git directory: `lore-index-<pid>-<random>`. */
+const INDEX_PREFIX = 'lore-index-';
+
 /** The identity Lore commits as when the repository has none configured. */
 const FALLBACK_IDENTITY = { GIT_AUTHOR_NAME: 'Lore', GIT_AUTHOR_EMAIL: 'lore@localhost', GIT_COMMITTER_NAME: 'Lore', GIT_COMMITTER_EMAIL: 'lore@localhost' };
 
@@ -89,10 +92,30 @@ export async function commitStore(repo: StoreRepo, request: CommitRequest): Prom
   }
 }
 
+/** Temporary indexes of Lore processes that were killed mid-commit (their pid is gone). */
+function removeStaleIndexes(repo: StoreRepo): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(repo.gitDir).filter((n) => n.startsWith(INDEX_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(INDEX_PREFIX.length).split('-')[0]);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') fs.rmSync(path.join(repo.gitDir, name), { force: true });
+    }
+  }
+}
+
 async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string[]): Promise<CommitOutcome | 'moved'> {
+  removeStaleIndexes(repo);
   const current = await headCommit(repo);
   const head = current?.commit;
-  const index = path.join(repo.gitDir, `lore-index-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const index = path.join(repo.gitDir, `${INDEX_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
   const env = { GIT_INDEX_FILE: index };
   const opts = { cwd: repo.top, env };
   try {

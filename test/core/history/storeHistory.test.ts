@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { flushStoreHistory, recordStoreChange } from '../../../src/core/history/storeHistory';
@@ -157,6 +158,16 @@ describe('git history of the store', function () {
     const tracked = gitIn(ws, 'ls-files', '.lore').split('\n').filter(Boolean);
     assert.ok(tracked.includes('.lore/facts.md'));
     assert.deepEqual(tracked.filter((f) => /^\.lore\/(inbox|\.cache|\.logs|\.lock)(\/|$)|\.tmp$/.test(f)), []);
+  });
+
+  it('cleans up the temporary index a killed Lore left in .git, and never leaves its own', async () => {
+    const { ws, root } = await workspaceRepo();
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const stale = path.join(ws, '.git', `lore-index-${dead}-abcd1234`);
+    fs.writeFileSync(stale, 'left by a killed commit');
+    fs.appendFileSync(path.join(root, 'facts.md'), '- after a crash [from: a, 2026-11-27]\n');
+    assert.equal((await recordStoreChange(storePaths(root), { type: 'memory', subject: 'after a crash' }))?.commits.length, 1);
+    assert.deepEqual(fs.readdirSync(path.join(ws, '.git')).filter((n) => n.startsWith('lore-index-')), []);
   });
 
   it('does nothing outside a repository', async () => {
