@@ -115,9 +115,9 @@ export async function recordStoreChange(paths: StorePaths, changes: StoreChange 
     state.pending.push(...list.map((c) => ({ ...c, at: now.toISOString() })));
     const oldest = state.pending.length ? Date.parse(state.pending[0].at) : now.getTime();
     const due = context.mode === 'apply' || now.getTime() - oldest >= context.config.intervalMinutes * 60_000;
-    const outcome = due ? await commitPending(paths, context, state, now) : { mode: context.mode, commits: [], pending: state.pending.length };
-    if (!due) writeState(paths, state);
-    return outcome;
+    // Kept before git runs: a commit that fails or is killed leaves the messages for the next one.
+    writeState(paths, state);
+    return due ? await commitPending(paths, context, state, now) : { mode: context.mode, commits: [], pending: state.pending.length };
   } catch (error) {
     return failed(paths, error, now);
   }

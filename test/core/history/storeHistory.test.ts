@@ -140,6 +140,14 @@ describe('git history of the store', function () {
     assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /written despite git/);
     assert.match(applied.stdout, /warning: the change is written but not committed to git: git reset failed/);
     assert.match(fs.readFileSync(path.join(root, '.logs', 'history.log'), 'utf8'), /commit failed/);
+    // Once git works again the next commit carries the messages of the failed one.
+    fs.rmSync(path.join(ws, '.git', 'index'));
+    gitIn(ws, 'reset', '-q');
+    fs.appendFileSync(path.join(root, 'facts.md'), '- later [from: a, 2026-11-27]\n');
+    const later = await recordStoreChange(storePaths(root), { type: 'memory', subject: 'later' });
+    assert.equal(later?.commits.length, 2);
+    assert.deepEqual(subjects(ws).slice(0, 2), ['extract: 2 changes (1 item from 1 conversation, …)', 'conversation: ses-broken kept']);
+    assert.match(gitIn(ws, 'show', 'HEAD:.lore/facts.md'), /written despite git/);
   });
 
   it('never commits raw conversations or Lore\'s private files, even when the store\'s .gitignore is gone', async () => {
