@@ -8,6 +8,7 @@ import { CONVERSATION_CLASSES } from '../core/harvest/classify';
 import type { HarvestReport } from '../core/harvest/runHarvest';
 import type { HarvestPlan } from '../core/harvest/plan';
 import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
+import { historyText } from './historyText';
 import { formatBytes, formatTokens, itemCountsText, printable } from '../core/util/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
@@ -108,6 +109,8 @@ export function applyText(report: HarvestReport): string {
   const files = applied.written.filter((w) => !w.startsWith(`${TRANSCRIPTS_DIR}/`)).map((w) => printable(w));
   if (transcripts) files.unshift(`${transcripts} transcript${transcripts === 1 ? '' : 's'} in ${TRANSCRIPTS_DIR}/`);
   lines.push(`written: ${files.join(', ') || 'nothing'}`);
+  const history = historyText(report.history);
+  if (history) lines.push(history);
   return lines.join('\n');
 }
 

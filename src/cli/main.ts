@@ -6,6 +6,7 @@ import { cacheCommand, CACHE_HELP } from './commands/cacheCommand';
 import { contextCommand, CONTEXT_HELP } from './commands/contextCommand';
 import { digestCommand, DIGEST_HELP } from './commands/digestCommand';
 import { harvestCommand, HARVEST_HELP } from './commands/harvestCommand';
+import { commitCommand, historyCommand, journalCommand, COMMIT_HELP, HISTORY_HELP, JOURNAL_HELP } from './commands/historyCommands';
 import { hookCommand, HOOK_HELP } from './commands/hookCommand';
 import { hooksCommand, HOOKS_HELP } from './commands/hooksCommand';
 import { initCommand, INIT_HELP } from './commands/initCommand';
@@ -47,6 +48,9 @@ const COMMANDS: Record<string, Command> = {
   hook: hookCommand,
   hooks: hooksCommand,
   undo: undoCommand,
+  history: historyCommand,
+  journal: journalCommand,
+  commit: commitCommand,
 };
 
 const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
@@ -71,6 +75,9 @@ ${CACHE_HELP.split('\n')[0]}
 ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}
 ${UNDO_HELP.split('\n')[0]}
+${HISTORY_HELP}
+${JOURNAL_HELP.split('\n')[0]}
+${COMMIT_HELP}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore; the
 global store ~/.lore only with --global) and --help.`;

@@ -29,6 +29,7 @@ import { listSources, registerImportCommand } from './harvest/importConversation
 import { SourcesListing } from './views/sourcesHint';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
+import { GitHistory } from './gitHistory';
 import { registerMcpServerProvider, type LoreMcpServerProvider } from './mcp/mcpServerProvider';
 import { addManualNote, registerNoteCommands } from './notes/noteCommands';
 import { decideHeldItem, editHeldItem, registerReviewCommands } from './review/reviewCommands';
@@ -134,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const scheduler = new HarvestScheduler(context, store, harvest);
   const contextKeys = new ContextKeys();
   const mcp = registerMcpServerProvider(context, store);
+  const gitHistory = new GitHistory(store);
   const participant = registerLoreParticipant(context, store, caches, search);
   const rememberTool = createRememberTool(store, search);
   const directModels = new DirectModelProvider(context.secrets, store, search);
@@ -150,6 +152,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     statusBar,
     notes,
     search,
+    gitHistory,
     onServerNotification(notes, StoreChangedNotification, (p) => store.applyChanges(p)),
     registerSearchCommand(search),
     registerRecallTool(store, search),

@@ -4,7 +4,7 @@
  */
 import type { PrivateMarkers } from '../core/safety/privateSpans';
 import * as vscode from 'vscode';
-import type { ReclaimMode } from '../core/store/storeConfig';
+import type { GitCommitMode, ReclaimMode } from '../core/store/storeConfig';
 
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
@@ -37,6 +37,16 @@ export interface LoreSettings {
   cacheStatusBar: boolean;
   /** Where agents' MCP writes go: as the store's config.json says, or pending / direct. */
   agentWrites: AgentWritesSetting;
+  /** When Lore commits the store's changes to git: as config.json says, or off / apply / interval. */
+  gitCommit: GitCommitSetting;
+}
+
+/** `lore.git.commit`: `store` leaves it to the store's config.json (`git.commit`). */
+export type GitCommitSetting = 'store' | GitCommitMode;
+
+/** The override a `lore.git.commit` value makes (none for `store`), for the server's options and child processes. */
+export function gitCommitOption(setting: GitCommitSetting): { gitCommit?: GitCommitMode } {
+  return setting === 'store' ? {} : { gitCommit: setting };
 }
 
 /** `lore.agentWrites`: `store` leaves it to the store's config.json. */
@@ -64,6 +74,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     digestEnabled: c.get<boolean>('digest.enabled', true),
     privateMarkers: markerPair(c.get<{ open?: unknown; close?: unknown }>('privateMarkers')),
     agentWrites: c.get<AgentWritesSetting>('agentWrites', 'store'),
+    gitCommit: c.get<GitCommitSetting>('git.commit', 'store'),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
     harvestSchedule: c.get<HarvestSchedule>('harvest.schedule', 'off'),
     searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),

@@ -43,6 +43,7 @@ const initializationOptionsSchema = z.looseObject({
   storeRoot: filePath,
   workspaceRoot: filePath,
   searchBackend: z.enum(['auto', 'sqlite', 'minisearch']).optional(),
+  gitCommit: z.enum(['off', 'apply', 'interval']).optional(),
 }).partial() satisfies z.ZodType<Partial<LoreInitializationOptions>>;
 
 export const paramsSchemas = {

@@ -59,6 +59,8 @@ import { planRemember, rememberItem } from '../core/knowledge/rememberItem';
 import { applyForget, planForget } from '../core/forget/forgetConversation';
 import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
+import { ItemHistoryHovers } from './itemHover';
+import { setGitCommitOverride } from '../core/history/storeHistory';
 import { LoreServer } from './loreServer';
 import { ServerHarvest } from './serverHarvest';
 import { storeDocumentKind } from './provenanceLines';
@@ -72,6 +74,7 @@ const documents = new TextDocuments(TextDocument);
 let server: LoreServer | undefined;
 let harvest: ServerHarvest | undefined;
 let lensRefreshSupported = false;
+let itemHovers: ItemHistoryHovers | undefined;
 const diagnosticTimers = new Map<string, NodeJS.Timeout>();
 
 function log(message: string): void {
@@ -103,6 +106,8 @@ async function ready(): Promise<LoreServer> {
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const options = checkInitializationOptions(params.initializationOptions, log);
+  // VS Code's lore.git.commit, when set, decides over config.json for the server's writes too.
+  setGitCommitOverride(options.gitCommit);
   const workspace = options.workspaceRoot ? path.resolve(options.workspaceRoot) : workspaceOf(params);
   const root = options.storeRoot ? path.resolve(options.storeRoot) : path.join(workspace, STORE_DIR_NAME);
   lensRefreshSupported = params.capabilities.workspace?.codeLens?.refreshSupport === true;
@@ -260,6 +265,14 @@ connection.onHover(async (params) => {
   const file = pathOf(params.textDocument.uri);
   if (!file) return null;
   const s = await ready();
+  const kind = storeDocumentKind(s.paths, file);
+  const document = documents.get(params.textDocument.uri);
+  // A knowledge item in the store's own files: its id and, with git, when it was learned.
+  if ((kind === 'category' || kind === 'note') && document) {
+    if (itemHovers?.paths !== s.paths) itemHovers = new ItemHistoryHovers(s.paths);
+    const hover = await itemHovers.provide(file, document.getText(), params.position.line);
+    if (hover) return hover;
+  }
   return provideNotesHover(s.notes, file, params.position.line);
 });
 

@@ -15,6 +15,7 @@ import { replaceTextGuarded } from '../core/store/storeText';
 import { identifyFile } from '../core/store/fileIdentity';
 import { parseNoteFile, renderNoteFile } from '../core/store/noteFile';
 import { acquireStoreLock } from '../core/store/storeLock';
+import { recordStoreChange, type StoreChange } from '../core/history/storeHistory';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import type { DeleteNoteArgs } from '../shared/protocol';
 import type { IndexChange, IndexEntry, NoteIndex } from '../core/store/noteIndex';
@@ -47,7 +48,7 @@ export class StoreWriter {
     const last = this.repairing.get(resolved.absolute);
     if (last !== undefined && Date.now() - last < REPAIR_RETRY_MS) return;
     this.repairing.set(resolved.absolute, Date.now());
-    void this.withLock(REPAIR_LOCK_TIMEOUT_MS, () => {
+    void this.withLock(REPAIR_LOCK_TIMEOUT_MS, { type: 'maintenance', subject: 'notes follow their file (re-keyed)' }, () => {
       const { entry, absolute, relative, via } = resolved;
       if (via === 'fingerprint') {
         // Re-found by content: core's heal (the content is the recorded one by definition).
@@ -86,7 +87,7 @@ export class StoreWriter {
     }
     if (moves.length === 0) return 0;
     let updated = 0;
-    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, { type: 'maintenance', subject: 'notes follow renamed files' }, () => {
       const touched: Array<string | undefined> = [];
       for (const { entry, absolute } of moves) {
         const identity = identifyFile(absolute, false);
@@ -108,7 +109,7 @@ export class StoreWriter {
   async deleteFiles(files: string[]): Promise<{ healed: number; orphaned: number }> {
     const result = { healed: 0, orphaned: 0 };
     await this.catchUpWithNewNoteFiles();
-    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, { type: 'maintenance', subject: 'notes of deleted files moved to facts.md' }, () => {
       const report = healDeletedFiles(this.paths, files, this.index);
       for (const o of report.orphaned) this.log(`notes of deleted ${o.path} moved to facts.md (${o.notes})`);
       result.healed = report.healed.length;
@@ -134,7 +135,7 @@ export class StoreWriter {
   /** Records the file's current size and fingerprint as the state its notes describe. */
   async markValid(absolute: string): Promise<{ updated: boolean; noteFile?: string }> {
     let noteFile: string | undefined;
-    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, { type: 'memory', subject: 'notes marked still valid' }, () => {
       const found = findNotesForFile(this.paths, absolute, { index: this.index });
       const identity = identifyFile(absolute);
       if (!found || !identity) return [];
@@ -152,7 +153,7 @@ export class StoreWriter {
     const file = path.resolve(args.noteFile);
     if (!isInside(this.paths.files, file) || path.dirname(file) !== path.resolve(this.paths.files) || !file.endsWith('.md')) return false;
     let deleted = false;
-    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, () => {
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, { type: 'memory', subject: 'a note deleted' }, () => {
       const replaced = replaceTextGuarded(file, (text) => {
         if (text === undefined) return undefined;
         const doc = parseLines(text);
@@ -170,7 +171,7 @@ export class StoreWriter {
   }
 
   /** Runs a write under the store lock, then re-reads the note files it names into the index. */
-  private async withLock(timeoutMs: number, write: () => Array<string | undefined>): Promise<void> {
+  private async withLock(timeoutMs: number, change: StoreChange, write: () => Array<string | undefined>): Promise<void> {
     if (!fs.existsSync(this.paths.files)) return;
     let lock;
     try {
@@ -182,6 +183,11 @@ export class StoreWriter {
     let touched: Array<string | undefined> = [];
     try {
       touched = write();
+      if (touched.some((n) => n !== undefined)) {
+        // Still under the lock: the store's git history takes the write (when it is on).
+        const history = await recordStoreChange(this.paths, change);
+        if (history?.warning) this.log(history.warning);
+      }
     } catch (error) {
       this.log(`write failed: ${(error as Error).stack ?? String(error)}`);
     } finally {

@@ -45,6 +45,8 @@ export interface LoreInitializationOptions {
   workspaceRoot: string;
   /** The `lore.search.backend` setting (default `auto`: SQLite when it loads, else minisearch). */
   searchBackend?: 'auto' | 'sqlite' | 'minisearch';
+  /** The `lore.git.commit` setting when it decides over the store's config.json (absent: `store`). */
+  gitCommit?: 'off' | 'apply' | 'interval';
 }
 
 /** Ids of the client-side commands the server's lenses, hovers and links invoke. */

@@ -8,6 +8,7 @@ import { findItemsById } from '../../core/knowledge/itemLocator';
 import { isItemId } from '../../core/knowledge/itemId';
 import { applyForget, isEmptyForgetPlan, planForget, type ForgetPlan } from '../../core/forget/forgetConversation';
 import type { StorePaths } from '../../core/store/storePaths';
+import { reportHistory } from '../historyText';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
 
 export const FORGET_HELP = `lore forget ID [--item | --conversation] [--apply] [--file F] [--root DIR] [--json]
@@ -60,6 +61,9 @@ export async function forgetCommand(argv: string[], io: Output): Promise<number>
     io.out('the ledger keeps a tombstone: a harvest skips this conversation and the removed items from now on');
   }
   for (const problem of result.problems) io.err(`not removed: ${printable(problem.file)}: ${printable(problem.message)}`);
+  reportHistory(io, result.history);
+  // Git keeps every earlier version: forgetting in the store does not rewrite history that was already committed.
+  if (result.history) io.err('note: earlier commits of the store still hold what was forgotten; to purge it from git too, rewrite the history of the store\'s files (for example with git filter-repo) and force-push');
   return result.problems.length ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -70,6 +74,7 @@ async function forgetItem(paths: StorePaths, id: string, file: string | undefine
     return EXIT_FAILED;
   }
   io.out(`forgot ${result.id} from ${printable(result.file ?? '')}: ${printable(result.line ?? '')}`);
+  reportHistory(io, result.history);
   return EXIT_OK;
 }
 

@@ -214,6 +214,7 @@ function jsonReport(report: HarvestReport) {
     changes: report.plan?.changes.map((c) => ({ file: c.file, added: c.added, removed: c.after === undefined })),
     held: report.plan?.held.map((h) => ({ file: targetLabel(h.target), line: h.line, kinds: h.kinds })),
     reclaimed: report.applied?.reclaimed,
+    history: report.history,
     problems: report.problems,
     warnings: report.warnings,
   };

@@ -1,18 +1,43 @@
 /** `lore init`: creates the store layout, category files and the editable prompts. */
 import { defaultPromptsDir } from '../../core/harvest/prompts';
 import { initStore } from '../../core/store/initStore';
-import { COMMON_OPTIONS, EXIT_OK, parseCommand, type Output } from '../cliSupport';
+import { GitMissingError } from '../../core/history/git';
+import { initHistory, type InitHistoryResult } from '../../core/history/initHistory';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, parseCommand, type Output } from '../cliSupport';
 
-export const INIT_HELP = `lore init [--root DIR | --global]
+export const INIT_HELP = `lore init [--root DIR | --global] [--git]
 Creates the knowledge store (default ./.lore): category files, files/, inbox/, prompts/ and a
-.gitignore for derived and private parts. Existing files are left untouched.`;
+.gitignore for derived and private parts. Existing files are left untouched.
+--git  keep the store's history in git: a store outside any repository gets its own (Lore then
+       commits after each apply); inside the workspace's repository config.json gets
+       "git": {"commit": "apply"}. Lore commits only the store's paths, never your other changes.`;
 
 export async function initCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, COMMON_OPTIONS, INIT_HELP, io, { positionals: false });
+  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, git: { type: 'boolean' } }, INIT_HELP, io, { positionals: false });
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
   const created = initStore(paths, defaultPromptsDir());
-  if (values.json) io.out(JSON.stringify({ store: paths.root, created }, null, 2));
-  else io.out(created.length ? `initialized ${paths.root} (${created.length} new files and folders)` : `${paths.root} already initialized`);
+  let history: InitHistoryResult | undefined;
+  if (values.git) {
+    try {
+      history = await initHistory(paths);
+    } catch (error) {
+      io.err(`lore: ${error instanceof GitMissingError ? 'git is not installed; the store was created without history' : (error as Error).message}`);
+      return EXIT_FAILED;
+    }
+  }
+  if (values.json) io.out(JSON.stringify({ store: paths.root, created, ...(history ? { git: history } : {}) }, null, 2));
+  else {
+    io.out(created.length ? `initialized ${paths.root} (${created.length} new files and folders)` : `${paths.root} already initialized`);
+    if (history) io.out(initHistoryText(history));
+  }
   return EXIT_OK;
+}
+
+function initHistoryText(result: InitHistoryResult): string {
+  const where = result.created ? `a new git repository in ${result.repo.top}` : `the git repository ${result.repo.top} (store in ${result.repo.storeRel})`;
+  const lines = [`history: ${where}${result.configured ? '; config.json now says "git": {"commit": "apply"}' : ''}`];
+  if (result.commit.status === 'committed') lines.push(`committed ${result.commit.commit.slice(0, 12)} (${result.commit.files.length} files)`);
+  else if (result.commit.status === 'deferred') lines.push(`not committed yet: ${result.commit.reason}`);
+  return lines.join('\n');
 }

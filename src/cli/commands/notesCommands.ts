@@ -9,8 +9,10 @@ import { addNotesToFile, findNotesForFile, healNotes, resolveNoteTarget } from '
 import { regenerateDigest } from '../../core/store/digest';
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import { acquireStoreLock } from '../../core/store/storeLock';
+import { recordStoreChange } from '../../core/history/storeHistory';
 import { storeRelative } from '../../core/store/storePaths';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, printable, parseCommand, resolveArg, type Output } from '../cliSupport';
+import { reportHistory } from '../historyText';
 
 export const NOTES_HELP = `lore notes PATH [--root DIR] [--json]   show the notes attached to a file
 lore notes --heal [--root DIR]          re-key notes whose file changed inode; move notes of
@@ -31,6 +33,10 @@ export async function notesCommand(argv: string[], io: Output): Promise<number> 
         for (const h of report.healed) io.out(`healed: ${printable(h.path)} (${h.from} → ${h.to})`);
         for (const o of report.orphaned) io.out(`moved to facts.md: ${o.notes} note(s) of ${printable(o.path)} (file is gone)`);
         if (!report.healed.length && !report.orphaned.length) io.out('all notes resolve to their files');
+      }
+      if (report.healed.length || report.orphaned.length) {
+        const history = await recordStoreChange(paths, { type: 'maintenance', subject: `notes healed: ${report.healed.length} re-keyed, ${report.orphaned.length} moved to facts.md` });
+        if (!values.json) reportHistory(io, history);
       }
     } finally {
       lock.release();
@@ -70,6 +76,7 @@ export async function noteCommand(argv: string[], io: Output): Promise<number> {
   try {
     const file = addNotesToFile(paths, resolved, [noteLine(text, { source: 'manual', date: toIsoDate(new Date()) })]);
     io.out(values.json ? JSON.stringify({ noteFile: file, path: resolved.relative }) : `noted ${printable(resolved.relative)} in ${printable(storeRelative(paths, file))}`);
+    reportHistory(io, await recordStoreChange(paths, { type: 'memory', subject: `note on ${resolved.relative}`, body: ['Source: manual'] }));
   } finally {
     lock.release();
   }

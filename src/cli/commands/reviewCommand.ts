@@ -7,6 +7,7 @@ import { editReviewItem } from '../../core/knowledge/reviewEdit';
 import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewItem } from '../../core/knowledge/reviewQueue';
 import type { StorePaths } from '../../core/store/storePaths';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
+import { reportHistory } from '../historyText';
 
 export const REVIEW_HELP = `lore review [--root DIR] [--json]        list items held for review and agents' pending writes, numbered
 lore review accept N... | all            let items through: queued ones move to their file, pending changes are made
@@ -77,6 +78,7 @@ export async function reviewCommand(argv: string[], io: Output): Promise<number>
     for (const { item, reason } of result.failed) io.err(`not applied, still pending: ${printable(item.text)}: ${printable(reason)}`);
     if (result.decided.length === 0 && result.failed.length === 0) io.out('nothing to decide');
     if (result.missing.length) io.err(`${result.missing.length} item(s) were decided by someone else meanwhile; run "lore review" again`);
+    reportHistory(io, result.history);
   }
   return result.missing.length || result.failed.length ? EXIT_FAILED : EXIT_OK;
 }

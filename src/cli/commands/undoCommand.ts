@@ -1,5 +1,6 @@
 /** `lore undo`: puts the store back as it was before the last harvest applied. */
 import { undoLastHarvest, undoOutcomeText } from '../../core/harvest/undoLastHarvest';
+import { reportHistory } from '../historyText';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, type Output, parseCommand } from '../cliSupport';
 
 export const UNDO_HELP = `lore undo [--root DIR] [--json]
@@ -14,6 +15,9 @@ export async function undoCommand(argv: string[], io: Output): Promise<number> {
   if (!parsed) return EXIT_OK;
   const outcome = await undoLastHarvest(parsed.paths);
   if (parsed.values.json) io.out(JSON.stringify(outcome, null, 2));
-  else io.err(undoOutcomeText(outcome));
+  else {
+    io.err(undoOutcomeText(outcome));
+    if (outcome.status === 'undone') reportHistory(io, outcome.history);
+  }
   return outcome.status === 'undone' || outcome.status === 'nothing' ? EXIT_OK : EXIT_FAILED;
 }

@@ -35,6 +35,7 @@ import { undoDir } from '../store/undoRecord';
 import { listNames, walkTree } from '../util/walkTree';
 import { purgeStoreIndex } from './forgetIndex';
 import { parseProvenance } from '../knowledge/provenance';
+import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 import { removeSource } from './forgetSource';
 
 /** Why a file goes. */
@@ -183,6 +184,8 @@ export interface ForgetResult {
   removedFiles: string[];
   /** Files that could not be removed, and why. */
   problems: Array<{ file: string; message: string }>;
+  /** The store's git history after the forget (a commit of the removal; earlier commits still hold what was forgotten). */
+  history?: HistoryOutcome;
 }
 
 export interface ForgetOptions {
@@ -206,6 +209,14 @@ export async function applyForget(paths: StorePaths, id: string, options: Forget
   let result: ForgetResult;
   try {
     result = applyUnderLock(paths, id, options.now ?? new Date());
+    // The commit names only the conversation id and counts: never the forgotten text.
+    if (result.written.length || result.removedFiles.length) {
+      result.history = await recordStoreChange(paths, {
+        type: 'memory',
+        subject: `forgot conversation ${id}`,
+        body: [`Removed: ${result.plan.removed.length} item(s), ${result.plan.trimmed.length} shared item(s) without this source, ${result.removedFiles.length} file(s)`],
+      });
+    }
   } finally {
     lock.release();
   }

@@ -1,6 +1,6 @@
 /**
- * Executing a plan in the crash-safe order: the transcripts it keeps first (written once), then
- * knowledge lines durable (guarded, verified writes that re-apply Lore's edit on top of anything
+ * Executing a plan in the crash-safe order: the transcripts it keeps first (written once), the
+ * day's journal, then knowledge lines durable (guarded, verified writes that re-apply Lore's edit on top of anything
  * a person saved meanwhile), then the ledger (which also records the reclaims about to happen), then the digest, and the
  * reclaims last. Killed at any point, a re-run loses no line (nothing is reclaimed before the
  * ledger proves its harvest), duplicates no line (appends skip lines already present) and
@@ -22,6 +22,10 @@ import { resolveInStore, storeRelative, type StorePaths } from '../store/storePa
 import { writeTranscriptsOnce } from '../store/transcriptFiles';
 import { readQueuedSessions } from '../hooks/hookCapture';
 import { crashPoint } from '../util/crashPoints';
+import { toIsoDate } from '../knowledge/provenance';
+import { JOURNAL_DIR, journalFile, mergeEntries, parseJournal, renderJournal } from '../journal/journalFile';
+import { planJournalEntries } from '../journal/planJournal';
+import { editStoreFile } from '../store/storeText';
 import { encodeLossless } from '../util/losslessText';
 import type { HarvestPlan, PlanChange } from './plan';
 import { applyPlanEdit } from './planEdits';
@@ -58,10 +62,11 @@ export async function lockStoreForApply(paths: StorePaths, lockTimeoutMs?: numbe
   ensureStoreLayout(paths);
   const lock = await acquireStoreLock(paths.root, lockTimeoutMs);
   try {
-    removeStaleTempFiles(paths.root);
-    removeStaleTempFiles(paths.files);
-    recoverStaleAsides(paths.root);
-    recoverStaleAsides(paths.files);
+    // The folders whose files are replaced in place: the category files, the notes, the journal.
+    for (const dir of [paths.root, paths.files, path.join(paths.root, JOURNAL_DIR)]) {
+      removeStaleTempFiles(dir);
+      recoverStaleAsides(dir);
+    }
   } catch (error) {
     // A person saving facts.md while an aside is merged back (FileBusyError), a full disk: the
     // caller never gets the lock, so it must not stay held (in a long-lived extension host every
@@ -76,14 +81,27 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   const result: ApplyResult = { written: [], reclaimed: [], reclaimErrors: [] };
   const knowledge = plan.changes.filter((c) => c.file !== 'digest.md');
   const digest = plan.changes.find((c) => c.file === 'digest.md');
+  // The day's journal (the day of the apply, UTC like provenance dates) gets what is new.
+  const learned = planJournalEntries(plan);
+  let journal = learned.length ? journalFile(toIsoDate(new Date())) : undefined;
 
   // Before anything changes: what undo needs to put the store back (undoRecord.ts). An apply
   // that changes nothing keeps the previous one's undo.
-  const undo = beginUndoRecord(paths, plannedForUndo(paths, plan), { keepPrevious: !changesSomething(paths, plan) });
+  const undo = beginUndoRecord(paths, plannedForUndo(paths, plan, journal), { keepPrevious: !changesSomething(paths, plan) });
 
   // 0. Transcripts, before any line that links to them and before the ledger that points at
   //    them: a crash after this leaves a transcript the re-run recognises (same raw_sha256).
   result.written.push(...writeTranscriptsOnce(paths, plan.transcripts ?? []));
+
+  // 0b. The day's journal, before the knowledge lines: "new" is judged against the files as the
+  //     plan read them, so after a crash past the knowledge the re-run would find nothing new to
+  //     journal. Merged, so the re-run after an earlier crash adds nothing twice.
+  if (journal) {
+    const file = resolveInStore(paths, journal);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const day = path.basename(journal, '.md');
+    if (!editStoreFile(file, (current) => renderJournal(mergeEntries(parseJournal(day, current), learned)))) journal = undefined;
+  }
 
   // 1. Knowledge: category files and note files, each re-applied on top of any edit made since the plan read it.
   const replaced: GuardedReplace[] = [];
@@ -148,6 +166,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   }
   for (const dir of touchedDirs) fsyncDirectory(dir);
   if (result.reclaimErrors.length) writeLedger(paths.ledger, plan.ledger);
+  if (journal) result.written.push(journal); // Reported after the knowledge it derives from.
   if (undo) finishUndoRecord(paths, undo);
   return result;
 }
@@ -159,8 +178,8 @@ function changesSomething(paths: StorePaths, plan: HarvestPlan): boolean {
 }
 
 /** Every file an apply may rewrite, the transcripts it writes and the reclaims it does. */
-function plannedForUndo(paths: StorePaths, plan: HarvestPlan): PlannedApply {
-  const files = [...new Set([...plan.changes.map((c) => c.file), 'digest.md', 'ledger.json'])];
+function plannedForUndo(paths: StorePaths, plan: HarvestPlan, journal: string | undefined): PlannedApply {
+  const files = [...new Set([...plan.changes.map((c) => c.file), 'digest.md', 'ledger.json', ...(journal ? [journal] : [])])];
   const reclaims = plan.outcomes.flatMap((o) => (o.reclaim ? [{ path: o.path, sha256: o.sha256, action: o.reclaim, archiveTo: o.archiveTo }] : []));
   const queued = readQueuedSessions(paths).map((entry) => storeRelative(paths, entry.file));
   return { files, queued, transcripts: (plan.transcripts ?? []).map((t) => ({ file: t.file, text: t.text })), reclaims };

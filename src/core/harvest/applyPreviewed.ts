@@ -11,6 +11,8 @@ import { readLedger } from '../store/ledger';
 import { checkStoreEntries } from '../store/storeErrors';
 import { isInside, type StorePaths } from '../store/storePaths';
 import { printable } from '../util/format';
+import { harvestChanges } from '../history/harvestChanges';
+import { recordStoreChange } from '../history/storeHistory';
 import { applyPlan, lockStoreForApply } from './applyPlan';
 import { KnownFiles } from './knownFiles';
 import type { HarvestPlan } from './plan';
@@ -79,6 +81,9 @@ export async function applyPreviewedHarvest(paths: StorePaths, previewed: Harves
     // The staleness check just found every planned file as the preview hashed it.
     const unsaved = knownFiles.rememberProven(plan.outcomes, plan.ledger, readAt);
     if (unsaved) report.warnings = [...report.warnings, unsaved];
+    // Still under the lock: the commit takes the store as this apply left it.
+    report.history = await recordStoreChange(paths, harvestChanges(report.plan!, report.applied));
+    if (report.history?.warning) report.warnings = [...report.warnings, report.history.warning];
     return report;
   } finally {
     lock.release();

@@ -19,6 +19,8 @@ import type { PrivateMarkers } from '../safety/privateSpans';
 import type { StoreLock } from '../store/storeLock';
 import type { StorePaths } from '../store/storePaths';
 import { printable } from '../util/format';
+import { harvestChanges } from '../history/harvestChanges';
+import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 import { applyPlan, lockStoreForApply, type ApplyResult } from './applyPlan';
 import { classifyConversations, dryRunTotals, type ClassifiedConversation, type DryRunTotals } from './classify';
 import { distillConversation } from './distill';
@@ -71,6 +73,8 @@ export interface HarvestReport {
   applied?: ApplyResult;
   /** Why a previewed plan was not applied (it no longer matches its sources or the ledger). */
   stale?: string[];
+  /** What the store's git history did after the apply (undefined: history is off or there is no repository). */
+  history?: HistoryOutcome;
   problems: Array<{ path: string; message: string }>;
   warnings: string[];
   failed: number;
@@ -235,6 +239,9 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     settleQueue(paths, report.conversations);
     const unsaved = knownFiles.rememberProven(report.conversations, report.plan.ledger, readAt);
     if (unsaved) report.warnings.push(unsaved);
+    // Still under the lock: the commit takes the store as this apply left it.
+    report.history = await recordStoreChange(paths, harvestChanges(report.plan!, report.applied));
+    if (report.history?.warning) report.warnings = [...report.warnings, report.history.warning];
     return report;
   } finally {
     lock?.release();

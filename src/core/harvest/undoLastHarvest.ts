@@ -22,10 +22,11 @@ import { crashPoint } from '../util/crashPoints';
 import { printable } from '../util/format';
 import { sha256Hash } from '../util/sha256';
 import { lockStoreForApply } from './applyPlan';
+import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 
 export type UndoOutcome =
   /** The store is back as it was before the last apply. */
-  | { status: 'undone'; at: string; restored: string[]; removed: string[]; returned: string[] }
+  | { status: 'undone'; at: string; restored: string[]; removed: string[]; returned: string[]; history?: HistoryOutcome }
   /** No apply to undo (none yet, or its undo was done, or another apply cleared it). */
   | { status: 'nothing' }
   /** The last apply was interrupted: harvest again to finish it, then undo. */
@@ -66,7 +67,13 @@ export async function undoLastHarvest(paths: StorePaths, options: UndoOptions = 
       writeUndoRecord(paths, { ...record, state: 'undoing' });
       crashPoint('undo begun');
     }
-    return { status: 'undone', at: record.at, ...restore(paths, record) };
+    const undone = restore(paths, record);
+    const history = await recordStoreChange(paths, {
+      type: 'maintenance',
+      subject: `undo the harvest of ${record.at}`,
+      body: [...undone.restored.map((f) => `Restored: ${f}`), ...undone.removed.map((f) => `Removed: ${f}`)],
+    });
+    return { status: 'undone', at: record.at, ...undone, ...(history ? { history } : {}) };
   } finally {
     lock.release();
   }

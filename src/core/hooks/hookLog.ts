@@ -4,13 +4,10 @@
  * errors go here. Capped: past LOG_MAX_BYTES the log moves to hook.log.1 (replacing the older
  * one), so at most twice the cap is ever kept.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redactSecrets } from '../safety/redact';
 import type { StorePaths } from '../store/storePaths';
-import { printable } from '../util/format';
+import { appendLogLine } from '../util/cappedLog';
 
-export const LOG_MAX_BYTES = 256 * 1024;
 
 /** The hook log of a store. */
 export function hookLogFile(paths: StorePaths): string {
@@ -20,19 +17,8 @@ export function hookLogFile(paths: StorePaths): string {
 /**
  * Appends one line. Never throws: a log that cannot be written must not turn into an error the
  * agent sees. Paths and ids come from the agent's input, so the line is made printable and
- * redacted like anything else Lore stores.
+ * redacted like anything else Lore stores (appendLogLine).
  */
 export function logHook(paths: StorePaths, message: string, now = new Date()): void {
-  try {
-    const file = hookLogFile(paths);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    try {
-      if (fs.statSync(file).size >= LOG_MAX_BYTES) fs.renameSync(file, `${file}.1`);
-    } catch {
-      // No log yet.
-    }
-    fs.appendFileSync(file, `${now.toISOString()} ${redactSecrets(printable(message))}\n`);
-  } catch {
-    // Nowhere left to say it; the hook still succeeds.
-  }
+  appendLogLine(hookLogFile(paths), message, now);
 }

@@ -17,6 +17,7 @@ import { ensureStoreLayout } from '../store/initStore';
 import { loadStoreConfig, type AgentWritesMode } from '../store/storeConfig';
 import { sleepSync } from '../store/fileVersion';
 import { acquireStoreLock } from '../store/storeLock';
+import { recordStoreChange, type HistoryOutcome, type StoreChange } from '../history/storeHistory';
 import { readTextLossless, editStoreFile } from '../store/storeText';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import { applyPlanEdit } from '../harvest/planEdits';
@@ -81,6 +82,8 @@ export interface AgentWriteResult {
   reason?: string;
   /** Every place an ambiguous id is written. */
   places?: LocatedItem[];
+  /** What the store's git history did after the write (history/storeHistory.ts). */
+  history?: HistoryOutcome;
 }
 
 /**
@@ -96,14 +99,29 @@ export function agentSource(clientName: string | undefined, session?: string, sa
   return sess ? `${name}:${sess}` : name;
 }
 
-async function underLock<T>(paths: StorePaths, context: AgentWriteContext, body: () => T): Promise<T> {
+async function underLock(paths: StorePaths, context: AgentWriteContext, op: string, body: () => AgentWriteResult): Promise<AgentWriteResult> {
   ensureStoreLayout(paths);
   const lock = await acquireStoreLock(paths.root, context.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
   try {
-    return body();
+    const result = body();
+    // Still under the lock: the commit takes the store as this write left it.
+    const change = historyChange(op, context.source, result);
+    const history = change ? await recordStoreChange(paths, change) : undefined;
+    return history ? { ...result, history } : result;
   } finally {
     lock.release();
   }
+}
+
+/** Lines of an item quoted in a commit body at most this long. */
+const QUOTE_CHARS = 200;
+
+/** What an agent's write did, for the store's git history (nothing when it wrote nothing). */
+function historyChange(op: string, source: string, result: AgentWriteResult): StoreChange | undefined {
+  if (result.status !== 'recorded' && result.status !== 'pending' && result.status !== 'held') return undefined;
+  const where = result.status === 'recorded' ? `in ${result.file}` : result.status === 'held' ? 'held for review' : 'waiting for review';
+  const quote = result.line ? [`Item ${result.id}: ${result.line.length > QUOTE_CHARS ? `${result.line.slice(0, QUOTE_CHARS)}…` : result.line}`] : [];
+  return { type: 'memory', subject: `${op} ${result.id ?? ''} ${where}`.replace(/\s+/g, ' '), body: [`Source: ${source}`, ...quote] };
 }
 
 function modeOf(paths: StorePaths, context: AgentWriteContext): AgentWritesMode {
@@ -187,7 +205,7 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
   // Refused before the lock is taken (or the store's layout made).
   const early = planNewItem(paths, request, context.source, context.today);
   if (!early.ok) return { status: 'refused', reason: early.reason };
-  return underLock(paths, context, () => {
+  return underLock(paths, context, 'remember', () => {
     // Planned again under the lock: the note file may have come or moved meanwhile.
     const plan = planNewItem(paths, request, context.source, context.today);
     if (!plan.ok) return { status: 'refused', reason: plan.reason };
@@ -260,7 +278,7 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
   const id = request.id.trim().toLowerCase();
   if (!isItemId(id)) return { status: 'refused', reason: `"${request.id}" is not an item id (8 characters, as replies name them)` };
   const mode = modeOf(paths, context);
-  return underLock(paths, context, () => {
+  return underLock(paths, context, request.op, () => {
     const places = lookUp(paths, id, request.file);
     if (places.length === 0) return { status: 'not-found', id, reason: `no item ${id}${request.file ? ` in ${request.file}` : ''} (it may have been changed or removed, or still be pending review)` };
     if (places.length > 1) return { status: 'ambiguous', id, places, reason: `item ${id} is written in ${places.length} places (${places.map((p) => `${p.file}:${p.line}`).join(', ')}); name the file` };

@@ -8,6 +8,7 @@ import { redactSecrets } from '../safety/redact';
 import { flagInstruction, flagKinds } from '../safety/instructionFlags';
 import { editStoreFile } from '../store/storeText';
 import { acquireStoreLock } from '../store/storeLock';
+import { recordStoreChange } from '../history/storeHistory';
 import type { StorePaths } from '../store/storePaths';
 import { formatProvenance, neutralizeItemText, parseProvenance } from './provenance';
 import { parseReview, rewriteReviewEntry } from './reviewFile';
@@ -40,6 +41,8 @@ export async function editReviewItem(paths: StorePaths, id: string, text: string
       result = { edited: true, line, id: reviewItemId('queue', entry.target, line, entry.pending) };
       return rewriteReviewEntry(current, entry, line, flagKinds(flagInstruction(line)));
     });
+    const done = result as ReviewEditResult; // Assigned in the edit callback, which TypeScript does not follow.
+    if (done.edited) await recordStoreChange(paths, { type: 'memory', subject: `review: edited ${id} (now ${done.id})`, body: [`Item ${done.id}: ${done.line.slice(0, 200)}`] });
     return result;
   } finally {
     lock.release();

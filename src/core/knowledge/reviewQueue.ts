@@ -17,6 +17,7 @@ import { regenerateDigest, type CategoryTexts } from '../store/digest';
 import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../store/fileNotes';
 import { loadStoreConfig } from '../store/storeConfig';
 import { acquireStoreLock } from '../store/storeLock';
+import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import type { PlanChange } from '../harvest/plan';
 import { CATEGORY_FILES, type CategoryFileKey } from './categories';
@@ -235,6 +236,8 @@ export interface ReviewDecisionResult {
   missing: string[];
   /** Store-relative files written. */
   written: string[];
+  /** What the store's git history did after the decision. */
+  history?: HistoryOutcome;
 }
 
 /** Writes queued lines into their files; returns the files written. */
@@ -330,6 +333,14 @@ export async function decideReview(paths: StorePaths, decision: ReviewDecision, 
     if (reviewChanged) result.written.push(REVIEW_FILE);
     result.written = [...new Set(result.written)];
     regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
+    if (result.decided.length) {
+      const verb = decision === 'accept' ? 'accepted' : 'rejected';
+      result.history = await recordStoreChange(paths, {
+        type: 'memory',
+        subject: `review: ${verb} ${result.decided.length} item${result.decided.length === 1 ? '' : 's'}`,
+        body: result.decided.map((i) => `Item ${i.id}: ${i.line.slice(0, 200)}`),
+      });
+    }
     return result;
   } finally {
     lock.release();

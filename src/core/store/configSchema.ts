@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { describeSchemaIssue, topLevelKeysOf } from '../util/schemaIssue';
-import { AGENT_WRITES_MODES, DEFAULT_STORE_CONFIG, RECLAIM_MODES, type StoreConfig } from './storeConfig';
+import { AGENT_WRITES_MODES, DEFAULT_GIT_HISTORY, DEFAULT_STORE_CONFIG, GIT_COMMIT_MODES, RECLAIM_MODES, type StoreConfig } from './storeConfig';
 
 const reclaim = z.enum(RECLAIM_MODES);
 
@@ -17,6 +17,11 @@ const configSchema = z.looseObject({
   agentWrites: z.enum(AGENT_WRITES_MODES).optional(),
   privateMarkers: z.object({ open: z.string().trim().min(1).max(100), close: z.string().trim().min(1).max(100) }).optional(),
   context: z.looseObject({ budgetTokens: z.number().int().min(256).max(2_000_000).optional() }).optional(),
+  git: z.looseObject({
+    commit: z.enum(GIT_COMMIT_MODES).optional(),
+    intervalMinutes: z.number().min(1).max(7 * 24 * 60).optional(),
+    dailyTags: z.boolean().optional(),
+  }).optional(),
 });
 
 /**
@@ -42,6 +47,11 @@ export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?:
       agentWrites: data.agentWrites ?? DEFAULT_STORE_CONFIG.agentWrites,
       ...(data.privateMarkers ? { privateMarkers: data.privateMarkers } : {}),
       ...(data.context?.budgetTokens !== undefined ? { contextBudgetTokens: data.context.budgetTokens } : {}),
+      git: {
+        ...(data.git?.commit ? { commit: data.git.commit } : {}),
+        intervalMinutes: data.git?.intervalMinutes ?? DEFAULT_GIT_HISTORY.intervalMinutes,
+        dailyTags: data.git?.dailyTags ?? DEFAULT_GIT_HISTORY.dailyTags,
+      },
     },
     problem,
   };

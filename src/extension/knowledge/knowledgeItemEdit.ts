@@ -11,6 +11,7 @@ import { markTasksDone, removeItems } from '../../core/knowledge/categoryFile';
 import { lineIdentity } from '../../core/knowledge/itemLines';
 import { editStoreFile } from '../../core/store/storeText';
 import { acquireStoreLock } from '../../core/store/storeLock';
+import { recordStoreChange } from '../../core/history/storeHistory';
 import type { StoreService } from '../storeService';
 
 export type ItemEditAction = 'delete' | 'done';
@@ -42,7 +43,9 @@ export async function editKnowledgeItem(store: StoreService, action: ItemEditAct
   }
   const lock = await acquireStoreLock(store.paths.root);
   try {
-    return editStoreFile(file, (text) => (text === undefined ? undefined : edit(text))) ? 'file' : 'unchanged';
+    if (!editStoreFile(file, (text) => (text === undefined ? undefined : edit(text)))) return 'unchanged';
+    await recordStoreChange(store.paths, { type: 'memory', subject: `${action === 'delete' ? 'deleted an item' : 'marked a task done'} in ${path.basename(file)}` });
+    return 'file';
   } finally {
     lock.release();
   }

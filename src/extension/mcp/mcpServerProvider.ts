@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { nodeRunner } from '../../core/util/nodeRunner';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
-import { readSettings } from '../settings';
+import { gitCommitOption, readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 
 const log = logger('mcp');
@@ -39,11 +39,11 @@ export class LoreMcpServerProvider extends Disposable implements vscode.McpServe
     this._register(store.onDidChange(check));
     this._register(store.onDidMove(check));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(check));
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('lore.agentWrites') && check()));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('lore.agentWrites') || e.affectsConfiguration('lore.git.commit')) && check()));
   }
 
   private currentState(): string {
-    return JSON.stringify([vscode.workspace.isTrusted, this.store.exists, this.store.paths.root, this.store.paths.workspace, readSettings().agentWrites]);
+    return JSON.stringify([vscode.workspace.isTrusted, this.store.exists, this.store.paths.root, this.store.paths.workspace, readSettings().agentWrites, readSettings().gitCommit]);
   }
 
   /** Why no server is offered now, or undefined when one is. */
@@ -64,7 +64,8 @@ export class LoreMcpServerProvider extends Disposable implements vscode.McpServe
     const version = String((this.context.extension.packageJSON as { version?: unknown }).version ?? '0');
     // lore.agentWrites, when set, decides over the store's config.json where agents' writes go.
     const agentWrites = readSettings().agentWrites;
-    const env = { ...node.env, ...(agentWrites !== 'store' ? { LORE_AGENT_WRITES: agentWrites } : {}) };
+    const gitCommit = gitCommitOption(readSettings().gitCommit).gitCommit;
+    const env = { ...node.env, ...(agentWrites !== 'store' ? { LORE_AGENT_WRITES: agentWrites } : {}), ...(gitCommit ? { LORE_GIT_COMMIT: gitCommit } : {}) };
     const definition = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, node.command, [cli, 'mcp', '--root', paths.root, '--workspace', paths.workspace], env, version);
     definition.cwd = vscode.Uri.file(paths.workspace);
     return definition;

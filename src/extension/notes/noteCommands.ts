@@ -10,6 +10,7 @@ import { provenanceTarget } from '../../core/knowledge/provenanceTarget';
 import { redactSecrets } from '../../core/safety/redact';
 import { addNotesToFile, resolveNoteTarget } from '../../core/store/fileNotes';
 import { acquireStoreLock } from '../../core/store/storeLock';
+import { recordStoreChange } from '../../core/history/storeHistory';
 import {
   DeleteNoteRequest, LoreCommands, MarkNotesValidRequest,
   type DeleteNoteArgs, type EditNotesArgs, type MarkNotesValidArgs, type OpenNoteFileArgs, type OpenProvenanceArgs,
@@ -43,7 +44,9 @@ export async function addManualNote(store: StoreService, file: vscode.Uri, text:
   const target = noteTarget(store, file);
   const lock = await acquireStoreLock(store.paths.root);
   try {
-    return addNotesToFile(store.paths, target, [noteLine(redactSecrets(text.trim()), { source: 'manual', date: toIsoDate(new Date()) })]);
+    const noteFile = addNotesToFile(store.paths, target, [noteLine(redactSecrets(text.trim()), { source: 'manual', date: toIsoDate(new Date()) })]);
+    await recordStoreChange(store.paths, { type: 'memory', subject: `note on ${target.relative}`, body: ['Source: manual'] });
+    return noteFile;
   } finally {
     lock.release();
   }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DidDeleteFilesRequest, DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NoteFilesRequest, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
 import { logger } from '../log';
-import { readSettings } from '../settings';
+import { gitCommitOption, readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 
 const log = logger('notes');
@@ -35,7 +35,7 @@ export class NotesClient implements vscode.Disposable {
       // A moved store (setting or workspace folders) has a new watcher and paths; a new search backend, a new index.
       this.store.onDidMove(() => void this.restart()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('lore.search')) void this.restart();
+        if (e.affectsConfiguration('lore.search') || e.affectsConfiguration('lore.git.commit')) void this.restart();
       }),
       // A file deleted in VS Code: the server moves its notes to facts.md as `path: note` (core's
       // heal of just those paths, under the store lock, facts first, so nothing is lost if it is
@@ -100,7 +100,7 @@ export class NotesClient implements vscode.Disposable {
     let crashes = 0;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
-      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace, searchBackend: readSettings().searchBackend } satisfies LoreInitializationOptions,
+      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace, searchBackend: readSettings().searchBackend, ...gitCommitOption(readSettings().gitCommit) } satisfies LoreInitializationOptions,
       // The server watches nothing itself: it gets the store's file events from the client.
       synchronize: { fileEvents: this.store.watcher },
       markdown: { isTrusted: { enabledCommands: [...HOVER_ENABLED_COMMANDS] }, supportHtml: false },

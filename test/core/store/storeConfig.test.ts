@@ -26,22 +26,22 @@ describe('store config (config.json)', () => {
   });
 
   it('reads both spellings and ignores keys it does not know', () => {
-    assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, { reclaim: 'archive', digestEnabled: false, transcripts: true, agentWrites: 'pending' });
+    assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, { reclaim: 'archive', digestEnabled: false, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
     const nested = load('\ufeff{"harvest": {"reclaim": "keep", "x": true}, "digest": {"enabled": false}}');
-    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: false, transcripts: true, agentWrites: 'pending' });
+    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: false, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
     assert.equal(nested.warning, undefined);
   });
 
   it('names the file and the field that is wrong, and keeps the other settings', () => {
     const { file, config, warning } = load('{"reclaim": "shred", "digestEnabled": false}');
-    assert.deepEqual(config, { reclaim: DEFAULT_STORE_CONFIG.reclaim, digestEnabled: false, transcripts: true, agentWrites: 'pending' });
+    assert.deepEqual(config, { reclaim: DEFAULT_STORE_CONFIG.reclaim, digestEnabled: false, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
     assert.ok(warning?.startsWith(`${file}: reclaim: `), warning);
     assert.match(warning!, /delete.*archive.*keep/);
     const nested = load('{"digest": {"enabled": "no"}, "reclaim": "keep"}');
-    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: true, transcripts: true, agentWrites: 'pending' });
+    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: true, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
     assert.match(nested.warning!, /config\.json: digest\.enabled: .*boolean/);
     const transcripts = load('{"transcripts": "off", "reclaim": "keep"}');
-    assert.deepEqual(transcripts.config, { reclaim: 'keep', digestEnabled: true, transcripts: true, agentWrites: 'pending' });
+    assert.deepEqual(transcripts.config, { reclaim: 'keep', digestEnabled: true, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
     assert.match(transcripts.warning!, /config\.json: transcripts: .*boolean/);
   });
 
@@ -65,5 +65,13 @@ describe('store config (config.json)', () => {
     const list = load('["reclaim", "keep"]');
     assert.deepEqual(list.config, DEFAULT_STORE_CONFIG);
     assert.match(list.warning!, /config\.json: the top level: /);
+  });
+
+  it('reads the git section: commit mode, interval and daily tags; a wrong mode is named and left unset', () => {
+    assert.deepEqual(DEFAULT_STORE_CONFIG.git, { intervalMinutes: 30, dailyTags: false });
+    assert.deepEqual(load('{"git": {"commit": "interval", "intervalMinutes": 5, "dailyTags": true}}').config.git, { commit: 'interval', intervalMinutes: 5, dailyTags: true });
+    const wrong = load('{"git": {"commit": "always"}, "reclaim": "keep"}');
+    assert.deepEqual(wrong.config, { ...DEFAULT_STORE_CONFIG, reclaim: 'keep' });
+    assert.match(wrong.warning!, /git\.commit/);
   });
 });

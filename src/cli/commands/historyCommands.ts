@@ -1,0 +1,110 @@
+/**
+ * `lore history ID`: when an item was learned and every change since, from git.
+ * `lore journal`: the day's journal, and its summary by a model on request.
+ * `lore commit`: commits what the store's history holds back (interval mode) now.
+ */
+import { flushStoreHistory } from '../../core/history/storeHistory';
+import { itemHistory, type ItemHistory } from '../../core/history/itemHistory';
+import { JOURNAL_DATE, journalEntries, journalFile, renderJournal } from '../../core/journal/journalFile';
+import { readJournal, summarizeJournal } from '../../core/journal/summarizeJournal';
+import { toIsoDate } from '../../core/knowledge/provenance';
+import { isItemId } from '../../core/knowledge/itemId';
+import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
+import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, envOf, parseCommand, printable, type Output } from '../cliSupport';
+import { historyText, reportHistory } from '../historyText';
+
+export const HISTORY_HELP = `lore history ID [--root DIR] [--json]   when an item was learned (commit, conversation) and every change since, from git`;
+export const JOURNAL_HELP = `lore journal [--date YYYY-MM-DD] [--summarize [--provider P] [--model M] [--base-url URL]] [--root DIR] [--json]
+The day's journal (journal/YYYY-MM-DD.md, default today, UTC): what each harvest learned, by
+conversation and category. --summarize has the model write a short summary into it.`;
+export const COMMIT_HELP = `lore commit [--root DIR] [--json]   commit the store's changes to git now (what interval mode holds back)`;
+
+/** The history as lines: the conversation, then each commit, oldest first. */
+export function historyLines(history: ItemHistory): string[] {
+  const item = history.item!;
+  const lines = [`${history.id}  ${printable(item.file)}:${item.line}  ${printable(item.text)}`];
+  if (history.conversation) {
+    const c = history.conversation;
+    lines.push(`from conversation ${printable(c.source)}, ${c.date}${c.transcript ? ` (${printable(c.transcript)})` : ''}`);
+  }
+  if (!history.git) {
+    lines.push('no git history: the store is not in a git repository (lore init --git)');
+    return lines;
+  }
+  if (history.events.length === 0) lines.push('not in any commit yet');
+  for (const e of history.events) {
+    const from = e.conversations.length ? `  [${e.conversations.map((c) => printable(c)).join(', ')}]` : '';
+    lines.push(`${e.kind === 'added' ? 'learned' : 'changed'} ${e.date.slice(0, 10)}  ${e.commit.slice(0, 12)}  ${printable(e.subject)}${from}`);
+  }
+  if (history.uncommitted && history.events.length) lines.push('changed since, not committed yet');
+  return lines;
+}
+
+export async function historyCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, COMMON_OPTIONS, HISTORY_HELP, io);
+  if (!parsed) return EXIT_OK;
+  const [id, ...extra] = parsed.positionals;
+  if (!id || extra.length || !isItemId(id)) throw new UsageError('lore history takes one item id (8 characters, as `lore search` and `lore item` print them)');
+  const history = await itemHistory(parsed.paths, id.toLowerCase());
+  if (!history) {
+    io.err(`no item ${printable(id)} in this store (an edited item has a new id)`);
+    return EXIT_FAILED;
+  }
+  if (parsed.values.json) io.out(JSON.stringify(history, null, 2));
+  else io.out(historyLines(history).join('\n'));
+  return EXIT_OK;
+}
+
+export async function journalCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, {
+    ...COMMON_OPTIONS,
+    date: { type: 'string' },
+    summarize: { type: 'boolean' },
+    provider: { type: 'string' },
+    model: { type: 'string' },
+    'base-url': { type: 'string' },
+  } as const, JOURNAL_HELP, io, { positionals: false });
+  if (!parsed) return EXIT_OK;
+  const { values, paths } = parsed;
+  const date = values.date ?? toIsoDate(new Date());
+  if (!JOURNAL_DATE.test(date)) throw new UsageError('--date takes a day as YYYY-MM-DD');
+  const journal = readJournal(paths, date);
+  if (!journal || journalEntries(journal).length === 0) {
+    io.err(`no journal for ${date} (${journalFile(date)}): nothing was harvested that day`);
+    return values.summarize ? EXIT_FAILED : EXIT_OK;
+  }
+  if (!values.summarize) {
+    if (values.json) io.out(JSON.stringify({ date, file: journalFile(date), summary: journal.summary, entries: journalEntries(journal) }, null, 2));
+    else io.out(renderJournal(journal).trimEnd());
+    return EXIT_OK;
+  }
+  const providerName = values.provider ?? envOf(io).LORE_PROVIDER ?? '';
+  if (!providerName || providerName === 'rules') throw new UsageError(`summarizing needs a model: pass --provider (one of ${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}) or set LORE_PROVIDER`);
+  if (!(PROVIDER_NAMES as readonly string[]).includes(providerName)) throw new UsageError(`unknown provider "${providerName}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
+  const provider = createProvider(providerName, { model: values.model, baseUrl: values['base-url'], env: envOf(io) });
+  const result = await summarizeJournal(paths, date, provider, { model: values.model });
+  if (!result) return EXIT_FAILED;
+  if (values.json) io.out(JSON.stringify(result, null, 2));
+  else {
+    io.out(result.summary.map((l) => printable(l)).join('\n'));
+    reportHistory(io, result.history);
+  }
+  return EXIT_OK;
+}
+
+export async function commitCommand(argv: string[], io: Output): Promise<number> {
+  const parsed = parseCommand(argv, COMMON_OPTIONS, COMMIT_HELP, io, { positionals: false });
+  if (!parsed) return EXIT_OK;
+  const outcome = await flushStoreHistory(parsed.paths, { force: true });
+  if (parsed.values.json) {
+    io.out(JSON.stringify(outcome ?? { off: true }, null, 2));
+    return outcome?.warning ? EXIT_FAILED : EXIT_OK;
+  }
+  if (!outcome) {
+    io.err('git history is off for this store (no repository, or "git": {"commit": "off"}); lore init --git turns it on');
+    return EXIT_OK;
+  }
+  io.out(historyText(outcome) ?? 'nothing to commit');
+  if (outcome.warning) io.err(`warning: ${printable(outcome.warning)}`);
+  return outcome.warning ? EXIT_FAILED : EXIT_OK;
+}

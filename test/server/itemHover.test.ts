@@ -1,0 +1,57 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { itemId } from '../../src/core/knowledge/itemId';
+import { gitIn, initRepo } from '../helpers/gitRepo';
+import { makeWorkspace } from './serverFixtures';
+
+function hoverText(hover: unknown): string {
+  return ((hover as { contents?: { value?: string } } | null)?.contents?.value) ?? '';
+}
+
+describe('language server: the hover on a knowledge item', function () {
+  this.timeout(60_000);
+
+  it('says when the item was learned and how often it changed, from git', async () => {
+    const w = makeWorkspace();
+    const facts = path.join(w.paths.root, 'facts.md');
+    const line = '- alpha is the cache [from: ses-1, 2026-11-20]';
+    fs.writeFileSync(facts, `# Facts\n\n${line}\n- beta [from: ses-1, 2026-11-20]\n`);
+    initRepo(w.ws);
+    gitIn(w.ws, 'commit', '-q', '--allow-empty', '-m', 'unrelated');
+    // Case is folded in the id: the same item, reworded, in a commit whose subject tries markup.
+    fs.writeFileSync(facts, `# Facts\n\n${line.replace('alpha', 'Alpha')}\n- beta [from: ses-1, 2026-11-20]\n`);
+    gitIn(w.ws, 'commit', '-q', '-am', 'capitalise [x](command:workbench.action.quit)');
+    const client = await w.start();
+    try {
+      const uri = await client.open(facts, undefined, 'markdown');
+      const value = hoverText(await client.hover(uri, 2, 4));
+      const id = itemId(line);
+      assert.match(value, new RegExp(`^\\*\\*Lore\\*\\* · item \`${id}\``));
+      assert.match(value, /Learned \d{4}-\d{2}-\d{2} from conversation ses\\-1 — the person\\'s first commit \([0-9a-f]{7}\)/);
+      assert.match(value, /Changed 1 time since, last \d{4}-\d{2}-\d{2} — capitalise \\\[x\\\]\\\(command\\:workbench\\\.action\\\.quit\\\) \([0-9a-f]{7}\)/);
+      // The other item never changed; the heading is no item.
+      assert.doesNotMatch(hoverText(await client.hover(uri, 3, 4)), /Changed/);
+      assert.equal(await client.hover(uri, 0, 2), null);
+      // An edit on disk, not committed: the hover says so (a new file version, asked again).
+      fs.appendFileSync(facts, '- gamma [from: ses-2, 2026-11-21]\n');
+      await client.change(uri, fs.readFileSync(facts, 'utf8'));
+      assert.match(hoverText(await client.hover(uri, 4, 4)), /\*Not committed yet\.\*/);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('names the item only, without git', async () => {
+    const w = makeWorkspace();
+    const facts = path.join(w.paths.root, 'facts.md');
+    fs.writeFileSync(facts, '# Facts\n\n- alpha [from: ses-1, 2026-11-20]\n');
+    const client = await w.start();
+    try {
+      const uri = await client.open(facts, undefined, 'markdown');
+      assert.equal(hoverText(await client.hover(uri, 2, 4)), `**Lore** · item \`${itemId('- alpha [from: ses-1, 2026-11-20]')}\``);
+    } finally {
+      await client.stop();
+    }
+  });
+});
