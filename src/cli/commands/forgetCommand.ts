@@ -94,6 +94,7 @@ function printPlan(plan: ForgetPlan, io: Output): void {
     for (const t of plan.trimmed) io.out(`  ${printable(t.file)}: ${printable(t.after)}`);
   }
   if (plan.review.length) io.out(`review.md entries removed: ${plan.review.length}`);
+  if (plan.journals.length) io.out(`journal days losing its section (and their model summary): ${plan.journals.map((f) => printable(f)).join(', ')}`);
   io.out(`files removed (${plan.files.length}):`);
   for (const f of plan.files) io.out(`  ${printable(f.file)} (${f.kind})`);
   io.out('search index: its rows go, and the index is purged');

@@ -37,6 +37,7 @@ import { purgeStoreIndex } from './forgetIndex';
 import { parseProvenance } from '../knowledge/provenance';
 import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 import { removeSource } from './forgetSource';
+import { JOURNAL_DATE, JOURNAL_DIR, parseJournal, renderJournal } from '../journal/journalFile';
 
 /** Why a file goes. */
 export type ForgottenFileKind = 'transcript' | 'inbox copy' | 'archived copy' | 'cached reply' | 'hook queue entry' | 'undo record';
@@ -52,6 +53,8 @@ export interface ForgetPlan {
   trimmed: Array<{ file: string; before: string; after: string }>;
   /** review.md entries (waiting for a person) that came from it. */
   review: string[];
+  /** Journal days with a section of it (journal/YYYY-MM-DD.md): the section goes, and the day's model summary with it. */
+  journals: string[];
   /** Store-relative files that go, and why. */
   files: Array<{ file: string; kind: ForgottenFileKind }>;
   /** Raw files outside the store it was read from: left where they are, never harvested again. */
@@ -62,7 +65,7 @@ export interface ForgetPlan {
 
 /** True when the plan finds nothing of the conversation in the store (nor in the ledger). */
 export function isEmptyForgetPlan(plan: ForgetPlan): boolean {
-  return plan.contents.length === 0 && plan.removed.length === 0 && plan.trimmed.length === 0 && plan.review.length === 0 && plan.files.length === 0;
+  return plan.contents.length === 0 && plan.removed.length === 0 && plan.trimmed.length === 0 && plan.review.length === 0 && plan.journals.length === 0 && plan.files.length === 0;
 }
 
 /** The knowledge files a source may be in: the category files, then every note file. */
@@ -97,7 +100,7 @@ function namesConversation(name: string, id: string): boolean {
 
 /** What forgetting conversation `id` would do, read from the store as it is now. Writes nothing. */
 export function planForget(paths: StorePaths, id: string, ledger: Ledger = readLedger(paths.ledger)): ForgetPlan {
-  const plan: ForgetPlan = { conversation: id, contents: [], removed: [], trimmed: [], review: [], files: [], outside: [] };
+  const plan: ForgetPlan = { conversation: id, contents: [], removed: [], trimmed: [], review: [], journals: [], files: [], outside: [] };
   const forgottenAt = forgottenConversationAt(ledger, id);
   if (forgottenAt) plan.forgottenAt = forgottenAt;
   const files = new Map<string, ForgottenFileKind>();
@@ -124,6 +127,7 @@ export function planForget(paths: StorePaths, id: string, ledger: Ledger = readL
     for (const change of removal.trimmed) plan.trimmed.push({ file, before: change.before.trim(), after: change.after.trim() });
   }
   plan.review = reviewEntriesOf(paths, id).map((e) => e.line);
+  plan.journals = journalDaysOf(paths, id);
 
   // Stored transcripts rendered from its contents (the ledger may not point at every one).
   if (shas.size) {
@@ -149,6 +153,24 @@ export function planForget(paths: StorePaths, id: string, ledger: Ledger = readL
   });
   plan.files = [...files].map(([file, kind]) => ({ file, kind })).sort((a, b) => a.file.localeCompare(b.file));
   return plan;
+}
+
+/** Store-relative journal files with a section of conversation `id`. */
+function journalDaysOf(paths: StorePaths, id: string): string[] {
+  const dir = path.join(paths.root, JOURNAL_DIR);
+  return listNames(dir)
+    .filter((name) => JOURNAL_DATE.test(name.replace(/\.md$/, '')) && name.endsWith('.md'))
+    .filter((name) => parseJournal(name.slice(0, -3), readTextLossless(path.join(dir, name))).sources.has(id))
+    .map((name) => `${JOURNAL_DIR}/${name}`)
+    .sort();
+}
+
+/** A journal without conversation `id`'s section; its summary goes too, as a model wrote it from that section among others. */
+function journalWithout(file: string, text: string | undefined, id: string): string | undefined {
+  const journal = parseJournal(path.basename(file, '.md'), text);
+  if (!journal.sources.delete(id)) return undefined;
+  journal.summary = [];
+  return renderJournal(journal);
 }
 
 function cachedReplyId(file: string): string | undefined {
@@ -246,6 +268,9 @@ function applyUnderLock(paths: StorePaths, id: string, now: Date): ForgetResult 
   const review = reviewEntriesOf(paths, id);
   if (review.length && editStoreFile(reviewPath(paths), (text) => (text === undefined ? undefined : removeReviewLines(text, reviewEntriesOf(paths, id).map((e) => e.lineIndex))))) {
     result.written.push(storeRelative(paths, reviewPath(paths)));
+  }
+  for (const file of plan.journals) {
+    if (editStoreFile(resolveInStore(paths, file), (text) => journalWithout(file, text, id))) result.written.push(file);
   }
   if (result.written.length > 1) {
     regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });

@@ -28,6 +28,7 @@ export function forgetPlanDetail(plan: ForgetPlan): string {
     ...listed('Items removed', plan.removed, (r) => `${r.file}: ${r.line}`),
     ...listed('Items other conversations taught too, kept without its provenance', plan.trimmed, (t) => `${t.file}: ${t.after}`),
     ...listed('Waiting in review.md, removed', plan.review, (line) => line),
+    ...listed('Journal days, its section removed (and the day\'s summary)', plan.journals, (file) => file),
     ...listed('Files removed', plan.files, (f) => `${f.file} (${f.kind})`),
     'Its rows leave the search index.',
     ...listed('Left where they are (outside the store; never harvested again)', plan.outside, (o) => o),
