@@ -7,6 +7,8 @@ import type { StorePaths } from '../store/storePaths';
 import { ensureIndexDir, indexDatabaseFile } from '../search/openEngine';
 import { loadSqlite, openDatabase, type SqliteDatabase } from '../search/sqliteDriver';
 import type { TaskArtifact } from './artifactSchema';
+import { flagInstruction } from '../safety/instructionFlags';
+import { artifactTexts } from './artifactText';
 import { projectArtifact } from './projection';
 import { HELD_TAG } from './recordArtifact';
 import { listTaskIds } from './taskFiles';
@@ -36,7 +38,8 @@ export class TaskIndexUnavailable extends Error {
 
 /** Whether an artifact is held (instruction-like): stored, its text withheld from agents. */
 export function isHeld(a: TaskArtifact): boolean {
-  return a.policy_tags?.includes(HELD_TAG) ?? false;
+  // A line written by hand (not through recordArtifact) has no tag: its text is checked too.
+  return (a.policy_tags?.includes(HELD_TAG) ?? false) || artifactTexts(a).some((t) => flagInstruction(t).length > 0);
 }
 
 /** The ids of digests that a newer digest with the same digest_key replaced. */
@@ -50,6 +53,12 @@ export function supersededDigests(artifacts: readonly TaskArtifact[]): Set<strin
     newest.set(a.digest_key, a);
   }
   return out;
+}
+
+/** A verification's own status, or `unverified` when its agent made the claim it verifies (that does not count). */
+function verifierStatus(v: TaskArtifact, byId: ReadonlyMap<string, TaskArtifact>): string {
+  const claim = v.reply_to_artifact_id ? byId.get(v.reply_to_artifact_id) : undefined;
+  return claim && claim.agent_id !== v.agent_id ? (v.verification_status ?? 'verified') : 'unverified';
 }
 
 function eventTitle(a: TaskArtifact): string {
@@ -132,6 +141,7 @@ export class TaskIndex {
     const state = foldTask(taskId, artifacts);
     const verifications = verificationsOf(artifacts);
     const superseded = supersededDigests(artifacts);
+    const byId = new Map(artifacts.map((a) => [a.artifact_id, a]));
     const insertArtifact = db.prepare(`INSERT OR IGNORE INTO task_artifacts(artifact_id, task_id, seq, artifact_kind, status, agent_id, session_id, tenant_id, project_id, artifact_role,
       challenge_id, thread_id, reply_to_artifact_id, relation_kind, requested_action, verification_status, promotion_state, digest_key, superseded, tool_name, created_ms, held, json)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -142,7 +152,7 @@ export class TaskIndex {
     artifacts.forEach((a, seq) => {
       const created = Date.parse(a.timestamp_created);
       // A claim's verification status is what other agents' verifications say, never its own field.
-      const verification = a.artifact_kind === 'verification' ? (a.verification_status ?? 'verified') : (verifications.get(a.artifact_id)?.status ?? 'unverified');
+      const verification = a.artifact_kind === 'verification' ? verifierStatus(a, byId) : (verifications.get(a.artifact_id)?.status ?? 'unverified');
       insertArtifact.run(a.artifact_id, taskId, seq, a.artifact_kind, a.status ?? null, a.agent_id, a.session_id ?? null, a.tenant_id ?? null, a.project_id ?? state.projectId ?? null,
         a.artifact_role ?? null, a.challenge_id ?? null, a.thread_id ?? null, a.reply_to_artifact_id ?? null, a.relation_kind ?? null, a.requested_action ?? null,
         verification, a.promotion_state ?? null, a.digest_key ?? null, superseded.has(a.artifact_id) ? 1 : 0, a.tool_name ?? null, created, isHeld(a) ? 1 : 0, JSON.stringify(a));
