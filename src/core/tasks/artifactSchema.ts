@@ -48,6 +48,8 @@ export const RELATION_KINDS = ['supports', 'refutes', 'revises', 'reviews', 'ver
 
 /** Task ids name a file (`.lore/tasks/<id>.jsonl`): a slug, never a path. */
 export const TASK_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,79}$/;
+/** A task id, or `_project`: the scope of project-wide digests (taskFiles.ts). */
+const TASK_OR_SCOPE_PATTERN = /^(?:_project|[a-z0-9][a-z0-9._-]{0,79})$/;
 /** Artifact ids: `a-` and 12 hex digits (artifactIds.ts). */
 export const ARTIFACT_ID_PATTERN = /^a-[0-9a-f]{12}$/;
 
@@ -82,7 +84,7 @@ export const artifactSchema = z
   .object({
     artifact_id: z.string().regex(ARTIFACT_ID_PATTERN),
     artifact_kind: z.enum(ARTIFACT_KINDS),
-    task_id: z.string().regex(TASK_ID_PATTERN),
+    task_id: z.string().regex(TASK_OR_SCOPE_PATTERN),
     parent_task_id: z.string().regex(TASK_ID_PATTERN).optional(),
     tenant_id: shortText.optional(),
     project_id: shortText.optional(),
