@@ -61,6 +61,12 @@ function draft(role: DigestRole, scope: string, lines: string[], sources: TaskAr
   };
 }
 
+/** Adds a digest line and the artifact it comes from. */
+function collect(lines: string[], sources: TaskArtifact[], text: string, source: TaskArtifact): void {
+  lines.push(text);
+  sources.push(source);
+}
+
 /** The task_resume digest of one task. */
 function taskResume(log: TaskLog): DigestDraft | undefined {
   const sources = log.artifacts.filter((a) => a.artifact_kind !== 'digest' && !isHeld(a));
@@ -102,13 +108,13 @@ export function compileDigests(logs: readonly TaskLog[]): DigestDraft[] {
     const verified = verificationsOf(sources);
     for (const a of sources) {
       const tag = `${log.taskId}/${a.artifact_id}`;
-      for (const f of a.what_failed ?? []) (failures.push(`${tag}: ${line(f)}`), src.failures.push(a));
-      if (a.artifact_kind === 'run_finish' && a.status === 'failed' && !a.what_failed?.length) (failures.push(`${tag}: run failed: ${line(a.summary ?? '')}`), src.failures.push(a));
-      if (a.artifact_kind === 'decision') (decisions.push(`${tag}: ${line(a.summary ?? '')}${a.why_chosen ? ` (why: ${line(a.why_chosen)})` : ''}`), src.decisions.push(a));
+      for (const f of a.what_failed ?? []) collect(failures, src.failures, `${tag}: ${line(f)}`, a);
+      if (a.artifact_kind === 'run_finish' && a.status === 'failed' && !a.what_failed?.length) collect(failures, src.failures, `${tag}: run failed: ${line(a.summary ?? '')}`, a);
+      if (a.artifact_kind === 'decision') collect(decisions, src.decisions, `${tag}: ${line(a.summary ?? '')}${a.why_chosen ? ` (why: ${line(a.why_chosen)})` : ''}`, a);
       const status = verified.get(a.artifact_id)?.status ?? 'unverified';
-      if (a.artifact_kind === 'evidence') (evidence.push(`${tag} [${status}]: ${line(a.summary ?? '')}`), src.evidence.push(a));
-      if (status === 'verified') (highlights.push(`${tag} [verified]: ${line(a.summary ?? '')}`), src.highlights.push(a));
-      if (state.status === 'done') for (const w of a.what_worked ?? []) (highlights.push(`${tag}: ${line(w)}`), src.highlights.push(a));
+      if (a.artifact_kind === 'evidence') collect(evidence, src.evidence, `${tag} [${status}]: ${line(a.summary ?? '')}`, a);
+      if (status === 'verified') collect(highlights, src.highlights, `${tag} [verified]: ${line(a.summary ?? '')}`, a);
+      if (state.status === 'done') for (const w of a.what_worked ?? []) collect(highlights, src.highlights, `${tag}: ${line(w)}`, a);
     }
   }
   for (const d of [
