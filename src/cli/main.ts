@@ -16,6 +16,7 @@ import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
 import { syncCommand, SYNC_HELP } from './commands/syncCommand';
+import { tasksCommand, TASKS_HELP } from './commands/tasksCommand';
 import { topicsCommand, TOPICS_HELP } from './commands/topicsCommand';
 import { undoCommand, UNDO_HELP } from './commands/undoCommand';
 import { describeStoreError } from '../core/store/storeErrors';
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, Command> = {
   forget: forgetCommand,
   sources: sourcesCommand,
   sync: syncCommand,
+  tasks: tasksCommand,
   cache: cacheCommand,
   hook: hookCommand,
   hooks: hooksCommand,
@@ -61,6 +63,7 @@ ${ITEM_HELP}
 ${FORGET_HELP}
 ${SOURCES_HELP.split('\n')[0]}
 ${SYNC_HELP.split('\n')[0]}
+${TASKS_HELP.split('\n')[0]}
 ${CACHE_HELP.split('\n')[0]}
 ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}
