@@ -50,7 +50,7 @@ describe('lore tasks', function () {
     assert.match(reindex.stdout, /tasks\/churn-model\.jsonl:10: not JSON/);
     const dry = await runCli(['tasks', 'dream', '--root', paths.root]);
     assert.match(dry.stdout, /^dry run/);
-    assert.match(dry.stdout, /create  task_resume:churn-model/);
+    assert.match(dry.stdout, /create {2}task_resume:churn-model/);
     assert.ok(!fs.existsSync(path.join(paths.root, 'tasks', '_project.jsonl')));
     const applied = await runCli(['tasks', 'dream', '--apply', '--root', paths.root]);
     assert.match(applied.stdout, /applied: 13 digest\(s\) written/);
