@@ -40,7 +40,12 @@ import {
   SearchRequest,
   SourcesRequest,
   StoreChangedNotification,
+  TaskTimelineRequest,
+  TaskToolRequest,
+  TasksListRequest,
 } from '../shared/protocol';
+import type { TaskToolName } from '../core/tasks/taskToolInputs';
+import { isWriteTool } from './serverTasks';
 import { cacheReport } from '../core/cache/cacheReport';
 import { SessionCallsCache } from '../core/cache/sessionCalls';
 import { currentHost } from '../core/discovery/host';
@@ -156,6 +161,25 @@ connection.onRequest(RememberRequest.method, async (raw: unknown): Promise<Remem
 connection.onRequest(PlanRememberRequest.method, async (raw: unknown): Promise<PlanRememberRequest.Result> => {
   const { source, ...input } = checkParams(PlanRememberRequest.method, paramsSchemas.remember, raw);
   return planRemember((await ready()).paths, input, source, new Date());
+});
+
+// Task memory (the lore_task* language model tools and the Tasks view).
+
+connection.onRequest(TaskToolRequest.method, async (raw: unknown): Promise<TaskToolRequest.Result> => {
+  const { tool, input, agentId } = checkParams(TaskToolRequest.method, paramsSchemas.taskTool, raw);
+  const s = await ready();
+  const reply = await s.tasks.call(tool as TaskToolName, input, agentId);
+  // The view refreshes through the same batch as a watcher event.
+  const taskId = reply.structured.task_id;
+  if (isWriteTool(tool) && !reply.isError && typeof taskId === 'string') s.fileChanged(path.join(s.paths.root, 'tasks', `${taskId}.jsonl`));
+  return reply;
+});
+
+connection.onRequest(TasksListRequest.method, async (): Promise<TasksListRequest.Result> => (await ready()).tasks.list());
+
+connection.onRequest(TaskTimelineRequest.method, async (raw: unknown): Promise<TaskTimelineRequest.Result> => {
+  const params = checkParams(TaskTimelineRequest.method, paramsSchemas.taskTimeline, raw);
+  return (await ready()).tasks.timeline(params);
 });
 
 // Per-file notes on workspace files.
