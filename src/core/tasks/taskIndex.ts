@@ -5,7 +5,7 @@
  */
 import type { StorePaths } from '../store/storePaths';
 import { ensureIndexDir, indexDatabaseFile } from '../search/openEngine';
-import { loadSqlite, openDatabase, type SqliteDatabase } from '../search/sqliteDriver';
+import { loadSqlite, openDatabase, type SqliteDatabase, type SqliteStatement } from '../search/sqliteDriver';
 import type { TaskArtifact } from './artifactSchema';
 import { flagInstruction } from '../safety/instructionFlags';
 import { artifactTexts } from './artifactText';
@@ -68,7 +68,18 @@ function eventTitle(a: TaskArtifact): string {
 
 /** The task side tables of one store. */
 export class TaskIndex {
+  private readonly statements = new Map<string, SqliteStatement>();
+  /** Bumped whenever rows change, so what is derived from them in memory (the ranker) is rebuilt. */
+  generation = 0;
+
   private constructor(readonly db: SqliteDatabase, private readonly paths: StorePaths) {}
+
+  /** A prepared statement, prepared once per index: a rebuild runs each thousands of times. */
+  private stmt(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
 
   /** Opens (creating) the tables in the store's index database. */
   static open(paths: StorePaths): TaskIndex {
@@ -100,6 +111,7 @@ export class TaskIndex {
       for (const log of logs) this.ingest(log);
       if (removed.length || changed.length) this.dropOrphans();
     })();
+    if (removed.length || changed.length) this.generation++;
     return this.report(logs.map((l) => l.taskId), removed);
   }
 
@@ -110,6 +122,7 @@ export class TaskIndex {
       for (const table of [...PER_TASK_TABLES, 'datasets', 'entities']) this.db.exec(`DELETE FROM ${table}`);
       for (const log of logs) this.ingest(log);
     })();
+    this.generation++;
     return this.report(logs.map((l) => l.taskId), []);
   }
 
@@ -124,7 +137,7 @@ export class TaskIndex {
   }
 
   private clearTask(taskId: string): void {
-    for (const table of PER_TASK_TABLES) this.db.prepare(`DELETE FROM ${table} WHERE task_id = ?`).run(taskId);
+    for (const table of PER_TASK_TABLES) this.stmt(`DELETE FROM ${table} WHERE task_id = ?`).run(taskId);
   }
 
   private dropOrphans(): void {
@@ -135,20 +148,19 @@ export class TaskIndex {
   /** Writes one task's rows (the caller cleared the old ones, inside a transaction). */
   private ingest(log: TaskLog): void {
     const { taskId, artifacts } = log;
-    const db = this.db;
-    db.prepare('INSERT INTO task_sources(task_id, size, mtime_ms, malformed) VALUES (?, ?, ?, ?)').run(taskId, log.size, log.mtimeMs, JSON.stringify(log.malformed));
+    this.stmt('INSERT INTO task_sources(task_id, size, mtime_ms, malformed) VALUES (?, ?, ?, ?)').run(taskId, log.size, log.mtimeMs, JSON.stringify(log.malformed));
     if (artifacts.length === 0) return;
     const state = foldTask(taskId, artifacts);
     const verifications = verificationsOf(artifacts);
     const superseded = supersededDigests(artifacts);
     const byId = new Map(artifacts.map((a) => [a.artifact_id, a]));
-    const insertArtifact = db.prepare(`INSERT OR IGNORE INTO task_artifacts(artifact_id, task_id, seq, artifact_kind, status, agent_id, session_id, tenant_id, project_id, artifact_role,
+    const insertArtifact = this.stmt(`INSERT OR IGNORE INTO task_artifacts(artifact_id, task_id, seq, artifact_kind, status, agent_id, session_id, tenant_id, project_id, artifact_role,
       challenge_id, thread_id, reply_to_artifact_id, relation_kind, requested_action, verification_status, promotion_state, digest_key, superseded, tool_name, created_ms, held, json)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertEvent = db.prepare('INSERT OR IGNORE INTO task_events(artifact_id, task_id, seq, artifact_kind, at_ms, agent_id, title) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    const insertChunk = db.prepare('INSERT INTO task_chunks(artifact_id, task_id, chunk_kind, text, context) VALUES (?, ?, ?, ?, ?)');
-    const insertLink = db.prepare('INSERT INTO artifact_links(artifact_id, task_id, target_kind, target) VALUES (?, ?, ?, ?)');
-    const insertRelation = db.prepare('INSERT INTO artifact_relations(from_artifact_id, to_artifact_id, relation_kind, task_id) VALUES (?, ?, ?, ?)');
+    const insertEvent = this.stmt('INSERT OR IGNORE INTO task_events(artifact_id, task_id, seq, artifact_kind, at_ms, agent_id, title) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insertChunk = this.stmt('INSERT INTO task_chunks(artifact_id, task_id, chunk_kind, text, context) VALUES (?, ?, ?, ?, ?)');
+    const insertLink = this.stmt('INSERT INTO artifact_links(artifact_id, task_id, target_kind, target) VALUES (?, ?, ?, ?)');
+    const insertRelation = this.stmt('INSERT INTO artifact_relations(from_artifact_id, to_artifact_id, relation_kind, task_id) VALUES (?, ?, ?, ?)');
     artifacts.forEach((a, seq) => {
       const created = Date.parse(a.timestamp_created);
       // A claim's verification status is what other agents' verifications say, never its own field.
@@ -163,27 +175,27 @@ export class TaskIndex {
       for (const u of a.provenance?.urls ?? []) insertLink.run(a.artifact_id, taskId, 'url', u);
       if (a.reply_to_artifact_id) insertRelation.run(a.artifact_id, a.reply_to_artifact_id, a.relation_kind ?? 'replies_to', taskId);
       for (const r of a.related_artifact_ids ?? []) insertRelation.run(a.artifact_id, r, a.relation_kind ?? 'related', taskId);
-      for (const c of a.contributors ?? []) db.prepare('INSERT INTO artifact_contributors(artifact_id, task_id, contributor) VALUES (?, ?, ?)').run(a.artifact_id, taskId, c);
-      if (a.challenge_id) db.prepare('INSERT INTO challenges(challenge_id, task_id, artifact_id) VALUES (?, ?, ?)').run(a.challenge_id, taskId, a.artifact_id);
+      for (const c of a.contributors ?? []) this.stmt('INSERT INTO artifact_contributors(artifact_id, task_id, contributor) VALUES (?, ?, ?)').run(a.artifact_id, taskId, c);
+      if (a.challenge_id) this.stmt('INSERT INTO challenges(challenge_id, task_id, artifact_id) VALUES (?, ?, ?)').run(a.challenge_id, taskId, a.artifact_id);
       for (const d of a.dataset_refs ?? []) {
-        db.prepare('INSERT OR IGNORE INTO datasets(name, version) VALUES (?, ?)').run(d.name, d.version ?? '');
-        db.prepare('INSERT INTO task_datasets(task_id, artifact_id, name, version) VALUES (?, ?, ?, ?)').run(taskId, a.artifact_id, d.name, d.version ?? '');
+        this.stmt('INSERT OR IGNORE INTO datasets(name, version) VALUES (?, ?)').run(d.name, d.version ?? '');
+        this.stmt('INSERT INTO task_datasets(task_id, artifact_id, name, version) VALUES (?, ?, ?, ?)').run(taskId, a.artifact_id, d.name, d.version ?? '');
       }
       for (const e of a.entity_refs ?? []) {
-        db.prepare('INSERT OR IGNORE INTO entities(name, type) VALUES (?, ?)').run(e.name, e.type ?? '');
-        db.prepare('INSERT INTO task_entities(task_id, artifact_id, name, type) VALUES (?, ?, ?, ?)').run(taskId, a.artifact_id, e.name, e.type ?? '');
+        this.stmt('INSERT OR IGNORE INTO entities(name, type) VALUES (?, ?)').run(e.name, e.type ?? '');
+        this.stmt('INSERT INTO task_entities(task_id, artifact_id, name, type) VALUES (?, ?, ?, ?)').run(taskId, a.artifact_id, e.name, e.type ?? '');
       }
       if (a.artifact_kind === 'evidence') {
-        db.prepare('INSERT INTO evidence(artifact_id, task_id, summary, confidence, verification_status) VALUES (?, ?, ?, ?, ?)').run(a.artifact_id, taskId, a.summary ?? '', a.confidence ?? null, verification);
+        this.stmt('INSERT INTO evidence(artifact_id, task_id, summary, confidence, verification_status) VALUES (?, ?, ?, ?, ?)').run(a.artifact_id, taskId, a.summary ?? '', a.confidence ?? null, verification);
       }
     });
     for (const run of state.runs) {
-      db.prepare('INSERT INTO runs(run_id, task_id, tool_name, tool_version, command, status, started_ms, finished_ms, finish_artifact_id, metrics) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      this.stmt('INSERT INTO runs(run_id, task_id, tool_name, tool_version, command, status, started_ms, finished_ms, finish_artifact_id, metrics) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
         run.runId, taskId, run.start.tool_name ?? null, run.start.tool_version ?? null, run.start.command ?? null, run.status, Date.parse(run.start.timestamp_created),
         run.finish ? Date.parse(run.finish.timestamp_created) : null, run.finish?.artifact_id ?? null, run.finish?.metrics ? JSON.stringify(run.finish.metrics) : null);
     }
     if (artifacts.some((a) => a.artifact_kind === 'task_start')) {
-      db.prepare('INSERT INTO tasks(task_id, goal, status, agent_id, project_id, parent_task_id, created_ms, updated_ms, artifact_count, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      this.stmt('INSERT INTO tasks(task_id, goal, status, agent_id, project_id, parent_task_id, created_ms, updated_ms, artifact_count, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
         taskId, state.goal ?? null, state.status, state.agentId ?? null, state.projectId ?? null, state.parentTaskId ?? null, state.createdMs, state.updatedMs, artifacts.length, state.summary ?? null);
     }
   }

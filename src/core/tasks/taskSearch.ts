@@ -105,31 +105,51 @@ function boostOf(row: ChunkRow, mode: SearchMode, trust: TrustLabel): number {
 
 const queryTerms = (query: string) => wordsWithOffsets(query).map((w) => normalizeTerm(w.word)).filter(Boolean);
 
+type Ranker = MiniSearch<{ id: number; text: string; context: string }>;
+
+/** Every chunk with its artifact's fields, and a ranker over them: built once per index generation. */
+interface Corpus {
+  generation: number;
+  rows: Map<number, ChunkRow>;
+  ranker: Ranker;
+}
+const corpora = new WeakMap<TaskIndex, Corpus>();
+
+const CHUNK_COLUMNS = 'c.id, c.artifact_id, c.task_id, c.chunk_kind, c.text, c.context, a.artifact_kind, a.status, a.agent_id, a.created_ms, a.verification_status, a.artifact_role, a.held, a.json';
+
+function corpusOf(index: TaskIndex): Corpus {
+  const cached = corpora.get(index);
+  if (cached && cached.generation === index.generation) return cached;
+  const all = index.db.prepare(`SELECT ${CHUNK_COLUMNS} FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE a.superseded = 0`).all() as ChunkRow[];
+  const ranker: Ranker = new MiniSearch({
+    fields: ['text', 'context'],
+    tokenize: (text) => wordsWithOffsets(text).map((w) => w.word),
+    processTerm: (term) => normalizeTerm(term) || null,
+    searchOptions: { boost: { text: 1, context: 0.3 }, prefix: (_t, i, terms) => i === terms.length - 1, fuzzy: 0.2 },
+  });
+  ranker.addAll(all.map((r) => ({ id: r.id, text: r.text, context: r.context })));
+  const corpus = { generation: index.generation, rows: new Map(all.map((r) => [r.id, r])), ranker };
+  corpora.set(index, corpus);
+  return corpus;
+}
+
 /** Searches task memory. The index should be refreshed by the caller. */
 export function searchTasks(index: TaskIndex, request: TaskSearchRequest): TaskSearchReply {
   const mode = request.mode ?? 'generic';
   const filters = request.filters ?? {};
   const { where, params } = filterSql(filters);
-  const rows = index.db
-    .prepare(`SELECT c.id, c.artifact_id, c.task_id, c.chunk_kind, c.text, c.context, a.artifact_kind, a.status, a.agent_id, a.created_ms, a.verification_status, a.artifact_role, a.held, a.json
-      FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE ${where}`)
-    .all(...params) as ChunkRow[];
+  const corpus = corpusOf(index);
+  // The exact filters, resolved by SQLite over the side tables: the candidates the words may rank.
+  const candidateIds = new Set((index.db.prepare(`SELECT c.id FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE ${where}`).pluck().all(...params) as number[]));
+  const rows = [...candidateIds].flatMap((id) => corpus.rows.get(id) ?? []);
   const candidates = new Set(rows.map((r) => r.artifact_id)).size;
   const freshness = sourceFreshness(index);
   const scored: Array<{ row: ChunkRow; score: number; fuzzyOnly: boolean }> = [];
   const terms = queryTerms(request.query ?? '');
   if (terms.length > 0) {
-    const mini = new MiniSearch<{ id: number; text: string; context: string }>({
-      fields: ['text', 'context'],
-      tokenize: (text) => wordsWithOffsets(text).map((w) => w.word),
-      processTerm: (term) => normalizeTerm(term) || null,
-      searchOptions: { boost: { text: 1, context: 0.3 }, prefix: (_t, i, all) => i === all.length - 1, fuzzy: 0.2 },
-    });
-    mini.addAll(rows.map((r) => ({ id: r.id, text: r.text, context: r.context })));
-    const byId = new Map(rows.map((r) => [r.id, r]));
     const exact = new Set(terms);
-    for (const result of mini.search(request.query ?? '', { combineWith: 'OR' })) {
-      const row = byId.get(result.id as number);
+    for (const result of corpus.ranker.search(request.query ?? '', { combineWith: 'OR', filter: (r) => candidateIds.has(r.id as number) })) {
+      const row = corpus.rows.get(result.id as number);
       if (!row) continue;
       scored.push({ row, score: result.score, fuzzyOnly: !result.terms.some((t) => exact.has(t)) });
     }
@@ -137,16 +157,17 @@ export function searchTasks(index: TaskIndex, request: TaskSearchRequest): TaskS
     // No words: the mode's bias, then recency, orders the candidates.
     for (const row of rows) scored.push({ row, score: 1 + row.created_ms / 1e15, fuzzyOnly: false });
   }
-  const best = new Map<string, { hit: TaskHit; score: number }>();
+  const best = new Map<string, { row: ChunkRow; trust: TrustLabel; stale: boolean; score: number }>();
   for (const { row, score, fuzzyOnly } of scored) {
     const { trust, stale } = trustOf(row, fuzzyOnly, freshness);
     const total = score * boostOf(row, mode, trust);
     const prev = best.get(row.artifact_id);
     if (prev && prev.score >= total) continue;
-    best.set(row.artifact_id, { hit: toHit(row, trust, stale, request), score: total });
+    best.set(row.artifact_id, { row, trust, stale, score: total });
   }
-  const ordered = [...best.values()].sort((a, b) => b.score - a.score).map((b) => b.hit);
-  return { ...pack(ordered, request), candidates, mode, filters: describeFilters(filters) };
+  // Hits are built (cut, redacted) only for what the reply can hold.
+  const ordered = [...best.values()].sort((a, b) => b.score - a.score);
+  return { ...pack(ordered, (b) => toHit(b.row, b.trust, b.stale, request), request), candidates, mode, filters: describeFilters(filters) };
 }
 
 function toHit(row: ChunkRow, trust: TrustLabel, stale: boolean, request: TaskSearchRequest): TaskHit {
@@ -172,19 +193,20 @@ function toHit(row: ChunkRow, trust: TrustLabel, stale: boolean, request: TaskSe
 }
 
 /** Keeps hits in rank order while they fit the limit and the token budget. */
-function pack(hits: TaskHit[], request: TaskSearchRequest): { hits: TaskHit[]; omitted: number } {
+function pack<T>(ranked: T[], hitOf: (item: T) => TaskHit, request: TaskSearchRequest): { hits: TaskHit[]; omitted: number } {
   const budget = Math.min(MAX_TASK_REPLY_TOKENS, Math.max(MIN_TASK_REPLY_TOKENS, request.tokenBudget ?? DEFAULT_TASK_REPLY_TOKENS));
   const limit = Math.max(1, Math.min(100, request.limit ?? 10));
   const kept: TaskHit[] = [];
   let used = 0;
-  for (const hit of hits) {
+  for (const item of ranked) {
     if (kept.length >= limit) break;
+    const hit = hitOf(item);
     const cost = estimateTokens(JSON.stringify(hit));
     if (used + cost > budget) break;
     kept.push(hit);
     used += cost;
   }
-  return { hits: kept, omitted: hits.length - kept.length };
+  return { hits: kept, omitted: ranked.length - kept.length };
 }
 
 /** The newest non-digest artifact per task and overall, for digest freshness. */
