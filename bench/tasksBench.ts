@@ -28,7 +28,10 @@ function line(task: string, i: number, n: number): string {
   };
   if (kind === 'task_start') a.goal = `Investigate ${topic} in service ${n}`;
   else a.summary = `Step ${i} on ${topic} for service ${n}: measured ${i * 7} ms, tried option ${i % 5}`;
-  if (kind === 'task_finish') (a.what_worked = [`option ${n % 5} for ${topic}`], a.what_failed = [`option ${(n + 1) % 5} made ${topic} worse`]);
+  if (kind === 'task_finish') {
+    a.what_worked = [`option ${n % 5} for ${topic}`];
+    a.what_failed = [`option ${(n + 1) % 5} made ${topic} worse`];
+  }
   if (kind === 'evidence') a.dataset_refs = [{ name: `ds-${n % 20}`, version: 'v1' }];
   return JSON.stringify(a);
 }
