@@ -13,13 +13,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sanitizeConversationId } from '../core/conversations/conversationId';
 import { agentSource } from '../core/knowledge/agentWrites';
-import { redactDeep, redactSecrets } from '../core/safety/redact';
 import type { StorePaths } from '../core/store/storePaths';
-import { ArtifactRefused, type ArtifactInput } from '../core/tasks/recordArtifact';
-import { TASK_TOOL_INPUTS, TASK_WRITE_TOOLS, toArtifactInput } from '../core/tasks/taskToolInputs';
+import { TASK_TOOL_INPUTS, TASK_WRITE_TOOLS } from '../core/tasks/taskToolInputs';
 import { TASK_TOOL_TEXTS } from '../core/tasks/taskToolTexts';
 import { TaskMemory } from '../core/tasks/taskMemory';
-import { taskGetReply, taskSearchReply, type TaskToolReply } from '../core/tasks/taskReplies';
+import { taskGetReply, taskSearchReply, taskWriteReply, type TaskCaller, type TaskToolReply } from '../core/tasks/taskReplies';
 import { SEARCH_MODES, taskHitSchema } from '../core/tasks/taskSearch';
 import type { StoreSession } from './storeSession';
 import { withStore } from './toolContext';
@@ -49,10 +47,6 @@ const getOutput = {
   omitted: z.number().int().optional(),
 };
 
-function reply(textOut: string, structured: Record<string, unknown>, isError = false): CallToolResult {
-  return { content: [{ type: 'text', text: redactSecrets(textOut) }], structuredContent: redactDeep(structured), ...(isError ? { isError } : {}) };
-}
-
 /** Registers the task tools; returns what closes their index. */
 export function registerTaskTools(server: McpServer, session: StoreSession, options: { now: () => Date }): { close(): void } {
   const memories = new Map<string, TaskMemory>();
@@ -61,32 +55,19 @@ export function registerTaskTools(server: McpServer, session: StoreSession, opti
     if (!m) memories.set(paths.root, (m = new TaskMemory(paths)));
     return m;
   };
-  const context = (agent: string | undefined, sessionId: string | undefined) => {
-    const client = agentSource(server.server.getClientVersion()?.name, undefined, sanitizeConversationId);
-    return { agentId: agent ? `${client}/${agent}` : client, sessionId: sessionId ? sanitizeConversationId(sessionId) : undefined, source: agentSource(server.server.getClientVersion()?.name, sessionId, sanitizeConversationId), now: options.now };
+  const asResult = (r: TaskToolReply): CallToolResult => ({ content: [{ type: 'text', text: r.text }], structuredContent: r.structured, ...(r.isError ? { isError: true } : {}) });
+  const caller = (sessionId: unknown): TaskCaller => {
+    const name = server.server.getClientVersion()?.name;
+    return { client: agentSource(name, undefined, sanitizeConversationId), source: agentSource(name, typeof sessionId === 'string' ? sessionId : undefined, sanitizeConversationId), now: options.now };
   };
-  const write = (input: ArtifactInput, agent?: string, sessionId?: string, next = '') =>
-    withStore(session, async (paths) => {
-      try {
-        const { artifact, held } = await memoryOf(paths).record(input, context(agent, sessionId));
-        const heldText = held.length ? ` It reads as an instruction to an agent (${held.join(', ')}): kept, but its text is withheld from agents.` : '';
-        return reply(`recorded ${artifact.artifact_kind} ${artifact.artifact_id} in task ${artifact.task_id}.${heldText}${next ? ` ${next}` : ''}`, {
-          status: 'recorded', artifact_id: artifact.artifact_id, task_id: artifact.task_id, ...(held.length ? { held } : {}),
-        });
-      } catch (error) {
-        if (!(error instanceof ArtifactRefused)) throw error;
-        return reply(`refused: ${error.message}`, { status: 'refused', reason: error.message }, true);
-      }
-    });
   const writeAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
   for (const tool of TASK_WRITE_TOOLS) {
     const { title, description } = TASK_TOOL_TEXTS[tool];
     server.registerTool(tool, { title, description, inputSchema: TASK_TOOL_INPUTS[tool], outputSchema: writeOutput, annotations: writeAnnotations }, (args: Record<string, unknown>) =>
-      write(toArtifactInput(tool, args), args.agent as string | undefined, args.session as string | undefined, tool === 'task_start' ? 'Bracket substantive runs with task_run_start / task_run_finish.' : ''));
+      withStore(session, async (paths) => asResult(await taskWriteReply(memoryOf(paths), tool, args, caller(args.session)))));
   }
 
-  const asResult = (r: TaskToolReply): CallToolResult => ({ content: [{ type: 'text', text: r.text }], structuredContent: r.structured, ...(r.isError ? { isError: true } : {}) });
   server.registerTool('task_search', {
     ...TASK_TOOL_TEXTS.task_search,
     inputSchema: TASK_TOOL_INPUTS.task_search,

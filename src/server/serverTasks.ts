@@ -4,11 +4,10 @@
  * SQLite side tables live here, never on the extension host.
  */
 import { artifactSchema } from '../core/tasks/artifactSchema';
-import { ArtifactRefused } from '../core/tasks/recordArtifact';
 import { isHeld } from '../core/tasks/taskIndex';
 import { TaskMemory } from '../core/tasks/taskMemory';
-import { taskGetReply, taskSearchReply, type TaskToolReply } from '../core/tasks/taskReplies';
-import { TASK_WRITE_TOOLS, taskToolSchema, toArtifactInput, type TaskToolName, type TaskWriteTool } from '../core/tasks/taskToolInputs';
+import { taskGetReply, taskSearchReply, taskWriteReply, type TaskToolReply } from '../core/tasks/taskReplies';
+import { TASK_WRITE_TOOLS, taskToolSchema, type TaskToolName, type TaskWriteTool } from '../core/tasks/taskToolInputs';
 import { redactDeep } from '../core/safety/redact';
 import type { StorePaths } from '../core/store/storePaths';
 import { describeSchemaIssue } from '../core/util/schemaIssue';
@@ -28,17 +27,7 @@ export class ServerTasks {
     const input = parsed.data as Record<string, unknown>;
     if (tool === 'task_search') return taskSearchReply(this.memory, input);
     if (tool === 'task_get') return taskGetReply(this.memory, input);
-    const role = typeof input.agent === 'string' ? `/${input.agent}` : '';
-    try {
-      const { artifact, held } = await this.memory.record(toArtifactInput(tool as TaskWriteTool, input), {
-        agentId: `${agentId}${role}`, sessionId: typeof input.session === 'string' ? input.session : undefined, source: agentId, now: () => new Date(),
-      });
-      const heldText = held.length ? ` It reads as an instruction to an agent (${held.join(', ')}): kept, but its text is withheld from agents.` : '';
-      return { text: `recorded ${artifact.artifact_kind} ${artifact.artifact_id} in task ${artifact.task_id}.${heldText}`, structured: { status: 'recorded', artifact_id: artifact.artifact_id, task_id: artifact.task_id, ...(held.length ? { held } : {}) } };
-    } catch (error) {
-      if (!(error instanceof ArtifactRefused)) throw error;
-      return { text: `refused: ${error.message}`, structured: { status: 'refused', reason: error.message }, isError: true };
-    }
+    return taskWriteReply(this.memory, tool as TaskWriteTool, input, { client: agentId, now: () => new Date() });
   }
 
   list(): TasksListRequest.Result {

@@ -3,10 +3,13 @@
  * a short text framed as data and the structured content, redacted, held text withheld, within
  * the token budget.
  */
+import { sanitizeConversationId } from '../conversations/conversationId';
 import { frameAsData } from '../safety/dataFraming';
 import { redactDeep, redactSecrets } from '../safety/redact';
 import { estimateTokens } from '../util/tokens';
+import { ArtifactRefused } from './recordArtifact';
 import type { TaskMemory } from './taskMemory';
+import { toArtifactInput, type TaskWriteTool } from './taskToolInputs';
 import { DEFAULT_TASK_REPLY_TOKENS, type SearchMode } from './taskSearch';
 import type { TaskFilters } from './taskFilters';
 
@@ -64,4 +67,30 @@ export function taskGetReply(memory: TaskMemory, input: { task_id?: string; arti
   const task = { ...summary, timeline: kept.reverse() };
   const omitted = artifacts.length - kept.length;
   return done(frameAsData(JSON.stringify(task, null, 1)) + (omitted ? `\n(${omitted} older artifacts left out: raise max_tokens or task_get by artifact_id)` : ''), { found: true, task, omitted });
+}
+
+/** Who makes a write tool call: the client (MCP client name, `vscode-agent`) and where it came from. */
+export interface TaskCaller {
+  /** The client's agent id; the call's `agent` role is appended as `client/role`. */
+  client: string;
+  /** Provenance source (`client:session`). */
+  source?: string;
+  now: () => Date;
+}
+
+/** A write tool call: the artifact recorded (its id, and whether it is held) or the lifecycle's refusal. */
+export async function taskWriteReply(memory: TaskMemory, tool: TaskWriteTool, input: Record<string, unknown>, caller: TaskCaller): Promise<TaskToolReply> {
+  const role = typeof input.agent === 'string' ? `/${input.agent}` : '';
+  const sessionId = typeof input.session === 'string' ? sanitizeConversationId(input.session) : undefined;
+  try {
+    const { artifact, held } = await memory.record(toArtifactInput(tool, input), { agentId: `${caller.client}${role}`, sessionId, source: caller.source ?? caller.client, now: caller.now });
+    const heldText = held.length ? ` It reads as an instruction to an agent (${held.join(', ')}): kept, but its text is withheld from agents.` : '';
+    const next = tool === 'task_start' ? ' Bracket substantive runs with task_run_start / task_run_finish.' : '';
+    return done(`recorded ${artifact.artifact_kind} ${artifact.artifact_id} in task ${artifact.task_id}.${heldText}${next}`, {
+      status: 'recorded', artifact_id: artifact.artifact_id, task_id: artifact.task_id, ...(held.length ? { held } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof ArtifactRefused)) throw error;
+    return done(`refused: ${error.message}`, { status: 'refused', reason: error.message }, true);
+  }
 }
