@@ -44,10 +44,12 @@ describe('lore tasks', function () {
   it('reindex rebuilds the tables from the logs and reports malformed lines; dream is a dry run until --apply', async () => {
     const paths = fixtureTaskStore();
     fs.appendFileSync(path.join(paths.root, 'tasks', 'churn-model.jsonl'), 'not json\n');
+    assert.ok(!fs.existsSync(path.join(paths.root, 'tasks', 'churn-model.md')));
     const reindex = await runCli(['tasks', 'reindex', '--root', paths.root]);
     assert.equal(reindex.code, 0, reindex.stderr);
     assert.match(reindex.stdout, /8 tasks, 46 artifacts; 1 malformed line\(s\)/);
     assert.match(reindex.stdout, /tasks\/churn-model\.jsonl:10: not JSON/);
+    assert.match(fs.readFileSync(path.join(paths.root, 'tasks', 'churn-model.md'), 'utf8'), /^# Predict customer churn[\s\S]*line 10: not JSON/m, 'the pages are regenerated from the logs');
     const dry = await runCli(['tasks', 'dream', '--root', paths.root]);
     assert.match(dry.stdout, /^dry run/);
     assert.match(dry.stdout, /create {2}task_resume:churn-model/);

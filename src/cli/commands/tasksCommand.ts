@@ -23,7 +23,7 @@ export const TASKS_HELP = `lore tasks SUBCOMMAND [options]          task memory:
   get ARTIFACT_ID            one artifact with what replies to it and its verification
   list [--status S]          tasks, newest first
   show ID                    a task's page (rendered from its log)
-  reindex                    rebuild the index's task tables from .lore/tasks/*.jsonl
+  reindex                    rebuild the index's task tables and the task pages from .lore/tasks/*.jsonl
   dream [--apply]            plan digest compaction (a dry run unless --apply)
 Writes are recorded as --agent NAME (default: $LORE_AGENT_ID, else "cli").`;
 
@@ -155,7 +155,7 @@ export async function tasksCommand(argv: string[], io: Output): Promise<number> 
         return EXIT_OK;
       }
       case 'reindex': {
-        const report = memory.reindex();
+        const report = await memory.reindex();
         if (v.json) io.out(JSON.stringify(report, null, 2));
         else io.out(`task index rebuilt from the logs: ${report.tasks} tasks, ${report.artifacts} artifacts${report.malformed.length ? `; ${report.malformed.length} malformed line(s) kept and skipped:` : ''}`);
         if (!v.json) for (const m of report.malformed) io.out(`  ${printable(m.file)}:${m.line}: ${printable(m.reason)}`);

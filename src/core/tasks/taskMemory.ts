@@ -6,7 +6,9 @@
 import type { StorePaths } from '../store/storePaths';
 import type { TaskArtifact } from './artifactSchema';
 import { dream, type DreamPlan } from './dream';
-import { recordArtifact, type ArtifactInput, type RecordContext, type RecordResult } from './recordArtifact';
+import { acquireStoreLock } from '../store/storeLock';
+import { recordArtifact, writeTaskPage, type ArtifactInput, type RecordContext, type RecordResult } from './recordArtifact';
+import { listTaskIds } from './taskFiles';
 import { TaskIndex, type TaskIndexReport } from './taskIndex';
 import { getArtifact, getTask, listTasks, type ArtifactRecord, type TaskListRow } from './taskRecords';
 import { searchTasks, type TaskSearchReply, type TaskSearchRequest } from './taskSearch';
@@ -50,8 +52,15 @@ export class TaskMemory {
     return this.getTask(taskId)?.artifacts ?? [];
   }
 
-  reindex(): TaskIndexReport {
+  /** Rebuilds the side tables from the logs and regenerates every task's page (under the store lock). */
+  async reindex(): Promise<TaskIndexReport> {
     this.index ??= TaskIndex.open(this.paths);
+    const lock = await acquireStoreLock(this.paths.root);
+    try {
+      for (const taskId of listTaskIds(this.paths)) writeTaskPage(this.paths, taskId);
+    } finally {
+      lock.release();
+    }
     return this.index.rebuild();
   }
 
