@@ -71,6 +71,7 @@ export class TaskIndex {
   private readonly statements = new Map<string, SqliteStatement>();
   /** Bumped whenever rows change, so what is derived from them in memory (the ranker) is rebuilt. */
   generation = 0;
+  private lastReport: TaskIndexReport | undefined;
 
   private constructor(readonly db: SqliteDatabase, private readonly paths: StorePaths) {}
 
@@ -104,7 +105,10 @@ export class TaskIndex {
       const stat = fs.statSync(taskLogFile(this.paths, id));
       return stat.size !== row.size || stat.mtimeMs !== row.mtime_ms;
     });
-    const removed = [...known.keys()].filter((id) => !ids.includes(id));
+    const present = new Set(ids);
+    const removed = [...known.keys()].filter((id) => !present.has(id));
+    // Every read refreshes first: when nothing changed, the last counts still hold.
+    if (changed.length === 0 && removed.length === 0 && this.lastReport) return { ...this.lastReport, reindexed: [], removed: [] };
     const logs = changed.map((id) => readTaskLog(this.paths, id));
     this.db.transaction(() => {
       for (const id of [...removed, ...changed]) this.clearTask(id);
@@ -132,8 +136,9 @@ export class TaskIndex {
   }
 
   private report(reindexed: string[], removed: string[]): TaskIndexReport {
-    const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
-    return { tasks: count('SELECT count(*) AS n FROM tasks'), artifacts: count('SELECT count(*) AS n FROM task_artifacts'), reindexed, removed, malformed: this.malformed() };
+    const count = (sql: string) => (this.stmt(sql).get() as { n: number }).n;
+    this.lastReport = { tasks: count('SELECT count(*) AS n FROM tasks'), artifacts: count('SELECT count(*) AS n FROM task_artifacts'), reindexed, removed, malformed: this.malformed() };
+    return this.lastReport;
   }
 
   private clearTask(taskId: string): void {
