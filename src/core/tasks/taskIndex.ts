@@ -4,8 +4,7 @@
  * clears everything and reads every log. Either can run at any time: the logs are the truth.
  */
 import type { StorePaths } from '../store/storePaths';
-import { ensureIndexDir, indexDatabaseFile } from '../search/openEngine';
-import { loadSqlite, openDatabase, type SqliteDatabase, type SqliteStatement } from '../search/sqliteDriver';
+import { openTaskDb, type TaskDb, type TaskStatement } from './taskDb';
 import type { TaskArtifact } from './artifactSchema';
 import { flagInstruction } from '../safety/instructionFlags';
 import { artifactTexts } from './artifactText';
@@ -68,27 +67,27 @@ function eventTitle(a: TaskArtifact): string {
 
 /** The task side tables of one store. */
 export class TaskIndex {
-  private readonly statements = new Map<string, SqliteStatement>();
+  private readonly statements = new Map<string, TaskStatement>();
   /** Bumped whenever rows change, so what is derived from them in memory (the ranker) is rebuilt. */
   generation = 0;
   private lastReport: TaskIndexReport | undefined;
 
-  private constructor(readonly db: SqliteDatabase, private readonly paths: StorePaths) {}
+  private constructor(readonly db: TaskDb, private readonly paths: StorePaths) {}
 
   /** A prepared statement, prepared once per index: a rebuild runs each thousands of times. */
-  private stmt(sql: string): SqliteStatement {
+  private stmt(sql: string): TaskStatement {
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
     return statement;
   }
 
   /** Opens (creating) the tables in the store's index database. */
-  static open(paths: StorePaths): TaskIndex {
-    const sqlite = loadSqlite();
-    if (!sqlite.driver) throw new TaskIndexUnavailable(sqlite.error ?? 'better-sqlite3 did not load');
-    ensureIndexDir(paths);
-    const db = openDatabase(sqlite.driver, indexDatabaseFile(paths), { busyTimeoutMs: 5000, init: initTaskSchema });
-    return new TaskIndex(db, paths);
+  static open(paths: StorePaths, env: NodeJS.ProcessEnv = process.env): TaskIndex {
+    try {
+      return new TaskIndex(openTaskDb(paths, initTaskSchema, env), paths);
+    } catch (error) {
+      throw new TaskIndexUnavailable((error as Error).message.split('\n')[0]);
+    }
   }
 
   close(): void {
@@ -114,7 +113,7 @@ export class TaskIndex {
       for (const id of [...removed, ...changed]) this.clearTask(id);
       for (const log of logs) this.ingest(log);
       if (removed.length || changed.length) this.dropOrphans();
-    })();
+    });
     if (removed.length || changed.length) this.generation++;
     return this.report(logs.map((l) => l.taskId), removed);
   }
@@ -125,7 +124,7 @@ export class TaskIndex {
     this.db.transaction(() => {
       for (const table of [...PER_TASK_TABLES, 'datasets', 'entities']) this.db.exec(`DELETE FROM ${table}`);
       for (const log of logs) this.ingest(log);
-    })();
+    });
     this.generation++;
     return this.report(logs.map((l) => l.taskId), []);
   }

@@ -3,7 +3,7 @@
  * beside the knowledge search's tables. Derived from the JSONL logs and rebuilt from them at any
  * time (`lore tasks reindex`); never the source of truth. They exist for exact filters and joins.
  */
-import type { SqliteDatabase } from '../search/sqliteDriver';
+import type { TaskDb } from './taskDb';
 
 /** Bumped when the tables or what goes into them change; an older set is dropped and rebuilt. */
 export const TASK_SCHEMA_VERSION = 1;
@@ -63,7 +63,7 @@ CREATE INDEX task_chunks_artifact ON task_chunks(artifact_id);
 export const PER_TASK_TABLES = TABLES.filter((t) => t !== 'datasets' && t !== 'entities');
 
 /** Creates the task tables, dropping a set built by another version. */
-export function initTaskSchema(db: SqliteDatabase): void {
+export function initTaskSchema(db: TaskDb): void {
   db.exec('CREATE TABLE IF NOT EXISTS task_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;');
   const row = db.prepare("SELECT value FROM task_meta WHERE key = 'version'").get() as { value: string } | undefined;
   if (row?.value === String(TASK_SCHEMA_VERSION)) return;
@@ -71,5 +71,5 @@ export function initTaskSchema(db: SqliteDatabase): void {
     for (const table of TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
     db.exec(SCHEMA);
     db.prepare("INSERT OR REPLACE INTO task_meta(key, value) VALUES ('version', ?)").run(String(TASK_SCHEMA_VERSION));
-  })();
+  });
 }

@@ -140,7 +140,7 @@ export function searchTasks(index: TaskIndex, request: TaskSearchRequest): TaskS
   const { where, params } = filterSql(filters);
   const corpus = corpusOf(index);
   // The exact filters, resolved by SQLite over the side tables: the candidates the words may rank.
-  const candidateIds = new Set((index.db.prepare(`SELECT c.id FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE ${where}`).pluck().all(...params) as number[]));
+  const candidateIds = new Set((index.db.prepare(`SELECT c.id FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE ${where}`).all(...params) as Array<{ id: number }>).map((r) => r.id));
   const rows = [...candidateIds].flatMap((id) => corpus.rows.get(id) ?? []);
   const candidates = new Set(rows.map((r) => r.artifact_id)).size;
   const freshness = sourceFreshness(index);
