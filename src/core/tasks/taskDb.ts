@@ -77,7 +77,7 @@ export function openTaskDb(paths: StorePaths, init: (db: TaskDb) => void, env: N
   try {
     db = fromNodeSqlite(path.resolve(file), forced ? 'forced by LORE_TASKS_SQLITE=node' : `better-sqlite3 could not load: ${sqlite.error}`);
   } catch (error) {
-    throw new Error(`better-sqlite3 could not load (${sqlite.error}) and node:sqlite is not available (${(error as Error).message.split('\n')[0]})`);
+    throw new Error(`better-sqlite3 could not load (${sqlite.error}) and node:sqlite is not available (${(error as Error).message.split('\n')[0]})`, { cause: error });
   }
   init(db);
   return db;
