@@ -19,6 +19,7 @@ import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
 import { syncCommand, SYNC_HELP } from './commands/syncCommand';
 import { supersedeCommand, tidyCommand, SUPERSEDE_HELP, TIDY_HELP } from './commands/tidyCommand';
+import { tasksCommand, TASKS_HELP } from './commands/tasksCommand';
 import { topicsCommand, TOPICS_HELP } from './commands/topicsCommand';
 import { undoCommand, UNDO_HELP } from './commands/undoCommand';
 import { describeStoreError } from '../core/store/storeErrors';
@@ -44,6 +45,7 @@ const COMMANDS: Record<string, Command> = {
   supersede: supersedeCommand,
   sources: sourcesCommand,
   sync: syncCommand,
+  tasks: tasksCommand,
   cache: cacheCommand,
   hook: hookCommand,
   hooks: hooksCommand,
@@ -71,6 +73,7 @@ ${TIDY_HELP.split('\n')[0]}
 ${SUPERSEDE_HELP}
 ${SOURCES_HELP.split('\n')[0]}
 ${SYNC_HELP.split('\n')[0]}
+${TASKS_HELP.split('\n')[0]}
 ${CACHE_HELP.split('\n')[0]}
 ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}

@@ -49,6 +49,9 @@ import { registerTopicCommands } from './topics/topicCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
+import { TasksTreeProvider } from './views/tasksTree';
+import { TasksClient } from './tasks/tasksClient';
+import { registerTaskTools } from './tasks/taskTools';
 import { InboxTreeProvider } from './views/inboxTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
 import { LedgerTreeProvider } from './views/ledgerTree';
@@ -61,7 +64,7 @@ export interface LoreApi {
   harvest: HarvestController;
   /** The status bar item that keeps a pending plan's Apply / Review / Discard reachable. */
   planStatus: PendingPlanStatus;
-  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider; inbox: InboxTreeProvider; topics: TopicsTreeProvider };
+  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider; inbox: InboxTreeProvider; topics: TopicsTreeProvider; tasks: TasksTreeProvider };
   /** The `lore.harvest.schedule` run, now: undefined when skipped (no store, a harvest running or pending). */
   runScheduledHarvest(): Promise<HarvestReport | undefined>;
   caches: CacheStates;
@@ -118,6 +121,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const statusBar = new CacheStatusBar(caches, agentCaches);
   // One listing of this workspace's agent sessions, shared by the views that name them when empty.
   const sources = new SourcesListing(() => listSources(notes));
+  const tasks = new TasksClient(notes);
   const views = {
     digest: new DigestTreeProvider(store),
     ledger: new LedgerTreeProvider(store, sources),
@@ -126,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     review: new ReviewTreeProvider(store),
     inbox: new InboxTreeProvider(store, sources),
     topics: new TopicsTreeProvider(store),
+    tasks: new TasksTreeProvider(store, tasks),
   };
   notesClient = notes;
   const search = new SearchClient(notes);
@@ -156,6 +161,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     onServerNotification(notes, StoreChangedNotification, (p) => store.applyChanges(p)),
     registerSearchCommand(search),
     registerRecallTool(store, search),
+    ...registerTaskTools(store, tasks),
     ...registerSearchTools(store, search),
     registerRememberTool(rememberTool),
     decorations,
@@ -173,6 +179,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     vscode.window.registerTreeDataProvider('lore.review', views.review),
     vscode.window.registerTreeDataProvider('lore.inbox', views.inbox),
     vscode.window.registerTreeDataProvider('lore.topics', views.topics),
+    vscode.window.createTreeView('lore.tasks', { treeDataProvider: views.tasks, showCollapseAll: true }),
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
     superseded,

@@ -18,6 +18,7 @@ import { registerReadTools } from './readTools';
 import { registerResources, workspacePathCompleter } from './resources';
 import type { StoreRequest } from './storeDiscovery';
 import { StoreSession } from './storeSession';
+import { registerTaskTools } from './taskTools';
 import { LoreStdioTransport } from './stdioTransport';
 
 export interface LoreMcpOptions {
@@ -44,9 +45,16 @@ function createLoreMcpServer(request: StoreRequest, options: LoreMcpOptions = {}
   registerResources(server, session);
   registerPrompts(server, session, workspacePathCompleter(session));
   registerMemoryTools(server, session, { now });
+  const tasks = registerTaskTools(server, session, { now });
   registerDiscover(server.server, SERVER_INFO, LORE_INSTRUCTIONS);
 
-  return { server, close: () => session.close() };
+  return {
+    server,
+    close: () => {
+      tasks.close();
+      session.close();
+    },
+  };
 }
 
 /** Serves the store `request` leads to over stdio until the client disconnects. */

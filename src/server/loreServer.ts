@@ -16,6 +16,7 @@ import { NoteLookup } from './noteLookup';
 import { NotesService } from './notesService';
 import { StalenessTracker } from './staleness';
 import { ServerSearch } from './serverSearch';
+import { ServerTasks } from './serverTasks';
 import { StoreEvents, type StoreChangeBatch } from './storeEvents';
 import { StoreWriter } from './storeWriter';
 
@@ -42,6 +43,7 @@ export class LoreServer {
   readonly notes: NotesService;
   readonly lenses: NoteLenses;
   readonly search: ServerSearch;
+  readonly tasks: ServerTasks;
   private readonly events: StoreEvents;
   private lensTimer: NodeJS.Timeout | undefined;
   /** Resolves once the index holds every note file present at start. */
@@ -59,6 +61,7 @@ export class LoreServer {
     this.notes = new NotesService(lookup, this.index, this.staleness, this.writer);
     this.lenses = new NoteLenses(this.notes, () => this.scheduleLensRefresh());
     this.search = new ServerSearch(paths, options.searchBackend ?? 'auto', { backendChanged: (b, r) => hooks.searchBackend?.(b, r), log: hooks.log });
+    this.tasks = new ServerTasks(paths);
     this.events = new StoreEvents(paths, (batch) => void this.onBatch(batch), options.debounceMs);
   }
 
@@ -80,6 +83,7 @@ export class LoreServer {
   dispose(): void {
     this.events.dispose();
     this.search.dispose();
+    this.tasks.dispose();
     if (this.lensTimer) clearTimeout(this.lensTimer);
   }
 

@@ -30,9 +30,13 @@ import type {
   SearchRequest,
   SourcesRequest,
   WatchReplyRequest,
+  TaskTimelineRequest,
+  TaskToolRequest,
 } from '../shared/protocol';
 import { REMEMBER_KINDS, REMEMBER_MAX_CHARS } from '../core/knowledge/rememberItem';
 import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
+import { TASK_ID_PATTERN } from '../core/tasks/artifactSchema';
+import { TASK_TOOL_INPUTS } from '../core/tasks/taskToolInputs';
 import { describeSchemaIssue } from '../core/util/schemaIssue';
 
 // Bounds: a path is at most PATH_MAX-ish, a batch of file events at most what a checkout touches.
@@ -62,6 +66,9 @@ export const paramsSchemas = {
     path: filePath.optional(),
     source: z.string().min(1).max(120),
   }) satisfies z.ZodType<RememberRequest.Params & PlanRememberRequest.Params>,
+  // The tool's own input is checked by its schema in core (taskToolInputs), as the MCP tool's is.
+  taskTool: z.object({ tool: z.enum(Object.keys(TASK_TOOL_INPUTS) as [string, ...string[]]), input: z.unknown(), agentId: z.string().min(1).max(120) }) satisfies z.ZodType<TaskToolRequest.Params>,
+  taskTimeline: z.object({ taskId: z.string().regex(TASK_ID_PATTERN) }).strict() satisfies z.ZodType<TaskTimelineRequest.Params>,
   notesForFile: z.object({ path: filePath }) satisfies z.ZodType<NotesForFileRequest.Params>,
   noteFiles: z.object({}).strict() satisfies z.ZodType<NoteFilesRequest.Params>,
   sources: z.object({ allWorkspaces: z.boolean().optional() }).strict() satisfies z.ZodType<SourcesRequest.Params>,

@@ -51,7 +51,12 @@ import {
   SourcesRequest,
   StoreChangedNotification,
   WatchReplyRequest,
+  TaskTimelineRequest,
+  TaskToolRequest,
+  TasksListRequest,
 } from '../shared/protocol';
+import type { TaskToolName } from '../core/tasks/taskToolInputs';
+import { isWriteTool } from './serverTasks';
 import { cacheReport } from '../core/cache/cacheReport';
 import { SessionCallsCache } from '../core/cache/sessionCalls';
 import { currentHost } from '../core/discovery/host';
@@ -249,6 +254,25 @@ connection.onRequest(ForgetConversationRequest.method, async (raw: unknown): Pro
   // Note index, lenses and the client's views hear of the changed files as of a watcher's events.
   for (const file of [...result.written, ...result.removedFiles]) s.fileChanged(path.join(s.paths.root, file));
   return result;
+});
+
+// Task memory (the lore_task* language model tools and the Tasks view).
+
+connection.onRequest(TaskToolRequest.method, async (raw: unknown): Promise<TaskToolRequest.Result> => {
+  const { tool, input, agentId } = checkParams(TaskToolRequest.method, paramsSchemas.taskTool, raw);
+  const s = await ready();
+  const reply = await s.tasks.call(tool as TaskToolName, input, agentId);
+  // The view refreshes through the same batch as a watcher event.
+  const taskId = reply.structured.task_id;
+  if (isWriteTool(tool) && !reply.isError && typeof taskId === 'string') s.fileChanged(path.join(s.paths.root, 'tasks', `${taskId}.jsonl`));
+  return reply;
+});
+
+connection.onRequest(TasksListRequest.method, async (): Promise<TasksListRequest.Result> => (await ready()).tasks.list());
+
+connection.onRequest(TaskTimelineRequest.method, async (raw: unknown): Promise<TaskTimelineRequest.Result> => {
+  const params = checkParams(TaskTimelineRequest.method, paramsSchemas.taskTimeline, raw);
+  return (await ready()).tasks.timeline(params);
 });
 
 // Per-file notes on workspace files.

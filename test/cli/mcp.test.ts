@@ -39,7 +39,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
 
   it('lists its tools with titles, input schemas and, for the read tools, output schemas', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['complete_task', 'forget_item', 'get_item', 'open_conversation', 'read_digest', 'read_file_notes', 'recall_context', 'remember', 'search_knowledge', 'update_item']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['artifact_create', 'complete_task', 'forget_item', 'get_item', 'open_conversation', 'read_digest', 'read_file_notes', 'recall_context', 'remember', 'search_knowledge', 'task_add_evidence', 'task_finish', 'task_get', 'task_progress', 'task_run_finish', 'task_run_start', 'task_search', 'task_start', 'update_item']);
     const search = tools.find((t) => t.name === 'search_knowledge')!;
     assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['category', 'limit', 'max_tokens', 'query']);
     assert.deepEqual(search.inputSchema.required, ['query']);

@@ -232,7 +232,7 @@ describe('lore mcp: protocol revisions', function () {
     // The SDK client (1.32) asks for its newest, 2025-11-25, and gets the tools.
     const { client } = await connectLoreMcp(root);
     try {
-      assert.equal((await client.listTools()).tools.length, 10);
+      assert.equal((await client.listTools()).tools.length, 19);
     } finally {
       await client.close();
     }
@@ -262,7 +262,7 @@ describe('lore mcp: protocol revisions', function () {
 
     const list = byId('list').result!;
     assert.equal(list.resultType, 'complete');
-    assert.equal((list.tools as unknown[]).length, 10);
+    assert.equal((list.tools as unknown[]).length, 19);
     assert.equal(typeof list.ttlMs, 'number');
 
     const call = byId('call').result!;
@@ -290,7 +290,7 @@ describe('lore mcp: protocol revisions', function () {
       ],
     );
     const list = replies.find((r) => r.id === 2)!.result!;
-    assert.equal((list.tools as unknown[]).length, 10);
+    assert.equal((list.tools as unknown[]).length, 19);
     assert.equal(list.resultType, undefined);
     assert.equal(list.ttlMs, undefined);
   });

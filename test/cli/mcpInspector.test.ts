@@ -32,7 +32,7 @@ describe('lore mcp through the MCP Inspector CLI', function () {
     const { root } = await makeWorkspace();
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- the build uses esbuild for bundling [from: c1, 2026-11-20]\n');
     const listed = (await inspect(root, '--method', 'tools/list')) as { tools: Array<{ name: string; outputSchema?: object }> };
-    assert.deepEqual(listed.tools.map((t) => t.name).sort(), ['complete_task', 'forget_item', 'get_item', 'open_conversation', 'read_digest', 'read_file_notes', 'recall_context', 'remember', 'search_knowledge', 'update_item']);
+    assert.deepEqual(listed.tools.map((t) => t.name).sort(), ['artifact_create', 'complete_task', 'forget_item', 'get_item', 'open_conversation', 'read_digest', 'read_file_notes', 'recall_context', 'remember', 'search_knowledge', 'task_add_evidence', 'task_finish', 'task_get', 'task_progress', 'task_run_finish', 'task_run_start', 'task_search', 'task_start', 'update_item']);
     assert.ok(listed.tools.find((t) => t.name === 'search_knowledge')!.outputSchema, 'the output schema reaches the client');
     const called = (await inspect(root, '--method', 'tools/call', '--tool-name', 'search_knowledge', '--tool-arg', 'query=esbuild')) as {
       content: Array<{ text: string }>;

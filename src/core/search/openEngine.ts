@@ -55,7 +55,7 @@ function requestedBackend(options: EngineOptions): { choice: BackendChoice; by: 
  * Creates `.index/` with a `.gitignore` of its own, so the derived index stays out of git even
  * in a store whose own .gitignore is missing (one created by `lore mcp` in a bare folder).
  */
-function ensureIndexDir(paths: StorePaths): void {
+export function ensureIndexDir(paths: StorePaths): void {
   fs.mkdirSync(paths.index, { recursive: true });
   const ignore = path.join(paths.index, '.gitignore');
   if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '# Derived by Lore: rebuilt when deleted\n*\n');

@@ -1,0 +1,28 @@
+/**
+ * Task memory as the extension asks for it: the side tables live in the language server
+ * (src/server/serverTasks.ts); this sends the requests.
+ */
+import { TaskTimelineRequest, TaskToolRequest, TasksListRequest } from '../../shared/protocol';
+import type { NotesClient } from '../notes/notesClient';
+
+export class TasksClient {
+  constructor(private readonly notes: NotesClient) {}
+
+  async tool(params: TaskToolRequest.Params): Promise<TaskToolRequest.Result> {
+    return (await this.running()).sendRequest(TaskToolRequest.type, params);
+  }
+
+  async list(): Promise<TasksListRequest.Result> {
+    return (await this.running()).sendRequest(TasksListRequest.type, {});
+  }
+
+  async timeline(taskId: string): Promise<TaskTimelineRequest.Result> {
+    return (await this.running()).sendRequest(TaskTimelineRequest.type, { taskId });
+  }
+
+  private async running() {
+    const client = await this.notes.ready();
+    if (!client?.isRunning()) throw new Error('the Lore language server is not running, so task memory is unavailable (see the Lore log)');
+    return client;
+  }
+}
