@@ -12,6 +12,7 @@ import { initCommand, INIT_HELP } from './commands/initCommand';
 import { forgetCommand, itemCommand, FORGET_HELP, ITEM_HELP } from './commands/itemCommands';
 import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
+import { pruneCommand, PRUNE_HELP } from './commands/pruneCommand';
 import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
@@ -43,6 +44,7 @@ const COMMANDS: Record<string, Command> = {
   hook: hookCommand,
   hooks: hooksCommand,
   undo: undoCommand,
+  prune: pruneCommand,
 };
 
 const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
@@ -65,6 +67,7 @@ ${CACHE_HELP.split('\n')[0]}
 ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}
 ${UNDO_HELP.split('\n')[0]}
+${PRUNE_HELP.split('\n')[0]}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
 and --help.`;

@@ -16,6 +16,7 @@ import { captureSession, HookRefusal, readTranscriptTail } from '../../core/hook
 import { CONTEXT_EVENTS } from '../../core/hooks/hookEvents';
 import { parseHookInput, type HookInput } from '../../core/hooks/hookInput';
 import { logHook } from '../../core/hooks/hookLog';
+import { recordUses } from '../../core/lifecycle/usageLog';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
 
@@ -87,13 +88,15 @@ async function runHook(argv: string[], io: Output): Promise<number> {
 function answerWithContext(paths: StorePaths, input: HookInput, folder: string, io: Output): number {
   const started = performance.now();
   try {
-    const { buildHookContext } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
-    const text = buildHookContext(paths, { event: input.event, prompt: input.prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
+    const { compileHookContext } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
+    const { text, usedIds } = compileHookContext(paths, { event: input.event, prompt: input.prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
       deadline: started + CONTEXT_TIME_LIMIT_MS,
       log: (message) => logHook(paths, `${input.event}: ${message}`),
     });
     // Built completely before anything is printed: half a JSON object would be worse than none.
     if (text) io.out(JSON.stringify({ hookSpecificOutput: { hookEventName: input.event, additionalContext: text } }));
+    // One appended line (never throws): what the agent was handed counts as used (lifecycle/decay.ts).
+    if (text && usedIds?.length) recordUses(paths, usedIds, 'hook');
   } catch (error) {
     logHook(paths, `${input.event}: no context: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
   }

@@ -9,7 +9,7 @@
  * so the same prompt on the same store gives the same bytes. Everything in it is framed as data
  * (safety/dataFraming), redacted (safety/redact) before it is cut to size, and items held for
  * review (knowledge/heldItems) are left out. It reads and never writes the store, beyond the
- * derived note index cache that every lookup keeps.
+ * derived note index cache that every lookup keeps; the caller logs the uses (usedIds).
  */
 import * as fs from 'node:fs';
 import { buildContext } from '../context/buildContext';
@@ -17,6 +17,7 @@ import { compileContext, DEFAULT_BUDGET_TOKENS, type CompiledContext, type Compi
 import type { FileNotesInput } from '../context/contextLayers';
 import { loadContextInputs } from '../context/loadContextInputs';
 import { agentItemFilter, keepsRecord } from '../knowledge/heldItems';
+import { itemId, recordItemId } from '../knowledge/itemId';
 import { formatProvenance, stripProvenance } from '../knowledge/provenance';
 import { redactSecrets } from '../safety/redact';
 import { searchIndexAsIs, type IndexedHit } from '../search/indexAsIs';
@@ -75,6 +76,11 @@ export interface HookContextResult {
   text: string;
   compiled?: CompiledContext;
   topics?: TopicContext;
+  /**
+   * Ids of the items handed out because of this prompt (search hits and the notes of named files;
+   * the digest is handed out whatever the prompt), for the usage log (lifecycle/usageLog.ts).
+   */
+  usedIds?: string[];
 }
 
 /** Why the gate never runs in a hook. */
@@ -152,6 +158,11 @@ function hookTopics(paths: StorePaths, prompt: string, files: readonly string[],
  * index as it is on disk: no index yet means no hits.
  */
 export function knowledgeHits(paths: StorePaths, prompt: string, digest: string | undefined, fileNotes: readonly FileNotesInput[]): string[] {
+  return matchingHits(paths, prompt, digest, fileNotes).map((h) => redactSecrets(hitLine(h)));
+}
+
+/** The hits knowledgeHits renders. */
+function matchingHits(paths: StorePaths, prompt: string, digest: string | undefined, fileNotes: readonly FileNotesInput[]): IndexedHit[] {
   const query = promptQuery(prompt);
   if (!query) return [];
   const found = searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES });
@@ -160,8 +171,7 @@ export function knowledgeHits(paths: StorePaths, prompt: string, digest: string 
   const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(`- ${h.text}`);
   return (found ?? [])
     .filter((h) => keepsRecord(keep, h) && !inDigest(h) && !(h.category === 'notes' && shown.has(h.text.trim())))
-    .slice(0, MAX_HITS)
-    .map((h) => redactSecrets(hitLine(h)));
+    .slice(0, MAX_HITS);
 }
 
 /** Whether the store has a topics folder (one stat; most stores have none). */
@@ -191,12 +201,15 @@ export function compileHookContext(paths: StorePaths, request: HookContextReques
     else topics = hookTopics(paths, prompt, files, request.sessionId, options.log);
   }
   const topicInputs: CompileTopic[] = (topics?.topics ?? []).map((t) => ({ ...t, instructions: redactSecrets(t.instructions) }));
-  let hits: string[] = [];
+  let found: IndexedHit[] = [];
   if (prompt && promptQuery(prompt) && overdue()) options.log?.('search skipped: the time limit was reached');
-  else if (prompt) hits = knowledgeHits(paths, prompt, digest, fileNotes);
+  else if (prompt) found = matchingHits(paths, prompt, digest, fileNotes);
+  const hits = found.map((h) => redactSecrets(hitLine(h)));
   if (digest === undefined && fileNotes.length === 0 && hits.length === 0 && topicInputs.length === 0) return { text: '', topics };
   const compiled = fit(digest, fileNotes, topicInputs, hits, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS);
-  return { text: compiled.text, compiled, topics };
+  // Ids from the lines as read (before redaction), as the files hold them.
+  const usedIds = [...(loaded.fileNotes ?? []).flatMap((f) => f.notes.map((n) => itemId(n))), ...found.map(recordItemId)];
+  return { text: compiled.text, compiled, topics, usedIds };
 }
 
 /**
