@@ -13,6 +13,7 @@ import { forgetCommand, itemCommand, FORGET_HELP, ITEM_HELP } from './commands/i
 import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
 import { pruneCommand, PRUNE_HELP } from './commands/pruneCommand';
+import { diffCommand, reconstructCommand, DIFF_HELP, RECONSTRUCT_HELP } from './commands/reconstructCommand';
 import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
@@ -45,6 +46,8 @@ const COMMANDS: Record<string, Command> = {
   hooks: hooksCommand,
   undo: undoCommand,
   prune: pruneCommand,
+  reconstruct: reconstructCommand,
+  diff: diffCommand,
 };
 
 const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
@@ -68,6 +71,8 @@ ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}
 ${UNDO_HELP.split('\n')[0]}
 ${PRUNE_HELP.split('\n')[0]}
+${RECONSTRUCT_HELP.split('\n')[0]}
+${DIFF_HELP.split('\n')[0]}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore)
 and --help.`;

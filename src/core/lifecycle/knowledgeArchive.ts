@@ -74,7 +74,7 @@ export function archivedItems(paths: StorePaths): StoreItem[] {
 }
 
 /** Adds lines to a category-shaped file (live or archive), tasks by section; lines already there are skipped. */
-function addLines(file: string, category: CategoryFileKey, title: string, items: readonly StoreItem[]): void {
+export function addItemLines(file: string, category: CategoryFileKey, title: string, items: readonly StoreItem[]): void {
   if (items.length === 0) return;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   editStoreFile(file, (text) => {
@@ -100,7 +100,7 @@ function byCategory(items: readonly StoreItem[]): Map<CategoryFileKey, StoreItem
 /** Moves live items to the archive, category by category (caller holds the store lock). */
 export function moveToArchive(paths: StorePaths, items: readonly StoreItem[]): void {
   for (const [category, group] of byCategory(items)) {
-    addLines(archiveFileOf(paths, category), category, `Archived ${CATEGORY_FILES[category].title.toLowerCase()}`, group);
+    addItemLines(archiveFileOf(paths, category), category, `Archived ${CATEGORY_FILES[category].title.toLowerCase()}`, group);
     removeLines(path.join(paths.root, CATEGORY_FILES[category].file), group);
   }
 }
@@ -108,7 +108,7 @@ export function moveToArchive(paths: StorePaths, items: readonly StoreItem[]): v
 /** Moves archived items back to their category files (caller holds the store lock). */
 export function restoreFromArchive(paths: StorePaths, items: readonly StoreItem[]): void {
   for (const [category, group] of byCategory(items)) {
-    addLines(path.join(paths.root, CATEGORY_FILES[category].file), category, CATEGORY_FILES[category].title, group);
+    addItemLines(path.join(paths.root, CATEGORY_FILES[category].file), category, CATEGORY_FILES[category].title, group);
     removeLines(archiveFileOf(paths, category), group);
   }
 }
