@@ -5,6 +5,7 @@
  * rather than a stat of every source before each query, with a slow full refresh as a safety
  * net for events that never came (inotify overflow, network file systems).
  */
+import { recordUses } from '../core/lifecycle/usageLog';
 import { recall, type RecallResult } from '../core/search/recall';
 import { SearchIndex } from '../core/search/searchIndex';
 import type { SearchBackendName, SearchResponse } from '../core/search/searchTypes';
@@ -65,6 +66,8 @@ export class ServerSearch {
     const tokenBudget = Math.min(Math.max(params.tokenBudget ?? 1000, MIN_BUDGET), MAX_BUDGET);
     const result = await recall(this.paths, { query: params.query, files, tokenBudget, categories: params.categories, index });
     this.announce(index);
+    // What @lore and the recall tool hand a model counts as used (lifecycle/decay.ts); search-as-you-type does not.
+    recordUses(this.paths, result.items.map((item) => item.id), 'recall');
     return result;
   }
 

@@ -4,10 +4,10 @@
  * errors go here. Capped: past LOG_MAX_BYTES the log moves to hook.log.1 (replacing the older
  * one), so at most twice the cap is ever kept.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redactSecrets } from '../safety/redact';
 import type { StorePaths } from '../store/storePaths';
+import { appendCapped } from '../util/cappedLog';
 import { printable } from '../util/format';
 
 export const LOG_MAX_BYTES = 256 * 1024;
@@ -24,14 +24,7 @@ export function hookLogFile(paths: StorePaths): string {
  */
 export function logHook(paths: StorePaths, message: string, now = new Date()): void {
   try {
-    const file = hookLogFile(paths);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    try {
-      if (fs.statSync(file).size >= LOG_MAX_BYTES) fs.renameSync(file, `${file}.1`);
-    } catch {
-      // No log yet.
-    }
-    fs.appendFileSync(file, `${now.toISOString()} ${redactSecrets(printable(message))}\n`);
+    appendCapped(hookLogFile(paths), `${now.toISOString()} ${redactSecrets(printable(message))}\n`, LOG_MAX_BYTES);
   } catch {
     // Nowhere left to say it; the hook still succeeds.
   }

@@ -12,9 +12,9 @@
  * older one that was never folded), so at most twice the cap is ever kept. A day's resolution is
  * all decay needs, and keeps the lines short.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../store/storePaths';
+import { appendCapped } from '../util/cappedLog';
 
 export const USAGE_LOG_MAX_BYTES = 512 * 1024;
 
@@ -50,15 +50,7 @@ export function recordUses(paths: StorePaths, ids: ReadonlyArray<string | undefi
   const wanted = [...new Set(ids.filter((id): id is string => typeof id === 'string' && ID.test(id)))];
   if (wanted.length === 0) return;
   try {
-    const file = usageLogFile(paths);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    try {
-      if (fs.statSync(file).size >= USAGE_LOG_MAX_BYTES) fs.renameSync(file, `${file}.1`);
-    } catch {
-      // No log yet.
-    }
-    // One write of one line: appends of concurrent processes do not interleave within it.
-    fs.appendFileSync(file, `${now.toISOString().slice(0, 10)} ${kind} ${wanted.join(' ')}\n`);
+    appendCapped(usageLogFile(paths), `${now.toISOString().slice(0, 10)} ${kind} ${wanted.join(' ')}\n`, USAGE_LOG_MAX_BYTES);
   } catch {
     // The use is lost; decay only grows more cautious about nothing.
   }
