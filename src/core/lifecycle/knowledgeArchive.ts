@@ -12,23 +12,34 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { lockStoreForApply } from '../harvest/applyPlan';
 import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
 import { appendItems, insertTasks, listItems, removeItems, type KnowledgeItem } from '../knowledge/categoryFile';
 import { listItemId } from '../knowledge/itemId';
 import { isDoneSection } from '../knowledge/itemKinds';
 import { lineIdentity } from '../knowledge/itemLines';
 import { stripProvenance } from '../knowledge/provenance';
+import { removeStaleTempFiles } from '../store/atomicWrite';
+import { recoverStaleAsides } from '../store/guardedReplace';
+import type { StoreLock } from '../store/storeLock';
 import { editStoreFile, readTextLossless } from '../store/storeText';
 import { storeRelative, type StorePaths } from '../store/storePaths';
+import { archiveFileOf, knowledgeArchiveDir } from './archivePaths';
 
-/** The folder of archived knowledge inside the store's archive/ (where reclaimed conversations also go). */
-export function knowledgeArchiveDir(paths: StorePaths): string {
-  return path.join(paths.archive, 'knowledge');
-}
-
-/** The archive file of a category. */
-export function archiveFileOf(paths: StorePaths, category: CategoryFileKey): string {
-  return path.join(knowledgeArchiveDir(paths), CATEGORY_FILES[category].file);
+/**
+ * The store lock for moves into and out of the archive: the harvest's (which first cleans up
+ * what a crashed writer left in the store and files/), and the same for the archive's folder.
+ */
+export async function lockForArchiveMoves(paths: StorePaths, lockTimeoutMs = 15_000): Promise<StoreLock> {
+  const lock = await lockStoreForApply(paths, lockTimeoutMs);
+  try {
+    removeStaleTempFiles(knowledgeArchiveDir(paths));
+    recoverStaleAsides(knowledgeArchiveDir(paths));
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return lock;
 }
 
 /** An item of a category file (live or archived), as moves need it. */
@@ -78,10 +89,12 @@ export function addItemLines(file: string, category: CategoryFileKey, title: str
   if (items.length === 0) return;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   editStoreFile(file, (text) => {
+    // insertTasks heads a new file `# Tasks`; an archive file says what it is.
+    const base = category === 'tasks' && !text?.trim() ? `# ${title}\n` : text;
     const next = category === 'tasks'
-      ? insertTasks(text, items.filter((i) => !i.done).map((i) => i.line), items.filter((i) => i.done).map((i) => i.line))
-      : appendItems(text, title, items.map((i) => i.line));
-    return next === (text ?? '') ? undefined : next;
+      ? insertTasks(base, items.filter((i) => !i.done).map((i) => i.line), items.filter((i) => i.done).map((i) => i.line))
+      : appendItems(base, title, items.map((i) => i.line));
+    return next === (base ?? '') ? undefined : next;
   });
 }
 

@@ -10,10 +10,9 @@ import { toIsoDate } from '../knowledge/provenance';
 import { supersededBy } from '../knowledge/supersession';
 import { regenerateDigest } from '../store/digest';
 import { loadStoreConfig } from '../store/storeConfig';
-import { acquireStoreLock } from '../store/storeLock';
 import type { StorePaths } from '../store/storePaths';
 import { selectForArchive, type ArchiveReason, type DecayItem } from './decay';
-import { archivedItems, liveItems, moveToArchive, restoreFromArchive, type StoreItem } from './knowledgeArchive';
+import { archivedItems, liveItems, lockForArchiveMoves, moveToArchive, restoreFromArchive, type StoreItem } from './knowledgeArchive';
 import { loadLifecycleConfig, type LifecycleConfig } from './lifecycleConfig';
 import { currentUsage, foldUsage, type UsageSummary } from './usageSummary';
 import { recordUses } from './usageLog';
@@ -110,7 +109,7 @@ export function previewPrune(paths: StorePaths, now = new Date()): PrunePlan {
  */
 export async function applyPrune(paths: StorePaths, options: { now?: Date; lockTimeoutMs?: number } = {}): Promise<PrunePlan> {
   const now = options.now ?? new Date();
-  const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
+  const lock = await lockForArchiveMoves(paths, options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
   try {
     const { config, problem } = loadLifecycleConfig(paths);
     const live = liveItems(paths);
@@ -119,10 +118,9 @@ export async function applyPrune(paths: StorePaths, options: { now?: Date; lockT
     const usage = foldUsage(paths, live.map((i) => i.id), keep, now);
     const warnings = [problem, usage.problem].filter((w): w is string => !!w);
     const { plan, items } = buildPlan(paths, live, archived, usage.summary, config, toIsoDate(now), warnings);
-    if (items.length > 0) {
-      moveToArchive(paths, items);
-      regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
-    }
+    if (items.length > 0) moveToArchive(paths, items);
+    // Also when nothing moved: an apply killed after its moves left the digest listing them (written only when it changes).
+    regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
     return plan;
   } finally {
     lock.release();
@@ -139,7 +137,7 @@ export type RestoreResult =
  */
 export async function restoreArchivedItem(paths: StorePaths, id: string, options: { now?: Date; lockTimeoutMs?: number } = {}): Promise<RestoreResult> {
   const wanted = id.trim().toLowerCase();
-  const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
+  const lock = await lockForArchiveMoves(paths, options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
   try {
     const found = archivedItems(paths).filter((i) => i.id === wanted);
     if (found.length === 0) {

@@ -14,9 +14,8 @@ import { stripProvenance } from '../knowledge/provenance';
 import { regenerateDigest } from '../store/digest';
 import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../store/fileNotes';
 import { loadStoreConfig } from '../store/storeConfig';
-import { acquireStoreLock } from '../store/storeLock';
 import type { StorePaths } from '../store/storePaths';
-import { addItemLines, liveItems, moveToArchive, type StoreItem } from './knowledgeArchive';
+import { addItemLines, liveItems, lockForArchiveMoves, moveToArchive, type StoreItem } from './knowledgeArchive';
 
 /** Least share of words two items must have in common to count as one item changed. */
 const CHANGED_SIMILARITY = 0.5;
@@ -148,7 +147,7 @@ export interface AppliedDiff {
  * file), disappearing and replaced category items move to the archive; the digest is regenerated.
  */
 export async function applyStoreDiff(live: StorePaths, other: StorePaths, options: { lockTimeoutMs?: number } = {}): Promise<AppliedDiff> {
-  const lock = await acquireStoreLock(live.root, options.lockTimeoutMs ?? 15_000);
+  const lock = await lockForArchiveMoves(live, options.lockTimeoutMs);
   try {
     const diff = diffStores(live, other);
     const otherItems = new Map(liveItems(other).map((i) => [i.id, i]));

@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
 import { isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isConversationFileName } from '../harvest/scanSources';
-import { knowledgeArchiveDir } from '../lifecycle/knowledgeArchive';
+import { knowledgeArchiveDir } from '../lifecycle/archivePaths';
 import { redactSecrets } from '../safety/redact';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
 import { listNames, walkTree } from '../util/walkTree';
