@@ -37,9 +37,22 @@ export interface ItemDecay {
 /** Why an item is proposed for the archive. */
 export type ArchiveReason = 'unused' | 'over-budget';
 
+/** Day numbers of dates already parsed: a store's items share a few hundred dates. */
+const dayNumbers = new Map<string, number>();
+
+function dayNumber(date: string): number {
+  let n = dayNumbers.get(date);
+  if (n === undefined) {
+    n = Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+    if (dayNumbers.size > 10_000) dayNumbers.clear();
+    dayNumbers.set(date, n);
+  }
+  return n;
+}
+
 /** Whole days from `from` to `to` (both YYYY-MM-DD), never negative. */
 export function daysBetween(from: string, to: string): number {
-  return Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
+  return Math.max(0, dayNumber(to) - dayNumber(from));
 }
 
 /**
@@ -47,7 +60,7 @@ export function daysBetween(from: string, to: string): number {
  * use before then; its first sighting counts only when it came after that day (an edit).
  */
 export function lastTouch(item: DecayItem, summary: UsageSummary): string {
-  const usage = summary.items[item.id];
+  const usage = summary.items.get(item.id);
   const days = [summary.since];
   if (item.date) days.push(item.date);
   if (usage?.used) days.push(usage.used);
@@ -60,7 +73,7 @@ export function decayOf(item: DecayItem, summary: UsageSummary, config: Lifecycl
   const touched = lastTouch(item, summary);
   const ageDays = daysBetween(touched, today);
   const decays = item.superseded || !config.keep.includes(item.category);
-  const usage = summary.items[item.id];
+  const usage = summary.items.get(item.id);
   return {
     id: item.id,
     category: item.category,

@@ -79,12 +79,18 @@ function buildPlan(paths: StorePaths, live: StoreItem[], archived: StoreItem[], 
     const { decay, reason } = chosen.get(item.id)!;
     candidates.push({ id: item.id, category: item.category, file: item.file, line: item.line, reason, lastTouch: decay.lastTouch, ageDays: decay.ageDays, weight: decay.weight, uses: decay.uses, ...(decay.lastUse ? { lastUse: decay.lastUse } : {}) });
   }
+  const count = (list: ReadonlyArray<{ category: CategoryFileKey }>) => {
+    const counts = new Map<CategoryFileKey, number>();
+    for (const { category } of list) counts.set(category, (counts.get(category) ?? 0) + 1);
+    return counts;
+  };
+  const [items, inArchive, proposed] = [count(live), count(archived), count(candidates)];
   const categories = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).map((category) => ({
     category,
-    items: live.filter((i) => i.category === category).length,
+    items: items.get(category) ?? 0,
     budget: config.budgets[category],
-    archived: archived.filter((i) => i.category === category).length,
-    proposed: candidates.filter((c) => c.category === category).length,
+    archived: inArchive.get(category) ?? 0,
+    proposed: proposed.get(category) ?? 0,
     decays: !config.keep.includes(category),
   }));
   return {

@@ -18,12 +18,34 @@ import type { StorePaths } from '../store/storePaths';
 import { describeSchemaIssue } from '../util/schemaIssue';
 import { logsDir, parseUseLines, usageLogFile, type UseRecord } from './usageLog';
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-const itemUsageSchema = z.object({ used: day.optional(), uses: z.number().int().min(0), seen: day });
-const summarySchema = z.object({ version: z.literal(1), since: day, items: z.record(z.string(), itemUsageSchema) });
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const day = z.string().regex(DAY);
+/**
+ * The envelope is checked by zod; the entries, tens of thousands of them, by isItemUsage (zod took
+ * about 50 ms for 23,000). An entry that is not well-formed is dropped: that item's clock restarts.
+ */
+const summarySchema = z.object({ version: z.literal(1), since: day, items: z.record(z.string(), z.unknown()) });
 
-export type ItemUsage = z.infer<typeof itemUsageSchema>;
-export type UsageSummary = z.infer<typeof summarySchema>;
+/** One item's usage. */
+export interface ItemUsage {
+  /** The last day it was used. */
+  used?: string;
+  uses: number;
+  /** The first day Lore saw its id. */
+  seen: string;
+}
+
+function isItemUsage(value: unknown): value is ItemUsage {
+  if (!value || typeof value !== 'object') return false;
+  const { used, uses, seen } = value as Record<string, unknown>;
+  return Number.isInteger(uses) && (uses as number) >= 0 && typeof seen === 'string' && DAY.test(seen) && (used === undefined || (typeof used === 'string' && DAY.test(used)));
+}
+/** The summary in memory: a Map (a store holds tens of thousands of ids; an object that large is slow to grow). */
+export interface UsageSummary {
+  version: 1;
+  since: string;
+  items: Map<string, ItemUsage>;
+}
 
 /** The summary file of a store. */
 export function usageSummaryFile(paths: StorePaths): string {
@@ -32,7 +54,7 @@ export function usageSummaryFile(paths: StorePaths): string {
 
 /** A summary that starts today. */
 export function emptySummary(now: Date): UsageSummary {
-  return { version: 1, since: toIsoDate(now), items: {} };
+  return { version: 1, since: toIsoDate(now), items: new Map() };
 }
 
 /** The summary on disk; a missing one is undefined, a damaged one too, with the reason. */
@@ -45,7 +67,12 @@ export function readUsageSummary(paths: StorePaths): { summary?: UsageSummary; p
   }
   try {
     const parsed = summarySchema.safeParse(JSON.parse(text));
-    return parsed.success ? { summary: parsed.data } : { problem: `${usageSummaryFile(paths)}: ${describeSchemaIssue(parsed.error)}; usage starts again from today` };
+    if (!parsed.success) return { problem: `${usageSummaryFile(paths)}: ${describeSchemaIssue(parsed.error)}; usage starts again from today` };
+    const items = new Map<string, ItemUsage>();
+    for (const [id, usage] of Object.entries(parsed.data.items)) {
+      if (isItemUsage(usage)) items.set(id, { uses: usage.uses, seen: usage.seen, ...(usage.used ? { used: usage.used } : {}) });
+    }
+    return { summary: { version: 1, since: parsed.data.since, items } };
   } catch (error) {
     return { problem: `${usageSummaryFile(paths)} is not valid JSON (${(error as Error).message}); usage starts again from today` };
   }
@@ -79,7 +106,8 @@ function readUses(files: string[]): UseRecord[] {
 export function mergeUses(summary: UsageSummary, records: readonly UseRecord[]): void {
   for (const record of records) {
     for (const id of record.ids) {
-      const entry = (summary.items[id] ??= { uses: 0, seen: record.date < summary.since ? summary.since : record.date });
+      let entry = summary.items.get(id);
+      if (!entry) summary.items.set(id, (entry = { uses: 0, seen: record.date < summary.since ? summary.since : record.date }));
       entry.uses += 1;
       if (!entry.used || entry.used < record.date) entry.used = record.date;
     }
@@ -88,7 +116,7 @@ export function mergeUses(summary: UsageSummary, records: readonly UseRecord[]):
 
 /** Records `today` as the first sighting of every id not in the summary yet (in place). */
 export function noteSeen(summary: UsageSummary, ids: Iterable<string>, today: string): void {
-  for (const id of ids) summary.items[id] ??= { uses: 0, seen: today };
+  for (const id of ids) if (!summary.items.has(id)) summary.items.set(id, { uses: 0, seen: today });
 }
 
 /** The usage as of now, summary plus unfolded log lines, without writing anything. */
@@ -124,9 +152,9 @@ export function foldUsage(paths: StorePaths, liveIds: Iterable<string>, keepIds:
   const summary = read.summary ?? emptySummary(now);
   mergeUses(summary, readUses(files));
   noteSeen(summary, liveIds, toIsoDate(now));
-  for (const id of Object.keys(summary.items)) if (!keepIds.has(id)) delete summary.items[id];
-  const sorted: UsageSummary = { ...summary, items: Object.fromEntries(Object.entries(summary.items).sort(([a], [b]) => a.localeCompare(b))) };
-  writeFileAtomic(usageSummaryFile(paths), JSON.stringify(sorted, null, 1) + '\n', { durable: false });
+  for (const id of summary.items.keys()) if (!keepIds.has(id)) summary.items.delete(id);
+  const onDisk = { version: 1, since: summary.since, items: Object.fromEntries([...summary.items].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  writeFileAtomic(usageSummaryFile(paths), JSON.stringify(onDisk, null, 1) + '\n', { durable: false });
   for (const file of files) fs.rmSync(file, { force: true });
-  return { summary: sorted, ...(read.problem ? { problem: read.problem } : {}) };
+  return { summary, ...(read.problem ? { problem: read.problem } : {}) };
 }

@@ -9,11 +9,11 @@ import * as path from 'node:path';
 
 /** Appends `text` to `file` (creating its folder), rotating it first when it reached `maxBytes`. Throws what fs throws. */
 export function appendCapped(file: string, text: string, maxBytes: number): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   try {
     if (fs.statSync(file).size >= maxBytes) fs.renameSync(file, `${file}.1`);
   } catch {
-    // No log yet.
+    // No log yet (its folder made only then: a hook runs this before every prompt).
+    fs.mkdirSync(path.dirname(file), { recursive: true });
   }
   fs.appendFileSync(file, text);
 }

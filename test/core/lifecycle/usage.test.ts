@@ -28,20 +28,21 @@ describe('usage log and summary', () => {
 
     const folded = foldUsage(paths, [A, C], new Set([A, B, C]), new Date('2026-03-10T00:00:00Z')).summary;
     assert.equal(folded.since, '2026-03-10');
-    assert.deepEqual(folded.items[A], { uses: 2, used: '2026-03-05', seen: '2026-03-10' });
-    assert.deepEqual(folded.items[B], { uses: 1, used: '2026-03-01', seen: '2026-03-10' });
-    assert.deepEqual(folded.items[C], { uses: 0, seen: '2026-03-10' });
+    assert.deepEqual(folded.items.get(A)!, { uses: 2, used: '2026-03-05', seen: '2026-03-10' });
+    assert.deepEqual(folded.items.get(B)!, { uses: 1, used: '2026-03-01', seen: '2026-03-10' });
+    assert.deepEqual(folded.items.get(C)!, { uses: 0, seen: '2026-03-10' });
     assert.ok(!fs.existsSync(usageLogFile(paths)), 'the folded log is gone');
     assert.deepEqual(readUsageSummary(paths).summary, folded);
+    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(path.join(paths.root, '.logs', 'usage-summary.json'), 'utf8')).items), [A, B, C]);
 
     // A later use lands in a new log; the preview merges it without writing; an id that left the store is dropped by the next fold.
     recordUses(paths, [C], 'agent', new Date('2026-04-01T00:00:00Z'));
     const current = currentUsage(paths, [A, C], new Date('2026-04-02T00:00:00Z')).summary;
-    assert.equal(current.items[C].used, '2026-04-01');
-    assert.equal(readUsageSummary(paths).summary?.items[C].used, undefined, 'the preview wrote nothing');
+    assert.equal(current.items.get(C)!.used, '2026-04-01');
+    assert.equal(readUsageSummary(paths).summary?.items.get(C)?.used, undefined, 'the preview wrote nothing');
     const next = foldUsage(paths, [A, C], new Set([A, C]), new Date('2026-04-02T00:00:00Z')).summary;
-    assert.deepEqual(Object.keys(next.items), [A, C]);
-    assert.equal(next.items[C].uses, 1);
+    assert.deepEqual([...next.items.keys()].sort(), [A, C]);
+    assert.equal(next.items.get(C)!.uses, 1);
   });
 
   it('rotates a log past its cap, and a fold reads both files', () => {
@@ -52,8 +53,8 @@ describe('usage log and summary', () => {
     assert.ok(fs.existsSync(`${usageLogFile(paths)}.1`));
     assert.equal(fs.readFileSync(usageLogFile(paths), 'utf8'), `2026-01-02 recall ${A}\n`);
     const folded = foldUsage(paths, [A, B], new Set([A, B]), new Date('2026-01-03T00:00:00Z')).summary;
-    assert.equal(folded.items[A].used, '2026-01-02');
-    assert.equal(folded.items[B].used, '2026-01-01');
+    assert.equal(folded.items.get(A)!.used, '2026-01-02');
+    assert.equal(folded.items.get(B)!.used, '2026-01-01');
     assert.ok(!fs.existsSync(`${usageLogFile(paths)}.1`));
   });
 
@@ -68,7 +69,7 @@ describe('usage log and summary', () => {
 });
 
 describe('decay', () => {
-  const summary: UsageSummary = { version: 1, since: '2026-01-01', items: { [A]: { uses: 3, used: '2026-03-01', seen: '2026-01-01' }, [B]: { uses: 0, seen: '2026-02-15' } } };
+  const summary: UsageSummary = { version: 1, since: '2026-01-01', items: new Map([[A, { uses: 3, used: '2026-03-01', seen: '2026-01-01' }], [B, { uses: 0, seen: '2026-02-15' }]]) };
   const fact = (id: string, date?: string): DecayItem => ({ id, category: 'facts', superseded: false, ...(date ? { date } : {}) });
 
   it('counts from the latest of provenance, last use and an edit seen after the summary began; halves every half-life', () => {
