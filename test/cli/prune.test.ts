@@ -94,6 +94,10 @@ describe('lore prune', function () {
     const archived = await cli('search', 'lorestage', '--archived');
     assert.match(archived.stdout, new RegExp(`\\[archived facts\\] The staging database is called lorestage\\s+archive/knowledge/facts\\.md:3\\s+\\(lore prune --restore ${itemId(lines.stale)}\\)`));
 
+    const asked = await runCli(['item', itemId(lines.stale), '--root', root], { cwd: ws, env });
+    assert.equal(asked.code, 1);
+    assert.match(asked.stderr, new RegExp(`item ${itemId(lines.stale)} is archived: archive/knowledge/facts\\.md:3 .*lorestage[^\\n]*\\n\\(lore prune --restore ${itemId(lines.stale)} brings it back\\)`));
+
     const restored = await cli('prune', '--restore', itemId(lines.task));
     assert.match(restored.stdout, /restored \S+ to tasks\.md/);
     assert.match(fs.readFileSync(path.join(root, 'tasks.md'), 'utf8'), /## Open\n\n- migrate the quarrel module[^\n]*\n+## Done/);
