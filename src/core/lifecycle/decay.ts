@@ -86,8 +86,13 @@ export function decayOf(item: DecayItem, summary: UsageSummary, config: Lifecycl
   };
 }
 
+/** The key of an item in selectForArchive's answer: the same line may stand in two category files, and each decays by its own rules. */
+export function decayKey(category: CategoryFileKey, id: string): string {
+  return `${category}/${id}`;
+}
+
 /**
- * The items to archive: every decaying item lighter than `archiveBelow`, then, in a category still
+ * The items to archive (keyed by decayKey): every decaying item lighter than `archiveBelow`, then, in a category still
  * over its budget, the lightest decaying items unused for more than one half-life until it fits
  * (a fresh item is never archived for want of room: the budget waits).
  */
@@ -101,13 +106,14 @@ export function selectForArchive(items: readonly DecayItem[], summary: UsageSumm
     byCategory.set(item.category, list);
   }
   for (const [category, decays] of byCategory) {
-    for (const d of decays) if (d.decays && d.weight < config.archiveBelow) chosen.set(d.id, { decay: d, reason: 'unused' });
-    let over = decays.length - decays.filter((d) => chosen.has(d.id)).length - config.budgets[category];
+    const key = (d: ItemDecay) => decayKey(category, d.id);
+    for (const d of decays) if (d.decays && d.weight < config.archiveBelow) chosen.set(key(d), { decay: d, reason: 'unused' });
+    let over = decays.length - decays.filter((d) => chosen.has(key(d))).length - config.budgets[category];
     if (over <= 0) continue;
-    const lightest = decays.filter((d) => d.decays && !chosen.has(d.id) && d.weight < 0.5).sort((a, b) => a.weight - b.weight || a.id.localeCompare(b.id));
+    const lightest = decays.filter((d) => d.decays && !chosen.has(key(d)) && d.weight < 0.5).sort((a, b) => a.weight - b.weight || a.id.localeCompare(b.id));
     for (const d of lightest) {
       if (over-- <= 0) break;
-      chosen.set(d.id, { decay: d, reason: 'over-budget' });
+      chosen.set(key(d), { decay: d, reason: 'over-budget' });
     }
   }
   return chosen;

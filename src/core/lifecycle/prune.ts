@@ -11,7 +11,7 @@ import { supersededBy } from '../knowledge/supersession';
 import { regenerateDigest } from '../store/digest';
 import { loadStoreConfig } from '../store/storeConfig';
 import type { StorePaths } from '../store/storePaths';
-import { selectForArchive, type ArchiveReason, type DecayItem } from './decay';
+import { decayKey, selectForArchive, type ArchiveReason, type DecayItem } from './decay';
 import { archivedItems, liveItems, lockForArchiveMoves, moveToArchive, restoreFromArchive, type StoreItem } from './knowledgeArchive';
 import { loadLifecycleConfig, type LifecycleConfig } from './lifecycleConfig';
 import { currentUsage, foldUsage, type UsageSummary } from './usageSummary';
@@ -70,13 +70,14 @@ function fileSize(file: string): number {
 
 function buildPlan(paths: StorePaths, live: StoreItem[], archived: StoreItem[], summary: UsageSummary, config: LifecycleConfig, today: string, warnings: string[]): { plan: PrunePlan; items: StoreItem[] } {
   const chosen = selectForArchive(live.map(decayItem), summary, config, today);
-  const moving = live.filter((item) => chosen.has(item.id));
+  const moving = live.filter((item) => chosen.has(decayKey(item.category, item.id)));
   const seen = new Set<string>();
   const candidates: PruneCandidate[] = [];
   for (const item of moving) {
-    if (seen.has(item.id)) continue;
-    seen.add(item.id);
-    const { decay, reason } = chosen.get(item.id)!;
+    const key = decayKey(item.category, item.id);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const { decay, reason } = chosen.get(key)!;
     candidates.push({ id: item.id, category: item.category, file: item.file, line: item.line, reason, lastTouch: decay.lastTouch, ageDays: decay.ageDays, weight: decay.weight, uses: decay.uses, ...(decay.lastUse ? { lastUse: decay.lastUse } : {}) });
   }
   const count = (list: ReadonlyArray<{ category: CategoryFileKey }>) => {

@@ -94,14 +94,17 @@ describe('decay', () => {
       fact('kkkkkkkk', '2026-04-10'),
     ];
     const chosen = selectForArchive(items, summary, config, today);
-    assert.deepEqual([...chosen.entries()].map(([id, c]) => [id, c.reason]).sort(), [
+    assert.deepEqual([...chosen.values()].map((c) => [c.decay.id, c.reason]).sort(), [
       ['eeeeeeee', 'unused'],
       ['ffffffff', 'unused'],
       ['gggggggg', 'over-budget'],
       ['hhhhhhhh', 'over-budget'],
     ]);
     // With room, only the decayed ones go.
-    assert.deepEqual([...selectForArchive(items, summary, DEFAULT_LIFECYCLE, today).keys()].sort(), ['eeeeeeee', 'ffffffff']);
+    assert.deepEqual([...selectForArchive(items, summary, DEFAULT_LIFECYCLE, today).keys()].sort(), ['decisions/eeeeeeee', 'facts/ffffffff']);
+    // The same line in a kept category and in facts: only the facts copy decays.
+    const both = selectForArchive([{ id: 'ffffffff', category: 'decisions', superseded: false }, fact('ffffffff')], summary, DEFAULT_LIFECYCLE, today);
+    assert.deepEqual([...both.keys()], ['facts/ffffffff']);
   });
 
   it('reads its settings from config.json and names a wrong one', () => {
