@@ -53,6 +53,11 @@ describe('Lore: Compare With Reconstructed Store…', function () {
     assert.ok(!fs.readFileSync(facts, 'utf8').includes('checks the compare command ['), 'the replaced fact left facts.md');
     assert.match(fs.readFileSync(path.join(root, 'archive', 'knowledge', 'facts.md'), 'utf8'), /checks the compare command \[from: itest-rc/);
     assert.match(fs.readFileSync(path.join(root, 'questions.md'), 'utf8'), /one diff per file\?/);
+    // The Knowledge view lists the archive, with what it holds.
+    await until('the Knowledge view shows the archive', async () => {
+      const roots = (await lore.views.knowledge.getChildren()) as Array<{ label?: string; count?: number }>;
+      return roots.some((n) => n.label === 'archive/knowledge/' && (n.count ?? 0) >= 1);
+    });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
