@@ -14,6 +14,8 @@ import { forgetCommand, FORGET_HELP } from './commands/forgetCommand';
 import { itemCommand, ITEM_HELP } from './commands/itemCommands';
 import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
 import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
+import { pruneCommand, PRUNE_HELP } from './commands/pruneCommand';
+import { diffCommand, reconstructCommand, DIFF_HELP, RECONSTRUCT_HELP } from './commands/reconstructCommand';
 import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
 import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
 import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
@@ -53,6 +55,9 @@ const COMMANDS: Record<string, Command> = {
   history: historyCommand,
   journal: journalCommand,
   commit: commitCommand,
+  prune: pruneCommand,
+  reconstruct: reconstructCommand,
+  diff: diffCommand,
 };
 
 const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
@@ -81,6 +86,9 @@ ${UNDO_HELP.split('\n')[0]}
 ${HISTORY_HELP}
 ${JOURNAL_HELP.split('\n')[0]}
 ${COMMIT_HELP}
+${PRUNE_HELP.split('\n')[0]}
+${RECONSTRUCT_HELP.split('\n')[0]}
+${DIFF_HELP.split('\n')[0]}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore; the
 global store ~/.lore only with --global) and --help.`;

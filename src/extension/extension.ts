@@ -45,6 +45,7 @@ import { registerSearchCommand } from './search/searchQuickPick';
 import { SearchClient } from './search/searchClient';
 import { onServerNotification } from './serverNotification';
 import { registerStoreCommands, saveApiKey } from './storeCommands';
+import { registerCompareReconstructed } from './knowledge/compareReconstructed';
 import { registerTopicCommands } from './topics/topicCommands';
 import { StoreService } from './storeService';
 import { CacheTreeProvider } from './views/cacheTree';
@@ -189,6 +190,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
+    registerCompareReconstructed(store),
     ...registerTopicCommands(store, search),
     ...harvestCommands.disposables,
     registerImportCommand(notes, harvestCommands.harvestSources),

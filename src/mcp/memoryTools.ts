@@ -23,7 +23,7 @@ import { AGENT_WRITES_MODES, type AgentWritesMode } from '../core/store/storeCon
 import type { StorePaths } from '../core/store/storePaths';
 import { openConversationText } from './openConversation';
 import type { StoreSession } from './storeSession';
-import { withStore } from './toolContext';
+import { logReplyUses, withStore } from './toolContext';
 
 export interface MemoryToolOptions {
   /** The clock for provenance dates. */
@@ -266,7 +266,7 @@ export function registerMemoryTools(server: McpServer, session: StoreSession, op
         const conversation = report.found && report.status !== 'held' ? conversationExcerpt(paths, report) : undefined;
         const structured = { ...report, ...(conversation ? { conversation } : {}) };
         const text = describeItem(report) + (conversation ? `\n\n${conversation}` : '');
-        return reply(report.found ? frameAsData(text) : text, structured);
+        return logReplyUses(paths, reply(report.found ? frameAsData(text) : text, structured));
       }),
   );
 }

@@ -21,7 +21,7 @@ import { readFileNotes } from './fileNoteLines';
 import { openConversationText } from './openConversation';
 import type { StoreSession } from './storeSession';
 import { toolWait, type ToolWait } from './toolProgress';
-import { withStore } from './toolContext';
+import { withStore, withStoreLoggingUses } from './toolContext';
 import { budgetBytes, errorReply, itemFromHit, itemFromLine, itemFromRecall, listReply, listReplyShape, maxTokensArg, textReply, type ReplyItem } from './toolReply';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -55,7 +55,7 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
       annotations: { title: 'Search project knowledge', ...READ_ONLY },
     },
     ({ query, category, limit, max_tokens }, call) =>
-      withStore(session, async (paths) => {
+      withStoreLoggingUses(session, async (paths) => {
         // A first build of a large store takes a while: progress while waiting, then the part indexed so far.
         const wait = toolWait(call, 'search_knowledge', 'indexing the store', session.log);
         const response = await wait.during(session.openIndex(paths).search(query, { categories: category ? [category] : undefined, limit: limit ?? DEFAULT_LIMIT, ...wait.options }));
@@ -91,7 +91,7 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
       annotations: { title: 'Recall context for a task', ...READ_ONLY },
     },
     ({ query, files, max_tokens }, call) =>
-      withStore(session, (paths) => recallReply(session, paths, { query, files, maxTokens: max_tokens }, toolWait(call, 'recall_context', 'indexing the store', session.log))),
+      withStoreLoggingUses(session, (paths) => recallReply(session, paths, { query, files, maxTokens: max_tokens }, toolWait(call, 'recall_context', 'indexing the store', session.log))),
   );
 
   server.registerTool(
@@ -129,7 +129,7 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
       annotations: { title: 'Read the notes on a file', ...READ_ONLY },
     },
     ({ path: file, query, offset, max_tokens }) =>
-      withStore(session, async (paths) => {
+      withStoreLoggingUses(session, async (paths) => {
         const abs = path.resolve(paths.workspace, file);
         if (!isInside(paths.workspace, abs)) return errorReply(`refused: ${file} is outside the workspace ${paths.workspace}`);
         const found = await readFileNotes(paths, abs);

@@ -6,6 +6,7 @@
  * net for events that never came (inotify overflow, network file systems).
  */
 import * as fs from 'node:fs';
+import { recordUses } from '../core/lifecycle/usageLog';
 import { recall, type RecallResult } from '../core/search/recall';
 import { SearchIndex } from '../core/search/searchIndex';
 import type { SearchBackendName, SearchResponse } from '../core/search/searchTypes';
@@ -66,6 +67,8 @@ export class ServerSearch {
     const tokenBudget = Math.min(Math.max(params.tokenBudget ?? 1000, MIN_BUDGET), MAX_BUDGET);
     const result = await recall(this.paths, { query: params.query, files, tokenBudget, categories: params.categories, index });
     this.announce(index);
+    // What @lore and the recall tool hand a model counts as used (lifecycle/decay.ts); search-as-you-type does not.
+    recordUses(this.paths, result.items.map((item) => item.id), 'recall');
     return result;
   }
 

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { itemId } from '../../src/core/knowledge/itemId';
 import { RecallRequest, SearchBackendNotification, SearchRequest, StoreChangedNotification } from '../../src/shared/protocol';
 import type { LspTestClient } from './lspClient';
 import { eventually, makeWorkspace, type TestWorkspace } from './serverFixtures';
@@ -50,6 +51,10 @@ describe('language server: search and store events (LSP over stdio)', function (
     assert.match(result.text, /## Notes on src\/engine\.ts\n- The engine is tuned for 88 mph/);
     assert.match(result.text, /flux capacitor/);
     assert.ok(result.tokens <= 500);
+    // What recall handed out is logged as used, by item id (lifecycle/usageLog.ts); a search is not (search-as-you-type).
+    const used = fs.readFileSync(path.join(w.paths.root, '.logs', 'usage.log'), 'utf8').trim().split(' ');
+    assert.equal(used[1], 'recall');
+    assert.deepEqual(used.slice(2).sort(), [itemId('- The engine is tuned for 88 mph [from: conv-3, 2026-11-22]'), itemId('- The flux capacitor needs 1.21 gigawatts. [from: conv-1, 2026-11-20]')].sort());
     // An oversized budget is bounded; garbage is refused (requestParams.test.ts), not fatal.
     const huge = await client.connection.sendRequest(RecallRequest.type, { query: 'flux', tokenBudget: 1e9 });
     assert.equal(huge.tokenBudget, 8000);

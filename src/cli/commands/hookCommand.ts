@@ -18,6 +18,7 @@ import { CONTEXT_EVENTS, TOOL_EVENTS } from '../../core/hooks/hookEvents';
 import { parseHookInput, type HookInput } from '../../core/hooks/hookInput';
 import { foreignFolderReason } from '../../core/hooks/hookScope';
 import { logHook } from '../../core/hooks/hookLog';
+import { recordUses } from '../../core/lifecycle/usageLog';
 import { stripPrivateSpans } from '../../core/safety/privateSpans';
 import { storePrivateMarkers } from '../../core/store/storeConfig';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
@@ -101,15 +102,17 @@ async function runHook(argv: string[], io: Output): Promise<number> {
 function answerWithContext(paths: StorePaths, input: HookInput, folder: string, io: Output): number {
   const started = performance.now();
   try {
-    const { buildHookContext } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
+    const { compileHookContext } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
     // The prompt is conversation text: its private spans name no file, activate no topic and reach no embedding model.
     const prompt = input.prompt === undefined ? undefined : stripPrivateSpans(input.prompt, storePrivateMarkers(paths.config));
-    const text = buildHookContext(paths, { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
+    const { text, usedIds } = compileHookContext(paths, { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
       deadline: started + CONTEXT_TIME_LIMIT_MS,
       log: (message) => logHook(paths, `${input.event}: ${message}`),
     });
     // Built completely before anything is printed: half a JSON object would be worse than none.
     if (text) io.out(JSON.stringify({ hookSpecificOutput: { hookEventName: input.event, additionalContext: text } }));
+    // One appended line (never throws): what the agent was handed counts as used (lifecycle/decay.ts).
+    if (text && usedIds?.length) recordUses(paths, usedIds, 'hook');
   } catch (error) {
     logHook(paths, `${input.event}: no context: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
   }

@@ -4,6 +4,7 @@
  * is forgetCommand.ts.
  */
 import { readItem } from '../../core/knowledge/itemReport';
+import { archivedItems } from '../../core/lifecycle/knowledgeArchive';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
 
 export const ITEM_HELP = `lore item ID [--root DIR] [--json]       show a knowledge item by its id (as agents and replies name it)`;
@@ -22,7 +23,10 @@ export async function itemCommand(argv: string[], io: Output): Promise<number> {
     return report.found ? EXIT_OK : EXIT_FAILED;
   }
   if (!report.found) {
-    io.err(`no item ${printable(report.id)} in this store (an edited item has a new id)`);
+    // Not in the live files: it may have decayed into the archive (lore prune).
+    const archived = archivedItems(parsed.paths).find((i) => i.id === report.id);
+    if (archived) io.err(`item ${report.id} is archived: ${printable(archived.file)}:${archived.item.line + 1}  ${printable(archived.line)}\n(lore prune --restore ${report.id} brings it back)`);
+    else io.err(`no item ${printable(report.id)} in this store (an edited item has a new id)`);
     return EXIT_FAILED;
   }
   const where = report.file ? `${report.file}${report.lineNumber ? `:${report.lineNumber}` : ''}` : '';

@@ -1,10 +1,13 @@
 /** `lore search QUERY`: ranked hits from the store's index (rebuilt or refreshed as needed). */
+import { recordItemId } from '../../core/knowledge/itemId';
 import { isCalendarDate } from '../../core/knowledge/provenance';
+import { searchArchive } from '../../core/lifecycle/archiveSearch';
+import { recordUses } from '../../core/lifecycle/usageLog';
 import { searchStore } from '../../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/search/searchTypes';
 import { COMMON_OPTIONS, EXIT_OK, UsageError, envOf, printable, parseCommand, type Output } from '../cliSupport';
 
-export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--superseded] [--json]
+export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--superseded] [--archived] [--json]
 Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
 inbox/ and archive/ (ranked by BM25; hybrid with vectors when LORE_EMBED_PROVIDER is set to
 openai, gemini or ollama). The index lives in .index/ and is rebuilt when deleted.
@@ -13,7 +16,9 @@ openai, gemini or ollama). The index lives in .index/ and is rebuilt when delete
   --since D       only items dated D or later (YYYY-MM-DD; --until D: or earlier)
   --limit N       at most N results (default 20)
   --superseded    include items marked superseded by a newer one (left out by default)
-  --backend B     sqlite or minisearch (default: sqlite, minisearch when it cannot load)`;
+  --backend B     sqlite or minisearch (default: sqlite, minisearch when it cannot load)
+  --archived      also list archived items that hold every word (lore prune moved them to
+                  archive/knowledge/; they are never in the index, the digest or a context)`;
 
 const OPTIONS = {
   ...COMMON_OPTIONS,
@@ -23,6 +28,7 @@ const OPTIONS = {
   limit: { type: 'string' },
   backend: { type: 'string' },
   superseded: { type: 'boolean' },
+  archived: { type: 'boolean' },
 } as const;
 
 function parseCategories(values: string[] | undefined): SearchCategory[] | undefined {
@@ -80,8 +86,11 @@ export async function searchCommand(argv: string[], io: Output): Promise<number>
     markers: values.json || !(io.stdoutIsTTY ?? process.stdout.isTTY) ? undefined : { open: '\u001b[1m', close: '\u001b[22m' },
     log: (message) => io.err(`lore search: ${message}`),
   });
+  // Hits handed to a person count as uses too: what people look up does not decay.
+  recordUses(paths, response.hits.filter((h) => h.category !== 'transcripts').map(recordItemId), 'search');
+  const archived = values.archived ? searchArchive(paths, query, limit ?? 20) : undefined;
   if (values.json) {
-    io.out(JSON.stringify(response, null, 2));
+    io.out(JSON.stringify(archived ? { ...response, archived } : response, null, 2));
     return EXIT_OK;
   }
   // Said before the hits, on stdout: it changes what the list means, not how the run went.
@@ -91,8 +100,10 @@ export async function searchCommand(argv: string[], io: Output): Promise<number>
     const about = hit.notedPath ? ` (${printable(hit.notedPath)})` : '';
     io.out(`${i + 1}. [${hit.category}]${about} ${hit.snippet}${provenanceOf(hit)}  ${where}`);
   });
+  for (const hit of archived ?? []) io.out(`[archived ${hit.category}] ${printable(hit.text)}  ${printable(hit.file)}:${hit.lineNumber}  (lore prune --restore ${hit.id})`);
   for (const warning of response.warnings) io.err(`warning: ${warning}`);
   const count = response.hits.length === 0 ? 'no results' : `${response.hits.length} result${response.hits.length === 1 ? '' : 's'}`;
+  if (archived) io.err(`${archived.length} archived item${archived.length === 1 ? '' : 's'}`);
   io.err(`${count} (${response.backend}; ${response.modeReason}; ${response.tookMs.toFixed(0)} ms)`);
   if (response.backend !== 'sqlite') io.err(`note: ${response.backendReason}`);
   return EXIT_OK;

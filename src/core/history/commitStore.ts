@@ -45,14 +45,15 @@ const FALLBACK_IDENTITY = { GIT_AUTHOR_NAME: 'Lore', GIT_AUTHOR_EMAIL: 'lore@loc
 /**
  * Parts of a store that are never Lore's to commit, whatever .gitignore says (a store made by
  * hand, a .gitignore someone deleted): derived data, the lock, the undo area, temporary files,
- * and raw conversations (inbox/, queue/), which may hold secrets that redaction removes only
- * from what Lore writes.
+ * and raw conversations (inbox/, queue/, and the reclaimed ones in archive/YYYY-MM/), which may
+ * hold secrets that redaction removes only from what Lore writes. archive/knowledge/ (items
+ * lore prune archived) is knowledge and is committed.
  */
 const PRIVATE = ['.cache', '.index', '.logs', '.lock', '.undo', 'inbox', 'queue'];
 
 function privatePaths(repo: StoreRepo): string[] {
   const base = repo.storeRel === '.' ? '' : `${repo.storeRel}/`;
-  return [...PRIVATE.map((p) => `:(top,literal)${base}${p}`), `:(top,glob)${base}**/*.tmp`];
+  return [...PRIVATE.map((p) => `:(top,literal)${base}${p}`), `:(top,glob)${base}**/*.tmp`, `:(top,glob)${base}archive/[0-9][0-9][0-9][0-9]-[0-9][0-9]/**`];
 }
 
 /** The daily tag's name for a date (UTC, like provenance dates). */

@@ -9,13 +9,15 @@
  * so the same prompt on the same store gives the same bytes. Everything in it is framed as data
  * (safety/dataFraming), redacted (safety/redact) before it is cut to size, and items held for
  * review (knowledge/heldItems) are left out. It reads and never writes the store, beyond the
- * derived note index cache that every lookup keeps and the blocks it made (hookBlockCache.ts).
+ * derived note index cache that every lookup keeps and the blocks it made (hookBlockCache.ts);
+ * the caller logs the uses (usedIds).
  */
 import * as fs from 'node:fs';
 import { buildContext } from '../context/buildContext';
 import { compileContext, DEFAULT_BUDGET_TOKENS, type CompiledContext, type CompileTopic } from '../context/compileContext';
 import type { FileNotesInput } from '../context/contextLayers';
 import { agentItemFilter, keepsRecord } from '../knowledge/heldItems';
+import { itemId, recordItemId } from '../knowledge/itemId';
 import { formatProvenance, stripProvenance } from '../knowledge/provenance';
 import { redactSecrets } from '../safety/redact';
 import { searchIndexAsIs, type IndexedHit } from '../search/indexAsIs';
@@ -74,6 +76,11 @@ export interface HookContextResult {
   text: string;
   compiled?: CompiledContext;
   topics?: TopicContext;
+  /**
+   * Ids of the items handed out because of this prompt (search hits and the notes of named files;
+   * the digest is handed out whatever the prompt), for the usage log (lifecycle/usageLog.ts).
+   */
+  usedIds?: string[];
 }
 
 /** Why the gate never runs in a hook. */
@@ -153,9 +160,14 @@ function hookTopics(paths: StorePaths, prompt: string, files: readonly string[],
  * index as it is on disk: no index yet means no hits.
  */
 export function knowledgeHits(paths: StorePaths, prompt: string, digest: string | undefined, fileNotes: readonly FileNotesInput[]): string[] {
+  return matchingHits(paths, prompt, digest, fileNotes).map((h) => redactSecrets(hitLine(h, false)));
+}
+
+/** The hits knowledgeHits renders. */
+function matchingHits(paths: StorePaths, prompt: string, digest: string | undefined, fileNotes: readonly FileNotesInput[]): IndexedHit[] {
   const query = promptQuery(prompt);
   if (!query) return [];
-  return knowledgeHitLines(paths, searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES }) ?? [], digest, fileNotes);
+  return knowledgeHitRecords(paths, searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES }) ?? [], digest, fileNotes);
 }
 
 /** How a caller with its own index (the language server) searches for P3: the query, the pool and the categories. */
@@ -169,13 +181,17 @@ export function knowledgeQuery(prompt: string): { query: string; limit: number; 
  * `ids`, each line names its item id (for agents that have the memory tools: the MCP prompts).
  */
 export function knowledgeHitLines(paths: StorePaths, found: readonly IndexedHit[], digest: string | undefined, fileNotes: readonly FileNotesInput[], options: { ids?: boolean } = {}): string[] {
+  return knowledgeHitRecords(paths, found, digest, fileNotes).map((h) => redactSecrets(hitLine(h, options.ids ?? false)));
+}
+
+/** The found items knowledgeHitLines shows (held items and what the digest or notes show left out, at most MAX_HITS). */
+function knowledgeHitRecords(paths: StorePaths, found: readonly IndexedHit[], digest: string | undefined, fileNotes: readonly FileNotesInput[]): IndexedHit[] {
   const keep = agentItemFilter(paths);
   const shown = new Set(fileNotes.flatMap((f) => f.notes.map((n) => stripProvenance(n).trim())));
   const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(`- ${h.text}`);
   return found
     .filter((h) => keepsRecord(keep, h) && !inDigest(h) && !(h.category === 'notes' && shown.has(h.text.trim())))
-    .slice(0, MAX_HITS)
-    .map((h) => redactSecrets(hitLine(h, options.ids ?? false)));
+    .slice(0, MAX_HITS);
 }
 
 /** Whether the store has a topics folder (one stat; most stores have none). */
@@ -205,12 +221,15 @@ export function compileHookContext(paths: StorePaths, request: HookContextReques
   }
   blocks.save();
   const topicInputs: CompileTopic[] = (topics?.topics ?? []).map((t) => ({ ...t, instructions: redactSecrets(t.instructions) }));
-  let hits: string[] = [];
+  let found: IndexedHit[] = [];
   if (prompt && promptQuery(prompt) && overdue()) options.log?.('search skipped: the time limit was reached');
-  else if (prompt) hits = knowledgeHits(paths, prompt, digest, fileNotes);
+  else if (prompt) found = matchingHits(paths, prompt, digest, fileNotes);
+  const hits = found.map((h) => redactSecrets(hitLine(h, false)));
   if (digest === undefined && fileNotes.length === 0 && hits.length === 0 && topicInputs.length === 0) return { text: '', topics };
   const compiled = fit(digest, fileNotes, topicInputs, hits, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS);
-  return { text: compiled.text, compiled, topics };
+  // Ids from the lines as read (before redaction), as the files hold them.
+  const usedIds = [...fileNotes.flatMap((f) => f.notes.map((n) => itemId(n))), ...found.map(recordItemId)];
+  return { text: compiled.text, compiled, topics, usedIds };
 }
 
 /**

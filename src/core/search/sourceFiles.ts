@@ -3,6 +3,9 @@
  * conversations in inbox/ and archive/. Listing stats each file so an update can skip the ones
  * whose mtime and size did not change.
  *
+ * Archived knowledge (archive/knowledge/, lifecycle/knowledgeArchive.ts) is not indexed either:
+ * an archived item is one agents stopped needing, and search hands its hits to agents.
+ *
  * The stored transcripts in transcripts/ are deliberately not indexed. They are neither knowledge
  * (the items harvested from them are, with provenance leading back to them) nor waiting to be
  * harvested, and search and recall hand conversation excerpts to agents unfiltered: indexing them
@@ -16,6 +19,7 @@ import * as path from 'node:path';
 import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
 import { isClaudeCodeSessionSideFolder } from '../conversations/claudeCodeLayout';
 import { isConversationFileName } from '../harvest/scanSources';
+import { knowledgeArchiveDir } from '../lifecycle/archivePaths';
 import { redactSecrets } from '../safety/redact';
 import { isInside, storeRelative, type StorePaths } from '../store/storePaths';
 import { listNames, walkTree } from '../util/walkTree';
@@ -83,7 +87,7 @@ export function classifySource(paths: StorePaths, file: string): Omit<SourceFile
   }
   const name = path.basename(abs);
   if (path.dirname(abs) === paths.files && isNoteFileName(name)) return { rel, abs, kind: 'notes' };
-  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && isConversationFileName(name) && !isClaudeCodeSessionSideFolder(path.dirname(abs))) {
+  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && !isInside(knowledgeArchiveDir(paths), abs) && isConversationFileName(name) && !isClaudeCodeSessionSideFolder(path.dirname(abs))) {
     return { rel: indexedPath(rel), abs, kind: 'transcript' };
   }
   return undefined;
@@ -137,6 +141,8 @@ function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean },
     yield;
   }
   if (options.transcripts ?? true) {
+    // Archived knowledge is not a conversation, and is kept out of what agents are handed (archiveSearch.ts reads it).
+    const archivedKnowledge = knowledgeArchiveDir(paths);
     for (const dir of [paths.inbox, paths.archive]) {
       const rel = storeRelative(paths, dir);
       // What the harvest would read is what is indexed: hidden folders and Claude Code's session side
@@ -145,7 +151,7 @@ function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean },
       const found: Array<[string, string]> = [];
       walkTree(dir, {
         maxDepth: MAX_DEPTH,
-        enter: (entry, full) => !entry.name.startsWith('.') && !isClaudeCodeSessionSideFolder(full),
+        enter: (entry, full) => !entry.name.startsWith('.') && !isClaudeCodeSessionSideFolder(full) && full !== archivedKnowledge,
         file: (entry, full) => {
           if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name)) found.push([full, rel + slashed(full.slice(dir.length))]);
         },

@@ -1,8 +1,8 @@
 /**
- * A log file Lore appends one line to when something could not be done and must not become an
- * error (a hook, a git commit after a write). Capped: past LOG_MAX_BYTES the log moves to
- * `<file>.1` (replacing the older one), so at most twice the cap is ever kept. Lines are made
- * printable and redacted like anything else Lore stores.
+ * Appending to a log that must stay small without anyone tending it (the hook log, the usage
+ * log, what a git commit after a write could not do): past its cap the file moves to `<file>.1`,
+ * replacing an older one, so at most twice the cap is ever kept. Each call is one write of the
+ * given text, so the lines of concurrent processes do not interleave within a line.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,16 +11,24 @@ import { printable } from './format';
 
 export const LOG_MAX_BYTES = 256 * 1024;
 
-/** Appends `<ISO time> <message>`. Never throws: there is nowhere left to report a failing log. */
+/** Appends `text` to `file` (creating its folder), rotating it first when it reached `maxBytes`. Throws what fs throws. */
+export function appendCapped(file: string, text: string, maxBytes: number): void {
+  try {
+    if (fs.statSync(file).size >= maxBytes) fs.renameSync(file, `${file}.1`);
+  } catch {
+    // No log yet (its folder made only then: a hook runs this before every prompt).
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+  }
+  fs.appendFileSync(file, text);
+}
+
+/**
+ * Appends `<ISO time> <message>`, the message made printable and redacted like anything else
+ * Lore stores. Never throws: there is nowhere left to report a failing log.
+ */
 export function appendLogLine(file: string, message: string, now = new Date()): void {
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    try {
-      if (fs.statSync(file).size >= LOG_MAX_BYTES) fs.renameSync(file, `${file}.1`);
-    } catch {
-      // No log yet.
-    }
-    fs.appendFileSync(file, `${now.toISOString()} ${redactSecrets(printable(message))}\n`);
+    appendCapped(file, `${now.toISOString()} ${redactSecrets(printable(message))}\n`, LOG_MAX_BYTES);
   } catch {
     // Nowhere left to say it.
   }

@@ -1,19 +1,22 @@
 /**
  * The Knowledge view: the category files with their item counts, and the per-file notes as the
- * language server's note index lists them (no note file is parsed on the extension host).
+ * language server's note index lists them (no note file is parsed on the extension host), the
+ * stored transcripts, and the archive once lore prune has put items there.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../core/knowledge/categories';
 import { listItems } from '../../core/knowledge/categoryFile';
+import { archiveFileOf, knowledgeArchiveDir } from '../../core/lifecycle/archivePaths';
 import { readTextIfExists } from '../../core/store/atomicWrite';
+import type { StorePaths } from '../../core/store/storePaths';
 import { formatBytes } from '../../core/util/format';
 import type { NotesClient } from '../notes/notesClient';
 import type { StoreService } from '../storeService';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface KnowledgeFileNode extends TreeNode {
-  kind: 'category' | 'notes' | 'note' | 'transcripts';
+  kind: 'category' | 'notes' | 'note' | 'transcripts' | 'archive';
   label: string;
   count: number;
   file?: string;
@@ -36,6 +39,7 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
         toTreeItem: () => {
           const item = new vscode.TreeItem(CATEGORY_FILES[key].file);
           item.description = `${count} item${count === 1 ? '' : 's'}`;
+          item.tooltip = `${CATEGORY_FILES[key].file}: ${count} item${count === 1 ? '' : 's'}. lore prune --preview shows it against its budget and what went unused.`;
           item.resourceUri = vscode.Uri.file(file);
           item.command = openAtLine(file, 0);
           item.contextValue = 'lore.categoryFile';
@@ -74,8 +78,30 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
       },
     });
     if (answer?.transcripts) nodes.push(transcriptsNode(paths.transcripts, answer.transcripts));
+    const archived = archiveNode(paths);
+    if (archived) nodes.push(archived);
     return nodes;
   }
+}
+
+/** "Archive": the items lore prune or a reconstruction's diff moved out of the category files, when there are any. */
+function archiveNode(paths: StorePaths): KnowledgeFileNode | undefined {
+  const files = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).map((key) => archiveFileOf(paths, key));
+  const count = files.reduce((n, file) => n + listItems(readTextIfExists(file) ?? '').length, 0);
+  if (count === 0) return undefined;
+  const folder = knowledgeArchiveDir(paths);
+  return {
+    kind: 'archive', label: 'archive/knowledge/', count,
+    toTreeItem: () => {
+      const item = new vscode.TreeItem('Archive');
+      item.description = `${count} item${count === 1 ? '' : 's'}`;
+      item.iconPath = new vscode.ThemeIcon('archive');
+      item.tooltip = `${folder}: items that went unused (lore prune) or that a reconstruction replaced; never in the digest or an agent's context. lore search --archived finds them, lore prune --restore ID brings one back.`;
+      item.command = { title: 'Reveal Archive', command: 'revealInExplorer', arguments: [vscode.Uri.file(folder)] };
+      item.contextValue = 'lore.archive';
+      return item;
+    },
+  };
 }
 
 /** "Transcripts": what the store keeps of its harvested conversations, how many and how large; opens the folder. */
