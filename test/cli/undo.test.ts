@@ -76,7 +76,7 @@ describe('lore undo', function () {
     const edited = storeState(root);
     const refused = await runCli(['undo', '--root', root]);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /not undone: edited since the harvest of .*: facts\.md\. Nothing was changed/);
+    assert.match(refused.stderr, /not undone: edited since the apply of .*: facts\.md\. Nothing was changed/);
     assert.deepEqual(storeState(root), edited);
     // Edited back, the undo goes through.
     fs.writeFileSync(path.join(root, 'facts.md'), fs.readFileSync(path.join(root, 'facts.md'), 'utf8').replace('- my own fact, written by hand\n', ''));

@@ -42,14 +42,14 @@ export interface UndoOptions {
 export function undoOutcomeText(outcome: UndoOutcome): string {
   switch (outcome.status) {
     case 'nothing':
-      return 'nothing to undo: no harvest has been applied since the last undo';
+      return 'nothing to undo: no harvest or tidy has been applied since the last undo';
     case 'unfinished':
-      return `the harvest applied at ${outcome.at} did not finish; run the harvest again to complete it, then undo`;
+      return `the apply at ${outcome.at} did not finish; run the harvest (or tidy) again to complete it, then undo`;
     case 'refused':
-      return `not undone: edited since the harvest of ${outcome.at}: ${outcome.edited.map((f) => printable(f)).join(', ')}. Nothing was changed; edit them back, or take the harvest's lines out by hand`;
+      return `not undone: edited since the apply of ${outcome.at}: ${outcome.edited.map((f) => printable(f)).join(', ')}. Nothing was changed; edit them back, or take its lines out by hand`;
     case 'undone': {
       const parts = [`restored ${outcome.restored.length} file(s)`, `removed ${outcome.removed.length} transcript(s)`, `returned ${outcome.returned.length} conversation(s) to the inbox`];
-      return `undid the harvest of ${outcome.at}: ${parts.join(', ')}`;
+      return `undid the apply of ${outcome.at} (a harvest or lore tidy): ${parts.join(', ')}`;
     }
   }
 }

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
+import { until } from './support';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=Test Person', '-c', 'user.email=person@example.com', ...args], { cwd, encoding: 'utf8' });
@@ -47,6 +48,8 @@ describe('Lore history: the hover on a knowledge item', function () {
     git(ws, 'commit', '-q', '-am', 'person: the hover fact');
     const document = await vscode.workspace.openTextDocument(facts);
     await vscode.window.showTextDocument(document);
+    // An editor another suite left open on facts.md follows the file on disk a moment later.
+    await until('the editor shows the committed fact', () => document.getText().includes(item));
     const line = document.getText().split('\n').findIndex((l) => l === item);
     assert.ok(line > 0);
     let text = '';

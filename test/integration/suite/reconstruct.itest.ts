@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
-import { activateLore, storeSnapshot, until } from './support';
+import { activateLore, settledSnapshot, storeSnapshot, until } from './support';
 
 /** The diff tabs open on files of `dir` (their right side). */
 function diffTabsInto(dir: string): vscode.TabInputTextDiff[] {
@@ -35,7 +35,8 @@ describe('Lore: Compare With Reconstructed Store…', function () {
     for (const name of ['decisions.md', 'playbooks.md', 'tasks.md']) {
       if (fs.existsSync(path.join(root, name))) fs.copyFileSync(path.join(root, name), path.join(dir, name));
     }
-    const before = storeSnapshot(root);
+    // Once the digest followed the new fact (Lore regenerates it when facts.md changes on disk).
+    const before = await settledSnapshot(root);
 
     void vscode.commands.executeCommand('lore.compareReconstructed', vscode.Uri.file(dir));
     await until('a diff of facts.md and of questions.md is open', () => diffTabsInto(dir).length === 2);

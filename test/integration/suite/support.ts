@@ -38,6 +38,21 @@ const DERIVED = ['.cache', '.index', '.lock'];
  * Every file under a store with its text, for before/after comparisons, leaving out the derived
  * files and any other names in `skip` (e.g. the private `.undo/`).
  */
+/**
+ * The store once Lore stopped reacting to a change a test made (the digest regenerated after a
+ * category file changed on disk, say): the same snapshot twice, `quietMs` apart.
+ */
+export async function settledSnapshot(dir: string, quietMs = 1500, ms = 15_000): Promise<Record<string, string>> {
+  const deadline = Date.now() + ms;
+  let last = storeSnapshot(dir);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, quietMs));
+    const now = storeSnapshot(dir);
+    if (JSON.stringify(now) === JSON.stringify(last) || Date.now() > deadline) return now;
+    last = now;
+  }
+}
+
 export function storeSnapshot(dir: string, skip: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (d: string) => {
