@@ -278,7 +278,7 @@ describe('Agent mode: @lore without Copilot', function () {
     const topics = path.join(lore.store.paths.root, 'topics');
     fs.mkdirSync(topics, { recursive: true });
     const gated = (priority: string, body: string) => `---\ntriggers:\n  - keywords: [cache]\nactivation: gated\npriority: ${priority}\n---\n${body}\n`;
-    fs.writeFileSync(path.join(topics, 'itest-prompts.md'), gated('low', 'Prompt cache breakpoints, cache hit rates and provider cache prefixes.'));
+    fs.writeFileSync(path.join(topics, 'itest-prompts.md'), gated('medium', 'Prompt cache breakpoints, cache hit rates and provider cache prefixes.'));
     fs.writeFileSync(path.join(topics, 'itest-hitrate.md'), gated('medium', 'Why the provider prompt cache hit rate drops: cache prefix changes.'));
     // Gate calls (one output token) get YES for itest-prompts and NO otherwise; the answers get text.
     const stub = await startStub('openai', [], {
