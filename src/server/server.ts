@@ -40,6 +40,7 @@ import {
   NoteFilesRequest,
   NotesChangedNotification,
   NotesForFileRequest,
+  GateAskRequest,
   ProviderGenerateRequest,
   RecallRequest,
   PlanRememberRequest,
@@ -185,7 +186,12 @@ connection.onRequest(CompileContextRequest.method, async (raw: unknown): Promise
   const s = await ready();
   // Loaded with the first request: the topics and the compiler do not belong to the server's start-up.
   const { compileServerContext } = require('./serverContext') as typeof import('./serverContext');
-  return compileServerContext(s.paths, s.search, params);
+  // Tier 3 goes back to the client, whose model (and key) it is; cancelling reaches the client's call.
+  return compileServerContext(s.paths, s.search, params, (gateParams, signal) => {
+    const source = new CancellationTokenSource();
+    signal.addEventListener('abort', () => source.cancel(), { once: true });
+    return (connection.sendRequest(GateAskRequest.method, gateParams, source.token) as Promise<GateAskRequest.Result>).finally(() => source.dispose());
+  });
 });
 
 connection.onRequest(WatchReplyRequest.method, async (raw: unknown): Promise<WatchReplyRequest.Result> => {

@@ -2,23 +2,53 @@
  * The context compiler in the language server: what @lore sends a model and what **Lore: Why
  * This Context?** shows, compiled here so that the topics, the compiler and the search index stay
  * off the extension host. P3 hits come from the server's own index (ServerSearch), filtered and
- * rendered by the rules the hook and `lore context` use (knowledgeHitLines). The gate is not
- * asked: the server holds no provider settings, and gated topics follow the no-gate rows.
+ * rendered by the rules the hook and `lore context` use (knowledgeHitLines). The server holds no
+ * provider settings or keys, so tier 3 goes back to the client: when the request names a `gate`
+ * (@lore, with the model it answers with), each gate call is a `lore/gateAsk` to the client, and
+ * the answers are cached and logged here like the CLI's; without one, gated topics follow the
+ * bypass table's no-gate rows.
  */
 import { explainContext, explanationJson, explanationMarkdown } from '../core/context/explainContext';
 import { DEFAULT_BUDGET_TOKENS } from '../core/context/constants';
 import { knowledgeHitLines, knowledgeQuery } from '../core/hooks/hookContext';
-import { loadStoreConfig } from '../core/store/storeConfig';
+import { loadStoreConfig, storePrivateMarkers } from '../core/store/storeConfig';
 import type { StorePaths } from '../core/store/storePaths';
 import { watchReply } from '../core/topics/outputWatch';
-import type { CompileContextRequest, WatchReplyRequest } from '../shared/protocol';
+import { GATE_TIMEOUT_MS, textGate, type TopicGate } from '../core/topics/topicGate';
+import type { CompileContextRequest, GateAskRequest, WatchReplyRequest } from '../shared/protocol';
 import type { ServerSearch } from './serverSearch';
 
 /** Why the gate is not asked, for the decisions. */
 export const SERVER_NO_GATE = 'the editor does not ask the gate (use lore context with a provider for tier 3)';
 
+/** Sends one gate call to the client (`lore/gateAsk`); `signal` cancels it there. */
+export type ClientGateAsk = (params: GateAskRequest.Params, signal: AbortSignal) => Promise<GateAskRequest.Result>;
+
+/** The request's gate over the client's model: a call the client does not answer in GATE_TIMEOUT_MS fails (the topic is dropped, not cached). */
+function clientGate(paths: StorePaths, gate: NonNullable<CompileContextRequest.Params['gate']>, ask: ClientGateAsk): TopicGate {
+  return textGate(
+    gate.label,
+    async (call) => {
+      const controller = new AbortController();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => {
+          controller.abort();
+          reject(new Error(`the client's model did not answer the gate within ${GATE_TIMEOUT_MS} ms`));
+        }, GATE_TIMEOUT_MS);
+      });
+      try {
+        return (await Promise.race([ask({ gateId: gate.id, ...call }, controller.signal), timeout])).text;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    storePrivateMarkers(paths.config),
+  );
+}
+
 /** Compiles the context of a message; the result is `lore context --json`'s, plus the notes that went in. */
-export async function compileServerContext(paths: StorePaths, search: ServerSearch, params: CompileContextRequest.Params): Promise<CompileContextRequest.Result> {
+export async function compileServerContext(paths: StorePaths, search: ServerSearch, params: CompileContextRequest.Params, ask?: ClientGateAsk): Promise<CompileContextRequest.Result> {
   const budgetTokens = params.budgetTokens ?? loadStoreConfig(paths.config).config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS;
   const hits = async (digest: string | undefined, fileNotes: Parameters<typeof knowledgeHitLines>[3]) => {
     const { query, limit, categories } = knowledgeQuery(params.message);
@@ -30,8 +60,9 @@ export async function compileServerContext(paths: StorePaths, search: ServerSear
     message: params.message,
     files: params.files,
     budgetTokens,
-    noGateReason: SERVER_NO_GATE,
-    via: 'vscode',
+    gate: params.gate && ask ? clientGate(paths, params.gate, ask) : undefined,
+    noGateReason: params.noGateReason ?? SERVER_NO_GATE,
+    via: params.via ?? 'vscode',
     hits,
     sessionId: params.sessionId,
     discussion: params.discussion,

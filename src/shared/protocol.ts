@@ -383,9 +383,10 @@ lazyType(PlanRememberRequest, 'request');
 
 /**
  * Client → server: the context compiler (core's explainContext) for one message, with the
- * store's topics (tiers 1 and 2; the gate is not asked here), the P3 hits from the server's index
- * and, for a session, the topics its output watchers left (taken once). What @lore sends a model
- * and what **Lore: Why This Context?** shows; the same as `lore context --json`.
+ * store's topics (tiers 1 and 2, and tier 3 when `gate` names a model of the client, asked back
+ * through `lore/gateAsk`), the P3 hits from the server's index and, for a session, the topics its
+ * output watchers left (taken once). What @lore sends a model and what **Lore: Why This
+ * Context?** shows; the same as `lore context --json`.
  */
 export namespace CompileContextRequest {
   export const method = 'lore/compileContext' as const;
@@ -401,6 +402,15 @@ export namespace CompileContextRequest {
     budgetTokens?: number;
     /** Also render the report as markdown (escaped), for a person. */
     markdown?: boolean;
+    /**
+     * Tier 3 with the client's model (@lore's: the one it answers with): gated topics are asked
+     * back as `lore/gateAsk` with this id. Without it they follow the bypass table's no-gate rows.
+     */
+    gate?: { id: string; label: string };
+    /** Why there is no gate, for the decisions (the client knows: no key, no chat model…). */
+    noGateReason?: string;
+    /** Who asks, for the gate log: `@lore` (a chat turn) or `vscode` (Why This Context?, the default). */
+    via?: '@lore' | 'vscode';
   }
   export interface Result {
     text: string;
@@ -568,6 +578,26 @@ export namespace ProviderGenerateRequest {
   export declare const type: RequestType<Params, Result, ProviderFailure>;
 }
 lazyType(ProviderGenerateRequest, 'request');
+
+/**
+ * Server → client: one tier-3 gate call (core's GateCall) of a lore/compileContext that named
+ * `gate`, answered by the client's model with at most one token at temperature 0 where its API
+ * allows; the reply's text comes back (the server reads YES/NO and caches the answer).
+ */
+export namespace GateAskRequest {
+  export const method = 'lore/gateAsk' as const;
+  export interface Params {
+    /** The `gate.id` of the lore/compileContext asking. */
+    gateId: string;
+    instructions: string;
+    prompt: string;
+  }
+  export interface Result {
+    text: string;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(GateAskRequest, 'request');
 
 /** What a provider's error says, across the connection (core's ProviderError). */
 export interface ProviderFailure {

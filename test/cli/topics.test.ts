@@ -176,6 +176,41 @@ describe('lore hook with topics', () => {
     assert.ok(!other.stdout.includes('topic: py3'));
   });
 
+  it('lore context --session shows the topics the output watchers left for that session\'s next turn, and leaves them to it', async () => {
+    const { ws, root, env, cli } = await setup();
+    const home = makeTempDir('lore-home-');
+    const transcript = path.join(home, '.claude', 'projects', 'p', 'session-1.jsonl');
+    fs.mkdirSync(path.dirname(transcript), { recursive: true });
+    const hookEnv = { ...env, HOME: home, CLAUDE_CONFIG_DIR: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' };
+    const hook = (input: Record<string, unknown>) => runCli(['hook', '--root', root], { cwd: ws, env: hookEnv, input: JSON.stringify({ session_id: 'session-1', transcript_path: transcript, cwd: ws, ...input }) });
+    const lines = [
+      { type: 'user', message: { role: 'user', content: 'print the totals' } },
+      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Add this line:\n\n    print total\n' }] } },
+    ];
+    fs.writeFileSync(transcript, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    assert.equal((await hook({ hook_event_name: 'Stop', stop_hook_active: false })).code, 0);
+    const context = async (...args: string[]) => {
+      const result = await cli('context', '--message', 'thanks, and now the averages', '--json', ...args);
+      assert.equal(result.code, 0, result.stderr);
+      return JSON.parse(result.stdout);
+    };
+    const seen = await context('--session', 'session-1');
+    assert.deepEqual(seen.topics.active.map((a: { name: string; tier: string }) => [a.name, a.tier]), [['py3', 'output']]);
+    assert.match(seen.text, /## topic: py3\n\nUse Python 3: print\(\) is a function\./);
+    assert.match(seen.topics.active[0].reason, /output watcher on the previous reply/);
+    // Looking takes nothing: the same again, and another session or none has no such topic.
+    assert.deepEqual((await context('--session', 'session-1')).topics.active.map((a: { name: string }) => a.name), ['py3']);
+    assert.deepEqual((await context('--session', 'session-2')).topics.active, []);
+    assert.deepEqual((await context()).topics.active, []);
+    // The session's next turn still gets it (once), and after that lore context shows it gone.
+    const next = await hook({ hook_event_name: 'UserPromptSubmit', prompt: 'thanks, and now the averages' });
+    assert.match(JSON.parse(next.stdout).hookSpecificOutput.additionalContext, /## topic: py3\n/);
+    assert.deepEqual((await context('--session', 'session-1')).topics.active, []);
+    const empty = await cli('context', '--session', ' ');
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /--session expects a session id/);
+  });
+
   it('PostToolUse: the files a tool call names reach the next prompt\'s glob triggers, for that session only, without SQLite or zod', async () => {
     const { ws, root, env } = await setup({ 'migrations-dir.md': '---\ntriggers:\n  - glob: "db/migrations/**"\npriority: high\n---\nNever edit an applied migration; add a new one.\n' });
     const hook = (input: Record<string, unknown>, options: { spawn?: boolean; env?: NodeJS.ProcessEnv } = {}) =>

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CompileContextRequest, WatchReplyRequest } from '../../src/shared/protocol';
+import { OpenAIAdapter } from '../../src/core/providers/openaiAdapter';
+import { adapterAsker } from '../../src/core/topics/topicGate';
+import { CompileContextRequest, GateAskRequest, WatchReplyRequest } from '../../src/shared/protocol';
+import { startStub } from '../helpers/stubServers';
 import type { LspTestClient } from './lspClient';
 import { makeWorkspace, type TestWorkspace } from './serverFixtures';
 
@@ -67,6 +70,54 @@ describe('language server: the context compiler and output watchers for @lore an
     assert.ok(log.some((e) => e.topic === 'py3' && e.via === 'output' && e.active));
     // A reply without a match leaves nothing.
     assert.deepEqual((await client.connection.sendRequest(WatchReplyRequest.type, { sessionId: 'chat-7', reply: 'print(total)' })).activated, []);
+  });
+
+  it('@lore asks tier 3 with its model through the client (lore/gateAsk): YES includes, NO excludes, the second time from the cache, logged via @lore', async () => {
+    const gated = (priority: string, body: string) => `---\ntriggers:\n  - keywords: [cache]\nactivation: gated\npriority: ${priority}\n---\n${body}\n`;
+    fs.writeFileSync(path.join(w.paths.root, 'topics', 'prompts.md'), gated('low', 'Prompt cache breakpoints, cache hit rates and provider cache prefixes.'));
+    fs.writeFileSync(path.join(w.paths.root, 'topics', 'hitrate.md'), gated('medium', 'Why the provider prompt cache hit rate drops: cache prefix changes.'));
+    // The client's model: the direct provider's adapter (core's adapterAsker, as @lore's chatGate uses it) against a loopback OpenAI API.
+    const stub = await startStub('openai', [], { whenExhausted: (body) => ({ reply: /Topic: prompts/.test(JSON.stringify(body)) ? 'YES' : 'NO' }) });
+    try {
+      const asker = adapterAsker(new OpenAIAdapter({ baseUrl: stub.baseUrl, apiKey: 'test-key' }));
+      const asked: GateAskRequest.Params[] = [];
+      client.connection.onRequest(GateAskRequest.method, async (params: GateAskRequest.Params) => {
+        asked.push(params);
+        return { text: await asker(params) } satisfies GateAskRequest.Result;
+      });
+      const message = 'why is the prompt cache hit rate so low for the provider cache prefix? <private>kestrel-root-pw</private>';
+      const compile = () => client.connection.sendRequest(CompileContextRequest.type, { message, sessionId: 'chat-9', via: '@lore', gate: { id: 'g1', label: 'openai (stub)' } });
+      const first = await compile();
+      const byTopic = Object.fromEntries(first.topics.decisions.map((d) => [d.topic, d]));
+      assert.deepEqual([byTopic.prompts?.gate, byTopic.prompts?.active, byTopic.prompts?.tier], ['yes', true, 3], byTopic.prompts?.reason);
+      assert.deepEqual([byTopic.hitrate?.gate, byTopic.hitrate?.active], ['no', false], byTopic.hitrate?.reason);
+      assert.match(first.text, /## topic: prompts\n\nPrompt cache breakpoints/);
+      assert.ok(!first.text.includes('topic: hitrate'), 'NO excludes');
+      assert.equal(stub.requests.length, 2, 'one gate call per gated topic');
+      assert.ok(asked.every((a) => a.gateId === 'g1'));
+      for (const request of stub.requests) {
+        assert.equal(request.body.max_completion_tokens, 1);
+        assert.equal(request.body.temperature, 0);
+        assert.match(request.prompt.user, /Message \(quoted\):\n> why is the prompt cache/);
+        assert.ok(!JSON.stringify(request.body).includes('kestrel-root-pw'), 'private spans never reach the gate');
+      }
+      // The same message again: answered from the gate cache, no model call.
+      const second = await compile();
+      assert.equal(stub.requests.length, 2);
+      assert.deepEqual(second.topics.decisions.filter((d) => d.topic === 'prompts').map((d) => [d.gate, d.active, d.reason.endsWith('(cached)')]), [['yes', true, true]]);
+      const log = fs.readFileSync(path.join(w.paths.root, '.logs', 'gates.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(log.filter((e) => e.topic !== 'deploy').map((e) => [e.topic, e.gate, e.cached ?? false, e.via]).sort(), [
+        ['hitrate', 'no', false, '@lore'], ['hitrate', 'no', true, '@lore'], ['prompts', 'yes', false, '@lore'], ['prompts', 'yes', true, '@lore'],
+      ]);
+      // No model (@lore answers from local knowledge): the no-gate rows, and the reason the client gave.
+      const local = await client.connection.sendRequest(CompileContextRequest.type, { message: message + ' again', via: '@lore', noGateReason: '@lore has no model to ask' });
+      const prompts = local.topics.decisions.find((d) => d.topic === 'prompts')!;
+      assert.deepEqual([prompts.gate, prompts.active], ['no-model', false]);
+      assert.match(prompts.reason, /dropped: @lore has no model to ask/);
+      assert.equal(stub.requests.length, 2);
+    } finally {
+      await stub.close();
+    }
   });
 
   it('refuses params outside the schema', async () => {

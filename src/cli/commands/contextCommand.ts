@@ -12,7 +12,7 @@ import type { TopicGate } from '../../core/topics/topicGate';
 import { COMMON_OPTIONS, EXIT_OK, UsageError, cwdOf, envOf, parsePositiveNumber, printable, parseCommand, resolveArg, type Output } from '../cliSupport';
 
 export const CONTEXT_HELP = `lore context [--root DIR] [--files F...] [--message TEXT] [--budget TOKENS] [--topic NAME...]
-             [--provider NAME] [--model M] [--base-url URL] [--no-gate] [--json]
+             [--session ID] [--provider NAME] [--model M] [--base-url URL] [--no-gate] [--json]
 Prints the compiled context: role instructions, the knowledge digest ({knowledge} block, only
 while digest.md exists), the notes of the files in scope, the topics the message activates, then
 the active files, the items that best match the message and the message. Everything up to the
@@ -24,6 +24,8 @@ Topics (.lore/topics/*.md, see lore topics): tiers 1 and 2 run locally; gated to
 the cheapest model of --provider (or LORE_PROVIDER: ${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}; --model to choose
 another), once per message and topic (cached). Without one (or with --no-gate) gated topics follow
 the no-gate rows of the bypass table and are otherwise dropped. --topic activates a topic by name.
+--session ID adds the topics the output watchers left for that agent session's next turn (as
+the hook would inject them), without taking them: the session's next turn still gets them.
 --files may be repeated, and further arguments are files too. --json prints {text, stablePrefixLength
 (UTF-16 code units), stablePrefixBytes (UTF-8 bytes), boundaries, budgetTokens, tokens, slots (bytes,
 included, cut), hits (the P3 items included), topics (active, decisions with tier, tier-1 match, score,
@@ -39,6 +41,7 @@ const OPTIONS = {
   model: { type: 'string' },
   'base-url': { type: 'string' },
   'no-gate': { type: 'boolean' },
+  session: { type: 'string' },
 } as const;
 
 /** The gate of the configured provider, or undefined with the reason there is none. */
@@ -68,7 +71,9 @@ export async function contextCommand(argv: string[], io: Output): Promise<number
   // The search engine is loaded here, not with every command.
   const { knowledgeHits } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
   const hits = (digest: string | undefined, fileNotes: Parameters<typeof knowledgeHits>[3]) => knowledgeHits(paths, message, digest, fileNotes);
-  const explained = await explainContext(paths, { message, files, named: values.topic, budgetTokens, gate, noGateReason: why, via: 'cli', hits });
+  const sessionId = values.session?.trim();
+  if (values.session !== undefined && !sessionId) throw new UsageError('--session expects a session id');
+  const explained = await explainContext(paths, { message, files, named: values.topic, budgetTokens, gate, noGateReason: why, via: 'cli', hits, sessionId, keepPending: true });
   const { compiled, topics } = explained;
   for (const missing of explained.missingFiles) io.err(`warning: no such file: ${printable(path.relative(cwdOf(io), missing) || missing)}`);
   if (!explained.hasDigest) io.err(`note: no digest at ${paths.digest}; the context has no {knowledge} block`);

@@ -41,6 +41,8 @@ export interface ExplainRequest {
    * for this turn (pendingTopics) are taken, so they are injected once.
    */
   sessionId?: string;
+  /** Only look at the session's pending topics, leaving them for its next turn (`lore context --session`: a person looking). */
+  keepPending?: boolean;
   /** The discussion this turn belongs to, and its earlier turns (P4). */
   discussion?: ContextInput['discussion'];
   earlierTurns?: readonly EarlierTurn[];
@@ -67,8 +69,8 @@ export async function explainContext(paths: StorePaths, request: ExplainRequest)
   const { compileContext } = require('./compileContext') as typeof import('./compileContext');
   const loaded = loadContextInputs(paths, { files: request.files, message: request.message || undefined });
   const inScope = (request.files ?? []).filter((f) => !loaded.missingFiles.includes(f)).map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f)));
-  const { takePendingTopics } = require('../topics/pendingTopics') as typeof import('../topics/pendingTopics');
-  const pending = request.sessionId ? takePendingTopics(paths, request.sessionId) : [];
+  const { peekPendingTopics, takePendingTopics } = require('../topics/pendingTopics') as typeof import('../topics/pendingTopics');
+  const pending = !request.sessionId ? [] : request.keepPending ? peekPendingTopics(paths, request.sessionId) : takePendingTopics(paths, request.sessionId);
   const topics = await topicContext(
     paths,
     { message: request.message, files: inScope, named: request.named, pending },

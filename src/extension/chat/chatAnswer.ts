@@ -8,7 +8,9 @@
  * question activates and those the output watchers left after the discussion's previous answer
  * (P2), matching items (P3) and the earlier turns (P4), within the store's token budget. It is
  * compiled in the language server (lore/compileContext); only while the server is not running is
- * it compiled here, from the topics bundle and without P3.
+ * it compiled here, from the topics bundle and without P3. Gated topics ask tier 3 with the model
+ * that answers (chatGate.ts), so the route is chosen before the prompt is compiled; when Lore's
+ * local knowledge answers there is no model, and gated topics follow the bypass table's no-gate rows.
  */
 import * as vscode from 'vscode';
 import { buildContext, DEFAULT_ROLE_INSTRUCTIONS, stablePrefix, volatileSuffix } from '../../core/context/buildContext';
@@ -17,14 +19,16 @@ import type { BuiltContext, EarlierTurn, FileNotesInput } from '../../core/conte
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS } from '../../core/providers/endpoints';
 import { ProviderError } from '../../core/providers/provider';
+import type { ModelAdapter } from '../../core/providers/modelAdapter';
 import { createAdapter } from '../../core/providers/providerRegistry';
 import type { CacheStates } from '../cache/cacheStates';
 import { logger } from '../log';
 import { adapterOptions } from '../providers/providerChoice';
 import { selectModel } from '../providers/vscodeLmProvider';
-import type { SearchClient } from '../search/searchClient';
-import { readSettings } from '../settings';
+import type { ClientGate, SearchClient } from '../search/searchClient';
+import { readSettings, type LoreSettings } from '../settings';
 import type { StoreService } from '../storeService';
+import { directGate, languageModelGate } from './chatGate';
 import { localAnswer } from './localAnswer';
 import { isLoreModel } from './loreModelIds';
 
@@ -74,6 +78,12 @@ interface QuestionContext {
   hits: number;
 }
 
+/** Who answers a question: a direct provider, a VS Code language model, or Lore's local knowledge (and why). */
+type AnswerRoute =
+  | { kind: 'direct'; adapter: ModelAdapter; provider: string }
+  | { kind: 'vscode-lm'; model: vscode.LanguageModelChat }
+  | { kind: 'local'; reason: string };
+
 /** Why a model error means "no model to ask" rather than a failure to report (a key refused, nothing to reach, consent refused). */
 function noModelReason(error: unknown): string | undefined {
   if (error instanceof ProviderError && (error.kind === 'auth' || error.kind === 'unavailable')) return error.message;
@@ -91,8 +101,26 @@ export class ChatAnswerer {
     private readonly search: SearchClient,
   ) {}
 
+  /** Who answers (the settings, the key, the chat's model), decided before the prompt is compiled: its model is the gate's. */
+  private async route(question: ChatQuestion, settings: LoreSettings): Promise<AnswerRoute> {
+    if (isNetworkVendor(settings.provider)) {
+      const options = await adapterOptions(this.secrets, settings.provider, settings);
+      if (!hasKey(resolveEndpoint(settings.provider, options))) {
+        return { kind: 'local', reason: `\`lore.provider\` is ${settings.provider} and there is no API key for it: run **Lore: Set API Key…** or set ${VENDOR_ENDPOINTS[settings.provider].keyVars.join(' or ')}` };
+      }
+      // The harvest's adapter; a discussion comes back, so its prefix is worth an explicit cache.
+      return { kind: 'direct', adapter: createAdapter(settings.provider, options), provider: settings.provider };
+    }
+    if (settings.provider === 'rules') return { kind: 'local', reason: '`lore.provider` is `rules`, the offline extractor, which is not a language model' };
+    // Lore's own model here is its local knowledge (the direct one is only offered with a direct provider, handled above).
+    if (question.model && isLoreModel(question.model)) return { kind: 'local', reason: 'the chat\'s model is Lore\'s local knowledge, and `lore.provider` names no direct provider with a key' };
+    const model = question.model ?? (await selectModel(settings.model));
+    if (!model) return { kind: 'local', reason: 'VS Code has no language model (sign in to a chat extension such as GitHub Copilot, or set `lore.provider` to a direct provider with a key)' };
+    return { kind: 'vscode-lm', model };
+  }
+
   /** The compiled context of a question: in the language server, else here without P3 (logged). */
-  private async context(question: ChatQuestion): Promise<QuestionContext> {
+  private async context(question: ChatQuestion, route: AnswerRoute, token: vscode.CancellationToken): Promise<QuestionContext> {
     const discussion = { id: question.discussionId, turn: Math.floor(question.history.length / 2) + 1 };
     if (!this.store.exists) {
       return { built: buildContext({ role: DEFAULT_ROLE_INSTRUCTIONS, discussion, earlierTurns: question.history, message: question.prompt }), notes: [], topics: [], digest: false, hits: 0 };
@@ -104,22 +132,35 @@ export class ChatAnswerer {
       sessionId: question.discussionId,
       discussion,
       earlierTurns: question.history.slice(-MAX_TURNS).map((t) => ({ role: t.role, text: t.text.slice(0, MAX_MESSAGE_CHARS) })),
+      via: '@lore' as const,
+      ...(route.kind === 'local' ? { noGateReason: `@lore has no model to ask (${route.reason}), so only the no-gate rows of the bypass table activate`.slice(0, 500) } : {}),
     };
+    const gate: ClientGate | undefined = route.kind === 'direct' ? directGate(route.adapter) : route.kind === 'vscode-lm' ? languageModelGate(route.model, token) : undefined;
     try {
-      const r = await this.search.compileContext(request);
+      const r = await this.search.compileContext(request, gate);
       const built: BuiltContext = { text: r.text, stablePrefixLength: r.stablePrefixLength, stablePrefixBytes: r.stablePrefixBytes, boundaries: r.boundaries as BuiltContext['boundaries'] };
       return { built, notes: r.fileNotes, topics: r.topics.active.map((a) => ({ name: a.name, tier: a.tier })), digest: r.digest, hits: r.hits.length };
     } catch (error) {
       log.warn(`compiling @lore's context here, without matching items: ${error instanceof Error ? error.message : String(error)}`);
-      const { explainContext, DEFAULT_BUDGET_TOKENS } = require('../topics/topicsLibrary') as typeof import('../topics/topicsLibrary');
+      const { explainContext, DEFAULT_BUDGET_TOKENS, storePrivateMarkers, textGate } = require('../topics/topicsLibrary') as typeof import('../topics/topicsLibrary');
       const budgetTokens = loadStoreConfig(this.store.paths.config).config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS;
-      const e = await explainContext(this.store.paths, { ...request, budgetTokens, noGateReason: 'the editor does not ask the gate', via: 'vscode' });
+      const topicGate = gate && textGate(gate.label, gate.ask, storePrivateMarkers(this.store.paths.config));
+      const e = await explainContext(this.store.paths, { ...request, budgetTokens, gate: topicGate, noGateReason: request.noGateReason ?? 'the editor does not ask the gate' });
       return { built: e.compiled, notes: e.fileNotes, topics: e.topics.activation.active.map((a) => ({ name: a.topic.name, tier: a.tier })), digest: e.compiled.boundaries.some((b) => b.layer === 'knowledge'), hits: 0 };
     }
   }
 
   async answer(question: ChatQuestion, out: ChatOutput, token: vscode.CancellationToken): Promise<ChatAnswer> {
-    const context = await this.context(question);
+    const settings = readSettings();
+    let route: AnswerRoute;
+    try {
+      route = await this.route(question, settings);
+    } catch (error) {
+      // The key or the model could not be looked up: Lore's knowledge answers, and says why.
+      log.error('choosing the chat model failed', error);
+      route = { kind: 'local', reason: `no model could be chosen: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const context = await this.context(question, route, token);
     const built = context.built;
 
     // Show what knowledge the answer is built on.
@@ -132,7 +173,6 @@ export class ChatAnswerer {
 
     const notes = context.notes;
     const topics = context.topics;
-    const settings = readSettings();
     const local = async (reason: string): Promise<ChatAnswer> => {
       const text = await localAnswer(this.store, this.search, question.prompt, question.files, reason);
       out.markdown(text);
@@ -141,24 +181,15 @@ export class ChatAnswerer {
     const abort = new AbortController();
     const subscription = token.onCancellationRequested(() => abort.abort());
     try {
-      if (isNetworkVendor(settings.provider)) {
-        const options = await adapterOptions(this.secrets, settings.provider, settings);
-        if (!hasKey(resolveEndpoint(settings.provider, options))) {
-          return await local(`\`lore.provider\` is ${settings.provider} and there is no API key for it: run **Lore: Set API Key…** or set ${VENDOR_ENDPOINTS[settings.provider].keyVars.join(' or ')}`);
-        }
-        // The harvest's adapter; a discussion comes back, so its prefix is worth an explicit cache.
-        const adapter = createAdapter(settings.provider, options);
-        const state = this.caches.get(question.discussionId) ?? createCacheState(question.discussionId, settings.provider);
-        const reply = await adapter.send(built, { cache: { mode: 'explicit', state }, signal: abort.signal });
+      if (route.kind === 'local') return await local(route.reason);
+      if (route.kind === 'direct') {
+        const state = this.caches.get(question.discussionId) ?? createCacheState(question.discussionId, route.provider);
+        const reply = await route.adapter.send(built, { cache: { mode: 'explicit', state }, signal: abort.signal });
         await this.caches.put(recordCall(state, reply.usage, Date.now(), reply.cache));
         out.markdown(reply.text);
         return { text: reply.text, route: 'direct', model: reply.model, notes, topics };
       }
-      if (settings.provider === 'rules') return await local('`lore.provider` is `rules`, the offline extractor, which is not a language model');
-      // Lore's own model here is its local knowledge (the direct one is only offered with a direct provider, handled above).
-      if (question.model && isLoreModel(question.model)) return await local('the chat\'s model is Lore\'s local knowledge, and `lore.provider` names no direct provider with a key');
-      const model = question.model ?? (await selectModel(settings.model));
-      if (!model) return await local('VS Code has no language model (sign in to a chat extension such as GitHub Copilot, or set `lore.provider` to a direct provider with a key)');
+      const model = route.model;
       const messages = [vscode.LanguageModelChatMessage.User(stablePrefix(built)), vscode.LanguageModelChatMessage.User(volatileSuffix(built))];
       const response = await model.sendRequest(messages, {}, token);
       let text = '';

@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import type { RecallResult } from '../../core/search/recall';
 import type { SearchResponse } from '../../core/search/searchTypes';
-import { CompileContextRequest, PlanRememberRequest, RecallRequest, RememberRequest, SearchBackendNotification, SearchRequest, WatchReplyRequest } from '../../shared/protocol';
+import type { GateAsker } from '../../core/topics/topicGate';
+import { CompileContextRequest, GateAskRequest, PlanRememberRequest, RecallRequest, RememberRequest, SearchBackendNotification, SearchRequest, WatchReplyRequest } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import type { NotesClient } from '../notes/notesClient';
@@ -15,17 +16,48 @@ import { onServerNotification } from '../serverNotification';
 
 const log = logger('search');
 
+/** The model a lore/compileContext may ask tier 3 with (answered here, as `lore/gateAsk` comes back). */
+export interface ClientGate {
+  label: string;
+  ask: GateAsker;
+}
+
+let nextGate = 0;
+
 export class SearchClient extends Disposable {
   private readonly status = this._register(vscode.window.createStatusBarItem('lore.searchBackend', vscode.StatusBarAlignment.Right, 99));
   /** The engine the server last reported (undefined until the first query opened the index). */
   backend: SearchBackendNotification.Params | undefined;
+  /** The gates of the compilations in flight, by the id the server asks back with. */
+  private readonly gates = new Map<string, ClientGate>();
+  private gateHandler: vscode.Disposable | undefined;
 
   constructor(private readonly notes: NotesClient) {
     super();
     this.status.name = 'Lore Search Backend';
     this._register(onServerNotification(notes, SearchBackendNotification, (p) => this.showBackend(p)));
-    // A restarted server opens its index again and reports its engine then.
-    this._register(notes.onDidStart(() => this.showBackend(undefined)));
+    // A restarted server opens its index again and reports its engine then; each client gets the gate handler.
+    this._register(
+      notes.onDidStart((client) => {
+        this.showBackend(undefined);
+        this.gateHandler?.dispose();
+        this.gateHandler = client.onRequest(GateAskRequest.type, (params, token) => this.askGate(params, token));
+      }),
+    );
+    this._register({ dispose: () => this.gateHandler?.dispose() });
+  }
+
+  /** One gate call of a compilation in flight, with its model; the server's cancellation reaches the call. */
+  private async askGate(params: GateAskRequest.Params, token: vscode.CancellationToken): Promise<GateAskRequest.Result> {
+    const gate = this.gates.get(params.gateId);
+    if (!gate) throw new Error(`no context compilation ${params.gateId} is waiting for a gate`);
+    const controller = new AbortController();
+    const subscription = token.onCancellationRequested(() => controller.abort());
+    try {
+      return { text: await gate.ask({ instructions: params.instructions, prompt: params.prompt }, controller.signal) };
+    } finally {
+      subscription.dispose();
+    }
   }
 
   /** Runs a query in the server. Rejects when the language server is not running. */
@@ -38,9 +70,20 @@ export class SearchClient extends Disposable {
     return (await this.running()).sendRequest(RecallRequest.type, params);
   }
 
-  /** The context compiler for a message (topics, P3 hits from the server's index), run in the server. */
-  async compileContext(params: CompileContextRequest.Params): Promise<CompileContextRequest.Result> {
-    return (await this.running()).sendRequest(CompileContextRequest.type, params);
+  /**
+   * The context compiler for a message (topics, P3 hits from the server's index), run in the
+   * server; with `gate`, gated topics are asked through it (tier 3) while the request runs.
+   */
+  async compileContext(params: Omit<CompileContextRequest.Params, 'gate'>, gate?: ClientGate): Promise<CompileContextRequest.Result> {
+    const client = await this.running();
+    if (!gate) return client.sendRequest(CompileContextRequest.type, params);
+    const id = `gate-${++nextGate}-${Date.now()}`;
+    this.gates.set(id, gate);
+    try {
+      return await client.sendRequest(CompileContextRequest.type, { ...params, gate: { id, label: gate.label } });
+    } finally {
+      this.gates.delete(id);
+    }
   }
 
   /** The topics' output watchers on a model's reply, run in the server; their topics wait for the session's next message. */

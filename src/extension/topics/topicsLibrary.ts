@@ -11,3 +11,5 @@ export { TOPIC_FILE_NAME } from '../../core/topics/topicBuild';
 export { loadTopics } from '../../core/topics/loadTopics';
 export { readGateLog } from '../../core/topics/gateLog';
 export { summarizeGateLog } from '../../core/topics/gateStats';
+export { adapterAsker, GATE_TIMEOUT_MS, textGate } from '../../core/topics/topicGate';
+export { storePrivateMarkers } from '../../core/store/storeConfig';

@@ -273,6 +273,50 @@ describe('Agent mode: @lore without Copilot', function () {
     }
   });
 
+  it('asks the gate of gated topics with the model it answers with (one token, temperature 0), once per message and topic, logged via @lore', async () => {
+    const lore = await withStore();
+    const topics = path.join(lore.store.paths.root, 'topics');
+    fs.mkdirSync(topics, { recursive: true });
+    const gated = (priority: string, body: string) => `---\ntriggers:\n  - keywords: [cache]\nactivation: gated\npriority: ${priority}\n---\n${body}\n`;
+    fs.writeFileSync(path.join(topics, 'itest-prompts.md'), gated('medium', 'Prompt cache breakpoints, cache hit rates and provider cache prefixes.'));
+    fs.writeFileSync(path.join(topics, 'itest-hitrate.md'), gated('medium', 'Why the provider prompt cache hit rate drops: cache prefix changes.'));
+    // Gate calls (one output token) get YES for itest-prompts and NO otherwise; the answers get text.
+    const stub = await startStub('openai', [], {
+      whenExhausted: (body) => ({ reply: body.max_completion_tokens === 1 ? (/Topic: itest-prompts/.test(JSON.stringify(body)) ? 'YES' : 'NO') : 'Keep the prefix stable.' }),
+    });
+    const inboxBefore = new Set(fs.existsSync(lore.store.paths.inbox) ? fs.readdirSync(lore.store.paths.inbox) : []);
+    const prompt = 'why is the prompt cache hit rate so low for the provider cache prefix? <private>itest-secret-span</private>';
+    try {
+      await useProvider('openai', stub.baseUrl);
+      await lore.setApiKey('openai', 'sk-lore-itest-' + 'k3y'.repeat(8));
+      const answer = await lore.chat.ask({ prompt, files: [], history: [] }, new RecordingStream(), new vscode.CancellationTokenSource().token);
+      assert.equal(answer.route, 'direct');
+      const gateCalls = () => stub.requests.filter((r) => r.body.max_completion_tokens === 1);
+      assert.equal(gateCalls().length, 2, 'one gate call per gated topic');
+      for (const r of gateCalls()) {
+        assert.equal(r.body.temperature, 0);
+        assert.ok(!JSON.stringify(r.body).includes('itest-secret-span'), 'private spans never reach the gate');
+      }
+      const answered = stub.requests.find((r) => r.body.max_completion_tokens !== 1)!.prompt;
+      assert.match(answered.system, /## topic: itest-prompts\n\nPrompt cache breakpoints/, 'YES: in the prompt');
+      assert.ok(!`${answered.system}${answered.user}`.includes('itest-hitrate'), 'NO: not in the prompt');
+      assert.deepEqual(answer.topics.map((t) => [t.name, t.tier]), [['itest-prompts', 3]]);
+      // The same question in a new discussion: the gate's answers come from the cache.
+      await lore.chat.ask({ prompt, files: [], history: [], discussionId: 'itest-gate-2' }, new RecordingStream(), new vscode.CancellationTokenSource().token);
+      assert.equal(gateCalls().length, 2);
+      const log = fs.readFileSync(path.join(lore.store.paths.root, '.logs', 'gates.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const ours = log.filter((e) => /^itest-(prompts|hitrate)$/.test(e.topic)).map((e) => [e.topic, e.gate, e.cached ?? false, e.via]);
+      assert.deepEqual(ours.sort(), [['itest-hitrate', 'no', false, '@lore'], ['itest-hitrate', 'no', true, '@lore'], ['itest-prompts', 'yes', false, '@lore'], ['itest-prompts', 'yes', true, '@lore']]);
+      for (const f of fs.readdirSync(lore.store.paths.inbox).filter((f) => !inboxBefore.has(f))) fs.rmSync(path.join(lore.store.paths.inbox, f));
+    } finally {
+      fs.rmSync(topics, { recursive: true, force: true });
+      await lore.setApiKey('openai', undefined);
+      await useProvider(undefined);
+      await lore.caches.clear();
+      await stub.close();
+    }
+  });
+
   it('offers the direct provider as a chat model, so VS Code has one to resolve for @lore without Copilot', async () => {
     const lore = await withStore();
     assert.ok((await vscode.commands.getCommands(true)).includes('lore.useDirectModelInChat'), 'Use Lore\'s Provider in Chat is registered');
