@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 
 /** The keys Lore's `when` clauses use (see package.json). */
-export type LoreContextKey = 'lore.storeExists';
+export type LoreContextKey = 'lore.storeExists' | 'lore.noStore';
 
 export class ContextKeys {
   private readonly values = new Map<LoreContextKey, boolean>();

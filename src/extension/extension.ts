@@ -48,6 +48,7 @@ import { registerStoreCommands, saveApiKey } from './storeCommands';
 import { registerCompareReconstructed } from './knowledge/compareReconstructed';
 import { registerTopicCommands } from './topics/topicCommands';
 import { StoreService } from './storeService';
+import { registerUseGlobalStoreCommand } from './noStore';
 import { CacheTreeProvider } from './views/cacheTree';
 import { DigestTreeProvider } from './views/digestTree';
 import { TasksTreeProvider } from './views/tasksTree';
@@ -146,7 +147,10 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const rememberTool = createRememberTool(store, search);
   const directModels = new DirectModelProvider(context.secrets, store, search);
   const superseded = new SupersededDecorations(store);
-  const setStoreContext = () => contextKeys.set('lore.storeExists', store.exists);
+  const setStoreContext = () => {
+    contextKeys.set('lore.storeExists', store.exists);
+    contextKeys.set('lore.noStore', !store.available);
+  };
   setStoreContext();
   context.subscriptions.push(
     store,
@@ -190,6 +194,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerCacheCommands(store, caches),
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, harvest.documents),
     ...registerStoreCommands(context, store),
+    registerUseGlobalStoreCommand(),
     registerCompareReconstructed(store),
     ...registerTopicCommands(store, search),
     ...harvestCommands.disposables,
@@ -214,7 +219,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   };
   startServer();
   context.subscriptions.push(store.onDidChange(startServer));
-  logger('extension').info(`activated (store ${store.paths.root})`);
+  logger('extension').info(store.available ? `activated (store ${store.paths.root})` : 'activated (no store: no folder is open and the global store is not chosen)');
   return {
     store,
     harvest,

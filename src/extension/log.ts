@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { describeFileError } from '../core/store/storeErrors';
+import { NoStoreError, showNoStore } from './noStore';
 
 export interface Logger {
   info(message: string): void;
@@ -45,6 +46,12 @@ export async function runCommand<T>(name: string, body: () => Promise<T> | T): P
   try {
     return await body();
   } catch (error) {
+    // No store in this window: not a failure, the person is told how to get one.
+    if (error instanceof NoStoreError) {
+      logger('command').info(`${name}: no store (no folder open, the global store not chosen)`);
+      void showNoStore();
+      return undefined;
+    }
     logger('command').error(`${name} failed`, error);
     const message = describeFileError(error) ?? (error instanceof Error ? error.message : String(error));
     void vscode.window.showErrorMessage(`Lore: ${message}`, 'Open Log').then((choice) => {

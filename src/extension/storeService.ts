@@ -7,17 +7,18 @@
  * (`applyChanges`): the views refresh then, and a hand edit of a category file regenerates the
  * digest, so the Digest view follows what a person writes, in VS Code or with `lore` in a terminal.
  */
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES } from '../core/knowledge/categories';
 import { REVIEW_FILE } from '../core/knowledge/reviewFile';
 import { regenerateDigest } from '../core/store/digest';
-import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
+import { editorStoreLocation } from '../core/store/storeLocation';
+import { storePaths, type StorePaths } from '../core/store/storePaths';
 import type { StoreChangedNotification } from '../shared/protocol';
 import { Disposable } from './lifecycle';
 import { logger } from './log';
+import { NoStoreError } from './noStore';
 import { readSettings } from './settings';
 
 const log = logger('store');
@@ -28,10 +29,11 @@ export class StoreService extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Fires after anything in the store changed. */
   readonly onDidChange = this.changed.event;
-  private readonly moved = this._register(new vscode.EventEmitter<StorePaths>());
-  /** Fires when the store is somewhere else (a setting or the workspace folders changed). */
+  private readonly moved = this._register(new vscode.EventEmitter<StorePaths | null>());
+  /** Fires when the store is somewhere else, or none (a setting or the workspace folders changed). */
   readonly onDidMove = this.moved.event;
-  private current: StorePaths | undefined;
+  /** null: this window has no store (no folder open, the global store not chosen). */
+  private current: StorePaths | null | undefined;
   private fileWatcher: vscode.FileSystemWatcher | undefined;
 
   constructor() {
@@ -46,13 +48,24 @@ export class StoreService extends Disposable {
     this.reset();
   }
 
-  /** The store's layout (it may not exist yet). */
+  /**
+   * The store's layout (it may not exist yet). Throws NoStoreError in a window without a store
+   * (see noStore.ts): a command that needs the store refuses then, and `runCommand` says why.
+   */
   get paths(): StorePaths {
-    return (this.current ??= this.resolve());
+    const current = this.current === undefined ? (this.current = this.resolve()) : this.current;
+    if (!current) throw new NoStoreError();
+    return current;
+  }
+
+  /** False in a window without a store: no folder is open and the global store was not chosen. */
+  get available(): boolean {
+    if (this.current === undefined) this.current = this.resolve();
+    return this.current !== null;
   }
 
   get exists(): boolean {
-    return fs.existsSync(this.paths.root);
+    return this.available && fs.existsSync(this.paths.root);
   }
 
   /**
@@ -63,25 +76,22 @@ export class StoreService extends Disposable {
     return (this.fileWatcher ??= createStoreWatcher(this.paths));
   }
 
-  /** The workspace store (`<folder>/.lore`) or the global one (`~/.lore`). */
-  private resolve(): StorePaths {
+  /** The workspace store (`<folder>/.lore`), the global one (`~/.lore`) when chosen, or none (null). */
+  private resolve(): StorePaths | null {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const settings = readSettings(folder?.uri);
-    if (settings.storeLocation === 'global' || !folder) {
-      const root = path.join(os.homedir(), STORE_DIR_NAME);
-      return storePaths(root, folder?.uri.fsPath ?? root);
-    }
-    return storePaths(path.join(folder.uri.fsPath, STORE_DIR_NAME), folder.uri.fsPath);
+    const location = editorStoreLocation(folder?.uri.fsPath, readSettings(folder?.uri).storeLocation);
+    return location ? storePaths(location.root, location.workspace) : null;
   }
 
   private reset(): void {
-    const before = this.current?.root;
+    const first = this.current === undefined;
+    const before = this.current ? this.current.root : this.current;
     this.current = this.resolve();
-    if (this.current.root !== before) {
+    if ((this.current?.root ?? null) !== before) {
       this.fileWatcher?.dispose();
       this.fileWatcher = undefined;
-      log.info(`store: ${this.current.root}`);
-      if (before !== undefined) this.moved.fire(this.current);
+      log.info(this.current ? `store: ${this.current.root}` : 'no store: no folder is open and lore.store.location is not "global"');
+      if (!first) this.moved.fire(this.current);
     }
     this.fireChanged();
   }

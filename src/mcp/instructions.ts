@@ -10,7 +10,7 @@ export const LORE_INSTRUCTIONS = [
   'It holds facts, decisions, open questions, playbooks (how-tos), tasks, notes attached to workspace files, and the transcripts of the conversations they came from.',
   'Use it before answering questions about why the code is the way it is, earlier decisions, conventions or unfinished work:',
   '- recall_context: what is known for a task (the notes of the files you work on, then the best matches); call it first.',
-  '- search_knowledge: ranked matches for words, optionally one category.',
+  '- search_knowledge: ranked matches for words, optionally one category (include_superseded / include_archived also show replaced and archived items, marked as such).',
   '- read_file_notes: the notes on one workspace file.',
   '- read_digest: a short summary of the open tasks, open questions, decisions, facts and playbooks.',
   '- open_conversation: the conversation an item came from, by the id in its [from: id, date].',

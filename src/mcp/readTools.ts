@@ -10,11 +10,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sanitizeConversationId } from '../core/conversations/conversationId';
 import { agentItemFilter, keepsRecord } from '../core/knowledge/heldItems';
+import { CATEGORY_FILES } from '../core/knowledge/categories';
 import { itemId } from '../core/knowledge/itemId';
 import { parseProvenance, stripProvenance } from '../core/knowledge/provenance';
+import { supersededBy } from '../core/knowledge/supersession';
+import { searchArchive, type ArchivedHit } from '../core/lifecycle/archiveSearch';
 import { recall } from '../core/search/recall';
 import { PARTIAL_MATCHES_WARNING } from '../core/search/searchIndex';
-import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
+import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../core/search/searchTypes';
 import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
 import { digestItems } from './digestItems';
 import { readFileNotes } from './fileNoteLines';
@@ -38,11 +41,14 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
       description:
         "Search this project's recorded knowledge (facts, decisions, open questions, playbooks, tasks, notes on files, past agent conversations) for words. " +
         'Ranked results, each with its item id, category, text, where it came from [from: conversation, date] and its store file:line. ' +
-        'Says when only some of the words matched (partial matches).',
+        'Says when only some of the words matched (partial matches). Only current knowledge by default: ' +
+        'include_superseded adds items a newer one replaced (status superseded, ranked lower), include_archived adds items lore prune archived as unused (status archived, after the live ones).',
       inputSchema: {
         query: z.string().max(1000).describe('Words to search for; plain text, no operators'),
         category: z.enum(SEARCH_CATEGORIES).optional().describe('Only this category'),
         limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`At most this many results (default ${DEFAULT_LIMIT}); max_tokens may show fewer`),
+        include_superseded: z.boolean().optional().describe('Also items a newer item superseded (left out by default): marked superseded with the newer id, ranked below current ones'),
+        include_archived: z.boolean().optional().describe('Also archived items (lore prune moved them out of the live files as unused) holding every word: marked archived, after the live results'),
         max_tokens: maxTokensArg,
       },
       outputSchema: {
@@ -54,18 +60,27 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
       },
       annotations: { title: 'Search project knowledge', ...READ_ONLY },
     },
-    ({ query, category, limit, max_tokens }, call) =>
+    ({ query, category, limit, include_superseded, include_archived, max_tokens }, call) =>
       withStoreLoggingUses(session, async (paths) => {
         // A first build of a large store takes a while: progress while waiting, then the part indexed so far.
         const wait = toolWait(call, 'search_knowledge', 'indexing the store', session.log);
-        const response = await wait.during(session.openIndex(paths).search(query, { categories: category ? [category] : undefined, limit: limit ?? DEFAULT_LIMIT, ...wait.options }));
-        const keep = agentItemFilter(paths);
-        const items = response.hits.filter((h) => keepsRecord(keep, h)).map(itemFromHit);
+        const max = limit ?? DEFAULT_LIMIT;
+        const response = await wait.during(
+          session.openIndex(paths).search(query, { categories: category ? [category] : undefined, limit: max, superseded: include_superseded === true, ...wait.options }),
+        );
+        const superseded = { superseded: include_superseded === true };
+        const keep = agentItemFilter(paths, superseded);
+        const marked = include_superseded === true || include_archived === true;
+        const live = response.hits.filter((h) => keepsRecord(keep, h, superseded)).map((hit) => withStatus(itemFromHit(hit), hit, marked));
+        const archived = include_archived ? archivedItems(paths, query, category, max).filter((a) => keep(a.line)).map(itemFromArchived) : [];
+        const items = [...live, ...archived];
         const warnings = [...(response.partial ? [PARTIAL_MATCHES_WARNING] : []), ...response.warnings, ...fallbackWarning(response.backend, response.backendReason)];
         const engine = `${response.backend}, ${response.mode}`;
+        const replaced = items.filter((i) => i.status === 'superseded').length;
+        const counts = [replaced ? `${replaced} superseded` : '', include_archived ? `${archived.length} archived` : ''].filter(Boolean).join(', ');
         return listReply({
           items,
-          footer: `(${items.length} result${items.length === 1 ? '' : 's'}; ${engine})`,
+          footer: `(${items.length} result${items.length === 1 ? '' : 's'}${counts ? `, ${counts}` : ''}; ${engine})`,
           empty: 'no results',
           more: 'pass a larger max_tokens, a category, or more words',
           warnings,
@@ -195,6 +210,26 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
         return textReply(excerpt.text, { conversation, ...excerpt }, excerpt.found);
       }),
   );
+}
+
+/** A hit's item with its status, when the caller asked for more than current items (`marked`). */
+function withStatus(item: ReplyItem, hit: SearchHit, marked: boolean): ReplyItem {
+  if (!marked || hit.category === 'transcripts') return item;
+  const by = supersededBy(hit.text);
+  return by ? { ...item, status: 'superseded', supersededBy: by } : { ...item, status: 'current' };
+}
+
+/** Archived items holding every word of the query; archive files hold category items only, so notes and transcripts have none. */
+function archivedItems(paths: StorePaths, query: string, category: SearchCategory | undefined, limit: number): ArchivedHit[] {
+  if (category && !(category in CATEGORY_FILES)) return [];
+  const hits = searchArchive(paths, query, category ? Number.MAX_SAFE_INTEGER : limit);
+  return (category ? hits.filter((h) => h.category === category) : hits).slice(0, limit);
+}
+
+/** An archived item as a reply item. */
+function itemFromArchived(hit: ArchivedHit): ReplyItem {
+  const prov = parseProvenance(hit.line);
+  return itemFromLine({ id: hit.id, category: hit.category, text: stripProvenance(hit.text).trim(), source: prov?.source, date: prov?.validDate ? prov.date : undefined, file: hit.file, line: hit.lineNumber, status: 'archived' });
 }
 
 /** The digest as a reply. */

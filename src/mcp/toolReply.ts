@@ -35,6 +35,9 @@ export const maxTokensArg = z
   .optional()
   .describe(`Size limit of the reply in tokens (default ${DEFAULT_REPLY_TOKENS}, at most ${MAX_REPLY_TOKENS}); what does not fit is counted and left out`);
 
+/** What an item is when a search asked for more than the current ones. */
+export const ITEM_STATUSES = ['current', 'superseded', 'archived'] as const;
+
 /** One knowledge item (or conversation excerpt) in a reply. */
 export const replyItemSchema = z.object({
   id: z.string().optional().describe('The item id (8 characters) that names it to the other Lore tools; conversation excerpts have none'),
@@ -45,6 +48,11 @@ export const replyItemSchema = z.object({
   file: z.string().describe('The store file holding it, relative to the store'),
   line: z.number().int().optional(),
   path: z.string().optional().describe('For a note: the workspace file it is about'),
+  status: z
+    .enum(ITEM_STATUSES)
+    .optional()
+    .describe('Given when superseded or archived items were asked for: current; superseded (a newer item replaced it, see supersededBy); archived (lore prune moved it to archive/knowledge/ as unused)'),
+  supersededBy: z.string().optional().describe('For a superseded item: the id of the newer item that replaced it'),
 });
 export type ReplyItem = z.infer<typeof replyItemSchema>;
 
@@ -83,7 +91,8 @@ export function itemFromLine(fields: ReplyItem): ReplyItem {
 
 /** An item as one line of the text content. */
 export function itemLine(item: ReplyItem): string {
-  const label = `[${item.category}${item.id ? ` ${item.id}` : ''}]`;
+  const status = item.status === 'superseded' ? `; superseded${item.supersededBy ? ` by ${item.supersededBy}` : ''}` : item.status === 'archived' ? '; archived' : '';
+  const label = `[${item.category}${item.id ? ` ${item.id}` : ''}${status}]`;
   const about = item.path ? ` (${item.path})` : '';
   const prov = item.source || item.date ? ` [from: ${item.source ?? '?'}, ${item.date ?? '?'}]` : '';
   return `- ${label}${about} ${item.text}${prov} (${item.file}${item.line ? `:${item.line}` : ''})`;

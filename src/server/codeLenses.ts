@@ -6,7 +6,8 @@
  *   Lore: 3 notes (file changed a lot since) | from 3f2a…, 2026-11-21 | from manual, 2026-11-22 | Still valid
  *
  * One provenance lens per distinct conversation and date (several notes from one conversation
- * are one lens), at most MAX_PROVENANCE_LENSES of them. Staleness needs a hash of the file, so
+ * are one lens; a note merged from several conversations counts for each), at most
+ * MAX_PROVENANCE_LENSES of them. Staleness needs a hash of the file, so
  * provide only uses what is already known; the first time it is unknown, it is computed right
  * after and a lens refresh is requested if the file turned out stale.
  */
@@ -31,11 +32,13 @@ export interface NoteLensData {
 function provenanceGroups(notes: NoteInfo[]): Array<{ source: string; date: string; count: number; line: number; noteFile: string }> {
   const groups = new Map<string, { source: string; date: string; count: number; line: number; noteFile: string }>();
   for (const note of notes) {
-    if (!note.provenance) continue;
-    const key = `${note.provenance.source}\0${note.provenance.date}`;
-    const group = groups.get(key);
-    if (group) group.count++;
-    else groups.set(key, { ...note.provenance, count: 1, line: note.line, noteFile: note.noteFile });
+    // A note several conversations taught (`[from: a, d1; b, d2]`) counts for each of them.
+    for (const p of note.sources ?? (note.provenance ? [note.provenance] : [])) {
+      const key = `${p.source}\0${p.date}`;
+      const group = groups.get(key);
+      if (group) group.count++;
+      else groups.set(key, { source: p.source, date: p.date, count: 1, line: note.line, noteFile: note.noteFile });
+    }
   }
   return [...groups.values()];
 }

@@ -39,13 +39,14 @@ function notesHoverMarkdown(found: FoundFileNotes, staleness: NoteStaleness): st
   const items = notes.slice(0, MAX_HOVER_NOTES).map((note) => {
     const remove: DeleteNoteArgs = { noteFile: note.noteFile, line: note.line, raw: note.raw };
     const actions = [link('Delete', LoreCommands.deleteNote, remove)];
-    let origin = '';
-    if (note.provenance) {
-      const open: OpenProvenanceArgs = { ...note.provenance, noteFile: note.noteFile, line: note.line };
-      origin = ` — *from ${escapeMarkdown(note.provenance.source)}, ${escapeMarkdown(note.provenance.date)}*`;
-      actions.unshift(link('Conversation', LoreCommands.openProvenance, open));
-    }
-    return `- ${escapeMarkdown(note.text)}${origin} · ${actions.join(' · ')}`;
+    // Every conversation that taught the note (merged duplicates carry several), each one link away.
+    const sources = note.sources ?? (note.provenance ? [note.provenance] : []);
+    const origin = sources.length ? ` — *from ${sources.map((p) => `${escapeMarkdown(p.source)}, ${escapeMarkdown(p.date)}`).join('; ')}*` : '';
+    const conversations = sources.map((p) => {
+      const open: OpenProvenanceArgs = { source: p.source, date: p.date, noteFile: note.noteFile, line: note.line };
+      return link(sources.length === 1 ? 'Conversation' : `Conversation ${escapeMarkdown(p.source)}`, LoreCommands.openProvenance, open);
+    });
+    return `- ${escapeMarkdown(note.text)}${origin} · ${[...conversations, ...actions].join(' · ')}`;
   });
   if (notes.length > MAX_HOVER_NOTES) items.push(`- …and ${notes.length - MAX_HOVER_NOTES} more in the note file`);
   parts.push(items.join('\n'));

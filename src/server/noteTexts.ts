@@ -4,7 +4,7 @@
  * version in a bounded least-recently-used map.
  */
 import * as fs from 'node:fs';
-import { stripProvenance } from '../core/knowledge/provenance';
+import { plainSources, stripProvenance } from '../core/knowledge/provenance';
 import { parseNoteFile } from '../core/store/noteFile';
 import type { IndexEntry } from '../core/store/noteIndex';
 import { clearFrontmatterCache } from '../core/util/yamlFrontmatter';
@@ -51,6 +51,7 @@ export class NoteTexts {
       text: stripProvenance(item.text),
       raw: item.raw,
       provenance: item.provenance ? { source: item.provenance.source, date: item.provenance.date } : undefined,
+      sources: item.provenance ? plainSources(item.provenance.sources) : undefined,
       line: lines[i] >= 0 ? lines[i] : item.line,
       noteFile: entry.file,
     }));

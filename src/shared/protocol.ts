@@ -119,6 +119,8 @@ export interface NoteInfo {
   /** The raw first line in the note file. */
   raw: string;
   provenance?: { source: string; date: string };
+  /** Every source of a line several conversations taught (`[from: a, d1; b, d2]`), the first (`provenance`) first. */
+  sources?: Array<{ source: string; date: string }>;
   /** 0-based line in the note file. */
   line: number;
   /** Absolute path of the note file. */

@@ -41,7 +41,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), ['artifact_create', 'complete_task', 'forget_item', 'get_item', 'open_conversation', 'read_digest', 'read_file_notes', 'recall_context', 'remember', 'search_knowledge', 'task_add_evidence', 'task_finish', 'task_get', 'task_progress', 'task_run_finish', 'task_run_start', 'task_search', 'task_start', 'update_item']);
     const search = tools.find((t) => t.name === 'search_knowledge')!;
-    assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['category', 'limit', 'max_tokens', 'query']);
+    assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['category', 'include_archived', 'include_superseded', 'limit', 'max_tokens', 'query']);
     assert.deepEqual(search.inputSchema.required, ['query']);
     for (const name of ['search_knowledge', 'recall_context', 'read_digest', 'read_file_notes', 'open_conversation']) {
       const tool = tools.find((t) => t.name === name)!;
@@ -69,6 +69,40 @@ describe('lore mcp (stdio server, SDK client)', function () {
     assert.match(textOf(none), /^no results/);
     const bad = await call('search_knowledge', { query: 'x', limit: 100000 });
     assert.ok(bad.isError, 'schema bounds are enforced');
+  });
+
+  it('search_knowledge serves current items only unless asked: include_superseded marks replaced items and ranks them lower, include_archived adds pruned ones', async () => {
+    const current = '- the deploy runs through GitHub Actions [from: c3, 2026-11-22]';
+    const currentId = itemId(current);
+    const old = `- the deploy runs through Jenkins deploy jobs [superseded by ${currentId}, 2026-11-22] [from: c2, 2026-11-01]`;
+    const archived = '- the deploy once ran from a cron job on the build box [from: c0, 2025-01-05]';
+    fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${old}\n${current}\n`);
+    fs.mkdirSync(path.join(root, 'archive', 'knowledge'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'archive', 'knowledge', 'facts.md'), `# Facts\n\n${archived}\n`);
+    type Item = { id?: string; status?: string; supersededBy?: string; file: string; line?: number; source?: string };
+    const itemsOf = (r: CallToolResult) => (r.structuredContent as { items: Item[] }).items;
+
+    const plain = await call('search_knowledge', { query: 'deploy' });
+    assert.deepEqual(itemsOf(plain).map((i) => i.id), [currentId], 'by default neither the superseded nor the archived item');
+    assert.equal(itemsOf(plain)[0].status, undefined, 'no status field unless more than current items were asked for');
+
+    const withOld = await call('search_knowledge', { query: 'deploy', include_superseded: true });
+    assert.deepEqual(
+      itemsOf(withOld).map((i) => [i.id, i.status, i.supersededBy]),
+      [[currentId, 'current', undefined], [itemId(old), 'superseded', currentId]],
+      'the superseded item comes after the current one, with the id that replaced it',
+    );
+    assert.match(textOf(withOld), new RegExp(`- \\[facts ${itemId(old)}; superseded by ${currentId}\\] `));
+    assert.match(textOf(withOld), /\(2 results, 1 superseded; /);
+
+    const withArchive = await call('search_knowledge', { query: 'deploy', include_archived: true });
+    const items = itemsOf(withArchive);
+    assert.deepEqual(items.map((i) => [i.id, i.status]), [[currentId, 'current'], [itemId(archived), 'archived']]);
+    assert.deepEqual([items[1].file, items[1].line, items[1].source], ['archive/knowledge/facts.md', 3, 'c0']);
+    assert.match(textOf(withArchive), new RegExp(`- \\[facts ${itemId(archived)}; archived\\] the deploy once ran from a cron job on the build box \\[from: c0, 2025-01-05\\] \\(archive/knowledge/facts\\.md:3\\)`));
+    assert.match(textOf(withArchive), /\(2 results, 1 archived; /);
+    // The archive holds category items only: a notes search has none, and a category narrows it.
+    assert.deepEqual(itemsOf(await call('search_knowledge', { query: 'deploy', include_archived: true, category: 'decisions' })).map((i) => i.status), []);
   });
 
   it('search_knowledge labels partial matches when no item has every word', async () => {

@@ -26,6 +26,20 @@ describe('package.json: commands are offered only where they can work', () => {
     assert.equal(palette.get('lore.initStore'), '!lore.storeExists');
   });
 
+  it('in a window without a store (no folder, the global store not chosen) offers Use the Global Store, and the views say how to get a store', () => {
+    assert.equal(palette.get('lore.useGlobalStore'), 'lore.noStore');
+    const welcome = (manifest.contributes as { viewsWelcome?: Array<{ view: string; contents: string; when?: string }> }).viewsWelcome ?? [];
+    for (const view of ['lore.digest', 'lore.knowledge']) {
+      const shown = welcome.filter((w) => w.view === view && w.when === 'lore.noStore');
+      assert.equal(shown.length, 1, view);
+      assert.match(shown[0].contents, /\(command:lore\.useGlobalStore\)/, view);
+      assert.match(shown[0].contents, /\(command:vscode\.openFolder\)/, view);
+      assert.match(shown[0].contents, /lore\.store\.location/, view);
+    }
+    // "Initialize Store" welcomes would create nothing there: they are for a window that has a place for a store.
+    for (const w of welcome.filter((w) => w.contents.includes('(command:lore.initStore)'))) assert.equal(w.when, '!lore.storeExists && !lore.noStore', w.view);
+  });
+
   it('offers the per-file note commands only with a file open in the editor', () => {
     for (const command of ['lore.addNote', 'lore.editNotesForFile', 'lore.showNotes']) assert.equal(palette.get(command), 'resourceScheme == file', command);
   });

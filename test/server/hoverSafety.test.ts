@@ -17,7 +17,7 @@ describe('language server: hover safety', function () {
   it('escapes markdown, HTML and links in notes: only Lore command links render', async () => {
     const w = makeWorkspace();
     const file = w.write('evil.ts', 'export {};\n');
-    w.note('evil.ts', [...HOSTILE.map((t) => `- ${t} [from: conv-1, 2026-11-20]`), '- sneaky source [from: x)(command:workbench.action.quit, 2026-11-20]', '- icon [from: $(alert), 2026-11-20]']);
+    w.note('evil.ts', [...HOSTILE.map((t) => `- ${t} [from: conv-1, 2026-11-20]`), '- sneaky source [from: x)(command:workbench.action.quit, 2026-11-20]', '- icon [from: $(alert), 2026-11-20]', '- merged [from: conv-1, 2026-11-20; y)(command:workbench.action.quit, 2026-11-21; $(bell), 2026-11-22]']);
     const client: LspTestClient = await w.start();
     try {
       const uri = await client.open(file);
@@ -48,6 +48,9 @@ describe('language server: hover safety', function () {
       // Code lens titles render $(icon) syntax: a source cannot inject icons there either.
       const titles = await client.lensTitles(uri);
       assert.ok(titles.includes('from \\$(alert), 2026-11-20'), titles.join(' | '));
+      // Every source of a merged line too: escaped in the hover, no icons in its lens.
+      assert.match(value, /\[Conversation y\\\)\\\(command\\:workbench\\\.action\\\.quit\]\(command:lore\.openProvenance\?/);
+      assert.ok(titles.includes('from \\$(bell), 2026-11-22'), titles.join(' | '));
     } finally {
       await client.stop();
     }

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { itemId } from '../../src/core/knowledge/itemId';
+import type { OpenProvenanceArgs } from '../../src/shared/protocol';
 import { gitIn, initRepo } from '../helpers/gitRepo';
 import { makeWorkspace } from './serverFixtures';
 
@@ -11,6 +12,31 @@ function hoverText(hover: unknown): string {
 
 describe('language server: the hover on a knowledge item', function () {
   this.timeout(60_000);
+
+  it('lists every source of a merged line, each linking to its conversation at the line, escaped', async () => {
+    const w = makeWorkspace();
+    const decisions = path.join(w.paths.root, 'decisions.md');
+    const line = '- use esbuild [from: ses-1, 2026-11-20; x)(command:workbench.action.quit, 2026-11-24]';
+    fs.writeFileSync(decisions, `# Decisions\n\n${line}\n- plain line without provenance\n`);
+    const client = await w.start();
+    try {
+      const uri = await client.open(decisions, undefined, 'markdown');
+      const value = hoverText(await client.hover(uri, 2, 4));
+      const links = [...value.matchAll(/\[([^\]]*)\]\((command:[^?)]*)\?([^)]*)\)/g)];
+      assert.deepEqual(links.map((m) => m[2]), ['command:lore.openProvenance', 'command:lore.openProvenance'], value);
+      const args = links.map((m) => (JSON.parse(decodeURIComponent(m[3])) as OpenProvenanceArgs[])[0]);
+      assert.deepEqual(args, [
+        { source: 'ses-1', date: '2026-11-20', noteFile: decisions, line: 2 },
+        { source: 'x)(command:workbench.action.quit', date: '2026-11-24', noteFile: decisions, line: 2 },
+      ]);
+      assert.equal(links[1][1], 'x\\)\\(command\\:workbench\\.action\\.quit, 2026\\-11\\-24', 'the source is text, not markup');
+      assert.match(value, /From 2 conversations: /);
+      // A hand-written line has no sources to link.
+      assert.doesNotMatch(hoverText(await client.hover(uri, 3, 4)), /From|command:/);
+    } finally {
+      await client.stop();
+    }
+  });
 
   it('says when the item was learned and how often it changed, from git', async () => {
     const w = makeWorkspace();
@@ -49,7 +75,9 @@ describe('language server: the hover on a knowledge item', function () {
     const client = await w.start();
     try {
       const uri = await client.open(facts, undefined, 'markdown');
-      assert.equal(hoverText(await client.hover(uri, 2, 4)), `**Lore** · item \`${itemId('- alpha [from: ses-1, 2026-11-20]')}\``);
+      const value = hoverText(await client.hover(uri, 2, 4));
+      assert.ok(value.startsWith(`**Lore** · item \`${itemId('- alpha [from: ses-1, 2026-11-20]')}\`\n\nFrom conversation: [ses\\-1, 2026\\-11\\-20](command:lore.openProvenance?`), value);
+      assert.doesNotMatch(value, /Learned|Changed/);
     } finally {
       await client.stop();
     }

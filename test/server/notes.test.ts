@@ -63,6 +63,26 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.equal(await client.hover(uri, 1, 0), null);
   });
 
+  it('shows every source of a merged note: a lens per conversation, and a Conversation link per source in the hover', async () => {
+    const merged = w.write('src/merged.ts', 'export const merged = 2;\n');
+    const line = '- the cache key is the prompt prefix [from: conv-1, 2026-11-20; conv-3, 2026-11-24]';
+    const since = Date.now();
+    w.note('src/merged.ts', [line]);
+    await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, (p) => p.uris.includes(uriOf(merged)), 5000, since);
+    const uri = await client.open(merged);
+    await eventually(async () => ((await client.lensTitles(uri))[0] === 'Lore: 1 note' ? true : undefined), 5000, 'the merged note');
+    const lenses = await client.lenses(uri);
+    assert.deepEqual(lenses.map((l) => l.command?.title), ['Lore: 1 note', 'from conv-1, 2026-11-20', 'from conv-3, 2026-11-24']);
+    const lensArgs = lenses.slice(1).map((l) => l.command?.arguments?.[0] as OpenProvenanceArgs);
+    for (const args of lensArgs) assert.equal(fs.readFileSync(args.noteFile, 'utf8').split('\n')[args.line], line, 'each lens opens from the merged line');
+
+    const value = ((await client.hover(uri, 0, 3))?.contents as { value: string }).value;
+    assert.match(value, /from conv\\-1, 2026\\-11\\-20; conv\\-3, 2026\\-11\\-24/);
+    const opened = [...value.matchAll(/\[(Conversation[^\]]*)\]\(command:lore\.openProvenance\?([^)]*)\)/g)].map((m) => ({ label: m[1], args: (JSON.parse(decodeURIComponent(m[2])) as OpenProvenanceArgs[])[0] }));
+    assert.deepEqual(opened.map((o) => [o.label, o.args.source, o.args.date]), [['Conversation conv\\-1', 'conv-1', '2026-11-20'], ['Conversation conv\\-3', 'conv-3', '2026-11-24']]);
+    assert.equal(fs.readFileSync(opened[1].args.noteFile, 'utf8').split('\n')[opened[1].args.line], line);
+  });
+
   it('answers lore/notesForFile, lore/fileDecorations and lore/noteFiles', async () => {
     const other = w.write('src/other.ts', 'x\n');
     const notes = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes;

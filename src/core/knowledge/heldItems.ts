@@ -39,11 +39,13 @@ export function itemFilter(accepted: ReadonlySet<string> = new Set()): AgentItem
 /**
  * The filter for handing this store's knowledge to agents (reads review.md once): clean or
  * accepted items that are current. A superseded item (supersession.ts) is not served as
- * knowledge: it stays in its file for people, and `get_item` still finds it by id.
+ * knowledge: it stays in its file for people, `get_item` still finds it by id, and `superseded`
+ * lets it through for a caller that asked for superseded items by name.
  */
-export function agentItemFilter(paths: StorePaths): AgentItemFilter {
+export function agentItemFilter(paths: StorePaths, options: { superseded?: boolean } = {}): AgentItemFilter {
   const keep = itemFilter(acceptedIdentities(paths));
-  return (item) => isCurrent(item) && keep(item);
+  // An agent that asked for superseded items (search_knowledge include_superseded) gets them, marked as such.
+  return options.superseded ? keep : (item) => isCurrent(item) && keep(item);
 }
 
 /**
@@ -52,9 +54,9 @@ export function agentItemFilter(paths: StorePaths): AgentItemFilter {
  * knowledge items: they are quoted conversation, handed out framed as data, and running the
  * rules over multi-KB chunks on every query cost more than the query itself.
  */
-export function keepsRecord(keep: AgentItemFilter, record: { category: string; text: string; source?: string; date?: string; flagged?: boolean }): boolean {
+export function keepsRecord(keep: AgentItemFilter, record: { category: string; text: string; source?: string; date?: string; flagged?: boolean }, options: { superseded?: boolean } = {}): boolean {
   if (record.category === 'transcripts') return true;
-  if (record.flagged === false) return isCurrent(record.text);
+  if (record.flagged === false) return options.superseded === true || isCurrent(record.text);
   return keep(recordLine(record));
 }
 

@@ -57,3 +57,24 @@ export function nearestExisting(start: string, relative: string): string | undef
     dir = parent;
   }
 }
+
+/** Where an editor window's store is, and the folder it describes. */
+export interface EditorStoreLocation {
+  root: string;
+  workspace: string;
+}
+
+/**
+ * The store an editor window uses: `<folder>/.lore`, or the global store when a person chose it
+ * (`lore.store.location: global`). With no folder open and the global store not chosen there is
+ * none (undefined): the global store is written only on explicit request, never as a fallback.
+ */
+export function editorStoreLocation(folder: string | undefined, location: 'workspace' | 'global', home: string = os.homedir()): EditorStoreLocation | undefined {
+  if (location === 'global') {
+    const root = globalStoreDir(home);
+    return { root, workspace: folder ? path.resolve(folder) : root };
+  }
+  if (!folder) return undefined;
+  const workspace = path.resolve(folder);
+  return { root: path.join(workspace, STORE_DIR_NAME), workspace };
+}

@@ -9,6 +9,7 @@ import { frameAsData } from '../../core/safety/dataFraming';
 import { redactSecrets } from '../../core/safety/redact';
 import { logger } from '../log';
 import type { SearchClient } from '../search/searchClient';
+import { NO_STORE_MESSAGE } from '../noStore';
 import type { StoreService } from '../storeService';
 
 const log = logger('chat');
@@ -22,6 +23,7 @@ export const LOCAL_ANSWER_LABEL = '**No model answered this.** Lore has no langu
 /** The markdown of a local answer to `prompt`, with `reason` saying why no model answered. */
 export async function localAnswer(store: StoreService, search: SearchClient, prompt: string, files: readonly string[], reason: string): Promise<string> {
   const head = `${LOCAL_ANSWER_LABEL} (${reason}), so this is what Lore's own knowledge holds on it (search and notes, no model):`;
+  if (!store.available) return `${head}\n\n${NO_STORE_MESSAGE}`;
   if (!store.exists) return `${head}\n\nThis workspace has no Lore knowledge store yet: run **Lore: Initialize Store**, then harvest your conversations.`;
   let body = '';
   try {

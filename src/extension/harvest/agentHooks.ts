@@ -83,6 +83,6 @@ export function registerAgentHookCommands(
       return changes;
     })),
     // Arguments are ignored: what is harvested is what the Inbox view lists.
-    vscode.commands.registerCommand('lore.harvestInbox', () => harvestSources([store.paths.inbox, ...queuedTranscripts(store.paths)])),
+    vscode.commands.registerCommand('lore.harvestInbox', () => runCommand('Harvest Inbox', () => harvestSources([store.paths.inbox, ...queuedTranscripts(store.paths)]))),
   ];
 }

@@ -65,6 +65,7 @@ export function sourcePicks(report: SourcesReport): SessionPick[] {
 /** Registers `lore.importConversations`; `harvestSources` runs the harvest flow (with its dialogs) on the chosen files. */
 export function registerImportCommand(notes: NotesClient, harvestSources: (sources: string[]) => Promise<unknown>): vscode.Disposable {
   return vscode.commands.registerCommand('lore.importConversations', () => runCommand('Import Conversations', async () => {
+    notes.requireStore(); // what is imported is harvested into the store: none here, nothing to list
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Lore: looking for agent sessions' }, () => listSources(notes));
     if (!report) {
       void vscode.window.showWarningMessage('Lore: the Lore language server is not running, so agent sessions cannot be listed. See the Lore log.');

@@ -15,7 +15,7 @@ import type { StoreService } from '../storeService';
 
 /** Whether a document is one of the store's category or note files. */
 function isStoreMarkdown(store: StoreService, document: vscode.TextDocument): boolean {
-  if (document.uri.scheme !== 'file' || !document.fileName.endsWith('.md')) return false;
+  if (!store.available || document.uri.scheme !== 'file' || !document.fileName.endsWith('.md')) return false;
   const file = path.resolve(document.fileName);
   const dir = path.dirname(file);
   return isInside(store.paths.root, file) && (dir === store.paths.root || dir === store.paths.files) && file !== store.paths.digest;

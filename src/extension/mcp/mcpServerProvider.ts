@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { nodeRunner } from '../../core/util/nodeRunner';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
+import { NO_STORE_MESSAGE } from '../noStore';
 import { gitCommitOption, readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 
@@ -43,7 +44,8 @@ export class LoreMcpServerProvider extends Disposable implements vscode.McpServe
   }
 
   private currentState(): string {
-    return JSON.stringify([vscode.workspace.isTrusted, this.store.exists, this.store.paths.root, this.store.paths.workspace, readSettings().agentWrites, readSettings().gitCommit]);
+    const paths = this.store.available ? this.store.paths : null;
+    return JSON.stringify([vscode.workspace.isTrusted, this.store.exists, paths?.root, paths?.workspace, readSettings().agentWrites, readSettings().gitCommit]);
   }
 
   /** Why no server is offered now, or undefined when one is. */
@@ -51,6 +53,7 @@ export class LoreMcpServerProvider extends Disposable implements vscode.McpServe
     // An untrusted repository's store is its author's text, and the store location is a
     // restricted setting: nothing is served to agents until the person trusts the workspace.
     if (!vscode.workspace.isTrusted) return 'no MCP server in Restricted Mode: trust the workspace to let agents read its Lore store';
+    if (!this.store.available) return `no MCP server: ${NO_STORE_MESSAGE}`;
     if (!this.store.exists) return `no MCP server: there is no knowledge store at ${this.store.paths.root} yet (Lore: Initialize Store)`;
     return undefined;
   }

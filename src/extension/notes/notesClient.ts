@@ -8,6 +8,7 @@ import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscod
 import { DidDeleteFilesRequest, DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NoteFilesRequest, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
 import { logger } from '../log';
 import { gitCommitOption, readSettings } from '../settings';
+import { NoStoreError } from '../noStore';
 import type { StoreService } from '../storeService';
 
 const log = logger('notes');
@@ -66,6 +67,11 @@ export class NotesClient implements vscode.Disposable {
     );
   }
 
+  /** Throws NoStoreError in a window without a store (no folder, the global store not chosen): for commands that would write to one. */
+  requireStore(): void {
+    if (!this.store.available) throw new NoStoreError();
+  }
+
   /** The running client, once started. */
   async ready(): Promise<LanguageClient | undefined> {
     await (this.starting ??= this.start());
@@ -90,6 +96,8 @@ export class NotesClient implements vscode.Disposable {
     const attempt = ++this.attempts;
     await Promise.resolve(); // not within activate(): the caller does not wait for the start
     if (attempt !== this.attempts) return; // stopped or restarted meanwhile
+    // A window without a store has no server: it starts when the store is chosen (onDidMove).
+    if (!this.store.available) return;
     const { CloseAction, ErrorAction, LanguageClient, TransportKind } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {

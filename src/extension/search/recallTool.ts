@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
-import { knowledgeReply, NO_STORE_REPLY, omittedFooter, plainReply } from './toolReply';
+import { knowledgeReply, noStoreReply, omittedFooter, plainReply } from './toolReply';
 
 export interface RecallInput {
   query?: string;
@@ -20,7 +20,7 @@ export function registerRecallTool(store: StoreService, search: SearchClient): v
       invocationMessage: `Recalling Lore knowledge${options.input.query ? ` about "${options.input.query}"` : ''}${options.input.files?.length ? ` for ${options.input.files.length} file(s)` : ''}`,
     }),
     invoke: async (options) => {
-      if (!store.exists) return plainReply(NO_STORE_REPLY);
+      if (!store.exists) return plainReply(noStoreReply(store));
       const input = options.input ?? {};
       // The server checks and bounds the input (files, budget) before core's recall sees it.
       const result = await search.recall({ query: input.query, files: input.files, tokenBudget: input.tokenBudget });

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { RememberKind, RememberPlan } from '../../core/knowledge/rememberItem';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
-import { NO_STORE_REPLY, plainReply } from './toolReply';
+import { noStoreReply, plainReply } from './toolReply';
 
 export interface RememberToolInput {
   kind: RememberKind;
@@ -58,7 +58,7 @@ export function createRememberTool(store: StoreService, search: SearchClient): v
       };
     },
     invoke: async (options) => {
-      if (!store.exists) return plainReply(NO_STORE_REPLY);
+      if (!store.exists) return plainReply(noStoreReply(store));
       const result = await search.remember(toolInput(options.input));
       if (!result.ok) return plainReply(`Not recorded: ${result.reason}`);
       const { plan } = result;

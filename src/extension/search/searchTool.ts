@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { SearchCategory } from '../../core/search/searchTypes';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
-import { knowledgeReply, NO_STORE_REPLY, omittedFooter, plainReply } from './toolReply';
+import { knowledgeReply, noStoreReply, omittedFooter, plainReply } from './toolReply';
 
 export interface SearchToolInput {
   query: string;
@@ -28,7 +28,7 @@ export function registerSearchTools(store: StoreService, search: SearchClient): 
     vscode.lm.registerTool<SearchToolInput>('lore_search', {
       prepareInvocation: (options) => ({ invocationMessage: `Searching Lore knowledge for "${String(options.input.query ?? '').slice(0, 80)}"` }),
       invoke: async (options) => {
-        if (!store.exists) return plainReply(NO_STORE_REPLY);
+        if (!store.exists) return plainReply(noStoreReply(store));
         const query = String(options.input?.query ?? '').trim();
         if (!query) return plainReply('Give the words to search for in `query`.');
         const result = await search.recall({ query, categories: options.input.categories, tokenBudget: options.input.tokenBudget ?? DEFAULT_TOOL_BUDGET });
@@ -39,7 +39,7 @@ export function registerSearchTools(store: StoreService, search: SearchClient): 
     vscode.lm.registerTool<FileNotesToolInput>('lore_fileNotes', {
       prepareInvocation: (options) => ({ invocationMessage: `Reading Lore's notes on ${String(options.input.path ?? '').slice(0, 200)}` }),
       invoke: async (options) => {
-        if (!store.exists) return plainReply(NO_STORE_REPLY);
+        if (!store.exists) return plainReply(noStoreReply(store));
         const file = String(options.input?.path ?? '').trim();
         if (!file) return plainReply('Give the file in `path` (workspace-relative or absolute).');
         const result = await search.recall({ files: [file], tokenBudget: options.input.tokenBudget ?? DEFAULT_TOOL_BUDGET });

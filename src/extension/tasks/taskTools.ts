@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { TASK_TOOL_NAMES_VSCODE } from './taskToolNames';
 import type { StoreService } from '../storeService';
-import { NO_STORE_REPLY, plainReply } from '../search/toolReply';
+import { noStoreReply, plainReply } from '../search/toolReply';
 import type { TasksClient } from './tasksClient';
 
 /** The agent id of artifacts written through VS Code's language model tools. */
@@ -19,7 +19,7 @@ export function registerTaskTools(store: StoreService, tasks: TasksClient): vsco
         invocationMessage: tool === 'task_search' ? `Searching task memory${typeof options.input.query === 'string' ? ` for "${options.input.query}"` : ''}` : `Lore: ${tool.replace(/_/g, ' ')}`,
       }),
       invoke: async (options) => {
-        if (!store.exists) return plainReply(NO_STORE_REPLY);
+        if (!store.exists) return plainReply(noStoreReply(store));
         // The server redacts and frames the text (core/tasks/taskReplies), as for the MCP tools.
         const reply = await tasks.tool({ tool, input: options.input ?? {}, agentId: VSCODE_AGENT });
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(reply.text)]);

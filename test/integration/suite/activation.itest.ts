@@ -23,6 +23,9 @@ describe('Lore activation', () => {
     const lore = await vscode.extensions.getExtension<LoreApi>(ID)!.activate();
     assert.equal(lore.store.exists, true, 'the fixture workspace has a store');
     assert.equal(lore.contextKeys.get('lore.storeExists'), true);
+    // A folder is open: the window has a store, and the "no folder, no store" welcome stays hidden.
+    assert.equal(lore.store.available, true);
+    assert.equal(lore.contextKeys.get('lore.noStore'), false);
     const palette = (vscode.extensions.getExtension(ID)!.packageJSON as { contributes: { menus: { commandPalette: Array<{ command: string; when?: string }> } } }).contributes.menus.commandPalette;
     assert.equal(palette.find((e) => e.command === 'lore.initStore')?.when, '!lore.storeExists');
   });
