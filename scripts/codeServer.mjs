@@ -244,7 +244,8 @@ export function stopServerOnExit(current, onSignal = () => {}) {
 /** The workbench URL for a folder, optionally with a `payload` (extension development/tests). */
 export function workbenchUrl(serverUrl, folder, payload) {
   const enc = (s) => encodeURIComponent(s).replace(/%2F/g, '/');
-  let url = `${serverUrl}/?folder=${enc(folder)}`;
+  // No folder: an empty window (`ew`), as VS Code opens with nothing to restore.
+  let url = folder ? `${serverUrl}/?folder=${enc(folder)}` : `${serverUrl}/?ew=true`;
   if (payload) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   return url;
 }

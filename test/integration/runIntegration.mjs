@@ -8,6 +8,8 @@
 // --screenshot FILE  where to save a screenshot of the workbench on failure (default: D/failure.png)
 // --keep             keep the sandbox folder D even when the run passes
 // --verbose          forward the whole browser console, not only the extension host's output
+// --no-folder        open an empty window (no folder) and run only the no-folder suite (noFolder.itest.js),
+//                    with HOME inside the sandbox so the global store ~/.lore is the sandbox's
 // Environment: LORE_ITEST_GREP (mocha --grep inside the suite), LORE_ITEST_TIMEOUT (per test, ms).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -22,8 +24,10 @@ const { values: opts } = parseArgs({
     keep: { type: 'boolean', default: false },
     timeout: { type: 'string', default: process.env.LORE_ITEST_RUN_TIMEOUT || '300' },
     verbose: { type: 'boolean', default: false },
+    'no-folder': { type: 'boolean', default: false },
   },
 });
+const noFolder = opts['no-folder'];
 
 const SUITE = path.join(ROOT, 'out', 'integration', 'test', 'integration', 'suite', 'index.js');
 const FIXTURE = path.join(ROOT, 'test', 'integration', 'fixtures', 'workspace');
@@ -42,7 +46,13 @@ const started = Date.now();
 // Read by suite/index.ts in the extension host, which inherits code-server's environment.
 if (process.stdout.isTTY && !process.env.NO_COLOR) process.env.LORE_ITEST_COLOR = '1';
 const sandbox = makeSandbox('lore-it-');
-const ws = copyWorkspace(FIXTURE, path.join(sandbox.dir, 'ws'));
+const ws = noFolder ? undefined : copyWorkspace(FIXTURE, path.join(sandbox.dir, 'ws'));
+if (noFolder) {
+  // Read by suite/index.ts (which suite to run); the global store lives under this HOME.
+  sandbox.env.LORE_ITEST_NO_FOLDER = '1';
+  sandbox.env.HOME = path.join(sandbox.dir, 'home');
+  fs.mkdirSync(sandbox.env.HOME, { recursive: true });
+}
 let server;
 let context;
 let page;
@@ -130,5 +140,5 @@ if (exitCode === 0 && !opts.keep) {
 } else {
   console.error(`lore: sandbox kept for inspection: ${sandbox.dir}`);
 }
-console.log(`lore: integration tests on VS Code ${vscodeVersion()} ${exitCode === 0 ? 'passed' : `failed (exit code ${exitCode})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`lore: integration tests${noFolder ? ' (no folder)' : ''} on VS Code ${vscodeVersion()} ${exitCode === 0 ? 'passed' : `failed (exit code ${exitCode})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(exitCode);

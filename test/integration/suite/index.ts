@@ -18,6 +18,9 @@ const Mocha: typeof import('mocha') = loaded.default ?? loaded;
  */
 export const REPORT_MARK = '[lore-itest] ';
 
+/** The suite that runs in a window with no folder open (and only there). */
+const NO_FOLDER_SUITE = 'noFolder.itest.js';
+
 export async function run(): Promise<void> {
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(REPORT_MARK + format(...args));
   const mocha = new Mocha({
@@ -27,7 +30,9 @@ export async function run(): Promise<void> {
     // LORE_ITEST_GREP narrows the run, e.g. LORE_ITEST_GREP=harvest npm run test:integration.
     grep: process.env.LORE_ITEST_GREP || undefined,
   });
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.itest.js')).sort();
+  // An empty window (runIntegration.mjs --no-folder) runs the no-folder suite and only it.
+  const noFolder = process.env.LORE_ITEST_NO_FOLDER === '1';
+  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.itest.js') && (f === NO_FOLDER_SUITE) === noFolder).sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   try {
     await mocha.loadFilesAsync();
