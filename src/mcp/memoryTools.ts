@@ -7,6 +7,7 @@
  * (`[from: claude-code:<session>, date]`). Each tool declares an output schema and returns compact
  * structured content with a short text that names the id(s).
  */
+import * as path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -16,6 +17,8 @@ import { agentSource, changeItem, rememberItem, resultFile, type AgentWriteResul
 import { ITEM_ID_PATTERN } from '../core/knowledge/itemId';
 import { ITEM_KINDS } from '../core/knowledge/itemKinds';
 import { readItem, type ItemReport } from '../core/knowledge/itemReport';
+import { learnedSummary, type LearnedSummary } from '../core/history/itemHistory';
+import { ItemHistoryCache } from '../core/history/itemHistoryCache';
 import { frameAsData } from '../core/safety/dataFraming';
 import { redactSecrets } from '../core/safety/redact';
 import { describeStoreError } from '../core/store/storeErrors';
@@ -67,6 +70,16 @@ const itemOutput = {
   pending: z.array(z.object({ op: z.string(), newId: z.string().optional(), of: z.string().optional(), line: z.string() })).optional().describe('Agents\' writes of this item waiting for a person'),
   places: z.array(z.object({ file: z.string(), line: z.number() })).optional(),
   conversation: z.string().optional().describe('An excerpt of the conversation the item came from, when the store keeps it'),
+  learned: z.object({
+    date: z.string().optional().describe('When the commit that added the item was made (ISO 8601); absent while not committed'),
+    commit: z.string().optional(),
+    subject: z.string().optional(),
+    conversation: z.string().optional().describe('The conversation the item came from (its provenance)'),
+    transcript: z.string().optional().describe('Its stored transcript, store-relative'),
+    changes: z.number().describe('Commits that changed the item since'),
+    lastChanged: z.string().optional(),
+    uncommitted: z.boolean().describe('The line as it stands is not committed yet'),
+  }).optional().describe('When the store is in git: when the item was learned (as lore history ID tells it)'),
 };
 
 /** Every string of a structured reply redacted (the agent-reply boundary, as for text). */
@@ -142,6 +155,27 @@ function conversationExcerpt(paths: StorePaths, report: ItemReport): string | un
   return undefined;
 }
 
+/** The learned block of get_item (undefined without git history). */
+function learnedOf(summary: LearnedSummary | undefined): Record<string, unknown> | undefined {
+  if (!summary) return undefined;
+  return {
+    ...(summary.added ? { date: summary.added.date, commit: summary.added.commit, subject: summary.added.subject } : {}),
+    ...(summary.conversation ? { conversation: summary.conversation } : {}),
+    ...(summary.transcript ? { transcript: summary.transcript } : {}),
+    changes: summary.changes,
+    ...(summary.lastChange ? { lastChanged: summary.lastChange.date } : {}),
+    uncommitted: summary.uncommitted,
+  };
+}
+
+/** One line: when the item was learned, the way the hover says it. */
+function describeLearned(summary: LearnedSummary): string {
+  if (!summary.added) return 'learned: not committed yet';
+  const from = summary.conversation ? ` from conversation ${summary.conversation}` : '';
+  const since = summary.lastChange ? `; changed ${summary.changes} time${summary.changes === 1 ? '' : 's'} since, last ${summary.lastChange.date.slice(0, 10)}` : '';
+  return `learned ${summary.added.date.slice(0, 10)}${from} — ${summary.added.subject} (${summary.added.commit.slice(0, 7)})${since}${summary.uncommitted ? '; changed since, not committed yet' : ''}`;
+}
+
 function describeItem(report: ItemReport): string {
   if (!report.found) return `no item ${report.id} in this store${report.places?.length ? '' : ' (it may have been changed: a changed text has a new id)'}`;
   const where = report.file ? ` ${report.file}${report.lineNumber ? `:${report.lineNumber}` : ''}` : '';
@@ -164,6 +198,8 @@ export function registerMemoryTools(server: McpServer, session: StoreSession, op
   const onStore = (body: (paths: StorePaths) => Promise<CallToolResult>) => withStore(session, (paths) => guarded(paths, () => body(paths)));
   const sourceOf = (sessionId: string | undefined) => agentSource(server.server.getClientVersion()?.name, sessionId, sanitizeConversationId);
   const mode = options.agentWrites ?? agentWritesFromEnv(process.env.LORE_AGENT_WRITES);
+  // get_item's "learned": histories remembered per item, HEAD and file version (bounded).
+  const histories = new ItemHistoryCache();
   const context = (sessionId: string | undefined) => ({ source: sourceOf(sessionId), today: options.now(), ...(mode ? { mode } : {}) });
   // Re-indexes what a write recorded, so the agent's next search sees it.
   const after = async (paths: StorePaths, result: AgentWriteResult) => {
@@ -255,7 +291,8 @@ export function registerMemoryTools(server: McpServer, session: StoreSession, op
       title: 'Read a memory item by id',
       description:
         'One item by id: its line, file:line, category, provenance, status (recorded, superseded, pending, held) and changes waiting ' +
-        'for review, with an excerpt of the conversation it came from when the store keeps it.',
+        'for review, with an excerpt of the conversation it came from when the store keeps it, and when the store keeps a git history, ' +
+        'when it was learned (commit date, conversation) and how often it changed since.',
       inputSchema: { id },
       outputSchema: itemOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -264,8 +301,13 @@ export function registerMemoryTools(server: McpServer, session: StoreSession, op
       onStore(async (paths) => {
         const report = readItem(paths, itemId);
         const conversation = report.found && report.status !== 'held' ? conversationExcerpt(paths, report) : undefined;
-        const structured = { ...report, ...(conversation ? { conversation } : {}) };
-        const text = describeItem(report) + (conversation ? `\n\n${conversation}` : '');
+        // A written item (not one waiting in review, not a held one) in a store with git history.
+        const written = report.found && report.lineNumber !== undefined && report.status !== 'held' && report.file;
+        const history = written ? await histories.get(paths, report.id, path.join(paths.root, written)) : undefined;
+        const summary = history ? learnedSummary(history) : undefined;
+        const learned = learnedOf(summary);
+        const structured = { ...report, ...(conversation ? { conversation } : {}), ...(learned ? { learned } : {}) };
+        const text = describeItem(report) + (summary ? `\n${describeLearned(summary)}` : '') + (conversation ? `\n\n${conversation}` : '');
         return logReplyUses(paths, reply(report.found ? frameAsData(text) : text, structured));
       }),
   );

@@ -1,27 +1,23 @@
 /**
  * The hover on a knowledge item in the store's own markdown (category and note files): its id,
  * and when the store is in a git repository, when it was learned (the commit, the conversation)
- * and how often it changed since (core/history/itemHistory.ts). Asking git takes a few
- * processes, so a history is remembered per item, HEAD and file version: hovering again costs one
- * `git rev-parse`. Without git the hover names the id and says nothing about history.
+ * and how often it changed since (core/history/itemHistory.ts), remembered per item, HEAD and
+ * file version (core/history/itemHistoryCache.ts, shared with MCP get_item). Without git the
+ * hover names the id and says nothing about history.
  *
  * It also lists every conversation the item came from (a merged line `[from: a, d1; b, d2]` has
  * several), each linking to its transcript as the marker's own links do. Commit subjects can be a
  * person's own messages and item text and ids come from conversations, so everything is escaped;
  * the only links are to Lore's openProvenance command, built here.
  */
-import * as fs from 'node:fs';
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
 import { listItems, type KnowledgeItem } from '../core/knowledge/categoryFile';
 import { listItemId } from '../core/knowledge/itemId';
-import { itemHistory, type ItemHistory } from '../core/history/itemHistory';
-import { runGit } from '../core/history/git';
+import { learnedSummary, type ItemHistory } from '../core/history/itemHistory';
+import { ItemHistoryCache } from '../core/history/itemHistoryCache';
 import type { StorePaths } from '../core/store/storePaths';
 import { escapeMarkdown } from '../core/util/markdownEscape';
 import { LoreCommands, commandUri, type OpenProvenanceArgs } from '../shared/protocol';
-
-/** Histories remembered at most (one per item hovered; cleared past this). */
-const MAX_REMEMBERED = 500;
 
 /** The item whose lines include `line` (0-based): its first line, or a continuation line under it. */
 function itemAt(text: string, line: number): { id: string; item: KnowledgeItem } | undefined {
@@ -50,21 +46,21 @@ function sourcesMarkdown(item: KnowledgeItem, absolute: string): string[] {
 }
 
 function historyMarkdown(history: ItemHistory): string[] {
-  if (!history.git) return [];
-  if (history.events.length === 0) return ['*Not committed yet.*'];
-  const [added, ...changes] = history.events;
-  const from = history.conversation ? ` from conversation ${escapeMarkdown(history.conversation.source)}` : '';
+  const learned = learnedSummary(history);
+  if (!learned) return [];
+  if (!learned.added) return ['*Not committed yet.*'];
+  const { added, lastChange } = learned;
+  const from = learned.conversation ? ` from conversation ${escapeMarkdown(learned.conversation)}` : '';
   const parts = [`Learned ${added.date.slice(0, 10)}${from} — ${escapeMarkdown(added.subject)} (${added.commit.slice(0, 7)})`];
-  if (changes.length) {
-    const last = changes[changes.length - 1];
-    parts.push(`Changed ${changes.length} time${changes.length === 1 ? '' : 's'} since, last ${last.date.slice(0, 10)} — ${escapeMarkdown(last.subject)} (${last.commit.slice(0, 7)})`);
+  if (lastChange) {
+    parts.push(`Changed ${learned.changes} time${learned.changes === 1 ? '' : 's'} since, last ${lastChange.date.slice(0, 10)} — ${escapeMarkdown(lastChange.subject)} (${lastChange.commit.slice(0, 7)})`);
   }
-  if (history.uncommitted) parts.push('*Changed since, not committed yet.*');
+  if (learned.uncommitted) parts.push('*Changed since, not committed yet.*');
   return parts;
 }
 
 export class ItemHistoryHovers {
-  private readonly remembered = new Map<string, string>();
+  private readonly histories = new ItemHistoryCache();
 
   constructor(readonly paths: StorePaths) {}
 
@@ -74,21 +70,8 @@ export class ItemHistoryHovers {
     if (!item) return null;
     // From the text being hovered (it may be unsaved): cheap, so not remembered with the history.
     const sources = sourcesMarkdown(item.item, absolute);
-    const head = await runGit(['rev-parse', '-q', '--verify', 'HEAD'], { cwd: this.paths.root }).catch(() => undefined);
-    let version = '';
-    try {
-      version = String(fs.statSync(absolute).mtimeMs);
-    } catch {
-      // Not saved yet.
-    }
-    const key = `${item.id}\0${head?.code === 0 ? head.stdout.trim() : 'none'}\0${version}`;
-    let value = this.remembered.get(key);
-    if (value === undefined) {
-      const history = head && head.code === 0 ? await itemHistory(this.paths, item.id) : undefined;
-      value = [`**Lore** · item \`${item.id}\``, ...(history ? historyMarkdown(history) : [])].join('\n\n');
-      if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
-      this.remembered.set(key, value);
-    }
+    const history = await this.histories.get(this.paths, item.id, absolute);
+    const value = [`**Lore** · item \`${item.id}\``, ...(history ? historyMarkdown(history) : [])].join('\n\n');
     return { contents: { kind: MarkupKind.Markdown, value: sources.length ? `${value}\n\n${sources.join('\n\n')}` : value } };
   }
 }

@@ -18,6 +18,7 @@ import type {
   HarvestCancelNotification,
   HarvestRunRequest,
   HarvestUndoRequest,
+  JournalSummarizeRequest,
   ForgetConversationRequest,
   PlanForgetRequest,
   LoreInitializationOptions,
@@ -108,6 +109,12 @@ export const paramsSchemas = {
   harvestApply: z.object({ report: z.unknown() }) satisfies z.ZodType<Omit<HarvestApplyRequest.Params, 'report'> & { report: unknown }>,
   harvestCancel: z.object({ runId: z.string().min(1).max(200) }) satisfies z.ZodType<HarvestCancelNotification.Params>,
   harvestUndo: z.object({}).strict() satisfies z.ZodType<HarvestUndoRequest.Params>,
+  journalSummarize: z.object({
+    runId: z.string().min(1).max(200),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
+    timeoutMs: z.number().positive().optional(),
+  }).strict() satisfies z.ZodType<JournalSummarizeRequest.Params>,
 };
 
 /** The params as the schema reads them, or a ResponseError (InvalidParams) saying which field is wrong. */

@@ -36,6 +36,7 @@ import {
   HarvestProgressNotification,
   HarvestRunRequest,
   HarvestUndoRequest,
+  JournalSummarizeRequest,
   MarkNotesValidRequest,
   NoteFilesRequest,
   NotesChangedNotification,
@@ -243,6 +244,11 @@ connection.onRequest(HarvestApplyRequest.method, (raw: unknown): Promise<Harvest
 connection.onRequest(HarvestUndoRequest.method, (raw: unknown): Promise<HarvestUndoRequest.Result> => {
   checkParams(HarvestUndoRequest.method, paramsSchemas.harvestUndo, raw ?? {});
   return harvestOf().undo();
+});
+
+connection.onRequest(JournalSummarizeRequest.method, (raw: unknown): Promise<JournalSummarizeRequest.Result> => {
+  const params = checkParams(JournalSummarizeRequest.method, paramsSchemas.journalSummarize, raw);
+  return harvestOf().summarizeJournal(params);
 });
 
 // Forgetting a conversation (the Ledger view's Forget This Conversation…): planned and applied here,

@@ -14,7 +14,9 @@ import { undoLastHarvest, type UndoOutcome } from '../core/harvest/undoLastHarve
 import { ProviderError, type ModelReply, type ModelRequest, type Provider } from '../core/providers/provider';
 import { createProvider } from '../core/providers/providerRegistry';
 import type { StorePaths } from '../core/store/storePaths';
-import type { HarvestRunRequest, ProviderFailure } from '../shared/protocol';
+import { journalPath } from '../core/journal/journalFile';
+import { summarizeJournal } from '../core/journal/summarizeJournal';
+import type { HarvestRunRequest, JournalSummarizeRequest, ProviderFailure } from '../shared/protocol';
 
 /** What the harvest needs from the connection. */
 export interface ServerHarvestHooks {
@@ -68,6 +70,26 @@ export class ServerHarvest {
         reclaim: params.reclaim, transcripts: params.transcripts, digestEnabled: params.digestEnabled, privateMarkers: params.privateMarkers, timeoutMs: params.timeoutMs,
         signal: controller.signal, onProgress: (message) => this.hooks.progress(params.runId, message),
       });
+    } finally {
+      if (this.running.get(params.runId) === controller) this.running.delete(params.runId);
+    }
+  }
+
+  /**
+   * "Summarize Today's Journal": the day's journal condensed by the client's model (a summary
+   * needs a model: the offline rules extractor has none to offer).
+   */
+  async summarizeJournal(params: JournalSummarizeRequest.Params): Promise<JournalSummarizeRequest.Result> {
+    if (params.provider.offline) throw new Error(`summarizing the journal needs a model; ${params.provider.label} has none (choose a provider in lore.provider)`);
+    const controller = new AbortController();
+    this.running.get(params.runId)?.abort();
+    this.running.set(params.runId, controller);
+    try {
+      const provider = clientProvider(params.runId, params.provider, this.hooks);
+      const result = await summarizeJournal(this.paths, params.date, provider, { timeoutMs: params.timeoutMs, signal: controller.signal });
+      const base = { date: params.date, file: journalPath(this.paths, params.date) };
+      if (!result) return base;
+      return { ...base, summary: result.summary, ...(result.model ? { model: result.model } : {}), ...(result.history?.warning ? { warning: result.history.warning } : {}) };
     } finally {
       if (this.running.get(params.runId) === controller) this.running.delete(params.runId);
     }

@@ -544,6 +544,33 @@ export namespace HarvestUndoRequest {
 }
 lazyType(HarvestUndoRequest, 'request');
 
+/**
+ * Client → server: summarize a day's journal with the client's provider (core's summarizeJournal
+ * in the server; the model call comes back as `lore/providerGenerate` under `runId`, and
+ * `lore/harvestCancel` with that id stops it). `summary` is absent when the day has no journal.
+ */
+export namespace JournalSummarizeRequest {
+  export const method = 'lore/journalSummarize' as const;
+  export interface Params {
+    runId: string;
+    /** YYYY-MM-DD (UTC, like the journal's days). */
+    date: string;
+    provider: { name: string; label: string; offline: boolean };
+    timeoutMs?: number;
+  }
+  export interface Result {
+    date: string;
+    /** Absolute path of the day's journal. */
+    file: string;
+    summary?: string[];
+    model?: string;
+    /** What the store's git history said (the summary is written either way). */
+    warning?: string;
+  }
+  export declare const type: RequestType<Params, Result, ProviderFailure>;
+}
+lazyType(JournalSummarizeRequest, 'request');
+
 /** Client → server: stop a running harvest (the progress notification's Cancel). */
 export namespace HarvestCancelNotification {
   export const method = 'lore/harvestCancel' as const;

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { ResponseError } from 'vscode-languageserver-protocol/node';
 import { planItems, withoutItems } from '../../src/core/harvest/planSelection';
 import { createProvider } from '../../src/core/providers/providerRegistry';
-import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, ProviderGenerateRequest, type ProviderFailure } from '../../src/shared/protocol';
+import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../src/shared/protocol';
 import { REPO_ROOT } from '../helpers/paths';
 import { snapshotTree } from '../helpers/cli';
 import type { LspTestClient } from './lspClient';
@@ -103,6 +103,28 @@ describe('language server: the harvest runs in the server, the model on the clie
     assert.equal(report.cancelled, true);
     assert.ok(cancelledCall, 'the in-flight model call was cancelled');
     assert.deepEqual(knowledge(), before);
+  });
+
+  it("Summarize Today's Journal: the server writes the summary the client's model gave into the day's journal; a day without a journal and an offline provider are refused", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const summarize = (date: string, provider = CLIENT_PROVIDER) => client.connection.sendRequest(JournalSummarizeRequest.type, { runId: 'j1', date, provider });
+    const none = await summarize('2001-01-01');
+    assert.equal(none.summary, undefined);
+    assert.equal(calls.length, 0, 'no journal, no model call');
+    const applied = await run('apply');
+    assert.ok(applied.applied);
+    const journal = path.join(w.paths.root, 'journal', `${today}.md`);
+    assert.ok(fs.existsSync(journal));
+    calls = [];
+    answer = async () => ({ text: '# Summary\n- the day settled the context layers.', model: 'client-model-1' });
+    const result = await summarize(today);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].runId, 'j1');
+    assert.equal(calls[0].request.task, 'summarize');
+    assert.match(calls[0].request.content, /^---\ntype: journal\n[\s\S]*### Decisions\n- /, 'the model reads the journal');
+    assert.deepEqual(result, { date: today, file: journal, summary: ['Summary', '- the day settled the context layers.'], model: 'client-model-1' });
+    assert.match(fs.readFileSync(journal, 'utf8'), /\n## Summary\n\nSummary\n- the day settled the context layers\.\n\n## /);
+    await assert.rejects(summarize(today, { name: 'rules', label: 'rules', offline: true }), /needs a model/);
   });
 
   it('a provider failure on the client is classified in the server as it would be in process', async () => {

@@ -15,8 +15,9 @@ import { historyText, reportHistory } from '../historyText';
 
 export const HISTORY_HELP = `lore history ID [--root DIR] [--json]   when an item was learned (commit, conversation) and every change since, from git`;
 export const JOURNAL_HELP = `lore journal [--date YYYY-MM-DD] [--summarize [--provider P] [--model M] [--base-url URL]] [--root DIR] [--json]
-The day's journal (journal/YYYY-MM-DD.md, default today, UTC): what each harvest learned, by
-conversation and category. --summarize has the model write a short summary into it.`;
+The day's journal (journal/YYYY-MM-DD.md, default today, UTC): what the day taught the store
+(harvests, review accepts, agents' direct writes, notes), by source and category. --summarize
+has the model write a short summary into it.`;
 export const COMMIT_HELP = `lore commit [--root DIR] [--json]   commit the store's changes to git now (what interval mode holds back)`;
 
 /** The history as lines: the conversation, then each commit, oldest first. */
@@ -70,7 +71,7 @@ export async function journalCommand(argv: string[], io: Output): Promise<number
   if (!JOURNAL_DATE.test(date)) throw new UsageError('--date takes a day as YYYY-MM-DD');
   const journal = readJournal(paths, date);
   if (!journal || journalEntries(journal).length === 0) {
-    io.err(`no journal for ${date} (${journalFile(date)}): nothing was harvested that day`);
+    io.err(`no journal for ${date} (${journalFile(date)}): nothing was learned that day`);
     return values.summarize ? EXIT_FAILED : EXIT_OK;
   }
   if (!values.summarize) {

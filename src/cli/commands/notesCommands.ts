@@ -2,10 +2,9 @@
  * `lore notes PATH` shows a file's notes (healing the key after an inode change),
  * `lore notes --heal` checks every note file, `lore note PATH TEXT` adds a note by hand.
  */
-import { noteLine } from '../../core/knowledge/itemLines';
-import { toIsoDate } from '../../core/knowledge/provenance';
+import { addManualNote } from '../../core/knowledge/manualNote';
 import { redactSecrets } from '../../core/safety/redact';
-import { addNotesToFile, findNotesForFile, healNotes, resolveNoteTarget } from '../../core/store/fileNotes';
+import { findNotesForFile, healNotes, resolveNoteTarget } from '../../core/store/fileNotes';
 import { regenerateDigest } from '../../core/store/digest';
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import { acquireStoreLock } from '../../core/store/storeLock';
@@ -72,13 +71,8 @@ export async function noteCommand(argv: string[], io: Output): Promise<number> {
     io.err(`cannot attach a note to ${printable(target)}: ${printable(resolved.reason)} (workspace: ${paths.workspace})`);
     return EXIT_FAILED;
   }
-  const lock = await acquireStoreLock(paths.root);
-  try {
-    const file = addNotesToFile(paths, resolved, [noteLine(text, { source: 'manual', date: toIsoDate(new Date()) })]);
-    io.out(values.json ? JSON.stringify({ noteFile: file, path: resolved.relative }) : `noted ${printable(resolved.relative)} in ${printable(storeRelative(paths, file))}`);
-    reportHistory(io, await recordStoreChange(paths, { type: 'memory', subject: `note on ${resolved.relative}`, body: ['Source: manual'] }));
-  } finally {
-    lock.release();
-  }
+  const { noteFile: file, history } = await addManualNote(paths, resolved, text);
+  io.out(values.json ? JSON.stringify({ noteFile: file, path: resolved.relative }) : `noted ${printable(resolved.relative)} in ${printable(storeRelative(paths, file))}`);
+  reportHistory(io, history);
   return EXIT_OK;
 }

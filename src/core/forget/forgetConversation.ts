@@ -31,7 +31,7 @@ import { isInside, resolveInStore, storeRelative, type StorePaths } from '../sto
 import { editStoreFile, readTextLossless } from '../store/storeText';
 import { storedTranscriptSha } from '../store/transcriptFiles';
 import { forgottenConversationAt, withForgottenConversation, withForgottenItems } from '../store/tombstones';
-import { undoDir } from '../store/undoRecord';
+import { readUndoRecord, undoDir, undoRecordFile } from '../store/undoRecord';
 import { listNames, walkTree } from '../util/walkTree';
 import { purgeStoreIndex } from './forgetIndex';
 import { parseProvenance } from '../knowledge/provenance';
@@ -151,8 +151,19 @@ export function planForget(paths: StorePaths, id: string, ledger: Ledger = readL
       if (entry.isFile() && holdsAny(full, needles)) add(full, 'undo record');
     },
   });
+  // The record itself names the journal entries the apply added, with their text.
+  if (undoJournalNames(paths, id)) add(undoRecordFile(paths), 'undo record');
   plan.files = [...files].map(([file, kind]) => ({ file, kind })).sort((a, b) => a.file.localeCompare(b.file));
   return plan;
+}
+
+/** Whether the undo record lists journal entries of conversation `id` (an unreadable record: no). */
+function undoJournalNames(paths: StorePaths, id: string): boolean {
+  try {
+    return readUndoRecord(paths)?.files.some((f) => f.journalAdded?.some((e) => e.source === id)) ?? false;
+  } catch {
+    return false;
+  }
 }
 
 /** Store-relative journal files with a section of conversation `id`. */

@@ -17,13 +17,13 @@ import { ensureStoreLayout } from '../store/initStore';
 import { serializeLedger, writeLedger } from '../store/ledger';
 import { acquireStoreLock, type StoreLock } from '../store/storeLock';
 import { replaceTextGuarded, type TextEdit } from '../store/storeText';
-import { beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply } from '../store/undoRecord';
+import { beforeCopy, beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply, type UndoRecord } from '../store/undoRecord';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import { writeTranscriptsOnce } from '../store/transcriptFiles';
 import { readQueuedSessions } from '../hooks/hookCapture';
 import { crashPoint } from '../util/crashPoints';
 import { toIsoDate } from '../knowledge/provenance';
-import { JOURNAL_DIR, journalFile, mergeEntries, parseJournal, renderJournal } from '../journal/journalFile';
+import { JOURNAL_DIR, journalEntries, journalFile, mergeEntries, parseJournal, renderJournal, type JournalEntry } from '../journal/journalFile';
 import { planJournalEntries } from '../journal/planJournal';
 import { editStoreFile } from '../store/storeText';
 import { encodeLossless } from '../util/losslessText';
@@ -100,6 +100,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
     const file = resolveInStore(paths, journal);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const day = path.basename(journal, '.md');
+    if (undo) noteJournalAdded(paths, undo, journal, learned);
     if (!editStoreFile(file, (current) => renderJournal(mergeEntries(parseJournal(day, current), learned)))) journal = undefined;
   }
 
@@ -169,6 +170,19 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   if (journal) result.written.push(journal); // Reported after the knowledge it derives from.
   if (undo) finishUndoRecord(paths, undo);
   return result;
+}
+
+/**
+ * Tells the undo record which entries this apply adds to the day's journal (those the journal
+ * did not hold before it, judged on the record's copy so a re-run after a crash says the same).
+ */
+function noteJournalAdded(paths: StorePaths, undo: UndoRecord, journal: string, learned: readonly JournalEntry[]): void {
+  const index = undo.files.findIndex((f) => f.file === journal);
+  if (index < 0) return;
+  const entry = undo.files[index];
+  const before = entry.before === null ? undefined : fs.readFileSync(beforeCopy(paths, index, journal), 'utf8');
+  const prior = new Set(journalEntries(parseJournal(path.basename(journal, '.md'), before)).map((e) => JSON.stringify([e.source, e.category, e.text])));
+  entry.journalAdded = learned.filter((e) => !prior.has(JSON.stringify([e.source, e.category, e.text])));
 }
 
 function changesSomething(paths: StorePaths, plan: HarvestPlan): boolean {

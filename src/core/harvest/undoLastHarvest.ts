@@ -23,6 +23,8 @@ import { printable } from '../util/format';
 import { sha256Hash } from '../util/sha256';
 import { lockStoreForApply } from './applyPlan';
 import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
+import { parseJournal, removeEntries, renderJournal, type JournalEntry } from '../journal/journalFile';
+import { editStoreFile } from '../store/storeText';
 
 export type UndoOutcome =
   /** The store is back as it was before the last apply. */
@@ -86,7 +88,7 @@ export async function undoLastHarvest(paths: StorePaths, options: UndoOptions = 
 function editedSinceApply(paths: StorePaths, record: UndoRecord): string[] {
   const edited: string[] = [];
   for (const f of record.files) {
-    if (f.restoreIfMissing) continue;
+    if (f.restoreIfMissing || f.journalAdded) continue; // A journal is merged back, never refused over.
     const now = fileSha(resolveInStore(paths, f.file));
     if (now !== f.after && now !== f.before) edited.push(f.file);
   }
@@ -125,7 +127,10 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
   for (const [index, f] of files) {
     const full = resolveInStore(paths, f.file);
     if (fileSha(full) === f.before) continue;
-    if (f.restoreIfMissing) {
+    if (f.journalAdded && fileSha(full) !== f.after) {
+      // Written to since the apply (a review accept, a note, an agent): only the apply's entries go.
+      takeOutOfJournal(full, f.file, f.journalAdded, f.before === null);
+    } else if (f.restoreIfMissing) {
       if (f.before === null || fs.existsSync(full)) continue; // A hook's newer entry wins.
       writeFileAtomic(full, fs.readFileSync(beforeCopy(paths, index, f.file)));
     } else if (f.before === null) {
@@ -152,6 +157,28 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
   }
   clearUndo(paths);
   return { restored, removed, returned };
+}
+
+/**
+ * The journal of a day without an undone apply's entries; its model summary goes too, as it may
+ * have been written from them among others. A day left empty that had no journal before the
+ * apply has none again.
+ */
+function takeOutOfJournal(full: string, file: string, added: JournalEntry[], createdByApply: boolean): void {
+  const date = path.basename(file, '.md');
+  let gone = false;
+  editStoreFile(full, (current) => {
+    if (current === undefined) return undefined;
+    const journal = parseJournal(date, current);
+    if (!removeEntries(journal, added)) return undefined;
+    journal.summary = [];
+    gone = createdByApply && journal.sources.size === 0;
+    return renderJournal(journal);
+  });
+  if (gone) {
+    fs.rmSync(full, { force: true });
+    fsyncDirectory(path.dirname(full));
+  }
 }
 
 /** Day, month and year folders the apply created for its transcripts go with them. */

@@ -106,3 +106,39 @@ function conversationOf(paths: StorePaths, item: LocatedItem): ItemHistory['conv
   const transcript = target.kind === 'transcript' ? path.relative(paths.root, target.file).split(path.sep).join('/') : undefined;
   return { source, date, ...(transcript ? { transcript } : {}) };
 }
+
+/** Characters of a commit subject a summary keeps (subjects can be a person's own long messages). */
+const SUBJECT_CHARS = 200;
+
+/** When an item was learned, in short: what the hover and MCP get_item show. */
+export interface LearnedSummary {
+  /** The commit that added it (undefined: not committed yet). */
+  added?: { commit: string; date: string; subject: string };
+  /** The conversation its provenance names. */
+  conversation?: string;
+  /** Its stored transcript, store-relative. */
+  transcript?: string;
+  /** Commits that changed it since, and the last of them. */
+  changes: number;
+  lastChange?: { commit: string; date: string; subject: string };
+  /** Its line as it stands is not committed yet. */
+  uncommitted: boolean;
+}
+
+function short(event: ItemHistoryEvent): { commit: string; date: string; subject: string } {
+  return { commit: event.commit, date: event.date, subject: event.subject.length > SUBJECT_CHARS ? `${event.subject.slice(0, SUBJECT_CHARS)}…` : event.subject };
+}
+
+/** The summary of a history (undefined without git: there is nothing to tell). */
+export function learnedSummary(history: ItemHistory): LearnedSummary | undefined {
+  if (!history.git) return undefined;
+  const [added, ...changes] = history.events;
+  return {
+    ...(added ? { added: short(added) } : {}),
+    ...(history.conversation ? { conversation: history.conversation.source } : {}),
+    ...(history.conversation?.transcript ? { transcript: history.conversation.transcript } : {}),
+    changes: changes.length,
+    ...(changes.length ? { lastChange: short(changes[changes.length - 1]) } : {}),
+    uncommitted: history.uncommitted,
+  };
+}

@@ -94,6 +94,25 @@ export function mergeEntries(journal: Journal, entries: readonly JournalEntry[])
   return journal;
 }
 
+/**
+ * Takes entries out (an undone apply's): their bullets go, and a category or source left empty
+ * goes with them. Returns whether anything was taken out.
+ */
+export function removeEntries(journal: Journal, entries: readonly JournalEntry[]): boolean {
+  let removed = false;
+  for (const entry of entries) {
+    const categories = journal.sources.get(entry.source);
+    const bullets = categories?.get(entry.category);
+    const at = bullets?.indexOf(`- ${entry.text}`) ?? -1;
+    if (!categories || !bullets || at < 0) continue;
+    bullets.splice(at, 1);
+    removed = true;
+    if (bullets.length === 0) categories.delete(entry.category);
+    if (categories.size === 0) journal.sources.delete(entry.source);
+  }
+  return removed;
+}
+
 /** The journal's text: frontmatter (type, date, sessions), title, summary, sources. */
 export function renderJournal(journal: Journal): string {
   const sources = [...journal.sources.keys()];

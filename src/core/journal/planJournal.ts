@@ -1,20 +1,14 @@
 /**
  * What a harvest plan teaches, as journal entries: the item lines each change really adds
  * (lines already in the file are not new), by the conversation their provenance names and the
- * category they go to. Items held for review are not learned yet and are left out.
+ * category they go to. Items held for review are not learned yet and are left out (their accept
+ * journals them, journalLearned.ts). lore tidy's edits (merges, supersessions) add nothing here.
  */
-import * as path from 'node:path';
-import { CATEGORY_FILES, type CategoryFileKey } from '../knowledge/categories';
 import { freshItemLines } from '../knowledge/categoryFile';
-import { parseProvenance, stripProvenance } from '../knowledge/provenance';
 import type { HarvestPlan } from '../harvest/plan';
 import { parseNoteFile } from '../store/noteFile';
 import type { JournalEntry } from './journalFile';
-
-function entryOf(line: string, category: string): JournalEntry {
-  const source = parseProvenance(line)?.source ?? 'unknown';
-  return { source, category, text: stripProvenance(line).replace(/^\s*[-*]\s+/, '').trim() };
-}
+import { journalCategory, journalEntryOf as entryOf } from './journalLearned';
 
 /** The journal entries of a plan, in the order its changes write them. */
 export function planJournalEntries(plan: HarvestPlan): JournalEntry[] {
@@ -23,8 +17,7 @@ export function planJournalEntries(plan: HarvestPlan): JournalEntry[] {
     const edit = change.edit;
     if (!edit) continue;
     if (edit.kind === 'append') {
-      const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === change.file);
-      const category = key ? CATEGORY_FILES[key].title : path.basename(change.file, '.md');
+      const category = journalCategory({ file: change.file });
       for (const line of freshItemLines(change.before, edit.lines)) entries.push(entryOf(line, category));
     } else if (edit.kind === 'tasks') {
       const open = freshItemLines(change.before, edit.open);
@@ -32,7 +25,7 @@ export function planJournalEntries(plan: HarvestPlan): JournalEntry[] {
       for (const line of freshItemLines(change.before, edit.done).filter((l) => !open.includes(l))) entries.push(entryOf(line, 'Done tasks'));
     } else if (edit.kind === 'notes') {
       const body = change.before === undefined ? undefined : parseNoteFile(change.before).body;
-      for (const line of freshItemLines(body, edit.lines)) entries.push(entryOf(line, `Notes on ${edit.meta.path.replace(/\s+/g, ' ')}`));
+      for (const line of freshItemLines(body, edit.lines)) entries.push(entryOf(line, journalCategory({ file: change.file, notedPath: edit.meta.path })));
     }
   }
   return entries;

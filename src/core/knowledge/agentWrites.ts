@@ -18,6 +18,7 @@ import { loadStoreConfig, type AgentWritesMode } from '../store/storeConfig';
 import { sleepSync } from '../store/fileVersion';
 import { acquireStoreLock } from '../store/storeLock';
 import { recordStoreChange, type HistoryOutcome, type StoreChange } from '../history/storeHistory';
+import { journalCategory, journalEntryOf, journalLearned } from '../journal/journalLearned';
 import { readTextLossless, editStoreFile } from '../store/storeText';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import { applyPlanEdit } from '../harvest/planEdits';
@@ -215,16 +216,21 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
     if (freshItemLines(readTextLossless(abs), [line]).length === 0) return { status: 'unchanged', ...base, reason: 'already recorded' };
     const queued = queueUnlessDirect(paths, mode, target, line, { op: 'remember' }, true);
     if (queued) return { ...queued, ...base };
+    // Written directly: what it teaches goes into the day's journal, from this agent.
+    const journal = () => journalLearned(paths, [journalEntryOf(line, journalCategory(target), context.source)], context.today);
     if (request.kind === 'note') {
       const note = resolveNoteTarget(paths, request.path ?? '');
       if (note.kind === 'orphan') return { status: 'refused', reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${note.reason}` };
-      return { status: 'recorded', ...base, file: storeRelative(paths, addNotesToFile(paths, note, [line])) };
+      const written = storeRelative(paths, addNotesToFile(paths, note, [line]));
+      journal();
+      return { status: 'recorded', ...base, file: written };
     }
     const key = (Object.keys(CATEGORY_FILES) as Array<keyof typeof CATEGORY_FILES>).find((k) => CATEGORY_FILES[k].file === file)!;
     const edit = key === 'tasks'
       ? { kind: 'tasks' as const, open: target.section === 'open' ? [line] : [], done: target.section === 'done' ? [line] : [] }
       : { kind: 'append' as const, title: CATEGORY_FILES[key].title, lines: [line] };
     editStoreFile(abs, (before) => applyPlanEdit(edit, before));
+    journal();
     refreshDigest(paths);
     return { status: 'recorded', ...base };
   });
@@ -303,6 +309,11 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
       : { op: request.op, id, file: item.file };
     const outcome = applyItemChange(paths, change);
     if (!outcome.applied) return { status: 'not-found', ...base, reason: outcome.reason };
+    // New text (update, supersede) and a task done are learned; a forget teaches nothing.
+    if (request.op !== 'forget') {
+      const category = request.op === 'done' ? journalCategory({ file: item.file, section: 'done' }) : journalCategory(target);
+      journalLearned(paths, [journalEntryOf(line, category, context.source)], context.today);
+    }
     refreshDigest(paths);
     return { status: 'recorded', ...base };
   });

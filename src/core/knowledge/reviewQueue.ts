@@ -18,6 +18,7 @@ import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../store/fileN
 import { loadStoreConfig } from '../store/storeConfig';
 import { acquireStoreLock } from '../store/storeLock';
 import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
+import { journalCategory, journalEntryOf, journalLearned } from '../journal/journalLearned';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import type { PlanChange } from '../harvest/plan';
 import { CATEGORY_FILES, type CategoryFileKey } from './categories';
@@ -317,6 +318,11 @@ export async function decideReview(paths: StorePaths, decision: ReviewDecision, 
       // What failed stays queued, for the person to reject or to retry once the item is back.
       queued = queued.filter((i) => !result.failed.some((f) => f.item === i));
       result.decided = wanted.filter((i) => !result.failed.some((f) => f.item === i));
+      // What a queued item teaches goes into the day's journal, from the source its line names
+      // (an agent's client:session, a conversation). An in-place item was in its file already.
+      const learned = result.decided.filter((i) => i.where === 'queue' && i.pending?.op !== 'forget');
+      const journal = journalLearned(paths, learned.map((i) => journalEntryOf(i.line, journalCategory(i.pending?.op === 'done' ? { file: i.target.file, section: 'done' } : i.target))));
+      if (journal) result.written.push(journal);
     } else result.written.push(...removeInPlace(paths, inPlace));
 
     const reviewChanged = editStoreFile(reviewPath(paths), (current) => {

@@ -55,6 +55,11 @@ export function undoDir(paths: StorePaths): string {
   return path.join(paths.root, UNDO_DIR);
 }
 
+/** The record file itself. */
+export function undoRecordFile(paths: StorePaths): string {
+  return path.join(undoDir(paths), RECORD);
+}
+
 /** sha256 of a file's bytes, null when it does not exist. */
 export function fileSha(file: string): string | null {
   let bytes: Buffer;

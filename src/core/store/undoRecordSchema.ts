@@ -16,6 +16,12 @@ const undoFileSchema = z.object({
    * again at any time, so undo only puts it back when it is missing and never refuses over it.
    */
   restoreIfMissing: z.boolean().optional(),
+  /**
+   * A day's journal: the entries the apply added to it. Other writers (a review accept, a note)
+   * add to the same day after it, so undo takes these out of the file as it is then instead of
+   * restoring its bytes, and never refuses over it.
+   */
+  journalAdded: z.array(z.object({ source: z.string(), category: z.string(), text: z.string() })).optional(),
 });
 
 const undoReclaimSchema = z.object({

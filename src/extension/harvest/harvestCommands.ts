@@ -20,6 +20,7 @@ import type { AgentCaches } from '../cache/agentCaches';
 import type { HarvestController } from './harvestController';
 import { applyWhenNoSessionIsWarm, DeferredApply, planCacheCost } from './harvestCacheCost';
 import { chooseHarvestItemsCommand } from './chooseHarvestItems';
+import { summarizeJournalCommand } from './summarizeJournalCommand';
 import { undoLastHarvestCommand } from './undoHarvestCommand';
 
 const log = logger('harvest');
@@ -172,6 +173,8 @@ export function registerHarvestCommands(
     })),
     vscode.commands.registerCommand('lore.discardHarvest', () => harvest.discard()),
     vscode.commands.registerCommand('lore.undoHarvest', () => undoLastHarvestCommand(harvest)),
+    // The editor title passes the journal file's URI: only its day is taken from it.
+    vscode.commands.registerCommand('lore.summarizeJournal', (uri?: unknown) => summarizeJournalCommand(context, store, harvest, uri)),
     vscode.commands.registerCommand('lore.chooseHarvestItems', () => chooseHarvestItemsCommand(store, harvest)),
     vscode.commands.registerCommand('lore.cancelHarvest', () => harvest.cancel()),
     vscode.commands.registerCommand('lore.reviewHarvest', () => runCommand('Review Harvest Changes', async () => {

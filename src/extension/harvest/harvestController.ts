@@ -14,6 +14,7 @@ import type { Provider } from '../../core/providers/provider';
 import { logger } from '../log';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
+import type { JournalSummarizeRequest } from '../../shared/protocol';
 import type { HarvestRunOptions, HarvestServer } from './harvestServer';
 import { PlanDocumentProvider, toPlanUri } from './planDocuments';
 
@@ -142,6 +143,11 @@ export class HarvestController implements vscode.Disposable {
     this.pendingHarvest = { ...pending, report: { ...pending.report, plan, conversations: plan.outcomes } };
     this.documents.setPlan(plan);
     this.emitter.fire();
+  }
+
+  /** Has `provider` summarize the journal of `date` (in the server; the model is called here). */
+  summarizeJournal(provider: Provider, date: string, signal?: AbortSignal): Promise<JournalSummarizeRequest.Result> {
+    return this.server.summarizeJournal(provider, date, { timeoutMs: readSettings().timeoutSeconds * 1000, signal });
   }
 
   /** Puts the store back as it was before the last apply ("Undo Last Harvest"), or says why not. */

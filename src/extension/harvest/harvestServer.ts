@@ -2,7 +2,8 @@
  * The client side of the harvest in the language server (src/server/serverHarvest.ts): sends
  * `lore/harvestRun` and `lore/harvestApply`, answers the server's `lore/providerGenerate` with
  * the run's provider (VS Code's language models and the secret keys live here), forwards
- * `lore/harvestProgress` to the run's progress and cancellation as `lore/harvestCancel`. The
+ * `lore/harvestProgress` to the run's progress and cancellation as `lore/harvestCancel`; the
+ * journal's summary (`lore/journalSummarize`) is a run of the same kind. The
  * importers, the plan and the writes stay out of the extension host.
  */
 import type * as vscode from 'vscode';
@@ -10,7 +11,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { HarvestReport } from '../../core/harvest/runHarvest';
 import { ProviderError, type Provider } from '../../core/providers/provider';
 import type { UndoOutcome } from '../../core/harvest/undoLastHarvest';
-import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
+import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import type { NotesClient } from '../notes/notesClient';
 
@@ -25,6 +26,10 @@ interface ClientRun {
 export type HarvestRunOptions = Pick<HarvestRunRequest.Params, 'mode' | 'reclaim' | 'transcripts' | 'digestEnabled' | 'privateMarkers' | 'timeoutMs'>;
 
 let nextRun = 0;
+
+function describe(provider: Provider): HarvestRunRequest.Params['provider'] {
+  return { name: provider.name, label: provider.label, offline: provider.offline };
+}
 
 export class HarvestServer extends Disposable {
   private readonly runs = new Map<string, ClientRun>();
@@ -82,6 +87,20 @@ export class HarvestServer extends Disposable {
 
   /** Runs a harvest in the server with `provider`; `signal` cancels it (the report then says `cancelled`). */
   async run(provider: Provider, sources: string[], options: HarvestRunOptions, signal?: AbortSignal, progress?: (message: string) => void): Promise<HarvestReport> {
+    return this.withRun(provider, signal, progress, (client, runId) => {
+      const params: HarvestRunRequest.Params = { runId, sources, provider: describe(provider), ...options };
+      return client.sendRequest(HarvestRunRequest.type, params);
+    });
+  }
+
+  /** Summarizes the journal of `date` in the server, the model called here with `provider`; `signal` cancels it. */
+  async summarizeJournal(provider: Provider, date: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<JournalSummarizeRequest.Result> {
+    return this.withRun(provider, options.signal, undefined, (client, runId) =>
+      client.sendRequest(JournalSummarizeRequest.type, { runId, date, provider: describe(provider), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }));
+  }
+
+  /** A request under a new run id whose model calls come back here to `provider`, cancelled with `signal`. */
+  private async withRun<T>(provider: Provider, signal: AbortSignal | undefined, progress: ((message: string) => void) | undefined, send: (client: LanguageClient, runId: string) => Promise<T>): Promise<T> {
     const client = await this.client();
     const runId = `run-${++nextRun}-${Date.now()}`;
     const controller = new AbortController();
@@ -93,8 +112,7 @@ export class HarvestServer extends Disposable {
     signal?.addEventListener('abort', cancel, { once: true });
     this.runs.set(runId, { provider, signal: controller.signal, progress });
     try {
-      const params: HarvestRunRequest.Params = { runId, sources, provider: { name: provider.name, label: provider.label, offline: provider.offline }, ...options };
-      return await client.sendRequest(HarvestRunRequest.type, params);
+      return await send(client, runId);
     } finally {
       signal?.removeEventListener('abort', cancel);
       this.runs.delete(runId);

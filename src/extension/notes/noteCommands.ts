@@ -4,13 +4,9 @@
  * note file, edit, delete, mark still valid).
  */
 import * as vscode from 'vscode';
-import { noteLine } from '../../core/knowledge/itemLines';
-import { toIsoDate } from '../../core/knowledge/provenance';
+import { addManualNote as addNote } from '../../core/knowledge/manualNote';
 import { provenanceTarget } from '../../core/knowledge/provenanceTarget';
-import { redactSecrets } from '../../core/safety/redact';
-import { addNotesToFile, resolveNoteTarget } from '../../core/store/fileNotes';
-import { acquireStoreLock } from '../../core/store/storeLock';
-import { recordStoreChange } from '../../core/history/storeHistory';
+import { resolveNoteTarget } from '../../core/store/fileNotes';
 import {
   DeleteNoteRequest, LoreCommands, MarkNotesValidRequest,
   type DeleteNoteArgs, type EditNotesArgs, type MarkNotesValidArgs, type OpenNoteFileArgs, type OpenProvenanceArgs,
@@ -37,19 +33,12 @@ function noteTarget(store: StoreService, file: vscode.Uri): Extract<ReturnType<t
 
 /**
  * Adds a note with `[from: manual, today]` to a workspace file (creating the store if needed),
- * redacted, under the store lock; returns the note file. The API behind Add Note to This File.
+ * redacted, under the store lock, journaled for the day (core/knowledge/manualNote.ts); returns
+ * the note file. The API behind Add Note to This File.
  */
 export async function addManualNote(store: StoreService, file: vscode.Uri, text: string): Promise<string> {
   if (!store.exists) await vscode.commands.executeCommand('lore.initStore');
-  const target = noteTarget(store, file);
-  const lock = await acquireStoreLock(store.paths.root);
-  try {
-    const noteFile = addNotesToFile(store.paths, target, [noteLine(redactSecrets(text.trim()), { source: 'manual', date: toIsoDate(new Date()) })]);
-    await recordStoreChange(store.paths, { type: 'memory', subject: `note on ${target.relative}`, body: ['Source: manual'] });
-    return noteFile;
-  } finally {
-    lock.release();
-  }
+  return (await addNote(store.paths, noteTarget(store, file), text)).noteFile;
 }
 
 export function registerNoteCommands(store: StoreService, notes: NotesClient): vscode.Disposable[] {

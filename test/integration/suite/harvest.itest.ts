@@ -107,6 +107,25 @@ describe('Lore harvest in VS Code', function () {
     }
   });
 
+  it("Summarize Today's Journal: the configured provider's summary goes into today's journal, which opens", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const journal = path.join(root, 'journal', `${today}.md`);
+    assert.ok(fs.existsSync(journal), 'the harvests above wrote today\'s journal');
+    const stub = await startStub('openai', [{ reply: '- The stub summarized the day.' }]);
+    try {
+      await useProvider('openai', stub.baseUrl);
+      await vscode.commands.executeCommand('lore.summarizeJournal');
+      assert.equal(stub.requests.length, 1);
+      assert.match(stub.requests[0].prompt.user, /# Journal \d{4}-\d{2}-\d{2}\n\n## itest-/, 'the model read the journal');
+      assert.match(fs.readFileSync(journal, 'utf8'), /\n## Summary\n\n- The stub summarized the day\.\n\n## itest-/);
+      await until('the journal is open', () => vscode.window.activeTextEditor?.document.uri.fsPath === journal);
+    } finally {
+      await stub.close();
+      await useProvider('rules');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('a hand edit of facts.md shows up in the Digest view', async () => {
     const facts = path.join(root, 'facts.md');
     fs.appendFileSync(facts, '- A fact typed by hand in the editor.\n');
