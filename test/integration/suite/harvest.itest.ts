@@ -116,8 +116,11 @@ describe('Lore harvest in VS Code', function () {
       await useProvider('openai', stub.baseUrl);
       await vscode.commands.executeCommand('lore.summarizeJournal');
       assert.equal(stub.requests.length, 1);
-      assert.match(stub.requests[0].prompt.user, /# Journal \d{4}-\d{2}-\d{2}\n\n## itest-/, 'the model read the journal');
-      assert.match(fs.readFileSync(journal, 'utf8'), /\n## Summary\n\n- The stub summarized the day\.\n\n## itest-/);
+      // Other suites may have added to today's journal first (a note by hand, an agent's write): the harvests' sections are in it.
+      assert.match(stub.requests[0].prompt.user, /# Journal \d{4}-\d{2}-\d{2}\n[\s\S]*\n## itest-/, `the model read the journal: ${stub.requests[0].prompt.user.slice(0, 400)}`);
+      const written = fs.readFileSync(journal, 'utf8');
+      assert.match(written, /\n## Summary\n\n- The stub summarized the day\.\n\n## /);
+      assert.match(written, /\n## itest-/);
       await until('the journal is open', () => vscode.window.activeTextEditor?.document.uri.fsPath === journal);
     } finally {
       await stub.close();
