@@ -129,8 +129,16 @@ function readSnapshot(file: string, expectedBytes?: number): Snapshot {
       const after = fs.fstatSync(fd, { bigint: true });
       const atPath = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
       stable = sameVersion(before, after) && after.size === BigInt(bytes.length) && atPath !== undefined && sameVersion(atPath, after);
-      const midSave = expectedBytes !== undefined && bytes.length < expectedBytes && Date.now() - Number(after.mtimeMs) < MID_SAVE_WINDOW_MS;
-      if (stable && midSave && Date.now() - started < 4 * MID_SAVE_WINDOW_MS) stable = false;
+      // Smaller than the caller last saw and written moments ago: probably an editor's save caught
+      // between its truncate and its write. Never taken as the version to edit while that holds (an
+      // editor saving every few ms would otherwise, after a while, have its file replaced by a
+      // fragment plus Lore's lines); a file that never holds still ends in FileBusyError, nothing lost.
+      // Without an expected size (merging set-aside bytes back, a file Lore did not plan against), an
+      // empty file written moments ago is the mid-save case: taken as the version, it made the set-aside
+      // (older) bytes the whole file, and every line saved since was lost.
+      const floor = expectedBytes ?? 1;
+      const midSave = bytes.length < floor && Date.now() - Number(after.mtimeMs) < MID_SAVE_WINDOW_MS;
+      if (midSave) stable = false;
       snapshot = { fd, bytes, stat: after };
     } catch (error) {
       closeQuietly(fd);
