@@ -28,7 +28,7 @@ export default tseslint.config(
   },
   {
     // LSP request and notification types follow the protocol's own namespace convention.
-    files: ['src/shared/protocol.ts'],
+    files: ['src/shared/*Protocol.ts', 'src/shared/protocol.ts'],
     rules: { '@typescript-eslint/no-namespace': 'off' },
   },
   {

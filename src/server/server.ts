@@ -46,29 +46,22 @@ import {
   RecallRequest,
   PlanRememberRequest,
   RememberRequest,
-  PlanForgetRequest,
-  ForgetConversationRequest,
   SearchBackendNotification,
   SearchRequest,
   SourcesRequest,
   StoreChangedNotification,
   WatchReplyRequest,
-  TaskTimelineRequest,
-  TaskToolRequest,
-  TasksListRequest,
 } from '../shared/protocol';
-import type { TaskToolName } from '../core/tasks/taskToolInputs';
-import { isWriteTool } from './serverTasks';
 import { cacheReport } from '../core/cache/cacheReport';
 import { SessionCallsCache } from '../core/cache/sessionCalls';
 import { currentHost } from '../core/discovery/host';
 import { planRemember, rememberItem } from '../core/knowledge/rememberItem';
-import { applyForget, planForget } from '../core/forget/forgetConversation';
 import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
 import { ItemHistoryHovers } from './itemHover';
 import { setGitCommitOverride } from '../core/history/storeHistory';
 import { LoreServer } from './loreServer';
+import { registerForgetRequests, registerTaskRequests } from './storeWorkRequests';
 import { ServerHarvest } from './serverHarvest';
 import { storeDocumentKind } from './provenanceLines';
 import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from './storeDocuments';
@@ -251,41 +244,8 @@ connection.onRequest(JournalSummarizeRequest.method, (raw: unknown): Promise<Jou
   return harvestOf().summarizeJournal(params);
 });
 
-// Forgetting a conversation (the Ledger view's Forget This Conversation…): planned and applied here,
-// where the search index lives, so its rows go and the index is purged in the same step.
-
-connection.onRequest(PlanForgetRequest.method, async (raw: unknown): Promise<PlanForgetRequest.Result> => {
-  const { conversation } = checkParams(PlanForgetRequest.method, paramsSchemas.forget, raw);
-  return planForget((await ready()).paths, conversation);
-});
-
-connection.onRequest(ForgetConversationRequest.method, async (raw: unknown): Promise<ForgetConversationRequest.Result> => {
-  const { conversation } = checkParams(ForgetConversationRequest.method, paramsSchemas.forget, raw);
-  const s = await ready();
-  const result = await applyForget(s.paths, conversation, { reindex: () => s.search.purge() });
-  // Note index, lenses and the client's views hear of the changed files as of a watcher's events.
-  for (const file of [...result.written, ...result.removedFiles]) s.fileChanged(path.join(s.paths.root, file));
-  return result;
-});
-
-// Task memory (the lore_task* language model tools and the Tasks view).
-
-connection.onRequest(TaskToolRequest.method, async (raw: unknown): Promise<TaskToolRequest.Result> => {
-  const { tool, input, agentId } = checkParams(TaskToolRequest.method, paramsSchemas.taskTool, raw);
-  const s = await ready();
-  const reply = await s.tasks.call(tool as TaskToolName, input, agentId);
-  // The view refreshes through the same batch as a watcher event.
-  const taskId = reply.structured.task_id;
-  if (isWriteTool(tool) && !reply.isError && typeof taskId === 'string') s.fileChanged(path.join(s.paths.root, 'tasks', `${taskId}.jsonl`));
-  return reply;
-});
-
-connection.onRequest(TasksListRequest.method, async (): Promise<TasksListRequest.Result> => (await ready()).tasks.list());
-
-connection.onRequest(TaskTimelineRequest.method, async (raw: unknown): Promise<TaskTimelineRequest.Result> => {
-  const params = checkParams(TaskTimelineRequest.method, paramsSchemas.taskTimeline, raw);
-  return (await ready()).tasks.timeline(params);
-});
+registerForgetRequests(connection, ready);
+registerTaskRequests(connection, ready);
 
 // Per-file notes on workspace files.
 

@@ -12,32 +12,18 @@
  * They are built on first use (`lazyType`): importing this module loads no LSP library, so the
  * extension host loads the client's libraries (dist/languageClient.js) only when it starts the
  * client, after activation. New messages follow the same pattern (`export declare const type`
- * in the namespace, `lazyType(...)` after it).
+ * in the namespace, `lazyType(...)` after it). The harvest's messages are in harvestProtocol.ts,
+ * per-file notes' in notesProtocol.ts, task memory's in taskProtocol.ts; this module re-exports them.
  */
 import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { CacheReport } from '../core/cache/cacheReport';
-import type { HarvestMode, HarvestReport } from '../core/harvest/runHarvest';
-import type { UndoOutcome } from '../core/harvest/undoLastHarvest';
-import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/providers/provider';
-import type { ReclaimMode } from '../core/store/storeConfig';
 import type { SourcesReport } from '../core/discovery/measureSources';
 import type { ForgetPlan, ForgetResult } from '../core/forget/forgetConversation';
-import type { PrivateMarkers } from '../core/safety/privateSpans';
 import type { RememberInput, RememberPlan, RememberResult } from '../core/knowledge/rememberItem';
 import type { RecallResult } from '../core/search/recall';
 import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/search/searchTypes';
-import type { TaskToolReply } from '../core/tasks/taskReplies';
-import type { TaskListRow } from '../core/tasks/taskRecords';
 
-/** Defines `message.type` as a getter that builds the type object once, when first asked for. */
-function lazyType(message: { readonly method: string }, kind: 'request' | 'notification'): void {
-  let value: unknown;
-  const create = () => {
-    const lsp = require('vscode-languageserver-protocol') as typeof import('vscode-languageserver-protocol');
-    return kind === 'request' ? new lsp.RequestType(message.method) : new lsp.NotificationType(message.method);
-  };
-  Object.defineProperty(message, 'type', { enumerable: true, get: () => (value ??= create()) });
-}
+import { lazyType } from './lazyType';
 
 /** What the client passes as `initializationOptions`. The store may not exist yet. */
 export interface LoreInitializationOptions {
@@ -74,162 +60,6 @@ export const LoreCommands = {
  */
 export const HOVER_ENABLED_COMMANDS: readonly string[] = Object.values(LoreCommands);
 
-/** A provenance marker `[from: source, date]` and where it was found. */
-export interface OpenProvenanceArgs {
-  /** Conversation id (file stem or session id), or `manual`. */
-  source: string;
-  /** `YYYY-MM-DD`. */
-  date: string;
-  /** Absolute path of the note or category file that holds the marker. */
-  noteFile: string;
-  /** 0-based line of the marker in `noteFile`. */
-  line: number;
-}
-
-export interface OpenNoteFileArgs {
-  /** Absolute path of the note file. */
-  noteFile: string;
-  /** 0-based line to reveal. */
-  line?: number;
-}
-
-export interface EditNotesArgs {
-  noteFile: string;
-  /** Absolute path of the file the notes are about. */
-  path: string;
-}
-
-export interface DeleteNoteArgs {
-  noteFile: string;
-  /** 0-based line of the note in the note file. */
-  line: number;
-  /** The note's raw line: the delete is refused when the line no longer reads so. */
-  raw: string;
-}
-
-export interface MarkNotesValidArgs {
-  /** Absolute path of the file whose notes are still valid. */
-  path: string;
-}
-
-/** One note as the server reports it. */
-export interface NoteInfo {
-  /** The note text without list marker and provenance. */
-  text: string;
-  /** The raw first line in the note file. */
-  raw: string;
-  provenance?: { source: string; date: string };
-  /** Every source of a line several conversations taught (`[from: a, d1; b, d2]`), the first (`provenance`) first. */
-  sources?: Array<{ source: string; date: string }>;
-  /** 0-based line in the note file. */
-  line: number;
-  /** Absolute path of the note file. */
-  noteFile: string;
-}
-
-/** How far a file has moved on since its notes were recorded. */
-export interface NoteStaleness {
-  /** `unknown`: no fingerprint recorded (a hand-made note file). */
-  state: 'unchanged' | 'changed' | 'unknown';
-  /**
-   * Fraction (0–1) of distinct lines added or removed since the notes were recorded; only when the
-   * server saw the file's content at the recorded fingerprint (it keeps line hashes in `.index/`).
-   */
-  distance?: number;
-  /**
-   * True when the notes deserve a second look: the file changed a lot (distance ≥ 0.5), or it
-   * changed and the amount is unknown. Lenses then offer "Still valid" (lore.markNotesValid).
-   */
-  stale: boolean;
-}
-
-export interface FileNotes {
-  /** Absolute path of the file. */
-  path: string;
-  noteFile: string;
-  /** The path the note file records (workspace-relative). */
-  recordedPath: string;
-  /** How the note file was found: by device:inode, or re-found by path or content (then healed). */
-  via: 'inode' | 'path' | 'fingerprint';
-  notes: NoteInfo[];
-  staleness: NoteStaleness;
-}
-
-/**
- * Server → client after note files or category files changed on disk (debounced). The client
- * refreshes file decorations (and anything else it shows) for these URIs; `all` means every
- * decoration may have changed (the store appeared, vanished or was rescanned).
- */
-export namespace NotesChangedNotification {
-  export const method = 'lore/notesChanged' as const;
-  export interface Params {
-    uris: string[];
-    all?: boolean;
-  }
-  export declare const type: NotificationType<Params>;
-}
-lazyType(NotesChangedNotification, 'notification');
-
-/** Client → server: forward `vscode.workspace.onDidRenameFiles` (files and folders) so note keys follow at once. */
-export namespace DidRenameFilesRequest {
-  export const method = 'lore/didRenameFiles' as const;
-  export interface Params {
-    /** Absolute file-system paths. */
-    files: Array<{ oldPath: string; newPath: string }>;
-  }
-  export interface Result {
-    /** Note files rewritten or re-keyed. */
-    updated: number;
-  }
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(DidRenameFilesRequest, 'request');
-
-/**
- * Client → server: forward `vscode.workspace.onDidDeleteFiles` (files and folders). The server
- * moves the notes of those paths to facts.md as `path: note` (or re-keys them when the path
- * holds a file again), under the store lock, touching only those note files.
- */
-export namespace DidDeleteFilesRequest {
-  export const method = 'lore/didDeleteFiles' as const;
-  export interface Params {
-    /** Absolute file-system paths. */
-    files: string[];
-  }
-  export interface Result {
-    /** Note files re-keyed because the path holds a file again. */
-    healed: number;
-    /** Note files whose notes moved to facts.md (the client regenerates the digest). */
-    orphaned: number;
-  }
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(DidDeleteFilesRequest, 'request');
-
-/**
- * Client → server: every note file the server's index knows, and how many stored transcripts the
- * store keeps, for the Knowledge view (no note file is parsed, no transcript read for it).
- */
-export namespace NoteFilesRequest {
-  export const method = 'lore/noteFiles' as const;
-  export type Params = Record<string, never>;
-  export interface Result {
-    files: Array<{
-      /** Absolute path of the note file. */
-      file: string;
-      /** The workspace-relative path it is about ('' for a hand-made note file without meta). */
-      path: string;
-      fileId: string;
-      /** How many notes it holds. */
-      count: number;
-    }>;
-    /** The store's transcripts/: how many files and their total size in bytes (absent from an older server). */
-    transcripts?: { count: number; bytes: number };
-  }
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(NoteFilesRequest, 'request');
-
 /**
  * Client → server: the agent sessions on this machine that belong to the workspace, per tool,
  * measured as the harvest's dry run measures them (core/discovery). The work reads other tools'
@@ -264,52 +94,6 @@ export namespace CacheSessionsRequest {
   export declare const type: RequestType<Params, Result, void>;
 }
 lazyType(CacheSessionsRequest, 'request');
-
-/** Client → server: the notes of one file (healing the key when its inode changed), or null. */
-export namespace NotesForFileRequest {
-  export const method = 'lore/notesForFile' as const;
-  export interface Params {
-    path: string;
-  }
-  export declare const type: RequestType<Params, FileNotes | null, void>;
-}
-lazyType(NotesForFileRequest, 'request');
-
-/** Client → server: note counts for explorer badges. Paths without notes are absent from `counts`. */
-export namespace FileDecorationsRequest {
-  export const method = 'lore/fileDecorations' as const;
-  export interface Params {
-    paths: string[];
-  }
-  export interface Result {
-    counts: Record<string, number>;
-  }
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(FileDecorationsRequest, 'request');
-
-/** Client → server: record the file's current size and fingerprint in its note file (under the store lock). */
-export namespace MarkNotesValidRequest {
-  export const method = 'lore/markNotesValid' as const;
-  export type Params = MarkNotesValidArgs;
-  export interface Result {
-    updated: boolean;
-    noteFile?: string;
-  }
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(MarkNotesValidRequest, 'request');
-
-/** Client → server: delete one note line (under the store lock; refused when the line changed). */
-export namespace DeleteNoteRequest {
-  export const method = 'lore/deleteNote' as const;
-  export type Params = DeleteNoteArgs;
-  export interface Result {
-    deleted: boolean;
-  }
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(DeleteNoteRequest, 'request');
 
 /**
  * Server → client after files in the store changed on disk (one debounced batch of the file
@@ -495,204 +279,6 @@ export namespace SearchBackendNotification {
 lazyType(SearchBackendNotification, 'notification');
 
 /**
- * Client → server: a harvest run (dry run, preview, or apply for the scheduled harvest) with
- * core's runHarvest in the server process: scanning, the importers, distillation's parsing, the
- * plan. The model is called back on the client (`lore/providerGenerate`), which holds the
- * provider (VS Code's language models live in the extension host, and the keys in its secret
- * storage). Progress comes as `lore/harvestProgress`; `lore/harvestCancel` stops the run, which
- * then answers with `cancelled: true` and nothing written.
- */
-export namespace HarvestRunRequest {
-  export const method = 'lore/harvestRun' as const;
-  export interface Params {
-    /** Names this run in progress, provider calls and cancellation. */
-    runId: string;
-    mode: HarvestMode;
-    sources: string[];
-    /** The client's provider, as runHarvest reports it; the offline rules extractor runs in the server. */
-    provider: { name: string; label: string; offline: boolean };
-    reclaim?: ReclaimMode;
-    transcripts?: boolean;
-    digestEnabled?: boolean;
-    /** A marker pair around private text besides `<private>` and config.json's (the `lore.privateMarkers` setting). */
-    privateMarkers?: PrivateMarkers;
-    timeoutMs?: number;
-  }
-  export type Result = HarvestReport;
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(HarvestRunRequest, 'request');
-
-/** Client → server: write a previewed plan exactly as shown (core's applyPreviewedHarvest); the report says `stale` when it no longer fits. */
-export namespace HarvestApplyRequest {
-  export const method = 'lore/harvestApply' as const;
-  export interface Params {
-    /** The preview report as the server returned it (its plan is checked like a saved plan file). */
-    report: HarvestReport;
-  }
-  export type Result = HarvestReport;
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(HarvestApplyRequest, 'request');
-
-/** Client → server: put the store back as it was before the last apply (core's undoLastHarvest). */
-export namespace HarvestUndoRequest {
-  export const method = 'lore/harvestUndo' as const;
-  export type Params = Record<string, never>;
-  export type Result = UndoOutcome;
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(HarvestUndoRequest, 'request');
-
-/**
- * Client → server: summarize a day's journal with the client's provider (core's summarizeJournal
- * in the server; the model call comes back as `lore/providerGenerate` under `runId`, and
- * `lore/harvestCancel` with that id stops it). `summary` is absent when the day has no journal.
- */
-export namespace JournalSummarizeRequest {
-  export const method = 'lore/journalSummarize' as const;
-  export interface Params {
-    runId: string;
-    /** YYYY-MM-DD (UTC, like the journal's days). */
-    date: string;
-    provider: { name: string; label: string; offline: boolean };
-    timeoutMs?: number;
-  }
-  export interface Result {
-    date: string;
-    /** Absolute path of the day's journal. */
-    file: string;
-    summary?: string[];
-    model?: string;
-    /** What the store's git history said (the summary is written either way). */
-    warning?: string;
-  }
-  export declare const type: RequestType<Params, Result, ProviderFailure>;
-}
-lazyType(JournalSummarizeRequest, 'request');
-
-/** Client → server: stop a running harvest (the progress notification's Cancel). */
-export namespace HarvestCancelNotification {
-  export const method = 'lore/harvestCancel' as const;
-  export interface Params {
-    runId: string;
-  }
-  export declare const type: NotificationType<Params>;
-}
-lazyType(HarvestCancelNotification, 'notification');
-
-/** Server → client: a harvest run's progress line ("distilling 2/5: …"). */
-export namespace HarvestProgressNotification {
-  export const method = 'lore/harvestProgress' as const;
-  export interface Params {
-    runId: string;
-    message: string;
-  }
-  export declare const type: NotificationType<Params>;
-}
-lazyType(HarvestProgressNotification, 'notification');
-
-/**
- * Server → client: one model call of a harvest run, made with the run's provider on the client.
- * A provider failure comes back as an error whose `data` is {@link ProviderFailure}, so the
- * server's harvest classifies it as it would in process.
- */
-export namespace ProviderGenerateRequest {
-  export const method = 'lore/providerGenerate' as const;
-  export interface Params {
-    runId: string;
-    request: Omit<ModelRequest, 'signal'>;
-  }
-  export type Result = ModelReply;
-  export declare const type: RequestType<Params, Result, ProviderFailure>;
-}
-lazyType(ProviderGenerateRequest, 'request');
-
-/**
- * Server → client: one tier-3 gate call (core's GateCall) of a lore/compileContext that named
- * `gate`, answered by the client's model with at most one token at temperature 0 where its API
- * allows; the reply's text comes back (the server reads YES/NO and caches the answer).
- */
-export namespace GateAskRequest {
-  export const method = 'lore/gateAsk' as const;
-  export interface Params {
-    /** The `gate.id` of the lore/compileContext asking. */
-    gateId: string;
-    instructions: string;
-    prompt: string;
-  }
-  export interface Result {
-    text: string;
-  }
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(GateAskRequest, 'request');
-
-/** What a provider's error says, across the connection (core's ProviderError). */
-export interface ProviderFailure {
-  provider: string;
-  kind: ProviderErrorKind;
-  /** The message without the provider prefix ProviderError adds. */
-  message: string;
-  status?: number;
-}
-
-/**
- * Client → server: one task tool call from a VS Code language model tool (lore_task_*), checked
- * against the same input schema as the MCP tool and answered with the same reply.
- */
-export namespace TaskToolRequest {
-  export const method = 'lore/taskTool' as const;
-  export interface Params {
-    tool: string;
-    input: unknown;
-    /** Recorded as the artifact's agent_id (e.g. `vscode-agent`). */
-    agentId: string;
-  }
-  export type Result = TaskToolReply;
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(TaskToolRequest, 'request');
-
-/** Client → server: the tasks of the store for the Tasks view, newest first. */
-export namespace TasksListRequest {
-  export const method = 'lore/tasks' as const;
-  export type Params = Record<string, never>;
-  export interface Result {
-    tasks: TaskListRow[];
-  }
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(TasksListRequest, 'request');
-
-/** One artifact of a task's timeline in the Tasks view, with the files and conversation it links to. */
-export interface TimelineEntry {
-  artifact_id: string;
-  artifact_kind: string;
-  status?: string;
-  agent_id: string;
-  created: string;
-  title: string;
-  verification_status?: string;
-  held?: boolean;
-  files: string[];
-  conversation_id?: string;
-}
-
-/** Client → server: a task's artifacts in order (the Tasks view's timeline). */
-export namespace TaskTimelineRequest {
-  export const method = 'lore/taskTimeline' as const;
-  export interface Params {
-    taskId: string;
-  }
-  export interface Result {
-    entries: TimelineEntry[];
-  }
-  export declare const type: RequestType<Params, Result, void>;
-}
-lazyType(TaskTimelineRequest, 'request');
-
-/**
  * Builds a `command:` URI for a Lore command. The args are JSON in the query; `(`, `)` and the
  * other characters `encodeURIComponent` keeps are escaped too so a markdown link destination
  * cannot be closed early by a conversation id.
@@ -701,3 +287,7 @@ export function commandUri(command: string, args: unknown): string {
   const query = encodeURIComponent(JSON.stringify([args])).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `command:${command}?${query}`;
 }
+
+export * from './harvestProtocol';
+export * from './notesProtocol';
+export * from './taskProtocol';

@@ -1,0 +1,209 @@
+/**
+ * Per-file notes between the VS Code client and the language server (part of the shared
+ * protocol, re-exported by protocol.ts): the arguments of the note commands lenses and hovers
+ * run, the notes of a file, and the requests and notifications about note files.
+ */
+import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import { lazyType } from './lazyType';
+
+/** A provenance marker `[from: source, date]` and where it was found. */
+export interface OpenProvenanceArgs {
+  /** Conversation id (file stem or session id), or `manual`. */
+  source: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** Absolute path of the note or category file that holds the marker. */
+  noteFile: string;
+  /** 0-based line of the marker in `noteFile`. */
+  line: number;
+}
+
+export interface OpenNoteFileArgs {
+  /** Absolute path of the note file. */
+  noteFile: string;
+  /** 0-based line to reveal. */
+  line?: number;
+}
+
+export interface EditNotesArgs {
+  noteFile: string;
+  /** Absolute path of the file the notes are about. */
+  path: string;
+}
+
+export interface DeleteNoteArgs {
+  noteFile: string;
+  /** 0-based line of the note in the note file. */
+  line: number;
+  /** The note's raw line: the delete is refused when the line no longer reads so. */
+  raw: string;
+}
+
+export interface MarkNotesValidArgs {
+  /** Absolute path of the file whose notes are still valid. */
+  path: string;
+}
+
+/** One note as the server reports it. */
+export interface NoteInfo {
+  /** The note text without list marker and provenance. */
+  text: string;
+  /** The raw first line in the note file. */
+  raw: string;
+  provenance?: { source: string; date: string };
+  /** Every source of a line several conversations taught (`[from: a, d1; b, d2]`), the first (`provenance`) first. */
+  sources?: Array<{ source: string; date: string }>;
+  /** 0-based line in the note file. */
+  line: number;
+  /** Absolute path of the note file. */
+  noteFile: string;
+}
+
+/** How far a file has moved on since its notes were recorded. */
+export interface NoteStaleness {
+  /** `unknown`: no fingerprint recorded (a hand-made note file). */
+  state: 'unchanged' | 'changed' | 'unknown';
+  /**
+   * Fraction (0–1) of distinct lines added or removed since the notes were recorded; only when the
+   * server saw the file's content at the recorded fingerprint (it keeps line hashes in `.index/`).
+   */
+  distance?: number;
+  /**
+   * True when the notes deserve a second look: the file changed a lot (distance ≥ 0.5), or it
+   * changed and the amount is unknown. Lenses then offer "Still valid" (lore.markNotesValid).
+   */
+  stale: boolean;
+}
+
+export interface FileNotes {
+  /** Absolute path of the file. */
+  path: string;
+  noteFile: string;
+  /** The path the note file records (workspace-relative). */
+  recordedPath: string;
+  /** How the note file was found: by device:inode, or re-found by path or content (then healed). */
+  via: 'inode' | 'path' | 'fingerprint';
+  notes: NoteInfo[];
+  staleness: NoteStaleness;
+}
+
+/**
+ * Server → client after note files or category files changed on disk (debounced). The client
+ * refreshes file decorations (and anything else it shows) for these URIs; `all` means every
+ * decoration may have changed (the store appeared, vanished or was rescanned).
+ */
+export namespace NotesChangedNotification {
+  export const method = 'lore/notesChanged' as const;
+  export interface Params {
+    uris: string[];
+    all?: boolean;
+  }
+  export declare const type: NotificationType<Params>;
+}
+lazyType(NotesChangedNotification, 'notification');
+
+/** Client → server: forward `vscode.workspace.onDidRenameFiles` (files and folders) so note keys follow at once. */
+export namespace DidRenameFilesRequest {
+  export const method = 'lore/didRenameFiles' as const;
+  export interface Params {
+    /** Absolute file-system paths. */
+    files: Array<{ oldPath: string; newPath: string }>;
+  }
+  export interface Result {
+    /** Note files rewritten or re-keyed. */
+    updated: number;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(DidRenameFilesRequest, 'request');
+
+/**
+ * Client → server: forward `vscode.workspace.onDidDeleteFiles` (files and folders). The server
+ * moves the notes of those paths to facts.md as `path: note` (or re-keys them when the path
+ * holds a file again), under the store lock, touching only those note files.
+ */
+export namespace DidDeleteFilesRequest {
+  export const method = 'lore/didDeleteFiles' as const;
+  export interface Params {
+    /** Absolute file-system paths. */
+    files: string[];
+  }
+  export interface Result {
+    /** Note files re-keyed because the path holds a file again. */
+    healed: number;
+    /** Note files whose notes moved to facts.md (the client regenerates the digest). */
+    orphaned: number;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(DidDeleteFilesRequest, 'request');
+
+/**
+ * Client → server: every note file the server's index knows, and how many stored transcripts the
+ * store keeps, for the Knowledge view (no note file is parsed, no transcript read for it).
+ */
+export namespace NoteFilesRequest {
+  export const method = 'lore/noteFiles' as const;
+  export type Params = Record<string, never>;
+  export interface Result {
+    files: Array<{
+      /** Absolute path of the note file. */
+      file: string;
+      /** The workspace-relative path it is about ('' for a hand-made note file without meta). */
+      path: string;
+      fileId: string;
+      /** How many notes it holds. */
+      count: number;
+    }>;
+    /** The store's transcripts/: how many files and their total size in bytes (absent from an older server). */
+    transcripts?: { count: number; bytes: number };
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(NoteFilesRequest, 'request');
+
+/** Client → server: the notes of one file (healing the key when its inode changed), or null. */
+export namespace NotesForFileRequest {
+  export const method = 'lore/notesForFile' as const;
+  export interface Params {
+    path: string;
+  }
+  export declare const type: RequestType<Params, FileNotes | null, void>;
+}
+lazyType(NotesForFileRequest, 'request');
+
+/** Client → server: note counts for explorer badges. Paths without notes are absent from `counts`. */
+export namespace FileDecorationsRequest {
+  export const method = 'lore/fileDecorations' as const;
+  export interface Params {
+    paths: string[];
+  }
+  export interface Result {
+    counts: Record<string, number>;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(FileDecorationsRequest, 'request');
+
+/** Client → server: record the file's current size and fingerprint in its note file (under the store lock). */
+export namespace MarkNotesValidRequest {
+  export const method = 'lore/markNotesValid' as const;
+  export type Params = MarkNotesValidArgs;
+  export interface Result {
+    updated: boolean;
+    noteFile?: string;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(MarkNotesValidRequest, 'request');
+
+/** Client → server: delete one note line (under the store lock; refused when the line changed). */
+export namespace DeleteNoteRequest {
+  export const method = 'lore/deleteNote' as const;
+  export type Params = DeleteNoteArgs;
+  export interface Result {
+    deleted: boolean;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(DeleteNoteRequest, 'request');
