@@ -32,6 +32,14 @@ function toolText(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
 }
 
+/** After a test of @lore with the direct provider: no key, the default provider, no cache records, the stub closed. */
+async function dropDirectProvider(lore: LoreApi, stub: { close(): Promise<void> }): Promise<void> {
+  await lore.setApiKey('openai', undefined);
+  await useProvider(undefined);
+  await lore.caches.clear();
+  await stub.close();
+}
+
 async function withStore(): Promise<LoreApi> {
   const lore = await activateLore();
   if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
@@ -225,10 +233,7 @@ describe('Agent mode: @lore without Copilot', function () {
       assert.equal(recorded.length, 1, 'the discussion is recorded for the next harvest');
       fs.rmSync(path.join(lore.store.paths.inbox, recorded[0]));
     } finally {
-      await lore.setApiKey('openai', undefined);
-      await useProvider(undefined);
-      await lore.caches.clear();
-      await stub.close();
+      await dropDirectProvider(lore, stub);
     }
   });
 
@@ -266,10 +271,7 @@ describe('Agent mode: @lore without Copilot', function () {
       for (const f of fs.readdirSync(lore.store.paths.inbox).filter((f) => !inboxBefore.has(f))) fs.rmSync(path.join(lore.store.paths.inbox, f));
     } finally {
       fs.rmSync(topics, { recursive: true, force: true });
-      await lore.setApiKey('openai', undefined);
-      await useProvider(undefined);
-      await lore.caches.clear();
-      await stub.close();
+      await dropDirectProvider(lore, stub);
     }
   });
 
@@ -310,10 +312,7 @@ describe('Agent mode: @lore without Copilot', function () {
       for (const f of fs.readdirSync(lore.store.paths.inbox).filter((f) => !inboxBefore.has(f))) fs.rmSync(path.join(lore.store.paths.inbox, f));
     } finally {
       fs.rmSync(topics, { recursive: true, force: true });
-      await lore.setApiKey('openai', undefined);
-      await useProvider(undefined);
-      await lore.caches.clear();
-      await stub.close();
+      await dropDirectProvider(lore, stub);
     }
   });
 
