@@ -54,10 +54,12 @@ export async function forgetCommand(argv: string[], io: Output): Promise<number>
   }
   const result = await applyForget(paths, id);
   if (values.json) {
-    io.out(JSON.stringify({ mode: 'apply', ...result.plan, written: result.written, removedFiles: result.removedFiles, problems: result.problems }, null, 2));
+    io.out(JSON.stringify({ mode: 'apply', ...result.plan, written: result.written, removedFiles: result.removedFiles, instructionFiles: result.instructionFiles, problems: result.problems }, null, 2));
   } else {
     const p = result.plan;
     io.out(`forgot conversation ${printable(id)}: ${count(p.removed.length, 'item')} removed, ${count(p.trimmed.length, 'shared item')} kept without its provenance, ${count(result.removedFiles.length, 'file')} removed`);
+    const derived = [...(result.written.includes('digest.md') ? ['digest.md'] : []), ...result.instructionFiles];
+    if (derived.length) io.out(`rewritten without it: ${derived.map((f) => printable(f)).join(', ')}`);
     io.out('the ledger keeps a tombstone: a harvest skips this conversation and the removed items from now on');
   }
   for (const problem of result.problems) io.err(`not removed: ${printable(problem.file)}: ${printable(problem.message)}`);
