@@ -1,6 +1,7 @@
 /**
  * The JSONL log of one task: read every line (a malformed one is reported with its line number
- * and kept: the file is never rewritten), and append artifacts durably under the store lock.
+ * and kept: lines are never rewritten, only a torn last line is moved aside), and append
+ * artifacts durably under the store lock.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
