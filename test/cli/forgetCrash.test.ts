@@ -3,7 +3,8 @@
  * digest and the AGENTS.md knowledge block) end without the conversation's lines, whichever step
  * the kill interrupted. Before, a re-run that found nothing left to remove in the category files
  * said "0 items removed" and left the lines in digest.md, which Lore then committed and handed to
- * agents.
+ * agents. Nor does a re-run leave the temporary files the kill left (before, only a harvest
+ * cleaned them).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,6 +12,13 @@ import * as path from 'node:path';
 import { makeWorkspace, runCli } from '../helpers/cli';
 
 const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+
+/** Temporary files and lock files anywhere in the store. */
+function strayFiles(root: string): string[] {
+  return fs.readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && (e.name.endsWith('.tmp') || e.name.includes('.lock')))
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+}
 
 /** A store whose facts come from two conversations, with a digest and an AGENTS.md block. */
 async function scenario() {
@@ -48,6 +56,7 @@ describe('crash safety of lore forget --apply', function () {
         assert.doesNotMatch(read(file), /quokka/, `crash point ${point}: ${path.basename(file)} still holds the forgotten lines`);
       }
       assert.match(read(path.join(root, 'digest.md')), /esbuild/, `crash point ${point}`);
+      assert.deepEqual(strayFiles(root), [], `crash point ${point}: the re-run cleans what the kill left`);
       assert.match(read(path.join(ws, 'AGENTS.md')), /Be kind\.[\s\S]*esbuild/, `crash point ${point}`);
     }
     assert.ok(crashes >= 3, `expected several crash points, got ${crashes}`);

@@ -21,10 +21,9 @@ import { removeReviewLines } from '../knowledge/reviewFile';
 import { reviewPath } from '../knowledge/reviewQueue';
 import { readQueuedSessions } from '../hooks/hookCapture';
 import { fsyncDirectory } from '../store/atomicWrite';
-import { ensureStoreLayout } from '../store/initStore';
 import { readLedger, writeLedger, type Ledger } from '../store/ledger';
 import { isNoteFileName } from '../store/noteFile';
-import { acquireStoreLock } from '../store/storeLock';
+import { lockStoreForApply } from '../harvest/applyPlan';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import { editStoreFile, readTextLossless } from '../store/storeText';
 import { storedTranscriptSha } from '../store/transcriptFiles';
@@ -238,8 +237,8 @@ export interface ForgetOptions {
  * the preview) and applies that plan. Returns what was done.
  */
 export async function applyForget(paths: StorePaths, id: string, options: ForgetOptions = {}): Promise<ForgetResult> {
-  ensureStoreLayout(paths);
-  const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
+  // As an apply: what a killed run left (temporary files, set-aside copies) is cleaned up first.
+  const lock = await lockStoreForApply(paths, options.lockTimeoutMs);
   let result: ForgetResult;
   try {
     result = applyUnderLock(paths, id, options.now ?? new Date());

@@ -16,6 +16,7 @@ import { recoverStaleAsides, type GuardedReplace } from '../store/guardedReplace
 import { ensureStoreLayout } from '../store/initStore';
 import { readLedger, serializeLedger, writeLedger } from '../store/ledger';
 import { acquireStoreLock, type StoreLock } from '../store/storeLock';
+import { removeStrayFiles } from '../store/strayFiles';
 import { replaceTextGuarded, type TextEdit } from '../store/storeText';
 import { beforeCopy, beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply, type UndoRecord } from '../store/undoRecord';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
@@ -67,6 +68,8 @@ export async function lockStoreForApply(paths: StorePaths, lockTimeoutMs?: numbe
       removeStaleTempFiles(dir);
       recoverStaleAsides(dir);
     }
+    // Anywhere else in the store (.undo/, tasks/, transcripts/, .logs/ …): those of dead processes.
+    removeStrayFiles(paths);
   } catch (error) {
     // A person saving facts.md while an aside is merged back (FileBusyError), a full disk: the
     // caller never gets the lock, so it must not stay held (in a long-lived extension host every
