@@ -175,7 +175,7 @@ function journalDaysOf(paths: StorePaths, id: string): string[] {
 }
 
 /** A journal without conversation `id`'s section; its summary goes too, as a model wrote it from that section among others. */
-function journalWithout(file: string, text: string | undefined, id: string): string | undefined {
+export function journalWithout(file: string, text: string | undefined, id: string): string | undefined {
   const journal = parseJournal(path.basename(file, '.md'), text);
   if (!journal.sources.delete(id)) return undefined;
   journal.summary = [];
