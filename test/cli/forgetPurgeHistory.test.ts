@@ -45,6 +45,7 @@ describe('lore forget --purge-history', function () {
     assert.equal(forgot.code, 0, forgot.stderr);
     assert.match(forgot.stderr, /--purge-history lists them/);
     assert.ok(historyHolds(root, 'quokka'), 'the history still holds the forgotten words');
+    gitIn(root, 'tag', 'memory/daily/2026-11-20', 'HEAD~1'); // Lore's daily tag on a commit that holds it.
     const commitsBefore = gitIn(root, 'rev-list', '--count', 'HEAD').trim();
     const headBefore = gitIn(root, 'rev-parse', 'HEAD').trim();
 
@@ -56,10 +57,18 @@ describe('lore forget --purge-history', function () {
     assert.match(preview.stdout, /nothing is rewritten until you run this again with --apply/);
     assert.equal(gitIn(root, 'rev-parse', 'HEAD').trim(), headBefore, 'a preview rewrites nothing');
 
+    // Killed after the branch moved, before the tag: the tag still holds it, and the next run finishes.
+    const killed = await runCli(['forget', 'ses-a', '--purge-history', '--apply', '--root', root], { env: { LORE_TEST_CRASH_AFTER: '1' } });
+    assert.equal(killed.signal, 'SIGKILL');
+    assert.notEqual(gitIn(root, 'rev-parse', 'HEAD').trim(), headBefore);
+    assert.ok(historyHolds(root, 'quokka'), 'the old tag still holds it');
+    const rewrittenHead = gitIn(root, 'rev-parse', 'HEAD').trim();
     const applied = await runCli(['forget', 'ses-a', '--purge-history', '--apply', '--root', root]);
     assert.equal(applied.code, 0, applied.stderr);
     assert.match(applied.stdout, /^rewrote \d+ of \d+ commit\(s\)/);
     assert.match(applied.stdout, /force-push/);
+    assert.equal(gitIn(root, 'rev-parse', 'HEAD').trim(), rewrittenHead, 'the same rewritten commits');
+    assert.equal(gitIn(root, 'rev-parse', 'memory/daily/2026-11-20').trim(), gitIn(root, 'rev-parse', 'HEAD~1').trim(), 'the tag follows its commit');
     assert.equal(historyHolds(root, 'quokka'), false, 'no commit holds the forgotten words');
     assert.ok(historyHolds(root, 'esbuild'), 'the other conversation stays');
     assert.equal(gitIn(root, 'rev-list', '--count', 'HEAD').trim(), commitsBefore, 'every commit stays, rewritten');

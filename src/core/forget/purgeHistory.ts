@@ -24,6 +24,7 @@ import { acquireStoreLock } from '../store/storeLock';
 import { JOURNAL_DIR } from '../journal/journalFile';
 import { journalWithout, planForget, type ForgetPlan } from './forgetConversation';
 import { removeSource } from './forgetSource';
+import { crashPoint } from '../util/crashPoints';
 
 export interface PurgeCommit {
   commit: string;
@@ -119,9 +120,14 @@ class Rewriter {
   }
 }
 
-/** The commits of HEAD, oldest first (parents before children). */
+/**
+ * The commits of HEAD and of Lore's daily tags, oldest first (parents before children). The
+ * rewrite is deterministic (same tree, parents, authors, dates and message give the same commit),
+ * so after a purge killed between moving the branch and the tags, the next run rewrites what the
+ * tags still hold into the very commits the branch has.
+ */
 async function headCommits(repo: StoreRepo): Promise<string[]> {
-  return (await git(['rev-list', '--topo-order', '--reverse', 'HEAD'], { cwd: repo.top })).split('\n').filter(Boolean);
+  return (await git(['rev-list', '--topo-order', '--reverse', 'HEAD', '--glob=refs/tags/memory/*'], { cwd: repo.top })).split('\n').filter(Boolean);
 }
 
 /** Preview: the commits whose tree holds conversation `id`. Writes nothing. */
@@ -174,7 +180,7 @@ export async function applyPurgeHistory(paths: StorePaths, id: string): Promise<
     if (typeof repo === 'string') return { plan: { status: 'refused', reason: repo }, rewritten: 0 };
     const { plan, trees, all, branch } = await scan(paths, repo, id, true);
     if (plan.status !== 'ready' || plan.commits.length === 0) return { plan, rewritten: 0 };
-    const oldHead = all[all.length - 1];
+    const oldHead = (await git(['rev-parse', 'HEAD'], { cwd: repo.top })).trim();
     const mapping = new Map<string, string>();
     const index = path.join(repo.gitDir, `lore-purge-index-${process.pid}-${randomBytes(4).toString('hex')}`);
     const message = path.join(repo.gitDir, `lore-purge-message-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -210,7 +216,8 @@ export async function applyPurgeHistory(paths: StorePaths, id: string): Promise<
       fs.rmSync(message, { force: true });
     }
     const newHead = mapping.get(oldHead) ?? oldHead;
-    await git(['update-ref', '-m', `lore: purge conversation ${id} from history`, branch || 'HEAD', newHead, oldHead], { cwd: repo.top });
+    if (newHead !== oldHead) await git(['update-ref', '-m', `lore: purge conversation ${id} from history`, branch || 'HEAD', newHead, oldHead], { cwd: repo.top });
+    crashPoint('moved the branch to the rewritten history');
     // Lore's daily tags follow their commits; other refs are the person's (the preview lists them).
     const tags = (await git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/tags/memory/'], { cwd: repo.top })).split('\n').filter(Boolean);
     for (const line of tags) {
