@@ -94,7 +94,7 @@ async function listTree(repo: StoreRepo, commit: string): Promise<TreeEntry[]> {
   });
 }
 
-/** Walks HEAD's commits oldest first and says, for each, which files the purge changes. */
+/** What the purge makes of each blob, worked out once per file and content (commits share most of theirs). */
 class Rewriter {
   private readonly blobs = new Map<string, string | null | undefined>();
   constructor(private readonly repo: StoreRepo, private readonly edit: BlobEdit, private readonly scratch: string) {}

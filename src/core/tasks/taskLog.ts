@@ -102,6 +102,17 @@ export function appendArtifacts(paths: StorePaths, taskId: string, artifacts: re
   crashPoint(`appended ${path.basename(file)}`);
 }
 
+function lastByte(file: string, size: number): number {
+  const last = Buffer.alloc(1);
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.readSync(fd, last, 0, 1, size - 1);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return last[0];
+}
+
 /** Where the torn lines of a task log are set aside: `<task-id>.jsonl.torn`, beside it. */
 export function tornLinesFile(file: string): string {
   return `${file}.torn`;
@@ -116,9 +127,8 @@ export function tornLinesFile(file: string): string {
  */
 function setAsideTornTail(fd: number, file: string): string {
   const size = fs.fstatSync(fd).size;
-  if (size === 0) return '';
+  if (size === 0 || lastByte(file, size) === 0x0a) return ''; // The usual case: one byte read.
   const text = fs.readFileSync(file);
-  if (text[text.length - 1] === 0x0a) return '';
   const start = text.lastIndexOf(0x0a) + 1;
   const tail = text.subarray(start);
   try {
