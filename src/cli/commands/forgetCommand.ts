@@ -66,9 +66,15 @@ export async function forgetCommand(argv: string[], io: Output): Promise<number>
     io.out(JSON.stringify({ mode: 'apply', ...result.plan, written: result.written, removedFiles: result.removedFiles, instructionFiles: result.instructionFiles, problems: result.problems }, null, 2));
   } else {
     const p = result.plan;
-    io.out(`forgot conversation ${printable(id)}: ${count(p.removed.length, 'item')} removed, ${count(p.trimmed.length, 'shared item')} kept without its provenance, ${count(result.removedFiles.length, 'file')} removed`);
     const derived = [...(result.written.includes('digest.md') ? ['digest.md'] : []), ...result.instructionFiles];
-    if (derived.length) io.out(`rewritten without it: ${derived.map((f) => printable(f)).join(', ')}`);
+    if (p.forgottenAt && p.removed.length + p.trimmed.length === 0) {
+      // A re-run (an earlier forget was interrupted, or is being checked): say what it finished, not "0 items removed".
+      const finished = [...result.removedFiles, ...derived];
+      io.out(`conversation ${printable(id)} was forgotten on ${p.forgottenAt.slice(0, 10)}; ${finished.length ? `this run finished it: ${finished.map((f) => printable(f)).join(', ')}` : 'nothing of it was left'}`);
+    } else {
+      io.out(`forgot conversation ${printable(id)}: ${count(p.removed.length, 'item')} removed, ${count(p.trimmed.length, 'shared item')} kept without its provenance, ${count(result.removedFiles.length, 'file')} removed`);
+      if (derived.length) io.out(`rewritten without it: ${derived.map((f) => printable(f)).join(', ')}`);
+    }
     io.out('the ledger keeps a tombstone: a harvest skips this conversation and the removed items from now on');
   }
   for (const problem of result.problems) io.err(`not removed: ${printable(problem.file)}: ${printable(problem.message)}`);
