@@ -98,13 +98,14 @@ const STORE_FOLDERS = new Set(['inbox', 'archive']);
 /** A ledger path as the code uses it: absolute (see the module comment for old absolute ones). */
 function absoluteLedgerPath(root: string, stored: string): string {
   if (!path.isAbsolute(stored) && !/^[a-zA-Z]:[\\/]|^[\\/]/.test(stored)) return path.resolve(root, stored);
-  if (isInside(root, stored) || fs.existsSync(stored)) return stored;
+  if (isInside(root, stored)) return stored;
   // An old ledger of a store that moved: `<old place>/<store folder>/inbox/…` is this store's inbox/….
+  // (The file system is asked last: most outside paths are session logs, and a ledger has thousands.)
   const parts = stored.split(/[\\/]/);
   const at = parts.lastIndexOf(path.basename(root));
   if (at < 0 || at + 2 >= parts.length || !STORE_FOLDERS.has(parts[at + 1])) return stored;
   const moved = path.join(root, ...parts.slice(at + 1));
-  return isInside(root, moved) ? moved : stored;
+  return isInside(root, moved) && !fs.existsSync(stored) ? moved : stored;
 }
 
 /** A path as the ledger stores it: relative to the store (with `/`) when inside it, else as it is. */
