@@ -117,6 +117,18 @@ export function readUndoRecord(paths: StorePaths): UndoRecord | undefined {
   return record;
 }
 
+/**
+ * True when the last apply began and did not finish (killed after its record): the next apply,
+ * even one with nothing left to change, finishes its record so that it can be undone.
+ */
+export function hasUnfinishedApply(paths: StorePaths): boolean {
+  try {
+    return readUndoRecord(paths)?.state === 'begun';
+  } catch {
+    return false; // An unreadable record is reported by undo, and replaced by the next apply that changes something.
+  }
+}
+
 export function writeUndoRecord(paths: StorePaths, record: UndoRecord): void {
   writeFileAtomic(path.join(undoDir(paths), RECORD), JSON.stringify(record, null, 1) + '\n');
 }
