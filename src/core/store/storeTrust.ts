@@ -46,9 +46,26 @@ function readTrusted(env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-/** True when the person trusts the store at `root` with its config.json's widening settings. */
+/** Stores the host that started this process vouches for (VS Code, for a workspace the person trusted). */
+const trustedByHost = new Set<string>();
+
+/**
+ * Trusts the store at `root` for this process only, not recorded: VS Code's language server
+ * when the person trusted the workspace, as Restricted Mode decides for the extension's settings.
+ */
+export function trustForThisProcess(root: string): void {
+  trustedByHost.add(storeKey(root));
+}
+
+/**
+ * True when the person trusts the store at `root` with its config.json's widening settings: a
+ * `lore trust` record, the host's word for this process, or `$LORE_TRUSTED_STORE` naming it
+ * (how VS Code starts `lore mcp` for a trusted workspace).
+ */
 export function isStoreTrusted(root: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  return readTrusted(env).includes(storeKey(root));
+  const key = storeKey(root);
+  if (trustedByHost.has(key) || (env.LORE_TRUSTED_STORE && storeKey(env.LORE_TRUSTED_STORE) === key)) return true;
+  return readTrusted(env).includes(key);
 }
 
 /** Records (or, with `trusted` false, removes) the person's trust in the store at `root`. Returns the record's file. */

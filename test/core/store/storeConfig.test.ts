@@ -96,6 +96,9 @@ describe('store config (config.json)', () => {
     assert.equal(loadStoreConfig(both.file).config.git.commit, 'apply');
     setStoreTrust(dir, false);
     assert.equal(loadStoreConfig(both.file).config.agentWrites, 'pending');
+    // VS Code's word for a trusted workspace: the variable it starts lore mcp with (by any path to the store).
+    assert.ok(isStoreTrusted(dir, { ...process.env, LORE_TRUSTED_STORE: path.join(dir, '.') }));
+    assert.ok(!isStoreTrusted(dir, { ...process.env, LORE_TRUSTED_STORE: makeTempDir('lore-other-') }));
   });
 
   it('reads the git section: commit mode, interval and daily tags; a wrong mode is named and left unset', () => {
