@@ -70,6 +70,13 @@ const PROGRAM_VARIABLES = ['GIT_EXTERNAL_DIFF', 'GIT_SSH', 'GIT_SSH_COMMAND', 'G
 const NO_CONVERSION: ReadonlySet<string> = new Set(['log', 'show', 'diff', 'blame']);
 
 /**
+ * Subcommands that read only objects and refs, never a working-tree file, so no clean or
+ * smudge filter can run in them: they skip the look-up of filter drivers (one git process
+ * fewer each). Not `write-tree`: it refreshes a temporary index and so runs clean filters.
+ */
+const NO_WORKTREE_CONTENT: ReadonlySet<string> = new Set(['rev-parse', 'rev-list', 'var', 'log', 'commit-tree', 'update-ref', 'init', 'config']);
+
+/**
  * `-c` overrides that empty every filter driver the config defines. A `.gitattributes` line
  * `filter=x` runs `filter.x.clean` on `git add` (and on an index refresh by reset or blame);
  * git has no switch to ignore attributes in this version, but a driver is only ever named in
@@ -104,7 +111,7 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
   const env = safeEnv(options.env);
   const [command, ...rest] = args;
   const conversion = NO_CONVERSION.has(command) ? ['--no-textconv', '--no-ext-diff'] : [];
-  const filters = await neutralFilters(options, env);
+  const filters = NO_WORKTREE_CONTENT.has(command) ? [] : await neutralFilters(options, env);
   return execGit([...SAFE_CONFIG, ...filters, command, ...conversion, ...rest], options.cwd, env, command);
 }
 
