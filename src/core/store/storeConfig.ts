@@ -91,8 +91,12 @@ export function loadStoreConfig(file: string): LoadedConfig {
     raw = JSON.parse(body);
   } catch (error) {
     const line = lineOfError(body, error as Error);
-    const broken = `${file}${line ? `:${line}` : ''} is not valid JSON (${(error as Error).message}). Lore writes nothing while it cannot read it, since it says what stays private and where writes go: fix that line (or move the file away to use the defaults) and run again`;
-    return { config: { ...DEFAULT_STORE_CONFIG }, warning: broken, broken };
+    const where = `${file}${line ? `:${line}` : ''} is not valid JSON (${(error as Error).message})`;
+    return {
+      config: { ...DEFAULT_STORE_CONFIG },
+      warning: `${where}; read with the defaults, and writes that depend on it stop until it is fixed`,
+      broken: `${where}. Lore writes nothing while it cannot read it, since it says what stays private and where writes go: fix that line (or move the file away to use the defaults) and run again`,
+    };
   }
   const { config, problem, dropped } = (require('./configSchema') as typeof import('./configSchema')).checkStoreConfig(raw);
   const loaded: LoadedConfig = problem ? { config, warning: `${file}: ${problem}; the default is used instead` } : { config };
