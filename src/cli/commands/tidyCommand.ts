@@ -66,7 +66,7 @@ function printReport(report: TidyReport, io: Output, apply: boolean): void {
 }
 
 export async function tidyCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, TIDY_OPTIONS, TIDY_HELP, io, { positionals: false });
+  const parsed = parseCommand(argv, TIDY_OPTIONS, TIDY_HELP, io, { positionals: false, existingStore: true });
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
   if (values.preview && values.apply) throw new UsageError('--preview and --apply exclude each other');

@@ -17,6 +17,7 @@ import { ensureStoreLayout } from '../store/initStore';
 import { readLedger, serializeLedger, writeLedger } from '../store/ledger';
 import { acquireStoreLock, type StoreLock } from '../store/storeLock';
 import { removeStrayFiles } from '../store/strayFiles';
+import { refuseLinks } from '../store/storeLinks';
 import { replaceTextGuarded, type TextEdit } from '../store/storeText';
 import { beforeCopy, beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply, type UndoRecord } from '../store/undoRecord';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
@@ -153,6 +154,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
         result.reclaimed.push({ path: outcome.path, action: 'delete', bytes: outcome.bytes });
       } else {
         const to = resolveInStore(paths, path.relative(paths.root, outcome.archiveTo!));
+        refuseLinks(to);
         fs.mkdirSync(path.dirname(to), { recursive: true });
         fs.renameSync(outcome.path, to);
         touchedDirs.add(path.dirname(to));

@@ -22,6 +22,7 @@ import { sha256Hash } from '../util/sha256';
 import { describeSchemaIssue } from '../util/schemaIssue';
 import { fsyncDirectory, fsyncFile, writeFileAtomic } from './atomicWrite';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';
+import { refuseLinks } from './storeLinks';
 
 /** The folder under the store root. */
 export const UNDO_DIR = '.undo';
@@ -207,6 +208,7 @@ export function keepReclaimed(paths: StorePaths, record: UndoRecord | undefined,
     return;
   }
   const kept = keptPath(paths, entry.kept!);
+  refuseLinks(kept);
   fs.mkdirSync(path.dirname(kept), { recursive: true });
   fs.renameSync(file, kept);
 }

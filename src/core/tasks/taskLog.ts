@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFully, fsyncDirectory } from '../store/atomicWrite';
+import { NO_FOLLOW, refuseLinks } from '../store/storeLinks';
 import type { StorePaths } from '../store/storePaths';
 import { crashPoint } from '../util/crashPoints';
 import { describeSchemaIssue } from '../util/schemaIssue';
@@ -87,9 +88,10 @@ export function readAllTaskLogs(paths: StorePaths): TaskLog[] {
 export function appendArtifacts(paths: StorePaths, taskId: string, artifacts: readonly TaskArtifact[]): void {
   if (artifacts.length === 0) return;
   const file = taskLogFile(paths, taskId);
+  refuseLinks(file);
   fs.mkdirSync(tasksDir(paths), { recursive: true });
   const created = !fs.existsSync(file);
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NO_FOLLOW, 0o644);
   try {
     const prefix = setAsideTornTail(fd, file);
     const body = prefix + artifacts.map((a) => JSON.stringify(artifactSchema.parse(a))).join('\n') + '\n';
