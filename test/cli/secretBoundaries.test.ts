@@ -11,7 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createEmbedder } from '../../src/core/search/embeddings';
 import { SearchIndex } from '../../src/core/search/searchIndex';
 import { storePaths } from '../../src/core/store/storePaths';
-import { ALNUM, URLSAFE, cat, fake, secretSamples } from '../core/safety/secretSamples';
+import { ALNUM, URLSAFE, cat, fake, secretSamples, type SecretSample } from '../core/safety/secretSamples';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { startEmbeddingStub } from '../helpers/embeddingStubs';
 import { startStub } from '../helpers/stubServers';
@@ -126,6 +126,44 @@ describe('secrets at every boundary', function () {
     } finally {
       await client.close();
     }
+  });
+
+  it('secrets a person wrote into facts.md reach neither digest.md, nor the AGENTS.md block, nor lore context', async () => {
+    // Every sample, in batches that fit the digest's 4 KB, so each kind is seen in every output.
+    const batches: SecretSample[][] = [[]];
+    let size = 0;
+    for (const s of samples) {
+      if (size + s.text.length > 2000 && batches[batches.length - 1].length) {
+        batches.push([]);
+        size = 0;
+      }
+      batches[batches.length - 1].push(s);
+      size += s.text.length + 60;
+    }
+    const { ws, root } = await makeWorkspace();
+    for (const batch of batches) {
+      const items = batch.map((s, i) => `- hand note ${i}: ${s.text.replace(/\n/g, ' ')} [from: manual, 2026-11-20]`);
+      fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${items.join('\n')}\n`);
+      const digest = await runCli(['digest', '--root', root]);
+      assert.equal(digest.code, 0, digest.stderr);
+      const onDisk = fs.readFileSync(path.join(root, 'digest.md'), 'utf8');
+      assertNoSecrets('digest.md', onDisk);
+      assertNoSecrets('lore digest', digest.stdout);
+      for (const s of batch) assert.ok(onDisk.includes(`[REDACTED:${s.kind}]`), `digest.md shows no ${s.kind} marker:\n${onDisk}`);
+      const sync = await runCli(['sync', '--root', root, 'AGENTS.md'], { cwd: ws });
+      assert.equal(sync.code, 0, sync.stderr);
+      assertNoSecrets('the AGENTS.md block', fs.readFileSync(path.join(ws, 'AGENTS.md')));
+      const context = await runCli(['context', '--root', root, '--message', 'hand note'], { cwd: ws });
+      assert.equal(context.code, 0, context.stderr);
+      assertNoSecrets('lore context', context.stdout);
+    }
+    // digest.md edited by hand (or written by an older Lore) still reaches AGENTS.md redacted.
+    const handKey = samples.find((s) => s.kind === 'github-pat')!;
+    fs.appendFileSync(path.join(root, 'digest.md'), `- pasted ${handKey.text}\n`);
+    assert.equal((await runCli(['sync', '--root', root, 'AGENTS.md'], { cwd: ws })).code, 0);
+    const agents = fs.readFileSync(path.join(ws, 'AGENTS.md'), 'utf8');
+    assertNoSecrets('the AGENTS.md block after a hand edit of digest.md', agents);
+    assert.match(agents, /\[REDACTED:github-pat\]/);
   });
 
   it('an embedding request carries none, for documents and for queries', async () => {

@@ -367,13 +367,14 @@ export const SECRET_RULES: SecretRule[] = [
   {
     // After the two above, for what they leave as prose: a value that is one plain word. Set to an
     // upper-case variable with `=` and no space (a shell line, a .env file), or alone at the end
-    // of a `NAME: value` line (YAML, a printed environment), even a plain word is the secret.
+    // of a `NAME: value` line (YAML, a printed environment; an item's provenance may follow),
+    // even a plain word is the secret.
     kind: 'env-secret',
     description: 'a secret-named environment variable set to a plain word: DB_PASSWORD=…, GITHUB_TOKEN=…, API_SECRET: … (line end)',
     example: 'NAME_TOKEN=word, NAME_PASSWORD: word',
     pattern: new RegExp(
       String.raw`[:=](?<=(?<![A-Za-z0-9_.-])([A-Z][A-Z0-9_]{1,72})[:=])` +
-        String.raw`(?:(?<==)(?:"([^"\n]{4,512})"|'([^'\n]{4,512})'|(?!\[REDACTED)([^\s"'\x60,;()<>{}[\]&|]{4,512})(?![^\s"'\x60,;)<>}\]&|]))|(?<=:)[ \t]{0,4}(?!\[REDACTED)([^\s"'\x60,;()<>{}[\]&|]{4,512})(?=[ \t]*(?:[\r\n]|$)))`,
+        String.raw`(?:(?<==)(?:"([^"\n]{4,512})"|'([^'\n]{4,512})'|(?!\[REDACTED)([^\s"'\x60,;()<>{}[\]&|]{4,512})(?![^\s"'\x60,;)<>}\]&|]))|(?<=:)[ \t]{0,4}(?!\[REDACTED)([^\s"'\x60,;()<>{}[\]&|]{4,512})(?=[ \t]*(?:[\r\n]|$|\[from:)))`,
       'g',
     ),
     secret: [2, 3, 4, 5],

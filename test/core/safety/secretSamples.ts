@@ -486,7 +486,7 @@ export function secretSamples(): SecretSample[] {
     }),
     sample('env-secret', () => {
       const s = fake(LOWER, 9);
-      return { text: `env:\n  API_SECRET: ${s}\n  REGION: eu`, secret: s };
+      return { text: `env:\n  REGION: eu\n  API_SECRET: ${s}`, secret: s };
     }),
   ];
 }
