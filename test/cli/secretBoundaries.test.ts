@@ -4,6 +4,7 @@
  * knowledge files, the ledger or an embedding request. Ids and file names included.
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connectLoreMcp } from '../helpers/mcpClient';
@@ -11,7 +12,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createEmbedder } from '../../src/core/search/embeddings';
 import { SearchIndex } from '../../src/core/search/searchIndex';
 import { storePaths } from '../../src/core/store/storePaths';
-import { ALNUM, URLSAFE, cat, fake, secretSamples, type SecretSample } from '../core/safety/secretSamples';
+import { redactSecrets } from '../../src/core/safety/redact';
+import { ALNUM, LOWER, URLSAFE, cat, fake, secretSamples, type SecretSample } from '../core/safety/secretSamples';
+import { makeTempDir } from '../helpers/paths';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { startEmbeddingStub } from '../helpers/embeddingStubs';
 import { startStub } from '../helpers/stubServers';
@@ -92,6 +95,59 @@ describe('secrets at every boundary', function () {
       for (const f of [...rawFiles(root).filter((f) => !f.file.startsWith(inbox)), ...cache]) {
         for (const secret of [stripe, gitlab, secretName, gitlab.slice(0, 9)]) assert.ok(!f.bytes.includes(secret), `${f.file} holds ${secret}`);
       }
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('a Claude Code session named by a glued key, with keys across the 120-character cut of its tool lines: none reaches the transcript, its name, provenance, the model, the cache or the undo record', async () => {
+    // Every sample that is a secret by its own shape, without the context around it.
+    const tokens = samples.filter((s) => !s.secret.includes('\n') && !redactSecrets(`deploy ${s.secret} --yes`).includes(s.secret));
+    assert.ok(tokens.length >= 50, `${tokens.length} token samples`);
+    const session = cat('sess-', samples.find((s) => s.kind === 'anthropic-key')!.secret);
+    const dbPassword = fake(LOWER, 12);
+    const records: object[] = [];
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 20, 9, 30, s)).toISOString();
+    const base = { isSidechain: false, cwd: '/home/dev/shop', sessionId: session, version: '2.0.1' };
+    records.push({ ...base, type: 'user', uuid: 'u0', timestamp: at(0), message: { role: 'user', content: `Deploy it. DB_PASSWORD=${dbPassword} is in the vault.` } });
+    tokens.forEach((s, i) => {
+      // The tool line keeps 120 characters of the command: 11 of the key's fall before the cut.
+      const command = `deploy ${'a'.repeat(100)} ${s.secret} --yes`;
+      records.push({ ...base, type: 'assistant', uuid: `a${i}`, timestamp: at(1), message: { id: `m${i}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command } }] } });
+      records.push({ ...base, type: 'user', uuid: `r${i}`, timestamp: at(2), message: { role: 'user', content: [{ tool_use_id: `t${i}`, type: 'tool_result', content: 'ok' }] } });
+    });
+    records.push({ ...base, type: 'assistant', uuid: 'end', timestamp: at(3), message: { id: 'mEnd', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Deployed.' }] } });
+    const dir = makeTempDir('lore-sessions-');
+    const file = path.join(dir, `${session}.jsonl`);
+    fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const old = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(file, old, old);
+    const reply = JSON.stringify({ facts: [{ statement: `the database password is set as DB_PASSWORD=${dbPassword}` }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+    const stub = await startStub('openai', [{ reply }]);
+    try {
+      const { root } = await makeWorkspace();
+      const result = await runCli(['harvest', '--root', root, '--from', file, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply']);
+      assert.equal(result.code, 0, result.stderr + result.stdout);
+      const stored = rawFiles(path.join(root, 'transcripts'));
+      assert.equal(stored.length, 1, 'one transcript');
+      assert.match(path.basename(stored[0].file), /sess-REDACTED-anthropic-key/);
+      const text = stored[0].bytes.toString('utf8');
+      // Every call is there, cut where its marker would have begun.
+      assert.equal(text.match(/\[tool:Bash\] deploy a{100}…$/gm)?.length, tokens.length, text);
+      assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /DB_PASSWORD=\[REDACTED:env-secret\] \[from: sess-REDACTED-anthropic-key, 2026-11-20\]/);
+      const leaks = (where: string, bytes: Buffer | string) => {
+        const haystack = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
+        for (const s of tokens) assert.ok(!haystack.includes(s.secret.slice(0, 11)), `${where} holds the front of ${s.kind}: ${s.secret.slice(0, 11)}`);
+        for (const secret of [session.slice(5), dbPassword]) assert.ok(!haystack.includes(secret), `${where} holds ${secret}`);
+      };
+      leaks('the model request', JSON.stringify(stub.requests));
+      // known-files.json maps the paths of session files on this machine to their hashes (a stat
+      // cache, never committed, never read by an agent): the session's own path is its key.
+      const files = rawFiles(root).filter((f) => path.basename(f.file) !== 'known-files.json');
+      for (const f of files) leaks(f.file, f.bytes);
+      for (const f of files) leaks(`the name ${f.file}`, path.relative(root, f.file));
+      const tree = spawnSync('git', ['-C', root, 'ls-tree', '-r', '--name-only', 'HEAD'], { encoding: 'utf8' });
+      if (tree.status === 0) leaks('the git tree', tree.stdout);
     } finally {
       await stub.close();
     }
