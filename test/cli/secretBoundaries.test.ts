@@ -153,6 +153,36 @@ describe('secrets at every boundary', function () {
     }
   });
 
+  for (const reclaim of ['delete', 'archive'] as const) {
+    it(`an inbox file named by a glued key (${reclaim} reclaim): no name and no record in the store holds the key, and undo puts its bytes back under the redacted name`, async () => {
+      const key = samples.find((s) => s.kind === 'github-pat')!.secret;
+      const { root, inbox } = await makeWorkspace();
+      const bytes = transcript(`sess-${key}`, 'Fact: the deploy runs nightly.');
+      fs.writeFileSync(path.join(inbox, `id_${key}.md`), bytes);
+      const harvest = await runCli(['harvest', '--root', root, '--apply', '--reclaim', reclaim]);
+      assert.equal(harvest.code, 0, harvest.stderr + harvest.stdout);
+      assertNoSecrets('lore harvest', harvest.stdout + harvest.stderr);
+      assert.ok(!fs.existsSync(path.join(inbox, `id_${key}.md`)), 'reclaimed');
+      // The raw copy (.undo/inbox for a delete, archive/ for an archive) keeps the conversation's
+      // bytes, as the inbox did; only its name changes.
+      const raw = (f: string) => f.includes(`${path.sep}.undo${path.sep}inbox${path.sep}`) || f.includes(`${path.sep}archive${path.sep}`);
+      const files = rawFiles(root);
+      assert.equal(files.filter((f) => raw(f.file)).length, 1, 'one raw copy');
+      for (const f of files) {
+        assert.ok(!path.relative(root, f.file).includes(key), `a file is named by the key: ${f.file}`);
+        if (!raw(f.file)) assert.ok(!f.bytes.includes(key), `${f.file} holds the key`);
+      }
+      assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /the deploy runs nightly\. \[from: sess-REDACTED-github-pat, 2026-11-20\]/);
+      const ledger = JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')) as { entries: Record<string, { archived?: string }> };
+      const archived = Object.values(ledger.entries).find((e) => e.archived)?.archived;
+      if (reclaim === 'archive') assert.ok(archived && fs.existsSync(path.resolve(root, archived)), `the ledger names the archived copy where it is: ${archived}`);
+      const undo = await runCli(['undo', '--root', root]);
+      assert.equal(undo.code, 0, undo.stderr + undo.stdout);
+      assert.deepEqual(fs.readdirSync(inbox).filter((f) => f.endsWith('.md')), ['id_REDACTED-github-pat.md']);
+      assert.equal(fs.readFileSync(path.join(inbox, 'id_REDACTED-github-pat.md'), 'utf8'), bytes);
+    });
+  }
+
   it('MCP tool replies carry none: search, recall, read_digest, remember with a secret session', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, conversationBody()));

@@ -127,6 +127,15 @@ export function redactAndCut(text: string, max: number): string {
   return clean.length <= max ? clean : `${cutRedacted(clean, Math.max(0, max - 1)).trimEnd()}…`;
 }
 
+/**
+ * A name made from untrusted text (a conversation id, a conversation's file name, a title's slug):
+ * its secrets redacted and shown as `REDACTED-kind`, which every file system, provenance marker
+ * and git tree takes. Every name Lore derives from such text goes through here, before any cut.
+ */
+export function redactName(text: string): string {
+  return redactSecrets(text).replace(/\[REDACTED:([a-z0-9-]+)\]/g, 'REDACTED-$1');
+}
+
 /** The kinds of secret present in `text` (for reports and tests), in rule order. */
 export function findSecretKinds(text: string): string[] {
   const kinds: string[] = [];
