@@ -183,6 +183,24 @@ describe('secrets at every boundary', function () {
     });
   }
 
+  it('a hook copying a session whose id is a glued key names the inbox copy redacted', async () => {
+    const key = samples.find((s) => s.kind === 'anthropic-key')!.secret;
+    const session = `sess-${key}`;
+    const { ws, inbox } = await makeWorkspace();
+    const home = makeTempDir('lore-home-');
+    const file = path.join(home, '.claude', 'projects', ws.replace(/[^A-Za-z0-9]/g, '-'), `${session}.jsonl`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const at = new Date(Date.UTC(2026, 10, 20, 9, 30)).toISOString();
+    fs.writeFileSync(file, JSON.stringify({ type: 'user', uuid: 'u0', timestamp: at, sessionId: session, cwd: ws, message: { role: 'user', content: 'Fact: the cache is warm.' } }) + '\n');
+    const input = { session_id: session, transcript_path: file, cwd: ws, permission_mode: 'default', hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' };
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', LORE_ROOT: '' };
+    const result = await runCli(['hook'], { cwd: ws, env, input: JSON.stringify(input) });
+    assert.equal(result.code, 0, result.stderr);
+    const copies = fs.readdirSync(inbox);
+    assert.equal(copies.length, 1, copies.join());
+    assert.match(copies[0], /^claude-sess-REDACTED-anthropic-key-[0-9a-f]{8}-[0-9a-f]{12}\.jsonl$/);
+  });
+
   it('MCP tool replies carry none: search, recall, read_digest, remember with a secret session', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, conversationBody()));
