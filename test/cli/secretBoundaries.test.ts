@@ -201,6 +201,42 @@ describe('secrets at every boundary', function () {
     assert.match(copies[0], /^claude-sess-REDACTED-anthropic-key-[0-9a-f]{8}-[0-9a-f]{12}\.jsonl$/);
   });
 
+  it('items cut for an agent or the harvest model (search, recall, the existing items shown to the model) are redacted before the cut', async () => {
+    const jwt = samples.find((s) => s.kind === 'jwt')!.secret;
+    const npm = samples.find((s) => s.kind === 'npm-token')!.secret;
+    const front = jwt.slice(0, 20);
+    const { root, inbox } = await makeWorkspace();
+    // The key starts 20 characters before the 300-character cut, glued to the words before it.
+    const long = `release bot notes ${'x'.repeat(262)}:${jwt}`;
+    fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n- release bot publishes with ${npm} [from: manual, 2026-11-20]\n- ${long} [from: manual, 2026-11-20]\n`);
+    const { client } = await connectLoreMcp(root);
+    try {
+      const search = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'release bot notes' } })) as CallToolResult;
+      assert.ok(!search.isError, textOf(search));
+      assert.match(textOf(search), /release/, textOf(search));
+      const recall = (await client.callTool({ name: 'recall_context', arguments: { query: 'release bot notes', max_tokens: 4000 } })) as CallToolResult;
+      for (const [where, reply] of [['MCP search', search], ['MCP recall', recall]] as const) {
+        const text = textOf(reply) + JSON.stringify(reply.structuredContent);
+        assert.ok(!text.includes(front), `${where} holds the front of the JWT: ${front}`);
+        assert.ok(!text.includes(npm), `${where} holds the npm token`);
+      }
+    } finally {
+      await client.close();
+    }
+    const reply = JSON.stringify({ facts: [{ statement: 'the release bot runs nightly' }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+    const stub = await startStub('openai', [{ reply }]);
+    try {
+      fs.writeFileSync(path.join(inbox, 'bot.md'), transcript('bot', 'The release bot notes say the release bot publishes nightly.'));
+      const result = await runCli(['harvest', '--root', root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply']);
+      assert.equal(result.code, 0, result.stderr + result.stdout);
+      const requests = JSON.stringify(stub.requests);
+      assert.match(requests, /release bot publishes with \[REDACTED:npm-token\]/, 'the existing items were shown to the model');
+      assert.ok(!requests.includes(npm) && !requests.includes(front), 'the model request holds a key');
+    } finally {
+      await stub.close();
+    }
+  });
+
   it('MCP tool replies carry none: search, recall, read_digest, remember with a secret session', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, conversationBody()));
