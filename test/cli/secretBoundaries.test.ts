@@ -125,7 +125,9 @@ describe('secrets at every boundary', function () {
     const reply = JSON.stringify({ facts: [{ statement: `the database password is set as DB_PASSWORD=${dbPassword}` }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
     const stub = await startStub('openai', [{ reply }]);
     try {
-      const { root } = await makeWorkspace();
+      // A store that is its own git repository: Lore commits the apply.
+      const root = path.join(makeTempDir('lore-git-'), 'kb');
+      assert.equal((await runCli(['init', '--root', root, '--git'])).code, 0);
       const result = await runCli(['harvest', '--root', root, '--from', file, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply']);
       assert.equal(result.code, 0, result.stderr + result.stdout);
       const stored = rawFiles(path.join(root, 'transcripts'));
@@ -146,8 +148,10 @@ describe('secrets at every boundary', function () {
       const files = rawFiles(root).filter((f) => path.basename(f.file) !== 'known-files.json');
       for (const f of files) leaks(f.file, f.bytes);
       for (const f of files) leaks(`the name ${f.file}`, path.relative(root, f.file));
-      const tree = spawnSync('git', ['-C', root, 'ls-tree', '-r', '--name-only', 'HEAD'], { encoding: 'utf8' });
-      if (tree.status === 0) leaks('the git tree', tree.stdout);
+      const history = spawnSync('git', ['-C', root, 'log', '--all', '-p', '--name-status', '--format=%H%n%B'], { encoding: 'utf8' });
+      assert.equal(history.status, 0, history.stderr);
+      assert.match(history.stdout, /transcripts\/2026\/11\/20\/\d{4}-sess-REDACTED-anthropic-key/, 'the apply was committed');
+      leaks('the git history', history.stdout);
     } finally {
       await stub.close();
     }
