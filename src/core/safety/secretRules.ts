@@ -38,7 +38,7 @@ export interface SecretRule {
 
 /** Values that name a secret instead of being one: env references, code, placeholders. */
 const REFERENCE =
-  /^(?:\$\{?[A-Za-z_][\w.]*\}?|%[A-Za-z_]\w*%|\{\{.*\}\}|<[^>]*>|process\.env\b.*|os\.environ\b.*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[*xX•.#_-]+|(?:none|null|nil|undefined|true|false|required|optional|string|boolean|number|redacted|changeme|password|secret|token|example)\b.*)$/i;
+  /^(?:\$\{?[A-Za-z_][\w.]*\}?|%[A-Za-z_]\w*%|\{\{.*\}\}|<[^>]*>|process\.env\b.*|os\.environ\b.*|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+|[*xX•.#_-]+|(?:none|null|nil|undefined|true|false|required|optional|string|boolean|number|redacted|changeme|password|secret|token|example)\b.*)$/i;
 
 /** A value that is a path to a file (`SSH_KEY=~/.ssh/id_ed25519`), not the secret in it. */
 const PATH_VALUE = /^(?:~|\.{1,2})\/\S*$/;
