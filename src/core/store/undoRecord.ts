@@ -181,7 +181,7 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
   }
   for (const r of planned.reclaims) {
     const from = reclaimedName(paths, r.path);
-    if (record.reclaims.some((k) => k.from === from)) continue;
+    if (record.reclaims.some((k) => k.from === from || k.from === storeRelative(paths, r.path))) continue;
     record.reclaims.push(
       r.action === 'delete'
         ? { from, kept: `${KEPT_DIR}/${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(from)}` }
@@ -198,7 +198,9 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
  * stays until the next apply. Throws ENOENT like an unlink when the file is already gone.
  */
 export function keepReclaimed(paths: StorePaths, record: UndoRecord | undefined, file: string): void {
-  const entry = record?.reclaims.find((r) => r.from === reclaimedName(paths, file) && r.kept);
+  // A record begun by an older Lore names the file as it was (not redacted): it still counts.
+  const names = [reclaimedName(paths, file), storeRelative(paths, file)];
+  const entry = record?.reclaims.find((r) => names.includes(r.from) && r.kept);
   if (!entry) {
     fs.rmSync(file); // Not planned as a reclaim (cannot happen through applyPlan): behave as before.
     return;
