@@ -175,7 +175,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         outcome.error = fatal;
         continue;
       }
-      const label = printable(path.relative(process.cwd(), outcome.path) || outcome.path);
+      const label = printable(redactSecrets(path.relative(process.cwd(), outcome.path) || outcome.path));
       // The size the model reads (the rendered transcript), not the file's.
       options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil((outcome.renderedBytes ?? outcome.bytes) / 1024)} KB)`);
       try {

@@ -17,6 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { UndoRecord } from './undoRecordSchema';
+import { redactName } from '../safety/redact';
 import { crashPoint } from '../util/crashPoints';
 import { sha256Hash } from '../util/sha256';
 import { describeSchemaIssue } from '../util/schemaIssue';
@@ -141,6 +142,14 @@ export function clearUndo(paths: StorePaths): void {
 }
 
 /**
+ * The store-relative name a reclaimed inbox file is recorded under, and put back under by undo:
+ * its own, with any secret the name held redacted (its bytes come back unchanged).
+ */
+function reclaimedName(paths: StorePaths, file: string): string {
+  return redactName(storeRelative(paths, file));
+}
+
+/**
  * Called by an apply, under the store lock, before it changes anything: replaces the previous
  * apply's record (one level) with one for this apply, durable before this returns. Over the
  * record of an interrupted apply, the copies it made are kept and only new files are added.
@@ -184,11 +193,11 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
     record.transcripts.push({ file: t.file, sha256: sha256Hash().update(Buffer.from(t.text, 'utf8')).digest('hex') });
   }
   for (const r of planned.reclaims) {
-    const from = storeRelative(paths, r.path);
-    if (record.reclaims.some((k) => k.from === from)) continue;
+    const from = reclaimedName(paths, r.path);
+    if (record.reclaims.some((k) => k.from === from || k.from === storeRelative(paths, r.path))) continue;
     record.reclaims.push(
       r.action === 'delete'
-        ? { from, kept: `${KEPT_DIR}/${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(r.path)}` }
+        ? { from, kept: `${KEPT_DIR}/${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(from)}` }
         : { from, archivedTo: storeRelative(paths, r.archiveTo!) },
     );
   }
@@ -202,7 +211,9 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
  * stays until the next apply. Throws ENOENT like an unlink when the file is already gone.
  */
 export function keepReclaimed(paths: StorePaths, record: UndoRecord | undefined, file: string): void {
-  const entry = record?.reclaims.find((r) => r.from === storeRelative(paths, file) && r.kept);
+  // A record begun by an older Lore names the file as it was (not redacted): it still counts.
+  const names = [reclaimedName(paths, file), storeRelative(paths, file)];
+  const entry = record?.reclaims.find((r) => names.includes(r.from) && r.kept);
   if (!entry) {
     fs.rmSync(file); // Not planned as a reclaim (cannot happen through applyPlan): behave as before.
     return;
