@@ -13,6 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { frameAsData } from '../safety/dataFraming';
+import { stripInvisible } from '../safety/invisibleChars';
 import { editStoreFile, readTextLossless } from '../store/storeText';
 import { isInside } from '../store/storePaths';
 
@@ -35,7 +36,7 @@ const START_PREFIX = '<!-- lore:knowledge:start';
 
 /** The managed block for a digest (the digest's own `# ` title becomes a `## ` heading). */
 function renderBlock(digest: string): string {
-  const body = digest.replace(/\r\n/g, '\n').trim().replace(/^# /, '## ').replace(/<!--/g, '&lt;!--');
+  const body = stripInvisible(digest.replace(/\r\n/g, '\n')).trim().replace(/^# /, '## ').replace(/<!--/g, '&lt;!--');
   return `${BLOCK_START}\n${frameAsData(body)}\n${BLOCK_END}`;
 }
 

@@ -14,6 +14,7 @@ import { listItems } from '../knowledge/categoryFile';
 import { agentItemFilter, itemFilter, type AgentItemFilter } from '../knowledge/heldItems';
 import { supersededBy } from '../knowledge/supersession';
 import { KNOWLEDGE_FRAMING } from '../safety/dataFraming';
+import { stripInvisible } from '../safety/invisibleChars';
 import { fsyncDirectory, readTextIfExists, writeFileAtomic } from './atomicWrite';
 import { tailItems } from './digestTail';
 import { readTextLossless } from './storeText';
@@ -87,7 +88,8 @@ export function renderDigest(sections: DigestSection[], maxBytes = DIGEST_MAX_BY
     if (section.items.length === 0) continue;
     const heading = `\n## ${section.title}\n`;
     for (let i = 0; i < section.items.length; i++) {
-      const line = section.items[i] + '\n';
+      // digest.md is what agents read (and what the instruction-file block is made from): no invisible characters.
+      const line = stripInvisible(section.items[i]) + '\n';
       const piece = i === 0 ? heading + line : line;
       const pieceSize = utf8(piece);
       if (size + pieceSize > budget) return out + truncation;
