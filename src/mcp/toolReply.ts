@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BYTES_PER_TOKEN } from '../core/constants';
 import { recordItemId } from '../core/knowledge/itemId';
-import { frameAsData } from '../core/safety/dataFraming';
+import { frameAsData, quotedConversation } from '../core/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../core/safety/redact';
 import type { RecallItem } from '../core/search/recall';
 import { cutToLine } from '../core/util/format';
@@ -70,7 +70,8 @@ export function itemFromHit(hit: SearchHit): ReplyItem {
   return {
     id: excerpt ? undefined : recordItemId(hit),
     category: hit.category,
-    text: cutToLine(excerpt ? hit.snippet : hit.snippet || hit.text, excerpt ? EXCERPT_CHARS : ITEM_TEXT_CHARS),
+    // A conversation excerpt was never reviewed: quoted as such in the text and the structured content, or withheld.
+    text: excerpt ? quotedConversation(cutToLine(hit.snippet, EXCERPT_CHARS)) : cutToLine(hit.snippet || hit.text, ITEM_TEXT_CHARS),
     source: hit.source,
     date: hit.date,
     file: hit.file,
