@@ -10,6 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CONVERSATION_QUOTE_PREFIX } from '../../src/core/safety/dataFraming';
+import { loadSqlite } from '../../src/core/search/sqliteDriver';
+import { SCHEMA_VERSION } from '../../src/core/search/sqliteSchema';
 import { connectLoreMcp } from '../helpers/mcpClient';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 
@@ -115,6 +117,30 @@ describe('planted instructions at every door an agent reads', function () {
         for (const mark of ['evil.example', 'rm -rf', 'SYSTEM NOTE']) assert.ok(!textOf(reply).includes(mark), `${name} text hands out "${mark}"`);
         assert.ok(textOf(reply).includes(CONVERSATION_QUOTE_PREFIX) || textOf(reply).includes('[conversation excerpt withheld:'), textOf(reply));
       }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('an index flagged by older rules is not trusted: an item they let through stays out of MCP search and the hook', async () => {
+    const { ws, root } = await makeWorkspace();
+    fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n- the staging greeting is handled by the bot [from: manual, 2026-11-20]\n- ${PLANTED[1]} [from: manual, 2026-11-20]\n`);
+    const env = { LORE_ROOT: '', LORE_SEARCH_BACKEND: '', LORE_EMBED_PROVIDER: '' };
+    assert.equal((await runCli(['search', '--root', root, 'hallo'], { cwd: ws, env })).code, 0);
+    // What a Lore with older rules left: the planted line indexed as clean, under the schema version alone.
+    const db = new (loadSqlite().driver!)(path.join(root, '.index', 'lore.sqlite'));
+    db.exec('UPDATE docs SET flagged = 0');
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.close();
+    const hook = await runCli(['hook'], { cwd: ws, env, input: JSON.stringify({ session_id: 's1', transcript_path: '/nowhere.jsonl', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'Benutzer hallo staging greeting' }) });
+    assert.equal(hook.code, 0, hook.stderr);
+    assertClean('UserPromptSubmit context', hook.stdout);
+    const { client } = await connectLoreMcp(root);
+    try {
+      const reply = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'Benutzer hallo' } })) as CallToolResult;
+      assertClean('MCP search_knowledge', textOf(reply) + JSON.stringify(reply.structuredContent));
+      const staging = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'staging greeting' } })) as CallToolResult;
+      assert.match(textOf(staging), /is handled by the bot/, 'the rebuilt index still answers');
     } finally {
       await client.close();
     }
