@@ -130,7 +130,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'destructive',
     rule: 'force-push',
-    pattern: /\bgit\s+push\b[^\n;&|]{0,120}?\s(?:--force(?![\w-])|-f\b|-[a-z]*f[a-z]*\b|\+[\w/-]+)|\bforce[- ]?push(?:ing)?\s+(?:it\s+|that\s+|this\s+)?(?:to\s+|onto\s+|over\s+)?(?:the\s+)?(?:main|master|origin|remote|production|prod|release|default|upstream|shared)\b/i,
+    pattern: /\bgit\s+push\b[^\n;&|`'"()]{0,120}?\s(?:--force(?![\w-])|-f\b|-[a-z]*f[a-z]*\b|\+[\w/-]+)|\bforce[- ]?push(?:ing)?\s+(?:it\s+|that\s+|this\s+)?(?:to\s+|onto\s+|over\s+)?(?:the\s+)?(?:main|master|origin|remote|production|prod|release|default|upstream|shared)\b/i,
     unlessNegated: true,
   },
   {

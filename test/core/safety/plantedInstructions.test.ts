@@ -102,6 +102,9 @@ const ORDINARY: string[] = [
   'Note: the system message is cached per model',
   'Delete the build folder when switching branches',
   'Remove the .lore/.cache folder to force a rebuild of the index',
+  'After a rebase, `git push --force-with-lease` updates your branch; `rm -rf dist` clears the old build',
+  'Si l’utilisateur dit non, on annule la migration',
+  'Vous pouvez lancer `npm test` avant de pousser',
 ];
 
 describe('planted instructions, in the languages a model reads', () => {
