@@ -41,7 +41,7 @@ export interface LanguagePhrases {
 export const LANGUAGE_PHRASES: Readonly<Record<string, LanguagePhrases>> = {
   en: {
     systemNote: String.raw`(?:system|admin(?:istrator)?|developer|security|operator) (?:note|notice|message|alert|override|update|instructions?|directive|command)`,
-    userTrigger: String.raw`\b(?:when(?:ever)?|if|once|as soon as|each time|every time) (?:the |a )?user (?:says|types|writes|sends|enters|asks|mentions|greets)\b`,
+    userTrigger: String.raw`\b(?:when(?:ever)?|if|once|as soon as|each time|every time) (?:(?:the |a )?user|someone|anyone|somebody) (?:says|types|writes|sends|enters|asks|mentions|greets)\b`,
     youMust: String.raw`\byou (?:must|should|shall|need to|have to|are (?:required|expected|instructed|supposed) to)\b`,
     act: String.raw`(?:^|[,:;]\s*|\bthen\s+|\byou\s+(?:must\s+|should\s+|will\s+)?)(?:run|execute|delete|remove|wipe|reply|respond|answer|say|send|upload|push|print|output|ignore|tell|add|include|append|approve)\b`,
     negation: String.raw`\b(?:never|don['’]?t|do not|must not|mustn['’]t|should not|shouldn['’]t|cannot|can['’]t|not|avoid|no one should)`,
