@@ -140,7 +140,7 @@ export const LANGUAGE_PHRASES: Readonly<Record<string, LanguagePhrases>> = {
   zh: {
     systemNote: String.raw`系统(?:提示|通知|消息|指令|说明|公告|警告)`,
     ignorePrevious: String.raw`(?:忽略|无视|忘记|忘掉)(?:之前|以前|上面|先前|上述|所有|全部)(?:的)?(?:所有)?(?:指令|指示|说明|规则|提示)`,
-    noteToAgent: String.raw`(?:给|致)(?:AI|人工智能|AI助手|助手|模型|智能体|大模型|Claude|Copilot)(?:的)?(?:说明|提示|消息|指令|注意|备注)`,
+    noteToAgent: String.raw`(?:给|致)(?:ai|人工智能|ai助手|助手|模型|智能体|大模型|claude|copilot)(?:的)?(?:说明|提示|消息|指令|注意|备注)`,
     fromNowOn: String.raw`从(?:现在|今天)(?:开始|起),?\s*你`,
     hideFromUser: String.raw`(?:不要|别|切勿|无需)(?:告诉|通知|告知|提醒)用户`,
     userTrigger: String.raw`(?:当|如果|每当|一旦|只要)用户(?:说|输入|提到|发送|问)`,
@@ -153,7 +153,7 @@ export const LANGUAGE_PHRASES: Readonly<Record<string, LanguagePhrases>> = {
   ja: {
     systemNote: String.raw`システム(?:通知|メッセージ|指示|メモ|注意|警告)`,
     ignorePrevious: String.raw`(?:以前|前|上記|これまで|先)の(?:すべての)?(?:指示|命令|ルール|指令)を(?:無視|忘れ)`,
-    noteToAgent: String.raw`(?:AI|アシスタント|AIアシスタント|モデル|エージェント|Claude|Copilot)(?:へ|に)(?:の)?(?:注意|指示|メッセージ|お知らせ|メモ|連絡)`,
+    noteToAgent: String.raw`(?:ai|アシスタント|aiアシスタント|モデル|エージェント|claude|copilot)(?:へ|に)(?:の)?(?:注意|指示|メッセージ|お知らせ|メモ|連絡)`,
     fromNowOn: String.raw`(?:今後|これから|今から)(?:は)?[,、]?\s*あなたは`,
     hideFromUser: String.raw`ユーザー(?:に|には)(?:言わ|伝え|知らせ|教え)(?:ない|ず)`,
     userTrigger: String.raw`ユーザーが.{0,20}?(?:と言ったら|と言った時|と言ったとき|と入力したら|と書いたら|と言うとき|と送ったら)`,
