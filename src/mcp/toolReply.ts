@@ -14,7 +14,7 @@ import { frameAsData, quotedConversation } from '../core/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../core/safety/redact';
 import type { RecallItem } from '../core/search/recall';
 import { cutToLine } from '../core/util/format';
-import { SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
+import { DEFAULT_MARKERS, SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
 
 /** The default size of a reply, in tokens: a few dozen items, far below any client's limit. */
 export const DEFAULT_REPLY_TOKENS = 2000;
@@ -71,13 +71,18 @@ export function itemFromHit(hit: SearchHit): ReplyItem {
     id: excerpt ? undefined : recordItemId(hit),
     category: hit.category,
     // A conversation excerpt was never reviewed: quoted as such in the text and the structured content, or withheld.
-    text: excerpt ? quotedConversation(cutToLine(hit.snippet, EXCERPT_CHARS)) : cutToLine(hit.snippet || hit.text, ITEM_TEXT_CHARS),
+    text: excerpt ? quotedConversation(cutToLine(hit.snippet, EXCERPT_CHARS), withoutHighlights(cutToLine(hit.snippet, EXCERPT_CHARS))) : cutToLine(hit.snippet || hit.text, ITEM_TEXT_CHARS),
     source: hit.source,
     date: hit.date,
     file: hit.file,
     line: hit.line,
     path: hit.notedPath,
   };
+}
+
+/** A snippet without the search's highlight markers. */
+function withoutHighlights(snippet: string): string {
+  return snippet.split(DEFAULT_MARKERS.open).join('').split(DEFAULT_MARKERS.close).join('');
 }
 
 /** A recall item (already cut by recall) as a reply item. */
