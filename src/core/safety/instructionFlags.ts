@@ -61,7 +61,7 @@ const EXTERNAL = String.raw`(?:https?:\/\/|[\w.+-]+@[\w-]+\.[\w.-]+|(?:\d{1,3}\.
 const DISABLE = String.raw`(?:disable|turn off|switch off|deactivate|bypass|uninstall|kill)`;
 const PROTECTION = String.raw`(?:2fa|two[- ]factor(?: auth(?:entication)?)?|mfa|multi[- ]factor(?: auth(?:entication)?)?|firewall|antivirus|anti-virus|(?:windows )?defender|selinux|apparmor|gatekeeper|system integrity protection|uac|user account control|secure boot|(?:ssl|tls|certificate) (?:verification|validation|checks?)|branch protection|signature (?:verification|checks?))`;
 
-// What the new rules share: the phrase table's alternations, and the targets no project note asks to destroy.
+// What the phrase and destructive-command rules share: the phrase table's alternations (lower case), and the targets no project note asks to destroy.
 const SYSTEM_NOTE = phrasesOf('systemNote');
 const YOU_MUST = phrasesOf('youMust');
 const ALWAYS = phrasesOf('always');
@@ -81,7 +81,10 @@ const SECRET_VAR = String.raw`\$?\{?\b[a-z][a-z0-9_]*(?:token|secret|password|pa
 /** An order to do something an agent should not: a destructive or exfiltrating command, or an imperative. */
 const ORDER = new RegExp(String.raw`${YOU_MUST}|${ACT}|\brm\s+-|\bgit\s+push\b|\bcurl\b|\bwget\b|\bchmod\b|\bmkfs\b|\bdd\s+if=`);
 
-/** The rules. Every pattern is case-insensitive and runs on one normalized line. */
+/**
+ * The rules. Every pattern runs on one normalized line: case-insensitively, or, marked `lower`,
+ * written in lower case and run on the line lowercased. A rule id may have one of each.
+ */
 const RULES: readonly InstructionRule[] = [
   // Phrasing that tries to replace whatever the agent was told before.
   { kind: 'override', rule: 'ignore-previous', pattern: new RegExp(String.raw`\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|other|existing)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|messages?|context|guardrails?|constraints?)`, 'i') },
@@ -188,16 +191,16 @@ export function flagInstruction(text: string): InstructionFlag[] {
   const lowered = normalized.toLowerCase();
   for (const { kind, rule, pattern, also, unlessNegated, lower } of RULES) {
     if (flags.some((f) => f.rule === rule)) continue;
-    const text = lower ? lowered : normalized;
-    const match = firstMatch(pattern, text, unlessNegated === true);
-    if (match && (!also || also.test(text))) flags.push({ kind, rule, excerpt: match.trim().slice(0, 80) });
+    const subject = lower ? lowered : normalized;
+    const match = firstMatch(pattern, subject, unlessNegated === true);
+    if (match && (!also || also.test(subject))) flags.push({ kind, rule, excerpt: match.trim().slice(0, 80) });
   }
   return flags;
 }
 
-/** A negation a few words before a command, in its sentence ("never run `rm -rf ~`", "wir pushen niemals mit --force"). */
 // Only words that carry the command may stand between ("don't hesitate to run …" is no warning).
 const CARRIER = String.raw`(?:ever|run|use|execute|exec|type|call|do|try|to|a|an|the|with|via|by|using|commands?|it|this|that|put|add|commit|copy|paste|push|include|upload|post|share|store|keep|check in|print|echo|cat|leave|git|your|any|in|into|file|files|or|and|\.env|ausführen|verwenden|exécute[rz]?|lance[rz]?|utilise[rz]?|ejecutes?|uses?|executar|usar|eseguire|esegui|usare|uitvoeren|gebruiken|запускай|выполняй|используй|运行|执行|使用)`;
+/** A negation a few words before a command, in its sentence ("never run `rm -rf ~`", "we don't force-push main"). */
 const NEGATED_BEFORE = new RegExp(String.raw`${phrasesOf('negation')}\s*(?:${CARRIER}\s*)*[\`"'(]?\s*(?:~\/|\$HOME\/)?$`, 'i');
 /** Japanese negates after the verb: "`rm -rf ~` を実行しないでください". */
 const NEGATED_AFTER = /^[`"'\s]*(?:を|は)?\s*(?:実行|使用|使)?(?:しないで|しない|してはいけない|禁止)|^[`"'\s]*(?:is|are|must|should)\s+(?:never|not|forbidden|prohibited|blocked)\b/i;
