@@ -189,5 +189,8 @@ export class LoreStdioTransport implements Transport {
  * resources, prompts) passes here, so no tool can hand one through by forgetting to strip.
  */
 function agentSafeLine(message: JSONRPCMessage): string {
-  return JSON.stringify(message, (_key, value: unknown) => (typeof value === 'string' ? stripInvisible(value) : value)) + '\n';
+  // The request id is the client's, echoed as it came: the client matches the reply by it.
+  return JSON.stringify(message, function (this: unknown, key: string, value: unknown) {
+    return typeof value === 'string' && !(this === message && key === 'id') ? stripInvisible(value) : value;
+  }) + '\n';
 }

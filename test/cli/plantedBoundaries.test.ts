@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CONVERSATION_QUOTE_PREFIX } from '../../src/core/safety/dataFraming';
 import { loadSqlite } from '../../src/core/search/sqliteDriver';
 import { SCHEMA_VERSION } from '../../src/core/search/sqliteSchema';
-import { connectLoreMcp } from '../helpers/mcpClient';
+import { connectLoreMcp, rawMcp } from '../helpers/mcpClient';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 
 /** What an agent planted through `remember`; each must stay out of every door. */
@@ -151,5 +151,21 @@ describe('planted instructions at every door an agent reads', function () {
     } finally {
       await client.close();
     }
+  });
+
+  it('every MCP message on the wire is stripped of invisible characters, and the client\'s request id comes back as it was sent', async () => {
+    const { root } = await makeWorkspace();
+    fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n- ${HIDDEN} [from: manual, 2026-11-20]\n`);
+    const id = 'req\u200b-1';
+    const { replies } = await rawMcp(['--root', root], [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id, method: 'resources/read', params: { uri: 'lore://knowledge/facts' } },
+    ]);
+    const reply = replies.find((r) => r.id === id);
+    assert.ok(reply?.result, JSON.stringify(replies));
+    const text = JSON.stringify(reply.result);
+    assert.ok(text.includes(SHOWN), text);
+    assertClean('resources/read', text);
   });
 });
