@@ -81,6 +81,12 @@ describe('planted instructions at every door an agent reads', function () {
     const context = await cli('context', '--message', 'what happens when the user says hello? staging API');
     assertClean('lore context', context);
     assert.ok(context.includes(SHOWN), context);
+    // A note is not in the digest, so it comes as a scored hit; the JSON report lists those too.
+    await cli('note', 'src/app.ts', 'The billing\u200b webhook\u202e retries three times');
+    await cli('search', 'webhook');
+    const json = await cli('context', '--json', '--message', 'how often does the billing webhook retry?');
+    assert.ok(json.includes('The billing webhook retries three times'), json);
+    assertClean('lore context --json', json);
     await cli('search', 'staging');
     const hook = async (input: Record<string, unknown>) => {
       const result = await runCli(['hook'], { cwd: ws, env, input: JSON.stringify(input) });
