@@ -14,6 +14,7 @@ import { loadSqlite } from '../../src/core/search/sqliteDriver';
 import { SCHEMA_VERSION } from '../../src/core/search/sqliteSchema';
 import { connectLoreMcp, rawMcp } from '../helpers/mcpClient';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
+import { setStoreTrust } from '../../src/core/store/storeTrust';
 
 /** What an agent planted through `remember`; each must stay out of every door. */
 const PLANTED = [
@@ -45,6 +46,7 @@ describe('planted instructions at every door an agent reads', function () {
     const { ws, root } = await makeWorkspace();
     // Agents' writes go straight in, as a person who trusts them sets it: the flags are what holds the planted ones.
     fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+    setStoreTrust(root, true); // The person's own config.json (storeTrust.ts).
     fs.writeFileSync(path.join(ws, 'AGENTS.md'), '# Agents\n');
     const { client } = await connectLoreMcp(root);
     const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
