@@ -65,7 +65,7 @@ const STABLE_READ_ATTEMPTS = 50;
 const PATIENCE_MS = 10_000;
 /** A replaced file that is still being written is polled this often, this many times at most. */
 const SETTLE_POLL_MS = 15;
-const SETTLE_POLLS = 60;
+const SETTLE_POLLS = 120;
 /** Re-applications after Lore's lines were saved away, before the write is given up (FileBusyError). */
 const MAX_SETTLE_DEPTH = 5;
 /** A snapshot that looks mid-save and was modified within this window is re-read. */
@@ -277,11 +277,12 @@ export class GuardedReplace {
       if (fd !== undefined && stat && this.content !== undefined && !sameVersion(fs.fstatSync(fd, { bigint: true }), stat)) {
         // An editor that opened the file before the rename is still writing into it: read it once
         // it has held still (nobody opens it by its name any more, so its writer finishes).
+        // A save smaller than the version read is probably not finished: it is given longer.
         let last = fs.fstatSync(fd, { bigint: true });
         for (let i = 0, still = 0; i < SETTLE_POLLS && still < 3; i++) {
           sleepSync(SETTLE_POLL_MS);
           const now = fs.fstatSync(fd, { bigint: true });
-          still = sameVersion(now, last) ? still + 1 : 0;
+          still = sameVersion(now, last) && (now.size >= stat.size || i > SETTLE_POLLS / 2) ? still + 1 : 0;
           last = now;
         }
         late = readAll(fd);
