@@ -87,6 +87,8 @@ interface Snapshot {
  * deletion; it is not taken as a version until it holds still.
  */
 const lastSeenBytes = new Map<string, number>();
+/** The version of each file this process last wrote: a file Lore itself just wrote is not being edited. */
+const lastWritten = new Map<string, fs.BigIntStats>();
 
 function backoff(attempt: number): number {
   return Math.random() * Math.min(2 ** attempt, 40);
@@ -293,9 +295,10 @@ export class GuardedReplace {
     if (this.content === undefined) return this;
     const added = late === undefined ? [] : addedLines(bytes, late);
     if (added.length > 0) {
-      if (depth >= MAX_SETTLE_DEPTH) throw new FileBusyError(this.file, depth, 0);
+      // Never dropped: past the bound only the lines are added (an append, which no late writer
+      // can race), and the edit is left as the file has it.
       const edit = this.edit;
-      const keepLate: ByteEdit = (current) => withLines(edit(current) ?? current, added);
+      const keepLate: ByteEdit = depth >= MAX_SETTLE_DEPTH ? (current) => withLines(current, added) : (current) => withLines(edit(current) ?? current, added);
       return replaceGuarded(this.file, keepLate, this.options).settle(depth + 1);
     }
     return this.staysWritten(depth);
@@ -329,7 +332,7 @@ export class GuardedReplace {
     }
   }
 
-  /** When the version the edit was computed on was last modified (ms since the epoch). */
+  /** When the version the edit was computed on was last modified by someone else (ms since the epoch). */
   lastModifiedBefore?: number;
 }
 
@@ -342,27 +345,30 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
   const durable = options.durable ?? true;
   const started = Date.now();
   const deadline = started + (options.patienceMs ?? PATIENCE_MS);
-  const done = (next: Buffer | undefined, attempt: number, snapshot: Snapshot, modified: number | undefined): GuardedReplace => {
+  const done = (next: Buffer | undefined, attempt: number, snapshot: Snapshot, base: fs.BigIntStats | undefined): GuardedReplace => {
     const written = next === undefined ? undefined : statIfExists(file);
     if (next !== undefined) lastSeenBytes.set(file, next.length);
+    // Edited by someone else moments before: the version read is not the one this process wrote last.
+    const ownVersion = base !== undefined && lastWritten.has(file) && sameVersion(base, lastWritten.get(file)!);
+    if (written) lastWritten.set(file, written);
     const result = new GuardedReplace(file, next, attempt, edit, options, snapshot, written);
-    result.lastModifiedBefore = modified;
+    if (base && !ownVersion) result.lastModifiedBefore = Number(base.mtimeMs);
     return result;
   };
   let attempt = 0;
   for (; attempt === 0 || Date.now() < deadline; attempt++) {
     const snapshot = readSnapshot(file, options.expectedBytes);
-    const modified = snapshot.stat ? Number(snapshot.stat.mtimeMs) : undefined;
+    const base = snapshot.stat;
     let next: Buffer | undefined;
     let tmp: string;
     try {
       next = edit(snapshot.bytes);
-      if (next === undefined || (snapshot.bytes !== undefined && next.equals(snapshot.bytes))) return done(undefined, attempt, snapshot, modified);
+      if (next === undefined || (snapshot.bytes !== undefined && next.equals(snapshot.bytes))) return done(undefined, attempt, snapshot, base);
       if (extendsBytes(next, snapshot.bytes)) {
         // Lore only adds lines at the end: append them in place, which never replaces a
         // version someone else saved (see appendInPlace).
         closeQuietly(snapshot.fd);
-        if (appendInPlace(file, snapshot.stat, next.subarray(snapshot.bytes!.length), durable)) return done(next, attempt, { bytes: snapshot.bytes }, modified);
+        if (appendInPlace(file, snapshot.stat, next.subarray(snapshot.bytes!.length), durable)) return done(next, attempt, { bytes: snapshot.bytes }, base);
         sleepSync(backoff(attempt));
         continue;
       }
@@ -393,7 +399,7 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
         fsyncDirectory(path.dirname(file));
         crashPoint(`replaced ${path.basename(file)}`);
       }
-      return done(next, attempt, snapshot, modified);
+      return done(next, attempt, snapshot, base);
     }
     closeQuietly(snapshot.fd);
     sleepSync(backoff(attempt));
