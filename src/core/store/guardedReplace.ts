@@ -261,6 +261,9 @@ export class GuardedReplace {
     private readonly written?: fs.BigIntStats,
   ) {}
 
+  /** When the write was done: a settle that gives up says how long it tried. */
+  private readonly at = Date.now();
+
   get changed(): boolean {
     return this.content !== undefined;
   }
@@ -322,7 +325,7 @@ export class GuardedReplace {
       if (again !== undefined && !again.equals(current.bytes)) {
         // A save of a buffer read before Lore's write: the edit's lines are gone. Re-applied (the
         // edit is idempotent, so only what is missing comes back).
-        if (depth >= MAX_SETTLE_DEPTH) throw new FileBusyError(this.file, depth, 0);
+        if (depth >= MAX_SETTLE_DEPTH) throw new FileBusyError(this.file, depth + 1, Date.now() - this.at);
         return replaceGuarded(this.file, this.edit, this.options).settle(depth + 1);
       }
       // A later save that kept the edit: the editor read after Lore's write.
