@@ -20,6 +20,8 @@ const MODES = ['inplace', 'rename'];
 const EXISTING = 2_000;
 const REMEMBERS = 16;
 const UPDATES = 6;
+/** Agents' writes go straight into the files, as the person's own setting says (not the repository's config.json). */
+const DIRECT = { LORE_AGENT_WRITES: 'direct' };
 /** Parallel tool calls of one client: they queue inside the server, none may fail. */
 const PARALLEL = 16;
 
@@ -59,11 +61,10 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
   for (const mode of MODES) {
     it(`loses no existing, hand-written or acknowledged line (${mode} saves every 3 ms, ${REMEMBERS} remember and ${UPDATES} update_item calls)`, async () => {
       const { root } = await makeWorkspace();
-      fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
       const factsFile = path.join(root, 'facts.md');
       const existing = existingFacts();
       fs.writeFileSync(factsFile, `# Facts\n\n${existing.join('\n')}\n`);
-      const { client } = await connectLoreMcp(root, { clientName: 'racer' });
+      const { client } = await connectLoreMcp(root, { clientName: 'racer', env: DIRECT });
       const stopFile = path.join(path.dirname(root), `stop-agent-${mode}`);
       const editor = startEditor(factsFile, mode, stopFile);
 
@@ -109,8 +110,7 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
 
   it('answers parallel write calls of one client without locking them out of their own store', async () => {
     const { root } = await makeWorkspace();
-    fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
-    const { client } = await connectLoreMcp(root, { clientName: 'racer' });
+    const { client } = await connectLoreMcp(root, { clientName: 'racer', env: DIRECT });
     try {
       const replies = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => call(client, 'remember', { category: i % 2 ? 'decision' : 'fact', statement: `parallel item ${i}` })));
       assert.deepEqual(replies.filter((r) => r.isError || r.status !== 'recorded').map((r) => r.text), []);
