@@ -8,6 +8,11 @@ import { makeWorkspace, runCli, transcript } from '../helpers/cli';
  * A person edits facts.md every few milliseconds while harvests apply, with each of the three
  * ways editors save. Lore re-reads and re-applies its change on top of what they saved, so no
  * hand-written line and no line that was there before is ever lost.
+ *
+ * Failure budget: none for loss, whatever the machine's load (0 existing, 0 hand-written lines
+ * lost, no stray files). A harvest may give up on a file that never holds still, any number of
+ * times, but only with the "kept changing" message and keeping its conversation; the final
+ * harvest, once the editor has stopped, must succeed.
  */
 const MODES = (process.env.LORE_EDIT_MODES?.split(',') ?? ['append', 'rename', 'inplace']);
 const HARVESTS = 8;

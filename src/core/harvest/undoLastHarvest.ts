@@ -136,6 +136,8 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
       if (f.before === null || fs.existsSync(full)) continue; // A hook's newer entry wins.
       writeFileAtomic(full, fs.readFileSync(beforeCopy(paths, index, f.file)));
     } else if (f.before === null) {
+      // Only the version the apply wrote is removed: a save since then is a person's file.
+      if (fileSha(full) !== f.after) throw new Error(`${f.file} changed while it was being restored; nothing of it was removed: run undo again to see what changed`);
       fs.rmSync(full, { force: true });
       fsyncDirectory(path.dirname(full));
     } else {

@@ -8,6 +8,7 @@
  * context, search or the instruction files on its own; `direct` writes clean ones straight in.
  * Every write takes the store lock and goes through the guarded replace.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redactSecrets } from '../safety/redact';
 import { flagInstruction, flagKinds, type InstructionFlagKind } from '../safety/instructionFlags';
@@ -239,16 +240,30 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
 /** Lookups of an id that found nothing, and the pause between them. */
 const LOOKUPS = 3;
 const LOOKUP_PAUSE_MS = 100;
+/** A store file saved this recently is being edited: an id found nowhere is looked up for this long. */
+const EDITING_LOOKUP_MS = 3_000;
+
+/** True when a category file was saved moments ago (a person or tool is saving it as we read). */
+function beingEdited(paths: StorePaths): boolean {
+  const now = Date.now();
+  return Object.values(CATEGORY_FILES).some(({ file }) => {
+    const stat = fs.statSync(path.join(paths.root, file), { throwIfNoEntry: false });
+    return stat !== undefined && now - stat.mtimeMs < 1_000;
+  });
+}
 
 /**
  * Where item `id` is written (in `file` when given). A file caught in the middle of an editor's
  * in-place save (truncated, not yet rewritten) holds no items, so an id found nowhere is looked
- * up again after a pause before the answer is "not found".
+ * up again after a pause before the answer is "not found", for longer while a file is being
+ * saved (on a busy machine an editor's save can be caught half-written several times in a row).
  */
 function lookUp(paths: StorePaths, id: string, file: string | undefined): LocatedItem[] {
+  const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     const places = findItemsById(paths, id).filter((p) => !file || p.file === file);
-    if (places.length > 0 || attempt >= LOOKUPS) return places;
+    if (places.length > 0) return places;
+    if (attempt >= LOOKUPS && !(Date.now() - started < EDITING_LOOKUP_MS && beingEdited(paths))) return places;
     sleepSync(LOOKUP_PAUSE_MS);
   }
 }

@@ -21,11 +21,16 @@ export interface ManualNoteResult {
   history?: HistoryOutcome;
 }
 
-/** Adds note `text` to the file `target` names; throws on an empty text. */
-export async function addManualNote(paths: StorePaths, target: Extract<NoteTarget, { kind: 'file' }>, text: string, now = new Date()): Promise<ManualNoteResult> {
+/** The line a person's note `text` is written as (redacted, `[from: manual, today]`); throws on an empty text. */
+export function manualNoteLine(text: string, now = new Date()): string {
   const clean = redactSecrets(text).trim();
   if (!clean) throw new Error('the note text is empty');
-  const line = noteLine(clean, { source: MANUAL_SOURCE, date: toIsoDate(now) });
+  return noteLine(clean, { source: MANUAL_SOURCE, date: toIsoDate(now) });
+}
+
+/** Adds note `text` to the file `target` names; throws on an empty text. */
+export async function addManualNote(paths: StorePaths, target: Extract<NoteTarget, { kind: 'file' }>, text: string, now = new Date()): Promise<ManualNoteResult> {
+  const line = manualNoteLine(text, now);
   const lock = await acquireStoreLock(paths.root);
   try {
     const noteFile = addNotesToFile(paths, target, [line]);

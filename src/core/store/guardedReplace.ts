@@ -1,30 +1,30 @@
 /**
- * Replacing a file that a person (or another tool) may be editing at the same moment. People
- * edit category and note files by hand while a harvest runs: editors append (O_APPEND), save by
- * writing a temporary file and renaming it over, or truncate and rewrite in place. Lore must
- * never replace a version it has not read, so every replacement is an edit re-applied to what
- * is really there:
+ * Rewriting a file that a person (or another tool) may be editing at the same moment, by the
+ * concurrency contract of docs/design.md. People edit category and note files by hand while Lore
+ * writes: editors append (O_APPEND), save by writing a temporary file and renaming it over, or
+ * truncate and rewrite in place. Lore never replaces a version it has not read:
  *
- * 1. read a stable snapshot (a read during which the file changed is retried; a file caught
- *    smaller than expected just after a write is re-read after a pause) and keep it open;
- * 2. apply the edit and write the result to a complete, verified temporary file;
- * 3. when the edit only adds bytes at the end, append them in place (appendInPlace); otherwise
- *    check the path still holds the version read, then rename the new file over it (a plain
- *    rename: the path is never empty, so no reader or editor finds the file missing). A version
- *    that changed meanwhile gets the edit re-applied to it;
- * 4. settle: writes that still reached the replaced file through a descriptor opened before the
- *    rename (an appender, an editor that truncates and rewrites) are read from the descriptor
- *    kept open and merged, and an editor that saved an older buffer over the new file gets the
- *    edit re-applied on top of its save.
+ * 1. read a version: a read during which the file changed is retried, and a file caught mid-save
+ *    is not a version (smaller than this process last saw it, or not ending in a line break, and
+ *    written moments ago: re-read until it holds still);
+ * 2. compute the edit on that version;
+ * 3. when the edit only adds bytes at the end, append them with O_APPEND, only while the file is
+ *    still that version (appendInPlace); otherwise write a complete, verified temporary file and
+ *    rename it over the path, only while the path still holds that version (a plain rename: the
+ *    path is never empty). A version that changed meanwhile is read again and the edit recomputed,
+ *    a bounded number of times; then FileBusyError ("kept changing, nothing was lost");
+ * 4. settle: an editor that had opened the replaced file before the rename and saved into it is
+ *    waited for; the complete lines it added to the version read are added to the new file (only
+ *    added, never a fragment taken as the file). An editor that saves a buffer read before Lore's
+ *    write removes Lore's lines: while the file is being edited, Lore watches it until a later save
+ *    carries its lines or it holds still, and re-applies the edit (it is idempotent) when they are
+ *    gone; a file that never lets them stay ends in FileBusyError, so the write is not reported done.
  *
- * The edits Lore makes (append lines, add notes) are idempotent, so re-applying one on top of a
- * newer version never duplicates a line. Bytes waiting to be merged are kept on disk, never
- * only in memory. A file that never holds still fails with FileBusyError after a while:
- * nothing is lost, and the caller gives up before anything is reclaimed.
- *
- * What remains: an editor that renames its save into place in the microseconds between the
- * check and the rename of step 3 has that one save replaced (POSIX has no compare-and-swap
- * rename; Linux's RENAME_EXCHANGE is not reachable from Node).
+ * What remains: an editor that renames its save into place in the microseconds between the check
+ * and the rename of step 3 has that one save replaced (POSIX has no compare-and-swap rename;
+ * Linux's RENAME_EXCHANGE is not reachable from Node), and a save of a buffer read before Lore's
+ * write that lands after the file held still for the settle window removes Lore's lines (that is
+ * a person's save of an older version, as with any other tool).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -44,8 +44,8 @@ export interface GuardedReplaceOptions {
   /** How long to keep re-applying the edit to a file that keeps changing before FileBusyError (default 10 s). */
   patienceMs?: number;
   /**
-   * The size the caller last saw. A snapshot that is smaller and was modified moments ago is
-   * probably an editor's save caught between truncate and write: it is re-read after a pause.
+   * The size the caller last saw (a harvest's plan). A snapshot that is smaller and was modified
+   * moments ago is probably an editor's save caught between truncate and write: it is re-read.
    */
   expectedBytes?: number;
 }
@@ -59,17 +59,21 @@ export class FileBusyError extends Error {
   }
 }
 
-/** Marks a file of bytes still to be merged into its file; recoverStaleAsides finds it after a crash. */
+/** Marks a file of bytes an older Lore set aside to be merged into its file; recoverStaleAsides merges it. */
 const ASIDE_MARK = '.lore-prev-';
 const STABLE_READ_ATTEMPTS = 50;
 const PATIENCE_MS = 10_000;
 /** A replaced file that is still being written is polled this often, this many times at most. */
 const SETTLE_POLL_MS = 15;
-const SETTLE_POLLS = 60;
-/** Re-applications after a replacement was overwritten, before giving the file to its editor. */
+const SETTLE_POLLS = 120;
+/** Re-applications after Lore's lines were saved away, before the write is given up (FileBusyError). */
 const MAX_SETTLE_DEPTH = 5;
-/** A snapshot smaller than expected and modified within this window is re-read. */
+/** A snapshot that looks mid-save and was modified within this window is re-read. */
 const MID_SAVE_WINDOW_MS = 250;
+/** A file modified this recently before Lore's write is being edited: its settle watches for stale saves. */
+const ACTIVE_EDIT_MS = 2_000;
+/** How long a file being edited is watched after Lore's write, when no later save shows Lore's lines kept. */
+const SETTLE_QUIET_MS = 400;
 
 interface Snapshot {
   fd?: number;
@@ -77,6 +81,14 @@ interface Snapshot {
   stat?: fs.BigIntStats;
 }
 
+/**
+ * The size of the last version of each file this process read or wrote. A file found smaller
+ * moments after a write is an editor's save caught mid-way far more often than a person's
+ * deletion; it is not taken as a version until it holds still.
+ */
+const lastSeenBytes = new Map<string, number>();
+/** The version of each file this process last wrote: a file Lore itself just wrote is not being edited. */
+const lastWritten = new Map<string, fs.BigIntStats>();
 
 function backoff(attempt: number): number {
   return Math.random() * Math.min(2 ** attempt, 40);
@@ -106,12 +118,23 @@ function closeQuietly(fd: number | undefined): void {
 }
 
 /**
- * Reads `file` when it holds still: the read is retried while the file changes under it (size,
- * inode or mtime differ before and after, or the path now names another file). Returns an
- * empty snapshot when it does not exist; the descriptor stays open for `settle`.
+ * True when `bytes`, written moments ago, look like a save caught mid-way: smaller than the
+ * floor (what the caller or this process last saw), or cut inside a line (editors end a saved
+ * file with a line break; one that does not is accepted once it has held still).
+ */
+function looksMidSave(bytes: Buffer, stat: fs.BigIntStats, floor: number): boolean {
+  if (Date.now() - Number(stat.mtimeMs) >= MID_SAVE_WINDOW_MS) return false;
+  return bytes.length < floor || (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a);
+}
+
+/**
+ * Reads a version of `file`: the read is retried while the file changes under it (size, inode or
+ * mtime differ before and after, or the path now names another file) or looks caught mid-save.
+ * Returns an empty snapshot when it does not exist; the descriptor stays open for `settle`.
  */
 function readSnapshot(file: string, expectedBytes?: number): Snapshot {
   const started = Date.now();
+  const floor = Math.max(expectedBytes ?? 0, lastSeenBytes.get(file) ?? 0, 1);
   for (let attempt = 0; ; attempt++) {
     let fd: number;
     try {
@@ -129,47 +152,50 @@ function readSnapshot(file: string, expectedBytes?: number): Snapshot {
       const after = fs.fstatSync(fd, { bigint: true });
       const atPath = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
       stable = sameVersion(before, after) && after.size === BigInt(bytes.length) && atPath !== undefined && sameVersion(atPath, after);
-      // Smaller than the caller last saw and written moments ago: probably an editor's save caught
-      // between its truncate and its write. Never taken as the version to edit while that holds (an
-      // editor saving every few ms would otherwise, after a while, have its file replaced by a
-      // fragment plus Lore's lines); a file that never holds still ends in FileBusyError, nothing lost.
-      // Without an expected size (merging set-aside bytes back, a file Lore did not plan against), an
-      // empty file written moments ago is the mid-save case: taken as the version, it made the set-aside
-      // (older) bytes the whole file, and every line saved since was lost.
-      const floor = expectedBytes ?? 1;
-      const midSave = bytes.length < floor && Date.now() - Number(after.mtimeMs) < MID_SAVE_WINDOW_MS;
-      if (midSave) stable = false;
+      // Never taken as the version to edit while it may be a fragment: an edit computed on a
+      // fragment and put in place would make the fragment the file. A file that never holds
+      // still ends in FileBusyError, nothing lost.
+      if (stable && looksMidSave(bytes, after, floor)) stable = false;
       snapshot = { fd, bytes, stat: after };
     } catch (error) {
       closeQuietly(fd);
       throw error;
     }
-    if (stable) return snapshot;
+    if (stable) {
+      lastSeenBytes.set(file, snapshot.bytes!.length);
+      return snapshot;
+    }
     closeQuietly(fd);
     if (attempt >= STABLE_READ_ATTEMPTS) throw new FileBusyError(file, attempt, Date.now() - started);
     sleepSync(1 + backoff(attempt));
   }
 }
 
-/** Splits bytes into lines without their line breaks. */
-function lineSet(bytes: Buffer): Set<string> {
-  return new Set(bytes.toString('latin1').split(/\r?\n/));
+/** The complete lines (each with its line break) of `bytes`; a last line without one is left out. */
+function completeLines(bytes: Buffer): string[] {
+  const lines = bytes.toString('latin1').split(/(?<=\n)/);
+  if (lines.length && !lines[lines.length - 1].endsWith('\n')) lines.pop();
+  return lines;
 }
 
-/**
- * `current` plus the lines of `displaced` it lacks, in their order: a version that lost a race
- * (written into a file Lore had just replaced) keeps every line, at the cost of order.
- */
-function mergeDisplaced(current: Buffer | undefined, displaced: Buffer): Buffer {
-  if (!current || current.length === 0) return displaced;
-  const have = lineSet(current);
-  const text = displaced.toString('latin1');
-  const missing = text.split(/(?<=\n)/).filter((line) => line.trim() !== '' && !have.has(line.replace(/\r?\n$/, '')));
+function withoutBreak(line: string): string {
+  return line.replace(/\r?\n$/, '');
+}
+
+/** `current` plus those of `lines` it lacks, at the end, each on its own line. Only ever adds. */
+function withLines(current: Buffer | undefined, lines: readonly string[]): Buffer | undefined {
+  const have = new Set((current ?? Buffer.alloc(0)).toString('latin1').split(/\r?\n/));
+  const missing = lines.filter((line) => !have.has(withoutBreak(line)));
   if (missing.length === 0) return current;
-  const eol = current.includes('\r\n') ? '\r\n' : '\n';
-  const lead = current[current.length - 1] === 0x0a ? '' : eol;
-  const tail = missing.map((line) => (line.endsWith('\n') ? line : line + eol)).join('');
-  return Buffer.concat([current, Buffer.from(lead + tail, 'latin1')]);
+  const base = current ?? Buffer.alloc(0);
+  const lead = base.length === 0 || base[base.length - 1] === 0x0a ? '' : base.includes('\r\n') ? '\r\n' : '\n';
+  return Buffer.concat([base, Buffer.from(lead + missing.join(''), 'latin1')]);
+}
+
+/** The complete non-blank lines of `late` that `base` did not have: what a save added to the version read. */
+function addedLines(base: Buffer | undefined, late: Buffer): string[] {
+  const had = new Set(base ? base.toString('latin1').split(/\r?\n/) : []);
+  return completeLines(late).filter((line) => line.trim() !== '' && !had.has(withoutBreak(line)));
 }
 
 /** True when the path still holds the version the snapshot read (or still nothing). */
@@ -215,18 +241,11 @@ function swapIn(file: string, tmp: string, snapshot: Snapshot): boolean {
   return true;
 }
 
-/**
- * Keeps bytes that must still be merged into `file` in a durable hidden file beside it, so they
- * are never only in memory: recoverStaleAsides merges them if the merge below never happens.
- */
-function keepDisplaced(file: string, bytes: Buffer): string {
-  const tmp = writeTempBeside(file, bytes, true);
-  const kept = `${path.join(path.dirname(file), '.' + path.basename(file))}${ASIDE_MARK}${process.pid}${Math.random().toString(36).slice(2, 8)}`;
-  fs.renameSync(tmp, kept);
-  return kept;
+function statIfExists(file: string): fs.BigIntStats | undefined {
+  return fs.statSync(file, { bigint: true, throwIfNoEntry: false });
 }
 
-/** A replacement that happened; `settle` checks for writes that reached the replaced file late. */
+/** A replacement that happened; `settle` makes sure it stays (see the module comment, step 4). */
 export class GuardedReplace {
   constructor(
     readonly file: string,
@@ -236,27 +255,34 @@ export class GuardedReplace {
     readonly rebased: number,
     private readonly edit: ByteEdit,
     private readonly options: GuardedReplaceOptions,
+    /** The version the edit was computed on; its descriptor is open when the file was renamed over. */
     private snapshot: Snapshot,
+    /** The file as Lore's write left it. */
+    private readonly written?: fs.BigIntStats,
   ) {}
+
+  /** When the write was done: a settle that gives up says how long it tried. */
+  private readonly at = Date.now();
 
   get changed(): boolean {
     return this.content !== undefined;
   }
 
   /**
-   * Merges writes that went into the replaced file after the swap (an editor or appender that
-   * had opened it before) and releases it. Returns the replacement that holds the final
-   * content: this one, or a new one when late lines were merged.
+   * Makes sure the write stays: lines an editor saved into the replaced file after the rename are
+   * added, and the edit is re-applied when a save of an older buffer removed its lines. Returns
+   * the replacement that holds the final content: this one, or a later one. Throws FileBusyError
+   * when the file never let the edit stay (nothing of the person's is lost; the write is not done).
    */
   settle(depth = 0): GuardedReplace {
-    const { fd, stat } = this.snapshot;
+    const { fd, stat, bytes } = this.snapshot;
     this.snapshot = {};
     let late: Buffer | undefined;
     try {
       if (fd !== undefined && stat && this.content !== undefined && !sameVersion(fs.fstatSync(fd, { bigint: true }), stat)) {
-        // A writer is still at it (an editor truncates, then writes): read once it has held
-        // still for a while, and a file shorter than before (caught between truncate and
-        // write) only after waiting longer.
+        // An editor that opened the file before the rename is still writing into it: read it once
+        // it has held still (nobody opens it by its name any more, so its writer finishes).
+        // A save smaller than the version read is probably not finished: it is given longer.
         let last = fs.fstatSync(fd, { bigint: true });
         for (let i = 0, still = 0; i < SETTLE_POLLS && still < 3; i++) {
           sleepSync(SETTLE_POLL_MS);
@@ -269,21 +295,48 @@ export class GuardedReplace {
     } finally {
       closeQuietly(fd);
     }
-    if (late !== undefined) return replaceGuarded(this.file, this.edit, { ...this.options, displaced: [keepDisplaced(this.file, late)] }).settle(depth + 1);
-    // An editor holding an older buffer may have saved it over the new file: the edit's lines
-    // must still be there (the edit is idempotent, so re-applying it adds only what is missing).
-    if (this.content === undefined || depth >= MAX_SETTLE_DEPTH) return this;
-    let current: Buffer;
-    try {
-      current = fs.readFileSync(this.file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this; // Deleted since: a person's decision.
-      throw error;
+    if (this.content === undefined) return this;
+    const added = late === undefined ? [] : addedLines(bytes, late);
+    if (added.length > 0) {
+      // Never dropped: past the bound only the lines are added (an append, which no late writer
+      // can race), and the edit is left as the file has it.
+      const edit = this.edit;
+      const keepLate: ByteEdit = depth >= MAX_SETTLE_DEPTH ? (current) => withLines(current, added) : (current) => withLines(edit(current) ?? current, added);
+      return replaceGuarded(this.file, keepLate, this.options).settle(depth + 1);
     }
-    const again = this.edit(current);
-    if (again === undefined || again.equals(current)) return this;
-    return replaceGuarded(this.file, this.edit, this.options).settle(depth + 1);
+    return this.staysWritten(depth);
   }
+
+  /**
+   * While the file is being edited, watches it until a save after Lore's write shows the edit
+   * kept, or it holds still for the settle window; re-applies the edit when a save removed it.
+   */
+  private staysWritten(depth: number): GuardedReplace {
+    // Edited moments before Lore's write: a save of a buffer read before it may still come.
+    const active = this.written !== undefined && this.lastModifiedBefore !== undefined && Number(this.written.mtimeMs) - this.lastModifiedBefore < ACTIVE_EDIT_MS;
+    const deadline = Date.now() + (active ? SETTLE_QUIET_MS : 0);
+    for (;;) {
+      const now = statIfExists(this.file);
+      if (now === undefined) return this; // Deleted since: a person's decision.
+      const current = readSnapshot(this.file);
+      closeQuietly(current.fd);
+      if (current.bytes === undefined) return this;
+      const again = this.edit(current.bytes);
+      if (again !== undefined && !again.equals(current.bytes)) {
+        // A save of a buffer read before Lore's write: the edit's lines are gone. Re-applied (the
+        // edit is idempotent, so only what is missing comes back).
+        if (depth >= MAX_SETTLE_DEPTH) throw new FileBusyError(this.file, depth + 1, Date.now() - this.at);
+        return replaceGuarded(this.file, this.edit, this.options).settle(depth + 1);
+      }
+      // A later save that kept the edit: the editor read after Lore's write.
+      if (!this.written || !sameVersion(current.stat!, this.written)) return this;
+      if (Date.now() >= deadline) return this;
+      sleepSync(SETTLE_POLL_MS);
+    }
+  }
+
+  /** When the version the edit was computed on was last modified by someone else (ms since the epoch). */
+  lastModifiedBefore?: number;
 }
 
 /**
@@ -291,34 +344,34 @@ export class GuardedReplace {
  * writers (see the module comment). Call `settle()` on the result once the rest of the work is
  * done (the later, the more late writes it catches), or at once.
  */
-export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedReplaceOptions & { displaced?: string[] } = {}): GuardedReplace {
+export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedReplaceOptions = {}): GuardedReplace {
   const durable = options.durable ?? true;
   const started = Date.now();
   const deadline = started + (options.patienceMs ?? PATIENCE_MS);
-  // Set-aside versions whose lines must reach the file; removed only once they have.
-  const displaced = [...(options.displaced ?? [])];
+  const done = (next: Buffer | undefined, attempt: number, snapshot: Snapshot, base: fs.BigIntStats | undefined): GuardedReplace => {
+    const written = next === undefined ? undefined : statIfExists(file);
+    if (next !== undefined) lastSeenBytes.set(file, next.length);
+    // Edited by someone else moments before: the version read is not the one this process wrote last.
+    const ownVersion = base !== undefined && lastWritten.has(file) && sameVersion(base, lastWritten.get(file)!);
+    if (written) lastWritten.set(file, written);
+    const result = new GuardedReplace(file, next, attempt, edit, options, snapshot, written);
+    if (base && !ownVersion) result.lastModifiedBefore = Number(base.mtimeMs);
+    return result;
+  };
   let attempt = 0;
   for (; attempt === 0 || Date.now() < deadline; attempt++) {
     const snapshot = readSnapshot(file, options.expectedBytes);
-    let base = snapshot.bytes;
+    const base = snapshot.stat;
     let next: Buffer | undefined;
     let tmp: string;
     try {
-      for (const aside of displaced) base = mergeDisplaced(base, fs.readFileSync(aside));
-      next = edit(base) ?? (displaced.length ? base : undefined);
-      if (next === undefined || (snapshot.bytes !== undefined && next.equals(snapshot.bytes))) {
-        for (const aside of displaced) fs.rmSync(aside, { force: true });
-        return new GuardedReplace(file, undefined, attempt, edit, options, snapshot);
-      }
+      next = edit(snapshot.bytes);
+      if (next === undefined || (snapshot.bytes !== undefined && next.equals(snapshot.bytes))) return done(undefined, attempt, snapshot, base);
       if (extendsBytes(next, snapshot.bytes)) {
         // Lore only adds lines at the end: append them in place, which never replaces a
         // version someone else saved (see appendInPlace).
-        if (appendInPlace(file, snapshot.stat, next.subarray(snapshot.bytes!.length), durable)) {
-          closeQuietly(snapshot.fd);
-          for (const aside of displaced) fs.rmSync(aside, { force: true });
-          return new GuardedReplace(file, next, attempt, edit, options, {});
-        }
         closeQuietly(snapshot.fd);
+        if (appendInPlace(file, snapshot.stat, next.subarray(snapshot.bytes!.length), durable)) return done(next, attempt, { bytes: snapshot.bytes }, base);
         sleepSync(backoff(attempt));
         continue;
       }
@@ -349,8 +402,7 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
         fsyncDirectory(path.dirname(file));
         crashPoint(`replaced ${path.basename(file)}`);
       }
-      for (const aside of displaced) fs.rmSync(aside, { force: true });
-      return new GuardedReplace(file, next, attempt, edit, options, snapshot);
+      return done(next, attempt, snapshot, base);
     }
     closeQuietly(snapshot.fd);
     sleepSync(backoff(attempt));
@@ -359,9 +411,9 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
 }
 
 /**
- * After a crash (or a FileBusyError) bytes may wait beside their file as `.<name>.lore-prev-…`:
- * merges every line the file lacks (or restores the file when it is missing). Call it holding
- * the store lock.
+ * Bytes an older Lore set aside beside their file (`.<name>.lore-prev-…`) before a crash: their
+ * complete lines the file lacks are added to it (or the file is restored when it is missing),
+ * then the aside is removed. Only ever adds. Call it holding the store lock.
  */
 export function recoverStaleAsides(dir: string): void {
   for (const name of listNames(dir)) {
@@ -373,6 +425,8 @@ export function recoverStaleAsides(dir: string): void {
       fs.renameSync(aside, file);
       continue;
     }
-    replaceGuarded(file, () => undefined, { displaced: [aside] }).settle();
+    const lines = completeLines(fs.readFileSync(aside)).filter((line) => line.trim() !== '');
+    replaceGuarded(file, (current) => withLines(current, lines)).settle();
+    fs.rmSync(aside, { force: true });
   }
 }

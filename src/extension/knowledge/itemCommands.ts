@@ -21,7 +21,7 @@ import { LoreCommands, type OpenProvenanceArgs } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import { plainMarkdown } from '../search/searchHitItem';
-import { editKnowledgeItem, type ItemEditAction, type ItemEditResult } from './knowledgeItemEdit';
+import { dirtyDocument, editKnowledgeItem, editOpenDocument, type ItemEditAction, type ItemEditResult } from './knowledgeItemEdit';
 
 /** What the menu commands need of a view node (the Digest view's items are such nodes). */
 export interface KnowledgeItemRef {
@@ -107,14 +107,9 @@ export async function supersedeItemCommand(store: StoreService, ref?: KnowledgeI
     chosen = pick?.id;
   }
   if (!chosen || !isItemId(chosen)) return undefined;
-  const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && path.resolve(d.uri.fsPath) === path.resolve(old.file));
-  if (document?.isDirty) {
-    const before = document.getText();
-    const after = markItemSuperseded(before, lineIdentity(old.item.raw), chosen, toIsoDate(new Date()));
-    if (after === undefined) return undefined;
-    const change = new vscode.WorkspaceEdit();
-    change.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(before.length)), after);
-    await vscode.workspace.applyEdit(change);
+  const document = dirtyDocument(old.file);
+  if (document) {
+    if (!(await editOpenDocument(document, (text) => markItemSuperseded(text, lineIdentity(old.item.raw), chosen, toIsoDate(new Date()))))) return undefined;
     void vscode.window.setStatusBarMessage('Lore: item marked superseded in the open editor (unsaved: save the file to keep it)', 8000);
     return chosen;
   }

@@ -19,9 +19,25 @@ export type ItemEditAction = 'delete' | 'done';
 /** Where the edit landed: the open document (unsaved), the file on disk, or nowhere (the item was not there). */
 export type ItemEditResult = 'document' | 'file' | 'unchanged';
 
-function openDocument(file: string): vscode.TextDocument | undefined {
+/** The document of `file` when it is open with unsaved changes: Lore's edits then go into it (see editOpenDocument). */
+export function dirtyDocument(file: string): vscode.TextDocument | undefined {
   const wanted = path.resolve(file);
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && path.resolve(d.uri.fsPath) === wanted);
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && path.resolve(d.uri.fsPath) === wanted);
+  return document?.isDirty ? document : undefined;
+}
+
+/**
+ * Applies a text edit to an open document through the editor (a WorkspaceEdit), on top of what
+ * the person typed, never under it; saving stays theirs. False when the edit changes nothing or
+ * the editor refused it.
+ */
+export async function editOpenDocument(document: vscode.TextDocument, edit: (text: string) => string | undefined): Promise<boolean> {
+  const before = document.getText();
+  const after = edit(before);
+  if (after === undefined || after === before) return false;
+  const change = new vscode.WorkspaceEdit();
+  change.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(before.length)), after);
+  return vscode.workspace.applyEdit(change);
 }
 
 /**
@@ -32,15 +48,8 @@ function openDocument(file: string): vscode.TextDocument | undefined {
 export async function editKnowledgeItem(store: StoreService, action: ItemEditAction, file: string, itemLine: string): Promise<ItemEditResult> {
   const ids = new Set([lineIdentity(itemLine)]);
   const edit = (text: string) => (action === 'delete' ? removeItems(text, ids) : markTasksDone(text, ids));
-  const document = openDocument(file);
-  if (document?.isDirty) {
-    const before = document.getText();
-    const after = edit(before);
-    if (after === undefined) return 'unchanged';
-    const change = new vscode.WorkspaceEdit();
-    change.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(before.length)), after);
-    return (await vscode.workspace.applyEdit(change)) ? 'document' : 'unchanged';
-  }
+  const document = dirtyDocument(file);
+  if (document) return (await editOpenDocument(document, edit)) ? 'document' : 'unchanged';
   const lock = await acquireStoreLock(store.paths.root);
   try {
     if (!editStoreFile(file, (text) => (text === undefined ? undefined : edit(text)))) return 'unchanged';

@@ -4,15 +4,17 @@
  * note file, edit, delete, mark still valid).
  */
 import * as vscode from 'vscode';
-import { addManualNote as addNote } from '../../core/knowledge/manualNote';
+import { addManualNote as addNote, manualNoteLine } from '../../core/knowledge/manualNote';
 import { provenanceTarget } from '../../core/knowledge/provenanceTarget';
-import { resolveNoteTarget } from '../../core/store/fileNotes';
+import { metaFor, readNotesOf, resolveNoteTarget } from '../../core/store/fileNotes';
+import { addNotes } from '../../core/store/noteFile';
 import {
   DeleteNoteRequest, LoreCommands, MarkNotesValidRequest,
   type DeleteNoteArgs, type EditNotesArgs, type MarkNotesValidArgs, type OpenNoteFileArgs, type OpenProvenanceArgs,
 } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
+import { dirtyDocument, editOpenDocument } from '../knowledge/knowledgeItemEdit';
 import type { NotesClient } from './notesClient';
 
 async function openAt(file: string, line: number): Promise<void> {
@@ -38,7 +40,18 @@ function noteTarget(store: StoreService, file: vscode.Uri): Extract<ReturnType<t
  */
 export async function addManualNote(store: StoreService, file: vscode.Uri, text: string): Promise<string> {
   if (!store.exists) await vscode.commands.executeCommand('lore.initStore');
-  return (await addNote(store.paths, noteTarget(store, file), text)).noteFile;
+  const target = noteTarget(store, file);
+  // The note file open with unsaved changes: the note goes into the editor, on top of what the
+  // person typed, not under it (saving stays theirs).
+  const noteFile = readNotesOf(store.paths, target.absolute)?.file;
+  const document = noteFile === undefined ? undefined : dirtyDocument(noteFile);
+  if (noteFile && document) {
+    const line = manualNoteLine(text);
+    await editOpenDocument(document, (current) => addNotes(current, metaFor(target.relative, target.identity), [line]));
+    void vscode.window.setStatusBarMessage('Lore: note added in the open editor (unsaved: save the file to keep it)', 8000);
+    return noteFile;
+  }
+  return (await addNote(store.paths, target, text)).noteFile;
 }
 
 export function registerNoteCommands(store: StoreService, notes: NotesClient): vscode.Disposable[] {

@@ -1,0 +1,123 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { itemId } from '../../src/core/knowledge/itemId';
+import { makeWorkspace } from '../helpers/cli';
+import { connectLoreMcp } from '../helpers/mcpClient';
+
+/**
+ * An agent writes through `lore mcp` (remember, update_item) while a person keeps saving facts.md
+ * by hand, re-reading it before each save, in place (truncate, then write) or by renaming a new
+ * file over it. The concurrency contract (docs/design.md) allows no loss at all, whatever the
+ * machine's load: every line that was there, every hand-written line and every write Lore
+ * acknowledged is in facts.md afterwards. The only failure allowed is a write that is not
+ * acknowledged, and then only with the "kept changing, nothing was lost" message.
+ */
+const MODES = ['inplace', 'rename'];
+const EXISTING = 2_000;
+const REMEMBERS = 16;
+const UPDATES = 6;
+/** Agents' writes go straight into the files, as the person's own setting says (not the repository's config.json). */
+const DIRECT = { LORE_AGENT_WRITES: 'direct' };
+/** Parallel tool calls of one client: they queue inside the server, none may fail. */
+const PARALLEL = 16;
+
+interface Reply {
+  isError: boolean;
+  text: string;
+  status?: string;
+  line?: string;
+}
+
+function existingFacts(): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < EXISTING; i++) lines.push(`- existing fact ${i} about the billing service [from: before${i % 89}, 2026-10-01]`);
+  return lines;
+}
+
+function startEditor(file: string, mode: string, stopFile: string): Promise<number> {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'helpers', 'handEditor.js'), file, mode, stopFile, '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`editor exited ${code}`))));
+  });
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Reply> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  const data = (result.structuredContent ?? {}) as { status?: string; line?: string };
+  return { isError: result.isError === true, text, status: data.status, line: data.line };
+}
+
+describe('an agent writing through lore mcp while a person saves facts.md', function () {
+  this.timeout(600_000);
+
+  for (const mode of MODES) {
+    it(`loses no existing, hand-written or acknowledged line (${mode} saves every 3 ms, ${REMEMBERS} remember and ${UPDATES} update_item calls)`, async () => {
+      const { root } = await makeWorkspace();
+      const factsFile = path.join(root, 'facts.md');
+      const existing = existingFacts();
+      fs.writeFileSync(factsFile, `# Facts\n\n${existing.join('\n')}\n`);
+      const { client } = await connectLoreMcp(root, { clientName: 'racer', env: DIRECT });
+      const stopFile = path.join(path.dirname(root), `stop-agent-${mode}`);
+      const editor = startEditor(factsFile, mode, stopFile);
+
+      const acknowledged: string[] = [];
+      const updated = new Set<string>();
+      const refused: string[] = [];
+      try {
+        for (let i = 0; i < REMEMBERS + UPDATES; i++) {
+          const isUpdate = i % 4 === 3;
+          const target = existing[i * 7];
+          const reply = isUpdate
+            ? await call(client, 'update_item', { id: itemId(target), text: `existing fact ${i * 7} now says the billing service moved (${mode})` })
+            : await call(client, 'remember', { category: 'fact', statement: `agent fact ${i} about ${mode} saves` });
+          if (!reply.isError && reply.status === 'recorded' && reply.line) {
+            acknowledged.push(reply.line);
+            if (isUpdate) updated.add(target);
+          } else refused.push(reply.text);
+        }
+      } finally {
+        fs.writeFileSync(stopFile, '');
+      }
+      const saved = await editor;
+      await client.close();
+
+      assert.ok(saved > 50, `the editor saved only ${saved} times`);
+      if (process.env.LORE_EDIT_VERBOSE) console.log(`      ${mode}: ${saved} hand saves, ${acknowledged.length} writes acknowledged, ${refused.length} refused`);
+      // A write may be refused only when the file never held still, and then it says so.
+      for (const text of refused) assert.match(text, /kept changing while Lore was updating it/);
+      assert.ok(acknowledged.length > 0, `no write was acknowledged: ${refused[0]}`);
+
+      const text = fs.readFileSync(factsFile, 'utf8');
+      const lines = new Set(text.split('\n'));
+      const lostExisting = existing.filter((l) => !updated.has(l) && !lines.has(l));
+      assert.equal(lostExisting.length, 0, `${lostExisting.length} existing lines lost; facts.md starts: ${text.slice(0, 300)}`);
+      const lostHand: number[] = [];
+      for (let i = 0; i < saved; i++) if (!lines.has(`- hand ${mode} ${i}`)) lostHand.push(i);
+      assert.deepEqual(lostHand, [], `${lostHand.length} of ${saved} hand-written lines lost`);
+      const lostAcknowledged = acknowledged.filter((l) => !lines.has(l));
+      assert.deepEqual(lostAcknowledged, [], `${lostAcknowledged.length} of ${acknowledged.length} acknowledged writes lost`);
+      assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith('.tmp') || n.includes('.lore-prev-')), []);
+    });
+  }
+
+  it('answers parallel write calls of one client without locking them out of their own store', async () => {
+    const { root } = await makeWorkspace();
+    const { client } = await connectLoreMcp(root, { clientName: 'racer', env: DIRECT });
+    try {
+      const replies = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => call(client, 'remember', { category: i % 2 ? 'decision' : 'fact', statement: `parallel item ${i}` })));
+      assert.deepEqual(replies.filter((r) => r.isError || r.status !== 'recorded').map((r) => r.text), []);
+      const text = fs.readFileSync(path.join(root, 'facts.md'), 'utf8') + fs.readFileSync(path.join(root, 'decisions.md'), 'utf8');
+      for (const reply of replies) assert.ok(text.includes(reply.line!), `${reply.line} is missing`);
+    } finally {
+      await client.close();
+    }
+  });
+});
