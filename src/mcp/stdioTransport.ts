@@ -11,6 +11,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from '@modelcontextpr
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, isJSONRPCNotification, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes } from '../core/util/format';
+import { wellFormedStrings } from '../core/util/wellFormedText';
 import { BoundedLineSplitter, type LineEvent } from './boundedLines';
 
 /** The largest request line served; as the SDK's limit, so Lore accepts what the SDK would. */
@@ -139,7 +140,8 @@ export class LoreStdioTransport implements Transport {
     if (line.trim() === '') return;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      // Every string an agent sends is made well-formed here, the one door of every tool's input.
+      value = JSON.parse(line, wellFormedStrings);
     } catch (error) {
       this.options.log?.(`lore mcp: refused a line that is not JSON (${(error as Error).message})`);
       this.reply(null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);

@@ -10,6 +10,7 @@ import { ITEM_CATEGORIES, emptyItems, type FileNoteItem, type HarvestItems, type
 import { ITEM_ID_PATTERN } from '../knowledge/itemId';
 import { cutRedacted, redactSecrets } from '../safety/redact';
 import { describeSchemaIssue } from '../util/schemaIssue';
+import { wellFormedStrings } from '../util/wellFormedText';
 
 /** The reply schema's item readers, loaded with the first reply (zod is a large share of start-up). */
 function readers(): typeof import('./replySchema').itemReaders {
@@ -111,7 +112,8 @@ export function parseHarvestReply(reply: string): ParsedReply {
   if (fence) body = fence[1].trim();
   let payload: unknown;
   try {
-    payload = JSON.parse(body);
+    // A model's reply is untrusted text: a lone surrogate in it (\ud83d) is U+FFFD from here on.
+    payload = JSON.parse(body, wellFormedStrings);
   } catch (error) {
     throw new HarvestReplyError(`reply is not valid JSON: ${(error as Error).message}`);
   }
