@@ -280,6 +280,10 @@ export class GuardedReplace {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this; // Deleted since: a person's decision.
       throw error;
     }
+    // The file as this replacement wrote it: nobody dropped the lines, so there is nothing to
+    // re-apply (an edit that does not converge, e.g. text that encodes differently than it reads,
+    // would otherwise add its lines again at each depth).
+    if (current.equals(this.content)) return this;
     const again = this.edit(current);
     if (again === undefined || again.equals(current)) return this;
     return replaceGuarded(this.file, this.edit, this.options).settle(depth + 1);
