@@ -22,6 +22,7 @@ import { sha256Hash } from '../util/sha256';
 import { describeSchemaIssue } from '../util/schemaIssue';
 import { fsyncDirectory, fsyncFile, writeFileAtomic } from './atomicWrite';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';
+import { boundedFileName } from '../util/fileNames';
 
 /** The folder under the store root. */
 export const UNDO_DIR = '.undo';
@@ -74,7 +75,7 @@ export function fileSha(file: string): string | null {
 
 /** The copy of a file's "before" bytes (index in `files`), named after it so errors say which file it is. */
 export function beforeCopy(paths: StorePaths, index: number, file: string): string {
-  return path.join(undoDir(paths), BEFORE_DIR, `${index}-${path.basename(file)}`);
+  return path.join(undoDir(paths), BEFORE_DIR, boundedFileName(`${index}-${path.basename(file)}`));
 }
 
 /** The absolute path of a kept reclaim, checked to stay inside `.undo/`. */
@@ -175,7 +176,7 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
     if (record.reclaims.some((k) => k.from === from)) continue;
     record.reclaims.push(
       r.action === 'delete'
-        ? { from, kept: `${KEPT_DIR}/${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(r.path)}` }
+        ? { from, kept: `${KEPT_DIR}/${boundedFileName(`${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(r.path)}`)}` }
         : { from, archivedTo: storeRelative(paths, r.archiveTo!) },
     );
   }
