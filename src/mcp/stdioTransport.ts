@@ -16,6 +16,8 @@ import { BoundedLineSplitter, type LineEvent } from './boundedLines';
 
 /** The largest request line served; as the SDK's limit, so Lore accepts what the SDK would. */
 const MCP_MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+/** A JSON escape of a UTF-16 surrogate (\ud83d), the only way a lone one reaches a decoded line. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 /** After stdin ends, how long requests still running may take to answer before the transport closes. */
 const MCP_DRAIN_MS = 10_000;
 
@@ -141,7 +143,9 @@ export class LoreStdioTransport implements Transport {
     let value: unknown;
     try {
       // Every string an agent sends is made well-formed here, the one door of every tool's input.
-      value = JSON.parse(line, wellFormedStrings);
+      // A line decoded from UTF-8 holds a lone surrogate only through a \uD8xx–\uDFxx escape, so
+      // the (slower) reviver runs only when the line has one.
+      value = SURROGATE_ESCAPE.test(line) ? JSON.parse(line, wellFormedStrings) : JSON.parse(line);
     } catch (error) {
       this.options.log?.(`lore mcp: refused a line that is not JSON (${(error as Error).message})`);
       this.reply(null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
