@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 export { formatBytes, formatTokens, printable } from '../core/util/format';
 import * as os from 'node:os';
-import { globalStoreDir, nearestStoreDir } from '../core/store/storeLocation';
+import { globalStoreDir, isStore, nearestStoreDir } from '../core/store/storeLocation';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';
 
 /** A mistake in how the command was called: printed with a hint, exit code 2. */
@@ -31,6 +31,22 @@ export const COMMON_OPTIONS = {
 
 type ParsedCommand<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>> & { paths: StorePaths };
 
+/** What a command takes besides its options. */
+export interface CommandTakes {
+  /** Positional arguments (refused when false). */
+  positionals: boolean;
+  /** Only a store that exists (`isStore`): a plain folder is refused and nothing is created in it. */
+  existingStore?: boolean;
+}
+
+/** A `--root` (or found folder) that is not a store, for a command that only keeps one. */
+export class NotAStoreError extends Error {
+  constructor(root: string) {
+    super(`${root} is not a Lore store (nothing was written there); run lore init --root ${root} to make one, or name the store with --root`);
+    this.name = 'NotAStoreError';
+  }
+}
+
 /**
  * What every command does first: parse its options (strictly: an unknown option is a usage
  * error), answer --help, and resolve the store. Undefined when help was printed.
@@ -41,7 +57,7 @@ export function parseCommand<O extends typeof COMMON_OPTIONS & ParseArgsOptionsC
   options: O,
   help: string,
   io: Output,
-  takes: { positionals: boolean } = { positionals: true },
+  takes: CommandTakes = { positionals: true },
 ): ParsedCommand<O> | undefined {
   const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   const values = parsed.values as { help?: boolean; root?: string; workspace?: string; global?: boolean };
@@ -57,7 +73,10 @@ export function parseCommand<O extends typeof COMMON_OPTIONS & ParseArgsOptionsC
   return {
     ...parsed,
     get paths() {
-      return (paths ??= resolveStore(values.root, values.workspace, io, values.global));
+      if (paths) return paths;
+      const found = resolveStore(values.root, values.workspace, io, values.global);
+      if (takes.existingStore && !isStore(found.root)) throw new NotAStoreError(found.root);
+      return (paths = found);
     },
   } as ParsedCommand<O>;
 }

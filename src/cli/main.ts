@@ -23,7 +23,9 @@ import { syncCommand, SYNC_HELP } from './commands/syncCommand';
 import { supersedeCommand, tidyCommand, SUPERSEDE_HELP, TIDY_HELP } from './commands/tidyCommand';
 import { tasksCommand, TASKS_HELP } from './commands/tasksCommand';
 import { topicsCommand, TOPICS_HELP } from './commands/topicsCommand';
+import { trustCommand, TRUST_HELP } from './commands/trustCommand';
 import { undoCommand, UNDO_HELP } from './commands/undoCommand';
+import { takeConfigNotices } from '../core/store/storeConfig';
 import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/util/format';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
@@ -52,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   hook: hookCommand,
   hooks: hooksCommand,
   undo: undoCommand,
+  trust: trustCommand,
   history: historyCommand,
   journal: journalCommand,
   commit: commitCommand,
@@ -83,6 +86,7 @@ ${CACHE_HELP.split('\n')[0]}
 ${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
 ${HOOK_HELP.split('\n')[0]}
 ${UNDO_HELP.split('\n')[0]}
+${TRUST_HELP.split('\n')[0]}
 ${HISTORY_HELP}
 ${JOURNAL_HELP.split('\n')[0]}
 ${COMMIT_HELP}
@@ -115,8 +119,11 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   // One object per run: what the run resolved (its store) is remembered against it.
   const run: Output = { ...io };
   try {
-    return await command(rest, run);
+    const code = await command(rest, run);
+    sayConfigNotices(io);
+    return code;
   } catch (error) {
+    sayConfigNotices(io);
     const err = error as Error & { code?: string };
     // Messages carry file names, which may hold terminal escape sequences.
     const message = printable(describeStoreError(err, storeInUse(run)) ?? err.message, { keepLineBreaks: true });
@@ -128,6 +135,11 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     if (envOf(io).LORE_DEBUG) io.err(err.stack ?? '');
     return EXIT_FAILED;
   }
+}
+
+/** Tells once what a store's config.json asked for and Lore left alone (storeTrust.ts). */
+function sayConfigNotices(io: Output): void {
+  for (const notice of takeConfigNotices()) io.err(`lore: ${printable(notice)}`);
 }
 
 /** Runs `lore` with the process's arguments and sets its exit code (dist/cli.js calls this). */

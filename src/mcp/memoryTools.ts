@@ -20,7 +20,7 @@ import { readItem, type ItemReport } from '../core/knowledge/itemReport';
 import { learnedSummary, type LearnedSummary } from '../core/history/itemHistory';
 import { ItemHistoryCache } from '../core/history/itemHistoryCache';
 import { frameAsData } from '../core/safety/dataFraming';
-import { redactSecrets } from '../core/safety/redact';
+import { redactDeep, redactSecrets } from '../core/safety/redact';
 import { describeStoreError } from '../core/store/storeErrors';
 import { AGENT_WRITES_MODES, type AgentWritesMode } from '../core/store/storeConfig';
 import type { StorePaths } from '../core/store/storePaths';
@@ -81,14 +81,6 @@ const itemOutput = {
     uncommitted: z.boolean().describe('The line as it stands is not committed yet'),
   }).optional().describe('When the store is in git: when the item was learned (as lore history ID tells it)'),
 };
-
-/** Every string of a structured reply redacted (the agent-reply boundary, as for text). */
-function redactDeep<T>(value: T): T {
-  if (typeof value === 'string') return redactSecrets(value) as T;
-  if (Array.isArray(value)) return value.map(redactDeep) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)])) as T;
-  return value;
-}
 
 function reply(text: string, structured: Record<string, unknown>, isError = false): CallToolResult {
   return { content: [{ type: 'text', text: redactSecrets(text) }], structuredContent: redactDeep(structured), ...(isError ? { isError } : {}) };

@@ -8,6 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SearchIndex, type SearchIndexOptions } from '../core/search/searchIndex';
 import { watchStore, type StoreWatcher } from '../core/search/storeWatcher';
+import { loadStoreConfig, takeConfigNotices } from '../core/store/storeConfig';
 import type { StorePaths } from '../core/store/storePaths';
 import { locateStore, namesStore, type StoreLookup, type StoreRequest } from './storeDiscovery';
 
@@ -61,6 +62,9 @@ export class StoreSession {
     if (lookup.found) {
       this.found = lookup;
       this.options.log?.(`lore mcp: serving ${lookup.paths.root} (found by ${lookup.how})`);
+      // Said once, at start: a committed config.json's values that Lore leaves alone (storeTrust.ts).
+      loadStoreConfig(lookup.paths.config);
+      for (const notice of takeConfigNotices()) this.options.log?.(`lore mcp: ${notice}`);
     }
     return lookup;
   }

@@ -49,6 +49,7 @@ const initializationOptionsSchema = z.looseObject({
   workspaceRoot: filePath,
   searchBackend: z.enum(['auto', 'sqlite', 'minisearch']).optional(),
   gitCommit: z.enum(['off', 'apply', 'interval']).optional(),
+  workspaceTrusted: z.boolean().optional(),
 }).partial() satisfies z.ZodType<Partial<LoreInitializationOptions>>;
 
 export const paramsSchemas = {

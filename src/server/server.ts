@@ -60,6 +60,7 @@ import { reportSources } from '../core/discovery/measureSources';
 import { provideNotesHover } from './hover';
 import { ItemHistoryHovers } from './itemHover';
 import { setGitCommitOverride } from '../core/history/storeHistory';
+import { trustForThisProcess } from '../core/store/storeTrust';
 import { LoreServer } from './loreServer';
 import { registerForgetRequests, registerTaskRequests } from './storeWorkRequests';
 import { ServerHarvest } from './serverHarvest';
@@ -110,6 +111,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   setGitCommitOverride(options.gitCommit);
   const workspace = options.workspaceRoot ? path.resolve(options.workspaceRoot) : workspaceOf(params);
   const root = options.storeRoot ? path.resolve(options.storeRoot) : path.join(workspace, STORE_DIR_NAME);
+  // A workspace the person trusted in VS Code: its config.json's values are theirs (storeTrust.ts).
+  if (options.workspaceTrusted) trustForThisProcess(root);
   lensRefreshSupported = params.capabilities.workspace?.codeLens?.refreshSupport === true;
   server = new LoreServer(storePaths(root, workspace), {
     notesChanged: (p) => void connection.sendNotification(NotesChangedNotification.method, p),

@@ -35,6 +35,8 @@ export interface LoreInitializationOptions {
   searchBackend?: 'auto' | 'sqlite' | 'minisearch';
   /** The `lore.git.commit` setting when it decides over the store's config.json (absent: `store`). */
   gitCommit?: 'off' | 'apply' | 'interval';
+  /** VS Code's workspace trust: the store's config.json may widen agents' writes and commits (core/store/storeTrust.ts). */
+  workspaceTrusted?: boolean;
 }
 
 /** Ids of the client-side commands the server's lenses, hovers and links invoke. */

@@ -26,7 +26,7 @@ function state(root: string, ws: string): Record<string, string> {
     const ledger = JSON.parse(tree['ledger.json']);
     for (const entry of Object.values<any>(ledger.entries)) {
       delete entry.at;
-      entry.path = path.relative(ws, entry.path);
+      entry.path = path.relative(ws, path.resolve(root, entry.path)); // Store-relative inside the store.
     }
     tree['ledger.json'] = JSON.stringify(ledger, null, 1);
   }

@@ -8,6 +8,7 @@ import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { gitIn, initRepo } from '../helpers/gitRepo';
 import { connectLoreMcp } from '../helpers/mcpClient';
 import { makeTempDir } from '../helpers/paths';
+import { setStoreTrust } from '../../src/core/store/storeTrust';
 
 function lineWith(root: string, file: string, text: string): string {
   const line = fs.readFileSync(path.join(root, file), 'utf8').split('\n').find((l) => l.includes(text));
@@ -79,6 +80,7 @@ describe('git history of agents\' writes over MCP', function () {
     const root = path.join(makeTempDir('lore-mcp-git-'), 'kb');
     assert.equal((await runCli(['init', '--root', root, '--git'])).code, 0);
     fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+    setStoreTrust(root, true); // The person's own config.json (storeTrust.ts).
     gitIn(root, 'add', 'config.json');
     gitIn(root, 'commit', '-q', '-m', 'direct writes');
     const { client } = await connectLoreMcp(root, { clientName: 'claude-code' });

@@ -16,6 +16,7 @@ import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { gitIn } from '../helpers/gitRepo';
 import { connectLoreMcp } from '../helpers/mcpClient';
 import { makeTempDir } from '../helpers/paths';
+import { setStoreTrust } from '../../src/core/store/storeTrust';
 
 const TASK = '- migrate the refund path [from: c2, 2026-11-21]';
 const FACT = '- the build uses esbuild [from: c1, 2026-11-20]';
@@ -41,6 +42,7 @@ describe('the journal from every write', function () {
   it('agents\' direct writes: remember, update and a task done are journaled from client:session; a forget is not', async () => {
     const { root } = await makeWorkspace();
     fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+    setStoreTrust(root, true); // The person's own config.json (storeTrust.ts).
     fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${FACT}\n`);
     fs.writeFileSync(path.join(root, 'tasks.md'), `# Tasks\n\n## Open\n\n${TASK}\n\n## Done\n`);
     ({ client } = await connectLoreMcp(root, { clientName: 'claude-code' }));

@@ -9,6 +9,7 @@ import { toIsoDate } from '../../src/core/knowledge/provenance';
 import { KNOWLEDGE_FRAMING } from '../../src/core/safety/dataFraming';
 import { eventually } from '../helpers/eventually';
 import { makeWorkspace, runCli } from '../helpers/cli';
+import { setStoreTrust } from '../../src/core/store/storeTrust';
 
 /** The text of a tool result. */
 function textOf(result: unknown): string {
@@ -28,6 +29,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
     fs.writeFileSync(path.join(ws, 'outside-secret.txt'), 'not in the store');
     // These tests read back what an agent wrote: writes go straight in (the pending queue has its own tests, mcpMemory).
     fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+    setStoreTrust(root, true); // The person's own config.json (storeTrust.ts).
     ({ client, stderr: stderrOf } = await connectLoreMcp(root));
   });
 

@@ -12,6 +12,7 @@ import { itemId } from '../../src/core/knowledge/itemId';
 import { toIsoDate } from '../../src/core/knowledge/provenance';
 import { makeWorkspace, runCli } from '../helpers/cli';
 import { connectLoreMcp } from '../helpers/mcpClient';
+import { setStoreTrust } from '../../src/core/store/storeTrust';
 
 function textOf(result: unknown): string {
   return ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
@@ -42,7 +43,10 @@ describe('lore mcp memory tools (SDK client)', function () {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     return { result, text: textOf(result), data: result.structuredContent as unknown as WriteReply };
   };
-  const direct = () => fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+  const direct = () => {
+    fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+    setStoreTrust(root, true); // The person's own setting (storeTrust.ts).
+  };
 
   beforeEach(async () => {
     ({ ws, root } = await makeWorkspace());

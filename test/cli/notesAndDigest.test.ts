@@ -53,9 +53,11 @@ describe('lore note, notes, digest (CLI)', function () {
     result = await runCli(['digest', '--root', root]);
     assert.match(result.stderr, /disabled in config\.json/);
     assert.ok(!fs.existsSync(path.join(root, 'digest.md')));
+    // A broken config.json: the digest is not written with defaults the file may have turned off.
     fs.writeFileSync(path.join(root, 'config.json'), '{ broken');
     result = await runCli(['digest', '--root', root]);
-    assert.match(result.stderr, /warning: .*config\.json is not valid JSON/);
-    assert.ok(fs.existsSync(path.join(root, 'digest.md')));
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /config\.json:1 is not valid JSON.*Lore writes nothing/);
+    assert.ok(!fs.existsSync(path.join(root, 'digest.md')));
   });
 });

@@ -2,6 +2,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+/**
+ * Trust records (storeTrust.ts) of every test run go to a folder of the run's own, never the
+ * person's configuration folder; child processes inherit it.
+ */
+process.env.LORE_CONFIG_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'lore-config-home-'));
+
 /** Repository root (tests run compiled from out/test/...). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');

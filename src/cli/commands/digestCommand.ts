@@ -1,6 +1,6 @@
 /** `lore digest`: regenerates digest.md from the category files and prints it. */
 import { regenerateDigest } from '../../core/store/digest';
-import { loadStoreConfig } from '../../core/store/storeConfig';
+import { storeConfigForWrite } from '../../core/store/storeConfig';
 import { COMMON_OPTIONS, EXIT_OK, type Output, parseCommand } from '../cliSupport';
 
 export const DIGEST_HELP = `lore digest [--root DIR] [--json]
@@ -14,7 +14,7 @@ export async function digestCommand(argv: string[], io: Output): Promise<number>
   const parsed = parseCommand(argv, COMMON_OPTIONS, DIGEST_HELP, io, { positionals: false });
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
-  const { config, warning } = loadStoreConfig(paths.config);
+  const { config, warning } = storeConfigForWrite(paths.config); // Whether there is a digest at all is the file's to say.
   if (warning) io.err(`warning: ${warning}`);
   const result = regenerateDigest(paths, { enabled: config.digestEnabled });
   if (values.json) {

@@ -7,15 +7,19 @@ import { changeItem } from '../../core/knowledge/agentWrites';
 import { findItemsById } from '../../core/knowledge/itemLocator';
 import { isItemId } from '../../core/knowledge/itemId';
 import { applyForget, isEmptyForgetPlan, planForget, type ForgetPlan } from '../../core/forget/forgetConversation';
+import { applyPurgeHistory, planPurgeHistory } from '../../core/forget/purgeHistory';
 import type { StorePaths } from '../../core/store/storePaths';
 import { reportHistory } from '../historyText';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
 
-export const FORGET_HELP = `lore forget ID [--item | --conversation] [--apply] [--file F] [--root DIR] [--json]
+export const FORGET_HELP = `lore forget ID [--item | --conversation | --purge-history] [--apply] [--file F] [--root DIR] [--json]
                                          forget an item by its id (at once; F: its store file, when it is in several), or
                                          a conversation by its id: every line only it taught, its provenance on shared
                                          lines, its transcript, copies, cached replies and index rows (a plan; --apply
-                                         does it). The ledger keeps a tombstone, so a harvest never brings them back.`;
+                                         does it). The ledger keeps a tombstone, so a harvest never brings them back.
+                                         Git keeps what earlier commits held: --purge-history (after the forget) lists the
+                                         commits of a store that is its own repository that still hold the conversation,
+                                         and with --apply rewrites them without it (nothing is pushed).`;
 
 const OPTIONS = {
   ...COMMON_OPTIONS,
@@ -24,6 +28,7 @@ const OPTIONS = {
   conversation: { type: 'boolean' },
   preview: { type: 'boolean' },
   apply: { type: 'boolean' },
+  'purge-history': { type: 'boolean' },
 } as const;
 
 export async function forgetCommand(argv: string[], io: Output): Promise<number> {
@@ -34,6 +39,10 @@ export async function forgetCommand(argv: string[], io: Output): Promise<number>
   const id = parsed.positionals[0].trim();
   if (values.item && values.conversation) throw new UsageError('--item and --conversation exclude each other');
   if (values.apply && values.preview) throw new UsageError('--preview and --apply exclude each other');
+  if (values['purge-history']) {
+    if (values.item || values.file) throw new UsageError('--purge-history takes a conversation id');
+    return purgeHistory(paths, id, values.apply === true, values.json === true, io);
+  }
   const asItem = values.item || (!values.conversation && isItemId(id) && findItemsById(paths, id).length > 0);
   const plan = values.item ? undefined : planForget(paths, id);
   const asConversation = values.conversation || (plan !== undefined && (!isEmptyForgetPlan(plan) || plan.forgottenAt !== undefined));
@@ -54,17 +63,51 @@ export async function forgetCommand(argv: string[], io: Output): Promise<number>
   }
   const result = await applyForget(paths, id);
   if (values.json) {
-    io.out(JSON.stringify({ mode: 'apply', ...result.plan, written: result.written, removedFiles: result.removedFiles, problems: result.problems }, null, 2));
+    io.out(JSON.stringify({ mode: 'apply', ...result.plan, written: result.written, removedFiles: result.removedFiles, instructionFiles: result.instructionFiles, problems: result.problems }, null, 2));
   } else {
     const p = result.plan;
-    io.out(`forgot conversation ${printable(id)}: ${count(p.removed.length, 'item')} removed, ${count(p.trimmed.length, 'shared item')} kept without its provenance, ${count(result.removedFiles.length, 'file')} removed`);
+    const derived = [...(result.written.includes('digest.md') ? ['digest.md'] : []), ...result.instructionFiles];
+    if (p.forgottenAt && p.removed.length + p.trimmed.length === 0) {
+      // A re-run (an earlier forget was interrupted, or is being checked): say what it finished, not "0 items removed".
+      const finished = [...result.removedFiles, ...derived];
+      io.out(`conversation ${printable(id)} was forgotten on ${p.forgottenAt.slice(0, 10)}; ${finished.length ? `this run finished it: ${finished.map((f) => printable(f)).join(', ')}` : 'nothing of it was left'}`);
+    } else {
+      io.out(`forgot conversation ${printable(id)}: ${count(p.removed.length, 'item')} removed, ${count(p.trimmed.length, 'shared item')} kept without its provenance, ${count(result.removedFiles.length, 'file')} removed`);
+      if (derived.length) io.out(`rewritten without it: ${derived.map((f) => printable(f)).join(', ')}`);
+    }
     io.out('the ledger keeps a tombstone: a harvest skips this conversation and the removed items from now on');
   }
   for (const problem of result.problems) io.err(`not removed: ${printable(problem.file)}: ${printable(problem.message)}`);
   reportHistory(io, result.history);
   // Git keeps every earlier version: forgetting in the store does not rewrite history that was already committed.
-  if (result.history) io.err('note: earlier commits of the store still hold what was forgotten; to purge it from git too, rewrite the history of the store\'s files (for example with git filter-repo) and force-push');
+  if (result.history) io.err(`note: earlier commits of the store still hold what was forgotten; lore forget ${printable(id)} --purge-history lists them (and rewrites them, for a store that is its own repository)`);
   return result.problems.length ? EXIT_FAILED : EXIT_OK;
+}
+
+async function purgeHistory(paths: StorePaths, id: string, apply: boolean, json: boolean, io: Output): Promise<number> {
+  const result = apply ? await applyPurgeHistory(paths, id) : { plan: await planPurgeHistory(paths, id), rewritten: 0, head: undefined };
+  const { plan } = result;
+  if (json) {
+    io.out(JSON.stringify({ mode: apply ? 'apply' : 'preview', ...plan, ...(apply ? { rewritten: result.rewritten, head: result.head } : {}) }, null, 2));
+    return plan.status === 'ready' ? EXIT_OK : EXIT_FAILED;
+  }
+  if (plan.status === 'refused') {
+    io.err(`history not purged: ${printable(plan.reason)}`);
+    return EXIT_FAILED;
+  }
+  if (plan.commits.length === 0) {
+    io.out(`no commit of the store's history (${plan.total}) holds conversation ${printable(id)}`);
+    return EXIT_OK;
+  }
+  io.out(`${apply ? 'rewrote' : 'would rewrite'} ${plan.commits.length} of ${plan.total} commit(s) that hold conversation ${printable(id)}${apply ? ` (and the ${result.rewritten - plan.commits.length} after them)` : ', and every commit after them'}:`);
+  for (const c of plan.commits) io.out(`  ${c.commit.slice(0, 12)}  ${printable(c.subject)}  (${c.files.map((f) => printable(f)).join(', ')})`);
+  if (plan.otherRefs.length) io.out(`refs of yours that still hold it (left as they are): ${plan.otherRefs.map((r) => printable(r)).join(', ')}`);
+  if (!apply) {
+    io.out(`preview; nothing is rewritten until you run this again with --apply (commit ids change; a clone or remote keeps the old history until you force-push)`);
+    return EXIT_OK;
+  }
+  io.out(`the branch and Lore's daily tags now point at the rewritten commits, and the old ones were pruned; a clone or remote still has them: force-push (git push --force-with-lease) to replace it`);
+  return EXIT_OK;
 }
 
 async function forgetItem(paths: StorePaths, id: string, file: string | undefined, io: Output): Promise<number> {

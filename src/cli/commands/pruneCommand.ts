@@ -3,7 +3,6 @@
  * default; `--apply` moves what it proposes to archive/knowledge/ under the store lock;
  * `--restore ID` brings one item back. Nothing is deleted.
  */
-import * as fs from 'node:fs';
 import { applyPrune, previewPrune, restoreArchivedItem, type PrunePlan } from '../../core/lifecycle/prune';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
 
@@ -54,12 +53,11 @@ function printPlan(plan: PrunePlan, applied: boolean, io: Output): void {
 }
 
 export async function pruneCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, PRUNE_HELP, io, { positionals: false });
+  const parsed = parseCommand(argv, OPTIONS, PRUNE_HELP, io, { positionals: false, existingStore: true });
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
   const modes = [values.preview, values.apply, values.restore !== undefined].filter(Boolean).length;
   if (modes > 1) throw new UsageError('choose one of --preview, --apply and --restore');
-  if (!fs.existsSync(paths.root)) throw new Error(`no knowledge store at ${paths.root} (lore init creates one)`);
   const now = parseNow(values.now);
   if (values.restore !== undefined) {
     const result = await restoreArchivedItem(paths, values.restore, { now });

@@ -87,7 +87,7 @@ function defined<T extends Record<string, unknown>>(fields: T): T {
 }
 
 export async function tasksCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, TASKS_HELP, io);
+  const parsed = parseCommand(argv, OPTIONS, TASKS_HELP, io, { positionals: true, existingStore: true });
   if (!parsed) return EXIT_OK;
   const [sub, ...args] = parsed.positionals;
   const v = parsed.values;

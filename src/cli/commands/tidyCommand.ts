@@ -59,13 +59,14 @@ function printReport(report: TidyReport, io: Output, apply: boolean): void {
     io.out(`  new: ${printable(s.by.raw.trim())}`);
   }
   const summary = `${report.merges.length} merge(s) removing ${report.merges.reduce((n, m) => n + m.drop.length, 0)} duplicate line(s), ${report.supersessions.length} supersession(s)${report.repointed ? `, ${report.repointed} marker(s) re-pointed` : ''}`;
-  if (report.plan.changes.length === 0) io.err('nothing to tidy');
+  if (report.plan.changes.length === 0 && report.applied) io.err('nothing left to tidy; the interrupted apply is finished (lore undo takes it back)');
+  else if (report.plan.changes.length === 0) io.err('nothing to tidy');
   else if (apply) io.err(`tidied: ${summary}; wrote ${report.applied?.written.filter((f) => f !== 'ledger.json').join(', ')} (lore undo takes it back)`);
   else io.err(`preview: ${summary}; nothing written (lore tidy --apply writes it)`);
 }
 
 export async function tidyCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, TIDY_OPTIONS, TIDY_HELP, io, { positionals: false });
+  const parsed = parseCommand(argv, TIDY_OPTIONS, TIDY_HELP, io, { positionals: false, existingStore: true });
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
   if (values.preview && values.apply) throw new UsageError('--preview and --apply exclude each other');

@@ -11,7 +11,7 @@ Refuses, changing nothing, when a file was edited after the harvest (edit it bac
 harvest's lines out by hand). An undo that was interrupted finishes when run again.`;
 
 export async function undoCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, COMMON_OPTIONS, UNDO_HELP, io, { positionals: false });
+  const parsed = parseCommand(argv, COMMON_OPTIONS, UNDO_HELP, io, { positionals: false, existingStore: true });
   if (!parsed) return EXIT_OK;
   const outcome = await undoLastHarvest(parsed.paths);
   if (parsed.values.json) io.out(JSON.stringify(outcome, null, 2));

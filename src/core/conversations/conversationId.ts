@@ -4,7 +4,7 @@
  * an import cycle (detect.ts imports every importer).
  */
 import * as path from 'node:path';
-import { redactSecrets } from '../safety/redact';
+import { redactName } from '../safety/redact';
 
 /** Longest id kept; longer ones are cut (a provenance marker should stay readable). */
 const MAX_CONVERSATION_ID_LENGTH = 120;
@@ -24,8 +24,7 @@ const KNOWN_EXTENSIONS = ['.jsonl', '.json', '.markdown', '.md', '.txt'];
  */
 export function sanitizeConversationId(raw: unknown): string {
   let id = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : String(raw);
-  id = redactSecrets(id)
-    .replace(/\[REDACTED:([a-z0-9-]+)\]/g, 'REDACTED-$1')
+  id = redactName(id)
     .replace(/[,[\]]/g, '-')
     // Control characters (newlines included) and any whitespace run become one space.
     .replace(/[\u0000-\u001f\u007f\s]+/g, ' ')

@@ -3,6 +3,7 @@
  * summaries and skip counting. Importers read files written by other tools, so nothing here trusts
  * its input's shape.
  */
+import { cutRedacted, redactSecrets } from '../safety/redact';
 import type { Conversation, Turn } from './conversation';
 
 /** A parsed JSON object (not an array, not null). */
@@ -36,13 +37,14 @@ export function cleanText(text: string): string {
   return text.replace(/\u0000/g, '').replace(/\r\n?/g, '\n');
 }
 
-/** Collapses whitespace (newlines included) and cuts to `max` characters with an ellipsis. */
+/**
+ * Collapses whitespace (newlines included) and cuts to `max` characters with an ellipsis. Secrets
+ * are redacted first, on the whole text: a tool call's command line often holds a token, and a
+ * cut through it would keep its front half where no rule recognises it.
+ */
 export function oneLine(text: string, max = ONE_LINE_MAX): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  let cut = flat.slice(0, Math.max(0, max - 1));
-  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
-  return `${cut.trimEnd()}…`;
+  const flat = redactSecrets(text).replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${cutRedacted(flat, Math.max(0, max - 1)).trimEnd()}…`;
 }
 
 /** Drops leading blank lines and trailing whitespace, keeping the first line's indentation. */

@@ -7,6 +7,7 @@
  * one report must not crowd out the conversation it belongs to.
  */
 import type { Turn } from './conversation';
+import { cutRedacted, redactSecrets } from '../safety/redact';
 import { oneLine, trimBlankLines } from './importSupport';
 
 /** Characters of a subagent's answer kept in the parent's transcript. */
@@ -14,11 +15,11 @@ export const SUBAGENT_REPORT_MAX_CHARS = 4000;
 
 /** The agent turn that carries a subagent's answer, or undefined when the answer is empty. */
 export function subagentReportTurn(call: string | undefined, answer: string, at?: string): Turn | undefined {
-  let text = trimBlankLines(answer.replace(/\r\n?/g, '\n')).trim();
+  // Redacted before the cut, so a secret across it is not kept by halves.
+  let text = redactSecrets(trimBlankLines(answer.replace(/\r\n?/g, '\n')).trim());
   if (text === '') return undefined;
   if (text.length > SUBAGENT_REPORT_MAX_CHARS) {
-    let cut = text.slice(0, SUBAGENT_REPORT_MAX_CHARS);
-    if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+    const cut = cutRedacted(text, SUBAGENT_REPORT_MAX_CHARS);
     text = `${cut.trimEnd()}\n\n[… the rest of the report, ${text.length - cut.length} characters, is not kept]`;
   }
   const label = call ? `Subagent report (${oneLine(call, 100)}):` : 'Subagent report:';

@@ -21,12 +21,9 @@ import { removeReviewLines } from '../knowledge/reviewFile';
 import { reviewPath } from '../knowledge/reviewQueue';
 import { readQueuedSessions } from '../hooks/hookCapture';
 import { fsyncDirectory } from '../store/atomicWrite';
-import { regenerateDigest } from '../store/digest';
-import { ensureStoreLayout } from '../store/initStore';
 import { readLedger, writeLedger, type Ledger } from '../store/ledger';
 import { isNoteFileName } from '../store/noteFile';
-import { loadStoreConfig } from '../store/storeConfig';
-import { acquireStoreLock } from '../store/storeLock';
+import { lockStoreForApply } from '../harvest/applyPlan';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import { editStoreFile, readTextLossless } from '../store/storeText';
 import { storedTranscriptSha } from '../store/transcriptFiles';
@@ -34,6 +31,7 @@ import { forgottenConversationAt, withForgottenConversation, withForgottenItems 
 import { readUndoRecord, undoDir, undoRecordFile } from '../store/undoRecord';
 import { listNames, walkTree } from '../util/walkTree';
 import { purgeStoreIndex } from './forgetIndex';
+import { refreshDerivedFiles } from '../context/derivedFiles';
 import { parseProvenance } from '../knowledge/provenance';
 import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 import { removeSource } from './forgetSource';
@@ -177,7 +175,7 @@ function journalDaysOf(paths: StorePaths, id: string): string[] {
 }
 
 /** A journal without conversation `id`'s section; its summary goes too, as a model wrote it from that section among others. */
-function journalWithout(file: string, text: string | undefined, id: string): string | undefined {
+export function journalWithout(file: string, text: string | undefined, id: string): string | undefined {
   const journal = parseJournal(path.basename(file, '.md'), text);
   if (!journal.sources.delete(id)) return undefined;
   journal.summary = [];
@@ -215,6 +213,8 @@ export interface ForgetResult {
   /** Store-relative files written or removed. */
   written: string[];
   removedFiles: string[];
+  /** Workspace-relative instruction files (AGENTS.md, …) whose knowledge block was rewritten without it. */
+  instructionFiles: string[];
   /** Files that could not be removed, and why. */
   problems: Array<{ file: string; message: string }>;
   /** The store's git history after the forget (a commit of the removal; earlier commits still hold what was forgotten). */
@@ -237,8 +237,8 @@ export interface ForgetOptions {
  * the preview) and applies that plan. Returns what was done.
  */
 export async function applyForget(paths: StorePaths, id: string, options: ForgetOptions = {}): Promise<ForgetResult> {
-  ensureStoreLayout(paths);
-  const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
+  // As an apply: what a killed run left (temporary files, set-aside copies) is cleaned up first.
+  const lock = await lockStoreForApply(paths, options.lockTimeoutMs);
   let result: ForgetResult;
   try {
     result = applyUnderLock(paths, id, options.now ?? new Date());
@@ -261,7 +261,7 @@ function applyUnderLock(paths: StorePaths, id: string, now: Date): ForgetResult 
   const at = now.toISOString();
   const ledger = readLedger(paths.ledger);
   const plan = planForget(paths, id, ledger);
-  const result: ForgetResult = { plan, written: [], removedFiles: [], problems: [] };
+  const result: ForgetResult = { plan, written: [], removedFiles: [], instructionFiles: [], problems: [] };
   // 1. The tombstone: from here on a harvest keeps the conversation and its lines out.
   let next = withForgottenConversation(ledger, id, plan.contents.map((c) => c.sha256), at);
   next = withForgottenItems(next, plan.removed.map((r) => r.line), at, id);
@@ -283,10 +283,11 @@ function applyUnderLock(paths: StorePaths, id: string, now: Date): ForgetResult 
   for (const file of plan.journals) {
     if (editStoreFile(resolveInStore(paths, file), (text) => journalWithout(file, text, id))) result.written.push(file);
   }
-  if (result.written.length > 1) {
-    regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
-    result.written.push('digest.md');
-  }
+  // Checked on every run, not only when this one edited a file: a forget killed after its edits
+  // and before the digest finishes here (the re-run finds nothing left to remove).
+  const derived = refreshDerivedFiles(paths);
+  if (derived.digest) result.written.push('digest.md');
+  result.instructionFiles = derived.instructionFiles;
   // 3. The files that hold its words.
   const dirs = new Set<string>();
   for (const { file } of plan.files) {

@@ -9,13 +9,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fsyncDirectory, readTextIfExists, removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite';
+import { fsyncDirectory, removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite';
 import { readCategoryTexts, regenerateDigest } from '../store/digest';
 import { sleepSync } from '../store/fileVersion';
 import { recoverStaleAsides, type GuardedReplace } from '../store/guardedReplace';
 import { ensureStoreLayout } from '../store/initStore';
-import { serializeLedger, writeLedger } from '../store/ledger';
+import { readLedger, serializeLedger, writeLedger } from '../store/ledger';
 import { acquireStoreLock, type StoreLock } from '../store/storeLock';
+import { removeStrayFiles } from '../store/strayFiles';
+import { refuseLinks } from '../store/storeLinks';
 import { replaceTextGuarded, type TextEdit } from '../store/storeText';
 import { beforeCopy, beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply, type UndoRecord } from '../store/undoRecord';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
@@ -67,6 +69,8 @@ export async function lockStoreForApply(paths: StorePaths, lockTimeoutMs?: numbe
       removeStaleTempFiles(dir);
       recoverStaleAsides(dir);
     }
+    // Anywhere else in the store (.undo/, tasks/, transcripts/, .logs/ …): those of dead processes.
+    removeStrayFiles(paths);
   } catch (error) {
     // A person saving facts.md while an aside is merged back (FileBusyError), a full disk: the
     // caller never gets the lock, so it must not stay held (in a long-lived extension host every
@@ -150,6 +154,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
         result.reclaimed.push({ path: outcome.path, action: 'delete', bytes: outcome.bytes });
       } else {
         const to = resolveInStore(paths, path.relative(paths.root, outcome.archiveTo!));
+        refuseLinks(to);
         fs.mkdirSync(path.dirname(to), { recursive: true });
         fs.renameSync(outcome.path, to);
         touchedDirs.add(path.dirname(to));
@@ -188,7 +193,8 @@ function noteJournalAdded(paths: StorePaths, undo: UndoRecord, journal: string, 
 function changesSomething(paths: StorePaths, plan: HarvestPlan): boolean {
   if (plan.outcomes.some((o) => o.reclaim) || plan.transcripts?.length) return true;
   if (plan.changes.some((c) => c.after !== c.before)) return true;
-  return readTextIfExists(paths.ledger) !== serializeLedger(plan.ledger);
+  // Compared as this version writes it: a ledger an earlier Lore wrote (absolute paths) is no change.
+  return serializeLedger(readLedger(paths.ledger), paths.root) !== serializeLedger(plan.ledger, paths.root);
 }
 
 /** Every file an apply may rewrite, the transcripts it writes and the reclaims it does. */

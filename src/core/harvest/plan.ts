@@ -11,6 +11,7 @@ import { freshItemLines } from '../knowledge/categoryFile';
 import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../knowledge/itemLines';
 import type { Provenance } from '../knowledge/provenance';
 import { holdFlaggedInPlan, type HeldItem } from '../knowledge/reviewQueue';
+import { redactName } from '../safety/redact';
 import { readTextIfExists } from '../store/atomicWrite';
 import { readTextLossless } from '../store/storeText';
 import { digestFileText, digestSectionsFromTexts, readCategoryTexts, type CategoryTexts } from '../store/digest';
@@ -279,7 +280,8 @@ function leaveOutForgotten(ledger: Ledger, lines: Record<string, string[]>, note
 /** A free path in the archive for a conversation file (never overwrites, never collides in one run). */
 function archiveTarget(paths: StorePaths, outcome: ConversationOutcome, now: Date, taken: Set<string>): string {
   const dir = resolveInStore(paths, path.join('archive', now.toISOString().slice(0, 7)));
-  const base = path.basename(outcome.path);
+  // The raw copy keeps its bytes, not a secret its name held (the ledger records the name redacted).
+  const base = redactName(path.basename(outcome.path));
   let target = path.join(dir, base);
   if (fs.existsSync(target) || taken.has(target)) {
     const ext = path.extname(base);

@@ -14,7 +14,7 @@ import { queuedTranscripts, settleQueue } from '../hooks/hookCapture';
 import { redactSecrets } from '../safety/redact';
 import { readLedger } from '../store/ledger';
 import { checkStoreEntries } from '../store/storeErrors';
-import { loadStoreConfig, storePrivateMarkers, type ReclaimMode } from '../store/storeConfig';
+import { storeConfigForWrite, storePrivateMarkers, type ReclaimMode } from '../store/storeConfig';
 import type { PrivateMarkers } from '../safety/privateSpans';
 import type { StoreLock } from '../store/storeLock';
 import type { StorePaths } from '../store/storePaths';
@@ -105,7 +105,7 @@ function errorMessage(error: unknown): string {
 export async function runHarvest(options: HarvestOptions): Promise<HarvestReport> {
   const { paths, provider } = options;
   const now = options.now ?? new Date();
-  const { config, warning } = loadStoreConfig(paths.config);
+  const { config, warning } = storeConfigForWrite(paths.config);
   const reclaim = options.reclaim ?? config.reclaim;
   const digestEnabled = options.digestEnabled ?? config.digestEnabled;
   const keepTranscripts = options.transcripts ?? config.transcripts;
@@ -178,7 +178,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         outcome.error = fatal;
         continue;
       }
-      const label = printable(path.relative(process.cwd(), outcome.path) || outcome.path);
+      const label = printable(redactSecrets(path.relative(process.cwd(), outcome.path) || outcome.path));
       // The size the model reads (the rendered transcript), not the file's.
       options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil((outcome.renderedBytes ?? outcome.bytes) / 1024)} KB)`);
       try {

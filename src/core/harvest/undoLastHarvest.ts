@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { fsyncDirectory, writeFileAtomic } from '../store/atomicWrite';
 import { replaceGuarded } from '../store/guardedReplace';
 import { resolveInStore, type StorePaths } from '../store/storePaths';
+import { refuseLinks } from '../store/storeLinks';
 import { beforeCopy, clearUndo, fileSha, keptPath, readUndoRecord, writeUndoRecord, type UndoRecord } from '../store/undoRecord';
 import { crashPoint } from '../util/crashPoints';
 import { printable } from '../util/format';
@@ -114,6 +115,7 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
     const away = r.kept ? keptPath(paths, r.kept) : resolveInStore(paths, r.archivedTo!);
     const home = resolveInStore(paths, r.from);
     if (!fs.existsSync(away) || fs.existsSync(home)) continue; // Back already, or the reclaim never happened.
+    refuseLinks(home);
     fs.mkdirSync(path.dirname(home), { recursive: true });
     fs.renameSync(away, home);
     dirs.add(path.dirname(home));

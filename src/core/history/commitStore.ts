@@ -5,12 +5,14 @@
  * committed nor unstaged; `git add -A` on the store's paths respects .gitignore (.index/,
  * .cache/, .logs/, inbox/ …). The branch moves with a compare-and-swap (`update-ref NEW OLD`), so
  * a commit the person makes at the same moment is never overwritten: Lore builds again on top of it.
- * Afterwards the person's index gets the committed paths' new entries, so `git status` shows
- * the store clean instead of Lore's commit reversed as a staged change.
+ * The person's index gets the committed paths' new entries before the branch moves (as git
+ * commit orders it), so `git status` shows the store clean instead of Lore's commit reversed as a
+ * staged change, and a kill in between never leaves the index behind HEAD.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { crashPoint } from '../util/crashPoints';
 import { git, runGit } from './git';
 import { repoBusy, storePathspec, type StoreRepo } from './storeRepo';
 
@@ -141,9 +143,20 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
     const message = ['-m', request.subject, ...(request.body ? ['-m', request.body] : [])];
     // Unsigned: a signing key's passphrase prompt would hang a background commit (commit.gpgSign).
     const commit = (await git(['commit-tree', '--no-gpg-sign', tree, ...(head ? ['-p', head] : []), ...message], { cwd: repo.top, env: await identityEnv(repo) })).trim();
+    // The person's index takes the commit's entries of the store's paths BEFORE the branch moves,
+    // as git commit itself writes its index first: a kill in between leaves the index one commit
+    // ahead (the store's changes staged, which a plain `git commit` of theirs would commit), never
+    // behind HEAD (which that `git commit` would turn into a revert of Lore's commit).
+    const staged = (await stageCommitted(repo, commit, specs, privatePaths(repo), 1)) === undefined;
+    crashPoint('staged the commit in the index');
     const moved = await runGit(['update-ref', '-m', `lore: ${request.subject}`, 'HEAD', commit, head ?? ''], { cwd: repo.top });
-    if (moved.code !== 0) return 'moved';
-    const warning = await refreshRealIndex(repo, specs, privatePaths(repo));
+    if (moved.code !== 0) {
+      // Someone else moved the branch: the store's entries go back to the new HEAD's (the next attempt stages its own).
+      if (staged) await runGit(['reset', '-q', '--', ...committedPaths(specs, privatePaths(repo))], { cwd: repo.top });
+      return 'moved';
+    }
+    crashPoint('moved the branch');
+    const warning = staged ? undefined : await stageCommitted(repo, commit, specs, privatePaths(repo), INDEX_TRIES);
     let tag: string | undefined;
     if (request.dailyTag) {
       tag = dailyTagName(request.dailyTag);
@@ -155,16 +168,24 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
   }
 }
 
-/** The person's index takes the committed entries of the store's paths (only those). */
-async function refreshRealIndex(repo: StoreRepo, specs: string[], privates: string[]): Promise<string | undefined> {
+/** The pathspecs of a commit's paths, the private parts excluded. */
+function committedPaths(specs: string[], privates: string[]): string[] {
+  return [...specs, ...privates.map((s) => s.replace(/^:\(/, ':(exclude,'))];
+}
+
+/**
+ * The person's index takes `commit`'s entries of the store's paths (only those; the private parts
+ * stay as the person's index has them: git add -f is theirs to run). Tries `tries` times while
+ * their own git command holds the index; returns a warning when it stayed busy.
+ */
+async function stageCommitted(repo: StoreRepo, commit: string, specs: string[], privates: string[], tries: number): Promise<string | undefined> {
   let last = '';
-  // The private parts stay as the person's index has them (git add -f is theirs to run).
-  const committed = [...specs, ...privates.map((s) => s.replace(/^:\(/, ':(exclude,'))];
-  for (let i = 0; i < INDEX_TRIES; i++) {
-    const result = await runGit(['reset', '-q', '--', ...committed], { cwd: repo.top });
+  const committed = committedPaths(specs, privates);
+  for (let i = 0; i < tries; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, INDEX_PAUSE_MS));
+    const result = await runGit(['reset', '-q', commit, '--', ...committed], { cwd: repo.top });
     if (result.code === 0) return undefined;
     last = result.stderr.trim();
-    await new Promise((resolve) => setTimeout(resolve, INDEX_PAUSE_MS));
   }
   return `committed, but git's index was busy (${last}); \`git status\` may list the store as changed until \`git reset -- ${repo.storeRel}\``;
 }

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../store/atomicWrite';
 import type { StorePaths } from '../store/storePaths';
+import { setStoreTrust } from '../store/storeTrust';
 import { commitStore, type CommitOutcome } from './commitStore';
 import { git, GitMissingError } from './git';
 import { findStoreRepo, type StoreRepo } from './storeRepo';
@@ -52,6 +53,8 @@ export async function initHistory(paths: StorePaths): Promise<InitHistoryResult>
     if (!repo) throw new Error(`git init in ${paths.root} did not make a repository`);
   }
   const configured = repo.storeRel === '.' ? false : enableCommitsInConfig(paths);
+  // The person asked for commits in this store: its config.json's git.commit is theirs (storeTrust.ts).
+  if (repo.storeRel !== '.') setStoreTrust(paths.root, true);
   const commit = await commitStore(repo, { subject: created ? 'maintenance: the knowledge store, as Lore found it' : 'maintenance: the knowledge store, history turned on' });
   return { repo, created, configured, commit };
 }

@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../store/atomicWrite';
-import { loadStoreConfig, GIT_COMMIT_MODES, type GitCommitMode, type GitHistoryConfig } from '../store/storeConfig';
+import { storeConfigForWrite, GIT_COMMIT_MODES, type GitCommitMode, type GitHistoryConfig } from '../store/storeConfig';
 import { acquireStoreLock } from '../store/storeLock';
 import type { StorePaths } from '../store/storePaths';
 import { appendLogLine } from '../util/cappedLog';
@@ -94,7 +94,7 @@ interface HistoryContext {
 
 /** The repository and mode, or undefined when nothing is to be done (off, no git, no repository). */
 async function historyContext(paths: StorePaths): Promise<HistoryContext | undefined> {
-  const config = loadStoreConfig(paths.config).config.git;
+  const config = storeConfigForWrite(paths.config).config.git;
   if ((modeOverride ?? envMode() ?? config.commit) === 'off') return undefined; // Not even a git call.
   const repo = await findStoreRepo(paths);
   if (!repo) return undefined;

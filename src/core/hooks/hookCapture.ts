@@ -18,6 +18,7 @@ import { comparablePath, type Host } from '../discovery/host';
 import { isConversationFileName } from '../harvest/scanSources';
 import { isUtf8 } from 'node:buffer';
 import { hasPrivateMarker, stripPrivateRaw } from '../safety/privateSpans';
+import { redactName } from '../safety/redact';
 import { writeFileAtomic } from '../store/atomicWrite';
 import { storePrivateMarkers } from '../store/storeConfig';
 import { isInside, type StorePaths } from '../store/storePaths';
@@ -114,10 +115,11 @@ function openTranscript(paths: StorePaths, host: Host, transcript: string | unde
 
 /**
  * The part of a file name that names the session: the id's safe characters, and a hash of the
- * id when anything had to go (two ids must not meet in one name).
+ * id when anything had to go (two ids must not meet in one name). A secret in the id is
+ * redacted before the cut (the name reaches the inbox, archive and undo names, and a listing).
  */
 export function sessionKey(tool: HookTool, sessionId: string): string {
-  const safe = sessionId.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[.-]+/, '').slice(0, 80);
+  const safe = redactName(sessionId).replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[.-]+/, '').slice(0, 80);
   const exact = safe === sessionId && safe.length > 0;
   return `${tool}-${exact ? safe : `${safe}${safe ? '-' : ''}${sha256Hash().update(sessionId).digest('hex').slice(0, 8)}`}`;
 }

@@ -15,7 +15,7 @@ import { flagInstruction, flagKinds, type InstructionFlagKind } from '../safety/
 import { regenerateDigest } from '../store/digest';
 import { addNotesToFile, findNotesForFile, resolveNoteTarget } from '../store/fileNotes';
 import { ensureStoreLayout } from '../store/initStore';
-import { loadStoreConfig, type AgentWritesMode } from '../store/storeConfig';
+import { loadStoreConfig, storeConfigForWrite, type AgentWritesMode } from '../store/storeConfig';
 import { sleepSync } from '../store/fileVersion';
 import { acquireStoreLock } from '../store/storeLock';
 import { recordStoreChange, type HistoryOutcome, type StoreChange } from '../history/storeHistory';
@@ -127,7 +127,7 @@ function historyChange(op: string, source: string, result: AgentWriteResult): St
 }
 
 function modeOf(paths: StorePaths, context: AgentWriteContext): AgentWritesMode {
-  return context.mode ?? loadStoreConfig(paths.config).config.agentWrites;
+  return context.mode ?? storeConfigForWrite(paths.config).config.agentWrites;
 }
 
 function refreshDigest(paths: StorePaths): void {

@@ -105,14 +105,35 @@ export function redactSecrets(text: string): string {
 
 /**
  * The first `max` characters of a redacted text, without the front half of a marker the cut
- * goes through (`… [REDACTED` reads like a damaged line).
+ * goes through (`… [REDACTED` reads like a damaged line) or of a surrogate pair.
  */
 export function cutRedacted(text: string, max: number): string {
   if (text.length <= max) return text;
-  const out = text.slice(0, max);
+  let out = text.slice(0, max);
   const open = out.lastIndexOf('[', max - 1);
   if (open >= 0 && max - open <= MAX_MARKER_LENGTH && !out.includes(']', open) && text.startsWith(MARKER_PREFIX, open)) return out.slice(0, open).trimEnd();
+  if (/[\ud800-\udbff]$/.test(out)) out = out.slice(0, -1);
   return out;
+}
+
+/**
+ * Untrusted text redacted, then cut to at most `max` characters, `…` included when it is cut:
+ * the order every shortening of untrusted text (a tool call's one-line summary, a snippet, a
+ * title) must follow. Cut first, a secret that straddles the cut loses the tail its rule needs
+ * and its front half (a JWT's header, a key's prefix) stays in the text.
+ */
+export function redactAndCut(text: string, max: number): string {
+  const clean = redactSecrets(text);
+  return clean.length <= max ? clean : `${cutRedacted(clean, Math.max(0, max - 1)).trimEnd()}…`;
+}
+
+/**
+ * A name made from untrusted text (a conversation id, a conversation's file name, a title's slug):
+ * its secrets redacted and shown as `REDACTED-kind`, which every file system, provenance marker
+ * and git tree takes. Every name Lore derives from such text goes through here, before any cut.
+ */
+export function redactName(text: string): string {
+  return redactSecrets(text).replace(/\[REDACTED:([a-z0-9-]+)\]/g, 'REDACTED-$1');
 }
 
 /** The kinds of secret present in `text` (for reports and tests), in rule order. */

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../store/storePaths';
+import { refuseLinks } from '../store/storeLinks';
 import type { LexicalBackend } from './lexicalBackend';
 import { MiniSearchBackend } from './miniSearchBackend';
 import { SqliteBackend } from './sqliteBackend';
@@ -56,8 +57,9 @@ function requestedBackend(options: EngineOptions): { choice: BackendChoice; by: 
  * in a store whose own .gitignore is missing (one created by `lore mcp` in a bare folder).
  */
 export function ensureIndexDir(paths: StorePaths): void {
-  fs.mkdirSync(paths.index, { recursive: true });
   const ignore = path.join(paths.index, '.gitignore');
+  refuseLinks(ignore); // A linked .index/ would put the database wherever the link names.
+  fs.mkdirSync(paths.index, { recursive: true });
   if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '# Derived by Lore: rebuilt when deleted\n*\n');
 }
 

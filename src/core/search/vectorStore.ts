@@ -5,6 +5,7 @@
  * without better-sqlite3 does not re-embed on every start either.
  */
 import * as fs from 'node:fs';
+import { appendNoFollow } from '../store/storeLinks';
 import * as path from 'node:path';
 import type { SqliteDatabase } from './sqliteDriver';
 
@@ -106,7 +107,7 @@ export class FileVectorStore implements VectorStore {
     }
     try {
       this.prepare();
-      fs.appendFileSync(this.file, Buffer.concat(parts));
+      appendNoFollow(this.file, Buffer.concat(parts));
     } catch {
       // A read-only store: the vectors stay in memory for this process.
     }

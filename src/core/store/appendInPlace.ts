@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { crashPoint } from '../util/crashPoints';
 import { writeFully } from './atomicWrite';
 import { sameVersion } from './fileVersion';
+import { NO_FOLLOW, refuseLinks } from './storeLinks';
 
 /** True when `next` is `current` with bytes added at the end. */
 export function extendsBytes(next: Buffer, current: Buffer | undefined): boolean {
@@ -21,9 +22,10 @@ export function extendsBytes(next: Buffer, current: Buffer | undefined): boolean
  * changed since `version` was read.
  */
 export function appendInPlace(file: string, version: fs.BigIntStats | undefined, suffix: Buffer, durable: boolean): boolean {
+  refuseLinks(file);
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND); // Never creates: a file deleted meanwhile is a change.
+    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | NO_FOLLOW); // Never creates: a file deleted meanwhile is a change.
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;

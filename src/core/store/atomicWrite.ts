@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crashPoint } from '../util/crashPoints';
 import { listNames } from '../util/walkTree';
+import { refuseLinks } from './storeLinks';
 
 export interface AtomicWriteOptions {
   /** Skip the fsyncs (derived caches only: losing them costs a recomputation, not data). */
@@ -47,9 +48,11 @@ export function writeFully(fd: number, data: Buffer, file: string): void {
 /**
  * Writes `data` to a new hidden temporary file beside `file`, complete and verified (every byte
  * written, fsynced when durable, the size on disk checked), and returns its path. On any
- * failure the temporary file is removed and the error says which file it was for.
+ * failure the temporary file is removed and the error says which file it was for. Refuses a
+ * `file` that is, or lies under, a link inside the store (storeLinks.ts).
  */
 export function writeTempBeside(file: string, data: Buffer, durable: boolean): string {
+  refuseLinks(file);
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`);

@@ -25,18 +25,21 @@ const configSchema = z.looseObject({
 });
 
 /**
- * The config from parsed JSON. A field that is wrong is named in `problem` and left at its
- * default; the other fields still apply (one typo does not undo every setting).
+ * The config from parsed JSON. A field that is wrong is named in `problem` (the first one) and
+ * `dropped` (every top-level key left out) and left at its default; the other fields still
+ * apply (one typo does not undo every setting).
  */
-export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?: string } {
+export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?: string; dropped?: string[] } {
   let result = configSchema.safeParse(raw);
   let problem: string | undefined;
+  let dropped: string[] | undefined;
   if (!result.success) {
     problem = describeSchemaIssue(result.error);
     const bad = topLevelKeysOf(result.error);
+    dropped = [...bad];
     const kept = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key))) : {};
     result = configSchema.safeParse(kept);
-    if (!result.success) return { config: { ...DEFAULT_STORE_CONFIG }, problem };
+    if (!result.success) return { config: { ...DEFAULT_STORE_CONFIG }, problem, dropped };
   }
   const data = result.data;
   return {
@@ -54,5 +57,6 @@ export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?:
       },
     },
     problem,
+    ...(dropped ? { dropped } : {}),
   };
 }

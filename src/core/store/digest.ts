@@ -4,7 +4,8 @@
  * category files are append-only, so reversing them gives newest first), a visible truncation
  * line, and no file at all when there is nothing to say ("delete to turn off"). Items held for
  * review (they read as instructions to an agent, see knowledge/heldItems) and items superseded by
- * a newer one (knowledge/supersession) are left out, and the header frames the rest as quoted data.
+ * a newer one (knowledge/supersession) are left out, the header frames the rest as quoted data,
+ * and secrets in the items (a key a person wrote into facts.md by hand) are redacted.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +15,7 @@ import { listItems } from '../knowledge/categoryFile';
 import { agentItemFilter, itemFilter, type AgentItemFilter } from '../knowledge/heldItems';
 import { supersededBy } from '../knowledge/supersession';
 import { KNOWLEDGE_FRAMING } from '../safety/dataFraming';
+import { redactSecrets } from '../safety/redact';
 import { fsyncDirectory, readTextIfExists, writeFileAtomic } from './atomicWrite';
 import { tailItems } from './digestTail';
 import { readTextLossless } from './storeText';
@@ -87,7 +89,9 @@ export function renderDigest(sections: DigestSection[], maxBytes = DIGEST_MAX_BY
     if (section.items.length === 0) continue;
     const heading = `\n## ${section.title}\n`;
     for (let i = 0; i < section.items.length; i++) {
-      const line = section.items[i] + '\n';
+      // Redacted here, where every digest is rendered (digest.md, a plan's preview, recall, the
+      // MCP resource): a secret a person typed into a category file never reaches an agent.
+      const line = redactSecrets(section.items[i]) + '\n';
       const piece = i === 0 ? heading + line : line;
       const pieceSize = utf8(piece);
       if (size + pieceSize > budget) return out + truncation;

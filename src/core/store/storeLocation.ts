@@ -11,6 +11,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { CATEGORY_FILES } from '../knowledge/categories';
 import { STORE_DIR_NAME } from './storePaths';
 
 /** True when `dir` exists and is a folder. */
@@ -20,6 +21,19 @@ export function isDirectory(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Names only a store holds (what `lore init` or a first harvest writes), besides a `.lore` name. */
+const STORE_MARKS = ['ledger.json', 'digest.md', 'inbox', ...Object.values(CATEGORY_FILES).map((c) => c.file)];
+
+/**
+ * True when `dir` is a store: a folder named `.lore`, or a folder that holds a ledger, a digest,
+ * an inbox or a category file. Commands that keep a store (tidy, prune, undo, tasks) check this
+ * first, so a `--root` that names a plain folder is refused rather than made into a store.
+ */
+export function isStore(dir: string): boolean {
+  if (!isDirectory(dir)) return false;
+  return path.basename(dir) === STORE_DIR_NAME || STORE_MARKS.some((name) => fs.existsSync(path.join(dir, name)));
 }
 
 /** The global store's folder: `<home>/.lore`. */

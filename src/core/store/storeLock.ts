@@ -25,7 +25,8 @@ interface LockOwner {
   at: string;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs on this host (a process of another user counts as alive). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

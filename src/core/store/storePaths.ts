@@ -3,6 +3,7 @@
  * inside it.
  */
 import * as path from 'node:path';
+import { rememberStoreRoot } from './storeLinks';
 
 export interface StorePaths {
   /** The store folder itself, e.g. `<workspace>/.lore`. */
@@ -33,6 +34,7 @@ export const STORE_DIR_NAME = '.lore';
  */
 export function storePaths(root: string, workspace?: string): StorePaths {
   const abs = path.resolve(root);
+  rememberStoreRoot(abs); // Writes below it are checked for links (storeLinks.ts).
   const ws = path.resolve(workspace ?? (path.basename(abs) === STORE_DIR_NAME ? path.dirname(abs) : abs));
   return {
     root: abs,

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { clockBase } from '../conversations/transcriptSyntax';
 import { crashPoint } from '../util/crashPoints';
+import { redactName } from '../safety/redact';
 import { fsyncDirectory, writeTempBeside } from './atomicWrite';
 import { listNames, walkTree } from '../util/walkTree';
 import { isInside, resolveInStore, type StorePaths } from './storePaths';
@@ -56,9 +57,10 @@ export function transcriptRelativePath(naming: TranscriptNaming): string {
   const base = clockBase(naming.started) ?? clockBase(new Date(0).toISOString())!;
   const day = new Date(base.dayMs).toISOString().slice(0, 10).split('-');
   const hhmm = `${String(Math.floor(base.minutes / 60)).padStart(2, '0')}${String(base.minutes % 60).padStart(2, '0')}`;
-  const id = fileNamePart(naming.id, MAX_NAME_ID) || 'conversation';
+  // Redacted before the slug lower-cases and cuts them (a lower-cased key is one no rule knows).
+  const id = fileNamePart(redactName(naming.id), MAX_NAME_ID) || 'conversation';
   // A title that is only the id (the renderer's fallback) adds nothing to the name.
-  const slug = naming.title && naming.title !== naming.id ? titleSlug(naming.title) : '';
+  const slug = naming.title && naming.title !== naming.id ? titleSlug(redactName(naming.title)) : '';
   const name = slug ? `${hhmm}-${id}-${slug}.md` : `${hhmm}-${id}.md`;
   return [TRANSCRIPTS_DIR, ...day, name].join('/');
 }

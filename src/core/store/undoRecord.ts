@@ -17,12 +17,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { UndoRecord } from './undoRecordSchema';
+import { redactName } from '../safety/redact';
 import { crashPoint } from '../util/crashPoints';
 import { sha256Hash } from '../util/sha256';
 import { describeSchemaIssue } from '../util/schemaIssue';
 import { fsyncDirectory, fsyncFile, writeFileAtomic } from './atomicWrite';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';
 import { boundedFileName } from '../util/fileNames';
+import { refuseLinks } from './storeLinks';
 
 /** The folder under the store root. */
 export const UNDO_DIR = '.undo';
@@ -118,6 +120,18 @@ export function readUndoRecord(paths: StorePaths): UndoRecord | undefined {
   return record;
 }
 
+/**
+ * True when the last apply began and did not finish (killed after its record): the next apply,
+ * even one with nothing left to change, finishes its record so that it can be undone.
+ */
+export function hasUnfinishedApply(paths: StorePaths): boolean {
+  try {
+    return readUndoRecord(paths)?.state === 'begun';
+  } catch {
+    return false; // An unreadable record is reported by undo, and replaced by the next apply that changes something.
+  }
+}
+
 export function writeUndoRecord(paths: StorePaths, record: UndoRecord): void {
   writeFileAtomic(path.join(undoDir(paths), RECORD), JSON.stringify(record, null, 1) + '\n');
 }
@@ -126,6 +140,14 @@ export function writeUndoRecord(paths: StorePaths, record: UndoRecord): void {
 export function clearUndo(paths: StorePaths): void {
   fs.rmSync(path.join(undoDir(paths), RECORD), { force: true });
   fs.rmSync(undoDir(paths), { recursive: true, force: true });
+}
+
+/**
+ * The store-relative name a reclaimed inbox file is recorded under, and put back under by undo:
+ * its own, with any secret the name held redacted (its bytes come back unchanged).
+ */
+function reclaimedName(paths: StorePaths, file: string): string {
+  return redactName(storeRelative(paths, file));
 }
 
 /**
@@ -172,11 +194,11 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
     record.transcripts.push({ file: t.file, sha256: sha256Hash().update(Buffer.from(t.text, 'utf8')).digest('hex') });
   }
   for (const r of planned.reclaims) {
-    const from = storeRelative(paths, r.path);
-    if (record.reclaims.some((k) => k.from === from)) continue;
+    const from = reclaimedName(paths, r.path);
+    if (record.reclaims.some((k) => k.from === from || k.from === storeRelative(paths, r.path))) continue;
     record.reclaims.push(
       r.action === 'delete'
-        ? { from, kept: `${KEPT_DIR}/${boundedFileName(`${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(r.path)}`)}` }
+        ? { from, kept: `${KEPT_DIR}/${boundedFileName(`${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(from)}`)}` }
         : { from, archivedTo: storeRelative(paths, r.archiveTo!) },
     );
   }
@@ -190,12 +212,15 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
  * stays until the next apply. Throws ENOENT like an unlink when the file is already gone.
  */
 export function keepReclaimed(paths: StorePaths, record: UndoRecord | undefined, file: string): void {
-  const entry = record?.reclaims.find((r) => r.from === storeRelative(paths, file) && r.kept);
+  // A record begun by an older Lore names the file as it was (not redacted): it still counts.
+  const names = [reclaimedName(paths, file), storeRelative(paths, file)];
+  const entry = record?.reclaims.find((r) => names.includes(r.from) && r.kept);
   if (!entry) {
     fs.rmSync(file); // Not planned as a reclaim (cannot happen through applyPlan): behave as before.
     return;
   }
   const kept = keptPath(paths, entry.kept!);
+  refuseLinks(kept);
   fs.mkdirSync(path.dirname(kept), { recursive: true });
   fs.renameSync(file, kept);
 }

@@ -1,10 +1,12 @@
 /**
  * The JSONL log of one task: read every line (a malformed one is reported with its line number
- * and kept: the file is never rewritten), and append artifacts durably under the store lock.
+ * and kept: lines are never rewritten, only a torn last line is moved aside), and append
+ * artifacts durably under the store lock.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFully, fsyncDirectory } from '../store/atomicWrite';
+import { NO_FOLLOW, refuseLinks } from '../store/storeLinks';
 import type { StorePaths } from '../store/storePaths';
 import { crashPoint } from '../util/crashPoints';
 import { describeSchemaIssue } from '../util/schemaIssue';
@@ -79,29 +81,19 @@ export function readAllTaskLogs(paths: StorePaths): TaskLog[] {
 }
 
 /**
- * Appends artifacts of one task as JSON lines, fsynced. The caller holds the store lock. A file
- * whose last line was torn (a crash mid-append) gets a newline first, so the torn line stays a
- * line of its own (reported as malformed) and the new artifacts stay readable.
+ * Appends artifacts of one task as JSON lines, fsynced. The caller holds the store lock. A last
+ * line without its newline is dealt with first (setAsideTornTail), so the new artifacts start a
+ * line of their own and are never glued onto a torn one.
  */
 export function appendArtifacts(paths: StorePaths, taskId: string, artifacts: readonly TaskArtifact[]): void {
   if (artifacts.length === 0) return;
   const file = taskLogFile(paths, taskId);
+  refuseLinks(file);
   fs.mkdirSync(tasksDir(paths), { recursive: true });
   const created = !fs.existsSync(file);
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NO_FOLLOW, 0o644);
   try {
-    const size = fs.fstatSync(fd).size;
-    let prefix = '';
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      const rfd = fs.openSync(file, 'r');
-      try {
-        fs.readSync(rfd, last, 0, 1, size - 1);
-      } finally {
-        fs.closeSync(rfd);
-      }
-      if (last[0] !== 0x0a) prefix = '\n';
-    }
+    const prefix = setAsideTornTail(fd, file);
     const body = prefix + artifacts.map((a) => JSON.stringify(artifactSchema.parse(a))).join('\n') + '\n';
     writeFully(fd, Buffer.from(body, 'utf8'), file);
     fs.fsyncSync(fd);
@@ -110,4 +102,54 @@ export function appendArtifacts(paths: StorePaths, taskId: string, artifacts: re
   }
   if (created) fsyncDirectory(path.dirname(file));
   crashPoint(`appended ${path.basename(file)}`);
+}
+
+function lastByte(file: string, size: number): number {
+  const last = Buffer.alloc(1);
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.readSync(fd, last, 0, 1, size - 1);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return last[0];
+}
+
+/** Where the torn lines of a task log are set aside: `<task-id>.jsonl.torn`, beside it. */
+export function tornLinesFile(file: string): string {
+  return `${file}.torn`;
+}
+
+/**
+ * The log's last line when it has no newline: an append cut short (a full disk, a file-size
+ * limit, a kill). When it is not a whole JSON value it is torn: its bytes are appended to the
+ * `.torn` file beside the log (fsynced: nothing is lost) and then cut off the log, which reads
+ * clean again. A whole value that only lacks its newline (a hand edit) stays, and the append
+ * starts with the newline it needs. Returns that prefix. `fd` is the log opened for appending.
+ */
+function setAsideTornTail(fd: number, file: string): string {
+  const size = fs.fstatSync(fd).size;
+  if (size === 0 || lastByte(file, size) === 0x0a) return ''; // The usual case: one byte read.
+  const text = fs.readFileSync(file);
+  const start = text.lastIndexOf(0x0a) + 1;
+  const tail = text.subarray(start);
+  try {
+    JSON.parse(tail.toString('utf8'));
+    return '\n';
+  } catch {
+    // Torn: set aside below.
+  }
+  const aside = tornLinesFile(file);
+  const created = !fs.existsSync(aside);
+  const afd = fs.openSync(aside, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+  try {
+    writeFully(afd, Buffer.concat([tail, Buffer.from('\n')]), aside);
+    fs.fsyncSync(afd);
+  } finally {
+    fs.closeSync(afd);
+  }
+  if (created) fsyncDirectory(path.dirname(aside));
+  fs.ftruncateSync(fd, start);
+  fs.fsyncSync(fd);
+  return '';
 }

@@ -7,7 +7,7 @@
  */
 import MiniSearch from 'minisearch';
 import { z } from 'zod';
-import { redactSecrets } from '../safety/redact';
+import { redactAndCut } from '../safety/redact';
 import { normalizeTerm, wordsWithOffsets } from '../search/textTerms';
 import { estimateTokens } from '../util/tokens';
 import type { ChunkKind } from './projection';
@@ -174,7 +174,7 @@ function toHit(row: ChunkRow, trust: TrustLabel, stale: boolean, request: TaskSe
   const max = request.compact ? COMPACT_TEXT_CHARS : TEXT_CHARS;
   const held = row.held === 1;
   const raw = held && !request.showHeld ? `[withheld: reads as an instruction to an agent; a person can read it in tasks/${row.task_id}.md]` : row.text;
-  const text = redactSecrets(raw.length > max ? `${raw.slice(0, max - 1)}…` : raw);
+  const text = redactAndCut(raw, max);
   return {
     artifact_id: row.artifact_id,
     task_id: row.task_id,

@@ -22,6 +22,7 @@ import { fileSha256 } from '../harvest/previewStaleness';
 import { readTextIfExists } from '../store/atomicWrite';
 import { digestFileText, digestSectionsFromTexts, type CategoryTexts } from '../store/digest';
 import { readLedger } from '../store/ledger';
+import { hasUnfinishedApply } from '../store/undoRecord';
 import { isNoteFileName } from '../store/noteFile';
 import { loadStoreConfig } from '../store/storeConfig';
 import { readTextLossless } from '../store/storeText';
@@ -123,7 +124,8 @@ export function planTidy(paths: StorePaths, options: TidyOptions = {}, judged?: 
     if (key) after[key] = next;
   }
   const digestEnabled = loadStoreConfig(paths.config).config.digestEnabled;
-  if (changes.length && digestEnabled) {
+  // After an apply killed before its digest, the digest is checked even with nothing left to tidy.
+  if ((changes.length || hasUnfinishedApply(paths)) && digestEnabled) {
     const digestBefore = readTextIfExists(paths.digest);
     const digestAfter = digestFileText(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, agentItemFilter(paths)));
     if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: 0 });
@@ -154,7 +156,10 @@ export async function runTidy(paths: StorePaths, options: TidyOptions & { apply?
   const lock = await lockStoreForApply(paths, options.lockTimeoutMs);
   try {
     const report = planTidy(paths, options, judged);
-    if (report.plan.changes.length) report.applied = applyPlan(paths, report.plan);
+    // A tidy (or harvest) killed after its writes left its undo record unfinished, and planned
+    // again it finds nothing left to do: applying the empty plan finishes the record, so
+    // `lore undo` can take the interrupted apply back instead of asking for it to be run again.
+    if (report.plan.changes.length || hasUnfinishedApply(paths)) report.applied = applyPlan(paths, report.plan);
     return report;
   } finally {
     lock.release();

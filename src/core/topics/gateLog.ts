@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../store/storePaths';
+import { appendNoFollow } from '../store/storeLinks';
 
 const MAX_LOG_BYTES = 5 * 1024 * 1024;
 
@@ -44,7 +45,7 @@ export function appendGateLog(paths: StorePaths, entries: readonly GateLogEntry[
     } catch {
       // No log yet.
     }
-    fs.appendFileSync(file, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    appendNoFollow(file, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
   } catch {
     // Tuning data is worth less than the answer it describes.
   }

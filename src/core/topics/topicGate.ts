@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { buildContext } from '../context/buildContext';
 import type { ModelAdapter } from '../providers/modelAdapter';
 import { stripPrivateSpans, type PrivateMarkers } from '../safety/privateSpans';
-import { redactSecrets } from '../safety/redact';
+import { redactAndCut } from '../safety/redact';
 import { writeFileAtomic } from '../store/atomicWrite';
 import type { StorePaths } from '../store/storePaths';
 import { sha256Hash } from '../util/sha256';
@@ -46,7 +46,7 @@ export function gatePrompt(message: string, topic: Topic, markers?: readonly Pri
     'Given this message and topic, should the topic activate?',
     '',
     'Message (quoted):',
-    redactSecrets(stripPrivateSpans(message, markers).slice(0, GATE_MESSAGE_CHARS)).split('\n').map((l) => `> ${l}`).join('\n'),
+    redactAndCut(stripPrivateSpans(message, markers), GATE_MESSAGE_CHARS).split('\n').map((l) => `> ${l}`).join('\n'),
     '',
     `Topic: ${topic.name}`,
     `Description: ${topic.description.slice(0, GATE_TOPIC_CHARS)}`,

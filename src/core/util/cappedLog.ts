@@ -5,6 +5,7 @@
  * given text, so the lines of concurrent processes do not interleave within a line.
  */
 import * as fs from 'node:fs';
+import { appendNoFollow } from '../store/storeLinks';
 import * as path from 'node:path';
 import { redactSecrets } from '../safety/redact';
 import { printable } from './format';
@@ -19,7 +20,7 @@ export function appendCapped(file: string, text: string, maxBytes: number): void
     // No log yet (its folder made only then: a hook runs this before every prompt).
     fs.mkdirSync(path.dirname(file), { recursive: true });
   }
-  fs.appendFileSync(file, text);
+  appendNoFollow(file, text);
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Human-readable sizes, token counts and item counts, shared by the CLI and the extension. */
 import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from '../knowledge/categories';
+import { cutRedacted, redactSecrets } from '../safety/redact';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -64,10 +65,14 @@ export function printable(text: string, options: { keepLineBreaks?: boolean } = 
   });
 }
 
-/** One line of at most `max` characters (whitespace folded), cut at a space when one is not too far back, with `…`. */
+/**
+ * One line of at most `max` characters (whitespace folded), cut at a space when one is not too far
+ * back, with `…`. Secrets are redacted first: what is cut here (items, snippets, queries) goes to
+ * an agent or a model, and a cut through a key would keep its front where no rule finds it.
+ */
 export function cutToLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = redactSecrets(text).replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const space = flat.lastIndexOf(' ', max - 1);
-  return flat.slice(0, space > max / 2 ? space : max - 1) + '…';
+  return cutRedacted(flat, space > max / 2 ? space : max - 1) + '…';
 }

@@ -68,7 +68,8 @@ export class LoreMcpServerProvider extends Disposable implements vscode.McpServe
     // lore.agentWrites, when set, decides over the store's config.json where agents' writes go.
     const agentWrites = readSettings().agentWrites;
     const gitCommit = gitCommitOption(readSettings().gitCommit).gitCommit;
-    const env = { ...node.env, ...(agentWrites !== 'store' ? { LORE_AGENT_WRITES: agentWrites } : {}), ...(gitCommit ? { LORE_GIT_COMMIT: gitCommit } : {}) };
+    // Offered only in a trusted workspace: the store's config.json is the person's (core/store/storeTrust.ts).
+    const env = { ...node.env, LORE_TRUSTED_STORE: paths.root, ...(agentWrites !== 'store' ? { LORE_AGENT_WRITES: agentWrites } : {}), ...(gitCommit ? { LORE_GIT_COMMIT: gitCommit } : {}) };
     const definition = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, node.command, [cli, 'mcp', '--root', paths.root, '--workspace', paths.workspace], env, version);
     definition.cwd = vscode.Uri.file(paths.workspace);
     return definition;

@@ -108,7 +108,7 @@ export class NotesClient implements vscode.Disposable {
     let crashes = 0;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
-      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace, searchBackend: readSettings().searchBackend, ...gitCommitOption(readSettings().gitCommit) } satisfies LoreInitializationOptions,
+      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace, searchBackend: readSettings().searchBackend, ...gitCommitOption(readSettings().gitCommit), workspaceTrusted: vscode.workspace.isTrusted } satisfies LoreInitializationOptions,
       // The server watches nothing itself: it gets the store's file events from the client.
       synchronize: { fileEvents: this.store.watcher },
       markdown: { isTrusted: { enabledCommands: [...HOVER_ENABLED_COMMANDS] }, supportHtml: false },

@@ -7,11 +7,13 @@ import { storePaths } from '../../../src/core/store/storePaths';
 import { makeWorkspace, runCli, transcript } from '../../helpers/cli';
 import { gitIn, initRepo, subjects } from '../../helpers/gitRepo';
 import { makeTempDir } from '../../helpers/paths';
+import { setStoreTrust } from '../../../src/core/store/storeTrust';
 
 /** A workspace repository with the store in `.lore`, committed, and the store set to commit after each apply. */
 async function workspaceRepo(config: object = { git: { commit: 'apply' } }) {
   const { ws, root, inbox } = await makeWorkspace();
   fs.writeFileSync(path.join(root, 'config.json'), JSON.stringify(config));
+  setStoreTrust(root, true); // The person's own config.json (storeTrust.ts).
   fs.writeFileSync(path.join(ws, 'README.md'), 'hello\n');
   initRepo(ws);
   return { ws, root, inbox };
@@ -61,6 +63,7 @@ describe('git history of the store', function () {
     const deep = path.join(ws, 'docs', 'kb', '.lore');
     assert.equal((await runCli(['init', '--root', deep])).code, 0);
     fs.writeFileSync(path.join(deep, 'config.json'), '{"git": {"commit": "apply"}}');
+    setStoreTrust(deep, true); // The person's own config.json (storeTrust.ts).
     fs.writeFileSync(path.join(deep, 'inbox', 'b.md'), transcript('ses-gamma', 'Fact: gamma.'));
     const nested = await runCli(['harvest', '--root', deep, '--apply']);
     assert.equal(nested.code, 0, nested.stderr);
@@ -181,6 +184,7 @@ describe('git history of the store', function () {
   it('does nothing outside a repository', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(root, 'config.json'), '{"git": {"commit": "apply"}}');
+    setStoreTrust(root, true); // The person's own config.json (storeTrust.ts).
     fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-plain', 'Fact: no git here.'));
     const applied = await runCli(['harvest', '--root', root, '--apply', '--json']);
     assert.equal(applied.code, 0, applied.stderr);

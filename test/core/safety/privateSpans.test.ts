@@ -31,9 +31,10 @@ describe('private spans', () => {
     const markers = storePrivateMarkers(config);
     assert.equal(markers.length, 2);
     assert.equal(stripPrivateSpans('a [[hide]]x[[/hide]] b <private>y</private> c', markers), `a ${P} b ${P} c`);
-    // A config that cannot be read still gives the default pair.
+    // A config that cannot be read stops the caller (issue 26): falling back to the default pair
+    // would let text inside the person's own markers through.
     fs.writeFileSync(config, '{ not json');
-    assert.deepEqual(storePrivateMarkers(config), privateMarkerList());
+    assert.throws(() => storePrivateMarkers(config), /config\.json:1 is not valid JSON/);
   });
 
   it('an import removes spans from every turn, per message: a spill stops at the end of its turn', () => {

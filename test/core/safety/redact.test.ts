@@ -25,6 +25,49 @@ describe('secret redaction', () => {
     });
   }
 
+  // A token glued to an identifier by `-` or `_` (a session id `sess-sk-ant-…`, a file name
+  // `id_ghp_….md`) is still the token. Every sample whose secret stands alone in its text (not
+  // inside a URL, a quoted JSON value or after a name, whose context the glue would break) is glued
+  // on each side in turn.
+  const glues: Array<[string, string]> = [
+    ['sess-', ''],
+    ['id_', ''],
+    ['', '_notes'],
+    ['', '-2026'],
+    ['a-', '-b'],
+    ['a_', '_b'],
+  ];
+  const tokenKinds = new Set(SECRET_RULES.filter((r) => !r.secret).map((r) => r.kind));
+  const standalone = secretSamples().filter((s) => tokenKinds.has(s.kind) && new RegExp(`(?:^|\\s)${s.secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\s|$|[.,])`).test(s.text));
+  it(`redacts ${standalone.length} standalone samples glued to an identifier by - or _`, () => {
+    assert.ok(standalone.length >= 50, `${standalone.length} standalone samples`);
+    const leaks: string[] = [];
+    for (const { kind, text, secret } of standalone) {
+      for (const [before, after] of glues) {
+        const out = redactSecrets(text.replace(secret, `${before}${secret}${after}`));
+        if (out.includes(secret)) leaks.push(`${kind} as ${before}…${after}: ${out.slice(0, 80)}`);
+      }
+    }
+    assert.deepEqual(leaks, []);
+  });
+
+  it('keeps prose about tokens, secrets, keys and passwords', () => {
+    const keep = [
+      'the Token Program/Token-2022 accounts hold the mint',
+      'Token Program and Token-2022 are both supported; see Token Extensions',
+      'Bearer token auth is configured in the gateway',
+      'The secret sauce is caching. A key insight: tokens expire.',
+      'password reset emails go out hourly; token refresh happens on 401',
+      'Secret Manager stores them; Key Vault holds the certificates',
+      'API_TOKEN: set it in the environment before running',
+      'KEY: value pairs are parsed by the loader',
+      'TOKEN_LIMIT=4096 MAX_TOKENS=8192 PRIMARY_KEY=id SSH_KEY=~/.ssh/id_ed25519 GITHUB_TOKEN=${GITHUB_TOKEN}',
+      'DB_PASSWORD=changeme API_KEY=<your key> NPM_TOKEN=xxxxxxxx',
+      'const token = extra._meta?.progressToken;',
+    ];
+    for (const text of keep) assert.equal(redactSecrets(text), text);
+  });
+
   it('keeps ordinary prose, code and hashes', () => {
     const keep = [
       'Use the sk- prefix check; see https://example.com/docs and user@example.com. token count: 42',
@@ -92,6 +135,10 @@ describe('secret redaction', () => {
       fill('a-'),
       fill('"a":"'),
       fill('heroku '),
+      fill('A_TOKEN='),
+      fill('A_TOKEN: '),
+      fill('A_TOKEN=a'),
+      fill('secret access key is '),
       ...SECRET_RULES.map((r) => fill(r.example.split(/[ ,…<]/)[0] || 'x')),
     ];
     for (const line of lines) {

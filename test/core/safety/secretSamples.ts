@@ -176,6 +176,10 @@ export function secretSamples(): SecretSample[] {
       const s = fake(B64, 40);
       return { text: `"SecretAccessKey": "${s}",`, secret: s };
     }),
+    sample('aws-secret-access-key', () => {
+      const s = fake(B64, 40);
+      return { text: `The AWS secret access key is ${s} for the deploy user`, secret: s };
+    }),
     sample('google-api-key', () => {
       const s = cat('AIza', fake(URLSAFE, 35));
       return { text: `maps key ${s}.`, secret: s };
@@ -471,6 +475,18 @@ export function secretSamples(): SecretSample[] {
     sample('secret-assignment', () => {
       const s = fake(ALNUM, 30);
       return { text: `{"client_secret": "${s}"}`, secret: s };
+    }),
+    sample('env-secret', () => {
+      const s = fake(LOWER, 12);
+      return { text: `DB_PASSWORD=${s} npm run migrate`, secret: s };
+    }),
+    sample('env-secret', () => {
+      const s = fake(LOWER, 13);
+      return { text: `export GITHUB_TOKEN="${s}"`, secret: s };
+    }),
+    sample('env-secret', () => {
+      const s = fake(LOWER, 9);
+      return { text: `env:\n  REGION: eu\n  API_SECRET: ${s}`, secret: s };
     }),
   ];
 }

@@ -26,6 +26,26 @@ describe('ledger', () => {
     assert.equal(readLedger(file).entries.abc.error, 'boom');
   });
 
+  it('writes paths inside the store relative to it, reads them back absolute, and reads an old absolute ledger of a store that moved', () => {
+    const root = path.join(makeTempDir(), '.lore');
+    fs.mkdirSync(path.join(root, 'archive', '2026-11'), { recursive: true });
+    const file = path.join(root, 'ledger.json');
+    const archived = path.join(root, 'archive', '2026-11', 'ses-a.md');
+    const outside = path.join(path.dirname(root), 'sessions', 'ses-b.jsonl');
+    const at = '2026-11-20T00:00:00.000Z';
+    writeLedger(file, { entries: { a: { path: path.join(root, 'inbox', 'ses-a.md'), archived, status: 'harvested', at, deleted: false }, b: { path: outside, status: 'harvested', at, deleted: false } } });
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.deepEqual([stored.entries.a.path, stored.entries.a.archived, stored.entries.b.path], ['inbox/ses-a.md', 'archive/2026-11/ses-a.md', outside]);
+    const read = readLedger(file);
+    assert.deepEqual([read.entries.a.path, read.entries.a.archived, read.entries.b.path], [path.join(root, 'inbox', 'ses-a.md'), archived, outside]);
+
+    // A ledger written before, with absolute paths of the store's old place: they name this store's files.
+    const old = '/home/someone/old-project/.lore';
+    fs.writeFileSync(file, JSON.stringify({ entries: { a: { path: `${old}/inbox/ses-a.md`, archived: `${old}/archive/2026-11/ses-a.md`, status: 'harvested', at, deleted: false }, b: { path: '/home/someone/.claude/x.jsonl', status: 'harvested', at, deleted: false } } }));
+    const migrated = readLedger(file);
+    assert.deepEqual([migrated.entries.a.path, migrated.entries.a.archived, migrated.entries.b.path], [path.join(root, 'inbox', 'ses-a.md'), archived, '/home/someone/.claude/x.jsonl']);
+  });
+
   it('refuses a corrupt ledger with a message saying what to do, and leaves it untouched', () => {
     const file = path.join(makeTempDir(), 'ledger.json');
     fs.writeFileSync(file, '{"entries": {"abc": ');

@@ -1,11 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_STORE_CONFIG, loadStoreConfig } from '../../../src/core/store/storeConfig';
+import { DEFAULT_STORE_CONFIG, loadStoreConfig, StoreConfigError, storeConfigForWrite, storePrivateMarkers, takeConfigNotices } from '../../../src/core/store/storeConfig';
+import { isStoreTrusted, setStoreTrust } from '../../../src/core/store/storeTrust';
 import { makeTempDir } from '../../helpers/paths';
 
-function load(text?: string) {
-  const file = path.join(makeTempDir('lore-config-'), 'config.json');
+/** config.json with `text` in a store the person trusts (as their own config), unless `trusted` is false. */
+function load(text?: string, trusted = true) {
+  const dir = makeTempDir('lore-config-');
+  if (trusted) setStoreTrust(dir, true);
+  const file = path.join(dir, 'config.json');
   if (text !== undefined) fs.writeFileSync(file, text);
   return { file, ...loadStoreConfig(file) };
 }
@@ -58,13 +62,43 @@ describe('store config (config.json)', () => {
     assert.match(wrong.warning!, /agentWrites/);
   });
 
-  it('falls back to the defaults when the file is not JSON or not an object, and says so', () => {
-    const broken = load('{ broken');
+  it('a file that is not JSON or not an object is broken: reads get the defaults, writes stop, naming the file and the line', () => {
+    const broken = load('{\n  "privateMarkers": {"open": "[[secret]]", "close": "[[/secret]]"}\n  "reclaim": "keep"\n}\n');
     assert.deepEqual(broken.config, DEFAULT_STORE_CONFIG);
-    assert.match(broken.warning!, /config\.json is not valid JSON/);
+    assert.match(broken.warning!, /config\.json:3 is not valid JSON/);
+    assert.throws(() => storeConfigForWrite(broken.file), (e: unknown) => e instanceof StoreConfigError && e.message.startsWith(`${broken.file}:3 is not valid JSON`) && /writes nothing/.test(e.message));
+    // The default pair never stands in for the person's own markers.
+    assert.throws(() => storePrivateMarkers(broken.file), StoreConfigError);
     const list = load('["reclaim", "keep"]');
     assert.deepEqual(list.config, DEFAULT_STORE_CONFIG);
     assert.match(list.warning!, /config\.json: the top level: /);
+    assert.throws(() => storeConfigForWrite(list.file), /is not a JSON object/);
+    const markers = load('{"reclaim": "keep", "privateMarkers": {"open": "[[secret]]"}}');
+    assert.throws(() => storeConfigForWrite(markers.file), /privateMarkers is not/);
+    assert.equal(storeConfigForWrite(load('{"reclaim": "shred"}').file).config.reclaim, DEFAULT_STORE_CONFIG.reclaim, 'another wrong field is named and left at its default');
+  });
+
+  it('a store the person has not trusted keeps agentWrites and git.commit at their defaults, and says so once', () => {
+    takeConfigNotices();
+    const both = load('{"agentWrites": "direct", "git": {"commit": "apply", "dailyTags": true}, "reclaim": "keep"}', false);
+    assert.deepEqual(both.config, { ...DEFAULT_STORE_CONFIG, reclaim: 'keep', git: { ...DEFAULT_STORE_CONFIG.git, dailyTags: true } });
+    assert.deepEqual(both.ignored, ['"agentWrites": "direct"', '"git": {"commit": "apply"}']);
+    loadStoreConfig(both.file);
+    const notices = takeConfigNotices();
+    assert.equal(notices.length, 1);
+    assert.match(notices[0], /asks for "agentWrites": "direct" and "git": \{"commit": "apply"\}; Lore ignored them.*lore trust --root /);
+    // Narrowing values need no trust.
+    assert.equal(load('{"agentWrites": "pending", "git": {"commit": "off"}}', false).config.git.commit, 'off');
+    const dir = path.dirname(both.file);
+    setStoreTrust(dir, true);
+    assert.ok(isStoreTrusted(dir));
+    assert.equal(loadStoreConfig(both.file).config.agentWrites, 'direct');
+    assert.equal(loadStoreConfig(both.file).config.git.commit, 'apply');
+    setStoreTrust(dir, false);
+    assert.equal(loadStoreConfig(both.file).config.agentWrites, 'pending');
+    // VS Code's word for a trusted workspace: the variable it starts lore mcp with (by any path to the store).
+    assert.ok(isStoreTrusted(dir, { ...process.env, LORE_TRUSTED_STORE: path.join(dir, '.') }));
+    assert.ok(!isStoreTrusted(dir, { ...process.env, LORE_TRUSTED_STORE: makeTempDir('lore-other-') }));
   });
 
   it('reads the git section: commit mode, interval and daily tags; a wrong mode is named and left unset', () => {

@@ -35,6 +35,14 @@ function conversation(overrides: Partial<Conversation> = {}): Conversation {
 }
 
 describe('stored transcripts (transcripts/)', () => {
+  it('names the file without a secret its id or title held, redacted before the slug lower-cases and cuts it', () => {
+    const aws = cat('AKIA', fake('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16));
+    const ghp = cat('ghp_', fake(ALNUM, 36));
+    const name = transcriptRelativePath({ id: `id_${ghp}`, title: `Rotate ${aws} today`, started: '2026-11-20T09:58:30.000Z' });
+    assert.equal(name, 'transcripts/2026/11/20/0958-id_REDACTED-github-pat-rotate-redacted-aws-access-key-id-today.md');
+    for (const secret of [aws, ghp, aws.toLowerCase(), ghp.slice(0, 12)]) assert.ok(!name.includes(secret), name);
+  });
+
   it('names the file from the start in UTC, a file-name-safe id and a short ASCII slug of the title', () => {
     assert.equal(transcriptRelativePath({ id: 'sess-1', title: 'Fix the login race', started: '2026-11-20T09:58:30.000Z' }), 'transcripts/2026/11/20/0958-sess-1-fix-the-login-race.md');
     // A zoned time is converted to UTC (the day changes here); a zone-less one is taken as written.

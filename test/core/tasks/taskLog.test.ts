@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { ArtifactRefused, HELD_TAG, recordArtifact } from '../../../src/core/tasks/recordArtifact';
 import { taskLogFile, taskPageFile } from '../../../src/core/tasks/taskFiles';
-import { readTaskLog } from '../../../src/core/tasks/taskLog';
+import { readTaskLog, tornLinesFile } from '../../../src/core/tasks/taskLog';
 import { foldTask } from '../../../src/core/tasks/taskState';
 import { makeTempDir } from '../../helpers/paths';
 
@@ -51,18 +51,37 @@ describe('task artifacts: the JSONL log', () => {
     assert.equal(readTaskLog(paths, 'cache-bug').artifacts.length, 1);
   });
 
-  it('keeps and reports a malformed or torn line, and appends after it', async () => {
+  it('keeps and reports a malformed line, and appends after it', async () => {
     const paths = store();
-    await recordArtifact(paths, { artifact_kind: 'task_start', task_id: 'torn', goal: 'survive a crash' }, ctx());
-    const file = taskLogFile(paths, 'torn');
-    fs.appendFileSync(file, '{"artifact_id": "a-0000');
-    await recordArtifact(paths, { artifact_kind: 'task_progress', task_id: 'torn', summary: 'still here' }, ctx());
-    const log = readTaskLog(paths, 'torn');
+    await recordArtifact(paths, { artifact_kind: 'task_start', task_id: 'bad', goal: 'survive an edit' }, ctx());
+    const file = taskLogFile(paths, 'bad');
+    fs.appendFileSync(file, '{"artifact_id": "hand-written"}\n');
+    await recordArtifact(paths, { artifact_kind: 'task_progress', task_id: 'bad', summary: 'still here' }, ctx());
+    const log = readTaskLog(paths, 'bad');
     assert.deepEqual(log.artifacts.map((a) => a.artifact_kind), ['task_start', 'task_progress']);
     assert.equal(log.malformed.length, 1);
     assert.equal(log.malformed[0].line, 2);
-    assert.match(fs.readFileSync(file, 'utf8'), /\{"artifact_id": "a-0000\n/);
-    assert.match(fs.readFileSync(taskPageFile(paths, 'torn'), 'utf8'), /## Malformed lines[\s\S]*line 2: not JSON/);
+    assert.match(fs.readFileSync(taskPageFile(paths, 'bad'), 'utf8'), /## Malformed lines[\s\S]*line 2: /);
+  });
+
+  it('sets a torn last line (an append a full disk cut short) aside on the next write, never gluing the next artifact to it', async () => {
+    const paths = store();
+    await recordArtifact(paths, { artifact_kind: 'task_start', task_id: 'torn', goal: 'survive a crash' }, ctx());
+    const file = taskLogFile(paths, 'torn');
+    const torn = '{"artifact_id": "a-0000", "task_id": "torn", "summ';
+    fs.appendFileSync(file, torn);
+    await recordArtifact(paths, { artifact_kind: 'task_progress', task_id: 'torn', summary: 'still here' }, ctx());
+    const log = readTaskLog(paths, 'torn');
+    assert.deepEqual(log.artifacts.map((a) => a.artifact_kind), ['task_start', 'task_progress']);
+    assert.deepEqual(log.malformed, [], 'the log reads clean');
+    assert.ok(!fs.readFileSync(file, 'utf8').includes('summ"'), 'the torn bytes left the log');
+    assert.equal(fs.readFileSync(tornLinesFile(file), 'utf8'), `${torn}\n`, 'and are kept beside it');
+    // A whole artifact that only lacks its newline (a hand edit) stays where it is.
+    const whole = JSON.stringify(log.artifacts[1]).replace('still here', 'by hand');
+    fs.appendFileSync(file, whole);
+    await recordArtifact(paths, { artifact_kind: 'task_progress', task_id: 'torn', summary: 'after the hand edit' }, ctx());
+    assert.ok(fs.readFileSync(file, 'utf8').includes(`${whole}\n{`));
+    assert.equal(fs.readFileSync(tornLinesFile(file), 'utf8'), `${torn}\n`);
   });
 
   it('redacts secrets before they reach the log and holds instruction-like text', async () => {

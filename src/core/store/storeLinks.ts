@@ -1,0 +1,72 @@
+/**
+ * Lore never writes through a symbolic link inside a store. A store arrives in clones and zips,
+ * and git keeps links: a committed `.lore/tasks/<id>.jsonl` or `.lore/tasks` that links to a
+ * file or folder elsewhere would otherwise turn an agent's `task_start`, a harvest or a note into
+ * a write to whatever the link names. Every write of the store substrate (atomic replace, guarded
+ * replace, append) asks `refuseLinks` first; appends also open with O_NOFOLLOW, so a link put in
+ * place after the check is refused by the system too.
+ *
+ * The store's own folder may be a link (a person's choice, e.g. a store kept on another disk);
+ * only what lies below it is checked. Which folders are stores is what `storePaths` was asked
+ * for in this process: every write path starts there.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** Store folders this process has resolved (absolute, as `storePaths` made them). */
+const storeRoots = new Set<string>();
+
+/** Remembers `root` as a store, so writes below it are checked for links. */
+export function rememberStoreRoot(root: string): void {
+  storeRoots.add(path.resolve(root));
+}
+
+/** A file Lore was about to write that is, or lies under, a symbolic link inside the store. */
+export class LinkInStoreError extends Error {
+  readonly code = 'ELINKINSTORE';
+  constructor(readonly file: string, readonly link: string) {
+    super(
+      link === file
+        ? `${file} is a symbolic link, and Lore does not write through links in its store (a link can point anywhere): nothing was written. Replace it with a real file to let Lore write there.`
+        : `${link} is a symbolic link (on the way to ${file}), and Lore does not write through links in its store (a link can point anywhere): nothing was written. Replace it with a real folder to let Lore write there.`,
+    );
+    this.name = 'LinkInStoreError';
+  }
+}
+
+/** The innermost store that holds `file`, if any. */
+function storeOf(file: string): string | undefined {
+  let found: string | undefined;
+  for (const root of storeRoots) {
+    const rel = path.relative(root, file);
+    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel) && (!found || root.length > found.length)) found = root;
+  }
+  return found;
+}
+
+/**
+ * Throws LinkInStoreError when `file`, or a folder between it and its store's folder, is a
+ * symbolic link. A file outside every store is not Lore's to judge and passes.
+ */
+export function refuseLinks(file: string): void {
+  const target = path.resolve(file);
+  const root = storeOf(target);
+  if (!root) return;
+  for (let entry = target; entry !== root; entry = path.dirname(entry)) {
+    if (fs.lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink()) throw new LinkInStoreError(target, entry);
+  }
+}
+
+/** O_NOFOLLOW where the system has it (0 elsewhere): an open that refuses a link in the last place. */
+export const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/** Appends `data` to `file` (made when missing), never through a link (see refuseLinks). */
+export function appendNoFollow(file: string, data: string | Buffer): void {
+  refuseLinks(file);
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NO_FOLLOW, 0o644);
+  try {
+    fs.writeFileSync(fd, data);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * A store that arrives with symbolic links in it (git keeps them) never gets Lore to write
+ * through them: not a harvest, not an agent's remember or task write, not the index.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { writeFileAtomic } from '../../src/core/store/atomicWrite';
+import { appendInPlace } from '../../src/core/store/appendInPlace';
+import { appendNoFollow, LinkInStoreError } from '../../src/core/store/storeLinks';
+import { storePaths } from '../../src/core/store/storePaths';
+import { makeWorkspace, runCli, snapshotTree, transcript } from '../helpers/cli';
+import { connectLoreMcp } from '../helpers/mcpClient';
+import { makeTempDir } from '../helpers/paths';
+
+/** A file outside the store, and a folder outside it, with what they hold now. */
+function outside(): { file: string; dir: string; text: string } {
+  const base = makeTempDir('lore-outside-');
+  const file = path.join(base, 'precious.txt');
+  const text = 'a person\'s file outside the store\n';
+  fs.writeFileSync(file, text);
+  const dir = path.join(base, 'folder');
+  fs.mkdirSync(dir);
+  return { file, dir, text };
+}
+
+/** Replaces `entry` of the store with a link to `target` (as a clone of a planted repository has it). */
+function plantLink(entry: string, target: string): void {
+  fs.rmSync(entry, { recursive: true, force: true });
+  fs.symlinkSync(target, entry);
+}
+
+const linkMessage = /is a symbolic link.*Lore does not write through links in its store/;
+
+describe('Lore never writes through a symbolic link in the store', function () {
+  this.timeout(60_000);
+
+  it('harvest --apply refuses a category file that is a link, names it, and leaves the linked file as it was', async () => {
+    const { root, inbox } = await makeWorkspace();
+    const { file, text } = outside();
+    plantLink(path.join(root, 'facts.md'), file);
+    fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-link', 'Fact: the cache is redis.'));
+    const result = await runCli(['harvest', '--root', root, '--apply']);
+    assert.notEqual(result.code, 0, result.stdout);
+    assert.match(result.stderr, linkMessage);
+    assert.match(result.stderr, /facts\.md/);
+    assert.equal(fs.readFileSync(file, 'utf8'), text);
+  });
+
+  it('harvest --apply writes no transcript into a transcripts folder that is a link', async () => {
+    const { root, inbox } = await makeWorkspace();
+    const { dir } = outside();
+    fs.mkdirSync(path.join(root, 'transcripts'), { recursive: true });
+    plantLink(path.join(root, 'transcripts'), dir);
+    fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-link', 'Fact: the cache is redis.'));
+    const result = await runCli(['harvest', '--root', root, '--apply']);
+    assert.notEqual(result.code, 0, result.stdout);
+    assert.match(result.stderr, linkMessage);
+    assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  describe('agents\' writes over MCP', () => {
+    let client: Client | undefined;
+    afterEach(async () => client?.close());
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = (await client!.callTool({ name, arguments: args })) as CallToolResult;
+      return { result, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'), data: (result.structuredContent ?? {}) as Record<string, unknown> };
+    };
+
+    it('remember refuses a review.md that is a link', async () => {
+      const { root } = await makeWorkspace();
+      const { file, text } = outside();
+      plantLink(path.join(root, 'review.md'), file);
+      ({ client } = await connectLoreMcp(root));
+      const reply = await call('remember', { statement: 'the deploy key lives in vault', category: 'fact' });
+      assert.match(reply.text, linkMessage);
+      assert.equal(fs.readFileSync(file, 'utf8'), text);
+    });
+
+    it('task_start writes nothing into a tasks folder that is a link, and task_progress appends nothing to a task log that is one', async () => {
+      const { root } = await makeWorkspace();
+      ({ client } = await connectLoreMcp(root));
+      const started = await call('task_start', { goal: 'Find the flaky test' });
+      assert.equal(started.data.status, 'recorded', started.text);
+      const taskId = started.data.task_id as string;
+      const log = path.join(root, 'tasks', `${taskId}.jsonl`);
+      const { file, dir } = outside();
+      fs.copyFileSync(log, file);
+      const before = fs.readFileSync(file, 'utf8');
+      plantLink(log, file);
+      const progress = await call('task_progress', { task_id: taskId, summary: 'bisected to the retry test' });
+      assert.notEqual(progress.data.status, 'recorded', progress.text);
+      assert.match(progress.text, linkMessage);
+      assert.equal(fs.readFileSync(file, 'utf8'), before);
+
+      await client.close();
+      const other = (await makeWorkspace()).root;
+      plantLink(path.join(other, 'tasks'), dir);
+      ({ client } = await connectLoreMcp(other));
+      const refused = await call('task_start', { goal: 'Write anywhere' });
+      assert.notEqual(refused.data.status, 'recorded', refused.text);
+      assert.deepEqual(fs.readdirSync(dir), []);
+    });
+  });
+
+  it('every write of the substrate refuses a link in the store (a note file, a folder on the way, a log, the index) and names it', async () => {
+    const root = path.join(makeTempDir('lore-links-'), '.lore');
+    const paths = storePaths(root);
+    fs.mkdirSync(paths.files, { recursive: true });
+    const { file, dir, text } = outside();
+    plantLink(path.join(paths.files, 'src'), dir);
+    const note = path.join(paths.files, 'src', 'app.ts.md');
+    assert.throws(() => writeFileAtomic(note, 'note\n'), (e: unknown) => e instanceof LinkInStoreError && e.link === path.join(paths.files, 'src') && e.file === note);
+    plantLink(path.join(paths.files, 'own.md'), file);
+    const version = fs.statSync(file, { bigint: true });
+    assert.throws(() => appendInPlace(path.join(paths.files, 'own.md'), version, Buffer.from('more\n'), true), LinkInStoreError);
+    assert.throws(() => writeFileAtomic(path.join(paths.files, 'own.md'), 'replaced\n'), LinkInStoreError);
+    fs.mkdirSync(path.join(root, '.logs'));
+    plantLink(path.join(root, '.logs', 'hook.log'), file);
+    assert.throws(() => appendNoFollow(path.join(root, '.logs', 'hook.log'), 'line\n'), LinkInStoreError);
+    assert.equal(fs.readFileSync(file, 'utf8'), text);
+    assert.deepEqual(fs.readdirSync(dir), []);
+    assert.ok(fs.lstatSync(path.join(paths.files, 'own.md')).isSymbolicLink(), 'the link itself is left for the person to look at');
+
+    // The search index: a linked .index/ gets no database.
+    plantLink(paths.index, dir);
+    const search = await runCli(['search', '--root', root, 'anything']);
+    assert.match(search.stderr + search.stdout, linkMessage);
+    assert.deepEqual(fs.readdirSync(dir), []);
+    assert.ok(Object.keys(snapshotTree(dir)).length === 0);
+  });
+});
