@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { itemId } from '../../src/core/knowledge/itemId';
+import { setStoreTrust } from '../../src/core/store/storeTrust';
 import { wellFormed } from '../../src/core/util/wellFormedText';
 import { makeWorkspace, runCli } from '../helpers/cli';
 import { connectLoreMcp } from '../helpers/mcpClient';
@@ -38,7 +39,10 @@ describe('lore mcp: text with a character cut in half', function () {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     return { result, data: result.structuredContent as unknown as WriteReply };
   };
-  const direct = () => fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+  const direct = () => {
+    fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+    setStoreTrust(root, true); // The person's own setting (storeTrust.ts).
+  };
 
   beforeEach(async () => {
     ({ root } = await makeWorkspace());
