@@ -18,6 +18,7 @@ import { searchArchive, type ArchivedHit } from '../core/lifecycle/archiveSearch
 import { recall } from '../core/search/recall';
 import { PARTIAL_MATCHES_WARNING } from '../core/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../core/search/searchTypes';
+import { frameAsData } from '../core/safety/dataFraming';
 import { isInside, storeRelative, type StorePaths } from '../core/store/storePaths';
 import { digestItems } from './digestItems';
 import { readFileNotes } from './fileNoteLines';
@@ -207,7 +208,8 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
         const conversation = sanitizeConversationId(source);
         // The framing line and the JSON quoting of the text take their share of the budget.
         const excerpt = openConversationText(paths, conversation, item ?? '', { maxBytes: Math.floor(budgetBytes(max_tokens) * 0.8), fromLine: from_line });
-        return textReply(excerpt.text, { conversation, ...excerpt }, excerpt.found);
+        // The structured content frames the text too: clients hand the model that, not the text content.
+        return textReply(excerpt.text, { conversation, ...excerpt, text: excerpt.found ? frameAsData(excerpt.text) : excerpt.text }, excerpt.found);
       }),
   );
 }

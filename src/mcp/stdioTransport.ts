@@ -7,9 +7,10 @@
  * request's id when it can be read (else null, as JSON-RPC 2.0 says), and the next line is served.
  */
 import type { Readable, Writable } from 'node:stream';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, isJSONRPCNotification, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { stripInvisible } from '../core/safety/invisibleChars';
 import { formatBytes } from '../core/util/format';
 import { wellFormedStrings } from '../core/util/wellFormedText';
 import { BoundedLineSplitter, type LineEvent } from './boundedLines';
@@ -90,7 +91,7 @@ export class LoreStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    await this.write(serializeMessage(message));
+    await this.write(agentSafeLine(message));
     const answered = ('result' in message || 'error' in message) && 'id' in message ? message.id : undefined;
     if (answered !== undefined) this.settle(answered);
   }
@@ -186,4 +187,16 @@ export class LoreStdioTransport implements Transport {
       else this.stdout.once('drain', resolve);
     });
   }
+}
+
+/**
+ * A message as the line the client reads, every string in it without invisible characters
+ * (safety/invisibleChars): every reply an agent gets (tools' text and structured content,
+ * resources, prompts) passes here, so no tool can hand one through by forgetting to strip.
+ */
+function agentSafeLine(message: JSONRPCMessage): string {
+  // The request id is the client's, echoed as it came: the client matches the reply by it.
+  return JSON.stringify(message, function (this: unknown, key: string, value: unknown) {
+    return typeof value === 'string' && !(this === message && key === 'id') ? stripInvisible(value) : value;
+  }) + '\n';
 }

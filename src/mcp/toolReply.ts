@@ -10,11 +10,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BYTES_PER_TOKEN } from '../core/constants';
 import { recordItemId } from '../core/knowledge/itemId';
-import { frameAsData } from '../core/safety/dataFraming';
+import { frameAsData, quotedConversation } from '../core/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../core/safety/redact';
 import type { RecallItem } from '../core/search/recall';
 import { cutToLine } from '../core/util/format';
-import { SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
+import { DEFAULT_MARKERS, SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
 
 /** The default size of a reply, in tokens: a few dozen items, far below any client's limit. */
 export const DEFAULT_REPLY_TOKENS = 2000;
@@ -70,13 +70,19 @@ export function itemFromHit(hit: SearchHit): ReplyItem {
   return {
     id: excerpt ? undefined : recordItemId(hit),
     category: hit.category,
-    text: cutToLine(excerpt ? hit.snippet : hit.snippet || hit.text, excerpt ? EXCERPT_CHARS : ITEM_TEXT_CHARS),
+    // A conversation excerpt was never reviewed: quoted as such in the text and the structured content, or withheld.
+    text: excerpt ? quotedConversation(cutToLine(hit.snippet, EXCERPT_CHARS), withoutHighlights(cutToLine(hit.snippet, EXCERPT_CHARS))) : cutToLine(hit.snippet || hit.text, ITEM_TEXT_CHARS),
     source: hit.source,
     date: hit.date,
     file: hit.file,
     line: hit.line,
     path: hit.notedPath,
   };
+}
+
+/** A snippet without the search's highlight markers. */
+function withoutHighlights(snippet: string): string {
+  return snippet.split(DEFAULT_MARKERS.open).join('').split(DEFAULT_MARKERS.close).join('');
 }
 
 /** A recall item (already cut by recall) as a reply item. */

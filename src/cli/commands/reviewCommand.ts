@@ -11,11 +11,12 @@ import { reportHistory } from '../historyText';
 
 export const REVIEW_HELP = `lore review [--root DIR] [--json]        list items held for review and agents' pending writes, numbered
 lore review accept N... | all            let items through: queued ones move to their file, pending changes are made
+                                         (all: only items not flagged; a flagged item is accepted only by its number)
 lore review reject N... | all            delete items (all: the queue; items already in your files only by number)
 lore review edit N TEXT                  change the text of a queued item before accepting it
 Items that read as instructions to an agent (remote scripts piped to a shell, "ignore previous
 instructions", sending keys or credentials, turning security checks off, orders addressed to the
-assistant) wait in review.md, or in their file when they were already there, and stay out of the
+assistant in any language, destructive commands such as rm -rf ~ or a force-push) wait in review.md, or in their file when they were already there, and stay out of the
 digest, the context and the instruction files until accepted. So do agents' writes (MCP remember,
 update_item, complete_task, forget_item) unless the store's config.json says "agentWrites": "direct".`;
 
@@ -70,13 +71,21 @@ export async function reviewCommand(argv: string[], io: Output): Promise<number>
   if (action !== 'accept' && action !== 'reject') throw new UsageError(`unknown action "${action}"; use accept, reject or edit`);
   const chosen = pick(items, rest);
   const result = await decideReview(paths, action as ReviewDecision, chosen === 'all' ? 'all' : chosen.map((i) => i.id));
+  // What "accept all" left held, numbered as "lore review" lists them now.
+  const remaining = result.keptFlagged.length ? listReview(paths) : [];
+  const kept = result.keptFlagged.map((item) => ({ item, n: remaining.findIndex((i) => i.id === item.id) + 1 }));
   if (values.json) {
-    io.out(JSON.stringify({ decision: action, decided: result.decided.map((item) => itemJson(item, items.findIndex((i) => i.id === item.id) + 1)), missing: result.missing.length, written: result.written }, null, 2));
+    io.out(JSON.stringify({ decision: action, decided: result.decided.map((item) => itemJson(item, items.findIndex((i) => i.id === item.id) + 1)), keptFlagged: kept.map(({ item, n }) => itemJson(item, n)), missing: result.missing.length, written: result.written }, null, 2));
   } else {
     const verb = action === 'accept' ? 'accepted' : 'rejected';
     for (const item of result.decided) io.out(`${verb}: ${printable(targetDisplayName(item.target))}: ${printable(item.text)}`);
     for (const { item, reason } of result.failed) io.err(`not applied, still pending: ${printable(item.text)}: ${printable(reason)}`);
-    if (result.decided.length === 0 && result.failed.length === 0) io.out('nothing to decide');
+    if (result.decided.length === 0 && result.failed.length === 0 && result.keptFlagged.length === 0) io.out('nothing to decide');
+    if (kept.length) {
+      const numbers = kept.map(({ n }) => n);
+      const one = numbers.length === 1;
+      io.out(`still held: item${one ? '' : 's'} ${numbers.join(', ')} read${one ? 's' : ''} as an instruction to an agent, which "accept all" never lets through; read ${one ? 'it' : 'each'} ("lore review"), then "lore review accept ${numbers[0]}" or "lore review reject ${numbers[0]}"`);
+    }
     if (result.missing.length) io.err(`${result.missing.length} item(s) were decided by someone else meanwhile; run "lore review" again`);
     reportHistory(io, result.history);
   }

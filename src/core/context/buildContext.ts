@@ -7,6 +7,7 @@
  * not instructions.
  */
 import { frameAsData } from '../safety/dataFraming';
+import { stripInvisible } from '../safety/invisibleChars';
 import {
   CONTEXT_LAYERS,
   isStableLayer,
@@ -39,8 +40,10 @@ function compareCodeUnits(a: string, b: string): number {
  * Normalizes a block of text: BOM dropped, line endings to LF, trailing whitespace removed from
  * every line, leading and trailing blank lines removed. Returns '' for a blank block.
  */
-export function normalizeBlock(text: string | undefined): string {
-  if (!text) return '';
+export function normalizeBlock(raw: string | undefined): string {
+  if (!raw) return '';
+  // Every layer an agent reads passes here (hooks, lore context, the chat participant): no invisible characters.
+  const text = stripInvisible(raw);
   // Files end with a newline; dropping it first lets the clean-text fast path take them.
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 10) end--;

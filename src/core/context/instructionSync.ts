@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { frameAsData } from '../safety/dataFraming';
-import { redactSecrets } from '../safety/redact';
+import { agentText } from '../safety/agentText';
 import { editStoreFile, readTextLossless } from '../store/storeText';
 import { isInside } from '../store/storePaths';
 
@@ -36,9 +36,9 @@ const START_PREFIX = '<!-- lore:knowledge:start';
 
 /** The managed block for a digest (the digest's own `# ` title becomes a `## ` heading). */
 function renderBlock(digest: string): string {
-  // Redacted again: the digest comes from digest.md on disk, which a person may have edited or an
+  // Cleaned again: the digest comes from digest.md on disk, which a person may have edited or an
   // older Lore may have written.
-  const body = redactSecrets(digest).replace(/\r\n/g, '\n').trim().replace(/^# /, '## ').replace(/<!--/g, '&lt;!--');
+  const body = agentText(digest.replace(/\r\n/g, '\n')).trim().replace(/^# /, '## ').replace(/<!--/g, '&lt;!--');
   return `${BLOCK_START}\n${frameAsData(body)}\n${BLOCK_END}`;
 }
 

@@ -9,6 +9,7 @@ import { redactSecrets } from '../safety/redact';
 import { LEDGER_STATUSES } from '../store/ledger';
 import { validateLedger } from '../store/ledgerSchema';
 import { ITEM_CATEGORIES } from '../knowledge/categories';
+import { INSTRUCTION_FLAG_KINDS } from '../safety/instructionFlags';
 import { describeSchemaIssue } from '../util/schemaIssue';
 import { CONVERSATION_CLASSES, dryRunTotals } from './classify';
 import type { HarvestPlan } from './plan';
@@ -17,7 +18,6 @@ import type { HarvestReport } from './runHarvest';
 const FORMAT = 'lore-harvest-plan';
 const VERSION = 1;
 
-const FLAG_KINDS = ['addressed-to-agent', 'override', 'remote-exec', 'exfiltration', 'weaken-security'] as const;
 
 const itemCounts = z.object(Object.fromEntries(ITEM_CATEGORIES.map((c) => [c, z.number().int().nonnegative()])) as Record<(typeof ITEM_CATEGORIES)[number], z.ZodNumber>);
 const ledgerEntry = z.object({
@@ -59,7 +59,7 @@ const plan = z.object({
   items: itemCounts,
   orphanNotes: z.number().int().nonnegative(),
   digestEnabled: z.boolean(),
-  held: z.array(z.object({ target: reviewTarget, line: z.string(), kinds: z.array(z.enum(FLAG_KINDS)) })),
+  held: z.array(z.object({ target: reviewTarget, line: z.string(), kinds: z.array(z.enum(INSTRUCTION_FLAG_KINDS)) })),
   ledgerSha256: z.string(),
   // Absent in plans saved before Lore kept transcripts, and when it keeps none.
   transcripts: z.array(z.object({ file: z.string(), sha256: z.string(), text: z.string() })).optional(),

@@ -19,6 +19,7 @@ import type { FileNotesInput } from '../context/contextLayers';
 import { agentItemFilter, keepsRecord } from '../knowledge/heldItems';
 import { itemId, recordItemId } from '../knowledge/itemId';
 import { formatProvenance, stripProvenance } from '../knowledge/provenance';
+import { stripInvisible } from '../safety/invisibleChars';
 import { redactSecrets } from '../safety/redact';
 import { searchIndexAsIs, type IndexedHit } from '../search/indexAsIs';
 import type { SearchCategory } from '../search/searchTypes';
@@ -105,7 +106,7 @@ function hitLine(hit: IndexedHit, ids: boolean): string {
   const id = ids ? ` ${(require('../knowledge/itemId') as typeof import('../knowledge/itemId')).recordItemId(hit)}` : '';
   const about = hit.notedPath ? ` ${hit.notedPath}` : '';
   const provenance = hit.source ? ` ${formatProvenance({ source: hit.source, date: hit.date ?? '?' })}` : '';
-  return `- [${hit.category}${id}${about}] ${cutToLine(redactSecrets(hit.text), ITEM_MAX_CHARS)}${provenance} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
+  return `- [${hit.category}${id}${about}] ${cutToLine(stripInvisible(redactSecrets(hit.text)), ITEM_MAX_CHARS)}${provenance} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
 }
 
 /** Notes within a character budget, per file in the order given, each note cut to ITEM_MAX_CHARS. */

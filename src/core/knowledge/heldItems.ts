@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import { flagInstruction } from '../safety/instructionFlags';
+import { stripInvisible } from '../safety/invisibleChars';
 import { readTextIfExists } from '../store/atomicWrite';
 import type { StorePaths } from '../store/storePaths';
 import { lineIdentity } from './itemLines';
@@ -85,5 +86,6 @@ export function withoutHeldItems(markdown: string, keep: AgentItemFilter): strin
 /** digest.md as agents may see it (undefined when it does not exist: "delete to turn off"). */
 export function readAgentDigest(paths: StorePaths): string | undefined {
   const digest = readTextIfExists(paths.digest);
-  return digest === undefined ? undefined : withoutHeldItems(digest, agentItemFilter(paths));
+  // Stripped here too: digest.md on disk may be older than the stripping, or edited by hand.
+  return digest === undefined ? undefined : stripInvisible(withoutHeldItems(digest, agentItemFilter(paths)));
 }

@@ -235,6 +235,8 @@ export interface ReviewDecisionResult {
   failed: Array<{ item: ReviewItem; reason: string }>;
   /** Ids asked for that are no longer awaiting a decision (another process decided first). */
   missing: string[];
+  /** Flagged items "accept all" left held: a planted instruction is let through only by naming it. */
+  keptFlagged: ReviewItem[];
   /** Store-relative files written. */
   written: string[];
   /** What the store's git history did after the decision. */
@@ -291,7 +293,10 @@ function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
  * Accepts or rejects items by id (or all of them), under the store lock with atomic writes.
  * Accept: a queued item is written to its file (marker removed) and recorded as accepted; an
  * in-place item is recorded as accepted. Reject: a queued item is deleted from the queue; an
- * in-place item is deleted from its file (only when named by id: `all` rejects the queue only). The digest is regenerated afterwards. Knowledge files
+ * in-place item is deleted from its file (only when named by id: `all` rejects the queue only).
+ * `all` accepts only items that are not flagged: an item that reads as an instruction to an agent
+ * is let through only by naming it, so one blanket accept cannot hand a planted order to every
+ * agent (keptFlagged lists what stayed held). The digest is regenerated afterwards. Knowledge files
  * are written before review.md, so a crash in between leaves the item queued and accepting it
  * again adds no duplicate.
  */
@@ -300,10 +305,12 @@ export async function decideReview(paths: StorePaths, decision: ReviewDecision, 
   try {
     const pending = listReview(paths);
     // "Reject all" empties the queue only: deleting lines from a person's own files takes naming them.
-    const all = decision === 'accept' ? pending : pending.filter((item) => item.where === 'queue');
+    // "Accept all" lets through only what is not flagged: a planted instruction takes naming it.
+    const all = decision === 'accept' ? pending.filter((item) => item.kinds.length === 0) : pending.filter((item) => item.where === 'queue');
     const wanted = ids === 'all' ? all : pending.filter((item) => ids.includes(item.id));
     const missing = ids === 'all' ? [] : ids.filter((id) => !pending.some((item) => item.id === id));
-    const result: ReviewDecisionResult = { decided: wanted, failed: [], missing, written: [] };
+    const keptFlagged = ids === 'all' && decision === 'accept' ? pending.filter((item) => item.kinds.length > 0) : [];
+    const result: ReviewDecisionResult = { decided: wanted, failed: [], missing, written: [], keptFlagged };
     if (wanted.length === 0) return result;
     let queued = wanted.filter((i) => i.where === 'queue');
     const inPlace = wanted.filter((i) => i.where === 'in-place');

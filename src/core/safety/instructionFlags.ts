@@ -9,10 +9,22 @@
  * ("the build runs `npm ci` before tests", "curl the health endpoint") must stay clean, so a
  * rule needs an unmistakable shape (an agent named as the addressee, a network fetch piped into
  * an interpreter, a secret sent somewhere, a named security switch turned off), not a keyword.
+ *
+ * A text is flagged by what it asks an agent to do, in any language a model reads (the phrase
+ * table is instructionPhrases.ts): an order addressed to the assistant, a trigger on what the
+ * user says, a fake system header, an attempt to override earlier instructions, or a command
+ * that destroys or sends away what is not the project's own. A destructive command is told
+ * apart from a playbook step by its target: `rm -rf build/` cleans the project's build folder
+ * and stays clean; `rm -rf ~`, `rm -rf ~/.ssh`, `rm -rf /`, a force-push, a disk wipe destroy
+ * what no project note has reason to ask for. A negation just before such a command ("never
+ * run `rm -rf ~`", "we don't force-push main") is a warning, and stays clean.
  */
+import { stripInvisible } from './invisibleChars';
+import { phrasesOf } from './instructionPhrases';
 
 /** What kind of planted instruction an item looks like. */
-export type InstructionFlagKind = 'addressed-to-agent' | 'override' | 'remote-exec' | 'exfiltration' | 'weaken-security';
+export const INSTRUCTION_FLAG_KINDS = ['addressed-to-agent', 'override', 'remote-exec', 'exfiltration', 'weaken-security', 'destructive'] as const;
+export type InstructionFlagKind = (typeof INSTRUCTION_FLAG_KINDS)[number];
 
 /** One rule that matched. */
 export interface InstructionFlag {
@@ -27,31 +39,82 @@ interface InstructionRule {
   kind: InstructionFlagKind;
   rule: string;
   pattern: RegExp;
+  /** Must match somewhere in the text as well (a trigger is an order only with something to do). */
+  also?: RegExp;
+  /** Clean when a negation stands just before the match ("never run …"). */
+  unlessNegated?: boolean;
+  /**
+   * Matched, without the i flag, on the lowercased text (the pattern is written in lower case).
+   * The phrase table's alternations in ten scripts cost three times as much case-insensitive.
+   */
+  lower?: boolean;
 }
 
 // Building blocks shared by several rules.
 const AGENT = String.raw`(?:ai|a\.i\.|ai assistants?|(?:coding |ai |the )?assistant|language models?|llms?|claude(?: code)?|copilot|chatgpt|gpt-?\d?|gemini|codex)`;
 const FETCH = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch)`;
 const INTERPRETER = String.raw`(?:sh|bash|zsh|dash|ksh|fish|python[0-9.]*|perl|ruby|node|php|pwsh|powershell|iex|invoke-expression|source)`;
-const SECRET_FILE = String.raw`(?:~\/\.ssh\b(?!\/\S*\.pub\b)|\$HOME\/\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws\/credentials|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\/etc\/(?:passwd|shadow)\b|\.kube\/config|\.docker\/config\.json|(?<!--exclude)(?:^|[\s'"\`(@=/])\.env\b(?!\.example|\.sample|\.template))`;
+const SECRET_FILE = String.raw`(?:~\/\.ssh\b(?!\/\S*\.pub\b)|\$home\/\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws\/credentials|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\/etc\/(?:passwd|shadow)\b|\.kube\/config|\.docker\/config\.json|(?<!--exclude)(?:^|[\s'"\`(@=/])\.env\b(?!\.example|\.sample|\.template))`;
 const SECRET_THING = String.raw`(?:${SECRET_FILE}|\b(?:ssh|private|signing|gpg|pgp) keys?\b|\bcredentials?\b|\b(?:api|access|auth|session|bearer|github|npm|aws) (?:keys?|tokens?)\b|\btokens?\b|\bcookies?\b|\bpasswords?\b|\bsecrets?\b|\benvironment variables\b|\bkeychain\b)`;
 const SEND = String.raw`(?:send|upload|post|paste|e-?mail|mail|forward|exfiltrate|leak|transmit|submit|dm|message)`;
 const EXTERNAL = String.raw`(?:https?:\/\/|[\w.+-]+@[\w-]+\.[\w.-]+|(?:\d{1,3}\.){3}\d{1,3}\b|\b(?:pastebin|hastebin|gist|webhook|discord|telegram|ngrok|requestbin|transfer\.sh|attacker|external (?:server|host|url|endpoint|address))|\b[\w-]+\.(?:com|net|org|io|xyz|ru|cn|tk|sh|me|dev|app)\b)`;
 const DISABLE = String.raw`(?:disable|turn off|switch off|deactivate|bypass|uninstall|kill)`;
 const PROTECTION = String.raw`(?:2fa|two[- ]factor(?: auth(?:entication)?)?|mfa|multi[- ]factor(?: auth(?:entication)?)?|firewall|antivirus|anti-virus|(?:windows )?defender|selinux|apparmor|gatekeeper|system integrity protection|uac|user account control|secure boot|(?:ssl|tls|certificate) (?:verification|validation|checks?)|branch protection|signature (?:verification|checks?))`;
 
-/** The rules. Every pattern is case-insensitive and runs on one normalized line. */
+// What the phrase and destructive-command rules share: the phrase table's alternations (lower case), and the targets no project note asks to destroy.
+const SYSTEM_NOTE = phrasesOf('systemNote');
+const YOU_MUST = phrasesOf('youMust');
+const ALWAYS = phrasesOf('always');
+const ACT = phrasesOf('act');
+const HEADER_START = String.raw`(?:^|[.!?。！？]\s*|[\[(<*#【「>]\s*)`;
+const INTENSIFIER = String.raw`(?:(?:important|urgent|critical|attention|wichtige?[rs]?|dringende?[rs]?|importante?s?|urgente?s?|belangrijke?|важное|срочное|重要な?|紧急)[\s:!-]*)?`;
+/** What `rm` or `Remove-Item` must not be pointed at: the file-system root, the home folder, its keys, system folders. */
+const VITAL_PATH = String.raw`(?:\/\*?|~\/?\*?|\$\{?home\}?\/?\*?|%userprofile%\\?|\$env:userprofile\\?|[a-z]:\\(?:\*|windows|users)?|~\/\.(?:ssh|gnupg|aws|kube|config)\/?\*?|\$\{?home\}?\/\.(?:ssh|gnupg|aws)\/?\*?|\/(?:etc|usr|var|home|users|bin|sbin|boot|lib|lib64|opt|root|srv|system|library)\/?\*?|\/tmp\/\*)`;
+/** Files whose contents are credentials (never a public key). */
+const PRIVATE_FILE = String.raw`(?:\.ssh\/)?\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws\/credentials\b|\.git-credentials\b|\.netrc\b|\/etc\/shadow\b|\.kube\/config\b|\.docker\/config\.json|\.gnupg\b`;
+/** Where a secret becomes public: the repository, its pull requests and issues, a reply. */
+const PUBLISH = String.raw`\b(?:pull request|pr|issue|comment|commit(?: message)?|readme|repo(?:sitory)?|gist|chat|reply|response|answer|git\s+(?:add|commit|push))\b`;
+/** Up to 100 characters of one sentence (a dot inside a path or a file name does not end it). */
+const SAME_SENTENCE = String.raw`(?:[^.!?;\n]|\.(?=\S)){0,100}?`;
+const SECRET_VAR = String.raw`\$?\{?\b[a-z][a-z0-9_]*(?:token|secret|password|passwd|api_key|private_key|access_key)\b`;
+
+/** An order to do something an agent should not: a destructive or exfiltrating command, or an imperative. */
+const ORDER = new RegExp(String.raw`${YOU_MUST}|${ACT}|\brm\s+-|\bgit\s+push\b|\bcurl\b|\bwget\b|\bchmod\b|\bmkfs\b|\bdd\s+if=`);
+
+/**
+ * The rules. Every pattern runs on one normalized line: case-insensitively, or, marked `lower`,
+ * written in lower case and run on the line lowercased. A rule id may have one of each.
+ */
 const RULES: readonly InstructionRule[] = [
   // Phrasing that tries to replace whatever the agent was told before.
   { kind: 'override', rule: 'ignore-previous', pattern: new RegExp(String.raw`\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|other|existing)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|messages?|context|guardrails?|constraints?)`, 'i') },
+  { kind: 'override', rule: 'ignore-previous', pattern: new RegExp(phrasesOf('ignorePrevious')), lower: true },
   { kind: 'override', rule: 'new-system-prompt', pattern: /\b(?:new|updated|real|actual|hidden)\s+system\s+(?:prompt|instructions?|message)\b|^\s*system\s*(?:prompt)?\s*:/i },
-  { kind: 'override', rule: 'you-are-now', pattern: /\byou are now (?:a|an|the|acting|operating|dan|free|unrestricted|jailbroken|no longer)\b|\b(?:you are now in|enter|switch to) (?:developer|god|dan|jailbreak|unrestricted) mode\b|\bfrom now on,? (?:you|the assistant|the agent)\b/i },
+  { kind: 'override', rule: 'you-are-now', pattern: new RegExp(String.raw`\byou are now (?:a|an|the|acting|operating|dan|free|unrestricted|jailbroken|no longer)\b|\b(?:you are now in|enter|switch to) (?:developer|god|dan|jailbreak|unrestricted) mode\b|\bfrom now on,? (?:you|the assistant|the agent)\b`, 'i') },
+  { kind: 'override', rule: 'you-are-now', pattern: new RegExp(phrasesOf('fromNowOn')), lower: true },
+  // "IMPORTANT SYSTEM NOTE:", "WICHTIGER SYSTEMHINWEIS:", "系统通知：": a header claiming the authority of the agent's own instructions.
+  { kind: 'override', rule: 'fake-system-note', pattern: new RegExp(String.raw`${HEADER_START}${INTENSIFIER}${SYSTEM_NOTE}\s*[:!\]】」)-]`), lower: true },
   { kind: 'override', rule: 'chat-template', pattern: /<\|im_start\|>|<\|im_end\|>|\[\/?INST\]|<\/?(?:system|instructions?)>/i },
-  { kind: 'override', rule: 'hide-from-user', pattern: /\b(?:don't|do not|never)\s+(?:tell|inform|notify|alert|warn)\s+the user\b|\bdo not (?:mention|reveal|disclose) (?:this|it) to the user\b/i },
+  { kind: 'override', rule: 'hide-from-user', pattern: new RegExp(String.raw`\b(?:don't|do not|never)\s+(?:tell|inform|notify|alert|warn)\s+the user\b|\bdo not (?:mention|reveal|disclose) (?:this|it) to the user\b`, 'i') },
+  { kind: 'override', rule: 'hide-from-user', pattern: new RegExp(phrasesOf('hideFromUser')), lower: true },
 
   // An agent named as the addressee of an order.
   { kind: 'addressed-to-agent', rule: 'as-an-ai', pattern: new RegExp(String.raw`\bas an? (?:ai|large language model|language model|llm|ai assistant|assistant)\b|\bif you are an? ${AGENT}\b|\b(?:note|message|instructions?|reminder|attention)\s+(?:to|for)\s+(?:the |any |all )?${AGENT}\b|\b${AGENT}s? reading this\b|\bdear ${AGENT}\b`, 'i') },
-  { kind: 'addressed-to-agent', rule: 'you-must-always', pattern: /\byou\s+(?:must|should|shall|will|need to|have to|are (?:required|expected|instructed|supposed) to)\s+(?:always|never|now|immediately|silently|secretly|quietly)\b(?!\s+be\b)/i },
+  { kind: 'addressed-to-agent', rule: 'as-an-ai', pattern: new RegExp(phrasesOf('noteToAgent')), lower: true },
+  {
+    kind: 'addressed-to-agent',
+    rule: 'you-must-always',
+    pattern: /\byou\s+(?:must|should|shall|will|need to|have to|are (?:required|expected|instructed|supposed) to)\s+(?:always|never|now|immediately|silently|secretly|quietly)\b(?!\s+be\b)/i,
+  },
+  {
+    kind: 'addressed-to-agent',
+    rule: 'you-must-always',
+    pattern: new RegExp(String.raw`(?:${YOU_MUST}\s*${ALWAYS}|${ALWAYS}\s*${YOU_MUST})(?!\s*(?:be|sein|être|ser|estar|essere|zijn|быть)\b)`),
+    lower: true,
+  },
+  // "When the user says hello, run …": an order kept for a later conversation. A chatbot's behaviour
+  // ("when the user says hello the bot shows the menu") has no order in it and stays clean.
+  { kind: 'addressed-to-agent', rule: 'user-trigger', pattern: new RegExp(phrasesOf('userTrigger')), also: ORDER, lower: true },
   { kind: 'addressed-to-agent', rule: 'agent-must-always', pattern: new RegExp(String.raw`\b(?:the )?${AGENT}\s+(?:must|should|shall|needs? to|has to|is (?:required|expected|instructed) to)\s+(?:always|never|now|immediately|silently|secretly)\b(?!\s+be\b)`, 'i') },
   {
     kind: 'addressed-to-agent',
@@ -71,6 +134,14 @@ const RULES: readonly InstructionRule[] = [
 
   // Secrets sent somewhere, or printed where someone else will read them.
   { kind: 'exfiltration', rule: 'send-secret', pattern: new RegExp(String.raw`\b${SEND}\b[^.!?\n]{0,80}?${SECRET_THING}[^.!?\n]{0,80}?\b(?:to|at|into|on)\s+(?:the |this |my |our |a )?${EXTERNAL}`, 'i') },
+  { kind: 'exfiltration', rule: 'send-secret-i18n', pattern: new RegExp(String.raw`${phrasesOf('send')}[^.!?。\n]{0,80}?${SECRET_FILE}[^.!?。\n]{0,80}?${EXTERNAL}|${SECRET_FILE}[^.!?。\n]{0,80}?${phrasesOf('send')}[^.!?。\n]{0,80}?${EXTERNAL}`), lower: true },
+  {
+    kind: 'exfiltration',
+    rule: 'publish-secret',
+    pattern: new RegExp(String.raw`(?:${PRIVATE_FILE})${SAME_SENTENCE}${PUBLISH}|${PUBLISH}${SAME_SENTENCE}(?:${PRIVATE_FILE})|\b(?:print|echo|paste|add|include|put|write|post|commit|show|reveal)\b[^.!?\n]{0,40}?${SECRET_VAR}[^.!?\n]{0,60}?\b(?:in|into|to|on)\s+(?:the\s+|a\s+|your\s+|every\s+)?(?:readme|issue|comment|pull request|pr|commit message|reply|response|answer|chat|gist)\b`),
+    unlessNegated: true,
+    lower: true,
+  },
   { kind: 'exfiltration', rule: 'secret-over-network', pattern: new RegExp(String.raw`\b(?:curl|wget|nc|ncat|netcat|scp|rsync|sftp|ftp|iwr|invoke-webrequest|invoke-restmethod|socat)\b[^\n]{0,120}?${SECRET_FILE}|${SECRET_FILE}[^\n]{0,80}?\|\s*(?:curl|wget|nc|ncat|netcat|socat|base64)\b`, 'i') },
   { kind: 'exfiltration', rule: 'env-over-network', pattern: /\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc|ncat|netcat|socat)\b|\bcurl\b[^\n]*(?:-d|--data(?:-binary|-raw)?)\s*["']?\$\((?:env|printenv)\)/i },
   { kind: 'exfiltration', rule: 'secret-in-reply', pattern: new RegExp(String.raw`\b(?:print|output|show|reveal|include|paste|echo|display|return|repeat)\b[^.!?\n]{0,40}?${SECRET_THING}[^.!?\n]{0,60}?\b(?:in|into|to) (?:your|the|every) (?:reply|replies|response|answer|output|chat|comment|pull request|pr|issue|commit message)\b`, 'i') },
@@ -82,15 +153,34 @@ const RULES: readonly InstructionRule[] = [
   { kind: 'weaken-security', rule: 'world-writable', pattern: /\bchmod\s+(?:(?:-R|--recursive)\s+)?0?777\s+(?:\/|~|\$HOME|\/etc|\/usr|\/var|\/bin)(?=[\s/]|$)|\bchmod\s+(?:-R|--recursive)\s+0?777\b/i },
   { kind: 'weaken-security', rule: 'disable-protection', pattern: new RegExp(String.raw`\b${DISABLE}\s+(?:the\s+|your\s+|all\s+)?${PROTECTION}\b|\bsetenforce\s+0\b|\bufw\s+disable\b|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b|-DisableRealtimeMonitoring\s+\$?true\b|\bnetsh\s+advfirewall\s+set\s+\S+\s+state\s+off\b`, 'i') },
   { kind: 'weaken-security', rule: 'execution-policy', pattern: /\bset-executionpolicy\s+(?:-executionpolicy\s+)?(?:bypass|unrestricted)\b|-ExecutionPolicy\s+(?:Bypass|Unrestricted)\b/i },
+  // Commands that destroy what is not the project's own: the home folder, its keys, the system, the remote's history.
+  {
+    kind: 'destructive',
+    rule: 'delete-vital-path',
+    pattern: new RegExp(String.raw`\b(?:rm|rmdir|del|rd|remove-item|ri|shred|srm|trash)\s+(?:(?:-{1,2}[\w-]+|\/[a-z])\s+){0,6}(?:\S+\s+){0,8}?${VITAL_PATH}(?=$|[\s;&|'"\`),])|--no-preserve-root\b|\b(?:delete|wipe|erase|destroy|remove)\s+(?:all\s+(?:of\s+)?)?(?:the\s+user['’]?s\s+|your\s+|the\s+|my\s+)?(?:home\s+(?:directory|folder|dir)|ssh\s+keys?|~\/\.ssh|\.ssh\s+(?:folder|directory)|root\s+file\s?system|entire\s+(?:disk|drive|file\s?system))\b`),
+    unlessNegated: true,
+    lower: true,
+  },
+  {
+    kind: 'destructive',
+    rule: 'force-push',
+    pattern: /\bgit\s+push\b[^\n;&|`'"()]{0,120}?\s(?:--force(?![\w-])|-f\b|-[a-z]*f[a-z]*\b|\+[\w/-]+)|\bforce[- ]?push(?:ing)?\s+(?:it\s+|that\s+|this\s+)?(?:to\s+|onto\s+|over\s+)?(?:the\s+)?(?:main|master|origin|remote|production|prod|release|default|upstream|shared)\b/,
+    unlessNegated: true,
+    lower: true,
+  },
+  {
+    kind: 'destructive',
+    rule: 'wipe-disk',
+    pattern: /\bdd\s+[^\n]*\bof=\/dev\/(?:sd|hd|nvme|disk|mmcblk|xvd|vd)|\bmkfs(?:\.\w+)?\s+(?:-\S+\s+)*\/dev\/|>\s*\/dev\/(?:sd|nvme|disk|hd)[a-z0-9]*\b|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bformat\s+[a-z]:(?=\s|$)|\bdiskutil\s+(?:erase\w*|zerodisk)\b/,
+    unlessNegated: true,
+    lower: true,
+  },
   { kind: 'weaken-security', rule: 'sudo-password', pattern: /\becho\s+\S+\s*\|\s*sudo\s+(?:-\S+\s+)*-S\b|\bsudo\s+-S\b|\bNOPASSWD\s*:\s*ALL\b/i },
 ];
 
-/** Zero-width and bidi control characters that can split a word to dodge a rule. */
-const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
-
 /** The text the rules read: compatibility forms folded (full-width letters), invisible characters gone, one line. */
 function normalizeForRules(text: string): string {
-  return text.normalize('NFKC').replace(INVISIBLE, '').replace(/\s+/g, ' ');
+  return stripInvisible(text.normalize('NFKC')).replace(/\s+/g, ' ');
 }
 
 /** The planted-instruction rules an item text matches; empty when it reads as plain knowledge. */
@@ -98,11 +188,44 @@ export function flagInstruction(text: string): InstructionFlag[] {
   if (!text) return [];
   const normalized = normalizeForRules(text);
   const flags: InstructionFlag[] = [];
-  for (const { kind, rule, pattern } of RULES) {
-    const match = pattern.exec(normalized);
-    if (match) flags.push({ kind, rule, excerpt: match[0].trim().slice(0, 80) });
+  const lowered = normalized.toLowerCase();
+  for (const { kind, rule, pattern, also, unlessNegated, lower } of RULES) {
+    if (flags.some((f) => f.rule === rule)) continue;
+    const subject = lower ? lowered : normalized;
+    const match = firstMatch(pattern, subject, unlessNegated === true);
+    if (match && (!also || also.test(subject))) flags.push({ kind, rule, excerpt: match.trim().slice(0, 80) });
   }
   return flags;
+}
+
+// Only words that carry the command may stand between ("don't hesitate to run …" is no warning).
+const CARRIER = String.raw`(?:ever|run|use|execute|exec|type|call|do|try|to|a|an|the|with|via|by|using|commands?|it|this|that|put|add|commit|copy|paste|push|include|upload|post|share|store|keep|check in|print|echo|cat|leave|git|your|any|in|into|file|files|or|and|\.env|ausführen|verwenden|exécute[rz]?|lance[rz]?|utilise[rz]?|ejecutes?|uses?|executar|usar|eseguire|esegui|usare|uitvoeren|gebruiken|запускай|выполняй|используй|运行|执行|使用)`;
+/** A negation a few words before a command, in its sentence ("never run `rm -rf ~`", "we don't force-push main"). */
+const NEGATED_BEFORE = new RegExp(String.raw`${phrasesOf('negation')}\s*(?:${CARRIER}\s*)*[\`"'(]?\s*(?:~\/|\$HOME\/)?$`, 'i');
+/** Japanese negates after the verb: "`rm -rf ~` を実行しないでください". */
+const NEGATED_AFTER = /^[`"'\s]*(?:を|は)?\s*(?:実行|使用|使)?(?:しないで|しない|してはいけない|禁止)|^[`"'\s]*(?:is|are|must|should)\s+(?:never|not|forbidden|prohibited|blocked)\b/i;
+
+const GLOBAL = new Map<RegExp, RegExp>();
+/** `pattern` with the g flag (for matchAll), compiled once. */
+function globalOf(pattern: RegExp): RegExp {
+  let global = GLOBAL.get(pattern);
+  if (!global) GLOBAL.set(pattern, (global = new RegExp(pattern.source, `${pattern.flags}g`)));
+  return global;
+}
+
+/** The first match of `pattern` that is not negated (when asked), as its text. */
+function firstMatch(pattern: RegExp, text: string, unlessNegated: boolean): string | undefined {
+  if (!unlessNegated) return pattern.exec(text)?.[0];
+  // exec on one compiled global copy: matchAll would clone the pattern on every call.
+  const global = globalOf(pattern);
+  global.lastIndex = 0;
+  for (let match = global.exec(text); match; match = global.exec(text)) {
+    if (match[0] === '') global.lastIndex++;
+    const before = text.slice(Math.max(0, match.index - 40), match.index);
+    const after = text.slice(match.index + match[0].length, match.index + match[0].length + 40);
+    if (!NEGATED_BEFORE.test(before) && !NEGATED_AFTER.test(after)) return match[0];
+  }
+  return undefined;
 }
 
 /**
@@ -110,7 +233,8 @@ export function flagInstruction(text: string): InstructionFlag[] {
  * rules differ must not trust what an older one left. Reading a pattern's source does not compile it.
  */
 export function instructionRulesText(): string {
-  return RULES.map((r) => `${r.rule} /${r.pattern.source}/${r.pattern.flags}`).join('\n');
+  const extras = (r: InstructionRule) => `${r.lower ? ' lower' : ''}${r.unlessNegated ? ' unless-negated' : ''}${r.also ? ` also /${r.also.source}/${r.also.flags}` : ''}`;
+  return [...RULES.map((r) => `${r.rule} /${r.pattern.source}/${r.pattern.flags}${extras(r)}`), `negated /${NEGATED_BEFORE.source}/ /${NEGATED_AFTER.source}/`].join('\n');
 }
 
 /** The distinct kinds of a list of flags, in rule order. */
@@ -125,4 +249,5 @@ export const FLAG_KIND_DESCRIPTIONS: Readonly<Record<InstructionFlagKind, string
   'remote-exec': 'runs code fetched from the network (e.g. curl … | sh)',
   exfiltration: 'sends credentials, keys or private files somewhere',
   'weaken-security': 'turns a security check off (TLS verification, hooks, firewall, 2FA …)',
+  destructive: 'destroys what is not the project\'s own (rm -rf ~, ~/.ssh or /, a force-push, a disk wipe)',
 };

@@ -2,7 +2,7 @@
  * A query against the search index as it is on disk, for callers that must answer in
  * milliseconds and must not write (`lore hook` before every prompt): no refresh, no build, no
  * fallback engine. With no index yet (or better-sqlite3 unable to load, or the index locked
- * past a short wait, or built by another schema version) the answer is undefined and the caller
+ * past a short wait, or built by another schema version or flag rules) the answer is undefined and the caller
  * goes without hits; the next `lore search`, `lore mcp` or the extension builds or refreshes it.
  *
  * An index that is not refreshed may be behind the files. Each hit is checked against its file:
@@ -17,7 +17,7 @@ import { indexDatabaseFile } from './openEngine';
 import { parseQuery } from './queryParser';
 import { SqliteBackend } from './sqliteBackend';
 import { loadSqlite, type SqliteDatabase } from './sqliteDriver';
-import { SCHEMA_VERSION } from './sqliteSchema';
+import { INDEX_USER_VERSION } from './sqliteSchema';
 import { extractDocs } from './extractDocs';
 import { statSource } from './sourceFiles';
 import type { SearchCategory, SearchFilter, StoredDoc } from './searchTypes';
@@ -54,7 +54,7 @@ export function searchIndexAsIs(paths: StorePaths, query: string, options: Index
     return undefined;
   }
   try {
-    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) return undefined;
+    if (db.pragma('user_version', { simple: true }) !== INDEX_USER_VERSION) return undefined;
     const backend = new SqliteBackend(db, file);
     const filter: SearchFilter = { categories: options.categories };
     // A few more than asked: some may turn out stale.

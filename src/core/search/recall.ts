@@ -9,6 +9,7 @@
 import * as path from 'node:path';
 import { BYTES_PER_TOKEN } from '../constants';
 import { cutToLine } from '../util/format';
+import { quotedConversation } from '../safety/dataFraming';
 import { estimateTokens } from '../util/tokens';
 import { agentItemFilter, keepsRecord, recordLine, type AgentItemFilter } from '../knowledge/heldItems';
 import { recordItemId } from '../knowledge/itemId';
@@ -227,7 +228,7 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
         kind: h.category === 'transcripts' ? 'transcript' : 'knowledge',
         id: h.category === 'transcripts' ? undefined : recordItemId(h),
         category: h.category,
-        text: h.category === 'transcripts' ? cutToLine(h.snippet, EXCERPT_CHARS) : cutToLine(h.text, ITEM_CHARS),
+        text: h.category === 'transcripts' ? quotedConversation(cutToLine(h.snippet, EXCERPT_CHARS)) : cutToLine(h.text, ITEM_CHARS),
         provenance: h.source ? { source: h.source, date: h.date } : undefined,
         file: h.file,
         line: h.line,

@@ -5,11 +5,27 @@
  * starts, 3–4× slower, for 20% more index), a `sources` table for incremental updates and a
  * `vectors` table of float32 blobs keyed by model and content hash.
  */
+import { instructionRulesText } from '../safety/instructionFlags';
 import type { SearchCategory, StoredDoc } from './searchTypes';
 import type { SqliteDatabase } from './sqliteDriver';
 
 /** Bumped whenever the schema or what is indexed changes; an older index is rebuilt (8: documents and paths redacted). */
 export const SCHEMA_VERSION = 9;
+
+/**
+ * The index's `user_version`: the schema, and a 20-bit hash of the planted-instruction rules its
+ * `flagged` column was computed with. Agents' replies trust `flagged = 0` without running the
+ * rules again, so an index flagged by other rules (an older Lore's) is rebuilt, and a hook reading
+ * it as it is goes without hits until then: no item older rules let through is served as clean.
+ */
+export const INDEX_USER_VERSION = SCHEMA_VERSION * 0x100000 + (fnv1a(instructionRulesText()) & 0xfffff);
+
+/** FNV-1a over UTF-16 code units: a hash that needs no node:crypto (the hook loads this). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
 
 /** Weight of the `context` column (noted path, section, conversation title) against the text. */
 const CONTEXT_WEIGHT = 0.3;
@@ -26,16 +42,16 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, context, content='docs',
 CREATE TABLE IF NOT EXISTS vectors(model TEXT NOT NULL, hash TEXT NOT NULL, dim INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(model, hash)) WITHOUT ROWID;
 `;
 
-/** Creates the schema, dropping an index built by another schema version. */
+/** Creates the schema, dropping an index built by another schema version or flagged by other rules. */
 export function initSchema(db: SqliteDatabase): void {
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version !== SCHEMA_VERSION) {
+  if (version !== INDEX_USER_VERSION) {
     db.exec('DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS vectors;');
     db.exec(SCHEMA);
     // bm25 with the context column weighted down becomes the table's `rank`.
     db.prepare("INSERT INTO fts(fts, rank) VALUES ('rank', ?)").run(`bm25(1.0, ${CONTEXT_WEIGHT})`);
     db.prepare("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)").run(BigInt(FTS_HASH_BYTES));
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.pragma(`user_version = ${INDEX_USER_VERSION}`);
   }
   // Touch every table so a damaged file shows up now, not in the middle of a search.
   db.prepare('SELECT count(*) FROM sources').get();

@@ -15,7 +15,7 @@ import { listItems } from '../knowledge/categoryFile';
 import { agentItemFilter, itemFilter, type AgentItemFilter } from '../knowledge/heldItems';
 import { supersededBy } from '../knowledge/supersession';
 import { KNOWLEDGE_FRAMING } from '../safety/dataFraming';
-import { redactSecrets } from '../safety/redact';
+import { agentText } from '../safety/agentText';
 import { fsyncDirectory, readTextIfExists, writeFileAtomic } from './atomicWrite';
 import { tailItems } from './digestTail';
 import { readTextLossless } from './storeText';
@@ -89,9 +89,10 @@ export function renderDigest(sections: DigestSection[], maxBytes = DIGEST_MAX_BY
     if (section.items.length === 0) continue;
     const heading = `\n## ${section.title}\n`;
     for (let i = 0; i < section.items.length; i++) {
-      // Redacted here, where every digest is rendered (digest.md, a plan's preview, recall, the
-      // MCP resource): a secret a person typed into a category file never reaches an agent.
-      const line = redactSecrets(section.items[i]) + '\n';
+      // Cleaned here, where every digest is rendered (digest.md, a plan's preview, recall, the MCP
+      // resource): a secret a person typed into a category file, or an invisible character, never
+      // reaches an agent.
+      const line = agentText(section.items[i]) + '\n';
       const piece = i === 0 ? heading + line : line;
       const pieceSize = utf8(piece);
       if (size + pieceSize > budget) return out + truncation;

@@ -1,15 +1,17 @@
 /**
  * How Lore's language model tools answer: plain text for the model, redacted at this boundary
- * (whatever it was read from), and knowledge framed as quoted data (core's dataFraming), never
- * as instructions. Every tool reply goes through here.
+ * (whatever it was read from) and without invisible characters (core's invisibleChars), and
+ * knowledge framed as quoted data (core's dataFraming), never as instructions. Every tool reply
+ * goes through here.
  */
 import * as vscode from 'vscode';
 import { frameAsData } from '../../core/safety/dataFraming';
+import { stripInvisible } from '../../core/safety/invisibleChars';
 import { redactSecrets } from '../../core/safety/redact';
 
 /** A reply that is Lore's own words (status, refusals, confirmations of a write). */
 export function plainReply(text: string): vscode.LanguageModelToolResult {
-  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(redactSecrets(text))]);
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(stripInvisible(redactSecrets(text)))]);
 }
 
 /** A reply that hands out knowledge: framed as data, then a line of Lore's own (omissions, hints) when given. */

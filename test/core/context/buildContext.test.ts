@@ -3,6 +3,7 @@ import { buildContext, canonicalJson, normalizeBlock, stablePrefix, volatileSuff
 import { CONTEXT_LAYERS } from '../../../src/core/context/contextLayers';
 import { KNOWLEDGE_FRAMING } from '../../../src/core/safety/dataFraming';
 import { fullInput, TOPIC_INPUT } from './contextFixtures';
+import { stripInvisible } from '../../../src/core/safety/invisibleChars';
 
 describe('buildContext', () => {
   it('orders the layers stable → volatile and records each one', () => {
@@ -96,7 +97,8 @@ describe('buildContext', () => {
     assert.equal(normalizeBlock(' a \r\n b\t\n\n'), ' a\n b');
     // The fast path (already clean) and the slow path must agree on every shape.
     for (const text of ['a\n', '\na', 'a\u00a0\nb', 'a\u2003', 'a\n\nb', 'a\vb\n', 'x\u3000\ny', 'clean\ntext']) {
-      const slow = text.replace(/\r\n?/g, '\n').replace(/[^\S\n]+$/gm, '').replace(/^\n+/, '').replace(/\n+$/, '');
+      // Control characters (\v) are invisible characters: stripped first (safety/invisibleChars).
+      const slow = stripInvisible(text).replace(/\r\n?/g, '\n').replace(/[^\S\n]+$/gm, '').replace(/^\n+/, '').replace(/\n+$/, '');
       assert.equal(normalizeBlock(text), slow, JSON.stringify(text));
     }
   });

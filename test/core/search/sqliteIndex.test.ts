@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { indexDatabaseFile } from '../../../src/core/search/openEngine';
 import { SearchIndex, searchStore } from '../../../src/core/search/searchIndex';
 import { RANK_CAP } from '../../../src/core/search/sqliteBackend';
-import { SCHEMA_VERSION } from '../../../src/core/search/sqliteSchema';
+import { INDEX_USER_VERSION } from '../../../src/core/search/sqliteSchema';
 import { loadSqlite } from '../../../src/core/search/sqliteDriver';
 import type { StorePaths } from '../../../src/core/store/storePaths';
 import { ageStore, makeSearchStore } from './searchFixtures';
@@ -38,7 +38,7 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
     assert.match(fs.readFileSync(path.join(paths.index, '.gitignore'), 'utf8'), /^\*$/m, 'the index keeps itself out of git');
     const db = new (loadSqlite().driver!)(file, { readonly: true });
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.equal(db.pragma('user_version', { simple: true }), INDEX_USER_VERSION);
     db.close();
     first.close();
     const second = openIndex();
