@@ -125,12 +125,14 @@ const entries = [
   // not copied per importer (importedOnce).
   { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, vendorSdks, loadedOnUse] },
   { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [vendorSdks, commonJsBuilds] },
-  // The `lore` executable: a few lines that turn on Node's compile cache, then load cliMain.js.
+  // The `lore` executable: a few lines that check the Node version (against package.json's
+  // engines.node, written in here), turn on Node's compile cache, then load cliMain.js.
   {
     entryPoints: ['src/cli/launcher.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
     external: ['./cliMain.js', './hook.js'],
+    define: { LORE_NODE_ENGINES: JSON.stringify(require('./package.json').engines.node) },
     sourcemap: false,
   },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.

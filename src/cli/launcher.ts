@@ -1,6 +1,8 @@
 /**
- * dist/cli.js: the `lore` executable. It turns on Node's on-disk compile cache, then loads the CLI
- * bundle (dist/cliMain.js) and runs it. Agent hooks start `lore hook` before every prompt, and
+ * dist/cli.js: the `lore` executable. It first checks that this Node is one Lore runs on
+ * (nodeVersion.ts: an older one gets a message saying what to install, before any work), then
+ * turns on Node's on-disk compile cache, then loads the CLI bundle (dist/cliMain.js) and runs it.
+ * Agent hooks start `lore hook` before every prompt, and
  * parsing the 1.6 MB bundle was the largest share of each start (about 30 ms of 140 ms, measured
  * with `npm run bench -- hook`); the cache (Node's own, under the system temp folder, keyed by
  * the file's contents) makes later starts skip it. The cache only holds compiled code of Lore's
@@ -9,15 +11,35 @@
  * of the CLI bundle, with zod and gray-matter left to dist/vendor/ until something needs them.
  */
 import * as nodeModule from 'node:module';
+import { nodeVersionProblem, refusal } from './nodeVersion';
 
-try {
-  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-} catch {
-  // A cache folder that cannot be written costs speed only.
+/** package.json's engines.node, written in by esbuild.mjs (`define`). */
+declare const LORE_NODE_ENGINES: string;
+
+/** How long a refused hook drains its input before exiting (the agent writes it, then closes stdin). */
+const HOOK_DRAIN_MS = 2000;
+
+const command = process.argv[2];
+const problem = nodeVersionProblem(process.versions.node, LORE_NODE_ENGINES, process.execPath);
+if (problem) {
+  const { stderr, exitCode } = refusal(command, problem);
+  process.stderr.write(stderr);
+  process.exitCode = exitCode;
+  if (command === 'hook' && !process.stdin.isTTY) {
+    // Read the agent's input to its end, so its write never meets a closed pipe.
+    process.stdin.on('error', () => undefined).resume();
+    setTimeout(() => process.stdin.destroy(), HOOK_DRAIN_MS).unref();
+  }
+} else {
+  try {
+    (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  } catch {
+    // A cache folder that cannot be written costs speed only.
+  }
+
+  // Required after the cache is on, so the bundle is compiled through it. `lore hook` (run before
+  // every prompt) loads its own small bundle, dist/hook.js, rather than the whole CLI.
+  const bundle = command === 'hook' ? './hook.js' : './cliMain.js';
+  const { runCli } = require(bundle) as typeof import('./main');
+  runCli();
 }
-
-// Required after the cache is on, so the bundle is compiled through it. `lore hook` (run before
-// every prompt) loads its own small bundle, dist/hook.js, rather than the whole CLI.
-const bundle = process.argv[2] === 'hook' ? './hook.js' : './cliMain.js';
-const { runCli } = require(bundle) as typeof import('./main');
-runCli();

@@ -12,10 +12,13 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, isJSONRPCNotification, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { stripInvisible } from '../core/safety/invisibleChars';
 import { formatBytes } from '../core/util/format';
+import { wellFormedStrings } from '../core/util/wellFormedText';
 import { BoundedLineSplitter, type LineEvent } from './boundedLines';
 
 /** The largest request line served; as the SDK's limit, so Lore accepts what the SDK would. */
 const MCP_MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+/** A JSON escape of a UTF-16 surrogate (\ud83d), the only way a lone one reaches a decoded line. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 /** After stdin ends, how long requests still running may take to answer before the transport closes. */
 const MCP_DRAIN_MS = 10_000;
 
@@ -140,7 +143,10 @@ export class LoreStdioTransport implements Transport {
     if (line.trim() === '') return;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      // Every string an agent sends is made well-formed here, the one door of every tool's input.
+      // A line decoded from UTF-8 holds a lone surrogate only through a \uD8xx–\uDFxx escape, so
+      // the (slower) reviver runs only when the line has one.
+      value = SURROGATE_ESCAPE.test(line) ? JSON.parse(line, wellFormedStrings) : JSON.parse(line);
     } catch (error) {
       this.options.log?.(`lore mcp: refused a line that is not JSON (${(error as Error).message})`);
       this.reply(null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);

@@ -69,6 +69,31 @@ describe('lore harvest: same_as and supersedes', function () {
     assert.equal(read('decisions.md'), `# Decisions\n\n${JENKINS}\n`);
   });
 
+  it('a same_as naming an item with another number, version, identifier or name is ignored: both facts stay', async () => {
+    const ws = await makeWorkspace();
+    const ttl = '- the prompt cache TTL is 5 minutes [from: old, 2026-11-01]';
+    const bucket = '- build artifacts go to the S3 bucket acme-builds-us [from: old, 2026-11-01]';
+    fs.writeFileSync(path.join(ws.root, 'facts.md'), `# Facts\n\n${ttl}\n${bucket}\n`);
+    stub = await startStub('openai', [{
+      reply: JSON.stringify({
+        facts: [
+          { statement: 'the prompt cache TTL is 10 minutes', detail: '', same_as: itemId(ttl), supersedes: [] },
+          { statement: 'build artifacts go to the S3 bucket acme-builds-eu', detail: '', same_as: itemId(bucket), supersedes: [] },
+          { statement: 'The prompt cache TTL is 5 minutes', detail: '', same_as: itemId(ttl), supersedes: [] },
+        ],
+        decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [],
+      }),
+    }]);
+    fs.writeFileSync(path.join(ws.inbox, 'c3.md'), transcript('c3', 'The TTL is 10 minutes here, and the EU bucket is acme-builds-eu.', '2026-11-24T10:00:00Z'));
+    const applied = await runCli(['harvest', '--root', ws.root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply']);
+    assert.equal(applied.code, 0, applied.stderr);
+    const facts = fs.readFileSync(path.join(ws.root, 'facts.md'), 'utf8');
+    assert.ok(facts.includes('- the prompt cache TTL is 10 minutes [from: c3, 2026-11-24]'), facts);
+    assert.ok(facts.includes('- build artifacts go to the S3 bucket acme-builds-eu [from: c3, 2026-11-24]'), facts);
+    assert.ok(facts.includes('- the prompt cache TTL is 5 minutes [from: old, 2026-11-01; c3, 2026-11-24]'), 'a true same_as still adds a source');
+    assert.ok(facts.includes(bucket), facts);
+  });
+
   it('ignores ids that name nothing in the store: the item is written as usual', async () => {
     const { args, read } = await setup(reply('zzzzzzzz', ['yyyyyyyy', 'not an id']));
     const applied = await runCli(args('--apply'));

@@ -75,6 +75,27 @@ describe('lore tidy', function () {
     assert.ok(read('decisions.md').includes(`- installs go through yarn [superseded by ${itemId(PNPM)}, 2026-11-06] [from: c0, 2026-10-01]`), read('decisions.md'));
   });
 
+  it('--apply keeps distinct facts of one sentence shape (a number, a name, an identifier, a version, a place) and merges true duplicates', async () => {
+    const { root } = await makeWorkspace();
+    const distinct = [
+      'build artifacts go to the S3 bucket acme-builds-us', 'build artifacts go to the S3 bucket acme-builds-eu',
+      'the prompt cache TTL is 5 minutes', 'the prompt cache TTL is 10 minutes',
+      'the CLI needs Node 20 on the build machines', 'the CLI needs Node 22 on the build machines',
+      'the dev server listens on port 8080 in the container', 'the dev server listens on port 8081 in the container',
+      'the primary database runs in eu-west-1', 'the primary database runs in us-east-1',
+      'the payments service and its alerts are owned by Alice', 'the payments service and its alerts are owned by Bob',
+    ];
+    const lines = distinct.map((text, i) => `- ${text} [from: c${i}, 2026-11-${String(i + 1).padStart(2, '0')}]`);
+    lines.push('- The prompt cache TTL is 5 minutes [from: c20, 2026-11-20]');
+    fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${lines.join('\n')}\n`);
+    const applied = await runCli(['tidy', '--root', root, '--apply', '--no-supersede']);
+    assert.equal(applied.code, 0, applied.stderr);
+    const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
+    for (const text of distinct) assert.ok(facts.includes(`- ${text} [from: `), `"${text}" is still there:\n${facts}`);
+    assert.ok(facts.includes('- the prompt cache TTL is 5 minutes [from: c2, 2026-11-03; c20, 2026-11-20]'), facts);
+    assert.equal(facts.split('\n').filter((l) => l.startsWith('- ')).length, distinct.length);
+  });
+
   it('--no-merge only supersedes, --no-supersede only merges', async () => {
     const { root } = await storeWithDuplicates();
     const onlySupersede = JSON.parse((await runCli(['tidy', '--root', root, '--no-merge', '--json'])).stdout);

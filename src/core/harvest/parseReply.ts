@@ -10,6 +10,7 @@ import { ITEM_CATEGORIES, emptyItems, type FileNoteItem, type HarvestItems, type
 import { ITEM_ID_PATTERN } from '../knowledge/itemId';
 import { cutRedacted, redactSecrets } from '../safety/redact';
 import { describeSchemaIssue } from '../util/schemaIssue';
+import { wellFormedStrings } from '../util/wellFormedText';
 
 /** The reply schema's item readers, loaded with the first reply (zod is a large share of start-up). */
 function readers(): typeof import('./replySchema').itemReaders {
@@ -25,6 +26,14 @@ export class HarvestReplyError extends Error {
 
 const FENCE = /^```[ \t]*(?:json|JSON)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
 const MAX_FIELD = 2000;
+/**
+ * Items kept from one reply at most, all categories together: a conversation teaches a few dozen;
+ * a runaway reply (100,000 items) is cut here, before it is cached or planned, and the rest is
+ * reported as dropped.
+ */
+export const MAX_REPLY_ITEMS = 2000;
+/** How a problem list starts when the reply was cut at MAX_REPLY_ITEMS. */
+export const TOO_MANY_ITEMS = `the reply holds more than ${MAX_REPLY_ITEMS} items`;
 
 function text(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -111,7 +120,8 @@ export function parseHarvestReply(reply: string): ParsedReply {
   if (fence) body = fence[1].trim();
   let payload: unknown;
   try {
-    payload = JSON.parse(body);
+    // A model's reply is untrusted text: a lone surrogate in it (\ud83d) is U+FFFD from here on.
+    payload = JSON.parse(body, wellFormedStrings);
   } catch (error) {
     throw new HarvestReplyError(`reply is not valid JSON: ${(error as Error).message}`);
   }
@@ -122,6 +132,8 @@ export function parseHarvestReply(reply: string): ParsedReply {
   const items = emptyItems();
   const problems: string[] = [];
   let dropped = 0;
+  let kept = 0;
+  let overflow = 0;
   for (const category of ITEM_CATEGORIES) {
     const rows = record[category];
     if (rows === undefined) continue;
@@ -131,13 +143,19 @@ export function parseHarvestReply(reply: string): ParsedReply {
     }
     for (const [index, row] of rows.entries()) {
       const place = `${category}[${index}]`;
+      if (kept >= MAX_REPLY_ITEMS) {
+        overflow += rows.length - index;
+        break;
+      }
       const item = category === 'playbooks' ? playbookItem(row, place, problems) : category === 'files' ? fileNoteItem(row, place, problems) : statementItem(row, place, problems);
       if (!item) {
         dropped++;
         continue;
       }
       (items[category] as unknown[]).push(item);
+      kept++;
     }
   }
-  return { items, dropped, problems };
+  if (overflow > 0) problems.unshift(`${TOO_MANY_ITEMS}: ${overflow} past the first ${MAX_REPLY_ITEMS} were left out`);
+  return { items, dropped: dropped + overflow, problems };
 }

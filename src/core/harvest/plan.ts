@@ -23,6 +23,7 @@ import { permitsReclaim, type Ledger, type LedgerEntry } from '../store/ledger';
 import { forgottenLineTest } from '../store/tombstones';
 import { resolveInStore, storeRelative, type StorePaths } from '../store/storePaths';
 import type { ReclaimMode } from '../store/storeConfig';
+import { boundedFileName, MAX_NAME_BYTES } from '../util/fileNames';
 import type { ClassifiedConversation } from './classify';
 import { applyPlanEdit, type PlanEdit } from './planEdits';
 import { PlanRelations, type PlannedRelations } from './planRelations';
@@ -284,7 +285,10 @@ function archiveTarget(paths: StorePaths, outcome: ConversationOutcome, now: Dat
   let target = path.join(dir, base);
   if (fs.existsSync(target) || taken.has(target)) {
     const ext = path.extname(base);
-    target = path.join(dir, `${base.slice(0, base.length - ext.length)}-${outcome.sha256.slice(0, 12)}${ext}`);
+    const stem = base.slice(0, base.length - ext.length);
+    const suffix = `-${outcome.sha256.slice(0, 12)}${ext}`;
+    // Cut from the stem, so a long name keeps its hash suffix and stays a valid name.
+    target = path.join(dir, boundedFileName(stem, MAX_NAME_BYTES - Buffer.byteLength(suffix)) + suffix);
   }
   taken.add(target);
   return target;

@@ -4,12 +4,15 @@
  * is added to that line's sources; an item that supersedes existing ones is written and they are
  * marked `[superseded by <its id>, today]`. Ids are resolved against the store as the plan reads
  * it; an id that names nothing current (made up, or changed since) is ignored and the item is
- * written as usual. The edits are item ops (itemOps.ts) in the plan, so the preview shows them and
+ * written as usual, and so is a `same_as` whose line names other numbers, versions, identifiers or
+ * names than the item (sameSpecifics: "TTL is 10 minutes" is not "TTL is 5 minutes", whatever the
+ * model says; merged, the new fact's text would be lost). The edits are item ops (itemOps.ts) in the plan, so the preview shows them and
  * apply re-applies them on a person's concurrent save.
  */
 import { itemId } from '../knowledge/itemId';
 import { lineIdentity } from '../knowledge/itemLines';
 import { findItemsById, type LocatedItem } from '../knowledge/itemLocator';
+import { itemSpecifics, sameSpecifics } from '../knowledge/itemSimilarity';
 import type { ItemOp } from '../knowledge/itemOps';
 import { toIsoDate, type Provenance } from '../knowledge/provenance';
 import type { ItemRelations } from '../knowledge/categories';
@@ -47,7 +50,7 @@ export class PlanRelations {
   /** True when `line` goes into an existing item as a source (then it is not written itself). */
   mergeInto(item: ItemRelations, line: string, provenance: Provenance): boolean {
     const target = item.sameAs ? this.current(item.sameAs)[0] : undefined;
-    if (!target) return false;
+    if (!target || !sameSpecifics(itemSpecifics(target.raw), itemSpecifics(line))) return false;
     this.merges.push({ target, provenance, line });
     return true;
   }

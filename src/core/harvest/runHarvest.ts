@@ -25,12 +25,13 @@ import { applyPlan, lockStoreForApply, type ApplyResult } from './applyPlan';
 import { classifyConversations, dryRunTotals, type ClassifiedConversation, type DryRunTotals } from './classify';
 import { distillConversation } from './distill';
 import { existingItemsBlock, loadExistingItems, relevantItems, type ExistingItem } from './existingItems';
+import { TOO_MANY_ITEMS } from './parseReply';
 import { buildPlan, type ConversationOutcome, type DistilledInput, type HarvestPlan } from './plan';
 import { KnownFiles } from './knownFiles';
 import { DEFAULT_LIVE_WINDOW_MS } from './liveWindow';
 import { fileSha256 } from './previewStaleness';
 import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
-import { readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
+import { dropCachedReplies, readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
 import { scanSources } from './scanSources';
 import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
 
@@ -146,6 +147,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     if (options.mode === 'dry-run') return report;
 
     const distilled: DistilledInput[] = [];
+    /** The reply cache entries this run used (see buildPlan below). */
+    const replyKeys: string[] = [];
     // By raw sha256: rendered when the conversation is at hand, planned once the plan says what is kept.
     const transcripts = new Map<string, RenderedTranscript>();
     const keepTranscript = (outcome: ConversationOutcome, conversation: Conversation | undefined) => {
@@ -192,6 +195,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         outcome.id = conversation.id;
         // The label names the model and endpoint too, so switching models never reuses another model's reply.
         const key = replyCacheKey(outcome.sha256, provider.label, options.model, harvestPrompt, privateMarkers);
+        replyKeys.push(key);
         let cached = provider.offline ? undefined : readCachedReply(paths, key);
         if (cached) {
           outcome.calls = 0;
@@ -228,7 +232,13 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     // A cancelled run writes nothing: the user asked to stop, not to keep half a harvest.
     if (report.cancelled) return report;
 
-    report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
+    try {
+      report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
+    } catch (error) {
+      // Replies the plan could not be made from are not kept: cached, they would fail every later run the same way.
+      dropCachedReplies(paths, replyKeys);
+      throw error;
+    }
     if (keepTranscripts) planTranscripts(paths, report.plan, transcripts, privateMarkers);
     const forgotten = report.plan.forgotten?.length;
     if (forgotten) report.warnings.push(`${forgotten === 1 ? '1 item was' : `${forgotten} items were`} left out: forgotten for good (lore forget), see the ledger's "forgotten"`);
@@ -253,5 +263,6 @@ function droppedItemsWarning(label: string, dropped: number, problems: string[])
   const shown = problems.slice(0, 3).join('; ');
   const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
   const counted = dropped === 1 ? '1 item in the model\'s reply was' : `${dropped} items in the model's reply were`;
-  return `${label}: ${counted} malformed and left out (${shown}${more})`;
+  const why = problems[0]?.startsWith(TOO_MANY_ITEMS) ? 'left out' : 'malformed and left out';
+  return `${label}: ${counted} ${why} (${shown}${more})`;
 }

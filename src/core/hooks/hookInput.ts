@@ -19,6 +19,7 @@
  * Both spellings of the session id and event name are read; unknown fields are ignored. The
  * context events (SessionStart, UserPromptSubmit) need no session id: Lore only reads for them.
  */
+import { wellFormed } from '../util/wellFormedText';
 import { CONTEXT_EVENTS, TOOL_EVENTS } from './hookEvents';
 
 /** Paths and ids longer than this are not what a tool sends. */
@@ -45,7 +46,8 @@ function field(data: Record<string, unknown>, name: string, nullable = false): s
   if (value === undefined || (nullable && value === null)) return undefined;
   if (typeof value !== 'string') return { problem: `stdin: ${name}: expected a string` };
   if (value.length === 0 || value.length > MAX_FIELD_CHARS) return { problem: `stdin: ${name}: expected 1 to ${MAX_FIELD_CHARS} characters` };
-  return value;
+  // A lone surrogate (half a character) is U+FFFD from here on: queue file names and lines compare as written.
+  return wellFormed(value);
 }
 
 /** Paths taken from one tool input at most (an editFiles call may name many). */
@@ -72,7 +74,7 @@ export function toolInputPaths(toolInput: unknown): string[] {
       if (isToolPath(value)) found.push(value);
     }
   }
-  return [...new Set(found)].slice(0, MAX_PATHS_PER_CALL);
+  return [...new Set(found.map(wellFormed))].slice(0, MAX_PATHS_PER_CALL);
 }
 
 /** Parses a hook's stdin, or says what is wrong with it. */
@@ -97,7 +99,8 @@ export function parseHookInput(text: string): HookInput | { problem: string } {
   const sessionId = fields.session_id ?? fields.sessionId;
   if (!event) return { problem: 'stdin: no hook_event_name' };
   if (!sessionId && !CONTEXT_EVENTS.includes(event)) return { problem: 'stdin: no session_id' };
-  const prompt = typeof data.prompt === 'string' ? data.prompt.slice(0, MAX_PROMPT_CHARS) : undefined;
+  // Cut by characters: a cut through an emoji leaves U+FFFD, not half of it.
+  const prompt = typeof data.prompt === 'string' ? wellFormed(data.prompt.slice(0, MAX_PROMPT_CHARS)) : undefined;
   const toolFiles = TOOL_EVENTS.includes(event) ? toolInputPaths(data.tool_input) : undefined;
   return { event, sessionId: sessionId ?? '', transcriptPath: fields.transcript_path ?? fields.transcriptPath, cwd: fields.cwd, ...(prompt === undefined ? {} : { prompt }), ...(toolFiles ? { toolFiles } : {}) };
 }

@@ -11,6 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redactSecrets } from '../safety/redact';
+import { wellFormed } from '../util/wellFormedText';
 import { flagInstruction, flagKinds, type InstructionFlagKind } from '../safety/instructionFlags';
 import { regenerateDigest } from '../store/digest';
 import { addNotesToFile, findNotesForFile, resolveNoteTarget } from '../store/fileNotes';
@@ -96,8 +97,8 @@ export interface AgentWriteResult {
  * the session).
  */
 export function agentSource(clientName: string | undefined, session?: string, sanitize: (raw: string) => string = (s) => s): string {
-  const name = clientName?.trim() ? sanitize(clientName).toLowerCase().replace(/[\s:]+/g, '-') : 'mcp';
-  const sess = session?.trim() ? sanitize(session).replace(/\s+/g, '-') : '';
+  const name = clientName?.trim() ? sanitize(wellFormed(clientName)).toLowerCase().replace(/[\s:]+/g, '-') : 'mcp';
+  const sess = session?.trim() ? sanitize(wellFormed(session)).replace(/\s+/g, '-') : '';
   return sess ? `${name}:${sess}` : name;
 }
 
@@ -134,9 +135,13 @@ function refreshDigest(paths: StorePaths): void {
   regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
 }
 
-/** Agent text as it may enter the store: secrets redacted, trimmed (neutralized by the line builders). */
+/**
+ * Agent text as it may enter the store: well-formed (a lone surrogate would be written as U+FFFD
+ * and never compare equal to the line asked for), secrets redacted, trimmed (neutralized by the
+ * line builders).
+ */
 function clean(text: string | undefined): string {
-  return text === undefined ? '' : redactSecrets(text).trim();
+  return text === undefined ? '' : redactSecrets(wellFormed(text)).trim();
 }
 
 /** Flag kinds of a line, none when a person already accepted it. */
@@ -175,10 +180,10 @@ export type NewItemPlan =
 export function planNewItem(paths: StorePaths, request: RememberRequest, source: string, today: Date): NewItemPlan {
   const statement = clean(request.statement);
   if (!statement) return { ok: false, reason: 'the statement is empty' };
-  const provenance = { source, date: toIsoDate(today) };
+  const provenance = { source: wellFormed(source), date: toIsoDate(today) };
   const detail = clean(request.detail);
   if (request.kind === 'note') {
-    const target = resolveNoteTarget(paths, request.path ?? '');
+    const target = resolveNoteTarget(paths, wellFormed(request.path ?? ''));
     if (target.kind === 'orphan') return { ok: false, reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${target.reason}` };
     const found = findNotesForFile(paths, target.absolute, { heal: false });
     const file = storeRelative(paths, found?.file ?? path.join(paths.files, target.identity.noteFileName));
@@ -220,7 +225,7 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
     // Written directly: what it teaches goes into the day's journal, from this agent.
     const journal = () => journalLearned(paths, [journalEntryOf(line, journalCategory(target), context.source)], context.today);
     if (request.kind === 'note') {
-      const note = resolveNoteTarget(paths, request.path ?? '');
+      const note = resolveNoteTarget(paths, wellFormed(request.path ?? ''));
       if (note.kind === 'orphan') return { status: 'refused', reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${note.reason}` };
       const written = storeRelative(paths, addNotesToFile(paths, note, [line]));
       journal();
@@ -281,7 +286,7 @@ function targetOf(item: LocatedItem): ReviewTarget {
  * today. A playbook keeps its name unless the new text brings a `**name**:` of its own.
  */
 function newLineFor(item: LocatedItem, text: string, source: string, today: Date): string {
-  const provenance = { source, date: toIsoDate(today) };
+  const provenance = { source: wellFormed(source), date: toIsoDate(today) };
   if (item.kind === 'playbook' && !/^\*\*[^*]+\*\*:/.test(text)) {
     const name = /^\*\*([^*]+)\*\*:/.exec(item.text)?.[1] ?? 'playbook';
     return playbookLine({ name, steps: text }, provenance);

@@ -68,10 +68,22 @@ export function serializeLines(doc: LineDocument): string {
   return out;
 }
 
-/** Array.splice for a document: removes and inserts lines, keeping each kept line's own break. */
-export function spliceLines(doc: LineDocument, start: number, deleteCount: number, ...insert: string[]): void {
-  doc.lines.splice(start, deleteCount, ...insert);
-  doc.breaks.splice(start, deleteCount, ...insert.map(() => undefined));
+/** Lines inserted by one Array.splice call at most: its arguments are on the call stack. */
+const SPLICE_CHUNK = 10_000;
+
+/**
+ * Array.splice for a document: removes and inserts lines, keeping each kept line's own break.
+ * The lines are inserted in chunks: spread into one call, a model's reply of 100,000 items
+ * overflowed the call stack and failed the whole harvest.
+ */
+export function spliceLines(doc: LineDocument, start: number, deleteCount: number, insert: readonly string[] = []): void {
+  doc.lines.splice(start, deleteCount);
+  doc.breaks.splice(start, deleteCount);
+  for (let at = 0; at < insert.length; at += SPLICE_CHUNK) {
+    const chunk = insert.slice(at, at + SPLICE_CHUNK);
+    doc.lines.splice(start + at, 0, ...chunk);
+    doc.breaks.splice(start + at, 0, ...chunk.map(() => undefined));
+  }
 }
 
 /** Lists the top-level list items, outside code fences, with the section they sit in. */
@@ -171,11 +183,11 @@ export function appendItems(text: string | undefined, title: string, lines: stri
   const doc = parseLines(text ?? '');
   const fresh = newLinesOnly(doc, lines);
   if (fresh.length === 0) return text ?? '';
-  if (doc.lines.every((l) => l.trim() === '')) spliceLines(doc, 0, doc.lines.length, `# ${title}`);
+  if (doc.lines.every((l) => l.trim() === '')) spliceLines(doc, 0, doc.lines.length, [`# ${title}`]);
   const end = endOfContent(doc.lines, 0, doc.lines.length);
   // Keep a blank line between a heading and the first item, as people write it.
   const insert = end > 0 && HEADING.test(doc.lines[end - 1]) ? ['', ...fresh] : fresh;
-  spliceLines(doc, end, 0, ...insert);
+  spliceLines(doc, end, 0, insert);
   doc.finalNewline = true;
   return serializeLines(doc);
 }
@@ -200,7 +212,7 @@ function insertIntoSection(doc: LineDocument, at: number, block: string[]): void
   const insert = end === at + 1 ? ['', ...block] : [...block];
   // A heading right after the inserted lines reads better with a blank line before it.
   if (end < doc.lines.length && /^#{1,2}\s/.test(doc.lines[end])) insert.push('');
-  spliceLines(doc, end, 0, ...insert);
+  spliceLines(doc, end, 0, insert);
 }
 
 /**
@@ -211,9 +223,10 @@ function insertIntoSection(doc: LineDocument, at: number, block: string[]): void
 export function insertTasks(text: string | undefined, open: string[], done: string[]): string {
   const doc = parseLines(text ?? '');
   const freshOpen = newLinesOnly(doc, open);
-  const freshDone = newLinesOnly(doc, done).filter((l) => !freshOpen.includes(l));
+  const opening = new Set(freshOpen);
+  const freshDone = newLinesOnly(doc, done).filter((l) => !opening.has(l));
   if (freshOpen.length === 0 && freshDone.length === 0) return text ?? '';
-  if (doc.lines.every((l) => l.trim() === '')) spliceLines(doc, 0, doc.lines.length, '# Tasks');
+  if (doc.lines.every((l) => l.trim() === '')) spliceLines(doc, 0, doc.lines.length, ['# Tasks']);
 
   if (freshOpen.length > 0) {
     let openAt = findHeading(doc.lines, TASKS_OPEN_HEADING);
@@ -224,7 +237,7 @@ export function insertTasks(text: string | undefined, open: string[], done: stri
       const block = [TASKS_OPEN_HEADING];
       if (at > 0 && doc.lines[at - 1].trim() !== '') block.unshift('');
       if (doneAt >= 0) block.push('');
-      spliceLines(doc, at, 0, ...block);
+      spliceLines(doc, at, 0, block);
       openAt = findHeading(doc.lines, TASKS_OPEN_HEADING);
     }
     insertIntoSection(doc, openAt, freshOpen);
@@ -233,7 +246,7 @@ export function insertTasks(text: string | undefined, open: string[], done: stri
     let doneAt = findHeading(doc.lines, TASKS_DONE_HEADING);
     if (doneAt < 0) {
       const end = endOfContent(doc.lines, 0, doc.lines.length);
-      spliceLines(doc, end, 0, '', TASKS_DONE_HEADING);
+      spliceLines(doc, end, 0, ['', TASKS_DONE_HEADING]);
       doneAt = end + 1;
     }
     insertIntoSection(doc, doneAt, freshDone);
@@ -283,7 +296,7 @@ export function markTasksDone(text: string, identities: ReadonlySet<string>): st
   if (doneAt < 0) {
     // A new last section: the blank lines that ended the file go, or they would follow the task.
     const end = endOfContent(doc.lines, 0, doc.lines.length);
-    spliceLines(doc, end, doc.lines.length - end, '', TASKS_DONE_HEADING);
+    spliceLines(doc, end, doc.lines.length - end, ['', TASKS_DONE_HEADING]);
     doneAt = end + 1;
   }
   insertIntoSection(doc, doneAt, moved);

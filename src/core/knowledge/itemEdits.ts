@@ -21,7 +21,7 @@ export function replaceItem(text: string, identity: string, newLine: string): st
   if (blocks.length === 0) return undefined;
   const [first, ...rest] = blocks;
   for (const i of rest.flat().sort((a, b) => b - a)) spliceLines(doc, i, 1);
-  spliceLines(doc, first[0], first.length, newLine);
+  spliceLines(doc, first[0], first.length, [newLine]);
   return serializeLines(doc);
 }
 
@@ -38,7 +38,7 @@ export function supersedeItem(text: string, identity: string, newId: string, new
   const successor = lineIdentity(newLine);
   if (itemBlocks(doc, serializeLines(doc), new Set([successor])).length === 0) {
     const last = blocks[blocks.length - 1];
-    spliceLines(doc, last[last.length - 1] + 1, 0, newLine);
+    spliceLines(doc, last[last.length - 1] + 1, 0, [newLine]);
   }
   return serializeLines(doc);
 }

@@ -321,7 +321,11 @@ export class GuardedReplace {
       const current = readSnapshot(this.file);
       closeQuietly(current.fd);
       if (current.bytes === undefined) return this;
-      const again = this.edit(current.bytes);
+      // The file as this replacement wrote it needs nothing re-applied (an edit that does not
+      // converge, e.g. text that encodes differently than it reads, would otherwise add its lines
+      // again at each depth).
+      const asWritten = this.content !== undefined && current.bytes.equals(this.content);
+      const again = asWritten ? undefined : this.edit(current.bytes);
       if (again !== undefined && !again.equals(current.bytes)) {
         // A save of a buffer read before Lore's write: the edit's lines are gone. Re-applied (the
         // edit is idempotent, so only what is missing comes back).

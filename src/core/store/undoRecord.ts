@@ -23,6 +23,7 @@ import { sha256Hash } from '../util/sha256';
 import { describeSchemaIssue } from '../util/schemaIssue';
 import { fsyncDirectory, fsyncFile, writeFileAtomic } from './atomicWrite';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';
+import { boundedFileName } from '../util/fileNames';
 import { refuseLinks } from './storeLinks';
 
 /** The folder under the store root. */
@@ -76,7 +77,7 @@ export function fileSha(file: string): string | null {
 
 /** The copy of a file's "before" bytes (index in `files`), named after it so errors say which file it is. */
 export function beforeCopy(paths: StorePaths, index: number, file: string): string {
-  return path.join(undoDir(paths), BEFORE_DIR, `${index}-${path.basename(file)}`);
+  return path.join(undoDir(paths), BEFORE_DIR, boundedFileName(`${index}-${path.basename(file)}`));
 }
 
 /** The absolute path of a kept reclaim, checked to stay inside `.undo/`. */
@@ -197,7 +198,7 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
     if (record.reclaims.some((k) => k.from === from || k.from === storeRelative(paths, r.path))) continue;
     record.reclaims.push(
       r.action === 'delete'
-        ? { from, kept: `${KEPT_DIR}/${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(from)}` }
+        ? { from, kept: `${KEPT_DIR}/${boundedFileName(`${r.sha256.slice(0, 16)}-${record.reclaims.length}-${path.basename(from)}`)}` }
         : { from, archivedTo: storeRelative(paths, r.archiveTo!) },
     );
   }

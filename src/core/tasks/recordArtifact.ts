@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../store/atomicWrite';
 import { acquireStoreLock } from '../store/storeLock';
 import type { StorePaths } from '../store/storePaths';
 import { redactDeep } from '../safety/redact';
+import { wellFormedDeep } from '../util/wellFormedText';
 import { flagInstruction, flagKinds, type InstructionFlagKind } from '../safety/instructionFlags';
 import { DIGEST_ROLES, RUN_STATUSES, TASK_ID_PATTERN, TASK_STATUSES, artifactSchema, type ArtifactKind, type TaskArtifact } from './artifactSchema';
 import { PROJECT_SCOPE_TASK, taskPageFile } from './taskFiles';
@@ -139,11 +140,11 @@ function checkLifecycle(input: ArtifactInput, existing: readonly TaskArtifact[])
 }
 
 /**
- * Builds the artifact a draft becomes against the task's current log (no I/O): redacted,
- * checked, flagged. Exposed for the batch writers (digests) that hold the lock themselves.
+ * Builds the artifact a draft becomes against the task's current log (no I/O): well-formed
+ * (see wellFormedText), redacted, checked, flagged. Exposed for the batch writers (digests) that hold the lock themselves.
  */
 export function buildArtifact(input: ArtifactInput, existing: readonly TaskArtifact[], context: RecordContext): RecordResult {
-  const checked = checkLifecycle(redactDeep(input), existing);
+  const checked = checkLifecycle(redactDeep(wellFormedDeep(input)), existing);
   const held = flagKinds(artifactTexts(checked as TaskArtifact).flatMap((t) => flagInstruction(t)));
   const policy = [...new Set([...(checked.policy_tags ?? []), ...(held.length ? [HELD_TAG] : [])])];
   const candidate = {

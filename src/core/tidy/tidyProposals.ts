@@ -4,7 +4,9 @@
  *
  * - Exact duplicates (the same text, whoever taught it) always merge; near duplicates merge when
  *   their content words overlap at NEAR_DUPLICATE or more (itemSimilarity.ts) with the same
- *   polarity. The oldest line survives (its id stays what agents and links know), the others'
+ *   polarity and the same numbers, versions, identifiers and names (sameSpecifics: "bucket
+ *   acme-builds-us" and "bucket acme-builds-eu" are two facts, and a merge keeps only one text;
+ *   a model's "same" is held to this too). The oldest line survives (its id stays what agents and links know), the others'
  *   sources are added to it, oldest first, and they go.
  * - A newer item supersedes an older one on the same subject when it says the opposite (same
  *   words, the other polarity), when it announces a change ("instead", "switched to", "no longer"
@@ -16,7 +18,7 @@
 import { listItems, type KnowledgeItem } from '../knowledge/categoryFile';
 import { listItemId } from '../knowledge/itemId';
 import { lineIdentity } from '../knowledge/itemLines';
-import { itemTerms, sharedTerms, termSimilarity, type ItemTerms } from '../knowledge/itemSimilarity';
+import { itemSpecifics, itemTerms, sameSpecifics, sharedTerms, termSimilarity, type ItemSpecifics, type ItemTerms } from '../knowledge/itemSimilarity';
 import { addSources, parseProvenance, plainSources, stripProvenance, type Provenance } from '../knowledge/provenance';
 import { isCurrent, withoutSupersession } from '../knowledge/supersession';
 import type { Judged } from './modelJudgment';
@@ -45,6 +47,8 @@ export interface TidyItem {
   /** The item's text as written, without provenance and markers (what a model is shown). */
   text: string;
   terms: ItemTerms;
+  /** Its numbers, versions, identifiers and names: near duplicates must share them all. */
+  specifics: ItemSpecifics;
   sources: Provenance[];
   /** The first source's date. */
   date: string;
@@ -90,6 +94,7 @@ function tidyItem(item: KnowledgeItem): TidyItem | undefined {
     key: text,
     text: withoutSupersession(stripProvenance(item.text)).trim(),
     terms: itemTerms(item.raw),
+    specifics: itemSpecifics(item.raw),
     sources: plainSources(provenance.sources),
     date: provenance.date,
     line: item.line,
@@ -166,7 +171,7 @@ export function tidyProposals(file: string, text: string, judged?: Judged): { me
   const pairs = candidatePairs(items).map(([i, j]) => ({ i, j, s: termSimilarity(items[i].terms, items[j].terms) })).sort((a, b) => b.s - a.s);
   for (const { i, j, s } of pairs) {
     if (find(i) === find(j)) continue;
-    if (s >= NEAR_DUPLICATE && items[i].terms.negated === items[j].terms.negated && items[i].playbook === items[j].playbook) {
+    if (s >= NEAR_DUPLICATE && items[i].terms.negated === items[j].terms.negated && items[i].playbook === items[j].playbook && sameSpecifics(items[i].specifics, items[j].specifics)) {
       union(i, j);
       continue;
     }
@@ -188,7 +193,7 @@ export function tidyProposals(file: string, text: string, judged?: Judged): { me
     }
     for (const [x, y] of judged.same) {
       const [i, j] = [index.get(x), index.get(y)];
-      if (i !== undefined && j !== undefined && !superseded.has(i) && !superseded.has(j)) union(i, j);
+      if (i !== undefined && j !== undefined && !superseded.has(i) && !superseded.has(j) && sameSpecifics(items[i].specifics, items[j].specifics)) union(i, j);
     }
   }
   const groups = new Map<number, number[]>();

@@ -84,6 +84,14 @@ describe('guarded replacement of a file people edit', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), `${old}- edited in a stale buffer\n${LORE_LINE}\n`);
   });
 
+  it('applies an edit once when the file is as it wrote it, even an edit that would never find its line (half an emoji)', () => {
+    fs.writeFileSync(file, '# Facts\n\n- old [from: a, 2026-01-01]\n');
+    // U+D83D alone is written as U+FFFD, so this edit never sees its line as there.
+    const line = '- half \ud83d an emoji [from: c1, 2026-11-20]';
+    replaceTextGuarded(file, (text) => (text!.includes(line) ? undefined : `${text}${line}\n`)).settle();
+    assert.equal(fs.readFileSync(file, 'utf8'), '# Facts\n\n- old [from: a, 2026-01-01]\n- half \ufffd an emoji [from: c1, 2026-11-20]\n');
+  });
+
   it('leaves a file a person deleted right after the write deleted', () => {
     fs.writeFileSync(file, '# Facts\n\n- old [from: a, 2026-01-01]\n- x\n\n');
     const replaced = replaceTextGuarded(file, appendLore);
