@@ -33,7 +33,7 @@ export interface RunCliOptions {
  * a test that sets one gets a real process, so a test written before `spawn` existed still
  * tests what it meant to.
  */
-const READ_AT_LOAD = ['LORE_TEST_CRASH_AFTER', 'LORE_TEST_CRASH_LOG', 'NODE_OPTIONS'];
+const READ_AT_LOAD = ['LORE_TEST_CRASH_AFTER', 'LORE_TEST_CRASH_LOG', 'LORE_TEST_REPLACE_TRACE', 'NODE_OPTIONS'];
 
 /** LORE_TEST_CLI=spawn runs every CLI test against dist/cli.js, as all of them did before. */
 const ALWAYS_SPAWN = process.env.LORE_TEST_CLI === 'spawn';

@@ -4,11 +4,14 @@
  * milliseconds until STOPFILE exists, then prints how many lines it saved. MODE is how editors
  * save: `append` (O_APPEND, as shell `>>` and loggers do), `rename` (write a temporary file, rename
  * it over: VS Code, vim with backupcopy=no) or `inplace` (truncate, then write the whole file).
+ * With TRACEFILE (a fifth argument), each save appends `N READ BEFORE AFTER`: when it read the file
+ * and when its write began and ended (CLOCK_MONOTONIC nanoseconds, comparable with Lore's
+ * LORE_TEST_REPLACE_TRACE), so a test can say which losses only POSIX's rename gap explains.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const [file, mode, stopFile, intervalArg] = process.argv.slice(2);
+const [file, mode, stopFile, intervalArg, traceFile] = process.argv.slice(2);
 const interval = Number(intervalArg ?? '3');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -27,15 +30,20 @@ while (!fs.existsSync(stopFile)) {
   if (mode === 'append') {
     fs.appendFileSync(file, line);
   } else {
+    const readAt = process.hrtime.bigint();
     const current = read();
     const next = current === '' || current.endsWith('\n') ? current + line : current + '\n' + line;
+    let before: bigint;
     if (mode === 'rename') {
       const tmp = path.join(path.dirname(file), `.hand-editor-${process.pid}.swp`);
       fs.writeFileSync(tmp, next);
+      before = process.hrtime.bigint();
       fs.renameSync(tmp, file);
     } else {
+      before = process.hrtime.bigint();
       fs.writeFileSync(file, next);
     }
+    if (traceFile) fs.appendFileSync(traceFile, `${saved} ${readAt} ${before} ${process.hrtime.bigint()}\n`);
   }
   saved++;
   Atomics.wait(pause, 0, 0, interval);

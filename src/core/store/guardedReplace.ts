@@ -28,7 +28,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { crashPoint } from '../util/crashPoints';
+import { crashPoint, traceReplace } from '../util/crashPoints';
 import { appendInPlace, extendsBytes } from './appendInPlace';
 import { fsyncDirectory, fsyncFile, writeTempBeside } from './atomicWrite';
 import { sameVersion, sleepSync } from './fileVersion';
@@ -210,6 +210,7 @@ function stillAsRead(file: string, snapshot: Snapshot): boolean {
  * filled at every instant, so no reader or editor ever finds the file missing.
  */
 function swapIn(file: string, tmp: string, snapshot: Snapshot): boolean {
+  const checkedNs = process.hrtime.bigint();
   if (!snapshot.stat) {
     try {
       fs.linkSync(tmp, file); // Fails if someone created the file meanwhile.
@@ -238,6 +239,7 @@ function swapIn(file: string, tmp: string, snapshot: Snapshot): boolean {
     fs.rmSync(tmp, { force: true });
     throw error;
   }
+  traceReplace(checkedNs);
   return true;
 }
 

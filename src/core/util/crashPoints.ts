@@ -4,6 +4,8 @@
  * at the N-th step, which is how the crash test interrupts a harvest at every point in turn.
  * Without the variable this is a counter increment.
  */
+import * as fs from 'node:fs';
+
 let counter = 0;
 const crashAfter = Number(process.env.LORE_TEST_CRASH_AFTER ?? '0');
 
@@ -13,4 +15,17 @@ export function crashPoint(label: string): void {
     if (process.env.LORE_TEST_CRASH_LOG) process.stderr.write(`lore: crash point ${counter} (${label})\n`);
     process.kill(process.pid, 'SIGKILL');
   }
+}
+
+const replaceTrace = process.env.LORE_TEST_REPLACE_TRACE;
+
+/**
+ * Test hook for the concurrency stress tests: with LORE_TEST_REPLACE_TRACE=FILE set, each
+ * compare-and-replace appends when it checked the version and when its rename was done
+ * (CLOCK_MONOTONIC nanoseconds, the same clock in every process), so a test can tell a save
+ * renamed into place inside that gap (which POSIX gives no way to detect or prevent: there is no
+ * compare-and-swap rename) from a real loss. Without the variable this does nothing.
+ */
+export function traceReplace(checkedNs: bigint): void {
+  if (replaceTrace) fs.appendFileSync(replaceTrace, `${checkedNs} ${process.hrtime.bigint()}\n`);
 }
