@@ -5,9 +5,12 @@
  * lock, atomic writes, digest regenerated); the store watcher then refreshes the views and the
  * instruction files.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { editReviewItem, type ReviewEditResult } from '../../core/knowledge/reviewEdit';
-import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import { decideReview, listReview, reviewPath, targetDisplayName, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import { resolveInStore } from '../../core/store/storePaths';
+import { dirtyDocument } from '../knowledge/knowledgeItemEdit';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import type { ReviewItemNode } from '../views/reviewTree';
@@ -38,14 +41,37 @@ export function editableReviewItem(item: ReviewItem): boolean {
 
 /** Replaces a queued item's text, as Edit does once the person typed it (also the extension API's). */
 export async function editHeldItem(store: StoreService, itemId: string, text: string): Promise<ReviewEditResult> {
+  const item = listReview(store.paths).find((i) => i.id === itemId);
+  if (item && !(await saveOpenTargets(store, item))) return { edited: false, reason: 'an open file it writes could not be saved' };
   const result = await editReviewItem(store.paths, itemId, text);
   store.fireChanged();
   if (!result.edited) void vscode.window.showInformationMessage(`Lore: not edited: ${result.reason}.`);
   return result;
 }
 
+/**
+ * A decision rewrites review.md and the item's file. Where one of them is open with unsaved
+ * changes, Lore does not write under the editor: it saves the document first (as VS Code saves
+ * editors before running a task), so the person's typing is part of the version Lore edits and
+ * the editor then shows Lore's change on top of it. False when a save failed: nothing is decided.
+ */
+async function saveOpenTargets(store: StoreService, item: ReviewItem): Promise<boolean> {
+  const files = [reviewPath(store.paths), resolveInStore(store.paths, item.target.file)];
+  const dirty = files.map(dirtyDocument).filter((d): d is vscode.TextDocument => d !== undefined);
+  for (const document of dirty) {
+    if (!(await document.save())) {
+      void vscode.window.showWarningMessage(`Lore: ${path.basename(document.uri.fsPath)} has unsaved changes that could not be saved; nothing was decided. Save it, then decide again.`);
+      return false;
+    }
+  }
+  if (dirty.length > 0) vscode.window.setStatusBarMessage(`Lore: saved ${dirty.map((d) => path.basename(d.uri.fsPath)).join(' and ')} before writing the decision`, 5000);
+  return true;
+}
+
 /** Accepts or rejects one held item, as the commands do once the person confirmed (also the extension API's). */
 export async function decideHeldItem(store: StoreService, decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult> {
+  const item = listReview(store.paths).find((i) => i.id === itemId);
+  if (item && !(await saveOpenTargets(store, item))) return { decided: [], failed: [], missing: [], keptFlagged: [], written: [] };
   const result = await decideReview(store.paths, decision, [itemId]);
   store.fireChanged();
   if (result.missing.length) void vscode.window.showInformationMessage('Lore: that item was already decided.');

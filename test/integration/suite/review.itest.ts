@@ -96,6 +96,27 @@ describe('Lore review of planted instructions in VS Code', function () {
     await until('the Review view is empty of it', () => !reviewNodes(lore).some((n) => n.item.text === HAND_WRITTEN));
   });
 
+  it('Accept with facts.md open and unsaved keeps what the person typed: the document is saved first, then the item written on top', async () => {
+    const facts = path.join(root, 'facts.md');
+    const queued = '- the itest queue drains every 30 seconds [from: claude-code:itest, 2026-11-28] [pending: remember]';
+    fs.appendFileSync(path.join(root, 'review.md'), `\n## facts.md\n\n${queued}\n`);
+    const document = await vscode.workspace.openTextDocument(facts);
+    await vscode.window.showTextDocument(document);
+    const typed = '- typed by hand and not saved yet [from: manual, 2026-11-28]\n';
+    const change = new vscode.WorkspaceEdit();
+    change.insert(document.uri, document.lineAt(document.lineCount - 1).range.end, document.getText().endsWith('\n') ? typed : `\n${typed}`);
+    assert.ok(await vscode.workspace.applyEdit(change));
+    assert.ok(document.isDirty);
+    await until('the Review view lists the pending write', () => reviewNodes(lore).some((n) => n.item.text === 'the itest queue drains every 30 seconds'));
+    const node = reviewNodes(lore).find((n) => n.item.text === 'the itest queue drains every 30 seconds')!;
+    await lore.decideHeldItem('accept', node.item.id);
+    const onDisk = fs.readFileSync(facts, 'utf8');
+    assert.ok(onDisk.includes('typed by hand and not saved yet'), `the person's unsaved line was written over:\n${onDisk}`);
+    assert.ok(onDisk.includes('the itest queue drains every 30 seconds'), onDisk);
+    await until('the editor shows both, saved', () => !document.isDirty && document.getText().includes('the itest queue drains every 30 seconds') && document.getText().includes('typed by hand'));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('lists an agent\'s pending write with what Accept does; Edit changes its text; Accept writes the edited text', async () => {
     // What `lore mcp`'s remember leaves in review.md by default (agentWrites "pending").
     const review = path.join(root, 'review.md');
