@@ -49,6 +49,19 @@ describe('Lore never writes through a symbolic link in the store', function () {
     assert.equal(fs.readFileSync(file, 'utf8'), text);
   });
 
+  it('harvest --apply that meets a linked category file writes none of the others first', async () => {
+    const { root, inbox } = await makeWorkspace();
+    const { file } = outside();
+    plantLink(path.join(root, 'decisions.md'), file);
+    const factsBefore = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
+    fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-link', 'Fact: the queue lives in src/queue.ts.\nDecision: use postgres for the queue.'));
+    const result = await runCli(['harvest', '--root', root, '--apply']);
+    assert.notEqual(result.code, 0, result.stdout);
+    assert.match(result.stderr, /decisions\.md/);
+    assert.equal(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), factsBefore, 'facts.md was written before the link stopped the apply');
+    assert.ok(!fs.existsSync(path.join(root, 'transcripts')) || fs.readdirSync(path.join(root, 'transcripts')).length === 0, 'a transcript was written before the link stopped the apply');
+  });
+
   it('harvest --apply writes no transcript into a transcripts folder that is a link', async () => {
     const { root, inbox } = await makeWorkspace();
     const { dir } = outside();

@@ -89,6 +89,11 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   const learned = planJournalEntries(plan);
   let journal = learned.length ? journalFile(toIsoDate(new Date())) : undefined;
 
+  // Before anything changes: a link anywhere the apply writes stops it whole, not after the files
+  // before it were written (each write checks again; this only moves the refusal to the start).
+  const targets = [...plan.changes.map((c) => c.file), ...(plan.transcripts ?? []).map((t) => t.file), ...(journal ? [journal] : [])];
+  for (const file of [...targets.map((f) => resolveInStore(paths, f)), paths.ledger]) refuseLinks(file);
+
   // Before anything changes: what undo needs to put the store back (undoRecord.ts). An apply
   // that changes nothing keeps the previous one's undo.
   const undo = beginUndoRecord(paths, plannedForUndo(paths, plan, journal), { keepPrevious: !changesSomething(paths, plan) });
