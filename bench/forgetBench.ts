@@ -7,9 +7,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyForget, planForget } from '../src/core/forget/forgetConversation';
+import { applyForget, planForget } from '../src/core/store/forget/forgetConversation';
 import { initStore } from '../src/core/store/initStore';
-import { SearchIndex } from '../src/core/search/searchIndex';
+import { SearchIndex } from '../src/core/services/search/searchIndex';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import { baselineOf, freshScratchDir, makeResult, repeatInterleaved, type BenchContext, type BenchResult } from './benchSupport';
 

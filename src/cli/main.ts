@@ -27,7 +27,7 @@ import { trustCommand, TRUST_HELP } from './commands/trustCommand';
 import { undoCommand, UNDO_HELP } from './commands/undoCommand';
 import { takeConfigNotices } from '../core/store/storeConfig';
 import { describeStoreError } from '../core/store/storeErrors';
-import { printable } from '../core/util/format';
+import { printable } from '../core/model/format';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
 
 type Command = (argv: string[], io: Output) => Promise<number>;

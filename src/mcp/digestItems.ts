@@ -3,9 +3,9 @@
  * newest open tasks, open questions, decisions, facts and playbooks, each with its id, read from
  * the ends of the category files as the digest itself is, items held for review left out.
  */
-import { CATEGORY_FILES } from '../core/knowledge/categories';
-import { itemId } from '../core/knowledge/itemId';
-import { parseProvenance, stripProvenance } from '../core/knowledge/provenance';
+import { CATEGORY_FILES } from '../core/model/categories';
+import { itemId } from '../core/model/itemId';
+import { parseProvenance, stripProvenance } from '../core/model/provenance';
 import { DIGEST_SECTIONS, digestSectionsFromFiles } from '../core/store/digest';
 import type { StorePaths } from '../core/store/storePaths';
 import { itemFromLine, type ReplyItem } from './toolReply';

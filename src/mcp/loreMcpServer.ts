@@ -9,7 +9,7 @@
  */
 import { Console } from 'node:console';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { SearchIndexOptions } from '../core/search/searchIndex';
+import type { SearchIndexOptions } from '../core/services/search/searchIndex';
 import { LORE_INSTRUCTIONS } from './instructions';
 import { registerMemoryTools } from './memoryTools';
 import { registerPrompts } from './prompts';

@@ -11,14 +11,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { sanitizeConversationId } from '../core/conversations/conversationId';
-import { agentSource } from '../core/knowledge/agentWrites';
+import { sanitizeConversationId } from '../core/services/conversations/conversationId';
+import { agentSource } from '../core/store/items/agentWrites';
 import type { StorePaths } from '../core/store/storePaths';
-import { TASK_TOOL_INPUTS, TASK_WRITE_TOOLS } from '../core/tasks/taskToolInputs';
-import { TASK_TOOL_TEXTS } from '../core/tasks/taskToolTexts';
-import { TaskMemory } from '../core/tasks/taskMemory';
-import { taskGetReply, taskSearchReply, taskWriteReply, type TaskCaller, type TaskToolReply } from '../core/tasks/taskReplies';
-import { SEARCH_MODES, taskHitSchema } from '../core/tasks/taskSearch';
+import { TASK_TOOL_INPUTS, TASK_WRITE_TOOLS } from '../core/services/tasks/taskToolInputs';
+import { TASK_TOOL_TEXTS } from '../core/services/tasks/taskToolTexts';
+import { TaskMemory } from '../core/services/tasks/taskMemory';
+import { taskGetReply, taskSearchReply, taskWriteReply, type TaskCaller, type TaskToolReply } from '../core/services/tasks/taskReplies';
+import { SEARCH_MODES, taskHitSchema } from '../core/services/tasks/taskSearch';
 import type { StoreSession } from './storeSession';
 import { withStore } from './toolContext';
 

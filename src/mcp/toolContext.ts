@@ -1,6 +1,6 @@
 /** What a Lore tool body runs with: the store, found (or the reply saying it is not), and errors made readable. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { recordUses } from '../core/lifecycle/usageLog';
+import { recordUses } from '../core/store/lifecycle/usageLog';
 import { describeStoreError } from '../core/store/storeErrors';
 import type { StorePaths } from '../core/store/storePaths';
 import type { StoreSession } from './storeSession';

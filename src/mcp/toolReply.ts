@@ -8,13 +8,13 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { BYTES_PER_TOKEN } from '../core/constants';
-import { recordItemId } from '../core/knowledge/itemId';
-import { frameAsData, quotedConversation } from '../core/safety/dataFraming';
-import { redactDeep, redactSecrets } from '../core/safety/redact';
-import type { RecallItem } from '../core/search/recall';
-import { cutToLine } from '../core/util/format';
-import { DEFAULT_MARKERS, SEARCH_CATEGORIES, type SearchHit } from '../core/search/searchTypes';
+import { BYTES_PER_TOKEN } from '../core/model/constants';
+import { recordItemId } from '../core/model/itemId';
+import { frameAsData, quotedConversation } from '../core/model/safety/dataFraming';
+import { redactDeep, redactSecrets } from '../core/model/safety/redact';
+import type { RecallItem } from '../core/services/search/recall';
+import { cutToLine } from '../core/model/format';
+import { DEFAULT_MARKERS, SEARCH_CATEGORIES, type SearchHit } from '../core/services/search/searchTypes';
 
 /** The default size of a reply, in tokens: a few dozen items, far below any client's limit. */
 export const DEFAULT_REPLY_TOKENS = 2000;

@@ -3,11 +3,11 @@
  * a whole conversation (its id as the ledger and `[from: …]` name it: a plan first, `--apply` to
  * do it). An id that names both is refused until `--item` or `--conversation` says which.
  */
-import { changeItem } from '../../core/knowledge/agentWrites';
-import { findItemsById } from '../../core/knowledge/itemLocator';
-import { isItemId } from '../../core/knowledge/itemId';
-import { applyForget, isEmptyForgetPlan, planForget, type ForgetPlan } from '../../core/forget/forgetConversation';
-import { applyPurgeHistory, planPurgeHistory } from '../../core/forget/purgeHistory';
+import { changeItem } from '../../core/store/items/agentWrites';
+import { findItemsById } from '../../core/store/items/itemLocator';
+import { isItemId } from '../../core/model/itemId';
+import { applyForget, isEmptyForgetPlan, planForget, type ForgetPlan } from '../../core/store/forget/forgetConversation';
+import { applyPurgeHistory, planPurgeHistory } from '../../core/store/forget/purgeHistory';
 import type { StorePaths } from '../../core/store/storePaths';
 import { reportHistory } from '../historyText';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CATEGORY_FILES } from '../knowledge/categories';
+import { CATEGORY_FILES } from '../model/categories';
 import type { StorePaths } from './storePaths';
 
 type ErrnoLike = { code?: unknown; path?: unknown; dest?: unknown; message?: unknown };

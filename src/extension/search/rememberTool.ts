@@ -5,7 +5,7 @@
  * with core's rememberItem (redaction, instruction flagging, the store lock, atomic replace).
  */
 import * as vscode from 'vscode';
-import type { RememberKind, RememberPlan } from '../../core/knowledge/rememberItem';
+import type { RememberKind, RememberPlan } from '../../core/store/items/rememberItem';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
 import { noStoreReply, plainReply } from './toolReply';

@@ -4,7 +4,7 @@
  * (the index never opens on the extension host), which leaves out items held for review.
  */
 import * as vscode from 'vscode';
-import type { SearchCategory } from '../../core/search/searchTypes';
+import type { SearchCategory } from '../../core/services/search/searchTypes';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
 import { knowledgeReply, noStoreReply, omittedFooter, plainReply } from './toolReply';

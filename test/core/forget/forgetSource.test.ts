@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyForget, planForget } from '../../../src/core/forget/forgetConversation';
+import { applyForget, planForget } from '../../../src/core/store/forget/forgetConversation';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
-import { removeSource } from '../../../src/core/forget/forgetSource';
+import { removeSource } from '../../../src/core/store/forget/forgetSource';
 import { forgottenLineTest, statementHash, withForgottenItems } from '../../../src/core/store/tombstones';
-import { itemId } from '../../../src/core/knowledge/itemId';
+import { itemId } from '../../../src/core/model/itemId';
 
 describe('forgetting a source in a file', () => {
   it('removes the items only it taught, continuation lines too, and keeps every other byte', () => {
