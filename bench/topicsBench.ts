@@ -16,8 +16,8 @@ import { compileContext, type CompileInput } from '../src/core/services/context/
 import { knowledgeHits } from '../src/core/services/hooks/hookContext';
 import { SearchIndex } from '../src/core/services/search/searchIndex';
 import { storePaths } from '../src/core/store/storePaths';
-import { loadTopics, topicsDir } from '../src/core/services/context/topics/loadTopics';
-import { matchTopics, prepareTopics } from '../src/core/services/context/topics/topicTiers';
+import { loadTopics, topicsDir } from '../src/core/services/topics/loadTopics';
+import { matchTopics, prepareTopics } from '../src/core/services/topics/topicTiers';
 import { generateLargeStore } from '../test/server/largeStore';
 import { SeededRandom, baselineOf, formatNumber, freshScratchDir, makeResult, repeat, scratchDir, type BenchContext, type BenchResult } from './benchSupport';
 

@@ -4,9 +4,8 @@
  */
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { CONVERSATION_CLASSES } from '../core/services/harvest/classify';
+import { CONVERSATION_CLASSES, type HarvestPlan } from '../core/store/harvestPlan';
 import type { HarvestReport } from '../core/services/harvest/runHarvest';
-import type { HarvestPlan } from '../core/services/harvest/plan';
 import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
 import { historyText } from './historyText';
 import { formatBytes, formatTokens, itemCountsText, printable } from '../core/model/format';

@@ -13,7 +13,7 @@ import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol
 import * as path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BUDGET_TOKENS } from '../core/services/context/constants';
-import { explainContext } from '../core/services/context/explainContext';
+import { explainContext } from '../core/services/topics/explainContext';
 import type { FileNotesInput } from '../core/services/promptCache/contextLayers';
 import { HOOK_CONTEXT_INTRO, knowledgeHitLines, knowledgeQuery } from '../core/services/hooks/hookContext';
 import { loadStoreConfig } from '../core/store/storeConfig';

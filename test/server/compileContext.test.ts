@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { OpenAIAdapter } from '../../src/core/services/providers/openaiAdapter';
-import { adapterAsker } from '../../src/core/services/context/topics/topicGate';
+import { adapterAsker } from '../../src/core/services/topics/topicGate';
 import { CompileContextRequest, GateAskRequest, WatchReplyRequest } from '../../src/shared/protocol';
 import { startStub } from '../helpers/stubServers';
 import type { LspTestClient } from './lspClient';

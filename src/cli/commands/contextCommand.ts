@@ -8,7 +8,7 @@ import { DEFAULT_BUDGET_TOKENS } from '../../core/services/context/constants';
 import { isNetworkVendor } from '../../core/services/providers/endpoints';
 import { createAdapter, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
 import { loadStoreConfig } from '../../core/store/storeConfig';
-import type { TopicGate } from '../../core/services/context/topics/topicGate';
+import type { TopicGate } from '../../core/services/topics/topicGate';
 import { COMMON_OPTIONS, EXIT_OK, UsageError, cwdOf, envOf, parsePositiveNumber, printable, parseCommand, resolveArg, type Output } from '../cliSupport';
 
 export const CONTEXT_HELP = `lore context [--root DIR] [--files F...] [--message TEXT] [--budget TOKENS] [--topic NAME...]
@@ -51,7 +51,7 @@ function configuredGate(values: { provider?: string; model?: string; 'base-url'?
   if (!name || name === 'rules') return { why: name === 'rules' ? 'the rules provider is not a model' : 'no model is configured (--provider or LORE_PROVIDER)' };
   if (!isNetworkVendor(name)) throw new UsageError(`unknown provider "${name}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   const adapter = createAdapter(name, { model: values.model, baseUrl: values['base-url'], env: envOf(io) });
-  const { adapterGate } = require('../../core/services/context/topics/topicGate') as typeof import('../../core/services/context/topics/topicGate');
+  const { adapterGate } = require('../../core/services/topics/topicGate') as typeof import('../../core/services/topics/topicGate');
   return { gate: adapterGate(adapter, values.model) };
 }
 
@@ -66,7 +66,7 @@ export async function contextCommand(argv: string[], io: Output): Promise<number
   const budgetTokens = values.budget !== undefined ? Math.round(parsePositiveNumber(values.budget, '--budget')) : (config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS);
   if (budgetTokens < 256) throw new UsageError(`--budget expects at least 256 tokens, not ${budgetTokens}`);
   const { gate, why } = configuredGate(values, io);
-  const { explainContext, explanationJson } = require('../../core/services/context/explainContext') as typeof import('../../core/services/context/explainContext');
+  const { explainContext, explanationJson } = require('../../core/services/topics/explainContext') as typeof import('../../core/services/topics/explainContext');
   const message = values.message ?? '';
   // The search engine is loaded here, not with every command.
   const { knowledgeHits } = require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext');

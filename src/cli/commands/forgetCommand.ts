@@ -7,6 +7,7 @@ import { changeItem } from '../../core/store/items/agentWrites';
 import { findItemsById } from '../../core/store/items/itemLocator';
 import { isItemId } from '../../core/model/itemId';
 import { applyForget, isEmptyForgetPlan, planForget, type ForgetPlan } from '../../core/store/forget/forgetConversation';
+import { purgeStoreIndex } from '../../core/services/search/forgetIndex';
 import { applyPurgeHistory, planPurgeHistory } from '../../core/store/forget/purgeHistory';
 import type { StorePaths } from '../../core/store/storePaths';
 import { reportHistory } from '../historyText';
@@ -61,7 +62,7 @@ export async function forgetCommand(argv: string[], io: Output): Promise<number>
     else printPlan(plan, io);
     return EXIT_OK;
   }
-  const result = await applyForget(paths, id);
+  const result = await applyForget(paths, id, { reindex: () => purgeStoreIndex(paths) });
   if (values.json) {
     io.out(JSON.stringify({ mode: 'apply', ...result.plan, written: result.written, removedFiles: result.removedFiles, instructionFiles: result.instructionFiles, problems: result.problems }, null, 2));
   } else {

@@ -146,8 +146,8 @@ function watchOutput(paths: StorePaths, input: HookInput, io: Output): void {
   try {
     if (!isFolder(path.join(paths.root, 'topics'))) return;
     // Loaded only for a store with topics: the topic parser brings zod, which most hooks never need.
-    const { lastAssistantReply } = require('../../core/services/context/topics/lastReply') as typeof import('../../core/services/context/topics/lastReply');
-    const { watchReply } = require('../../core/services/context/topics/outputWatch') as typeof import('../../core/services/context/topics/outputWatch');
+    const { lastAssistantReply } = require('../../core/services/topics/lastReply') as typeof import('../../core/services/topics/lastReply');
+    const { watchReply } = require('../../core/services/topics/outputWatch') as typeof import('../../core/services/topics/outputWatch');
     const reply = lastAssistantReply(readTranscriptTail(paths, currentHost(envOf(io)), input.transcriptPath, REPLY_TAIL_BYTES));
     const pending = watchReply(paths, input.sessionId, reply);
     if (pending.length) logHook(paths, `Stop ${input.sessionId}: output watchers activated ${pending.map((p) => p.topic).join(', ')} for the next prompt`);

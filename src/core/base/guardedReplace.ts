@@ -30,9 +30,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crashPoint, traceReplace } from './crashPoints';
 import { appendInPlace, extendsBytes } from './appendInPlace';
-import { fsyncDirectory, fsyncFile, writeTempBeside } from './atomicWrite';
+import { fsyncDirectory, fsyncFile, StoreEntryError, writeTempBeside } from './atomicWrite';
 import { sameVersion, sleepSync } from './fileVersion';
-import { StoreEntryError } from '../store/storeErrors';
 import { listNames } from './walkTree';
 
 /** An edit of a file's bytes: `current` is undefined when the file does not exist; undefined = no change. */

@@ -93,3 +93,19 @@ export interface Importer {
   /** Parses the whole text. Must not throw on unknown or malformed records: skip them. */
   parse(text: string, sourcePath: string): Conversation;
 }
+
+/** File name endings that can hold a conversation. */
+const CONVERSATION_EXTENSIONS = ['.md', '.markdown', '.txt', '.jsonl', '.json'];
+
+/**
+ * Whether a file name can be a conversation: a conversation extension, and not an editor's lock
+ * or backup (`.~lock.x.md#`, Emacs' `.#x.md`). Hidden names are otherwise welcome: Aider keeps
+ * its history in `.aider.chat.history.md`. (Lore's own temp and aside files end in `.tmp` and
+ * `.lore-prev-<stamp>`, never in a conversation extension.) The harvest and the search index
+ * both ask this, so what is harvested is what is searchable.
+ */
+export function isConversationFileName(name: string): boolean {
+  if (name.startsWith('.~') || name.startsWith('.#')) return false;
+  const lower = name.toLowerCase();
+  return CONVERSATION_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}

@@ -8,7 +8,7 @@
  * the statement gives the line a new id, as it is a new statement; replies name the new id.
  */
 import { createHash } from 'node:crypto';
-import { recordLine } from '../store/heldItems';
+import { recordLine } from './itemLines';
 import { lineIdentity } from './itemLines';
 
 /** Crockford's base32 alphabet: no I, L, O or U, so an id read aloud or retyped survives. */

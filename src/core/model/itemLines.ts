@@ -58,3 +58,9 @@ export function lineIdentities(line: string): string[] {
   const text = identity.slice(identity.indexOf('\u0000') + 1);
   return [identity, ...provenance.sources.slice(1).map((p) => `${p.source}\u0000${text}`)];
 }
+
+/** An indexed item as the line it came from (provenance put back), as the rules and review.md see it. */
+export function recordLine(record: { text: string; source?: string; date?: string }): string {
+  const { text, source, date } = record;
+  return source && date ? `- ${text} [from: ${source}, ${date}]` : text;
+}

@@ -31,6 +31,7 @@
  */
 import { parseLines, serializeLines } from './categoryFile';
 import { lineIdentity } from './itemLines';
+import type { InstructionFlagKind } from './safety/instructionFlags';
 
 /** The queue's file name in the store. */
 export const REVIEW_FILE = 'review.md';
@@ -239,4 +240,14 @@ export function addAccepted(text: string | undefined, lines: readonly string[]):
   doc.lines = insertInSection(base, ACCEPTED_HEADING, fresh, false);
   doc.finalNewline = true;
   return serializeLines(doc);
+}
+
+/** An item a harvest or an MCP write held for review. */
+export interface HeldItem {
+  target: ReviewTarget;
+  /** The line as it would have been written. */
+  line: string;
+  kinds: InstructionFlagKind[];
+  /** Set for an agent's write (see reviewFile.ts). */
+  pending?: PendingChange;
 }

@@ -10,7 +10,7 @@ import { flagInstruction } from '../model/safety/instructionFlags';
 import { stripInvisible } from '../model/safety/invisibleChars';
 import { readTextIfExists } from '../base/atomicWrite';
 import type { StorePaths } from './storePaths';
-import { lineIdentity } from '../model/itemLines';
+import { lineIdentity, recordLine } from '../model/itemLines';
 import { parseReview, REVIEW_FILE } from '../model/reviewFile';
 import { isCurrent } from '../model/supersession';
 
@@ -59,12 +59,6 @@ export function keepsRecord(keep: AgentItemFilter, record: { category: string; t
   if (record.category === 'transcripts') return true;
   if (record.flagged === false) return options.superseded === true || isCurrent(record.text);
   return keep(recordLine(record));
-}
-
-/** An indexed item as the line it came from (provenance put back), as the rules and review.md see it. */
-export function recordLine(record: { text: string; source?: string; date?: string }): string {
-  const { text, source, date } = record;
-  return source && date ? `- ${text} [from: ${source}, ${date}]` : text;
 }
 
 /**

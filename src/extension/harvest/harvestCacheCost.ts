@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { prefixChanges, recacheEstimate, recacheText, clockTime, type RecacheEstimate } from '../../core/services/promptCache/prefixCost';
-import type { HarvestPlan } from '../../core/services/harvest/plan';
+import type { HarvestPlan } from '../../core/store/harvestPlan';
 import type { AgentCaches } from '../cache/agentCaches';
 import { Disposable, toDisposable } from '../lifecycle';
 import { logger } from '../log';

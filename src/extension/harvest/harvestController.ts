@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { agentSources } from '../../core/services/harvest/agentSources';
 import type { HarvestReport } from '../../core/services/harvest/runHarvest';
-import { queuedTranscripts } from '../../core/services/hooks/hookCapture';
+import { queuedTranscripts } from '../../core/store/captureQueue';
 import { withoutItems } from '../../core/services/harvest/planSelection';
 import type { UndoOutcome } from '../../core/store/changes/undoLastHarvest';
 import type { Provider } from '../../core/services/providers/provider';

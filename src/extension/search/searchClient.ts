@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { RecallResult } from '../../core/services/search/recall';
 import type { SearchResponse } from '../../core/services/search/searchTypes';
-import type { GateAsker } from '../../core/services/context/topics/topicGate';
+import type { GateAsker } from '../../core/services/topics/topicGate';
 import { CompileContextRequest, GateAskRequest, PlanRememberRequest, RecallRequest, RememberRequest, SearchBackendNotification, SearchRequest, WatchReplyRequest } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';

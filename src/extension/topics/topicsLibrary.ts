@@ -4,12 +4,12 @@
  * module to that file) so that the extension's activation bundle does not grow with them; it is
  * loaded when a topic command first runs.
  */
-export { explainContext, explanationMarkdown } from '../../core/services/context/explainContext';
+export { explainContext, explanationMarkdown } from '../../core/services/topics/explainContext';
 export { DEFAULT_BUDGET_TOKENS } from '../../core/services/context/constants';
-export { createTopicFile } from '../../core/services/context/topics/newTopic';
-export { TOPIC_FILE_NAME } from '../../core/services/context/topics/topicBuild';
-export { loadTopics } from '../../core/services/context/topics/loadTopics';
-export { readGateLog } from '../../core/services/context/topics/gateLog';
-export { summarizeGateLog } from '../../core/services/context/topics/gateStats';
-export { adapterAsker, GATE_TIMEOUT_MS, textGate } from '../../core/services/context/topics/topicGate';
+export { createTopicFile } from '../../core/services/topics/newTopic';
+export { TOPIC_FILE_NAME } from '../../core/services/topics/topicBuild';
+export { loadTopics } from '../../core/services/topics/loadTopics';
+export { readGateLog } from '../../core/services/topics/gateLog';
+export { summarizeGateLog } from '../../core/services/topics/gateStats';
+export { adapterAsker, GATE_TIMEOUT_MS, textGate } from '../../core/services/topics/topicGate';
 export { storePrivateMarkers } from '../../core/store/storeConfig';

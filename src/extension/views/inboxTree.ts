@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readQueuedSessions } from '../../core/services/hooks/hookCapture';
+import { readQueuedSessions } from '../../core/store/captureQueue';
 import { scanSources } from '../../core/services/discovery/scanSources';
 import { formatBytes } from '../../core/model/format';
 import type { StoreService } from '../storeService';

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { buildContext, canonicalJson, normalizeBlock, stablePrefix, volatileSuffix } from '../../../src/core/services/context/buildContext';
+import { buildContext, normalizeBlock, stablePrefix, volatileSuffix } from '../../../src/core/services/context/buildContext';
+import { canonicalJson } from '../../../src/core/base/canonicalJson';
 import { CONTEXT_LAYERS } from '../../../src/core/services/promptCache/contextLayers';
 import { KNOWLEDGE_FRAMING } from '../../../src/core/model/safety/dataFraming';
 import { fullInput, TOPIC_INPUT } from './contextFixtures';

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { appendItems } from '../../../src/core/model/categoryFile';
 import { FileBusyError, recoverStaleAsides, replaceGuarded } from '../../../src/core/base/guardedReplace';
 import { replaceTextGuarded } from '../../../src/core/base/storeText';
-import { StoreEntryError } from '../../../src/core/store/storeErrors';
+import { StoreEntryError } from '../../../src/core/base/atomicWrite';
 import { decodeLossless, encodeLossless } from '../../../src/core/base/losslessText';
 import { makeTempDir } from '../../helpers/paths';
 

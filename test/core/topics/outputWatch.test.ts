@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { lastAssistantReply } from '../../../src/core/services/context/topics/lastReply';
-import { watchReply } from '../../../src/core/services/context/topics/outputWatch';
-import { peekPendingTopics, takePendingTopics } from '../../../src/core/services/context/topics/pendingTopics';
-import { readGateLog } from '../../../src/core/services/context/topics/gateLog';
+import { lastAssistantReply } from '../../../src/core/services/topics/lastReply';
+import { watchReply } from '../../../src/core/services/topics/outputWatch';
+import { peekPendingTopics, takePendingTopics } from '../../../src/core/services/topics/pendingTopics';
+import { readGateLog } from '../../../src/core/services/topics/gateLog';
 import { storeWithTopics } from '../../helpers/topicStores';
 
 describe('output watchers', () => {

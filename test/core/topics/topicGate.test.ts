@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { activateTopics, activateTopicsWithoutGate } from '../../../src/core/services/context/topics/activateTopics';
-import { gateLogFile, readGateLog } from '../../../src/core/services/context/topics/gateLog';
-import { loadTopics } from '../../../src/core/services/context/topics/loadTopics';
-import { adapterGate, GateCache, messageHash } from '../../../src/core/services/context/topics/topicGate';
-import { prepareTopics } from '../../../src/core/services/context/topics/topicTiers';
+import { activateTopics, activateTopicsWithoutGate } from '../../../src/core/services/topics/activateTopics';
+import { gateLogFile, readGateLog } from '../../../src/core/services/topics/gateLog';
+import { loadTopics } from '../../../src/core/services/topics/loadTopics';
+import { adapterGate, GateCache, messageHash } from '../../../src/core/services/topics/topicGate';
+import { prepareTopics } from '../../../src/core/services/topics/topicTiers';
 import { OpenAIAdapter } from '../../../src/core/services/providers/openaiAdapter';
 import { startStub, type StubServer } from '../../helpers/stubServers';
 import { storeWithTopics } from '../../helpers/topicStores';

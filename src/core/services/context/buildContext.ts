@@ -18,6 +18,7 @@ import {
   type ToolDescription,
   type TopicInput,
 } from '../promptCache/contextLayers';
+import { canonicalJson, compareCodeUnits } from '../../base/canonicalJson';
 
 /**
  * Role instructions for an agent that receives Lore's blocks. Callers may pass their own; this
@@ -30,11 +31,6 @@ export const DEFAULT_ROLE_INSTRUCTIONS = [
   'and say so when the code contradicts it. The {file-notes} block holds notes about specific files in scope.',
   'Blocks after them describe this discussion and this turn; the {message} block is what the user asks now.',
 ].join('\n');
-
-/** Orders strings by UTF-16 code units: independent of locale and ICU data, unlike localeCompare. */
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /**
  * Normalizes a block of text: BOM dropped, line endings to LF, trailing whitespace removed from
@@ -75,29 +71,6 @@ function isNormalized(text: string): boolean {
     if (isBlank(text.charCodeAt(i - 1))) return false;
   }
   return true;
-}
-
-/**
- * JSON with object keys sorted, so a schema built from a Map or a spread renders the same bytes.
- * Written out by hand rather than with a JSON.stringify replacer, which copies every object.
- */
-export function canonicalJson(value: unknown): string {
-  return canonical(value) ?? 'null';
-}
-
-function canonical(value: unknown): string | undefined {
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return canonical((value as { toJSON(): unknown }).toJSON());
-  }
-  if (Array.isArray(value)) return `[${value.map((item) => canonical(item) ?? 'null').join(',')}]`;
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  const record = value as Record<string, unknown>;
-  const members: string[] = [];
-  for (const key of Object.keys(record).sort(compareCodeUnits)) {
-    const rendered = canonical(record[key]);
-    if (rendered !== undefined) members.push(`${JSON.stringify(key)}:${rendered}`);
-  }
-  return `{${members.join(',')}}`;
 }
 
 /** `{tag}\nbody\n{/tag}\n`, or undefined for an empty body (no empty blocks). */

@@ -16,7 +16,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { canonicalJson } from '../context/buildContext';
+import { canonicalJson } from '../../base/canonicalJson';
 import { loadSqlite } from '../../base/sqliteDriver';
 import { isObject, type JsonObject } from './importSupport';
 

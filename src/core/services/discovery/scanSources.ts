@@ -9,9 +9,7 @@ import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '.
 import { isInside, type StorePaths } from '../../store/storePaths';
 import { assembledSourceAt, isStoreFileName, storeFileSessions, storeFolderSessions, type AssembledEntry, type AssembledSource } from '../conversations/assembledSources';
 import { walkTree } from '../../base/walkTree';
-
-/** File name endings that can hold a conversation. */
-const CONVERSATION_EXTENSIONS = ['.md', '.markdown', '.txt', '.jsonl', '.json'];
+import { isConversationFileName } from '../../model/conversation';
 
 export interface SourceFile {
   path: string;
@@ -24,19 +22,6 @@ export interface SourceFile {
 export interface ScanResult {
   files: SourceFile[];
   problems: Array<{ path: string; message: string }>;
-}
-
-/**
- * Whether a file name can be a conversation: a conversation extension, and not an editor's lock
- * or backup (`.~lock.x.md#`, Emacs' `.#x.md`). Hidden names are otherwise welcome: Aider keeps
- * its history in `.aider.chat.history.md`. (Lore's own temp and aside files end in `.tmp` and
- * `.lore-prev-<stamp>`, never in a conversation extension.) The harvest and the search index
- * both ask this, so what is harvested is what is searchable.
- */
-export function isConversationFileName(name: string): boolean {
-  if (name.startsWith('.~') || name.startsWith('.#')) return false;
-  const lower = name.toLowerCase();
-  return CONVERSATION_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
 /** Lists conversation files under the given sources, sorted, without duplicates. */

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../../model/claudeCodeLayout';
 import { OPENCODE_STORAGE_NAME, isOpenCodeDatabase, isOpenCodeStorageFolder, listDatabaseSessions, listStorageSessions } from '../conversations/opencodeStore';
-import { isConversationFileName } from './scanSources';
+import { isConversationFileName } from '../../model/conversation';
 import { listNames, walkTree } from '../../base/walkTree';
 import { firstJsonLine, jsonStringField, readHead, readJsonFile, SMALL_HEAD_BYTES } from './fileHead';
 import { fileUriToPath, hostPath, samePath, type Host } from './host';

@@ -6,7 +6,7 @@
  * re-applied on top (applyPlan).
  */
 import * as path from 'node:path';
-import { settleQueue } from '../hooks/hookCapture';
+import { settleQueue } from '../../store/captureQueue';
 import { readLedger } from '../../store/ledger';
 import { checkStoreEntries } from '../../store/storeErrors';
 import { isInside, type StorePaths } from '../../store/storePaths';
@@ -15,7 +15,7 @@ import { harvestChanges } from '../../store/changes/harvestChanges';
 import { recordStoreChange } from '../../store/history/storeHistory';
 import { applyPlan, lockStoreForApply } from '../../store/changes/applyPlan';
 import { KnownFiles } from './knownFiles';
-import type { HarvestPlan } from './plan';
+import type { HarvestPlan } from '../../store/harvestPlan';
 import { staleReasons } from './previewStaleness';
 import { DEFAULT_LIVE_WINDOW_MS, type HarvestReport } from './runHarvest';
 

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { MAX_HARVEST_SOURCE_BYTES, MAX_RAW_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../../model/constants';
-import { permitsReclaim, type Ledger, type LedgerEntry } from '../../store/ledger';
+import { permitsReclaim, type Ledger } from '../../store/ledger';
 import { forgottenConversationLookup } from '../../store/tombstones';
 import type { SourceFile } from '../discovery/scanSources';
 import { formatBytes } from '../../model/format';
@@ -18,56 +18,8 @@ import type { PrivateMarkers } from '../../model/safety/privateSpans';
 import { readAssembledSource } from '../conversations/assembledSources';
 import type { KnownFiles } from './knownFiles';
 import { liveReason } from './liveWindow';
-import { importMeasured, type RenderedSize } from './renderedSize';
-
-export type ConversationClass =
-  /**
-   * New content, or content an earlier run could not read (ledger `unrecognized`): will be read
-   * and, when an importer reads turns from it, distilled.
-   */
-  | 'harvest'
-  /** A previous harvest failed: will be distilled again. */
-  | 'retry'
-  /** The ledger already holds this content (harvested or reclaimed unharvested). */
-  | 'harvested'
-  /** The same content as another file of this run. */
-  | 'duplicate'
-  /** Rendered transcript over 1 MB (or raw file over 64 MB): kept and never sent to a model. */
-  | 'too-large'
-  /** Binary or not UTF-8: skipped and kept. */
-  | 'binary'
-  /** Empty or whitespace only: skipped. */
-  | 'empty'
-  /** Outside the inbox and modified moments ago: probably still being written by its agent. */
-  | 'live'
-  /** Over the --max-harvest-bytes budget: left for the next run. */
-  | 'deferred'
-  /** Could not be read (permissions, vanished). */
-  | 'unreadable'
-  /** A person forgot this conversation for good (`lore forget`; ledger tombstones): never harvested again. */
-  | 'forgotten';
-
-export const CONVERSATION_CLASSES: readonly ConversationClass[] = [
-  'harvest', 'retry', 'harvested', 'duplicate', 'too-large', 'binary', 'empty', 'live', 'deferred', 'unreadable', 'forgotten',
-];
-
-export interface ClassifiedConversation extends Partial<RenderedSize> {
-  path: string;
-  inInbox: boolean;
-  /** A session assembled from a tool's store (assembledSources.ts): its sha256 is not the file's at `path`. */
-  assembled?: true;
-  sha256: string;
-  /** Raw size on disk. */
-  bytes: number;
-  mtimeMs: number;
-  class: ConversationClass;
-  /** The ledger entry for this content, if any. */
-  ledger?: LedgerEntry;
-  /** For duplicates: the path of the first file with the same content. */
-  sameAs?: string;
-  /** Why, for unreadable/binary/too-large. */
-  reason?: string;
-}
+import { importMeasured } from './renderedSize';
+import { CONVERSATION_CLASSES, type RenderedSize, type ConversationClass, type ClassifiedConversation } from '../../store/harvestPlan';
 
 export interface ClassifyOptions {
   /** Harvest at most this many bytes this run; the rest is deferred. */

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import { permitsReclaim, type Ledger } from '../../store/ledger';
 import type { StorePaths } from '../../store/storePaths';
-import type { ClassifiedConversation } from './classify';
+import type { ClassifiedConversation } from '../../store/harvestPlan';
 
 /** What a file's stat must still say for its remembered sha256 to stand. */
 interface FileStamp {

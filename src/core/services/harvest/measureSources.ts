@@ -7,7 +7,8 @@
  */
 import * as fs from 'node:fs';
 import { assembledSourceAt } from '../conversations/assembledSources';
-import { classifyConversations, dryRunTotals, type ConversationClass } from './classify';
+import { classifyConversations, dryRunTotals } from './classify';
+import { type ConversationClass } from '../../store/harvestPlan';
 import { KnownFiles } from './knownFiles';
 import { readLedger, type Ledger } from '../../store/ledger';
 import type { StorePaths } from '../../store/storePaths';

@@ -6,11 +6,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIGEST_MAX_BYTES } from '../../model/constants';
-import { CATEGORY_FILES, countItems, type CategoryFileKey, type HarvestItems, type ItemCounts, type ItemRelations } from '../../model/categories';
+import { CATEGORY_FILES, countItems, type CategoryFileKey, type ItemCounts, type ItemRelations } from '../../model/categories';
 import { freshItemLines } from '../../model/categoryFile';
 import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../../model/itemLines';
-import type { Provenance } from '../../model/provenance';
-import { holdFlaggedInPlan, type HeldItem } from '../../store/items/reviewQueue';
+import { holdFlaggedInPlan } from '../../store/items/reviewQueue';
 import { redactName } from '../../model/safety/redact';
 import { readTextIfExists } from '../../base/atomicWrite';
 import { readTextLossless } from '../../base/storeText';
@@ -24,72 +23,9 @@ import { forgottenLineTest } from '../../store/tombstones';
 import { resolveInStore, storeRelative, type StorePaths } from '../../store/storePaths';
 import type { ReclaimMode } from '../../store/storeConfig';
 import { boundedFileName, MAX_NAME_BYTES } from '../../base/fileNames';
-import type { ClassifiedConversation } from './classify';
+import type { ConversationOutcome, DistilledInput, PlanChange, HarvestPlan } from '../../store/harvestPlan';
 import { applyPlanEdit, type PlanEdit } from '../../model/planEdits';
-import { PlanRelations, type PlannedRelations } from './planRelations';
-import type { PlannedTranscript } from './transcriptPlan';
-
-/** What the harvest decided for one conversation. */
-export interface ConversationOutcome extends ClassifiedConversation {
-  /** Conversation id used in provenance (known once parsed). */
-  id?: string;
-  /** The ledger status this run records, or undefined when the ledger is not touched. */
-  status?: LedgerEntry['status'];
-  items?: ItemCounts;
-  error?: string;
-  /** Model calls made for it in this run (0 when served from the reply cache). */
-  calls?: number;
-  summarized?: boolean;
-  /** What happens to the file after the ledger is written. */
-  reclaim?: 'delete' | 'archive';
-  /** For `archive`: where the file goes (inside the store's archive/). */
-  archiveTo?: string;
-}
-
-/** One harvested conversation's items and provenance. */
-export interface DistilledInput {
-  outcome: ConversationOutcome;
-  items: HarvestItems;
-  provenance: Provenance;
-  cwd?: string;
-}
-
-export interface PlanChange {
-  /** Store-relative path, e.g. `facts.md`, `files/2049-1234.md`, `digest.md`. */
-  file: string;
-  before?: string;
-  /** Undefined when the file is removed (an emptied digest). */
-  after?: string;
-  /** Number of lines added (for reports). */
-  added: number;
-  /** The edit that turns `before` into `after`, re-applied by apply when the file changed since. */
-  edit?: PlanEdit;
-}
-
-export interface HarvestPlan {
-  changes: PlanChange[];
-  ledger: Ledger;
-  outcomes: ConversationOutcome[];
-  /** Item totals over the harvested conversations. */
-  items: ItemCounts;
-  /** Notes whose file did not resolve and went to facts.md. */
-  orphanNotes: number;
-  /** Whether apply keeps digest.md (regenerating it when a file changed since the plan). */
-  digestEnabled: boolean;
-  /** Items that read as instructions to an agent: queued in review.md instead of their file. */
-  held: HeldItem[];
-  /**
-   * sha256 of ledger.json as the plan read it ('' when absent): `ledger` is that file plus this
-   * run, so writing it over a ledger changed since would lose the other run's entries.
-   */
-  ledgerSha256: string;
-  /** Transcripts to keep in transcripts/ before the ledger is written (transcriptPlan.ts). */
-  transcripts?: PlannedTranscript[];
-  /** What the model's `same_as` and `supersedes` do to existing items (planRelations.ts). */
-  relations?: PlannedRelations;
-  /** Lines the model gave that a person forgot for good (ledger tombstones): left out. */
-  forgotten?: string[];
-}
+import { PlanRelations } from './planRelations';
 
 export interface PlanOptions {
   reclaim: ReclaimMode;

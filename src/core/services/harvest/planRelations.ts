@@ -17,14 +17,7 @@ import type { ItemOp } from '../../model/itemOps';
 import { toIsoDate, type Provenance } from '../../model/provenance';
 import type { ItemRelations } from '../../model/categories';
 import type { StorePaths } from '../../store/storePaths';
-
-/** The relations a plan carries out, for reports and previews. */
-export interface PlannedRelations {
-  /** Items written as one more source of an existing line (`id`, in `file`). */
-  merged: Array<{ id: string; file: string; line: string; source: string }>;
-  /** Existing items (`id`, in `file`) marked superseded by the new item `by`. */
-  superseded: Array<{ id: string; file: string; by: string; line: string }>;
-}
+import type { PlannedRelations } from '../../store/harvestPlan';
 
 /** Collects a plan's relations while its lines are built. */
 export class PlanRelations {

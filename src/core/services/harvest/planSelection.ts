@@ -13,7 +13,7 @@ import { agentItemFilter } from '../../store/heldItems';
 import { readTextIfExists } from '../../base/atomicWrite';
 import { digestFileText, digestSectionsFromTexts, readCategoryTexts } from '../../store/digest';
 import { storeRelative, type StorePaths } from '../../store/storePaths';
-import type { HarvestPlan, PlanChange } from './plan';
+import type { HarvestPlan, PlanChange } from '../../store/harvestPlan';
 import { applyPlanEdit, type PlanEdit } from '../../model/planEdits';
 
 /** One choice in a plan. `id` is stable for one plan object (an index path), not across plans. */

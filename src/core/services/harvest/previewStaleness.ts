@@ -12,7 +12,7 @@ import { resolveInStore, type StorePaths } from '../../store/storePaths';
 import { readTextLossless } from '../../base/storeText';
 import { classifyConversations } from './classify';
 import type { KnownFiles } from './knownFiles';
-import type { HarvestPlan } from './plan';
+import type { HarvestPlan } from '../../store/harvestPlan';
 import { scanSources } from '../discovery/scanSources';
 import { sha256Hash } from '../../base/sha256';
 

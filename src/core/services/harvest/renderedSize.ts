@@ -3,21 +3,10 @@
  * transcript, measured. The harvest budgets (summarize first, too large to send) apply to this,
  * not to the raw file, whose tool output and snapshots never reach a model.
  */
-import type { Conversation, ConversationFormat } from '../../model/conversation';
+import type { Conversation } from '../../model/conversation';
 import { importConversation, type ImportOptions } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
-
-export interface RenderedSize {
-  /** The detected format (the importer that read it, or the likeliest one when none did). */
-  format: ConversationFormat;
-  turns: number;
-  /** UTF-8 bytes of the rendered transcript; 0 when the file has no turns (nothing would be sent). */
-  renderedBytes: number;
-  /** The conversation's start (its first turn's time) when the format records one. */
-  started?: string;
-  /** Why no importer read it, when none did. */
-  unrecognized?: string;
-}
+import type { RenderedSize } from '../../store/harvestPlan';
 
 /** The conversation in `text` and the size of its rendering. */
 export function importMeasured(filePath: string, text: string, options: ImportOptions = {}): { conversation: Conversation; size: RenderedSize } {

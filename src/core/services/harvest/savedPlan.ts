@@ -11,8 +11,8 @@ import { validateLedger } from '../../store/ledgerSchema';
 import { ITEM_CATEGORIES } from '../../model/categories';
 import { INSTRUCTION_FLAG_KINDS } from '../../model/safety/instructionFlags';
 import { describeSchemaIssue } from '../../base/schemaIssue';
-import { CONVERSATION_CLASSES, dryRunTotals } from './classify';
-import type { HarvestPlan } from './plan';
+import { dryRunTotals } from './classify';
+import { CONVERSATION_CLASSES, type HarvestPlan } from '../../store/harvestPlan';
 import type { HarvestReport } from './runHarvest';
 
 const FORMAT = 'lore-harvest-plan';

@@ -14,16 +14,7 @@ import { redactSecrets } from '../../model/safety/redact';
 import { alternateTranscriptPath, storedTranscriptSha, transcriptRelativePath, type TranscriptNaming } from '../../store/transcriptFiles';
 import { resolveInStore, type StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
-import type { ConversationOutcome, HarvestPlan } from './plan';
-
-/** A transcript an apply writes (once) before the ledger. */
-export interface PlannedTranscript {
-  /** Store-relative path, `transcripts/YYYY/MM/DD/HHMM-<id>-<slug>.md`. */
-  file: string;
-  /** sha256 of the raw conversation file: the ledger key and the frontmatter's `raw_sha256`. */
-  sha256: string;
-  text: string;
-}
+import type { ConversationOutcome, HarvestPlan, PlannedTranscript } from '../../store/harvestPlan';
 
 /** A conversation rendered for the store, before it has a free file name. */
 export interface RenderedTranscript {

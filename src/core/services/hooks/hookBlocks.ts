@@ -18,7 +18,7 @@ import { parseNoteFile } from '../../model/noteFile';
 import type { NoteIndex } from '../../store/noteIndex';
 import { openNoteIndex } from '../../store/noteIndexCache';
 import type { StorePaths } from '../../store/storePaths';
-import type { SubscriptionMaker } from '../context/topics/subscriptions';
+import type { SubscriptionMaker } from '../topics/subscriptions';
 import type { HookBlockCache } from './hookBlockCache';
 
 /** The digest's share: its own cap is 4 KB, so only a hand-grown digest.md is cut here. */

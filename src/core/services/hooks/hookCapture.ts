@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { MAX_RAW_SOURCE_BYTES } from '../../model/constants';
 import { vscodeUserDataDirs, claudeHome } from '../discovery/toolLocations';
 import { comparablePath, type Host } from '../discovery/host';
-import { isConversationFileName } from '../discovery/scanSources';
+import { isConversationFileName } from '../../model/conversation';
 import { isUtf8 } from 'node:buffer';
 import { hasPrivateMarker, stripPrivateRaw } from '../../model/safety/privateSpans';
 import { redactName } from '../../model/safety/redact';
@@ -26,7 +26,8 @@ import { sha256Hash } from '../../base/sha256';
 import { CAPTURE_EVENTS } from './hookEvents';
 import { foreignTranscriptReason } from './hookScope';
 import type { HookInput } from './hookInput';
-import type { QueuedSession } from './hookSchemas';
+import { queueDir } from '../../store/captureQueue';
+import type { QueuedSession } from '../../model/queuedSession';
 
 /** The tools whose hooks Lore understands (one input format, see hookInput.ts). */
 export type HookTool = 'claude' | 'vscode';
@@ -43,11 +44,6 @@ export interface CaptureResult {
 
 /** Why a hook's transcript was refused (logged; the hook still succeeds). */
 export class HookRefusal extends Error {}
-
-/** Queued entries: one small file per session, replaced atomically, so hooks never race on one file. */
-export function queueDir(paths: StorePaths): string {
-  return path.join(paths.root, 'queue');
-}
 
 /** What an event means for a tool's transcript. Other events are ignored. */
 export function hookAction(tool: HookTool, event: string): HookAction | undefined {
@@ -225,79 +221,4 @@ function removeSuperseded(inbox: string, earlier: string[], data: Buffer): strin
     }
   }
   return superseded;
-}
-
-/** The sessions queued in a store, with their entry files; entries that are not valid are skipped. */
-export function readQueuedSessions(paths: StorePaths): Array<QueuedSession & { file: string }> {
-  let names: string[];
-  try {
-    names = fs.readdirSync(queueDir(paths)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
-  } catch {
-    return [];
-  }
-  const { parseQueuedSession } = require('./hookSchemas') as typeof import('./hookSchemas');
-  const entries: Array<QueuedSession & { file: string }> = [];
-  for (const name of names) {
-    const file = path.join(queueDir(paths), name);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    const entry = parseQueuedSession(text);
-    if (entry) entries.push({ ...entry, file });
-  }
-  return entries;
-}
-
-/**
- * The transcripts queued sessions name that still exist: extra sources of a harvest of the
- * store's inbox. They lie outside the inbox, so a harvest reads them and never reclaims them.
- */
-export function queuedTranscripts(paths: StorePaths): string[] {
-  return readQueuedSessions(paths)
-    .map((entry) => entry.transcript)
-    .filter((file) => {
-      try {
-        return fs.statSync(file).isFile();
-      } catch {
-        return false;
-      }
-    });
-}
-
-/** What settleQueue needs to know of a conversation an apply handled. */
-interface SettledConversation {
-  path: string;
-  inInbox: boolean;
-  class: string;
-  status?: string;
-  bytes: number;
-  mtimeMs: number;
-}
-
-/**
- * After an apply: a queued session whose transcript the ledger now proves harvested, and which
- * has not changed since the harvest read it, leaves the queue (its Stop hook queues it again when
- * the session goes on). A session that grew meanwhile stays queued. Never throws: the harvest
- * succeeded, and a queued entry left behind only costs the next harvest a hash.
- */
-export function settleQueue(paths: StorePaths, conversations: readonly SettledConversation[]): void {
-  const proven = new Map(
-    conversations
-      .filter((c) => !c.inInbox && (c.status === 'harvested' || c.class === 'harvested' || c.class === 'duplicate'))
-      .map((c) => [c.path, c]),
-  );
-  if (!proven.size) return;
-  for (const entry of readQueuedSessions(paths)) {
-    const read = proven.get(entry.transcript);
-    if (!read) continue;
-    try {
-      const now = fs.statSync(entry.transcript);
-      if (now.size === read.bytes && now.mtimeMs === read.mtimeMs) fs.rmSync(entry.file, { force: true });
-    } catch {
-      // The transcript is gone or the entry could not be removed: either way nothing is lost.
-    }
-  }
 }

@@ -24,7 +24,7 @@ import { redactSecrets } from '../../model/safety/redact';
 import { searchIndexAsIs, type IndexedHit } from '../search/indexAsIs';
 import type { SearchCategory } from '../search/searchTypes';
 import { workspaceRelative, type StorePaths } from '../../store/storePaths';
-import type { TopicContext } from '../context/topics/topicContext';
+import type { TopicContext } from '../topics/topicContext';
 import { STOPWORDS } from '../search/stopwords';
 import { cutToLine } from '../../model/format';
 import { openHookBlockCache, type HookBlockCache } from './hookBlockCache';
@@ -142,8 +142,8 @@ export function buildHookContext(paths: StorePaths, request: HookContextRequest,
  * calls named (toolFiles.ts).
  */
 function hookTopics(paths: StorePaths, prompt: string, files: readonly string[], sessionId: string | undefined, log: HookContextOptions['log'], blocks: HookBlockCache): TopicContext | undefined {
-  const { topicContextWithoutGate } = require('../context/topics/topicContext') as typeof import('../context/topics/topicContext');
-  const { takePendingTopics } = require('../context/topics/pendingTopics') as typeof import('../context/topics/pendingTopics');
+  const { topicContextWithoutGate } = require('../topics/topicContext') as typeof import('../topics/topicContext');
+  const { takePendingTopics } = require('../topics/pendingTopics') as typeof import('../topics/pendingTopics');
   const { recentToolFiles } = require('./toolFiles') as typeof import('./toolFiles');
   const pending = sessionId ? takePendingTopics(paths, sessionId) : [];
   const named = files.map((f) => workspaceRelative(paths, f));
@@ -197,7 +197,7 @@ function knowledgeHitRecords(paths: StorePaths, found: readonly IndexedHit[], di
 
 /** Whether the store has a topics folder (one stat; most stores have none). */
 function hasTopics(paths: StorePaths): boolean {
-  const { topicsDir } = require('../context/topics/loadTopics') as typeof import('../context/topics/loadTopics');
+  const { topicsDir } = require('../topics/loadTopics') as typeof import('../topics/loadTopics');
   try {
     return fs.statSync(topicsDir(paths)).isDirectory();
   } catch {

@@ -7,7 +7,7 @@
  * estimate is an upper bound: each warm session's whole last cached prefix; an agent that reads
  * a changed file only later re-writes less.
  */
-import type { HarvestPlan } from '../harvest/plan';
+import type { HarvestPlan } from '../../store/harvestPlan';
 import { formatTokens } from '../../model/format';
 import type { SessionCacheState } from './sessionCacheState';
 

@@ -12,7 +12,7 @@ import type { Conversation } from '../../model/conversation';
 import { renderTranscript } from '../conversations/renderTranscript';
 import { parseTurnHeading } from '../../model/transcriptSyntax';
 import { listItems, type KnowledgeItem } from '../../model/categoryFile';
-import { recordLine } from '../../store/heldItems';
+import { recordLine } from '../../model/itemLines';
 import { stripProvenance } from '../../model/provenance';
 import { flagInstruction } from '../../model/safety/instructionFlags';
 import { redactSecrets } from '../../model/safety/redact';

@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { isClaudeCodeSessionSideFolder } from '../../model/claudeCodeLayout';
-import { isConversationFileName } from '../discovery/scanSources';
+import { isConversationFileName } from '../../model/conversation';
 import { knowledgeArchiveDir } from '../../store/lifecycle/archivePaths';
 import { redactSecrets } from '../../model/safety/redact';
 import { isInside, storeRelative, type StorePaths } from '../../store/storePaths';

@@ -17,7 +17,7 @@ import { applyItemOps, type ItemOp } from '../../model/itemOps';
 import { readSupersession } from '../../model/supersession';
 import { toIsoDate } from '../../model/provenance';
 import { applyPlan, lockStoreForApply, type ApplyResult } from '../../store/changes/applyPlan';
-import type { HarvestPlan, PlanChange } from '../harvest/plan';
+import type { HarvestPlan, PlanChange } from '../../store/harvestPlan';
 import { fileSha256 } from '../harvest/previewStaleness';
 import { readTextIfExists } from '../../base/atomicWrite';
 import { digestFileText, digestSectionsFromTexts, type CategoryTexts } from '../../store/digest';

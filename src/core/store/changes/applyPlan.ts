@@ -18,18 +18,17 @@ import { readLedger, serializeLedger, writeLedger } from '../ledger';
 import { acquireStoreLock, type StoreLock } from '../../base/storeLock';
 import { removeStrayFiles } from '../strayFiles';
 import { refuseLinks } from '../../base/storeLinks';
-import { replaceTextGuarded, type TextEdit } from '../../base/storeText';
+import { replaceTextGuarded, type TextEdit, editStoreFile } from '../../base/storeText';
 import { beforeCopy, beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply, type UndoRecord } from '../undoRecord';
 import { resolveInStore, storeRelative, type StorePaths } from '../storePaths';
 import { writeTranscriptsOnce } from '../transcriptFiles';
-import { readQueuedSessions } from '../../services/hooks/hookCapture';
+import { readQueuedSessions } from '../captureQueue';
 import { crashPoint } from '../../base/crashPoints';
 import { toIsoDate } from '../../model/provenance';
 import { JOURNAL_DIR, journalEntries, journalFile, mergeEntries, parseJournal, renderJournal, type JournalEntry } from '../journal/journalFile';
 import { planJournalEntries } from '../journal/planJournal';
-import { editStoreFile } from '../../base/storeText';
 import { encodeLossless } from '../../base/losslessText';
-import type { HarvestPlan, PlanChange } from '../../services/harvest/plan';
+import type { HarvestPlan, PlanChange } from '../harvestPlan';
 import { applyPlanEdit } from '../../model/planEdits';
 
 export interface ApplyResult {

@@ -5,7 +5,7 @@
  * extracted nothing but recorded conversations in the ledger is `maintenance:`.
  */
 import { countItems, emptyItems, ITEM_CATEGORIES, type ItemCounts } from '../../model/categories';
-import type { HarvestPlan } from '../../services/harvest/plan';
+import type { HarvestPlan } from '../harvestPlan';
 import type { ApplyResult } from './applyPlan';
 import { conversationLine, describeCounts, type StoreChange } from '../history/commitMessage';
 

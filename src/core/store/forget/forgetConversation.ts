@@ -19,7 +19,7 @@ import { CATEGORY_FILES } from '../../model/categories';
 import { parseLines } from '../../model/categoryFile';
 import { removeReviewLines } from '../../model/reviewFile';
 import { reviewPath } from '../items/reviewQueue';
-import { readQueuedSessions } from '../../services/hooks/hookCapture';
+import { readQueuedSessions } from '../captureQueue';
 import { fsyncDirectory } from '../../base/atomicWrite';
 import { readLedger, writeLedger, type Ledger } from '../ledger';
 import { isNoteFileName } from '../../model/noteFile';
@@ -30,7 +30,6 @@ import { storedTranscriptSha } from '../transcriptFiles';
 import { forgottenConversationAt, withForgottenConversation, withForgottenItems } from '../tombstones';
 import { readUndoRecord, undoDir, undoRecordFile } from '../undoRecord';
 import { listNames, walkTree } from '../../base/walkTree';
-import { purgeStoreIndex } from '../../services/search/forgetIndex';
 import { refreshDerivedFiles } from '../derivedFiles';
 import { parseProvenance } from '../../model/provenance';
 import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
@@ -225,18 +224,18 @@ export interface ForgetOptions {
   now?: Date;
   lockTimeoutMs?: number;
   /**
-   * Brings the search index up to date after the forget and purges what left it. Default: the
-   * store's own index, when it has one (forgetIndex.ts); a process that holds the index open
-   * (the language server) passes its own.
+   * Brings the search index up to date after the forget and purges what left it: the index is
+   * the search service's, so the caller names it (a one-shot process the store's own index,
+   * services/search/forgetIndex.ts; the language server the index it holds open).
    */
-  reindex?: () => Promise<void>;
+  reindex: () => Promise<void>;
 }
 
 /**
  * Forgets conversation `id` under the store lock: plans again (the store may have changed since
  * the preview) and applies that plan. Returns what was done.
  */
-export async function applyForget(paths: StorePaths, id: string, options: ForgetOptions = {}): Promise<ForgetResult> {
+export async function applyForget(paths: StorePaths, id: string, options: ForgetOptions): Promise<ForgetResult> {
   // As an apply: what a killed run left (temporary files, set-aside copies) is cleaned up first.
   const lock = await lockStoreForApply(paths, options.lockTimeoutMs);
   let result: ForgetResult;
@@ -253,7 +252,7 @@ export async function applyForget(paths: StorePaths, id: string, options: Forget
   } finally {
     lock.release();
   }
-  await (options.reindex ?? (() => purgeStoreIndex(paths)))();
+  await options.reindex();
   return result;
 }
 

@@ -12,7 +12,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseTurnHeading } from '../../model/transcriptSyntax';
-import { scanSources } from '../../services/discovery/scanSources';
+import { walkTree } from '../../base/walkTree';
+import { isConversationFileName } from '../../model/conversation';
 import { readLedger, type LedgerEntry } from '../ledger';
 import { isInside, type StorePaths } from '../storePaths';
 import { stripProvenance } from '../../model/provenance';
@@ -99,7 +100,10 @@ function lineForItem(file: string, itemLine: string): number {
  */
 function findConversation(paths: StorePaths, id: string): string | undefined {
   const stemOf = (file: string) => path.basename(file).replace(/\.[^.]+$/, '');
-  const files = scanSources(paths, [paths.inbox, paths.archive]).files.map((f) => f.path);
+  const files: string[] = [];
+  for (const dir of [paths.inbox, paths.archive]) {
+    walkTree(dir, { sorted: true, file: (entry, full) => void (entry.isFile() && isConversationFileName(entry.name) && files.push(full)) });
+  }
   return files.find((f) => stemOf(f) === id) ?? files.find((f) => stemOf(f).replace(/^\d{4}-\d{2}-\d{2}-/, '') === id);
 }
 

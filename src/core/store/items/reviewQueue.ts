@@ -20,24 +20,14 @@ import { acquireStoreLock } from '../../base/storeLock';
 import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 import { journalCategory, journalEntryOf, journalLearned } from '../journal/journalLearned';
 import { resolveInStore, storeRelative, type StorePaths } from '../storePaths';
-import type { PlanChange } from '../../services/harvest/plan';
+import type { PlanChange } from '../harvestPlan';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { appendItems, listItems, removeItems } from '../../model/categoryFile';
 import { acceptedIdentities, itemFilter, type AgentItemFilter } from '../heldItems';
 import { lineIdentity } from '../../model/itemLines';
 import { parseProvenance, stripProvenance } from '../../model/provenance';
 import { applyItemChange, type ItemChange } from './itemChanges';
-import { addAccepted, addHeldItems, entryKey, parseReview, removeReviewLines, REVIEW_FILE, targetHeading, type PendingChange, type ReviewTarget } from '../../model/reviewFile';
-
-/** An item a harvest or an MCP write held for review. */
-export interface HeldItem {
-  target: ReviewTarget;
-  /** The line as it would have been written. */
-  line: string;
-  kinds: InstructionFlagKind[];
-  /** Set for an agent's write (see reviewFile.ts). */
-  pending?: PendingChange;
-}
+import { addAccepted, addHeldItems, entryKey, parseReview, removeReviewLines, REVIEW_FILE, targetHeading, type PendingChange, type ReviewTarget, type HeldItem } from '../../model/reviewFile';
 
 /** One item awaiting a person's decision. */
 export interface ReviewItem {

@@ -5,7 +5,7 @@
  * journals them, journalLearned.ts). lore tidy's edits (merges, supersessions) add nothing here.
  */
 import { freshItemLines } from '../../model/categoryFile';
-import type { HarvestPlan } from '../../services/harvest/plan';
+import type { HarvestPlan } from '../harvestPlan';
 import { parseNoteFile } from '../../model/noteFile';
 import type { JournalEntry } from './journalFile';
 import { journalCategory, journalEntryOf as entryOf } from './journalLearned';

@@ -5,8 +5,8 @@
  */
 import * as path from 'node:path';
 import type { ZodError } from 'zod';
-import { normalizeBlock } from '../buildContext';
-import { sha256Hash } from '../../../base/sha256';
+import { normalizeBlock } from '../context/buildContext';
+import { sha256Hash } from '../../base/sha256';
 import { globToRegExp } from './globMatch';
 import { foldKeyword } from './keywordMatch';
 import { GuardedPattern, patternProblem } from './safeRegex';

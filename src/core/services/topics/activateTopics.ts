@@ -6,7 +6,7 @@
  * topics a watcher activated on the agent's previous reply are added as they are. Every decision
  * goes to the gate log.
  */
-import type { StorePaths } from '../../../store/storePaths';
+import type { StorePaths } from '../../store/storePaths';
 import { appendGateLog, type GateLogEntry, type GateResult } from './gateLog';
 import { messageHash, type GateCache, type TopicGate } from './topicGate';
 import { matchTopics, type PreparedTopics, type Tier1Match, type TopicCandidate, type TopicRoute } from './topicTiers';

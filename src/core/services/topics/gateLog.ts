@@ -6,8 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { StorePaths } from '../../../store/storePaths';
-import { appendNoFollow } from '../../../base/storeLinks';
+import type { StorePaths } from '../../store/storePaths';
+import { appendNoFollow } from '../../base/storeLinks';
 
 const MAX_LOG_BYTES = 5 * 1024 * 1024;
 

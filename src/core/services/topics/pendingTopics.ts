@@ -6,9 +6,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../../../base/atomicWrite';
-import type { StorePaths } from '../../../store/storePaths';
-import { sha256Hash } from '../../../base/sha256';
+import { writeFileAtomic } from '../../base/atomicWrite';
+import type { StorePaths } from '../../store/storePaths';
+import { sha256Hash } from '../../base/sha256';
 import type { PendingActivation } from './activateTopics';
 
 /** Topics kept per session at most. */

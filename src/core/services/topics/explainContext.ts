@@ -9,13 +9,13 @@ import * as path from 'node:path';
 import { redactSecrets } from '../../model/safety/redact';
 import { escapeMarkdown, fenceFor } from '../../base/markdownEscape';
 import { workspaceRelative, type StorePaths } from '../../store/storePaths';
-import type { TopicGate } from './topics/topicGate';
-import type { TopicDecision } from './topics/activateTopics';
-import type { TopicContext } from './topics/topicContext';
-import { DEFAULT_ROLE_INSTRUCTIONS } from './buildContext';
-import type { CompiledContext } from './compileContext';
+import type { TopicGate } from './topicGate';
+import type { TopicDecision } from './activateTopics';
+import type { TopicContext } from './topicContext';
+import { DEFAULT_ROLE_INSTRUCTIONS } from '../context/buildContext';
+import type { CompiledContext } from '../context/compileContext';
 import type { ContextInput, EarlierTurn, FileNotesInput } from '../promptCache/contextLayers';
-import { loadContextInputs } from './loadContextInputs';
+import { loadContextInputs } from '../context/loadContextInputs';
 
 export interface ExplainRequest {
   message: string;
@@ -64,12 +64,12 @@ export interface ExplainedContext {
 /** Compiles the context of a message and how it came about. */
 export async function explainContext(paths: StorePaths, request: ExplainRequest): Promise<ExplainedContext> {
   // Loaded on use: the topics do not belong to a command's start-up.
-  const { topicContext } = require('./topics/topicContext') as typeof import('./topics/topicContext');
-  const { GateCache } = require('./topics/topicGate') as typeof import('./topics/topicGate');
-  const { compileContext } = require('./compileContext') as typeof import('./compileContext');
+  const { topicContext } = require('./topicContext') as typeof import('./topicContext');
+  const { GateCache } = require('./topicGate') as typeof import('./topicGate');
+  const { compileContext } = require('../context/compileContext') as typeof import('../context/compileContext');
   const loaded = loadContextInputs(paths, { files: request.files, message: request.message || undefined });
   const inScope = (request.files ?? []).filter((f) => !loaded.missingFiles.includes(f)).map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f)));
-  const { peekPendingTopics, takePendingTopics } = require('./topics/pendingTopics') as typeof import('./topics/pendingTopics');
+  const { peekPendingTopics, takePendingTopics } = require('./pendingTopics') as typeof import('./pendingTopics');
   const pending = !request.sessionId ? [] : request.keepPending ? peekPendingTopics(paths, request.sessionId) : takePendingTopics(paths, request.sessionId);
   const topics = await topicContext(
     paths,

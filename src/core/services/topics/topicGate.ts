@@ -7,13 +7,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildContext } from '../buildContext';
-import type { ModelAdapter } from '../../providers/modelAdapter';
-import { stripPrivateSpans, type PrivateMarkers } from '../../../model/safety/privateSpans';
-import { redactAndCut } from '../../../model/safety/redact';
-import { writeFileAtomic } from '../../../base/atomicWrite';
-import type { StorePaths } from '../../../store/storePaths';
-import { sha256Hash } from '../../../base/sha256';
+import { buildContext } from '../context/buildContext';
+import type { ModelAdapter } from '../providers/modelAdapter';
+import { stripPrivateSpans, type PrivateMarkers } from '../../model/safety/privateSpans';
+import { redactAndCut } from '../../model/safety/redact';
+import { writeFileAtomic } from '../../base/atomicWrite';
+import type { StorePaths } from '../../store/storePaths';
+import { sha256Hash } from '../../base/sha256';
 import type { Topic } from './topicTypes';
 
 /** How much of the message and of the topic's description the gate sees (§5.2). */

@@ -7,9 +7,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentItemFilter, withoutHeldItems } from '../../../store/heldItems';
-import { redactSecrets } from '../../../model/safety/redact';
-import { isInside, type StorePaths } from '../../../store/storePaths';
+import { agentItemFilter, withoutHeldItems } from '../../store/heldItems';
+import { redactSecrets } from '../../model/safety/redact';
+import { isInside, type StorePaths } from '../../store/storePaths';
 
 /** Bytes read of one subscribed file at most (a topic's own cap is smaller still). */
 const MAX_SUBSCRIPTION_BYTES = 64 * 1024;

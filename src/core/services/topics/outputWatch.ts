@@ -4,7 +4,7 @@
  * reaches the agent on its next turn. Only tier 1 runs on a reply, and no gate (this runs in the
  * Stop hook): auto topics activate; gated ones only by the no-gate rows (critical with a match).
  */
-import type { StorePaths } from '../../../store/storePaths';
+import type { StorePaths } from '../../store/storePaths';
 import { appendGateLog } from './gateLog';
 import { loadTopics } from './loadTopics';
 import { addPendingTopics } from './pendingTopics';

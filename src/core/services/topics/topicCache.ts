@@ -7,8 +7,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../../../base/atomicWrite';
-import type { StorePaths } from '../../../store/storePaths';
+import { writeFileAtomic } from '../../base/atomicWrite';
+import type { StorePaths } from '../../store/storePaths';
 import type { TopicFrontmatter } from './topicSchema';
 
 interface CachedTopic {

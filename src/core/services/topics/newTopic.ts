@@ -4,8 +4,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../../../base/atomicWrite';
-import type { StorePaths } from '../../../store/storePaths';
+import { writeFileAtomic } from '../../base/atomicWrite';
+import type { StorePaths } from '../../store/storePaths';
 import { topicsDir } from './loadTopics';
 import { TOPIC_FILE_NAME } from './topicBuild';
 

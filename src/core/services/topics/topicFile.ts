@@ -3,7 +3,7 @@
  * frontmatter the problem is on (a bad regex, a YAML error, a field of the wrong type) and why.
  * This is the part with the YAML parser and zod; topicBuild.ts does the rest.
  */
-import { parseFrontmatter } from '../../../base/yamlFrontmatter';
+import { parseFrontmatter } from '../../base/yamlFrontmatter';
 import { buildTopic, describeIssue, frontmatterLines } from './topicBuild';
 import { topicFrontmatterSchema, type TopicFrontmatter } from './topicSchema';
 import type { Topic, TopicProblem } from './topicTypes';

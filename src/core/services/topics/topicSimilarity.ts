@@ -5,7 +5,7 @@
  * Topic vectors are computed once per topic set; scoring a message costs one pass over its words
  * plus one lookup per (word, topic) pair.
  */
-import { STOPWORDS } from '../../search/stopwords';
+import { STOPWORDS } from '../search/stopwords';
 import { MAX_MATCH_INPUT_CHARS } from './safeRegex';
 import type { Topic } from './topicTypes';
 

@@ -4,9 +4,9 @@
  * each topic with its max_context_kb). Topic files that do not parse and subscriptions that cannot
  * be read are reported, never thrown.
  */
-import type { CompileTopic } from '../compileContext';
-import { agentItemFilter } from '../../../store/heldItems';
-import type { StorePaths } from '../../../store/storePaths';
+import type { CompileTopic } from '../context/compileContext';
+import { agentItemFilter } from '../../store/heldItems';
+import type { StorePaths } from '../../store/storePaths';
 import { activateTopics, activateTopicsWithoutGate, type ActivationOptions, type ActivationRequest, type ActivationResult } from './activateTopics';
 import { loadTopics } from './loadTopics';
 import { readSubscription, type SubscriptionMaker } from './subscriptions';
