@@ -22,7 +22,7 @@ import { ItemHistoryCache } from '../core/store/items/itemHistoryCache';
 import { frameAsData } from '../core/model/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../core/model/safety/redact';
 import { describeStoreError } from '../core/store/storeErrors';
-import { AGENT_WRITES_MODES, type AgentWritesMode } from '../core/store/storeConfig';
+import { AGENT_WRITES_MODES, type AgentWritesMode } from '../core/model/storeConfigFormat';
 import type { StorePaths } from '../core/store/storePaths';
 import { openConversationText } from './openConversation';
 import type { StoreSession } from './storeSession';
