@@ -1,6 +1,11 @@
 /** `lore topics`: the store's topics, their triggers and problems, and the gate log's figures. */
 import type { Topic, TopicTrigger } from '../../core/services/topics/topicTypes';
 import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, parseCommand, printable, type Output } from '../cliSupport';
+import { lazy } from '../../core/base/lazy';
+
+const gateLogModule = lazy(() => require('../../core/services/topics/gateLog') as typeof import('../../core/services/topics/gateLog'));
+const gateStatsModule = lazy(() => require('../../core/services/topics/gateStats') as typeof import('../../core/services/topics/gateStats'));
+const loadTopicsModule = lazy(() => require('../../core/services/topics/loadTopics') as typeof import('../../core/services/topics/loadTopics'));
 
 export const TOPICS_HELP = `lore topics [--root DIR] [--stats] [--json]
 Lists the topics in <store>/topics/*.md: each with its triggers, activation and priority, and the
@@ -28,9 +33,9 @@ export async function topicsCommand(argv: string[], io: Output): Promise<number>
   if (!parsed) return EXIT_OK;
   const { values, paths } = parsed;
   // Loaded when the command runs, not with every command of the CLI.
-  const { readGateLog } = require('../../core/services/topics/gateLog') as typeof import('../../core/services/topics/gateLog');
-  const { summarizeGateLog } = require('../../core/services/topics/gateStats') as typeof import('../../core/services/topics/gateStats');
-  const { loadTopics, topicsDir } = require('../../core/services/topics/loadTopics') as typeof import('../../core/services/topics/loadTopics');
+  const { readGateLog } = gateLogModule();
+  const { summarizeGateLog } = gateStatsModule();
+  const { loadTopics, topicsDir } = loadTopicsModule();
   const { topics, problems } = loadTopics(paths);
   const stats = values.stats ? summarizeGateLog(readGateLog(paths)) : undefined;
   if (values.json) {
