@@ -2,97 +2,102 @@
  * `lore`: the command line over Lore's engine. Exit codes: 0 success, 1 something asked for
  * failed (after finishing the rest), 2 usage error.
  */
-import { cacheCommand, CACHE_HELP } from './commands/cacheCommand';
-import { contextCommand, CONTEXT_HELP } from './commands/contextCommand';
-import { digestCommand, DIGEST_HELP } from './commands/digestCommand';
-import { harvestCommand, HARVEST_HELP } from './commands/harvestCommand';
-import { commitCommand, historyCommand, journalCommand, COMMIT_HELP, HISTORY_HELP, JOURNAL_HELP } from './commands/historyCommands';
-import { hookCommand, HOOK_HELP } from './commands/hookCommand';
-import { hooksCommand, HOOKS_HELP } from './commands/hooksCommand';
-import { initCommand, INIT_HELP } from './commands/initCommand';
-import { forgetCommand, FORGET_HELP } from './commands/forgetCommand';
-import { itemCommand, ITEM_HELP } from './commands/itemCommands';
-import { mcpCommand, MCP_HELP } from './commands/mcpCommand';
-import { noteCommand, notesCommand, NOTE_HELP, NOTES_HELP } from './commands/notesCommands';
-import { pruneCommand, PRUNE_HELP } from './commands/pruneCommand';
-import { diffCommand, reconstructCommand, DIFF_HELP, RECONSTRUCT_HELP } from './commands/reconstructCommand';
-import { reviewCommand, REVIEW_HELP } from './commands/reviewCommand';
-import { searchCommand, SEARCH_HELP } from './commands/searchCommand';
-import { sourcesCommand, SOURCES_HELP } from './commands/sourcesCommand';
-import { syncCommand, SYNC_HELP } from './commands/syncCommand';
-import { supersedeCommand, tidyCommand, SUPERSEDE_HELP, TIDY_HELP } from './commands/tidyCommand';
-import { tasksCommand, TASKS_HELP } from './commands/tasksCommand';
-import { topicsCommand, TOPICS_HELP } from './commands/topicsCommand';
-import { trustCommand, TRUST_HELP } from './commands/trustCommand';
-import { undoCommand, UNDO_HELP } from './commands/undoCommand';
 import { takeConfigNotices } from '../core/store/storeConfig';
 import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/model/format';
+import { lazy } from '../core/base/lazy';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
+
+// Each command's module (and the engine it brings: zod, SQLite, the importers) loads when that
+// command runs: `lore --version` or `lore hook` pays for none of the others.
+const cacheCommandModule = lazy(() => require('./commands/cacheCommand') as typeof import('./commands/cacheCommand'));
+const contextCommandModule = lazy(() => require('./commands/contextCommand') as typeof import('./commands/contextCommand'));
+const digestCommandModule = lazy(() => require('./commands/digestCommand') as typeof import('./commands/digestCommand'));
+const harvestCommandModule = lazy(() => require('./commands/harvestCommand') as typeof import('./commands/harvestCommand'));
+const historyCommandsModule = lazy(() => require('./commands/historyCommands') as typeof import('./commands/historyCommands'));
+const hookCommandModule = lazy(() => require('./commands/hookCommand') as typeof import('./commands/hookCommand'));
+const hooksCommandModule = lazy(() => require('./commands/hooksCommand') as typeof import('./commands/hooksCommand'));
+const initCommandModule = lazy(() => require('./commands/initCommand') as typeof import('./commands/initCommand'));
+const forgetCommandModule = lazy(() => require('./commands/forgetCommand') as typeof import('./commands/forgetCommand'));
+const itemCommandsModule = lazy(() => require('./commands/itemCommands') as typeof import('./commands/itemCommands'));
+const mcpCommandModule = lazy(() => require('./commands/mcpCommand') as typeof import('./commands/mcpCommand'));
+const notesCommandsModule = lazy(() => require('./commands/notesCommands') as typeof import('./commands/notesCommands'));
+const pruneCommandModule = lazy(() => require('./commands/pruneCommand') as typeof import('./commands/pruneCommand'));
+const reconstructCommandModule = lazy(() => require('./commands/reconstructCommand') as typeof import('./commands/reconstructCommand'));
+const reviewCommandModule = lazy(() => require('./commands/reviewCommand') as typeof import('./commands/reviewCommand'));
+const searchCommandModule = lazy(() => require('./commands/searchCommand') as typeof import('./commands/searchCommand'));
+const sourcesCommandModule = lazy(() => require('./commands/sourcesCommand') as typeof import('./commands/sourcesCommand'));
+const syncCommandModule = lazy(() => require('./commands/syncCommand') as typeof import('./commands/syncCommand'));
+const tidyCommandModule = lazy(() => require('./commands/tidyCommand') as typeof import('./commands/tidyCommand'));
+const tasksCommandModule = lazy(() => require('./commands/tasksCommand') as typeof import('./commands/tasksCommand'));
+const topicsCommandModule = lazy(() => require('./commands/topicsCommand') as typeof import('./commands/topicsCommand'));
+const trustCommandModule = lazy(() => require('./commands/trustCommand') as typeof import('./commands/trustCommand'));
+const undoCommandModule = lazy(() => require('./commands/undoCommand') as typeof import('./commands/undoCommand'));
 
 type Command = (argv: string[], io: Output) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  init: initCommand,
-  harvest: harvestCommand,
-  digest: digestCommand,
-  notes: notesCommand,
-  note: noteCommand,
-  search: searchCommand,
-  mcp: mcpCommand,
-  context: contextCommand,
-  topics: topicsCommand,
-  review: reviewCommand,
-  item: itemCommand,
-  forget: forgetCommand,
-  tidy: tidyCommand,
-  supersede: supersedeCommand,
-  sources: sourcesCommand,
-  sync: syncCommand,
-  tasks: tasksCommand,
-  cache: cacheCommand,
-  hook: hookCommand,
-  hooks: hooksCommand,
-  undo: undoCommand,
-  trust: trustCommand,
-  history: historyCommand,
-  journal: journalCommand,
-  commit: commitCommand,
-  prune: pruneCommand,
-  reconstruct: reconstructCommand,
-  diff: diffCommand,
+const COMMANDS: Record<string, () => Command> = {
+  init: () => initCommandModule().initCommand,
+  harvest: () => harvestCommandModule().harvestCommand,
+  digest: () => digestCommandModule().digestCommand,
+  notes: () => notesCommandsModule().notesCommand,
+  note: () => notesCommandsModule().noteCommand,
+  search: () => searchCommandModule().searchCommand,
+  mcp: () => mcpCommandModule().mcpCommand,
+  context: () => contextCommandModule().contextCommand,
+  topics: () => topicsCommandModule().topicsCommand,
+  review: () => reviewCommandModule().reviewCommand,
+  item: () => itemCommandsModule().itemCommand,
+  forget: () => forgetCommandModule().forgetCommand,
+  tidy: () => tidyCommandModule().tidyCommand,
+  supersede: () => tidyCommandModule().supersedeCommand,
+  sources: () => sourcesCommandModule().sourcesCommand,
+  sync: () => syncCommandModule().syncCommand,
+  tasks: () => tasksCommandModule().tasksCommand,
+  cache: () => cacheCommandModule().cacheCommand,
+  hook: () => hookCommandModule().hookCommand,
+  hooks: () => hooksCommandModule().hooksCommand,
+  undo: () => undoCommandModule().undoCommand,
+  trust: () => trustCommandModule().trustCommand,
+  history: () => historyCommandsModule().historyCommand,
+  journal: () => historyCommandsModule().journalCommand,
+  commit: () => historyCommandsModule().commitCommand,
+  prune: () => pruneCommandModule().pruneCommand,
+  reconstruct: () => reconstructCommandModule().reconstructCommand,
+  diff: () => reconstructCommandModule().diffCommand,
 };
 
-const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
+/** The usage of every command; it loads every command's module, so only --help and a mistyped command build it. */
+const help = () => `lore — durable, provenance-aware knowledge from conversations with AI coding agents
 
-${INIT_HELP.split('\n')[0]}
-${HARVEST_HELP.split('\n').slice(0, 3).join('\n')}
-${DIGEST_HELP.split('\n')[0]}
-${NOTES_HELP}
-${NOTE_HELP}
-${SEARCH_HELP.split('\n')[0]}
-${MCP_HELP.split('\n')[0]}
-${CONTEXT_HELP.split('\n')[0]}
-${TOPICS_HELP.split('\n')[0]}
-${REVIEW_HELP.split('\n').slice(0, 4).join('\n')}
-${ITEM_HELP}
-${FORGET_HELP}
-${TIDY_HELP.split('\n')[0]}
-${SUPERSEDE_HELP}
-${SOURCES_HELP.split('\n')[0]}
-${SYNC_HELP.split('\n')[0]}
-${TASKS_HELP.split('\n')[0]}
-${CACHE_HELP.split('\n')[0]}
-${HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
-${HOOK_HELP.split('\n')[0]}
-${UNDO_HELP.split('\n')[0]}
-${TRUST_HELP.split('\n')[0]}
-${HISTORY_HELP}
-${JOURNAL_HELP.split('\n')[0]}
-${COMMIT_HELP}
-${PRUNE_HELP.split('\n')[0]}
-${RECONSTRUCT_HELP.split('\n')[0]}
-${DIFF_HELP.split('\n')[0]}
+${initCommandModule().INIT_HELP.split('\n')[0]}
+${harvestCommandModule().HARVEST_HELP.split('\n').slice(0, 3).join('\n')}
+${digestCommandModule().DIGEST_HELP.split('\n')[0]}
+${notesCommandsModule().NOTES_HELP}
+${notesCommandsModule().NOTE_HELP}
+${searchCommandModule().SEARCH_HELP.split('\n')[0]}
+${mcpCommandModule().MCP_HELP.split('\n')[0]}
+${contextCommandModule().CONTEXT_HELP.split('\n')[0]}
+${topicsCommandModule().TOPICS_HELP.split('\n')[0]}
+${reviewCommandModule().REVIEW_HELP.split('\n').slice(0, 4).join('\n')}
+${itemCommandsModule().ITEM_HELP}
+${forgetCommandModule().FORGET_HELP}
+${tidyCommandModule().TIDY_HELP.split('\n')[0]}
+${tidyCommandModule().SUPERSEDE_HELP}
+${sourcesCommandModule().SOURCES_HELP.split('\n')[0]}
+${syncCommandModule().SYNC_HELP.split('\n')[0]}
+${tasksCommandModule().TASKS_HELP.split('\n')[0]}
+${cacheCommandModule().CACHE_HELP.split('\n')[0]}
+${hooksCommandModule().HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
+${hookCommandModule().HOOK_HELP.split('\n')[0]}
+${undoCommandModule().UNDO_HELP.split('\n')[0]}
+${trustCommandModule().TRUST_HELP.split('\n')[0]}
+${historyCommandsModule().HISTORY_HELP}
+${historyCommandsModule().JOURNAL_HELP.split('\n')[0]}
+${historyCommandsModule().COMMIT_HELP}
+${pruneCommandModule().PRUNE_HELP.split('\n')[0]}
+${reconstructCommandModule().RECONSTRUCT_HELP.split('\n')[0]}
+${reconstructCommandModule().DIFF_HELP.split('\n')[0]}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore; the
 global store ~/.lore only with --global) and --help.`;
@@ -104,16 +109,16 @@ global store ~/.lore only with --global) and --help.`;
 export async function main(argv: string[], io: Output = stdio): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(HELP);
+    io.out(help());
     return name ? EXIT_OK : EXIT_USAGE;
   }
   if (name === '--version') {
     io.out('0.1.0');
     return EXIT_OK;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]() : undefined;
   if (!command) {
-    io.err(`lore: unknown command "${printable(name)}"\n\n${HELP}`);
+    io.err(`lore: unknown command "${printable(name)}"\n\n${help()}`);
     return EXIT_USAGE;
   }
   // One object per run: what the run resolved (its store) is remembered against it.
