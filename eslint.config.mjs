@@ -105,6 +105,7 @@ export default tseslint.config(
           selector: "CallExpression[callee.name='require']:not(CallExpression[callee.name='lazy'] > ArrowFunctionExpression > TSAsExpression > CallExpression.expression[arguments.0.type='Literal'])",
           message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/util/lazy.ts), declared at the top of the file.",
         },
+        { selector: 'ImportExpression', message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/util/lazy.ts): one way, synchronous where the caller is." },
       ],
     },
   },

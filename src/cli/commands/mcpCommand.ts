@@ -1,5 +1,9 @@
 /** `lore mcp`: serves the store to agents over the Model Context Protocol (stdio). */
+import { lazy } from '../../core/base/lazy';
 import { COMMON_OPTIONS, EXIT_OK, cwdOf, envOf, printable, parseCommand, type Output } from '../cliSupport';
+
+// Loaded when the server starts, not with --help: the MCP SDK (dist/mcpServer.js in the bundles).
+const loreMcpServer = lazy(() => require('../../mcp/loreMcpServer') as typeof import('../../mcp/loreMcpServer'));
 
 export const MCP_HELP = `lore mcp [--root DIR | --global] [--workspace DIR]  serve the store to agents over MCP (stdio)
 The store: --global (~/.lore), else --root DIR, else $LORE_ROOT (a relative path is looked for in the working folder and
@@ -21,8 +25,7 @@ export async function mcpCommand(argv: string[], io: Output): Promise<number> {
   if (!parsed) return EXIT_OK;
   // The store is looked for by the server itself (it may ask the client's roots), never created.
   const { root, workspace, global } = parsed.values;
-  // Loaded on demand: the MCP SDK and zod are a large share of the CLI's start-up otherwise.
-  const { serveLoreMcp } = await import('../../mcp/loreMcpServer.js');
+  const { serveLoreMcp } = loreMcpServer();
   // Diagnostics quote what clients sent: escaped, so a hostile line cannot drive the terminal.
   // LORE_MCP_INDEX_WAIT_MS: how long a search waits for a first index build before answering from its part so far.
   const wait = Number(envOf(io).LORE_MCP_INDEX_WAIT_MS);
