@@ -13,9 +13,11 @@
  * reached by a static import runs when the bundle loads. `typeof import` types it without loading
  * it. Lint (eslint.config.mjs) allows require() in src only in this form.
  *
- * Why not ES modules with code splitting: only `import()` splits, and it is asynchronous, while
- * most of these loads happen inside synchronous reads (a ledger checked, a config parsed); and
- * the extension host of VS Code 1.103 runs ESM extensions only since 1.100, which forks lag behind.
+ * Why not ES modules with code splitting: VS Code runs ESM extensions since 1.100, and Node runs
+ * the CLI and servers as ESM, but esbuild splits only at `import()`, which is asynchronous, while
+ * most of these loads happen inside synchronous reads (a ledger checked, a config parsed, a hash).
+ * Making those reads asynchronous to split bundles would change the engine's API for a packaging
+ * concern; esbuild.mjs instead maps a few modules to files of their own.
  */
 
 /** A getter of a value loaded on first use; `loaded` tells whether that happened (without loading). */
