@@ -5,8 +5,10 @@
  */
 import { CATEGORY_FILES } from '../core/model/categories';
 import { itemId } from '../core/model/itemId';
+import { withoutBullet } from '../core/model/itemLines';
 import { parseProvenance, stripProvenance } from '../core/model/provenance';
-import { DIGEST_SECTIONS, digestSectionsFromFiles } from '../core/store/digest';
+import { digestSectionsFromFiles } from '../core/store/digest';
+import { DIGEST_SECTIONS } from '../core/model/digestFormat';
 import type { StorePaths } from '../core/store/storePaths';
 import { itemFromLine, type ReplyItem } from './toolReply';
 
@@ -17,7 +19,7 @@ export function digestItems(paths: StorePaths, budgetBytes: number): Array<{ ite
     const key = DIGEST_SECTIONS[i].file;
     return section.items.map((line) => {
       const prov = parseProvenance(line);
-      const text = stripProvenance(line.replace(/^[-*+]\s+/, '')).trim();
+      const text = stripProvenance(withoutBullet(line)).trim();
       const item = itemFromLine({ id: itemId(line), category: key, file: CATEGORY_FILES[key].file, text, source: prov?.source, date: prov?.validDate ? prov.date : undefined });
       return { item, section: `## ${section.title}` };
     });

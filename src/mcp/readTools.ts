@@ -12,6 +12,7 @@ import { sanitizeConversationId } from '../core/services/conversations/conversat
 import { agentItemFilter, keepsRecord } from '../core/store/heldItems';
 import { CATEGORY_FILES } from '../core/model/categories';
 import { itemId } from '../core/model/itemId';
+import { withoutBullet } from '../core/model/itemLines';
 import { parseProvenance, stripProvenance } from '../core/model/provenance';
 import { supersededBy } from '../core/model/supersession';
 import { searchArchive, type ArchivedHit } from '../core/store/lifecycle/archiveSearch';
@@ -161,7 +162,7 @@ export function registerReadTools(server: McpServer, session: StoreSession): voi
         const window = newestFirst.slice(skip, skip + cap);
         const items = window.filter(({ line }) => keep(line)).map(({ line }) => {
           const prov = parseProvenance(line);
-          return itemFromLine({ id: itemId(line), category: 'notes', file: noteFile ?? '', path: relative, text: stripProvenance(line.replace(/^[-*+]\s+/, '')).trim(), source: prov?.source, date: prov?.validDate ? prov.date : undefined });
+          return itemFromLine({ id: itemId(line), category: 'notes', file: noteFile ?? '', path: relative, text: stripProvenance(withoutBullet(line)).trim(), source: prov?.source, date: prov?.validDate ? prov.date : undefined });
         });
         const after = newestFirst.length - skip - window.length;
         return listReply({

@@ -13,6 +13,7 @@
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
 import { listItems, type KnowledgeItem } from '../core/model/categoryFile';
 import { listItemId } from '../core/model/itemId';
+import { continuesItem } from '../core/model/itemLines';
 import { learnedSummary, type ItemHistory } from '../core/store/items/itemHistory';
 import { ItemHistoryCache } from '../core/store/items/itemHistoryCache';
 import type { StorePaths } from '../core/store/storePaths';
@@ -30,7 +31,7 @@ function itemAt(text: string, line: number): { id: string; item: KnowledgeItem }
   if (!found) return undefined;
   const lines = text.split(/\r?\n/);
   // Continuation lines are indented; anything else between the item and `line` ends it.
-  for (let i = found.line + 1; i <= line; i++) if (!/^\s{2,}\S/.test(lines[i] ?? '')) return undefined;
+  for (let i = found.line + 1; i <= line; i++) if (!continuesItem(lines[i] ?? '')) return undefined;
   return { id: listItemId(found), item: found };
 }
 

@@ -4,7 +4,7 @@
  * CRLF, blank lines, headings and lines without provenance all survive a rewrite).
  */
 import { TASKS_DONE_HEADING, TASKS_OPEN_HEADING } from './categories';
-import { lineIdentities, lineIdentity } from './itemLines';
+import { continuesItem, ITEM_LINE, isItemLine, lineIdentities, lineIdentity } from './itemLines';
 import { parseProvenance, type ParsedProvenance } from './provenance';
 
 /** A markdown file as lines, remembering how to write it back byte-for-byte. */
@@ -35,7 +35,6 @@ export interface KnowledgeItem {
   provenance?: ParsedProvenance;
 }
 
-const LIST_ITEM = /^[-*+]\s+(.*)$/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const FENCE = /^\s*(```|~~~)/;
 
@@ -107,14 +106,14 @@ export function listItems(text: string): KnowledgeItem[] {
       current = undefined;
       continue;
     }
-    const item = LIST_ITEM.exec(line);
+    const item = ITEM_LINE.exec(line);
     if (item) {
-      current = { text: item[1].trim(), raw: line, line: i, section, provenance: parseProvenance(line) };
+      current = { text: item[2].trim(), raw: line, line: i, section, provenance: parseProvenance(line) };
       items.push(current);
       continue;
     }
     // An indented line right under an item continues it (a wrapped item or a nested bullet).
-    if (current && /^\s{2,}\S/.test(line)) {
+    if (current && continuesItem(line)) {
       current.text += ' ' + line.trim();
       current.provenance ??= parseProvenance(line);
       continue;
@@ -144,7 +143,7 @@ function existingIdentities(lines: string[], wanted: string[]): Set<string> {
   const seen = new Set<string>();
   for (const line of lines) {
     if (!every && !distinct.some((source) => line.includes(source))) continue;
-    if (LIST_ITEM.test(line)) for (const identity of lineIdentities(line)) seen.add(identity);
+    if (isItemLine(line)) for (const identity of lineIdentities(line)) seen.add(identity);
   }
   return seen;
 }
@@ -259,11 +258,14 @@ export function insertTasks(text: string | undefined, open: string[], done: stri
 export function itemBlocks(doc: LineDocument, text: string, identities: ReadonlySet<string>, keep: (item: KnowledgeItem) => boolean = () => true): number[][] {
   return listItems(text)
     .filter((item) => identities.has(lineIdentity(item.raw)) && keep(item))
-    .map((item) => {
-      const block = [item.line];
-      for (let i = item.line + 1; i < doc.lines.length && /^\s{2,}\S/.test(doc.lines[i]); i++) block.push(i);
-      return block;
-    });
+    .map((item) => itemBlock(doc, item.line));
+}
+
+/** Line indexes of the item whose first line is `line`: that line and the ones that continue it. */
+export function itemBlock(doc: LineDocument, line: number): number[] {
+  const block = [line];
+  for (let i = line + 1; i < doc.lines.length && continuesItem(doc.lines[i]); i++) block.push(i);
+  return block;
 }
 
 function spliceOut(doc: LineDocument, blocks: number[][]): void {

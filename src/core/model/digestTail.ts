@@ -6,6 +6,8 @@
  * reverse, and stops once the items collected exceed the byte budget.
  */
 
+import { continuesItem, ITEM_LINE, renderItemLine } from './itemLines';
+
 const NL = 0x0a;
 const CR = 0x0d;
 const HASH = 0x23;
@@ -54,7 +56,6 @@ function fenceRanges(buffer: Buffer): Range[] {
 }
 
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
-const LIST_ITEM = /^[-*+]\s+(.*)$/;
 
 export interface TailOptions {
   /** Stop after items totalling more than this many bytes (as `- text\n`). */
@@ -101,17 +102,17 @@ export function tailItems(buffer: Buffer, options: TailOptions): string[] {
     } else {
       // The same rules, in the same order, as listItems.
       const text = lineText(buffer, start, end);
-      const item = HEADING.test(text) ? undefined : LIST_ITEM.exec(text);
+      const item = HEADING.test(text) ? undefined : ITEM_LINE.exec(text);
       if (item) {
         while (headingIndex >= 0 && headings[headingIndex].at > start) headingIndex--;
         const section = headingIndex >= 0 ? headings[headingIndex].name : undefined;
-        const line = `- ${[item[1].trim(), ...pending].join(' ')}`;
+        const line = renderItemLine([item[2].trim(), ...pending].join(' '));
         if ((wanted === undefined || section === wanted) && (!options.keep || options.keep(line))) {
           items.push(line);
           used += Buffer.byteLength(line, 'utf8') + 1;
         }
         pending = [];
-      } else if (/^\s{2,}\S/.test(text) && !HEADING.test(text)) {
+      } else if (continuesItem(text) && !HEADING.test(text)) {
         pending.unshift(text.trim());
       } else if (text.trim() !== '') {
         pending = [];

@@ -30,7 +30,7 @@
  * byte-for-byte as it was.
  */
 import { parseLines, serializeLines } from './categoryFile';
-import { lineIdentity } from './itemLines';
+import { isItemLine, lineIdentity } from './itemLines';
 import type { InstructionFlagKind } from './safety/instructionFlags';
 
 /** The queue's file name in the store. */
@@ -92,7 +92,6 @@ export interface ParsedReview {
 
 const MARKER = /\s\[flagged:\s*([^\]]*)\]\s*$/;
 const PENDING_MARKER = /\s\[pending:\s*(remember|update|supersede|done|forget)(?:\s+([0-9a-z]{8}))?\s*\]\s*$/i;
-const LIST_ITEM = /^[-*+]\s+/;
 
 /** The `##` heading of a target. */
 export function targetHeading(target: ReviewTarget): string {
@@ -139,7 +138,7 @@ export function parseReview(text: string | undefined): ParsedReview {
       section = raw.startsWith('## ') ? parseHeading(raw.trim()) : undefined;
       return;
     }
-    if (!section || !LIST_ITEM.test(raw)) return;
+    if (!section || !isItemLine(raw)) return;
     if (section === 'accepted') {
       accepted.push(raw.trim());
       return;

@@ -10,7 +10,7 @@ import { flagInstruction } from '../model/safety/instructionFlags';
 import { stripInvisible } from '../model/safety/invisibleChars';
 import { readTextIfExists } from '../base/atomicWrite';
 import type { StorePaths } from './storePaths';
-import { lineIdentity, recordLine } from '../model/itemLines';
+import { continuesItem, isItemLine, lineIdentity, recordLine } from '../model/itemLines';
 import { parseReview, REVIEW_FILE } from '../model/reviewFile';
 import { isCurrent } from '../model/supersession';
 
@@ -70,8 +70,8 @@ export function withoutHeldItems(markdown: string, keep: AgentItemFilter): strin
   const kept: string[] = [];
   let dropping = false;
   for (const line of lines) {
-    if (/^[-*+]\s/.test(line)) dropping = !keep(line);
-    else if (!/^\s{2,}\S/.test(line)) dropping = false;
+    if (isItemLine(line)) dropping = !keep(line);
+    else if (!continuesItem(line)) dropping = false;
     if (!dropping) kept.push(line);
   }
   return kept.length === lines.length ? markdown : kept.join('\n');

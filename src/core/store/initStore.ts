@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, TASKS_DONE_HEADING, TASKS_OPEN_HEADING, type CategoryFileKey } from '../model/categories';
 import { writeFileAtomic } from '../base/atomicWrite';
-import { digestFileText } from './digest';
+import { digestFileText } from '../model/digestFormat';
 import type { StorePaths } from './storePaths';
 
 /**

@@ -4,6 +4,7 @@
  * plain Node.
  */
 import { listItems } from '../../core/model/categoryFile';
+import { bulletLength } from '../../core/model/itemLines';
 import { readSupersession } from '../../core/model/supersession';
 
 export interface SupersededLine {
@@ -23,7 +24,7 @@ export function supersededLines(text: string): SupersededLine[] {
   for (const item of listItems(text)) {
     const marker = readSupersession(item.raw);
     if (!marker) continue;
-    const start = /^\s*[-*+]\s+/.exec(item.raw)?.[0].length ?? 0;
+    const start = bulletLength(item.raw);
     const at = item.raw.indexOf('[superseded by');
     const end = item.raw.slice(0, at).trimEnd().length;
     out.push({ line: item.line, start, end: Math.max(start, end), by: marker.by, ...(marker.date ? { date: marker.date } : {}) });

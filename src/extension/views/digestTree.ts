@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { parseProvenance, stripProvenance } from '../../core/model/provenance';
 import { CATEGORY_FILES } from '../../core/model/categories';
 import { readTextIfExists } from '../../core/base/atomicWrite';
-import { DIGEST_SECTIONS } from '../../core/store/digest';
+import { DIGEST_SECTIONS, parseDigest } from '../../core/model/digestFormat';
+import { withoutBullet } from '../../core/model/itemLines';
 import { openAtItem, StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface DigestItemNode extends TreeNode {
@@ -22,16 +23,6 @@ export interface DigestSectionNode extends TreeNode {
   items: DigestItemNode[];
 }
 
-/** Splits digest.md into its `## ` sections and `- ` items. */
-function parseDigest(text: string): Array<{ title: string; items: string[] }> {
-  const sections: Array<{ title: string; items: string[] }> = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (line.startsWith('## ')) sections.push({ title: line.slice(3).trim(), items: [] });
-    else if (line.startsWith('- ') && sections.length) sections[sections.length - 1].items.push(line.slice(2));
-  }
-  return sections;
-}
-
 export class DigestTreeProvider extends StoreTreeProvider {
   protected roots(): DigestSectionNode[] {
     const paths = this.store.paths;
@@ -40,7 +31,8 @@ export class DigestTreeProvider extends StoreTreeProvider {
     return parseDigest(digest).map(({ title, items }) => {
       const spec = DIGEST_SECTIONS.find((s) => s.title === title);
       const file = path.join(paths.root, spec ? CATEGORY_FILES[spec.file].file : CATEGORY_FILES.facts.file);
-      const nodes: DigestItemNode[] = items.map((text) => {
+      const nodes: DigestItemNode[] = items.map((line) => {
+        const text = withoutBullet(line);
         return {
           kind: 'item', text, file,
           toTreeItem: () => {

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { normalizeBlock } from '../../../src/core/services/context/buildContext';
 import { updateInstructionText } from '../../../src/core/store/instructionSync';
 import { stripInvisible } from '../../../src/core/model/safety/invisibleChars';
-import { digestSections, renderDigest } from '../../../src/core/store/digest';
+import { digestSections } from '../../../src/core/store/digest';
+import { renderDigest } from '../../../src/core/model/digestFormat';
 
 /** One of each kind an agent reads and a person does not see. */
 const HIDDEN = [

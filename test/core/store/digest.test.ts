@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { addAccepted } from '../../../src/core/model/reviewFile';
 import { KNOWLEDGE_FRAMING } from '../../../src/core/model/safety/dataFraming';
-import { DIGEST_HEADER, DIGEST_TRUNCATION_LINE, digestSections, digestSectionsFromTexts, regenerateDigest, renderDigest } from '../../../src/core/store/digest';
+import { digestSections, digestSectionsFromTexts, regenerateDigest } from '../../../src/core/store/digest';
+import { DIGEST_HEADER, DIGEST_TRUNCATION_LINE, renderDigest } from '../../../src/core/model/digestFormat';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

@@ -121,7 +121,7 @@ const RULES: readonly InstructionRule[] = [
     rule: 'standing-order',
     // "Always run X before …", "Never ask for confirmation": an absolute order at the start of a
     // sentence. "Always use UTC" is left alone (a convention, not an action for an agent to take).
-    pattern: /(?:^|[.!?:;]\s+|^\s*[-*]\s+)(?:always|never|before (?:doing )?anything(?: else)?,?|at the (?:start|beginning) of every (?:session|conversation|task|reply|response),?)\s+(?:run|execute|exec|download|fetch|curl|wget|source|eval|invoke|send|upload|post|paste|disable|reply|respond|answer|say|tell|mention|print|output|ask|obey|trust|visit|approve|grant)\b/i,
+    pattern: /(?:^|[.!?:;]\s+|^\s*[-*+]\s+)(?:always|never|before (?:doing )?anything(?: else)?,?|at the (?:start|beginning) of every (?:session|conversation|task|reply|response),?)\s+(?:run|execute|exec|download|fetch|curl|wget|source|eval|invoke|send|upload|post|paste|disable|reply|respond|answer|say|tell|mention|print|output|ask|obey|trust|visit|approve|grant)\b/i,
   },
   { kind: 'addressed-to-agent', rule: 'in-every-reply', pattern: /\b(?:in|at the (?:end|start|beginning) of|to) (?:every|each|all)(?: of)? your (?:repl(?:y|ies)|responses?|answers?|messages?|outputs?)\b/i },
 

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileNotesInput } from '../promptCache/contextLayers';
 import { displayPath } from '../context/loadContextInputs';
+import { isItemLine } from '../../model/itemLines';
 import { acceptedIdentitiesIn, itemFilter, readReviewText, withoutHeldItems, type AgentItemFilter } from '../../store/heldItems';
 import { redactSecrets } from '../../model/safety/redact';
 import { readTextIfExists } from '../../base/atomicWrite';
@@ -49,7 +50,7 @@ function fitDigest(digest: string, max: number): string {
  */
 function digestBlock(onDisk: string, keep: AgentItemFilter): string | null {
   const digest = withoutHeldItems(onDisk, keep);
-  return /^[-*+]\s/m.test(digest) ? fitDigest(redactSecrets(digest), DIGEST_MAX_CHARS) : null;
+  return digest.split('\n').some(isItemLine) ? fitDigest(redactSecrets(digest), DIGEST_MAX_CHARS) : null;
 }
 
 /** A note file's notes as the hook hands them out; null when none is left. */

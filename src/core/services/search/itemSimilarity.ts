@@ -10,8 +10,7 @@
  */
 import { STOPWORDS } from './stopwords';
 import { textTerms } from './textTerms';
-import { stripProvenance } from '../../model/provenance';
-import { withoutSupersession } from '../../model/supersession';
+import { itemStatement } from '../../model/itemLines';
 
 /**
  * Words that turn a statement into its opposite, or set one thing against another ("pnpm instead
@@ -27,7 +26,7 @@ export interface ItemTerms {
 
 /** An item's text or `- …` line without list marker, markup, markers and provenance. */
 function itemBody(text: string): string {
-  return withoutSupersession(stripProvenance(text)).replace(/^\s*[-*+]\s+(?:\[[ xX]\]\s+)?/, '').replace(/\*\*/g, '');
+  return itemStatement(text).replace(/\*\*/g, '');
 }
 
 /** The terms of an item's text or `- …` line (list marker, markup, markers and provenance left out). */

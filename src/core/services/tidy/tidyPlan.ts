@@ -20,7 +20,8 @@ import { applyPlan, lockStoreForApply, type ApplyResult } from '../../store/chan
 import type { HarvestPlan, PlanChange } from '../../store/harvestPlan';
 import { fileSha256 } from '../harvest/previewStaleness';
 import { readTextIfExists } from '../../base/atomicWrite';
-import { digestFileText, digestSectionsFromTexts, type CategoryTexts } from '../../store/digest';
+import { digestSectionsFromTexts, type CategoryTexts } from '../../store/digest';
+import { digestFileText } from '../../model/digestFormat';
 import { readLedger } from '../../store/ledger';
 import { hasUnfinishedApply } from '../../store/undoRecord';
 import { isNoteFileName } from '../../model/noteFile';

@@ -17,6 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES } from '../../model/categories';
 import { parseLines } from '../../model/categoryFile';
+import { isItemLine } from '../../model/itemLines';
 import { removeReviewLines } from '../../model/reviewFile';
 import { reviewPath } from '../items/reviewQueue';
 import { readQueuedSessions } from '../captureQueue';
@@ -201,7 +202,7 @@ function reviewEntriesOf(paths: StorePaths, id: string): Array<{ line: string; l
   if (!text || !text.includes(id)) return [];
   const found: Array<{ line: string; lineIndex: number }> = [];
   parseLines(text).lines.forEach((line, lineIndex) => {
-    if (!/^[-*+]\s/.test(line)) return;
+    if (!isItemLine(line)) return;
     const marker = /\[from:[^[\]\r\n]*\]/.exec(line);
     if (marker && parseProvenance(marker[0])?.sources.some((p) => p.source === id)) found.push({ line: line.trim(), lineIndex });
   });

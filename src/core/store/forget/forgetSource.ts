@@ -4,7 +4,7 @@
  * all; an item other sources taught too (`[from: a, d1; b, d2]`, duplicates merged) stays with
  * that source's entries taken out of its provenance. Every other byte is kept.
  */
-import { listItems, parseLines, serializeLines, spliceLines } from '../../model/categoryFile';
+import { itemBlock, listItems, parseLines, serializeLines, spliceLines } from '../../model/categoryFile';
 import { formatSources, parseProvenance, plainSources } from '../../model/provenance';
 
 /** What taking a source out of a file's text does. */
@@ -25,9 +25,7 @@ export function removeSource(text: string, source: string): SourceRemoval {
   const drop = new Set<number>();
   for (const item of listItems(text)) {
     if (!item.text.includes(source)) continue;
-    // The item's lines: its first, and the indented ones that continue it (as categoryFile's itemBlocks).
-    const block = [item.line];
-    for (let i = item.line + 1; i < doc.lines.length && /^\s{2,}\S/.test(doc.lines[i]); i++) block.push(i);
+    const block = itemBlock(doc, item.line);
     // The marker ends the item: on its first line, or on the last of a wrapped item's lines.
     const at = [...block].reverse().find((i) => parseProvenance(doc.lines[i]) !== undefined);
     if (at === undefined) continue;

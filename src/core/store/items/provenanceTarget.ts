@@ -17,7 +17,7 @@ import { isConversationFileName } from '../../model/conversation';
 import { readLedger } from '../ledger';
 import { type LedgerEntry } from '../../model/ledgerFormat';
 import { isInside, type StorePaths } from '../storePaths';
-import { stripProvenance } from '../../model/provenance';
+import { itemStatement } from '../../model/itemLines';
 
 export type ProvenanceTarget =
   | { kind: 'transcript'; file: string; line: number }
@@ -32,7 +32,7 @@ const MAX_WORDS = 12;
 
 /** The distinctive words of an item line (list marker, playbook name markup and provenance removed). */
 function itemWords(itemLine: string): string[] {
-  const text = stripProvenance(itemLine).replace(/^\s*[-*]\s+(?:\[[ xX]\]\s+)?/, '');
+  const text = itemStatement(itemLine);
   const words = text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').split(/\s+/).filter((w) => w.length > SHORT_WORD);
   return [...new Set(words)].slice(0, MAX_WORDS);
 }

@@ -24,7 +24,7 @@ import type { PlanChange } from '../harvestPlan';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { appendItems, listItems, removeItems } from '../../model/categoryFile';
 import { acceptedIdentities, itemFilter, type AgentItemFilter } from '../heldItems';
-import { lineIdentity } from '../../model/itemLines';
+import { lineIdentity, renderItemLine, withoutBullet } from '../../model/itemLines';
 import { parseProvenance, stripProvenance } from '../../model/provenance';
 import { applyItemChange, type ItemChange } from './itemChanges';
 import { addAccepted, addHeldItems, entryKey, parseReview, removeReviewLines, REVIEW_FILE, targetHeading, type PendingChange, type ReviewTarget, type HeldItem } from '../../model/reviewFile';
@@ -72,7 +72,7 @@ function describe(kinds: readonly string[]): string[] {
 }
 
 function displayText(line: string): string {
-  return stripProvenance(line.trim().replace(/^[-*+]\s+/, ''));
+  return stripProvenance(withoutBullet(line.trim()));
 }
 
 /** The key of a queue or in-place item, as ReviewItem.id. */
@@ -256,7 +256,7 @@ function writeAccepted(paths: StorePaths, items: ReviewItem[]): string[] {
       if (target?.kind === 'file') {
         written.push(storeRelative(paths, addNotesToFile(paths, target, [item.line])));
       } else {
-        facts.push(item.line.replace(/^[-*+]\s+/, `- ${notedPath || file}: `));
+        facts.push(renderItemLine(`${notedPath || file}: ${withoutBullet(item.line)}`));
       }
     }
   }

@@ -9,6 +9,7 @@
  * the MCP tools) lists journal/, so its bullets never come back to an agent twice.
  */
 import * as path from 'node:path';
+import { withoutBullet } from '../../model/itemLines';
 import type { StorePaths } from '../storePaths';
 
 /** The journal folder in the store. */
@@ -131,7 +132,7 @@ export function renderJournal(journal: Journal): string {
 export function journalEntries(journal: Journal): JournalEntry[] {
   const entries: JournalEntry[] = [];
   for (const [source, categories] of journal.sources) {
-    for (const [category, bullets] of categories) for (const b of bullets) entries.push({ source, category, text: b.replace(/^\s*[-*]\s+/, '') });
+    for (const [category, bullets] of categories) for (const b of bullets) entries.push({ source, category, text: withoutBullet(b) });
   }
   return entries;
 }

@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
+import { withoutBullet } from '../../model/itemLines';
 import { parseProvenance, stripProvenance, toIsoDate } from '../../model/provenance';
 import { editStoreFile } from '../../base/storeText';
 import { resolveInStore, type StorePaths } from '../storePaths';
@@ -41,7 +42,7 @@ export function journalCategory(place: JournalPlace): string {
  * from `source` (default: the source its provenance names, else `unknown`).
  */
 export function journalEntryOf(line: string, category: string, source?: string): JournalEntry {
-  return { source: source ?? parseProvenance(line)?.source ?? 'unknown', category, text: stripProvenance(line).replace(/^\s*[-*]\s+/, '').trim() };
+  return { source: source ?? parseProvenance(line)?.source ?? 'unknown', category, text: withoutBullet(stripProvenance(line)).trim() };
 }
 
 /**

@@ -17,7 +17,7 @@ import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { appendItems, insertTasks, listItems, removeItems, type KnowledgeItem } from '../../model/categoryFile';
 import { listItemId } from '../../model/itemId';
 import { isDoneSection } from '../../model/itemKinds';
-import { lineIdentity } from '../../model/itemLines';
+import { lineIdentity, renderItemLine, withoutBullet } from '../../model/itemLines';
 import { stripProvenance } from '../../model/provenance';
 import { removeStaleTempFiles } from '../../base/atomicWrite';
 import { recoverStaleAsides } from '../../base/guardedReplace';
@@ -63,7 +63,7 @@ export function storeItemsOf(text: string | undefined, category: CategoryFileKey
   return listItems(text).map((item) => ({
     id: listItemId(item),
     category,
-    line: item.raw.replace(/^[-*+]\s+/, '').trim() === item.text ? item.raw.trimEnd() : `- ${item.text}`,
+    line: withoutBullet(item.raw).trim() === item.text ? item.raw.trimEnd() : renderItemLine(item.text),
     text: stripProvenance(item.text),
     ...(category === 'tasks' ? { done: isDoneSection(item.section) } : {}),
     file,
