@@ -3,6 +3,7 @@
  * no re-keying). Agents' writes (remember, update_item, …) are memoryTools.ts on top of
  * core/knowledge/agentWrites.
  */
+import { renderItemLine } from '../core/model/itemLines';
 import { readNotesOf, workspaceRelative } from '../core/store/fileNotes';
 import type { StorePaths } from '../core/store/storePaths';
 
@@ -14,5 +15,5 @@ import type { StorePaths } from '../core/store/storePaths';
 export async function readFileNotes(paths: StorePaths, absolute: string): Promise<{ path: string; file: string; lines: string[] } | undefined> {
   const found = readNotesOf(paths, absolute);
   if (!found) return undefined;
-  return { path: found.note.meta.path || workspaceRelative(paths, absolute), file: found.file, lines: found.note.notes.map((n) => `- ${n.text}`) };
+  return { path: found.note.meta.path || workspaceRelative(paths, absolute), file: found.file, lines: found.note.notes.map((n) => renderItemLine(n.text)) };
 }

@@ -9,6 +9,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BYTES_PER_TOKEN } from '../core/model/constants';
+import { agentItemLine } from '../core/model/agentItemLine';
 import { recordItemId } from '../core/model/itemId';
 import { frameAsData, quotedConversation } from '../core/model/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../core/model/safety/redact';
@@ -95,15 +96,6 @@ export function itemFromLine(fields: ReplyItem): ReplyItem {
   return { ...fields, text: cutToLine(fields.text, ITEM_TEXT_CHARS) };
 }
 
-/** An item as one line of the text content. */
-export function itemLine(item: ReplyItem): string {
-  const status = item.status === 'superseded' ? `; superseded${item.supersededBy ? ` by ${item.supersededBy}` : ''}` : item.status === 'archived' ? '; archived' : '';
-  const label = `[${item.category}${item.id ? ` ${item.id}` : ''}${status}]`;
-  const about = item.path ? ` (${item.path})` : '';
-  const prov = item.source || item.date ? ` [from: ${item.source ?? '?'}, ${item.date ?? '?'}]` : '';
-  return `- ${label}${about} ${item.text}${prov} (${item.file}${item.line ? `:${item.line}` : ''})`;
-}
-
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** What a list reply is made of; `extra` goes into the structured content beside the items. */
@@ -147,7 +139,7 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
   for (const [i, item] of items.entries()) {
     // The caller's own objects: sections may be keyed by them.
     const section = reply.section?.(reply.items[i]);
-    const line = (section !== undefined && section !== current ? `${section}\n` : '') + itemLine(item);
+    const line = (section !== undefined && section !== current ? `${section}\n` : '') + agentItemLine(item);
     const lineBytes = bytes(line) + 1;
     const jsonBytes = bytes(JSON.stringify(item)) + 1;
     if (textUsed + lineBytes > budget || jsonUsed + jsonBytes > budget) break;

@@ -196,7 +196,7 @@ describe('lore mcp: instructions, resources and prompts', function () {
       assert.match(taskText, /## topic: release\n\nBump the version before tagging\./, 'the keyword trigger fired on the task');
       assert.match(taskText, /\{knowledge\}\n[^]*- tags are signed[^]*\{\/knowledge\}/, 'the digest (P1) already holds the decision');
       const search = await client.getPrompt({ name: 'task_context', arguments: { task: 'where is the app constant exported?' } });
-      const hit = /\{search-hits\}\n[^]*- \[notes ([0-9a-z]{8}) src\/app\.ts\] exports the app constant \[from: manual, [^\]]+\] \(files\/[^)]+\)/.exec((search.messages[0].content as { text: string }).text);
+      const hit = /\{search-hits\}\n[^]*- \[notes ([0-9a-z]{8})\] \(src\/app\.ts\) exports the app constant \[from: manual, [^\]]+\] \(files\/[^)]+\)/.exec((search.messages[0].content as { text: string }).text);
       assert.ok(hit, 'a matching item (P3) with its id');
       // The id is the one the memory tools know the item by.
       assert.match(textOf((await client.callTool({ name: 'get_item', arguments: { id: hit[1] } })) as CallToolResult), /exports the app constant/);

@@ -8,8 +8,7 @@
  * the statement gives the line a new id, as it is a new statement; replies name the new id.
  */
 import { createHash } from 'node:crypto';
-import { recordLine } from './itemLines';
-import { lineIdentity } from './itemLines';
+import { lineIdentity, recordLine, renderItemLine } from './itemLines';
 
 /** Crockford's base32 alphabet: no I, L, O or U, so an id read aloud or retyped survives. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -49,7 +48,7 @@ export function isItemId(text: string): boolean {
  * index the joined text); an item on one line has its line's id.
  */
 export function listItemId(item: { text: string }): string {
-  return itemId(`- ${item.text}`);
+  return itemId(renderItemLine(item.text));
 }
 
 /**

@@ -147,5 +147,5 @@ export function lineIdentities(line: string): string[] {
 /** An indexed item as the line it came from (provenance put back), as the rules and review.md see it. */
 export function recordLine(record: { text: string; source?: string; date?: string }): string {
   const { text, source, date } = record;
-  return source && date ? `- ${text} [from: ${source}, ${date}]` : text;
+  return source && date ? renderItemLine(text, { source, date }) : text;
 }

@@ -10,7 +10,7 @@ import { CATEGORY_FILES, type CategoryFileKey } from '../../core/model/categorie
 import { listItems, type KnowledgeItem } from '../../core/model/categoryFile';
 import { isItemId, listItemId } from '../../core/model/itemId';
 import { markItemSuperseded } from '../../core/model/itemEdits';
-import { lineIdentity } from '../../core/model/itemLines';
+import { lineIdentity, renderItemLine } from '../../core/model/itemLines';
 import { findItemsById } from '../../core/store/items/itemLocator';
 import { parseProvenance, stripProvenance, toIsoDate } from '../../core/model/provenance';
 import { supersedeByHand } from '../../core/store/items/supersedeByHand';
@@ -32,7 +32,7 @@ export interface KnowledgeItemRef {
 }
 
 function itemLine(item: KnowledgeItemRef): string {
-  return `- ${item.text}`;
+  return renderItemLine(item.text);
 }
 
 /** The 0-based line of the item in its file now (it may have moved since the view was built). */

@@ -29,9 +29,9 @@ describe('recall (token-budgeted, compact first)', function () {
     // addNotesToFile re-keyed the fixture's hand-made note file to the real inode, merging both.
     assert.match(
       r.text,
-      /^## Notes on src\/app\.ts\n- exports the app constant for the bundler \[from: c1, 2026-11-20\] \(files\/\d+-\d+\.md:9\)\n- app\.ts is loaded by the extension host \[from: c1, 2026-11-20\] \(files\/\d+-\d+\.md:10\)\n/,
+      /^## Notes on src\/app\.ts\n- \[notes [0-9a-z]{8}\] exports the app constant for the bundler \[from: c1, 2026-11-20\] \(files\/\d+-\d+\.md:9\)\n- \[notes [0-9a-z]{8}\] app\.ts is loaded by the extension host \[from: c1, 2026-11-20\] \(files\/\d+-\d+\.md:10\)\n/,
     );
-    assert.match(r.text, /## Knowledge matching "esbuild"\n- \[facts\] the build uses esbuild for bundling \[from: c1, 2026-11-20\] \(facts\.md:3\)/);
+    assert.match(r.text, /## Knowledge matching "esbuild"\n- \[facts [0-9a-z]{8}\] the build uses esbuild for bundling \[from: c1, 2026-11-20\] \(facts\.md:3\)/);
     assert.equal(r.items[0].kind, 'file-note');
     assert.equal(r.backend, 'sqlite');
     assert.equal(r.mode, 'lexical');

@@ -12,6 +12,7 @@ import { listItems } from '../../model/categoryFile';
 import { agentItemFilter } from '../../store/heldItems';
 import { listItemId } from '../../model/itemId';
 import { itemTerms } from '../search/itemSimilarity';
+import { renderItemLine } from '../../model/itemLines';
 import { stripProvenance } from '../../model/provenance';
 import { textTerms } from '../search/textTerms';
 import { readTextLossless } from '../../base/storeText';
@@ -42,7 +43,7 @@ export function loadExistingItems(paths: StorePaths): ExistingItem[] {
     const text = readTextLossless(path.join(paths.root, CATEGORY_FILES[key].file));
     if (!text) continue;
     for (const item of listItems(text)) {
-      if (!keep(`- ${item.text}`)) continue;
+      if (!keep(renderItemLine(item.text))) continue;
       items.push({ id: listItemId(item), category: key, text: stripProvenance(item.text), terms: itemTerms(item.text).terms });
     }
   }

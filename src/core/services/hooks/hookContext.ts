@@ -18,7 +18,9 @@ import { compileContext, DEFAULT_BUDGET_TOKENS, type CompiledContext, type Compi
 import type { FileNotesInput } from '../promptCache/contextLayers';
 import { agentItemFilter, keepsRecord } from '../../store/heldItems';
 import { itemId, recordItemId } from '../../model/itemId';
-import { formatProvenance, stripProvenance } from '../../model/provenance';
+import { agentItemLine } from '../../model/agentItemLine';
+import { renderItemLine } from '../../model/itemLines';
+import { stripProvenance } from '../../model/provenance';
 import { stripInvisible } from '../../model/safety/invisibleChars';
 import { redactSecrets } from '../../model/safety/redact';
 import { searchIndexAsIs, type IndexedHit } from '../search/indexAsIs';
@@ -110,10 +112,8 @@ export function promptQuery(prompt: string): string {
 function hitLine(hit: IndexedHit, ids: boolean): string {
   // The id lets an agent name the item to the memory tools (update_item, forget_item, get_item).
   // Loaded only then: node:crypto is not worth loading in a hook, which never shows ids.
-  const id = ids ? ` ${itemIdModule().recordItemId(hit)}` : '';
-  const about = hit.notedPath ? ` ${hit.notedPath}` : '';
-  const provenance = hit.source ? ` ${formatProvenance({ source: hit.source, date: hit.date ?? '?' })}` : '';
-  return `- [${hit.category}${id}${about}] ${cutToLine(stripInvisible(redactSecrets(hit.text)), ITEM_MAX_CHARS)}${provenance} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
+  const id = ids ? itemIdModule().recordItemId(hit) : undefined;
+  return agentItemLine({ category: hit.category, id, path: hit.notedPath, text: cutToLine(stripInvisible(redactSecrets(hit.text)), ITEM_MAX_CHARS), source: hit.source, date: hit.date, file: hit.file, line: hit.line });
 }
 
 /** Notes within a character budget, per file in the order given, each note cut to ITEM_MAX_CHARS. */
@@ -196,7 +196,7 @@ export function knowledgeHitLines(paths: StorePaths, found: readonly IndexedHit[
 function knowledgeHitRecords(paths: StorePaths, found: readonly IndexedHit[], digest: string | undefined, fileNotes: readonly FileNotesInput[]): IndexedHit[] {
   const keep = agentItemFilter(paths);
   const shown = new Set(fileNotes.flatMap((f) => f.notes.map((n) => stripProvenance(n).trim())));
-  const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(`- ${h.text}`);
+  const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(renderItemLine(h.text));
   return found
     .filter((h) => keepsRecord(keep, h) && !inDigest(h) && !(h.category === 'notes' && shown.has(h.text.trim())))
     .slice(0, MAX_HITS);

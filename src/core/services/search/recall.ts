@@ -13,8 +13,9 @@ import { quotedConversation } from '../../model/safety/dataFraming';
 import { estimateTokens } from '../../model/tokens';
 import { agentItemFilter, keepsRecord, type AgentItemFilter } from '../../store/heldItems';
 import { recordLine } from '../../model/itemLines';
+import { agentItemLine } from '../../model/agentItemLine';
 import { recordItemId } from '../../model/itemId';
-import { formatProvenance, stripProvenance } from '../../model/provenance';
+import { stripProvenance } from '../../model/provenance';
 import { redactSecrets } from '../../model/safety/redact';
 import { digestSections, readCategoryTexts } from '../../store/digest';
 import { renderDigest } from '../../model/digestFormat';
@@ -80,11 +81,9 @@ const DEFAULT_BUDGET = 1000;
 const ITEM_CHARS = 300;
 const EXCERPT_CHARS = 240;
 
+/** A requested file's note sits under its `## Notes on path` heading, so it does not repeat the path. */
 function itemLine(item: RecallItem): string {
-  const prov = item.provenance ? ` ${formatProvenance({ source: item.provenance.source, date: item.provenance.date ?? '?' })}` : '';
-  const where = ` (${item.file}${item.line ? `:${item.line}` : ''})`;
-  const label = item.kind === 'file-note' ? '' : `[${item.category}${item.notedPath ? ` ${item.notedPath}` : ''}] `;
-  return `- ${label}${item.text}${prov}${where}`;
+  return agentItemLine({ ...item, path: item.kind === 'file-note' ? undefined : item.notedPath, source: item.provenance?.source, date: item.provenance?.date });
 }
 
 /**

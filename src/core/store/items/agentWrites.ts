@@ -31,9 +31,9 @@ import { acceptedIdentities, itemFilter } from '../heldItems';
 import { applyItemChange } from './itemChanges';
 import { itemId, isItemId } from '../../model/itemId';
 import { categoryTarget, type ItemKind } from '../../model/itemKinds';
-import { noteLine, playbookLine, statementLine } from '../../model/itemLines';
+import { noteLine, playbookLine, renderItemLine, statementLine } from '../../model/itemLines';
 import { findItemsById, type LocatedItem } from './itemLocator';
-import { formatProvenance, neutralizeItemText, toIsoDate } from '../../model/provenance';
+import { neutralizeItemText, toIsoDate } from '../../model/provenance';
 import { writeHeldItems } from './reviewQueue';
 import type { PendingChange, ReviewTarget } from '../../model/reviewFile';
 
@@ -292,7 +292,7 @@ function newLineFor(item: LocatedItem, text: string, source: string, today: Date
     const name = /^\*\*([^*]+)\*\*:/.exec(item.text)?.[1] ?? 'playbook';
     return playbookLine({ name, steps: text }, provenance);
   }
-  if (item.kind === 'playbook') return `- ${neutralizeItemText(text)} ${formatProvenance(provenance)}`;
+  if (item.kind === 'playbook') return renderItemLine(neutralizeItemText(text), provenance);
   return statementLine({ statement: text }, provenance);
 }
 

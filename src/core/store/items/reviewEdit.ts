@@ -10,7 +10,8 @@ import { editStoreFile } from '../../base/storeText';
 import { acquireStoreLock } from '../../base/storeLock';
 import { recordStoreChange } from '../history/storeHistory';
 import type { StorePaths } from '../storePaths';
-import { formatProvenance, neutralizeItemText, parseProvenance } from '../../model/provenance';
+import { renderItemLine } from '../../model/itemLines';
+import { neutralizeItemText, parseProvenance } from '../../model/provenance';
 import { parseReview, rewriteReviewEntry } from '../../model/reviewFile';
 import { reviewItemId, reviewPath } from './reviewQueue';
 
@@ -20,7 +21,7 @@ export type ReviewEditResult = { edited: true; line: string; id: string } | { ed
 function withText(line: string, text: string): string {
   const provenance = parseProvenance(line);
   const body = neutralizeItemText(redactSecrets(text));
-  return `- ${body}${provenance ? ` ${formatProvenance(provenance)}` : ''}`;
+  return renderItemLine(body, provenance && { source: provenance.source, date: provenance.date });
 }
 
 /** Replaces the text of queued item `id` (a ReviewItem id); what it does on accept stays. */

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { recordStoreChange } from '../history/storeHistory';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { listItemId } from '../../model/itemId';
+import { renderItemLine } from '../../model/itemLines';
 import { stripProvenance } from '../../model/provenance';
 import { regenerateDigest } from '../digest';
 import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../fileNotes';
@@ -58,7 +59,7 @@ function groupsOf(paths: StorePaths): Map<string, Sided[]> {
   const add = (group: string, sided: Sided) => groups.set(group, [...(groups.get(group) ?? []), sided]);
   for (const item of liveItems(paths)) add(item.category, { item: diffItem(item.id, item.line, item.item.text, item.item.provenance?.source), store: item });
   for (const { note } of listNoteFiles(paths)) {
-    for (const item of note.notes) add(`notes:${note.meta.path}`, { item: diffItem(listItemId(item), `- ${item.text}`, item.text, item.provenance?.source) });
+    for (const item of note.notes) add(`notes:${note.meta.path}`, { item: diffItem(listItemId(item), renderItemLine(item.text), item.text, item.provenance?.source) });
   }
   return groups;
 }
