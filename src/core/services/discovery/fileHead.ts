@@ -17,6 +17,15 @@ export const SMALL_HEAD_BYTES = 8 * 1024;
 
 /** Up to `bytes` bytes from the start of a file as UTF-8 text, or undefined when it cannot be read. */
 export function readHead(file: string, bytes = HEAD_BYTES): string | undefined {
+  return readOpened(file, (fd) => {
+    const buffer = Buffer.alloc(bytes);
+    const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  });
+}
+
+/** What `read` makes of the file opened for reading, closed after; undefined when it cannot be opened or read. */
+function readOpened<T>(file: string, read: (fd: number) => T): T | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -24,9 +33,7 @@ export function readHead(file: string, bytes = HEAD_BYTES): string | undefined {
     return undefined;
   }
   try {
-    const buffer = Buffer.alloc(bytes);
-    const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, read).toString('utf8');
+    return read(fd);
   } catch {
     return undefined;
   } finally {
@@ -85,13 +92,7 @@ export interface FileLines {
  * writing (no newline yet) is left for the next read. Undefined when the file cannot be read.
  */
 export function readLines(file: string, options: { from?: number; maxBytes: number }): FileLines | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return readOpened(file, (fd) => {
     const size = fs.fstatSync(fd).size;
     const start = Math.max(options.from ?? 0, size - options.maxBytes, 0);
     const buffer = Buffer.alloc(size - start);
@@ -107,9 +108,5 @@ export function readLines(file: string, options: { from?: number; maxBytes: numb
     const endInBuffer = lastNewline < first ? first : lastNewline + 1;
     bytes = bytes.subarray(first, endInBuffer);
     return { text: bytes.toString('utf8'), end: start + endInBuffer, skipped: start + first - (options.from ?? 0) };
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
