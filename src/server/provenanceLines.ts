@@ -9,6 +9,7 @@
  */
 import * as path from 'node:path';
 import { formatProvenance, hasMalformedProvenance, isCalendarDate, parseProvenance } from '../core/model/provenance';
+import { FENCE_LINE } from '../core/model/itemLines';
 import { REVIEW_FILE } from '../core/model/reviewFile';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 
@@ -36,7 +37,7 @@ export function contentLines(text: string): Array<{ line: number; text: string }
   }
   let inFence = false;
   for (let i = start; i < lines.length; i++) {
-    if (/^\s*(```|~~~)/.test(lines[i])) {
+    if (FENCE_LINE.test(lines[i])) {
       inFence = !inFence;
       continue;
     }

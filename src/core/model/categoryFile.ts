@@ -4,7 +4,7 @@
  * CRLF, blank lines, headings and lines without provenance all survive a rewrite).
  */
 import { TASKS_DONE_HEADING, TASKS_OPEN_HEADING } from './categories';
-import { continuesItem, ITEM_LINE, isItemLine, lineIdentities, lineIdentity } from './itemLines';
+import { continuesItem, FENCE_LINE, HEADING_LINE, ITEM_LINE, isItemLine, lineIdentities, lineIdentity } from './itemLines';
 import { parseProvenance, type ParsedProvenance } from './provenance';
 
 /** A markdown file as lines, remembering how to write it back byte-for-byte. */
@@ -35,8 +35,6 @@ export interface KnowledgeItem {
   provenance?: ParsedProvenance;
 }
 
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
-const FENCE = /^\s*(```|~~~)/;
 
 export function parseLines(text: string): LineDocument {
   const bom = text.charCodeAt(0) === 0xfeff;
@@ -94,13 +92,13 @@ export function listItems(text: string): KnowledgeItem[] {
   let current: KnowledgeItem | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (FENCE.test(line)) {
+    if (FENCE_LINE.test(line)) {
       inFence = !inFence;
       current = undefined;
       continue;
     }
     if (inFence) continue;
-    const heading = HEADING.exec(line);
+    const heading = HEADING_LINE.exec(line);
     if (heading) {
       if (heading[1].length === 2) section = heading[2];
       current = undefined;
@@ -185,7 +183,7 @@ export function appendItems(text: string | undefined, title: string, lines: stri
   if (doc.lines.every((l) => l.trim() === '')) spliceLines(doc, 0, doc.lines.length, [`# ${title}`]);
   const end = endOfContent(doc.lines, 0, doc.lines.length);
   // Keep a blank line between a heading and the first item, as people write it.
-  const insert = end > 0 && HEADING.test(doc.lines[end - 1]) ? ['', ...fresh] : fresh;
+  const insert = end > 0 && HEADING_LINE.test(doc.lines[end - 1]) ? ['', ...fresh] : fresh;
   spliceLines(doc, end, 0, insert);
   doc.finalNewline = true;
   return serializeLines(doc);

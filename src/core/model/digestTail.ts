@@ -6,7 +6,7 @@
  * reverse, and stops once the items collected exceed the byte budget.
  */
 
-import { continuesItem, ITEM_LINE, renderItemLine } from './itemLines';
+import { continuesItem, FENCE_LINE, HEADING_LINE, ITEM_LINE, renderItemLine } from './itemLines';
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -32,8 +32,6 @@ function lineText(buffer: Buffer, start: number, end: number): string {
   return text;
 }
 
-const FENCE = /^\s*(```|~~~)/;
-
 /** Lines that open or close a code fence, found with indexOf and confirmed with listItems' own rule. */
 function fenceRanges(buffer: Buffer): Range[] {
   const toggles = new Set<number>();
@@ -42,7 +40,7 @@ function fenceRanges(buffer: Buffer): Range[] {
       const start = lineStart(buffer, at);
       if (toggles.has(start)) continue;
       const nl = buffer.indexOf(NL, start);
-      if (FENCE.test(lineText(buffer, start, nl < 0 ? buffer.length : nl))) toggles.add(start);
+      if (FENCE_LINE.test(lineText(buffer, start, nl < 0 ? buffer.length : nl))) toggles.add(start);
     }
   }
   const sorted = [...toggles].sort((a, b) => a - b);
@@ -55,7 +53,6 @@ function fenceRanges(buffer: Buffer): Range[] {
   return ranges;
 }
 
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 
 export interface TailOptions {
   /** Stop after items totalling more than this many bytes (as `- text\n`). */
@@ -80,7 +77,7 @@ export function tailItems(buffer: Buffer, options: TailOptions): string[] {
       const start = at === firstAt ? 0 : at + 1;
       if (inFence(start)) continue;
       const nl = buffer.indexOf(NL, start);
-      const match = HEADING.exec(lineText(buffer, start, nl < 0 ? buffer.length : nl));
+      const match = HEADING_LINE.exec(lineText(buffer, start, nl < 0 ? buffer.length : nl));
       if (match && match[1].length === 2) headings.push({ at: start, name: match[2].trim().toLowerCase() });
     }
   }
@@ -102,7 +99,7 @@ export function tailItems(buffer: Buffer, options: TailOptions): string[] {
     } else {
       // The same rules, in the same order, as listItems.
       const text = lineText(buffer, start, end);
-      const item = HEADING.test(text) ? undefined : ITEM_LINE.exec(text);
+      const item = HEADING_LINE.test(text) ? undefined : ITEM_LINE.exec(text);
       if (item) {
         while (headingIndex >= 0 && headings[headingIndex].at > start) headingIndex--;
         const section = headingIndex >= 0 ? headings[headingIndex].name : undefined;
@@ -112,7 +109,7 @@ export function tailItems(buffer: Buffer, options: TailOptions): string[] {
           used += Buffer.byteLength(line, 'utf8') + 1;
         }
         pending = [];
-      } else if (continuesItem(text) && !HEADING.test(text)) {
+      } else if (continuesItem(text) && !HEADING_LINE.test(text)) {
         pending.unshift(text.trim());
       } else if (text.trim() !== '') {
         pending = [];

@@ -6,7 +6,8 @@
  * markdown lists are written by hand; an indented line under it continues it (a wrapped item or a
  * nested bullet, see categoryFile's listItems). After the bullet: an optional task checkbox (`[ ]`,
  * `[x]`), the statement, an optional `[superseded by id, date]` marker (supersession.ts) and the
- * trailing provenance `[from: ID, date]` (provenance.ts). Lore writes `- `; every reader (category
+ * trailing provenance `[from: ID, date]` (provenance.ts). No line inside a code fence is an item, and a
+ * `##` heading starts a section (FENCE_LINE, HEADING_LINE). Lore writes `- `; every reader (category
  * and note files, review.md, the digest, search, forget, tidy, the context) accepts all three
  * bullets through this module, so a hand-written `+` item is an item everywhere. An item's id is
  * itemId(line) (itemId.ts), derived from lineIdentity below.
@@ -17,6 +18,10 @@ import { readSupersession, withoutSupersession, type Supersession } from './supe
 
 /** An item line: bullet at column 0, white space, the rest (group 1: the bullet, group 2: the rest). */
 export const ITEM_LINE = /^([-*+])\s+(.*)$/;
+/** A heading line (group 1: the `#`s, group 2: its text); in a category file `##` starts a section. */
+export const HEADING_LINE = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+/** A line that opens or closes a code fence: no line inside one is an item. */
+export const FENCE_LINE = /^\s*(```|~~~)/;
 /** A bullet with any indentation before it and the white space after it, to take it off a line. */
 const BULLET = /^\s*[-*+]\s+/;
 /** A task checkbox right after the bullet. */

@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isItemLine } from '../model/itemLines';
+import { FENCE_LINE, isItemLine } from '../model/itemLines';
 import { isNoteFileName, parseNoteFile, readCoreFrontmatter, type NoteFileMeta } from '../model/noteFile';
 import { clearFrontmatterCache } from '../base/yamlFrontmatter';
 import { listNames } from '../base/walkTree';
@@ -61,7 +61,7 @@ export function countItems(body: string): number {
   let count = 0;
   let inFence = false;
   for (const line of body.replace(/^\ufeff/, '').split(/\r?\n/)) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (FENCE_LINE.test(line)) inFence = !inFence;
     else if (!inFence && isItemLine(line)) count++;
   }
   return count;
