@@ -9,7 +9,7 @@
  * the MCP tools) lists journal/, so its bullets never come back to an agent twice.
  */
 import * as path from 'node:path';
-import { withoutBullet } from '../../model/itemLines';
+import { renderItemLine, withoutBullet } from '../../model/itemLines';
 import type { StorePaths } from '../storePaths';
 
 /** The journal folder in the store. */
@@ -89,7 +89,7 @@ export function mergeEntries(journal: Journal, entries: readonly JournalEntry[])
     journal.sources.set(entry.source, categories);
     const bullets = categories.get(entry.category) ?? [];
     categories.set(entry.category, bullets);
-    const bullet = `- ${entry.text}`;
+    const bullet = renderItemLine(entry.text);
     if (!bullets.includes(bullet)) bullets.push(bullet);
   }
   return journal;
@@ -104,7 +104,7 @@ export function removeEntries(journal: Journal, entries: readonly JournalEntry[]
   for (const entry of entries) {
     const categories = journal.sources.get(entry.source);
     const bullets = categories?.get(entry.category);
-    const at = bullets?.indexOf(`- ${entry.text}`) ?? -1;
+    const at = bullets?.indexOf(renderItemLine(entry.text)) ?? -1;
     if (!categories || !bullets || at < 0) continue;
     bullets.splice(at, 1);
     removed = true;
