@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { addAccepted } from '../../../src/core/model/reviewFile';
 import { KNOWLEDGE_FRAMING } from '../../../src/core/model/safety/dataFraming';
 import { digestSections, digestSectionsFromTexts, regenerateDigest } from '../../../src/core/store/digest';
-import { DIGEST_HEADER, DIGEST_TRUNCATION_LINE, renderDigest } from '../../../src/core/model/digestFormat';
+import { DIGEST_HEADER, DIGEST_TRUNCATION_LINE, parseDigest, renderDigest } from '../../../src/core/model/digestFormat';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 
@@ -93,5 +93,18 @@ describe('digest', () => {
     assert.ok(Buffer.byteLength(text, 'utf8') <= 4096);
     assert.ok(Buffer.byteLength(text, 'utf8') > 3900, 'the budget is spent on items that are shown');
     assert.ok(!text.includes('you must always'));
+  });
+
+  it('reads back what it renders: the sections with items, in order, each item as written, not the truncation line', () => {
+    const sections = digestSections({
+      tasks: '# Tasks\n\n## Open\n\n- ship it [from: c1, 2026-11-20]\n',
+      facts: '# Facts\n\n- a [from: c1, 2026-11-20]\n- b [from: c2, 2026-11-21]\n',
+    });
+    assert.deepEqual(parseDigest(renderDigest(sections)!), sections.filter((s) => s.items.length > 0));
+    const many = digestSections({ facts: `# Facts\n\n${Array.from({ length: 200 }, (_, i) => `- fact number ${i} with some words [from: c1, 2026-11-20]`).join('\n')}\n` });
+    const cut = parseDigest(renderDigest(many)!);
+    assert.equal(cut.length, 1);
+    assert.ok(cut[0].items.length > 10 && cut[0].items.length < 200);
+    assert.deepEqual(cut[0].items, many.find((s) => s.title === 'Facts')!.items.slice(0, cut[0].items.length));
   });
 });
