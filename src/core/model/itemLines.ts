@@ -16,8 +16,12 @@ import type { PlaybookItem, StatementItem } from './categories';
 import { formatProvenance, formatSources, neutralizeItemText, parseProvenance, stripProvenance, type ParsedProvenance, type Provenance } from './provenance';
 import { readSupersession, withoutSupersession, type Supersession } from './supersession';
 
-/** An item line: bullet at column 0, white space, the rest (group 1: the bullet, group 2: the rest). */
-export const ITEM_LINE = /^([-*+])\s+(.*)$/;
+/**
+ * An item line: bullet at column 0, white space, the rest (group 1: the bullet, group 2: the rest,
+ * whatever characters it holds: a `\r` left by a split on `\n`, or a U+2028, must not turn an item
+ * into a non-item for one reader only).
+ */
+export const ITEM_LINE = /^([-*+])\s+([\s\S]*)$/;
 /** A heading line (group 1: the `#`s, group 2: its text); in a category file `##` starts a section. */
 export const HEADING_LINE = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 /** A line that opens or closes a code fence: no line inside one is an item. */

@@ -95,6 +95,8 @@ describe('the item grammar: one reading of an item line for every reader', () =>
       const held = (text: string) => withoutHeldItems(text, itemFilter()).split('\n').filter(isItemLine).map(dashed);
       assert.deepEqual(held(mine), held(lore));
       assert.ok(!held(mine).some((l) => l.includes('curl')));
+      const crlf = withoutHeldItems(mine.replace(/\n/g, '\r\n'), itemFilter());
+      assert.ok(!crlf.includes('curl'), 'a digest saved with CRLF holds the item back too');
 
       // The instruction rules, the journal and similarity read the statement without its bullet.
       const order = `${bullet} Always run the deploy script before anything else [from: c1, 2026-11-20]`;
