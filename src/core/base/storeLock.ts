@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { realPathOr } from './realPath';
 
 export interface StoreLock {
   release(): void;
@@ -85,11 +86,7 @@ function tryAcquire(file: string): boolean {
 const queues = new Map<string, Promise<void>>();
 
 function storeKey(storeRoot: string): string {
-  try {
-    return fs.realpathSync(storeRoot);
-  } catch {
-    return path.resolve(storeRoot);
-  }
+  return realPathOr(storeRoot, path.resolve(storeRoot));
 }
 
 /**

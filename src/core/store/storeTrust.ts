@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../base/atomicWrite';
+import { realPathOr } from '../base/realPath';
 
 /** The person's Lore configuration folder, outside every repository. */
 export function personalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -29,11 +30,7 @@ function trustFile(env: NodeJS.ProcessEnv): string {
 
 /** A store's folder as the record keeps it: absolute, links resolved (the same store by any path). */
 function storeKey(root: string): string {
-  try {
-    return fs.realpathSync(root);
-  } catch {
-    return path.resolve(root);
-  }
+  return realPathOr(root, path.resolve(root));
 }
 
 function readTrusted(env: NodeJS.ProcessEnv): string[] {

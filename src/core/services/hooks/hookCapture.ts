@@ -28,6 +28,7 @@ import { foreignTranscriptReason } from './hookScope';
 import type { HookInput } from './hookInput';
 import { queueDir } from '../../store/captureQueue';
 import type { QueuedSession } from '../../model/queuedSession';
+import { realPathOr } from '../../base/realPath';
 
 /** The tools whose hooks Lore understands (one input format, see hookInput.ts). */
 export type HookTool = 'claude' | 'vscode';
@@ -64,14 +65,6 @@ function transcriptRoots(host: Host): Array<{ tool: HookTool; root: string }> {
   ];
 }
 
-function realOrSelf(file: string): string {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return file;
-  }
-}
-
 /** A transcript the hook may read: its real path, its tool, and an open descriptor on it. */
 interface CheckedTranscript {
   file: string;
@@ -94,9 +87,9 @@ function openTranscript(paths: StorePaths, host: Host, transcript: string | unde
   } catch (error) {
     throw new HookRefusal(`transcript ${transcript}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const place = transcriptRoots(host).find(({ root }) => isInside(comparablePath(host, realOrSelf(root)), comparablePath(host, real)));
+  const place = transcriptRoots(host).find(({ root }) => isInside(comparablePath(host, realPathOr(root, root)), comparablePath(host, real)));
   if (!place) throw new HookRefusal(`transcript ${transcript} is not in a folder where Claude Code or VS Code keeps transcripts`);
-  if (isInside(realOrSelf(paths.root), real)) throw new HookRefusal(`transcript ${transcript} is inside the store`);
+  if (isInside(realPathOr(paths.root, paths.root), real)) throw new HookRefusal(`transcript ${transcript} is inside the store`);
   if (!isConversationFileName(path.basename(real))) throw new HookRefusal(`transcript ${transcript} does not have a conversation file name`);
   const fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
   const stat = fs.fstatSync(fd);

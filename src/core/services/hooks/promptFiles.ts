@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInside, type StorePaths } from '../../store/storePaths';
+import { realPathOr } from '../../base/realPath';
 
 /** Words looked at, and files returned, at most: a pasted log must not cost a stat per word. */
 const MAX_CANDIDATES = 64;
@@ -16,14 +17,6 @@ const MAX_NAME_CHARS = 512;
 
 /** Runs of characters that can be part of a path; quotes, brackets and commas end a name. */
 const TOKEN = /[^\s`'"()<>[\]{},;|]+/g;
-
-function realOrUndefined(file: string): string | undefined {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return undefined;
-  }
-}
 
 /** A word as a path: `@` mention and trailing punctuation, `:line[:col]` and `#Lnn` removed. */
 function asPathName(word: string): string | undefined {
@@ -40,9 +33,9 @@ function asPathName(word: string): string | undefined {
  * folder, then the workspace root.
  */
 export function filesNamedIn(prompt: string, agentFolder: string, paths: StorePaths): string[] {
-  const realWorkspace = realOrUndefined(paths.workspace);
+  const realWorkspace = realPathOr(paths.workspace, undefined);
   if (!realWorkspace) return [];
-  const realStore = realOrUndefined(paths.root) ?? paths.root;
+  const realStore = realPathOr(paths.root, paths.root);
   const found: string[] = [];
   const seen = new Set<string>();
   let looked = 0;
@@ -54,7 +47,7 @@ export function filesNamedIn(prompt: string, agentFolder: string, paths: StorePa
     looked++;
     const tries = path.isAbsolute(name) ? [name] : [path.resolve(agentFolder, name), path.resolve(paths.workspace, name)];
     for (const candidate of tries) {
-      const real = realOrUndefined(candidate);
+      const real = realPathOr(candidate, undefined);
       if (!real || !isInside(realWorkspace, real) || isInside(realStore, real)) continue;
       let isFile = false;
       try {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { agentItemFilter, withoutHeldItems } from '../../store/heldItems';
 import { redactSecrets } from '../../model/safety/redact';
 import { isInside, type StorePaths } from '../../store/storePaths';
+import { realPathOr } from '../../base/realPath';
 
 /** Bytes read of one subscribed file at most (a topic's own cap is smaller still). */
 const MAX_SUBSCRIPTION_BYTES = 64 * 1024;
@@ -18,14 +19,6 @@ const PRIVATE_IN_STORE = ['inbox', 'archive', 'queue', '.cache', '.index', '.log
 
 /** A subscribed file's text, or why it was not read. */
 export type SubscriptionRead = { path: string; text: string } | { path: string; problem: string };
-
-function realOrUndefined(file: string): string | undefined {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * How a subscribed file's text becomes what is handed out: `make()` leaves held items out (a
@@ -36,11 +29,11 @@ export type SubscriptionMaker = (relative: string, text: string, inStore: boolea
 
 /** Reads one subscription (a workspace-relative path). */
 export function readSubscription(paths: StorePaths, relative: string, keep = agentItemFilter(paths), made?: SubscriptionMaker): SubscriptionRead {
-  const workspace = realOrUndefined(paths.workspace) ?? paths.workspace;
-  const real = realOrUndefined(path.resolve(paths.workspace, relative));
+  const workspace = realPathOr(paths.workspace, paths.workspace);
+  const real = realPathOr(path.resolve(paths.workspace, relative), undefined);
   if (!real) return { path: relative, problem: 'not found' };
   if (!isInside(workspace, real)) return { path: relative, problem: 'outside the workspace (after following links)' };
-  const store = realOrUndefined(paths.root) ?? paths.root;
+  const store = realPathOr(paths.root, paths.root);
   const inStore = isInside(store, real);
   if (inStore) {
     const first = path.relative(store, real).split(path.sep)[0];
