@@ -20,10 +20,10 @@ import { digestSectionsFromFiles, renderDigest } from '../core/store/digest';
 import { readLedger } from '../core/store/ledger';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import { readTextIfExists } from '../core/store/atomicWrite';
-import { readFileNotes } from './fileNoteLines';
-import { openConversationText } from './openConversation';
+import { readFileNotes } from '../core/agentTools/fileNoteLines';
+import { openConversationText } from '../core/agentTools/openConversation';
 import type { StoreSession } from './storeSession';
-import { MAX_REPLY_TOKENS, budgetBytes } from './toolReply';
+import { MAX_REPLY_TOKENS, budgetBytes } from '../core/agentTools/toolReply';
 
 const MARKDOWN = 'text/markdown';
 /** Values offered per completion request (the protocol allows 100). */

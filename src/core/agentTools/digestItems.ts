@@ -3,11 +3,11 @@
  * newest open tasks, open questions, decisions, facts and playbooks, each with its id, read from
  * the ends of the category files as the digest itself is, items held for review left out.
  */
-import { CATEGORY_FILES } from '../core/knowledge/categories';
-import { itemId } from '../core/knowledge/itemId';
-import { parseProvenance, stripProvenance } from '../core/knowledge/provenance';
-import { DIGEST_SECTIONS, digestSectionsFromFiles } from '../core/store/digest';
-import type { StorePaths } from '../core/store/storePaths';
+import { CATEGORY_FILES } from '../knowledge/categories';
+import { itemId } from '../knowledge/itemId';
+import { parseProvenance, stripProvenance } from '../knowledge/provenance';
+import { DIGEST_SECTIONS, digestSectionsFromFiles } from '../store/digest';
+import type { StorePaths } from '../store/storePaths';
 import { itemFromLine, type ReplyItem } from './toolReply';
 
 /** The items, best first within each section, with the section each belongs to. */
