@@ -5,6 +5,8 @@
 // (the server and the CLI have no `vscode` module), so it fails the build instead.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const vscodeOnly = { name: 'vscode', message: 'Only src/extension may import vscode.' };
 const lsp = (where) => [
@@ -12,6 +14,73 @@ const lsp = (where) => [
 ];
 // Relative imports only: package paths such as '@modelcontextprotocol/sdk/server/mcp.js' are not layers.
 const layers = (where, ...forbidden) => [{ regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`, message: `${where} must not import from src/${forbidden.join(', src/')}.` }];
+
+// The engine's tiers (AGENTS.md): base ← model ← store ← services. A file may import its own
+// zone, any zone of a lower tier, and the zones of its own tier that its entry names here (a
+// declaration, so the graph between siblings stays acyclic: test/lint/engineTiers.test.ts checks
+// that, and that every folder of src/core belongs to a zone). A new folder is declared here first.
+export const ENGINE_TIERS = ['base', 'model', 'store', 'services'];
+export const ENGINE_ZONES = {
+  base: [],
+  'model/safety': [],
+  model: ['model/safety'],
+  store: [],
+  'store/history': ['store'],
+  'store/journal': ['store'],
+  'store/items': ['store', 'store/history', 'store/journal'],
+  'store/changes': ['store', 'store/history', 'store/journal'],
+  'store/lifecycle': ['store', 'store/history', 'store/changes'],
+  'store/forget': ['store', 'store/history', 'store/journal', 'store/items', 'store/changes'],
+  'services/conversations': [],
+  'services/discovery': ['services/conversations'],
+  'services/promptCache': ['services/conversations', 'services/discovery'],
+  'services/providers': ['services/promptCache'],
+  'services/search': ['services/conversations', 'services/providers'],
+  'services/context': ['services/promptCache'],
+  'services/topics': ['services/promptCache', 'services/providers', 'services/search', 'services/context'],
+  'services/tasks': ['services/conversations', 'services/search'],
+  'services/harvest': ['services/conversations', 'services/discovery', 'services/providers', 'services/search'],
+  'services/hooks': ['services/discovery', 'services/promptCache', 'services/search', 'services/context', 'services/topics'],
+  'services/tidy': ['services/providers', 'services/search', 'services/harvest'],
+  // The agent tools, defined once for MCP and VS Code's language model tools (src/mcp, the extension adapt them).
+  'services/agentTools': ['services/conversations', 'services/search', 'services/tasks'],
+};
+const CORE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'src', 'core');
+/** The zone of a path inside src/core (the longest declared folder that holds it), '' for none. */
+export function engineZone(file) {
+  const rel = path.relative(CORE, file).split(path.sep).join('/');
+  if (rel.startsWith('..')) return undefined;
+  return Object.keys(ENGINE_ZONES).filter((z) => rel.startsWith(`${z}/`)).sort((a, b) => b.length - a.length)[0] ?? '';
+}
+const tierOf = (zone) => ENGINE_TIERS.indexOf(zone.split('/')[0]);
+const engineTiers = {
+  meta: { type: 'problem', schema: [], messages: { up: '{{from}} must not import {{to}}: {{why}}.', undeclared: '{{file}} is in no engine zone: declare its folder in ENGINE_ZONES (eslint.config.mjs).' } },
+  create(context) {
+    const from = engineZone(context.filename);
+    if (from === undefined) return {};
+    const check = (node, spec) => {
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const to = engineZone(path.resolve(path.dirname(context.filename), spec));
+      if (to === undefined || to === '' || to === from || from === '') return;
+      const [a, b] = [tierOf(from), tierOf(to)];
+      if (b < a || (b === a && ENGINE_ZONES[from].includes(to))) return;
+      const why = b > a ? `${to.split('/')[0]} is a higher tier than ${from.split('/')[0]}` : `${from} does not declare ${to} among the zones it uses`;
+      context.report({ node, messageId: 'up', data: { from: `src/core/${from}`, to: `src/core/${to}`, why } });
+    };
+    const literal = (node) => (node && node.type === 'Literal' ? node.value : node?.type === 'TSLiteralType' ? node.literal?.value : undefined);
+    return {
+      Program(node) {
+        if (from === '') context.report({ node, messageId: 'undeclared', data: { file: path.relative(path.dirname(path.dirname(CORE)), context.filename) } });
+      },
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => check(node, literal(node.source)),
+      TSImportType: (node) => check(node, literal(node.argument)),
+      CallExpression: (node) => node.callee.type === 'Identifier' && node.callee.name === 'require' && check(node, literal(node.arguments[0])),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.node24/**', '.vscode-test/**', '.bench/**', '**/*.js', '**/*.mjs'] },
@@ -39,6 +108,11 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [vscodeOnly], patterns: [...lsp('src/core'), ...layers('src/core', 'extension', 'server', 'cli', 'mcp', 'shared')] }] },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    plugins: { lore: { rules: { 'engine-tiers': engineTiers } } },
+    rules: { 'lore/engine-tiers': 'error' },
   },
   {
     files: ['src/server/**/*.ts'],

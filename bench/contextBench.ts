@@ -9,13 +9,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildContext, DEFAULT_ROLE_INSTRUCTIONS } from '../src/core/context/buildContext';
-import { createCacheState, describe as describeState, recordCall } from '../src/core/context/cacheState';
-import { addCacheUsage, cacheHitRate, emptyCacheUsage } from '../src/core/context/cacheUsage';
-import type { ContextInput, EarlierTurn, FileNotesInput, ToolDescription } from '../src/core/context/contextLayers';
-import { loadContextInputs } from '../src/core/context/loadContextInputs';
-import { AnthropicAdapter } from '../src/core/providers/anthropicAdapter';
-import { DIGEST_MAX_BYTES } from '../src/core/constants';
+import { buildContext, DEFAULT_ROLE_INSTRUCTIONS } from '../src/core/services/context/buildContext';
+import { createCacheState, describe as describeState, recordCall } from '../src/core/services/promptCache/cacheState';
+import { addCacheUsage, cacheHitRate, emptyCacheUsage } from '../src/core/services/promptCache/cacheUsage';
+import type { ContextInput, EarlierTurn, FileNotesInput, ToolDescription } from '../src/core/services/promptCache/contextLayers';
+import { loadContextInputs } from '../src/core/services/context/loadContextInputs';
+import { AnthropicAdapter } from '../src/core/services/providers/anthropicAdapter';
+import { DIGEST_MAX_BYTES } from '../src/core/model/constants';
 import { addNotesToFile, resolveNoteTarget } from '../src/core/store/fileNotes';
 import { storePaths } from '../src/core/store/storePaths';
 import { anthropicPrefixCache } from '../test/helpers/cacheStubs';

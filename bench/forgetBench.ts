@@ -7,9 +7,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyForget, planForget } from '../src/core/forget/forgetConversation';
+import { applyForget, planForget } from '../src/core/store/forget/forgetConversation';
 import { initStore } from '../src/core/store/initStore';
-import { SearchIndex } from '../src/core/search/searchIndex';
+import { SearchIndex } from '../src/core/services/search/searchIndex';
+import { purgeStoreIndex } from '../src/core/services/search/forgetIndex';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import { baselineOf, freshScratchDir, makeResult, repeatInterleaved, type BenchContext, type BenchResult } from './benchSupport';
 
@@ -57,7 +58,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
         const started = performance.now();
         planForget(paths, id);
         plans.push(performance.now() - started);
-        removed += (await applyForget(paths, id)).plan.removed.length;
+        removed += (await applyForget(paths, id, { reindex: () => purgeStoreIndex(paths) })).plan.removed.length;
       },
     },
   ]);

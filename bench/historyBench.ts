@@ -9,9 +9,9 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemHistory } from '../src/core/history/itemHistory';
-import { recordStoreChange } from '../src/core/history/storeHistory';
-import { itemId } from '../src/core/knowledge/itemId';
+import { itemHistory } from '../src/core/store/items/itemHistory';
+import { recordStoreChange } from '../src/core/store/history/storeHistory';
+import { itemId } from '../src/core/model/itemId';
 import { storePaths } from '../src/core/store/storePaths';
 import { generateLargeStore } from '../test/server/largeStore';
 import { baselineOf, makeResult, repeatInterleaved, scratchDir, type BenchContext, type BenchResult } from './benchSupport';

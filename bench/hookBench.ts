@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SearchIndex } from '../src/core/search/searchIndex';
+import { SearchIndex } from '../src/core/services/search/searchIndex';
 import { storePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
 import { baselineOf, formatNumber, makeResult, median, repeatInterleaved, scratchDir, type BenchContext, type BenchResult, type TaskSamples } from './benchSupport';

@@ -8,10 +8,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemId } from '../src/core/knowledge/itemId';
-import { findItemsById } from '../src/core/knowledge/itemLocator';
-import { noteLine } from '../src/core/knowledge/itemLines';
-import { isNoteFileName } from '../src/core/store/noteFile';
+import { itemId } from '../src/core/model/itemId';
+import { findItemsById } from '../src/core/store/items/itemLocator';
+import { noteLine } from '../src/core/model/itemLines';
+import { isNoteFileName } from '../src/core/model/noteFile';
 import { storePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
 import { baselineOf, makeResult, repeatInterleaved, scratchDir, type BenchContext, type BenchResult } from './benchSupport';

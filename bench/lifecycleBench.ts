@@ -7,11 +7,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CATEGORY_FILES } from '../src/core/knowledge/categories';
-import { listItems } from '../src/core/knowledge/categoryFile';
-import { itemId, listItemId } from '../src/core/knowledge/itemId';
-import { previewPrune } from '../src/core/lifecycle/prune';
-import { recordUses, usageLogFile } from '../src/core/lifecycle/usageLog';
+import { CATEGORY_FILES } from '../src/core/model/categories';
+import { listItems } from '../src/core/model/categoryFile';
+import { itemId, listItemId } from '../src/core/model/itemId';
+import { previewPrune } from '../src/core/store/lifecycle/prune';
+import { recordUses, usageLogFile } from '../src/core/store/lifecycle/usageLog';
 import { storePaths } from '../src/core/store/storePaths';
 import { baselineOf, freshScratchDir, makeResult, repeatInterleaved, type BenchContext, type BenchResult } from './benchSupport';
 

@@ -12,16 +12,16 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { noteLine } from '../src/core/knowledge/itemLines';
+import { noteLine } from '../src/core/model/itemLines';
 import { findNotesForFile, healDeletedFiles, healNotes, listNoteFiles, metaFor } from '../src/core/store/fileNotes';
-import { writeFileAtomic } from '../src/core/store/atomicWrite';
-import { identifyFile } from '../src/core/store/fileIdentity';
-import { parseNoteFile, renderNoteFile } from '../src/core/store/noteFile';
+import { writeFileAtomic } from '../src/core/base/atomicWrite';
+import { identifyFile } from '../src/core/base/fileIdentity';
+import { parseNoteFile, renderNoteFile } from '../src/core/model/noteFile';
 import { openNoteIndex } from '../src/core/store/noteIndexCache';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
 import { baselineOf, formatNumber, makeResult, repeat, repeatInterleaved, scratchDir, type BenchContext, type BenchResult } from './benchSupport';
-import { sleepSync } from '../src/core/store/fileVersion';
+import { sleepSync } from '../src/core/base/fileVersion';
 
 const FILES = 10_000;
 const NOTES_PER_FILE = 10;

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { SearchIndex, type SearchOptions } from '../src/core/search/searchIndex';
+import { SearchIndex, type SearchOptions } from '../src/core/services/search/searchIndex';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import { MIB, SeededRandom, baselineOf, formatNumber, freshScratchDir, makeResult, percentile, type BenchContext, type BenchResult } from './benchSupport';
 

@@ -11,9 +11,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { storePaths } from '../src/core/store/storePaths';
-import { taskFiltersSchema } from '../src/core/tasks/taskFilters';
-import { TaskIndex } from '../src/core/tasks/taskIndex';
-import { SEARCH_MODES, searchTasks, type SearchMode } from '../src/core/tasks/taskSearch';
+import { taskFiltersSchema } from '../src/core/services/tasks/taskFilters';
+import { TaskIndex } from '../src/core/services/tasks/taskIndex';
+import { SEARCH_MODES, searchTasks, type SearchMode } from '../src/core/services/tasks/taskSearch';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', 'test', 'fixtures', 'tasks');
 

@@ -8,9 +8,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { storePaths } from '../src/core/store/storePaths';
-import { recordArtifact } from '../src/core/tasks/recordArtifact';
-import { TaskIndex } from '../src/core/tasks/taskIndex';
-import { searchTasks } from '../src/core/tasks/taskSearch';
+import { recordArtifact } from '../src/core/services/tasks/recordArtifact';
+import { TaskIndex } from '../src/core/services/tasks/taskIndex';
+import { searchTasks } from '../src/core/services/tasks/taskSearch';
 import { baselineOf, makeResult, repeat, repeatInterleaved, scratchDir, type BenchContext, type BenchResult } from './benchSupport';
 
 const TASKS = 500;

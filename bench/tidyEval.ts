@@ -19,14 +19,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ItemCategory } from '../src/core/knowledge/categories';
-import { listItems } from '../src/core/knowledge/categoryFile';
-import { itemId, listItemId } from '../src/core/knowledge/itemId';
-import { parseProvenance } from '../src/core/knowledge/provenance';
-import { isCurrent } from '../src/core/knowledge/supersession';
+import type { ItemCategory } from '../src/core/model/categories';
+import { listItems } from '../src/core/model/categoryFile';
+import { itemId, listItemId } from '../src/core/model/itemId';
+import { parseProvenance } from '../src/core/model/provenance';
+import { isCurrent } from '../src/core/model/supersession';
 import { ensureStoreLayout } from '../src/core/store/initStore';
 import { storePaths } from '../src/core/store/storePaths';
-import { runTidy } from '../src/core/tidy/tidyPlan';
+import { runTidy } from '../src/core/services/tidy/tidyPlan';
 import { loadLabelledSet, repoRoot } from './extractorEval';
 
 /** One labelled line. */

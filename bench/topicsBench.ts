@@ -11,13 +11,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildContext } from '../src/core/context/buildContext';
-import { compileContext, type CompileInput } from '../src/core/context/compileContext';
-import { knowledgeHits } from '../src/core/hooks/hookContext';
-import { SearchIndex } from '../src/core/search/searchIndex';
+import { buildContext } from '../src/core/services/context/buildContext';
+import { compileContext, type CompileInput } from '../src/core/services/context/compileContext';
+import { knowledgeHits } from '../src/core/services/hooks/hookContext';
+import { SearchIndex } from '../src/core/services/search/searchIndex';
 import { storePaths } from '../src/core/store/storePaths';
-import { loadTopics, topicsDir } from '../src/core/topics/loadTopics';
-import { matchTopics, prepareTopics } from '../src/core/topics/topicTiers';
+import { loadTopics, topicsDir } from '../src/core/services/topics/loadTopics';
+import { matchTopics, prepareTopics } from '../src/core/services/topics/topicTiers';
 import { generateLargeStore } from '../test/server/largeStore';
 import { SeededRandom, baselineOf, formatNumber, freshScratchDir, makeResult, repeat, scratchDir, type BenchContext, type BenchResult } from './benchSupport';
 

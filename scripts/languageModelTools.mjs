@@ -1,5 +1,5 @@
 // Writes package.json's contributes.languageModelTools from the agent tools' declarations
-// (src/core/agentTools/languageModelTools.ts): `npm run manifest` after changing a tool.
+// (src/core/services/agentTools/languageModelTools.ts): `npm run manifest` after changing a tool.
 // With --check it writes nothing and fails when package.json differs (the manifest test does too).
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const entry = path.join(root, 'src/core/agentTools/languageModelTools.ts');
+const entry = path.join(root, 'src/core/services/agentTools/languageModelTools.ts');
 const built = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'error' });
 const module = { exports: {} };
 new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, createRequire(entry));

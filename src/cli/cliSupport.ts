@@ -3,7 +3,7 @@
  */
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-export { formatBytes, formatTokens, printable } from '../core/util/format';
+export { formatBytes, formatTokens, printable } from '../core/model/format';
 import * as os from 'node:os';
 import { globalStoreDir, isStore, nearestStoreDir } from '../core/store/storeLocation';
 import { STORE_DIR_NAME, storePaths, type StorePaths } from '../core/store/storePaths';

@@ -4,12 +4,11 @@
  */
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { CONVERSATION_CLASSES } from '../core/harvest/classify';
-import type { HarvestReport } from '../core/harvest/runHarvest';
-import type { HarvestPlan } from '../core/harvest/plan';
+import { CONVERSATION_CLASSES, type HarvestPlan } from '../core/store/harvestPlan';
+import type { HarvestReport } from '../core/services/harvest/runHarvest';
 import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
 import { historyText } from './historyText';
-import { formatBytes, formatTokens, itemCountsText, printable } from '../core/util/format';
+import { formatBytes, formatTokens, itemCountsText, printable } from '../core/model/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
   return keys.filter((k) => !skipZero || record[k] > 0).map((k) => `${k}:${record[k] ?? 0}`).join(', ');

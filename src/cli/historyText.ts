@@ -1,6 +1,6 @@
 /** How the CLI reports what the store's git history did after a write. */
-import type { HistoryOutcome } from '../core/history/storeHistory';
-import { printable } from '../core/util/format';
+import type { HistoryOutcome } from '../core/store/history/storeHistory';
+import { printable } from '../core/model/format';
 import type { Output } from './cliSupport';
 
 /** The commits made, or how many changes wait for the next commit (undefined: nothing to say). */

@@ -28,7 +28,7 @@ import { trustCommand } from './commands/trustCommand';
 import { undoCommand } from './commands/undoCommand';
 import { takeConfigNotices } from '../core/store/storeConfig';
 import { describeStoreError } from '../core/store/storeErrors';
-import { printable } from '../core/util/format';
+import { printable } from '../core/model/format';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
 
 /** Every command, in the order `lore --help` lists them. */

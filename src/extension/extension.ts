@@ -4,10 +4,10 @@
  * Everything registered goes into context.subscriptions.
  */
 import * as vscode from 'vscode';
-import type { SourcesReport } from '../core/discovery/measureSources';
-import type { HarvestReport } from '../core/harvest/runHarvest';
-import type { ReviewDecision, ReviewDecisionResult } from '../core/knowledge/reviewQueue';
-import type { ReviewEditResult } from '../core/knowledge/reviewEdit';
+import type { SourcesReport } from '../core/services/harvest/measureSources';
+import type { HarvestReport } from '../core/services/harvest/runHarvest';
+import type { ReviewDecision, ReviewDecisionResult } from '../core/store/items/reviewQueue';
+import type { ReviewEditResult } from '../core/store/items/reviewEdit';
 import { StoreChangedNotification } from '../shared/protocol';
 import { registerCacheCommands, syncInstructions } from './cache/cacheCommands';
 import { CacheStates } from './cache/cacheStates';
@@ -36,7 +36,7 @@ import { decideHeldItem, editHeldItem, registerReviewCommands } from './review/r
 import { NoteDecorations } from './notes/noteDecorations';
 import { NotesClient } from './notes/notesClient';
 import { forgetConversation, planForgetting, registerForgetConversationCommand } from './views/forgetConversationCommand';
-import type { ForgetPlan, ForgetResult } from '../core/forget/forgetConversation';
+import type { ForgetPlan, ForgetResult } from '../core/store/forget/forgetConversation';
 import { registerRecallTool } from './search/recallTool';
 import { createRememberTool, registerRememberTool, type RememberToolInput } from './search/rememberTool';
 import { registerSearchTools } from './search/searchTool';

@@ -6,7 +6,7 @@
  * processes: nothing here blocks the extension host.
  */
 import * as vscode from 'vscode';
-import { flushStoreHistory, setGitCommitOverride } from '../core/history/storeHistory';
+import { flushStoreHistory, setGitCommitOverride } from '../core/store/history/storeHistory';
 import { Disposable, toDisposable } from './lifecycle';
 import { logger } from './log';
 import { gitCommitOption, readSettings } from './settings';

@@ -2,7 +2,7 @@
  * Typed access to the `lore.*` settings, in one place. Every setting is declared with a scope
  * and a markdownDescription in package.json.
  */
-import type { PrivateMarkers } from '../core/safety/privateSpans';
+import type { PrivateMarkers } from '../core/model/safety/privateSpans';
 import * as vscode from 'vscode';
 import type { GitCommitMode, ReclaimMode } from '../core/store/storeConfig';
 

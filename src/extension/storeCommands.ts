@@ -3,10 +3,10 @@
  * show the log, open a conversation from the ledger.
  */
 import * as vscode from 'vscode';
-import { defaultPromptsDir } from '../core/harvest/prompts';
-import { listItems } from '../core/knowledge/categoryFile';
-import { conversationFile } from '../core/knowledge/provenanceTarget';
-import { readTextIfExists } from '../core/store/atomicWrite';
+import { defaultPromptsDir } from '../core/services/harvest/prompts';
+import { listItems } from '../core/model/categoryFile';
+import { conversationFile } from '../core/store/items/provenanceTarget';
+import { readTextIfExists } from '../core/base/atomicWrite';
 import { initStore } from '../core/store/initStore';
 import { runCommand, showLog } from './log';
 import { KEYED_PROVIDERS, secretKey } from './providers/providerChoice';

@@ -10,8 +10,8 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { CATEGORY_FILES } from '../core/knowledge/categories';
-import { REVIEW_FILE } from '../core/knowledge/reviewFile';
+import { CATEGORY_FILES } from '../core/model/categories';
+import { REVIEW_FILE } from '../core/model/reviewFile';
 import { regenerateDigest } from '../core/store/digest';
 import { editorStoreLocation } from '../core/store/storeLocation';
 import { storePaths, type StorePaths } from '../core/store/storePaths';

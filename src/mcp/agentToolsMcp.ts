@@ -1,15 +1,15 @@
 /**
- * The agent tools (core/agentTools) as MCP tools: each definition registered as it is, its call
+ * The agent tools (core/services/agentTools) as MCP tools: each definition registered as it is, its call
  * run on the session's store. The store is found on first use and never created: without one,
  * every tool says where Lore looked and what to do. Any failure of a handler becomes a tool error
  * the agent can read, naming the store file at fault.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentTool, AgentToolHost, ToolCall } from '../core/agentTools/agentTool';
-import { agentTools } from '../core/agentTools/agentTools';
-import { logReplyUses } from '../core/agentTools/toolContext';
-import { errorReply } from '../core/agentTools/toolReply';
+import type { AgentTool, AgentToolHost, ToolCall } from '../core/services/agentTools/agentTool';
+import { agentTools } from '../core/services/agentTools/agentTools';
+import { logReplyUses } from '../core/services/agentTools/toolContext';
+import { errorReply } from '../core/services/agentTools/toolReply';
 import type { AgentWritesMode } from '../core/store/storeConfig';
 import { describeStoreError } from '../core/store/storeErrors';
 import type { StorePaths } from '../core/store/storePaths';

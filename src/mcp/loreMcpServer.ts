@@ -1,7 +1,7 @@
 /**
  * Lore as an MCP server (stdio): agents such as Claude Code, Codex and Cursor read the project's
  * knowledge through the read tools, resources (resources.ts) and prompts (prompts.ts), and keep
- * it correct through the memory and task tools (all tools: core/agentTools). Every tool input
+ * it correct through the memory and task tools (all tools: core/services/agentTools). Every tool input
  * is untrusted: sizes are bounded by the schemas, text is redacted and neutralized before it is
  * written, note paths must resolve inside the workspace, and writes take the store lock and are
  * atomic. Replies that hand out knowledge open with the data framing and leave out items held
@@ -9,7 +9,7 @@
  */
 import { Console } from 'node:console';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { SearchIndexOptions } from '../core/search/searchIndex';
+import type { SearchIndexOptions } from '../core/services/search/searchIndex';
 import { LORE_INSTRUCTIONS } from './instructions';
 import { registerAgentTools } from './agentToolsMcp';
 import { registerPrompts } from './prompts';

@@ -11,19 +11,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { sanitizeConversationId } from '../core/conversations/conversationId';
-import { CATEGORY_FILES, type CategoryFileKey } from '../core/knowledge/categories';
-import { agentItemFilter, withoutHeldItems } from '../core/knowledge/heldItems';
-import { frameAsData } from '../core/safety/dataFraming';
-import { redactSecrets } from '../core/safety/redact';
+import { sanitizeConversationId } from '../core/services/conversations/conversationId';
+import { CATEGORY_FILES, type CategoryFileKey } from '../core/model/categories';
+import { agentItemFilter, withoutHeldItems } from '../core/store/heldItems';
+import { frameAsData } from '../core/model/safety/dataFraming';
+import { redactSecrets } from '../core/model/safety/redact';
 import { digestSectionsFromFiles, renderDigest } from '../core/store/digest';
 import { readLedger } from '../core/store/ledger';
 import { isInside, type StorePaths } from '../core/store/storePaths';
-import { readTextIfExists } from '../core/store/atomicWrite';
-import { readFileNotes } from '../core/agentTools/fileNoteLines';
-import { openConversationText } from '../core/agentTools/openConversation';
+import { readTextIfExists } from '../core/base/atomicWrite';
+import { readFileNotes } from '../core/services/agentTools/fileNoteLines';
+import { openConversationText } from '../core/services/agentTools/openConversation';
 import type { StoreSession } from './storeSession';
-import { MAX_REPLY_TOKENS, budgetBytes } from '../core/agentTools/toolReply';
+import { MAX_REPLY_TOKENS, budgetBytes } from '../core/services/agentTools/toolReply';
 
 const MARKDOWN = 'text/markdown';
 /** Values offered per completion request (the protocol allows 100). */

@@ -10,9 +10,9 @@ import type { Readable, Writable } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, isJSONRPCNotification, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { stripInvisible } from '../core/safety/invisibleChars';
-import { formatBytes } from '../core/util/format';
-import { wellFormedStrings } from '../core/util/wellFormedText';
+import { stripInvisible } from '../core/model/safety/invisibleChars';
+import { formatBytes } from '../core/model/format';
+import { wellFormedStrings } from '../core/base/wellFormedText';
 import { BoundedLineSplitter, type LineEvent } from './boundedLines';
 
 /** The largest request line served; as the SDK's limit, so Lore accepts what the SDK would. */

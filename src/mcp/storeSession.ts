@@ -6,8 +6,8 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SearchIndex, type SearchIndexOptions } from '../core/search/searchIndex';
-import { watchStore, type StoreWatcher } from '../core/search/storeWatcher';
+import { SearchIndex, type SearchIndexOptions } from '../core/services/search/searchIndex';
+import { watchStore, type StoreWatcher } from '../core/services/search/storeWatcher';
 import { loadStoreConfig, takeConfigNotices } from '../core/store/storeConfig';
 import type { StorePaths } from '../core/store/storePaths';
 import { locateStore, namesStore, type StoreLookup, type StoreRequest } from './storeDiscovery';

@@ -7,7 +7,7 @@
  */
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolWait } from '../core/agentTools/agentTool';
+import type { ToolWait } from '../core/services/agentTools/agentTool';
 
 /** What the SDK hands a tool callback besides its arguments. */
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
-import { escapeMarkdown } from '../core/util/markdownEscape';
+import { escapeMarkdown } from '../core/base/markdownEscape';
 import { LoreCommands, commandUri, type DeleteNoteArgs, type EditNotesArgs, type NoteStaleness, type OpenProvenanceArgs } from '../shared/protocol';
 import type { FoundFileNotes, NotesService } from './notesService';
 import { STALE_DISTANCE } from './staleness';

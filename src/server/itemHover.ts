@@ -11,12 +11,12 @@
  * the only links are to Lore's openProvenance command, built here.
  */
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
-import { listItems, type KnowledgeItem } from '../core/knowledge/categoryFile';
-import { listItemId } from '../core/knowledge/itemId';
-import { learnedSummary, type ItemHistory } from '../core/history/itemHistory';
-import { ItemHistoryCache } from '../core/history/itemHistoryCache';
+import { listItems, type KnowledgeItem } from '../core/model/categoryFile';
+import { listItemId } from '../core/model/itemId';
+import { learnedSummary, type ItemHistory } from '../core/store/items/itemHistory';
+import { ItemHistoryCache } from '../core/store/items/itemHistoryCache';
 import type { StorePaths } from '../core/store/storePaths';
-import { escapeMarkdown } from '../core/util/markdownEscape';
+import { escapeMarkdown } from '../core/base/markdownEscape';
 import { LoreCommands, commandUri, type OpenProvenanceArgs } from '../shared/protocol';
 
 /** The item whose lines include `line` (0-based): its first line, or a continuation line under it. */

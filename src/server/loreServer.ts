@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { storeRelative, type StorePaths } from '../core/store/storePaths';
-import type { SearchBackendName } from '../core/search/searchTypes';
+import type { SearchBackendName } from '../core/services/search/searchTypes';
 import type { NotesChangedNotification, StoreChangedNotification } from '../shared/protocol';
 import { NoteLenses } from './codeLenses';
 import { NoteIndex, type IndexChange } from '../core/store/noteIndex';

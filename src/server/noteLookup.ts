@@ -5,7 +5,7 @@
  * the editor); the caller gets the notes at once and the repair (under the store lock) is left
  * to the StoreWriter.
  */
-import { statRegularFile } from '../core/store/fileIdentity';
+import { statRegularFile } from '../core/base/fileIdentity';
 import type { NoteIndex } from '../core/store/noteIndex';
 import { locateNotes, type LocatedNotes } from '../core/store/noteLocator';
 import type { StorePaths } from '../core/store/storePaths';

@@ -4,10 +4,10 @@
  * version in a bounded least-recently-used map.
  */
 import * as fs from 'node:fs';
-import { plainSources, stripProvenance } from '../core/knowledge/provenance';
-import { parseNoteFile } from '../core/store/noteFile';
+import { plainSources, stripProvenance } from '../core/model/provenance';
+import { parseNoteFile } from '../core/model/noteFile';
 import type { IndexEntry } from '../core/store/noteIndex';
-import { clearFrontmatterCache } from '../core/util/yamlFrontmatter';
+import { clearFrontmatterCache } from '../core/base/yamlFrontmatter';
 import type { NoteInfo } from '../shared/protocol';
 
 const NOTES_CACHE_LIMIT = 256;

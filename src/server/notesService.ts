@@ -11,7 +11,7 @@ import type * as fs from 'node:fs';
 import type { FileNotes, NoteInfo, NoteStaleness } from '../shared/protocol';
 import type { NoteIndex } from '../core/store/noteIndex';
 import { NoteTexts } from './noteTexts';
-import { statRegularFile } from '../core/store/fileIdentity';
+import { statRegularFile } from '../core/base/fileIdentity';
 import type { NoteLookup, ResolvedNotes } from './noteLookup';
 import type { StalenessTracker } from './staleness';
 import type { StoreWriter } from './storeWriter';

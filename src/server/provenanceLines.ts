@@ -8,8 +8,8 @@
  * exist (2026-02-30).
  */
 import * as path from 'node:path';
-import { formatProvenance, hasMalformedProvenance, isCalendarDate, parseProvenance } from '../core/knowledge/provenance';
-import { REVIEW_FILE } from '../core/knowledge/reviewFile';
+import { formatProvenance, hasMalformedProvenance, isCalendarDate, parseProvenance } from '../core/model/provenance';
+import { REVIEW_FILE } from '../core/model/reviewFile';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 
 export type StoreDocumentKind = 'category' | 'note' | 'digest';

@@ -34,11 +34,11 @@ import type {
   TaskTimelineRequest,
   TaskToolRequest,
 } from '../shared/protocol';
-import { REMEMBER_KINDS, REMEMBER_MAX_CHARS } from '../core/knowledge/rememberItem';
-import { SEARCH_CATEGORIES } from '../core/search/searchTypes';
-import { TASK_ID_PATTERN } from '../core/tasks/artifactSchema';
-import { TASK_TOOL_INPUTS } from '../core/tasks/taskToolInputs';
-import { describeSchemaIssue } from '../core/util/schemaIssue';
+import { REMEMBER_KINDS, REMEMBER_MAX_CHARS } from '../core/store/items/rememberItem';
+import { SEARCH_CATEGORIES } from '../core/services/search/searchTypes';
+import { TASK_ID_PATTERN } from '../core/services/tasks/artifactSchema';
+import { TASK_TOOL_INPUTS } from '../core/services/tasks/taskToolInputs';
+import { describeSchemaIssue } from '../core/base/schemaIssue';
 
 // Bounds: a path is at most PATH_MAX-ish, a batch of file events at most what a checkout touches.
 const filePath = z.string().min(1).max(4096);

@@ -52,14 +52,14 @@ import {
   StoreChangedNotification,
   WatchReplyRequest,
 } from '../shared/protocol';
-import { cacheReport } from '../core/cache/cacheReport';
-import { SessionCallsCache } from '../core/cache/sessionCalls';
-import { currentHost } from '../core/discovery/host';
-import { planRemember, rememberItem } from '../core/knowledge/rememberItem';
-import { reportSources } from '../core/discovery/measureSources';
+import { cacheReport } from '../core/services/promptCache/cacheReport';
+import { SessionCallsCache } from '../core/services/promptCache/sessionCalls';
+import { currentHost } from '../core/services/discovery/host';
+import { planRemember, rememberItem } from '../core/store/items/rememberItem';
+import { reportSources } from '../core/services/harvest/measureSources';
 import { provideNotesHover } from './hover';
 import { ItemHistoryHovers } from './itemHover';
-import { setGitCommitOverride } from '../core/history/storeHistory';
+import { setGitCommitOverride } from '../core/store/history/storeHistory';
 import { trustForThisProcess } from '../core/store/storeTrust';
 import { LoreServer } from './loreServer';
 import { registerForgetRequests, registerTaskRequests } from './storeWorkRequests';

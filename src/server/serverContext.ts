@@ -8,13 +8,13 @@
  * the answers are cached and logged here like the CLI's; without one, gated topics follow the
  * bypass table's no-gate rows.
  */
-import { explainContext, explanationJson, explanationMarkdown } from '../core/context/explainContext';
-import { DEFAULT_BUDGET_TOKENS } from '../core/context/constants';
-import { knowledgeHitLines, knowledgeQuery } from '../core/hooks/hookContext';
+import { explainContext, explanationJson, explanationMarkdown } from '../core/services/topics/explainContext';
+import { DEFAULT_BUDGET_TOKENS } from '../core/services/context/constants';
+import { knowledgeHitLines, knowledgeQuery } from '../core/services/hooks/hookContext';
 import { loadStoreConfig, storePrivateMarkers } from '../core/store/storeConfig';
 import type { StorePaths } from '../core/store/storePaths';
-import { watchReply } from '../core/topics/outputWatch';
-import { GATE_TIMEOUT_MS, textGate, type TopicGate } from '../core/topics/topicGate';
+import { watchReply } from '../core/services/topics/outputWatch';
+import { GATE_TIMEOUT_MS, textGate, type TopicGate } from '../core/services/topics/topicGate';
 import type { CompileContextRequest, GateAskRequest, WatchReplyRequest } from '../shared/protocol';
 import type { ServerSearch } from './serverSearch';
 

@@ -7,15 +7,15 @@
  * for the offline rules extractor, which runs here. Free of the connection (ServerHarvestHooks),
  * so tests can drive it in process.
  */
-import { applyPreviewedHarvest } from '../core/harvest/applyPreviewed';
-import { runHarvest, type HarvestReport } from '../core/harvest/runHarvest';
-import { previewFromData } from '../core/harvest/savedPlan';
-import { undoLastHarvest, type UndoOutcome } from '../core/harvest/undoLastHarvest';
-import { ProviderError, type ModelReply, type ModelRequest, type Provider } from '../core/providers/provider';
-import { createProvider } from '../core/providers/providerRegistry';
+import { applyPreviewedHarvest } from '../core/services/harvest/applyPreviewed';
+import { runHarvest, type HarvestReport } from '../core/services/harvest/runHarvest';
+import { previewFromData } from '../core/services/harvest/savedPlan';
+import { undoLastHarvest, type UndoOutcome } from '../core/store/changes/undoLastHarvest';
+import { ProviderError, type ModelReply, type ModelRequest, type Provider } from '../core/services/providers/provider';
+import { createProvider } from '../core/services/providers/providerRegistry';
 import type { StorePaths } from '../core/store/storePaths';
-import { journalPath } from '../core/journal/journalFile';
-import { summarizeJournal } from '../core/journal/summarizeJournal';
+import { journalPath } from '../core/store/journal/journalFile';
+import { summarizeJournal } from '../core/services/harvest/summarizeJournal';
 import type { HarvestRunRequest, JournalSummarizeRequest, ProviderFailure } from '../shared/protocol';
 
 /** What the harvest needs from the connection. */

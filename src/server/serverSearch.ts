@@ -6,10 +6,10 @@
  * net for events that never came (inotify overflow, network file systems).
  */
 import * as fs from 'node:fs';
-import { recordUses } from '../core/lifecycle/usageLog';
-import { recall, type RecallResult } from '../core/search/recall';
-import { SearchIndex } from '../core/search/searchIndex';
-import type { SearchBackendName, SearchResponse } from '../core/search/searchTypes';
+import { recordUses } from '../core/store/lifecycle/usageLog';
+import { recall, type RecallResult } from '../core/services/search/recall';
+import { SearchIndex } from '../core/services/search/searchIndex';
+import type { SearchBackendName, SearchResponse } from '../core/services/search/searchTypes';
 import type { StorePaths } from '../core/store/storePaths';
 import type { RecallRequest, SearchRequest } from '../shared/protocol';
 

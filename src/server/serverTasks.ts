@@ -3,14 +3,14 @@
  * the same schemas as the MCP tools) and the Tasks view's data (tasks, a task's timeline). The
  * SQLite side tables live here, never on the extension host.
  */
-import { artifactSchema } from '../core/tasks/artifactSchema';
-import { isHeld } from '../core/tasks/taskIndex';
-import { TaskMemory } from '../core/tasks/taskMemory';
-import { taskGetReply, taskSearchReply, taskWriteReply, type TaskToolReply } from '../core/tasks/taskReplies';
-import { TASK_WRITE_TOOLS, taskToolSchema, type TaskToolName, type TaskWriteTool } from '../core/tasks/taskToolInputs';
-import { redactDeep } from '../core/safety/redact';
+import { artifactSchema } from '../core/services/tasks/artifactSchema';
+import { isHeld } from '../core/services/tasks/taskIndex';
+import { TaskMemory } from '../core/services/tasks/taskMemory';
+import { taskGetReply, taskSearchReply, taskWriteReply, type TaskToolReply } from '../core/services/tasks/taskReplies';
+import { TASK_WRITE_TOOLS, taskToolSchema, type TaskToolName, type TaskWriteTool } from '../core/services/tasks/taskToolInputs';
+import { redactDeep } from '../core/model/safety/redact';
 import type { StorePaths } from '../core/store/storePaths';
-import { describeSchemaIssue } from '../core/util/schemaIssue';
+import { describeSchemaIssue } from '../core/base/schemaIssue';
 import type { TaskTimelineRequest, TasksListRequest, TimelineEntry } from '../shared/protocol';
 
 export class ServerTasks {

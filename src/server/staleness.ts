@@ -15,9 +15,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../core/store/atomicWrite';
-import { fingerprintFile } from '../core/store/fileIdentity';
-import type { NoteFileMeta } from '../core/store/noteFile';
+import { writeFileAtomic } from '../core/base/atomicWrite';
+import { fingerprintFile } from '../core/base/fileIdentity';
+import type { NoteFileMeta } from '../core/model/noteFile';
 import type { NoteStaleness } from '../shared/protocol';
 
 /** From this distance on, the file "changed a lot since". */

@@ -15,8 +15,8 @@ import {
   type DocumentLink,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { parseProvenance } from '../core/knowledge/provenance';
-import { readSupersession } from '../core/knowledge/supersession';
+import { parseProvenance } from '../core/model/provenance';
+import { readSupersession } from '../core/model/supersession';
 import { LoreCommands, commandUri, type OpenProvenanceArgs } from '../shared/protocol';
 import { analyzeProvenance, contentLines, type StoreDocumentKind } from './provenanceLines';
 

@@ -5,8 +5,8 @@
  */
 import * as path from 'node:path';
 import type { Connection } from 'vscode-languageserver/node';
-import { applyForget, planForget } from '../core/forget/forgetConversation';
-import type { TaskToolName } from '../core/tasks/taskToolInputs';
+import { applyForget, planForget } from '../core/store/forget/forgetConversation';
+import type { TaskToolName } from '../core/services/tasks/taskToolInputs';
 import { ForgetConversationRequest, PlanForgetRequest, TaskTimelineRequest, TaskToolRequest, TasksListRequest } from '../shared/protocol';
 import type { LoreServer } from './loreServer';
 import { checkParams, paramsSchemas } from './requestParams';

@@ -9,13 +9,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseLines, serializeLines, spliceLines } from '../core/knowledge/categoryFile';
+import { parseLines, serializeLines, spliceLines } from '../core/model/categoryFile';
 import { findNotesForFile, healDeletedFiles, metaFor, rekeyNotes, workspaceRelative } from '../core/store/fileNotes';
-import { replaceTextGuarded } from '../core/store/storeText';
-import { identifyFile } from '../core/store/fileIdentity';
-import { parseNoteFile, renderNoteFile } from '../core/store/noteFile';
-import { acquireStoreLock } from '../core/store/storeLock';
-import { recordStoreChange, type StoreChange } from '../core/history/storeHistory';
+import { replaceTextGuarded } from '../core/base/storeText';
+import { identifyFile } from '../core/base/fileIdentity';
+import { parseNoteFile, renderNoteFile } from '../core/model/noteFile';
+import { acquireStoreLock } from '../core/base/storeLock';
+import { recordStoreChange, type StoreChange } from '../core/store/history/storeHistory';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import type { DeleteNoteArgs } from '../shared/protocol';
 import type { IndexChange, IndexEntry, NoteIndex } from '../core/store/noteIndex';

@@ -4,10 +4,10 @@
  * and the model calls the server makes back on the client (the provider and the topic gate).
  */
 import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { HarvestMode, HarvestReport } from '../core/harvest/runHarvest';
-import type { UndoOutcome } from '../core/harvest/undoLastHarvest';
-import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/providers/provider';
-import type { PrivateMarkers } from '../core/safety/privateSpans';
+import type { HarvestMode, HarvestReport } from '../core/services/harvest/runHarvest';
+import type { UndoOutcome } from '../core/store/changes/undoLastHarvest';
+import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/services/providers/provider';
+import type { PrivateMarkers } from '../core/model/safety/privateSpans';
 import type { ReclaimMode } from '../core/store/storeConfig';
 import { lazyType } from './lazyType';
 

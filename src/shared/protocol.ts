@@ -16,12 +16,12 @@
  * per-file notes' in notesProtocol.ts, task memory's in taskProtocol.ts; this module re-exports them.
  */
 import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { CacheReport } from '../core/cache/cacheReport';
-import type { SourcesReport } from '../core/discovery/measureSources';
-import type { ForgetPlan, ForgetResult } from '../core/forget/forgetConversation';
-import type { RememberInput, RememberPlan, RememberResult } from '../core/knowledge/rememberItem';
-import type { RecallResult } from '../core/search/recall';
-import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/search/searchTypes';
+import type { CacheReport } from '../core/services/promptCache/cacheReport';
+import type { SourcesReport } from '../core/services/harvest/measureSources';
+import type { ForgetPlan, ForgetResult } from '../core/store/forget/forgetConversation';
+import type { RememberInput, RememberPlan, RememberResult } from '../core/store/items/rememberItem';
+import type { RecallResult } from '../core/services/search/recall';
+import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/services/search/searchTypes';
 
 import { lazyType } from './lazyType';
 

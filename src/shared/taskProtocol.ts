@@ -3,8 +3,8 @@
  * re-exported by protocol.ts): the lore_task_* tools and the Tasks view.
  */
 import type { RequestType } from 'vscode-languageserver-protocol';
-import type { TaskToolReply } from '../core/tasks/taskReplies';
-import type { TaskListRow } from '../core/tasks/taskRecords';
+import type { TaskToolReply } from '../core/services/tasks/taskReplies';
+import type { TaskListRow } from '../core/services/tasks/taskRecords';
 import { lazyType } from './lazyType';
 
 /**

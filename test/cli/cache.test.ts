@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { clockTime } from '../../src/core/cache/prefixCost';
-import { syncInstructionFiles } from '../../src/core/context/instructionSync';
+import { clockTime } from '../../src/core/services/promptCache/prefixCost';
+import { syncInstructionFiles } from '../../src/core/store/instructionSync';
 import { makeWorkspace, runCli, snapshotTree, transcript } from '../helpers/cli';
 import { CORPUS, FIXTURES, makeTempDir } from '../helpers/paths';
 

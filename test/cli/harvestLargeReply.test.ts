@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAX_REPLY_ITEMS } from '../../src/core/harvest/parseReply';
+import { MAX_REPLY_ITEMS } from '../../src/core/services/harvest/parseReply';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { startStub, type StubServer } from '../helpers/stubServers';
 

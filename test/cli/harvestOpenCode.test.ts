@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { assembleSession, listStorageSessions } from '../../src/core/conversations/opencodeStore';
+import { assembleSession, listStorageSessions } from '../../src/core/services/conversations/opencodeStore';
 import { makeWorkspace, runCli, snapshotTree } from '../helpers/cli';
 import { buildOpenCodeDb } from '../helpers/opencodeDb';
 import { FIXTURES, makeTempDir } from '../helpers/paths';

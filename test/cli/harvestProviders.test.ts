@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RETRY_SUFFIX } from '../../src/core/constants';
+import { RETRY_SUFFIX } from '../../src/core/model/constants';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { startStub, type StubKind, type StubServer } from '../helpers/stubServers';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseProvenance } from '../../src/core/knowledge/provenance';
-import { provenanceTarget } from '../../src/core/knowledge/provenanceTarget';
+import { parseProvenance } from '../../src/core/model/provenance';
+import { provenanceTarget } from '../../src/core/store/items/provenanceTarget';
 import { storePaths } from '../../src/core/store/storePaths';
 import { ALNUM, cat, fake } from '../core/safety/secretSamples';
 import { makeWorkspace, runCli, snapshotTree } from '../helpers/cli';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { changeItem } from '../../src/core/knowledge/agentWrites';
-import { itemId } from '../../src/core/knowledge/itemId';
+import { changeItem } from '../../src/core/store/items/agentWrites';
+import { itemId } from '../../src/core/model/itemId';
 import { storePaths } from '../../src/core/store/storePaths';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { gitIn, initRepo } from '../helpers/gitRepo';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAX_RAW_SOURCE_BYTES } from '../../src/core/constants';
+import { MAX_RAW_SOURCE_BYTES } from '../../src/core/model/constants';
 import { makeWorkspace, runCli } from '../helpers/cli';
 import { moduleRecorder } from '../helpers/moduleRecorder';
 import { CLI, FIXTURES, HOOK_BUNDLE, makeTempDir } from '../helpers/paths';

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HOOK_CONTEXT_MAX_CHARS } from '../../src/core/hooks/hookContext';
-import { KNOWLEDGE_FRAMING } from '../../src/core/safety/dataFraming';
+import { HOOK_CONTEXT_MAX_CHARS } from '../../src/core/services/hooks/hookContext';
+import { KNOWLEDGE_FRAMING } from '../../src/core/model/safety/dataFraming';
 import { makeWorkspace, runCli } from '../helpers/cli';
 import { moduleRecorder } from '../helpers/moduleRecorder';
 import { CLI, HOOK_BUNDLE, makeTempDir } from '../helpers/paths';

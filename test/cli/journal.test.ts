@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { toIsoDate } from '../../src/core/knowledge/provenance';
-import { findItemsById } from '../../src/core/knowledge/itemLocator';
-import { itemId } from '../../src/core/knowledge/itemId';
+import { toIsoDate } from '../../src/core/model/provenance';
+import { findItemsById } from '../../src/core/store/items/itemLocator';
+import { itemId } from '../../src/core/model/itemId';
 import { storePaths } from '../../src/core/store/storePaths';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 import { gitIn } from '../helpers/gitRepo';

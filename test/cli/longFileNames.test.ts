@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { boundedFileName, MAX_NAME_BYTES } from '../../src/core/util/fileNames';
+import { boundedFileName, MAX_NAME_BYTES } from '../../src/core/base/fileNames';
 import { makeWorkspace, runCli, transcript } from '../helpers/cli';
 
 const BODY = 'Fact: the build uses esbuild.';

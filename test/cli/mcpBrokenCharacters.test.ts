@@ -12,9 +12,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { itemId } from '../../src/core/knowledge/itemId';
+import { itemId } from '../../src/core/model/itemId';
 import { setStoreTrust } from '../../src/core/store/storeTrust';
-import { wellFormed } from '../../src/core/util/wellFormedText';
+import { wellFormed } from '../../src/core/base/wellFormedText';
 import { makeWorkspace, runCli } from '../helpers/cli';
 import { connectLoreMcp } from '../helpers/mcpClient';
 

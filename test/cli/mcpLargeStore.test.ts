@@ -50,9 +50,12 @@ describe('lore mcp on a large store without an index: nothing blocks (SDK client
     assert.ok(!first.isError, textOf(first));
     const early = first.structuredContent as unknown as Structured;
     assert.ok(early.indexing, `the first answer comes before the build is done: ${textOf(first)}`);
-    assert.equal(early.indexing.total, FILES);
+    // On a busy machine the first answer can come before the build has listed the store's files:
+    // it then says the build is running without counts (total 0), never a wrong total.
+    assert.ok(early.indexing.total === FILES || (early.indexing.total === 0 && early.indexing.done === 0), JSON.stringify(early.indexing));
     assert.ok(early.indexing.done < FILES);
-    assert.match(textOf(first), /the search index is still being built \(\d+ of 2000 files indexed\)/);
+    const counted = early.indexing.total ? / \(\d+ of 2000 files indexed\)/.source : '';
+    assert.match(textOf(first), new RegExp(`the search index is still being built${counted}`));
     assert.ok(early.warnings?.some((w) => w.includes('still being built')));
 
     // The server keeps answering while it builds, and the build completes on its own.

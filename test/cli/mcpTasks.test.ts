@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { readTaskLog } from '../../src/core/tasks/taskLog';
+import { readTaskLog } from '../../src/core/services/tasks/taskLog';
 import { storePaths } from '../../src/core/store/storePaths';
 import { makeWorkspace } from '../helpers/cli';
 import { connectLoreMcp } from '../helpers/mcpClient';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemId } from '../../src/core/knowledge/itemId';
+import { itemId } from '../../src/core/model/itemId';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeWorkspace, runCli, snapshotTree } from '../helpers/cli';
 import { connectLoreMcp } from '../helpers/mcpClient';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemId } from '../../src/core/knowledge/itemId';
+import { itemId } from '../../src/core/model/itemId';
 import { makeWorkspace, runCli, snapshotTree, transcript } from '../helpers/cli';
 import { makeTempDir } from '../helpers/paths';
 import { startStub, type StubServer } from '../helpers/stubServers';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit } from '../../src/core/history/git';
-import { itemId } from '../../src/core/knowledge/itemId';
+import { runGit } from '../../src/core/store/history/git';
+import { itemId } from '../../src/core/model/itemId';
 import { runCli, transcript } from '../helpers/cli';
 import { gitIn } from '../helpers/gitRepo';
 import { makeTempDir } from '../helpers/paths';

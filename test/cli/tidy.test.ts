@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemId } from '../../src/core/knowledge/itemId';
+import { itemId } from '../../src/core/model/itemId';
 import { makeWorkspace, runCli } from '../helpers/cli';
 import { startStub } from '../helpers/stubServers';
 

@@ -1,6 +1,6 @@
 /** The search quick pick's rows (src/extension/search/searchHitItem.ts has no vscode import, so plain Node runs it). */
 import * as assert from 'node:assert/strict';
-import type { SearchHit } from '../../src/core/search/searchTypes';
+import type { SearchHit } from '../../src/core/services/search/searchTypes';
 import { plainMarkdown, searchHitItem } from '../../src/extension/search/searchHitItem';
 
 function hit(fields: Partial<SearchHit> & Pick<SearchHit, 'text' | 'snippet'>): SearchHit {

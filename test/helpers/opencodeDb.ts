@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadSqlite } from '../../src/core/search/sqliteDriver';
+import { loadSqlite } from '../../src/core/base/sqliteDriver';
 
 /**
  * Builds `opencode.db` from a storage folder the way OpenCode's json-migration.ts does: ids from

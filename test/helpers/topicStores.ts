@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { topicsDir } from '../../src/core/topics/loadTopics';
+import { topicsDir } from '../../src/core/services/topics/loadTopics';
 import { storePaths, type StorePaths } from '../../src/core/store/storePaths';
 import { makeTempDir } from './paths';
 

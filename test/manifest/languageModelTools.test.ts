@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentToolHost } from '../../src/core/agentTools/agentTool';
-import { agentTools } from '../../src/core/agentTools/agentTools';
-import { LANGUAGE_MODEL_TOOLS, languageModelToolName, languageModelToolsManifest } from '../../src/core/agentTools/languageModelTools';
+import type { AgentToolHost } from '../../src/core/services/agentTools/agentTool';
+import { agentTools } from '../../src/core/services/agentTools/agentTools';
+import { LANGUAGE_MODEL_TOOLS, languageModelToolName, languageModelToolsManifest } from '../../src/core/services/agentTools/languageModelTools';
 import { TASK_TOOL_NAMES_VSCODE } from '../../src/extension/tasks/taskToolNames';
 import { REPO_ROOT } from '../helpers/paths';
 

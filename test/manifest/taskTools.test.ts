@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { taskToolSchema } from '../../src/core/tasks/taskToolInputs';
-import { TASK_TOOL_TEXTS } from '../../src/core/tasks/taskToolTexts';
+import { taskToolSchema } from '../../src/core/services/tasks/taskToolInputs';
+import { TASK_TOOL_TEXTS } from '../../src/core/services/tasks/taskToolTexts';
 import { TASK_TOOL_NAMES_VSCODE } from '../../src/extension/tasks/taskToolNames';
 import { REPO_ROOT } from '../helpers/paths';
 

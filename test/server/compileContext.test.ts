@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { OpenAIAdapter } from '../../src/core/providers/openaiAdapter';
-import { adapterAsker } from '../../src/core/topics/topicGate';
+import { OpenAIAdapter } from '../../src/core/services/providers/openaiAdapter';
+import { adapterAsker } from '../../src/core/services/topics/topicGate';
 import { CompileContextRequest, GateAskRequest, WatchReplyRequest } from '../../src/shared/protocol';
 import { startStub } from '../helpers/stubServers';
 import type { LspTestClient } from './lspClient';

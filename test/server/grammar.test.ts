@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseProvenance } from '../../src/core/knowledge/provenance';
+import { parseProvenance } from '../../src/core/model/provenance';
 import { REPO_ROOT } from '../helpers/paths';
 
 interface Grammar {

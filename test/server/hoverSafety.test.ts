@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { marked } from 'marked';
-import { escapeMarkdown } from '../../src/core/util/markdownEscape';
+import { escapeMarkdown } from '../../src/core/base/markdownEscape';
 import { HOVER_ENABLED_COMMANDS } from '../../src/shared/protocol';
 import type { LspTestClient } from './lspClient';
 import { makeWorkspace } from './serverFixtures';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemId } from '../../src/core/knowledge/itemId';
+import { itemId } from '../../src/core/model/itemId';
 import type { OpenProvenanceArgs } from '../../src/shared/protocol';
 import { gitIn, initRepo } from '../helpers/gitRepo';
 import { makeWorkspace } from './serverFixtures';

@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { noteLine } from '../../src/core/knowledge/itemLines';
+import { noteLine } from '../../src/core/model/itemLines';
 import { metaFor } from '../../src/core/store/fileNotes';
-import { fileIdOf, noteFileNameFor, type FileIdentity } from '../../src/core/store/fileIdentity';
-import { renderNoteFile } from '../../src/core/store/noteFile';
+import { fileIdOf, noteFileNameFor, type FileIdentity } from '../../src/core/base/fileIdentity';
+import { renderNoteFile } from '../../src/core/model/noteFile';
 import { storePaths, type StorePaths } from '../../src/core/store/storePaths';
 
 export interface LargeStore {

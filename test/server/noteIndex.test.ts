@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { parseNoteFile, renderNoteFile } from '../../src/core/store/noteFile';
-import { listItems } from '../../src/core/knowledge/categoryFile';
+import { parseNoteFile, renderNoteFile } from '../../src/core/model/noteFile';
+import { listItems } from '../../src/core/model/categoryFile';
 import { countItems, readNoteSummary } from '../../src/core/store/noteIndex';
 import { lineHashSet, setDistance } from '../../src/server/staleness';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { identifyFile } from '../../src/core/store/fileIdentity';
-import { parseNoteFile } from '../../src/core/store/noteFile';
+import { identifyFile } from '../../src/core/base/fileIdentity';
+import { parseNoteFile } from '../../src/core/model/noteFile';
 import {
   DeleteNoteRequest,
   DidDeleteFilesRequest,

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemId } from '../../src/core/knowledge/itemId';
+import { itemId } from '../../src/core/model/itemId';
 import { RecallRequest, SearchBackendNotification, SearchRequest, StoreChangedNotification } from '../../src/shared/protocol';
 import type { LspTestClient } from './lspClient';
 import { eventually, makeWorkspace, type TestWorkspace } from './serverFixtures';

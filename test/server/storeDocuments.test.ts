@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hasMalformedProvenance, parseProvenance } from '../../src/core/knowledge/provenance';
+import { hasMalformedProvenance, parseProvenance } from '../../src/core/model/provenance';
 import { analyzeProvenance, repairDate } from '../../src/server/provenanceLines';
 import { provenanceLinks } from '../../src/server/storeDocuments';
 import { LoreCommands, type OpenProvenanceArgs } from '../../src/shared/protocol';

@@ -1,10 +1,10 @@
 /** `lore cache`: the prompt caches of the workspace's recent agent sessions, as their session files record them. */
-import { cacheReport, DEFAULT_SESSION_LIMIT, type CacheReport, type ToolCacheSummary } from '../../core/cache/cacheReport';
-import { formatUsd } from '../../core/cache/modelPrices';
-import type { SessionCacheState } from '../../core/cache/sessionCacheState';
-import { formatRemaining } from '../../core/context/cacheState';
-import { currentHost } from '../../core/discovery/host';
-import { TOOL_LABELS } from '../../core/discovery/toolLocations';
+import { cacheReport, DEFAULT_SESSION_LIMIT, type CacheReport, type ToolCacheSummary } from '../../core/services/promptCache/cacheReport';
+import { formatUsd } from '../../core/services/promptCache/modelPrices';
+import type { SessionCacheState } from '../../core/services/promptCache/sessionCacheState';
+import { formatRemaining } from '../../core/services/promptCache/cacheState';
+import { currentHost } from '../../core/services/discovery/host';
+import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, UsageError, envOf, formatBytes, formatTokens, parsePositiveNumber, printable, type Output } from '../cliSupport';
 

@@ -4,11 +4,11 @@
  * included and cut, and which topics fired at which tier and why.
  */
 import * as path from 'node:path';
-import { DEFAULT_BUDGET_TOKENS } from '../../core/context/constants';
-import { isNetworkVendor } from '../../core/providers/endpoints';
-import { createAdapter, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
+import { DEFAULT_BUDGET_TOKENS } from '../../core/services/context/constants';
+import { isNetworkVendor } from '../../core/services/providers/endpoints';
+import { createAdapter, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
 import { loadStoreConfig } from '../../core/store/storeConfig';
-import type { TopicGate } from '../../core/topics/topicGate';
+import type { TopicGate } from '../../core/services/topics/topicGate';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, UsageError, cwdOf, envOf, parsePositiveNumber, printable, resolveArg, type Output } from '../cliSupport';
 
@@ -32,7 +32,7 @@ function configuredGate(values: { provider?: string; model?: string; 'base-url'?
   if (!name || name === 'rules') return { why: name === 'rules' ? 'the rules provider is not a model' : 'no model is configured (--provider or LORE_PROVIDER)' };
   if (!isNetworkVendor(name)) throw new UsageError(`unknown provider "${name}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   const adapter = createAdapter(name, { model: values.model, baseUrl: values['base-url'], env: envOf(io) });
-  const { adapterGate } = require('../../core/topics/topicGate') as typeof import('../../core/topics/topicGate');
+  const { adapterGate } = require('../../core/services/topics/topicGate') as typeof import('../../core/services/topics/topicGate');
   return { gate: adapterGate(adapter, values.model) };
 }
 
@@ -70,10 +70,10 @@ async function context(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
   const budgetTokens = values.budget !== undefined ? Math.round(parsePositiveNumber(values.budget, '--budget')) : (config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS);
   if (budgetTokens < 256) throw new UsageError(`--budget expects at least 256 tokens, not ${budgetTokens}`);
   const { gate, why } = configuredGate(values, io);
-  const { explainContext, explanationJson } = require('../../core/context/explainContext') as typeof import('../../core/context/explainContext');
+  const { explainContext, explanationJson } = require('../../core/services/topics/explainContext') as typeof import('../../core/services/topics/explainContext');
   const message = values.message ?? '';
   // The search engine is loaded here, not with every command.
-  const { knowledgeHits } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
+  const { knowledgeHits } = require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext');
   const hits = (digest: string | undefined, fileNotes: Parameters<typeof knowledgeHits>[3]) => knowledgeHits(paths, message, digest, fileNotes);
   const sessionId = values.session?.trim();
   if (values.session !== undefined && !sessionId) throw new UsageError('--session expects a session id');

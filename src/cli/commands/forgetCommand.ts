@@ -3,11 +3,12 @@
  * a whole conversation (its id as the ledger and `[from: …]` name it: a plan first, `--apply` to
  * do it). An id that names both is refused until `--item` or `--conversation` says which.
  */
-import { changeItem } from '../../core/knowledge/agentWrites';
-import { findItemsById } from '../../core/knowledge/itemLocator';
-import { isItemId } from '../../core/knowledge/itemId';
-import { applyForget, isEmptyForgetPlan, planForget, type ForgetPlan } from '../../core/forget/forgetConversation';
-import { applyPurgeHistory, planPurgeHistory } from '../../core/forget/purgeHistory';
+import { changeItem } from '../../core/store/items/agentWrites';
+import { findItemsById } from '../../core/store/items/itemLocator';
+import { isItemId } from '../../core/model/itemId';
+import { applyForget, isEmptyForgetPlan, planForget, type ForgetPlan } from '../../core/store/forget/forgetConversation';
+import { purgeStoreIndex } from '../../core/services/search/forgetIndex';
+import { applyPurgeHistory, planPurgeHistory } from '../../core/store/forget/purgeHistory';
 import type { StorePaths } from '../../core/store/storePaths';
 import { reportHistory } from '../historyText';
 import { command, type Parsed } from '../command';
@@ -69,7 +70,7 @@ async function forget(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
     else printPlan(plan, io);
     return EXIT_OK;
   }
-  const result = await applyForget(paths, id);
+  const result = await applyForget(paths, id, { reindex: () => purgeStoreIndex(paths) });
   if (values.json) {
     io.out(JSON.stringify({ mode: 'apply', ...result.plan, written: result.written, removedFiles: result.removedFiles, instructionFiles: result.instructionFiles, problems: result.problems }, null, 2));
   } else {

@@ -4,16 +4,16 @@
  * call; `--apply` distills (reusing preview's cached replies), writes and reclaims in one go.
  */
 import * as fs from 'node:fs';
-import { recentCacheSessions } from '../../core/cache/cacheReport';
-import { prefixChanges, recacheEstimate, recacheText, warmSessionsText, type RecacheEstimate } from '../../core/cache/prefixCost';
-import { DEFAULT_TIMEOUT_MS } from '../../core/constants';
-import { instructionFilesWithBlock } from '../../core/context/instructionSync';
-import { currentHost } from '../../core/discovery/host';
-import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';
-import { runHarvest, type HarvestMode, type HarvestReport } from '../../core/harvest/runHarvest';
-import { targetLabel } from '../../core/knowledge/reviewQueue';
-import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
-import { writeFileAtomic } from '../../core/store/atomicWrite';
+import { recentCacheSessions } from '../../core/services/promptCache/cacheReport';
+import { prefixChanges, recacheEstimate, recacheText, warmSessionsText, type RecacheEstimate } from '../../core/services/promptCache/prefixCost';
+import { DEFAULT_TIMEOUT_MS } from '../../core/model/constants';
+import { instructionFilesWithBlock } from '../../core/store/instructionSync';
+import { currentHost } from '../../core/services/discovery/host';
+import { applyPreviewedHarvest } from '../../core/services/harvest/applyPreviewed';
+import { runHarvest, type HarvestMode, type HarvestReport } from '../../core/services/harvest/runHarvest';
+import { targetLabel } from '../../core/store/items/reviewQueue';
+import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
+import { writeFileAtomic } from '../../core/base/atomicWrite';
 import { RECLAIM_MODES, type ReclaimMode } from '../../core/store/storeConfig';
 import type { StorePaths } from '../../core/store/storePaths';
 import { command, type Parsed } from '../command';
@@ -153,13 +153,13 @@ function cacheCost(report: HarvestReport, paths: StorePaths, io: Output): { text
 
 function savePlan(report: HarvestReport, file: string): void {
   // Loaded on use: zod is a large share of the CLI's start-up.
-  const { serializePlan } = require('../../core/harvest/savedPlan') as typeof import('../../core/harvest/savedPlan');
+  const { serializePlan } = require('../../core/services/harvest/savedPlan') as typeof import('../../core/services/harvest/savedPlan');
   writeFileAtomic(file, serializePlan(report));
 }
 
 /** `--apply-plan FILE`: the saved preview, checked and written; no model is called. */
 async function applySavedPlan(paths: StorePaths, file: string, options: { json?: boolean; liveWindowMs?: number }, io: Output): Promise<number> {
-  const { parsePlan } = require('../../core/harvest/savedPlan') as typeof import('../../core/harvest/savedPlan');
+  const { parsePlan } = require('../../core/services/harvest/savedPlan') as typeof import('../../core/services/harvest/savedPlan');
   const previewed = parsePlan(fs.readFileSync(file, 'utf8'), file);
   if (resolveArg(io, previewed.store) !== paths.root) {
     throw new UsageError(`${file} is a plan for the store ${previewed.store}, not ${paths.root}; pass --root ${previewed.store}`);

@@ -3,13 +3,13 @@
  * `lore journal`: the day's journal, and its summary by a model on request.
  * `lore commit`: commits what the store's history holds back (interval mode) now.
  */
-import { flushStoreHistory } from '../../core/history/storeHistory';
-import { itemHistory, type ItemHistory } from '../../core/history/itemHistory';
-import { JOURNAL_DATE, journalEntries, journalFile, renderJournal } from '../../core/journal/journalFile';
-import { readJournal, summarizeJournal } from '../../core/journal/summarizeJournal';
-import { toIsoDate } from '../../core/knowledge/provenance';
-import { isItemId } from '../../core/knowledge/itemId';
-import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
+import { flushStoreHistory } from '../../core/store/history/storeHistory';
+import { itemHistory, type ItemHistory } from '../../core/store/items/itemHistory';
+import { JOURNAL_DATE, journalEntries, journalFile, renderJournal } from '../../core/store/journal/journalFile';
+import { readJournal, summarizeJournal } from '../../core/services/harvest/summarizeJournal';
+import { toIsoDate } from '../../core/model/provenance';
+import { isItemId } from '../../core/model/itemId';
+import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 import { historyText, reportHistory } from '../historyText';

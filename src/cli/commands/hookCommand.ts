@@ -12,14 +12,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { currentHost } from '../../core/discovery/host';
-import { captureSession, HookRefusal, readTranscriptTail } from '../../core/hooks/hookCapture';
-import { CONTEXT_EVENTS, TOOL_EVENTS } from '../../core/hooks/hookEvents';
-import { parseHookInput, type HookInput } from '../../core/hooks/hookInput';
-import { foreignFolderReason } from '../../core/hooks/hookScope';
-import { logHook } from '../../core/hooks/hookLog';
-import { recordUses } from '../../core/lifecycle/usageLog';
-import { stripPrivateSpans } from '../../core/safety/privateSpans';
+import { currentHost } from '../../core/services/discovery/host';
+import { captureSession, HookRefusal, readTranscriptTail } from '../../core/services/hooks/hookCapture';
+import { CONTEXT_EVENTS, TOOL_EVENTS } from '../../core/services/hooks/hookEvents';
+import { parseHookInput, type HookInput } from '../../core/services/hooks/hookInput';
+import { foreignFolderReason } from '../../core/services/hooks/hookScope';
+import { logHook } from '../../core/services/hooks/hookLog';
+import { recordUses } from '../../core/store/lifecycle/usageLog';
+import { stripPrivateSpans } from '../../core/model/safety/privateSpans';
 import { storePrivateMarkers } from '../../core/store/storeConfig';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
 import { selfParsedCommand } from '../command';
@@ -109,7 +109,7 @@ async function runHook(argv: string[], io: Output, help: string): Promise<number
 function answerWithContext(paths: StorePaths, input: HookInput, folder: string, io: Output): number {
   const started = performance.now();
   try {
-    const { compileHookContext } = require('../../core/hooks/hookContext') as typeof import('../../core/hooks/hookContext');
+    const { compileHookContext } = require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext');
     // The prompt is conversation text: its private spans name no file, activate no topic and reach no embedding model.
     const prompt = input.prompt === undefined ? undefined : stripPrivateSpans(input.prompt, storePrivateMarkers(paths.config));
     const { text, usedIds } = compileHookContext(paths, { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
@@ -134,7 +134,7 @@ function answerWithContext(paths: StorePaths, input: HookInput, folder: string, 
 function recordTools(paths: StorePaths, input: HookInput, folder: string): number {
   if (!input.toolFiles?.length) return EXIT_OK;
   try {
-    const { recordToolFiles } = require('../../core/hooks/toolFiles') as typeof import('../../core/hooks/toolFiles');
+    const { recordToolFiles } = require('../../core/services/hooks/toolFiles') as typeof import('../../core/services/hooks/toolFiles');
     recordToolFiles(paths, input.sessionId, folder, input.toolFiles);
   } catch (error) {
     logHook(paths, `${input.event} ${input.sessionId}: tool files not recorded: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
@@ -153,8 +153,8 @@ function watchOutput(paths: StorePaths, input: HookInput, io: Output): void {
   try {
     if (!isFolder(path.join(paths.root, 'topics'))) return;
     // Loaded only for a store with topics: the topic parser brings zod, which most hooks never need.
-    const { lastAssistantReply } = require('../../core/topics/lastReply') as typeof import('../../core/topics/lastReply');
-    const { watchReply } = require('../../core/topics/outputWatch') as typeof import('../../core/topics/outputWatch');
+    const { lastAssistantReply } = require('../../core/services/topics/lastReply') as typeof import('../../core/services/topics/lastReply');
+    const { watchReply } = require('../../core/services/topics/outputWatch') as typeof import('../../core/services/topics/outputWatch');
     const reply = lastAssistantReply(readTranscriptTail(paths, currentHost(envOf(io)), input.transcriptPath, REPLY_TAIL_BYTES));
     const pending = watchReply(paths, input.sessionId, reply);
     if (pending.length) logHook(paths, `Stop ${input.sessionId}: output watchers activated ${pending.map((p) => p.topic).join(', ')} for the next prompt`);

@@ -5,10 +5,10 @@
  */
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { currentHost } from '../../core/discovery/host';
-import type { HookTool } from '../../core/hooks/hookCapture';
-import { HOOK_KINDS, type HookKind } from '../../core/hooks/hookEvents';
-import { hookEventsFor, installHooks, loreHookCommand, uninstallHooks, type HookScope, type HookSettingsChange } from '../../core/hooks/hookSettings';
+import { currentHost } from '../../core/services/discovery/host';
+import type { HookTool } from '../../core/services/hooks/hookCapture';
+import { HOOK_KINDS, type HookKind } from '../../core/services/hooks/hookEvents';
+import { hookEventsFor, installHooks, loreHookCommand, uninstallHooks, type HookScope, type HookSettingsChange } from '../../core/services/hooks/hookSettings';
 import { storePaths } from '../../core/store/storePaths';
 import { parseConfig, selfParsedCommand } from '../command';
 import { EXIT_OK, UsageError, cwdOf, envOf, printable, resolveArg, storeForFolder, type Output } from '../cliSupport';

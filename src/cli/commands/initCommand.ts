@@ -1,8 +1,8 @@
 /** `lore init`: creates the store layout, category files and the editable prompts. */
-import { defaultPromptsDir } from '../../core/harvest/prompts';
+import { defaultPromptsDir } from '../../core/services/harvest/prompts';
 import { initStore } from '../../core/store/initStore';
-import { GitMissingError } from '../../core/history/git';
-import { initHistory, type InitHistoryResult } from '../../core/history/initHistory';
+import { GitMissingError } from '../../core/store/history/git';
+import { initHistory, type InitHistoryResult } from '../../core/store/history/initHistory';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, type Output } from '../cliSupport';
 

@@ -3,8 +3,8 @@
  * superseded, pending or held, and agents' changes of it waiting for review). `lore forget ID`
  * is forgetCommand.ts.
  */
-import { readItem } from '../../core/knowledge/itemReport';
-import { archivedItems } from '../../core/lifecycle/knowledgeArchive';
+import { readItem } from '../../core/store/items/itemReport';
+import { archivedItems } from '../../core/store/lifecycle/knowledgeArchive';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
 

@@ -2,13 +2,13 @@
  * `lore notes PATH` shows a file's notes (healing the key after an inode change),
  * `lore notes --heal` checks every note file, `lore note PATH TEXT` adds a note by hand.
  */
-import { addManualNote } from '../../core/knowledge/manualNote';
-import { redactSecrets } from '../../core/safety/redact';
+import { addManualNote } from '../../core/store/items/manualNote';
+import { redactSecrets } from '../../core/model/safety/redact';
 import { findNotesForFile, healNotes, resolveNoteTarget } from '../../core/store/fileNotes';
 import { regenerateDigest } from '../../core/store/digest';
 import { loadStoreConfig } from '../../core/store/storeConfig';
-import { acquireStoreLock } from '../../core/store/storeLock';
-import { recordStoreChange } from '../../core/history/storeHistory';
+import { acquireStoreLock } from '../../core/base/storeLock';
+import { recordStoreChange } from '../../core/store/history/storeHistory';
 import { storeRelative } from '../../core/store/storePaths';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, resolveArg, type Output } from '../cliSupport';

@@ -3,7 +3,7 @@
  * default; `--apply` moves what it proposes to archive/knowledge/ under the store lock;
  * `--restore ID` brings one item back. Nothing is deleted.
  */
-import { applyPrune, previewPrune, restoreArchivedItem, type PrunePlan } from '../../core/lifecycle/prune';
+import { applyPrune, previewPrune, restoreArchivedItem, type PrunePlan } from '../../core/store/lifecycle/prune';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
 

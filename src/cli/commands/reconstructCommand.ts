@@ -4,10 +4,10 @@
  * live store, and `lore diff DIR --apply` takes that difference (lifecycle/reconstruct.ts,
  * lifecycle/storeDiff.ts). The live store is only read until `--apply`.
  */
-import { DEFAULT_TIMEOUT_MS } from '../../core/constants';
-import { ReconstructRefused, reconstructStore, reconstructedPaths } from '../../core/lifecycle/reconstruct';
-import { applyStoreDiff, diffStores, type StoreDiff } from '../../core/lifecycle/storeDiff';
-import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
+import { DEFAULT_TIMEOUT_MS } from '../../core/model/constants';
+import { ReconstructRefused, reconstructStore, reconstructedPaths } from '../../core/services/harvest/reconstruct';
+import { applyStoreDiff, diffStores, type StoreDiff } from '../../core/store/lifecycle/storeDiff';
+import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, envOf, parsePositiveNumber, printable, resolveArg, type Output } from '../cliSupport';
 import { applyText, failuresText } from '../harvestReportText';

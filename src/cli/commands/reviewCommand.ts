@@ -3,8 +3,8 @@
  * instructions to an agent) and agents' writes waiting to be accepted (the pending queue), and
  * accepts, rejects or edits them by number.
  */
-import { editReviewItem } from '../../core/knowledge/reviewEdit';
-import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import { editReviewItem } from '../../core/store/items/reviewEdit';
+import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewItem } from '../../core/store/items/reviewQueue';
 import type { StorePaths } from '../../core/store/storePaths';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';

@@ -1,10 +1,10 @@
 /** `lore search QUERY`: ranked hits from the store's index (rebuilt or refreshed as needed). */
-import { recordItemId } from '../../core/knowledge/itemId';
-import { isCalendarDate } from '../../core/knowledge/provenance';
-import { searchArchive } from '../../core/lifecycle/archiveSearch';
-import { recordUses } from '../../core/lifecycle/usageLog';
-import { searchStore } from '../../core/search/searchIndex';
-import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/search/searchTypes';
+import { recordItemId } from '../../core/model/itemId';
+import { isCalendarDate } from '../../core/model/provenance';
+import { searchArchive } from '../../core/store/lifecycle/archiveSearch';
+import { recordUses } from '../../core/store/lifecycle/usageLog';
+import { searchStore } from '../../core/services/search/searchIndex';
+import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/services/search/searchTypes';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 

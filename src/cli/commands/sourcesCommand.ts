@@ -1,6 +1,6 @@
 /** `lore sources`: the agent sessions on this machine that belong to the workspace, per tool, measured. */
-import { currentHost } from '../../core/discovery/host';
-import { reportSources, type SourcesReport, type ToolReport } from '../../core/discovery/measureSources';
+import { currentHost } from '../../core/services/discovery/host';
+import { reportSources, type SourcesReport, type ToolReport } from '../../core/services/harvest/measureSources';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, envOf, formatBytes, formatTokens, printable, type Output } from '../cliSupport';
 

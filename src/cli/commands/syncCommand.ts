@@ -6,8 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { syncInstructionFiles } from '../../core/context/instructionSync';
-import { readAgentDigest } from '../../core/knowledge/heldItems';
+import { syncInstructionFiles } from '../../core/store/instructionSync';
+import { readAgentDigest } from '../../core/store/heldItems';
 import { isInside } from '../../core/store/storePaths';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, resolveArg, type Output } from '../cliSupport';

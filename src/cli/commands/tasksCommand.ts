@@ -3,13 +3,13 @@
  * (core/tasks/taskMemory). A person at the CLI sees held text; agents never do.
  */
 import * as fs from 'node:fs';
-import { type ArtifactInput, type RecordContext } from '../../core/tasks/recordArtifact';
-import { taskFiltersSchema, type TaskFilters } from '../../core/tasks/taskFilters';
-import { taskPageFile } from '../../core/tasks/taskFiles';
-import { TaskMemory } from '../../core/tasks/taskMemory';
-import { renderTaskPage } from '../../core/tasks/taskPage';
-import { SEARCH_MODES, type SearchMode } from '../../core/tasks/taskSearch';
-import { describeSchemaIssue } from '../../core/util/schemaIssue';
+import { type ArtifactInput, type RecordContext } from '../../core/services/tasks/recordArtifact';
+import { taskFiltersSchema, type TaskFilters } from '../../core/services/tasks/taskFilters';
+import { taskPageFile } from '../../core/services/tasks/taskFiles';
+import { TaskMemory } from '../../core/services/tasks/taskMemory';
+import { renderTaskPage } from '../../core/services/tasks/taskPage';
+import { SEARCH_MODES, type SearchMode } from '../../core/services/tasks/taskSearch';
+import { describeSchemaIssue } from '../../core/base/schemaIssue';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 

@@ -4,9 +4,9 @@
  * written with `--apply` under the store lock; `lore undo` takes an applied tidy back. `lore
  * supersede OLD NEW` marks one item superseded by another by hand.
  */
-import { supersedeByHand } from '../../core/knowledge/supersedeByHand';
-import { createProvider, PROVIDER_NAMES } from '../../core/providers/providerRegistry';
-import { runTidy, type TidyReport } from '../../core/tidy/tidyPlan';
+import { supersedeByHand } from '../../core/store/items/supersedeByHand';
+import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
+import { runTidy, type TidyReport } from '../../core/services/tidy/tidyPlan';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 

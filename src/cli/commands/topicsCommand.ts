@@ -1,5 +1,5 @@
 /** `lore topics`: the store's topics, their triggers and problems, and the gate log's figures. */
-import type { Topic, TopicTrigger } from '../../core/topics/topicTypes';
+import type { Topic, TopicTrigger } from '../../core/services/topics/topicTypes';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, printable, type Output } from '../cliSupport';
 
@@ -37,9 +37,9 @@ files that are not valid topics with the line and the reason (those are skipped;
 async function topics(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   // Loaded when the command runs, not with every command of the CLI.
-  const { readGateLog } = require('../../core/topics/gateLog') as typeof import('../../core/topics/gateLog');
-  const { summarizeGateLog } = require('../../core/topics/gateStats') as typeof import('../../core/topics/gateStats');
-  const { loadTopics, topicsDir } = require('../../core/topics/loadTopics') as typeof import('../../core/topics/loadTopics');
+  const { readGateLog } = require('../../core/services/topics/gateLog') as typeof import('../../core/services/topics/gateLog');
+  const { summarizeGateLog } = require('../../core/services/topics/gateStats') as typeof import('../../core/services/topics/gateStats');
+  const { loadTopics, topicsDir } = require('../../core/services/topics/loadTopics') as typeof import('../../core/services/topics/loadTopics');
   const { topics, problems } = loadTopics(paths);
   const stats = values.stats ? summarizeGateLog(readGateLog(paths)) : undefined;
   if (values.json) {

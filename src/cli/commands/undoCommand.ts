@@ -1,5 +1,5 @@
 /** `lore undo`: puts the store back as it was before the last harvest applied. */
-import { undoLastHarvest, undoOutcomeText } from '../../core/harvest/undoLastHarvest';
+import { undoLastHarvest, undoOutcomeText } from '../../core/store/changes/undoLastHarvest';
 import { reportHistory } from '../historyText';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, type Output } from '../cliSupport';

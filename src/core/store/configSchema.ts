@@ -3,7 +3,7 @@
  * start-up). Unknown keys are allowed: a newer Lore may add some, and a person may keep notes.
  */
 import { z } from 'zod';
-import { describeSchemaIssue, topLevelKeysOf } from '../util/schemaIssue';
+import { describeSchemaIssue, topLevelKeysOf } from '../base/schemaIssue';
 import { AGENT_WRITES_MODES, DEFAULT_GIT_HISTORY, DEFAULT_STORE_CONFIG, GIT_COMMIT_MODES, RECLAIM_MODES, type StoreConfig } from './storeConfig';
 
 const reclaim = z.enum(RECLAIM_MODES);

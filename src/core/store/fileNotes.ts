@@ -7,20 +7,20 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CATEGORY_FILES } from '../knowledge/categories';
-import { appendItems } from '../knowledge/categoryFile';
-import { orphanNoteLine } from '../knowledge/itemLines';
-import { parseProvenance, stripProvenance, toIsoDate } from '../knowledge/provenance';
-import { fsyncDirectory, readTextIfExists } from './atomicWrite';
-import { readTextLossless, replaceTextGuarded } from './storeText';
-import { fileIdOf, identifyFile, noteFileNameFor, type FileIdentity } from './fileIdentity';
-import { indexWorkspaceFiles, type WorkspaceFile } from './workspaceFiles';
-import { addNotes, isNoteFileName, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from './noteFile';
+import { CATEGORY_FILES } from '../model/categories';
+import { appendItems } from '../model/categoryFile';
+import { orphanNoteLine } from '../model/itemLines';
+import { parseProvenance, stripProvenance, toIsoDate } from '../model/provenance';
+import { fsyncDirectory, readTextIfExists } from '../base/atomicWrite';
+import { readTextLossless, replaceTextGuarded } from '../base/storeText';
+import { fileIdOf, identifyFile, noteFileNameFor, type FileIdentity } from '../base/fileIdentity';
+import { indexWorkspaceFiles, type WorkspaceFile } from '../base/workspaceFiles';
+import { addNotes, isNoteFileName, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from '../model/noteFile';
 import type { NoteIndex } from './noteIndex';
 import { openNoteIndex, recordOwnWrites } from './noteIndexCache';
 import { locateNotes } from './noteLocator';
 import { isInside, workspaceRelative, type StorePaths } from './storePaths';
-import { listNames } from '../util/walkTree';
+import { listNames } from '../base/walkTree';
 
 // Callers import the notes vocabulary from here; the helper itself lives with the store layout.
 export { workspaceRelative };

@@ -5,8 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CATEGORY_FILES, TASKS_DONE_HEADING, TASKS_OPEN_HEADING, type CategoryFileKey } from '../knowledge/categories';
-import { writeFileAtomic } from './atomicWrite';
+import { CATEGORY_FILES, TASKS_DONE_HEADING, TASKS_OPEN_HEADING, type CategoryFileKey } from '../model/categories';
+import { writeFileAtomic } from '../base/atomicWrite';
 import { digestFileText } from './digest';
 import type { StorePaths } from './storePaths';
 

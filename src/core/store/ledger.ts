@@ -13,10 +13,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ItemCounts } from '../knowledge/categories';
-import { redactSecrets } from '../safety/redact';
+import type { ItemCounts } from '../model/categories';
+import { redactSecrets } from '../model/safety/redact';
 import type { Tombstones } from './tombstones';
-import { readTextIfExists, writeFileAtomic } from './atomicWrite';
+import { readTextIfExists, writeFileAtomic } from '../base/atomicWrite';
 import { withPath } from './storeErrors';
 import { isInside } from './storePaths';
 

@@ -5,7 +5,7 @@
  * of the recursive key sort when the ledger is written back).
  */
 import { z } from 'zod';
-import { describeSchemaIssue } from '../util/schemaIssue';
+import { describeSchemaIssue } from '../base/schemaIssue';
 import { LEDGER_STATUSES, type Ledger } from './ledger';
 
 /** Deeper than this is not a ledger: a real one is four levels deep (root, entries, entry, items). */

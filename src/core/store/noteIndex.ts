@@ -11,9 +11,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isNoteFileName, parseNoteFile, readCoreFrontmatter, type NoteFileMeta } from './noteFile';
-import { clearFrontmatterCache } from '../util/yamlFrontmatter';
-import { listNames } from '../util/walkTree';
+import { isNoteFileName, parseNoteFile, readCoreFrontmatter, type NoteFileMeta } from '../model/noteFile';
+import { clearFrontmatterCache } from '../base/yamlFrontmatter';
+import { listNames } from '../base/walkTree';
 
 /** One note file of the store. */
 export interface IndexEntry {

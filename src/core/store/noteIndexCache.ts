@@ -28,9 +28,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from './atomicWrite';
+import { writeFileAtomic } from '../base/atomicWrite';
 import { NoteIndex, type NoteReader, type StoredEntry, type StoredEntrySource } from './noteIndex';
-import { isNoteFileName } from './noteFile';
+import { isNoteFileName } from '../model/noteFile';
 import type { StorePaths } from './storePaths';
 
 const DIR_NAME = 'notes';

@@ -9,7 +9,7 @@
  */
 import type * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileIdOf, noteFileNameFor, statRegularFile } from './fileIdentity';
+import { fileIdOf, noteFileNameFor, statRegularFile } from '../base/fileIdentity';
 import type { IndexEntry, NoteIndex } from './noteIndex';
 import { isInside, workspaceRelative, type StorePaths } from './storePaths';
 

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isStoreTrusted } from './storeTrust';
-import { privateMarkerList, type PrivateMarkers } from '../safety/privateSpans';
+import { privateMarkerList, type PrivateMarkers } from '../model/safety/privateSpans';
 
 export type ReclaimMode = 'delete' | 'archive' | 'keep';
 export const RECLAIM_MODES = ['delete', 'archive', 'keep'] as const satisfies readonly ReclaimMode[];

@@ -6,8 +6,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CATEGORY_FILES } from '../knowledge/categories';
+import { CATEGORY_FILES } from '../model/categories';
 import type { StorePaths } from './storePaths';
+import { StoreEntryError } from '../base/atomicWrite';
 
 type ErrnoLike = { code?: unknown; path?: unknown; dest?: unknown; message?: unknown };
 
@@ -54,17 +55,6 @@ export function describeFileError(error: unknown, file?: string): string | undef
   }
 }
 
-/** A store file that is a folder, or a store folder that is a file. */
-export class StoreEntryError extends Error {
-  constructor(readonly file: string, readonly expected: 'file' | 'folder') {
-    super(
-      expected === 'file'
-        ? `${file} is a folder, not a file: move it away and run again`
-        : `${file} is a file, not a folder: move it away and run again`,
-    );
-    this.name = 'StoreEntryError';
-  }
-}
 
 /**
  * Throws a StoreEntryError when one of the store's own files (category files, ledger, digest,

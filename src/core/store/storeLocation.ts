@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CATEGORY_FILES } from '../knowledge/categories';
+import { CATEGORY_FILES } from '../model/categories';
 import { STORE_DIR_NAME } from './storePaths';
 
 /** True when `dir` exists and is a folder. */

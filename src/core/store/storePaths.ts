@@ -3,7 +3,7 @@
  * inside it.
  */
 import * as path from 'node:path';
-import { rememberStoreRoot } from './storeLinks';
+import { rememberStoreRoot } from '../base/storeLinks';
 
 export interface StorePaths {
   /** The store folder itself, e.g. `<workspace>/.lore`. */

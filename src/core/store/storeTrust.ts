@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeFileAtomic } from './atomicWrite';
+import { writeFileAtomic } from '../base/atomicWrite';
 
 /** The person's Lore configuration folder, outside every repository. */
 export function personalConfigDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -7,8 +7,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { walkTree } from '../util/walkTree';
-import { isAlive } from './storeLock';
+import { walkTree } from '../base/walkTree';
+import { isAlive } from '../base/storeLock';
 import type { StorePaths } from './storePaths';
 
 /** Lore's temporary files and lock graves, with the pid that wrote them. */

@@ -9,9 +9,9 @@
  * Format, under the ledger's top-level `forgotten` key (sorted keys, like the rest):
  * `{"conversations": {id: {at, sha256: [...]}}, "items": {itemId: {at, hash, from?}}}`.
  */
-import { lineIdentity } from '../knowledge/itemLines';
-import { itemId } from '../knowledge/itemId';
-import { sha256Hash } from '../util/sha256';
+import { lineIdentity } from '../model/itemLines';
+import { itemId } from '../model/itemId';
+import { sha256Hash } from '../base/sha256';
 import type { Ledger } from './ledger';
 
 export interface ForgottenConversation {

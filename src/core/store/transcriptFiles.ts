@@ -7,11 +7,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { clockBase } from '../conversations/transcriptSyntax';
-import { crashPoint } from '../util/crashPoints';
-import { redactName } from '../safety/redact';
-import { fsyncDirectory, writeTempBeside } from './atomicWrite';
-import { listNames, walkTree } from '../util/walkTree';
+import { clockBase } from '../model/transcriptSyntax';
+import { crashPoint } from '../base/crashPoints';
+import { redactName } from '../model/safety/redact';
+import { fsyncDirectory, writeTempBeside } from '../base/atomicWrite';
+import { listNames, walkTree } from '../base/walkTree';
 import { isInside, resolveInStore, type StorePaths } from './storePaths';
 
 /** The folder under the store root (see StorePaths.transcripts). */

@@ -17,14 +17,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { UndoRecord } from './undoRecordSchema';
-import { redactName } from '../safety/redact';
-import { crashPoint } from '../util/crashPoints';
-import { sha256Hash } from '../util/sha256';
-import { describeSchemaIssue } from '../util/schemaIssue';
-import { fsyncDirectory, fsyncFile, writeFileAtomic } from './atomicWrite';
+import { redactName } from '../model/safety/redact';
+import { crashPoint } from '../base/crashPoints';
+import { sha256Hash } from '../base/sha256';
+import { describeSchemaIssue } from '../base/schemaIssue';
+import { fsyncDirectory, fsyncFile, writeFileAtomic } from '../base/atomicWrite';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';
-import { boundedFileName } from '../util/fileNames';
-import { refuseLinks } from './storeLinks';
+import { boundedFileName } from '../base/fileNames';
+import { refuseLinks } from '../base/storeLinks';
 
 /** The folder under the store root. */
 export const UNDO_DIR = '.undo';

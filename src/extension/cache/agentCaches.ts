@@ -6,8 +6,8 @@
  * here from the expiry times (atMoment), so nothing is read while the clock ticks.
  */
 import * as vscode from 'vscode';
-import type { CacheReport } from '../../core/cache/cacheReport';
-import { atMoment, type SessionCacheState } from '../../core/cache/sessionCacheState';
+import type { CacheReport } from '../../core/services/promptCache/cacheReport';
+import { atMoment, type SessionCacheState } from '../../core/services/promptCache/sessionCacheState';
 import { CacheSessionsRequest } from '../../shared/protocol';
 import { Disposable, toDisposable } from '../lifecycle';
 import { logger } from '../log';

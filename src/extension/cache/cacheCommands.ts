@@ -1,8 +1,8 @@
 /** Cache view actions and the agent-instruction sync command. */
 import * as vscode from 'vscode';
-import { disable, enable, invalidate } from '../../core/context/cacheState';
-import { INSTRUCTION_FILES, syncInstructionFiles } from '../../core/context/instructionSync';
-import { readAgentDigest } from '../../core/knowledge/heldItems';
+import { disable, enable, invalidate } from '../../core/services/promptCache/cacheState';
+import { INSTRUCTION_FILES, syncInstructionFiles } from '../../core/store/instructionSync';
+import { readAgentDigest } from '../../core/store/heldItems';
 import { logger, runCommand } from '../log';
 import { readSettings, updateInstructionsSync } from '../settings';
 import type { StoreService } from '../storeService';

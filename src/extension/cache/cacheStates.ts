@@ -3,8 +3,8 @@
  * reload. Expired entries stay (shown as expired); only an explicit clear removes them.
  */
 import * as vscode from 'vscode';
-import { parseCacheStates } from '../../core/context/cacheStateJson';
-import type { DiscussionCacheState } from '../../core/context/cacheState';
+import { parseCacheStates } from '../../core/services/promptCache/cacheStateJson';
+import type { DiscussionCacheState } from '../../core/services/promptCache/cacheState';
 import { Disposable } from '../lifecycle';
 
 const KEY = 'lore.cacheStates';

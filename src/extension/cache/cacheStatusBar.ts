@@ -8,10 +8,10 @@
  * view) drives the whole item; the ticking pauses while the window is unfocused.
  */
 import * as vscode from 'vscode';
-import type { SessionCacheState } from '../../core/cache/sessionCacheState';
-import { describe, type CacheDescription } from '../../core/context/cacheState';
-import { TOOL_LABELS } from '../../core/discovery/toolLocations';
-import { formatTokens } from '../../core/util/format';
+import type { SessionCacheState } from '../../core/services/promptCache/sessionCacheState';
+import { describe, type CacheDescription } from '../../core/services/promptCache/cacheState';
+import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
+import { formatTokens } from '../../core/model/format';
 import { Disposable, toDisposable } from '../lifecycle';
 import { readSettings } from '../settings';
 import type { AgentCaches } from './agentCaches';

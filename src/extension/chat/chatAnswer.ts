@@ -13,14 +13,14 @@
  * local knowledge answers there is no model, and gated topics follow the bypass table's no-gate rows.
  */
 import * as vscode from 'vscode';
-import { buildContext, DEFAULT_ROLE_INSTRUCTIONS, stablePrefix, volatileSuffix } from '../../core/context/buildContext';
-import { createCacheState, recordCall } from '../../core/context/cacheState';
-import type { BuiltContext, EarlierTurn, FileNotesInput } from '../../core/context/contextLayers';
+import { buildContext, DEFAULT_ROLE_INSTRUCTIONS, stablePrefix, volatileSuffix } from '../../core/services/context/buildContext';
+import { createCacheState, recordCall } from '../../core/services/promptCache/cacheState';
+import type { BuiltContext, EarlierTurn, FileNotesInput } from '../../core/services/promptCache/contextLayers';
 import { loadStoreConfig } from '../../core/store/storeConfig';
-import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS } from '../../core/providers/endpoints';
-import { ProviderError } from '../../core/providers/provider';
-import type { ModelAdapter } from '../../core/providers/modelAdapter';
-import { createAdapter } from '../../core/providers/providerRegistry';
+import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS } from '../../core/services/providers/endpoints';
+import { ProviderError } from '../../core/services/providers/provider';
+import type { ModelAdapter } from '../../core/services/providers/modelAdapter';
+import { createAdapter } from '../../core/services/providers/providerRegistry';
 import type { CacheStates } from '../cache/cacheStates';
 import { logger } from '../log';
 import { adapterOptions } from '../providers/providerChoice';

@@ -5,7 +5,7 @@
  * while it is not running, the compiler here uses them as they are.
  */
 import * as vscode from 'vscode';
-import type { ModelAdapter } from '../../core/providers/modelAdapter';
+import type { ModelAdapter } from '../../core/services/providers/modelAdapter';
 import type { ClientGate } from '../search/searchClient';
 
 /** Core's gate helpers, from the topics bundle (kept out of the activation bundle, see topicsLibrary.ts). */

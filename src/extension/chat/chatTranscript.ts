@@ -4,10 +4,10 @@
  * session id stays the same, so re-harvesting a longer version does not duplicate lines.
  */
 import * as path from 'node:path';
-import type { Conversation, Turn } from '../../core/conversations/conversation';
-import { renderTranscript } from '../../core/conversations/renderTranscript';
-import { redactSecrets } from '../../core/safety/redact';
-import { writeFileAtomic } from '../../core/store/atomicWrite';
+import type { Conversation, Turn } from '../../core/model/conversation';
+import { renderTranscript } from '../../core/services/conversations/renderTranscript';
+import { redactSecrets } from '../../core/model/safety/redact';
+import { writeFileAtomic } from '../../core/base/atomicWrite';
 import type { StorePaths } from '../../core/store/storePaths';
 
 export interface ChatRecord {

@@ -12,11 +12,11 @@
  * final from VS Code 1.104; on older versions nothing is registered and the log says so.
  */
 import * as vscode from 'vscode';
-import { buildContext } from '../../core/context/buildContext';
-import type { EarlierTurn } from '../../core/context/contextLayers';
-import { estimateTokens } from '../../core/util/tokens';
-import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/providers/endpoints';
-import { createAdapter } from '../../core/providers/providerRegistry';
+import { buildContext } from '../../core/services/context/buildContext';
+import type { EarlierTurn } from '../../core/services/promptCache/contextLayers';
+import { estimateTokens } from '../../core/model/tokens';
+import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/services/providers/endpoints';
+import { createAdapter } from '../../core/services/providers/providerRegistry';
 import { Disposable } from '../lifecycle';
 import { logger, runCommand } from '../log';
 import { adapterOptions, secretKey } from '../providers/providerChoice';

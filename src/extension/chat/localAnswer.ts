@@ -4,9 +4,9 @@
  * notes of the files in scope and the best matches for the question, from the language server's
  * index; the digest when nothing matches), clearly labelled as such. Nothing is sent anywhere.
  */
-import { loadContextInputs } from '../../core/context/loadContextInputs';
-import { frameAsData } from '../../core/safety/dataFraming';
-import { redactSecrets } from '../../core/safety/redact';
+import { loadContextInputs } from '../../core/services/context/loadContextInputs';
+import { frameAsData } from '../../core/model/safety/dataFraming';
+import { redactSecrets } from '../../core/model/safety/redact';
 import { logger } from '../log';
 import type { SearchClient } from '../search/searchClient';
 import { NO_STORE_MESSAGE } from '../noStore';

@@ -11,8 +11,8 @@
  * offers the direct provider as a chat model for that reason (VS Code 1.104+).
  */
 import * as vscode from 'vscode';
-import type { EarlierTurn } from '../../core/context/contextLayers';
-import { sha256Hash } from '../../core/util/sha256';
+import type { EarlierTurn } from '../../core/services/promptCache/contextLayers';
+import { sha256Hash } from '../../core/base/sha256';
 import type { CacheStates } from '../cache/cacheStates';
 import { logger } from '../log';
 import type { SearchClient } from '../search/searchClient';

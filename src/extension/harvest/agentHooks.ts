@@ -6,10 +6,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HarvestReport } from '../../core/harvest/runHarvest';
-import { currentHost } from '../../core/discovery/host';
-import { queuedTranscripts, type HookTool } from '../../core/hooks/hookCapture';
-import { installHooks, loreHookCommand, uninstallHooks, type HookScope } from '../../core/hooks/hookSettings';
+import type { HarvestReport } from '../../core/services/harvest/runHarvest';
+import { currentHost } from '../../core/services/discovery/host';
+import type { HookTool } from '../../core/services/hooks/hookCapture';
+import { queuedTranscripts } from '../../core/store/captureQueue';
+import { installHooks, loreHookCommand, uninstallHooks, type HookScope } from '../../core/services/hooks/hookSettings';
 import { logger, runCommand } from '../log';
 import type { StoreService } from '../storeService';
 

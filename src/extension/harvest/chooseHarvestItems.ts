@@ -4,7 +4,7 @@
  * (core/harvest/planSelection.ts), and the diff opens again on what remains.
  */
 import * as vscode from 'vscode';
-import { planItems, type PlanItem } from '../../core/harvest/planSelection';
+import { planItems, type PlanItem } from '../../core/services/harvest/planSelection';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import type { HarvestController } from './harvestController';

@@ -5,8 +5,8 @@
  * expiry on) and applies the plan only if it is still the one pending.
  */
 import * as vscode from 'vscode';
-import { prefixChanges, recacheEstimate, recacheText, clockTime, type RecacheEstimate } from '../../core/cache/prefixCost';
-import type { HarvestPlan } from '../../core/harvest/plan';
+import { prefixChanges, recacheEstimate, recacheText, clockTime, type RecacheEstimate } from '../../core/services/promptCache/prefixCost';
+import type { HarvestPlan } from '../../core/store/harvestPlan';
 import type { AgentCaches } from '../cache/agentCaches';
 import { Disposable, toDisposable } from '../lifecycle';
 import { logger } from '../log';

@@ -6,11 +6,11 @@
  * choose where conversations are sent. The same flow without dialogs is on the exported API.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_LIVE_WINDOW_MS, liveRuleText } from '../../core/harvest/liveWindow';
-import type { HarvestReport } from '../../core/harvest/runHarvest';
-import { createProvider } from '../../core/providers/providerRegistry';
-import type { Provider } from '../../core/providers/provider';
-import { formatBytes, formatTokens, itemCountsText, reclaimText } from '../../core/util/format';
+import { DEFAULT_LIVE_WINDOW_MS, liveRuleText } from '../../core/services/harvest/liveWindow';
+import type { HarvestReport } from '../../core/services/harvest/runHarvest';
+import { createProvider } from '../../core/services/providers/providerRegistry';
+import type { Provider } from '../../core/services/providers/provider';
+import { formatBytes, formatTokens, itemCountsText, reclaimText } from '../../core/model/format';
 import { logger, runCommand } from '../log';
 import type { DistillChoice } from '../providers/distillChoice';
 import { resolveProvider } from '../providers/providerChoice';

@@ -5,12 +5,12 @@
  * the apply happen in the language server (harvestServer.ts); the pending plan is kept here.
  */
 import * as vscode from 'vscode';
-import { agentSources } from '../../core/harvest/agentSources';
-import type { HarvestReport } from '../../core/harvest/runHarvest';
-import { queuedTranscripts } from '../../core/hooks/hookCapture';
-import { withoutItems } from '../../core/harvest/planSelection';
-import type { UndoOutcome } from '../../core/harvest/undoLastHarvest';
-import type { Provider } from '../../core/providers/provider';
+import { agentSources } from '../../core/services/harvest/agentSources';
+import type { HarvestReport } from '../../core/services/harvest/runHarvest';
+import { queuedTranscripts } from '../../core/store/captureQueue';
+import { withoutItems } from '../../core/services/harvest/planSelection';
+import type { UndoOutcome } from '../../core/store/changes/undoLastHarvest';
+import type { Provider } from '../../core/services/providers/provider';
 import { logger } from '../log';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';

@@ -6,9 +6,9 @@
  * running or a previewed plan waits for the person (applying would make that preview stale).
  */
 import * as vscode from 'vscode';
-import type { HarvestReport } from '../../core/harvest/runHarvest';
-import { createProvider } from '../../core/providers/providerRegistry';
-import { itemCountsText } from '../../core/util/format';
+import type { HarvestReport } from '../../core/services/harvest/runHarvest';
+import { createProvider } from '../../core/services/providers/providerRegistry';
+import { itemCountsText } from '../../core/model/format';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import { resolveProvider } from '../providers/providerChoice';

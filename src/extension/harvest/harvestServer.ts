@@ -8,9 +8,9 @@
  */
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { HarvestReport } from '../../core/harvest/runHarvest';
-import { ProviderError, type Provider } from '../../core/providers/provider';
-import type { UndoOutcome } from '../../core/harvest/undoLastHarvest';
+import type { HarvestReport } from '../../core/services/harvest/runHarvest';
+import { ProviderError, type Provider } from '../../core/services/providers/provider';
+import type { UndoOutcome } from '../../core/store/changes/undoLastHarvest';
 import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import type { NotesClient } from '../notes/notesClient';

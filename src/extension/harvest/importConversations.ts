@@ -6,8 +6,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { MeasuredSession, SourcesReport, ToolReport } from '../../core/discovery/measureSources';
-import { formatBytes, formatTokens } from '../../core/util/format';
+import type { MeasuredSession, SourcesReport, ToolReport } from '../../core/services/harvest/measureSources';
+import { formatBytes, formatTokens } from '../../core/model/format';
 import { SourcesRequest } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { NotesClient } from '../notes/notesClient';

@@ -7,7 +7,7 @@
  * whose documents no longer show anything that will be written.
  */
 import * as vscode from 'vscode';
-import { itemCountsText, reclaimText } from '../../core/util/format';
+import { itemCountsText, reclaimText } from '../../core/model/format';
 import { Disposable } from '../lifecycle';
 import type { HarvestController } from './harvestController';
 import { PLAN_SCHEME } from './planDocuments';

@@ -3,7 +3,7 @@
  * so VS Code's diff editor can show "current ↔ proposed" before anything is written.
  */
 import * as vscode from 'vscode';
-import type { HarvestPlan } from '../../core/harvest/plan';
+import type { HarvestPlan } from '../../core/store/harvestPlan';
 
 export const PLAN_SCHEME = 'lore-plan';
 

@@ -7,8 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { JOURNAL_DATE, JOURNAL_DIR, journalPath } from '../../core/journal/journalFile';
-import { toIsoDate } from '../../core/knowledge/provenance';
+import { JOURNAL_DATE, JOURNAL_DIR, journalPath } from '../../core/store/journal/journalFile';
+import { toIsoDate } from '../../core/model/provenance';
 import { isInside } from '../../core/store/storePaths';
 import { runCommand } from '../log';
 import { resolveProvider } from '../providers/providerChoice';

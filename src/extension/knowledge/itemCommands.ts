@@ -6,16 +6,16 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CATEGORY_FILES, type CategoryFileKey } from '../../core/knowledge/categories';
-import { listItems, type KnowledgeItem } from '../../core/knowledge/categoryFile';
-import { isItemId, listItemId } from '../../core/knowledge/itemId';
-import { markItemSuperseded } from '../../core/knowledge/itemEdits';
-import { lineIdentity } from '../../core/knowledge/itemLines';
-import { findItemsById } from '../../core/knowledge/itemLocator';
-import { parseProvenance, stripProvenance, toIsoDate } from '../../core/knowledge/provenance';
-import { supersedeByHand } from '../../core/knowledge/supersedeByHand';
-import { isCurrent } from '../../core/knowledge/supersession';
-import { readTextIfExists } from '../../core/store/atomicWrite';
+import { CATEGORY_FILES, type CategoryFileKey } from '../../core/model/categories';
+import { listItems, type KnowledgeItem } from '../../core/model/categoryFile';
+import { isItemId, listItemId } from '../../core/model/itemId';
+import { markItemSuperseded } from '../../core/model/itemEdits';
+import { lineIdentity } from '../../core/model/itemLines';
+import { findItemsById } from '../../core/store/items/itemLocator';
+import { parseProvenance, stripProvenance, toIsoDate } from '../../core/model/provenance';
+import { supersedeByHand } from '../../core/store/items/supersedeByHand';
+import { isCurrent } from '../../core/model/supersession';
+import { readTextIfExists } from '../../core/base/atomicWrite';
 import { storeRelative } from '../../core/store/storePaths';
 import { LoreCommands, type OpenProvenanceArgs } from '../../shared/protocol';
 import { runCommand } from '../log';

@@ -7,11 +7,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { markTasksDone, removeItems } from '../../core/knowledge/categoryFile';
-import { lineIdentity } from '../../core/knowledge/itemLines';
-import { editStoreFile } from '../../core/store/storeText';
-import { acquireStoreLock } from '../../core/store/storeLock';
-import { recordStoreChange } from '../../core/history/storeHistory';
+import { markTasksDone, removeItems } from '../../core/model/categoryFile';
+import { lineIdentity } from '../../core/model/itemLines';
+import { editStoreFile } from '../../core/base/storeText';
+import { acquireStoreLock } from '../../core/base/storeLock';
+import { recordStoreChange } from '../../core/store/history/storeHistory';
 import type { StoreService } from '../storeService';
 
 export type ItemEditAction = 'delete' | 'done';

@@ -3,8 +3,8 @@
  * of its text (list marker and markers left out) and what superseded it. Pure, so it is tested in
  * plain Node.
  */
-import { listItems } from '../../core/knowledge/categoryFile';
-import { readSupersession } from '../../core/knowledge/supersession';
+import { listItems } from '../../core/model/categoryFile';
+import { readSupersession } from '../../core/model/supersession';
 
 export interface SupersededLine {
   /** 0-based line. */

@@ -6,7 +6,7 @@
  * it appears, vanishes or moves, and when the workspace becomes trusted.
  */
 import * as vscode from 'vscode';
-import { nodeRunner } from '../../core/util/nodeRunner';
+import { nodeRunner } from '../../core/base/nodeRunner';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import { NO_STORE_MESSAGE } from '../noStore';

@@ -4,10 +4,10 @@
  * note file, edit, delete, mark still valid).
  */
 import * as vscode from 'vscode';
-import { addManualNote as addNote, manualNoteLine } from '../../core/knowledge/manualNote';
-import { provenanceTarget } from '../../core/knowledge/provenanceTarget';
+import { addManualNote as addNote, manualNoteLine } from '../../core/store/items/manualNote';
+import { provenanceTarget } from '../../core/store/items/provenanceTarget';
 import { metaFor, readNotesOf, resolveNoteTarget } from '../../core/store/fileNotes';
-import { addNotes } from '../../core/store/noteFile';
+import { addNotes } from '../../core/model/noteFile';
 import {
   DeleteNoteRequest, LoreCommands, MarkNotesValidRequest,
   type DeleteNoteArgs, type EditNotesArgs, type MarkNotesValidArgs, type OpenNoteFileArgs, type OpenProvenanceArgs,

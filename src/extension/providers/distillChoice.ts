@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { isLoreModel } from '../chat/loreModelIds';
-import { hasKey, NETWORK_VENDORS, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/providers/endpoints';
+import { hasKey, NETWORK_VENDORS, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/services/providers/endpoints';
 import { Disposable } from '../lifecycle';
 import { logger, runCommand } from '../log';
 import { providerChosen, updateProvider, type ProviderSetting } from '../settings';

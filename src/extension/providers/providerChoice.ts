@@ -3,9 +3,9 @@
  * (set with "Lore: Set API Key"), never in settings; environment variables still work.
  */
 import * as vscode from 'vscode';
-import { KEYED_VENDORS, VENDOR_ENDPOINTS, hasKey, isNetworkVendor, resolveEndpoint, type NetworkVendor } from '../../core/providers/endpoints';
-import type { Provider } from '../../core/providers/provider';
-import { createAdapter, createProvider, type AnyAdapterOptions } from '../../core/providers/providerRegistry';
+import { KEYED_VENDORS, VENDOR_ENDPOINTS, hasKey, isNetworkVendor, resolveEndpoint, type NetworkVendor } from '../../core/services/providers/endpoints';
+import type { Provider } from '../../core/services/providers/provider';
+import { createAdapter, createProvider, type AnyAdapterOptions } from '../../core/services/providers/providerRegistry';
 import { readSettings, type LoreSettings, type ProviderSetting } from '../settings';
 import { selectModel, VscodeLmProvider } from './vscodeLmProvider';
 

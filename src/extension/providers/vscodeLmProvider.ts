@@ -4,7 +4,7 @@
  * consent dialog; a refusal surfaces as a clear 'auth' error.
  */
 import * as vscode from 'vscode';
-import { ProviderError, type ModelReply, type ModelRequest, type Provider } from '../../core/providers/provider';
+import { ProviderError, type ModelReply, type ModelRequest, type Provider } from '../../core/services/providers/provider';
 import { isLoreModel } from '../chat/loreModelIds';
 
 /**

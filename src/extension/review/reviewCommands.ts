@@ -7,8 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { editReviewItem, type ReviewEditResult } from '../../core/knowledge/reviewEdit';
-import { decideReview, listReview, reviewPath, targetDisplayName, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import { editReviewItem, type ReviewEditResult } from '../../core/store/items/reviewEdit';
+import { decideReview, listReview, reviewPath, targetDisplayName, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/store/items/reviewQueue';
 import { resolveInStore } from '../../core/store/storePaths';
 import { dirtyDocument } from '../knowledge/knowledgeItemEdit';
 import { runCommand } from '../log';

@@ -4,12 +4,12 @@
  * budget, compact results first.
  */
 import * as vscode from 'vscode';
-import type { KnowledgeToolInput } from '../../core/agentTools/languageModelTools';
+import type { KnowledgeToolInput } from '../../core/services/agentTools/languageModelTools';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
 import { knowledgeReply, noStoreReply, omittedFooter, plainReply } from './toolReply';
 
-/** The input as package.json declares it (core/agentTools/languageModelTools.ts). */
+/** The input as package.json declares it (core/services/agentTools/languageModelTools.ts). */
 export type RecallInput = KnowledgeToolInput<'lore_recall'>;
 
 export function registerRecallTool(store: StoreService, search: SearchClient): vscode.Disposable {

@@ -5,9 +5,9 @@
  * a status-bar item says so.
  */
 import * as vscode from 'vscode';
-import type { RecallResult } from '../../core/search/recall';
-import type { SearchResponse } from '../../core/search/searchTypes';
-import type { GateAsker } from '../../core/topics/topicGate';
+import type { RecallResult } from '../../core/services/search/recall';
+import type { SearchResponse } from '../../core/services/search/searchTypes';
+import type { GateAsker } from '../../core/services/topics/topicGate';
 import { CompileContextRequest, GateAskRequest, PlanRememberRequest, RecallRequest, RememberRequest, SearchBackendNotification, SearchRequest, WatchReplyRequest } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';

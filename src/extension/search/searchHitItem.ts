@@ -4,7 +4,7 @@
  * only when it adds something (a transcript chunk, or a part of a long item the label cut off);
  * for a short item it is the same text again.
  */
-import type { SearchHit } from '../../core/search/searchTypes';
+import type { SearchHit } from '../../core/services/search/searchTypes';
 
 const LABEL_MAX = 200;
 const DETAIL_MAX = 240;

@@ -3,7 +3,7 @@
  * choosing one opens its line.
  */
 import * as vscode from 'vscode';
-import type { SearchHit } from '../../core/search/searchTypes';
+import type { SearchHit } from '../../core/services/search/searchTypes';
 import { logger, runCommand } from '../log';
 import type { SearchClient } from './searchClient';
 import { searchHitItem } from './searchHitItem';

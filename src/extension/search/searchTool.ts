@@ -4,12 +4,12 @@
  * (the index never opens on the extension host), which leaves out items held for review.
  */
 import * as vscode from 'vscode';
-import type { KnowledgeToolInput } from '../../core/agentTools/languageModelTools';
+import type { KnowledgeToolInput } from '../../core/services/agentTools/languageModelTools';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
 import { knowledgeReply, noStoreReply, omittedFooter, plainReply } from './toolReply';
 
-/** The inputs as package.json declares them (core/agentTools/languageModelTools.ts). */
+/** The inputs as package.json declares them (core/services/agentTools/languageModelTools.ts). */
 export type SearchToolInput = KnowledgeToolInput<'lore_search'>;
 export type FileNotesToolInput = KnowledgeToolInput<'lore_fileNotes'>;
 

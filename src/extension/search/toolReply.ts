@@ -5,9 +5,9 @@
  * goes through here.
  */
 import * as vscode from 'vscode';
-import { frameAsData } from '../../core/safety/dataFraming';
-import { stripInvisible } from '../../core/safety/invisibleChars';
-import { redactSecrets } from '../../core/safety/redact';
+import { frameAsData } from '../../core/model/safety/dataFraming';
+import { stripInvisible } from '../../core/model/safety/invisibleChars';
+import { redactSecrets } from '../../core/model/safety/redact';
 
 /** A reply that is Lore's own words (status, refusals, confirmations of a write). */
 export function plainReply(text: string): vscode.LanguageModelToolResult {

@@ -7,12 +7,12 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ToolCacheSummary } from '../../core/cache/cacheReport';
-import { formatUsd } from '../../core/cache/modelPrices';
-import type { SessionCacheState } from '../../core/cache/sessionCacheState';
-import { describe, formatRemaining, summarizeByProvider } from '../../core/context/cacheState';
-import { TOOL_LABELS } from '../../core/discovery/toolLocations';
-import { formatTokens } from '../../core/util/format';
+import type { ToolCacheSummary } from '../../core/services/promptCache/cacheReport';
+import { formatUsd } from '../../core/services/promptCache/modelPrices';
+import type { SessionCacheState } from '../../core/services/promptCache/sessionCacheState';
+import { describe, formatRemaining, summarizeByProvider } from '../../core/services/promptCache/cacheState';
+import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
+import { formatTokens } from '../../core/model/format';
 import type { AgentCaches } from '../cache/agentCaches';
 import type { CacheStates } from '../cache/cacheStates';
 import { Disposable, toDisposable } from '../lifecycle';

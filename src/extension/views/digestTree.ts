@@ -5,9 +5,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseProvenance, stripProvenance } from '../../core/knowledge/provenance';
-import { CATEGORY_FILES } from '../../core/knowledge/categories';
-import { readTextIfExists } from '../../core/store/atomicWrite';
+import { parseProvenance, stripProvenance } from '../../core/model/provenance';
+import { CATEGORY_FILES } from '../../core/model/categories';
+import { readTextIfExists } from '../../core/base/atomicWrite';
 import { DIGEST_SECTIONS } from '../../core/store/digest';
 import { openAtItem, StoreTreeProvider, type TreeNode } from './treeBase';
 

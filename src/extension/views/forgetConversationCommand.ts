@@ -5,7 +5,7 @@
  * purged there, off the extension host).
  */
 import * as vscode from 'vscode';
-import type { ForgetPlan, ForgetResult } from '../../core/forget/forgetConversation';
+import type { ForgetPlan, ForgetResult } from '../../core/store/forget/forgetConversation';
 import { ForgetConversationRequest, PlanForgetRequest } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { NotesClient } from '../notes/notesClient';

@@ -6,9 +6,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readQueuedSessions } from '../../core/hooks/hookCapture';
-import { scanSources } from '../../core/harvest/scanSources';
-import { formatBytes } from '../../core/util/format';
+import { readQueuedSessions } from '../../core/store/captureQueue';
+import { scanSources } from '../../core/services/discovery/scanSources';
+import { formatBytes } from '../../core/model/format';
 import type { StoreService } from '../storeService';
 import { sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
 import { StoreTreeProvider, type TreeNode } from './treeBase';

@@ -5,12 +5,12 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CATEGORY_FILES, type CategoryFileKey } from '../../core/knowledge/categories';
-import { listItems } from '../../core/knowledge/categoryFile';
-import { archiveFileOf, knowledgeArchiveDir } from '../../core/lifecycle/archivePaths';
-import { readTextIfExists } from '../../core/store/atomicWrite';
+import { CATEGORY_FILES, type CategoryFileKey } from '../../core/model/categories';
+import { listItems } from '../../core/model/categoryFile';
+import { archiveFileOf, knowledgeArchiveDir } from '../../core/store/lifecycle/archivePaths';
+import { readTextIfExists } from '../../core/base/atomicWrite';
 import type { StorePaths } from '../../core/store/storePaths';
-import { formatBytes } from '../../core/util/format';
+import { formatBytes } from '../../core/model/format';
 import type { NotesClient } from '../notes/notesClient';
 import type { StoreService } from '../storeService';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';

@@ -5,11 +5,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { conversationFile } from '../../core/knowledge/provenanceTarget';
+import { conversationFile } from '../../core/store/items/provenanceTarget';
 import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
 import type { StorePaths } from '../../core/store/storePaths';
 import { forgottenConversationAt } from '../../core/store/tombstones';
-import { itemCountsText } from '../../core/util/format';
+import { itemCountsText } from '../../core/model/format';
 import type { StoreService } from '../storeService';
 import { inboxCount, sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
 import { StoreTreeProvider, type TreeNode } from './treeBase';

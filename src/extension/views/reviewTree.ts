@@ -6,8 +6,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { REVIEW_FILE } from '../../core/knowledge/reviewFile';
-import { listReview, targetDisplayName, type ReviewItem } from '../../core/knowledge/reviewQueue';
+import { REVIEW_FILE } from '../../core/model/reviewFile';
+import { listReview, targetDisplayName, type ReviewItem } from '../../core/store/items/reviewQueue';
 import { editableReviewItem, reviewReason } from '../review/reviewCommands';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 

@@ -7,8 +7,8 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { SourcesReport } from '../../core/discovery/measureSources';
-import { formatTokens } from '../../core/util/format';
+import type { SourcesReport } from '../../core/services/harvest/measureSources';
+import { formatTokens } from '../../core/model/format';
 import { toolHeading } from '../harvest/importConversations';
 import type { TreeNode } from './treeBase';
 

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LoreCommands, type OpenProvenanceArgs, type TimelineEntry } from '../../shared/protocol';
-import type { TaskListRow } from '../../core/tasks/taskRecords';
+import type { TaskListRow } from '../../core/services/tasks/taskRecords';
 import type { StoreService } from '../storeService';
 import type { TasksClient } from '../tasks/tasksClient';
 import { StoreTreeProvider, errorNode, type TreeNode } from './treeBase';

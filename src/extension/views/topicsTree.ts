@@ -6,8 +6,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TopicGateStats } from '../../core/topics/gateStats';
-import type { Topic, TopicProblem, TopicTrigger } from '../../core/topics/topicTypes';
+import type { TopicGateStats } from '../../core/services/topics/gateStats';
+import type { Topic, TopicProblem, TopicTrigger } from '../../core/services/topics/topicTypes';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
 function topicsLibrary(): typeof import('../topics/topicsLibrary') {

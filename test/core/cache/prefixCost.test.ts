@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { prefixChanges, recacheEstimate, recacheText, warmSessionsText } from '../../../src/core/cache/prefixCost';
-import { readSessionCalls } from '../../../src/core/cache/sessionCalls';
-import { sessionCacheState } from '../../../src/core/cache/sessionCacheState';
-import { instructionFilesWithBlock, syncInstructionFiles } from '../../../src/core/context/instructionSync';
+import { prefixChanges, recacheEstimate, recacheText, warmSessionsText } from '../../../src/core/services/promptCache/prefixCost';
+import { readSessionCalls } from '../../../src/core/services/promptCache/sessionCalls';
+import { sessionCacheState } from '../../../src/core/services/promptCache/sessionCacheState';
+import { instructionFilesWithBlock, syncInstructionFiles } from '../../../src/core/store/instructionSync';
 import { FIXTURES, makeTempDir } from '../../helpers/paths';
 
 const CACHE = path.join(FIXTURES, 'cache');

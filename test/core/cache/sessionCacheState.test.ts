@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { priceFor } from '../../../src/core/cache/modelPrices';
-import { readSessionCalls, SessionCallsCache } from '../../../src/core/cache/sessionCalls';
-import { atMoment, sessionCacheState } from '../../../src/core/cache/sessionCacheState';
+import { priceFor } from '../../../src/core/services/promptCache/modelPrices';
+import { readSessionCalls, SessionCallsCache } from '../../../src/core/services/promptCache/sessionCalls';
+import { atMoment, sessionCacheState } from '../../../src/core/services/promptCache/sessionCacheState';
 import { CORPUS, FIXTURES, makeTempDir } from '../../helpers/paths';
 
 const CACHE = path.join(FIXTURES, 'cache');

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { buildContext, canonicalJson, normalizeBlock, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
-import { CONTEXT_LAYERS } from '../../../src/core/context/contextLayers';
-import { KNOWLEDGE_FRAMING } from '../../../src/core/safety/dataFraming';
+import { buildContext, normalizeBlock, stablePrefix, volatileSuffix } from '../../../src/core/services/context/buildContext';
+import { canonicalJson } from '../../../src/core/base/canonicalJson';
+import { CONTEXT_LAYERS } from '../../../src/core/services/promptCache/contextLayers';
+import { KNOWLEDGE_FRAMING } from '../../../src/core/model/safety/dataFraming';
 import { fullInput, TOPIC_INPUT } from './contextFixtures';
-import { stripInvisible } from '../../../src/core/safety/invisibleChars';
+import { stripInvisible } from '../../../src/core/model/safety/invisibleChars';
 
 describe('buildContext', () => {
   it('orders the layers stable → volatile and records each one', () => {

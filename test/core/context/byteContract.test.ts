@@ -4,8 +4,8 @@
  * into a stable layer, these tests fail.
  */
 import * as assert from 'node:assert/strict';
-import { buildContext } from '../../../src/core/context/buildContext';
-import type { BuiltContext, ContextInput, EarlierTurn } from '../../../src/core/context/contextLayers';
+import { buildContext } from '../../../src/core/services/context/buildContext';
+import type { BuiltContext, ContextInput, EarlierTurn } from '../../../src/core/services/promptCache/contextLayers';
 import { fullInput } from './contextFixtures';
 
 /** True when both contexts claim the same stable prefix and their first N UTF-8 bytes are equal. */

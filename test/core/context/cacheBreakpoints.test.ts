@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { buildContext } from '../../../src/core/context/buildContext';
-import { chooseCacheBreakpoints, segmentAtBreakpoints, stablePrefixHash } from '../../../src/core/context/cacheBreakpoints';
+import { buildContext } from '../../../src/core/services/context/buildContext';
+import { chooseCacheBreakpoints, segmentAtBreakpoints, stablePrefixHash } from '../../../src/core/services/promptCache/cacheBreakpoints';
 import { fullInput } from './contextFixtures';
 
 describe('cache breakpoints', () => {

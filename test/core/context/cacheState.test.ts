@@ -11,9 +11,9 @@ import {
   recordCall,
   summarizeByProvider,
   type CacheCallInfo,
-} from '../../../src/core/context/cacheState';
-import { parseCacheState, parseCacheStates } from '../../../src/core/context/cacheStateJson';
-import { accountUsage } from '../../../src/core/context/cacheUsage';
+} from '../../../src/core/services/promptCache/cacheState';
+import { parseCacheState, parseCacheStates } from '../../../src/core/services/promptCache/cacheStateJson';
+import { accountUsage } from '../../../src/core/services/promptCache/cacheUsage';
 
 const T0 = 1_767_225_600_000;
 const MIN = 60_000;

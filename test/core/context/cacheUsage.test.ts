@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { accountUsage, addCacheUsage, asCacheWrite, cacheHitRate, emptyCacheUsage } from '../../../src/core/context/cacheUsage';
+import { accountUsage, addCacheUsage, asCacheWrite, cacheHitRate, emptyCacheUsage } from '../../../src/core/services/promptCache/cacheUsage';
 
 describe('accountUsage', () => {
   it('adds Anthropic cache reads and writes back into the input tokens sent', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { compileContext, type CompileInput } from '../../../src/core/context/compileContext';
-import { estimateTokens } from '../../../src/core/util/tokens';
-import { stablePrefix } from '../../../src/core/context/buildContext';
+import { compileContext, type CompileInput } from '../../../src/core/services/context/compileContext';
+import { estimateTokens } from '../../../src/core/model/tokens';
+import { stablePrefix } from '../../../src/core/services/context/buildContext';
 
 const line = (i: number, words = 12) => `- item ${i}: ${Array.from({ length: words }, (_, j) => `word${(i * 7 + j) % 50}`).join(' ')} [from: c${i}, 2026-11-20]`;
 

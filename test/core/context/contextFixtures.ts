@@ -1,5 +1,5 @@
 /** Shared inputs for the context tests. */
-import type { ContextInput } from '../../../src/core/context/contextLayers';
+import type { ContextInput } from '../../../src/core/services/promptCache/contextLayers';
 
 /** An active topic with a subscription (the topics layer; not in fullInput, whose layers other tests count). */
 export const TOPIC_INPUT = { name: 'caching', instructions: 'Keep the stable prefix byte-identical.', subscriptions: [{ path: 'docs/cache.md', text: 'Breakpoints go after the last stable layer.' }] };

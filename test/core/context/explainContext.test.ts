@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { marked } from 'marked';
-import { explainContext, explanationJson, explanationMarkdown } from '../../../src/core/context/explainContext';
-import { addPendingTopics } from '../../../src/core/topics/pendingTopics';
+import { explainContext, explanationJson, explanationMarkdown } from '../../../src/core/services/topics/explainContext';
+import { addPendingTopics } from '../../../src/core/services/topics/pendingTopics';
 import { storeWithTopics } from '../../helpers/topicStores';
 
 describe('explainContext ("why this context")', () => {

@@ -6,11 +6,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultPromptsDir } from '../../../src/core/harvest/prompts';
-import { runHarvest } from '../../../src/core/harvest/runHarvest';
-import { AnthropicAdapter } from '../../../src/core/providers/anthropicAdapter';
-import { OpenAIAdapter } from '../../../src/core/providers/openaiAdapter';
-import type { ModelReply, ModelRequest, Provider } from '../../../src/core/providers/provider';
+import { defaultPromptsDir } from '../../../src/core/services/harvest/prompts';
+import { runHarvest } from '../../../src/core/services/harvest/runHarvest';
+import { AnthropicAdapter } from '../../../src/core/services/providers/anthropicAdapter';
+import { OpenAIAdapter } from '../../../src/core/services/providers/openaiAdapter';
+import type { ModelReply, ModelRequest, Provider } from '../../../src/core/services/providers/provider';
 import { initStore } from '../../../src/core/store/initStore';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { transcript } from '../../helpers/cli';

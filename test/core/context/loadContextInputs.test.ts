@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildContext } from '../../../src/core/context/buildContext';
-import { loadContextInputs } from '../../../src/core/context/loadContextInputs';
+import { buildContext } from '../../../src/core/services/context/buildContext';
+import { loadContextInputs } from '../../../src/core/services/context/loadContextInputs';
 import { addNotesToFile, resolveNoteTarget } from '../../../src/core/store/fileNotes';
 import { storePaths, type StorePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { continueDev } from '../../../src/core/conversations/continueDev';
-import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import { continueDev } from '../../../src/core/services/conversations/continueDev';
+import { detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
 import { FIXTURES } from '../../helpers/paths';
 
 /*

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ConversationFormat } from '../../../src/core/conversations/conversation';
-import { DETECT_HEAD_CHARS, detectFormat, importConversation } from '../../../src/core/conversations/detect';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import type { ConversationFormat } from '../../../src/core/model/conversation';
+import { DETECT_HEAD_CHARS, detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
 import { CORPUS } from '../../helpers/paths';
 
 interface CorpusCase {

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cursorAgent } from '../../../src/core/conversations/cursorAgent';
-import { cursorExport } from '../../../src/core/conversations/cursorExport';
-import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
-import { statedTimeToIso } from '../../../src/core/conversations/statedTime';
+import { cursorAgent } from '../../../src/core/services/conversations/cursorAgent';
+import { cursorExport } from '../../../src/core/services/conversations/cursorExport';
+import { detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
+import { statedTimeToIso } from '../../../src/core/services/conversations/statedTime';
 import { FIXTURES } from '../../helpers/paths';
 
 // Fixture sources: test/fixtures/conversations/cursor/README.md.

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { conversationIdFromPath, detectFormat, importConversation, sanitizeConversationId } from '../../../src/core/conversations/detect';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import { conversationIdFromPath, detectFormat, importConversation, sanitizeConversationId } from '../../../src/core/services/conversations/detect';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
 import { makeTempDir } from '../../helpers/paths';
 
 describe('conversation detection and robustness', () => {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { importConversation } from '../../../src/core/conversations/detect';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import { importConversation } from '../../../src/core/services/conversations/detect';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
 import { FIXTURES } from '../../helpers/paths';
 
 const DIR = path.join(FIXTURES, 'conversations');

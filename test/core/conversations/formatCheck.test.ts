@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isClaudeCodeSessionSideFolder } from '../../../src/core/conversations/claudeCodeLayout';
-import { DETECT_HEAD_CHARS, detectFormat, importConversation } from '../../../src/core/conversations/detect';
-import { countNonBlankLines, looksLikeJson } from '../../../src/core/conversations/formatCheck';
+import { isClaudeCodeSessionSideFolder } from '../../../src/core/model/claudeCodeLayout';
+import { DETECT_HEAD_CHARS, detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { countNonBlankLines, looksLikeJson } from '../../../src/core/services/conversations/formatCheck';
 import { CORPUS, FIXTURES } from '../../helpers/paths';
 
 const UNSUPPORTED = path.join(FIXTURES, 'conversations', 'unsupported');

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { aider } from '../../../src/core/conversations/aider';
-import { codex } from '../../../src/core/conversations/codex';
-import { copilotChat } from '../../../src/core/conversations/copilotChat';
-import { specstory } from '../../../src/core/conversations/specstory';
+import { aider } from '../../../src/core/services/conversations/aider';
+import { codex } from '../../../src/core/services/conversations/codex';
+import { copilotChat } from '../../../src/core/services/conversations/copilotChat';
+import { specstory } from '../../../src/core/services/conversations/specstory';
 
 const jsonl = (...records: unknown[]): string => records.map((r) => JSON.stringify(r)).join('\n');
 

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
-import { geminiCli } from '../../../src/core/conversations/geminiCli';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import { detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { geminiCli } from '../../../src/core/services/conversations/geminiCli';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
 import { FIXTURES } from '../../helpers/paths';
 
 // The fixtures in conversations/gemini-cli/ follow gemini-cli's chatRecordingTypes.ts and

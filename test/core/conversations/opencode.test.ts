@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
-import { opencode } from '../../../src/core/conversations/opencode';
-import { assembleSession, listDatabaseSessions, listStorageSessions } from '../../../src/core/conversations/opencodeStore';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import { detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { opencode } from '../../../src/core/services/conversations/opencode';
+import { assembleSession, listDatabaseSessions, listStorageSessions } from '../../../src/core/services/conversations/opencodeStore';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
 import { buildOpenCodeDb } from '../../helpers/opencodeDb';
 import { FIXTURES, makeTempDir } from '../../helpers/paths';
 

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isClaudeCodeSessionSideFolder } from '../../../src/core/conversations/claudeCodeLayout';
-import type { Conversation } from '../../../src/core/conversations/conversation';
-import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
-import { loreTranscript } from '../../../src/core/conversations/loreTranscript';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
+import { isClaudeCodeSessionSideFolder } from '../../../src/core/model/claudeCodeLayout';
+import type { Conversation } from '../../../src/core/model/conversation';
+import { detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { loreTranscript } from '../../../src/core/services/conversations/loreTranscript';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
 import { CORPUS, FIXTURES } from '../../helpers/paths';
 
 function allSources(): string[] {

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
-import { windsurf } from '../../../src/core/conversations/windsurf';
+import { detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
+import { windsurf } from '../../../src/core/services/conversations/windsurf';
 import { FIXTURES } from '../../helpers/paths';
 
 // Fixture sources: test/fixtures/conversations/windsurf/README.md.

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { discoverSessions, type ToolSessions } from '../../../src/core/discovery/discoverSessions';
-import type { Host } from '../../../src/core/discovery/host';
-import type { ToolId } from '../../../src/core/discovery/toolLocations';
+import { discoverSessions, type ToolSessions } from '../../../src/core/services/discovery/discoverSessions';
+import type { Host } from '../../../src/core/services/discovery/host';
+import type { ToolId } from '../../../src/core/services/discovery/toolLocations';
 import { buildOpenCodeDb } from '../../helpers/opencodeDb';
 import { makeTempDir } from '../../helpers/paths';
 

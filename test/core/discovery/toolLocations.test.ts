@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { comparablePath, fileUriToPath, samePath, type Host } from '../../../src/core/discovery/host';
-import { claudeCodeProjectDir, cursorProjectName, toolLocations, type ToolId } from '../../../src/core/discovery/toolLocations';
+import { comparablePath, fileUriToPath, samePath, type Host } from '../../../src/core/services/discovery/host';
+import { claudeCodeProjectDir, cursorProjectName, toolLocations, type ToolId } from '../../../src/core/services/discovery/toolLocations';
 
 const linux: Host = { platform: 'linux', home: '/home/ada', env: {} };
 const mac: Host = { platform: 'darwin', home: '/Users/ada', env: {} };

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentSources } from '../../../src/core/harvest/agentSources';
+import { agentSources } from '../../../src/core/services/harvest/agentSources';
 import { makeTempDir } from '../../helpers/paths';
 
 describe('agent session sources', () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { classifyConversations, dryRunTotals } from '../../../src/core/harvest/classify';
+import { classifyConversations, dryRunTotals } from '../../../src/core/services/harvest/classify';
 import { makeTempDir } from '../../helpers/paths';
 
 describe('dry-run classification', () => {

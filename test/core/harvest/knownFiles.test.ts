@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { classifyConversations } from '../../../src/core/harvest/classify';
-import { KnownFiles } from '../../../src/core/harvest/knownFiles';
+import { classifyConversations } from '../../../src/core/services/harvest/classify';
+import { KnownFiles } from '../../../src/core/services/harvest/knownFiles';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

@@ -7,10 +7,10 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { MAX_REPLY_ITEMS, TOO_MANY_ITEMS, parseHarvestReply } from '../../../src/core/harvest/parseReply';
-import { readCachedReply, replyCacheKey, writeCachedReply } from '../../../src/core/harvest/replyCache';
-import { emptyItems } from '../../../src/core/knowledge/categories';
-import { appendItems, insertTasks } from '../../../src/core/knowledge/categoryFile';
+import { MAX_REPLY_ITEMS, TOO_MANY_ITEMS, parseHarvestReply } from '../../../src/core/services/harvest/parseReply';
+import { readCachedReply, replyCacheKey, writeCachedReply } from '../../../src/core/services/harvest/replyCache';
+import { emptyItems } from '../../../src/core/model/categories';
+import { appendItems, insertTasks } from '../../../src/core/model/categoryFile';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

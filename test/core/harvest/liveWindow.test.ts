@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { durationText, liveReason, liveRuleText } from '../../../src/core/harvest/liveWindow';
-import { DEFAULT_LIVE_WINDOW_MS } from '../../../src/core/harvest/runHarvest';
+import { durationText, liveReason, liveRuleText } from '../../../src/core/services/harvest/liveWindow';
+import { DEFAULT_LIVE_WINDOW_MS } from '../../../src/core/services/harvest/runHarvest';
 
 describe('live window wording', () => {
   it('says durations as a person does', () => {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lockStoreForApply } from '../../../src/core/harvest/applyPlan';
-import { acquireStoreLock } from '../../../src/core/store/storeLock';
+import { lockStoreForApply } from '../../../src/core/store/changes/applyPlan';
+import { acquireStoreLock } from '../../../src/core/base/storeLock';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { HarvestReplyError, parseHarvestReply } from '../../../src/core/harvest/parseReply';
+import { HarvestReplyError, parseHarvestReply } from '../../../src/core/services/harvest/parseReply';
 
 describe('harvest reply parsing', () => {
   it('accepts a strict object and a ```json fence', () => {

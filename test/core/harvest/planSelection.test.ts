@@ -5,11 +5,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyPreviewedHarvest } from '../../../src/core/harvest/applyPreviewed';
-import { planItems, withoutItems } from '../../../src/core/harvest/planSelection';
-import { defaultPromptsDir } from '../../../src/core/harvest/prompts';
-import { runHarvest } from '../../../src/core/harvest/runHarvest';
-import { createProvider } from '../../../src/core/providers/providerRegistry';
+import { applyPreviewedHarvest } from '../../../src/core/services/harvest/applyPreviewed';
+import { planItems, withoutItems } from '../../../src/core/services/harvest/planSelection';
+import { defaultPromptsDir } from '../../../src/core/services/harvest/prompts';
+import { runHarvest } from '../../../src/core/services/harvest/runHarvest';
+import { createProvider } from '../../../src/core/services/providers/providerRegistry';
 import { initStore } from '../../../src/core/store/initStore';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { transcript } from '../../helpers/cli';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { emptyItems } from '../../../src/core/knowledge/categories';
-import { readCachedReply, replyCacheKey, writeCachedReply } from '../../../src/core/harvest/replyCache';
+import { emptyItems } from '../../../src/core/model/categories';
+import { readCachedReply, replyCacheKey, writeCachedReply } from '../../../src/core/services/harvest/replyCache';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isConversationFileName, scanSources } from '../../../src/core/harvest/scanSources';
+import { scanSources } from '../../../src/core/services/discovery/scanSources';
+import { isConversationFileName } from '../../../src/core/model/conversation';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

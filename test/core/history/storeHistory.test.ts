@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { flushStoreHistory, recordStoreChange } from '../../../src/core/history/storeHistory';
+import { flushStoreHistory, recordStoreChange } from '../../../src/core/store/history/storeHistory';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeWorkspace, runCli, transcript } from '../../helpers/cli';
 import { gitIn, initRepo, subjects } from '../../helpers/gitRepo';

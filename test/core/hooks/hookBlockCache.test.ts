@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hookBlockCacheFile } from '../../../src/core/hooks/hookBlockCache';
-import { buildHookContext } from '../../../src/core/hooks/hookContext';
+import { hookBlockCacheFile } from '../../../src/core/services/hooks/hookBlockCache';
+import { buildHookContext } from '../../../src/core/services/hooks/hookContext';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeWorkspace, runCli } from '../../helpers/cli';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildHookContext, promptQuery } from '../../../src/core/hooks/hookContext';
-import { SearchIndex } from '../../../src/core/search/searchIndex';
+import { buildHookContext, promptQuery } from '../../../src/core/services/hooks/hookContext';
+import { SearchIndex } from '../../../src/core/services/search/searchIndex';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeWorkspace } from '../../helpers/cli';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { filesNamedIn } from '../../../src/core/hooks/promptFiles';
+import { filesNamedIn } from '../../../src/core/services/hooks/promptFiles';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

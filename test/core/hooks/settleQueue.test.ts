@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { queueDir, readQueuedSessions, settleQueue } from '../../../src/core/hooks/hookCapture';
+import { queueDir, readQueuedSessions, settleQueue } from '../../../src/core/store/captureQueue';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

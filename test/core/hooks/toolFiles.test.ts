@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseHookInput, toolInputPaths } from '../../../src/core/hooks/hookInput';
-import { MAX_RECENT_TOOL_FILES, recentToolFiles, recordToolFiles } from '../../../src/core/hooks/toolFiles';
+import { parseHookInput, toolInputPaths } from '../../../src/core/services/hooks/hookInput';
+import { MAX_RECENT_TOOL_FILES, recentToolFiles, recordToolFiles } from '../../../src/core/services/hooks/toolFiles';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

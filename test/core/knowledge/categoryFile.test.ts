@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { appendItems, insertTasks, listItems, parseLines, serializeLines } from '../../../src/core/knowledge/categoryFile';
+import { appendItems, insertTasks, listItems, parseLines, serializeLines } from '../../../src/core/model/categoryFile';
 
 describe('category files', () => {
   it('round-trips BOM, CRLF and a missing final newline byte for byte', () => {

@@ -1,11 +1,11 @@
 /** removeItems / markTasksDone (the views' Delete and Mark Task Done), replaceItem / supersedeItem (agents' updates). */
 import * as assert from 'node:assert/strict';
-import { markTasksDone, removeItems } from '../../../src/core/knowledge/categoryFile';
-import { lineIdentity } from '../../../src/core/knowledge/itemLines';
-import { itemId } from '../../../src/core/knowledge/itemId';
-import { replaceItem, supersedeItem } from '../../../src/core/knowledge/itemEdits';
-import { neutralizeItemText, parseProvenance } from '../../../src/core/knowledge/provenance';
-import { supersededBy } from '../../../src/core/knowledge/supersession';
+import { markTasksDone, removeItems } from '../../../src/core/model/categoryFile';
+import { lineIdentity } from '../../../src/core/model/itemLines';
+import { itemId } from '../../../src/core/model/itemId';
+import { replaceItem, supersedeItem } from '../../../src/core/model/itemEdits';
+import { neutralizeItemText, parseProvenance } from '../../../src/core/model/provenance';
+import { supersededBy } from '../../../src/core/model/supersession';
 
 const ids = (...lines: string[]) => new Set(lines.map(lineIdentity));
 

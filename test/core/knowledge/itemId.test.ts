@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { listItems } from '../../../src/core/knowledge/categoryFile';
-import { isItemId, itemId, ITEM_ID_LENGTH, listItemId, recordItemId } from '../../../src/core/knowledge/itemId';
-import { extractDocs } from '../../../src/core/search/extractDocs';
+import { listItems } from '../../../src/core/model/categoryFile';
+import { isItemId, itemId, ITEM_ID_LENGTH, listItemId, recordItemId } from '../../../src/core/model/itemId';
+import { extractDocs } from '../../../src/core/services/search/extractDocs';
 
 describe('itemId', () => {
   it('is the same for the same statement and source, whatever the date, spacing, case or list marker', () => {

@@ -1,11 +1,11 @@
 /** Lines several conversations taught: `[from: a, d1; b, d2]`, and the supersession marker's two forms. */
 import * as assert from 'node:assert/strict';
-import { itemId, recordItemId } from '../../../src/core/knowledge/itemId';
-import { lineIdentities, lineIdentity } from '../../../src/core/knowledge/itemLines';
-import { applyItemOps } from '../../../src/core/knowledge/itemOps';
-import { addSources, hasMalformedProvenance, neutralizeItemText, parseProvenance, stripProvenance } from '../../../src/core/knowledge/provenance';
-import { appendItems } from '../../../src/core/knowledge/categoryFile';
-import { isCurrent, markSuperseded, readSupersession, supersededBy, withoutSupersession } from '../../../src/core/knowledge/supersession';
+import { itemId, recordItemId } from '../../../src/core/model/itemId';
+import { lineIdentities, lineIdentity } from '../../../src/core/model/itemLines';
+import { applyItemOps } from '../../../src/core/model/itemOps';
+import { addSources, hasMalformedProvenance, neutralizeItemText, parseProvenance, stripProvenance } from '../../../src/core/model/provenance';
+import { appendItems } from '../../../src/core/model/categoryFile';
+import { isCurrent, markSuperseded, readSupersession, supersededBy, withoutSupersession } from '../../../src/core/model/supersession';
 
 const ONE = '- uses pnpm [from: c1, 2026-11-01]';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { conversationFile, provenanceTarget, turnLineForItem } from '../../../src/core/knowledge/provenanceTarget';
+import { conversationFile, provenanceTarget, turnLineForItem } from '../../../src/core/store/items/provenanceTarget';
 import { writeLedger } from '../../../src/core/store/ledger';
 import { storePaths, type StorePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';

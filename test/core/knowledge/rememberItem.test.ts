@@ -2,8 +2,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemId } from '../../../src/core/knowledge/itemId';
-import { planRemember, rememberItem } from '../../../src/core/knowledge/rememberItem';
+import { itemId } from '../../../src/core/model/itemId';
+import { planRemember, rememberItem } from '../../../src/core/store/items/rememberItem';
 import { ensureStoreLayout } from '../../../src/core/store/initStore';
 import { storePaths, type StorePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { targetDisplayName, targetLabel } from '../../../src/core/knowledge/reviewQueue';
+import { targetDisplayName, targetLabel } from '../../../src/core/store/items/reviewQueue';
 
 describe('targetDisplayName: how a person reads where a held item goes', () => {
   it('names a note file by the file it is about, never by its device-inode name', () => {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemId } from '../../../src/core/knowledge/itemId';
-import { archiveFileOf } from '../../../src/core/lifecycle/archivePaths';
-import { archivedItems, liveItems, moveToArchive, restoreFromArchive } from '../../../src/core/lifecycle/knowledgeArchive';
-import { diffStores, similarity } from '../../../src/core/lifecycle/storeDiff';
+import { itemId } from '../../../src/core/model/itemId';
+import { archiveFileOf } from '../../../src/core/store/lifecycle/archivePaths';
+import { archivedItems, liveItems, moveToArchive, restoreFromArchive } from '../../../src/core/store/lifecycle/knowledgeArchive';
+import { diffStores, similarity } from '../../../src/core/store/lifecycle/storeDiff';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { decayOf, selectForArchive, type DecayItem } from '../../../src/core/lifecycle/decay';
-import { DEFAULT_LIFECYCLE, loadLifecycleConfig } from '../../../src/core/lifecycle/lifecycleConfig';
-import { currentUsage, foldUsage, readUsageSummary, type UsageSummary } from '../../../src/core/lifecycle/usageSummary';
-import { recordUses, USAGE_LOG_MAX_BYTES, usageLogFile } from '../../../src/core/lifecycle/usageLog';
+import { decayOf, selectForArchive, type DecayItem } from '../../../src/core/store/lifecycle/decay';
+import { DEFAULT_LIFECYCLE, loadLifecycleConfig } from '../../../src/core/store/lifecycle/lifecycleConfig';
+import { currentUsage, foldUsage, readUsageSummary, type UsageSummary } from '../../../src/core/store/lifecycle/usageSummary';
+import { recordUses, USAGE_LOG_MAX_BYTES, usageLogFile } from '../../../src/core/store/lifecycle/usageLog';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ANTHROPIC_DEFAULT_MODEL, AnthropicAdapter } from '../../../src/core/providers/anthropicAdapter';
+import { ANTHROPIC_DEFAULT_MODEL, AnthropicAdapter } from '../../../src/core/services/providers/anthropicAdapter';
 import { startStub, type StubServer } from '../../helpers/stubServers';
 import { describeNetworkProvider, expectProviderError, sampleRequest } from './networkProviderSuite';
 

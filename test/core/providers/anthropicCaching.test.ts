@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
-import { createCacheState, describe as describeState, recordCall } from '../../../src/core/context/cacheState';
-import { AnthropicAdapter, anthropicCacheRequest } from '../../../src/core/providers/anthropicAdapter';
-import { ProviderError } from '../../../src/core/providers/provider';
+import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/services/context/buildContext';
+import { createCacheState, describe as describeState, recordCall } from '../../../src/core/services/promptCache/cacheState';
+import { AnthropicAdapter, anthropicCacheRequest } from '../../../src/core/services/providers/anthropicAdapter';
+import { ProviderError } from '../../../src/core/services/providers/provider';
 import { anthropicPrefixCache } from '../../helpers/cacheStubs';
 import { errorBody, estimateTokens } from '../../helpers/stubBodies';
 import { startStub, type StubServer } from '../../helpers/stubServers';

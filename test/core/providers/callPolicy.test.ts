@@ -4,9 +4,9 @@
  */
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { HARVEST_REPLY_SCHEMA, harvestReplySchema } from '../../../src/core/harvest/replySchema';
-import { NETWORK_VENDORS, type NetworkVendor } from '../../../src/core/providers/endpoints';
-import { createAdapter } from '../../../src/core/providers/providerRegistry';
+import { HARVEST_REPLY_SCHEMA, harvestReplySchema } from '../../../src/core/services/harvest/replySchema';
+import { NETWORK_VENDORS, type NetworkVendor } from '../../../src/core/services/providers/endpoints';
+import { createAdapter } from '../../../src/core/services/providers/providerRegistry';
 import { startStub, type StubServer } from '../../helpers/stubServers';
 import { expectProviderError, sampleRequest } from './networkProviderSuite';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { KEYED_VENDORS, NO_KEY_PLACEHOLDER, authHint, hasKey, redactKey, requireKey, resolveEndpoint } from '../../../src/core/providers/endpoints';
-import { ProviderError } from '../../../src/core/providers/provider';
+import { KEYED_VENDORS, NO_KEY_PLACEHOLDER, authHint, hasKey, redactKey, requireKey, resolveEndpoint } from '../../../src/core/services/providers/endpoints';
+import { ProviderError } from '../../../src/core/services/providers/provider';
 
 describe('endpoints', () => {
   it('prefers the override, then the environment, then the default, without a trailing slash', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { HARVEST_REPLY_SCHEMA } from '../../../src/core/harvest/replySchema';
-import { GEMINI_DEFAULT_MODEL, GeminiAdapter } from '../../../src/core/providers/geminiAdapter';
+import { HARVEST_REPLY_SCHEMA } from '../../../src/core/services/harvest/replySchema';
+import { GEMINI_DEFAULT_MODEL, GeminiAdapter } from '../../../src/core/services/providers/geminiAdapter';
 import { startStub, type StubServer } from '../../helpers/stubServers';
 import { describeNetworkProvider, expectProviderError, sampleRequest } from './networkProviderSuite';
 

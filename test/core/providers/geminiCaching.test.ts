@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { HARVEST_REPLY_SCHEMA } from '../../../src/core/harvest/replySchema';
-import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
-import { createCacheState, describe as describeState, disable as disableState, invalidate as invalidateState, recordCall, type DiscussionCacheState } from '../../../src/core/context/cacheState';
-import { GeminiAdapter } from '../../../src/core/providers/geminiAdapter';
+import { HARVEST_REPLY_SCHEMA } from '../../../src/core/services/harvest/replySchema';
+import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/services/context/buildContext';
+import { createCacheState, describe as describeState, disable as disableState, invalidate as invalidateState, recordCall, type DiscussionCacheState } from '../../../src/core/services/promptCache/cacheState';
+import { GeminiAdapter } from '../../../src/core/services/providers/geminiAdapter';
 import { startGeminiCacheStub, type GeminiCacheStub } from '../../helpers/cacheStubs';
 import { estimateTokens } from '../../helpers/stubBodies';
 import { fullInput } from '../context/contextFixtures';

@@ -4,8 +4,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { NETWORK_VENDORS } from '../../../src/core/providers/endpoints';
-import { createAdapter, createProvider } from '../../../src/core/providers/providerRegistry';
+import { NETWORK_VENDORS } from '../../../src/core/services/providers/endpoints';
+import { createAdapter, createProvider } from '../../../src/core/services/providers/providerRegistry';
 import { startStub } from '../../helpers/stubServers';
 import { sampleRequest } from './networkProviderSuite';
 

@@ -4,7 +4,7 @@
  */
 
 import * as assert from 'node:assert/strict';
-import { ProviderError, type ModelRequest, type Provider, type ProviderOptions, type TokenUsage } from '../../../src/core/providers/provider';
+import { ProviderError, type ModelRequest, type Provider, type ProviderOptions, type TokenUsage } from '../../../src/core/services/providers/provider';
 import { eventually } from '../../helpers/eventually';
 import { closedPortBaseUrl, startStub, type StubKind, type StubServer, type StubStep } from '../../helpers/stubServers';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { HARVEST_REPLY_SCHEMA } from '../../../src/core/harvest/replySchema';
-import { OLLAMA_DEFAULT_MODEL, OLLAMA_NUM_CTX, OllamaAdapter } from '../../../src/core/providers/ollamaAdapter';
+import { HARVEST_REPLY_SCHEMA } from '../../../src/core/services/harvest/replySchema';
+import { OLLAMA_DEFAULT_MODEL, OLLAMA_NUM_CTX, OllamaAdapter } from '../../../src/core/services/providers/ollamaAdapter';
 import { closedPortBaseUrl, startStub, type StubServer } from '../../helpers/stubServers';
 import { describeNetworkProvider, expectProviderError, sampleRequest } from './networkProviderSuite';
 

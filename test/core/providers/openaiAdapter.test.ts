@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { OPENAI_DEFAULT_MODEL, OpenAIAdapter } from '../../../src/core/providers/openaiAdapter';
+import { OPENAI_DEFAULT_MODEL, OpenAIAdapter } from '../../../src/core/services/providers/openaiAdapter';
 import { startStub, type StubServer } from '../../helpers/stubServers';
 import { describeNetworkProvider, expectProviderError, sampleRequest } from './networkProviderSuite';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/context/buildContext';
-import { createCacheState, describe as describeState, recordCall } from '../../../src/core/context/cacheState';
-import { OpenAIAdapter } from '../../../src/core/providers/openaiAdapter';
-import { createAdapter } from '../../../src/core/providers/providerRegistry';
+import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/services/context/buildContext';
+import { createCacheState, describe as describeState, recordCall } from '../../../src/core/services/promptCache/cacheState';
+import { OpenAIAdapter } from '../../../src/core/services/providers/openaiAdapter';
+import { createAdapter } from '../../../src/core/services/providers/providerRegistry';
 import { estimateTokens } from '../../helpers/stubBodies';
 import { startStub, type StubServer } from '../../helpers/stubServers';
 import { fullInput } from '../context/contextFixtures';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ProviderError } from '../../../src/core/providers/provider';
-import { toProviderError, type ErrorContext } from '../../../src/core/providers/providerErrors';
+import { ProviderError } from '../../../src/core/services/providers/provider';
+import { toProviderError, type ErrorContext } from '../../../src/core/services/providers/providerErrors';
 
 const context: ErrorContext = { endpoint: 'http://127.0.0.1:1/v1', timeoutMs: 2500, authHint: 'check OPENAI_API_KEY' };
 

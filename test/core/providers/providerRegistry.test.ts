@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { AnthropicAdapter } from '../../../src/core/providers/anthropicAdapter';
-import { GeminiAdapter } from '../../../src/core/providers/geminiAdapter';
-import { OllamaAdapter } from '../../../src/core/providers/ollamaAdapter';
-import { OpenAIAdapter } from '../../../src/core/providers/openaiAdapter';
-import { DEFAULT_PROVIDER, PROVIDER_NAMES, createProvider, isProviderName } from '../../../src/core/providers/providerRegistry';
-import { RulesProvider } from '../../../src/core/providers/rulesProvider';
+import { AnthropicAdapter } from '../../../src/core/services/providers/anthropicAdapter';
+import { GeminiAdapter } from '../../../src/core/services/providers/geminiAdapter';
+import { OllamaAdapter } from '../../../src/core/services/providers/ollamaAdapter';
+import { OpenAIAdapter } from '../../../src/core/services/providers/openaiAdapter';
+import { DEFAULT_PROVIDER, PROVIDER_NAMES, createProvider, isProviderName } from '../../../src/core/services/providers/providerRegistry';
+import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
 
 describe('providerRegistry', () => {
   it('lists the providers with the offline one as default', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { flagInstruction, flagKinds, type InstructionFlagKind } from '../../../src/core/safety/instructionFlags';
+import { flagInstruction, flagKinds, type InstructionFlagKind } from '../../../src/core/model/safety/instructionFlags';
 
 /**
  * Realistic harvested items (facts, decisions, playbooks, notes) that must stay clean: the kind

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { normalizeBlock } from '../../../src/core/context/buildContext';
-import { updateInstructionText } from '../../../src/core/context/instructionSync';
-import { stripInvisible } from '../../../src/core/safety/invisibleChars';
+import { normalizeBlock } from '../../../src/core/services/context/buildContext';
+import { updateInstructionText } from '../../../src/core/store/instructionSync';
+import { stripInvisible } from '../../../src/core/model/safety/invisibleChars';
 import { digestSections, renderDigest } from '../../../src/core/store/digest';
 
 /** One of each kind an agent reads and a person does not see. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { flagInstruction, flagKinds } from '../../../src/core/safety/instructionFlags';
+import { flagInstruction, flagKinds } from '../../../src/core/model/safety/instructionFlags';
 
 /**
  * A labelled set for the planted-instruction rules beyond instructionFlags.test.ts: what an agent

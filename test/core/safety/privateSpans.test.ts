@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { importConversation } from '../../../src/core/conversations/detect';
-import { PRIVATE_PLACEHOLDER, privateMarkerList, stripPrivateRaw, stripPrivateSpans } from '../../../src/core/safety/privateSpans';
+import { importConversation } from '../../../src/core/services/conversations/detect';
+import { PRIVATE_PLACEHOLDER, privateMarkerList, stripPrivateRaw, stripPrivateSpans } from '../../../src/core/model/safety/privateSpans';
 import { storePrivateMarkers } from '../../../src/core/store/storeConfig';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

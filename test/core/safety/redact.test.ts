@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { findSecretKinds, redactDeep, redactSecrets } from '../../../src/core/safety/redact';
-import { SECRET_RULES } from '../../../src/core/safety/secretRules';
+import { findSecretKinds, redactDeep, redactSecrets } from '../../../src/core/model/safety/redact';
+import { SECRET_RULES } from '../../../src/core/model/safety/secretRules';
 import { ALNUM, HEX, URLSAFE, cat, fake, secretSamples } from './secretSamples';
 
 describe('secret redaction', () => {

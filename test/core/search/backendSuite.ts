@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SearchIndex } from '../../../src/core/search/searchIndex';
-import type { SearchResponse } from '../../../src/core/search/searchTypes';
+import { SearchIndex } from '../../../src/core/services/search/searchIndex';
+import type { SearchResponse } from '../../../src/core/services/search/searchTypes';
 import type { StorePaths } from '../../../src/core/store/storePaths';
 import { age, ageStore, makeSearchStore } from './searchFixtures';
 

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { contentHash } from '../../../src/core/search/extractDocs';
-import { syncIndex, syncIndexInSlices } from '../../../src/core/search/indexSync';
-import type { LexicalBackend } from '../../../src/core/search/lexicalBackend';
-import { indexDatabaseFile, openEngine } from '../../../src/core/search/openEngine';
-import { SearchIndex } from '../../../src/core/search/searchIndex';
-import { loadSqlite } from '../../../src/core/search/sqliteDriver';
+import { contentHash } from '../../../src/core/services/search/extractDocs';
+import { syncIndex, syncIndexInSlices } from '../../../src/core/services/search/indexSync';
+import type { LexicalBackend } from '../../../src/core/services/search/lexicalBackend';
+import { indexDatabaseFile, openEngine } from '../../../src/core/services/search/openEngine';
+import { SearchIndex } from '../../../src/core/services/search/searchIndex';
+import { loadSqlite } from '../../../src/core/base/sqliteDriver';
 import type { StorePaths } from '../../../src/core/store/storePaths';
 import { ageStore, makeSearchStore } from './searchFixtures';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { loadSqlite } from '../../../src/core/search/sqliteDriver';
-import { MAX_QUERY_ITEMS, isEmptyQuery, parseQuery, toFtsExpression } from '../../../src/core/search/queryParser';
+import { loadSqlite } from '../../../src/core/base/sqliteDriver';
+import { MAX_QUERY_ITEMS, isEmptyQuery, parseQuery, toFtsExpression } from '../../../src/core/services/search/queryParser';
 import { NASTY_QUERIES } from './backendSuite';
 
 /** A small deterministic PRNG (mulberry32), so a failing fuzz case can be reproduced. */

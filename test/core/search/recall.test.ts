@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { recall } from '../../../src/core/search/recall';
-import { estimateTokens } from '../../../src/core/util/tokens';
-import { SearchIndex } from '../../../src/core/search/searchIndex';
+import { recall } from '../../../src/core/services/search/recall';
+import { estimateTokens } from '../../../src/core/model/tokens';
+import { SearchIndex } from '../../../src/core/services/search/searchIndex';
 import { addNotesToFile, resolveNoteTarget } from '../../../src/core/store/fileNotes';
 import type { StorePaths } from '../../../src/core/store/storePaths';
 import { ageStore, makeSearchStore } from './searchFixtures';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { parseQuery } from '../../../src/core/search/queryParser';
-import { makeSnippet } from '../../../src/core/search/textTerms';
+import { parseQuery } from '../../../src/core/services/search/queryParser';
+import { makeSnippet } from '../../../src/core/services/search/textTerms';
 
 const MARKERS = { open: '[', close: ']' };
 

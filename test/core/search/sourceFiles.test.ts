@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { classifySource, visitSourceFiles } from '../../../src/core/search/sourceFiles';
+import { classifySource, visitSourceFiles } from '../../../src/core/services/search/sourceFiles';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { FIXTURES, makeTempDir } from '../../helpers/paths';
 

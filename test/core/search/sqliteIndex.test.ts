@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { indexDatabaseFile } from '../../../src/core/search/openEngine';
-import { SearchIndex, searchStore } from '../../../src/core/search/searchIndex';
-import { RANK_CAP } from '../../../src/core/search/sqliteBackend';
-import { INDEX_USER_VERSION } from '../../../src/core/search/sqliteSchema';
-import { loadSqlite } from '../../../src/core/search/sqliteDriver';
+import { indexDatabaseFile } from '../../../src/core/services/search/openEngine';
+import { SearchIndex, searchStore } from '../../../src/core/services/search/searchIndex';
+import { RANK_CAP } from '../../../src/core/services/search/sqliteBackend';
+import { INDEX_USER_VERSION } from '../../../src/core/services/search/sqliteSchema';
+import { loadSqlite } from '../../../src/core/base/sqliteDriver';
 import type { StorePaths } from '../../../src/core/store/storePaths';
 import { ageStore, makeSearchStore } from './searchFixtures';
 

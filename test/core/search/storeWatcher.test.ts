@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { watchStore, type StoreWatcher } from '../../../src/core/search/storeWatcher';
+import { watchStore, type StoreWatcher } from '../../../src/core/services/search/storeWatcher';
 import type { StorePaths } from '../../../src/core/store/storePaths';
 import { makeSearchStore } from './searchFixtures';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createEmbedder, type EmbeddingProviderName } from '../../../src/core/search/embeddings';
-import { SearchIndex } from '../../../src/core/search/searchIndex';
+import { createEmbedder, type EmbeddingProviderName } from '../../../src/core/services/search/embeddings';
+import { SearchIndex } from '../../../src/core/services/search/searchIndex';
 import type { StorePaths } from '../../../src/core/store/storePaths';
 import { STUB_DIM, startEmbeddingStub, type EmbeddingStub } from '../../helpers/embeddingStubs';
 import { ageStore, makeSearchStore } from './searchFixtures';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { addAccepted } from '../../../src/core/knowledge/reviewFile';
-import { KNOWLEDGE_FRAMING } from '../../../src/core/safety/dataFraming';
+import { addAccepted } from '../../../src/core/model/reviewFile';
+import { KNOWLEDGE_FRAMING } from '../../../src/core/model/safety/dataFraming';
 import { DIGEST_HEADER, DIGEST_TRUNCATION_LINE, digestSections, digestSectionsFromTexts, regenerateDigest, renderDigest } from '../../../src/core/store/digest';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';

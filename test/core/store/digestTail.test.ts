@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { listItems } from '../../../src/core/knowledge/categoryFile';
+import { listItems } from '../../../src/core/model/categoryFile';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { digestSections, digestSectionsFromFiles, digestSectionsFromTexts, renderDigest } from '../../../src/core/store/digest';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
-import { tailItems } from '../../../src/core/store/digestTail';
+import { tailItems } from '../../../src/core/model/digestTail';
 
 /** Deterministic PRNG so a failure can be reproduced from its seed. */
 function prng(seed: number): () => number {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { addNotesToFile, findNotesForFile, healNotes, resolveNoteTarget } from '../../../src/core/store/fileNotes';
-import { identifyFile } from '../../../src/core/store/fileIdentity';
+import { identifyFile } from '../../../src/core/base/fileIdentity';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { appendItems } from '../../../src/core/knowledge/categoryFile';
-import { FileBusyError, recoverStaleAsides, replaceGuarded } from '../../../src/core/store/guardedReplace';
-import { replaceTextGuarded } from '../../../src/core/store/storeText';
-import { StoreEntryError } from '../../../src/core/store/storeErrors';
-import { decodeLossless, encodeLossless } from '../../../src/core/util/losslessText';
+import { appendItems } from '../../../src/core/model/categoryFile';
+import { FileBusyError, recoverStaleAsides, replaceGuarded } from '../../../src/core/base/guardedReplace';
+import { replaceTextGuarded } from '../../../src/core/base/storeText';
+import { StoreEntryError } from '../../../src/core/base/atomicWrite';
+import { decodeLossless, encodeLossless } from '../../../src/core/base/losslessText';
 import { makeTempDir } from '../../helpers/paths';
 
 const LORE_LINE = '- lore fact [from: c1, 2026-11-20]';

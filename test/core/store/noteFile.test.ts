@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { listItems } from '../../../src/core/knowledge/categoryFile';
-import { parseNoteFile, readCoreFrontmatter, renderNoteFile, type NoteFileMeta } from '../../../src/core/store/noteFile';
-import { parseFrontmatter } from '../../../src/core/util/yamlFrontmatter';
+import { listItems } from '../../../src/core/model/categoryFile';
+import { parseNoteFile, readCoreFrontmatter, renderNoteFile, type NoteFileMeta } from '../../../src/core/model/noteFile';
+import { parseFrontmatter } from '../../../src/core/base/yamlFrontmatter';
 
 /** What parseNoteFile made of a text before it had a fast path: gray-matter's reading of it. */
 function viaYaml(text: string) {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { noteLine } from '../../../src/core/knowledge/itemLines';
+import { noteLine } from '../../../src/core/model/itemLines';
 import { addNotesToFile, findNotesForFile, healDeletedFiles, metaFor, readNotesOf, resolveNoteTarget } from '../../../src/core/store/fileNotes';
-import { identifyFile } from '../../../src/core/store/fileIdentity';
-import { renderNoteFile } from '../../../src/core/store/noteFile';
+import { identifyFile } from '../../../src/core/base/fileIdentity';
+import { renderNoteFile } from '../../../src/core/model/noteFile';
 import { noteIndexCacheFile, openNoteIndex } from '../../../src/core/store/noteIndexCache';
 import { storePaths, type StorePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultPromptsDir } from '../../../src/core/harvest/prompts';
+import { defaultPromptsDir } from '../../../src/core/services/harvest/prompts';
 import { initStore } from '../../../src/core/store/initStore';
-import { StoreEntryError, checkStoreEntries, describeFileError, withPath } from '../../../src/core/store/storeErrors';
+import { StoreEntryError } from '../../../src/core/base/atomicWrite';
+import { checkStoreEntries, describeFileError, withPath } from '../../../src/core/store/storeErrors';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

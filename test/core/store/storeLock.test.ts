@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { acquireStoreLock, StoreLockedError } from '../../../src/core/store/storeLock';
+import { acquireStoreLock, StoreLockedError } from '../../../src/core/base/storeLock';
 import { makeTempDir } from '../../helpers/paths';
 
 describe('store lock', () => {

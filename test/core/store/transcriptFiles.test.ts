@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Conversation } from '../../../src/core/conversations/conversation';
-import { detectFormat, importConversation } from '../../../src/core/conversations/detect';
-import { renderTranscript } from '../../../src/core/conversations/renderTranscript';
-import { renderForStore } from '../../../src/core/harvest/transcriptPlan';
+import type { Conversation } from '../../../src/core/model/conversation';
+import { detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
+import { renderForStore } from '../../../src/core/services/harvest/transcriptPlan';
 import { readLedger, writeLedger } from '../../../src/core/store/ledger';
 import { storePaths } from '../../../src/core/store/storePaths';
 import {

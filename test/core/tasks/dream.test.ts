@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { dream } from '../../../src/core/tasks/dream';
-import { recordArtifact } from '../../../src/core/tasks/recordArtifact';
-import { listTaskIds, taskLogFile } from '../../../src/core/tasks/taskFiles';
-import { TaskIndex } from '../../../src/core/tasks/taskIndex';
-import { searchTasks } from '../../../src/core/tasks/taskSearch';
+import { dream } from '../../../src/core/services/tasks/dream';
+import { recordArtifact } from '../../../src/core/services/tasks/recordArtifact';
+import { listTaskIds, taskLogFile } from '../../../src/core/services/tasks/taskFiles';
+import { TaskIndex } from '../../../src/core/services/tasks/taskIndex';
+import { searchTasks } from '../../../src/core/services/tasks/taskSearch';
 import { fixtureTaskStore } from '../../helpers/taskStores';
 
 describe('task digests and lore tasks dream', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { TaskIndex } from '../../../src/core/tasks/taskIndex';
-import { searchTasks } from '../../../src/core/tasks/taskSearch';
+import { TaskIndex } from '../../../src/core/services/tasks/taskIndex';
+import { searchTasks } from '../../../src/core/services/tasks/taskSearch';
 import { fixtureTaskStore } from '../../helpers/taskStores';
 
 describe('task tables without better-sqlite3 (node:sqlite)', () => {

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { indexDatabaseFile } from '../../../src/core/search/openEngine';
+import { indexDatabaseFile } from '../../../src/core/services/search/openEngine';
 import { storePaths } from '../../../src/core/store/storePaths';
-import { recordArtifact } from '../../../src/core/tasks/recordArtifact';
-import { taskLogFile } from '../../../src/core/tasks/taskFiles';
-import { TaskIndex } from '../../../src/core/tasks/taskIndex';
+import { recordArtifact } from '../../../src/core/services/tasks/recordArtifact';
+import { taskLogFile } from '../../../src/core/services/tasks/taskFiles';
+import { TaskIndex } from '../../../src/core/services/tasks/taskIndex';
 import { makeTempDir } from '../../helpers/paths';
 
 describe('task side tables in the SQLite index', () => {

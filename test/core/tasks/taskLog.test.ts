@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { storePaths } from '../../../src/core/store/storePaths';
-import { ArtifactRefused, HELD_TAG, recordArtifact } from '../../../src/core/tasks/recordArtifact';
-import { taskLogFile, taskPageFile } from '../../../src/core/tasks/taskFiles';
-import { readTaskLog, tornLinesFile } from '../../../src/core/tasks/taskLog';
-import { foldTask } from '../../../src/core/tasks/taskState';
+import { ArtifactRefused, HELD_TAG, recordArtifact } from '../../../src/core/services/tasks/recordArtifact';
+import { taskLogFile, taskPageFile } from '../../../src/core/services/tasks/taskFiles';
+import { readTaskLog, tornLinesFile } from '../../../src/core/services/tasks/taskLog';
+import { foldTask } from '../../../src/core/services/tasks/taskState';
 import { makeTempDir } from '../../helpers/paths';
 
 describe('task artifacts: the JSONL log', () => {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { dream } from '../../../src/core/tasks/dream';
-import { TaskMemory } from '../../../src/core/tasks/taskMemory';
-import { taskGetReply, taskSearchReply } from '../../../src/core/tasks/taskReplies';
-import { estimateTokens } from '../../../src/core/util/tokens';
+import { dream } from '../../../src/core/services/tasks/dream';
+import { TaskMemory } from '../../../src/core/services/tasks/taskMemory';
+import { taskGetReply, taskSearchReply } from '../../../src/core/services/tasks/taskReplies';
+import { estimateTokens } from '../../../src/core/model/tokens';
 import { fixtureTaskStore } from '../../helpers/taskStores';
 
 describe('task tool replies', () => {

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { StorePaths } from '../../../src/core/store/storePaths';
-import { recordArtifact } from '../../../src/core/tasks/recordArtifact';
-import { TaskIndex } from '../../../src/core/tasks/taskIndex';
-import { getArtifact } from '../../../src/core/tasks/taskRecords';
-import { searchTasks } from '../../../src/core/tasks/taskSearch';
+import { recordArtifact } from '../../../src/core/services/tasks/recordArtifact';
+import { TaskIndex } from '../../../src/core/services/tasks/taskIndex';
+import { getArtifact } from '../../../src/core/services/tasks/taskRecords';
+import { searchTasks } from '../../../src/core/services/tasks/taskSearch';
 import { fixtureTaskStore } from '../../helpers/taskStores';
 
 describe('task_search', () => {

@@ -7,9 +7,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { itemId } from '../../../src/core/knowledge/itemId';
-import { itemSpecifics, sameSpecifics } from '../../../src/core/knowledge/itemSimilarity';
-import { tidyProposals } from '../../../src/core/tidy/tidyProposals';
+import { itemId } from '../../../src/core/model/itemId';
+import { itemSpecifics, sameSpecifics } from '../../../src/core/services/search/itemSimilarity';
+import { tidyProposals } from '../../../src/core/services/tidy/tidyProposals';
 import { FIXTURES } from '../../helpers/paths';
 
 interface Pair {

@@ -1,6 +1,6 @@
 /** What `lore tidy` proposes for one file, without a model. */
 import * as assert from 'node:assert/strict';
-import { tidyProposals } from '../../../src/core/tidy/tidyProposals';
+import { tidyProposals } from '../../../src/core/services/tidy/tidyProposals';
 
 function propose(lines: string[], heading = '# Decisions') {
   return tidyProposals('decisions.md', `${heading}\n\n${lines.join('\n')}\n`);

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { globToRegExp } from '../../../src/core/topics/globMatch';
-import { loadTopics, topicsDir } from '../../../src/core/topics/loadTopics';
-import { GuardedPattern, patternProblem } from '../../../src/core/topics/safeRegex';
-import { matchTopics, prepareTopics } from '../../../src/core/topics/topicTiers';
+import { globToRegExp } from '../../../src/core/services/topics/globMatch';
+import { loadTopics, topicsDir } from '../../../src/core/services/topics/loadTopics';
+import { GuardedPattern, patternProblem } from '../../../src/core/services/topics/safeRegex';
+import { matchTopics, prepareTopics } from '../../../src/core/services/topics/topicTiers';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 import { storeWithTopics } from '../../helpers/topicStores';

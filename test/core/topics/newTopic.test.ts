@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadTopics } from '../../../src/core/topics/loadTopics';
-import { createTopicFile } from '../../../src/core/topics/newTopic';
+import { loadTopics } from '../../../src/core/services/topics/loadTopics';
+import { createTopicFile } from '../../../src/core/services/topics/newTopic';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 

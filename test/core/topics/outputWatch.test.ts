@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { lastAssistantReply } from '../../../src/core/topics/lastReply';
-import { watchReply } from '../../../src/core/topics/outputWatch';
-import { peekPendingTopics, takePendingTopics } from '../../../src/core/topics/pendingTopics';
-import { readGateLog } from '../../../src/core/topics/gateLog';
+import { lastAssistantReply } from '../../../src/core/services/topics/lastReply';
+import { watchReply } from '../../../src/core/services/topics/outputWatch';
+import { peekPendingTopics, takePendingTopics } from '../../../src/core/services/topics/pendingTopics';
+import { readGateLog } from '../../../src/core/services/topics/gateLog';
 import { storeWithTopics } from '../../helpers/topicStores';
 
 describe('output watchers', () => {

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { activateTopics, activateTopicsWithoutGate } from '../../../src/core/topics/activateTopics';
-import { gateLogFile, readGateLog } from '../../../src/core/topics/gateLog';
-import { loadTopics } from '../../../src/core/topics/loadTopics';
-import { adapterGate, GateCache, messageHash } from '../../../src/core/topics/topicGate';
-import { prepareTopics } from '../../../src/core/topics/topicTiers';
-import { OpenAIAdapter } from '../../../src/core/providers/openaiAdapter';
+import { activateTopics, activateTopicsWithoutGate } from '../../../src/core/services/topics/activateTopics';
+import { gateLogFile, readGateLog } from '../../../src/core/services/topics/gateLog';
+import { loadTopics } from '../../../src/core/services/topics/loadTopics';
+import { adapterGate, GateCache, messageHash } from '../../../src/core/services/topics/topicGate';
+import { prepareTopics } from '../../../src/core/services/topics/topicTiers';
+import { OpenAIAdapter } from '../../../src/core/services/providers/openaiAdapter';
 import { startStub, type StubServer } from '../../helpers/stubServers';
 import { storeWithTopics } from '../../helpers/topicStores';
 

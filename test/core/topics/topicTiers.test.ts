@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { loadTopics } from '../../../src/core/topics/loadTopics';
-import { matchTopics, prepareTopics } from '../../../src/core/topics/topicTiers';
+import { loadTopics } from '../../../src/core/services/topics/loadTopics';
+import { matchTopics, prepareTopics } from '../../../src/core/services/topics/topicTiers';
 import { storeWithTopics } from '../../helpers/topicStores';
 
 function topic(front: string, body = 'Instructions.'): string {

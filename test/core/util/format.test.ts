@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { itemCountsText, printable, reclaimText } from '../../../src/core/util/format';
+import { itemCountsText, printable, reclaimText } from '../../../src/core/model/format';
 
 describe('printable', () => {
   it('escapes what a terminal would act on and keeps ordinary text, tabs and non-ASCII', () => {

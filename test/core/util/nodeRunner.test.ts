@@ -1,7 +1,7 @@
 /** nodeRunner: the MCP server definition runs the CLI with the host's own Node, in Electron as in plain Node. */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { nodeRunner } from '../../../src/core/util/nodeRunner';
+import { nodeRunner } from '../../../src/core/base/nodeRunner';
 
 describe('nodeRunner', () => {
   it('runs plain Node as it is, and Electron as Node through ELECTRON_RUN_AS_NODE', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { walkTree } from '../../../src/core/util/walkTree';
+import { walkTree } from '../../../src/core/base/walkTree';
 import { makeTempDir } from '../../helpers/paths';
 
 /** a.md, sub/b.md, sub/deep/c.md, .hidden/d.md, and `loop` → the root (a folder symlink). */

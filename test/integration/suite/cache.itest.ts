@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createCacheState, recordCall } from '../../../src/core/context/cacheState';
+import { createCacheState, recordCall } from '../../../src/core/services/promptCache/cacheState';
 import type { CacheSessionNode, CacheToolNode } from '../../../src/extension/views/cacheTree';
 import { activateLore, until, useProvider } from './support';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
-import type { SearchResponse } from '../../../src/core/search/searchTypes';
+import type { SearchResponse } from '../../../src/core/services/search/searchTypes';
 import { searchHitItem } from '../../../src/extension/search/searchHitItem';
 import { until } from './support';
 

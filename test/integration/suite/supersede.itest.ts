@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { itemId } from '../../../src/core/knowledge/itemId';
+import { itemId } from '../../../src/core/model/itemId';
 import type { LoreApi } from '../../../src/extension/extension';
 import type { DigestItemNode, DigestSectionNode } from '../../../src/extension/views/digestTree';
 import { activateLore, until } from './support';

@@ -1,0 +1,78 @@
+/** Human-readable sizes, token counts and item counts, shared by the CLI and the extension. */
+import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from './categories';
+import { cutRedacted, redactSecrets } from './safety/redact';
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}
+
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}K`;
+  return `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
+/** How a person says each category's count: [one, many]. */
+const ITEM_WORDS: Record<ItemCategory, [string, string]> = {
+  facts: ['fact', 'facts'],
+  decisions: ['decision', 'decisions'],
+  tasks_done: ['done task', 'done tasks'],
+  tasks_open: ['open task', 'open tasks'],
+  questions: ['question', 'questions'],
+  playbooks: ['playbook', 'playbooks'],
+  files: ['file note', 'file notes'],
+};
+
+/** `3 facts, 1 decision, 2 open tasks` in schema order, zeros left out; `no new items` when all are zero. */
+export function itemCountsText(items: ItemCounts): string {
+  const parts = ITEM_CATEGORIES.filter((k) => (items[k] ?? 0) > 0).map((k) => `${items[k]} ${ITEM_WORDS[k][items[k] === 1 ? 0 : 1]}`);
+  return parts.length ? parts.join(', ') : 'no new items';
+}
+
+/**
+ * What a harvest does with the inbox conversations it reclaims, in words rather than "reclaimed":
+ * `2 conversations removed from the inbox, 1 moved to the archive`; `planned` says what will
+ * happen (`… to be removed from the inbox`). Empty when there are none.
+ */
+export function reclaimText(actions: ReadonlyArray<'delete' | 'archive'>, planned = false): string {
+  const count = (n: number) => `${n} conversation${n === 1 ? '' : 's'}${planned ? ' to be' : ''}`;
+  const deleted = actions.filter((a) => a === 'delete').length;
+  const archived = actions.length - deleted;
+  return [deleted ? `${count(deleted)} removed from the inbox` : '', archived ? `${count(archived)} moved to the archive` : ''].filter(Boolean).join(', ');
+}
+
+/**
+ * Control characters a terminal acts on (C0 except tab, DEL, C1) plus the Unicode line
+ * separators and bidirectional overrides that make printed text look like something else.
+ */
+const UNPRINTABLE = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNPRINTABLE_KEEPING_LINES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r' };
+
+/**
+ * `text` safe to print on a terminal: a file name such as `x\x1b]0;pwned\x07.md` would otherwise
+ * retitle the window, clear the screen or forge report lines. Each control character becomes a
+ * visible escape (`\x1b`, `\r`, `\x07`, `\u202e`); tabs stay. Names and ids lose line breaks too;
+ * `keepLineBreaks` keeps `\n` for multi-line messages.
+ */
+export function printable(text: string, options: { keepLineBreaks?: boolean } = {}): string {
+  return text.replace(options.keepLineBreaks ? UNPRINTABLE_KEEPING_LINES : UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0);
+    return NAMED_ESCAPES[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
+}
+
+/**
+ * One line of at most `max` characters (whitespace folded), cut at a space when one is not too far
+ * back, with `…`. Secrets are redacted first: what is cut here (items, snippets, queries) goes to
+ * an agent or a model, and a cut through a key would keep its front where no rule finds it.
+ */
+export function cutToLine(text: string, max: number): string {
+  const flat = redactSecrets(text).replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const space = flat.lastIndexOf(' ', max - 1);
+  return cutRedacted(flat, space > max / 2 ? space : max - 1) + '…';
+}

@@ -1,0 +1,143 @@
+/**
+ * Importer for Aider's `.aider.chat.history.md`. Aider appends every session to the same file:
+ * `# aider chat started at <time>` opens a session, `#### ` lines are what the user typed
+ * (consecutive ones are one message), `> ` lines are Aider's own console output, and everything
+ * else is the model's reply. All sessions of a file become one conversation, in order.
+ *
+ * In architect mode, once the user agrees to `Edit the files?`, Aider hands the architect's reply
+ * to the editor model and logs it as `#### ` lines: that message is the model's, not the user's,
+ * and is dropped (counted as `architect-handoff`).
+ */
+import * as path from 'node:path';
+import type { Conversation, Importer, Turn } from '../../model/conversation';
+import { conversationIdFromPath } from './conversationId';
+import { addTool, cleanText, countSkip, finishConversation, oneLine, trimBlankLines } from './importSupport';
+import { toolLine } from './toolSummary';
+
+const SESSION_START = /^# aider chat started at (\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})/;
+const USER_LINE = /^####(?: |$)/;
+const OUTPUT_LINE = /^>(?: |$)/;
+const APPLIED_EDIT = /^Applied edit to (.+)$/;
+const COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
+const MODEL = /^(?:Main model|Model): (\S+)/;
+/** Architect mode's question before it hands its reply to the editor, answered yes. */
+const EDIT_CONFIRMED = /^Edit the files\? \(Y\)es\/\(N\)o \[Yes\]: *(?:y|yes)?$/i;
+
+function detect(fileName: string, head: string): number {
+  if (path.basename(fileName).toLowerCase().endsWith('.aider.chat.history.md')) return 0.95;
+  if (/^# aider chat started at /m.test(head)) return 0.9;
+  return 0;
+}
+
+function parse(rawText: string, sourcePath: string): Conversation {
+  const skipped: Record<string, number> = {};
+  const conv: Conversation = { id: conversationIdFromPath(sourcePath), format: 'aider', sourcePath, turns: [] };
+  /** Start time of the current session, given to its first user message. */
+  let sessionAt: string | undefined;
+  let user: string[] | undefined;
+  let reply: { turn: Turn; lines: string[] } | undefined;
+  let thinking: 'tag' | 'marker' | undefined;
+  /** Set by a confirmed `Edit the files?`: the next `####` message is the architect's handoff. */
+  let handoff = false;
+  let userIsHandoff = false;
+
+  const endUser = (): void => {
+    if (!user) return;
+    const text = trimBlankLines(user.join('\n'));
+    if (userIsHandoff) countSkip(skipped, 'architect-handoff');
+    else if (text !== '') {
+      conv.turns.push({ role: 'user', text, ...(sessionAt ? { at: sessionAt } : {}) });
+      sessionAt = undefined;
+    }
+    user = undefined;
+  };
+  const endReply = (): void => {
+    if (reply) reply.turn.text = trimBlankLines(reply.lines.join('\n'));
+    reply = undefined;
+  };
+  /** The reply of the current exchange, created on first use. */
+  const replyTurn = (): { turn: Turn; lines: string[] } => {
+    if (!reply) {
+      reply = { turn: { role: 'assistant', text: '' }, lines: [] };
+      conv.turns.push(reply.turn);
+    }
+    return reply;
+  };
+
+  for (const rawLine of cleanText(rawText).split('\n')) {
+    // Aider ends typed lines with two spaces (markdown line breaks); they carry nothing.
+    const line = rawLine.trimEnd();
+    const start = SESSION_START.exec(line);
+    if (start) {
+      endUser();
+      endReply();
+      thinking = undefined;
+      handoff = false;
+      sessionAt = `${start[1]}T${start[2]}`;
+      conv.startedAt ??= sessionAt;
+      continue;
+    }
+    if (USER_LINE.test(line)) {
+      if (!user) {
+        endReply();
+        user = [];
+        userIsHandoff = handoff;
+        handoff = false;
+      }
+      user.push(line.slice(5));
+      continue;
+    }
+    endUser();
+    if (OUTPUT_LINE.test(line)) {
+      const text = line.slice(2).trim();
+      if (EDIT_CONFIRMED.test(text)) handoff = true;
+      output(text, conv, replyTurn, skipped);
+      continue;
+    }
+    // Model text after the question means no handoff followed (older versions log none).
+    if (line.trim() !== '') handoff = false;
+    // Reasoning models' thoughts: `<thinking-content-…>` blocks, or older ► THINKING / ► ANSWER.
+    if (thinking === 'tag') {
+      if (line.includes('</thinking-content-')) thinking = undefined;
+      continue;
+    }
+    if (thinking === 'marker') {
+      if (line.trim() === '► **ANSWER**') thinking = undefined;
+      continue;
+    }
+    if (line.trimStart().startsWith('<thinking-content-')) {
+      countSkip(skipped, 'thinking');
+      if (!line.includes('</thinking-content-')) thinking = 'tag';
+      continue;
+    }
+    if (line.trim() === '► **THINKING**') {
+      countSkip(skipped, 'thinking');
+      thinking = 'marker';
+      continue;
+    }
+    if (!reply && line.trim() === '') continue;
+    if (conv.turns.length === 0) {
+      // Text before any user message is not a reply to anything.
+      countSkip(skipped, 'preamble');
+      continue;
+    }
+    replyTurn().lines.push(line);
+  }
+  endUser();
+  endReply();
+  return finishConversation(conv, skipped);
+}
+
+/** Aider console output: edits and commits become tool lines, the model is noted, the rest dropped. */
+function output(text: string, conv: Conversation, replyTurn: () => { turn: Turn }, skipped: Record<string, number>): void {
+  const edit = APPLIED_EDIT.exec(text);
+  const commit = COMMIT.exec(text);
+  const model = MODEL.exec(text);
+  if (model) conv.model ??= model[1];
+  if (edit && conv.turns.length > 0) addTool(replyTurn().turn, toolLine('edit', edit[1]));
+  else if (commit && conv.turns.length > 0) addTool(replyTurn().turn, toolLine('commit', `${commit[1]} ${oneLine(commit[2])}`));
+  else countSkip(skipped, 'aider-output');
+}
+
+/** The Aider chat history importer. */
+export const aider: Importer = { format: 'aider', label: 'Aider chat history', detect, parse };

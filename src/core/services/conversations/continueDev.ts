@@ -1,0 +1,83 @@
+/**
+ * Importer for Continue's chat sessions, `~/.continue/sessions/<session id>.json`:
+ * `{sessionId, title, workspaceDirectory, history: [{message, contextItems, toolCallState?, …}]}`.
+ * Each history item holds one chat message: `user` and `assistant` messages become turns (an
+ * assistant's `toolCalls` tool lines), while `thinking` messages, `tool` results, `system` prompts
+ * and the attached context items (whole files, terminal output) are dropped. The session file has
+ * no times; Continue keeps the creation date in its separate sessions.json index.
+ * Written from continuedev/continue core/index.d.ts (`Session`, `ChatHistoryItem`, `ChatMessage`,
+ * `ToolCallDelta`), read at main in 2026-11 and at 00461e59 for the older string-only messages.
+ */
+import type { Conversation, Importer, Turn } from '../../model/conversation';
+import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
+import { addTool, arr, countSkip, emptyConversation, finishConversation, isObject, obj, parseJsonDocument, str, trimBlankLines, type JsonObject } from './importSupport';
+import { genericSummary, toolLine } from './toolSummary';
+
+function detect(fileName: string, head: string): number {
+  if (!/"sessionId"\s*:/.test(head) || !/"history"\s*:/.test(head)) return 0;
+  if (/"workspaceDirectory"\s*:/.test(head)) return /[/\\]\.continue[/\\]sessions[/\\]/.test(fileName) ? 0.95 : 0.9;
+  return /[/\\]\.continue[/\\]sessions[/\\][^/\\]+\.json$/i.test(fileName) ? 0.8 : 0;
+}
+
+function parse(rawText: string, sourcePath: string): Conversation {
+  const skipped: Record<string, number> = {};
+  const conv = emptyConversation(conversationIdFromPath(sourcePath), 'continue', sourcePath);
+  const data = parseJsonDocument(rawText, skipped, (v): v is JsonObject & { history: unknown[] } => isObject(v) && Array.isArray(v.history));
+  if (!data) return finishConversation(conv, skipped);
+  const sessionId = str(data.sessionId);
+  if (sessionId) conv.id = sanitizeConversationId(sessionId);
+  // "New Session" is Continue's placeholder until it names the session.
+  const title = str(data.title);
+  if (title && title !== 'New Session') conv.title = title;
+  conv.cwd = str(data.workspaceDirectory)?.replace(/^file:\/\//, '');
+  conv.model = str(data.chatModelTitle);
+  for (const item of data.history) {
+    const entry = obj(item);
+    const message = obj(entry?.message);
+    if (!message) {
+      countSkip(skipped, 'malformed');
+      continue;
+    }
+    if (arr(entry?.contextItems).length > 0) countSkip(skipped, 'context-items');
+    if (message.role === 'user') conv.turns.push({ role: 'user', text: trimBlankLines(messageText(message.content, skipped)) });
+    else if (message.role === 'assistant') conv.turns.push(assistantTurn(message, skipped));
+    else countSkip(skipped, str(message.role) ?? 'unknown');
+  }
+  return finishConversation(conv, skipped);
+}
+
+function assistantTurn(message: JsonObject, skipped: Record<string, number>): Turn {
+  const turn: Turn = { role: 'assistant', text: trimBlankLines(messageText(message.content, skipped)) };
+  for (const call of arr(message.toolCalls)) {
+    const fn = obj(obj(call)?.function);
+    if (!fn) continue;
+    addTool(turn, toolLine(str(fn.name) ?? 'tool', genericSummary(jsonArguments(fn.arguments))));
+  }
+  return turn;
+}
+
+/** A tool call's arguments, which arrive as a JSON string (streamed deltas, joined). */
+function jsonArguments(value: unknown): JsonObject {
+  if (isObject(value)) return value;
+  if (typeof value !== 'string') return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** `MessageContent`: a string, or parts of which the `text` ones are words and `imageUrl` ones images. */
+function messageText(content: unknown, skipped: Record<string, number>): string {
+  if (typeof content === 'string') return content;
+  const texts: string[] = [];
+  for (const part of arr(content)) {
+    if (isObject(part) && part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+    else countSkip(skipped, isObject(part) ? (str(part.type) ?? 'part') : 'part');
+  }
+  return texts.join('\n\n');
+}
+
+/** The Continue session importer. */
+export const continueDev: Importer = { format: 'continue', label: 'Continue session', detect, parse };

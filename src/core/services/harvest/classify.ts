@@ -1,0 +1,198 @@
+/**
+ * The dry-run classification: for each conversation file, its sha256 (its identity), size and
+ * what a harvest would do with it. A candidate is imported and rendered, because the budgets
+ * apply to what the model reads (a 1.5 MB Claude Code log renders to ~80 KB); files the ledger
+ * already knows, and binary, blank, live or absurdly large ones, are only hashed. It never calls
+ * a model and never writes.
+ */
+import * as fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { MAX_HARVEST_SOURCE_BYTES, MAX_RAW_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../../model/constants';
+import { permitsReclaim, type Ledger } from '../../store/ledger';
+import { forgottenConversationLookup } from '../../store/tombstones';
+import type { SourceFile } from '../discovery/scanSources';
+import { formatBytes } from '../../model/format';
+import { sha256Hash } from '../../base/sha256';
+import type { Conversation } from '../../model/conversation';
+import type { PrivateMarkers } from '../../model/safety/privateSpans';
+import { readAssembledSource } from '../conversations/assembledSources';
+import type { KnownFiles } from './knownFiles';
+import { liveReason } from './liveWindow';
+import { importMeasured } from './renderedSize';
+import { CONVERSATION_CLASSES, type RenderedSize, type ConversationClass, type ClassifiedConversation } from '../../store/harvestPlan';
+
+export interface ClassifyOptions {
+  /** Harvest at most this many bytes this run; the rest is deferred. */
+  maxHarvestBytes?: number;
+  /** Agent session logs outside the inbox modified within this many ms are `live`. */
+  liveWindowMs?: number;
+  now?: number;
+  /**
+   * Filled with the imported conversation of each harvest/retry candidate, by path: the harvest
+   * distills exactly the bytes that were hashed, without reading and importing the file again.
+   */
+  conversations?: Map<string, Conversation>;
+  /** Raw files over this are `too-large` unread (default MAX_RAW_SOURCE_BYTES). */
+  maxRawBytes?: number;
+  /** Hashes of unchanged files outside the inbox: a file the ledger proves is not read again. */
+  knownFiles?: KnownFiles;
+  /** Private-span markers besides the default pair (privateSpans.ts), applied where each candidate is imported. */
+  privateMarkers?: readonly PrivateMarkers[];
+}
+
+function looksBinary(buffer: Buffer): boolean {
+  const head = buffer.subarray(0, 8192);
+  return head.includes(0) || !isUtf8(buffer);
+}
+
+/** Session logs that their agent keeps appending to while it runs (Claude Code, Codex, Aider). */
+function isAgentLog(file: string): boolean {
+  return file.endsWith('.jsonl') || file.endsWith('.aider.chat.history.md');
+}
+
+/** sha256 of a file read in 1 MB chunks: identity for a file too large to hold in memory. */
+function hashInChunks(file: string): string {
+  const hash = sha256Hash();
+  const chunk = Buffer.allocUnsafe(1024 * 1024);
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hash.update(chunk.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+function isBlank(buffer: Buffer): boolean {
+  for (const byte of buffer) if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
+  return true;
+}
+
+export function classifyConversations(files: SourceFile[], ledger: Ledger, options: ClassifyOptions = {}): ClassifiedConversation[] {
+  const now = options.now ?? Date.now();
+  const liveWindow = options.liveWindowMs ?? 0;
+  const budget = options.maxHarvestBytes ?? Number.POSITIVE_INFINITY;
+  const maxRaw = options.maxRawBytes ?? MAX_RAW_SOURCE_BYTES;
+  const firstBySha = new Map<string, string>();
+  const forgottenAt = forgottenConversationLookup(ledger);
+  let planned = 0;
+  const out: ClassifiedConversation[] = [];
+  for (const file of files) {
+    let buffer: Buffer | undefined;
+    let sha256: string;
+    let bytes: number;
+    let mtimeMs = 0;
+    try {
+      if (file.assembled) {
+        // A session of a tool's store: its assembled bytes stand for it as a file's do (and the
+        // known-files cache, which vouches for one file by its stat, does not apply).
+        ({ buffer, mtimeMs } = readAssembledSource(file.assembled));
+        bytes = buffer.length;
+        sha256 = sha256Hash().update(buffer).digest('hex');
+      } else {
+        const stat = fs.statSync(file.path);
+        mtimeMs = stat.mtimeMs;
+        bytes = stat.size;
+        const known = file.inInbox ? undefined : options.knownFiles?.lookup(file.path, stat);
+        if (known !== undefined && permitsReclaim(ledger.entries[known])) sha256 = known;
+        else if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
+        else {
+          buffer = fs.readFileSync(file.path);
+          bytes = buffer.length;
+          sha256 = sha256Hash().update(buffer).digest('hex');
+        }
+      }
+    } catch (error) {
+      out.push({ path: file.path, inInbox: file.inInbox, sha256: '', bytes: 0, mtimeMs, class: 'unreadable', reason: (error as Error).message });
+      continue;
+    }
+    const entry = ledger.entries[sha256];
+    const base = { path: file.path, inInbox: file.inInbox, ...(file.assembled ? { assembled: true as const } : {}), sha256, bytes, mtimeMs, ledger: entry };
+    const first = firstBySha.get(sha256);
+    if (first !== undefined) {
+      out.push({ ...base, class: 'duplicate', sameAs: first });
+      continue;
+    }
+    firstBySha.set(sha256, file.path);
+    let cls: ConversationClass;
+    let reason: string | undefined;
+    let rendered: RenderedSize | undefined;
+    const forgottenOn = forgottenAt(entry?.id, sha256);
+    if (forgottenOn) {
+      cls = 'forgotten';
+      reason = forgottenReason(forgottenOn);
+    } else if (permitsReclaim(entry)) cls = 'harvested';
+    else if (buffer === undefined) {
+      cls = 'too-large';
+      reason = `raw file over ${formatBytes(maxRaw)}, not read`;
+    } else if (isBlank(buffer)) cls = 'empty';
+    else if (looksBinary(buffer)) {
+      cls = 'binary';
+      reason = buffer.subarray(0, 8192).includes(0) ? 'contains NUL bytes' : 'not valid UTF-8';
+    } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && (file.assembled !== undefined || isAgentLog(file.path))) {
+      cls = 'live';
+      reason = liveReason(mtimeMs, now, liveWindow);
+    } else {
+      const imported = importMeasured(file.path, buffer.toString('utf8'), { privateMarkers: options.privateMarkers });
+      rendered = imported.size;
+      const forgotten = forgottenAt(imported.conversation.id);
+      if (forgotten) {
+        // The same conversation, grown or copied since it was forgotten: still forgotten.
+        cls = 'forgotten';
+        reason = forgottenReason(forgotten);
+      } else if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
+        cls = 'too-large';
+        reason = `rendered transcript over ${formatBytes(MAX_HARVEST_SOURCE_BYTES)}`;
+      } else if (planned + rendered.renderedBytes > budget) cls = 'deferred';
+      else {
+        cls = entry?.status === 'harvest-failed' ? 'retry' : 'harvest';
+        planned += rendered.renderedBytes;
+        options.conversations?.set(file.path, imported.conversation);
+      }
+    }
+    out.push({ ...base, ...rendered, class: cls, reason });
+  }
+  return out;
+}
+
+function forgottenReason(at: string): string {
+  return `forgotten on ${at.slice(0, 10)} (lore forget): not harvested again`;
+}
+
+export interface DryRunTotals {
+  counts: Record<ConversationClass, number>;
+  /** Rendered transcript bytes that would be sent to distillation (harvest + retry). */
+  harvestBytes: number;
+  /** Raw bytes of the same conversations, on disk. */
+  harvestRawBytes: number;
+  /** harvestBytes / 4. */
+  estimatedTokens: number;
+  /** Candidates whose rendered transcript is over 64 KB, which are summarized first. */
+  overSummarizeThreshold: number;
+  /** Inbox files whose content the ledger already proves, reclaimable without a model. */
+  reclaimable: number;
+  reclaimableBytes: number;
+}
+
+export function dryRunTotals(items: ClassifiedConversation[]): DryRunTotals {
+  const counts = Object.fromEntries(CONVERSATION_CLASSES.map((c) => [c, 0])) as Record<ConversationClass, number>;
+  let harvestBytes = 0;
+  let harvestRawBytes = 0;
+  let over = 0;
+  let reclaimable = 0;
+  let reclaimableBytes = 0;
+  for (const item of items) {
+    counts[item.class]++;
+    if (item.class === 'harvest' || item.class === 'retry') {
+      const rendered = item.renderedBytes ?? 0;
+      harvestBytes += rendered;
+      harvestRawBytes += item.bytes;
+      if (rendered > SUMMARIZE_THRESHOLD_BYTES) over++;
+    }
+    if (item.inInbox && (item.class === 'harvested' || item.class === 'duplicate')) {
+      reclaimable++;
+      reclaimableBytes += item.bytes;
+    }
+  }
+  return { counts, harvestBytes, harvestRawBytes, estimatedTokens: Math.ceil(harvestBytes / 4), overSummarizeThreshold: over, reclaimable, reclaimableBytes };
+}

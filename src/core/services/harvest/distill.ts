@@ -1,0 +1,137 @@
+/**
+ * Distilling one conversation with a model: summarize first when the transcript is large,
+ * then ask for the 7-category JSON, parse it strictly, and retry once with the retry suffix.
+ * Provider errors (unreachable, timeout, rate limit) are not retried here; the SDKs retry the
+ * transient ones and the ledger records the rest as `harvest-failed`.
+ */
+import { HARVEST_MAX_ATTEMPTS, RETRY_SUFFIX, SUMMARIZE_THRESHOLD_BYTES, SUMMARY_CHUNK_BYTES } from '../../model/constants';
+import type { Conversation } from '../../model/conversation';
+import { renderTranscript } from '../conversations/renderTranscript';
+import { redactSecrets } from '../../model/safety/redact';
+import type { HarvestItems } from '../../model/categories';
+import type { ModelRequest, Provider, TokenUsage } from '../providers/provider';
+import { HarvestReplyError, parseHarvestReply } from './parseReply';
+
+export interface DistillOptions {
+  provider: Provider;
+  harvestPrompt: string;
+  summarizePrompt: string;
+  model?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /**
+   * The block of existing items shown to the model before the conversation (existingItems.ts),
+   * chosen from what the model reads (the transcript, or its summary); none when undefined.
+   */
+  existingItems?: (input: string) => string;
+}
+
+export interface DistillResult {
+  items: HarvestItems;
+  /** Model calls made (summaries and harvest attempts). */
+  calls: number;
+  summarized: boolean;
+  dropped: number;
+  /** Why items were dropped, naming the field (see parseHarvestReply). */
+  problems: string[];
+  usage: TokenUsage;
+}
+
+class HarvestInvalidError extends Error {
+  constructor(attempts: number, lastError: string) {
+    super(`harvest output invalid after ${attempts} attempts: ${lastError}`);
+    this.name = 'HarvestInvalidError';
+  }
+}
+
+function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {
+  if (!usage) return;
+  for (const key of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
+    if (usage[key] !== undefined) total[key] = (total[key] ?? 0) + usage[key]!;
+  }
+}
+
+/** Cuts a transcript into chunks of at most `maxBytes`, at line boundaries, preferring turn headings. */
+function chunkTranscript(text: string, maxBytes = SUMMARY_CHUNK_BYTES): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  let currentBytes = 0;
+  for (const line of text.split('\n')) {
+    const lineBytes = Buffer.byteLength(line, 'utf8') + 1;
+    const atTurn = line.startsWith('## ');
+    if (current && (currentBytes + lineBytes > maxBytes || (atTurn && currentBytes > maxBytes * 0.75))) {
+      chunks.push(current);
+      current = '';
+      currentBytes = 0;
+    }
+    if (lineBytes > maxBytes) {
+      // One giant line (pasted log): split it by characters, keeping UTF-8 under the cap.
+      const slice = Math.max(1, Math.floor(maxBytes / 4));
+      for (let i = 0; i < line.length; i += slice) chunks.push(line.slice(i, i + slice));
+      continue;
+    }
+    current += line + '\n';
+    currentBytes += lineBytes;
+  }
+  if (current.trim()) chunks.push(current);
+  return chunks;
+}
+
+/** The text the harvest prompt is applied to: the transcript, or a summary of it when large. */
+async function harvestInput(conversation: Conversation, options: DistillOptions, result: DistillResult): Promise<string> {
+  // Secrets in a conversation never reach the model provider either.
+  const transcript = redactSecrets(renderTranscript(conversation));
+  if (Buffer.byteLength(transcript, 'utf8') <= SUMMARIZE_THRESHOLD_BYTES) return transcript;
+  result.summarized = true;
+  const parts: string[] = [];
+  const chunks = chunkTranscript(transcript);
+  for (let i = 0; i < chunks.length; i++) {
+    const reply = await options.provider.generate({
+      task: 'summarize',
+      instructions: options.summarizePrompt,
+      content: `Conversation: ${conversation.id} (part ${i + 1} of ${chunks.length})\n\n${chunks[i]}`,
+      model: options.model,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
+    result.calls++;
+    addUsage(result.usage, reply.usage);
+    parts.push(reply.text.trim());
+  }
+  return `Summary of a long conversation (${chunks.length} parts)\n\n${parts.join('\n\n')}\n`;
+}
+
+/** Distills one conversation into validated harvest items, or throws. */
+export async function distillConversation(conversation: Conversation, options: DistillOptions): Promise<DistillResult> {
+  const result: DistillResult = { items: undefined as unknown as HarvestItems, calls: 0, summarized: false, dropped: 0, problems: [], usage: {} };
+  const input = await harvestInput(conversation, options, result);
+  const existing = options.existingItems?.(input) ?? '';
+  let lastError = '';
+  for (let attempt = 0; attempt < HARVEST_MAX_ATTEMPTS; attempt++) {
+    const request: ModelRequest = {
+      task: 'harvest',
+      instructions: options.harvestPrompt,
+      content: `${existing}Conversation: ${conversation.id}\n\n${input}`,
+      suffix: attempt > 0 ? RETRY_SUFFIX : undefined,
+      model: options.model,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      // Providers with structured output are held to the shape the prompt asks for.
+      replySchema: (require('./replySchema') as typeof import('./replySchema')).HARVEST_REPLY_SCHEMA,
+    };
+    const reply = await options.provider.generate(request);
+    result.calls++;
+    addUsage(result.usage, reply.usage);
+    try {
+      const parsed = parseHarvestReply(reply.text);
+      result.items = parsed.items;
+      result.dropped = parsed.dropped;
+      result.problems = parsed.problems;
+      return result;
+    } catch (error) {
+      if (!(error instanceof HarvestReplyError)) throw error;
+      lastError = error.message;
+    }
+  }
+  throw new HarvestInvalidError(HARVEST_MAX_ATTEMPTS, lastError);
+}

@@ -1,0 +1,269 @@
+/**
+ * The harvest, end to end: scan → classify → (dry run stops here) → distill → plan →
+ * (preview stops here) → apply under the store lock. The CLI and the extension both call this.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Conversation } from '../../model/conversation';
+import { importConversation } from '../conversations/detect';
+import { countItems } from '../../model/categories';
+import { isCalendarDate, toIsoDate, type Provenance } from '../../model/provenance';
+import { heldWarning } from '../../store/items/reviewQueue';
+import { ProviderError, type Provider } from '../providers/provider';
+import { queuedTranscripts, settleQueue } from '../../store/captureQueue';
+import { redactSecrets } from '../../model/safety/redact';
+import { readLedger } from '../../store/ledger';
+import { checkStoreEntries } from '../../store/storeErrors';
+import { storeConfigForWrite, storePrivateMarkers, type ReclaimMode } from '../../store/storeConfig';
+import type { PrivateMarkers } from '../../model/safety/privateSpans';
+import type { StoreLock } from '../../base/storeLock';
+import type { StorePaths } from '../../store/storePaths';
+import { printable } from '../../model/format';
+import { harvestChanges } from '../../store/changes/harvestChanges';
+import { recordStoreChange, type HistoryOutcome } from '../../store/history/storeHistory';
+import { applyPlan, lockStoreForApply, type ApplyResult } from '../../store/changes/applyPlan';
+import { classifyConversations, dryRunTotals, type DryRunTotals } from './classify';
+import { type ClassifiedConversation, type ConversationOutcome, type DistilledInput, type HarvestPlan } from '../../store/harvestPlan';
+import { distillConversation } from './distill';
+import { existingItemsBlock, loadExistingItems, relevantItems, type ExistingItem } from './existingItems';
+import { TOO_MANY_ITEMS } from './parseReply';
+import { buildPlan } from './plan';
+import { KnownFiles } from './knownFiles';
+import { DEFAULT_LIVE_WINDOW_MS } from './liveWindow';
+import { fileSha256 } from './previewStaleness';
+import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
+import { dropCachedReplies, readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
+import { scanSources } from '../discovery/scanSources';
+import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
+
+export type HarvestMode = 'dry-run' | 'preview' | 'apply';
+
+export interface HarvestOptions {
+  paths: StorePaths;
+  /** Files or folders to read (default: the store's inbox). */
+  sources?: string[];
+  mode: HarvestMode;
+  /** Record `deleted-unharvested` and reclaim without calling a model. */
+  noHarvest?: boolean;
+  provider: Provider;
+  model?: string;
+  timeoutMs?: number;
+  maxHarvestBytes?: number;
+  /** Agent session logs outside the inbox modified within this window are `live` (default 5 min). */
+  liveWindowMs?: number;
+  /** Defaults to the store's config.json, then `delete`. */
+  reclaim?: ReclaimMode;
+  /** A marker pair around private text besides `<private>` and config.json's (the VS Code setting). */
+  privateMarkers?: PrivateMarkers;
+  /** Keep rendered transcripts in transcripts/ (default: config.json's `transcripts`, then true). */
+  transcripts?: boolean;
+  digestEnabled?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  now?: Date;
+  lockTimeoutMs?: number;
+}
+
+export interface HarvestReport {
+  mode: HarvestMode;
+  store: string;
+  provider: string;
+  sources: string[];
+  conversations: ConversationOutcome[];
+  totals: DryRunTotals;
+  plan?: HarvestPlan;
+  applied?: ApplyResult;
+  /** Why a previewed plan was not applied (it no longer matches its sources or the ledger). */
+  stale?: string[];
+  /** What the store's git history did after the apply (undefined: history is off or there is no repository). */
+  history?: HistoryOutcome;
+  problems: Array<{ path: string; message: string }>;
+  warnings: string[];
+  failed: number;
+  modelCalls: number;
+  cancelled: boolean;
+}
+
+// Defined with the words that explain it; callers of the harvest import it from here too.
+export { DEFAULT_LIVE_WINDOW_MS };
+
+function provenanceFor(conversation: Conversation, item: ClassifiedConversation): Provenance {
+  const started = conversation.startedAt?.slice(0, 10);
+  const date = started && isCalendarDate(started) ? started : toIsoDate(new Date(item.mtimeMs || Date.now()));
+  return { source: conversation.id, date };
+}
+
+/** Errors after which calling the provider again for the next conversation is pointless. */
+function isFatalForRun(error: unknown): boolean {
+  return error instanceof ProviderError && (error.kind === 'unavailable' || error.kind === 'auth');
+}
+
+function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return redactSecrets(message).slice(0, 500);
+}
+
+export async function runHarvest(options: HarvestOptions): Promise<HarvestReport> {
+  const { paths, provider } = options;
+  const now = options.now ?? new Date();
+  const { config, warning } = storeConfigForWrite(paths.config);
+  const reclaim = options.reclaim ?? config.reclaim;
+  const digestEnabled = options.digestEnabled ?? config.digestEnabled;
+  const keepTranscripts = options.transcripts ?? config.transcripts;
+  const privateMarkers = storePrivateMarkers(paths.config, options.privateMarkers);
+  // By default: the inbox, and the sessions agent hooks queued where their tools keep them.
+  const sources = options.sources?.length ? options.sources : [paths.inbox, ...queuedTranscripts(paths)];
+  const report: HarvestReport = {
+    mode: options.mode, store: paths.root, provider: provider.label, sources,
+    conversations: [], totals: dryRunTotals([]), problems: [], warnings: warning ? [warning] : [],
+    failed: 0, modelCalls: 0, cancelled: false,
+  };
+
+  let lock: StoreLock | undefined;
+  if (options.mode === 'apply') lock = await lockStoreForApply(paths, options.lockTimeoutMs);
+  try {
+    // A folder where facts.md or ledger.json should be stops here, named, before anything is written.
+    checkStoreEntries(paths);
+    // Under the lock the ledger read here is the one the plan merges into; its hash lets a later
+    // apply of this plan (a preview's) see whether it still is. Hashed before it is read, so a
+    // write in between makes the preview look stale rather than current.
+    const ledgerSha256 = fileSha256(paths.ledger);
+    const ledger = readLedger(paths.ledger);
+    const scan = scanSources(paths, sources);
+    report.problems.push(...scan.problems);
+    const conversations = new Map<string, Conversation>();
+    const knownFiles = KnownFiles.open(paths);
+    const readAt = Date.now(); // The real clock: compared with the files' ctime, not a report date.
+    const classified = classifyConversations(scan.files, ledger, {
+      knownFiles,
+      privateMarkers,
+      conversations: options.mode === 'dry-run' ? undefined : conversations,
+      maxHarvestBytes: options.maxHarvestBytes,
+      now: now.getTime(),
+      liveWindowMs: options.liveWindowMs ?? DEFAULT_LIVE_WINDOW_MS,
+    });
+    report.conversations = classified.map((c) => ({ ...c }));
+    report.totals = dryRunTotals(classified);
+    for (const c of classified) if (c.class === 'unreadable') report.problems.push({ path: c.path, message: c.reason ?? 'unreadable' });
+    if (options.mode === 'dry-run') return report;
+
+    const distilled: DistilledInput[] = [];
+    /** The reply cache entries this run used (see buildPlan below). */
+    const replyKeys: string[] = [];
+    // By raw sha256: rendered when the conversation is at hand, planned once the plan says what is kept.
+    const transcripts = new Map<string, RenderedTranscript>();
+    const keepTranscript = (outcome: ConversationOutcome, conversation: Conversation | undefined) => {
+      if (keepTranscripts && conversation?.turns.length) transcripts.set(outcome.sha256, renderForStore(conversation, outcome.sha256, outcome.mtimeMs));
+    };
+    const harvestPrompt = loadPrompt(paths, HARVEST_PROMPT).text;
+    const summarizePrompt = loadPrompt(paths, SUMMARIZE_PROMPT).text;
+    const candidates = report.conversations.filter((c) => c.class === 'harvest' || c.class === 'retry');
+    let fatal: string | undefined;
+    let index = 0;
+    let storeItems: ExistingItem[] | undefined; // Read once, when a model is first asked.
+    for (const outcome of report.conversations) {
+      if (outcome.class === 'too-large' && !outcome.ledger) outcome.status = 'too-large';
+      if (outcome.class !== 'harvest' && outcome.class !== 'retry') continue;
+      index++;
+      if (options.noHarvest) {
+        outcome.status = 'deleted-unharvested';
+        keepTranscript(outcome, conversations.get(outcome.path));
+        continue;
+      }
+      if (options.signal?.aborted) {
+        report.cancelled = true;
+        break;
+      }
+      if (fatal) {
+        outcome.status = 'harvest-failed';
+        outcome.error = fatal;
+        continue;
+      }
+      const label = printable(redactSecrets(path.relative(process.cwd(), outcome.path) || outcome.path));
+      // The size the model reads (the rendered transcript), not the file's.
+      options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil((outcome.renderedBytes ?? outcome.bytes) / 1024)} KB)`);
+      try {
+        // Imported when classified, from the bytes whose sha256 the ledger records; released once used.
+        const conversation = conversations.get(outcome.path) ?? importConversation(outcome.path, fs.readFileSync(outcome.path, 'utf8'), { privateMarkers });
+        conversations.delete(outcome.path);
+        if (conversation.turns.length === 0) {
+          // Nothing to distill: never sent to a model, never recorded as harvested, never reclaimed.
+          outcome.status = 'unrecognized';
+          outcome.error = conversation.unrecognized ?? 'no conversation turns';
+          report.problems.push({ path: outcome.path, message: `not harvested, kept: ${outcome.error}` });
+          continue;
+        }
+        outcome.id = conversation.id;
+        // The label names the model and endpoint too, so switching models never reuses another model's reply.
+        const key = replyCacheKey(outcome.sha256, provider.label, options.model, harvestPrompt, privateMarkers);
+        replyKeys.push(key);
+        let cached = provider.offline ? undefined : readCachedReply(paths, key);
+        if (cached) {
+          outcome.calls = 0;
+        } else {
+          // A model is shown the store's items that bear on the conversation (same_as, supersedes);
+          // the offline extractor reads only the conversation.
+          const existingItems = provider.offline ? undefined : (input: string) => existingItemsBlock(relevantItems((storeItems ??= loadExistingItems(paths)), input));
+          const result = await distillConversation(conversation, {
+            provider, harvestPrompt, summarizePrompt, model: options.model, timeoutMs: options.timeoutMs, signal: options.signal, existingItems,
+          });
+          outcome.calls = result.calls;
+          report.modelCalls += result.calls;
+          // The rest of the reply is kept; the user hears which items were not and why.
+          if (result.dropped > 0) report.warnings.push(droppedItemsWarning(label, result.dropped, result.problems));
+          cached = { items: result.items, summarized: result.summarized, id: conversation.id, at: now.toISOString() };
+          if (!provider.offline) writeCachedReply(paths, key, cached);
+        }
+        outcome.summarized = cached.summarized;
+        outcome.items = countItems(cached.items);
+        outcome.status = 'harvested';
+        keepTranscript(outcome, conversation);
+        distilled.push({ outcome, items: cached.items, provenance: provenanceFor(conversation, outcome), cwd: conversation.cwd });
+      } catch (error) {
+        if (options.signal?.aborted || (error instanceof ProviderError && error.kind === 'cancelled')) {
+          report.cancelled = true;
+          break;
+        }
+        outcome.status = 'harvest-failed';
+        outcome.error = errorMessage(error);
+        if (isFatalForRun(error)) fatal = outcome.error;
+      }
+    }
+    report.failed = report.conversations.filter((c) => c.status === 'harvest-failed').length;
+    // A cancelled run writes nothing: the user asked to stop, not to keep half a harvest.
+    if (report.cancelled) return report;
+
+    try {
+      report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
+    } catch (error) {
+      // Replies the plan could not be made from are not kept: cached, they would fail every later run the same way.
+      dropCachedReplies(paths, replyKeys);
+      throw error;
+    }
+    if (keepTranscripts) planTranscripts(paths, report.plan, transcripts, privateMarkers);
+    const forgotten = report.plan.forgotten?.length;
+    if (forgotten) report.warnings.push(`${forgotten === 1 ? '1 item was' : `${forgotten} items were`} left out: forgotten for good (lore forget), see the ledger's "forgotten"`);
+    const held = heldWarning(report.plan.held);
+    if (held) report.warnings.push(held);
+    if (options.mode === 'preview') return report;
+    report.applied = applyPlan(paths, report.plan);
+    settleQueue(paths, report.conversations);
+    const unsaved = knownFiles.rememberProven(report.conversations, report.plan.ledger, readAt);
+    if (unsaved) report.warnings.push(unsaved);
+    // Still under the lock: the commit takes the store as this apply left it.
+    report.history = await recordStoreChange(paths, harvestChanges(report.plan!, report.applied));
+    if (report.history?.warning) report.warnings = [...report.warnings, report.history.warning];
+    return report;
+  } finally {
+    lock?.release();
+  }
+}
+
+/** One line naming the conversation, how many of the model's items were dropped, and the first reasons. */
+function droppedItemsWarning(label: string, dropped: number, problems: string[]): string {
+  const shown = problems.slice(0, 3).join('; ');
+  const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
+  const counted = dropped === 1 ? '1 item in the model\'s reply was' : `${dropped} items in the model's reply were`;
+  const why = problems[0]?.startsWith(TOO_MANY_ITEMS) ? 'left out' : 'malformed and left out';
+  return `${label}: ${counted} ${why} (${shown}${more})`;
+}

@@ -1,0 +1,257 @@
+/**
+ * The rules extractor proper: runs the marker rules (rulesMarkers) and the section rules
+ * (rulesSections) over a transcript's turns. Precision first: it takes what people wrote down to
+ * be kept (markers, key decisions, findings, the final summary, a stated rule), never tool lines,
+ * code, quotes or file edits (rulesTranscript blanks those), never an agent's plan checklist, and
+ * no longer every question a user asked: a question to an agent is a request, not knowledge.
+ */
+
+import { emptyItems, type HarvestItems } from '../../model/categories';
+import { clean, listItemText, matchMarker, splitDetail, splitPlaybook, stripLead, MAX_STEPS_CHARS } from './rulesMarkers';
+import {
+  caveatOfItem,
+  classifySection,
+  decisionOfLets,
+  doneSentence,
+  inlineSummary,
+  isCommandItem,
+  isConventionLine,
+  isConventionsRequest,
+  isDoneIntro,
+  isPlanned,
+  ruleOfRequest,
+  sectionHeading,
+  summarySentence,
+  topListItem,
+  withoutEmphasis,
+  LABEL_LEVEL,
+  type SectionKind,
+} from './rulesSections';
+import type { Transcript, TranscriptTurn } from './rulesTranscript';
+
+/** What the extractor found, and which lines carried it (the summary keeps those lines). */
+export interface RulesExtraction {
+  items: HarvestItems;
+  /** `turnIndex:lineIndex` of every line that contributed an item, and of the headings above them. */
+  keptLines: Set<string>;
+}
+
+/** The section a line is in: the last classified heading above it in the turn. */
+interface Section {
+  kind: SectionKind;
+  level: number;
+  /** The heading's line index and text (a commands list becomes a playbook named by it). */
+  headingIndex: number;
+  name: string;
+  /** A list was seen; for a bold label, prose after it ends the section. */
+  sawList: boolean;
+  /** The summary's first prose line was taken. */
+  tookProse: boolean;
+  commands: string[];
+}
+
+type Add = <K extends keyof HarvestItems>(category: K, item: HarvestItems[K][number], key: string) => void;
+
+/** Runs every rule over every turn. Deterministic: same transcript, same result. */
+export function extractItems(transcript: Transcript): RulesExtraction {
+  const items = emptyItems();
+  const keptLines = new Set<string>();
+  const seen = new Set<string>();
+  const add: Add = (category, item, key) => {
+    // Case and spacing differences are still the same item.
+    const id = `${category}\u0000${key.toLowerCase().replace(/\s+/g, ' ')}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    (items[category] as unknown[]).push(item);
+  };
+  // A summary is final when no request follows it: earlier ones describe plans or steps.
+  let lastUser = -1;
+  transcript.turns.forEach((turn, t) => {
+    if (turn.role === 'user') lastUser = t;
+  });
+  const doneBefore = items.tasks_done.length;
+  let closing: { statement: string; line: string } | undefined;
+  transcript.turns.forEach((turn, t) => {
+    const keep = (index: number): void => {
+      keptLines.add(`${t}:${index}`);
+    };
+    const found = extractTurn(turn, { add, keep, finalAgent: turn.role === 'agent' && t > lastUser });
+    if (found) closing ??= { statement: found.statement, line: `${t}:${found.index}` };
+  });
+  // "Done. I read X, changed it and committed." closes an answer that has no summary of its own.
+  if (closing && items.tasks_done.length === doneBefore) {
+    keptLines.add(closing.line);
+    add('tasks_done', { statement: closing.statement }, closing.statement);
+  }
+  return { items, keptLines };
+}
+
+interface TurnContext {
+  add: Add;
+  keep: (index: number) => void;
+  /** An agent turn after the last user turn: its summaries are the conversation's outcome. */
+  finalAgent: boolean;
+}
+
+/** Runs the rules over one turn; returns the final answer's `Done. …` sentence, kept in reserve. */
+function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: string; index: number } | undefined {
+  const { add, keep } = ctx;
+  let closing: { statement: string; index: number } | undefined;
+  // Plain text without turn headings is read as one user turn: a person's notes.
+  const person = turn.role === 'user';
+  const lines = turn.lines;
+  let section: Section | undefined;
+  let conventions = false;
+  const closeSection = (): void => {
+    if (section?.kind === 'commands' && section.commands.length > 0) {
+      add('playbooks', { name: section.name, steps: clean(section.commands.join('; '), MAX_STEPS_CHARS) }, section.name);
+      keep(section.headingIndex);
+    }
+    section = undefined;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line.trim()) continue;
+    const marker = matchMarker(line);
+    if (marker && !(marker.kind === 'statement' && marker.peopleOnly && !person)) {
+      keep(i);
+      if (marker.kind === 'file') {
+        add('files', { path: marker.path, note: marker.note }, `${marker.path}\u0000${marker.note}`);
+      } else if (marker.kind === 'statement') {
+        const item = marker.category === 'decisions' ? splitDetail(marker.text) : { statement: marker.text };
+        if (item.statement) add(marker.category, item, item.statement);
+      } else {
+        i = addPlaybook(marker.text, lines, i, add, keep);
+      }
+      continue;
+    }
+    if (marker) continue;
+    const body = stripLead(line);
+    if (person) {
+      const rule = ruleOfRequest(body);
+      if (rule) {
+        keep(i);
+        add('decisions', { statement: clean(rule) }, rule);
+        continue;
+      }
+      if (isConventionsRequest(body)) {
+        conventions = true;
+        continue;
+      }
+      const choice = decisionOfLets(body);
+      if (choice) {
+        keep(i);
+        add('decisions', { statement: clean(choice) }, choice);
+        continue;
+      }
+      if (conventions && isConventionLine(body)) {
+        keep(i);
+        add('decisions', { statement: clean(body) }, body);
+        continue;
+      }
+    }
+    if (ctx.finalAgent) {
+      const summary = inlineSummary(body);
+      if (summary && !isPlanned(summary)) {
+        keep(i);
+        add('tasks_done', { statement: clean(withoutEmphasis(summary)) }, summary);
+        continue;
+      }
+      if (isDoneIntro(body)) {
+        closeSection();
+        section = newSection('summary', LABEL_LEVEL + 1, i, body);
+        section.tookProse = true;
+        continue;
+      }
+      const done = doneSentence(body);
+      if (done && !closing) {
+        const statement = clean(summarySentence(withoutEmphasis(done)));
+        if (statement) closing = { statement, index: i };
+      }
+    }
+    const heading = sectionHeading(line);
+    if (heading) {
+      const kind = classifySection(heading.text);
+      // A plain subheading inside findings or decisions ("### Session format") continues them.
+      if (!kind && section && heading.level > section.level && (section.kind === 'facts' || section.kind === 'decisions')) continue;
+      closeSection();
+      if (kind) section = newSection(kind, heading.level, i, heading.text);
+      continue;
+    }
+    const item = topListItem(line);
+    const caveat = item === undefined ? undefined : caveatOfItem(item);
+    if (caveat) {
+      keep(i);
+      add('facts', { statement: clean(caveat) }, caveat);
+      continue;
+    }
+    if (!section) continue;
+    if (item === undefined) {
+      if (section.level >= LABEL_LEVEL && section.sawList) closeSection();
+      else if (section.kind === 'summary' && ctx.finalAgent && !section.tookProse) {
+        section.tookProse = true;
+        const sentence = clean(summarySentence(withoutEmphasis(body)));
+        if (sentence && !isPlanned(sentence)) {
+          keep(section.headingIndex);
+          keep(i);
+          add('tasks_done', { statement: sentence }, sentence);
+        }
+      }
+      continue;
+    }
+    section.sawList = true;
+    addSectionItem(section, item, i, ctx);
+  }
+  closeSection();
+  return closing;
+}
+
+function newSection(kind: SectionKind, level: number, headingIndex: number, name: string): Section {
+  return { kind, level, headingIndex, name: clean(name), sawList: false, tookProse: false, commands: [] };
+}
+
+function addSectionItem(section: Section, raw: string, index: number, ctx: TurnContext): void {
+  const text = clean(withoutEmphasis(raw));
+  if (!text) return;
+  if (section.kind === 'commands') {
+    if (isCommandItem(raw)) section.commands.push(text);
+    ctx.keep(index);
+    return;
+  }
+  if (section.kind === 'summary' && (!ctx.finalAgent || isPlanned(text))) return;
+  ctx.keep(section.headingIndex);
+  ctx.keep(index);
+  if (section.kind === 'facts') ctx.add('facts', { statement: text }, text);
+  else if (section.kind === 'decisions') ctx.add('decisions', { statement: text }, text);
+  else ctx.add('tasks_done', { statement: text }, text);
+}
+
+/** A `Playbook:` marker: steps inline, or the list right after a name-only line. Returns the last line used. */
+function addPlaybook(text: string, lines: string[], i: number, add: Add, keep: (index: number) => void): number {
+  const { name, steps } = splitPlaybook(text);
+  let allSteps = steps;
+  let last = i;
+  if (!allSteps) {
+    const list = collectList(lines, i + 1);
+    list.indices.forEach(keep);
+    if (list.steps.length > 0) allSteps = clean(list.steps.join('; '), MAX_STEPS_CHARS);
+    last = list.end - 1;
+  }
+  if (name && allSteps) add('playbooks', { name, steps: allSteps }, name);
+  return last;
+}
+
+/** The list right after a name-only `Playbook:` line (blank lines before it are allowed). */
+function collectList(lines: string[], start: number): { steps: string[]; indices: number[]; end: number } {
+  let index = start;
+  while (index < lines.length && !lines[index].trim()) index++;
+  const steps: string[] = [];
+  const indices: number[] = [];
+  for (; index < lines.length; index++) {
+    const step = listItemText(lines[index]);
+    if (!step) break;
+    steps.push(step);
+    indices.push(index);
+  }
+  return steps.length > 0 ? { steps, indices, end: index } : { steps, indices, end: start };
+}

@@ -1,0 +1,277 @@
+/**
+ * The primary engine over `<store>/.index/lore.sqlite` (schema in sqliteSchema.ts). FTS rows are
+ * written by the statements that write `docs`, not by triggers: a trigger program per row
+ * doubled the build time. Source states are cached in memory and re-read only when another
+ * connection committed (`PRAGMA data_version`), so an update that finds nothing changed costs
+ * a stat per file and no query.
+ */
+import type { DocRef, LexicalBackend, LexicalResult, LexicalStep, SourceState } from './lexicalBackend';
+import { toFtsExpression, type ParsedQuery } from './queryParser';
+import type { SearchCategory, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
+import type { SqliteDatabase, SqliteStatement } from '../../base/sqliteDriver';
+import { DOC_COLUMNS, toDoc, type DocRow } from './sqliteSchema';
+
+/**
+ * Matches ranked per query at most (never fewer than the hits asked for). FTS5 computes bm25 for
+ * every match before it can sort, so a query matching half the store (a common word, a
+ * two-letter prefix) took 50–100 ms; beyond this many matches the most recently indexed ones are
+ * ranked, and the response says so. Each ranked match costs ~2 µs (its length is looked up):
+ * at 250 that was half the time of a typical one-word query on a 100,000-item store.
+ */
+export const RANK_CAP = 100;
+
+/**
+ * After a transaction that indexed this many documents (a build), FTS5's segments are merged
+ * into one: ~0.4 s on a 100,000-item store, against a 0.4–0.7 s stall that FTS5's automerge
+ * otherwise takes later, in the middle of some small update, and slower queries until then.
+ */
+const OPTIMIZE_AFTER_DOCS = 5000;
+
+/** FTS5's default automerge setting, restored after a build held it off. */
+const FTS_AUTOMERGE = 4;
+
+/**
+ * FTS5's crisismerge: its default (16), and what a build holds it at (FTS5's largest, 1999).
+ * With automerge off, a level that reaches crisismerge segments is merged at once, inside some
+ * commit: at the 256th slice of a build that merged a third of the index, stalling the server
+ * for 0.4–0.7 s. Held up, the slices' segments wait for the stepped merge at the end.
+ */
+const FTS_CRISISMERGE = 16;
+const FTS_HELD_CRISISMERGE = 1999;
+
+/** Pages merged per maintenance step: tens of ms on a 100,000-item store, ~60 steps after its build. */
+const MERGE_STEP_PAGES = 64;
+
+/** Ids per document fetch: statements are cached by their number of parameters. */
+const DOC_BATCH = 50;
+
+/** The SQLite engine over an open database (initSchema already run). */
+export class SqliteBackend implements LexicalBackend {
+  readonly name = 'sqlite' as const;
+  private readonly statements = new Map<string, SqliteStatement>();
+  private states: Map<string, SourceState> | undefined;
+  private dataVersion = -1;
+  /** Documents inserted since the segments were last merged. */
+  private inserted = 0;
+  /** See holdMaintenance. */
+  private held = false;
+  /** A hold left segments unmerged: maintain until merged, however few documents came in. */
+  private mergeDue = false;
+
+  constructor(
+    readonly db: SqliteDatabase,
+    readonly location: string,
+  ) {}
+
+  private stmt(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[]>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  sourceStates(): ReadonlyMap<string, SourceState> {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (!this.states || version !== this.dataVersion) {
+      const rows = this.stmt('SELECT rel, mtime, size, hash, docs FROM sources').all() as Array<{ rel: string; mtime: number; size: number; hash: string; docs: number }>;
+      this.states = new Map(rows.map((r) => [r.rel, { rel: r.rel, mtimeMs: r.mtime, size: r.size, hash: r.hash, docs: r.docs }]));
+      this.dataVersion = version;
+    }
+    return this.states;
+  }
+
+  transaction<T>(fn: () => T): T {
+    let result: T;
+    try {
+      // IMMEDIATE takes the write lock up front: two writers never deadlock upgrading a read lock.
+      result = this.db.transaction(fn).immediate();
+    } catch (error) {
+      // Rolled back: the cached states may hold changes that never reached the database.
+      this.states = undefined;
+      this.inserted = 0;
+      throw error;
+    }
+    if (!this.held && this.inserted >= OPTIMIZE_AFTER_DOCS) this.mergeSegments();
+    return result;
+  }
+
+  /**
+   * Also turns FTS5's own automerge off while held: with it, each commit of a build merged
+   * segments in the middle of the build (a commit of one 20,000-note file took a second); and
+   * its crisismerge up (see FTS_HELD_CRISISMERGE). The settings live in the database; every
+   * release sets them back, so a process that died holding them leaves them so only until the
+   * next build or full refresh with changes of any Lore process.
+   */
+  holdMaintenance(hold: boolean): void {
+    if (hold === this.held) return;
+    this.held = hold;
+    if (hold) this.mergeDue = true;
+    try {
+      this.stmt("INSERT INTO fts(fts, rank) VALUES ('automerge', ?)").run(BigInt(hold ? 0 : FTS_AUTOMERGE));
+      this.stmt("INSERT INTO fts(fts, rank) VALUES ('crisismerge', ?)").run(BigInt(hold ? FTS_HELD_CRISISMERGE : FTS_CRISISMERGE));
+    } catch {
+      // Maintenance only (a locked or read-only index): the build goes on as before.
+    }
+  }
+
+  purge(): void {
+    this.db.pragma('secure_delete = ON');
+    this.stmt("INSERT INTO fts(fts) VALUES ('optimize')").run();
+    // Free pages still hold what earlier updates removed: VACUUM rewrites the file without them.
+    this.db.exec('VACUUM');
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.states = undefined;
+  }
+
+  /**
+   * One step of the merge a build held back: FTS5's incremental merge (a negative page count
+   * merges across levels, as 'optimize' does, a bounded amount at a time). It is done when a
+   * step changes (almost) nothing.
+   */
+  maintain(): boolean {
+    if (this.held || (!this.mergeDue && this.inserted < OPTIMIZE_AFTER_DOCS)) return false;
+    try {
+      const changes = this.stmt('SELECT total_changes() AS n');
+      const before = (changes.get() as { n: number }).n;
+      this.stmt("INSERT INTO fts(fts, rank) VALUES ('merge', ?)").run(-MERGE_STEP_PAGES);
+      if ((changes.get() as { n: number }).n - before >= 2) return true;
+    } catch {
+      // Maintenance only: the index is as usable as before.
+    }
+    this.inserted = 0;
+    this.mergeDue = false;
+    return false;
+  }
+
+  /** Merges the FTS segments; maintenance only, so a failure (disk full) leaves a valid index. */
+  private mergeSegments(): void {
+    this.inserted = 0;
+    try {
+      this.stmt("INSERT INTO fts(fts) VALUES ('optimize')").run();
+    } catch {
+      // The index is as usable as before; automerge will get to it.
+    }
+  }
+
+  replaceSource(state: SourceState, docs: SearchDoc[]): void {
+    this.deleteDocs(state.rel);
+    this.insertDocs(docs);
+    this.setSourceState({ ...state, docs: docs.length });
+  }
+
+  appendDocs(state: SourceState, docs: SearchDoc[]): void {
+    const before = this.sourceStates().get(state.rel)?.docs ?? 0;
+    this.insertDocs(docs);
+    this.setSourceState({ ...state, docs: before + docs.length });
+  }
+
+  private insertDocs(docs: SearchDoc[]): void {
+    const insert = this.stmt(
+      'INSERT INTO docs(file, line, category, text, context, source, date, noted_path, section, hash, flagged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const index = this.stmt('INSERT INTO fts(rowid, text, context) VALUES (?, ?, ?)');
+    this.inserted += docs.length;
+    for (const d of docs) {
+      const { lastInsertRowid } = insert.run(d.file, d.line ?? null, d.category, d.text, d.context, d.source ?? null, d.date ?? null, d.notedPath ?? null, d.section ?? null, d.hash, d.flagged ? 1 : 0);
+      index.run(lastInsertRowid, d.text, d.context);
+    }
+  }
+
+  /**
+   * Removes a file's documents from the FTS index (which needs their old text) and the table.
+   * Row by row on purpose: a multi-row INSERT … SELECT into the FTS table opens a statement
+   * savepoint, which makes FTS5 flush its pending terms each time (a full build went 5× slower).
+   */
+  private deleteDocs(rel: string): void {
+    if (this.sourceStates().get(rel)?.docs === 0) return;
+    const rows = this.stmt('SELECT id, text, context FROM docs WHERE file = ?').all(rel) as Array<{ id: number; text: string; context: string }>;
+    if (rows.length === 0) return;
+    const remove = this.stmt("INSERT INTO fts(fts, rowid, text, context) VALUES ('delete', ?, ?, ?)");
+    for (const row of rows) remove.run(row.id, row.text, row.context);
+    this.stmt('DELETE FROM docs WHERE file = ?').run(rel);
+  }
+
+  setSourceState(state: SourceState): void {
+    const docs = state.docs ?? this.sourceStates().get(state.rel)?.docs ?? 0;
+    this.stmt('INSERT OR REPLACE INTO sources(rel, mtime, size, hash, docs) VALUES (?, ?, ?, ?, ?)').run(state.rel, state.mtimeMs, state.size, state.hash, docs);
+    this.sourceStates();
+    this.states?.set(state.rel, { ...state, docs });
+  }
+
+  removeSource(rel: string): void {
+    this.deleteDocs(rel);
+    this.stmt('DELETE FROM sources WHERE rel = ?').run(rel);
+    this.sourceStates();
+    this.states?.delete(rel);
+  }
+
+  query(query: ParsedQuery, { mode, rankCap, unrankedWhenBroad }: LexicalStep, filter: SearchFilter, limit: number): LexicalResult {
+    const expression = toFtsExpression(query, mode);
+    if (!expression || limit <= 0) return { hits: [], capped: false };
+    const where = ['fts MATCH ?'];
+    const params: unknown[] = [expression];
+    const categories = filter.categories ?? [];
+    if (categories.length > 0) {
+      where.push(`d.category IN (${categories.map(() => '?').join(', ')})`);
+      params.push(...categories);
+    }
+    if (filter.since) {
+      where.push('d.date >= ?');
+      params.push(filter.since);
+    }
+    if (filter.until) {
+      where.push('d.date <= ?');
+      params.push(filter.until);
+    }
+    const join = where.length > 1 ? 'JOIN docs d ON d.id = fts.rowid ' : '';
+    const newest = `FROM fts ${join}WHERE ${where.join(' AND ')} ORDER BY fts.rowid DESC LIMIT ?`;
+    if (unrankedWhenBroad) {
+      // Ids alone first: bm25 would first count every match of the prefix in the whole store.
+      const ids = this.stmt(`SELECT fts.rowid ${newest}`).pluck().all(...params, rankCap + 1) as number[];
+      if (ids.length === 0) return { hits: [], capped: false };
+      if (ids.length > rankCap) {
+        const hits = ids.slice(0, Math.floor(limit)).map((id, i) => ({ id, score: 1 / (1 + i) }));
+        return { hits, capped: true, unranked: true };
+      }
+    }
+    // Rank at most `rankCap` matches, newest first, and sort them here; the caller fetches the
+    // documents (and cuts snippets) of the few it keeps. Rows as arrays: up to RANK_CAP objects
+    // per query were a measurable share of its time.
+    const rows = this.stmt(`SELECT fts.rowid, fts.rank ${newest}`).raw(true).all(...params, rankCap + 1) as Array<[number, number]>;
+    const capped = rows.length > rankCap;
+    if (capped) rows.pop();
+    rows.sort((a, b) => a[1] - b[1] || b[0] - a[0]);
+    const hits = rows.slice(0, Math.floor(limit)).map(([id, rank]) => ({ id, score: -rank }));
+    return { hits, capped };
+  }
+
+  docRefs(): DocRef[] {
+    const rows = this.stmt('SELECT id, hash, category, date FROM docs').all() as Array<{ id: number; hash: string; category: string; date: string | null }>;
+    return rows.map((r) => ({ id: r.id, hash: r.hash, category: r.category as SearchCategory, date: r.date ?? undefined }));
+  }
+
+  /** Documents by id, in the order asked (missing ones left out); one statement per batch. */
+  getDocs(ids: number[]): StoredDoc[] {
+    const byId = new Map<number, StoredDoc>();
+    for (let at = 0; at < ids.length; at += DOC_BATCH) {
+      const batch = ids.slice(at, at + DOC_BATCH);
+      const rows = this.stmt(`SELECT ${DOC_COLUMNS} FROM docs d WHERE d.id IN (${batch.map(() => '?').join(', ')})`).all(...batch) as DocRow[];
+      for (const row of rows) byId.set(row.id, toDoc(row));
+    }
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  count(): number {
+    let total = 0;
+    for (const state of this.sourceStates().values()) total += state.docs ?? 0;
+    return total;
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.states = undefined;
+    if (this.db.open) this.db.close();
+  }
+}

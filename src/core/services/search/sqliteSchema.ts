@@ -1,0 +1,95 @@
+/**
+ * The schema of `<store>/.index/lore.sqlite`: a regular `docs` table mirrored into an FTS5
+ * external-content table (porter stemming, unicode61 folding, prefix indexes of 2–5 characters
+ * for search-as-you-type: without them a 4-letter prefix merged the lists of every word it
+ * starts, 3–4× slower, for 20% more index), a `sources` table for incremental updates and a
+ * `vectors` table of float32 blobs keyed by model and content hash.
+ */
+import { instructionRulesText } from '../../model/safety/instructionFlags';
+import type { SearchCategory, StoredDoc } from './searchTypes';
+import type { SqliteDatabase } from '../../base/sqliteDriver';
+
+/** Bumped whenever the schema or what is indexed changes; an older index is rebuilt (8: documents and paths redacted). */
+export const SCHEMA_VERSION = 9;
+
+/**
+ * The index's `user_version`: the schema, and a 20-bit hash of the planted-instruction rules its
+ * `flagged` column was computed with. Agents' replies trust `flagged = 0` without running the
+ * rules again, so an index flagged by other rules (an older Lore's) is rebuilt, and a hook reading
+ * it as it is goes without hits until then: no item older rules let through is served as clean.
+ */
+export const INDEX_USER_VERSION = SCHEMA_VERSION * 0x100000 + (fnv1a(instructionRulesText()) & 0xfffff);
+
+/** FNV-1a over UTF-16 code units: a hash that needs no node:crypto (the hook loads this). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Weight of the `context` column (noted path, section, conversation title) against the text. */
+const CONTEXT_WEIGHT = 0.3;
+/** In-memory pending-term buffer of FTS5: fewer segments to merge in a full build (default 1 MB). */
+const FTS_HASH_BYTES = 16 * 1024 * 1024;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sources(rel TEXT PRIMARY KEY, mtime REAL NOT NULL, size INTEGER NOT NULL, hash TEXT NOT NULL, docs INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS docs(id INTEGER PRIMARY KEY, file TEXT NOT NULL, line INTEGER, category TEXT NOT NULL, text TEXT NOT NULL,
+  context TEXT NOT NULL, source TEXT, date TEXT, noted_path TEXT, section TEXT, hash TEXT NOT NULL, flagged INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS docs_file ON docs(file);
+CREATE INDEX IF NOT EXISTS docs_noted ON docs(noted_path) WHERE noted_path IS NOT NULL;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, context, content='docs', content_rowid='id', tokenize='porter unicode61', prefix='2 3 4 5');
+CREATE TABLE IF NOT EXISTS vectors(model TEXT NOT NULL, hash TEXT NOT NULL, dim INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(model, hash)) WITHOUT ROWID;
+`;
+
+/** Creates the schema, dropping an index built by another schema version or flagged by other rules. */
+export function initSchema(db: SqliteDatabase): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version !== INDEX_USER_VERSION) {
+    db.exec('DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS vectors;');
+    db.exec(SCHEMA);
+    // bm25 with the context column weighted down becomes the table's `rank`.
+    db.prepare("INSERT INTO fts(fts, rank) VALUES ('rank', ?)").run(`bm25(1.0, ${CONTEXT_WEIGHT})`);
+    db.prepare("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)").run(BigInt(FTS_HASH_BYTES));
+    db.pragma(`user_version = ${INDEX_USER_VERSION}`);
+  }
+  // Touch every table so a damaged file shows up now, not in the middle of a search.
+  db.prepare('SELECT count(*) FROM sources').get();
+  db.prepare('SELECT count(*) FROM fts WHERE rowid = 0').get();
+}
+
+/** A `docs` row. */
+export interface DocRow {
+  id: number;
+  file: string;
+  line: number | null;
+  category: string;
+  text: string;
+  context: string;
+  source: string | null;
+  date: string | null;
+  noted_path: string | null;
+  section: string | null;
+  hash: string;
+  flagged: number;
+}
+
+/** The `docs` columns, as selected with the alias `d`. */
+export const DOC_COLUMNS = 'd.id, d.file, d.line, d.category, d.text, d.context, d.source, d.date, d.noted_path, d.section, d.hash, d.flagged';
+
+export function toDoc(row: DocRow): StoredDoc {
+  return {
+    id: row.id,
+    file: row.file,
+    line: row.line ?? undefined,
+    category: row.category as SearchCategory,
+    text: row.text,
+    context: row.context,
+    source: row.source ?? undefined,
+    date: row.date ?? undefined,
+    notedPath: row.noted_path ?? undefined,
+    section: row.section ?? undefined,
+    hash: row.hash,
+    flagged: row.flagged === 1,
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Appending to a log that must stay small without anyone tending it (the hook log, the usage
+ * log, what a git commit after a write could not do): past its cap the file moves to `<file>.1`,
+ * replacing an older one, so at most twice the cap is ever kept. Each call is one write of the
+ * given text, so the lines of concurrent processes do not interleave within a line.
+ */
+import * as fs from 'node:fs';
+import { appendNoFollow } from '../base/storeLinks';
+import * as path from 'node:path';
+import { redactSecrets } from '../model/safety/redact';
+import { printable } from '../model/format';
+
+export const LOG_MAX_BYTES = 256 * 1024;
+
+/** Appends `text` to `file` (creating its folder), rotating it first when it reached `maxBytes`. Throws what fs throws. */
+export function appendCapped(file: string, text: string, maxBytes: number): void {
+  try {
+    if (fs.statSync(file).size >= maxBytes) fs.renameSync(file, `${file}.1`);
+  } catch {
+    // No log yet (its folder made only then: a hook runs this before every prompt).
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+  }
+  appendNoFollow(file, text);
+}
+
+/**
+ * Appends `<ISO time> <message>`, the message made printable and redacted like anything else
+ * Lore stores. Never throws: there is nowhere left to report a failing log.
+ */
+export function appendLogLine(file: string, message: string, now = new Date()): void {
+  try {
+    appendCapped(file, `${now.toISOString()} ${redactSecrets(printable(message))}\n`, LOG_MAX_BYTES);
+  } catch {
+    // Nowhere left to say it.
+  }
+}

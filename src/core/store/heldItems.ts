@@ -1,0 +1,85 @@
+/**
+ * Which knowledge items may reach an agent. An item that reads as an instruction to an agent
+ * (safety/instructionFlags) is held back from the digest, the context layers, the instruction
+ * files and MCP/LM replies until a person accepts it; accepted lines are recorded in review.md.
+ * This applies to items that got into a category file by hand or before flagging existed too,
+ * so the filter runs wherever knowledge is handed out, not only when a harvest writes it.
+ */
+import * as path from 'node:path';
+import { flagInstruction } from '../model/safety/instructionFlags';
+import { stripInvisible } from '../model/safety/invisibleChars';
+import { readTextIfExists } from '../base/atomicWrite';
+import type { StorePaths } from './storePaths';
+import { lineIdentity, recordLine } from '../model/itemLines';
+import { parseReview, REVIEW_FILE } from '../model/reviewFile';
+import { isCurrent } from '../model/supersession';
+
+/** Decides for one item (its text or its `- …` line, provenance included) whether an agent may see it. */
+export type AgentItemFilter = (item: string) => boolean;
+
+/** Identities of the lines a person accepted, from review.md. */
+export function acceptedIdentities(paths: StorePaths): Set<string> {
+  return acceptedIdentitiesIn(readReviewText(paths));
+}
+
+/** review.md as it is on disk (undefined when there is none). */
+export function readReviewText(paths: StorePaths): string | undefined {
+  return readTextIfExists(path.join(paths.root, REVIEW_FILE));
+}
+
+/** Identities of the lines a person accepted, from review.md's text. */
+export function acceptedIdentitiesIn(reviewText: string | undefined): Set<string> {
+  return new Set(parseReview(reviewText).accepted.map(lineIdentity));
+}
+
+/** A filter that lets clean items through, and flagged ones only when accepted. */
+export function itemFilter(accepted: ReadonlySet<string> = new Set()): AgentItemFilter {
+  return (item) => flagInstruction(item).length === 0 || accepted.has(lineIdentity(item));
+}
+
+/**
+ * The filter for handing this store's knowledge to agents (reads review.md once): clean or
+ * accepted items that are current. A superseded item (supersession.ts) is not served as
+ * knowledge: it stays in its file for people, `get_item` still finds it by id, and `superseded`
+ * lets it through for a caller that asked for superseded items by name.
+ */
+export function agentItemFilter(paths: StorePaths, options: { superseded?: boolean } = {}): AgentItemFilter {
+  const keep = itemFilter(acceptedIdentities(paths));
+  // An agent that asked for superseded items (search_knowledge include_superseded) gets them, marked as such.
+  return options.superseded ? keep : (item) => isCurrent(item) && keep(item);
+}
+
+/**
+ * Whether an agent may see a search record: a knowledge item (its text without provenance; the
+ * provenance is put back so an accepted line is recognised). Conversation excerpts are not
+ * knowledge items: they are quoted conversation, handed out framed as data, and running the
+ * rules over multi-KB chunks on every query cost more than the query itself.
+ */
+export function keepsRecord(keep: AgentItemFilter, record: { category: string; text: string; source?: string; date?: string; flagged?: boolean }, options: { superseded?: boolean } = {}): boolean {
+  if (record.category === 'transcripts') return true;
+  if (record.flagged === false) return options.superseded === true || isCurrent(record.text);
+  return keep(recordLine(record));
+}
+
+/**
+ * A markdown text (a digest) without the list items the filter holds back. Used on digest.md as
+ * it is on disk, which may predate the flags or have been edited by hand.
+ */
+export function withoutHeldItems(markdown: string, keep: AgentItemFilter): string {
+  const lines = markdown.split('\n');
+  const kept: string[] = [];
+  let dropping = false;
+  for (const line of lines) {
+    if (/^[-*+]\s/.test(line)) dropping = !keep(line);
+    else if (!/^\s{2,}\S/.test(line)) dropping = false;
+    if (!dropping) kept.push(line);
+  }
+  return kept.length === lines.length ? markdown : kept.join('\n');
+}
+
+/** digest.md as agents may see it (undefined when it does not exist: "delete to turn off"). */
+export function readAgentDigest(paths: StorePaths): string | undefined {
+  const digest = readTextIfExists(paths.digest);
+  // Stripped here too: digest.md on disk may be older than the stripping, or edited by hand.
+  return digest === undefined ? undefined : stripInvisible(withoutHeldItems(digest, agentItemFilter(paths)));
+}

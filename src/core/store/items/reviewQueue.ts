@@ -1,0 +1,358 @@
+/**
+ * The review queue: knowledge items that read as instructions to an agent wait in review.md
+ * (format: reviewFile.ts) until a person accepts or rejects them. The harvest plan routes
+ * flagged lines here instead of into their files, MCP writes do the same, and the CLI
+ * (`lore review`) and the extension's Review view decide on them through this module.
+ *
+ * Besides the queue, an item that is already in a category or note file (written by hand, or
+ * before flagging existed) and is flagged is held "in place": it stays in its file but out of
+ * what agents get, and is listed here too, so a person can let it through or delete it.
+ */
+import * as path from 'node:path';
+import { FLAG_KIND_DESCRIPTIONS, flagInstruction, flagKinds, type InstructionFlagKind } from '../../model/safety/instructionFlags';
+import { readTextIfExists } from '../../base/atomicWrite';
+import { editStoreFile, replaceTextGuarded } from '../../base/storeText';
+import { applyPlanEdit, type PlanEdit } from '../../model/planEdits';
+import { regenerateDigest, type CategoryTexts } from '../digest';
+import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../fileNotes';
+import { loadStoreConfig } from '../storeConfig';
+import { acquireStoreLock } from '../../base/storeLock';
+import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
+import { journalCategory, journalEntryOf, journalLearned } from '../journal/journalLearned';
+import { resolveInStore, storeRelative, type StorePaths } from '../storePaths';
+import type { PlanChange } from '../harvestPlan';
+import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
+import { appendItems, listItems, removeItems } from '../../model/categoryFile';
+import { acceptedIdentities, itemFilter, type AgentItemFilter } from '../heldItems';
+import { lineIdentity } from '../../model/itemLines';
+import { parseProvenance, stripProvenance } from '../../model/provenance';
+import { applyItemChange, type ItemChange } from './itemChanges';
+import { addAccepted, addHeldItems, entryKey, parseReview, removeReviewLines, REVIEW_FILE, targetHeading, type PendingChange, type ReviewTarget, type HeldItem } from '../../model/reviewFile';
+
+/** One item awaiting a person's decision. */
+export interface ReviewItem {
+  /** Stable key for accept/reject (survives other items being decided first). */
+  id: string;
+  /** `queue`: waiting in review.md; `in-place`: in its file, held out of what agents get. */
+  where: 'queue' | 'in-place';
+  target: ReviewTarget;
+  /** The line as written (queue: as it will be written on accept). */
+  line: string;
+  /** The item text without bullet and provenance, for display. */
+  text: string;
+  kinds: string[];
+  /** A sentence per kind, for display. */
+  reasons: string[];
+  provenance?: { source: string; date: string };
+  /** Set for an agent's write waiting for a person: what accepting it does. */
+  pending?: PendingChange;
+}
+
+/** The `##` heading text without `## `: `facts.md`, `tasks.md (Open)`, `files/… (src/app.ts)`. */
+export function targetLabel(target: ReviewTarget): string {
+  return targetHeading(target).slice(3);
+}
+
+/**
+ * A target as a person reads it: a note file by the path of the file it is about (its
+ * `files/<device>-<inode>.md` name means nothing to them), the others as targetLabel.
+ */
+export function targetDisplayName(target: ReviewTarget): string {
+  if (target.notedPath) return `notes on ${target.notedPath.replace(/[\r\n]/g, ' ')}`;
+  return targetLabel(target);
+}
+
+/** review.md of the store. */
+export function reviewPath(paths: StorePaths): string {
+  return path.join(paths.root, REVIEW_FILE);
+}
+
+function describe(kinds: readonly string[]): string[] {
+  return kinds.map((k) => FLAG_KIND_DESCRIPTIONS[k as InstructionFlagKind] ?? k);
+}
+
+function displayText(line: string): string {
+  return stripProvenance(line.trim().replace(/^[-*+]\s+/, ''));
+}
+
+/** The key of a queue or in-place item, as ReviewItem.id. */
+export function reviewItemId(where: ReviewItem['where'], target: ReviewTarget, line: string, pending?: PendingChange): string {
+  return `${where}\u0000${targetLabel(target)}\u0000${entryKey(line, pending)}`;
+}
+
+function makeItem(where: ReviewItem['where'], target: ReviewTarget, line: string, kinds: string[], pending?: PendingChange): ReviewItem {
+  const provenance = parseProvenance(line);
+  return {
+    id: reviewItemId(where, target, line, pending),
+    where, target, line, text: displayText(line), kinds, reasons: describe(kinds),
+    provenance: provenance ? { source: provenance.source, date: provenance.date } : undefined,
+    ...(pending ? { pending } : {}),
+  };
+}
+
+/** Whether a queued entry's line is new text (checked by the rules) rather than an item as it stands. */
+function carriesNewText(pending: PendingChange | undefined): boolean {
+  return !pending || pending.op === 'remember' || pending.op === 'update' || pending.op === 'supersede';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Holding (harvest plan, MCP writes)
+
+/** Plan lines per destination, as buildPlan collects them. */
+export type PlanLines = Record<'facts' | 'decisions' | 'questions' | 'playbooks' | 'open' | 'done', string[]>;
+/** Planned note lines per store-relative note file, with the workspace path they are about. */
+export type PlanNotes = Map<string, { meta: { path: string }; lines: string[] }>;
+
+const LINE_TARGETS: Record<keyof PlanLines, ReviewTarget> = {
+  facts: { file: CATEGORY_FILES.facts.file },
+  decisions: { file: CATEGORY_FILES.decisions.file },
+  questions: { file: CATEGORY_FILES.questions.file },
+  playbooks: { file: CATEGORY_FILES.playbooks.file },
+  open: { file: CATEGORY_FILES.tasks.file, section: 'open' },
+  done: { file: CATEGORY_FILES.tasks.file, section: 'done' },
+};
+const LINE_CATEGORY: Record<keyof PlanLines, CategoryFileKey> = {
+  facts: 'facts', decisions: 'decisions', questions: 'questions', playbooks: 'playbooks', open: 'tasks', done: 'tasks',
+};
+
+export interface HeldInPlan {
+  held: HeldItem[];
+  /** The change to review.md, when something new is held. */
+  change?: PlanChange;
+  /** What agents may see of the planned texts (for the plan's digest). */
+  keep: AgentItemFilter;
+}
+
+function identitiesOf(text: string | undefined): Set<string> {
+  return new Set(listItems(text ?? '').map((item) => lineIdentity(item.raw)));
+}
+
+/**
+ * Takes the flagged lines out of a plan's lines and notes (in place) and queues them in
+ * review.md. A flagged line a person already accepted, or one already in its file, stays where
+ * it is (it is written, or de-duplicated, as usual).
+ */
+export function holdFlaggedInPlan(paths: StorePaths, lines: PlanLines, notes: PlanNotes, before: CategoryTexts): HeldInPlan {
+  const accepted = acceptedIdentities(paths);
+  const existing = new Map<string, Set<string>>();
+  const alreadyIn = (key: string, read: () => string | undefined, line: string) => {
+    let ids = existing.get(key);
+    if (!ids) existing.set(key, (ids = identitiesOf(read())));
+    return ids.has(lineIdentity(line));
+  };
+  const held: HeldItem[] = [];
+  const hold = (list: string[], target: ReviewTarget, key: string, read: () => string | undefined): string[] =>
+    list.filter((line) => {
+      const kinds = flagKinds(flagInstruction(line));
+      if (kinds.length === 0 || accepted.has(lineIdentity(line)) || alreadyIn(key, read, line)) return true;
+      held.push({ target, line, kinds });
+      return false;
+    });
+  for (const key of Object.keys(lines) as Array<keyof PlanLines>) {
+    const category = LINE_CATEGORY[key];
+    lines[key] = hold(lines[key], LINE_TARGETS[key], category, () => before[category]);
+  }
+  for (const [file, entry] of notes) {
+    entry.lines = hold(entry.lines, { file, notedPath: entry.meta.path }, file, () => readTextIfExists(resolveInStore(paths, file)));
+    if (entry.lines.length === 0) notes.delete(file);
+  }
+  const keep = itemFilter(accepted);
+  if (held.length === 0) return { held, keep };
+  const current = readTextIfExists(reviewPath(paths));
+  const next = addHeldItems(current, held);
+  if (next === (current ?? '')) return { held, keep };
+  const count = (s: string | undefined) => (s ? s.split('\n').length : 0);
+  const edit = { kind: 'review' as const, items: held };
+  return { held, keep, change: { file: REVIEW_FILE, before: current, after: next, added: Math.max(0, count(next) - count(current)), edit } };
+}
+
+/** Queues held items in review.md (the caller holds the store lock). Returns whether it changed. */
+export function writeHeldItems(paths: StorePaths, items: readonly HeldItem[]): boolean {
+  return replaceTextGuarded(reviewPath(paths), (current) => {
+    const next = addHeldItems(current, items);
+    return next === (current ?? '') ? undefined : next;
+  }).settle().changed;
+}
+
+/** The report line for held items: `N items held for review (lore review): file: "text" [kinds]; …`. */
+export function heldWarning(held: readonly HeldItem[], max = 10): string | undefined {
+  if (held.length === 0) return undefined;
+  const shown = held.slice(0, max).map((h) => {
+    const text = displayText(h.line);
+    return `${targetDisplayName(h.target)}: "${text.length > 80 ? text.slice(0, 79) + '…' : text}" [${h.kinds.join(', ')}]`;
+  });
+  const more = held.length > max ? `; and ${held.length - max} more` : '';
+  return `${held.length} item${held.length === 1 ? '' : 's'} held for review (lore review): ${shown.join('; ')}${more}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing and deciding (lore review, the Review view)
+
+/** Flagged items already in category and note files that no person accepted yet. */
+function inPlaceItems(paths: StorePaths, accepted: ReadonlySet<string>): ReviewItem[] {
+  const items: ReviewItem[] = [];
+  const consider = (target: ReviewTarget, raw: string, text: string) => {
+    const kinds = flagKinds(flagInstruction(text));
+    if (kinds.length && !accepted.has(lineIdentity(raw))) items.push(makeItem('in-place', target, raw.trim(), kinds));
+  };
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
+    const file = CATEGORY_FILES[key].file;
+    for (const item of listItems(readTextIfExists(path.join(paths.root, file)) ?? '')) {
+      const section = key === 'tasks' ? (item.section?.trim().toLowerCase() === 'done' ? 'done' : 'open') : undefined;
+      consider({ file, ...(section ? { section } : {}) }, item.raw, item.text);
+    }
+  }
+  for (const { file, note } of listNoteFiles(paths)) {
+    for (const item of note.notes) consider({ file: storeRelative(paths, file), notedPath: note.meta.path }, item.raw, item.text);
+  }
+  return items;
+}
+
+/** Everything awaiting a decision: the queue in file order, then items held in place. */
+export function listReview(paths: StorePaths): ReviewItem[] {
+  const text = readTextIfExists(reviewPath(paths));
+  const parsed = parseReview(text);
+  const accepted = new Set(parsed.accepted.map(lineIdentity));
+  const queued = parsed.entries.map((e) => makeItem('queue', e.target, e.line, e.kinds.length || !carriesNewText(e.pending) ? e.kinds : flagKinds(flagInstruction(e.line)), e.pending));
+  return [...queued, ...inPlaceItems(paths, accepted)];
+}
+
+export type ReviewDecision = 'accept' | 'reject';
+
+export interface ReviewDecisionResult {
+  decided: ReviewItem[];
+  /** Agents' changes that could not be applied (their item changed or went meanwhile); they stay queued. */
+  failed: Array<{ item: ReviewItem; reason: string }>;
+  /** Ids asked for that are no longer awaiting a decision (another process decided first). */
+  missing: string[];
+  /** Flagged items "accept all" left held: a planted instruction is let through only by naming it. */
+  keptFlagged: ReviewItem[];
+  /** Store-relative files written. */
+  written: string[];
+  /** What the store's git history did after the decision. */
+  history?: HistoryOutcome;
+}
+
+/** Writes queued lines into their files; returns the files written. */
+function writeAccepted(paths: StorePaths, items: ReviewItem[]): string[] {
+  const written: string[] = [];
+  const byFile = new Map<string, ReviewItem[]>();
+  for (const item of items) byFile.set(item.target.file, [...(byFile.get(item.target.file) ?? []), item]);
+  const facts: string[] = [];
+  for (const [file, group] of byFile) {
+    const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === file);
+    if (key) {
+      const lines = group.map((i) => i.line);
+      const edit: PlanEdit = key === 'tasks'
+        ? { kind: 'tasks', open: group.filter((i) => i.target.section !== 'done').map((i) => i.line), done: group.filter((i) => i.target.section === 'done').map((i) => i.line) }
+        : { kind: 'append', title: CATEGORY_FILES[key].title, lines };
+      if (editStoreFile(path.join(paths.root, file), (before) => applyPlanEdit(edit, before))) written.push(file);
+      continue;
+    }
+    // A note: re-resolve the file it is about (it may have moved or gone since it was held).
+    for (const item of group) {
+      const notedPath = item.target.notedPath ?? '';
+      const target = notedPath ? resolveNoteTarget(paths, notedPath) : undefined;
+      if (target?.kind === 'file') {
+        written.push(storeRelative(paths, addNotesToFile(paths, target, [item.line])));
+      } else {
+        facts.push(item.line.replace(/^[-*+]\s+/, `- ${notedPath || file}: `));
+      }
+    }
+  }
+  if (facts.length) {
+    const abs = path.join(paths.root, CATEGORY_FILES.facts.file);
+    if (editStoreFile(abs, (before) => appendItems(before, CATEGORY_FILES.facts.title, facts))) written.push(CATEGORY_FILES.facts.file);
+  }
+  return [...new Set(written)];
+}
+
+/** Deletes in-place items from their files (a person rejected them). */
+function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
+  const written: string[] = [];
+  const byFile = new Map<string, Set<string>>();
+  for (const item of items) byFile.set(item.target.file, (byFile.get(item.target.file) ?? new Set()).add(lineIdentity(item.line)));
+  for (const [file, ids] of byFile) {
+    const changed = editStoreFile(resolveInStore(paths, file), (text) => (text === undefined ? undefined : removeItems(text, ids)));
+    if (changed) written.push(file);
+  }
+  return written;
+}
+
+/**
+ * Accepts or rejects items by id (or all of them), under the store lock with atomic writes.
+ * Accept: a queued item is written to its file (marker removed) and recorded as accepted; an
+ * in-place item is recorded as accepted. Reject: a queued item is deleted from the queue; an
+ * in-place item is deleted from its file (only when named by id: `all` rejects the queue only).
+ * `all` accepts only items that are not flagged: an item that reads as an instruction to an agent
+ * is let through only by naming it, so one blanket accept cannot hand a planted order to every
+ * agent (keptFlagged lists what stayed held). The digest is regenerated afterwards. Knowledge files
+ * are written before review.md, so a crash in between leaves the item queued and accepting it
+ * again adds no duplicate.
+ */
+export async function decideReview(paths: StorePaths, decision: ReviewDecision, ids: readonly string[] | 'all', options: { lockTimeoutMs?: number } = {}): Promise<ReviewDecisionResult> {
+  const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
+  try {
+    const pending = listReview(paths);
+    // "Reject all" empties the queue only: deleting lines from a person's own files takes naming them.
+    // "Accept all" lets through only what is not flagged: a planted instruction takes naming it.
+    const all = decision === 'accept' ? pending.filter((item) => item.kinds.length === 0) : pending.filter((item) => item.where === 'queue');
+    const wanted = ids === 'all' ? all : pending.filter((item) => ids.includes(item.id));
+    const missing = ids === 'all' ? [] : ids.filter((id) => !pending.some((item) => item.id === id));
+    const keptFlagged = ids === 'all' && decision === 'accept' ? pending.filter((item) => item.kinds.length > 0) : [];
+    const result: ReviewDecisionResult = { decided: wanted, failed: [], missing, written: [], keptFlagged };
+    if (wanted.length === 0) return result;
+    let queued = wanted.filter((i) => i.where === 'queue');
+    const inPlace = wanted.filter((i) => i.where === 'in-place');
+    if (decision === 'accept') {
+      const changes = queued.filter((i) => i.pending && i.pending.op !== 'remember');
+      result.written.push(...writeAccepted(paths, queued.filter((i) => !changes.includes(i))));
+      for (const item of changes) {
+        const outcome = applyItemChange(paths, itemChangeOf(item));
+        if (outcome.applied) result.written.push(item.target.file);
+        else result.failed.push({ item, reason: outcome.reason ?? 'not applied' });
+      }
+      // What failed stays queued, for the person to reject or to retry once the item is back.
+      queued = queued.filter((i) => !result.failed.some((f) => f.item === i));
+      result.decided = wanted.filter((i) => !result.failed.some((f) => f.item === i));
+      // What a queued item teaches goes into the day's journal, from the source its line names
+      // (an agent's client:session, a conversation). An in-place item was in its file already.
+      const learned = result.decided.filter((i) => i.where === 'queue' && i.pending?.op !== 'forget');
+      const journal = journalLearned(paths, learned.map((i) => journalEntryOf(i.line, journalCategory(i.pending?.op === 'done' ? { file: i.target.file, section: 'done' } : i.target))));
+      if (journal) result.written.push(journal);
+    } else result.written.push(...removeInPlace(paths, inPlace));
+
+    const reviewChanged = editStoreFile(reviewPath(paths), (current) => {
+      let next = current ?? '';
+      if (queued.length && current !== undefined) {
+        const ids = new Set(queued.map((i) => i.id));
+        const entries = parseReview(current).entries.filter((e) => ids.has(reviewItemId('queue', e.target, e.line, e.pending)));
+        next = removeReviewLines(next, entries.map((e) => e.lineIndex));
+      }
+      // Only flagged lines need recording: an agent's clean write is simply in its file now.
+      if (decision === 'accept') next = addAccepted(next, result.decided.filter((i) => i.kinds.length > 0 || !i.pending).map((i) => i.line));
+      return next === (current ?? '') ? undefined : next;
+    });
+    if (reviewChanged) result.written.push(REVIEW_FILE);
+    result.written = [...new Set(result.written)];
+    regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
+    if (result.decided.length) {
+      const verb = decision === 'accept' ? 'accepted' : 'rejected';
+      result.history = await recordStoreChange(paths, {
+        type: 'memory',
+        subject: `review: ${verb} ${result.decided.length} item${result.decided.length === 1 ? '' : 's'}`,
+        body: result.decided.map((i) => `Item ${i.id}: ${i.line.slice(0, 200)}`),
+      });
+    }
+    return result;
+  } finally {
+    lock.release();
+  }
+}
+
+/** The item change an accepted agent's write makes (update, supersede, done, forget). */
+function itemChangeOf(item: ReviewItem): ItemChange {
+  const { op, id = '' } = item.pending!;
+  if (op === 'update' || op === 'supersede') return { op, id, file: item.target.file, line: item.line };
+  return { op: op === 'done' ? 'done' : 'forget', id, file: item.target.file };
+}
