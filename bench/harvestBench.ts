@@ -25,7 +25,7 @@ import type { ModelReply, Provider } from '../src/core/services/providers/provid
 import { writeFileAtomic } from '../src/core/base/atomicWrite';
 import { digestSections, readCategoryTexts, regenerateDigest, renderDigest } from '../src/core/store/digest';
 import { initStore } from '../src/core/store/initStore';
-import type { Ledger } from '../src/core/store/ledger';
+import type { Ledger } from '../src/core/model/ledgerFormat';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import {
   MIB,

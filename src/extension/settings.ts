@@ -4,7 +4,7 @@
  */
 import type { PrivateMarkers } from '../core/model/safety/privateSpans';
 import * as vscode from 'vscode';
-import type { GitCommitMode, ReclaimMode } from '../core/store/storeConfig';
+import type { GitCommitMode, ReclaimMode } from '../core/model/storeConfigFormat';
 
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';

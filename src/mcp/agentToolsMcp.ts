@@ -10,7 +10,7 @@ import type { AgentTool, AgentToolHost, ToolCall } from '../core/services/agentT
 import { agentTools } from '../core/services/agentTools/agentTools';
 import { logReplyUses } from '../core/services/agentTools/toolContext';
 import { errorReply } from '../core/services/agentTools/toolReply';
-import type { AgentWritesMode } from '../core/store/storeConfig';
+import type { AgentWritesMode } from '../core/model/storeConfigFormat';
 import { describeStoreError } from '../core/store/storeErrors';
 import type { StorePaths } from '../core/store/storePaths';
 import type { StoreSession } from './storeSession';

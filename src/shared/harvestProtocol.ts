@@ -8,7 +8,7 @@ import type { HarvestMode, HarvestReport } from '../core/services/harvest/runHar
 import type { UndoOutcome } from '../core/store/changes/undoLastHarvest';
 import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/services/providers/provider';
 import type { PrivateMarkers } from '../core/model/safety/privateSpans';
-import type { ReclaimMode } from '../core/store/storeConfig';
+import type { ReclaimMode } from '../core/model/storeConfigFormat';
 import { lazyType } from './lazyType';
 
 /**

@@ -14,7 +14,7 @@ import { runHarvest, type HarvestMode, type HarvestReport } from '../../core/ser
 import { targetLabel } from '../../core/store/items/reviewQueue';
 import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
 import { writeFileAtomic } from '../../core/base/atomicWrite';
-import { RECLAIM_MODES, type ReclaimMode } from '../../core/store/storeConfig';
+import { RECLAIM_MODES, type ReclaimMode } from '../../core/model/storeConfigFormat';
 import type { StorePaths } from '../../core/store/storePaths';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, resolveArg, envOf, type Output } from '../cliSupport';

@@ -9,7 +9,7 @@ import type { HarvestItems, ItemCounts } from '../model/categories';
 import type { PlanEdit } from '../model/planEdits';
 import type { Provenance } from '../model/provenance';
 import type { HeldItem } from '../model/reviewFile';
-import type { Ledger, LedgerEntry } from './ledger';
+import type { Ledger, LedgerEntry } from '../model/ledgerFormat';
 
 export type ConversationClass =
   /**

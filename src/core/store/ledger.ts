@@ -13,57 +13,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ItemCounts } from '../model/categories';
 import { redactSecrets } from '../model/safety/redact';
-import type { Tombstones } from './tombstones';
+import type { LedgerEntry, Ledger } from '../model/ledgerFormat';
 import { readTextIfExists, writeFileAtomic } from '../base/atomicWrite';
 import { withPath } from './storeErrors';
 import { isInside } from './storePaths';
-
-/**
- * `unrecognized` (Lore's addition): no importer read the content as a conversation (`error` says
- * why). It proves nothing: it never permits a reclaim, and the next run (perhaps a Lore version
- * with a new importer) reads the content again.
- */
-export type LedgerStatus = 'harvested' | 'harvest-failed' | 'deleted-unharvested' | 'too-large' | 'unrecognized';
-export const LEDGER_STATUSES: readonly LedgerStatus[] = ['harvested', 'harvest-failed', 'deleted-unharvested', 'too-large', 'unrecognized'];
-
-export interface LedgerEntry {
-  path: string;
-  status: LedgerStatus;
-  /** ISO timestamp of the last change. */
-  at: string;
-  /** True once the conversation file was removed by a reclaim. */
-  deleted: boolean;
-  items?: ItemCounts;
-  error?: string;
-  /** Where the conversation was moved when reclaim mode is `archive` (Lore's addition). */
-  archived?: string;
-  /** Conversation id used in provenance (Lore's addition). */
-  id?: string;
-  /**
-   * Store-relative path of the conversation's stored transcript (`transcripts/…`), written before
-   * this entry was (Lore's addition): where provenance leads once the raw file is reclaimed.
-   */
-  transcript?: string;
-}
-
-export interface Ledger {
-  entries: Record<string, LedgerEntry>;
-  /** What a person forgot for good (Lore's addition; see tombstones.ts). */
-  forgotten?: Tombstones;
-}
 
 export class LedgerCorruptError extends Error {
   constructor(readonly file: string, cause: string) {
     super(`${file} is not a valid ledger (${cause}). Lore will not overwrite it: fix the JSON or move the file away, then run again`);
     this.name = 'LedgerCorruptError';
   }
-}
-
-/** True when the ledger proves that the content was dealt with and may be reclaimed. */
-export function permitsReclaim(entry: LedgerEntry | undefined): boolean {
-  return entry?.status === 'harvested' || entry?.status === 'deleted-unharvested';
 }
 
 export function readLedger(file: string): Ledger {
@@ -82,7 +42,7 @@ export function readLedger(file: string): Ledger {
     throw new LedgerCorruptError(file, (error as Error).message);
   }
   // Loaded on first use: zod is a large share of the CLI's start-up.
-  const checked = (require('./ledgerSchema') as typeof import('./ledgerSchema')).validateLedger(raw);
+  const checked = (require('../model/ledgerSchema') as typeof import('../model/ledgerSchema')).validateLedger(raw);
   if ('problem' in checked) throw new LedgerCorruptError(file, checked.problem);
   const root = path.dirname(path.resolve(file));
   for (const entry of Object.values(checked.ledger.entries)) {

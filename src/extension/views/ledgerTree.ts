@@ -6,9 +6,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { conversationFile } from '../../core/store/items/provenanceTarget';
-import { LEDGER_STATUSES, readLedger, type LedgerEntry, type LedgerStatus } from '../../core/store/ledger';
+import { readLedger } from '../../core/store/ledger';
+import { LEDGER_STATUSES, type LedgerEntry, type LedgerStatus } from '../../core/model/ledgerFormat';
 import type { StorePaths } from '../../core/store/storePaths';
-import { forgottenConversationAt } from '../../core/store/tombstones';
+import { forgottenConversationAt } from '../../core/model/tombstones';
 import { itemCountsText } from '../../core/model/format';
 import type { StoreService } from '../storeService';
 import { inboxCount, sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';

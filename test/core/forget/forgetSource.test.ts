@@ -6,7 +6,7 @@ import { purgeStoreIndex } from '../../../src/core/services/search/forgetIndex';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 import { removeSource } from '../../../src/core/store/forget/forgetSource';
-import { forgottenLineTest, statementHash, withForgottenItems } from '../../../src/core/store/tombstones';
+import { forgottenLineTest, statementHash, withForgottenItems } from '../../../src/core/model/tombstones';
 import { itemId } from '../../../src/core/model/itemId';
 
 describe('forgetting a source in a file', () => {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_STORE_CONFIG, loadStoreConfig, StoreConfigError, storeConfigForWrite, storePrivateMarkers, takeConfigNotices } from '../../../src/core/store/storeConfig';
+import { loadStoreConfig, StoreConfigError, storeConfigForWrite, storePrivateMarkers, takeConfigNotices } from '../../../src/core/store/storeConfig';
+import { DEFAULT_STORE_CONFIG } from '../../../src/core/model/storeConfigFormat';
 import { isStoreTrusted, setStoreTrust } from '../../../src/core/store/storeTrust';
 import { makeTempDir } from '../../helpers/paths';
 

@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { SearchIndex } from '../search/searchIndex';
-import type { AgentWritesMode } from '../../store/storeConfig';
+import type { AgentWritesMode } from '../../model/storeConfigFormat';
 import type { StorePaths } from '../../store/storePaths';
 
 /** A tool's reply (the shape of an MCP CallToolResult, which every surface can render). */

@@ -20,7 +20,7 @@ import { ItemHistoryCache } from '../../store/items/itemHistoryCache';
 import { frameAsData } from '../../model/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../../model/safety/redact';
 import { describeStoreError } from '../../store/storeErrors';
-import { AGENT_WRITES_MODES, type AgentWritesMode } from '../../store/storeConfig';
+import { AGENT_WRITES_MODES, type AgentWritesMode } from '../../model/storeConfigFormat';
 import type { StorePaths } from '../../store/storePaths';
 import { agentTool, type AgentTool, type AgentToolHost, type ToolResult } from './agentTool';
 import { openConversationText } from './openConversation';

@@ -8,8 +8,8 @@
 import * as fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { MAX_HARVEST_SOURCE_BYTES, MAX_RAW_SOURCE_BYTES, SUMMARIZE_THRESHOLD_BYTES } from '../../model/constants';
-import { permitsReclaim, type Ledger } from '../../store/ledger';
-import { forgottenConversationLookup } from '../../store/tombstones';
+import { permitsReclaim, type Ledger } from '../../model/ledgerFormat';
+import { forgottenConversationLookup } from '../../model/tombstones';
 import type { SourceFile } from '../discovery/scanSources';
 import { formatBytes } from '../../model/format';
 import { sha256Hash } from '../../base/sha256';

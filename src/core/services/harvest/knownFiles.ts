@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../base/atomicWrite';
-import { permitsReclaim, type Ledger } from '../../store/ledger';
+import { permitsReclaim, type Ledger } from '../../model/ledgerFormat';
 import type { StorePaths } from '../../store/storePaths';
 import type { ClassifiedConversation } from '../../store/harvestPlan';
 

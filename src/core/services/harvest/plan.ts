@@ -18,10 +18,10 @@ import { findNotesForFile, metaFor, resolveNoteTarget } from '../../store/fileNo
 import { parseNoteFile } from '../../model/noteFile';
 import type { NoteIndex } from '../../store/noteIndex';
 import { openNoteIndex } from '../../store/noteIndexCache';
-import { permitsReclaim, type Ledger, type LedgerEntry } from '../../store/ledger';
-import { forgottenLineTest } from '../../store/tombstones';
+import { permitsReclaim, type Ledger, type LedgerEntry } from '../../model/ledgerFormat';
+import { forgottenLineTest } from '../../model/tombstones';
 import { resolveInStore, storeRelative, type StorePaths } from '../../store/storePaths';
-import type { ReclaimMode } from '../../store/storeConfig';
+import type { ReclaimMode } from '../../model/storeConfigFormat';
 import { boundedFileName, MAX_NAME_BYTES } from '../../base/fileNames';
 import type { ConversationOutcome, DistilledInput, PlanChange, HarvestPlan } from '../../store/harvestPlan';
 import { applyPlanEdit, type PlanEdit } from '../../model/planEdits';

@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import { printable } from '../../model/format';
-import type { Ledger } from '../../store/ledger';
+import type { Ledger } from '../../model/ledgerFormat';
 import { resolveInStore, type StorePaths } from '../../store/storePaths';
 import { readTextLossless } from '../../base/storeText';
 import { classifyConversations } from './classify';

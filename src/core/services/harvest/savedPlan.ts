@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { redactSecrets } from '../../model/safety/redact';
-import { LEDGER_STATUSES } from '../../store/ledger';
-import { validateLedger } from '../../store/ledgerSchema';
+import { LEDGER_STATUSES } from '../../model/ledgerFormat';
+import { validateLedger } from '../../model/ledgerSchema';
 import { ITEM_CATEGORIES } from '../../model/categories';
 import { INSTRUCTION_FLAG_KINDS } from '../../model/safety/instructionFlags';
 import { describeSchemaIssue } from '../../base/schemaIssue';

@@ -12,7 +12,7 @@ import type { Provider } from '../providers/provider';
 import { redactSecrets } from '../../model/safety/redact';
 import type { StorePaths } from '../../store/storePaths';
 import { cutToLine } from '../../model/format';
-import type { TidyItem } from './tidyProposals';
+import type { TidyItem, Judged } from './tidyProposals';
 
 export const TIDY_PROMPT = 'tidy-items.md';
 
@@ -20,12 +20,6 @@ export const TIDY_PROMPT = 'tidy-items.md';
 const BATCH = 120;
 /** Characters of an item's text sent. */
 const ITEM_CHARS = 300;
-
-/** What a model judged, by item id. */
-export interface Judged {
-  same: Array<[string, string]>;
-  supersedes: Array<{ old: string; by: string }>;
-}
 
 const replySchema = z.object({
   same: z.array(z.array(z.number().int())).default([]),

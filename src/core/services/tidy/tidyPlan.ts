@@ -29,8 +29,8 @@ import { readTextLossless } from '../../base/storeText';
 import type { StorePaths } from '../../store/storePaths';
 import { listNames } from '../../base/walkTree';
 import type { Provider } from '../providers/provider';
-import { judgeItems, type Judged } from './modelJudgment';
-import { addedSources, tidyItems, tidyProposals, type MergeProposal, type SupersedeProposal } from './tidyProposals';
+import { judgeItems } from './modelJudgment';
+import { type Judged, addedSources, tidyItems, tidyProposals, type MergeProposal, type SupersedeProposal } from './tidyProposals';
 
 export interface TidyOptions {
   /** The day written into supersession markers (default: today). */

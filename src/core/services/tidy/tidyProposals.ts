@@ -21,7 +21,6 @@ import { lineIdentity } from '../../model/itemLines';
 import { itemSpecifics, itemTerms, sameSpecifics, sharedTerms, termSimilarity, type ItemSpecifics, type ItemTerms } from '../search/itemSimilarity';
 import { addSources, parseProvenance, plainSources, stripProvenance, type Provenance } from '../../model/provenance';
 import { isCurrent, withoutSupersession } from '../../model/supersession';
-import type { Judged } from './modelJudgment';
 
 /** Content-word overlap (Dice) from which two items of the same polarity are one item. */
 export const NEAR_DUPLICATE = 0.7;
@@ -224,4 +223,10 @@ export function addedSources(drop: readonly TidyItem[]): Provenance[] {
 /** The surviving line with every source of the group, the survivor's own first. */
 function mergedLine(keep: TidyItem, drop: TidyItem[]): string {
   return addSources(keep.raw, addedSources(drop));
+}
+
+/** What a model judged, by item id. */
+export interface Judged {
+  same: Array<[string, string]>;
+  supersedes: Array<{ old: string; by: string }>;
 }

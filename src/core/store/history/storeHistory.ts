@@ -12,7 +12,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../base/atomicWrite';
-import { storeConfigForWrite, GIT_COMMIT_MODES, type GitCommitMode, type GitHistoryConfig } from '../storeConfig';
+import { storeConfigForWrite } from '../storeConfig';
+import { GIT_COMMIT_MODES, type GitCommitMode, type GitHistoryConfig } from '../../model/storeConfigFormat';
 import { acquireStoreLock } from '../../base/storeLock';
 import type { StorePaths } from '../storePaths';
 import { appendLogLine } from '../cappedLog';

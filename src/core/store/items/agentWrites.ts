@@ -16,7 +16,8 @@ import { flagInstruction, flagKinds, type InstructionFlagKind } from '../../mode
 import { regenerateDigest } from '../digest';
 import { addNotesToFile, findNotesForFile, resolveNoteTarget } from '../fileNotes';
 import { ensureStoreLayout } from '../initStore';
-import { loadStoreConfig, storeConfigForWrite, type AgentWritesMode } from '../storeConfig';
+import { loadStoreConfig, storeConfigForWrite } from '../storeConfig';
+import { type AgentWritesMode } from '../../model/storeConfigFormat';
 import { sleepSync } from '../../base/fileVersion';
 import { acquireStoreLock } from '../../base/storeLock';
 import { recordStoreChange, type HistoryOutcome, type StoreChange } from '../history/storeHistory';

@@ -8,7 +8,7 @@
  */
 import { sleepSync } from '../../base/fileVersion';
 import { readLedger, writeLedger } from '../ledger';
-import { withForgottenItems } from '../tombstones';
+import { withForgottenItems } from '../../model/tombstones';
 import { editStoreFile } from '../../base/storeText';
 import { resolveInStore, type StorePaths } from '../storePaths';
 import { CATEGORY_FILES } from '../../model/categories';

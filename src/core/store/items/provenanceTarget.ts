@@ -14,7 +14,8 @@ import * as path from 'node:path';
 import { parseTurnHeading } from '../../model/transcriptSyntax';
 import { walkTree } from '../../base/walkTree';
 import { isConversationFileName } from '../../model/conversation';
-import { readLedger, type LedgerEntry } from '../ledger';
+import { readLedger } from '../ledger';
+import { type LedgerEntry } from '../../model/ledgerFormat';
 import { isInside, type StorePaths } from '../storePaths';
 import { stripProvenance } from '../../model/provenance';
 

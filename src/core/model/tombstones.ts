@@ -9,30 +9,10 @@
  * Format, under the ledger's top-level `forgotten` key (sorted keys, like the rest):
  * `{"conversations": {id: {at, sha256: [...]}}, "items": {itemId: {at, hash, from?}}}`.
  */
-import { lineIdentity } from '../model/itemLines';
-import { itemId } from '../model/itemId';
+import { lineIdentity } from './itemLines';
+import { itemId } from './itemId';
 import { sha256Hash } from '../base/sha256';
-import type { Ledger } from './ledger';
-
-export interface ForgottenConversation {
-  /** ISO time of the forget. */
-  at: string;
-  /** The contents (ledger keys) it had been harvested from. */
-  sha256: string[];
-}
-
-export interface ForgottenItem {
-  at: string;
-  /** statementHash of the line. */
-  hash: string;
-  /** The conversation it came from, when known. */
-  from?: string;
-}
-
-export interface Tombstones {
-  conversations: Record<string, ForgottenConversation>;
-  items: Record<string, ForgottenItem>;
-}
+import type { Ledger, Tombstones } from './ledgerFormat';
 
 /**
  * The hash a forgotten statement is known by: sha256 of its identity (lineIdentity) without the

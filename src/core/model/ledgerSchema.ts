@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { describeSchemaIssue } from '../base/schemaIssue';
-import { LEDGER_STATUSES, type Ledger } from './ledger';
+import { LEDGER_STATUSES, type Ledger } from './ledgerFormat';
 
 /** Deeper than this is not a ledger: a real one is four levels deep (root, entries, entry, items). */
 export const LEDGER_MAX_DEPTH = 32;

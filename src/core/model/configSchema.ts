@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { describeSchemaIssue, topLevelKeysOf } from '../base/schemaIssue';
-import { AGENT_WRITES_MODES, DEFAULT_GIT_HISTORY, DEFAULT_STORE_CONFIG, GIT_COMMIT_MODES, RECLAIM_MODES, type StoreConfig } from './storeConfig';
+import { AGENT_WRITES_MODES, DEFAULT_GIT_HISTORY, DEFAULT_STORE_CONFIG, GIT_COMMIT_MODES, RECLAIM_MODES, type StoreConfig } from './storeConfigFormat';
 
 const reclaim = z.enum(RECLAIM_MODES);
 

@@ -1,0 +1,66 @@
+/**
+ * The ledger (`ledger.json`) as data: one entry per conversation content, by sha256, proving what
+ * was harvested, and what a person forgot for good. Reading and writing it is the store's
+ * (store/ledger.ts); its schema is ledgerSchema.ts.
+ */
+import type { ItemCounts } from './categories';
+
+/**
+ * `unrecognized` (Lore's addition): no importer read the content as a conversation (`error` says
+ * why). It proves nothing: it never permits a reclaim, and the next run (perhaps a Lore version
+ * with a new importer) reads the content again.
+ */
+export type LedgerStatus = 'harvested' | 'harvest-failed' | 'deleted-unharvested' | 'too-large' | 'unrecognized';
+
+export const LEDGER_STATUSES: readonly LedgerStatus[] = ['harvested', 'harvest-failed', 'deleted-unharvested', 'too-large', 'unrecognized'];
+
+export interface LedgerEntry {
+  path: string;
+  status: LedgerStatus;
+  /** ISO timestamp of the last change. */
+  at: string;
+  /** True once the conversation file was removed by a reclaim. */
+  deleted: boolean;
+  items?: ItemCounts;
+  error?: string;
+  /** Where the conversation was moved when reclaim mode is `archive` (Lore's addition). */
+  archived?: string;
+  /** Conversation id used in provenance (Lore's addition). */
+  id?: string;
+  /**
+   * Store-relative path of the conversation's stored transcript (`transcripts/…`), written before
+   * this entry was (Lore's addition): where provenance leads once the raw file is reclaimed.
+   */
+  transcript?: string;
+}
+
+export interface Ledger {
+  entries: Record<string, LedgerEntry>;
+  /** What a person forgot for good (Lore's addition; see tombstones.ts). */
+  forgotten?: Tombstones;
+}
+
+/** True when the ledger proves that the content was dealt with and may be reclaimed. */
+export function permitsReclaim(entry: LedgerEntry | undefined): boolean {
+  return entry?.status === 'harvested' || entry?.status === 'deleted-unharvested';
+}
+
+export interface ForgottenConversation {
+  /** ISO time of the forget. */
+  at: string;
+  /** The contents (ledger keys) it had been harvested from. */
+  sha256: string[];
+}
+
+export interface ForgottenItem {
+  at: string;
+  /** statementHash of the line. */
+  hash: string;
+  /** The conversation it came from, when known. */
+  from?: string;
+}
+
+export interface Tombstones {
+  conversations: Record<string, ForgottenConversation>;
+  items: Record<string, ForgottenItem>;
+}

@@ -1,0 +1,50 @@
+/**
+ * What `<store>/config.json` holds, as types and defaults (no zod: every command reads these,
+ * and the schema that checks a file, configSchema.ts, loads on first use).
+ */
+import type { PrivateMarkers } from './safety/privateSpans';
+
+export type ReclaimMode = 'delete' | 'archive' | 'keep';
+
+export const RECLAIM_MODES = ['delete', 'archive', 'keep'] as const satisfies readonly ReclaimMode[];
+
+/** Where agents' writes (MCP `remember`, `update_item`, …) go: a person's queue first, or straight into the files. */
+export type AgentWritesMode = 'pending' | 'direct';
+
+export const AGENT_WRITES_MODES = ['pending', 'direct'] as const satisfies readonly AgentWritesMode[];
+
+/** When Lore commits its own changes to the store's git repository (history/storeHistory.ts). */
+export type GitCommitMode = 'off' | 'apply' | 'interval';
+
+export const GIT_COMMIT_MODES = ['off', 'apply', 'interval'] as const satisfies readonly GitCommitMode[];
+
+/** The `git` section of config.json. */
+export interface GitHistoryConfig {
+  /** Unset: `apply` when the store is its own repository, `off` inside a workspace's (see historyMode). */
+  commit?: GitCommitMode;
+  /** For `interval`: minutes between batched commits (30 by default, as the Autopoiesis spec's cadence). */
+  intervalMinutes: number;
+  /** Keep a tag `memory/daily/YYYY-MM-DD` on each day's last Lore commit. */
+  dailyTags: boolean;
+}
+
+export const DEFAULT_GIT_HISTORY: GitHistoryConfig = { intervalMinutes: 30, dailyTags: false };
+
+export interface StoreConfig {
+  /** What happens to an inbox conversation after a proven harvest. */
+  reclaim: ReclaimMode;
+  /** When false the digest is not written (and an existing one is removed). */
+  digestEnabled: boolean;
+  /** When false a harvest keeps no rendered transcript in transcripts/ (config key `transcripts`). */
+  transcripts: boolean;
+  /** Agents' writes wait in review.md for a person (`pending`, the default) or go straight in (`direct`). */
+  agentWrites: AgentWritesMode;
+  /** `privateMarkers: {open, close}`: a marker pair around private text, besides `<private>` … `</private>`. */
+  privateMarkers?: PrivateMarkers;
+  /** `context.budgetTokens`: the token budget of compiled contexts (`lore context`); unset: the compiler's default. */
+  contextBudgetTokens?: number;
+  /** `git`: committing the store's changes to git. */
+  git: GitHistoryConfig;
+}
+
+export const DEFAULT_STORE_CONFIG: StoreConfig = { reclaim: 'delete', digestEnabled: true, transcripts: true, agentWrites: 'pending', git: DEFAULT_GIT_HISTORY };
