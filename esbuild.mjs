@@ -13,21 +13,6 @@ const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--out
 const metafile = process.argv.includes('--metafile');
 const require = createRequire(import.meta.url);
 
-// The provider SDKs weigh megabytes and only a provider call needs one, so each is bundled on its
-// own as dist/vendor/<name>.js and the entry bundles require it at call time
-// (src/core/providers/vendorSdks.ts). dist/ ships in the VSIX, so a packaged extension has
-// every SDK offline without node_modules, and activation loads none of them.
-const VENDOR_SDKS = { openai: 'openai', '@anthropic-ai/sdk': 'anthropic', '@google/genai': 'genai', ollama: 'ollama' };
-const vendorFilter = new RegExp(`^(${Object.keys(VENDOR_SDKS).map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
-
-/** Resolves an SDK import in an entry bundle to its vendor bundle, beside the entry in dist/. */
-const vendorSdks = {
-  name: 'lore-vendor-sdks',
-  setup(build) {
-    build.onResolve({ filter: vendorFilter }, (args) => ({ path: `./vendor/${VENDOR_SDKS[args.path]}.js`, external: true }));
-  },
-};
-
 const common = {
   bundle: true,
   platform: 'node',
@@ -39,48 +24,48 @@ const common = {
   logLevel: 'warning',
 };
 
-// The extension bundle leaves the language client library to dist/languageClient.js, which it
-// requires only when the client starts (see src/extension/languageClientLibrary.ts).
-const languageClientApart = {
-  name: 'language-client-apart',
-  setup(build) {
-    build.onResolve({ filter: /^(vscode-languageclient\/node|vscode-languageserver-protocol)$/ }, () => ({ path: './languageClient.js', external: true }));
-  },
-};
-
+// What an entry bundle leaves to another file of dist/: an import of one of these modules becomes a
+// require of that file at run time, made where the source requires the module, which is on first
+// use (src/core/util/lazy.ts). This is code splitting by hand: esbuild splits only ESM output and
+// only at `import()`, which is asynchronous, while Lore loads these from synchronous code.
+//
+// The provider SDKs weigh megabytes and only a provider call needs one (src/core/providers/vendorSdks.ts).
+// dist/ ships in the VSIX, so a packaged extension has every SDK offline without node_modules.
+const SDKS = { openai: './vendor/openai.js', '@anthropic-ai/sdk': './vendor/anthropic.js', '@google/genai': './vendor/genai.js', ollama: './vendor/ollama.js' };
 // zod (~450 KB) checks what Lore reads from disk and from models, and gray-matter with js-yaml
-// (~50 KB) reads YAML frontmatter; in the extension host each loads with its first use (a file
-// checked, a note parsed), not at activation (core requires both lazily). The server and the CLI
-// bundle their own copies: only the extension's size is start-up critical.
-const loadedOnUse = {
-  name: 'loaded-on-use',
-  setup(build) {
-    build.onResolve({ filter: /^zod$/ }, () => ({ path: './vendor/zod.js', external: true }));
-    build.onResolve({ filter: /^gray-matter$/ }, () => ({ path: './vendor/gray-matter.js', external: true }));
-  },
-};
+// (~50 KB) reads YAML frontmatter: the extension host and `lore hook` load each with its first use.
+// The server and the CLI bundle their own copies (only what they evaluate costs start-up time).
+const ON_USE = { zod: './vendor/zod.js', 'gray-matter': './vendor/gray-matter.js' };
+// The language client library, when the client starts (src/extension/loadLanguageClient.ts).
+const LANGUAGE_CLIENT = { 'vscode-languageclient/node': './languageClient.js', 'vscode-languageserver-protocol': './languageClient.js' };
+// The topic commands' part of core, when a topic first needs it (src/extension/topics/loadTopicsLibrary.ts).
+const TOPICS = { '/topicsLibrary': './topicsLibrary.js' };
+// The MCP server and its SDK, when `lore mcp` starts.
+const MCP_SERVER = { '/mcp/loreMcpServer': './mcpServer.js' };
 
-// The topic commands' part of core (compiler, topics, template) is dist/topicsLibrary.js, required
-// when a topic command first runs (src/extension/topics/topicsLibrary.ts).
-const topicsApart = {
-  name: 'topics-apart',
-  setup(build) {
-    build.onResolve({ filter: /\/topicsLibrary(\.js)?$/ }, () => ({ path: './topicsLibrary.js', external: true }));
-  },
-};
+/**
+ * Plugin 1 of 3: each module of the tables resolves to the file of dist/ it names, left external.
+ * A key is a package name, or (starting with '/') the end of a relative path in src.
+ */
+function apart(...tables) {
+  const table = Object.assign({}, ...tables);
+  const keys = Object.keys(table);
+  const escape = (text) => text.replace(/[/.\\]/g, '\\$&');
+  const filter = new RegExp(keys.map((key) => (key.startsWith('/') ? `${escape(key)}(\\.js)?$` : `^${escape(key)}$`)).join('|'));
+  const fileOf = (request) => table[request] ?? table[keys.find((key) => key.startsWith('/') && request.replace(/\.js$/, '').endsWith(key))];
+  return {
+    name: 'apart',
+    setup(build) {
+      build.onResolve({ filter }, (args) => (fileOf(args.path) ? { path: fileOf(args.path), external: true } : undefined));
+    },
+  };
+}
 
-// `lore mcp` imports the server module when it starts; the CLI bundle leaves it to dist/mcpServer.js.
-const mcpServerApart = {
-  name: 'mcp-server-apart',
-  setup(build) {
-    build.onResolve({ filter: /\/mcp\/loreMcpServer(\.js)?$/ }, () => ({ path: './mcpServer.js', external: true }));
-  },
-};
-
-// The MCP SDK and zod ship ESM and CommonJS builds. Imported from ESM syntax, esbuild takes their ESM
-// builds, whose circular module initialisation breaks once flattened into one CommonJS bundle
-// (zod's ZodCustom used before it is defined: "Class2 is not a constructor" at load). Their
-// CommonJS builds, which Node itself would load for a require, bundle as they run.
+// Plugin 2 of 3 (dist/mcpServer.js). The MCP SDK and zod ship ESM and CommonJS builds. Imported
+// from ESM syntax, esbuild takes their ESM builds, whose circular module initialisation breaks
+// once flattened into one CommonJS bundle (zod's ZodCustom used before it is defined: "Class2 is
+// not a constructor" at load). Their CommonJS builds, which Node itself would load for a
+// require, bundle as they run.
 const commonJsBuilds = {
   name: 'commonjs-builds',
   setup(build) {
@@ -90,8 +75,8 @@ const commonJsBuilds = {
   },
 };
 
-// esbuild turns each `import * as x from 'vscode'` (about 30 modules) and from 'node:fs' or
-// 'node:path' (about 40 each) into a fresh copy of every name the module exports: thousands of
+// Plugin 3 of 3 (dist/extension.js, dist/hook.js). esbuild turns each `import * as x from 'vscode'`
+// (about 30 modules) and from 'node:fs' or 'node:path' (about 40 each) into a fresh copy of every name the module exports: thousands of
 // property definitions, a good part of the extension's activation. Through this shim each
 // importer gets an object whose prototype is the module itself (and `default` is the module, so
 // a default import works too), so nothing is copied.
@@ -108,23 +93,24 @@ const importedOnce = {
 };
 
 const entries = [
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [importedOnce, languageClientApart, topicsApart, vendorSdks, loadedOnUse] },
-  { entryPoints: ['src/extension/topics/topicsLibrary.ts'], outfile: 'dist/topicsLibrary.js', plugins: [vendorSdks, loadedOnUse] },
+  // The banner's time is the start of loading the bundle, which activation logs (src/extension/extension.ts).
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [importedOnce, apart(SDKS, ON_USE, LANGUAGE_CLIENT, TOPICS)], banner: { js: '"use strict"; var LORE_BUNDLE_STARTED = performance.now();' } },
+  { entryPoints: ['src/extension/topics/topicsLibrary.ts'], outfile: 'dist/topicsLibrary.js', plugins: [apart(SDKS, ON_USE)] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
-  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [vendorSdks] },
+  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [apart(SDKS)] },
   // The MCP server and its SDK are dist/mcpServer.js: only `lore mcp` loads them, and the
   // installed extension (which runs `lore mcp` for agent mode) ships no node_modules but
   // better-sqlite3, so the SDK must be inside a bundle.
   {
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cliMain.js',
-    plugins: [vendorSdks, mcpServerApart],
+    plugins: [apart(SDKS, MCP_SERVER)],
   },
   // `lore hook` alone (dist/cli.js picks it for the hook command): what a prompt waits for.
   // zod and gray-matter stay in dist/vendor/ (most hooks need neither), and node:fs / node:path are
   // not copied per importer (importedOnce).
-  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, vendorSdks, loadedOnUse] },
-  { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [vendorSdks, commonJsBuilds] },
+  { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, apart(SDKS, ON_USE)] },
+  { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [apart(SDKS), commonJsBuilds] },
   // The `lore` executable: a few lines that check the Node version (against package.json's
   // engines.node, written in here), turn on Node's compile cache, then load cliMain.js.
   {
@@ -136,9 +122,8 @@ const entries = [
     sourcemap: false,
   },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
-  ...Object.entries(VENDOR_SDKS).map(([pkg, name]) => ({ entryPoints: [require.resolve(pkg)], outfile: `dist/vendor/${name}.js`, sourcemap: false })),
-  { entryPoints: [require.resolve('zod')], outfile: 'dist/vendor/zod.js', sourcemap: false },
-  { entryPoints: [require.resolve('gray-matter')], outfile: 'dist/vendor/gray-matter.js', sourcemap: false },
+  // zod and gray-matter likewise, for the bundles that leave them apart (ON_USE).
+  ...Object.entries({ ...SDKS, ...ON_USE }).map(([pkg, file]) => ({ entryPoints: [require.resolve(pkg)], outfile: path.join('dist', file), sourcemap: false })),
 ];
 
 for (const entry of entries) {

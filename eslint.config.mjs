@@ -91,8 +91,24 @@ export default tseslint.config(
       // `_`-prefixed names are deliberately unused (interface conformance, destructuring).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       'no-control-regex': 'off', // terminal-escape and secret scanners match control characters on purpose
-      // A lazy require() is how Lore keeps start-up cheap (SDKs, zod, better-sqlite3 load on first use).
+      // A lazy require() is how Lore keeps start-up cheap (SDKs, zod, better-sqlite3 load on first use);
+      // in src it has one form, checked below.
       '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  {
+    // Lazy loading is done one way (src/core/util/lazy.ts): `lazy(() => require('x') as typeof import('x'))`,
+    // a typed, memoised getter with a literal path esbuild can follow. Any other require() is a second way.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='require']:not(CallExpression[callee.name='lazy'] > ArrowFunctionExpression > TSAsExpression > CallExpression.expression[arguments.0.type='Literal'])",
+          message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/util/lazy.ts), declared at the top of the file.",
+        },
+        { selector: 'ImportExpression', message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/util/lazy.ts): one way, synchronous where the caller is." },
+      ],
     },
   },
   {

@@ -40,6 +40,7 @@ if (problem) {
   // Required after the cache is on, so the bundle is compiled through it. `lore hook` (run before
   // every prompt) loads its own small bundle, dist/hook.js, rather than the whole CLI.
   const bundle = command === 'hook' ? './hook.js' : './cliMain.js';
+  // eslint-disable-next-line no-restricted-syntax -- a bundle beside this one, chosen at run time, not bundled into it
   const { runCli } = require(bundle) as typeof import('./main');
   runCli();
 }

@@ -2,70 +2,77 @@
  * `lore`: the command line over Lore's engine. Exit codes: 0 success, 1 something asked for
  * failed (after finishing the rest), 2 usage error.
  */
-import { indexLines, type Command } from './command';
-import { cacheCommand } from './commands/cacheCommand';
-import { contextCommand } from './commands/contextCommand';
-import { digestCommand } from './commands/digestCommand';
-import { harvestCommand } from './commands/harvestCommand';
-import { commitCommand, historyCommand, journalCommand } from './commands/historyCommands';
-import { hookCommand } from './commands/hookCommand';
-import { hooksCommand } from './commands/hooksCommand';
-import { initCommand } from './commands/initCommand';
-import { forgetCommand } from './commands/forgetCommand';
-import { itemCommand } from './commands/itemCommands';
-import { mcpCommand } from './commands/mcpCommand';
-import { noteCommand, notesCommand } from './commands/notesCommands';
-import { pruneCommand } from './commands/pruneCommand';
-import { diffCommand, reconstructCommand } from './commands/reconstructCommand';
-import { reviewCommand } from './commands/reviewCommand';
-import { searchCommand } from './commands/searchCommand';
-import { sourcesCommand } from './commands/sourcesCommand';
-import { syncCommand } from './commands/syncCommand';
-import { supersedeCommand, tidyCommand } from './commands/tidyCommand';
-import { tasksCommand } from './commands/tasksCommand';
-import { topicsCommand } from './commands/topicsCommand';
-import { trustCommand } from './commands/trustCommand';
-import { undoCommand } from './commands/undoCommand';
 import { takeConfigNotices } from '../core/store/storeConfig';
 import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/model/format';
+import { lazy } from '../core/base/lazy';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
+import { indexLines, type Command } from './command';
 
-/** Every command, in the order `lore --help` lists them. */
-const COMMANDS: readonly Command[] = [
-  initCommand,
-  harvestCommand,
-  digestCommand,
-  notesCommand,
-  noteCommand,
-  searchCommand,
-  mcpCommand,
-  contextCommand,
-  topicsCommand,
-  reviewCommand,
-  itemCommand,
-  forgetCommand,
-  tidyCommand,
-  supersedeCommand,
-  sourcesCommand,
-  syncCommand,
-  tasksCommand,
-  cacheCommand,
-  hooksCommand,
-  hookCommand,
-  undoCommand,
-  trustCommand,
-  historyCommand,
-  journalCommand,
-  commitCommand,
-  pruneCommand,
-  reconstructCommand,
-  diffCommand,
-];
+// Each command's module (and the engine it brings: zod, SQLite, the importers) loads when that
+// command runs: `lore --version` or `lore hook` pays for none of the others.
+const cacheCommandModule = lazy(() => require('./commands/cacheCommand') as typeof import('./commands/cacheCommand'));
+const contextCommandModule = lazy(() => require('./commands/contextCommand') as typeof import('./commands/contextCommand'));
+const digestCommandModule = lazy(() => require('./commands/digestCommand') as typeof import('./commands/digestCommand'));
+const harvestCommandModule = lazy(() => require('./commands/harvestCommand') as typeof import('./commands/harvestCommand'));
+const historyCommandsModule = lazy(() => require('./commands/historyCommands') as typeof import('./commands/historyCommands'));
+const hookCommandModule = lazy(() => require('./commands/hookCommand') as typeof import('./commands/hookCommand'));
+const hooksCommandModule = lazy(() => require('./commands/hooksCommand') as typeof import('./commands/hooksCommand'));
+const initCommandModule = lazy(() => require('./commands/initCommand') as typeof import('./commands/initCommand'));
+const forgetCommandModule = lazy(() => require('./commands/forgetCommand') as typeof import('./commands/forgetCommand'));
+const itemCommandsModule = lazy(() => require('./commands/itemCommands') as typeof import('./commands/itemCommands'));
+const mcpCommandModule = lazy(() => require('./commands/mcpCommand') as typeof import('./commands/mcpCommand'));
+const notesCommandsModule = lazy(() => require('./commands/notesCommands') as typeof import('./commands/notesCommands'));
+const pruneCommandModule = lazy(() => require('./commands/pruneCommand') as typeof import('./commands/pruneCommand'));
+const reconstructCommandModule = lazy(() => require('./commands/reconstructCommand') as typeof import('./commands/reconstructCommand'));
+const reviewCommandModule = lazy(() => require('./commands/reviewCommand') as typeof import('./commands/reviewCommand'));
+const searchCommandModule = lazy(() => require('./commands/searchCommand') as typeof import('./commands/searchCommand'));
+const sourcesCommandModule = lazy(() => require('./commands/sourcesCommand') as typeof import('./commands/sourcesCommand'));
+const syncCommandModule = lazy(() => require('./commands/syncCommand') as typeof import('./commands/syncCommand'));
+const tidyCommandModule = lazy(() => require('./commands/tidyCommand') as typeof import('./commands/tidyCommand'));
+const tasksCommandModule = lazy(() => require('./commands/tasksCommand') as typeof import('./commands/tasksCommand'));
+const topicsCommandModule = lazy(() => require('./commands/topicsCommand') as typeof import('./commands/topicsCommand'));
+const trustCommandModule = lazy(() => require('./commands/trustCommand') as typeof import('./commands/trustCommand'));
+const undoCommandModule = lazy(() => require('./commands/undoCommand') as typeof import('./commands/undoCommand'));
 
-const HELP = `lore — durable, provenance-aware knowledge from conversations with AI coding agents
+/** Every command by name, in the order `lore --help` lists them; a declaration loads with its module. */
+const COMMANDS: Record<string, () => Command> = {
+  init: () => initCommandModule().initCommand,
+  harvest: () => harvestCommandModule().harvestCommand,
+  digest: () => digestCommandModule().digestCommand,
+  notes: () => notesCommandsModule().notesCommand,
+  note: () => notesCommandsModule().noteCommand,
+  search: () => searchCommandModule().searchCommand,
+  mcp: () => mcpCommandModule().mcpCommand,
+  context: () => contextCommandModule().contextCommand,
+  topics: () => topicsCommandModule().topicsCommand,
+  review: () => reviewCommandModule().reviewCommand,
+  item: () => itemCommandsModule().itemCommand,
+  forget: () => forgetCommandModule().forgetCommand,
+  tidy: () => tidyCommandModule().tidyCommand,
+  supersede: () => tidyCommandModule().supersedeCommand,
+  sources: () => sourcesCommandModule().sourcesCommand,
+  sync: () => syncCommandModule().syncCommand,
+  tasks: () => tasksCommandModule().tasksCommand,
+  cache: () => cacheCommandModule().cacheCommand,
+  hooks: () => hooksCommandModule().hooksCommand,
+  hook: () => hookCommandModule().hookCommand,
+  undo: () => undoCommandModule().undoCommand,
+  trust: () => trustCommandModule().trustCommand,
+  history: () => historyCommandsModule().historyCommand,
+  journal: () => historyCommandsModule().journalCommand,
+  commit: () => historyCommandsModule().commitCommand,
+  prune: () => pruneCommandModule().pruneCommand,
+  reconstruct: () => reconstructCommandModule().reconstructCommand,
+  diff: () => reconstructCommandModule().diffCommand,
+};
 
-${COMMANDS.flatMap(indexLines).join('\n')}
+/** The usage of every command, from their declarations; it loads every command's module, so only --help and a mistyped command build it. */
+const help = () => `lore — durable, provenance-aware knowledge from conversations with AI coding agents
+
+${Object.values(COMMANDS)
+  .flatMap((load) => indexLines(load()))
+  .join('\n')}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore; the
 global store ~/.lore only with --global) and --help.`;
@@ -77,16 +84,16 @@ global store ~/.lore only with --global) and --help.`;
 export async function main(argv: string[], io: Output = stdio): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(HELP);
+    io.out(help());
     return name ? EXIT_OK : EXIT_USAGE;
   }
   if (name === '--version') {
     io.out('0.1.0');
     return EXIT_OK;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]() : undefined;
   if (!command) {
-    io.err(`lore: unknown command "${printable(name)}"\n\n${HELP}`);
+    io.err(`lore: unknown command "${printable(name)}"\n\n${help()}`);
     return EXIT_USAGE;
   }
   // One object per run: what the run resolved (its store) is remembered against it.

@@ -67,6 +67,9 @@ import { ServerHarvest } from './serverHarvest';
 import { storeDocumentKind } from './provenanceLines';
 import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from './storeDocuments';
 import { checkInitializationOptions, checkParams, paramsSchemas } from './requestParams';
+import { lazy } from '../core/base/lazy';
+
+const serverContextModule = lazy(() => require('./serverContext') as typeof import('./serverContext'));
 
 const DIAGNOSTICS_DEBOUNCE_MS = 150;
 
@@ -182,7 +185,7 @@ connection.onRequest(CompileContextRequest.method, async (raw: unknown): Promise
   const params = checkParams(CompileContextRequest.method, paramsSchemas.compileContext, raw);
   const s = await ready();
   // Loaded with the first request: the topics and the compiler do not belong to the server's start-up.
-  const { compileServerContext } = require('./serverContext') as typeof import('./serverContext');
+  const { compileServerContext } = serverContextModule();
   // Tier 3 goes back to the client, whose model (and key) it is; cancelling reaches the client's call.
   return compileServerContext(s.paths, s.search, params, (gateParams, signal) => {
     const source = new CancellationTokenSource();
@@ -194,7 +197,7 @@ connection.onRequest(CompileContextRequest.method, async (raw: unknown): Promise
 connection.onRequest(WatchReplyRequest.method, async (raw: unknown): Promise<WatchReplyRequest.Result> => {
   const params = checkParams(WatchReplyRequest.method, paramsSchemas.watchReply, raw);
   const s = await ready();
-  const { watchServerReply } = require('./serverContext') as typeof import('./serverContext');
+  const { watchServerReply } = serverContextModule();
   return watchServerReply(s.paths, params);
 });
 

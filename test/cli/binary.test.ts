@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeWorkspace, runCli, snapshotTree, transcript, type CliResult } from '../helpers/cli';
+import { moduleRecorder } from '../helpers/moduleRecorder';
+import { CLI, REPO_ROOT } from '../helpers/paths';
 
 /**
  * Most CLI tests call `main(argv, io)` in the test process. These run the shipped bundle
@@ -63,5 +65,22 @@ describe('lore, the built binary (dist/cli.js) in a child process', function () 
     const unknown = await runCli(['frobnicate'], { spawn: true });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /^lore: unknown command "frobnicate"/);
+  });
+
+  it('loads only the command it runs: `lore --version` evaluates no zod and loads no SQLite, SDK or package; `lore digest` no zod either', async () => {
+    const { root } = await makeWorkspace();
+    const runs: Record<string, { zod: boolean; files: string[]; packages: string[] }> = {};
+    for (const args of [['--version'], ['digest', '--root', root], ['--help']]) {
+      const recorder = moduleRecorder();
+      const result = await runCli(args, { spawn: true, env: { NODE_OPTIONS: recorder.nodeOptions } });
+      assert.equal(result.code, 0, result.stderr);
+      const loaded = recorder.read();
+      runs[args[0]] = { zod: loaded.zod, files: loaded.files, packages: loaded.requests.filter((r) => !require('node:module').isBuiltin(r) && !/^[./]/.test(r)) };
+    }
+    const cliMain = path.join(REPO_ROOT, 'dist', 'cliMain.js');
+    assert.deepEqual(runs['--version'], { zod: false, files: [CLI, cliMain], packages: [] });
+    assert.deepEqual(runs.digest, { zod: false, files: [CLI, cliMain], packages: [] });
+    // The usage names every command, so it loads them all, zod included: the check above can fail.
+    assert.equal(runs['--help'].zod, true);
   });
 });

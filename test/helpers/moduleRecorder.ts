@@ -6,6 +6,11 @@ import { makeTempDir } from './paths';
 export interface LoadedModules {
   requests: string[];
   files: string[];
+  /**
+   * Whether zod ran. Bundled into dist/cliMain.js it is no file of its own, and evaluating it (its
+   * schemas built with it) is the cost that matters; zod marks its first evaluation with a global.
+   */
+  zod: boolean;
 }
 
 /**
@@ -23,7 +28,7 @@ const Module = require('node:module');
 const requests = new Set();
 const load = Module._load;
 Module._load = function (request) { requests.add(request); return load.apply(this, arguments); };
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ requests: [...requests], files: Object.keys(require.cache) })));
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ requests: [...requests], files: Object.keys(require.cache), zod: '__zod_globalConfig' in globalThis })));
 `,
   );
   return {
@@ -31,7 +36,7 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}
     nodeOptions: `--require ${preload}`,
     read: () => {
       const loaded = JSON.parse(fs.readFileSync(out, 'utf8')) as LoadedModules;
-      return { requests: loaded.requests.filter((r) => r !== preload), files: loaded.files.filter((f) => f !== preload) };
+      return { requests: loaded.requests.filter((r) => r !== preload), files: loaded.files.filter((f) => f !== preload), zod: loaded.zod };
     },
   };
 }

@@ -11,6 +11,11 @@ import { loadStoreConfig } from '../../core/store/storeConfig';
 import type { TopicGate } from '../../core/services/topics/topicGate';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, UsageError, cwdOf, envOf, parsePositiveNumber, printable, resolveArg, type Output } from '../cliSupport';
+import { lazy } from '../../core/base/lazy';
+
+const topicGateModule = lazy(() => require('../../core/services/topics/topicGate') as typeof import('../../core/services/topics/topicGate'));
+const explainContextModule = lazy(() => require('../../core/services/topics/explainContext') as typeof import('../../core/services/topics/explainContext'));
+const hookContextModule = lazy(() => require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext'));
 
 
 const OPTIONS = {
@@ -32,7 +37,7 @@ function configuredGate(values: { provider?: string; model?: string; 'base-url'?
   if (!name || name === 'rules') return { why: name === 'rules' ? 'the rules provider is not a model' : 'no model is configured (--provider or LORE_PROVIDER)' };
   if (!isNetworkVendor(name)) throw new UsageError(`unknown provider "${name}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   const adapter = createAdapter(name, { model: values.model, baseUrl: values['base-url'], env: envOf(io) });
-  const { adapterGate } = require('../../core/services/topics/topicGate') as typeof import('../../core/services/topics/topicGate');
+  const { adapterGate } = topicGateModule();
   return { gate: adapterGate(adapter, values.model) };
 }
 
@@ -70,10 +75,10 @@ async function context(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
   const budgetTokens = values.budget !== undefined ? Math.round(parsePositiveNumber(values.budget, '--budget')) : (config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS);
   if (budgetTokens < 256) throw new UsageError(`--budget expects at least 256 tokens, not ${budgetTokens}`);
   const { gate, why } = configuredGate(values, io);
-  const { explainContext, explanationJson } = require('../../core/services/topics/explainContext') as typeof import('../../core/services/topics/explainContext');
+  const { explainContext, explanationJson } = explainContextModule();
   const message = values.message ?? '';
   // The search engine is loaded here, not with every command.
-  const { knowledgeHits } = require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext');
+  const { knowledgeHits } = hookContextModule();
   const hits = (digest: string | undefined, fileNotes: Parameters<typeof knowledgeHits>[3]) => knowledgeHits(paths, message, digest, fileNotes);
   const sessionId = values.session?.trim();
   if (values.session !== undefined && !sessionId) throw new UsageError('--session expects a session id');

@@ -19,6 +19,9 @@ import type { StorePaths } from '../../core/store/storePaths';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, resolveArg, envOf, type Output } from '../cliSupport';
 import { applyText, dryRunText, failuresText, planText, staleText } from '../harvestReportText';
+import { lazy } from '../../core/base/lazy';
+
+const savedPlanModule = lazy(() => require('../../core/services/harvest/savedPlan') as typeof import('../../core/services/harvest/savedPlan'));
 
 
 const OPTIONS = {
@@ -153,13 +156,13 @@ function cacheCost(report: HarvestReport, paths: StorePaths, io: Output): { text
 
 function savePlan(report: HarvestReport, file: string): void {
   // Loaded on use: zod is a large share of the CLI's start-up.
-  const { serializePlan } = require('../../core/services/harvest/savedPlan') as typeof import('../../core/services/harvest/savedPlan');
+  const { serializePlan } = savedPlanModule();
   writeFileAtomic(file, serializePlan(report));
 }
 
 /** `--apply-plan FILE`: the saved preview, checked and written; no model is called. */
 async function applySavedPlan(paths: StorePaths, file: string, options: { json?: boolean; liveWindowMs?: number }, io: Output): Promise<number> {
-  const { parsePlan } = require('../../core/services/harvest/savedPlan') as typeof import('../../core/services/harvest/savedPlan');
+  const { parsePlan } = savedPlanModule();
   const previewed = parsePlan(fs.readFileSync(file, 'utf8'), file);
   if (resolveArg(io, previewed.store) !== paths.root) {
     throw new UsageError(`${file} is a plan for the store ${previewed.store}, not ${paths.root}; pass --root ${previewed.store}`);

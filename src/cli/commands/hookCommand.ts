@@ -24,6 +24,12 @@ import { storePrivateMarkers } from '../../core/store/storeConfig';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
 import { selfParsedCommand } from '../command';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
+import { lazy } from '../../core/base/lazy';
+
+const hookContextModule = lazy(() => require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext'));
+const toolFilesModule = lazy(() => require('../../core/services/hooks/toolFiles') as typeof import('../../core/services/hooks/toolFiles'));
+const lastReplyModule = lazy(() => require('../../core/services/topics/lastReply') as typeof import('../../core/services/topics/lastReply'));
+const outputWatchModule = lazy(() => require('../../core/services/topics/outputWatch') as typeof import('../../core/services/topics/outputWatch'));
 
 // Parsed here, not from the declaration: a hook written by another Lore version may pass an option this one does not know.
 export const hookCommand = selfParsedCommand({
@@ -109,7 +115,7 @@ async function runHook(argv: string[], io: Output, help: string): Promise<number
 function answerWithContext(paths: StorePaths, input: HookInput, folder: string, io: Output): number {
   const started = performance.now();
   try {
-    const { compileHookContext } = require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext');
+    const { compileHookContext } = hookContextModule();
     // The prompt is conversation text: its private spans name no file, activate no topic and reach no embedding model.
     const prompt = input.prompt === undefined ? undefined : stripPrivateSpans(input.prompt, storePrivateMarkers(paths.config));
     const { text, usedIds } = compileHookContext(paths, { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
@@ -134,7 +140,7 @@ function answerWithContext(paths: StorePaths, input: HookInput, folder: string, 
 function recordTools(paths: StorePaths, input: HookInput, folder: string): number {
   if (!input.toolFiles?.length) return EXIT_OK;
   try {
-    const { recordToolFiles } = require('../../core/services/hooks/toolFiles') as typeof import('../../core/services/hooks/toolFiles');
+    const { recordToolFiles } = toolFilesModule();
     recordToolFiles(paths, input.sessionId, folder, input.toolFiles);
   } catch (error) {
     logHook(paths, `${input.event} ${input.sessionId}: tool files not recorded: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
@@ -153,8 +159,8 @@ function watchOutput(paths: StorePaths, input: HookInput, io: Output): void {
   try {
     if (!isFolder(path.join(paths.root, 'topics'))) return;
     // Loaded only for a store with topics: the topic parser brings zod, which most hooks never need.
-    const { lastAssistantReply } = require('../../core/services/topics/lastReply') as typeof import('../../core/services/topics/lastReply');
-    const { watchReply } = require('../../core/services/topics/outputWatch') as typeof import('../../core/services/topics/outputWatch');
+    const { lastAssistantReply } = lastReplyModule();
+    const { watchReply } = outputWatchModule();
     const reply = lastAssistantReply(readTranscriptTail(paths, currentHost(envOf(io)), input.transcriptPath, REPLY_TAIL_BYTES));
     const pending = watchReply(paths, input.sessionId, reply);
     if (pending.length) logHook(paths, `Stop ${input.sessionId}: output watchers activated ${pending.map((p) => p.topic).join(', ')} for the next prompt`);

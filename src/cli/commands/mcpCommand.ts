@@ -1,6 +1,10 @@
 /** `lore mcp`: serves the store to agents over the Model Context Protocol (stdio). */
 import { command, type Parsed } from '../command';
 import { EXIT_OK, cwdOf, envOf, printable, type Output } from '../cliSupport';
+import { lazy } from '../../core/base/lazy';
+
+// Loaded when the server starts, not with --help: the MCP SDK (dist/mcpServer.js in the bundles).
+const loreMcpServer = lazy(() => require('../../mcp/loreMcpServer') as typeof import('../../mcp/loreMcpServer'));
 
 export const mcpCommand = command({
   name: 'mcp',
@@ -26,8 +30,7 @@ diagnostics go to stderr.`,
 async function mcp(parsed: Parsed, io: Output): Promise<number> {
   // The store is looked for by the server itself (it may ask the client's roots), never created.
   const { root, workspace, global } = parsed.values;
-  // Loaded on demand: the MCP SDK and zod are a large share of the CLI's start-up otherwise.
-  const { serveLoreMcp } = await import('../../mcp/loreMcpServer.js');
+  const { serveLoreMcp } = loreMcpServer();
   // Diagnostics quote what clients sent: escaped, so a hostile line cannot drive the terminal.
   // LORE_MCP_INDEX_WAIT_MS: how long a search waits for a first index build before answering from its part so far.
   const wait = Number(envOf(io).LORE_MCP_INDEX_WAIT_MS);

@@ -2,6 +2,11 @@
 import type { Topic, TopicTrigger } from '../../core/services/topics/topicTypes';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, printable, type Output } from '../cliSupport';
+import { lazy } from '../../core/base/lazy';
+
+const gateLogModule = lazy(() => require('../../core/services/topics/gateLog') as typeof import('../../core/services/topics/gateLog'));
+const gateStatsModule = lazy(() => require('../../core/services/topics/gateStats') as typeof import('../../core/services/topics/gateStats'));
+const loadTopicsModule = lazy(() => require('../../core/services/topics/loadTopics') as typeof import('../../core/services/topics/loadTopics'));
 
 
 const OPTIONS = {
@@ -37,9 +42,9 @@ files that are not valid topics with the line and the reason (those are skipped;
 async function topics(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   // Loaded when the command runs, not with every command of the CLI.
-  const { readGateLog } = require('../../core/services/topics/gateLog') as typeof import('../../core/services/topics/gateLog');
-  const { summarizeGateLog } = require('../../core/services/topics/gateStats') as typeof import('../../core/services/topics/gateStats');
-  const { loadTopics, topicsDir } = require('../../core/services/topics/loadTopics') as typeof import('../../core/services/topics/loadTopics');
+  const { readGateLog } = gateLogModule();
+  const { summarizeGateLog } = gateStatsModule();
+  const { loadTopics, topicsDir } = loadTopicsModule();
   const { topics, problems } = loadTopics(paths);
   const stats = values.stats ? summarizeGateLog(readGateLog(paths)) : undefined;
   if (values.json) {

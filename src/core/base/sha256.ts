@@ -3,10 +3,11 @@
  * the extension does at activation (about 17 ms here), and activation hashes nothing.
  */
 import type { Hash } from 'node:crypto';
+import { lazy } from './lazy';
 
-let crypto: typeof import('node:crypto') | undefined;
+const crypto = lazy(() => require('node:crypto') as typeof import('node:crypto'));
 
 /** A SHA-256 hash to feed with update() and finish with digest(). */
 export function sha256Hash(): Hash {
-  return (crypto ??= require('node:crypto') as typeof import('node:crypto')).createHash('sha256');
+  return crypto().createHash('sha256');
 }

@@ -7,12 +7,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { lazy } from './lazy';
 
 /** The database class of better-sqlite3. */
 export type SqliteDatabase = BetterSqlite3.Database;
 /** A prepared statement with positional parameters. */
 export type SqliteStatement = BetterSqlite3.Statement<unknown[], unknown>;
 type DatabaseConstructor = typeof BetterSqlite3;
+
+// Resolved at run time from node_modules (esbuild keeps it external): its .node binary must load from there.
+const betterSqlite3 = lazy(() => require('better-sqlite3') as typeof import('better-sqlite3'));
 
 let loaded: { driver?: DatabaseConstructor; error?: string } | undefined;
 
@@ -23,8 +27,7 @@ let loaded: { driver?: DatabaseConstructor; error?: string } | undefined;
 export function loadSqlite(): { driver?: DatabaseConstructor; error?: string } {
   if (loaded) return loaded;
   try {
-    // A plain require, resolved at run time from node_modules (esbuild keeps it external).
-    const driver = require('better-sqlite3') as DatabaseConstructor;
+    const driver: DatabaseConstructor = betterSqlite3();
     const probe = new driver(':memory:');
     try {
       probe.exec("CREATE VIRTUAL TABLE probe USING fts5(x, tokenize='porter unicode61')");

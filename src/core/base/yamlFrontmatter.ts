@@ -4,13 +4,9 @@
  * on every parse keeps gray-matter from caching each text it saw for the life of the process;
  * clearFrontmatterCache empties what a caller without options may have left.
  */
-import type matterType from 'gray-matter';
+import { lazy } from './lazy';
 
-let loaded: typeof matterType | undefined;
-
-function grayMatter(): typeof matterType {
-  return (loaded ??= require('gray-matter') as typeof matterType);
-}
+const grayMatter = lazy(() => require('gray-matter') as typeof import('gray-matter'));
 
 /** The frontmatter data and the content after it (a text without frontmatter: no data, all content). */
 export function parseFrontmatter(text: string): { data: Record<string, unknown>; content: string } {
@@ -20,5 +16,5 @@ export function parseFrontmatter(text: string): { data: Record<string, unknown>;
 
 /** Empties gray-matter's process-wide cache of parsed texts (a no-op before it was ever loaded). */
 export function clearFrontmatterCache(): void {
-  (loaded as unknown as { clearCache?: () => void } | undefined)?.clearCache?.();
+  if (grayMatter.loaded) (grayMatter() as unknown as { clearCache?: () => void }).clearCache?.();
 }

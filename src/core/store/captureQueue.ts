@@ -7,6 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { QueuedSession } from '../model/queuedSession';
 import type { StorePaths } from './storePaths';
+import { lazy } from '../base/lazy';
+
+const queuedSessionModule = lazy(() => require('../model/queuedSession') as typeof import('../model/queuedSession'));
 
 /** Queued entries: one small file per session, replaced atomically, so hooks never race on one file. */
 export function queueDir(paths: StorePaths): string {
@@ -21,7 +24,7 @@ export function readQueuedSessions(paths: StorePaths): Array<QueuedSession & { f
   } catch {
     return [];
   }
-  const { parseQueuedSession } = require('../model/queuedSession') as typeof import('../model/queuedSession');
+  const { parseQueuedSession } = queuedSessionModule();
   const entries: Array<QueuedSession & { file: string }> = [];
   for (const name of names) {
     const file = path.join(queueDir(paths), name);

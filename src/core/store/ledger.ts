@@ -18,6 +18,9 @@ import type { LedgerEntry, Ledger } from '../model/ledgerFormat';
 import { readTextIfExists, writeFileAtomic } from '../base/atomicWrite';
 import { withPath } from './storeErrors';
 import { isInside } from './storePaths';
+import { lazy } from '../base/lazy';
+
+const ledgerSchemaModule = lazy(() => require('../model/ledgerSchema') as typeof import('../model/ledgerSchema'));
 
 export class LedgerCorruptError extends Error {
   constructor(readonly file: string, cause: string) {
@@ -42,7 +45,7 @@ export function readLedger(file: string): Ledger {
     throw new LedgerCorruptError(file, (error as Error).message);
   }
   // Loaded on first use: zod is a large share of the CLI's start-up.
-  const checked = (require('../model/ledgerSchema') as typeof import('../model/ledgerSchema')).validateLedger(raw);
+  const checked = ledgerSchemaModule().validateLedger(raw);
   if ('problem' in checked) throw new LedgerCorruptError(file, checked.problem);
   const root = path.dirname(path.resolve(file));
   for (const entry of Object.values(checked.ledger.entries)) {

@@ -10,6 +10,9 @@ import * as path from 'node:path';
 import { isStoreTrusted } from './storeTrust';
 import { privateMarkerList, type PrivateMarkers } from '../model/safety/privateSpans';
 import { DEFAULT_STORE_CONFIG, type StoreConfig } from '../model/storeConfigFormat';
+import { lazy } from '../base/lazy';
+
+const configSchemaModule = lazy(() => require('../model/configSchema') as typeof import('../model/configSchema'));
 
 export interface LoadedConfig {
   config: StoreConfig;
@@ -57,7 +60,7 @@ export function loadStoreConfig(file: string): LoadedConfig {
       broken: `${where}. Lore writes nothing while it cannot read it, since it says what stays private and where writes go: fix that line (or move the file away to use the defaults) and run again`,
     };
   }
-  const { config, problem, dropped } = (require('../model/configSchema') as typeof import('../model/configSchema')).checkStoreConfig(raw);
+  const { config, problem, dropped } = configSchemaModule().checkStoreConfig(raw);
   const loaded: LoadedConfig = problem ? { config, warning: `${file}: ${problem}; the default is used instead` } : { config };
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     loaded.broken = `${file} is not a JSON object ({ … }). Lore writes nothing while it cannot read it, since it says what stays private and where writes go: fix it (or move it away to use the defaults) and run again`;

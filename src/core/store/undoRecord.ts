@@ -25,6 +25,9 @@ import { fsyncDirectory, fsyncFile, writeFileAtomic } from '../base/atomicWrite'
 import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';
 import { boundedFileName } from '../base/fileNames';
 import { refuseLinks } from '../base/storeLinks';
+import { lazy } from '../base/lazy';
+
+const undoRecordSchemaModule = lazy(() => require('./undoRecordSchema') as typeof import('./undoRecordSchema'));
 
 /** The folder under the store root. */
 export const UNDO_DIR = '.undo';
@@ -100,7 +103,7 @@ export function readUndoRecord(paths: StorePaths): UndoRecord | undefined {
     throw error;
   }
   // The schema (zod) loads on first use: the extension host imports this module at activation.
-  const { undoRecordSchema } = require('./undoRecordSchema') as typeof import('./undoRecordSchema');
+  const { undoRecordSchema } = undoRecordSchemaModule();
   let parsed: ReturnType<typeof undoRecordSchema.safeParse>;
   try {
     parsed = undoRecordSchema.safeParse(JSON.parse(text));

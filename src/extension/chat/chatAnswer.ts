@@ -31,6 +31,7 @@ import type { StoreService } from '../storeService';
 import { directGate, languageModelGate } from './chatGate';
 import { localAnswer } from './localAnswer';
 import { isLoreModel } from './loreModelIds';
+import { topicsLibrary } from '../topics/loadTopicsLibrary';
 
 const log = logger('chat');
 
@@ -142,7 +143,7 @@ export class ChatAnswerer {
       return { built, notes: r.fileNotes, topics: r.topics.active.map((a) => ({ name: a.name, tier: a.tier })), digest: r.digest, hits: r.hits.length };
     } catch (error) {
       log.warn(`compiling @lore's context here, without matching items: ${error instanceof Error ? error.message : String(error)}`);
-      const { explainContext, DEFAULT_BUDGET_TOKENS, storePrivateMarkers, textGate } = require('../topics/topicsLibrary') as typeof import('../topics/topicsLibrary');
+      const { explainContext, DEFAULT_BUDGET_TOKENS, storePrivateMarkers, textGate } = topicsLibrary();
       const budgetTokens = loadStoreConfig(this.store.paths.config).config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS;
       const topicGate = gate && textGate(gate.label, gate.ask, storePrivateMarkers(this.store.paths.config));
       const e = await explainContext(this.store.paths, { ...request, budgetTokens, gate: topicGate, noGateReason: request.noGateReason ?? 'the editor does not ask the gate' });

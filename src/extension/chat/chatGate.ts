@@ -7,11 +7,8 @@
 import * as vscode from 'vscode';
 import type { ModelAdapter } from '../../core/services/providers/modelAdapter';
 import type { ClientGate } from '../search/searchClient';
-
-/** Core's gate helpers, from the topics bundle (kept out of the activation bundle, see topicsLibrary.ts). */
-function library(): typeof import('../topics/topicsLibrary') {
-  return require('../topics/topicsLibrary') as typeof import('../topics/topicsLibrary');
-}
+// Core's gate helpers, from the topics bundle (kept out of the activation bundle).
+import { topicsLibrary as library } from '../topics/loadTopicsLibrary';
 
 /** The gate through a direct provider's adapter. */
 export function directGate(adapter: ModelAdapter): ClientGate {

@@ -13,6 +13,7 @@ import { ProviderError, type Provider } from '../../core/services/providers/prov
 import type { UndoOutcome } from '../../core/store/changes/undoLastHarvest';
 import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
+import { languageClient } from '../loadLanguageClient';
 import type { NotesClient } from '../notes/notesClient';
 
 /** One harvest run as the client sees it. */
@@ -68,7 +69,7 @@ export class HarvestServer extends Disposable {
       return await run.provider.generate({ ...params.request, signal: controller.signal });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      const { LSPErrorCodes, ResponseError } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
+      const { LSPErrorCodes, ResponseError } = languageClient();
       const prefix = `${error.provider}: `;
       const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
       const failure: ProviderFailure = { provider: error.provider, kind: error.kind, message, ...(error.status === undefined ? {} : { status: error.status }) };

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DidDeleteFilesRequest, DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NoteFilesRequest, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
+import { languageClient } from '../loadLanguageClient';
 import { logger } from '../log';
 import { gitCommitOption, readSettings } from '../settings';
 import { NoStoreError } from '../noStore';
@@ -98,7 +99,7 @@ export class NotesClient implements vscode.Disposable {
     if (attempt !== this.attempts) return; // stopped or restarted meanwhile
     // A window without a store has no server: it starts when the store is chosen (onDidMove).
     if (!this.store.available) return;
-    const { CloseAction, ErrorAction, LanguageClient, TransportKind } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
+    const { CloseAction, ErrorAction, LanguageClient, TransportKind } = languageClient();
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc },

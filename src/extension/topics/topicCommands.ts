@@ -13,13 +13,9 @@ import { loadStoreConfig } from '../../core/store/storeConfig';
 import { logger, runCommand } from '../log';
 import type { SearchClient } from '../search/searchClient';
 import type { StoreService } from '../storeService';
+import { topicsLibrary } from './loadTopicsLibrary';
 
 const log = logger('topics');
-
-/** The topics' part of core, from its own bundle (dist/topicsLibrary.js), loaded on first use. */
-function topicsLibrary(): typeof import('./topicsLibrary') {
-  return require('./topicsLibrary') as typeof import('./topicsLibrary');
-}
 
 /** The report as markdown: from the language server, else compiled here without P3. */
 async function explanation(store: StoreService, search: SearchClient, message: string, files: string[]): Promise<string> {

@@ -8,11 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TopicGateStats } from '../../core/services/topics/gateStats';
 import type { Topic, TopicProblem, TopicTrigger } from '../../core/services/topics/topicTypes';
+import { topicsLibrary } from '../topics/loadTopicsLibrary';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
-
-function topicsLibrary(): typeof import('../topics/topicsLibrary') {
-  return require('../topics/topicsLibrary') as typeof import('../topics/topicsLibrary');
-}
 
 function triggerLabel(trigger: TopicTrigger): string {
   const what = trigger.kind === 'pattern' ? `/${trigger.pattern.source}/` : trigger.kind === 'keywords' ? trigger.keywords.join(', ') : trigger.glob;

@@ -11,6 +11,9 @@ import { redactSecrets } from '../../model/safety/redact';
 import type { HarvestItems } from '../../model/categories';
 import type { ModelRequest, Provider, TokenUsage } from '../providers/provider';
 import { HarvestReplyError, parseHarvestReply } from './parseReply';
+import { lazy } from '../../base/lazy';
+
+const replySchemaModule = lazy(() => require('./replySchema') as typeof import('./replySchema'));
 
 export interface DistillOptions {
   provider: Provider;
@@ -117,7 +120,7 @@ export async function distillConversation(conversation: Conversation, options: D
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       // Providers with structured output are held to the shape the prompt asks for.
-      replySchema: (require('./replySchema') as typeof import('./replySchema')).HARVEST_REPLY_SCHEMA,
+      replySchema: replySchemaModule().HARVEST_REPLY_SCHEMA,
     };
     const reply = await options.provider.generate(request);
     result.calls++;

@@ -11,10 +11,13 @@ import { ITEM_ID_PATTERN } from '../../model/itemId';
 import { cutRedacted, redactSecrets } from '../../model/safety/redact';
 import { describeSchemaIssue } from '../../base/schemaIssue';
 import { wellFormedStrings } from '../../base/wellFormedText';
+import { lazy } from '../../base/lazy';
+
+const replySchemaModule = lazy(() => require('./replySchema') as typeof import('./replySchema'));
 
 /** The reply schema's item readers, loaded with the first reply (zod is a large share of start-up). */
 function readers(): typeof import('./replySchema').itemReaders {
-  return (require('./replySchema') as typeof import('./replySchema')).itemReaders;
+  return replySchemaModule().itemReaders;
 }
 
 export class HarvestReplyError extends Error {

@@ -16,6 +16,9 @@ import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
 import { MAX_REPLY_ITEMS } from './parseReply';
+import { lazy } from '../../base/lazy';
+
+const replySchemaModule = lazy(() => require('./replySchema') as typeof import('./replySchema'));
 
 export interface CachedReply {
   items: HarvestItems;
@@ -40,7 +43,7 @@ function cacheFile(paths: StorePaths, key: string): string {
 export function readCachedReply(paths: StorePaths, key: string): CachedReply | undefined {
   try {
     const value: unknown = JSON.parse(fs.readFileSync(cacheFile(paths, key), 'utf8'));
-    const { cachedReplySchema } = require('./replySchema') as typeof import('./replySchema');
+    const { cachedReplySchema } = replySchemaModule();
     const checked = cachedReplySchema.safeParse(value);
     if (!checked.success) return undefined;
     const items = Object.values(countItems(checked.data.items)).reduce((a, b) => a + b, 0);

@@ -30,6 +30,13 @@ import { cutToLine } from '../../model/format';
 import { openHookBlockCache, type HookBlockCache } from './hookBlockCache';
 import { cachedSubscriptions, loadHookBlocks } from './hookBlocks';
 import { filesNamedIn } from './promptFiles';
+import { lazy } from '../../base/lazy';
+
+const itemIdModule = lazy(() => require('../../model/itemId') as typeof import('../../model/itemId'));
+const topicContextModule = lazy(() => require('../topics/topicContext') as typeof import('../topics/topicContext'));
+const pendingTopicsModule = lazy(() => require('../topics/pendingTopics') as typeof import('../topics/pendingTopics'));
+const toolFilesModule = lazy(() => require('./toolFiles') as typeof import('./toolFiles'));
+const loadTopicsModule = lazy(() => require('../topics/loadTopics') as typeof import('../topics/loadTopics'));
 
 /** The most an agent is handed per hook (Claude Code shows hook output longer than this only as a preview). */
 export const HOOK_CONTEXT_MAX_CHARS = 10_000;
@@ -103,7 +110,7 @@ export function promptQuery(prompt: string): string {
 function hitLine(hit: IndexedHit, ids: boolean): string {
   // The id lets an agent name the item to the memory tools (update_item, forget_item, get_item).
   // Loaded only then: node:crypto is not worth loading in a hook, which never shows ids.
-  const id = ids ? ` ${(require('../../model/itemId') as typeof import('../../model/itemId')).recordItemId(hit)}` : '';
+  const id = ids ? ` ${itemIdModule().recordItemId(hit)}` : '';
   const about = hit.notedPath ? ` ${hit.notedPath}` : '';
   const provenance = hit.source ? ` ${formatProvenance({ source: hit.source, date: hit.date ?? '?' })}` : '';
   return `- [${hit.category}${id}${about}] ${cutToLine(stripInvisible(redactSecrets(hit.text)), ITEM_MAX_CHARS)}${provenance} (${hit.file}${hit.line ? `:${hit.line}` : ''})`;
@@ -142,9 +149,9 @@ export function buildHookContext(paths: StorePaths, request: HookContextRequest,
  * calls named (toolFiles.ts).
  */
 function hookTopics(paths: StorePaths, prompt: string, files: readonly string[], sessionId: string | undefined, log: HookContextOptions['log'], blocks: HookBlockCache): TopicContext | undefined {
-  const { topicContextWithoutGate } = require('../topics/topicContext') as typeof import('../topics/topicContext');
-  const { takePendingTopics } = require('../topics/pendingTopics') as typeof import('../topics/pendingTopics');
-  const { recentToolFiles } = require('./toolFiles') as typeof import('./toolFiles');
+  const { topicContextWithoutGate } = topicContextModule();
+  const { takePendingTopics } = pendingTopicsModule();
+  const { recentToolFiles } = toolFilesModule();
   const pending = sessionId ? takePendingTopics(paths, sessionId) : [];
   const named = files.map((f) => workspaceRelative(paths, f));
   const recent = sessionId ? recentToolFiles(paths, sessionId).filter((f) => !named.includes(f)) : [];
@@ -197,7 +204,7 @@ function knowledgeHitRecords(paths: StorePaths, found: readonly IndexedHit[], di
 
 /** Whether the store has a topics folder (one stat; most stores have none). */
 function hasTopics(paths: StorePaths): boolean {
-  const { topicsDir } = require('../topics/loadTopics') as typeof import('../topics/loadTopics');
+  const { topicsDir } = loadTopicsModule();
   try {
     return fs.statSync(topicsDir(paths)).isDirectory();
   } catch {

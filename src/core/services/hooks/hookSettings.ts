@@ -17,6 +17,9 @@ import { hostPath, type Host } from '../discovery/host';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { HookTool } from './hookCapture';
 import { HOOK_KINDS, type HookKind } from './hookEvents';
+import { lazy } from '../../base/lazy';
+
+const hookSettingsSchemaModule = lazy(() => require('./hookSettingsSchema') as typeof import('./hookSettingsSchema'));
 
 export type HookScope = 'user' | 'workspace';
 
@@ -109,7 +112,7 @@ function readSettingsText(file: string, text: string | undefined, tool: HookTool
     throw new HookSettingsError(`${file} is not valid JSON (${(error as Error).message}); fix it and run again. Lore left it as it is.`);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new HookSettingsError(`${file} is not a JSON object; Lore left it as it is.`);
-  const { settingsShapeProblem } = require('./hookSettingsSchema') as typeof import('./hookSettingsSchema');
+  const { settingsShapeProblem } = hookSettingsSchemaModule();
   const problem = settingsShapeProblem(tool, value);
   if (problem) throw new HookSettingsError(`${file}: ${problem}; Lore left it as it is.`);
   return {

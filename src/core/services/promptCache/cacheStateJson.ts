@@ -8,6 +8,7 @@
  */
 import type { z as Zod } from 'zod';
 import type { DiscussionCacheState } from './cacheState';
+import { lazy } from '../../base/lazy';
 
 function buildSchema(z: typeof Zod) {
   const count = z.number().finite().nonnegative().transform(Math.floor).catch(0);
@@ -39,12 +40,12 @@ function buildSchema(z: typeof Zod) {
     .transform((state): DiscussionCacheState => ({ version: 1, ...state }));
 }
 
-let schema: ReturnType<typeof buildSchema> | undefined;
+const zod = lazy(() => require('zod') as typeof import('zod'));
+const schema = lazy(() => buildSchema(zod().z));
 
 /** Parses one stored state; undefined when it lacks a discussion id or provider. */
 export function parseCacheState(value: unknown): DiscussionCacheState | undefined {
-  schema ??= buildSchema((require('zod') as typeof import('zod')).z);
-  const result = schema.safeParse(value);
+  const result = schema().safeParse(value);
   return result.success ? result.data : undefined;
 }
 

@@ -4,6 +4,9 @@
  * cache reads and writes. A model without a row gets no money figure rather than a guess.
  */
 import rawPrices from './modelPrices.json';
+import { lazy } from '../../base/lazy';
+
+const modelPricesSchemaModule = lazy(() => require('./modelPricesSchema') as typeof import('./modelPricesSchema'));
 
 /** One row of the price table, USD per million tokens. */
 export interface ModelPrice {
@@ -26,7 +29,7 @@ let table: ModelPrice[] | undefined;
 /** The price table, checked once (a hand edit that breaks it fails loudly, naming the field). */
 export function modelPrices(): ModelPrice[] {
   // The schema module (and zod with it) loads with the first price asked for, not with this module.
-  const { modelPricesSchema } = require('./modelPricesSchema') as typeof import('./modelPricesSchema');
+  const { modelPricesSchema } = modelPricesSchemaModule();
   table ??= modelPricesSchema.parse(rawPrices).models;
   return table;
 }

@@ -6,23 +6,16 @@
  * In the bundles, esbuild.mjs maps each of these module names to its own file under
  * dist/vendor/, so dist/extension.js holds no SDK and the packaged VSIX still works offline.
  */
+import { lazy } from '../../base/lazy';
 
 /** The OpenAI SDK module. */
-export function openaiSdk(): typeof import('openai') {
-  return require('openai') as typeof import('openai');
-}
+export const openaiSdk = lazy(() => require('openai') as typeof import('openai'));
 
 /** The Anthropic SDK module. */
-export function anthropicSdk(): typeof import('@anthropic-ai/sdk') {
-  return require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk');
-}
+export const anthropicSdk = lazy(() => require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk'));
 
 /** The Google Gen AI SDK module. */
-export function genaiSdk(): typeof import('@google/genai') {
-  return require('@google/genai') as typeof import('@google/genai');
-}
+export const genaiSdk = lazy(() => require('@google/genai') as typeof import('@google/genai'));
 
 /** The Ollama client module. */
-export function ollamaSdk(): typeof import('ollama') {
-  return require('ollama') as typeof import('ollama');
-}
+export const ollamaSdk = lazy(() => require('ollama') as typeof import('ollama'));

@@ -20,6 +20,9 @@ import { parseNoteFile, type NoteFile } from '../../model/noteFile';
 import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
 import { sha256Hash } from '../../base/sha256';
+import { lazy } from '../../base/lazy';
+
+const detectModule = lazy(() => require('../conversations/detect') as typeof import('../conversations/detect'));
 
 /** Target size of a transcript chunk; a single turn larger than the hard cap is cut. */
 const CHUNK_TARGET_CHARS = 1500;
@@ -202,7 +205,7 @@ function redactConversation(conv: Conversation): Conversation {
 function transcriptDocs(source: SourceFileInfo, text: string): SearchDoc[] {
   // The importers (every agent's format) load with the first conversation: `lore hook` checks
   // knowledge files against the index with this module and never reads a conversation.
-  const { importConversation } = require('../conversations/detect') as typeof import('../conversations/detect');
+  const { importConversation } = detectModule();
   const conv = redactConversation(importConversation(source.abs, text));
   const startDate = dateOf(conv.startedAt) ?? dateOf(new Date(source.mtimeMs).toISOString());
   const context = [conv.title, conv.id].filter(Boolean).join(' ');

@@ -5,12 +5,15 @@
  */
 import * as fs from 'node:fs';
 import type { StorePaths } from '../../store/storePaths';
+import { lazy } from '../../base/lazy';
+
+const searchIndexModule = lazy(() => require('./searchIndex') as typeof import('./searchIndex'));
 
 /** Updates and purges the store's index, when it has one. */
 export async function purgeStoreIndex(paths: StorePaths): Promise<void> {
   if (!fs.existsSync(paths.index)) return;
   // Loaded only here: the index brings the SQLite driver.
-  const { SearchIndex } = require('./searchIndex') as typeof import('./searchIndex');
+  const { SearchIndex } = searchIndexModule();
   const index = SearchIndex.open(paths, { embedder: null });
   try {
     await index.purge();

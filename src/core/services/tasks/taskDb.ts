@@ -9,6 +9,9 @@ import * as path from 'node:path';
 import type { StorePaths } from '../../store/storePaths';
 import { ensureIndexDir, indexDatabaseFile } from '../search/openEngine';
 import { loadSqlite, openDatabase, type SqliteDatabase } from '../../base/sqliteDriver';
+import { lazy } from '../../base/lazy';
+
+const sqliteModule = lazy(() => require('node:sqlite') as typeof import('node:sqlite'));
 
 /** A prepared statement: positional parameters, rows as plain objects. */
 export interface TaskStatement {
@@ -41,7 +44,7 @@ function fromBetterSqlite(db: SqliteDatabase): TaskDb {
 }
 
 function fromNodeSqlite(file: string, why: string): TaskDb {
-  const { DatabaseSync } = require('node:sqlite') as typeof import('node:sqlite');
+  const { DatabaseSync } = sqliteModule();
   const db = new DatabaseSync(file);
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;`);
   return {

@@ -16,6 +16,12 @@ import { DEFAULT_ROLE_INSTRUCTIONS } from '../context/buildContext';
 import type { CompiledContext } from '../context/compileContext';
 import type { ContextInput, EarlierTurn, FileNotesInput } from '../promptCache/contextLayers';
 import { loadContextInputs } from '../context/loadContextInputs';
+import { lazy } from '../../base/lazy';
+
+const topicContextModule = lazy(() => require('./topicContext') as typeof import('./topicContext'));
+const topicGateModule = lazy(() => require('./topicGate') as typeof import('./topicGate'));
+const compileContextModule = lazy(() => require('../context/compileContext') as typeof import('../context/compileContext'));
+const pendingTopicsModule = lazy(() => require('./pendingTopics') as typeof import('./pendingTopics'));
 
 export interface ExplainRequest {
   message: string;
@@ -64,12 +70,12 @@ export interface ExplainedContext {
 /** Compiles the context of a message and how it came about. */
 export async function explainContext(paths: StorePaths, request: ExplainRequest): Promise<ExplainedContext> {
   // Loaded on use: the topics do not belong to a command's start-up.
-  const { topicContext } = require('./topicContext') as typeof import('./topicContext');
-  const { GateCache } = require('./topicGate') as typeof import('./topicGate');
-  const { compileContext } = require('../context/compileContext') as typeof import('../context/compileContext');
+  const { topicContext } = topicContextModule();
+  const { GateCache } = topicGateModule();
+  const { compileContext } = compileContextModule();
   const loaded = loadContextInputs(paths, { files: request.files, message: request.message || undefined });
   const inScope = (request.files ?? []).filter((f) => !loaded.missingFiles.includes(f)).map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f)));
-  const { peekPendingTopics, takePendingTopics } = require('./pendingTopics') as typeof import('./pendingTopics');
+  const { peekPendingTopics, takePendingTopics } = pendingTopicsModule();
   const pending = !request.sessionId ? [] : request.keepPending ? peekPendingTopics(paths, request.sessionId) : takePendingTopics(paths, request.sessionId);
   const topics = await topicContext(
     paths,

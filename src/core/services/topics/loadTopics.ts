@@ -9,6 +9,11 @@ import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
 import type { TopicFrontmatter } from './topicSchema';
 import type { Topic, TopicProblem, TopicSet } from './topicTypes';
+import { lazy } from '../../base/lazy';
+
+const topicBuildModule = lazy(() => require('./topicBuild') as typeof import('./topicBuild'));
+const topicCacheModule = lazy(() => require('./topicCache') as typeof import('./topicCache'));
+const topicFileModule = lazy(() => require('./topicFile') as typeof import('./topicFile'));
 
 /** A topic file larger than this is refused (instructions are a few KB). */
 export const MAX_TOPIC_FILE_BYTES = 256 * 1024;
@@ -28,8 +33,8 @@ export function loadTopics(paths: StorePaths): TopicSet {
   }
   if (!names.length) return { topics: [], problems: [] };
   // Loaded only when there are topic files; the parser (gray-matter, zod) only for files not in the cache.
-  const { buildTopic, isTopicProblem, TOPIC_FILE_NAME } = require('./topicBuild') as typeof import('./topicBuild');
-  const { TopicCache } = require('./topicCache') as typeof import('./topicCache');
+  const { buildTopic, isTopicProblem, TOPIC_FILE_NAME } = topicBuildModule();
+  const { TopicCache } = topicCacheModule();
   const cache = new TopicCache(paths);
   const topics: Topic[] = [];
   const problems: TopicProblem[] = [];
@@ -54,7 +59,7 @@ export function loadTopics(paths: StorePaths): TopicSet {
       const hash = sha256Hash().update(text).digest('hex');
       let data: { meta: TopicFrontmatter; content: string } | TopicProblem | undefined = cache.get(name, hash);
       if (!data) {
-        data = (require('./topicFile') as typeof import('./topicFile')).parseTopicData(file, text);
+        data = topicFileModule().parseTopicData(file, text);
         if (!('message' in data)) cache.set(name, { hash, meta: data.meta, content: data.content });
       }
       const result = 'message' in data ? data : buildTopic(file, text, data.meta, data.content);

@@ -19,6 +19,9 @@
  *    SLOW_PATTERN_MS disables the pattern for the rest of the process (reported), so one bad
  *    pattern costs one slow run, never one per prompt.
  */
+import { lazy } from '../../base/lazy';
+
+const v8Module = lazy(() => require('node:v8') as typeof import('node:v8'));
 
 let linearEngine: boolean | undefined;
 
@@ -26,7 +29,7 @@ let linearEngine: boolean | undefined;
 export function hasLinearEngine(): boolean {
   if (linearEngine !== undefined) return linearEngine;
   try {
-    const v8 = require('node:v8') as typeof import('node:v8');
+    const v8 = v8Module();
     v8.setFlagsFromString('--enable-experimental-regexp-engine');
     v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
     // eslint-disable-next-line no-invalid-regexp -- V8's linear-time flag, enabled just above

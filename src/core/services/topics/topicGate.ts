@@ -15,6 +15,9 @@ import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
 import type { Topic } from './topicTypes';
+import { lazy } from '../../base/lazy';
+
+const gateCacheSchemaModule = lazy(() => require('./gateCacheSchema') as typeof import('./gateCacheSchema'));
 
 /** How much of the message and of the topic's description the gate sees (§5.2). */
 const GATE_MESSAGE_CHARS = 500;
@@ -100,7 +103,7 @@ export function messageHash(message: string): string {
 
 /** The cache file's schema, loaded on first use (zod is a large share of the CLI's start-up). */
 function cacheSchema() {
-  return (require('./gateCacheSchema') as typeof import('./gateCacheSchema')).gateCacheSchema;
+  return gateCacheSchemaModule().gateCacheSchema;
 }
 
 /** Gate answers on disk. */

@@ -20,6 +20,9 @@ import { appendLogLine } from '../cappedLog';
 import { commitStore, type CommitOutcome } from './commitStore';
 import { combineChanges, type StoreChange } from './commitMessage';
 import { findStoreRepo, type StoreRepo } from './storeRepo';
+import { lazy } from '../../base/lazy';
+
+const historyStateSchemaModule = lazy(() => require('./historyStateSchema') as typeof import('./historyStateSchema'));
 
 export type { StoreChange } from './commitMessage';
 
@@ -73,7 +76,7 @@ export function historyLogFile(paths: StorePaths): string {
 function readState(paths: StorePaths): HistoryState {
   try {
     // zod is loaded on first use (a large share of start-up for the CLI and the extension).
-    const { historyStateSchema } = require('./historyStateSchema') as typeof import('./historyStateSchema');
+    const { historyStateSchema } = historyStateSchemaModule();
     const parsed = historyStateSchema.safeParse(JSON.parse(fs.readFileSync(historyStateFile(paths), 'utf8')));
     if (parsed.success) return parsed.data;
   } catch {
