@@ -42,6 +42,8 @@ export const ENGINE_ZONES = {
   'services/harvest': ['services/conversations', 'services/discovery', 'services/providers', 'services/search'],
   'services/hooks': ['services/discovery', 'services/promptCache', 'services/search', 'services/context', 'services/topics'],
   'services/tidy': ['services/providers', 'services/search', 'services/harvest'],
+  // The agent tools, defined once for MCP and VS Code's language model tools (src/mcp, the extension adapt them).
+  'services/agentTools': ['services/conversations', 'services/search', 'services/tasks'],
 };
 const CORE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'src', 'core');
 /** The zone of a path inside src/core (the longest declared folder that holds it), '' for none. */

@@ -29,7 +29,7 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type ParsedCommand<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>> & { paths: StorePaths };
+export type ParsedCommand<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>> & { paths: StorePaths };
 
 /** What a command takes besides its options. */
 export interface CommandTakes {

@@ -9,7 +9,7 @@ import { hookCommand } from './commands/hookCommand';
 
 /** Runs `lore hook` with the process's arguments (after `hook`); it always exits 0. */
 export function runCli(): void {
-  hookCommand(process.argv.slice(3), stdio).then(
+  hookCommand.run(process.argv.slice(3), stdio).then(
     (code) => {
       process.exitCode = code;
     },

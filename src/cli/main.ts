@@ -7,6 +7,7 @@ import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/model/format';
 import { lazy } from '../core/base/lazy';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
+import { indexLines, type Command } from './command';
 
 // Each command's module (and the engine it brings: zod, SQLite, the importers) loads when that
 // command runs: `lore --version` or `lore hook` pays for none of the others.
@@ -34,8 +35,7 @@ const topicsCommandModule = lazy(() => require('./commands/topicsCommand') as ty
 const trustCommandModule = lazy(() => require('./commands/trustCommand') as typeof import('./commands/trustCommand'));
 const undoCommandModule = lazy(() => require('./commands/undoCommand') as typeof import('./commands/undoCommand'));
 
-type Command = (argv: string[], io: Output) => Promise<number>;
-
+/** Every command by name, in the order `lore --help` lists them; a declaration loads with its module. */
 const COMMANDS: Record<string, () => Command> = {
   init: () => initCommandModule().initCommand,
   harvest: () => harvestCommandModule().harvestCommand,
@@ -55,8 +55,8 @@ const COMMANDS: Record<string, () => Command> = {
   sync: () => syncCommandModule().syncCommand,
   tasks: () => tasksCommandModule().tasksCommand,
   cache: () => cacheCommandModule().cacheCommand,
-  hook: () => hookCommandModule().hookCommand,
   hooks: () => hooksCommandModule().hooksCommand,
+  hook: () => hookCommandModule().hookCommand,
   undo: () => undoCommandModule().undoCommand,
   trust: () => trustCommandModule().trustCommand,
   history: () => historyCommandsModule().historyCommand,
@@ -67,37 +67,12 @@ const COMMANDS: Record<string, () => Command> = {
   diff: () => reconstructCommandModule().diffCommand,
 };
 
-/** The usage of every command; it loads every command's module, so only --help and a mistyped command build it. */
+/** The usage of every command, from their declarations; it loads every command's module, so only --help and a mistyped command build it. */
 const help = () => `lore — durable, provenance-aware knowledge from conversations with AI coding agents
 
-${initCommandModule().INIT_HELP.split('\n')[0]}
-${harvestCommandModule().HARVEST_HELP.split('\n').slice(0, 3).join('\n')}
-${digestCommandModule().DIGEST_HELP.split('\n')[0]}
-${notesCommandsModule().NOTES_HELP}
-${notesCommandsModule().NOTE_HELP}
-${searchCommandModule().SEARCH_HELP.split('\n')[0]}
-${mcpCommandModule().MCP_HELP.split('\n')[0]}
-${contextCommandModule().CONTEXT_HELP.split('\n')[0]}
-${topicsCommandModule().TOPICS_HELP.split('\n')[0]}
-${reviewCommandModule().REVIEW_HELP.split('\n').slice(0, 4).join('\n')}
-${itemCommandsModule().ITEM_HELP}
-${forgetCommandModule().FORGET_HELP}
-${tidyCommandModule().TIDY_HELP.split('\n')[0]}
-${tidyCommandModule().SUPERSEDE_HELP}
-${sourcesCommandModule().SOURCES_HELP.split('\n')[0]}
-${syncCommandModule().SYNC_HELP.split('\n')[0]}
-${tasksCommandModule().TASKS_HELP.split('\n')[0]}
-${cacheCommandModule().CACHE_HELP.split('\n')[0]}
-${hooksCommandModule().HOOKS_HELP.split('\n').slice(0, 2).join('\n')}
-${hookCommandModule().HOOK_HELP.split('\n')[0]}
-${undoCommandModule().UNDO_HELP.split('\n')[0]}
-${trustCommandModule().TRUST_HELP.split('\n')[0]}
-${historyCommandsModule().HISTORY_HELP}
-${historyCommandsModule().JOURNAL_HELP.split('\n')[0]}
-${historyCommandsModule().COMMIT_HELP}
-${pruneCommandModule().PRUNE_HELP.split('\n')[0]}
-${reconstructCommandModule().RECONSTRUCT_HELP.split('\n')[0]}
-${reconstructCommandModule().DIFF_HELP.split('\n')[0]}
+${Object.values(COMMANDS)
+  .flatMap((load) => indexLines(load()))
+  .join('\n')}
 
 Every command takes --root DIR (the store; default: the nearest .lore/ upwards, else ./.lore; the
 global store ~/.lore only with --global) and --help.`;
@@ -124,7 +99,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   // One object per run: what the run resolved (its store) is remembered against it.
   const run: Output = { ...io };
   try {
-    const code = await command(rest, run);
+    const code = await command.run(rest, run);
     sayConfigNotices(io);
     return code;
   } catch (error) {

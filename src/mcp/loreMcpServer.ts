@@ -1,7 +1,7 @@
 /**
  * Lore as an MCP server (stdio): agents such as Claude Code, Codex and Cursor read the project's
- * knowledge through the read tools (readTools.ts), resources (resources.ts) and prompts
- * (prompts.ts), and keep it correct through the memory tools (memoryTools.ts). Every tool input
+ * knowledge through the read tools, resources (resources.ts) and prompts (prompts.ts), and keep
+ * it correct through the memory and task tools (all tools: core/services/agentTools). Every tool input
  * is untrusted: sizes are bounded by the schemas, text is redacted and neutralized before it is
  * written, note paths must resolve inside the workspace, and writes take the store lock and are
  * atomic. Replies that hand out knowledge open with the data framing and leave out items held
@@ -11,14 +11,12 @@ import { Console } from 'node:console';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SearchIndexOptions } from '../core/services/search/searchIndex';
 import { LORE_INSTRUCTIONS } from './instructions';
-import { registerMemoryTools } from './memoryTools';
+import { registerAgentTools } from './agentToolsMcp';
 import { registerPrompts } from './prompts';
 import { ProtocolEraTransport, registerDiscover } from './protocolEras';
-import { registerReadTools } from './readTools';
 import { registerResources, workspacePathCompleter } from './resources';
 import type { StoreRequest } from './storeDiscovery';
 import { StoreSession } from './storeSession';
-import { registerTaskTools } from './taskTools';
 import { LoreStdioTransport } from './stdioTransport';
 
 export interface LoreMcpOptions {
@@ -41,17 +39,15 @@ function createLoreMcpServer(request: StoreRequest, options: LoreMcpOptions = {}
   const server = new McpServer(SERVER_INFO, { instructions: LORE_INSTRUCTIONS });
   const now = options.now ?? (() => new Date());
   const session = new StoreSession(request, server.server, { indexOptions: options.indexOptions, log: options.log, indexWaitMs: options.indexWaitMs });
-  registerReadTools(server, session);
+  const tools = registerAgentTools(server, session, { now });
   registerResources(server, session);
   registerPrompts(server, session, workspacePathCompleter(session));
-  registerMemoryTools(server, session, { now });
-  const tasks = registerTaskTools(server, session, { now });
   registerDiscover(server.server, SERVER_INFO, LORE_INSTRUCTIONS);
 
   return {
     server,
     close: () => {
-      tasks.close();
+      tools.close();
       session.close();
     },
   };

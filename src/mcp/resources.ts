@@ -21,10 +21,10 @@ import { renderDigest } from '../core/model/digestFormat';
 import { readLedger } from '../core/store/ledger';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import { readTextIfExists } from '../core/base/atomicWrite';
-import { readFileNotes } from './fileNoteLines';
-import { openConversationText } from './openConversation';
+import { readFileNotes } from '../core/services/agentTools/fileNoteLines';
+import { openConversationText } from '../core/services/agentTools/openConversation';
 import type { StoreSession } from './storeSession';
-import { MAX_REPLY_TOKENS, budgetBytes } from './toolReply';
+import { MAX_REPLY_TOKENS, budgetBytes } from '../core/services/agentTools/toolReply';
 
 const MARKDOWN = 'text/markdown';
 /** Values offered per completion request (the protocol allows 100). */

@@ -7,23 +7,13 @@
  */
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolWait } from '../core/services/agentTools/agentTool';
 
 /** What the SDK hands a tool callback besides its arguments. */
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** At most one progress notification per this many ms (the last one, all done, always goes). */
 const MIN_INTERVAL_MS = 100;
-
-/** A tool call's long wait: the options to hand the work, and a wrapper that watches it end. */
-export interface ToolWait {
-  /** The call's signal and a progress callback, as SearchOptions and RecallOptions take them. */
-  options: { signal: AbortSignal; onProgress: (progress: { done: number; total: number }) => void };
-  /**
-   * Runs the work given these options, and logs when it ended because the client cancelled the
-   * call (the client gets no reply then; the log says the work did stop).
-   */
-  during<T>(work: Promise<T>): Promise<T>;
-}
 
 /**
  * The wait options of one tool call. `what` names the work in progress messages ("indexing the

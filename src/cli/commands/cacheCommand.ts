@@ -5,19 +5,15 @@ import type { SessionCacheState } from '../../core/services/promptCache/sessionC
 import { formatRemaining } from '../../core/services/promptCache/cacheState';
 import { currentHost } from '../../core/services/discovery/host';
 import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
-import { COMMON_OPTIONS, EXIT_OK, UsageError, envOf, formatBytes, formatTokens, parseCommand, parsePositiveNumber, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_OK, UsageError, envOf, formatBytes, formatTokens, parsePositiveNumber, printable, type Output } from '../cliSupport';
 
-export const CACHE_HELP = `lore cache [--workspace DIR] [--now ISO] [--limit N] [--all-workspaces] [--json]
-Shows the prompt caches of the workspace's recent agent sessions (Claude Code, Codex, Copilot
-Chat), read from their session files: per session the tool, model, last activity, cache state
-(warm with the time left, expired, provider-managed, unknown, never cached), hit ratio, cached
-and uncached input tokens, and the money cache reads saved at list prices (modelPrices.json,
-dated). Reads the last 16 MB of each session file; writes nothing.
-  --now ISO         describe the caches at this moment instead of now (reproducible output)
-  --limit N         read the N most recently modified sessions (default ${DEFAULT_SESSION_LIMIT})
-  --all-workspaces  also the sessions of other workspaces`;
 
-const OPTIONS = { ...COMMON_OPTIONS, now: { type: 'string' }, limit: { type: 'string' }, 'all-workspaces': { type: 'boolean' } } as const;
+const OPTIONS = {
+  now: { type: 'string', value: 'ISO', help: 'describe the caches at this moment instead of now (reproducible output)' },
+  limit: { type: 'string', value: 'N', help: `read the N most recently modified sessions (default ${DEFAULT_SESSION_LIMIT})` },
+  'all-workspaces': { type: 'boolean', help: 'also the sessions of other workspaces' },
+} as const;
 
 /** `2026-01-06 09:22:33Z`: UTC, so the same --now prints the same text anywhere. */
 function when(ms: number | undefined): string {
@@ -92,9 +88,20 @@ function parseNow(value: string | undefined): number {
   return ms;
 }
 
-export async function cacheCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, CACHE_HELP, io, { positionals: false });
-  if (!parsed) return EXIT_OK;
+export const cacheCommand = command({
+  name: 'cache',
+  usage: ['[--workspace DIR] [--now ISO] [--limit N] [--all-workspaces] [--json]'],
+  description: `Shows the prompt caches of the workspace's recent agent sessions (Claude Code, Codex, Copilot
+Chat), read from their session files: per session the tool, model, last activity, cache state
+(warm with the time left, expired, provider-managed, unknown, never cached), hit ratio, cached
+and uncached input tokens, and the money cache reads saved at list prices (modelPrices.json,
+dated). Reads the last 16 MB of each session file; writes nothing.`,
+  options: OPTIONS,
+  takes: { positionals: false },
+  run: cache,
+});
+
+async function cache(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   const report = cacheReport(currentHost(envOf(io)), paths.workspace, {
     now: parseNow(values.now),

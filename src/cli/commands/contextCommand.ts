@@ -9,35 +9,16 @@ import { isNetworkVendor } from '../../core/services/providers/endpoints';
 import { createAdapter, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import type { TopicGate } from '../../core/services/topics/topicGate';
-import { COMMON_OPTIONS, EXIT_OK, UsageError, cwdOf, envOf, parsePositiveNumber, printable, parseCommand, resolveArg, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_OK, UsageError, cwdOf, envOf, parsePositiveNumber, printable, resolveArg, type Output } from '../cliSupport';
 import { lazy } from '../../core/base/lazy';
 
 const topicGateModule = lazy(() => require('../../core/services/topics/topicGate') as typeof import('../../core/services/topics/topicGate'));
 const explainContextModule = lazy(() => require('../../core/services/topics/explainContext') as typeof import('../../core/services/topics/explainContext'));
 const hookContextModule = lazy(() => require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext'));
 
-export const CONTEXT_HELP = `lore context [--root DIR] [--files F...] [--message TEXT] [--budget TOKENS] [--topic NAME...]
-             [--session ID] [--provider NAME] [--model M] [--base-url URL] [--no-gate] [--json]
-Prints the compiled context: role instructions, the knowledge digest ({knowledge} block, only
-while digest.md exists), the notes of the files in scope, the topics the message activates, then
-the active files, the items that best match the message and the message. Everything up to the
-topics is the stable prefix that provider prompt caches reuse across turns.
-The context fits a token budget (UTF-8 bytes / 4): --budget, else config.json context.budgetTokens,
-else ${DEFAULT_BUDGET_TOKENS}. Slots fill in priority order: P0 fixed (role, message), P1 digest and notes,
-P2 topics and their subscriptions, P3 matching items, P4 history; what does not fit is cut.
-Topics (.lore/topics/*.md, see lore topics): tiers 1 and 2 run locally; gated topics ask the gate,
-the cheapest model of --provider (or LORE_PROVIDER: ${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}; --model to choose
-another), once per message and topic (cached). Without one (or with --no-gate) gated topics follow
-the no-gate rows of the bypass table and are otherwise dropped. --topic activates a topic by name.
---session ID adds the topics the output watchers left for that agent session's next turn (as
-the hook would inject them), without taking them: the session's next turn still gets them.
---files may be repeated, and further arguments are files too. --json prints {text, stablePrefixLength
-(UTF-16 code units), stablePrefixBytes (UTF-8 bytes), boundaries, budgetTokens, tokens, slots (bytes,
-included, cut), hits (the P3 items included), topics (active, decisions with tier, tier-1 match, score,
-gate and reason, problems, gate)}.`;
 
 const OPTIONS = {
-  ...COMMON_OPTIONS,
   files: { type: 'string', multiple: true },
   message: { type: 'string' },
   budget: { type: 'string' },
@@ -60,9 +41,32 @@ function configuredGate(values: { provider?: string; model?: string; 'base-url'?
   return { gate: adapterGate(adapter, values.model) };
 }
 
-export async function contextCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, CONTEXT_HELP, io);
-  if (!parsed) return EXIT_OK;
+export const contextCommand = command({
+  name: 'context',
+  usage: ['[--root DIR] [--files F...] [--message TEXT] [--budget TOKENS] [--topic NAME...] [--session ID] [--provider NAME] [--model M] [--base-url URL] [--no-gate] [--json]'],
+  briefInIndex: true,
+  description: `Prints the compiled context: role instructions, the knowledge digest ({knowledge} block, only
+while digest.md exists), the notes of the files in scope, the topics the message activates, then
+the active files, the items that best match the message and the message. Everything up to the
+topics is the stable prefix that provider prompt caches reuse across turns.
+The context fits a token budget (UTF-8 bytes / 4): --budget, else config.json context.budgetTokens,
+else ${DEFAULT_BUDGET_TOKENS}. Slots fill in priority order: P0 fixed (role, message), P1 digest and notes,
+P2 topics and their subscriptions, P3 matching items, P4 history; what does not fit is cut.
+Topics (.lore/topics/*.md, see lore topics): tiers 1 and 2 run locally; gated topics ask the gate,
+the cheapest model of --provider (or LORE_PROVIDER: ${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}; --model to choose
+another), once per message and topic (cached). Without one (or with --no-gate) gated topics follow
+the no-gate rows of the bypass table and are otherwise dropped. --topic activates a topic by name.
+--session ID adds the topics the output watchers left for that agent session's next turn (as
+the hook would inject them), without taking them: the session's next turn still gets them.
+--files may be repeated, and further arguments are files too. --json prints {text, stablePrefixLength
+(UTF-16 code units), stablePrefixBytes (UTF-8 bytes), boundaries, budgetTokens, tokens, slots (bytes,
+included, cut), hits (the P3 items included), topics (active, decisions with tier, tier-1 match, score,
+gate and reason, problems, gate)}.`,
+  options: OPTIONS,
+  run: context,
+});
+
+async function context(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, positionals, paths } = parsed;
   // Paths are typed relative to where the user stands, not to the workspace.
   const files = [...(values.files ?? []), ...positionals].map((f) => resolveArg(io, f));

@@ -1,18 +1,23 @@
 /** `lore digest`: regenerates digest.md from the category files and prints it. */
 import { regenerateDigest } from '../../core/store/digest';
 import { storeConfigForWrite } from '../../core/store/storeConfig';
-import { COMMON_OPTIONS, EXIT_OK, type Output, parseCommand } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_OK, type Output } from '../cliSupport';
 
-export const DIGEST_HELP = `lore digest [--root DIR] [--json]
-Regenerates digest.md (4 KB cap; sections Open tasks, Open questions, Decisions, Facts,
+export const digestCommand = command({
+  name: 'digest',
+  usage: ['[--root DIR] [--json]'],
+  description: `Regenerates digest.md (4 KB cap; sections Open tasks, Open questions, Decisions, Facts,
 Playbooks, newest first) and prints it; with no items yet, just its header. This explicit
 regenerate (like a harvest) brings back a deleted digest.md; edits of the category files only
 refresh one that exists ("delete to turn off"). When config.json sets "digestEnabled": false,
-the digest file is removed.`;
+the digest file is removed.`,
+  options: {},
+  takes: { positionals: false },
+  run: digest,
+});
 
-export async function digestCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, COMMON_OPTIONS, DIGEST_HELP, io, { positionals: false });
-  if (!parsed) return EXIT_OK;
+async function digest(parsed: Parsed, io: Output): Promise<number> {
   const { values, paths } = parsed;
   const { config, warning } = storeConfigForWrite(paths.config); // Whether there is a digest at all is the file's to say.
   if (warning) io.err(`warning: ${warning}`);

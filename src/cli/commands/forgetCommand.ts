@@ -11,19 +11,11 @@ import { purgeStoreIndex } from '../../core/services/search/forgetIndex';
 import { applyPurgeHistory, planPurgeHistory } from '../../core/store/forget/purgeHistory';
 import type { StorePaths } from '../../core/store/storePaths';
 import { reportHistory } from '../historyText';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
 
-export const FORGET_HELP = `lore forget ID [--item | --conversation | --purge-history] [--apply] [--file F] [--root DIR] [--json]
-                                         forget an item by its id (at once; F: its store file, when it is in several), or
-                                         a conversation by its id: every line only it taught, its provenance on shared
-                                         lines, its transcript, copies, cached replies and index rows (a plan; --apply
-                                         does it). The ledger keeps a tombstone, so a harvest never brings them back.
-                                         Git keeps what earlier commits held: --purge-history (after the forget) lists the
-                                         commits of a store that is its own repository that still hold the conversation,
-                                         and with --apply rewrites them without it (nothing is pushed).`;
 
 const OPTIONS = {
-  ...COMMON_OPTIONS,
   file: { type: 'string' },
   item: { type: 'boolean' },
   conversation: { type: 'boolean' },
@@ -32,9 +24,25 @@ const OPTIONS = {
   'purge-history': { type: 'boolean' },
 } as const;
 
-export async function forgetCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, FORGET_HELP, io);
-  if (!parsed) return EXIT_OK;
+export const forgetCommand = command({
+  name: 'forget',
+  usage: [
+    {
+      usage: 'ID [--item | --conversation | --purge-history] [--apply] [--file F] [--root DIR] [--json]',
+      does: `forget an item by its id (at once; F: its store file, when it is in several), or
+a conversation by its id: every line only it taught, its provenance on shared
+lines, its transcript, copies, cached replies and index rows (a plan; --apply
+does it). The ledger keeps a tombstone, so a harvest never brings them back.
+Git keeps what earlier commits held: --purge-history (after the forget) lists the
+commits of a store that is its own repository that still hold the conversation,
+and with --apply rewrites them without it (nothing is pushed).`,
+    },
+  ],
+  options: OPTIONS,
+  run: forget,
+});
+
+async function forget(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   if (parsed.positionals.length !== 1) throw new UsageError('name one item id or conversation id');
   const id = parsed.positionals[0].trim();

@@ -16,63 +16,50 @@ import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/pr
 import { writeFileAtomic } from '../../core/base/atomicWrite';
 import { RECLAIM_MODES, type ReclaimMode } from '../../core/model/storeConfigFormat';
 import type { StorePaths } from '../../core/store/storePaths';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, parseCommand, resolveArg, envOf, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, resolveArg, envOf, type Output } from '../cliSupport';
 import { applyText, dryRunText, failuresText, planText, staleText } from '../harvestReportText';
 import { lazy } from '../../core/base/lazy';
 
 const savedPlanModule = lazy(() => require('../../core/services/harvest/savedPlan') as typeof import('../../core/services/harvest/savedPlan'));
 
-export const HARVEST_HELP = `lore harvest [--root DIR] [--from PATH]... [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest]
-             [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N]
-             [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]
 
-Harvests durable knowledge from conversations into the store's category files.
-  --dry-run          (the default) classify and estimate; calls no model, writes nothing
-  --preview          distill with the model and print the plan as a unified diff; writes no knowledge
-  --save-plan FILE   with --preview: also save the plan to FILE (JSON; it holds the store files' texts)
-  --apply-plan FILE  write exactly the plan saved by --preview --save-plan; calls no model. Refused,
-                     writing nothing, when a conversation it harvests changed, a new one arrived or
-                     the ledger changed since; files edited since get the plan's lines added on top
-  --apply            distill (or reuse --preview's replies), write, regenerate the digest, reclaim
-  --from PATH        a conversation file or folder (repeatable; default: the store's inbox/).
-                     Files outside the inbox are read, never deleted.
-  --no-harvest       record the conversations as deleted-unharvested and reclaim them without a model
-  --provider NAME    ${PROVIDER_NAMES.join(', ')} (default: rules, the offline marker extractor)
-  --model M          the provider's model
-  --base-url URL     the provider's endpoint (any OpenAI-compatible server with --provider openai)
-  --max-harvest-bytes N  distill at most N bytes of rendered transcript this run (e.g. 5MB); the rest is deferred
-  --timeout SECONDS  per model call (default ${DEFAULT_TIMEOUT_MS / 1000})
-  --reclaim MODE     what happens to inbox conversations after a proven harvest (default: store config, else delete)
-  --live-minutes N   agent logs outside the inbox modified within N minutes are left alone (default 5)
-  --json             print the report as JSON on stdout
-Exit status: 0 all done, 1 some conversations failed (listed), 2 usage error.`;
+const OPTIONS = {
+  'dry-run': { type: 'boolean', help: '(the default) classify and estimate; calls no model, writes nothing' },
+  preview: { type: 'boolean', help: 'distill with the model and print the plan as a unified diff; writes no knowledge' },
+  'save-plan': { type: 'string', value: 'FILE', help: "with --preview: also save the plan to FILE (JSON; it holds the store files' texts)" },
+  'apply-plan': {
+    type: 'string',
+    value: 'FILE',
+    help: `write exactly the plan saved by --preview --save-plan; calls no model. Refused,
+writing nothing, when a conversation it harvests changed, a new one arrived or
+the ledger changed since; files edited since get the plan's lines added on top`,
+  },
+  apply: { type: 'boolean', help: "distill (or reuse --preview's replies), write, regenerate the digest, reclaim" },
+  from: { type: 'string', multiple: true, value: 'PATH', help: "a conversation file or folder (repeatable; default: the store's inbox/).\nFiles outside the inbox are read, never deleted." },
+  'no-harvest': { type: 'boolean', help: 'record the conversations as deleted-unharvested and reclaim them without a model' },
+  provider: { type: 'string', value: 'NAME', help: `${PROVIDER_NAMES.join(', ')} (default: rules, the offline marker extractor)` },
+  model: { type: 'string', value: 'M', help: "the provider's model" },
+  'base-url': { type: 'string', value: 'URL', help: "the provider's endpoint (any OpenAI-compatible server with --provider openai)" },
+  'max-harvest-bytes': { type: 'string', value: 'N', help: 'distill at most N bytes of rendered transcript this run (e.g. 5MB); the rest is deferred' },
+  timeout: { type: 'string', value: 'SECONDS', help: `per model call (default ${DEFAULT_TIMEOUT_MS / 1000})` },
+  reclaim: { type: 'string', value: 'MODE', help: 'what happens to inbox conversations after a proven harvest (default: store config, else delete)' },
+  'live-minutes': { type: 'string', value: 'N', help: 'agent logs outside the inbox modified within N minutes are left alone (default 5)' },
+  quiet: { type: 'boolean', short: 'q' },
+  json: { type: 'boolean', help: 'print the report as JSON on stdout' },
+} as const;
 
-export async function harvestCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(
-    argv,
-    {
-      ...COMMON_OPTIONS,
-      from: { type: 'string', multiple: true },
-      'dry-run': { type: 'boolean' },
-      preview: { type: 'boolean' },
-      apply: { type: 'boolean' },
-      'save-plan': { type: 'string' },
-      'apply-plan': { type: 'string' },
-      'no-harvest': { type: 'boolean' },
-      provider: { type: 'string' },
-      model: { type: 'string' },
-      'base-url': { type: 'string' },
-      'max-harvest-bytes': { type: 'string' },
-      timeout: { type: 'string' },
-      reclaim: { type: 'string' },
-      'live-minutes': { type: 'string' },
-      quiet: { type: 'boolean', short: 'q' },
-    } as const,
-    HARVEST_HELP,
-    io,
-    { positionals: false },
-  );
-  if (!parsed) return EXIT_OK;
+export const harvestCommand = command({
+  name: 'harvest',
+  usage: ['[--root DIR] [--from PATH]... [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest] [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N] [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]'],
+  description: "\nHarvests durable knowledge from conversations into the store's category files.",
+  options: OPTIONS,
+  epilogue: 'Exit status: 0 all done, 1 some conversations failed (listed), 2 usage error.',
+  takes: { positionals: false },
+  run: harvest,
+});
+
+async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   if ([values['dry-run'], values.preview, values.apply, values['apply-plan'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --dry-run, --preview, --apply and --apply-plan');
   if (values['save-plan'] !== undefined && !values.preview) throw new UsageError('--save-plan needs --preview');

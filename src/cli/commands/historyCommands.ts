@@ -10,15 +10,41 @@ import { readJournal, summarizeJournal } from '../../core/services/harvest/summa
 import { toIsoDate } from '../../core/model/provenance';
 import { isItemId } from '../../core/model/itemId';
 import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, envOf, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 import { historyText, reportHistory } from '../historyText';
 
-export const HISTORY_HELP = `lore history ID [--root DIR] [--json]   when an item was learned (commit, conversation) and every change since, from git`;
-export const JOURNAL_HELP = `lore journal [--date YYYY-MM-DD] [--summarize [--provider P] [--model M] [--base-url URL]] [--root DIR] [--json]
-The day's journal (journal/YYYY-MM-DD.md, default today, UTC): what the day taught the store
+export const historyCommand = command({
+  name: 'history',
+  usage: [{ usage: 'ID [--root DIR] [--json]', does: 'when an item was learned (commit, conversation) and every change since, from git' }],
+  options: {},
+  run: history,
+});
+const JOURNAL_OPTIONS = {
+  date: { type: 'string' },
+  summarize: { type: 'boolean' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+} as const;
+
+export const journalCommand = command({
+  name: 'journal',
+  usage: ['[--date YYYY-MM-DD] [--summarize [--provider P] [--model M] [--base-url URL]] [--root DIR] [--json]'],
+  description: `The day's journal (journal/YYYY-MM-DD.md, default today, UTC): what the day taught the store
 (harvests, review accepts, agents' direct writes, notes), by source and category. --summarize
-has the model write a short summary into it.`;
-export const COMMIT_HELP = `lore commit [--root DIR] [--json]   commit the store's changes to git now (what interval mode holds back)`;
+has the model write a short summary into it.`,
+  options: JOURNAL_OPTIONS,
+  takes: { positionals: false },
+  run: journal,
+});
+export const commitCommand = command({
+  name: 'commit',
+  usage: [{ usage: '[--root DIR] [--json]', does: "commit the store's changes to git now (what interval mode holds back)" }],
+  options: {},
+  takes: { positionals: false },
+  run: commit,
+});
 
 /** The history as lines: the conversation, then each commit, oldest first. */
 export function historyLines(history: ItemHistory): string[] {
@@ -41,9 +67,7 @@ export function historyLines(history: ItemHistory): string[] {
   return lines;
 }
 
-export async function historyCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, COMMON_OPTIONS, HISTORY_HELP, io);
-  if (!parsed) return EXIT_OK;
+async function history(parsed: Parsed, io: Output): Promise<number> {
   const [id, ...extra] = parsed.positionals;
   if (!id || extra.length || !isItemId(id)) throw new UsageError('lore history takes one item id (8 characters, as `lore search` and `lore item` print them)');
   const history = await itemHistory(parsed.paths, id.toLowerCase());
@@ -56,16 +80,7 @@ export async function historyCommand(argv: string[], io: Output): Promise<number
   return EXIT_OK;
 }
 
-export async function journalCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, {
-    ...COMMON_OPTIONS,
-    date: { type: 'string' },
-    summarize: { type: 'boolean' },
-    provider: { type: 'string' },
-    model: { type: 'string' },
-    'base-url': { type: 'string' },
-  } as const, JOURNAL_HELP, io, { positionals: false });
-  if (!parsed) return EXIT_OK;
+async function journal(parsed: Parsed<typeof JOURNAL_OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   const date = values.date ?? toIsoDate(new Date());
   if (!JOURNAL_DATE.test(date)) throw new UsageError('--date takes a day as YYYY-MM-DD');
@@ -93,9 +108,7 @@ export async function journalCommand(argv: string[], io: Output): Promise<number
   return EXIT_OK;
 }
 
-export async function commitCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, COMMON_OPTIONS, COMMIT_HELP, io, { positionals: false });
-  if (!parsed) return EXIT_OK;
+async function commit(parsed: Parsed, io: Output): Promise<number> {
   const outcome = await flushStoreHistory(parsed.paths, { force: true });
   if (parsed.values.json) {
     io.out(JSON.stringify(outcome ?? { off: true }, null, 2));

@@ -22,6 +22,7 @@ import { recordUses } from '../../core/store/lifecycle/usageLog';
 import { stripPrivateSpans } from '../../core/model/safety/privateSpans';
 import { storePrivateMarkers } from '../../core/store/storeConfig';
 import { storePaths, type StorePaths } from '../../core/store/storePaths';
+import { selfParsedCommand } from '../command';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
 import { lazy } from '../../core/base/lazy';
 
@@ -30,8 +31,11 @@ const toolFilesModule = lazy(() => require('../../core/services/hooks/toolFiles'
 const lastReplyModule = lazy(() => require('../../core/services/topics/lastReply') as typeof import('../../core/services/topics/lastReply'));
 const outputWatchModule = lazy(() => require('../../core/services/topics/outputWatch') as typeof import('../../core/services/topics/outputWatch'));
 
-export const HOOK_HELP = `lore hook [--root DIR]
-
+// Parsed here, not from the declaration: a hook written by another Lore version may pass an option this one does not know.
+export const hookCommand = selfParsedCommand({
+  name: 'hook',
+  usage: ['[--root DIR]'],
+  description: `
 Run by agent hooks (Claude Code, VS Code), with the hook's JSON on stdin; set up with "lore hooks install".
 SessionEnd and PreCompact (and VS Code's Stop) copy the session's transcript into the store's inbox;
 Claude Code's Stop queues it where it lies, for the next harvest; these print nothing. On Stop the
@@ -44,7 +48,10 @@ triggers matched against the files the prompt names and the session's recent too
 gate is never asked in a hook, so gated topics follow the no-gate rows) and the items that best match the prompt, at most
 10,000 characters, framed as data, redacted, without items held for review (nothing when the store
 has nothing to add). The store is the one of the agent's folder (cwd in the input) unless --root
-is given. Always exits 0; problems go to <store>/.cache/hook.log.`;
+is given. Always exits 0; problems go to <store>/.cache/hook.log.`,
+  options: {},
+  run: hook,
+});
 
 /** A hook's input is a few hundred bytes; anything near this is not one. */
 const MAX_INPUT_BYTES = 1024 * 1024;
@@ -53,20 +60,20 @@ const INPUT_TIMEOUT_MS = 5000;
 /** Context must not hold a prompt up: after this the notes and the search are skipped. */
 const CONTEXT_TIME_LIMIT_MS = 1500;
 
-export async function hookCommand(argv: string[], io: Output): Promise<number> {
+async function hook(argv: string[], io: Output, help: string): Promise<number> {
   try {
-    return await runHook(argv, io);
+    return await runHook(argv, io, help);
   } catch {
     return EXIT_OK; // Even a Lore bug must not fail the agent.
   }
 }
 
-async function runHook(argv: string[], io: Output): Promise<number> {
+async function runHook(argv: string[], io: Output, help: string): Promise<number> {
   let root: string | undefined;
   try {
     const { values } = parseArgs({ args: argv, options: { root: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
     if (values.help) {
-      io.out(HOOK_HELP);
+      io.out(help);
       return EXIT_OK;
     }
     root = values.root;

@@ -10,47 +10,48 @@ import type { HookTool } from '../../core/services/hooks/hookCapture';
 import { HOOK_KINDS, type HookKind } from '../../core/services/hooks/hookEvents';
 import { hookEventsFor, installHooks, loreHookCommand, uninstallHooks, type HookScope, type HookSettingsChange } from '../../core/services/hooks/hookSettings';
 import { storePaths } from '../../core/store/storePaths';
+import { parseConfig, selfParsedCommand } from '../command';
 import { EXIT_OK, UsageError, cwdOf, envOf, printable, resolveArg, storeForFolder, type Output } from '../cliSupport';
 
-export const HOOKS_HELP = `lore hooks install   [--claude | --vscode] [--user | --workspace] [--capture-only | --context-only]
-lore hooks uninstall [--claude | --vscode] [--user | --workspace]
+const OPTIONS = {
+  root: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  claude: { type: 'boolean', help: "Claude Code (install's default): .claude/settings.local.json, or ~/.claude/settings.json with --user" },
+  vscode: { type: 'boolean', help: "VS Code's agent hooks: .github/hooks/lore.json (VS Code also runs the Claude Code files' hooks)" },
+  workspace: { type: 'boolean', help: "the store's workspace (install's default)" },
+  user: { type: 'boolean', help: 'every project of this user' },
+  'capture-only': { type: 'boolean', help: "install only the capture hooks (Lore's context hooks in the file are removed)" },
+  'context-only': { type: 'boolean', help: "install only the context hooks (Lore's capture hooks in the file are removed)" },
+} as const;
 
-Writes (or removes) the agent hooks that run "lore hook":
-  capture hooks  when a session stops, ends or is about to be compacted, its conversation is queued
-                 for harvest (Claude Code: SessionEnd, PreCompact, Stop; VS Code: PreCompact, Stop)
-  context hooks  when a session starts, and before each prompt, the agent gets the digest, the notes
-                 of files the prompt names, the topics it activates and matching items (Claude Code:
-                 SessionStart, UserPromptSubmit; VS Code: SessionStart, the event where it takes
-                 context); Claude Code's PostToolUse (file tools only) records the files tool calls
-                 touch, so the next prompt's topic globs see them
-  --claude        Claude Code (install's default): .claude/settings.local.json, or ~/.claude/settings.json with --user
-  --vscode        VS Code's agent hooks: .github/hooks/lore.json (VS Code also runs the Claude Code files' hooks)
-  --workspace     the store's workspace (install's default)
-  --user          every project of this user
-  --capture-only  install only the capture hooks (Lore's context hooks in the file are removed)
-  --context-only  install only the context hooks (Lore's capture hooks in the file are removed)
-Merged with what the file holds; running install twice changes nothing; uninstall removes only
-Lore's own entries (by default from every file above). A file that is not valid JSON is left as it is.`;
+// Parsed here, not from the declaration: --workspace is a scope, not the common --workspace DIR.
+export const hooksCommand = selfParsedCommand({
+  name: 'hooks',
+  usage: ['install   [--claude | --vscode] [--user | --workspace] [--capture-only | --context-only]', 'uninstall [--claude | --vscode] [--user | --workspace]'],
+  description: '\nWrites (or removes) the agent hooks that run "lore hook":',
+  args: {
+    'capture hooks': 'when a session stops, ends or is about to be compacted, its conversation is queued\nfor harvest (Claude Code: SessionEnd, PreCompact, Stop; VS Code: PreCompact, Stop)',
+    'context hooks': `when a session starts, and before each prompt, the agent gets the digest, the notes
+of files the prompt names, the topics it activates and matching items (Claude Code:
+SessionStart, UserPromptSubmit; VS Code: SessionStart, the event where it takes
+context); Claude Code's PostToolUse (file tools only) records the files tool calls
+touch, so the next prompt's topic globs see them`,
+  },
+  options: OPTIONS,
+  epilogue: `Merged with what the file holds; running install twice changes nothing; uninstall removes only
+Lore's own entries (by default from every file above). A file that is not valid JSON is left as it is.`,
+  run: hooks,
+});
 
-export async function hooksCommand(argv: string[], io: Output): Promise<number> {
-  // Not parseCommand: here --workspace is a scope, not the common --workspace DIR.
+async function hooks(argv: string[], io: Output, help: string): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: {
-      root: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      claude: { type: 'boolean' },
-      vscode: { type: 'boolean' },
-      user: { type: 'boolean' },
-      workspace: { type: 'boolean' },
-      'capture-only': { type: 'boolean' },
-      'context-only': { type: 'boolean' },
-    },
+    options: parseConfig(OPTIONS) as typeof OPTIONS,
     allowPositionals: true,
     strict: true,
   });
   if (values.help) {
-    io.out(HOOKS_HELP);
+    io.out(help);
     return EXIT_OK;
   }
   const paths = values.root !== undefined ? storePaths(resolveArg(io, values.root)) : storeForFolder(cwdOf(io), io);

@@ -3,18 +3,27 @@ import { defaultPromptsDir } from '../../core/services/harvest/prompts';
 import { initStore } from '../../core/store/initStore';
 import { GitMissingError } from '../../core/store/history/git';
 import { initHistory, type InitHistoryResult } from '../../core/store/history/initHistory';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, parseCommand, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, type Output } from '../cliSupport';
 
-export const INIT_HELP = `lore init [--root DIR | --global] [--git]
-Creates the knowledge store (default ./.lore): category files, files/, inbox/, prompts/ and a
-.gitignore for derived and private parts. Existing files are left untouched.
---git  keep the store's history in git: a store outside any repository gets its own (Lore then
-       commits after each apply); inside the workspace's repository config.json gets
-       "git": {"commit": "apply"}. Lore commits only the store's paths, never your other changes.`;
+export const initCommand = command({
+  name: 'init',
+  usage: ['[--root DIR | --global] [--git]'],
+  description: `Creates the knowledge store (default ./.lore): category files, files/, inbox/, prompts/ and a
+.gitignore for derived and private parts. Existing files are left untouched.`,
+  options: {
+    git: {
+      type: 'boolean',
+      help: `keep the store's history in git: a store outside any repository gets its own (Lore then
+commits after each apply); inside the workspace's repository config.json gets
+"git": {"commit": "apply"}. Lore commits only the store's paths, never your other changes.`,
+    },
+  },
+  takes: { positionals: false },
+  run: init,
+});
 
-export async function initCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, git: { type: 'boolean' } }, INIT_HELP, io, { positionals: false });
-  if (!parsed) return EXIT_OK;
+async function init(parsed: Parsed<{ git: { type: 'boolean' } }>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   const created = initStore(paths, defaultPromptsDir());
   let history: InitHistoryResult | undefined;

@@ -5,18 +5,22 @@
  */
 import { readItem } from '../../core/store/items/itemReport';
 import { archivedItems } from '../../core/store/lifecycle/knowledgeArchive';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
 
-export const ITEM_HELP = `lore item ID [--root DIR] [--json]       show a knowledge item by its id (as agents and replies name it)`;
+export const itemCommand = command({
+  name: 'item',
+  usage: [{ usage: 'ID [--root DIR] [--json]', does: 'show a knowledge item by its id (as agents and replies name it)' }],
+  options: {},
+  run: item,
+});
 
 function oneId(positionals: string[]): string {
   if (positionals.length !== 1) throw new UsageError('name one item id');
   return positionals[0];
 }
 
-export async function itemCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, COMMON_OPTIONS, ITEM_HELP, io);
-  if (!parsed) return EXIT_OK;
+async function item(parsed: Parsed, io: Output): Promise<number> {
   const report = readItem(parsed.paths, oneId(parsed.positionals));
   if (parsed.values.json) {
     io.out(JSON.stringify(report, null, 2));

@@ -1,12 +1,15 @@
 /** `lore mcp`: serves the store to agents over the Model Context Protocol (stdio). */
+import { command, type Parsed } from '../command';
+import { EXIT_OK, cwdOf, envOf, printable, type Output } from '../cliSupport';
 import { lazy } from '../../core/base/lazy';
-import { COMMON_OPTIONS, EXIT_OK, cwdOf, envOf, printable, parseCommand, type Output } from '../cliSupport';
 
 // Loaded when the server starts, not with --help: the MCP SDK (dist/mcpServer.js in the bundles).
 const loreMcpServer = lazy(() => require('../../mcp/loreMcpServer') as typeof import('../../mcp/loreMcpServer'));
 
-export const MCP_HELP = `lore mcp [--root DIR | --global] [--workspace DIR]  serve the store to agents over MCP (stdio)
-The store: --global (~/.lore), else --root DIR, else $LORE_ROOT (a relative path is looked for in the working folder and
+export const mcpCommand = command({
+  name: 'mcp',
+  usage: [{ usage: '[--root DIR | --global] [--workspace DIR]', does: 'serve the store to agents over MCP (stdio)' }],
+  description: `The store: --global (~/.lore), else --root DIR, else $LORE_ROOT (a relative path is looked for in the working folder and
 its parents), else the nearest .lore/ in or above the client's roots (when the client shares
 them), else the nearest .lore/ in or above the working folder (never ~/.lore). A store that is not found is
 reported in every reply, never created: run lore init first.
@@ -18,11 +21,13 @@ Resources: lore://digest, lore://knowledge/{category}, lore://notes/{path}, lore
 Prompts: file_knowledge (path), task_context (task, files).
 Protocol revisions 2024-11-05 to 2025-11-25 (initialize) and 2026-07-28 (server/discover).
 Setup for Claude Code, Codex, Cursor, Gemini CLI and VS Code: docs/mcp.md. Stdout carries the protocol;
-diagnostics go to stderr.`;
+diagnostics go to stderr.`,
+  options: {},
+  takes: { positionals: false },
+  run: mcp,
+});
 
-export async function mcpCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, COMMON_OPTIONS, MCP_HELP, io, { positionals: false });
-  if (!parsed) return EXIT_OK;
+async function mcp(parsed: Parsed, io: Output): Promise<number> {
   // The store is looked for by the server itself (it may ask the client's roots), never created.
   const { root, workspace, global } = parsed.values;
   const { serveLoreMcp } = loreMcpServer();

@@ -10,17 +10,27 @@ import { loadStoreConfig } from '../../core/store/storeConfig';
 import { acquireStoreLock } from '../../core/base/storeLock';
 import { recordStoreChange } from '../../core/store/history/storeHistory';
 import { storeRelative } from '../../core/store/storePaths';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, printable, parseCommand, resolveArg, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, printable, resolveArg, type Output } from '../cliSupport';
 import { reportHistory } from '../historyText';
 
-export const NOTES_HELP = `lore notes PATH [--root DIR] [--json]   show the notes attached to a file
-lore notes --heal [--root DIR]          re-key notes whose file changed inode; move notes of
-                                        deleted files to facts.md as "path: note"`;
-export const NOTE_HELP = `lore note PATH TEXT [--root DIR]        attach a note to a file ([from: manual, today])`;
+export const notesCommand = command({
+  name: 'notes',
+  usage: [
+    { usage: 'PATH [--root DIR] [--json]', does: 'show the notes attached to a file' },
+    { usage: '--heal [--root DIR]', does: 're-key notes whose file changed inode; move notes of\ndeleted files to facts.md as "path: note"' },
+  ],
+  options: { heal: { type: 'boolean' } },
+  run: notes,
+});
+export const noteCommand = command({
+  name: 'note',
+  usage: [{ usage: 'PATH TEXT [--root DIR]', does: 'attach a note to a file ([from: manual, today])' }],
+  options: {},
+  run: note,
+});
 
-export async function notesCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, heal: { type: 'boolean' } } as const, NOTES_HELP, io);
-  if (!parsed) return EXIT_OK;
+async function notes(parsed: Parsed<{ heal: { type: 'boolean' } }>, io: Output): Promise<number> {
   const { values, positionals, paths } = parsed;
   if (values.heal) {
     const lock = await acquireStoreLock(paths.root);
@@ -58,9 +68,7 @@ export async function notesCommand(argv: string[], io: Output): Promise<number> 
   return EXIT_OK;
 }
 
-export async function noteCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, COMMON_OPTIONS, NOTE_HELP, io);
-  if (!parsed) return EXIT_OK;
+async function note(parsed: Parsed, io: Output): Promise<number> {
   const { values, positionals, paths } = parsed;
   if (positionals.length < 2) throw new UsageError('lore note takes a PATH and the note TEXT');
   const [target, ...words] = positionals;

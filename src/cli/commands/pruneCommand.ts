@@ -4,25 +4,15 @@
  * `--restore ID` brings one item back. Nothing is deleted.
  */
 import { applyPrune, previewPrune, restoreArchivedItem, type PrunePlan } from '../../core/store/lifecycle/prune';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
 
-export const PRUNE_HELP = `lore prune [--preview | --apply | --restore ID] [--root DIR] [--now ISO] [--json]
-Shows each category against its budget and the items that decayed (unused and unedited for long:
-their weight halves every half-life, 30 days by default; decisions and playbooks do not decay
-unless superseded), proposed for archive/knowledge/. Uses are search hits, recall, agents' reads
-over MCP and what hooks inject. Settings: "lifecycle" in config.json (halfLifeDays, archiveBelow,
-keep, budgets).
-  --preview       say what would move (the default)
-  --apply         move it, under the store lock; the digest is regenerated
-  --restore ID    bring an archived item back to its category file
-  --now ISO       decide as of this moment instead of now`;
 
 const OPTIONS = {
-  ...COMMON_OPTIONS,
-  preview: { type: 'boolean' },
-  apply: { type: 'boolean' },
-  restore: { type: 'string' },
-  now: { type: 'string' },
+  preview: { type: 'boolean', help: 'say what would move (the default)' },
+  apply: { type: 'boolean', help: 'move it, under the store lock; the digest is regenerated' },
+  restore: { type: 'string', value: 'ID', help: 'bring an archived item back to its category file' },
+  now: { type: 'string', value: 'ISO', help: 'decide as of this moment instead of now' },
 } as const;
 
 function parseNow(value: string | undefined): Date {
@@ -52,9 +42,20 @@ function printPlan(plan: PrunePlan, applied: boolean, io: Output): void {
   if (!applied) io.out('Run lore prune --apply to move them to archive/knowledge/ (lore prune --restore ID brings one back).');
 }
 
-export async function pruneCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, PRUNE_HELP, io, { positionals: false, existingStore: true });
-  if (!parsed) return EXIT_OK;
+export const pruneCommand = command({
+  name: 'prune',
+  usage: ['[--preview | --apply | --restore ID] [--root DIR] [--now ISO] [--json]'],
+  description: `Shows each category against its budget and the items that decayed (unused and unedited for long:
+their weight halves every half-life, 30 days by default; decisions and playbooks do not decay
+unless superseded), proposed for archive/knowledge/. Uses are search hits, recall, agents' reads
+over MCP and what hooks inject. Settings: "lifecycle" in config.json (halfLifeDays, archiveBelow,
+keep, budgets).`,
+  options: OPTIONS,
+  takes: { positionals: false, existingStore: true },
+  run: prune,
+});
+
+async function prune(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   const modes = [values.preview, values.apply, values.restore !== undefined].filter(Boolean).length;
   if (modes > 1) throw new UsageError('choose one of --preview, --apply and --restore');

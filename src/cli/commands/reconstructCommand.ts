@@ -8,27 +8,45 @@ import { DEFAULT_TIMEOUT_MS } from '../../core/model/constants';
 import { ReconstructRefused, reconstructStore, reconstructedPaths } from '../../core/services/harvest/reconstruct';
 import { applyStoreDiff, diffStores, type StoreDiff } from '../../core/store/lifecycle/storeDiff';
 import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, envOf, parseCommand, parsePositiveNumber, printable, resolveArg, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, envOf, parsePositiveNumber, printable, resolveArg, type Output } from '../cliSupport';
 import { applyText, failuresText } from '../harvestReportText';
 
-export const RECONSTRUCT_HELP = `lore reconstruct --out DIR [--prompt FILE] [--provider NAME] [--model M] [--base-url URL] [--timeout S] [--root DIR] [--json]
-Replays the store's kept transcripts (transcripts/) through the harvest into a new store at DIR,
-with another prompt, provider or model; the live store is not written. Compare with lore diff DIR.
-  --out DIR        the new store: a new or empty folder, or an earlier reconstruction (made again)
-  --prompt FILE    the harvest prompt to use (default: the live store's)
-  --provider NAME  ${PROVIDER_NAMES.join(', ')} (default: rules, the offline extractor)
-  --model M, --base-url URL, --timeout SECONDS  as for lore harvest`;
+const OPTIONS = {
+  out: { type: 'string', value: 'DIR', help: 'the new store: a new or empty folder, or an earlier reconstruction (made again)' },
+  prompt: { type: 'string', value: 'FILE', help: "the harvest prompt to use (default: the live store's)" },
+  provider: { type: 'string', value: 'NAME', help: `${PROVIDER_NAMES.join(', ')} (default: rules, the offline extractor)` },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  timeout: { type: 'string' },
+} as const;
 
-export const DIFF_HELP = `lore diff DIR [--apply] [--root DIR] [--json]
-What the reconstructed store DIR would change in the live store: items that would appear,
-disappear or change (matched by id, then by source and wording), per category and noted file.
-  --apply          take the difference: new and changed items are written, items that disappear or
-                   are replaced move to archive/knowledge/ (nothing is deleted)`;
+export const reconstructCommand = command({
+  name: 'reconstruct',
+  usage: ['--out DIR [--prompt FILE] [--provider NAME] [--model M] [--base-url URL] [--timeout S] [--root DIR] [--json]'],
+  description: `Replays the store's kept transcripts (transcripts/) through the harvest into a new store at DIR,
+with another prompt, provider or model; the live store is not written. Compare with lore diff DIR.`,
+  options: OPTIONS,
+  epilogue: '  --model M, --base-url URL, --timeout SECONDS  as for lore harvest',
+  takes: { positionals: false },
+  run: reconstruct,
+});
 
-export async function reconstructCommand(argv: string[], io: Output): Promise<number> {
-  const options = { ...COMMON_OPTIONS, out: { type: 'string' }, prompt: { type: 'string' }, provider: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, timeout: { type: 'string' } } as const;
-  const parsed = parseCommand(argv, options, RECONSTRUCT_HELP, io, { positionals: false });
-  if (!parsed) return EXIT_OK;
+export const diffCommand = command({
+  name: 'diff',
+  usage: ['DIR [--apply] [--root DIR] [--json]'],
+  description: `What the reconstructed store DIR would change in the live store: items that would appear,
+disappear or change (matched by id, then by source and wording), per category and noted file.`,
+  options: {
+    apply: {
+      type: 'boolean',
+      help: 'take the difference: new and changed items are written, items that disappear or\nare replaced move to archive/knowledge/ (nothing is deleted)',
+    },
+  },
+  run: diff,
+});
+
+async function reconstruct(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   if (!values.out) throw new UsageError('lore reconstruct needs --out DIR');
   const providerName = values.provider ?? (envOf(io).LORE_PROVIDER || 'rules');
@@ -76,9 +94,7 @@ function printDiff(diff: StoreDiff, io: Output): void {
   io.out(`${t.appear} would appear, ${t.disappear} disappear, ${t.change} change; ${t.same} the same.`);
 }
 
-export async function diffCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, apply: { type: 'boolean' } } as const, DIFF_HELP, io);
-  if (!parsed) return EXIT_OK;
+async function diff(parsed: Parsed<{ apply: { type: 'boolean' } }>, io: Output): Promise<number> {
   const { values, positionals, paths } = parsed;
   if (positionals.length !== 1) throw new UsageError('lore diff takes the folder of a reconstructed store');
   let other;

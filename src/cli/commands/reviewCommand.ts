@@ -6,19 +6,26 @@
 import { editReviewItem } from '../../core/store/items/reviewEdit';
 import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewItem } from '../../core/store/items/reviewQueue';
 import type { StorePaths } from '../../core/store/storePaths';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
 import { reportHistory } from '../historyText';
 
-export const REVIEW_HELP = `lore review [--root DIR] [--json]        list items held for review and agents' pending writes, numbered
-lore review accept N... | all            let items through: queued ones move to their file, pending changes are made
-                                         (all: only items not flagged; a flagged item is accepted only by its number)
-lore review reject N... | all            delete items (all: the queue; items already in your files only by number)
-lore review edit N TEXT                  change the text of a queued item before accepting it
-Items that read as instructions to an agent (remote scripts piped to a shell, "ignore previous
+export const reviewCommand = command({
+  name: 'review',
+  usage: [
+    { usage: '[--root DIR] [--json]', does: "list items held for review and agents' pending writes, numbered" },
+    { usage: 'accept N... | all', does: 'let items through: queued ones move to their file, pending changes are made\n(all: only items not flagged; a flagged item is accepted only by its number)' },
+    { usage: 'reject N... | all', does: 'delete items (all: the queue; items already in your files only by number)' },
+    { usage: 'edit N TEXT', does: 'change the text of a queued item before accepting it' },
+  ],
+  description: `Items that read as instructions to an agent (remote scripts piped to a shell, "ignore previous
 instructions", sending keys or credentials, turning security checks off, orders addressed to the
 assistant in any language, destructive commands such as rm -rf ~ or a force-push) wait in review.md, or in their file when they were already there, and stay out of the
 digest, the context and the instruction files until accepted. So do agents' writes (MCP remember,
-update_item, complete_task, forget_item) unless the store's config.json says "agentWrites": "direct".`;
+update_item, complete_task, forget_item) unless the store's config.json says "agentWrites": "direct".`,
+  options: {},
+  run: review,
+});
 
 /** What accepting a pending agent write does, as a person reads it. */
 function pendingLabel(item: ReviewItem): string {
@@ -52,9 +59,7 @@ function pick(items: ReviewItem[], args: string[]): ReviewItem[] | 'all' {
   });
 }
 
-export async function reviewCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, COMMON_OPTIONS, REVIEW_HELP, io);
-  if (!parsed) return EXIT_OK;
+async function review(parsed: Parsed, io: Output): Promise<number> {
   const { values, positionals, paths } = parsed;
   const [action, ...rest] = positionals;
   const items = listReview(paths);

@@ -5,30 +5,21 @@ import { searchArchive } from '../../core/store/lifecycle/archiveSearch';
 import { recordUses } from '../../core/store/lifecycle/usageLog';
 import { searchStore } from '../../core/services/search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/services/search/searchTypes';
-import { COMMON_OPTIONS, EXIT_OK, UsageError, envOf, printable, parseCommand, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 
-export const SEARCH_HELP = `lore search QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--superseded] [--archived] [--json]
-Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
-inbox/ and archive/ (ranked by BM25; hybrid with vectors when LORE_EMBED_PROVIDER is set to
-openai, gemini or ollama). The index lives in .index/ and is rebuilt when deleted.
-  --category C    facts, decisions, questions, playbooks, tasks, notes or transcripts
-                  (repeat or separate with commas)
-  --since D       only items dated D or later (YYYY-MM-DD; --until D: or earlier)
-  --limit N       at most N results (default 20)
-  --superseded    include items marked superseded by a newer one (left out by default)
-  --backend B     sqlite or minisearch (default: sqlite, minisearch when it cannot load)
-  --archived      also list archived items that hold every word (lore prune moved them to
-                  archive/knowledge/; they are never in the index, the digest or a context)`;
 
 const OPTIONS = {
-  ...COMMON_OPTIONS,
-  category: { type: 'string', multiple: true },
-  since: { type: 'string' },
+  category: { type: 'string', multiple: true, value: 'C', help: 'facts, decisions, questions, playbooks, tasks, notes or transcripts\n(repeat or separate with commas)' },
+  since: { type: 'string', value: 'D', help: 'only items dated D or later (YYYY-MM-DD; --until D: or earlier)' },
   until: { type: 'string' },
-  limit: { type: 'string' },
-  backend: { type: 'string' },
-  superseded: { type: 'boolean' },
-  archived: { type: 'boolean' },
+  limit: { type: 'string', value: 'N', help: 'at most N results (default 20)' },
+  superseded: { type: 'boolean', help: 'include items marked superseded by a newer one (left out by default)' },
+  backend: { type: 'string', value: 'B', help: 'sqlite or minisearch (default: sqlite, minisearch when it cannot load)' },
+  archived: {
+    type: 'boolean',
+    help: 'also list archived items that hold every word (lore prune moved them to\narchive/knowledge/; they are never in the index, the digest or a context)',
+  },
 } as const;
 
 function parseCategories(values: string[] | undefined): SearchCategory[] | undefined {
@@ -62,9 +53,17 @@ function provenanceOf(hit: SearchHit): string {
   return ` [from: ${hit.source ?? '?'}, ${hit.date ?? '?'}]`;
 }
 
-export async function searchCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, SEARCH_HELP, io);
-  if (!parsed) return EXIT_OK;
+export const searchCommand = command({
+  name: 'search',
+  usage: ['QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--superseded] [--archived] [--json]'],
+  description: `Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
+inbox/ and archive/ (ranked by BM25; hybrid with vectors when LORE_EMBED_PROVIDER is set to
+openai, gemini or ollama). The index lives in .index/ and is rebuilt when deleted.`,
+  options: OPTIONS,
+  run: search,
+});
+
+async function search(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, positionals, paths } = parsed;
   const query = positionals.join(' ').trim();
   if (!query) throw new UsageError('lore search takes a QUERY');

@@ -1,17 +1,11 @@
 /** `lore sources`: the agent sessions on this machine that belong to the workspace, per tool, measured. */
 import { currentHost } from '../../core/services/discovery/host';
 import { reportSources, type SourcesReport, type ToolReport } from '../../core/services/harvest/measureSources';
-import { COMMON_OPTIONS, EXIT_OK, envOf, formatBytes, formatTokens, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_OK, envOf, formatBytes, formatTokens, printable, type Output } from '../cliSupport';
 
-export const SOURCES_HELP = `lore sources [--root DIR] [--workspace DIR] [--all-workspaces] [--json]
-Lists, per agent tool (Claude Code, Codex, Gemini CLI, Copilot Chat, Cline, Roo Code, Kilo Code,
-Continue, Copilot CLI, Aider, Cursor, OpenCode), where it keeps sessions on this machine and the
-sessions that belong to the workspace: how many, raw bytes, and for those not yet harvested the
-rendered transcript bytes and estimated tokens (as the harvest's dry run measures them). Reads
-and writes nothing else. Harvest them with lore harvest --from PATH.
-  --all-workspaces  also list the sessions of other workspaces (never harvested by default)`;
 
-const OPTIONS = { ...COMMON_OPTIONS, 'all-workspaces': { type: 'boolean' } } as const;
+const OPTIONS = { 'all-workspaces': { type: 'boolean', help: 'also list the sessions of other workspaces (never harvested by default)' } } as const;
 
 function toolLine(tool: ToolReport): string {
   const parts = [`${tool.sessions} session${tool.sessions === 1 ? '' : 's'}`, formatBytes(tool.rawBytes) + ' raw'];
@@ -40,9 +34,20 @@ function printText(report: SourcesReport, io: Output): void {
   if (others > 0 && !report.allWorkspaces) io.out(`${others} sessions of other workspaces not listed (--all-workspaces lists them)`);
 }
 
-export async function sourcesCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, SOURCES_HELP, io, { positionals: false });
-  if (!parsed) return EXIT_OK;
+export const sourcesCommand = command({
+  name: 'sources',
+  usage: ['[--root DIR] [--workspace DIR] [--all-workspaces] [--json]'],
+  description: `Lists, per agent tool (Claude Code, Codex, Gemini CLI, Copilot Chat, Cline, Roo Code, Kilo Code,
+Continue, Copilot CLI, Aider, Cursor, OpenCode), where it keeps sessions on this machine and the
+sessions that belong to the workspace: how many, raw bytes, and for those not yet harvested the
+rendered transcript bytes and estimated tokens (as the harvest's dry run measures them). Reads
+and writes nothing else. Harvest them with lore harvest --from PATH.`,
+  options: OPTIONS,
+  takes: { positionals: false },
+  run: sources,
+});
+
+async function sources(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   const allWorkspaces = values['all-workspaces'] ?? false;
   const report = reportSources(currentHost(envOf(io)), paths, allWorkspaces);

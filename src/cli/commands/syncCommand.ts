@@ -9,25 +9,28 @@ import * as path from 'node:path';
 import { syncInstructionFiles } from '../../core/store/instructionSync';
 import { readAgentDigest } from '../../core/store/heldItems';
 import { isInside } from '../../core/store/storePaths';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, parseCommand, printable, resolveArg, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, printable, resolveArg, type Output } from '../cliSupport';
 
 /** The instruction files the agents read, as the extension offers them. */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
 
-export const SYNC_HELP = `lore sync [FILE...] [--root DIR] [--dry-run] [--json]
-Writes the knowledge digest (without items held for review) into agent instruction files as a
+
+const OPTIONS = { 'dry-run': { type: 'boolean', help: 'say what would change and write nothing' } } as const;
+
+export const syncCommand = command({
+  name: 'sync',
+  usage: ['[FILE...] [--root DIR] [--dry-run] [--json]'],
+  description: `Writes the knowledge digest (without items held for review) into agent instruction files as a
 block between <!-- lore:knowledge:start … --> and <!-- lore:knowledge:end -->, as the VS Code
 command "Lore: Sync Agent Instruction Files" does. Text outside the block is never changed; the
-block is rewritten only when the digest changed; without a digest the block is removed.
-  FILE...     the files to keep in step (created when missing), inside the store's workspace;
-              default: those of ${INSTRUCTION_FILES.join(', ')} that exist
-  --dry-run   say what would change and write nothing`;
+block is rewritten only when the digest changed; without a digest the block is removed.`,
+  args: { 'FILE...': `the files to keep in step (created when missing), inside the store's workspace;\ndefault: those of ${INSTRUCTION_FILES.join(', ')} that exist` },
+  options: OPTIONS,
+  run: sync,
+});
 
-const OPTIONS = { ...COMMON_OPTIONS, 'dry-run': { type: 'boolean' } } as const;
-
-export async function syncCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, SYNC_HELP, io);
-  if (!parsed) return EXIT_OK;
+async function sync(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, positionals, paths } = parsed;
   const workspace = paths.workspace;
   // Files typed on the command line are relative to where the user stands; the core takes them relative to the workspace.

@@ -10,25 +10,11 @@ import { TaskMemory } from '../../core/services/tasks/taskMemory';
 import { renderTaskPage } from '../../core/services/tasks/taskPage';
 import { SEARCH_MODES, type SearchMode } from '../../core/services/tasks/taskSearch';
 import { describeSchemaIssue } from '../../core/base/schemaIssue';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, envOf, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 
-export const TASKS_HELP = `lore tasks SUBCOMMAND [options]          task memory: what agents tried, what worked and failed, the evidence
-  start GOAL [--id ID] [--motivation T] [--hypothesis T] [--question T] [--parent ID]
-  progress ID --summary T [--status S] [--blocker T]… [--worked T]… [--failed T]…
-  run-start ID --tool NAME [--tool-version V] [--command C] [--why T]
-  run-finish ID RUN_ID [--status succeeded|failed|cancelled] [--summary T] [--metric K=V]…
-  evidence ID --summary T [--file F]… [--conversation C] [--confidence 0..1]
-  finish ID [--status done|failed|abandoned] [--summary T] [--worked T]… [--failed T]… [--validation T]… [--uncertainty T]… [--followup T]…
-  search [WORDS] [--mode M] [--filter KEY=VALUE]… [--limit N] [--budget TOKENS]
-  get ARTIFACT_ID            one artifact with what replies to it and its verification
-  list [--status S]          tasks, newest first
-  show ID                    a task's page (rendered from its log)
-  reindex                    rebuild the index's task tables and the task pages from .lore/tasks/*.jsonl
-  dream [--apply]            plan digest compaction (a dry run unless --apply)
-Writes are recorded as --agent NAME (default: $LORE_AGENT_ID, else "cli").`;
 
 const OPTIONS = {
-  ...COMMON_OPTIONS,
   agent: { type: 'string' },
   id: { type: 'string' },
   motivation: { type: 'string' },
@@ -86,9 +72,28 @@ function defined<T extends Record<string, unknown>>(fields: T): T {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0))) as T;
 }
 
-export async function tasksCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, TASKS_HELP, io, { positionals: true, existingStore: true });
-  if (!parsed) return EXIT_OK;
+export const tasksCommand = command({
+  name: 'tasks',
+  usage: [{ usage: 'SUBCOMMAND [options]', does: 'task memory: what agents tried, what worked and failed, the evidence' }],
+  description: `  start GOAL [--id ID] [--motivation T] [--hypothesis T] [--question T] [--parent ID]
+  progress ID --summary T [--status S] [--blocker T]… [--worked T]… [--failed T]…
+  run-start ID --tool NAME [--tool-version V] [--command C] [--why T]
+  run-finish ID RUN_ID [--status succeeded|failed|cancelled] [--summary T] [--metric K=V]…
+  evidence ID --summary T [--file F]… [--conversation C] [--confidence 0..1]
+  finish ID [--status done|failed|abandoned] [--summary T] [--worked T]… [--failed T]… [--validation T]… [--uncertainty T]… [--followup T]…
+  search [WORDS] [--mode M] [--filter KEY=VALUE]… [--limit N] [--budget TOKENS]
+  get ARTIFACT_ID            one artifact with what replies to it and its verification
+  list [--status S]          tasks, newest first
+  show ID                    a task's page (rendered from its log)
+  reindex                    rebuild the index's task tables and the task pages from .lore/tasks/*.jsonl
+  dream [--apply]            plan digest compaction (a dry run unless --apply)`,
+  options: OPTIONS,
+  epilogue: 'Writes are recorded as --agent NAME (default: $LORE_AGENT_ID, else "cli").',
+  takes: { positionals: true, existingStore: true },
+  run: tasks,
+});
+
+async function tasks(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const [sub, ...args] = parsed.positionals;
   const v = parsed.values;
   const memory = new TaskMemory(parsed.paths);

@@ -7,28 +7,27 @@
 import { supersedeByHand } from '../../core/store/items/supersedeByHand';
 import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
 import { runTidy, type TidyReport } from '../../core/services/tidy/tidyPlan';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, UsageError, envOf, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 
-export const TIDY_HELP = `lore tidy [--preview | --apply] [--provider NAME [--model M] [--base-url URL]] [--root DIR] [--json]
-Merges duplicate items (the same or nearly the same statement from several conversations) into
-one line that keeps every source, [from: a, d1; b, d2], and marks items that a newer one corrects
-[superseded by ID, date]: they stay in their files but leave the digest, the context and default
-search. Without a model: word overlap, opposite statements, announced changes, playbooks of the
-same name. --preview (the default) writes nothing; --apply writes the plan (lore undo takes it back).
-  --provider NAME  also ask a model which items say the same or correct each other
-                   (${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}; prompt: prompts/tidy-items.md)
-  --no-merge       only mark supersessions
-  --no-supersede   only merge duplicates`;
 
-export const SUPERSEDE_HELP = `lore supersede OLD NEW [--file F] [--root DIR] [--json]   mark item OLD superseded by item NEW (ids)`;
+export const supersedeCommand = command({
+  name: 'supersede',
+  usage: [{ usage: 'OLD NEW [--file F] [--root DIR] [--json]', does: 'mark item OLD superseded by item NEW (ids)' }],
+  options: { file: { type: 'string' } },
+  run: supersede,
+});
 
 const TIDY_OPTIONS = {
-  ...COMMON_OPTIONS,
   preview: { type: 'boolean' },
   apply: { type: 'boolean' },
-  'no-merge': { type: 'boolean' },
-  'no-supersede': { type: 'boolean' },
-  provider: { type: 'string' },
+  provider: {
+    type: 'string',
+    value: 'NAME',
+    help: `also ask a model which items say the same or correct each other\n(${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}; prompt: prompts/tidy-items.md)`,
+  },
+  'no-merge': { type: 'boolean', help: 'only mark supersessions' },
+  'no-supersede': { type: 'boolean', help: 'only merge duplicates' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
 } as const;
@@ -65,9 +64,20 @@ function printReport(report: TidyReport, io: Output, apply: boolean): void {
   else io.err(`preview: ${summary}; nothing written (lore tidy --apply writes it)`);
 }
 
-export async function tidyCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, TIDY_OPTIONS, TIDY_HELP, io, { positionals: false, existingStore: true });
-  if (!parsed) return EXIT_OK;
+export const tidyCommand = command({
+  name: 'tidy',
+  usage: ['[--preview | --apply] [--provider NAME [--model M] [--base-url URL]] [--root DIR] [--json]'],
+  description: `Merges duplicate items (the same or nearly the same statement from several conversations) into
+one line that keeps every source, [from: a, d1; b, d2], and marks items that a newer one corrects
+[superseded by ID, date]: they stay in their files but leave the digest, the context and default
+search. Without a model: word overlap, opposite statements, announced changes, playbooks of the
+same name. --preview (the default) writes nothing; --apply writes the plan (lore undo takes it back).`,
+  options: TIDY_OPTIONS,
+  takes: { positionals: false, existingStore: true },
+  run: tidy,
+});
+
+async function tidy(parsed: Parsed<typeof TIDY_OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   if (values.preview && values.apply) throw new UsageError('--preview and --apply exclude each other');
   const apply = values.apply === true;
@@ -82,9 +92,7 @@ export async function tidyCommand(argv: string[], io: Output): Promise<number> {
   return EXIT_OK;
 }
 
-export async function supersedeCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, file: { type: 'string' } } as const, SUPERSEDE_HELP, io);
-  if (!parsed) return EXIT_OK;
+async function supersede(parsed: Parsed<{ file: { type: 'string' } }>, io: Output): Promise<number> {
   if (parsed.positionals.length !== 2) throw new UsageError('name two item ids: OLD NEW');
   const [oldId, newId] = parsed.positionals;
   const result = await supersedeByHand(parsed.paths, oldId, newId, { file: parsed.values.file });

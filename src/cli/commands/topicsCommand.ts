@@ -1,19 +1,20 @@
 /** `lore topics`: the store's topics, their triggers and problems, and the gate log's figures. */
 import type { Topic, TopicTrigger } from '../../core/services/topics/topicTypes';
-import { COMMON_OPTIONS, EXIT_FAILED, EXIT_OK, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_FAILED, EXIT_OK, printable, type Output } from '../cliSupport';
 import { lazy } from '../../core/base/lazy';
 
 const gateLogModule = lazy(() => require('../../core/services/topics/gateLog') as typeof import('../../core/services/topics/gateLog'));
 const gateStatsModule = lazy(() => require('../../core/services/topics/gateStats') as typeof import('../../core/services/topics/gateStats'));
 const loadTopicsModule = lazy(() => require('../../core/services/topics/loadTopics') as typeof import('../../core/services/topics/loadTopics'));
 
-export const TOPICS_HELP = `lore topics [--root DIR] [--stats] [--json]
-Lists the topics in <store>/topics/*.md: each with its triggers, activation and priority, and the
-files that are not valid topics with the line and the reason (those are skipped; the others work).
---stats adds, per topic, what the gate log (<store>/.logs/gates.jsonl) recorded: candidacies,
-activations, gate answers and the mean tier-2 score. Exits 1 when a topic file is invalid.`;
 
-const OPTIONS = { ...COMMON_OPTIONS, stats: { type: 'boolean' } } as const;
+const OPTIONS = {
+  stats: {
+    type: 'boolean',
+    help: 'adds, per topic, what the gate log (<store>/.logs/gates.jsonl) recorded: candidacies,\nactivations, gate answers and the mean tier-2 score.',
+  },
+} as const;
 
 function describeTrigger(trigger: TopicTrigger): string {
   const what = trigger.kind === 'pattern' ? `pattern /${trigger.pattern.source}/` : trigger.kind === 'keywords' ? `keywords ${trigger.keywords.join(', ')}` : `glob ${trigger.glob}`;
@@ -28,9 +29,17 @@ function topicJson(topic: Topic) {
   };
 }
 
-export async function topicsCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, OPTIONS, TOPICS_HELP, io);
-  if (!parsed) return EXIT_OK;
+export const topicsCommand = command({
+  name: 'topics',
+  usage: ['[--root DIR] [--stats] [--json]'],
+  description: `Lists the topics in <store>/topics/*.md: each with its triggers, activation and priority, and the
+files that are not valid topics with the line and the reason (those are skipped; the others work).`,
+  options: OPTIONS,
+  epilogue: 'Exits 1 when a topic file is invalid.',
+  run: topics,
+});
+
+async function topics(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
   // Loaded when the command runs, not with every command of the CLI.
   const { readGateLog } = gateLogModule();

@@ -1,18 +1,23 @@
 /** `lore trust`: the person's word that a store's config.json may widen what agents write and what Lore commits. */
 import { isStoreTrusted, setStoreTrust } from '../../core/store/storeTrust';
-import { COMMON_OPTIONS, EXIT_OK, parseCommand, printable, type Output } from '../cliSupport';
+import { command, type Parsed } from '../command';
+import { EXIT_OK, printable, type Output } from '../cliSupport';
 
-export const TRUST_HELP = `lore trust [--revoke] [--root DIR]
-Lets this store's config.json turn on what widens what agents may write or what Lore commits
+export const trustCommand = command({
+  name: 'trust',
+  usage: ['[--revoke] [--root DIR]'],
+  description: `Lets this store's config.json turn on what widens what agents may write or what Lore commits
 ("agentWrites": "direct", "git": {"commit": "apply" | "interval"}). Until then Lore leaves those
 values of a config.json at their defaults and says so once: the file comes with the repository,
 and a repository you cloned is not yours to trust yet. The record is kept in your configuration
 folder ($LORE_CONFIG_HOME, else $XDG_CONFIG_HOME/lore, else ~/.config/lore), never in the store.
-lore init --git trusts the store it turns commits on for. --revoke takes the trust back.`;
+lore init --git trusts the store it turns commits on for. --revoke takes the trust back.`,
+  options: { revoke: { type: 'boolean' } },
+  takes: { positionals: false, existingStore: true },
+  run: trust,
+});
 
-export async function trustCommand(argv: string[], io: Output): Promise<number> {
-  const parsed = parseCommand(argv, { ...COMMON_OPTIONS, revoke: { type: 'boolean' } } as const, TRUST_HELP, io, { positionals: false, existingStore: true });
-  if (!parsed) return EXIT_OK;
+async function trust(parsed: Parsed<{ revoke: { type: 'boolean' } }>, io: Output): Promise<number> {
   const { root } = parsed.paths;
   const trusted = !parsed.values.revoke;
   const was = isStoreTrusted(root);

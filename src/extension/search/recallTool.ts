@@ -4,15 +4,13 @@
  * budget, compact results first.
  */
 import * as vscode from 'vscode';
+import type { KnowledgeToolInput } from '../../core/services/agentTools/languageModelTools';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
 import { knowledgeReply, noStoreReply, omittedFooter, plainReply } from './toolReply';
 
-export interface RecallInput {
-  query?: string;
-  files?: string[];
-  tokenBudget?: number;
-}
+/** The input as package.json declares it (core/services/agentTools/languageModelTools.ts). */
+export type RecallInput = KnowledgeToolInput<'lore_recall'>;
 
 export function registerRecallTool(store: StoreService, search: SearchClient): vscode.Disposable {
   return vscode.lm.registerTool<RecallInput>('lore_recall', {

@@ -5,17 +5,14 @@
  * with core's rememberItem (redaction, instruction flagging, the store lock, atomic replace).
  */
 import * as vscode from 'vscode';
-import type { RememberKind, RememberPlan } from '../../core/store/items/rememberItem';
+import type { KnowledgeToolInput } from '../../core/services/agentTools/languageModelTools';
+import type { RememberPlan } from '../../core/store/items/rememberItem';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
 import { noStoreReply, plainReply } from './toolReply';
 
-export interface RememberToolInput {
-  kind: RememberKind;
-  text: string;
-  detail?: string;
-  path?: string;
-}
+/** The input as package.json declares it (core/services/agentTools/languageModelTools.ts). */
+export type RememberToolInput = KnowledgeToolInput<'lore_remember'>;
 
 /** Provenance source of what an agent records through VS Code's tools: `[from: vscode-agent, date]`. */
 export const AGENT_SOURCE = 'vscode-agent';

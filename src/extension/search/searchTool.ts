@@ -4,21 +4,14 @@
  * (the index never opens on the extension host), which leaves out items held for review.
  */
 import * as vscode from 'vscode';
-import type { SearchCategory } from '../../core/services/search/searchTypes';
+import type { KnowledgeToolInput } from '../../core/services/agentTools/languageModelTools';
 import type { StoreService } from '../storeService';
 import type { SearchClient } from './searchClient';
 import { knowledgeReply, noStoreReply, omittedFooter, plainReply } from './toolReply';
 
-export interface SearchToolInput {
-  query: string;
-  categories?: SearchCategory[];
-  tokenBudget?: number;
-}
-
-export interface FileNotesToolInput {
-  path: string;
-  tokenBudget?: number;
-}
+/** The inputs as package.json declares them (core/services/agentTools/languageModelTools.ts). */
+export type SearchToolInput = KnowledgeToolInput<'lore_search'>;
+export type FileNotesToolInput = KnowledgeToolInput<'lore_fileNotes'>;
 
 /** The budget when the model names none: about what a tool result should cost (issue 14). */
 const DEFAULT_TOOL_BUDGET = 2000;

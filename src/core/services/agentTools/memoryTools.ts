@@ -1,5 +1,5 @@
 /**
- * The MCP tools agents keep memory correct with: `remember` (an item in any category),
+ * The tools agents keep memory correct with: `remember` (an item in any category),
  * `update_item` (new text, or a supersession), `complete_task`, `forget_item` and `get_item`, all
  * naming items by their stable id (core/knowledge/itemId). Writes go through
  * core/knowledge/agentWrites: redacted, neutralized, flagged, under the store lock, and by default
@@ -8,35 +8,23 @@
  * structured content with a short text that names the id(s).
  */
 import * as path from 'node:path';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { sanitizeConversationId } from '../core/services/conversations/conversationId';
-import { acceptedIdentities, itemFilter } from '../core/store/heldItems';
-import { agentSource, changeItem, rememberItem, resultFile, type AgentWriteResult, type ChangeRequest } from '../core/store/items/agentWrites';
-import { ITEM_ID_PATTERN } from '../core/model/itemId';
-import { ITEM_KINDS } from '../core/model/itemKinds';
-import { readItem, type ItemReport } from '../core/store/items/itemReport';
-import { learnedSummary, type LearnedSummary } from '../core/store/items/itemHistory';
-import { ItemHistoryCache } from '../core/store/items/itemHistoryCache';
-import { frameAsData } from '../core/model/safety/dataFraming';
-import { redactDeep, redactSecrets } from '../core/model/safety/redact';
-import { describeStoreError } from '../core/store/storeErrors';
-import { AGENT_WRITES_MODES, type AgentWritesMode } from '../core/model/storeConfigFormat';
-import type { StorePaths } from '../core/store/storePaths';
+import { sanitizeConversationId } from '../conversations/conversationId';
+import { acceptedIdentities, itemFilter } from '../../store/heldItems';
+import { agentSource, changeItem, rememberItem, resultFile, type AgentWriteResult, type ChangeRequest } from '../../store/items/agentWrites';
+import { ITEM_ID_PATTERN } from '../../model/itemId';
+import { ITEM_KINDS } from '../../model/itemKinds';
+import { readItem, type ItemReport } from '../../store/items/itemReport';
+import { learnedSummary, type LearnedSummary } from '../../store/items/itemHistory';
+import { ItemHistoryCache } from '../../store/items/itemHistoryCache';
+import { frameAsData } from '../../model/safety/dataFraming';
+import { redactDeep, redactSecrets } from '../../model/safety/redact';
+import { describeStoreError } from '../../store/storeErrors';
+import { AGENT_WRITES_MODES, type AgentWritesMode } from '../../model/storeConfigFormat';
+import type { StorePaths } from '../../store/storePaths';
+import { agentTool, type AgentTool, type AgentToolHost, type ToolResult } from './agentTool';
 import { openConversationText } from './openConversation';
-import type { StoreSession } from './storeSession';
-import { logReplyUses, withStore } from './toolContext';
-
-export interface MemoryToolOptions {
-  /** The clock for provenance dates. */
-  now: () => Date;
-  /**
-   * Where writes go, over the store's config.json: for the client that starts the server on a
-   * person's behalf (VS Code's `lore.agentWrites`). Default: `$LORE_AGENT_WRITES`, else config.json.
-   */
-  agentWrites?: AgentWritesMode;
-}
+import { logReplyUses } from './toolContext';
 
 /** How much of the source conversation get_item hands out (the agent can open the rest). */
 const EXCERPT_CHARS = 3000;
@@ -82,7 +70,7 @@ const itemOutput = {
   }).optional().describe('When the store is in git: when the item was learned (as lore history ID tells it)'),
 };
 
-function reply(text: string, structured: Record<string, unknown>, isError = false): CallToolResult {
+function reply(text: string, structured: Record<string, unknown>, isError = false): ToolResult {
   return { content: [{ type: 'text', text: redactSecrets(text) }], structuredContent: redactDeep(structured), ...(isError ? { isError } : {}) };
 }
 
@@ -109,7 +97,7 @@ function describeWrite(action: string, result: AgentWriteResult): string {
   }
 }
 
-function writeReply(action: string, result: AgentWriteResult): CallToolResult {
+function writeReply(action: string, result: AgentWriteResult): ToolResult {
   const failed = result.status === 'refused' || result.status === 'not-found' || result.status === 'ambiguous';
   return reply(describeWrite(action, result), {
     status: result.status,
@@ -124,7 +112,7 @@ function writeReply(action: string, result: AgentWriteResult): CallToolResult {
 }
 
 /** Runs a tool body; a failure becomes a tool error naming the store file at fault. */
-async function guarded(paths: StorePaths, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+async function guarded(paths: StorePaths, body: () => Promise<ToolResult>): Promise<ToolResult> {
   try {
     return await body();
   } catch (error) {
@@ -184,22 +172,21 @@ export function agentWritesFromEnv(value: string | undefined): AgentWritesMode |
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Registers remember, update_item, complete_task, forget_item and get_item on the server. */
-export function registerMemoryTools(server: McpServer, session: StoreSession, options: MemoryToolOptions): void {
-  // The store is found on first use (and never created): without one, every tool says so.
-  const onStore = (body: (paths: StorePaths) => Promise<CallToolResult>) => withStore(session, (paths) => guarded(paths, () => body(paths)));
-  const sourceOf = (sessionId: string | undefined) => agentSource(server.server.getClientVersion()?.name, sessionId, sanitizeConversationId);
-  const mode = options.agentWrites ?? agentWritesFromEnv(process.env.LORE_AGENT_WRITES);
+/** remember, update_item, complete_task, forget_item and get_item, in the order clients list them. */
+export function memoryTools(host: AgentToolHost): AgentTool[] {
+  const onStore = (paths: StorePaths, body: () => Promise<ToolResult>) => guarded(paths, body);
+  const sourceOf = (sessionId: string | undefined) => agentSource(host.clientName(), sessionId, sanitizeConversationId);
+  const mode = host.agentWrites ?? agentWritesFromEnv(process.env.LORE_AGENT_WRITES);
   // get_item's "learned": histories remembered per item, HEAD and file version (bounded).
   const histories = new ItemHistoryCache();
-  const context = (sessionId: string | undefined) => ({ source: sourceOf(sessionId), today: options.now(), ...(mode ? { mode } : {}) });
+  const context = (sessionId: string | undefined) => ({ source: sourceOf(sessionId), today: host.now(), ...(mode ? { mode } : {}) });
   // Re-indexes what a write recorded, so the agent's next search sees it.
   const after = async (paths: StorePaths, result: AgentWriteResult) => {
     const written = result.status === 'recorded' ? resultFile(paths, result) : undefined;
-    if (written) await session.reindex([written]);
+    if (written) await host.reindex([written]);
   };
-  const change = (action: string, request: ChangeRequest, sessionId?: string) =>
-    onStore(async (paths) => {
+  const change = (paths: StorePaths, action: string, request: ChangeRequest, sessionId?: string) =>
+    onStore(paths, async () => {
       const result = await changeItem(paths, request, context(sessionId));
       await after(paths, result);
       // Done and forget echo the item as it stands: one held for review is not handed out.
@@ -210,97 +197,99 @@ export function registerMemoryTools(server: McpServer, session: StoreSession, op
       return writeReply(action, result);
     });
 
-  server.registerTool(
-    'remember',
-    {
-      title: 'Remember in project memory',
-      description:
-        'Record one item in the project knowledge: a fact, decision, open question, playbook (name + steps), open task, done task, ' +
-        'or a note on a workspace file (path). By default it waits for a person to accept it; the reply names its id. ' +
-        'Write one self-contained statement; secrets are redacted.',
-      inputSchema: {
-        category: z.enum(ITEM_KINDS).describe('fact | decision | question | playbook | task (open) | done_task | note (needs path)'),
-        statement: z.string().min(1).max(2000).describe('The item, one self-contained statement (a playbook: its steps)'),
-        detail: z.string().max(2000).optional().describe('Why, or more detail, written after the statement'),
-        name: z.string().max(200).optional().describe('A playbook\'s name'),
-        path: z.string().max(4096).optional().describe('For a note: the workspace-relative path of the file it is about'),
-        session: sessionArg,
+  return [
+    agentTool(
+      'remember',
+      {
+        title: 'Remember in project memory',
+        description:
+          'Record one item in the project knowledge: a fact, decision, open question, playbook (name + steps), open task, done task, ' +
+          'or a note on a workspace file (path). By default it waits for a person to accept it; the reply names its id. ' +
+          'Write one self-contained statement; secrets are redacted.',
+        inputSchema: {
+          category: z.enum(ITEM_KINDS).describe('fact | decision | question | playbook | task (open) | done_task | note (needs path)'),
+          statement: z.string().min(1).max(2000).describe('The item, one self-contained statement (a playbook: its steps)'),
+          detail: z.string().max(2000).optional().describe('Why, or more detail, written after the statement'),
+          name: z.string().max(200).optional().describe('A playbook\'s name'),
+          path: z.string().max(4096).optional().describe('For a note: the workspace-relative path of the file it is about'),
+          session: sessionArg,
+        },
+        outputSchema: writeOutput,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      outputSchema: writeOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    ({ category, statement, detail, name, path, session: sessionId }) =>
-      onStore(async (paths) => {
-        const result = await rememberItem(paths, { kind: category, statement, detail, name, path }, context(sessionId));
-        await after(paths, result);
-        return writeReply('remember', result);
-      }),
-  );
+      ({ category, statement, detail, name, path, session: sessionId }, { paths }) =>
+        onStore(paths, async () => {
+          const result = await rememberItem(paths, { kind: category, statement, detail, name, path }, context(sessionId));
+          await after(paths, result);
+          return writeReply('remember', result);
+        }),
+    ),
 
-  server.registerTool(
-    'update_item',
-    {
-      title: 'Update or supersede a memory item',
-      description:
-        'Change an item by id. Without supersede, its text is replaced (it keeps its source, dated today, and gets a new id). ' +
-        'With supersede: true, the old item stays, marked superseded, and the new text becomes a new item beside it. ' +
-        'By default the change waits for a person to accept it.',
-      inputSchema: { id, text: z.string().min(1).max(2000).describe('The new text of the item'), supersede: z.boolean().optional(), file, session: sessionArg },
-      outputSchema: writeOutput,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    ({ id: itemId, text, supersede, file: where, session: sessionId }) =>
-      change(supersede ? 'supersede' : 'update', { op: supersede ? 'supersede' : 'update', id: itemId, text, file: where }, sessionId),
-  );
+    agentTool(
+      'update_item',
+      {
+        title: 'Update or supersede a memory item',
+        description:
+          'Change an item by id. Without supersede, its text is replaced (it keeps its source, dated today, and gets a new id). ' +
+          'With supersede: true, the old item stays, marked superseded, and the new text becomes a new item beside it. ' +
+          'By default the change waits for a person to accept it.',
+        inputSchema: { id, text: z.string().min(1).max(2000).describe('The new text of the item'), supersede: z.boolean().optional(), file, session: sessionArg },
+        outputSchema: writeOutput,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      },
+      ({ id: itemId, text, supersede, file: where, session: sessionId }, { paths }) =>
+        change(paths, supersede ? 'supersede' : 'update', { op: supersede ? 'supersede' : 'update', id: itemId, text, file: where }, sessionId),
+    ),
 
-  server.registerTool(
-    'complete_task',
-    {
-      title: 'Mark a task done',
-      description: 'Move an open task (by id) to Done in tasks.md. By default the change waits for a person to accept it.',
-      inputSchema: { id, file, session: sessionArg },
-      outputSchema: writeOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    ({ id: itemId, file: where, session: sessionId }) => change('done', { op: 'done', id: itemId, file: where }, sessionId),
-  );
+    agentTool(
+      'complete_task',
+      {
+        title: 'Mark a task done',
+        description: 'Move an open task (by id) to Done in tasks.md. By default the change waits for a person to accept it.',
+        inputSchema: { id, file, session: sessionArg },
+        outputSchema: writeOutput,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      ({ id: itemId, file: where, session: sessionId }, { paths }) => change(paths, 'done', { op: 'done', id: itemId, file: where }, sessionId),
+    ),
 
-  server.registerTool(
-    'forget_item',
-    {
-      title: 'Forget a memory item',
-      description: 'Delete an item (by id) from its file; the reply says what was removed. By default it waits for a person to accept it.',
-      inputSchema: { id, file, session: sessionArg },
-      outputSchema: writeOutput,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    ({ id: itemId, file: where, session: sessionId }) => change('forget', { op: 'forget', id: itemId, file: where }, sessionId),
-  );
+    agentTool(
+      'forget_item',
+      {
+        title: 'Forget a memory item',
+        description: 'Delete an item (by id) from its file; the reply says what was removed. By default it waits for a person to accept it.',
+        inputSchema: { id, file, session: sessionArg },
+        outputSchema: writeOutput,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      },
+      ({ id: itemId, file: where, session: sessionId }, { paths }) => change(paths, 'forget', { op: 'forget', id: itemId, file: where }, sessionId),
+    ),
 
-  server.registerTool(
-    'get_item',
-    {
-      title: 'Read a memory item by id',
-      description:
-        'One item by id: its line, file:line, category, provenance, status (recorded, superseded, pending, held) and changes waiting ' +
-        'for review, with an excerpt of the conversation it came from when the store keeps it, and when the store keeps a git history, ' +
-        'when it was learned (commit date, conversation) and how often it changed since.',
-      inputSchema: { id },
-      outputSchema: itemOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ id: itemId }) =>
-      onStore(async (paths) => {
-        const report = readItem(paths, itemId);
-        const conversation = report.found && report.status !== 'held' ? conversationExcerpt(paths, report) : undefined;
-        // A written item (not one waiting in review, not a held one) in a store with git history.
-        const written = report.found && report.lineNumber !== undefined && report.status !== 'held' && report.file;
-        const history = written ? await histories.get(paths, report.id, path.join(paths.root, written)) : undefined;
-        const summary = history ? learnedSummary(history) : undefined;
-        const learned = learnedOf(summary);
-        const structured = { ...report, ...(conversation ? { conversation } : {}), ...(learned ? { learned } : {}) };
-        const text = describeItem(report) + (summary ? `\n${describeLearned(summary)}` : '') + (conversation ? `\n\n${conversation}` : '');
-        return logReplyUses(paths, reply(report.found ? frameAsData(text) : text, structured));
-      }),
-  );
+    agentTool(
+      'get_item',
+      {
+        title: 'Read a memory item by id',
+        description:
+          'One item by id: its line, file:line, category, provenance, status (recorded, superseded, pending, held) and changes waiting ' +
+          'for review, with an excerpt of the conversation it came from when the store keeps it, and when the store keeps a git history, ' +
+          'when it was learned (commit date, conversation) and how often it changed since.',
+        inputSchema: { id },
+        outputSchema: itemOutput,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      ({ id: itemId }, { paths }) =>
+        onStore(paths, async () => {
+          const report = readItem(paths, itemId);
+          const conversation = report.found && report.status !== 'held' ? conversationExcerpt(paths, report) : undefined;
+          // A written item (not one waiting in review, not a held one) in a store with git history.
+          const written = report.found && report.lineNumber !== undefined && report.status !== 'held' && report.file;
+          const history = written ? await histories.get(paths, report.id, path.join(paths.root, written)) : undefined;
+          const summary = history ? learnedSummary(history) : undefined;
+          const learned = learnedOf(summary);
+          const structured = { ...report, ...(conversation ? { conversation } : {}), ...(learned ? { learned } : {}) };
+          const text = describeItem(report) + (summary ? `\n${describeLearned(summary)}` : '') + (conversation ? `\n\n${conversation}` : '');
+          return logReplyUses(paths, reply(report.found ? frameAsData(text) : text, structured));
+        }),
+    ),
+  ];
 }

@@ -6,16 +6,16 @@
  * reply's token budget (bytes / 4, as everywhere in Lore), and every string in either is
  * redacted here: this is the agent-reply boundary, whatever the text was read from.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from './agentTool';
 import { z } from 'zod';
-import { BYTES_PER_TOKEN } from '../core/model/constants';
-import { agentItemLine } from '../core/model/agentItemLine';
-import { recordItemId } from '../core/model/itemId';
-import { frameAsData, quotedConversation } from '../core/model/safety/dataFraming';
-import { redactDeep, redactSecrets } from '../core/model/safety/redact';
-import type { RecallItem } from '../core/services/search/recall';
-import { cutToLine } from '../core/model/format';
-import { DEFAULT_MARKERS, SEARCH_CATEGORIES, type SearchHit } from '../core/services/search/searchTypes';
+import { BYTES_PER_TOKEN } from '../../model/constants';
+import { agentItemLine } from '../../model/agentItemLine';
+import { recordItemId } from '../../model/itemId';
+import { frameAsData, quotedConversation } from '../../model/safety/dataFraming';
+import { redactDeep, redactSecrets } from '../../model/safety/redact';
+import type { RecallItem } from '../search/recall';
+import { cutToLine } from '../../model/format';
+import { DEFAULT_MARKERS, SEARCH_CATEGORIES, type SearchHit } from '../search/searchTypes';
 
 /** The default size of a reply, in tokens: a few dozen items, far below any client's limit. */
 export const DEFAULT_REPLY_TOKENS = 2000;
@@ -123,7 +123,7 @@ export interface ListReply<E extends Record<string, unknown>> {
  * Renders a list reply within its budget: items are taken in order while both the text and the
  * structured content fit; the rest are counted as omitted.
  */
-export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>): CallToolResult {
+export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>): ToolResult {
   const budget = (reply.maxTokens ?? DEFAULT_REPLY_TOKENS) * BYTES_PER_TOKEN;
   const items = redactItems(reply.items);
   const warnings = reply.warnings.map(redactSecrets);
@@ -160,7 +160,7 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
  * A reply whose substance is one text (a transcript, a digest-like page): `structured` carries
  * the same text and what to ask next. The caller keeps the text within the budget.
  */
-export function textReply(text: string, structured: Record<string, unknown>, framed: boolean): CallToolResult {
+export function textReply(text: string, structured: Record<string, unknown>, framed: boolean): ToolResult {
   const clean = redactSecrets(text);
   return { content: [{ type: 'text', text: framed ? frameAsData(clean) : clean }], structuredContent: redactDeep(structured) };
 }
@@ -178,7 +178,7 @@ function redactItems(items: ReplyItem[]): ReplyItem[] {
 }
 
 /** A failed call: the text says what went wrong and what to do (no structured content, as the protocol allows). */
-export function errorReply(message: string): CallToolResult {
+export function errorReply(message: string): ToolResult {
   return { content: [{ type: 'text', text: redactSecrets(message) }], isError: true };
 }
 

@@ -3,13 +3,13 @@
  * newest open tasks, open questions, decisions, facts and playbooks, each with its id, read from
  * the ends of the category files as the digest itself is, items held for review left out.
  */
-import { CATEGORY_FILES } from '../core/model/categories';
-import { itemId } from '../core/model/itemId';
-import { withoutBullet } from '../core/model/itemLines';
-import { parseProvenance, stripProvenance } from '../core/model/provenance';
-import { digestSectionsFromFiles } from '../core/store/digest';
-import { DIGEST_SECTIONS } from '../core/model/digestFormat';
-import type { StorePaths } from '../core/store/storePaths';
+import { CATEGORY_FILES } from '../../model/categories';
+import { itemId } from '../../model/itemId';
+import { withoutBullet } from '../../model/itemLines';
+import { parseProvenance, stripProvenance } from '../../model/provenance';
+import { digestSectionsFromFiles } from '../../store/digest';
+import { DIGEST_SECTIONS } from '../../model/digestFormat';
+import type { StorePaths } from '../../store/storePaths';
 import { itemFromLine, type ReplyItem } from './toolReply';
 
 /** The items, best first within each section, with the section each belongs to. */

@@ -9,9 +9,9 @@
  * planted command beside it. A person reads the whole transcript in the editor.
  */
 import * as fs from 'node:fs';
-import { provenanceTarget } from '../core/store/items/provenanceTarget';
-import { flagInstruction, flagKinds } from '../core/model/safety/instructionFlags';
-import { storeRelative, type StorePaths } from '../core/store/storePaths';
+import { provenanceTarget } from '../../store/items/provenanceTarget';
+import { flagInstruction, flagKinds } from '../../model/safety/instructionFlags';
+import { storeRelative, type StorePaths } from '../../store/storePaths';
 
 /** What the reply holds besides its text: where the excerpt sits, and where to go on. */
 export interface ConversationExcerpt {

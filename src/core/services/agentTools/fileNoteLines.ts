@@ -3,9 +3,9 @@
  * no re-keying). Agents' writes (remember, update_item, …) are memoryTools.ts on top of
  * core/knowledge/agentWrites.
  */
-import { renderItemLine } from '../core/model/itemLines';
-import { readNotesOf, workspaceRelative } from '../core/store/fileNotes';
-import type { StorePaths } from '../core/store/storePaths';
+import { renderItemLine } from '../../model/itemLines';
+import { readNotesOf, workspaceRelative } from '../../store/fileNotes';
+import type { StorePaths } from '../../store/storePaths';
 
 /**
  * The notes of a workspace file (read-only: no re-keying), also for a file that is gone: one line

@@ -1,0 +1,52 @@
+/**
+ * The agent tools (core/services/agentTools) as MCP tools: each definition registered as it is, its call
+ * run on the session's store. The store is found on first use and never created: without one,
+ * every tool says where Lore looked and what to do. Any failure of a handler becomes a tool error
+ * the agent can read, naming the store file at fault.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentTool, AgentToolHost, ToolCall } from '../core/services/agentTools/agentTool';
+import { agentTools } from '../core/services/agentTools/agentTools';
+import { logReplyUses } from '../core/services/agentTools/toolContext';
+import { errorReply } from '../core/services/agentTools/toolReply';
+import type { AgentWritesMode } from '../core/model/storeConfigFormat';
+import { describeStoreError } from '../core/store/storeErrors';
+import type { StorePaths } from '../core/store/storePaths';
+import type { StoreSession } from './storeSession';
+import { toolWait, type ToolExtra } from './toolProgress';
+
+/** Registers every agent tool on `server`; returns what closes their indexes. */
+export function registerAgentTools(server: McpServer, session: StoreSession, options: { now: () => Date; agentWrites?: AgentWritesMode }): { close(): void } {
+  const host: AgentToolHost = {
+    now: options.now,
+    clientName: () => server.server.getClientVersion()?.name,
+    openIndex: (paths) => session.openIndex(paths),
+    reindex: (files) => session.reindex(files),
+    ...(options.agentWrites ? { agentWrites: options.agentWrites } : {}),
+  };
+  const served = agentTools(host);
+  for (const tool of served.tools) {
+    const { name, title, description, inputSchema, outputSchema, annotations } = tool;
+    server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, (args: Record<string, unknown>, extra: ToolExtra) =>
+      withStore(session, (paths) => call(tool, args, { paths, wait: (what) => toolWait(extra, name, what, session.log) })),
+    );
+  }
+  return served;
+}
+
+async function call(tool: AgentTool, args: Record<string, unknown>, context: ToolCall): Promise<CallToolResult> {
+  const result = await tool.handler(args, context);
+  return tool.logsUses ? logReplyUses(context.paths, result) : result;
+}
+
+/** Runs a call on the session's store, or says why there is none; a failure becomes a readable tool error. */
+export async function withStore(session: StoreSession, body: (paths: StorePaths) => Promise<CallToolResult>): Promise<CallToolResult> {
+  const lookup = await session.lookup();
+  if (!lookup.found) return errorReply(lookup.message);
+  try {
+    return await body(lookup.paths);
+  } catch (error) {
+    return errorReply(`error: ${(describeStoreError(error, lookup.paths) ?? String((error as Error)?.message ?? error)).split('\n')[0]}`);
+  }
+}
