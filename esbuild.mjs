@@ -26,10 +26,10 @@ const common = {
 
 // What an entry bundle leaves to another file of dist/: an import of one of these modules becomes a
 // require of that file at run time, made where the source requires the module, which is on first
-// use (src/core/util/lazy.ts). This is code splitting by hand: esbuild splits only ESM output and
+// use (src/core/base/lazy.ts). This is code splitting by hand: esbuild splits only ESM output and
 // only at `import()`, which is asynchronous, while Lore loads these from synchronous code.
 //
-// The provider SDKs weigh megabytes and only a provider call needs one (src/core/providers/vendorSdks.ts).
+// The provider SDKs weigh megabytes and only a provider call needs one (src/core/services/providers/vendorSdks.ts).
 // dist/ ships in the VSIX, so a packaged extension has every SDK offline without node_modules.
 const SDKS = { openai: './vendor/openai.js', '@anthropic-ai/sdk': './vendor/anthropic.js', '@google/genai': './vendor/genai.js', ollama: './vendor/ollama.js' };
 // zod (~450 KB) checks what Lore reads from disk and from models, and gray-matter with js-yaml

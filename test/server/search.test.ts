@@ -48,7 +48,7 @@ describe('language server: search and store events (LSP over stdio)', function (
     w.write('src/engine.ts', 'export const engine = 1;\n');
     w.note('src/engine.ts', ['- The engine is tuned for 88 mph [from: conv-3, 2026-11-22]']);
     const result = await client.connection.sendRequest(RecallRequest.type, { query: 'flux capacitor', files: ['src/engine.ts'], tokenBudget: 500 });
-    assert.match(result.text, /## Notes on src\/engine\.ts\n- The engine is tuned for 88 mph/);
+    assert.match(result.text, /## Notes on src\/engine\.ts\n- \[notes \w+\] The engine is tuned for 88 mph/);
     assert.match(result.text, /flux capacitor/);
     assert.ok(result.tokens <= 500);
     // What recall handed out is logged as used, by item id (lifecycle/usageLog.ts); a search is not (search-as-you-type).

@@ -17,15 +17,15 @@ export function crashPoint(label: string): void {
   }
 }
 
-const replaceTrace = process.env.LORE_TEST_REPLACE_TRACE;
-
 /**
  * Test hook for the concurrency stress tests: with LORE_TEST_REPLACE_TRACE=FILE set, each
  * compare-and-replace appends when it checked the version and when its rename was done
  * (CLOCK_MONOTONIC nanoseconds, the same clock in every process), so a test can tell a save
  * renamed into place inside that gap (which POSIX gives no way to detect or prevent: there is no
- * compare-and-swap rename) from a real loss. Without the variable this does nothing.
+ * compare-and-swap rename) from a real loss. Without the variable this does nothing. Read at each
+ * call, so an in-process test can set it for one test.
  */
 export function traceReplace(checkedNs: bigint): void {
+  const replaceTrace = process.env.LORE_TEST_REPLACE_TRACE;
   if (replaceTrace) fs.appendFileSync(replaceTrace, `${checkedNs} ${process.hrtime.bigint()}\n`);
 }

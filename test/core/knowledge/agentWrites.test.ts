@@ -4,7 +4,6 @@
  * edits (CRLF, BOM, a concurrent save).
  */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentSource, changeItem, rememberItem, type AgentWriteContext } from '../../../src/core/store/items/agentWrites';
@@ -20,6 +19,7 @@ import { regenerateDigest } from '../../../src/core/store/digest';
 import { storePaths, type StorePaths } from '../../../src/core/store/storePaths';
 import { SearchIndex } from '../../../src/core/services/search/searchIndex';
 import { makeTempDir } from '../../helpers/paths';
+import { startHandEditor, unexplainedHandLoss } from '../../helpers/startHandEditor';
 
 const TODAY = new Date('2026-11-27T10:00:00Z');
 const direct: AgentWriteContext = { source: 'claude-code:s1', today: TODAY, mode: 'direct' };
@@ -249,19 +249,20 @@ describe('agents\' writes by id', () => {
     assert.match(forged, /^evil[^,[\]\s:]*:a:b[^,[\]\s]*$/, 'no marker syntax, no spaces, the first colon separates the session');
   });
 
-  // Appends (O_APPEND). Saves by rename can lose the one save that lands between Lore's check and
-  // its rename (see guardedReplace.ts); with in-place saves every 2 ms, some changes are reported
-  // as not applied (the merge of late writes brings the old line back), never a hand line lost.
-  for (const mode of ['append']) it(`a person saving facts.md every 3 ms (${mode}) while agents update and forget by id loses no line`, async function () {
+  // Appends (O_APPEND). An append that lands between Lore's version check and its rename is the one
+  // loss POSIX allows (no compare-and-swap rename; see guardedReplace.ts and the README): on a busy
+  // machine that gap can stretch, so a lost hand line is excused only when both processes' traces
+  // put its save inside a Lore check-then-rename span. Any other loss fails.
+  for (const mode of ['append']) it(`a person saving facts.md every 3 ms (${mode}) while agents update and forget by id loses no line outside the rename gap`, async function () {
     this.timeout(120_000);
     const { paths, read } = setup();
     const lines = Array.from({ length: 30 }, (_, i) => `- fact ${i} about orders [from: c${i}, 2026-11-20]`);
     fs.writeFileSync(path.join(paths.root, 'facts.md'), `# Facts\n\n${lines.join('\n')}\n`);
     const stopFile = path.join(paths.root, '..', 'stop');
-    const editor = spawn(process.execPath, [path.join(__dirname, '..', '..', 'helpers', 'handEditor.js'), path.join(paths.root, 'facts.md'), mode, stopFile, '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    editor.stdout.on('data', (d) => (out += d));
-    const closed = new Promise<void>((resolve) => editor.on('close', () => resolve()));
+    const editorTrace = path.join(paths.root, '..', 'editor.trace');
+    const loreTrace = path.join(paths.root, '..', 'lore.trace');
+    process.env.LORE_TEST_REPLACE_TRACE = loreTrace;
+    const editor = startHandEditor(path.join(paths.root, 'facts.md'), mode, stopFile, editorTrace);
     const results: string[] = [];
     // Each change waits for the person's next save, so every change meets a file being saved,
     // however the two processes are scheduled.
@@ -282,21 +283,22 @@ describe('agents\' writes by id', () => {
       }
     } finally {
       fs.writeFileSync(stopFile, '');
-      await closed;
+      delete process.env.LORE_TEST_REPLACE_TRACE;
     }
+    const saved = await editor;
     assert.deepEqual(results.filter((r) => !/^\d+: (recorded|busy)$/.test(r)), []);
     assert.ok(results.filter((r) => r.endsWith('recorded')).length >= 10, results.join(', '));
-    const saved = Number(out);
-    const final = read('facts.md').split('\n');
+    const final = new Set(read('facts.md').split('\n'));
     assert.ok(saved > 20, `the editor saved only ${saved} times`);
-    for (let n = 0; n < saved; n++) assert.ok(final.includes(`- hand ${mode} ${n}`), `hand line ${n} of ${saved} lost`);
+    const lost = Array.from({ length: saved }, (_, n) => n).filter((n) => !final.has(`- hand ${mode} ${n}`));
+    assert.deepEqual(unexplainedHandLoss(lost, editorTrace, loreTrace).unexplained, [], `hand lines lost outside a rename gap (of ${saved} saves)`);
     for (let i = 0; i < 30; i++) {
       if (results[i].endsWith('busy')) {
-        assert.ok(final.includes(lines[i]), `item ${i}: given up, so left as it was`);
+        assert.ok(final.has(lines[i]), `item ${i}: given up, so left as it was`);
         continue;
       }
-      assert.equal(final.includes(lines[i]), false, `item ${i} still as it was`);
-      if (i % 2 === 0) assert.ok(final.includes(`- fact ${i} about orders, updated [from: c${i}, 2026-11-27]`), `update ${i} lost`);
+      assert.equal(final.has(lines[i]), false, `item ${i} still as it was`);
+      if (i % 2 === 0) assert.ok(final.has(`- fact ${i} about orders, updated [from: c${i}, 2026-11-27]`), `update ${i} lost`);
     }
   });
 });

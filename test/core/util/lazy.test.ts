@@ -25,7 +25,7 @@ describe('lazy', () => {
   });
 
   it('requires the module only when first called', () => {
-    const file = require.resolve('../../../src/core/util/wellFormedText');
+    const file = require.resolve('../../../src/core/base/wellFormedText');
     delete require.cache[file];
     const module = lazy(() => require('../../../src/core/base/wellFormedText') as typeof import('../../../src/core/base/wellFormedText'));
     assert.equal(require.cache[file], undefined);
