@@ -126,6 +126,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   context.subscriptions.push(initLog());
   const store = new StoreService();
   const notes = new NotesClient(context, store);
+  // Every write to the store this window makes is a request to the language server.
+  store.connect(notes);
   const harvestServer = new HarvestServer(notes);
   const harvest = new HarvestController(store, harvestServer);
   const planStatus = new PendingPlanStatus(harvest);

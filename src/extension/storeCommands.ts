@@ -3,11 +3,10 @@
  * show the log, open a conversation from the ledger.
  */
 import * as vscode from 'vscode';
-import { defaultPromptsDir } from '../core/services/harvest/prompts';
 import { listItems } from '../core/model/categoryFile';
 import { conversationFile } from '../core/store/items/provenanceTarget';
 import { readTextIfExists } from '../core/base/atomicWrite';
-import { initStore } from '../core/store/initStore';
+import { InitStoreRequest } from '../shared/protocol';
 import { runCommand, showLog } from './log';
 import { KEYED_PROVIDERS, secretKey } from './providers/providerChoice';
 import type { StoreService } from './storeService';
@@ -26,8 +25,8 @@ export function registerStoreCommands(context: vscode.ExtensionContext, store: S
       const line = listItems(readTextIfExists(file) ?? '').find((item) => item.text === text)?.line ?? 0;
       await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
     })),
-    vscode.commands.registerCommand('lore.initStore', () => runCommand('Initialize Store', () => {
-      const created = initStore(store.paths, defaultPromptsDir());
+    vscode.commands.registerCommand('lore.initStore', () => runCommand('Initialize Store', async () => {
+      const { created } = await store.request(InitStoreRequest, {});
       store.fireChanged();
       void vscode.window.showInformationMessage(created.length ? `Lore: knowledge store created at ${store.paths.root}.` : `Lore: ${store.paths.root} already exists.`);
       return store.paths.root;
@@ -41,9 +40,7 @@ export function registerStoreCommands(context: vscode.ExtensionContext, store: S
       await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(store.paths.root));
       await vscode.window.showTextDocument(vscode.Uri.file(store.paths.root + '/facts.md'), { preview: true });
     })),
-    vscode.commands.registerCommand('lore.regenerateDigest', () => runCommand('Regenerate Digest', () => {
-      store.regenerateDigest();
-    })),
+    vscode.commands.registerCommand('lore.regenerateDigest', () => runCommand('Regenerate Digest', () => store.regenerateDigest())),
     vscode.commands.registerCommand('lore.setApiKey', (provider?: string) => runCommand('Set API Key', async () => {
       const name = provider ?? (await vscode.window.showQuickPick([...KEYED_PROVIDERS], { title: 'Lore: which provider is the key for?' }));
       if (!name) return;

@@ -12,13 +12,14 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES } from '../core/model/categories';
 import { REVIEW_FILE } from '../core/model/reviewFile';
-import { regenerateDigest } from '../core/store/digest';
 import { editorStoreLocation } from '../core/store/storeLocation';
 import { storePaths, type StorePaths } from '../core/store/storePaths';
-import type { StoreChangedNotification } from '../shared/protocol';
+import type { RequestDeclaration } from '../shared/declareMessage';
+import { RegenerateDigestRequest, type StoreChangedNotification } from '../shared/protocol';
 import { Disposable } from './lifecycle';
 import { logger } from './log';
 import { NoStoreError } from './noStore';
+import { sendRequest, type ServerConnection } from './serverRequest';
 import { readSettings } from './settings';
 
 const log = logger('store');
@@ -35,6 +36,7 @@ export class StoreService extends Disposable {
   /** null: this window has no store (no folder open, the global store not chosen). */
   private current: StorePaths | null | undefined;
   private fileWatcher: vscode.FileSystemWatcher | undefined;
+  private server: ServerConnection | undefined;
 
   constructor() {
     super();
@@ -76,6 +78,17 @@ export class StoreService extends Disposable {
     return (this.fileWatcher ??= createStoreWatcher(this.paths));
   }
 
+  /** The language server, which makes every write to the store this window asks for. */
+  connect(server: ServerConnection): void {
+    this.server = server;
+  }
+
+  /** Sends a write (or any request) to the language server; fails when it is not running. */
+  request<P, R>(message: RequestDeclaration<P, R>, params: P): Promise<R> {
+    if (!this.server) return Promise.reject(new Error("Lore's language server is not connected"));
+    return sendRequest(this.server, message, params);
+  }
+
   /** The workspace store (`<folder>/.lore`), the global one (`~/.lore`) when chosen, or none (null). */
   private resolve(): StorePaths | null {
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -98,7 +111,7 @@ export class StoreService extends Disposable {
 
   /** The language server's batch of file events in the store (see the module comment). */
   applyChanges(params: StoreChangedNotification.Params): void {
-    if (params.all || params.files.some((f) => DIGEST_SOURCES.has(f))) this.regenerateDigest({ automatic: true });
+    if (params.all || params.files.some((f) => DIGEST_SOURCES.has(f))) void this.regenerateDigest({ automatic: true });
     else this.fireChanged();
   }
 
@@ -106,10 +119,10 @@ export class StoreService extends Disposable {
    * Regenerates the digest: `automatic` after a category file changed (a deleted digest.md stays
    * deleted: see core's regenerateDigest), otherwise because the user asked.
    */
-  regenerateDigest(options: { automatic?: boolean } = {}): void {
+  async regenerateDigest(options: { automatic?: boolean } = {}): Promise<void> {
     if (!this.exists) return;
     try {
-      const result = regenerateDigest(this.paths, { enabled: readSettings().digestEnabled, automatic: options.automatic });
+      const result = await this.request(RegenerateDigestRequest, { enabled: readSettings().digestEnabled, ...(options.automatic ? { automatic: true } : {}) });
       if (result.changed) log.info(`digest regenerated (${result.bytes} bytes)`);
     } catch (error) {
       log.error('digest regeneration failed', error);

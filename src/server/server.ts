@@ -63,6 +63,9 @@ import { setGitCommitOverride } from '../core/store/history/storeHistory';
 import { trustForThisProcess } from '../core/store/storeTrust';
 import { LoreServer } from './loreServer';
 import { registerForgetRequests, registerTaskRequests } from './storeWorkRequests';
+import { registerStoreRequests } from './storeRequests';
+import { openDocuments } from './openDocuments';
+import { HistoryFlush } from './historyFlush';
 import { ServerHarvest } from './serverHarvest';
 import { storeDocumentKind } from './provenanceLines';
 import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from './storeDocuments';
@@ -79,6 +82,7 @@ let server: LoreServer | undefined;
 let harvest: ServerHarvest | undefined;
 let lensRefreshSupported = false;
 let itemHovers: ItemHistoryHovers | undefined;
+let historyFlush: HistoryFlush | undefined;
 const diagnosticTimers = new Map<string, NodeJS.Timeout>();
 
 function log(message: string): void {
@@ -137,6 +141,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   });
   // Build the index now rather than on `initialized`, so no request can see it unbuilt.
   void server.start();
+  // The window's writes are made here, so what interval mode holds back is committed from here too.
+  historyFlush = new HistoryFlush(server.paths, log);
   return {
     capabilities: {
       // Saves too: a saved noted file may now differ from what its notes describe (see onDidSave).
@@ -155,6 +161,7 @@ connection.onInitialized(() => {
 });
 
 connection.onShutdown(() => {
+  historyFlush?.dispose();
   harvest?.dispose();
   server?.dispose();
 });
@@ -251,6 +258,7 @@ connection.onRequest(JournalSummarizeRequest.method, (raw: unknown): Promise<Jou
 });
 
 registerForgetRequests(connection, ready);
+registerStoreRequests(connection, ready, openDocuments(connection, documents));
 registerTaskRequests(connection, ready);
 
 // Per-file notes on workspace files.

@@ -293,3 +293,4 @@ export function commandUri(command: string, args: unknown): string {
 export * from './harvestProtocol';
 export * from './notesProtocol';
 export * from './taskProtocol';
+export * from './storeProtocol';

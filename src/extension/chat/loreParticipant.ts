@@ -17,8 +17,8 @@ import type { CacheStates } from '../cache/cacheStates';
 import { logger } from '../log';
 import type { SearchClient } from '../search/searchClient';
 import type { StoreService } from '../storeService';
+import { ChatTranscriptRequest } from '../../shared/protocol';
 import { ChatAnswerer, type ChatAnswer, type ChatOutput, type ChatQuestion } from './chatAnswer';
-import { writeChatTranscript } from './chatTranscript';
 
 const log = logger('chat');
 
@@ -78,7 +78,8 @@ export function registerLoreParticipant(context: vscode.ExtensionContext, store:
           const now = new Date().toISOString();
           if (!started.has(discussionId)) started.set(discussionId, now);
           const turns = [...question.history, { role: 'user' as const, text: question.prompt, at: now }, { role: 'assistant' as const, text: answer.text, at: now }];
-          writeChatTranscript(store.paths, { discussionId, startedAt: started.get(discussionId)!, model: answer.model, turns });
+          // The language server writes it (the window's one writer).
+          await store.request(ChatTranscriptRequest, { discussionId, startedAt: started.get(discussionId)!, ...(answer.model ? { model: answer.model } : {}), turns });
         } catch (error) {
           log.error('could not record the discussion in the inbox', error);
         }

@@ -9,12 +9,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES } from '../../core/model/categories';
 import { readTextIfExists } from '../../core/base/atomicWrite';
-import { storePaths } from '../../core/store/storePaths';
+import { ApplyStoreDiffRequest } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
-import { lazy } from '../../core/base/lazy';
 
-const storeDiffModule = lazy(() => require('../../core/store/lifecycle/storeDiff') as typeof import('../../core/store/lifecycle/storeDiff'));
 
 /** The file that marks a reconstructed store (lifecycle/reconstruct.ts's RECONSTRUCTION_MARKER; not imported: it loads zod). */
 const MARKER = 'reconstruction.json';
@@ -45,9 +43,8 @@ export function registerCompareReconstructed(store: StoreService): vscode.Dispos
     }
     const choice = await vscode.window.showInformationMessage(`Lore: ${files.length} category file(s) differ. Take the reconstructed items? New and changed items are written; items that go are moved to archive/knowledge/, nothing is deleted.`, 'Apply Difference');
     if (choice !== 'Apply Difference') return;
-    // Loaded on use: the apply needs the store's edit and lock code, which nothing at activation does.
-    const { applyStoreDiff } = storeDiffModule();
-    const result = await applyStoreDiff(store.paths, storePaths(other, store.paths.workspace));
+    // The language server writes it, as it writes every change this window makes.
+    const result = await store.request(ApplyStoreDiffRequest, { other });
     store.fireChanged();
     void vscode.window.showInformationMessage(`Lore: ${result.added} item(s) added, ${result.archived} moved to archive/knowledge/${result.notesKept ? `, ${result.notesKept} note(s) kept` : ''}.`);
   }));

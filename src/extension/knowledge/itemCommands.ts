@@ -1,7 +1,7 @@
 /**
  * The context menu of a knowledge item in the Digest view: Copy Text, Reveal in File, Open Source
- * Conversation, Mark Task Done, Delete. Edits go through editKnowledgeItem (core edits; an open
- * document with unsaved changes gets them as a WorkspaceEdit); opening a source goes through the
+ * Conversation, Mark Task Done, Delete. Edits are requests to the language server (core edits; an
+ * open document with unsaved changes gets them through the editor); opening a source goes through the
  * provenance command the lenses and hovers use.
  */
 import * as path from 'node:path';
@@ -9,19 +9,17 @@ import * as vscode from 'vscode';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../core/model/categories';
 import { listItems, type KnowledgeItem } from '../../core/model/categoryFile';
 import { isItemId, listItemId } from '../../core/model/itemId';
-import { markItemSuperseded } from '../../core/model/itemEdits';
-import { lineIdentity, renderItemLine } from '../../core/model/itemLines';
 import { findItemsById } from '../../core/store/items/itemLocator';
-import { parseProvenance, stripProvenance, toIsoDate } from '../../core/model/provenance';
-import { supersedeByHand } from '../../core/store/items/supersedeByHand';
+import { parseProvenance, stripProvenance } from '../../core/model/provenance';
 import { isCurrent } from '../../core/model/supersession';
+import { renderItemLine } from '../../core/model/itemLines';
 import { readTextIfExists } from '../../core/base/atomicWrite';
 import { storeRelative } from '../../core/store/storePaths';
-import { LoreCommands, type OpenProvenanceArgs } from '../../shared/protocol';
+import { LoreCommands, SupersedeItemRequest, type OpenProvenanceArgs } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import { plainMarkdown } from '../search/searchHitItem';
-import { dirtyDocument, editKnowledgeItem, editOpenDocument, type ItemEditAction, type ItemEditResult } from './knowledgeItemEdit';
+import { editKnowledgeItem, type ItemEditAction, type ItemEditResult } from './knowledgeItemEdit';
 
 /** What the menu commands need of a view node (the Digest view's items are such nodes). */
 export interface KnowledgeItemRef {
@@ -85,9 +83,9 @@ function newerCandidates(store: StoreService, oldId: string): Array<vscode.Quick
 }
 
 /**
- * "Supersede…": marks an item superseded by a newer one the person picks (by its text or id). A
- * file open with unsaved changes gets the marker in the document; otherwise the core writer marks
- * it under the store lock and the digest follows.
+ * "Supersede…": marks an item superseded by a newer one the person picks (by its text or id). The
+ * language server marks it: in the document when the file is open with unsaved changes, else
+ * under the store lock, and the digest follows.
  */
 export async function supersedeItemCommand(store: StoreService, ref?: KnowledgeItemRef, newId?: string): Promise<string | undefined> {
   const old = itemToSupersede(store, ref);
@@ -107,13 +105,13 @@ export async function supersedeItemCommand(store: StoreService, ref?: KnowledgeI
     chosen = pick?.id;
   }
   if (!chosen || !isItemId(chosen)) return undefined;
-  const document = dirtyDocument(old.file);
-  if (document) {
-    if (!(await editOpenDocument(document, (text) => markItemSuperseded(text, lineIdentity(old.item.raw), chosen, toIsoDate(new Date()))))) return undefined;
+  const answer = await store.request(SupersedeItemRequest, { oldId, newId: chosen, file: storeRelative(store.paths, old.file), itemLine: old.item.raw });
+  if (answer.where === 'document') {
+    if (!answer.applied) return undefined;
     void vscode.window.setStatusBarMessage('Lore: item marked superseded in the open editor (unsaved: save the file to keep it)', 8000);
     return chosen;
   }
-  const result = await supersedeByHand(store.paths, oldId, chosen, { file: storeRelative(store.paths, old.file) });
+  const result = answer.result;
   if (result.status !== 'recorded' && result.status !== 'unchanged') {
     void vscode.window.showWarningMessage(`Lore: not superseded: ${result.reason ?? result.status}`);
     return undefined;

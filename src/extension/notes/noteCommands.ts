@@ -4,17 +4,13 @@
  * note file, edit, delete, mark still valid).
  */
 import * as vscode from 'vscode';
-import { addManualNote as addNote, manualNoteLine } from '../../core/store/items/manualNote';
 import { provenanceTarget } from '../../core/store/items/provenanceTarget';
-import { metaFor, readNotesOf, resolveNoteTarget } from '../../core/store/fileNotes';
-import { addNotes } from '../../core/model/noteFile';
 import {
-  DeleteNoteRequest, LoreCommands, MarkNotesValidRequest,
+  AddNoteRequest, DeleteNoteRequest, LoreCommands, MarkNotesValidRequest,
   type DeleteNoteArgs, type EditNotesArgs, type MarkNotesValidArgs, type OpenNoteFileArgs, type OpenProvenanceArgs,
 } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
-import { dirtyDocument, editOpenDocument } from '../knowledge/knowledgeItemEdit';
 import type { NotesClient } from './notesClient';
 
 async function openAt(file: string, line: number): Promise<void> {
@@ -27,31 +23,19 @@ function currentFile(uri?: vscode.Uri): vscode.Uri | undefined {
   return target?.scheme === 'file' ? target : undefined;
 }
 
-function noteTarget(store: StoreService, file: vscode.Uri): Extract<ReturnType<typeof resolveNoteTarget>, { kind: 'file' }> {
-  const target = resolveNoteTarget(store.paths, file.fsPath);
-  if (target.kind === 'orphan') throw new Error(`cannot attach a note to ${vscode.workspace.asRelativePath(file)}: ${target.reason}`);
-  return target;
-}
-
 /**
- * Adds a note with `[from: manual, today]` to a workspace file (creating the store if needed),
- * redacted, under the store lock, journaled for the day (core/knowledge/manualNote.ts); returns
- * the note file. The API behind Add Note to This File.
+ * Adds a note with `[from: manual, today]` to a workspace file (creating the store if needed):
+ * the language server writes it (redacted, under the store lock, journaled for the day, or into the
+ * note file's editor when that is open with unsaved changes); returns the note file. The API
+ * behind Add Note to This File.
  */
 export async function addManualNote(store: StoreService, file: vscode.Uri, text: string): Promise<string> {
   if (!store.exists) await vscode.commands.executeCommand('lore.initStore');
-  const target = noteTarget(store, file);
-  // The note file open with unsaved changes: the note goes into the editor, on top of what the
-  // person typed, not under it (saving stays theirs).
-  const noteFile = readNotesOf(store.paths, target.absolute)?.file;
-  const document = noteFile === undefined ? undefined : dirtyDocument(noteFile);
-  if (noteFile && document) {
-    const line = manualNoteLine(text);
-    await editOpenDocument(document, (current) => addNotes(current, metaFor(target.relative, target.identity), [line]));
-    void vscode.window.setStatusBarMessage('Lore: note added in the open editor (unsaved: save the file to keep it)', 8000);
-    return noteFile;
-  }
-  return (await addNote(store.paths, target, text)).noteFile;
+  if (!text.trim()) throw new Error('the note text is empty');
+  const added = await store.request(AddNoteRequest, { path: file.fsPath, text });
+  // The note went into the editor, on top of what the person typed: saving stays theirs.
+  if (added.where === 'document') void vscode.window.setStatusBarMessage('Lore: note added in the open editor (unsaved: save the file to keep it)', 8000);
+  return added.noteFile;
 }
 
 export function registerNoteCommands(store: StoreService, notes: NotesClient): vscode.Disposable[] {
@@ -87,7 +71,7 @@ export function registerNoteCommands(store: StoreService, notes: NotesClient): v
     vscode.commands.registerCommand('lore.addNote', (uri?: vscode.Uri) => runCommand('Add Note to This File', async () => {
       const file = currentFile(uri);
       if (!file) throw new Error('open a file of the workspace first');
-      const relative = noteTarget(store, file).relative;
+      const relative = vscode.workspace.asRelativePath(file);
       const note = await vscode.window.showInputBox({ title: `Lore: note on ${relative}`, prompt: 'Saved with [from: manual, today] provenance', ignoreFocusOut: true });
       if (!note?.trim()) return undefined;
       return addManualNote(store, file, note);

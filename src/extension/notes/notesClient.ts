@@ -51,7 +51,7 @@ export class NotesClient implements vscode.Disposable {
             (r) => {
               if (!r?.orphaned) return;
               log.info(`notes of ${r.orphaned} deleted file(s) moved to facts.md`);
-              this.store.regenerateDigest({ automatic: true });
+              void this.store.regenerateDigest({ automatic: true });
             },
             (error) => log.error('moving notes of deleted files failed', error),
           );

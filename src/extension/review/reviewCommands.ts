@@ -1,14 +1,15 @@
 /**
  * Accept / Reject / Edit of the Review view (inline on each item, or from the command palette
  * with a pick): items held because they read as instructions to an agent, and agents' writes
- * waiting for the person (the pending queue). Decisions go through the core review queue (store
- * lock, atomic writes, digest regenerated); the store watcher then refreshes the views and the
- * instruction files.
+ * waiting for the person (the pending queue). Decisions are requests to the language server, which
+ * makes them with the core review queue (store lock, atomic writes, digest regenerated); the store
+ * watcher then refreshes the views and the instruction files.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { editReviewItem, type ReviewEditResult } from '../../core/store/items/reviewEdit';
-import { decideReview, listReview, reviewPath, targetDisplayName, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/store/items/reviewQueue';
+import type { ReviewEditResult } from '../../core/store/items/reviewEdit';
+import { listReview, reviewPath, targetDisplayName, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/store/items/reviewQueue';
+import { ReviewDecideRequest, ReviewEditRequest } from '../../shared/protocol';
 import { resolveInStore } from '../../core/store/storePaths';
 import { dirtyDocument } from '../knowledge/knowledgeItemEdit';
 import { runCommand } from '../log';
@@ -43,7 +44,7 @@ export function editableReviewItem(item: ReviewItem): boolean {
 export async function editHeldItem(store: StoreService, itemId: string, text: string): Promise<ReviewEditResult> {
   const item = listReview(store.paths).find((i) => i.id === itemId);
   if (item && !(await saveOpenTargets(store, item))) return { edited: false, reason: 'an open file it writes could not be saved' };
-  const result = await editReviewItem(store.paths, itemId, text);
+  const result = await store.request(ReviewEditRequest, { id: itemId, text });
   store.fireChanged();
   if (!result.edited) void vscode.window.showInformationMessage(`Lore: not edited: ${result.reason}.`);
   return result;
@@ -72,7 +73,7 @@ async function saveOpenTargets(store: StoreService, item: ReviewItem): Promise<b
 export async function decideHeldItem(store: StoreService, decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult> {
   const item = listReview(store.paths).find((i) => i.id === itemId);
   if (item && !(await saveOpenTargets(store, item))) return { decided: [], failed: [], missing: [], keptFlagged: [], written: [] };
-  const result = await decideReview(store.paths, decision, [itemId]);
+  const result = await store.request(ReviewDecideRequest, { decision, ids: [itemId] });
   store.fireChanged();
   if (result.missing.length) void vscode.window.showInformationMessage('Lore: that item was already decided.');
   for (const { reason } of result.failed) void vscode.window.showWarningMessage(`Lore: not applied, it stays in the Review view: ${reason}.`);

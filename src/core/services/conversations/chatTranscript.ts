@@ -1,14 +1,14 @@
 /**
- * Records an @lore discussion into the store's inbox as a §2.1 markdown transcript, so the next
+ * Records an @lore discussion (written by the language server for VS Code) into the store's inbox as a §2.1 markdown transcript, so the next
  * harvest learns from it. One file per discussion, rewritten as it grows (atomic writes); its
  * session id stays the same, so re-harvesting a longer version does not duplicate lines.
  */
 import * as path from 'node:path';
-import type { Conversation, Turn } from '../../core/model/conversation';
-import { renderTranscript } from '../../core/services/conversations/renderTranscript';
-import { redactSecrets } from '../../core/model/safety/redact';
-import { writeFileAtomic } from '../../core/base/atomicWrite';
-import type { StorePaths } from '../../core/store/storePaths';
+import type { Conversation, Turn } from '../../model/conversation';
+import { renderTranscript } from './renderTranscript';
+import { redactSecrets } from '../../model/safety/redact';
+import { writeFileAtomic } from '../../base/atomicWrite';
+import type { StorePaths } from '../../store/storePaths';
 
 export interface ChatRecord {
   discussionId: string;

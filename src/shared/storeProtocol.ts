@@ -1,0 +1,173 @@
+/**
+ * The store's writes a person makes in VS Code, as requests to the language server (part of the
+ * shared protocol, re-exported by protocol.ts): the server is the window's one writer, so the
+ * extension host never takes the store lock nor writes a store file. Each message is declared once
+ * (src/shared/declareMessage.ts): its params' type is its schema's.
+ *
+ * A document open with unsaved changes is not written under: the extension puts such an edit into
+ * the editor itself (a WorkspaceEdit), and only a file not open dirty is written here.
+ */
+import type { ReviewEditResult } from '../core/store/items/reviewEdit';
+import type { ReviewDecisionResult } from '../core/store/items/reviewQueue';
+import type { SupersedeByHandResult } from '../core/store/items/supersedeByHand';
+import type { AppliedDiff } from '../core/store/lifecycle/storeDiff';
+import { request, returns, type ParamsOf, type ResultOf } from './declareMessage';
+
+// Bounds: a path is at most PATH_MAX-ish; an item or note is a line a person typed.
+const PATH_MAX = 4096;
+const TEXT_MAX = 100_000;
+const ID_MAX = 200;
+
+/** Client → server: creates the store (Initialize Store, or before the first note); `created` is empty when it existed. */
+export const InitStoreRequest = request({
+  method: 'lore/initStore',
+  direction: 'toServer',
+  params: (z) => z.object({}).strict(),
+  result: (z) => z.object({ root: z.string(), created: z.array(z.string()) }),
+});
+export namespace InitStoreRequest {
+  export type Params = ParamsOf<typeof InitStoreRequest>;
+  export type Result = ResultOf<typeof InitStoreRequest>;
+}
+
+/**
+ * Client → server: Add Note to This File. The note gets `[from: manual, today]`, is redacted,
+ * written under the store lock and journaled (core's addManualNote). Refused (an error naming the
+ * reason) when the file cannot carry notes.
+ */
+export const AddNoteRequest = request({
+  method: 'lore/addNote',
+  direction: 'toServer',
+  params: (z) => z.object({ path: z.string().min(1).max(PATH_MAX), text: z.string().trim().min(1).max(TEXT_MAX) }).strict(),
+  // `document`: the note file is open with unsaved changes and the note went into the editor.
+  result: (z) => z.object({ noteFile: z.string(), where: z.enum(['file', 'document']) }),
+});
+export namespace AddNoteRequest {
+  export type Params = ParamsOf<typeof AddNoteRequest>;
+  export type Result = ResultOf<typeof AddNoteRequest>;
+}
+
+/**
+ * Client → server: Delete (an item) or Mark Task Done in a category file, the item found by its
+ * line identity (`- text [from: …]` as a view shows it). `changed: false`: the item is not there.
+ */
+export const EditItemRequest = request({
+  method: 'lore/editItem',
+  direction: 'toServer',
+  params: (z) => z.object({ action: z.enum(['delete', 'done']), file: z.string().min(1).max(PATH_MAX), itemLine: z.string().min(1).max(TEXT_MAX) }).strict(),
+  // Where the edit landed: the open document (unsaved), the file on disk, or nowhere (the item was not there).
+  result: (z) => z.object({ where: z.enum(['document', 'file', 'unchanged']) }),
+});
+export namespace EditItemRequest {
+  export type Params = ParamsOf<typeof EditItemRequest>;
+  export type Result = ResultOf<typeof EditItemRequest>;
+}
+
+/**
+ * Client → server: Supersede… (core's supersedeByHand: the marker, the digest, the history). When
+ * the old item's file (store-relative `file`) is open with unsaved changes, the marker goes into
+ * the editor on the line reading `itemLine` (`where: 'document'`; nothing else is written).
+ */
+export const SupersedeItemRequest = request({
+  method: 'lore/supersedeItem',
+  direction: 'toServer',
+  params: (z) => z.object({
+    oldId: z.string().min(1).max(ID_MAX),
+    newId: z.string().min(1).max(ID_MAX),
+    file: z.string().min(1).max(PATH_MAX).optional(),
+    itemLine: z.string().min(1).max(TEXT_MAX).optional(),
+  }).strict(),
+  result: returns<{ where: 'file'; result: SupersedeByHandResult } | { where: 'document'; applied: boolean }>(),
+});
+export namespace SupersedeItemRequest {
+  export type Params = ParamsOf<typeof SupersedeItemRequest>;
+  export type Result = ResultOf<typeof SupersedeItemRequest>;
+}
+
+/** Client → server: Accept or Reject held items (core's decideReview under the store lock). */
+export const ReviewDecideRequest = request({
+  method: 'lore/reviewDecide',
+  direction: 'toServer',
+  params: (z) => z.object({ decision: z.enum(['accept', 'reject']), ids: z.array(z.string().min(1).max(ID_MAX)).min(1).max(10_000) }).strict(),
+  result: returns<ReviewDecisionResult>(),
+});
+export namespace ReviewDecideRequest {
+  export type Params = ParamsOf<typeof ReviewDecideRequest>;
+  export type Result = ResultOf<typeof ReviewDecideRequest>;
+}
+
+/** Client → server: Edit of an agent's queued write before accepting it (core's editReviewItem). */
+export const ReviewEditRequest = request({
+  method: 'lore/reviewEdit',
+  direction: 'toServer',
+  params: (z) => z.object({ id: z.string().min(1).max(ID_MAX), text: z.string().trim().min(1).max(TEXT_MAX) }).strict(),
+  result: returns<ReviewEditResult>(),
+});
+export namespace ReviewEditRequest {
+  export type Params = ParamsOf<typeof ReviewEditRequest>;
+  export type Result = ResultOf<typeof ReviewEditRequest>;
+}
+
+/**
+ * Client → server: regenerates digest.md from the category files (core's regenerateDigest);
+ * `automatic` after a category file changed (a deleted digest then stays deleted), `enabled` is
+ * the lore.digest.enabled setting.
+ */
+export const RegenerateDigestRequest = request({
+  method: 'lore/regenerateDigest',
+  direction: 'toServer',
+  params: (z) => z.object({ enabled: z.boolean(), automatic: z.boolean().optional() }).strict(),
+  result: (z) => z.object({ changed: z.boolean(), bytes: z.number() }),
+});
+export namespace RegenerateDigestRequest {
+  export type Params = ParamsOf<typeof RegenerateDigestRequest>;
+  export type Result = ResultOf<typeof RegenerateDigestRequest>;
+}
+
+/**
+ * Client → server: records an @lore discussion in the inbox as a transcript (redacted), one file
+ * per discussion rewritten as it grows; `file` is where.
+ */
+export const ChatTranscriptRequest = request({
+  method: 'lore/chatTranscript',
+  direction: 'toServer',
+  params: (z) => z.object({
+    // Part of the inbox file's name: no separator may take it out of the inbox.
+    discussionId: z.string().regex(/^[^/\\\0]{1,200}$/),
+    startedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T/).max(100),
+    model: z.string().max(500).optional(),
+    turns: z.array(z.object({ role: z.enum(['user', 'assistant', 'system']), text: z.string().max(1_000_000), at: z.string().max(100).optional(), tools: z.array(z.string().max(10_000)).max(1000).optional() })).max(10_000),
+  }).strict(),
+  result: (z) => z.object({ file: z.string() }),
+});
+export namespace ChatTranscriptRequest {
+  export type Params = ParamsOf<typeof ChatTranscriptRequest>;
+  export type Result = ResultOf<typeof ChatTranscriptRequest>;
+}
+
+/** Client → server: takes a reconstructed store's difference into the live store (core's applyStoreDiff; `lore diff DIR --apply`). */
+export const ApplyStoreDiffRequest = request({
+  method: 'lore/applyStoreDiff',
+  direction: 'toServer',
+  params: (z) => z.object({ other: z.string().min(1).max(PATH_MAX) }).strict(),
+  result: returns<AppliedDiff>(),
+});
+export namespace ApplyStoreDiffRequest {
+  export type Params = ParamsOf<typeof ApplyStoreDiffRequest>;
+  export type Result = ResultOf<typeof ApplyStoreDiffRequest>;
+}
+
+/**
+ * Client → server: the lore.git.commit setting changed (it decides over config.json for the
+ * server's writes); the server also commits what interval mode holds back once it is due.
+ */
+export const GitCommitSettingRequest = request({
+  method: 'lore/gitCommitSetting',
+  direction: 'toServer',
+  params: (z) => z.object({ gitCommit: z.enum(['off', 'apply', 'interval']).optional() }).strict(),
+  result: (z) => z.object({}),
+});
+export namespace GitCommitSettingRequest {
+  export type Params = ParamsOf<typeof GitCommitSettingRequest>;
+  export type Result = ResultOf<typeof GitCommitSettingRequest>;
+}
