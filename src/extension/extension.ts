@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { SourcesReport } from '../core/services/harvest/measureSources';
-import type { HarvestReport } from '../core/services/harvest/runHarvest';
+import type { ShownReport as HarvestReport } from '../shared/protocol';
 import type { ReviewDecision, ReviewDecisionResult } from '../core/store/items/reviewQueue';
 import type { ReviewEditResult } from '../core/store/items/reviewEdit';
 import { StoreChangedNotification } from '../shared/protocol';

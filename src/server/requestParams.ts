@@ -15,6 +15,8 @@ import type {
   DidRenameFilesRequest,
   FileDecorationsRequest,
   HarvestApplyRequest,
+  HarvestChooseRequest,
+  HarvestDiscardRequest,
   HarvestCancelNotification,
   HarvestRunRequest,
   HarvestUndoRequest,
@@ -106,8 +108,9 @@ export const paramsSchemas = {
     privateMarkers: z.object({ open: z.string().min(1).max(200), close: z.string().min(1).max(200) }).optional(),
     timeoutMs: z.number().positive().optional(),
   }) satisfies z.ZodType<HarvestRunRequest.Params>,
-  // The report's plan is checked by core's saved-plan schema (previewFromData).
-  harvestApply: z.object({ report: z.unknown() }) satisfies z.ZodType<Omit<HarvestApplyRequest.Params, 'report'> & { report: unknown }>,
+  harvestApply: z.object({ planId: z.string().min(1).max(200) }).strict() satisfies z.ZodType<HarvestApplyRequest.Params>,
+  harvestChoose: z.object({ planId: z.string().min(1).max(200), rejected: z.array(z.string().min(1).max(200)).max(100_000) }).strict() satisfies z.ZodType<HarvestChooseRequest.Params>,
+  harvestDiscard: z.object({ planId: z.string().min(1).max(200) }).strict() satisfies z.ZodType<HarvestDiscardRequest.Params>,
   harvestCancel: z.object({ runId: z.string().min(1).max(200) }) satisfies z.ZodType<HarvestCancelNotification.Params>,
   harvestUndo: z.object({}).strict() satisfies z.ZodType<HarvestUndoRequest.Params>,
   journalSummarize: z.object({

@@ -32,6 +32,8 @@ import {
   DidRenameFilesRequest,
   FileDecorationsRequest,
   HarvestApplyRequest,
+  HarvestChooseRequest,
+  HarvestDiscardRequest,
   HarvestCancelNotification,
   HarvestProgressNotification,
   HarvestRunRequest,
@@ -244,7 +246,17 @@ connection.onNotification(HarvestCancelNotification.method, (raw: unknown) => {
 connection.onRequest(HarvestApplyRequest.method, (raw: unknown): Promise<HarvestApplyRequest.Result> => {
   const params = checkParams(HarvestApplyRequest.method, paramsSchemas.harvestApply, raw);
   // What it writes reaches the indexes and views through the client's watcher, as any write does.
-  return harvestOf().apply(params.report);
+  return harvestOf().apply(params.planId);
+});
+
+connection.onRequest(HarvestChooseRequest.method, (raw: unknown): HarvestChooseRequest.Result => {
+  const params = checkParams(HarvestChooseRequest.method, paramsSchemas.harvestChoose, raw);
+  return harvestOf().choose(params.planId, params.rejected);
+});
+
+connection.onRequest(HarvestDiscardRequest.method, (raw: unknown): HarvestDiscardRequest.Result => {
+  const params = checkParams(HarvestDiscardRequest.method, paramsSchemas.harvestDiscard, raw);
+  return { discarded: harvestOf().discard(params.planId) };
 });
 
 connection.onRequest(HarvestUndoRequest.method, (raw: unknown): Promise<HarvestUndoRequest.Result> => {

@@ -1,7 +1,10 @@
 /**
  * The harvest in the language server: `lore/harvestRun` runs core's runHarvest here (scan,
  * classify, import, distill's parsing, plan, and apply for the scheduled harvest) and
- * `lore/harvestApply` writes a previewed plan (`lore/harvestUndo` takes the last one back), so the extension host keeps none of that code. The
+ * `lore/harvestApply` writes a previewed plan (`lore/harvestUndo` takes the last one back), so the
+ * extension host keeps none of that code. A preview's plan stays here, named by an id: the client
+ * gets what it shows (ShownPlan) and applies, narrows or discards the plan by that id, so no ledger
+ * or edit travels to the client and back. The
  * model is the client's: each call goes back as `lore/providerGenerate` (VS Code's language
  * models exist only in the extension host, and API keys stay in its secret storage), except
  * for the offline rules extractor, which runs here. Free of the connection (ServerHarvestHooks),
@@ -9,14 +12,18 @@
  */
 import { applyPreviewedHarvest } from '../core/services/harvest/applyPreviewed';
 import { runHarvest, type HarvestReport } from '../core/services/harvest/runHarvest';
-import { previewFromData } from '../core/services/harvest/savedPlan';
+import { randomUUID } from 'node:crypto';
+import { planItems, withoutItems } from '../core/services/harvest/planSelection';
 import { undoLastHarvest, type UndoOutcome } from '../core/store/changes/undoLastHarvest';
 import { ProviderError, type ModelReply, type ModelRequest, type Provider } from '../core/services/providers/provider';
 import { createProvider } from '../core/services/providers/providerRegistry';
 import type { StorePaths } from '../core/store/storePaths';
 import { journalPath } from '../core/store/journal/journalFile';
 import { summarizeJournal } from '../core/services/harvest/summarizeJournal';
-import type { HarvestRunRequest, JournalSummarizeRequest, ProviderFailure } from '../shared/protocol';
+import type { HarvestRunRequest, JournalSummarizeRequest, ProviderFailure, ShownReport } from '../shared/protocol';
+
+/** Previews kept at once: one is pending per window; a few more cover a client that lost track (a reload). */
+const KEPT_PLANS = 4;
 
 /** What the harvest needs from the connection. */
 export interface ServerHarvestHooks {
@@ -55,11 +62,47 @@ function clientProvider(runId: string, described: HarvestRunRequest.Params['prov
 /** Runs and applies harvests for one store; one AbortController per running run. */
 export class ServerHarvest {
   private readonly running = new Map<string, AbortController>();
+  /** Previewed reports by plan id, oldest first. */
+  private readonly plans = new Map<string, HarvestReport>();
 
   constructor(private readonly paths: StorePaths, private readonly hooks: ServerHarvestHooks) {}
 
   /** A dry run, preview or (scheduled) apply, as runHarvest would do it in the client's process. */
-  async run(params: HarvestRunRequest.Params): Promise<HarvestReport> {
+  async run(params: HarvestRunRequest.Params): Promise<ShownReport> {
+    const report = await this.runHarvest(params);
+    if (params.mode !== 'preview' || !report.plan || report.cancelled) return this.shown(report);
+    const id = randomUUID();
+    this.plans.set(id, report);
+    while (this.plans.size > KEPT_PLANS) this.plans.delete(this.plans.keys().next().value!);
+    return this.shown(report, id);
+  }
+
+  /** The report as the client shows it: the plan without what only apply needs. */
+  private shown(report: HarvestReport, id?: string): ShownReport {
+    const { plan, ...rest } = report;
+    if (!plan) return rest;
+    return {
+      ...rest,
+      plan: {
+        ...(id ? { id } : {}),
+        changes: plan.changes.map(({ file, before, after, added }) => ({ file, before, after, added })),
+        outcomes: plan.outcomes,
+        items: plan.items,
+        orphanNotes: plan.orphanNotes,
+        digestEnabled: plan.digestEnabled,
+        held: plan.held,
+        choices: planItems(this.paths, plan),
+      },
+    };
+  }
+
+  private planned(planId: string): HarvestReport {
+    const report = this.plans.get(planId);
+    if (!report) throw new Error('this harvest plan is no longer held by the language server (it restarted, or the plan was applied or discarded); preview the harvest again');
+    return report;
+  }
+
+  private async runHarvest(params: HarvestRunRequest.Params): Promise<HarvestReport> {
     const controller = new AbortController();
     this.running.get(params.runId)?.abort();
     this.running.set(params.runId, controller);
@@ -100,9 +143,25 @@ export class ServerHarvest {
     this.running.get(runId)?.abort();
   }
 
-  /** Writes a previewed plan sent back by the client, checked like a saved plan file first. */
-  apply(report: unknown): Promise<HarvestReport> {
-    return applyPreviewedHarvest(this.paths, previewFromData(report, 'the harvest plan to apply'));
+  /** Writes previewed plan `planId` as shown; it is forgotten once applied or found stale (an error, e.g. a busy store, keeps it). */
+  async apply(planId: string): Promise<ShownReport> {
+    const report = await applyPreviewedHarvest(this.paths, this.planned(planId));
+    this.plans.delete(planId);
+    return this.shown(report);
+  }
+
+  /** Leaves the rejected lines and reclaims (ids of the plan's choices) out of plan `planId`. */
+  choose(planId: string, rejected: readonly string[]): ShownReport {
+    const report = this.planned(planId);
+    const plan = withoutItems(this.paths, report.plan!, rejected);
+    const narrowed = { ...report, plan, conversations: plan.outcomes };
+    this.plans.set(planId, narrowed);
+    return this.shown(narrowed, planId);
+  }
+
+  /** Forgets plan `planId` unwritten. */
+  discard(planId: string): boolean {
+    return this.plans.delete(planId);
   }
 
   /** "Undo Last Harvest": the store as it was before the last apply, or why not. */

@@ -4,12 +4,31 @@
  * and the model calls the server makes back on the client (the provider and the topic gate).
  */
 import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { HarvestPlan } from '../core/store/harvestPlan';
+import type { PlanItem } from '../core/services/harvest/planSelection';
 import type { HarvestMode, HarvestReport } from '../core/services/harvest/runHarvest';
 import type { UndoOutcome } from '../core/store/changes/undoLastHarvest';
 import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/services/providers/provider';
 import type { PrivateMarkers } from '../core/model/safety/privateSpans';
 import type { ReclaimMode } from '../core/model/storeConfigFormat';
 import { lazyType } from './lazyType';
+
+/**
+ * A harvest plan as the client shows it: what the diff view and the summaries need. The plan
+ * itself (with the ledger, transcripts and edits apply replays) stays in the server, named by
+ * `id`; the client applies, narrows or discards it by that id.
+ */
+export interface ShownPlan extends Pick<HarvestPlan, 'outcomes' | 'items' | 'orphanNotes' | 'digestEnabled' | 'held'> {
+  /** The server's name of the plan (absent for a plan already applied: the scheduled harvest's). */
+  id?: string;
+  /** The files it changes: the texts before and after, for the diff view. */
+  changes: Array<Pick<HarvestPlan['changes'][number], 'file' | 'before' | 'after' | 'added'>>;
+  /** The lines and reclaims a person may leave out (Choose Items…), ids for lore/harvestChoose. */
+  choices: PlanItem[];
+}
+
+/** A harvest report with its plan as shown to the client. */
+export type ShownReport = Omit<HarvestReport, 'plan'> & { plan?: ShownPlan };
 
 /**
  * Client → server: a harvest run (dry run, preview, or apply for the scheduled harvest) with
@@ -35,22 +54,51 @@ export namespace HarvestRunRequest {
     privateMarkers?: PrivateMarkers;
     timeoutMs?: number;
   }
-  export type Result = HarvestReport;
+  /** A preview's plan is kept in the server under `plan.id` until applied or discarded. */
+  export type Result = ShownReport;
   export declare const type: RequestType<Params, Result, void>;
 }
 lazyType(HarvestRunRequest, 'request');
 
-/** Client → server: write a previewed plan exactly as shown (core's applyPreviewedHarvest); the report says `stale` when it no longer fits. */
+/**
+ * Client → server: write the previewed plan `planId` exactly as shown (core's
+ * applyPreviewedHarvest); the report says `stale` when it no longer fits. The plan is forgotten
+ * once applied or found stale; an id the server does not hold (it restarted) is refused.
+ */
 export namespace HarvestApplyRequest {
   export const method = 'lore/harvestApply' as const;
   export interface Params {
-    /** The preview report as the server returned it (its plan is checked like a saved plan file). */
-    report: HarvestReport;
+    planId: string;
   }
-  export type Result = HarvestReport;
+  export type Result = ShownReport;
   export declare const type: RequestType<Params, Result, void>;
 }
 lazyType(HarvestApplyRequest, 'request');
+
+/** Client → server: leave the chosen lines and reclaims (`rejected`: ids of `plan.choices`) out of plan `planId`; the plan as it is now. */
+export namespace HarvestChooseRequest {
+  export const method = 'lore/harvestChoose' as const;
+  export interface Params {
+    planId: string;
+    rejected: string[];
+  }
+  export type Result = ShownReport;
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(HarvestChooseRequest, 'request');
+
+/** Client → server: forget plan `planId` without writing (Discard Plan, or a new preview). */
+export namespace HarvestDiscardRequest {
+  export const method = 'lore/harvestDiscard' as const;
+  export interface Params {
+    planId: string;
+  }
+  export interface Result {
+    discarded: boolean;
+  }
+  export declare const type: RequestType<Params, Result, void>;
+}
+lazyType(HarvestDiscardRequest, 'request');
 
 /** Client → server: put the store back as it was before the last apply (core's undoLastHarvest). */
 export namespace HarvestUndoRequest {

@@ -8,9 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ResponseError } from 'vscode-languageserver-protocol/node';
-import { planItems, withoutItems } from '../../src/core/services/harvest/planSelection';
 import { createProvider } from '../../src/core/services/providers/providerRegistry';
-import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../src/shared/protocol';
+import { HarvestApplyRequest, HarvestChooseRequest, HarvestDiscardRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../src/shared/protocol';
 import { REPO_ROOT } from '../helpers/paths';
 import { snapshotTree } from '../helpers/cli';
 import type { LspTestClient } from './lspClient';
@@ -71,15 +70,17 @@ describe('language server: the harvest runs in the server, the model on the clie
     const decisions = preview.plan!.changes.find((c) => c.file.endsWith('decisions.md'));
     assert.match(decisions!.after!, /order the context layers stable to volatile/);
     assert.deepEqual(knowledge(), before, 'a preview writes nothing (the model replies are cached, in .cache/)');
-    const applied = await client.connection.sendRequest(HarvestApplyRequest.type, { report: preview });
+    assert.ok(preview.plan?.id, 'the plan stays in the server, named by an id');
+    assert.equal('ledger' in preview.plan, false, 'the ledger does not travel to the client');
+    assert.equal(preview.plan.changes.some((c) => 'edit' in c), false, 'nor the edits apply replays');
+    const applied = await client.connection.sendRequest(HarvestApplyRequest.type, { planId: preview.plan.id });
     assert.equal(applied.stale, undefined);
     assert.ok(applied.applied);
     assert.equal(fs.readFileSync(path.join(w.paths.root, 'decisions.md'), 'utf8'), decisions!.after);
     assert.ok(!fs.existsSync(path.join(w.paths.inbox, path.basename(CONVERSATION))), 'the conversation left the inbox');
     assert.equal(calls.length, calls.filter((c) => c.runId === 'r1').length, 'apply calls no model');
-    // The same plan again is stale: the ledger moved on.
-    const again = await client.connection.sendRequest(HarvestApplyRequest.type, { report: preview });
-    assert.ok(again.stale?.length);
+    // The same plan again: the server forgot it once applied.
+    await assert.rejects(client.connection.sendRequest(HarvestApplyRequest.type, { planId: preview.plan.id }), /no longer held/);
     // Undo Last Harvest, in the server too: the knowledge is as before the apply, the conversation back in the inbox.
     const undone = await client.connection.sendRequest(HarvestUndoRequest.type, {});
     assert.equal(undone.status, 'undone');
@@ -141,23 +142,26 @@ describe('language server: the harvest runs in the server, the model on the clie
 
   it('Choose Harvest Items…: the plan the client narrowed (a line and the reclaim rejected) is what the server writes', async () => {
     const preview = await run('preview');
-    const items = planItems(w.paths, preview.plan!);
-    const rejected = items.filter((i) => (i.kind === 'line' && /order the context layers/.test(i.line)) || i.kind === 'reclaim');
+    const rejected = preview.plan!.choices.filter((i) => (i.kind === 'line' && /order the context layers/.test(i.line)) || i.kind === 'reclaim');
     assert.equal(rejected.length, 2);
-    const chosen = withoutItems(w.paths, preview.plan!, rejected.map((i) => i.id));
-    const applied = await client.connection.sendRequest(HarvestApplyRequest.type, { report: { ...preview, plan: chosen, conversations: chosen.outcomes } });
+    const chosen = await client.connection.sendRequest(HarvestChooseRequest.type, { planId: preview.plan!.id!, rejected: rejected.map((i) => i.id) });
+    assert.equal(chosen.plan!.id, preview.plan!.id);
+    assert.equal(chosen.plan!.changes.some((c) => c.file === 'decisions.md'), false, 'the diffs show what remains');
+    const applied = await client.connection.sendRequest(HarvestApplyRequest.type, { planId: preview.plan!.id! });
     assert.equal(applied.stale, undefined);
     assert.ok(!fs.existsSync(path.join(w.paths.root, 'decisions.md')), 'its only new line rejected, decisions.md is not written');
     assert.match(fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8'), /byte-identical prefix/);
     assert.ok(fs.existsSync(path.join(w.paths.inbox, path.basename(CONVERSATION))), 'the rejected reclaim kept the conversation');
   });
 
-  it('a plan that reclaims outside the inbox is refused before anything is written', async () => {
+  it('only a plan the server made can be applied: a discarded or unknown id, or a plan sent back, is refused and nothing is written', async () => {
+    const before = knowledge();
     const preview = await run('preview');
-    const outside = w.write('keep-me.md', 'not in the inbox\n');
-    const forged = { ...preview, plan: { ...preview.plan!, outcomes: preview.plan!.outcomes.map((o) => ({ ...o, path: outside, inInbox: true, reclaim: 'delete' as const })) } };
-    await assert.rejects(client.connection.sendRequest(HarvestApplyRequest.type, { report: forged }), /not in the store's inbox/);
-    assert.ok(fs.existsSync(outside));
-    await assert.rejects(client.connection.sendRequest(HarvestApplyRequest.method, { report: { plan: { changes: 'x' } } }), /not a Lore harvest plan/);
+    assert.deepEqual(await client.connection.sendRequest(HarvestDiscardRequest.type, { planId: preview.plan!.id! }), { discarded: true });
+    await assert.rejects(client.connection.sendRequest(HarvestApplyRequest.type, { planId: preview.plan!.id! }), /no longer held/);
+    await assert.rejects(client.connection.sendRequest(HarvestApplyRequest.type, { planId: 'made-up' }), /no longer held/);
+    await assert.rejects(client.connection.sendRequest(HarvestApplyRequest.method, { report: preview }), /lore\/harvestApply/);
+    await assert.rejects(client.connection.sendRequest(HarvestChooseRequest.method, { planId: 'made-up', rejected: [] }), /no longer held/);
+    assert.deepEqual(knowledge(), before);
   });
 });

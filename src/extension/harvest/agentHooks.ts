@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HarvestReport } from '../../core/services/harvest/runHarvest';
+import type { ShownReport as HarvestReport } from '../../shared/protocol';
 import { currentHost } from '../../core/services/discovery/host';
 import type { HookTool } from '../../core/services/hooks/hookCapture';
 import { queuedTranscripts } from '../../core/store/captureQueue';

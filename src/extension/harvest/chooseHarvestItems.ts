@@ -4,9 +4,8 @@
  * (core/harvest/planSelection.ts), and the diff opens again on what remains.
  */
 import * as vscode from 'vscode';
-import { planItems, type PlanItem } from '../../core/services/harvest/planSelection';
+import type { PlanItem } from '../../core/services/harvest/planSelection';
 import { runCommand } from '../log';
-import type { StoreService } from '../storeService';
 import type { HarvestController } from './harvestController';
 import { planTabs } from './pendingPlanStatus';
 
@@ -22,7 +21,7 @@ function toPick(item: PlanItem): ItemPick {
   return { item, label: item.line, description: item.file, picked: true };
 }
 
-export function chooseHarvestItemsCommand(store: StoreService, harvest: HarvestController): Promise<unknown> {
+export function chooseHarvestItemsCommand(harvest: HarvestController): Promise<unknown> {
   return runCommand('Choose Harvest Items', async () => {
     const pending = harvest.pending;
     const plan = pending?.report.plan;
@@ -30,7 +29,7 @@ export function chooseHarvestItemsCommand(store: StoreService, harvest: HarvestC
       void vscode.window.showInformationMessage('Lore: there is no harvest plan to choose from. Run "Lore: Harvest Conversations…" first.');
       return undefined;
     }
-    const items = planItems(store.paths, plan);
+    const items = plan.choices;
     const picks = await vscode.window.showQuickPick(items.map(toPick), {
       canPickMany: true,
       title: 'Lore harvest: the items to write',
@@ -40,7 +39,7 @@ export function chooseHarvestItemsCommand(store: StoreService, harvest: HarvestC
     const kept = new Set(picks.map((p) => p.item.id));
     const rejected = items.filter((i) => !kept.has(i.id)).map((i) => i.id);
     if (rejected.length === 0) return undefined;
-    harvest.rejectItems(rejected);
+    await harvest.rejectItems(rejected);
     // The open diffs show the plan as it was: show the plan as it is now.
     const tabs = planTabs();
     if (tabs.length) await vscode.window.tabGroups.close(tabs, true);

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_LIVE_WINDOW_MS, liveRuleText } from '../../core/services/harvest/liveWindow';
-import type { HarvestReport } from '../../core/services/harvest/runHarvest';
+import type { ShownReport as HarvestReport } from '../../shared/protocol';
 import { createProvider } from '../../core/services/providers/providerRegistry';
 import type { Provider } from '../../core/services/providers/provider';
 import { formatBytes, formatTokens, itemCountsText, reclaimText } from '../../core/model/format';
@@ -175,7 +175,7 @@ export function registerHarvestCommands(
     vscode.commands.registerCommand('lore.undoHarvest', () => undoLastHarvestCommand(harvest)),
     // The editor title passes the journal file's URI: only its day is taken from it.
     vscode.commands.registerCommand('lore.summarizeJournal', (uri?: unknown) => summarizeJournalCommand(context, store, harvest, uri)),
-    vscode.commands.registerCommand('lore.chooseHarvestItems', () => chooseHarvestItemsCommand(store, harvest)),
+    vscode.commands.registerCommand('lore.chooseHarvestItems', () => chooseHarvestItemsCommand(harvest)),
     vscode.commands.registerCommand('lore.cancelHarvest', () => harvest.cancel()),
     vscode.commands.registerCommand('lore.reviewHarvest', () => runCommand('Review Harvest Changes', async () => {
       const plan = harvest.pending?.report.plan;

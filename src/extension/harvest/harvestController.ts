@@ -2,27 +2,26 @@
  * The harvest in VS Code: dry-run report → (user confirms) → distill with progress and
  * cancellation → the plan shown as diffs → (user accepts) → apply that plan, with no model call.
  * Nothing is written before the user accepts; a cancelled harvest writes nothing. The runs and
- * the apply happen in the language server (harvestServer.ts); the pending plan is kept here.
+ * the apply happen in the language server (harvestServer.ts), which keeps the pending plan; this
+ * side keeps what it shows and the plan's id.
  */
 import * as vscode from 'vscode';
 import { agentSources } from '../../core/services/harvest/agentSources';
-import type { HarvestReport } from '../../core/services/harvest/runHarvest';
 import { queuedTranscripts } from '../../core/store/captureQueue';
-import { withoutItems } from '../../core/services/harvest/planSelection';
 import type { UndoOutcome } from '../../core/store/changes/undoLastHarvest';
 import type { Provider } from '../../core/services/providers/provider';
 import { logger } from '../log';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
-import type { JournalSummarizeRequest } from '../../shared/protocol';
+import type { JournalSummarizeRequest, ShownReport } from '../../shared/protocol';
 import type { HarvestRunOptions, HarvestServer } from './harvestServer';
 import { PlanDocumentProvider, toPlanUri } from './planDocuments';
 
 const log = logger('harvest');
 
 export interface PendingHarvest {
-  /** The preview as shown: its plan is what apply writes. */
-  report: HarvestReport;
+  /** The preview as shown: its plan (in the server, `report.plan.id`) is what apply writes. */
+  report: ShownReport;
   /** The sources the preview read (a stale preview is made again from these). */
   sources: string[];
 }
@@ -62,12 +61,12 @@ export class HarvestController implements vscode.Disposable {
   }
 
   /** Classifies and estimates, writing nothing. */
-  async dryRun(provider: Provider, sources = this.sources()): Promise<HarvestReport> {
+  async dryRun(provider: Provider, sources = this.sources()): Promise<ShownReport> {
     return this.server.run(provider, sources, this.options('dry-run'));
   }
 
   /** The scheduled harvest: distill and apply at once, the configured sources, no preview. */
-  async applyNow(provider: Provider, onProgress?: (message: string) => void): Promise<HarvestReport> {
+  async applyNow(provider: Provider, onProgress?: (message: string) => void): Promise<ShownReport> {
     // As before the move to the server: the store's config.json decides about transcripts here.
     const report = await this.server.run(provider, this.sources(), { ...this.options('apply'), transcripts: undefined }, undefined, onProgress);
     this.store.fireChanged();
@@ -116,17 +115,17 @@ export class HarvestController implements vscode.Disposable {
    * (a conversation changed, a new one arrived, the ledger moved on) nothing is written and the
    * report's `stale` says why. The plan is dropped once applied or found stale.
    */
-  async apply(): Promise<HarvestReport | undefined> {
+  async apply(): Promise<ShownReport | undefined> {
     const pending = this.pendingHarvest;
     if (!pending) return undefined;
     const plan = pending.report.plan;
-    if (!plan || (!plan.changes.length && !plan.outcomes.some((o) => o.status || o.reclaim))) {
+    if (!plan?.id || (!plan.changes.length && !plan.outcomes.some((o) => o.status || o.reclaim))) {
       this.discard();
       return pending.report;
     }
     // On an error (store busy, disk full) the plan stays pending: applying it again is safe.
-    const report = await this.server.apply(pending.report);
-    this.discard();
+    const report = await this.server.apply(plan.id);
+    this.forget();
     if (report.stale) log.warn(`harvest preview out of date, nothing written: ${report.stale.join('; ')}`);
     else this.store.fireChanged();
     return report;
@@ -136,12 +135,14 @@ export class HarvestController implements vscode.Disposable {
    * Takes the rejected items (ids from planItems of the pending plan) out of the pending plan;
    * the diffs show what remains, and Apply writes exactly that.
    */
-  rejectItems(ids: readonly string[]): void {
+  async rejectItems(ids: readonly string[]): Promise<void> {
     const pending = this.pendingHarvest;
-    if (!pending?.report.plan || ids.length === 0) return;
-    const plan = withoutItems(this.store.paths, pending.report.plan, ids);
-    this.pendingHarvest = { ...pending, report: { ...pending.report, plan, conversations: plan.outcomes } };
-    this.documents.setPlan(plan);
+    const planId = pending?.report.plan?.id;
+    if (!pending || !planId || ids.length === 0) return;
+    const report = await this.server.choose(planId, [...ids]);
+    if (this.pendingHarvest !== pending) return; // discarded or replaced meanwhile
+    this.pendingHarvest = { ...pending, report };
+    this.documents.setPlan(report.plan);
     this.emitter.fire();
   }
 
@@ -157,7 +158,15 @@ export class HarvestController implements vscode.Disposable {
     return outcome;
   }
 
+  /** Drops the pending plan, here and in the server (nothing is written). */
   discard(): void {
+    const planId = this.pendingHarvest?.report.plan?.id;
+    if (planId) void this.server.discard(planId).catch((error: unknown) => log.warn(`the server did not forget plan ${planId}: ${error instanceof Error ? error.message : String(error)}`));
+    this.forget();
+  }
+
+  /** Drops the pending plan here (the server forgot it: applied or found stale). */
+  private forget(): void {
     if (!this.pendingHarvest) return;
     this.pendingHarvest = undefined;
     this.documents.setPlan(undefined);

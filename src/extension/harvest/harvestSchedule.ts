@@ -6,7 +6,7 @@
  * running or a previewed plan waits for the person (applying would make that preview stale).
  */
 import * as vscode from 'vscode';
-import type { HarvestReport } from '../../core/services/harvest/runHarvest';
+import type { ShownReport as HarvestReport } from '../../shared/protocol';
 import { createProvider } from '../../core/services/providers/providerRegistry';
 import { itemCountsText } from '../../core/model/format';
 import { Disposable } from '../lifecycle';

@@ -1,6 +1,6 @@
 /**
  * The client side of the harvest in the language server (src/server/serverHarvest.ts): sends
- * `lore/harvestRun` and `lore/harvestApply`, answers the server's `lore/providerGenerate` with
+ * `lore/harvestRun`, `lore/harvestApply` (a preview's plan stays in the server, named by an id), answers the server's `lore/providerGenerate` with
  * the run's provider (VS Code's language models and the secret keys live here), forwards
  * `lore/harvestProgress` to the run's progress and cancellation as `lore/harvestCancel`; the
  * journal's summary (`lore/journalSummarize`) is a run of the same kind. The
@@ -8,10 +8,9 @@
  */
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { HarvestReport } from '../../core/services/harvest/runHarvest';
 import { ProviderError, type Provider } from '../../core/services/providers/provider';
 import type { UndoOutcome } from '../../core/store/changes/undoLastHarvest';
-import { HarvestApplyRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
+import { HarvestApplyRequest, HarvestChooseRequest, HarvestDiscardRequest, type ShownReport, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { languageClient } from '../loadLanguageClient';
 import type { NotesClient } from '../notes/notesClient';
@@ -87,7 +86,7 @@ export class HarvestServer extends Disposable {
   }
 
   /** Runs a harvest in the server with `provider`; `signal` cancels it (the report then says `cancelled`). */
-  async run(provider: Provider, sources: string[], options: HarvestRunOptions, signal?: AbortSignal, progress?: (message: string) => void): Promise<HarvestReport> {
+  async run(provider: Provider, sources: string[], options: HarvestRunOptions, signal?: AbortSignal, progress?: (message: string) => void): Promise<ShownReport> {
     return this.withRun(provider, signal, progress, (client, runId) => {
       const params: HarvestRunRequest.Params = { runId, sources, provider: describe(provider), ...options };
       return client.sendRequest(HarvestRunRequest.type, params);
@@ -125,8 +124,19 @@ export class HarvestServer extends Disposable {
     return (await this.client()).sendRequest(HarvestUndoRequest.type, {});
   }
 
-  /** Writes a previewed plan as shown (or reports it `stale`), in the server. */
-  async apply(report: HarvestReport): Promise<HarvestReport> {
-    return (await this.client()).sendRequest(HarvestApplyRequest.type, { report });
+  /** Writes the previewed plan `planId` as shown (or reports it `stale`), in the server. */
+  async apply(planId: string): Promise<ShownReport> {
+    return (await this.client()).sendRequest(HarvestApplyRequest.type, { planId });
+  }
+
+  /** Leaves the `rejected` choices out of plan `planId`; the plan as it is now. */
+  async choose(planId: string, rejected: string[]): Promise<ShownReport> {
+    return (await this.client()).sendRequest(HarvestChooseRequest.type, { planId, rejected });
+  }
+
+  /** Forgets plan `planId` in the server (nothing is written); a server that is gone has forgotten it already. */
+  async discard(planId: string): Promise<void> {
+    const client = await this.notes.ready();
+    if (client?.isRunning()) await client.sendRequest(HarvestDiscardRequest.type, { planId });
   }
 }

@@ -3,7 +3,7 @@
  * so VS Code's diff editor can show "current ↔ proposed" before anything is written.
  */
 import * as vscode from 'vscode';
-import type { HarvestPlan } from '../../core/store/harvestPlan';
+import type { ShownPlan } from '../../shared/protocol';
 
 export const PLAN_SCHEME = 'lore-plan';
 
@@ -18,12 +18,12 @@ function fromPlanUri(uri: vscode.Uri): { file: string; side: 'before' | 'after' 
 }
 
 export class PlanDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private plan: HarvestPlan | undefined;
+  private plan: ShownPlan | undefined;
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
   version = 0;
 
-  setPlan(plan: HarvestPlan | undefined): void {
+  setPlan(plan: ShownPlan | undefined): void {
     this.plan = plan;
     this.version++;
   }
