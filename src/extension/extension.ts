@@ -187,7 +187,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerNoteCommands(store, notes),
     store.onDidChange(setStoreContext),
     // Keep opted-in agent instruction files in step with the digest (rewritten only on change).
-    store.onDidChange(() => syncInstructions(store)),
+    store.onDidChange(() => void syncInstructions(store).catch((error: unknown) => logger('cache').warn(`instructions not synced: ${error instanceof Error ? error.message : String(error)}`))),
     // Views with groups get Collapse All in their title bar.
     vscode.window.createTreeView('lore.digest', { treeDataProvider: views.digest, showCollapseAll: true }),
     vscode.window.createTreeView('lore.ledger', { treeDataProvider: views.ledger, showCollapseAll: true }),

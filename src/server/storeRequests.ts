@@ -5,9 +5,12 @@
  * history), then tells the rest of the server as a watcher's events would, so the note index,
  * lenses, search index and the client's views follow at once.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection } from 'vscode-languageserver/node';
+import { syncInstructionFiles } from '../core/store/instructionSync';
 import { writeChatTranscript } from '../core/services/conversations/chatTranscript';
+import { readAgentDigest } from '../core/store/heldItems';
 import { defaultPromptsDir } from '../core/services/harvest/prompts';
 import { markTasksDone, removeItems } from '../core/model/categoryFile';
 import { lineIdentity } from '../core/model/itemLines';
@@ -37,6 +40,7 @@ import {
   ReviewDecideRequest,
   ReviewEditRequest,
   SupersedeItemRequest,
+  SyncInstructionsRequest,
 } from '../shared/storeProtocol';
 import { handleRequest } from './handleMessage';
 import type { LoreServer } from './loreServer';
@@ -140,6 +144,13 @@ export function registerStoreRequests(connection: Connection, ready: () => Promi
   handleRequest(connection, ApplyStoreDiffRequest, async ({ other }) => {
     const s = await ready();
     return applyStoreDiff(s.paths, storePaths(path.resolve(other), s.paths.workspace));
+  });
+
+  // The instruction files are the workspace's, outside the store: syncInstructionFiles refuses any other.
+  handleRequest(connection, SyncInstructionsRequest, async ({ files }) => {
+    const s = await ready();
+    if (files.length === 0 || !fs.existsSync(s.paths.root)) return [];
+    return syncInstructionFiles(s.paths.workspace, files, readAgentDigest(s.paths));
   });
 
   handleRequest(connection, GitCommitSettingRequest, ({ gitCommit }) => {

@@ -7,7 +7,7 @@ import type { NotificationType, RequestType } from 'vscode-languageserver-protoc
 import type { HarvestPlan } from '../core/store/harvestPlan';
 import type { PlanItem } from '../core/services/harvest/planSelection';
 import type { HarvestMode, HarvestReport } from '../core/services/harvest/runHarvest';
-import type { UndoOutcome } from '../core/store/changes/undoLastHarvest';
+import type { UndoOutcome } from '../core/store/changes/undoOutcome';
 import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/services/providers/provider';
 import type { PrivateMarkers } from '../core/model/safety/privateSpans';
 import type { ReclaimMode } from '../core/model/storeConfigFormat';

@@ -11,6 +11,7 @@ import type { ReviewEditResult } from '../core/store/items/reviewEdit';
 import type { ReviewDecisionResult } from '../core/store/items/reviewQueue';
 import type { SupersedeByHandResult } from '../core/store/items/supersedeByHand';
 import type { AppliedDiff } from '../core/store/lifecycle/storeDiff';
+import type { SyncResult } from '../core/store/instructionSync';
 import { request, returns, type ParamsOf, type ResultOf } from './declareMessage';
 
 // Bounds: a path is at most PATH_MAX-ish; an item or note is a line a person typed.
@@ -170,4 +171,19 @@ export const GitCommitSettingRequest = request({
 export namespace GitCommitSettingRequest {
   export type Params = ParamsOf<typeof GitCommitSettingRequest>;
   export type Result = ResultOf<typeof GitCommitSettingRequest>;
+}
+
+/**
+ * Client → server: writes the digest block (without items held for review) into the opted-in
+ * agent instruction files (workspace-relative `files`), only where it changed.
+ */
+export const SyncInstructionsRequest = request({
+  method: 'lore/syncInstructions',
+  direction: 'toServer',
+  params: (z) => z.object({ files: z.array(z.string().min(1).max(PATH_MAX)).max(100) }).strict(),
+  result: returns<SyncResult[]>(),
+});
+export namespace SyncInstructionsRequest {
+  export type Params = ParamsOf<typeof SyncInstructionsRequest>;
+  export type Result = ResultOf<typeof SyncInstructionsRequest>;
 }

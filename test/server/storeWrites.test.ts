@@ -12,6 +12,7 @@ import {
   ReviewDecideRequest,
   ReviewEditRequest,
   SupersedeItemRequest,
+  SyncInstructionsRequest,
 } from '../../src/shared/protocol';
 import { uriOf, type LspTestClient } from './lspClient';
 import { makeWorkspace, type TestWorkspace } from './serverFixtures';
@@ -110,6 +111,10 @@ describe('language server: the store writes VS Code asks for (the window has one
     });
     assert.equal(path.dirname(chat.file), w.paths.inbox);
     assert.match(fs.readFileSync(chat.file, 'utf8'), /1\.21 gigawatts/);
+    const synced = await send<SyncInstructionsRequest.Result>(client, SyncInstructionsRequest, { files: ['AGENTS.md', '../outside.md'] });
+    assert.deepEqual(synced.map((r) => r.action), ['written', 'skipped']);
+    assert.match(fs.readFileSync(path.join(w.ws, 'AGENTS.md'), 'utf8'), /lore:knowledge:start[\s\S]*flux capacitor/);
+    assert.equal(fs.existsSync(path.join(path.dirname(w.ws), 'outside.md')), false);
     const init = await send<InitStoreRequest.Result>(client, InitStoreRequest, {});
     assert.equal(init.root, w.paths.root);
     assert.ok(fs.existsSync(path.join(w.paths.root, 'decisions.md')));
@@ -128,6 +133,7 @@ describe('language server: the store writes VS Code asks for (the window has one
     await assert.rejects(send(client, RegenerateDigestRequest, {}), /lore\/regenerateDigest: enabled/);
     await assert.rejects(send(client, ChatTranscriptRequest, { discussionId: '../../escape', startedAt: '2026-12-01T10:00:00Z', turns: [] }), /lore\/chatTranscript: discussionId/);
     await assert.rejects(send(client, InitStoreRequest, { root: '/elsewhere' }), /lore\/initStore/);
+    await assert.rejects(send(client, SyncInstructionsRequest, { files: 'AGENTS.md' }), /lore\/syncInstructions: files/);
     assert.equal(fs.readFileSync(facts, 'utf8'), before);
     assert.equal(fs.existsSync(w.paths.inbox) && fs.readdirSync(w.paths.inbox).length > 0, false, 'no transcript written');
   });

@@ -19,8 +19,9 @@ import { isInside } from './storePaths';
 
 export const BLOCK_START = '<!-- lore:knowledge:start (managed by Lore; edit .lore/*.md instead, this block is rewritten) -->';
 export const BLOCK_END = '<!-- lore:knowledge:end -->';
-/** The agent instruction files Lore can keep a digest block in (the `lore.instructions.sync` choices). */
-export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
+import { INSTRUCTION_FILES } from '../model/instructionFiles';
+
+export { INSTRUCTION_FILES };
 
 /** The instruction files of the workspace that hold Lore's block now (they follow the digest when it changes). */
 export function instructionFilesWithBlock(workspace: string): string[] {

@@ -1,8 +1,8 @@
 /** Cache view actions and the agent-instruction sync command. */
 import * as vscode from 'vscode';
 import { disable, enable, invalidate } from '../../core/services/promptCache/cacheState';
-import { INSTRUCTION_FILES, syncInstructionFiles } from '../../core/store/instructionSync';
-import { readAgentDigest } from '../../core/store/heldItems';
+import { INSTRUCTION_FILES } from '../../core/model/instructionFiles';
+import { SyncInstructionsRequest } from '../../shared/protocol';
 import { logger, runCommand } from '../log';
 import { readSettings, updateInstructionsSync } from '../settings';
 import type { StoreService } from '../storeService';
@@ -11,10 +11,13 @@ import type { CacheStates } from './cacheStates';
 
 const log = logger('cache');
 
-/** Writes the digest block (without items held for review) into the opted-in instruction files, only when it changed. */
-export function syncInstructions(store: StoreService, files = readSettings().instructionsSync): ReturnType<typeof syncInstructionFiles> {
+/**
+ * Writes the digest block (without items held for review) into the opted-in instruction files,
+ * only when it changed: the language server writes them, as it writes the store.
+ */
+export async function syncInstructions(store: StoreService, files = readSettings().instructionsSync): Promise<SyncInstructionsRequest.Result> {
   if (!files.length || !store.exists) return [];
-  const results = syncInstructionFiles(store.paths.workspace, files, readAgentDigest(store.paths));
+  const results = await store.request(SyncInstructionsRequest, { files: [...files] });
   for (const r of results) if (r.action !== 'unchanged') log.info(`instructions: ${r.file} ${r.action}${r.reason ? ` (${r.reason})` : ''}`);
   for (const r of results) if (r.warning) log.warn(`instructions: ${r.warning}`);
   return results;
@@ -38,7 +41,7 @@ export function registerCacheCommands(store: StoreService, states: CacheStates):
         files = picks;
         await updateInstructionsSync(files);
       }
-      const results = syncInstructions(store, files);
+      const results = await syncInstructions(store, files);
       const written = results.filter((r) => r.action === 'written').map((r) => r.file);
       void vscode.window.showInformationMessage(written.length ? `Lore: updated the knowledge block in ${written.join(', ')}.` : 'Lore: agent instruction files are up to date.');
       return results;

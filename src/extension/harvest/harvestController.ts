@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { agentSources } from '../../core/services/harvest/agentSources';
 import { queuedTranscripts } from '../../core/store/captureQueue';
-import type { UndoOutcome } from '../../core/store/changes/undoLastHarvest';
+import type { UndoOutcome } from '../../core/store/changes/undoOutcome';
 import type { Provider } from '../../core/services/providers/provider';
 import { logger } from '../log';
 import { readSettings } from '../settings';

@@ -9,7 +9,7 @@
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ProviderError, type Provider } from '../../core/services/providers/provider';
-import type { UndoOutcome } from '../../core/store/changes/undoLastHarvest';
+import type { UndoOutcome } from '../../core/store/changes/undoOutcome';
 import { HarvestApplyRequest, HarvestChooseRequest, HarvestDiscardRequest, type ShownReport, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { languageClient } from '../loadLanguageClient';

@@ -4,7 +4,7 @@
  * what it did, or why it did nothing (core/harvest/undoLastHarvest.ts).
  */
 import * as vscode from 'vscode';
-import { undoOutcomeText } from '../../core/store/changes/undoLastHarvest';
+import { undoOutcomeText } from '../../core/store/changes/undoOutcome';
 import { runCommand } from '../log';
 import type { HarvestController } from './harvestController';
 

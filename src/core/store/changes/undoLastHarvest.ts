@@ -20,41 +20,17 @@ import { resolveInStore, type StorePaths } from '../storePaths';
 import { refuseLinks } from '../../base/storeLinks';
 import { beforeCopy, clearUndo, fileSha, keptPath, readUndoRecord, writeUndoRecord, type UndoRecord } from '../undoRecord';
 import { crashPoint } from '../../base/crashPoints';
-import { printable } from '../../model/format';
 import { sha256Hash } from '../../base/sha256';
 import { lockStoreForApply } from './applyPlan';
-import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
+import { recordStoreChange } from '../history/storeHistory';
+import type { UndoOutcome } from './undoOutcome';
+
+export { undoOutcomeText, type UndoOutcome } from './undoOutcome';
 import { parseJournal, removeEntries, renderJournal, type JournalEntry } from '../journal/journalFile';
 import { editStoreFile } from '../../base/storeText';
 
-export type UndoOutcome =
-  /** The store is back as it was before the last apply. */
-  | { status: 'undone'; at: string; restored: string[]; removed: string[]; returned: string[]; history?: HistoryOutcome }
-  /** No apply to undo (none yet, or its undo was done, or another apply cleared it). */
-  | { status: 'nothing' }
-  /** The last apply was interrupted: harvest again to finish it, then undo. */
-  | { status: 'unfinished'; at: string }
-  /** Files changed since the apply (store-relative): nothing was changed. */
-  | { status: 'refused'; at: string; edited: string[] };
-
 export interface UndoOptions {
   lockTimeoutMs?: number;
-}
-
-/** One sentence for each outcome, for the CLI and the extension alike. */
-export function undoOutcomeText(outcome: UndoOutcome): string {
-  switch (outcome.status) {
-    case 'nothing':
-      return 'nothing to undo: no harvest or tidy has been applied since the last undo';
-    case 'unfinished':
-      return `the apply at ${outcome.at} did not finish; run the harvest (or tidy) again to complete it, then undo`;
-    case 'refused':
-      return `not undone: edited since the apply of ${outcome.at}: ${outcome.edited.map((f) => printable(f)).join(', ')}. Nothing was changed; edit them back, or take its lines out by hand`;
-    case 'undone': {
-      const parts = [`restored ${outcome.restored.length} file(s)`, `removed ${outcome.removed.length} transcript(s)`, `returned ${outcome.returned.length} conversation(s) to the inbox`];
-      return `undid the apply of ${outcome.at} (a harvest or lore tidy): ${parts.join(', ')}`;
-    }
-  }
 }
 
 /** Undoes the last apply of this store, or says why not. */
