@@ -81,6 +81,20 @@ const engineTiers = {
     };
   },
 };
+// Core modules that write the store (or take its lock, or sleep waiting for it): the VS Code
+// extension must not load them. Paths under src/core, without the extension.
+const EXTENSION_FORBIDDEN_WRITERS = [
+  'base/(atomicWrite|guardedReplace|appendInPlace|storeLock|fileVersion|storeText)',
+  'store/(initStore|strayFiles|undoRecord|fileNotes|instructionSync)',
+  'store/items/(rememberItem|manualNote|itemChanges|supersedeByHand|reviewEdit|agentWrites)',
+  'store/history/storeHistory',
+  'store/changes/(applyPlan|undoLastHarvest)',
+  'store/lifecycle/(storeDiff|prune)',
+  'store/journal/journalLearned',
+  'store/forget/forgetConversation',
+  'services/harvest/(applyPreviewed|runHarvest|planSelection|reconstruct)',
+  'services/conversations/chatTranscript',
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.node24/**', '.vscode-test/**', '.bench/**', '**/*.js', '**/*.mjs'] },
@@ -150,6 +164,11 @@ export default tseslint.config(
   {
     files: ['src/extension/**/*.ts'],
     // The server runs in its own process: the extension reaches it through the protocol only.
-    rules: { 'no-restricted-imports': ['error', { patterns: layers('src/extension', 'server', 'cli', 'mcp') }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: layers('src/extension', 'server', 'cli', 'mcp') }],
+      // One writer per window: the language server writes the store (src/shared/storeProtocol.ts),
+      // so the extension host loads none of core's write paths (their types are fine: erased).
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: `^(\\.\\./)+core/(${EXTENSION_FORBIDDEN_WRITERS.join('|')})$`, allowTypeImports: true, message: 'The extension host does not write the store: send a request to the language server (src/shared/storeProtocol.ts).' }] }],
+    },
   },
 );

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { listItems } from '../core/model/categoryFile';
 import { conversationFile } from '../core/store/items/provenanceTarget';
-import { readTextIfExists } from '../core/base/atomicWrite';
+import { readTextIfExists } from '../core/base/readText';
 import { InitStoreRequest } from '../shared/protocol';
 import { runCommand, showLog } from './log';
 import { KEYED_PROVIDERS, secretKey } from './providers/providerChoice';

@@ -115,15 +115,7 @@ export function fsyncDirectory(dir: string): void {
   }
 }
 
-/** Reads a UTF-8 file, or undefined when it does not exist. */
-export function readTextIfExists(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
+export { readTextIfExists } from './readText';
 
 /** Removes temporary files a crashed writer left behind. */
 export function removeStaleTempFiles(dir: string): void {

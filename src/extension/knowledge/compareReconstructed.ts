@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES } from '../../core/model/categories';
-import { readTextIfExists } from '../../core/base/atomicWrite';
+import { readTextIfExists } from '../../core/base/readText';
 import { ApplyStoreDiffRequest } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';

@@ -13,7 +13,7 @@ import { findItemsById } from '../../core/store/items/itemLocator';
 import { parseProvenance, stripProvenance } from '../../core/model/provenance';
 import { isCurrent } from '../../core/model/supersession';
 import { renderItemLine } from '../../core/model/itemLines';
-import { readTextIfExists } from '../../core/base/atomicWrite';
+import { readTextIfExists } from '../../core/base/readText';
 import { storeRelative } from '../../core/store/storePaths';
 import { LoreCommands, SupersedeItemRequest, type OpenProvenanceArgs } from '../../shared/protocol';
 import { runCommand } from '../log';

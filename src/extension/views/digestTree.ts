@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseProvenance, stripProvenance } from '../../core/model/provenance';
 import { CATEGORY_FILES } from '../../core/model/categories';
-import { readTextIfExists } from '../../core/base/atomicWrite';
+import { readTextIfExists } from '../../core/base/readText';
 import { DIGEST_SECTIONS, parseDigest } from '../../core/model/digestFormat';
 import { withoutBullet } from '../../core/model/itemLines';
 import { openAtItem, StoreTreeProvider, type TreeNode } from './treeBase';

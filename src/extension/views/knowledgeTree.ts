@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../core/model/categories';
 import { listItems } from '../../core/model/categoryFile';
 import { archiveFileOf, knowledgeArchiveDir } from '../../core/store/lifecycle/archivePaths';
-import { readTextIfExists } from '../../core/base/atomicWrite';
+import { readTextIfExists } from '../../core/base/readText';
 import type { StorePaths } from '../../core/store/storePaths';
 import { formatBytes } from '../../core/model/format';
 import type { NotesClient } from '../notes/notesClient';

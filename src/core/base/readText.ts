@@ -1,0 +1,15 @@
+/**
+ * Reading a store file: apart from the writers (atomicWrite.ts and the guarded replace), so code
+ * that only reads, such as the VS Code extension's views, loads no writer.
+ */
+import * as fs from 'node:fs';
+
+/** Reads a UTF-8 file, or undefined when it does not exist. */
+export function readTextIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
