@@ -71,7 +71,8 @@ import { HistoryFlush } from './historyFlush';
 import { ServerHarvest } from './serverHarvest';
 import { storeDocumentKind } from './provenanceLines';
 import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from './storeDocuments';
-import { checkInitializationOptions, checkParams, paramsSchemas } from './requestParams';
+import { checkInitializationOptions } from './requestParams';
+import { handleNotification, handleRequest } from './handleMessage';
 import { lazy } from '../core/base/lazy';
 
 const serverContextModule = lazy(() => require('./serverContext') as typeof import('./serverContext'));
@@ -178,20 +179,17 @@ connection.onDidChangeWatchedFiles((params) => {
 
 // Search, off the extension host.
 
-connection.onRequest(SearchRequest.method, async (raw: unknown): Promise<SearchRequest.Result> => {
-  const params = checkParams(SearchRequest.method, paramsSchemas.search, raw);
+handleRequest(connection, SearchRequest, async (params): Promise<SearchRequest.Result> => {
   return (await ready()).search.search(params);
 });
 
-connection.onRequest(RecallRequest.method, async (raw: unknown): Promise<RecallRequest.Result> => {
-  const params = checkParams(RecallRequest.method, paramsSchemas.recall, raw ?? {});
+handleRequest(connection, RecallRequest, async (params): Promise<RecallRequest.Result> => {
   return (await ready()).search.recall(params);
 });
 
 // The context compiler and the output watchers (@lore, Why This Context?), off the extension host.
 
-connection.onRequest(CompileContextRequest.method, async (raw: unknown): Promise<CompileContextRequest.Result> => {
-  const params = checkParams(CompileContextRequest.method, paramsSchemas.compileContext, raw);
+handleRequest(connection, CompileContextRequest, async (params): Promise<CompileContextRequest.Result> => {
   const s = await ready();
   // Loaded with the first request: the topics and the compiler do not belong to the server's start-up.
   const { compileServerContext } = serverContextModule();
@@ -203,8 +201,7 @@ connection.onRequest(CompileContextRequest.method, async (raw: unknown): Promise
   });
 });
 
-connection.onRequest(WatchReplyRequest.method, async (raw: unknown): Promise<WatchReplyRequest.Result> => {
-  const params = checkParams(WatchReplyRequest.method, paramsSchemas.watchReply, raw);
+handleRequest(connection, WatchReplyRequest, async (params): Promise<WatchReplyRequest.Result> => {
   const s = await ready();
   const { watchServerReply } = serverContextModule();
   return watchServerReply(s.paths, params);
@@ -212,8 +209,7 @@ connection.onRequest(WatchReplyRequest.method, async (raw: unknown): Promise<Wat
 
 // An item an agent asked to remember (lore_remember), written here rather than on the extension host.
 
-connection.onRequest(RememberRequest.method, async (raw: unknown): Promise<RememberRequest.Result> => {
-  const { source, ...input } = checkParams(RememberRequest.method, paramsSchemas.remember, raw);
+handleRequest(connection, RememberRequest, async ({ source, ...input }): Promise<RememberRequest.Result> => {
   const s = await ready();
   const result = await rememberItem(s.paths, input, source, new Date());
   // Through the same batch as a watcher event: note index, lenses, the client's views, the search index.
@@ -221,8 +217,7 @@ connection.onRequest(RememberRequest.method, async (raw: unknown): Promise<Remem
   return result;
 });
 
-connection.onRequest(PlanRememberRequest.method, async (raw: unknown): Promise<PlanRememberRequest.Result> => {
-  const { source, ...input } = checkParams(PlanRememberRequest.method, paramsSchemas.remember, raw);
+handleRequest(connection, PlanRememberRequest, async ({ source, ...input }): Promise<PlanRememberRequest.Result> => {
   return planRemember((await ready()).paths, input, source, new Date());
 });
 
@@ -233,39 +228,30 @@ function harvestOf(): ServerHarvest {
   return harvest;
 }
 
-connection.onRequest(HarvestRunRequest.method, (raw: unknown): Promise<HarvestRunRequest.Result> => {
-  const params = checkParams(HarvestRunRequest.method, paramsSchemas.harvestRun, raw);
+handleRequest(connection, HarvestRunRequest, (params): Promise<HarvestRunRequest.Result> => {
   return harvestOf().run(params);
 });
 
-connection.onNotification(HarvestCancelNotification.method, (raw: unknown) => {
-  const params = paramsSchemas.harvestCancel.safeParse(raw);
-  if (params.success) harvest?.cancel(params.data.runId);
-});
+handleNotification(connection, HarvestCancelNotification, (params) => harvest?.cancel(params.runId));
 
-connection.onRequest(HarvestApplyRequest.method, (raw: unknown): Promise<HarvestApplyRequest.Result> => {
-  const params = checkParams(HarvestApplyRequest.method, paramsSchemas.harvestApply, raw);
+handleRequest(connection, HarvestApplyRequest, (params): Promise<HarvestApplyRequest.Result> => {
   // What it writes reaches the indexes and views through the client's watcher, as any write does.
   return harvestOf().apply(params.planId);
 });
 
-connection.onRequest(HarvestChooseRequest.method, (raw: unknown): HarvestChooseRequest.Result => {
-  const params = checkParams(HarvestChooseRequest.method, paramsSchemas.harvestChoose, raw);
+handleRequest(connection, HarvestChooseRequest, (params): HarvestChooseRequest.Result => {
   return harvestOf().choose(params.planId, params.rejected);
 });
 
-connection.onRequest(HarvestDiscardRequest.method, (raw: unknown): HarvestDiscardRequest.Result => {
-  const params = checkParams(HarvestDiscardRequest.method, paramsSchemas.harvestDiscard, raw);
+handleRequest(connection, HarvestDiscardRequest, (params): HarvestDiscardRequest.Result => {
   return { discarded: harvestOf().discard(params.planId) };
 });
 
-connection.onRequest(HarvestUndoRequest.method, (raw: unknown): Promise<HarvestUndoRequest.Result> => {
-  checkParams(HarvestUndoRequest.method, paramsSchemas.harvestUndo, raw ?? {});
+handleRequest(connection, HarvestUndoRequest, (): Promise<HarvestUndoRequest.Result> => {
   return harvestOf().undo();
 });
 
-connection.onRequest(JournalSummarizeRequest.method, (raw: unknown): Promise<JournalSummarizeRequest.Result> => {
-  const params = checkParams(JournalSummarizeRequest.method, paramsSchemas.journalSummarize, raw);
+handleRequest(connection, JournalSummarizeRequest, (params): Promise<JournalSummarizeRequest.Result> => {
   return harvestOf().summarizeJournal(params);
 });
 
@@ -298,22 +284,19 @@ connection.onHover(async (params) => {
   return provideNotesHover(s.notes, file, params.position.line);
 });
 
-connection.onRequest(NotesForFileRequest.method, async (raw: unknown) => {
-  const params = checkParams(NotesForFileRequest.method, paramsSchemas.notesForFile, raw);
+handleRequest(connection, NotesForFileRequest, async (params) => {
   const s = await ready();
   const found = s.notes.find(path.resolve(params.path));
   return found ? s.notes.toFileNotes(found) : null;
 });
 
-connection.onRequest(NoteFilesRequest.method, async (raw: unknown): Promise<NoteFilesRequest.Result> => {
-  checkParams(NoteFilesRequest.method, paramsSchemas.noteFiles, raw ?? {});
+handleRequest(connection, NoteFilesRequest, async (): Promise<NoteFilesRequest.Result> => {
   const s = await ready();
   const files = s.index.stored().map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, fileId: e.meta.fileId, count: e.count }));
   return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), transcripts: transcriptStats(s.paths) };
 });
 
-connection.onRequest(SourcesRequest.method, async (raw: unknown): Promise<SourcesRequest.Result> => {
-  const params = checkParams(SourcesRequest.method, paramsSchemas.sources, raw ?? {});
+handleRequest(connection, SourcesRequest, async (params): Promise<SourcesRequest.Result> => {
   const s = await ready();
   return reportSources(currentHost(), s.paths, params.allWorkspaces);
 });
@@ -321,41 +304,35 @@ connection.onRequest(SourcesRequest.method, async (raw: unknown): Promise<Source
 // What was read of each agent session file: a growing session is read from where the last read stopped.
 const sessionCalls = new SessionCallsCache();
 
-connection.onRequest(CacheSessionsRequest.method, (raw: unknown): CacheSessionsRequest.Result => {
-  const params = checkParams(CacheSessionsRequest.method, paramsSchemas.cacheSessions, raw ?? {});
+handleRequest(connection, CacheSessionsRequest, (params): CacheSessionsRequest.Result => {
   // Only the workspace's path is needed: the answer does not wait for the search index.
   if (!server) throw new Error('lore language server: not initialized');
   return cacheReport(currentHost(), server.paths.workspace, { now: params.now ?? Date.now(), limit: params.limit, cache: sessionCalls });
 });
 
-connection.onRequest(FileDecorationsRequest.method, async (raw: unknown): Promise<FileDecorationsRequest.Result> => {
-  const params = checkParams(FileDecorationsRequest.method, paramsSchemas.fileDecorations, raw);
+handleRequest(connection, FileDecorationsRequest, async (params): Promise<FileDecorationsRequest.Result> => {
   const s = await ready();
   return { counts: s.notes.counts(params.paths.map((p) => path.resolve(p))) };
 });
 
-connection.onRequest(DidRenameFilesRequest.method, async (raw: unknown): Promise<DidRenameFilesRequest.Result> => {
-  const params = checkParams(DidRenameFilesRequest.method, paramsSchemas.didRenameFiles, raw);
+handleRequest(connection, DidRenameFilesRequest, async (params): Promise<DidRenameFilesRequest.Result> => {
   const s = await ready();
   return { updated: await s.writer.renameFiles(params.files) };
 });
 
-connection.onRequest(DidDeleteFilesRequest.method, async (raw: unknown): Promise<DidDeleteFilesRequest.Result> => {
-  const params = checkParams(DidDeleteFilesRequest.method, paramsSchemas.didDeleteFiles, raw);
+handleRequest(connection, DidDeleteFilesRequest, async (params): Promise<DidDeleteFilesRequest.Result> => {
   const s = await ready();
   return s.writer.deleteFiles(params.files.map((p) => path.resolve(p)));
 });
 
-connection.onRequest(MarkNotesValidRequest.method, async (raw: unknown): Promise<MarkNotesValidRequest.Result> => {
-  const params = checkParams(MarkNotesValidRequest.method, paramsSchemas.markNotesValid, raw);
+handleRequest(connection, MarkNotesValidRequest, async (params): Promise<MarkNotesValidRequest.Result> => {
   const s = await ready();
   const result = await s.writer.markValid(path.resolve(params.path));
   if (result.updated) s.scheduleLensRefresh();
   return result;
 });
 
-connection.onRequest(DeleteNoteRequest.method, async (raw: unknown): Promise<DeleteNoteRequest.Result> => {
-  const params = checkParams(DeleteNoteRequest.method, paramsSchemas.deleteNote, raw);
+handleRequest(connection, DeleteNoteRequest, async (params): Promise<DeleteNoteRequest.Result> => {
   const s = await ready();
   return { deleted: await s.writer.deleteNote(params) };
 });

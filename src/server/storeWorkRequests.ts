@@ -9,19 +9,17 @@ import { applyForget, planForget } from '../core/store/forget/forgetConversation
 import type { TaskToolName } from '../core/services/tasks/taskToolInputs';
 import { ForgetConversationRequest, PlanForgetRequest, TaskTimelineRequest, TaskToolRequest, TasksListRequest } from '../shared/protocol';
 import type { LoreServer } from './loreServer';
-import { checkParams, paramsSchemas } from './requestParams';
+import { handleRequest } from './handleMessage';
 import { isWriteTool } from './serverTasks';
 
 /** Forget This Conversation… (the Ledger view): planned and applied here, where the search index lives. */
 export function registerForgetRequests(connection: Connection, ready: () => Promise<LoreServer>): void {
   // Its index rows go and the index is purged in the same step.
-  connection.onRequest(PlanForgetRequest.method, async (raw: unknown): Promise<PlanForgetRequest.Result> => {
-    const { conversation } = checkParams(PlanForgetRequest.method, paramsSchemas.forget, raw);
+  handleRequest(connection, PlanForgetRequest, async ({ conversation }): Promise<PlanForgetRequest.Result> => {
     return planForget((await ready()).paths, conversation);
   });
 
-  connection.onRequest(ForgetConversationRequest.method, async (raw: unknown): Promise<ForgetConversationRequest.Result> => {
-    const { conversation } = checkParams(ForgetConversationRequest.method, paramsSchemas.forget, raw);
+  handleRequest(connection, ForgetConversationRequest, async ({ conversation }): Promise<ForgetConversationRequest.Result> => {
     const s = await ready();
     const result = await applyForget(s.paths, conversation, { reindex: () => s.search.purge() });
     // Note index, lenses and the client's views hear of the changed files as of a watcher's events.
@@ -32,8 +30,7 @@ export function registerForgetRequests(connection: Connection, ready: () => Prom
 
 /** Task memory: the lore_task_* language model tools and the Tasks view. */
 export function registerTaskRequests(connection: Connection, ready: () => Promise<LoreServer>): void {
-  connection.onRequest(TaskToolRequest.method, async (raw: unknown): Promise<TaskToolRequest.Result> => {
-    const { tool, input, agentId } = checkParams(TaskToolRequest.method, paramsSchemas.taskTool, raw);
+  handleRequest(connection, TaskToolRequest, async ({ tool, input, agentId }): Promise<TaskToolRequest.Result> => {
     const s = await ready();
     const reply = await s.tasks.call(tool as TaskToolName, input, agentId);
     // The view refreshes through the same batch as a watcher event.
@@ -42,10 +39,9 @@ export function registerTaskRequests(connection: Connection, ready: () => Promis
     return reply;
   });
 
-  connection.onRequest(TasksListRequest.method, async (): Promise<TasksListRequest.Result> => (await ready()).tasks.list());
+  handleRequest(connection, TasksListRequest, async () => (await ready()).tasks.list());
 
-  connection.onRequest(TaskTimelineRequest.method, async (raw: unknown): Promise<TaskTimelineRequest.Result> => {
-    const params = checkParams(TaskTimelineRequest.method, paramsSchemas.taskTimeline, raw);
+  handleRequest(connection, TaskTimelineRequest, async (params): Promise<TaskTimelineRequest.Result> => {
     return (await ready()).tasks.timeline(params);
   });
 }

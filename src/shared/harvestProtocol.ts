@@ -3,7 +3,7 @@
  * re-exported by protocol.ts): runs, apply, undo, the journal summary, cancellation and progress,
  * and the model calls the server makes back on the client (the provider and the topic gate).
  */
-import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { z } from 'zod';
 import type { HarvestPlan } from '../core/store/harvestPlan';
 import type { PlanItem } from '../core/services/harvest/planSelection';
 import type { HarvestMode, HarvestReport } from '../core/services/harvest/runHarvest';
@@ -11,7 +11,8 @@ import type { UndoOutcome } from '../core/store/changes/undoOutcome';
 import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/services/providers/provider';
 import type { PrivateMarkers } from '../core/model/safety/privateSpans';
 import type { ReclaimMode } from '../core/model/storeConfigFormat';
-import { lazyType } from './lazyType';
+import { filePath } from './boundedText';
+import { notification, request, returns, type ParamsOf, type ResultOf } from './declareMessage';
 
 /**
  * A harvest plan as the client shows it: what the diff view and the summaries need. The plan
@@ -38,160 +39,169 @@ export type ShownReport = Omit<HarvestReport, 'plan'> & { plan?: ShownPlan };
  * storage). Progress comes as `lore/harvestProgress`; `lore/harvestCancel` stops the run, which
  * then answers with `cancelled: true` and nothing written.
  */
+export const HarvestRunRequest = request({
+  method: 'lore/harvestRun',
+  direction: 'toServer',
+  // runId names this run in progress, provider calls and cancellation; provider: the client's, as
+  // runHarvest reports it (the offline rules extractor runs in the server); privateMarkers: a
+  // marker pair around private text besides `<private>` and config.json's (lore.privateMarkers).
+  // A preview's plan is kept in the server under `plan.id` until applied or discarded.
+  params: (z) => z.object({
+    runId: z.string().min(1).max(200),
+    mode: z.enum(['dry-run', 'preview', 'apply']),
+    sources: z.array(filePath(z)).max(100_000),
+    provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
+    reclaim: z.enum(['delete', 'archive', 'keep']).optional(),
+    transcripts: z.boolean().optional(),
+    digestEnabled: z.boolean().optional(),
+    privateMarkers: z.object({ open: z.string().min(1).max(200), close: z.string().min(1).max(200) }).optional(),
+    timeoutMs: z.number().positive().optional(),
+  }) satisfies z.ZodType<{ mode: HarvestMode; reclaim?: ReclaimMode; privateMarkers?: PrivateMarkers }>,
+  result: returns<ShownReport>(),
+});
 export namespace HarvestRunRequest {
-  export const method = 'lore/harvestRun' as const;
-  export interface Params {
-    /** Names this run in progress, provider calls and cancellation. */
-    runId: string;
-    mode: HarvestMode;
-    sources: string[];
-    /** The client's provider, as runHarvest reports it; the offline rules extractor runs in the server. */
-    provider: { name: string; label: string; offline: boolean };
-    reclaim?: ReclaimMode;
-    transcripts?: boolean;
-    digestEnabled?: boolean;
-    /** A marker pair around private text besides `<private>` and config.json's (the `lore.privateMarkers` setting). */
-    privateMarkers?: PrivateMarkers;
-    timeoutMs?: number;
-  }
-  /** A preview's plan is kept in the server under `plan.id` until applied or discarded. */
-  export type Result = ShownReport;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof HarvestRunRequest>;
+  export type Result = ResultOf<typeof HarvestRunRequest>;
 }
-lazyType(HarvestRunRequest, 'request');
 
 /**
  * Client → server: write the previewed plan `planId` exactly as shown (core's
  * applyPreviewedHarvest); the report says `stale` when it no longer fits. The plan is forgotten
  * once applied or found stale; an id the server does not hold (it restarted) is refused.
  */
+export const HarvestApplyRequest = request({
+  method: 'lore/harvestApply',
+  direction: 'toServer',
+  params: (z) => z.object({ planId: z.string().min(1).max(200) }).strict(),
+  result: returns<ShownReport>(),
+});
 export namespace HarvestApplyRequest {
-  export const method = 'lore/harvestApply' as const;
-  export interface Params {
-    planId: string;
-  }
-  export type Result = ShownReport;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof HarvestApplyRequest>;
+  export type Result = ResultOf<typeof HarvestApplyRequest>;
 }
-lazyType(HarvestApplyRequest, 'request');
 
 /** Client → server: leave the chosen lines and reclaims (`rejected`: ids of `plan.choices`) out of plan `planId`; the plan as it is now. */
+export const HarvestChooseRequest = request({
+  method: 'lore/harvestChoose',
+  direction: 'toServer',
+  params: (z) => z.object({ planId: z.string().min(1).max(200), rejected: z.array(z.string().min(1).max(200)).max(100_000) }).strict(),
+  result: returns<ShownReport>(),
+});
 export namespace HarvestChooseRequest {
-  export const method = 'lore/harvestChoose' as const;
-  export interface Params {
-    planId: string;
-    rejected: string[];
-  }
-  export type Result = ShownReport;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof HarvestChooseRequest>;
+  export type Result = ResultOf<typeof HarvestChooseRequest>;
 }
-lazyType(HarvestChooseRequest, 'request');
 
 /** Client → server: forget plan `planId` without writing (Discard Plan, or a new preview). */
+export const HarvestDiscardRequest = request({
+  method: 'lore/harvestDiscard',
+  direction: 'toServer',
+  params: (z) => z.object({ planId: z.string().min(1).max(200) }).strict(),
+  result: (z) => z.object({ discarded: z.boolean() }),
+});
 export namespace HarvestDiscardRequest {
-  export const method = 'lore/harvestDiscard' as const;
-  export interface Params {
-    planId: string;
-  }
-  export interface Result {
-    discarded: boolean;
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof HarvestDiscardRequest>;
+  export type Result = ResultOf<typeof HarvestDiscardRequest>;
 }
-lazyType(HarvestDiscardRequest, 'request');
 
 /** Client → server: put the store back as it was before the last apply (core's undoLastHarvest). */
+export const HarvestUndoRequest = request({
+  method: 'lore/harvestUndo',
+  direction: 'toServer',
+  params: (z) => z.object({}).strict(),
+  result: returns<UndoOutcome>(),
+});
 export namespace HarvestUndoRequest {
-  export const method = 'lore/harvestUndo' as const;
-  export type Params = Record<string, never>;
-  export type Result = UndoOutcome;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof HarvestUndoRequest>;
+  export type Result = ResultOf<typeof HarvestUndoRequest>;
 }
-lazyType(HarvestUndoRequest, 'request');
 
 /**
  * Client → server: summarize a day's journal with the client's provider (core's summarizeJournal
  * in the server; the model call comes back as `lore/providerGenerate` under `runId`, and
  * `lore/harvestCancel` with that id stops it). `summary` is absent when the day has no journal.
  */
-export namespace JournalSummarizeRequest {
-  export const method = 'lore/journalSummarize' as const;
-  export interface Params {
-    runId: string;
-    /** YYYY-MM-DD (UTC, like the journal's days). */
-    date: string;
-    provider: { name: string; label: string; offline: boolean };
-    timeoutMs?: number;
-  }
-  export interface Result {
-    date: string;
-    /** Absolute path of the day's journal. */
-    file: string;
-    summary?: string[];
-    model?: string;
-    /** What the store's git history said (the summary is written either way). */
-    warning?: string;
-  }
-  export declare const type: RequestType<Params, Result, ProviderFailure>;
+export interface JournalSummary {
+  date: string;
+  /** Absolute path of the day's journal. */
+  file: string;
+  summary?: string[];
+  model?: string;
+  /** What the store's git history said (the summary is written either way). */
+  warning?: string;
 }
-lazyType(JournalSummarizeRequest, 'request');
+
+export const JournalSummarizeRequest = request({
+  method: 'lore/journalSummarize',
+  direction: 'toServer',
+  // date: YYYY-MM-DD (UTC, like the journal's days). A provider failure comes back as an error
+  // whose data is a ProviderFailure.
+  params: (z) => z.object({
+    runId: z.string().min(1).max(200),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
+    timeoutMs: z.number().positive().optional(),
+  }).strict(),
+  result: returns<JournalSummary>(),
+});
+export namespace JournalSummarizeRequest {
+  export type Params = ParamsOf<typeof JournalSummarizeRequest>;
+  export type Result = ResultOf<typeof JournalSummarizeRequest>;
+}
 
 /** Client → server: stop a running harvest (the progress notification's Cancel). */
+export const HarvestCancelNotification = notification({
+  method: 'lore/harvestCancel',
+  direction: 'toServer',
+  params: (z) => z.object({ runId: z.string().min(1).max(200) }),
+});
 export namespace HarvestCancelNotification {
-  export const method = 'lore/harvestCancel' as const;
-  export interface Params {
-    runId: string;
-  }
-  export declare const type: NotificationType<Params>;
+  export type Params = ParamsOf<typeof HarvestCancelNotification>;
 }
-lazyType(HarvestCancelNotification, 'notification');
 
 /** Server → client: a harvest run's progress line ("distilling 2/5: …"). */
+export const HarvestProgressNotification = notification({
+  method: 'lore/harvestProgress',
+  direction: 'toClient',
+  params: (z) => z.object({ runId: z.string(), message: z.string() }),
+});
 export namespace HarvestProgressNotification {
-  export const method = 'lore/harvestProgress' as const;
-  export interface Params {
-    runId: string;
-    message: string;
-  }
-  export declare const type: NotificationType<Params>;
+  export type Params = ParamsOf<typeof HarvestProgressNotification>;
 }
-lazyType(HarvestProgressNotification, 'notification');
 
 /**
  * Server → client: one model call of a harvest run, made with the run's provider on the client.
  * A provider failure comes back as an error whose `data` is {@link ProviderFailure}, so the
  * server's harvest classifies it as it would in process.
  */
+export const ProviderGenerateRequest = request({
+  method: 'lore/providerGenerate',
+  direction: 'toClient',
+  // The model request is core's (ModelRequest without its signal), made by the server's harvest.
+  params: (z) => z.object({ runId: z.string(), request: z.custom<Omit<ModelRequest, 'signal'>>((v) => typeof v === 'object' && v !== null) }),
+  result: returns<ModelReply>(),
+});
 export namespace ProviderGenerateRequest {
-  export const method = 'lore/providerGenerate' as const;
-  export interface Params {
-    runId: string;
-    request: Omit<ModelRequest, 'signal'>;
-  }
-  export type Result = ModelReply;
-  export declare const type: RequestType<Params, Result, ProviderFailure>;
+  export type Params = ParamsOf<typeof ProviderGenerateRequest>;
+  export type Result = ResultOf<typeof ProviderGenerateRequest>;
 }
-lazyType(ProviderGenerateRequest, 'request');
 
 /**
  * Server → client: one tier-3 gate call (core's GateCall) of a lore/compileContext that named
  * `gate`, answered by the client's model with at most one token at temperature 0 where its API
  * allows; the reply's text comes back (the server reads YES/NO and caches the answer).
  */
+export const GateAskRequest = request({
+  method: 'lore/gateAsk',
+  direction: 'toClient',
+  // gateId: the `gate.id` of the lore/compileContext asking.
+  params: (z) => z.object({ gateId: z.string(), instructions: z.string(), prompt: z.string() }),
+  result: (z) => z.object({ text: z.string() }),
+});
 export namespace GateAskRequest {
-  export const method = 'lore/gateAsk' as const;
-  export interface Params {
-    /** The `gate.id` of the lore/compileContext asking. */
-    gateId: string;
-    instructions: string;
-    prompt: string;
-  }
-  export interface Result {
-    text: string;
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof GateAskRequest>;
+  export type Result = ResultOf<typeof GateAskRequest>;
 }
-lazyType(GateAskRequest, 'request');
 
 /** What a provider's error says, across the connection (core's ProviderError). */
 export interface ProviderFailure {

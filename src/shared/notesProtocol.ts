@@ -3,8 +3,9 @@
  * protocol, re-exported by protocol.ts): the arguments of the note commands lenses and hovers
  * run, the notes of a file, and the requests and notifications about note files.
  */
-import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import { lazyType } from './lazyType';
+import type { z } from 'zod';
+import { filePath } from './boundedText';
+import { notification, request, returns, type ParamsOf, type ResultOf } from './declareMessage';
 
 /** A provenance marker `[from: source, date]` and where it was found. */
 export interface OpenProvenanceArgs {
@@ -92,118 +93,119 @@ export interface FileNotes {
  * refreshes file decorations (and anything else it shows) for these URIs; `all` means every
  * decoration may have changed (the store appeared, vanished or was rescanned).
  */
+export const NotesChangedNotification = notification({
+  method: 'lore/notesChanged',
+  direction: 'toClient',
+  params: (z) => z.object({ uris: z.array(z.string()), all: z.boolean().optional() }),
+});
 export namespace NotesChangedNotification {
-  export const method = 'lore/notesChanged' as const;
-  export interface Params {
-    uris: string[];
-    all?: boolean;
-  }
-  export declare const type: NotificationType<Params>;
+  export type Params = ParamsOf<typeof NotesChangedNotification>;
 }
-lazyType(NotesChangedNotification, 'notification');
 
 /** Client → server: forward `vscode.workspace.onDidRenameFiles` (files and folders) so note keys follow at once. */
+export const DidRenameFilesRequest = request({
+  method: 'lore/didRenameFiles',
+  direction: 'toServer',
+  // Absolute file-system paths; `updated`: note files rewritten or re-keyed.
+  params: (z) => z.object({ files: z.array(z.object({ oldPath: filePath(z), newPath: filePath(z) })).max(100_000) }),
+  result: (z) => z.object({ updated: z.number() }),
+});
 export namespace DidRenameFilesRequest {
-  export const method = 'lore/didRenameFiles' as const;
-  export interface Params {
-    /** Absolute file-system paths. */
-    files: Array<{ oldPath: string; newPath: string }>;
-  }
-  export interface Result {
-    /** Note files rewritten or re-keyed. */
-    updated: number;
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof DidRenameFilesRequest>;
+  export type Result = ResultOf<typeof DidRenameFilesRequest>;
 }
-lazyType(DidRenameFilesRequest, 'request');
 
 /**
  * Client → server: forward `vscode.workspace.onDidDeleteFiles` (files and folders). The server
  * moves the notes of those paths to facts.md as `path: note` (or re-keys them when the path
  * holds a file again), under the store lock, touching only those note files.
  */
+export const DidDeleteFilesRequest = request({
+  method: 'lore/didDeleteFiles',
+  direction: 'toServer',
+  // Absolute file-system paths. `healed`: note files re-keyed because the path holds a file again;
+  // `orphaned`: note files whose notes moved to facts.md (the client regenerates the digest).
+  params: (z) => z.object({ files: z.array(filePath(z)).max(100_000) }),
+  result: (z) => z.object({ healed: z.number(), orphaned: z.number() }),
+});
 export namespace DidDeleteFilesRequest {
-  export const method = 'lore/didDeleteFiles' as const;
-  export interface Params {
-    /** Absolute file-system paths. */
-    files: string[];
-  }
-  export interface Result {
-    /** Note files re-keyed because the path holds a file again. */
-    healed: number;
-    /** Note files whose notes moved to facts.md (the client regenerates the digest). */
-    orphaned: number;
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof DidDeleteFilesRequest>;
+  export type Result = ResultOf<typeof DidDeleteFilesRequest>;
 }
-lazyType(DidDeleteFilesRequest, 'request');
 
 /**
  * Client → server: every note file the server's index knows, and how many stored transcripts the
  * store keeps, for the Knowledge view (no note file is parsed, no transcript read for it).
  */
-export namespace NoteFilesRequest {
-  export const method = 'lore/noteFiles' as const;
-  export type Params = Record<string, never>;
-  export interface Result {
-    files: Array<{
-      /** Absolute path of the note file. */
-      file: string;
-      /** The workspace-relative path it is about ('' for a hand-made note file without meta). */
-      path: string;
-      fileId: string;
-      /** How many notes it holds. */
-      count: number;
-    }>;
-    /** The store's transcripts/: how many files and their total size in bytes (absent from an older server). */
-    transcripts?: { count: number; bytes: number };
-  }
-  export declare const type: RequestType<Params, Result, void>;
+export interface NoteFilesResult {
+  files: Array<{
+    /** Absolute path of the note file. */
+    file: string;
+    /** The workspace-relative path it is about ('' for a hand-made note file without meta). */
+    path: string;
+    fileId: string;
+    /** How many notes it holds. */
+    count: number;
+  }>;
+  /** The store's transcripts/: how many files and their total size in bytes (absent from an older server). */
+  transcripts?: { count: number; bytes: number };
 }
-lazyType(NoteFilesRequest, 'request');
+
+export const NoteFilesRequest = request({
+  method: 'lore/noteFiles',
+  direction: 'toServer',
+  params: (z) => z.object({}).strict(),
+  result: returns<NoteFilesResult>(),
+});
+export namespace NoteFilesRequest {
+  export type Params = ParamsOf<typeof NoteFilesRequest>;
+  export type Result = ResultOf<typeof NoteFilesRequest>;
+}
 
 /** Client → server: the notes of one file (healing the key when its inode changed), or null. */
+export const NotesForFileRequest = request({
+  method: 'lore/notesForFile',
+  direction: 'toServer',
+  params: (z) => z.object({ path: filePath(z) }),
+  result: returns<FileNotes | null>(),
+});
 export namespace NotesForFileRequest {
-  export const method = 'lore/notesForFile' as const;
-  export interface Params {
-    path: string;
-  }
-  export declare const type: RequestType<Params, FileNotes | null, void>;
+  export type Params = ParamsOf<typeof NotesForFileRequest>;
+  export type Result = ResultOf<typeof NotesForFileRequest>;
 }
-lazyType(NotesForFileRequest, 'request');
 
 /** Client → server: note counts for explorer badges. Paths without notes are absent from `counts`. */
+export const FileDecorationsRequest = request({
+  method: 'lore/fileDecorations',
+  direction: 'toServer',
+  params: (z) => z.object({ paths: z.array(filePath(z)).max(100_000) }),
+  result: returns<{ counts: Record<string, number> }>(),
+});
 export namespace FileDecorationsRequest {
-  export const method = 'lore/fileDecorations' as const;
-  export interface Params {
-    paths: string[];
-  }
-  export interface Result {
-    counts: Record<string, number>;
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof FileDecorationsRequest>;
+  export type Result = ResultOf<typeof FileDecorationsRequest>;
 }
-lazyType(FileDecorationsRequest, 'request');
 
 /** Client → server: record the file's current size and fingerprint in its note file (under the store lock). */
+export const MarkNotesValidRequest = request({
+  method: 'lore/markNotesValid',
+  direction: 'toServer',
+  params: (z) => z.object({ path: filePath(z) }) satisfies z.ZodType<MarkNotesValidArgs>,
+  result: returns<{ updated: boolean; noteFile?: string }>(),
+});
 export namespace MarkNotesValidRequest {
-  export const method = 'lore/markNotesValid' as const;
-  export type Params = MarkNotesValidArgs;
-  export interface Result {
-    updated: boolean;
-    noteFile?: string;
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof MarkNotesValidRequest>;
+  export type Result = ResultOf<typeof MarkNotesValidRequest>;
 }
-lazyType(MarkNotesValidRequest, 'request');
 
 /** Client → server: delete one note line (under the store lock; refused when the line changed). */
+export const DeleteNoteRequest = request({
+  method: 'lore/deleteNote',
+  direction: 'toServer',
+  params: (z) => z.object({ noteFile: filePath(z), line: z.number().int().min(0), raw: z.string().max(100_000) }) satisfies z.ZodType<DeleteNoteArgs>,
+  result: (z) => z.object({ deleted: z.boolean() }),
+});
 export namespace DeleteNoteRequest {
-  export const method = 'lore/deleteNote' as const;
-  export type Params = DeleteNoteArgs;
-  export interface Result {
-    deleted: boolean;
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof DeleteNoteRequest>;
+  export type Result = ResultOf<typeof DeleteNoteRequest>;
 }
-lazyType(DeleteNoteRequest, 'request');

@@ -1,29 +1,32 @@
 /**
  * The contract between the Lore language server (src/server) and the VS Code client
  * (src/extension): initialization options, custom requests and notifications, and the Lore
- * commands that code lenses, hovers and document links invoke. Each custom message is a
- * namespace `{ method; type }` as in vscode-eslint's shared protocol.
+ * commands that code lenses, hovers and document links invoke.
  *
- * The `type` objects come from the top-level `vscode-languageserver-protocol`, the copy
- * `vscode-languageclient` 11 uses, so the client can pass them to `sendRequest`/`onNotification`.
- * The server registers by `method` string instead: `vscode-languageserver` 10 carries its own
- * nested jsonrpc copy, whose parameter-structure check compares class instances by identity.
+ * Each custom message is ONE declaration (src/shared/declareMessage.ts): its method, which way it
+ * goes, and the zod schema of its params (and of its result where the receiver checks it). The
+ * `Params`/`Result` types of its namespace follow from it, the server checks every request with
+ * it before a handler runs (src/server/handleMessage.ts), and the client sends by it
+ * (src/extension/serverRequest.ts). To add a message: declare it in the protocol file of its
+ * area, register it on the server with handleRequest, send it with sendRequest.
  *
- * They are built on first use (`lazyType`): importing this module loads no LSP library, so the
- * extension host loads the client's libraries (dist/languageClient.js) only when it starts the
- * client, after activation. New messages follow the same pattern (`export declare const type`
- * in the namespace, `lazyType(...)` after it). The harvest's messages are in harvestProtocol.ts,
- * per-file notes' in notesProtocol.ts, task memory's in taskProtocol.ts; this module re-exports them.
+ * Importing a declaration loads neither zod nor an LSP library: the schemas and the LSP `type`
+ * are built on first use, so the extension host loads the client's libraries
+ * (dist/languageClient.js) only when it starts the client, after activation. The server
+ * registers by `method` string: `vscode-languageserver` 10 carries its own nested jsonrpc copy,
+ * whose parameter-structure check compares class instances by identity. The harvest's messages
+ * are in harvestProtocol.ts, per-file notes' in notesProtocol.ts, task memory's in
+ * taskProtocol.ts, the store's writes in storeProtocol.ts; this module re-exports them.
  */
-import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { CacheReport } from '../core/services/promptCache/cacheReport';
 import type { SourcesReport } from '../core/services/harvest/measureSources';
 import type { ForgetPlan, ForgetResult } from '../core/store/forget/forgetConversation';
-import type { RememberInput, RememberPlan, RememberResult } from '../core/store/items/rememberItem';
+import type { RememberPlan, RememberResult } from '../core/store/items/rememberItem';
+import { REMEMBER_KINDS, REMEMBER_MAX_CHARS } from '../core/model/rememberKinds';
 import type { RecallResult } from '../core/services/search/recall';
-import type { SearchBackendName, SearchCategory, SearchResponse } from '../core/services/search/searchTypes';
-
-import { lazyType } from './lazyType';
+import { SEARCH_CATEGORIES, type SearchResponse } from '../core/services/search/searchTypes';
+import { filePath } from './boundedText';
+import { notification, request, returns, type ParamsOf, type ResultOf } from './declareMessage';
 
 /** What the client passes as `initializationOptions`. The store may not exist yet. */
 export interface LoreInitializationOptions {
@@ -67,16 +70,17 @@ export const HOVER_ENABLED_COMMANDS: readonly string[] = Object.values(LoreComma
  * measured as the harvest's dry run measures them (core/discovery). The work reads other tools'
  * folders and renders sessions, so it runs here, never on the extension host.
  */
+export const SourcesRequest = request({
+  method: 'lore/sources',
+  direction: 'toServer',
+  // allWorkspaces: list other workspaces' sessions too (they are never preselected).
+  params: (z) => z.object({ allWorkspaces: z.boolean().optional() }).strict(),
+  result: returns<SourcesReport>(),
+});
 export namespace SourcesRequest {
-  export const method = 'lore/sources' as const;
-  export interface Params {
-    /** List other workspaces' sessions too (they are never preselected). */
-    allWorkspaces?: boolean;
-  }
-  export type Result = SourcesReport;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof SourcesRequest>;
+  export type Result = ResultOf<typeof SourcesRequest>;
 }
-lazyType(SourcesRequest, 'request');
 
 /**
  * Client → server: the prompt caches of the workspace's recent agent sessions (Claude Code,
@@ -84,90 +88,109 @@ lazyType(SourcesRequest, 'request');
  * of each file and reads only what was appended since, so the client asks again whenever its
  * watcher sees a session file change (the folders to watch are in the result).
  */
+export const CacheSessionsRequest = request({
+  method: 'lore/cacheSessions',
+  direction: 'toServer',
+  // now: describe the caches at this moment, epoch ms (default: now); limit: read this many of the
+  // most recently modified sessions (default 10).
+  params: (z) => z.object({ now: z.number().finite().optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+  result: returns<CacheReport>(),
+});
 export namespace CacheSessionsRequest {
-  export const method = 'lore/cacheSessions' as const;
-  export interface Params {
-    /** Describe the caches at this moment, epoch ms (default: now). */
-    now?: number;
-    /** Read this many of the most recently modified sessions (default 10). */
-    limit?: number;
-  }
-  export type Result = CacheReport;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof CacheSessionsRequest>;
+  export type Result = ResultOf<typeof CacheSessionsRequest>;
 }
-lazyType(CacheSessionsRequest, 'request');
 
 /**
  * Server → client after files in the store changed on disk (one debounced batch of the file
  * events the client forwarded): the extension refreshes its views and regenerates the digest
  * when a category file is among them. Paths are store-relative with forward slashes.
  */
+export const StoreChangedNotification = notification({
+  method: 'lore/storeChanged',
+  direction: 'toClient',
+  // all: the store appeared, vanished or was rescanned: anything may have changed.
+  params: (z) => z.object({ files: z.array(z.string()), all: z.boolean().optional() }),
+});
 export namespace StoreChangedNotification {
-  export const method = 'lore/storeChanged' as const;
-  export interface Params {
-    files: string[];
-    /** The store appeared, vanished or was rescanned: anything may have changed. */
-    all?: boolean;
-  }
-  export declare const type: NotificationType<Params>;
+  export type Params = ParamsOf<typeof StoreChangedNotification>;
 }
-lazyType(StoreChangedNotification, 'notification');
 
 /** Client → server: search the store's index (the index lives in the server, never in the extension host). */
+export const SearchRequest = request({
+  method: 'lore/search',
+  direction: 'toServer',
+  params: (z) => z.object({ query: z.string().max(10_000), limit: z.number().int().min(1).max(1000).optional(), categories: z.array(z.enum(SEARCH_CATEGORIES)).max(SEARCH_CATEGORIES.length).optional() }),
+  result: returns<SearchResponse>(),
+});
 export namespace SearchRequest {
-  export const method = 'lore/search' as const;
-  export interface Params {
-    query: string;
-    limit?: number;
-    categories?: SearchCategory[];
-  }
-  export type Result = SearchResponse;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof SearchRequest>;
+  export type Result = ResultOf<typeof SearchRequest>;
 }
-lazyType(SearchRequest, 'request');
 
 /** Client → server: token-budgeted knowledge for an agent (the `lore_recall` tool), as core's `recall`. */
+export const RecallRequest = request({
+  method: 'lore/recall',
+  direction: 'toServer',
+  // files: workspace-relative or absolute paths whose notes come first; categories: only these
+  // among the search hits (file notes of `files` come regardless). The budget is clamped by the
+  // server, the files cut to what recall uses.
+  params: (z) => z.object({
+    query: z.string().max(10_000).optional(),
+    files: z.array(filePath(z)).max(100_000).optional(),
+    tokenBudget: z.number().positive().optional(),
+    categories: z.array(z.enum(SEARCH_CATEGORIES)).max(SEARCH_CATEGORIES.length).optional(),
+  }),
+  result: returns<RecallResult>(),
+});
 export namespace RecallRequest {
-  export const method = 'lore/recall' as const;
-  export interface Params {
-    query?: string;
-    /** Workspace-relative or absolute paths whose notes come first. */
-    files?: string[];
-    tokenBudget?: number;
-    /** Only these categories among the search hits (file notes of `files` come regardless). */
-    categories?: SearchCategory[];
-  }
-  export type Result = RecallResult;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof RecallRequest>;
+  export type Result = ResultOf<typeof RecallRequest>;
 }
-lazyType(RecallRequest, 'request');
 
 /**
  * Client → server: record one item an agent asked for (the `lore_remember` tool, after the person
  * confirmed the line), with core's rememberItem under the store lock. Never creates a store.
  */
+export const RememberRequest = request({
+  method: 'lore/remember',
+  direction: 'toServer',
+  params: (z) => z.object({
+    kind: z.enum(REMEMBER_KINDS),
+    text: z.string().min(1).max(REMEMBER_MAX_CHARS),
+    detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
+    path: filePath(z).optional(),
+    // Provenance source, e.g. `vscode-agent`.
+    source: z.string().min(1).max(120),
+  }),
+  result: returns<RememberResult>(),
+});
 export namespace RememberRequest {
-  export const method = 'lore/remember' as const;
-  export interface Params extends RememberInput {
-    /** Provenance source, e.g. `vscode-agent`. */
-    source: string;
-  }
-  export type Result = RememberResult;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof RememberRequest>;
+  export type Result = ResultOf<typeof RememberRequest>;
 }
-lazyType(RememberRequest, 'request');
 
 /**
  * Client → server: the line `lore/remember` would write and where, without writing (the
  * confirmation the person sees before an agent's write).
  */
+export const PlanRememberRequest = request({
+  method: 'lore/planRemember',
+  direction: 'toServer',
+  params: (z) => z.object({
+    kind: z.enum(REMEMBER_KINDS),
+    text: z.string().min(1).max(REMEMBER_MAX_CHARS),
+    detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
+    path: filePath(z).optional(),
+    // Provenance source, e.g. `vscode-agent`.
+    source: z.string().min(1).max(120),
+  }),
+  result: returns<RememberPlan>(),
+});
 export namespace PlanRememberRequest {
-  export const method = 'lore/planRemember' as const;
-  export type Params = RememberRequest.Params;
-  export type Result = RememberPlan;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof PlanRememberRequest>;
+  export type Result = ResultOf<typeof PlanRememberRequest>;
 }
-lazyType(PlanRememberRequest, 'request');
 
 /**
  * Client → server: the context compiler (core's explainContext) for one message, with the
@@ -176,109 +199,113 @@ lazyType(PlanRememberRequest, 'request');
  * output watchers left (taken once). What @lore sends a model and what **Lore: Why This
  * Context?** shows; the same as `lore context --json`.
  */
-export namespace CompileContextRequest {
-  export const method = 'lore/compileContext' as const;
-  export interface Params {
-    message: string;
-    /** Files in scope: absolute, or relative to the workspace. */
-    files?: string[];
-    /** The session whose pending output-watcher topics to take (an @lore discussion id). */
-    sessionId?: string;
-    discussion?: Record<string, string | number | boolean>;
-    earlierTurns?: Array<{ role: 'user' | 'assistant'; text: string }>;
-    /** Default: config.json context.budgetTokens, else 8000. */
-    budgetTokens?: number;
-    /** Also render the report as markdown (escaped), for a person. */
-    markdown?: boolean;
-    /**
-     * Tier 3 with the client's model (@lore's: the one it answers with): gated topics are asked
-     * back as `lore/gateAsk` with this id. Without it they follow the bypass table's no-gate rows.
-     */
-    gate?: { id: string; label: string };
-    /** Why there is no gate, for the decisions (the client knows: no key, no chat model…). */
-    noGateReason?: string;
-    /** Who asks, for the gate log: `@lore` (a chat turn) or `vscode` (Why This Context?, the default). */
-    via?: '@lore' | 'vscode';
-  }
-  export interface Result {
-    text: string;
-    stablePrefixLength: number;
-    stablePrefixBytes: number;
-    boundaries: Array<{ layer: string; start: number; end: number; startByte: number; endByte: number }>;
-    budgetTokens: number;
-    tokens: number;
-    slots: Array<{ slot: string; name: string; bytes: number; included: number; cut: Array<{ label: string; bytes: number; why: string }> }>;
-    /** The P3 items included. */
-    hits: string[];
-    topics: {
-      active: Array<{ name: string; tier: number | string; reason: string }>;
-      decisions: Array<{ topic: string; active: boolean; tier?: number | string; score: number; gate: string; reason: string; tier1?: { kind: string; trigger: string; matched: string } }>;
-      [key: string]: unknown;
-    };
-    /** The notes of files in scope that went in, per file (the answer's sources). */
-    fileNotes: Array<{ path: string; notes: string[] }>;
-    /** Whether the digest went in. */
-    digest: boolean;
-    markdown?: string;
-  }
-  export declare const type: RequestType<Params, Result, void>;
+export interface CompileContextResult {
+  text: string;
+  stablePrefixLength: number;
+  stablePrefixBytes: number;
+  boundaries: Array<{ layer: string; start: number; end: number; startByte: number; endByte: number }>;
+  budgetTokens: number;
+  tokens: number;
+  slots: Array<{ slot: string; name: string; bytes: number; included: number; cut: Array<{ label: string; bytes: number; why: string }> }>;
+  /** The P3 items included. */
+  hits: string[];
+  topics: {
+    active: Array<{ name: string; tier: number | string; reason: string }>;
+    decisions: Array<{ topic: string; active: boolean; tier?: number | string; score: number; gate: string; reason: string; tier1?: { kind: string; trigger: string; matched: string } }>;
+    [key: string]: unknown;
+  };
+  /** The notes of files in scope that went in, per file (the answer's sources). */
+  fileNotes: Array<{ path: string; notes: string[] }>;
+  /** Whether the digest went in. */
+  digest: boolean;
+  markdown?: string;
 }
-lazyType(CompileContextRequest, 'request');
+
+export const CompileContextRequest = request({
+  method: 'lore/compileContext',
+  direction: 'toServer',
+  // files: in scope, absolute or relative to the workspace; sessionId: the session whose pending
+  // output-watcher topics to take (an @lore discussion id); budgetTokens: default config.json
+  // context.budgetTokens, else 8000; markdown: also render the report as markdown (escaped), for a
+  // person; gate: tier 3 with the client's model (@lore's: the one it answers with), gated topics
+  // asked back as `lore/gateAsk` with this id (without it they follow the bypass table's no-gate
+  // rows); noGateReason: why there is no gate, for the decisions; via: who asks, for the gate log
+  // (`@lore` a chat turn, `vscode` Why This Context?, the default). A message or reply is cut, not
+  // refused, by the caller; these bounds only keep out what no chat sends.
+  params: (z) => z.object({
+    message: z.string().max(100_000),
+    files: z.array(filePath(z)).max(50).optional(),
+    sessionId: z.string().min(1).max(200).optional(),
+    discussion: z.record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
+    earlierTurns: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(200_000) })).max(200).optional(),
+    budgetTokens: z.number().int().min(256).max(1_000_000).optional(),
+    markdown: z.boolean().optional(),
+    gate: z.object({ id: z.string().min(1).max(200), label: z.string().max(300) }).optional(),
+    noGateReason: z.string().max(500).optional(),
+    via: z.enum(['@lore', 'vscode']).optional(),
+  }),
+  result: returns<CompileContextResult>(),
+});
+export namespace CompileContextRequest {
+  export type Params = ParamsOf<typeof CompileContextRequest>;
+  export type Result = ResultOf<typeof CompileContextRequest>;
+}
 
 /**
  * Client → server: the topics' output watchers (§4.3) on a reply @lore's model gave; the topics
  * they activate wait for the session's next message (taken by lore/compileContext).
  */
+export const WatchReplyRequest = request({
+  method: 'lore/watchReply',
+  direction: 'toServer',
+  params: (z) => z.object({ sessionId: z.string().min(1).max(200), reply: z.string().max(1_000_000) }),
+  result: returns<{ activated: Array<{ topic: string; reason: string }> }>(),
+});
 export namespace WatchReplyRequest {
-  export const method = 'lore/watchReply' as const;
-  export interface Params {
-    sessionId: string;
-    reply: string;
-  }
-  export interface Result {
-    activated: Array<{ topic: string; reason: string }>;
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof WatchReplyRequest>;
+  export type Result = ResultOf<typeof WatchReplyRequest>;
 }
-lazyType(WatchReplyRequest, 'request');
 
 /**
  * Client → server: what forgetting a conversation would do (the Ledger view's Forget This
  * Conversation…, before its confirmation). Writes nothing.
  */
+export const PlanForgetRequest = request({
+  method: 'lore/planForget',
+  direction: 'toServer',
+  // conversation: the conversation id, as the ledger and `[from: …]` name it.
+  params: (z) => z.object({ conversation: z.string().trim().min(1).max(500) }).strict(),
+  result: returns<ForgetPlan>(),
+});
 export namespace PlanForgetRequest {
-  export const method = 'lore/planForget' as const;
-  export interface Params {
-    /** The conversation id, as the ledger and `[from: …]` name it. */
-    conversation: string;
-  }
-  export type Result = ForgetPlan;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof PlanForgetRequest>;
+  export type Result = ResultOf<typeof PlanForgetRequest>;
 }
-lazyType(PlanForgetRequest, 'request');
 
 /**
  * Client → server: forgets a conversation for good (core's applyForget under the store lock; the
  * server's search index is brought up to date and purged).
  */
+export const ForgetConversationRequest = request({
+  method: 'lore/forgetConversation',
+  direction: 'toServer',
+  params: (z) => z.object({ conversation: z.string().trim().min(1).max(500) }).strict(),
+  result: returns<ForgetResult>(),
+});
 export namespace ForgetConversationRequest {
-  export const method = 'lore/forgetConversation' as const;
-  export type Params = PlanForgetRequest.Params;
-  export type Result = ForgetResult;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof ForgetConversationRequest>;
+  export type Result = ResultOf<typeof ForgetConversationRequest>;
 }
-lazyType(ForgetConversationRequest, 'request');
 
 /** Server → client once the search index is open: which engine answers, so the client can say when it is the fallback. */
+export const SearchBackendNotification = notification({
+  method: 'lore/searchBackend',
+  direction: 'toClient',
+  params: (z) => z.object({ backend: z.enum(['sqlite', 'minisearch']), reason: z.string() }),
+});
 export namespace SearchBackendNotification {
-  export const method = 'lore/searchBackend' as const;
-  export interface Params {
-    backend: SearchBackendName;
-    reason: string;
-  }
-  export declare const type: NotificationType<Params>;
+  export type Params = ParamsOf<typeof SearchBackendNotification>;
 }
-lazyType(SearchBackendNotification, 'notification');
 
 /**
  * Builds a `command:` URI for a Lore command. The args are JSON in the query; `(`, `)` and the

@@ -2,38 +2,39 @@
  * Task memory between the VS Code client and the language server (part of the shared protocol,
  * re-exported by protocol.ts): the lore_task_* tools and the Tasks view.
  */
-import type { RequestType } from 'vscode-languageserver-protocol';
 import type { TaskToolReply } from '../core/services/tasks/taskReplies';
 import type { TaskListRow } from '../core/services/tasks/taskRecords';
-import { lazyType } from './lazyType';
+import { TASK_ID_PATTERN, TASK_TOOL_NAMES } from '../core/services/tasks/taskNames';
+import { request, returns, type ParamsOf, type ResultOf } from './declareMessage';
 
 /**
  * Client → server: one task tool call from a VS Code language model tool (lore_task_*), checked
  * against the same input schema as the MCP tool and answered with the same reply.
  */
+export const TaskToolRequest = request({
+  method: 'lore/taskTool',
+  direction: 'toServer',
+  // The tool's own input is checked by its schema in core (taskToolInputs), as the MCP tool's is.
+  // agentId is recorded as the artifact's agent_id (e.g. `vscode-agent`).
+  params: (z) => z.object({ tool: z.enum(TASK_TOOL_NAMES), input: z.unknown(), agentId: z.string().min(1).max(120) }),
+  result: returns<TaskToolReply>(),
+});
 export namespace TaskToolRequest {
-  export const method = 'lore/taskTool' as const;
-  export interface Params {
-    tool: string;
-    input: unknown;
-    /** Recorded as the artifact's agent_id (e.g. `vscode-agent`). */
-    agentId: string;
-  }
-  export type Result = TaskToolReply;
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof TaskToolRequest>;
+  export type Result = ResultOf<typeof TaskToolRequest>;
 }
-lazyType(TaskToolRequest, 'request');
 
 /** Client → server: the tasks of the store for the Tasks view, newest first. */
+export const TasksListRequest = request({
+  method: 'lore/tasks',
+  direction: 'toServer',
+  params: (z) => z.object({}).strict(),
+  result: returns<{ tasks: TaskListRow[] }>(),
+});
 export namespace TasksListRequest {
-  export const method = 'lore/tasks' as const;
-  export type Params = Record<string, never>;
-  export interface Result {
-    tasks: TaskListRow[];
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof TasksListRequest>;
+  export type Result = ResultOf<typeof TasksListRequest>;
 }
-lazyType(TasksListRequest, 'request');
 
 /** One artifact of a task's timeline in the Tasks view, with the files and conversation it links to. */
 export interface TimelineEntry {
@@ -50,14 +51,13 @@ export interface TimelineEntry {
 }
 
 /** Client → server: a task's artifacts in order (the Tasks view's timeline). */
+export const TaskTimelineRequest = request({
+  method: 'lore/taskTimeline',
+  direction: 'toServer',
+  params: (z) => z.object({ taskId: z.string().regex(TASK_ID_PATTERN) }).strict(),
+  result: returns<{ entries: TimelineEntry[] }>(),
+});
 export namespace TaskTimelineRequest {
-  export const method = 'lore/taskTimeline' as const;
-  export interface Params {
-    taskId: string;
-  }
-  export interface Result {
-    entries: TimelineEntry[];
-  }
-  export declare const type: RequestType<Params, Result, void>;
+  export type Params = ParamsOf<typeof TaskTimelineRequest>;
+  export type Result = ResultOf<typeof TaskTimelineRequest>;
 }
-lazyType(TaskTimelineRequest, 'request');

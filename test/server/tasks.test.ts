@@ -18,7 +18,7 @@ describe('language server: task memory for the LM tools and the Tasks view (LSP 
     await client.stop();
   });
 
-  const tool = (name: string, input: unknown, agentId = 'vscode-agent') => client.connection.sendRequest(TaskToolRequest.type, { tool: name, input, agentId });
+  const tool = (name: string, input: unknown, agentId = 'vscode-agent') => client.connection.sendRequest(TaskToolRequest.type, { tool: name as TaskToolRequest.Params['tool'], input, agentId });
 
   it('records through lore/taskTool, lists by lore/tasks and gives the timeline with its links', async () => {
     const since = Date.now();
@@ -46,7 +46,7 @@ describe('language server: task memory for the LM tools and the Tasks view (LSP 
     const refused = await tool('task_progress', { task_id: 'never-started', summary: 'y' });
     assert.equal(refused.isError, true);
     assert.match(refused.text, /start it with task_start first/);
-    await assert.rejects(client.connection.sendRequest(TaskToolRequest.type, { tool: 'rm_rf', input: {}, agentId: 'a' }), /lore\/taskTool: tool/);
+    await assert.rejects(client.connection.sendRequest(TaskToolRequest.method, { tool: 'rm_rf', input: {}, agentId: 'a' }), /lore\/taskTool: tool/);
     await assert.rejects(client.connection.sendRequest(TaskTimelineRequest.type, { taskId: '../x' }), /lore\/taskTimeline: taskId/);
   });
 });

@@ -46,8 +46,9 @@ export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 /** How an artifact relates to the one it replies to or names in related_artifact_ids. */
 export const RELATION_KINDS = ['supports', 'refutes', 'revises', 'reviews', 'verifies', 'duplicates', 'follows_up', 'replies_to'] as const;
 
-/** Task ids name a file (`.lore/tasks/<id>.jsonl`): a slug, never a path. */
-export const TASK_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,79}$/;
+import { TASK_ID_PATTERN } from './taskNames';
+
+export { TASK_ID_PATTERN };
 /** A task id, or `_project`: the scope of project-wide digests (taskFiles.ts). */
 const TASK_OR_SCOPE_PATTERN = /^(?:_project|[a-z0-9][a-z0-9._-]{0,79})$/;
 /** Artifact ids: `a-` and 12 hex digits (artifactIds.ts). */

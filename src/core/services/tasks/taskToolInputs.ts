@@ -9,6 +9,7 @@ import { sanitizeConversationId } from '../conversations/conversationId';
 import { ARTIFACT_ID_PATTERN, RELATION_KINDS, TASK_ID_PATTERN, TASK_STATUSES, VERIFICATION_STATUSES, datasetRefSchema, entityRefSchema } from './artifactSchema';
 import type { ArtifactInput } from './recordArtifact';
 import { taskFiltersSchema } from './taskFilters';
+import { TASK_TOOL_NAMES } from './taskNames';
 import { MAX_TASK_REPLY_TOKENS, MIN_TASK_REPLY_TOKENS, SEARCH_MODES } from './taskSearch';
 
 const text = (max: number) => z.string().max(max);
@@ -62,6 +63,10 @@ export const TASK_TOOL_INPUTS = {
 } as const;
 
 export type TaskToolName = keyof typeof TASK_TOOL_INPUTS;
+
+// The protocol checks tool names against TASK_TOOL_NAMES (it must not load these schemas): both name the same tools.
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const SAME_TOOL_NAMES: SameNames<(typeof TASK_TOOL_NAMES)[number], TaskToolName> = true;
 export const TASK_WRITE_TOOLS = ['task_start', 'task_progress', 'task_run_start', 'task_run_finish', 'task_add_evidence', 'task_finish', 'artifact_create'] as const;
 export type TaskWriteTool = (typeof TASK_WRITE_TOOLS)[number];
 

@@ -16,12 +16,9 @@ import { newItemFlags, planNewItem, rememberItem as rememberAgentItem } from './
 import { itemId } from '../../model/itemId';
 import { REVIEW_FILE } from '../../model/reviewFile';
 
-/** What can be remembered. */
-export const REMEMBER_KINDS = ['fact', 'decision', 'question', 'task', 'note'] as const;
-export type RememberKind = (typeof REMEMBER_KINDS)[number];
+import { REMEMBER_KINDS, REMEMBER_MAX_CHARS, type RememberKind } from '../../model/rememberKinds';
 
-/** Longest statement or note accepted (as the MCP tools bound theirs). */
-export const REMEMBER_MAX_CHARS = 2000;
+export { REMEMBER_KINDS, REMEMBER_MAX_CHARS, type RememberKind };
 
 export interface RememberInput {
   kind: RememberKind;
