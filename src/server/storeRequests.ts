@@ -18,7 +18,7 @@ import { markItemSuperseded } from '../core/model/itemEdits';
 import { addManualNote, manualNoteLine } from '../core/store/items/manualNote';
 import { toIsoDate } from '../core/model/provenance';
 import { editReviewItem } from '../core/store/items/reviewEdit';
-import { decideReview } from '../core/store/items/reviewQueue';
+import { decideReview, listReview } from '../core/store/items/reviewQueue';
 import { supersedeByHand } from '../core/store/items/supersedeByHand';
 import { applyStoreDiff } from '../core/store/lifecycle/storeDiff';
 import { recordStoreChange, setGitCommitOverride } from '../core/store/history/storeHistory';
@@ -39,6 +39,7 @@ import {
   RegenerateDigestRequest,
   ReviewDecideRequest,
   ReviewEditRequest,
+  ReviewListRequest,
   SupersedeItemRequest,
   SyncInstructionsRequest,
 } from '../shared/storeProtocol';
@@ -112,6 +113,11 @@ export function registerStoreRequests(connection: Connection, ready: () => Promi
     const result = await supersedeByHand(s.paths, oldId, newId, file === undefined ? {} : { file });
     if (result.status === 'recorded') changed(s, [result.old?.file, 'digest.md'].filter((f): f is string => f !== undefined));
     return { where: 'file' as const, result };
+  });
+
+  handleRequest(connection, ReviewListRequest, async () => {
+    const s = await ready();
+    return fs.existsSync(s.paths.root) ? listReview(s.paths) : [];
   });
 
   handleRequest(connection, ReviewDecideRequest, async ({ decision, ids }) => {

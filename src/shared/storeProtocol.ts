@@ -8,7 +8,7 @@
  * the editor itself (a WorkspaceEdit), and only a file not open dirty is written here.
  */
 import type { ReviewEditResult } from '../core/store/items/reviewEdit';
-import type { ReviewDecisionResult } from '../core/store/items/reviewQueue';
+import type { ReviewDecisionResult, ReviewItem } from '../core/store/items/reviewQueue';
 import type { SupersedeByHandResult } from '../core/store/items/supersedeByHand';
 import type { AppliedDiff } from '../core/store/lifecycle/storeDiff';
 import type { SyncResult } from '../core/store/instructionSync';
@@ -186,4 +186,19 @@ export const SyncInstructionsRequest = request({
 export namespace SyncInstructionsRequest {
   export type Params = ParamsOf<typeof SyncInstructionsRequest>;
   export type Result = ResultOf<typeof SyncInstructionsRequest>;
+}
+
+/**
+ * Client → server: the items held for review and agents' writes waiting for a person (core's
+ * listReview), for the Review view and the Accept/Reject/Edit picks. Writes nothing.
+ */
+export const ReviewListRequest = request({
+  method: 'lore/reviewList',
+  direction: 'toServer',
+  params: (z) => z.object({}).strict(),
+  result: returns<ReviewItem[]>(),
+});
+export namespace ReviewListRequest {
+  export type Params = ParamsOf<typeof ReviewListRequest>;
+  export type Result = ResultOf<typeof ReviewListRequest>;
 }

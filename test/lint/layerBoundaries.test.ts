@@ -44,6 +44,7 @@ describe('layer boundaries (eslint.config.mjs)', function () {
     ['src/extension/harvest/x.ts', "import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';"],
     ['src/extension/x.ts', "import { recordStoreChange } from '../core/history/storeHistory';"],
     ['src/extension/cache/x.ts', "import { syncInstructionFiles } from '../../core/context/instructionSync';"],
+    ['src/extension/views/x.ts', "import { listReview } from '../../core/knowledge/reviewQueue';"],
   ];
   for (const [file, source] of forbidden) {
     it(`refuses in ${file}: ${source}`, async () => {

@@ -2,7 +2,6 @@
  * The user's text files (category files, notes, review.md, instruction files) as text that
  * round-trips byte for byte, edited through the guarded replacement.
  */
-import * as fs from 'node:fs';
 import { decodeLossless, encodeLossless } from './losslessText';
 import { replaceGuarded, type GuardedReplace, type GuardedReplaceOptions } from './guardedReplace';
 
@@ -29,12 +28,4 @@ export function editStoreFile(file: string, edit: TextEdit): boolean {
   return replaceTextGuarded(file, edit).settle().changed;
 }
 
-/** Reads a file as lossless text (see losslessText), or undefined when it does not exist. */
-export function readTextLossless(file: string): string | undefined {
-  try {
-    return decodeLossless(fs.readFileSync(file));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
+export { readTextLossless } from './readText';

@@ -8,8 +8,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReviewEditResult } from '../../core/store/items/reviewEdit';
-import { listReview, reviewPath, targetDisplayName, type ReviewDecision, type ReviewDecisionResult, type ReviewItem } from '../../core/store/items/reviewQueue';
-import { ReviewDecideRequest, ReviewEditRequest } from '../../shared/protocol';
+import type { ReviewDecision, ReviewDecisionResult, ReviewItem } from '../../core/store/items/reviewQueue';
+import { REVIEW_FILE } from '../../core/model/reviewFile';
+import { targetDisplayName } from '../../core/model/reviewTargetName';
+import { ReviewDecideRequest, ReviewEditRequest, ReviewListRequest } from '../../shared/protocol';
 import { resolveInStore } from '../../core/store/storePaths';
 import { dirtyDocument } from '../knowledge/knowledgeItemEdit';
 import { runCommand } from '../log';
@@ -18,7 +20,7 @@ import type { ReviewItemNode } from '../views/reviewTree';
 
 /** The item a command was invoked on: a view node, an item id, or one the user picks. */
 async function chooseItem(store: StoreService, target: ReviewItemNode | string | undefined, title: string): Promise<ReviewItem | undefined> {
-  const items = listReview(store.paths);
+  const items = await listReview(store);
   if (typeof target === 'string') return items.find((i) => i.id === target);
   if (target?.item) return items.find((i) => i.id === target.item.id) ?? target.item;
   if (items.length === 0) {
@@ -27,6 +29,11 @@ async function chooseItem(store: StoreService, target: ReviewItemNode | string |
   }
   const pick = await vscode.window.showQuickPick(items.map((item) => ({ label: item.text, description: `${targetDisplayName(item.target)} · ${reviewReason(item)}`, item })), { title });
   return pick?.item;
+}
+
+/** What waits for a person's decision, as the language server reads review.md and the store. */
+function listReview(store: StoreService): Promise<ReviewItem[]> {
+  return store.request(ReviewListRequest, {});
 }
 
 /** Why an item waits, in a few words: the flag kinds, or what an agent's write would do. */
@@ -42,7 +49,7 @@ export function editableReviewItem(item: ReviewItem): boolean {
 
 /** Replaces a queued item's text, as Edit does once the person typed it (also the extension API's). */
 export async function editHeldItem(store: StoreService, itemId: string, text: string): Promise<ReviewEditResult> {
-  const item = listReview(store.paths).find((i) => i.id === itemId);
+  const item = (await listReview(store)).find((i) => i.id === itemId);
   if (item && !(await saveOpenTargets(store, item))) return { edited: false, reason: 'an open file it writes could not be saved' };
   const result = await store.request(ReviewEditRequest, { id: itemId, text });
   store.fireChanged();
@@ -57,7 +64,7 @@ export async function editHeldItem(store: StoreService, itemId: string, text: st
  * the editor then shows Lore's change on top of it. False when a save failed: nothing is decided.
  */
 async function saveOpenTargets(store: StoreService, item: ReviewItem): Promise<boolean> {
-  const files = [reviewPath(store.paths), resolveInStore(store.paths, item.target.file)];
+  const files = [path.join(store.paths.root, REVIEW_FILE), resolveInStore(store.paths, item.target.file)];
   const dirty = files.map(dirtyDocument).filter((d): d is vscode.TextDocument => d !== undefined);
   for (const document of dirty) {
     if (!(await document.save())) {
@@ -71,7 +78,7 @@ async function saveOpenTargets(store: StoreService, item: ReviewItem): Promise<b
 
 /** Accepts or rejects one held item, as the commands do once the person confirmed (also the extension API's). */
 export async function decideHeldItem(store: StoreService, decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult> {
-  const item = listReview(store.paths).find((i) => i.id === itemId);
+  const item = (await listReview(store)).find((i) => i.id === itemId);
   if (item && !(await saveOpenTargets(store, item))) return { decided: [], failed: [], missing: [], keptFlagged: [], written: [] };
   const result = await store.request(ReviewDecideRequest, { decision, ids: [itemId] });
   store.fireChanged();

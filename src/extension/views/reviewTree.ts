@@ -7,7 +7,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { REVIEW_FILE } from '../../core/model/reviewFile';
-import { listReview, targetDisplayName, type ReviewItem } from '../../core/store/items/reviewQueue';
+import type { ReviewItem } from '../../core/store/items/reviewQueue';
+import { targetDisplayName } from '../../core/model/reviewTargetName';
+import { ReviewListRequest } from '../../shared/protocol';
 import { editableReviewItem, reviewReason } from '../review/reviewCommands';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
@@ -51,8 +53,10 @@ function reviewTreeItem(root: string, item: ReviewItem): vscode.TreeItem {
 }
 
 export class ReviewTreeProvider extends StoreTreeProvider {
-  protected roots(): ReviewItemNode[] {
+  /** The language server reads what waits (review.md and the store): the view asks it. */
+  protected async roots(): Promise<ReviewItemNode[]> {
     const root = this.store.paths.root;
-    return listReview(this.store.paths).map((item) => ({ kind: 'review-item', item, toTreeItem: () => reviewTreeItem(root, item) }));
+    const items = await this.store.request(ReviewListRequest, {});
+    return items.map((item) => ({ kind: 'review-item', item, toTreeItem: () => reviewTreeItem(root, item) }));
   }
 }

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { listNames } from '../../base/walkTree';
 import { parseNoteFile, isNoteFileName } from '../../model/noteFile';
-import { readTextLossless } from '../../base/storeText';
+import { readTextLossless } from '../../base/readText';
 import { storeRelative, type StorePaths } from '../storePaths';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { listItems, type KnowledgeItem } from '../../model/categoryFile';

@@ -27,7 +27,7 @@ import { acceptedIdentities, itemFilter, type AgentItemFilter } from '../heldIte
 import { lineIdentity, renderItemLine, withoutBullet } from '../../model/itemLines';
 import { parseProvenance, stripProvenance } from '../../model/provenance';
 import { applyItemChange, type ItemChange } from './itemChanges';
-import { addAccepted, addHeldItems, entryKey, parseReview, removeReviewLines, REVIEW_FILE, targetHeading, type PendingChange, type ReviewTarget, type HeldItem } from '../../model/reviewFile';
+import { addAccepted, addHeldItems, entryKey, parseReview, removeReviewLines, REVIEW_FILE, type PendingChange, type ReviewTarget, type HeldItem } from '../../model/reviewFile';
 
 /** One item awaiting a person's decision. */
 export interface ReviewItem {
@@ -48,19 +48,9 @@ export interface ReviewItem {
   pending?: PendingChange;
 }
 
-/** The `##` heading text without `## `: `facts.md`, `tasks.md (Open)`, `files/… (src/app.ts)`. */
-export function targetLabel(target: ReviewTarget): string {
-  return targetHeading(target).slice(3);
-}
+import { targetDisplayName, targetLabel } from '../../model/reviewTargetName';
 
-/**
- * A target as a person reads it: a note file by the path of the file it is about (its
- * `files/<device>-<inode>.md` name means nothing to them), the others as targetLabel.
- */
-export function targetDisplayName(target: ReviewTarget): string {
-  if (target.notedPath) return `notes on ${target.notedPath.replace(/[\r\n]/g, ' ')}`;
-  return targetLabel(target);
-}
+export { targetDisplayName, targetLabel };
 
 /** review.md of the store. */
 export function reviewPath(paths: StorePaths): string {
