@@ -65,7 +65,7 @@ function once<T>(build: () => T): () => T {
 }
 
 function zod(): Zod {
-  return (require('zod') as typeof import('zod')).z;
+  return (require('./zodLibrary') as typeof import('./zodLibrary')).z;
 }
 
 /** Declares a request: `params` and `result` build their schemas from zod when first asked for. */
