@@ -4,15 +4,16 @@
  * restart never leaves a handler behind.
  */
 import type * as vscode from 'vscode';
-import type { NotificationType } from 'vscode-languageclient/node';
+import type { NotificationDeclaration } from '../shared/declareMessage';
 import { Disposable } from './lifecycle';
 import type { NotesClient } from './notes/notesClient';
 
 class ServerNotification<P> extends Disposable {
   private current: vscode.Disposable | undefined;
 
-  constructor(notes: NotesClient, message: { readonly type: NotificationType<P> }, handler: (params: P) => void) {
+  constructor(notes: NotesClient, message: NotificationDeclaration<P>, handler: (params: P) => void) {
     super();
+    if (message.direction !== 'toClient') throw new Error(`${message.method} is not sent by the server`);
     this._register(
       notes.onDidStart((client) => {
         this.current?.dispose();
@@ -24,7 +25,11 @@ class ServerNotification<P> extends Disposable {
   }
 }
 
-/** Calls `handler` for every notification of this kind (a protocol namespace) from whichever server runs. */
-export function onServerNotification<P>(notes: NotesClient, message: { readonly type: NotificationType<P> }, handler: (params: P) => void): vscode.Disposable {
+/**
+ * Calls `handler` for every notification of this kind (its declaration) from whichever server
+ * runs. The params are not checked here: the server is the bundle shipped beside this one, and a
+ * check would load zod on the host with the first store change.
+ */
+export function onServerNotification<P>(notes: NotesClient, message: NotificationDeclaration<P>, handler: (params: P) => void): vscode.Disposable {
   return new ServerNotification(notes, message, handler);
 }
