@@ -35,7 +35,8 @@ export async function localAnswer(store: StoreService, search: SearchClient, pro
     log.warn(`local answer without search: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!body.trim()) {
-    const inputs = loadContextInputs(store.paths, { files });
+    // Read only: the language server is the one that writes the store (and its index).
+    const inputs = loadContextInputs(store.paths, { files, persistIndex: false });
     const notes = (inputs.fileNotes ?? []).map((f) => [`## Notes on ${f.path}`, ...f.notes.map((n) => `- ${n}`)].join('\n'));
     const digest = inputs.digest?.trim();
     body = [...notes, ...(digest ? [`Nothing matches the question itself; the knowledge digest:\n\n${digest}`] : [])].join('\n\n');

@@ -25,6 +25,11 @@ export interface LoadContextOptions {
    * Off by default: building a context should not change the store.
    */
   heal?: boolean;
+  /**
+   * Save the note index's shards in the store's `.index/` when it had to be rebuilt (default: yes,
+   * as `lore` does). The VS Code extension passes false: the language server writes the store.
+   */
+  persistIndex?: boolean;
 }
 
 /** The store's inputs of a context, ready to spread into buildContext's input. */
@@ -58,7 +63,7 @@ export function loadContextInputs(paths: StorePaths, options: LoadContextOptions
     }
     const shown = displayPath(paths, absolute);
     activeFiles.push(shown);
-    const found = findNotesForFile(paths, absolute, { heal: options.heal ?? false, index: (noteIndex ??= openNoteIndex(paths)) });
+    const found = findNotesForFile(paths, absolute, { heal: options.heal ?? false, index: (noteIndex ??= openNoteIndex(paths, { persist: options.persistIndex ?? true })) });
     const notes = found?.note.notes.map((n) => n.text).filter(keep) ?? [];
     if (notes.length) fileNotes.push({ path: shown, notes });
   }
