@@ -111,7 +111,7 @@ export default tseslint.config(
     },
   },
   {
-    // Lazy loading is done one way (src/core/util/lazy.ts): `lazy(() => require('x') as typeof import('x'))`,
+    // Lazy loading is done one way (src/core/base/lazy.ts): `lazy(() => require('x') as typeof import('x'))`,
     // a typed, memoised getter with a literal path esbuild can follow. Any other require() is a second way.
     files: ['src/**/*.ts'],
     rules: {
@@ -119,9 +119,9 @@ export default tseslint.config(
         'error',
         {
           selector: "CallExpression[callee.name='require']:not(CallExpression[callee.name='lazy'] > ArrowFunctionExpression > TSAsExpression > CallExpression.expression[arguments.0.type='Literal'])",
-          message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/util/lazy.ts), declared at the top of the file.",
+          message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts), declared at the top of the file.",
         },
-        { selector: 'ImportExpression', message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/util/lazy.ts): one way, synchronous where the caller is." },
+        { selector: 'ImportExpression', message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts): one way, synchronous where the caller is." },
       ],
     },
   },

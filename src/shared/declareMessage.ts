@@ -11,6 +11,7 @@
  */
 import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { z } from 'zod';
+import { lazy } from '../core/base/lazy';
 
 /** `toServer`: the VS Code client sends, the language server answers. `toClient`: the other way. */
 export type Direction = 'toServer' | 'toClient';
@@ -64,8 +65,11 @@ function once<T>(build: () => T): () => T {
   };
 }
 
+const zodLibrary = lazy(() => require('./zodLibrary') as typeof import('./zodLibrary'));
+const lspProtocol = lazy(() => require('vscode-languageserver-protocol') as typeof import('vscode-languageserver-protocol'));
+
 function zod(): Zod {
-  return (require('./zodLibrary') as typeof import('./zodLibrary')).z;
+  return zodLibrary().z;
 }
 
 /** Declares a request: `params` and `result` build their schemas from zod when first asked for. */
@@ -79,8 +83,7 @@ export function request<P, R>(spec: {
   const resultSpec = spec.result;
   const result = once(() => (typeof resultSpec === 'function' ? resultSpec(zod()) : undefined));
   const type = once(() => {
-    const lsp = require('vscode-languageserver-protocol') as typeof import('vscode-languageserver-protocol');
-    return new lsp.RequestType<P, R, void>(spec.method);
+    return new (lspProtocol().RequestType)<P, R, void>(spec.method);
   });
   return {
     kind: 'request',
@@ -102,8 +105,7 @@ export function request<P, R>(spec: {
 export function notification<P>(spec: { method: string; direction: Direction; params: (z: Zod) => z.ZodType<P> }): NotificationDeclaration<P> {
   const params = once(() => spec.params(zod()));
   const type = once(() => {
-    const lsp = require('vscode-languageserver-protocol') as typeof import('vscode-languageserver-protocol');
-    return new lsp.NotificationType<P>(spec.method);
+    return new (lspProtocol().NotificationType)<P>(spec.method);
   });
   return {
     kind: 'notification',
