@@ -36,15 +36,15 @@ describe('layer boundaries (eslint.config.mjs)', function () {
     ['src/extension/notes/x.ts', "import { x } from '../../server/hover';"],
     ['src/shared/x.ts', "import * as vscode from 'vscode';"],
     // One writer per window: the extension host loads none of core's write paths.
-    ['src/extension/notes/x.ts', "import { addManualNote } from '../../core/knowledge/manualNote';"],
-    ['src/extension/x.ts', "import { writeFileAtomic } from '../core/store/atomicWrite';"],
-    ['src/extension/knowledge/x.ts', "import { acquireStoreLock } from '../../core/store/storeLock';"],
-    ['src/extension/knowledge/x.ts', "import { sleepSync } from '../../core/store/fileVersion';"],
-    ['src/extension/review/x.ts', "import { decideReview } from '../../core/knowledge/reviewEdit';"],
-    ['src/extension/harvest/x.ts', "import { applyPreviewedHarvest } from '../../core/harvest/applyPreviewed';"],
-    ['src/extension/x.ts', "import { recordStoreChange } from '../core/history/storeHistory';"],
-    ['src/extension/cache/x.ts', "import { syncInstructionFiles } from '../../core/context/instructionSync';"],
-    ['src/extension/views/x.ts', "import { listReview } from '../../core/knowledge/reviewQueue';"],
+    ['src/extension/notes/x.ts', "import { addManualNote } from '../../core/store/items/manualNote';"],
+    ['src/extension/x.ts', "import { writeFileAtomic } from '../core/base/atomicWrite';"],
+    ['src/extension/knowledge/x.ts', "import { acquireStoreLock } from '../../core/base/storeLock';"],
+    ['src/extension/knowledge/x.ts', "import { sleepSync } from '../../core/base/fileVersion';"],
+    ['src/extension/review/x.ts', "import { decideReview } from '../../core/store/items/reviewEdit';"],
+    ['src/extension/harvest/x.ts', "import { applyPreviewedHarvest } from '../../core/services/harvest/applyPreviewed';"],
+    ['src/extension/x.ts', "import { recordStoreChange } from '../core/store/history/storeHistory';"],
+    ['src/extension/cache/x.ts', "import { syncInstructionFiles } from '../../core/store/instructionSync';"],
+    ['src/extension/views/x.ts', "import { listReview } from '../../core/store/items/reviewQueue';"],
   ];
   for (const [file, source] of forbidden) {
     it(`refuses in ${file}: ${source}`, async () => {
@@ -56,14 +56,14 @@ describe('layer boundaries (eslint.config.mjs)', function () {
     ['src/extension/x.ts', "import * as vscode from 'vscode';"],
     ['src/extension/notes/x.ts', "import { LanguageClient } from 'vscode-languageclient/node';"],
     ['src/extension/notes/x.ts', "import type { NoteTarget } from '../../core/store/fileNotes';"],
-    ['src/extension/x.ts', "import { readTextIfExists } from '../core/store/readText';"],
-    ['src/extension/review/x.ts', "import type { ReviewEditResult } from '../../core/knowledge/reviewEdit';"],
+    ['src/extension/x.ts', "import { readTextIfExists } from '../core/base/readText';"],
+    ['src/extension/review/x.ts', "import type { ReviewEditResult } from '../../core/store/items/reviewEdit';"],
     ['src/server/x.ts', "import { createConnection } from 'vscode-languageserver/node';"],
     ['src/server/x.ts', "import { x } from '../shared/protocol';"],
     ['src/cli/commands/x.ts', "import { x } from '../../mcp/loreMcpServer';"],
     // A package path that happens to contain a layer's name is not that layer.
     ['src/mcp/x.ts', "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';"],
-    ['src/core/store/x.ts', "import { x } from '../search/searchIndex';"],
+    ['src/core/services/harvest/x.ts', "import { x } from '../search/searchIndex';"],
   ];
   for (const [file, source] of allowed) {
     it(`allows in ${file}: ${source}`, async () => {
