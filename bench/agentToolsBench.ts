@@ -92,7 +92,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
 /** 1. The first search of a fresh server on a store without an index, and pings while it builds. */
 async function firstSearch(ctx: BenchContext, paths: StorePaths): Promise<BenchResult[]> {
   reset(paths);
-  const index = SearchIndex.open(paths, { backend: 'sqlite', embedder: null });
+  const index = SearchIndex.open(paths, { embedder: null });
   const buildStart = process.hrtime.bigint();
   await index.update();
   const build = elapsed(buildStart);

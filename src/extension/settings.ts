@@ -8,7 +8,7 @@ import type { GitCommitMode, ReclaimMode } from '../core/model/storeConfigFormat
 
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
-export type SearchBackendSetting = 'auto' | 'sqlite' | 'minisearch';
+export type SearchBackendSetting = 'auto' | 'memory';
 export type HarvestSchedule = 'off' | 'hourly' | 'daily';
 
 export interface LoreSettings {
@@ -77,7 +77,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     gitCommit: c.get<GitCommitSetting>('git.commit', 'store'),
     timeoutSeconds: c.get<number>('harvest.timeoutSeconds', 120),
     harvestSchedule: c.get<HarvestSchedule>('harvest.schedule', 'off'),
-    searchBackend: c.get<SearchBackendSetting>('search.backend', 'auto'),
+    // `minisearch` was the in-memory index of older versions; `sqlite` was the default.
+    searchBackend: ['memory', 'minisearch'].includes(c.get<string>('search.backend', 'auto')) ? 'memory' : 'auto',
     instructionsSync: c.get<string[]>('instructions.sync', []),
     cacheStatusBar: c.get<boolean>('cache.statusBar', true),
   };

@@ -52,7 +52,7 @@ export class LoreServer {
   constructor(
     readonly paths: StorePaths,
     private readonly hooks: ServerHooks,
-    options: { debounceMs?: number; searchBackend?: 'auto' | 'sqlite' | 'minisearch' } = {},
+    options: { debounceMs?: number; searchBackend?: 'auto' | 'memory' } = {},
   ) {
     this.index = new NoteIndex(paths.files);
     this.staleness = new StalenessTracker(path.join(paths.index, 'note-baselines'));

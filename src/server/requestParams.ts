@@ -15,7 +15,8 @@ const filePath = z.string().min(1).max(4096);
 const initializationOptionsSchema = z.looseObject({
   storeRoot: filePath,
   workspaceRoot: filePath,
-  searchBackend: z.enum(['auto', 'sqlite', 'minisearch']).optional(),
+  // An unknown value (an older Lore's `sqlite` or `minisearch`) means the default, not a failed start.
+  searchBackend: z.enum(['auto', 'memory']).optional().catch(undefined),
   gitCommit: z.enum(['off', 'apply', 'interval']).optional(),
   workspaceTrusted: z.boolean().optional(),
 }).partial() satisfies z.ZodType<Partial<LoreInitializationOptions>>;

@@ -1,6 +1,6 @@
 /**
- * The store's search index, held by the language server so that better-sqlite3 (or the
- * minisearch fallback) and every index update run off the extension host. Opened on the first
+ * The store's search index, held by the language server so that SQLite (better-sqlite3 or
+ * node:sqlite) and every index update run off the extension host. Opened on the first
  * query; kept fresh by the store's file events (a targeted update of the files that changed)
  * rather than a stat of every source before each query, with a slow full refresh as a safety
  * net for events that never came (inotify overflow, network file systems).
@@ -32,7 +32,7 @@ export class ServerSearch {
 
   constructor(
     private readonly paths: StorePaths,
-    private readonly backend: 'auto' | 'sqlite' | 'minisearch',
+    private readonly backend: 'auto' | 'memory',
     private readonly hooks: ServerSearchHooks,
   ) {}
 

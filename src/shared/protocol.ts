@@ -34,8 +34,8 @@ export interface LoreInitializationOptions {
   storeRoot: string;
   /** Absolute path of the workspace folder the store describes (note paths are relative to it). */
   workspaceRoot: string;
-  /** The `lore.search.backend` setting (default `auto`: SQLite when it loads, else minisearch). */
-  searchBackend?: 'auto' | 'sqlite' | 'minisearch';
+  /** The `lore.search.backend` setting (default `auto`: the index file, in memory when it cannot be used). */
+  searchBackend?: 'auto' | 'memory';
   /** The `lore.git.commit` setting when it decides over the store's config.json (absent: `store`). */
   gitCommit?: 'off' | 'apply' | 'interval';
   /** VS Code's workspace trust: the store's config.json may widen agents' writes and commits (core/store/storeTrust.ts). */
@@ -297,11 +297,11 @@ export namespace ForgetConversationRequest {
   export type Result = ResultOf<typeof ForgetConversationRequest>;
 }
 
-/** Server → client once the search index is open: which engine answers, so the client can say when it is the fallback. */
+/** Server → client once the search index is open: where it lives, so the client can say when it is in memory or missing. */
 export const SearchBackendNotification = notification({
   method: 'lore/searchBackend',
   direction: 'toClient',
-  params: (z) => z.object({ backend: z.enum(['sqlite', 'minisearch']), reason: z.string() }),
+  params: (z) => z.object({ backend: z.enum(['sqlite', 'memory', 'none']), reason: z.string() }),
 });
 export namespace SearchBackendNotification {
   export type Params = ParamsOf<typeof SearchBackendNotification>;

@@ -116,11 +116,11 @@ describe('lore mcp (stdio server, SDK client)', function () {
     assert.equal((((await call('search_knowledge', { query: 'esbuild bundling' })).structuredContent) as { partial: boolean }).partial, false);
   });
 
-  it('tells the agent when the fallback engine answered', async () => {
-    const { client: fallback } = await connectLoreMcp(root, { env: { LORE_SEARCH_BACKEND: 'minisearch' } });
+  it('tells the agent when an in-memory index answered', async () => {
+    const { client: fallback } = await connectLoreMcp(root, { env: { LORE_SEARCH_BACKEND: 'memory' } });
     try {
       const result = (await fallback.callTool({ name: 'search_knowledge', arguments: { query: 'esbuild' } })) as CallToolResult;
-      const warning = 'search ran on the fallback engine: in-memory minisearch index, forced by LORE_SEARCH_BACKEND=minisearch';
+      const warning = 'search ran on an in-memory index: forced by LORE_SEARCH_BACKEND=memory; using an in-memory index';
       assert.deepEqual((result.structuredContent as { warnings: string[] }).warnings, [warning]);
       assert.ok(textOf(result).endsWith(`\nwarning: ${warning}`), textOf(result));
       const recalled = (await fallback.callTool({ name: 'recall_context', arguments: { query: 'esbuild' } })) as CallToolResult;

@@ -143,7 +143,7 @@ describe('planted instructions at every door an agent reads', function () {
     const env = { LORE_ROOT: '', LORE_SEARCH_BACKEND: '', LORE_EMBED_PROVIDER: '' };
     assert.equal((await runCli(['search', '--root', root, 'hallo'], { cwd: ws, env })).code, 0);
     // What a Lore with older rules left: the planted line indexed as clean, under the schema version alone.
-    const db = new (loadSqlite().driver!)(path.join(root, '.index', 'lore.sqlite'));
+    const db = loadSqlite().driver!.open(path.join(root, '.index', 'lore.sqlite'));
     db.exec('UPDATE docs SET flagged = 0');
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
     db.close();

@@ -67,9 +67,9 @@ describe('lore search (CLI)', function () {
     assert.equal(json.mode, 'lexical');
     assert.equal(json.hits.length, 1);
     assert.deepEqual([json.hits[0].category, json.hits[0].file, json.hits[0].line, json.hits[0].source, json.hits[0].date], ['facts', 'facts.md', 4, 'c2', '2026-10-01']);
-    const forced = JSON.parse((await runCli(['search', 'cron', '--root', root, '--json'], { env: { LORE_SEARCH_BACKEND: 'minisearch' } })).stdout);
-    assert.equal(forced.backend, 'minisearch');
-    assert.match(forced.backendReason, /LORE_SEARCH_BACKEND=minisearch/);
+    const forced = JSON.parse((await runCli(['search', 'cron', '--root', root, '--json'], { env: { LORE_SEARCH_BACKEND: 'memory' } })).stdout);
+    assert.equal(forced.backend, 'memory');
+    assert.match(forced.backendReason, /LORE_SEARCH_BACKEND=memory/);
     assert.equal(forced.hits.length, 1);
   });
 
@@ -103,21 +103,43 @@ describe('lore search (CLI)', function () {
     }
   });
 
-  it('falls back to minisearch, and says why, when better-sqlite3 cannot load', async () => {
-    const { root } = await storeWithFacts();
-    // A preload that makes the native module fail the way a missing or mismatched build does.
+  /** A preload that makes these modules fail to load the way a missing or mismatched build does. */
+  function failingModules(modules: string[]): string {
     const hook = path.join(makeTempDir('lore-hook-'), 'noSqlite.js');
     fs.writeFileSync(
       hook,
       "const Module = require('module'); const load = Module._load;\n" +
-        "Module._load = function (request, ...rest) { if (request === 'better-sqlite3') throw new Error('simulated: NODE_MODULE_VERSION mismatch'); return load.call(this, request, ...rest); };\n",
+        `Module._load = function (request, ...rest) { if (${JSON.stringify(modules)}.includes(request)) throw new Error('simulated: NODE_MODULE_VERSION mismatch'); return load.call(this, request, ...rest); };\n`,
     );
-    const r = await runCli(['search', 'cron', '--root', root, '--json'], { spawn: true, env: { NODE_OPTIONS: `--require ${hook}` } });
+    return `--require ${hook}`;
+  }
+
+  it('keeps its index file through node:sqlite, and says why, when better-sqlite3 cannot load', async () => {
+    const { root } = await storeWithFacts();
+    const r = await runCli(['search', 'cron', '--root', root, '--json'], { spawn: true, env: { NODE_OPTIONS: failingModules(['better-sqlite3']) } });
     assert.equal(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout);
-    assert.equal(json.backend, 'minisearch');
-    assert.match(json.backendReason, /better-sqlite3 could not load \(simulated: NODE_MODULE_VERSION mismatch\); using the in-memory minisearch fallback/);
+    assert.equal(json.backend, 'sqlite');
+    assert.match(json.backendReason, /^SQLite FTS5 index at .*lore\.sqlite \(through node:sqlite: better-sqlite3 could not load: simulated: NODE_MODULE_VERSION mismatch\)$/);
     assert.equal(json.hits[0].file, 'facts.md');
+    assert.ok(fs.existsSync(path.join(root, '.index', 'lore.sqlite')));
+    // The file node:sqlite wrote is the one better-sqlite3 reads: nothing to rebuild.
+    const again = JSON.parse((await runCli(['search', 'cron', '--root', root, '--json'])).stdout);
+    assert.equal(again.backend, 'sqlite');
+    assert.deepEqual(again.update.indexed, []);
+    assert.equal(again.hits[0].file, 'facts.md');
+  });
+
+  it('answers with no hits and says why when neither better-sqlite3 nor node:sqlite can load', async () => {
+    const { root } = await storeWithFacts();
+    const r = await runCli(['search', 'cron', '--root', root, '--json'], { spawn: true, env: { NODE_OPTIONS: failingModules(['better-sqlite3', 'node:sqlite']) } });
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.backend, 'none');
+    assert.deepEqual(json.hits, []);
+    const why = /^search is unavailable: better-sqlite3 could not load \(simulated: NODE_MODULE_VERSION mismatch\) and node:sqlite is not available \(simulated: NODE_MODULE_VERSION mismatch\); Lore's search and task memory need Node 22\.13 or later/;
+    assert.match(json.backendReason, why);
+    assert.match(json.warnings[0], why);
     assert.ok(!fs.existsSync(path.join(root, '.index', 'lore.sqlite')));
   });
 

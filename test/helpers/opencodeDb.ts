@@ -8,8 +8,8 @@ import { loadSqlite } from '../../src/core/base/sqliteDriver';
  */
 export function buildOpenCodeDb(storage: string, file: string): void {
   const { driver, error } = loadSqlite();
-  if (!driver) throw new Error(`better-sqlite3 is unavailable: ${error}`);
-  const db = new driver(file);
+  if (!driver) throw new Error(`SQLite is unavailable: ${error}`);
+  const db = driver.open(file);
   try {
     db.exec(`
       CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT, directory TEXT, title TEXT, version TEXT,

@@ -15,7 +15,7 @@ const OPTIONS = {
   until: { type: 'string' },
   limit: { type: 'string', value: 'N', help: 'at most N results (default 20)' },
   superseded: { type: 'boolean', help: 'include items marked superseded by a newer one (left out by default)' },
-  backend: { type: 'string', value: 'B', help: 'sqlite or minisearch (default: sqlite, minisearch when it cannot load)' },
+  backend: { type: 'string', value: 'B', help: 'auto or memory: where the index lives (default auto: the file in .index/, in memory when it cannot be used)' },
   archived: {
     type: 'boolean',
     help: 'also list archived items that hold every word (lore prune moved them to\narchive/knowledge/; they are never in the index, the digest or a context)',
@@ -72,7 +72,7 @@ async function search(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
   const until = parseDate(values.until, '--until');
   const limit = parseLimit(values.limit);
   const backend = values.backend;
-  if (backend !== undefined && backend !== 'sqlite' && backend !== 'minisearch') throw new UsageError(`--backend expects sqlite or minisearch, not "${backend}"`);
+  if (backend !== undefined && backend !== 'auto' && backend !== 'memory') throw new UsageError(`--backend expects auto or memory, not "${backend}"`);
   const response = await searchStore(paths, query, {
     categories,
     since,

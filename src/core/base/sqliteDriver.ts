@@ -1,54 +1,205 @@
 /**
- * Loading better-sqlite3 and opening the index database without ever making search fatal. The
- * native module is required lazily (so a host where it cannot load still runs the rest of Lore),
- * a database that is corrupt or not a database is deleted and recreated (it is derived data),
- * and a locked one is reported so the caller can fall back instead of waiting forever.
+ * SQLite for every part of Lore that needs it (the search index, the task tables, OpenCode's
+ * database): better-sqlite3 where the native module loads, else Node's own `node:sqlite` (Node
+ * 22.13+; both have FTS5), behind one small interface, so no caller knows or cares which one
+ * serves. Drivers are loaded lazily (a host where neither loads still runs the rest of Lore), a
+ * database that is corrupt or not a database is deleted and recreated (it is derived data), and
+ * a locked one is reported so the caller can answer from memory instead of waiting forever.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { lazy } from './lazy';
 
-/** The database class of better-sqlite3. */
-export type SqliteDatabase = BetterSqlite3.Database;
-/** A prepared statement with positional parameters. */
-export type SqliteStatement = BetterSqlite3.Statement<unknown[], unknown>;
-type DatabaseConstructor = typeof BetterSqlite3;
-
 // Resolved at run time from node_modules (esbuild keeps it external): its .node binary must load from there.
-const betterSqlite3 = lazy(() => require('better-sqlite3') as typeof import('better-sqlite3'));
+const betterSqlite3 = lazy(() => require('better-sqlite3') as typeof BetterSqlite3);
+const nodeSqliteModule = lazy(() => require('node:sqlite') as typeof import('node:sqlite'));
 
-let loaded: { driver?: DatabaseConstructor; error?: string } | undefined;
+/** A prepared statement with positional parameters; rows as plain objects unless asked. */
+export interface SqliteStatement {
+  run(...params: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  /** Rows as arrays of their column values, in column order. */
+  values(...params: unknown[]): unknown[][];
+  iterate(...params: unknown[]): Iterable<unknown>;
+}
+
+/** An open database, the same over both drivers. */
+export interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+  exec(sql: string): void;
+  /** Runs `PRAGMA <pragma>` and returns the first column of its first row (undefined: no row). */
+  pragma(pragma: string): unknown;
+  /** `fn` in one write transaction (BEGIN IMMEDIATE; a savepoint when nested), rolled back when it throws. */
+  transaction<T>(fn: () => T): T;
+  readonly open: boolean;
+  close(): void;
+}
+
+export interface OpenFlags {
+  readonly?: boolean;
+  fileMustExist?: boolean;
+  /** How long a statement waits for another connection's lock before SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+}
+
+/** A driver that loaded and has FTS5. */
+export interface SqliteDriver {
+  readonly name: 'better-sqlite3' | 'node:sqlite';
+  /** Why this driver and not better-sqlite3 (empty for better-sqlite3). */
+  readonly why: string;
+  open(file: string, flags?: OpenFlags): SqliteDatabase;
+}
+
+/** Set to `node` to use node:sqlite even where better-sqlite3 loads (what a host without it gets). */
+export const DRIVER_ENV = 'LORE_SQLITE_DRIVER';
+
+const loaded = new Map<boolean, { driver?: SqliteDriver; error?: string }>();
 
 /**
- * better-sqlite3 with FTS5, or the reason it is unavailable. Loaded once per process; the check
- * runs a tiny FTS5 table in memory because a build without FTS5 is as useless here as none.
+ * A SQLite driver with FTS5, or why there is none. better-sqlite3 first, node:sqlite second;
+ * each is loaded and checked once per process with a tiny FTS5 table in memory, because a build
+ * without FTS5 is as useless here as none.
  */
-export function loadSqlite(): { driver?: DatabaseConstructor; error?: string } {
-  if (loaded) return loaded;
+export function loadSqlite(env: NodeJS.ProcessEnv = process.env): { driver?: SqliteDriver; error?: string } {
+  const forced = env[DRIVER_ENV]?.trim().toLowerCase() === 'node';
+  const known = loaded.get(forced);
+  if (known) return known;
+  let result: { driver?: SqliteDriver; error?: string };
+  const native = forced ? { error: `forced by ${DRIVER_ENV}=node` } : tryDriver(betterSqlite);
+  if (native.driver) result = native;
+  else {
+    const why = forced ? `forced by ${DRIVER_ENV}=node` : `better-sqlite3 could not load: ${native.error}`;
+    const builtin = tryDriver(() => nodeSqlite(why));
+    result = builtin.driver
+      ? builtin
+      : { error: `${forced ? `node:sqlite (${why})` : `better-sqlite3 could not load (${native.error}) and node:sqlite`} is not available (${builtin.error}); Lore's search and task memory need Node 22.13 or later, or better-sqlite3 built for this Node` };
+  }
+  loaded.set(forced, result);
+  return result;
+}
+
+function tryDriver(make: () => SqliteDriver): { driver?: SqliteDriver; error?: string } {
   try {
-    const driver: DatabaseConstructor = betterSqlite3();
-    const probe = new driver(':memory:');
+    const driver = make();
+    const probe = driver.open(':memory:');
     try {
       probe.exec("CREATE VIRTUAL TABLE probe USING fts5(x, tokenize='porter unicode61')");
     } finally {
       probe.close();
     }
-    loaded = { driver };
+    return { driver };
   } catch (error) {
-    loaded = { error: firstLine((error as Error).message) };
+    return { error: firstLine((error as Error).message) };
   }
-  return loaded;
+}
+
+function betterSqlite(): SqliteDriver {
+  const Database = betterSqlite3();
+  return {
+    name: 'better-sqlite3',
+    why: '',
+    open(file, flags = {}) {
+      const db = new Database(file, { readonly: flags.readonly ?? false, fileMustExist: flags.fileMustExist ?? false, ...(flags.busyTimeoutMs === undefined ? {} : { timeout: flags.busyTimeoutMs }) });
+      const raw = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();
+      return {
+        prepare(sql) {
+          const statement = db.prepare<unknown[]>(sql);
+          return {
+            run: (...params) => statement.run(...params),
+            get: (...params) => statement.get(...params),
+            all: (...params) => statement.all(...params),
+            values(...params) {
+              // raw() switches a statement for good: a second one answers in arrays.
+              let arrays = raw.get(sql);
+              if (!arrays) raw.set(sql, (arrays = db.prepare<unknown[]>(sql).raw(true)));
+              return arrays.all(...params) as unknown[][];
+            },
+            iterate: (...params) => statement.iterate(...params),
+          };
+        },
+        exec: (sql) => void db.exec(sql),
+        pragma: (pragma) => db.pragma(pragma, { simple: true }),
+        // IMMEDIATE takes the write lock up front: two writers never deadlock upgrading a read lock.
+        transaction: (fn) => db.transaction(fn).immediate(),
+        get open() {
+          return db.open;
+        },
+        close: () => db.close(),
+      };
+    },
+  };
+}
+
+function nodeSqlite(why: string): SqliteDriver {
+  const { DatabaseSync } = nodeSqliteModule();
+  return {
+    name: 'node:sqlite',
+    why,
+    open(file, flags = {}) {
+      if (flags.fileMustExist && file !== ':memory:' && !fs.existsSync(file)) throw Object.assign(new Error(`unable to open database file ${file}`), { code: 'SQLITE_CANTOPEN' });
+      const db = new DatabaseSync(file, { readOnly: flags.readonly ?? false });
+      let open = true;
+      let depth = 0;
+      if (flags.busyTimeoutMs !== undefined) db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(flags.busyTimeoutMs))}`);
+      return {
+        prepare(sql) {
+          const statement = db.prepare(sql);
+          const params = (values: unknown[]) => values as import('node:sqlite').SQLInputValue[];
+          return {
+            run: (...values) => statement.run(...params(values)),
+            get: (...values) => statement.get(...params(values)),
+            all: (...values) => statement.all(...params(values)),
+            values: (...values) => statement.all(...params(values)).map((row) => Object.values(row)),
+            iterate: (...values) => statement.iterate(...params(values)),
+          };
+        },
+        exec: (sql) => db.exec(sql),
+        pragma(pragma) {
+          const row = db.prepare(`PRAGMA ${pragma}`).get();
+          return row ? Object.values(row)[0] : undefined;
+        },
+        transaction<T>(fn: () => T): T {
+          const name = `lore_${depth}`;
+          db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
+          depth++;
+          try {
+            const result = fn();
+            depth--;
+            db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
+            return result;
+          } catch (error) {
+            depth--;
+            db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
+            throw error;
+          }
+        },
+        get open() {
+          return open;
+        },
+        close() {
+          open = false;
+          db.close();
+        },
+      };
+    },
+  };
 }
 
 function firstLine(text: string): string {
   return text.split('\n')[0].slice(0, 300);
 }
 
-/** The SQLite result code of an error (`SQLITE_BUSY`, …), if it is one. */
+/** Primary result codes by number: node:sqlite reports `errcode`, better-sqlite3 the name. */
+const CODE_NAMES: Record<number, string> = { 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 8: 'SQLITE_READONLY', 10: 'SQLITE_IOERR', 11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL', 14: 'SQLITE_CANTOPEN', 26: 'SQLITE_NOTADB' };
+
+/** The SQLite result code of an error (`SQLITE_BUSY`, …), if it is one; either driver's. */
 export function sqliteCode(error: unknown): string {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' ? code : '';
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return code;
+  if (typeof errcode === 'number') return CODE_NAMES[errcode & 0xff] ?? 'SQLITE_ERROR';
+  return typeof code === 'string' && code !== 'ERR_SQLITE_ERROR' ? code : '';
 }
 
 /** Corruption: the file is not a database or a page is damaged. Rebuilding fixes it. */
@@ -86,12 +237,12 @@ export interface OpenOptions {
  * Opens (creating if needed) the database at `file` in WAL mode and runs `init`. A corrupt file
  * is deleted and created afresh, once; a lock held past the busy timeout raises IndexLockedError.
  */
-export function openDatabase(driver: DatabaseConstructor, file: string, options: OpenOptions): SqliteDatabase {
+export function openDatabase(driver: SqliteDriver, file: string, options: OpenOptions): SqliteDatabase {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   for (let attempt = 0; ; attempt++) {
     let db: SqliteDatabase | undefined;
     try {
-      db = new driver(file, { timeout: options.busyTimeoutMs });
+      db = driver.open(file, { busyTimeoutMs: options.busyTimeoutMs });
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
       db.pragma('journal_mode = WAL');
       // The index is derivable: losing the last transactions on power loss costs a re-index.
@@ -113,4 +264,11 @@ export function openDatabase(driver: DatabaseConstructor, file: string, options:
       options.onRebuilt?.(`the search index was damaged (${sqliteCode(error)}) and is rebuilt`);
     }
   }
+}
+
+/** A database in memory with `init` run: the index when its file cannot be used. */
+export function openMemoryDatabase(driver: SqliteDriver, init: (db: SqliteDatabase) => void): SqliteDatabase {
+  const db = driver.open(':memory:');
+  init(db);
+  return db;
 }

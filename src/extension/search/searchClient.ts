@@ -1,8 +1,8 @@
 /**
- * Search as the extension asks for it: the index itself (better-sqlite3 or minisearch) lives in
+ * Search as the extension asks for it: the index itself (SQLite FTS5) lives in
  * the language server (src/server/serverSearch.ts), so no query or index update runs on the
- * extension host; so does the context compiler built on it (src/server/serverContext.ts). The server says which engine it opened; when that is the minisearch fallback,
- * a status-bar item says so.
+ * extension host; so does the context compiler built on it (src/server/serverContext.ts). The server says where the index lives; when that is memory (or
+ * nowhere: no SQLite driver loads), a status-bar item says so.
  */
 import * as vscode from 'vscode';
 import type { RecallResult } from '../../core/services/search/recall';
@@ -107,13 +107,13 @@ export class SearchClient extends Disposable {
     return client;
   }
 
-  /** Shown only when search runs on the fallback, so the user knows why it may be slower. */
+  /** Shown only when the index is in memory or missing, so the user knows why search is slower or empty. */
   private showBackend(params: SearchBackendNotification.Params | undefined): void {
     this.backend = params;
     if (params) log.info(`search backend: ${params.backend} (${params.reason})`);
-    if (params?.backend === 'minisearch') {
-      this.status.text = '$(search) Lore: in-memory search';
-      this.status.tooltip = `Lore search uses the in-memory minisearch index: ${params.reason}`;
+    if (params && params.backend !== 'sqlite') {
+      this.status.text = params.backend === 'memory' ? '$(search) Lore: in-memory search' : '$(warning) Lore: no search';
+      this.status.tooltip = params.backend === 'memory' ? `Lore search uses an in-memory index: ${params.reason}` : `Lore search is unavailable: ${params.reason}`;
       this.status.command = 'lore.showLog';
       this.status.show();
     } else {

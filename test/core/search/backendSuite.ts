@@ -1,6 +1,7 @@
 /**
- * The behaviour both lexical engines share, registered once per engine: the same store, the
- * same queries, the same expectations.
+ * The behaviour the search engine has wherever its index lives (the file or memory) and through
+ * either SQLite driver, registered once per combination: the same store, the same queries, the
+ * same expectations.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -26,8 +27,8 @@ function files(response: SearchResponse): string[] {
   return response.hits.map((h) => h.file);
 }
 
-export function describeSearchBackend(backend: 'sqlite' | 'minisearch'): void {
-  describe(`search (${backend} backend)`, function () {
+export function describeSearchBackend(backend: 'sqlite' | 'memory', driver: 'better-sqlite3' | 'node:sqlite' = 'better-sqlite3'): void {
+  describe(`search (${backend} index through ${driver})`, function () {
     this.timeout(30_000);
     let paths: StorePaths;
     let index: SearchIndex;
@@ -35,14 +36,17 @@ export function describeSearchBackend(backend: 'sqlite' | 'minisearch'): void {
     beforeEach(() => {
       ({ paths } = makeSearchStore());
       ageStore(paths);
-      index = SearchIndex.open(paths, { backend, embedder: null });
+      const env = driver === 'node:sqlite' ? { LORE_SQLITE_DRIVER: 'node' } : {};
+      index = SearchIndex.open(paths, { backend: backend === 'memory' ? 'memory' : 'auto', embedder: null, env });
     });
     afterEach(() => index.close());
 
     it('reports which backend answered and that search is lexical without an embedding provider', async () => {
       const r = await index.search('esbuild');
       assert.equal(r.backend, backend);
-      assert.match(r.backendReason, backend === 'sqlite' ? /SQLite FTS5 index at .*lore\.sqlite/ : /minisearch.*forced/);
+      assert.match(r.backendReason, backend === 'sqlite' ? /^SQLite FTS5 index at .*lore\.sqlite/ : /^forced by option backend: 'memory'; using an in-memory index/);
+      if (driver === 'node:sqlite') assert.match(r.backendReason, /through node:sqlite: forced by LORE_SQLITE_DRIVER=node\)$/);
+      else assert.doesNotMatch(r.backendReason, /node:sqlite/);
       assert.equal(r.mode, 'lexical');
       assert.match(r.modeReason, /no embedding provider/);
     });

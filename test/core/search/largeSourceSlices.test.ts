@@ -24,9 +24,9 @@ function addLargeNoteFile(paths: StorePaths): string {
 
 /** The index's FTS segments (one after a merge). */
 function segments(file: string): number {
-  const db = new (loadSqlite().driver!)(file, { readonly: true });
+  const db = loadSqlite().driver!.open(file, { readonly: true });
   try {
-    return db.prepare('SELECT count(DISTINCT segid) FROM fts_idx').pluck().get() as number;
+    return db.prepare('SELECT count(DISTINCT segid) FROM fts_idx').values()[0][0] as number;
   } finally {
     db.close();
   }
@@ -40,7 +40,7 @@ function largeFileState(backend: LexicalBackend): { hash?: string; docs?: number
 
 /** The hits of a few queries, as a user sees them (file, line, text, in order). */
 async function answers(paths: StorePaths): Promise<string[]> {
-  const index = SearchIndex.open(paths, { embedder: null, backend: 'sqlite' });
+  const index = SearchIndex.open(paths, { embedder: null });
   try {
     const out: string[] = [];
     for (const query of ['throttle handler', 'buffer flushes', 'note 2999', 'watcher', 'rotate keys']) {
@@ -59,7 +59,7 @@ async function answers(paths: StorePaths): Promise<string[]> {
  * first transaction that left the large file half written; returns the file's state then.
  */
 async function buildKilledHalfWay(paths: StorePaths): Promise<{ hash?: string; docs?: number }> {
-  const backend = openEngine(paths, { backend: 'sqlite' }).lexical;
+  const backend = openEngine(paths).lexical;
   let interrupted: { hash?: string; docs?: number } = {};
   try {
     await assert.rejects(
@@ -98,7 +98,7 @@ describe('index build: a large file over several transactions', function () {
   });
 
   it('writes it in several transactions, its state last, and ends as complete as one transaction would', async () => {
-    const backend = openEngine(paths, { backend: 'sqlite' }).lexical;
+    const backend = openEngine(paths).lexical;
     const seen: Array<{ hash?: string; docs?: number }> = [];
     try {
       await syncIndexInSlices(backend, paths, {}, {
@@ -123,7 +123,7 @@ describe('index build: a large file over several transactions', function () {
     // The same store indexed in one transaction answers the same.
     const sliced = await answers(paths);
     fs.rmSync(paths.index, { recursive: true, force: true });
-    const whole = openEngine(paths, { backend: 'sqlite' }).lexical;
+    const whole = openEngine(paths).lexical;
     try {
       syncIndex(whole, paths);
     } finally {
@@ -134,7 +134,7 @@ describe('index build: a large file over several transactions', function () {
   });
 
   it('a large file rewritten over many transactions leaves its segments merged, however the slices fell', async () => {
-    const backend = openEngine(paths, { backend: 'sqlite' }).lexical;
+    const backend = openEngine(paths).lexical;
     const file = indexDatabaseFile(paths);
     try {
       await syncIndexInSlices(backend, paths, {}, { sliceMs: 1 });
@@ -154,7 +154,7 @@ describe('index build: a large file over several transactions', function () {
     const interrupted = await buildKilledHalfWay(paths);
     assert.ok(interrupted.docs! > 0 && interrupted.docs! < NOTES, 'the file was interrupted half written');
 
-    const index = SearchIndex.open(paths, { embedder: null, backend: 'sqlite' });
+    const index = SearchIndex.open(paths, { embedder: null });
     try {
       const response = await index.search('note 2999', { limit: 5 });
       assert.ok(response.update?.indexed.includes(BIG), 'the next update finds the file unfinished and writes it again');
@@ -162,7 +162,7 @@ describe('index build: a large file over several transactions', function () {
     } finally {
       index.close();
     }
-    const reopened = openEngine(paths, { backend: 'sqlite' }).lexical;
+    const reopened = openEngine(paths).lexical;
     try {
       assert.deepEqual(largeFileState(reopened), { hash: contentHash(fs.readFileSync(big)), docs: NOTES });
       // Every note once: the half written documents were replaced, not added to.
@@ -177,7 +177,7 @@ describe('index build: a large file over several transactions', function () {
   it('an update interrupted half way through a file that was deleted since removes its documents', async () => {
     await buildKilledHalfWay(paths);
     fs.rmSync(big);
-    const reopened = openEngine(paths, { backend: 'sqlite' }).lexical;
+    const reopened = openEngine(paths).lexical;
     try {
       const report = syncIndex(reopened, paths);
       assert.deepEqual(report.removed, [BIG]);
@@ -187,8 +187,8 @@ describe('index build: a large file over several transactions', function () {
     }
   });
 
-  it('the minisearch fallback writes it in parts too and ends complete', async () => {
-    const backend = openEngine(paths, { backend: 'minisearch' }).lexical;
+  it('the in-memory index writes it in parts too and ends complete', async () => {
+    const backend = openEngine(paths, { backend: 'memory' }).lexical;
     let partial = 0;
     await syncIndexInSlices(backend, paths, {}, {
       sliceMs: 1,

@@ -56,7 +56,7 @@ describe('query sanitizer', () => {
   it('produces expressions FTS5 always accepts (fuzz, 3000 random inputs plus the nasty list)', function () {
     const { driver } = loadSqlite();
     if (!driver) this.skip();
-    const db = new driver!(':memory:');
+    const db = driver!.open(':memory:');
     try {
       db.exec("CREATE VIRTUAL TABLE t USING fts5(text, context, tokenize='porter unicode61', prefix='2 3')");
       db.prepare('INSERT INTO t(text, context) VALUES (?, ?)').run('the build uses esbuild 日本語 café', 'x');

@@ -36,9 +36,9 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
     const file = indexDatabaseFile(paths);
     assert.equal(file, path.join(paths.root, '.index', 'lore.sqlite'));
     assert.match(fs.readFileSync(path.join(paths.index, '.gitignore'), 'utf8'), /^\*$/m, 'the index keeps itself out of git');
-    const db = new (loadSqlite().driver!)(file, { readonly: true });
-    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-    assert.equal(db.pragma('user_version', { simple: true }), INDEX_USER_VERSION);
+    const db = loadSqlite().driver!.open(file, { readonly: true });
+    assert.equal(db.pragma('journal_mode'), 'wal');
+    assert.equal(db.pragma('user_version'), INDEX_USER_VERSION);
     db.close();
     first.close();
     const second = openIndex();
@@ -70,7 +70,7 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
   it('rebuilds an index written by another schema version', async () => {
     await openIndex().search('esbuild');
     open.pop()!.close();
-    const db = new (loadSqlite().driver!)(indexDatabaseFile(paths));
+    const db = loadSqlite().driver!.open(indexDatabaseFile(paths));
     db.pragma('user_version = 1');
     db.close();
     const r = await openIndex().search('esbuild');
@@ -78,16 +78,16 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
     assert.equal(r.update?.indexed.length, 8);
   });
 
-  it('falls back to minisearch when another connection holds an exclusive lock, and says why', async () => {
+  it('keeps the index in memory when another connection holds an exclusive lock, and says why', async () => {
     await openIndex().search('esbuild');
     open.pop()!.close();
-    const holder = new (loadSqlite().driver!)(indexDatabaseFile(paths));
+    const holder = loadSqlite().driver!.open(indexDatabaseFile(paths));
     try {
       holder.pragma('locking_mode = EXCLUSIVE');
       holder.exec('BEGIN EXCLUSIVE');
       const r = await openIndex().search('esbuild');
-      assert.equal(r.backend, 'minisearch');
-      assert.match(r.backendReason, /locked by another process.*minisearch fallback/);
+      assert.equal(r.backend, 'memory');
+      assert.match(r.backendReason, /locked by another process.*; using an in-memory index$/);
       assert.equal(r.hits[0]?.text, 'the build uses esbuild for bundling');
     } finally {
       holder.close();
@@ -97,7 +97,7 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
   it('answers from the current index while another process holds the write lock', async () => {
     const index = openIndex();
     await index.search('esbuild');
-    const writer = new (loadSqlite().driver!)(indexDatabaseFile(paths));
+    const writer = loadSqlite().driver!.open(indexDatabaseFile(paths));
     try {
       writer.exec('BEGIN IMMEDIATE');
       fs.appendFileSync(path.join(paths.root, 'facts.md'), '- giraffes are tall\n');
@@ -115,23 +115,24 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
   it('falls back when the index folder cannot be created', async () => {
     fs.writeFileSync(paths.index, 'a file where the folder should be');
     const r = await openIndex().search('esbuild');
-    assert.equal(r.backend, 'minisearch');
-    assert.match(r.backendReason, /could not be opened/);
+    assert.equal(r.backend, 'memory');
+    assert.match(r.backendReason, /could not be opened.*; using an in-memory index$/);
     assert.equal(r.hits.length, 1);
   });
 
-  it('is forced to minisearch by LORE_SEARCH_BACKEND, reporting it', async () => {
-    const r = await openIndex({ env: { LORE_SEARCH_BACKEND: 'minisearch' } }).search('esbuild');
-    assert.equal(r.backend, 'minisearch');
-    assert.match(r.backendReason, /LORE_SEARCH_BACKEND=minisearch/);
+  it('is kept in memory when LORE_SEARCH_BACKEND=memory asks, reporting it', async () => {
+    const r = await openIndex({ env: { LORE_SEARCH_BACKEND: 'memory' } }).search('esbuild');
+    assert.equal(r.backend, 'memory');
+    assert.equal(r.hits.length, 1);
+    assert.match(r.backendReason, /LORE_SEARCH_BACKEND=memory/);
     assert.ok(!fs.existsSync(indexDatabaseFile(paths)));
   });
 
   it('merges the FTS segments after a bulk build, not after small updates', async () => {
     const segments = () => {
-      const db = new (loadSqlite().driver!)(indexDatabaseFile(paths), { readonly: true });
+      const db = loadSqlite().driver!.open(indexDatabaseFile(paths), { readonly: true });
       try {
-        return db.prepare('SELECT count(DISTINCT segid) FROM fts_idx').pluck().get() as number;
+        return db.prepare('SELECT count(DISTINCT segid) FROM fts_idx').values()[0][0] as number;
       } finally {
         db.close();
       }

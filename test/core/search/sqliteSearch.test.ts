@@ -1,3 +1,4 @@
 import { describeSearchBackend } from './backendSuite';
 
 describeSearchBackend('sqlite');
+describeSearchBackend('sqlite', 'node:sqlite');

@@ -28,14 +28,14 @@ describe('embeddings against loopback stubs (official SDKs)', function () {
   }
 });
 
-function describeHybrid(backend: 'sqlite' | 'minisearch', kind: EmbeddingProviderName): void {
+function describeHybrid(backend: 'sqlite' | 'memory', kind: EmbeddingProviderName): void {
   describe(`hybrid search (${backend}, ${kind} embeddings)`, function () {
     this.timeout(30_000);
     let paths: StorePaths;
     let stub: EmbeddingStub;
     const opened: SearchIndex[] = [];
     const open = (options: Parameters<typeof SearchIndex.open>[1] = {}) => {
-      const index = SearchIndex.open(paths, { backend, embedder: createEmbedder({ provider: kind, baseUrl: stub.baseUrl, env: {} }), ...options });
+      const index = SearchIndex.open(paths, { backend: backend === 'memory' ? 'memory' : 'auto', embedder: createEmbedder({ provider: kind, baseUrl: stub.baseUrl, env: {} }), ...options });
       opened.push(index);
       return index;
     };
@@ -111,7 +111,7 @@ function describeHybrid(backend: 'sqlite' | 'minisearch', kind: EmbeddingProvide
 describeHybrid('sqlite', 'openai');
 describeHybrid('sqlite', 'gemini');
 describeHybrid('sqlite', 'ollama');
-describeHybrid('minisearch', 'openai');
+describeHybrid('memory', 'openai');
 
 describe('search without embeddings', () => {
   it('is lexical and says so; a bad LORE_EMBED_PROVIDER is reported, not thrown', async () => {

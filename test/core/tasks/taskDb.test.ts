@@ -22,9 +22,9 @@ describe('task tables without better-sqlite3 (node:sqlite)', () => {
       }
     };
     const native = answers({});
-    const builtin = answers({ LORE_TASKS_SQLITE: 'node' });
+    const builtin = answers({ LORE_SQLITE_DRIVER: 'node' });
     assert.equal(native.driver, 'better-sqlite3');
-    assert.match(builtin.driver, /^node:sqlite \(forced by LORE_TASKS_SQLITE=node\)$/);
+    assert.match(builtin.driver, /^node:sqlite \(forced by LORE_SQLITE_DRIVER=node\)$/);
     assert.deepEqual(builtin.report, native.report);
     assert.deepEqual(builtin.hits, native.hits);
     assert.ok(native.hits.every((h) => h.length > 0));

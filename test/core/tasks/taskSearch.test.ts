@@ -40,6 +40,14 @@ describe('task_search', () => {
     assert.deepEqual(record?.verification.selfVerifications, ['a-000000000116']);
   });
 
+  it('finds a word with a typo through the indexed words near it, labelled a semantic candidate', () => {
+    const exact = searchTasks(index, { query: 'holdout ', filters: { artifact_kind: 'evidence' } }).hits;
+    assert.deepEqual(exact.map((h) => [h.artifact_id, h.trust]), [['a-000000000115', 'canonical_record']]);
+    const typo = searchTasks(index, { query: 'holdoot ', filters: { artifact_kind: 'evidence' } }).hits;
+    assert.deepEqual(typo.map((h) => [h.artifact_id, h.trust]), [['a-000000000115', 'semantic_candidate']]);
+    assert.deepEqual(searchTasks(index, { query: 'hxldxxt ', filters: { artifact_kind: 'evidence' } }).hits, [], 'three edits away is not near');
+  });
+
   it('a mode biases toward its kind of record', () => {
     const generic = searchTasks(index, { query: 'refunds' });
     const failures = searchTasks(index, { query: 'refunds', mode: 'find_failures' });

@@ -274,7 +274,10 @@ export async function recallReply(host: Pick<AgentToolHost, 'openIndex'>, paths:
   });
 }
 
-/** The warning that the in-memory fallback answered (slower, and rebuilt on every start), if it did. */
+/**
+ * The warning that an in-memory index answered (rebuilt on every start), if one did. Without any
+ * index (no SQLite driver) the search's own warnings already say why it found nothing.
+ */
 function fallbackWarning(backend: string | undefined, reason: string | undefined): string[] {
-  return backend && backend !== 'sqlite' ? [`search ran on the fallback engine: ${reason}`] : [];
+  return backend === 'memory' ? [`search ran on an in-memory index: ${reason}`] : [];
 }

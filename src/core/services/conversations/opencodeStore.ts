@@ -203,7 +203,7 @@ function sessionInfo(data: JsonObject): JsonObject {
 function withDatabase<T>(file: string, use: (db: import('../../base/sqliteDriver').SqliteDatabase) => T): T {
   const { driver, error } = loadSqlite();
   if (!driver) throw new Error(`cannot read the OpenCode database: SQLite is unavailable (${error})`);
-  const db = new driver(file, { readonly: true, fileMustExist: true });
+  const db = driver.open(file, { readonly: true, fileMustExist: true });
   try {
     return use(db);
   } finally {

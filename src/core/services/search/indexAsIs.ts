@@ -1,7 +1,7 @@
 /**
  * A query against the search index as it is on disk, for callers that must answer in
  * milliseconds and must not write (`lore hook` before every prompt): no refresh, no build, no
- * fallback engine. With no index yet (or better-sqlite3 unable to load, or the index locked
+ * fallback engine. With no index yet (or no SQLite driver able to load, or the index locked
  * past a short wait, or built by another schema version or flag rules) the answer is undefined and the caller
  * goes without hits; the next `lore search`, `lore mcp` or the extension builds or refreshes it.
  *
@@ -49,12 +49,12 @@ export function searchIndexAsIs(paths: StorePaths, query: string, options: Index
   if (!sqlite.driver) return undefined;
   let db: SqliteDatabase;
   try {
-    db = new sqlite.driver(file, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    db = sqlite.driver.open(file, { fileMustExist: true, busyTimeoutMs: BUSY_TIMEOUT_MS });
   } catch {
     return undefined;
   }
   try {
-    if (db.pragma('user_version', { simple: true }) !== INDEX_USER_VERSION) return undefined;
+    if (db.pragma('user_version') !== INDEX_USER_VERSION) return undefined;
     const backend = new SqliteBackend(db, file);
     const filter: SearchFilter = { categories: options.categories };
     // A few more than asked: some may turn out stale.

@@ -1,6 +1,7 @@
 /**
- * The contract the two lexical engines implement (SQLite FTS5 on disk, minisearch in memory), so
- * the incremental update, the hybrid merge and the callers do not care which one answers.
+ * The contract of the lexical engine (SQLite FTS5, its index in a file or in memory), so the
+ * incremental update, the hybrid merge and the callers do not care where the index lives; and
+ * the empty engine that stands in when no SQLite driver loads.
  */
 import type { ParsedQuery } from './queryParser';
 import type { LexicalHit, SearchBackendName, SearchCategory, SearchDoc, SearchFilter, StoredDoc } from './searchTypes';
@@ -94,4 +95,46 @@ export function passesFilter(doc: { category: SearchCategory; date?: string }, f
   if (filter.since && (!doc.date || doc.date < filter.since)) return false;
   if (filter.until && (!doc.date || doc.date > filter.until)) return false;
   return true;
+}
+
+/**
+ * No index: neither better-sqlite3 nor node:sqlite loads. Every query answers nothing and the
+ * engine's reason (SearchResponse.backendReason, a warning on each answer) says why.
+ */
+export class NoIndexBackend implements LexicalBackend {
+  readonly name = 'none' as const;
+  readonly location = 'nowhere';
+  private readonly states = new Map<string, SourceState>();
+  sourceStates(): ReadonlyMap<string, SourceState> {
+    return this.states;
+  }
+  transaction<T>(fn: () => T): T {
+    return fn();
+  }
+  // States are kept (without documents) so that later updates find nothing to read again.
+  replaceSource(state: SourceState): void {
+    this.states.set(state.rel, { ...state, docs: 0 });
+  }
+  appendDocs(state: SourceState): void {
+    this.replaceSource(state);
+  }
+  setSourceState(state: SourceState): void {
+    this.replaceSource(state);
+  }
+  removeSource(rel: string): void {
+    this.states.delete(rel);
+  }
+  query(): LexicalResult {
+    return { hits: [], capped: false };
+  }
+  docRefs(): DocRef[] {
+    return [];
+  }
+  getDocs(): StoredDoc[] {
+    return [];
+  }
+  count(): number {
+    return 0;
+  }
+  close(): void {}
 }

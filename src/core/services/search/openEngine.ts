@@ -1,27 +1,28 @@
 /**
- * Choosing the lexical engine: SQLite when better-sqlite3 loads and the database opens, else the
- * minisearch fallback, always with a sentence saying which and why (the extension shows it).
+ * Choosing where the index lives: the SQLite file `.index/lore.sqlite` when a driver loads and
+ * the file opens, else the same SQLite schema in memory (rebuilt from the files once per
+ * process), always with a sentence saying which and why (the extension shows it). Both are the
+ * one engine, FTS5; only where it keeps its pages differs.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../../store/storePaths';
 import { refuseLinks } from '../../base/storeLinks';
-import type { LexicalBackend } from './lexicalBackend';
-import { MiniSearchBackend } from './miniSearchBackend';
+import { NoIndexBackend, type LexicalBackend } from './lexicalBackend';
 import { SqliteBackend } from './sqliteBackend';
 import { initSchema } from './sqliteSchema';
-import { IndexLockedError, deleteDatabaseFiles, loadSqlite, openDatabase } from '../../base/sqliteDriver';
+import { IndexLockedError, deleteDatabaseFiles, loadSqlite, openDatabase, openMemoryDatabase } from '../../base/sqliteDriver';
 import { FileVectorStore, SqliteVectorStore, type VectorStore } from './vectorStore';
 
-/** Which engine to use; `auto` is SQLite with the fallback. */
-export type BackendChoice = 'auto' | 'sqlite' | 'minisearch';
+/** Where to keep the index; `auto` is the file, with memory when it cannot be used. */
+export type BackendChoice = 'auto' | 'memory';
 
 /** The index database of a store. */
 export function indexDatabaseFile(paths: StorePaths): string {
   return path.join(paths.index, 'lore.sqlite');
 }
 
-/** The fallback's vector file (vectors survive restarts without SQLite too). */
+/** The in-memory index's vector file (vectors survive restarts without the database file too). */
 function fallbackVectorFile(paths: StorePaths): string {
   return path.join(paths.index, 'vectors.bin');
 }
@@ -30,7 +31,7 @@ export interface Engine {
   lexical: LexicalBackend;
   vectors: VectorStore;
   reason: string;
-  /** True when SQLite was passed over only for a lock: worth trying again later. */
+  /** True when the file was passed over only for a lock: worth trying again later. */
   locked?: boolean;
 }
 
@@ -48,7 +49,7 @@ const DEFAULT_BUSY_TIMEOUT_MS = 2000;
 function requestedBackend(options: EngineOptions): { choice: BackendChoice; by: string } {
   if (options.backend && options.backend !== 'auto') return { choice: options.backend, by: `option backend: '${options.backend}'` };
   const env = (options.env ?? process.env).LORE_SEARCH_BACKEND?.trim().toLowerCase();
-  if (env === 'minisearch' || env === 'sqlite') return { choice: env, by: `LORE_SEARCH_BACKEND=${env}` };
+  if (env === 'memory') return { choice: env, by: `LORE_SEARCH_BACKEND=${env}` };
   return { choice: 'auto', by: 'default' };
 }
 
@@ -63,17 +64,21 @@ export function ensureIndexDir(paths: StorePaths): void {
   if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '# Derived by Lore: rebuilt when deleted\n*\n');
 }
 
-/** The in-memory engine, for when SQLite cannot serve. */
-export function fallbackEngine(paths: StorePaths, reason: string): Engine {
-  return { lexical: new MiniSearchBackend(), vectors: new FileVectorStore(fallbackVectorFile(paths), () => ensureIndexDir(paths)), reason };
+/** The index in memory, for when its file cannot serve; no index at all when SQLite cannot load. */
+export function fallbackEngine(paths: StorePaths, reason: string, env?: NodeJS.ProcessEnv): Engine {
+  const vectors = new FileVectorStore(fallbackVectorFile(paths), () => ensureIndexDir(paths));
+  const sqlite = loadSqlite(env);
+  if (!sqlite.driver) return { lexical: new NoIndexBackend(), vectors, reason: `search is unavailable: ${sqlite.error}` };
+  const db = openMemoryDatabase(sqlite.driver, initSchema);
+  return { lexical: new SqliteBackend(db, 'memory', 'memory'), vectors, reason: `${reason}; using an in-memory index${driverNote(sqlite.driver)}` };
 }
 
-/** Opens the engine the options ask for. Never throws: every failure becomes the fallback. */
+/** Opens the engine the options ask for. Never throws: every failure becomes the in-memory index. */
 export function openEngine(paths: StorePaths, options: EngineOptions = {}): Engine {
   const { choice, by } = requestedBackend(options);
-  if (choice === 'minisearch') return fallbackEngine(paths, `in-memory minisearch index, forced by ${by}`);
-  const sqlite = loadSqlite();
-  if (!sqlite.driver) return fallbackEngine(paths, `better-sqlite3 could not load (${sqlite.error}); using the in-memory minisearch fallback`);
+  if (choice === 'memory') return fallbackEngine(paths, `forced by ${by}`, options.env);
+  const sqlite = loadSqlite(options.env);
+  if (!sqlite.driver) return fallbackEngine(paths, '', options.env);
   const file = indexDatabaseFile(paths);
   try {
     ensureIndexDir(paths);
@@ -82,10 +87,15 @@ export function openEngine(paths: StorePaths, options: EngineOptions = {}): Engi
       init: initSchema,
       onRebuilt: (why) => options.log?.(why),
     });
-    return { lexical: new SqliteBackend(db, file), vectors: new SqliteVectorStore(db), reason: `SQLite FTS5 index at ${file}` };
+    return { lexical: new SqliteBackend(db, file), vectors: new SqliteVectorStore(db), reason: `SQLite FTS5 index at ${file}${driverNote(sqlite.driver)}` };
   } catch (error) {
-    return { ...fallbackEngine(paths, `${describe(error)}; using the in-memory minisearch fallback`), locked: error instanceof IndexLockedError };
+    return { ...fallbackEngine(paths, describe(error), options.env), locked: error instanceof IndexLockedError };
   }
+}
+
+/** Says so when node:sqlite serves, and why. */
+function driverNote(driver: { name: string; why: string }): string {
+  return driver.name === 'better-sqlite3' ? '' : ` (through node:sqlite: ${driver.why})`;
 }
 
 /**
@@ -97,7 +107,7 @@ export function reopenAfterCorruption(paths: StorePaths, current: Engine, option
   try {
     deleteDatabaseFiles(indexDatabaseFile(paths));
   } catch (error) {
-    return fallbackEngine(paths, `the damaged index could not be deleted (${describe(error)}); using the in-memory minisearch fallback`);
+    return fallbackEngine(paths, `the damaged index could not be deleted (${describe(error)})`, options.env);
   }
   options.log?.('the search index was damaged and is rebuilt');
   return openEngine(paths, options);

@@ -1,6 +1,6 @@
 /**
  * The search API the CLI, the MCP server and the VS Code extension call. A SearchIndex keeps an
- * engine open (SQLite, or the minisearch fallback), refreshes it incrementally before queries,
+ * engine open (SQLite FTS5, its index in a file or in memory), refreshes it incrementally before queries,
  * embeds new texts when an embedding provider is configured, and answers with hits plus which
  * backend and mode answered and why. Nothing a user types and no damaged or locked index makes
  * it throw.
@@ -109,7 +109,7 @@ export class SearchIndex {
     return new SearchIndex(paths, options);
   }
 
-  /** Which engine answers: `sqlite` or `minisearch`. */
+  /** Where the answering index lives: `sqlite` (the file), `memory`, or `none` (no SQLite driver). */
   get backend(): Engine['lexical']['name'] {
     return this.engine.lexical.name;
   }
@@ -246,7 +246,8 @@ export class SearchIndex {
   /** Runs a query. */
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = performance.now();
-    const warnings: string[] = [];
+    // Without SQLite there is no index: every answer says why it is empty.
+    const warnings: string[] = this.backend === 'none' ? [this.backendReason] : [];
     let update: UpdateReport | undefined;
     let indexing: SyncProgress | undefined;
     const stale = Date.now() - this.lastSync >= this.refreshAfterMs;
@@ -377,7 +378,7 @@ export class SearchIndex {
 
   private fallBack(reason: string): void {
     this.engine.lexical.close();
-    this.engine = fallbackEngine(this.paths, `${reason}; using the in-memory minisearch fallback`);
+    this.engine = fallbackEngine(this.paths, reason, this.options.env);
     this.lockedAt = Date.now();
     this.options.log?.(this.engine.reason);
   }

@@ -1,14 +1,17 @@
 /**
- * The shapes shared by the search index, its two lexical backends (SQLite FTS5 and the in-memory
- * minisearch fallback), the optional vector layer and their callers (CLI, MCP, VS Code).
+ * The shapes shared by the search index, its lexical engine (SQLite FTS5, on disk or in memory),
+ * the optional vector layer and their callers (CLI, MCP, VS Code).
  */
 
 /** What a search hit is: one of the category files, a per-file note, or a transcript chunk. */
 export const SEARCH_CATEGORIES = ['facts', 'decisions', 'questions', 'playbooks', 'tasks', 'notes', 'transcripts'] as const;
 export type SearchCategory = (typeof SEARCH_CATEGORIES)[number];
 
-/** The lexical engine that answered a query. */
-export type SearchBackendName = 'sqlite' | 'minisearch';
+/**
+ * Where the index that answered a query lives: the SQLite file, SQLite in memory (the file is
+ * locked or unusable, or memory was asked for), or nowhere (no SQLite driver loads).
+ */
+export type SearchBackendName = 'sqlite' | 'memory' | 'none';
 
 /** One searchable unit, derived from a source file of the store. */
 export interface SearchDoc {
@@ -120,7 +123,7 @@ export interface SearchResponse {
   query: string;
   hits: SearchHit[];
   backend: SearchBackendName;
-  /** Why this backend answered (e.g. "better-sqlite3 could not load: …", "forced by LORE_SEARCH_BACKEND"). */
+  /** Why this backend answered (e.g. "… through node:sqlite: better-sqlite3 could not load: …", "forced by LORE_SEARCH_BACKEND"). */
   backendReason: string;
   mode: 'lexical' | 'hybrid';
   /** Why the search was lexical only, or which embedding model took part. */

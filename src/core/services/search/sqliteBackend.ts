@@ -45,9 +45,8 @@ const MERGE_STEP_PAGES = 64;
 /** Ids per document fetch: statements are cached by their number of parameters. */
 const DOC_BATCH = 50;
 
-/** The SQLite engine over an open database (initSchema already run). */
+/** The SQLite engine over an open database (initSchema already run), in a file or in memory. */
 export class SqliteBackend implements LexicalBackend {
-  readonly name = 'sqlite' as const;
   private readonly statements = new Map<string, SqliteStatement>();
   private states: Map<string, SourceState> | undefined;
   private dataVersion = -1;
@@ -61,19 +60,20 @@ export class SqliteBackend implements LexicalBackend {
   constructor(
     readonly db: SqliteDatabase,
     readonly location: string,
+    readonly name: 'sqlite' | 'memory' = 'sqlite',
   ) {}
 
   private stmt(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
-      statement = this.db.prepare<unknown[]>(sql);
+      statement = this.db.prepare(sql);
       this.statements.set(sql, statement);
     }
     return statement;
   }
 
   sourceStates(): ReadonlyMap<string, SourceState> {
-    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const version = this.db.pragma('data_version') as number;
     if (!this.states || version !== this.dataVersion) {
       const rows = this.stmt('SELECT rel, mtime, size, hash, docs FROM sources').all() as Array<{ rel: string; mtime: number; size: number; hash: string; docs: number }>;
       this.states = new Map(rows.map((r) => [r.rel, { rel: r.rel, mtimeMs: r.mtime, size: r.size, hash: r.hash, docs: r.docs }]));
@@ -85,8 +85,7 @@ export class SqliteBackend implements LexicalBackend {
   transaction<T>(fn: () => T): T {
     let result: T;
     try {
-      // IMMEDIATE takes the write lock up front: two writers never deadlock upgrading a read lock.
-      result = this.db.transaction(fn).immediate();
+      result = this.db.transaction(fn);
     } catch (error) {
       // Rolled back: the cached states may hold changes that never reached the database.
       this.states = undefined;
@@ -229,7 +228,7 @@ export class SqliteBackend implements LexicalBackend {
     const newest = `FROM fts ${join}WHERE ${where.join(' AND ')} ORDER BY fts.rowid DESC LIMIT ?`;
     if (unrankedWhenBroad) {
       // Ids alone first: bm25 would first count every match of the prefix in the whole store.
-      const ids = this.stmt(`SELECT fts.rowid ${newest}`).pluck().all(...params, rankCap + 1) as number[];
+      const ids = this.stmt(`SELECT fts.rowid ${newest}`).values(...params, rankCap + 1).map((row) => row[0] as number);
       if (ids.length === 0) return { hits: [], capped: false };
       if (ids.length > rankCap) {
         const hits = ids.slice(0, Math.floor(limit)).map((id, i) => ({ id, score: 1 / (1 + i) }));
@@ -239,7 +238,7 @@ export class SqliteBackend implements LexicalBackend {
     // Rank at most `rankCap` matches, newest first, and sort them here; the caller fetches the
     // documents (and cuts snippets) of the few it keeps. Rows as arrays: up to RANK_CAP objects
     // per query were a measurable share of its time.
-    const rows = this.stmt(`SELECT fts.rowid, fts.rank ${newest}`).raw(true).all(...params, rankCap + 1) as Array<[number, number]>;
+    const rows = this.stmt(`SELECT fts.rowid, fts.rank ${newest}`).values(...params, rankCap + 1) as Array<[number, number]>;
     const capped = rows.length > rankCap;
     if (capped) rows.pop();
     rows.sort((a, b) => a[1] - b[1] || b[0] - a[0]);

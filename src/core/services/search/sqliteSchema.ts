@@ -27,8 +27,12 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/** Weight of the `context` column (noted path, section, conversation title) against the text. */
-const CONTEXT_WEIGHT = 0.3;
+/**
+ * How FTS5 ranks a match, for every full-text table Lore keeps (knowledge `fts`, `task_fts`):
+ * bm25 over a text column and a `context` column (noted path, section, conversation title; a
+ * task's goal) weighted 0.3 against it. Lower is better, as FTS5's `rank`.
+ */
+export const FTS_RANK = 'bm25(1.0, 0.3)';
 /** In-memory pending-term buffer of FTS5: fewer segments to merge in a full build (default 1 MB). */
 const FTS_HASH_BYTES = 16 * 1024 * 1024;
 
@@ -44,12 +48,11 @@ CREATE TABLE IF NOT EXISTS vectors(model TEXT NOT NULL, hash TEXT NOT NULL, dim 
 
 /** Creates the schema, dropping an index built by another schema version or flagged by other rules. */
 export function initSchema(db: SqliteDatabase): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
+  const version = db.pragma('user_version') as number;
   if (version !== INDEX_USER_VERSION) {
     db.exec('DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS vectors;');
     db.exec(SCHEMA);
-    // bm25 with the context column weighted down becomes the table's `rank`.
-    db.prepare("INSERT INTO fts(fts, rank) VALUES ('rank', ?)").run(`bm25(1.0, ${CONTEXT_WEIGHT})`);
+    db.prepare("INSERT INTO fts(fts, rank) VALUES ('rank', ?)").run(FTS_RANK);
     db.prepare("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)").run(BigInt(FTS_HASH_BYTES));
     db.pragma(`user_version = ${INDEX_USER_VERSION}`);
   }

@@ -1,8 +1,9 @@
 /**
- * Term handling outside SQLite: the minisearch fallback indexes with these functions, and
- * snippets for hits SQLite did not highlight (fallback, vector-only hits) are cut with them. The
- * stemmer is a light English one (plural, -ing, -ed), deliberately simpler than FTS5's porter:
- * both sides of the fallback use it, so what matches there is consistent, if a little narrower.
+ * Term handling outside SQLite: snippets of hits are cut with these functions (the engine
+ * returns ids and scores only), and the comparisons that rank or match words without the index
+ * (near-duplicate items, existing items of a harvest, topics) use the same terms. The stemmer is
+ * a light English one (plural, -ing, -ed), deliberately simpler than FTS5's porter: highlighting
+ * a little narrower than matching costs nothing, and the same word is the same term everywhere.
  */
 import type { HighlightMarkers } from './searchTypes';
 import type { ParsedQuery } from './queryParser';
@@ -176,17 +177,4 @@ export function makeSnippet(text: string, query: ParsedQuery | TermMatcher, mark
   }
   out += flat.slice(at, end);
   return (start > 0 || cutBefore ? '…' : '') + out + (end < flat.length || cutAfter ? '…' : '');
-}
-
-/**
- * True when the words of `phrase` (normalized) occur adjacently in `terms`; the fallback checks
- * phrases this way after minisearch matched their words anywhere.
- */
-export function containsPhrase(terms: string[], phrase: string[]): boolean {
-  const wanted = phrase.map(normalizeTerm);
-  outer: for (let i = 0; i + wanted.length <= terms.length; i++) {
-    for (let j = 0; j < wanted.length; j++) if (terms[i + j] !== wanted[j]) continue outer;
-    return true;
-  }
-  return false;
 }

@@ -20,8 +20,8 @@ function toBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
-function fromBlob(blob: Buffer): Float32Array {
-  // Copy: a Buffer's offset into its pool need not be 4-byte aligned.
+function fromBlob(blob: Uint8Array): Float32Array {
+  // Copy: a Buffer's offset into its pool need not be 4-byte aligned (node:sqlite gives a Uint8Array).
   const copy = new Uint8Array(blob.byteLength);
   copy.set(blob);
   return new Float32Array(copy.buffer);
@@ -32,7 +32,7 @@ export class SqliteVectorStore implements VectorStore {
   constructor(private readonly db: SqliteDatabase) {}
 
   load(model: string): Map<string, Float32Array> {
-    const rows = this.db.prepare('SELECT hash, vec FROM vectors WHERE model = ?').all(model) as Array<{ hash: string; vec: Buffer }>;
+    const rows = this.db.prepare('SELECT hash, vec FROM vectors WHERE model = ?').all(model) as Array<{ hash: string; vec: Uint8Array }>;
     return new Map(rows.map((r) => [r.hash, fromBlob(r.vec)]));
   }
 
@@ -40,7 +40,7 @@ export class SqliteVectorStore implements VectorStore {
     const insert = this.db.prepare('INSERT OR REPLACE INTO vectors(model, hash, dim, vec) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
       for (const [hash, vec] of entries) insert.run(model, hash, vec.length, toBlob(vec));
-    })();
+    });
   }
 }
 

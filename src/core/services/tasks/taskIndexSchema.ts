@@ -3,10 +3,14 @@
  * beside the knowledge search's tables. Derived from the JSONL logs and rebuilt from them at any
  * time (`lore tasks reindex`); never the source of truth. They exist for exact filters and joins.
  */
+import { FTS_RANK } from '../search/sqliteSchema';
 import type { TaskDb } from './taskDb';
 
-/** Bumped when the tables or what goes into them change; an older set is dropped and rebuilt. */
-export const TASK_SCHEMA_VERSION = 1;
+/** Bumped when the tables or what goes into them change; an older set is dropped and rebuilt (2: task_fts). */
+export const TASK_SCHEMA_VERSION = 2;
+
+/** The full-text index of the chunks (filled by triggers on task_chunks) and its term list. */
+const SEARCH_TABLES = ['task_fts_terms', 'task_fts'];
 
 const TABLES = [
   'task_sources',
@@ -57,7 +61,16 @@ CREATE TABLE challenges(challenge_id TEXT NOT NULL, task_id TEXT NOT NULL, artif
 CREATE INDEX challenges_id ON challenges(challenge_id);
 CREATE TABLE task_chunks(id INTEGER PRIMARY KEY, artifact_id TEXT NOT NULL, task_id TEXT NOT NULL, chunk_kind TEXT NOT NULL, text TEXT NOT NULL, context TEXT NOT NULL);
 CREATE INDEX task_chunks_artifact ON task_chunks(artifact_id);
+CREATE VIRTUAL TABLE task_fts USING fts5(text, context, content='task_chunks', content_rowid='id', tokenize='porter unicode61');
+CREATE VIRTUAL TABLE task_fts_terms USING fts5vocab(task_fts, 'row');
+CREATE TRIGGER task_chunks_indexed AFTER INSERT ON task_chunks BEGIN
+  INSERT INTO task_fts(rowid, text, context) VALUES (new.id, new.text, new.context);
+END;
+CREATE TRIGGER task_chunks_unindexed AFTER DELETE ON task_chunks BEGIN
+  INSERT INTO task_fts(task_fts, rowid, text, context) VALUES ('delete', old.id, old.text, old.context);
+END;
 `;
+
 
 /** The tables that hold one task's rows (each has a task_id column), cleared when the task is re-read. */
 export const PER_TASK_TABLES = TABLES.filter((t) => t !== 'datasets' && t !== 'entities');
@@ -68,8 +81,9 @@ export function initTaskSchema(db: TaskDb): void {
   const row = db.prepare("SELECT value FROM task_meta WHERE key = 'version'").get() as { value: string } | undefined;
   if (row?.value === String(TASK_SCHEMA_VERSION)) return;
   db.transaction(() => {
-    for (const table of TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of [...SEARCH_TABLES, ...TABLES]) db.exec(`DROP TABLE IF EXISTS ${table}`);
     db.exec(SCHEMA);
+    db.prepare("INSERT INTO task_fts(task_fts, rank) VALUES ('rank', ?)").run(FTS_RANK);
     db.prepare("INSERT OR REPLACE INTO task_meta(key, value) VALUES ('version', ?)").run(String(TASK_SCHEMA_VERSION));
   });
 }

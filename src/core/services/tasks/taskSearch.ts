@@ -1,14 +1,15 @@
 /**
  * task_search: exact filters resolved first over the side tables (taskFilters.ts), the chunks of
- * the candidate artifacts then ranked (minisearch, BM25 with the task's goal as lighter context,
- * biased by the mode), one hit per artifact, each labelled with its trust, packed under a token
- * budget. Modes: resume_task, find_failures, find_decisions, find_evidence, find_highlights,
- * brief_project, generic.
+ * the candidate artifacts then ranked (SQLite FTS5 as the knowledge search ranks: bm25 with the
+ * task's goal as lighter context, any word, the last one as a prefix; biased by the mode), one
+ * hit per artifact, each labelled with its trust, packed under a token budget. Words of the
+ * query the index does not know are also tried as the indexed words one or two typos away; a
+ * chunk found only that way is a `semantic_candidate`. Modes: resume_task, find_failures,
+ * find_decisions, find_evidence, find_highlights, brief_project, generic.
  */
-import MiniSearch from 'minisearch';
 import { z } from 'zod';
 import { redactAndCut } from '../../model/safety/redact';
-import { normalizeTerm, wordsWithOffsets } from '../search/textTerms';
+import { isEmptyQuery, parseQuery, toFtsExpression } from '../search/queryParser';
 import { estimateTokens } from '../../model/tokens';
 import type { ChunkKind } from './projection';
 import { describeFilters, filterSql, type TaskFilters } from './taskFilters';
@@ -103,15 +104,11 @@ function boostOf(row: ChunkRow, mode: SearchMode, trust: TrustLabel): number {
   return boost;
 }
 
-const queryTerms = (query: string) => wordsWithOffsets(query).map((w) => normalizeTerm(w.word)).filter(Boolean);
-
-type Ranker = MiniSearch<{ id: number; text: string; context: string }>;
-
-/** Every chunk with its artifact's fields, and a ranker over them: built once per index generation. */
+/** Every chunk with its artifact's fields, and the indexed words: read once per index generation. */
 interface Corpus {
   generation: number;
   rows: Map<number, ChunkRow>;
-  ranker: Ranker;
+  terms: string[];
 }
 const corpora = new WeakMap<TaskIndex, Corpus>();
 
@@ -121,14 +118,8 @@ function corpusOf(index: TaskIndex): Corpus {
   const cached = corpora.get(index);
   if (cached && cached.generation === index.generation) return cached;
   const all = index.db.prepare(`SELECT ${CHUNK_COLUMNS} FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE a.superseded = 0`).all() as ChunkRow[];
-  const ranker: Ranker = new MiniSearch({
-    fields: ['text', 'context'],
-    tokenize: (text) => wordsWithOffsets(text).map((w) => w.word),
-    processTerm: (term) => normalizeTerm(term) || null,
-    searchOptions: { boost: { text: 1, context: 0.3 }, prefix: (_t, i, terms) => i === terms.length - 1, fuzzy: 0.2 },
-  });
-  ranker.addAll(all.map((r) => ({ id: r.id, text: r.text, context: r.context })));
-  const corpus = { generation: index.generation, rows: new Map(all.map((r) => [r.id, r])), ranker };
+  const terms = index.db.prepare('SELECT term FROM task_fts_terms').values().map((row) => String(row[0]));
+  const corpus = { generation: index.generation, rows: new Map(all.map((r) => [r.id, r])), terms };
   corpora.set(index, corpus);
   return corpus;
 }
@@ -145,13 +136,17 @@ export function searchTasks(index: TaskIndex, request: TaskSearchRequest): TaskS
   const candidates = new Set(rows.map((r) => r.artifact_id)).size;
   const freshness = sourceFreshness(index);
   const scored: Array<{ row: ChunkRow; score: number; fuzzyOnly: boolean }> = [];
-  const terms = queryTerms(request.query ?? '');
-  if (terms.length > 0) {
-    const exact = new Set(terms);
-    for (const result of corpus.ranker.search(request.query ?? '', { combineWith: 'OR', filter: (r) => candidateIds.has(r.id as number) })) {
-      const row = corpus.rows.get(result.id as number);
-      if (!row) continue;
-      scored.push({ row, score: result.score, fuzzyOnly: !result.terms.some((t) => exact.has(t)) });
+  const parsed = parseQuery(request.query ?? '');
+  if (!isEmptyQuery(parsed)) {
+    const exact = matches(index, toFtsExpression(parsed, 'or')!);
+    const similar = similarTerms(parsed.items.flat(), corpus.terms);
+    const fuzzy = similar.length > 0 ? matches(index, similar.map((t) => `"${t}"`).join(' OR ')) : new Map<number, number>();
+    for (const [found, fuzzyOnly] of [[exact, false], [fuzzy, true]] as const) {
+      for (const [id, score] of found) {
+        const row = corpus.rows.get(id);
+        if (!row || !candidateIds.has(id) || (fuzzyOnly && exact.has(id))) continue;
+        scored.push({ row, score, fuzzyOnly });
+      }
     }
   } else {
     // No words: the mode's bias, then recency, orders the candidates.
@@ -168,6 +163,43 @@ export function searchTasks(index: TaskIndex, request: TaskSearchRequest): TaskS
   // Hits are built (cut, redacted) only for what the reply can hold.
   const ordered = [...best.values()].sort((a, b) => b.score - a.score);
   return { ...pack(ordered, (b) => toHit(b.row, b.trust, b.stale, request), request), candidates, mode, filters: describeFilters(filters) };
+}
+
+/** Chunk ids matching an FTS5 expression, with their score (higher is better). */
+function matches(index: TaskIndex, expression: string): Map<number, number> {
+  const rows = index.db.prepare('SELECT rowid, rank FROM task_fts WHERE task_fts MATCH ?').values(expression) as Array<[number, number]>;
+  return new Map(rows.map(([id, rank]) => [id, -rank]));
+}
+
+/**
+ * Indexed words (porter stems) within a typo or two of a query word the index does not hold:
+ * one edit per five letters, rounded, at most two, and none for words of fewer than three.
+ */
+function similarTerms(words: string[], terms: string[]): string[] {
+  const known = new Set(terms);
+  const similar = new Set<string>();
+  for (const word of words) {
+    const edits = Math.min(2, Math.round(word.length / 5));
+    if (edits === 0 || known.has(word)) continue;
+    for (const term of terms) if (term !== word && Math.abs(term.length - word.length) <= edits && editDistance(word, term, edits) <= edits) similar.add(term);
+  }
+  return [...similar];
+}
+
+/** Levenshtein distance, or more than `max` as soon as it must be. */
+function editDistance(a: string, b: string, max: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      best = Math.min(best, current[j]);
+    }
+    if (best > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length];
 }
 
 function toHit(row: ChunkRow, trust: TrustLabel, stale: boolean, request: TaskSearchRequest): TaskHit {

@@ -1,3 +1,3 @@
 import { describeSearchBackend } from './backendSuite';
 
-describeSearchBackend('minisearch');
+describeSearchBackend('memory');
