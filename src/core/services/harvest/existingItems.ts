@@ -11,7 +11,7 @@ import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { listItems } from '../../model/categoryFile';
 import { agentItemFilter } from '../../store/heldItems';
 import { listItemId } from '../../model/itemId';
-import { itemTerms } from '../search/itemSimilarity';
+import { itemTerms, sharedTerms } from '../search/itemSimilarity';
 import { renderItemLine } from '../../model/itemLines';
 import { stripProvenance } from '../../model/provenance';
 import { textTerms } from '../search/textTerms';
@@ -50,14 +50,17 @@ export function loadExistingItems(paths: StorePaths): ExistingItem[] {
   return items;
 }
 
-/** The items that share the most words with `input` (what the model reads), closest first. */
+/**
+ * The items that share the most words with `input` (what the model reads), closest first. Not
+ * search's bm25: the "query" is a whole conversation, so what counts is how much of an item the
+ * conversation covers (shared content words, item length damped by its square root).
+ */
 export function relevantItems(items: readonly ExistingItem[], input: string, max = MAX_ITEMS): ExistingItem[] {
   if (items.length === 0) return [];
-  const words = new Set(textTerms(input));
+  const conversation = { terms: new Set(textTerms(input)) };
   return items
     .map((item, order) => {
-      let shared = 0;
-      for (const term of item.terms) if (words.has(term)) shared++;
+      const shared = sharedTerms(item, conversation);
       return { item, order, shared, score: shared / Math.sqrt(item.terms.size || 1) };
     })
     .filter((s) => s.shared >= Math.min(MIN_SHARED, s.item.terms.size) && s.shared > 0)

@@ -46,7 +46,7 @@ export function itemTerms(text: string): ItemTerms {
 }
 
 /** Content terms both items share. */
-export function sharedTerms(a: ItemTerms, b: ItemTerms): number {
+export function sharedTerms(a: Pick<ItemTerms, 'terms'>, b: Pick<ItemTerms, 'terms'>): number {
   let shared = 0;
   const [small, large] = a.terms.size <= b.terms.size ? [a.terms, b.terms] : [b.terms, a.terms];
   for (const term of small) if (large.has(term)) shared++;
