@@ -15,7 +15,7 @@ import { listItems, type KnowledgeItem } from '../core/model/categoryFile';
 import { listItemId } from '../core/model/itemId';
 import { continuesItem } from '../core/model/itemLines';
 import { learnedSummary, type ItemHistory } from '../core/store/items/itemHistory';
-import { ItemHistoryCache } from '../core/store/items/itemHistoryCache';
+import { ItemHistoryMemo } from '../core/store/items/itemHistoryCache';
 import type { StorePaths } from '../core/store/storePaths';
 import { escapeMarkdown } from '../core/base/markdownEscape';
 import { LoreCommands, commandUri, type OpenProvenanceArgs } from '../shared/protocol';
@@ -61,7 +61,7 @@ function historyMarkdown(history: ItemHistory): string[] {
 }
 
 export class ItemHistoryHovers {
-  private readonly histories = new ItemHistoryCache();
+  private readonly histories = new ItemHistoryMemo();
 
   constructor(readonly paths: StorePaths) {}
 

@@ -1,16 +1,16 @@
 /**
  * The notes of indexed note files as the server's features show them (text, provenance, line in
- * the note file), parsed on demand for the few files that are open and cached per index entry
+ * the note file), parsed on demand for the few files that are open and memoized per index entry
  * version in a bounded least-recently-used map.
  */
 import * as fs from 'node:fs';
 import { plainSources, stripProvenance } from '../core/model/provenance';
 import { parseNoteFile } from '../core/model/noteFile';
 import type { IndexEntry } from '../core/store/noteIndex';
-import { clearFrontmatterCache } from '../core/base/yamlFrontmatter';
+import { clearFrontmatterMemo } from '../core/base/yamlFrontmatter';
 import type { NoteInfo } from '../shared/protocol';
 
-const NOTES_CACHE_LIMIT = 256;
+const NOTES_MEMO_LIMIT = 256;
 
 /** 0-based line of each note in the whole file: `KnowledgeItem.line` counts from the body. */
 function noteLines(text: string, raws: string[]): number[] {
@@ -27,15 +27,15 @@ function noteLines(text: string, raws: string[]): number[] {
 }
 
 export class NoteTexts {
-  private readonly cache = new Map<string, { version: number; notes: NoteInfo[] }>();
+  private readonly memo = new Map<string, { version: number; notes: NoteInfo[] }>();
 
-  /** The notes of an entry, parsed from disk on first use and cached until the entry changes. */
+  /** The notes of an entry, parsed from disk on first use and memoized until the entry changes. */
   notesOf(entry: IndexEntry): NoteInfo[] {
-    const cached = this.cache.get(entry.name);
+    const cached = this.memo.get(entry.name);
     if (cached && cached.version === entry.version) {
       // Re-insert so the Map's order is least-recently-used first.
-      this.cache.delete(entry.name);
-      this.cache.set(entry.name, cached);
+      this.memo.delete(entry.name);
+      this.memo.set(entry.name, cached);
       return cached.notes;
     }
     let text: string;
@@ -45,7 +45,7 @@ export class NoteTexts {
       return [];
     }
     const parsed = parseNoteFile(text);
-    clearFrontmatterCache();
+    clearFrontmatterMemo();
     const lines = noteLines(text, parsed.notes.map((n) => n.raw));
     const notes = parsed.notes.map((item, i): NoteInfo => ({
       text: stripProvenance(item.text),
@@ -55,8 +55,8 @@ export class NoteTexts {
       line: lines[i] >= 0 ? lines[i] : item.line,
       noteFile: entry.file,
     }));
-    this.cache.set(entry.name, { version: entry.version, notes });
-    if (this.cache.size > NOTES_CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    this.memo.set(entry.name, { version: entry.version, notes });
+    if (this.memo.size > NOTES_MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value!);
     return notes;
   }
 }

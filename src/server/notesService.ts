@@ -24,13 +24,13 @@ export interface FoundFileNotes {
   memo: Map<string, unknown>;
 }
 
-interface CachedAnswer {
+interface MemoAnswer {
   stat: fs.BigIntStats;
   generation: number;
   found: FoundFileNotes | undefined;
 }
 
-const CACHE_LIMIT = 512;
+const MEMO_LIMIT = 512;
 
 /** Same file, same content as far as stat can tell (bigint comparisons, no strings built). */
 function sameVersion(a: fs.BigIntStats, b: fs.BigIntStats): boolean {
@@ -38,7 +38,7 @@ function sameVersion(a: fs.BigIntStats, b: fs.BigIntStats): boolean {
 }
 
 export class NotesService {
-  private readonly cache = new Map<string, CachedAnswer>();
+  private readonly answers = new Map<string, MemoAnswer>();
   private readonly texts = new NoteTexts();
 
   constructor(
@@ -52,19 +52,19 @@ export class NotesService {
   find(absolute: string): FoundFileNotes | undefined {
     const stat = statRegularFile(absolute);
     if (!stat) {
-      this.cache.delete(absolute);
+      this.answers.delete(absolute);
       return undefined;
     }
-    const cached = this.cache.get(absolute);
+    const cached = this.answers.get(absolute);
     if (cached && cached.generation === this.index.generation && sameVersion(cached.stat, stat)) return cached.found;
     const generation = this.index.generation;
     const resolved = this.lookup.resolve(absolute, {}, stat);
     if (resolved?.needsRepair) this.writer.scheduleRepair(resolved);
     const notes = resolved ? this.texts.notesOf(resolved.entry) : [];
     const found = resolved && notes.length > 0 ? { resolved, notes, memo: new Map<string, unknown>() } : undefined;
-    this.cache.delete(absolute);
-    this.cache.set(absolute, { stat, generation, found });
-    if (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    this.answers.delete(absolute);
+    this.answers.set(absolute, { stat, generation, found });
+    if (this.answers.size > MEMO_LIMIT) this.answers.delete(this.answers.keys().next().value!);
     return found;
   }
 
@@ -73,11 +73,11 @@ export class NotesService {
    * for code-lens resolve, which follows provide within milliseconds.
    */
   recent(absolute: string): FoundFileNotes | undefined {
-    const cached = this.cache.get(absolute);
+    const cached = this.answers.get(absolute);
     return cached && cached.generation === this.index.generation ? cached.found : this.find(absolute);
   }
 
-  /** Staleness if known without hashing (cached, or proven by size), else undefined. */
+  /** Staleness if known without hashing (memoized, or proven by size), else undefined. */
   quickStaleness(found: FoundFileNotes): NoteStaleness | undefined {
     const { absolute, stat, entry } = found.resolved;
     return this.staleness.quick(absolute, stat, entry.meta);

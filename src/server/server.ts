@@ -55,7 +55,7 @@ import {
   WatchReplyRequest,
 } from '../shared/protocol';
 import { cacheReport } from '../core/services/promptCache/cacheReport';
-import { SessionCallsCache } from '../core/services/promptCache/sessionCalls';
+import { SessionCallsMemo } from '../core/services/promptCache/sessionCalls';
 import { currentHost } from '../core/services/discovery/host';
 import { planRemember, rememberItem } from '../core/store/items/rememberItem';
 import { reportSources } from '../core/services/harvest/measureSources';
@@ -302,12 +302,12 @@ handleRequest(connection, SourcesRequest, async (params): Promise<SourcesRequest
 });
 
 // What was read of each agent session file: a growing session is read from where the last read stopped.
-const sessionCalls = new SessionCallsCache();
+const sessionCalls = new SessionCallsMemo();
 
 handleRequest(connection, CacheSessionsRequest, (params): CacheSessionsRequest.Result => {
   // Only the workspace's path is needed: the answer does not wait for the search index.
   if (!server) throw new Error('lore language server: not initialized');
-  return cacheReport(currentHost(), server.paths.workspace, { now: params.now ?? Date.now(), limit: params.limit, cache: sessionCalls });
+  return cacheReport(currentHost(), server.paths.workspace, { now: params.now ?? Date.now(), limit: params.limit, memo: sessionCalls });
 });
 
 handleRequest(connection, FileDecorationsRequest, async (params): Promise<FileDecorationsRequest.Result> => {

@@ -11,7 +11,7 @@
  * say "changed".
  *
  * Hashing happens only when the size matches the recorded one (a different size proves a change)
- * and once per file version: results are cached by device, inode, size and mtime.
+ * and once per file version: results are memoized by device, inode, size and mtime.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,7 +24,7 @@ import type { NoteStaleness } from '../shared/protocol';
 export const STALE_DISTANCE = 0.5;
 /** Files larger than this get no baseline (line sets of huge files cost memory and time). */
 const MAX_BASELINE_BYTES = 8 * 1024 * 1024;
-const CACHE_LIMIT = 512;
+const MEMO_LIMIT = 512;
 
 /** Stat fields that change whenever the content may have changed. */
 function versionKey(stat: fs.BigIntStats): string {
@@ -72,7 +72,7 @@ export function setDistance(a: Uint32Array, b: Uint32Array): number {
 function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
   map.delete(key);
   map.set(key, value);
-  if (map.size > CACHE_LIMIT) map.delete(map.keys().next().value!);
+  if (map.size > MEMO_LIMIT) map.delete(map.keys().next().value!);
   return value;
 }
 
@@ -84,7 +84,7 @@ export class StalenessTracker {
   /** @param baselineDir where baselines persist (`<store>/.index/note-baselines`); undefined keeps them in memory only. */
   constructor(private readonly baselineDir: string | undefined) {}
 
-  /** sha256 of the file as on disk (core's streamed fingerprint), cached per file version. */
+  /** sha256 of the file as on disk (core's streamed fingerprint), memoized per file version. */
   fingerprint(absolute: string, stat: fs.BigIntStats): string | undefined {
     const key = `${absolute}\0${versionKey(stat)}`;
     const cached = this.fingerprints.get(key);
@@ -96,7 +96,7 @@ export class StalenessTracker {
     }
   }
 
-  /** What is known without hashing: a cached assessment, or a size that proves a change. */
+  /** What is known without hashing: a memoized assessment, or a size that proves a change. */
   quick(absolute: string, stat: fs.BigIntStats, meta: NoteFileMeta): NoteStaleness | undefined {
     const cached = this.assessments.get(assessmentKey(absolute, stat, meta));
     if (cached) return cached;
@@ -144,7 +144,7 @@ export class StalenessTracker {
     try {
       writeFileAtomic(file, Buffer.from(set.buffer, set.byteOffset, set.byteLength), { durable: false });
     } catch {
-      // The baseline is a cache; failing to persist it only costs precision later.
+      // The baseline is derived; failing to persist it only costs precision later.
     }
   }
 

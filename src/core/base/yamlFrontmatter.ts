@@ -2,7 +2,7 @@
  * The one door to gray-matter (YAML frontmatter): loaded on first use, because with js-yaml it
  * is a fifth of the extension's bundle and activation never parses frontmatter. Passing options
  * on every parse keeps gray-matter from caching each text it saw for the life of the process;
- * clearFrontmatterCache empties what a caller without options may have left.
+ * clearFrontmatterMemo empties what a caller without options may have left.
  */
 import { lazy } from './lazy';
 
@@ -15,6 +15,6 @@ export function parseFrontmatter(text: string): { data: Record<string, unknown>;
 }
 
 /** Empties gray-matter's process-wide cache of parsed texts (a no-op before it was ever loaded). */
-export function clearFrontmatterCache(): void {
+export function clearFrontmatterMemo(): void {
   if (grayMatter.loaded) (grayMatter() as unknown as { clearCache?: () => void }).clearCache?.();
 }

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FENCE_LINE, isItemLine } from '../model/itemLines';
 import { isNoteFileName, parseNoteFile, readCoreFrontmatter, type NoteFileMeta } from '../model/noteFile';
-import { clearFrontmatterCache } from '../base/yamlFrontmatter';
+import { clearFrontmatterMemo } from '../base/yamlFrontmatter';
 import { listNames } from '../base/walkTree';
 
 /** One note file of the store. */
@@ -234,7 +234,7 @@ export class NoteIndex {
    * sees a re-keyed note file gone from its old name and not yet under its new one.
    */
   private apply(loaded: Array<{ name: string; entry: IndexEntry | null }>): IndexChange[] {
-    if (loaded.length > 0) clearFrontmatterCache();
+    if (loaded.length > 0) clearFrontmatterMemo();
     const changes: IndexChange[] = [];
     for (const { name, entry } of loaded) {
       const before = this.entries.get(name);

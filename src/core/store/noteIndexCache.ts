@@ -47,7 +47,7 @@ const MAX_SHARDS = 256;
 const RACY_MS = 100;
 
 /**
- * state.json. Checked by hand, like the shards: this derived cache is read by every one-shot
+ * state.json. Checked by hand, like the shards: this derived memo is read by every one-shot
  * process (a hook must answer in milliseconds, and loading zod costs more than the lookup), and
  * anything unexpected only means a rebuild, never a lost note.
  */
@@ -88,7 +88,7 @@ function dirOf(paths: StorePaths): string {
 }
 
 /** The file that says whether the persisted index can be trusted (delete it to force a rebuild). */
-export function noteIndexCacheFile(paths: StorePaths): string {
+export function noteIndexMemoFile(paths: StorePaths): string {
   return path.join(dirOf(paths), 'state.json');
 }
 
@@ -178,7 +178,7 @@ class ShardSource implements StoredEntrySource {
 
 function readState(paths: StorePaths): IndexState | undefined {
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(noteIndexCacheFile(paths), 'utf8'));
+    const parsed: unknown = JSON.parse(fs.readFileSync(noteIndexMemoFile(paths), 'utf8'));
     return isIndexState(parsed) && parsed.filesDir === paths.files ? parsed : undefined;
   } catch {
     return undefined; // Missing or unreadable: rebuild it.
@@ -207,14 +207,14 @@ function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, pr
   const state = (mtime: string | null) => JSON.stringify({ format: FORMAT, filesDir: paths.files, dirMtimeNs: mtime, shards: count });
   try {
     fs.mkdirSync(dir, { recursive: true });
-    writeFileAtomic(noteIndexCacheFile(paths), state(null), { durable: false });
+    writeFileAtomic(noteIndexMemoFile(paths), state(null), { durable: false });
     for (const [name, tuples] of shards) {
       const text = JSON.stringify(tuples);
       if (previous?.text(name) !== text) writeFileAtomic(path.join(dir, name), text, { durable: false });
     }
     // Shards of an earlier, larger count would never be read again.
     for (const name of fs.readdirSync(dir)) if (/^[ps]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) fs.rmSync(path.join(dir, name), { force: true });
-    if (dirMtimeNs !== null) writeFileAtomic(noteIndexCacheFile(paths), state(dirMtimeNs), { durable: false });
+    if (dirMtimeNs !== null) writeFileAtomic(noteIndexMemoFile(paths), state(dirMtimeNs), { durable: false });
     return true;
   } catch {
     // A read-only store still answers lookups; it just re-lists next time.
@@ -270,7 +270,7 @@ export function recordOwnWrites(paths: StorePaths, index: NoteIndex, names: stri
     const journal = [...new Set([...(state.journal ?? []), ...names])];
     // A long journal: let the next process re-list and write the shards afresh.
     const next: IndexState = journal.length > MAX_JOURNAL ? { ...state, dirMtimeNs: null, journal: undefined } : { ...state, dirMtimeNs: mtimeNs, journal };
-    writeFileAtomic(noteIndexCacheFile(paths), JSON.stringify(next), { durable: false });
+    writeFileAtomic(noteIndexMemoFile(paths), JSON.stringify(next), { durable: false });
     if (next.dirMtimeNs !== null) trustedAt.set(index, mtimeNs);
   } catch {
     // A read-only .index/: the next process re-lists.

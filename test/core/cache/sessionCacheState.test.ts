@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { priceFor } from '../../../src/core/services/promptCache/modelPrices';
-import { readSessionCalls, SessionCallsCache } from '../../../src/core/services/promptCache/sessionCalls';
+import { readSessionCalls, SessionCallsMemo } from '../../../src/core/services/promptCache/sessionCalls';
 import { atMoment, sessionCacheState } from '../../../src/core/services/promptCache/sessionCacheState';
 import { CORPUS, FIXTURES, makeTempDir } from '../../helpers/paths';
 
@@ -162,18 +162,18 @@ describe('session prompt-cache state', () => {
       const file = path.join(makeTempDir('lore-cache-'), 'session.jsonl');
       const cut = lines[2].length >> 1;
       fs.writeFileSync(file, `${lines[0]}\n${lines[1]}\n${lines[2].slice(0, cut)}`);
-      const cache = new SessionCallsCache();
-      const first = readSessionCalls('claude-code', file, { cache });
+      const memo = new SessionCallsMemo();
+      const first = readSessionCalls('claude-code', file, { memo });
       assert.equal(first.calls.length, 1);
       fs.appendFileSync(file, `${lines[2].slice(cut)}\n`);
-      const grown = readSessionCalls('claude-code', file, { cache });
+      const grown = readSessionCalls('claude-code', file, { memo });
       assert.equal(grown.calls.length, 2);
       assert.equal(first.calls.length, 1, 'a result handed out earlier does not change');
       assert.equal(grown.malformed, 0, 'the half line was left for the next read, not parsed');
       assert.deepEqual(grown.calls, readSessionCalls('claude-code', fixture('claude-1h.jsonl')).calls);
       // Replaced by a shorter file: read afresh.
       fs.writeFileSync(file, `${lines[0]}\n${lines[1]}\n`);
-      assert.equal(readSessionCalls('claude-code', file, { cache }).calls.length, 1);
+      assert.equal(readSessionCalls('claude-code', file, { memo }).calls.length, 1);
     });
 
     it('a missing file is reported, not thrown', () => {

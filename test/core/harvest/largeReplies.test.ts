@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MAX_REPLY_ITEMS, TOO_MANY_ITEMS, parseHarvestReply } from '../../../src/core/services/harvest/parseReply';
-import { readCachedReply, replyCacheKey, writeCachedReply } from '../../../src/core/services/harvest/replyCache';
+import { readReplyMemo, replyMemoKey, writeReplyMemo } from '../../../src/core/services/harvest/replyCache';
 import { emptyItems } from '../../../src/core/model/categories';
 import { appendItems, insertTasks } from '../../../src/core/model/categoryFile';
 import { storePaths } from '../../../src/core/store/storePaths';
@@ -41,11 +41,11 @@ describe('large replies', () => {
 
   it('a cached reply over the bound (as an older Lore cached it) is a miss, so it is asked for again', () => {
     const paths = storePaths(path.join(makeTempDir('lore-replies-'), '.lore'));
-    const key = replyCacheKey('cd'.repeat(32), 'openai', 'gpt', 'prompt');
+    const key = replyMemoKey('cd'.repeat(32), 'openai', 'gpt', 'prompt');
     const items = { ...emptyItems(), facts: Array.from({ length: MAX_REPLY_ITEMS + 1 }, (_, i) => ({ statement: `fact ${i}` })) };
-    writeCachedReply(paths, key, { items, summarized: false, id: 'c1', at: '2026-11-24' });
-    assert.equal(readCachedReply(paths, key), undefined);
-    writeCachedReply(paths, key, { items: { ...items, facts: items.facts.slice(0, MAX_REPLY_ITEMS) }, summarized: false, id: 'c1', at: '2026-11-24' });
-    assert.equal(readCachedReply(paths, key)?.items.facts.length, MAX_REPLY_ITEMS);
+    writeReplyMemo(paths, key, { items, summarized: false, id: 'c1', at: '2026-11-24' });
+    assert.equal(readReplyMemo(paths, key), undefined);
+    writeReplyMemo(paths, key, { items: { ...items, facts: items.facts.slice(0, MAX_REPLY_ITEMS) }, summarized: false, id: 'c1', at: '2026-11-24' });
+    assert.equal(readReplyMemo(paths, key)?.items.facts.length, MAX_REPLY_ITEMS);
   });
 });

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hookBlockCacheFile } from '../../../src/core/services/hooks/hookBlockCache';
+import { hookBlockMemoFile } from '../../../src/core/services/hooks/hookBlockCache';
 import { buildHookContext } from '../../../src/core/services/hooks/hookContext';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeWorkspace, runCli } from '../../helpers/cli';
@@ -26,7 +26,7 @@ async function setup() {
   fs.mkdirSync(path.join(root, 'topics'));
   fs.writeFileSync(path.join(root, 'topics', 'release.md'), TOPIC);
   const request = { event: 'UserPromptSubmit', prompt: 'how do we cut a release? see src/app.ts', cwd: ws, sessionId: 's1' };
-  const cacheFile = hookBlockCacheFile(paths);
+  const cacheFile = hookBlockMemoFile(paths);
   /** The context made from the files alone (no cache), leaving the cache as it found it. */
   const cold = () => {
     const kept = fs.existsSync(cacheFile) ? fs.readFileSync(cacheFile) : undefined;

@@ -5,7 +5,7 @@ import { noteLine } from '../../../src/core/model/itemLines';
 import { addNotesToFile, findNotesForFile, healDeletedFiles, metaFor, readNotesOf, resolveNoteTarget } from '../../../src/core/store/fileNotes';
 import { identifyFile } from '../../../src/core/base/fileIdentity';
 import { renderNoteFile } from '../../../src/core/model/noteFile';
-import { noteIndexCacheFile, openNoteIndex } from '../../../src/core/store/noteIndexCache';
+import { noteIndexMemoFile, openNoteIndex } from '../../../src/core/store/noteIndexCache';
 import { storePaths, type StorePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 
@@ -41,7 +41,7 @@ describe('note index (core, persisted under .index/)', () => {
     const first = counting();
     openNoteIndex(paths, { read: first.read });
     assert.equal(first.reads.length, NOTED, 'the first open reads every note file once');
-    assert.ok(fs.existsSync(noteIndexCacheFile(paths)), 'and keeps the index under .index/');
+    assert.ok(fs.existsSync(noteIndexMemoFile(paths)), 'and keeps the index under .index/');
 
     const second = counting();
     const index = openNoteIndex(paths, { read: second.read });
@@ -88,7 +88,7 @@ describe('note index (core, persisted under .index/)', () => {
     const target = resolveNoteTarget(paths, plain);
     assert.equal(target.kind, 'file');
     const file = addNotesToFile(paths, target as Extract<typeof target, { kind: 'file' }>, ['- plain is new [from: c2, 2026-11-21]']);
-    const state = JSON.parse(fs.readFileSync(noteIndexCacheFile(paths), 'utf8')) as { dirMtimeNs: string; journal: string[] };
+    const state = JSON.parse(fs.readFileSync(noteIndexMemoFile(paths), 'utf8')) as { dirMtimeNs: string; journal: string[] };
     assert.equal(state.dirMtimeNs, String(fs.statSync(paths.files, { bigint: true }).mtimeNs), 'complete for the folder as the write left it');
     assert.deepEqual(state.journal, [path.basename(file)]);
 
@@ -108,7 +108,7 @@ describe('note index (core, persisted under .index/)', () => {
   it('rebuilds from the note files when the persisted index is broken', () => {
     const { paths, noted } = setup();
     openNoteIndex(paths);
-    fs.writeFileSync(noteIndexCacheFile(paths), '{"format": 1, "entries": [["not", "a tuple"]]}');
+    fs.writeFileSync(noteIndexMemoFile(paths), '{"format": 1, "entries": [["not", "a tuple"]]}');
     const counter = counting();
     const index = openNoteIndex(paths, { read: counter.read });
     assert.equal(counter.reads.length, NOTED);
@@ -120,8 +120,8 @@ describe('note index (core, persisted under .index/)', () => {
     const past = new Date(Date.now() - 60_000);
     fs.utimesSync(paths.files, past, past); // Not a folder that just changed: the saved index is trusted.
     openNoteIndex(paths);
-    const shardDir = path.dirname(noteIndexCacheFile(paths));
-    assert.match(fs.readFileSync(noteIndexCacheFile(paths), 'utf8'), /"dirMtimeNs":"\d+"/);
+    const shardDir = path.dirname(noteIndexMemoFile(paths));
+    assert.match(fs.readFileSync(noteIndexMemoFile(paths), 'utf8'), /"dirMtimeNs":"\d+"/);
     for (const name of fs.readdirSync(shardDir).filter((n) => n.startsWith('p-'))) fs.writeFileSync(path.join(shardDir, name), '[["torn');
     const found = findNotesForFile(paths, noted(2), { heal: false, index: openNoteIndex(paths) });
     assert.equal(found?.via, 'path');

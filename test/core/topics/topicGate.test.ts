@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { activateTopics, activateTopicsWithoutGate } from '../../../src/core/services/topics/activateTopics';
 import { gateLogFile, readGateLog } from '../../../src/core/services/topics/gateLog';
 import { loadTopics } from '../../../src/core/services/topics/loadTopics';
-import { adapterGate, GateCache, messageHash } from '../../../src/core/services/topics/topicGate';
+import { adapterGate, GateMemo, messageHash } from '../../../src/core/services/topics/topicGate';
 import { prepareTopics } from '../../../src/core/services/topics/topicTiers';
 import { OpenAIAdapter } from '../../../src/core/services/providers/openaiAdapter';
 import { startStub, type StubServer } from '../../helpers/stubServers';
@@ -33,7 +33,7 @@ describe('topic gate (tier 3)', () => {
     // Answers by the topic named in the prompt: only the prompt-cache topic is relevant.
     stub = await startStub('openai', [], { whenExhausted: (body) => ({ reply: /Topic: prompts/.test(JSON.stringify(body)) ? 'YES' : 'NO' }) });
     const gate = adapterGate(new OpenAIAdapter({ baseUrl: stub.baseUrl, apiKey: 'test-key' }));
-    const first = await activateTopics(paths, prepared, { message }, { gate, cache: GateCache.forStore(paths), via: 'cli' });
+    const first = await activateTopics(paths, prepared, { message }, { gate, memo: GateMemo.forStore(paths), via: 'cli' });
     assert.deepEqual(first.active.map((a) => [a.topic.name, a.tier]), [['urgent', 1], ['prompts', 3]]);
     const byTopic = Object.fromEntries(first.decisions.map((d) => [d.topic, d]));
     assert.equal(byTopic.urgent.gate, 'bypass');
@@ -49,7 +49,7 @@ describe('topic gate (tier 3)', () => {
       assert.match(request.prompt.user, /> why is the prompt cache/);
     }
     // The same message again: answered from the cache, no request.
-    const second = await activateTopics(paths, prepared, { message }, { gate, cache: GateCache.forStore(paths), via: 'cli' });
+    const second = await activateTopics(paths, prepared, { message }, { gate, memo: GateMemo.forStore(paths), via: 'cli' });
     assert.equal(stub.requests.length, asked);
     assert.deepEqual(second.active.map((a) => a.topic.name), ['urgent', 'prompts']);
     assert.equal(second.decisions.find((d) => d.topic === 'prompts')!.cached, true);
@@ -74,10 +74,10 @@ describe('topic gate (tier 3)', () => {
     const { paths, prepared } = setup();
     stub = await startStub('openai', [], { whenExhausted: { status: 401 } });
     const gate = adapterGate(new OpenAIAdapter({ baseUrl: stub.baseUrl, apiKey: 'test-key' }));
-    const result = await activateTopics(paths, prepared, { message }, { gate, cache: GateCache.forStore(paths), via: 'cli' });
+    const result = await activateTopics(paths, prepared, { message }, { gate, memo: GateMemo.forStore(paths), via: 'cli' });
     const prompts = result.decisions.find((d) => d.topic === 'prompts')!;
     assert.equal(prompts.gate, 'failed');
     assert.equal(prompts.active, false);
-    assert.equal(GateCache.forStore(paths).get(messageHash(message), prepared.topics.find((t) => t.name === 'prompts')!), undefined);
+    assert.equal(GateMemo.forStore(paths).get(messageHash(message), prepared.topics.find((t) => t.name === 'prompts')!), undefined);
   });
 });

@@ -16,7 +16,7 @@ import { ITEM_ID_PATTERN } from '../../model/itemId';
 import { ITEM_KINDS } from '../../model/itemKinds';
 import { readItem, type ItemReport } from '../../store/items/itemReport';
 import { learnedSummary, type LearnedSummary } from '../../store/items/itemHistory';
-import { ItemHistoryCache } from '../../store/items/itemHistoryCache';
+import { ItemHistoryMemo } from '../../store/items/itemHistoryCache';
 import { frameAsData } from '../../model/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../../model/safety/redact';
 import { describeStoreError } from '../../store/storeErrors';
@@ -178,7 +178,7 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
   const sourceOf = (sessionId: string | undefined) => agentSource(host.clientName(), sessionId, sanitizeConversationId);
   const mode = host.agentWrites ?? agentWritesFromEnv(process.env.LORE_AGENT_WRITES);
   // get_item's "learned": histories remembered per item, HEAD and file version (bounded).
-  const histories = new ItemHistoryCache();
+  const histories = new ItemHistoryMemo();
   const context = (sessionId: string | undefined) => ({ source: sourceOf(sessionId), today: host.now(), ...(mode ? { mode } : {}) });
   // Re-indexes what a write recorded, so the agent's next search sees it.
   const after = async (paths: StorePaths, result: AgentWriteResult) => {

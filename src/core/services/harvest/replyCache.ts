@@ -1,10 +1,10 @@
 /**
- * Cache of distilled items in the store's derived part (`.cache/replies/`, git-ignored), so
+ * Memo of distilled items in the store's derived part (`.cache/replies/`, git-ignored), so
  * an `--apply` after a `--preview` does not pay the model twice. Keyed by conversation sha256,
- * provider, model, the prompt's hash and the redaction rules (a reply cached under older rules
- * is a miss, never reused); what is written is redacted. A cache file that is not JSON, does not
+ * provider, model, the prompt's hash and the redaction rules (a reply memoized under older rules
+ * is a miss, never reused); what is written is redacted. A memo file that is not JSON, does not
  * fit the schema (replySchema.ts) or holds more items than a reply may (MAX_REPLY_ITEMS: one an
- * older Lore cached whole) is a miss, never an error; a harvest whose plan fails drops the
+ * older Lore memoized whole) is a miss, never an error; a harvest whose plan fails drops the
  * replies it used, so a reply that cannot be applied never fails every later run.
  */
 import * as fs from 'node:fs';
@@ -20,7 +20,7 @@ import { lazy } from '../../base/lazy';
 
 const replySchemaModule = lazy(() => require('./replySchema') as typeof import('./replySchema'));
 
-export interface CachedReply {
+export interface MemoReply {
   items: HarvestItems;
   summarized: boolean;
   id: string;
@@ -31,41 +31,41 @@ export interface CachedReply {
  * The key of a reply. The private-span markers are part of it: a reply distilled before a marker
  * pair was configured may hold what that pair now keeps private.
  */
-export function replyCacheKey(sha256: string, provider: string, model: string | undefined, prompt: string, privateMarkers: readonly PrivateMarkers[] = []): string {
+export function replyMemoKey(sha256: string, provider: string, model: string | undefined, prompt: string, privateMarkers: readonly PrivateMarkers[] = []): string {
   const markers = privateMarkers.map((m) => `${m.open}\u0000${m.close}`).join('\u0000');
   return sha256Hash().update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${REDACTION_RULES_ID}${markers ? `\n${markers}` : ''}`).digest('hex');
 }
 
-function cacheFile(paths: StorePaths, key: string): string {
+function memoFile(paths: StorePaths, key: string): string {
   return path.join(paths.cache, 'replies', `${key}.json`);
 }
 
-export function readCachedReply(paths: StorePaths, key: string): CachedReply | undefined {
+export function readReplyMemo(paths: StorePaths, key: string): MemoReply | undefined {
   try {
-    const value: unknown = JSON.parse(fs.readFileSync(cacheFile(paths, key), 'utf8'));
-    const { cachedReplySchema } = replySchemaModule();
-    const checked = cachedReplySchema.safeParse(value);
+    const value: unknown = JSON.parse(fs.readFileSync(memoFile(paths, key), 'utf8'));
+    const { memoReplySchema } = replySchemaModule();
+    const checked = memoReplySchema.safeParse(value);
     if (!checked.success) return undefined;
     const items = Object.values(countItems(checked.data.items)).reduce((a, b) => a + b, 0);
-    return items > MAX_REPLY_ITEMS ? undefined : (checked.data satisfies CachedReply);
+    return items > MAX_REPLY_ITEMS ? undefined : (checked.data satisfies MemoReply);
   } catch {
     return undefined;
   }
 }
 
-export function writeCachedReply(paths: StorePaths, key: string, value: CachedReply): void {
+export function writeReplyMemo(paths: StorePaths, key: string, value: MemoReply): void {
   try {
-    writeFileAtomic(cacheFile(paths, key), JSON.stringify(redactDeep(value)), { durable: false });
+    writeFileAtomic(memoFile(paths, key), JSON.stringify(redactDeep(value)), { durable: false });
   } catch {
-    // A cache that cannot be written (read-only store, full disk) only costs a second model call.
+    // A memo that cannot be written (read-only store, full disk) only costs a second model call.
   }
 }
 
-/** Removes cached replies (those a failed plan was made from); what cannot be removed stays a cache. */
-export function dropCachedReplies(paths: StorePaths, keys: readonly string[]): void {
+/** Removes memoized replies (those a failed plan was made from); what cannot be removed stays a memo. */
+export function dropReplyMemos(paths: StorePaths, keys: readonly string[]): void {
   for (const key of keys) {
     try {
-      fs.rmSync(cacheFile(paths, key), { force: true });
+      fs.rmSync(memoFile(paths, key), { force: true });
     } catch {
       // The plan's own error is what the user needs to hear about.
     }

@@ -37,7 +37,7 @@ const _everyCategory: Record<(typeof ITEM_CATEGORIES)[number], unknown> = harves
 void _everyCategory;
 
 /** A reply as the reply cache keeps it (items already read, redacted, `detail` only when there is one). */
-export const cachedReplySchema = z.object({
+export const memoReplySchema = z.object({
   items: z.object({
     facts: z.array(cachedStatement),
     decisions: z.array(cachedStatement),

@@ -33,7 +33,7 @@ import { KnownFiles } from './knownFiles';
 import { DEFAULT_LIVE_WINDOW_MS } from './liveWindow';
 import { fileSha256 } from './previewStaleness';
 import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
-import { dropCachedReplies, readCachedReply, replyCacheKey, writeCachedReply } from './replyCache';
+import { dropReplyMemos, readReplyMemo, replyMemoKey, writeReplyMemo } from './replyCache';
 import { scanSources } from '../discovery/scanSources';
 import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
 
@@ -196,9 +196,9 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         }
         outcome.id = conversation.id;
         // The label names the model and endpoint too, so switching models never reuses another model's reply.
-        const key = replyCacheKey(outcome.sha256, provider.label, options.model, harvestPrompt, privateMarkers);
+        const key = replyMemoKey(outcome.sha256, provider.label, options.model, harvestPrompt, privateMarkers);
         replyKeys.push(key);
-        let cached = provider.offline ? undefined : readCachedReply(paths, key);
+        let cached = provider.offline ? undefined : readReplyMemo(paths, key);
         if (cached) {
           outcome.calls = 0;
         } else {
@@ -213,7 +213,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
           // The rest of the reply is kept; the user hears which items were not and why.
           if (result.dropped > 0) report.warnings.push(droppedItemsWarning(label, result.dropped, result.problems));
           cached = { items: result.items, summarized: result.summarized, id: conversation.id, at: now.toISOString() };
-          if (!provider.offline) writeCachedReply(paths, key, cached);
+          if (!provider.offline) writeReplyMemo(paths, key, cached);
         }
         outcome.summarized = cached.summarized;
         outcome.items = countItems(cached.items);
@@ -238,7 +238,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
     } catch (error) {
       // Replies the plan could not be made from are not kept: cached, they would fail every later run the same way.
-      dropCachedReplies(paths, replyKeys);
+      dropReplyMemos(paths, replyKeys);
       throw error;
     }
     if (keepTranscripts) planTranscripts(paths, report.plan, transcripts, privateMarkers);

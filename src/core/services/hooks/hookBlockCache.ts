@@ -8,7 +8,7 @@
  *
  * Each entry is keyed by a SHA-256 of everything it was made from (the texts as read, review.md,
  * the rules of both kinds and this module's format), so a change to any of them, however small
- * and whatever its timestamp, makes it again: a cached block is always what the cold path would
+ * and whatever its timestamp, makes it again: a memoized block is always what the cold path would
  * make now. Only made blocks are stored (redacted, held items out), never the texts they came
  * from. The file is derived and deletable; anything unreadable in it counts as empty, and a
  * write that fails costs speed only. Checked by hand, not with zod: it is read before every
@@ -32,18 +32,18 @@ interface Entry {
   value: unknown;
 }
 
-interface CacheFile {
+interface MemoFile {
   format: typeof FORMAT;
   entries: Record<string, Entry>;
 }
 
-/** The cache file of a store. */
-export function hookBlockCacheFile(paths: StorePaths): string {
+/** The memo file of a store. */
+export function hookBlockMemoFile(paths: StorePaths): string {
   return path.join(paths.cache, 'hook-blocks.json');
 }
 
 /** Blocks made before, and the means to make and keep new ones. */
-export interface HookBlockCache {
+export interface HookBlockMemo {
   /**
    * `make()`'s value for `slot`, reused when the slot was last made from the same `inputs`.
    * The value must survive JSON as it is (strings, numbers, arrays, plain objects, null; no undefined).
@@ -55,7 +55,7 @@ export interface HookBlockCache {
 
 function readEntries(file: string): Map<string, Entry> {
   try {
-    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<CacheFile> | null;
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<MemoFile> | null;
     if (!data || data.format !== FORMAT || typeof data.entries !== 'object' || data.entries === null) return new Map();
     const entries = new Map<string, Entry>();
     for (const [slot, entry] of Object.entries(data.entries)) {
@@ -77,9 +77,9 @@ function keyOf(slot: string, inputs: readonly string[]): string {
   return hash.digest('hex');
 }
 
-/** Opens the store's block cache (one read; nothing is written until save()). */
-export function openHookBlockCache(paths: StorePaths): HookBlockCache {
-  const file = hookBlockCacheFile(paths);
+/** Opens the store's block memo (one read; nothing is written until save()). */
+export function openHookBlockMemo(paths: StorePaths): HookBlockMemo {
+  const file = hookBlockMemoFile(paths);
   const entries = readEntries(file);
   let changed = false;
   return {
@@ -99,11 +99,11 @@ export function openHookBlockCache(paths: StorePaths): HookBlockCache {
       try {
         while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
         fs.mkdirSync(path.dirname(file), { recursive: true });
-        const data: CacheFile = { format: FORMAT, entries: Object.fromEntries(entries) };
+        const data: MemoFile = { format: FORMAT, entries: Object.fromEntries(entries) };
         writeFileAtomic(file, JSON.stringify(data), { durable: false });
         changed = false;
       } catch {
-        // A cache that cannot be written costs the next prompt speed, nothing else.
+        // A memo that cannot be written costs the next prompt speed, nothing else.
       }
     },
   };

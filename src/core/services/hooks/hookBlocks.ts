@@ -2,7 +2,7 @@
  * The store's part of the hook's context: the digest block and the notes of the files a prompt
  * names, as loadContextInputs would load them (held items left out) and then redacted, the
  * digest cut to its share. Each block is a pure function of the texts it is made from and
- * review.md, so it is made through the block cache (hookBlockCache.ts): a prompt on an unchanged
+ * review.md, so it is made through the block memo (hookBlockCache.ts): a prompt on an unchanged
  * store reads the files, hashes them and takes the blocks as they were made. The same goes for
  * the texts of the files topics subscribe to.
  */
@@ -20,7 +20,7 @@ import type { NoteIndex } from '../../store/noteIndex';
 import { openNoteIndex } from '../../store/noteIndexCache';
 import type { StorePaths } from '../../store/storePaths';
 import type { SubscriptionMaker } from '../topics/subscriptions';
-import type { HookBlockCache } from './hookBlockCache';
+import type { HookBlockMemo } from './hookBlockCache';
 
 /** The digest's share: its own cap is 4 KB, so only a hand-grown digest.md is cut here. */
 const DIGEST_MAX_CHARS = 5_000;
@@ -60,28 +60,28 @@ function notesBlock(text: string, shown: string, keep: AgentItemFilter): FileNot
 }
 
 /**
- * A topic subscription's text through the cache: made again when the file's text, whether it
+ * A topic subscription's text through the memo: made again when the file's text, whether it
  * lies in the store, or review.md changed. review.md is read on the first subscription.
  */
-export function cachedSubscriptions(paths: StorePaths, cache: HookBlockCache): SubscriptionMaker {
+export function memoizedSubscriptions(paths: StorePaths, memo: HookBlockMemo): SubscriptionMaker {
   let review: string | undefined;
   return (relative, text, inStore, make) => {
     review ??= readReviewText(paths) ?? NO_REVIEW;
-    return cache.get(`subscription ${relative}`, [text, review, inStore ? 'store' : 'workspace'], make);
+    return memo.get(`subscription ${relative}`, [text, review, inStore ? 'store' : 'workspace'], make);
   };
 }
 
 /**
  * Loads the blocks: `files` are absolute or workspace-relative; a missing file or one without
- * notes adds nothing. The cache is consulted and filled, not saved (the caller saves once).
+ * notes adds nothing. The memo is consulted and filled, not saved (the caller saves once).
  */
-export function loadHookBlocks(paths: StorePaths, files: readonly string[], cache: HookBlockCache): HookBlocks {
+export function loadHookBlocks(paths: StorePaths, files: readonly string[], memo: HookBlockMemo): HookBlocks {
   const review = readReviewText(paths);
   let keep: AgentItemFilter | undefined; // Parsed from review.md only when a block is made.
   const keepOf = () => (keep ??= itemFilter(acceptedIdentitiesIn(review)));
   const reviewInput = review ?? NO_REVIEW;
   const onDisk = readTextIfExists(paths.digest);
-  const digest = onDisk === undefined ? null : cache.get('digest', [onDisk, reviewInput], () => digestBlock(onDisk, keepOf()));
+  const digest = onDisk === undefined ? null : memo.get('digest', [onDisk, reviewInput], () => digestBlock(onDisk, keepOf()));
   const fileNotes: FileNotesInput[] = [];
   let index: NoteIndex | undefined; // Opened once, and only when a file is given.
   for (const given of files) {
@@ -90,7 +90,7 @@ export function loadHookBlocks(paths: StorePaths, files: readonly string[], cach
     const found = noteTextOf(paths, absolute, (index ??= openNoteIndex(paths)));
     if (!found) continue;
     const shown = displayPath(paths, absolute);
-    const block = cache.get(`notes ${path.basename(found.file)}`, [found.text, reviewInput, shown], () => notesBlock(found.text, shown, keepOf()));
+    const block = memo.get(`notes ${path.basename(found.file)}`, [found.text, reviewInput, shown], () => notesBlock(found.text, shown, keepOf()));
     if (block) fileNotes.push(block);
   }
   return { digest: digest ?? undefined, fileNotes };

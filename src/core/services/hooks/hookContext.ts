@@ -9,7 +9,7 @@
  * so the same prompt on the same store gives the same bytes. Everything in it is framed as data
  * (safety/dataFraming), redacted (safety/redact) before it is cut to size, and items held for
  * review (knowledge/heldItems) are left out. It reads and never writes the store, beyond the
- * derived note index cache that every lookup keeps and the blocks it made (hookBlockCache.ts);
+ * derived note index memo that every lookup keeps and the blocks it made (hookBlockCache.ts);
  * the caller logs the uses (usedIds).
  */
 import * as fs from 'node:fs';
@@ -29,8 +29,8 @@ import { workspaceRelative, type StorePaths } from '../../store/storePaths';
 import type { TopicContext } from '../topics/topicContext';
 import { STOPWORDS } from '../search/stopwords';
 import { cutToLine } from '../../model/format';
-import { openHookBlockCache, type HookBlockCache } from './hookBlockCache';
-import { cachedSubscriptions, loadHookBlocks } from './hookBlocks';
+import { openHookBlockMemo, type HookBlockMemo } from './hookBlockCache';
+import { memoizedSubscriptions, loadHookBlocks } from './hookBlocks';
 import { filesNamedIn } from './promptFiles';
 import { lazy } from '../../base/lazy';
 
@@ -148,14 +148,14 @@ export function buildHookContext(paths: StorePaths, request: HookContextRequest,
  * the gate. Glob triggers see the files the prompt names and the files the session's recent tool
  * calls named (toolFiles.ts).
  */
-function hookTopics(paths: StorePaths, prompt: string, files: readonly string[], sessionId: string | undefined, log: HookContextOptions['log'], blocks: HookBlockCache): TopicContext | undefined {
+function hookTopics(paths: StorePaths, prompt: string, files: readonly string[], sessionId: string | undefined, log: HookContextOptions['log'], blocks: HookBlockMemo): TopicContext | undefined {
   const { topicContextWithoutGate } = topicContextModule();
   const { takePendingTopics } = pendingTopicsModule();
   const { recentToolFiles } = toolFilesModule();
   const pending = sessionId ? takePendingTopics(paths, sessionId) : [];
   const named = files.map((f) => workspaceRelative(paths, f));
   const recent = sessionId ? recentToolFiles(paths, sessionId).filter((f) => !named.includes(f)) : [];
-  const result = topicContextWithoutGate(paths, { message: prompt, files: [...named, ...recent], pending }, { via: 'hook', noGateReason: HOOK_NO_GATE }, cachedSubscriptions(paths, blocks));
+  const result = topicContextWithoutGate(paths, { message: prompt, files: [...named, ...recent], pending }, { via: 'hook', noGateReason: HOOK_NO_GATE }, memoizedSubscriptions(paths, blocks));
   for (const p of result.problems) log?.(`topic ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (skipped)`);
   for (const p of result.subscriptionProblems) log?.(`topic subscription ${p}`);
   for (const slow of result.activation.slowPatterns) log?.(`topic ${slow.topic}: pattern /${slow.pattern}/ took ${slow.ms} ms and is disabled`);
@@ -220,7 +220,7 @@ export function compileHookContext(paths: StorePaths, request: HookContextReques
   if (prompt && overdue()) options.log?.('notes skipped: the time limit was reached');
   else if (prompt) files = filesNamedIn(prompt, request.cwd, paths);
   // The digest and note blocks (and the topics' subscribed texts) as made before while their files are unchanged.
-  const blocks = openHookBlockCache(paths);
+  const blocks = openHookBlockMemo(paths);
   const { digest, fileNotes } = loadHookBlocks(paths, files, blocks);
   let topics: TopicContext | undefined;
   if (prompt && hasTopics(paths)) {

@@ -12,7 +12,7 @@ import type { Host } from '../discovery/host';
 import { claudeCodeProjectDir, TOOL_LABELS } from '../discovery/toolLocations';
 import { CACHE_TOOLS, type CacheTool } from './cacheCalls';
 import { modelPrices, type CacheMoney, type ModelPrice } from './modelPrices';
-import { readSessionCalls, type SessionCallsCache } from './sessionCalls';
+import { readSessionCalls, type SessionCallsMemo } from './sessionCalls';
 import { sessionCacheState, TOOL_PROVIDERS, TTL_MS, type SessionCacheState } from './sessionCacheState';
 
 /** How many sessions are read by default: the most recently modified. */
@@ -56,7 +56,8 @@ export interface CacheReportOptions {
   now: number;
   limit?: number;
   allWorkspaces?: boolean;
-  cache?: SessionCallsCache;
+  /** Calls already read, per session file (the language server keeps one between reports). */
+  memo?: SessionCallsMemo;
   prices?: readonly ModelPrice[];
   tailBytes?: number;
   /** Only sessions whose file changed at or after this moment, epoch ms (a warm cache had a call within its TTL). */
@@ -106,7 +107,7 @@ export function cacheReport(host: Host, workspace: string, options: CacheReportO
   const prices = options.prices ?? modelPrices();
   const sessions = found
     .slice(0, limit)
-    .map((s) => sessionCacheState(readSessionCalls(s.tool, s.path, { cache: options.cache, tailBytes: options.tailBytes }), options.now, prices))
+    .map((s) => sessionCacheState(readSessionCalls(s.tool, s.path, { memo: options.memo, tailBytes: options.tailBytes }), options.now, prices))
     // A session with no call and no file yet at that moment (`--now` in the past) did not exist then.
     .filter((s) => s.lastActivity !== undefined || s.unreadable !== undefined);
   // The most recently active first (a file touched last may hold an older last call).

@@ -1,8 +1,8 @@
 /**
  * Reading a session file's calls (cacheCalls.ts) without reading hundreds of MB each time: a
  * JSONL log is read from its last {@link DEFAULT_TAIL_BYTES} (its recent calls; the state of the
- * cache depends only on those) and then, while it grows, only the bytes appended since the last
- * read, through a {@link SessionCallsCache} kept by the caller (the language server keeps one for
+ * prompt cache depends only on those) and then, while it grows, only the bytes appended since the last
+ * read, through a {@link SessionCallsMemo} kept by the caller (the language server keeps one for
  * the Cache view). A Copilot Chat session is one JSON document (or a log replayed from its first
  * line) and is read whole, up to {@link MAX_DOCUMENT_BYTES}.
  */
@@ -46,7 +46,7 @@ interface Entry {
 }
 
 /** What was read of each session file, so a grown file is read from where the last read stopped. */
-export class SessionCallsCache {
+export class SessionCallsMemo {
   readonly entries = new Map<string, Entry>();
 }
 
@@ -69,20 +69,20 @@ function readDocument(file: string, stat: fs.Stats): SessionCalls {
 }
 
 /**
- * The calls of a session file. With a cache, a file that only grew since the last call is read
+ * The calls of a session file. With a memo, a file that only grew since the last call is read
  * from where that read stopped; a file replaced or truncated is read afresh.
  */
-export function readSessionCalls(tool: CacheTool, file: string, options: { cache?: SessionCallsCache; tailBytes?: number } = {}): SessionCalls {
+export function readSessionCalls(tool: CacheTool, file: string, options: { memo?: SessionCallsMemo; tailBytes?: number } = {}): SessionCalls {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
   } catch (error) {
-    options.cache?.entries.delete(file);
+    options.memo?.entries.delete(file);
     return { tool, path: file, calls: [], skippedBytes: 0, malformed: 0, unreadable: (error as Error).message };
   }
   const collector = collectorFor(tool);
   if (!collector) return readDocument(file, stat);
-  const cached = options.cache?.entries.get(file);
+  const cached = options.memo?.entries.get(file);
   if (cached && cached.ino === stat.ino && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.result;
   const grown = cached !== undefined && cached.ino === stat.ino && stat.size >= cached.offset;
   const entry: Entry = grown
@@ -106,6 +106,6 @@ export function readSessionCalls(tool: CacheTool, file: string, options: { cache
     malformed: entry.result.malformed + (skipped.malformed ?? 0),
     reportedTotal: entry.collector.reportedTotal?.(),
   };
-  options.cache?.entries.set(file, entry);
+  options.memo?.entries.set(file, entry);
   return entry.result;
 }

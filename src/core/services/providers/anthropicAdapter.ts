@@ -19,7 +19,7 @@ import {
   rememberBounded,
   requireMessage,
   type AdapterOptions,
-  type CachedReply,
+  type PromptCachedReply,
   type ModelAdapter,
   type SendOptions,
 } from './modelAdapter';
@@ -108,7 +108,7 @@ export class AnthropicAdapter implements ModelAdapter {
     this.label = `anthropic ${this.model} @ ${this.endpoint.baseUrl}`;
   }
 
-  async send(context: BuiltContext, options: SendOptions = {}): Promise<CachedReply> {
+  async send(context: BuiltContext, options: SendOptions = {}): Promise<PromptCachedReply> {
     const user = requireMessage(this.name, context);
     const model = options.model ?? this.model;
     const prefixHash = stablePrefixHash(context, model);

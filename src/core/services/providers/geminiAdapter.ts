@@ -22,7 +22,7 @@ import {
   rememberBounded,
   requireMessage,
   type AdapterOptions,
-  type CachedReply,
+  type PromptCachedReply,
   type ModelAdapter,
   type SendOptions,
 } from './modelAdapter';
@@ -88,7 +88,7 @@ export class GeminiAdapter implements ModelAdapter {
     return this.refusals.get(stablePrefixHash(context, model));
   }
 
-  async send(context: BuiltContext, options: SendOptions = {}): Promise<CachedReply> {
+  async send(context: BuiltContext, options: SendOptions = {}): Promise<PromptCachedReply> {
     const volatile = requireMessage(this.name, context);
     const stable = context.text.slice(0, context.stablePrefixLength);
     const model = options.model ?? this.model;
@@ -96,7 +96,7 @@ export class GeminiAdapter implements ModelAdapter {
     const policy = effectivePolicy(this.options, options.cache);
     const key = policy.key;
     const base = { provider: this.name, ttlMs: this.ttlMs, prefixHash };
-    const uncached = async (reason: string): Promise<CachedReply> => {
+    const uncached = async (reason: string): Promise<PromptCachedReply> => {
       const response = await this.generateContent(model, volatile, { systemInstruction: stable || undefined }, options);
       return this.reply(response, model, { ...base, mode: 'off', fallbackReason: reason }, false);
     };
@@ -242,7 +242,7 @@ export class GeminiAdapter implements ModelAdapter {
     return this.schemaSupport.run(options.replySchema, call);
   }
 
-  private reply(response: GenerateContentResponse, model: string, cache: CacheCallInfo, created: boolean): CachedReply {
+  private reply(response: GenerateContentResponse, model: string, cache: CacheCallInfo, created: boolean): PromptCachedReply {
     const usage = accountUsage(this.name, response.usageMetadata);
     // The tokens of a cache created this turn were written by this turn, as Anthropic counts them.
     return { text: response.text ?? '', model: response.modelVersion || model, usage: created ? asCacheWrite(usage) : usage, cache };

@@ -24,7 +24,7 @@ export interface SendOptions {
 }
 
 /** The reply of one send. */
-export interface CachedReply {
+export interface PromptCachedReply {
   text: string;
   model: string;
   usage: CacheUsage;
@@ -34,7 +34,7 @@ export interface CachedReply {
 
 /** One vendor's adapter: a Provider for the harvest, and send() for a layered context. */
 export interface ModelAdapter extends Provider {
-  send(context: BuiltContext, options?: SendOptions): Promise<CachedReply>;
+  send(context: BuiltContext, options?: SendOptions): Promise<PromptCachedReply>;
   /**
    * Drops what the adapter holds for the discussion (Gemini deletes its cachedContent). Returns
    * true when a remote cache was deleted; Anthropic, OpenAI and Ollama caches cannot be evicted.

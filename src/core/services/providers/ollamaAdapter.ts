@@ -8,7 +8,7 @@ import { stablePrefixHash } from '../promptCache/cacheBreakpoints';
 import { accountUsage } from '../promptCache/cacheUsage';
 import type { BuiltContext } from '../promptCache/contextLayers';
 import { VENDOR_ENDPOINTS, resolveEndpoint, type Endpoint } from './endpoints';
-import { SchemaSupport, controlRequest, generateThroughContext, requireMessage, type AdapterOptions, type CachedReply, type ModelAdapter, type SendOptions } from './modelAdapter';
+import { SchemaSupport, controlRequest, generateThroughContext, requireMessage, type AdapterOptions, type PromptCachedReply, type ModelAdapter, type SendOptions } from './modelAdapter';
 import type { ModelReply, ModelRequest, ReplySchema } from './provider';
 import { runProviderCall } from './providerCall';
 import { ollamaSdk } from './vendorSdks';
@@ -42,7 +42,7 @@ export class OllamaAdapter implements ModelAdapter {
     this.label = `ollama ${this.model} @ ${this.endpoint.baseUrl}`;
   }
 
-  async send(context: BuiltContext, options: SendOptions = {}): Promise<CachedReply> {
+  async send(context: BuiltContext, options: SendOptions = {}): Promise<PromptCachedReply> {
     const user = requireMessage(this.name, context);
     const stable = context.text.slice(0, context.stablePrefixLength);
     const model = options.model ?? this.model;

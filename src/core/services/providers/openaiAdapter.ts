@@ -18,7 +18,7 @@ import {
   SchemaSupport,
   requireMessage,
   type AdapterOptions,
-  type CachedReply,
+  type PromptCachedReply,
   type ModelAdapter,
   type SendOptions,
 } from './modelAdapter';
@@ -55,7 +55,7 @@ export class OpenAIAdapter implements ModelAdapter {
     this.label = `openai ${this.model} @ ${this.endpoint.baseUrl}`;
   }
 
-  async send(context: BuiltContext, options: SendOptions = {}): Promise<CachedReply> {
+  async send(context: BuiltContext, options: SendOptions = {}): Promise<PromptCachedReply> {
     const user = requireMessage(this.name, context);
     const stable = context.text.slice(0, context.stablePrefixLength);
     const model = options.model ?? this.model;

@@ -12,7 +12,7 @@ import type { SearchDoc } from './searchTypes';
 import type { LexicalBackend, SourceState } from './lexicalBackend';
 import type { UpdateReport } from './searchTypes';
 import { classifySource, statSource, visitSourceFiles, visitSourceFilesInSlices, type SourceFileInfo, type SourceVisitor } from './sourceFiles';
-import { clearFrontmatterCache } from '../../base/yamlFrontmatter';
+import { clearFrontmatterMemo } from '../../base/yamlFrontmatter';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
 const DEFAULT_MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
@@ -318,7 +318,7 @@ function applySlice(backend: LexicalBackend, plan: SyncPlan, end: number, deadli
 function finishSync(backend: LexicalBackend, plan: SyncPlan): Omit<UpdateReport, 'embedded'> {
   const { report } = plan;
   // Whatever gray-matter cached while notes were parsed goes (a leak in a long-running process otherwise).
-  if (plan.changed.some((f) => f.kind === 'notes')) clearFrontmatterCache();
+  if (plan.changed.some((f) => f.kind === 'notes')) clearFrontmatterMemo();
   report.docs = backend.count();
   report.indexed.sort();
   report.removed.sort();

@@ -8,7 +8,7 @@
  */
 import type { StorePaths } from '../../store/storePaths';
 import { appendGateLog, type GateLogEntry, type GateResult } from './gateLog';
-import { messageHash, type GateCache, type TopicGate } from './topicGate';
+import { messageHash, type GateMemo, type TopicGate } from './topicGate';
 import { matchTopics, type PreparedTopics, type Tier1Match, type TopicCandidate, type TopicRoute } from './topicTiers';
 import { PRIORITY_RANK, type Topic } from './topicTypes';
 
@@ -54,7 +54,7 @@ export interface ActivationRequest {
 export interface ActivationOptions {
   /** Tier 3; without it gated candidates follow the no-gate rows. */
   gate?: TopicGate;
-  cache?: GateCache;
+  memo?: GateMemo;
   /** Why there is no gate, for the decisions (default: no model configured). */
   noGateReason?: string;
   /** Where the decision is made, for the log. */
@@ -149,7 +149,7 @@ export function activateTopicsWithoutGate(paths: StorePaths, prepared: PreparedT
   return finish(paths, prepared, request, decideAll(candidates, undefined, reason), options, { available: false, note: reason });
 }
 
-/** Activation with tier 3 when `options.gate` is given (cached answers first). */
+/** Activation with tier 3 when `options.gate` is given (memoized answers first). */
 export async function activateTopics(paths: StorePaths, prepared: PreparedTopics, request: ActivationRequest, options: ActivationOptions): Promise<ActivationResult> {
   const gate = options.gate;
   if (!gate) return activateTopicsWithoutGate(paths, prepared, request, options);
@@ -159,11 +159,11 @@ export async function activateTopics(paths: StorePaths, prepared: PreparedTopics
   const answers = new Map<string, { yes: boolean; cached: boolean } | { failed: string }>();
   await Promise.all(
     candidates.map(async (c) => {
-      const cached = options.cache?.get(hash, c.topic);
+      const cached = options.memo?.get(hash, c.topic);
       if (cached !== undefined) return void answers.set(c.topic.name, { yes: cached, cached: true });
       try {
         const yes = await gate.ask(request.message, c.topic);
-        options.cache?.set(hash, c.topic, yes);
+        options.memo?.set(hash, c.topic, yes);
         answers.set(c.topic.name, { yes, cached: false });
       } catch (error) {
         answers.set(c.topic.name, { failed: (error as Error).message.split('\n')[0].slice(0, 200) });
@@ -171,9 +171,9 @@ export async function activateTopics(paths: StorePaths, prepared: PreparedTopics
     }),
   );
   try {
-    options.cache?.save();
+    options.memo?.save();
   } catch {
-    // An unsaved cache only means asking again next time.
+    // An unsaved memo only means asking again next time.
   }
   return finish(paths, prepared, request, decideAll(all, answers, NO_MODEL), options, { available: true, label: gate.label });
 }

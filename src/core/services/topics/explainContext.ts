@@ -71,7 +71,7 @@ export interface ExplainedContext {
 export async function explainContext(paths: StorePaths, request: ExplainRequest): Promise<ExplainedContext> {
   // Loaded on use: the topics do not belong to a command's start-up.
   const { topicContext } = topicContextModule();
-  const { GateCache } = topicGateModule();
+  const { GateMemo } = topicGateModule();
   const { compileContext } = compileContextModule();
   const loaded = loadContextInputs(paths, { files: request.files, message: request.message || undefined });
   const inScope = (request.files ?? []).filter((f) => !loaded.missingFiles.includes(f)).map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f)));
@@ -80,7 +80,7 @@ export async function explainContext(paths: StorePaths, request: ExplainRequest)
   const topics = await topicContext(
     paths,
     { message: request.message, files: inScope, named: request.named, pending },
-    { gate: request.gate, cache: request.gate ? GateCache.forStore(paths) : undefined, noGateReason: request.noGateReason, via: request.via },
+    { gate: request.gate, memo: request.gate ? GateMemo.forStore(paths) : undefined, noGateReason: request.noGateReason, via: request.via },
   );
   const digest = loaded.digest === undefined ? undefined : redactSecrets(loaded.digest);
   const fileNotes = (loaded.fileNotes ?? []).map((f) => ({ path: f.path, notes: f.notes.map(redactSecrets) }));

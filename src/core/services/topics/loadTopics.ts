@@ -32,10 +32,10 @@ export function loadTopics(paths: StorePaths): TopicSet {
     return { topics: [], problems: [] };
   }
   if (!names.length) return { topics: [], problems: [] };
-  // Loaded only when there are topic files; the parser (gray-matter, zod) only for files not in the cache.
+  // Loaded only when there are topic files; the parser (gray-matter, zod) only for files not in the memo.
   const { buildTopic, isTopicProblem, TOPIC_FILE_NAME } = topicBuildModule();
-  const { TopicCache } = topicCacheModule();
-  const cache = new TopicCache(paths);
+  const { TopicMemo } = topicCacheModule();
+  const memo = new TopicMemo(paths);
   const topics: Topic[] = [];
   const problems: TopicProblem[] = [];
   for (const name of names) {
@@ -57,10 +57,10 @@ export function loadTopics(paths: StorePaths): TopicSet {
       }
       const text = fs.readFileSync(full, 'utf8');
       const hash = sha256Hash().update(text).digest('hex');
-      let data: { meta: TopicFrontmatter; content: string } | TopicProblem | undefined = cache.get(name, hash);
+      let data: { meta: TopicFrontmatter; content: string } | TopicProblem | undefined = memo.get(name, hash);
       if (!data) {
         data = topicFileModule().parseTopicData(file, text);
-        if (!('message' in data)) cache.set(name, { hash, meta: data.meta, content: data.content });
+        if (!('message' in data)) memo.set(name, { hash, meta: data.meta, content: data.content });
       }
       const result = 'message' in data ? data : buildTopic(file, text, data.meta, data.content);
       if (isTopicProblem(result)) problems.push(result);
@@ -69,6 +69,6 @@ export function loadTopics(paths: StorePaths): TopicSet {
       problems.push({ file, message: `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}` });
     }
   }
-  cache.save();
+  memo.save();
   return { topics, problems };
 }

@@ -1,7 +1,7 @@
 /**
  * Tier 3 (§5): one YES/NO question to a cheap model, "should this topic activate for this
  * message?", answered with at most one token at temperature 0. The message is untrusted, so the
- * prompt frames it as data; only a reply starting with "Y" counts as YES. Answers are cached by
+ * prompt frames it as data; only a reply starting with "Y" counts as YES. Answers are memoized by
  * (message hash, topic name, topic file hash) in `<store>/.cache/topic-gates.json`, bounded, so the
  * same message never asks twice and an edited topic asks again.
  */
@@ -22,10 +22,10 @@ const gateCacheSchemaModule = lazy(() => require('./gateCacheSchema') as typeof 
 /** How much of the message and of the topic's description the gate sees (§5.2). */
 const GATE_MESSAGE_CHARS = 500;
 const GATE_TOPIC_CHARS = 200;
-/** A gate must be quick; a slow one is a failed one (the topic is dropped, not cached). */
+/** A gate must be quick; a slow one is a failed one (the topic is dropped, not memoized). */
 export const GATE_TIMEOUT_MS = 10_000;
-/** Cached answers at most; the oldest go first. */
-const GATE_CACHE_MAX = 5000;
+/** Memoized answers at most; the oldest go first. */
+const GATE_MEMO_MAX = 5000;
 
 /** The gate's system instructions (stable across calls). */
 export const GATE_INSTRUCTIONS = [
@@ -96,33 +96,33 @@ export function adapterGate(adapter: ModelAdapter, model?: string, markers?: rea
   return textGate(adapter.label, adapterAsker(adapter, model), markers);
 }
 
-/** The hash a message is known by in caches and logs (never the text itself). */
+/** The hash a message is known by in memos and logs (never the text itself). */
 export function messageHash(message: string): string {
   return sha256Hash().update(message).digest('hex').slice(0, 16);
 }
 
-/** The cache file's schema, loaded on first use (zod is a large share of the CLI's start-up). */
-function cacheSchema() {
-  return gateCacheSchemaModule().gateCacheSchema;
+/** The memo file's schema, loaded on first use (zod is a large share of the CLI's start-up). */
+function memoSchema() {
+  return gateCacheSchemaModule().gateMemoSchema;
 }
 
 /** Gate answers on disk. */
-export class GateCache {
+export class GateMemo {
   private answers = new Map<string, boolean>();
   private dirty = false;
 
   constructor(private readonly file: string) {
     try {
-      const parsed = cacheSchema().safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-      // A broken cache is only lost answers: the gate asks again.
+      const parsed = memoSchema().safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      // A broken memo is only lost answers: the gate asks again.
       if (parsed.success) this.answers = new Map(Object.entries(parsed.data.answers));
     } catch {
-      // No cache yet.
+      // No memo yet.
     }
   }
 
-  static forStore(paths: StorePaths): GateCache {
-    return new GateCache(path.join(paths.cache, 'topic-gates.json'));
+  static forStore(paths: StorePaths): GateMemo {
+    return new GateMemo(path.join(paths.cache, 'topic-gates.json'));
   }
 
   private static key(hash: string, topic: Topic): string {
@@ -130,14 +130,14 @@ export class GateCache {
   }
 
   get(hash: string, topic: Topic): boolean | undefined {
-    return this.answers.get(GateCache.key(hash, topic));
+    return this.answers.get(GateMemo.key(hash, topic));
   }
 
   set(hash: string, topic: Topic, answer: boolean): void {
-    const key = GateCache.key(hash, topic);
+    const key = GateMemo.key(hash, topic);
     this.answers.delete(key);
     this.answers.set(key, answer);
-    while (this.answers.size > GATE_CACHE_MAX) this.answers.delete(this.answers.keys().next().value!);
+    while (this.answers.size > GATE_MEMO_MAX) this.answers.delete(this.answers.keys().next().value!);
     this.dirty = true;
   }
 

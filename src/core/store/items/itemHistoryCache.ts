@@ -11,13 +11,13 @@ import { itemHistory, type ItemHistory } from './itemHistory';
 /** Histories remembered at most by default (one per item asked about). */
 const MAX_REMEMBERED = 500;
 
-export class ItemHistoryCache {
+export class ItemHistoryMemo {
   private readonly remembered = new Map<string, ItemHistory | undefined>();
 
   constructor(private readonly max = MAX_REMEMBERED) {}
 
   /**
-   * The history of item `id`, whose line is in `absolute` (its version keys the cache).
+   * The history of item `id`, whose line is in `absolute` (its version keys the memo).
    * Undefined when the store has no commit to read (no repository, no git, an empty one) or no
    * such item.
    */
