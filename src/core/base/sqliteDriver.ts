@@ -149,10 +149,13 @@ function nodeSqlite(why: string): SqliteDriver {
           const params = (values: unknown[]) => values as import('node:sqlite').SQLInputValue[];
           return {
             run: (...values) => statement.run(...params(values)),
-            get: (...values) => statement.get(...params(values)),
-            all: (...values) => statement.all(...params(values)),
+            // Rows as plain objects, as better-sqlite3 gives them (node:sqlite's have no prototype).
+            get: (...values) => plain(statement.get(...params(values))),
+            all: (...values) => statement.all(...params(values)).map(plain),
             values: (...values) => statement.all(...params(values)).map((row) => Object.values(row)),
-            iterate: (...values) => statement.iterate(...params(values)),
+            iterate: function* (...values) {
+              for (const row of statement.iterate(...params(values))) yield plain(row);
+            },
           };
         },
         exec: (sql) => db.exec(sql),
@@ -185,6 +188,10 @@ function nodeSqlite(why: string): SqliteDriver {
       };
     },
   };
+}
+
+function plain(row: object | undefined): object | undefined {
+  return row && { ...row };
 }
 
 function firstLine(text: string): string {
