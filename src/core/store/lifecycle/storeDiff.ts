@@ -17,14 +17,10 @@ import { regenerateDigest } from '../digest';
 import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../fileNotes';
 import { loadStoreConfig } from '../storeConfig';
 import type { StorePaths } from '../storePaths';
-import { itemTerms, termSimilarity } from '../../services/search/itemSimilarity';
 import { addItemLines, liveItems, lockForArchiveMoves, moveToArchive, type StoreItem } from './knowledgeArchive';
 
-/**
- * Least similarity (itemSimilarity.ts: Dice of content words) for two items to count as one item
- * changed: about the same thing, as tidy counts a correction (its SAME_SUBJECT).
- */
-const CHANGED_SIMILARITY = 0.6;
+/** Least share of words two items must have in common to count as one item changed. */
+const CHANGED_SIMILARITY = 0.5;
 
 /** One item in a diff. */
 export interface DiffItem {
@@ -68,16 +64,18 @@ function groupsOf(paths: StorePaths): Map<string, Sided[]> {
   return groups;
 }
 
-/**
- * How alike two items' texts are, as tidy and harvest compare items (content words, stemmed;
- * a negation does not make two items different here: "X is safe" → "X is not safe" is one item
- * changed). Two texts without content words are alike only when equal.
- */
+function words(text: string): Set<string> {
+  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1));
+}
+
+/** Shared words over all words (Jaccard). */
 export function similarity(a: string, b: string): number {
-  const x = itemTerms(a);
-  const y = itemTerms(b);
-  if (x.terms.size === 0 && y.terms.size === 0) return a.trim() === b.trim() ? 1 : 0;
-  return termSimilarity(x, y);
+  const x = words(a);
+  const y = words(b);
+  if (x.size === 0 && y.size === 0) return 1;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / (x.size + y.size - shared);
 }
 
 /** The difference from `live` to `other`, group by group. */
