@@ -66,15 +66,12 @@ export function loadSqlite(env: NodeJS.ProcessEnv = process.env): { driver?: Sql
   const forced = env[DRIVER_ENV]?.trim().toLowerCase() === 'node';
   const known = loaded.get(forced);
   if (known) return known;
-  let result: { driver?: SqliteDriver; error?: string };
-  const native = forced ? { error: `forced by ${DRIVER_ENV}=node` } : tryDriver(betterSqlite);
-  if (native.driver) result = native;
-  else {
-    const why = forced ? `forced by ${DRIVER_ENV}=node` : `better-sqlite3 could not load: ${native.error}`;
+  let result = forced ? undefined : tryDriver(betterSqlite);
+  if (!result?.driver) {
+    const why = result ? `better-sqlite3 could not load: ${result.error}` : `forced by ${DRIVER_ENV}=node`;
+    const tried = result ? `better-sqlite3 could not load (${result.error}) and node:sqlite` : `node:sqlite (${why})`;
     const builtin = tryDriver(() => nodeSqlite(why));
-    result = builtin.driver
-      ? builtin
-      : { error: `${forced ? `node:sqlite (${why})` : `better-sqlite3 could not load (${native.error}) and node:sqlite`} is not available (${builtin.error}); Lore's search and task memory need Node 22.13 or later, or better-sqlite3 built for this Node` };
+    result = builtin.driver ? builtin : { error: `${tried} is not available (${builtin.error}); Lore's search and task memory need Node 22.13 or later, or better-sqlite3 built for this Node` };
   }
   loaded.set(forced, result);
   return result;
