@@ -18,7 +18,7 @@ import { DirectModelProvider } from './chat/directModelProvider';
 import { registerLoreParticipant, type LoreChat } from './chat/loreParticipant';
 import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
-import { HarvestServer } from './harvest/harvestServer';
+import { HarvestClient } from './harvest/harvestClient';
 import { PendingPlanStatus } from './harvest/pendingPlanStatus';
 import { editItem, registerItemCommands, type KnowledgeItemRef } from './knowledge/itemCommands';
 import { SupersededDecorations } from './knowledge/supersededDecorations';
@@ -34,7 +34,7 @@ import { registerMcpServerProvider, type LoreMcpServerProvider } from './mcp/mcp
 import { addManualNote, registerNoteCommands } from './notes/noteCommands';
 import { decideHeldItem, editHeldItem, registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
-import { NotesClient } from './notes/notesClient';
+import { LoreServerClient } from './loreServerClient';
 import { forgetConversation, planForgetting, registerForgetConversationCommand } from './views/forgetConversationCommand';
 import type { ForgetPlan, ForgetResult } from '../core/store/forget/forgetConversation';
 import { registerRecallTool } from './search/recallTool';
@@ -73,7 +73,7 @@ export interface LoreApi {
   /** The prompt caches of the workspace's agent sessions (Claude Code, Codex, Copilot Chat), from the language server. */
   agentCaches: AgentCaches;
   statusBar: CacheStatusBar;
-  notes: NotesClient;
+  notes: LoreServerClient;
   search: SearchClient;
   /** "Harvest Conversations…" without its dialogs, with the configured provider; the plan is left pending. */
   harvestWithoutDialogs: HarvestWithoutDialogs;
@@ -109,7 +109,7 @@ export interface LoreApi {
 }
 
 /** Kept for `deactivate`, which must stop the language server and return that promise. */
-let notesClient: NotesClient | undefined;
+let serverClient: LoreServerClient | undefined;
 
 /** When the extension's bundle began to load (performance.now()), set by esbuild.mjs's banner; undefined unbundled. */
 declare const LORE_BUNDLE_STARTED: number | undefined;
@@ -125,11 +125,11 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const started = performance.now();
   context.subscriptions.push(initLog());
   const store = new StoreService();
-  const notes = new NotesClient(context, store);
+  const notes = new LoreServerClient(context, store);
   // Every write to the store this window makes is a request to the language server.
   store.connect(notes);
-  const harvestServer = new HarvestServer(notes);
-  const harvest = new HarvestController(store, harvestServer);
+  const harvestClient = new HarvestClient(notes);
+  const harvest = new HarvestController(store, harvestClient);
   const planStatus = new PendingPlanStatus(harvest);
   const caches = new CacheStates(context.workspaceState);
   const agentCaches = new AgentCaches(notes);
@@ -147,7 +147,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     topics: new TopicsTreeProvider(store),
     tasks: new TasksTreeProvider(store, tasks),
   };
-  notesClient = notes;
+  serverClient = notes;
   const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);
   const distill = new DistillChoice(context.secrets);
@@ -214,7 +214,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     registerImportCommand(notes, harvestCommands.harvestSources),
     ...registerAgentHookCommands(context, store, harvestCommands.harvestSources),
     scheduler,
-    harvestServer,
+    harvestClient,
     distill,
     registerDistillCommand(distill),
     ...mcp.disposables,
@@ -265,7 +265,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
 
 /** Stops the language server (VS Code waits for it); the rest is disposed through context.subscriptions. */
 export function deactivate(): Promise<void> | undefined {
-  const client = notesClient;
-  notesClient = undefined;
+  const client = serverClient;
+  serverClient = undefined;
   return client?.stop();
 }

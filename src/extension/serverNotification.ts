@@ -6,12 +6,12 @@
 import type * as vscode from 'vscode';
 import type { NotificationDeclaration } from '../shared/declareMessage';
 import { Disposable } from './lifecycle';
-import type { NotesClient } from './notes/notesClient';
+import type { LoreServerClient } from './loreServerClient';
 
 class ServerNotification<P> extends Disposable {
   private current: vscode.Disposable | undefined;
 
-  constructor(notes: NotesClient, message: NotificationDeclaration<P>, handler: (params: P) => void) {
+  constructor(notes: LoreServerClient, message: NotificationDeclaration<P>, handler: (params: P) => void) {
     super();
     if (message.direction !== 'toClient') throw new Error(`${message.method} is not sent by the server`);
     this._register(
@@ -30,6 +30,6 @@ class ServerNotification<P> extends Disposable {
  * runs. The params are not checked here: the server is the bundle shipped beside this one, and a
  * check would load zod on the host with the first store change.
  */
-export function onServerNotification<P>(notes: NotesClient, message: NotificationDeclaration<P>, handler: (params: P) => void): vscode.Disposable {
+export function onServerNotification<P>(notes: LoreServerClient, message: NotificationDeclaration<P>, handler: (params: P) => void): vscode.Disposable {
   return new ServerNotification(notes, message, handler);
 }

@@ -7,7 +7,7 @@
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { RequestDeclaration } from '../shared/declareMessage';
 
-/** What can reach the language server (NotesClient, the one client of the window). */
+/** What can reach the language server (LoreServerClient, the one client of the window). */
 export interface ServerConnection {
   ready(): Promise<LanguageClient | undefined>;
 }

@@ -11,7 +11,7 @@ import { atMoment, type SessionCacheState } from '../../core/services/promptCach
 import { CacheSessionsRequest } from '../../shared/protocol';
 import { Disposable, toDisposable } from '../lifecycle';
 import { logger } from '../log';
-import type { NotesClient } from '../notes/notesClient';
+import type { LoreServerClient } from '../loreServerClient';
 
 const log = logger('cache');
 /** Agents write several records per turn: one refresh for a burst. */
@@ -25,7 +25,7 @@ export class AgentCaches extends Disposable {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<CacheReport | undefined> | undefined;
 
-  constructor(private readonly notes: NotesClient) {
+  constructor(private readonly notes: LoreServerClient) {
     super();
     this._register(toDisposable(() => {
       if (this.timer) clearTimeout(this.timer);

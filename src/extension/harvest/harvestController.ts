@@ -2,7 +2,7 @@
  * The harvest in VS Code: dry-run report → (user confirms) → distill with progress and
  * cancellation → the plan shown as diffs → (user accepts) → apply that plan, with no model call.
  * Nothing is written before the user accepts; a cancelled harvest writes nothing. The runs and
- * the apply happen in the language server (harvestServer.ts), which keeps the pending plan; this
+ * the apply happen in the language server (harvestClient.ts), which keeps the pending plan; this
  * side keeps what it shows and the plan's id.
  */
 import * as vscode from 'vscode';
@@ -14,7 +14,7 @@ import { logger } from '../log';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
 import type { JournalSummarizeRequest, ShownReport } from '../../shared/protocol';
-import type { HarvestRunOptions, HarvestServer } from './harvestServer';
+import type { HarvestRunOptions, HarvestClient } from './harvestClient';
 import { PlanDocumentProvider, toPlanUri } from './planDocuments';
 
 const log = logger('harvest');
@@ -34,7 +34,7 @@ export class HarvestController implements vscode.Disposable {
   /** Fires when a plan becomes pending or is applied/discarded. */
   readonly onDidChangePending = this.emitter.event;
 
-  constructor(private readonly store: StoreService, private readonly server: HarvestServer) {}
+  constructor(private readonly store: StoreService, private readonly server: HarvestClient) {}
 
   get pending(): PendingHarvest | undefined {
     return this.pendingHarvest;

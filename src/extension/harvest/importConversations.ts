@@ -10,10 +10,10 @@ import type { MeasuredSession, SourcesReport, ToolReport } from '../../core/serv
 import { formatBytes, formatTokens } from '../../core/model/format';
 import { SourcesRequest } from '../../shared/protocol';
 import { runCommand } from '../log';
-import type { NotesClient } from '../notes/notesClient';
+import type { LoreServerClient } from '../loreServerClient';
 
 /** The sessions listed as the language server measures them, or null while it is not running. */
-export async function listSources(notes: NotesClient, params: SourcesRequest.Params = {}): Promise<SourcesReport | null> {
+export async function listSources(notes: LoreServerClient, params: SourcesRequest.Params = {}): Promise<SourcesReport | null> {
   const client = await notes.ready();
   return client?.isRunning() ? client.sendRequest(SourcesRequest.type, params) : null;
 }
@@ -63,7 +63,7 @@ export function sourcePicks(report: SourcesReport): SessionPick[] {
 }
 
 /** Registers `lore.importConversations`; `harvestSources` runs the harvest flow (with its dialogs) on the chosen files. */
-export function registerImportCommand(notes: NotesClient, harvestSources: (sources: string[]) => Promise<unknown>): vscode.Disposable {
+export function registerImportCommand(notes: LoreServerClient, harvestSources: (sources: string[]) => Promise<unknown>): vscode.Disposable {
   return vscode.commands.registerCommand('lore.importConversations', () => runCommand('Import Conversations', async () => {
     notes.requireStore(); // what is imported is harvested into the store: none here, nothing to list
     const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Lore: looking for agent sessions' }, () => listSources(notes));

@@ -11,7 +11,7 @@ import {
 } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
-import type { NotesClient } from './notesClient';
+import type { LoreServerClient } from '../loreServerClient';
 
 async function openAt(file: string, line: number): Promise<void> {
   const range = new vscode.Range(line, 0, line, 0);
@@ -38,7 +38,7 @@ export async function addManualNote(store: StoreService, file: vscode.Uri, text:
   return added.noteFile;
 }
 
-export function registerNoteCommands(store: StoreService, notes: NotesClient): vscode.Disposable[] {
+export function registerNoteCommands(store: StoreService, notes: LoreServerClient): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(LoreCommands.openProvenance, (args: OpenProvenanceArgs) => runCommand('Open Provenance', async () => {
       if (args.source === 'manual') return openAt(args.noteFile, args.line);

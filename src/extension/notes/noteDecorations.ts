@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { FileDecorationsRequest, NotesChangedNotification } from '../../shared/protocol';
 import { Disposable, toDisposable } from '../lifecycle';
 import { onServerNotification } from '../serverNotification';
-import type { NotesClient } from './notesClient';
+import type { LoreServerClient } from '../loreServerClient';
 
 export class NoteDecorations extends Disposable implements vscode.FileDecorationProvider {
   private readonly emitter = this._register(new vscode.EventEmitter<vscode.Uri | vscode.Uri[] | undefined>());
@@ -14,7 +14,7 @@ export class NoteDecorations extends Disposable implements vscode.FileDecoration
   private pending = new Map<string, Array<(count: number) => void>>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly notes: NotesClient) {
+  constructor(private readonly notes: LoreServerClient) {
     super();
     this._register(toDisposable(() => clearTimeout(this.timer)));
     // Each restarted server's subscription replaces the last one's (it used to be kept forever).

@@ -11,7 +11,7 @@ import type { GateAsker } from '../../core/services/topics/topicGate';
 import { CompileContextRequest, GateAskRequest, PlanRememberRequest, RecallRequest, RememberRequest, SearchBackendNotification, SearchRequest, WatchReplyRequest } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
-import type { NotesClient } from '../notes/notesClient';
+import type { LoreServerClient } from '../loreServerClient';
 import { onServerNotification } from '../serverNotification';
 
 const log = logger('search');
@@ -32,7 +32,7 @@ export class SearchClient extends Disposable {
   private readonly gates = new Map<string, ClientGate>();
   private gateHandler: vscode.Disposable | undefined;
 
-  constructor(private readonly notes: NotesClient) {
+  constructor(private readonly notes: LoreServerClient) {
     super();
     this.status.name = 'Lore Search Backend';
     this._register(onServerNotification(notes, SearchBackendNotification, (p) => this.showBackend(p)));

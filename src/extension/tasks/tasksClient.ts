@@ -3,10 +3,10 @@
  * (src/server/serverTasks.ts); this sends the requests.
  */
 import { TaskTimelineRequest, TaskToolRequest, TasksListRequest } from '../../shared/protocol';
-import type { NotesClient } from '../notes/notesClient';
+import type { LoreServerClient } from '../loreServerClient';
 
 export class TasksClient {
-  constructor(private readonly notes: NotesClient) {}
+  constructor(private readonly notes: LoreServerClient) {}
 
   async tool(params: TaskToolRequest.Params): Promise<TaskToolRequest.Result> {
     return (await this.running()).sendRequest(TaskToolRequest.type, params);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ForgetPlan, ForgetResult } from '../../core/store/forget/forgetConversation';
 import { ForgetConversationRequest, PlanForgetRequest } from '../../shared/protocol';
 import { runCommand } from '../log';
-import type { NotesClient } from '../notes/notesClient';
+import type { LoreServerClient } from '../loreServerClient';
 import type { StoreService } from '../storeService';
 import type { LedgerEntryNode } from './ledgerTree';
 
@@ -36,25 +36,25 @@ export function forgetPlanDetail(plan: ForgetPlan): string {
   ].join('\n');
 }
 
-async function runningClient(notes: NotesClient) {
+async function runningClient(notes: LoreServerClient) {
   const client = await notes.ready();
   if (!client?.isRunning()) throw new Error('the Lore language server is not running (see the Lore log)');
   return client;
 }
 
 /** What forgetting the conversation would do (the server plans; nothing is written). */
-export async function planForgetting(notes: NotesClient, conversation: string): Promise<ForgetPlan> {
+export async function planForgetting(notes: LoreServerClient, conversation: string): Promise<ForgetPlan> {
   return (await runningClient(notes)).sendRequest(PlanForgetRequest.type, { conversation });
 }
 
 /** Forgets the conversation, as the command does once the person said "Forget" (also the extension API's). */
-export async function forgetConversation(notes: NotesClient, store: StoreService, conversation: string): Promise<ForgetResult> {
+export async function forgetConversation(notes: LoreServerClient, store: StoreService, conversation: string): Promise<ForgetResult> {
   const result = await (await runningClient(notes)).sendRequest(ForgetConversationRequest.type, { conversation });
   store.fireChanged();
   return result;
 }
 
-export function registerForgetConversationCommand(notes: NotesClient, store: StoreService): vscode.Disposable {
+export function registerForgetConversationCommand(notes: LoreServerClient, store: StoreService): vscode.Disposable {
   return vscode.commands.registerCommand('lore.forgetConversation', (node?: LedgerEntryNode) => runCommand('Forget This Conversation', async () => {
     const conversation = node?.entry.id;
     if (!conversation) {

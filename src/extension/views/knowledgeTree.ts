@@ -11,7 +11,7 @@ import { archiveFileOf, knowledgeArchiveDir } from '../../core/store/lifecycle/a
 import { readTextIfExists } from '../../core/base/readText';
 import type { StorePaths } from '../../core/store/storePaths';
 import { formatBytes } from '../../core/model/format';
-import type { NotesClient } from '../notes/notesClient';
+import type { LoreServerClient } from '../loreServerClient';
 import type { StoreService } from '../storeService';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
@@ -23,7 +23,7 @@ export interface KnowledgeFileNode extends TreeNode {
 }
 
 export class KnowledgeTreeProvider extends StoreTreeProvider {
-  constructor(store: StoreService, private readonly notes: NotesClient) {
+  constructor(store: StoreService, private readonly notes: LoreServerClient) {
     super(store);
     // The first answer about notes comes once the server runs.
     this._register(notes.onDidStart(() => this.refresh()));

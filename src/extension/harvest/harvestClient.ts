@@ -13,7 +13,7 @@ import type { UndoOutcome } from '../../core/store/changes/undoOutcome';
 import { HarvestApplyRequest, HarvestChooseRequest, HarvestDiscardRequest, type ShownReport, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { languageClient } from '../loadLanguageClient';
-import type { NotesClient } from '../notes/notesClient';
+import type { LoreServerClient } from '../loreServerClient';
 
 /** One harvest run as the client sees it. */
 interface ClientRun {
@@ -31,11 +31,11 @@ function describe(provider: Provider): HarvestRunRequest.Params['provider'] {
   return { name: provider.name, label: provider.label, offline: provider.offline };
 }
 
-export class HarvestServer extends Disposable {
+export class HarvestClient extends Disposable {
   private readonly runs = new Map<string, ClientRun>();
   private handlers: vscode.Disposable[] = [];
 
-  constructor(private readonly notes: NotesClient) {
+  constructor(private readonly notes: LoreServerClient) {
     super();
     // Each (re)started client gets the handlers; the previous client's go with it.
     this._register(notes.onDidStart((client) => this.attach(client)));

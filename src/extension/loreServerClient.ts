@@ -5,16 +5,16 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { DidDeleteFilesRequest, DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NoteFilesRequest, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../../shared/protocol';
-import { languageClient } from '../loadLanguageClient';
-import { logger } from '../log';
-import { gitCommitOption, readSettings } from '../settings';
-import { NoStoreError } from '../noStore';
-import type { StoreService } from '../storeService';
+import { DidDeleteFilesRequest, DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NoteFilesRequest, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../shared/protocol';
+import { languageClient } from './loadLanguageClient';
+import { logger } from './log';
+import { gitCommitOption, readSettings } from './settings';
+import { NoStoreError } from './noStore';
+import type { StoreService } from './storeService';
 
 const log = logger('notes');
 
-export class NotesClient implements vscode.Disposable {
+export class LoreServerClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<void> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
