@@ -16,7 +16,7 @@ import { resolveInStore } from '../../core/store/storePaths';
 import { dirtyDocument } from '../knowledge/knowledgeItemEdit';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
-import type { ReviewItemNode } from '../views/reviewTree';
+import { editableReviewItem, reviewReason, type ReviewItemNode } from '../views/reviewTree';
 
 /** The item a command was invoked on: a view node, an item id, or one the user picks. */
 async function chooseItem(store: StoreService, target: ReviewItemNode | string | undefined, title: string): Promise<ReviewItem | undefined> {
@@ -34,17 +34,6 @@ async function chooseItem(store: StoreService, target: ReviewItemNode | string |
 /** What waits for a person's decision, as the language server reads review.md and the store. */
 function listReview(store: StoreService): Promise<ReviewItem[]> {
   return store.request(ReviewListRequest, {});
-}
-
-/** Why an item waits, in a few words: the flag kinds, or what an agent's write would do. */
-export function reviewReason(item: ReviewItem): string {
-  const pending = item.pending ? `pending ${item.pending.op}${item.pending.id ? ` of ${item.pending.id}` : ''}` : '';
-  return [pending, item.kinds.join(', ')].filter(Boolean).join(' · ');
-}
-
-/** Whether the item is an agent's write of a new text, which the person may edit before accepting (not an item as it stands). */
-export function editableReviewItem(item: ReviewItem): boolean {
-  return item.where === 'queue' && (item.pending?.op === 'remember' || item.pending?.op === 'update' || item.pending?.op === 'supersede');
 }
 
 /** Replaces a queued item's text, as Edit does once the person typed it (also the extension API's). */

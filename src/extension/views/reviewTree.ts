@@ -10,8 +10,18 @@ import { REVIEW_FILE } from '../../core/model/reviewFile';
 import type { ReviewItem } from '../../core/store/items/reviewQueue';
 import { targetDisplayName } from '../../core/model/reviewTargetName';
 import { ReviewListRequest } from '../../shared/protocol';
-import { editableReviewItem, reviewReason } from '../review/reviewCommands';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
+
+/** Why an item waits, in a few words: the flag kinds, or what an agent's write would do. */
+export function reviewReason(item: ReviewItem): string {
+  const pending = item.pending ? `pending ${item.pending.op}${item.pending.id ? ` of ${item.pending.id}` : ''}` : '';
+  return [pending, item.kinds.join(', ')].filter(Boolean).join(' · ');
+}
+
+/** Whether the item is an agent's write of a new text, which the person may edit before accepting (not an item as it stands). */
+export function editableReviewItem(item: ReviewItem): boolean {
+  return item.where === 'queue' && (item.pending?.op === 'remember' || item.pending?.op === 'update' || item.pending?.op === 'supersede');
+}
 
 export interface ReviewItemNode extends TreeNode {
   kind: 'review-item';
