@@ -1,11 +1,14 @@
 // `npm test`: builds, then runs the test groups one after the other and ends with how long each
 // took and how many tests passed, so a maintainer sees where the time goes:
-//   unit         mocha on core, server, MCP (everything under out/test but out/test/cli)
+//   engine       mocha on out/test/core: the engine in this process, no child process, no real
+//                wait (a skipping clock, test/helpers/engineClock.ts); `npm run test:engine`
+//   unit         mocha on the language server, MCP, lint and manifest tests, and test/process
+//                (real processes, threads, file watchers and waits, and the CPU-heavy cases)
 //   CLI          mocha on out/test/cli (mostly `main(argv, io)` in process; a few real processes)
 //   integration  the extension in real VS Codes (scripts/testIntegration.sh: newest and oldest)
-// Unit and CLI run side by side (two mocha processes; much of their time is spent waiting on
-// child processes and timers, so on 2 CPUs they take about the time of the longer one), each
-// one's output printed whole when it ends. A failing group does not stop the others (the
+// Engine, unit and CLI run side by side (three mocha processes; much of the unit and CLI time is
+// spent waiting on child processes and timers, so on 2 CPUs they take about the time of the
+// longest), each one's output printed whole when it ends. A failing group does not stop the others (the
 // summary says which failed); a failing build does.
 // Run through scripts/withNode24.sh (the npm script does). Plain ESM: runs before any compile.
 import { spawn } from 'node:child_process';
@@ -23,6 +26,7 @@ const STAGES = [
   { name: 'build', group: 'build', command: npmRun('build'), fatal: true },
   { name: 'compile', group: 'build', command: npmRun('compile-tests'), fatal: true },
   ...(scripts.lint ? [{ name: 'lint', group: 'lint', command: npmRun('lint') }] : []),
+  { name: 'engine', group: 'engine', command: npmRun('test:engine'), together: 'mocha' },
   { name: 'unit', group: 'unit', command: npmRun('test:unit'), together: 'mocha' },
   { name: 'CLI', group: 'CLI', command: npmRun('test:cli'), together: 'mocha' },
   { name: 'integration', group: 'integration', command: npmRun('test:integration') },

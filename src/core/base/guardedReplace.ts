@@ -33,6 +33,7 @@ import { appendInPlace, extendsBytes } from './appendInPlace';
 import { fsyncDirectory, fsyncFile, StoreEntryError, writeTempBeside } from './atomicWrite';
 import { sameVersion, sleepSync } from './fileVersion';
 import { listNames } from './walkTree';
+import { clock } from './clock';
 
 /** An edit of a file's bytes: `current` is undefined when the file does not exist; undefined = no change. */
 export type ByteEdit = (current: Buffer | undefined) => Buffer | undefined;
@@ -122,7 +123,7 @@ function closeQuietly(fd: number | undefined): void {
  * file with a line break; one that does not is accepted once it has held still).
  */
 function looksMidSave(bytes: Buffer, stat: fs.BigIntStats, floor: number): boolean {
-  if (Date.now() - Number(stat.mtimeMs) >= MID_SAVE_WINDOW_MS) return false;
+  if (clock().now() - Number(stat.mtimeMs) >= MID_SAVE_WINDOW_MS) return false;
   return bytes.length < floor || (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a);
 }
 
@@ -132,7 +133,7 @@ function looksMidSave(bytes: Buffer, stat: fs.BigIntStats, floor: number): boole
  * Returns an empty snapshot when it does not exist; the descriptor stays open for `settle`.
  */
 function readSnapshot(file: string, expectedBytes?: number): Snapshot {
-  const started = Date.now();
+  const started = clock().now();
   const floor = Math.max(expectedBytes ?? 0, lastSeenBytes.get(file) ?? 0, 1);
   for (let attempt = 0; ; attempt++) {
     let fd: number;
@@ -165,7 +166,7 @@ function readSnapshot(file: string, expectedBytes?: number): Snapshot {
       return snapshot;
     }
     closeQuietly(fd);
-    if (attempt >= STABLE_READ_ATTEMPTS) throw new FileBusyError(file, attempt, Date.now() - started);
+    if (attempt >= STABLE_READ_ATTEMPTS) throw new FileBusyError(file, attempt, clock().now() - started);
     sleepSync(1 + backoff(attempt));
   }
 }
@@ -263,7 +264,7 @@ export class GuardedReplace {
   ) {}
 
   /** When the write was done: a settle that gives up says how long it tried. */
-  private readonly at = Date.now();
+  private readonly at = clock().now();
 
   get changed(): boolean {
     return this.content !== undefined;
@@ -315,7 +316,7 @@ export class GuardedReplace {
   private staysWritten(depth: number): GuardedReplace {
     // Edited moments before Lore's write: a save of a buffer read before it may still come.
     const active = this.written !== undefined && this.lastModifiedBefore !== undefined && Number(this.written.mtimeMs) - this.lastModifiedBefore < ACTIVE_EDIT_MS;
-    const deadline = Date.now() + (active ? SETTLE_QUIET_MS : 0);
+    const deadline = clock().now() + (active ? SETTLE_QUIET_MS : 0);
     for (;;) {
       const now = statIfExists(this.file);
       if (now === undefined) return this; // Deleted since: a person's decision.
@@ -330,12 +331,12 @@ export class GuardedReplace {
       if (again !== undefined && !again.equals(current.bytes)) {
         // A save of a buffer read before Lore's write: the edit's lines are gone. Re-applied (the
         // edit is idempotent, so only what is missing comes back).
-        if (depth >= MAX_SETTLE_DEPTH) throw new FileBusyError(this.file, depth + 1, Date.now() - this.at);
+        if (depth >= MAX_SETTLE_DEPTH) throw new FileBusyError(this.file, depth + 1, clock().now() - this.at);
         return replaceGuarded(this.file, this.edit, this.options).settle(depth + 1);
       }
       // A later save that kept the edit: the editor read after Lore's write.
       if (!this.written || !sameVersion(current.stat!, this.written)) return this;
-      if (Date.now() >= deadline) return this;
+      if (clock().now() >= deadline) return this;
       sleepSync(SETTLE_POLL_MS);
     }
   }
@@ -351,7 +352,7 @@ export class GuardedReplace {
  */
 export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedReplaceOptions = {}): GuardedReplace {
   const durable = options.durable ?? true;
-  const started = Date.now();
+  const started = clock().now();
   const deadline = started + (options.patienceMs ?? PATIENCE_MS);
   const done = (next: Buffer | undefined, attempt: number, snapshot: Snapshot, base: fs.BigIntStats | undefined): GuardedReplace => {
     const written = next === undefined ? undefined : statIfExists(file);
@@ -364,7 +365,7 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
     return result;
   };
   let attempt = 0;
-  for (; attempt === 0 || Date.now() < deadline; attempt++) {
+  for (; attempt === 0 || clock().now() < deadline; attempt++) {
     const snapshot = readSnapshot(file, options.expectedBytes);
     const base = snapshot.stat;
     let next: Buffer | undefined;
@@ -412,7 +413,7 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
     closeQuietly(snapshot.fd);
     sleepSync(backoff(attempt));
   }
-  throw new FileBusyError(file, attempt, Date.now() - started);
+  throw new FileBusyError(file, attempt, clock().now() - started);
 }
 
 /**

@@ -30,6 +30,7 @@ import { planJournalEntries } from '../journal/planJournal';
 import { encodeLossless } from '../../base/losslessText';
 import type { HarvestPlan, PlanChange } from '../harvestPlan';
 import { applyPlanEdit } from '../../model/planEdits';
+import { clock } from '../../base/clock';
 
 export interface ApplyResult {
   written: string[];
@@ -122,14 +123,14 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
       if (change.after === undefined) continue; // A harvest never removes knowledge files.
       const expectedBytes = change.before === undefined ? undefined : encodeLossless(change.before).length;
       replaced.push(replaceTextGuarded(resolveInStore(paths, change.file), editFor(change, drift), { expectedBytes }));
-      lastSwap = Date.now();
+      lastSwap = clock().now();
       result.written.push(change.file);
     }
     // 2. The ledger: from here on the harvest is proven.
     writeLedger(paths.ledger, plan.ledger);
     result.written.push('ledger.json');
     // 3. Writes that reached a replaced file late are merged into the new one (after a short grace).
-    sleepSync(lastSwap + SETTLE_GRACE_MS - Date.now());
+    sleepSync(lastSwap + SETTLE_GRACE_MS - clock().now());
   } finally {
     // Also on failure: a file replaced before the error must not lose a late hand-written line.
     for (const replacement of replaced.splice(0)) if (replacement.settle() !== replacement) drifted = true;

@@ -36,6 +36,7 @@ import { findItemsById, type LocatedItem } from './itemLocator';
 import { neutralizeItemText, toIsoDate } from '../../model/provenance';
 import { writeHeldItems } from './reviewQueue';
 import type { PendingChange, ReviewTarget } from '../../model/reviewFile';
+import { clock } from '../../base/clock';
 
 /** How long an agent's write waits for another Lore process (a harvest) to release the store. */
 const LOCK_TIMEOUT_MS = 15_000;
@@ -251,7 +252,7 @@ const EDITING_LOOKUP_MS = 3_000;
 
 /** True when a category file was saved moments ago (a person or tool is saving it as we read). */
 function beingEdited(paths: StorePaths): boolean {
-  const now = Date.now();
+  const now = clock().now();
   return Object.values(CATEGORY_FILES).some(({ file }) => {
     const stat = fs.statSync(path.join(paths.root, file), { throwIfNoEntry: false });
     return stat !== undefined && now - stat.mtimeMs < 1_000;
@@ -265,11 +266,11 @@ function beingEdited(paths: StorePaths): boolean {
  * saved (on a busy machine an editor's save can be caught half-written several times in a row).
  */
 function lookUp(paths: StorePaths, id: string, file: string | undefined): LocatedItem[] {
-  const started = Date.now();
+  const started = clock().now();
   for (let attempt = 1; ; attempt++) {
     const places = findItemsById(paths, id).filter((p) => !file || p.file === file);
     if (places.length > 0) return places;
-    if (attempt >= LOOKUPS && !(Date.now() - started < EDITING_LOOKUP_MS && beingEdited(paths))) return places;
+    if (attempt >= LOOKUPS && !(clock().now() - started < EDITING_LOOKUP_MS && beingEdited(paths))) return places;
     sleepSync(LOOKUP_PAUSE_MS);
   }
 }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { watchStore, type StoreWatcher } from '../../../src/core/services/search/storeWatcher';
 import type { StorePaths } from '../../../src/core/store/storePaths';
-import { makeSearchStore } from './searchFixtures';
+import { makeSearchStore } from '../../core/search/searchFixtures';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
