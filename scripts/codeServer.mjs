@@ -1,6 +1,6 @@
 // Runs a real VS Code (code-server) for the integration tests and `npm start`: one isolated
 // sandbox folder per run, the server in its own process group, and Chromium through
-// playwright-core. See /work/shared/docs/vscode-host-testing.md for why each flag is here.
+// playwright-core. See docs/vscode-host-testing.md for why each flag is here.
 // Plain ESM so it runs without a compile step.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
