@@ -141,7 +141,9 @@ describe('lore prune', function () {
     assert.deepEqual(lines.map((l) => l.split(' ').slice(1).join(' ')), [`agent ${itemId(line)}`, `agent ${itemId(line)}`]);
   });
 
-  it('survives a SIGKILL at every durable step of an apply: nothing lost, and a re-run ends where an uninterrupted one does', async () => {
+  it('survives a SIGKILL at every durable step of an apply: nothing lost, and a re-run ends where an uninterrupted one does', async function () {
+    // One real process per crash point: on a busy machine each start takes seconds (as in the other crash tests).
+    this.timeout(300_000);
     const now = Date.now();
     const later = iso(now + 45 * DAY);
     const scenario = async () => {
