@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { NETWORK_VENDORS } from '../../../src/core/services/providers/endpoints';
-import { createAdapter, createProvider } from '../../../src/core/services/providers/providerRegistry';
+import type * as Registry from '../../../src/core/services/providers/providerRegistry';
 import { startStub } from '../../helpers/stubServers';
 import { sampleRequest } from './networkProviderSuite';
 
@@ -18,11 +18,18 @@ function loaded(pkg: string): boolean {
 }
 
 describe('provider SDKs load lazily', () => {
-  // Other test files in the same mocha run may have loaded an SDK already; start clean.
+  let createAdapter: typeof Registry.createAdapter;
+  let createProvider: typeof Registry.createProvider;
+
+  // Other test files in the same mocha run may have loaded an SDK already, and a provider module
+  // keeps the SDK it loaded (lazy() remembers it): start clean with fresh copies of both.
   before(() => {
+    const providers = `${path.sep}core${path.sep}services${path.sep}providers${path.sep}`;
     for (const file of Object.keys(require.cache)) {
-      if (Object.values(SDK_DIRS).some((pkg) => file.includes(`${path.sep}node_modules${path.sep}${pkg.split('/').join(path.sep)}${path.sep}`))) delete require.cache[file];
+      const sdk = Object.values(SDK_DIRS).some((pkg) => file.includes(`${path.sep}node_modules${path.sep}${pkg.split('/').join(path.sep)}${path.sep}`));
+      if (sdk || file.includes(providers)) delete require.cache[file];
     }
+    ({ createAdapter, createProvider } = require('../../../src/core/services/providers/providerRegistry') as typeof Registry);
   });
 
   it('creates every adapter, and the registry, without loading an SDK; a call loads only its own', async () => {
