@@ -17,7 +17,8 @@ export interface OpenDocuments {
   edit(document: TextDocument, edit: (text: string) => string | undefined): Promise<boolean>;
 }
 
-function pathOf(uri: string): string | undefined {
+/** File-system path of a `file:` URI; undefined for untitled, virtual and malformed URIs. */
+export function pathOf(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
   try {
     return path.resolve(fileURLToPath(uri));

@@ -9,7 +9,6 @@
  * Custom messages are registered by method string: see src/shared/protocol.ts for why.
  */
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   CancellationTokenSource,
   CodeActionKind,
@@ -66,7 +65,7 @@ import { trustForThisProcess } from '../core/store/storeTrust';
 import { LoreServer } from './loreServer';
 import { registerForgetRequests, registerTaskRequests } from './storeWorkRequests';
 import { registerStoreRequests } from './storeRequests';
-import { openDocuments } from './openDocuments';
+import { openDocuments, pathOf } from './openDocuments';
 import { HistoryFlush } from './historyFlush';
 import { ServerHarvest } from './serverHarvest';
 import { storeDocumentKind } from './provenanceLines';
@@ -90,16 +89,6 @@ const diagnosticTimers = new Map<string, NodeJS.Timeout>();
 
 function log(message: string): void {
   connection.console.log(`[server] ${message}`);
-}
-
-/** File-system path of a `file:` URI; undefined for untitled, virtual and malformed URIs. */
-function pathOf(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
-  try {
-    return path.resolve(fileURLToPath(uri));
-  } catch {
-    return undefined;
-  }
 }
 
 /** The workspace folder when the client sent none in the options (older or foreign clients). */
