@@ -31,7 +31,12 @@ const common = {
 //
 // The provider SDKs weigh megabytes and only a provider call needs one (src/core/services/providers/vendorSdks.ts).
 // dist/ ships in the VSIX, so a packaged extension has every SDK offline without node_modules.
-const SDKS = { openai: './vendor/openai.js', '@anthropic-ai/sdk': './vendor/anthropic.js', '@google/genai': './vendor/genai.js', ollama: './vendor/ollama.js' };
+const SDKS = {
+  openai: './vendor/openai.js',
+  '@anthropic-ai/sdk': './vendor/anthropic.js',
+  '@google/genai': './vendor/genai.js',
+  ollama: './vendor/ollama.js',
+};
 // zod (~450 KB) checks what Lore reads from disk and from models, and gray-matter with js-yaml
 // (~50 KB) reads YAML frontmatter: the extension host and `lore hook` load each with its first use.
 // The server and the CLI bundle their own copies (only what they evaluate costs start-up time).
@@ -52,7 +57,8 @@ function apart(...tables) {
   const keys = Object.keys(table);
   const escape = (text) => text.replace(/[/.\\]/g, '\\$&');
   const filter = new RegExp(keys.map((key) => (key.startsWith('/') ? `${escape(key)}(\\.js)?$` : `^${escape(key)}$`)).join('|'));
-  const fileOf = (request) => table[request] ?? table[keys.find((key) => key.startsWith('/') && request.replace(/\.js$/, '').endsWith(key))];
+  const fileOf = (request) =>
+    table[request] ?? table[keys.find((key) => key.startsWith('/') && request.replace(/\.js$/, '').endsWith(key))];
   return {
     name: 'apart',
     setup(build) {
@@ -84,7 +90,9 @@ const SHARED_MODULES = /^(vscode|node:(fs|path|os|buffer))$/;
 const importedOnce = {
   name: 'imported-once',
   setup(build) {
-    build.onResolve({ filter: SHARED_MODULES }, (args) => (args.namespace === 'imported-once' ? { path: args.path, external: true } : { path: args.path, namespace: 'imported-once' }));
+    build.onResolve({ filter: SHARED_MODULES }, (args) =>
+      args.namespace === 'imported-once' ? { path: args.path, external: true } : { path: args.path, namespace: 'imported-once' },
+    );
     build.onLoad({ filter: /.*/, namespace: 'imported-once' }, (args) => ({
       contents: `const m = require(${JSON.stringify(args.path)}); module.exports = Object.defineProperties(Object.create(m), { __esModule: { value: true }, default: { value: m } });`,
       loader: 'js',
@@ -94,7 +102,12 @@ const importedOnce = {
 
 const entries = [
   // The banner's time is the start of loading the bundle, which activation logs (src/extension/extension.ts).
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', plugins: [importedOnce, apart(SDKS, ON_USE, LANGUAGE_CLIENT, TOPICS)], banner: { js: '"use strict"; var LORE_BUNDLE_STARTED = performance.now();' } },
+  {
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    plugins: [importedOnce, apart(SDKS, ON_USE, LANGUAGE_CLIENT, TOPICS)],
+    banner: { js: '"use strict"; var LORE_BUNDLE_STARTED = performance.now();' },
+  },
   { entryPoints: ['src/extension/topics/topicsLibrary.ts'], outfile: 'dist/topicsLibrary.js', plugins: [apart(SDKS, ON_USE)] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
   { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [apart(SDKS)] },
@@ -123,7 +136,11 @@ const entries = [
   },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
   // zod and gray-matter likewise, for the bundles that leave them apart (ON_USE).
-  ...Object.entries({ ...SDKS, ...ON_USE }).map(([pkg, file]) => ({ entryPoints: [require.resolve(pkg)], outfile: path.join('dist', file), sourcemap: false })),
+  ...Object.entries({ ...SDKS, ...ON_USE }).map(([pkg, file]) => ({
+    entryPoints: [require.resolve(pkg)],
+    outfile: path.join('dist', file),
+    sourcemap: false,
+  })),
 ];
 
 for (const entry of entries) {

@@ -10,10 +10,22 @@ import { fileURLToPath } from 'node:url';
 
 const vscodeOnly = { name: 'vscode', message: 'Only src/extension may import vscode.' };
 const lsp = (where) => [
-  { group: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-protocol', 'vscode-languageserver-protocol/*', 'vscode-languageclient', 'vscode-languageclient/*'], message: `${where} does not use the LSP packages.` },
+  {
+    group: [
+      'vscode-languageserver',
+      'vscode-languageserver/*',
+      'vscode-languageserver-protocol',
+      'vscode-languageserver-protocol/*',
+      'vscode-languageclient',
+      'vscode-languageclient/*',
+    ],
+    message: `${where} does not use the LSP packages.`,
+  },
 ];
 // Relative imports only: package paths such as '@modelcontextprotocol/sdk/server/mcp.js' are not layers.
-const layers = (where, ...forbidden) => [{ regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`, message: `${where} must not import from src/${forbidden.join(', src/')}.` }];
+const layers = (where, ...forbidden) => [
+  { regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`, message: `${where} must not import from src/${forbidden.join(', src/')}.` },
+];
 
 // The engine's tiers (AGENTS.md): base ← model ← store ← services. A file may import its own
 // zone, any zone of a lower tier, and the zones of its own tier that its entry names here (a
@@ -50,11 +62,22 @@ const CORE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'src', 'cor
 export function engineZone(file) {
   const rel = path.relative(CORE, file).split(path.sep).join('/');
   if (rel.startsWith('..')) return undefined;
-  return Object.keys(ENGINE_ZONES).filter((z) => rel.startsWith(`${z}/`)).sort((a, b) => b.length - a.length)[0] ?? '';
+  return (
+    Object.keys(ENGINE_ZONES)
+      .filter((z) => rel.startsWith(`${z}/`))
+      .sort((a, b) => b.length - a.length)[0] ?? ''
+  );
 }
 const tierOf = (zone) => ENGINE_TIERS.indexOf(zone.split('/')[0]);
 const engineTiers = {
-  meta: { type: 'problem', schema: [], messages: { up: '{{from}} must not import {{to}}: {{why}}.', undeclared: '{{file}} is in no engine zone: declare its folder in ENGINE_ZONES (eslint.config.mjs).' } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      up: '{{from}} must not import {{to}}: {{why}}.',
+      undeclared: '{{file}} is in no engine zone: declare its folder in ENGINE_ZONES (eslint.config.mjs).',
+    },
+  },
   create(context) {
     const from = engineZone(context.filename);
     if (from === undefined) return {};
@@ -64,20 +87,30 @@ const engineTiers = {
       if (to === undefined || to === '' || to === from || from === '') return;
       const [a, b] = [tierOf(from), tierOf(to)];
       if (b < a || (b === a && ENGINE_ZONES[from].includes(to))) return;
-      const why = b > a ? `${to.split('/')[0]} is a higher tier than ${from.split('/')[0]}` : `${from} does not declare ${to} among the zones it uses`;
+      const why =
+        b > a
+          ? `${to.split('/')[0]} is a higher tier than ${from.split('/')[0]}`
+          : `${from} does not declare ${to} among the zones it uses`;
       context.report({ node, messageId: 'up', data: { from: `src/core/${from}`, to: `src/core/${to}`, why } });
     };
-    const literal = (node) => (node && node.type === 'Literal' ? node.value : node?.type === 'TSLiteralType' ? node.literal?.value : undefined);
+    const literal = (node) =>
+      node && node.type === 'Literal' ? node.value : node?.type === 'TSLiteralType' ? node.literal?.value : undefined;
     return {
       Program(node) {
-        if (from === '') context.report({ node, messageId: 'undeclared', data: { file: path.relative(path.dirname(path.dirname(CORE)), context.filename) } });
+        if (from === '')
+          context.report({
+            node,
+            messageId: 'undeclared',
+            data: { file: path.relative(path.dirname(path.dirname(CORE)), context.filename) },
+          });
       },
       ImportDeclaration: (node) => check(node, node.source.value),
       ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
       ExportAllDeclaration: (node) => check(node, node.source.value),
       ImportExpression: (node) => check(node, literal(node.source)),
       TSImportType: (node) => check(node, literal(node.argument)),
-      CallExpression: (node) => node.callee.type === 'Identifier' && node.callee.name === 'require' && check(node, literal(node.arguments[0])),
+      CallExpression: (node) =>
+        node.callee.type === 'Identifier' && node.callee.name === 'require' && check(node, literal(node.arguments[0])),
     };
   },
 };
@@ -118,10 +151,16 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.name='require']:not(CallExpression[callee.name='lazy'] > ArrowFunctionExpression > TSAsExpression > CallExpression.expression[arguments.0.type='Literal'])",
-          message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts), declared at the top of the file.",
+          selector:
+            "CallExpression[callee.name='require']:not(CallExpression[callee.name='lazy'] > ArrowFunctionExpression > TSAsExpression > CallExpression.expression[arguments.0.type='Literal'])",
+          message:
+            "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts), declared at the top of the file.",
         },
-        { selector: 'ImportExpression', message: "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts): one way, synchronous where the caller is." },
+        {
+          selector: 'ImportExpression',
+          message:
+            "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts): one way, synchronous where the caller is.",
+        },
       ],
     },
   },
@@ -137,7 +176,12 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [vscodeOnly], patterns: [...lsp('src/core'), ...layers('src/core', 'extension', 'server', 'cli', 'mcp', 'shared')] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [vscodeOnly], patterns: [...lsp('src/core'), ...layers('src/core', 'extension', 'server', 'cli', 'mcp', 'shared')] },
+      ],
+    },
   },
   {
     files: ['src/core/**/*.ts'],
@@ -146,20 +190,43 @@ export default tseslint.config(
   },
   {
     files: ['src/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [vscodeOnly], patterns: [{ group: ['vscode-languageclient', 'vscode-languageclient/*'], message: 'The server does not use the client.' }, ...layers('src/server', 'extension', 'cli', 'mcp')] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [vscodeOnly],
+          patterns: [
+            { group: ['vscode-languageclient', 'vscode-languageclient/*'], message: 'The server does not use the client.' },
+            ...layers('src/server', 'extension', 'cli', 'mcp'),
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/mcp/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [vscodeOnly], patterns: [...lsp('src/mcp'), ...layers('src/mcp', 'extension', 'server', 'cli', 'shared')] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [vscodeOnly], patterns: [...lsp('src/mcp'), ...layers('src/mcp', 'extension', 'server', 'cli', 'shared')] },
+      ],
+    },
   },
   {
     files: ['src/cli/**/*.ts'],
     // The CLI hosts the MCP server (`lore mcp`), so cli → mcp is allowed.
-    rules: { 'no-restricted-imports': ['error', { paths: [vscodeOnly], patterns: [...lsp('src/cli'), ...layers('src/cli', 'extension', 'server', 'shared')] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [vscodeOnly], patterns: [...lsp('src/cli'), ...layers('src/cli', 'extension', 'server', 'shared')] },
+      ],
+    },
   },
   {
     files: ['src/shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [vscodeOnly], patterns: layers('src/shared', 'extension', 'server', 'cli', 'mcp') }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [vscodeOnly], patterns: layers('src/shared', 'extension', 'server', 'cli', 'mcp') }],
+    },
   },
   {
     files: ['src/extension/**/*.ts'],
@@ -168,7 +235,18 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: layers('src/extension', 'server', 'cli', 'mcp') }],
       // One writer per window: the language server writes the store (src/shared/storeProtocol.ts),
       // so the extension host loads none of core's write paths (their types are fine: erased).
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: `^(\\.\\./)+core/(${EXTENSION_FORBIDDEN_WRITERS.join('|')})$`, allowTypeImports: true, message: 'The extension host does not write the store: send a request to the language server (src/shared/storeProtocol.ts).' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+core/(${EXTENSION_FORBIDDEN_WRITERS.join('|')})$`,
+              allowTypeImports: true,
+              message: 'The extension host does not write the store: send a request to the language server (src/shared/storeProtocol.ts).',
+            },
+          ],
+        },
+      ],
     },
   },
 );

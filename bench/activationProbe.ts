@@ -22,7 +22,12 @@ const context = {
   extensionPath: workspace,
   workspaceState: { get: (_k: string, d?: unknown) => d, update: async () => undefined, keys: () => [] },
   globalState: { get: (_k: string, d?: unknown) => d, update: async () => undefined, keys: () => [], setKeysForSync: () => undefined },
-  secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose: () => undefined }) },
+  secrets: {
+    get: async () => undefined,
+    store: async () => undefined,
+    delete: async () => undefined,
+    onDidChange: () => ({ dispose: () => undefined }),
+  },
   extensionUri: { fsPath: workspace, scheme: 'file' },
   extensionMode: 1,
   logUri: { fsPath: workspace, scheme: 'file' },
@@ -39,5 +44,12 @@ const hasLibrary = require('node:fs').existsSync(library) as boolean;
 const libraryStart = process.hrtime.bigint();
 if (hasLibrary) require(library);
 const libraryMs = hasLibrary ? Number(process.hrtime.bigint() - libraryStart) / 1e6 : 0;
-process.stdout.write(JSON.stringify({ requireMs: Number(required - started) / 1e6, activateMs: Number(activated - required) / 1e6, totalMs: Number(activated - started) / 1e6, libraryMs }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    requireMs: Number(required - started) / 1e6,
+    activateMs: Number(activated - required) / 1e6,
+    totalMs: Number(activated - started) / 1e6,
+    libraryMs,
+  }) + '\n',
+);
 process.exit(0);

@@ -25,7 +25,16 @@ import { metaFor } from '../src/core/store/fileNotes';
 import { parseNoteFile, renderNoteFile } from '../src/core/model/noteFile';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
-import { baselineOf, formatNumber, makeResult, median, repeatInterleaved, scratchDir, type BenchContext, type BenchResult } from './benchSupport';
+import {
+  baselineOf,
+  formatNumber,
+  makeResult,
+  median,
+  repeatInterleaved,
+  scratchDir,
+  type BenchContext,
+  type BenchResult,
+} from './benchSupport';
 
 const LARGE = 10_000;
 const SMALL = 100;
@@ -47,14 +56,24 @@ function workspace(ctx: BenchContext, files: number): StorePaths {
     fs.rmSync(ws, { recursive: true, force: true });
     ctx.log(`agent tools: generating ${files} files with ${files * NOTES_PER_FILE} note lines`);
     generateLargeStore(ws, files, NOTES_PER_FILE);
-    const facts = Array.from({ length: FACTS }, (_, i) => noteLine(`fact ${i}: the cache layer ${i % 7 === 0 ? 'retries' : 'expires'} entries of module ${i}`, { source: `conv-${i % 97}`, date: '2026-11-20' }));
+    const facts = Array.from({ length: FACTS }, (_, i) =>
+      noteLine(`fact ${i}: the cache layer ${i % 7 === 0 ? 'retries' : 'expires'} entries of module ${i}`, {
+        source: `conv-${i % 97}`,
+        date: '2026-11-20',
+      }),
+    );
     fs.writeFileSync(path.join(paths.root, 'facts.md'), `# Facts\n\n${facts.join('\n')}\n`);
     fs.mkdirSync(path.join(ws, 'plain'), { recursive: true });
     for (let i = 0; i < PLAIN; i++) fs.writeFileSync(path.join(ws, 'plain', `p${i}.ts`), `export const p${i} = ${i};\n`);
     const big = path.join(ws, 'big.ts');
     fs.writeFileSync(big, 'export const big = true;\n');
-    const lines = Array.from({ length: BIG_FILE_NOTES }, (_, n) => noteLine(`big note ${n}: keep the retry budget of the cache layer in sync`, { source: `conv-${n % 997}`, date: '2026-11-21' }));
-    fs.writeFileSync(path.join(paths.files, identifyFile(big)!.noteFileName), renderNoteFile(metaFor('big.ts', identifyFile(big)!), `# big.ts\n\n${lines.join('\n')}\n`));
+    const lines = Array.from({ length: BIG_FILE_NOTES }, (_, n) =>
+      noteLine(`big note ${n}: keep the retry budget of the cache layer in sync`, { source: `conv-${n % 997}`, date: '2026-11-21' }),
+    );
+    fs.writeFileSync(
+      path.join(paths.files, identifyFile(big)!.noteFileName),
+      renderNoteFile(metaFor('big.ts', identifyFile(big)!), `# big.ts\n\n${lines.join('\n')}\n`),
+    );
     fs.writeFileSync(marker, SPEC);
   }
   return paths;
@@ -71,8 +90,21 @@ function reset(paths: StorePaths): void {
 
 async function connect(ctx: BenchContext, paths: StorePaths): Promise<Client> {
   const client = new Client({ name: 'lore-bench', version: '1.0.0' });
-  const env = { ...(process.env as Record<string, string>), LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '', LORE_MCP_INDEX_WAIT_MS: '', LORE_AGENT_WRITES: 'direct' };
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', paths.root], env, stderr: 'ignore' }));
+  const env = {
+    ...(process.env as Record<string, string>),
+    LORE_EMBED_PROVIDER: '',
+    LORE_SEARCH_BACKEND: '',
+    LORE_MCP_INDEX_WAIT_MS: '',
+    LORE_AGENT_WRITES: 'direct',
+  };
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', paths.root],
+      env,
+      stderr: 'ignore',
+    }),
+  );
   return client;
 }
 
@@ -122,7 +154,11 @@ async function firstSearch(ctx: BenchContext, paths: StorePaths): Promise<BenchR
     if (first.isError) throw new Error(`search_knowledge failed: ${JSON.stringify(first.content)}`);
     const partial = (first.structuredContent as { indexing?: unknown } | undefined)?.indexing !== undefined;
     let complete = firstMs;
-    for (let answer = first; (answer.structuredContent as { indexing?: unknown } | undefined)?.indexing !== undefined; complete = elapsed(start)) {
+    for (
+      let answer = first;
+      (answer.structuredContent as { indexing?: unknown } | undefined)?.indexing !== undefined;
+      complete = elapsed(start)
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       answer = await call(client, 'search_knowledge', { query: 'cache layer retries', limit: 5 });
     }
@@ -136,7 +172,9 @@ async function firstSearch(ctx: BenchContext, paths: StorePaths): Promise<BenchR
         samples: [firstMs],
         baseline: buildBaseline,
         target: { on: 'ratio', op: '<=', threshold: 0.25 },
-        notes: [`answered ${partial ? 'from the part indexed so far (index still building)' : 'after the whole build'}; complete answers after ${formatNumber(complete)} ms`],
+        notes: [
+          `answered ${partial ? 'from the part indexed so far (index still building)' : 'after the whole build'}; complete answers after ${formatNumber(complete)} ms`,
+        ],
       }),
       makeResult({
         name: 'longest ping round trip while the index builds',
@@ -164,7 +202,11 @@ async function addNotes(ctx: BenchContext, large: StorePaths, small: StorePaths)
     for (let i = 0; i < ADD_NOTE_CALLS; i++) {
       for (let c = 0; c < clients.length; c++) {
         const start = process.hrtime.bigint();
-        const reply = await call(clients[c], 'remember', { category: 'note', path: `plain/p${i}.ts`, statement: `plain module ${i} is generated by the bench` });
+        const reply = await call(clients[c], 'remember', {
+          category: 'note',
+          path: `plain/p${i}.ts`,
+          statement: `plain module ${i} is generated by the bench`,
+        });
         times[c].push(elapsed(start));
         if (reply.isError) throw new Error(`remember failed: ${JSON.stringify(reply.content)}`);
       }

@@ -75,7 +75,17 @@ export function makeResult(input: {
     const subject = input.target.on === 'ratio' ? ratio : value;
     pass = subject !== undefined && compare(subject, input.target.op, input.target.threshold);
   }
-  return { name: input.name, value, unit: input.unit, samples: input.samples, baseline: input.baseline, ratio, target: input.target, pass, notes: input.notes };
+  return {
+    name: input.name,
+    value,
+    unit: input.unit,
+    samples: input.samples,
+    baseline: input.baseline,
+    ratio,
+    target: input.target,
+    pass,
+    notes: input.notes,
+  };
 }
 
 export function baselineOf(name: string, unit: string, samples: number[]): BenchBaseline {
@@ -121,7 +131,11 @@ export async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
  * Runs `fn` `reps` times and returns each wall time in ms. `setup` runs before every
  * repetition outside the timed region (fresh store, deleted output, …).
  */
-export async function repeat(reps: number, fn: () => unknown | Promise<unknown>, setup?: () => unknown | Promise<unknown>): Promise<number[]> {
+export async function repeat(
+  reps: number,
+  fn: () => unknown | Promise<unknown>,
+  setup?: () => unknown | Promise<unknown>,
+): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < reps; i++) {
     if (setup) await setup();
@@ -294,7 +308,10 @@ function formatTarget(target: BenchTarget | undefined, unit: string): string {
 export function formatTable(headers: string[], rows: string[][], leftAligned: ReadonlySet<number> = new Set([0])): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
-    cells.map((cell, i) => (leftAligned.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
+    cells
+      .map((cell, i) => (leftAligned.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 

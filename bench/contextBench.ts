@@ -21,7 +21,16 @@ import { storePaths } from '../src/core/store/storePaths';
 import { anthropicPrefixCache } from '../test/helpers/cacheStubs';
 import { estimateTokens } from '../test/helpers/stubBodies';
 import { startStub } from '../test/helpers/stubServers';
-import { SeededRandom, baselineOf, formatNumber, freshScratchDir, makeResult, repeat, type BenchContext, type BenchResult } from './benchSupport';
+import {
+  SeededRandom,
+  baselineOf,
+  formatNumber,
+  freshScratchDir,
+  makeResult,
+  repeat,
+  type BenchContext,
+  type BenchResult,
+} from './benchSupport';
 
 const FILES = 20;
 const NOTES_PER_FILE = 4;
@@ -32,7 +41,22 @@ const SAMPLES = 15;
 /** Anthropic's minimum cacheable prompt for Sonnet-class models; shorter breakpoints are not cached. */
 const MIN_CACHE_TOKENS = 1024;
 
-const WORDS = ['cache', 'prefix', 'digest', 'harvest', 'note', 'provider', 'token', 'layer', 'stable', 'volatile', 'über', 'naïve', 'store', 'ledger'];
+const WORDS = [
+  'cache',
+  'prefix',
+  'digest',
+  'harvest',
+  'note',
+  'provider',
+  'token',
+  'layer',
+  'stable',
+  'volatile',
+  'über',
+  'naïve',
+  'store',
+  'ledger',
+];
 
 function sentence(rand: SeededRandom, words: number): string {
   return Array.from({ length: words }, () => rand.pick(WORDS)).join(' ');
@@ -50,7 +74,9 @@ function digest(rand: SeededRandom): string {
 
 function syntheticInputs(rand: SeededRandom): Required<Pick<ContextInput, 'role' | 'tools' | 'digest' | 'fileNotes'>> {
   const tools: ToolDescription[] = ['search', 'read_note', 'add_note', 'open_file', 'run_tests'].map((name) => ({
-    name, description: sentence(rand, 12), inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'number' } } },
+    name,
+    description: sentence(rand, 12),
+    inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'number' } } },
   }));
   const fileNotes: FileNotesInput[] = Array.from({ length: FILES }, (_, i) => ({
     path: `src/module${String(FILES - i).padStart(2, '0')}/file.ts`,
@@ -62,17 +88,36 @@ function syntheticInputs(rand: SeededRandom): Required<Pick<ContextInput, 'role'
 async function buildBench(): Promise<BenchResult[]> {
   const stable = syntheticInputs(new SeededRandom(42));
   const activeFiles = stable.fileNotes.map((f) => f.path);
-  const turns: EarlierTurn[] = [{ role: 'user', text: 'How is the prefix cached?' }, { role: 'assistant', text: 'At the end of each stable layer.' }];
-  const input = (i: number): ContextInput => ({ ...stable, discussion: { name: 'bench', turns: i }, activeFiles, earlierTurns: turns, message: `question ${i}` });
+  const turns: EarlierTurn[] = [
+    { role: 'user', text: 'How is the prefix cached?' },
+    { role: 'assistant', text: 'At the end of each stable layer.' },
+  ];
+  const input = (i: number): ContextInput => ({
+    ...stable,
+    discussion: { name: 'bench', turns: i },
+    activeFiles,
+    earlierTurns: turns,
+    message: `question ${i}`,
+  });
   // The same parts, concatenated as they come: no tags, sorting, dedupe or normalization.
   const parts = (i: number): string[] => [
-    stable.role, ...stable.tools.map((t) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`), stable.digest,
-    ...stable.fileNotes.flatMap((f) => [f.path, ...f.notes]), `name: bench\nturns: ${i}`, ...activeFiles, ...turns.map((t) => t.text), `question ${i}`,
+    stable.role,
+    ...stable.tools.map((t) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`),
+    stable.digest,
+    ...stable.fileNotes.flatMap((f) => [f.path, ...f.notes]),
+    `name: bench\nturns: ${i}`,
+    ...activeFiles,
+    ...turns.map((t) => t.text),
+    `question ${i}`,
   ];
   let sink = 0;
   // Byte length forces the concatenated string to be flattened, as sending it would.
-  const concat = () => { for (let i = 0; i < BUILDS_PER_SAMPLE; i++) sink += Buffer.byteLength(parts(i).join('\n'), 'utf8'); };
-  const build = () => { for (let i = 0; i < BUILDS_PER_SAMPLE; i++) sink += buildContext(input(i)).stablePrefixBytes; };
+  const concat = () => {
+    for (let i = 0; i < BUILDS_PER_SAMPLE; i++) sink += Buffer.byteLength(parts(i).join('\n'), 'utf8');
+  };
+  const build = () => {
+    for (let i = 0; i < BUILDS_PER_SAMPLE; i++) sink += buildContext(input(i)).stablePrefixBytes;
+  };
   concat();
   build(); // warm-up: JIT both before timing
   const perBuild = (ms: number) => (ms * 1000) / BUILDS_PER_SAMPLE;
@@ -86,7 +131,9 @@ async function buildBench(): Promise<BenchResult[]> {
       samples,
       baseline,
       target: { on: 'ratio', op: '<=', threshold: 10 },
-      notes: [`context ${formatNumber(Buffer.byteLength(sample.text) / 1024)} KB, stable prefix ${formatNumber(sample.stablePrefixBytes / 1024)} KB; checksum ${sink % 97}`],
+      notes: [
+        `context ${formatNumber(Buffer.byteLength(sample.text) / 1024)} KB, stable prefix ${formatNumber(sample.stablePrefixBytes / 1024)} KB; checksum ${sink % 97}`,
+      ],
     }),
   ];
 }
@@ -103,13 +150,25 @@ async function loadBench(ctx: BenchContext): Promise<BenchResult[]> {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `export const x = ${files.length};\n`);
     const target = resolveNoteTarget(paths, file);
-    if (target.kind === 'file') addNotesToFile(paths, target, f.notes.map((n) => `- ${n}`));
+    if (target.kind === 'file')
+      addNotesToFile(
+        paths,
+        target,
+        f.notes.map((n) => `- ${n}`),
+      );
     files.push(file);
   }
   const load = () => buildContext({ ...loadContextInputs(paths, { files, message: 'hi' }), role: DEFAULT_ROLE_INSTRUCTIONS });
   load();
   const samples = await repeat(SAMPLES, load);
-  return [makeResult({ name: `loadContextInputs + build (store on disk, ${FILES} files)`, unit: 'ms', samples, notes: ['I/O-bound: reads digest.md and one note file per file (by device:inode)'] })];
+  return [
+    makeResult({
+      name: `loadContextInputs + build (store on disk, ${FILES} files)`,
+      unit: 'ms',
+      samples,
+      notes: ['I/O-bound: reads digest.md and one note file per file (by device:inode)'],
+    }),
+  ];
 }
 
 /** Runs a discussion against the stub; `harvestAt` rewrites the digest before that turn. */
@@ -127,7 +186,13 @@ async function discussion(harvestAt?: number): Promise<{ rate: number; prefixRat
     for (let i = 1; i <= TURNS; i++) {
       if (i === harvestAt) stable = { ...stable, digest: digest(new SeededRandom(46)) };
       const message = sentence(rand, rand.int(10, 40));
-      const built = buildContext({ ...stable, discussion: { name: 'bench', turns: i }, activeFiles: stable.fileNotes.slice(0, 3).map((f) => f.path), earlierTurns: turns.slice(-6), message });
+      const built = buildContext({
+        ...stable,
+        discussion: { name: 'bench', turns: i },
+        activeFiles: stable.fileNotes.slice(0, 3).map((f) => f.path),
+        earlierTurns: turns.slice(-6),
+        message,
+      });
       const reply = await client.send(built, { cache: { mode: 'explicit', state } });
       state = recordCall(state, reply.usage, i * 30_000, reply.cache);
       total = addCacheUsage(total, reply.usage);
@@ -152,9 +217,28 @@ async function hitRateBench(): Promise<BenchResult[]> {
   const steady = await discussion();
   const harvested = await discussion(10);
   return [
-    makeResult({ name: `cache hit rate, ${TURNS}-turn discussion (Anthropic stub)`, unit: '%', samples: [steady.rate * 100], notes: steady.notes }),
-    makeResult({ name: 'stable-prefix tokens served from the cache', unit: '%', samples: [steady.prefixRate * 100], target: { on: 'value', op: '>=', threshold: 90 }, notes: ['turn 1 writes the prefix; every later turn should read all of it'] }),
-    makeResult({ name: 'cache hit rate with a harvest at turn 10', unit: '%', samples: [harvested.rate * 100], notes: [...harvested.notes, `stable-prefix tokens from the cache: ${formatNumber(harvested.prefixRate * 100)} %; the harvest turn rewrites the prefix from the digest on (role + tools alone are below the ${MIN_CACHE_TOKENS}-token minimum here, so their breakpoint caches nothing)`] }),
+    makeResult({
+      name: `cache hit rate, ${TURNS}-turn discussion (Anthropic stub)`,
+      unit: '%',
+      samples: [steady.rate * 100],
+      notes: steady.notes,
+    }),
+    makeResult({
+      name: 'stable-prefix tokens served from the cache',
+      unit: '%',
+      samples: [steady.prefixRate * 100],
+      target: { on: 'value', op: '>=', threshold: 90 },
+      notes: ['turn 1 writes the prefix; every later turn should read all of it'],
+    }),
+    makeResult({
+      name: 'cache hit rate with a harvest at turn 10',
+      unit: '%',
+      samples: [harvested.rate * 100],
+      notes: [
+        ...harvested.notes,
+        `stable-prefix tokens from the cache: ${formatNumber(harvested.prefixRate * 100)} %; the harvest turn rewrites the prefix from the digest on (role + tools alone are below the ${MIN_CACHE_TOKENS}-token minimum here, so their breakpoint caches nothing)`,
+      ],
+    }),
   ];
 }
 

@@ -43,13 +43,17 @@ function probe(ctx: BenchContext, bundle: string, workspace: string): ProbeTimes
   const script = path.join(ctx.repoRoot, 'out', 'bench', 'activationProbe.js');
   const run = spawnSync(process.execPath, [script, bundle, workspace], { encoding: 'utf8', timeout: 60_000 });
   const line = run.stdout.trim().split('\n').pop() ?? '';
-  if (run.status !== 0 || !line.startsWith('{')) throw new Error(`activation probe of ${bundle} failed (${run.status}): ${run.stderr.slice(0, 2000)}`);
+  if (run.status !== 0 || !line.startsWith('{'))
+    throw new Error(`activation probe of ${bundle} failed (${run.status}): ${run.stderr.slice(0, 2000)}`);
   return JSON.parse(line) as ProbeTimes;
 }
 
 export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const dir = freshScratchDir(ctx, 'extension-bundle');
-  const built = spawnSync(process.execPath, [path.join(ctx.repoRoot, 'esbuild.mjs'), '--production', '--metafile', `--outdir=${dir}`], { cwd: ctx.repoRoot, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [path.join(ctx.repoRoot, 'esbuild.mjs'), '--production', '--metafile', `--outdir=${dir}`], {
+    cwd: ctx.repoRoot,
+    encoding: 'utf8',
+  });
   if (built.status !== 0) throw new Error(`esbuild.mjs --production failed: ${built.stderr}`);
   const bundle = path.join(dir, 'extension.js');
   const size = fs.statSync(bundle).size;
@@ -58,13 +62,26 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const esbuild = require('esbuild') as typeof import('esbuild');
   const floor = path.join(dir, 'floor', 'extension.js');
   await esbuild.build({
-    stdin: { contents: "module.exports = { ...require('vscode-languageclient/node'), activate() {} };", resolveDir: ctx.repoRoot, loader: 'js' },
-    bundle: true, platform: 'node', target: 'node22', format: 'cjs', minify: true, external: ['vscode'], outfile: floor, logLevel: 'error',
+    stdin: {
+      contents: "module.exports = { ...require('vscode-languageclient/node'), activate() {} };",
+      resolveDir: ctx.repoRoot,
+      loader: 'js',
+    },
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    minify: true,
+    external: ['vscode'],
+    outfile: floor,
+    logLevel: 'error',
   });
   const floorSize = fs.statSync(floor).size;
 
   const meta = JSON.parse(fs.readFileSync(`${bundle}.meta.json`, 'utf8')) as Metafile;
-  const top = breakdown(meta).slice(0, 8).map(([name, bytes]) => `${name} ${formatNumber(bytes / KB)} KB`);
+  const top = breakdown(meta)
+    .slice(0, 8)
+    .map(([name, bytes]) => `${name} ${formatNumber(bytes / KB)} KB`);
 
   const workspace = path.join(dir, 'workspace');
   fs.mkdirSync(path.join(workspace, '.lore'), { recursive: true });
@@ -88,7 +105,11 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       name: `activation: require + activate(), fresh process, fake vscode (${SAMPLES} runs)`,
       unit: 'ms',
       samples: totals,
-      baseline: baselineOf('require + activate of the vscode-languageclient bundle', 'ms', base.map((t) => t.totalMs)),
+      baseline: baselineOf(
+        'require + activate of the vscode-languageclient bundle',
+        'ms',
+        base.map((t) => t.totalMs),
+      ),
       target: { on: 'value', op: '<', threshold: 50 },
       notes: [
         `require ${formatNumber(median(lore.map((t) => t.requireMs)))} ms, activate() ${formatNumber(median(lore.map((t) => t.activateMs)))} ms (medians)`,

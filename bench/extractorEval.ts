@@ -77,7 +77,10 @@ export function loadLabelledSet(dir = path.join(repoRoot(), 'test', 'fixtures', 
     .readdirSync(dir)
     .filter((f) => f.endsWith('.expected.json'))
     .sort()
-    .map((f) => ({ name: f.slice(0, -'.expected.json'.length), ...(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Omit<LabelledConversation, 'name'>) }));
+    .map((f) => ({
+      name: f.slice(0, -'.expected.json'.length),
+      ...(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Omit<LabelledConversation, 'name'>),
+    }));
 }
 
 /** Lower-case words of letters and digits (any script), for the fuzzy match. */
@@ -100,7 +103,12 @@ export function flattenItems(items: HarvestItems): Array<{ category: ItemCategor
   const out: Array<{ category: ItemCategory; text: string }> = [];
   for (const category of ITEM_CATEGORIES) {
     for (const item of items[category] as unknown as Array<Record<string, string | undefined>>) {
-      const text = category === 'playbooks' ? `${item.name}: ${item.steps}` : category === 'files' ? `${item.path}: ${item.note}` : [item.statement, item.detail].filter(Boolean).join(' — ');
+      const text =
+        category === 'playbooks'
+          ? `${item.name}: ${item.steps}`
+          : category === 'files'
+            ? `${item.path}: ${item.note}`
+            : [item.statement, item.detail].filter(Boolean).join(' — ');
       out.push({ category, text });
     }
   }
@@ -123,7 +131,10 @@ export async function extract(transcript: string): Promise<HarvestItems> {
  * Pairs items with labels one to one: best similarity first, same category only, at least
  * MATCH_JACCARD. Greedy on the sorted pairs, so the result does not depend on item order.
  */
-export function matchItems(extracted: ConversationResult['extracted'], labels: LabelledItem[]): { items: Set<number>; labels: Set<number> } {
+export function matchItems(
+  extracted: ConversationResult['extracted'],
+  labels: LabelledItem[],
+): { items: Set<number>; labels: Set<number> } {
   const pairs: Array<{ i: number; l: number; score: number }> = [];
   extracted.forEach((item, i) =>
     labels.forEach((label, l) => {
@@ -148,7 +159,14 @@ function score(results: ConversationResult[]): Score {
   const extracted = results.reduce((n, r) => n + r.extracted.length, 0);
   const matched = results.reduce((n, r) => n + r.matchedItems.size, 0);
   // No item is no wrong item: an extractor that stays silent keeps precision 1 and pays in recall.
-  return { conversations: results.length, labels, extracted, matched, precision: extracted === 0 ? 1 : matched / extracted, recall: labels === 0 ? 1 : matched / labels };
+  return {
+    conversations: results.length,
+    labels,
+    extracted,
+    matched,
+    precision: extracted === 0 ? 1 : matched / extracted,
+    recall: labels === 0 ? 1 : matched / labels,
+  };
 }
 
 /** Evaluates the rules extractor on the labelled set. */
@@ -160,7 +178,8 @@ export async function evaluateExtractor(set = loadLabelledSet()): Promise<Evalua
     results.push({ set: conversation, extracted, matchedItems: matched.items, matchedLabels: matched.labels });
   }
   const byTool = new Map<string, Score>();
-  for (const tool of [...new Set(results.map((r) => r.set.tool))].sort()) byTool.set(tool, score(results.filter((r) => r.set.tool === tool)));
+  for (const tool of [...new Set(results.map((r) => r.set.tool))].sort())
+    byTool.set(tool, score(results.filter((r) => r.set.tool === tool)));
   return { results, byTool, heldOut: score(results.filter((r) => r.set.heldOut)), overall: score(results) };
 }
 
@@ -188,7 +207,9 @@ export function formatEvaluation(evaluation: Evaluation, verbose = false): strin
     }
     out.push('');
   }
-  out.push(`${'tool'.padEnd(14)} ${'convs'.padStart(5)} ${'labels'.padStart(7)} ${'extracted'.padStart(9)} ${'matched'.padStart(7)} ${'precision'.padStart(9)} ${'recall'.padStart(7)}`);
+  out.push(
+    `${'tool'.padEnd(14)} ${'convs'.padStart(5)} ${'labels'.padStart(7)} ${'extracted'.padStart(9)} ${'matched'.padStart(7)} ${'precision'.padStart(9)} ${'recall'.padStart(7)}`,
+  );
   for (const [tool, s] of evaluation.byTool) out.push(row(tool, s));
   out.push(row('overall', evaluation.overall));
   if (evaluation.heldOut.conversations > 0) out.push(row('  held out', evaluation.heldOut));

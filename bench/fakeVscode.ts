@@ -73,7 +73,12 @@ function exportedNames(): string[] {
 /** The fake module for a workspace folder. */
 export function createFakeVscode(workspace: string): Record<string, unknown> {
   const folder = { uri: Uri.file(workspace), name: path.basename(workspace), index: 0 };
-  const configuration = { get: (_key: string, fallback?: unknown) => fallback, has: () => false, inspect: () => undefined, update: async () => undefined };
+  const configuration = {
+    get: (_key: string, fallback?: unknown) => fallback,
+    has: () => false,
+    inspect: () => undefined,
+    update: async () => undefined,
+  };
   const universal = stub() as Record<string, unknown>;
   const overrides: Record<string, unknown> = {
     version: '1.139.0',

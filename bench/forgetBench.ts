@@ -24,7 +24,8 @@ function makeStore(ctx: BenchContext): StorePaths {
   initStore(paths, path.join(ctx.repoRoot, 'prompts'));
   const lines: string[] = [];
   for (let c = 0; c < CONVERSATIONS; c++) {
-    for (let i = 0; i < ITEMS_EACH; i++) lines.push(`- item ${i} of conversation ${c} says word${c * ITEMS_EACH + i} about the order service [from: conv-${c}, 2026-11-20]`);
+    for (let i = 0; i < ITEMS_EACH; i++)
+      lines.push(`- item ${i} of conversation ${c} says word${c * ITEMS_EACH + i} about the order service [from: conv-${c}, 2026-11-20]`);
   }
   fs.writeFileSync(path.join(paths.root, 'facts.md'), `# Facts\n\n${lines.join('\n')}\n`);
   return paths;
@@ -65,6 +66,12 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const notes = [`${CONVERSATIONS * ITEMS_EACH} items, ${REPS} conversations forgotten, ${removed} items removed`];
   return [
     makeResult({ name: 'forget a conversation: the plan (--preview)', unit: 'ms', samples: plans, notes }),
-    makeResult({ name: 'forget a conversation: plan + apply, index updated and purged', unit: 'ms', samples: forget.wall, baseline: baselineOf('index update after a hand edit of facts.md', 'ms', edit.wall), notes }),
+    makeResult({
+      name: 'forget a conversation: plan + apply, index updated and purged',
+      unit: 'ms',
+      samples: forget.wall,
+      baseline: baselineOf('index update after a hand edit of facts.md', 'ms', edit.wall),
+      notes,
+    }),
   ];
 }

@@ -127,7 +127,9 @@ function countClasses(items: ClassifiedConversation[]): Partial<Record<Conversat
 async function dryRunBench(ctx: BenchContext): Promise<BenchResult[]> {
   const corpus = ensureCorpus(path.join(ctx.scratchRoot, 'corpus'), CORPUS_SPEC, ctx.log);
   const { manifest } = corpus;
-  ctx.log(`corpus: ${manifest.files.length} files, ${formatNumber(manifest.totalBytes / MIB)} MB (${corpus.reused ? 'reused' : 'generated'})`);
+  ctx.log(
+    `corpus: ${manifest.files.length} files, ${formatNumber(manifest.totalBytes / MIB)} MB (${corpus.reused ? 'reused' : 'generated'})`,
+  );
   // A store that does not exist: scanSources only needs its paths to keep its files out of the scan.
   const store = storePaths(path.join(ctx.scratchRoot, 'stores', 'dry-run', '.lore'));
   const emptyLedger: Ledger = { entries: {} };
@@ -143,12 +145,18 @@ async function dryRunBench(ctx: BenchContext): Promise<BenchResult[]> {
   const counts = countClasses(classified);
   const expected = (kind: string) => manifest.files.filter((f) => f.kind === kind).length;
   const ordinary = manifest.files.length - ['too-large', 'binary', 'empty', 'duplicate'].reduce((sum, k) => sum + expected(k), 0);
-  const notes = [
-    `${classified.length} files, ${formatNumber(bytes / MIB)} MB; classes ${JSON.stringify(counts)}`,
-  ];
+  const notes = [`${classified.length} files, ${formatNumber(bytes / MIB)} MB; classes ${JSON.stringify(counts)}`];
   // The corpus is only a fair workload if Lore sees it as designed (e.g. binaries really binary).
-  if (counts.harvest !== ordinary || counts['too-large'] !== expected('too-large') || counts.binary !== expected('binary') || counts.empty !== expected('empty') || counts.duplicate !== expected('duplicate')) {
-    notes.push(`UNEXPECTED classes: the manifest has ${ordinary} ordinary, ${expected('too-large')} too-large, ${expected('binary')} binary, ${expected('empty')} empty, ${expected('duplicate')} duplicate`);
+  if (
+    counts.harvest !== ordinary ||
+    counts['too-large'] !== expected('too-large') ||
+    counts.binary !== expected('binary') ||
+    counts.empty !== expected('empty') ||
+    counts.duplicate !== expected('duplicate')
+  ) {
+    notes.push(
+      `UNEXPECTED classes: the manifest has ${ordinary} ordinary, ${expected('too-large')} too-large, ${expected('binary')} binary, ${expected('empty')} empty, ${expected('duplicate')} duplicate`,
+    );
   }
 
   const files = classified.map((c) => c.path);
@@ -166,7 +174,9 @@ async function dryRunBench(ctx: BenchContext): Promise<BenchResult[]> {
   let steadyHarvest = 0;
   const classifySteady = () => {
     const scan = scanSources(store, [corpus.dir]);
-    steadyHarvest = classifyConversations(scan.files, steadyLedger, { liveWindowMs: 0, knownFiles }).filter((c) => c.class === 'harvest').length;
+    steadyHarvest = classifyConversations(scan.files, steadyLedger, { liveWindowMs: 0, knownFiles }).filter(
+      (c) => c.class === 'harvest',
+    ).length;
   };
   classifySteady(); // Warm-up.
   // The primitive under the classification, in the same runtime: what Lore adds on top of it
@@ -190,10 +200,16 @@ async function dryRunBench(ctx: BenchContext): Promise<BenchResult[]> {
   const cli = path.join(ctx.repoRoot, 'dist', 'cli.js');
   let cliReport: { counts?: Record<string, number> } = {};
   const spawnCli = (args: string[]): string => {
-    const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 256 * MIB, stdio: ['ignore', 'pipe', 'pipe'] });
+    const result = spawnSync(process.execPath, [cli, ...args], {
+      encoding: 'utf8',
+      maxBuffer: 256 * MIB,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // Exit 1 with a report means "problems were listed", which a dry run over odd files may do.
     if (result.error || (result.status !== 0 && !(result.status === 1 && result.stdout.trim()))) {
-      throw new Error(`lore ${args[0]} exited ${result.status}: ${(result.error?.message ?? result.stderr).trim().split('\n').slice(0, 3).join(' | ')}`);
+      throw new Error(
+        `lore ${args[0]} exited ${result.status}: ${(result.error?.message ?? result.stderr).trim().split('\n').slice(0, 3).join(' | ')}`,
+      );
     }
     return result.stdout;
   };
@@ -219,17 +235,26 @@ async function dryRunBench(ctx: BenchContext): Promise<BenchResult[]> {
 
   ctx.log(`dry run: ${Object.keys(tasks).join(', ')} interleaved ×${REPS.dryRun}`);
   const names = Object.keys(tasks);
-  const measured = await repeatInterleaved(REPS.dryRun, names.map((n) => tasks[n]));
+  const measured = await repeatInterleaved(
+    REPS.dryRun,
+    names.map((n) => tasks[n]),
+  );
   const samples = Object.fromEntries(names.map((n, i) => [n, measured[i]])) as Record<string, TaskSamples | undefined>;
   const throughput = (wall: number[]) => wall.map((ms) => mbPerSecond(bytes, ms));
-  const baseline = samples.openssl ? baselineOf(`openssl dgst -sha256, ${argBatches(files).length} processes`, 'MB/s', throughput(samples.openssl.wall)) : undefined;
+  const baseline = samples.openssl
+    ? baselineOf(`openssl dgst -sha256, ${argBatches(files).length} processes`, 'MB/s', throughput(samples.openssl.wall))
+    : undefined;
   const lore = samples.lore!;
   const node = samples.node!;
-  notes.push(`medians for the same bytes: lore ${formatNumber(median(lore.wall))} ms (CPU ${formatNumber(median(lore.cpu))} ms), node read+sha256 ${formatNumber(median(node.wall))} ms (CPU ${formatNumber(median(node.cpu))} ms)${baseline ? `, openssl ${formatNumber(median(samples.openssl!.wall))} ms` : ''}`);
+  notes.push(
+    `medians for the same bytes: lore ${formatNumber(median(lore.wall))} ms (CPU ${formatNumber(median(lore.cpu))} ms), node read+sha256 ${formatNumber(median(node.wall))} ms (CPU ${formatNumber(median(node.cpu))} ms)${baseline ? `, openssl ${formatNumber(median(samples.openssl!.wall))} ms` : ''}`,
+  );
 
   const steady = samples.steady!;
   const perConversation = (median(lore.wall) - median(node.wall)) / Math.max(1, counts.harvest ?? 0);
-  notes.push(`first dry run: ${formatNumber(perConversation)} ms per new conversation on top of read+sha256 (import + render to measure what the model would read)`);
+  notes.push(
+    `first dry run: ${formatNumber(perConversation)} ms per new conversation on top of read+sha256 (import + render to measure what the model would read)`,
+  );
   const results: BenchResult[] = [
     // No target: since issue 12 the first dry run imports and renders every new conversation,
     // a one-time cost (ms per conversation in the notes); the target is on the later runs.
@@ -246,18 +271,24 @@ async function dryRunBench(ctx: BenchContext): Promise<BenchResult[]> {
       samples: throughput(steady.wall),
       baseline,
       target: { on: 'ratio', op: '>=', threshold: 0.5 },
-      notes: [`${steadyHarvest} new conversations read and imported, ${known.length - steadyHarvest} known ones only stat'ed (known-files cache); median ${formatNumber(median(steady.wall))} ms`],
+      notes: [
+        `${steadyHarvest} new conversations read and imported, ${known.length - steadyHarvest} known ones only stat'ed (known-files cache); median ${formatNumber(median(steady.wall))} ms`,
+      ],
     }),
     makeResult({ name: '  node readFileSync+sha256 only', unit: 'MB/s', samples: throughput(node.wall), baseline }),
   ];
   if (samples.cli && samples.startup) {
-    results.push(makeResult({
-      name: 'CLI `lore harvest --json` dry run',
-      unit: 'MB/s',
-      samples: throughput(samples.cli.wall),
-      baseline,
-      notes: [`${formatNumber(median(samples.cli.wall))} ms per run, of which ${formatNumber(median(samples.startup.wall))} ms is node start-up + loading dist/cli.js (\`lore --version\`); harvest ${cliReport.counts?.harvest ?? '?'} of ${classified.length}`],
-    }));
+    results.push(
+      makeResult({
+        name: 'CLI `lore harvest --json` dry run',
+        unit: 'MB/s',
+        samples: throughput(samples.cli.wall),
+        baseline,
+        notes: [
+          `${formatNumber(median(samples.cli.wall))} ms per run, of which ${formatNumber(median(samples.startup.wall))} ms is node start-up + loading dist/cli.js (\`lore --version\`); harvest ${cliReport.counts?.harvest ?? '?'} of ${classified.length}`,
+        ],
+      }),
+    );
   }
   return results;
 }
@@ -281,7 +312,13 @@ const DIGEST_SHARES: ReadonlyArray<[CategoryFileKey, number]> = [
 function writeCategoryFiles(paths: StorePaths, total: number): number {
   const s = new Synth(7_919);
   const r = s.rng;
-  const sources = Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? r.uuid() : i % 3 === 1 ? `ses_${r.hex(16)}` : `2025-${String(r.int(1, 12)).padStart(2, '0')}-${String(r.int(1, 28)).padStart(2, '0')}-session-${i}`));
+  const sources = Array.from({ length: 3000 }, (_, i) =>
+    i % 3 === 0
+      ? r.uuid()
+      : i % 3 === 1
+        ? `ses_${r.hex(16)}`
+        : `2025-${String(r.int(1, 12)).padStart(2, '0')}-${String(r.int(1, 28)).padStart(2, '0')}-session-${i}`,
+  );
   const day0 = Date.UTC(2025, 0, 1);
   let written = 0;
   const statement = () => s.sentence().replace(/[.?:!]$/, '');
@@ -289,9 +326,15 @@ function writeCategoryFiles(paths: StorePaths, total: number): number {
     // Append-only files: older lines first, so dates grow along the file.
     const date = new Date(day0 + Math.floor((n / count) * 320) * 86_400_000).toISOString().slice(0, 10);
     const provenance = r.chance(0.005) ? '' : ` [from: ${r.pick(sources)}, ${date}]`;
-    const body = key === 'playbooks'
-      ? `**${s.paragraph(1, 1).slice(0, 40).replace(/\*/g, '')}**: ${[0, 1, 2, 3].slice(0, r.int(2, 4)).map(() => statement()).join(' -> ')}`
-      : r.chance(0.5) ? `${statement()} — ${statement()}` : statement();
+    const body =
+      key === 'playbooks'
+        ? `**${s.paragraph(1, 1).slice(0, 40).replace(/\*/g, '')}**: ${[0, 1, 2, 3]
+            .slice(0, r.int(2, 4))
+            .map(() => statement())
+            .join(' -> ')}`
+        : r.chance(0.5)
+          ? `${statement()} — ${statement()}`
+          : statement();
     const line = `- ${body}${provenance}`;
     return r.chance(0.01) ? `${line}\n  ${statement()}` : line;
   };
@@ -324,7 +367,9 @@ async function digestBench(ctx: BenchContext): Promise<BenchResult[]> {
   const paths = storePaths(root);
   const bytes = writeCategoryFiles(paths, DIGEST_ITEMS);
   const files = Object.values(CATEGORY_FILES).map((c) => path.join(root, c.file));
-  ctx.log(`digest: ${DIGEST_ITEMS} items in ${files.length} files (${formatNumber(bytes / MIB)} MB), regenerateDigest and its parts interleaved ×${REPS.digest}`);
+  ctx.log(
+    `digest: ${DIGEST_ITEMS} items in ${files.length} files (${formatNumber(bytes / MIB)} MB), regenerateDigest and its parts interleaved ×${REPS.digest}`,
+  );
 
   const first = regenerateDigest(paths); // Warm-up: page cache, JIT, and the digest must be non-trivial.
   const texts = readCategoryTexts(paths);
@@ -366,10 +411,7 @@ async function digestBench(ctx: BenchContext): Promise<BenchResult[]> {
 
 /** A valid harvest reply with one item of every category, a file note included. */
 const INSTANT_REPLY = JSON.stringify({
-  facts: [
-    { statement: 'The CLI bundle is built by esbuild', detail: 'tsc only type-checks' },
-    'Integration tests need Node 24',
-  ],
+  facts: [{ statement: 'The CLI bundle is built by esbuild', detail: 'tsc only type-checks' }, 'Integration tests need Node 24'],
   decisions: [{ statement: 'Keep the ledger as sorted JSON', detail: 'diffs stay reviewable' }],
   tasks_open: ['Add a retry budget to the provider calls'],
   tasks_done: ['Fixed the flaky cache test'],
@@ -465,7 +507,9 @@ function checkApplied(report: HarvestReport, count: number): void {
   const harvested = report.conversations.filter((c) => c.status === 'harvested').length;
   // Not a timing assertion: a bench that silently harvested nothing would measure nothing.
   if (harvested !== count || report.failed > 0 || (report.applied && report.applied.reclaimed.length !== count)) {
-    throw new Error(`apply bench: expected ${count} harvested and reclaimed, got ${harvested} harvested, ${report.failed} failed, ${report.applied?.reclaimed.length ?? 0} reclaimed`);
+    throw new Error(
+      `apply bench: expected ${count} harvested and reclaimed, got ${harvested} harvested, ${report.failed} failed, ${report.applied?.reclaimed.length ?? 0} reclaimed`,
+    );
   }
 }
 

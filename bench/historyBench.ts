@@ -55,7 +55,10 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   let committed = 0;
   const [plain, lore] = await repeatInterleaved(REPS, [
     { setup: add, fn: () => git(ws, 'commit', '-q', '-m', `plain ${n}`, '--', '.lore/facts.md') },
-    { setup: add, fn: async () => (committed += (await recordStoreChange(paths, { type: 'memory', subject: `fact ${n}` }))?.commits.length ?? 0) },
+    {
+      setup: add,
+      fn: async () => (committed += (await recordStoreChange(paths, { type: 'memory', subject: `fact ${n}` }))?.commits.length ?? 0),
+    },
   ]);
   const id = itemId('- the first fact [from: c0, 2026-11-20]');
   const [log, history] = await repeatInterleaved(REPS, [
@@ -66,10 +69,19 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   return [
     makeResult({
       name: 'commit after an apply (one line in facts.md), store of 1,000 note files in a 2,000-file repository',
-      unit: 'ms', samples: lore.wall, baseline: baselineOf('git commit -q -m … -- .lore/facts.md', 'ms', plain.wall),
+      unit: 'ms',
+      samples: lore.wall,
+      baseline: baselineOf('git commit -q -m … -- .lore/facts.md', 'ms', plain.wall),
       target: { on: 'value', op: '<', threshold: COMMIT_TARGET_MS },
-      notes: [`${committed} of ${REPS} commits made; git status afterwards: ${status.trim().split('\n').join(', ') || 'clean'} (the store here has no .gitignore: .logs/ stays untracked, never committed)`],
+      notes: [
+        `${committed} of ${REPS} commits made; git status afterwards: ${status.trim().split('\n').join(', ') || 'clean'} (the store here has no .gitignore: .logs/ stays untracked, never committed)`,
+      ],
     }),
-    makeResult({ name: 'history of one item (blame, log -L, log -S), ' + `${REPS * 2 + 1} commits`, unit: 'ms', samples: history.wall, baseline: baselineOf('git log -1', 'ms', log.wall) }),
+    makeResult({
+      name: 'history of one item (blame, log -L, log -S), ' + `${REPS * 2 + 1} commits`,
+      unit: 'ms',
+      samples: history.wall,
+      baseline: baselineOf('git log -1', 'ms', log.wall),
+    }),
   ];
 }

@@ -12,7 +12,17 @@ import * as path from 'node:path';
 import { SearchIndex } from '../src/core/services/search/searchIndex';
 import { storePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
-import { baselineOf, formatNumber, makeResult, median, repeatInterleaved, scratchDir, type BenchContext, type BenchResult, type TaskSamples } from './benchSupport';
+import {
+  baselineOf,
+  formatNumber,
+  makeResult,
+  median,
+  repeatInterleaved,
+  scratchDir,
+  type BenchContext,
+  type BenchResult,
+  type TaskSamples,
+} from './benchSupport';
 
 const FILES = 10_000;
 const NOTES_PER_FILE = 10;
@@ -21,7 +31,10 @@ const SPEC = `${FILES} files × ${NOTES_PER_FILE} notes, digest, index v1`;
 /** A hook per prompt should cost at most this many bare Node starts. */
 const RATIO_TARGET = 4;
 
-const DECISIONS = Array.from({ length: 60 }, (_, i) => `- Decision ${i}: the release pipeline step ${i} runs the tests before publishing [from: bench-${i}, 2026-11-${10 + (i % 18)}]`);
+const DECISIONS = Array.from(
+  { length: 60 },
+  (_, i) => `- Decision ${i}: the release pipeline step ${i} runs the tests before publishing [from: bench-${i}, 2026-11-${10 + (i % 18)}]`,
+);
 
 /** The generated workspace with digest and index, kept in .bench/ between runs. */
 async function workspace(ctx: BenchContext): Promise<string> {
@@ -54,15 +67,36 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
     return result.stdout;
   };
-  const prompt = JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: `Why does the release pipeline run the tests first? See ${named}.` });
+  const prompt = JSON.stringify({
+    session_id: 'bench',
+    cwd: ws,
+    hook_event_name: 'UserPromptSubmit',
+    prompt: `Why does the release pipeline run the tests first? See ${named}.`,
+  });
   const start = JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' });
-  const end = JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'SessionEnd', transcript_path: path.join(ws, 'none.jsonl'), reason: 'other' });
+  const end = JSON.stringify({
+    session_id: 'bench',
+    cwd: ws,
+    hook_event_name: 'SessionEnd',
+    transcript_path: path.join(ws, 'none.jsonl'),
+    reason: 'other',
+  });
   // PostToolUse runs on every file tool call: the file alternates so each run writes the session's list.
   let toolCalls = 0;
-  const tool = () => JSON.stringify({ session_id: 'bench', cwd: ws, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(ws, 'src', `file-${toolCalls++ % 2}.ts`), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 'bench' });
+  const tool = () =>
+    JSON.stringify({
+      session_id: 'bench',
+      cwd: ws,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Edit',
+      tool_input: { file_path: path.join(ws, 'src', `file-${toolCalls++ % 2}.ts`), old_string: 'a', new_string: 'b' },
+      tool_response: { success: true },
+      tool_use_id: 'bench',
+    });
   // Warm-up, and a check that the hook answers with all three parts.
   const reply = JSON.parse(spawn([cli, 'hook'], prompt)).hookSpecificOutput.additionalContext as string;
-  for (const tag of ['{knowledge}', '{file-notes}', '{search-hits}']) if (!reply.includes(tag)) throw new Error(`the hook's context has no ${tag}`);
+  for (const tag of ['{knowledge}', '{file-notes}', '{search-hits}'])
+    if (!reply.includes(tag)) throw new Error(`the hook's context has no ${tag}`);
   spawn([cli, 'hook'], start);
 
   // The same prompt on the same store with 20 topics (topic files parsed, tiers 1 and 2, topics with
@@ -76,13 +110,18 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   fs.rmSync(topicsOn, { recursive: true, force: true });
   fs.mkdirSync(topicsOff, { recursive: true });
   for (let i = 0; i < 20; i++) {
-    fs.writeFileSync(path.join(topicsOff, `topic-${i}.md`), `---\ntriggers:\n  - keywords: [${i < 2 ? 'release' : `word${i}`}]\n  - pattern: "\\\\bstep ${i}\\\\b"\n    scope: output\nsubscriptions:\n  - .lore/decisions.md\nmax_context_kb: 2\n---\nTopic ${i}: run the tests before publishing a release.\n`);
+    fs.writeFileSync(
+      path.join(topicsOff, `topic-${i}.md`),
+      `---\ntriggers:\n  - keywords: [${i < 2 ? 'release' : `word${i}`}]\n  - pattern: "\\\\bstep ${i}\\\\b"\n    scope: output\nsubscriptions:\n  - .lore/decisions.md\nmax_context_kb: 2\n---\nTopic ${i}: run the tests before publishing a release.\n`,
+    );
   }
   topics(true)();
   const topicReply = JSON.parse(spawn([cli, 'hook'], prompt)).hookSpecificOutput.additionalContext as string;
   if (!topicReply.includes('{topics}')) throw new Error("the hook's context has no {topics}");
 
-  ctx.log(`hook: node -e '', lore --version, lore hook (SessionEnd, PostToolUse, SessionStart, UserPromptSubmit, UserPromptSubmit with topics) interleaved ×${REPS}`);
+  ctx.log(
+    `hook: node -e '', lore --version, lore hook (SessionEnd, PostToolUse, SessionStart, UserPromptSubmit, UserPromptSubmit with topics) interleaved ×${REPS}`,
+  );
   let measured: TaskSamples[];
   try {
     measured = await repeatInterleaved(REPS, [
@@ -95,7 +134,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       { fn: () => spawn([cli, 'hook'], prompt), setup: topics(true) },
     ]);
   } finally {
-    for (const dir of [topicsOn, topicsOff, path.join(ws, '.lore', '.logs'), path.join(ws, '.lore', '.cache', 'tool-files')]) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [topicsOn, topicsOff, path.join(ws, '.lore', '.logs'), path.join(ws, '.lore', '.cache', 'tool-files')])
+      fs.rmSync(dir, { recursive: true, force: true });
   }
   const [bare, version, capture, toolCall, session, perPrompt, withTopics] = measured;
   const baseline = baselineOf("node -e '' (a bare Node start)", 'ms', bare.wall);
@@ -106,12 +146,37 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   return [
     makeResult({ name: 'lore --version (CLI start-up)', unit: 'ms', samples: version.wall, baseline }),
     makeResult({ name: 'lore hook SessionEnd (capture, refused transcript)', unit: 'ms', samples: capture.wall, baseline }),
-    makeResult({ name: 'lore hook PostToolUse (the tool call\'s file recorded)', unit: 'ms', samples: toolCall.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET } }),
-    makeResult({ name: 'lore hook SessionStart (digest)', unit: 'ms', samples: session.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET } }),
-    makeResult({ name: 'lore hook UserPromptSubmit (digest + notes + hits)', unit: 'ms', samples: perPrompt.wall, baseline, target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET }, notes }),
     makeResult({
-      name: 'lore hook UserPromptSubmit with 20 topics', unit: 'ms', samples: withTopics.wall, baseline,
-      target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET }, notes: [`context: ${topicReply.length} characters with {topics}; topic files parsed once (cached by their hash), tiers 1 and 2, two topics injected with a subscription`],
+      name: "lore hook PostToolUse (the tool call's file recorded)",
+      unit: 'ms',
+      samples: toolCall.wall,
+      baseline,
+      target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET },
+    }),
+    makeResult({
+      name: 'lore hook SessionStart (digest)',
+      unit: 'ms',
+      samples: session.wall,
+      baseline,
+      target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET },
+    }),
+    makeResult({
+      name: 'lore hook UserPromptSubmit (digest + notes + hits)',
+      unit: 'ms',
+      samples: perPrompt.wall,
+      baseline,
+      target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET },
+      notes,
+    }),
+    makeResult({
+      name: 'lore hook UserPromptSubmit with 20 topics',
+      unit: 'ms',
+      samples: withTopics.wall,
+      baseline,
+      target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET },
+      notes: [
+        `context: ${topicReply.length} characters with {topics}; topic files parsed once (cached by their hash), tiers 1 and 2, two topics injected with a subscription`,
+      ],
     }),
   ];
 }

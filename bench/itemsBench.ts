@@ -31,7 +31,10 @@ function workspace(ctx: BenchContext): string {
   fs.rmSync(ws, { recursive: true, force: true });
   ctx.log(`items: generating ${FILES} note files and ${FACTS} facts`);
   const { paths } = generateLargeStore(ws, FILES, NOTES_PER_FILE);
-  const facts = Array.from({ length: FACTS }, (_, i) => `- fact ${i} about the order service and its retries [from: c${i % 500}, 2026-11-20]`);
+  const facts = Array.from(
+    { length: FACTS },
+    (_, i) => `- fact ${i} about the order service and its retries [from: c${i % 500}, 2026-11-20]`,
+  );
   fs.writeFileSync(path.join(paths.root, 'facts.md'), `# Facts\n\n${facts.join('\n')}\n`);
   fs.writeFileSync(marker, SPEC);
   return ws;
@@ -42,9 +45,18 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const paths = storePaths(path.join(ws, '.lore'), ws);
   // A note of the last file, with the source and date largeStore gives it: found after every other file.
   const last = FILES - 1;
-  const line = noteLine(`Module ${last} note 3: keep v3 in sync with the cache layer and the harvest plan`, { source: `conv-${(last * 7 + 3) % 997}`, date: `2026-04-${String((last % 28) + 1).padStart(2, '0')}` });
+  const line = noteLine(`Module ${last} note 3: keep v3 in sync with the cache layer and the harvest plan`, {
+    source: `conv-${(last * 7 + 3) % 997}`,
+    date: `2026-04-${String((last % 28) + 1).padStart(2, '0')}`,
+  });
   const id = itemId(line);
-  const files = [path.join(paths.root, 'facts.md'), ...fs.readdirSync(paths.files).filter(isNoteFileName).map((n) => path.join(paths.files, n))];
+  const files = [
+    path.join(paths.root, 'facts.md'),
+    ...fs
+      .readdirSync(paths.files)
+      .filter(isNoteFileName)
+      .map((n) => path.join(paths.files, n)),
+  ];
   let found = 0;
   const [read, stats, lookup] = await repeatInterleaved(REPS, [
     { fn: () => files.reduce((n, f) => n + fs.readFileSync(f, 'utf8').length, 0) },
@@ -53,7 +65,19 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   ]);
   const notes = [`${files.length} files, ${FILES * NOTES_PER_FILE + FACTS} items; found ${found} of ${REPS} (${largeStoreFile(last)})`];
   return [
-    makeResult({ name: 'find an item by id, first lookup in the process', unit: 'ms', samples: lookup.wall.slice(0, 1), baseline: baselineOf('read the same files as text', 'ms', read.wall), notes }),
-    makeResult({ name: 'find an item by id, later lookups (nothing changed)', unit: 'ms', samples: lookup.wall.slice(1), baseline: baselineOf('stat the same files', 'ms', stats.wall), target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET } }),
+    makeResult({
+      name: 'find an item by id, first lookup in the process',
+      unit: 'ms',
+      samples: lookup.wall.slice(0, 1),
+      baseline: baselineOf('read the same files as text', 'ms', read.wall),
+      notes,
+    }),
+    makeResult({
+      name: 'find an item by id, later lookups (nothing changed)',
+      unit: 'ms',
+      samples: lookup.wall.slice(1),
+      baseline: baselineOf('stat the same files', 'ms', stats.wall),
+      target: { on: 'ratio', op: '<=', threshold: RATIO_TARGET },
+    }),
   ];
 }

@@ -27,16 +27,28 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   fs.mkdirSync(root, { recursive: true });
   const paths = storePaths(root);
   const month = (i: number) => String((i % 12) + 1).padStart(2, '0');
-  const facts = Array.from({ length: FACTS }, (_, i) => `- fact ${i} about the order service and its retries [from: c${i % 500}, 2026-${month(i)}-10]`);
+  const facts = Array.from(
+    { length: FACTS },
+    (_, i) => `- fact ${i} about the order service and its retries [from: c${i % 500}, 2026-${month(i)}-10]`,
+  );
   const tasks = Array.from({ length: TASKS }, (_, i) => `- task ${i}: move the refund path to v3 [from: c${i % 500}, 2026-${month(i)}-10]`);
-  const decisions = Array.from({ length: DECISIONS }, (_, i) => `- decision ${i}: keep retries idempotent — they replay [from: c${i % 500}, 2026-${month(i)}-10]`);
+  const decisions = Array.from(
+    { length: DECISIONS },
+    (_, i) => `- decision ${i}: keep retries idempotent — they replay [from: c${i % 500}, 2026-${month(i)}-10]`,
+  );
   fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${facts.join('\n')}\n`);
   fs.writeFileSync(path.join(root, 'tasks.md'), `# Tasks\n\n## Open\n\n${tasks.join('\n')}\n\n## Done\n`);
   fs.writeFileSync(path.join(root, 'decisions.md'), `# Decisions\n\n${decisions.join('\n')}\n`);
   const ids = facts.map(itemId);
   const use = ids.slice(0, 8);
   fs.mkdirSync(path.dirname(usageLogFile(paths)), { recursive: true });
-  fs.writeFileSync(usageLogFile(paths), Array.from({ length: LOG_LINES }, (_, i) => `2026-11-${String((i % 27) + 1).padStart(2, '0')} hook ${ids.slice(i % 1000, (i % 1000) + 2).join(' ')}\n`).join(''));
+  fs.writeFileSync(
+    usageLogFile(paths),
+    Array.from(
+      { length: LOG_LINES },
+      (_, i) => `2026-11-${String((i % 27) + 1).padStart(2, '0')} hook ${ids.slice(i % 1000, (i % 1000) + 2).join(' ')}\n`,
+    ).join(''),
+  );
   const logBytes = fs.statSync(usageLogFile(paths)).size;
   // Usage recorded since the start of the year: items from the older months have decayed by the end of it.
   // Every item seen on the first day, as a prune then would have recorded it.
@@ -48,15 +60,33 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
 
   let proposed = 0;
   const [append, record, parse, preview] = await repeatInterleaved(REPS, [
-    { fn: () => { for (let i = 0; i < USES_PER_SAMPLE; i++) fs.appendFileSync(plainLog, line); } },
+    {
+      fn: () => {
+        for (let i = 0; i < USES_PER_SAMPLE; i++) fs.appendFileSync(plainLog, line);
+      },
+    },
     // The log is put back to its size before each sample, so recording never rotates it here.
-    { setup: () => fs.truncateSync(usageLogFile(paths), logBytes), fn: () => { for (let i = 0; i < USES_PER_SAMPLE; i++) recordUses(paths, use, 'hook'); } },
-    { fn: () => categoryFiles.reduce((n, f) => n + (fs.existsSync(f) ? listItems(fs.readFileSync(f, 'utf8')).map(listItemId).length : 0), 0) },
+    {
+      setup: () => fs.truncateSync(usageLogFile(paths), logBytes),
+      fn: () => {
+        for (let i = 0; i < USES_PER_SAMPLE; i++) recordUses(paths, use, 'hook');
+      },
+    },
+    {
+      fn: () =>
+        categoryFiles.reduce((n, f) => n + (fs.existsSync(f) ? listItems(fs.readFileSync(f, 'utf8')).map(listItemId).length : 0), 0),
+    },
     { fn: () => (proposed = previewPrune(paths, new Date('2026-12-31T00:00:00Z')).candidates.length) },
   ]);
   const perUse = (samples: number[]) => samples.map((ms) => (ms * 1000) / USES_PER_SAMPLE);
   return [
-    makeResult({ name: 'log one use of 8 items (hook, agent read)', unit: 'µs', samples: perUse(record.wall), baseline: baselineOf('append the same line to a file', 'µs', perUse(append.wall)), target: { on: 'ratio', op: '<=', threshold: 3 } }),
+    makeResult({
+      name: 'log one use of 8 items (hook, agent read)',
+      unit: 'µs',
+      samples: perUse(record.wall),
+      baseline: baselineOf('append the same line to a file', 'µs', perUse(append.wall)),
+      target: { on: 'ratio', op: '<=', threshold: 3 },
+    }),
     makeResult({
       name: 'lore prune --preview, 23,000 items, 20,000 log lines',
       unit: 'ms',

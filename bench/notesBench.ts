@@ -20,7 +20,16 @@ import { parseNoteFile, renderNoteFile } from '../src/core/model/noteFile';
 import { openNoteIndex } from '../src/core/store/noteIndexCache';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
-import { baselineOf, formatNumber, makeResult, repeat, repeatInterleaved, scratchDir, type BenchContext, type BenchResult } from './benchSupport';
+import {
+  baselineOf,
+  formatNumber,
+  makeResult,
+  repeat,
+  repeatInterleaved,
+  scratchDir,
+  type BenchContext,
+  type BenchResult,
+} from './benchSupport';
 import { sleepSync } from '../src/core/base/fileVersion';
 
 const FILES = 10_000;
@@ -81,7 +90,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     // Opening the index first, as a CLI process does; nothing changed the store since the last open.
     // The heal cases change files/ just before: past the index's racy window the open saves a
     // trusted state, as it would for a hook that runs a moment after the last write.
-    { setup: () => { sleepSync(150); openNoteIndex(paths); }, fn: () => findNotesForFile(paths, plain, { index: openNoteIndex(paths) }) },
+    {
+      setup: () => {
+        sleepSync(150);
+        openNoteIndex(paths);
+      },
+      fn: () => findNotesForFile(paths, plain, { index: openNoteIndex(paths) }),
+    },
     { setup: deleteVictim, fn: () => (orphaned += healDeletedFiles(paths, [victimAbs], live).orphaned.length) },
     // The heal before it changed files/, so this open re-lists the folder (one stat per note file).
     { setup: deleteVictim, fn: () => (orphaned += healDeletedFiles(paths, [victimAbs], openNoteIndex(paths)).orphaned.length) },
@@ -89,18 +104,52 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const base = baselineOf('read + parse one note file', 'ms', baseline.wall);
   const write = baselineOf('durable atomic write of facts.md', 'ms', durableWrite.wall);
   results.push(
-    makeResult({ name: 'lookup, file without notes, index open', unit: 'ms', samples: missLive.wall, baseline: base, target: { on: 'ratio', op: '<=', threshold: LIVE_RATIO_TARGET }, notes: [`${live.size} note files indexed`] }),
-    makeResult({ name: 'lookup, file without notes, one-shot process (open persisted index + lookup)', unit: 'ms', samples: missOneShot.wall, baseline: base }),
+    makeResult({
+      name: 'lookup, file without notes, index open',
+      unit: 'ms',
+      samples: missLive.wall,
+      baseline: base,
+      target: { on: 'ratio', op: '<=', threshold: LIVE_RATIO_TARGET },
+      notes: [`${live.size} note files indexed`],
+    }),
+    makeResult({
+      name: 'lookup, file without notes, one-shot process (open persisted index + lookup)',
+      unit: 'ms',
+      samples: missOneShot.wall,
+      baseline: base,
+    }),
     makeResult({ name: 'heal after one deletion, live index (language server)', unit: 'ms', samples: healLive.wall, baseline: base }),
-    makeResult({ name: 'heal after one deletion, live index, vs one durable write', unit: 'ms', samples: healLive.wall, baseline: write, target: { on: 'ratio', op: '<=', threshold: LIVE_RATIO_TARGET } }),
-    makeResult({ name: 'heal after one deletion, one-shot process (re-lists files/)', unit: 'ms', samples: healOneShot.wall, baseline: base, notes: [`${orphaned} of ${REPS * 2} heals moved notes to facts.md (expected all)`] }),
+    makeResult({
+      name: 'heal after one deletion, live index, vs one durable write',
+      unit: 'ms',
+      samples: healLive.wall,
+      baseline: write,
+      target: { on: 'ratio', op: '<=', threshold: LIVE_RATIO_TARGET },
+    }),
+    makeResult({
+      name: 'heal after one deletion, one-shot process (re-lists files/)',
+      unit: 'ms',
+      samples: healOneShot.wall,
+      baseline: base,
+      notes: [`${orphaned} of ${REPS * 2} heals moved notes to facts.md (expected all)`],
+    }),
   );
 
   // Before the index: a miss parsed every note file; a deletion ran the whole-store heal.
   const parseAll = await repeat(3, () => listNoteFiles(paths));
-  results.push(makeResult({ name: 'reference: parse every note file (a miss before the index)', unit: 'ms', samples: parseAll, baseline: base }));
+  results.push(
+    makeResult({ name: 'reference: parse every note file (a miss before the index)', unit: 'ms', samples: parseAll, baseline: base }),
+  );
   const fullHeal = await repeat(2, () => healNotes(paths), deleteVictim);
-  results.push(makeResult({ name: 'reference: whole-store heal after one deletion (the extension host before)', unit: 'ms', samples: fullHeal, baseline: base, notes: [`median ${formatNumber(fullHeal[0])}/${formatNumber(fullHeal[1])} ms`] }));
+  results.push(
+    makeResult({
+      name: 'reference: whole-store heal after one deletion (the extension host before)',
+      unit: 'ms',
+      samples: fullHeal,
+      baseline: base,
+      notes: [`median ${formatNumber(fullHeal[0])}/${formatNumber(fullHeal[1])} ms`],
+    }),
+  );
   restore(paths, victim);
   return results;
 }

@@ -47,7 +47,11 @@ function machine(): Record<string, unknown> {
     shaNi = undefined; // Not Linux: unknown.
   }
   return {
-    node: process.version, platform: `${os.platform()} ${os.release()}`, cpu: cpus[0]?.model, cores: cpus.length, shaNi,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    cpu: cpus[0]?.model,
+    cores: cpus.length,
+    shaNi,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     // Other work on the machine skews every figure; the load at the start says how much to trust them.
     loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
@@ -73,7 +77,9 @@ async function main(): Promise<number> {
   }
 
   const info = machine();
-  process.stdout.write(`Lore benchmarks — node ${info.node}, ${info.cpu} ×${info.cores}${info.shaNi ? ' (SHA-NI)' : ''}, load average ${(info.loadAverage as number[]).join(' ')}\n`);
+  process.stdout.write(
+    `Lore benchmarks — node ${info.node}, ${info.cpu} ×${info.cores}${info.shaNi ? ' (SHA-NI)' : ''}, load average ${(info.loadAverage as number[]).join(' ')}\n`,
+  );
   const runs: BenchRun[] = [];
   for (const bench of selected) {
     const started = process.hrtime.bigint();
@@ -97,7 +103,9 @@ async function main(): Promise<number> {
   const out = path.join(scratchRoot, 'results.json');
   fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), machine: info, runs }, null, 2) + '\n');
   const misses = runs.flatMap((r) => r.results).filter((r) => r.pass === false).length;
-  process.stdout.write(`\nresults: ${path.relative(process.cwd(), out) || out}${misses ? ` (${misses} target${misses === 1 ? '' : 's'} missed)` : ''}\n`);
+  process.stdout.write(
+    `\nresults: ${path.relative(process.cwd(), out) || out}${misses ? ` (${misses} target${misses === 1 ? '' : 's'} missed)` : ''}\n`,
+  );
   return runs.some((r) => r.error) ? 1 : 0;
 }
 

@@ -17,14 +17,45 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SearchIndex, type SearchOptions } from '../src/core/services/search/searchIndex';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
-import { MIB, SeededRandom, baselineOf, formatNumber, freshScratchDir, makeResult, percentile, type BenchContext, type BenchResult } from './benchSupport';
+import {
+  MIB,
+  SeededRandom,
+  baselineOf,
+  formatNumber,
+  freshScratchDir,
+  makeResult,
+  percentile,
+  type BenchContext,
+  type BenchResult,
+} from './benchSupport';
 
 const FILES = { notes: 9000, transcripts: 995 };
 const ITEMS = { facts: 20_000, decisions: 10_000, questions: 5000, playbooks: 5000, tasks: 5000, perNote: 5 };
 const QUERIES = 1000;
 /** server-memory re-reads and re-parses its whole JSONL file on every call: a sample suffices. */
 const MCP_QUERIES = 30;
-const TECH = ['esbuild', 'sqlite', 'migration', 'watcher', 'cache', 'provider', 'ledger', 'digest', 'harvest', 'transcript', 'token', 'prompt', 'index', 'vector', 'embedding', 'lock', 'inode', 'debounce', 'schema', 'deploy'];
+const TECH = [
+  'esbuild',
+  'sqlite',
+  'migration',
+  'watcher',
+  'cache',
+  'provider',
+  'ledger',
+  'digest',
+  'harvest',
+  'transcript',
+  'token',
+  'prompt',
+  'index',
+  'vector',
+  'embedding',
+  'lock',
+  'inode',
+  'debounce',
+  'schema',
+  'deploy',
+];
 
 /** A query of the mixed set, with its kind (for the per-kind figures). */
 interface BenchQuery {
@@ -43,7 +74,28 @@ interface Generated {
 
 /** A vocabulary of pronounceable words; rank 0 is the most frequent (Zipf-like picks). */
 function vocabulary(rng: SeededRandom, size: number): string[] {
-  const syll = ['ka', 'lo', 'mi', 'ren', 'tor', 'sa', 'vi', 'del', 'no', 'pra', 'qu', 'ex', 'zu', 'ba', 'gri', 'fen', 'sho', 'ta', 'mer', 'lin'];
+  const syll = [
+    'ka',
+    'lo',
+    'mi',
+    'ren',
+    'tor',
+    'sa',
+    'vi',
+    'del',
+    'no',
+    'pra',
+    'qu',
+    'ex',
+    'zu',
+    'ba',
+    'gri',
+    'fen',
+    'sho',
+    'ta',
+    'mer',
+    'lin',
+  ];
   const words = new Set<string>(TECH);
   while (words.size < size) words.add(Array.from({ length: rng.int(2, 4) }, () => rng.pick(syll)).join(''));
   return [...words];
@@ -72,11 +124,19 @@ function generate(ctx: BenchContext): Generated {
     fs.writeFileSync(file, text);
     bytes += Buffer.byteLength(text);
   };
-  for (const [name, count] of Object.entries({ facts: ITEMS.facts, decisions: ITEMS.decisions, questions: ITEMS.questions, playbooks: ITEMS.playbooks })) {
+  for (const [name, count] of Object.entries({
+    facts: ITEMS.facts,
+    decisions: ITEMS.decisions,
+    questions: ITEMS.questions,
+    playbooks: ITEMS.playbooks,
+  })) {
     write(path.join(root, `${name}.md`), `# ${name}\n\n${Array.from({ length: count }, item).join('\n')}\n`);
   }
   const open = Array.from({ length: ITEMS.tasks / 2 }, item).join('\n');
-  write(path.join(root, 'tasks.md'), `# Tasks\n\n## Open\n\n${open}\n\n## Done\n\n${Array.from({ length: ITEMS.tasks / 2 }, item).join('\n')}\n`);
+  write(
+    path.join(root, 'tasks.md'),
+    `# Tasks\n\n## Open\n\n${open}\n\n## Done\n\n${Array.from({ length: ITEMS.tasks / 2 }, item).join('\n')}\n`,
+  );
   for (let i = 0; i < FILES.notes; i++) {
     const rel = `src/${word()}/${word()}${i}.ts`;
     const head = `---\npath: "${rel}"\nfile_id: "2049:${100000 + i}"\nsize: ${rng.int(100, 9000)}\nfingerprint: "sha256:${rng.hex(64)}"\n---\n# ${rel}\n\n`;
@@ -86,13 +146,19 @@ function generate(ctx: BenchContext): Generated {
     const turns: string[] = [];
     for (let t = 0; t < 20; t++) {
       const paragraph = Array.from({ length: rng.int(3, 6) }, () => sentence(8, 20) + '.').join(' ');
-      turns.push(`## ${String(10 + (t >> 2)).padStart(2, '0')}:${String((t * 7) % 60).padStart(2, '0')} — ${t % 2 ? 'agent' : 'user'}\n${paragraph}`);
+      turns.push(
+        `## ${String(10 + (t >> 2)).padStart(2, '0')}:${String((t * 7) % 60).padStart(2, '0')} — ${t % 2 ? 'agent' : 'user'}\n${paragraph}`,
+      );
     }
-    write(path.join(paths.archive, `s${i}.md`), `---\nsession_id: s${i}\nstarted: ${date()}T10:00:00Z\n---\n\n# session ${i}\n\n${turns.join('\n\n')}\n`);
+    write(
+      path.join(paths.archive, `s${i}.md`),
+      `---\nsession_id: s${i}\nstarted: ${date()}T10:00:00Z\n---\n\n# session ${i}\n\n${turns.join('\n\n')}\n`,
+    );
   }
   // Sources are mostly old in a real store; recent mtimes would all count as "racy".
   const old = new Date(Date.now() - 3600_000);
-  for (const dir of [root, paths.files, paths.archive]) for (const f of fs.readdirSync(dir)) if (f.endsWith('.md')) fs.utimesSync(path.join(dir, f), old, old);
+  for (const dir of [root, paths.files, paths.archive])
+    for (const f of fs.readdirSync(dir)) if (f.endsWith('.md')) fs.utimesSync(path.join(dir, f), old, old);
   const categories = ['facts', 'decisions', 'tasks', 'notes', 'transcripts'] as const;
   const queries = Array.from({ length: QUERIES }, (): BenchQuery => {
     const kind = rng.next();
@@ -152,7 +218,13 @@ function rawStatScan(paths: StorePaths): number {
  * Appends an item to one note file and times the update that picks it up; `before` runs (and
  * is timed) right before each update, so a baseline sees the same machine moments.
  */
-async function incremental(index: SearchIndex, g: Generated, only: boolean, reps: number, before?: () => number): Promise<{ samples: number[]; before: number[] }> {
+async function incremental(
+  index: SearchIndex,
+  g: Generated,
+  only: boolean,
+  reps: number,
+  before?: () => number,
+): Promise<{ samples: number[]; before: number[] }> {
   const samples: number[] = [];
   const beforeSamples: number[] = [];
   for (let i = 0; i < reps; i++) {
@@ -170,7 +242,9 @@ async function incremental(index: SearchIndex, g: Generated, only: boolean, reps
 
 async function mcpClient(command: string, args: string[], env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'lore-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: 'ignore' }),
+  );
   return client;
 }
 
@@ -219,7 +293,9 @@ async function measure(ctx: BenchContext, g: Generated): Promise<BenchResult[]> 
       ],
     }),
   );
-  results.push(makeResult({ name: 'sqlite full build throughput', unit: 'MB/s', samples: builds.map((ms) => g.bytes / MIB / (ms / 1000)) }));
+  results.push(
+    makeResult({ name: 'sqlite full build throughput', unit: 'MB/s', samples: builds.map((ms) => g.bytes / MIB / (ms / 1000)) }),
+  );
 
   const sqlite = SearchIndex.open(g.paths, { embedder: null });
   await sqlite.update();
@@ -228,28 +304,75 @@ async function measure(ctx: BenchContext, g: Generated): Promise<BenchResult[]> 
   execFileSync('sync');
   const scan = await incremental(sqlite, g, false, 15, () => rawStatScan(g.paths));
   const statBaseline = baselineOf('readdir + fs.statSync of every source file', 'ms', scan.before);
-  results.push(makeResult({ name: 'sqlite update, one file changed (stat scan of 10,000 files)', unit: 'ms', samples: scan.samples, baseline: statBaseline, target: { on: 'value', op: '<', threshold: 50 } }));
-  results.push(makeResult({ name: 'sqlite update, one file changed (targeted, from a watcher)', unit: 'ms', samples: (await incremental(sqlite, g, true, 15)).samples, target: { on: 'value', op: '<', threshold: 50 } }));
+  results.push(
+    makeResult({
+      name: 'sqlite update, one file changed (stat scan of 10,000 files)',
+      unit: 'ms',
+      samples: scan.samples,
+      baseline: statBaseline,
+      target: { on: 'value', op: '<', threshold: 50 },
+    }),
+  );
+  results.push(
+    makeResult({
+      name: 'sqlite update, one file changed (targeted, from a watcher)',
+      unit: 'ms',
+      samples: (await incremental(sqlite, g, true, 15)).samples,
+      target: { on: 'value', op: '<', threshold: 50 },
+    }),
+  );
   const idle: number[] = [];
   const idleCpu = process.cpuUsage();
   for (let i = 0; i < 10; i++) idle.push((await sqlite.update()).ms);
-  results.push(makeResult({ name: 'sqlite update, nothing changed (stat scan)', unit: 'ms', samples: idle, notes: [`CPU time ${formatNumber(cpuSince(idleCpu) / 10)} ms per scan`] }));
+  results.push(
+    makeResult({
+      name: 'sqlite update, nothing changed (stat scan)',
+      unit: 'ms',
+      samples: idle,
+      notes: [`CPU time ${formatNumber(cpuSince(idleCpu) / 10)} ms per scan`],
+    }),
+  );
   const sq = await latencies(sqlite, g.queries);
-  const sqliteNotes = [`p50 of CPU time per query ${formatNumber(percentile(sq.cpu, 50))} ms (wall time on a shared machine includes waiting for a core)`, `p50 by kind, ms: ${perKind(g.queries, sq.wall)}`];
-  results.push(makeResult({ name: 'sqlite query p50 (1,000 mixed)', unit: 'ms', samples: [percentile(sq.wall, 50)], target: { on: 'value', op: '<', threshold: 1 }, notes: sqliteNotes }));
+  const sqliteNotes = [
+    `p50 of CPU time per query ${formatNumber(percentile(sq.cpu, 50))} ms (wall time on a shared machine includes waiting for a core)`,
+    `p50 by kind, ms: ${perKind(g.queries, sq.wall)}`,
+  ];
+  results.push(
+    makeResult({
+      name: 'sqlite query p50 (1,000 mixed)',
+      unit: 'ms',
+      samples: [percentile(sq.wall, 50)],
+      target: { on: 'value', op: '<', threshold: 1 },
+      notes: sqliteNotes,
+    }),
+  );
   results.push(makeResult({ name: 'sqlite query p99 (1,000 mixed)', unit: 'ms', samples: [percentile(sq.wall, 99)] }));
   sqlite.close();
 
   const builtin = SearchIndex.open(g.paths, { embedder: null, env: { LORE_SQLITE_DRIVER: 'node' } });
   await builtin.update();
   const ns = await latencies(builtin, g.queries);
-  results.push(makeResult({ name: 'node:sqlite query p50 (1,000 mixed)', unit: 'ms', samples: [percentile(ns.wall, 50)], notes: [`p50 by kind, ms: ${perKind(g.queries, ns.wall)}`] }));
+  results.push(
+    makeResult({
+      name: 'node:sqlite query p50 (1,000 mixed)',
+      unit: 'ms',
+      samples: [percentile(ns.wall, 50)],
+      notes: [`p50 by kind, ms: ${perKind(g.queries, ns.wall)}`],
+    }),
+  );
   results.push(makeResult({ name: 'node:sqlite query p99 (1,000 mixed)', unit: 'ms', samples: [percentile(ns.wall, 99)] }));
   builtin.close();
 
   const mini = SearchIndex.open(g.paths, { backend: 'memory', embedder: null });
   const miniBuild = (await mini.update()).ms;
-  results.push(makeResult({ name: 'in-memory index full build', unit: 'ms', samples: [miniBuild], notes: [`${formatNumber(g.bytes / MIB / (miniBuild / 1000))} MB/s`] }));
+  results.push(
+    makeResult({
+      name: 'in-memory index full build',
+      unit: 'ms',
+      samples: [miniBuild],
+      notes: [`${formatNumber(g.bytes / MIB / (miniBuild / 1000))} MB/s`],
+    }),
+  );
   const miniScan = await incremental(mini, g, false, 15, () => rawStatScan(g.paths));
   results.push(
     makeResult({
@@ -261,7 +384,14 @@ async function measure(ctx: BenchContext, g: Generated): Promise<BenchResult[]> 
     }),
   );
   const ms = await latencies(mini, g.queries);
-  results.push(makeResult({ name: 'in-memory index query p50 (1,000 mixed)', unit: 'ms', samples: [percentile(ms.wall, 50)], notes: [`p50 by kind, ms: ${perKind(g.queries, ms.wall)}`] }));
+  results.push(
+    makeResult({
+      name: 'in-memory index query p50 (1,000 mixed)',
+      unit: 'ms',
+      samples: [percentile(ms.wall, 50)],
+      notes: [`p50 by kind, ms: ${perKind(g.queries, ms.wall)}`],
+    }),
+  );
   results.push(makeResult({ name: 'in-memory index query p99 (1,000 mixed)', unit: 'ms', samples: [percentile(ms.wall, 99)] }));
   mini.close();
 
@@ -278,9 +408,14 @@ async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: nu
   const step = Math.floor(g.queries.length / MCP_QUERIES);
   const sample = Array.from({ length: MCP_QUERIES }, (_, i) => g.queries[i * step].text.replace(/"/g, ''));
   const serverMemory = path.join(ctx.repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
-  ctx.log(`search: timing ${MCP_QUERIES} search_nodes calls on ${g.items.length} entities (${formatNumber(fs.statSync(memoryFile).size / MIB)} MB JSONL)`);
+  ctx.log(
+    `search: timing ${MCP_QUERIES} search_nodes calls on ${g.items.length} entities (${formatNumber(fs.statSync(memoryFile).size / MIB)} MB JSONL)`,
+  );
   const memory = await mcpClient(process.execPath, [serverMemory], { MEMORY_FILE_PATH: memoryFile });
-  const lore = await mcpClient(process.execPath, [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', g.paths.root], { LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' });
+  const lore = await mcpClient(process.execPath, [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', g.paths.root], {
+    LORE_EMBED_PROVIDER: '',
+    LORE_SEARCH_BACKEND: '',
+  });
   const base: number[] = [];
   const mcp: number[] = [];
   try {
@@ -306,6 +441,8 @@ async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: nu
   const mcpResult = makeResult({ name: 'Lore search tool over MCP vs server-memory', unit: 'ms', samples: mcp, baseline, target });
   mcpResult.notes = [`Lore is ${formatNumber(baseline.value / mcpResult.value)}× faster (target ≥ 50×), ${MCP_QUERIES} queries each`];
   const inProc = makeResult({ name: 'Lore in-process query vs server-memory', unit: 'ms', samples: inProcess, baseline, target });
-  inProc.notes = [`Lore is ${formatNumber(baseline.value / inProc.value)}× faster (p50 of 1,000 queries vs median of ${MCP_QUERIES} search_nodes calls)`];
+  inProc.notes = [
+    `Lore is ${formatNumber(baseline.value / inProc.value)}× faster (p50 of 1,000 queries vs median of ${MCP_QUERIES} search_nodes calls)`,
+  ];
   return [mcpResult, inProc];
 }

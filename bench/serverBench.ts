@@ -106,8 +106,17 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   server.dispose();
   results.push(...percentiles('code lens provide+resolve, in-process', lens, 'fs.stat', stat, HANDLER_RATIO_TARGET));
   results.push(...percentiles('hover, in-process', hover, 'fs.stat', stat, HANDLER_RATIO_TARGET));
-  results[0].notes = [`${lensCount} lenses per request (summary + 5 conversations + "more"); ${NOTES_PER_FILE} notes in the file; ${server.index.size} note files indexed`];
-  results.push(makeResult({ name: 'index build, in-process', unit: 'ms', samples: [buildMs], notes: [`${FILES} note files, ${FILES * NOTES_PER_FILE} note lines; heap growth ${formatNumber(heapMiB)} MiB`] }));
+  results[0].notes = [
+    `${lensCount} lenses per request (summary + 5 conversations + "more"); ${NOTES_PER_FILE} notes in the file; ${server.index.size} note files indexed`,
+  ];
+  results.push(
+    makeResult({
+      name: 'index build, in-process',
+      unit: 'ms',
+      samples: [buildMs],
+      notes: [`${FILES} note files, ${FILES * NOTES_PER_FILE} note lines; heap growth ${formatNumber(heapMiB)} MiB`],
+    }),
+  );
 
   // 2. End to end over stdio against dist/server.js.
   const started = process.hrtime.bigint();
@@ -140,7 +149,17 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
     );
     results.push(makeResult({ name: 'server ready (spawn + index of 10,000 note files)', unit: 'ms', samples: [readyMs] }));
     if (rssReady !== undefined && rssAfter !== undefined) {
-      results.push(makeResult({ name: 'server RSS at 10,000 files / 100,000 notes', unit: 'MiB', samples: [rssAfter], target: { on: 'value', op: '<', threshold: 150 }, notes: [`${formatNumber(rssReady)} MiB right after the index build, ${formatNumber(rssAfter)} MiB after ${(REQUESTS + WARMUP) * 10} requests`] }));
+      results.push(
+        makeResult({
+          name: 'server RSS at 10,000 files / 100,000 notes',
+          unit: 'MiB',
+          samples: [rssAfter],
+          target: { on: 'value', op: '<', threshold: 150 },
+          notes: [
+            `${formatNumber(rssReady)} MiB right after the index build, ${formatNumber(rssAfter)} MiB after ${(REQUESTS + WARMUP) * 10} requests`,
+          ],
+        }),
+      );
     }
   } finally {
     await client.stop();

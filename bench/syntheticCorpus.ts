@@ -88,13 +88,56 @@ const WORDS = (
   'CI pipeline workflow job step runner artifact log trace metric alert dashboard incident'
 ).split(' ');
 const NON_ASCII = ['café', 'naïve', 'überprüfen', '日本語のログ', 'ошибка сборки', '✅', '🚀', '→', '—', 'déjà vu', '設定ファイル'];
-const IDENTS = ['user', 'store', 'cache', 'config', 'request', 'result', 'items', 'ledger', 'digest', 'provider', 'session', 'index', 'buffer', 'options', 'paths'];
-const FILES = [
-  'src/app.ts', 'src/server/routes.ts', 'src/core/cache.ts', 'src/cli/main.ts', 'src/db/schema.sql', 'tests/test_api.py',
-  'src/utils/retry.ts', 'package.json', 'tsconfig.json', 'README.md', 'src/models/user.py', 'cmd/server/main.go',
-  'src/components/Button.tsx', 'docs/architecture.md', 'Makefile', '.github/workflows/ci.yml', 'src/lib.rs',
+const IDENTS = [
+  'user',
+  'store',
+  'cache',
+  'config',
+  'request',
+  'result',
+  'items',
+  'ledger',
+  'digest',
+  'provider',
+  'session',
+  'index',
+  'buffer',
+  'options',
+  'paths',
 ];
-const COMMANDS = ['npm test', 'npm run build', 'git status -sb', 'pytest -q', 'go test ./...', 'cargo build', 'rg -n "TODO" src', 'ls -la', 'git diff --stat', 'tsc --noEmit', 'make lint', 'docker compose up -d'];
+const FILES = [
+  'src/app.ts',
+  'src/server/routes.ts',
+  'src/core/cache.ts',
+  'src/cli/main.ts',
+  'src/db/schema.sql',
+  'tests/test_api.py',
+  'src/utils/retry.ts',
+  'package.json',
+  'tsconfig.json',
+  'README.md',
+  'src/models/user.py',
+  'cmd/server/main.go',
+  'src/components/Button.tsx',
+  'docs/architecture.md',
+  'Makefile',
+  '.github/workflows/ci.yml',
+  'src/lib.rs',
+];
+const COMMANDS = [
+  'npm test',
+  'npm run build',
+  'git status -sb',
+  'pytest -q',
+  'go test ./...',
+  'cargo build',
+  'rg -n "TODO" src',
+  'ls -la',
+  'git diff --stat',
+  'tsc --noEmit',
+  'make lint',
+  'docker compose up -d',
+];
 const LANGS = ['ts', 'python', 'go', 'rust', 'sql', 'json', 'bash'];
 
 export class Synth {
@@ -205,7 +248,9 @@ export class Synth {
     const out: string[] = [];
     let size = 0;
     while (size < bytes) {
-      const line = fromCode ? this.codeLines[this.rng.int(0, this.codeLines.length - 1)] : this.logLines[this.rng.int(0, this.logLines.length - 1)];
+      const line = fromCode
+        ? this.codeLines[this.rng.int(0, this.codeLines.length - 1)]
+        : this.logLines[this.rng.int(0, this.logLines.length - 1)];
       out.push(line);
       size += line.length + 1;
     }
@@ -282,7 +327,13 @@ function claudeToolInput(s: Synth, name: string): Record<string, unknown> {
     case 'Write':
       return { file_path: `/home/dev/project/${s.file()}`, content: s.code(s.rng.int(5, 60)) };
     default:
-      return { todos: [0, 1, 2].map(() => ({ content: s.sentence(), status: s.rng.pick(['pending', 'in_progress', 'completed']), activeForm: s.sentence() })) };
+      return {
+        todos: [0, 1, 2].map(() => ({
+          content: s.sentence(),
+          status: s.rng.pick(['pending', 'in_progress', 'completed']),
+          activeForm: s.sentence(),
+        })),
+      };
   }
 }
 
@@ -294,27 +345,59 @@ export function claudeCodeSession(s: Synth, target: number, start: number, proje
   const cwd = `/home/dev/${project}`;
   const model = r.pick(['claude-opus-4-5-20251101', 'claude-sonnet-4-5-20250929']);
   let parent: string | null = null;
-  const base = () => ({ parentUuid: parent, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.14', gitBranch: 'main' });
+  const base = () => ({
+    parentUuid: parent,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId,
+    version: '2.1.14',
+    gitBranch: 'main',
+  });
   const push = (record: Record<string, unknown>) => {
     out.push(JSON.stringify(record));
     parent = record.uuid as string;
   };
   const assistant = (content: unknown[]) => {
     const uuid = r.uuid();
-    out.push(JSON.stringify({
-      ...base(),
-      message: {
-        model, id: `msg_01${r.hex(22)}`, type: 'message', role: 'assistant', content, stop_reason: null, stop_sequence: null,
-        usage: { input_tokens: r.int(1, 9), cache_creation_input_tokens: r.int(0, 9000), cache_read_input_tokens: r.int(0, 90000), output_tokens: r.int(1, 2000), service_tier: 'standard' },
-      },
-      requestId: `req_011C${r.hex(18)}`, type: 'assistant', uuid, timestamp: clock.tick(s),
-    }));
+    out.push(
+      JSON.stringify({
+        ...base(),
+        message: {
+          model,
+          id: `msg_01${r.hex(22)}`,
+          type: 'message',
+          role: 'assistant',
+          content,
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            input_tokens: r.int(1, 9),
+            cache_creation_input_tokens: r.int(0, 9000),
+            cache_read_input_tokens: r.int(0, 90000),
+            output_tokens: r.int(1, 2000),
+            service_tier: 'standard',
+          },
+        },
+        requestId: `req_011C${r.hex(18)}`,
+        type: 'assistant',
+        uuid,
+        timestamp: clock.tick(s),
+      }),
+    );
     parent = uuid;
   };
 
   if (r.chance(0.6)) {
     const id = r.uuid();
-    out.push(JSON.stringify({ type: 'file-history-snapshot', messageId: id, snapshot: { messageId: id, trackedFileBackups: {}, timestamp: clock.tick(s) }, isSnapshotUpdate: false }));
+    out.push(
+      JSON.stringify({
+        type: 'file-history-snapshot',
+        messageId: id,
+        snapshot: { messageId: id, trackedFileBackups: {}, timestamp: clock.tick(s) },
+        isSnapshotUpdate: false,
+      }),
+    );
   }
   while (out.bytes < target) {
     const prompt = r.chance(0.15) ? `${s.paragraph(1, 3)}\n\n${s.codeBlock(r.int(3, 20))}` : s.paragraph(1, 4);
@@ -328,9 +411,14 @@ export function claudeCodeSession(s: Synth, target: number, start: number, proje
       assistant([{ type: 'tool_use', id, name, input: claudeToolInput(s, name) }]);
       const result = s.output(s.outputSize(out.remaining(target)));
       const record: Record<string, unknown> = {
-        ...base(), type: 'user',
-        message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: result, is_error: r.chance(0.08) || undefined }] },
-        uuid: r.uuid(), timestamp: clock.tick(s),
+        ...base(),
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ tool_use_id: id, type: 'tool_result', content: result, is_error: r.chance(0.08) || undefined }],
+        },
+        uuid: r.uuid(),
+        timestamp: clock.tick(s),
       };
       // Claude Code repeats Bash output in toolUseResult, which is why real logs are so large.
       if (name === 'Bash') record.toolUseResult = { stdout: result, stderr: '', interrupted: false, isImage: false };
@@ -352,7 +440,13 @@ export function codexSession(s: Synth, target: number, start: number, project: s
     rec('response_item', { type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }] });
 
   rec('session_meta', {
-    id, timestamp: new Date(start).toISOString(), cwd, originator: 'codex_cli_rs', cli_version: '0.101.0', source: 'cli', model_provider: 'openai',
+    id,
+    timestamp: new Date(start).toISOString(),
+    cwd,
+    originator: 'codex_cli_rs',
+    cli_version: '0.101.0',
+    source: 'cli',
+    model_provider: 'openai',
     base_instructions: { text: s.prose(Math.min(12_000, Math.max(500, target / 5))) },
   });
   message('developer', `<permissions instructions>\n${s.paragraph(3, 8)}\n</permissions instructions>`);
@@ -361,9 +455,13 @@ export function codexSession(s: Synth, target: number, start: number, project: s
   do {
     const turnId = r.uuid();
     rec('turn_context', {
-      turn_id: turnId, cwd, approval_policy: 'on-request',
+      turn_id: turnId,
+      cwd,
+      approval_policy: 'on-request',
       sandbox_policy: { type: 'workspace-write', network_access: false, exclude_tmpdir_env_var: false, exclude_slash_tmp: false },
-      model: 'gpt-5.3-codex', personality: 'pragmatic', summary: 'auto',
+      model: 'gpt-5.3-codex',
+      personality: 'pragmatic',
+      summary: 'auto',
     });
     rec('event_msg', { type: 'task_started', turn_id: turnId, model_context_window: 258400 });
     const prompt = s.paragraph(1, 4);
@@ -373,17 +471,36 @@ export function codexSession(s: Synth, target: number, start: number, project: s
     for (let i = 0; i < steps && out.bytes < target; i++) {
       const thought = s.paragraph(1, 5);
       rec('event_msg', { type: 'agent_reasoning', text: thought });
-      rec('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: thought }], content: null, encrypted_content: r.base64(r.int(400, 3000)) });
+      rec('response_item', {
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: thought }],
+        content: null,
+        encrypted_content: r.base64(r.int(400, 3000)),
+      });
       const callId = `call_${r.hex(24)}`;
-      rec('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `cd ${cwd} && ${s.command()}` }), call_id: callId });
+      rec('response_item', {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: JSON.stringify({ cmd: `cd ${cwd} && ${s.command()}` }),
+        call_id: callId,
+      });
       const output = s.output(s.outputSize(out.remaining(target)));
       rec('response_item', {
-        type: 'function_call_output', call_id: callId,
+        type: 'function_call_output',
+        call_id: callId,
         output: `Chunk ID: ${r.hex(6)}\nWall time: ${(r.next() * 3).toFixed(4)} seconds\nProcess exited with code ${r.chance(0.85) ? 0 : 1}\nOriginal token count: ${Math.ceil(output.length / 4)}\nOutput:\n${output}`,
       });
       rec('event_msg', {
         type: 'token_count',
-        info: { total_token_usage: { input_tokens: r.int(1000, 90000), cached_input_tokens: r.int(0, 80000), output_tokens: r.int(10, 4000), reasoning_output_tokens: r.int(0, 900), total_tokens: r.int(1000, 99000) } },
+        info: {
+          total_token_usage: {
+            input_tokens: r.int(1000, 90000),
+            cached_input_tokens: r.int(0, 80000),
+            output_tokens: r.int(10, 4000),
+            reasoning_output_tokens: r.int(0, 900),
+            total_tokens: r.int(1000, 99000),
+          },
+        },
         rate_limits: { primary: { used_percent: r.int(0, 90), window_minutes: 300, resets_at: 1771074728 } },
       });
     }
@@ -403,7 +520,9 @@ export function aiderHistory(s: Synth, target: number, start: number): string {
     out.push(`\n# aider chat started at ${at}\n`);
     out.push(`> /usr/local/bin/aider --model ${r.pick(['sonnet', 'gemini', 'deepseek'])}  `);
     out.push(`> Aider v0.86.${r.int(0, 2)}  `);
-    out.push(`> Main model: ${r.pick(['anthropic/claude-sonnet-4-20250514', 'gemini/gemini-2.5-pro', 'deepseek/deepseek-chat'])} with diff edit format  `);
+    out.push(
+      `> Main model: ${r.pick(['anthropic/claude-sonnet-4-20250514', 'gemini/gemini-2.5-pro', 'deepseek/deepseek-chat'])} with diff edit format  `,
+    );
     out.push(`> Git repo: .git with ${r.int(5, 900)} files  `);
     out.push('');
   };
@@ -429,7 +548,9 @@ export function aiderHistory(s: Synth, target: number, start: number): string {
       out.push('```');
       out.push('');
     }
-    out.push(`> Tokens: ${(r.next() * 20).toFixed(1)}k sent, ${r.int(50, 3000)} received. Cost: $${(r.next() / 10).toFixed(2)} message, $${r.next().toFixed(2)} session.  `);
+    out.push(
+      `> Tokens: ${(r.next() * 20).toFixed(1)}k sent, ${r.int(50, 3000)} received. Cost: $${(r.next() / 10).toFixed(2)} message, $${r.next().toFixed(2)} session.  `,
+    );
     if (r.chance(0.7)) {
       out.push(`> Applied edit to ${s.file()}  `);
       out.push(`> Commit ${r.hex(7)} ${r.pick(['feat', 'fix', 'refactor', 'test'])}: ${s.sentence().toLowerCase()}  `);
@@ -437,7 +558,13 @@ export function aiderHistory(s: Synth, target: number, start: number): string {
     if (r.chance(0.2)) {
       out.push(`> Run shell command? (Y)es/(N)o [Yes]: y  `);
       out.push(`> Running ${s.command()}  `);
-      out.push(s.output(s.outputSize(out.remaining(target))).split('\n').map((l) => `> ${l}  `).join('\n'));
+      out.push(
+        s
+          .output(s.outputSize(out.remaining(target)))
+          .split('\n')
+          .map((l) => `> ${l}  `)
+          .join('\n'),
+      );
     }
     out.push('');
   }
@@ -455,7 +582,7 @@ export function loreTranscript(s: Synth, target: number, start: number): string 
   out.push(`model: ${r.pick(['claude-opus-4.6', 'gpt-5.3-codex', 'gemini-2.5-pro'])}`);
   out.push(`channel: ${r.pick(['cli', 'webchat', 'vscode'])}`);
   out.push(`source: ${r.pick(['claude-code', 'codex', 'aider'])}`);
-    // Backticks and colons would make the YAML scalar invalid (a real transcript quotes them).
+  // Backticks and colons would make the YAML scalar invalid (a real transcript quotes them).
   out.push(`topic: ${s.sentence().slice(0, 60).replace(/[:#`]/g, '')}`);
   out.push(`tags: [${[r.pick(WORDS), r.pick(WORDS)].join(', ')}]`);
   out.push('---');
@@ -469,7 +596,10 @@ export function loreTranscript(s: Synth, target: number, start: number): string 
     clock.tick(s, 120);
     out.push('');
     out.push(`## ${hhmm()} — agent`);
-    for (let i = r.int(0, 4); i > 0; i--) out.push(`> [tool:${r.pick(['Bash', 'Read', 'Edit', 'exec'])}] ${r.chance(0.5) ? s.command() : s.file()} → ${r.pick(['exit 0', 'exit 1', `${r.int(1, 400)} lines`, 'ok'])}`);
+    for (let i = r.int(0, 4); i > 0; i--)
+      out.push(
+        `> [tool:${r.pick(['Bash', 'Read', 'Edit', 'exec'])}] ${r.chance(0.5) ? s.command() : s.file()} → ${r.pick(['exit 0', 'exit 1', `${r.int(1, 400)} lines`, 'ok'])}`,
+      );
     out.push('');
     out.push(s.prose(r.int(200, Math.max(300, Math.min(5000, out.remaining(target))))));
   }
@@ -603,7 +733,9 @@ export function ensureCorpus(root: string, spec: CorpusSpec, log: (message: stri
   const cached = cachedCorpus(root, spec);
   if (cached) return { dir, manifest: cached, reused: true };
 
-  log(`generating a ${spec.conversations}-conversation corpus (~${Math.round(spec.totalBytes / MIB)} MB) in ${path.relative(process.cwd(), root) || root}`);
+  log(
+    `generating a ${spec.conversations}-conversation corpus (~${Math.round(spec.totalBytes / MIB)} MB) in ${path.relative(process.cwd(), root) || root}`,
+  );
   fs.rmSync(root, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const s = new Synth(spec.seed);
@@ -622,7 +754,8 @@ export function ensureCorpus(root: string, spec: CorpusSpec, log: (message: stri
   const binarySizes = Array.from({ length: spec.binary }, () => r.int(40 * 1024, 400 * 1024));
   const ordinary = spec.conversations - spec.tooLarge - spec.binary - spec.empty - spec.duplicates;
   // Duplicates copy small files (below), about 40 KB each; leave room for them in the budget.
-  const budget = spec.totalBytes - tooLargeSizes.reduce((a, b) => a + b, 0) - binarySizes.reduce((a, b) => a + b, 0) - spec.duplicates * 40 * 1024;
+  const budget =
+    spec.totalBytes - tooLargeSizes.reduce((a, b) => a + b, 0) - binarySizes.reduce((a, b) => a + b, 0) - spec.duplicates * 40 * 1024;
   const sizes = planSizes(s, ordinary, budget, spec.minBytes, spec.maxBytes);
 
   for (let i = 0; i < ordinary; i++) {
@@ -644,7 +777,8 @@ export function ensureCorpus(root: string, spec: CorpusSpec, log: (message: stri
     write(withNul ? `misc/session-${i}.jsonl` : `misc/export-${i}.txt`, 'binary', binaryBytes(s, size, withNul), when());
   });
   // Each blank file differs from the others: identical ones would be classified as duplicates.
-  for (let i = 0; i < spec.empty; i++) write(`notes/empty-${i}.md`, 'empty', '\n'.repeat(i) + ' '.repeat(i % 3) + (i % 2 ? '\t' : ''), when());
+  for (let i = 0; i < spec.empty; i++)
+    write(`notes/empty-${i}.md`, 'empty', '\n'.repeat(i) + ' '.repeat(i % 3) + (i % 2 ? '\t' : ''), when());
   const small = files.filter((f) => f.kind !== 'binary' && f.kind !== 'empty' && f.bytes <= 80 * 1024);
   for (let i = 0; i < spec.duplicates; i++) {
     const source = small[r.int(0, small.length - 1)];

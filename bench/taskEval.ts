@@ -38,13 +38,20 @@ export function evaluateTaskSearch(): TaskEvalResult {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lore-task-eval-'));
   const paths = storePaths(path.join(root, '.lore'));
   fs.mkdirSync(path.join(paths.root, 'tasks'), { recursive: true });
-  for (const name of fs.readdirSync(path.join(FIXTURES, 'logs'))) fs.copyFileSync(path.join(FIXTURES, 'logs', name), path.join(paths.root, 'tasks', name));
+  for (const name of fs.readdirSync(path.join(FIXTURES, 'logs')))
+    fs.copyFileSync(path.join(FIXTURES, 'logs', name), path.join(paths.root, 'tasks', name));
   const index = TaskIndex.open(paths);
   try {
     index.refresh();
     const rows = gold.questions.map((g) => {
       if (g.mode && !SEARCH_MODES.includes(g.mode)) throw new Error(`gold: unknown mode ${g.mode}`);
-      const reply = searchTasks(index, { query: g.q, mode: g.mode, filters: taskFiltersSchema.parse(g.filters ?? {}), limit: 10, tokenBudget: 20_000 });
+      const reply = searchTasks(index, {
+        query: g.q,
+        mode: g.mode,
+        filters: taskFiltersSchema.parse(g.filters ?? {}),
+        limit: 10,
+        tokenBudget: 20_000,
+      });
       const ids = reply.hits.map((h) => h.artifact_id);
       const rank = ids.findIndex((id) => g.expect.includes(id)) + 1;
       return { q: g.q, rank, top: ids.slice(0, 3) };
@@ -64,6 +71,7 @@ export function evaluateTaskSearch(): TaskEvalResult {
 
 if (require.main === module) {
   const result = evaluateTaskSearch();
-  if (process.argv.includes('--verbose')) for (const r of result.rows) console.log(`${r.rank === 0 ? 'miss' : `#${r.rank}`.padEnd(4)}  ${r.q}  →  ${r.top.join(', ')}`);
+  if (process.argv.includes('--verbose'))
+    for (const r of result.rows) console.log(`${r.rank === 0 ? 'miss' : `#${r.rank}`.padEnd(4)}  ${r.q}  →  ${r.top.join(', ')}`);
   console.log(`task_search on ${result.questions} gold questions: hit@3 ${result.hitAt3.toFixed(2)}, MRR ${result.mrr.toFixed(2)}`);
 }

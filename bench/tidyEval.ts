@@ -57,7 +57,9 @@ export function loadTidyLabels(root = repoRoot(), sets: Array<'fixture' | 'heldo
   const labels: TidyLabel[] = [];
   for (const origin of sets) {
     const name = origin === 'fixture' ? 'labelled.json' : 'heldout.json';
-    const fixture = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'tidy', name), 'utf8')) as { items: Array<Omit<TidyLabel, 'origin' | 'group'> & { group?: string }> };
+    const fixture = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'tidy', name), 'utf8')) as {
+      items: Array<Omit<TidyLabel, 'origin' | 'group'> & { group?: string }>;
+    };
     labels.push(...fixture.items.map((i) => ({ ...i, group: i.group ?? i.key, origin })));
   }
   let n = 0;
@@ -67,7 +69,14 @@ export function loadTidyLabels(root = repoRoot(), sets: Array<'fixture' | 'heldo
       const { file, section } = FILE_OF[item.category];
       const day = String(1 + (n % 28)).padStart(2, '0');
       const text = item.text.replace(/\s+/g, ' ').replace(/\[/g, '(').replace(/\]/g, ')');
-      labels.push({ key: `corpus-${n}`, group: `corpus-${n}`, file, section, line: `- ${text} [from: ${set.name}, 2026-09-${day}]`, origin: 'corpus' });
+      labels.push({
+        key: `corpus-${n}`,
+        group: `corpus-${n}`,
+        file,
+        section,
+        line: `- ${text} [from: ${set.name}, 2026-09-${day}]`,
+        origin: 'corpus',
+      });
     }
   }
   return labels;
@@ -87,7 +96,13 @@ function writeStore(labels: TidyLabel[]): ReturnType<typeof storePaths> {
     const title = file.replace(/\.md$/, '').replace(/^./, (c) => c.toUpperCase());
     let text = `# ${title}\n\n`;
     if (file === 'tasks.md') {
-      text += `## Open\n\n${items.filter((i) => i.section !== 'Done').map((i) => i.line).join('\n')}\n\n## Done\n\n${items.filter((i) => i.section === 'Done').map((i) => i.line).join('\n')}\n`;
+      text += `## Open\n\n${items
+        .filter((i) => i.section !== 'Done')
+        .map((i) => i.line)
+        .join('\n')}\n\n## Done\n\n${items
+        .filter((i) => i.section === 'Done')
+        .map((i) => i.line)
+        .join('\n')}\n`;
     } else {
       text += `${items.map((i) => i.line).join('\n')}\n`;
     }
@@ -170,7 +185,9 @@ export async function evaluateTidy(labels = loadTidyLabels(), name = 'labelled s
         if (!keep || !drop || keep.group !== drop.group) wrongMerges.push(`${drop?.key ?? d.id} into ${keep?.key ?? m.keep.id}`);
       }
     }
-    const wrongSupersessions = report.supersessions.filter((s) => !byId.get(s.old.id)?.supersededBy).map((s) => `${byId.get(s.old.id)?.key ?? s.old.id} by ${byId.get(s.by.id)?.key ?? s.by.id}`);
+    const wrongSupersessions = report.supersessions
+      .filter((s) => !byId.get(s.old.id)?.supersededBy)
+      .map((s) => `${byId.get(s.old.id)?.key ?? s.old.id} by ${byId.get(s.by.id)?.key ?? s.by.id}`);
     const marked = new Set(report.supersessions.map((s) => byId.get(s.old.id)?.key));
     const missedStale = labels.filter((l) => l.supersededBy && !marked.has(l.key)).map((l) => `${l.key} (by ${l.supersededBy})`);
     const kept = [...before.sources].filter((s) => after.sources.has(s)).length;
@@ -179,10 +196,16 @@ export async function evaluateTidy(labels = loadTidyLabels(), name = 'labelled s
       labels: labels.length,
       fromCorpus: labels.filter((l) => l.origin === 'corpus').length,
       groups: new Set(labels.map((l) => l.group)).size,
-      before, after,
-      merges: report.merges.length, mergedLines, wrongMerges,
-      supersessions: report.supersessions.length, wrongSupersessions, missedStale,
-      sourcesKept: kept, sourcesBefore: before.sources.size,
+      before,
+      after,
+      merges: report.merges.length,
+      mergedLines,
+      wrongMerges,
+      supersessions: report.supersessions.length,
+      wrongSupersessions,
+      missedStale,
+      sourcesKept: kept,
+      sourcesBefore: before.sources.size,
     };
   } finally {
     fs.rmSync(path.dirname(paths.root), { recursive: true, force: true });
@@ -212,7 +235,10 @@ export function formatTidyEvaluation(e: TidyEvaluation, verbose = false): string
 async function main(verbose: boolean): Promise<void> {
   const runs: Array<[string, TidyLabel[]]> = [
     ['whole set', loadTidyLabels()],
-    ['held out only (with the corpus items)', loadTidyLabels(repoRoot(), []).concat(loadTidyLabels(repoRoot(), ['heldout']).filter((l) => l.origin === 'heldout'))],
+    [
+      'held out only (with the corpus items)',
+      loadTidyLabels(repoRoot(), []).concat(loadTidyLabels(repoRoot(), ['heldout']).filter((l) => l.origin === 'heldout')),
+    ],
   ];
   const parts: string[] = [];
   for (const [name, labels] of runs) parts.push(formatTidyEvaluation(await evaluateTidy(labels, name), verbose));
@@ -220,9 +246,8 @@ async function main(verbose: boolean): Promise<void> {
 }
 
 if (require.main === module) {
-  main(process.argv.includes('--verbose'))
-    .catch((error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-      process.exitCode = 1;
-    });
+  main(process.argv.includes('--verbose')).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  });
 }

@@ -34,13 +34,17 @@ const types = majorMinor(pkg.devDependencies?.['@types/vscode']);
 
 const problems = [];
 if (show(engine) !== show(oldest.vscode)) {
-  problems.push(`engines.vscode is ${pkg.engines.vscode}, but the oldest VS Code tested is ${show(oldest.vscode)} (code-server ${oldest.release}): make them agree`);
+  problems.push(
+    `engines.vscode is ${pkg.engines.vscode}, but the oldest VS Code tested is ${show(oldest.vscode)} (code-server ${oldest.release}): make them agree`,
+  );
 }
 if (older(oldest.vscode, types)) {
   problems.push(`@types/vscode ${pkg.devDependencies['@types/vscode']} is newer than the oldest VS Code tested (${show(oldest.vscode)})`);
 }
 for (const p of problems) console.error(`lore: ${p}`);
 if (problems.length === 0) {
-  console.log(`lore: engines.vscode ${pkg.engines.vscode} = the oldest VS Code tested (${tested.map((t) => `${show(t.vscode)} via code-server ${t.release}`).join(', ')}); @types/vscode ${pkg.devDependencies['@types/vscode']}`);
+  console.log(
+    `lore: engines.vscode ${pkg.engines.vscode} = the oldest VS Code tested (${tested.map((t) => `${show(t.vscode)} via code-server ${t.release}`).join(', ')}); @types/vscode ${pkg.devDependencies['@types/vscode']}`,
+  );
 }
 process.exit(problems.length ? 1 : 0);

@@ -37,7 +37,9 @@ const PREFIX = path.join(ROOT, '.vscode-test', 'code-server', CODE_SERVER_VERSIO
 export function codeServerEntry() {
   const entry = path.join(PREFIX, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   if (!fs.existsSync(entry)) {
-    throw new Error(`code-server ${CODE_SERVER_VERSION} is not installed (${entry}); run: sh scripts/withNode24.sh sh scripts/ensureCodeServer.sh`);
+    throw new Error(
+      `code-server ${CODE_SERVER_VERSION} is not installed (${entry}); run: sh scripts/withNode24.sh sh scripts/ensureCodeServer.sh`,
+    );
   }
   return entry;
 }
@@ -53,7 +55,9 @@ export function codeServerNode() {
   const wanted = JSON.parse(fs.readFileSync(path.join(PREFIX, 'node_modules', 'code-server', 'package.json'), 'utf8')).engines?.node;
   const major = process.versions.node.split('.')[0];
   if (wanted && /\d+/.exec(wanted)?.[0] !== major) {
-    throw new Error(`code-server ${CODE_SERVER_VERSION} needs Node ${wanted} (this is ${process.version}); run through scripts/withNode24.sh, or reinstall it with scripts/ensureCodeServer.sh`);
+    throw new Error(
+      `code-server ${CODE_SERVER_VERSION} needs Node ${wanted} (this is ${process.version}); run through scripts/withNode24.sh, or reinstall it with scripts/ensureCodeServer.sh`,
+    );
   }
   return process.execPath;
 }
@@ -150,21 +154,30 @@ class LogTail {
  */
 export async function startCodeServer(sandbox, { host = '127.0.0.1', port = 0, args = [], echo = false, smokeTestDriver = true } = {}) {
   const log = new LogTail(path.join(sandbox.dir, 'code-server.log'));
-  const child = spawn(codeServerNode(), [
-    codeServerEntry(),
-    '--bind-addr', `${host}:${port}`,
-    '--auth', 'none',
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-workspace-trust',
-    '--user-data-dir', sandbox.userData,
-    '--extensions-dir', sandbox.extensions,
-    '--config', sandbox.config,
-    // Lets the workbench honour the `payload` URL parameter (extensionDevelopmentPath/TestsPath).
-    // Older releases (4.103) honour it without, and reject the option.
-    ...(smokeTestDriver && takesVscodeOptions() ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
-    ...args,
-  ], { env: sandbox.env, cwd: sandbox.dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    codeServerNode(),
+    [
+      codeServerEntry(),
+      '--bind-addr',
+      `${host}:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--user-data-dir',
+      sandbox.userData,
+      '--extensions-dir',
+      sandbox.extensions,
+      '--config',
+      sandbox.config,
+      // Lets the workbench honour the `payload` URL parameter (extensionDevelopmentPath/TestsPath).
+      // Older releases (4.103) honour it without, and reject the option.
+      ...(smokeTestDriver && takesVscodeOptions() ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+      ...args,
+    ],
+    { env: sandbox.env, cwd: sandbox.dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const onData = (chunk) => {
     log.write(chunk);
     if (echo) process.stdout.write(chunk);

@@ -13,7 +13,9 @@ const { chromium } = await import('playwright-core');
 const browser = await chromium.launch({ executablePath: process.env.LORE_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 try {
   const page = await browser.newPage({ viewport: { width: SIZE, height: SIZE }, deviceScaleFactor: 1 });
-  await page.setContent(`<!doctype html><html><body style="margin:0;background:transparent">${svg.replace('<svg ', `<svg style="display:block;width:${SIZE}px;height:${SIZE}px" `)}</body></html>`);
+  await page.setContent(
+    `<!doctype html><html><body style="margin:0;background:transparent">${svg.replace('<svg ', `<svg style="display:block;width:${SIZE}px;height:${SIZE}px" `)}</body></html>`,
+  );
   const png = await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: SIZE, height: SIZE } });
   fs.writeFileSync(path.join(ROOT, 'media', 'icon.png'), png);
   console.log(`media/icon.png: ${SIZE}×${SIZE}, ${png.length} bytes`);

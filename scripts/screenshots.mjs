@@ -37,7 +37,10 @@ const log = (what) => console.log(`[+${((Date.now() - started) / 1000).toFixed(1
 const sandbox = makeSandbox('lore-shots-');
 const ws = path.join(sandbox.dir, 'demo');
 fs.cpSync(path.join(ROOT, 'examples', 'workspace'), ws, { recursive: true });
-const init = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'init', '--root', path.join(ws, '.lore')], { cwd: ROOT, encoding: 'utf8' });
+const init = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'init', '--root', path.join(ws, '.lore')], {
+  cwd: ROOT,
+  encoding: 'utf8',
+});
 if (init.status !== 0) {
   console.error(`lore: lore init failed:\n${init.stdout}${init.stderr}`);
   process.exit(1);
@@ -52,16 +55,23 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
 fs.symlinkSync(ROOT, path.join(sandbox.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
 // A calmer picture: no minimap, no breadcrumbs, no layout controls in the title bar.
 const userSettings = path.join(sandbox.userData, 'User', 'settings.json');
-fs.writeFileSync(userSettings, JSON.stringify({
-  ...JSON.parse(fs.readFileSync(userSettings, 'utf8')),
-  'editor.minimap.enabled': false,
-  'breadcrumbs.enabled': false,
-  'workbench.layoutControl.enabled': false,
-  'window.commandCenter': false,
-  'workbench.editor.enablePreview': false,
-  'editor.hover.delay': 300,
-  'workbench.colorTheme': 'Default Dark Modern',
-}, null, 2));
+fs.writeFileSync(
+  userSettings,
+  JSON.stringify(
+    {
+      ...JSON.parse(fs.readFileSync(userSettings, 'utf8')),
+      'editor.minimap.enabled': false,
+      'breadcrumbs.enabled': false,
+      'workbench.layoutControl.enabled': false,
+      'window.commandCenter': false,
+      'workbench.editor.enablePreview': false,
+      'editor.hover.delay': 300,
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
+    null,
+    2,
+  ),
+);
 
 let server;
 let context;
@@ -122,7 +132,9 @@ async function describePage() {
         ['sidebar', texts('.part.sidebar .pane-header, .part.sidebar .monaco-list-row').slice(0, 40)],
         ['editor tabs', texts('.tabs-container .tab')],
         ['status bar', texts('.statusbar-item').slice(0, 20)],
-      ].map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n');
+      ]
+        .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+        .join('\n');
     });
   } catch (err) {
     return `  (page not readable: ${err.message})`;
@@ -154,7 +166,10 @@ try {
     await page.goto(workbenchUrl(server.url, ws), { waitUntil: 'domcontentloaded', timeout: 120_000 });
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 120_000 });
     // Lore contributes an activity bar entry once the extension host has scanned it.
-    await page.locator('.part.activitybar .action-item a[aria-label^="Lore"], .part.activitybar .action-item[aria-label^="Lore"]').first().waitFor({ state: 'attached', timeout: 60_000 });
+    await page
+      .locator('.part.activitybar .action-item a[aria-label^="Lore"], .part.activitybar .action-item[aria-label^="Lore"]')
+      .first()
+      .waitFor({ state: 'attached', timeout: 60_000 });
   });
 
   await step('the walkthrough', async () => {
@@ -167,7 +182,10 @@ try {
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Lore' }).first().click();
     // The first step open, its markdown beside it; the steps already done (store, provider) ticked.
-    await page.locator('.gettingStartedContainer .getting-started-step', { hasText: 'Create the knowledge store' }).first().waitFor({ state: 'visible' });
+    await page
+      .locator('.gettingStartedContainer .getting-started-step', { hasText: 'Create the knowledge store' })
+      .first()
+      .waitFor({ state: 'visible' });
     await page.locator('.gettingStartedContainer .getting-started-step', { hasText: 'Find your conversations' }).first().click();
     await page.waitForTimeout(1500);
     await clearNotifications();
@@ -255,11 +273,21 @@ try {
     for (let attempt = 0; attempt < 5; attempt++) {
       const box = await firstLine.boundingBox();
       await page.mouse.move(box.x + 60 + attempt * 10, box.y + box.height / 2);
-      if (await hover.waitFor({ state: 'visible', timeout: 4000 }).then(() => true, () => false)) break;
+      if (
+        await hover.waitFor({ state: 'visible', timeout: 4000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       await page.mouse.move(box.x + 400, box.y + 300);
     }
     await hover.waitFor({ state: 'visible', timeout: 5000 });
-    await page.waitForFunction(() => ![...document.querySelectorAll('.monaco-hover')].some((h) => h.offsetParent && /Loading/.test(h.innerText)), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => ![...document.querySelectorAll('.monaco-hover')].some((h) => h.offsetParent && /Loading/.test(h.innerText)),
+      null,
+      { timeout: 10_000 },
+    );
     await page.waitForTimeout(600);
     await shot('04-file-notes.png');
   });

@@ -47,7 +47,9 @@ if (opts.reset || !fs.existsSync(path.join(DEMO, '.lore'))) {
   // No API key and no Copilot here: the demo harvests with the offline rules extractor.
   fs.mkdirSync(path.join(DEMO, '.vscode'), { recursive: true });
   fs.writeFileSync(path.join(DEMO, '.vscode', 'settings.json'), JSON.stringify({ 'lore.provider': 'rules' }, null, 2) + '\n');
-  console.log(`lore: demo workspace ready in ${path.relative(process.cwd(), DEMO) || DEMO}/ (.lore/inbox holds ${fs.readdirSync(conversations).length} example conversations)`);
+  console.log(
+    `lore: demo workspace ready in ${path.relative(process.cwd(), DEMO) || DEMO}/ (.lore/inbox holds ${fs.readdirSync(conversations).length} example conversations)`,
+  );
 } else {
   console.log(`lore: reusing ${DEMO} (npm start -- --reset starts over)`);
 }

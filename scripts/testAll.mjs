@@ -26,6 +26,7 @@ const STAGES = [
   { name: 'build', group: 'build', command: npmRun('build'), fatal: true },
   { name: 'compile', group: 'build', command: npmRun('compile-tests'), fatal: true },
   ...(scripts.lint ? [{ name: 'lint', group: 'lint', command: npmRun('lint') }] : []),
+  ...(scripts['format:check'] ? [{ name: 'format', group: 'lint', command: npmRun('format:check') }] : []),
   { name: 'engine', group: 'engine', command: npmRun('test:engine'), together: 'mocha' },
   { name: 'unit', group: 'unit', command: npmRun('test:unit'), together: 'mocha' },
   { name: 'CLI', group: 'CLI', command: npmRun('test:cli'), together: 'mocha' },
@@ -67,7 +68,7 @@ function run(stage, buffered = false) {
 const load = os.loadavg()[0];
 const started = process.hrtime.bigint();
 const results = [];
-for (let i = 0; i < STAGES.length; ) {
+for (let i = 0; i < STAGES.length;) {
   const stage = STAGES[i];
   // A run of consecutive stages marked `together` starts at once.
   let j = i + 1;
@@ -93,10 +94,16 @@ const failedTests = results.reduce((n, r) => n + r.failed, 0);
 const failedStages = results.filter((r) => r.code !== 0).map((r) => r.name);
 const skipped = STAGES.slice(results.length).map((s) => s.name);
 
-const together = STAGES.filter((s) => s.together).map((s) => s.name).join(' and ');
-console.log(`\nlore: npm test took ${total.toFixed(0)} s on ${os.cpus().length} CPUs (load average ${load.toFixed(2)} at the start; ${together} side by side, so their shares overlap):`);
+const together = STAGES.filter((s) => s.together)
+  .map((s) => s.name)
+  .join(' and ');
+console.log(
+  `\nlore: npm test took ${total.toFixed(0)} s on ${os.cpus().length} CPUs (load average ${load.toFixed(2)} at the start; ${together} side by side, so their shares overlap):`,
+);
 for (const [name, g] of groups) {
-  console.log(`  ${name.padEnd(12)} ${g.seconds.toFixed(1).padStart(6)} s  ${((100 * g.seconds) / total).toFixed(0).padStart(3)} %${g.ok ? '' : '  FAILED'}`);
+  console.log(
+    `  ${name.padEnd(12)} ${g.seconds.toFixed(1).padStart(6)} s  ${((100 * g.seconds) / total).toFixed(0).padStart(3)} %${g.ok ? '' : '  FAILED'}`,
+  );
 }
 if (skipped.length) console.log(`  not run after the failed build: ${skipped.join(', ')}`);
 if (failedStages.length) console.log(`lore: failed: ${failedStages.join(', ')}`);

@@ -29,7 +29,9 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export type ParsedCommand<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>> & { paths: StorePaths };
+export type ParsedCommand<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>
+> & { paths: StorePaths };
 
 /** What a command takes besides its options. */
 export interface CommandTakes {
@@ -42,7 +44,9 @@ export interface CommandTakes {
 /** A `--root` (or found folder) that is not a store, for a command that only keeps one. */
 export class NotAStoreError extends Error {
   constructor(root: string) {
-    super(`${root} is not a Lore store (nothing was written there); run lore init --root ${root} to make one, or name the store with --root`);
+    super(
+      `${root} is not a Lore store (nothing was written there); run lore init --root ${root} to make one, or name the store with --root`,
+    );
     this.name = 'NotAStoreError';
   }
 }
@@ -123,7 +127,8 @@ function findStore(chosen: string | undefined, workspace: string | undefined, cw
   if (found) return storePaths(found, ws);
   const here = path.join(path.resolve(cwd), STORE_DIR_NAME);
   // In the home folder itself `./.lore` is the global store, which is used only when asked for.
-  if (here === globalStoreDir(home)) throw new UsageError(`${here} is the global store, used only when asked for: pass --global, or run Lore in a project folder`);
+  if (here === globalStoreDir(home))
+    throw new UsageError(`${here} is the global store, used only when asked for: pass --global, or run Lore in a project folder`);
   return storePaths(here, ws);
 }
 

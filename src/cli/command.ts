@@ -81,13 +81,22 @@ export function command<const O extends OptionDeclarations>(declaration: ParsedD
 /** Declares a command that parses its arguments itself (and prints `help` when asked). */
 export function selfParsedCommand(declaration: SelfParsedDeclaration): Command {
   const help = renderHelp(declaration);
-  return { name: declaration.name, usage: declaration.usage, briefInIndex: declaration.briefInIndex === true, help, run: (argv, io) => declaration.run(argv, io, help) };
+  return {
+    name: declaration.name,
+    usage: declaration.usage,
+    briefInIndex: declaration.briefInIndex === true,
+    help,
+    run: (argv, io) => declaration.run(argv, io, help),
+  };
 }
 
 /** The options as node:util parseArgs takes them. */
 export function parseConfig(options: OptionDeclarations): ParseArgsOptionsConfig {
   return Object.fromEntries(
-    Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }]),
+    Object.entries(options).map(([name, o]) => [
+      name,
+      { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) },
+    ]),
   );
 }
 
@@ -138,7 +147,10 @@ export function optionTable(options: OptionDeclarations, args: Record<string, st
   ];
   // One very long flag does not push every help text right: it keeps two spaces before its own.
   const width = Math.max(0, ...rows.map((r) => r.flag.length).filter((n) => n <= MAX_FLAG_COLUMN)) + 2;
-  return rows.flatMap(({ flag, help: [first, ...more] }) => [(flag.length <= MAX_FLAG_COLUMN ? flag.padEnd(width) : `${flag}  `) + first, ...more.map((l) => ' '.repeat(width) + l)]);
+  return rows.flatMap(({ flag, help: [first, ...more] }) => [
+    (flag.length <= MAX_FLAG_COLUMN ? flag.padEnd(width) : `${flag}  `) + first,
+    ...more.map((l) => ' '.repeat(width) + l),
+  ]);
 }
 
 /** `lore NAME --help`. */

@@ -11,9 +11,11 @@ import { historyText } from './historyText';
 import { formatBytes, formatTokens, itemCountsText, printable } from '../core/model/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
-  return keys.filter((k) => !skipZero || record[k] > 0).map((k) => `${k}:${record[k] ?? 0}`).join(', ');
+  return keys
+    .filter((k) => !skipZero || record[k] > 0)
+    .map((k) => `${k}:${record[k] ?? 0}`)
+    .join(', ');
 }
-
 
 /** The classification summary every mode starts with. */
 export function dryRunText(report: HarvestReport): string {
@@ -27,18 +29,26 @@ export function dryRunText(report: HarvestReport): string {
       (t.overSummarizeThreshold ? `; ${t.overSummarizeThreshold} over 64 KB rendered will be summarized first` : ''),
   ];
   if (t.reclaimable) lines.push(`reclaimable now (already harvested): ${t.reclaimable} (${formatBytes(t.reclaimableBytes)})`);
-  if (t.counts.live) lines.push(`live (agent still writing, modified in the last minutes): ${t.counts.live}; they are left for a later run`);
-  for (const c of report.conversations.filter((c) => c.class === 'live')) lines.push(`left for later (live): ${printable(c.path)}: ${printable(c.reason ?? '')}`);
+  if (t.counts.live)
+    lines.push(`live (agent still writing, modified in the last minutes): ${t.counts.live}; they are left for a later run`);
+  for (const c of report.conversations.filter((c) => c.class === 'live'))
+    lines.push(`left for later (live): ${printable(c.path)}: ${printable(c.reason ?? '')}`);
   if (t.counts.deferred) lines.push(`deferred by --max-harvest-bytes: ${t.counts.deferred}`);
   for (const c of report.conversations.filter((c) => c.class === 'too-large')) {
     const rendered = c.renderedBytes !== undefined ? `${formatBytes(c.renderedBytes)} rendered from ` : '';
-    lines.push(`too large to harvest (kept, never sent): ${printable(c.path)}: ${rendered}${formatBytes(c.bytes)} on disk (${printable(c.reason ?? '> 1 MB')})`);
+    lines.push(
+      `too large to harvest (kept, never sent): ${printable(c.path)}: ${rendered}${formatBytes(c.bytes)} on disk (${printable(c.reason ?? '> 1 MB')})`,
+    );
   }
-  for (const c of report.conversations.filter((c) => c.class === 'forgotten')) lines.push(`skipped (${printable(c.reason ?? 'forgotten')}): ${printable(c.path)}`);
-  for (const c of report.conversations.filter((c) => c.class === 'binary')) lines.push(`skipped (binary: ${printable(c.reason ?? '')}): ${printable(c.path)}`);
+  for (const c of report.conversations.filter((c) => c.class === 'forgotten'))
+    lines.push(`skipped (${printable(c.reason ?? 'forgotten')}): ${printable(c.path)}`);
+  for (const c of report.conversations.filter((c) => c.class === 'binary'))
+    lines.push(`skipped (binary: ${printable(c.reason ?? '')}): ${printable(c.path)}`);
   // The ledger remembers what an earlier run could not read; the dry run's own import finds the new ones.
   for (const c of report.conversations.filter((c) => !c.status && c.ledger?.status === 'unrecognized')) {
-    lines.push(`not read last time (kept; read again by --preview/--apply): ${printable(c.path)}: ${printable(c.ledger!.error ?? 'no conversation turns')}`);
+    lines.push(
+      `not read last time (kept; read again by --preview/--apply): ${printable(c.path)}: ${printable(c.ledger!.error ?? 'no conversation turns')}`,
+    );
   }
   for (const c of report.conversations.filter((c) => !c.status && c.unrecognized !== undefined && c.ledger?.status !== 'unrecognized')) {
     lines.push(`no conversation turns (kept, never sent): ${printable(c.path)}: ${printable(c.unrecognized!)}`);
@@ -67,10 +77,19 @@ export function planText(plan: HarvestPlan): string {
       { context: 3 },
     );
     // Drop the `Index:`/`===` preamble; keep a git-style header.
-    out.push(patch.split('\n').filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l)).join('\n').trimEnd());
+    out.push(
+      patch
+        .split('\n')
+        .filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l))
+        .join('\n')
+        .trimEnd(),
+    );
   }
   for (const o of plan.outcomes) {
-    if (o.status) out.push(`ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`);
+    if (o.status)
+      out.push(
+        `ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`,
+      );
   }
   // New, immutable files of the harvest's own rendering: named, not diffed in full.
   for (const t of plan.transcripts ?? []) out.push(`keep transcript: ${printable(t.file)} (${formatBytes(Buffer.byteLength(t.text))})`);
@@ -84,7 +103,9 @@ function relationLines(plan: NonNullable<HarvestReport['plan']>): string[] {
   const r = plan.relations;
   if (!r) return [];
   return [
-    ...r.merged.map((m) => `same as ${m.id} (${printable(m.file)}): ${printable(m.source)} added to its sources, not written again: ${printable(m.line)}`),
+    ...r.merged.map(
+      (m) => `same as ${m.id} (${printable(m.file)}): ${printable(m.source)} added to its sources, not written again: ${printable(m.line)}`,
+    ),
     ...r.superseded.map((x) => `supersede ${x.id} (${printable(x.file)}) by ${x.by}: ${printable(x.line)}`),
   ];
 }
@@ -96,7 +117,10 @@ export function applyText(report: HarvestReport): string {
   const applied = report.applied!;
   lines.push(`harvested items: ${itemCountsText(plan.items)}`);
   if (plan.orphanNotes) lines.push(`notes for files not in the workspace went to facts.md: ${plan.orphanNotes}`);
-  if (plan.held.length) lines.push(`held for review (they read as instructions to an agent): ${plan.held.length} item(s) in review.md; run "lore review" to accept or reject them`);
+  if (plan.held.length)
+    lines.push(
+      `held for review (they read as instructions to an agent): ${plan.held.length} item(s) in review.md; run "lore review" to accept or reject them`,
+    );
   if (plan.relations?.merged.length) lines.push(`merged into existing items (same_as): ${plan.relations.merged.length}`);
   if (plan.relations?.superseded.length) lines.push(`existing items marked superseded: ${plan.relations.superseded.length}`);
   const reclaimedBytes = applied.reclaimed.reduce((n, r) => n + r.bytes, 0);
@@ -125,5 +149,8 @@ export function staleText(reasons: readonly string[]): string {
 export function failuresText(report: HarvestReport): string {
   const failed = report.conversations.filter((c) => c.status === 'harvest-failed');
   if (!failed.length) return '';
-  return [`failed: ${failed.length} (kept; the next run tries again)`, ...failed.map((c) => `  ${printable(c.path)}: ${printable(c.error ?? '')}`)].join('\n');
+  return [
+    `failed: ${failed.length} (kept; the next run tries again)`,
+    ...failed.map((c) => `  ${printable(c.path)}: ${printable(c.error ?? '')}`),
+  ].join('\n');
 }

@@ -7,7 +7,10 @@ import type { Output } from './cliSupport';
 export function historyText(history: HistoryOutcome | undefined): string | undefined {
   if (!history) return undefined;
   const lines = history.commits.map((c) => `committed ${c.commit.slice(0, 12)} ${printable(c.subject)}`);
-  if (history.pending && !history.warning) lines.push(`git: ${history.pending} change(s) wait for the next ${history.mode === 'interval' ? 'interval' : ''} commit`.replace('  ', ' '));
+  if (history.pending && !history.warning)
+    lines.push(
+      `git: ${history.pending} change(s) wait for the next ${history.mode === 'interval' ? 'interval' : ''} commit`.replace('  ', ' '),
+    );
   return lines.join('\n') || undefined;
 }
 

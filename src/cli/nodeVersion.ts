@@ -37,9 +37,11 @@ export function nodeVersionProblem(version: string, range: string, execPath: str
   const current = parseNodeVersion(version);
   if (!minimum || !current || atLeast(current, minimum)) return undefined;
   const needed = minimum[2] ? minimum.join('.') : `${minimum[0]}.${minimum[1]}`;
-  return `Lore needs Node.js ${needed} or newer (package.json engines.node "${range}"), but this is Node.js ${version} (${execPath}). `
-    + 'Install a current Node.js LTS (https://nodejs.org/, or a version manager: `nvm install --lts`, `fnm install --lts`) '
-    + 'and run lore with it, e.g. with that node first on PATH';
+  return (
+    `Lore needs Node.js ${needed} or newer (package.json engines.node "${range}"), but this is Node.js ${version} (${execPath}). ` +
+    'Install a current Node.js LTS (https://nodejs.org/, or a version manager: `nvm install --lts`, `fnm install --lts`) ' +
+    'and run lore with it, e.g. with that node first on PATH'
+  );
 }
 
 /** What the refused command prints, and its exit code. */

@@ -66,7 +66,16 @@ export interface LoreApi {
   harvest: HarvestController;
   /** The status bar item that keeps a pending plan's Apply / Review / Discard reachable. */
   planStatus: PendingPlanStatus;
-  views: { digest: DigestTreeProvider; ledger: LedgerTreeProvider; knowledge: KnowledgeTreeProvider; cache: CacheTreeProvider; review: ReviewTreeProvider; inbox: InboxTreeProvider; topics: TopicsTreeProvider; tasks: TasksTreeProvider };
+  views: {
+    digest: DigestTreeProvider;
+    ledger: LedgerTreeProvider;
+    knowledge: KnowledgeTreeProvider;
+    cache: CacheTreeProvider;
+    review: ReviewTreeProvider;
+    inbox: InboxTreeProvider;
+    topics: TopicsTreeProvider;
+    tasks: TasksTreeProvider;
+  };
   /** The `lore.harvest.schedule` run, now: undefined when skipped (no store, a harvest running or pending). */
   runScheduledHarvest(): Promise<HarvestReport | undefined>;
   caches: CacheStates;
@@ -187,7 +196,12 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     ...registerNoteCommands(store, notes),
     store.onDidChange(setStoreContext),
     // Keep opted-in agent instruction files in step with the digest (rewritten only on change).
-    store.onDidChange(() => void syncInstructions(store).catch((error: unknown) => logger('cache').warn(`instructions not synced: ${error instanceof Error ? error.message : String(error)}`))),
+    store.onDidChange(
+      () =>
+        void syncInstructions(store).catch((error: unknown) =>
+          logger('cache').warn(`instructions not synced: ${error instanceof Error ? error.message : String(error)}`),
+        ),
+    ),
     // Views with groups get Collapse All in their title bar.
     vscode.window.createTreeView('lore.digest', { treeDataProvider: views.digest, showCollapseAll: true }),
     vscode.window.createTreeView('lore.ledger', { treeDataProvider: views.ledger, showCollapseAll: true }),
@@ -232,7 +246,9 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   };
   startServer();
   context.subscriptions.push(store.onDidChange(startServer));
-  logger('extension').info(`${activationTime(started)}${store.available ? ` (store ${store.paths.root})` : ' (no store: no folder is open and the global store is not chosen)'}`);
+  logger('extension').info(
+    `${activationTime(started)}${store.available ? ` (store ${store.paths.root})` : ' (no store: no folder is open and the global store is not chosen)'}`,
+  );
   return {
     store,
     harvest,

@@ -21,6 +21,10 @@ export class GitHistory extends Disposable {
   }
 
   private applySetting(): void {
-    this.store.request(GitCommitSettingRequest, gitCommitOption(readSettings().gitCommit)).catch((error: unknown) => log.warn(`lore.git.commit not passed to the language server: ${error instanceof Error ? error.message : String(error)}`));
+    this.store
+      .request(GitCommitSettingRequest, gitCommitOption(readSettings().gitCommit))
+      .catch((error: unknown) =>
+        log.warn(`lore.git.commit not passed to the language server: ${error instanceof Error ? error.message : String(error)}`),
+      );
   }
 }

@@ -5,7 +5,15 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { DidDeleteFilesRequest, DidRenameFilesRequest, HOVER_ENABLED_COMMANDS, NoteFilesRequest, NotesForFileRequest, type FileNotes, type LoreInitializationOptions } from '../shared/protocol';
+import {
+  DidDeleteFilesRequest,
+  DidRenameFilesRequest,
+  HOVER_ENABLED_COMMANDS,
+  NoteFilesRequest,
+  NotesForFileRequest,
+  type FileNotes,
+  type LoreInitializationOptions,
+} from '../shared/protocol';
 import { languageClient } from './loadLanguageClient';
 import { logger } from './log';
 import { gitCommitOption, readSettings } from './settings';
@@ -30,7 +38,10 @@ export class LoreServerClient implements vscode.Disposable {
    */
   readonly onDidResolveCodeLens = this.lensResolved.event;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly store: StoreService) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly store: StoreService,
+  ) {
     this.disposables.push(
       this.started,
       this.lensResolved,
@@ -57,7 +68,9 @@ export class LoreServerClient implements vscode.Disposable {
           );
       }),
       vscode.workspace.onDidRenameFiles((e) => {
-        const files = e.files.filter((f) => f.oldUri.scheme === 'file' && f.newUri.scheme === 'file').map((f) => ({ oldPath: f.oldUri.fsPath, newPath: f.newUri.fsPath }));
+        const files = e.files
+          .filter((f) => f.oldUri.scheme === 'file' && f.newUri.scheme === 'file')
+          .map((f) => ({ oldPath: f.oldUri.fsPath, newPath: f.newUri.fsPath }));
         if (files.length && this.client?.isRunning()) {
           this.client.sendRequest(DidRenameFilesRequest.type, { files }).then(
             (r) => log.info(`renames forwarded: ${r.updated} note file(s) updated`),
@@ -109,7 +122,13 @@ export class LoreServerClient implements vscode.Disposable {
     let crashes = 0;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
-      initializationOptions: { storeRoot: paths.root, workspaceRoot: paths.workspace, searchBackend: readSettings().searchBackend, ...gitCommitOption(readSettings().gitCommit), workspaceTrusted: vscode.workspace.isTrusted } satisfies LoreInitializationOptions,
+      initializationOptions: {
+        storeRoot: paths.root,
+        workspaceRoot: paths.workspace,
+        searchBackend: readSettings().searchBackend,
+        ...gitCommitOption(readSettings().gitCommit),
+        workspaceTrusted: vscode.workspace.isTrusted,
+      } satisfies LoreInitializationOptions,
       // The server watches nothing itself: it gets the store's file events from the client.
       synchronize: { fileEvents: this.store.watcher },
       markdown: { isTrusted: { enabledCommands: [...HOVER_ENABLED_COMMANDS] }, supportHtml: false },
@@ -129,7 +148,13 @@ export class LoreServerClient implements vscode.Disposable {
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue }),
         // Restart after a crash, but not in a loop: a third crash leaves it off (see the log).
-        closed: () => (++crashes <= 2 ? { action: CloseAction.Restart } : { action: CloseAction.DoNotRestart, message: 'The Lore language server crashed repeatedly; per-file notes are off. See the Lore log.' }),
+        closed: () =>
+          ++crashes <= 2
+            ? { action: CloseAction.Restart }
+            : {
+                action: CloseAction.DoNotRestart,
+                message: 'The Lore language server crashed repeatedly; per-file notes are off. See the Lore log.',
+              },
       },
     };
     const client = new LanguageClient('lore', 'Lore Notes', serverOptions, clientOptions);

@@ -35,6 +35,8 @@ export async function showNoStore(): Promise<void> {
 export function registerUseGlobalStoreCommand(): vscode.Disposable {
   return vscode.commands.registerCommand('lore.useGlobalStore', async () => {
     await vscode.workspace.getConfiguration('lore').update('store.location', 'global', vscode.ConfigurationTarget.Global);
-    void vscode.window.showInformationMessage('Lore: the knowledge store is now the global ~/.lore/ (lore.store.location: global in your user settings).');
+    void vscode.window.showInformationMessage(
+      'Lore: the knowledge store is now the global ~/.lore/ (lore.store.location: global in your user settings).',
+    );
   });
 }

@@ -30,6 +30,10 @@ class ServerNotification<P> extends Disposable {
  * runs. The params are not checked here: the server is the bundle shipped beside this one, and a
  * check would load zod on the host with the first store change.
  */
-export function onServerNotification<P>(notes: LoreServerClient, message: NotificationDeclaration<P>, handler: (params: P) => void): vscode.Disposable {
+export function onServerNotification<P>(
+  notes: LoreServerClient,
+  message: NotificationDeclaration<P>,
+  handler: (params: P) => void,
+): vscode.Disposable {
   return new ServerNotification(notes, message, handler);
 }

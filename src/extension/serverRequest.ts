@@ -15,7 +15,8 @@ export interface ServerConnection {
 export async function sendRequest<P, R>(server: ServerConnection, message: RequestDeclaration<P, R>, params: P): Promise<R> {
   if (message.direction !== 'toServer') throw new Error(`${message.method} is not a request to the server`);
   const client = await server.ready();
-  if (!client?.isRunning()) throw new Error("Lore's language server is not running, and it writes the store (see Output › Lore Language Server)");
+  if (!client?.isRunning())
+    throw new Error("Lore's language server is not running, and it writes the store (see Output › Lore Language Server)");
   // By method, as the server registers it; the params go as one object either way.
   return client.sendRequest<R>(message.method, params);
 }

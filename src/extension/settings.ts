@@ -121,6 +121,7 @@ export async function updateProvider(provider: ProviderSetting): Promise<'worksp
   // A model name belongs to the provider it was chosen for (gpt-… means nothing to Anthropic):
   // switching providers drops the model set beside the old one, and the new one's default applies.
   const model = config.inspect<string>('model');
-  if (previous !== provider && (inWorkspace ? model?.workspaceValue : model?.globalValue) !== undefined) await config.update('model', undefined, target);
+  if (previous !== provider && (inWorkspace ? model?.workspaceValue : model?.globalValue) !== undefined)
+    await config.update('model', undefined, target);
   return inWorkspace ? 'workspace' : 'user';
 }

@@ -21,41 +21,64 @@ export async function saveApiKey(secrets: vscode.SecretStorage, provider: string
 export function registerStoreCommands(context: vscode.ExtensionContext, store: StoreService): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('lore.showLog', () => showLog()),
-    vscode.commands.registerCommand('lore.openItem', (file: string, text: string) => runCommand('Open Item', async () => {
-      const line = listItems(readTextIfExists(file) ?? '').find((item) => item.text === text)?.line ?? 0;
-      await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
-    })),
-    vscode.commands.registerCommand('lore.initStore', () => runCommand('Initialize Store', async () => {
-      const { created } = await store.request(InitStoreRequest, {});
-      store.fireChanged();
-      void vscode.window.showInformationMessage(created.length ? `Lore: knowledge store created at ${store.paths.root}.` : `Lore: ${store.paths.root} already exists.`);
-      return store.paths.root;
-    })),
-    vscode.commands.registerCommand('lore.openStore', () => runCommand('Open Knowledge Store', async () => {
-      if (!store.exists) {
-        const choice = await vscode.window.showInformationMessage(`Lore: there is no knowledge store at ${store.paths.root} yet.`, 'Initialize');
-        if (choice !== 'Initialize') return;
-        await vscode.commands.executeCommand('lore.initStore');
-      }
-      await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(store.paths.root));
-      await vscode.window.showTextDocument(vscode.Uri.file(store.paths.root + '/facts.md'), { preview: true });
-    })),
+    vscode.commands.registerCommand('lore.openItem', (file: string, text: string) =>
+      runCommand('Open Item', async () => {
+        const line = listItems(readTextIfExists(file) ?? '').find((item) => item.text === text)?.line ?? 0;
+        await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
+      }),
+    ),
+    vscode.commands.registerCommand('lore.initStore', () =>
+      runCommand('Initialize Store', async () => {
+        const { created } = await store.request(InitStoreRequest, {});
+        store.fireChanged();
+        void vscode.window.showInformationMessage(
+          created.length ? `Lore: knowledge store created at ${store.paths.root}.` : `Lore: ${store.paths.root} already exists.`,
+        );
+        return store.paths.root;
+      }),
+    ),
+    vscode.commands.registerCommand('lore.openStore', () =>
+      runCommand('Open Knowledge Store', async () => {
+        if (!store.exists) {
+          const choice = await vscode.window.showInformationMessage(
+            `Lore: there is no knowledge store at ${store.paths.root} yet.`,
+            'Initialize',
+          );
+          if (choice !== 'Initialize') return;
+          await vscode.commands.executeCommand('lore.initStore');
+        }
+        await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(store.paths.root));
+        await vscode.window.showTextDocument(vscode.Uri.file(store.paths.root + '/facts.md'), { preview: true });
+      }),
+    ),
     vscode.commands.registerCommand('lore.regenerateDigest', () => runCommand('Regenerate Digest', () => store.regenerateDigest())),
-    vscode.commands.registerCommand('lore.setApiKey', (provider?: string) => runCommand('Set API Key', async () => {
-      const name = provider ?? (await vscode.window.showQuickPick([...KEYED_PROVIDERS], { title: 'Lore: which provider is the key for?' }));
-      if (!name) return;
-      const key = await vscode.window.showInputBox({ title: `Lore: ${name} API key`, password: true, ignoreFocusOut: true, prompt: 'Stored in VS Code\'s secret storage, never in settings. Leave empty to remove it.' });
-      if (key === undefined) return;
-      await saveApiKey(context.secrets, name, key);
-      void vscode.window.showInformationMessage(key ? `Lore: ${name} key saved.` : `Lore: ${name} key removed.`);
-    })),
-    vscode.commands.registerCommand('lore.openConversation', (node?: LedgerEntryNode) => runCommand('Open Conversation', async () => {
-      const location = node && conversationFile(store.paths, node.entry);
-      if (!location) {
-        void vscode.window.showInformationMessage('Lore: the conversation no longer exists (it was removed from the inbox before Lore kept transcripts); the ledger entry records what was harvested from it.');
-        return;
-      }
-      await vscode.window.showTextDocument(vscode.Uri.file(location));
-    })),
+    vscode.commands.registerCommand('lore.setApiKey', (provider?: string) =>
+      runCommand('Set API Key', async () => {
+        const name =
+          provider ?? (await vscode.window.showQuickPick([...KEYED_PROVIDERS], { title: 'Lore: which provider is the key for?' }));
+        if (!name) return;
+        const key = await vscode.window.showInputBox({
+          title: `Lore: ${name} API key`,
+          password: true,
+          ignoreFocusOut: true,
+          prompt: "Stored in VS Code's secret storage, never in settings. Leave empty to remove it.",
+        });
+        if (key === undefined) return;
+        await saveApiKey(context.secrets, name, key);
+        void vscode.window.showInformationMessage(key ? `Lore: ${name} key saved.` : `Lore: ${name} key removed.`);
+      }),
+    ),
+    vscode.commands.registerCommand('lore.openConversation', (node?: LedgerEntryNode) =>
+      runCommand('Open Conversation', async () => {
+        const location = node && conversationFile(store.paths, node.entry);
+        if (!location) {
+          void vscode.window.showInformationMessage(
+            'Lore: the conversation no longer exists (it was removed from the inbox before Lore kept transcripts); the ledger entry records what was harvested from it.',
+          );
+          return;
+        }
+        await vscode.window.showTextDocument(vscode.Uri.file(location));
+      }),
+    ),
   ];
 }

@@ -122,7 +122,10 @@ export class StoreService extends Disposable {
   async regenerateDigest(options: { automatic?: boolean } = {}): Promise<void> {
     if (!this.exists) return;
     try {
-      const result = await this.request(RegenerateDigestRequest, { enabled: readSettings().digestEnabled, ...(options.automatic ? { automatic: true } : {}) });
+      const result = await this.request(RegenerateDigestRequest, {
+        enabled: readSettings().digestEnabled,
+        ...(options.automatic ? { automatic: true } : {}),
+      });
       if (result.changed) log.info(`digest regenerated (${result.bytes} bytes)`);
     } catch (error) {
       log.error('digest regeneration failed', error);
@@ -145,6 +148,8 @@ function createStoreWatcher(paths: StorePaths): vscode.FileSystemWatcher {
   const parent = path.dirname(paths.root);
   const inWorkspace = vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === parent);
   const name = path.basename(paths.root);
-  const pattern = inWorkspace ? new vscode.RelativePattern(vscode.Uri.file(parent), `{${name},${name}/**}`) : new vscode.RelativePattern(vscode.Uri.file(paths.root), '**');
+  const pattern = inWorkspace
+    ? new vscode.RelativePattern(vscode.Uri.file(parent), `{${name},${name}/**}`)
+    : new vscode.RelativePattern(vscode.Uri.file(paths.root), '**');
   return vscode.workspace.createFileSystemWatcher(pattern);
 }

@@ -17,7 +17,11 @@ import type { StoreSession } from './storeSession';
 import { toolWait, type ToolExtra } from './toolProgress';
 
 /** Registers every agent tool on `server`; returns what closes their indexes. */
-export function registerAgentTools(server: McpServer, session: StoreSession, options: { now: () => Date; agentWrites?: AgentWritesMode }): { close(): void } {
+export function registerAgentTools(
+  server: McpServer,
+  session: StoreSession,
+  options: { now: () => Date; agentWrites?: AgentWritesMode },
+): { close(): void } {
   const host: AgentToolHost = {
     now: options.now,
     clientName: () => server.server.getClientVersion()?.name,
@@ -28,8 +32,11 @@ export function registerAgentTools(server: McpServer, session: StoreSession, opt
   const served = agentTools(host);
   for (const tool of served.tools) {
     const { name, title, description, inputSchema, outputSchema, annotations } = tool;
-    server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, (args: Record<string, unknown>, extra: ToolExtra) =>
-      withStore(session, (paths) => call(tool, args, { paths, wait: (what) => toolWait(extra, name, what, session.log) })),
+    server.registerTool(
+      name,
+      { title, description, inputSchema, outputSchema, annotations },
+      (args: Record<string, unknown>, extra: ToolExtra) =>
+        withStore(session, (paths) => call(tool, args, { paths, wait: (what) => toolWait(extra, name, what, session.log) })),
     );
   }
   return served;

@@ -38,7 +38,11 @@ const SERVER_INFO = { name: 'lore', version: '0.1.0' };
 function createLoreMcpServer(request: StoreRequest, options: LoreMcpOptions = {}): { server: McpServer; close(): void } {
   const server = new McpServer(SERVER_INFO, { instructions: LORE_INSTRUCTIONS });
   const now = options.now ?? (() => new Date());
-  const session = new StoreSession(request, server.server, { indexOptions: options.indexOptions, log: options.log, indexWaitMs: options.indexWaitMs });
+  const session = new StoreSession(request, server.server, {
+    indexOptions: options.indexOptions,
+    log: options.log,
+    indexWaitMs: options.indexWaitMs,
+  });
   const tools = registerAgentTools(server, session, { now });
   registerResources(server, session);
   registerPrompts(server, session, workspacePathCompleter(session));

@@ -33,10 +33,17 @@ async function storeOf(session: StoreSession) {
  * The compiled context of `message` with `files` in scope, as the prompt's one message. Hits are
  * searched for `query` (default: the message) in the server's open index.
  */
-async function compiledPrompt(session: StoreSession, paths: StorePaths, request: { message: string; files: string[]; query?: string }, description: string, intro: string): Promise<GetPromptResult> {
+async function compiledPrompt(
+  session: StoreSession,
+  paths: StorePaths,
+  request: { message: string; files: string[]; query?: string },
+  description: string,
+  intro: string,
+): Promise<GetPromptResult> {
   // A client's argument is untrusted: only files of the workspace are looked up.
   for (const file of request.files) {
-    if (!isInside(paths.workspace, path.resolve(paths.workspace, file))) throw new McpError(ErrorCode.InvalidParams, `${file} is outside the workspace`);
+    if (!isInside(paths.workspace, path.resolve(paths.workspace, file)))
+      throw new McpError(ErrorCode.InvalidParams, `${file} is outside the workspace`);
   }
   const hits = async (digest: string | undefined, fileNotes: FileNotesInput[]) => {
     const { query, limit, categories } = knowledgeQuery(request.query ?? request.message);
@@ -45,7 +52,15 @@ async function compiledPrompt(session: StoreSession, paths: StorePaths, request:
     return knowledgeHitLines(paths, found.hits, digest, fileNotes, { ids: true });
   };
   const budgetTokens = loadStoreConfig(paths.config).config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS;
-  const explained = await explainContext(paths, { message: request.message, files: request.files, budgetTokens, noGateReason: MCP_NO_GATE, via: 'mcp', hits, role: HOOK_CONTEXT_INTRO });
+  const explained = await explainContext(paths, {
+    message: request.message,
+    files: request.files,
+    budgetTokens,
+    noGateReason: MCP_NO_GATE,
+    via: 'mcp',
+    hits,
+    role: HOOK_CONTEXT_INTRO,
+  });
   return { description, messages: [{ role: 'user', content: { type: 'text', text: `${intro}\n\n${explained.compiled.text}` } }] };
 }
 
@@ -62,7 +77,13 @@ export function registerPrompts(server: McpServer, session: StoreSession, comple
       const paths = await storeOf(session);
       // The file's name finds the knowledge that mentions it beside its own notes.
       const query = path.basename(file).replace(/\.[^.]+$/, '');
-      return compiledPrompt(session, paths, { message: file, files: [file], query }, `Lore knowledge about ${file}`, `What this project's Lore store records about ${file} (its notes, the project's topics for it, then items that mention it):`);
+      return compiledPrompt(
+        session,
+        paths,
+        { message: file, files: [file], query },
+        `Lore knowledge about ${file}`,
+        `What this project's Lore store records about ${file} (its notes, the project's topics for it, then items that mention it):`,
+      );
     },
   );
 
@@ -70,7 +91,8 @@ export function registerPrompts(server: McpServer, session: StoreSession, comple
     'task_context',
     {
       title: 'What do we know for this task?',
-      description: 'The project knowledge that bears on a task: the topics it activates, decisions, facts, open questions, playbooks and notes',
+      description:
+        'The project knowledge that bears on a task: the topics it activates, decisions, facts, open questions, playbooks and notes',
       argsSchema: {
         task: z.string().min(1).max(1000).describe('The task, in a few words'),
         files: z.string().max(4000).optional().describe('Files involved, comma-separated workspace-relative paths'),
@@ -78,8 +100,18 @@ export function registerPrompts(server: McpServer, session: StoreSession, comple
     },
     async ({ task, files }) => {
       const paths = await storeOf(session);
-      const list = (files ?? '').split(',').map((f) => f.trim()).filter(Boolean).slice(0, 50);
-      return compiledPrompt(session, paths, { message: task, files: list }, `Lore knowledge for: ${task}`, `What this project's Lore store records that bears on the task "${task}":`);
+      const list = (files ?? '')
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean)
+        .slice(0, 50);
+      return compiledPrompt(
+        session,
+        paths,
+        { message: task, files: list },
+        `Lore knowledge for: ${task}`,
+        `What this project's Lore store records that bears on the task "${task}":`,
+      );
     },
   );
 }

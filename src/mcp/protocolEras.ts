@@ -16,7 +16,14 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo, type RequestId, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** The revisions without an initialize handshake that Lore serves. */
@@ -103,7 +110,11 @@ export class ProtocolEraTransport implements Transport {
         void this.inner.send({
           jsonrpc: '2.0',
           id: message.id,
-          error: { code: UNSUPPORTED_PROTOCOL_VERSION, message: `Unsupported protocol version: ${String(version)}`, data: { supported: [...LORE_PROTOCOL_VERSIONS], requested: String(version) } },
+          error: {
+            code: UNSUPPORTED_PROTOCOL_VERSION,
+            message: `Unsupported protocol version: ${String(version)}`,
+            data: { supported: [...LORE_PROTOCOL_VERSIONS], requested: String(version) },
+          },
         });
         return;
       }

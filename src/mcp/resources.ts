@@ -68,10 +68,18 @@ export function registerResources(server: McpServer, session: StoreSession): voi
   server.registerResource(
     'digest',
     'lore://digest',
-    { title: 'Knowledge digest', description: 'The newest open tasks, open questions, decisions, facts and playbooks of this project', mimeType: MARKDOWN },
+    {
+      title: 'Knowledge digest',
+      description: 'The newest open tasks, open questions, decisions, facts and playbooks of this project',
+      mimeType: MARKDOWN,
+    },
     async (uri) => {
       const paths = await storeOf(session);
-      return markdown(uri.href, renderDigest(digestSectionsFromFiles(paths)) ?? 'the knowledge store has no items yet', 'read lore://knowledge/{category} for all items');
+      return markdown(
+        uri.href,
+        renderDigest(digestSectionsFromFiles(paths)) ?? 'the knowledge store has no items yet',
+        'read lore://knowledge/{category} for all items',
+      );
     },
   );
 
@@ -92,7 +100,11 @@ export function registerResources(server: McpServer, session: StoreSession): voi
       },
       complete: { category: (value) => CATEGORY_KEYS.filter((key) => key.startsWith(value.toLowerCase())) },
     }),
-    { title: 'Knowledge category', description: 'All items of one category file: facts, decisions, questions, playbooks or tasks', mimeType: MARKDOWN },
+    {
+      title: 'Knowledge category',
+      description: 'All items of one category file: facts, decisions, questions, playbooks or tasks',
+      mimeType: MARKDOWN,
+    },
     async (uri, variables) => {
       const paths = await storeOf(session);
       const key = one(variables.category) as CategoryFileKey;
@@ -117,7 +129,11 @@ export function registerResources(server: McpServer, session: StoreSession): voi
       const found = await readFileNotes(paths, abs);
       const keep = agentItemFilter(paths);
       const lines = (found?.lines ?? []).filter(keep);
-      return markdown(uri.href, [`# Notes on ${found?.path ?? file}`, ...(lines.length ? lines : ['(no notes)'])].join('\n'), 'use read_file_notes with offset or query to read the rest');
+      return markdown(
+        uri.href,
+        [`# Notes on ${found?.path ?? file}`, ...(lines.length ? lines : ['(no notes)'])].join('\n'),
+        'use read_file_notes with offset or query to read the rest',
+      );
     },
   );
 
@@ -126,16 +142,30 @@ export function registerResources(server: McpServer, session: StoreSession): voi
     new ResourceTemplate('lore://transcript/{id}', {
       list: async () => {
         const paths = await maybeStore(session);
-        return { resources: paths ? transcriptIds(paths).slice(0, LISTED_TRANSCRIPTS).map((id) => ({ uri: `lore://transcript/${encodeURIComponent(id)}`, name: id, mimeType: MARKDOWN })) : [] };
+        return {
+          resources: paths
+            ? transcriptIds(paths)
+                .slice(0, LISTED_TRANSCRIPTS)
+                .map((id) => ({ uri: `lore://transcript/${encodeURIComponent(id)}`, name: id, mimeType: MARKDOWN }))
+            : [],
+        };
       },
       complete: {
         id: async (value) => {
           const paths = await maybeStore(session);
-          return paths ? transcriptIds(paths).filter((id) => id.startsWith(value)).slice(0, MAX_COMPLETIONS) : [];
+          return paths
+            ? transcriptIds(paths)
+                .filter((id) => id.startsWith(value))
+                .slice(0, MAX_COMPLETIONS)
+            : [];
         },
       },
     }),
-    { title: 'Conversation transcript', description: 'The stored transcript of a past conversation, by the id in [from: ID, date]', mimeType: MARKDOWN },
+    {
+      title: 'Conversation transcript',
+      description: 'The stored transcript of a past conversation, by the id in [from: ID, date]',
+      mimeType: MARKDOWN,
+    },
     async (uri, variables) => {
       const paths = await storeOf(session);
       const id = sanitizeConversationId(safeDecode(one(variables.id)));

@@ -9,7 +9,14 @@
 import type { Readable, Writable } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, isJSONRPCNotification, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { stripInvisible } from '../core/model/safety/invisibleChars';
 import { formatBytes } from '../core/model/format';
 import { wellFormedStrings } from '../core/base/wellFormedText';
@@ -46,11 +53,15 @@ function requestIdOf(value: unknown): RequestId | null {
 /** What is wrong with a parsed line that is not a JSON-RPC message, as code and message. */
 function invalidMessage(value: unknown): { code: number; message: string } {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    return { code: ErrorCode.InvalidRequest, message: `Invalid Request: expected a JSON-RPC 2.0 message object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
+    return {
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid Request: expected a JSON-RPC 2.0 message object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+    };
   }
   const message = value as Record<string, unknown>;
   if (message.jsonrpc !== '2.0') return { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "jsonrpc" must be "2.0"' };
-  if ('method' in message && typeof message.method !== 'string') return { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "method" must be a string' };
+  if ('method' in message && typeof message.method !== 'string')
+    return { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "method" must be a string' };
   if ('params' in message && (typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))) {
     return { code: ErrorCode.InvalidParams, message: 'Invalid params: "params" must be an object' };
   }
@@ -136,7 +147,11 @@ export class LoreStdioTransport implements Transport {
     if ('oversized' in event) {
       const { bytes, id } = event.oversized;
       this.options.log?.(`lore mcp: refused a request of ${formatBytes(bytes)} (the limit is ${formatBytes(this.lines.maxLineBytes)})`);
-      this.reply(id ?? null, ErrorCode.InvalidRequest, `Request too large: ${bytes} bytes, over the ${this.lines.maxLineBytes}-byte limit of this server; send less per request`);
+      this.reply(
+        id ?? null,
+        ErrorCode.InvalidRequest,
+        `Request too large: ${bytes} bytes, over the ${this.lines.maxLineBytes}-byte limit of this server; send less per request`,
+      );
       return;
     }
     const line = event.line;
@@ -161,7 +176,8 @@ export class LoreStdioTransport implements Transport {
     }
     if (isJSONRPCRequest(parsed.data)) this.pending.add(parsed.data.id);
     // A cancelled request gets no answer from the server.
-    else if (isJSONRPCNotification(parsed.data) && parsed.data.method === 'notifications/cancelled') this.settle(parsed.data.params?.requestId as RequestId);
+    else if (isJSONRPCNotification(parsed.data) && parsed.data.method === 'notifications/cancelled')
+      this.settle(parsed.data.params?.requestId as RequestId);
     try {
       this.onmessage?.(parsed.data);
     } catch (error) {
@@ -196,7 +212,9 @@ export class LoreStdioTransport implements Transport {
  */
 function agentSafeLine(message: JSONRPCMessage): string {
   // The request id is the client's, echoed as it came: the client matches the reply by it.
-  return JSON.stringify(message, function (this: unknown, key: string, value: unknown) {
-    return typeof value === 'string' && !(this === message && key === 'id') ? stripInvisible(value) : value;
-  }) + '\n';
+  return (
+    JSON.stringify(message, function (this: unknown, key: string, value: unknown) {
+      return typeof value === 'string' && !(this === message && key === 'id') ? stripInvisible(value) : value;
+    }) + '\n'
+  );
 }

@@ -58,9 +58,14 @@ export function locateStore(request: StoreRequest, clientRoots: readonly string[
   const found = (dir: string, how: string): StoreLookup => ({ found: true, paths: storePaths(dir, workspace), how });
   if (request.global) {
     const dir = globalStoreDir(request.home);
-    return isDirectory(dir) ? found(dir, '--global') : { found: false, message: `no global Lore store at ${dir} (--global); run \`lore init --global\` first` };
+    return isDirectory(dir)
+      ? found(dir, '--global')
+      : { found: false, message: `no global Lore store at ${dir} (--global); run \`lore init --global\` first` };
   }
-  for (const [value, how] of [[request.root, '--root'], [request.envRoot, '$LORE_ROOT']] as const) {
+  for (const [value, how] of [
+    [request.root, '--root'],
+    [request.envRoot, '$LORE_ROOT'],
+  ] as const) {
     const chosen = value?.trim();
     if (!chosen) continue;
     const dir = path.isAbsolute(chosen) ? (isDirectory(chosen) ? chosen : undefined) : nearestExisting(request.cwd, chosen);

@@ -82,7 +82,9 @@ export class StoreSession {
       paths,
       (files) => void this.reindex(files),
       (error) => {
-        this.options.log?.(`lore mcp: watching the store failed (${error.message}); re-checking it every ${MCP_REFRESH_AFTER_MS / 1000} s instead`);
+        this.options.log?.(
+          `lore mcp: watching the store failed (${error.message}); re-checking it every ${MCP_REFRESH_AFTER_MS / 1000} s instead`,
+        );
         this.watcher?.close();
         this.index?.refreshAfter(MCP_REFRESH_AFTER_MS);
       },

@@ -31,7 +31,12 @@ export function toolWait(extra: ToolExtra, tool: string, what: string, log?: (me
     lastAt = now;
     const message = total > 0 ? `${what}: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} files` : what;
     // A client that went away cannot be told; the reply (or its absence) says the rest.
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total > 0 ? { total } : {}), message } }).catch(() => undefined);
+    extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: done, ...(total > 0 ? { total } : {}), message },
+      })
+      .catch(() => undefined);
   };
   const during = async <T>(work: Promise<T>): Promise<T> => {
     try {

@@ -53,7 +53,9 @@ function summaryTitle(count: number, staleness: NoteStaleness | undefined): stri
   const base = `Lore: ${count} note${count === 1 ? '' : 's'}`;
   if (staleness?.state !== 'changed') return base;
   // "A lot" only when measured: without a baseline the amount is unknown.
-  return staleness.distance !== undefined && staleness.distance >= STALE_DISTANCE ? `${base} (file changed a lot since)` : `${base} (file changed since)`;
+  return staleness.distance !== undefined && staleness.distance >= STALE_DISTANCE
+    ? `${base} (file changed a lot since)`
+    : `${base} (file changed since)`;
 }
 
 export class NoteLenses {
@@ -67,10 +69,12 @@ export class NoteLenses {
     const found = this.notes.find(absolute);
     if (!found) return [];
     const range = Range.create(0, 0, 0, 0);
-    const lens = (data: Omit<NoteLensData, 'uri' | 'path'>) => CodeLens.create(range, { uri, path: absolute, ...data } satisfies NoteLensData);
+    const lens = (data: Omit<NoteLensData, 'uri' | 'path'>) =>
+      CodeLens.create(range, { uri, path: absolute, ...data } satisfies NoteLensData);
     const lenses = [lens({ kind: 'summary' })];
     const groups = this.groupsOf(found);
-    for (const group of groups.slice(0, MAX_PROVENANCE_LENSES)) lenses.push(lens({ kind: 'provenance', source: group.source, date: group.date }));
+    for (const group of groups.slice(0, MAX_PROVENANCE_LENSES))
+      lenses.push(lens({ kind: 'provenance', source: group.source, date: group.date }));
     if (groups.length > MAX_PROVENANCE_LENSES) lenses.push(lens({ kind: 'more', more: groups.length - MAX_PROVENANCE_LENSES }));
     const staleness = this.notes.quickStaleness(found);
     if (staleness?.stale) lenses.push(lens({ kind: 'valid' }));
@@ -87,7 +91,10 @@ export class NoteLenses {
       return lens;
     }
     // The summary's title waits for the staleness assessment; the rest only depend on the notes.
-    const key = data.kind === 'summary' ? `lens.summary.${JSON.stringify(this.notes.assessStaleness(found))}` : `lens.${data.kind}.${data.source}\0${data.date}`;
+    const key =
+      data.kind === 'summary'
+        ? `lens.summary.${JSON.stringify(this.notes.assessStaleness(found))}`
+        : `lens.${data.kind}.${data.source}\0${data.date}`;
     lens.command = this.notes.memo(found, key, () => this.commandFor(data, found));
     return lens;
   }
@@ -98,7 +105,11 @@ export class NoteLenses {
     const openNotes: OpenNoteFileArgs = { noteFile: first.noteFile, line: first.line };
     switch (data.kind) {
       case 'summary':
-        command = { title: summaryTitle(found.notes.length, this.notes.assessStaleness(found)), command: LoreCommands.openNoteFile, arguments: [openNotes] };
+        command = {
+          title: summaryTitle(found.notes.length, this.notes.assessStaleness(found)),
+          command: LoreCommands.openNoteFile,
+          arguments: [openNotes],
+        };
         break;
       case 'provenance': {
         const group = this.groupsOf(found).find((g) => g.source === data.source && g.date === data.date);
@@ -108,14 +119,24 @@ export class NoteLenses {
         }
         const args: OpenProvenanceArgs = { source: group.source, date: group.date, noteFile: group.noteFile, line: group.line };
         const title = plain(`from ${group.source}, ${group.date}${group.count > 1 ? ` (${group.count} notes)` : ''}`);
-        command = { title, command: LoreCommands.openProvenance, arguments: [args], tooltip: plain(`Open the conversation ${group.source}`) };
+        command = {
+          title,
+          command: LoreCommands.openProvenance,
+          arguments: [args],
+          tooltip: plain(`Open the conversation ${group.source}`),
+        };
         break;
       }
       case 'more':
         command = { title: `…${data.more} more conversations`, command: LoreCommands.openNoteFile, arguments: [openNotes] };
         break;
       case 'valid':
-        command = { title: 'Still valid', command: LoreCommands.markNotesValid, arguments: [{ path: data.path }], tooltip: 'Record the current content as what these notes describe' };
+        command = {
+          title: 'Still valid',
+          command: LoreCommands.markNotesValid,
+          arguments: [{ path: data.path }],
+          tooltip: 'Record the current content as what these notes describe',
+        };
         break;
     }
     return command;

@@ -9,10 +9,16 @@ import type { NotificationDeclaration, RequestDeclaration } from '../shared/decl
 import { checkParams } from './requestParams';
 
 /** Answers a client → server request with `handler`, given checked params. */
-export function handleRequest<P, R>(connection: Connection, message: RequestDeclaration<P, R>, handler: (params: P) => R | Promise<R>): void {
+export function handleRequest<P, R>(
+  connection: Connection,
+  message: RequestDeclaration<P, R>,
+  handler: (params: P) => R | Promise<R>,
+): void {
   if (message.direction !== 'toServer') throw new Error(`${message.method} is not answered by the server`);
   // A request without params (`{}` omitted by some clients) is checked as an empty object.
-  connection.onRequest(message.method, async (raw: unknown): Promise<unknown> => handler(checkParams(message.method, message.params, raw ?? {})));
+  connection.onRequest(message.method, async (raw: unknown): Promise<unknown> =>
+    handler(checkParams(message.method, message.params, raw ?? {})),
+  );
 }
 
 /** Handles a client → server notification; one that does not fit its schema is dropped (a notification has no answer). */

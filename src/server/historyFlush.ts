@@ -14,7 +14,10 @@ export class HistoryFlush {
   private running = false;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly paths: StorePaths, private readonly log: (message: string) => void) {
+  constructor(
+    private readonly paths: StorePaths,
+    private readonly log: (message: string) => void,
+  ) {
     this.timer = setInterval(() => void this.flushIfDue(), CHECK_EVERY_MS);
     this.timer.unref();
   }

@@ -8,7 +8,14 @@
 import * as path from 'node:path';
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
 import { escapeMarkdown } from '../core/base/markdownEscape';
-import { LoreCommands, commandUri, type DeleteNoteArgs, type EditNotesArgs, type NoteStaleness, type OpenProvenanceArgs } from '../shared/protocol';
+import {
+  LoreCommands,
+  commandUri,
+  type DeleteNoteArgs,
+  type EditNotesArgs,
+  type NoteStaleness,
+  type OpenProvenanceArgs,
+} from '../shared/protocol';
 import type { FoundFileNotes, NotesService } from './notesService';
 import { STALE_DISTANCE } from './staleness';
 
@@ -41,7 +48,9 @@ function notesHoverMarkdown(found: FoundFileNotes, staleness: NoteStaleness): st
     const actions = [link('Delete', LoreCommands.deleteNote, remove)];
     // Every conversation that taught the note (merged duplicates carry several), each one link away.
     const sources = note.sources ?? (note.provenance ? [note.provenance] : []);
-    const origin = sources.length ? ` — *from ${sources.map((p) => `${escapeMarkdown(p.source)}, ${escapeMarkdown(p.date)}`).join('; ')}*` : '';
+    const origin = sources.length
+      ? ` — *from ${sources.map((p) => `${escapeMarkdown(p.source)}, ${escapeMarkdown(p.date)}`).join('; ')}*`
+      : '';
     const conversations = sources.map((p) => {
       const open: OpenProvenanceArgs = { source: p.source, date: p.date, noteFile: note.noteFile, line: note.line };
       return link(sources.length === 1 ? 'Conversation' : `Conversation ${escapeMarkdown(p.source)}`, LoreCommands.openProvenance, open);

@@ -54,7 +54,9 @@ function historyMarkdown(history: ItemHistory): string[] {
   const from = learned.conversation ? ` from conversation ${escapeMarkdown(learned.conversation)}` : '';
   const parts = [`Learned ${added.date.slice(0, 10)}${from} — ${escapeMarkdown(added.subject)} (${added.commit.slice(0, 7)})`];
   if (lastChange) {
-    parts.push(`Changed ${learned.changes} time${learned.changes === 1 ? '' : 's'} since, last ${lastChange.date.slice(0, 10)} — ${escapeMarkdown(lastChange.subject)} (${lastChange.commit.slice(0, 7)})`);
+    parts.push(
+      `Changed ${learned.changes} time${learned.changes === 1 ? '' : 's'} since, last ${lastChange.date.slice(0, 10)} — ${escapeMarkdown(lastChange.subject)} (${lastChange.commit.slice(0, 7)})`,
+    );
   }
   if (learned.uncommitted) parts.push('*Changed since, not committed yet.*');
   return parts;

@@ -60,7 +60,10 @@ export class LoreServer {
     this.writer = new StoreWriter(paths, this.index, this.staleness, (changes) => this.publish(changes, [], false), hooks.log);
     this.notes = new NotesService(lookup, this.index, this.staleness, this.writer);
     this.lenses = new NoteLenses(this.notes, () => this.scheduleLensRefresh());
-    this.search = new ServerSearch(paths, options.searchBackend ?? 'auto', { backendChanged: (b, r) => hooks.searchBackend?.(b, r), log: hooks.log });
+    this.search = new ServerSearch(paths, options.searchBackend ?? 'auto', {
+      backendChanged: (b, r) => hooks.searchBackend?.(b, r),
+      log: hooks.log,
+    });
     this.tasks = new ServerTasks(paths);
     this.events = new StoreEvents(paths, (batch) => void this.onBatch(batch), options.debounceMs);
   }

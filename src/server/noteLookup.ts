@@ -32,7 +32,13 @@ export class NoteLookup {
   resolve(absolute: string, options: LookupOptions = {}, stat = statRegularFile(absolute)): ResolvedNotes | undefined {
     if (!stat) return undefined;
     // The index is patched from file events, so its entries are trusted without a stat each.
-    return locateNotes(this.paths, this.index, absolute, { byContent: options.byContent, fingerprint: () => this.staleness.fingerprint(absolute, stat), verify: false }, stat);
+    return locateNotes(
+      this.paths,
+      this.index,
+      absolute,
+      { byContent: options.byContent, fingerprint: () => this.staleness.fingerprint(absolute, stat), verify: false },
+      stat,
+    );
   }
 
   /** Note count of a file by inode or recorded path only (explorer badges must stay cheap). */

@@ -46,7 +46,10 @@ export class NoteTexts {
     }
     const parsed = parseNoteFile(text);
     clearFrontmatterMemo();
-    const lines = noteLines(text, parsed.notes.map((n) => n.raw));
+    const lines = noteLines(
+      text,
+      parsed.notes.map((n) => n.raw),
+    );
     const notes = parsed.notes.map((item, i): NoteInfo => ({
       text: stripProvenance(item.text),
       raw: item.raw,

@@ -51,7 +51,10 @@ export function openDocuments(connection: Connection, documents: TextDocuments<T
       const after = edit(before);
       if (after === undefined || after === before) return false;
       const range = { start: document.positionAt(0), end: document.positionAt(before.length) };
-      const result = await connection.workspace.applyEdit({ label: 'Lore', edit: { changes: { [document.uri]: [{ range, newText: after }] } } });
+      const result = await connection.workspace.applyEdit({
+        label: 'Lore',
+        edit: { changes: { [document.uri]: [{ range, newText: after }] } },
+      });
       return result.applied;
     },
   };

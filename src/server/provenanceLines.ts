@@ -102,9 +102,19 @@ export function analyzeProvenance(line: string): ProvenanceProblem | undefined {
   if (parsed && !parsed.validDate) {
     const date = repairDate(parsed.date);
     const fixes: ProvenanceFix[] = [];
-    if (date) fixes.push({ title: `Change the date to ${date}`, line: line.slice(0, parsed.start) + formatProvenance({ source: parsed.source, date }) + line.slice(parsed.end) });
+    if (date)
+      fixes.push({
+        title: `Change the date to ${date}`,
+        line: line.slice(0, parsed.start) + formatProvenance({ source: parsed.source, date }) + line.slice(parsed.end),
+      });
     fixes.push({ title: 'Remove the provenance marker', line: withoutMarker(line, parsed.start, parsed.end) });
-    return { code: 'provenance-date', message: `${parsed.date} is not a calendar date`, start: parsed.start, end: parsed.end, fixes: checked(fixes) };
+    return {
+      code: 'provenance-date',
+      message: `${parsed.date} is not a calendar date`,
+      start: parsed.start,
+      end: parsed.end,
+      fixes: checked(fixes),
+    };
   }
   const match = MARKER.exec(line);
   if (!match) return undefined;
@@ -129,12 +139,21 @@ export function analyzeProvenance(line: string): ProvenanceProblem | undefined {
     message = 'Provenance must end the line';
   } else {
     code = 'provenance-malformed';
-    message = !source ? 'Provenance has no conversation id' : !dateText ? 'Provenance has no date (expected [from: ID, YYYY-MM-DD])' : `${dateText} is not a date (expected YYYY-MM-DD)`;
+    message = !source
+      ? 'Provenance has no conversation id'
+      : !dateText
+        ? 'Provenance has no date (expected [from: ID, YYYY-MM-DD])'
+        : `${dateText} is not a date (expected YYYY-MM-DD)`;
   }
   if (source && date && !/[[\]]/.test(source)) {
     const marker = formatProvenance({ source, date });
     const fixed = `${withoutMarker(line, start, end)} ${marker}`;
-    const title = code === 'provenance-unclosed' ? 'Close the provenance marker' : code === 'provenance-not-trailing' ? 'Move the provenance to the end of the line' : `Write the provenance as ${marker}`;
+    const title =
+      code === 'provenance-unclosed'
+        ? 'Close the provenance marker'
+        : code === 'provenance-not-trailing'
+          ? 'Move the provenance to the end of the line'
+          : `Write the provenance as ${marker}`;
     fixes.push({ title, line: fixed });
   }
   fixes.push(remove);

@@ -12,14 +12,16 @@ import { describeSchemaIssue } from '../core/base/schemaIssue';
 // A path is at most PATH_MAX-ish.
 const filePath = z.string().min(1).max(4096);
 
-const initializationOptionsSchema = z.looseObject({
-  storeRoot: filePath,
-  workspaceRoot: filePath,
-  // An unknown value (an older Lore's `sqlite` or `minisearch`) means the default, not a failed start.
-  searchBackend: z.enum(['auto', 'memory']).optional().catch(undefined),
-  gitCommit: z.enum(['off', 'apply', 'interval']).optional(),
-  workspaceTrusted: z.boolean().optional(),
-}).partial() satisfies z.ZodType<Partial<LoreInitializationOptions>>;
+const initializationOptionsSchema = z
+  .looseObject({
+    storeRoot: filePath,
+    workspaceRoot: filePath,
+    // An unknown value (an older Lore's `sqlite` or `minisearch`) means the default, not a failed start.
+    searchBackend: z.enum(['auto', 'memory']).optional().catch(undefined),
+    gitCommit: z.enum(['off', 'apply', 'interval']).optional(),
+    workspaceTrusted: z.boolean().optional(),
+  })
+  .partial() satisfies z.ZodType<Partial<LoreInitializationOptions>>;
 
 /** The params as the schema reads them, or a ResponseError (InvalidParams) saying which field is wrong. */
 export function checkParams<T>(method: string, schema: z.ZodType<T>, params: unknown): T {

@@ -113,22 +113,30 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   // A workspace the person trusted in VS Code: its config.json's values are theirs (storeTrust.ts).
   if (options.workspaceTrusted) trustForThisProcess(root);
   lensRefreshSupported = params.capabilities.workspace?.codeLens?.refreshSupport === true;
-  server = new LoreServer(storePaths(root, workspace), {
-    notesChanged: (p) => void connection.sendNotification(NotesChangedNotification.method, p),
-    refreshCodeLenses: () => {
-      if (lensRefreshSupported) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  server = new LoreServer(
+    storePaths(root, workspace),
+    {
+      notesChanged: (p) => void connection.sendNotification(NotesChangedNotification.method, p),
+      refreshCodeLenses: () => {
+        if (lensRefreshSupported) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+      },
+      storeChanged: (p) => void connection.sendNotification(StoreChangedNotification.method, p),
+      searchBackend: (backend, reason) =>
+        void connection.sendNotification(SearchBackendNotification.method, { backend, reason } satisfies SearchBackendNotification.Params),
+      log,
     },
-    storeChanged: (p) => void connection.sendNotification(StoreChangedNotification.method, p),
-    searchBackend: (backend, reason) => void connection.sendNotification(SearchBackendNotification.method, { backend, reason } satisfies SearchBackendNotification.Params),
-    log,
-  }, { searchBackend: options.searchBackend });
+    { searchBackend: options.searchBackend },
+  );
   harvest = new ServerHarvest(server.paths, {
-    progress: (runId, message) => void connection.sendNotification(HarvestProgressNotification.method, { runId, message } satisfies HarvestProgressNotification.Params),
+    progress: (runId, message) =>
+      void connection.sendNotification(HarvestProgressNotification.method, { runId, message } satisfies HarvestProgressNotification.Params),
     generate: (runId, request, signal) => {
       // The run's cancellation reaches the client's provider call too.
       const source = new CancellationTokenSource();
       signal?.addEventListener('abort', () => source.cancel(), { once: true });
-      return connection.sendRequest(ProviderGenerateRequest.method, { runId, request } satisfies ProviderGenerateRequest.Params, source.token).finally(() => source.dispose()) as Promise<ProviderGenerateRequest.Result>;
+      return connection
+        .sendRequest(ProviderGenerateRequest.method, { runId, request } satisfies ProviderGenerateRequest.Params, source.token)
+        .finally(() => source.dispose()) as Promise<ProviderGenerateRequest.Result>;
     },
   });
   // Build the index now rather than on `initialized`, so no request can see it unbuilt.
@@ -186,7 +194,9 @@ handleRequest(connection, CompileContextRequest, async (params): Promise<Compile
   return compileServerContext(s.paths, s.search, params, (gateParams, signal) => {
     const source = new CancellationTokenSource();
     signal.addEventListener('abort', () => source.cancel(), { once: true });
-    return (connection.sendRequest(GateAskRequest.method, gateParams, source.token) as Promise<GateAskRequest.Result>).finally(() => source.dispose());
+    return (connection.sendRequest(GateAskRequest.method, gateParams, source.token) as Promise<GateAskRequest.Result>).finally(() =>
+      source.dispose(),
+    );
   });
 });
 
@@ -281,7 +291,9 @@ handleRequest(connection, NotesForFileRequest, async (params) => {
 
 handleRequest(connection, NoteFilesRequest, async (): Promise<NoteFilesRequest.Result> => {
   const s = await ready();
-  const files = s.index.stored().map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, fileId: e.meta.fileId, count: e.count }));
+  const files = s.index
+    .stored()
+    .map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, fileId: e.meta.fileId, count: e.count }));
   return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), transcripts: transcriptStats(s.paths) };
 });
 
@@ -346,7 +358,11 @@ function validate(document: TextDocument): void {
   const file = pathOf(document.uri);
   const kind = file && server ? storeDocumentKind(server.paths, file) : undefined;
   if (!kind) return;
-  void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: provenanceDiagnostics(document.getText(), kind) });
+  void connection.sendDiagnostics({
+    uri: document.uri,
+    version: document.version,
+    diagnostics: provenanceDiagnostics(document.getText(), kind),
+  });
 }
 
 documents.onDidOpen((event) => validate(event.document));
@@ -376,7 +392,8 @@ documents.onDidClose((event) => {
   clearTimeout(diagnosticTimers.get(event.document.uri));
   diagnosticTimers.delete(event.document.uri);
   const file = pathOf(event.document.uri);
-  if (file && server && storeDocumentKind(server.paths, file)) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  if (file && server && storeDocumentKind(server.paths, file))
+    void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });
 
 documents.listen(connection);

@@ -48,7 +48,12 @@ function clientGate(paths: StorePaths, gate: NonNullable<CompileContextRequest.P
 }
 
 /** Compiles the context of a message; the result is `lore context --json`'s, plus the notes that went in. */
-export async function compileServerContext(paths: StorePaths, search: ServerSearch, params: CompileContextRequest.Params, ask?: ClientGateAsk): Promise<CompileContextRequest.Result> {
+export async function compileServerContext(
+  paths: StorePaths,
+  search: ServerSearch,
+  params: CompileContextRequest.Params,
+  ask?: ClientGateAsk,
+): Promise<CompileContextRequest.Result> {
   const budgetTokens = params.budgetTokens ?? loadStoreConfig(paths.config).config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS;
   const hits = async (digest: string | undefined, fileNotes: Parameters<typeof knowledgeHitLines>[3]) => {
     const { query, limit, categories } = knowledgeQuery(params.message);

@@ -35,7 +35,9 @@ export interface ServerHarvestHooks {
 /** Whether an error's data is what the client sends for a provider's failure. */
 function providerFailure(data: unknown): ProviderFailure | undefined {
   const d = data as Partial<ProviderFailure> | undefined;
-  return d && typeof d.provider === 'string' && typeof d.kind === 'string' && typeof d.message === 'string' ? (d as ProviderFailure) : undefined;
+  return d && typeof d.provider === 'string' && typeof d.kind === 'string' && typeof d.message === 'string'
+    ? (d as ProviderFailure)
+    : undefined;
 }
 
 /** The client's provider as runHarvest sees it: each call made on the client, its errors classified as there. */
@@ -65,7 +67,10 @@ export class ServerHarvest {
   /** Previewed reports by plan id, oldest first. */
   private readonly plans = new Map<string, HarvestReport>();
 
-  constructor(private readonly paths: StorePaths, private readonly hooks: ServerHarvestHooks) {}
+  constructor(
+    private readonly paths: StorePaths,
+    private readonly hooks: ServerHarvestHooks,
+  ) {}
 
   /** A dry run, preview or (scheduled) apply, as runHarvest would do it in the client's process. */
   async run(params: HarvestRunRequest.Params): Promise<ShownReport> {
@@ -98,7 +103,10 @@ export class ServerHarvest {
 
   private planned(planId: string): HarvestReport {
     const report = this.plans.get(planId);
-    if (!report) throw new Error('this harvest plan is no longer held by the language server (it restarted, or the plan was applied or discarded); preview the harvest again');
+    if (!report)
+      throw new Error(
+        'this harvest plan is no longer held by the language server (it restarted, or the plan was applied or discarded); preview the harvest again',
+      );
     return report;
   }
 
@@ -107,11 +115,20 @@ export class ServerHarvest {
     this.running.get(params.runId)?.abort();
     this.running.set(params.runId, controller);
     try {
-      const provider = params.provider.name === 'rules' ? createProvider('rules') : clientProvider(params.runId, params.provider, this.hooks);
+      const provider =
+        params.provider.name === 'rules' ? createProvider('rules') : clientProvider(params.runId, params.provider, this.hooks);
       return await runHarvest({
-        paths: this.paths, sources: params.sources, mode: params.mode, provider,
-        reclaim: params.reclaim, transcripts: params.transcripts, digestEnabled: params.digestEnabled, privateMarkers: params.privateMarkers, timeoutMs: params.timeoutMs,
-        signal: controller.signal, onProgress: (message) => this.hooks.progress(params.runId, message),
+        paths: this.paths,
+        sources: params.sources,
+        mode: params.mode,
+        provider,
+        reclaim: params.reclaim,
+        transcripts: params.transcripts,
+        digestEnabled: params.digestEnabled,
+        privateMarkers: params.privateMarkers,
+        timeoutMs: params.timeoutMs,
+        signal: controller.signal,
+        onProgress: (message) => this.hooks.progress(params.runId, message),
       });
     } finally {
       if (this.running.get(params.runId) === controller) this.running.delete(params.runId);
@@ -123,7 +140,8 @@ export class ServerHarvest {
    * needs a model: the offline rules extractor has none to offer).
    */
   async summarizeJournal(params: JournalSummarizeRequest.Params): Promise<JournalSummarizeRequest.Result> {
-    if (params.provider.offline) throw new Error(`summarizing the journal needs a model; ${params.provider.label} has none (choose a provider in lore.provider)`);
+    if (params.provider.offline)
+      throw new Error(`summarizing the journal needs a model; ${params.provider.label} has none (choose a provider in lore.provider)`);
     const controller = new AbortController();
     this.running.get(params.runId)?.abort();
     this.running.set(params.runId, controller);
@@ -132,7 +150,12 @@ export class ServerHarvest {
       const result = await summarizeJournal(this.paths, params.date, provider, { timeoutMs: params.timeoutMs, signal: controller.signal });
       const base = { date: params.date, file: journalPath(this.paths, params.date) };
       if (!result) return base;
-      return { ...base, summary: result.summary, ...(result.model ? { model: result.model } : {}), ...(result.history?.warning ? { warning: result.history.warning } : {}) };
+      return {
+        ...base,
+        summary: result.summary,
+        ...(result.model ? { model: result.model } : {}),
+        ...(result.history?.warning ? { warning: result.history.warning } : {}),
+      };
     } finally {
       if (this.running.get(params.runId) === controller) this.running.delete(params.runId);
     }

@@ -68,7 +68,11 @@ export class ServerSearch {
     const result = await recall(this.paths, { query: params.query, files, tokenBudget, categories: params.categories, index });
     this.announce(index);
     // What @lore and the recall tool hand a model counts as used (lifecycle/decay.ts); search-as-you-type does not.
-    recordUses(this.paths, result.items.map((item) => item.id), 'recall');
+    recordUses(
+      this.paths,
+      result.items.map((item) => item.id),
+      'recall',
+    );
     return result;
   }
 

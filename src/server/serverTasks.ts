@@ -41,9 +41,16 @@ export class ServerTasks {
       const a = artifactSchema.parse(raw);
       const title = (a.summary ?? a.goal ?? a.command ?? a.tool_name ?? a.artifact_kind).replace(/\s+/g, ' ').slice(0, 200);
       return {
-        artifact_id: a.artifact_id, artifact_kind: a.artifact_kind, agent_id: a.agent_id, created: a.timestamp_created, title,
-        ...(a.status ? { status: a.status } : {}), ...(a.verification_status ? { verification_status: a.verification_status } : {}),
-        ...(isHeld(a) ? { held: true } : {}), files: a.provenance?.files ?? [], ...(a.provenance?.conversation_id ? { conversation_id: a.provenance.conversation_id } : {}),
+        artifact_id: a.artifact_id,
+        artifact_kind: a.artifact_kind,
+        agent_id: a.agent_id,
+        created: a.timestamp_created,
+        title,
+        ...(a.status ? { status: a.status } : {}),
+        ...(a.verification_status ? { verification_status: a.verification_status } : {}),
+        ...(isHeld(a) ? { held: true } : {}),
+        files: a.provenance?.files ?? [],
+        ...(a.provenance?.conversation_id ? { conversation_id: a.provenance.conversation_id } : {}),
       };
     });
     return redactDeep({ entries });

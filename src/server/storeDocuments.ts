@@ -95,7 +95,11 @@ export function provenanceCodeActions(document: TextDocument, params: CodeAction
     const diagnostics = params.context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && d.range.start.line === line);
     const fullLine = Range.create(line, 0, line, content.length);
     problem.fixes.forEach((fix, i) => {
-      const action = CodeAction.create(fix.title, { changes: { [document.uri]: [TextEdit.replace(fullLine, fix.line)] } }, CodeActionKind.QuickFix);
+      const action = CodeAction.create(
+        fix.title,
+        { changes: { [document.uri]: [TextEdit.replace(fullLine, fix.line)] } },
+        CodeActionKind.QuickFix,
+      );
       action.diagnostics = diagnostics;
       action.isPreferred = i === 0 && problem.fixes.length > 1;
       actions.push(action);

@@ -80,7 +80,11 @@ export class StoreEvents {
 
   private flush(): void {
     this.timer = undefined;
-    const batch: StoreChangeBatch = { noteFiles: this.pendingNotes, storeFiles: new Set(this.pendingStore), changed: new Set(this.pendingChanged) };
+    const batch: StoreChangeBatch = {
+      noteFiles: this.pendingNotes,
+      storeFiles: new Set(this.pendingStore),
+      changed: new Set(this.pendingChanged),
+    };
     this.pendingNotes = new Set();
     this.pendingStore.clear();
     this.pendingChanged.clear();

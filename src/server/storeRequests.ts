@@ -69,14 +69,16 @@ export function registerStoreRequests(connection: Connection, ready: () => Promi
   handleRequest(connection, AddNoteRequest, async ({ path: file, text }) => {
     const s = await ready();
     const target = resolveNoteTarget(s.paths, path.resolve(file));
-    if (target.kind === 'orphan') throw new Error(`cannot attach a note to ${path.relative(s.paths.workspace, file) || file}: ${target.reason}`);
+    if (target.kind === 'orphan')
+      throw new Error(`cannot attach a note to ${path.relative(s.paths.workspace, file) || file}: ${target.reason}`);
     // The note file open with unsaved changes: the note goes into the editor, on top of what the
     // person typed, not under it.
     const existing = readNotesOf(s.paths, target.absolute)?.file;
     const document = existing === undefined ? undefined : open.dirty(existing);
     if (existing && document) {
       const line = manualNoteLine(text);
-      if (!(await open.edit(document, (current) => addNotes(current, metaFor(target.relative, target.identity), [line])))) throw new Error('the editor refused the note (the note file is open with unsaved changes)');
+      if (!(await open.edit(document, (current) => addNotes(current, metaFor(target.relative, target.identity), [line]))))
+        throw new Error('the editor refused the note (the note file is open with unsaved changes)');
       return { noteFile: existing, where: 'document' as const };
     }
     const { noteFile } = await addManualNote(s.paths, target, text);
@@ -95,7 +97,10 @@ export function registerStoreRequests(connection: Connection, ready: () => Promi
     try {
       const edited = editStoreFile(absolute, (text) => (text === undefined ? undefined : edit(text)));
       if (!edited) return { where: 'unchanged' as const };
-      await recordStoreChange(s.paths, { type: 'memory', subject: `${action === 'delete' ? 'deleted an item' : 'marked a task done'} in ${path.basename(absolute)}` });
+      await recordStoreChange(s.paths, {
+        type: 'memory',
+        subject: `${action === 'delete' ? 'deleted an item' : 'marked a task done'} in ${path.basename(absolute)}`,
+      });
     } finally {
       lock.release();
     }
@@ -111,7 +116,11 @@ export function registerStoreRequests(connection: Connection, ready: () => Promi
       return { where: 'document' as const, applied };
     }
     const result = await supersedeByHand(s.paths, oldId, newId, file === undefined ? {} : { file });
-    if (result.status === 'recorded') changed(s, [result.old?.file, 'digest.md'].filter((f): f is string => f !== undefined));
+    if (result.status === 'recorded')
+      changed(
+        s,
+        [result.old?.file, 'digest.md'].filter((f): f is string => f !== undefined),
+      );
     return { where: 'file' as const, result };
   });
 

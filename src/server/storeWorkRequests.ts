@@ -35,7 +35,8 @@ export function registerTaskRequests(connection: Connection, ready: () => Promis
     const reply = await s.tasks.call(tool as TaskToolName, input, agentId);
     // The view refreshes through the same batch as a watcher event.
     const taskId = reply.structured.task_id;
-    if (isWriteTool(tool) && !reply.isError && typeof taskId === 'string') s.fileChanged(path.join(s.paths.root, 'tasks', `${taskId}.jsonl`));
+    if (isWriteTool(tool) && !reply.isError && typeof taskId === 'string')
+      s.fileChanged(path.join(s.paths.root, 'tasks', `${taskId}.jsonl`));
     return reply;
   });
 

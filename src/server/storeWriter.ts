@@ -78,7 +78,8 @@ export class StoreWriter {
         continue;
       }
       if (stat.isDirectory()) {
-        for (const entry of this.index.underFolder(oldRel)) moves.push({ entry, absolute: path.join(newAbs, entry.meta.path.slice(oldRel.length + 1)) });
+        for (const entry of this.index.underFolder(oldRel))
+          moves.push({ entry, absolute: path.join(newAbs, entry.meta.path.slice(oldRel.length + 1)) });
         continue;
       }
       const identity = identifyFile(newAbs, false);
@@ -140,7 +141,9 @@ export class StoreWriter {
       const identity = identifyFile(absolute);
       if (!found || !identity) return [];
       const meta = metaFor(workspaceRelative(this.paths, absolute), identity);
-      replaceTextGuarded(found.file, (text) => renderNoteFile(meta, text === undefined ? found.note.body : parseNoteFile(text).body)).settle();
+      replaceTextGuarded(found.file, (text) =>
+        renderNoteFile(meta, text === undefined ? found.note.body : parseNoteFile(text).body),
+      ).settle();
       this.staleness.captureBaseline(absolute, identity.fingerprint);
       noteFile = found.file;
       return [path.basename(found.file), ...this.index.withRecordedPath(meta.path).map((e) => e.name)];

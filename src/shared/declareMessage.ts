@@ -102,7 +102,11 @@ export function request<P, R>(spec: {
 }
 
 /** Declares a notification (no answer). */
-export function notification<P>(spec: { method: string; direction: Direction; params: (z: Zod) => z.ZodType<P> }): NotificationDeclaration<P> {
+export function notification<P>(spec: {
+  method: string;
+  direction: Direction;
+  params: (z: Zod) => z.ZodType<P>;
+}): NotificationDeclaration<P> {
   const params = once(() => spec.params(zod()));
   const type = once(() => {
     return new (lspProtocol().NotificationType)<P>(spec.method);

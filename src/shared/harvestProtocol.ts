@@ -46,17 +46,18 @@ export const HarvestRunRequest = request({
   // runHarvest reports it (the offline rules extractor runs in the server); privateMarkers: a
   // marker pair around private text besides `<private>` and config.json's (lore.privateMarkers).
   // A preview's plan is kept in the server under `plan.id` until applied or discarded.
-  params: (z) => z.object({
-    runId: z.string().min(1).max(200),
-    mode: z.enum(['dry-run', 'preview', 'apply']),
-    sources: z.array(filePath(z)).max(100_000),
-    provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
-    reclaim: z.enum(['delete', 'archive', 'keep']).optional(),
-    transcripts: z.boolean().optional(),
-    digestEnabled: z.boolean().optional(),
-    privateMarkers: z.object({ open: z.string().min(1).max(200), close: z.string().min(1).max(200) }).optional(),
-    timeoutMs: z.number().positive().optional(),
-  }) satisfies z.ZodType<{ mode: HarvestMode; reclaim?: ReclaimMode; privateMarkers?: PrivateMarkers }>,
+  params: (z) =>
+    z.object({
+      runId: z.string().min(1).max(200),
+      mode: z.enum(['dry-run', 'preview', 'apply']),
+      sources: z.array(filePath(z)).max(100_000),
+      provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
+      reclaim: z.enum(['delete', 'archive', 'keep']).optional(),
+      transcripts: z.boolean().optional(),
+      digestEnabled: z.boolean().optional(),
+      privateMarkers: z.object({ open: z.string().min(1).max(200), close: z.string().min(1).max(200) }).optional(),
+      timeoutMs: z.number().positive().optional(),
+    }) satisfies z.ZodType<{ mode: HarvestMode; reclaim?: ReclaimMode; privateMarkers?: PrivateMarkers }>,
   result: returns<ShownReport>(),
 });
 export namespace HarvestRunRequest {
@@ -136,12 +137,15 @@ export const JournalSummarizeRequest = request({
   direction: 'toServer',
   // date: YYYY-MM-DD (UTC, like the journal's days). A provider failure comes back as an error
   // whose data is a ProviderFailure.
-  params: (z) => z.object({
-    runId: z.string().min(1).max(200),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-    provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
-    timeoutMs: z.number().positive().optional(),
-  }).strict(),
+  params: (z) =>
+    z
+      .object({
+        runId: z.string().min(1).max(200),
+        date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+        provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
+        timeoutMs: z.number().positive().optional(),
+      })
+      .strict(),
   result: returns<JournalSummary>(),
 });
 export namespace JournalSummarizeRequest {
@@ -178,7 +182,8 @@ export const ProviderGenerateRequest = request({
   method: 'lore/providerGenerate',
   direction: 'toClient',
   // The model request is core's (ModelRequest without its signal), made by the server's harvest.
-  params: (z) => z.object({ runId: z.string(), request: z.custom<Omit<ModelRequest, 'signal'>>((v) => typeof v === 'object' && v !== null) }),
+  params: (z) =>
+    z.object({ runId: z.string(), request: z.custom<Omit<ModelRequest, 'signal'>>((v) => typeof v === 'object' && v !== null) }),
   result: returns<ModelReply>(),
 });
 export namespace ProviderGenerateRequest {

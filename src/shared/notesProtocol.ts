@@ -202,7 +202,8 @@ export namespace MarkNotesValidRequest {
 export const DeleteNoteRequest = request({
   method: 'lore/deleteNote',
   direction: 'toServer',
-  params: (z) => z.object({ noteFile: filePath(z), line: z.number().int().min(0), raw: z.string().max(100_000) }) satisfies z.ZodType<DeleteNoteArgs>,
+  params: (z) =>
+    z.object({ noteFile: filePath(z), line: z.number().int().min(0), raw: z.string().max(100_000) }) satisfies z.ZodType<DeleteNoteArgs>,
   result: (z) => z.object({ deleted: z.boolean() }),
 });
 export namespace DeleteNoteRequest {

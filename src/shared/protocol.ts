@@ -120,7 +120,12 @@ export namespace StoreChangedNotification {
 export const SearchRequest = request({
   method: 'lore/search',
   direction: 'toServer',
-  params: (z) => z.object({ query: z.string().max(10_000), limit: z.number().int().min(1).max(1000).optional(), categories: z.array(z.enum(SEARCH_CATEGORIES)).max(SEARCH_CATEGORIES.length).optional() }),
+  params: (z) =>
+    z.object({
+      query: z.string().max(10_000),
+      limit: z.number().int().min(1).max(1000).optional(),
+      categories: z.array(z.enum(SEARCH_CATEGORIES)).max(SEARCH_CATEGORIES.length).optional(),
+    }),
   result: returns<SearchResponse>(),
 });
 export namespace SearchRequest {
@@ -135,12 +140,13 @@ export const RecallRequest = request({
   // files: workspace-relative or absolute paths whose notes come first; categories: only these
   // among the search hits (file notes of `files` come regardless). The budget is clamped by the
   // server, the files cut to what recall uses.
-  params: (z) => z.object({
-    query: z.string().max(10_000).optional(),
-    files: z.array(filePath(z)).max(100_000).optional(),
-    tokenBudget: z.number().positive().optional(),
-    categories: z.array(z.enum(SEARCH_CATEGORIES)).max(SEARCH_CATEGORIES.length).optional(),
-  }),
+  params: (z) =>
+    z.object({
+      query: z.string().max(10_000).optional(),
+      files: z.array(filePath(z)).max(100_000).optional(),
+      tokenBudget: z.number().positive().optional(),
+      categories: z.array(z.enum(SEARCH_CATEGORIES)).max(SEARCH_CATEGORIES.length).optional(),
+    }),
   result: returns<RecallResult>(),
 });
 export namespace RecallRequest {
@@ -155,14 +161,15 @@ export namespace RecallRequest {
 export const RememberRequest = request({
   method: 'lore/remember',
   direction: 'toServer',
-  params: (z) => z.object({
-    kind: z.enum(REMEMBER_KINDS),
-    text: z.string().min(1).max(REMEMBER_MAX_CHARS),
-    detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
-    path: filePath(z).optional(),
-    // Provenance source, e.g. `vscode-agent`.
-    source: z.string().min(1).max(120),
-  }),
+  params: (z) =>
+    z.object({
+      kind: z.enum(REMEMBER_KINDS),
+      text: z.string().min(1).max(REMEMBER_MAX_CHARS),
+      detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
+      path: filePath(z).optional(),
+      // Provenance source, e.g. `vscode-agent`.
+      source: z.string().min(1).max(120),
+    }),
   result: returns<RememberResult>(),
 });
 export namespace RememberRequest {
@@ -177,14 +184,15 @@ export namespace RememberRequest {
 export const PlanRememberRequest = request({
   method: 'lore/planRemember',
   direction: 'toServer',
-  params: (z) => z.object({
-    kind: z.enum(REMEMBER_KINDS),
-    text: z.string().min(1).max(REMEMBER_MAX_CHARS),
-    detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
-    path: filePath(z).optional(),
-    // Provenance source, e.g. `vscode-agent`.
-    source: z.string().min(1).max(120),
-  }),
+  params: (z) =>
+    z.object({
+      kind: z.enum(REMEMBER_KINDS),
+      text: z.string().min(1).max(REMEMBER_MAX_CHARS),
+      detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
+      path: filePath(z).optional(),
+      // Provenance source, e.g. `vscode-agent`.
+      source: z.string().min(1).max(120),
+    }),
   result: returns<RememberPlan>(),
 });
 export namespace PlanRememberRequest {
@@ -211,7 +219,15 @@ export interface CompileContextResult {
   hits: string[];
   topics: {
     active: Array<{ name: string; tier: number | string; reason: string }>;
-    decisions: Array<{ topic: string; active: boolean; tier?: number | string; score: number; gate: string; reason: string; tier1?: { kind: string; trigger: string; matched: string } }>;
+    decisions: Array<{
+      topic: string;
+      active: boolean;
+      tier?: number | string;
+      score: number;
+      gate: string;
+      reason: string;
+      tier1?: { kind: string; trigger: string; matched: string };
+    }>;
     [key: string]: unknown;
   };
   /** The notes of files in scope that went in, per file (the answer's sources). */
@@ -232,18 +248,22 @@ export const CompileContextRequest = request({
   // rows); noGateReason: why there is no gate, for the decisions; via: who asks, for the gate log
   // (`@lore` a chat turn, `vscode` Why This Context?, the default). A message or reply is cut, not
   // refused, by the caller; these bounds only keep out what no chat sends.
-  params: (z) => z.object({
-    message: z.string().max(100_000),
-    files: z.array(filePath(z)).max(50).optional(),
-    sessionId: z.string().min(1).max(200).optional(),
-    discussion: z.record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
-    earlierTurns: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(200_000) })).max(200).optional(),
-    budgetTokens: z.number().int().min(256).max(1_000_000).optional(),
-    markdown: z.boolean().optional(),
-    gate: z.object({ id: z.string().min(1).max(200), label: z.string().max(300) }).optional(),
-    noGateReason: z.string().max(500).optional(),
-    via: z.enum(['@lore', 'vscode']).optional(),
-  }),
+  params: (z) =>
+    z.object({
+      message: z.string().max(100_000),
+      files: z.array(filePath(z)).max(50).optional(),
+      sessionId: z.string().min(1).max(200).optional(),
+      discussion: z.record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()])).optional(),
+      earlierTurns: z
+        .array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(200_000) }))
+        .max(200)
+        .optional(),
+      budgetTokens: z.number().int().min(256).max(1_000_000).optional(),
+      markdown: z.boolean().optional(),
+      gate: z.object({ id: z.string().min(1).max(200), label: z.string().max(300) }).optional(),
+      noGateReason: z.string().max(500).optional(),
+      via: z.enum(['@lore', 'vscode']).optional(),
+    }),
   result: returns<CompileContextResult>(),
 });
 export namespace CompileContextRequest {

@@ -55,7 +55,10 @@ export namespace AddNoteRequest {
 export const EditItemRequest = request({
   method: 'lore/editItem',
   direction: 'toServer',
-  params: (z) => z.object({ action: z.enum(['delete', 'done']), file: z.string().min(1).max(PATH_MAX), itemLine: z.string().min(1).max(TEXT_MAX) }).strict(),
+  params: (z) =>
+    z
+      .object({ action: z.enum(['delete', 'done']), file: z.string().min(1).max(PATH_MAX), itemLine: z.string().min(1).max(TEXT_MAX) })
+      .strict(),
   // Where the edit landed: the open document (unsaved), the file on disk, or nowhere (the item was not there).
   result: (z) => z.object({ where: z.enum(['document', 'file', 'unchanged']) }),
 });
@@ -72,12 +75,15 @@ export namespace EditItemRequest {
 export const SupersedeItemRequest = request({
   method: 'lore/supersedeItem',
   direction: 'toServer',
-  params: (z) => z.object({
-    oldId: z.string().min(1).max(ID_MAX),
-    newId: z.string().min(1).max(ID_MAX),
-    file: z.string().min(1).max(PATH_MAX).optional(),
-    itemLine: z.string().min(1).max(TEXT_MAX).optional(),
-  }).strict(),
+  params: (z) =>
+    z
+      .object({
+        oldId: z.string().min(1).max(ID_MAX),
+        newId: z.string().min(1).max(ID_MAX),
+        file: z.string().min(1).max(PATH_MAX).optional(),
+        itemLine: z.string().min(1).max(TEXT_MAX).optional(),
+      })
+      .strict(),
   result: returns<{ where: 'file'; result: SupersedeByHandResult } | { where: 'document'; applied: boolean }>(),
 });
 export namespace SupersedeItemRequest {
@@ -89,7 +95,8 @@ export namespace SupersedeItemRequest {
 export const ReviewDecideRequest = request({
   method: 'lore/reviewDecide',
   direction: 'toServer',
-  params: (z) => z.object({ decision: z.enum(['accept', 'reject']), ids: z.array(z.string().min(1).max(ID_MAX)).min(1).max(10_000) }).strict(),
+  params: (z) =>
+    z.object({ decision: z.enum(['accept', 'reject']), ids: z.array(z.string().min(1).max(ID_MAX)).min(1).max(10_000) }).strict(),
   result: returns<ReviewDecisionResult>(),
 });
 export namespace ReviewDecideRequest {
@@ -132,13 +139,28 @@ export namespace RegenerateDigestRequest {
 export const ChatTranscriptRequest = request({
   method: 'lore/chatTranscript',
   direction: 'toServer',
-  params: (z) => z.object({
-    // Part of the inbox file's name: no separator may take it out of the inbox.
-    discussionId: z.string().regex(/^[^/\\\0]{1,200}$/),
-    startedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T/).max(100),
-    model: z.string().max(500).optional(),
-    turns: z.array(z.object({ role: z.enum(['user', 'assistant', 'system']), text: z.string().max(1_000_000), at: z.string().max(100).optional(), tools: z.array(z.string().max(10_000)).max(1000).optional() })).max(10_000),
-  }).strict(),
+  params: (z) =>
+    z
+      .object({
+        // Part of the inbox file's name: no separator may take it out of the inbox.
+        discussionId: z.string().regex(/^[^/\\\0]{1,200}$/),
+        startedAt: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}T/)
+          .max(100),
+        model: z.string().max(500).optional(),
+        turns: z
+          .array(
+            z.object({
+              role: z.enum(['user', 'assistant', 'system']),
+              text: z.string().max(1_000_000),
+              at: z.string().max(100).optional(),
+              tools: z.array(z.string().max(10_000)).max(1000).optional(),
+            }),
+          )
+          .max(10_000),
+      })
+      .strict(),
   result: (z) => z.object({ file: z.string() }),
 });
 export namespace ChatTranscriptRequest {

@@ -22,7 +22,13 @@ describe('lore, the built binary (dist/cli.js) in a child process', function () 
   function normalized(result: CliResult, ws: string) {
     const { dev, ino } = fs.statSync(path.join(ws, 'src', 'app.ts'), { bigint: true });
     const replace = (text: string, pairs: Array<[string, string]>) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
-    const strip = (text: string) => replace(text, [[fs.realpathSync(ws), '<ws>'], [ws, '<ws>'], [`${dev}-${ino}`, '<id>'], [`${dev}:${ino}`, '<id>']]);
+    const strip = (text: string) =>
+      replace(text, [
+        [fs.realpathSync(ws), '<ws>'],
+        [ws, '<ws>'],
+        [`${dev}-${ino}`, '<id>'],
+        [`${dev}:${ino}`, '<id>'],
+      ]);
     return { code: result.code, signal: result.signal, stdout: strip(result.stdout), stderr: strip(result.stderr) };
   }
 
@@ -32,13 +38,23 @@ describe('lore, the built binary (dist/cli.js) in a child process', function () 
       const { ws, root, inbox } = await makeWorkspace();
       fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', BODY));
       const results = [];
-      for (const args of [['harvest'], ['harvest', '--preview'], ['harvest', '--apply'], ['notes', path.join(ws, 'src', 'app.ts')], ['digest'], ['harvest', '--bogus']]) {
+      for (const args of [
+        ['harvest'],
+        ['harvest', '--preview'],
+        ['harvest', '--apply'],
+        ['notes', path.join(ws, 'src', 'app.ts')],
+        ['digest'],
+        ['harvest', '--bogus'],
+      ]) {
         results.push(normalized(await runCli([...args, '--root', root], { spawn }), ws));
       }
       runs.push({ results, files: snapshotTree(root) });
     }
     const [inProcess, spawned] = runs;
-    assert.deepEqual(spawned.results.map((r) => r.code), [0, 0, 0, 0, 0, 2]);
+    assert.deepEqual(
+      spawned.results.map((r) => r.code),
+      [0, 0, 0, 0, 0, 2],
+    );
     assert.deepEqual(inProcess.results, spawned.results);
     for (const file of ['facts.md', 'tasks.md', 'digest.md']) assert.equal(inProcess.files[file], spawned.files[file], file);
     assert.equal(Object.keys(inProcess.files).length, Object.keys(spawned.files).length);
@@ -75,7 +91,11 @@ describe('lore, the built binary (dist/cli.js) in a child process', function () 
       const result = await runCli(args, { spawn: true, env: { NODE_OPTIONS: recorder.nodeOptions } });
       assert.equal(result.code, 0, result.stderr);
       const loaded = recorder.read();
-      runs[args[0]] = { zod: loaded.zod, files: loaded.files, packages: loaded.requests.filter((r) => !require('node:module').isBuiltin(r) && !/^[./]/.test(r)) };
+      runs[args[0]] = {
+        zod: loaded.zod,
+        files: loaded.files,
+        packages: loaded.requests.filter((r) => !require('node:module').isBuiltin(r) && !/^[./]/.test(r)),
+      };
     }
     const cliMain = path.join(REPO_ROOT, 'dist', 'cliMain.js');
     assert.deepEqual(runs['--version'], { zod: false, files: [CLI, cliMain], packages: [] });

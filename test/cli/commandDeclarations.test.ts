@@ -33,7 +33,10 @@ describe('lore commands: declared once, help and parsing from the declaration', 
   });
 
   it('keeps one very wide flag from pushing the table right', () => {
-    const table = optionTable({ a: { type: 'boolean', help: 'short' }, 'a-very-long-option-name': { type: 'string', value: 'N', help: 'long' } });
+    const table = optionTable({
+      a: { type: 'boolean', help: 'short' },
+      'a-very-long-option-name': { type: 'string', value: 'N', help: 'long' },
+    });
     assert.deepEqual(table, ['  --a  short', '  --a-very-long-option-name N  long']);
   });
 
@@ -72,6 +75,7 @@ describe('lore commands: declared once, help and parsing from the declaration', 
       assert.ok(index.includes(first.split('   ')[0].trimEnd()), `lore ${name}'s first usage line is in lore --help`);
     }
     const search = (await runCli(['search', '--help'])).stdout;
-    for (const flag of ['--category C', '--since D', '--limit N', '--superseded', '--backend B', '--archived']) assert.match(search, new RegExp(`^  ${flag}`, 'm'));
+    for (const flag of ['--category C', '--since D', '--limit N', '--superseded', '--backend B', '--archived'])
+      assert.match(search, new RegExp(`^  ${flag}`, 'm'));
   });
 });

@@ -28,7 +28,7 @@ async function storeWithChange(): Promise<string> {
 describe('crash safety of lore commit', function () {
   this.timeout(180_000);
 
-  it('a kill at any step leaves the index consistent with HEAD, and the person\'s next git commit never reverts Lore\'s', async () => {
+  it("a kill at any step leaves the index consistent with HEAD, and the person's next git commit never reverts Lore's", async () => {
     let crashes = 0;
     for (let point = 1; point < 30; point++) {
       const root = await storeWithChange();
@@ -42,12 +42,20 @@ describe('crash safety of lore commit', function () {
       // never an older version than HEAD's.
       const staged = names(gitIn(root, 'diff', '--cached', '--name-only', 'HEAD'));
       const unstaged = names(gitIn(root, 'diff', '--name-only'));
-      assert.deepEqual([...staged].filter((f) => unstaged.has(f)), [], `crash point ${point}: the index is behind HEAD`);
+      assert.deepEqual(
+        [...staged].filter((f) => unstaged.has(f)),
+        [],
+        `crash point ${point}: the index is behind HEAD`,
+      );
       // The person commits whatever is staged: the store's files in HEAD are then as on disk, or as before Lore's commit.
-      gitIn(root, 'commit', '-q', '--allow-empty', '-m', 'the person\'s commit');
+      gitIn(root, 'commit', '-q', '--allow-empty', '-m', "the person's commit");
       const reverted = names(gitIn(root, 'diff', '--name-only', 'HEAD~1', 'HEAD'));
       for (const file of reverted) {
-        assert.equal(gitIn(root, 'show', `HEAD:${file}`), fs.readFileSync(path.join(root, file), 'utf8'), `crash point ${point}: the person's commit reverted ${file}`);
+        assert.equal(
+          gitIn(root, 'show', `HEAD:${file}`),
+          fs.readFileSync(path.join(root, file), 'utf8'),
+          `crash point ${point}: the person's commit reverted ${file}`,
+        );
       }
       const rerun = await runCli(['commit', '--root', root]);
       assert.equal(rerun.code, 0, `crash point ${point}: ${rerun.stderr}`);

@@ -74,7 +74,10 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
           const isUpdate = i % 4 === 3;
           const target = existing[i * 7];
           const reply = isUpdate
-            ? await call(client, 'update_item', { id: itemId(target), text: `existing fact ${i * 7} now says the billing service moved (${mode})` })
+            ? await call(client, 'update_item', {
+                id: itemId(target),
+                text: `existing fact ${i * 7} now says the billing service moved (${mode})`,
+              })
             : await call(client, 'remember', { category: 'fact', statement: `agent fact ${i} about ${mode} saves` });
           if (!reply.isError && reply.status === 'recorded' && reply.line) {
             acknowledged.push(reply.line);
@@ -88,7 +91,8 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
       await client.close();
 
       assert.ok(saved > 50, `the editor saved only ${saved} times`);
-      if (process.env.LORE_EDIT_VERBOSE) console.log(`      ${mode}: ${saved} hand saves, ${acknowledged.length} writes acknowledged, ${refused.length} refused`);
+      if (process.env.LORE_EDIT_VERBOSE)
+        console.log(`      ${mode}: ${saved} hand saves, ${acknowledged.length} writes acknowledged, ${refused.length} refused`);
       // A write may be refused only when the file never held still, and then it says so.
       for (const text of refused) assert.match(text, /kept changing while Lore was updating it/);
       assert.ok(acknowledged.length > 0, `no write was acknowledged: ${refused[0]}`);
@@ -100,13 +104,22 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
       const lostHand: number[] = [];
       for (let i = 0; i < saved; i++) if (!lines.has(`- hand ${mode} ${i}`)) lostHand.push(i);
       const hand = unexplainedHandLoss(lostHand, editorTrace, loreTrace);
-      if (hand.excused > 0) console.log(`      ${mode}: ${hand.excused} hand save(s) renamed into place inside Lore's check-then-rename gap (the README's named limit)`);
+      if (hand.excused > 0)
+        console.log(
+          `      ${mode}: ${hand.excused} hand save(s) renamed into place inside Lore's check-then-rename gap (the README's named limit)`,
+        );
       assert.deepEqual(hand.unexplained, [], `${hand.unexplained.length} of ${saved} hand-written lines lost outside the rename gap`);
       const lostAcknowledged = acknowledged.filter((l) => !lines.has(l));
       const stale = staleSaves(editorTrace, WATCH_WINDOW_MS);
-      if (lostAcknowledged.length > 0 && stale > 0) console.log(`      ${mode}: ${lostAcknowledged.length} acknowledged write(s) removed by ${stale} save(s) of a buffer older than the watch window`);
+      if (lostAcknowledged.length > 0 && stale > 0)
+        console.log(
+          `      ${mode}: ${lostAcknowledged.length} acknowledged write(s) removed by ${stale} save(s) of a buffer older than the watch window`,
+        );
       else assert.deepEqual(lostAcknowledged, [], `${lostAcknowledged.length} of ${acknowledged.length} acknowledged writes lost`);
-      assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith('.tmp') || n.includes('.lore-prev-')), []);
+      assert.deepEqual(
+        fs.readdirSync(root).filter((n) => n.endsWith('.tmp') || n.includes('.lore-prev-')),
+        [],
+      );
     });
   }
 
@@ -114,8 +127,15 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
     const { root } = await makeWorkspace();
     const { client } = await connectLoreMcp(root, { clientName: 'racer', env: DIRECT });
     try {
-      const replies = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => call(client, 'remember', { category: i % 2 ? 'decision' : 'fact', statement: `parallel item ${i}` })));
-      assert.deepEqual(replies.filter((r) => r.isError || r.status !== 'recorded').map((r) => r.text), []);
+      const replies = await Promise.all(
+        Array.from({ length: PARALLEL }, (_, i) =>
+          call(client, 'remember', { category: i % 2 ? 'decision' : 'fact', statement: `parallel item ${i}` }),
+        ),
+      );
+      assert.deepEqual(
+        replies.filter((r) => r.isError || r.status !== 'recorded').map((r) => r.text),
+        [],
+      );
       const text = fs.readFileSync(path.join(root, 'facts.md'), 'utf8') + fs.readFileSync(path.join(root, 'decisions.md'), 'utf8');
       for (const reply of replies) assert.ok(text.includes(reply.line!), `${reply.line} is missing`);
     } finally {

@@ -14,7 +14,7 @@ import { startHandEditor, unexplainedHandLoss } from '../helpers/startHandEditor
  * times, but only with the "kept changing" message and keeping its conversation; the final
  * harvest, once the editor has stopped, must succeed.
  */
-const MODES = (process.env.LORE_EDIT_MODES?.split(',') ?? ['append', 'rename', 'inplace']);
+const MODES = process.env.LORE_EDIT_MODES?.split(',') ?? ['append', 'rename', 'inplace'];
 const HARVESTS = 8;
 
 function existingFacts(count: number): string {
@@ -40,14 +40,18 @@ describe('a person editing facts.md while lore harvest --apply runs', function (
 
       const failures: string[] = [];
       for (let run = 0; run < HARVESTS; run++) {
-        fs.writeFileSync(path.join(inbox, `c${run}.md`), transcript(`c${run}`, `Fact: harvested fact ${run} one.\nFact: harvested fact ${run} two.\nTODO: task ${run}.`));
+        fs.writeFileSync(
+          path.join(inbox, `c${run}.md`),
+          transcript(`c${run}`, `Fact: harvested fact ${run} one.\nFact: harvested fact ${run} two.\nTODO: task ${run}.`),
+        );
         const result = await runCli(['harvest', '--root', root, '--apply'], { env: { LORE_TEST_REPLACE_TRACE: loreTrace } });
         if (result.code !== 0) failures.push(result.stderr);
       }
       fs.writeFileSync(stopFile, '');
       const saved = await editor;
       assert.ok(saved > 50, `the editor saved only ${saved} times`);
-      if (process.env.LORE_EDIT_VERBOSE) console.log(`      ${mode}: ${saved} hand saves, ${failures.length} of ${HARVESTS} harvests gave up`);
+      if (process.env.LORE_EDIT_VERBOSE)
+        console.log(`      ${mode}: ${saved} hand saves, ${failures.length} of ${HARVESTS} harvests gave up`);
       // A harvest may give up on a file that never held still, but only with the clear message, keeping its conversation.
       for (const stderr of failures) assert.match(stderr, /kept changing while Lore was updating it/);
       const final = await runCli(['harvest', '--root', root, '--apply']);
@@ -55,17 +59,27 @@ describe('a person editing facts.md while lore harvest --apply runs', function (
       assert.deepEqual(fs.readdirSync(inbox), []);
 
       const lines = new Set(fs.readFileSync(factsFile, 'utf8').split('\n'));
-      const lostExisting = existingFacts(existing).split('\n').filter((l) => l && !lines.has(l));
-      assert.deepEqual(lostExisting.slice(0, 5), [], `${lostExisting.length} existing lines lost; facts.md starts: ${fs.readFileSync(factsFile, "utf8").slice(0, 300)}`);
+      const lostExisting = existingFacts(existing)
+        .split('\n')
+        .filter((l) => l && !lines.has(l));
+      assert.deepEqual(
+        lostExisting.slice(0, 5),
+        [],
+        `${lostExisting.length} existing lines lost; facts.md starts: ${fs.readFileSync(factsFile, 'utf8').slice(0, 300)}`,
+      );
       const lostHand: number[] = [];
       for (let i = 0; i < saved; i++) if (!lines.has(`- hand ${mode} ${i}`)) lostHand.push(i);
       // Excused only when the traces show the save was renamed into place inside a Lore process's
       // check-then-rename gap (no compare-and-swap rename in POSIX; the README names this limit).
       const hand = unexplainedHandLoss(lostHand, editorTrace, loreTrace);
-      if (hand.excused > 0) console.log(`      ${mode}: ${hand.excused} hand save(s) renamed into place inside Lore's check-then-rename gap`);
+      if (hand.excused > 0)
+        console.log(`      ${mode}: ${hand.excused} hand save(s) renamed into place inside Lore's check-then-rename gap`);
       assert.deepEqual(hand.unexplained, [], `${hand.unexplained.length} of ${saved} hand-written lines lost outside the rename gap`);
       // No stray temporary or set-aside files are left in the store.
-      assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith('.tmp') || n.includes('.lore-prev-')), []);
+      assert.deepEqual(
+        fs.readdirSync(root).filter((n) => n.endsWith('.tmp') || n.includes('.lore-prev-')),
+        [],
+      );
     });
   }
 });

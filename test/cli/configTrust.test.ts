@@ -19,18 +19,30 @@ describe('a committed config.json does not decide for the person', function () {
   it('a config.json with a syntax error stops harvest --apply, naming the file and line, and private text never reaches the store', async () => {
     const { root, inbox } = await makeWorkspace();
     // The person's own markers, and a missing comma on line 3.
-    fs.writeFileSync(path.join(root, 'config.json'), '{\n  "privateMarkers": {"open": "[[secret]]", "close": "[[/secret]]"}\n  "reclaim": "keep"\n}\n');
-    fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-private', 'Fact: [[secret]]the Initech acquisition closes in May[[/secret]]\nFact: the cache is redis.'));
+    fs.writeFileSync(
+      path.join(root, 'config.json'),
+      '{\n  "privateMarkers": {"open": "[[secret]]", "close": "[[/secret]]"}\n  "reclaim": "keep"\n}\n',
+    );
+    fs.writeFileSync(
+      path.join(inbox, 'a.md'),
+      transcript('ses-private', 'Fact: [[secret]]the Initech acquisition closes in May[[/secret]]\nFact: the cache is redis.'),
+    );
     const before = snapshotTree(root);
     const result = await runCli(['harvest', '--root', root, '--apply']);
     assert.equal(result.code, 1, result.stdout);
-    assert.match(result.stderr, new RegExp(`${path.join(root, 'config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3 is not valid JSON.*writes nothing`));
+    assert.match(
+      result.stderr,
+      new RegExp(`${path.join(root, 'config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3 is not valid JSON.*writes nothing`),
+    );
     assert.deepEqual(snapshotTree(root), before, 'nothing was written');
 
     // An agent's write depends on it too (agentWrites): refused, saying why.
     const { client } = await connectLoreMcp(root);
     try {
-      const reply = (await client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'the queue is SQS' } })) as CallToolResult;
+      const reply = (await client.callTool({
+        name: 'remember',
+        arguments: { category: 'fact', statement: 'the queue is SQS' },
+      })) as CallToolResult;
       assert.match(textOf(reply), /config\.json:3 is not valid JSON/);
     } finally {
       await client.close();

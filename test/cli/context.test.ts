@@ -11,7 +11,10 @@ describe('lore context', function () {
     fs.writeFileSync(path.join(ws.ws, 'src', 'lib.ts'), 'export const lib = 2;\n');
     fs.appendFileSync(path.join(ws.root, 'decisions.md'), '\n- Cache the stable prefix — cheaper turns [from: c1, 2026-11-20]\n');
     assert.equal((await runCli(['digest', '--root', ws.root])).code, 0);
-    for (const [file, note] of [['lib.ts', 'Holds the helpers.'], ['app.ts', 'Entry point.']]) {
+    for (const [file, note] of [
+      ['lib.ts', 'Holds the helpers.'],
+      ['app.ts', 'Entry point.'],
+    ]) {
       const added = await runCli(['note', path.join(ws.ws, 'src', file), note, '--root', ws.root]);
       assert.equal(added.code, 0, added.stderr);
     }
@@ -20,7 +23,10 @@ describe('lore context', function () {
 
   it('prints the compiled context with the digest and the notes of the files in scope', async () => {
     const { ws, root } = await workspaceWithKnowledge();
-    const result = await runCli(['context', '--root', root, '--files', 'src/lib.ts', '--files', 'src/app.ts', '--message', 'What does lib do?'], { cwd: ws });
+    const result = await runCli(
+      ['context', '--root', root, '--files', 'src/lib.ts', '--files', 'src/app.ts', '--message', 'What does lib do?'],
+      { cwd: ws },
+    );
     assert.equal(result.code, 0, result.stderr);
     const text = result.stdout;
     assert.match(text, /\{knowledge\}\n# Knowledge digest[^]*Cache the stable prefix[^]*\{\/knowledge\}\n/);
@@ -32,21 +38,38 @@ describe('lore context', function () {
 
   it('--json gives the text, the stable prefix in UTF-16 units and UTF-8 bytes, and the boundaries', async () => {
     const { ws, root } = await workspaceWithKnowledge();
-    const result = await runCli(['context', '--root', root, '--json', '--files', 'src/app.ts', 'src/lib.ts', '--message', 'ça — 🚀'], { cwd: ws });
+    const result = await runCli(['context', '--root', root, '--json', '--files', 'src/app.ts', 'src/lib.ts', '--message', 'ça — 🚀'], {
+      cwd: ws,
+    });
     assert.equal(result.code, 0, result.stderr);
     const json = JSON.parse(result.stdout);
-    assert.deepEqual(Object.keys(json), ['text', 'stablePrefixLength', 'stablePrefixBytes', 'units', 'boundaries', 'budgetTokens', 'tokens', 'slots', 'hits', 'topics']);
+    assert.deepEqual(Object.keys(json), [
+      'text',
+      'stablePrefixLength',
+      'stablePrefixBytes',
+      'units',
+      'boundaries',
+      'budgetTokens',
+      'tokens',
+      'slots',
+      'hits',
+      'topics',
+    ]);
     assert.equal(json.units.stablePrefixLength, 'utf16-code-units');
     assert.equal(json.units.stablePrefixBytes, 'utf8-bytes');
     assert.equal(json.stablePrefixBytes, Buffer.byteLength(json.text.slice(0, json.stablePrefixLength), 'utf8'));
-    assert.deepEqual(json.boundaries.map((b: { layer: string }) => b.layer), ['role', 'knowledge', 'file-notes', 'active-files', 'message']);
+    assert.deepEqual(
+      json.boundaries.map((b: { layer: string }) => b.layer),
+      ['role', 'knowledge', 'file-notes', 'active-files', 'message'],
+    );
     const notes = json.boundaries.find((b: { layer: string }) => b.layer === 'file-notes');
     assert.equal(json.stablePrefixLength, notes.end);
   });
 
   it('keeps the first N bytes identical across turns (the contract, end to end)', async () => {
     const { ws, root } = await workspaceWithKnowledge();
-    const turn = async (message: string) => JSON.parse((await runCli(['context', '--root', root, '--json', '--files', 'src/app.ts', '--message', message], { cwd: ws })).stdout);
+    const turn = async (message: string) =>
+      JSON.parse((await runCli(['context', '--root', root, '--json', '--files', 'src/app.ts', '--message', message], { cwd: ws })).stdout);
     const [a, b] = [await turn('first'), await turn('second, longer — with ünïcode')];
     assert.equal(a.stablePrefixBytes, b.stablePrefixBytes);
     const n = a.stablePrefixBytes;
@@ -65,7 +88,10 @@ describe('lore context', function () {
   });
 
   it('is listed in lore --help and has its own --help', async () => {
-    assert.match((await runCli(['--help'])).stdout, /lore context \[--root DIR\] \[--files F\.\.\.\] \[--message TEXT\] \[--budget TOKENS\]/);
+    assert.match(
+      (await runCli(['--help'])).stdout,
+      /lore context \[--root DIR\] \[--files F\.\.\.\] \[--message TEXT\] \[--budget TOKENS\]/,
+    );
     assert.match((await runCli(['context', '--help'])).stdout, /UTF-16 code units/);
   });
 });

@@ -31,13 +31,18 @@ function state(root: string, ws: string): Record<string, string> {
     tree['ledger.json'] = JSON.stringify(ledger, null, 1);
   }
   // Note file names carry inode numbers, which differ between workspaces.
-  return Object.fromEntries(Object.entries(tree).map(([k, v]) => [k.startsWith('files/') ? 'files/NOTE.md' : k, v.replace(/file_id: "\d+:\d+"/, 'file_id: X')]));
+  return Object.fromEntries(
+    Object.entries(tree).map(([k, v]) => [k.startsWith('files/') ? 'files/NOTE.md' : k, v.replace(/file_id: "\d+:\d+"/, 'file_id: X')]),
+  );
 }
 
 function duplicatedItemLines(root: string): string[] {
   const dups: string[] = [];
   for (const file of ['facts.md', 'decisions.md', 'questions.md', 'playbooks.md', 'tasks.md']) {
-    const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n').filter((l) => l.startsWith('- '));
+    const lines = fs
+      .readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
     dups.push(...lines.filter((l, i) => lines.indexOf(l) !== i));
   }
   return dups;
@@ -67,11 +72,16 @@ describe('crash safety of lore harvest --apply', function () {
       }
       crashes++;
       // Right after the kill: a conversation missing from the inbox must be proven by the ledger.
-      const ledgerText = fs.existsSync(path.join(root, 'ledger.json')) ? fs.readFileSync(path.join(root, 'ledger.json'), 'utf8') : '{"entries":{}}';
+      const ledgerText = fs.existsSync(path.join(root, 'ledger.json'))
+        ? fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')
+        : '{"entries":{}}';
       const entries = Object.values<any>(JSON.parse(ledgerText).entries);
       for (const name of ['a.md', 'b.md', 'c.md', 'dup.md']) {
         if (!fs.existsSync(path.join(inbox, name))) {
-          assert.ok(entries.some((e) => e.status === 'harvested'), `crash point ${point}: ${name} gone without a harvested ledger entry`);
+          assert.ok(
+            entries.some((e) => e.status === 'harvested'),
+            `crash point ${point}: ${name} gone without a harvested ledger entry`,
+          );
         }
       }
       // Every transcript the ledger points at is already there, whole (written before the ledger).
@@ -81,7 +91,8 @@ describe('crash safety of lore harvest --apply', function () {
         assert.match(text, /^---\n[\s\S]*\n---\n[\s\S]*## 10:01 — agent\nOk\.\n$/, `crash point ${point}: ${entry.transcript}`);
       }
       // A reclaimed conversation has its transcript.
-      if (fs.readdirSync(inbox).length < 4) assert.ok(entries.length > 0 && entries.every((e) => e.transcript), `crash point ${point}: reclaimed without a transcript`);
+      if (fs.readdirSync(inbox).length < 4)
+        assert.ok(entries.length > 0 && entries.every((e) => e.transcript), `crash point ${point}: reclaimed without a transcript`);
       assert.deepEqual(duplicatedItemLines(root), [], `crash point ${point}`);
       // Re-run without a crash: it takes over the stale lock and converges.
       const rerun = await runCli(['harvest', '--root', root, '--apply']);
@@ -93,7 +104,11 @@ describe('crash safety of lore harvest --apply', function () {
       assert.equal(undone.code, 0, `crash point ${point}: ${undone.stderr}`);
       assert.deepEqual(state(root, ws), pristine, `crash point ${point}: undo`);
       // No temporary files left where people look.
-      assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith('.tmp') || n.includes('.lore-prev-')), [], `crash point ${point}`);
+      assert.deepEqual(
+        fs.readdirSync(root).filter((n) => n.endsWith('.tmp') || n.includes('.lore-prev-')),
+        [],
+        `crash point ${point}`,
+      );
     }
     assert.ok(crashes >= 10, `expected many crash points, got ${crashes}`);
   });

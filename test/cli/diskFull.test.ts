@@ -59,7 +59,10 @@ describe('a full disk during lore harvest --apply', function () {
         assert.ok(fs.existsSync(conversation), 'conversation kept');
         assert.equal(fs.readFileSync(conversation, 'utf8'), transcript('c1', BODY));
         const nowFacts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
-        assert.ok(nowFacts === facts || nowFacts.includes('- disks fill up. [from: c1, 2026-11-20]\n'), 'facts.md is whole: old or new, never torn');
+        assert.ok(
+          nowFacts === facts || nowFacts.includes('- disks fill up. [from: c1, 2026-11-20]\n'),
+          'facts.md is whole: old or new, never torn',
+        );
       }
       fs.rmSync(filler);
       const again = await runCli(['harvest', '--root', root, '--apply']);
@@ -67,7 +70,10 @@ describe('a full disk during lore harvest --apply', function () {
       assert.ok(!fs.existsSync(conversation));
       const finalFacts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
       assert.equal(finalFacts, '# Facts\n\n- disks fill up. [from: c1, 2026-11-20]\n');
-      assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith('.tmp')), []);
+      assert.deepEqual(
+        fs.readdirSync(root).filter((n) => n.endsWith('.tmp')),
+        [],
+      );
       fs.rmSync(ws, { recursive: true, force: true });
     });
   }

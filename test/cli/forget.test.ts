@@ -15,8 +15,14 @@ const EMPTY = { facts: [], decisions: [], tasks_done: [], tasks_open: [], questi
 
 /** A model that answers by what the conversation talks about. */
 function replyFor(user: string): string {
-  if (user.includes('quokka')) return JSON.stringify({ ...EMPTY, facts: [{ statement: 'the cache keys are quokka hashes' }], tasks_open: [{ statement: 'rotate the quokka keys' }] });
-  if (user.includes('Ferret')) return JSON.stringify({ ...EMPTY, facts: [{ statement: 'the cache keys are quokka hashes' }, { statement: 'ferrets run the queue' }] });
+  if (user.includes('quokka'))
+    return JSON.stringify({
+      ...EMPTY,
+      facts: [{ statement: 'the cache keys are quokka hashes' }],
+      tasks_open: [{ statement: 'rotate the quokka keys' }],
+    });
+  if (user.includes('Ferret'))
+    return JSON.stringify({ ...EMPTY, facts: [{ statement: 'the cache keys are quokka hashes' }, { statement: 'ferrets run the queue' }] });
   return JSON.stringify({ ...EMPTY, facts: [{ statement: 'the build uses esbuild' }, { statement: 'the api listens on 8080' }] });
 }
 
@@ -45,7 +51,21 @@ describe('lore forget', function () {
   afterEach(async () => stub.close());
 
   const harvest = (root: string, ...extra: string[]) =>
-    runCli(['harvest', '--root', root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply', '--reclaim', 'keep', ...extra]);
+    runCli([
+      'harvest',
+      '--root',
+      root,
+      '--provider',
+      'openai',
+      '--base-url',
+      stub.baseUrl,
+      '--model',
+      'stub-model',
+      '--apply',
+      '--reclaim',
+      'keep',
+      ...extra,
+    ]);
 
   it('plans, then removes a conversation everywhere the store kept it, and a harvest never brings it back', async () => {
     const { root, inbox } = await makeWorkspace();
@@ -67,7 +87,10 @@ describe('lore forget', function () {
     const preview = await runCli(['forget', 'ses-a', '--root', root]);
     assert.equal(preview.code, 0, preview.stderr);
     assert.match(preview.stdout, /^forget conversation ses-a \(preview; nothing is written/);
-    assert.match(preview.stdout, /items removed \(2\):\n {2}facts\.md: - the cache keys are quokka hashes \[from: ses-a, 2026-11-20\]\n {2}tasks\.md: - rotate the quokka keys/);
+    assert.match(
+      preview.stdout,
+      /items removed \(2\):\n {2}facts\.md: - the cache keys are quokka hashes \[from: ses-a, 2026-11-20\]\n {2}tasks\.md: - rotate the quokka keys/,
+    );
     assert.match(preview.stdout, /kept without its provenance \(1\):\n {2}decisions\.md: - keep keys short \[from: ses-b, 2026-11-20\]/);
     assert.match(preview.stdout, /transcripts\/2026\/11\/20\/1000-ses-a[^\n]*\(transcript\)/);
     assert.match(preview.stdout, /inbox\/ses-a\.md \(inbox copy\)/);
@@ -79,7 +102,10 @@ describe('lore forget', function () {
 
     const applied = await runCli(['forget', 'ses-a', '--apply', '--root', root]);
     assert.equal(applied.code, 0, applied.stderr);
-    assert.match(applied.stdout, /^forgot conversation ses-a: 2 items removed, 1 shared item kept without its provenance, \d+ files removed/);
+    assert.match(
+      applied.stdout,
+      /^forgot conversation ses-a: 2 items removed, 1 shared item kept without its provenance, \d+ files removed/,
+    );
     // Nothing of ses-a is left in what Lore keeps; ses-b's lines and files stay.
     for (const file of filesUnder(root)) {
       const text = fs.readFileSync(file);
@@ -98,7 +124,10 @@ describe('lore forget', function () {
     // The same conversation again, and the same session grown since: skipped, never sent to the model.
     const calls = stub.requests.length;
     fs.writeFileSync(path.join(inbox, 'ses-a.md'), sesA);
-    fs.writeFileSync(path.join(inbox, 'ses-a-later.md'), transcript('ses-a', 'Why do the quokka keys collide? We hash them with quokka. And more quokka.'));
+    fs.writeFileSync(
+      path.join(inbox, 'ses-a-later.md'),
+      transcript('ses-a', 'Why do the quokka keys collide? We hash them with quokka. And more quokka.'),
+    );
     const again = await harvest(root);
     assert.equal(again.code, 0, again.stderr + again.stdout);
     assert.equal(stub.requests.length, calls, 'no model call for a forgotten conversation');

@@ -15,7 +15,8 @@ const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf
 
 /** Temporary files and lock files anywhere in the store. */
 function strayFiles(root: string): string[] {
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && (e.name.endsWith('.tmp') || e.name.includes('.lock')))
     .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
 }
@@ -54,7 +55,11 @@ describe('crash safety of lore forget --apply', function () {
       assert.equal(rerun.code, 0, `crash point ${point}: ${rerun.stderr}`);
       // The re-run says what it finished; it never reports "0 items removed" over a store it had to repair.
       assert.doesNotMatch(rerun.stdout, /: 0 items removed/, `crash point ${point}`);
-      assert.match(rerun.stdout, /^(forgot conversation ses-a: 2 items removed,|conversation ses-a was forgotten on \d{4}-\d{2}-\d{2}; (this run finished it: |nothing of it was left))/m, `crash point ${point}: ${rerun.stdout}`);
+      assert.match(
+        rerun.stdout,
+        /^(forgot conversation ses-a: 2 items removed,|conversation ses-a was forgotten on \d{4}-\d{2}-\d{2}; (this run finished it: |nothing of it was left))/m,
+        `crash point ${point}: ${rerun.stdout}`,
+      );
       for (const file of [path.join(root, 'facts.md'), path.join(root, 'digest.md'), path.join(ws, 'AGENTS.md')]) {
         assert.doesNotMatch(read(file), /quokka/, `crash point ${point}: ${path.basename(file)} still holds the forgotten lines`);
       }

@@ -35,7 +35,10 @@ async function movedStore(options: { oldLedger?: boolean } = {}) {
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 describe('lore forget after the project folder moved', function () {
@@ -50,7 +53,11 @@ describe('lore forget after the project folder moved', function () {
       assert.match(preview.stdout, /archive\/[^\n]*\(archived copy\)/);
       const applied = await runCli(['forget', 'ses-w', '--apply', '--root', root]);
       assert.equal(applied.code, 0, applied.stderr);
-      assert.deepEqual(filesUnder(path.join(root, 'archive')).filter((f) => fs.readFileSync(f, 'utf8').includes('wombat')), [], 'no archived copy holds the words');
+      assert.deepEqual(
+        filesUnder(path.join(root, 'archive')).filter((f) => fs.readFileSync(f, 'utf8').includes('wombat')),
+        [],
+        'no archived copy holds the words',
+      );
       const after = await runCli(['search', '--root', root, 'wombat']);
       assert.doesNotMatch(after.stdout, /wombat/);
     });

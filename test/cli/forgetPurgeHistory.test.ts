@@ -68,7 +68,11 @@ describe('lore forget --purge-history', function () {
     assert.match(applied.stdout, /^rewrote \d+ of \d+ commit\(s\)/);
     assert.match(applied.stdout, /force-push/);
     assert.equal(gitIn(root, 'rev-parse', 'HEAD').trim(), rewrittenHead, 'the same rewritten commits');
-    assert.equal(gitIn(root, 'rev-parse', 'memory/daily/2026-11-20').trim(), gitIn(root, 'rev-parse', 'HEAD~1').trim(), 'the tag follows its commit');
+    assert.equal(
+      gitIn(root, 'rev-parse', 'memory/daily/2026-11-20').trim(),
+      gitIn(root, 'rev-parse', 'HEAD~1').trim(),
+      'the tag follows its commit',
+    );
     assert.equal(historyHolds(root, 'quokka'), false, 'no commit holds the forgotten words');
     assert.ok(historyHolds(root, 'esbuild'), 'the other conversation stays');
     assert.equal(gitIn(root, 'rev-list', '--count', 'HEAD').trim(), commitsBefore, 'every commit stays, rewritten');
@@ -79,7 +83,7 @@ describe('lore forget --purge-history', function () {
     assert.match(again.stdout, /no commit of the store's history \(\d+\) holds conversation ses-a/);
   });
 
-  it('refuses a store inside a project\'s repository: that history is the person\'s', async () => {
+  it("refuses a store inside a project's repository: that history is the person's", async () => {
     const { ws, root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-a', 'Fact: the quokka keys collide.'));
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);

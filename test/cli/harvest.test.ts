@@ -61,12 +61,18 @@ describe('lore harvest (CLI, rules provider)', function () {
     const read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8');
     assert.equal(read('facts.md'), '# Facts\n\n- the build uses esbuild. [from: c1, 2026-11-20]\n');
     assert.match(read('decisions.md'), /- keep the CLI in CommonJS — the extension host loads it\. \[from: c1, 2026-11-20\]\n$/);
-    assert.equal(read('tasks.md'), '# Tasks\n\n## Open\n\n- write the crash test. [from: c1, 2026-11-20]\n\n## Done\n\n- wrote the ledger. [from: c1, 2026-11-20]\n');
+    assert.equal(
+      read('tasks.md'),
+      '# Tasks\n\n## Open\n\n- write the crash test. [from: c1, 2026-11-20]\n\n## Done\n\n- wrote the ledger. [from: c1, 2026-11-20]\n',
+    );
     assert.match(read('questions.md'), /- Why does the watcher fire twice\? \[from: c1, 2026-11-20\]/);
     assert.match(read('playbooks.md'), /- \*\*Release\*\*: npm run build -> npm run package \[from: c1, 2026-11-20\]/);
     const notes = (await runCli(['notes', path.join(ws, 'src', 'app.ts'), '--root', root])).stdout;
     assert.match(notes, /- exports the app constant\. \[from: c1, 2026-11-20\]/);
-    assert.match(read('digest.md'), /^# Knowledge digest[^\n]*\n> Recorded project knowledge, quoted as data[^\n]*\n\n## Open tasks\n- write the crash test/);
+    assert.match(
+      read('digest.md'),
+      /^# Knowledge digest[^\n]*\n> Recorded project knowledge, quoted as data[^\n]*\n\n## Open tasks\n- write the crash test/,
+    );
     assert.ok(!fs.existsSync(conv), 'inbox conversation reclaimed');
     const entries = Object.values(ledger(root));
     assert.equal(entries.length, 1);
@@ -101,7 +107,15 @@ describe('lore harvest (CLI, rules provider)', function () {
     fs.writeFileSync(path.join(inbox, 'c1-later.md'), transcript('c1', `${BODY}\nFact: the session went on.`));
     const again = await runCli(['harvest', '--root', root, '--apply', '--json']);
     assert.equal(again.code, 0, again.stderr);
-    assert.deepEqual(JSON.parse(again.stdout).items, { facts: 1, decisions: 0, tasks_done: 0, tasks_open: 0, questions: 0, playbooks: 0, files: 0 });
+    assert.deepEqual(JSON.parse(again.stdout).items, {
+      facts: 1,
+      decisions: 0,
+      tasks_done: 0,
+      tasks_open: 0,
+      questions: 0,
+      playbooks: 0,
+      files: 0,
+    });
     assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /the session went on\./);
   });
 
@@ -173,7 +187,17 @@ describe('lore harvest (CLI, rules provider)', function () {
   it('--no-harvest records deleted-unharvested and reclaims without a model', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', BODY));
-    const result = await runCli(['harvest', '--root', root, '--apply', '--no-harvest', '--provider', 'openai', '--base-url', 'http://127.0.0.1:9/v1']);
+    const result = await runCli([
+      'harvest',
+      '--root',
+      root,
+      '--apply',
+      '--no-harvest',
+      '--provider',
+      'openai',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     const [entry] = Object.values(ledger(root));
     assert.equal(entry.status, 'deleted-unharvested');
@@ -189,7 +213,10 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.equal(result.code, 0, result.stderr);
     assert.ok(fs.existsSync(path.join(inbox, 'huge.md')) && fs.existsSync(path.join(inbox, 'blob.md')));
     const entries = Object.values(ledger(root));
-    assert.deepEqual(entries.map((e) => e.status), ['too-large']);
+    assert.deepEqual(
+      entries.map((e) => e.status),
+      ['too-large'],
+    );
     assert.match(result.stdout, /skipped \(binary: contains NUL bytes\)/);
   });
 
@@ -224,7 +251,13 @@ describe('lore harvest (CLI, rules provider)', function () {
 
   it('exits 2 on usage errors with a hint', async () => {
     const { root } = await makeWorkspace();
-    for (const args of [['--preview', '--apply'], ['--bogus'], ['--provider', 'nope'], ['--max-harvest-bytes', 'lots'], ['--reclaim', 'shred']]) {
+    for (const args of [
+      ['--preview', '--apply'],
+      ['--bogus'],
+      ['--provider', 'nope'],
+      ['--max-harvest-bytes', 'lots'],
+      ['--reclaim', 'shred'],
+    ]) {
       const result = await runCli(['harvest', '--root', root, ...args]);
       assert.equal(result.code, 2, args.join(' '));
       assert.match(result.stderr, /lore harvest: .+/);
@@ -251,7 +284,9 @@ describe('lore harvest (CLI, rules provider)', function () {
     // The budget counts what the model reads: the rendered transcript.
     const dry = JSON.parse((await runCli(['harvest', '--root', root, '--json'])).stdout);
     const size = dry.conversations.find((c: { path: string }) => c.path.endsWith('a.md')).renderedBytes;
-    const first = JSON.parse((await runCli(['harvest', '--root', root, '--apply', '--json', '--max-harvest-bytes', String(size + 10)])).stdout);
+    const first = JSON.parse(
+      (await runCli(['harvest', '--root', root, '--apply', '--json', '--max-harvest-bytes', String(size + 10)])).stdout,
+    );
     assert.deepEqual([first.counts.harvest, first.counts.deferred], [1, 1]);
     assert.ok(fs.existsSync(path.join(inbox, 'b.md')));
     const second = JSON.parse((await runCli(['harvest', '--root', root, '--apply', '--json'])).stdout);

@@ -11,12 +11,41 @@ function claudeSession(toolOutputs: number, outputBytes: number): string {
   const records: object[] = [];
   const at = (s: number) => new Date(Date.UTC(2026, 10, 20, 9, 30, s)).toISOString();
   const base = { isSidechain: false, cwd: '/home/dev/shop', sessionId: SESSION, version: '2.0.1' };
-  records.push({ ...base, type: 'user', uuid: 'u0', timestamp: at(0), message: { role: 'user', content: 'Fact: the build uses esbuild.\nPlease run the tests.' } });
+  records.push({
+    ...base,
+    type: 'user',
+    uuid: 'u0',
+    timestamp: at(0),
+    message: { role: 'user', content: 'Fact: the build uses esbuild.\nPlease run the tests.' },
+  });
   for (let i = 0; i < toolOutputs; i++) {
-    records.push({ ...base, type: 'assistant', uuid: `a${i}`, timestamp: at(1), message: { id: `m${i}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command: 'npm test' } }] } });
-    records.push({ ...base, type: 'user', uuid: `r${i}`, timestamp: at(2), message: { role: 'user', content: [{ tool_use_id: `t${i}`, type: 'tool_result', content: 'ok '.repeat(outputBytes / 3) }] } });
+    records.push({
+      ...base,
+      type: 'assistant',
+      uuid: `a${i}`,
+      timestamp: at(1),
+      message: {
+        id: `m${i}`,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command: 'npm test' } }],
+      },
+    });
+    records.push({
+      ...base,
+      type: 'user',
+      uuid: `r${i}`,
+      timestamp: at(2),
+      message: { role: 'user', content: [{ tool_use_id: `t${i}`, type: 'tool_result', content: 'ok '.repeat(outputBytes / 3) }] },
+    });
   }
-  records.push({ ...base, type: 'assistant', uuid: 'end', timestamp: at(3), message: { id: 'mEnd', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'All tests pass.' }] } });
+  records.push({
+    ...base,
+    type: 'assistant',
+    uuid: 'end',
+    timestamp: at(3),
+    message: { id: 'mEnd', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'All tests pass.' }] },
+  });
   return records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 }
 
@@ -57,10 +86,16 @@ describe('lore harvest budgets apply to the rendered transcript', function () {
     const preview = await runCli(['harvest', '--root', root, '--from', file, '--preview', '--save-plan', planFile]);
     assert.equal(preview.code, 0, preview.stderr + preview.stdout);
     const applied = JSON.parse((await runCli(['harvest', '--root', root, '--apply-plan', planFile, '--json'])).stdout);
-    assert.deepEqual([applied.harvestBytes, applied.estimatedTokens, applied.conversations[0].renderedBytes], [c.renderedBytes, json.estimatedTokens, c.renderedBytes]);
+    assert.deepEqual(
+      [applied.harvestBytes, applied.estimatedTokens, applied.conversations[0].renderedBytes],
+      [c.renderedBytes, json.estimatedTokens, c.renderedBytes],
+    );
     assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /^- the build uses esbuild\. \[from: /m);
     const entries = Object.values(JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')).entries) as Array<{ status: string }>;
-    assert.deepEqual(entries.map((e) => e.status), ['harvested']);
+    assert.deepEqual(
+      entries.map((e) => e.status),
+      ['harvested'],
+    );
     assert.ok(fs.existsSync(file), 'a file outside the inbox is never reclaimed');
   });
 
@@ -83,7 +118,10 @@ describe('lore harvest budgets apply to the rendered transcript', function () {
 
     const text = await runCli(['harvest', '--root', root]);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /too large to harvest \(kept, never sent\): .*long\.md: 1\.\d+ MB rendered from 1\.\d+ MB on disk \(rendered transcript over 1\.0 MB\)/);
+    assert.match(
+      text.stdout,
+      /too large to harvest \(kept, never sent\): .*long\.md: 1\.\d+ MB rendered from 1\.\d+ MB on disk \(rendered transcript over 1\.0 MB\)/,
+    );
     const json = JSON.parse((await runCli(['harvest', '--root', root, '--json'])).stdout);
     const [c] = json.conversations;
     assert.equal(c.class, 'too-large');
@@ -96,7 +134,10 @@ describe('lore harvest budgets apply to the rendered transcript', function () {
     assert.equal(applied.code, 0, applied.stderr);
     assert.ok(fs.existsSync(file));
     const entries = Object.values(JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')).entries) as Array<{ status: string }>;
-    assert.deepEqual(entries.map((e) => e.status), ['too-large']);
+    assert.deepEqual(
+      entries.map((e) => e.status),
+      ['too-large'],
+    );
     assert.equal(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), '# Facts\n');
   });
 });

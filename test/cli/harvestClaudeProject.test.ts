@@ -15,7 +15,9 @@ describe('lore harvest --from a Claude Code project folder', function () {
     // Named as Claude Code names it (~/.claude/projects/<cwd with dashes>).
     const project = path.join(makeTempDir('lore-claude-'), '-home-dev-shop');
     fs.cpSync(PROJECT, project, { recursive: true });
-    const sideFiles = fs.readdirSync(project, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.parentPath !== project);
+    const sideFiles = fs
+      .readdirSync(project, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.parentPath !== project);
     assert.equal(sideFiles.length, 3, 'the fixture holds a subagent transcript, its meta file and a tool output');
     // Older versions kept subagent transcripts beside the sessions.
     const subagent = path.join(project, SESSIONS[0], 'subagents', 'agent-a1b2c3d4e5f60718.jsonl');

@@ -35,7 +35,10 @@ describe('lore harvest: [from: id, date] takes the date from the conversation', 
     fs.utimesSync(file, later, later);
     const result = await runCli(['harvest', '--root', root, '--from', dir, '--apply']);
     assert.equal(result.code, 0, result.stderr + result.stdout);
-    assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /integer cents\. \[from: 6c1f2e3d-4a5b-4c6d-8e7f-9a0b1c2d3e4f, 2026-11-19\]/);
+    assert.match(
+      fs.readFileSync(path.join(root, 'facts.md'), 'utf8'),
+      /integer cents\. \[from: 6c1f2e3d-4a5b-4c6d-8e7f-9a0b1c2d3e4f, 2026-11-19\]/,
+    );
   });
 
   it("dates a Cursor agent transcript by its first prompt's stated time, in the zone it states", async () => {
@@ -44,13 +47,16 @@ describe('lore harvest: [from: id, date] takes the date from the conversation', 
     const dir = path.join(makeTempDir('lore-cursor-'), 'agent-transcripts', id);
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${id}.jsonl`);
-    const prompt = '<timestamp>Thursday, Nov 19, 2026, 11:50 PM (UTC-5)</timestamp>\n<user_query>\nFact: money amounts are integer cents.\n</user_query>';
+    const prompt =
+      '<timestamp>Thursday, Nov 19, 2026, 11:50 PM (UTC-5)</timestamp>\n<user_query>\nFact: money amounts are integer cents.\n</user_query>';
     fs.writeFileSync(
       file,
       [
         { role: 'user', message: { content: [{ type: 'text', text: prompt }] } },
         { role: 'assistant', message: { content: [{ type: 'text', text: 'Noted.' }] } },
-      ].map((r) => JSON.stringify(r)).join('\n'),
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
     );
     // Written a day ago, as a transcript is when it is harvested from Cursor's folder (a recent one would be live).
     const dayAgo = new Date(Date.now() - 24 * 3600_000);

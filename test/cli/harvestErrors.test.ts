@@ -38,7 +38,10 @@ describe('lore harvest: errors that say what happened', function () {
   it('a ledger entry of the wrong shape is refused when read, naming the field', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', BODY));
-    fs.writeFileSync(path.join(root, 'ledger.json'), JSON.stringify({ entries: { abc: { path: '/x', status: 'harvested', at: 'now', deleted: 'yes' } } }));
+    fs.writeFileSync(
+      path.join(root, 'ledger.json'),
+      JSON.stringify({ entries: { abc: { path: '/x', status: 'harvested', at: 'now', deleted: 'yes' } } }),
+    );
     const result = await runCli(['harvest', '--root', root, '--apply']);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /ledger\.json is not a valid ledger \(entries\.abc\.deleted: .*\)\. Lore will not overwrite it/);
@@ -57,7 +60,13 @@ describe('lore harvest: errors that say what happened', function () {
       for (const mode of ['--preview', '--apply']) {
         const result = await runCli(['harvest', '--root', root, mode]);
         assert.equal(result.code, 1, `${mode}: ${result.stderr}`);
-        assert.match(result.stderr, new RegExp(`^lore harvest: ${path.join(root, name).replace(/\./g, '\\.')} is a folder, not a file: move it away and run again\\n`, 'm'));
+        assert.match(
+          result.stderr,
+          new RegExp(
+            `^lore harvest: ${path.join(root, name).replace(/\./g, '\\.')} is a folder, not a file: move it away and run again\\n`,
+            'm',
+          ),
+        );
         assert.ok(!result.stderr.includes('EISDIR'), result.stderr);
       }
       assert.deepEqual(snapshotTree(ws), before);

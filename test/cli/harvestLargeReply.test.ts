@@ -22,17 +22,38 @@ describe('lore harvest: a reply of 100,000 items', function () {
   });
 
   it(`keeps the first ${MAX_REPLY_ITEMS}, says so, harvests the other conversations, and the apply reuses the preview's reply`, async () => {
-    const big = JSON.stringify({ ...EMPTY, facts: Array.from({ length: 100_000 }, (_, i) => ({ statement: `generated fact number ${i}` })) });
+    const big = JSON.stringify({
+      ...EMPTY,
+      facts: Array.from({ length: 100_000 }, (_, i) => ({ statement: `generated fact number ${i}` })),
+    });
     const small = JSON.stringify({ ...EMPTY, facts: [{ statement: 'the small conversation taught one thing' }] });
-    stub = await startStub('openai', [], { whenExhausted: (body: unknown) => ({ reply: JSON.stringify(body).includes('Conversation: c1') ? big : small }) });
+    stub = await startStub('openai', [], {
+      whenExhausted: (body: unknown) => ({ reply: JSON.stringify(body).includes('Conversation: c1') ? big : small }),
+    });
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', 'A conversation the model answers at length.', '2026-11-24T10:00:00Z'));
     fs.writeFileSync(path.join(inbox, 'c2.md'), transcript('c2', 'A conversation with one fact.', '2026-11-24T11:00:00Z'));
-    const args = (...extra: string[]) => ['harvest', '--root', root, '--provider', 'openai', '--base-url', stub!.baseUrl, '--model', 'stub-model', ...extra];
+    const args = (...extra: string[]) => [
+      'harvest',
+      '--root',
+      root,
+      '--provider',
+      'openai',
+      '--base-url',
+      stub!.baseUrl,
+      '--model',
+      'stub-model',
+      ...extra,
+    ];
 
     const preview = await runCli(args('--preview'));
     assert.equal(preview.code, 0, preview.stderr);
-    assert.match(preview.stdout + preview.stderr, new RegExp(`c1\\.md: ${100_000 - MAX_REPLY_ITEMS} items in the model's reply were left out \\(the reply holds more than ${MAX_REPLY_ITEMS} items`));
+    assert.match(
+      preview.stdout + preview.stderr,
+      new RegExp(
+        `c1\\.md: ${100_000 - MAX_REPLY_ITEMS} items in the model's reply were left out \\(the reply holds more than ${MAX_REPLY_ITEMS} items`,
+      ),
+    );
     const applied = await runCli(args('--apply'));
     assert.equal(applied.code, 0, applied.stderr);
     assert.equal(stub.requests.length, 2, 'one model call per conversation: the apply used the cached replies');

@@ -17,7 +17,12 @@ describe('lore harvest: a session an agent may still be writing', function () {
     const result = await runCli(['harvest', '--root', root, '--from', project]);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     const output = result.stdout + result.stderr;
-    assert.match(output, new RegExp(`left for later \\(live\\): ${session.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: changed \\d+ (seconds?|minutes?) ago, so an agent may still be writing it; the first harvest after [45] minutes? more without a change picks it up`));
+    assert.match(
+      output,
+      new RegExp(
+        `left for later \\(live\\): ${session.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: changed \\d+ (seconds?|minutes?) ago, so an agent may still be writing it; the first harvest after [45] minutes? more without a change picks it up`,
+      ),
+    );
     // Untouched for longer than the window, the same session is harvested.
     const old = new Date(Date.now() - 10 * 60_000);
     fs.utimesSync(session, old, old);

@@ -69,8 +69,13 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     );
     // The same session read from the folder alone gives the same bytes, so a ledger entry made either way holds.
     const alone = openCodeData();
-    const fromFolder = JSON.parse((await runCli(['harvest', '--root', root, '--from', path.join(alone, 'storage'), '--dry-run', '--json'])).stdout) as { conversations: JsonConversation[] };
-    assert.deepEqual(fromFolder.conversations.map((c) => c.sha256), json.conversations.map((c) => c.sha256));
+    const fromFolder = JSON.parse(
+      (await runCli(['harvest', '--root', root, '--from', path.join(alone, 'storage'), '--dry-run', '--json'])).stdout,
+    ) as { conversations: JsonConversation[] };
+    assert.deepEqual(
+      fromFolder.conversations.map((c) => c.sha256),
+      json.conversations.map((c) => c.sha256),
+    );
   });
 
   it('reads one database session named `<db>#<id>` (as discovery lists it and Import Conversations… passes it)', async () => {
@@ -101,7 +106,10 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     const storage = path.join(makeTempDir('lore-opencode-'), 'storage');
     fs.cpSync(STORAGE, storage, { recursive: true });
     const result = await runCli(['harvest', '--root', root, '--from', storage, '--dry-run', '--json']);
-    assert.deepEqual((JSON.parse(result.stdout) as { conversations: JsonConversation[] }).conversations.map((c) => c.class), ['live', 'live']);
+    assert.deepEqual(
+      (JSON.parse(result.stdout) as { conversations: JsonConversation[] }).conversations.map((c) => c.class),
+      ['live', 'live'],
+    );
   });
 
   it('records each session in the ledger by the hash of its assembled bytes and never deletes OpenCode files', async () => {
@@ -111,14 +119,22 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     const applied = await runCli(['harvest', '--root', root, '--from', storage, '--apply', '--json']);
     assert.equal(applied.code, 0, applied.stderr + applied.stdout);
     const json = JSON.parse(applied.stdout) as { conversations: JsonConversation[] };
-    const ledger = JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')) as { entries: Record<string, { path: string; status: string }> };
+    const ledger = JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')) as {
+      entries: Record<string, { path: string; status: string }>;
+    };
     for (const c of json.conversations) assert.equal(ledger.entries[c.sha256]?.status, 'harvested', c.path);
     assert.deepEqual(snapshotTree(storage), before);
     const again = await runCli(['harvest', '--root', root, '--from', storage, '--dry-run', '--json']);
-    assert.deepEqual((JSON.parse(again.stdout) as { conversations: JsonConversation[] }).conversations.map((c) => c.class), ['harvested', 'harvested']);
+    assert.deepEqual(
+      (JSON.parse(again.stdout) as { conversations: JsonConversation[] }).conversations.map((c) => c.class),
+      ['harvested', 'harvested'],
+    );
     // The known-files cache vouches for one file by its stat: never for a session assembled from many.
     const knownFile = path.join(root, '.cache', 'known-files.json');
     const known = fs.existsSync(knownFile) ? Object.keys((JSON.parse(fs.readFileSync(knownFile, 'utf8')) as { files: object }).files) : [];
-    assert.deepEqual(known.filter((file) => file.startsWith(storage)), []);
+    assert.deepEqual(
+      known.filter((file) => file.startsWith(storage)),
+      [],
+    );
   });
 });

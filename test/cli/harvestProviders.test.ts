@@ -7,7 +7,11 @@ import { startStub, type StubKind, type StubServer } from '../helpers/stubServer
 
 const VALID = JSON.stringify({
   facts: [{ statement: 'The stub speaks the provider API.', detail: '' }],
-  decisions: [], tasks_done: [], tasks_open: [{ statement: 'Ship it', detail: '' }], questions: [], playbooks: [],
+  decisions: [],
+  tasks_done: [],
+  tasks_open: [{ statement: 'Ship it', detail: '' }],
+  questions: [],
+  playbooks: [],
   files: [{ path: 'src/app.ts', note: 'Noted by the model.' }],
 });
 
@@ -28,7 +32,18 @@ for (const kind of ['openai', 'anthropic', 'gemini', 'ollama'] as StubKind[]) {
       stub = await startStub(kind, steps);
       const ws = await makeWorkspace();
       fs.writeFileSync(path.join(ws.inbox, 'c1.md'), transcript('c1', 'We talked about the stub.'));
-      const args = (...extra: string[]) => ['harvest', '--root', ws.root, '--provider', kind, '--base-url', stub!.baseUrl, '--model', 'stub-model', ...extra];
+      const args = (...extra: string[]) => [
+        'harvest',
+        '--root',
+        ws.root,
+        '--provider',
+        kind,
+        '--base-url',
+        stub!.baseUrl,
+        '--model',
+        'stub-model',
+        ...extra,
+      ];
       return { ...ws, args };
     }
 
@@ -50,7 +65,10 @@ for (const kind of ['openai', 'anthropic', 'gemini', 'ollama'] as StubKind[]) {
       const result = await runCli(args('--apply'));
       assert.equal(result.code, 0, result.stderr + result.stdout);
       assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /- Kept fact\. \[from: c1/);
-      assert.match(result.stdout + result.stderr, /warning: .*c1\.md: 1 item in the model's reply was malformed and left out \(facts\[1\]\.statement/);
+      assert.match(
+        result.stdout + result.stderr,
+        /warning: .*c1\.md: 1 item in the model's reply was malformed and left out \(facts\[1\]\.statement/,
+      );
     });
 
     it('tolerates a ```json fence', async () => {
@@ -129,7 +147,10 @@ describe('summarize first above 64 KB (openai stub)', function () {
     });
     try {
       const { root, inbox } = await makeWorkspace();
-      const turns = Array.from({ length: 60 }, (_, i) => `## 10:${String(i % 60).padStart(2, '0')} — user\n${'talk about caching and layers. '.repeat(60)}\n`).join('\n');
+      const turns = Array.from(
+        { length: 60 },
+        (_, i) => `## 10:${String(i % 60).padStart(2, '0')} — user\n${'talk about caching and layers. '.repeat(60)}\n`,
+      ).join('\n');
       fs.writeFileSync(path.join(inbox, 'big.md'), `---\nsession_id: big\n---\n\n# Big\n\n${turns}`);
       const result = await runCli(['harvest', '--root', root, '--apply', '--json', '--provider', 'openai', '--base-url', stub.baseUrl]);
       assert.equal(result.code, 0, result.stderr);

@@ -17,7 +17,11 @@ function reply(sameAs: string, supersedes: string[]): string {
   return JSON.stringify({
     facts: [{ statement: 'Installs use pnpm.', detail: '', same_as: sameAs, supersedes: [] }],
     decisions: [{ statement: 'Deploys go through GitHub Actions.', detail: 'Jenkins was retired', same_as: '', supersedes }],
-    tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [],
+    tasks_done: [],
+    tasks_open: [],
+    questions: [],
+    playbooks: [],
+    files: [],
   });
 }
 
@@ -34,8 +38,22 @@ describe('lore harvest: same_as and supersedes', function () {
     const ws = await makeWorkspace();
     fs.writeFileSync(path.join(ws.root, 'facts.md'), `# Facts\n\n${PNPM}\n${LOGO}\n`);
     fs.writeFileSync(path.join(ws.root, 'decisions.md'), `# Decisions\n\n${JENKINS}\n`);
-    fs.writeFileSync(path.join(ws.inbox, 'c2.md'), transcript('c2', 'We install with pnpm. Deploys moved from Jenkins to GitHub Actions.', '2026-11-24T10:00:00Z'));
-    const args = (...extra: string[]) => ['harvest', '--root', ws.root, '--provider', 'openai', '--base-url', stub!.baseUrl, '--model', 'stub-model', ...extra];
+    fs.writeFileSync(
+      path.join(ws.inbox, 'c2.md'),
+      transcript('c2', 'We install with pnpm. Deploys moved from Jenkins to GitHub Actions.', '2026-11-24T10:00:00Z'),
+    );
+    const args = (...extra: string[]) => [
+      'harvest',
+      '--root',
+      ws.root,
+      '--provider',
+      'openai',
+      '--base-url',
+      stub!.baseUrl,
+      '--model',
+      'stub-model',
+      ...extra,
+    ];
     return { ...ws, args, read: (f: string) => fs.readFileSync(path.join(ws.root, f), 'utf8') };
   }
 
@@ -55,11 +73,14 @@ describe('lore harvest: same_as and supersedes', function () {
 
     const applied = await runCli(args('--apply'));
     assert.equal(applied.code, 0, applied.stderr);
-    assert.equal(stub!.requests.length, 1, 'the preview\'s reply is reused');
+    assert.equal(stub!.requests.length, 1, "the preview's reply is reused");
     assert.equal(read('facts.md'), `# Facts\n\n- the project installs with pnpm [from: old, 2026-11-01; c2, 2026-11-24]\n${LOGO}\n`);
     const successor = '- Deploys go through GitHub Actions. — Jenkins was retired [from: c2, 2026-11-24]';
     const today = new Date().toISOString().slice(0, 10);
-    assert.equal(read('decisions.md'), `# Decisions\n\n- deploys go through Jenkins [superseded by ${itemId(successor)}, ${today}] [from: old, 2026-11-01]\n${successor}\n`);
+    assert.equal(
+      read('decisions.md'),
+      `# Decisions\n\n- deploys go through Jenkins [superseded by ${itemId(successor)}, ${today}] [from: old, 2026-11-01]\n${successor}\n`,
+    );
     assert.ok(!read('digest.md').includes('through Jenkins'));
     assert.match(applied.stdout + applied.stderr, /merged into existing items \(same_as\): 1/);
 
@@ -74,23 +95,47 @@ describe('lore harvest: same_as and supersedes', function () {
     const ttl = '- the prompt cache TTL is 5 minutes [from: old, 2026-11-01]';
     const bucket = '- build artifacts go to the S3 bucket acme-builds-us [from: old, 2026-11-01]';
     fs.writeFileSync(path.join(ws.root, 'facts.md'), `# Facts\n\n${ttl}\n${bucket}\n`);
-    stub = await startStub('openai', [{
-      reply: JSON.stringify({
-        facts: [
-          { statement: 'the prompt cache TTL is 10 minutes', detail: '', same_as: itemId(ttl), supersedes: [] },
-          { statement: 'build artifacts go to the S3 bucket acme-builds-eu', detail: '', same_as: itemId(bucket), supersedes: [] },
-          { statement: 'The prompt cache TTL is 5 minutes', detail: '', same_as: itemId(ttl), supersedes: [] },
-        ],
-        decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [],
-      }),
-    }]);
-    fs.writeFileSync(path.join(ws.inbox, 'c3.md'), transcript('c3', 'The TTL is 10 minutes here, and the EU bucket is acme-builds-eu.', '2026-11-24T10:00:00Z'));
-    const applied = await runCli(['harvest', '--root', ws.root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply']);
+    stub = await startStub('openai', [
+      {
+        reply: JSON.stringify({
+          facts: [
+            { statement: 'the prompt cache TTL is 10 minutes', detail: '', same_as: itemId(ttl), supersedes: [] },
+            { statement: 'build artifacts go to the S3 bucket acme-builds-eu', detail: '', same_as: itemId(bucket), supersedes: [] },
+            { statement: 'The prompt cache TTL is 5 minutes', detail: '', same_as: itemId(ttl), supersedes: [] },
+          ],
+          decisions: [],
+          tasks_done: [],
+          tasks_open: [],
+          questions: [],
+          playbooks: [],
+          files: [],
+        }),
+      },
+    ]);
+    fs.writeFileSync(
+      path.join(ws.inbox, 'c3.md'),
+      transcript('c3', 'The TTL is 10 minutes here, and the EU bucket is acme-builds-eu.', '2026-11-24T10:00:00Z'),
+    );
+    const applied = await runCli([
+      'harvest',
+      '--root',
+      ws.root,
+      '--provider',
+      'openai',
+      '--base-url',
+      stub.baseUrl,
+      '--model',
+      'stub-model',
+      '--apply',
+    ]);
     assert.equal(applied.code, 0, applied.stderr);
     const facts = fs.readFileSync(path.join(ws.root, 'facts.md'), 'utf8');
     assert.ok(facts.includes('- the prompt cache TTL is 10 minutes [from: c3, 2026-11-24]'), facts);
     assert.ok(facts.includes('- build artifacts go to the S3 bucket acme-builds-eu [from: c3, 2026-11-24]'), facts);
-    assert.ok(facts.includes('- the prompt cache TTL is 5 minutes [from: old, 2026-11-01; c3, 2026-11-24]'), 'a true same_as still adds a source');
+    assert.ok(
+      facts.includes('- the prompt cache TTL is 5 minutes [from: old, 2026-11-01; c3, 2026-11-24]'),
+      'a true same_as still adds a source',
+    );
     assert.ok(facts.includes(bucket), facts);
   });
 

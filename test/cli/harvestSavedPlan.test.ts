@@ -9,12 +9,21 @@ import { startStub, type StubServer } from '../helpers/stubServers';
 const VALID = JSON.stringify({
   facts: [{ statement: 'The previewed fact.', detail: '' }],
   decisions: [{ statement: 'Apply what was shown', detail: 'no second model call' }],
-  tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [],
+  tasks_done: [],
+  tasks_open: [],
+  questions: [],
+  playbooks: [],
+  files: [],
 });
 /** What a second distillation would answer: apply must never write it. */
 const OTHER = JSON.stringify({
   facts: [{ statement: 'A fact nobody previewed.', detail: '' }],
-  decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [],
+  decisions: [],
+  tasks_done: [],
+  tasks_open: [],
+  questions: [],
+  playbooks: [],
+  files: [],
 });
 
 /** The CLI in process; stdout and stderr collected. */
@@ -43,7 +52,21 @@ describe('lore harvest --preview --save-plan, then --apply-plan', function () {
   it('applies exactly the previewed items without calling the model again, even with the reply cache gone', async () => {
     const { root, inbox, planFile } = await setup();
     stub = await startStub('openai', [{ reply: VALID }, { reply: OTHER }]);
-    const preview = await lore(['harvest', '--root', root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'm', '--preview', '--save-plan', planFile, '-q']);
+    const preview = await lore([
+      'harvest',
+      '--root',
+      root,
+      '--provider',
+      'openai',
+      '--base-url',
+      stub.baseUrl,
+      '--model',
+      'm',
+      '--preview',
+      '--save-plan',
+      planFile,
+      '-q',
+    ]);
     assert.equal(preview.code, 0, preview.stderr + preview.stdout);
     assert.equal(stub.requests.length, 1);
     assert.match(preview.stdout, /\+- The previewed fact\. \[from: c1, 2026-11-20\]/);
@@ -55,11 +78,15 @@ describe('lore harvest --preview --save-plan, then --apply-plan', function () {
     const apply = await lore(['harvest', '--root', root, '--apply-plan', planFile]);
     assert.equal(apply.code, 0, apply.stderr + apply.stdout);
     assert.equal(stub.requests.length, 1, 'apply made no model call');
-    for (const file of ['facts.md', 'decisions.md', 'digest.md']) assert.equal(fs.readFileSync(path.join(root, file), 'utf8'), shown(file), file);
+    for (const file of ['facts.md', 'decisions.md', 'digest.md'])
+      assert.equal(fs.readFileSync(path.join(root, file), 'utf8'), shown(file), file);
     assert.doesNotMatch(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /nobody previewed/);
     assert.ok(!fs.existsSync(path.join(inbox, 'c1.md')), 'the conversation was reclaimed');
     const entries = Object.values(JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')).entries) as Array<{ status: string }>;
-    assert.deepEqual(entries.map((e) => e.status), ['harvested']);
+    assert.deepEqual(
+      entries.map((e) => e.status),
+      ['harvested'],
+    );
   });
 
   it('refuses a plan whose conversation changed since the preview, writing nothing', async () => {
@@ -69,7 +96,10 @@ describe('lore harvest --preview --save-plan, then --apply-plan', function () {
     const before = snapshotTree(root);
     const apply = await lore(['harvest', '--root', root, '--apply-plan', planFile]);
     assert.equal(apply.code, 1);
-    assert.match(apply.stdout, /the preview is out of date; nothing was written:\n {2}.*c1\.md changed since the preview\nrun lore harvest --preview again/);
+    assert.match(
+      apply.stdout,
+      /the preview is out of date; nothing was written:\n {2}.*c1\.md changed since the preview\nrun lore harvest --preview again/,
+    );
     assert.deepEqual(snapshotTree(root), before);
   });
 
@@ -103,13 +133,20 @@ describe('lore harvest --preview --save-plan, then --apply-plan', function () {
 
   it('keeps invalid UTF-8 and CRLF lines of a category file byte for byte through the plan file', async () => {
     const { root, planFile } = await setup();
-    const facts = Buffer.concat([Buffer.from('# Facts\r\n\r\n- the caf'), Buffer.from([0xe9]), Buffer.from(' menu [from: hand, 2026-01-01]\r\n')]);
+    const facts = Buffer.concat([
+      Buffer.from('# Facts\r\n\r\n- the caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(' menu [from: hand, 2026-01-01]\r\n'),
+    ]);
     fs.writeFileSync(path.join(root, 'facts.md'), facts);
     assert.equal((await lore(['harvest', '--root', root, '--preview', '--save-plan', planFile, '-q'])).code, 0);
     const apply = await lore(['harvest', '--root', root, '--apply-plan', planFile]);
     assert.equal(apply.code, 0, apply.stderr + apply.stdout);
     const after = fs.readFileSync(path.join(root, 'facts.md'));
-    assert.ok(after.equals(Buffer.concat([facts, Buffer.from('- the rules provider reads markers. [from: c1, 2026-11-20]\r\n')])), JSON.stringify(after.toString('latin1')));
+    assert.ok(
+      after.equals(Buffer.concat([facts, Buffer.from('- the rules provider reads markers. [from: c1, 2026-11-20]\r\n')])),
+      JSON.stringify(after.toString('latin1')),
+    );
   });
 
   it('names the file and the field of a plan file that is not valid, and writes nothing', async () => {
@@ -121,7 +158,11 @@ describe('lore harvest --preview --save-plan, then --apply-plan', function () {
     const before = snapshotTree(root);
     const apply = await lore(['harvest', '--root', root, '--apply-plan', planFile]);
     assert.equal(apply.code, 1);
-    assert.equal(apply.stderr.split('\n')[0].startsWith(`lore harvest: ${planFile} is not a Lore harvest plan (plan.outcomes.0.sha256: `), true, apply.stderr);
+    assert.equal(
+      apply.stderr.split('\n')[0].startsWith(`lore harvest: ${planFile} is not a Lore harvest plan (plan.outcomes.0.sha256: `),
+      true,
+      apply.stderr,
+    );
     assert.deepEqual(snapshotTree(root), before);
   });
 

@@ -11,11 +11,25 @@ import { makeTempDir } from '../helpers/paths';
 /** A conversation of several turns; the fact is stated in the third, at 10:07. */
 function conversation(id: string, extra = ''): string {
   return [
-    '---', `session_id: ${id}`, 'started: 2026-11-20T10:00:00Z', '---', '', '# Build pipeline', '',
-    '## 10:00 — user', 'How is the bundle produced?', '',
-    '## 10:02 — agent', 'Let me look at the scripts.', '',
-    '## 10:07 — user', `Fact: the bundle is produced by esbuild from src/extension.ts.${extra}`, '',
-    '## 10:09 — agent', 'Right, esbuild writes dist/extension.js.', '',
+    '---',
+    `session_id: ${id}`,
+    'started: 2026-11-20T10:00:00Z',
+    '---',
+    '',
+    '# Build pipeline',
+    '',
+    '## 10:00 — user',
+    'How is the bundle produced?',
+    '',
+    '## 10:02 — agent',
+    'Let me look at the scripts.',
+    '',
+    '## 10:07 — user',
+    `Fact: the bundle is produced by esbuild from src/extension.ts.${extra}`,
+    '',
+    '## 10:09 — agent',
+    'Right, esbuild writes dist/extension.js.',
+    '',
   ].join('\n');
 }
 
@@ -44,7 +58,12 @@ describe('lore harvest keeps transcripts (transcripts/)', function () {
     const [sha, entry] = Object.entries(ledgerEntries(root))[0];
     assert.equal(entry.deleted, true);
     assert.equal(entry.transcript, expected);
-    assert.match(text, new RegExp(`^---\\nid: c1\\ntool: lore-transcript\\nstarted: 2026-11-20T10:00:00Z\\nended: 2026-11-20T10:09:00.000Z\\nraw_sha256: ${sha}\\nturns: 4\\n---\\n`));
+    assert.match(
+      text,
+      new RegExp(
+        `^---\\nid: c1\\ntool: lore-transcript\\nstarted: 2026-11-20T10:00:00Z\\nended: 2026-11-20T10:09:00.000Z\\nraw_sha256: ${sha}\\nturns: 4\\n---\\n`,
+      ),
+    );
 
     const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8').split('\n');
     const item = facts.find((l) => l.includes('esbuild'))!;
@@ -93,7 +112,10 @@ describe('lore harvest keeps transcripts (transcripts/)', function () {
     const second = files.find((f) => f !== first)!;
     assert.match(second, /^transcripts\/2026\/11\/20\/1000-c1-build-pipeline-[0-9a-f]{12}\.md$/);
     // The decision leads to the grown session's transcript, at its turn.
-    const decision = fs.readFileSync(path.join(root, 'decisions.md'), 'utf8').split('\n').find((l) => l.includes('keep esbuild'))!;
+    const decision = fs
+      .readFileSync(path.join(root, 'decisions.md'), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('keep esbuild'))!;
     const target = provenanceTarget(storePaths(root), 'c1', decision);
     assert.ok(target.kind === 'transcript');
     assert.equal(target.file, path.join(root, second));
@@ -135,7 +157,10 @@ describe('lore harvest keeps transcripts (transcripts/)', function () {
     const token = cat('ghp_', fake(ALNUM, 36));
     const saved = JSON.parse(fs.readFileSync(planFile, 'utf8'));
     assert.equal(saved.plan.transcripts.length, 1);
-    saved.plan.transcripts[0].text = saved.plan.transcripts[0].text.replace('How is the bundle produced?', `How is the bundle produced? ${token}`);
+    saved.plan.transcripts[0].text = saved.plan.transcripts[0].text.replace(
+      'How is the bundle produced?',
+      `How is the bundle produced? ${token}`,
+    );
     fs.writeFileSync(planFile, JSON.stringify(saved));
     const applied = await runCli(['harvest', '--root', root, '--apply-plan', planFile, '--json']);
     assert.equal(applied.code, 0, applied.stderr + applied.stdout);

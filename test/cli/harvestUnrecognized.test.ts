@@ -46,7 +46,12 @@ describe('lore harvest: conversations no importer reads', function () {
     const geminiLines = fs.readFileSync(gemini, 'utf8').trimEnd().split('\n').length;
     const geminiReason = `looks like a Gemini CLI prompt log (logs.json), which Lore does not read yet (detected as Claude Code JSONL, but 0 of ${geminiLines} lines were Claude Code JSONL records)`;
     assert.ok(result.stdout.includes(`problem: ${gemini}: not harvested, kept: ${geminiReason}`), result.stdout);
-    assert.ok(result.stdout.includes(`problem: ${bot}: not harvested, kept: not a supported conversation format: detected as Claude Code JSONL, but 0 of 15 lines were Claude Code JSONL records`), result.stdout);
+    assert.ok(
+      result.stdout.includes(
+        `problem: ${bot}: not harvested, kept: not a supported conversation format: detected as Claude Code JSONL, but 0 of 15 lines were Claude Code JSONL records`,
+      ),
+      result.stdout,
+    );
     assert.match(result.stdout, /reclaimed: 0 conversation\(s\)/);
     const entries = ledger(root);
     for (const file of [gemini, bot]) {
@@ -75,15 +80,37 @@ describe('lore harvest: conversations no importer reads', function () {
     assert.deepEqual(json.reclaimed, []);
     const dry = await runCli(['harvest', '--root', root]);
     assert.equal(dry.code, 0, dry.stderr);
-    assert.ok(dry.stdout.includes(`not read last time (kept; read again by --preview/--apply): ${gemini}: looks like a Gemini CLI prompt log`), dry.stdout);
+    assert.ok(
+      dry.stdout.includes(`not read last time (kept; read again by --preview/--apply): ${gemini}: looks like a Gemini CLI prompt log`),
+      dry.stdout,
+    );
   });
 
   it('never sends them to the model, and harvests the readable conversation next to them', async () => {
     const { root, inbox, gemini, bot } = await inboxWithLookAlikes();
     fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', 'We talked about the time zone bug.'));
-    const reply = JSON.stringify({ facts: [{ statement: 'CI runs in UTC+2.', detail: '' }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+    const reply = JSON.stringify({
+      facts: [{ statement: 'CI runs in UTC+2.', detail: '' }],
+      decisions: [],
+      tasks_done: [],
+      tasks_open: [],
+      questions: [],
+      playbooks: [],
+      files: [],
+    });
     stub = await startStub('openai', [{ reply }]);
-    const result = await runCli(['harvest', '--root', root, '--apply', '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model']);
+    const result = await runCli([
+      'harvest',
+      '--root',
+      root,
+      '--apply',
+      '--provider',
+      'openai',
+      '--base-url',
+      stub.baseUrl,
+      '--model',
+      'stub-model',
+    ]);
     assert.equal(result.code, 1, result.stderr + result.stdout);
     assert.equal(stub.requests.length, 1);
     assert.match(stub.requests[0].prompt.user, /^Conversation: c1\n/);
@@ -99,7 +126,9 @@ describe('lore harvest: conversations no importer reads', function () {
     const text = transcript('c1', 'Fact: the parser builds dates in UTC.');
     fs.writeFileSync(conv, text);
     const at = '2026-01-01T00:00:00.000Z';
-    const entries = { [sha256(text)]: { at, deleted: false, error: 'not a supported conversation format', path: conv, status: 'unrecognized' } };
+    const entries = {
+      [sha256(text)]: { at, deleted: false, error: 'not a supported conversation format', path: conv, status: 'unrecognized' },
+    };
     fs.writeFileSync(path.join(root, 'ledger.json'), JSON.stringify({ entries }, null, 2) + '\n');
     const result = await runCli(['harvest', '--root', root, '--apply']);
     assert.equal(result.code, 0, result.stderr + result.stdout);
@@ -108,4 +137,3 @@ describe('lore harvest: conversations no importer reads', function () {
     assert.ok(!fs.existsSync(conv));
   });
 });
-

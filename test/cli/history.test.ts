@@ -11,7 +11,10 @@ import { makeTempDir } from '../helpers/paths';
 import { setStoreTrust } from '../../src/core/store/storeTrust';
 
 function lineWith(root: string, file: string, text: string): string {
-  const line = fs.readFileSync(path.join(root, file), 'utf8').split('\n').find((l) => l.includes(text));
+  const line = fs
+    .readFileSync(path.join(root, file), 'utf8')
+    .split('\n')
+    .find((l) => l.includes(text));
   assert.ok(line, `${text} in ${file}`);
   return line;
 }
@@ -28,7 +31,11 @@ describe('lore history', function () {
     const extract = gitIn(root, 'rev-parse', 'HEAD').trim();
 
     // An agent marks the task done: the line moves to ## Done and keeps its id.
-    const done = await changeItem(storePaths(root), { op: 'done', id }, { source: 'claude-code:s1', today: new Date('2026-11-21T00:00:00Z'), mode: 'direct' });
+    const done = await changeItem(
+      storePaths(root),
+      { op: 'done', id },
+      { source: 'claude-code:s1', today: new Date('2026-11-21T00:00:00Z'), mode: 'direct' },
+    );
     assert.equal(done.status, 'recorded');
     assert.equal(done.history?.commits.length, 1);
     assert.equal(gitIn(root, 'log', '-1', '--format=%s').trim(), `memory: done ${id} in tasks.md`);
@@ -38,14 +45,20 @@ describe('lore history', function () {
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.trim().split('\n');
     assert.match(lines[1], /^from conversation ses-hist, 2026-11-20 \(transcripts\/2026\/11\/20\/1000-ses-hist\.md\)$/);
-    assert.match(lines[2], new RegExp(`^learned \\d{4}-\\d{2}-\\d{2}  ${extract.slice(0, 12)}  extract: 2 items from 1 conversation  \\[ses-hist\\]$`));
+    assert.match(
+      lines[2],
+      new RegExp(`^learned \\d{4}-\\d{2}-\\d{2}  ${extract.slice(0, 12)}  extract: 2 items from 1 conversation  \\[ses-hist\\]$`),
+    );
     assert.match(lines[3], new RegExp(`^changed .*memory: done ${id} in tasks\\.md$`));
     assert.equal(lines.length, 4);
 
     const json = JSON.parse((await runCli(['history', id, '--root', root, '--json'])).stdout);
     assert.equal(json.git, true);
     assert.equal(json.uncommitted, false);
-    assert.deepEqual(json.events.map((e: { kind: string }) => e.kind), ['added', 'changed']);
+    assert.deepEqual(
+      json.events.map((e: { kind: string }) => e.kind),
+      ['added', 'changed'],
+    );
     assert.equal(json.events[0].commit, extract);
     assert.deepEqual(json.events[0].conversations, ['ses-hist']);
     // The other item of the same harvest was never changed: one event.
@@ -73,10 +86,10 @@ describe('lore history', function () {
   });
 });
 
-describe('git history of agents\' writes over MCP', function () {
+describe("git history of agents' writes over MCP", function () {
   this.timeout(60_000);
 
-  it('commits a remember as memory: naming the agent, and LORE_GIT_COMMIT=off (VS Code\'s setting) turns it off', async () => {
+  it("commits a remember as memory: naming the agent, and LORE_GIT_COMMIT=off (VS Code's setting) turns it off", async () => {
     const root = path.join(makeTempDir('lore-mcp-git-'), 'kb');
     assert.equal((await runCli(['init', '--root', root, '--git'])).code, 0);
     fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
@@ -91,7 +104,10 @@ describe('git history of agents\' writes over MCP', function () {
     }
     const id = itemId(lineWith(root, 'facts.md', 'the queue is SQS'));
     assert.equal(gitIn(root, 'log', '-1', '--format=%s').trim(), `memory: remember ${id} in facts.md`);
-    assert.match(gitIn(root, 'log', '-1', '--format=%b'), /^Source: claude-code\nItem [0-9a-z]{8}: - the queue is SQS \[from: claude-code, \d{4}-\d{2}-\d{2}\]$/m);
+    assert.match(
+      gitIn(root, 'log', '-1', '--format=%b'),
+      /^Source: claude-code\nItem [0-9a-z]{8}: - the queue is SQS \[from: claude-code, \d{4}-\d{2}-\d{2}\]$/m,
+    );
     assert.equal(gitIn(root, 'status', '--porcelain'), '');
 
     const off = await connectLoreMcp(root, { clientName: 'claude-code', env: { LORE_GIT_COMMIT: 'off' } });

@@ -19,9 +19,19 @@ async function setup() {
   fs.writeFileSync(transcript, CLAUDE_SESSION);
   const env = { HOME: home, CLAUDE_CONFIG_DIR: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', LORE_ROOT: '' };
   const hook = (input: Record<string, unknown> | string, options: { cwd?: string; spawn?: boolean; env?: NodeJS.ProcessEnv } = {}) =>
-    runCli(['hook'], { cwd: options.cwd ?? ws, env: { ...env, ...options.env }, input: typeof input === 'string' ? input : JSON.stringify(input), spawn: options.spawn });
+    runCli(['hook'], {
+      cwd: options.cwd ?? ws,
+      env: { ...env, ...options.env },
+      input: typeof input === 'string' ? input : JSON.stringify(input),
+      spawn: options.spawn,
+    });
   const claudeInput = (event: string, extra: Record<string, unknown> = {}) => ({
-    session_id: SESSION_ID, transcript_path: transcript, cwd: ws, permission_mode: 'default', hook_event_name: event, ...extra,
+    session_id: SESSION_ID,
+    transcript_path: transcript,
+    cwd: ws,
+    permission_mode: 'default',
+    hook_event_name: event,
+    ...extra,
   });
   return { ws, root, inbox, home, transcript, env, hook, claudeInput };
 }
@@ -146,10 +156,22 @@ describe('lore hook', function () {
 
   it("VS Code's Stop (the end of its agent session) copies, and its camelCase fields are read", async () => {
     const { ws, inbox, home, hook } = await setup();
-    const transcript = path.join(home, '.config', 'Code', 'User', 'workspaceStorage', 'abc123', 'GitHub.copilot-chat', 'transcripts', 'sess-1.jsonl');
+    const transcript = path.join(
+      home,
+      '.config',
+      'Code',
+      'User',
+      'workspaceStorage',
+      'abc123',
+      'GitHub.copilot-chat',
+      'transcripts',
+      'sess-1.jsonl',
+    );
     fs.mkdirSync(path.dirname(transcript), { recursive: true });
     fs.writeFileSync(transcript, CLAUDE_SESSION);
-    assertSilentSuccess(await hook({ timestamp: '2026-11-24T09:00:00Z', hookEventName: 'Stop', sessionId: 'sess-1', transcript_path: transcript, cwd: ws }));
+    assertSilentSuccess(
+      await hook({ timestamp: '2026-11-24T09:00:00Z', hookEventName: 'Stop', sessionId: 'sess-1', transcript_path: transcript, cwd: ws }),
+    );
     const files = inboxFiles(inbox);
     assert.equal(files.length, 1);
     assert.match(files[0], /^vscode-sess-1-[0-9a-f]{12}\.jsonl$/);
@@ -169,10 +191,17 @@ describe('lore hook', function () {
   });
 
   for (const [what, prepare, why] of [
-    ['a folder', (t: string) => { fs.rmSync(t); fs.mkdirSync(t); }, /not a regular file/],
+    [
+      'a folder',
+      (t: string) => {
+        fs.rmSync(t);
+        fs.mkdirSync(t);
+      },
+      /not a regular file/,
+    ],
     ['too large', (t: string) => fs.truncateSync(t, MAX_RAW_SOURCE_BYTES + 1), /larger than/],
     ['missing', (t: string) => fs.rmSync(t), /ENOENT/],
-    ['outside the tools\' folders', (t: string) => t, /not in a folder where/],
+    ["outside the tools' folders", (t: string) => t, /not in a folder where/],
     ['a link to a file elsewhere', (t: string) => t, /not in a folder where/],
   ] as const) {
     it(`a transcript that is ${what}: exit 0, logged, nothing written`, async () => {
@@ -232,7 +261,9 @@ describe('lore hook', function () {
     assert.equal(inboxFiles(inbox).length, 1, 'the hook did its work');
     const loaded = recorder.read();
     assert.deepEqual(loaded.files, [CLI, HOOK_BUNDLE]);
-    const notBuiltin = loaded.requests.filter((r) => !r.startsWith('node:') && !require('node:module').isBuiltin(r) && r !== CLI && r !== './hook.js');
+    const notBuiltin = loaded.requests.filter(
+      (r) => !r.startsWith('node:') && !require('node:module').isBuiltin(r) && r !== CLI && r !== './hook.js',
+    );
     assert.deepEqual(notBuiltin, [], 'no vendor SDK, native module or node_modules package');
   });
 });

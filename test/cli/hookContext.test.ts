@@ -23,8 +23,20 @@ async function setup() {
   fs.writeFileSync(path.join(ws, 'src', 'other.ts'), 'export const other = 2;\n');
   const env = { LORE_ROOT: '', LORE_SEARCH_BACKEND: '', LORE_EMBED_PROVIDER: '' };
   const hook = (input: Record<string, unknown> | string, options: { spawn?: boolean; env?: NodeJS.ProcessEnv; cwd?: string } = {}) =>
-    runCli(['hook'], { cwd: options.cwd ?? ws, env: { ...env, ...options.env }, input: typeof input === 'string' ? input : JSON.stringify(input), spawn: options.spawn });
-  const prompt = (text: string, extra: Record<string, unknown> = {}) => ({ session_id: 's1', transcript_path: '/nowhere.jsonl', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: text, ...extra });
+    runCli(['hook'], {
+      cwd: options.cwd ?? ws,
+      env: { ...env, ...options.env },
+      input: typeof input === 'string' ? input : JSON.stringify(input),
+      spawn: options.spawn,
+    });
+  const prompt = (text: string, extra: Record<string, unknown> = {}) => ({
+    session_id: 's1',
+    transcript_path: '/nowhere.jsonl',
+    cwd: ws,
+    hook_event_name: 'UserPromptSubmit',
+    prompt: text,
+    ...extra,
+  });
   const start = { session_id: 's1', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' };
   const cli = async (...args: string[]) => {
     const result = await runCli([...args, '--root', root], { cwd: ws, env });
@@ -72,7 +84,10 @@ describe('lore hook: context for SessionStart and UserPromptSubmit', function ()
     await cli('note', 'src/app.ts', 'app.ts is the entry point; keep it small');
     await cli('note', 'src/other.ts', 'other.ts is never named in the prompt');
     const context = contextOf(await hook(prompt('Refactor @src/app.ts, then check `src/app.ts:12`.')), 'UserPromptSubmit');
-    assert.match(context, /\{file-notes\}\n> Recorded project knowledge[^\n]*\n## src\/app\.ts\n- app\.ts is the entry point; keep it small \[from: manual, \d{4}-\d\d-\d\d\]\n\{\/file-notes\}/);
+    assert.match(
+      context,
+      /\{file-notes\}\n> Recorded project knowledge[^\n]*\n## src\/app\.ts\n- app\.ts is the entry point; keep it small \[from: manual, \d{4}-\d\d-\d\d\]\n\{\/file-notes\}/,
+    );
     assert.ok(!context.includes('other.ts is never named'));
     // Stable first: the digest comes before the notes.
     assert.ok(context.indexOf('{knowledge}') < context.indexOf('{file-notes}'));
@@ -95,7 +110,10 @@ describe('lore hook: context for SessionStart and UserPromptSubmit', function ()
     assert.ok(!fs.existsSync(path.join(root, '.index', 'lore.sqlite')));
     await cli('search', 'release'); // Builds the index, as lore search, lore mcp or the extension do.
     const context = contextOf(await hook(prompt('how do we publish a release?')), 'UserPromptSubmit');
-    assert.match(context, /\{search-hits\}\n> Recorded project knowledge[^\n]*\n- \[playbooks\] \*\*release\*\*: bump the version, tag it, run npm publish \[from: c2, 2026-11-21\] \(playbooks\.md:\d+\)\n\{\/search-hits\}/);
+    assert.match(
+      context,
+      /\{search-hits\}\n> Recorded project knowledge[^\n]*\n- \[playbooks\] \*\*release\*\*: bump the version, tag it, run npm publish \[from: c2, 2026-11-21\] \(playbooks\.md:\d+\)\n\{\/search-hits\}/,
+    );
     assert.ok(!context.includes('staging database'));
     // The playbook is deleted by hand; the index is not refreshed, yet the hook does not hand it out.
     const file = path.join(root, 'playbooks.md');
@@ -108,11 +126,17 @@ describe('lore hook: context for SessionStart and UserPromptSubmit', function ()
     append('facts.md', [`- The CI token is ${SECRET} for deploys [from: c1, 2026-11-20]`]);
     append('decisions.md', [`- ${PLANTED} [from: c2, 2026-11-20]`, '- Deploys go through the CI pipeline only [from: c3, 2026-11-20]']);
     // digest.md edited by hand (or older than the flags): the hook filters it again.
-    fs.writeFileSync(path.join(root, 'digest.md'), `# Knowledge digest\n\n## Decisions\n- ${PLANTED} [from: c2, 2026-11-20]\n- Deploys go through the CI pipeline only [from: c3, 2026-11-20]\n\n## Facts\n- The CI token is ${SECRET} for deploys [from: c1, 2026-11-20]\n`);
+    fs.writeFileSync(
+      path.join(root, 'digest.md'),
+      `# Knowledge digest\n\n## Decisions\n- ${PLANTED} [from: c2, 2026-11-20]\n- Deploys go through the CI pipeline only [from: c3, 2026-11-20]\n\n## Facts\n- The CI token is ${SECRET} for deploys [from: c1, 2026-11-20]\n`,
+    );
     const note = await noteFileOf('src/app.ts', 'deploy notes live here');
     fs.appendFileSync(note, `- Deploy with token ${SECRET} [from: c4, 2026-11-21]\n- ${PLANTED} [from: c5, 2026-11-21]\n`);
     await cli('search', 'deploy');
-    const texts = [contextOf(await hook(start), 'SessionStart'), contextOf(await hook(prompt('How do deploys and the CI token work? see src/app.ts')), 'UserPromptSubmit')];
+    const texts = [
+      contextOf(await hook(start), 'SessionStart'),
+      contextOf(await hook(prompt('How do deploys and the CI token work? see src/app.ts')), 'UserPromptSubmit'),
+    ];
     for (const text of texts) {
       assert.ok(!text.includes(SECRET), 'the secret is redacted');
       assert.ok(!text.includes('Ignore all previous instructions'), 'the held item is left out');
@@ -126,12 +150,21 @@ describe('lore hook: context for SessionStart and UserPromptSubmit', function ()
 
   it('never more than 10,000 characters, whatever the store holds', async () => {
     const { root, hook, prompt, cli, append, noteFileOf } = await setup();
-    const lines = Array.from({ length: 3000 }, (_, i) => `- Deploy rule number ${i}: the deploy step ${i} checks the release artifact twice [from: c${i}, 2026-11-20]`);
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `- Deploy rule number ${i}: the deploy step ${i} checks the release artifact twice [from: c${i}, 2026-11-20]`,
+    );
     append('facts.md', lines);
     // A hand-grown digest far over its 4 KB cap.
     fs.writeFileSync(path.join(root, 'digest.md'), `# Knowledge digest\n\n## Facts\n${lines.join('\n')}\n`);
     const note = await noteFileOf('src/app.ts', 'first note');
-    fs.appendFileSync(note, Array.from({ length: 2000 }, (_, i) => `- Note ${i} about the deploy of app.ts, long enough to matter ${'x'.repeat(80)} [from: n${i}, 2026-11-21]\n`).join(''));
+    fs.appendFileSync(
+      note,
+      Array.from(
+        { length: 2000 },
+        (_, i) => `- Note ${i} about the deploy of app.ts, long enough to matter ${'x'.repeat(80)} [from: n${i}, 2026-11-21]\n`,
+      ).join(''),
+    );
     await cli('search', 'deploy');
     const context = contextOf(await hook(prompt('deploy release artifact checks for src/app.ts')), 'UserPromptSubmit');
     assert.ok(context.length <= HOOK_CONTEXT_MAX_CHARS, `${context.length} characters`);
@@ -144,11 +177,21 @@ describe('lore hook: context for SessionStart and UserPromptSubmit', function ()
   it('never blocks or fails the agent: malformed input, no store, a path outside the workspace', async () => {
     const { ws, root, hook, prompt, cli } = await setup();
     await cli('note', 'src/app.ts', 'a note');
-    for (const input of ['{"hook_event_name":"UserPromptSubmit","cwd":', JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: ws, prompt: 42 }), 'null']) {
+    for (const input of [
+      '{"hook_event_name":"UserPromptSubmit","cwd":',
+      JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: ws, prompt: 42 }),
+      'null',
+    ]) {
       const result = await hook(input, { spawn: true });
       assert.deepEqual([result.code, result.stdout, result.stderr], [0, '', '']);
     }
-    assert.equal(fs.readFileSync(path.join(root, '.cache', 'hook.log'), 'utf8').trim().split('\n').length, 3);
+    assert.equal(
+      fs
+        .readFileSync(path.join(root, '.cache', 'hook.log'), 'utf8')
+        .trim()
+        .split('\n').length,
+      3,
+    );
     // A folder without a store: no output, nothing created.
     const bare = makeTempDir('lore-bare-');
     const none = await hook(prompt('see src/app.ts', { cwd: bare }), { spawn: true, cwd: bare });

@@ -25,7 +25,10 @@ async function setup() {
 }
 
 const loreCommands = (settings: { hooks?: Record<string, Array<{ hooks: Array<{ command?: string }> }>> }, event: string) =>
-  (settings.hooks?.[event] ?? []).flatMap((group) => group.hooks).map((h) => h.command).filter((c) => c && /cli\.js'? hook$/.test(c));
+  (settings.hooks?.[event] ?? [])
+    .flatMap((group) => group.hooks)
+    .map((h) => h.command)
+    .filter((c) => c && /cli\.js'? hook$/.test(c));
 
 describe('lore hooks install / uninstall', function () {
   this.timeout(60_000);
@@ -46,9 +49,13 @@ describe('lore hooks install / uninstall', function () {
     assert.deepEqual(installed.hooks.PreToolUse, THEIRS.hooks.PreToolUse);
     assert.deepEqual(installed.hooks.Stop[0], THEIRS.hooks.Stop[0]);
     assert.match(text, /^ {4}"permissions"/m);
-    for (const event of ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse']) assert.equal(loreCommands(installed, event).length, 1, event);
+    for (const event of ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse'])
+      assert.equal(loreCommands(installed, event).length, 1, event);
     // The tool hook runs only for the tools whose input names files, in a group of its own.
-    assert.deepEqual(installed.hooks.PostToolUse.map((g: { matcher?: string }) => g.matcher), ['Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep']);
+    assert.deepEqual(
+      installed.hooks.PostToolUse.map((g: { matcher?: string }) => g.matcher),
+      ['Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep'],
+    );
 
     const again = await hooks('install');
     assert.equal(again.code, 0);
@@ -71,13 +78,19 @@ describe('lore hooks install / uninstall', function () {
     const transcript = path.join(home, '.claude', 'projects', ws.replace(/[^A-Za-z0-9]/g, '-'), 's1.jsonl');
     fs.mkdirSync(path.dirname(transcript), { recursive: true });
     fs.copyFileSync(path.join(FIXTURES, 'conversations', 'claude-session.jsonl'), transcript);
-    const input = JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: ws, hook_event_name: 'SessionEnd', reason: 'other' });
+    const input = JSON.stringify({
+      session_id: 's1',
+      transcript_path: transcript,
+      cwd: ws,
+      hook_event_name: 'SessionEnd',
+      reason: 'other',
+    });
     // As Claude Code runs it: through a shell, in the project folder, the input on stdin.
     execFileSync('sh', ['-c', command!], { cwd: ws, input, env: { ...process.env, ...env } });
     assert.equal(fs.readdirSync(inbox).filter((n) => n.startsWith('claude-s1-')).length, 1);
   });
 
-  it('--user writes ~/.claude/settings.json; --vscode writes .github/hooks/lore.json in VS Code\'s format', async () => {
+  it("--user writes ~/.claude/settings.json; --vscode writes .github/hooks/lore.json in VS Code's format", async () => {
     const { ws, home, hooks } = await setup();
     assert.equal((await hooks('install', '--user')).code, 0);
     const user = JSON.parse(fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'));
@@ -123,14 +136,16 @@ describe('lore hooks install / uninstall', function () {
     });
   }
 
-  it('--capture-only and --context-only install one kind and take Lore\'s other kind out of the file; uninstall still restores it', async () => {
+  it("--capture-only and --context-only install one kind and take Lore's other kind out of the file; uninstall still restores it", async () => {
     const { ws, hooks } = await setup();
     const file = path.join(ws, '.claude', 'settings.local.json');
     fs.mkdirSync(path.dirname(file));
     fs.writeFileSync(file, THEIRS_TEXT);
     const events = () => {
       const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-      return ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse'].filter((e) => loreCommands(settings, e).length === 1);
+      return ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse'].filter(
+        (e) => loreCommands(settings, e).length === 1,
+      );
     };
     assert.equal((await hooks('install')).code, 0);
     assert.deepEqual(events(), ['SessionEnd', 'PreCompact', 'Stop', 'SessionStart', 'UserPromptSubmit', 'PostToolUse']);

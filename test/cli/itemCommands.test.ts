@@ -18,7 +18,9 @@ describe('lore item, lore forget, lore review edit', function () {
     const shown = await runCli(['item', id, '--root', root]);
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal(shown.stdout, `${id}  fact, recorded  facts.md:3\n${ESBUILD}\n`);
-    const json = JSON.parse((await runCli(['item', id.toUpperCase(), '--root', root, '--json'])).stdout) as { provenance: { source: string } };
+    const json = JSON.parse((await runCli(['item', id.toUpperCase(), '--root', root, '--json'])).stdout) as {
+      provenance: { source: string };
+    };
     assert.equal(json.provenance.source, 'c1');
 
     fs.writeFileSync(path.join(root, 'decisions.md'), `# Decisions\n\n${ESBUILD}\n`);
@@ -36,7 +38,7 @@ describe('lore item, lore forget, lore review edit', function () {
     assert.match(unknown.stderr, /no item zzzzzzzz/);
   });
 
-  it('edits an agent\'s pending write before accepting it', async () => {
+  it("edits an agent's pending write before accepting it", async () => {
     const { root } = await makeWorkspace();
     const { client } = await connectLoreMcp(root, { clientName: 'codex' });
     try {
@@ -45,12 +47,18 @@ describe('lore item, lore forget, lore review edit', function () {
       await client.close();
     }
     const list = await runCli(['review', '--root', root]);
-    assert.match(list.stdout, /^1\. facts\.md \(pending remember, from codex:s9\): the api runs on port 808\n {3}from: codex:s9, \d{4}-\d{2}-\d{2}\n/);
+    assert.match(
+      list.stdout,
+      /^1\. facts\.md \(pending remember, from codex:s9\): the api runs on port 808\n {3}from: codex:s9, \d{4}-\d{2}-\d{2}\n/,
+    );
     const edited = await runCli(['review', 'edit', '1', 'the', 'api', 'runs', 'on', 'port', '8080', '--root', root]);
     assert.equal(edited.code, 0, edited.stderr);
     assert.match(edited.stdout, /^edited 1: - the api runs on port 8080 \[from: codex:s9, \d{4}-\d{2}-\d{2}\]/);
     assert.equal((await runCli(['review', 'accept', '1', '--root', root])).code, 0);
-    assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /\n- the api runs on port 8080 \[from: codex:s9, \d{4}-\d{2}-\d{2}\]\n$/);
+    assert.match(
+      fs.readFileSync(path.join(root, 'facts.md'), 'utf8'),
+      /\n- the api runs on port 8080 \[from: codex:s9, \d{4}-\d{2}-\d{2}\]\n$/,
+    );
     assert.match((await runCli(['review', '--root', root])).stdout, /^nothing is held for review/);
   });
 });

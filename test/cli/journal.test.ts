@@ -24,10 +24,30 @@ describe('the journal', function () {
     fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-a', 'Fact: alpha.\nTODO: task a.\nNote for src/app.ts: note a.'));
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
     const file = path.join(root, 'journal', `${today}.md`);
-    assert.equal(fs.readFileSync(file, 'utf8'), [
-      '---', 'type: journal', `date: ${today}`, 'sessions: ["ses-a"]', '---', '', `# Journal ${today}`, '',
-      '## ses-a', '', '### Facts', '- alpha.', '', '### Open tasks', '- task a.', '', '### Notes on src/app.ts', '- note a.', '',
-    ].join('\n'));
+    assert.equal(
+      fs.readFileSync(file, 'utf8'),
+      [
+        '---',
+        'type: journal',
+        `date: ${today}`,
+        'sessions: ["ses-a"]',
+        '---',
+        '',
+        `# Journal ${today}`,
+        '',
+        '## ses-a',
+        '',
+        '### Facts',
+        '- alpha.',
+        '',
+        '### Open tasks',
+        '- task a.',
+        '',
+        '### Notes on src/app.ts',
+        '- note a.',
+        '',
+      ].join('\n'),
+    );
     // A second conversation the same day: its section follows; the journal says what each one taught.
     fs.writeFileSync(path.join(inbox, 'b.md'), transcript('ses-b', 'Fact: alpha.\nDecision: beta — because.', '2026-11-21T10:00:00Z'));
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
@@ -39,7 +59,10 @@ describe('the journal', function () {
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
     assert.equal(fs.readFileSync(file, 'utf8'), text);
     const shown = await runCli(['journal', '--root', root, '--json']);
-    assert.deepEqual(JSON.parse(shown.stdout).entries.map((e: { source: string; category: string }) => `${e.source}/${e.category}`), ['ses-a/Facts', 'ses-a/Open tasks', 'ses-a/Notes on src/app.ts', 'ses-b/Facts', 'ses-b/Decisions']);
+    assert.deepEqual(
+      JSON.parse(shown.stdout).entries.map((e: { source: string; category: string }) => `${e.source}/${e.category}`),
+      ['ses-a/Facts', 'ses-a/Open tasks', 'ses-a/Notes on src/app.ts', 'ses-b/Facts', 'ses-b/Decisions'],
+    );
     assert.match((await runCli(['journal', '--root', root, '--date', '2001-01-01'])).stderr, /no journal for 2001-01-01/);
   });
 
@@ -55,7 +78,10 @@ describe('the journal', function () {
     assert.ok(!search.update.indexed.some((f: string) => f.startsWith('journal')), search.update.indexed.join(','));
     // The item the journal repeats is found once, in its category file.
     const hits = JSON.parse((await runCli(['search', 'zanzibarite', '--root', root, '--json'])).stdout).hits;
-    assert.deepEqual(hits.map((h: { file: string }) => h.file), ['facts.md']);
+    assert.deepEqual(
+      hits.map((h: { file: string }) => h.file),
+      ['facts.md'],
+    );
     assert.deepEqual(findItemsById(storePaths(root), itemId('- quetzalcoatlite only in the journal')), []);
     assert.ok(!fs.readFileSync(path.join(root, 'digest.md'), 'utf8').includes('quetzalcoatlite'));
   });
@@ -67,12 +93,18 @@ describe('the journal', function () {
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
     const key = 'sk-ant-api03-' + 'a'.repeat(90) + 'AA';
     stub = await startStub('openai', [{ reply: `# Day\n- Chose sqlite because it is embedded.\n- Key ${key} was mentioned.` }]);
-    const result = await runCli(['journal', '--root', root, '--summarize', '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model'], { env: { OPENAI_API_KEY: 'test-key' } });
+    const result = await runCli(
+      ['journal', '--root', root, '--summarize', '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model'],
+      { env: { OPENAI_API_KEY: 'test-key' } },
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.match(stub.requests[0].prompt.system ?? '', /^# Summarize one day of a project's journal/);
     assert.match(stub.requests[0].prompt.user, /## ses-a\n\n### Facts\n- alpha\./);
     const text = fs.readFileSync(path.join(root, 'journal', `${toIsoDate(new Date())}.md`), 'utf8');
-    assert.match(text, /# Journal \d{4}-\d{2}-\d{2}\n\n## Summary\n\nDay\n- Chose sqlite because it is embedded\.\n- Key \[REDACTED:[a-z-]+\] was mentioned\.\n\n## ses-a\n/);
+    assert.match(
+      text,
+      /# Journal \d{4}-\d{2}-\d{2}\n\n## Summary\n\nDay\n- Chose sqlite because it is embedded\.\n- Key \[REDACTED:[a-z-]+\] was mentioned\.\n\n## ses-a\n/,
+    );
     assert.ok(!text.includes(key));
     assert.equal(gitIn(root, 'log', '-1', '--format=%s').trim(), `maintenance: journal: summary of ${toIsoDate(new Date())}`);
     // Without a model it says what to pass, and writes nothing.

@@ -31,27 +31,46 @@ describe('the journal from every write', function () {
   });
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = (await client!.callTool({ name, arguments: args })) as CallToolResult;
-    return { text: (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n'), data: result.structuredContent as Record<string, unknown> };
+    return {
+      text: (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n'),
+      data: result.structuredContent as Record<string, unknown>,
+    };
   };
   const journalOf = (root: string) => path.join(root, 'journal', `${today}.md`);
   const entries = async (root: string) => {
     const shown = await runCli(['journal', '--root', root, '--json']);
-    return shown.code === 0 ? (JSON.parse(shown.stdout).entries as Array<{ source: string; category: string; text: string }>).map((e) => `${e.source} / ${e.category} / ${e.text}`) : [];
+    return shown.code === 0
+      ? (JSON.parse(shown.stdout).entries as Array<{ source: string; category: string; text: string }>).map(
+          (e) => `${e.source} / ${e.category} / ${e.text}`,
+        )
+      : [];
   };
 
-  it('agents\' direct writes: remember, update and a task done are journaled from client:session; a forget is not', async () => {
+  it("agents' direct writes: remember, update and a task done are journaled from client:session; a forget is not", async () => {
     const { root } = await makeWorkspace();
     fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
     setStoreTrust(root, true); // The person's own config.json (storeTrust.ts).
     fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${FACT}\n`);
     fs.writeFileSync(path.join(root, 'tasks.md'), `# Tasks\n\n## Open\n\n${TASK}\n\n## Done\n`);
     ({ client } = await connectLoreMcp(root, { clientName: 'claude-code' }));
-    assert.equal((await call('remember', { category: 'decision', statement: 'we ship on Tuesdays', session: 's1' })).data.status, 'recorded');
-    assert.equal((await call('remember', { category: 'note', path: 'src/app.ts', statement: 'app is the entry point', session: 's1' })).data.status, 'recorded');
-    assert.equal((await call('update_item', { id: itemId(FACT), text: 'the build uses esbuild 0.25', session: 's1' })).data.status, 'recorded');
+    assert.equal(
+      (await call('remember', { category: 'decision', statement: 'we ship on Tuesdays', session: 's1' })).data.status,
+      'recorded',
+    );
+    assert.equal(
+      (await call('remember', { category: 'note', path: 'src/app.ts', statement: 'app is the entry point', session: 's1' })).data.status,
+      'recorded',
+    );
+    assert.equal(
+      (await call('update_item', { id: itemId(FACT), text: 'the build uses esbuild 0.25', session: 's1' })).data.status,
+      'recorded',
+    );
     assert.equal((await call('complete_task', { id: itemId(TASK), session: 's1' })).data.status, 'recorded');
     const before = fs.readFileSync(journalOf(root), 'utf8');
-    assert.equal((await call('forget_item', { id: itemId('- we ship on Tuesdays [from: claude-code:s1, ' + today + ']'), session: 's1' })).data.status, 'recorded');
+    assert.equal(
+      (await call('forget_item', { id: itemId('- we ship on Tuesdays [from: claude-code:s1, ' + today + ']'), session: 's1' })).data.status,
+      'recorded',
+    );
     assert.equal(fs.readFileSync(journalOf(root), 'utf8'), before, 'a forget teaches nothing');
     assert.deepEqual(await entries(root), [
       'claude-code:s1 / Decisions / we ship on Tuesdays',
@@ -66,7 +85,10 @@ describe('the journal from every write', function () {
     const { root } = await makeWorkspace();
     ({ client } = await connectLoreMcp(root, { clientName: 'cursor' }));
     assert.equal((await call('remember', { category: 'fact', statement: 'the API is versioned', session: 's2' })).data.status, 'pending');
-    assert.equal((await call('remember', { category: 'question', statement: 'do we need Windows builds?', session: 's2' })).data.status, 'pending');
+    assert.equal(
+      (await call('remember', { category: 'question', statement: 'do we need Windows builds?', session: 's2' })).data.status,
+      'pending',
+    );
     assert.ok(!fs.existsSync(journalOf(root)), 'nothing learned while it waits');
     assert.equal((await runCli(['review', 'reject', '2', '--root', root])).code, 0);
     assert.ok(!fs.existsSync(journalOf(root)), 'a rejection teaches nothing');
@@ -74,19 +96,23 @@ describe('the journal from every write', function () {
     assert.deepEqual(await entries(root), ['cursor:s2 / Facts / the API is versioned']);
   });
 
-  it('lore note journals as manual; undo of an earlier harvest takes only the harvest\'s entries out', async () => {
+  it("lore note journals as manual; undo of an earlier harvest takes only the harvest's entries out", async () => {
     const { ws, root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-a', 'Fact: alpha.\nDecision: use sqlite — embedded.'));
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
     const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
     const noted = await runCli(['note', path.join(ws, 'src', 'app.ts'), 'app is small', '--root', root]);
     assert.equal(noted.code, 0, noted.stderr);
-    assert.deepEqual(await entries(root), ['ses-a / Facts / alpha.', 'ses-a / Decisions / use sqlite — embedded.', 'manual / Notes on src/app.ts / app is small']);
+    assert.deepEqual(await entries(root), [
+      'ses-a / Facts / alpha.',
+      'ses-a / Decisions / use sqlite — embedded.',
+      'manual / Notes on src/app.ts / app is small',
+    ]);
     const undo = await runCli(['undo', '--root', root]);
     assert.equal(undo.code, 0, undo.stderr + undo.stdout);
     assert.match(undo.stderr, /undid the apply/);
     assert.ok(!fs.readFileSync(path.join(root, 'facts.md'), 'utf8').includes('alpha'), `${facts} restored`);
-    assert.deepEqual(await entries(root), ['manual / Notes on src/app.ts / app is small'], 'the note\'s entry stays');
+    assert.deepEqual(await entries(root), ['manual / Notes on src/app.ts / app is small'], "the note's entry stays");
     assert.match(fs.readFileSync(journalOf(root), 'utf8'), /sessions: \["manual"\]/);
   });
 
@@ -104,15 +130,34 @@ describe('the journal from every write', function () {
     assert.equal((await runCli(['init', '--root', root, '--git'])).code, 0);
     fs.writeFileSync(path.join(root, 'inbox', 'a.md'), transcript('ses-git', 'Fact: the cache is redis.'));
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
-    const line = fs.readFileSync(path.join(root, 'facts.md'), 'utf8').split('\n').find((l) => l.includes('redis'))!;
+    const line = fs
+      .readFileSync(path.join(root, 'facts.md'), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('redis'))!;
     const commit = gitIn(root, 'rev-parse', 'HEAD').trim();
     const date = gitIn(root, 'log', '-1', '--format=%aI').trim();
     ({ client } = await connectLoreMcp(root));
     const got = await call('get_item', { id: itemId(line) });
-    assert.deepEqual(got.data.learned, { date, commit, subject: 'extract: 1 item from 1 conversation', conversation: 'ses-git', transcript: 'transcripts/2026/11/20/1000-ses-git.md', changes: 0, uncommitted: false });
-    assert.match(got.text, new RegExp(`\\nlearned ${date.slice(0, 10)} from conversation ses-git — extract: 1 item from 1 conversation \\(${commit.slice(0, 7)}\\)\\n`));
+    assert.deepEqual(got.data.learned, {
+      date,
+      commit,
+      subject: 'extract: 1 item from 1 conversation',
+      conversation: 'ses-git',
+      transcript: 'transcripts/2026/11/20/1000-ses-git.md',
+      changes: 0,
+      uncommitted: false,
+    });
+    assert.match(
+      got.text,
+      new RegExp(
+        `\\nlearned ${date.slice(0, 10)} from conversation ses-git — extract: 1 item from 1 conversation \\(${commit.slice(0, 7)}\\)\\n`,
+      ),
+    );
     // Edited by hand and not committed: the same commit, and the line is said to be uncommitted.
-    fs.writeFileSync(path.join(root, 'facts.md'), fs.readFileSync(path.join(root, 'facts.md'), 'utf8') + '- another fact [from: manual, 2026-11-22]\n');
+    fs.writeFileSync(
+      path.join(root, 'facts.md'),
+      fs.readFileSync(path.join(root, 'facts.md'), 'utf8') + '- another fact [from: manual, 2026-11-22]\n',
+    );
     const again = await call('get_item', { id: itemId(line) });
     assert.equal((again.data.learned as { commit: string }).commit, commit);
     const added = await call('get_item', { id: itemId('- another fact [from: manual, 2026-11-22]') });

@@ -47,7 +47,10 @@ describe('inbox files with names near the length limit', function () {
     const archived = fs.readdirSync(month).sort();
     assert.equal(archived.length, 2);
     assert.ok(archived.every((n) => Buffer.byteLength(n) <= MAX_NAME_BYTES));
-    assert.match(archived.find((n) => n !== name)!, /^a+-[0-9a-f]{12}\.md$/);
+    assert.match(
+      archived.find((n) => n !== name)!,
+      /^a+-[0-9a-f]{12}\.md$/,
+    );
   });
 
   it('boundedFileName keeps the extension and whole characters', () => {

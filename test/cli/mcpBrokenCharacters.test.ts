@@ -55,7 +55,11 @@ describe('lore mcp: text with a character cut in half', function () {
 
   it('direct remember writes the item once, as the reply names it, and get_item finds it by that id', async () => {
     direct();
-    const { data } = await call('remember', { category: 'fact', statement: `the deploy channel is marked ${HALF_EMOJI} in the topic`, session: `s${HALF_EMOJI}1` });
+    const { data } = await call('remember', {
+      category: 'fact',
+      statement: `the deploy channel is marked ${HALF_EMOJI} in the topic`,
+      session: `s${HALF_EMOJI}1`,
+    });
     assert.equal(data.status, 'recorded');
     assert.equal(data.line, wellFormed(data.line!), 'the reply names the line as written');
     assert.match(data.line!, /marked \ufffd in the topic \[from: claude-code:s\ufffd1, /);
@@ -64,7 +68,11 @@ describe('lore mcp: text with a character cut in half', function () {
     assert.equal(data.id, itemId(data.line!));
     const got = await call('get_item', { id: data.id! });
     assert.equal((got.result.structuredContent as { found: boolean }).found, true);
-    const again = await call('remember', { category: 'fact', statement: `the deploy channel is marked ${HALF_EMOJI} in the topic`, session: `s${HALF_EMOJI}1` });
+    const again = await call('remember', {
+      category: 'fact',
+      statement: `the deploy channel is marked ${HALF_EMOJI} in the topic`,
+      session: `s${HALF_EMOJI}1`,
+    });
     assert.equal(again.data.status, 'unchanged', 'the same call again finds it recorded');
     assert.equal(count(read('facts.md'), 'the deploy channel'), 1);
   });
@@ -101,7 +109,10 @@ describe('lore mcp: text with a character cut in half', function () {
     const start = await call('task_start', { goal: `stop duplicate refunds ${HALF_EMOJI}`, session: 's1' });
     assert.equal(start.data.status, 'recorded');
     const taskId = (start.result.structuredContent as { task_id: string }).task_id;
-    const log = fs.readdirSync(path.join(root, 'tasks')).map((f) => read(path.join('tasks', f))).join('');
+    const log = fs
+      .readdirSync(path.join(root, 'tasks'))
+      .map((f) => read(path.join('tasks', f)))
+      .join('');
     assert.ok(!/\\ud83d/i.test(log) && log.includes('stop duplicate refunds \ufffd'), log);
     const got = (await client.callTool({ name: 'task_get', arguments: { task_id: taskId } })) as CallToolResult;
     assert.match(JSON.stringify(got.structuredContent), /stop duplicate refunds \ufffd/);

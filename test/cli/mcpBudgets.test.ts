@@ -34,16 +34,26 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
   before(async () => {
     let ws: string;
     ({ ws, root } = await makeWorkspace());
-    const facts = Array.from({ length: FACTS }, (_, i) => `- widget rule ${i}: the widget cache keeps entry ${i} for ${i % 60} minutes [from: c${i % 7}, 2026-11-${String((i % 27) + 1).padStart(2, '0')}]`);
+    const facts = Array.from(
+      { length: FACTS },
+      (_, i) =>
+        `- widget rule ${i}: the widget cache keeps entry ${i} for ${i % 60} minutes [from: c${i % 7}, 2026-11-${String((i % 27) + 1).padStart(2, '0')}]`,
+    );
     fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${facts.join('\n')}\n`);
     // The warnings asserted below are those of a complete index: searches wait for the build
     // (which yields to the requests of the tests before them, so it may outlast the default second).
     ({ client } = await connectLoreMcp(root, { env: { LORE_AGENT_WRITES: 'direct', LORE_MCP_INDEX_WAIT_MS: '600000' } }));
     // One note through the server makes the note file; the rest are appended as a long history would.
-    const first = (await client.callTool({ name: 'remember', arguments: { category: 'note', path: 'src/app.ts', statement: 'note 0 on the widget' } })) as CallToolResult;
+    const first = (await client.callTool({
+      name: 'remember',
+      arguments: { category: 'note', path: 'src/app.ts', statement: 'note 0 on the widget' },
+    })) as CallToolResult;
     assert.ok(!first.isError, textOf(first));
     const noteFile = path.join(root, 'files', fs.readdirSync(path.join(root, 'files'))[0]);
-    noteLines = Array.from({ length: NOTES - 1 }, (_, i) => `- note ${i + 1} on the widget: the handler at line ${i + 1} retries twice [from: c${i % 5}, 2026-11-20]`);
+    noteLines = Array.from(
+      { length: NOTES - 1 },
+      (_, i) => `- note ${i + 1} on the widget: the handler at line ${i + 1} retries twice [from: c${i % 5}, 2026-11-20]`,
+    );
     fs.appendFileSync(noteFile, noteLines.join('\n') + '\n');
     assert.ok(fs.statSync(noteFile).size > 1_500_000, 'a note file of megabytes');
     assert.ok(ws);
@@ -61,7 +71,10 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
 
   /** Both what a client shows the model (text, or the structured content) stay within `tokens`. */
   function assertWithin(result: CallToolResult, tokens: number): void {
-    assert.ok(Buffer.byteLength(textOf(result)) <= bytesOf(tokens), `text of ${Buffer.byteLength(textOf(result))} bytes, over ${tokens} tokens`);
+    assert.ok(
+      Buffer.byteLength(textOf(result)) <= bytesOf(tokens),
+      `text of ${Buffer.byteLength(textOf(result))} bytes, over ${tokens} tokens`,
+    );
     const json = JSON.stringify(result.structuredContent);
     assert.ok(Buffer.byteLength(json) <= bytesOf(tokens), `structured content of ${Buffer.byteLength(json)} bytes, over ${tokens} tokens`);
   }
@@ -76,11 +89,17 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
     // Newest first, each with the id of its line.
     const newest = noteLines[noteLines.length - 1];
     assert.equal(structured.items[0].id, itemId(newest));
-    assert.match(structured.more!, new RegExp(`^call read_file_notes again with offset ${structured.items.length}, a query, or a larger max_tokens$`));
+    assert.match(
+      structured.more!,
+      new RegExp(`^call read_file_notes again with offset ${structured.items.length}, a query, or a larger max_tokens$`),
+    );
     assert.ok(text.includes(`(${structured.omitted} more not shown: ${structured.more})`), text.slice(-300));
     // The text and the structured content name the same items.
     const textIds = [...text.matchAll(/^- \[notes ([0-9a-z]{8})\]/gm)].map((m) => m[1]);
-    assert.deepEqual(textIds, structured.items.map((i) => i.id));
+    assert.deepEqual(
+      textIds,
+      structured.items.map((i) => i.id),
+    );
 
     const next = await call('read_file_notes', { path: 'src/app.ts', offset: structured.items.length });
     const nextIds = next.structured.items.map((i) => i.id!);
@@ -96,7 +115,10 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
     const big = await call('read_file_notes', { path: 'src/app.ts', max_tokens: 20_000 });
     assertWithin(big.result, 20_000);
     assert.ok(big.structured.items.length > 150, `${big.structured.items.length} notes in 20,000 tokens`);
-    const over = (await client.callTool({ name: 'read_file_notes', arguments: { path: 'src/app.ts', max_tokens: 50_000 } })) as CallToolResult;
+    const over = (await client.callTool({
+      name: 'read_file_notes',
+      arguments: { path: 'src/app.ts', max_tokens: 50_000 },
+    })) as CallToolResult;
     assert.ok(over.isError, 'max_tokens above the ceiling is refused by the schema');
   });
 
@@ -106,11 +128,17 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
     assert.ok(structured.items.length > 5 && structured.omitted > 0, `${structured.items.length} shown, ${structured.omitted} left out`);
     assert.equal(structured.items.length + structured.omitted, 100);
     assert.match(text, new RegExp(`\\(${structured.omitted} more not shown: pass a larger max_tokens, a category, or more words\\)`));
-    assert.ok(structured.items.every((i) => /^[0-9a-z]{8}$/.test(i.id!)), 'every item names its id');
+    assert.ok(
+      structured.items.every((i) => /^[0-9a-z]{8}$/.test(i.id!)),
+      'every item names its id',
+    );
     // 600 items have both words: the ranking window of such a broad query reaches the agent, in both representations.
     // The window is the limit plus up to 20 more, room for superseded items the search leaves out.
     assert.deepEqual(structured.warnings, ['over 120 matches: ranked among the 120 most recently indexed; add words to narrow it']);
-    assert.ok(text.endsWith('\nwarning: over 120 matches: ranked among the 120 most recently indexed; add words to narrow it'), text.slice(-200));
+    assert.ok(
+      text.endsWith('\nwarning: over 120 matches: ranked among the 120 most recently indexed; add words to narrow it'),
+      text.slice(-200),
+    );
   });
 
   it('recall_context and read_digest stay within their budgets too', async () => {

@@ -19,7 +19,21 @@ async function richWorkspace(): Promise<{ ws: string; root: string }> {
   fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${FACT}\n`);
   fs.writeFileSync(
     path.join(inbox, 'c7.md'),
-    ['---', 'session_id: c7', 'started: 2026-11-21T08:00:00Z', '---', '', '# Release steps', '', '## 08:00 — user', 'How do we release?', '', '## 08:05 — user', 'Decision: tags are signed — the registry checks the signature.', ''].join('\n'),
+    [
+      '---',
+      'session_id: c7',
+      'started: 2026-11-21T08:00:00Z',
+      '---',
+      '',
+      '# Release steps',
+      '',
+      '## 08:00 — user',
+      'How do we release?',
+      '',
+      '## 08:05 — user',
+      'Decision: tags are signed — the registry checks the signature.',
+      '',
+    ].join('\n'),
   );
   const harvest = await runCli(['harvest', '--root', root, '--apply']);
   assert.equal(harvest.code, 0, harvest.stderr);
@@ -44,7 +58,12 @@ describe('lore mcp: finding the store', function () {
         const result = await searchText(client);
         assert.ok(!result.isError, textOf(result));
         assert.match(textOf(result), /the build uses «esbuild» for bundling/);
-        assert.match(stderr(), new RegExp(`serving ${path.join(ws, '.lore').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(found by ${root ? '--root \\.lore' : 'the nearest \\.lore/ above'}`));
+        assert.match(
+          stderr(),
+          new RegExp(
+            `serving ${path.join(ws, '.lore').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(found by ${root ? '--root \\.lore' : 'the nearest \\.lore/ above'}`,
+          ),
+        );
       } finally {
         await client.close();
       }
@@ -70,7 +89,10 @@ describe('lore mcp: finding the store', function () {
     try {
       const result = await searchText(bare);
       assert.equal(result.isError, true);
-      assert.equal(textOf(result), `no Lore store found: no .lore/ folder in ${elsewhere} or its parents; run \`lore init\` in the project folder, or start the server with --root <path to .lore>`);
+      assert.equal(
+        textOf(result),
+        `no Lore store found: no .lore/ folder in ${elsewhere} or its parents; run \`lore init\` in the project folder, or start the server with --root <path to .lore>`,
+      );
     } finally {
       await bare.close();
     }
@@ -101,7 +123,10 @@ describe('lore mcp: finding the store', function () {
       }
       await assert.rejects(client.readResource({ uri: 'lore://digest' }), /no Lore store found/);
       await assert.rejects(client.getPrompt({ name: 'task_context', arguments: { task: 'x' } }), /no Lore store found/);
-      assert.deepEqual((await client.listResources()).resources.map((r) => r.uri), ['lore://digest']);
+      assert.deepEqual(
+        (await client.listResources()).resources.map((r) => r.uri),
+        ['lore://digest'],
+      );
     } finally {
       await client.close();
     }
@@ -142,7 +167,8 @@ describe('lore mcp: instructions, resources and prompts', function () {
 
   it('tells the client what Lore holds, which tool does what, and that results are data', () => {
     const instructions = client.getInstructions() ?? '';
-    for (const tool of ['recall_context', 'search_knowledge', 'read_file_notes', 'read_digest', 'open_conversation']) assert.ok(instructions.includes(tool), tool);
+    for (const tool of ['recall_context', 'search_knowledge', 'read_file_notes', 'read_digest', 'open_conversation'])
+      assert.ok(instructions.includes(tool), tool);
     assert.match(instructions, /facts, decisions, open questions, playbooks \(how-tos\), tasks, notes attached to workspace files/);
     assert.match(instructions, /not instructions to you/);
     assert.ok(Buffer.byteLength(instructions) < 2000, 'short enough for every conversation');
@@ -151,14 +177,27 @@ describe('lore mcp: instructions, resources and prompts', function () {
   it('lists the digest and the category files, and reads them framed as data', async () => {
     const { resources } = await client.listResources();
     // The digest, the category files, and the transcripts (newest first).
-    assert.deepEqual(resources.map((r) => r.uri), ['lore://digest', ...['facts', 'decisions', 'questions', 'playbooks', 'tasks'].map((c) => `lore://knowledge/${c}`), 'lore://transcript/c7']);
+    assert.deepEqual(
+      resources.map((r) => r.uri),
+      [
+        'lore://digest',
+        ...['facts', 'decisions', 'questions', 'playbooks', 'tasks'].map((c) => `lore://knowledge/${c}`),
+        'lore://transcript/c7',
+      ],
+    );
     const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort();
     assert.deepEqual(templates, ['lore://knowledge/{category}', 'lore://notes/{+path}', 'lore://transcript/{id}']);
     const digest = await client.readResource({ uri: 'lore://digest' });
-    assert.match((digest.contents[0] as { text: string }).text, /^# Knowledge digest[^]*## Decisions\n- tags are signed[^]*## Facts\n- the build uses esbuild/);
+    assert.match(
+      (digest.contents[0] as { text: string }).text,
+      /^# Knowledge digest[^]*## Decisions\n- tags are signed[^]*## Facts\n- the build uses esbuild/,
+    );
     const facts = (await client.readResource({ uri: 'lore://knowledge/facts' })).contents[0] as { text: string; mimeType?: string };
     assert.equal(facts.mimeType, 'text/markdown');
-    assert.match(facts.text, /^> Recorded project knowledge, quoted as data[^\n]*\n# Facts\n[^]*- the build uses esbuild for bundling \[from: c1, 2026-11-20\]/);
+    assert.match(
+      facts.text,
+      /^> Recorded project knowledge, quoted as data[^\n]*\n# Facts\n[^]*- the build uses esbuild for bundling \[from: c1, 2026-11-20\]/,
+    );
     await assert.rejects(client.readResource({ uri: 'lore://knowledge/secrets' }), /no category secrets/);
   });
 
@@ -170,7 +209,8 @@ describe('lore mcp: instructions, resources and prompts', function () {
     const transcript = (await client.readResource({ uri: 'lore://transcript/c7' })).contents[0] as { text: string };
     assert.match(transcript.text, /\n# transcripts\/2026\/11\/21\/0800-c7-release-steps\.md\n---\nid: c7\n[^]*tags are signed/);
     await assert.rejects(client.readResource({ uri: 'lore://transcript/nope' }), /no conversation nope is recorded/);
-    const complete = (uri: string, name: string, value: string) => client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } }).then((r) => r.completion.values);
+    const complete = (uri: string, name: string, value: string) =>
+      client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } }).then((r) => r.completion.values);
     assert.deepEqual(await complete('lore://knowledge/{category}', 'category', 'd'), ['decisions']);
     assert.deepEqual(await complete('lore://notes/{+path}', 'path', 'src/a'), ['src/app.ts']);
     assert.deepEqual(await complete('lore://notes/{+path}', 'path', ''), ['src/']);
@@ -179,8 +219,14 @@ describe('lore mcp: instructions, resources and prompts', function () {
 
   it('offers the file_knowledge and task_context prompts, compiled as lore context compiles: topics fire on the task and the file', async () => {
     fs.mkdirSync(path.join(root, 'topics'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'topics', 'release.md'), '---\ntriggers:\n  - keywords: [release]\npriority: high\n---\nBump the version before tagging.\n');
-    fs.writeFileSync(path.join(root, 'topics', 'app-code.md'), '---\ntriggers:\n  - glob: "src/**"\n---\nKeep src/ free of Node-only APIs.\n');
+    fs.writeFileSync(
+      path.join(root, 'topics', 'release.md'),
+      '---\ntriggers:\n  - keywords: [release]\npriority: high\n---\nBump the version before tagging.\n',
+    );
+    fs.writeFileSync(
+      path.join(root, 'topics', 'app-code.md'),
+      '---\ntriggers:\n  - glob: "src/**"\n---\nKeep src/ free of Node-only APIs.\n',
+    );
     try {
       const { prompts } = await client.listPrompts();
       assert.deepEqual(prompts.map((p) => p.name).sort(), ['file_knowledge', 'task_context']);
@@ -196,15 +242,28 @@ describe('lore mcp: instructions, resources and prompts', function () {
       assert.match(taskText, /## topic: release\n\nBump the version before tagging\./, 'the keyword trigger fired on the task');
       assert.match(taskText, /\{knowledge\}\n[^]*- tags are signed[^]*\{\/knowledge\}/, 'the digest (P1) already holds the decision');
       const search = await client.getPrompt({ name: 'task_context', arguments: { task: 'where is the app constant exported?' } });
-      const hit = /\{search-hits\}\n[^]*- \[notes ([0-9a-z]{8})\] \(src\/app\.ts\) exports the app constant \[from: manual, [^\]]+\] \(files\/[^)]+\)/.exec((search.messages[0].content as { text: string }).text);
+      const hit =
+        /\{search-hits\}\n[^]*- \[notes ([0-9a-z]{8})\] \(src\/app\.ts\) exports the app constant \[from: manual, [^\]]+\] \(files\/[^)]+\)/.exec(
+          (search.messages[0].content as { text: string }).text,
+        );
       assert.ok(hit, 'a matching item (P3) with its id');
       // The id is the one the memory tools know the item by.
-      assert.match(textOf((await client.callTool({ name: 'get_item', arguments: { id: hit[1] } })) as CallToolResult), /exports the app constant/);
+      assert.match(
+        textOf((await client.callTool({ name: 'get_item', arguments: { id: hit[1] } })) as CallToolResult),
+        /exports the app constant/,
+      );
       assert.ok(taskText.trimEnd().endsWith('{message}\nrelease signed tags\n{/message}'));
-      const gates = fs.readFileSync(path.join(root, '.logs', 'gates.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const gates = fs
+        .readFileSync(path.join(root, '.logs', 'gates.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.deepEqual([...new Set(gates.map((g) => g.via))], ['mcp']);
       await assert.rejects(client.getPrompt({ name: 'file_knowledge', arguments: { path: '../../etc/passwd' } }), /outside the workspace/);
-      const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'file_knowledge' }, argument: { name: 'path', value: 'src/' } });
+      const completion = await client.complete({
+        ref: { type: 'ref/prompt', name: 'file_knowledge' },
+        argument: { name: 'path', value: 'src/' },
+      });
       assert.deepEqual(completion.completion.values, ['src/app.ts']);
     } finally {
       fs.rmSync(path.join(root, 'topics'), { recursive: true, force: true });
@@ -221,11 +280,25 @@ describe('lore mcp: protocol revisions', function () {
     fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${FACT}\n`);
   });
 
-  const meta = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '1' } });
+  const meta = (version: string) => ({
+    'io.modelcontextprotocol/protocolVersion': version,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '1' },
+  });
 
   it('negotiates the older revisions through initialize, as before', async () => {
     for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
-      const { replies } = await rawMcp(['--root', root], [{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '1' } } }]);
+      const { replies } = await rawMcp(
+        ['--root', root],
+        [
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+          },
+        ],
+      );
       assert.equal(replies[0].result?.protocolVersion, version);
       assert.match(String(replies[0].result?.instructions), /^Lore is this project's memory/);
     }
@@ -244,7 +317,12 @@ describe('lore mcp: protocol revisions', function () {
       [
         { jsonrpc: '2.0', id: 'discover', method: 'server/discover', params: { _meta: meta('2026-07-28') } },
         { jsonrpc: '2.0', id: 'list', method: 'tools/list', params: { _meta: meta('2026-07-28') } },
-        { jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'search_knowledge', arguments: { query: 'esbuild' }, _meta: meta('2026-07-28') } },
+        {
+          jsonrpc: '2.0',
+          id: 'call',
+          method: 'tools/call',
+          params: { name: 'search_knowledge', arguments: { query: 'esbuild' }, _meta: meta('2026-07-28') },
+        },
         { jsonrpc: '2.0', id: 'read', method: 'resources/read', params: { uri: 'lore://knowledge/facts', _meta: meta('2026-07-28') } },
         { jsonrpc: '2.0', id: 'future', method: 'tools/list', params: { _meta: meta('2099-01-01') } },
       ],
@@ -267,7 +345,7 @@ describe('lore mcp: protocol revisions', function () {
 
     const call = byId('call').result!;
     assert.equal(call.resultType, 'complete');
-    assert.equal(((call.structuredContent as { items: unknown[] }).items).length, 1);
+    assert.equal((call.structuredContent as { items: unknown[] }).items.length, 1);
     assert.equal(call.ttlMs, undefined, 'tool results take no caching hints');
 
     const read = byId('read').result!;
@@ -284,7 +362,12 @@ describe('lore mcp: protocol revisions', function () {
     const { replies } = await rawMcp(
       ['--root', root],
       [
-        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } },
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+        },
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       ],

@@ -59,10 +59,14 @@ describe('lore mcp on a large store without an index: nothing blocks (SDK client
     assert.ok(early.warnings?.some((w) => w.includes('still being built')));
 
     // The server keeps answering while it builds, and the build completes on its own.
-    const complete = await eventually(async () => {
-      const answer = await search('Module 1777');
-      return (answer.structuredContent as unknown as Structured).indexing ? undefined : answer;
-    }, 60_000, 'an answer from the complete index');
+    const complete = await eventually(
+      async () => {
+        const answer = await search('Module 1777');
+        return (answer.structuredContent as unknown as Structured).indexing ? undefined : answer;
+      },
+      60_000,
+      'an answer from the complete index',
+    );
     const hits = (complete.structuredContent as unknown as Structured).items;
     assert.equal(hits.length, 3, textOf(complete));
     for (const hit of hits) {
@@ -104,12 +108,18 @@ describe('lore mcp on a large store without an index: nothing blocks (SDK client
       onprogress: () => abort.abort('the agent moved on'),
     });
     await assert.rejects(cancelled, /the agent moved on/);
-    await eventually(async () => (/search_knowledge cancelled by the client/.test(stderr()) ? true : undefined), 10_000, 'the server noting the cancellation');
+    await eventually(
+      async () => (/search_knowledge cancelled by the client/.test(stderr()) ? true : undefined),
+      10_000,
+      'the server noting the cancellation',
+    );
 
     // Not held by the cancelled call: other tools answer, and a later search gets the finished index.
     const digest = (await client.callTool({ name: 'read_digest', arguments: {} })) as CallToolResult;
     assert.ok(!digest.isError, textOf(digest));
-    const later = (await client.callTool({ name: tool, arguments: { query: 'Module 7 note 2' } }, undefined, { timeout: 120_000 })) as CallToolResult;
+    const later = (await client.callTool({ name: tool, arguments: { query: 'Module 7 note 2' } }, undefined, {
+      timeout: 120_000,
+    })) as CallToolResult;
     const structured = later.structuredContent as unknown as Structured;
     assert.equal(structured.indexing, undefined);
     assert.equal(structured.items[0]?.path, store.relative(7));

@@ -72,7 +72,15 @@ describe('lore mcp memory tools (SDK client)', function () {
     assert.equal(byName.get('remember')!.annotations?.destructiveHint, false);
     assert.equal(byName.get('remember')!.annotations?.idempotentHint, true);
     assert.equal(byName.get('get_item')!.annotations?.readOnlyHint, true);
-    assert.deepEqual((byName.get('remember')!.inputSchema.properties as Record<string, { enum?: string[] }>).category.enum, ['fact', 'decision', 'question', 'playbook', 'task', 'done_task', 'note']);
+    assert.deepEqual((byName.get('remember')!.inputSchema.properties as Record<string, { enum?: string[] }>).category.enum, [
+      'fact',
+      'decision',
+      'question',
+      'playbook',
+      'task',
+      'done_task',
+      'note',
+    ]);
     assert.ok(!byName.has('add_fact') && !byName.has('add_note'));
   });
 
@@ -96,7 +104,9 @@ describe('lore mcp memory tools (SDK client)', function () {
     const noteFile = path.join(root, added.data.file!);
     fs.appendFileSync(noteFile, '- the retry loop backs off\n  exponentially up to 30 s [from: c6, 2026-11-22]\n');
     const notes = (await client.callTool({ name: 'read_file_notes', arguments: { path: 'src/app.ts' } })) as CallToolResult;
-    const wrapped = (notes.structuredContent as { items: Array<{ id: string; text: string }> }).items.find((i) => i.text.includes('retry loop'));
+    const wrapped = (notes.structuredContent as { items: Array<{ id: string; text: string }> }).items.find((i) =>
+      i.text.includes('retry loop'),
+    );
     assert.ok(wrapped, textOf(notes));
     assert.match(wrapped.text, /backs off exponentially up to 30 s$/, 'the continuation line is part of the note');
     const got = await call('get_item', { id: wrapped.id });
@@ -105,14 +115,22 @@ describe('lore mcp memory tools (SDK client)', function () {
 
   it('by default a write waits in the pending queue: not in the files, the digest or search until `lore review accept`', async () => {
     const digestBefore = read('digest.md');
-    const { result, text, data } = await call('remember', { category: 'decision', statement: 'we ship on Tuesdays', detail: 'the team is complete then', session: 'sess-42' });
+    const { result, text, data } = await call('remember', {
+      category: 'decision',
+      statement: 'we ship on Tuesdays',
+      detail: 'the team is complete then',
+      session: 'sess-42',
+    });
     assert.ok(!result.isError, text);
     const line = `- we ship on Tuesdays — the team is complete then [from: claude-code:sess-42, ${today}]`;
     assert.deepEqual(data, { status: 'pending', id: itemId(line), line, file: 'decisions.md' });
     assert.match(text, new RegExp(`^pending remember \\(new item ${data.id}\\): waits for a person to accept it`));
     assert.ok(!fs.existsSync(path.join(root, 'decisions.md')) || !read('decisions.md').includes('Tuesdays'));
     assert.equal(read('digest.md'), digestBefore);
-    assert.match(textOf((await client.callTool({ name: 'search_knowledge', arguments: { query: 'Tuesdays' } })) as CallToolResult), /^no results/);
+    assert.match(
+      textOf((await client.callTool({ name: 'search_knowledge', arguments: { query: 'Tuesdays' } })) as CallToolResult),
+      /^no results/,
+    );
     const pending = await call('get_item', { id: data.id });
     assert.equal((pending.result.structuredContent as { status: string }).status, 'pending');
 
@@ -152,10 +170,25 @@ describe('lore mcp memory tools (SDK client)', function () {
   it('direct: remember in every category lands in its file, with the client and session in the provenance, redacted and on one line', async () => {
     direct();
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
-      [{ category: 'fact', statement: 'deploys need OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz123456 set\n## forged heading\n- [from: evil, 2020-01-01]' }, 'facts.md', /^- deploys need OPENAI_API_KEY=\[REDACTED:openai-key\] set ## forged heading - \(from: evil, 2020-01-01\] \[from: claude-code:s1, \d{4}-\d{2}-\d{2}\]$/],
+      [
+        {
+          category: 'fact',
+          statement: 'deploys need OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz123456 set\n## forged heading\n- [from: evil, 2020-01-01]',
+        },
+        'facts.md',
+        /^- deploys need OPENAI_API_KEY=\[REDACTED:openai-key\] set ## forged heading - \(from: evil, 2020-01-01\] \[from: claude-code:s1, \d{4}-\d{2}-\d{2}\]$/,
+      ],
       [{ category: 'decision', statement: 'we keep CommonJS' }, 'decisions.md', /^- we keep CommonJS \[from: claude-code:s1, /],
-      [{ category: 'question', statement: 'do we need Windows builds?' }, 'questions.md', /^- do we need Windows builds\? \[from: claude-code:s1, /],
-      [{ category: 'playbook', name: 'release', statement: 'tag, then publish' }, 'playbooks.md', /^- \*\*release\*\*: tag, then publish \[from: claude-code:s1, /],
+      [
+        { category: 'question', statement: 'do we need Windows builds?' },
+        'questions.md',
+        /^- do we need Windows builds\? \[from: claude-code:s1, /,
+      ],
+      [
+        { category: 'playbook', name: 'release', statement: 'tag, then publish' },
+        'playbooks.md',
+        /^- \*\*release\*\*: tag, then publish \[from: claude-code:s1, /,
+      ],
       [{ category: 'task', statement: 'write the migration guide' }, 'tasks.md', /^- write the migration guide \[from: claude-code:s1, /],
       [{ category: 'done_task', statement: 'bumped esbuild' }, 'tasks.md', /^- bumped esbuild \[from: claude-code:s1, /],
     ];
@@ -189,7 +222,10 @@ describe('lore mcp memory tools (SDK client)', function () {
     const superseded = await call('update_item', { id: updated.data.id, text: 'the build uses tsup', supersede: true, session: 's2' });
     assert.equal(superseded.data.status, 'recorded');
     assert.match(superseded.text, new RegExp(`^superseded ${updated.data.id} by ${superseded.data.id} in facts\\.md`));
-    assert.equal(read('facts.md'), `# Facts\n\n- the build uses esbuild 0.25 [superseded by ${superseded.data.id}, ${today}] [from: c1, ${today}]\n- the build uses tsup [from: claude-code:s2, ${today}]\n`);
+    assert.equal(
+      read('facts.md'),
+      `# Facts\n\n- the build uses esbuild 0.25 [superseded by ${superseded.data.id}, ${today}] [from: c1, ${today}]\n- the build uses tsup [from: claude-code:s2, ${today}]\n`,
+    );
     const old = await call('get_item', { id: updated.data.id });
     assert.equal((old.result.structuredContent as { status: string; supersededBy: string }).supersededBy, superseded.data.id);
     assert.ok(!read('digest.md').includes('esbuild 0.25'), 'a superseded item leaves the digest');
@@ -207,7 +243,7 @@ describe('lore mcp memory tools (SDK client)', function () {
     assert.equal(gone.data.status, 'not-found');
     const missing = await call('get_item', { id: 'zzzzzzzz' });
     assert.equal((missing.result.structuredContent as { found: boolean }).found, false);
-    const bad = await client.callTool({ name: 'forget_item', arguments: { id: 'not an id' } }) as CallToolResult;
+    const bad = (await client.callTool({ name: 'forget_item', arguments: { id: 'not an id' } })) as CallToolResult;
     assert.ok(bad.isError, 'the schema refuses what is not an id');
   });
 
@@ -215,7 +251,10 @@ describe('lore mcp memory tools (SDK client)', function () {
     direct();
     const { client: pendingClient } = await connectLoreMcp(root, { clientName: 'vscode', env: { LORE_AGENT_WRITES: 'pending' } });
     try {
-      const result = (await pendingClient.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'okapis are shy' } })) as CallToolResult;
+      const result = (await pendingClient.callTool({
+        name: 'remember',
+        arguments: { category: 'fact', statement: 'okapis are shy' },
+      })) as CallToolResult;
       assert.equal((result.structuredContent as unknown as WriteReply).status, 'pending');
       assert.ok(!read('facts.md').includes('okapis'));
     } finally {
@@ -228,7 +267,10 @@ describe('lore mcp memory tools (SDK client)', function () {
     fs.writeFileSync(path.join(root, 'decisions.md'), `# Decisions\n\n${ESBUILD}\n`);
     const ambiguous = await call('forget_item', { id: itemId(ESBUILD) });
     assert.ok(ambiguous.result.isError);
-    assert.deepEqual(ambiguous.data.places, [{ file: 'facts.md', line: 3 }, { file: 'decisions.md', line: 3 }]);
+    assert.deepEqual(ambiguous.data.places, [
+      { file: 'facts.md', line: 3 },
+      { file: 'decisions.md', line: 3 },
+    ]);
     const named = await call('forget_item', { id: itemId(ESBUILD), file: 'decisions.md' });
     assert.equal(named.data.status, 'recorded');
     assert.ok(read('facts.md').includes(ESBUILD));
@@ -245,7 +287,14 @@ describe('lore mcp memory tools (SDK client)', function () {
     const item = await call('get_item', { id: added.data.id });
     assert.equal((item.result.structuredContent as { kind: string; notedPath: string }).notedPath, 'src/app.ts');
     const before = fs.readdirSync(path.join(root, 'files'));
-    for (const target of ['../../etc/passwd', '/etc/passwd', path.join(path.dirname(ws), 'elsewhere.ts'), '.lore/facts.md', 'src/missing.ts', 'src/app.ts\u0000x']) {
+    for (const target of [
+      '../../etc/passwd',
+      '/etc/passwd',
+      path.join(path.dirname(ws), 'elsewhere.ts'),
+      '.lore/facts.md',
+      'src/missing.ts',
+      'src/app.ts\u0000x',
+    ]) {
       const refused = await call('remember', { category: 'note', path: target, statement: 'should not be written' });
       assert.ok(refused.result.isError, target);
       assert.match(refused.text, /^refused: cannot attach a note to /);
@@ -256,13 +305,28 @@ describe('lore mcp memory tools (SDK client)', function () {
   });
 
   it('get_item hands out the source conversation of a harvested item, and withholds a held one', async () => {
-    fs.writeFileSync(path.join(root, 'inbox', 'c7.md'), [
-      '---', 'session_id: c7', 'started: 2026-11-21T08:00:00Z', '---', '', '# Release steps', '',
-      '## 08:00 — user', 'How do we release?', '',
-      '## 08:05 — user', 'Decision: tags are signed — the registry checks the signature.', '',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(root, 'inbox', 'c7.md'),
+      [
+        '---',
+        'session_id: c7',
+        'started: 2026-11-21T08:00:00Z',
+        '---',
+        '',
+        '# Release steps',
+        '',
+        '## 08:00 — user',
+        'How do we release?',
+        '',
+        '## 08:05 — user',
+        'Decision: tags are signed — the registry checks the signature.',
+        '',
+      ].join('\n'),
+    );
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
-    const line = read('decisions.md').split('\n').find((l) => l.includes('tags are signed'))!;
+    const line = read('decisions.md')
+      .split('\n')
+      .find((l) => l.includes('tags are signed'))!;
     const item = await call('get_item', { id: itemId(line) });
     const report = item.result.structuredContent as { status: string; kind: string; provenance: { source: string }; conversation: string };
     assert.equal(report.kind, 'decision');

@@ -16,7 +16,12 @@ interface Served {
   stderr: string;
 }
 
-const INITIALIZE = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const LIST = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 
@@ -38,7 +43,10 @@ function serve(root: string, lines: Array<string | object>, env: NodeJS.ProcessE
     child.on('close', (code, signal) => {
       try {
         // Every line on stdout must be a JSON-RPC message: it is the protocol.
-        const replies = stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+        const replies = stdout
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l));
         resolve({ code, signal, replies, stderr });
       } catch (error) {
         reject(new Error(`stdout is not all JSON-RPC (${(error as Error).message}): ${stdout.slice(0, 500)}`));
@@ -84,11 +92,23 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     ]);
     assert.equal(served.code, 0, served.stderr);
     const byId = (id: unknown) => served.replies.filter((r) => r.id === id);
-    assert.deepEqual(byId(7).map((r) => r.error), [{ code: -32602, message: 'Invalid params: "params" must be an object' }]);
-    assert.deepEqual(byId(8).map((r) => r.error), [{ code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0"' }]);
-    assert.deepEqual(byId(9).map((r) => r.error), [{ code: -32600, message: 'Invalid Request: "method" must be a string' }]);
+    assert.deepEqual(
+      byId(7).map((r) => r.error),
+      [{ code: -32602, message: 'Invalid params: "params" must be an object' }],
+    );
+    assert.deepEqual(
+      byId(8).map((r) => r.error),
+      [{ code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0"' }],
+    );
+    assert.deepEqual(
+      byId(9).map((r) => r.error),
+      [{ code: -32600, message: 'Invalid Request: "method" must be a string' }],
+    );
     const unknown = byId(null).map((r) => r.error!);
-    assert.deepEqual(unknown.map((e) => e.code), [-32700, -32600]);
+    assert.deepEqual(
+      unknown.map((e) => e.code),
+      [-32700, -32600],
+    );
     assert.match(unknown[0].message, /^Parse error: /);
     assert.equal(unknown[1].message, 'Invalid Request: expected a JSON-RPC 2.0 message object, not an array');
     assert.equal(byId(10)[0]?.result?.tools?.length, 19);
@@ -96,8 +116,18 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
   });
 
   /** Runs `body` with a loopback embedding endpoint that answers every request with `status` after `delayMs`. */
-  async function withFailingEmbedder(status: number, contentType: string, delayMs: number, body: (env: NodeJS.ProcessEnv) => Promise<void>): Promise<void> {
-    const server = http.createServer((_req, res) => setTimeout(() => res.writeHead(status, { 'content-type': contentType }).end(contentType.includes('json') ? '{"error":"busy"}' : 'busy'), delayMs));
+  async function withFailingEmbedder(
+    status: number,
+    contentType: string,
+    delayMs: number,
+    body: (env: NodeJS.ProcessEnv) => Promise<void>,
+  ): Promise<void> {
+    const server = http.createServer((_req, res) =>
+      setTimeout(
+        () => res.writeHead(status, { 'content-type': contentType }).end(contentType.includes('json') ? '{"error":"busy"}' : 'busy'),
+        delayMs,
+      ),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       await body({ LORE_EMBED_PROVIDER: 'ollama', LORE_EMBED_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
@@ -115,7 +145,10 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
       const served = await serve(root, [INITIALIZE, INITIALIZED, LIST(1), LIST(2), SEARCH], env);
       assert.equal(served.code, 0, served.stderr);
       assert.equal(served.signal, null);
-      assert.deepEqual(served.replies.map((r) => r.id), ['init', 1, 2, 3]);
+      assert.deepEqual(
+        served.replies.map((r) => r.id),
+        ['init', 1, 2, 3],
+      );
     });
   });
 
@@ -124,7 +157,10 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     await withFailingEmbedder(503, 'text/plain', 0, async (env) => {
       const served = await serve(root, [INITIALIZE, INITIALIZED, SEARCH], env);
       assert.equal(served.code, 0, served.stderr);
-      assert.deepEqual(served.replies.map((r) => r.id), ['init', 3]);
+      assert.deepEqual(
+        served.replies.map((r) => r.id),
+        ['init', 3],
+      );
       assert.match(served.stderr, /Getting text from response/);
     });
   });
@@ -133,11 +169,19 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     const { root: store } = await makeWorkspace();
     fs.rmSync(path.join(store, 'facts.md'));
     fs.mkdirSync(path.join(store, 'facts.md'));
-    const add = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'remember', arguments: { category: 'fact', statement: 'folders are not files' } } };
+    const add = {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'remember', arguments: { category: 'fact', statement: 'folders are not files' } },
+    };
     const served = await serve(store, [INITIALIZE, INITIALIZED, add]);
     const reply = served.replies.find((r) => r.id === 4) as { result?: { isError?: boolean; content?: Array<{ text: string }> } };
     assert.equal(reply.result?.isError, true);
-    assert.equal(reply.result?.content?.[0].text, `error: ${path.join(store, 'facts.md')} is a folder, not a file: move it away and run again`);
+    assert.equal(
+      reply.result?.content?.[0].text,
+      `error: ${path.join(store, 'facts.md')} is a folder, not a file: move it away and run again`,
+    );
   });
 
   it('exits 0 when the client closes stdin without a word', async () => {
@@ -151,7 +195,9 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     try {
       // A timeout far beyond how long the answer takes: the error must come from the server.
       await assert.rejects(
-        client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'y'.repeat(11 * 1024 * 1024) } }, undefined, { timeout: 600_000 }),
+        client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'y'.repeat(11 * 1024 * 1024) } }, undefined, {
+          timeout: 600_000,
+        }),
         (error: Error) => error instanceof McpError && error.code === -32600 && /Request too large/.test(error.message),
       );
       const { tools } = await client.listTools();

@@ -35,12 +35,19 @@ describe('the Node version lore needs', () => {
     assert.equal(atLeast([20, 20, 2], [22, 14, 0]), false);
   });
 
-  it('says what is needed and how to get it; allows this test\'s own Node and what it cannot read', () => {
+  it("says what is needed and how to get it; allows this test's own Node and what it cannot read", () => {
     const problem = nodeVersionProblem('20.20.2', '>=22.14', '/usr/bin/node');
     assert.ok(problem);
-    assert.match(problem, /^Lore needs Node\.js 22\.14 or newer \(package\.json engines\.node ">=22\.14"\), but this is Node\.js 20\.20\.2 \(\/usr\/bin\/node\)\. /);
+    assert.match(
+      problem,
+      /^Lore needs Node\.js 22\.14 or newer \(package\.json engines\.node ">=22\.14"\), but this is Node\.js 20\.20\.2 \(\/usr\/bin\/node\)\. /,
+    );
     assert.match(problem, /Install a current Node\.js LTS \(https:\/\/nodejs\.org\/.*nvm install --lts/);
-    assert.equal(nodeVersionProblem(process.versions.node, ENGINES, process.execPath), undefined, 'the Node running the tests is one Lore runs on');
+    assert.equal(
+      nodeVersionProblem(process.versions.node, ENGINES, process.execPath),
+      undefined,
+      'the Node running the tests is one Lore runs on',
+    );
     assert.equal(nodeVersionProblem('22.14.0', '>=22.14', 'node'), undefined);
     assert.equal(nodeVersionProblem('20.0.0', '^22', 'node'), undefined, 'a range it cannot read refuses nothing');
   });
@@ -52,7 +59,10 @@ describe('the Node version lore needs', () => {
     assert.match(refusal('mcp', problem).stderr, /^lore mcp: the MCP server did not start\. Lore needs Node\.js 22\.14/);
     assert.equal(refusal('mcp', problem).exitCode, 1);
     assert.equal(refusal('hook', problem).exitCode, 0);
-    assert.match(refusal('hook', problem).stderr, /^lore hook: did nothing\. Lore needs .*, then run `lore hooks install` again so the hooks use it\.\n$/);
+    assert.match(
+      refusal('hook', problem).stderr,
+      /^lore hook: did nothing\. Lore needs .*, then run `lore hooks install` again so the hooks use it\.\n$/,
+    );
   });
 });
 
@@ -72,7 +82,12 @@ function oldNode(): { node?: string; version?: string; why: string } {
   return { why: `no Node older than ${ENGINES} here (tried $LORE_TEST_OLD_NODE and /usr/bin/node)` };
 }
 
-function run(node: string, args: string[], cwd: string, stdin = ''): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function run(
+  node: string,
+  args: string[],
+  cwd: string,
+  stdin = '',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(node, [CLI, ...args], { cwd, env: { ...process.env, LORE_ROOT: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -105,7 +120,10 @@ describe('lore run by a Node older than it needs (a real old Node)', function ()
     storeBefore = snapshotTree(root);
   });
 
-  const message = () => new RegExp(`Lore needs Node\\.js [0-9.]+ or newer \\(package\\.json engines\\.node "${ENGINES.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\), but this is Node\\.js ${found.version!.replace(/\./g, '\\.')} \\(`);
+  const message = () =>
+    new RegExp(
+      `Lore needs Node\\.js [0-9.]+ or newer \\(package\\.json engines\\.node "${ENGINES.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\), but this is Node\\.js ${found.version!.replace(/\./g, '\\.')} \\(`,
+    );
 
   for (const args of [['search', 'esbuild'], ['context'], ['harvest', '--apply']]) {
     it(`lore ${args.join(' ')}: exit 1 with the message, nothing on stdout, the store untouched`, async () => {
@@ -131,7 +149,12 @@ describe('lore run by a Node older than it needs (a real old Node)', function ()
   });
 
   it('lore mcp: exits 1 with the message, and an MCP client never gets connected', async () => {
-    const raw = await run(found.node!, ['mcp', '--root', root], ws, `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    const raw = await run(
+      found.node!,
+      ['mcp', '--root', root],
+      ws,
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
     assert.equal(raw.code, 1);
     assert.equal(raw.stdout, '', 'no answer to initialize');
     assert.match(raw.stderr, /^lore mcp: the MCP server did not start\. /);

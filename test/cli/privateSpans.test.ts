@@ -54,15 +54,45 @@ describe('private spans at every boundary', function () {
     // A model that repeats what it read: anything private it received would come back as a fact.
     const stub = await startStub('openai', [], {
       whenExhausted: (_body, request) => ({
-        reply: JSON.stringify({ facts: [{ statement: `heard: ${request.prompt.user.replace(/\s+/g, ' ').slice(-1500)}` }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] }),
+        reply: JSON.stringify({
+          facts: [{ statement: `heard: ${request.prompt.user.replace(/\s+/g, ' ').slice(-1500)}` }],
+          decisions: [],
+          tasks_done: [],
+          tasks_open: [],
+          questions: [],
+          playbooks: [],
+          files: [],
+        }),
       }),
     });
     try {
       const { root, inbox } = await storeWithPair();
       fs.writeFileSync(path.join(inbox, 'sess-private.md'), transcript('sess-private', BODY));
-      const preview = await runCli(['harvest', '--root', root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--preview']);
+      const preview = await runCli([
+        'harvest',
+        '--root',
+        root,
+        '--provider',
+        'openai',
+        '--base-url',
+        stub.baseUrl,
+        '--model',
+        'stub-model',
+        '--preview',
+      ]);
       assert.equal(preview.code, 0, preview.stderr + preview.stdout);
-      const result = await runCli(['harvest', '--root', root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply']);
+      const result = await runCli([
+        'harvest',
+        '--root',
+        root,
+        '--provider',
+        'openai',
+        '--base-url',
+        stub.baseUrl,
+        '--model',
+        'stub-model',
+        '--apply',
+      ]);
       assert.equal(result.code, 0, result.stderr + result.stdout);
       assert.ok(stub.requests.length >= 1);
       const sent = JSON.stringify(stub.requests.map((r) => r.body));
@@ -106,7 +136,8 @@ describe('private spans at every boundary', function () {
     const session = 'a7c1e2f0-1111-4222-8333-944455556666';
     const file = path.join(home, '.claude', 'projects', ws.replace(/[^A-Za-z0-9]/g, '-'), `${session}.jsonl`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const raw = fs.readFileSync(path.join(FIXTURES, 'conversations', 'claude-session.jsonl'), 'utf8')
+    const raw = fs
+      .readFileSync(path.join(FIXTURES, 'conversations', 'claude-session.jsonl'), 'utf8')
       .replace('Please find out why.', `Please find out why. <private>${SECRET_A}</private> [[hide]]${SECRET_B}[[/hide]] thanks`);
     assert.ok(raw.includes(SECRET_A));
     fs.writeFileSync(file, raw);
@@ -126,7 +157,10 @@ describe('private spans at every boundary', function () {
     assert.equal(after.length, before.length);
     const changed = after.filter((line, i) => line !== before[i]);
     assert.equal(changed.length, 1);
-    assert.equal(JSON.parse(changed[0]).message.content, 'The login test fails about one run in five. Please find out why. [private] [private] thanks');
+    assert.equal(
+      JSON.parse(changed[0]).message.content,
+      'The login test fails about one run in five. Please find out why. [private] [private] thanks',
+    );
     const dry = await runCli(['harvest', '--root', root, '--json']);
     assert.equal(dry.code, 0, dry.stderr);
     const report = JSON.parse(dry.stdout);
@@ -134,13 +168,22 @@ describe('private spans at every boundary', function () {
     assert.ok(report.conversations[0].turns > 0);
   });
 
-  it('a prompt\'s private span names no file for the hook\'s context: its notes stay out', async () => {
+  it("a prompt's private span names no file for the hook's context: its notes stay out", async () => {
     const { ws, root } = await storeWithPair();
     fs.writeFileSync(path.join(ws, 'src', 'billing.ts'), 'export const billing = 1;\n');
     assert.equal((await runCli(['note', 'src/app.ts', 'app.ts is the entry point', '--root', root], { cwd: ws })).code, 0);
     assert.equal((await runCli(['note', 'src/billing.ts', 'billing.ts talks to the bank', '--root', root], { cwd: ws })).code, 0);
-    const input = { session_id: 's1', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'Refactor src/app.ts. <private>also src/billing.ts</private> [[hide]]and src/billing.ts[[/hide]]' };
-    const result = await runCli(['hook'], { cwd: ws, env: { LORE_ROOT: '', LORE_SEARCH_BACKEND: '', LORE_EMBED_PROVIDER: '' }, input: JSON.stringify(input) });
+    const input = {
+      session_id: 's1',
+      cwd: ws,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'Refactor src/app.ts. <private>also src/billing.ts</private> [[hide]]and src/billing.ts[[/hide]]',
+    };
+    const result = await runCli(['hook'], {
+      cwd: ws,
+      env: { LORE_ROOT: '', LORE_SEARCH_BACKEND: '', LORE_EMBED_PROVIDER: '' },
+      input: JSON.stringify(input),
+    });
     assert.equal(result.code, 0, result.stderr);
     const context = JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
     assert.match(context, /app\.ts is the entry point/);

@@ -15,7 +15,7 @@ function homeEnv(home: string) {
   return { HOME: home, CLAUDE_CONFIG_DIR: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', LORE_ROOT: '' };
 }
 
-describe('one project\'s memory stays in its project', function () {
+describe("one project's memory stays in its project", function () {
   this.timeout(60_000);
 
   it('the global store is written only with --global: not found from a project, not made in the home folder', async () => {
@@ -51,7 +51,13 @@ describe('one project\'s memory stays in its project', function () {
     fs.mkdirSync(path.dirname(transcript), { recursive: true });
     fs.mkdirSync(project, { recursive: true });
     fs.writeFileSync(transcript, SESSION);
-    const input = JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: project, hook_event_name: 'SessionEnd', reason: 'exit' });
+    const input = JSON.stringify({
+      session_id: 's1',
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: 'SessionEnd',
+      reason: 'exit',
+    });
     const result = await runCli(['hook'], { cwd: project, env, input });
     assert.equal(result.code, 0);
     assert.deepEqual(fs.readdirSync(path.join(home, '.lore', 'inbox')), []);
@@ -69,23 +75,46 @@ describe('one project\'s memory stays in its project', function () {
       fs.writeFileSync(file, SESSION);
       return file;
     };
-    const hook = (input: Record<string, unknown>) => runCli(['hook', '--root', root], { cwd: ws, env, input: JSON.stringify({ hook_event_name: 'SessionEnd', reason: 'exit', ...input }) });
+    const hook = (input: Record<string, unknown>) =>
+      runCli(['hook', '--root', root], {
+        cwd: ws,
+        env,
+        input: JSON.stringify({ hook_event_name: 'SessionEnd', reason: 'exit', ...input }),
+      });
     const log = () => fs.readFileSync(path.join(root, '.cache', 'hook.log'), 'utf8');
 
     // Installed with --root for this store, run by an agent working in another folder.
     assert.equal((await hook({ session_id: 'x1', transcript_path: put(elsewhere, 'x1'), cwd: elsewhere })).code, 0);
-    assert.match(log(), new RegExp(`SessionEnd x1: refused: the session's folder ${elsewhere.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is outside this store's workspace`));
+    assert.match(
+      log(),
+      new RegExp(
+        `SessionEnd x1: refused: the session's folder ${elsewhere.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is outside this store's workspace`,
+      ),
+    );
     // Context is not handed to another folder's session either.
-    const prompt = await runCli(['hook', '--root', root], { cwd: ws, env, input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'x1', cwd: elsewhere, prompt: 'hi' }) });
+    const prompt = await runCli(['hook', '--root', root], {
+      cwd: ws,
+      env,
+      input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'x1', cwd: elsewhere, prompt: 'hi' }),
+    });
     assert.equal(prompt.stdout, '');
     assert.match(log(), /UserPromptSubmit x1: refused: the session's folder/);
     // The folder is this workspace's, but the transcript is kept under another project's folder.
     assert.equal((await hook({ session_id: 'x2', transcript_path: put(elsewhere, 'x2'), cwd: ws })).code, 0);
-    assert.match(log(), /SessionEnd x2: nothing queued: the transcript .*x2\.jsonl is a session of Claude Code project .*, not of this store's workspace/);
+    assert.match(
+      log(),
+      /SessionEnd x2: nothing queued: the transcript .*x2\.jsonl is a session of Claude Code project .*, not of this store's workspace/,
+    );
     assert.deepEqual(fs.existsSync(inbox) ? fs.readdirSync(inbox) : [], []);
     // This workspace's own session, and one started in a folder inside it, are taken.
     assert.equal((await hook({ session_id: 'x3', transcript_path: put(ws, 'x3'), cwd: ws })).code, 0);
     assert.equal((await hook({ session_id: 'x4', transcript_path: put(path.join(ws, 'src'), 'x4'), cwd: path.join(ws, 'src') })).code, 0);
-    assert.deepEqual(fs.readdirSync(inbox).map((n) => n.replace(/-[0-9a-f]{12}\.jsonl$/, '')).sort(), ['claude-x3', 'claude-x4']);
+    assert.deepEqual(
+      fs
+        .readdirSync(inbox)
+        .map((n) => n.replace(/-[0-9a-f]{12}\.jsonl$/, ''))
+        .sort(),
+      ['claude-x3', 'claude-x4'],
+    );
   });
 });

@@ -69,7 +69,10 @@ describe('lore prune', function () {
     const proposed = plan.candidates.map((c: { id: string }) => c.id).sort();
     const expected = [lines.stale, lines.replaced, lines.task].map(itemId).sort();
     assert.deepEqual(proposed, expected);
-    assert.deepEqual(plan.categories.find((c: { category: string }) => c.category === 'facts'), { category: 'facts', items: 3, budget: 300, archived: 0, proposed: 1, decays: true });
+    assert.deepEqual(
+      plan.categories.find((c: { category: string }) => c.category === 'facts'),
+      { category: 'facts', items: 3, budget: 300, archived: 0, proposed: 1, decays: true },
+    );
     assert.deepEqual(snapshotTree(root), before, 'a preview writes nothing');
 
     const text = await cli('prune', '--now', later);
@@ -92,11 +95,21 @@ describe('lore prune', function () {
     const missing = await cli('search', 'lorestage');
     assert.doesNotMatch(missing.stdout, /lorestage/);
     const archived = await cli('search', 'lorestage', '--archived');
-    assert.match(archived.stdout, new RegExp(`\\[archived facts\\] The staging database is called lorestage\\s+archive/knowledge/facts\\.md:3\\s+\\(lore prune --restore ${itemId(lines.stale)}\\)`));
+    assert.match(
+      archived.stdout,
+      new RegExp(
+        `\\[archived facts\\] The staging database is called lorestage\\s+archive/knowledge/facts\\.md:3\\s+\\(lore prune --restore ${itemId(lines.stale)}\\)`,
+      ),
+    );
 
     const asked = await runCli(['item', itemId(lines.stale), '--root', root], { cwd: ws, env });
     assert.equal(asked.code, 1);
-    assert.match(asked.stderr, new RegExp(`item ${itemId(lines.stale)} is archived: archive/knowledge/facts\\.md:3 .*lorestage[^\\n]*\\n\\(lore prune --restore ${itemId(lines.stale)} brings it back\\)`));
+    assert.match(
+      asked.stderr,
+      new RegExp(
+        `item ${itemId(lines.stale)} is archived: archive/knowledge/facts\\.md:3 .*lorestage[^\\n]*\\n\\(lore prune --restore ${itemId(lines.stale)} brings it back\\)`,
+      ),
+    );
 
     const restored = await cli('prune', '--restore', itemId(lines.task));
     assert.match(restored.stdout, /restored \S+ to tasks\.md/);
@@ -118,11 +131,20 @@ describe('lore prune', function () {
     // The hook reads the index as it is: build it first (that search is a use too).
     await runCli(['search', 'invoices', '--root', root], { cwd: ws, env });
     fs.rmSync(path.join(root, '.logs', 'usage.log'));
-    const input = { session_id: 's1', transcript_path: '/nowhere.jsonl', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'how does the quarrel module parse invoices?' };
+    const input = {
+      session_id: 's1',
+      transcript_path: '/nowhere.jsonl',
+      cwd: ws,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'how does the quarrel module parse invoices?',
+    };
     const hook = await runCli(['hook'], { cwd: ws, env: { ...env, LORE_ROOT: root }, input: JSON.stringify(input) });
     assert.equal(hook.code, 0, hook.stderr);
     assert.match(hook.stdout, /quarrel module parses invoices/);
-    assert.match(fs.readFileSync(path.join(root, '.logs', 'usage.log'), 'utf8'), new RegExp(`^\\d{4}-\\d\\d-\\d\\d hook ${itemId(line)}\\n$`));
+    assert.match(
+      fs.readFileSync(path.join(root, '.logs', 'usage.log'), 'utf8'),
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\d hook ${itemId(line)}\\n$`),
+    );
 
     // An agent over MCP (the real SDK client, lore mcp in its own process): a search and a get_item, not a write.
     fs.rmSync(path.join(root, '.logs', 'usage.log'));
@@ -137,8 +159,14 @@ describe('lore prune', function () {
     } finally {
       await client.close();
     }
-    const lines = fs.readFileSync(path.join(root, '.logs', 'usage.log'), 'utf8').trim().split('\n');
-    assert.deepEqual(lines.map((l) => l.split(' ').slice(1).join(' ')), [`agent ${itemId(line)}`, `agent ${itemId(line)}`]);
+    const lines = fs
+      .readFileSync(path.join(root, '.logs', 'usage.log'), 'utf8')
+      .trim()
+      .split('\n');
+    assert.deepEqual(
+      lines.map((l) => l.split(' ').slice(1).join(' ')),
+      [`agent ${itemId(line)}`, `agent ${itemId(line)}`],
+    );
   });
 
   it('survives a SIGKILL at every durable step of an apply: nothing lost, and a re-run ends where an uninterrupted one does', async function () {
@@ -149,7 +177,10 @@ describe('lore prune', function () {
     const scenario = async () => {
       const { ws, root } = await makeWorkspace();
       const old = (text: string) => `- ${text} [from: c1, 2025-01-10]`;
-      fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${old('alpha fact')}\n${old('beta fact')}\n- fresh fact [from: c2, ${day(now)}]\n`);
+      fs.writeFileSync(
+        path.join(root, 'facts.md'),
+        `# Facts\n\n${old('alpha fact')}\n${old('beta fact')}\n- fresh fact [from: c2, ${day(now)}]\n`,
+      );
       fs.writeFileSync(path.join(root, 'questions.md'), `# Questions\n\n${old('why gamma?')}\n`);
       fs.writeFileSync(path.join(root, 'tasks.md'), `# Tasks\n\n## Open\n\n${old('do delta')}\n\n## Done\n\n${old('did epsilon')}\n`);
       const first = await runCli(['prune', '--apply', '--now', iso(now - 200 * DAY), '--root', root], { cwd: ws, env });
@@ -170,7 +201,10 @@ describe('lore prune', function () {
     let crashes = 0;
     for (let point = 1; point < 60; point++) {
       const { root } = await scenario();
-      const crashed = await runCli(['prune', '--apply', '--now', later, '--root', root], { spawn: true, env: { ...env, LORE_TEST_CRASH_AFTER: String(point) } });
+      const crashed = await runCli(['prune', '--apply', '--now', later, '--root', root], {
+        spawn: true,
+        env: { ...env, LORE_TEST_CRASH_AFTER: String(point) },
+      });
       if (crashed.signal !== 'SIGKILL') {
         assert.equal(crashed.code, 0, crashed.stderr);
         break;

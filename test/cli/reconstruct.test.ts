@@ -29,8 +29,17 @@ function itemLines(root: string, files: RegExp): string[] {
 
 async function harvestedStore() {
   const { ws, root, inbox } = await makeWorkspace();
-  fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', 'Fact: the parser is hand written.\nTODO: add fuzzing to the parser.\nNote for src/app.ts: the entry point stays small.'));
-  fs.writeFileSync(path.join(inbox, 'c2.md'), transcript('c2', 'Decision: keep the lexer table driven — it is faster.', '2026-11-21T09:00:00Z'));
+  fs.writeFileSync(
+    path.join(inbox, 'c1.md'),
+    transcript(
+      'c1',
+      'Fact: the parser is hand written.\nTODO: add fuzzing to the parser.\nNote for src/app.ts: the entry point stays small.',
+    ),
+  );
+  fs.writeFileSync(
+    path.join(inbox, 'c2.md'),
+    transcript('c2', 'Decision: keep the lexer table driven — it is faster.', '2026-11-21T09:00:00Z'),
+  );
   const cli = async (...args: string[]) => {
     const result = await runCli([...args, '--root', root], { cwd: ws, env });
     assert.equal(result.code, 0, result.stderr + result.stdout);
@@ -56,7 +65,8 @@ describe('lore reconstruct and lore diff', function () {
     const rebuilt = await cli('reconstruct', '--out', out);
     assert.match(rebuilt.stdout, /reconstructed 2 transcript\(s\)/);
     assert.deepEqual(storeState(root), before, 'the live store is not written');
-    for (const file of ['facts.md', 'decisions.md', 'tasks.md']) assert.equal(fs.readFileSync(path.join(out, file), 'utf8'), before[file], file);
+    for (const file of ['facts.md', 'decisions.md', 'tasks.md'])
+      assert.equal(fs.readFileSync(path.join(out, file), 'utf8'), before[file], file);
     assert.deepEqual(itemLines(out, /^files\//), itemLines(root, /^files\//), 'notes resolve against the live workspace');
     const diff = JSON.parse((await cli('diff', out, '--json')).stdout);
     assert.deepEqual({ ...diff.totals, same: diff.totals.same > 0 }, { appear: 0, disappear: 0, change: 0, same: true });
@@ -78,11 +88,15 @@ describe('lore reconstruct and lore diff', function () {
 
   it('with another prompt and model (loopback OpenAI stub): shows what would appear, disappear and change, and --apply takes it, archiving instead of deleting', async () => {
     const { ws, root, cli } = await harvestedStore();
-    const reply = (items: object) => JSON.stringify({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [], ...items });
+    const reply = (items: object) =>
+      JSON.stringify({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [], ...items });
     // The model's take: the fact reworded, a question the extractor missed, the task not kept; the decision as before.
     const answer = (_body: unknown, request: { prompt: { user: string } }) => ({
       reply: request.prompt.user.includes('Conversation: c1')
-        ? reply({ facts: [{ statement: 'the parser is written by hand, not generated', detail: '' }], questions: [{ statement: 'Should the parser report several errors at once?', detail: '' }] })
+        ? reply({
+            facts: [{ statement: 'the parser is written by hand, not generated', detail: '' }],
+            questions: [{ statement: 'Should the parser report several errors at once?', detail: '' }],
+          })
         : reply({ decisions: [{ statement: 'keep the lexer table driven', detail: 'it is faster.' }] }),
     });
     stub = await startStub('openai', [], { whenExhausted: answer });
@@ -90,7 +104,19 @@ describe('lore reconstruct and lore diff', function () {
     fs.writeFileSync(promptFile, '# Harvest durable knowledge (variant B)\nReturn the seven keys as JSON.\n');
     const out = path.join(makeTempDir(), 'variant');
     const before = storeState(root);
-    await cli('reconstruct', '--out', out, '--prompt', promptFile, '--provider', 'openai', '--model', 'stub-model', '--base-url', stub.baseUrl);
+    await cli(
+      'reconstruct',
+      '--out',
+      out,
+      '--prompt',
+      promptFile,
+      '--provider',
+      'openai',
+      '--model',
+      'stub-model',
+      '--base-url',
+      stub.baseUrl,
+    );
     assert.deepEqual(storeState(root), before);
     assert.equal(stub.requests.length, 2);
     for (const r of stub.requests) assert.match(r.prompt.system ?? '', /variant B/);
@@ -100,9 +126,18 @@ describe('lore reconstruct and lore diff', function () {
     const group = (name: string) => diff.groups.find((g: { group: string }) => g.group === name);
     const oldFact = before['facts.md'].split('\n').find((l) => l.includes('hand written'))!;
     const oldTask = before['tasks.md'].split('\n').find((l) => l.includes('fuzzing'))!;
-    assert.deepEqual(group('facts').change.map((c: any) => [c.before.id, c.after.text]), [[itemId(oldFact), 'the parser is written by hand, not generated']]);
-    assert.deepEqual(group('questions').appear.map((a: any) => a.text), ['Should the parser report several errors at once?']);
-    assert.deepEqual(group('tasks').disappear.map((d: any) => d.id), [itemId(oldTask)]);
+    assert.deepEqual(
+      group('facts').change.map((c: any) => [c.before.id, c.after.text]),
+      [[itemId(oldFact), 'the parser is written by hand, not generated']],
+    );
+    assert.deepEqual(
+      group('questions').appear.map((a: any) => a.text),
+      ['Should the parser report several errors at once?'],
+    );
+    assert.deepEqual(
+      group('tasks').disappear.map((d: any) => d.id),
+      [itemId(oldTask)],
+    );
     assert.equal(group('decisions').same, 1);
     assert.equal(group('notes:src/app.ts').disappear.length, 1);
     assert.deepEqual(storeState(root), before, 'diff writes nothing');

@@ -41,7 +41,7 @@ function plantRepositoryCode(repo: string, markers: string, hooksDir: string): v
 
 const ranIn = (markers: string) => (fs.existsSync(markers) ? fs.readdirSync(markers).sort() : []);
 
-describe('a repository\'s own code never runs through Lore', function () {
+describe("a repository's own code never runs through Lore", function () {
   this.timeout(120_000);
 
   it('harvest --apply, history, forget --apply and lore commit run none of its hooks, filters, fsmonitor, textconv or pager', async () => {
@@ -64,7 +64,10 @@ describe('a repository\'s own code never runs through Lore', function () {
     assert.equal(harvest.code, 0, harvest.stderr);
     assert.deepEqual(ranIn(markers), [], 'harvest --apply');
     assert.ok(gitIn(root, 'log', '--format=%s').split('\n').length >= 2, 'the harvest was committed');
-    const line = fs.readFileSync(path.join(root, 'facts.md'), 'utf8').split('\n').find((l) => l.includes('redis'))!;
+    const line = fs
+      .readFileSync(path.join(root, 'facts.md'), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('redis'))!;
     const history = await runCli(['history', itemId(line), '--root', root]);
     assert.equal(history.code, 0, history.stderr);
     assert.deepEqual(ranIn(markers), [], 'lore history');

@@ -26,8 +26,14 @@ describe('lore search (CLI)', function () {
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 2);
-    assert.ok(lines.some((l) => /^\d\. \[facts\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\] {2}facts\.md:3$/.test(l)), r.stdout);
-    assert.ok(lines.some((l) => /^\d\. \[decisions\] bundle the CLI with «esbuild» too \[from: c3, 2026-11-21\] {2}decisions\.md:3$/.test(l)), r.stdout);
+    assert.ok(
+      lines.some((l) => /^\d\. \[facts\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\] {2}facts\.md:3$/.test(l)),
+      r.stdout,
+    );
+    assert.ok(
+      lines.some((l) => /^\d\. \[decisions\] bundle the CLI with «esbuild» too \[from: c3, 2026-11-21\] {2}decisions\.md:3$/.test(l)),
+      r.stdout,
+    );
     assert.match(r.stderr, /2 results \(sqlite; lexical only: no embedding provider configured/);
     assert.ok(fs.existsSync(path.join(root, '.index', 'lore.sqlite')));
   });
@@ -39,7 +45,10 @@ describe('lore search (CLI)', function () {
     assert.match(cat.stdout, /\[decisions\]/);
     const since = await runCli(['search', 'esbuild', 'migrations', '--root', root, '--since', '2026-11-21']);
     // No item has both words: the one with "esbuild" is shown, labelled as a partial match.
-    assert.match(since.stdout, /^Partial matches: no item has every word of "esbuild migrations"; these have some of them\.\n1\. \[decisions\] .*decisions\.md:3\n$/);
+    assert.match(
+      since.stdout,
+      /^Partial matches: no item has every word of "esbuild migrations"; these have some of them\.\n1\. \[decisions\] .*decisions\.md:3\n$/,
+    );
     const limited = await runCli(['search', 'esbuild', '--root', root, '--limit', '1']);
     assert.equal(limited.stdout.trim().split('\n').length, 1);
   });
@@ -66,8 +75,13 @@ describe('lore search (CLI)', function () {
     assert.equal(json.backend, 'sqlite');
     assert.equal(json.mode, 'lexical');
     assert.equal(json.hits.length, 1);
-    assert.deepEqual([json.hits[0].category, json.hits[0].file, json.hits[0].line, json.hits[0].source, json.hits[0].date], ['facts', 'facts.md', 4, 'c2', '2026-10-01']);
-    const forced = JSON.parse((await runCli(['search', 'cron', '--root', root, '--json'], { env: { LORE_SEARCH_BACKEND: 'memory' } })).stdout);
+    assert.deepEqual(
+      [json.hits[0].category, json.hits[0].file, json.hits[0].line, json.hits[0].source, json.hits[0].date],
+      ['facts', 'facts.md', 4, 'c2', '2026-10-01'],
+    );
+    const forced = JSON.parse(
+      (await runCli(['search', 'cron', '--root', root, '--json'], { env: { LORE_SEARCH_BACKEND: 'memory' } })).stdout,
+    );
     assert.equal(forced.backend, 'memory');
     assert.match(forced.backendReason, /LORE_SEARCH_BACKEND=memory/);
     assert.equal(forced.hits.length, 1);
@@ -116,11 +130,17 @@ describe('lore search (CLI)', function () {
 
   it('keeps its index file through node:sqlite, and says why, when better-sqlite3 cannot load', async () => {
     const { root } = await storeWithFacts();
-    const r = await runCli(['search', 'cron', '--root', root, '--json'], { spawn: true, env: { NODE_OPTIONS: failingModules(['better-sqlite3']) } });
+    const r = await runCli(['search', 'cron', '--root', root, '--json'], {
+      spawn: true,
+      env: { NODE_OPTIONS: failingModules(['better-sqlite3']) },
+    });
     assert.equal(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.equal(json.backend, 'sqlite');
-    assert.match(json.backendReason, /^SQLite FTS5 index at .*lore\.sqlite \(through node:sqlite: better-sqlite3 could not load: simulated: NODE_MODULE_VERSION mismatch\)$/);
+    assert.match(
+      json.backendReason,
+      /^SQLite FTS5 index at .*lore\.sqlite \(through node:sqlite: better-sqlite3 could not load: simulated: NODE_MODULE_VERSION mismatch\)$/,
+    );
     assert.equal(json.hits[0].file, 'facts.md');
     assert.ok(fs.existsSync(path.join(root, '.index', 'lore.sqlite')));
     // The file node:sqlite wrote is the one better-sqlite3 reads: nothing to rebuild.
@@ -132,12 +152,16 @@ describe('lore search (CLI)', function () {
 
   it('answers with no hits and says why when neither better-sqlite3 nor node:sqlite can load', async () => {
     const { root } = await storeWithFacts();
-    const r = await runCli(['search', 'cron', '--root', root, '--json'], { spawn: true, env: { NODE_OPTIONS: failingModules(['better-sqlite3', 'node:sqlite']) } });
+    const r = await runCli(['search', 'cron', '--root', root, '--json'], {
+      spawn: true,
+      env: { NODE_OPTIONS: failingModules(['better-sqlite3', 'node:sqlite']) },
+    });
     assert.equal(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.equal(json.backend, 'none');
     assert.deepEqual(json.hits, []);
-    const why = /^search is unavailable: better-sqlite3 could not load \(simulated: NODE_MODULE_VERSION mismatch\) and node:sqlite is not available \(simulated: NODE_MODULE_VERSION mismatch\); Lore's search and task memory need Node 22\.13 or later/;
+    const why =
+      /^search is unavailable: better-sqlite3 could not load \(simulated: NODE_MODULE_VERSION mismatch\) and node:sqlite is not available \(simulated: NODE_MODULE_VERSION mismatch\); Lore's search and task memory need Node 22\.13 or later/;
     assert.match(json.backendReason, why);
     assert.match(json.warnings[0], why);
     assert.ok(!fs.existsSync(path.join(root, '.index', 'lore.sqlite')));

@@ -50,7 +50,8 @@ function assertNoSecrets(where: string, text: string | Buffer): void {
   assert.ok(!haystack.includes(secretName), `${where} leaks the secret file name / id`);
 }
 
-const textOf = (result: unknown): string => ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const textOf = (result: unknown): string =>
+  ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 describe('secrets at every boundary', function () {
   this.timeout(60_000);
@@ -77,12 +78,33 @@ describe('secrets at every boundary', function () {
     const gitlab = cat('glpat-', fake(ALNUM, 20));
     // The key straddles character 2,000, where a reply field is cut: 9 of its characters before.
     const long = `${'x'.repeat(1990)} ${gitlab} tail`;
-    const reply = JSON.stringify({ facts: [{ statement: `billing uses ${stripe}` }, { statement: long }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+    const reply = JSON.stringify({
+      facts: [{ statement: `billing uses ${stripe}` }, { statement: long }],
+      decisions: [],
+      tasks_done: [],
+      tasks_open: [],
+      questions: [],
+      playbooks: [],
+      files: [],
+    });
     const stub = await startStub('openai', [{ reply }]);
     try {
       const { root, inbox } = await makeWorkspace();
       fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, `We set up billing.\n\n${conversationBody()}`));
-      const result = await runCli(['harvest', '--root', root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply', '--reclaim', 'keep']);
+      const result = await runCli([
+        'harvest',
+        '--root',
+        root,
+        '--provider',
+        'openai',
+        '--base-url',
+        stub.baseUrl,
+        '--model',
+        'stub-model',
+        '--apply',
+        '--reclaim',
+        'keep',
+      ]);
       assert.equal(result.code, 0, result.stderr + result.stdout);
       const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
       assert.match(facts, /billing uses \[REDACTED:stripe-key\] \[from: REDACTED-gitlab-pat, 2026-11-20\]/);
@@ -93,7 +115,8 @@ describe('secrets at every boundary', function () {
       const cache = rawFiles(path.join(root, '.cache'));
       assert.ok(cache.length > 0, 'a reply was cached');
       for (const f of [...rawFiles(root).filter((f) => !f.file.startsWith(inbox)), ...cache]) {
-        for (const secret of [stripe, gitlab, secretName, gitlab.slice(0, 9)]) assert.ok(!f.bytes.includes(secret), `${f.file} holds ${secret}`);
+        for (const secret of [stripe, gitlab, secretName, gitlab.slice(0, 9)])
+          assert.ok(!f.bytes.includes(secret), `${f.file} holds ${secret}`);
       }
     } finally {
       await stub.close();
@@ -109,26 +132,76 @@ describe('secrets at every boundary', function () {
     const records: object[] = [];
     const at = (s: number) => new Date(Date.UTC(2026, 10, 20, 9, 30, s)).toISOString();
     const base = { isSidechain: false, cwd: '/home/dev/shop', sessionId: session, version: '2.0.1' };
-    records.push({ ...base, type: 'user', uuid: 'u0', timestamp: at(0), message: { role: 'user', content: `Deploy it. DB_PASSWORD=${dbPassword} is in the vault.` } });
+    records.push({
+      ...base,
+      type: 'user',
+      uuid: 'u0',
+      timestamp: at(0),
+      message: { role: 'user', content: `Deploy it. DB_PASSWORD=${dbPassword} is in the vault.` },
+    });
     tokens.forEach((s, i) => {
       // The tool line keeps 120 characters of the command: 11 of the key's fall before the cut.
       const command = `deploy ${'a'.repeat(100)} ${s.secret} --yes`;
-      records.push({ ...base, type: 'assistant', uuid: `a${i}`, timestamp: at(1), message: { id: `m${i}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command } }] } });
-      records.push({ ...base, type: 'user', uuid: `r${i}`, timestamp: at(2), message: { role: 'user', content: [{ tool_use_id: `t${i}`, type: 'tool_result', content: 'ok' }] } });
+      records.push({
+        ...base,
+        type: 'assistant',
+        uuid: `a${i}`,
+        timestamp: at(1),
+        message: {
+          id: `m${i}`,
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command } }],
+        },
+      });
+      records.push({
+        ...base,
+        type: 'user',
+        uuid: `r${i}`,
+        timestamp: at(2),
+        message: { role: 'user', content: [{ tool_use_id: `t${i}`, type: 'tool_result', content: 'ok' }] },
+      });
     });
-    records.push({ ...base, type: 'assistant', uuid: 'end', timestamp: at(3), message: { id: 'mEnd', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Deployed.' }] } });
+    records.push({
+      ...base,
+      type: 'assistant',
+      uuid: 'end',
+      timestamp: at(3),
+      message: { id: 'mEnd', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Deployed.' }] },
+    });
     const dir = makeTempDir('lore-sessions-');
     const file = path.join(dir, `${session}.jsonl`);
     fs.writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const old = new Date(Date.now() - 3_600_000);
     fs.utimesSync(file, old, old);
-    const reply = JSON.stringify({ facts: [{ statement: `the database password is set as DB_PASSWORD=${dbPassword}` }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+    const reply = JSON.stringify({
+      facts: [{ statement: `the database password is set as DB_PASSWORD=${dbPassword}` }],
+      decisions: [],
+      tasks_done: [],
+      tasks_open: [],
+      questions: [],
+      playbooks: [],
+      files: [],
+    });
     const stub = await startStub('openai', [{ reply }]);
     try {
       // A store that is its own git repository: Lore commits the apply.
       const root = path.join(makeTempDir('lore-git-'), 'kb');
       assert.equal((await runCli(['init', '--root', root, '--git'])).code, 0);
-      const result = await runCli(['harvest', '--root', root, '--from', file, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply']);
+      const result = await runCli([
+        'harvest',
+        '--root',
+        root,
+        '--from',
+        file,
+        '--provider',
+        'openai',
+        '--base-url',
+        stub.baseUrl,
+        '--model',
+        'stub-model',
+        '--apply',
+      ]);
       assert.equal(result.code, 0, result.stderr + result.stdout);
       const stored = rawFiles(path.join(root, 'transcripts'));
       assert.equal(stored.length, 1, 'one transcript');
@@ -136,10 +209,14 @@ describe('secrets at every boundary', function () {
       const text = stored[0].bytes.toString('utf8');
       // Every call is there, cut where its marker would have begun.
       assert.equal(text.match(/\[tool:Bash\] deploy a{100}…$/gm)?.length, tokens.length, text);
-      assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /DB_PASSWORD=\[REDACTED:env-secret\] \[from: sess-REDACTED-anthropic-key, 2026-11-20\]/);
+      assert.match(
+        fs.readFileSync(path.join(root, 'facts.md'), 'utf8'),
+        /DB_PASSWORD=\[REDACTED:env-secret\] \[from: sess-REDACTED-anthropic-key, 2026-11-20\]/,
+      );
       const leaks = (where: string, bytes: Buffer | string) => {
         const haystack = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
-        for (const s of tokens) assert.ok(!haystack.includes(s.secret.slice(0, 11)), `${where} holds the front of ${s.kind}: ${s.secret.slice(0, 11)}`);
+        for (const s of tokens)
+          assert.ok(!haystack.includes(s.secret.slice(0, 11)), `${where} holds the front of ${s.kind}: ${s.secret.slice(0, 11)}`);
         for (const secret of [session.slice(5), dbPassword]) assert.ok(!haystack.includes(secret), `${where} holds ${secret}`);
       };
       leaks('the model request', JSON.stringify(stub.requests));
@@ -176,13 +253,22 @@ describe('secrets at every boundary', function () {
         assert.ok(!path.relative(root, f.file).includes(key), `a file is named by the key: ${f.file}`);
         if (!raw(f.file)) assert.ok(!f.bytes.includes(key), `${f.file} holds the key`);
       }
-      assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /the deploy runs nightly\. \[from: sess-REDACTED-github-pat, 2026-11-20\]/);
-      const ledger = JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')) as { entries: Record<string, { archived?: string }> };
+      assert.match(
+        fs.readFileSync(path.join(root, 'facts.md'), 'utf8'),
+        /the deploy runs nightly\. \[from: sess-REDACTED-github-pat, 2026-11-20\]/,
+      );
+      const ledger = JSON.parse(fs.readFileSync(path.join(root, 'ledger.json'), 'utf8')) as {
+        entries: Record<string, { archived?: string }>;
+      };
       const archived = Object.values(ledger.entries).find((e) => e.archived)?.archived;
-      if (reclaim === 'archive') assert.ok(archived && fs.existsSync(path.resolve(root, archived)), `the ledger names the archived copy where it is: ${archived}`);
+      if (reclaim === 'archive')
+        assert.ok(archived && fs.existsSync(path.resolve(root, archived)), `the ledger names the archived copy where it is: ${archived}`);
       const undo = await runCli(['undo', '--root', root]);
       assert.equal(undo.code, 0, undo.stderr + undo.stdout);
-      assert.deepEqual(fs.readdirSync(inbox).filter((f) => f.endsWith('.md')), ['id_REDACTED-github-pat.md']);
+      assert.deepEqual(
+        fs.readdirSync(inbox).filter((f) => f.endsWith('.md')),
+        ['id_REDACTED-github-pat.md'],
+      );
       assert.equal(fs.readFileSync(path.join(inbox, 'id_REDACTED-github-pat.md'), 'utf8'), bytes);
     });
   }
@@ -195,8 +281,25 @@ describe('secrets at every boundary', function () {
     const file = path.join(home, '.claude', 'projects', ws.replace(/[^A-Za-z0-9]/g, '-'), `${session}.jsonl`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const at = new Date(Date.UTC(2026, 10, 20, 9, 30)).toISOString();
-    fs.writeFileSync(file, JSON.stringify({ type: 'user', uuid: 'u0', timestamp: at, sessionId: session, cwd: ws, message: { role: 'user', content: 'Fact: the cache is warm.' } }) + '\n');
-    const input = { session_id: session, transcript_path: file, cwd: ws, permission_mode: 'default', hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' };
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        type: 'user',
+        uuid: 'u0',
+        timestamp: at,
+        sessionId: session,
+        cwd: ws,
+        message: { role: 'user', content: 'Fact: the cache is warm.' },
+      }) + '\n',
+    );
+    const input = {
+      session_id: session,
+      transcript_path: file,
+      cwd: ws,
+      permission_mode: 'default',
+      hook_event_name: 'SessionEnd',
+      reason: 'prompt_input_exit',
+    };
     const env = { HOME: home, CLAUDE_CONFIG_DIR: '', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', LORE_ROOT: '' };
     const result = await runCli(['hook'], { cwd: ws, env, input: JSON.stringify(input) });
     assert.equal(result.code, 0, result.stderr);
@@ -212,14 +315,23 @@ describe('secrets at every boundary', function () {
     const { root, inbox } = await makeWorkspace();
     // The key starts 20 characters before the 300-character cut, glued to the words before it.
     const long = `release bot notes ${'x'.repeat(262)}:${jwt}`;
-    fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n- release bot publishes with ${npm} [from: manual, 2026-11-20]\n- ${long} [from: manual, 2026-11-20]\n`);
+    fs.writeFileSync(
+      path.join(root, 'facts.md'),
+      `# Facts\n\n- release bot publishes with ${npm} [from: manual, 2026-11-20]\n- ${long} [from: manual, 2026-11-20]\n`,
+    );
     const { client } = await connectLoreMcp(root);
     try {
       const search = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'release bot notes' } })) as CallToolResult;
       assert.ok(!search.isError, textOf(search));
       assert.match(textOf(search), /release/, textOf(search));
-      const recall = (await client.callTool({ name: 'recall_context', arguments: { query: 'release bot notes', max_tokens: 4000 } })) as CallToolResult;
-      for (const [where, reply] of [['MCP search', search], ['MCP recall', recall]] as const) {
+      const recall = (await client.callTool({
+        name: 'recall_context',
+        arguments: { query: 'release bot notes', max_tokens: 4000 },
+      })) as CallToolResult;
+      for (const [where, reply] of [
+        ['MCP search', search],
+        ['MCP recall', recall],
+      ] as const) {
         const text = textOf(reply) + JSON.stringify(reply.structuredContent);
         assert.ok(!text.includes(front), `${where} holds the front of the JWT: ${front}`);
         assert.ok(!text.includes(npm), `${where} holds the npm token`);
@@ -227,11 +339,30 @@ describe('secrets at every boundary', function () {
     } finally {
       await client.close();
     }
-    const reply = JSON.stringify({ facts: [{ statement: 'the release bot runs nightly' }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+    const reply = JSON.stringify({
+      facts: [{ statement: 'the release bot runs nightly' }],
+      decisions: [],
+      tasks_done: [],
+      tasks_open: [],
+      questions: [],
+      playbooks: [],
+      files: [],
+    });
     const stub = await startStub('openai', [{ reply }]);
     try {
       fs.writeFileSync(path.join(inbox, 'bot.md'), transcript('bot', 'The release bot notes say the release bot publishes nightly.'));
-      const result = await runCli(['harvest', '--root', root, '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model', '--apply']);
+      const result = await runCli([
+        'harvest',
+        '--root',
+        root,
+        '--provider',
+        'openai',
+        '--base-url',
+        stub.baseUrl,
+        '--model',
+        'stub-model',
+        '--apply',
+      ]);
       assert.equal(result.code, 0, result.stderr + result.stdout);
       const requests = JSON.stringify(stub.requests);
       assert.match(requests, /release bot publishes with \[REDACTED:npm-token\]/, 'the existing items were shown to the model');
@@ -249,7 +380,8 @@ describe('secrets at every boundary', function () {
     fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n- publish with ${handKey.text} [from: manual, 2026-11-20]\n`);
     const { client } = await connectLoreMcp(root);
     try {
-      const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+      const call = (name: string, args: Record<string, unknown> = {}) =>
+        client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
       const search = await call('search_knowledge', { query: 'credential', category: 'transcripts', limit: 100 });
       assert.ok(!search.isError, textOf(search));
       assert.match(textOf(search), /\[REDACTED:/);
@@ -259,7 +391,11 @@ describe('secrets at every boundary', function () {
       const digest = await call('read_digest');
       assert.match(textOf(digest), /publish with npm token \[REDACTED:npm-token\]/);
       assertNoSecrets('MCP read_digest', textOf(digest) + JSON.stringify(digest.structuredContent));
-      const added = await call('remember', { category: 'fact', statement: `deploys read ${samples[0].text.replace(/\n/g, ' ')}`, session: secretName });
+      const added = await call('remember', {
+        category: 'fact',
+        statement: `deploys read ${samples[0].text.replace(/\n/g, ' ')}`,
+        session: secretName,
+      });
       assert.ok(!added.isError, textOf(added));
       assert.match(textOf(added), /\[from: lore-test:REDACTED-gitlab-pat, \d{4}-\d{2}-\d{2}\]/);
       assertNoSecrets('MCP remember', textOf(added) + JSON.stringify(added.structuredContent));

@@ -12,14 +12,16 @@ const NEW_TASK = '- check free space first. [from: c1, 2026-11-20]';
 /** A facts.md of `lines` hand-written lines (hundreds of KB), the case a short write used to cut. Lore appends to it in place. */
 function bigFacts(lines: number): string {
   const out = ['# Facts', ''];
-  for (let i = 0; i < lines; i++) out.push(`- hand-written fact number ${i} about the payment service's retry budget [from: old${i % 50}, 2026-10-01]`);
+  for (let i = 0; i < lines; i++)
+    out.push(`- hand-written fact number ${i} about the payment service's retry budget [from: old${i % 50}, 2026-10-01]`);
   return out.join('\n') + '\n';
 }
 
 /** A tasks.md as large, with `## Done` after `## Open`: a new open task goes in the middle, so Lore replaces the whole file. */
 function bigTasks(lines: number, added?: string): string {
   const out = ['# Tasks', '', '## Open', ''];
-  for (let i = 0; i < lines; i++) out.push(`- open task number ${i}: migrate the payment service's retry budget [from: old${i % 50}, 2026-10-01]`);
+  for (let i = 0; i < lines; i++)
+    out.push(`- open task number ${i}: migrate the payment service's retry budget [from: old${i % 50}, 2026-10-01]`);
   if (added) out.push(added);
   out.push('', '## Done', '', '- an old done task [from: old1, 2026-10-01]');
   return out.join('\n') + '\n';
@@ -48,9 +50,15 @@ function assertUntouched(result: CliResult, root: string, conversation: string, 
   assert.ok(tasks === bigTasks(2400) || tasks === bigTasks(2400, NEW_TASK), 'tasks.md is the old or the complete new file, never cut');
   const ledgerFile = path.join(root, 'ledger.json');
   if (fs.existsSync(ledgerFile) && now === facts) {
-    assert.ok(!/"status": "harvested"/.test(fs.readFileSync(ledgerFile, 'utf8')), 'not recorded as harvested while its lines are not written');
+    assert.ok(
+      !/"status": "harvested"/.test(fs.readFileSync(ledgerFile, 'utf8')),
+      'not recorded as harvested while its lines are not written',
+    );
   }
-  assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith('.tmp')), []);
+  assert.deepEqual(
+    fs.readdirSync(root).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
 }
 
 describe('short writes during lore harvest --apply', function () {

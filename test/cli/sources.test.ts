@@ -17,14 +17,23 @@ function put(file: string, content: string | Buffer): string {
 function fixtureHome(ws: string) {
   const home = makeTempDir('lore-home-');
   const claudeSession = fs.readFileSync(path.join(CONVERSATIONS, 'claude-session.jsonl'));
-  const claude = put(path.join(home, '.claude', 'projects', ws.replace(/[^A-Za-z0-9]/g, '-'), 'a7c1e2f0-1111-4222-8333-944455556666.jsonl'), claudeSession);
+  const claude = put(
+    path.join(home, '.claude', 'projects', ws.replace(/[^A-Za-z0-9]/g, '-'), 'a7c1e2f0-1111-4222-8333-944455556666.jsonl'),
+    claudeSession,
+  );
   put(path.join(home, '.claude', 'projects', '-home-dev-elsewhere', 'b7c1e2f0-1111-4222-8333-944455556666.jsonl'), claudeSession);
   // A real Codex rollout, its session_meta cwd pointed at the workspace (and a copy at another).
   const rollout = fs.readFileSync(path.join(CORPUS, 'codex-jsonl', 'privacy-x402-codex-session.jsonl'), 'utf8');
-  const codex = put(path.join(home, '.codex', 'sessions', '2026', '02', '14', 'rollout-a.jsonl'), rollout.replaceAll('/Users/yukikimura/work/bnpl-yield-discount', ws));
+  const codex = put(
+    path.join(home, '.codex', 'sessions', '2026', '02', '14', 'rollout-a.jsonl'),
+    rollout.replaceAll('/Users/yukikimura/work/bnpl-yield-discount', ws),
+  );
   put(path.join(home, '.codex', 'sessions', '2026', '02', '14', 'rollout-b.jsonl'), rollout);
   const continueSession = fs.readFileSync(path.join(CONVERSATIONS, 'continue', 'b7e4c2d0-1a2b-4c3d-9e8f-0a1b2c3d4e5f.json'), 'utf8');
-  const cont = put(path.join(home, '.continue', 'sessions', 'b7e4c2d0.json'), continueSession.replace('file:///home/dev/cal', 'file://' + ws));
+  const cont = put(
+    path.join(home, '.continue', 'sessions', 'b7e4c2d0.json'),
+    continueSession.replace('file:///home/dev/cal', 'file://' + ws),
+  );
   // OpenCode keeps a session's messages apart from its session file, which stands for the whole
   // session; one session of the fixture storage is this workspace's, its subagent's is not listed.
   const storage = path.join(home, '.local', 'share', 'opencode', 'storage');
@@ -44,32 +53,75 @@ describe('lore sources', function () {
     const { home, claude, codex, cont, opencode } = fixtureHome(ws);
     // The ledger already holds the Continue session.
     const sha = createHash('sha256').update(fs.readFileSync(cont)).digest('hex');
-    fs.writeFileSync(path.join(root, 'ledger.json'), JSON.stringify({ entries: { [sha]: { path: cont, status: 'harvested', at: '2026-11-20T10:00:00.000Z', deleted: false } } }));
+    fs.writeFileSync(
+      path.join(root, 'ledger.json'),
+      JSON.stringify({ entries: { [sha]: { path: cont, status: 'harvested', at: '2026-11-20T10:00:00.000Z', deleted: false } } }),
+    );
     const before = { home: snapshotTree(home), store: snapshotTree(root) };
 
-    const result = await runCli(['sources', '--root', root, '--json'], { env: { HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', CODEX_HOME: '', CLAUDE_CONFIG_DIR: '' } });
+    const result = await runCli(['sources', '--root', root, '--json'], {
+      env: { HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', CODEX_HOME: '', CLAUDE_CONFIG_DIR: '' },
+    });
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout);
     assert.equal(report.workspace, ws);
     const tools = Object.fromEntries(report.tools.map((t: { tool: string }) => [t.tool, t]));
-    assert.deepEqual(report.tools.map((t: { tool: string }) => t.tool), ['claude-code', 'codex', 'gemini-cli', 'copilot-chat', 'cline', 'roo-code', 'kilo-code', 'continue', 'copilot-cli', 'aider', 'cursor', 'opencode']);
+    assert.deepEqual(
+      report.tools.map((t: { tool: string }) => t.tool),
+      [
+        'claude-code',
+        'codex',
+        'gemini-cli',
+        'copilot-chat',
+        'cline',
+        'roo-code',
+        'kilo-code',
+        'continue',
+        'copilot-cli',
+        'aider',
+        'cursor',
+        'opencode',
+      ],
+    );
 
-    for (const [tool, file] of [['claude-code', claude], ['codex', codex]]) {
+    for (const [tool, file] of [
+      ['claude-code', claude],
+      ['codex', codex],
+    ]) {
       const t = tools[tool];
-      assert.deepEqual(t.items.map((i: { path: string }) => i.path), [file], tool);
+      assert.deepEqual(
+        t.items.map((i: { path: string }) => i.path),
+        [file],
+        tool,
+      );
       assert.equal(t.sessions, 1);
       assert.equal(t.otherWorkspaces, 1, `${tool}: the other workspace's session is counted, not listed`);
       assert.equal(t.rawBytes, fs.statSync(file).size);
       assert.equal(t.toHarvest, 1);
       assert.equal(t.items[0].status, 'harvest');
       assert.equal(t.items[0].format, tool);
-      assert.ok(t.renderedBytes > 0 && t.renderedBytes < t.rawBytes, `${tool}: the transcript is smaller than the log (${t.renderedBytes} of ${t.rawBytes})`);
+      assert.ok(
+        t.renderedBytes > 0 && t.renderedBytes < t.rawBytes,
+        `${tool}: the transcript is smaller than the log (${t.renderedBytes} of ${t.rawBytes})`,
+      );
       assert.equal(t.estimatedTokens, Math.ceil(t.renderedBytes / 4));
       assert.equal(t.noImporter, false);
     }
-    assert.deepEqual([tools.continue.sessions, tools.continue.harvested, tools.continue.toHarvest, tools.continue.renderedBytes], [1, 1, 0, 0]);
+    assert.deepEqual(
+      [tools.continue.sessions, tools.continue.harvested, tools.continue.toHarvest, tools.continue.renderedBytes],
+      [1, 1, 0, 0],
+    );
     assert.equal(tools.continue.items[0].status, 'harvested');
-    assert.deepEqual([tools.opencode.sessions, tools.opencode.noImporter, tools.opencode.toHarvest, tools.opencode.unrecognized, tools.opencode.items[0].path], [1, false, 1, 0, opencode]);
+    assert.deepEqual(
+      [
+        tools.opencode.sessions,
+        tools.opencode.noImporter,
+        tools.opencode.toHarvest,
+        tools.opencode.unrecognized,
+        tools.opencode.items[0].path,
+      ],
+      [1, false, 1, 0, opencode],
+    );
     assert.deepEqual([tools.opencode.items[0].format, tools.opencode.items[0].turns], ['opencode', 6]);
     assert.deepEqual([tools['gemini-cli'].sessions, tools['gemini-cli'].locations], [0, []]);
     assert.deepEqual(report.totals, {
@@ -97,10 +149,13 @@ describe('lore sources', function () {
     const all = await runCli(['sources', '--root', root, '--all-workspaces', '--json'], { env });
     const report = JSON.parse(all.stdout);
     const claude = report.tools.find((t: { tool: string }) => t.tool === 'claude-code');
-    assert.deepEqual(claude.items.map((i: { workspace: string; matches: boolean }) => [i.workspace, i.matches]), [
-      ['-home-dev-elsewhere', false],
-      [ws.replace(/[^A-Za-z0-9]/g, '-'), true],
-    ]);
+    assert.deepEqual(
+      claude.items.map((i: { workspace: string; matches: boolean }) => [i.workspace, i.matches]),
+      [
+        ['-home-dev-elsewhere', false],
+        [ws.replace(/[^A-Za-z0-9]/g, '-'), true],
+      ],
+    );
     assert.equal(claude.items[0].status, undefined, "another workspace's session is not read");
   });
 });

@@ -19,7 +19,7 @@ import { makeTempDir } from '../helpers/paths';
 function outside(): { file: string; dir: string; text: string } {
   const base = makeTempDir('lore-outside-');
   const file = path.join(base, 'precious.txt');
-  const text = 'a person\'s file outside the store\n';
+  const text = "a person's file outside the store\n";
   fs.writeFileSync(file, text);
   const dir = path.join(base, 'folder');
   fs.mkdirSync(dir);
@@ -54,12 +54,22 @@ describe('Lore never writes through a symbolic link in the store', function () {
     const { file } = outside();
     plantLink(path.join(root, 'decisions.md'), file);
     const factsBefore = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
-    fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-link', 'Fact: the queue lives in src/queue.ts.\nDecision: use postgres for the queue.'));
+    fs.writeFileSync(
+      path.join(inbox, 'a.md'),
+      transcript('ses-link', 'Fact: the queue lives in src/queue.ts.\nDecision: use postgres for the queue.'),
+    );
     const result = await runCli(['harvest', '--root', root, '--apply']);
     assert.notEqual(result.code, 0, result.stdout);
     assert.match(result.stderr, /decisions\.md/);
-    assert.equal(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), factsBefore, 'facts.md was written before the link stopped the apply');
-    assert.ok(!fs.existsSync(path.join(root, 'transcripts')) || fs.readdirSync(path.join(root, 'transcripts')).length === 0, 'a transcript was written before the link stopped the apply');
+    assert.equal(
+      fs.readFileSync(path.join(root, 'facts.md'), 'utf8'),
+      factsBefore,
+      'facts.md was written before the link stopped the apply',
+    );
+    assert.ok(
+      !fs.existsSync(path.join(root, 'transcripts')) || fs.readdirSync(path.join(root, 'transcripts')).length === 0,
+      'a transcript was written before the link stopped the apply',
+    );
   });
 
   it('harvest --apply writes no transcript into a transcripts folder that is a link', async () => {
@@ -74,12 +84,16 @@ describe('Lore never writes through a symbolic link in the store', function () {
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 
-  describe('agents\' writes over MCP', () => {
+  describe("agents' writes over MCP", () => {
     let client: Client | undefined;
     afterEach(async () => client?.close());
     const call = async (name: string, args: Record<string, unknown>) => {
       const result = (await client!.callTool({ name, arguments: args })) as CallToolResult;
-      return { result, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'), data: (result.structuredContent ?? {}) as Record<string, unknown> };
+      return {
+        result,
+        text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'),
+        data: (result.structuredContent ?? {}) as Record<string, unknown>,
+      };
     };
 
     it('remember refuses a review.md that is a link', async () => {
@@ -125,7 +139,10 @@ describe('Lore never writes through a symbolic link in the store', function () {
     const { file, dir, text } = outside();
     plantLink(path.join(paths.files, 'src'), dir);
     const note = path.join(paths.files, 'src', 'app.ts.md');
-    assert.throws(() => writeFileAtomic(note, 'note\n'), (e: unknown) => e instanceof LinkInStoreError && e.link === path.join(paths.files, 'src') && e.file === note);
+    assert.throws(
+      () => writeFileAtomic(note, 'note\n'),
+      (e: unknown) => e instanceof LinkInStoreError && e.link === path.join(paths.files, 'src') && e.file === note,
+    );
     plantLink(path.join(paths.files, 'own.md'), file);
     const version = fs.statSync(file, { bigint: true });
     assert.throws(() => appendInPlace(path.join(paths.files, 'own.md'), version, Buffer.from('more\n'), true), LinkInStoreError);

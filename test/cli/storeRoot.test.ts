@@ -7,12 +7,21 @@ import { makeTempDir } from '../helpers/paths';
 describe('commands that keep a store never make one in a plain folder', function () {
   this.timeout(60_000);
 
-  const commands = [['tidy'], ['tidy', '--apply'], ['prune'], ['prune', '--apply'], ['undo'], ['tasks', 'list'], ['tasks', 'start', 'a goal'], ['tasks', 'show', 'x']];
+  const commands = [
+    ['tidy'],
+    ['tidy', '--apply'],
+    ['prune'],
+    ['prune', '--apply'],
+    ['undo'],
+    ['tasks', 'list'],
+    ['tasks', 'start', 'a goal'],
+    ['tasks', 'show', 'x'],
+  ];
 
   for (const command of commands) {
     it(`lore ${command.join(' ')} --root <a plain folder> refuses, says to run lore init, and creates nothing`, async () => {
       const plain = makeTempDir('lore-plain-');
-      fs.writeFileSync(path.join(plain, 'notes.txt'), 'a person\'s folder\n');
+      fs.writeFileSync(path.join(plain, 'notes.txt'), "a person's folder\n");
       const result = await runCli([...command, '--root', plain]);
       assert.equal(result.code, 1, result.stdout);
       assert.match(result.stderr, /is not a Lore store \(nothing was written there\); run lore init/);

@@ -14,8 +14,14 @@ const PNPM_COPY = '- Use pnpm, not npm, for installs [from: c3, 2026-11-07]';
 
 async function storeWithDuplicates() {
   const { ws, root } = await makeWorkspace();
-  fs.writeFileSync(path.join(root, 'decisions.md'), `# Decisions\n\n${JENKINS}\n${PNPM}\n${PNPM_AGAIN}\n- a line a person wrote\n${PNPM_COPY}\n${ACTIONS}\n`);
-  fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- the API answers in JSON [from: c1, 2026-11-01]\n- the API answers in JSON [from: c2, 2026-11-03]\n');
+  fs.writeFileSync(
+    path.join(root, 'decisions.md'),
+    `# Decisions\n\n${JENKINS}\n${PNPM}\n${PNPM_AGAIN}\n- a line a person wrote\n${PNPM_COPY}\n${ACTIONS}\n`,
+  );
+  fs.writeFileSync(
+    path.join(root, 'facts.md'),
+    '# Facts\n\n- the API answers in JSON [from: c1, 2026-11-01]\n- the API answers in JSON [from: c2, 2026-11-03]\n',
+  );
   const digest = await runCli(['digest', '--root', root]);
   assert.equal(digest.code, 0, digest.stderr);
   return { ws, root, read: (f: string) => fs.readFileSync(path.join(root, f), 'utf8') };
@@ -41,13 +47,18 @@ describe('lore tidy', function () {
     const report = JSON.parse(applied.stdout);
     assert.equal(report.applied, true);
     assert.deepEqual(report.files.sort(), ['decisions.md', 'digest.md', 'facts.md']);
-    assert.equal(read('decisions.md'), [
-      '# Decisions', '',
-      `- deploys go through Jenkins [superseded by ${itemId(ACTIONS)}, ${new Date().toISOString().slice(0, 10)}] [from: c1, 2026-11-01]`,
-      '- use pnpm, not npm, for installs [from: c1, 2026-11-01; c2, 2026-11-05; c3, 2026-11-07]',
-      '- a line a person wrote',
-      ACTIONS, '',
-    ].join('\n'));
+    assert.equal(
+      read('decisions.md'),
+      [
+        '# Decisions',
+        '',
+        `- deploys go through Jenkins [superseded by ${itemId(ACTIONS)}, ${new Date().toISOString().slice(0, 10)}] [from: c1, 2026-11-01]`,
+        '- use pnpm, not npm, for installs [from: c1, 2026-11-01; c2, 2026-11-05; c3, 2026-11-07]',
+        '- a line a person wrote',
+        ACTIONS,
+        '',
+      ].join('\n'),
+    );
     assert.equal(read('facts.md'), '# Facts\n\n- the API answers in JSON [from: c1, 2026-11-01; c2, 2026-11-03]\n');
     const digest = read('digest.md');
     assert.ok(!digest.includes('through Jenkins'), digest);
@@ -72,18 +83,27 @@ describe('lore tidy', function () {
     const shown = await runCli(['item', itemId(PNPM), '--root', root, '--json']);
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal(JSON.parse(shown.stdout).line, '- use pnpm, not npm, for installs [from: c1, 2026-11-01; c2, 2026-11-05; c3, 2026-11-07]');
-    assert.ok(read('decisions.md').includes(`- installs go through yarn [superseded by ${itemId(PNPM)}, 2026-11-06] [from: c0, 2026-10-01]`), read('decisions.md'));
+    assert.ok(
+      read('decisions.md').includes(`- installs go through yarn [superseded by ${itemId(PNPM)}, 2026-11-06] [from: c0, 2026-10-01]`),
+      read('decisions.md'),
+    );
   });
 
   it('--apply keeps distinct facts of one sentence shape (a number, a name, an identifier, a version, a place) and merges true duplicates', async () => {
     const { root } = await makeWorkspace();
     const distinct = [
-      'build artifacts go to the S3 bucket acme-builds-us', 'build artifacts go to the S3 bucket acme-builds-eu',
-      'the prompt cache TTL is 5 minutes', 'the prompt cache TTL is 10 minutes',
-      'the CLI needs Node 20 on the build machines', 'the CLI needs Node 22 on the build machines',
-      'the dev server listens on port 8080 in the container', 'the dev server listens on port 8081 in the container',
-      'the primary database runs in eu-west-1', 'the primary database runs in us-east-1',
-      'the payments service and its alerts are owned by Alice', 'the payments service and its alerts are owned by Bob',
+      'build artifacts go to the S3 bucket acme-builds-us',
+      'build artifacts go to the S3 bucket acme-builds-eu',
+      'the prompt cache TTL is 5 minutes',
+      'the prompt cache TTL is 10 minutes',
+      'the CLI needs Node 20 on the build machines',
+      'the CLI needs Node 22 on the build machines',
+      'the dev server listens on port 8080 in the container',
+      'the dev server listens on port 8081 in the container',
+      'the primary database runs in eu-west-1',
+      'the primary database runs in us-east-1',
+      'the payments service and its alerts are owned by Alice',
+      'the payments service and its alerts are owned by Bob',
     ];
     const lines = distinct.map((text, i) => `- ${text} [from: c${i}, 2026-11-${String(i + 1).padStart(2, '0')}]`);
     lines.push('- The prompt cache TTL is 5 minutes [from: c20, 2026-11-20]');
@@ -117,11 +137,17 @@ describe('lore supersede', function () {
     const result = await runCli(['supersede', old, itemId(ACTIONS), '--root', root]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, new RegExp(`^superseded ${old} in decisions\\.md by ${itemId(ACTIONS)}`));
-    assert.match(read('decisions.md'), new RegExp(`- deploys go through Jenkins \\[superseded by ${itemId(ACTIONS)}, \\d{4}-\\d{2}-\\d{2}\\] \\[from: c1, 2026-11-01\\]`));
+    assert.match(
+      read('decisions.md'),
+      new RegExp(`- deploys go through Jenkins \\[superseded by ${itemId(ACTIONS)}, \\d{4}-\\d{2}-\\d{2}\\] \\[from: c1, 2026-11-01\\]`),
+    );
     assert.ok(!read('digest.md').includes('through Jenkins'));
 
     const search = await runCli(['search', 'Jenkins', '--root', root, '--json']);
-    assert.deepEqual(JSON.parse(search.stdout).hits.map((h: { text: string }) => h.text), ['switched deploys from Jenkins to GitHub Actions']);
+    assert.deepEqual(
+      JSON.parse(search.stdout).hits.map((h: { text: string }) => h.text),
+      ['switched deploys from Jenkins to GitHub Actions'],
+    );
     const all = await runCli(['search', 'Jenkins', '--root', root, '--json', '--superseded']);
     assert.equal(JSON.parse(all.stdout).hits.length, 2);
 
@@ -152,22 +178,54 @@ describe('lore tidy --provider (a model judges too)', function () {
 
   it('sends the items numbered, oldest first, and applies what the model judged on top of the rules', async () => {
     const { root, read } = await storeWithDuplicates();
-    fs.writeFileSync(path.join(root, 'decisions.md'), `# Decisions\n\n- the monorepo is managed with yarn workspaces [from: c0, 2026-10-01]\n${PNPM}\n- the logo is blue [from: c2, 2026-11-02]\n`);
+    fs.writeFileSync(
+      path.join(root, 'decisions.md'),
+      `# Decisions\n\n- the monorepo is managed with yarn workspaces [from: c0, 2026-10-01]\n${PNPM}\n- the logo is blue [from: c2, 2026-11-02]\n`,
+    );
     // 1: yarn (2026-10-01), 2: pnpm (2026-11-01), 3: logo; facts.md: 1 and 2 are exact duplicates already.
     const judge = (_body: unknown, request: { prompt: { user: string } }) => ({
-      reply: request.prompt.user.includes('yarn') ? JSON.stringify({ same: [], supersedes: [{ old: 1, new: 2 }, { old: 3, new: 1 }, { old: 9, new: 1 }] }) : '{"same": [], "supersedes": []}',
+      reply: request.prompt.user.includes('yarn')
+        ? JSON.stringify({
+            same: [],
+            supersedes: [
+              { old: 1, new: 2 },
+              { old: 3, new: 1 },
+              { old: 9, new: 1 },
+            ],
+          })
+        : '{"same": [], "supersedes": []}',
     });
     const stub = await startStub('openai', [], { whenExhausted: judge });
     try {
-      const result = await runCli(['tidy', '--root', root, '--apply', '--json', '--provider', 'openai', '--base-url', stub.baseUrl, '--model', 'stub-model']);
+      const result = await runCli([
+        'tidy',
+        '--root',
+        root,
+        '--apply',
+        '--json',
+        '--provider',
+        'openai',
+        '--base-url',
+        stub.baseUrl,
+        '--model',
+        'stub-model',
+      ]);
       assert.equal(result.code, 0, result.stderr);
       assert.equal(stub.requests.length, 2, 'one request per file with two items or more (facts.md, decisions.md)');
       const first = stub.requests.find((r) => r.prompt.user.includes('yarn'))!.prompt;
       assert.match(first.system ?? '', /^# Tidy a project's memory/);
-      assert.ok(first.user.includes('1. [2026-10-01] the monorepo is managed with yarn workspaces\n2. [2026-11-01] use pnpm, not npm, for installs\n3. [2026-11-02] the logo is blue'), first.user);
+      assert.ok(
+        first.user.includes(
+          '1. [2026-10-01] the monorepo is managed with yarn workspaces\n2. [2026-11-01] use pnpm, not npm, for installs\n3. [2026-11-02] the logo is blue',
+        ),
+        first.user,
+      );
       const report = JSON.parse(result.stdout);
       // Only the pair that fits: an older item named as the newer one, and a number outside the batch, are dropped.
-      assert.deepEqual(report.supersessions.map((s: { old: { line: string }; reason: string }) => [s.old.line, s.reason]), [['- the monorepo is managed with yarn workspaces [from: c0, 2026-10-01]', 'model']]);
+      assert.deepEqual(
+        report.supersessions.map((s: { old: { line: string }; reason: string }) => [s.old.line, s.reason]),
+        [['- the monorepo is managed with yarn workspaces [from: c0, 2026-10-01]', 'model']],
+      );
       assert.match(read('decisions.md'), new RegExp(`yarn workspaces \\[superseded by ${itemId(PNPM)}, `));
       assert.ok(read('decisions.md').includes('- the logo is blue [from: c2, 2026-11-02]\n'));
     } finally {

@@ -13,8 +13,14 @@ const FILES = ['facts.md', 'decisions.md', 'digest.md'];
 
 async function storeWithDuplicates() {
   const { root } = await makeWorkspace();
-  fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- the API answers in JSON [from: c1, 2026-11-01]\n- the build uses esbuild [from: c1, 2026-11-01]\n- the API answers in JSON [from: c2, 2026-11-03]\n');
-  fs.writeFileSync(path.join(root, 'decisions.md'), '# Decisions\n\n- use pnpm for installs [from: c1, 2026-11-01]\n- a line a person wrote\n- use pnpm for installs [from: c3, 2026-11-07]\n');
+  fs.writeFileSync(
+    path.join(root, 'facts.md'),
+    '# Facts\n\n- the API answers in JSON [from: c1, 2026-11-01]\n- the build uses esbuild [from: c1, 2026-11-01]\n- the API answers in JSON [from: c2, 2026-11-03]\n',
+  );
+  fs.writeFileSync(
+    path.join(root, 'decisions.md'),
+    '# Decisions\n\n- use pnpm for installs [from: c1, 2026-11-01]\n- a line a person wrote\n- use pnpm for installs [from: c3, 2026-11-07]\n',
+  );
   const digest = await runCli(['digest', '--root', root]);
   assert.equal(digest.code, 0, digest.stderr);
   return root;

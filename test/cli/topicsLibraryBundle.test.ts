@@ -13,8 +13,19 @@ describe('dist/topicsLibrary.js (the topic commands of the editor)', () => {
     const lib = require(path.join(REPO_ROOT, 'dist', 'topicsLibrary.js')) as typeof import('../../src/extension/topics/topicsLibrary');
     const paths = storePaths(path.join(makeTempDir('lore-topicslib-'), '.lore'));
     lib.createTopicFile(paths, 'release-train');
-    const explained = await lib.explainContext(paths, { message: 'when does the release train leave?', budgetTokens: lib.DEFAULT_BUDGET_TOKENS, noGateReason: 'not asked', via: 'vscode' });
-    assert.deepEqual(explained.topics.activation.active.map((a) => [a.topic.name, a.tier]), [['release-train', 1]]);
-    assert.match(lib.explanationMarkdown(explained, 'when does the release train leave?'), /\| \*\*release\\-train\*\* \| auto, medium \| active, tier 1 \|/);
+    const explained = await lib.explainContext(paths, {
+      message: 'when does the release train leave?',
+      budgetTokens: lib.DEFAULT_BUDGET_TOKENS,
+      noGateReason: 'not asked',
+      via: 'vscode',
+    });
+    assert.deepEqual(
+      explained.topics.activation.active.map((a) => [a.topic.name, a.tier]),
+      [['release-train', 1]],
+    );
+    assert.match(
+      lib.explanationMarkdown(explained, 'when does the release train leave?'),
+      /\| \*\*release\\-train\*\* \| auto, medium \| active, tier 1 \|/,
+    );
   });
 });

@@ -17,7 +17,10 @@ async function storeWithNewConversations() {
   fs.writeFileSync(path.join(inbox, 'old.md'), transcript('old', 'Fact: an old fact.'));
   const first = await runCli(['harvest', '--root', root, '--apply']);
   assert.equal(first.code, 0, first.stderr);
-  fs.writeFileSync(path.join(inbox, 'a.md'), transcript('a', 'Fact: alpha.\nTODO: task a.\nNote for src/app.ts: note a.', '2026-11-21T09:00:00Z'));
+  fs.writeFileSync(
+    path.join(inbox, 'a.md'),
+    transcript('a', 'Fact: alpha.\nTODO: task a.\nNote for src/app.ts: note a.', '2026-11-21T09:00:00Z'),
+  );
   fs.writeFileSync(path.join(inbox, 'b.md'), transcript('b', 'Decision: beta — because.\nWhy beta?', '2026-11-22T09:00:00Z'));
   return { ws, root, inbox };
 }
@@ -38,7 +41,10 @@ describe('lore undo', function () {
     assert.notEqual(after['digest.md'], before['digest.md']);
     const newTranscripts = Object.keys(after).filter((k) => k.startsWith('transcripts') && !(k in before));
     assert.equal(newTranscripts.length, 2);
-    assert.ok(Object.keys(after).some((k) => k.startsWith('files/') && !(k in before)), 'a note file was added');
+    assert.ok(
+      Object.keys(after).some((k) => k.startsWith('files/') && !(k in before)),
+      'a note file was added',
+    );
     assert.ok(!Object.keys(after).some((k) => k.startsWith('inbox/')));
 
     const undone = await runCli(['undo', '--root', root]);
@@ -79,7 +85,10 @@ describe('lore undo', function () {
     assert.match(refused.stderr, /not undone: edited since the apply of .*: facts\.md\. Nothing was changed/);
     assert.deepEqual(storeState(root), edited);
     // Edited back, the undo goes through.
-    fs.writeFileSync(path.join(root, 'facts.md'), fs.readFileSync(path.join(root, 'facts.md'), 'utf8').replace('- my own fact, written by hand\n', ''));
+    fs.writeFileSync(
+      path.join(root, 'facts.md'),
+      fs.readFileSync(path.join(root, 'facts.md'), 'utf8').replace('- my own fact, written by hand\n', ''),
+    );
     assert.equal((await runCli(['undo', '--root', root])).code, 0);
   });
 
@@ -90,7 +99,11 @@ describe('lore undo', function () {
     fs.writeFileSync(path.join(inbox, 'c.md'), transcript('c', 'Fact: gamma.', '2026-11-23T09:00:00Z'));
     const beforeSecond = storeState(root);
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
-    assert.deepEqual(fs.readdirSync(path.join(root, '.undo', 'inbox')), [fs.readdirSync(path.join(root, '.undo', 'inbox')).find((n) => n.endsWith('-c.md'))], 'only the last apply\'s reclaim is kept');
+    assert.deepEqual(
+      fs.readdirSync(path.join(root, '.undo', 'inbox')),
+      [fs.readdirSync(path.join(root, '.undo', 'inbox')).find((n) => n.endsWith('-c.md'))],
+      "only the last apply's reclaim is kept",
+    );
     // An apply with nothing to do keeps the last real apply's undo.
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
     assert.equal((await runCli(['undo', '--root', root])).code, 0);

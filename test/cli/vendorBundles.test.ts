@@ -19,7 +19,14 @@ describe('vendor bundles', () => {
       const file = path.join(DIST, 'vendor', `${name}.js`);
       assert.ok(fs.statSync(file).size > 10_000, `${file} is missing or empty`);
     }
-    const out = execFileSync(process.execPath, ['-e', `for (const n of ${JSON.stringify(VENDORS)}) { if (!Object.keys(require(${JSON.stringify(DIST)} + '/vendor/' + n + '.js')).length) throw new Error(n); }`], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `for (const n of ${JSON.stringify(VENDORS)}) { if (!Object.keys(require(${JSON.stringify(DIST)} + '/vendor/' + n + '.js')).length) throw new Error(n); }`,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(out, '');
   });
 
@@ -33,7 +40,9 @@ describe('vendor bundles', () => {
         assert.deepEqual(fromSdk, [], `${entry}.js bundles SDK files`);
       }
       for (const pkg of SDK_PACKAGES) assert.ok(!code.includes(`require("${pkg}")`), `${entry}.js requires ${pkg} from node_modules`);
-      if (entry !== 'server') for (const name of VENDORS) assert.ok(code.includes(`require("./vendor/${name}.js")`), `${entry}.js does not reach vendor/${name}.js`);
+      if (entry !== 'server')
+        for (const name of VENDORS)
+          assert.ok(code.includes(`require("./vendor/${name}.js")`), `${entry}.js does not reach vendor/${name}.js`);
     });
   }
 
@@ -41,7 +50,11 @@ describe('vendor bundles', () => {
     const code = fs.readFileSync(path.join(DIST, 'extension.js'), 'utf8');
     assert.ok(code.includes('require("./vendor/zod.js")'), 'extension.js does not reach vendor/zod.js');
     const map = path.join(DIST, 'extension.js.map');
-    if (fs.existsSync(map)) assert.deepEqual((JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]).filter((s) => s.includes('node_modules/zod/')), []);
+    if (fs.existsSync(map))
+      assert.deepEqual(
+        (JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]).filter((s) => s.includes('node_modules/zod/')),
+        [],
+      );
     assert.ok(Object.keys(require(path.join(DIST, 'vendor', 'zod.js'))).includes('z'));
   });
 
@@ -49,7 +62,12 @@ describe('vendor bundles', () => {
     const extension = fs.readFileSync(path.join(DIST, 'extension.js'), 'utf8');
     const server = fs.readFileSync(path.join(DIST, 'server.js'), 'utf8');
     // Texts of the importers' detection, the reply parser, the retry of distill and apply's inbox check: they survive minifying.
-    for (const text of ['that no importer reads', 'reply is not a JSON object', 'Your previous reply was not valid JSON', "which is not in the store's inbox"]) {
+    for (const text of [
+      'that no importer reads',
+      'reply is not a JSON object',
+      'Your previous reply was not valid JSON',
+      "which is not in the store's inbox",
+    ]) {
       assert.ok(!extension.includes(text), `extension.js holds "${text}"`);
       assert.ok(server.includes(text), `server.js lacks "${text}"`);
     }
@@ -67,7 +85,10 @@ describe('vendor bundles', () => {
       require(${JSON.stringify(path.join(DIST, 'extension.js'))});
       const sdkFiles = Object.keys(require.cache).filter((f) => /[\\\\/]vendor[\\\\/]|[\\\\/]node_modules[\\\\/](openai|@anthropic-ai|@google[\\\\/]genai|ollama)[\\\\/]/.test(f));
       process.stdout.write(JSON.stringify({ modules: Object.keys(require.cache).length, sdkFiles }));`;
-    const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { modules: number; sdkFiles: string[] };
+    const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as {
+      modules: number;
+      sdkFiles: string[];
+    };
     assert.ok(result.modules > 0, 'the bundle was loaded');
     assert.deepEqual(result.sdkFiles, []);
   });

@@ -9,19 +9,26 @@ function hit(fields: Partial<SearchHit> & Pick<SearchHit, 'text' | 'snippet'>): 
 
 describe('search quick pick rows', () => {
   it('shows a playbook as words: no **, no backticks, no link syntax, no provenance', () => {
-    const row = searchHitItem(hit({
-      category: 'playbooks',
-      text: '**release**: run `npm run package`, then see [the notes](https://example.com/notes) [from: abc, 2026-11-20]',
-      snippet: '«release»: run `npm run package`, then see [the notes](https://example.com/notes)',
-      source: 'abc',
-      date: '2026-11-20',
-    }));
+    const row = searchHitItem(
+      hit({
+        category: 'playbooks',
+        text: '**release**: run `npm run package`, then see [the notes](https://example.com/notes) [from: abc, 2026-11-20]',
+        snippet: '«release»: run `npm run package`, then see [the notes](https://example.com/notes)',
+        source: 'abc',
+        date: '2026-11-20',
+      }),
+    );
     assert.equal(row.label, 'release: run npm run package, then see the notes');
     assert.equal(row.description, 'playbooks · from abc, 2026-11-20');
   });
 
   it('does not repeat a short item as its own snippet', () => {
-    const row = searchHitItem(hit({ text: 'The flux capacitor needs 1.21 gigawatts. [from: x, 2026-11-20]', snippet: 'The flux «capacitor» needs 1.21 «gigawatts».' }));
+    const row = searchHitItem(
+      hit({
+        text: 'The flux capacitor needs 1.21 gigawatts. [from: x, 2026-11-20]',
+        snippet: 'The flux «capacitor» needs 1.21 «gigawatts».',
+      }),
+    );
     assert.equal(row.label, 'The flux capacitor needs 1.21 gigawatts.');
     assert.equal(row.detail, undefined);
   });

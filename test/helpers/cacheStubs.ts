@@ -33,7 +33,8 @@ function anthropicBlocks(body: any): Array<{ text: string; ttl?: string; marked:
   const add = (content: any) => {
     if (typeof content === 'string') blocks.push({ text: content, marked: false });
     else if (Array.isArray(content)) {
-      for (const b of content) blocks.push({ text: String(b?.text ?? ''), ttl: b?.cache_control?.ttl, marked: b?.cache_control?.type === 'ephemeral' });
+      for (const b of content)
+        blocks.push({ text: String(b?.text ?? ''), ttl: b?.cache_control?.ttl, marked: b?.cache_control?.type === 'ephemeral' });
     }
   };
   add(body?.system);
@@ -55,7 +56,8 @@ export function anthropicPrefixCache(options: { now?: () => number; minTokens?: 
     for (const block of anthropicBlocks(body)) {
       prefix += block.text;
       const tokens = Math.min(total, estimateTokens(prefix));
-      if (block.marked && tokens >= minTokens) points.push({ hash: sha(prefix), tokens, ttl: block.ttl === '1h' ? ONE_HOUR : FIVE_MINUTES });
+      if (block.marked && tokens >= minTokens)
+        points.push({ hash: sha(prefix), tokens, ttl: block.ttl === '1h' ? ONE_HOUR : FIVE_MINUTES });
     }
     const t = now();
     let read = 0;
@@ -107,7 +109,9 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 const partsText = (content: any): string => (content?.parts ?? []).map((p: any) => (typeof p?.text === 'string' ? p.text : '')).join('');
 
 /** Starts the Gemini cachedContents stub on a free loopback port. */
-export async function startGeminiCacheStub(options: { now?: () => number; minCacheTokens?: number; reply?: string } = {}): Promise<GeminiCacheStub> {
+export async function startGeminiCacheStub(
+  options: { now?: () => number; minCacheTokens?: number; reply?: string } = {},
+): Promise<GeminiCacheStub> {
   const now = options.now ?? Date.now;
   const minTokens = options.minCacheTokens ?? 1024;
   const caches = new Map<string, StubCache>();
@@ -132,9 +136,17 @@ export async function startGeminiCacheStub(options: { now?: () => number; minCac
       if (cacheRoute && method === 'POST' && cacheRoute[1] === 'cachedContents') {
         const text = partsText(body?.systemInstruction) + (body?.contents ?? []).map(partsText).join('');
         const tokens = estimateTokens(text);
-        if (tokens < minTokens) return geminiError(res, 400, `Cached content is too small. total_token_count=${tokens}, min_total_token_count=${minTokens}`);
+        if (tokens < minTokens)
+          return geminiError(res, 400, `Cached content is too small. total_token_count=${tokens}, min_total_token_count=${minTokens}`);
         const ttlSeconds = Number(String(body?.ttl ?? '3600s').replace(/s$/, ''));
-        const cache: StubCache = { name: `cachedContents/stub${++serial}`, model: String(body?.model ?? ''), text, tokens, createdAt: now(), expiresAt: now() + ttlSeconds * 1000 };
+        const cache: StubCache = {
+          name: `cachedContents/stub${++serial}`,
+          model: String(body?.model ?? ''),
+          text,
+          tokens,
+          createdAt: now(),
+          expiresAt: now() + ttlSeconds * 1000,
+        };
         caches.set(cache.name, cache);
         return send(res, 200, resource(cache, body?.displayName));
       }
@@ -152,11 +164,22 @@ export async function startGeminiCacheStub(options: { now?: () => number; minCac
         const prompt = promptOf('gemini', body, model);
         const reply = options.reply ?? 'ok';
         if (body?.cachedContent) {
-          if (body.systemInstruction) return geminiError(res, 400, 'CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config.');
+          if (body.systemInstruction)
+            return geminiError(
+              res,
+              400,
+              'CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config.',
+            );
           const cache = live(String(body.cachedContent));
           if (!cache) return geminiError(res, 403, 'CachedContent not found (or permission denied)');
           const input = cache.tokens + estimateTokens(prompt.user);
-          const counts = { system: 0, user: 0, output: estimateTokens(reply), cached: true, forced: { input, cacheRead: cache.tokens, cacheWrite: 0 } };
+          const counts = {
+            system: 0,
+            user: 0,
+            output: estimateTokens(reply),
+            cached: true,
+            forced: { input, cacheRead: cache.tokens, cacheWrite: 0 },
+          };
           return send(res, 200, replyBody('gemini', prompt, reply, counts, ++serial));
         }
         const input = estimateTokens(prompt.system) + estimateTokens(prompt.user);

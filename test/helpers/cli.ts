@@ -47,7 +47,8 @@ const BASE_ENV = { LORE_TEST_CRASH_AFTER: '', LORE_PROVIDER: '' };
  * process when the test needs a process (see `RunCliOptions.spawn`).
  */
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
-  const needsProcess = options.spawn || options.fileSizeLimitBlocks !== undefined || READ_AT_LOAD.some((name) => options.env?.[name]) || ALWAYS_SPAWN;
+  const needsProcess =
+    options.spawn || options.fileSizeLimitBlocks !== undefined || READ_AT_LOAD.some((name) => options.env?.[name]) || ALWAYS_SPAWN;
   return needsProcess ? spawnCli(args, options) : runCliInProcess(args, options);
 }
 
@@ -69,9 +70,10 @@ async function runCliInProcess(args: string[], options: RunCliOptions): Promise<
 
 function spawnCli(args: string[], options: RunCliOptions): Promise<CliResult> {
   // With a file-size limit, a shell sets `ulimit -f` (512-byte blocks) and execs node under it.
-  const [command, argv] = options.fileSizeLimitBlocks === undefined
-    ? [process.execPath, [CLI, ...args]]
-    : ['sh', ['-c', `ulimit -f ${options.fileSizeLimitBlocks} && exec "$0" "$@"`, process.execPath, CLI, ...args]];
+  const [command, argv] =
+    options.fileSizeLimitBlocks === undefined
+      ? [process.execPath, [CLI, ...args]]
+      : ['sh', ['-c', `ulimit -f ${options.fileSizeLimitBlocks} && exec "$0" "$@"`, process.execPath, CLI, ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
       cwd: options.cwd ?? process.cwd(),

@@ -77,7 +77,13 @@ export async function startEmbeddingStub(kind: EmbeddingStubKind): Promise<Embed
       }
       stub.requests.push({ path: route, body });
       if (stub.failWith) {
-        send(res, stub.failWith, kind === 'gemini' ? { error: { code: stub.failWith, message: 'stub failure', status: 'INTERNAL' } } : { error: { message: 'stub failure' } });
+        send(
+          res,
+          stub.failWith,
+          kind === 'gemini'
+            ? { error: { code: stub.failWith, message: 'stub failure', status: 'INTERNAL' } }
+            : { error: { message: 'stub failure' } },
+        );
         return;
       }
       const embed = (texts: string[]) => {
@@ -87,7 +93,11 @@ export async function startEmbeddingStub(kind: EmbeddingStubKind): Promise<Embed
       if (kind === 'openai' && route === '/v1/embeddings') {
         const input: string[] = Array.isArray(body?.input) ? body.input : [String(body?.input ?? '')];
         const vectors = embed(input);
-        const data = vectors.map((v, index) => ({ object: 'embedding', index, embedding: body?.encoding_format === 'base64' ? base64Of(v) : v }));
+        const data = vectors.map((v, index) => ({
+          object: 'embedding',
+          index,
+          embedding: body?.encoding_format === 'base64' ? base64Of(v) : v,
+        }));
         send(res, 200, { object: 'list', data, model: body?.model, usage: { prompt_tokens: input.length, total_tokens: input.length } });
         return;
       }

@@ -31,7 +31,9 @@ function refuseProcesses(): () => void {
   const saved = STARTERS.map((name) => [name, mutable[name]] as const);
   for (const name of STARTERS) {
     mutable[name] = (command: unknown) => {
-      throw new Error(`the engine's unit tests start no processes (${name} ${String(command)}): a test that needs one belongs in test/process/`);
+      throw new Error(
+        `the engine's unit tests start no processes (${name} ${String(command)}): a test that needs one belongs in test/process/`,
+      );
     };
   }
   return () => {

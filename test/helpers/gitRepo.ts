@@ -2,7 +2,12 @@ import { execFileSync } from 'node:child_process';
 
 /** Runs the real git in `cwd` and returns its stdout (throws with git's message on failure). */
 export function gitIn(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** A repository in `dir` with a local identity, everything in it committed once. */
@@ -11,7 +16,7 @@ export function initRepo(dir: string): void {
   gitIn(dir, 'config', 'user.name', 'Test Person');
   gitIn(dir, 'config', 'user.email', 'person@example.com');
   gitIn(dir, 'add', '-A');
-  gitIn(dir, 'commit', '-q', '-m', 'the person\'s first commit');
+  gitIn(dir, 'commit', '-q', '-m', "the person's first commit");
 }
 
 /** Subjects of the commits on HEAD, newest first. */

@@ -24,7 +24,10 @@ export interface ConnectOptions {
  * when a root is given, embeddings and the search backend left at their defaults. `stderr`
  * collects the server's log.
  */
-export async function connectLoreMcp(root: string | undefined, options: ConnectOptions = {}): Promise<{ client: Client; stderr: () => string }> {
+export async function connectLoreMcp(
+  root: string | undefined,
+  options: ConnectOptions = {},
+): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', ...(root === undefined ? [] : ['--root', root])],
@@ -34,7 +37,10 @@ export async function connectLoreMcp(root: string | undefined, options: ConnectO
   });
   let log = '';
   transport.stderr?.on('data', (d) => (log += d));
-  const client = new Client({ name: options.clientName ?? 'lore-test', version: '1.0.0' }, options.roots ? { capabilities: { roots: { listChanged: true } } } : undefined);
+  const client = new Client(
+    { name: options.clientName ?? 'lore-test', version: '1.0.0' },
+    options.roots ? { capabilities: { roots: { listChanged: true } } } : undefined,
+  );
   if (options.roots) {
     const roots = options.roots.map((folder) => ({ uri: pathToFileURL(folder).href, name: folder }));
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
@@ -55,9 +61,17 @@ export interface RawReply {
  * collects every reply until the server exits (for what the SDK client cannot send: another
  * protocol revision, raw lines).
  */
-export function rawMcp(args: string[], messages: object[], cwd?: string): Promise<{ code: number | null; replies: RawReply[]; stderr: string }> {
+export function rawMcp(
+  args: string[],
+  messages: object[],
+  cwd?: string,
+): Promise<{ code: number | null; replies: RawReply[]; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'mcp', ...args], { cwd, env: { ...process.env, ...SERVER_ENV }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'mcp', ...args], {
+      cwd,
+      env: { ...process.env, ...SERVER_ENV },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -65,7 +79,14 @@ export function rawMcp(args: string[], messages: object[], cwd?: string): Promis
     child.on('error', reject);
     child.on('close', (code) => {
       try {
-        resolve({ code, replies: stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RawReply), stderr });
+        resolve({
+          code,
+          replies: stdout
+            .split('\n')
+            .filter((l) => l.trim())
+            .map((l) => JSON.parse(l) as RawReply),
+          stderr,
+        });
       } catch (error) {
         reject(new Error(`stdout is not all JSON-RPC (${(error as Error).message}): ${stdout.slice(0, 500)}`));
       }

@@ -16,13 +16,22 @@ export function buildOpenCodeDb(storage: string, file: string): void {
         time_created INTEGER, time_updated INTEGER, time_archived INTEGER);
       CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL);
       CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL);`);
-    const read = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, unknown> & { time?: { created?: number; updated?: number } };
+    const read = (f: string) =>
+      JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, unknown> & { time?: { created?: number; updated?: number } };
     const sessionOf = new Map<string, string>();
     for (const project of fs.readdirSync(path.join(storage, 'session'))) {
       for (const name of fs.readdirSync(path.join(storage, 'session', project))) {
         const data = read(path.join(storage, 'session', project, name));
         db.prepare('INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)').run(
-          path.basename(name, '.json'), project, (data.parentID as string | undefined) ?? null, '', data.directory, data.title, data.version, data.time?.created, data.time?.updated,
+          path.basename(name, '.json'),
+          project,
+          (data.parentID as string | undefined) ?? null,
+          '',
+          data.directory,
+          data.title,
+          data.version,
+          data.time?.created,
+          data.time?.updated,
         );
       }
     }
@@ -31,13 +40,26 @@ export function buildOpenCodeDb(storage: string, file: string): void {
         const { id: _id, sessionID: _session, ...data } = read(path.join(storage, 'message', session, name));
         const id = path.basename(name, '.json');
         sessionOf.set(id, session);
-        db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(id, session, data.time?.created, data.time?.created, JSON.stringify(data));
+        db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(
+          id,
+          session,
+          data.time?.created,
+          data.time?.created,
+          JSON.stringify(data),
+        );
       }
     }
     for (const message of fs.readdirSync(path.join(storage, 'part'))) {
       for (const name of fs.readdirSync(path.join(storage, 'part', message))) {
         const { id: _id, sessionID: _session, messageID: _message, ...data } = read(path.join(storage, 'part', message, name));
-        db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run(path.basename(name, '.json'), message, sessionOf.get(message), 0, 0, JSON.stringify(data));
+        db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run(
+          path.basename(name, '.json'),
+          message,
+          sessionOf.get(message),
+          0,
+          0,
+          JSON.stringify(data),
+        );
       }
     }
   } finally {

@@ -22,7 +22,11 @@ export function startHandEditor(file: string, mode: string, stopFile: string, tr
 /** The lines of a trace file as numbers (an absent file: none). */
 function readTrace(file: string): bigint[][] {
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ').map((f) => BigInt(f)));
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' ').map((f) => BigInt(f)));
 }
 
 /**

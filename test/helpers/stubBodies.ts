@@ -37,8 +37,13 @@ export function promptOf(kind: StubKind, body: any, pathModel?: string): StubPro
   if (kind === 'gemini') {
     return {
       model,
-      system: partsText(body?.systemInstruction?.parts ?? (typeof body?.systemInstruction === 'string' ? [{ text: body.systemInstruction }] : [])),
-      user: (body?.contents ?? []).filter((c: any) => c?.role !== 'model').map((c: any) => partsText(c?.parts ?? [])).join('\n'),
+      system: partsText(
+        body?.systemInstruction?.parts ?? (typeof body?.systemInstruction === 'string' ? [{ text: body.systemInstruction }] : []),
+      ),
+      user: (body?.contents ?? [])
+        .filter((c: any) => c?.role !== 'model')
+        .map((c: any) => partsText(c?.parts ?? []))
+        .join('\n'),
     };
   }
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
@@ -47,8 +52,14 @@ export function promptOf(kind: StubKind, body: any, pathModel?: string): StubPro
   const system =
     kind === 'anthropic'
       ? textOf(body?.system)
-      : messages.filter((m) => m?.role === 'system' || m?.role === 'developer').map((m) => textOf(m.content)).join('\n');
-  const user = messages.filter((m) => m?.role === 'user').map((m) => textOf(m.content)).join('\n');
+      : messages
+          .filter((m) => m?.role === 'system' || m?.role === 'developer')
+          .map((m) => textOf(m.content))
+          .join('\n');
+  const user = messages
+    .filter((m) => m?.role === 'user')
+    .map((m) => textOf(m.content))
+    .join('\n');
   return { model, system, user };
 }
 
@@ -81,7 +92,14 @@ export function replyBody(kind: StubKind, prompt: StubPrompt, text: string, coun
         object: 'chat.completion',
         created,
         model: prompt.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text, refusal: null, annotations: [] },
+            logprobs: null,
+            finish_reason: 'stop',
+          },
+        ],
         usage: {
           prompt_tokens: total,
           completion_tokens: output,
@@ -169,7 +187,14 @@ export function errorBody(kind: StubKind, status: number, message = MESSAGES[sta
   const [openaiCode, anthropicType, geminiStatus] = STATUS_TEXT[status] ?? ['error', 'api_error', 'UNKNOWN'];
   switch (kind) {
     case 'openai':
-      return { error: { message, type: status >= 500 ? 'server_error' : status === 429 ? 'requests' : 'invalid_request_error', param: null, code: openaiCode } };
+      return {
+        error: {
+          message,
+          type: status >= 500 ? 'server_error' : status === 429 ? 'requests' : 'invalid_request_error',
+          param: null,
+          code: openaiCode,
+        },
+      };
     case 'anthropic':
       return { type: 'error', error: { type: anthropicType, message }, request_id: 'req_stub' };
     case 'gemini':

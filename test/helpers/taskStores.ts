@@ -10,6 +10,7 @@ export const TASK_FIXTURE_LOGS = path.join(FIXTURES, 'tasks', 'logs');
 export function fixtureTaskStore(): StorePaths {
   const paths = storePaths(path.join(makeTempDir(), '.lore'));
   fs.mkdirSync(path.join(paths.root, 'tasks'), { recursive: true });
-  for (const name of fs.readdirSync(TASK_FIXTURE_LOGS)) fs.copyFileSync(path.join(TASK_FIXTURE_LOGS, name), path.join(paths.root, 'tasks', name));
+  for (const name of fs.readdirSync(TASK_FIXTURE_LOGS))
+    fs.copyFileSync(path.join(TASK_FIXTURE_LOGS, name), path.join(paths.root, 'tasks', name));
   return paths;
 }

@@ -15,7 +15,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  CODE_SERVER_VERSION, ROOT, copyWorkspace, findFiles, launchBrowser, stopServerOnExit, makeSandbox, remoteUri, startCodeServer, tailFile, vscodeVersion, workbenchUrl,
+  CODE_SERVER_VERSION,
+  ROOT,
+  copyWorkspace,
+  findFiles,
+  launchBrowser,
+  stopServerOnExit,
+  makeSandbox,
+  remoteUri,
+  startCodeServer,
+  tailFile,
+  vscodeVersion,
+  workbenchUrl,
 } from '../../scripts/codeServer.mjs';
 
 const { values: opts } = parseArgs({
@@ -56,7 +67,10 @@ if (noFolder) {
 let server;
 let context;
 let page;
-stopServerOnExit(() => server, (sig) => console.error(`lore: ${sig}, stopping`));
+stopServerOnExit(
+  () => server,
+  (sig) => console.error(`lore: ${sig}, stopping`),
+);
 
 /** Prints what helps diagnose a failed run: the server's and the extension host's last lines. */
 function printDiagnostics() {
@@ -78,7 +92,9 @@ const REPORT_MARK = '[lore-itest] ';
 let exitCode = 1;
 try {
   server = await startCodeServer(sandbox);
-  console.log(`lore: code-server ${CODE_SERVER_VERSION} (VS Code ${vscodeVersion()}) at ${server.url} (sandbox ${sandbox.dir}), started in ${Date.now() - started} ms`);
+  console.log(
+    `lore: code-server ${CODE_SERVER_VERSION} (VS Code ${vscodeVersion()}) at ${server.url} (sandbox ${sandbox.dir}), started in ${Date.now() - started} ms`,
+  );
 
   context = await launchBrowser(sandbox);
   step('browser launched');
@@ -140,5 +156,7 @@ if (exitCode === 0 && !opts.keep) {
 } else {
   console.error(`lore: sandbox kept for inspection: ${sandbox.dir}`);
 }
-console.log(`lore: integration tests${noFolder ? ' (no folder)' : ''} on VS Code ${vscodeVersion()} ${exitCode === 0 ? 'passed' : `failed (exit code ${exitCode})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `lore: integration tests${noFolder ? ' (no folder)' : ''} on VS Code ${vscodeVersion()} ${exitCode === 0 ? 'passed' : `failed (exit code ${exitCode})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 process.exit(exitCode);

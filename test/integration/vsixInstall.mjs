@@ -10,7 +10,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  ROOT, codeServerEntry, codeServerNode, copyWorkspace, findFiles, launchBrowser, stopServerOnExit, makeSandbox, startCodeServer, tailFile, workbenchUrl,
+  ROOT,
+  codeServerEntry,
+  codeServerNode,
+  copyWorkspace,
+  findFiles,
+  launchBrowser,
+  stopServerOnExit,
+  makeSandbox,
+  startCodeServer,
+  tailFile,
+  workbenchUrl,
 } from '../../scripts/codeServer.mjs';
 
 const { values: opts } = parseArgs({
@@ -70,7 +80,9 @@ if (!fs.existsSync(opts.vsix)) {
 }
 const entries = zipEntries(opts.vsix);
 const names = new Set(entries.map((e) => e.name));
-console.log(`\nVSIX ${path.relative(process.cwd(), opts.vsix) || opts.vsix}: ${mb(fs.statSync(opts.vsix).size)}, ${entries.length} files, ${mb(entries.reduce((s, e) => s + e.size, 0))} unpacked`);
+console.log(
+  `\nVSIX ${path.relative(process.cwd(), opts.vsix) || opts.vsix}: ${mb(fs.statSync(opts.vsix).size)}, ${entries.length} files, ${mb(entries.reduce((s, e) => s + e.size, 0))} unpacked`,
+);
 for (const e of entries) console.log(`  ${e.name.padEnd(64)} ${kb(e.size).padStart(10)}`);
 console.log('\nVSIX contents');
 for (const required of [
@@ -92,17 +104,32 @@ check(names.has(`extension/${manifest.icon}`), `holds the icon ${manifest.icon}`
 for (const step of manifest.contributes.walkthroughs.flatMap((w) => w.steps)) {
   check(names.has(`extension/${step.media.markdown}`), `holds walkthrough media ${step.media.markdown}`);
 }
-const readmeLinks = [...fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)\s#]+)[^)]*\)/g)].map((m) => m[1]).filter((link) => !/^[a-z]+:/i.test(link));
+const readmeLinks = [...fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)\s#]+)[^)]*\)/g)]
+  .map((m) => m[1])
+  .filter((link) => !/^[a-z]+:/i.test(link));
 const missingLinks = readmeLinks.filter((link) => !names.has(`extension/${path.posix.normalize(link)}`));
-check(readmeLinks.length > 0 && missingLinks.length === 0, `holds the ${readmeLinks.length} files README.md links to${missingLinks.length ? `; missing: ${missingLinks.join(', ')}` : ''}`);
+check(
+  readmeLinks.length > 0 && missingLinks.length === 0,
+  `holds the ${readmeLinks.length} files README.md links to${missingLinks.length ? `; missing: ${missingLinks.join(', ')}` : ''}`,
+);
 // The extension page shows README.md without its developer block (scripts/marketplaceReadme.mjs).
 const packagedReadme = entries.find((e) => e.name.toLowerCase() === 'extension/readme.md');
 const userReadme = path.join(ROOT, 'dist', 'README.md');
-check(packagedReadme !== undefined && fs.existsSync(userReadme) && packagedReadme.size === fs.statSync(userReadme).size, 'shows the README without its developer block (dist/README.md)');
-const unwanted = [...names].filter((n) => /\.map$|^extension\/(src|test|out|bench|examples|\.vscode-test|\.node24)\/|\.ts$/.test(n) && !n.endsWith('.d.ts'));
+check(
+  packagedReadme !== undefined && fs.existsSync(userReadme) && packagedReadme.size === fs.statSync(userReadme).size,
+  'shows the README without its developer block (dist/README.md)',
+);
+const unwanted = [...names].filter(
+  (n) => /\.map$|^extension\/(src|test|out|bench|examples|\.vscode-test|\.node24)\/|\.ts$/.test(n) && !n.endsWith('.d.ts'),
+);
 check(unwanted.length === 0, `holds no sources, source maps or test files${unwanted.length ? `: ${unwanted.slice(0, 5).join(', ')}` : ''}`);
-const otherModules = [...names].filter((n) => n.startsWith('extension/node_modules/') && !n.startsWith('extension/node_modules/better-sqlite3/'));
-check(otherModules.length === 0, `holds no node_modules but better-sqlite3${otherModules.length ? `: ${otherModules.slice(0, 5).join(', ')}` : ''}`);
+const otherModules = [...names].filter(
+  (n) => n.startsWith('extension/node_modules/') && !n.startsWith('extension/node_modules/better-sqlite3/'),
+);
+check(
+  otherModules.length === 0,
+  `holds no node_modules but better-sqlite3${otherModules.length ? `: ${otherModules.slice(0, 5).join(', ')}` : ''}`,
+);
 
 // 2. Install it into a fresh sandbox, as a user would.
 const started = Date.now();
@@ -114,46 +141,96 @@ let page;
 stopServerOnExit(() => server);
 
 console.log(`\nInstalling into code-server (sandbox ${sandbox.dir})`);
-const install = spawnSync(codeServerNode(), [
-  codeServerEntry(), '--install-extension', path.resolve(opts.vsix),
-  '--extensions-dir', sandbox.extensions, '--user-data-dir', sandbox.userData, '--config', sandbox.config,
-], { env: sandbox.env, encoding: 'utf8', timeout: 120_000 });
+const install = spawnSync(
+  codeServerNode(),
+  [
+    codeServerEntry(),
+    '--install-extension',
+    path.resolve(opts.vsix),
+    '--extensions-dir',
+    sandbox.extensions,
+    '--user-data-dir',
+    sandbox.userData,
+    '--config',
+    sandbox.config,
+  ],
+  { env: sandbox.env, encoding: 'utf8', timeout: 120_000 },
+);
 check(install.status === 0, `code-server --install-extension exits 0${install.status === 0 ? '' : `: ${install.stdout}${install.stderr}`}`);
 const installed = path.join(sandbox.extensions, EXT_DIR_NAME);
 check(fs.existsSync(path.join(installed, 'package.json')), `installed as ${path.relative(sandbox.dir, installed)}`);
 
 // The native module from the VSIX loads on the Node that runs code-server's extension host.
-const sqlite = spawnSync(codeServerNode(), ['-e', `
+const sqlite = spawnSync(
+  codeServerNode(),
+  [
+    '-e',
+    `
   const Database = require(${JSON.stringify(path.join(installed, 'node_modules', 'better-sqlite3'))});
   const db = new Database(':memory:');
   process.stdout.write(String(db.prepare('select 41 + 1 as x').get().x));
-`], { encoding: 'utf8' });
-check(sqlite.stdout === '42', `better-sqlite3 from the VSIX loads on the Node that runs code-server${sqlite.stdout === '42' ? '' : `: ${sqlite.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
+`,
+  ],
+  { encoding: 'utf8' },
+);
+check(
+  sqlite.stdout === '42',
+  `better-sqlite3 from the VSIX loads on the Node that runs code-server${sqlite.stdout === '42' ? '' : `: ${sqlite.stderr.trim().split('\n').slice(-3).join(' ')}`}`,
+);
 
 // The SDK bundles load from the installed extension alone (no network, no node_modules).
-const sdks = spawnSync(process.execPath, ['-e', `
+const sdks = spawnSync(
+  process.execPath,
+  [
+    '-e',
+    `
   for (const name of ['openai', 'anthropic', 'genai', 'ollama']) require(${JSON.stringify(path.join(installed, 'dist', 'vendor'))} + '/' + name + '.js');
   process.stdout.write('ok');
-`], { encoding: 'utf8' });
-check(sdks.stdout === 'ok', `the provider SDK bundles from the VSIX load${sdks.stdout === 'ok' ? '' : `: ${sdks.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
+`,
+  ],
+  { encoding: 'utf8' },
+);
+check(
+  sdks.stdout === 'ok',
+  `the provider SDK bundles from the VSIX load${sdks.stdout === 'ok' ? '' : `: ${sdks.stderr.trim().split('\n').slice(-3).join(' ')}`}`,
+);
 
 // Agent mode runs `lore mcp` from the installed extension (its MCP server definition): the CLI and
 // the MCP server bundle answer initialize and tools/list with nothing but the VSIX's files.
-const mcpRequests = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vsix-check', version: '1' } } },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-].map((m) => JSON.stringify(m)).join('\n') + '\n';
+const mcpRequests =
+  [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vsix-check', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ]
+    .map((m) => JSON.stringify(m))
+    .join('\n') + '\n';
 const mcp = spawnSync(codeServerNode(), [path.join(installed, 'dist', 'cli.js'), 'mcp', '--root', path.join(FIXTURE, '.lore')], {
   input: mcpRequests,
   encoding: 'utf8',
   timeout: 30_000,
   env: { PATH: process.env.PATH ?? '', HOME: sandbox.dir },
 });
-const mcpReplies = mcp.stdout.split('\n').filter(Boolean).map((line) => { try { return JSON.parse(line); } catch { return {}; } });
+const mcpReplies = mcp.stdout
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => {
+    try {
+      return JSON.parse(line);
+    } catch {
+      return {};
+    }
+  });
 const toolNames = mcpReplies.find((r) => r.id === 2)?.result?.tools?.map((t) => t.name) ?? [];
-check(mcpReplies.find((r) => r.id === 1)?.result?.serverInfo?.name === 'lore' && toolNames.includes('search_knowledge'),
-  `lore mcp from the installed extension answers initialize and lists its tools${toolNames.length ? ` (${toolNames.length})` : `: ${mcp.stderr.trim().split('\n').slice(-3).join(' ')}`}`);
+check(
+  mcpReplies.find((r) => r.id === 1)?.result?.serverInfo?.name === 'lore' && toolNames.includes('search_knowledge'),
+  `lore mcp from the installed extension answers initialize and lists its tools${toolNames.length ? ` (${toolNames.length})` : `: ${mcp.stderr.trim().split('\n').slice(-3).join(' ')}`}`,
+);
 
 /** Waits until `probe()` returns a truthy value, or returns undefined after `ms`. */
 async function until(probe, ms) {
@@ -181,20 +258,29 @@ async function reportExtensionPage() {
     await page.locator('.extension-editor').waitFor({ state: 'visible', timeout: 15_000 });
     const readme = async () => {
       for (const frame of page.frames()) {
-        const images = await frame.evaluate(() => (document.querySelector('h1')?.textContent === 'Lore' ? [...document.images].map((i) => i.complete && i.naturalWidth > 0) : null)).catch(() => null);
+        const images = await frame
+          .evaluate(() =>
+            document.querySelector('h1')?.textContent === 'Lore' ? [...document.images].map((i) => i.complete && i.naturalWidth > 0) : null,
+          )
+          .catch(() => null);
         if (images?.length) return images;
       }
       return undefined;
     };
     const images = await until(readme, 20_000);
-    console.log(`  · the extension page shows ${images ? `${images.filter(Boolean).length} of ${images.length}` : 'no'} README images${images?.every(Boolean) ? '' : ' (relative links render only once package.json names the repository: CONTRIBUTING.md, Packaging)'}`);
+    console.log(
+      `  · the extension page shows ${images ? `${images.filter(Boolean).length} of ${images.length}` : 'no'} README images${images?.every(Boolean) ? '' : ' (relative links render only once package.json names the repository: CONTRIBUTING.md, Packaging)'}`,
+    );
   } catch (err) {
     console.log(`  · the extension page could not be inspected: ${String(err?.message ?? err).split('\n')[0]}`);
   }
 }
 
 const logsDir = path.join(sandbox.userData, 'logs');
-const hostLog = () => findFiles(logsDir, /exthost\d*\/remoteexthost\.log$/).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+const hostLog = () =>
+  findFiles(logsDir, /exthost\d*\/remoteexthost\.log$/)
+    .map((f) => fs.readFileSync(f, 'utf8'))
+    .join('\n');
 
 if (failures.length === 0) {
   try {
@@ -213,7 +299,10 @@ if (failures.length === 0) {
     check(!activationFailed, 'activation reported no error');
     check(!/Loading development extension/.test(server.log.tail(200)), 'no development extension was loaded (it came from the VSIX)');
     const loreLog = await until(() => findFiles(logsDir, new RegExp(`${EXT_ID.replace('.', '\\.')}/Lore\\.log$`))[0], 10_000);
-    check(Boolean(loreLog), `the extension opened its "Lore" log channel (${loreLog ? path.relative(sandbox.dir, loreLog) : 'no Lore.log'})`);
+    check(
+      Boolean(loreLog),
+      `the extension opened its "Lore" log channel (${loreLog ? path.relative(sandbox.dir, loreLog) : 'no Lore.log'})`,
+    );
 
     // 4. A person's path: F1, "Lore: Show Log", Enter; the Output panel then shows the Lore channel.
     if (activated) {
@@ -245,14 +334,20 @@ const ok = failures.length === 0;
 if (!ok) {
   if (page) {
     const shot = path.resolve(opts.screenshot ?? path.join(sandbox.dir, 'failure.png'));
-    await page.screenshot({ path: shot, timeout: 10_000 }).then(() => console.error(`lore: screenshot: ${shot}`), () => {});
+    await page.screenshot({ path: shot, timeout: 10_000 }).then(
+      () => console.error(`lore: screenshot: ${shot}`),
+      () => {},
+    );
   }
   if (server) console.error(`--- code-server (last lines) ---\n${server.log.tail(30)}`);
-  for (const f of findFiles(logsDir, /(remoteexthost\.log|Lore\.log)$/)) console.error(`--- ${path.relative(sandbox.dir, f)} ---\n${tailFile(f, 20)}`);
+  for (const f of findFiles(logsDir, /(remoteexthost\.log|Lore\.log)$/))
+    console.error(`--- ${path.relative(sandbox.dir, f)} ---\n${tailFile(f, 20)}`);
 }
 await Promise.race([context?.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
 if (server) await server.stop();
 if (ok && !opts.keep) fs.rmSync(sandbox.dir, { recursive: true, force: true });
 else console.error(`lore: sandbox kept for inspection: ${sandbox.dir}`);
-console.log(`\nlore: VSIX check ${ok ? 'passed' : `failed (${failures.length} problem(s))`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `\nlore: VSIX check ${ok ? 'passed' : `failed (${failures.length} problem(s))`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 process.exit(ok ? 0 : 1);

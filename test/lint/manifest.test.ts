@@ -35,7 +35,10 @@ interface Manifest {
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
 const commands = new Set(manifest.contributes.commands.map((c) => c.command));
 const extensionSource = (function read(dir: string): string {
-  return fs.readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? read(path.join(dir, e.name)) : fs.readFileSync(path.join(dir, e.name), 'utf8'))).join('\n');
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .map((e) => (e.isDirectory() ? read(path.join(dir, e.name)) : fs.readFileSync(path.join(dir, e.name), 'utf8')))
+    .join('\n');
 })(path.join(root, 'src', 'extension'));
 
 /** `command:lore.x` and `command:lore.x?args` links in a description. */
@@ -48,12 +51,19 @@ describe('package.json (the extension manifest)', () => {
 
   it('contributes the first-run walkthrough with its steps in order', () => {
     assert.equal(walkthrough.id, 'lore.firstRun');
-    assert.deepEqual(walkthrough.steps.map((s) => s.id), ['createStore', 'findConversations', 'chooseDistiller', 'firstHarvest', 'fileNotes', 'connectAgents', 'captureHooks']);
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.id),
+      ['createStore', 'findConversations', 'chooseDistiller', 'firstHarvest', 'fileNotes', 'connectAgents', 'captureHooks'],
+    );
   });
 
   it("has every step's media on disk, and every image those markdown files show", () => {
     for (const step of walkthrough.steps) {
-      const files = [step.media.markdown, step.media.svg, ...(typeof step.media.image === 'string' ? [step.media.image] : Object.values(step.media.image ?? {}))].filter((f): f is string => !!f);
+      const files = [
+        step.media.markdown,
+        step.media.svg,
+        ...(typeof step.media.image === 'string' ? [step.media.image] : Object.values(step.media.image ?? {})),
+      ].filter((f): f is string => !!f);
       assert.ok(files.length > 0, `${step.id} has media`);
       for (const file of files) {
         assert.ok(fs.existsSync(path.join(root, file)), `${step.id}: ${file} exists`);
@@ -68,18 +78,26 @@ describe('package.json (the extension manifest)', () => {
   it('links and completes steps only on commands Lore contributes', () => {
     for (const step of walkthrough.steps) {
       assert.ok(step.completionEvents?.length, `${step.id} completes on an event`);
-      const named = [...linkedCommands(step.description), ...step.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length))];
+      const named = [
+        ...linkedCommands(step.description),
+        ...step.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length)),
+      ];
       for (const command of named) {
         if (step.when) continue;
         assert.ok(commands.has(command), `${step.id}: ${command} is contributed`);
       }
     }
     // Every step is shown: none waits for a command that this Lore lacks.
-    assert.deepEqual(walkthrough.steps.filter((s) => s.when).map((s) => s.id), []);
+    assert.deepEqual(
+      walkthrough.steps.filter((s) => s.when).map((s) => s.id),
+      [],
+    );
   });
 
   it('completes steps on context keys the extension sets', () => {
-    const keys = walkthrough.steps.flatMap((s) => (s.completionEvents ?? []).filter((e) => e.startsWith('onContext:')).map((e) => e.slice('onContext:'.length)));
+    const keys = walkthrough.steps.flatMap((s) =>
+      (s.completionEvents ?? []).filter((e) => e.startsWith('onContext:')).map((e) => e.slice('onContext:'.length)),
+    );
     assert.deepEqual(keys, ['lore.storeExists', 'lore.distillChosen', 'lore.harvestPending']);
     for (const key of keys) {
       assert.ok(extensionSource.includes(`'${key}'`), `src/extension sets ${key}`);
@@ -90,7 +108,10 @@ describe('package.json (the extension manifest)', () => {
     for (const welcome of manifest.contributes.viewsWelcome) {
       for (const command of linkedCommands(welcome.contents)) {
         // VS Code's own: the workbench's actions and vscode.openFolder (the no-folder welcome's Open Folder…).
-        assert.ok(commands.has(command) || command.startsWith('workbench.') || command === 'vscode.openFolder', `${welcome.view}: ${command}`);
+        assert.ok(
+          commands.has(command) || command.startsWith('workbench.') || command === 'vscode.openFolder',
+          `${welcome.view}: ${command}`,
+        );
       }
     }
   });

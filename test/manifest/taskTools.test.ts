@@ -14,7 +14,9 @@ interface ToolEntry {
 }
 
 describe('manifest: the task tools as language model tools', () => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { contributes: { languageModelTools: ToolEntry[]; views: Record<string, Array<{ id: string }>> } };
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    contributes: { languageModelTools: ToolEntry[]; views: Record<string, Array<{ id: string }>> };
+  };
 
   it('declares every task tool with the input schema and guardrails of core (as the MCP tools have them)', () => {
     for (const [name, tool] of Object.entries(TASK_TOOL_NAMES_VSCODE)) {
@@ -27,6 +29,10 @@ describe('manifest: the task tools as language model tools', () => {
   });
 
   it('contributes the Tasks view', () => {
-    assert.ok(Object.values(pkg.contributes.views).flat().some((v) => v.id === 'lore.tasks'));
+    assert.ok(
+      Object.values(pkg.contributes.views)
+        .flat()
+        .some((v) => v.id === 'lore.tasks'),
+    );
   });
 });

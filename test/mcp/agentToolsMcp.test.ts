@@ -18,7 +18,12 @@ describe('MCP: the agent tools as MCP tools', () => {
     await server.connect(serverSide);
     const client = new Client({ name: 'test', version: '0' });
     await client.connect(clientSide);
-    const host: AgentToolHost = { now: () => new Date(0), clientName: () => undefined, openIndex: () => assert.fail('not called'), reindex: async () => undefined };
+    const host: AgentToolHost = {
+      now: () => new Date(0),
+      clientName: () => undefined,
+      openIndex: () => assert.fail('not called'),
+      reindex: async () => undefined,
+    };
     const defined = agentTools(host);
     try {
       const { tools } = await client.listTools();
@@ -29,9 +34,16 @@ describe('MCP: the agent tools as MCP tools', () => {
       for (const tool of tools) {
         const declared = defined.tools.find((t) => t.name === tool.name)!;
         assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}), Object.keys(declared.inputSchema), `${tool.name}'s inputs`);
-        assert.deepEqual(Object.keys(tool.outputSchema?.properties ?? {}).sort(), Object.keys(declared.outputSchema).sort(), `${tool.name}'s outputs`);
+        assert.deepEqual(
+          Object.keys(tool.outputSchema?.properties ?? {}).sort(),
+          Object.keys(declared.outputSchema).sort(),
+          `${tool.name}'s outputs`,
+        );
       }
-      assert.deepEqual(tools.slice(0, 5).map((t) => t.name), ['search_knowledge', 'recall_context', 'read_digest', 'read_file_notes', 'open_conversation']);
+      assert.deepEqual(
+        tools.slice(0, 5).map((t) => t.name),
+        ['search_knowledge', 'recall_context', 'read_digest', 'read_file_notes', 'open_conversation'],
+      );
     } finally {
       defined.close();
       served.close();

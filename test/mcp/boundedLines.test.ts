@@ -25,7 +25,12 @@ describe('bounded line splitting (lore mcp stdin)', () => {
 
   it('drops a line over the limit as it streams, reports its size and id once it ends, and goes on', () => {
     const splitter = new BoundedLineSplitter(64);
-    const big = JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', params: { text: 'x'.repeat(500), nested: { id: 99 } }, id: 'req-7' });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'tools/call',
+      params: { text: 'x'.repeat(500), nested: { id: 99 } },
+      id: 'req-7',
+    });
     const events = split(splitter, `${big}\n{"ok":1}\n`, 10);
     assert.deepEqual(events, [{ oversized: { bytes: Buffer.byteLength(big), id: 'req-7' } }, { line: '{"ok":1}' }]);
     // Exactly at the limit is fine.

@@ -25,16 +25,30 @@ describe('MCP store discovery (locateStore)', () => {
     assert.equal(rootOf(locateStore({ root: path.join(other, '.lore'), cwd: deep })), path.join(other, '.lore'));
     assert.equal(rootOf(locateStore({ envRoot: '.lore', cwd: deep })), path.join(proj, '.lore'));
     // --root wins over $LORE_ROOT, and both over the client's roots and the working folder.
-    assert.equal(rootOf(locateStore({ root: path.join(other, '.lore'), envRoot: '.lore', cwd: deep }, [pathToFileURL(proj).href])), path.join(other, '.lore'));
+    assert.equal(
+      rootOf(locateStore({ root: path.join(other, '.lore'), envRoot: '.lore', cwd: deep }, [pathToFileURL(proj).href])),
+      path.join(other, '.lore'),
+    );
     const missing = locateStore({ root: '.lore', cwd: bare });
-    assert.equal(rootOf(missing), `missing: no Lore store found at ${path.join(bare, '.lore')} (nor in a parent folder of ${bare}), given by --root; run \`lore init\` in the project folder, or start the server with --root <path to .lore>`);
-    assert.match(rootOf(locateStore({ root: path.join(bare, 'nope'), cwd: deep })), /^missing: no Lore store found at .*bare\/nope, given by --root;/);
+    assert.equal(
+      rootOf(missing),
+      `missing: no Lore store found at ${path.join(bare, '.lore')} (nor in a parent folder of ${bare}), given by --root; run \`lore init\` in the project folder, or start the server with --root <path to .lore>`,
+    );
+    assert.match(
+      rootOf(locateStore({ root: path.join(bare, 'nope'), cwd: deep })),
+      /^missing: no Lore store found at .*bare\/nope, given by --root;/,
+    );
     assert.ok(!fs.existsSync(path.join(bare, '.lore')) && !fs.existsSync(path.join(bare, 'nope')), 'nothing is created');
   });
 
   it("the client's roots in order, then the working folder upwards; the workspace is the store's parent unless given", () => {
     const { proj, deep, other, bare } = tree();
-    const roots = [pathToFileURL(bare).href, 'https://example.invalid/x', pathToFileURL(path.join(other, 'sub')).href, pathToFileURL(deep).href];
+    const roots = [
+      pathToFileURL(bare).href,
+      'https://example.invalid/x',
+      pathToFileURL(path.join(other, 'sub')).href,
+      pathToFileURL(deep).href,
+    ];
     fs.mkdirSync(path.join(other, 'sub'));
     const byRoots = locateStore({ cwd: deep }, roots);
     assert.equal(rootOf(byRoots), path.join(other, '.lore'));
@@ -44,7 +58,10 @@ describe('MCP store discovery (locateStore)', () => {
     assert.equal(byCwd.found && byCwd.paths.workspace, proj);
     const withWorkspace = locateStore({ cwd: deep, workspace: '..' });
     assert.equal(withWorkspace.found && withWorkspace.paths.workspace, path.join(proj, 'src'));
-    assert.match(rootOf(locateStore({ cwd: bare }, [pathToFileURL(bare).href])), /^missing: no Lore store found: no \.lore\/ folder in .*bare or its parents or in the client's roots \(file:\/\/.*bare\)/);
+    assert.match(
+      rootOf(locateStore({ cwd: bare }, [pathToFileURL(bare).href])),
+      /^missing: no Lore store found: no \.lore\/ folder in .*bare or its parents or in the client's roots \(file:\/\/.*bare\)/,
+    );
   });
 
   it('only --root and $LORE_ROOT with text name the store', () => {

@@ -5,13 +5,16 @@ import { ForgetConversationRequest, PlanForgetRequest, SearchRequest } from '../
 import type { LspTestClient } from './lspClient';
 import { makeWorkspace, type TestWorkspace } from './serverFixtures';
 
-describe('language server: forgetting a conversation (the Ledger view\'s Forget This Conversation…, LSP over stdio)', function () {
+describe("language server: forgetting a conversation (the Ledger view's Forget This Conversation…, LSP over stdio)", function () {
   let w: TestWorkspace;
   let client: LspTestClient;
 
   beforeEach(async () => {
     w = makeWorkspace();
-    fs.writeFileSync(path.join(w.paths.root, 'facts.md'), '# Facts\n\n- The flux capacitor needs 1.21 gigawatts. [from: conv-1, 2026-11-20]\n- Plutonium comes from Libya. [from: conv-2, 2026-11-20]\n');
+    fs.writeFileSync(
+      path.join(w.paths.root, 'facts.md'),
+      '# Facts\n\n- The flux capacitor needs 1.21 gigawatts. [from: conv-1, 2026-11-20]\n- Plutonium comes from Libya. [from: conv-2, 2026-11-20]\n',
+    );
     client = await w.start();
   });
 

@@ -9,7 +9,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ResponseError } from 'vscode-languageserver-protocol/node';
 import { createProvider } from '../../src/core/services/providers/providerRegistry';
-import { HarvestApplyRequest, HarvestChooseRequest, HarvestDiscardRequest, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../src/shared/protocol';
+import {
+  HarvestApplyRequest,
+  HarvestChooseRequest,
+  HarvestDiscardRequest,
+  HarvestCancelNotification,
+  HarvestProgressNotification,
+  HarvestRunRequest,
+  HarvestUndoRequest,
+  JournalSummarizeRequest,
+  ProviderGenerateRequest,
+  type ProviderFailure,
+} from '../../src/shared/protocol';
 import { REPO_ROOT } from '../helpers/paths';
 import { snapshotTree } from '../helpers/cli';
 import type { LspTestClient } from './lspClient';
@@ -25,7 +36,10 @@ describe('language server: the harvest runs in the server, the model on the clie
   let calls: ProviderGenerateRequest.Params[];
   let progress: HarvestProgressNotification.Params[];
   /** How the client answers a model call (default: the rules extractor, on this side of the connection). */
-  let answer: (params: ProviderGenerateRequest.Params, token: { isCancellationRequested: boolean; onCancellationRequested: (f: () => void) => unknown }) => Promise<ProviderGenerateRequest.Result>;
+  let answer: (
+    params: ProviderGenerateRequest.Params,
+    token: { isCancellationRequested: boolean; onCancellationRequested: (f: () => void) => unknown },
+  ) => Promise<ProviderGenerateRequest.Result>;
 
   beforeEach(async () => {
     w = makeWorkspace();
@@ -51,10 +65,17 @@ describe('language server: the harvest runs in the server, the model on the clie
   });
 
   /** The store without its derived, deletable folders. */
-  const knowledge = () => Object.fromEntries(Object.entries(snapshotTree(w.paths.root)).filter(([file]) => !/^\.(cache|index|logs)\//.test(file)));
+  const knowledge = () =>
+    Object.fromEntries(Object.entries(snapshotTree(w.paths.root)).filter(([file]) => !/^\.(cache|index|logs)\//.test(file)));
 
   const run = (mode: HarvestRunRequest.Params['mode'], runId = 'r1') =>
-    client.connection.sendRequest(HarvestRunRequest.type, { runId, mode, sources: [w.paths.inbox], provider: CLIENT_PROVIDER, reclaim: 'archive' });
+    client.connection.sendRequest(HarvestRunRequest.type, {
+      runId,
+      mode,
+      sources: [w.paths.inbox],
+      provider: CLIENT_PROVIDER,
+      reclaim: 'archive',
+    });
 
   it('dry run, preview (the model called through the client, progress sent), nothing written until apply writes the plan; undo takes it back', async () => {
     const before = knowledge();
@@ -65,14 +86,21 @@ describe('language server: the harvest runs in the server, the model on the clie
     assert.equal(preview.cancelled, false);
     assert.ok(calls.length >= 1 && calls.every((c) => c.runId === 'r1' && c.request.task === 'harvest'));
     assert.match(calls[0].request.content, /Prompt cache layout/);
-    assert.ok(progress.some((p) => p.runId === 'r1' && p.message.length > 0), 'progress reaches the client');
+    assert.ok(
+      progress.some((p) => p.runId === 'r1' && p.message.length > 0),
+      'progress reaches the client',
+    );
     assert.equal(preview.provider, CLIENT_PROVIDER.label);
     const decisions = preview.plan!.changes.find((c) => c.file.endsWith('decisions.md'));
     assert.match(decisions!.after!, /order the context layers stable to volatile/);
     assert.deepEqual(knowledge(), before, 'a preview writes nothing (the model replies are cached, in .cache/)');
     assert.ok(preview.plan?.id, 'the plan stays in the server, named by an id');
     assert.equal('ledger' in preview.plan, false, 'the ledger does not travel to the client');
-    assert.equal(preview.plan.changes.some((c) => 'edit' in c), false, 'nor the edits apply replays');
+    assert.equal(
+      preview.plan.changes.some((c) => 'edit' in c),
+      false,
+      'nor the edits apply replays',
+    );
     const applied = await client.connection.sendRequest(HarvestApplyRequest.type, { planId: preview.plan.id });
     assert.equal(applied.stale, undefined);
     assert.ok(applied.applied);
@@ -92,14 +120,15 @@ describe('language server: the harvest runs in the server, the model on the clie
   it('a cancelled run answers cancelled and writes nothing; the client’s model call is cancelled with it', async () => {
     const before = knowledge();
     let cancelledCall = false;
-    answer = (_params, token) => new Promise((_resolve, reject) => {
-      token.onCancellationRequested(() => {
-        cancelledCall = true;
-        const failure: ProviderFailure = { provider: CLIENT_PROVIDER.name, kind: 'cancelled', message: 'cancelled' };
-        reject(new ResponseError(-32803, `${CLIENT_PROVIDER.name}: cancelled`, failure));
+    answer = (_params, token) =>
+      new Promise((_resolve, reject) => {
+        token.onCancellationRequested(() => {
+          cancelledCall = true;
+          const failure: ProviderFailure = { provider: CLIENT_PROVIDER.name, kind: 'cancelled', message: 'cancelled' };
+          reject(new ResponseError(-32803, `${CLIENT_PROVIDER.name}: cancelled`, failure));
+        });
+        void client.connection.sendNotification(HarvestCancelNotification.type, { runId: 'r2' });
       });
-      void client.connection.sendNotification(HarvestCancelNotification.type, { runId: 'r2' });
-    });
     const report = await run('preview', 'r2');
     assert.equal(report.cancelled, true);
     assert.ok(cancelledCall, 'the in-flight model call was cancelled');
@@ -108,7 +137,8 @@ describe('language server: the harvest runs in the server, the model on the clie
 
   it("Summarize Today's Journal: the server writes the summary the client's model gave into the day's journal; a day without a journal and an offline provider are refused", async () => {
     const today = new Date().toISOString().slice(0, 10);
-    const summarize = (date: string, provider = CLIENT_PROVIDER) => client.connection.sendRequest(JournalSummarizeRequest.type, { runId: 'j1', date, provider });
+    const summarize = (date: string, provider = CLIENT_PROVIDER) =>
+      client.connection.sendRequest(JournalSummarizeRequest.type, { runId: 'j1', date, provider });
     const none = await summarize('2001-01-01');
     assert.equal(none.summary, undefined);
     assert.equal(calls.length, 0, 'no journal, no model call');
@@ -123,7 +153,12 @@ describe('language server: the harvest runs in the server, the model on the clie
     assert.equal(calls[0].runId, 'j1');
     assert.equal(calls[0].request.task, 'summarize');
     assert.match(calls[0].request.content, /^---\ntype: journal\n[\s\S]*### Decisions\n- /, 'the model reads the journal');
-    assert.deepEqual(result, { date: today, file: journal, summary: ['Summary', '- the day settled the context layers.'], model: 'client-model-1' });
+    assert.deepEqual(result, {
+      date: today,
+      file: journal,
+      summary: ['Summary', '- the day settled the context layers.'],
+      model: 'client-model-1',
+    });
     assert.match(fs.readFileSync(journal, 'utf8'), /\n## Summary\n\nSummary\n- the day settled the context layers\.\n\n## /);
     await assert.rejects(summarize(today, { name: 'rules', label: 'rules', offline: true }), /needs a model/);
   });
@@ -142,11 +177,20 @@ describe('language server: the harvest runs in the server, the model on the clie
 
   it('Choose Harvest Items…: the plan the client narrowed (a line and the reclaim rejected) is what the server writes', async () => {
     const preview = await run('preview');
-    const rejected = preview.plan!.choices.filter((i) => (i.kind === 'line' && /order the context layers/.test(i.line)) || i.kind === 'reclaim');
+    const rejected = preview.plan!.choices.filter(
+      (i) => (i.kind === 'line' && /order the context layers/.test(i.line)) || i.kind === 'reclaim',
+    );
     assert.equal(rejected.length, 2);
-    const chosen = await client.connection.sendRequest(HarvestChooseRequest.type, { planId: preview.plan!.id!, rejected: rejected.map((i) => i.id) });
+    const chosen = await client.connection.sendRequest(HarvestChooseRequest.type, {
+      planId: preview.plan!.id!,
+      rejected: rejected.map((i) => i.id),
+    });
     assert.equal(chosen.plan!.id, preview.plan!.id);
-    assert.equal(chosen.plan!.changes.some((c) => c.file === 'decisions.md'), false, 'the diffs show what remains');
+    assert.equal(
+      chosen.plan!.changes.some((c) => c.file === 'decisions.md'),
+      false,
+      'the diffs show what remains',
+    );
     const applied = await client.connection.sendRequest(HarvestApplyRequest.type, { planId: preview.plan!.id! });
     assert.equal(applied.stale, undefined);
     assert.ok(!fs.existsSync(path.join(w.paths.root, 'decisions.md')), 'its only new line rejected, decisions.md is not written');

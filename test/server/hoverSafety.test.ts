@@ -17,7 +17,12 @@ describe('language server: hover safety', function () {
   it('escapes markdown, HTML and links in notes: only Lore command links render', async () => {
     const w = makeWorkspace();
     const file = w.write('evil.ts', 'export {};\n');
-    w.note('evil.ts', [...HOSTILE.map((t) => `- ${t} [from: conv-1, 2026-11-20]`), '- sneaky source [from: x)(command:workbench.action.quit, 2026-11-20]', '- icon [from: $(alert), 2026-11-20]', '- merged [from: conv-1, 2026-11-20; y)(command:workbench.action.quit, 2026-11-21; $(bell), 2026-11-22]']);
+    w.note('evil.ts', [
+      ...HOSTILE.map((t) => `- ${t} [from: conv-1, 2026-11-20]`),
+      '- sneaky source [from: x)(command:workbench.action.quit, 2026-11-20]',
+      '- icon [from: $(alert), 2026-11-20]',
+      '- merged [from: conv-1, 2026-11-20; y)(command:workbench.action.quit, 2026-11-21; $(bell), 2026-11-22]',
+    ]);
     const client: LspTestClient = await w.start();
     try {
       const uri = await client.open(file);
@@ -28,7 +33,10 @@ describe('language server: hover safety', function () {
       const targets = [...value.matchAll(/\]\((command:[^?)]*)/g)].map((m) => m[1].slice('command:'.length));
       assert.ok(targets.length >= 6);
       for (const target of targets) assert.ok(HOVER_ENABLED_COMMANDS.includes(target), `link to ${target}`);
-      assert.ok(!value.includes('<img') && !value.includes('<script') && !value.includes('<a ') && !value.includes('<command'), 'no raw HTML');
+      assert.ok(
+        !value.includes('<img') && !value.includes('<script') && !value.includes('<a ') && !value.includes('<command'),
+        'no raw HTML',
+      );
       assert.doesNotMatch(value, /(^|[^\\])!\[/, 'no image syntax');
       assert.doesNotMatch(value, /(^|[^\\])`/, 'no code span');
       // Outside Lore's own link destinations (whose JSON args are percent-encoded), no autolinks.
@@ -41,7 +49,11 @@ describe('language server: hover safety', function () {
       assert.ok(hrefs.length >= 6);
       for (const href of hrefs) assert.match(href, /^command:lore\.(openNoteFile|editNotes|deleteNote|openProvenance|markNotesValid)\?/);
       const tags = new Set([...html.matchAll(/<([a-z]+)[\s>]/g)].map((m) => m[1]));
-      assert.deepEqual([...tags].filter((t) => !['p', 'ul', 'li', 'a', 'em', 'strong'].includes(t)), [], `unexpected elements in ${html}`);
+      assert.deepEqual(
+        [...tags].filter((t) => !['p', 'ul', 'li', 'a', 'em', 'strong'].includes(t)),
+        [],
+        `unexpected elements in ${html}`,
+      );
       assert.match(html, /Click \[here\]\(command:workbench/, 'the text is still shown, as text');
       assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
 

@@ -7,7 +7,7 @@ import { gitIn, initRepo } from '../helpers/gitRepo';
 import { makeWorkspace } from './serverFixtures';
 
 function hoverText(hover: unknown): string {
-  return ((hover as { contents?: { value?: string } } | null)?.contents?.value) ?? '';
+  return (hover as { contents?: { value?: string } } | null)?.contents?.value ?? '';
 }
 
 describe('language server: the hover on a knowledge item', function () {
@@ -23,7 +23,11 @@ describe('language server: the hover on a knowledge item', function () {
       const uri = await client.open(decisions, undefined, 'markdown');
       const value = hoverText(await client.hover(uri, 2, 4));
       const links = [...value.matchAll(/\[([^\]]*)\]\((command:[^?)]*)\?([^)]*)\)/g)];
-      assert.deepEqual(links.map((m) => m[2]), ['command:lore.openProvenance', 'command:lore.openProvenance'], value);
+      assert.deepEqual(
+        links.map((m) => m[2]),
+        ['command:lore.openProvenance', 'command:lore.openProvenance'],
+        value,
+      );
       const args = links.map((m) => (JSON.parse(decodeURIComponent(m[3])) as OpenProvenanceArgs[])[0]);
       assert.deepEqual(args, [
         { source: 'ses-1', date: '2026-11-20', noteFile: decisions, line: 2 },
@@ -55,7 +59,10 @@ describe('language server: the hover on a knowledge item', function () {
       const id = itemId(line);
       assert.match(value, new RegExp(`^\\*\\*Lore\\*\\* · item \`${id}\``));
       assert.match(value, /Learned \d{4}-\d{2}-\d{2} from conversation ses\\-1 — the person\\'s first commit \([0-9a-f]{7}\)/);
-      assert.match(value, /Changed 1 time since, last \d{4}-\d{2}-\d{2} — capitalise \\\[x\\\]\\\(command\\:workbench\\\.action\\\.quit\\\) \([0-9a-f]{7}\)/);
+      assert.match(
+        value,
+        /Changed 1 time since, last \d{4}-\d{2}-\d{2} — capitalise \\\[x\\\]\\\(command\\:workbench\\\.action\\\.quit\\\) \([0-9a-f]{7}\)/,
+      );
       // The other item never changed; the heading is no item.
       assert.doesNotMatch(hoverText(await client.hover(uri, 3, 4)), /Changed/);
       assert.equal(await client.hover(uri, 0, 2), null);
@@ -76,7 +83,12 @@ describe('language server: the hover on a knowledge item', function () {
     try {
       const uri = await client.open(facts, undefined, 'markdown');
       const value = hoverText(await client.hover(uri, 2, 4));
-      assert.ok(value.startsWith(`**Lore** · item \`${itemId('- alpha [from: ses-1, 2026-11-20]')}\`\n\nFrom conversation: [ses\\-1, 2026\\-11\\-20](command:lore.openProvenance?`), value);
+      assert.ok(
+        value.startsWith(
+          `**Lore** · item \`${itemId('- alpha [from: ses-1, 2026-11-20]')}\`\n\nFrom conversation: [ses\\-1, 2026\\-11\\-20](command:lore.openProvenance?`,
+        ),
+        value,
+      );
       assert.doesNotMatch(value, /Learned|Changed/);
     } finally {
       await client.stop();

@@ -37,9 +37,17 @@ export function generateLargeStore(ws: string, files: number, notesPerFile: numb
     fs.writeFileSync(file, body);
     // What core's identifyFile computes, without re-reading the file we just wrote.
     const id = fileIdOf(fs.statSync(file, { bigint: true }));
-    const identity: FileIdentity = { id, noteFileName: noteFileNameFor(id), size: Buffer.byteLength(body), fingerprint: `sha256:${createHash('sha256').update(body).digest('hex')}` };
+    const identity: FileIdentity = {
+      id,
+      noteFileName: noteFileNameFor(id),
+      size: Buffer.byteLength(body),
+      fingerprint: `sha256:${createHash('sha256').update(body).digest('hex')}`,
+    };
     const lines = Array.from({ length: notesPerFile }, (_, n) =>
-      noteLine(`Module ${i} note ${n}: keep v${n} in sync with the cache layer and the harvest plan`, { source: `conv-${(i * 7 + n) % 997}`, date: `2026-${String((n % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}` }),
+      noteLine(`Module ${i} note ${n}: keep v${n} in sync with the cache layer and the harvest plan`, {
+        source: `conv-${(i * 7 + n) % 997}`,
+        date: `2026-${String((n % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
+      }),
     );
     const text = renderNoteFile(metaFor(relative, identity), `# ${relative}\n\n${lines.join('\n')}\n`);
     fs.writeFileSync(path.join(paths.files, identity.noteFileName), text);

@@ -37,7 +37,12 @@ import {
   type Hover,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
-import { NotesChangedNotification, SearchBackendNotification, StoreChangedNotification, type LoreInitializationOptions } from '../../src/shared/protocol';
+import {
+  NotesChangedNotification,
+  SearchBackendNotification,
+  StoreChangedNotification,
+  type LoreInitializationOptions,
+} from '../../src/shared/protocol';
 import { REPO_ROOT } from '../helpers/paths';
 
 export const SERVER_BUNDLE = path.join(REPO_ROOT, 'dist', 'server.js');
@@ -67,10 +72,16 @@ export class LspTestClient {
   ) {}
 
   /** Spawns the server and completes the initialize handshake. */
-  static async start(options: Partial<LoreInitializationOptions>, extra: { lensRefresh?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LspTestClient> {
+  static async start(
+    options: Partial<LoreInitializationOptions>,
+    extra: { lensRefresh?: boolean; env?: NodeJS.ProcessEnv } = {},
+  ): Promise<LspTestClient> {
     if (!fs.existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build`);
     // `env`: variables on top of this process's (a fixture HOME for discovery).
-    const child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...extra.env } });
+    const child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...extra.env },
+    });
     const connection = createProtocolConnection(child.stdout!, child.stdin!);
     const client = new LspTestClient(connection, child);
     child.stderr!.on('data', (chunk: Buffer) => client.logs.push(chunk.toString()));
@@ -111,7 +122,9 @@ export class LspTestClient {
       if (!name) return;
       const file = path.join(dir, String(name));
       const type = fs.existsSync(file) ? FileChangeType.Changed : FileChangeType.Deleted;
-      void this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(file), type }] }).catch(() => undefined);
+      void this.connection
+        .sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uriOf(file), type }] })
+        .catch(() => undefined);
     });
   }
 
@@ -123,7 +136,12 @@ export class LspTestClient {
   }
 
   /** Waits until a message received after `since` (ms timestamp) matches. */
-  async waitFor<T = unknown>(method: string, predicate: (params: T) => boolean = () => true, timeoutMs = 5000, since = 0): Promise<{ params: T; at: number }> {
+  async waitFor<T = unknown>(
+    method: string,
+    predicate: (params: T) => boolean = () => true,
+    timeoutMs = 5000,
+    since = 0,
+  ): Promise<{ params: T; at: number }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const hit = this.notifications.find((n) => n.method === method && n.at >= since && predicate(n.params as T));
@@ -150,7 +168,10 @@ export class LspTestClient {
   async change(uri: string, text: string): Promise<void> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
   }
 
   /** Tells the server the editor saved the document (the text is already on disk). */

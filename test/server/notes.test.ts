@@ -27,7 +27,11 @@ describe('language server: per-file notes (LSP over stdio)', function () {
   beforeEach(async () => {
     w = makeWorkspace();
     app = w.write('src/app.ts', APP);
-    w.note('src/app.ts', ['- Uses ephemeral cache blocks [from: conv-1, 2026-11-20]', '- run() is the entry point [from: conv-2, 2026-11-21]', '- Second note of conv-1 [from: conv-1, 2026-11-20]']);
+    w.note('src/app.ts', [
+      '- Uses ephemeral cache blocks [from: conv-1, 2026-11-20]',
+      '- run() is the entry point [from: conv-2, 2026-11-21]',
+      '- Second note of conv-1 [from: conv-1, 2026-11-20]',
+    ]);
     client = await w.start();
   });
 
@@ -68,18 +72,36 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const line = '- the cache key is the prompt prefix [from: conv-1, 2026-11-20; conv-3, 2026-11-24]';
     const since = Date.now();
     w.note('src/merged.ts', [line]);
-    await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, (p) => p.uris.includes(uriOf(merged)), 5000, since);
+    await client.waitFor<NotesChangedNotification.Params>(
+      NotesChangedNotification.method,
+      (p) => p.uris.includes(uriOf(merged)),
+      5000,
+      since,
+    );
     const uri = await client.open(merged);
     await eventually(async () => ((await client.lensTitles(uri))[0] === 'Lore: 1 note' ? true : undefined), 5000, 'the merged note');
     const lenses = await client.lenses(uri);
-    assert.deepEqual(lenses.map((l) => l.command?.title), ['Lore: 1 note', 'from conv-1, 2026-11-20', 'from conv-3, 2026-11-24']);
+    assert.deepEqual(
+      lenses.map((l) => l.command?.title),
+      ['Lore: 1 note', 'from conv-1, 2026-11-20', 'from conv-3, 2026-11-24'],
+    );
     const lensArgs = lenses.slice(1).map((l) => l.command?.arguments?.[0] as OpenProvenanceArgs);
-    for (const args of lensArgs) assert.equal(fs.readFileSync(args.noteFile, 'utf8').split('\n')[args.line], line, 'each lens opens from the merged line');
+    for (const args of lensArgs)
+      assert.equal(fs.readFileSync(args.noteFile, 'utf8').split('\n')[args.line], line, 'each lens opens from the merged line');
 
     const value = ((await client.hover(uri, 0, 3))?.contents as { value: string }).value;
     assert.match(value, /from conv\\-1, 2026\\-11\\-20; conv\\-3, 2026\\-11\\-24/);
-    const opened = [...value.matchAll(/\[(Conversation[^\]]*)\]\(command:lore\.openProvenance\?([^)]*)\)/g)].map((m) => ({ label: m[1], args: (JSON.parse(decodeURIComponent(m[2])) as OpenProvenanceArgs[])[0] }));
-    assert.deepEqual(opened.map((o) => [o.label, o.args.source, o.args.date]), [['Conversation conv\\-1', 'conv-1', '2026-11-20'], ['Conversation conv\\-3', 'conv-3', '2026-11-24']]);
+    const opened = [...value.matchAll(/\[(Conversation[^\]]*)\]\(command:lore\.openProvenance\?([^)]*)\)/g)].map((m) => ({
+      label: m[1],
+      args: (JSON.parse(decodeURIComponent(m[2])) as OpenProvenanceArgs[])[0],
+    }));
+    assert.deepEqual(
+      opened.map((o) => [o.label, o.args.source, o.args.date]),
+      [
+        ['Conversation conv\\-1', 'conv-1', '2026-11-20'],
+        ['Conversation conv\\-3', 'conv-3', '2026-11-24'],
+      ],
+    );
     assert.equal(fs.readFileSync(opened[1].args.noteFile, 'utf8').split('\n')[opened[1].args.line], line);
   });
 
@@ -88,14 +110,22 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const notes = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes;
     assert.equal(notes.via, 'inode');
     assert.equal(notes.recordedPath, 'src/app.ts');
-    assert.deepEqual(notes.notes.map((n) => n.text), ['Uses ephemeral cache blocks', 'run() is the entry point', 'Second note of conv-1']);
+    assert.deepEqual(
+      notes.notes.map((n) => n.text),
+      ['Uses ephemeral cache blocks', 'run() is the entry point', 'Second note of conv-1'],
+    );
     assert.deepEqual(notes.notes[1].provenance, { source: 'conv-2', date: '2026-11-21' });
     assert.equal(notes.staleness.state, 'unchanged');
     assert.equal(await client.connection.sendRequest(NotesForFileRequest.type, { path: other }), null);
-    const decorations = await client.connection.sendRequest(FileDecorationsRequest.type, { paths: [app, other, path.join(w.ws, 'missing.ts')] });
+    const decorations = await client.connection.sendRequest(FileDecorationsRequest.type, {
+      paths: [app, other, path.join(w.ws, 'missing.ts')],
+    });
     assert.deepEqual(decorations.counts, { [app]: 3 });
     const listed = await client.connection.sendRequest(NoteFilesRequest.type, {});
-    assert.deepEqual(listed.files.map((f) => [f.path, f.count, path.dirname(f.file)]), [['src/app.ts', 3, w.paths.files]]);
+    assert.deepEqual(
+      listed.files.map((f) => [f.path, f.count, path.dirname(f.file)]),
+      [['src/app.ts', 3, w.paths.files]],
+    );
     // The Knowledge view's "Transcripts" entry: the store's transcripts/, counted on the server.
     assert.deepEqual(listed.transcripts, { count: 0, bytes: 0 });
     const day = path.join(w.paths.transcripts, '2026', '11', '20');
@@ -116,7 +146,9 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.deepEqual((await client.lensTitles(await client.open(moved)))[0], 'Lore: 3 notes');
 
     fs.renameSync(path.join(w.ws, 'src'), path.join(w.ws, 'lib'));
-    const folder = await client.connection.sendRequest('lore/didRenameFiles', { files: [{ oldPath: path.join(w.ws, 'src'), newPath: path.join(w.ws, 'lib') }] });
+    const folder = await client.connection.sendRequest('lore/didRenameFiles', {
+      files: [{ oldPath: path.join(w.ws, 'src'), newPath: path.join(w.ws, 'lib') }],
+    });
     assert.deepEqual(folder, { updated: 1 });
     assert.equal(parseNoteFile(fs.readFileSync(noteFile, 'utf8')).meta.path, 'lib/main.ts');
   });
@@ -129,11 +161,19 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const after = identifyFile(app)!.noteFileName;
     assert.notEqual(after, before);
     assert.equal((await client.lensTitles(uri))[0].startsWith('Lore: 3 notes'), true, 'found by path at once');
-    await eventually(() => (fs.existsSync(path.join(w.paths.files, after)) && !fs.existsSync(path.join(w.paths.files, before)) ? true : undefined), 3000, 're-key');
-    const notes = (await eventually(async () => {
-      const n = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes | null;
-      return n?.via === 'inode' ? n : undefined;
-    }, 3000, 'index update'))!;
+    await eventually(
+      () => (fs.existsSync(path.join(w.paths.files, after)) && !fs.existsSync(path.join(w.paths.files, before)) ? true : undefined),
+      3000,
+      're-key',
+    );
+    const notes = (await eventually(
+      async () => {
+        const n = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes | null;
+        return n?.via === 'inode' ? n : undefined;
+      },
+      3000,
+      'index update',
+    ))!;
     assert.equal(path.basename(notes.noteFile), after);
     assert.equal(notes.staleness.state, 'changed', 'the checkout brought other content: the recorded fingerprint is kept');
     assert.equal(parseNoteFile(fs.readFileSync(notes.noteFile, 'utf8')).meta.fileId, identifyFile(app)!.id);
@@ -145,10 +185,14 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     fs.rmSync(app);
     const uri = await client.open(copy);
     assert.equal((await client.lensTitles(uri))[0], 'Lore: 3 notes');
-    const healed = await eventually(async () => {
-      const n = (await client.connection.sendRequest(NotesForFileRequest.type, { path: copy })) as FileNotes | null;
-      return n?.via === 'inode' ? n : undefined;
-    }, 3000, 'heal by fingerprint');
+    const healed = await eventually(
+      async () => {
+        const n = (await client.connection.sendRequest(NotesForFileRequest.type, { path: copy })) as FileNotes | null;
+        return n?.via === 'inode' ? n : undefined;
+      },
+      3000,
+      'heal by fingerprint',
+    );
     assert.equal(healed.recordedPath, 'src/copied.ts');
   });
 
@@ -174,7 +218,11 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.match(facts, /^- src\/app\.ts: Uses ephemeral cache blocks .*\[from: conv-1, 2026-11-20\]$/m);
     assert.match(facts, /^- src\/app\.ts: run\(\) is the entry point .*\[from: conv-2, 2026-11-21\]$/m);
     assert.equal(fs.readFileSync(path.join(w.paths.files, identifyFile(other)!.noteFileName), 'utf8'), otherNote, 'byte for byte');
-    assert.deepEqual(await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [app] }), { healed: 0, orphaned: 0 }, 'a second report changes nothing');
+    assert.deepEqual(
+      await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [app] }),
+      { healed: 0, orphaned: 0 },
+      'a second report changes nothing',
+    );
   });
 
   it('heals a deletion that comes right after the note was written, before any file event reached the server', async () => {
@@ -183,7 +231,10 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     fs.rmSync(fresh);
     const result = await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [fresh] });
     assert.deepEqual(result, { healed: 0, orphaned: 1 });
-    assert.match(fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8'), /^- src\/fresh\.ts: Written a moment ago .*\[from: manual, 2026-11-24\]$/m);
+    assert.match(
+      fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8'),
+      /^- src\/fresh\.ts: Written a moment ago .*\[from: manual, 2026-11-24\]$/m,
+    );
   });
 
   it('drops the lenses when the note file itself is deleted by hand', async () => {
@@ -216,10 +267,19 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const fresh = w.write('src/fresh.ts', Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n'));
     const since = Date.now();
     w.note('src/fresh.ts', ['- twenty lines [from: conv-3, 2026-11-22]']);
-    await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, (p) => p.uris.includes(uriOf(fresh)), 5000, since);
+    await client.waitFor<NotesChangedNotification.Params>(
+      NotesChangedNotification.method,
+      (p) => p.uris.includes(uriOf(fresh)),
+      5000,
+      since,
+    );
     const uri = await client.open(fresh);
     // Wait until the server shows the note on the unchanged file (its baseline), not a fixed time.
-    await eventually(async () => ((await client.lensTitles(uri))[0] === 'Lore: 1 note' ? true : undefined), 5000, 'the note on the unchanged file');
+    await eventually(
+      async () => ((await client.lensTitles(uri))[0] === 'Lore: 1 note' ? true : undefined),
+      5000,
+      'the note on the unchanged file',
+    );
     fs.writeFileSync(fresh, Array.from({ length: 20 }, (_, i) => `line ${i < 5 ? i : i * 100}`).join('\n'));
     // The first provide does not hash; it learns the file is stale right after and asks for a refresh.
     const edited = Date.now();
@@ -231,7 +291,10 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const notes = (await client.connection.sendRequest(NotesForFileRequest.type, { path: fresh })) as FileNotes;
     assert.equal(notes.staleness.state, 'changed');
     assert.ok(notes.staleness.distance! > 0.7 && notes.staleness.distance! < 0.95, `distance ${notes.staleness.distance}`);
-    assert.deepEqual(await client.connection.sendRequest('lore/markNotesValid', { path: fresh }), { updated: true, noteFile: notes.noteFile });
+    assert.deepEqual(await client.connection.sendRequest('lore/markNotesValid', { path: fresh }), {
+      updated: true,
+      noteFile: notes.noteFile,
+    });
     assert.deepEqual(await client.lensTitles(uri), ['Lore: 1 note', 'from conv-3, 2026-11-22']);
     fs.appendFileSync(fresh, '\nline 20');
     assert.equal((await client.lensTitles(uri))[0], 'Lore: 1 note (file changed since)', 'a small change is not "a lot"');
@@ -266,10 +329,23 @@ describe('language server: per-file notes (LSP over stdio)', function () {
   it('deletes one note through lore/deleteNote only when the line still matches', async () => {
     const notes = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes;
     const target = notes.notes[1];
-    assert.deepEqual(await client.connection.sendRequest(DeleteNoteRequest.type, { noteFile: target.noteFile, line: target.line, raw: '- something else' }), { deleted: false });
-    assert.deepEqual(await client.connection.sendRequest(DeleteNoteRequest.type, { noteFile: target.noteFile, line: target.line, raw: target.raw }), { deleted: true });
+    assert.deepEqual(
+      await client.connection.sendRequest(DeleteNoteRequest.type, {
+        noteFile: target.noteFile,
+        line: target.line,
+        raw: '- something else',
+      }),
+      { deleted: false },
+    );
+    assert.deepEqual(
+      await client.connection.sendRequest(DeleteNoteRequest.type, { noteFile: target.noteFile, line: target.line, raw: target.raw }),
+      { deleted: true },
+    );
     const left = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes;
-    assert.deepEqual(left.notes.map((n) => n.text), ['Uses ephemeral cache blocks', 'Second note of conv-1']);
+    assert.deepEqual(
+      left.notes.map((n) => n.text),
+      ['Uses ephemeral cache blocks', 'Second note of conv-1'],
+    );
     const outside = await client.connection.sendRequest(DeleteNoteRequest.type, { noteFile: app, line: 0, raw: APP.split('\n')[0] });
     assert.deepEqual(outside, { deleted: false }, 'never edits a file outside files/');
     assert.equal(fs.readFileSync(app, 'utf8'), APP);

@@ -27,7 +27,13 @@ describe('language server: request params are checked', function () {
     const w = makeWorkspace();
     const file = w.write('kept.ts', 'export {};\n');
     w.note('kept.ts', ['- still here [from: conv-1, 2026-11-20]']);
-    const before = fs.readFileSync(path.join(w.paths.files, fs.readdirSync(w.paths.files).find((n) => n.endsWith('.md'))!), 'utf8');
+    const before = fs.readFileSync(
+      path.join(
+        w.paths.files,
+        fs.readdirSync(w.paths.files).find((n) => n.endsWith('.md'))!,
+      ),
+      'utf8',
+    );
     client = await w.start();
     const send = (method: string, params: unknown) => client.connection.sendRequest(method, params);
 
@@ -47,7 +53,10 @@ describe('language server: request params are checked', function () {
     // Nothing happened to the notes, and a well-formed request still works.
     const found = await client.connection.sendRequest(NotesForFileRequest.type, { path: file });
     assert.equal(found?.notes.length, 1);
-    const noteFile = path.join(w.paths.files, fs.readdirSync(w.paths.files).find((n) => n.endsWith('.md'))!);
+    const noteFile = path.join(
+      w.paths.files,
+      fs.readdirSync(w.paths.files).find((n) => n.endsWith('.md'))!,
+    );
     assert.equal(fs.readFileSync(noteFile, 'utf8'), before);
     const facts = path.join(w.paths.root, 'facts.md');
     assert.ok(!fs.existsSync(facts) || !fs.readFileSync(facts, 'utf8').includes('still here'));

@@ -17,7 +17,10 @@ describe('language server: a 10,000-note store', function () {
     const store = generateLargeStore(ws, 10_000, 1);
     const client = await LspTestClient.start({ storeRoot: store.paths.root, workspaceRoot: ws });
     try {
-      assert.ok(client.logs.some((l) => /indexed 10000 note files/.test(l)), client.logs.join('\n'));
+      assert.ok(
+        client.logs.some((l) => /indexed 10000 note files/.test(l)),
+        client.logs.join('\n'),
+      );
       const file = path.join(ws, store.relative(4321));
       const uri = await client.open(file);
       const titles = await client.lensTitles(uri);

@@ -21,14 +21,23 @@ describe('language server: lore/sources', function () {
     const home = makeTempDir('lore-home-');
     const project = path.join(home, '.claude', 'projects', w.ws.replace(/[^A-Za-z0-9]/g, '-'));
     fs.mkdirSync(project, { recursive: true });
-    fs.copyFileSync(path.join(FIXTURES, 'conversations', 'claude-session.jsonl'), path.join(project, 'a7c1e2f0-1111-4222-8333-944455556666.jsonl'));
+    fs.copyFileSync(
+      path.join(FIXTURES, 'conversations', 'claude-session.jsonl'),
+      path.join(project, 'a7c1e2f0-1111-4222-8333-944455556666.jsonl'),
+    );
     fs.copyFileSync(path.join(FIXTURES, 'conversations', 'shop.aider.chat.history.md'), path.join(w.ws, '.aider.chat.history.md'));
-    client = await LspTestClient.start({ storeRoot: w.paths.root, workspaceRoot: w.ws }, { env: { HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' } });
+    client = await LspTestClient.start(
+      { storeRoot: w.paths.root, workspaceRoot: w.ws },
+      { env: { HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' } },
+    );
 
     const report = await client.connection.sendRequest(SourcesRequest.type, {});
     assert.equal(report.workspace, w.ws);
     const found = report.tools.filter((t) => t.sessions > 0).map((t) => [t.tool, t.sessions, t.toHarvest, t.renderedBytes > 0]);
-    assert.deepEqual(found, [['claude-code', 1, 1, true], ['aider', 1, 1, true]]);
+    assert.deepEqual(found, [
+      ['claude-code', 1, 1, true],
+      ['aider', 1, 1, true],
+    ]);
 
     const refused = await client.connection.sendRequest(SourcesRequest.method, { allWorkspaces: 'yes' }).then(
       () => assert.fail('accepted'),

@@ -52,7 +52,10 @@ describe('language server: provenance in store files', function () {
 
   it('links every well-formed [from: ID, date] to lore.openProvenance', async () => {
     const links = await client.links(uri);
-    assert.deepEqual(links.map((l) => l.range.start.line), [2]);
+    assert.deepEqual(
+      links.map((l) => l.range.start.line),
+      [2],
+    );
     const link = links[0];
     assert.deepEqual(link.range, { start: { line: 2, character: 29 }, end: { line: 2, character: 55 } });
     const target = link.target!;
@@ -103,10 +106,20 @@ describe('language server: provenance in store files', function () {
   it('re-validates on change and clears diagnostics on close', async () => {
     const since = Date.now();
     await client.change(uri, '# Facts\n\n- fine [from: c, 2026-01-01]\n');
-    await client.waitFor('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: unknown[] }) => p.uri === uri && p.diagnostics.length === 0, 2000, since);
+    await client.waitFor(
+      'textDocument/publishDiagnostics',
+      (p: { uri: string; diagnostics: unknown[] }) => p.uri === uri && p.diagnostics.length === 0,
+      2000,
+      since,
+    );
     await client.change(uri, FACTS);
     await client.close(uri);
-    await client.waitFor('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: unknown[] }) => p.uri === uri && p.diagnostics.length === 0, 2000, Date.now());
+    await client.waitFor(
+      'textDocument/publishDiagnostics',
+      (p: { uri: string; diagnostics: unknown[] }) => p.uri === uri && p.diagnostics.length === 0,
+      2000,
+      Date.now(),
+    );
   });
 
   it('checks note files below their frontmatter, and leaves transcripts alone', async () => {
@@ -114,8 +127,14 @@ describe('language server: provenance in store files', function () {
     const text = '---\npath: "a.ts"\nfile_id: "1:2"\nsize: 1\nfingerprint: "[from: x"\n---\n# a.ts\n\n- n [from: c, 2026-04-31]\n';
     fs.writeFileSync(noteFile, text);
     const noteUri = await client.open(noteFile, text, 'markdown');
-    const published = await client.waitFor<{ uri: string; diagnostics: Array<{ range: { start: { line: number } } }> }>('textDocument/publishDiagnostics', (p: { uri: string }) => p.uri === noteUri);
-    assert.deepEqual(published.params.diagnostics.map((d) => d.range.start.line), [8]);
+    const published = await client.waitFor<{ uri: string; diagnostics: Array<{ range: { start: { line: number } } }> }>(
+      'textDocument/publishDiagnostics',
+      (p: { uri: string }) => p.uri === noteUri,
+    );
+    assert.deepEqual(
+      published.params.diagnostics.map((d) => d.range.start.line),
+      [8],
+    );
     const inbox = path.join(path.dirname(facts), 'inbox', 'chat.md');
     fs.mkdirSync(path.dirname(inbox), { recursive: true });
     fs.writeFileSync(inbox, '- [from: broken\n');
@@ -141,7 +160,12 @@ describe('provenance line analysis', () => {
   });
 
   it('every fix it offers parses with core provenance', () => {
-    for (const line of ['- x [from: a, 2026-02-29]', '- x [from: a,2026-4-31 ', '- x [from: a 2026-01-01]', '- x [from: a, 2026-01-01] y [from: b']) {
+    for (const line of [
+      '- x [from: a, 2026-02-29]',
+      '- x [from: a,2026-4-31 ',
+      '- x [from: a 2026-01-01]',
+      '- x [from: a, 2026-01-01] y [from: b',
+    ]) {
       const problem = analyzeProvenance(line)!;
       assert.ok(problem, line);
       for (const fix of problem.fixes) {
@@ -155,15 +179,32 @@ describe('provenance line analysis', () => {
 
 describe('links on merged provenance and supersession markers', () => {
   it('one link per source on a line several conversations taught, and one from a superseded line to the newer item', () => {
-    const text = '# Decisions\n\n- uses pnpm [from: c1, 2026-11-01; c2, 2026-11-05]\n- deploys via Jenkins [superseded by k3m9x2ab, 2026-11-27] [from: c1, 2026-11-01]\n';
+    const text =
+      '# Decisions\n\n- uses pnpm [from: c1, 2026-11-01; c2, 2026-11-05]\n- deploys via Jenkins [superseded by k3m9x2ab, 2026-11-27] [from: c1, 2026-11-01]\n';
     const links = provenanceLinks(text, '/store/decisions.md');
     const lines = text.split('\n');
-    const shown = links.map((l) => ({ text: lines[l.range.start.line].slice(l.range.start.character, l.range.end.character), args: JSON.parse(decodeURIComponent(l.target!.slice(l.target!.indexOf('?') + 1)))[0], command: l.target!.slice(8, l.target!.indexOf('?')) }));
+    const shown = links.map((l) => ({
+      text: lines[l.range.start.line].slice(l.range.start.character, l.range.end.character),
+      args: JSON.parse(decodeURIComponent(l.target!.slice(l.target!.indexOf('?') + 1)))[0],
+      command: l.target!.slice(8, l.target!.indexOf('?')),
+    }));
     assert.deepEqual(shown, [
-      { text: 'c1, 2026-11-01', command: LoreCommands.openProvenance, args: { source: 'c1', date: '2026-11-01', noteFile: '/store/decisions.md', line: 2 } },
-      { text: 'c2, 2026-11-05', command: LoreCommands.openProvenance, args: { source: 'c2', date: '2026-11-05', noteFile: '/store/decisions.md', line: 2 } },
+      {
+        text: 'c1, 2026-11-01',
+        command: LoreCommands.openProvenance,
+        args: { source: 'c1', date: '2026-11-01', noteFile: '/store/decisions.md', line: 2 },
+      },
+      {
+        text: 'c2, 2026-11-05',
+        command: LoreCommands.openProvenance,
+        args: { source: 'c2', date: '2026-11-05', noteFile: '/store/decisions.md', line: 2 },
+      },
       { text: 'k3m9x2ab', command: LoreCommands.revealItemById, args: { id: 'k3m9x2ab' } },
-      { text: '[from: c1, 2026-11-01]', command: LoreCommands.openProvenance, args: { source: 'c1', date: '2026-11-01', noteFile: '/store/decisions.md', line: 3 } },
+      {
+        text: '[from: c1, 2026-11-01]',
+        command: LoreCommands.openProvenance,
+        args: { source: 'c1', date: '2026-11-01', noteFile: '/store/decisions.md', line: 3 },
+      },
     ]);
   });
 });

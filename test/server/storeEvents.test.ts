@@ -26,7 +26,10 @@ describe('server StoreEvents: the one debounce of store file events', () => {
     assert.equal(more.length, 0);
     assert.deepEqual(batch.noteFiles, new Set(['a-1.md']));
     assert.deepEqual(batch.storeFiles, new Set(['facts.md']));
-    assert.deepEqual([...batch.changed].sort(), [path.join(paths.root, 'facts.md'), path.join(paths.files, 'a-1.md'), path.join(paths.inbox, 'chat.jsonl')].sort());
+    assert.deepEqual(
+      [...batch.changed].sort(),
+      [path.join(paths.root, 'facts.md'), path.join(paths.files, 'a-1.md'), path.join(paths.inbox, 'chat.jsonl')].sort(),
+    );
   });
 
   it('ignores derived folders, dotfiles (atomic-write temporaries, the lock) and paths outside the store', async () => {

@@ -23,7 +23,8 @@ function send<R>(client: LspTestClient, message: { method: string }, params: unk
   return client.connection.sendRequest(message.method, params) as Promise<R>;
 }
 
-const FACTS = '# Facts\n\n- The flux capacitor needs 1.21 gigawatts. [from: conv-1, 2026-11-20]\n- Time circuits run on UTC. [from: conv-2, 2026-11-21]\n';
+const FACTS =
+  '# Facts\n\n- The flux capacitor needs 1.21 gigawatts. [from: conv-1, 2026-11-20]\n- Time circuits run on UTC. [from: conv-2, 2026-11-21]\n';
 const TASKS = '# Tasks\n\n## Open\n\n- Replace the plutonium chamber [from: conv-1, 2026-11-20]\n\n## Done\n';
 
 describe('language server: the store writes VS Code asks for (the window has one writer)', function () {
@@ -48,16 +49,21 @@ describe('language server: the store writes VS Code asks for (the window has one
     await client.stop();
   });
 
-  it('lore/addNote writes a manual note to the file\'s note file, redacted; into the editor when that note file is open with unsaved changes', async () => {
+  it("lore/addNote writes a manual note to the file's note file, redacted; into the editor when that note file is open with unsaved changes", async () => {
     const source = w.write('src/app.ts', 'export const x = 1;\n');
-    const added = await send<AddNoteRequest.Result>(client, AddNoteRequest, { path: source, text: 'x is exported for the CLI; key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' });
+    const added = await send<AddNoteRequest.Result>(client, AddNoteRequest, {
+      path: source,
+      text: 'x is exported for the CLI; key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789',
+    });
     assert.equal(added.where, 'file');
     const text = fs.readFileSync(added.noteFile, 'utf8');
     assert.match(text, /- x is exported for the CLI; key .*\[from: manual, \d{4}-\d{2}-\d{2}\]/);
     assert.doesNotMatch(text, /abcdefghijklmnopqrstuvwxyz0123456789/, 'the key is redacted');
     // The person typed into the note file without saving: Lore writes into the editor, not the disk.
     const typed = `${text}- typed, not saved\n`;
-    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uriOf(added.noteFile), languageId: 'markdown', version: 1, text: typed } });
+    await client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: uriOf(added.noteFile), languageId: 'markdown', version: 1, text: typed },
+    });
     const again = await send<AddNoteRequest.Result>(client, AddNoteRequest, { path: source, text: 'second note' });
     assert.equal(again.where, 'document');
     assert.equal(fs.readFileSync(added.noteFile, 'utf8'), text, 'the file on disk is untouched');
@@ -68,27 +74,58 @@ describe('language server: the store writes VS Code asks for (the window has one
 
   it('lore/editItem deletes an item and marks a task done on disk; refuses a file outside the store', async () => {
     const facts = path.join(w.paths.root, 'facts.md');
-    const deleted = await send<EditItemRequest.Result>(client, EditItemRequest, { action: 'delete', file: facts, itemLine: '- Time circuits run on UTC. [from: conv-2, 2026-11-21]' });
+    const deleted = await send<EditItemRequest.Result>(client, EditItemRequest, {
+      action: 'delete',
+      file: facts,
+      itemLine: '- Time circuits run on UTC. [from: conv-2, 2026-11-21]',
+    });
     assert.equal(deleted.where, 'file');
     assert.doesNotMatch(fs.readFileSync(facts, 'utf8'), /Time circuits/);
     assert.match(fs.readFileSync(facts, 'utf8'), /flux capacitor/);
-    const again = await send<EditItemRequest.Result>(client, EditItemRequest, { action: 'delete', file: facts, itemLine: '- Time circuits run on UTC. [from: conv-2, 2026-11-21]' });
+    const again = await send<EditItemRequest.Result>(client, EditItemRequest, {
+      action: 'delete',
+      file: facts,
+      itemLine: '- Time circuits run on UTC. [from: conv-2, 2026-11-21]',
+    });
     assert.equal(again.where, 'unchanged');
     const tasks = path.join(w.paths.root, 'tasks.md');
-    assert.equal((await send<EditItemRequest.Result>(client, EditItemRequest, { action: 'done', file: tasks, itemLine: '- Replace the plutonium chamber [from: conv-1, 2026-11-20]' })).where, 'file');
+    assert.equal(
+      (
+        await send<EditItemRequest.Result>(client, EditItemRequest, {
+          action: 'done',
+          file: tasks,
+          itemLine: '- Replace the plutonium chamber [from: conv-1, 2026-11-20]',
+        })
+      ).where,
+      'file',
+    );
     assert.match(fs.readFileSync(tasks, 'utf8'), /## Done\n\n- Replace the plutonium chamber/);
     const outside = w.write('notes.md', '- Time circuits run on UTC. [from: conv-2, 2026-11-21]\n');
-    await assert.rejects(send(client, EditItemRequest, { action: 'delete', file: outside, itemLine: '- Time circuits run on UTC. [from: conv-2, 2026-11-21]' }), /not in the store/);
+    await assert.rejects(
+      send(client, EditItemRequest, {
+        action: 'delete',
+        file: outside,
+        itemLine: '- Time circuits run on UTC. [from: conv-2, 2026-11-21]',
+      }),
+      /not in the store/,
+    );
     assert.match(fs.readFileSync(outside, 'utf8'), /Time circuits/);
   });
 
   it('lore/supersedeItem marks the old item superseded by the new one and regenerates the digest', async () => {
     const facts = path.join(w.paths.root, 'facts.md');
     const [old, newer] = listItems(FACTS);
-    const answer = await send<SupersedeItemRequest.Result>(client, SupersedeItemRequest, { oldId: listItemId(old), newId: listItemId(newer), file: 'facts.md' });
+    const answer = await send<SupersedeItemRequest.Result>(client, SupersedeItemRequest, {
+      oldId: listItemId(old),
+      newId: listItemId(newer),
+      file: 'facts.md',
+    });
     assert.equal(answer.where, 'file');
     assert.equal(answer.where === 'file' && answer.result.status, 'recorded');
-    const line = fs.readFileSync(facts, 'utf8').split('\n').find((l) => l.includes('flux capacitor'));
+    const line = fs
+      .readFileSync(facts, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('flux capacitor'));
     assert.ok(line?.includes(listItemId(newer)), line);
   });
 
@@ -121,18 +158,28 @@ describe('language server: the store writes VS Code asks for (the window has one
     const chat = await send<ChatTranscriptRequest.Result>(client, ChatTranscriptRequest, {
       discussionId: 'lore-chat-0123456789',
       startedAt: '2026-12-01T10:00:00.000Z',
-      turns: [{ role: 'user', text: 'What powers the flux capacitor?' }, { role: 'assistant', text: '1.21 gigawatts.' }],
+      turns: [
+        { role: 'user', text: 'What powers the flux capacitor?' },
+        { role: 'assistant', text: '1.21 gigawatts.' },
+      ],
     });
     assert.equal(path.dirname(chat.file), w.paths.inbox);
     assert.match(fs.readFileSync(chat.file, 'utf8'), /1\.21 gigawatts/);
     const synced = await send<SyncInstructionsRequest.Result>(client, SyncInstructionsRequest, { files: ['AGENTS.md', '../outside.md'] });
-    assert.deepEqual(synced.map((r) => r.action), ['written', 'skipped']);
+    assert.deepEqual(
+      synced.map((r) => r.action),
+      ['written', 'skipped'],
+    );
     assert.match(fs.readFileSync(path.join(w.ws, 'AGENTS.md'), 'utf8'), /lore:knowledge:start[\s\S]*flux capacitor/);
     assert.equal(fs.existsSync(path.join(path.dirname(w.ws), 'outside.md')), false);
     const init = await send<InitStoreRequest.Result>(client, InitStoreRequest, {});
     assert.equal(init.root, w.paths.root);
     assert.ok(fs.existsSync(path.join(w.paths.root, 'decisions.md')));
-    assert.equal(fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8').includes('flux capacitor'), true, 'an existing store keeps its files');
+    assert.equal(
+      fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8').includes('flux capacitor'),
+      true,
+      'an existing store keeps its files',
+    );
   });
 
   it('refuses params its declaration does not allow, and writes nothing', async () => {
@@ -145,7 +192,10 @@ describe('language server: the store writes VS Code asks for (the window has one
     await assert.rejects(send(client, ReviewDecideRequest, { decision: 'accept', ids: [] }), /lore\/reviewDecide: ids/);
     await assert.rejects(send(client, ReviewEditRequest, { id: 'r-1' }), /lore\/reviewEdit: text/);
     await assert.rejects(send(client, RegenerateDigestRequest, {}), /lore\/regenerateDigest: enabled/);
-    await assert.rejects(send(client, ChatTranscriptRequest, { discussionId: '../../escape', startedAt: '2026-12-01T10:00:00Z', turns: [] }), /lore\/chatTranscript: discussionId/);
+    await assert.rejects(
+      send(client, ChatTranscriptRequest, { discussionId: '../../escape', startedAt: '2026-12-01T10:00:00Z', turns: [] }),
+      /lore\/chatTranscript: discussionId/,
+    );
     await assert.rejects(send(client, InitStoreRequest, { root: '/elsewhere' }), /lore\/initStore/);
     await assert.rejects(send(client, SyncInstructionsRequest, { files: 'AGENTS.md' }), /lore\/syncInstructions: files/);
     await assert.rejects(send(client, ReviewListRequest, { all: true }), /lore\/reviewList/);

@@ -18,19 +18,36 @@ describe('language server: task memory for the LM tools and the Tasks view (LSP 
     await client.stop();
   });
 
-  const tool = (name: string, input: unknown, agentId = 'vscode-agent') => client.connection.sendRequest(TaskToolRequest.type, { tool: name as TaskToolRequest.Params['tool'], input, agentId });
+  const tool = (name: string, input: unknown, agentId = 'vscode-agent') =>
+    client.connection.sendRequest(TaskToolRequest.type, { tool: name as TaskToolRequest.Params['tool'], input, agentId });
 
   it('records through lore/taskTool, lists by lore/tasks and gives the timeline with its links', async () => {
     const since = Date.now();
     const start = await tool('task_start', { goal: 'Trim the bundle below 1 MB', task_id: 'bundle-size' });
     assert.equal(start.structured.status, 'recorded');
-    await client.waitFor<StoreChangedNotification.Params>(StoreChangedNotification.method, (p) => p.files.includes('tasks/bundle-size.jsonl'), 5000, since);
-    const evidence = await tool('task_add_evidence', { task_id: 'bundle-size', summary: 'moment.js is 290 KB of it', files: ['src/dates.ts'], conversation_id: 'claude-42' });
+    await client.waitFor<StoreChangedNotification.Params>(
+      StoreChangedNotification.method,
+      (p) => p.files.includes('tasks/bundle-size.jsonl'),
+      5000,
+      since,
+    );
+    const evidence = await tool('task_add_evidence', {
+      task_id: 'bundle-size',
+      summary: 'moment.js is 290 KB of it',
+      files: ['src/dates.ts'],
+      conversation_id: 'claude-42',
+    });
     assert.equal(evidence.structured.status, 'recorded');
     const { tasks } = await client.connection.sendRequest(TasksListRequest.type, {});
-    assert.deepEqual(tasks.map((t) => [t.task_id, t.status, t.artifact_count]), [['bundle-size', 'active', 2]]);
+    assert.deepEqual(
+      tasks.map((t) => [t.task_id, t.status, t.artifact_count]),
+      [['bundle-size', 'active', 2]],
+    );
     const { entries } = await client.connection.sendRequest(TaskTimelineRequest.type, { taskId: 'bundle-size' });
-    assert.deepEqual(entries.map((e) => e.artifact_kind), ['task_start', 'evidence']);
+    assert.deepEqual(
+      entries.map((e) => e.artifact_kind),
+      ['task_start', 'evidence'],
+    );
     assert.deepEqual(entries[1].files, ['src/dates.ts']);
     assert.equal(entries[1].conversation_id, 'claude-42');
     assert.equal(entries[1].agent_id, 'vscode-agent');
@@ -39,14 +56,17 @@ describe('language server: task memory for the LM tools and the Tasks view (LSP 
     assert.ok(fs.existsSync(path.join(w.paths.root, 'tasks', 'bundle-size.md')));
   });
 
-  it('checks tool input with the tools\' own schemas and answers refusals as readable errors', async () => {
+  it("checks tool input with the tools' own schemas and answers refusals as readable errors", async () => {
     const bad = await tool('task_progress', { task_id: 'x', summary: 'y', colour: 'red' });
     assert.equal(bad.isError, true);
     assert.match(bad.text, /invalid input/);
     const refused = await tool('task_progress', { task_id: 'never-started', summary: 'y' });
     assert.equal(refused.isError, true);
     assert.match(refused.text, /start it with task_start first/);
-    await assert.rejects(client.connection.sendRequest(TaskToolRequest.method, { tool: 'rm_rf', input: {}, agentId: 'a' }), /lore\/taskTool: tool/);
+    await assert.rejects(
+      client.connection.sendRequest(TaskToolRequest.method, { tool: 'rm_rf', input: {}, agentId: 'a' }),
+      /lore\/taskTool: tool/,
+    );
     await assert.rejects(client.connection.sendRequest(TaskTimelineRequest.type, { taskId: '../x' }), /lore\/taskTimeline: taskId/);
   });
 });

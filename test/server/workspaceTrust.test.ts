@@ -10,7 +10,7 @@ describe('language server: a committed config.json counts only in a workspace th
   this.timeout(60_000);
 
   for (const trusted of [false, true]) {
-    it(`"git": {"commit": "apply"} ${trusted ? 'commits the server\'s writes in a trusted workspace' : 'makes no commit in Restricted Mode'}`, async () => {
+    it(`"git": {"commit": "apply"} ${trusted ? "commits the server's writes in a trusted workspace" : 'makes no commit in Restricted Mode'}`, async () => {
       const w = makeWorkspace();
       fs.writeFileSync(path.join(w.paths.root, 'config.json'), '{"git": {"commit": "apply"}}\n');
       fs.writeFileSync(path.join(w.paths.root, 'facts.md'), '# Facts\n');
@@ -18,7 +18,11 @@ describe('language server: a committed config.json counts only in a workspace th
       const head = gitIn(w.ws, 'rev-parse', 'HEAD');
       const client = await LspTestClient.start({ storeRoot: w.paths.root, workspaceRoot: w.ws, workspaceTrusted: trusted });
       try {
-        const result = await client.connection.sendRequest(RememberRequest.type, { kind: 'fact', text: 'the queue is SQS', source: 'vscode-agent' });
+        const result = await client.connection.sendRequest(RememberRequest.type, {
+          kind: 'fact',
+          text: 'the queue is SQS',
+          source: 'vscode-agent',
+        });
         assert.ok(result.ok && result.added);
       } finally {
         await client.stop();

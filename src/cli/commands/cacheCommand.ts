@@ -8,7 +8,6 @@ import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, UsageError, envOf, formatBytes, formatTokens, parsePositiveNumber, printable, type Output } from '../cliSupport';
 
-
 const OPTIONS = {
   now: { type: 'string', value: 'ISO', help: 'describe the caches at this moment instead of now (reproducible output)' },
   limit: { type: 'string', value: 'N', help: `read the N most recently modified sessions (default ${DEFAULT_SESSION_LIMIT})` },
@@ -17,7 +16,12 @@ const OPTIONS = {
 
 /** `2026-01-06 09:22:33Z`: UTC, so the same --now prints the same text anywhere. */
 function when(ms: number | undefined): string {
-  return ms === undefined ? '-' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return ms === undefined
+    ? '-'
+    : new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z');
 }
 
 function percent(ratio: number | undefined): string {
@@ -46,12 +50,16 @@ function moneyText(money: SessionCacheState['money'], note?: string): string {
 }
 
 function sessionLines(s: SessionCacheState): string[] {
-  const lines = [`${TOOL_LABELS[s.tool]} · ${printable(s.model ?? 'model not recorded')} · last activity ${when(s.lastActivity)} · ${stateText(s)}`];
+  const lines = [
+    `${TOOL_LABELS[s.tool]} · ${printable(s.model ?? 'model not recorded')} · last activity ${when(s.lastActivity)} · ${stateText(s)}`,
+  ];
   if (s.usage) {
     const hits = s.hits === 0 && s.usage.cacheWriteTokens > 0 ? ' (never hit)' : '';
     // OpenAI reports no cache writes (its caching is implicit): not shown as 0.
     const written = s.tool === 'codex' ? '' : ` · written ${formatTokens(s.usage.cacheWriteTokens)}`;
-    lines.push(`  hit ratio ${percent(s.hitRatio)}${hits} · cached ${formatTokens(s.usage.cacheReadTokens)} · uncached ${formatTokens(s.usage.uncachedInputTokens)}${written} · ${s.calls} call${s.calls === 1 ? '' : 's'}`);
+    lines.push(
+      `  hit ratio ${percent(s.hitRatio)}${hits} · cached ${formatTokens(s.usage.cacheReadTokens)} · uncached ${formatTokens(s.usage.uncachedInputTokens)}${written} · ${s.calls} call${s.calls === 1 ? '' : 's'}`,
+    );
     lines.push(`  ${moneyText(s.money, s.moneyNote)}`);
   } else if (s.calls > 0) {
     lines.push(`  ${formatTokens(s.inputTokens)} input tokens in ${s.calls} request${s.calls === 1 ? '' : 's'}; cached part not recorded`);
@@ -63,8 +71,13 @@ function sessionLines(s: SessionCacheState): string[] {
 }
 
 function toolLine(t: ToolCacheSummary): string {
-  const usage = t.usage ? `in ${formatTokens(t.usage.inputTokens)} · cached ${formatTokens(t.usage.cacheReadTokens)} · hit ${percent(t.hitRatio)}` : `in ${formatTokens(t.inputTokens)} · cached unknown`;
-  const ttl = t.nextExpiryMs !== undefined ? `next expiry in ${formatRemaining(t.nextExpiryMs)}` : `TTL ${t.ttl === 'implicit' ? 'provider-managed' : t.ttl}`;
+  const usage = t.usage
+    ? `in ${formatTokens(t.usage.inputTokens)} · cached ${formatTokens(t.usage.cacheReadTokens)} · hit ${percent(t.hitRatio)}`
+    : `in ${formatTokens(t.inputTokens)} · cached unknown`;
+  const ttl =
+    t.nextExpiryMs !== undefined
+      ? `next expiry in ${formatRemaining(t.nextExpiryMs)}`
+      : `TTL ${t.ttl === 'implicit' ? 'provider-managed' : t.ttl}`;
   return `${t.label} (${t.provider}): ${t.sessions} session${t.sessions === 1 ? '' : 's'}, ${t.active} active · ${usage} · ${ttl}${t.money ? ` · saved ${formatUsd(t.money.saved)}` : ''}`;
 }
 
@@ -78,7 +91,9 @@ function printText(report: CacheReport, io: Output): void {
   io.out('');
   for (const s of report.sessions) for (const line of sessionLines(s)) io.out(line);
   if (report.notRead) io.out(`${report.notRead} older session${report.notRead === 1 ? '' : 's'} not read (--limit)`);
-  io.out(`Money at list prices (src/core/cache/modelPrices.json, checked ${report.pricesChecked}); Anthropic's TTL is counted from the last call that read or wrote the cache.`);
+  io.out(
+    `Money at list prices (src/core/cache/modelPrices.json, checked ${report.pricesChecked}); Anthropic's TTL is counted from the last call that read or wrote the cache.`,
+  );
 }
 
 function parseNow(value: string | undefined): number {

@@ -23,7 +23,13 @@ async function digest(parsed: Parsed, io: Output): Promise<number> {
   if (warning) io.err(`warning: ${warning}`);
   const result = regenerateDigest(paths, { enabled: config.digestEnabled });
   if (values.json) {
-    io.out(JSON.stringify({ path: paths.digest, exists: result.text !== undefined, bytes: result.bytes, changed: result.changed, text: result.text ?? null }, null, 2));
+    io.out(
+      JSON.stringify(
+        { path: paths.digest, exists: result.text !== undefined, bytes: result.bytes, changed: result.changed, text: result.text ?? null },
+        null,
+        2,
+      ),
+    );
   } else if (result.text !== undefined) {
     io.out(result.text);
     io.err(`digest: ${paths.digest} (${result.bytes} bytes${result.changed ? '' : ', unchanged'})`);

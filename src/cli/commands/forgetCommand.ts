@@ -14,7 +14,6 @@ import { reportHistory } from '../historyText';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
 
-
 const OPTIONS = {
   file: { type: 'string' },
   item: { type: 'boolean' },
@@ -61,10 +60,12 @@ async function forget(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
   }
   if (asItem) return forgetItem(paths, id, values.file, io);
   if (!asConversation || !plan) {
-    io.err(`no item or conversation ${printable(id)} in this store (an edited item has a new id; a conversation is named as in [from: …] or the ledger)`);
+    io.err(
+      `no item or conversation ${printable(id)} in this store (an edited item has a new id; a conversation is named as in [from: …] or the ledger)`,
+    );
     return EXIT_FAILED;
   }
-  if (values.file) throw new UsageError('--file names an item\'s file; a conversation is forgotten everywhere');
+  if (values.file) throw new UsageError("--file names an item's file; a conversation is forgotten everywhere");
   if (!values.apply) {
     if (values.json) io.out(JSON.stringify({ mode: 'preview', ...plan }, null, 2));
     else printPlan(plan, io);
@@ -72,16 +73,33 @@ async function forget(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
   }
   const result = await applyForget(paths, id, { reindex: () => purgeStoreIndex(paths) });
   if (values.json) {
-    io.out(JSON.stringify({ mode: 'apply', ...result.plan, written: result.written, removedFiles: result.removedFiles, instructionFiles: result.instructionFiles, problems: result.problems }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          mode: 'apply',
+          ...result.plan,
+          written: result.written,
+          removedFiles: result.removedFiles,
+          instructionFiles: result.instructionFiles,
+          problems: result.problems,
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     const p = result.plan;
     const derived = [...(result.written.includes('digest.md') ? ['digest.md'] : []), ...result.instructionFiles];
     if (p.forgottenAt && p.removed.length + p.trimmed.length === 0) {
       // A re-run (an earlier forget was interrupted, or is being checked): say what it finished, not "0 items removed".
       const finished = [...result.removedFiles, ...derived];
-      io.out(`conversation ${printable(id)} was forgotten on ${p.forgottenAt.slice(0, 10)}; ${finished.length ? `this run finished it: ${finished.map((f) => printable(f)).join(', ')}` : 'nothing of it was left'}`);
+      io.out(
+        `conversation ${printable(id)} was forgotten on ${p.forgottenAt.slice(0, 10)}; ${finished.length ? `this run finished it: ${finished.map((f) => printable(f)).join(', ')}` : 'nothing of it was left'}`,
+      );
     } else {
-      io.out(`forgot conversation ${printable(id)}: ${count(p.removed.length, 'item')} removed, ${count(p.trimmed.length, 'shared item')} kept without its provenance, ${count(result.removedFiles.length, 'file')} removed`);
+      io.out(
+        `forgot conversation ${printable(id)}: ${count(p.removed.length, 'item')} removed, ${count(p.trimmed.length, 'shared item')} kept without its provenance, ${count(result.removedFiles.length, 'file')} removed`,
+      );
       if (derived.length) io.out(`rewritten without it: ${derived.map((f) => printable(f)).join(', ')}`);
     }
     io.out('the ledger keeps a tombstone: a harvest skips this conversation and the removed items from now on');
@@ -89,7 +107,10 @@ async function forget(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
   for (const problem of result.problems) io.err(`not removed: ${printable(problem.file)}: ${printable(problem.message)}`);
   reportHistory(io, result.history);
   // Git keeps every earlier version: forgetting in the store does not rewrite history that was already committed.
-  if (result.history) io.err(`note: earlier commits of the store still hold what was forgotten; lore forget ${printable(id)} --purge-history lists them (and rewrites them, for a store that is its own repository)`);
+  if (result.history)
+    io.err(
+      `note: earlier commits of the store still hold what was forgotten; lore forget ${printable(id)} --purge-history lists them (and rewrites them, for a store that is its own repository)`,
+    );
   return result.problems.length ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -97,7 +118,13 @@ async function purgeHistory(paths: StorePaths, id: string, apply: boolean, json:
   const result = apply ? await applyPurgeHistory(paths, id) : { plan: await planPurgeHistory(paths, id), rewritten: 0, head: undefined };
   const { plan } = result;
   if (json) {
-    io.out(JSON.stringify({ mode: apply ? 'apply' : 'preview', ...plan, ...(apply ? { rewritten: result.rewritten, head: result.head } : {}) }, null, 2));
+    io.out(
+      JSON.stringify(
+        { mode: apply ? 'apply' : 'preview', ...plan, ...(apply ? { rewritten: result.rewritten, head: result.head } : {}) },
+        null,
+        2,
+      ),
+    );
     return plan.status === 'ready' ? EXIT_OK : EXIT_FAILED;
   }
   if (plan.status === 'refused') {
@@ -108,14 +135,22 @@ async function purgeHistory(paths: StorePaths, id: string, apply: boolean, json:
     io.out(`no commit of the store's history (${plan.total}) holds conversation ${printable(id)}`);
     return EXIT_OK;
   }
-  io.out(`${apply ? 'rewrote' : 'would rewrite'} ${plan.commits.length} of ${plan.total} commit(s) that hold conversation ${printable(id)}${apply ? ` (and the ${result.rewritten - plan.commits.length} after them)` : ', and every commit after them'}:`);
-  for (const c of plan.commits) io.out(`  ${c.commit.slice(0, 12)}  ${printable(c.subject)}  (${c.files.map((f) => printable(f)).join(', ')})`);
-  if (plan.otherRefs.length) io.out(`refs of yours that still hold it (left as they are): ${plan.otherRefs.map((r) => printable(r)).join(', ')}`);
+  io.out(
+    `${apply ? 'rewrote' : 'would rewrite'} ${plan.commits.length} of ${plan.total} commit(s) that hold conversation ${printable(id)}${apply ? ` (and the ${result.rewritten - plan.commits.length} after them)` : ', and every commit after them'}:`,
+  );
+  for (const c of plan.commits)
+    io.out(`  ${c.commit.slice(0, 12)}  ${printable(c.subject)}  (${c.files.map((f) => printable(f)).join(', ')})`);
+  if (plan.otherRefs.length)
+    io.out(`refs of yours that still hold it (left as they are): ${plan.otherRefs.map((r) => printable(r)).join(', ')}`);
   if (!apply) {
-    io.out(`preview; nothing is rewritten until you run this again with --apply (commit ids change; a clone or remote keeps the old history until you force-push)`);
+    io.out(
+      `preview; nothing is rewritten until you run this again with --apply (commit ids change; a clone or remote keeps the old history until you force-push)`,
+    );
     return EXIT_OK;
   }
-  io.out(`the branch and Lore's daily tags now point at the rewritten commits, and the old ones were pruned; a clone or remote still has them: force-push (git push --force-with-lease) to replace it`);
+  io.out(
+    `the branch and Lore's daily tags now point at the rewritten commits, and the old ones were pruned; a clone or remote still has them: force-push (git push --force-with-lease) to replace it`,
+  );
   return EXIT_OK;
 }
 
@@ -146,12 +181,13 @@ function printPlan(plan: ForgetPlan, io: Output): void {
     for (const t of plan.trimmed) io.out(`  ${printable(t.file)}: ${printable(t.after)}`);
   }
   if (plan.review.length) io.out(`review.md entries removed: ${plan.review.length}`);
-  if (plan.journals.length) io.out(`journal days losing its section (and their model summary): ${plan.journals.map((f) => printable(f)).join(', ')}`);
+  if (plan.journals.length)
+    io.out(`journal days losing its section (and their model summary): ${plan.journals.map((f) => printable(f)).join(', ')}`);
   io.out(`files removed (${plan.files.length}):`);
   for (const f of plan.files) io.out(`  ${printable(f.file)} (${f.kind})`);
   io.out('search index: its rows go, and the index is purged');
   if (plan.outside.length) {
-    io.out('left where they are (outside the store, not Lore\'s to delete; never harvested again):');
+    io.out("left where they are (outside the store, not Lore's to delete; never harvested again):");
     for (const o of plan.outside) io.out(`  ${printable(o)}`);
   }
 }

@@ -5,7 +5,13 @@
  */
 import * as fs from 'node:fs';
 import { recentCacheSessions } from '../../core/services/promptCache/cacheReport';
-import { prefixChanges, recacheEstimate, recacheText, warmSessionsText, type RecacheEstimate } from '../../core/services/promptCache/prefixCost';
+import {
+  prefixChanges,
+  recacheEstimate,
+  recacheText,
+  warmSessionsText,
+  type RecacheEstimate,
+} from '../../core/services/promptCache/prefixCost';
 import { DEFAULT_TIMEOUT_MS } from '../../core/model/constants';
 import { instructionFilesWithBlock } from '../../core/store/instructionSync';
 import { currentHost } from '../../core/services/discovery/host';
@@ -17,17 +23,32 @@ import { writeFileAtomic } from '../../core/base/atomicWrite';
 import { RECLAIM_MODES, type ReclaimMode } from '../../core/model/storeConfigFormat';
 import type { StorePaths } from '../../core/store/storePaths';
 import { command, type Parsed } from '../command';
-import { EXIT_FAILED, EXIT_OK, UsageError, parseBytes, parsePositiveNumber, printable, resolveArg, envOf, type Output } from '../cliSupport';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  parseBytes,
+  parsePositiveNumber,
+  printable,
+  resolveArg,
+  envOf,
+  type Output,
+} from '../cliSupport';
 import { applyText, dryRunText, failuresText, planText, staleText } from '../harvestReportText';
 import { lazy } from '../../core/base/lazy';
 
-const savedPlanModule = lazy(() => require('../../core/services/harvest/savedPlan') as typeof import('../../core/services/harvest/savedPlan'));
-
+const savedPlanModule = lazy(
+  () => require('../../core/services/harvest/savedPlan') as typeof import('../../core/services/harvest/savedPlan'),
+);
 
 const OPTIONS = {
   'dry-run': { type: 'boolean', help: '(the default) classify and estimate; calls no model, writes nothing' },
   preview: { type: 'boolean', help: 'distill with the model and print the plan as a unified diff; writes no knowledge' },
-  'save-plan': { type: 'string', value: 'FILE', help: "with --preview: also save the plan to FILE (JSON; it holds the store files' texts)" },
+  'save-plan': {
+    type: 'string',
+    value: 'FILE',
+    help: "with --preview: also save the plan to FILE (JSON; it holds the store files' texts)",
+  },
   'apply-plan': {
     type: 'string',
     value: 'FILE',
@@ -36,14 +57,27 @@ writing nothing, when a conversation it harvests changed, a new one arrived or
 the ledger changed since; files edited since get the plan's lines added on top`,
   },
   apply: { type: 'boolean', help: "distill (or reuse --preview's replies), write, regenerate the digest, reclaim" },
-  from: { type: 'string', multiple: true, value: 'PATH', help: "a conversation file or folder (repeatable; default: the store's inbox/).\nFiles outside the inbox are read, never deleted." },
+  from: {
+    type: 'string',
+    multiple: true,
+    value: 'PATH',
+    help: "a conversation file or folder (repeatable; default: the store's inbox/).\nFiles outside the inbox are read, never deleted.",
+  },
   'no-harvest': { type: 'boolean', help: 'record the conversations as deleted-unharvested and reclaim them without a model' },
   provider: { type: 'string', value: 'NAME', help: `${PROVIDER_NAMES.join(', ')} (default: rules, the offline marker extractor)` },
   model: { type: 'string', value: 'M', help: "the provider's model" },
   'base-url': { type: 'string', value: 'URL', help: "the provider's endpoint (any OpenAI-compatible server with --provider openai)" },
-  'max-harvest-bytes': { type: 'string', value: 'N', help: 'distill at most N bytes of rendered transcript this run (e.g. 5MB); the rest is deferred' },
+  'max-harvest-bytes': {
+    type: 'string',
+    value: 'N',
+    help: 'distill at most N bytes of rendered transcript this run (e.g. 5MB); the rest is deferred',
+  },
   timeout: { type: 'string', value: 'SECONDS', help: `per model call (default ${DEFAULT_TIMEOUT_MS / 1000})` },
-  reclaim: { type: 'string', value: 'MODE', help: 'what happens to inbox conversations after a proven harvest (default: store config, else delete)' },
+  reclaim: {
+    type: 'string',
+    value: 'MODE',
+    help: 'what happens to inbox conversations after a proven harvest (default: store config, else delete)',
+  },
   'live-minutes': { type: 'string', value: 'N', help: 'agent logs outside the inbox modified within N minutes are left alone (default 5)' },
   quiet: { type: 'boolean', short: 'q' },
   json: { type: 'boolean', help: 'print the report as JSON on stdout' },
@@ -51,7 +85,9 @@ the ledger changed since; files edited since get the plan's lines added on top`,
 
 export const harvestCommand = command({
   name: 'harvest',
-  usage: ['[--root DIR] [--from PATH]... [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest] [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N] [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]'],
+  usage: [
+    '[--root DIR] [--from PATH]... [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest] [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N] [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]',
+  ],
   description: "\nHarvests durable knowledge from conversations into the store's category files.",
   options: OPTIONS,
   epilogue: 'Exit status: 0 all done, 1 some conversations failed (listed), 2 usage error.',
@@ -61,13 +97,17 @@ export const harvestCommand = command({
 
 async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number> {
   const { values, paths } = parsed;
-  if ([values['dry-run'], values.preview, values.apply, values['apply-plan'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --dry-run, --preview, --apply and --apply-plan');
+  if ([values['dry-run'], values.preview, values.apply, values['apply-plan'] !== undefined].filter(Boolean).length > 1)
+    throw new UsageError('choose one of --dry-run, --preview, --apply and --apply-plan');
   if (values['save-plan'] !== undefined && !values.preview) throw new UsageError('--save-plan needs --preview');
   if (values['apply-plan'] !== undefined) {
     // The plan says what to write and where from; options that would change that do not apply.
-    const conflicting = (['from', 'no-harvest', 'provider', 'model', 'base-url', 'max-harvest-bytes', 'timeout', 'reclaim'] as const).filter((k) => values[k] !== undefined);
+    const conflicting = (
+      ['from', 'no-harvest', 'provider', 'model', 'base-url', 'max-harvest-bytes', 'timeout', 'reclaim'] as const
+    ).filter((k) => values[k] !== undefined);
     if (conflicting.length) throw new UsageError(`--apply-plan writes the saved plan as it is; drop --${conflicting.join(', --')}`);
-    const liveWindowMs = values['live-minutes'] !== undefined ? parsePositiveNumber(values['live-minutes'], '--live-minutes') * 60_000 : undefined;
+    const liveWindowMs =
+      values['live-minutes'] !== undefined ? parsePositiveNumber(values['live-minutes'], '--live-minutes') * 60_000 : undefined;
     return applySavedPlan(paths, resolveArg(io, values['apply-plan']), { json: values.json, liveWindowMs }, io);
   }
   const mode: HarvestMode = values.apply ? 'apply' : values.preview ? 'preview' : 'dry-run';
@@ -96,7 +136,8 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
       model: values.model,
       timeoutMs,
       maxHarvestBytes: values['max-harvest-bytes'] ? parseBytes(values['max-harvest-bytes'], '--max-harvest-bytes') : undefined,
-      liveWindowMs: values['live-minutes'] !== undefined ? parsePositiveNumber(values['live-minutes'], '--live-minutes') * 60_000 : undefined,
+      liveWindowMs:
+        values['live-minutes'] !== undefined ? parsePositiveNumber(values['live-minutes'], '--live-minutes') * 60_000 : undefined,
       reclaim,
       signal: controller.signal,
       onProgress: values.quiet || values.json ? undefined : (message) => io.err(message),
@@ -116,7 +157,9 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
         if (cache.text) io.out(`cache: ${cache.text}`);
         if (values['save-plan'] !== undefined && report.plan) {
           savePlan(report, resolveArg(io, values['save-plan']));
-          io.out(`plan saved to ${printable(values['save-plan'])}; nothing was written. Pass --apply-plan ${printable(values['save-plan'])} to write exactly this.`);
+          io.out(
+            `plan saved to ${printable(values['save-plan'])}; nothing was written. Pass --apply-plan ${printable(values['save-plan'])} to write exactly this.`,
+          );
         } else io.out('preview only; nothing was written. Pass --apply to write this.');
       } else {
         io.out(applyText(report));
@@ -161,7 +204,12 @@ function savePlan(report: HarvestReport, file: string): void {
 }
 
 /** `--apply-plan FILE`: the saved preview, checked and written; no model is called. */
-async function applySavedPlan(paths: StorePaths, file: string, options: { json?: boolean; liveWindowMs?: number }, io: Output): Promise<number> {
+async function applySavedPlan(
+  paths: StorePaths,
+  file: string,
+  options: { json?: boolean; liveWindowMs?: number },
+  io: Output,
+): Promise<number> {
   const { parsePlan } = savedPlanModule();
   const previewed = parsePlan(fs.readFileSync(file, 'utf8'), file);
   if (resolveArg(io, previewed.store) !== paths.root) {
@@ -194,9 +242,24 @@ function jsonReport(report: HarvestReport) {
     cancelled: report.cancelled,
     failed: report.failed,
     conversations: report.conversations.map((c) => ({
-      path: c.path, sha256: c.sha256, bytes: c.bytes, class: c.class, inInbox: c.inInbox,
-      format: c.format, turns: c.turns, rawBytes: c.bytes, renderedBytes: c.renderedBytes, started: c.started,
-      id: c.id, status: c.status, items: c.items, error: c.error, calls: c.calls, summarized: c.summarized, reclaim: c.reclaim, reason: c.reason,
+      path: c.path,
+      sha256: c.sha256,
+      bytes: c.bytes,
+      class: c.class,
+      inInbox: c.inInbox,
+      format: c.format,
+      turns: c.turns,
+      rawBytes: c.bytes,
+      renderedBytes: c.renderedBytes,
+      started: c.started,
+      id: c.id,
+      status: c.status,
+      items: c.items,
+      error: c.error,
+      calls: c.calls,
+      summarized: c.summarized,
+      reclaim: c.reclaim,
+      reason: c.reason,
       // Where its stored transcript is (or will be, in a preview): store-relative.
       transcript: c.sha256 ? report.plan?.ledger.entries[c.sha256]?.transcript : undefined,
     })),

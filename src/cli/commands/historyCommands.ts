@@ -61,7 +61,9 @@ export function historyLines(history: ItemHistory): string[] {
   if (history.events.length === 0) lines.push('not in any commit yet');
   for (const e of history.events) {
     const from = e.conversations.length ? `  [${e.conversations.map((c) => printable(c)).join(', ')}]` : '';
-    lines.push(`${e.kind === 'added' ? 'learned' : 'changed'} ${e.date.slice(0, 10)}  ${e.commit.slice(0, 12)}  ${printable(e.subject)}${from}`);
+    lines.push(
+      `${e.kind === 'added' ? 'learned' : 'changed'} ${e.date.slice(0, 10)}  ${e.commit.slice(0, 12)}  ${printable(e.subject)}${from}`,
+    );
   }
   if (history.uncommitted && history.events.length) lines.push('changed since, not committed yet');
   return lines;
@@ -69,7 +71,8 @@ export function historyLines(history: ItemHistory): string[] {
 
 async function history(parsed: Parsed, io: Output): Promise<number> {
   const [id, ...extra] = parsed.positionals;
-  if (!id || extra.length || !isItemId(id)) throw new UsageError('lore history takes one item id (8 characters, as `lore search` and `lore item` print them)');
+  if (!id || extra.length || !isItemId(id))
+    throw new UsageError('lore history takes one item id (8 characters, as `lore search` and `lore item` print them)');
   const history = await itemHistory(parsed.paths, id.toLowerCase());
   if (!history) {
     io.err(`no item ${printable(id)} in this store (an edited item has a new id)`);
@@ -90,13 +93,18 @@ async function journal(parsed: Parsed<typeof JOURNAL_OPTIONS>, io: Output): Prom
     return values.summarize ? EXIT_FAILED : EXIT_OK;
   }
   if (!values.summarize) {
-    if (values.json) io.out(JSON.stringify({ date, file: journalFile(date), summary: journal.summary, entries: journalEntries(journal) }, null, 2));
+    if (values.json)
+      io.out(JSON.stringify({ date, file: journalFile(date), summary: journal.summary, entries: journalEntries(journal) }, null, 2));
     else io.out(renderJournal(journal).trimEnd());
     return EXIT_OK;
   }
   const providerName = values.provider ?? envOf(io).LORE_PROVIDER ?? '';
-  if (!providerName || providerName === 'rules') throw new UsageError(`summarizing needs a model: pass --provider (one of ${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}) or set LORE_PROVIDER`);
-  if (!(PROVIDER_NAMES as readonly string[]).includes(providerName)) throw new UsageError(`unknown provider "${providerName}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
+  if (!providerName || providerName === 'rules')
+    throw new UsageError(
+      `summarizing needs a model: pass --provider (one of ${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}) or set LORE_PROVIDER`,
+    );
+  if (!(PROVIDER_NAMES as readonly string[]).includes(providerName))
+    throw new UsageError(`unknown provider "${providerName}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   const provider = createProvider(providerName, { model: values.model, baseUrl: values['base-url'], env: envOf(io) });
   const result = await summarizeJournal(paths, date, provider, { model: values.model });
   if (!result) return EXIT_FAILED;

@@ -26,10 +26,16 @@ import { selfParsedCommand } from '../command';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
 import { lazy } from '../../core/base/lazy';
 
-const hookContextModule = lazy(() => require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext'));
+const hookContextModule = lazy(
+  () => require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext'),
+);
 const toolFilesModule = lazy(() => require('../../core/services/hooks/toolFiles') as typeof import('../../core/services/hooks/toolFiles'));
-const lastReplyModule = lazy(() => require('../../core/services/topics/lastReply') as typeof import('../../core/services/topics/lastReply'));
-const outputWatchModule = lazy(() => require('../../core/services/topics/outputWatch') as typeof import('../../core/services/topics/outputWatch'));
+const lastReplyModule = lazy(
+  () => require('../../core/services/topics/lastReply') as typeof import('../../core/services/topics/lastReply'),
+);
+const outputWatchModule = lazy(
+  () => require('../../core/services/topics/outputWatch') as typeof import('../../core/services/topics/outputWatch'),
+);
 
 // Parsed here, not from the declaration: a hook written by another Lore version may pass an option this one does not know.
 export const hookCommand = selfParsedCommand({
@@ -71,7 +77,11 @@ async function hook(argv: string[], io: Output, help: string): Promise<number> {
 async function runHook(argv: string[], io: Output, help: string): Promise<number> {
   let root: string | undefined;
   try {
-    const { values } = parseArgs({ args: argv, options: { root: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    const { values } = parseArgs({
+      args: argv,
+      options: { root: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    });
     if (values.help) {
       io.out(help);
       return EXIT_OK;
@@ -102,10 +112,14 @@ async function runHook(argv: string[], io: Output, help: string): Promise<number
   try {
     const result = captureSession(paths, parsed, currentHost(envOf(io)));
     if (result.action === 'copied') {
-      logHook(paths, `${parsed.event} ${parsed.sessionId}: copied to ${result.file}${result.superseded.length ? `, replacing ${result.superseded.join(', ')}` : ''}`);
+      logHook(
+        paths,
+        `${parsed.event} ${parsed.sessionId}: copied to ${result.file}${result.superseded.length ? `, replacing ${result.superseded.join(', ')}` : ''}`,
+      );
     }
   } catch (error) {
-    const message = error instanceof HookRefusal ? error.message : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`;
+    const message =
+      error instanceof HookRefusal ? error.message : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`;
     logHook(paths, `${parsed.event} ${parsed.sessionId}: nothing queued: ${message}`);
   }
   return EXIT_OK;
@@ -118,10 +132,14 @@ function answerWithContext(paths: StorePaths, input: HookInput, folder: string, 
     const { compileHookContext } = hookContextModule();
     // The prompt is conversation text: its private spans name no file, activate no topic and reach no embedding model.
     const prompt = input.prompt === undefined ? undefined : stripPrivateSpans(input.prompt, storePrivateMarkers(paths.config));
-    const { text, usedIds } = compileHookContext(paths, { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined }, {
-      deadline: started + CONTEXT_TIME_LIMIT_MS,
-      log: (message) => logHook(paths, `${input.event}: ${message}`),
-    });
+    const { text, usedIds } = compileHookContext(
+      paths,
+      { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined },
+      {
+        deadline: started + CONTEXT_TIME_LIMIT_MS,
+        log: (message) => logHook(paths, `${input.event}: ${message}`),
+      },
+    );
     // Built completely before anything is printed: half a JSON object would be worse than none.
     if (text) io.out(JSON.stringify({ hookSpecificOutput: { hookEventName: input.event, additionalContext: text } }));
     // One appended line (never throws): what the agent was handed counts as used (lifecycle/decay.ts).
@@ -143,7 +161,10 @@ function recordTools(paths: StorePaths, input: HookInput, folder: string): numbe
     const { recordToolFiles } = toolFilesModule();
     recordToolFiles(paths, input.sessionId, folder, input.toolFiles);
   } catch (error) {
-    logHook(paths, `${input.event} ${input.sessionId}: tool files not recorded: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
+    logHook(
+      paths,
+      `${input.event} ${input.sessionId}: tool files not recorded: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`,
+    );
   }
   return EXIT_OK;
 }
@@ -163,9 +184,11 @@ function watchOutput(paths: StorePaths, input: HookInput, io: Output): void {
     const { watchReply } = outputWatchModule();
     const reply = lastAssistantReply(readTranscriptTail(paths, currentHost(envOf(io)), input.transcriptPath, REPLY_TAIL_BYTES));
     const pending = watchReply(paths, input.sessionId, reply);
-    if (pending.length) logHook(paths, `Stop ${input.sessionId}: output watchers activated ${pending.map((p) => p.topic).join(', ')} for the next prompt`);
+    if (pending.length)
+      logHook(paths, `Stop ${input.sessionId}: output watchers activated ${pending.map((p) => p.topic).join(', ')} for the next prompt`);
   } catch (error) {
-    const message = error instanceof HookRefusal ? error.message : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`;
+    const message =
+      error instanceof HookRefusal ? error.message : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`;
     logHook(paths, `Stop ${input.sessionId}: output watchers not run: ${message}`);
   }
 }

@@ -8,7 +8,14 @@ import { parseArgs } from 'node:util';
 import { currentHost } from '../../core/services/discovery/host';
 import type { HookTool } from '../../core/services/hooks/hookCapture';
 import { HOOK_KINDS, type HookKind } from '../../core/services/hooks/hookEvents';
-import { hookEventsFor, installHooks, loreHookCommand, uninstallHooks, type HookScope, type HookSettingsChange } from '../../core/services/hooks/hookSettings';
+import {
+  hookEventsFor,
+  installHooks,
+  loreHookCommand,
+  uninstallHooks,
+  type HookScope,
+  type HookSettingsChange,
+} from '../../core/services/hooks/hookSettings';
 import { storePaths } from '../../core/store/storePaths';
 import { parseConfig, selfParsedCommand } from '../command';
 import { EXIT_OK, UsageError, cwdOf, envOf, printable, resolveArg, storeForFolder, type Output } from '../cliSupport';
@@ -27,10 +34,14 @@ const OPTIONS = {
 // Parsed here, not from the declaration: --workspace is a scope, not the common --workspace DIR.
 export const hooksCommand = selfParsedCommand({
   name: 'hooks',
-  usage: ['install   [--claude | --vscode] [--user | --workspace] [--capture-only | --context-only]', 'uninstall [--claude | --vscode] [--user | --workspace]'],
+  usage: [
+    'install   [--claude | --vscode] [--user | --workspace] [--capture-only | --context-only]',
+    'uninstall [--claude | --vscode] [--user | --workspace]',
+  ],
   description: '\nWrites (or removes) the agent hooks that run "lore hook":',
   args: {
-    'capture hooks': 'when a session stops, ends or is about to be compacted, its conversation is queued\nfor harvest (Claude Code: SessionEnd, PreCompact, Stop; VS Code: PreCompact, Stop)',
+    'capture hooks':
+      'when a session stops, ends or is about to be compacted, its conversation is queued\nfor harvest (Claude Code: SessionEnd, PreCompact, Stop; VS Code: PreCompact, Stop)',
     'context hooks': `when a session starts, and before each prompt, the agent gets the digest, the notes
 of files the prompt names, the topics it activates and matching items (Claude Code:
 SessionStart, UserPromptSubmit; VS Code: SessionStart, the event where it takes
@@ -56,13 +67,15 @@ async function hooks(argv: string[], io: Output, help: string): Promise<number> 
   }
   const paths = values.root !== undefined ? storePaths(resolveArg(io, values.root)) : storeForFolder(cwdOf(io), io);
   const [verb, ...extra] = positionals;
-  if (verb !== 'install' && verb !== 'uninstall') throw new UsageError(verb ? `unknown action "${verb}"; use install or uninstall` : 'say install or uninstall');
+  if (verb !== 'install' && verb !== 'uninstall')
+    throw new UsageError(verb ? `unknown action "${verb}"; use install or uninstall` : 'say install or uninstall');
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
   if (values.claude && values.vscode) throw new UsageError('choose one of --claude and --vscode');
   if (values.user && values.workspace) throw new UsageError('choose one of --user and --workspace');
-  if (values['capture-only'] && values['context-only']) throw new UsageError('choose one of --capture-only and --context-only (or neither, for both)');
+  if (values['capture-only'] && values['context-only'])
+    throw new UsageError('choose one of --capture-only and --context-only (or neither, for both)');
   if (verb === 'uninstall' && (values['capture-only'] || values['context-only'])) {
-    throw new UsageError('uninstall removes all of Lore\'s hooks; to keep one kind, run install with --capture-only or --context-only');
+    throw new UsageError("uninstall removes all of Lore's hooks; to keep one kind, run install with --capture-only or --context-only");
   }
   const kinds: HookKind[] = values['capture-only'] ? ['capture'] : values['context-only'] ? ['context'] : [...HOOK_KINDS];
   const host = currentHost(envOf(io));
@@ -72,7 +85,11 @@ async function hooks(argv: string[], io: Output, help: string): Promise<number> 
     const command = loreHookCommand(process.execPath, cliScript());
     const tool = chosenTool ?? 'claude';
     const change = installHooks(tool, chosenScope ?? 'workspace', paths.workspace, host, command, kinds);
-    io.out(change.changed ? `wrote Lore's hooks to ${printable(change.file)}` : `${printable(change.file)} already has Lore's hooks; nothing changed`);
+    io.out(
+      change.changed
+        ? `wrote Lore's hooks to ${printable(change.file)}`
+        : `${printable(change.file)} already has Lore's hooks; nothing changed`,
+    );
     io.out(`events: ${hookEventsFor(tool, kinds).join(', ')}`);
     io.out(`they run: ${printable(command)}`);
     // .github/hooks/ is shared with the team through git, and this command holds this machine's paths.
@@ -98,5 +115,7 @@ async function hooks(argv: string[], io: Output, help: string): Promise<number> 
  * same checkout.
  */
 function cliScript(): string {
-  return path.basename(__filename) === 'cliMain.js' ? path.join(__dirname, 'cli.js') : path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
+  return path.basename(__filename) === 'cliMain.js'
+    ? path.join(__dirname, 'cli.js')
+    : path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
 }

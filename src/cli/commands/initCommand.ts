@@ -31,7 +31,9 @@ async function init(parsed: Parsed<{ git: { type: 'boolean' } }>, io: Output): P
     try {
       history = await initHistory(paths);
     } catch (error) {
-      io.err(`lore: ${error instanceof GitMissingError ? 'git is not installed; the store was created without history' : (error as Error).message}`);
+      io.err(
+        `lore: ${error instanceof GitMissingError ? 'git is not installed; the store was created without history' : (error as Error).message}`,
+      );
       return EXIT_FAILED;
     }
   }
@@ -44,9 +46,12 @@ async function init(parsed: Parsed<{ git: { type: 'boolean' } }>, io: Output): P
 }
 
 function initHistoryText(result: InitHistoryResult): string {
-  const where = result.created ? `a new git repository in ${result.repo.top}` : `the git repository ${result.repo.top} (store in ${result.repo.storeRel})`;
+  const where = result.created
+    ? `a new git repository in ${result.repo.top}`
+    : `the git repository ${result.repo.top} (store in ${result.repo.storeRel})`;
   const lines = [`history: ${where}${result.configured ? '; config.json now says "git": {"commit": "apply"}' : ''}`];
-  if (result.commit.status === 'committed') lines.push(`committed ${result.commit.commit.slice(0, 12)} (${result.commit.files.length} files)`);
+  if (result.commit.status === 'committed')
+    lines.push(`committed ${result.commit.commit.slice(0, 12)} (${result.commit.files.length} files)`);
   else if (result.commit.status === 'deferred') lines.push(`not committed yet: ${result.commit.reason}`);
   return lines.join('\n');
 }

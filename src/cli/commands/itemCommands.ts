@@ -29,15 +29,21 @@ async function item(parsed: Parsed, io: Output): Promise<number> {
   if (!report.found) {
     // Not in the live files: it may have decayed into the archive (lore prune).
     const archived = archivedItems(parsed.paths).find((i) => i.id === report.id);
-    if (archived) io.err(`item ${report.id} is archived: ${printable(archived.file)}:${archived.item.line + 1}  ${printable(archived.line)}\n(lore prune --restore ${report.id} brings it back)`);
+    if (archived)
+      io.err(
+        `item ${report.id} is archived: ${printable(archived.file)}:${archived.item.line + 1}  ${printable(archived.line)}\n(lore prune --restore ${report.id} brings it back)`,
+      );
     else io.err(`no item ${printable(report.id)} in this store (an edited item has a new id)`);
     return EXIT_FAILED;
   }
   const where = report.file ? `${report.file}${report.lineNumber ? `:${report.lineNumber}` : ''}` : '';
-  io.out(`${report.id}  ${report.kind}, ${report.status}  ${printable(where)}${report.notedPath ? ` (about ${printable(report.notedPath)})` : ''}`);
+  io.out(
+    `${report.id}  ${report.kind}, ${report.status}  ${printable(where)}${report.notedPath ? ` (about ${printable(report.notedPath)})` : ''}`,
+  );
   io.out(printable(report.line ?? ''));
   if (report.supersededBy) io.out(`superseded by ${report.supersededBy}`);
-  for (const p of report.pending ?? []) io.out(`pending ${p.op}${p.of ? ` of ${p.of}` : ''}${p.newId ? ` (new item ${p.newId})` : ''}: ${printable(p.line)}  (lore review)`);
+  for (const p of report.pending ?? [])
+    io.out(`pending ${p.op}${p.of ? ` of ${p.of}` : ''}${p.newId ? ` (new item ${p.newId})` : ''}: ${printable(p.line)}  (lore review)`);
   for (const p of (report.places ?? []).slice(1)) io.out(`also in ${printable(p.file)}:${p.line}`);
   return EXIT_OK;
 }

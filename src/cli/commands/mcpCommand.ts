@@ -36,6 +36,9 @@ async function mcp(parsed: Parsed, io: Output): Promise<number> {
   const wait = Number(envOf(io).LORE_MCP_INDEX_WAIT_MS);
   const indexWaitMs = envOf(io).LORE_MCP_INDEX_WAIT_MS?.trim() && Number.isFinite(wait) && wait >= 0 ? wait : undefined;
   const home = envOf(io).HOME || envOf(io).USERPROFILE || undefined;
-  await serveLoreMcp({ root, workspace, global, home, envRoot: envOf(io).LORE_ROOT, cwd: cwdOf(io) }, { log: (message) => io.err(printable(message, { keepLineBreaks: true })), indexWaitMs });
+  await serveLoreMcp(
+    { root, workspace, global, home, envRoot: envOf(io).LORE_ROOT, cwd: cwdOf(io) },
+    { log: (message) => io.err(printable(message, { keepLineBreaks: true })), indexWaitMs },
+  );
   return EXIT_OK;
 }

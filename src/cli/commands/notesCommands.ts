@@ -18,7 +18,10 @@ export const notesCommand = command({
   name: 'notes',
   usage: [
     { usage: 'PATH [--root DIR] [--json]', does: 'show the notes attached to a file' },
-    { usage: '--heal [--root DIR]', does: 're-key notes whose file changed inode; move notes of\ndeleted files to facts.md as "path: note"' },
+    {
+      usage: '--heal [--root DIR]',
+      does: 're-key notes whose file changed inode; move notes of\ndeleted files to facts.md as "path: note"',
+    },
   ],
   options: { heal: { type: 'boolean' } },
   run: notes,
@@ -44,7 +47,10 @@ async function notes(parsed: Parsed<{ heal: { type: 'boolean' } }>, io: Output):
         if (!report.healed.length && !report.orphaned.length) io.out('all notes resolve to their files');
       }
       if (report.healed.length || report.orphaned.length) {
-        const history = await recordStoreChange(paths, { type: 'maintenance', subject: `notes healed: ${report.healed.length} re-keyed, ${report.orphaned.length} moved to facts.md` });
+        const history = await recordStoreChange(paths, {
+          type: 'maintenance',
+          subject: `notes healed: ${report.healed.length} re-keyed, ${report.orphaned.length} moved to facts.md`,
+        });
         if (!values.json) reportHistory(io, history);
       }
     } finally {
@@ -56,14 +62,29 @@ async function notes(parsed: Parsed<{ heal: { type: 'boolean' } }>, io: Output):
   const file = resolveArg(io, positionals[0]);
   const found = findNotesForFile(paths, file);
   if (values.json) {
-    io.out(JSON.stringify(found ? { noteFile: found.file, via: found.via, meta: found.note.meta, notes: found.note.notes.map((n) => ({ text: n.text, line: n.line, provenance: n.provenance })) } : { notes: [] }, null, 2));
+    io.out(
+      JSON.stringify(
+        found
+          ? {
+              noteFile: found.file,
+              via: found.via,
+              meta: found.note.meta,
+              notes: found.note.notes.map((n) => ({ text: n.text, line: n.line, provenance: n.provenance })),
+            }
+          : { notes: [] },
+        null,
+        2,
+      ),
+    );
     return EXIT_OK;
   }
   if (!found || found.note.notes.length === 0) {
     io.out(`no notes for ${printable(positionals[0])}`);
     return EXIT_OK;
   }
-  io.out(`# ${printable(found.note.meta.path || positionals[0])}  (${storeRelative(paths, found.file)}${found.via === 'inode' ? '' : `, re-found by ${found.via}`})`);
+  io.out(
+    `# ${printable(found.note.meta.path || positionals[0])}  (${storeRelative(paths, found.file)}${found.via === 'inode' ? '' : `, re-found by ${found.via}`})`,
+  );
   for (const note of found.note.notes) io.out(`- ${note.text}`);
   return EXIT_OK;
 }
@@ -80,7 +101,11 @@ async function note(parsed: Parsed, io: Output): Promise<number> {
     return EXIT_FAILED;
   }
   const { noteFile: file, history } = await addManualNote(paths, resolved, text);
-  io.out(values.json ? JSON.stringify({ noteFile: file, path: resolved.relative }) : `noted ${printable(resolved.relative)} in ${printable(storeRelative(paths, file))}`);
+  io.out(
+    values.json
+      ? JSON.stringify({ noteFile: file, path: resolved.relative })
+      : `noted ${printable(resolved.relative)} in ${printable(storeRelative(paths, file))}`,
+  );
   reportHistory(io, history);
   return EXIT_OK;
 }

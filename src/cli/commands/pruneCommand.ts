@@ -7,7 +7,6 @@ import { applyPrune, previewPrune, restoreArchivedItem, type PrunePlan } from '.
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
 
-
 const OPTIONS = {
   preview: { type: 'boolean', help: 'say what would move (the default)' },
   apply: { type: 'boolean', help: 'move it, under the store lock; the digest is regenerated' },
@@ -24,10 +23,14 @@ function parseNow(value: string | undefined): Date {
 
 function printPlan(plan: PrunePlan, applied: boolean, io: Output): void {
   const c = plan.config;
-  io.out(`Half-life ${c.halfLifeDays} days; archived below weight ${c.archiveBelow} (about ${Math.round(c.halfLifeDays * Math.log2(1 / c.archiveBelow))} days unused); usage recorded since ${plan.usageSince}.`);
+  io.out(
+    `Half-life ${c.halfLifeDays} days; archived below weight ${c.archiveBelow} (about ${Math.round(c.halfLifeDays * Math.log2(1 / c.archiveBelow))} days unused); usage recorded since ${plan.usageSince}.`,
+  );
   for (const b of plan.categories) {
     const over = b.items > b.budget ? `, ${b.items - b.budget} over budget` : '';
-    io.out(`  ${b.category.padEnd(10)} ${String(b.items).padStart(5)} / ${b.budget}${over}${b.decays ? '' : ' (kept: decays only when superseded)'}${b.archived ? `; ${b.archived} archived` : ''}`);
+    io.out(
+      `  ${b.category.padEnd(10)} ${String(b.items).padStart(5)} / ${b.budget}${over}${b.decays ? '' : ' (kept: decays only when superseded)'}${b.archived ? `; ${b.archived} archived` : ''}`,
+    );
   }
   io.out(`  ${'digest'.padEnd(10)} ${String(plan.digest.bytes).padStart(5)} / ${plan.digest.budget} bytes`);
   if (plan.candidates.length === 0) {
@@ -37,7 +40,9 @@ function printPlan(plan: PrunePlan, applied: boolean, io: Output): void {
   io.out(applied ? `Archived ${plan.candidates.length} item(s):` : `Would archive ${plan.candidates.length} item(s):`);
   for (const item of plan.candidates) {
     const why = item.reason === 'unused' ? `unused ${item.ageDays} days` : `over budget, unused ${item.ageDays} days`;
-    io.out(`  ${item.id}  ${item.category}  weight ${item.weight.toFixed(2)} (${why}; ${item.uses} use${item.uses === 1 ? '' : 's'}${item.lastUse ? `, last ${item.lastUse}` : ''})  ${printable(item.line)}`);
+    io.out(
+      `  ${item.id}  ${item.category}  weight ${item.weight.toFixed(2)} (${why}; ${item.uses} use${item.uses === 1 ? '' : 's'}${item.lastUse ? `, last ${item.lastUse}` : ''})  ${printable(item.line)}`,
+    );
   }
   if (!applied) io.out('Run lore prune --apply to move them to archive/knowledge/ (lore prune --restore ID brings one back).');
 }

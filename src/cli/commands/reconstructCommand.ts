@@ -50,7 +50,8 @@ async function reconstruct(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<
   const { values, paths } = parsed;
   if (!values.out) throw new UsageError('lore reconstruct needs --out DIR');
   const providerName = values.provider ?? (envOf(io).LORE_PROVIDER || 'rules');
-  if (!(PROVIDER_NAMES as readonly string[]).includes(providerName)) throw new UsageError(`unknown provider "${providerName}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
+  if (!(PROVIDER_NAMES as readonly string[]).includes(providerName))
+    throw new UsageError(`unknown provider "${providerName}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   const timeoutMs = values.timeout ? parsePositiveNumber(values.timeout, '--timeout') * 1000 : DEFAULT_TIMEOUT_MS;
   const provider = createProvider(providerName, { model: values.model, baseUrl: values['base-url'], timeoutMs, env: envOf(io) });
   try {
@@ -63,12 +64,29 @@ async function reconstruct(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<
       timeoutMs,
       onProgress: values.json ? undefined : (message) => io.err(message),
     });
-    if (values.json) io.out(JSON.stringify({ out: report.out, transcripts: report.transcripts, provider: report.provider, applied: report.applied, failed: report.failed, problems: report.problems, warnings: report.warnings }, null, 2));
+    if (values.json)
+      io.out(
+        JSON.stringify(
+          {
+            out: report.out,
+            transcripts: report.transcripts,
+            provider: report.provider,
+            applied: report.applied,
+            failed: report.failed,
+            problems: report.problems,
+            warnings: report.warnings,
+          },
+          null,
+          2,
+        ),
+      );
     else {
       if (report.plan && report.applied) io.out(applyText(report));
       const failures = failuresText(report);
       if (failures) io.out(failures);
-      io.out(`reconstructed ${report.transcripts} transcript(s) into ${printable(report.out)}; compare with: lore diff ${printable(values.out)}`);
+      io.out(
+        `reconstructed ${report.transcripts} transcript(s) into ${printable(report.out)}; compare with: lore diff ${printable(values.out)}`,
+      );
     }
     return report.failed > 0 || report.problems.length > 0 ? EXIT_FAILED : EXIT_OK;
   } catch (error) {
@@ -110,7 +128,9 @@ async function diff(parsed: Parsed<{ apply: { type: 'boolean' } }>, io: Output):
     if (values.json) io.out(JSON.stringify(result, null, 2));
     else {
       printDiff(result.diff, io);
-      io.out(`applied: ${result.added} item(s) added, ${result.archived} moved to archive/knowledge/${result.notesKept ? `, ${result.notesKept} note(s) kept` : ''}.`);
+      io.out(
+        `applied: ${result.added} item(s) added, ${result.archived} moved to archive/knowledge/${result.notesKept ? `, ${result.notesKept} note(s) kept` : ''}.`,
+      );
       for (const s of result.skipped) io.err(`skipped notes on ${printable(s.path)}: ${printable(s.reason)}`);
     }
     return EXIT_OK;
@@ -119,7 +139,8 @@ async function diff(parsed: Parsed<{ apply: { type: 'boolean' } }>, io: Output):
   if (values.json) io.out(JSON.stringify(diff, null, 2));
   else {
     printDiff(diff, io);
-    if (diff.totals.appear + diff.totals.disappear + diff.totals.change > 0) io.out(`preview only; lore diff ${printable(positionals[0])} --apply takes it (what disappears is archived, not deleted).`);
+    if (diff.totals.appear + diff.totals.disappear + diff.totals.change > 0)
+      io.out(`preview only; lore diff ${printable(positionals[0])} --apply takes it (what disappears is archived, not deleted).`);
   }
   return EXIT_OK;
 }

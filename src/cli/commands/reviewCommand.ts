@@ -14,7 +14,10 @@ export const reviewCommand = command({
   name: 'review',
   usage: [
     { usage: '[--root DIR] [--json]', does: "list items held for review and agents' pending writes, numbered" },
-    { usage: 'accept N... | all', does: 'let items through: queued ones move to their file, pending changes are made\n(all: only items not flagged; a flagged item is accepted only by its number)' },
+    {
+      usage: 'accept N... | all',
+      does: 'let items through: queued ones move to their file, pending changes are made\n(all: only items not flagged; a flagged item is accepted only by its number)',
+    },
     { usage: 'reject N... | all', does: 'delete items (all: the queue; items already in your files only by number)' },
     { usage: 'edit N TEXT', does: 'change the text of a queued item before accepting it' },
   ],
@@ -30,12 +33,14 @@ update_item, complete_task, forget_item) unless the store's config.json says "ag
 /** What accepting a pending agent write does, as a person reads it. */
 function pendingLabel(item: ReviewItem): string {
   const { op, id } = item.pending!;
-  const from = item.provenance && (op === 'remember' || op === 'update' || op === 'supersede') ? `, from ${printable(item.provenance.source)}` : '';
+  const from =
+    item.provenance && (op === 'remember' || op === 'update' || op === 'supersede') ? `, from ${printable(item.provenance.source)}` : '';
   return `pending ${op}${id ? ` of ${id}` : ''}${from}`;
 }
 
 function describeItem(item: ReviewItem, n: number): string {
-  const where = item.where === 'in-place' ? ' (already in the file; held out of agents\' context)' : item.pending ? ` (${pendingLabel(item)})` : '';
+  const where =
+    item.where === 'in-place' ? " (already in the file; held out of agents' context)" : item.pending ? ` (${pendingLabel(item)})` : '';
   const lines = [`${n}. ${printable(targetDisplayName(item.target))}${where}: ${printable(item.text)}`];
   if (item.kinds.length) lines.push(`   flagged: ${item.kinds.map((k, i) => `${k} (${item.reasons[i]})`).join('; ')}`);
   if (item.provenance) lines.push(`   from: ${printable(item.provenance.source)}, ${item.provenance.date}`);
@@ -43,7 +48,19 @@ function describeItem(item: ReviewItem, n: number): string {
 }
 
 function itemJson(item: ReviewItem, n: number) {
-  return { n, where: item.where, file: item.target.file, section: item.target.section, notedPath: item.target.notedPath, text: item.text, line: item.line, kinds: item.kinds, reasons: item.reasons, provenance: item.provenance, pending: item.pending };
+  return {
+    n,
+    where: item.where,
+    file: item.target.file,
+    section: item.target.section,
+    notedPath: item.target.notedPath,
+    text: item.text,
+    line: item.line,
+    kinds: item.kinds,
+    reasons: item.reasons,
+    provenance: item.provenance,
+    pending: item.pending,
+  };
 }
 
 /** The items named by 1-based numbers (or all). */
@@ -68,7 +85,9 @@ async function review(parsed: Parsed, io: Output): Promise<number> {
     else if (items.length === 0) io.out('nothing is held for review');
     else {
       io.out(items.map((item, i) => describeItem(item, i + 1)).join('\n'));
-      io.out(`\n${items.length} item${items.length === 1 ? '' : 's'} held; "lore review accept N" lets one through, "lore review reject N" deletes it.`);
+      io.out(
+        `\n${items.length} item${items.length === 1 ? '' : 's'} held; "lore review accept N" lets one through, "lore review reject N" deletes it.`,
+      );
     }
     return EXIT_OK;
   }
@@ -80,7 +99,19 @@ async function review(parsed: Parsed, io: Output): Promise<number> {
   const remaining = result.keptFlagged.length ? listReview(paths) : [];
   const kept = result.keptFlagged.map((item) => ({ item, n: remaining.findIndex((i) => i.id === item.id) + 1 }));
   if (values.json) {
-    io.out(JSON.stringify({ decision: action, decided: result.decided.map((item) => itemJson(item, items.findIndex((i) => i.id === item.id) + 1)), keptFlagged: kept.map(({ item, n }) => itemJson(item, n)), missing: result.missing.length, written: result.written }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          decision: action,
+          decided: result.decided.map((item) => itemJson(item, items.findIndex((i) => i.id === item.id) + 1)),
+          keptFlagged: kept.map(({ item, n }) => itemJson(item, n)),
+          missing: result.missing.length,
+          written: result.written,
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     const verb = action === 'accept' ? 'accepted' : 'rejected';
     for (const item of result.decided) io.out(`${verb}: ${printable(targetDisplayName(item.target))}: ${printable(item.text)}`);
@@ -89,7 +120,9 @@ async function review(parsed: Parsed, io: Output): Promise<number> {
     if (kept.length) {
       const numbers = kept.map(({ n }) => n);
       const one = numbers.length === 1;
-      io.out(`still held: item${one ? '' : 's'} ${numbers.join(', ')} read${one ? 's' : ''} as an instruction to an agent, which "accept all" never lets through; read ${one ? 'it' : 'each'} ("lore review"), then "lore review accept ${numbers[0]}" or "lore review reject ${numbers[0]}"`);
+      io.out(
+        `still held: item${one ? '' : 's'} ${numbers.join(', ')} read${one ? 's' : ''} as an instruction to an agent, which "accept all" never lets through; read ${one ? 'it' : 'each'} ("lore review"), then "lore review accept ${numbers[0]}" or "lore review reject ${numbers[0]}"`,
+      );
     }
     if (result.missing.length) io.err(`${result.missing.length} item(s) were decided by someone else meanwhile; run "lore review" again`);
     reportHistory(io, result.history);

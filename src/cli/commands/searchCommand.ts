@@ -8,14 +8,22 @@ import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../co
 import { command, type Parsed } from '../command';
 import { EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 
-
 const OPTIONS = {
-  category: { type: 'string', multiple: true, value: 'C', help: 'facts, decisions, questions, playbooks, tasks, notes or transcripts\n(repeat or separate with commas)' },
+  category: {
+    type: 'string',
+    multiple: true,
+    value: 'C',
+    help: 'facts, decisions, questions, playbooks, tasks, notes or transcripts\n(repeat or separate with commas)',
+  },
   since: { type: 'string', value: 'D', help: 'only items dated D or later (YYYY-MM-DD; --until D: or earlier)' },
   until: { type: 'string' },
   limit: { type: 'string', value: 'N', help: 'at most N results (default 20)' },
   superseded: { type: 'boolean', help: 'include items marked superseded by a newer one (left out by default)' },
-  backend: { type: 'string', value: 'B', help: 'auto or memory: where the index lives (default auto: the file in .index/, in memory when it cannot be used)' },
+  backend: {
+    type: 'string',
+    value: 'B',
+    help: 'auto or memory: where the index lives (default auto: the file in .index/, in memory when it cannot be used)',
+  },
   archived: {
     type: 'boolean',
     help: 'also list archived items that hold every word (lore prune moved them to\narchive/knowledge/; they are never in the index, the digest or a context)',
@@ -72,7 +80,8 @@ async function search(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
   const until = parseDate(values.until, '--until');
   const limit = parseLimit(values.limit);
   const backend = values.backend;
-  if (backend !== undefined && backend !== 'auto' && backend !== 'memory') throw new UsageError(`--backend expects auto or memory, not "${backend}"`);
+  if (backend !== undefined && backend !== 'auto' && backend !== 'memory')
+    throw new UsageError(`--backend expects auto or memory, not "${backend}"`);
   const response = await searchStore(paths, query, {
     categories,
     since,
@@ -93,13 +102,15 @@ async function search(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
     return EXIT_OK;
   }
   // Said before the hits, on stdout: it changes what the list means, not how the run went.
-  if (response.partial && response.hits.length > 0) io.out(`Partial matches: no item has every word of "${printable(query)}"; these have some of them.`);
+  if (response.partial && response.hits.length > 0)
+    io.out(`Partial matches: no item has every word of "${printable(query)}"; these have some of them.`);
   response.hits.forEach((hit, i) => {
     const where = `${printable(hit.file)}${hit.line ? `:${hit.line}` : ''}`;
     const about = hit.notedPath ? ` (${printable(hit.notedPath)})` : '';
     io.out(`${i + 1}. [${hit.category}]${about} ${hit.snippet}${provenanceOf(hit)}  ${where}`);
   });
-  for (const hit of archived ?? []) io.out(`[archived ${hit.category}] ${printable(hit.text)}  ${printable(hit.file)}:${hit.lineNumber}  (lore prune --restore ${hit.id})`);
+  for (const hit of archived ?? [])
+    io.out(`[archived ${hit.category}] ${printable(hit.text)}  ${printable(hit.file)}:${hit.lineNumber}  (lore prune --restore ${hit.id})`);
   for (const warning of response.warnings) io.err(`warning: ${warning}`);
   const count = response.hits.length === 0 ? 'no results' : `${response.hits.length} result${response.hits.length === 1 ? '' : 's'}`;
   if (archived) io.err(`${archived.length} archived item${archived.length === 1 ? '' : 's'}`);

@@ -4,14 +4,18 @@ import { reportSources, type SourcesReport, type ToolReport } from '../../core/s
 import { command, type Parsed } from '../command';
 import { EXIT_OK, envOf, formatBytes, formatTokens, printable, type Output } from '../cliSupport';
 
-
-const OPTIONS = { 'all-workspaces': { type: 'boolean', help: 'also list the sessions of other workspaces (never harvested by default)' } } as const;
+const OPTIONS = {
+  'all-workspaces': { type: 'boolean', help: 'also list the sessions of other workspaces (never harvested by default)' },
+} as const;
 
 function toolLine(tool: ToolReport): string {
   const parts = [`${tool.sessions} session${tool.sessions === 1 ? '' : 's'}`, formatBytes(tool.rawBytes) + ' raw'];
   if (tool.noImporter) parts.push('no importer yet');
   else {
-    if (tool.toHarvest > 0) parts.push(`${tool.toHarvest} to harvest: ${formatBytes(tool.renderedBytes)} rendered, ~${formatTokens(tool.estimatedTokens)} tokens`);
+    if (tool.toHarvest > 0)
+      parts.push(
+        `${tool.toHarvest} to harvest: ${formatBytes(tool.renderedBytes)} rendered, ~${formatTokens(tool.estimatedTokens)} tokens`,
+      );
     if (tool.harvested > 0) parts.push(`${tool.harvested} harvested`);
   }
   return `${tool.label.padEnd(20)} ${parts.join(', ')}`;
@@ -25,11 +29,14 @@ function printText(report: SourcesReport, io: Output): void {
     io.out(toolLine(tool));
     for (const location of tool.locations) io.out(`    ${printable(location)}`);
     if (report.allWorkspaces) {
-      for (const item of tool.items.filter((i) => !i.matches)) io.out(`    other: ${printable(item.path)} (${item.workspace ? printable(item.workspace) : 'workspace not recorded'})`);
+      for (const item of tool.items.filter((i) => !i.matches))
+        io.out(`    other: ${printable(item.path)} (${item.workspace ? printable(item.workspace) : 'workspace not recorded'})`);
     }
   }
   const { totals } = report;
-  io.out(`Total: ${totals.sessions} sessions, ${formatBytes(totals.rawBytes)} raw; ${totals.toHarvest} to harvest (${formatBytes(totals.renderedBytes)} rendered, ~${formatTokens(totals.estimatedTokens)} tokens), ${totals.harvested} harvested`);
+  io.out(
+    `Total: ${totals.sessions} sessions, ${formatBytes(totals.rawBytes)} raw; ${totals.toHarvest} to harvest (${formatBytes(totals.renderedBytes)} rendered, ~${formatTokens(totals.estimatedTokens)} tokens), ${totals.harvested} harvested`,
+  );
   const others = report.tools.reduce((sum, tool) => sum + tool.otherWorkspaces, 0);
   if (others > 0 && !report.allWorkspaces) io.out(`${others} sessions of other workspaces not listed (--all-workspaces lists them)`);
 }

@@ -15,7 +15,6 @@ import { EXIT_FAILED, EXIT_OK, UsageError, printable, resolveArg, type Output } 
 /** The instruction files the agents read, as the extension offers them. */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'] as const;
 
-
 const OPTIONS = { 'dry-run': { type: 'boolean', help: 'say what would change and write nothing' } } as const;
 
 export const syncCommand = command({
@@ -25,7 +24,9 @@ export const syncCommand = command({
 block between <!-- lore:knowledge:start … --> and <!-- lore:knowledge:end -->, as the VS Code
 command "Lore: Sync Agent Instruction Files" does. Text outside the block is never changed; the
 block is rewritten only when the digest changed; without a digest the block is removed.`,
-  args: { 'FILE...': `the files to keep in step (created when missing), inside the store's workspace;\ndefault: those of ${INSTRUCTION_FILES.join(', ')} that exist` },
+  args: {
+    'FILE...': `the files to keep in step (created when missing), inside the store's workspace;\ndefault: those of ${INSTRUCTION_FILES.join(', ')} that exist`,
+  },
   options: OPTIONS,
   run: sync,
 });

@@ -13,7 +13,6 @@ import { describeSchemaIssue } from '../../core/base/schemaIssue';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 
-
 const OPTIONS = {
   agent: { type: 'string' },
   id: { type: 'string' },
@@ -97,39 +96,91 @@ async function tasks(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number
   const [sub, ...args] = parsed.positionals;
   const v = parsed.values;
   const memory = new TaskMemory(parsed.paths);
-  const context: RecordContext = { agentId: v.agent ?? (envOf(io).LORE_AGENT_ID?.trim() || 'cli'), source: 'manual', now: () => new Date() };
+  const context: RecordContext = {
+    agentId: v.agent ?? (envOf(io).LORE_AGENT_ID?.trim() || 'cli'),
+    source: 'manual',
+    now: () => new Date(),
+  };
   const need = (n: number, what: string) => {
     if (args.length < n) throw new UsageError(`lore tasks ${sub} needs ${what}`);
   };
   const record = async (input: ArtifactInput) => {
     const { artifact, held } = await memory.record(defined(input), context);
     if (v.json) io.out(JSON.stringify({ artifact, held }, null, 2));
-    else io.out(`recorded ${artifact.artifact_kind} ${artifact.artifact_id} in task ${artifact.task_id}${held.length ? ` (held: reads as an instruction to an agent: ${held.join(', ')})` : ''}`);
+    else
+      io.out(
+        `recorded ${artifact.artifact_kind} ${artifact.artifact_id} in task ${artifact.task_id}${held.length ? ` (held: reads as an instruction to an agent: ${held.join(', ')})` : ''}`,
+      );
     return EXIT_OK;
   };
   try {
     switch (sub) {
       case 'start':
         need(1, 'a goal');
-        return await record({ artifact_kind: 'task_start', goal: args.join(' '), task_id: v.id, motivation: v.motivation, hypothesis: v.hypothesis, scientific_question: v.question, parent_task_id: v.parent });
+        return await record({
+          artifact_kind: 'task_start',
+          goal: args.join(' '),
+          task_id: v.id,
+          motivation: v.motivation,
+          hypothesis: v.hypothesis,
+          scientific_question: v.question,
+          parent_task_id: v.parent,
+        });
       case 'progress':
         need(1, 'a task id');
-        return await record({ artifact_kind: 'task_progress', task_id: args[0], summary: v.summary, status: v.status as never, blockers: v.blocker, what_worked: v.worked, what_failed: v.failed });
+        return await record({
+          artifact_kind: 'task_progress',
+          task_id: args[0],
+          summary: v.summary,
+          status: v.status as never,
+          blockers: v.blocker,
+          what_worked: v.worked,
+          what_failed: v.failed,
+        });
       case 'run-start':
         need(1, 'a task id');
-        return await record({ artifact_kind: 'run_start', task_id: args[0], tool_name: v.tool, tool_version: v['tool-version'], command: v.command, why_chosen: v.why });
+        return await record({
+          artifact_kind: 'run_start',
+          task_id: args[0],
+          tool_name: v.tool,
+          tool_version: v['tool-version'],
+          command: v.command,
+          why_chosen: v.why,
+        });
       case 'run-finish':
         need(2, 'a task id and the run id');
-        return await record({ artifact_kind: 'run_finish', task_id: args[0], reply_to_artifact_id: args[1], status: v.status as never, summary: v.summary, metrics: metrics(v.metric), what_worked: v.worked, what_failed: v.failed });
+        return await record({
+          artifact_kind: 'run_finish',
+          task_id: args[0],
+          reply_to_artifact_id: args[1],
+          status: v.status as never,
+          summary: v.summary,
+          metrics: metrics(v.metric),
+          what_worked: v.worked,
+          what_failed: v.failed,
+        });
       case 'evidence':
         need(1, 'a task id');
         return await record({
-          artifact_kind: 'evidence', task_id: args[0], summary: v.summary, confidence: number(v.confidence, '--confidence'),
+          artifact_kind: 'evidence',
+          task_id: args[0],
+          summary: v.summary,
+          confidence: number(v.confidence, '--confidence'),
           provenance: v.file?.length || v.conversation ? defined({ files: v.file, conversation_id: v.conversation }) : undefined,
         });
       case 'finish':
         need(1, 'a task id');
-        return await record({ artifact_kind: 'task_finish', task_id: args[0], status: v.status as never, summary: v.summary, what_worked: v.worked, what_failed: v.failed, validation: v.validation, uncertainty: v.uncertainty, followups: v.followup });
+        return await record({
+          artifact_kind: 'task_finish',
+          task_id: args[0],
+          status: v.status as never,
+          summary: v.summary,
+          what_worked: v.worked,
+          what_failed: v.failed,
+          validation: v.validation,
+          uncertainty: v.uncertainty,
+          followups: v.followup,
+        });
       case 'search':
         return search(memory, args.join(' '), v, io);
       case 'get': {
@@ -145,7 +196,11 @@ async function tasks(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number
       case 'list': {
         const rows = memory.list(v.status);
         if (v.json) io.out(JSON.stringify(rows, null, 2));
-        else for (const r of rows) io.out(`${r.status.padEnd(9)} ${r.task_id}  ${printable(r.goal ?? '')}  (${r.artifact_count} artifacts, ${new Date(r.updated_ms).toISOString().slice(0, 16)})`);
+        else
+          for (const r of rows)
+            io.out(
+              `${r.status.padEnd(9)} ${r.task_id}  ${printable(r.goal ?? '')}  (${r.artifact_count} artifacts, ${new Date(r.updated_ms).toISOString().slice(0, 16)})`,
+            );
         if (!v.json && rows.length === 0) io.out('no tasks yet (lore tasks start GOAL, or the task_start tool)');
         return EXIT_OK;
       }
@@ -156,13 +211,25 @@ async function tasks(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number
           io.err(`no task ${printable(args[0])}`);
           return EXIT_FAILED;
         }
-        io.out(v.json ? JSON.stringify(state, null, 2) : printable(fs.existsSync(taskPageFile(parsed.paths, args[0])) ? fs.readFileSync(taskPageFile(parsed.paths, args[0]), 'utf8') : renderTaskPage(state), { keepLineBreaks: true }));
+        io.out(
+          v.json
+            ? JSON.stringify(state, null, 2)
+            : printable(
+                fs.existsSync(taskPageFile(parsed.paths, args[0]))
+                  ? fs.readFileSync(taskPageFile(parsed.paths, args[0]), 'utf8')
+                  : renderTaskPage(state),
+                { keepLineBreaks: true },
+              ),
+        );
         return EXIT_OK;
       }
       case 'reindex': {
         const report = await memory.reindex();
         if (v.json) io.out(JSON.stringify(report, null, 2));
-        else io.out(`task index rebuilt from the logs: ${report.tasks} tasks, ${report.artifacts} artifacts${report.malformed.length ? `; ${report.malformed.length} malformed line(s) kept and skipped:` : ''}`);
+        else
+          io.out(
+            `task index rebuilt from the logs: ${report.tasks} tasks, ${report.artifacts} artifacts${report.malformed.length ? `; ${report.malformed.length} malformed line(s) kept and skipped:` : ''}`,
+          );
         if (!v.json) for (const m of report.malformed) io.out(`  ${printable(m.file)}:${m.line}: ${printable(m.reason)}`);
         return EXIT_OK;
       }
@@ -180,17 +247,32 @@ async function tasks(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number
   }
 }
 
-function search(memory: TaskMemory, query: string, v: { mode?: string; filter?: string[]; limit?: string; budget?: string; json?: boolean }, io: Output): number {
+function search(
+  memory: TaskMemory,
+  query: string,
+  v: { mode?: string; filter?: string[]; limit?: string; budget?: string; json?: boolean },
+  io: Output,
+): number {
   if (v.mode && !(SEARCH_MODES as readonly string[]).includes(v.mode)) throw new UsageError(`--mode is one of ${SEARCH_MODES.join(', ')}`);
   const filters = taskFiltersSchema.safeParse(keyValues(v.filter, '--filter'));
   if (!filters.success) throw new UsageError(`--filter: ${describeSchemaIssue(filters.error)}`);
-  const reply = memory.search({ query, mode: v.mode as SearchMode | undefined, filters: filters.data as TaskFilters, limit: number(v.limit, '--limit'), tokenBudget: number(v.budget, '--budget'), showHeld: true });
+  const reply = memory.search({
+    query,
+    mode: v.mode as SearchMode | undefined,
+    filters: filters.data as TaskFilters,
+    limit: number(v.limit, '--limit'),
+    tokenBudget: number(v.budget, '--budget'),
+    showHeld: true,
+  });
   if (v.json) {
     io.out(JSON.stringify(reply, null, 2));
     return EXIT_OK;
   }
-  for (const h of reply.hits) io.out(`${h.artifact_id}  ${h.task_id}  ${h.artifact_kind}/${h.chunk}  [${h.trust}${h.stale ? ', stale' : ''}]  ${printable(h.text)}`);
-  io.out(`${reply.hits.length} hit(s) of ${reply.candidates} candidate artifact(s)${reply.omitted ? `, ${reply.omitted} more left out (--limit, --budget)` : ''}`);
+  for (const h of reply.hits)
+    io.out(`${h.artifact_id}  ${h.task_id}  ${h.artifact_kind}/${h.chunk}  [${h.trust}${h.stale ? ', stale' : ''}]  ${printable(h.text)}`);
+  io.out(
+    `${reply.hits.length} hit(s) of ${reply.candidates} candidate artifact(s)${reply.omitted ? `, ${reply.omitted} more left out (--limit, --budget)` : ''}`,
+  );
   return EXIT_OK;
 }
 

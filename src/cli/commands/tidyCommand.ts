@@ -10,7 +10,6 @@ import { runTidy, type TidyReport } from '../../core/services/tidy/tidyPlan';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 
-
 export const supersedeCommand = command({
   name: 'supersede',
   usage: [{ usage: 'OLD NEW [--file F] [--root DIR] [--json]', does: 'mark item OLD superseded by item NEW (ids)' }],
@@ -37,7 +36,13 @@ function jsonReport(report: TidyReport, applied: boolean): unknown {
   const item = (i: { id: string; raw: string }) => ({ id: i.id, line: i.raw });
   return {
     applied,
-    merges: report.merges.map((m) => ({ file: m.file, keep: item(m.keep), drop: m.drop.map(item), line: m.line, similarity: Number(m.similarity.toFixed(3)) })),
+    merges: report.merges.map((m) => ({
+      file: m.file,
+      keep: item(m.keep),
+      drop: m.drop.map(item),
+      line: m.line,
+      similarity: Number(m.similarity.toFixed(3)),
+    })),
     supersessions: report.supersessions.map((s) => ({ file: s.file, old: item(s.old), by: item(s.by), reason: s.reason })),
     repointed: report.repointed,
     removedLines: report.removedLines,
@@ -48,7 +53,9 @@ function jsonReport(report: TidyReport, applied: boolean): unknown {
 
 function printReport(report: TidyReport, io: Output, apply: boolean): void {
   for (const m of report.merges) {
-    io.out(`merge in ${printable(m.file)} (${m.similarity === 1 ? 'same text' : `similarity ${m.similarity.toFixed(2)}`}): keep ${m.keep.id}`);
+    io.out(
+      `merge in ${printable(m.file)} (${m.similarity === 1 ? 'same text' : `similarity ${m.similarity.toFixed(2)}`}): keep ${m.keep.id}`,
+    );
     for (const d of m.drop) io.out(`  - ${printable(d.raw.trim())}`);
     io.out(`  = ${printable(m.line.trim())}`);
   }
@@ -58,9 +65,11 @@ function printReport(report: TidyReport, io: Output, apply: boolean): void {
     io.out(`  new: ${printable(s.by.raw.trim())}`);
   }
   const summary = `${report.merges.length} merge(s) removing ${report.merges.reduce((n, m) => n + m.drop.length, 0)} duplicate line(s), ${report.supersessions.length} supersession(s)${report.repointed ? `, ${report.repointed} marker(s) re-pointed` : ''}`;
-  if (report.plan.changes.length === 0 && report.applied) io.err('nothing left to tidy; the interrupted apply is finished (lore undo takes it back)');
+  if (report.plan.changes.length === 0 && report.applied)
+    io.err('nothing left to tidy; the interrupted apply is finished (lore undo takes it back)');
   else if (report.plan.changes.length === 0) io.err('nothing to tidy');
-  else if (apply) io.err(`tidied: ${summary}; wrote ${report.applied?.written.filter((f) => f !== 'ledger.json').join(', ')} (lore undo takes it back)`);
+  else if (apply)
+    io.err(`tidied: ${summary}; wrote ${report.applied?.written.filter((f) => f !== 'ledger.json').join(', ')} (lore undo takes it back)`);
   else io.err(`preview: ${summary}; nothing written (lore tidy --apply writes it)`);
 }
 
@@ -85,8 +94,16 @@ async function tidy(parsed: Parsed<typeof TIDY_OPTIONS>, io: Output): Promise<nu
   if (providerName !== undefined && (!(PROVIDER_NAMES as readonly string[]).includes(providerName) || providerName === 'rules')) {
     throw new UsageError(`--provider expects a model provider: ${PROVIDER_NAMES.filter((p) => p !== 'rules').join(', ')}`);
   }
-  const provider = providerName ? createProvider(providerName, { model: values.model, baseUrl: values['base-url'], env: envOf(io) }) : undefined;
-  const report = await runTidy(paths, { apply, merge: !values['no-merge'], supersede: !values['no-supersede'], provider, model: values.model });
+  const provider = providerName
+    ? createProvider(providerName, { model: values.model, baseUrl: values['base-url'], env: envOf(io) })
+    : undefined;
+  const report = await runTidy(paths, {
+    apply,
+    merge: !values['no-merge'],
+    supersede: !values['no-supersede'],
+    provider,
+    model: values.model,
+  });
   if (values.json) io.out(JSON.stringify(jsonReport(report, apply && report.applied !== undefined), null, 2));
   else printReport(report, io, apply);
   return EXIT_OK;
@@ -101,6 +118,11 @@ async function supersede(parsed: Parsed<{ file: { type: 'string' } }>, io: Outpu
     io.err(`not superseded: ${printable(result.reason ?? result.status)}`);
     return EXIT_FAILED;
   }
-  if (!parsed.values.json) io.out(result.status === 'unchanged' ? `unchanged: ${printable(result.reason ?? '')}` : `superseded ${result.old!.id} in ${printable(result.old!.file)} by ${result.by!.id} (${printable(result.by!.file)}:${result.by!.line}): ${printable(result.line ?? '')}`);
+  if (!parsed.values.json)
+    io.out(
+      result.status === 'unchanged'
+        ? `unchanged: ${printable(result.reason ?? '')}`
+        : `superseded ${result.old!.id} in ${printable(result.old!.file)} by ${result.by!.id} (${printable(result.by!.file)}:${result.by!.line}): ${printable(result.line ?? '')}`,
+    );
   return EXIT_OK;
 }

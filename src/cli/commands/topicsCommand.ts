@@ -5,9 +5,12 @@ import { EXIT_FAILED, EXIT_OK, printable, type Output } from '../cliSupport';
 import { lazy } from '../../core/base/lazy';
 
 const gateLogModule = lazy(() => require('../../core/services/topics/gateLog') as typeof import('../../core/services/topics/gateLog'));
-const gateStatsModule = lazy(() => require('../../core/services/topics/gateStats') as typeof import('../../core/services/topics/gateStats'));
-const loadTopicsModule = lazy(() => require('../../core/services/topics/loadTopics') as typeof import('../../core/services/topics/loadTopics'));
-
+const gateStatsModule = lazy(
+  () => require('../../core/services/topics/gateStats') as typeof import('../../core/services/topics/gateStats'),
+);
+const loadTopicsModule = lazy(
+  () => require('../../core/services/topics/loadTopics') as typeof import('../../core/services/topics/loadTopics'),
+);
 
 const OPTIONS = {
   stats: {
@@ -17,15 +20,30 @@ const OPTIONS = {
 } as const;
 
 function describeTrigger(trigger: TopicTrigger): string {
-  const what = trigger.kind === 'pattern' ? `pattern /${trigger.pattern.source}/` : trigger.kind === 'keywords' ? `keywords ${trigger.keywords.join(', ')}` : `glob ${trigger.glob}`;
+  const what =
+    trigger.kind === 'pattern'
+      ? `pattern /${trigger.pattern.source}/`
+      : trigger.kind === 'keywords'
+        ? `keywords ${trigger.keywords.join(', ')}`
+        : `glob ${trigger.glob}`;
   return `${what} (${trigger.scope})`;
 }
 
 function topicJson(topic: Topic) {
   return {
-    name: topic.name, file: topic.file, description: topic.description, activation: topic.activation, priority: topic.priority,
-    similarityThreshold: topic.similarityThreshold, maxContextBytes: topic.maxContextBytes, subscriptions: topic.subscriptions,
-    triggers: topic.triggers.map((t) => ({ kind: t.kind, scope: t.scope, ...(t.kind === 'pattern' ? { pattern: t.pattern.source } : t.kind === 'keywords' ? { keywords: t.keywords } : { glob: t.glob }) })),
+    name: topic.name,
+    file: topic.file,
+    description: topic.description,
+    activation: topic.activation,
+    priority: topic.priority,
+    similarityThreshold: topic.similarityThreshold,
+    maxContextBytes: topic.maxContextBytes,
+    subscriptions: topic.subscriptions,
+    triggers: topic.triggers.map((t) => ({
+      kind: t.kind,
+      scope: t.scope,
+      ...(t.kind === 'pattern' ? { pattern: t.pattern.source } : t.kind === 'keywords' ? { keywords: t.keywords } : { glob: t.glob }),
+    })),
   };
 }
 
@@ -57,12 +75,17 @@ async function topics(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
     for (const trigger of topic.triggers) io.out(`  ${printable(describeTrigger(trigger))}`);
     if (topic.subscriptions.length) io.out(`  subscribes to ${topic.subscriptions.map((s) => printable(s)).join(', ')}`);
   }
-  for (const problem of problems) io.err(`${printable(problem.file)}${problem.line ? `:${problem.line}` : ''}: ${printable(problem.message)} (skipped)`);
+  for (const problem of problems)
+    io.err(`${printable(problem.file)}${problem.line ? `:${problem.line}` : ''}: ${printable(problem.message)} (skipped)`);
   if (stats) {
     if (!stats.length) io.out('gate log: no decisions yet');
     for (const s of stats) {
-      const gates = Object.entries(s.gates).map(([k, v]) => `${k} ${v}`).join(', ');
-      io.out(`${s.topic}: ${s.decisions} candidacies, ${s.active} active (${gates}); tier 1 ${s.tier1}, mean tier 2 ${s.meanTier2}${s.cached ? `, ${s.cached} cached` : ''}${s.lastAt ? `, last ${s.lastAt}` : ''}`);
+      const gates = Object.entries(s.gates)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
+      io.out(
+        `${s.topic}: ${s.decisions} candidacies, ${s.active} active (${gates}); tier 1 ${s.tier1}, mean tier 2 ${s.meanTier2}${s.cached ? `, ${s.cached} cached` : ''}${s.lastAt ? `, last ${s.lastAt}` : ''}`,
+      );
     }
   }
   return problems.length ? EXIT_FAILED : EXIT_OK;

@@ -23,7 +23,13 @@ async function trust(parsed: Parsed<{ revoke: { type: 'boolean' } }>, io: Output
   const was = isStoreTrusted(root);
   const file = setStoreTrust(root, trusted);
   if (parsed.values.json) io.out(JSON.stringify({ root, trusted, changed: was !== trusted, record: file }, null, 2));
-  else if (trusted) io.out(`trusted ${printable(root)}: its config.json's agentWrites and git.commit apply now (recorded in ${printable(file)}; lore trust --revoke takes it back)`);
-  else io.out(`${printable(root)} is not trusted${was ? ' any more' : ''}: its config.json may not widen what agents write or what Lore commits (recorded in ${printable(file)})`);
+  else if (trusted)
+    io.out(
+      `trusted ${printable(root)}: its config.json's agentWrites and git.commit apply now (recorded in ${printable(file)}; lore trust --revoke takes it back)`,
+    );
+  else
+    io.out(
+      `${printable(root)} is not trusted${was ? ' any more' : ''}: its config.json may not widen what agents write or what Lore commits (recorded in ${printable(file)})`,
+    );
   return EXIT_OK;
 }

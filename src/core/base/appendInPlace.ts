@@ -59,4 +59,3 @@ function cutPartialAppend(fd: number, from: number, suffix: Buffer): void {
     // The original error is what the user needs to hear about.
   }
 }
-

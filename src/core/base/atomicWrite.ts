@@ -21,9 +21,16 @@ export interface AtomicWriteOptions {
  */
 class IncompleteWriteError extends Error {
   readonly code: string;
-  constructor(readonly path: string, written: number, expected: number, cause?: NodeJS.ErrnoException) {
+  constructor(
+    readonly path: string,
+    written: number,
+    expected: number,
+    cause?: NodeJS.ErrnoException,
+  ) {
     const code = cause?.code ?? 'ENOSPC';
-    super(`${path}: only ${written} of ${expected} bytes could be written (${cause?.code ?? 'short write'}${code === 'ENOSPC' ? ': the disk is full' : code === 'EFBIG' ? ': over the file-size limit' : ''})`);
+    super(
+      `${path}: only ${written} of ${expected} bytes could be written (${cause?.code ?? 'short write'}${code === 'ENOSPC' ? ': the disk is full' : code === 'EFBIG' ? ': over the file-size limit' : ''})`,
+    );
     this.name = 'IncompleteWriteError';
     this.code = code;
   }
@@ -55,7 +62,10 @@ export function writeTempBeside(file: string, data: Buffer, durable: boolean): s
   refuseLinks(file);
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`);
+  const tmp = path.join(
+    dir,
+    `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`,
+  );
   const fd = fs.openSync(tmp, 'wx', 0o644);
   try {
     writeFully(fd, data, file);
@@ -126,7 +136,10 @@ export function removeStaleTempFiles(dir: string): void {
 
 /** A store file that is a folder, or a store folder that is a file. */
 export class StoreEntryError extends Error {
-  constructor(readonly file: string, readonly expected: 'file' | 'folder') {
+  constructor(
+    readonly file: string,
+    readonly expected: 'file' | 'folder',
+  ) {
     super(
       expected === 'file'
         ? `${file} is a folder, not a file: move it away and run again`

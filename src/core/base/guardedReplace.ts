@@ -53,8 +53,14 @@ export interface GuardedReplaceOptions {
 export class FileBusyError extends Error {
   /** Not an errno: its own message says what happened and what to do. */
   readonly code = 'LORE_FILE_BUSY';
-  constructor(readonly path: string, attempts: number, waitedMs: number) {
-    super(`${path} kept changing while Lore was updating it (${attempts} attempts in ${(waitedMs / 1000).toFixed(1)} s). Nothing was lost and nothing was reclaimed: run again when the file is not being saved continuously`);
+  constructor(
+    readonly path: string,
+    attempts: number,
+    waitedMs: number,
+  ) {
+    super(
+      `${path} kept changing while Lore was updating it (${attempts} attempts in ${(waitedMs / 1000).toFixed(1)} s). Nothing was lost and nothing was reclaimed: run again when the file is not being saved continuously`,
+    );
     this.name = 'FileBusyError';
   }
 }
@@ -303,7 +309,8 @@ export class GuardedReplace {
       // Never dropped: past the bound only the lines are added (an append, which no late writer
       // can race), and the edit is left as the file has it.
       const edit = this.edit;
-      const keepLate: ByteEdit = depth >= MAX_SETTLE_DEPTH ? (current) => withLines(current, added) : (current) => withLines(edit(current) ?? current, added);
+      const keepLate: ByteEdit =
+        depth >= MAX_SETTLE_DEPTH ? (current) => withLines(current, added) : (current) => withLines(edit(current) ?? current, added);
       return replaceGuarded(this.file, keepLate, this.options).settle(depth + 1);
     }
     return this.staysWritten(depth);
@@ -315,7 +322,10 @@ export class GuardedReplace {
    */
   private staysWritten(depth: number): GuardedReplace {
     // Edited moments before Lore's write: a save of a buffer read before it may still come.
-    const active = this.written !== undefined && this.lastModifiedBefore !== undefined && Number(this.written.mtimeMs) - this.lastModifiedBefore < ACTIVE_EDIT_MS;
+    const active =
+      this.written !== undefined &&
+      this.lastModifiedBefore !== undefined &&
+      Number(this.written.mtimeMs) - this.lastModifiedBefore < ACTIVE_EDIT_MS;
     const deadline = clock().now() + (active ? SETTLE_QUIET_MS : 0);
     for (;;) {
       const now = statIfExists(this.file);
@@ -372,12 +382,14 @@ export function replaceGuarded(file: string, edit: ByteEdit, options: GuardedRep
     let tmp: string;
     try {
       next = edit(snapshot.bytes);
-      if (next === undefined || (snapshot.bytes !== undefined && next.equals(snapshot.bytes))) return done(undefined, attempt, snapshot, base);
+      if (next === undefined || (snapshot.bytes !== undefined && next.equals(snapshot.bytes)))
+        return done(undefined, attempt, snapshot, base);
       if (extendsBytes(next, snapshot.bytes)) {
         // Lore only adds lines at the end: append them in place, which never replaces a
         // version someone else saved (see appendInPlace).
         closeQuietly(snapshot.fd);
-        if (appendInPlace(file, snapshot.stat, next.subarray(snapshot.bytes!.length), durable)) return done(next, attempt, { bytes: snapshot.bytes }, base);
+        if (appendInPlace(file, snapshot.stat, next.subarray(snapshot.bytes!.length), durable))
+          return done(next, attempt, { bytes: snapshot.bytes }, base);
         sleepSync(backoff(attempt));
         continue;
       }

@@ -5,6 +5,9 @@
  * ABI: Lore's SQLite then goes through node:sqlite by itself). In code-server, VS Code Server and
  * the CLI the process is plain Node, where the variable would mean nothing, so it is left out.
  */
-export function nodeRunner(versions: NodeJS.ProcessVersions = process.versions, execPath = process.execPath): { command: string; env: Record<string, string> } {
+export function nodeRunner(
+  versions: NodeJS.ProcessVersions = process.versions,
+  execPath = process.execPath,
+): { command: string; env: Record<string, string> } {
   return { command: execPath, env: versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
 }

@@ -71,7 +71,11 @@ export function loadSqlite(env: NodeJS.ProcessEnv = process.env): { driver?: Sql
     const why = result ? `better-sqlite3 could not load: ${result.error}` : `forced by ${DRIVER_ENV}=node`;
     const tried = result ? `better-sqlite3 could not load (${result.error}) and node:sqlite` : `node:sqlite (${why})`;
     const builtin = tryDriver(() => nodeSqlite(why));
-    result = builtin.driver ? builtin : { error: `${tried} is not available (${builtin.error}); Lore's search and task memory need Node 22.13 or later, or better-sqlite3 built for this Node` };
+    result = builtin.driver
+      ? builtin
+      : {
+          error: `${tried} is not available (${builtin.error}); Lore's search and task memory need Node 22.13 or later, or better-sqlite3 built for this Node`,
+        };
   }
   loaded.set(forced, result);
   return result;
@@ -98,7 +102,11 @@ function betterSqlite(): SqliteDriver {
     name: 'better-sqlite3',
     why: '',
     open(file, flags = {}) {
-      const db = new Database(file, { readonly: flags.readonly ?? false, fileMustExist: flags.fileMustExist ?? false, ...(flags.busyTimeoutMs === undefined ? {} : { timeout: flags.busyTimeoutMs }) });
+      const db = new Database(file, {
+        readonly: flags.readonly ?? false,
+        fileMustExist: flags.fileMustExist ?? false,
+        ...(flags.busyTimeoutMs === undefined ? {} : { timeout: flags.busyTimeoutMs }),
+      });
       const raw = new Map<string, BetterSqlite3.Statement<unknown[], unknown>>();
       return {
         prepare(sql) {
@@ -135,7 +143,8 @@ function nodeSqlite(why: string): SqliteDriver {
     name: 'node:sqlite',
     why,
     open(file, flags = {}) {
-      if (flags.fileMustExist && file !== ':memory:' && !fs.existsSync(file)) throw Object.assign(new Error(`unable to open database file ${file}`), { code: 'SQLITE_CANTOPEN' });
+      if (flags.fileMustExist && file !== ':memory:' && !fs.existsSync(file))
+        throw Object.assign(new Error(`unable to open database file ${file}`), { code: 'SQLITE_CANTOPEN' });
       const db = new DatabaseSync(file, { readOnly: flags.readonly ?? false });
       let open = true;
       let depth = 0;
@@ -196,7 +205,16 @@ function firstLine(text: string): string {
 }
 
 /** Primary result codes by number: node:sqlite reports `errcode`, better-sqlite3 the name. */
-const CODE_NAMES: Record<number, string> = { 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 8: 'SQLITE_READONLY', 10: 'SQLITE_IOERR', 11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL', 14: 'SQLITE_CANTOPEN', 26: 'SQLITE_NOTADB' };
+const CODE_NAMES: Record<number, string> = {
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  8: 'SQLITE_READONLY',
+  10: 'SQLITE_IOERR',
+  11: 'SQLITE_CORRUPT',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+  26: 'SQLITE_NOTADB',
+};
 
 /** The SQLite result code of an error (`SQLITE_BUSY`, …), if it is one; either driver's. */
 export function sqliteCode(error: unknown): string {

@@ -24,7 +24,10 @@ export function rememberStoreRoot(root: string): void {
 /** A file Lore was about to write that is, or lies under, a symbolic link inside the store. */
 export class LinkInStoreError extends Error {
   readonly code = 'ELINKINSTORE';
-  constructor(readonly file: string, readonly link: string) {
+  constructor(
+    readonly file: string,
+    readonly link: string,
+  ) {
     super(
       link === file
         ? `${file} is a symbolic link, and Lore does not write through links in its store (a link can point anywhere): nothing was written. Replace it with a real file to let Lore write there.`

@@ -16,10 +16,16 @@ export interface StoreLock {
 }
 
 export class StoreLockedError extends Error {
-  constructor(readonly lockFile: string, readonly owner: string, alive: boolean) {
-    super(alive
-      ? `the store is locked by another Lore process (${owner}); wait for it to finish, or stop that process, then run again`
-      : `the store is locked by another Lore process (${owner}); if that process is no longer running, delete ${lockFile} and run again`);
+  constructor(
+    readonly lockFile: string,
+    readonly owner: string,
+    alive: boolean,
+  ) {
+    super(
+      alive
+        ? `the store is locked by another Lore process (${owner}); wait for it to finish, or stop that process, then run again`
+        : `the store is locked by another Lore process (${owner}); if that process is no longer running, delete ${lockFile} and run again`,
+    );
     this.name = 'StoreLockedError';
   }
 }
@@ -115,7 +121,9 @@ export async function acquireStoreLock(storeRoot: string, timeoutMs = 30_000): P
       if (Date.now() >= deadline) {
         const owner = readOwner(file);
         const alive = owner !== undefined && owner.host === os.hostname() && isAlive(owner.pid);
-        const who = owner ? `pid ${owner.pid}${owner.command ? ` (${owner.command})` : ''} on ${owner.host} since ${owner.at}` : 'unknown owner';
+        const who = owner
+          ? `pid ${owner.pid}${owner.command ? ` (${owner.command})` : ''} on ${owner.host} since ${owner.at}`
+          : 'unknown owner';
         throw new StoreLockedError(file, who, alive);
       }
       await new Promise((resolve) => setTimeout(resolve, delay));

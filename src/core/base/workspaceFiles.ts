@@ -7,7 +7,20 @@ import * as fs from 'node:fs';
 import { walkTree } from './walkTree';
 import { fileIdOf } from './fileIdentity';
 
-const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '.lore', '.node24', '.vscode-test', 'dist', 'out', 'target', '__pycache__', '.venv']);
+const SKIP_DIRS = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  'node_modules',
+  '.lore',
+  '.node24',
+  '.vscode-test',
+  'dist',
+  'out',
+  'target',
+  '__pycache__',
+  '.venv',
+]);
 
 export interface WorkspaceFile {
   path: string;

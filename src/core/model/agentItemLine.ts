@@ -29,7 +29,12 @@ export interface AgentItem {
 
 /** The item as one line (see the module comment). */
 export function agentItemLine(item: AgentItem): string {
-  const status = item.status === 'superseded' ? `; superseded${item.supersededBy ? ` by ${item.supersededBy}` : ''}` : item.status === 'archived' ? '; archived' : '';
+  const status =
+    item.status === 'superseded'
+      ? `; superseded${item.supersededBy ? ` by ${item.supersededBy}` : ''}`
+      : item.status === 'archived'
+        ? '; archived'
+        : '';
   const label = `[${item.category}${item.id ? ` ${item.id}` : ''}${status}]`;
   const about = item.path ? ` (${item.path})` : '';
   const prov = item.source || item.date ? ` ${formatProvenance({ source: item.source ?? '?', date: item.date ?? '?' })}` : '';

@@ -35,7 +35,6 @@ export interface KnowledgeItem {
   provenance?: ParsedProvenance;
 }
 
-
 export function parseLines(text: string): LineDocument {
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
@@ -46,7 +45,7 @@ export function parseLines(text: string): LineDocument {
     lines.push(parts[i]);
     breaks.push(parts[i + 1] ?? '');
   }
-  const finalNewline = body.length === 0 || parts.length > 1 && parts[parts.length - 1] === '';
+  const finalNewline = body.length === 0 || (parts.length > 1 && parts[parts.length - 1] === '');
   if (body.length === 0 || finalNewline) {
     lines.pop();
     breaks.pop();
@@ -253,7 +252,12 @@ export function insertTasks(text: string | undefined, open: string[], done: stri
 }
 
 /** Line indexes of each item whose line identity is in `identities`, with its continuation lines. */
-export function itemBlocks(doc: LineDocument, text: string, identities: ReadonlySet<string>, keep: (item: KnowledgeItem) => boolean = () => true): number[][] {
+export function itemBlocks(
+  doc: LineDocument,
+  text: string,
+  identities: ReadonlySet<string>,
+  keep: (item: KnowledgeItem) => boolean = () => true,
+): number[][] {
   return listItems(text)
     .filter((item) => identities.has(lineIdentity(item.raw)) && keep(item))
     .map((item) => itemBlock(doc, item.line));
@@ -288,7 +292,12 @@ export function removeItems(text: string, identities: ReadonlySet<string>): stri
  */
 export function markTasksDone(text: string, identities: ReadonlySet<string>): string | undefined {
   const doc = parseLines(text);
-  const blocks = itemBlocks(doc, text, identities, (item) => item.section?.trim().toLowerCase() !== TASKS_DONE_HEADING.slice(3).toLowerCase());
+  const blocks = itemBlocks(
+    doc,
+    text,
+    identities,
+    (item) => item.section?.trim().toLowerCase() !== TASKS_DONE_HEADING.slice(3).toLowerCase(),
+  );
   if (blocks.length === 0) return undefined;
   const moved = blocks.flatMap((block) => block.map((i) => doc.lines[i]));
   spliceOut(doc, blocks);

@@ -32,5 +32,8 @@ const LEGACY_SUBAGENT_FILE = /^agent-[0-9a-f]{6,}\.jsonl$/i;
  * so named, with a session file in the same folder. `siblings` lists that folder's entry names.
  */
 export function isClaudeCodeLegacySubagentFile(file: string, siblings: () => readonly string[]): boolean {
-  return LEGACY_SUBAGENT_FILE.test(path.basename(file)) && siblings().some((name) => name.endsWith('.jsonl') && SESSION_ID.test(name.slice(0, -'.jsonl'.length)));
+  return (
+    LEGACY_SUBAGENT_FILE.test(path.basename(file)) &&
+    siblings().some((name) => name.endsWith('.jsonl') && SESSION_ID.test(name.slice(0, -'.jsonl'.length)))
+  );
 }

@@ -4,7 +4,14 @@
  */
 import { z } from 'zod';
 import { describeSchemaIssue, topLevelKeysOf } from '../base/schemaIssue';
-import { AGENT_WRITES_MODES, DEFAULT_GIT_HISTORY, DEFAULT_STORE_CONFIG, GIT_COMMIT_MODES, RECLAIM_MODES, type StoreConfig } from './storeConfigFormat';
+import {
+  AGENT_WRITES_MODES,
+  DEFAULT_GIT_HISTORY,
+  DEFAULT_STORE_CONFIG,
+  GIT_COMMIT_MODES,
+  RECLAIM_MODES,
+  type StoreConfig,
+} from './storeConfigFormat';
 
 const reclaim = z.enum(RECLAIM_MODES);
 
@@ -17,11 +24,17 @@ const configSchema = z.looseObject({
   agentWrites: z.enum(AGENT_WRITES_MODES).optional(),
   privateMarkers: z.object({ open: z.string().trim().min(1).max(100), close: z.string().trim().min(1).max(100) }).optional(),
   context: z.looseObject({ budgetTokens: z.number().int().min(256).max(2_000_000).optional() }).optional(),
-  git: z.looseObject({
-    commit: z.enum(GIT_COMMIT_MODES).optional(),
-    intervalMinutes: z.number().min(1).max(7 * 24 * 60).optional(),
-    dailyTags: z.boolean().optional(),
-  }).optional(),
+  git: z
+    .looseObject({
+      commit: z.enum(GIT_COMMIT_MODES).optional(),
+      intervalMinutes: z
+        .number()
+        .min(1)
+        .max(7 * 24 * 60)
+        .optional(),
+      dailyTags: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 /**
@@ -37,7 +50,8 @@ export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?:
     problem = describeSchemaIssue(result.error);
     const bad = topLevelKeysOf(result.error);
     dropped = [...bad];
-    const kept = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key))) : {};
+    const kept =
+      raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.fromEntries(Object.entries(raw).filter(([key]) => !bad.has(key))) : {};
     result = configSchema.safeParse(kept);
     if (!result.success) return { config: { ...DEFAULT_STORE_CONFIG }, problem, dropped };
   }

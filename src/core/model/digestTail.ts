@@ -53,7 +53,6 @@ function fenceRanges(buffer: Buffer): Range[] {
   return ranges;
 }
 
-
 export interface TailOptions {
   /** Stop after items totalling more than this many bytes (as `- text\n`). */
   budgetBytes: number;

@@ -41,7 +41,9 @@ export function reclaimText(actions: ReadonlyArray<'delete' | 'archive'>, planne
   const count = (n: number) => `${n} conversation${n === 1 ? '' : 's'}${planned ? ' to be' : ''}`;
   const deleted = actions.filter((a) => a === 'delete').length;
   const archived = actions.length - deleted;
-  return [deleted ? `${count(deleted)} removed from the inbox` : '', archived ? `${count(archived)} moved to the archive` : ''].filter(Boolean).join(', ');
+  return [deleted ? `${count(deleted)} removed from the inbox` : '', archived ? `${count(archived)} moved to the archive` : '']
+    .filter(Boolean)
+    .join(', ');
 }
 
 /**

@@ -30,7 +30,13 @@ export function replaceItem(text: string, identity: string, newLine: string): st
  * `newLine` right after it, in the same section (an open task's successor stays open), unless
  * the file holds that line already. Undefined when the item is not in the text.
  */
-export function supersedeItem(text: string, identity: string, newId: string, newLine: string, date = parseProvenance(newLine)?.date ?? toIsoDate(new Date())): string | undefined {
+export function supersedeItem(
+  text: string,
+  identity: string,
+  newId: string,
+  newLine: string,
+  date = parseProvenance(newLine)?.date ?? toIsoDate(new Date()),
+): string | undefined {
   const doc = parseLines(text);
   const blocks = itemBlocks(doc, text, new Set([identity]));
   if (blocks.length === 0) return undefined;

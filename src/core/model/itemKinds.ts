@@ -10,7 +10,12 @@ export const ITEM_KINDS = ['fact', 'decision', 'question', 'playbook', 'task', '
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 const FILE_OF: Record<Exclude<ItemKind, 'note'>, CategoryFileKey> = {
-  fact: 'facts', decision: 'decisions', question: 'questions', playbook: 'playbooks', task: 'tasks', done_task: 'tasks',
+  fact: 'facts',
+  decision: 'decisions',
+  question: 'questions',
+  playbook: 'playbooks',
+  task: 'tasks',
+  done_task: 'tasks',
 };
 
 /** The review target (file, tasks section) of a kind that lives in a category file. */

@@ -13,7 +13,15 @@
  * itemId(line) (itemId.ts), derived from lineIdentity below.
  */
 import type { PlaybookItem, StatementItem } from './categories';
-import { formatProvenance, formatSources, neutralizeItemText, parseProvenance, stripProvenance, type ParsedProvenance, type Provenance } from './provenance';
+import {
+  formatProvenance,
+  formatSources,
+  neutralizeItemText,
+  parseProvenance,
+  stripProvenance,
+  type ParsedProvenance,
+  type Provenance,
+} from './provenance';
 import { readSupersession, withoutSupersession, type Supersession } from './supersession';
 
 /**
@@ -56,7 +64,9 @@ export function bulletLength(line: string): number {
  * provenance. What a person reads as "the item" (similarity, journal entries, where it came from).
  */
 export function itemStatement(lineOrText: string): string {
-  return withoutSupersession(stripProvenance(withoutBullet(lineOrText))).replace(CHECKBOX, '').trim();
+  return withoutSupersession(stripProvenance(withoutBullet(lineOrText)))
+    .replace(CHECKBOX, '')
+    .trim();
 }
 
 /** One item line taken apart. */

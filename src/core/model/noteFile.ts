@@ -55,14 +55,20 @@ function frontmatter(meta: NoteFileMeta): string {
  * a hook's note lookup cost); anything else (hand-edited, CRLF, reordered) goes through the YAML
  * parser. The result is the same either way, as a test that parses both ways checks.
  */
-const CORE_FRONTMATTER = /^---\npath: ("(?:[^"\\\n]|\\.)*")\nfile_id: ("(?:[^"\\\n]|\\.)*")\nsize: (-?(?:0|[1-9]\d*))\nfingerprint: ("(?:[^"\\\n]|\\.)*")\n---\n/;
+const CORE_FRONTMATTER =
+  /^---\npath: ("(?:[^"\\\n]|\\.)*")\nfile_id: ("(?:[^"\\\n]|\\.)*")\nsize: (-?(?:0|[1-9]\d*))\nfingerprint: ("(?:[^"\\\n]|\\.)*")\n---\n/;
 
 /** Meta and body of a note file in Lore's own frontmatter layout, read without YAML; undefined for any other text. */
 export function readCoreFrontmatter(text: string): { meta: NoteFileMeta; body: string } | undefined {
   const match = CORE_FRONTMATTER.exec(text);
   if (!match) return undefined;
   try {
-    const meta: NoteFileMeta = { path: JSON.parse(match[1]) as string, fileId: JSON.parse(match[2]) as string, size: Number(match[3]), fingerprint: JSON.parse(match[4]) as string };
+    const meta: NoteFileMeta = {
+      path: JSON.parse(match[1]) as string,
+      fileId: JSON.parse(match[2]) as string,
+      size: Number(match[3]),
+      fingerprint: JSON.parse(match[4]) as string,
+    };
     return { meta, body: text.slice(match[0].length) };
   } catch {
     return undefined; // Not valid JSON after all: let the YAML parser decide.

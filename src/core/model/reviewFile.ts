@@ -40,7 +40,7 @@ const TITLE = '# Review';
 const INTRO = [
   'Items Lore held back because they read as instructions to an agent (commands fetched from the network,',
   '"ignore previous instructions", sending keys or credentials somewhere, turning security checks off, orders',
-  'addressed to the assistant), and agents\' writes waiting for you ([pending: …]: remember, update, supersede,',
+  "addressed to the assistant), and agents' writes waiting for you ([pending: …]: remember, update, supersede,",
   'done or forget an item). They stay out of the digest, the agent context and the instruction files until',
   'a person decides: `lore review` lists them, `lore review accept N` moves one to its file, `lore review reject N`',
   'deletes it; in VS Code, use the Review view. Lines under "Accepted" were let through by a person.',
@@ -145,10 +145,17 @@ export function parseReview(text: string | undefined): ParsedReview {
     }
     const marker = MARKER.exec(raw);
     let line = (marker ? raw.slice(0, marker.index) : raw).trimEnd();
-    const kinds = marker ? marker[1].split(',').map((k) => k.trim()).filter(Boolean) : [];
+    const kinds = marker
+      ? marker[1]
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean)
+      : [];
     const pending = PENDING_MARKER.exec(line);
     if (pending) line = line.slice(0, pending.index).trimEnd();
-    const change: PendingChange | undefined = pending ? { op: pending[1].toLowerCase() as PendingOp, ...(pending[2] ? { id: pending[2].toLowerCase() } : {}) } : undefined;
+    const change: PendingChange | undefined = pending
+      ? { op: pending[1].toLowerCase() as PendingOp, ...(pending[2] ? { id: pending[2].toLowerCase() } : {}) }
+      : undefined;
     entries.push({ target: section, line, kinds, lineIndex, ...(change ? { pending: change } : {}) });
   });
   return { entries, accepted };
@@ -186,7 +193,10 @@ function insertInSection(lines: string[], heading: string, items: string[], befo
  * Adds held items (each with its target and flag kinds), skipping ones already held for the
  * same target or already accepted. Returns the text unchanged when nothing is new.
  */
-export function addHeldItems(text: string | undefined, items: ReadonlyArray<{ target: ReviewTarget; line: string; kinds: readonly string[]; pending?: PendingChange }>): string {
+export function addHeldItems(
+  text: string | undefined,
+  items: ReadonlyArray<{ target: ReviewTarget; line: string; kinds: readonly string[]; pending?: PendingChange }>,
+): string {
   const parsed = parseReview(text);
   const seen = new Set<string>(parsed.entries.map((e) => `${targetHeading(e.target)}\u0000${entryKey(e.line, e.pending)}`));
   for (const line of parsed.accepted) seen.add(`accepted\u0000${lineIdentity(line)}`);

@@ -47,4 +47,10 @@ export interface StoreConfig {
   git: GitHistoryConfig;
 }
 
-export const DEFAULT_STORE_CONFIG: StoreConfig = { reclaim: 'delete', digestEnabled: true, transcripts: true, agentWrites: 'pending', git: DEFAULT_GIT_HISTORY };
+export const DEFAULT_STORE_CONFIG: StoreConfig = {
+  reclaim: 'delete',
+  digestEnabled: true,
+  transcripts: true,
+  agentWrites: 'pending',
+  git: DEFAULT_GIT_HISTORY,
+};

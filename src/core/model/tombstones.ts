@@ -21,7 +21,9 @@ import type { Ledger, Tombstones } from './ledgerFormat';
 export function statementHash(line: string): string {
   const identity = lineIdentity(line);
   const cut = identity.indexOf('\u0000');
-  return sha256Hash().update(cut >= 0 ? identity.slice(cut + 1) : identity).digest('hex');
+  return sha256Hash()
+    .update(cut >= 0 ? identity.slice(cut + 1) : identity)
+    .digest('hex');
 }
 
 /** The ledger's tombstones, empty when it has none. */
@@ -48,7 +50,8 @@ export function forgottenConversationLookup(ledger: Ledger): (id: string | undef
   if (!conversations || Object.keys(conversations).length === 0) return () => undefined;
   const bySha = new Map<string, string>();
   for (const record of Object.values(conversations)) for (const sha of record.sha256) bySha.set(sha, record.at);
-  return (id, sha256) => (id !== undefined && conversations[id] ? conversations[id].at : sha256 === undefined ? undefined : bySha.get(sha256));
+  return (id, sha256) =>
+    id !== undefined && conversations[id] ? conversations[id].at : sha256 === undefined ? undefined : bySha.get(sha256);
 }
 
 /**

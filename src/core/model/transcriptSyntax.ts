@@ -10,7 +10,8 @@ import { parseFrontmatter } from '../base/yamlFrontmatter';
  * role. A timed heading may capitalise the role; an untimed one must be lowercase, so that an
  * ordinary `## User` section in someone's notes is not taken for a turn.
  */
-const TURN_HEADING = /^##[ \t]+(?:(\d{1,2}):(\d{2})(?::\d{2})?[ \t]+[—–-]+[ \t]+)?(user|agent|assistant|system)(?:[ \t]+\[[^\]\n]*\])?[ \t]*$/i;
+const TURN_HEADING =
+  /^##[ \t]+(?:(\d{1,2}):(\d{2})(?::\d{2})?[ \t]+[—–-]+[ \t]+)?(user|agent|assistant|system)(?:[ \t]+\[[^\]\n]*\])?[ \t]*$/i;
 
 /** A tool-ish summary: `[tool:Bash] npm test`, `[knowledge:updated] x.md`, `[attachment:img.png]`, `[tool] X`. */
 const TOOL_STRING = /^\[[A-Za-z][\w.-]*(?::[^\]\n]*)?\](?: |$)/;

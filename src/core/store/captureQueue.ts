@@ -20,7 +20,10 @@ export function queueDir(paths: StorePaths): string {
 export function readQueuedSessions(paths: StorePaths): Array<QueuedSession & { file: string }> {
   let names: string[];
   try {
-    names = fs.readdirSync(queueDir(paths)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+    names = fs
+      .readdirSync(queueDir(paths))
+      .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+      .sort();
   } catch {
     return [];
   }

@@ -42,10 +42,15 @@ export function digestSections(texts: CategoryTexts, keep: AgentItemFilter = ite
     const text = texts[file];
     let items = text ? listItems(text) : [];
     if (openTasksOnly) items = items.filter((item) => item.section?.trim().toLowerCase() === OPEN_SECTION);
-    return { title, items: items.map((item) => renderItemLine(item.text)).filter(digestFilter(keep)).reverse() };
+    return {
+      title,
+      items: items
+        .map((item) => renderItemLine(item.text))
+        .filter(digestFilter(keep))
+        .reverse(),
+    };
   });
 }
-
 
 /**
  * Digest sections straight from the category files on disk, reading only their ends (see
@@ -69,11 +74,22 @@ export function digestSectionsFromFiles(paths: StorePaths, budgetBytes = DIGEST_
  * Digest sections from category texts already in memory (a plan's proposed texts). `keep` as in
  * digestSections (default: every flagged item held back).
  */
-export function digestSectionsFromTexts(texts: CategoryTexts, budgetBytes = DIGEST_MAX_BYTES, keep: AgentItemFilter = itemFilter()): DigestSection[] {
+export function digestSectionsFromTexts(
+  texts: CategoryTexts,
+  budgetBytes = DIGEST_MAX_BYTES,
+  keep: AgentItemFilter = itemFilter(),
+): DigestSection[] {
   return DIGEST_SECTIONS.map(({ title, file, openTasksOnly }) => {
     const text = texts[file];
     if (!text) return { title, items: [] };
-    return { title, items: tailItems(Buffer.from(text, 'utf8'), { budgetBytes, section: openTasksOnly ? OPEN_SECTION : undefined, keep: digestFilter(keep) }) };
+    return {
+      title,
+      items: tailItems(Buffer.from(text, 'utf8'), {
+        budgetBytes,
+        section: openTasksOnly ? OPEN_SECTION : undefined,
+        keep: digestFilter(keep),
+      }),
+    };
   });
 }
 
@@ -101,14 +117,19 @@ export interface DigestResult {
  * cached prefix stays byte-identical; just its header while there are no items); deletes it
  * when the digest is disabled.
  */
-export function regenerateDigest(paths: StorePaths, options: { enabled?: boolean; texts?: CategoryTexts; automatic?: boolean } = {}): DigestResult {
+export function regenerateDigest(
+  paths: StorePaths,
+  options: { enabled?: boolean; texts?: CategoryTexts; automatic?: boolean } = {},
+): DigestResult {
   const enabled = options.enabled ?? true;
   const current = readTextIfExists(paths.digest);
   // An automatic refresh (a hand edit, a note moved, an agent's write) follows the switch that
   // digest.md itself is: a deleted digest stays deleted ("delete to turn off"). Only an explicit
   // regenerate, a harvest or `lore init` creates it.
   if (options.automatic && current === undefined) return { bytes: 0, changed: false };
-  const sections = options.texts ? digestSectionsFromTexts(options.texts, DIGEST_MAX_BYTES, agentItemFilter(paths)) : digestSectionsFromFiles(paths);
+  const sections = options.texts
+    ? digestSectionsFromTexts(options.texts, DIGEST_MAX_BYTES, agentItemFilter(paths))
+    : digestSectionsFromFiles(paths);
   const text = enabled ? digestFileText(sections) : undefined;
   if (text === undefined) {
     if (current === undefined) return { bytes: 0, changed: false };

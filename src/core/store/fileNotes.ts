@@ -26,8 +26,7 @@ import { listNames } from '../base/walkTree';
 export { workspaceRelative };
 
 export type NoteTarget =
-  | { kind: 'file'; absolute: string; relative: string; identity: FileIdentity }
-  | { kind: 'orphan'; path: string; reason: string };
+  { kind: 'file'; absolute: string; relative: string; identity: FileIdentity } | { kind: 'orphan'; path: string; reason: string };
 
 /**
  * Resolves a path mentioned in a conversation to a file of this workspace. Relative paths
@@ -63,10 +62,13 @@ export function metaFor(relative: string, identity: FileIdentity): NoteFileMeta 
 
 /** Every note file of the store with its parsed content. */
 export function listNoteFiles(paths: StorePaths): Array<{ file: string; note: NoteFile }> {
-  return listNames(paths.files).filter(isNoteFileName).sort().map((name) => {
-    const file = path.join(paths.files, name);
-    return { file, note: parseNoteFile(fs.readFileSync(file, 'utf8')) };
-  });
+  return listNames(paths.files)
+    .filter(isNoteFileName)
+    .sort()
+    .map((name) => {
+      const file = path.join(paths.files, name);
+      return { file, note: parseNoteFile(fs.readFileSync(file, 'utf8')) };
+    });
 }
 
 /**
@@ -112,7 +114,9 @@ export function rekeyNotes(paths: StorePaths, from: string, relative: string, fi
   if (target !== from) evictForeignNotes(paths, target, absolute, today);
   const lines = note.notes.map((n) => n.raw);
   replaceTextGuarded(target, (existing) =>
-    existing === undefined || target === from ? renderNoteFile(meta, existing === undefined ? note.body : parseNoteFile(existing).body) : addNotes(existing, meta, lines),
+    existing === undefined || target === from
+      ? renderNoteFile(meta, existing === undefined ? note.body : parseNoteFile(existing).body)
+      : addNotes(existing, meta, lines),
   ).settle();
   if (target !== from) {
     fs.rmSync(from, { force: true });
@@ -189,7 +193,14 @@ export function readNotesOf(paths: StorePaths, absolute: string, index: NoteInde
   if (!isInside(paths.workspace, absolute)) return undefined;
   const located = locateVerified(paths, index, absolute);
   const relative = workspaceRelative(paths, absolute);
-  const entry = located?.entry ?? (fs.existsSync(absolute) ? undefined : index.withRecordedPath(relative).map((e) => index.fresh(e.name)).find((e) => e?.meta.path === relative));
+  const entry =
+    located?.entry ??
+    (fs.existsSync(absolute)
+      ? undefined
+      : index
+          .withRecordedPath(relative)
+          .map((e) => index.fresh(e.name))
+          .find((e) => e?.meta.path === relative));
   const text = entry && readTextIfExists(entry.file);
   return entry && text !== undefined ? { file: entry.file, note: parseNoteFile(text), text } : undefined;
 }
@@ -198,7 +209,12 @@ export function readNotesOf(paths: StorePaths, absolute: string, index: NoteInde
  * Adds notes to a file of the workspace (creating its note file). Without a live index, the
  * store's persisted one is told what was written, so the next process need not re-list files/.
  */
-export function addNotesToFile(paths: StorePaths, target: Extract<NoteTarget, { kind: 'file' }>, lines: string[], index?: NoteIndex): string {
+export function addNotesToFile(
+  paths: StorePaths,
+  target: Extract<NoteTarget, { kind: 'file' }>,
+  lines: string[],
+  index?: NoteIndex,
+): string {
   const persisted = index ? undefined : openNoteIndex(paths);
   const found = findNotesForFile(paths, target.absolute, { index: index ?? persisted });
   const file = found?.file ?? path.join(paths.files, noteFileNameFor(target.identity.id));
@@ -239,7 +255,12 @@ export function healNotes(paths: StorePaths, today = new Date()): HealReport {
  * the index names them, and the workspace is not walked (a move arrives as a rename, which
  * re-keys at once). Returns the names of the note files it touched in `touched`.
  */
-export function healDeletedFiles(paths: StorePaths, deleted: string[], index: NoteIndex, today = new Date()): HealReport & { touched: string[] } {
+export function healDeletedFiles(
+  paths: StorePaths,
+  deleted: string[],
+  index: NoteIndex,
+  today = new Date(),
+): HealReport & { touched: string[] } {
   const report: HealReport = { healed: [], orphaned: [] };
   const names = new Set<string>();
   for (const absolute of deleted) {

@@ -39,7 +39,17 @@ export type ConversationClass =
   | 'forgotten';
 
 export const CONVERSATION_CLASSES: readonly ConversationClass[] = [
-  'harvest', 'retry', 'harvested', 'duplicate', 'too-large', 'binary', 'empty', 'live', 'deferred', 'unreadable', 'forgotten',
+  'harvest',
+  'retry',
+  'harvested',
+  'duplicate',
+  'too-large',
+  'binary',
+  'empty',
+  'live',
+  'deferred',
+  'unreadable',
+  'forgotten',
 ];
 
 export interface ClassifiedConversation extends Partial<RenderedSize> {

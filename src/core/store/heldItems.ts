@@ -55,7 +55,11 @@ export function agentItemFilter(paths: StorePaths, options: { superseded?: boole
  * knowledge items: they are quoted conversation, handed out framed as data, and running the
  * rules over multi-KB chunks on every query cost more than the query itself.
  */
-export function keepsRecord(keep: AgentItemFilter, record: { category: string; text: string; source?: string; date?: string; flagged?: boolean }, options: { superseded?: boolean } = {}): boolean {
+export function keepsRecord(
+  keep: AgentItemFilter,
+  record: { category: string; text: string; source?: string; date?: string; flagged?: boolean },
+  options: { superseded?: boolean } = {},
+): boolean {
   if (record.category === 'transcripts') return true;
   if (record.flagged === false) return options.superseded === true || isCurrent(record.text);
   return keep(recordLine(record));

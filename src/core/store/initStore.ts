@@ -15,7 +15,19 @@ import type { StorePaths } from './storePaths';
  * secrets that redaction only removes from what Lore writes, so they stay out of git too; archived
  * knowledge (archive/knowledge/) is redacted knowledge like the category files, so it is shared.
  */
-const STORE_GITIGNORE = ['# Lore: derived or private, not shared', '.cache/', '.index/', '.logs/', '.lock', '*.tmp', 'inbox/', 'archive/*', '!archive/knowledge/', 'queue/', ''].join('\n');
+const STORE_GITIGNORE = [
+  '# Lore: derived or private, not shared',
+  '.cache/',
+  '.index/',
+  '.logs/',
+  '.lock',
+  '*.tmp',
+  'inbox/',
+  'archive/*',
+  '!archive/knowledge/',
+  'queue/',
+  '',
+].join('\n');
 
 function writeIfMissing(file: string, text: string, created: string[]): void {
   if (fs.existsSync(file)) return;

@@ -109,7 +109,12 @@ export interface SyncResult {
  * Syncs the given workspace-relative files (refusing anything outside the workspace). With
  * `dryRun`, says what it would do by the same rules and writes nothing.
  */
-export function syncInstructionFiles(workspace: string, files: readonly string[], digest: string | undefined, options: { dryRun?: boolean } = {}): SyncResult[] {
+export function syncInstructionFiles(
+  workspace: string,
+  files: readonly string[],
+  digest: string | undefined,
+  options: { dryRun?: boolean } = {},
+): SyncResult[] {
   return files.map((relative) => {
     const file = path.resolve(workspace, relative);
     if (!isInside(workspace, file)) return { file: relative, action: 'skipped', reason: 'outside the workspace' };

@@ -23,7 +23,10 @@ import { lazy } from '../base/lazy';
 const ledgerSchemaModule = lazy(() => require('../model/ledgerSchema') as typeof import('../model/ledgerSchema'));
 
 export class LedgerCorruptError extends Error {
-  constructor(readonly file: string, cause: string) {
+  constructor(
+    readonly file: string,
+    cause: string,
+  ) {
     super(`${file} is not a valid ledger (${cause}). Lore will not overwrite it: fix the JSON or move the file away, then run again`);
     this.name = 'LedgerCorruptError';
   }

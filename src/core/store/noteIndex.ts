@@ -283,7 +283,10 @@ export class NoteIndex {
 
   private collect(names: Set<string> | undefined): IndexEntry[] {
     if (!names) return [];
-    return [...names].sort().map((n) => this.entries.get(n)!).filter(Boolean);
+    return [...names]
+      .sort()
+      .map((n) => this.entries.get(n)!)
+      .filter(Boolean);
   }
 }
 

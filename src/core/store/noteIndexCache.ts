@@ -65,10 +65,19 @@ interface IndexState {
 function isIndexState(value: unknown): value is IndexState {
   const v = value as Partial<IndexState> | null;
   return (
-    !!v && typeof v === 'object' && v.format === FORMAT && typeof v.filesDir === 'string' &&
+    !!v &&
+    typeof v === 'object' &&
+    v.format === FORMAT &&
+    typeof v.filesDir === 'string' &&
     (v.dirMtimeNs === null || typeof v.dirMtimeNs === 'string') &&
-    Number.isInteger(v.shards) && v.shards! >= 1 && v.shards! <= MAX_SHARDS && (v.shards! & (v.shards! - 1)) === 0 &&
-    (v.journal === undefined || (Array.isArray(v.journal) && v.journal.length <= MAX_JOURNAL && v.journal.every((n) => typeof n === 'string' && isNoteFileName(n) && !n.includes('/') && !n.includes('\\'))))
+    Number.isInteger(v.shards) &&
+    v.shards! >= 1 &&
+    v.shards! <= MAX_SHARDS &&
+    (v.shards! & (v.shards! - 1)) === 0 &&
+    (v.journal === undefined ||
+      (Array.isArray(v.journal) &&
+        v.journal.length <= MAX_JOURNAL &&
+        v.journal.every((n) => typeof n === 'string' && isNoteFileName(n) && !n.includes('/') && !n.includes('\\'))))
   );
 }
 
@@ -171,7 +180,8 @@ class ShardSource implements StoredEntrySource {
     } catch (error) {
       throw new ShardCorrupt(`${name}: ${(error as Error).message}`);
     }
-    if (!Array.isArray(parsed) || !parsed.every(isEntryTuple)) throw new ShardCorrupt(`${name}: not a list of [name, path, fileId, size, fingerprint, count, mtimeMs, fileSize, ino]`);
+    if (!Array.isArray(parsed) || !parsed.every(isEntryTuple))
+      throw new ShardCorrupt(`${name}: not a list of [name, path, fileId, size, fingerprint, count, mtimeMs, fileSize, ino]`);
     return parsed.map(fromTuple);
   }
 }
@@ -213,7 +223,8 @@ function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, pr
       if (previous?.text(name) !== text) writeFileAtomic(path.join(dir, name), text, { durable: false });
     }
     // Shards of an earlier, larger count would never be read again.
-    for (const name of fs.readdirSync(dir)) if (/^[ps]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) fs.rmSync(path.join(dir, name), { force: true });
+    for (const name of fs.readdirSync(dir))
+      if (/^[ps]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) fs.rmSync(path.join(dir, name), { force: true });
     if (dirMtimeNs !== null) writeFileAtomic(noteIndexMemoFile(paths), state(dirMtimeNs), { durable: false });
     return true;
   } catch {
@@ -233,7 +244,9 @@ export function openNoteIndex(paths: StorePaths, options: OpenNoteIndexOptions =
   const mtimeNs = String(dir.mtimeNs);
   if (state && state.dirMtimeNs === mtimeNs) {
     const index = new NoteIndex(paths.files, options.read);
-    index.loadLazily(new TrustingSource(new ShardSource(dirOf(paths), state.shards), () => relist(paths, index, undefined, options.persist ?? true)));
+    index.loadLazily(
+      new TrustingSource(new ShardSource(dirOf(paths), state.shards), () => relist(paths, index, undefined, options.persist ?? true)),
+    );
     // Written by Lore since the shards were: these entries are read now and win over the shards'.
     if (state.journal?.length) index.refreshSync(state.journal);
     trustedAt.set(index, mtimeNs);
@@ -269,7 +282,8 @@ export function recordOwnWrites(paths: StorePaths, index: NoteIndex, names: stri
     index.refreshSync(names);
     const journal = [...new Set([...(state.journal ?? []), ...names])];
     // A long journal: let the next process re-list and write the shards afresh.
-    const next: IndexState = journal.length > MAX_JOURNAL ? { ...state, dirMtimeNs: null, journal: undefined } : { ...state, dirMtimeNs: mtimeNs, journal };
+    const next: IndexState =
+      journal.length > MAX_JOURNAL ? { ...state, dirMtimeNs: null, journal: undefined } : { ...state, dirMtimeNs: mtimeNs, journal };
     writeFileAtomic(noteIndexMemoFile(paths), JSON.stringify(next), { durable: false });
     if (next.dirMtimeNs !== null) trustedAt.set(index, mtimeNs);
   } catch {

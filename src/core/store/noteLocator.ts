@@ -36,7 +36,13 @@ export interface LocateOptions {
   verify?: boolean;
 }
 
-export function locateNotes(paths: StorePaths, index: NoteIndex, absolute: string, options: LocateOptions, stat = statRegularFile(absolute)): LocatedNotes | undefined {
+export function locateNotes(
+  paths: StorePaths,
+  index: NoteIndex,
+  absolute: string,
+  options: LocateOptions,
+  stat = statRegularFile(absolute),
+): LocatedNotes | undefined {
   if (!stat || isInside(paths.root, absolute)) return undefined;
   const check = (entries: IndexEntry[]): IndexEntry[] =>
     options.verify ? entries.map((e) => index.fresh(e.name)).filter((e): e is IndexEntry => e !== undefined) : entries;
@@ -47,7 +53,12 @@ export function locateNotes(paths: StorePaths, index: NoteIndex, absolute: strin
   const name = noteFileNameFor(fileIdOf(stat));
   const direct = options.verify ? index.fresh(name) : index.get(name);
   // An inode number alone may have been reused by a new file: the recorded path or content must agree.
-  if (direct && (!direct.meta.path || direct.meta.path === relative || (byContent && direct.meta.fingerprint !== '' && direct.meta.fingerprint === fingerprint()))) {
+  if (
+    direct &&
+    (!direct.meta.path ||
+      direct.meta.path === relative ||
+      (byContent && direct.meta.fingerprint !== '' && direct.meta.fingerprint === fingerprint()))
+  ) {
     return { absolute, relative, stat, entry: direct, via: 'inode', needsRepair: direct.meta.path !== relative };
   }
 
@@ -58,7 +69,9 @@ export function locateNotes(paths: StorePaths, index: NoteIndex, absolute: strin
   // Same content means same size: only hash when some note file recorded this size for
   // another path whose file no longer holds it.
   const size = Number(stat.size);
-  const candidates = check(index.withRecordedSize(size)).filter((e) => e.meta.size === size && e.meta.fingerprint && e.meta.path !== relative && e.name !== direct?.name);
+  const candidates = check(index.withRecordedSize(size)).filter(
+    (e) => e.meta.size === size && e.meta.fingerprint && e.meta.path !== relative && e.name !== direct?.name,
+  );
   if (candidates.length === 0) return undefined;
   const match = candidates.find((e) => e.meta.fingerprint === fingerprint() && !pathStillHolds(paths, e));
   return match ? { absolute, relative, stat, entry: match, via: 'fingerprint', needsRepair: true } : undefined;

@@ -94,7 +94,9 @@ function withTrust(file: string, loaded: LoadedConfig): LoadedConfig {
   delete narrowed.git.commit;
   if (!announced.has(file)) {
     announced.add(file);
-    notices.push(`${file} asks for ${widening.join(' and ')}; Lore ignored ${widening.length > 1 ? 'them' : 'it'}, since a repository's file may not widen what agents write or what Lore commits until you trust the store. If you wrote it, run: lore trust --root ${path.dirname(file)} (or set LORE_AGENT_WRITES / LORE_GIT_COMMIT yourself)`);
+    notices.push(
+      `${file} asks for ${widening.join(' and ')}; Lore ignored ${widening.length > 1 ? 'them' : 'it'}, since a repository's file may not widen what agents write or what Lore commits until you trust the store. If you wrote it, run: lore trust --root ${path.dirname(file)} (or set LORE_AGENT_WRITES / LORE_GIT_COMMIT yourself)`,
+    );
   }
   return { ...loaded, config: narrowed, ignored: widening };
 }

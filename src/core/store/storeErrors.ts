@@ -55,7 +55,6 @@ export function describeFileError(error: unknown, file?: string): string | undef
   }
 }
 
-
 /**
  * Throws a StoreEntryError when one of the store's own files (category files, ledger, digest,
  * config) is a folder or one of its folders is a file. Reading such an entry fails with an

@@ -83,7 +83,11 @@ export interface EditorStoreLocation {
  * (`lore.store.location: global`). With no folder open and the global store not chosen there is
  * none (undefined): the global store is written only on explicit request, never as a fallback.
  */
-export function editorStoreLocation(folder: string | undefined, location: 'workspace' | 'global', home: string = os.homedir()): EditorStoreLocation | undefined {
+export function editorStoreLocation(
+  folder: string | undefined,
+  location: 'workspace' | 'global',
+  home: string = os.homedir(),
+): EditorStoreLocation | undefined {
   if (location === 'global') {
     const root = globalStoreDir(home);
     return { root, workspace: folder ? path.resolve(folder) : root };

@@ -32,7 +32,11 @@ export interface TranscriptNaming {
 /** ASCII letters, digits, `.`, `_`, `-` only: valid on every file system, no `:` for Windows. */
 function fileNamePart(text: string, max: number): string {
   const ascii = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  const cut = ascii.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/[-.]{2,}/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, max);
+  const cut = ascii
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/[-.]{2,}/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, max);
   return cut.replace(/[-.]+$/, '');
 }
 
@@ -94,7 +98,9 @@ export function storedTranscriptSha(file: string): string | undefined {
 /** Thrown when a transcript's name is taken by the transcript of another raw file. */
 export class TranscriptTakenError extends Error {
   constructor(readonly file: string) {
-    super(`${file} already holds the transcript of another conversation; Lore never replaces a stored transcript (harvest again to plan a free name)`);
+    super(
+      `${file} already holds the transcript of another conversation; Lore never replaces a stored transcript (harvest again to plan a free name)`,
+    );
     this.name = 'TranscriptTakenError';
   }
 }
@@ -117,7 +123,8 @@ export function writeTranscriptsOnce(paths: StorePaths, transcripts: readonly Tr
   const pending: Array<{ file: string; tmp?: string; relative: string; data: Buffer }> = [];
   for (const t of transcripts) {
     const file = resolveInStore(paths, t.file);
-    if (!isInside(paths.transcripts, file) || file === paths.transcripts) throw new Error(`refusing to write a transcript outside ${TRANSCRIPTS_DIR}/: ${t.file}`);
+    if (!isInside(paths.transcripts, file) || file === paths.transcripts)
+      throw new Error(`refusing to write a transcript outside ${TRANSCRIPTS_DIR}/: ${t.file}`);
     const existing = storedTranscriptSha(file);
     if (existing === t.sha256 || pending.some((p) => p.file === file)) continue;
     if (existing !== undefined) throw new TranscriptTakenError(file);
@@ -129,7 +136,8 @@ export function writeTranscriptsOnce(paths: StorePaths, transcripts: readonly Tr
       const dir = path.dirname(p.file);
       if (!fs.existsSync(dir)) for (let d = dir; d !== paths.root && !fs.existsSync(d); d = path.dirname(d)) dirs.add(path.dirname(d));
       const stalePrefix = `.${path.basename(p.file)}.`;
-      for (const name of listNames(dir)) if (name.startsWith(stalePrefix) && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+      for (const name of listNames(dir))
+        if (name.startsWith(stalePrefix) && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
       p.tmp = writeTempBeside(p.file, p.data, false);
     }
     for (const p of pending) {

@@ -52,7 +52,9 @@ export interface PlannedApply {
 /** Thrown when an apply would start while an undo is half done. */
 export class UndoInProgressError extends Error {
   constructor() {
-    super('an undo of the last harvest was interrupted; run "lore undo" (or "Lore: Undo Last Harvest") again to finish it before applying another harvest');
+    super(
+      'an undo of the last harvest was interrupted; run "lore undo" (or "Lore: Undo Last Harvest") again to finish it before applying another harvest',
+    );
     this.name = 'UndoInProgressError';
   }
 }
@@ -86,7 +88,8 @@ export function beforeCopy(paths: StorePaths, index: number, file: string): stri
 /** The absolute path of a kept reclaim, checked to stay inside `.undo/`. */
 export function keptPath(paths: StorePaths, kept: string): string {
   const full = path.resolve(undoDir(paths), kept);
-  if (!isInside(path.join(undoDir(paths), KEPT_DIR), full)) throw new Error(`the undo record names a kept file outside ${UNDO_DIR}/${KEPT_DIR}/: ${kept}`);
+  if (!isInside(path.join(undoDir(paths), KEPT_DIR), full))
+    throw new Error(`the undo record names a kept file outside ${UNDO_DIR}/${KEPT_DIR}/: ${kept}`);
   return full;
 }
 
@@ -114,11 +117,14 @@ export function readUndoRecord(paths: StorePaths): UndoRecord | undefined {
   const record = parsed.data;
   // Data from disk: every path it names must stay where an apply writes.
   for (const f of record.files) resolveInStore(paths, f.file);
-  for (const t of record.transcripts) if (!isInside(paths.transcripts, resolveInStore(paths, t.file))) throw new Error(`the undo record names a transcript outside transcripts/: ${t.file}`);
+  for (const t of record.transcripts)
+    if (!isInside(paths.transcripts, resolveInStore(paths, t.file)))
+      throw new Error(`the undo record names a transcript outside transcripts/: ${t.file}`);
   for (const r of record.reclaims) {
     if (!isInside(paths.inbox, resolveInStore(paths, r.from))) throw new Error(`the undo record names a reclaim outside inbox/: ${r.from}`);
     if (r.kept) keptPath(paths, r.kept);
-    if (r.archivedTo && !isInside(paths.archive, resolveInStore(paths, r.archivedTo))) throw new Error(`the undo record names an archive outside archive/: ${r.archivedTo}`);
+    if (r.archivedTo && !isInside(paths.archive, resolveInStore(paths, r.archivedTo)))
+      throw new Error(`the undo record names an archive outside archive/: ${r.archivedTo}`);
   }
   return record;
 }
@@ -159,7 +165,11 @@ function reclaimedName(paths: StorePaths, file: string): string {
  * record of an interrupted apply, the copies it made are kept and only new files are added.
  * `keepPrevious` (an apply that changes nothing) leaves the previous record as it is.
  */
-export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, options: { keepPrevious?: boolean; now?: Date } = {}): UndoRecord | undefined {
+export function beginUndoRecord(
+  paths: StorePaths,
+  planned: PlannedApply,
+  options: { keepPrevious?: boolean; now?: Date } = {},
+): UndoRecord | undefined {
   let previous: UndoRecord | undefined;
   try {
     previous = readUndoRecord(paths);
@@ -169,11 +179,15 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
   if (previous?.state === 'undoing') throw new UndoInProgressError();
   // An interrupted apply's record is finished by the run that completes it, even one with nothing left to do.
   if (options.keepPrevious && previous?.state !== 'begun') return undefined;
-  const record: UndoRecord = previous?.state === 'begun' ? previous : { version: 1, state: 'begun', at: (options.now ?? new Date()).toISOString(), files: [], transcripts: [], reclaims: [] };
+  const record: UndoRecord =
+    previous?.state === 'begun'
+      ? previous
+      : { version: 1, state: 'begun', at: (options.now ?? new Date()).toISOString(), files: [], transcripts: [], reclaims: [] };
   if (record !== previous) clearUndo(paths);
   const dir = undoDir(paths);
   fs.mkdirSync(dir, { recursive: true });
-  if (!fs.existsSync(path.join(dir, '.gitignore'))) writeFileAtomic(path.join(dir, '.gitignore'), '# Lore: the private undo area of the last harvest\n*\n', { durable: false });
+  if (!fs.existsSync(path.join(dir, '.gitignore')))
+    writeFileAtomic(path.join(dir, '.gitignore'), '# Lore: the private undo area of the last harvest\n*\n', { durable: false });
 
   // The copies are made durable together (each file, then their folder once) before the
   // record that names them: an fsync per copy as it is written would wait for each alone.
@@ -188,7 +202,11 @@ export function beginUndoRecord(paths: StorePaths, planned: PlannedApply, option
       copies.push(beforeCopy(paths, index, file));
       writeFileAtomic(copies[copies.length - 1], bytes, { durable: false });
     }
-    record.files.push({ file, before: bytes ? sha256Hash().update(bytes).digest('hex') : null, ...(queued.has(file) ? { restoreIfMissing: true } : {}) });
+    record.files.push({
+      file,
+      before: bytes ? sha256Hash().update(bytes).digest('hex') : null,
+      ...(queued.has(file) ? { restoreIfMissing: true } : {}),
+    });
   }
   for (const copy of copies) fsyncFile(copy);
   if (copies.length) fsyncDirectory(path.dirname(copies[0]));

@@ -27,11 +27,13 @@ export class AgentCaches extends Disposable {
 
   constructor(private readonly notes: LoreServerClient) {
     super();
-    this._register(toDisposable(() => {
-      if (this.timer) clearTimeout(this.timer);
-      for (const watcher of this.watchers.values()) watcher.dispose();
-      this.watchers.clear();
-    }));
+    this._register(
+      toDisposable(() => {
+        if (this.timer) clearTimeout(this.timer);
+        for (const watcher of this.watchers.values()) watcher.dispose();
+        this.watchers.clear();
+      }),
+    );
   }
 
   /** The last report, undefined before the first answer (or without a language server). */
@@ -86,7 +88,10 @@ export class AgentCaches extends Disposable {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '*.{jsonl,json}'));
       const changed = () => this.scheduleRefresh();
       const subscriptions = [watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed)];
-      this.watchers.set(folder, toDisposable(() => subscriptions.forEach((s) => s.dispose())));
+      this.watchers.set(
+        folder,
+        toDisposable(() => subscriptions.forEach((s) => s.dispose())),
+      );
     }
   }
 }

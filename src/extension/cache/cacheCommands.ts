@@ -15,7 +15,10 @@ const log = logger('cache');
  * Writes the digest block (without items held for review) into the opted-in instruction files,
  * only when it changed: the language server writes them, as it writes the store.
  */
-export async function syncInstructions(store: StoreService, files = readSettings().instructionsSync): Promise<SyncInstructionsRequest.Result> {
+export async function syncInstructions(
+  store: StoreService,
+  files = readSettings().instructionsSync,
+): Promise<SyncInstructionsRequest.Result> {
   if (!files.length || !store.exists) return [];
   const results = await store.request(SyncInstructionsRequest, { files: [...files] });
   for (const r of results) if (r.action !== 'unchanged') log.info(`instructions: ${r.file} ${r.action}${r.reason ? ` (${r.reason})` : ''}`);
@@ -24,27 +27,39 @@ export async function syncInstructions(store: StoreService, files = readSettings
 }
 
 export function registerCacheCommands(store: StoreService, states: CacheStates): vscode.Disposable[] {
-  const update = (node: CacheDiscussionNode | undefined, change: (s: NonNullable<ReturnType<CacheStates['get']>>) => ReturnType<typeof enable>) =>
+  const update = (
+    node: CacheDiscussionNode | undefined,
+    change: (s: NonNullable<ReturnType<CacheStates['get']>>) => ReturnType<typeof enable>,
+  ) =>
     runCommand('Cache', async () => {
       const state = node && states.get(node.discussionId);
       if (state) await states.put(change(state), false);
     });
   return [
-    vscode.commands.registerCommand('lore.cache.invalidate', (node?: CacheDiscussionNode) => update(node, (s) => invalidate(s, Date.now()))),
+    vscode.commands.registerCommand('lore.cache.invalidate', (node?: CacheDiscussionNode) =>
+      update(node, (s) => invalidate(s, Date.now())),
+    ),
     vscode.commands.registerCommand('lore.cache.disable', (node?: CacheDiscussionNode) => update(node, (s) => disable(s, Date.now()))),
     vscode.commands.registerCommand('lore.cache.enable', (node?: CacheDiscussionNode) => update(node, (s) => enable(s))),
-    vscode.commands.registerCommand('lore.syncInstructions', () => runCommand('Sync Agent Instructions', async () => {
-      let files = readSettings().instructionsSync;
-      if (!files.length) {
-        const picks = await vscode.window.showQuickPick([...INSTRUCTION_FILES], { canPickMany: true, title: 'Lore: keep the digest in these agent instruction files' });
-        if (!picks?.length) return [];
-        files = picks;
-        await updateInstructionsSync(files);
-      }
-      const results = await syncInstructions(store, files);
-      const written = results.filter((r) => r.action === 'written').map((r) => r.file);
-      void vscode.window.showInformationMessage(written.length ? `Lore: updated the knowledge block in ${written.join(', ')}.` : 'Lore: agent instruction files are up to date.');
-      return results;
-    })),
+    vscode.commands.registerCommand('lore.syncInstructions', () =>
+      runCommand('Sync Agent Instructions', async () => {
+        let files = readSettings().instructionsSync;
+        if (!files.length) {
+          const picks = await vscode.window.showQuickPick([...INSTRUCTION_FILES], {
+            canPickMany: true,
+            title: 'Lore: keep the digest in these agent instruction files',
+          });
+          if (!picks?.length) return [];
+          files = picks;
+          await updateInstructionsSync(files);
+        }
+        const results = await syncInstructions(store, files);
+        const written = results.filter((r) => r.action === 'written').map((r) => r.file);
+        void vscode.window.showInformationMessage(
+          written.length ? `Lore: updated the knowledge block in ${written.join(', ')}.` : 'Lore: agent instruction files are up to date.',
+        );
+        return results;
+      }),
+    ),
   ];
 }

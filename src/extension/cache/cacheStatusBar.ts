@@ -39,10 +39,18 @@ function agentView(s: SessionCacheState): CacheStatusView | undefined {
   const warm = s.status === 'warm';
   const lines = [
     `${TOOL_LABELS[s.tool]} prompt cache${s.model ? ` (${s.model})` : ''}`,
-    warm ? `Expires in ${s.ttlLabel} (${s.ttl} TTL, counted from the last call that read or wrote it)` : 'Cached by the provider; its lifetime is provider-managed',
+    warm
+      ? `Expires in ${s.ttlLabel} (${s.ttl} TTL, counted from the last call that read or wrote it)`
+      : 'Cached by the provider; its lifetime is provider-managed',
     `Hit ratio ${percent(s.hitRatio)} · ${formatTokens(s.usage?.cacheReadTokens ?? 0)} tokens read from the cache`,
   ];
-  return { source: 'agent', text: `$(clock) ${warm ? s.ttlLabel : 'cached'}`, warning: warm && s.remainingMs !== undefined && s.remainingMs < WARN_MS, tooltip: lines.join('\n'), session: s };
+  return {
+    source: 'agent',
+    text: `$(clock) ${warm ? s.ttlLabel : 'cached'}`,
+    warning: warm && s.remainingMs !== undefined && s.remainingMs < WARN_MS,
+    tooltip: lines.join('\n'),
+    session: s,
+  };
 }
 
 function loreView(d: CacheDescription): CacheStatusView | undefined {
@@ -53,7 +61,13 @@ function loreView(d: CacheDescription): CacheStatusView | undefined {
     expired ? 'Expired' : d.estimated ? 'Managed by the provider (no expiry reported)' : `Expires in ${d.ttlLabel}`,
     `Hit rate ${(d.hitRate * 100).toFixed(0)}% · ${d.hits} hit(s) in ${d.calls} call(s) · ${d.tokensCached} tokens cached`,
   ].join('\n');
-  return { source: 'lore', text: `$(clock) ${expired ? 'expired' : d.ttlLabel}`, warning: !expired && d.remainingMs !== undefined && d.remainingMs < WARN_MS, tooltip, discussion: d };
+  return {
+    source: 'lore',
+    text: `$(clock) ${expired ? 'expired' : d.ttlLabel}`,
+    warning: !expired && d.remainingMs !== undefined && d.remainingMs < WARN_MS,
+    tooltip,
+    discussion: d,
+  };
 }
 
 export class CacheStatusBar extends Disposable {
@@ -62,18 +76,23 @@ export class CacheStatusBar extends Disposable {
   /** `lore.cache.statusBar`, read when it changes (not on every tick). */
   private enabled = readSettings().cacheStatusBar;
 
-  constructor(private readonly states: CacheStates, private readonly agents?: AgentCaches) {
+  constructor(
+    private readonly states: CacheStates,
+    private readonly agents?: AgentCaches,
+  ) {
     super();
     this.item.name = 'Lore Prompt Cache';
     this.item.command = 'lore.cache.focus';
     this._register(toDisposable(() => this.stop()));
     this._register(states.onDidChange(() => this.update()));
     if (agents) this._register(agents.onDidChange(() => this.update()));
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration('lore.cache.statusBar')) return;
-      this.enabled = readSettings().cacheStatusBar;
-      this.update();
-    }));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('lore.cache.statusBar')) return;
+        this.enabled = readSettings().cacheStatusBar;
+        this.update();
+      }),
+    );
     this._register(vscode.window.onDidChangeWindowState((s) => (s.focused ? this.start() : this.stop())));
     this.update();
     if (vscode.window.state.focused) this.start();
@@ -93,7 +112,8 @@ export class CacheStatusBar extends Disposable {
     const discussion = this.current(now);
     const loreAt = discussion && this.states.get(discussion.discussionId)?.lastCallAt;
     // The one the user worked with last: @lore's discussion only when it called after the agent's last call.
-    if (discussion && loreAt !== undefined && (!session?.lastActivity || loreAt >= session.lastActivity)) return loreView(discussion) ?? (session && agentView(session));
+    if (discussion && loreAt !== undefined && (!session?.lastActivity || loreAt >= session.lastActivity))
+      return loreView(discussion) ?? (session && agentView(session));
     return (session && agentView(session)) ?? (discussion && loreView(discussion));
   }
 

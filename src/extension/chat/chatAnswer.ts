@@ -88,7 +88,10 @@ type AnswerRoute =
 /** Why a model error means "no model to ask" rather than a failure to report (a key refused, nothing to reach, consent refused). */
 function noModelReason(error: unknown): string | undefined {
   if (error instanceof ProviderError && (error.kind === 'auth' || error.kind === 'unavailable')) return error.message;
-  if (error instanceof vscode.LanguageModelError && (error.code === vscode.LanguageModelError.NoPermissions.name || error.code === vscode.LanguageModelError.NotFound.name)) {
+  if (
+    error instanceof vscode.LanguageModelError &&
+    (error.code === vscode.LanguageModelError.NoPermissions.name || error.code === vscode.LanguageModelError.NotFound.name)
+  ) {
     return `the VS Code language model refused: ${error.message}`;
   }
   return undefined;
@@ -107,16 +110,29 @@ export class ChatAnswerer {
     if (isNetworkVendor(settings.provider)) {
       const options = await adapterOptions(this.secrets, settings.provider, settings);
       if (!hasKey(resolveEndpoint(settings.provider, options))) {
-        return { kind: 'local', reason: `\`lore.provider\` is ${settings.provider} and there is no API key for it: run **Lore: Set API Key…** or set ${VENDOR_ENDPOINTS[settings.provider].keyVars.join(' or ')}` };
+        return {
+          kind: 'local',
+          reason: `\`lore.provider\` is ${settings.provider} and there is no API key for it: run **Lore: Set API Key…** or set ${VENDOR_ENDPOINTS[settings.provider].keyVars.join(' or ')}`,
+        };
       }
       // The harvest's adapter; a discussion comes back, so its prefix is worth an explicit cache.
       return { kind: 'direct', adapter: createAdapter(settings.provider, options), provider: settings.provider };
     }
-    if (settings.provider === 'rules') return { kind: 'local', reason: '`lore.provider` is `rules`, the offline extractor, which is not a language model' };
+    if (settings.provider === 'rules')
+      return { kind: 'local', reason: '`lore.provider` is `rules`, the offline extractor, which is not a language model' };
     // Lore's own model here is its local knowledge (the direct one is only offered with a direct provider, handled above).
-    if (question.model && isLoreModel(question.model)) return { kind: 'local', reason: 'the chat\'s model is Lore\'s local knowledge, and `lore.provider` names no direct provider with a key' };
+    if (question.model && isLoreModel(question.model))
+      return {
+        kind: 'local',
+        reason: "the chat's model is Lore's local knowledge, and `lore.provider` names no direct provider with a key",
+      };
     const model = question.model ?? (await selectModel(settings.model));
-    if (!model) return { kind: 'local', reason: 'VS Code has no language model (sign in to a chat extension such as GitHub Copilot, or set `lore.provider` to a direct provider with a key)' };
+    if (!model)
+      return {
+        kind: 'local',
+        reason:
+          'VS Code has no language model (sign in to a chat extension such as GitHub Copilot, or set `lore.provider` to a direct provider with a key)',
+      };
     return { kind: 'vscode-lm', model };
   }
 
@@ -124,7 +140,13 @@ export class ChatAnswerer {
   private async context(question: ChatQuestion, route: AnswerRoute, token: vscode.CancellationToken): Promise<QuestionContext> {
     const discussion = { id: question.discussionId, turn: Math.floor(question.history.length / 2) + 1 };
     if (!this.store.exists) {
-      return { built: buildContext({ role: DEFAULT_ROLE_INSTRUCTIONS, discussion, earlierTurns: question.history, message: question.prompt }), notes: [], topics: [], digest: false, hits: 0 };
+      return {
+        built: buildContext({ role: DEFAULT_ROLE_INSTRUCTIONS, discussion, earlierTurns: question.history, message: question.prompt }),
+        notes: [],
+        topics: [],
+        digest: false,
+        hits: 0,
+      };
     }
     // Within lore/compileContext's bounds (the compiler keeps only the newest turns that fit anyway).
     const request = {
@@ -134,20 +156,50 @@ export class ChatAnswerer {
       discussion,
       earlierTurns: question.history.slice(-MAX_TURNS).map((t) => ({ role: t.role, text: t.text.slice(0, MAX_MESSAGE_CHARS) })),
       via: '@lore' as const,
-      ...(route.kind === 'local' ? { noGateReason: `@lore has no model to ask (${route.reason}), so only the no-gate rows of the bypass table activate`.slice(0, 500) } : {}),
+      ...(route.kind === 'local'
+        ? {
+            noGateReason: `@lore has no model to ask (${route.reason}), so only the no-gate rows of the bypass table activate`.slice(
+              0,
+              500,
+            ),
+          }
+        : {}),
     };
-    const gate: ClientGate | undefined = route.kind === 'direct' ? directGate(route.adapter) : route.kind === 'vscode-lm' ? languageModelGate(route.model, token) : undefined;
+    const gate: ClientGate | undefined =
+      route.kind === 'direct' ? directGate(route.adapter) : route.kind === 'vscode-lm' ? languageModelGate(route.model, token) : undefined;
     try {
       const r = await this.search.compileContext(request, gate);
-      const built: BuiltContext = { text: r.text, stablePrefixLength: r.stablePrefixLength, stablePrefixBytes: r.stablePrefixBytes, boundaries: r.boundaries as BuiltContext['boundaries'] };
-      return { built, notes: r.fileNotes, topics: r.topics.active.map((a) => ({ name: a.name, tier: a.tier })), digest: r.digest, hits: r.hits.length };
+      const built: BuiltContext = {
+        text: r.text,
+        stablePrefixLength: r.stablePrefixLength,
+        stablePrefixBytes: r.stablePrefixBytes,
+        boundaries: r.boundaries as BuiltContext['boundaries'],
+      };
+      return {
+        built,
+        notes: r.fileNotes,
+        topics: r.topics.active.map((a) => ({ name: a.name, tier: a.tier })),
+        digest: r.digest,
+        hits: r.hits.length,
+      };
     } catch (error) {
       log.warn(`compiling @lore's context here, without matching items: ${error instanceof Error ? error.message : String(error)}`);
       const { explainContext, DEFAULT_BUDGET_TOKENS, storePrivateMarkers, textGate } = topicsLibrary();
       const budgetTokens = loadStoreConfig(this.store.paths.config).config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS;
       const topicGate = gate && textGate(gate.label, gate.ask, storePrivateMarkers(this.store.paths.config));
-      const e = await explainContext(this.store.paths, { ...request, budgetTokens, gate: topicGate, noGateReason: request.noGateReason ?? 'the editor does not ask the gate' });
-      return { built: e.compiled, notes: e.fileNotes, topics: e.topics.activation.active.map((a) => ({ name: a.topic.name, tier: a.tier })), digest: e.compiled.boundaries.some((b) => b.layer === 'knowledge'), hits: 0 };
+      const e = await explainContext(this.store.paths, {
+        ...request,
+        budgetTokens,
+        gate: topicGate,
+        noGateReason: request.noGateReason ?? 'the editor does not ask the gate',
+      });
+      return {
+        built: e.compiled,
+        notes: e.fileNotes,
+        topics: e.topics.activation.active.map((a) => ({ name: a.topic.name, tier: a.tier })),
+        digest: e.compiled.boundaries.some((b) => b.layer === 'knowledge'),
+        hits: 0,
+      };
     }
   }
 
@@ -168,7 +220,8 @@ export class ChatAnswerer {
     const used: string[] = [];
     if (context.digest) used.push('the knowledge digest');
     for (const notes of context.notes) used.push(`${notes.notes.length} note(s) on \`${notes.path}\``);
-    if (context.topics.length) used.push(`topic${context.topics.length === 1 ? '' : 's'} ${context.topics.map((t) => `\`${t.name}\``).join(', ')}`);
+    if (context.topics.length)
+      used.push(`topic${context.topics.length === 1 ? '' : 's'} ${context.topics.map((t) => `\`${t.name}\``).join(', ')}`);
     if (context.hits) used.push(`${context.hits} matching item${context.hits === 1 ? '' : 's'}`);
     out.progress(used.length ? `Using ${used.join(', ')}` : 'No Lore knowledge applies yet');
 
@@ -191,7 +244,10 @@ export class ChatAnswerer {
         return { text: reply.text, route: 'direct', model: reply.model, notes, topics };
       }
       const model = route.model;
-      const messages = [vscode.LanguageModelChatMessage.User(stablePrefix(built)), vscode.LanguageModelChatMessage.User(volatileSuffix(built))];
+      const messages = [
+        vscode.LanguageModelChatMessage.User(stablePrefix(built)),
+        vscode.LanguageModelChatMessage.User(volatileSuffix(built)),
+      ];
       const response = await model.sendRequest(messages, {}, token);
       let text = '';
       for await (const chunk of response.text) {

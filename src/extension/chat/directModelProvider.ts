@@ -28,7 +28,6 @@ import { LOCAL_MODEL_ID, LORE_MODEL_VENDOR } from './loreModelIds';
 
 const log = logger('chat-model');
 
-
 /** What VS Code 1.104+ asks of a chat model provider (not in @types/vscode 1.101). */
 export interface ChatModelInformation {
   id: string;
@@ -47,8 +46,17 @@ interface ChatRequestMessage {
 }
 interface ChatModelProvider {
   onDidChangeLanguageModelChatInformation?: vscode.Event<void>;
-  provideLanguageModelChatInformation(options: { silent: boolean }, token: vscode.CancellationToken): vscode.ProviderResult<ChatModelInformation[]>;
-  provideLanguageModelChatResponse(model: ChatModelInformation, messages: readonly ChatRequestMessage[], options: unknown, progress: vscode.Progress<vscode.LanguageModelTextPart>, token: vscode.CancellationToken): Thenable<void>;
+  provideLanguageModelChatInformation(
+    options: { silent: boolean },
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<ChatModelInformation[]>;
+  provideLanguageModelChatResponse(
+    model: ChatModelInformation,
+    messages: readonly ChatRequestMessage[],
+    options: unknown,
+    progress: vscode.Progress<vscode.LanguageModelTextPart>,
+    token: vscode.CancellationToken,
+  ): Thenable<void>;
   provideTokenCount(model: ChatModelInformation, text: string | ChatRequestMessage, token: vscode.CancellationToken): Thenable<number>;
 }
 type RegisterChatModelProvider = (vendor: string, provider: ChatModelProvider) => vscode.Disposable;
@@ -58,13 +66,19 @@ function textOf(message: ChatRequestMessage): string {
 }
 
 /** The vendor `lore.provider` names, when it is a direct one with a key (or an endpoint that needs none). */
-async function configuredVendor(secrets: vscode.SecretStorage): Promise<{ vendor: NetworkVendor; model: string; baseUrl: string } | undefined> {
+async function configuredVendor(
+  secrets: vscode.SecretStorage,
+): Promise<{ vendor: NetworkVendor; model: string; baseUrl: string } | undefined> {
   const settings = readSettings();
   if (!isNetworkVendor(settings.provider)) return undefined;
   const options = await adapterOptions(secrets, settings.provider, settings);
   const endpoint = resolveEndpoint(settings.provider, options);
   if (!hasKey(endpoint)) return undefined;
-  return { vendor: settings.provider, model: settings.model || VENDOR_ENDPOINTS[settings.provider].defaultModel, baseUrl: endpoint.baseUrl };
+  return {
+    vendor: settings.provider,
+    model: settings.model || VENDOR_ENDPOINTS[settings.provider].defaultModel,
+    baseUrl: endpoint.baseUrl,
+  };
 }
 
 export class DirectModelProvider extends Disposable implements ChatModelProvider {
@@ -81,20 +95,30 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
     super();
     // The local model exists only with a store: follow the store appearing or going.
     let hadStore = store.exists;
-    this._register(store.onDidChange(() => {
-      if (store.exists !== hadStore) {
-        hadStore = store.exists;
-        this.changed.fire();
-      }
-    }));
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('lore.provider') || e.affectsConfiguration('lore.model') || e.affectsConfiguration('lore.baseUrl')) this.changed.fire();
-    }));
-    this._register(secrets.onDidChange((e) => {
-      if (e.key.startsWith(secretKey(''))) this.changed.fire();
-    }));
-    this._register(vscode.commands.registerCommand('lore.useDirectModelInChat', () => runCommand("Use Lore's Provider in Chat", () => this.useInChat())));
-    const register = (vscode.lm as unknown as { registerLanguageModelChatProvider?: RegisterChatModelProvider }).registerLanguageModelChatProvider;
+    this._register(
+      store.onDidChange(() => {
+        if (store.exists !== hadStore) {
+          hadStore = store.exists;
+          this.changed.fire();
+        }
+      }),
+    );
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('lore.provider') || e.affectsConfiguration('lore.model') || e.affectsConfiguration('lore.baseUrl'))
+          this.changed.fire();
+      }),
+    );
+    this._register(
+      secrets.onDidChange((e) => {
+        if (e.key.startsWith(secretKey(''))) this.changed.fire();
+      }),
+    );
+    this._register(
+      vscode.commands.registerCommand('lore.useDirectModelInChat', () => runCommand("Use Lore's Provider in Chat", () => this.useInChat())),
+    );
+    const register = (vscode.lm as unknown as { registerLanguageModelChatProvider?: RegisterChatModelProvider })
+      .registerLanguageModelChatProvider;
     if (typeof register !== 'function') {
       this.unregisteredReason = `VS Code ${vscode.version} cannot take chat models from extensions (1.104 can): @lore needs a model chosen in the chat there`;
       log.info(this.unregisteredReason);
@@ -114,7 +138,10 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
     }
     const [model] = await vscode.lm.selectChatModels({ vendor: LORE_MODEL_VENDOR });
     if (!model) {
-      const choice = await vscode.window.showInformationMessage('Lore: choose a direct provider (OpenAI or compatible, Anthropic, Gemini, Ollama) with its key first; the chat then uses it for @lore.', 'Choose How to Distill…');
+      const choice = await vscode.window.showInformationMessage(
+        'Lore: choose a direct provider (OpenAI or compatible, Anthropic, Gemini, Ollama) with its key first; the chat then uses it for @lore.',
+        'Choose How to Distill…',
+      );
       if (choice) await vscode.commands.executeCommand('lore.chooseDistiller');
       return;
     }
@@ -122,7 +149,10 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
     await vscode.commands.executeCommand('workbench.action.chat.changeModel', { vendor: model.vendor, id: model.id, family: model.family });
     log.info(`chat model set to ${model.name}`);
     if (model.id === LOCAL_MODEL_ID) {
-      const choice = await vscode.window.showInformationMessage('Lore: the chat answers from Lore\'s own knowledge, without a model. For answers from a model, choose a direct provider (OpenAI or compatible, Anthropic, Gemini, Ollama) with its key.', 'Choose How to Distill…');
+      const choice = await vscode.window.showInformationMessage(
+        "Lore: the chat answers from Lore's own knowledge, without a model. For answers from a model, choose a direct provider (OpenAI or compatible, Anthropic, Gemini, Ollama) with its key.",
+        'Choose How to Distill…',
+      );
       if (choice) await vscode.commands.executeCommand('lore.chooseDistiller');
     }
   }
@@ -131,43 +161,61 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
     const configured = await configuredVendor(this.secrets);
     if (!configured) {
       if (!this.store.exists) return [];
-      return [{
-        id: LOCAL_MODEL_ID,
-        name: 'Lore: local knowledge (no model)',
-        family: LOCAL_MODEL_ID,
-        version: '1',
-        tooltip: 'No language model: answers from Lore\'s own knowledge (notes and search), labelled as such, and sends nothing anywhere. Set lore.provider to a direct provider for model answers.',
-        detail: 'no model',
+      return [
+        {
+          id: LOCAL_MODEL_ID,
+          name: 'Lore: local knowledge (no model)',
+          family: LOCAL_MODEL_ID,
+          version: '1',
+          tooltip:
+            "No language model: answers from Lore's own knowledge (notes and search), labelled as such, and sends nothing anywhere. Set lore.provider to a direct provider for model answers.",
+          detail: 'no model',
+          maxInputTokens: 128_000,
+          maxOutputTokens: 8_192,
+          capabilities: { toolCalling: true },
+        },
+      ];
+    }
+    return [
+      {
+        id: `lore-${configured.vendor}`,
+        name: `Lore: ${configured.vendor} ${configured.model}`,
+        family: configured.vendor,
+        version: configured.model,
+        tooltip: `The direct provider Lore is configured with (lore.provider), at ${configured.baseUrl}. It answers @lore and plain questions; it does not call tools.`,
+        detail: configured.vendor,
         maxInputTokens: 128_000,
         maxOutputTokens: 8_192,
+        // Without Copilot, agent mode is the chat's only mode, and VS Code lets a person choose only
+        // models that take tools there. The tools offered are not called: the reply is text.
         capabilities: { toolCalling: true },
-      }];
-    }
-    return [{
-      id: `lore-${configured.vendor}`,
-      name: `Lore: ${configured.vendor} ${configured.model}`,
-      family: configured.vendor,
-      version: configured.model,
-      tooltip: `The direct provider Lore is configured with (lore.provider), at ${configured.baseUrl}. It answers @lore and plain questions; it does not call tools.`,
-      detail: configured.vendor,
-      maxInputTokens: 128_000,
-      maxOutputTokens: 8_192,
-      // Without Copilot, agent mode is the chat's only mode, and VS Code lets a person choose only
-      // models that take tools there. The tools offered are not called: the reply is text.
-      capabilities: { toolCalling: true },
-    }];
+      },
+    ];
   }
 
-  async provideLanguageModelChatResponse(model: ChatModelInformation, messages: readonly ChatRequestMessage[], _options: unknown, progress: vscode.Progress<vscode.LanguageModelTextPart>, token: vscode.CancellationToken): Promise<void> {
+  async provideLanguageModelChatResponse(
+    model: ChatModelInformation,
+    messages: readonly ChatRequestMessage[],
+    _options: unknown,
+    progress: vscode.Progress<vscode.LanguageModelTextPart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
     if (model.id === LOCAL_MODEL_ID) {
       const question = [...messages].reverse().find((m) => m.role === vscode.LanguageModelChatMessageRole.User);
-      progress.report(new vscode.LanguageModelTextPart(await localAnswer(this.store, this.search, question ? textOf(question) : '', [], 'the chat\'s model is Lore\'s local knowledge')));
+      progress.report(
+        new vscode.LanguageModelTextPart(
+          await localAnswer(this.store, this.search, question ? textOf(question) : '', [], "the chat's model is Lore's local knowledge"),
+        ),
+      );
       return;
     }
     const configured = await configuredVendor(this.secrets);
     if (!configured) throw new Error('Lore has no direct provider configured (lore.provider with a key)');
     // The adapters take a layered context: earlier messages as turns, the last one as the message.
-    const turns: EarlierTurn[] = messages.map((m) => ({ role: m.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user', text: textOf(m) }));
+    const turns: EarlierTurn[] = messages.map((m) => ({
+      role: m.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user',
+      text: textOf(m),
+    }));
     const last = turns.pop();
     const context = buildContext({ earlierTurns: turns, message: last?.text ?? '' });
     const abort = new AbortController();

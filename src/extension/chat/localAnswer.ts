@@ -21,15 +21,23 @@ const LOCAL_ANSWER_BUDGET = 1500;
 export const LOCAL_ANSWER_LABEL = '**No model answered this.** Lore has no language model to ask';
 
 /** The markdown of a local answer to `prompt`, with `reason` saying why no model answered. */
-export async function localAnswer(store: StoreService, search: SearchClient, prompt: string, files: readonly string[], reason: string): Promise<string> {
+export async function localAnswer(
+  store: StoreService,
+  search: SearchClient,
+  prompt: string,
+  files: readonly string[],
+  reason: string,
+): Promise<string> {
   const head = `${LOCAL_ANSWER_LABEL} (${reason}), so this is what Lore's own knowledge holds on it (search and notes, no model):`;
   if (!store.available) return `${head}\n\n${NO_STORE_MESSAGE}`;
-  if (!store.exists) return `${head}\n\nThis workspace has no Lore knowledge store yet: run **Lore: Initialize Store**, then harvest your conversations.`;
+  if (!store.exists)
+    return `${head}\n\nThis workspace has no Lore knowledge store yet: run **Lore: Initialize Store**, then harvest your conversations.`;
   let body = '';
   try {
     const recalled = await search.recall({ query: prompt, files: [...files], tokenBudget: LOCAL_ANSWER_BUDGET });
     body = recalled.text;
-    if (recalled.omitted > 0) body += `\n(${recalled.omitted} more match${recalled.omitted === 1 ? '' : 'es'}: use **Lore: Search Knowledge**)`;
+    if (recalled.omitted > 0)
+      body += `\n(${recalled.omitted} more match${recalled.omitted === 1 ? '' : 'es'}: use **Lore: Search Knowledge**)`;
   } catch (error) {
     // Without the language server there is no index: the digest and notes are still on disk.
     log.warn(`local answer without search: ${error instanceof Error ? error.message : String(error)}`);

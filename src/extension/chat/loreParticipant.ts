@@ -47,10 +47,19 @@ function filesInScope(request: vscode.ChatRequest): string[] {
 /** @lore without the chat API's request type: what the participant runs, and what tests drive. */
 export interface LoreChat {
   /** Answers a question (with the earlier turns of its discussion) into `out`, and records a model's answer. */
-  ask(question: Omit<ChatQuestion, 'discussionId'> & { discussionId?: string }, out: ChatOutput, token: vscode.CancellationToken): Promise<ChatAnswer & { discussionId: string }>;
+  ask(
+    question: Omit<ChatQuestion, 'discussionId'> & { discussionId?: string },
+    out: ChatOutput,
+    token: vscode.CancellationToken,
+  ): Promise<ChatAnswer & { discussionId: string }>;
 }
 
-export function registerLoreParticipant(context: vscode.ExtensionContext, store: StoreService, caches: CacheStates, search: SearchClient): { chat: LoreChat; disposable: vscode.Disposable } {
+export function registerLoreParticipant(
+  context: vscode.ExtensionContext,
+  store: StoreService,
+  caches: CacheStates,
+  search: SearchClient,
+): { chat: LoreChat; disposable: vscode.Disposable } {
   // When each discussion started (provenance dates and the transcript's name depend on it).
   const started = new Map<string, string>();
   const answerer = new ChatAnswerer(context.secrets, store, caches, search);
@@ -64,7 +73,8 @@ export function registerLoreParticipant(context: vscode.ExtensionContext, store:
       if (store.exists && answer.text) {
         try {
           const { activated } = await search.watchReply({ sessionId: discussionId, reply: answer.text });
-          if (activated.length) log.info(`output watchers: ${activated.map((a) => a.topic).join(', ')} for the next turn of ${discussionId}`);
+          if (activated.length)
+            log.info(`output watchers: ${activated.map((a) => a.topic).join(', ')} for the next turn of ${discussionId}`);
         } catch (error) {
           log.warn(`output watchers not run: ${error instanceof Error ? error.message : String(error)}`);
         }
@@ -77,9 +87,18 @@ export function registerLoreParticipant(context: vscode.ExtensionContext, store:
         try {
           const now = new Date().toISOString();
           if (!started.has(discussionId)) started.set(discussionId, now);
-          const turns = [...question.history, { role: 'user' as const, text: question.prompt, at: now }, { role: 'assistant' as const, text: answer.text, at: now }];
+          const turns = [
+            ...question.history,
+            { role: 'user' as const, text: question.prompt, at: now },
+            { role: 'assistant' as const, text: answer.text, at: now },
+          ];
           // The language server writes it (the window's one writer).
-          await store.request(ChatTranscriptRequest, { discussionId, startedAt: started.get(discussionId)!, ...(answer.model ? { model: answer.model } : {}), turns });
+          await store.request(ChatTranscriptRequest, {
+            discussionId,
+            startedAt: started.get(discussionId)!,
+            ...(answer.model ? { model: answer.model } : {}),
+            turns,
+          });
         } catch (error) {
           log.error('could not record the discussion in the inbox', error);
         }
@@ -91,8 +110,16 @@ export function registerLoreParticipant(context: vscode.ExtensionContext, store:
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
     const history: EarlierTurn[] = chatContext.history
       .filter((t) => t.participant === 'lore.chat')
-      .map((t) => (t instanceof vscode.ChatRequestTurn ? { role: 'user' as const, text: t.prompt } : { role: 'assistant' as const, text: responseText(t as vscode.ChatResponseTurn) }));
-    const { discussionId } = await chat.ask({ prompt: request.prompt, files: filesInScope(request), history, model: request.model }, stream, token);
+      .map((t) =>
+        t instanceof vscode.ChatRequestTurn
+          ? { role: 'user' as const, text: t.prompt }
+          : { role: 'assistant' as const, text: responseText(t as vscode.ChatResponseTurn) },
+      );
+    const { discussionId } = await chat.ask(
+      { prompt: request.prompt, files: filesInScope(request), history, model: request.model },
+      stream,
+      token,
+    );
     return { metadata: { discussionId } };
   };
   const participant = vscode.chat.createChatParticipant('lore.chat', handler);

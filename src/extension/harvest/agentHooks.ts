@@ -62,28 +62,42 @@ export function registerAgentHookCommands(
 ): vscode.Disposable[] {
   const host = () => currentHost();
   return [
-    vscode.commands.registerCommand('lore.installHooks', () => runCommand('Install Agent Hooks', async () => {
-      const target = await vscode.window.showQuickPick(TARGETS, { title: "Lore: install agent hooks (queue sessions for harvest; add Lore's knowledge at session start and before each prompt)" });
-      if (!target) return undefined;
-      const command = hookCommand(context);
-      if (!command) {
-        void vscode.window.showErrorMessage('Lore: no Node.js found on PATH to run the hooks with. Install Node.js, or run `lore hooks install` from a terminal.');
-        return undefined;
-      }
-      const change = installHooks(target.tool, target.scope, store.paths.workspace, host(), command);
-      log.info(`${change.changed ? 'installed hooks in' : 'hooks already in'} ${change.file}: ${command}`);
-      void vscode.window.showInformationMessage(change.changed ? `Lore: agent hooks written to ${change.file}.` : `Lore: ${change.file} already has Lore's hooks.`);
-      return change;
-    })),
-    vscode.commands.registerCommand('lore.removeHooks', () => runCommand('Remove Agent Hooks', async () => {
-      const target = await vscode.window.showQuickPick(TARGETS, { title: "Lore: remove Lore's agent hooks from" });
-      if (!target) return undefined;
-      const changes = uninstallHooks(target.tool, target.scope, store.paths.workspace, host()).filter((c) => c.changed);
-      for (const change of changes) log.info(`removed hooks from ${change.file}`);
-      void vscode.window.showInformationMessage(changes.length ? `Lore: removed its hooks from ${changes.map((c) => c.file).join(', ')}.` : 'Lore: no Lore hooks found there.');
-      return changes;
-    })),
+    vscode.commands.registerCommand('lore.installHooks', () =>
+      runCommand('Install Agent Hooks', async () => {
+        const target = await vscode.window.showQuickPick(TARGETS, {
+          title: "Lore: install agent hooks (queue sessions for harvest; add Lore's knowledge at session start and before each prompt)",
+        });
+        if (!target) return undefined;
+        const command = hookCommand(context);
+        if (!command) {
+          void vscode.window.showErrorMessage(
+            'Lore: no Node.js found on PATH to run the hooks with. Install Node.js, or run `lore hooks install` from a terminal.',
+          );
+          return undefined;
+        }
+        const change = installHooks(target.tool, target.scope, store.paths.workspace, host(), command);
+        log.info(`${change.changed ? 'installed hooks in' : 'hooks already in'} ${change.file}: ${command}`);
+        void vscode.window.showInformationMessage(
+          change.changed ? `Lore: agent hooks written to ${change.file}.` : `Lore: ${change.file} already has Lore's hooks.`,
+        );
+        return change;
+      }),
+    ),
+    vscode.commands.registerCommand('lore.removeHooks', () =>
+      runCommand('Remove Agent Hooks', async () => {
+        const target = await vscode.window.showQuickPick(TARGETS, { title: "Lore: remove Lore's agent hooks from" });
+        if (!target) return undefined;
+        const changes = uninstallHooks(target.tool, target.scope, store.paths.workspace, host()).filter((c) => c.changed);
+        for (const change of changes) log.info(`removed hooks from ${change.file}`);
+        void vscode.window.showInformationMessage(
+          changes.length ? `Lore: removed its hooks from ${changes.map((c) => c.file).join(', ')}.` : 'Lore: no Lore hooks found there.',
+        );
+        return changes;
+      }),
+    ),
     // Arguments are ignored: what is harvested is what the Inbox view lists.
-    vscode.commands.registerCommand('lore.harvestInbox', () => runCommand('Harvest Inbox', () => harvestSources([store.paths.inbox, ...queuedTranscripts(store.paths)]))),
+    vscode.commands.registerCommand('lore.harvestInbox', () =>
+      runCommand('Harvest Inbox', () => harvestSources([store.paths.inbox, ...queuedTranscripts(store.paths)])),
+    ),
   ];
 }

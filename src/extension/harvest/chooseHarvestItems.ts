@@ -16,7 +16,12 @@ interface ItemPick extends vscode.QuickPickItem {
 function toPick(item: PlanItem): ItemPick {
   if (item.kind === 'reclaim') {
     const verb = item.action === 'delete' ? 'delete' : 'archive';
-    return { item, label: `$(inbox) ${item.path}`, description: `${verb} after the harvest (untick to keep it in the inbox)`, picked: true };
+    return {
+      item,
+      label: `$(inbox) ${item.path}`,
+      description: `${verb} after the harvest (untick to keep it in the inbox)`,
+      picked: true,
+    };
   }
   return { item, label: item.line, description: item.file, picked: true };
 }

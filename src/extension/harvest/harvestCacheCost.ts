@@ -16,7 +16,10 @@ import type { HarvestController, PendingHarvest } from './harvestController';
 const log = logger('harvest');
 
 /** The estimate for a plan against the agent sessions as the language server reads them now. */
-export async function planCacheCost(plan: Pick<HarvestPlan, 'changes'>, agents: AgentCaches | undefined): Promise<{ estimate: RecacheEstimate; text: string }> {
+export async function planCacheCost(
+  plan: Pick<HarvestPlan, 'changes'>,
+  agents: AgentCaches | undefined,
+): Promise<{ estimate: RecacheEstimate; text: string }> {
   await agents?.refresh();
   const estimate = recacheEstimate(prefixChanges(plan, readSettings().instructionsSync), agents?.sessions() ?? []);
   return { estimate, text: recacheText(estimate) };
@@ -29,13 +32,19 @@ export class DeferredApply extends Disposable {
   /** When the deferred apply is due, epoch ms (undefined when none waits). */
   dueAt: number | undefined;
 
-  constructor(private readonly harvest: HarvestController, private readonly agents: AgentCaches | undefined, private readonly apply: () => Thenable<unknown>) {
+  constructor(
+    private readonly harvest: HarvestController,
+    private readonly agents: AgentCaches | undefined,
+    private readonly apply: () => Thenable<unknown>,
+  ) {
     super();
     this._register(toDisposable(() => this.cancel()));
     // A plan discarded, applied or replaced meanwhile is not applied later.
-    this._register(harvest.onDidChangePending(() => {
-      if (this.waitingFor && this.harvest.pending !== this.waitingFor) this.cancel();
-    }));
+    this._register(
+      harvest.onDidChangePending(() => {
+        if (this.waitingFor && this.harvest.pending !== this.waitingFor) this.cancel();
+      }),
+    );
   }
 
   /** Waits for the warm sessions to expire, then applies; returns when it will (undefined: applied at once). */
@@ -75,5 +84,8 @@ export class DeferredApply extends Disposable {
 /** The Apply When No Session Is Warm choice, with the message that says when it will apply. */
 export async function applyWhenNoSessionIsWarm(deferred: DeferredApply): Promise<void> {
   const when = await deferred.schedule();
-  if (when !== undefined) void vscode.window.showInformationMessage(`Lore: the harvest will be applied at ${clockTime(when)}, when no agent session's prompt cache is warm (Discard Harvest cancels it).`);
+  if (when !== undefined)
+    void vscode.window.showInformationMessage(
+      `Lore: the harvest will be applied at ${clockTime(when)}, when no agent session's prompt cache is warm (Discard Harvest cancels it).`,
+    );
 }

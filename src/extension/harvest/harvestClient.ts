@@ -10,7 +10,19 @@ import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ProviderError, type Provider } from '../../core/services/providers/provider';
 import type { UndoOutcome } from '../../core/store/changes/undoOutcome';
-import { HarvestApplyRequest, HarvestChooseRequest, HarvestDiscardRequest, type ShownReport, HarvestCancelNotification, HarvestProgressNotification, HarvestRunRequest, HarvestUndoRequest, JournalSummarizeRequest, ProviderGenerateRequest, type ProviderFailure } from '../../shared/protocol';
+import {
+  HarvestApplyRequest,
+  HarvestChooseRequest,
+  HarvestDiscardRequest,
+  type ShownReport,
+  HarvestCancelNotification,
+  HarvestProgressNotification,
+  HarvestRunRequest,
+  HarvestUndoRequest,
+  JournalSummarizeRequest,
+  ProviderGenerateRequest,
+  type ProviderFailure,
+} from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { languageClient } from '../loadLanguageClient';
 import type { LoreServerClient } from '../loreServerClient';
@@ -23,7 +35,10 @@ interface ClientRun {
 }
 
 /** What a run asks of the server besides the sources and the provider. */
-export type HarvestRunOptions = Pick<HarvestRunRequest.Params, 'mode' | 'reclaim' | 'transcripts' | 'digestEnabled' | 'privateMarkers' | 'timeoutMs'>;
+export type HarvestRunOptions = Pick<
+  HarvestRunRequest.Params,
+  'mode' | 'reclaim' | 'transcripts' | 'digestEnabled' | 'privateMarkers' | 'timeoutMs'
+>;
 
 let nextRun = 0;
 
@@ -71,7 +86,12 @@ export class HarvestClient extends Disposable {
       const { LSPErrorCodes, ResponseError } = languageClient();
       const prefix = `${error.provider}: `;
       const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-      const failure: ProviderFailure = { provider: error.provider, kind: error.kind, message, ...(error.status === undefined ? {} : { status: error.status }) };
+      const failure: ProviderFailure = {
+        provider: error.provider,
+        kind: error.kind,
+        message,
+        ...(error.status === undefined ? {} : { status: error.status }),
+      };
       throw new ResponseError(LSPErrorCodes.RequestFailed, error.message, failure);
     } finally {
       subscription.dispose();
@@ -81,12 +101,19 @@ export class HarvestClient extends Disposable {
 
   private async client(): Promise<LanguageClient> {
     const client = await this.notes.ready();
-    if (!client?.isRunning()) throw new Error("Lore's language server is not running, and the harvest runs there (see Output › Lore Language Server)");
+    if (!client?.isRunning())
+      throw new Error("Lore's language server is not running, and the harvest runs there (see Output › Lore Language Server)");
     return client;
   }
 
   /** Runs a harvest in the server with `provider`; `signal` cancels it (the report then says `cancelled`). */
-  async run(provider: Provider, sources: string[], options: HarvestRunOptions, signal?: AbortSignal, progress?: (message: string) => void): Promise<ShownReport> {
+  async run(
+    provider: Provider,
+    sources: string[],
+    options: HarvestRunOptions,
+    signal?: AbortSignal,
+    progress?: (message: string) => void,
+  ): Promise<ShownReport> {
     return this.withRun(provider, signal, progress, (client, runId) => {
       const params: HarvestRunRequest.Params = { runId, sources, provider: describe(provider), ...options };
       return client.sendRequest(HarvestRunRequest.type, params);
@@ -94,13 +121,28 @@ export class HarvestClient extends Disposable {
   }
 
   /** Summarizes the journal of `date` in the server, the model called here with `provider`; `signal` cancels it. */
-  async summarizeJournal(provider: Provider, date: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<JournalSummarizeRequest.Result> {
+  async summarizeJournal(
+    provider: Provider,
+    date: string,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<JournalSummarizeRequest.Result> {
     return this.withRun(provider, options.signal, undefined, (client, runId) =>
-      client.sendRequest(JournalSummarizeRequest.type, { runId, date, provider: describe(provider), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }));
+      client.sendRequest(JournalSummarizeRequest.type, {
+        runId,
+        date,
+        provider: describe(provider),
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      }),
+    );
   }
 
   /** A request under a new run id whose model calls come back here to `provider`, cancelled with `signal`. */
-  private async withRun<T>(provider: Provider, signal: AbortSignal | undefined, progress: ((message: string) => void) | undefined, send: (client: LanguageClient, runId: string) => Promise<T>): Promise<T> {
+  private async withRun<T>(
+    provider: Provider,
+    signal: AbortSignal | undefined,
+    progress: ((message: string) => void) | undefined,
+    send: (client: LanguageClient, runId: string) => Promise<T>,
+  ): Promise<T> {
     const client = await this.client();
     const runId = `run-${++nextRun}-${Date.now()}`;
     const controller = new AbortController();

@@ -40,7 +40,9 @@ export type HarvestWithoutDialogs = (options?: { sources?: string[]; showDiff?: 
 
 function summary(report: HarvestReport): string {
   const c = report.totals.counts;
-  const parts = [`${c.harvest + c.retry} to harvest (${formatBytes(report.totals.harvestBytes)}, ~${formatTokens(report.totals.estimatedTokens)} tokens)`];
+  const parts = [
+    `${c.harvest + c.retry} to harvest (${formatBytes(report.totals.harvestBytes)}, ~${formatTokens(report.totals.estimatedTokens)} tokens)`,
+  ];
   if (c.harvested + c.duplicate) parts.push(`${c.harvested + c.duplicate} already harvested`);
   if (c['too-large']) parts.push(`${c['too-large']} too large (kept)`);
   if (c.binary) parts.push(`${c.binary} binary (skipped)`);
@@ -49,7 +51,11 @@ function summary(report: HarvestReport): string {
   return parts.join(', ');
 }
 
-async function chooseProvider(context: vscode.ExtensionContext, distill: DistillChoice, request: HarvestRequest): Promise<Provider | undefined> {
+async function chooseProvider(
+  context: vscode.ExtensionContext,
+  distill: DistillChoice,
+  request: HarvestRequest,
+): Promise<Provider | undefined> {
   // Asked once, then remembered in settings: later harvests go straight to the dry run.
   if (!request.withoutDialogs && !distill.isChosen() && !(await distill.ask())) return undefined;
   const resolution = await resolveProvider(context.secrets);
@@ -60,7 +66,8 @@ async function chooseProvider(context: vscode.ExtensionContext, distill: Distill
   }
   const choice = await vscode.window.showWarningMessage(
     `Lore: ${resolution.problem}. Harvest with the offline rules extractor this time? It only picks up explicit markers such as "Decision:", "TODO:" and questions.`,
-    'Use Rules Extractor', 'Choose How to Distill…',
+    'Use Rules Extractor',
+    'Choose How to Distill…',
   );
   if (choice === 'Choose How to Distill…') return (await distill.ask()) ? (await resolveProvider(context.secrets)).provider : undefined;
   return choice === 'Use Rules Extractor' ? createProvider('rules') : undefined;
@@ -69,9 +76,14 @@ async function chooseProvider(context: vscode.ExtensionContext, distill: Distill
 /** Tells the user the preview went stale and offers to make it again from the same sources. */
 function offerPreviewAgain(stale: readonly string[], again: () => unknown): void {
   const shown = stale.slice(0, 3).join('; ') + (stale.length > 3 ? `; and ${stale.length - 3} more` : '');
-  void vscode.window.showWarningMessage(`Lore: the harvest preview is out of date, so nothing was written (${shown}). Preview again to see what a harvest would write now.`, 'Preview Again').then((choice) => {
-    if (choice === 'Preview Again') void again();
-  });
+  void vscode.window
+    .showWarningMessage(
+      `Lore: the harvest preview is out of date, so nothing was written (${shown}). Preview again to see what a harvest would write now.`,
+      'Preview Again',
+    )
+    .then((choice) => {
+      if (choice === 'Preview Again') void again();
+    });
 }
 
 export function registerHarvestCommands(
@@ -80,109 +92,148 @@ export function registerHarvestCommands(
   harvest: HarvestController,
   distill: DistillChoice,
   agents?: AgentCaches,
-): { disposables: vscode.Disposable[]; harvestWithoutDialogs: HarvestWithoutDialogs; harvestSources: (sources: string[]) => Promise<HarvestReport | undefined>; deferredApply: DeferredApply } {
+): {
+  disposables: vscode.Disposable[];
+  harvestWithoutDialogs: HarvestWithoutDialogs;
+  harvestSources: (sources: string[]) => Promise<HarvestReport | undefined>;
+  deferredApply: DeferredApply;
+} {
   const deferredApply = new DeferredApply(harvest, agents, () => vscode.commands.executeCommand('lore.applyHarvest'));
   const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
 
-  const harvestConversations = (options: HarvestRequest = {}) => runCommand('Harvest Conversations', async () => {
-    if (!store.exists) {
-      const init = options.withoutDialogs ? 'Initialize' : await vscode.window.showInformationMessage(`Lore: there is no knowledge store at ${store.paths.root} yet.`, 'Initialize', 'Cancel');
-      if (init !== 'Initialize') return undefined;
-      await vscode.commands.executeCommand('lore.initStore');
-    }
-    const provider = await chooseProvider(context, distill, options);
-    if (!provider) return undefined;
-    const sources = options.sources ?? harvest.sources();
-    const dry = await harvest.dryRun(provider, sources);
-    const candidates = dry.totals.counts.harvest + dry.totals.counts.retry;
-    log.info(`dry run: ${summary(dry)}`);
-    if (candidates === 0 && dry.totals.reclaimable === 0) {
-      if (!options.withoutDialogs) void vscode.window.showInformationMessage(`Lore: nothing to harvest. ${summary(dry)}.`);
-      return dry;
-    }
-    if (!options.withoutDialogs) {
-      const go = await vscode.window.showInformationMessage(
-        `Lore harvest: ${summary(dry)}.`,
-        { modal: true, detail: `The conversations will be distilled with ${provider.label}. You will see every change as a diff before anything is written.` },
-        'Distill and Preview',
+  const harvestConversations = (options: HarvestRequest = {}) =>
+    runCommand('Harvest Conversations', async () => {
+      if (!store.exists) {
+        const init = options.withoutDialogs
+          ? 'Initialize'
+          : await vscode.window.showInformationMessage(
+              `Lore: there is no knowledge store at ${store.paths.root} yet.`,
+              'Initialize',
+              'Cancel',
+            );
+        if (init !== 'Initialize') return undefined;
+        await vscode.commands.executeCommand('lore.initStore');
+      }
+      const provider = await chooseProvider(context, distill, options);
+      if (!provider) return undefined;
+      const sources = options.sources ?? harvest.sources();
+      const dry = await harvest.dryRun(provider, sources);
+      const candidates = dry.totals.counts.harvest + dry.totals.counts.retry;
+      log.info(`dry run: ${summary(dry)}`);
+      if (candidates === 0 && dry.totals.reclaimable === 0) {
+        if (!options.withoutDialogs) void vscode.window.showInformationMessage(`Lore: nothing to harvest. ${summary(dry)}.`);
+        return dry;
+      }
+      if (!options.withoutDialogs) {
+        const go = await vscode.window.showInformationMessage(
+          `Lore harvest: ${summary(dry)}.`,
+          {
+            modal: true,
+            detail: `The conversations will be distilled with ${provider.label}. You will see every change as a diff before anything is written.`,
+          },
+          'Distill and Preview',
+        );
+        if (go !== 'Distill and Preview') return undefined;
+      }
+      const pending = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Lore: distilling conversations', cancellable: true },
+        (progress, token) =>
+          harvest.preview(provider, sources, token, (message) =>
+            progress.report({ message, increment: candidates ? 100 / candidates : undefined }),
+          ),
       );
-      if (go !== 'Distill and Preview') return undefined;
-    }
-    const pending = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Lore: distilling conversations', cancellable: true },
-      (progress, token) => harvest.preview(provider, sources, token, (message) => progress.report({ message, increment: candidates ? 100 / candidates : undefined })),
-    );
-    if (!pending) {
-      if (!options.withoutDialogs) void vscode.window.showInformationMessage('Lore: harvest cancelled; nothing was written.');
-      return undefined;
-    }
-    const plan = pending.report.plan!;
-    const failed = pending.report.failed;
-    const unrecognized = pending.report.conversations.filter((c) => c.status === 'unrecognized').length;
-    if (plan.changes.length && options.showDiff !== false) await harvest.showChange(plan.changes[0].file);
-    if (!options.withoutDialogs) {
-      const reclaims = reclaimText(plan.outcomes.flatMap((o) => (o.reclaim ? [o.reclaim] : [])), true);
-      const warnings = pending.report.warnings.length;
-      const held = plan.held.length ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)` : '';
-      // What applying now costs the warm agent sessions' prompt caches (the digest, instruction blocks and notes are in their prefix).
-      const cost = await planCacheCost(plan, agents).catch(() => undefined);
-      if (cost?.text) log.info(`cache: ${cost.text}`);
-      const text = `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}` + (failed ? `; ${failed} failed (kept)` : '') + (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') + held + (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') + '. Nothing is written until you apply.' + (cost?.text ? ` Cache: ${cost.text}.` : '');
-      const later = cost?.estimate.warm.length ? ['Apply When No Session Is Warm'] : [];
-      void vscode.window.showInformationMessage(text, 'Apply', ...later, 'Choose Items…', 'Review Changes…', 'Discard').then((choice) => {
-        if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
-        else if (choice === 'Apply When No Session Is Warm') void vscode.commands.executeCommand('lore.applyHarvestWhenCold');
-        else if (choice === 'Choose Items…') void vscode.commands.executeCommand('lore.chooseHarvestItems');
-        else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');
-        else if (choice === 'Discard') void vscode.commands.executeCommand('lore.discardHarvest');
-      });
-    }
-    return pending.report;
-  });
+      if (!pending) {
+        if (!options.withoutDialogs) void vscode.window.showInformationMessage('Lore: harvest cancelled; nothing was written.');
+        return undefined;
+      }
+      const plan = pending.report.plan!;
+      const failed = pending.report.failed;
+      const unrecognized = pending.report.conversations.filter((c) => c.status === 'unrecognized').length;
+      if (plan.changes.length && options.showDiff !== false) await harvest.showChange(plan.changes[0].file);
+      if (!options.withoutDialogs) {
+        const reclaims = reclaimText(
+          plan.outcomes.flatMap((o) => (o.reclaim ? [o.reclaim] : [])),
+          true,
+        );
+        const warnings = pending.report.warnings.length;
+        const held = plan.held.length
+          ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)`
+          : '';
+        // What applying now costs the warm agent sessions' prompt caches (the digest, instruction blocks and notes are in their prefix).
+        const cost = await planCacheCost(plan, agents).catch(() => undefined);
+        if (cost?.text) log.info(`cache: ${cost.text}`);
+        const text =
+          `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}` +
+          (failed ? `; ${failed} failed (kept)` : '') +
+          (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') +
+          held +
+          (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') +
+          '. Nothing is written until you apply.' +
+          (cost?.text ? ` Cache: ${cost.text}.` : '');
+        const later = cost?.estimate.warm.length ? ['Apply When No Session Is Warm'] : [];
+        void vscode.window.showInformationMessage(text, 'Apply', ...later, 'Choose Items…', 'Review Changes…', 'Discard').then((choice) => {
+          if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
+          else if (choice === 'Apply When No Session Is Warm') void vscode.commands.executeCommand('lore.applyHarvestWhenCold');
+          else if (choice === 'Choose Items…') void vscode.commands.executeCommand('lore.chooseHarvestItems');
+          else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');
+          else if (choice === 'Discard') void vscode.commands.executeCommand('lore.discardHarvest');
+        });
+      }
+      return pending.report;
+    });
 
   const disposables = [
     deferredApply,
     harvest.onDidChangePending(setPendingContext),
-    vscode.commands.registerCommand('lore.applyHarvestWhenCold', () => runCommand('Apply Harvest When No Session Is Warm', () => applyWhenNoSessionIsWarm(deferredApply))),
+    vscode.commands.registerCommand('lore.applyHarvestWhenCold', () =>
+      runCommand('Apply Harvest When No Session Is Warm', () => applyWhenNoSessionIsWarm(deferredApply)),
+    ),
     // Arguments are ignored: menus pass a resource, and nothing from outside may steer the harvest.
     vscode.commands.registerCommand('lore.harvest', () => harvestConversations()),
-    vscode.commands.registerCommand('lore.applyHarvest', () => runCommand('Apply Harvest', async () => {
-      const pending = harvest.pending;
-      if (!pending) {
-        void vscode.window.showInformationMessage('Lore: there is no harvest plan to apply. Run "Lore: Harvest Conversations…" first.');
-        return undefined;
-      }
-      const report = await harvest.apply();
-      if (report?.stale) offerPreviewAgain(report.stale, () => harvestConversations({ sources: pending.sources }));
-      else if (report?.applied) {
-        const reclaimed = reclaimText(report.applied.reclaimed.map((r) => r.action));
-        const done = `Lore: harvested ${itemCountsText(report.plan!.items)}${reclaimed ? `; ${reclaimed}` : ''}.`;
-        const held = report.plan!.held.length;
-        const heldText = held ? ` ${held} item(s) that read as instructions to an agent are held for review.` : '';
-        if (held) {
-          void vscode.window.showWarningMessage(`${done}${heldText}`, 'Show Review').then((choice) => {
-            if (choice === 'Show Review') void vscode.commands.executeCommand('lore.review.focus');
-          });
-        } else {
-          void vscode.window.showInformationMessage(done, 'Undo').then((choice) => {
-            if (choice === 'Undo') void vscode.commands.executeCommand('lore.undoHarvest');
-          });
+    vscode.commands.registerCommand('lore.applyHarvest', () =>
+      runCommand('Apply Harvest', async () => {
+        const pending = harvest.pending;
+        if (!pending) {
+          void vscode.window.showInformationMessage('Lore: there is no harvest plan to apply. Run "Lore: Harvest Conversations…" first.');
+          return undefined;
         }
-      }
-      return report;
-    })),
+        const report = await harvest.apply();
+        if (report?.stale) offerPreviewAgain(report.stale, () => harvestConversations({ sources: pending.sources }));
+        else if (report?.applied) {
+          const reclaimed = reclaimText(report.applied.reclaimed.map((r) => r.action));
+          const done = `Lore: harvested ${itemCountsText(report.plan!.items)}${reclaimed ? `; ${reclaimed}` : ''}.`;
+          const held = report.plan!.held.length;
+          const heldText = held ? ` ${held} item(s) that read as instructions to an agent are held for review.` : '';
+          if (held) {
+            void vscode.window.showWarningMessage(`${done}${heldText}`, 'Show Review').then((choice) => {
+              if (choice === 'Show Review') void vscode.commands.executeCommand('lore.review.focus');
+            });
+          } else {
+            void vscode.window.showInformationMessage(done, 'Undo').then((choice) => {
+              if (choice === 'Undo') void vscode.commands.executeCommand('lore.undoHarvest');
+            });
+          }
+        }
+        return report;
+      }),
+    ),
     vscode.commands.registerCommand('lore.discardHarvest', () => harvest.discard()),
     vscode.commands.registerCommand('lore.undoHarvest', () => undoLastHarvestCommand(harvest)),
     // The editor title passes the journal file's URI: only its day is taken from it.
     vscode.commands.registerCommand('lore.summarizeJournal', (uri?: unknown) => summarizeJournalCommand(context, store, harvest, uri)),
     vscode.commands.registerCommand('lore.chooseHarvestItems', () => chooseHarvestItemsCommand(harvest)),
     vscode.commands.registerCommand('lore.cancelHarvest', () => harvest.cancel()),
-    vscode.commands.registerCommand('lore.reviewHarvest', () => runCommand('Review Harvest Changes', async () => {
-      const plan = harvest.pending?.report.plan;
-      if (!plan) return;
-      const pick = await vscode.window.showQuickPick(plan.changes.map((c) => ({ label: c.file, description: c.after === undefined ? 'removed' : `+${c.added} line(s)` })), { title: 'Lore harvest: review a change' });
-      if (pick) await harvest.showChange(pick.label);
-    })),
+    vscode.commands.registerCommand('lore.reviewHarvest', () =>
+      runCommand('Review Harvest Changes', async () => {
+        const plan = harvest.pending?.report.plan;
+        if (!plan) return;
+        const pick = await vscode.window.showQuickPick(
+          plan.changes.map((c) => ({ label: c.file, description: c.after === undefined ? 'removed' : `+${c.added} line(s)` })),
+          { title: 'Lore harvest: review a change' },
+        );
+        if (pick) await harvest.showChange(pick.label);
+      }),
+    ),
     vscode.commands.registerCommand('lore.retryHarvest', (node?: LedgerEntryNode) => {
       const path = node?.entry.archived ?? node?.entry.path;
       return harvestConversations(path ? { sources: [path] } : {});

@@ -34,7 +34,10 @@ export class HarvestController implements vscode.Disposable {
   /** Fires when a plan becomes pending or is applied/discarded. */
   readonly onDidChangePending = this.emitter.event;
 
-  constructor(private readonly store: StoreService, private readonly server: HarvestClient) {}
+  constructor(
+    private readonly store: StoreService,
+    private readonly server: HarvestClient,
+  ) {}
 
   get pending(): PendingHarvest | undefined {
     return this.pendingHarvest;
@@ -50,14 +53,27 @@ export class HarvestController implements vscode.Disposable {
     const paths = this.store.paths;
     // The inbox comes with the sessions agent hooks queued (`lore hook`), as in `lore harvest`.
     const sources = settings.sourcesInbox ? [paths.inbox, ...queuedTranscripts(paths)] : [];
-    sources.push(...agentSources(paths.workspace, { claudeCode: settings.sourcesClaudeCode, codex: settings.sourcesCodex, aider: settings.sourcesAider }));
+    sources.push(
+      ...agentSources(paths.workspace, {
+        claudeCode: settings.sourcesClaudeCode,
+        codex: settings.sourcesCodex,
+        aider: settings.sourcesAider,
+      }),
+    );
     sources.push(...settings.sourcesExtra);
     return sources;
   }
 
   private options(mode: HarvestRunOptions['mode']): HarvestRunOptions {
     const settings = readSettings();
-    return { mode, reclaim: settings.reclaim, transcripts: settings.transcripts, digestEnabled: settings.digestEnabled, privateMarkers: settings.privateMarkers, timeoutMs: settings.timeoutSeconds * 1000 };
+    return {
+      mode,
+      reclaim: settings.reclaim,
+      transcripts: settings.transcripts,
+      digestEnabled: settings.digestEnabled,
+      privateMarkers: settings.privateMarkers,
+      timeoutMs: settings.timeoutSeconds * 1000,
+    };
   }
 
   /** Classifies and estimates, writing nothing. */
@@ -68,13 +84,24 @@ export class HarvestController implements vscode.Disposable {
   /** The scheduled harvest: distill and apply at once, the configured sources, no preview. */
   async applyNow(provider: Provider, onProgress?: (message: string) => void): Promise<ShownReport> {
     // As before the move to the server: the store's config.json decides about transcripts here.
-    const report = await this.server.run(provider, this.sources(), { ...this.options('apply'), transcripts: undefined }, undefined, onProgress);
+    const report = await this.server.run(
+      provider,
+      this.sources(),
+      { ...this.options('apply'), transcripts: undefined },
+      undefined,
+      onProgress,
+    );
     this.store.fireChanged();
     return report;
   }
 
   /** Distills and builds the plan; the plan becomes pending. Returns undefined when cancelled. */
-  async preview(provider: Provider, sources: string[], token?: vscode.CancellationToken, progress?: (message: string) => void): Promise<PendingHarvest | undefined> {
+  async preview(
+    provider: Provider,
+    sources: string[],
+    token?: vscode.CancellationToken,
+    progress?: (message: string) => void,
+  ): Promise<PendingHarvest | undefined> {
     this.discard();
     const controller = new AbortController();
     this.running = controller;
@@ -107,7 +134,9 @@ export class HarvestController implements vscode.Disposable {
   async showChange(file: string): Promise<void> {
     const version = this.documents.version;
     const title = `${file} (proposed by Lore harvest)`;
-    await vscode.commands.executeCommand('vscode.diff', toPlanUri(file, 'before', version), toPlanUri(file, 'after', version), title, { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', toPlanUri(file, 'before', version), toPlanUri(file, 'after', version), title, {
+      preview: true,
+    });
   }
 
   /**
@@ -161,7 +190,12 @@ export class HarvestController implements vscode.Disposable {
   /** Drops the pending plan, here and in the server (nothing is written). */
   discard(): void {
     const planId = this.pendingHarvest?.report.plan?.id;
-    if (planId) void this.server.discard(planId).catch((error: unknown) => log.warn(`the server did not forget plan ${planId}: ${error instanceof Error ? error.message : String(error)}`));
+    if (planId)
+      void this.server
+        .discard(planId)
+        .catch((error: unknown) =>
+          log.warn(`the server did not forget plan ${planId}: ${error instanceof Error ? error.message : String(error)}`),
+        );
     this.forget();
   }
 

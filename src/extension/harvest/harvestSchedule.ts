@@ -23,7 +23,11 @@ const PERIOD_MS: Record<Exclude<ScheduleSetting, 'off'>, number> = { hourly: 60 
 export class HarvestScheduler extends Disposable {
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly store: StoreService, private readonly harvest: HarvestController) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly store: StoreService,
+    private readonly harvest: HarvestController,
+  ) {
     super();
     this._register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('lore.harvest.schedule') && this.reschedule()));
     this._register({ dispose: () => clearTimeout(this.timer) });
@@ -50,7 +54,9 @@ export class HarvestScheduler extends Disposable {
       if (!resolution.provider) log.info(`scheduled harvest uses the rules extractor: ${resolution.problem}`);
       const report = await this.harvest.applyNow(provider, (message) => log.info(message));
       const harvested = report.conversations.filter((c) => c.status === 'harvested').length;
-      const text = harvested ? `Lore: scheduled harvest took ${report.plan ? itemCountsText(report.plan.items) : 'no new items'} from ${harvested} conversation(s)` : 'Lore: scheduled harvest found nothing new';
+      const text = harvested
+        ? `Lore: scheduled harvest took ${report.plan ? itemCountsText(report.plan.items) : 'no new items'} from ${harvested} conversation(s)`
+        : 'Lore: scheduled harvest found nothing new';
       log.info(`${text}${report.failed ? `; ${report.failed} failed (kept for the next run)` : ''}`);
       vscode.window.setStatusBarMessage(`$(sparkle) ${text}`, 15_000);
       return report;

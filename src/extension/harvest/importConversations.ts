@@ -29,14 +29,21 @@ function isNew(item: MeasuredSession): boolean {
 function describe(item: MeasuredSession): string {
   if (item.status === 'harvested' || item.status === 'duplicate') return 'already harvested';
   if (item.unrecognized !== undefined) return 'no importer reads it yet';
-  if (isNew(item)) return `new, ${formatBytes(item.renderedBytes ?? 0)} to read, ~${formatTokens(Math.ceil((item.renderedBytes ?? 0) / 4))} tokens` + (item.started ? `, ${item.started.slice(0, 10)}` : '');
+  if (isNew(item))
+    return (
+      `new, ${formatBytes(item.renderedBytes ?? 0)} to read, ~${formatTokens(Math.ceil((item.renderedBytes ?? 0) / 4))} tokens` +
+      (item.started ? `, ${item.started.slice(0, 10)}` : '')
+    );
   return item.status ?? '';
 }
 
 /** `Claude Code: 12 sessions, 3.1 MB, 3 new (~41K tokens)`: one tool's line, in the picker and the empty Ledger view. */
 export function toolHeading(tool: ToolReport): string {
   const news = tool.toHarvest ? `, ${tool.toHarvest} new (~${formatTokens(tool.estimatedTokens)} tokens)` : '';
-  return `${tool.label}: ${tool.sessions} session${tool.sessions === 1 ? '' : 's'}, ${formatBytes(tool.rawBytes)}${news}` + (tool.noImporter ? ', no importer yet' : '');
+  return (
+    `${tool.label}: ${tool.sessions} session${tool.sessions === 1 ? '' : 's'}, ${formatBytes(tool.rawBytes)}${news}` +
+    (tool.noImporter ? ', no importer yet' : '')
+  );
 }
 
 type SessionPick = vscode.QuickPickItem & { file?: string };
@@ -64,26 +71,36 @@ export function sourcePicks(report: SourcesReport): SessionPick[] {
 
 /** Registers `lore.importConversations`; `harvestSources` runs the harvest flow (with its dialogs) on the chosen files. */
 export function registerImportCommand(notes: LoreServerClient, harvestSources: (sources: string[]) => Promise<unknown>): vscode.Disposable {
-  return vscode.commands.registerCommand('lore.importConversations', () => runCommand('Import Conversations', async () => {
-    notes.requireStore(); // what is imported is harvested into the store: none here, nothing to list
-    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Lore: looking for agent sessions' }, () => listSources(notes));
-    if (!report) {
-      void vscode.window.showWarningMessage('Lore: the Lore language server is not running, so agent sessions cannot be listed. See the Lore log.');
-      return;
-    }
-    const picks = sourcePicks(report);
-    if (picks.length === 0) {
-      const others = report.tools.reduce((sum, tool) => sum + tool.otherWorkspaces, 0);
-      void vscode.window.showInformationMessage(`Lore: no agent sessions of this workspace were found on this machine` + (others ? ` (${others} belong to other workspaces and are not offered).` : '.'));
-      return;
-    }
-    const chosen = await vscode.window.showQuickPick(picks, {
-      canPickMany: true,
-      matchOnDetail: true,
-      title: `Lore: import conversations of ${path.basename(report.workspace)} (${report.totals.toHarvest} new, ~${formatTokens(report.totals.estimatedTokens)} tokens)`,
-      placeHolder: 'Choose the sessions to harvest; you will see the dry run and every change before anything is written',
-    });
-    const files = (chosen ?? []).flatMap((pick) => (pick.file ? [pick.file] : []));
-    if (files.length > 0) await harvestSources(files);
-  }));
+  return vscode.commands.registerCommand('lore.importConversations', () =>
+    runCommand('Import Conversations', async () => {
+      notes.requireStore(); // what is imported is harvested into the store: none here, nothing to list
+      const report = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Lore: looking for agent sessions' },
+        () => listSources(notes),
+      );
+      if (!report) {
+        void vscode.window.showWarningMessage(
+          'Lore: the Lore language server is not running, so agent sessions cannot be listed. See the Lore log.',
+        );
+        return;
+      }
+      const picks = sourcePicks(report);
+      if (picks.length === 0) {
+        const others = report.tools.reduce((sum, tool) => sum + tool.otherWorkspaces, 0);
+        void vscode.window.showInformationMessage(
+          `Lore: no agent sessions of this workspace were found on this machine` +
+            (others ? ` (${others} belong to other workspaces and are not offered).` : '.'),
+        );
+        return;
+      }
+      const chosen = await vscode.window.showQuickPick(picks, {
+        canPickMany: true,
+        matchOnDetail: true,
+        title: `Lore: import conversations of ${path.basename(report.workspace)} (${report.totals.toHarvest} new, ~${formatTokens(report.totals.estimatedTokens)} tokens)`,
+        placeHolder: 'Choose the sessions to harvest; you will see the dry run and every change before anything is written',
+      });
+      const files = (chosen ?? []).flatMap((pick) => (pick.file ? [pick.file] : []));
+      if (files.length > 0) await harvestSources(files);
+    }),
+  );
 }

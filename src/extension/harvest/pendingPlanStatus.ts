@@ -15,7 +15,11 @@ import { PLAN_SCHEME } from './planDocuments';
 /** The actions, named as the person reads them, and the commands that do them. */
 const ACTIONS = [
   { label: '$(check) Apply Harvest', detail: 'Write exactly the previewed plan (no model call).', command: 'lore.applyHarvest' },
-  { label: '$(checklist) Choose Items…', detail: 'Untick single lines or reclaims to leave them out of the plan.', command: 'lore.chooseHarvestItems' },
+  {
+    label: '$(checklist) Choose Items…',
+    detail: 'Untick single lines or reclaims to leave them out of the plan.',
+    command: 'lore.chooseHarvestItems',
+  },
   { label: '$(diff) Review Changes…', detail: 'Open a proposed change as a diff.', command: 'lore.reviewHarvest' },
   { label: '$(discard) Discard Plan', detail: 'Write nothing and forget this plan.', command: 'lore.discardHarvest' },
 ];
@@ -56,9 +60,14 @@ export class PendingPlanStatus extends Disposable {
       if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
       return;
     }
-    const reclaims = reclaimText(plan.outcomes.flatMap((o) => (o.reclaim ? [o.reclaim] : [])), true);
+    const reclaims = reclaimText(
+      plan.outcomes.flatMap((o) => (o.reclaim ? [o.reclaim] : [])),
+      true,
+    );
     this.item.text = '$(checklist) Lore: harvest plan ready';
-    const tooltip = new vscode.MarkdownString(`**Lore harvest plan**: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}. Nothing is written until you apply.\n\n[Apply](command:lore.applyHarvest) · [Choose Items…](command:lore.chooseHarvestItems) · [Review Changes…](command:lore.reviewHarvest) · [Discard](command:lore.discardHarvest)`);
+    const tooltip = new vscode.MarkdownString(
+      `**Lore harvest plan**: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}. Nothing is written until you apply.\n\n[Apply](command:lore.applyHarvest) · [Choose Items…](command:lore.chooseHarvestItems) · [Review Changes…](command:lore.reviewHarvest) · [Discard](command:lore.discardHarvest)`,
+    );
     tooltip.isTrusted = { enabledCommands: ACTIONS.map((a) => a.command) };
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = { label: 'Lore: a harvest plan is ready. Activate to apply, review or discard it.' };
@@ -68,7 +77,10 @@ export class PendingPlanStatus extends Disposable {
 
   private async offerActions(): Promise<void> {
     if (!this.harvest.pending) return;
-    const pick = await vscode.window.showQuickPick(ACTIONS, { title: 'Lore harvest plan', placeHolder: 'Apply, review or discard the pending harvest plan' });
+    const pick = await vscode.window.showQuickPick(ACTIONS, {
+      title: 'Lore harvest plan',
+      placeHolder: 'Apply, review or discard the pending harvest plan',
+    });
     if (pick) await vscode.commands.executeCommand(pick.command);
   }
 }

@@ -28,7 +28,12 @@ export function journalDayOf(store: StoreService, uri: unknown): string {
   return toIsoDate(new Date());
 }
 
-export function summarizeJournalCommand(context: vscode.ExtensionContext, store: StoreService, harvest: HarvestController, uri?: unknown): Promise<unknown> {
+export function summarizeJournalCommand(
+  context: vscode.ExtensionContext,
+  store: StoreService,
+  harvest: HarvestController,
+  uri?: unknown,
+): Promise<unknown> {
   return runCommand("Summarize Today's Journal", async () => {
     const date = journalDayOf(store, uri);
     const resolution = await resolveProvider(context.secrets);
@@ -38,11 +43,17 @@ export function summarizeJournalCommand(context: vscode.ExtensionContext, store:
     }
     const provider = resolution.provider;
     if (provider.offline) {
-      void vscode.window.showWarningMessage(`Lore: summarizing the journal needs a model; ${provider.label} has none. Choose one in the lore.provider setting.`);
+      void vscode.window.showWarningMessage(
+        `Lore: summarizing the journal needs a model; ${provider.label} has none. Choose one in the lore.provider setting.`,
+      );
       return undefined;
     }
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Lore: summarizing the journal of ${date} with ${provider.label}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Lore: summarizing the journal of ${date} with ${provider.label}`,
+        cancellable: true,
+      },
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());

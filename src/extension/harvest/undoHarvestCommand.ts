@@ -12,7 +12,11 @@ export function undoLastHarvestCommand(harvest: HarvestController): Promise<unkn
   return runCommand('Undo Last Harvest', async () => {
     const go = await vscode.window.showWarningMessage(
       'Lore: undo the last harvest?',
-      { modal: true, detail: 'The knowledge files, notes, digest and ledger go back to what they held before it, its transcripts are removed and the conversations it reclaimed come back to the inbox. A file edited since the harvest stops the undo, and nothing is changed.' },
+      {
+        modal: true,
+        detail:
+          'The knowledge files, notes, digest and ledger go back to what they held before it, its transcripts are removed and the conversations it reclaimed come back to the inbox. A file edited since the harvest stops the undo, and nothing is changed.',
+      },
       'Undo Harvest',
     );
     if (go !== 'Undo Harvest') return undefined;

@@ -40,8 +40,10 @@ function lineOf(item: KnowledgeItemRef): number | undefined {
 
 /** Tells the person where the edit went; an edit in their unsaved document waits for their save. */
 function report(result: ItemEditResult, done: string): void {
-  if (result === 'document') void vscode.window.setStatusBarMessage(`Lore: ${done} in the open editor (unsaved: save the file to keep it)`, 8000);
-  else if (result === 'unchanged') void vscode.window.showInformationMessage('Lore: that item is no longer in the file (it changed since the view was shown).');
+  if (result === 'document')
+    void vscode.window.setStatusBarMessage(`Lore: ${done} in the open editor (unsaved: save the file to keep it)`, 8000);
+  else if (result === 'unchanged')
+    void vscode.window.showInformationMessage('Lore: that item is no longer in the file (it changed since the view was shown).');
 }
 
 /** Deletes an item or marks a task done, as the menu commands do once the person confirmed (also the extension API's). */
@@ -76,7 +78,13 @@ function newerCandidates(store: StoreService, oldId: string): Array<vscode.Quick
       const id = listItemId(item);
       if (id === oldId || !isCurrent(item.raw)) continue;
       const provenance = parseProvenance(item.raw);
-      picks.push({ id, date: provenance?.date ?? '', label: plainMarkdown(stripProvenance(item.text)), description: `${id} · ${file}`, detail: provenance ? `from ${provenance.sources.map((p) => `${p.source}, ${p.date}`).join('; ')}` : undefined });
+      picks.push({
+        id,
+        date: provenance?.date ?? '',
+        label: plainMarkdown(stripProvenance(item.text)),
+        description: `${id} · ${file}`,
+        detail: provenance ? `from ${provenance.sources.map((p) => `${p.source}, ${p.date}`).join('; ')}` : undefined,
+      });
     }
   }
   return picks.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
@@ -90,7 +98,9 @@ function newerCandidates(store: StoreService, oldId: string): Array<vscode.Quick
 export async function supersedeItemCommand(store: StoreService, ref?: KnowledgeItemRef, newId?: string): Promise<string | undefined> {
   const old = itemToSupersede(store, ref);
   if (!old) {
-    void vscode.window.showInformationMessage('Lore: put the cursor on an item in a Lore store file, or use Supersede… on an item in the Digest view.');
+    void vscode.window.showInformationMessage(
+      'Lore: put the cursor on an item in a Lore store file, or use Supersede… on an item in the Digest view.',
+    );
     return undefined;
   }
   const oldId = listItemId(old.item);
@@ -105,7 +115,12 @@ export async function supersedeItemCommand(store: StoreService, ref?: KnowledgeI
     chosen = pick?.id;
   }
   if (!chosen || !isItemId(chosen)) return undefined;
-  const answer = await store.request(SupersedeItemRequest, { oldId, newId: chosen, file: storeRelative(store.paths, old.file), itemLine: old.item.raw });
+  const answer = await store.request(SupersedeItemRequest, {
+    oldId,
+    newId: chosen,
+    file: storeRelative(store.paths, old.file),
+    itemLine: old.item.raw,
+  });
   if (answer.where === 'document') {
     if (!answer.applied) return undefined;
     void vscode.window.setStatusBarMessage('Lore: item marked superseded in the open editor (unsaved: save the file to keep it)', 8000);
@@ -129,38 +144,58 @@ async function revealItemById(store: StoreService, args: { id?: string } | strin
     return false;
   }
   const line = place.line - 1;
-  await vscode.window.showTextDocument(vscode.Uri.file(path.join(store.paths.root, place.file)), { selection: new vscode.Range(line, 0, line, 0) });
+  await vscode.window.showTextDocument(vscode.Uri.file(path.join(store.paths.root, place.file)), {
+    selection: new vscode.Range(line, 0, line, 0),
+  });
   return true;
 }
 
 export function registerItemCommands(store: StoreService): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('lore.supersedeItem', (item?: KnowledgeItemRef, newId?: string) => runCommand('Supersede Item', () => supersedeItemCommand(store, item, newId))),
-    vscode.commands.registerCommand(LoreCommands.revealItemById, (args?: { id?: string } | string) => runCommand('Reveal Item', () => revealItemById(store, args))),
-    vscode.commands.registerCommand('lore.copyItemText', (item: KnowledgeItemRef) => runCommand('Copy Text', async () => {
-      const text = plainMarkdown(stripProvenance(item.text));
-      await vscode.env.clipboard.writeText(text);
-      return text;
-    })),
-    vscode.commands.registerCommand('lore.revealItem', (item: KnowledgeItemRef) => runCommand('Reveal in File', async () => {
-      const line = lineOf(item) ?? 0;
-      await vscode.window.showTextDocument(vscode.Uri.file(item.file), { selection: new vscode.Range(line, 0, line, 0) });
-    })),
-    vscode.commands.registerCommand('lore.openSourceConversation', (item: KnowledgeItemRef) => runCommand('Open Source Conversation', async () => {
-      const provenance = parseProvenance(item.text);
-      const line = lineOf(item);
-      if (!provenance || line === undefined) {
-        void vscode.window.showInformationMessage('Lore: this item does not say which conversation it came from.');
-        return;
-      }
-      const args: OpenProvenanceArgs = { source: provenance.source, date: provenance.date, noteFile: item.file, line };
-      await vscode.commands.executeCommand(LoreCommands.openProvenance, args);
-    })),
-    vscode.commands.registerCommand('lore.markTaskDone', (item: KnowledgeItemRef) => runCommand('Mark Task Done', () => editItem(store, 'done', item))),
-    vscode.commands.registerCommand('lore.deleteItem', (item: KnowledgeItemRef) => runCommand('Delete Item', async () => {
-      const ok = await vscode.window.showWarningMessage('Lore: delete this item from its file?', { modal: true, detail: item.text }, 'Delete');
-      if (ok !== 'Delete') return undefined;
-      return editItem(store, 'delete', item);
-    })),
+    vscode.commands.registerCommand('lore.supersedeItem', (item?: KnowledgeItemRef, newId?: string) =>
+      runCommand('Supersede Item', () => supersedeItemCommand(store, item, newId)),
+    ),
+    vscode.commands.registerCommand(LoreCommands.revealItemById, (args?: { id?: string } | string) =>
+      runCommand('Reveal Item', () => revealItemById(store, args)),
+    ),
+    vscode.commands.registerCommand('lore.copyItemText', (item: KnowledgeItemRef) =>
+      runCommand('Copy Text', async () => {
+        const text = plainMarkdown(stripProvenance(item.text));
+        await vscode.env.clipboard.writeText(text);
+        return text;
+      }),
+    ),
+    vscode.commands.registerCommand('lore.revealItem', (item: KnowledgeItemRef) =>
+      runCommand('Reveal in File', async () => {
+        const line = lineOf(item) ?? 0;
+        await vscode.window.showTextDocument(vscode.Uri.file(item.file), { selection: new vscode.Range(line, 0, line, 0) });
+      }),
+    ),
+    vscode.commands.registerCommand('lore.openSourceConversation', (item: KnowledgeItemRef) =>
+      runCommand('Open Source Conversation', async () => {
+        const provenance = parseProvenance(item.text);
+        const line = lineOf(item);
+        if (!provenance || line === undefined) {
+          void vscode.window.showInformationMessage('Lore: this item does not say which conversation it came from.');
+          return;
+        }
+        const args: OpenProvenanceArgs = { source: provenance.source, date: provenance.date, noteFile: item.file, line };
+        await vscode.commands.executeCommand(LoreCommands.openProvenance, args);
+      }),
+    ),
+    vscode.commands.registerCommand('lore.markTaskDone', (item: KnowledgeItemRef) =>
+      runCommand('Mark Task Done', () => editItem(store, 'done', item)),
+    ),
+    vscode.commands.registerCommand('lore.deleteItem', (item: KnowledgeItemRef) =>
+      runCommand('Delete Item', async () => {
+        const ok = await vscode.window.showWarningMessage(
+          'Lore: delete this item from its file?',
+          { modal: true, detail: item.text },
+          'Delete',
+        );
+        if (ok !== 'Delete') return undefined;
+        return editItem(store, 'delete', item);
+      }),
+    ),
   ];
 }

@@ -27,6 +27,11 @@ export function dirtyDocument(file: string): vscode.TextDocument | undefined {
  * is the item as a view shows it (`- text [from: …]`); it is found by its line identity, so a
  * changed date or spacing does not matter.
  */
-export async function editKnowledgeItem(store: StoreService, action: ItemEditAction, file: string, itemLine: string): Promise<ItemEditResult> {
+export async function editKnowledgeItem(
+  store: StoreService,
+  action: ItemEditAction,
+  file: string,
+  itemLine: string,
+): Promise<ItemEditResult> {
   return (await store.request(EditItemRequest, { action, file, itemLine })).where;
 }

@@ -22,10 +22,12 @@ function isStoreMarkdown(store: StoreService, document: vscode.TextDocument): bo
 }
 
 export class SupersededDecorations extends Disposable {
-  private readonly struck = this._register(vscode.window.createTextEditorDecorationType({
-    textDecoration: 'line-through',
-    opacity: '0.6',
-  }));
+  private readonly struck = this._register(
+    vscode.window.createTextEditorDecorationType({
+      textDecoration: 'line-through',
+      opacity: '0.6',
+    }),
+  );
 
   /** What was drawn last, per document URI (for tests and the API: decorations cannot be read back). */
   private readonly drawn = new Map<string, SupersededLine[]>();
@@ -33,9 +35,11 @@ export class SupersededDecorations extends Disposable {
   constructor(private readonly store: StoreService) {
     super();
     this._register(vscode.window.onDidChangeVisibleTextEditors(() => this.refreshAll()));
-    this._register(vscode.workspace.onDidChangeTextDocument((e) => {
-      for (const editor of vscode.window.visibleTextEditors) if (editor.document === e.document) this.refresh(editor);
-    }));
+    this._register(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        for (const editor of vscode.window.visibleTextEditors) if (editor.document === e.document) this.refresh(editor);
+      }),
+    );
     this.refreshAll();
   }
 

@@ -27,7 +27,10 @@ export class LoreMcpServerProvider extends Disposable implements vscode.McpServe
   /** What the last answer was based on: a change of any part is a new set of definitions. */
   private state: string;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly store: StoreService) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly store: StoreService,
+  ) {
     super();
     this.state = this.currentState();
     const check = () => {
@@ -40,12 +43,23 @@ export class LoreMcpServerProvider extends Disposable implements vscode.McpServe
     this._register(store.onDidChange(check));
     this._register(store.onDidMove(check));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(check));
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('lore.agentWrites') || e.affectsConfiguration('lore.git.commit')) && check()));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => (e.affectsConfiguration('lore.agentWrites') || e.affectsConfiguration('lore.git.commit')) && check(),
+      ),
+    );
   }
 
   private currentState(): string {
     const paths = this.store.available ? this.store.paths : null;
-    return JSON.stringify([vscode.workspace.isTrusted, this.store.exists, paths?.root, paths?.workspace, readSettings().agentWrites, readSettings().gitCommit]);
+    return JSON.stringify([
+      vscode.workspace.isTrusted,
+      this.store.exists,
+      paths?.root,
+      paths?.workspace,
+      readSettings().agentWrites,
+      readSettings().gitCommit,
+    ]);
   }
 
   /** Why no server is offered now, or undefined when one is. */
@@ -69,8 +83,19 @@ export class LoreMcpServerProvider extends Disposable implements vscode.McpServe
     const agentWrites = readSettings().agentWrites;
     const gitCommit = gitCommitOption(readSettings().gitCommit).gitCommit;
     // Offered only in a trusted workspace: the store's config.json is the person's (core/store/storeTrust.ts).
-    const env = { ...node.env, LORE_TRUSTED_STORE: paths.root, ...(agentWrites !== 'store' ? { LORE_AGENT_WRITES: agentWrites } : {}), ...(gitCommit ? { LORE_GIT_COMMIT: gitCommit } : {}) };
-    const definition = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, node.command, [cli, 'mcp', '--root', paths.root, '--workspace', paths.workspace], env, version);
+    const env = {
+      ...node.env,
+      LORE_TRUSTED_STORE: paths.root,
+      ...(agentWrites !== 'store' ? { LORE_AGENT_WRITES: agentWrites } : {}),
+      ...(gitCommit ? { LORE_GIT_COMMIT: gitCommit } : {}),
+    };
+    const definition = new vscode.McpStdioServerDefinition(
+      MCP_SERVER_LABEL,
+      node.command,
+      [cli, 'mcp', '--root', paths.root, '--workspace', paths.workspace],
+      env,
+      version,
+    );
     definition.cwd = vscode.Uri.file(paths.workspace);
     return definition;
   }
@@ -92,7 +117,10 @@ export class LoreMcpServerProvider extends Disposable implements vscode.McpServe
 }
 
 /** Registers the provider; returns it (the tests and the API read its definition) and its registration. */
-export function registerMcpServerProvider(context: vscode.ExtensionContext, store: StoreService): { provider: LoreMcpServerProvider; disposables: vscode.Disposable[] } {
+export function registerMcpServerProvider(
+  context: vscode.ExtensionContext,
+  store: StoreService,
+): { provider: LoreMcpServerProvider; disposables: vscode.Disposable[] } {
   const provider = new LoreMcpServerProvider(context, store);
   const reason = provider.unavailableReason();
   if (reason) log.info(reason);

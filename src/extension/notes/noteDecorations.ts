@@ -18,7 +18,11 @@ export class NoteDecorations extends Disposable implements vscode.FileDecoration
     super();
     this._register(toDisposable(() => clearTimeout(this.timer)));
     // Each restarted server's subscription replaces the last one's (it used to be kept forever).
-    this._register(onServerNotification(notes, NotesChangedNotification, (p) => this.emitter.fire(p.all ? undefined : p.uris.map((u) => vscode.Uri.parse(u)))));
+    this._register(
+      onServerNotification(notes, NotesChangedNotification, (p) =>
+        this.emitter.fire(p.all ? undefined : p.uris.map((u) => vscode.Uri.parse(u))),
+      ),
+    );
     this._register(notes.onDidStart(() => this.emitter.fire(undefined)));
   }
 
@@ -26,7 +30,13 @@ export class NoteDecorations extends Disposable implements vscode.FileDecoration
     if (uri.scheme !== 'file') return undefined;
     return new Promise((resolve) => {
       const waiters = this.pending.get(uri.fsPath) ?? [];
-      waiters.push((count) => resolve(count > 0 ? new vscode.FileDecoration(count > 9 ? '9+' : String(count), `${count} Lore note${count === 1 ? '' : 's'}`) : undefined));
+      waiters.push((count) =>
+        resolve(
+          count > 0
+            ? new vscode.FileDecoration(count > 9 ? '9+' : String(count), `${count} Lore note${count === 1 ? '' : 's'}`)
+            : undefined,
+        ),
+      );
       this.pending.set(uri.fsPath, waiters);
       this.timer ??= setTimeout(() => void this.flush(), 20);
     });

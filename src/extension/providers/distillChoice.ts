@@ -20,7 +20,12 @@ export const DISTILL_CHOSEN_CONTEXT = 'lore.distillChosen';
 
 type DistillPick = vscode.QuickPickItem & { provider?: ProviderSetting | 'direct' };
 
-const VENDOR_LABELS: Record<NetworkVendor, string> = { openai: 'OpenAI or an OpenAI-compatible server', anthropic: 'Anthropic', gemini: 'Google Gemini', ollama: 'Ollama (local, no key)' };
+const VENDOR_LABELS: Record<NetworkVendor, string> = {
+  openai: 'OpenAI or an OpenAI-compatible server',
+  anthropic: 'Anthropic',
+  gemini: 'Google Gemini',
+  ollama: 'Ollama (local, no key)',
+};
 
 export class DistillChoice extends Disposable {
   /** True from the moment the question is asked until it is answered or dismissed (the integration tests dismiss it). */
@@ -29,9 +34,11 @@ export class DistillChoice extends Disposable {
   constructor(private readonly secrets: vscode.SecretStorage) {
     super();
     this.setContext();
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('lore.provider')) this.setContext();
-    }));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('lore.provider')) this.setContext();
+      }),
+    );
   }
 
   /** True when a user, workspace or folder setting names the provider (the package default does not count). */
@@ -51,13 +58,35 @@ export class DistillChoice extends Disposable {
     this.asking = true;
     try {
       // Lore's own chat models are not VS Code's models to distill with.
-      const models = await vscode.lm.selectChatModels().then((m) => m.filter((model) => !isLoreModel(model)).length, () => 0);
+      const models = await vscode.lm.selectChatModels().then(
+        (m) => m.filter((model) => !isLoreModel(model)).length,
+        () => 0,
+      );
       const picks: DistillPick[] = [
-        { label: '$(copilot) VS Code\'s language models', description: models ? `${models} available` : 'none available yet', detail: 'The models you already have in VS Code (for example GitHub Copilot). VS Code asks once before Lore may use them.', provider: 'vscode-lm' },
-        { label: '$(key) A provider with an API key', description: 'OpenAI, Anthropic, Gemini, Ollama', detail: 'Lore calls the provider directly; the key is kept in VS Code\'s secret storage, never in settings.', provider: 'direct' },
-        { label: '$(circuit-board) The offline extractor', description: 'no model, nothing leaves this machine', detail: 'Picks up explicit markers only ("Decision:", "TODO:", questions). Precise, but misses what was never marked.', provider: 'rules' },
+        {
+          label: "$(copilot) VS Code's language models",
+          description: models ? `${models} available` : 'none available yet',
+          detail: 'The models you already have in VS Code (for example GitHub Copilot). VS Code asks once before Lore may use them.',
+          provider: 'vscode-lm',
+        },
+        {
+          label: '$(key) A provider with an API key',
+          description: 'OpenAI, Anthropic, Gemini, Ollama',
+          detail: "Lore calls the provider directly; the key is kept in VS Code's secret storage, never in settings.",
+          provider: 'direct',
+        },
+        {
+          label: '$(circuit-board) The offline extractor',
+          description: 'no model, nothing leaves this machine',
+          detail: 'Picks up explicit markers only ("Decision:", "TODO:", questions). Precise, but misses what was never marked.',
+          provider: 'rules',
+        },
       ];
-      const pick = await vscode.window.showQuickPick(picks, { title: 'Lore: how should conversations be distilled?', placeHolder: 'Remembered in the lore.provider setting; change it with "Lore: Choose How to Distill…"', ignoreFocusOut: true });
+      const pick = await vscode.window.showQuickPick(picks, {
+        title: 'Lore: how should conversations be distilled?',
+        placeHolder: 'Remembered in the lore.provider setting; change it with "Lore: Choose How to Distill…"',
+        ignoreFocusOut: true,
+      });
       if (!pick?.provider) return undefined;
       const provider = pick.provider === 'direct' ? await this.askVendor() : pick.provider;
       if (provider) await this.remember(provider);
@@ -68,10 +97,18 @@ export class DistillChoice extends Disposable {
   }
 
   private async askVendor(): Promise<NetworkVendor | undefined> {
-    const pick = await vscode.window.showQuickPick(NETWORK_VENDORS.map((vendor) => ({ label: VENDOR_LABELS[vendor], description: `default model ${VENDOR_ENDPOINTS[vendor].defaultModel}`, vendor })), { title: 'Lore: which provider?', ignoreFocusOut: true });
+    const pick = await vscode.window.showQuickPick(
+      NETWORK_VENDORS.map((vendor) => ({
+        label: VENDOR_LABELS[vendor],
+        description: `default model ${VENDOR_ENDPOINTS[vendor].defaultModel}`,
+        vendor,
+      })),
+      { title: 'Lore: which provider?', ignoreFocusOut: true },
+    );
     if (!pick) return undefined;
     // Ask for the key now rather than at the first harvest, unless one is stored or in the environment.
-    if (!hasKey(resolveEndpoint(pick.vendor, await adapterOptions(this.secrets, pick.vendor)))) await vscode.commands.executeCommand('lore.setApiKey', pick.vendor);
+    if (!hasKey(resolveEndpoint(pick.vendor, await adapterOptions(this.secrets, pick.vendor))))
+      await vscode.commands.executeCommand('lore.setApiKey', pick.vendor);
     return pick.vendor;
   }
 
@@ -82,9 +119,14 @@ export class DistillChoice extends Disposable {
 
 /** Registers "Lore: Choose How to Distill…" (no arguments: a link must not pick where conversations go). */
 export function registerDistillCommand(choice: DistillChoice): vscode.Disposable {
-  return vscode.commands.registerCommand('lore.chooseDistiller', () => runCommand('Choose How to Distill', async () => {
-    const provider = await choice.ask();
-    if (provider) void vscode.window.showInformationMessage(`Lore: conversations will be distilled with ${provider === 'vscode-lm' ? "VS Code's language models" : provider === 'rules' ? 'the offline extractor' : provider}.`);
-    return provider;
-  }));
+  return vscode.commands.registerCommand('lore.chooseDistiller', () =>
+    runCommand('Choose How to Distill', async () => {
+      const provider = await choice.ask();
+      if (provider)
+        void vscode.window.showInformationMessage(
+          `Lore: conversations will be distilled with ${provider === 'vscode-lm' ? "VS Code's language models" : provider === 'rules' ? 'the offline extractor' : provider}.`,
+        );
+      return provider;
+    }),
+  );
 }

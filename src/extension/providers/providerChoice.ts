@@ -3,7 +3,14 @@
  * (set with "Lore: Set API Key"), never in settings; environment variables still work.
  */
 import * as vscode from 'vscode';
-import { KEYED_VENDORS, VENDOR_ENDPOINTS, hasKey, isNetworkVendor, resolveEndpoint, type NetworkVendor } from '../../core/services/providers/endpoints';
+import {
+  KEYED_VENDORS,
+  VENDOR_ENDPOINTS,
+  hasKey,
+  isNetworkVendor,
+  resolveEndpoint,
+  type NetworkVendor,
+} from '../../core/services/providers/endpoints';
 import type { Provider } from '../../core/services/providers/provider';
 import { createAdapter, createProvider, type AnyAdapterOptions } from '../../core/services/providers/providerRegistry';
 import { readSettings, type LoreSettings, type ProviderSetting } from '../settings';
@@ -26,9 +33,18 @@ export interface ProviderResolution {
  * What the settings and the stored key say for a vendor's adapter; the environment still
  * supplies what they leave out (endpoints.ts). Shared by the harvest and the chat participant.
  */
-export async function adapterOptions(secrets: vscode.SecretStorage, vendor: NetworkVendor, settings: LoreSettings = readSettings()): Promise<AnyAdapterOptions> {
+export async function adapterOptions(
+  secrets: vscode.SecretStorage,
+  vendor: NetworkVendor,
+  settings: LoreSettings = readSettings(),
+): Promise<AnyAdapterOptions> {
   const apiKey = (KEYED_PROVIDERS as readonly string[]).includes(vendor) ? await secrets.get(secretKey(vendor)) : undefined;
-  return { model: settings.model || undefined, baseUrl: settings.baseUrl || undefined, apiKey: apiKey || undefined, timeoutMs: settings.timeoutSeconds * 1000 };
+  return {
+    model: settings.model || undefined,
+    baseUrl: settings.baseUrl || undefined,
+    apiKey: apiKey || undefined,
+    timeoutMs: settings.timeoutSeconds * 1000,
+  };
 }
 
 export async function resolveProvider(secrets: vscode.SecretStorage, override?: ProviderSetting): Promise<ProviderResolution> {
@@ -37,7 +53,11 @@ export async function resolveProvider(secrets: vscode.SecretStorage, override?: 
   if (name === 'vscode-lm') {
     const model = await selectModel(settings.model);
     if (!model) {
-      return { problem: settings.model ? `no language model matches "${settings.model}" (lore.model)` : 'no language model is available in VS Code (install or sign in to a chat extension such as GitHub Copilot)' };
+      return {
+        problem: settings.model
+          ? `no language model matches "${settings.model}" (lore.model)`
+          : 'no language model is available in VS Code (install or sign in to a chat extension such as GitHub Copilot)',
+      };
     }
     return { provider: new VscodeLmProvider(model) };
   }
@@ -45,7 +65,9 @@ export async function resolveProvider(secrets: vscode.SecretStorage, override?: 
   const options = await adapterOptions(secrets, name, settings);
   // Asked before any conversation is sent, so the user can choose instead of getting one auth error per conversation.
   if (!hasKey(resolveEndpoint(name, options))) {
-    return { problem: `no API key for ${name} (store one with "Lore: Set API Key…", or set ${VENDOR_ENDPOINTS[name].keyVars.join(' or ')})` };
+    return {
+      problem: `no API key for ${name} (store one with "Lore: Set API Key…", or set ${VENDOR_ENDPOINTS[name].keyVars.join(' or ')})`,
+    };
   }
   return { provider: createAdapter(name, options) };
 }

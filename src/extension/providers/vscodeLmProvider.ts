@@ -20,9 +20,14 @@ export async function selectModel(selector: string): Promise<vscode.LanguageMode
 function toProviderError(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof vscode.LanguageModelError) {
-    const kind = error.code === vscode.LanguageModelError.NoPermissions.name ? 'auth'
-      : error.code === vscode.LanguageModelError.NotFound.name ? 'unavailable'
-      : error.code === vscode.LanguageModelError.Blocked.name ? 'rate-limit' : 'server';
+    const kind =
+      error.code === vscode.LanguageModelError.NoPermissions.name
+        ? 'auth'
+        : error.code === vscode.LanguageModelError.NotFound.name
+          ? 'unavailable'
+          : error.code === vscode.LanguageModelError.Blocked.name
+            ? 'rate-limit'
+            : 'server';
     const hint = kind === 'auth' ? ' (allow Lore to use the model when VS Code asks, or choose another provider in lore.provider)' : '';
     return new ProviderError('vscode-lm', kind, `${error.message}${hint}`);
   }
@@ -46,14 +51,22 @@ export class VscodeLmProvider implements Provider {
     const timer = request.timeoutMs ? setTimeout(() => source.cancel(), request.timeoutMs) : undefined;
     try {
       // The LM API has no system role: stable instructions first, then the volatile content.
-      const messages = [vscode.LanguageModelChatMessage.User(request.instructions), vscode.LanguageModelChatMessage.User(request.content + (request.suffix ?? ''))];
-      const response = await this.model.sendRequest(messages, { justification: 'Lore distills your conversations into knowledge files.' }, source.token);
+      const messages = [
+        vscode.LanguageModelChatMessage.User(request.instructions),
+        vscode.LanguageModelChatMessage.User(request.content + (request.suffix ?? '')),
+      ];
+      const response = await this.model.sendRequest(
+        messages,
+        { justification: 'Lore distills your conversations into knowledge files.' },
+        source.token,
+      );
       let text = '';
       for await (const chunk of response.text) text += chunk;
       if (source.token.isCancellationRequested) throw new vscode.CancellationError();
       return { text, model: this.model.id };
     } catch (error) {
-      if (source.token.isCancellationRequested && !request.signal?.aborted) throw new ProviderError('vscode-lm', 'timeout', `no reply within ${request.timeoutMs} ms`);
+      if (source.token.isCancellationRequested && !request.signal?.aborted)
+        throw new ProviderError('vscode-lm', 'timeout', `no reply within ${request.timeoutMs} ms`);
       throw toProviderError(error);
     } finally {
       clearTimeout(timer);

@@ -19,7 +19,11 @@ import type { StoreService } from '../storeService';
 import { editableReviewItem, reviewReason, type ReviewItemNode } from '../views/reviewTree';
 
 /** The item a command was invoked on: a view node, an item id, or one the user picks. */
-async function chooseItem(store: StoreService, target: ReviewItemNode | string | undefined, title: string): Promise<ReviewItem | undefined> {
+async function chooseItem(
+  store: StoreService,
+  target: ReviewItemNode | string | undefined,
+  title: string,
+): Promise<ReviewItem | undefined> {
   const items = await listReview(store);
   if (typeof target === 'string') return items.find((i) => i.id === target);
   if (target?.item) return items.find((i) => i.id === target.item.id) ?? target.item;
@@ -27,7 +31,10 @@ async function chooseItem(store: StoreService, target: ReviewItemNode | string |
     void vscode.window.showInformationMessage('Lore: nothing is held for review.');
     return undefined;
   }
-  const pick = await vscode.window.showQuickPick(items.map((item) => ({ label: item.text, description: `${targetDisplayName(item.target)} · ${reviewReason(item)}`, item })), { title });
+  const pick = await vscode.window.showQuickPick(
+    items.map((item) => ({ label: item.text, description: `${targetDisplayName(item.target)} · ${reviewReason(item)}`, item })),
+    { title },
+  );
   return pick?.item;
 }
 
@@ -57,11 +64,17 @@ async function saveOpenTargets(store: StoreService, item: ReviewItem): Promise<b
   const dirty = files.map(dirtyDocument).filter((d): d is vscode.TextDocument => d !== undefined);
   for (const document of dirty) {
     if (!(await document.save())) {
-      void vscode.window.showWarningMessage(`Lore: ${path.basename(document.uri.fsPath)} has unsaved changes that could not be saved; nothing was decided. Save it, then decide again.`);
+      void vscode.window.showWarningMessage(
+        `Lore: ${path.basename(document.uri.fsPath)} has unsaved changes that could not be saved; nothing was decided. Save it, then decide again.`,
+      );
       return false;
     }
   }
-  if (dirty.length > 0) vscode.window.setStatusBarMessage(`Lore: saved ${dirty.map((d) => path.basename(d.uri.fsPath)).join(' and ')} before writing the decision`, 5000);
+  if (dirty.length > 0)
+    vscode.window.setStatusBarMessage(
+      `Lore: saved ${dirty.map((d) => path.basename(d.uri.fsPath)).join(' and ')} before writing the decision`,
+      5000,
+    );
   return true;
 }
 
@@ -72,7 +85,8 @@ export async function decideHeldItem(store: StoreService, decision: ReviewDecisi
   const result = await store.request(ReviewDecideRequest, { decision, ids: [itemId] });
   store.fireChanged();
   if (result.missing.length) void vscode.window.showInformationMessage('Lore: that item was already decided.');
-  for (const { reason } of result.failed) void vscode.window.showWarningMessage(`Lore: not applied, it stays in the Review view: ${reason}.`);
+  for (const { reason } of result.failed)
+    void vscode.window.showWarningMessage(`Lore: not applied, it stays in the Review view: ${reason}.`);
   return result;
 }
 
@@ -83,7 +97,11 @@ export function registerReviewCommands(store: StoreService): vscode.Disposable[]
       if (!item) return undefined;
       // Rejecting an item already in the person's file deletes a line they may have written: ask.
       if (decision === 'reject' && item.where === 'in-place') {
-        const ok = await vscode.window.showWarningMessage(`Lore: delete this item from ${targetDisplayName(item.target)}?`, { modal: true, detail: item.line }, 'Delete');
+        const ok = await vscode.window.showWarningMessage(
+          `Lore: delete this item from ${targetDisplayName(item.target)}?`,
+          { modal: true, detail: item.line },
+          'Delete',
+        );
         if (ok !== 'Delete') return undefined;
       }
       return decideHeldItem(store, decision, item.id);
@@ -93,10 +111,16 @@ export function registerReviewCommands(store: StoreService): vscode.Disposable[]
       const item = await chooseItem(store, target, 'Lore: edit held item');
       if (!item) return undefined;
       if (!editableReviewItem(item)) {
-        void vscode.window.showInformationMessage('Lore: only an agent\'s new text can be edited here; for the rest, accept or reject, then edit the item in its file.');
+        void vscode.window.showInformationMessage(
+          "Lore: only an agent's new text can be edited here; for the rest, accept or reject, then edit the item in its file.",
+        );
         return undefined;
       }
-      const text = await vscode.window.showInputBox({ title: `Lore: edit before accepting (${targetDisplayName(item.target)})`, value: item.text, prompt: 'The provenance and what accepting it does stay as they are.' });
+      const text = await vscode.window.showInputBox({
+        title: `Lore: edit before accepting (${targetDisplayName(item.target)})`,
+        value: item.text,
+        prompt: 'The provenance and what accepting it does stay as they are.',
+      });
       if (text === undefined || text.trim() === '' || text === item.text) return undefined;
       return editHeldItem(store, item.id, text);
     });

@@ -34,7 +34,13 @@ export function confirmationText(plan: Extract<RememberPlan, { ok: true }>): str
 }
 
 function toolInput(input: RememberToolInput): RememberToolInput & { source: string } {
-  return { kind: input.kind, text: String(input.text ?? ''), ...(input.detail ? { detail: String(input.detail) } : {}), ...(input.path ? { path: String(input.path) } : {}), source: AGENT_SOURCE };
+  return {
+    kind: input.kind,
+    text: String(input.text ?? ''),
+    ...(input.detail ? { detail: String(input.detail) } : {}),
+    ...(input.path ? { path: String(input.path) } : {}),
+    source: AGENT_SOURCE,
+  };
 }
 
 /**
@@ -60,9 +66,15 @@ export function createRememberTool(store: StoreService, search: SearchClient): v
       if (!result.ok) return plainReply(`Not recorded: ${result.reason}`);
       const { plan } = result;
       if (result.where === 'review') {
-        return plainReply(`Held for review, not recorded yet: it reads as an instruction to an agent (${plan.held?.join(', ')}). A person must accept it in the Review view (or with \`lore review\`) first. Held (id ${plan.id}): ${plan.line}`);
+        return plainReply(
+          `Held for review, not recorded yet: it reads as an instruction to an agent (${plan.held?.join(', ')}). A person must accept it in the Review view (or with \`lore review\`) first. Held (id ${plan.id}): ${plan.line}`,
+        );
       }
-      return plainReply(result.added ? `Recorded in ${result.written} (id ${plan.id}): ${plan.line}` : `Already recorded in ${result.written} (id ${plan.id}): ${plan.line}`);
+      return plainReply(
+        result.added
+          ? `Recorded in ${result.written} (id ${plan.id}): ${plan.line}`
+          : `Already recorded in ${result.written} (id ${plan.id}): ${plan.line}`,
+      );
     },
   };
 }

@@ -8,7 +8,16 @@ import * as vscode from 'vscode';
 import type { RecallResult } from '../../core/services/search/recall';
 import type { SearchResponse } from '../../core/services/search/searchTypes';
 import type { GateAsker } from '../../core/services/topics/topicGate';
-import { CompileContextRequest, GateAskRequest, PlanRememberRequest, RecallRequest, RememberRequest, SearchBackendNotification, SearchRequest, WatchReplyRequest } from '../../shared/protocol';
+import {
+  CompileContextRequest,
+  GateAskRequest,
+  PlanRememberRequest,
+  RecallRequest,
+  RememberRequest,
+  SearchBackendNotification,
+  SearchRequest,
+  WatchReplyRequest,
+} from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import type { LoreServerClient } from '../loreServerClient';
@@ -113,7 +122,10 @@ export class SearchClient extends Disposable {
     if (params) log.info(`search backend: ${params.backend} (${params.reason})`);
     if (params && params.backend !== 'sqlite') {
       this.status.text = params.backend === 'memory' ? '$(search) Lore: in-memory search' : '$(warning) Lore: no search';
-      this.status.tooltip = params.backend === 'memory' ? `Lore search uses an in-memory index: ${params.reason}` : `Lore search is unavailable: ${params.reason}`;
+      this.status.tooltip =
+        params.backend === 'memory'
+          ? `Lore search uses an in-memory index: ${params.reason}`
+          : `Lore search is unavailable: ${params.reason}`;
       this.status.command = 'lore.showLog';
       this.status.show();
     } else {

@@ -19,13 +19,22 @@ const DEFAULT_TOOL_BUDGET = 2000;
 export function registerSearchTools(store: StoreService, search: SearchClient): vscode.Disposable[] {
   return [
     vscode.lm.registerTool<SearchToolInput>('lore_search', {
-      prepareInvocation: (options) => ({ invocationMessage: `Searching Lore knowledge for "${String(options.input.query ?? '').slice(0, 80)}"` }),
+      prepareInvocation: (options) => ({
+        invocationMessage: `Searching Lore knowledge for "${String(options.input.query ?? '').slice(0, 80)}"`,
+      }),
       invoke: async (options) => {
         if (!store.exists) return plainReply(noStoreReply(store));
         const query = String(options.input?.query ?? '').trim();
         if (!query) return plainReply('Give the words to search for in `query`.');
-        const result = await search.recall({ query, categories: options.input.categories, tokenBudget: options.input.tokenBudget ?? DEFAULT_TOOL_BUDGET });
-        if (!result.text) return plainReply(`No Lore knowledge matches "${query}".${omittedFooter(result.omitted) ? ` ${omittedFooter(result.omitted)}` : ''}`);
+        const result = await search.recall({
+          query,
+          categories: options.input.categories,
+          tokenBudget: options.input.tokenBudget ?? DEFAULT_TOOL_BUDGET,
+        });
+        if (!result.text)
+          return plainReply(
+            `No Lore knowledge matches "${query}".${omittedFooter(result.omitted) ? ` ${omittedFooter(result.omitted)}` : ''}`,
+          );
         return knowledgeReply(result.text, omittedFooter(result.omitted));
       },
     }),

@@ -24,10 +24,14 @@ export const NO_STORE_REPLY = 'This workspace has no Lore knowledge store yet (a
 
 /** The reply without a store: none created yet, or none in this window (no folder open, the global store not chosen). */
 export function noStoreReply(store: { readonly available: boolean }): string {
-  return store.available ? NO_STORE_REPLY : 'Lore has no knowledge store in this window: no folder is open and the person has not chosen the global store (lore.store.location: global).';
+  return store.available
+    ? NO_STORE_REPLY
+    : 'Lore has no knowledge store in this window: no folder is open and the person has not chosen the global store (lore.store.location: global).';
 }
 
 /** A line saying how many matches the token budget left out, or undefined. */
 export function omittedFooter(omitted: number): string | undefined {
-  return omitted > 0 ? `(${omitted} more match${omitted === 1 ? '' : 'es'} did not fit the token budget; pass a larger tokenBudget to see them)` : undefined;
+  return omitted > 0
+    ? `(${omitted} more match${omitted === 1 ? '' : 'es'} did not fit the token budget; pass a larger tokenBudget to see them)`
+    : undefined;
 }

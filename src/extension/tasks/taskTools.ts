@@ -16,7 +16,10 @@ export function registerTaskTools(store: StoreService, tasks: TasksClient): vsco
   return Object.entries(TASK_TOOL_NAMES_VSCODE).map(([lmName, tool]) =>
     vscode.lm.registerTool<Record<string, unknown>>(lmName, {
       prepareInvocation: (options) => ({
-        invocationMessage: tool === 'task_search' ? `Searching task memory${typeof options.input.query === 'string' ? ` for "${options.input.query}"` : ''}` : `Lore: ${tool.replace(/_/g, ' ')}`,
+        invocationMessage:
+          tool === 'task_search'
+            ? `Searching task memory${typeof options.input.query === 'string' ? ` for "${options.input.query}"` : ''}`
+            : `Lore: ${tool.replace(/_/g, ' ')}`,
       }),
       invoke: async (options) => {
         if (!store.exists) return plainReply(noStoreReply(store));

@@ -27,33 +27,56 @@ async function explanation(store: StoreService, search: SearchClient, message: s
   }
   const { explainContext, explanationMarkdown, DEFAULT_BUDGET_TOKENS } = topicsLibrary();
   const budgetTokens = loadStoreConfig(store.paths.config).config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS;
-  const explained = await explainContext(store.paths, { message, files, budgetTokens, noGateReason: 'the editor command does not ask the gate', via: 'vscode' });
+  const explained = await explainContext(store.paths, {
+    message,
+    files,
+    budgetTokens,
+    noGateReason: 'the editor command does not ask the gate',
+    via: 'vscode',
+  });
   return explanationMarkdown(explained, message);
 }
 
 export function registerTopicCommands(store: StoreService, search: SearchClient): vscode.Disposable[] {
   return [
     // A name or message passed as an argument (a link, a test) skips the input box.
-    vscode.commands.registerCommand('lore.newTopic', (given?: unknown) => runCommand('New Topic', async () => {
-      const { createTopicFile, TOPIC_FILE_NAME } = topicsLibrary();
-      const name = typeof given === 'string' ? given : await vscode.window.showInputBox({
-        title: 'Lore: New Topic',
-        prompt: 'A name for the topic file (.lore/topics/NAME.md)',
-        validateInput: (value) => (TOPIC_FILE_NAME.test(`${value.trim()}.md`) ? undefined : 'letters, digits, dots, dashes or underscores'),
-      });
-      if (!name) return;
-      const file = createTopicFile(store.paths, name);
-      await vscode.window.showTextDocument(vscode.Uri.file(file));
-      return file;
-    })),
-    vscode.commands.registerCommand('lore.whyThisContext', (given?: unknown) => runCommand('Why This Context', async () => {
-      const message = typeof given === 'string' ? given : await vscode.window.showInputBox({ title: 'Lore: Why This Context?', prompt: 'A message to an agent: Lore shows the context it would compile for it' });
-      if (message === undefined) return;
-      const active = vscode.window.activeTextEditor?.document.uri;
-      const files = active?.scheme === 'file' ? [active.fsPath] : [];
-      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: await explanation(store, search, message, files) });
-      await vscode.window.showTextDocument(document, { preview: true });
-      return document;
-    })),
+    vscode.commands.registerCommand('lore.newTopic', (given?: unknown) =>
+      runCommand('New Topic', async () => {
+        const { createTopicFile, TOPIC_FILE_NAME } = topicsLibrary();
+        const name =
+          typeof given === 'string'
+            ? given
+            : await vscode.window.showInputBox({
+                title: 'Lore: New Topic',
+                prompt: 'A name for the topic file (.lore/topics/NAME.md)',
+                validateInput: (value) =>
+                  TOPIC_FILE_NAME.test(`${value.trim()}.md`) ? undefined : 'letters, digits, dots, dashes or underscores',
+              });
+        if (!name) return;
+        const file = createTopicFile(store.paths, name);
+        await vscode.window.showTextDocument(vscode.Uri.file(file));
+        return file;
+      }),
+    ),
+    vscode.commands.registerCommand('lore.whyThisContext', (given?: unknown) =>
+      runCommand('Why This Context', async () => {
+        const message =
+          typeof given === 'string'
+            ? given
+            : await vscode.window.showInputBox({
+                title: 'Lore: Why This Context?',
+                prompt: 'A message to an agent: Lore shows the context it would compile for it',
+              });
+        if (message === undefined) return;
+        const active = vscode.window.activeTextEditor?.document.uri;
+        const files = active?.scheme === 'file' ? [active.fsPath] : [];
+        const document = await vscode.workspace.openTextDocument({
+          language: 'markdown',
+          content: await explanation(store, search, message, files),
+        });
+        await vscode.window.showTextDocument(document, { preview: true });
+        return document;
+      }),
+    ),
   ];
 }

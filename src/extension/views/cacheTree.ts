@@ -55,10 +55,19 @@ export function sessionDescription(s: SessionCacheState): string {
 }
 
 function sessionTooltip(s: SessionCacheState): string {
-  const lines = [`${TOOL_LABELS[s.tool]}${s.model ? ` · ${s.model}` : ''}`, `Last activity: ${s.lastActivity ? new Date(s.lastActivity).toLocaleString() : 'unknown'}`];
+  const lines = [
+    `${TOOL_LABELS[s.tool]}${s.model ? ` · ${s.model}` : ''}`,
+    `Last activity: ${s.lastActivity ? new Date(s.lastActivity).toLocaleString() : 'unknown'}`,
+  ];
   if (s.usage) {
-    lines.push(`Hit ratio ${percent(s.hitRatio)}${s.hits === 0 && s.usage.cacheWriteTokens > 0 ? ' (never hit)' : ''} · cached ${formatTokens(s.usage.cacheReadTokens)} · uncached ${formatTokens(s.usage.uncachedInputTokens)} · written ${formatTokens(s.usage.cacheWriteTokens)}`);
-    lines.push(s.money ? `Saved ${formatUsd(s.money.saved)} at list prices (write premium ${formatUsd(s.money.writePremium)})` : `No money figure${s.moneyNote ? `: ${s.moneyNote}` : ''}`);
+    lines.push(
+      `Hit ratio ${percent(s.hitRatio)}${s.hits === 0 && s.usage.cacheWriteTokens > 0 ? ' (never hit)' : ''} · cached ${formatTokens(s.usage.cacheReadTokens)} · uncached ${formatTokens(s.usage.uncachedInputTokens)} · written ${formatTokens(s.usage.cacheWriteTokens)}`,
+    );
+    lines.push(
+      s.money
+        ? `Saved ${formatUsd(s.money.saved)} at list prices (write premium ${formatUsd(s.money.writePremium)})`
+        : `No money figure${s.moneyNote ? `: ${s.moneyNote}` : ''}`,
+    );
   } else if (s.calls) lines.push(`${formatTokens(s.inputTokens)} input tokens; the tool records no cached part`);
   if (s.skippedBytes) lines.push('Counted over the end of the session file only (it is large).');
   lines.push(s.path);
@@ -73,7 +82,13 @@ function sessionNode(session: SessionCacheState): CacheSessionNode {
       const item = new vscode.TreeItem(`${session.model ?? TOOL_LABELS[session.tool]} · ${path.basename(session.path)}`);
       item.description = sessionDescription(session);
       item.tooltip = sessionTooltip(session);
-      item.iconPath = new vscode.ThemeIcon(session.status === 'warm' || session.status === 'provider-managed' ? 'database' : session.status === 'unknown' ? 'question' : 'history');
+      item.iconPath = new vscode.ThemeIcon(
+        session.status === 'warm' || session.status === 'provider-managed'
+          ? 'database'
+          : session.status === 'unknown'
+            ? 'question'
+            : 'history',
+      );
       item.contextValue = `lore.cacheSession.${session.status}`;
       return item;
     },
@@ -87,8 +102,15 @@ function toolNode(summary: ToolCacheSummary, sessions: SessionCacheState[]): Cac
     children: () => sessions.map(sessionNode),
     toTreeItem: () => {
       const item = new vscode.TreeItem(`${summary.label} (${summary.provider})`, vscode.TreeItemCollapsibleState.Expanded);
-      const usage = summary.usage ? `in ${formatTokens(summary.usage.inputTokens)} · cached ${formatTokens(summary.usage.cacheReadTokens)} · ${percent(summary.hitRatio)}` : `in ${formatTokens(summary.inputTokens)} · cached unknown`;
-      const ttl = summary.nextExpiryMs !== undefined ? `TTL ${formatRemaining(summary.nextExpiryMs)}` : summary.ttl === 'implicit' ? 'TTL provider-managed' : `TTL ${summary.ttl}`;
+      const usage = summary.usage
+        ? `in ${formatTokens(summary.usage.inputTokens)} · cached ${formatTokens(summary.usage.cacheReadTokens)} · ${percent(summary.hitRatio)}`
+        : `in ${formatTokens(summary.inputTokens)} · cached unknown`;
+      const ttl =
+        summary.nextExpiryMs !== undefined
+          ? `TTL ${formatRemaining(summary.nextExpiryMs)}`
+          : summary.ttl === 'implicit'
+            ? 'TTL provider-managed'
+            : `TTL ${summary.ttl}`;
       item.description = `${usage} · ${ttl}`;
       item.tooltip = `${summary.sessions} recent session(s), ${summary.active} cached now${summary.money ? `; cache reads saved ${formatUsd(summary.money.saved)} at list prices` : ''}`;
       item.iconPath = new vscode.ThemeIcon('server');
@@ -115,11 +137,18 @@ export class CacheTreeProvider extends Disposable implements vscode.TreeDataProv
   private readonly emitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
 
-  constructor(private readonly states: CacheStates, private readonly agents?: AgentCaches) {
+  constructor(
+    private readonly states: CacheStates,
+    private readonly agents?: AgentCaches,
+  ) {
     super();
     this._register(states.onDidChange(() => this.emitter.fire(undefined)));
     if (agents) this._register(agents.onDidChange(() => this.emitter.fire(undefined)));
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('lore.instructions.sync') || e.affectsConfiguration('lore.cache') ? this.emitter.fire(undefined) : undefined));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) =>
+        e.affectsConfiguration('lore.instructions.sync') || e.affectsConfiguration('lore.cache') ? this.emitter.fire(undefined) : undefined,
+      ),
+    );
     // Countdowns in descriptions: refresh every 5 s (the status bar has the exact seconds).
     const ticker = setInterval(() => this.emitter.fire(undefined), 5000);
     this._register(toDisposable(() => clearInterval(ticker)));
@@ -151,25 +180,40 @@ export class CacheTreeProvider extends Disposable implements vscode.TreeDataProv
   private discussionNodes(now: number): TreeNode[] {
     const states = this.states.all();
     return summarizeByProvider(states, now).map((summary) => {
-      const discussions: CacheDiscussionNode[] = states.filter((s) => s.provider === summary.provider).map((state) => ({
-        kind: 'discussion',
-        discussionId: state.discussionId,
-        toTreeItem: () => {
-          const d = describe(state, Date.now());
-          const item = new vscode.TreeItem(state.discussionId);
-          item.description = d.status === 'active' ? (d.estimated ? 'cached (provider-managed)' : `cached, expires in ${d.ttlLabel}`) : d.status === 'expired' ? 'expired' : d.status === 'disabled' ? 'caching disabled' : 'not cached';
-          item.iconPath = new vscode.ThemeIcon(d.status === 'active' ? 'database' : d.status === 'disabled' ? 'circle-slash' : 'history');
-          item.tooltip = `${d.hits} hit(s) in ${d.calls} call(s), ${d.tokensCached} tokens cached, hit rate ${(d.hitRate * 100).toFixed(0)}%` + (d.fallbackReason ? `\n${d.fallbackReason}` : '');
-          item.contextValue = `lore.cacheDiscussion.${state.cachingEnabled ? 'enabled' : 'disabled'}`;
-          return item;
-        },
-      }));
+      const discussions: CacheDiscussionNode[] = states
+        .filter((s) => s.provider === summary.provider)
+        .map((state) => ({
+          kind: 'discussion',
+          discussionId: state.discussionId,
+          toTreeItem: () => {
+            const d = describe(state, Date.now());
+            const item = new vscode.TreeItem(state.discussionId);
+            item.description =
+              d.status === 'active'
+                ? d.estimated
+                  ? 'cached (provider-managed)'
+                  : `cached, expires in ${d.ttlLabel}`
+                : d.status === 'expired'
+                  ? 'expired'
+                  : d.status === 'disabled'
+                    ? 'caching disabled'
+                    : 'not cached';
+            item.iconPath = new vscode.ThemeIcon(d.status === 'active' ? 'database' : d.status === 'disabled' ? 'circle-slash' : 'history');
+            item.tooltip =
+              `${d.hits} hit(s) in ${d.calls} call(s), ${d.tokensCached} tokens cached, hit rate ${(d.hitRate * 100).toFixed(0)}%` +
+              (d.fallbackReason ? `\n${d.fallbackReason}` : '');
+            item.contextValue = `lore.cacheDiscussion.${state.cachingEnabled ? 'enabled' : 'disabled'}`;
+            return item;
+          },
+        }));
       return {
         children: () => discussions,
         toTreeItem: () => {
           const item = new vscode.TreeItem(summary.provider, vscode.TreeItemCollapsibleState.Expanded);
           const t = summary.totals;
-          item.description = `${(summary.hitRate * 100).toFixed(0)}% hit · ${t.inputTokens} in · ${t.cacheReadTokens} cached` + (summary.nextExpiryMs !== undefined ? ` · TTL ${formatRemaining(summary.nextExpiryMs)}` : '');
+          item.description =
+            `${(summary.hitRate * 100).toFixed(0)}% hit · ${t.inputTokens} in · ${t.cacheReadTokens} cached` +
+            (summary.nextExpiryMs !== undefined ? ` · TTL ${formatRemaining(summary.nextExpiryMs)}` : '');
           item.tooltip = '@lore discussions through a direct provider';
           item.iconPath = new vscode.ThemeIcon('server');
           item.contextValue = 'lore.cacheProvider';
@@ -185,16 +229,22 @@ export class CacheTreeProvider extends Disposable implements vscode.TreeDataProv
     const settings = readSettings();
     const children = [
       settingNode('Status bar countdown', settings.cacheStatusBar ? 'on' : 'off', 'lore.cache.statusBar'),
-      settingNode('Digest block in agent instruction files', settings.instructionsSync.length ? settings.instructionsSync.join(', ') : 'off', 'lore.instructions.sync'),
+      settingNode(
+        'Digest block in agent instruction files',
+        settings.instructionsSync.length ? settings.instructionsSync.join(', ') : 'off',
+        'lore.instructions.sync',
+      ),
     ];
-    return [{
-      children: () => children,
-      toTreeItem: () => {
-        const item = new vscode.TreeItem('Settings', vscode.TreeItemCollapsibleState.Collapsed);
-        item.iconPath = new vscode.ThemeIcon('settings');
-        item.contextValue = 'lore.cacheSettings';
-        return item;
+    return [
+      {
+        children: () => children,
+        toTreeItem: () => {
+          const item = new vscode.TreeItem('Settings', vscode.TreeItemCollapsibleState.Collapsed);
+          item.iconPath = new vscode.ThemeIcon('settings');
+          item.contextValue = 'lore.cacheSettings';
+          return item;
+        },
       },
-    }];
+    ];
   }
 }

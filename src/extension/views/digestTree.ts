@@ -34,7 +34,9 @@ export class DigestTreeProvider extends StoreTreeProvider {
       const nodes: DigestItemNode[] = items.map((line) => {
         const text = withoutBullet(line);
         return {
-          kind: 'item', text, file,
+          kind: 'item',
+          text,
+          file,
           toTreeItem: () => {
             const item = new vscode.TreeItem(stripProvenance(text));
             const from = parseProvenance(text);
@@ -48,13 +50,25 @@ export class DigestTreeProvider extends StoreTreeProvider {
         };
       });
       return {
-        kind: 'section', title, items: nodes,
+        kind: 'section',
+        title,
+        items: nodes,
         children: () => nodes,
         toTreeItem: () => {
           const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Expanded);
           item.description = String(nodes.length);
           item.contextValue = 'lore.digestSection';
-          item.iconPath = new vscode.ThemeIcon(title === 'Open tasks' ? 'tasklist' : title === 'Open questions' ? 'question' : title === 'Decisions' ? 'law' : title === 'Playbooks' ? 'book' : 'lightbulb');
+          item.iconPath = new vscode.ThemeIcon(
+            title === 'Open tasks'
+              ? 'tasklist'
+              : title === 'Open questions'
+                ? 'question'
+                : title === 'Decisions'
+                  ? 'law'
+                  : title === 'Playbooks'
+                    ? 'book'
+                    : 'lightbulb',
+          );
           return item;
         },
       };

@@ -28,7 +28,7 @@ export function forgetPlanDetail(plan: ForgetPlan): string {
     ...listed('Items removed', plan.removed, (r) => `${r.file}: ${r.line}`),
     ...listed('Items other conversations taught too, kept without its provenance', plan.trimmed, (t) => `${t.file}: ${t.after}`),
     ...listed('Waiting in review.md, removed', plan.review, (line) => line),
-    ...listed('Journal days, its section removed (and the day\'s summary)', plan.journals, (file) => file),
+    ...listed("Journal days, its section removed (and the day's summary)", plan.journals, (file) => file),
     ...listed('Files removed', plan.files, (f) => `${f.file} (${f.kind})`),
     'Its rows leave the search index.',
     ...listed('Left where they are (outside the store; never harvested again)', plan.outside, (o) => o),
@@ -55,18 +55,28 @@ export async function forgetConversation(notes: LoreServerClient, store: StoreSe
 }
 
 export function registerForgetConversationCommand(notes: LoreServerClient, store: StoreService): vscode.Disposable {
-  return vscode.commands.registerCommand('lore.forgetConversation', (node?: LedgerEntryNode) => runCommand('Forget This Conversation', async () => {
-    const conversation = node?.entry.id;
-    if (!conversation) {
-      void vscode.window.showInformationMessage('Lore: this ledger entry does not name a conversation id (it was never harvested into items).');
-      return undefined;
-    }
-    const plan = await planForgetting(notes, conversation);
-    const choice = await vscode.window.showWarningMessage(`Lore: forget conversation ${conversation} for good?`, { modal: true, detail: forgetPlanDetail(plan) }, 'Forget');
-    if (choice !== 'Forget') return undefined;
-    const result = await forgetConversation(notes, store, conversation);
-    const problems = result.problems.length ? `; ${result.problems.length} files could not be removed (see the Lore log)` : '';
-    void vscode.window.showInformationMessage(`Lore: forgot ${conversation}: ${result.plan.removed.length} items and ${result.removedFiles.length} files removed${problems}.`);
-    return result;
-  }));
+  return vscode.commands.registerCommand('lore.forgetConversation', (node?: LedgerEntryNode) =>
+    runCommand('Forget This Conversation', async () => {
+      const conversation = node?.entry.id;
+      if (!conversation) {
+        void vscode.window.showInformationMessage(
+          'Lore: this ledger entry does not name a conversation id (it was never harvested into items).',
+        );
+        return undefined;
+      }
+      const plan = await planForgetting(notes, conversation);
+      const choice = await vscode.window.showWarningMessage(
+        `Lore: forget conversation ${conversation} for good?`,
+        { modal: true, detail: forgetPlanDetail(plan) },
+        'Forget',
+      );
+      if (choice !== 'Forget') return undefined;
+      const result = await forgetConversation(notes, store, conversation);
+      const problems = result.problems.length ? `; ${result.problems.length} files could not be removed (see the Lore log)` : '';
+      void vscode.window.showInformationMessage(
+        `Lore: forgot ${conversation}: ${result.plan.removed.length} items and ${result.removedFiles.length} files removed${problems}.`,
+      );
+      return result;
+    }),
+  );
 }

@@ -39,7 +39,9 @@ function fileNode(file: string, inbox: string): InboxFileNode | undefined {
   const bytes = sizeOf(file);
   if (bytes === undefined) return undefined; // Gone between the listing and now.
   return {
-    kind: 'file', path: file, bytes,
+    kind: 'file',
+    path: file,
+    bytes,
     toTreeItem: () => {
       const item = new vscode.TreeItem(path.relative(inbox, file));
       item.description = formatBytes(bytes);
@@ -55,7 +57,10 @@ function fileNode(file: string, inbox: string): InboxFileNode | undefined {
 
 export class InboxTreeProvider extends StoreTreeProvider {
   /** `sources` lists this workspace's agent sessions; an empty inbox names them and how to import them. */
-  constructor(store: StoreService, private readonly sources?: SourcesListing) {
+  constructor(
+    store: StoreService,
+    private readonly sources?: SourcesListing,
+  ) {
     super(store);
   }
 
@@ -67,18 +72,27 @@ export class InboxTreeProvider extends StoreTreeProvider {
 
   private waiting(): InboxNode[] {
     const paths = this.store.paths;
-    const files = scanSources(paths, [paths.inbox]).files.map((f) => fileNode(f.path, paths.inbox)).filter((n): n is InboxFileNode => n !== undefined);
+    const files = scanSources(paths, [paths.inbox])
+      .files.map((f) => fileNode(f.path, paths.inbox))
+      .filter((n): n is InboxFileNode => n !== undefined);
     const queued = readQueuedSessions(paths).map((entry): QueuedSessionNode => {
       const bytes = sizeOf(entry.transcript);
       return {
-        kind: 'queued', sessionId: entry.sessionId, path: entry.transcript, exists: bytes !== undefined,
+        kind: 'queued',
+        sessionId: entry.sessionId,
+        path: entry.transcript,
+        exists: bytes !== undefined,
         toTreeItem: () => {
           const item = new vscode.TreeItem(entry.sessionId);
-          item.description = bytes === undefined ? 'queued · transcript gone' : `queued · ${formatBytes(bytes)} · ${entry.at.slice(0, 16).replace('T', ' ')}`;
+          item.description =
+            bytes === undefined
+              ? 'queued · transcript gone'
+              : `queued · ${formatBytes(bytes)} · ${entry.at.slice(0, 16).replace('T', ' ')}`;
           item.tooltip = `${entry.transcript}\nqueued by the agent's ${entry.event} hook; read where it is, never deleted by Lore`;
           item.iconPath = new vscode.ThemeIcon(bytes === undefined ? 'warning' : 'clock');
           item.contextValue = 'lore.queuedSession';
-          if (bytes !== undefined) item.command = { command: 'vscode.open', title: 'Open Conversation', arguments: [vscode.Uri.file(entry.transcript)] };
+          if (bytes !== undefined)
+            item.command = { command: 'vscode.open', title: 'Open Conversation', arguments: [vscode.Uri.file(entry.transcript)] };
           return item;
         },
       };

@@ -23,7 +23,10 @@ export interface KnowledgeFileNode extends TreeNode {
 }
 
 export class KnowledgeTreeProvider extends StoreTreeProvider {
-  constructor(store: StoreService, private readonly notes: LoreServerClient) {
+  constructor(
+    store: StoreService,
+    private readonly notes: LoreServerClient,
+  ) {
     super(store);
     // The first answer about notes comes once the server runs.
     this._register(notes.onDidStart(() => this.refresh()));
@@ -35,7 +38,10 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
       const file = path.join(paths.root, CATEGORY_FILES[key].file);
       const count = listItems(readTextIfExists(file) ?? '').length;
       return {
-        kind: 'category', label: CATEGORY_FILES[key].file, count, file,
+        kind: 'category',
+        label: CATEGORY_FILES[key].file,
+        count,
+        file,
         toTreeItem: () => {
           const item = new vscode.TreeItem(CATEGORY_FILES[key].file);
           item.description = `${count} item${count === 1 ? '' : 's'}`;
@@ -50,7 +56,10 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
     const answer = await this.notes.noteFiles();
     const listed = answer?.files;
     const noteNodes: KnowledgeFileNode[] = (listed ?? []).map(({ file, path: about, fileId, count }) => ({
-      kind: 'note', label: about || path.basename(file), count, file,
+      kind: 'note',
+      label: about || path.basename(file),
+      count,
+      file,
       toTreeItem: () => {
         // A note file is named by device and inode (files/65024-2525519.md); a person knows the
         // file it is about, so that path is what the label, tooltip and screen reader say.
@@ -68,11 +77,18 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
     }));
     const total = noteNodes.reduce((n, node) => n + node.count, 0);
     nodes.push({
-      kind: 'notes', label: 'files/', count: total,
+      kind: 'notes',
+      label: 'files/',
+      count: total,
       children: () => noteNodes,
       toTreeItem: () => {
-        const item = new vscode.TreeItem('Per-file notes', noteNodes.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-        item.description = listed ? `${noteNodes.length} file${noteNodes.length === 1 ? '' : 's'}, ${total} note${total === 1 ? '' : 's'}` : 'the language server is not running';
+        const item = new vscode.TreeItem(
+          'Per-file notes',
+          noteNodes.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
+        item.description = listed
+          ? `${noteNodes.length} file${noteNodes.length === 1 ? '' : 's'}, ${total} note${total === 1 ? '' : 's'}`
+          : 'the language server is not running';
         item.iconPath = new vscode.ThemeIcon('files');
         return item;
       },
@@ -91,7 +107,9 @@ function archiveNode(paths: StorePaths): KnowledgeFileNode | undefined {
   if (count === 0) return undefined;
   const folder = knowledgeArchiveDir(paths);
   return {
-    kind: 'archive', label: 'archive/knowledge/', count,
+    kind: 'archive',
+    label: 'archive/knowledge/',
+    count,
     toTreeItem: () => {
       const item = new vscode.TreeItem('Archive');
       item.description = `${count} item${count === 1 ? '' : 's'}`;
@@ -107,7 +125,9 @@ function archiveNode(paths: StorePaths): KnowledgeFileNode | undefined {
 /** "Transcripts": what the store keeps of its harvested conversations, how many and how large; opens the folder. */
 function transcriptsNode(folder: string, stats: { count: number; bytes: number }): KnowledgeFileNode {
   return {
-    kind: 'transcripts', label: 'transcripts/', count: stats.count,
+    kind: 'transcripts',
+    label: 'transcripts/',
+    count: stats.count,
     toTreeItem: () => {
       const item = new vscode.TreeItem('Transcripts');
       item.description = `${stats.count} conversation${stats.count === 1 ? '' : 's'}, ${formatBytes(stats.bytes)}`;

@@ -50,11 +50,15 @@ function itemSummary(entry: LedgerEntry): string {
 /** `forgottenAt`: when a person forgot the conversation (`lore forget`; tombstones.ts). */
 function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry, forgottenAt?: string): LedgerEntryNode {
   return {
-    kind: 'entry', sha256, entry,
+    kind: 'entry',
+    sha256,
+    entry,
     toTreeItem: () => {
       const item = new vscode.TreeItem(entry.id ?? path.basename(entry.path));
       const location = conversationFile(paths, entry);
-      item.description = forgottenAt ? `forgotten ${forgottenAt.slice(0, 10)}` : [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
+      item.description = forgottenAt
+        ? `forgotten ${forgottenAt.slice(0, 10)}`
+        : [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
       const tooltip = new vscode.MarkdownString();
       tooltip.appendText(`${STATUS_LABELS[entry.status] ?? entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
       if (entry.error) tooltip.appendText(`\n${entry.status === 'unrecognized' ? 'not read' : 'error'}: ${entry.error}`);
@@ -64,7 +68,12 @@ function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry, forgot
       item.tooltip = tooltip;
       if (forgottenAt) tooltip.appendText(`\nforgotten for good at ${forgottenAt} (a harvest skips it)`);
       // `forgettable`: a conversation id to forget by, not forgotten yet (Forget This Conversation…).
-      const parts = ['lore.ledgerEntry', entry.status === 'harvest-failed' ? 'failed' : '', location ? 'exists' : '', entry.id && !forgottenAt ? 'forgettable' : ''].filter(Boolean);
+      const parts = [
+        'lore.ledgerEntry',
+        entry.status === 'harvest-failed' ? 'failed' : '',
+        location ? 'exists' : '',
+        entry.id && !forgottenAt ? 'forgettable' : '',
+      ].filter(Boolean);
       item.contextValue = parts.join('.');
       item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[entry.status] ?? 'circle-outline');
       if (location) item.command = { command: 'vscode.open', title: 'Open Conversation', arguments: [vscode.Uri.file(location)] };
@@ -75,7 +84,10 @@ function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry, forgot
 
 export class LedgerTreeProvider extends StoreTreeProvider {
   /** `sources` lists this workspace's agent sessions; an empty ledger names them. */
-  constructor(store: StoreService, private readonly sources?: SourcesListing) {
+  constructor(
+    store: StoreService,
+    private readonly sources?: SourcesListing,
+  ) {
     super(store);
   }
 
@@ -103,12 +115,17 @@ export class LedgerTreeProvider extends StoreTreeProvider {
         .map(([sha, e]) => entryNode(this.store.paths, sha, e, forgottenConversationAt(ledger, e.id, sha)));
       if (!entries.length) continue;
       groups.push({
-        kind: 'group', status, entries,
+        kind: 'group',
+        status,
+        entries,
         children: () => entries,
         toTreeItem: () => {
           // Failed and unrecognized conversations wait in the inbox for the user: show them open.
           const open = status === 'harvest-failed' || status === 'unrecognized';
-          const item = new vscode.TreeItem(STATUS_LABELS[status], open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+          const item = new vscode.TreeItem(
+            STATUS_LABELS[status],
+            open ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+          );
           item.description = String(entries.length);
           item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[status]);
           item.contextValue = 'lore.ledgerGroup';

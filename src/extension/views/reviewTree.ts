@@ -33,12 +33,18 @@ function acceptSays(item: ReviewItem): string {
   const target = targetDisplayName(item.target);
   if (item.where === 'in-place') return `Already in ${target}, held out of the agents' context; Reject deletes it from there.`;
   switch (item.pending?.op) {
-    case 'update': return `An agent's update of item ${item.pending.id}: Accept replaces it in ${target} with this text.`;
-    case 'supersede': return `An agent's correction of item ${item.pending.id}: Accept marks it superseded in ${target} and adds this beside it.`;
-    case 'done': return `An agent asks to mark task ${item.pending.id} done: Accept moves it to Done in ${target}.`;
-    case 'forget': return `An agent asks to forget item ${item.pending.id}: Accept deletes it from ${target}.`;
-    case 'remember': return `An agent's new item: Accept writes it to ${target}.`;
-    default: return `Held in ${REVIEW_FILE}; Accept writes it to ${target}.`;
+    case 'update':
+      return `An agent's update of item ${item.pending.id}: Accept replaces it in ${target} with this text.`;
+    case 'supersede':
+      return `An agent's correction of item ${item.pending.id}: Accept marks it superseded in ${target} and adds this beside it.`;
+    case 'done':
+      return `An agent asks to mark task ${item.pending.id} done: Accept moves it to Done in ${target}.`;
+    case 'forget':
+      return `An agent asks to forget item ${item.pending.id}: Accept deletes it from ${target}.`;
+    case 'remember':
+      return `An agent's new item: Accept writes it to ${target}.`;
+    default:
+      return `Held in ${REVIEW_FILE}; Accept writes it to ${target}.`;
   }
 }
 
@@ -53,8 +59,12 @@ function reviewTreeItem(root: string, item: ReviewItem): vscode.TreeItem {
     ...item.reasons.map((r, i) => `${item.kinds[i]}: ${r}`),
     item.provenance ? `from: ${item.provenance.source}, ${item.provenance.date}` : '',
     acceptSays(item),
-  ].filter((l, i) => l || i === 1).join('\n');
-  tree.accessibilityInformation = { label: `${item.pending && !item.kinds.length ? 'Pending' : 'Held for review'}: ${item.text}. ${targetDisplayName(item.target)}${where}. ${reviewReason(item)}` };
+  ]
+    .filter((l, i) => l || i === 1)
+    .join('\n');
+  tree.accessibilityInformation = {
+    label: `${item.pending && !item.kinds.length ? 'Pending' : 'Held for review'}: ${item.text}. ${targetDisplayName(item.target)}${where}. ${reviewReason(item)}`,
+  };
   // Flagged items keep the shield; an agent's clean write waits with a clock.
   tree.iconPath = new vscode.ThemeIcon(item.kinds.length || !item.pending ? 'shield' : 'clock');
   tree.contextValue = editableReviewItem(item) ? 'lore.reviewItem.editable' : 'lore.reviewItem';

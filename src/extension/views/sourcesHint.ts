@@ -32,9 +32,17 @@ export function inboxCount(inbox: string): number {
   }
 }
 
-function hintNode(role: SourcesHintNode['role'], label: string, tool: string | undefined, build: (item: vscode.TreeItem) => void): SourcesHintNode {
+function hintNode(
+  role: SourcesHintNode['role'],
+  label: string,
+  tool: string | undefined,
+  build: (item: vscode.TreeItem) => void,
+): SourcesHintNode {
   return {
-    kind: 'sources-hint', role, tool, label,
+    kind: 'sources-hint',
+    role,
+    tool,
+    label,
     toTreeItem: () => {
       const item = new vscode.TreeItem(label);
       item.contextValue = `lore.sourcesHint.${role}`;
@@ -48,29 +56,42 @@ function hintNode(role: SourcesHintNode['role'], label: string, tool: string | u
 export function sourcesHintNodes(inbox: number, report: SourcesReport | null): SourcesHintNode[] {
   const nodes: SourcesHintNode[] = [];
   if (inbox > 0) {
-    nodes.push(hintNode('inbox', `${plural(inbox, 'conversation')} in the inbox, not harvested yet`, undefined, (item) => {
-      item.iconPath = new vscode.ThemeIcon('inbox');
-      item.description = 'click to harvest';
-      item.tooltip = 'Harvest Conversations… counts what it would read, then distills and shows every change before anything is written.';
-      item.command = { command: 'lore.harvest', title: 'Harvest Conversations…' };
-    }));
+    nodes.push(
+      hintNode('inbox', `${plural(inbox, 'conversation')} in the inbox, not harvested yet`, undefined, (item) => {
+        item.iconPath = new vscode.ThemeIcon('inbox');
+        item.description = 'click to harvest';
+        item.tooltip = 'Harvest Conversations… counts what it would read, then distills and shows every change before anything is written.';
+        item.command = { command: 'lore.harvest', title: 'Harvest Conversations…' };
+      }),
+    );
   }
   const tools = (report?.tools ?? []).filter((tool) => tool.items.some((item) => item.matches));
   if (!report || tools.length === 0) return nodes;
   const importCommand: vscode.Command = { command: 'lore.importConversations', title: 'Import Conversations…' };
   const news = report.totals.toHarvest;
-  nodes.push(hintNode('found', `Found ${plural(report.totals.sessions, 'session')} of this workspace on this machine` + (news ? `, ${news} new (~${formatTokens(report.totals.estimatedTokens)} tokens)` : ''), undefined, (item) => {
-    item.iconPath = new vscode.ThemeIcon('cloud-download');
-    item.description = 'click to import';
-    item.tooltip = 'Import Conversations… lists them per tool; you choose which to harvest, see the dry run, and preview every change before anything is written.';
-    item.command = importCommand;
-  }));
+  nodes.push(
+    hintNode(
+      'found',
+      `Found ${plural(report.totals.sessions, 'session')} of this workspace on this machine` +
+        (news ? `, ${news} new (~${formatTokens(report.totals.estimatedTokens)} tokens)` : ''),
+      undefined,
+      (item) => {
+        item.iconPath = new vscode.ThemeIcon('cloud-download');
+        item.description = 'click to import';
+        item.tooltip =
+          'Import Conversations… lists them per tool; you choose which to harvest, see the dry run, and preview every change before anything is written.';
+        item.command = importCommand;
+      },
+    ),
+  );
   for (const tool of tools) {
-    nodes.push(hintNode('tool', toolHeading(tool), tool.tool, (item) => {
-      item.iconPath = new vscode.ThemeIcon(tool.noImporter ? 'question' : 'comment-discussion');
-      item.tooltip = `${tool.label} keeps its sessions in ${tool.locations.join(', ')}. Lore reads them and never deletes them.`;
-      item.command = importCommand;
-    }));
+    nodes.push(
+      hintNode('tool', toolHeading(tool), tool.tool, (item) => {
+        item.iconPath = new vscode.ThemeIcon(tool.noImporter ? 'question' : 'comment-discussion');
+        item.tooltip = `${tool.label} keeps its sessions in ${tool.locations.join(', ')}. Lore reads them and never deletes them.`;
+        item.command = importCommand;
+      }),
+    );
   }
   return nodes;
 }
@@ -89,7 +110,8 @@ export class SourcesListing {
 
   /** The last listing while it is recent, else a new one; null when the server could not list them. */
   get(): Promise<SourcesReport | null> {
-    if (!this.listing || Date.now() - this.listing.at > SOURCES_REUSE_MS) this.listing = { at: Date.now(), report: this.list().catch(() => null) };
+    if (!this.listing || Date.now() - this.listing.at > SOURCES_REUSE_MS)
+      this.listing = { at: Date.now(), report: this.list().catch(() => null) };
     return this.listing.report;
   }
 

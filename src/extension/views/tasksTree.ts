@@ -18,14 +18,32 @@ interface LazyNode extends TreeNode {
 }
 
 const STATUS_ORDER = ['active', 'blocked', 'done', 'failed', 'abandoned'];
-const STATUS_ICONS: Record<string, string> = { active: 'play-circle', blocked: 'debug-pause', done: 'pass', failed: 'error', abandoned: 'circle-slash' };
+const STATUS_ICONS: Record<string, string> = {
+  active: 'play-circle',
+  blocked: 'debug-pause',
+  done: 'pass',
+  failed: 'error',
+  abandoned: 'circle-slash',
+};
 const KIND_ICONS: Record<string, string> = {
-  task_start: 'rocket', task_progress: 'milestone', run_start: 'run', run_finish: 'debug-stop', evidence: 'beaker', review: 'comment-discussion',
-  revision: 'edit', verification: 'verified', decision: 'law', digest: 'book', task_finish: 'flag',
+  task_start: 'rocket',
+  task_progress: 'milestone',
+  run_start: 'run',
+  run_finish: 'debug-stop',
+  evidence: 'beaker',
+  review: 'comment-discussion',
+  revision: 'edit',
+  verification: 'verified',
+  decision: 'law',
+  digest: 'book',
+  task_finish: 'flag',
 };
 
 export class TasksTreeProvider extends StoreTreeProvider {
-  constructor(store: StoreService, private readonly tasks: TasksClient) {
+  constructor(
+    store: StoreService,
+    private readonly tasks: TasksClient,
+  ) {
     super(store);
   }
 
@@ -46,7 +64,12 @@ export class TasksTreeProvider extends StoreTreeProvider {
     return {
       children: () => rows.map((r) => this.taskNode(r)),
       toTreeItem: () => {
-        const item = new vscode.TreeItem(status, status === 'active' || status === 'blocked' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          status,
+          status === 'active' || status === 'blocked'
+            ? vscode.TreeItemCollapsibleState.Expanded
+            : vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.description = String(rows.length);
         item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[status] ?? 'circle-outline');
         item.contextValue = 'lore.taskStatus';
@@ -62,7 +85,9 @@ export class TasksTreeProvider extends StoreTreeProvider {
       toTreeItem: () => {
         const item = new vscode.TreeItem(row.goal ?? row.task_id, vscode.TreeItemCollapsibleState.Collapsed);
         item.description = `${row.task_id} · ${row.artifact_count}`;
-        item.tooltip = new vscode.MarkdownString().appendText(`${row.goal ?? row.task_id}\n\n${row.summary ?? ''}\n\nupdated ${new Date(row.updated_ms).toISOString().slice(0, 16)} by ${row.agent_id ?? ''}`);
+        item.tooltip = new vscode.MarkdownString().appendText(
+          `${row.goal ?? row.task_id}\n\n${row.summary ?? ''}\n\nupdated ${new Date(row.updated_ms).toISOString().slice(0, 16)} by ${row.agent_id ?? ''}`,
+        );
         item.iconPath = new vscode.ThemeIcon('tasklist');
         item.contextValue = 'lore.task';
         item.resourceUri = vscode.Uri.file(page);
@@ -74,18 +99,32 @@ export class TasksTreeProvider extends StoreTreeProvider {
 
   private entryNode(entry: TimelineEntry, page: string): TreeNode {
     const links: TreeNode[] = [
-      ...entry.files.map((file) => linkNode(file, 'file', { command: 'vscode.open', title: 'Open File', arguments: [vscode.Uri.file(path.resolve(this.store.paths.workspace, file))] })),
+      ...entry.files.map((file) =>
+        linkNode(file, 'file', {
+          command: 'vscode.open',
+          title: 'Open File',
+          arguments: [vscode.Uri.file(path.resolve(this.store.paths.workspace, file))],
+        }),
+      ),
       ...(entry.conversation_id
-        ? [linkNode(entry.conversation_id, 'comment-discussion', {
-            command: LoreCommands.openProvenance, title: 'Open Conversation',
-            arguments: [{ source: entry.conversation_id, date: entry.created.slice(0, 10), noteFile: page, line: 0 } satisfies OpenProvenanceArgs],
-          })]
+        ? [
+            linkNode(entry.conversation_id, 'comment-discussion', {
+              command: LoreCommands.openProvenance,
+              title: 'Open Conversation',
+              arguments: [
+                { source: entry.conversation_id, date: entry.created.slice(0, 10), noteFile: page, line: 0 } satisfies OpenProvenanceArgs,
+              ],
+            }),
+          ]
         : []),
     ];
     return {
       children: () => links,
       toTreeItem: () => {
-        const item = new vscode.TreeItem(entry.held ? `[held] ${entry.title}` : entry.title, links.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          entry.held ? `[held] ${entry.title}` : entry.title,
+          links.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
         item.description = `${entry.artifact_kind}${entry.status ? ` · ${entry.status}` : ''} · ${entry.agent_id} · ${entry.created.slice(0, 16).replace('T', ' ')}`;
         item.tooltip = `${entry.artifact_id}\n${entry.title}${entry.verification_status ? `\n${entry.verification_status}` : ''}${entry.held ? '\nheld: reads as an instruction to an agent; agents do not get its text' : ''}`;
         item.iconPath = new vscode.ThemeIcon(KIND_ICONS[entry.artifact_kind] ?? 'circle-small');

@@ -12,30 +12,44 @@ import { topicsLibrary } from '../topics/loadTopicsLibrary';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
 function triggerLabel(trigger: TopicTrigger): string {
-  const what = trigger.kind === 'pattern' ? `/${trigger.pattern.source}/` : trigger.kind === 'keywords' ? trigger.keywords.join(', ') : trigger.glob;
+  const what =
+    trigger.kind === 'pattern' ? `/${trigger.pattern.source}/` : trigger.kind === 'keywords' ? trigger.keywords.join(', ') : trigger.glob;
   return `${trigger.kind}: ${what}`;
 }
 
 function topicNode(root: string, topic: Topic, stats: TopicGateStats | undefined): TreeNode {
   return {
     toTreeItem: () => {
-      const item = new vscode.TreeItem(topic.name, topic.triggers.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-      const recent = stats ? ` · ${stats.active} of ${stats.decisions} activated${stats.lastAt ? `, last ${stats.lastAt.slice(0, 16).replace('T', ' ')}` : ''}` : '';
+      const item = new vscode.TreeItem(
+        topic.name,
+        topic.triggers.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
+      const recent = stats
+        ? ` · ${stats.active} of ${stats.decisions} activated${stats.lastAt ? `, last ${stats.lastAt.slice(0, 16).replace('T', ' ')}` : ''}`
+        : '';
       item.description = `${topic.activation}, ${topic.priority}${recent}`;
-      item.tooltip = [topic.description, '', ...topic.triggers.map(triggerLabel), topic.subscriptions.length ? `subscribes to ${topic.subscriptions.join(', ')}` : ''].filter((l, i) => l || i === 1).join('\n');
+      item.tooltip = [
+        topic.description,
+        '',
+        ...topic.triggers.map(triggerLabel),
+        topic.subscriptions.length ? `subscribes to ${topic.subscriptions.join(', ')}` : '',
+      ]
+        .filter((l, i) => l || i === 1)
+        .join('\n');
       item.iconPath = new vscode.ThemeIcon('symbol-event');
       item.contextValue = 'lore.topic';
       item.command = openAtLine(path.join(root, topic.file), 0);
       return item;
     },
-    children: () => topic.triggers.map((trigger) => ({
-      toTreeItem: () => {
-        const item = new vscode.TreeItem(triggerLabel(trigger));
-        item.description = trigger.scope;
-        item.iconPath = new vscode.ThemeIcon(trigger.scope === 'output' ? 'output' : 'filter');
-        return item;
-      },
-    })),
+    children: () =>
+      topic.triggers.map((trigger) => ({
+        toTreeItem: () => {
+          const item = new vscode.TreeItem(triggerLabel(trigger));
+          item.description = trigger.scope;
+          item.iconPath = new vscode.ThemeIcon(trigger.scope === 'output' ? 'output' : 'filter');
+          return item;
+        },
+      })),
   };
 }
 

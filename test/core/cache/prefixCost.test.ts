@@ -21,12 +21,22 @@ function sessionsAt(iso: string) {
   ];
 }
 
-const plan = { changes: [{ file: 'facts.md' }, { file: 'digest.md' }, { file: 'files/2049-1234.md' }, { file: 'files/2049-5678.md' }] as never };
+const plan = {
+  changes: [{ file: 'facts.md' }, { file: 'digest.md' }, { file: 'files/2049-1234.md' }, { file: 'files/2049-5678.md' }] as never,
+};
 
 describe('the cache cost of a memory write', () => {
   it('names the stable-prefix files a plan changes: the digest, the instruction blocks that follow it, file notes (not category files)', () => {
     const changes = prefixChanges(plan, ['CLAUDE.md']);
-    assert.deepEqual(changes.map((c) => [c.kind, c.file]), [['digest', 'digest.md'], ['instructions', 'CLAUDE.md'], ['notes', 'files/2049-1234.md'], ['notes', 'files/2049-5678.md']]);
+    assert.deepEqual(
+      changes.map((c) => [c.kind, c.file]),
+      [
+        ['digest', 'digest.md'],
+        ['instructions', 'CLAUDE.md'],
+        ['notes', 'files/2049-1234.md'],
+        ['notes', 'files/2049-5678.md'],
+      ],
+    );
     assert.deepEqual(prefixChanges({ changes: [{ file: 'facts.md' }] as never }, ['CLAUDE.md']), []);
   });
 
@@ -46,12 +56,18 @@ describe('the cache cost of a memory write', () => {
   it('says applying costs nothing when no session is warm, and nothing at all when the plan leaves the prefix alone', () => {
     const later = recacheEstimate(prefixChanges(plan, []), sessionsAt('2026-03-10T12:00:00Z'));
     assert.equal(later.warm.length, 0);
-    assert.match(recacheText(later), /\(digest\.md and 2 file notes\); no agent session of this workspace is warm now, so applying now costs no re-cache$/);
+    assert.match(
+      recacheText(later),
+      /\(digest\.md and 2 file notes\); no agent session of this workspace is warm now, so applying now costs no re-cache$/,
+    );
     assert.equal(recacheText(recacheEstimate([], sessionsAt('2026-03-10T10:04:00Z'))), '');
   });
 
   it('before a plan exists, names the warm sessions a harvest would make re-cache', () => {
-    assert.equal(warmSessionsText(sessionsAt('2026-03-10T10:04:00Z'), utc), '2 agent sessions are warm now (about 13K tokens cached; none after 11:00): a harvest that changes the digest, an instruction block or file notes makes them re-cache on the next turn');
+    assert.equal(
+      warmSessionsText(sessionsAt('2026-03-10T10:04:00Z'), utc),
+      '2 agent sessions are warm now (about 13K tokens cached; none after 11:00): a harvest that changes the digest, an instruction block or file notes makes them re-cache on the next turn',
+    );
     assert.equal(warmSessionsText(sessionsAt('2026-03-10T12:00:00Z')), '');
   });
 

@@ -9,7 +9,8 @@ import { CORPUS, FIXTURES, makeTempDir } from '../../helpers/paths';
 const CACHE = path.join(FIXTURES, 'cache');
 const at = (iso: string) => Date.parse(iso);
 const fixture = (name: string) => path.join(CACHE, name);
-const close = (actual: number | undefined, expected: number) => assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-9, `${actual} ≈ ${expected}`);
+const close = (actual: number | undefined, expected: number) =>
+  assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-9, `${actual} ≈ ${expected}`);
 
 describe('session prompt-cache state', () => {
   describe('Claude Code', () => {
@@ -19,9 +20,18 @@ describe('session prompt-cache state', () => {
       const session = calls();
       assert.equal(session.malformed, 1);
       assert.equal(session.calls.length, 3, 'msg_01A (three records), msg_01B, the sidechain msg_01C; not the <synthetic> notice');
-      assert.deepEqual(session.calls.map((c) => c.usage.outputTokens), [150, 40, 60]);
+      assert.deepEqual(
+        session.calls.map((c) => c.usage.outputTokens),
+        [150, 40, 60],
+      );
       const state = sessionCacheState(session, at('2026-03-10T10:04:00Z'));
-      assert.deepEqual(state.usage, { inputTokens: 5010 + 5205 + 3004, uncachedInputTokens: 19, cacheReadTokens: 5000, cacheWriteTokens: 8200, outputTokens: 250 });
+      assert.deepEqual(state.usage, {
+        inputTokens: 5010 + 5205 + 3004,
+        uncachedInputTokens: 19,
+        cacheReadTokens: 5000,
+        cacheWriteTokens: 8200,
+        outputTokens: 250,
+      });
       assert.equal(state.hits, 1);
       close(state.hitRatio, 5000 / 13219);
     });
@@ -86,12 +96,16 @@ describe('session prompt-cache state', () => {
       for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
         if (!line.trim()) continue;
         const r = JSON.parse(line);
-        if (r.type === 'assistant' && r.message?.usage && !ids.has(r.message.id)) ids.set(r.message.id, { t: Date.parse(r.timestamp), read: r.message.usage.cache_read_input_tokens });
+        if (r.type === 'assistant' && r.message?.usage && !ids.has(r.message.id))
+          ids.set(r.message.id, { t: Date.parse(r.timestamp), read: r.message.usage.cache_read_input_tokens });
       }
       const lastCall = Math.max(...[...ids.values()].map((v) => v.t));
       const state = sessionCacheState(readSessionCalls('claude-code', file), lastCall + 60_000);
       assert.equal(state.calls, ids.size);
-      assert.equal(state.usage?.cacheReadTokens, [...ids.values()].reduce((n, v) => n + v.read, 0));
+      assert.equal(
+        state.usage?.cacheReadTokens,
+        [...ids.values()].reduce((n, v) => n + v.read, 0),
+      );
       assert.equal(state.status, 'warm');
       assert.equal(state.expiresAt, lastCall + 5 * 60_000);
       assert.equal(state.ttlLabel, '4:00');
@@ -110,7 +124,13 @@ describe('session prompt-cache state', () => {
       assert.equal(state.expiresAt, undefined);
       assert.equal(state.remainingMs, undefined);
       assert.equal(state.model, 'gpt-5.1-codex');
-      assert.deepEqual(state.usage, { inputTokens: 19500, uncachedInputTokens: 10540, cacheReadTokens: 8960, cacheWriteTokens: 0, outputTokens: 900 });
+      assert.deepEqual(state.usage, {
+        inputTokens: 19500,
+        uncachedInputTokens: 10540,
+        cacheReadTokens: 8960,
+        cacheWriteTokens: 0,
+        outputTokens: 900,
+      });
       assert.equal(state.hits, 1);
       const price = priceFor('gpt-5.1-codex')!;
       close(state.money?.saved, (8960 * (price.input - price.cacheRead)) / 1e6);
@@ -119,7 +139,10 @@ describe('session prompt-cache state', () => {
     });
 
     it('reads the real rollout of the corpus', () => {
-      const state = sessionCacheState(readSessionCalls('codex', path.join(CORPUS, 'codex-jsonl', 'privacy-x402-codex-session.jsonl')), at('2026-02-14T08:20:00Z'));
+      const state = sessionCacheState(
+        readSessionCalls('codex', path.join(CORPUS, 'codex-jsonl', 'privacy-x402-codex-session.jsonl')),
+        at('2026-02-14T08:20:00Z'),
+      );
       assert.equal(state.model, 'gpt-5.3-codex');
       assert.equal(state.status, 'provider-managed');
       assert.ok(state.calls > 1 && state.usage!.cacheReadTokens > 0 && state.usage!.cacheReadTokens < state.usage!.inputTokens);

@@ -9,8 +9,14 @@ import { stripInvisible } from '../../../src/core/model/safety/invisibleChars';
 describe('buildContext', () => {
   it('orders the layers stable → volatile and records each one', () => {
     const built = buildContext(fullInput({ topics: [TOPIC_INPUT] }));
-    assert.deepEqual(built.boundaries.map((b) => b.layer), [...CONTEXT_LAYERS]);
-    assert.deepEqual(built.boundaries.map((b) => b.stable), [true, true, true, true, true, true, false, false, false, false, false]);
+    assert.deepEqual(
+      built.boundaries.map((b) => b.layer),
+      [...CONTEXT_LAYERS],
+    );
+    assert.deepEqual(
+      built.boundaries.map((b) => b.stable),
+      [true, true, true, true, true, true, false, false, false, false, false],
+    );
     assert.ok(built.text.startsWith('You are a careful coding assistant.\n\n{tools}\n'));
     assert.ok(built.text.endsWith('{message}\nNow make it faster — ça va?\n{/message}\n'));
   });
@@ -47,7 +53,14 @@ describe('buildContext', () => {
   });
 
   it('leaves out empty layers instead of rendering empty blocks', () => {
-    const built = buildContext({ tools: [], project: '  \n', digest: '\n\n', fileNotes: [{ path: 'x', notes: [' '] }], activeFiles: [], message: 'hi' });
+    const built = buildContext({
+      tools: [],
+      project: '  \n',
+      digest: '\n\n',
+      fileNotes: [{ path: 'x', notes: [' '] }],
+      activeFiles: [],
+      message: 'hi',
+    });
     assert.equal(built.text, '{message}\nhi\n{/message}\n');
     assert.equal(built.stablePrefixLength, 0);
     assert.equal(built.stablePrefixBytes, 0);
@@ -83,8 +96,14 @@ describe('buildContext', () => {
   });
 
   it('renders schemas and metadata with sorted keys', () => {
-    const one = buildContext({ tools: [{ name: 't', description: 'd', inputSchema: { b: 1, a: { d: 2, c: 3 } } }], discussion: { z: 1, a: 'x' } });
-    const two = buildContext({ tools: [{ name: 't', description: 'd', inputSchema: { a: { c: 3, d: 2 }, b: 1 } }], discussion: { a: 'x', z: 1 } });
+    const one = buildContext({
+      tools: [{ name: 't', description: 'd', inputSchema: { b: 1, a: { d: 2, c: 3 } } }],
+      discussion: { z: 1, a: 'x' },
+    });
+    const two = buildContext({
+      tools: [{ name: 't', description: 'd', inputSchema: { a: { c: 3, d: 2 }, b: 1 } }],
+      discussion: { a: 'x', z: 1 },
+    });
     assert.equal(one.text, two.text);
     assert.match(one.text, /input: \{"a":\{"c":3,"d":2\},"b":1\}/);
     assert.match(one.text, /\{discussion\}\na: x\nz: 1\n\{\/discussion\}/);
@@ -93,26 +112,49 @@ describe('buildContext', () => {
 
   it('normalizes CRLF, BOM and trailing whitespace so editors cannot move the boundary', () => {
     const clean = buildContext(fullInput());
-    const messy = buildContext(fullInput({ role: '\ufeffYou are a careful coding assistant.   \r\n\r\n', digest: fullInput().digest!.replace(/\n/g, '  \r\n') + '\r\n\r\n' }));
+    const messy = buildContext(
+      fullInput({
+        role: '\ufeffYou are a careful coding assistant.   \r\n\r\n',
+        digest: fullInput().digest!.replace(/\n/g, '  \r\n') + '\r\n\r\n',
+      }),
+    );
     assert.equal(messy.text, clean.text);
     assert.equal(normalizeBlock(' a \r\n b\t\n\n'), ' a\n b');
     // The fast path (already clean) and the slow path must agree on every shape.
     for (const text of ['a\n', '\na', 'a\u00a0\nb', 'a\u2003', 'a\n\nb', 'a\vb\n', 'x\u3000\ny', 'clean\ntext']) {
       // Control characters (\v) are invisible characters: stripped first (safety/invisibleChars).
-      const slow = stripInvisible(text).replace(/\r\n?/g, '\n').replace(/[^\S\n]+$/gm, '').replace(/^\n+/, '').replace(/\n+$/, '');
+      const slow = stripInvisible(text)
+        .replace(/\r\n?/g, '\n')
+        .replace(/[^\S\n]+$/gm, '')
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '');
       assert.equal(normalizeBlock(text), slow, JSON.stringify(text));
     }
   });
 
   it('merges repeated paths and drops repeated notes and active files (notes framed as quoted data)', () => {
-    const built = buildContext({ fileNotes: [{ path: 'a', notes: ['x'] }, { path: 'a', notes: ['x', 'y'] }], activeFiles: ['a', 'b', 'a'], message: 'm' });
+    const built = buildContext({
+      fileNotes: [
+        { path: 'a', notes: ['x'] },
+        { path: 'a', notes: ['x', 'y'] },
+      ],
+      activeFiles: ['a', 'b', 'a'],
+      message: 'm',
+    });
     assert.ok(built.text.includes(`{file-notes}\n${KNOWLEDGE_FRAMING}\n## a\n- x\n- y\n{/file-notes}\n`));
     assert.match(built.text, /\{active-files\}\n- a\n- b\n\{\/active-files\}\n/);
   });
 
   it('puts search hits after the earlier turns and before the message, in rank order, framed as data', () => {
-    const built = buildContext({ searchHits: ['- second-best? no: best', '- runner-up', '- best-first', '- runner-up'], message: 'm', digest: 'd' });
-    assert.equal(built.text, `{knowledge}\n${KNOWLEDGE_FRAMING}\nd\n{/knowledge}\n\n{search-hits}\n${KNOWLEDGE_FRAMING}\n- second-best? no: best\n- runner-up\n- best-first\n{/search-hits}\n\n{message}\nm\n{/message}\n`);
+    const built = buildContext({
+      searchHits: ['- second-best? no: best', '- runner-up', '- best-first', '- runner-up'],
+      message: 'm',
+      digest: 'd',
+    });
+    assert.equal(
+      built.text,
+      `{knowledge}\n${KNOWLEDGE_FRAMING}\nd\n{/knowledge}\n\n{search-hits}\n${KNOWLEDGE_FRAMING}\n- second-best? no: best\n- runner-up\n- best-first\n{/search-hits}\n\n{message}\nm\n{/message}\n`,
+    );
     assert.equal(built.boundaries.find((b) => b.layer === 'search-hits')?.stable, false);
     assert.equal(buildContext({ searchHits: ['  ', ''] }).text, '');
   });

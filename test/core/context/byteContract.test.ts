@@ -47,9 +47,19 @@ function randomText(rand: () => number, max: number): string {
 
 /** Random volatile layers; any of them may be absent. */
 function randomVolatile(rand: () => number): Partial<ContextInput> {
-  const turns: EarlierTurn[] = Array.from({ length: Math.floor(rand() * 4) }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', text: randomText(rand, 40) }));
+  const turns: EarlierTurn[] = Array.from({ length: Math.floor(rand() * 4) }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    text: randomText(rand, 40),
+  }));
   return {
-    discussion: rand() < 0.8 ? { name: randomText(rand, 12), turns: Math.floor(rand() * 100), at: new Date(1_767_225_600_000 + Math.floor(rand() * 1e9)).toISOString() } : undefined,
+    discussion:
+      rand() < 0.8
+        ? {
+            name: randomText(rand, 12),
+            turns: Math.floor(rand() * 100),
+            at: new Date(1_767_225_600_000 + Math.floor(rand() * 1e9)).toISOString(),
+          }
+        : undefined,
     activeFiles: Array.from({ length: Math.floor(rand() * 4) }, () => `src/${randomText(rand, 8)}.ts`),
     earlierTurns: turns,
     message: rand() < 0.9 ? randomText(rand, 80) : undefined,
@@ -74,7 +84,8 @@ describe('the byte-comparison contract', () => {
 
   it('fails when a volatile value (a timestamp) leaks into a stable layer', () => {
     // What the contract guards against: `now()` in the system prompt.
-    const leaky = (at: number, message: string) => buildContext({ ...STABLE, role: `${STABLE.role} Current time: ${new Date(at).toISOString()}`, message });
+    const leaky = (at: number, message: string) =>
+      buildContext({ ...STABLE, role: `${STABLE.role} Current time: ${new Date(at).toISOString()}`, message });
     const turn1 = leaky(1_767_225_600_000, 'first prompt');
     const turn2 = leaky(1_767_225_660_000, 'second prompt');
     assert.equal(sharesStablePrefix(turn1, turn2), false);
@@ -105,8 +116,15 @@ describe('the byte-comparison contract', () => {
     const rand = prng(7);
     const reference = buildContext(STABLE);
     for (let i = 0; i < 50; i++) {
-      const shuffle = <T>(items: readonly T[]): T[] => [...items].map((v) => [rand(), v] as const).sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-      const tools = shuffle(STABLE.tools!).map((t) => ({ ...t, inputSchema: t.inputSchema && Object.fromEntries(shuffle(Object.entries(t.inputSchema as object))) }));
+      const shuffle = <T>(items: readonly T[]): T[] =>
+        [...items]
+          .map((v) => [rand(), v] as const)
+          .sort((a, b) => a[0] - b[0])
+          .map(([, v]) => v);
+      const tools = shuffle(STABLE.tools!).map((t) => ({
+        ...t,
+        inputSchema: t.inputSchema && Object.fromEntries(shuffle(Object.entries(t.inputSchema as object))),
+      }));
       const built = buildContext({ ...STABLE, tools, fileNotes: shuffle(STABLE.fileNotes!), ...randomVolatile(rand) });
       assert.ok(sharesStablePrefix(reference, built), `shuffle ${i}`);
     }

@@ -7,9 +7,15 @@ describe('cache breakpoints', () => {
   it('chooses the ends of the last three stable layers, never a volatile one', () => {
     const built = buildContext(fullInput());
     const points = chooseCacheBreakpoints(built);
-    assert.deepEqual(points.map((p) => p.layer), ['project', 'knowledge', 'file-notes']);
+    assert.deepEqual(
+      points.map((p) => p.layer),
+      ['project', 'knowledge', 'file-notes'],
+    );
     assert.equal(points.at(-1)!.offset, built.stablePrefixLength);
-    assert.deepEqual(chooseCacheBreakpoints(built, 1).map((p) => p.layer), ['file-notes']);
+    assert.deepEqual(
+      chooseCacheBreakpoints(built, 1).map((p) => p.layer),
+      ['file-notes'],
+    );
     assert.deepEqual(chooseCacheBreakpoints(buildContext({ message: 'only volatile' })), []);
   });
 
@@ -18,7 +24,10 @@ describe('cache breakpoints', () => {
     const points = chooseCacheBreakpoints(built);
     const segments = segmentAtBreakpoints(built.text, [...points, { layer: 'role', offset: 0 }, points[0]]);
     assert.equal(segments.map((s) => s.text).join(''), built.text);
-    assert.deepEqual(segments.map((s) => s.breakpoint), [true, true, true, false]);
+    assert.deepEqual(
+      segments.map((s) => s.breakpoint),
+      [true, true, true, false],
+    );
     assert.ok(segments.every((s) => s.text.length > 0));
   });
 

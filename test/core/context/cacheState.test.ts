@@ -57,7 +57,13 @@ describe('discussion cache state', () => {
   });
 
   it('keeps a Gemini expiry fixed on hits (explicit caches are not refreshed)', () => {
-    const gemini: CacheCallInfo = { provider: 'gemini', mode: 'explicit', expiresAt: T0 + 60 * MIN, cacheName: 'cachedContents/x', prefixHash: 'g' };
+    const gemini: CacheCallInfo = {
+      provider: 'gemini',
+      mode: 'explicit',
+      expiresAt: T0 + 60 * MIN,
+      cacheName: 'cachedContents/x',
+      prefixHash: 'g',
+    };
     let state = recordCall(createCacheState('d1', 'gemini'), accountUsage('gemini', { promptTokenCount: 3100 }), T0, gemini);
     assert.equal(describeState(state, T0).status, 'none', 'nothing read or written: nothing cached');
     state = recordCall(state, { ...hit }, T0 + MIN, gemini);
@@ -90,7 +96,10 @@ describe('discussion cache state', () => {
     const dropped = invalidate(cached, T0 + MIN);
     assert.deepEqual([describeState(dropped, T0 + MIN).status, dropped.lastInvalidated, dropped.invalidatedBy], ['none', T0 + MIN, 'user']);
     const rewritten = recordCall(cached, write, T0 + 2 * MIN, { ...anthropic, prefixHash: 'h2' });
-    assert.deepEqual([rewritten.invalidatedBy, rewritten.lastInvalidated, rewritten.cachedAt], ['prefix-changed', T0 + 2 * MIN, T0 + 2 * MIN]);
+    assert.deepEqual(
+      [rewritten.invalidatedBy, rewritten.lastInvalidated, rewritten.cachedAt],
+      ['prefix-changed', T0 + 2 * MIN, T0 + 2 * MIN],
+    );
     const moved = recordCall(cached, accountUsage('openai', { prompt_tokens: 10 }), T0 + 3 * MIN, { provider: 'openai', mode: 'implicit' });
     assert.deepEqual([moved.provider, moved.invalidatedBy, moved.cachedAt], ['openai', 'provider-changed', undefined]);
   });
@@ -113,10 +122,24 @@ describe('discussion cache state', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(back)), JSON.parse(JSON.stringify(state)));
     assert.equal(describeState(back!, T0 + 10 * MIN).status, 'expired');
     const many = parseCacheStates({ b: state, a: { ...state, discussionId: 'a' }, bad: { provider: 'x' }, worse: 42 });
-    assert.deepEqual(many.map((s) => s.discussionId), ['a', 'd1']);
+    assert.deepEqual(
+      many.map((s) => s.discussionId),
+      ['a', 'd1'],
+    );
     assert.equal(parseCacheState({ discussionId: 'x', provider: 'gemini', hits: -4, mode: 'bogus' })?.hits, 0);
-    const odd = parseCacheState({ discussionId: 'y', provider: 'anthropic', cachingEnabled: false, totals: 'lots', calls: 2.7, mode: 'implicit', expiresAt: 'soon' });
-    assert.deepEqual([odd?.cachingEnabled, odd?.totals.inputTokens, odd?.calls, odd?.mode, odd?.expiresAt], [false, 0, 2, 'implicit', undefined]);
+    const odd = parseCacheState({
+      discussionId: 'y',
+      provider: 'anthropic',
+      cachingEnabled: false,
+      totals: 'lots',
+      calls: 2.7,
+      mode: 'implicit',
+      expiresAt: 'soon',
+    });
+    assert.deepEqual(
+      [odd?.cachingEnabled, odd?.totals.inputTokens, odd?.calls, odd?.mode, odd?.expiresAt],
+      [false, 0, 2, 'implicit', undefined],
+    );
     assert.equal(parseCacheState({ discussionId: '', provider: 'anthropic' }), undefined);
   });
 

@@ -3,7 +3,8 @@ import { compileContext, type CompileInput } from '../../../src/core/services/co
 import { estimateTokens } from '../../../src/core/model/tokens';
 import { stablePrefix } from '../../../src/core/services/context/buildContext';
 
-const line = (i: number, words = 12) => `- item ${i}: ${Array.from({ length: words }, (_, j) => `word${(i * 7 + j) % 50}`).join(' ')} [from: c${i}, 2026-11-20]`;
+const line = (i: number, words = 12) =>
+  `- item ${i}: ${Array.from({ length: words }, (_, j) => `word${(i * 7 + j) % 50}`).join(' ')} [from: c${i}, 2026-11-20]`;
 
 function input(message: string, overrides: Partial<CompileInput> = {}): CompileInput {
   return {
@@ -11,11 +12,19 @@ function input(message: string, overrides: Partial<CompileInput> = {}): CompileI
     digest: `# Knowledge digest\n\n## Decisions\n${Array.from({ length: 20 }, (_, i) => line(i)).join('\n')}\n`,
     fileNotes: [{ path: 'src/a.ts', notes: ['A caches. [from: c1, 2026-11-20]', 'A is pure. [from: c2, 2026-11-20]'] }],
     topics: [
-      { name: 'deploy', instructions: 'Run the smoke tests first.', subscriptions: [{ path: 'docs/deploy.md', text: 'Deploys go through the release train.\n'.repeat(10) }], maxBytes: 4096 },
+      {
+        name: 'deploy',
+        instructions: 'Run the smoke tests first.',
+        subscriptions: [{ path: 'docs/deploy.md', text: 'Deploys go through the release train.\n'.repeat(10) }],
+        maxBytes: 4096,
+      },
       { name: 'style', instructions: 'Prefer small files.', maxBytes: 4096 },
     ],
     searchHits: Array.from({ length: 200 }, (_, i) => line(100 + i, 20)),
-    earlierTurns: Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), text: `turn ${i + 1}: ${'talk '.repeat(60)}` })),
+    earlierTurns: Array.from({ length: 30 }, (_, i) => ({
+      role: i % 2 ? ('assistant' as const) : ('user' as const),
+      text: `turn ${i + 1}: ${'talk '.repeat(60)}`,
+    })),
     message,
     ...overrides,
   };
@@ -56,11 +65,16 @@ describe('compileContext', () => {
 
   it("cuts a topic's subscriptions to its max_context_kb", () => {
     const big = { path: 'docs/big.md', text: 'A line of the subscribed file.\n'.repeat(400) };
-    const compiled = compileContext(input('x', { topics: [{ name: 'big', instructions: 'Read the big file.', subscriptions: [big], maxBytes: 2048 }] }));
+    const compiled = compileContext(
+      input('x', { topics: [{ name: 'big', instructions: 'Read the big file.', subscriptions: [big], maxBytes: 2048 }] }),
+    );
     const topics = compiled.boundaries.find((b) => b.layer === 'topics')!;
     assert.ok(topics.endByte - topics.startByte <= 2048 + 200, String(topics.endByte - topics.startByte));
     const p2 = compiled.slots.find((s) => s.slot === 'P2')!;
-    assert.deepEqual(p2.cut.map((c) => c.why), ['topic-cap']);
+    assert.deepEqual(
+      p2.cut.map((c) => c.why),
+      ['topic-cap'],
+    );
     assert.match(compiled.text, /cut to the topic's max_context_kb; see docs\/big\.md/);
   });
 

@@ -2,14 +2,22 @@
 import type { ContextInput } from '../../../src/core/services/promptCache/contextLayers';
 
 /** An active topic with a subscription (the topics layer; not in fullInput, whose layers other tests count). */
-export const TOPIC_INPUT = { name: 'caching', instructions: 'Keep the stable prefix byte-identical.', subscriptions: [{ path: 'docs/cache.md', text: 'Breakpoints go after the last stable layer.' }] };
+export const TOPIC_INPUT = {
+  name: 'caching',
+  instructions: 'Keep the stable prefix byte-identical.',
+  subscriptions: [{ path: 'docs/cache.md', text: 'Breakpoints go after the last stable layer.' }],
+};
 
 /** Every layer filled but topics, with non-ASCII text so UTF-16 and UTF-8 offsets differ. */
 export function fullInput(overrides: Partial<ContextInput> = {}): ContextInput {
   return {
     role: 'You are a careful coding assistant.',
     tools: [
-      { name: 'search', description: 'Full-text search over the store.', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } },
+      {
+        name: 'search',
+        description: 'Full-text search over the store.',
+        inputSchema: { type: 'object', properties: { query: { type: 'string' } } },
+      },
       { name: 'read_note', description: 'Reads the notes of a file.' },
     ],
     project: 'Lore — TypeScript, strict, CommonJS.',

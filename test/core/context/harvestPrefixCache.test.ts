@@ -18,7 +18,15 @@ import { makeTempDir } from '../../helpers/paths';
 import { estimateTokens } from '../../helpers/stubBodies';
 import { startStub, type StubKind, type StubServer } from '../../helpers/stubServers';
 
-const VALID = JSON.stringify({ facts: [{ statement: 'Batches share the cached instructions.', detail: '' }], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
+const VALID = JSON.stringify({
+  facts: [{ statement: 'Batches share the cached instructions.', detail: '' }],
+  decisions: [],
+  tasks_done: [],
+  tasks_open: [],
+  questions: [],
+  playbooks: [],
+  files: [],
+});
 
 /** Records every reply (with its usage) of the provider it wraps. */
 function spy(inner: Provider): Provider & { replies: ModelReply[] } {
@@ -61,7 +69,10 @@ describe('harvest batches through a caching adapter', function () {
     const { provider, requests } = await harvestTwo('anthropic', (baseUrl) => new AnthropicAdapter({ baseUrl, env: {} }));
     // Same stable system block, marked for caching, in both requests; conversations differ.
     assert.deepEqual(requests[0].body.system, requests[1].body.system);
-    assert.deepEqual(requests[0].body.system.map((b: { cache_control?: unknown }) => b.cache_control), [{ type: 'ephemeral' }]);
+    assert.deepEqual(
+      requests[0].body.system.map((b: { cache_control?: unknown }) => b.cache_control),
+      [{ type: 'ephemeral' }],
+    );
     assert.match(requests[0].body.system[0].text, /^# Harvest durable knowledge/);
     assert.notEqual(requests[0].prompt.user, requests[1].prompt.user);
     const [first, second] = provider.replies.map((r) => r.usage!);

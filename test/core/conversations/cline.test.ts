@@ -25,7 +25,12 @@ describe('Cline / Roo Code / Kilo Code task histories', () => {
     assert.equal(conv.startedAt, '2025-10-24T10:00:00.000Z');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'parseDate returns the previous day for midnight UTC. Find out why.', at: '2025-10-24T10:00:00.000Z' },
-      { role: 'assistant', text: 'Let me read the parser first.', at: '2025-10-24T10:00:04.000Z', tools: ['[tool:read_file] src/parseDate.ts'] },
+      {
+        role: 'assistant',
+        text: 'Let me read the parser first.',
+        at: '2025-10-24T10:00:04.000Z',
+        tools: ['[tool:read_file] src/parseDate.ts'],
+      },
       {
         role: 'assistant',
         text: "It uses the local time zone. I'll switch it to `Date.UTC`.",
@@ -37,7 +42,17 @@ describe('Cline / Roo Code / Kilo Code task histories', () => {
       { role: 'assistant', text: 'parseDate now builds dates with Date.UTC; all 42 tests pass.', at: '2025-10-24T10:00:52.000Z' },
     ]);
     const rendered = renderTranscript(conv);
-    for (const hidden of ['SECRET-THINKING', 'SECRET-NATIVE-THINKING', 'TOOL-OUTPUT-BODY', 'NATIVE-TOOL-OUTPUT', 'DIFF-BODY', 'ENV-FILE-LIST', 'environment_details', '<task>', 'denied']) {
+    for (const hidden of [
+      'SECRET-THINKING',
+      'SECRET-NATIVE-THINKING',
+      'TOOL-OUTPUT-BODY',
+      'NATIVE-TOOL-OUTPUT',
+      'DIFF-BODY',
+      'ENV-FILE-LIST',
+      'environment_details',
+      '<task>',
+      'denied',
+    ]) {
       assert.ok(!rendered.includes(hidden), `${hidden} leaked into the transcript`);
     }
   });
@@ -67,6 +82,9 @@ describe('Cline / Roo Code / Kilo Code task histories', () => {
     ]);
     const conv = importConversation('/g/tasks/1761300000000/ui_messages.json', ui);
     assert.deepEqual(conv.turns, []);
-    assert.match(conv.unrecognized ?? '', /^looks like a Cline task’s panel log \(ui_messages\.json; Lore reads the api_conversation_history\.json next to it\)/);
+    assert.match(
+      conv.unrecognized ?? '',
+      /^looks like a Cline task’s panel log \(ui_messages\.json; Lore reads the api_conversation_history\.json next to it\)/,
+    );
   });
 });

@@ -25,19 +25,39 @@ describe('Continue sessions', () => {
     assert.equal(conv.model, 'Claude Sonnet 4.5');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'Why does parseDate return the previous day for midnight UTC?' },
-      { role: 'assistant', text: 'Let me look at the tests too.', tools: ['[tool:builtin_run_terminal_command] npx vitest run test/parseDate.test.ts'] },
+      {
+        role: 'assistant',
+        text: 'Let me look at the tests too.',
+        tools: ['[tool:builtin_run_terminal_command] npx vitest run test/parseDate.test.ts'],
+      },
       { role: 'assistant', text: '`new Date(y, m - 1, d)` uses the local time zone; build it with `Date.UTC` instead.' },
       { role: 'user', text: 'Thanks, that was it.' },
     ]);
     assert.deepEqual(conv.skipped, { system: 1, 'context-items': 1, imageUrl: 1, thinking: 1, tool: 1 });
     const rendered = renderTranscript(conv);
-    for (const hidden of ['SYSTEM-PROMPT', 'CONTEXT-FILE-BODY', 'SECRET-THINKING', 'TOOL-OUTPUT-BODY', 'TOOL-RESULT-BODY', 'REASONING-TEXT', 'iVBOR']) {
+    for (const hidden of [
+      'SYSTEM-PROMPT',
+      'CONTEXT-FILE-BODY',
+      'SECRET-THINKING',
+      'TOOL-OUTPUT-BODY',
+      'TOOL-RESULT-BODY',
+      'REASONING-TEXT',
+      'iVBOR',
+    ]) {
       assert.ok(!rendered.includes(hidden), `${hidden} leaked into the transcript`);
     }
   });
 
   it('reads older sessions with string messages, and claims no JSON without its keys', () => {
-    const old = JSON.stringify({ history: [{ message: { role: 'user', content: 'hi' }, contextItems: [] }, { message: { role: 'assistant', content: 'hello' }, contextItems: [] }], title: 'New Session', workspaceDirectory: '/w', sessionId: 's-old' });
+    const old = JSON.stringify({
+      history: [
+        { message: { role: 'user', content: 'hi' }, contextItems: [] },
+        { message: { role: 'assistant', content: 'hello' }, contextItems: [] },
+      ],
+      title: 'New Session',
+      workspaceDirectory: '/w',
+      sessionId: 's-old',
+    });
     const conv = continueDev.parse(old, '/home/u/.continue/sessions/s-old.json');
     assert.equal(conv.title, undefined);
     assert.deepEqual(conv.turns, [

@@ -45,7 +45,15 @@ describe('Copilot Chat session logs (chatSessions/*.jsonl)', () => {
     ]);
     assert.deepEqual(conv.skipped, { thinking: 1 });
     const rendered = renderTranscript(conv);
-    for (const hidden of ['SECRET-THINKING', 'TOOL-OUTPUT-BODY', 'INJECTED-CONTEXT', 'EDIT-BODY', 'TERMINAL-OUTPUT', 'DISCARDED-REQUEST', 'Why does the date parser']) {
+    for (const hidden of [
+      'SECRET-THINKING',
+      'TOOL-OUTPUT-BODY',
+      'INJECTED-CONTEXT',
+      'EDIT-BODY',
+      'TERMINAL-OUTPUT',
+      'DISCARDED-REQUEST',
+      'Why does the date parser',
+    ]) {
       assert.ok(!rendered.includes(hidden), `${hidden} leaked into the transcript`);
     }
   });
@@ -104,11 +112,24 @@ describe('JSON of a shape no importer reads', () => {
   // file of theirs must be kept and reported rather than sent to a model as one huge user turn.
   it('reports a Kiro-like and an OpenCode-like file unrecognized, with no turns', () => {
     const kiro = JSON.stringify(
-      { executionId: 'e1', chat: [{ role: 'human', content: 'Add a login page' }, { role: 'bot', content: 'Done.' }], context: [{ type: 'steering', body: 'STEERING' }] },
+      {
+        executionId: 'e1',
+        chat: [
+          { role: 'human', content: 'Add a login page' },
+          { role: 'bot', content: 'Done.' },
+        ],
+        context: [{ type: 'steering', body: 'STEERING' }],
+      },
       null,
       2,
     );
-    const opencode = JSON.stringify({ id: 'msg_01', sessionID: 'ses_01', role: 'user', time: { created: 1760000000000 }, parts: [{ type: 'text', text: 'Add a login page' }] });
+    const opencode = JSON.stringify({
+      id: 'msg_01',
+      sessionID: 'ses_01',
+      role: 'user',
+      time: { created: 1760000000000 },
+      parts: [{ type: 'text', text: 'Add a login page' }],
+    });
     for (const [file, text] of [
       ['/inbox/kiro/8f2a.chat', kiro],
       ['/inbox/opencode/msg_01.json', opencode],
@@ -116,11 +137,18 @@ describe('JSON of a shape no importer reads', () => {
     ]) {
       const conv = importConversation(file, text);
       assert.deepEqual(conv.turns, [], file);
-      const reason = file.includes('opencode') ? /^looks like one file of an OpenCode session .*\(JSON( Lines)? that no importer reads\)$/ : /^not a supported conversation format: JSON( Lines)? that no importer reads$/;
+      const reason = file.includes('opencode')
+        ? /^looks like one file of an OpenCode session .*\(JSON( Lines)? that no importer reads\)$/
+        : /^not a supported conversation format: JSON( Lines)? that no importer reads$/;
       assert.match(conv.unrecognized ?? '', reason, file);
     }
     // OpenCode's `role` + `parts` must not be named a Gemini checkpoint; a real checkpoint still is.
-    const checkpoint = JSON.stringify({ history: [{ role: 'user', parts: [{ text: 'hi' }] }, { role: 'model', parts: [{ text: 'yo' }] }] });
+    const checkpoint = JSON.stringify({
+      history: [
+        { role: 'user', parts: [{ text: 'hi' }] },
+        { role: 'model', parts: [{ text: 'yo' }] },
+      ],
+    });
     assert.match(importConversation('/inbox/checkpoint-a.json', checkpoint).unrecognized ?? '', /^looks like a Gemini CLI chat checkpoint/);
   });
 });

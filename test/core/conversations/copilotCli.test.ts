@@ -41,7 +41,15 @@ describe('Copilot CLI sessions', () => {
     assert.equal(conv.skipped?.reasoning, 1);
     assert.equal(conv.skipped?.['sub-agent'], 1);
     const rendered = renderTranscript(conv);
-    for (const hidden of ['INJECTED-CONTEXT', 'SECRET-REASONING', 'TOOL-OUTPUT-BODY', 'FAIL-OUTPUT', 'SUBAGENT-MESSAGE', 'EDIT-BODY', 'folder_trust']) {
+    for (const hidden of [
+      'INJECTED-CONTEXT',
+      'SECRET-REASONING',
+      'TOOL-OUTPUT-BODY',
+      'FAIL-OUTPUT',
+      'SUBAGENT-MESSAGE',
+      'EDIT-BODY',
+      'folder_trust',
+    ]) {
       assert.ok(!rendered.includes(hidden), `${hidden} leaked into the transcript`);
     }
   });

@@ -38,7 +38,12 @@ describe('Cursor agent transcripts', () => {
           '[tool:Shell] npm test -- health',
         ],
       },
-      { role: 'user', text: 'why does this <module> traceback show up on start?', at: '2026-05-08T00:50:00.000Z', tools: ['[attachment:image]'] },
+      {
+        role: 'user',
+        text: 'why does this <module> traceback show up on start?',
+        at: '2026-05-08T00:50:00.000Z',
+        tools: ['[attachment:image]'],
+      },
       {
         role: 'assistant',
         text: "I'll have a subagent check the start script.\n\nThe start script imports a Python helper that is not installed; `pip install -r requirements.txt` fixes it.",
@@ -47,7 +52,8 @@ describe('Cursor agent transcripts', () => {
     ]);
     assert.deepEqual(conv.skipped, { 'turn-ended': 1, injected: 1 });
     const rendered = renderTranscript(conv);
-    for (const hidden of ['provdied', '<timestamp>', 'DO NOT reiterate', 'Begin Patch']) assert.ok(!rendered.includes(hidden), `${hidden} leaked into the transcript`);
+    for (const hidden of ['provdied', '<timestamp>', 'DO NOT reiterate', 'Begin Patch'])
+      assert.ok(!rendered.includes(hidden), `${hidden} leaked into the transcript`);
   });
 
   it('reads the older text transcripts the same way, without thinking or tool output', () => {
@@ -76,7 +82,10 @@ describe('Cursor agent transcripts', () => {
     assert.equal(cursorAgent.detect('/x/a.jsonl', '{"type":"user","message":{"role":"user","content":"hi"}}'), 0);
     assert.equal(cursorAgent.detect('/x/a.jsonl', '{"role":"user","message":{"content":[{"type":"text","text":"hi"}]}}'), 0.6);
     // Records of another shape are counted as foreign, so detection refuses a file made of them.
-    const conv = cursorAgent.parse('{"role":"user","message":{"content":[{"type":"text","text":"hi"}]}}\n{"role":"tool","content":"x"}\n{"role":"tool","content":"y"}\n', '/x/a.jsonl');
+    const conv = cursorAgent.parse(
+      '{"role":"user","message":{"content":[{"type":"text","text":"hi"}]}}\n{"role":"tool","content":"x"}\n{"role":"tool","content":"y"}\n',
+      '/x/a.jsonl',
+    );
     assert.deepEqual(conv.skipped, { unknown: 2 });
   });
 });
@@ -93,7 +102,10 @@ describe('Cursor chat exports', () => {
     assert.equal(conv.model, undefined);
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'Add a health check endpoint to the API.' },
-      { role: 'assistant', text: "I'll add `GET /health` next to the other routes.\n\n```ts\nrouter.get('/health', (_req, res) => res.json({ ok: true }));\n```" },
+      {
+        role: 'assistant',
+        text: "I'll add `GET /health` next to the other routes.\n\n```ts\nrouter.get('/health', (_req, res) => res.json({ ok: true }));\n```",
+      },
       // A `---` line the user typed and a `**User**` line not after a separator stay text.
       { role: 'user', text: '---\n\nAlso document it:\n\n**User**\n\nin the README, please.' },
       { role: 'assistant', text: 'Done: the README lists `GET /health` under Endpoints.' },

@@ -2,7 +2,12 @@ import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { conversationIdFromPath, detectFormat, importConversation, sanitizeConversationId } from '../../../src/core/services/conversations/detect';
+import {
+  conversationIdFromPath,
+  detectFormat,
+  importConversation,
+  sanitizeConversationId,
+} from '../../../src/core/services/conversations/detect';
 import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
 import { makeTempDir } from '../../helpers/paths';
 
@@ -58,12 +63,21 @@ describe('conversation detection and robustness', () => {
     assert.equal(broken.format, 'copilot-chat');
     assert.deepEqual(broken.turns, []);
     assert.deepEqual(broken.skipped, { malformed: 1 });
-    const odd = importConversation('/tmp/c.json', '{"requesterUsername":"me","requests":[null, 3, {"message":{"text":"hi"},"response":"nope"}]}');
+    const odd = importConversation(
+      '/tmp/c.json',
+      '{"requesterUsername":"me","requests":[null, 3, {"message":{"text":"hi"},"response":"nope"}]}',
+    );
     assert.deepEqual(odd.turns, [{ role: 'user', text: 'hi' }]);
     // Half the lines are Claude Code records: enough to confirm the format (formatCheck.test.ts).
     const record = (text: string) => JSON.stringify({ type: 'user', sessionId: 's', message: { content: text } });
-    const jsonl = importConversation('/tmp/s.jsonl', [record('hi'), '[1]', '"str"', record('a'), 'null', record('b'), '{oops', record('c')].join('\n') + '\n');
-    assert.deepEqual(jsonl.turns.map((t) => t.text), ['hi', 'a', 'b', 'c']);
+    const jsonl = importConversation(
+      '/tmp/s.jsonl',
+      [record('hi'), '[1]', '"str"', record('a'), 'null', record('b'), '{oops', record('c')].join('\n') + '\n',
+    );
+    assert.deepEqual(
+      jsonl.turns.map((t) => t.text),
+      ['hi', 'a', 'b', 'c'],
+    );
     assert.equal(jsonl.skipped?.malformed, 4);
   });
 
@@ -96,8 +110,14 @@ describe('conversation detection and robustness', () => {
   });
 
   it('dates headings of a transcript without `started` from a raw/conversations/YYYY/MM/DD path', () => {
-    const conv = importConversation('/lore/raw/conversations/2026/02/16/1845-ses_x-topic.md', '# T\n\n## 18:45 — user\nhi\n\n## 18:46 — agent\nyes\n');
-    assert.deepEqual(conv.turns.map((t) => t.at), ['2026-02-16T18:45:00.000Z', '2026-02-16T18:46:00.000Z']);
+    const conv = importConversation(
+      '/lore/raw/conversations/2026/02/16/1845-ses_x-topic.md',
+      '# T\n\n## 18:45 — user\nhi\n\n## 18:46 — agent\nyes\n',
+    );
+    assert.deepEqual(
+      conv.turns.map((t) => t.at),
+      ['2026-02-16T18:45:00.000Z', '2026-02-16T18:46:00.000Z'],
+    );
   });
 
   it('makes ids safe for `[from: ID, date]`', () => {

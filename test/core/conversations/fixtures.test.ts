@@ -76,7 +76,16 @@ describe('importers on hand-written fixtures', () => {
       'file-history-snapshot': 1,
     });
     const text = renderTranscript(conv);
-    for (const hidden of ['SECRET-THINKING', 'TOOL-RESULT-BODY', 'FAIL-OUTPUT', 'SIDECHAIN', 'META-EXPANSION', 'LOCAL-STDOUT', 'BROKEN-LINE', 'iVBOR']) {
+    for (const hidden of [
+      'SECRET-THINKING',
+      'TOOL-RESULT-BODY',
+      'FAIL-OUTPUT',
+      'SIDECHAIN',
+      'META-EXPANSION',
+      'LOCAL-STDOUT',
+      'BROKEN-LINE',
+      'iVBOR',
+    ]) {
       assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
     }
   });
@@ -95,7 +104,11 @@ describe('importers on hand-written fixtures', () => {
         tools: ['[tool:Task] Find rounding code (Explore)'],
       },
       // The subagent's answer, from the Task result in this file; its own transcript is not read.
-      { role: 'assistant', text: 'Subagent report (Find rounding code (Explore)):\n\nSUBAGENT-REPORT: totals are summed as floats in src/cart.ts', at: '2026-03-02T09:01:00.000Z' },
+      {
+        role: 'assistant',
+        text: 'Subagent report (Find rounding code (Explore)):\n\nSUBAGENT-REPORT: totals are summed as floats in src/cart.ts',
+        at: '2026-03-02T09:01:00.000Z',
+      },
       {
         role: 'assistant',
         text: "Totals are summed as floats; I'll switch them to integer cents.",
@@ -109,7 +122,16 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.skipped?.['compact-boundary'], 1);
     assert.equal(conv.skipped?.['compact-summary'], 1);
     const text = renderTranscript(conv);
-    for (const hidden of ['SELECTED-CODE', 'REMINDER-TEXT', 'task-notification', 'b27a792', 'bb6abe4', 'COMPACT-SUMMARY', 'Caveat', 'SUBAGENT-TEXT']) {
+    for (const hidden of [
+      'SELECTED-CODE',
+      'REMINDER-TEXT',
+      'task-notification',
+      'b27a792',
+      'bb6abe4',
+      'COMPACT-SUMMARY',
+      'Caveat',
+      'SUBAGENT-TEXT',
+    ]) {
       assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
     }
   });
@@ -126,13 +148,26 @@ describe('importers on hand-written fixtures', () => {
         at: '2026-05-04T10:00:05.000Z',
         tools: ['[tool:Agent] Review checkout (code-reviewer)', '[tool:Agent] Review refunds (code-reviewer)'],
       },
-      { role: 'assistant', text: 'Subagent report (Review checkout (code-reviewer)):\n\nCheckout rounds tax per line; it should round the total once.', at: '2026-05-04T10:02:00.000Z' },
+      {
+        role: 'assistant',
+        text: 'Subagent report (Review checkout (code-reviewer)):\n\nCheckout rounds tax per line; it should round the total once.',
+        at: '2026-05-04T10:02:00.000Z',
+      },
       { role: 'assistant', text: 'Checkout is reviewed; the refund review is still running.', at: '2026-05-04T10:02:10.000Z' },
-      { role: 'assistant', text: 'Subagent report (Review refunds (code-reviewer)):\n\nRefunds skip the ledger entry when the amount is zero.', at: '2026-05-04T10:05:00.000Z' },
-      { role: 'assistant', text: 'Both reviews are in: round the checkout total once, and record zero refunds.', at: '2026-05-04T10:05:10.000Z' },
+      {
+        role: 'assistant',
+        text: 'Subagent report (Review refunds (code-reviewer)):\n\nRefunds skip the ledger entry when the amount is zero.',
+        at: '2026-05-04T10:05:00.000Z',
+      },
+      {
+        role: 'assistant',
+        text: 'Both reviews are in: round the checkout total once, and record zero refunds.',
+        at: '2026-05-04T10:05:10.000Z',
+      },
     ]);
     const text = renderTranscript(conv);
-    for (const hidden of ['agentId', 'Async agent launched', 'task-notification', 'total_tokens']) assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
+    for (const hidden of ['agentId', 'Async agent launched', 'task-notification', 'total_tokens'])
+      assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
   });
 
   it('prefers the name the user gave a Claude Code session over the generated one', () => {
@@ -205,7 +240,14 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.skipped?.reasoning, 1);
     assert.equal(conv.skipped?.['injected-context'], 1);
     const text = renderTranscript(conv);
-    for (const hidden of ['SYSTEM-INSTRUCTIONS', 'REASONING-SUMMARY', 'ENCRYPTED-BLOB', 'OUTPUT-BODY', 'BUILD-ERROR', 'environment_context']) {
+    for (const hidden of [
+      'SYSTEM-INSTRUCTIONS',
+      'REASONING-SUMMARY',
+      'ENCRYPTED-BLOB',
+      'OUTPUT-BODY',
+      'BUILD-ERROR',
+      'environment_context',
+    ]) {
       assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
     }
   });
@@ -217,7 +259,11 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.startedAt, '2025-07-01T09:15:02');
     assert.equal(conv.model, 'anthropic/claude-sonnet-4-20250514');
     assert.equal(conv.turns.length, 5);
-    assert.deepEqual(conv.turns[0], { role: 'user', text: 'Add a --verbose flag to the CLI.\nIt should print every request URL.', at: '2025-07-01T09:15:02' });
+    assert.deepEqual(conv.turns[0], {
+      role: 'user',
+      text: 'Add a --verbose flag to the CLI.\nIt should print every request URL.',
+      at: '2025-07-01T09:15:02',
+    });
     assert.equal(conv.turns[1].role, 'assistant');
     assert.ok(conv.turns[1].text.startsWith("I'll add the flag to `cli.py`.\n\ncli.py\n```python\n<<<<<<< SEARCH"));
     assert.ok(conv.turns[1].text.endsWith('>>>>>>> REPLACE\n```'));

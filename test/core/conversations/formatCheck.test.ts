@@ -15,7 +15,13 @@ function readableSources(): string[] {
     for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
       const file = path.join(entry.parentPath, entry.name);
       // A Claude Code session's subagent transcripts and tool outputs are no conversations (harvest skips them too).
-      if (entry.isFile() && entry.name !== 'README.md' && !file.startsWith(UNSUPPORTED + path.sep) && !isClaudeCodeSessionSideFolder(entry.parentPath)) files.push(file);
+      if (
+        entry.isFile() &&
+        entry.name !== 'README.md' &&
+        !file.startsWith(UNSUPPORTED + path.sep) &&
+        !isClaudeCodeSessionSideFolder(entry.parentPath)
+      )
+        files.push(file);
     }
   }
   return files;
@@ -54,7 +60,10 @@ describe('detection confirms the format by parsing', () => {
   it('refuses JSON and JSONL look-alikes instead of reading them as plain text', () => {
     const bot = load(path.join(UNSUPPORTED, 'support-bot-log.jsonl'));
     assert.deepEqual(bot.turns, []);
-    assert.equal(bot.unrecognized, 'not a supported conversation format: detected as Claude Code JSONL, but 0 of 15 lines were Claude Code JSONL records');
+    assert.equal(
+      bot.unrecognized,
+      'not a supported conversation format: detected as Claude Code JSONL, but 0 of 15 lines were Claude Code JSONL records',
+    );
     const otel = load(path.join(UNSUPPORTED, 'otel-logs.jsonl'));
     assert.deepEqual(otel.turns, []);
     assert.equal(otel.unrecognized, 'not a supported conversation format: JSON Lines that no importer reads');
@@ -63,7 +72,10 @@ describe('detection confirms the format by parsing', () => {
     assert.equal(lock.unrecognized, 'not a supported conversation format: JSON that no importer reads');
     // JSON cut short (a partial download, a file still being written) is no prose either.
     const cut = fs.readFileSync(path.join(UNSUPPORTED, 'package-lock.json'), 'utf8').slice(0, 300);
-    assert.equal(importConversation('/inbox/lock.json', cut).unrecognized, 'not a supported conversation format: JSON that no importer reads');
+    assert.equal(
+      importConversation('/inbox/lock.json', cut).unrecognized,
+      'not a supported conversation format: JSON that no importer reads',
+    );
   });
 
   it('still reads a real Claude Code session with some broken lines and a cut-off last line', () => {
@@ -82,12 +94,16 @@ describe('detection confirms the format by parsing', () => {
   });
 
   it('refuses a JSONL file in which most lines are not the format records, even with a few that are', () => {
-    const claude = (text: string) => JSON.stringify({ type: 'user', sessionId: 's', uuid: 'u', parentUuid: null, message: { role: 'user', content: text } });
+    const claude = (text: string) =>
+      JSON.stringify({ type: 'user', sessionId: 's', uuid: 'u', parentUuid: null, message: { role: 'user', content: text } });
     const noise = (i: number) => JSON.stringify({ level: 'info', msg: `request ${i} done`, ms: i * 3 });
     const mostlyNoise = [claude('hello'), claude('again'), ...Array.from({ length: 8 }, (_, i) => noise(i))].join('\n');
     const conv = importConversation('/inbox/mixed.jsonl', mostlyNoise);
     assert.deepEqual(conv.turns, []);
-    assert.equal(conv.unrecognized, 'not a supported conversation format: detected as Claude Code JSONL, but 2 of 10 lines were Claude Code JSONL records');
+    assert.equal(
+      conv.unrecognized,
+      'not a supported conversation format: detected as Claude Code JSONL, but 2 of 10 lines were Claude Code JSONL records',
+    );
     const mostlyClaude = [claude('hello'), claude('again'), claude('third'), noise(1), noise(2)].join('\n');
     assert.equal(importConversation('/inbox/mixed.jsonl', mostlyClaude).turns.length, 3);
   });
@@ -105,17 +121,27 @@ describe('detection confirms the format by parsing', () => {
     assert.equal(detectFormat('/inbox/chat.json', text), 'claude-code');
     const conv = importConversation('/inbox/chat.json', text);
     assert.equal(conv.format, 'copilot-chat');
-    assert.deepEqual(conv.turns.map((t) => t.text), ['Why does parseDate shift by a day?', 'It builds the date in local time.']);
+    assert.deepEqual(
+      conv.turns.map((t) => t.text),
+      ['Why does parseDate shift by a day?', 'It builds the date in local time.'],
+    );
   });
 
   it('does not read a file of a surely detected format as plain text when it holds no turns', () => {
-    const conv = importConversation('/p/.aider.chat.history.md', '# aider chat started at 2025-01-01 10:00:00\n\n> Aider v0.86.1\n> Main model: gpt-4o\n');
+    const conv = importConversation(
+      '/p/.aider.chat.history.md',
+      '# aider chat started at 2025-01-01 10:00:00\n\n> Aider v0.86.1\n> Main model: gpt-4o\n',
+    );
     assert.deepEqual(conv.turns, []);
     assert.equal(conv.unrecognized, 'read as Aider chat history, but it holds no conversation turns');
   });
 
   it('keeps reading prose, markdown and pasted chats as plain text', () => {
-    for (const text of ['# Notes\n\n[TOC]\n\nWe chose esbuild.\n', '[10:02] me: why is the build slow?\n[10:03] bot: the cache is cold\n', 'Decision: use UTC.\n']) {
+    for (const text of [
+      '# Notes\n\n[TOC]\n\nWe chose esbuild.\n',
+      '[10:02] me: why is the build slow?\n[10:03] bot: the cache is cold\n',
+      'Decision: use UTC.\n',
+    ]) {
       const conv = importConversation('/inbox/note.md', text);
       assert.equal(conv.format, 'plain', text);
       assert.equal(conv.turns.length, 1, text);

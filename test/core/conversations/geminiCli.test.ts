@@ -31,7 +31,14 @@ describe('Gemini CLI sessions', () => {
       conv.turns.map((t) => [t.role, t.at, t.tools ?? []]),
       [
         ['user', '2025-10-14T09:31:07.412Z', []],
-        ['assistant', '2025-10-14T09:31:12.908Z', ['[tool:read_file] /home/maria/src/billing/src/parseDate.ts', '[tool:run_shell_command] TZ=Europe/Berlin npx vitest run test/parseDate.test.ts → error']],
+        [
+          'assistant',
+          '2025-10-14T09:31:12.908Z',
+          [
+            '[tool:read_file] /home/maria/src/billing/src/parseDate.ts',
+            '[tool:run_shell_command] TZ=Europe/Berlin npx vitest run test/parseDate.test.ts → error',
+          ],
+        ],
         ['assistant', '2025-10-14T09:31:27.054Z', ['[tool:replace] /home/maria/src/billing/src/parseDate.ts']],
         ['user', '2025-10-14T09:32:05.640Z', []],
         ['assistant', '2025-10-14T09:32:31.218Z', ['[tool:run_shell_command] TZ=UTC npx vitest run && TZ=Europe/Berlin npx vitest run']],
@@ -41,7 +48,14 @@ describe('Gemini CLI sessions', () => {
     assert.match(conv.turns[4].text, /^Both runs pass now/);
     assert.deepEqual(conv.skipped, { thinking: 2, info: 1 });
     const rendered = renderTranscript(conv);
-    for (const hidden of ['Investigating the failing test', 'AssertionError', 'export function parseDate', 'fileDiff', 'Request cancelled.', 'Successfully modified']) {
+    for (const hidden of [
+      'Investigating the failing test',
+      'AssertionError',
+      'export function parseDate',
+      'fileDiff',
+      'Request cancelled.',
+      'Successfully modified',
+    ]) {
       assert.ok(!rendered.includes(hidden), `${hidden} leaked into the transcript`);
     }
   });
@@ -66,8 +80,18 @@ describe('Gemini CLI sessions', () => {
       { id: 'a', timestamp: '2026-07-01T08:00:05.000Z', type: 'user', content: [{ text: 'first try' }] },
       { id: 'b', timestamp: '2026-07-01T08:00:09.000Z', type: 'gemini', content: 'REWOUND-ANSWER' },
       { $rewindTo: 'a' },
-      { id: 'c', timestamp: '2026-07-01T08:01:00.000Z', type: 'user', content: [{ text: 'second try' }, { inlineData: { mimeType: 'image/png', data: 'iVBOR' } }] },
-      { id: 'd', timestamp: '2026-07-01T08:01:04.000Z', type: 'gemini', content: [{ text: 'PRIVATE-THOUGHT', thought: true }, { text: 'Done.' }] },
+      {
+        id: 'c',
+        timestamp: '2026-07-01T08:01:00.000Z',
+        type: 'user',
+        content: [{ text: 'second try' }, { inlineData: { mimeType: 'image/png', data: 'iVBOR' } }],
+      },
+      {
+        id: 'd',
+        timestamp: '2026-07-01T08:01:04.000Z',
+        type: 'gemini',
+        content: [{ text: 'PRIVATE-THOUGHT', thought: true }, { text: 'Done.' }],
+      },
       { something: 'else' },
     );
     const conv = geminiCli.parse(text, '/g/chats/session-2026-07-01T08-00-g1.jsonl');
@@ -81,7 +105,10 @@ describe('Gemini CLI sessions', () => {
 
   it('is not claimed without Gemini CLI’s key pair, and keeps the session start when no message has a time', () => {
     assert.equal(geminiCli.detect('/x/session-1.jsonl', '{"type":"user","sessionId":"a"}'), 0);
-    const conv = geminiCli.parse(jsonl({ sessionId: 'g2', projectHash: 'h', startTime: '2026-07-02T09:00:00.000Z' }, { id: 'a', type: 'user', content: 'hi' }), '/g/x.jsonl');
+    const conv = geminiCli.parse(
+      jsonl({ sessionId: 'g2', projectHash: 'h', startTime: '2026-07-02T09:00:00.000Z' }, { id: 'a', type: 'user', content: 'hi' }),
+      '/g/x.jsonl',
+    );
     assert.equal(conv.startedAt, '2026-07-02T09:00:00.000Z');
   });
 });

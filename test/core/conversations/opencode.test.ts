@@ -38,7 +38,12 @@ describe('OpenCode sessions', () => {
     assert.equal(conv.model, 'claude-sonnet-4-5');
     assert.equal(conv.startedAt, '2026-03-02T09:00:00.000Z');
     assert.deepEqual(conv.turns, [
-      { role: 'user', text: 'Why does the cart total round wrongly?', at: '2026-03-02T09:00:00.000Z', tools: ['[attachment:file] cart.ts'] },
+      {
+        role: 'user',
+        text: 'Why does the cart total round wrongly?',
+        at: '2026-03-02T09:00:00.000Z',
+        tools: ['[attachment:file] cart.ts'],
+      },
       {
         role: 'assistant',
         text: "I'll have a subagent look for the rounding code.",
@@ -46,7 +51,11 @@ describe('OpenCode sessions', () => {
         tools: ['[tool:task] Find rounding code (general)'],
       },
       // The subagent's answer, from the task tool's output, as the agent's turn: never the user's words.
-      { role: 'assistant', text: 'Subagent report (Find rounding code (general)):\n\nTotals are summed as floats in src/cart.ts (line 12); nothing rounds them.', at: '2026-03-02T09:01:00.000Z' },
+      {
+        role: 'assistant',
+        text: 'Subagent report (Find rounding code (general)):\n\nTotals are summed as floats in src/cart.ts (line 12); nothing rounds them.',
+        at: '2026-03-02T09:01:00.000Z',
+      },
       {
         role: 'assistant',
         text: 'Totals are summed as floats; I switched them to integer cents.',
@@ -90,13 +99,18 @@ describe('OpenCode sessions', () => {
     assert.equal(conv.model, 'gpt-5.1-codex');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'What does the release script do?', at: '2026-03-03T14:00:00.000Z', tools: ['[attachment:image]'] },
-      { role: 'assistant', text: 'It tags the commit and publishes the package.', at: '2026-03-03T14:00:05.000Z', tools: ['[tool:read] /home/dev/shop/scripts/release.sh'] },
+      {
+        role: 'assistant',
+        text: 'It tags the commit and publishes the package.',
+        at: '2026-03-03T14:00:05.000Z',
+        tools: ['[tool:read] /home/dev/shop/scripts/release.sh'],
+      },
     ]);
     const [, release] = listStorageSessions(STORAGE);
     assert.equal(importSession(release).title, undefined);
   });
 
-  it("names one file of the storage folder for what it is, never a conversation of its own", () => {
+  it('names one file of the storage folder for what it is, never a conversation of its own', () => {
     for (const file of [
       path.join(STORAGE, 'session', PROJECT, `${CART}.json`),
       path.join(STORAGE, 'message', CART, 'msg_a001.json'),
@@ -104,7 +118,11 @@ describe('OpenCode sessions', () => {
     ]) {
       const conv = importConversation(file, fs.readFileSync(file, 'utf8'));
       assert.deepEqual(conv.turns, [], file);
-      assert.match(conv.unrecognized ?? '', /^looks like one file of an OpenCode session \(harvest the storage folder or opencode\.db/, file);
+      assert.match(
+        conv.unrecognized ?? '',
+        /^looks like one file of an OpenCode session \(harvest the storage folder or opencode\.db/,
+        file,
+      );
     }
   });
 

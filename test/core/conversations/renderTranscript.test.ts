@@ -15,7 +15,13 @@ function allSources(): string[] {
       const file = path.join(entry.parentPath, entry.name);
       // Look-alikes of formats Lore does not read (conversations/unsupported/) have no turns to round-trip.
       // A Claude Code session's subagent transcripts and tool outputs are no conversations (harvest skips them too).
-      if (entry.isFile() && entry.name !== 'README.md' && !file.includes(`${path.sep}unsupported${path.sep}`) && !isClaudeCodeSessionSideFolder(entry.parentPath)) files.push(file);
+      if (
+        entry.isFile() &&
+        entry.name !== 'README.md' &&
+        !file.includes(`${path.sep}unsupported${path.sep}`) &&
+        !isClaudeCodeSessionSideFolder(entry.parentPath)
+      )
+        files.push(file);
     }
   }
   return files;
@@ -33,7 +39,12 @@ describe('renderTranscript', () => {
       model: 'claude-sonnet-4-5',
       turns: [
         { role: 'user', text: 'Why does login fail?', at: '2025-03-04T10:00:00.000Z' },
-        { role: 'assistant', text: 'A race.\n\nFixed.', at: '2025-03-04T11:05:59.000+01:00', tools: ['[tool:Bash] npm test → exit 1', '[tool:Read] a.ts'] },
+        {
+          role: 'assistant',
+          text: 'A race.\n\nFixed.',
+          at: '2025-03-04T11:05:59.000+01:00',
+          tools: ['[tool:Bash] npm test → exit 1', '[tool:Read] a.ts'],
+        },
         { role: 'assistant', text: '  \n ', tools: [] },
         { role: 'system', text: 'Compacted.' },
         { role: 'assistant', text: '', tools: ['[tool:Edit] a.ts'] },
@@ -82,7 +93,11 @@ describe('renderTranscript', () => {
       cwd: 'C:\\Users\\me',
       turns: [{ role: 'user', text: 'hi' }],
     });
-    assert.ok(text.startsWith('---\nsession_id: "2025-01-01"\nmodel: "a: b #c"\nsource: plain\ncwd: C:\\Users\\me\n---\n\n# 2025-01-01\n\n## user\nhi\n'));
+    assert.ok(
+      text.startsWith(
+        '---\nsession_id: "2025-01-01"\nmodel: "a: b #c"\nsource: plain\ncwd: C:\\Users\\me\n---\n\n# 2025-01-01\n\n## user\nhi\n',
+      ),
+    );
     const back = loreTranscript.parse(text, '/y.md');
     assert.equal(back.id, '2025-01-01');
     assert.equal(back.model, 'a: b #c');

@@ -34,7 +34,12 @@ describe('Windsurf Cascade exports', () => {
           '*Viewed this is code, not an action*',
           '```',
         ].join('\n'),
-        tools: ['[tool:Read] /home/dev/shop/src/receipt.ts', '[tool:ListDir] /home/dev/shop/src', '[tool:Edit]', '[tool:Shell] npm test -- receipt'],
+        tools: [
+          '[tool:Read] /home/dev/shop/src/receipt.ts',
+          '[tool:ListDir] /home/dev/shop/src',
+          '[tool:Edit]',
+          '[tool:Shell] npm test -- receipt',
+        ],
       },
       // A person's italic line is text, even when it starts like an action.
       { role: 'user', text: '*Why* floats? Keep the rounding rule in the README.\n\n*Read the rounding notes first*' },

@@ -32,22 +32,39 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
   // Claude Code: one folder per project, named by the mangled path; subagents are part of their session.
   const claude = path.join(home, '.claude', 'projects');
   const mangled = workspace.replace(/[^A-Za-z0-9]/g, '-');
-  add('claude-code', write(path.join(claude, mangled, '0b7f1a52-1111-4222-8333-944455556666.jsonl'), jsonl({ type: 'user', cwd: workspace })));
+  add(
+    'claude-code',
+    write(path.join(claude, mangled, '0b7f1a52-1111-4222-8333-944455556666.jsonl'), jsonl({ type: 'user', cwd: workspace })),
+  );
   write(path.join(claude, mangled, '0b7f1a52-1111-4222-8333-944455556666', 'subagents', 'agent-a1.jsonl'), jsonl({ type: 'user' }));
   write(path.join(claude, mangled, 'agent-0123abcd.jsonl'), jsonl({ type: 'user' }));
-  write(path.join(claude, other.replace(/[^A-Za-z0-9]/g, '-'), 'c0ffee00-1111-4222-8333-944455556666.jsonl'), jsonl({ type: 'user', cwd: other }));
+  write(
+    path.join(claude, other.replace(/[^A-Za-z0-9]/g, '-'), 'c0ffee00-1111-4222-8333-944455556666.jsonl'),
+    jsonl({ type: 'user', cwd: other }),
+  );
 
   // Codex: rollouts by date, the workspace in session_meta's cwd.
   const day = path.join(home, '.codex', 'sessions', '2026', '11', '20');
-  add('codex', write(path.join(day, 'rollout-2026-11-20T10-00-00-a.jsonl'), jsonl({ type: 'session_meta', payload: { id: 'a', cwd: workspace } })));
+  add(
+    'codex',
+    write(path.join(day, 'rollout-2026-11-20T10-00-00-a.jsonl'), jsonl({ type: 'session_meta', payload: { id: 'a', cwd: workspace } })),
+  );
   write(path.join(day, 'rollout-2026-11-20T11-00-00-b.jsonl'), jsonl({ type: 'session_meta', payload: { id: 'b', cwd: other } }));
   write(path.join(day, 'rollout-2026-11-20T12-00-00-c.jsonl'), 'not a rollout\n');
   // A session_meta line longer than the head discovery reads (base instructions): its cwd still counts.
-  add('codex', write(path.join(day, 'rollout-2026-11-20T13-00-00-d.jsonl'), jsonl({ type: 'session_meta', payload: { id: 'd', cwd: workspace, base_instructions: { text: 'x'.repeat(100_000) } } })));
+  add(
+    'codex',
+    write(
+      path.join(day, 'rollout-2026-11-20T13-00-00-d.jsonl'),
+      jsonl({ type: 'session_meta', payload: { id: 'd', cwd: workspace, base_instructions: { text: 'x'.repeat(100_000) } } }),
+    ),
+  );
 
   // VS Code: Copilot Chat sessions per workspace storage hash, the folder in workspace.json.
   const storage = path.join(home, '.config', 'Code', 'User', 'workspaceStorage');
-  write(path.join(storage, 'aaa111', 'workspace.json'), { folder: 'file://' + workspace.split(path.sep).map(encodeURIComponent).join('/') });
+  write(path.join(storage, 'aaa111', 'workspace.json'), {
+    folder: 'file://' + workspace.split(path.sep).map(encodeURIComponent).join('/'),
+  });
   add('copilot-chat', write(path.join(storage, 'aaa111', 'chatSessions', 's1.jsonl'), jsonl({ kind: 0, v: { sessionId: 's1' } })));
   write(path.join(storage, 'bbb222', 'workspace.json'), { folder: 'file://' + other });
   write(path.join(storage, 'bbb222', 'chatSessions', 's2.json'), { sessionId: 's2', requests: [] });
@@ -61,9 +78,19 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
   // Gemini CLI: the legacy sha256 project folder, a slug folder with .project_root, one from projects.json.
   const gemini = path.join(home, '.gemini');
   const hash = createHash('sha256').update(workspace).digest('hex');
-  add('gemini-cli', write(path.join(gemini, 'tmp', hash, 'chats', 'session-2026-11-20T10-00-aaaa.json'), { sessionId: 'g1', projectHash: hash, messages: [] }));
+  add(
+    'gemini-cli',
+    write(path.join(gemini, 'tmp', hash, 'chats', 'session-2026-11-20T10-00-aaaa.json'), {
+      sessionId: 'g1',
+      projectHash: hash,
+      messages: [],
+    }),
+  );
   write(path.join(gemini, 'tmp', 'my-app', '.project_root'), workspace + '\n');
-  add('gemini-cli', write(path.join(gemini, 'tmp', 'my-app', 'chats', 'session-2026-11-21T10-00-bbbb.jsonl'), jsonl({ sessionId: 'g2', projectHash: 'x' })));
+  add(
+    'gemini-cli',
+    write(path.join(gemini, 'tmp', 'my-app', 'chats', 'session-2026-11-21T10-00-bbbb.jsonl'), jsonl({ sessionId: 'g2', projectHash: 'x' })),
+  );
   write(path.join(gemini, 'projects.json'), { projects: { [other]: 'other' } });
   write(path.join(gemini, 'tmp', 'other', 'chats', 'session-2026-11-21T11-00-cccc.jsonl'), jsonl({ sessionId: 'g3', projectHash: 'y' }));
   write(path.join(gemini, 'tmp', 'bin', 'rg'), 'binary');
@@ -83,29 +110,59 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
 
   // Continue: the workspace is a session's workspaceDirectory; sessions.json is its index.
   const cont = path.join(home, '.continue', 'sessions');
-  add('continue', write(path.join(cont, 'c1.json'), { sessionId: 'c1', title: 't', workspaceDirectory: 'file://' + workspace, history: [] }));
+  add(
+    'continue',
+    write(path.join(cont, 'c1.json'), { sessionId: 'c1', title: 't', workspaceDirectory: 'file://' + workspace, history: [] }),
+  );
   write(path.join(cont, 'c2.json'), { sessionId: 'c2', title: 't', workspaceDirectory: other, history: [] });
   write(path.join(cont, 'sessions.json'), [{ sessionId: 'c1', workspaceDirectory: workspace }]);
 
   // Copilot CLI: session.start's context.cwd, in a session folder or (older) a file.
   const copilot = path.join(home, '.copilot', 'session-state');
-  add('copilot-cli', write(path.join(copilot, 'old-1.jsonl'), jsonl({ type: 'session.start', data: { sessionId: 'old-1', context: { cwd: workspace } } })));
-  add('copilot-cli', write(path.join(copilot, 'new-2', 'events.jsonl'), jsonl({ type: 'session.start', data: { sessionId: 'new-2', context: { cwd: workspace } } })));
-  write(path.join(copilot, 'new-3', 'events.jsonl'), jsonl({ type: 'session.start', data: { sessionId: 'new-3', context: { cwd: other } } }));
+  add(
+    'copilot-cli',
+    write(path.join(copilot, 'old-1.jsonl'), jsonl({ type: 'session.start', data: { sessionId: 'old-1', context: { cwd: workspace } } })),
+  );
+  add(
+    'copilot-cli',
+    write(
+      path.join(copilot, 'new-2', 'events.jsonl'),
+      jsonl({ type: 'session.start', data: { sessionId: 'new-2', context: { cwd: workspace } } }),
+    ),
+  );
+  write(
+    path.join(copilot, 'new-3', 'events.jsonl'),
+    jsonl({ type: 'session.start', data: { sessionId: 'new-3', context: { cwd: other } } }),
+  );
   // A session whose first event is not session.start: its folder's workspace.yaml says where it ran.
   write(path.join(copilot, 'new-4', 'workspace.yaml'), `id: new-4\ncwd: "${workspace}"\nsummary: x\n`);
-  add('copilot-cli', write(path.join(copilot, 'new-4', 'events.jsonl'), jsonl({ type: 'user.message', data: { content: 'hi' }, parentId: null })));
+  add(
+    'copilot-cli',
+    write(path.join(copilot, 'new-4', 'events.jsonl'), jsonl({ type: 'user.message', data: { content: 'hi' }, parentId: null })),
+  );
 
   // Aider keeps its history in the workspace.
   add('aider', write(path.join(workspace, '.aider.chat.history.md'), '# aider chat started at 2026-11-20 10:00:00\n\n#### hi\n'));
 
   // Cursor and OpenCode (no importer of Lore's own reads these yet, or another does: only listed).
   const cursorName = workspace.replace(/^\/+/, '').replace(/[^A-Za-z0-9]/g, '-');
-  add('cursor', write(path.join(home, '.cursor', 'projects', cursorName, 'agent-transcripts', 'u1', 'u1.jsonl'), jsonl({ role: 'user', message: { content: [] } })));
+  add(
+    'cursor',
+    write(
+      path.join(home, '.cursor', 'projects', cursorName, 'agent-transcripts', 'u1', 'u1.jsonl'),
+      jsonl({ role: 'user', message: { content: [] } }),
+    ),
+  );
   // A Cursor session's subagent transcripts are part of it.
   const cursorSession = path.join(home, '.cursor', 'projects', cursorName, 'agent-transcripts', '7c1e4b2a-5d3f-4e6a-9b8c-0d1e2f3a4b5c');
-  add('cursor', write(path.join(cursorSession, '7c1e4b2a-5d3f-4e6a-9b8c-0d1e2f3a4b5c.jsonl'), jsonl({ role: 'user', message: { content: [] } })));
-  write(path.join(cursorSession, 'subagents', '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.jsonl'), jsonl({ role: 'user', message: { content: [] } }));
+  add(
+    'cursor',
+    write(path.join(cursorSession, '7c1e4b2a-5d3f-4e6a-9b8c-0d1e2f3a4b5c.jsonl'), jsonl({ role: 'user', message: { content: [] } })),
+  );
+  write(
+    path.join(cursorSession, 'subagents', '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.jsonl'),
+    jsonl({ role: 'user', message: { content: [] } }),
+  );
   write(path.join(home, '.cursor', 'projects', 'home-dev-other', 'agent-transcripts', 'u2.jsonl'), jsonl({ role: 'user' }));
   const opencode = path.join(home, '.local', 'share', 'opencode', 'storage', 'session');
   add('opencode', write(path.join(opencode, 'proj1', 'ses_1.json'), { id: 'ses_1', directory: workspace, title: 't' }));
@@ -126,7 +183,8 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
   return { host: { platform: 'linux', home, env: {} }, workspace, other, mine };
 }
 
-const byTool = (found: ToolSessions[]) => Object.fromEntries(found.filter((t) => t.sessions.length > 0).map((t) => [t.tool, t.sessions.map((s) => s.path)]));
+const byTool = (found: ToolSessions[]) =>
+  Object.fromEntries(found.filter((t) => t.sessions.length > 0).map((t) => [t.tool, t.sessions.map((s) => s.path)]));
 
 describe('discovery: which sessions belong to the workspace', () => {
   it("finds each tool's sessions of this workspace and none of another's", () => {
@@ -135,18 +193,46 @@ describe('discovery: which sessions belong to the workspace', () => {
     assert.deepEqual(byTool(found), Object.fromEntries(Object.entries(mine).map(([tool, files]) => [tool, [...files].sort()])));
     const others = Object.fromEntries(found.map((t) => [t.tool, t.otherWorkspaces]));
     // Codex's unreadable rollout and Cline's task without a recorded folder count as other workspaces'.
-    assert.deepEqual(others, { 'claude-code': 1, codex: 2, 'gemini-cli': 1, 'copilot-chat': 2, cline: 2, 'roo-code': 0, 'kilo-code': 0, continue: 1, 'copilot-cli': 1, aider: 0, cursor: 1, opencode: 2 });
+    assert.deepEqual(others, {
+      'claude-code': 1,
+      codex: 2,
+      'gemini-cli': 1,
+      'copilot-chat': 2,
+      cline: 2,
+      'roo-code': 0,
+      'kilo-code': 0,
+      continue: 1,
+      'copilot-cli': 1,
+      aider: 0,
+      cursor: 1,
+      opencode: 2,
+    });
   });
 
   it('lists the sessions of other workspaces only when asked, with the workspace each records', () => {
     const { host, workspace, other } = fixtureHome();
     const all = discoverSessions(host, workspace, { allWorkspaces: true, tools: ['codex', 'continue', 'gemini-cli'] as ToolId[] });
-    assert.deepEqual(all.map((t) => t.tool), ['codex', 'gemini-cli', 'continue']);
+    assert.deepEqual(
+      all.map((t) => t.tool),
+      ['codex', 'gemini-cli', 'continue'],
+    );
     const codex = all[0].sessions;
     assert.equal(codex.length, 4);
-    assert.deepEqual(codex.filter((s) => !s.matches).map((s) => s.workspace), [other, undefined]);
-    assert.deepEqual(all[1].sessions.filter((s) => !s.matches).map((s) => s.workspace), [other]);
-    assert.deepEqual(all[2].sessions.map((s) => [path.basename(s.path), s.matches]), [['c1.json', true], ['c2.json', false]]);
+    assert.deepEqual(
+      codex.filter((s) => !s.matches).map((s) => s.workspace),
+      [other, undefined],
+    );
+    assert.deepEqual(
+      all[1].sessions.filter((s) => !s.matches).map((s) => s.workspace),
+      [other],
+    );
+    assert.deepEqual(
+      all[2].sessions.map((s) => [path.basename(s.path), s.matches]),
+      [
+        ['c1.json', true],
+        ['c2.json', false],
+      ],
+    );
   });
 
   it("macOS: finds VS Code's and Cline's sessions under ~/Library/Application Support", () => {
@@ -155,11 +241,16 @@ describe('discovery: which sessions belong to the workspace', () => {
     const code = path.join(home, 'Library', 'Application Support', 'Code', 'User');
     write(path.join(code, 'workspaceStorage', 'h1', 'workspace.json'), { folder: 'file://' + workspace });
     const chat = write(path.join(code, 'workspaceStorage', 'h1', 'chatSessions', 's.json'), { sessionId: 's', requests: [] });
-    write(path.join(code, 'globalStorage', 'saoudrizwan.claude-dev', 'state', 'taskHistory.json'), [{ id: 't1', workspaceIds: ['/elsewhere', workspace] }]);
+    write(path.join(code, 'globalStorage', 'saoudrizwan.claude-dev', 'state', 'taskHistory.json'), [
+      { id: 't1', workspaceIds: ['/elsewhere', workspace] },
+    ]);
     const task = write(path.join(code, 'globalStorage', 'saoudrizwan.claude-dev', 'tasks', 't1', 'api_conversation_history.json'), []);
     // The Linux location of the same files is not where a Mac keeps them.
     write(path.join(home, '.config', 'Code', 'User', 'workspaceStorage', 'h2', 'workspace.json'), { folder: 'file://' + workspace });
-    write(path.join(home, '.config', 'Code', 'User', 'workspaceStorage', 'h2', 'chatSessions', 'linux.json'), { sessionId: 'l', requests: [] });
+    write(path.join(home, '.config', 'Code', 'User', 'workspaceStorage', 'h2', 'chatSessions', 'linux.json'), {
+      sessionId: 'l',
+      requests: [],
+    });
     const found = discoverSessions({ platform: 'darwin', home, env: {} }, workspace, { tools: ['copilot-chat', 'cline'] });
     assert.deepEqual(byTool(found), { 'copilot-chat': [chat], cline: [task] });
   });
@@ -167,6 +258,9 @@ describe('discovery: which sessions belong to the workspace', () => {
   it('finds nothing, and fails on nothing, in an empty home', () => {
     const home = makeTempDir();
     const found = discoverSessions({ platform: 'linux', home, env: {} }, path.join(home, 'ws'));
-    assert.deepEqual(found.map((t) => [t.locations.length, t.sessions.length, t.otherWorkspaces]), found.map(() => [0, 0, 0]));
+    assert.deepEqual(
+      found.map((t) => [t.locations.length, t.sessions.length, t.otherWorkspaces]),
+      found.map(() => [0, 0, 0]),
+    );
   });
 });

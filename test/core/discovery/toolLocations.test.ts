@@ -7,7 +7,9 @@ const mac: Host = { platform: 'darwin', home: '/Users/ada', env: {} };
 const windows: Host = { platform: 'win32', home: 'C:\\Users\\ada', env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' } };
 
 function where(host: Host, tool: ToolId, workspace = host.platform === 'win32' ? 'C:\\src\\app' : '/src/app'): string[] {
-  return toolLocations(host, workspace).filter((l) => l.tool === tool).map((l) => l.path);
+  return toolLocations(host, workspace)
+    .filter((l) => l.tool === tool)
+    .map((l) => l.path);
 }
 
 describe('discovery: where each tool keeps sessions', () => {
@@ -32,7 +34,17 @@ describe('discovery: where each tool keeps sessions', () => {
   });
 
   it('Linux: the variables each tool honours move its folder', () => {
-    const host: Host = { ...linux, env: { XDG_CONFIG_HOME: '/cfg', XDG_DATA_HOME: '/data', CODEX_HOME: '/codex', CLAUDE_CONFIG_DIR: '/claude', GEMINI_CLI_HOME: '/g', CONTINUE_GLOBAL_DIR: '/cont' } };
+    const host: Host = {
+      ...linux,
+      env: {
+        XDG_CONFIG_HOME: '/cfg',
+        XDG_DATA_HOME: '/data',
+        CODEX_HOME: '/codex',
+        CLAUDE_CONFIG_DIR: '/claude',
+        GEMINI_CLI_HOME: '/g',
+        CONTINUE_GLOBAL_DIR: '/cont',
+      },
+    };
     assert.deepEqual(where(host, 'claude-code'), ['/claude/projects']);
     assert.deepEqual(where(host, 'codex'), ['/codex/sessions', '/codex/archived_sessions']);
     assert.deepEqual(where(host, 'gemini-cli'), ['/g/.gemini/tmp']);

@@ -21,11 +21,20 @@ describe('agent session sources', () => {
     const home = makeTempDir();
     const day = path.join(home, '.codex', 'sessions', '2026', '11', '20');
     fs.mkdirSync(day, { recursive: true });
-    fs.writeFileSync(path.join(day, 'rollout-a.jsonl'), JSON.stringify({ type: 'session_meta', payload: { id: 'a', cwd: '/work/proj' } }) + '\n{}\n');
-    fs.writeFileSync(path.join(day, 'rollout-b.jsonl'), JSON.stringify({ type: 'session_meta', payload: { id: 'b', cwd: '/work/other' } }) + '\n');
+    fs.writeFileSync(
+      path.join(day, 'rollout-a.jsonl'),
+      JSON.stringify({ type: 'session_meta', payload: { id: 'a', cwd: '/work/proj' } }) + '\n{}\n',
+    );
+    fs.writeFileSync(
+      path.join(day, 'rollout-b.jsonl'),
+      JSON.stringify({ type: 'session_meta', payload: { id: 'b', cwd: '/work/other' } }) + '\n',
+    );
     fs.writeFileSync(path.join(day, 'rollout-c.jsonl'), JSON.stringify({ id: 'c', cwd: '/work/proj/' }) + '\n');
     fs.writeFileSync(path.join(day, 'rollout-d.jsonl'), 'not json\n');
-    assert.deepEqual(agentSources('/work/proj', { codex: true, home, env }).map((f) => path.basename(f)), ['rollout-a.jsonl', 'rollout-c.jsonl']);
+    assert.deepEqual(
+      agentSources('/work/proj', { codex: true, home, env }).map((f) => path.basename(f)),
+      ['rollout-a.jsonl', 'rollout-c.jsonl'],
+    );
   });
 
   it("honours CODEX_HOME and finds Aider's history in the workspace", () => {
@@ -33,7 +42,10 @@ describe('agent session sources', () => {
     const codexHome = makeTempDir();
     const workspace = makeTempDir();
     fs.mkdirSync(path.join(codexHome, 'sessions'), { recursive: true });
-    fs.writeFileSync(path.join(codexHome, 'sessions', 'rollout-x.jsonl'), JSON.stringify({ type: 'session_meta', payload: { cwd: workspace } }) + '\n');
+    fs.writeFileSync(
+      path.join(codexHome, 'sessions', 'rollout-x.jsonl'),
+      JSON.stringify({ type: 'session_meta', payload: { cwd: workspace } }) + '\n',
+    );
     fs.writeFileSync(path.join(workspace, '.aider.chat.history.md'), '# aider chat started at 2026-11-20 10:00:00\n');
     assert.deepEqual(agentSources(workspace, { codex: true, aider: true, home, env: { CODEX_HOME: codexHome } }), [
       path.join(codexHome, 'sessions', 'rollout-x.jsonl'),

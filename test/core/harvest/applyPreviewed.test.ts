@@ -40,7 +40,13 @@ describe('applyPreviewedHarvest', function () {
   it('applies while an agent log the preview left live keeps growing', async () => {
     const { paths, agentLogs, done, live } = setup();
     const preview = await runHarvest({ paths, sources: [agentLogs], mode: 'preview', provider: createProvider('rules'), now });
-    assert.deepEqual(preview.conversations.map((c) => [path.basename(c.path), c.class]), [['done.md', 'harvest'], ['live.aider.chat.history.md', 'live']]);
+    assert.deepEqual(
+      preview.conversations.map((c) => [path.basename(c.path), c.class]),
+      [
+        ['done.md', 'harvest'],
+        ['live.aider.chat.history.md', 'live'],
+      ],
+    );
     fs.appendFileSync(live, '\n## 10:05 — user\nFact: more.\n');
     fs.utimesSync(live, minutesAgo(2), minutesAgo(2));
     const stillLive = await applyPreviewedHarvest(paths, preview, { now });

@@ -34,17 +34,20 @@ describe('dry-run classification', () => {
     const rendered = (name: string) => unbudgeted.find((c) => path.basename(c.path) === name)!.renderedBytes!;
     // a.md and failed.md fit the budget; c.md would be one byte over it.
     const out = classifyConversations(files, ledger, { maxHarvestBytes: rendered('a.md') + rendered('failed.md') + rendered('c.md') - 1 });
-    assert.deepEqual(out.map((c) => [path.basename(c.path), c.class]), [
-      ['a.md', 'harvest'],
-      ['b.md', 'duplicate'],
-      ['done.md', 'harvested'],
-      ['failed.md', 'retry'],
-      ['big.md', 'too-large'],
-      ['bin.md', 'binary'],
-      ['latin1.txt', 'binary'],
-      ['empty.md', 'empty'],
-      ['c.md', 'deferred'],
-    ]);
+    assert.deepEqual(
+      out.map((c) => [path.basename(c.path), c.class]),
+      [
+        ['a.md', 'harvest'],
+        ['b.md', 'duplicate'],
+        ['done.md', 'harvested'],
+        ['failed.md', 'retry'],
+        ['big.md', 'too-large'],
+        ['bin.md', 'binary'],
+        ['latin1.txt', 'binary'],
+        ['empty.md', 'empty'],
+        ['c.md', 'deferred'],
+      ],
+    );
     assert.equal(out[0].sha256, sha('hello a'));
     const totals = dryRunTotals(out);
     assert.equal(totals.harvestBytes, rendered('a.md') + rendered('failed.md'));
@@ -65,16 +68,32 @@ describe('dry-run classification', () => {
     fs.writeFileSync(log, '{}\n');
     fs.writeFileSync(md, 'note');
     const now = Date.now();
-    const out = classifyConversations([{ path: log, inInbox: false }, { path: md, inInbox: false }], { entries: {} }, { liveWindowMs: 60_000, now });
-    assert.deepEqual(out.map((c) => c.class), ['live', 'harvest']);
+    const out = classifyConversations(
+      [
+        { path: log, inInbox: false },
+        { path: md, inInbox: false },
+      ],
+      { entries: {} },
+      { liveWindowMs: 60_000, now },
+    );
+    assert.deepEqual(
+      out.map((c) => c.class),
+      ['live', 'harvest'],
+    );
     // The report says why it waits and from when a harvest picks it up.
     const written = new Date(now - 20_000);
     fs.utimesSync(log, written, written);
     const reason = classifyConversations([{ path: log, inInbox: false }], { entries: {} }, { liveWindowMs: 60_000, now })[0].reason;
-    assert.equal(reason, 'changed 20 seconds ago, so an agent may still be writing it; the first harvest after 40 seconds more without a change picks it up');
+    assert.equal(
+      reason,
+      'changed 20 seconds ago, so an agent may still be writing it; the first harvest after 40 seconds more without a change picks it up',
+    );
     const old = new Date(now - 120_000);
     fs.utimesSync(log, old, old);
-    assert.equal(classifyConversations([{ path: log, inInbox: false }], { entries: {} }, { liveWindowMs: 60_000, now })[0].class, 'harvest');
+    assert.equal(
+      classifyConversations([{ path: log, inInbox: false }], { entries: {} }, { liveWindowMs: 60_000, now })[0].class,
+      'harvest',
+    );
   });
 
   it('keeps a raw file over the raw cap as too-large without reading it whole, hashed all the same', () => {
@@ -96,7 +115,12 @@ describe('dry-run classification', () => {
     const base = { isSidechain: false, cwd: '/w', sessionId: 's-1', type: 'user' };
     const lines = [
       JSON.stringify({ ...base, uuid: 'u0', timestamp: '2026-11-20T08:00:00.000Z', message: { role: 'user', content: 'Run it.' } }),
-      JSON.stringify({ ...base, uuid: 'u1', timestamp: '2026-11-20T08:00:02.000Z', message: { role: 'user', content: [{ tool_use_id: 't', type: 'tool_result', content: 'o'.repeat(200_000) }] } }),
+      JSON.stringify({
+        ...base,
+        uuid: 'u1',
+        timestamp: '2026-11-20T08:00:02.000Z',
+        message: { role: 'user', content: [{ tool_use_id: 't', type: 'tool_result', content: 'o'.repeat(200_000) }] },
+      }),
     ];
     fs.writeFileSync(file, lines.join('\n') + '\n');
     const [c] = classifyConversations([{ path: file, inInbox: true }], { entries: {} });

@@ -48,7 +48,9 @@ describe('known files (sha256 of unchanged files outside the inbox, by stat)', (
     assert.equal(changed.sha256, sha('outside text\nmore turns'));
     assert.equal(changed.class, 'harvest');
 
-    const unproven = { entries: { [sha('outside text\nmore turns')]: { path: outside, status: 'harvest-failed' as const, at: '', deleted: false } } };
+    const unproven = {
+      entries: { [sha('outside text\nmore turns')]: { path: outside, status: 'harvest-failed' as const, at: '', deleted: false } },
+    };
     const again = KnownFiles.open(paths);
     again.remember(outside, sha('outside text\nmore turns'), readNow());
     const [failed] = classifyConversations([{ path: outside, inInbox: false }], unproven, { knownFiles: again });
@@ -83,9 +85,15 @@ describe('known files (sha256 of unchanged files outside the inbox, by stat)', (
     fs.writeFileSync(file, '{"version":1,"files":{');
     const stat = fs.statSync(outside);
     assert.equal(KnownFiles.open(paths).lookup(outside, stat), undefined);
-    fs.writeFileSync(file, JSON.stringify({ version: 1, files: { [outside]: [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, 'not a sha'] } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ version: 1, files: { [outside]: [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, 'not a sha'] } }),
+    );
     assert.equal(KnownFiles.open(paths).lookup(outside, stat), undefined);
-    fs.writeFileSync(file, JSON.stringify({ version: 1, files: { [outside]: [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, sha('outside text')] } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ version: 1, files: { [outside]: [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, sha('outside text')] } }),
+    );
     assert.equal(KnownFiles.open(paths).lookup(outside, stat), sha('outside text'));
   });
 });

@@ -45,7 +45,12 @@ describe('large replies', () => {
     const items = { ...emptyItems(), facts: Array.from({ length: MAX_REPLY_ITEMS + 1 }, (_, i) => ({ statement: `fact ${i}` })) };
     writeReplyMemo(paths, key, { items, summarized: false, id: 'c1', at: '2026-11-24' });
     assert.equal(readReplyMemo(paths, key), undefined);
-    writeReplyMemo(paths, key, { items: { ...items, facts: items.facts.slice(0, MAX_REPLY_ITEMS) }, summarized: false, id: 'c1', at: '2026-11-24' });
+    writeReplyMemo(paths, key, {
+      items: { ...items, facts: items.facts.slice(0, MAX_REPLY_ITEMS) },
+      summarized: false,
+      id: 'c1',
+      at: '2026-11-24',
+    });
     assert.equal(readReplyMemo(paths, key)?.items.facts.length, MAX_REPLY_ITEMS);
   });
 });

@@ -12,9 +12,18 @@ describe('live window wording', () => {
   });
 
   it('explains the rule and, for one file, when a harvest picks it up', () => {
-    assert.equal(liveRuleText(DEFAULT_LIVE_WINDOW_MS), 'an agent may still be writing it (changed in the last 5 minutes); it is harvested by the first harvest after it has been left untouched for 5 minutes');
-    assert.equal(liveRuleText(60_000, 2), 'an agent may still be writing them (changed in the last 1 minute); they are harvested by the first harvest after they have been left untouched for 1 minute');
+    assert.equal(
+      liveRuleText(DEFAULT_LIVE_WINDOW_MS),
+      'an agent may still be writing it (changed in the last 5 minutes); it is harvested by the first harvest after it has been left untouched for 5 minutes',
+    );
+    assert.equal(
+      liveRuleText(60_000, 2),
+      'an agent may still be writing them (changed in the last 1 minute); they are harvested by the first harvest after they have been left untouched for 1 minute',
+    );
     const now = 1_800_000_000_000;
-    assert.equal(liveReason(now - 60_000, now, DEFAULT_LIVE_WINDOW_MS), 'changed 1 minute ago, so an agent may still be writing it; the first harvest after 4 minutes more without a change picks it up');
+    assert.equal(
+      liveReason(now - 60_000, now, DEFAULT_LIVE_WINDOW_MS),
+      'changed 1 minute ago, so an agent may still be writing it; the first harvest after 4 minutes more without a change picks it up',
+    );
   });
 });

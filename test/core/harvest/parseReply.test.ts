@@ -19,11 +19,13 @@ describe('harvest reply parsing', () => {
   });
 
   it('treats a category that is not a list as empty and drops malformed items', () => {
-    const { items, dropped } = parseHarvestReply(JSON.stringify({
-      facts: 'not a list',
-      decisions: [{ statement: 'D', detail: 'why' }, { detail: 'no statement' }, 42, 'bare string'],
-      files: [{ path: 'src/a.ts', note: 'n' }, { path: 'x' }],
-    }));
+    const { items, dropped } = parseHarvestReply(
+      JSON.stringify({
+        facts: 'not a list',
+        decisions: [{ statement: 'D', detail: 'why' }, { detail: 'no statement' }, 42, 'bare string'],
+        files: [{ path: 'src/a.ts', note: 'n' }, { path: 'x' }],
+      }),
+    );
     assert.deepEqual(items.facts, []);
     assert.deepEqual(items.decisions, [{ statement: 'D', detail: 'why' }, { statement: 'bare string' }]);
     assert.deepEqual(items.files, [{ path: 'src/a.ts', note: 'n' }]);
@@ -46,13 +48,15 @@ describe('harvest reply parsing', () => {
   });
 
   it('names the field of every item it drops, and a category that is not a list', () => {
-    const { problems, dropped } = parseHarvestReply(JSON.stringify({
-      facts: [{ statement: 'kept' }, { statement: 3 }, { detail: 'no statement' }],
-      decisions: 'not a list',
-      playbooks: [{ name: 'deploy', steps: '' }],
-      files: [{ path: 'src/a.ts' }],
-      tasks_open: [42],
-    }));
+    const { problems, dropped } = parseHarvestReply(
+      JSON.stringify({
+        facts: [{ statement: 'kept' }, { statement: 3 }, { detail: 'no statement' }],
+        decisions: 'not a list',
+        playbooks: [{ name: 'deploy', steps: '' }],
+        files: [{ path: 'src/a.ts' }],
+        tasks_open: [42],
+      }),
+    );
     assert.equal(dropped, 5);
     assert.deepEqual(problems, [
       'facts[1].statement: Invalid input: expected string, received number',

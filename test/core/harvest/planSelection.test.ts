@@ -22,9 +22,18 @@ describe('planSelection: accept or reject single items before Apply', function (
     fs.writeFileSync(path.join(ws, 'src', 'app.ts'), 'export const app = 1;\n');
     const paths = storePaths(path.join(ws, '.lore'), ws);
     initStore(paths, defaultPromptsDir());
-    fs.writeFileSync(path.join(paths.inbox, 'a.md'), transcript('a', 'Fact: keep this fact.\nFact: reject this fact.\nTODO: reject this task.\nNote for src/app.ts: keep this note.'));
+    fs.writeFileSync(
+      path.join(paths.inbox, 'a.md'),
+      transcript('a', 'Fact: keep this fact.\nFact: reject this fact.\nTODO: reject this task.\nNote for src/app.ts: keep this note.'),
+    );
     fs.writeFileSync(path.join(paths.inbox, 'b.md'), transcript('b', 'Decision: keep this decision — because.', '2026-11-21T10:00:00Z'));
-    const report = await runHarvest({ paths, sources: [paths.inbox], mode: 'preview', provider: createProvider('rules'), reclaim: 'delete' });
+    const report = await runHarvest({
+      paths,
+      sources: [paths.inbox],
+      mode: 'preview',
+      provider: createProvider('rules'),
+      reclaim: 'delete',
+    });
     return { paths, report };
   }
 
@@ -32,17 +41,32 @@ describe('planSelection: accept or reject single items before Apply', function (
     const { paths, report } = await preview();
     const items = planItems(paths, report.plan!);
     const lines = items.flatMap((i) => (i.kind === 'line' ? [[i.file, i.category, i.line.replace(/ \[from:.*$/, '')]] : []));
-    assert.deepEqual(lines.map(([file, category]) => `${file} ${category}`).sort(), ['decisions.md decisions', 'facts.md facts', 'facts.md facts', expectNoteFile(lines), 'tasks.md tasks_open'].sort());
-    assert.deepEqual(items.filter((i) => i.kind === 'reclaim').map((i) => i.kind === 'reclaim' && [i.path, i.action]), [['inbox/a.md', 'delete'], ['inbox/b.md', 'delete']]);
+    assert.deepEqual(
+      lines.map(([file, category]) => `${file} ${category}`).sort(),
+      ['decisions.md decisions', 'facts.md facts', 'facts.md facts', expectNoteFile(lines), 'tasks.md tasks_open'].sort(),
+    );
+    assert.deepEqual(
+      items.filter((i) => i.kind === 'reclaim').map((i) => i.kind === 'reclaim' && [i.path, i.action]),
+      [
+        ['inbox/a.md', 'delete'],
+        ['inbox/b.md', 'delete'],
+      ],
+    );
   });
 
   it('applies only the accepted items; a rejected reclaim keeps its conversation; the digest shows what was written', async () => {
     const { paths, report } = await preview();
     const plan = report.plan!;
     const items = planItems(paths, plan);
-    const rejected = items.filter((i) => (i.kind === 'line' && /reject this/.test(i.line)) || (i.kind === 'reclaim' && i.path === 'inbox/b.md'));
+    const rejected = items.filter(
+      (i) => (i.kind === 'line' && /reject this/.test(i.line)) || (i.kind === 'reclaim' && i.path === 'inbox/b.md'),
+    );
     assert.equal(rejected.length, 3);
-    const chosen = withoutItems(paths, plan, rejected.map((i) => i.id));
+    const chosen = withoutItems(
+      paths,
+      plan,
+      rejected.map((i) => i.id),
+    );
     assert.notEqual(chosen, plan);
     assert.ok(plan.changes.find((c) => c.file === 'facts.md')!.after!.includes('reject this fact'), 'the plan given is not changed');
     assert.equal(chosen.items.facts, plan.items.facts - 1);

@@ -12,7 +12,11 @@ describe('reply cache', () => {
   const file = path.join(paths.cache, 'replies', `${key}.json`);
 
   it('reads back what it wrote, redacted', () => {
-    const items = { ...emptyItems(), facts: [{ statement: 'the key is sk-ant-api03-' + 'x'.repeat(90) }], playbooks: [{ name: 'release', steps: 'tag -> push' }] };
+    const items = {
+      ...emptyItems(),
+      facts: [{ statement: 'the key is sk-ant-api03-' + 'x'.repeat(90) }],
+      playbooks: [{ name: 'release', steps: 'tag -> push' }],
+    };
     writeReplyMemo(paths, key, { items, summarized: false, id: 'conv-1', at: '2026-11-24' });
     const back = readReplyMemo(paths, key);
     assert.equal(back?.id, 'conv-1');
@@ -22,7 +26,12 @@ describe('reply cache', () => {
 
   it('treats a file that does not fit the schema as a miss', () => {
     const valid = JSON.parse(fs.readFileSync(file, 'utf8'));
-    for (const broken of [{ ...valid, items: { ...valid.items, facts: [{ statement: 42 }] } }, { ...valid, id: undefined }, { ...valid, items: { facts: [] } }, [valid]]) {
+    for (const broken of [
+      { ...valid, items: { ...valid.items, facts: [{ statement: 42 }] } },
+      { ...valid, id: undefined },
+      { ...valid, items: { facts: [] } },
+      [valid],
+    ]) {
       fs.writeFileSync(file, JSON.stringify(broken));
       assert.equal(readReplyMemo(paths, key), undefined, JSON.stringify(broken).slice(0, 80));
     }

@@ -17,7 +17,10 @@ describe('filesNamedIn', () => {
   it('finds the workspace files a prompt names, in the order named, in the forms people write them', () => {
     const { ws, paths } = workspace();
     const prompt = 'Look at @src/app.ts and `src/deep/x.py:12:3`, (README.md), src/app.ts again and src/missing.ts.';
-    assert.deepEqual(filesNamedIn(prompt, ws, paths), ['src/app.ts', 'src/deep/x.py', 'README.md'].map((f) => path.join(ws, f)));
+    assert.deepEqual(
+      filesNamedIn(prompt, ws, paths),
+      ['src/app.ts', 'src/deep/x.py', 'README.md'].map((f) => path.join(ws, f)),
+    );
     // Relative to the agent's folder first, then the workspace root.
     assert.deepEqual(filesNamedIn('open x.py', path.join(ws, 'src', 'deep'), paths), [path.join(ws, 'src', 'deep', 'x.py')]);
     assert.deepEqual(filesNamedIn('open app.ts#L4-L9', path.join(ws, 'src'), paths), [path.join(ws, 'src', 'app.ts')]);

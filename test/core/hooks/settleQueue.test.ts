@@ -11,7 +11,10 @@ function queued() {
   const transcript = path.join(makeTempDir('lore-transcripts-'), 's1.jsonl');
   fs.writeFileSync(transcript, '{"type":"user"}\n');
   fs.mkdirSync(queueDir(paths), { recursive: true });
-  fs.writeFileSync(path.join(queueDir(paths), 'claude-s1.json'), JSON.stringify({ sessionId: 's1', transcript, cwd: '/w', event: 'Stop', at: '2026-11-24T09:00:00.000Z' }));
+  fs.writeFileSync(
+    path.join(queueDir(paths), 'claude-s1.json'),
+    JSON.stringify({ sessionId: 's1', transcript, cwd: '/w', event: 'Stop', at: '2026-11-24T09:00:00.000Z' }),
+  );
   const stat = fs.statSync(transcript);
   const read = { path: transcript, inInbox: false, class: 'harvest', status: 'harvested', bytes: stat.size, mtimeMs: stat.mtimeMs };
   return { paths, transcript, read };
@@ -33,7 +36,10 @@ describe('settleQueue', () => {
 
   it('keeps it when nothing was proven (a failed harvest, or a file of the same name in the inbox)', () => {
     const { paths, read } = queued();
-    settleQueue(paths, [{ ...read, status: 'harvest-failed' }, { ...read, inInbox: true }]);
+    settleQueue(paths, [
+      { ...read, status: 'harvest-failed' },
+      { ...read, inInbox: true },
+    ]);
     assert.equal(readQueuedSessions(paths).length, 1);
   });
 });

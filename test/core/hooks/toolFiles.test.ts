@@ -14,7 +14,7 @@ function store() {
 }
 
 describe('tool files (the files tool calls name, for glob triggers)', () => {
-  it('reads the paths of Claude Code\'s and VS Code\'s tool inputs', () => {
+  it("reads the paths of Claude Code's and VS Code's tool inputs", () => {
     assert.deepEqual(toolInputPaths({ file_path: '/w/src/a.ts', content: 'x' }), ['/w/src/a.ts']);
     assert.deepEqual(toolInputPaths({ notebook_path: 'nb/x.ipynb', new_source: '' }), ['nb/x.ipynb']);
     assert.deepEqual(toolInputPaths({ pattern: 'TODO', path: 'src' }), ['src']);
@@ -26,22 +26,41 @@ describe('tool files (the files tool calls name, for glob triggers)', () => {
     assert.deepEqual(toolInputPaths({ file_path: 'a\0b' }), []);
     assert.deepEqual(toolInputPaths(['src/a.ts']), []);
     assert.equal(toolInputPaths({ files: Array.from({ length: 100 }, (_, i) => `f${i}.ts`) }).length, 20);
-    const parsed = parseHookInput(JSON.stringify({ session_id: 's', cwd: '/w', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: '/w/src/a.ts' }, tool_response: {} }));
+    const parsed = parseHookInput(
+      JSON.stringify({
+        session_id: 's',
+        cwd: '/w',
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Edit',
+        tool_input: { file_path: '/w/src/a.ts' },
+        tool_response: {},
+      }),
+    );
     assert.deepEqual('problem' in parsed ? parsed : parsed.toolFiles, ['/w/src/a.ts']);
     // Other events carry no tool files, whatever their input holds.
-    const prompt = parseHookInput(JSON.stringify({ cwd: '/w', hook_event_name: 'UserPromptSubmit', prompt: 'x', tool_input: { file_path: '/w/a' } }));
+    const prompt = parseHookInput(
+      JSON.stringify({ cwd: '/w', hook_event_name: 'UserPromptSubmit', prompt: 'x', tool_input: { file_path: '/w/a' } }),
+    );
     assert.ok(!('problem' in prompt) && prompt.toolFiles === undefined);
   });
 
   it('keeps workspace paths only, relative and redacted, newest first, bounded, per session', () => {
     const { ws, paths } = store();
     const key = 'sk-ant-api03-' + 'A'.repeat(90);
-    recordToolFiles(paths, 's1', ws, [path.join(ws, 'src', 'a.ts'), '/etc/passwd', path.join(paths.root, 'facts.md'), '../outside.ts', `logs/${key}.txt`]);
+    recordToolFiles(paths, 's1', ws, [
+      path.join(ws, 'src', 'a.ts'),
+      '/etc/passwd',
+      path.join(paths.root, 'facts.md'),
+      '../outside.ts',
+      `logs/${key}.txt`,
+    ]);
     const recorded = recentToolFiles(paths, 's1');
     assert.equal(recorded[0], 'src/a.ts');
     assert.equal(recorded.length, 2);
     assert.match(recorded[1], /^logs\/\[REDACTED:[^\]]+\]\.txt$/);
-    assert.ok(!fs.readFileSync(path.join(paths.cache, 'tool-files', fs.readdirSync(path.join(paths.cache, 'tool-files'))[0]), 'utf8').includes(key));
+    assert.ok(
+      !fs.readFileSync(path.join(paths.cache, 'tool-files', fs.readdirSync(path.join(paths.cache, 'tool-files'))[0]), 'utf8').includes(key),
+    );
     // Relative to the agent's folder; a file named again moves to the front.
     recordToolFiles(paths, 's1', path.join(ws, 'src'), ['b.ts', 'a.ts']);
     assert.deepEqual(recentToolFiles(paths, 's1').slice(0, 3), ['src/b.ts', 'src/a.ts', recorded[1]]);
@@ -64,7 +83,8 @@ describe('tool files (the files tool calls name, for glob triggers)', () => {
     for (let i = 0; i < 105; i++) {
       recordToolFiles(paths, `s${i}`, ws, ['a.ts']);
       const dir = path.join(paths.cache, 'tool-files');
-      for (const name of fs.readdirSync(dir)) if (fs.statSync(path.join(dir, name)).mtimeMs > 1e12) fs.utimesSync(path.join(dir, name), new Date(i * 1000), new Date(i * 1000));
+      for (const name of fs.readdirSync(dir))
+        if (fs.statSync(path.join(dir, name)).mtimeMs > 1e12) fs.utimesSync(path.join(dir, name), new Date(i * 1000), new Date(i * 1000));
     }
     assert.equal(fs.readdirSync(path.join(paths.cache, 'tool-files')).length, 100);
     assert.deepEqual(recentToolFiles(paths, 's0'), []);

@@ -11,8 +11,12 @@ const ids = (...lines: string[]) => new Set(lines.map(lineIdentity));
 
 describe('item edits in category files', () => {
   it('removeItems deletes the item and its continuation lines and keeps every other byte (BOM, CRLF, hand lines)', () => {
-    const text = '\ufeff# Facts\r\n\r\nmy own paragraph\r\n- keep me [from: a, 2026-11-01]\r\n- drop me [from: b, 2026-11-02]\r\n  wrapped part of it\r\n- last one\r\n';
-    assert.equal(removeItems(text, ids('- drop me [from: b, 2026-11-09]')), '\ufeff# Facts\r\n\r\nmy own paragraph\r\n- keep me [from: a, 2026-11-01]\r\n- last one\r\n');
+    const text =
+      '\ufeff# Facts\r\n\r\nmy own paragraph\r\n- keep me [from: a, 2026-11-01]\r\n- drop me [from: b, 2026-11-02]\r\n  wrapped part of it\r\n- last one\r\n';
+    assert.equal(
+      removeItems(text, ids('- drop me [from: b, 2026-11-09]')),
+      '\ufeff# Facts\r\n\r\nmy own paragraph\r\n- keep me [from: a, 2026-11-01]\r\n- last one\r\n',
+    );
   });
 
   it('removeItems says when there is nothing to delete', () => {
@@ -21,11 +25,17 @@ describe('item edits in category files', () => {
 
   it('markTasksDone moves an open task to the end of ## Done', () => {
     const text = '# Tasks\n\n## Open\n\n- ship it [from: c, 2026-11-03]\n- write docs\n\n## Done\n\n- old one\n';
-    assert.equal(markTasksDone(text, ids('- ship it [from: c, 2026-11-03]')), '# Tasks\n\n## Open\n\n- write docs\n\n## Done\n\n- old one\n- ship it [from: c, 2026-11-03]\n');
+    assert.equal(
+      markTasksDone(text, ids('- ship it [from: c, 2026-11-03]')),
+      '# Tasks\n\n## Open\n\n- write docs\n\n## Done\n\n- old one\n- ship it [from: c, 2026-11-03]\n',
+    );
   });
 
   it('markTasksDone creates ## Done when the file has none, and leaves a done task alone', () => {
-    assert.equal(markTasksDone('# Tasks\n\n## Open\n\n- only task\n', ids('- only task')), '# Tasks\n\n## Open\n\n## Done\n\n- only task\n');
+    assert.equal(
+      markTasksDone('# Tasks\n\n## Open\n\n- only task\n', ids('- only task')),
+      '# Tasks\n\n## Open\n\n## Done\n\n- only task\n',
+    );
     assert.equal(markTasksDone('## Done\n\n- finished\n', ids('- finished')), undefined);
   });
 });
@@ -47,13 +57,19 @@ describe('item edits by identity: replace and supersede', () => {
     assert.equal(next, `# Tasks\n\n## Open\n\n${marked}\n${successor}\n- other\n\n## Done\n`);
     assert.equal(itemId(marked), itemId(old), 'the marker is not part of the identity');
     assert.equal(supersededBy(marked), itemId(successor));
-    assert.deepEqual(parseProvenance(marked) && { source: parseProvenance(marked)!.source, date: parseProvenance(marked)!.date }, { source: 'c1', date: '2026-11-20' });
+    assert.deepEqual(parseProvenance(marked) && { source: parseProvenance(marked)!.source, date: parseProvenance(marked)!.date }, {
+      source: 'c1',
+      date: '2026-11-20',
+    });
     // Again: re-pointed, the successor not added twice.
     assert.equal(supersedeItem(next, lineIdentity(old), itemId(successor), successor), next);
   });
 
   it('agent text cannot forge a supersession marker or provenance', () => {
-    assert.equal(neutralizeItemText('x [superseded by: abcdefgh] [from: y, 2020-01-01]'), 'x (superseded by: abcdefgh] (from: y, 2020-01-01]');
+    assert.equal(
+      neutralizeItemText('x [superseded by: abcdefgh] [from: y, 2020-01-01]'),
+      'x (superseded by: abcdefgh] (from: y, 2020-01-01]',
+    );
   });
 
   it('provenance naming a client and session (client:session) parses, and is part of the identity', () => {

@@ -42,7 +42,13 @@ describe('the item grammar: one reading of an item line for every reader', () =>
     assert.equal(parseItemLine('  - nested, a continuation'), undefined);
     assert.equal(parseItemLine('-no space'), undefined);
     assert.equal(renderItemLine('a', { source: 'c1', date: '2026-11-20' }), '- a [from: c1, 2026-11-20]');
-    assert.equal(renderItemLine('a', [{ source: 'c1', date: '2026-11-20' }, { source: 'c2', date: '2026-11-21' }]), '- a [from: c1, 2026-11-20; c2, 2026-11-21]');
+    assert.equal(
+      renderItemLine('a', [
+        { source: 'c1', date: '2026-11-20' },
+        { source: 'c2', date: '2026-11-21' },
+      ]),
+      '- a [from: c1, 2026-11-20; c2, 2026-11-21]',
+    );
     assert.equal(itemStatement('* [ ] fix the flaky test [from: c1, 2026-11-20]'), 'fix the flaky test');
     for (const bullet of BULLETS) {
       assert.ok(isItemLine(`${bullet} x`));
@@ -64,14 +70,23 @@ describe('the item grammar: one reading of an item line for every reader', () =>
       const dashed = (line: string) => line.replace(/^[-*+] /, '- ');
 
       // Category files: the items, their ids, and what tidy compares.
-      assert.deepEqual(listItems(mine).map((i) => [i.text, i.line, listItemId(i)]), listItems(lore).map((i) => [i.text, i.line, listItemId(i)]));
-      assert.deepEqual(tidyItems(mine).map((i) => [i.id, i.text, i.key]), tidyItems(lore).map((i) => [i.id, i.text, i.key]));
+      assert.deepEqual(
+        listItems(mine).map((i) => [i.text, i.line, listItemId(i)]),
+        listItems(lore).map((i) => [i.text, i.line, listItemId(i)]),
+      );
+      assert.deepEqual(
+        tidyItems(mine).map((i) => [i.id, i.text, i.key]),
+        tidyItems(lore).map((i) => [i.id, i.text, i.key]),
+      );
 
       // The digest, from the whole text and from its end, and read back.
       assert.deepEqual(digestSections({ facts: mine }), digestSections({ facts: lore }));
       assert.deepEqual(digestSectionsFromTexts({ facts: mine }), digestSectionsFromTexts({ facts: lore }));
       const digest = renderDigest(digestSections({ facts: lore }))!;
-      assert.deepEqual(parseDigest(digest.replace(/^- /gm, `${bullet} `)), parseDigest(digest).map((s) => ({ ...s, items: s.items.map((l) => l.replace(/^- /, `${bullet} `)) })));
+      assert.deepEqual(
+        parseDigest(digest.replace(/^- /gm, `${bullet} `)),
+        parseDigest(digest).map((s) => ({ ...s, items: s.items.map((l) => l.replace(/^- /, `${bullet} `)) })),
+      );
       assert.equal(parseDigest(digest).find((s) => s.title === 'Facts')?.items.length, 2, 'the superseded and the held item stay out');
 
       // The search index.
@@ -80,13 +95,27 @@ describe('the item grammar: one reading of an item line for every reader', () =>
       assert.deepEqual(docs(mine), docs(lore));
 
       // Note files, and the note index's count without parsing.
-      const note = (text: string) => `---\npath: "src/a.ts"\nfile_id: "1-2"\nsize: 10\nfingerprint: "f"\n---\n${text.replace('# Facts\n\n', '')}`;
-      assert.deepEqual(parseNoteFile(note(mine)).notes.map((n) => n.text), parseNoteFile(note(lore)).notes.map((n) => n.text));
+      const note = (text: string) =>
+        `---\npath: "src/a.ts"\nfile_id: "1-2"\nsize: 10\nfingerprint: "f"\n---\n${text.replace('# Facts\n\n', '')}`;
+      assert.deepEqual(
+        parseNoteFile(note(mine)).notes.map((n) => n.text),
+        parseNoteFile(note(lore)).notes.map((n) => n.text),
+      );
       assert.equal(countItems(mine), countItems(lore));
 
       // review.md: held items.
-      const review = (text: string) => parseReview(`# Review\n\n## facts.md\n\n${text.split('\n').filter(isItemLine).map((l) => `${l} [flagged: remote-exec]`).join('\n')}\n`);
-      assert.deepEqual(review(mine).entries.map((e) => [e.target, dashed(e.line), e.kinds]), review(lore).entries.map((e) => [e.target, e.line, e.kinds]));
+      const review = (text: string) =>
+        parseReview(
+          `# Review\n\n## facts.md\n\n${text
+            .split('\n')
+            .filter(isItemLine)
+            .map((l) => `${l} [flagged: remote-exec]`)
+            .join('\n')}\n`,
+        );
+      assert.deepEqual(
+        review(mine).entries.map((e) => [e.target, dashed(e.line), e.kinds]),
+        review(lore).entries.map((e) => [e.target, e.line, e.kinds]),
+      );
 
       // Forgetting a conversation takes its items out, whatever their bullet.
       assert.deepEqual(removeSource(mine, 'c2').removed.map(dashed), removeSource(lore, 'c2').removed);

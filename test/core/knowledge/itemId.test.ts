@@ -32,7 +32,7 @@ describe('itemId', () => {
 });
 
 describe('listItemId', () => {
-  it('gives an item wrapped over two lines the id search gives it (its joined text), and a one-line item its line\'s id', () => {
+  it("gives an item wrapped over two lines the id search gives it (its joined text), and a one-line item its line's id", () => {
     const text = '# Facts\n\n- a wrapped item that goes on\n  over two lines [from: c2, 2026-11-21]\n- plain [from: c3, 2026-11-22]\n';
     const source = { rel: 'facts.md', abs: '/s/facts.md', kind: 'category' as const, mtimeMs: 0, size: text.length };
     const [wrapped, plain] = listItems(text);

@@ -3,7 +3,13 @@ import * as assert from 'node:assert/strict';
 import { itemId, recordItemId } from '../../../src/core/model/itemId';
 import { lineIdentities, lineIdentity } from '../../../src/core/model/itemLines';
 import { applyItemOps } from '../../../src/core/model/itemOps';
-import { addSources, hasMalformedProvenance, neutralizeItemText, parseProvenance, stripProvenance } from '../../../src/core/model/provenance';
+import {
+  addSources,
+  hasMalformedProvenance,
+  neutralizeItemText,
+  parseProvenance,
+  stripProvenance,
+} from '../../../src/core/model/provenance';
 import { appendItems } from '../../../src/core/model/categoryFile';
 import { isCurrent, markSuperseded, readSupersession, supersededBy, withoutSupersession } from '../../../src/core/model/supersession';
 
@@ -15,8 +21,18 @@ describe('merged provenance', () => {
     const parsed = parseProvenance(line)!;
     assert.equal(parsed.source, 'c1');
     assert.equal(parsed.date, '2026-11-01');
-    assert.deepEqual(parsed.sources.map((s) => [s.source, s.date]), [['c1', '2026-11-01'], ['claude-code:s2', '2026-11-05'], ['c3', '2026-11-07']]);
-    assert.deepEqual(parsed.sources.map((s) => line.slice(s.start, s.end)), ['c1, 2026-11-01', 'claude-code:s2, 2026-11-05', 'c3,2026-11-07']);
+    assert.deepEqual(
+      parsed.sources.map((s) => [s.source, s.date]),
+      [
+        ['c1', '2026-11-01'],
+        ['claude-code:s2', '2026-11-05'],
+        ['c3', '2026-11-07'],
+      ],
+    );
+    assert.deepEqual(
+      parsed.sources.map((s) => line.slice(s.start, s.end)),
+      ['c1, 2026-11-01', 'claude-code:s2, 2026-11-05', 'c3,2026-11-07'],
+    );
     assert.equal(stripProvenance(line), '- uses pnpm');
     assert.equal(hasMalformedProvenance(line), false);
   });
@@ -28,8 +44,11 @@ describe('merged provenance', () => {
     assert.equal(parseProvenance('- x [from: a;b, 2026-11-01]')!.source, 'a;b');
   });
 
-  it('adding sources keeps the line\'s identity and id, skips sources it has, and answers to each source', () => {
-    const merged = addSources(ONE, [{ source: 'c2', date: '2026-11-05' }, { source: 'c1', date: '2026-11-01' }]);
+  it("adding sources keeps the line's identity and id, skips sources it has, and answers to each source", () => {
+    const merged = addSources(ONE, [
+      { source: 'c2', date: '2026-11-05' },
+      { source: 'c1', date: '2026-11-01' },
+    ]);
     assert.equal(merged, '- uses pnpm [from: c1, 2026-11-01; c2, 2026-11-05]');
     assert.equal(addSources(merged, [{ source: 'c2', date: '2026-11-05' }]), merged);
     assert.equal(itemId(merged), itemId(ONE));
@@ -48,7 +67,14 @@ describe('merged provenance', () => {
 
   it('merge ops add the sources to the kept line and remove the duplicates, once', () => {
     const text = `# Facts\r\n\r\n${ONE}\r\n- keep me\r\n- pnpm is used [from: c2, 2026-11-05]\r\n${ONE}\r\n`;
-    const ops = [{ op: 'merge' as const, keep: lineIdentity(ONE), sources: [{ source: 'c2', date: '2026-11-05' }], drop: [lineIdentity('- pnpm is used [from: c2, 2026-11-05]')] }];
+    const ops = [
+      {
+        op: 'merge' as const,
+        keep: lineIdentity(ONE),
+        sources: [{ source: 'c2', date: '2026-11-05' }],
+        drop: [lineIdentity('- pnpm is used [from: c2, 2026-11-05]')],
+      },
+    ];
     const once = applyItemOps(text, ops);
     assert.equal(once, '# Facts\r\n\r\n- uses pnpm [from: c1, 2026-11-01; c2, 2026-11-05]\r\n- keep me\r\n');
     assert.equal(applyItemOps(once, ops), once);

@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { formatProvenance, hasMalformedProvenance, isCalendarDate, neutralizeItemText, parseProvenance, stripProvenance } from '../../../src/core/model/provenance';
+import {
+  formatProvenance,
+  hasMalformedProvenance,
+  isCalendarDate,
+  neutralizeItemText,
+  parseProvenance,
+  stripProvenance,
+} from '../../../src/core/model/provenance';
 
 describe('provenance', () => {
   it('formats and parses the trailing marker', () => {

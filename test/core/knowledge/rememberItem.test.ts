@@ -23,22 +23,40 @@ describe('remembering one item for an agent', () => {
 
   it('writes exactly the planned decision line, with its id, and a second time adds nothing', async () => {
     fs.writeFileSync(paths.digest, '# Digest\n'); // regenerated after a write (a deleted one stays deleted)
-    const plan = planRemember(paths, { kind: 'decision', text: 'Use WAL mode for the index', detail: 'readers never block the writer' }, 'vscode-agent', TODAY);
+    const plan = planRemember(
+      paths,
+      { kind: 'decision', text: 'Use WAL mode for the index', detail: 'readers never block the writer' },
+      'vscode-agent',
+      TODAY,
+    );
     assert.ok(plan.ok);
     assert.equal(plan.line, '- Use WAL mode for the index — readers never block the writer [from: vscode-agent, 2026-11-27]');
     assert.equal(plan.file, 'decisions.md');
     assert.equal(plan.id, itemId(plan.line));
-    const first = await rememberItem(paths, { kind: 'decision', text: 'Use WAL mode for the index', detail: 'readers never block the writer' }, 'vscode-agent', TODAY);
+    const first = await rememberItem(
+      paths,
+      { kind: 'decision', text: 'Use WAL mode for the index', detail: 'readers never block the writer' },
+      'vscode-agent',
+      TODAY,
+    );
     assert.ok(first.ok && first.added && first.where === 'file');
     assert.ok(read('decisions.md').split('\n').includes(plan.line));
-    const again = await rememberItem(paths, { kind: 'decision', text: 'Use WAL mode for the index', detail: 'readers never block the writer' }, 'vscode-agent', TODAY);
+    const again = await rememberItem(
+      paths,
+      { kind: 'decision', text: 'Use WAL mode for the index', detail: 'readers never block the writer' },
+      'vscode-agent',
+      TODAY,
+    );
     assert.ok(again.ok && !again.added);
     assert.equal(read('decisions.md').split(plan.line).length, 2, 'the line is there once');
     assert.match(read('digest.md'), /Use WAL mode for the index/);
   });
 
   it('puts a task under ## Open, before ## Done', async () => {
-    fs.writeFileSync(path.join(paths.root, 'tasks.md'), '# Tasks\n\n## Open\n\n- old task [from: a, 2026-11-01]\n\n## Done\n\n- finished [from: a, 2026-11-01]\n');
+    fs.writeFileSync(
+      path.join(paths.root, 'tasks.md'),
+      '# Tasks\n\n## Open\n\n- old task [from: a, 2026-11-01]\n\n## Done\n\n- finished [from: a, 2026-11-01]\n',
+    );
     const result = await rememberItem(paths, { kind: 'task', text: 'Add a bench for recall' }, 'vscode-agent', TODAY);
     assert.ok(result.ok && result.added);
     const text = read('tasks.md');

@@ -33,7 +33,11 @@ describe('usage log and summary', () => {
     assert.deepEqual(folded.items.get(C)!, { uses: 0, seen: '2026-03-10' });
     assert.ok(!fs.existsSync(usageLogFile(paths)), 'the folded log is gone');
     assert.deepEqual(readUsageSummary(paths).summary, folded);
-    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(path.join(paths.root, '.logs', 'usage-summary.json'), 'utf8')).items), [A, B, C]);
+    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(path.join(paths.root, '.logs', 'usage-summary.json'), 'utf8')).items), [
+      A,
+      B,
+      C,
+    ]);
 
     // A later use lands in a new log; the preview merges it without writing; an id that left the store is dropped by the next fold.
     recordUses(paths, [C], 'agent', new Date('2026-04-01T00:00:00Z'));
@@ -69,7 +73,14 @@ describe('usage log and summary', () => {
 });
 
 describe('decay', () => {
-  const summary: UsageSummary = { version: 1, since: '2026-01-01', items: new Map([[A, { uses: 3, used: '2026-03-01', seen: '2026-01-01' }], [B, { uses: 0, seen: '2026-02-15' }]]) };
+  const summary: UsageSummary = {
+    version: 1,
+    since: '2026-01-01',
+    items: new Map([
+      [A, { uses: 3, used: '2026-03-01', seen: '2026-01-01' }],
+      [B, { uses: 0, seen: '2026-02-15' }],
+    ]),
+  };
   const fact = (id: string, date?: string): DecayItem => ({ id, category: 'facts', superseded: false, ...(date ? { date } : {}) });
 
   it('counts from the latest of provenance, last use and an edit seen after the summary began; halves every half-life', () => {
@@ -101,15 +112,26 @@ describe('decay', () => {
       ['hhhhhhhh', 'over-budget'],
     ]);
     // With room, only the decayed ones go.
-    assert.deepEqual([...selectForArchive(items, summary, DEFAULT_LIFECYCLE, today).keys()].sort(), ['decisions/eeeeeeee', 'facts/ffffffff']);
+    assert.deepEqual([...selectForArchive(items, summary, DEFAULT_LIFECYCLE, today).keys()].sort(), [
+      'decisions/eeeeeeee',
+      'facts/ffffffff',
+    ]);
     // The same line in a kept category and in facts: only the facts copy decays.
-    const both = selectForArchive([{ id: 'ffffffff', category: 'decisions', superseded: false }, fact('ffffffff')], summary, DEFAULT_LIFECYCLE, today);
+    const both = selectForArchive(
+      [{ id: 'ffffffff', category: 'decisions', superseded: false }, fact('ffffffff')],
+      summary,
+      DEFAULT_LIFECYCLE,
+      today,
+    );
     assert.deepEqual([...both.keys()], ['facts/ffffffff']);
   });
 
   it('reads its settings from config.json and names a wrong one', () => {
     const paths = store();
-    fs.writeFileSync(paths.config, JSON.stringify({ reclaim: 'keep', lifecycle: { halfLifeDays: 10, keep: ['decisions'], budgets: { facts: 5 } } }));
+    fs.writeFileSync(
+      paths.config,
+      JSON.stringify({ reclaim: 'keep', lifecycle: { halfLifeDays: 10, keep: ['decisions'], budgets: { facts: 5 } } }),
+    );
     const { config } = loadLifecycleConfig(paths);
     assert.equal(config.halfLifeDays, 10);
     assert.deepEqual(config.keep, ['decisions']);

@@ -28,7 +28,10 @@ describe('AnthropicAdapter', () => {
         { type: 'text', text: 'STABLE-INSTRUCTIONS: extract the items as JSON.', cache_control: { type: 'ephemeral' } },
       ]);
       assert.equal(body.max_tokens, 4096);
-      assert.deepEqual(body.messages.map((m: { role: string }) => m.role), ['user']);
+      assert.deepEqual(
+        body.messages.map((m: { role: string }) => m.role),
+        ['user'],
+      );
     });
 
     it('reports a cache write, then a cache read for the same instructions', async () => {

@@ -17,7 +17,10 @@ describe('Anthropic caching adapter', () => {
       const built = buildContext(fullInput());
       const request = anthropicCacheRequest(built, { enabled: true });
       assert.equal(request.system.length, 3);
-      assert.deepEqual(request.breakpoints.map((b) => b.layer), ['project', 'knowledge', 'file-notes']);
+      assert.deepEqual(
+        request.breakpoints.map((b) => b.layer),
+        ['project', 'knowledge', 'file-notes'],
+      );
       assert.equal(request.system.map((b) => b.text).join(''), stablePrefix(built));
       for (const block of request.system) {
         assert.deepEqual(block.cache_control, { type: 'ephemeral' });
@@ -28,14 +31,29 @@ describe('Anthropic caching adapter', () => {
 
     it('picks end of tools, end of digest, end of notes when there is no project context', () => {
       const request = anthropicCacheRequest(buildContext(fullInput({ project: undefined })), { enabled: true });
-      assert.deepEqual(request.breakpoints.map((b) => b.layer), ['tools', 'knowledge', 'file-notes']);
+      assert.deepEqual(
+        request.breakpoints.map((b) => b.layer),
+        ['tools', 'knowledge', 'file-notes'],
+      );
       assert.ok(request.system[0].text.endsWith('{/tools}\n'));
     });
 
     it('marks fewer blocks when fewer stable layers exist, and asks for 1 h when configured', () => {
-      const request = anthropicCacheRequest(buildContext({ role: 'Be brief.', digest: '- a fact', message: 'hi' }), { enabled: true, ttl: '1h' });
-      assert.deepEqual(request.breakpoints.map((b) => b.layer), ['role', 'knowledge']);
-      assert.deepEqual(request.system.map((b) => b.cache_control), [{ type: 'ephemeral', ttl: '1h' }, { type: 'ephemeral', ttl: '1h' }]);
+      const request = anthropicCacheRequest(buildContext({ role: 'Be brief.', digest: '- a fact', message: 'hi' }), {
+        enabled: true,
+        ttl: '1h',
+      });
+      assert.deepEqual(
+        request.breakpoints.map((b) => b.layer),
+        ['role', 'knowledge'],
+      );
+      assert.deepEqual(
+        request.system.map((b) => b.cache_control),
+        [
+          { type: 'ephemeral', ttl: '1h' },
+          { type: 'ephemeral', ttl: '1h' },
+        ],
+      );
     });
 
     it('sends the same bytes unmarked when caching is off, and no system without a stable prefix', () => {
@@ -100,7 +118,10 @@ describe('Anthropic caching adapter', () => {
       clock += 6 * MIN;
       assert.equal(describeState(state, clock).status, 'expired', 'shown as expired after a reload, not dropped');
       const fourth = await turn({ message: 'fourth', fileNotes: notes });
-      assert.deepEqual([fourth.reply.usage.cacheReadTokens > 0, fourth.reply.usage.cacheWriteTokens], [false, estimateTokens(stablePrefix(fourth.built))]);
+      assert.deepEqual(
+        [fourth.reply.usage.cacheReadTokens > 0, fourth.reply.usage.cacheWriteTokens],
+        [false, estimateTokens(stablePrefix(fourth.built))],
+      );
       assert.equal(describeState(state, clock).status, 'active');
     });
 
@@ -131,8 +152,13 @@ describe('Anthropic caching adapter', () => {
     });
 
     it('falls back to unmarked blocks when the API refuses a cache marker, and remembers why', async () => {
-      const refusal = 'system.2.cache_control: The message up to and including the first cache-control block must be at least 2048 tokens. Found: 1432.';
-      stub = await startStub('anthropic', [{ status: 400, body: errorBody('anthropic', 400, refusal) }, { reply: 'ok' }, { reply: 'ok again' }]);
+      const refusal =
+        'system.2.cache_control: The message up to and including the first cache-control block must be at least 2048 tokens. Found: 1432.';
+      stub = await startStub('anthropic', [
+        { status: 400, body: errorBody('anthropic', 400, refusal) },
+        { reply: 'ok' },
+        { reply: 'ok again' },
+      ]);
       const client = new AnthropicAdapter({ baseUrl: stub.baseUrl, env: {} });
       const reply = await client.send(buildContext(fullInput()));
       assert.equal(reply.text, 'ok');
@@ -147,7 +173,12 @@ describe('Anthropic caching adapter', () => {
     it('refuses a context without a message before any request', async () => {
       stub = await startStub('anthropic', []);
       const client = new AnthropicAdapter({ baseUrl: stub.baseUrl, env: {} });
-      await assert.rejects(client.send(buildContext(fullInput({ message: undefined, discussion: undefined, activeFiles: [], earlierTurns: [], searchHits: [] }))), (e: unknown) => e instanceof ProviderError && e.kind === 'bad-request');
+      await assert.rejects(
+        client.send(
+          buildContext(fullInput({ message: undefined, discussion: undefined, activeFiles: [], earlierTurns: [], searchHits: [] })),
+        ),
+        (e: unknown) => e instanceof ProviderError && e.kind === 'bad-request',
+      );
       assert.equal(stub.requests.length, 0);
     });
 

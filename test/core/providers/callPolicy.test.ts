@@ -33,7 +33,10 @@ describe('per-call policies on the wire', () => {
     assert.equal(schema.properties.facts.items.properties.supersedes.type, 'array');
     assert.equal('$schema' in schema, false, 'some APIs refuse the dialect marker');
     // The same definition validates what the schema describes.
-    assert.ok(harvestReplySchema.safeParse({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] }).success);
+    assert.ok(
+      harvestReplySchema.safeParse({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] })
+        .success,
+    );
     assert.deepEqual(z.toJSONSchema(harvestReplySchema).required, schema.required);
   });
 
@@ -58,12 +61,18 @@ describe('per-call policies on the wire', () => {
   });
 
   it('retries once without the schema when the endpoint rejects structured output, then stops sending it', async () => {
-    const rejection = { status: 400, body: { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model." } } };
+    const rejection = {
+      status: 400,
+      body: { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model." } },
+    };
     stub = await startStub('openai', [rejection, { reply: '{"facts":[]}' }, { reply: '{}' }]);
     const adapter = createAdapter('openai', { baseUrl: stub.baseUrl, env: {} });
     assert.equal((await adapter.generate(sampleRequest({ replySchema: HARVEST_REPLY_SCHEMA }))).text, '{"facts":[]}');
     await adapter.generate(sampleRequest({ replySchema: HARVEST_REPLY_SCHEMA }));
-    assert.deepEqual(stub.requests.map((r) => r.body.response_format?.type), ['json_schema', undefined, undefined]);
+    assert.deepEqual(
+      stub.requests.map((r) => r.body.response_format?.type),
+      ['json_schema', undefined, undefined],
+    );
   });
 
   it('does not retry a 400 that is not about the schema', async () => {
@@ -104,7 +113,10 @@ describe('per-call policies on the wire', () => {
   it('keeps the key out of an error message that echoes it', async () => {
     const key = 'sk-proj-ECHOEDKEY0123456789abcdef';
     stub = await startStub('openai', [{ status: 401, body: { error: { message: `Incorrect API key provided: ${key}` } } }]);
-    const error = await expectProviderError(createAdapter('openai', { baseUrl: stub.baseUrl, apiKey: key, env: {} }).generate(sampleRequest()), 'auth');
+    const error = await expectProviderError(
+      createAdapter('openai', { baseUrl: stub.baseUrl, apiKey: key, env: {} }).generate(sampleRequest()),
+      'auth',
+    );
     assert.ok(!error.message.includes(key), error.message);
     assert.match(error.message, /REDACTED/);
   });

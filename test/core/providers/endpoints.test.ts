@@ -1,14 +1,35 @@
 import * as assert from 'node:assert/strict';
-import { KEYED_VENDORS, NO_KEY_PLACEHOLDER, authHint, hasKey, redactKey, requireKey, resolveEndpoint } from '../../../src/core/services/providers/endpoints';
+import {
+  KEYED_VENDORS,
+  NO_KEY_PLACEHOLDER,
+  authHint,
+  hasKey,
+  redactKey,
+  requireKey,
+  resolveEndpoint,
+} from '../../../src/core/services/providers/endpoints';
 import { ProviderError } from '../../../src/core/services/providers/provider';
 
 describe('endpoints', () => {
   it('prefers the override, then the environment, then the default, without a trailing slash', () => {
     const env = { OPENAI_BASE_URL: 'http://env.example/v1/', OPENAI_API_KEY: 'sk-env' };
-    assert.deepEqual(resolveEndpoint('openai', { env }), { vendor: 'openai', baseUrl: 'http://env.example/v1', apiKey: 'sk-env', customEndpoint: true });
-    assert.equal(resolveEndpoint('openai', { env, baseUrl: 'http://flag.example/v1/', apiKey: 'sk-flag' }).baseUrl, 'http://flag.example/v1');
+    assert.deepEqual(resolveEndpoint('openai', { env }), {
+      vendor: 'openai',
+      baseUrl: 'http://env.example/v1',
+      apiKey: 'sk-env',
+      customEndpoint: true,
+    });
+    assert.equal(
+      resolveEndpoint('openai', { env, baseUrl: 'http://flag.example/v1/', apiKey: 'sk-flag' }).baseUrl,
+      'http://flag.example/v1',
+    );
     assert.equal(resolveEndpoint('openai', { env, apiKey: 'sk-flag' }).apiKey, 'sk-flag');
-    assert.deepEqual(resolveEndpoint('anthropic', { env: {} }), { vendor: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: undefined, customEndpoint: false });
+    assert.deepEqual(resolveEndpoint('anthropic', { env: {} }), {
+      vendor: 'anthropic',
+      baseUrl: 'https://api.anthropic.com',
+      apiKey: undefined,
+      customEndpoint: false,
+    });
   });
 
   it('reads the variables in order, extra ones (LORE_EMBED_BASE_URL) first', () => {
@@ -23,13 +44,19 @@ describe('endpoints', () => {
     assert.equal(hasKey(resolveEndpoint('openai', { env: {} })), false);
     assert.equal(resolveEndpoint('openai', { env: {}, baseUrl: 'http://127.0.0.1:8080/v1' }).apiKey, NO_KEY_PLACEHOLDER);
     assert.equal(hasKey(resolveEndpoint('ollama', { env: {} })), true);
-    assert.throws(() => requireKey(resolveEndpoint('gemini', { env: {} })), (e: unknown) => e instanceof ProviderError && e.kind === 'auth' && /GEMINI_API_KEY or GOOGLE_API_KEY/.test(e.message));
+    assert.throws(
+      () => requireKey(resolveEndpoint('gemini', { env: {} })),
+      (e: unknown) => e instanceof ProviderError && e.kind === 'auth' && /GEMINI_API_KEY or GOOGLE_API_KEY/.test(e.message),
+    );
     assert.deepEqual([...KEYED_VENDORS], ['openai', 'anthropic', 'gemini']);
   });
 
   it('words the auth advice for the default and for a custom endpoint', () => {
     assert.equal(authHint(resolveEndpoint('gemini', { env: {} })), 'check that GEMINI_API_KEY (or GOOGLE_API_KEY) holds a valid key');
-    assert.equal(authHint(resolveEndpoint('openai', { env: {}, baseUrl: 'http://h/v1' })), 'check OPENAI_API_KEY, if the server at http://h/v1 needs a key');
+    assert.equal(
+      authHint(resolveEndpoint('openai', { env: {}, baseUrl: 'http://h/v1' })),
+      'check OPENAI_API_KEY, if the server at http://h/v1 needs a key',
+    );
   });
 
   it('redacts the endpoint key whatever its shape, and other secrets by rule', () => {

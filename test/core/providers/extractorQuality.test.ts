@@ -19,7 +19,11 @@ describe('rules extractor quality (labelled set)', () => {
   it('covers at least 15 real conversations from four tools', () => {
     const set = loadLabelledSet();
     assert.ok(set.length >= 15, `${set.length} conversations`);
-    for (const tool of ['claude-code', 'codex', 'aider', 'specstory']) assert.ok(set.some((c) => c.tool === tool), tool);
+    for (const tool of ['claude-code', 'codex', 'aider', 'specstory'])
+      assert.ok(
+        set.some((c) => c.tool === tool),
+        tool,
+      );
     for (const conversation of set) {
       assert.ok(conversation.source.startsWith('https://'), `${conversation.name}: source URL`);
       assert.ok(conversation.license, `${conversation.name}: licence`);

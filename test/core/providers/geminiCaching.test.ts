@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { HARVEST_REPLY_SCHEMA } from '../../../src/core/services/harvest/replySchema';
 import { buildContext, stablePrefix, volatileSuffix } from '../../../src/core/services/context/buildContext';
-import { createCacheState, describe as describeState, disable as disableState, invalidate as invalidateState, recordCall, type DiscussionCacheState } from '../../../src/core/services/promptCache/cacheState';
+import {
+  createCacheState,
+  describe as describeState,
+  disable as disableState,
+  invalidate as invalidateState,
+  recordCall,
+  type DiscussionCacheState,
+} from '../../../src/core/services/promptCache/cacheState';
 import { GeminiAdapter } from '../../../src/core/services/providers/geminiAdapter';
 import { startGeminiCacheStub, type GeminiCacheStub } from '../../helpers/cacheStubs';
 import { estimateTokens } from '../../helpers/stubBodies';
@@ -22,7 +29,13 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
   async function start(options: { minCacheTokens?: number; cacheTtlSeconds?: number } = {}) {
     clock = T0;
     stub = await startGeminiCacheStub({ now: () => clock, minCacheTokens: options.minCacheTokens ?? 50 });
-    const client = new GeminiAdapter({ baseUrl: stub.baseUrl, env: {}, model: 'stub-model', now: () => clock, cacheTtlSeconds: options.cacheTtlSeconds });
+    const client = new GeminiAdapter({
+      baseUrl: stub.baseUrl,
+      env: {},
+      model: 'stub-model',
+      now: () => clock,
+      cacheTtlSeconds: options.cacheTtlSeconds,
+    });
     return client;
   }
 
@@ -76,7 +89,10 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
     const r2 = await client.send(buildContext(fullInput({ digest: '# Knowledge digest\n\n## Facts\n- A new harvest happened.\n' })));
     assert.equal(creates().length, 2);
     assert.notEqual(r1.cache.prefixHash, r2.cache.prefixHash);
-    assert.deepEqual(deletes().map((r) => r.path.replace(/^\/v1\w*\//, '')), [r1.cache.cacheName]);
+    assert.deepEqual(
+      deletes().map((r) => r.path.replace(/^\/v1\w*\//, '')),
+      [r1.cache.cacheName],
+    );
     assert.deepEqual([...stub!.caches.keys()], [r2.cache.cacheName]);
   });
 
@@ -140,7 +156,10 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
     const r2 = await client.send(buildContext(fullInput()), { cache: { mode: 'explicit', state } });
     state = recordCall(state, r2.usage, clock, r2.cache);
     assert.equal(creates().length, 2);
-    assert.deepEqual(deletes().map((r) => r.path.replace(/^\/v1\w*\//, '')), [r1.cache.cacheName]);
+    assert.deepEqual(
+      deletes().map((r) => r.path.replace(/^\/v1\w*\//, '')),
+      [r1.cache.cacheName],
+    );
     clock += MIN;
     const r3 = await client.send(buildContext(fullInput({ digest: 'changed' })), { cache: { mode: 'explicit', state } });
     state = recordCall(state, r3.usage, clock, r3.cache);
@@ -176,7 +195,13 @@ describe('Gemini caching adapter (explicit cachedContents)', () => {
 
   it('runs a harvest request as a Provider (JSON reply requested)', async () => {
     const client = await start({ minCacheTokens: 1_000_000 });
-    const reply = await client.generate({ task: 'harvest', instructions: 'Extract JSON.', content: 'Conversation: c1', model: 'stub-model', replySchema: HARVEST_REPLY_SCHEMA });
+    const reply = await client.generate({
+      task: 'harvest',
+      instructions: 'Extract JSON.',
+      content: 'Conversation: c1',
+      model: 'stub-model',
+      replySchema: HARVEST_REPLY_SCHEMA,
+    });
     assert.equal(reply.text, 'ok');
     const gen = stub!.generations()[0].body;
     assert.equal(gen.generationConfig.responseMimeType, 'application/json');

@@ -26,7 +26,9 @@ describe('provider SDKs load lazily', () => {
   before(() => {
     const providers = `${path.sep}core${path.sep}services${path.sep}providers${path.sep}`;
     for (const file of Object.keys(require.cache)) {
-      const sdk = Object.values(SDK_DIRS).some((pkg) => file.includes(`${path.sep}node_modules${path.sep}${pkg.split('/').join(path.sep)}${path.sep}`));
+      const sdk = Object.values(SDK_DIRS).some((pkg) =>
+        file.includes(`${path.sep}node_modules${path.sep}${pkg.split('/').join(path.sep)}${path.sep}`),
+      );
       if (sdk || file.includes(providers)) delete require.cache[file];
     }
     ({ createAdapter, createProvider } = require('../../../src/core/services/providers/providerRegistry') as typeof Registry);
@@ -44,6 +46,7 @@ describe('provider SDKs load lazily', () => {
       await stub.close();
     }
     assert.equal(loaded(SDK_DIRS.ollama), true, 'the call must load its SDK (else this test proves nothing)');
-    for (const vendor of ['openai', 'anthropic', 'gemini'] as const) assert.equal(loaded(SDK_DIRS[vendor]), false, `${vendor} loaded by an ollama call`);
+    for (const vendor of ['openai', 'anthropic', 'gemini'] as const)
+      assert.equal(loaded(SDK_DIRS[vendor]), false, `${vendor} loaded by an ollama call`);
   });
 });

@@ -4,7 +4,13 @@
  */
 
 import * as assert from 'node:assert/strict';
-import { ProviderError, type ModelRequest, type Provider, type ProviderOptions, type TokenUsage } from '../../../src/core/services/providers/provider';
+import {
+  ProviderError,
+  type ModelRequest,
+  type Provider,
+  type ProviderOptions,
+  type TokenUsage,
+} from '../../../src/core/services/providers/provider';
 import { eventually } from '../../helpers/eventually';
 import { closedPortBaseUrl, startStub, type StubKind, type StubServer, type StubStep } from '../../helpers/stubServers';
 
@@ -117,7 +123,11 @@ export function describeNetworkProvider(spec: NetworkProviderSpec): void {
     const { stub: s, provider } = await start([{ hang: true }, { hang: true }, { hang: true }]);
     // The hangs never end: the call returns at all only because the deadline fired.
     await expectProviderError(provider.generate(sampleRequest({ timeoutMs: 300 })), 'timeout');
-    await eventually(() => (s.requests.length > 0 && s.requests.every((r) => r.droppedByClient)) || undefined, 2_000, 'the client to drop the timed-out request');
+    await eventually(
+      () => (s.requests.length > 0 && s.requests.every((r) => r.droppedByClient)) || undefined,
+      2_000,
+      'the client to drop the timed-out request',
+    );
   });
 
   it('stops with cancelled when the caller aborts mid-call', async () => {
@@ -153,7 +163,6 @@ export function describeNetworkProvider(spec: NetworkProviderSpec): void {
     assert.equal(spec.make({ baseUrl: s.baseUrl, model: 'other-model', env: {} }).label, `${spec.kind} other-model @ ${s.baseUrl}`);
   });
 }
-
 
 function stripUndefined(usage: TokenUsage | undefined): Record<string, number> {
   return Object.fromEntries(Object.entries(usage ?? {}).filter(([, v]) => v !== undefined)) as Record<string, number>;

@@ -31,7 +31,10 @@ describe('OllamaAdapter', () => {
       assert.deepEqual(harvest.body.format, HARVEST_REPLY_SCHEMA.schema);
       assert.equal(harvest.body.stream, false);
       assert.equal(harvest.body.options.num_ctx, OLLAMA_NUM_CTX);
-      assert.deepEqual(harvest.body.messages.map((m: { role: string }) => m.role), ['system', 'user']);
+      assert.deepEqual(
+        harvest.body.messages.map((m: { role: string }) => m.role),
+        ['system', 'user'],
+      );
       assert.equal(summarize.body.format, undefined);
     });
 

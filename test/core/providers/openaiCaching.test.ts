@@ -50,6 +50,7 @@ describe('OpenAI caching adapter (implicit prefix cache)', () => {
   });
 
   it('is created by name from the registry, like the other adapters', () => {
-    for (const vendor of ['openai', 'anthropic', 'gemini', 'ollama'] as const) assert.equal(createAdapter(vendor, { env: {} }).name, vendor);
+    for (const vendor of ['openai', 'anthropic', 'gemini', 'ollama'] as const)
+      assert.equal(createAdapter(vendor, { env: {} }).name, vendor);
   });
 });

@@ -136,7 +136,9 @@ describe('RulesProvider', () => {
   });
 
   it('reads plain text without turn headings as one user turn', async () => {
-    const items = await harvest('Some notes from the meeting.\nDecision: keep the CLI default offline\nNote: the proxy strips headers\n- [ ] check Windows paths\n');
+    const items = await harvest(
+      'Some notes from the meeting.\nDecision: keep the CLI default offline\nNote: the proxy strips headers\n- [ ] check Windows paths\n',
+    );
     assert.deepEqual(items.decisions, [{ statement: 'keep the CLI default offline' }]);
     // A person's own Note: and checklist count (an agent's do not).
     assert.deepEqual(items.facts, [{ statement: 'the proxy strips headers' }]);

@@ -30,15 +30,34 @@ describe('rules extractor: sections', () => {
 
   it('takes a list under "Key decisions" as decisions, in any turn', async () => {
     const items = await harvest(
-      ['## user', '## Key Decisions', '1. **Reuse the error framework**: build on it rather than a new system.', '2. Keep detailed logs.', '## Next Steps', '1. Implement it.'].join('\n'),
+      [
+        '## user',
+        '## Key Decisions',
+        '1. **Reuse the error framework**: build on it rather than a new system.',
+        '2. Keep detailed logs.',
+        '## Next Steps',
+        '1. Implement it.',
+      ].join('\n'),
     );
-    assert.deepEqual(statements(items.decisions), ['Reuse the error framework: build on it rather than a new system.', 'Keep detailed logs.']);
+    assert.deepEqual(statements(items.decisions), [
+      'Reuse the error framework: build on it rather than a new system.',
+      'Keep detailed logs.',
+    ]);
     assert.deepEqual(items.tasks_open, []);
   });
 
   it('keeps findings through plain subheadings, and stops at the next classified or higher heading', async () => {
     const items = await harvest(
-      ['## agent', '## Key Findings', '### Storage', '- **Location**: `~/.app/data/`', '### Format', '- JSONL, one object per line', '## Plan', '- read the files'].join('\n'),
+      [
+        '## agent',
+        '## Key Findings',
+        '### Storage',
+        '- **Location**: `~/.app/data/`',
+        '### Format',
+        '- JSONL, one object per line',
+        '## Plan',
+        '- read the files',
+      ].join('\n'),
     );
     assert.deepEqual(statements(items.facts), ['Location: `~/.app/data/`', 'JSONL, one object per line']);
   });
@@ -65,13 +84,31 @@ describe('rules extractor: sections', () => {
 
   it('does not take a summary in the future tense: it is a plan', async () => {
     const items = await harvest(
-      ['## user', 'Start task 8.', '## agent', '**Summary of changes:**', '- `tasks list` will hide DONE tasks.', '- Add a `--all` option.', '**Summary:** The filter will move to the domain layer.'].join('\n'),
+      [
+        '## user',
+        'Start task 8.',
+        '## agent',
+        '**Summary of changes:**',
+        '- `tasks list` will hide DONE tasks.',
+        '- Add a `--all` option.',
+        '**Summary:** The filter will move to the domain layer.',
+      ].join('\n'),
     );
     assert.deepEqual(statements(items.tasks_done), ['Add a `--all` option.']);
   });
 
   it('takes the list after "Done. …:" in the final answer as work done', async () => {
-    const items = await harvest(['## user', 'Add multiply.', '## agent', 'Done. I have added:', '1. **`multiply`** in `math.py` - multiplies two numbers', '', 'Tests pass.'].join('\n'));
+    const items = await harvest(
+      [
+        '## user',
+        'Add multiply.',
+        '## agent',
+        'Done. I have added:',
+        '1. **`multiply`** in `math.py` - multiplies two numbers',
+        '',
+        'Tests pass.',
+      ].join('\n'),
+    );
     assert.deepEqual(statements(items.tasks_done), ['`multiply` in `math.py` - multiplies two numbers']);
   });
 
@@ -86,7 +123,9 @@ describe('rules extractor: sections', () => {
         '- `minsky session dir` — correct',
       ].join('\n'),
     );
-    assert.deepEqual(items.playbooks, [{ name: 'Updated Justfile', steps: '`just check` - runs the tests with coverage; `just lint` - cargo clippy' }]);
+    assert.deepEqual(items.playbooks, [
+      { name: 'Updated Justfile', steps: '`just check` - runs the tests with coverage; `just lint` - cargo clippy' },
+    ]);
   });
 
   it('takes the rule a person states when asking for one, and the conventions they list', async () => {
@@ -111,20 +150,37 @@ describe('rules extractor: sections', () => {
   });
 
   it('drops an agent’s Note: caveats and checklists, keeps its explicit markers', async () => {
-    const items = await harvest(['## agent', 'Note: this may take a while', '- [ ] read the file', '- [x] listed the folder', 'Fact: the API is rate limited'].join('\n'));
+    const items = await harvest(
+      ['## agent', 'Note: this may take a while', '- [ ] read the file', '- [x] listed the folder', 'Fact: the API is rate limited'].join(
+        '\n',
+      ),
+    );
     assert.deepEqual(statements(items.facts), ['the API is rate limited']);
     assert.deepEqual(items.tasks_open, []);
     assert.deepEqual(items.tasks_done, []);
   });
 
   it('ignores Aider edit blocks even where their fence went astray', async () => {
-    const items = await harvest(['## agent', '<<<<<<< SEARCH', 'old', '=======', '- Note: rule disabled', 'Decision: file content', '>>>>>>> REPLACE', 'Decision: mine'].join('\n'));
+    const items = await harvest(
+      [
+        '## agent',
+        '<<<<<<< SEARCH',
+        'old',
+        '=======',
+        '- Note: rule disabled',
+        'Decision: file content',
+        '>>>>>>> REPLACE',
+        'Decision: mine',
+      ].join('\n'),
+    );
     assert.deepEqual(statements(items.decisions), ['mine']);
     assert.deepEqual(items.facts, []);
   });
 
   it('never takes tool lines: a quoted Decision: or summary is not one', async () => {
-    const items = await harvest(['## user', 'Do it.', '## agent', '> [tool:Bash] echo "Decision: use X"', '> **Summary:** from a tool', 'Done.'].join('\n'));
+    const items = await harvest(
+      ['## user', 'Do it.', '## agent', '> [tool:Bash] echo "Decision: use X"', '> **Summary:** from a tool', 'Done.'].join('\n'),
+    );
     assert.deepEqual(items.decisions, []);
     assert.deepEqual(items.tasks_done, []);
   });
@@ -166,20 +222,42 @@ describe('rules extractor: sections', () => {
   it('takes the closing "Done. …" sentence of the final answer only when it has no other summary', async () => {
     const alone = await harvest(['## user', 'Change test.txt.', '## agent', 'Done. I changed `test.txt` and committed it.'].join('\n'));
     assert.deepEqual(statements(alone.tasks_done), ['Changed `test.txt` and committed it']);
-    const withSummary = await harvest(['## user', 'Write hello.sh.', '## agent', 'Done. I created `hello.sh`.', '## agent', '**Summary:** Created `hello.sh` and ran it.'].join('\n'));
+    const withSummary = await harvest(
+      [
+        '## user',
+        'Write hello.sh.',
+        '## agent',
+        'Done. I created `hello.sh`.',
+        '## agent',
+        '**Summary:** Created `hello.sh` and ran it.',
+      ].join('\n'),
+    );
     assert.deepEqual(statements(withSummary.tasks_done), ['Created `hello.sh` and ran it.']);
     const earlier = await harvest(['## user', 'A.', '## agent', 'Done. I did A.', '## user', 'Now B?'].join('\n'));
     assert.deepEqual(earlier.tasks_done, []);
   });
 
   it('takes a choice a person settles with "let’s just …", not an invitation to try', async () => {
-    const items = await harvest(['## user', 'ok, lets just rename session cd to dir', "let's try again", "Let's see what happens", '## agent', "Let's use SQLite."].join('\n'));
+    const items = await harvest(
+      [
+        '## user',
+        'ok, lets just rename session cd to dir',
+        "let's try again",
+        "Let's see what happens",
+        '## agent',
+        "Let's use SQLite.",
+      ].join('\n'),
+    );
     assert.deepEqual(statements(items.decisions), ['Rename session cd to dir']);
   });
 
   it('takes a list item led by a bold limitation or gotcha as a fact, its first sentence only', async () => {
     const items = await harvest(
-      ['## agent', '- **CLI Limitation:** A CLI cannot change the parent shell’s directory (a process limit). If you run it, only its own changes.', '- **Common Solution:** print the path'].join('\n'),
+      [
+        '## agent',
+        '- **CLI Limitation:** A CLI cannot change the parent shell’s directory (a process limit). If you run it, only its own changes.',
+        '- **Common Solution:** print the path',
+      ].join('\n'),
     );
     assert.deepEqual(statements(items.facts), ['CLI Limitation: A CLI cannot change the parent shell’s directory (a process limit).']);
   });

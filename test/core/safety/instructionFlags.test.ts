@@ -88,7 +88,10 @@ const PLANTED: Array<[InstructionFlagKind, string]> = [
 describe('planted-instruction flags', () => {
   it(`leaves ${ORDINARY.length} ordinary harvested items clean`, () => {
     const flagged = ORDINARY.map((text) => ({ text, flags: flagInstruction(text) })).filter((r) => r.flags.length > 0);
-    assert.deepEqual(flagged.map((r) => `${r.text} → ${r.flags.map((f) => f.rule).join(', ')}`), []);
+    assert.deepEqual(
+      flagged.map((r) => `${r.text} → ${r.flags.map((f) => f.rule).join(', ')}`),
+      [],
+    );
   });
 
   for (const [kind, text] of PLANTED) {

@@ -7,12 +7,35 @@ import { renderDigest } from '../../../src/core/model/digestFormat';
 
 /** One of each kind an agent reads and a person does not see. */
 const HIDDEN = [
-  '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', // bidi embeddings and overrides
-  '\u2066', '\u2067', '\u2068', '\u2069', // bidi isolates
-  '\u200b', '\u200c', '\u200d', '\u200e', '\u200f', // zero-width and marks
-  '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\ufeff', '\u00ad', // word joiner, invisible operators, BOM, soft hyphen
-  '\u{E0001}', '\u{E0041}', '\u{E007F}', // tag characters (a hidden sentence)
-  '\u0000', '\u0007', '\u001b', '\u007f', '\u0085', // other controls
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e', // bidi embeddings and overrides
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069', // bidi isolates
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u200e',
+  '\u200f', // zero-width and marks
+  '\u2060',
+  '\u2061',
+  '\u2062',
+  '\u2063',
+  '\u2064',
+  '\ufeff',
+  '\u00ad', // word joiner, invisible operators, BOM, soft hyphen
+  '\u{E0001}',
+  '\u{E0041}',
+  '\u{E007F}', // tag characters (a hidden sentence)
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u0085', // other controls
 ];
 const hasHidden = (text: string) => HIDDEN.some((c) => text.includes(c));
 const FACT = `- The API key lives in Vault${HIDDEN.join('')}, never in .env [from: c1, 2026-11-20]`;

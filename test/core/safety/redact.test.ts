@@ -9,10 +9,21 @@ describe('secret redaction', () => {
   it('has at least 40 specific kinds besides the generic ones, each with a sample', () => {
     const kinds = SECRET_RULES.map((r) => r.kind);
     assert.equal(new Set(kinds).size, kinds.length, 'kinds are unique');
-    const generic = new Set(['password-assignment', 'secret-assignment', 'cli-password-flag', 'url-password', 'bearer-token', 'basic-auth']);
+    const generic = new Set([
+      'password-assignment',
+      'secret-assignment',
+      'cli-password-flag',
+      'url-password',
+      'bearer-token',
+      'basic-auth',
+    ]);
     assert.ok(kinds.filter((k) => !generic.has(k)).length >= 40, `${kinds.length} kinds`);
     const sampled = new Set(samples.map((s) => s.kind));
-    assert.deepEqual(kinds.filter((k) => !sampled.has(k)), [], 'every kind has a sample');
+    assert.deepEqual(
+      kinds.filter((k) => !sampled.has(k)),
+      [],
+      'every kind has a sample',
+    );
   });
 
   for (const { kind, text, secret } of secretSamples()) {
@@ -38,7 +49,9 @@ describe('secret redaction', () => {
     ['a_', '_b'],
   ];
   const tokenKinds = new Set(SECRET_RULES.filter((r) => !r.secret).map((r) => r.kind));
-  const standalone = secretSamples().filter((s) => tokenKinds.has(s.kind) && new RegExp(`(?:^|\\s)${s.secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\s|$|[.,])`).test(s.text));
+  const standalone = secretSamples().filter(
+    (s) => tokenKinds.has(s.kind) && new RegExp(`(?:^|\\s)${s.secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\s|$|[.,])`).test(s.text),
+  );
   it(`redacts ${standalone.length} standalone samples glued to an identifier by - or _`, () => {
     assert.ok(standalone.length >= 50, `${standalone.length} standalone samples`);
     const leaks: string[] = [];

@@ -46,11 +46,23 @@ export function secretSamples(): SecretSample[] {
   return [
     sample('private-key', () => {
       const body = fake(B64, 64);
-      return { text: cat('key:\n-----BEGIN RSA ', 'PRIVATE KEY-----\n', body, '\n-----END RSA ', 'PRIVATE KEY-----\nthanks'), secret: body };
+      return {
+        text: cat('key:\n-----BEGIN RSA ', 'PRIVATE KEY-----\n', body, '\n-----END RSA ', 'PRIVATE KEY-----\nthanks'),
+        secret: body,
+      };
     }),
     sample('private-key', () => {
       const body = fake(B64, 48);
-      return { text: cat('{"type": "service_account", "private_key": "-----BEGIN ', 'PRIVATE KEY-----\\n', body, '\\n-----END ', 'PRIVATE KEY-----\\n"}'), secret: body };
+      return {
+        text: cat(
+          '{"type": "service_account", "private_key": "-----BEGIN ',
+          'PRIVATE KEY-----\\n',
+          body,
+          '\\n-----END ',
+          'PRIVATE KEY-----\\n"}',
+        ),
+        secret: body,
+      };
     }),
     sample('age-secret-key', () => {
       const s = cat('AGE-SECRET-KEY-1', fake('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58));

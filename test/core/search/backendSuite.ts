@@ -13,13 +13,75 @@ import { age, ageStore, makeSearchStore } from './searchFixtures';
 
 /** Inputs that must never make a search throw. */
 export const NASTY_QUERIES: unknown[] = [
-  '', ' ', '"', '""', '"""', "'", '*', '**', 'esb*', '*esbuild', '^esbuild', 'esbuild^', ':', 'text:esbuild', 'context : x',
-  'AND', 'OR', 'NOT', 'NEAR', 'esbuild AND', 'OR esbuild', 'NOT esbuild', 'NEAR(esbuild build, 2)', 'esbuild NEAR build',
-  '(', ')', '(esbuild', 'esbuild)', '((()))', '{text}: esbuild', '[from: c1', '-esbuild', '+esbuild', 'esbuild -build',
-  '\u0000', '\u0000esbuild', 'es\u0001build', '\ud800', 'esbuild\udc00', '😀', 'build 😀', '🏳️‍🌈 flags', 'é', 'e\u0301',
-  'ﬁle', '日本', 'テキスト', 'مرحبا', 'Ελληνικά', 'ß', '\t\n\r', '%', '_', '__proto__', 'constructor', 'x'.repeat(5000),
-  'a '.repeat(200), '"unbalanced phrase', 'phrase" unbalanced', '"a" "b" "c"', 'NULL', "'; DROP TABLE docs; --", '\\', '\\"',
-  null, undefined, 42, {}, [],
+  '',
+  ' ',
+  '"',
+  '""',
+  '"""',
+  "'",
+  '*',
+  '**',
+  'esb*',
+  '*esbuild',
+  '^esbuild',
+  'esbuild^',
+  ':',
+  'text:esbuild',
+  'context : x',
+  'AND',
+  'OR',
+  'NOT',
+  'NEAR',
+  'esbuild AND',
+  'OR esbuild',
+  'NOT esbuild',
+  'NEAR(esbuild build, 2)',
+  'esbuild NEAR build',
+  '(',
+  ')',
+  '(esbuild',
+  'esbuild)',
+  '((()))',
+  '{text}: esbuild',
+  '[from: c1',
+  '-esbuild',
+  '+esbuild',
+  'esbuild -build',
+  '\u0000',
+  '\u0000esbuild',
+  'es\u0001build',
+  '\ud800',
+  'esbuild\udc00',
+  '😀',
+  'build 😀',
+  '🏳️‍🌈 flags',
+  'é',
+  'e\u0301',
+  'ﬁle',
+  '日本',
+  'テキスト',
+  'مرحبا',
+  'Ελληνικά',
+  'ß',
+  '\t\n\r',
+  '%',
+  '_',
+  '__proto__',
+  'constructor',
+  'x'.repeat(5000),
+  'a '.repeat(200),
+  '"unbalanced phrase',
+  'phrase" unbalanced',
+  '"a" "b" "c"',
+  'NULL',
+  "'; DROP TABLE docs; --",
+  '\\',
+  '\\"',
+  null,
+  undefined,
+  42,
+  {},
+  [],
 ];
 
 /** Store-relative files of the hits, for short assertions. */
@@ -44,7 +106,10 @@ export function describeSearchBackend(backend: 'sqlite' | 'memory', driver: 'bet
     it('reports which backend answered and that search is lexical without an embedding provider', async () => {
       const r = await index.search('esbuild');
       assert.equal(r.backend, backend);
-      assert.match(r.backendReason, backend === 'sqlite' ? /^SQLite FTS5 index at .*lore\.sqlite/ : /^forced by option backend: 'memory'; using an in-memory index/);
+      assert.match(
+        r.backendReason,
+        backend === 'sqlite' ? /^SQLite FTS5 index at .*lore\.sqlite/ : /^forced by option backend: 'memory'; using an in-memory index/,
+      );
       if (driver === 'node:sqlite') assert.match(r.backendReason, /through node:sqlite: forced by LORE_SQLITE_DRIVER=node\)$/);
       else assert.doesNotMatch(r.backendReason, /node:sqlite/);
       assert.equal(r.mode, 'lexical');
@@ -68,7 +133,10 @@ export function describeSearchBackend(backend: 'sqlite' | 'memory', driver: 'bet
       assert.deepEqual(files(await index.search('CommonJS')), ['decisions.md']);
       assert.deepEqual(files(await index.search('Release')), ['playbooks.md']);
       const tasks = await index.search('ledger', { categories: ['tasks'] });
-      assert.deepEqual(tasks.hits.map((h) => [h.text, h.section]), [['wrote the ledger', 'Done']]);
+      assert.deepEqual(
+        tasks.hits.map((h) => [h.text, h.section]),
+        [['wrote the ledger', 'Done']],
+      );
       const note = (await index.search('constant')).hits[0];
       assert.equal(note.category, 'notes');
       assert.equal(note.notedPath, 'src/app.ts');
@@ -100,7 +168,10 @@ export function describeSearchBackend(backend: 'sqlite' | 'memory', driver: 'bet
         ['the crash test covers the ledger — written after the outage'],
       );
       const some = await index.search('crash nonexistentword');
-      assert.deepEqual(new Set(some.hits.map((h) => h.text)), new Set(['the crash test covers the ledger — written after the outage', 'write the crash test']));
+      assert.deepEqual(
+        new Set(some.hits.map((h) => h.text)),
+        new Set(['the crash test covers the ledger — written after the outage', 'write the crash test']),
+      );
     });
 
     it('matches quoted phrases only with their words adjacent and in order', async () => {
@@ -110,13 +181,19 @@ export function describeSearchBackend(backend: 'sqlite' | 'memory', driver: 'bet
 
     it('filters by category, by date range, and leaves undated items out of date filters', async () => {
       const test = await index.search('test', { categories: ['tasks'] });
-      assert.deepEqual(test.hits.map((h) => h.category), ['tasks']);
+      assert.deepEqual(
+        test.hits.map((h) => h.category),
+        ['tasks'],
+      );
       const many = await index.search('test', { categories: ['facts', 'tasks'] });
       assert.deepEqual(new Set(many.hits.map((h) => h.category)), new Set(['facts', 'tasks']));
       const since = await index.search('test', { since: '2026-11-01' });
       assert.ok(since.hits.length > 0 && since.hits.every((h) => h.date! >= '2026-11-01'), JSON.stringify(since.hits));
       const until = await index.search('test', { until: '2026-10-01' });
-      assert.deepEqual(until.hits.map((h) => h.text), ['Café déjà vu is a unicode test']);
+      assert.deepEqual(
+        until.hits.map((h) => h.text),
+        ['Café déjà vu is a unicode test'],
+      );
       assert.equal((await index.search('zebras')).hits.length, 1);
       assert.equal((await index.search('zebras', { since: '2000-01-01' })).hits.length, 0);
       assert.equal((await index.search('test', { since: '2026-11-21', until: '2026-11-19' })).hits.length, 0);

@@ -16,7 +16,11 @@ const BIG = 'files/3-4.md';
 
 /** Adds a note file far over the size from which a build writes a file over several slices. */
 function addLargeNoteFile(paths: StorePaths): string {
-  const notes = Array.from({ length: NOTES }, (_, i) => `- note ${i}: the ${i % 3 === 0 ? 'throttle' : 'buffer'} of handler ${i} flushes every ${i % 50} ms [from: c${i % 9}, 2026-11-2${i % 8}]`);
+  const notes = Array.from(
+    { length: NOTES },
+    (_, i) =>
+      `- note ${i}: the ${i % 3 === 0 ? 'throttle' : 'buffer'} of handler ${i} flushes every ${i % 50} ms [from: c${i % 9}, 2026-11-2${i % 8}]`,
+  );
   const file = path.join(paths.root, BIG);
   fs.writeFileSync(file, `---\npath: src/big.ts\n---\n# src/big.ts\n\n${notes.join('\n')}\n`);
   return file;
@@ -63,18 +67,23 @@ async function buildKilledHalfWay(paths: StorePaths): Promise<{ hash?: string; d
   let interrupted: { hash?: string; docs?: number } = {};
   try {
     await assert.rejects(
-      syncIndexInSlices(backend, paths, {}, {
-        sliceMs: 1,
-        run: (slice) => {
-          const result = slice(backend);
-          const state = largeFileState(backend);
-          if (state.docs && state.docs < NOTES) {
-            interrupted = state;
-            throw new Error('killed');
-          }
-          return result;
+      syncIndexInSlices(
+        backend,
+        paths,
+        {},
+        {
+          sliceMs: 1,
+          run: (slice) => {
+            const result = slice(backend);
+            const state = largeFileState(backend);
+            if (state.docs && state.docs < NOTES) {
+              interrupted = state;
+              throw new Error('killed');
+            }
+            return result;
+          },
         },
-      }),
+      ),
       /killed/,
     );
   } finally {
@@ -101,14 +110,19 @@ describe('index build: a large file over several transactions', function () {
     const backend = openEngine(paths).lexical;
     const seen: Array<{ hash?: string; docs?: number }> = [];
     try {
-      await syncIndexInSlices(backend, paths, {}, {
-        sliceMs: 1,
-        run: (slice) => {
-          const result = slice(backend);
-          seen.push(largeFileState(backend));
-          return result;
+      await syncIndexInSlices(
+        backend,
+        paths,
+        {},
+        {
+          sliceMs: 1,
+          run: (slice) => {
+            const result = slice(backend);
+            seen.push(largeFileState(backend));
+            return result;
+          },
         },
-      });
+      );
     } finally {
       backend.close();
     }
@@ -166,7 +180,10 @@ describe('index build: a large file over several transactions', function () {
     try {
       assert.deepEqual(largeFileState(reopened), { hash: contentHash(fs.readFileSync(big)), docs: NOTES });
       // Every note once: the half written documents were replaced, not added to.
-      const lines = reopened.getDocs(reopened.docRefs().map((d) => d.id)).filter((d) => d.file === BIG).map((d) => d.line);
+      const lines = reopened
+        .getDocs(reopened.docRefs().map((d) => d.id))
+        .filter((d) => d.file === BIG)
+        .map((d) => d.line);
       assert.equal(lines.length, NOTES);
       assert.equal(new Set(lines).size, NOTES);
     } finally {
@@ -190,18 +207,26 @@ describe('index build: a large file over several transactions', function () {
   it('the in-memory index writes it in parts too and ends complete', async () => {
     const backend = openEngine(paths, { backend: 'memory' }).lexical;
     let partial = 0;
-    await syncIndexInSlices(backend, paths, {}, {
-      sliceMs: 1,
-      run: (slice) => {
-        const result = slice(backend);
-        const docs = largeFileState(backend).docs ?? 0;
-        if (docs > 0 && docs < NOTES) partial++;
-        return result;
+    await syncIndexInSlices(
+      backend,
+      paths,
+      {},
+      {
+        sliceMs: 1,
+        run: (slice) => {
+          const result = slice(backend);
+          const docs = largeFileState(backend).docs ?? 0;
+          if (docs > 0 && docs < NOTES) partial++;
+          return result;
+        },
       },
-    });
+    );
     assert.ok(partial >= 2, `${partial} partial states`);
     assert.deepEqual(largeFileState(backend), { hash: contentHash(fs.readFileSync(big)), docs: NOTES });
-    const lines = backend.getDocs(backend.docRefs().map((d) => d.id)).filter((d) => d.file === BIG).map((d) => d.line);
+    const lines = backend
+      .getDocs(backend.docRefs().map((d) => d.id))
+      .filter((d) => d.file === BIG)
+      .map((d) => d.line);
     assert.equal(new Set(lines).size, NOTES);
   });
 });

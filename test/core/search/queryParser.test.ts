@@ -18,8 +18,33 @@ function prng(seed: number): () => number {
 const ALPHABET = [
   ...'abcxyz019 ',
   ...'"\'*:^()[]{}-+.,;!?\\/%_~`|&<>=#@$',
-  ' AND ', ' OR ', ' NOT ', ' NEAR ', 'NEAR(', ' and ', '\u0000', '\u0001', '\t', '\n', '\u00a0', '\u200b',
-  'é', 'e\u0301', 'ß', 'ﬁ', '日', '本', 'ü', 'ø', 'Σ', 'ا', '😀', '\ud83d', '\ude00', '\ufeff', '\u2028',
+  ' AND ',
+  ' OR ',
+  ' NOT ',
+  ' NEAR ',
+  'NEAR(',
+  ' and ',
+  '\u0000',
+  '\u0001',
+  '\t',
+  '\n',
+  '\u00a0',
+  '\u200b',
+  'é',
+  'e\u0301',
+  'ß',
+  'ﬁ',
+  '日',
+  '本',
+  'ü',
+  'ø',
+  'Σ',
+  'ا',
+  '😀',
+  '\ud83d',
+  '\ude00',
+  '\ufeff',
+  '\u2028',
 ];
 
 function randomQuery(next: () => number): string {
@@ -31,7 +56,10 @@ function randomQuery(next: () => number): string {
 
 describe('query sanitizer', () => {
   it('keeps words and balanced phrases and drops every operator', () => {
-    assert.deepEqual(parseQuery('esbuild AND "crash test" NOT (xyz*)'), { items: [['esbuild'], ['and'], ['crash', 'test'], ['not'], ['xyz']], prefixLast: true });
+    assert.deepEqual(parseQuery('esbuild AND "crash test" NOT (xyz*)'), {
+      items: [['esbuild'], ['and'], ['crash', 'test'], ['not'], ['xyz']],
+      prefixLast: true,
+    });
     assert.equal(toFtsExpression(parseQuery('esbuild AND "crash test"'), 'and'), '"esbuild" AND "and" AND "crash test"');
     assert.equal(toFtsExpression(parseQuery('col:esbuild^ nex'), 'or'), '"col" OR "esbuild" OR "nex"*');
   });

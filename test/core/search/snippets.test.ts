@@ -19,7 +19,8 @@ describe('snippets', () => {
     // About 200 characters of text, plus markers and ellipses; never a broken word at the ends.
     assert.ok(snippet.length <= 200 + 4, `${snippet.length} characters`);
     const original = new Set(text.split(/\s+/));
-    for (const word of snippet.replace(/^…|…$/g, '').replace(/[[\]]/g, '').split(' ')) assert.ok(original.has(word), `"${word}" is not a whole word of the text`);
+    for (const word of snippet.replace(/^…|…$/g, '').replace(/[[\]]/g, '').split(' '))
+      assert.ok(original.has(word), `"${word}" is not a whole word of the text`);
   });
 
   it('finds a match late in a long text, and starts a long text without a match at its beginning', () => {

@@ -14,10 +14,22 @@ describe('search index sources', () => {
     const transcripts: string[] = [];
     visitSourceFiles(paths, {}, (rel, _abs, kind) => kind === 'transcript' && transcripts.push(rel));
     assert.equal(transcripts.length, 3, transcripts.join(', '));
-    assert.ok(transcripts.every((t) => !t.includes('subagents') && !t.includes('tool-results')), transcripts.join(', '));
+    assert.ok(
+      transcripts.every((t) => !t.includes('subagents') && !t.includes('tool-results')),
+      transcripts.join(', '),
+    );
     assert.ok(transcripts.some((t) => t.endsWith('.aider.chat.history.md')));
-    const side = path.join(paths.inbox, 'claude-project', '5f0c2d4e-7a1b-4c3d-9e8f-0a1b2c3d4e5f', 'subagents', 'agent-a1b2c3d4e5f60718.jsonl');
+    const side = path.join(
+      paths.inbox,
+      'claude-project',
+      '5f0c2d4e-7a1b-4c3d-9e8f-0a1b2c3d4e5f',
+      'subagents',
+      'agent-a1b2c3d4e5f60718.jsonl',
+    );
     assert.equal(classifySource(paths, side), undefined, 'a file event about a subagent file is not a source either');
-    assert.equal(classifySource(paths, path.join(paths.inbox, 'claude-project', '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl'))?.kind, 'transcript');
+    assert.equal(
+      classifySource(paths, path.join(paths.inbox, 'claude-project', '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl'))?.kind,
+      'transcript',
+    );
   });
 });

@@ -64,7 +64,10 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
     const r = await index.search('esbuild');
     assert.equal(r.backend, 'sqlite');
     assert.equal(r.hits.length, 1);
-    assert.ok(logs.some((m) => /damaged.*rebuilt/.test(m)), logs.join('\n'));
+    assert.ok(
+      logs.some((m) => /damaged.*rebuilt/.test(m)),
+      logs.join('\n'),
+    );
   });
 
   it('rebuilds an index written by another schema version', async () => {
@@ -104,7 +107,10 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
       const r = await index.search('esbuild');
       assert.equal(r.backend, 'sqlite');
       assert.equal(r.hits.length, 1);
-      assert.ok(r.warnings.some((w) => /written by another process/.test(w)), r.warnings.join('\n'));
+      assert.ok(
+        r.warnings.some((w) => /written by another process/.test(w)),
+        r.warnings.join('\n'),
+      );
       writer.exec('COMMIT');
       assert.equal((await index.search('giraffes')).hits.length, 1, 'catches up once the lock is gone');
     } finally {
@@ -156,7 +162,10 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
     fs.writeFileSync(path.join(paths.root, 'questions.md'), `# Questions\n\n${many}\n`);
     const r = await openIndex().search('okapi', { limit: 5 });
     assert.equal(r.hits.length, 5);
-    assert.ok(r.warnings.some((w) => w.startsWith(`over ${RANK_CAP} matches`)), r.warnings.join('\n'));
+    assert.ok(
+      r.warnings.some((w) => w.startsWith(`over ${RANK_CAP} matches`)),
+      r.warnings.join('\n'),
+    );
     const narrow = await openIndex().search('okapi number 7');
     assert.deepEqual(narrow.warnings, []);
     // Asking for more hits than the cap ranks that many: every match comes back.
@@ -172,7 +181,10 @@ describe('SQLite search index (lifecycle and failure handling)', function () {
       broad.hits.map((h) => h.text),
       [`okapis${RANK_CAP + 20} seen twice, okapis again`, `okapis${RANK_CAP + 19} seen`, `okapis${RANK_CAP + 18} seen`],
     );
-    assert.ok(broad.warnings.some((w) => w.includes('unranked')), broad.warnings.join('\n'));
+    assert.ok(
+      broad.warnings.some((w) => w.includes('unranked')),
+      broad.warnings.join('\n'),
+    );
     const narrow = await openIndex().search('okapis1', { limit: 3 });
     assert.deepEqual(narrow.warnings, []);
     assert.equal(narrow.hits[0].text, 'okapis1 seen');

@@ -35,7 +35,11 @@ function describeHybrid(backend: 'sqlite' | 'memory', kind: EmbeddingProviderNam
     let stub: EmbeddingStub;
     const opened: SearchIndex[] = [];
     const open = (options: Parameters<typeof SearchIndex.open>[1] = {}) => {
-      const index = SearchIndex.open(paths, { backend: backend === 'memory' ? 'memory' : 'auto', embedder: createEmbedder({ provider: kind, baseUrl: stub.baseUrl, env: {} }), ...options });
+      const index = SearchIndex.open(paths, {
+        backend: backend === 'memory' ? 'memory' : 'auto',
+        embedder: createEmbedder({ provider: kind, baseUrl: stub.baseUrl, env: {} }),
+        ...options,
+      });
       opened.push(index);
       return index;
     };

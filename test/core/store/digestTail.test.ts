@@ -11,14 +11,42 @@ import { tailItems } from '../../../src/core/model/digestTail';
 /** Deterministic PRNG so a failure can be reproduced from its seed. */
 function prng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const PIECES = [
-  '- item [from: c1, 2026-01-01]', '- ünïcödé item — detail', '* star item', '+ plus item', '-not an item', '  continued line',
-  '\tcontinued with tab', ' one space', '', '   ', '## Open', '## Done', '## open ', '# Title', '### Deep', '#hashtag', 'paragraph text',
-  '```', '~~~', '  ```', '```js', '- [ ] box', '## Someday', '-  spaced item', '  - nested bullet',
-  '\u00a0\u00a0nbsp continued', 'text ``` inline fence marker', '- item with ``` inside', '  ~~~', '##', '## ', '-\titem after tab',
+  '- item [from: c1, 2026-01-01]',
+  '- ünïcödé item — detail',
+  '* star item',
+  '+ plus item',
+  '-not an item',
+  '  continued line',
+  '\tcontinued with tab',
+  ' one space',
+  '',
+  '   ',
+  '## Open',
+  '## Done',
+  '## open ',
+  '# Title',
+  '### Deep',
+  '#hashtag',
+  'paragraph text',
+  '```',
+  '~~~',
+  '  ```',
+  '```js',
+  '- [ ] box',
+  '## Someday',
+  '-  spaced item',
+  '  - nested bullet',
+  '\u00a0\u00a0nbsp continued',
+  'text ``` inline fence marker',
+  '- item with ``` inside',
+  '  ~~~',
+  '##',
+  '## ',
+  '-\titem after tab',
 ];
 
 function randomDoc(rand: () => number): string {
@@ -32,10 +60,19 @@ describe('digest tail reader', () => {
     const rand = prng(42);
     for (let i = 0; i < 3000; i++) {
       const doc = randomDoc(rand);
-      const expectedAll = listItems(doc).map((it) => `- ${it.text}`).reverse();
+      const expectedAll = listItems(doc)
+        .map((it) => `- ${it.text}`)
+        .reverse();
       assert.deepEqual(tailItems(Buffer.from(doc), { budgetBytes: Infinity }), expectedAll, `doc ${i}: ${JSON.stringify(doc)}`);
-      const expectedOpen = listItems(doc).filter((it) => it.section?.trim().toLowerCase() === 'open').map((it) => `- ${it.text}`).reverse();
-      assert.deepEqual(tailItems(Buffer.from(doc), { budgetBytes: Infinity, section: 'open' }), expectedOpen, `doc ${i} (open): ${JSON.stringify(doc)}`);
+      const expectedOpen = listItems(doc)
+        .filter((it) => it.section?.trim().toLowerCase() === 'open')
+        .map((it) => `- ${it.text}`)
+        .reverse();
+      assert.deepEqual(
+        tailItems(Buffer.from(doc), { budgetBytes: Infinity, section: 'open' }),
+        expectedOpen,
+        `doc ${i} (open): ${JSON.stringify(doc)}`,
+      );
     }
   });
 
@@ -43,7 +80,13 @@ describe('digest tail reader', () => {
     const rand = prng(7);
     for (let i = 0; i < 300; i++) {
       const many = (n: number) => Array.from({ length: n }, () => randomDoc(rand).replace(/^\ufeff/, '')).join('\n');
-      const texts = { facts: many(30), tasks: many(20), decisions: randomDoc(rand), questions: randomDoc(rand), playbooks: randomDoc(rand) };
+      const texts = {
+        facts: many(30),
+        tasks: many(20),
+        decisions: randomDoc(rand),
+        questions: randomDoc(rand),
+        playbooks: randomDoc(rand),
+      };
       assert.equal(renderDigest(digestSectionsFromTexts(texts)), renderDigest(digestSections(texts)), `set ${i}`);
     }
   });

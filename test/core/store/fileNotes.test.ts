@@ -29,7 +29,10 @@ describe('per-file notes', () => {
     assert.equal(path.basename(noteFile), id.id.replace(':', '-') + '.md');
     assert.ok(!path.basename(noteFile).includes(':'));
     const text = fs.readFileSync(noteFile, 'utf8');
-    assert.match(text, /^---\npath: "src\/app.ts"\nfile_id: "\d+:\d+"\nsize: 22\nfingerprint: "sha256:[0-9a-f]{64}"\n---\n# src\/app.ts\n\n- uses ephemeral cache \[from: c1, 2026-11-20\]\n$/);
+    assert.match(
+      text,
+      /^---\npath: "src\/app.ts"\nfile_id: "\d+:\d+"\nsize: 22\nfingerprint: "sha256:[0-9a-f]{64}"\n---\n# src\/app.ts\n\n- uses ephemeral cache \[from: c1, 2026-11-20\]\n$/,
+    );
   });
 
   it('heals when the inode changes under the same path (atomic save, git checkout)', () => {
@@ -40,7 +43,10 @@ describe('per-file notes', () => {
     fs.renameSync(file + '.new', file);
     const found = findNotesForFile(paths, file)!;
     assert.equal(found.via, 'path');
-    assert.deepEqual(found.note.notes.map((n) => n.text), ['note survives [from: c1, 2026-11-20]']);
+    assert.deepEqual(
+      found.note.notes.map((n) => n.text),
+      ['note survives [from: c1, 2026-11-20]'],
+    );
     assert.notEqual(found.file, before);
     assert.ok(!fs.existsSync(before), 'old key removed');
     assert.equal(findNotesForFile(paths, file)!.via, 'inode', 're-keyed: direct next time');
@@ -66,8 +72,14 @@ describe('per-file notes', () => {
     fs.renameSync(file, path.join(ws, 'src', 'renamed.ts'));
     fs.rmSync(other);
     const report = healNotes(paths);
-    assert.deepEqual(report.healed.map((h) => h.path), ['src/renamed.ts']);
-    assert.deepEqual(report.orphaned.map((o) => [o.path, o.notes]), [['src/gone.ts', 1]]);
+    assert.deepEqual(
+      report.healed.map((h) => h.path),
+      ['src/renamed.ts'],
+    );
+    assert.deepEqual(
+      report.orphaned.map((o) => [o.path, o.notes]),
+      [['src/gone.ts', 1]],
+    );
     const facts = fs.readFileSync(path.join(paths.root, 'facts.md'), 'utf8');
     assert.equal(facts, '# Facts\n\n- src/gone.ts: orphan note [from: c1, 2026-11-20]\n');
     assert.equal(fs.readdirSync(paths.files).length, 1);
@@ -111,7 +123,7 @@ describe('per-file notes and reused inode numbers', () => {
     return false;
   }
 
-  it('a new file that reuses a deleted file\'s inode does not get its notes; heal sends them to facts.md', function () {
+  it("a new file that reuses a deleted file's inode does not get its notes; heal sends them to facts.md", function () {
     const { ws, paths, file } = setup();
     add(paths, file, 'app note');
     const other = path.join(ws, 'src', 'other.ts');
@@ -119,7 +131,10 @@ describe('per-file notes and reused inode numbers', () => {
     assert.equal(findNotesForFile(paths, other), undefined);
     add(paths, other, 'other note');
     const otherNotes = findNotesForFile(paths, other)!;
-    assert.deepEqual(otherNotes.note.notes.map((n) => n.text), ['other note [from: c1, 2026-11-20]']);
+    assert.deepEqual(
+      otherNotes.note.notes.map((n) => n.text),
+      ['other note [from: c1, 2026-11-20]'],
+    );
     const facts = fs.readFileSync(path.join(paths.root, 'facts.md'), 'utf8');
     assert.match(facts, /- src\/app\.ts: app note \[from: c1, 2026-11-20\]/);
     // A later heal leaves both as they are.
@@ -128,7 +143,7 @@ describe('per-file notes and reused inode numbers', () => {
     assert.deepEqual(findNotesForFile(paths, other)!.note.notes.length, 1);
   });
 
-  it('heal never moves a deleted file\'s notes onto the file that took its inode number', function () {
+  it("heal never moves a deleted file's notes onto the file that took its inode number", function () {
     const { ws, paths, file } = setup();
     add(paths, file, 'app note');
     const other = path.join(ws, 'src', 'other.ts');

@@ -41,17 +41,21 @@ describe('guarded replacement of a file people edit', () => {
     file = path.join(dir, 'facts.md');
   });
 
-  it('keeps invalid UTF-8 and each line\'s own line break; only the added line is new', () => {
+  it("keeps invalid UTF-8 and each line's own line break; only the added line is new", () => {
     const before = Buffer.concat([
-      Buffer.from('# Facts\r\n\r\n- caf'), Buffer.from([0xe9]), Buffer.from(' in Latin-1 [from: a, 2026-01-01]\n'),
-      Buffer.from('- binary '), Buffer.from([0xff, 0xfe, 0x00, 0x80]), Buffer.from(' bytes\r\n- lf line\n'),
+      Buffer.from('# Facts\r\n\r\n- caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(' in Latin-1 [from: a, 2026-01-01]\n'),
+      Buffer.from('- binary '),
+      Buffer.from([0xff, 0xfe, 0x00, 0x80]),
+      Buffer.from(' bytes\r\n- lf line\n'),
     ]);
     fs.writeFileSync(file, before);
     replaceTextGuarded(file, appendLore).settle();
     assert.ok(fs.readFileSync(file).equals(Buffer.concat([before, Buffer.from(LORE_LINE + '\n')])));
   });
 
-  it('watches a file saved by someone else moments ago for the settle window, measured on the engine\'s clock; not one it wrote itself, nor one saved long ago', () => {
+  it("watches a file saved by someone else moments ago for the settle window, measured on the engine's clock; not one it wrote itself, nor one saved long ago", () => {
     const clock = skippingClock();
     const restore = setClock(clock);
     try {
@@ -126,10 +130,15 @@ describe('guarded replacement of a file people edit', () => {
     fs.writeFileSync(file, '# Facts\n');
     let n = 0;
     assert.throws(
-      () => replaceTextGuarded(file, (text) => {
-        fs.appendFileSync(file, `- save ${n++}\n`);
-        return appendLore(text);
-      }, { patienceMs: 200 }),
+      () =>
+        replaceTextGuarded(
+          file,
+          (text) => {
+            fs.appendFileSync(file, `- save ${n++}\n`);
+            return appendLore(text);
+          },
+          { patienceMs: 200 },
+        ),
       FileBusyError,
     );
     const lines = fs.readFileSync(file, 'utf8').split('\n');
@@ -139,7 +148,10 @@ describe('guarded replacement of a file people edit', () => {
 
   it('refuses a folder where the file should be, naming it', () => {
     fs.mkdirSync(file);
-    assert.throws(() => replaceGuarded(file, () => Buffer.from('x')), (error: Error) => error instanceof StoreEntryError && error.message === `${file} is a folder, not a file: move it away and run again`);
+    assert.throws(
+      () => replaceGuarded(file, () => Buffer.from('x')),
+      (error: Error) => error instanceof StoreEntryError && error.message === `${file} is a folder, not a file: move it away and run again`,
+    );
   });
 
   it('recovers bytes left waiting beside their file by a crash', () => {

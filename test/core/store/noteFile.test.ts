@@ -25,7 +25,13 @@ describe('note files: reading Lore’s own frontmatter without YAML', () => {
       { path: 'tab\there\nnewline\u0001ctl/— ---.ts', fileId: '', size: 12, fingerprint: '---' },
       { path: '/abs/outside/ws.ts', fileId: '7:8', size: 3, fingerprint: 'sha256:ff' },
     ];
-    const bodies = ['# src/app.ts\n\n- one [from: c, 2026-01-01]\n- two\n  continued\n', '', '\n\n- after blank lines\n', '\r- starts with CR\n', '---\n- a rule line first\n'];
+    const bodies = [
+      '# src/app.ts\n\n- one [from: c, 2026-01-01]\n- two\n  continued\n',
+      '',
+      '\n\n- after blank lines\n',
+      '\r- starts with CR\n',
+      '---\n- a rule line first\n',
+    ];
     for (const meta of metas) {
       for (const body of bodies) {
         for (const text of [renderNoteFile(meta, body), '\ufeff' + renderNoteFile(meta, body)]) {
@@ -51,6 +57,9 @@ describe('note files: reading Lore’s own frontmatter without YAML', () => {
     // A broken frontmatter keeps every line as body, so no note is lost.
     const broken = '---\npath: "broken\n---\n- a\n';
     assert.equal(readCoreFrontmatter(broken), undefined);
-    assert.deepEqual(parseNoteFile(broken).notes.map((n) => n.text), ['a']);
+    assert.deepEqual(
+      parseNoteFile(broken).notes.map((n) => n.text),
+      ['a'],
+    );
   });
 });

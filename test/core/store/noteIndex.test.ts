@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { noteLine } from '../../../src/core/model/itemLines';
-import { addNotesToFile, findNotesForFile, healDeletedFiles, metaFor, readNotesOf, resolveNoteTarget } from '../../../src/core/store/fileNotes';
+import {
+  addNotesToFile,
+  findNotesForFile,
+  healDeletedFiles,
+  metaFor,
+  readNotesOf,
+  resolveNoteTarget,
+} from '../../../src/core/store/fileNotes';
 import { identifyFile } from '../../../src/core/base/fileIdentity';
 import { renderNoteFile } from '../../../src/core/model/noteFile';
 import { noteIndexMemoFile, openNoteIndex } from '../../../src/core/store/noteIndexCache';
@@ -58,7 +65,10 @@ describe('note index (core, persisted under .index/)', () => {
     const counter = counting();
     const index = openNoteIndex(paths, { read: counter.read });
     const found = findNotesForFile(paths, noted(3), { index })!;
-    assert.deepEqual(found.note.notes.map((n) => n.text), ['note of m3 [from: c1, 2026-11-20]', 'added by hand, longer than before [from: manual, 2026-11-21]']);
+    assert.deepEqual(
+      found.note.notes.map((n) => n.text),
+      ['note of m3 [from: c1, 2026-11-20]', 'added by hand, longer than before [from: manual, 2026-11-21]'],
+    );
     assert.equal(index.get(path.basename(noteFile))!.count, 2, 'the entry was re-read');
   });
 
@@ -89,7 +99,11 @@ describe('note index (core, persisted under .index/)', () => {
     assert.equal(target.kind, 'file');
     const file = addNotesToFile(paths, target as Extract<typeof target, { kind: 'file' }>, ['- plain is new [from: c2, 2026-11-21]']);
     const state = JSON.parse(fs.readFileSync(noteIndexMemoFile(paths), 'utf8')) as { dirMtimeNs: string; journal: string[] };
-    assert.equal(state.dirMtimeNs, String(fs.statSync(paths.files, { bigint: true }).mtimeNs), 'complete for the folder as the write left it');
+    assert.equal(
+      state.dirMtimeNs,
+      String(fs.statSync(paths.files, { bigint: true }).mtimeNs),
+      'complete for the folder as the write left it',
+    );
     assert.deepEqual(state.journal, [path.basename(file)]);
 
     // plain.ts saved atomically (a new inode): found only by the path its new note file records,
@@ -102,7 +116,10 @@ describe('note index (core, persisted under .index/)', () => {
     const found = findNotesForFile(paths, plain, { heal: false, index });
     assert.equal(found?.via, 'path');
     assert.equal(found?.file, file);
-    assert.deepEqual(found?.note.notes.map((n) => n.text), ['plain is new [from: c2, 2026-11-21]']);
+    assert.deepEqual(
+      found?.note.notes.map((n) => n.text),
+      ['plain is new [from: c2, 2026-11-21]'],
+    );
   });
 
   it('rebuilds from the note files when the persisted index is broken', () => {
@@ -136,7 +153,10 @@ describe('note index (core, persisted under .index/)', () => {
     const noteFile = findNotesForFile(paths, noted(4), { index })!.file;
     fs.rmSync(noted(4));
     const report = healDeletedFiles(paths, [noted(4)], index, new Date('2026-11-22T00:00:00Z'));
-    assert.deepEqual(report.orphaned.map((o) => [o.path, o.notes]), [['src/m4.ts', 1]]);
+    assert.deepEqual(
+      report.orphaned.map((o) => [o.path, o.notes]),
+      [['src/m4.ts', 1]],
+    );
     assert.ok(!fs.existsSync(noteFile));
     assert.match(fs.readFileSync(path.join(paths.root, 'facts.md'), 'utf8'), /^- src\/m4\.ts: note of m4 .*\[from: c1, 2026-11-20\]$/m);
     assert.ok(counter.reads.length <= 1, `read ${counter.reads.length} note files`);

@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadStoreConfig, StoreConfigError, storeConfigForWrite, storePrivateMarkers, takeConfigNotices } from '../../../src/core/store/storeConfig';
+import {
+  loadStoreConfig,
+  StoreConfigError,
+  storeConfigForWrite,
+  storePrivateMarkers,
+  takeConfigNotices,
+} from '../../../src/core/store/storeConfig';
 import { DEFAULT_STORE_CONFIG } from '../../../src/core/model/storeConfigFormat';
 import { isStoreTrusted, setStoreTrust } from '../../../src/core/store/storeTrust';
 import { makeTempDir } from '../../helpers/paths';
@@ -31,22 +37,52 @@ describe('store config (config.json)', () => {
   });
 
   it('reads both spellings and ignores keys it does not know', () => {
-    assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, { reclaim: 'archive', digestEnabled: false, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
+    assert.deepEqual(load('{"reclaim": "archive", "digestEnabled": false, "mine": 1}').config, {
+      reclaim: 'archive',
+      digestEnabled: false,
+      transcripts: true,
+      agentWrites: 'pending',
+      git: DEFAULT_STORE_CONFIG.git,
+    });
     const nested = load('\ufeff{"harvest": {"reclaim": "keep", "x": true}, "digest": {"enabled": false}}');
-    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: false, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
+    assert.deepEqual(nested.config, {
+      reclaim: 'keep',
+      digestEnabled: false,
+      transcripts: true,
+      agentWrites: 'pending',
+      git: DEFAULT_STORE_CONFIG.git,
+    });
     assert.equal(nested.warning, undefined);
   });
 
   it('names the file and the field that is wrong, and keeps the other settings', () => {
     const { file, config, warning } = load('{"reclaim": "shred", "digestEnabled": false}');
-    assert.deepEqual(config, { reclaim: DEFAULT_STORE_CONFIG.reclaim, digestEnabled: false, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
+    assert.deepEqual(config, {
+      reclaim: DEFAULT_STORE_CONFIG.reclaim,
+      digestEnabled: false,
+      transcripts: true,
+      agentWrites: 'pending',
+      git: DEFAULT_STORE_CONFIG.git,
+    });
     assert.ok(warning?.startsWith(`${file}: reclaim: `), warning);
     assert.match(warning!, /delete.*archive.*keep/);
     const nested = load('{"digest": {"enabled": "no"}, "reclaim": "keep"}');
-    assert.deepEqual(nested.config, { reclaim: 'keep', digestEnabled: true, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
+    assert.deepEqual(nested.config, {
+      reclaim: 'keep',
+      digestEnabled: true,
+      transcripts: true,
+      agentWrites: 'pending',
+      git: DEFAULT_STORE_CONFIG.git,
+    });
     assert.match(nested.warning!, /config\.json: digest\.enabled: .*boolean/);
     const transcripts = load('{"transcripts": "off", "reclaim": "keep"}');
-    assert.deepEqual(transcripts.config, { reclaim: 'keep', digestEnabled: true, transcripts: true, agentWrites: 'pending', git: DEFAULT_STORE_CONFIG.git });
+    assert.deepEqual(transcripts.config, {
+      reclaim: 'keep',
+      digestEnabled: true,
+      transcripts: true,
+      agentWrites: 'pending',
+      git: DEFAULT_STORE_CONFIG.git,
+    });
     assert.match(transcripts.warning!, /config\.json: transcripts: .*boolean/);
   });
 
@@ -67,7 +103,11 @@ describe('store config (config.json)', () => {
     const broken = load('{\n  "privateMarkers": {"open": "[[secret]]", "close": "[[/secret]]"}\n  "reclaim": "keep"\n}\n');
     assert.deepEqual(broken.config, DEFAULT_STORE_CONFIG);
     assert.match(broken.warning!, /config\.json:3 is not valid JSON/);
-    assert.throws(() => storeConfigForWrite(broken.file), (e: unknown) => e instanceof StoreConfigError && e.message.startsWith(`${broken.file}:3 is not valid JSON`) && /writes nothing/.test(e.message));
+    assert.throws(
+      () => storeConfigForWrite(broken.file),
+      (e: unknown) =>
+        e instanceof StoreConfigError && e.message.startsWith(`${broken.file}:3 is not valid JSON`) && /writes nothing/.test(e.message),
+    );
     // The default pair never stands in for the person's own markers.
     assert.throws(() => storePrivateMarkers(broken.file), StoreConfigError);
     const list = load('["reclaim", "keep"]');
@@ -76,7 +116,11 @@ describe('store config (config.json)', () => {
     assert.throws(() => storeConfigForWrite(list.file), /is not a JSON object/);
     const markers = load('{"reclaim": "keep", "privateMarkers": {"open": "[[secret]]"}}');
     assert.throws(() => storeConfigForWrite(markers.file), /privateMarkers is not/);
-    assert.equal(storeConfigForWrite(load('{"reclaim": "shred"}').file).config.reclaim, DEFAULT_STORE_CONFIG.reclaim, 'another wrong field is named and left at its default');
+    assert.equal(
+      storeConfigForWrite(load('{"reclaim": "shred"}').file).config.reclaim,
+      DEFAULT_STORE_CONFIG.reclaim,
+      'another wrong field is named and left at its default',
+    );
   });
 
   it('a store the person has not trusted keeps agentWrites and git.commit at their defaults, and says so once', () => {
@@ -104,7 +148,11 @@ describe('store config (config.json)', () => {
 
   it('reads the git section: commit mode, interval and daily tags; a wrong mode is named and left unset', () => {
     assert.deepEqual(DEFAULT_STORE_CONFIG.git, { intervalMinutes: 30, dailyTags: false });
-    assert.deepEqual(load('{"git": {"commit": "interval", "intervalMinutes": 5, "dailyTags": true}}').config.git, { commit: 'interval', intervalMinutes: 5, dailyTags: true });
+    assert.deepEqual(load('{"git": {"commit": "interval", "intervalMinutes": 5, "dailyTags": true}}').config.git, {
+      commit: 'interval',
+      intervalMinutes: 5,
+      dailyTags: true,
+    });
     const wrong = load('{"git": {"commit": "always"}, "reclaim": "keep"}');
     assert.deepEqual(wrong.config, { ...DEFAULT_STORE_CONFIG, reclaim: 'keep' });
     assert.match(wrong.warning!, /git\.commit/);

@@ -28,21 +28,34 @@ describe('store file errors', () => {
     assert.equal(describeFileError(read, facts), `${facts} is a folder, not a file: move it away and run again.`);
     assert.equal(describeFileError(withPath(read, facts)), `${facts} is a folder, not a file: move it away and run again.`);
     // Without any path, Node's own message is kept rather than nothing.
-    assert.match(describeFileError(caught(() => fs.readFileSync(facts)))!, /^a file Lore needs \(EISDIR: illegal operation on a directory, read\) is a folder/);
+    assert.match(
+      describeFileError(caught(() => fs.readFileSync(facts)))!,
+      /^a file Lore needs \(EISDIR: illegal operation on a directory, read\) is a folder/,
+    );
     // A rename onto the folder names the folder (the destination), not the temporary file.
     const tmp = path.join(dir, '.facts.md.tmp');
     fs.writeFileSync(tmp, 'x');
-    assert.match(describeFileError(caught(() => fs.renameSync(tmp, facts)))!, new RegExp(`^${facts.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder`));
+    assert.match(
+      describeFileError(caught(() => fs.renameSync(tmp, facts)))!,
+      new RegExp(`^${facts.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder`),
+    );
   });
 
   it('a file where a folder should be, and errors that are not about files', () => {
     const dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'files'), 'x');
     const error = caught(() => fs.writeFileSync(path.join(dir, 'files', 'n.md'), 'y'));
-    assert.match(describeFileError(error)!, /files\/n\.md: part of this path is a file where a folder should be: move that file away and run again\.$/);
+    assert.match(
+      describeFileError(error)!,
+      /files\/n\.md: part of this path is a file where a folder should be: move that file away and run again\.$/,
+    );
     assert.equal(describeFileError(new Error('boom')), undefined);
     assert.equal(describeFileError('boom'), undefined);
-    assert.equal(describeFileError(caught(() => fs.readFileSync(path.join(dir, 'missing')))), undefined, 'ENOENT keeps Node\'s message, which names the path');
+    assert.equal(
+      describeFileError(caught(() => fs.readFileSync(path.join(dir, 'missing')))),
+      undefined,
+      "ENOENT keeps Node's message, which names the path",
+    );
   });
 
   it('checkStoreEntries names a store file that is a folder, or a store folder that is a file', () => {
@@ -50,7 +63,11 @@ describe('store file errors', () => {
     initStore(paths, defaultPromptsDir());
     checkStoreEntries(paths);
     fs.mkdirSync(paths.ledger);
-    assert.throws(() => checkStoreEntries(paths), (error: Error) => error instanceof StoreEntryError && error.message === `${paths.ledger} is a folder, not a file: move it away and run again`);
+    assert.throws(
+      () => checkStoreEntries(paths),
+      (error: Error) =>
+        error instanceof StoreEntryError && error.message === `${paths.ledger} is a folder, not a file: move it away and run again`,
+    );
     fs.rmdirSync(paths.ledger);
     fs.rmSync(path.join(paths.root, 'tasks.md'));
     fs.mkdirSync(path.join(paths.root, 'tasks.md'));
@@ -58,6 +75,9 @@ describe('store file errors', () => {
     fs.rmdirSync(path.join(paths.root, 'tasks.md'));
     fs.rmSync(paths.files, { recursive: true });
     fs.writeFileSync(paths.files, '');
-    assert.throws(() => checkStoreEntries(paths), (error: Error) => error.message === `${paths.files} is a file, not a folder: move it away and run again`);
+    assert.throws(
+      () => checkStoreEntries(paths),
+      (error: Error) => error.message === `${paths.files} is a file, not a folder: move it away and run again`,
+    );
   });
 });

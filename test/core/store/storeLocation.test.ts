@@ -28,6 +28,9 @@ describe('editorStoreLocation', () => {
   it('uses ~/.lore when the global store is chosen, for the open folder or for itself without one', () => {
     const folder = path.join(home, 'project');
     assert.deepEqual(editorStoreLocation(folder, 'global', home), { root: path.join(home, '.lore'), workspace: folder });
-    assert.deepEqual(editorStoreLocation(undefined, 'global', home), { root: path.join(home, '.lore'), workspace: path.join(home, '.lore') });
+    assert.deepEqual(editorStoreLocation(undefined, 'global', home), {
+      root: path.join(home, '.lore'),
+      workspace: path.join(home, '.lore'),
+    });
   });
 });

@@ -8,7 +8,12 @@ import { renderForStore } from '../../../src/core/services/harvest/transcriptPla
 import { readLedger, writeLedger } from '../../../src/core/store/ledger';
 import { storePaths } from '../../../src/core/store/storePaths';
 import {
-  TranscriptTakenError, storedTranscriptSha, titleSlug, transcriptRelativePath, transcriptStats, writeTranscriptOnce,
+  TranscriptTakenError,
+  storedTranscriptSha,
+  titleSlug,
+  transcriptRelativePath,
+  transcriptStats,
+  writeTranscriptOnce,
 } from '../../../src/core/store/transcriptFiles';
 import { ALNUM, cat, fake } from '../safety/secretSamples';
 import { makeTempDir } from '../../helpers/paths';
@@ -44,16 +49,26 @@ describe('stored transcripts (transcripts/)', () => {
   });
 
   it('names the file from the start in UTC, a file-name-safe id and a short ASCII slug of the title', () => {
-    assert.equal(transcriptRelativePath({ id: 'sess-1', title: 'Fix the login race', started: '2026-11-20T09:58:30.000Z' }), 'transcripts/2026/11/20/0958-sess-1-fix-the-login-race.md');
+    assert.equal(
+      transcriptRelativePath({ id: 'sess-1', title: 'Fix the login race', started: '2026-11-20T09:58:30.000Z' }),
+      'transcripts/2026/11/20/0958-sess-1-fix-the-login-race.md',
+    );
     // A zoned time is converted to UTC (the day changes here); a zone-less one is taken as written.
     assert.equal(transcriptRelativePath({ id: 'x', started: '2026-11-20T23:30:00-02:00' }), 'transcripts/2026/11/21/0130-x.md');
     assert.equal(transcriptRelativePath({ id: 'x', started: '2026-11-20T23:30:00' }), 'transcripts/2026/11/20/2330-x.md');
     // No `:` `/` `\` or spaces (Windows, nested folders); non-ASCII letters lose their accents or go.
-    const odd = transcriptRelativePath({ id: 'C:\\Users\\me/../séance 1', title: 'Ça marche — déploiement über Nacht, sans réseau ni 🚀 du tout vraiment', started: '2026-01-02T03:04:00Z' });
+    const odd = transcriptRelativePath({
+      id: 'C:\\Users\\me/../séance 1',
+      title: 'Ça marche — déploiement über Nacht, sans réseau ni 🚀 du tout vraiment',
+      started: '2026-01-02T03:04:00Z',
+    });
     assert.match(odd, /^transcripts\/2026\/01\/02\/0304-[A-Za-z0-9._-]+\.md$/);
     assert.equal(path.basename(odd), '0304-C-Users-me-seance-1-ca-marche-deploiement-uber-nacht-sans.md');
     // A title that is only the id, or has no ASCII word, adds no slug.
-    assert.equal(transcriptRelativePath({ id: 'abc', title: 'abc', started: '2026-01-02T03:04:00Z' }), 'transcripts/2026/01/02/0304-abc.md');
+    assert.equal(
+      transcriptRelativePath({ id: 'abc', title: 'abc', started: '2026-01-02T03:04:00Z' }),
+      'transcripts/2026/01/02/0304-abc.md',
+    );
     assert.equal(titleSlug('日本語のタイトル'), '');
     assert.ok(titleSlug('a'.repeat(100)).length <= 40);
   });
@@ -63,11 +78,25 @@ describe('stored transcripts (transcripts/)', () => {
     assert.equal(
       text.split('\n## ')[0],
       [
-        '---', 'id: sess-1', 'tool: claude-code', 'started: 2026-11-20T09:58:30.000Z', 'ended: 2026-11-20T10:05:00.000Z', 'model: claude-sonnet-4-5',
-        `raw_sha256: ${SHA_A}`, 'turns: 2', 'cwd: /home/dev/shop', '---', '', '# Fix the login race', '',
+        '---',
+        'id: sess-1',
+        'tool: claude-code',
+        'started: 2026-11-20T09:58:30.000Z',
+        'ended: 2026-11-20T10:05:00.000Z',
+        'model: claude-sonnet-4-5',
+        `raw_sha256: ${SHA_A}`,
+        'turns: 2',
+        'cwd: /home/dev/shop',
+        '---',
+        '',
+        '# Fix the login race',
+        '',
       ].join('\n'),
     );
-    assert.match(text, /^## 09:58 — user\nWhy does login fail\?\n\n## 10:04 — agent\n> \[tool:Bash\] npm test → exit 1\n\nA race in the session store\.\n$/m);
+    assert.match(
+      text,
+      /^## 09:58 — user\nWhy does login fail\?\n\n## 10:04 — agent\n> \[tool:Bash\] npm test → exit 1\n\nA race in the session store\.\n$/m,
+    );
     const file = '/store/transcripts/2026/11/20/0958-sess-1-fix-the-login-race.md';
     assert.equal(detectFormat(file, text), 'lore-transcript');
     const back = importConversation(file, text);
@@ -76,21 +105,31 @@ describe('stored transcripts (transcripts/)', () => {
     assert.equal(back.startedAt, '2026-11-20T09:58:30.000Z');
     assert.equal(back.endedAt, '2026-11-20T10:05:00.000Z');
     assert.equal(back.model, 'claude-sonnet-4-5');
-    assert.deepEqual(back.turns.map((t) => [t.role, t.text]), [['user', 'Why does login fail?'], ['assistant', 'A race in the session store.']]);
+    assert.deepEqual(
+      back.turns.map((t) => [t.role, t.text]),
+      [
+        ['user', 'Why does login fail?'],
+        ['assistant', 'A race in the session store.'],
+      ],
+    );
     // Stable: the stored copy read back renders to the same stored copy.
     assert.equal(renderTranscript(back, { rawSha256: SHA_A }), text);
   });
 
   it('redacts a planted secret everywhere in the stored text, and keeps the frontmatter valid YAML', () => {
     const token = cat('ghp_', fake(ALNUM, 36));
-    const stored = renderForStore(conversation({
-      title: `deploy with ${token}`,
-      cwd: `/home/dev/${token}`,
-      turns: [
-        { role: 'user', text: `my token is ${token} please use it`, at: '2026-11-20T09:58:30.000Z' },
-        { role: 'assistant', text: 'Done.', tools: [`[tool:Bash] curl -H "Authorization: token ${token}" https://api.github.com`] },
-      ],
-    }), SHA_A, 0);
+    const stored = renderForStore(
+      conversation({
+        title: `deploy with ${token}`,
+        cwd: `/home/dev/${token}`,
+        turns: [
+          { role: 'user', text: `my token is ${token} please use it`, at: '2026-11-20T09:58:30.000Z' },
+          { role: 'assistant', text: 'Done.', tools: [`[tool:Bash] curl -H "Authorization: token ${token}" https://api.github.com`] },
+        ],
+      }),
+      SHA_A,
+      0,
+    );
     assert.ok(!stored.text.includes(token), 'the secret reached the stored transcript');
     assert.ok(!JSON.stringify(stored.naming).includes(token), 'the secret reached the file name');
     assert.match(stored.text, /\[REDACTED:[a-z0-9-]+\]/);
@@ -101,11 +140,15 @@ describe('stored transcripts (transcripts/)', () => {
   });
 
   it('names a conversation without any time after its file', () => {
-    const stored = renderForStore(conversation({ startedAt: undefined, turns: [{ role: 'user', text: 'hi' }] }), SHA_A, Date.UTC(2026, 4, 6, 7, 8));
+    const stored = renderForStore(
+      conversation({ startedAt: undefined, turns: [{ role: 'user', text: 'hi' }] }),
+      SHA_A,
+      Date.UTC(2026, 4, 6, 7, 8),
+    );
     assert.equal(transcriptRelativePath(stored.naming), 'transcripts/2026/05/06/0708-sess-1-fix-the-login-race.md');
   });
 
-  it('is immutable: written once, never replaced, a crashed writer\'s temporary file cleared', () => {
+  it("is immutable: written once, never replaced, a crashed writer's temporary file cleared", () => {
     const paths = storePaths(makeTempDir());
     const rel = 'transcripts/2026/11/20/0958-sess-1.md';
     const file = path.join(paths.root, rel);
@@ -131,13 +174,28 @@ describe('stored transcripts (transcripts/)', () => {
 
   it('loads a ledger written before transcripts existed, and keeps the transcript path of a new one', () => {
     const file = path.join(makeTempDir(), 'ledger.json');
-    fs.writeFileSync(file, JSON.stringify({ entries: { [SHA_A]: { path: '/p/a.md', status: 'harvested', at: '2026-01-01T00:00:00.000Z', deleted: true, id: 'a' } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        entries: { [SHA_A]: { path: '/p/a.md', status: 'harvested', at: '2026-01-01T00:00:00.000Z', deleted: true, id: 'a' } },
+      }),
+    );
     const old = readLedger(file);
     assert.equal(old.entries[SHA_A].transcript, undefined);
-    old.entries[SHA_B] = { path: '/p/b.md', status: 'harvested', at: '2026-01-02T00:00:00.000Z', deleted: true, id: 'b', transcript: 'transcripts/2026/01/02/0000-b.md' };
+    old.entries[SHA_B] = {
+      path: '/p/b.md',
+      status: 'harvested',
+      at: '2026-01-02T00:00:00.000Z',
+      deleted: true,
+      id: 'b',
+      transcript: 'transcripts/2026/01/02/0000-b.md',
+    };
     writeLedger(file, old);
     assert.equal(readLedger(file).entries[SHA_B].transcript, 'transcripts/2026/01/02/0000-b.md');
-    fs.writeFileSync(file, JSON.stringify({ entries: { [SHA_A]: { path: '/p', status: 'harvested', at: 'x', deleted: true, transcript: 7 } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ entries: { [SHA_A]: { path: '/p', status: 'harvested', at: 'x', deleted: true, transcript: 7 } } }),
+    );
     assert.throws(() => readLedger(file), /transcript/);
   });
 });

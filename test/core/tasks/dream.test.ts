@@ -16,8 +16,18 @@ describe('task digests and lore tasks dream', () => {
     const plan = await dream(paths, { apply: false, context });
     assert.equal(plan.dryRun, true);
     assert.equal(plan.actions.filter((a) => a.digest_key.startsWith('task_resume:')).length, 8);
-    assert.deepEqual(plan.actions.filter((a) => a.task_id === '_project').map((a) => a.digest_key.split(':')[0]).sort(), ['decision_library', 'evidence_library', 'failure_library', 'highlight_library', 'project_brief']);
-    assert.deepEqual(listTaskIds(paths).map((id) => fs.readFileSync(taskLogFile(paths, id), 'utf8')), before, 'a dry run writes nothing');
+    assert.deepEqual(
+      plan.actions
+        .filter((a) => a.task_id === '_project')
+        .map((a) => a.digest_key.split(':')[0])
+        .sort(),
+      ['decision_library', 'evidence_library', 'failure_library', 'highlight_library', 'project_brief'],
+    );
+    assert.deepEqual(
+      listTaskIds(paths).map((id) => fs.readFileSync(taskLogFile(paths, id), 'utf8')),
+      before,
+      'a dry run writes nothing',
+    );
     assert.deepEqual(plan.staleTasks.sort(), ['churn-model', 'worker-memory-leak'], 'open tasks untouched for two weeks');
 
     const applied = await dream(paths, { apply: true, context });
@@ -40,11 +50,22 @@ describe('task digests and lore tasks dream', () => {
       const failures = searchTasks(index, { query: 'pgcrypto', mode: 'find_failures', filters: { artifact_kind: 'digest' } }).hits[0];
       assert.equal(failures.artifact_role, 'failure_library');
 
-      await recordArtifact(paths, { artifact_kind: 'task_progress', task_id: 'churn-model', summary: 'Q4 data arrived' }, { agentId: 'claude-code', now: () => new Date('2026-12-01T09:00:00Z') });
+      await recordArtifact(
+        paths,
+        { artifact_kind: 'task_progress', task_id: 'churn-model', summary: 'Q4 data arrived' },
+        { agentId: 'claude-code', now: () => new Date('2026-12-01T09:00:00Z') },
+      );
       index.refresh();
-      assert.equal(searchTasks(index, { mode: 'resume_task', filters: { task_id: 'churn-model', artifact_kind: 'digest' } }).hits[0].stale, true);
+      assert.equal(
+        searchTasks(index, { mode: 'resume_task', filters: { task_id: 'churn-model', artifact_kind: 'digest' } }).hits[0].stale,
+        true,
+      );
       const plan = await dream(paths, { apply: true, context: { ...context, now: () => new Date('2026-12-01T10:00:00Z') }, index });
-      assert.deepEqual(plan.actions.map((a) => a.digest_key).sort(), ['project_brief:_project', 'task_resume:churn-model'], 'only the digests whose sources changed');
+      assert.deepEqual(
+        plan.actions.map((a) => a.digest_key).sort(),
+        ['project_brief:_project', 'task_resume:churn-model'],
+        'only the digests whose sources changed',
+      );
       assert.equal(plan.supersededDigests, 2);
       const fresh = searchTasks(index, { mode: 'resume_task', filters: { task_id: 'churn-model', artifact_kind: 'digest' } });
       assert.equal(fresh.hits.length, 1, 'the superseded digest left the index');

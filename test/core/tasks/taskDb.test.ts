@@ -16,7 +16,11 @@ describe('task tables without better-sqlite3 (node:sqlite)', () => {
       const index = TaskIndex.open(fixtureTaskStore(), env);
       try {
         const report = index.refresh();
-        return { driver: index.db.driver, report: [report.tasks, report.artifacts], hits: requests.map((r) => searchTasks(index, r).hits.map((h) => [h.artifact_id, h.trust, h.chunk])) };
+        return {
+          driver: index.db.driver,
+          report: [report.tasks, report.artifacts],
+          hits: requests.map((r) => searchTasks(index, r).hits.map((h) => [h.artifact_id, h.trust, h.chunk])),
+        };
       } finally {
         index.close();
       }

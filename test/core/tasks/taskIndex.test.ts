@@ -14,12 +14,34 @@ describe('task side tables in the SQLite index', () => {
 
   async function fixture() {
     const paths = storePaths(path.join(makeTempDir(), '.lore'));
-    await recordArtifact(paths, { artifact_kind: 'task_start', task_id: 'churn', goal: 'predict churn', dataset_refs: [{ name: 'customers', version: 'v3' }] }, ctx('alice'));
-    const ev = await recordArtifact(paths, {
-      artifact_kind: 'evidence', task_id: 'churn', summary: 'AUC 0.81 on holdout', confidence: 0.7, verification_status: 'verified',
-      entity_refs: [{ name: 'xgboost', type: 'model' }], provenance: { files: ['notebooks/churn.ipynb'], conversation_id: 'conv-1' },
-    }, ctx('alice'));
-    await recordArtifact(paths, { artifact_kind: 'verification', task_id: 'churn', reply_to_artifact_id: ev.artifact.artifact_id, summary: 'I checked my own result' }, ctx('alice'));
+    await recordArtifact(
+      paths,
+      { artifact_kind: 'task_start', task_id: 'churn', goal: 'predict churn', dataset_refs: [{ name: 'customers', version: 'v3' }] },
+      ctx('alice'),
+    );
+    const ev = await recordArtifact(
+      paths,
+      {
+        artifact_kind: 'evidence',
+        task_id: 'churn',
+        summary: 'AUC 0.81 on holdout',
+        confidence: 0.7,
+        verification_status: 'verified',
+        entity_refs: [{ name: 'xgboost', type: 'model' }],
+        provenance: { files: ['notebooks/churn.ipynb'], conversation_id: 'conv-1' },
+      },
+      ctx('alice'),
+    );
+    await recordArtifact(
+      paths,
+      {
+        artifact_kind: 'verification',
+        task_id: 'churn',
+        reply_to_artifact_id: ev.artifact.artifact_id,
+        summary: 'I checked my own result',
+      },
+      ctx('alice'),
+    );
     await recordArtifact(paths, { artifact_kind: 'task_start', task_id: 'latency', goal: 'cut p99 latency' }, ctx('bob'));
     return { paths, evidenceId: ev.artifact.artifact_id };
   }
@@ -39,12 +61,23 @@ describe('task side tables in the SQLite index', () => {
         { target_kind: 'file', target: 'notebooks/churn.ipynb' },
       ]);
       // The claim's own verification_status field and a self-verification do not count.
-      assert.deepEqual(rows(index, 'SELECT verification_status FROM evidence WHERE artifact_id = ?', evidenceId), [{ verification_status: 'unverified' }]);
-      await recordArtifact(paths, { artifact_kind: 'verification', task_id: 'churn', reply_to_artifact_id: evidenceId, summary: 'reran: AUC 0.80' }, ctx('carol'));
+      assert.deepEqual(rows(index, 'SELECT verification_status FROM evidence WHERE artifact_id = ?', evidenceId), [
+        { verification_status: 'unverified' },
+      ]);
+      await recordArtifact(
+        paths,
+        { artifact_kind: 'verification', task_id: 'churn', reply_to_artifact_id: evidenceId, summary: 'reran: AUC 0.80' },
+        ctx('carol'),
+      );
       const second = index.refresh();
       assert.deepEqual(second.reindexed, ['churn'], 'only the task whose log changed is read again');
-      assert.deepEqual(rows(index, 'SELECT verification_status FROM evidence WHERE artifact_id = ?', evidenceId), [{ verification_status: 'verified' }]);
-      assert.deepEqual(rows(index, "SELECT relation_kind FROM artifact_relations WHERE to_artifact_id = ? ORDER BY relation_kind", evidenceId), [{ relation_kind: 'verifies' }, { relation_kind: 'verifies' }]);
+      assert.deepEqual(rows(index, 'SELECT verification_status FROM evidence WHERE artifact_id = ?', evidenceId), [
+        { verification_status: 'verified' },
+      ]);
+      assert.deepEqual(
+        rows(index, 'SELECT relation_kind FROM artifact_relations WHERE to_artifact_id = ? ORDER BY relation_kind', evidenceId),
+        [{ relation_kind: 'verifies' }, { relation_kind: 'verifies' }],
+      );
     } finally {
       index.close();
     }
@@ -52,7 +85,12 @@ describe('task side tables in the SQLite index', () => {
 
   it('is rebuilt from the JSONL alone: deleted, it comes back the same; a removed log leaves nothing behind', async () => {
     const { paths } = await fixture();
-    const snapshot = (index: TaskIndex) => JSON.stringify([rows(index, 'SELECT * FROM task_artifacts ORDER BY artifact_id'), rows(index, 'SELECT * FROM tasks ORDER BY task_id'), rows(index, 'SELECT artifact_id, chunk_kind, text FROM task_chunks ORDER BY artifact_id, chunk_kind, text')]);
+    const snapshot = (index: TaskIndex) =>
+      JSON.stringify([
+        rows(index, 'SELECT * FROM task_artifacts ORDER BY artifact_id'),
+        rows(index, 'SELECT * FROM tasks ORDER BY task_id'),
+        rows(index, 'SELECT artifact_id, chunk_kind, text FROM task_chunks ORDER BY artifact_id, chunk_kind, text'),
+      ]);
     let index = TaskIndex.open(paths);
     index.refresh();
     const before = snapshot(index);

@@ -22,7 +22,8 @@ interface Pair {
 const { pairs } = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'tidy', 'pairs.json'), 'utf8')) as { pairs: Pair[] };
 const A = (p: Pair) => `- ${p.a} [from: c1, 2026-11-01]`;
 const B = (p: Pair) => `- ${p.b} [from: c2, 2026-11-05]`;
-const propose = (p: Pair, judged?: Parameters<typeof tidyProposals>[2]) => tidyProposals('facts.md', `# Facts\n\n${A(p)}\n${B(p)}\n`, judged);
+const propose = (p: Pair, judged?: Parameters<typeof tidyProposals>[2]) =>
+  tidyProposals('facts.md', `# Facts\n\n${A(p)}\n${B(p)}\n`, judged);
 
 describe('tidy: which pairs are one item (labelled table)', () => {
   it('labels at least 30 pairs, both kinds', () => {
@@ -45,9 +46,14 @@ describe('tidy: which pairs are one item (labelled table)', () => {
     }
   });
 
-  it('specifics: numbers, versions, identifiers and names; a capital only at a sentence\'s start is no name', () => {
+  it("specifics: numbers, versions, identifiers and names; a capital only at a sentence's start is no name", () => {
     const tokens = (text: string) => itemSpecifics(text).tokens.map((t) => t.join(' '));
-    assert.deepEqual(tokens('- Deploys go to eu-west-1 via Jenkins; the TTL is 10,000 s [from: c1, 2026-11-01]'), ['eu west 1', 'jenkin', 'ttl', '10000']);
+    assert.deepEqual(tokens('- Deploys go to eu-west-1 via Jenkins; the TTL is 10,000 s [from: c1, 2026-11-01]'), [
+      'eu west 1',
+      'jenkin',
+      'ttl',
+      '10000',
+    ]);
     assert.deepEqual(tokens('The build uses esbuild. Then it runs mocha'), []);
     assert.deepEqual(tokens('the image is node:22-alpine on GitHub (v3 API)'), ['node 22 alpine', 'github', 'v3', 'api']);
     assert.equal(sameSpecifics(itemSpecifics('secrets are git-ignored'), itemSpecifics('the secrets are ignored by git')), true);

@@ -40,22 +40,42 @@ describe('tidy proposals', () => {
       '- switched deploys from Jenkins to GitHub Actions [from: c4, 2026-11-10]',
       '- the docs site now uses Astro [from: c5, 2026-11-11]',
     ]);
-    assert.deepEqual(supersessions.map((s) => [s.old.raw, s.reason]), [['- deploys go through Jenkins [from: c1, 2026-11-01]', 'change']]);
+    assert.deepEqual(
+      supersessions.map((s) => [s.old.raw, s.reason]),
+      [['- deploys go through Jenkins [from: c1, 2026-11-01]', 'change']],
+    );
   });
 
   it('a newer playbook of the same name supersedes the older one', () => {
-    const { supersessions } = tidyProposals('playbooks.md', '# Playbooks\n\n- **release**: npm version -> git push [from: c1, 2026-11-01]\n- **release**: npm run check -> changeset publish [from: c2, 2026-11-08]\n');
+    const { supersessions } = tidyProposals(
+      'playbooks.md',
+      '# Playbooks\n\n- **release**: npm version -> git push [from: c1, 2026-11-01]\n- **release**: npm run check -> changeset publish [from: c2, 2026-11-08]\n',
+    );
     assert.equal(supersessions.length, 1);
     assert.equal(supersessions[0].reason, 'playbook');
     assert.match(supersessions[0].old.raw, /npm version/);
   });
 
-  it('leaves a person\'s own lines, superseded lines, and open against done tasks alone', () => {
-    const { merges, supersessions } = tidyProposals('tasks.md', [
-      '# Tasks', '', '## Open', '', '- migrate the refund path to v3 [from: c1, 2026-11-01]', '- write the release notes', '',
-      '## Done', '', '- migrate the refund path to v3 [from: c2, 2026-11-04]', '- write the release notes',
-      '- old wording of a task [superseded by k3m9x2ab, 2026-11-02] [from: c1, 2026-11-01]', '- old wording of a task [from: c3, 2026-11-03]', '',
-    ].join('\n'));
+  it("leaves a person's own lines, superseded lines, and open against done tasks alone", () => {
+    const { merges, supersessions } = tidyProposals(
+      'tasks.md',
+      [
+        '# Tasks',
+        '',
+        '## Open',
+        '',
+        '- migrate the refund path to v3 [from: c1, 2026-11-01]',
+        '- write the release notes',
+        '',
+        '## Done',
+        '',
+        '- migrate the refund path to v3 [from: c2, 2026-11-04]',
+        '- write the release notes',
+        '- old wording of a task [superseded by k3m9x2ab, 2026-11-02] [from: c1, 2026-11-01]',
+        '- old wording of a task [from: c3, 2026-11-03]',
+        '',
+      ].join('\n'),
+    );
     assert.deepEqual(merges, []);
     assert.deepEqual(supersessions, []);
   });

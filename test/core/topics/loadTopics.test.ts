@@ -30,13 +30,26 @@ Run the smoke tests before every rollout; never deploy on Fridays.
 
 describe('topic files', () => {
   it('parses a topic with its triggers, defaults and body', () => {
-    const paths = storeWithTopics({ 'deploy.md': DEPLOY, 'style.md': '---\ntriggers:\n  - pattern: "print "\n    scope: output\n---\nUse Python 3 print().\n' });
+    const paths = storeWithTopics({
+      'deploy.md': DEPLOY,
+      'style.md': '---\ntriggers:\n  - pattern: "print "\n    scope: output\n---\nUse Python 3 print().\n',
+    });
     const { topics, problems } = loadTopics(paths);
     assert.deepEqual(problems, []);
-    assert.deepEqual(topics.map((t) => t.name), ['deploy', 'style']);
+    assert.deepEqual(
+      topics.map((t) => t.name),
+      ['deploy', 'style'],
+    );
     const [deploy, style] = topics;
     assert.equal(deploy.description, 'Deploying to production safely');
-    assert.deepEqual(deploy.triggers.map((t) => [t.kind, t.scope]), [['keywords', 'input'], ['pattern', 'both'], ['glob', 'input']]);
+    assert.deepEqual(
+      deploy.triggers.map((t) => [t.kind, t.scope]),
+      [
+        ['keywords', 'input'],
+        ['pattern', 'both'],
+        ['glob', 'input'],
+      ],
+    );
     assert.equal(deploy.activation, 'gated');
     assert.equal(deploy.priority, 'high');
     assert.equal(deploy.maxContextBytes, 2048);
@@ -52,11 +65,16 @@ describe('topic files', () => {
 
   it('matches keyword phrases across any whitespace', () => {
     const [deploy] = loadTopics(storeWithTopics({ 'deploy.md': DEPLOY })).topics;
-    assert.equal(matchTopics(prepareTopics([deploy]), { text: 'when does the Release\n  Train leave?', scope: 'input' })[0].tier1?.matched, 'release train');
+    assert.equal(
+      matchTopics(prepareTopics([deploy]), { text: 'when does the Release\n  Train leave?', scope: 'input' })[0].tier1?.matched,
+      'release train',
+    );
   });
 
   it('reads the long trigger form of the design ({type: pattern, match})', () => {
-    const paths = storeWithTopics({ 'mail.md': '---\ntriggers:\n  - type: pattern\n    match: "email|inbox"\n    scope: input\n---\nMail.\n' });
+    const paths = storeWithTopics({
+      'mail.md': '---\ntriggers:\n  - type: pattern\n    match: "email|inbox"\n    scope: input\n---\nMail.\n',
+    });
     const [topic] = loadTopics(paths).topics;
     assert.equal(topic.triggers[0].kind, 'pattern');
   });
@@ -65,7 +83,10 @@ describe('topic files', () => {
     const bad = '---\ndescription: broken\ntriggers:\n  - keywords: [a]\n  - pattern: "(unclosed"\n---\nBody.\n';
     const paths = storeWithTopics({ 'bad.md': bad, 'deploy.md': DEPLOY });
     const { topics, problems } = loadTopics(paths);
-    assert.deepEqual(topics.map((t) => t.name), ['deploy']);
+    assert.deepEqual(
+      topics.map((t) => t.name),
+      ['deploy'],
+    );
     assert.equal(problems.length, 1);
     assert.equal(problems[0].file, 'topics/bad.md');
     assert.equal(problems[0].line, 5);
@@ -98,11 +119,14 @@ describe('topic files', () => {
     const paths = storeWithTopics({ 'ok.md': DEPLOY, 'we ird.md': DEPLOY });
     fs.symlinkSync(path.join(topicsDir(paths), 'ok.md'), path.join(topicsDir(paths), 'link.md'));
     const { topics, problems } = loadTopics(paths);
-    assert.deepEqual(topics.map((t) => t.name), ['ok']);
+    assert.deepEqual(
+      topics.map((t) => t.name),
+      ['ok'],
+    );
     assert.deepEqual(problems.map((p) => p.file).sort(), ['topics/link.md', 'topics/we ird.md']);
   });
 
-  it('caches the parsed frontmatter by the file\'s hash, and parses a changed file again', () => {
+  it("caches the parsed frontmatter by the file's hash, and parses a changed file again", () => {
     const paths = storeWithTopics({ 'deploy.md': DEPLOY, 'bad.md': '---\npriority: urgent\n---\nx\n' });
     assert.equal(loadTopics(paths).topics[0].body.startsWith('# Deploying'), true);
     const cacheFile = path.join(paths.cache, 'topics-parsed.json');

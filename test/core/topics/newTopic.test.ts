@@ -14,7 +14,10 @@ describe('new topic from the template', () => {
     const { topics, problems } = loadTopics(paths);
     assert.deepEqual(problems, []);
     assert.equal(topics[0].name, 'release-train');
-    assert.deepEqual(topics[0].triggers.map((t) => t.kind), ['keywords']);
+    assert.deepEqual(
+      topics[0].triggers.map((t) => t.kind),
+      ['keywords'],
+    );
     assert.equal(topics[0].activation, 'auto');
     assert.throws(() => createTopicFile(paths, 'release-train'), /already exists/);
     assert.throws(() => createTopicFile(paths, '../escape'), /not a topic name/);

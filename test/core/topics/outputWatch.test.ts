@@ -11,9 +11,27 @@ describe('output watchers', () => {
       'rtial line from the middle"}}',
       JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'old reply' }] } }),
       JSON.stringify({ type: 'user', message: { role: 'user', content: 'next question' } }),
-      JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'print secret' }, { type: 'text', text: 'first part' }] } }),
+      JSON.stringify({
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'print secret' },
+            { type: 'text', text: 'first part' },
+          ],
+        },
+      }),
       JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: 'ok' }] } }),
-      JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', name: 'x' }, { type: 'text', text: 'second part' }] } }),
+      JSON.stringify({
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', name: 'x' },
+            { type: 'text', text: 'second part' },
+          ],
+        },
+      }),
       '',
     ].join('\n');
     assert.equal(lastAssistantReply(tail), 'first part\nsecond part');
@@ -27,11 +45,23 @@ describe('output watchers', () => {
       'gated.md': '---\nactivation: gated\npriority: high\ntriggers:\n  - pattern: "print"\n    scope: both\n---\nNeeds the gate.\n',
     });
     const pending = watchReply(paths, 'session-a', 'Use: print total');
-    assert.deepEqual(pending.map((p) => p.topic), ['py3']);
+    assert.deepEqual(
+      pending.map((p) => p.topic),
+      ['py3'],
+    );
     assert.deepEqual(peekPendingTopics(paths, 'session-b'), []);
-    assert.deepEqual(takePendingTopics(paths, 'session-a').map((p) => p.topic), ['py3']);
+    assert.deepEqual(
+      takePendingTopics(paths, 'session-a').map((p) => p.topic),
+      ['py3'],
+    );
     assert.deepEqual(takePendingTopics(paths, 'session-a'), []);
     const log = readGateLog(paths);
-    assert.deepEqual(log.map((e) => [e.topic, e.gate, e.active, e.via]), [['gated', 'no-model', false, 'output'], ['py3', 'bypass', true, 'output']]);
+    assert.deepEqual(
+      log.map((e) => [e.topic, e.gate, e.active, e.via]),
+      [
+        ['gated', 'no-model', false, 'output'],
+        ['py3', 'bypass', true, 'output'],
+      ],
+    );
   });
 });

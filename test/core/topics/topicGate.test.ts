@@ -9,7 +9,8 @@ import { OpenAIAdapter } from '../../../src/core/services/providers/openaiAdapte
 import { startStub, type StubServer } from '../../helpers/stubServers';
 import { storeWithTopics } from '../../helpers/topicStores';
 
-const gated = (priority: string, body: string) => `---\ntriggers:\n  - keywords: [cache]\nactivation: gated\npriority: ${priority}\n---\n${body}\n`;
+const gated = (priority: string, body: string) =>
+  `---\ntriggers:\n  - keywords: [cache]\nactivation: gated\npriority: ${priority}\n---\n${body}\n`;
 
 describe('topic gate (tier 3)', () => {
   let stub: StubServer | undefined;
@@ -31,10 +32,18 @@ describe('topic gate (tier 3)', () => {
   it('asks the model YES/NO with one token at temperature 0, caches the answer by message and topic, and logs every decision', async () => {
     const { paths, prepared } = setup();
     // Answers by the topic named in the prompt: only the prompt-cache topic is relevant.
-    stub = await startStub('openai', [], { whenExhausted: (body) => ({ reply: /Topic: prompts/.test(JSON.stringify(body)) ? 'YES' : 'NO' }) });
+    stub = await startStub('openai', [], {
+      whenExhausted: (body) => ({ reply: /Topic: prompts/.test(JSON.stringify(body)) ? 'YES' : 'NO' }),
+    });
     const gate = adapterGate(new OpenAIAdapter({ baseUrl: stub.baseUrl, apiKey: 'test-key' }));
     const first = await activateTopics(paths, prepared, { message }, { gate, memo: GateMemo.forStore(paths), via: 'cli' });
-    assert.deepEqual(first.active.map((a) => [a.topic.name, a.tier]), [['urgent', 1], ['prompts', 3]]);
+    assert.deepEqual(
+      first.active.map((a) => [a.topic.name, a.tier]),
+      [
+        ['urgent', 1],
+        ['prompts', 3],
+      ],
+    );
     const byTopic = Object.fromEntries(first.decisions.map((d) => [d.topic, d]));
     assert.equal(byTopic.urgent.gate, 'bypass');
     assert.equal(byTopic.prompts.gate, 'yes');
@@ -51,19 +60,36 @@ describe('topic gate (tier 3)', () => {
     // The same message again: answered from the cache, no request.
     const second = await activateTopics(paths, prepared, { message }, { gate, memo: GateMemo.forStore(paths), via: 'cli' });
     assert.equal(stub.requests.length, asked);
-    assert.deepEqual(second.active.map((a) => a.topic.name), ['urgent', 'prompts']);
+    assert.deepEqual(
+      second.active.map((a) => a.topic.name),
+      ['urgent', 'prompts'],
+    );
     assert.equal(second.decisions.find((d) => d.topic === 'prompts')!.cached, true);
     const log = readGateLog(paths);
     assert.equal(log.length, first.decisions.length + second.decisions.length);
     assert.ok(log.every((e) => e.messageHash === messageHash(message) && typeof e.at === 'string'));
     assert.ok(!fs.readFileSync(gateLogFile(paths), 'utf8').includes('hit rate'), 'the log holds the hash, never the message');
-    assert.deepEqual(log.filter((e) => e.topic === 'prompts').map((e) => [e.gate, e.tier1, e.cached ?? false]), [['yes', 'keywords', false], ['yes', 'keywords', true]]);
+    assert.deepEqual(
+      log.filter((e) => e.topic === 'prompts').map((e) => [e.gate, e.tier1, e.cached ?? false]),
+      [
+        ['yes', 'keywords', false],
+        ['yes', 'keywords', true],
+      ],
+    );
   });
 
   it('without a model, gated topics follow the no-gate rows and are otherwise dropped, saying so', () => {
     const { paths, prepared } = setup();
-    const result = activateTopicsWithoutGate(paths, prepared, { message }, { via: 'hook', noGateReason: 'the hook never waits on the network' });
-    assert.deepEqual(result.active.map((a) => a.topic.name), ['urgent']);
+    const result = activateTopicsWithoutGate(
+      paths,
+      prepared,
+      { message },
+      { via: 'hook', noGateReason: 'the hook never waits on the network' },
+    );
+    assert.deepEqual(
+      result.active.map((a) => a.topic.name),
+      ['urgent'],
+    );
     const prompts = result.decisions.find((d) => d.topic === 'prompts')!;
     assert.equal(prompts.gate, 'no-model');
     assert.match(prompts.reason, /dropped: the hook never waits on the network/);
@@ -78,6 +104,12 @@ describe('topic gate (tier 3)', () => {
     const prompts = result.decisions.find((d) => d.topic === 'prompts')!;
     assert.equal(prompts.gate, 'failed');
     assert.equal(prompts.active, false);
-    assert.equal(GateMemo.forStore(paths).get(messageHash(message), prepared.topics.find((t) => t.name === 'prompts')!), undefined);
+    assert.equal(
+      GateMemo.forStore(paths).get(
+        messageHash(message),
+        prepared.topics.find((t) => t.name === 'prompts')!,
+      ),
+      undefined,
+    );
   });
 });

@@ -17,7 +17,10 @@ describe('printable', () => {
 describe('itemCountsText', () => {
   const none = { facts: 0, decisions: 0, tasks_done: 0, tasks_open: 0, questions: 0, playbooks: 0, files: 0 };
   it('says the counts in words, singular and plural, leaving zeros out', () => {
-    assert.equal(itemCountsText({ ...none, facts: 3, decisions: 1, tasks_open: 2, files: 1 }), '3 facts, 1 decision, 2 open tasks, 1 file note');
+    assert.equal(
+      itemCountsText({ ...none, facts: 3, decisions: 1, tasks_open: 2, files: 1 }),
+      '3 facts, 1 decision, 2 open tasks, 1 file note',
+    );
     assert.equal(itemCountsText({ ...none, tasks_done: 1 }), '1 done task');
   });
   it('says when nothing is new', () => {
@@ -27,7 +30,10 @@ describe('itemCountsText', () => {
 
 describe('reclaimText', () => {
   it('says what happened to the inbox conversations instead of "reclaimed"', () => {
-    assert.equal(reclaimText(['delete', 'delete', 'archive']), '2 conversations removed from the inbox, 1 conversation moved to the archive');
+    assert.equal(
+      reclaimText(['delete', 'delete', 'archive']),
+      '2 conversations removed from the inbox, 1 conversation moved to the archive',
+    );
     assert.equal(reclaimText(['archive'], true), '1 conversation to be moved to the archive');
   });
   it('is empty when nothing leaves the inbox (reclaim: keep)', () => {

@@ -60,7 +60,10 @@ describe('walkTree', () => {
 
   it('reports a root that does not exist', () => {
     const missing: string[] = [];
-    walkTree(path.join(makeTempDir(), 'gone'), { file: () => assert.fail('no file expected'), unreadable: (dir) => missing.push(path.basename(dir)) });
+    walkTree(path.join(makeTempDir(), 'gone'), {
+      file: () => assert.fail('no file expected'),
+      unreadable: (dir) => missing.push(path.basename(dir)),
+    });
     assert.deepEqual(missing, ['gone']);
   });
 });

@@ -26,7 +26,11 @@ describe('Lore activation', () => {
     // A folder is open: the window has a store, and the "no folder, no store" welcome stays hidden.
     assert.equal(lore.store.available, true);
     assert.equal(lore.contextKeys.get('lore.noStore'), false);
-    const palette = (vscode.extensions.getExtension(ID)!.packageJSON as { contributes: { menus: { commandPalette: Array<{ command: string; when?: string }> } } }).contributes.menus.commandPalette;
+    const palette = (
+      vscode.extensions.getExtension(ID)!.packageJSON as {
+        contributes: { menus: { commandPalette: Array<{ command: string; when?: string }> } };
+      }
+    ).contributes.menus.commandPalette;
     assert.equal(palette.find((e) => e.command === 'lore.initStore')?.when, '!lore.storeExists');
   });
 

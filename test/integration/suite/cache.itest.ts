@@ -8,10 +8,28 @@ import { activateLore, until, useProvider } from './support';
 
 /** A Claude Code assistant record as Claude Code writes it: one API response's usage. */
 function claudeRecord(id: string, at: number, usage: { read: number; write: number }): string {
-  return JSON.stringify({
-    type: 'assistant', isSidechain: false, timestamp: new Date(at).toISOString(), requestId: `req_${id}`, uuid: `u_${id}`,
-    message: { id: `msg_${id}`, model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 4, cache_creation_input_tokens: usage.write, cache_read_input_tokens: usage.read, cache_creation: { ephemeral_5m_input_tokens: usage.write, ephemeral_1h_input_tokens: 0 }, output_tokens: 30 } },
-  }) + '\n';
+  return (
+    JSON.stringify({
+      type: 'assistant',
+      isSidechain: false,
+      timestamp: new Date(at).toISOString(),
+      requestId: `req_${id}`,
+      uuid: `u_${id}`,
+      message: {
+        id: `msg_${id}`,
+        model: 'claude-sonnet-4-5-20250929',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'ok' }],
+        usage: {
+          input_tokens: 4,
+          cache_creation_input_tokens: usage.write,
+          cache_read_input_tokens: usage.read,
+          cache_creation: { ephemeral_5m_input_tokens: usage.write, ephemeral_1h_input_tokens: 0 },
+          output_tokens: 30,
+        },
+      },
+    }) + '\n'
+  );
 }
 
 describe('Lore prompt cache in VS Code', function () {
@@ -21,16 +39,29 @@ describe('Lore prompt cache in VS Code', function () {
     const lore = await activateLore();
     const now = Date.now();
     const usage = { inputTokens: 1200, uncachedInputTokens: 200, cacheReadTokens: 1000, cacheWriteTokens: 0, outputTokens: 50 };
-    const state = recordCall(createCacheState('itest-discussion', 'anthropic'), usage, now, { provider: 'anthropic', mode: 'ephemeral', prefixHash: 'abc', ttlMs: 5 * 60_000 });
+    const state = recordCall(createCacheState('itest-discussion', 'anthropic'), usage, now, {
+      provider: 'anthropic',
+      mode: 'ephemeral',
+      prefixHash: 'abc',
+      ttlMs: 5 * 60_000,
+    });
     await lore.caches.put(state);
 
     const shown = lore.statusBar.current(now + 28_000)!;
     assert.equal(shown.status, 'active');
     assert.equal(shown.ttlLabel, '4:32');
     // @lore's discussions come under their provider, after the agent sessions' tools.
-    const providers = (lore.views.cache.getChildren() as unknown as Array<{ children?: () => Array<{ discussionId: string }>; toTreeItem: () => vscode.TreeItem }>).filter((n) => n.toTreeItem().contextValue === 'lore.cacheProvider');
+    const providers = (
+      lore.views.cache.getChildren() as unknown as Array<{
+        children?: () => Array<{ discussionId: string }>;
+        toTreeItem: () => vscode.TreeItem;
+      }>
+    ).filter((n) => n.toTreeItem().contextValue === 'lore.cacheProvider');
     assert.equal(providers.length, 1);
-    assert.deepEqual(providers[0].children!().map((d) => d.discussionId), ['itest-discussion']);
+    assert.deepEqual(
+      providers[0].children!().map((d) => d.discussionId),
+      ['itest-discussion'],
+    );
     const providerItem = providers[0].toTreeItem();
     assert.equal(providerItem.label, 'anthropic');
     assert.match(String(providerItem.description), /83% hit · 1200 in · 1000 cached/);
@@ -60,7 +91,7 @@ describe('Lore prompt cache in VS Code', function () {
     await vscode.workspace.getConfiguration('lore').update('instructions.sync', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
-  it("the Cache view and the status bar follow a Claude Code session of this workspace, live as its file grows, and hide once it expired", async function () {
+  it('the Cache view and the status bar follow a Claude Code session of this workspace, live as its file grows, and hide once it expired', async function () {
     this.timeout(90_000);
     const lore = await activateLore();
     const claudeHome = process.env.CLAUDE_CONFIG_DIR;
@@ -73,12 +104,18 @@ describe('Lore prompt cache in VS Code', function () {
     try {
       await lore.agentCaches.refresh();
       const tools = (lore.views.cache.getChildren() as unknown as CacheToolNode[]).filter((n) => n.kind === 'tool');
-      assert.deepEqual(tools.map((t) => t.summary.tool), ['claude-code']);
+      assert.deepEqual(
+        tools.map((t) => t.summary.tool),
+        ['claude-code'],
+      );
       const toolItem = tools[0].toTreeItem();
       assert.equal(toolItem.label, 'Claude Code (Anthropic)');
       assert.match(String(toolItem.description), /^in 9\.0K · cached 0 · 0% hit · TTL 4:\d\d$/);
       const sessions = tools[0].children!() as CacheSessionNode[];
-      assert.deepEqual(sessions.map((n) => n.session.path), [session]);
+      assert.deepEqual(
+        sessions.map((n) => n.session.path),
+        [session],
+      );
       assert.match(String(sessions[0].toTreeItem().description), /^expires in 4:[45]\d$/);
 
       const expiresAt = firstCall + 5 * 60_000;
@@ -92,13 +129,17 @@ describe('Lore prompt cache in VS Code', function () {
       // writing turns until the view has followed one.)
       let lastCall = 0;
       let turns = 0;
-      await until('the Cache view follows the session file', async () => {
-        if (lore.agentCaches.sessions()[0]?.calls === turns + 1 && turns > 0) return true;
-        lastCall = Date.now();
-        fs.appendFileSync(session, claudeRecord(`t${++turns}`, lastCall, { read: 9000, write: 300 }));
-        await new Promise((r) => setTimeout(r, 1500));
-        return lore.agentCaches.sessions()[0]?.calls === turns + 1;
-      }, 30_000);
+      await until(
+        'the Cache view follows the session file',
+        async () => {
+          if (lore.agentCaches.sessions()[0]?.calls === turns + 1 && turns > 0) return true;
+          lastCall = Date.now();
+          fs.appendFileSync(session, claudeRecord(`t${++turns}`, lastCall, { read: 9000, write: 300 }));
+          await new Promise((r) => setTimeout(r, 1500));
+          return lore.agentCaches.sessions()[0]?.calls === turns + 1;
+        },
+        30_000,
+      );
       const grown = lore.agentCaches.sessions()[0];
       assert.equal(grown.hits, turns);
       assert.equal(grown.expiresAt, lastCall + 5 * 60_000, 'a read refreshed the TTL');
@@ -128,7 +169,10 @@ describe('Lore prompt cache in VS Code', function () {
     const expiresAt = Date.now() + 15_000;
     fs.writeFileSync(session, claudeRecord('w', expiresAt - 5 * 60_000, { read: 7000, write: 100 }));
     const inboxFile = path.join(root, 'inbox', 'itest-cache-cost.md');
-    fs.writeFileSync(inboxFile, '---\nsession_id: itest-cache-cost\nstarted: 2026-11-20T10:00:00Z\n---\n\n# Cache cost\n\n## 10:00 — user\nFact: a harvest applied while a session is warm makes it re-cache.\n');
+    fs.writeFileSync(
+      inboxFile,
+      '---\nsession_id: itest-cache-cost\nstarted: 2026-11-20T10:00:00Z\n---\n\n# Cache cost\n\n## 10:00 — user\nFact: a harvest applied while a session is warm makes it re-cache.\n',
+    );
     // The apply harvests the fixture's inbox too: Undo Last Harvest puts the store back for the suites after this one.
     // An earlier hand edit's automatic digest refresh must not land after the undo (see undo.itest).
     lore.store.regenerateDigest({ automatic: true });
@@ -140,10 +184,14 @@ describe('Lore prompt cache in VS Code', function () {
       assert.ok(lore.harvest.pending, 'not applied while the session is warm');
       assert.doesNotMatch(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /re-cache/);
       let appliedAt = 0;
-      await until('the plan is applied once no session is warm', () => {
-        appliedAt = Date.now();
-        return lore.harvest.pending === undefined;
-      }, 45_000);
+      await until(
+        'the plan is applied once no session is warm',
+        () => {
+          appliedAt = Date.now();
+          return lore.harvest.pending === undefined;
+        },
+        45_000,
+      );
       applied = true;
       assert.ok(appliedAt >= expiresAt, 'applied after the cache expired');
       assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /a harvest applied while a session is warm makes it re-cache/);

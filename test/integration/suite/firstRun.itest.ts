@@ -5,8 +5,17 @@ import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
 import { activateLore, until, useProvider } from './support';
 
-interface Step { id: string; description: string; completionEvents: string[]; when?: string }
-interface Welcome { view: string; contents: string; when?: string }
+interface Step {
+  id: string;
+  description: string;
+  completionEvents: string[];
+  when?: string;
+}
+interface Welcome {
+  view: string;
+  contents: string;
+  when?: string;
+}
 
 const AIDER = `# aider chat started at 2026-11-20 10:00:00
 
@@ -15,7 +24,10 @@ const AIDER = `# aider chat started at 2026-11-20 10:00:00
 Done.
 `;
 
-function manifest(): { contributes: { walkthroughs: Array<{ id: string; steps: Step[] }>; viewsWelcome: Welcome[] }; capabilities: Record<string, unknown> } {
+function manifest(): {
+  contributes: { walkthroughs: Array<{ id: string; steps: Step[] }>; viewsWelcome: Welcome[] };
+  capabilities: Record<string, unknown>;
+} {
   return vscode.extensions.getExtension('lore-dev.lore')!.packageJSON;
 }
 
@@ -34,11 +46,15 @@ describe('Lore first run in VS Code', function () {
     assert.equal(walkthrough.id, 'lore.firstRun');
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const step of walkthrough.steps.filter((s) => !s.when)) {
-      const named = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1])
+      const named = [...step.description.matchAll(/\(command:([\w.]+)/g)]
+        .map((m) => m[1])
         .concat(step.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length)));
       for (const command of named) assert.ok(registered.has(command), `${step.id}: ${command} is registered`);
     }
-    assert.ok(walkthrough.steps.some((s) => s.completionEvents.includes('onCommand:lore.installHooks')), 'the hooks step completes on Install Agent Hooks…');
+    assert.ok(
+      walkthrough.steps.some((s) => s.completionEvents.includes('onCommand:lore.installHooks')),
+      'the hooks step completes on Install Agent Hooks…',
+    );
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', 'lore-dev.lore#lore.firstRun', false);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -52,7 +68,9 @@ describe('Lore first run in VS Code', function () {
     await useProvider(undefined);
     assert.equal(lore.distill.isChosen(), false);
     let settled = false;
-    const run = Promise.resolve(vscode.commands.executeCommand('lore.harvest')).finally(() => { settled = true; });
+    const run = Promise.resolve(vscode.commands.executeCommand('lore.harvest')).finally(() => {
+      settled = true;
+    });
     await until('the harvest asks how to distill', () => lore.distill.asking);
     // Escape, as a person would; repeated, because the QuickPick reaches the screen a moment after it is asked for.
     await until('the question is dismissed', async () => {
@@ -68,7 +86,7 @@ describe('Lore first run in VS Code', function () {
     await vscode.workspace.getConfiguration('lore').update('model', 'gpt-4.1-mini', vscode.ConfigurationTarget.Global);
     await lore.distill.remember('rules');
     assert.equal(vscode.workspace.getConfiguration('lore').inspect('provider')?.globalValue, 'rules');
-    assert.equal(vscode.workspace.getConfiguration('lore').inspect('model')?.globalValue, undefined, 'the old provider\'s model is dropped');
+    assert.equal(vscode.workspace.getConfiguration('lore').inspect('model')?.globalValue, undefined, "the old provider's model is dropped");
     assert.ok(lore.distill.isChosen());
     // With the inbox empty the command ends after its dry run, without a dialog to answer.
     const inbox = lore.store.paths.inbox;
@@ -77,7 +95,9 @@ describe('Lore first run in VS Code', function () {
     fs.mkdirSync(inbox);
     try {
       let asked = false;
-      const watch = setInterval(() => { asked ||= lore.distill.asking; }, 20);
+      const watch = setInterval(() => {
+        asked ||= lore.distill.asking;
+      }, 20);
       const report = await vscode.commands.executeCommand<{ totals: unknown } | undefined>('lore.harvest');
       clearInterval(watch);
       if (asked) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -101,18 +121,39 @@ describe('Lore first run in VS Code', function () {
     const welcome = manifest().contributes.viewsWelcome;
     const ledger = welcome.find((w) => w.view === 'lore.ledger');
     assert.ok(ledger?.contents.includes('(command:lore.importConversations)'));
-    assert.ok(welcome.some((w) => w.view === 'lore.digest' && w.when === 'lore.storeExists' && w.contents.includes('(command:lore.importConversations)')));
+    assert.ok(
+      welcome.some(
+        (w) => w.view === 'lore.digest' && w.when === 'lore.storeExists' && w.contents.includes('(command:lore.importConversations)'),
+      ),
+    );
   });
 
   it('names the sessions found on this machine in an empty Ledger view, with counts', async () => {
-    assert.ok(!fs.existsSync(lore.store.paths.ledger) || Object.keys(JSON.parse(fs.readFileSync(lore.store.paths.ledger, 'utf8')).entries).length === 0, 'nothing harvested yet');
+    assert.ok(
+      !fs.existsSync(lore.store.paths.ledger) ||
+        Object.keys(JSON.parse(fs.readFileSync(lore.store.paths.ledger, 'utf8')).entries).length === 0,
+      'nothing harvested yet',
+    );
     const history = path.join(lore.store.paths.workspace, '.aider.chat.history.md');
     fs.writeFileSync(history, AIDER);
     try {
       lore.views.ledger.rescanSources();
-      const nodes = (await lore.views.ledger.getChildren()) as unknown as Array<{ kind: string; role: string; tool?: string; label: string; toTreeItem(): vscode.TreeItem }>;
+      const nodes = (await lore.views.ledger.getChildren()) as unknown as Array<{
+        kind: string;
+        role: string;
+        tool?: string;
+        label: string;
+        toTreeItem(): vscode.TreeItem;
+      }>;
       // The fixture's inbox holds one conversation.
-      assert.deepEqual(nodes.map((n) => [n.kind, n.role, n.tool]), [['sources-hint', 'inbox', undefined], ['sources-hint', 'found', undefined], ['sources-hint', 'tool', 'aider']]);
+      assert.deepEqual(
+        nodes.map((n) => [n.kind, n.role, n.tool]),
+        [
+          ['sources-hint', 'inbox', undefined],
+          ['sources-hint', 'found', undefined],
+          ['sources-hint', 'tool', 'aider'],
+        ],
+      );
       assert.equal(nodes[0].label, '1 conversation in the inbox, not harvested yet');
       assert.equal(nodes[0].toTreeItem().command?.command, 'lore.harvest');
       assert.match(nodes[1].label, /^Found 1 session of this workspace on this machine, 1 new/);
@@ -125,7 +166,10 @@ describe('Lore first run in VS Code', function () {
   });
 
   it('declares its workspace-trust and virtual-workspace capabilities', () => {
-    const capabilities = manifest().capabilities as { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] }; virtualWorkspaces: { supported: boolean } };
+    const capabilities = manifest().capabilities as {
+      untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] };
+      virtualWorkspaces: { supported: boolean };
+    };
     assert.equal(capabilities.untrustedWorkspaces.supported, 'limited');
     assert.ok(capabilities.untrustedWorkspaces.restrictedConfigurations.includes('lore.baseUrl'));
     assert.equal(capabilities.virtualWorkspaces.supported, false);

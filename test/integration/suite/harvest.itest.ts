@@ -21,11 +21,18 @@ Why does the watcher fire twice?
 
 const VALID = JSON.stringify({
   facts: [{ statement: 'The stub answered through the OpenAI SDK.', detail: '' }],
-  decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [],
+  decisions: [],
+  tasks_done: [],
+  tasks_open: [],
+  questions: [],
+  playbooks: [],
+  files: [],
 });
 
 function digestTexts(lore: LoreApi): string[] {
-  return (lore.views.digest.getChildren() as unknown as Array<{ items: Array<{ text: string }> }>).flatMap((s) => s.items.map((i) => i.text));
+  return (lore.views.digest.getChildren() as unknown as Array<{ items: Array<{ text: string }> }>).flatMap((s) =>
+    s.items.map((i) => i.text),
+  );
 }
 
 describe('Lore harvest in VS Code', function () {
@@ -49,7 +56,15 @@ describe('Lore harvest in VS Code', function () {
 
   it('contributes its commands', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['lore.harvest', 'lore.applyHarvest', 'lore.regenerateDigest', 'lore.openStore', 'lore.initStore', 'lore.showLog', 'lore.setApiKey']) {
+    for (const id of [
+      'lore.harvest',
+      'lore.applyHarvest',
+      'lore.regenerateDigest',
+      'lore.openStore',
+      'lore.initStore',
+      'lore.showLog',
+      'lore.setApiKey',
+    ]) {
       assert.ok(commands.includes(id), id);
     }
   });
@@ -65,34 +80,54 @@ describe('Lore harvest in VS Code', function () {
     assert.ok(lore.harvest.pending);
 
     await vscode.commands.executeCommand('lore.applyHarvest');
-    assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /- integration tests run inside code-server\. \[from: itest-1, 2026-11-20\]/);
+    assert.match(
+      fs.readFileSync(path.join(root, 'facts.md'), 'utf8'),
+      /- integration tests run inside code-server\. \[from: itest-1, 2026-11-20\]/,
+    );
     assert.ok(!fs.existsSync(inboxFile), 'inbox conversation reclaimed');
-    await until('Digest view shows the harvested fact', () => digestTexts(lore).some((t) => t.startsWith('integration tests run inside code-server.')));
-    const ledgerGroups = lore.views.ledger.getChildren() as unknown as Array<{ status: string; entries: Array<{ toTreeItem(): vscode.TreeItem }>; toTreeItem(): vscode.TreeItem }>;
+    await until('Digest view shows the harvested fact', () =>
+      digestTexts(lore).some((t) => t.startsWith('integration tests run inside code-server.')),
+    );
+    const ledgerGroups = lore.views.ledger.getChildren() as unknown as Array<{
+      status: string;
+      entries: Array<{ toTreeItem(): vscode.TreeItem }>;
+      toTreeItem(): vscode.TreeItem;
+    }>;
     const harvestedGroup = ledgerGroups.find((g) => g.status === 'harvested' && g.entries.length >= 1);
     assert.ok(harvestedGroup);
     // Statuses and what happened to the inbox file read as words, not ledger.json's names.
     assert.equal(harvestedGroup.toTreeItem().label, 'Harvested');
     // appendText escapes: spaces come back as &nbsp;.
     const tooltips = harvestedGroup.entries.map((e) => (e.toTreeItem().tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' '));
-    assert.ok(tooltips.some((t) => t.includes('removed from the inbox after the harvest')), tooltips.join('\n---\n'));
+    assert.ok(
+      tooltips.some((t) => t.includes('removed from the inbox after the harvest')),
+      tooltips.join('\n---\n'),
+    );
     assert.ok(!tooltips.some((t) => /reclaimed|^harvested at/m.test(t)), tooltips.join('\n---\n'));
     const knowledge = (await lore.views.knowledge.getChildren()) as unknown as Array<{ label: string; count: number }>;
     assert.ok(knowledge.find((k) => k.label === 'facts.md')!.count >= 1);
   });
 
   it('OpenAI-compatible stub: one model call for preview and apply, diff editor shows the proposal', async () => {
-    const stub = await startStub('openai', [{ reply: VALID }, { reply: VALID.replace('The stub answered', 'A second distillation answered') }]);
+    const stub = await startStub('openai', [
+      { reply: VALID },
+      { reply: VALID.replace('The stub answered', 'A second distillation answered') },
+    ]);
     try {
       await useProvider('openai', stub.baseUrl);
-      fs.writeFileSync(path.join(root, 'inbox', 'itest-openai.md'), CONVERSATION.replace('itest-1', 'itest-2').replace('Fact: integration', 'Fact: openai integration'));
+      fs.writeFileSync(
+        path.join(root, 'inbox', 'itest-openai.md'),
+        CONVERSATION.replace('itest-1', 'itest-2').replace('Fact: integration', 'Fact: openai integration'),
+      );
       const before = storeSnapshot(root);
       const report = await lore.harvestWithoutDialogs();
       assert.ok(report?.plan);
       assert.equal(stub.requests.length, 1);
       assert.deepEqual(storeSnapshot(root), before, 'nothing written before apply');
       await until('a lore-plan diff editor is open', () =>
-        vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'lore-plan')),
+        vscode.window.tabGroups.all.some((g) =>
+          g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'lore-plan'),
+        ),
       );
       // Without the reply cache, re-running the pipeline would have to ask the model again.
       fs.rmSync(path.join(root, '.cache'), { recursive: true, force: true });
@@ -110,14 +145,18 @@ describe('Lore harvest in VS Code', function () {
   it("Summarize Today's Journal: the configured provider's summary goes into today's journal, which opens", async () => {
     const today = new Date().toISOString().slice(0, 10);
     const journal = path.join(root, 'journal', `${today}.md`);
-    assert.ok(fs.existsSync(journal), 'the harvests above wrote today\'s journal');
+    assert.ok(fs.existsSync(journal), "the harvests above wrote today's journal");
     const stub = await startStub('openai', [{ reply: '- The stub summarized the day.' }]);
     try {
       await useProvider('openai', stub.baseUrl);
       await vscode.commands.executeCommand('lore.summarizeJournal');
       assert.equal(stub.requests.length, 1);
       // Other suites may have added to today's journal first (a note by hand, an agent's write): the harvests' sections are in it.
-      assert.match(stub.requests[0].prompt.user, /# Journal \d{4}-\d{2}-\d{2}\n[\s\S]*\n## itest-/, `the model read the journal: ${stub.requests[0].prompt.user.slice(0, 400)}`);
+      assert.match(
+        stub.requests[0].prompt.user,
+        /# Journal \d{4}-\d{2}-\d{2}\n[\s\S]*\n## itest-/,
+        `the model read the journal: ${stub.requests[0].prompt.user.slice(0, 400)}`,
+      );
       const written = fs.readFileSync(journal, 'utf8');
       assert.match(written, /\n## Summary\n\n- The stub summarized the day\.\n\n## /);
       assert.match(written, /\n## itest-/);

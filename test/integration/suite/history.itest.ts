@@ -50,12 +50,17 @@ describe('Lore history: the hover on a knowledge item', function () {
     await vscode.window.showTextDocument(document);
     // An editor another suite left open on facts.md follows the file on disk a moment later.
     await until('the editor shows the committed fact', () => document.getText().includes(item));
-    const line = document.getText().split('\n').findIndex((l) => l === item);
+    const line = document
+      .getText()
+      .split('\n')
+      .findIndex((l) => l === item);
     assert.ok(line > 0);
     let text = '';
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && !/Learned/.test(text)) {
-      text = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(line, 4)));
+      text = hoverText(
+        await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(line, 4)),
+      );
       if (!/Learned/.test(text)) await new Promise((r) => setTimeout(r, 300));
     }
     assert.match(text, /\*\*Lore\*\* · item `[0-9a-z]{8}`/);

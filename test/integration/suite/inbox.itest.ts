@@ -29,7 +29,12 @@ describe('Lore inbox and agent hooks in VS Code', function () {
     const paths = lore.store.paths;
     // The suites after this one expect the fixture store as it was: its files are put back afterwards,
     // and the conversations already waiting in the inbox wait elsewhere meanwhile.
-    const kept = new Map(fs.readdirSync(paths.root).filter((n) => /\.(md|json)$/.test(n)).map((n) => [n, fs.readFileSync(path.join(paths.root, n))]));
+    const kept = new Map(
+      fs
+        .readdirSync(paths.root)
+        .filter((n) => /\.(md|json)$/.test(n))
+        .map((n) => [n, fs.readFileSync(path.join(paths.root, n))]),
+    );
     const aside = fs.mkdtempSync(path.join(os.tmpdir(), 'lore-itest-aside-'));
     const waiting = fs.existsSync(paths.inbox) ? fs.readdirSync(paths.inbox) : [];
     for (const name of waiting) fs.renameSync(path.join(paths.inbox, name), path.join(aside, name));
@@ -45,10 +50,25 @@ describe('Lore inbox and agent hooks in VS Code', function () {
     const queueDir = path.join(paths.root, 'queue');
     fs.mkdirSync(queueDir, { recursive: true });
     const entry = path.join(queueDir, 'claude-itest-queued.json');
-    fs.writeFileSync(entry, JSON.stringify({ sessionId: 'itest-queued', transcript: queuedTranscript, cwd: paths.workspace, event: 'Stop', at: '2026-11-21T10:05:00.000Z' }));
+    fs.writeFileSync(
+      entry,
+      JSON.stringify({
+        sessionId: 'itest-queued',
+        transcript: queuedTranscript,
+        cwd: paths.workspace,
+        event: 'Stop',
+        at: '2026-11-21T10:05:00.000Z',
+      }),
+    );
     try {
       const nodes = (await lore.views.inbox.getChildren()) as InboxNode[];
-      assert.deepEqual(nodes.map((n) => [n.kind, n.path]), [['file', inboxFile], ['queued', queuedTranscript]]);
+      assert.deepEqual(
+        nodes.map((n) => [n.kind, n.path]),
+        [
+          ['file', inboxFile],
+          ['queued', queuedTranscript],
+        ],
+      );
       const queuedItem = lore.views.inbox.getTreeItem(nodes[1]);
       assert.equal(queuedItem.label, 'itest-queued');
       assert.match(String(queuedItem.description), /^queued · /);
@@ -65,14 +85,18 @@ describe('Lore inbox and agent hooks in VS Code', function () {
       assert.match(fs.readFileSync(path.join(paths.root, 'decisions.md'), 'utf8'), /hooks copy sessions into the inbox/);
       // Both proven: the inbox copy was reclaimed, the queued entry settled (its transcript unchanged).
       const left = (await lore.views.inbox.getChildren()) as unknown as Array<{ kind: string }>;
-      assert.deepEqual(left.filter((n) => n.kind !== 'sources-hint'), []);
+      assert.deepEqual(
+        left.filter((n) => n.kind !== 'sources-hint'),
+        [],
+      );
       assert.ok(!fs.existsSync(entry));
     } finally {
       fs.rmSync(inboxFile, { force: true });
       fs.rmSync(entry, { force: true });
       fs.rmSync(elsewhere, { recursive: true, force: true });
       for (const name of waiting) fs.renameSync(path.join(aside, name), path.join(paths.inbox, name));
-      for (const name of fs.readdirSync(paths.root).filter((n) => /\.(md|json)$/.test(n) && !kept.has(n))) fs.rmSync(path.join(paths.root, name));
+      for (const name of fs.readdirSync(paths.root).filter((n) => /\.(md|json)$/.test(n) && !kept.has(n)))
+        fs.rmSync(path.join(paths.root, name));
       for (const [name, bytes] of kept) fs.writeFileSync(path.join(paths.root, name), bytes);
       await useProvider(undefined);
     }
@@ -86,8 +110,19 @@ describe('Lore inbox and agent hooks in VS Code', function () {
     fs.writeFileSync(history, '# aider chat started at 2026-11-20 10:00:00\n\n#### Which port does the dev server use?\n\nPort 5173.\n');
     try {
       lore.views.ledger.rescanSources(); // The listing is shared: forgetting it once lists the sessions again for both views.
-      const nodes = (await lore.views.inbox.getChildren()) as unknown as Array<{ kind: string; role: string; tool?: string; toTreeItem(): vscode.TreeItem }>;
-      assert.deepEqual(nodes.map((n) => [n.kind, n.role, n.tool]), [['sources-hint', 'found', undefined], ['sources-hint', 'tool', 'aider']]);
+      const nodes = (await lore.views.inbox.getChildren()) as unknown as Array<{
+        kind: string;
+        role: string;
+        tool?: string;
+        toTreeItem(): vscode.TreeItem;
+      }>;
+      assert.deepEqual(
+        nodes.map((n) => [n.kind, n.role, n.tool]),
+        [
+          ['sources-hint', 'found', undefined],
+          ['sources-hint', 'tool', 'aider'],
+        ],
+      );
       assert.equal(nodes[1].toTreeItem().command?.command, 'lore.importConversations');
     } finally {
       fs.rmSync(history, { force: true });

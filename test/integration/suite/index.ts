@@ -32,7 +32,10 @@ export async function run(): Promise<void> {
   });
   // An empty window (runIntegration.mjs --no-folder) runs the no-folder suite and only it.
   const noFolder = process.env.LORE_ITEST_NO_FOLDER === '1';
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.itest.js') && (f === NO_FOLDER_SUITE) === noFolder).sort();
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.itest.js') && (f === NO_FOLDER_SUITE) === noFolder)
+    .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   try {
     await mocha.loadFilesAsync();

@@ -46,9 +46,15 @@ describe('Lore knowledge items: context menu commands in VS Code', function () {
   });
 
   it('gives digest items a context menu, tasks a Mark Task Done, and the tree views Collapse All', () => {
-    const manifest = vscode.extensions.getExtension('lore-dev.lore')!.packageJSON as { contributes: { menus: Record<string, Array<{ command: string; when: string }>> } };
+    const manifest = vscode.extensions.getExtension('lore-dev.lore')!.packageJSON as {
+      contributes: { menus: Record<string, Array<{ command: string; when: string }>> };
+    };
     const menu = manifest.contributes.menus['view/item/context'].filter((e) => e.when.includes('view == lore.digest'));
-    for (const command of ['lore.copyItemText', 'lore.revealItem', 'lore.openSourceConversation', 'lore.markTaskDone', 'lore.deleteItem']) assert.ok(menu.some((e) => e.command === command), command);
+    for (const command of ['lore.copyItemText', 'lore.revealItem', 'lore.openSourceConversation', 'lore.markTaskDone', 'lore.deleteItem'])
+      assert.ok(
+        menu.some((e) => e.command === command),
+        command,
+      );
   });
 
   it('Mark Task Done moves the task to ## Done in tasks.md', async () => {
@@ -62,7 +68,10 @@ describe('Lore knowledge items: context menu commands in VS Code', function () {
     const done = after.indexOf('## Done');
     assert.ok(done > 0 && after.indexOf(`- ${task}`) > done, after);
     assert.equal(after.split(`- ${task}`).length, 2, 'the task is in the file once');
-    await until('the Digest view no longer lists it as open', () => !digestItems(lore).some((n) => n.text.startsWith('ship the items itest')));
+    await until(
+      'the Digest view no longer lists it as open',
+      () => !digestItems(lore).some((n) => n.text.startsWith('ship the items itest')),
+    );
   });
 
   it('Delete removes the item from its category file and nothing else', async () => {
@@ -90,7 +99,7 @@ describe('Lore knowledge items: context menu commands in VS Code', function () {
     const text = editor.document.getText();
     assert.ok(text.includes(typed), 'the unsaved text is still there');
     assert.ok(!text.includes('delete me while facts.md is dirty'), 'the item is gone from the document');
-    assert.equal(editor.document.isDirty, true, 'saving stays the person\'s choice');
+    assert.equal(editor.document.isDirty, true, "saving stays the person's choice");
     assert.ok(await editor.document.save());
     assert.ok(read('facts.md').includes(typed) && !read('facts.md').includes('delete me while facts.md is dirty'));
   });
@@ -115,16 +124,27 @@ describe('Lore knowledge items: context menu commands in VS Code', function () {
     await lore.harvestWithoutDialogs({ showDiff: false });
     await vscode.commands.executeCommand('lore.applyHarvest');
     await until('facts.md holds the harvested fact', () => read('facts.md').includes(fact));
-    const manifest = vscode.extensions.getExtension('lore-dev.lore')!.packageJSON as { contributes: { menus: Record<string, Array<{ command: string; when: string }>> } };
-    assert.ok(manifest.contributes.menus['view/item/context'].some((e) => e.command === 'lore.forgetConversation' && e.when.includes('view == lore.ledger')));
+    const manifest = vscode.extensions.getExtension('lore-dev.lore')!.packageJSON as {
+      contributes: { menus: Record<string, Array<{ command: string; when: string }>> };
+    };
+    assert.ok(
+      manifest.contributes.menus['view/item/context'].some(
+        (e) => e.command === 'lore.forgetConversation' && e.when.includes('view == lore.ledger'),
+      ),
+    );
     const entryOf = () => {
-      const groups = lore.views.ledger.getChildren() as unknown as Array<{ entries: Array<{ entry: { id?: string }; toTreeItem(): vscode.TreeItem }> }>;
+      const groups = lore.views.ledger.getChildren() as unknown as Array<{
+        entries: Array<{ entry: { id?: string }; toTreeItem(): vscode.TreeItem }>;
+      }>;
       return groups.flatMap((g) => g.entries).find((e) => e.entry.id === id);
     };
     await until('the Ledger view lists the conversation', () => entryOf() !== undefined);
     assert.match(String(entryOf()!.toTreeItem().contextValue), /forgettable/);
     const plan = await lore.planForgetting(id);
-    assert.ok(plan.removed.some((r) => r.line.includes(fact)), JSON.stringify(plan));
+    assert.ok(
+      plan.removed.some((r) => r.line.includes(fact)),
+      JSON.stringify(plan),
+    );
     assert.ok(plan.files.some((f) => f.kind === 'transcript'));
     assert.ok(read('facts.md').includes(fact), 'the plan writes nothing');
     const result = await lore.forgetConversation(id);

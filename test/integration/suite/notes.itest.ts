@@ -46,7 +46,10 @@ describe('Lore per-file notes in VS Code', function () {
       return lensTitles(found).some((t) => /Lore: 1 note/.test(t)) ? found : undefined;
     });
     const today = new Date().toISOString().slice(0, 10);
-    assert.ok(lensTitles(lenses).some((t) => t.includes(`from manual, ${today}`)), lensTitles(lenses).join(' | '));
+    assert.ok(
+      lensTitles(lenses).some((t) => t.includes(`from manual, ${today}`)),
+      lensTitles(lenses).join(' | '),
+    );
 
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', file, new vscode.Position(0, 3));
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');
@@ -64,7 +67,6 @@ describe('Lore per-file notes in VS Code', function () {
     const item = listed.toTreeItem();
     assert.equal(item.label, 'src/noted.ts');
     assert.equal(item.accessibilityInformation?.label, '1 note on src/noted.ts');
-
   });
 
   it('saving a noted file updates the lens in the editor without switching tabs', async () => {
@@ -133,6 +135,9 @@ describe('Lore per-file notes in VS Code', function () {
     edit.deleteFile(doomed);
     assert.ok(await vscode.workspace.applyEdit(edit));
     const facts = path.join(lore.store.paths.root, 'facts.md');
-    await until('the note in facts.md', () => fs.readFileSync(facts, 'utf8').includes('- src/doomed.ts: Remember why doomed.ts existed [from: manual, ') || undefined);
+    await until(
+      'the note in facts.md',
+      () => fs.readFileSync(facts, 'utf8').includes('- src/doomed.ts: Remember why doomed.ts existed [from: manual, ') || undefined,
+    );
   });
 });

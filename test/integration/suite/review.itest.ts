@@ -88,7 +88,9 @@ describe('Lore review of planted instructions in VS Code', function () {
   it('holds a flagged line typed into facts.md out of the digest; Reject deletes it', async () => {
     const facts = path.join(root, 'facts.md');
     fs.appendFileSync(facts, `- ${HAND_WRITTEN} [from: manual, 2026-11-22]\n`);
-    await until('the Review view lists the hand-written item', async () => (await reviewNodes(lore)).some((n) => n.item.text === HAND_WRITTEN));
+    await until('the Review view lists the hand-written item', async () =>
+      (await reviewNodes(lore)).some((n) => n.item.text === HAND_WRITTEN),
+    );
     assert.ok(!fs.readFileSync(path.join(root, 'digest.md'), 'utf8').includes(HAND_WRITTEN));
     const node = (await reviewNodes(lore)).find((n) => n.item.text === HAND_WRITTEN)!;
     // The command asks first (a modal a test cannot answer); the API is the same code after the yes.
@@ -105,26 +107,40 @@ describe('Lore review of planted instructions in VS Code', function () {
     await vscode.window.showTextDocument(document);
     const typed = '- typed by hand and not saved yet [from: manual, 2026-11-28]\n';
     const change = new vscode.WorkspaceEdit();
-    change.insert(document.uri, document.lineAt(document.lineCount - 1).range.end, document.getText().endsWith('\n') ? typed : `\n${typed}`);
+    change.insert(
+      document.uri,
+      document.lineAt(document.lineCount - 1).range.end,
+      document.getText().endsWith('\n') ? typed : `\n${typed}`,
+    );
     assert.ok(await vscode.workspace.applyEdit(change));
     assert.ok(document.isDirty);
-    await until('the Review view lists the pending write', async () => (await reviewNodes(lore)).some((n) => n.item.text === 'the itest queue drains every 30 seconds'));
+    await until('the Review view lists the pending write', async () =>
+      (await reviewNodes(lore)).some((n) => n.item.text === 'the itest queue drains every 30 seconds'),
+    );
     const node = (await reviewNodes(lore)).find((n) => n.item.text === 'the itest queue drains every 30 seconds')!;
     await lore.decideHeldItem('accept', node.item.id);
     const onDisk = fs.readFileSync(facts, 'utf8');
     assert.ok(onDisk.includes('typed by hand and not saved yet'), `the person's unsaved line was written over:\n${onDisk}`);
     assert.ok(onDisk.includes('the itest queue drains every 30 seconds'), onDisk);
-    await until('the editor shows both, saved', () => !document.isDirty && document.getText().includes('the itest queue drains every 30 seconds') && document.getText().includes('typed by hand'));
+    await until(
+      'the editor shows both, saved',
+      () =>
+        !document.isDirty &&
+        document.getText().includes('the itest queue drains every 30 seconds') &&
+        document.getText().includes('typed by hand'),
+    );
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  it('lists an agent\'s pending write with what Accept does; Edit changes its text; Accept writes the edited text', async () => {
+  it("lists an agent's pending write with what Accept does; Edit changes its text; Accept writes the edited text", async () => {
     // What `lore mcp`'s remember leaves in review.md by default (agentWrites "pending").
     const review = path.join(root, 'review.md');
     const queued = '- the itest api runs on port 808 [from: claude-code:itest, 2026-11-27] [pending: remember]';
     fs.appendFileSync(review, `\n## decisions.md\n\n${queued}\n`);
     const read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8');
-    await until('the Review view lists the pending write', async () => (await reviewNodes(lore)).some((n) => n.item.text === 'the itest api runs on port 808'));
+    await until('the Review view lists the pending write', async () =>
+      (await reviewNodes(lore)).some((n) => n.item.text === 'the itest api runs on port 808'),
+    );
     const node = (await reviewNodes(lore)).find((n) => n.item.text === 'the itest api runs on port 808')!;
     const item = node.toTreeItem();
     assert.equal(item.contextValue, 'lore.reviewItem.editable');
@@ -134,12 +150,17 @@ describe('Lore review of planted instructions in VS Code', function () {
 
     const edited = await lore.editHeldItem(node.item.id, 'the itest api runs on port 8080');
     assert.equal(edited.edited, true);
-    await until('the Review view shows the edited text', async () => (await reviewNodes(lore)).some((n) => n.item.text === 'the itest api runs on port 8080'));
+    await until('the Review view shows the edited text', async () =>
+      (await reviewNodes(lore)).some((n) => n.item.text === 'the itest api runs on port 8080'),
+    );
     const again = (await reviewNodes(lore)).find((n) => n.item.text === 'the itest api runs on port 8080')!;
     await vscode.commands.executeCommand('lore.acceptReviewItem', again);
     assert.ok(read('decisions.md').includes('- the itest api runs on port 8080 [from: claude-code:itest, 2026-11-27]'));
     assert.ok(read('digest.md').includes('the itest api runs on port 8080'));
     assert.ok(!read('review.md').includes('itest api'));
-    await until('the Review view no longer lists it', async () => !(await reviewNodes(lore)).some((n) => n.item.text.startsWith('the itest api')));
+    await until(
+      'the Review view no longer lists it',
+      async () => !(await reviewNodes(lore)).some((n) => n.item.text.startsWith('the itest api')),
+    );
   });
 });

@@ -12,7 +12,10 @@ describe('Lore search in VS Code', function () {
 
   it('shows a playbook found by search without its markdown', async () => {
     const lore = await vscode.extensions.getExtension<LoreApi>('lore-dev.lore')!.activate();
-    fs.appendFileSync(path.join(lore.store.paths.root, 'playbooks.md'), '- **warp jump**: set `FLUX=on`, then read [the manual](https://example.com/warp) [from: itest-search, 2026-11-21]\n');
+    fs.appendFileSync(
+      path.join(lore.store.paths.root, 'playbooks.md'),
+      '- **warp jump**: set `FLUX=on`, then read [the manual](https://example.com/warp) [from: itest-search, 2026-11-21]\n',
+    );
     let response: SearchResponse | undefined;
     await until('the playbook is searchable', async () => {
       response = await lore.search.search('warp jump manual');
@@ -24,10 +27,13 @@ describe('Lore search in VS Code', function () {
     assert.match(row.description, /^playbooks · from itest-search, 2026-11-21$/);
   });
 
-  it('finds a fact through the language server\'s index, and the lore_recall tool is registered and answers', async () => {
+  it("finds a fact through the language server's index, and the lore_recall tool is registered and answers", async () => {
     const lore = await vscode.extensions.getExtension<LoreApi>('lore-dev.lore')!.activate();
     if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
-    fs.appendFileSync(path.join(lore.store.paths.root, 'facts.md'), '- The flux capacitor needs 1.21 gigawatts. [from: itest-search, 2026-11-20]\n');
+    fs.appendFileSync(
+      path.join(lore.store.paths.root, 'facts.md'),
+      '- The flux capacitor needs 1.21 gigawatts. [from: itest-search, 2026-11-20]\n',
+    );
     // The index lives in the server and follows VS Code's file events, so the line arrives shortly.
     let response: SearchResponse | undefined;
     await until('the new fact is searchable', async () => {
@@ -42,7 +48,10 @@ describe('Lore search in VS Code', function () {
     assert.equal(row.label, 'The flux capacitor needs 1.21 gigawatts.');
     assert.equal(row.detail, undefined, 'a short item is not shown a second time as its snippet');
 
-    assert.ok(vscode.lm.tools.some((t) => t.name === 'lore_recall'), 'lore_recall is registered');
+    assert.ok(
+      vscode.lm.tools.some((t) => t.name === 'lore_recall'),
+      'lore_recall is registered',
+    );
     const result = await vscode.lm.invokeTool('lore_recall', { input: { query: 'flux capacitor' }, toolInvocationToken: undefined });
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     assert.match(text, /flux capacitor/);

@@ -32,7 +32,10 @@ describe('Lore discovery in VS Code', function () {
       assert.ok(report, 'the language server answered');
       assert.equal(report.workspace, lore.store.paths.workspace);
       const aider = report.tools.find((t) => t.tool === 'aider')!;
-      assert.deepEqual(aider.items.map((i) => [i.path, i.matches, i.status, i.format]), [[history, true, 'harvest', 'aider']]);
+      assert.deepEqual(
+        aider.items.map((i) => [i.path, i.matches, i.status, i.format]),
+        [[history, true, 'harvest', 'aider']],
+      );
       assert.equal(aider.rawBytes, Buffer.byteLength(AIDER));
       assert.ok(aider.renderedBytes > 0);
       assert.equal(aider.estimatedTokens, Math.ceil(aider.renderedBytes / 4));

@@ -31,18 +31,34 @@ describe('Lore supersession in VS Code', function () {
   });
 
   it('Supersede… marks the item, the digest drops it, the editor strikes it through and its id leads to the newer line', async () => {
-    const manifest = vscode.extensions.getExtension('lore-dev.lore')!.packageJSON as { contributes: { menus: Record<string, Array<{ command: string; when: string }>> } };
-    assert.ok(manifest.contributes.menus['view/item/context'].some((e) => e.command === 'lore.supersedeItem' && e.when.includes('view == lore.digest')));
+    const manifest = vscode.extensions.getExtension('lore-dev.lore')!.packageJSON as {
+      contributes: { menus: Record<string, Array<{ command: string; when: string }>> };
+    };
+    assert.ok(
+      manifest.contributes.menus['view/item/context'].some(
+        (e) => e.command === 'lore.supersedeItem' && e.when.includes('view == lore.digest'),
+      ),
+    );
     fs.appendFileSync(path.join(root, 'decisions.md'), `${OLD}\n${NEW}\n`);
     await vscode.commands.executeCommand('lore.regenerateDigest');
-    await until('the Digest view shows the old item', () => digestItems(lore).some((n) => n.text.startsWith('the supersede itest deploys through Jenkins')));
+    await until('the Digest view shows the old item', () =>
+      digestItems(lore).some((n) => n.text.startsWith('the supersede itest deploys through Jenkins')),
+    );
     const node = digestItems(lore).find((n) => n.text.startsWith('the supersede itest deploys through Jenkins'))!;
 
     // The command with the newer item named skips the picker (a quick pick a test cannot answer).
     assert.equal(await vscode.commands.executeCommand('lore.supersedeItem', node, itemId(NEW)), itemId(NEW));
-    assert.match(read('decisions.md'), new RegExp(`- the supersede itest deploys through Jenkins \\[superseded by ${itemId(NEW)}, \\d{4}-\\d{2}-\\d{2}\\] \\[from: itest-sup-1, 2026-11-01\\]`));
+    assert.match(
+      read('decisions.md'),
+      new RegExp(
+        `- the supersede itest deploys through Jenkins \\[superseded by ${itemId(NEW)}, \\d{4}-\\d{2}-\\d{2}\\] \\[from: itest-sup-1, 2026-11-01\\]`,
+      ),
+    );
     assert.ok(!read('digest.md').includes('through Jenkins'));
-    await until('the Digest view drops the old item', () => !digestItems(lore).some((n) => n.text.startsWith('the supersede itest deploys through Jenkins')));
+    await until(
+      'the Digest view drops the old item',
+      () => !digestItems(lore).some((n) => n.text.startsWith('the supersede itest deploys through Jenkins')),
+    );
 
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, 'decisions.md')));
     await until('the old item is struck through', () => lore.superseded.struckLines(editor.document.uri).length > 0);

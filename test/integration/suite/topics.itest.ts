@@ -37,7 +37,10 @@ describe('Lore topics in VS Code', function () {
 
   it('lists the topics with their triggers, and an invalid topic file with its reason', async () => {
     fs.mkdirSync(topics, { recursive: true });
-    fs.writeFileSync(path.join(topics, 'deploy.md'), '---\ntriggers:\n  - keywords: [deploy]\n  - pattern: "print "\n    scope: output\npriority: high\n---\nSmoke-test first.\n');
+    fs.writeFileSync(
+      path.join(topics, 'deploy.md'),
+      '---\ntriggers:\n  - keywords: [deploy]\n  - pattern: "print "\n    scope: output\npriority: high\n---\nSmoke-test first.\n',
+    );
     fs.writeFileSync(path.join(topics, 'broken.md'), '---\ntriggers:\n  - pattern: "(a"\n---\nx\n');
     lore.views.topics.refresh();
     type Node = { toTreeItem(): vscode.TreeItem; children?(): Node[] };
@@ -49,7 +52,13 @@ describe('Lore topics in VS Code', function () {
     const [deploy, broken] = nodes.map((n) => n.toTreeItem());
     assert.equal(deploy.label, 'deploy');
     assert.match(String(deploy.description), /^auto, high/);
-    assert.deepEqual(nodes[0].children!().map((c) => [c.toTreeItem().label, c.toTreeItem().description]), [['keywords: deploy', 'input'], ['pattern: /print /', 'output']]);
+    assert.deepEqual(
+      nodes[0].children!().map((c) => [c.toTreeItem().label, c.toTreeItem().description]),
+      [
+        ['keywords: deploy', 'input'],
+        ['pattern: /print /', 'output'],
+      ],
+    );
     assert.equal(broken.label, 'broken.md');
     assert.match(String(broken.description), /skipped: triggers\.0\.pattern "\(a": invalid regular expression/);
   });

@@ -22,7 +22,7 @@ async function workspaceRepo(config: object = { git: { commit: 'apply' } }) {
 describe('git history of the store', function () {
   this.timeout(60_000);
 
-  it('commits a harvest as conversation: then extract:, leaving the person\'s staged and unstaged changes alone', async () => {
+  it("commits a harvest as conversation: then extract:, leaving the person's staged and unstaged changes alone", async () => {
     const { ws, root, inbox } = await workspaceRepo();
     // The person is in the middle of their own work: one change staged, one not, one new file.
     fs.writeFileSync(path.join(ws, 'src', 'app.ts'), 'export const app = 2;\n');
@@ -31,7 +31,10 @@ describe('git history of the store', function () {
     fs.writeFileSync(path.join(ws, 'scratch.txt'), 'untracked\n');
     const statusBefore = gitIn(ws, 'status', '--porcelain');
 
-    fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-alpha', 'Fact: the cache lives in redis.\nDecision: use sqlite — it is embedded.'));
+    fs.writeFileSync(
+      path.join(inbox, 'a.md'),
+      transcript('ses-alpha', 'Fact: the cache lives in redis.\nDecision: use sqlite — it is embedded.'),
+    );
     const applied = await runCli(['harvest', '--root', root, '--apply']);
     assert.equal(applied.code, 0, applied.stderr);
     assert.match(applied.stdout, /committed [0-9a-f]{12} extract: 2 items from 1 conversation/);
@@ -40,10 +43,22 @@ describe('git history of the store', function () {
     const extractBody = gitIn(ws, 'log', '-1', '--format=%b');
     assert.match(extractBody, /^1 fact, 1 decision\nConversation: ses-alpha \(transcripts\/2026\/11\/20\/1000-ses-alpha\.md\)$/m);
     // Lore's commits hold the store's files only: the transcript first, then the knowledge.
-    assert.deepEqual(gitIn(ws, 'show', '--format=', '--name-only', 'HEAD~1').trim().split('\n').map((f) => f.split('/').slice(0, 2).join('/')), ['.lore/transcripts']);
+    assert.deepEqual(
+      gitIn(ws, 'show', '--format=', '--name-only', 'HEAD~1')
+        .trim()
+        .split('\n')
+        .map((f) => f.split('/').slice(0, 2).join('/')),
+      ['.lore/transcripts'],
+    );
     const knowledge = gitIn(ws, 'show', '--format=', '--name-only', 'HEAD').trim().split('\n');
-    assert.ok(knowledge.includes('.lore/facts.md') && knowledge.includes('.lore/decisions.md') && knowledge.includes('.lore/ledger.json'), knowledge.join(','));
-    assert.ok(knowledge.every((f) => f.startsWith('.lore/')), knowledge.join(','));
+    assert.ok(
+      knowledge.includes('.lore/facts.md') && knowledge.includes('.lore/decisions.md') && knowledge.includes('.lore/ledger.json'),
+      knowledge.join(','),
+    );
+    assert.ok(
+      knowledge.every((f) => f.startsWith('.lore/')),
+      knowledge.join(','),
+    );
     assert.ok(!knowledge.some((f) => f.startsWith('.lore/.logs') || f.startsWith('.lore/.cache')), 'git-ignored parts stay out');
     // The person's work is exactly as it was: still staged, still unstaged, still untracked.
     assert.equal(gitIn(ws, 'status', '--porcelain'), statusBefore);
@@ -69,7 +84,10 @@ describe('git history of the store', function () {
     assert.equal(nested.code, 0, nested.stderr);
     const files = gitIn(ws, 'show', '--format=', '--name-only', 'HEAD').trim().split('\n');
     assert.ok(files.includes('docs/kb/.lore/facts.md'), files.join(','));
-    assert.ok(files.every((f) => f.startsWith('docs/kb/.lore/')), 'the first store\'s uncommitted harvest is not swept in');
+    assert.ok(
+      files.every((f) => f.startsWith('docs/kb/.lore/')),
+      "the first store's uncommitted harvest is not swept in",
+    );
     assert.match(gitIn(ws, 'status', '--porcelain', '--', '.lore'), /facts\.md/, 'the other store stays uncommitted');
   });
 
@@ -106,7 +124,7 @@ describe('git history of the store', function () {
     fs.appendFileSync(path.join(root, 'facts.md'), '- two [from: a, 2026-11-27]\n');
     const second = await recordStoreChange(paths, { type: 'memory', subject: 'remember two' }, new Date(t0.getTime() + 5 * 60_000));
     assert.equal(second?.pending, 2);
-    assert.equal(subjects(ws)[0], 'the person\'s first commit');
+    assert.equal(subjects(ws)[0], "the person's first commit");
     const early = await flushStoreHistory(paths, { now: new Date(t0.getTime() + 9 * 60_000) });
     assert.equal(early?.commits.length, 0, 'not due yet');
     const due = await flushStoreHistory(paths, { now: new Date(t0.getTime() + 10 * 60_000) });
@@ -116,7 +134,7 @@ describe('git history of the store', function () {
     assert.match(gitIn(ws, 'show', 'HEAD:.lore/facts.md'), /- two/);
   });
 
-  it('defers during the person\'s rebase and commits every pending message afterwards; tags the day when asked', async () => {
+  it("defers during the person's rebase and commits every pending message afterwards; tags the day when asked", async () => {
     const { ws, root } = await workspaceRepo({ git: { commit: 'apply', dailyTags: true } });
     const paths = storePaths(root);
     const gitDir = path.join(ws, '.git');
@@ -125,13 +143,16 @@ describe('git history of the store', function () {
     const deferred = await recordStoreChange(paths, { type: 'memory', subject: 'during rebase' }, new Date('2026-11-27T10:00:00Z'));
     assert.match(deferred?.warning ?? '', /middle of a rebase/);
     assert.equal(deferred?.pending, 1);
-    assert.equal(subjects(ws)[0], 'the person\'s first commit');
+    assert.equal(subjects(ws)[0], "the person's first commit");
     fs.rmdirSync(path.join(gitDir, 'rebase-merge'));
     const later = await recordStoreChange(paths, { type: 'maintenance', subject: 'after rebase' }, new Date('2026-11-27T11:00:00Z'));
     assert.equal(later?.commits.length, 1);
     assert.equal(subjects(ws)[0], 'memory: 2 changes (during rebase, …)');
     assert.equal(gitIn(ws, 'rev-parse', 'memory/daily/2026-11-27').trim(), gitIn(ws, 'rev-parse', 'HEAD').trim());
-    assert.match(fs.readFileSync(path.join(root, '.logs', 'history.log'), 'utf8'), /deferred "memory: during rebase": the repository is in the middle of a rebase/);
+    assert.match(
+      fs.readFileSync(path.join(root, '.logs', 'history.log'), 'utf8'),
+      /deferred "memory: during rebase": the repository is in the middle of a rebase/,
+    );
   });
 
   it('never loses a write when git fails: the apply stands, the failure is logged and reported', async () => {
@@ -153,7 +174,7 @@ describe('git history of the store', function () {
     assert.match(gitIn(ws, 'show', 'HEAD:.lore/facts.md'), /written despite git/);
   });
 
-  it('never commits raw conversations or Lore\'s private files, even when the store\'s .gitignore is gone', async () => {
+  it("never commits raw conversations or Lore's private files, even when the store's .gitignore is gone", async () => {
     const { ws, root, inbox } = await workspaceRepo();
     fs.rmSync(path.join(root, '.gitignore'));
     fs.writeFileSync(path.join(inbox, 'waiting.md'), transcript('ses-waiting', 'Fact: the password is in here somewhere.'));
@@ -168,7 +189,10 @@ describe('git history of the store', function () {
     await recordStoreChange(storePaths(root), { type: 'memory', subject: 'another fact' });
     const tracked = gitIn(ws, 'ls-files', '.lore').split('\n').filter(Boolean);
     assert.ok(tracked.includes('.lore/facts.md'));
-    assert.deepEqual(tracked.filter((f) => /^\.lore\/(inbox|\.cache|\.logs|\.lock)(\/|$)|\.tmp$/.test(f)), []);
+    assert.deepEqual(
+      tracked.filter((f) => /^\.lore\/(inbox|\.cache|\.logs|\.lock)(\/|$)|\.tmp$/.test(f)),
+      [],
+    );
   });
 
   it('cleans up the temporary index a killed Lore left in .git, and never leaves its own', async () => {
@@ -178,7 +202,10 @@ describe('git history of the store', function () {
     fs.writeFileSync(stale, 'left by a killed commit');
     fs.appendFileSync(path.join(root, 'facts.md'), '- after a crash [from: a, 2026-11-27]\n');
     assert.equal((await recordStoreChange(storePaths(root), { type: 'memory', subject: 'after a crash' }))?.commits.length, 1);
-    assert.deepEqual(fs.readdirSync(path.join(ws, '.git')).filter((n) => n.startsWith('lore-index-')), []);
+    assert.deepEqual(
+      fs.readdirSync(path.join(ws, '.git')).filter((n) => n.startsWith('lore-index-')),
+      [],
+    );
   });
 
   it('does nothing outside a repository', async () => {

@@ -19,12 +19,15 @@ describe('store watcher', function () {
       if (changes.includes(file)) return;
       await sleep(25);
     }
-    assert.fail(`${path.relative(paths.root, file)} was not reported; reported: ${changes.map((f) => path.relative(paths.root, f)).join(', ')}`);
+    assert.fail(
+      `${path.relative(paths.root, file)} was not reported; reported: ${changes.map((f) => path.relative(paths.root, f)).join(', ')}`,
+    );
   }
 
   beforeEach(() => {
     ({ paths } = makeSearchStore());
-    for (const dir of [paths.index, paths.cache, paths.transcripts, path.join(paths.root, '.logs'), path.join(paths.root, '.undo')]) fs.mkdirSync(dir, { recursive: true });
+    for (const dir of [paths.index, paths.cache, paths.transcripts, path.join(paths.root, '.logs'), path.join(paths.root, '.undo')])
+      fs.mkdirSync(dir, { recursive: true });
     changes = [];
   });
   afterEach(() => watcher?.close());

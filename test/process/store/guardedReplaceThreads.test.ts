@@ -21,7 +21,10 @@ function strayFiles(dir: string): string[] {
 function editorThread(script: string, data: Record<string, unknown>): { flag: Int32Array; done: Promise<void> } {
   const shared = new SharedArrayBuffer(4);
   const flag = new Int32Array(shared);
-  const worker = new Worker(`const fs = require('node:fs'); const { workerData } = require('node:worker_threads'); const flag = new Int32Array(workerData.shared); const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); ${script}`, { eval: true, workerData: { ...data, shared } });
+  const worker = new Worker(
+    `const fs = require('node:fs'); const { workerData } = require('node:worker_threads'); const flag = new Int32Array(workerData.shared); const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); ${script}`,
+    { eval: true, workerData: { ...data, shared } },
+  );
   const done = new Promise<void>((resolve, reject) => {
     worker.on('error', reject);
     worker.on('exit', () => resolve());
@@ -42,8 +45,10 @@ describe('the concurrency contract against an editor in another thread', () => {
     file = path.join(dir, 'facts.md');
   });
 
-  const facts = (n: number) => ['# Facts', '', ...Array.from({ length: n }, (_, i) => `- existing fact ${i} [from: a, 2026-01-01]`)].join('\n') + '\n';
-  const rewriteFact5 = (text: string | undefined) => text?.replace('- existing fact 5 [from: a, 2026-01-01]\n', '- existing fact 5 changed [from: a, 2026-01-01]\n');
+  const facts = (n: number) =>
+    ['# Facts', '', ...Array.from({ length: n }, (_, i) => `- existing fact ${i} [from: a, 2026-01-01]`)].join('\n') + '\n';
+  const rewriteFact5 = (text: string | undefined) =>
+    text?.replace('- existing fact 5 [from: a, 2026-01-01]\n', '- existing fact 5 changed [from: a, 2026-01-01]\n');
 
   it('never rewrites a save caught mid-way: it waits for the save and edits the whole file', async () => {
     const before = facts(2_000);
@@ -52,14 +57,17 @@ describe('the concurrency contract against an editor in another thread', () => {
     const saved = fs.readFileSync(file, 'utf8') + '- saved by hand\n';
     const cut = saved.lastIndexOf('\n', saved.length / 2) + 1;
     // The editor truncates and writes half of its save (ending at a line break), then the rest a moment later.
-    const editor = editorThread(`
+    const editor = editorThread(
+      `
       const fd = fs.openSync(workerData.file, 'r+');
       fs.ftruncateSync(fd, 0);
       fs.writeSync(fd, workerData.saved.slice(0, workerData.cut), 0);
       Atomics.store(flag, 0, 1); Atomics.notify(flag, 0);
       pause(40);
       fs.writeSync(fd, workerData.saved.slice(workerData.cut), workerData.cut);
-      fs.closeSync(fd);`, { file, saved, cut });
+      fs.closeSync(fd);`,
+      { file, saved, cut },
+    );
     waitFor(editor.flag, 1);
     replaceTextGuarded(file, rewriteFact5).settle();
     await editor.done;
@@ -67,17 +75,20 @@ describe('the concurrency contract against an editor in another thread', () => {
     assert.deepEqual(strayFiles(dir), []);
   });
 
-  it('re-applies its lines when an editor saves a buffer read before Lore\'s write, moments after it', async () => {
+  it("re-applies its lines when an editor saves a buffer read before Lore's write, moments after it", async () => {
     const before = facts(200);
     fs.writeFileSync(file, before);
     // The editor reads the file, Lore appends, the editor renames its older buffer (plus a typed line) over it.
-    const editor = editorThread(`
+    const editor = editorThread(
+      `
       const stale = fs.readFileSync(workerData.file, 'utf8');
       Atomics.store(flag, 0, 1); Atomics.notify(flag, 0);
       while (Atomics.load(flag, 0) !== 2) Atomics.wait(flag, 0, 1, 50);
       pause(60);
       fs.writeFileSync(workerData.file + '.swp', stale + '- typed by hand\\n');
-      fs.renameSync(workerData.file + '.swp', workerData.file);`, { file });
+      fs.renameSync(workerData.file + '.swp', workerData.file);`,
+      { file },
+    );
     waitFor(editor.flag, 1);
     const replaced = replaceTextGuarded(file, appendLore);
     Atomics.store(editor.flag, 0, 2);

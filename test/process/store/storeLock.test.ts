@@ -12,10 +12,16 @@ describe('store lock', () => {
     // Another Lore process, alive, holds the store.
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {
-      fs.writeFileSync(path.join(root, '.lock'), JSON.stringify({ pid: other.pid, host: os.hostname(), at: '2026-11-28T10:00:00.000Z', command: 'lore harvest' }));
+      fs.writeFileSync(
+        path.join(root, '.lock'),
+        JSON.stringify({ pid: other.pid, host: os.hostname(), at: '2026-11-28T10:00:00.000Z', command: 'lore harvest' }),
+      );
       await assert.rejects(acquireStoreLock(root, 150), (error: Error) => {
         assert.ok(error instanceof StoreLockedError);
-        assert.equal(error.message, `the store is locked by another Lore process (pid ${other.pid} (lore harvest) on ${os.hostname()} since 2026-11-28T10:00:00.000Z); wait for it to finish, or stop that process, then run again`);
+        assert.equal(
+          error.message,
+          `the store is locked by another Lore process (pid ${other.pid} (lore harvest) on ${os.hostname()} since 2026-11-28T10:00:00.000Z); wait for it to finish, or stop that process, then run again`,
+        );
         return true;
       });
     } finally {
@@ -27,20 +33,22 @@ describe('store lock', () => {
     assert.ok(!fs.existsSync(path.join(root, '.lock')));
   });
 
-  it('queues one process\'s parallel writers instead of locking them out of their own lock', async () => {
+  it("queues one process's parallel writers instead of locking them out of their own lock", async () => {
     const root = makeTempDir();
     const order: number[] = [];
     let inside = 0;
-    await Promise.all(Array.from({ length: 12 }, async (_, i) => {
-      // A short timeout: only another process may make a writer wait on the file.
-      const lock = await acquireStoreLock(root, 100);
-      inside++;
-      assert.equal(inside, 1, 'two writers of one process held the store at once');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      order.push(i);
-      inside--;
-      lock.release();
-    }));
+    await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        // A short timeout: only another process may make a writer wait on the file.
+        const lock = await acquireStoreLock(root, 100);
+        inside++;
+        assert.equal(inside, 1, 'two writers of one process held the store at once');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push(i);
+        inside--;
+        lock.release();
+      }),
+    );
     assert.equal(order.length, 12);
     assert.ok(!fs.existsSync(path.join(root, '.lock')));
   });
@@ -55,7 +63,10 @@ describe('store lock', () => {
   it('takes over a lock left by a process that died', async () => {
     const root = makeTempDir();
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
-    fs.writeFileSync(path.join(root, '.lock'), JSON.stringify({ pid: Number(dead.stdout.toString()), host: os.hostname(), at: new Date().toISOString() }));
+    fs.writeFileSync(
+      path.join(root, '.lock'),
+      JSON.stringify({ pid: Number(dead.stdout.toString()), host: os.hostname(), at: new Date().toISOString() }),
+    );
     const lock = await acquireStoreLock(root, 150);
     assert.equal(JSON.parse(fs.readFileSync(path.join(root, '.lock'), 'utf8')).pid, process.pid);
     lock.release();

@@ -27,7 +27,12 @@ describe('stray files of killed Lore processes', () => {
       fs.writeFileSync(path.join(paths.root, file), 'x');
     }
     const removed = removeStrayFiles(paths);
-    assert.deepEqual(removed.sort(), Object.keys(files).filter((f) => files[f]).sort());
+    assert.deepEqual(
+      removed.sort(),
+      Object.keys(files)
+        .filter((f) => files[f])
+        .sort(),
+    );
     for (const [file, goes] of Object.entries(files)) assert.equal(fs.existsSync(path.join(paths.root, file)), !goes, file);
   });
 });

@@ -34,6 +34,7 @@ export const CONVERSATION_QUOTE_PREFIX = 'Quoted from a conversation no person h
  */
 export function quotedConversation(excerpt: string, plain = excerpt): string {
   const kinds = flagKinds(flagInstruction(plain));
-  if (kinds.length) return `[conversation excerpt withheld: it reads as an instruction to an agent (${kinds.join(', ')}); a person can read it with lore search]`;
+  if (kinds.length)
+    return `[conversation excerpt withheld: it reads as an instruction to an agent (${kinds.join(', ')}); a person can read it with lore search]`;
   return `${CONVERSATION_QUOTE_PREFIX}"${excerpt}"`;
 }

@@ -23,7 +23,14 @@ import { stripInvisible } from './invisibleChars';
 import { phrasesOf } from './instructionPhrases';
 
 /** What kind of planted instruction an item looks like. */
-export const INSTRUCTION_FLAG_KINDS = ['addressed-to-agent', 'override', 'remote-exec', 'exfiltration', 'weaken-security', 'destructive'] as const;
+export const INSTRUCTION_FLAG_KINDS = [
+  'addressed-to-agent',
+  'override',
+  'remote-exec',
+  'exfiltration',
+  'weaken-security',
+  'destructive',
+] as const;
 export type InstructionFlagKind = (typeof INSTRUCTION_FLAG_KINDS)[number];
 
 /** One rule that matched. */
@@ -87,95 +94,254 @@ const ORDER = new RegExp(String.raw`${YOU_MUST}|${ACT}|\brm\s+-|\bgit\s+push\b|\
  */
 const RULES: readonly InstructionRule[] = [
   // Phrasing that tries to replace whatever the agent was told before.
-  { kind: 'override', rule: 'ignore-previous', pattern: new RegExp(String.raw`\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|other|existing)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|messages?|context|guardrails?|constraints?)`, 'i') },
+  {
+    kind: 'override',
+    rule: 'ignore-previous',
+    pattern: new RegExp(
+      String.raw`\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|other|existing)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|messages?|context|guardrails?|constraints?)`,
+      'i',
+    ),
+  },
   { kind: 'override', rule: 'ignore-previous', pattern: new RegExp(phrasesOf('ignorePrevious')), lower: true },
-  { kind: 'override', rule: 'new-system-prompt', pattern: /\b(?:new|updated|real|actual|hidden)\s+system\s+(?:prompt|instructions?|message)\b|^\s*system\s*(?:prompt)?\s*:/i },
-  { kind: 'override', rule: 'you-are-now', pattern: new RegExp(String.raw`\byou are now (?:a|an|the|acting|operating|dan|free|unrestricted|jailbroken|no longer)\b|\b(?:you are now in|enter|switch to) (?:developer|god|dan|jailbreak|unrestricted) mode\b|\bfrom now on,? (?:you|the assistant|the agent)\b`, 'i') },
+  {
+    kind: 'override',
+    rule: 'new-system-prompt',
+    pattern: /\b(?:new|updated|real|actual|hidden)\s+system\s+(?:prompt|instructions?|message)\b|^\s*system\s*(?:prompt)?\s*:/i,
+  },
+  {
+    kind: 'override',
+    rule: 'you-are-now',
+    pattern: new RegExp(
+      String.raw`\byou are now (?:a|an|the|acting|operating|dan|free|unrestricted|jailbroken|no longer)\b|\b(?:you are now in|enter|switch to) (?:developer|god|dan|jailbreak|unrestricted) mode\b|\bfrom now on,? (?:you|the assistant|the agent)\b`,
+      'i',
+    ),
+  },
   { kind: 'override', rule: 'you-are-now', pattern: new RegExp(phrasesOf('fromNowOn')), lower: true },
   // "IMPORTANT SYSTEM NOTE:", "WICHTIGER SYSTEMHINWEIS:", "系统通知：": a header claiming the authority of the agent's own instructions.
-  { kind: 'override', rule: 'fake-system-note', pattern: new RegExp(String.raw`${HEADER_START}${INTENSIFIER}${SYSTEM_NOTE}\s*[:!\]】」)-]`), lower: true },
+  {
+    kind: 'override',
+    rule: 'fake-system-note',
+    pattern: new RegExp(String.raw`${HEADER_START}${INTENSIFIER}${SYSTEM_NOTE}\s*[:!\]】」)-]`),
+    lower: true,
+  },
   { kind: 'override', rule: 'chat-template', pattern: /<\|im_start\|>|<\|im_end\|>|\[\/?INST\]|<\/?(?:system|instructions?)>/i },
-  { kind: 'override', rule: 'hide-from-user', pattern: new RegExp(String.raw`\b(?:don't|do not|never)\s+(?:tell|inform|notify|alert|warn)\s+the user\b|\bdo not (?:mention|reveal|disclose) (?:this|it) to the user\b`, 'i') },
+  {
+    kind: 'override',
+    rule: 'hide-from-user',
+    pattern: new RegExp(
+      String.raw`\b(?:don't|do not|never)\s+(?:tell|inform|notify|alert|warn)\s+the user\b|\bdo not (?:mention|reveal|disclose) (?:this|it) to the user\b`,
+      'i',
+    ),
+  },
   { kind: 'override', rule: 'hide-from-user', pattern: new RegExp(phrasesOf('hideFromUser')), lower: true },
 
   // An agent named as the addressee of an order.
-  { kind: 'addressed-to-agent', rule: 'as-an-ai', pattern: new RegExp(String.raw`\bas an? (?:ai|large language model|language model|llm|ai assistant|assistant)\b|\bif you are an? ${AGENT}\b|\b(?:note|message|instructions?|reminder|attention)\s+(?:to|for)\s+(?:the |any |all )?${AGENT}\b|\b${AGENT}s? reading this\b|\bdear ${AGENT}\b`, 'i') },
+  {
+    kind: 'addressed-to-agent',
+    rule: 'as-an-ai',
+    pattern: new RegExp(
+      String.raw`\bas an? (?:ai|large language model|language model|llm|ai assistant|assistant)\b|\bif you are an? ${AGENT}\b|\b(?:note|message|instructions?|reminder|attention)\s+(?:to|for)\s+(?:the |any |all )?${AGENT}\b|\b${AGENT}s? reading this\b|\bdear ${AGENT}\b`,
+      'i',
+    ),
+  },
   { kind: 'addressed-to-agent', rule: 'as-an-ai', pattern: new RegExp(phrasesOf('noteToAgent')), lower: true },
   {
     kind: 'addressed-to-agent',
     rule: 'you-must-always',
-    pattern: /\byou\s+(?:must|should|shall|will|need to|have to|are (?:required|expected|instructed|supposed) to)\s+(?:always|never|now|immediately|silently|secretly|quietly)\b(?!\s+be\b)/i,
+    pattern:
+      /\byou\s+(?:must|should|shall|will|need to|have to|are (?:required|expected|instructed|supposed) to)\s+(?:always|never|now|immediately|silently|secretly|quietly)\b(?!\s+be\b)/i,
   },
   {
     kind: 'addressed-to-agent',
     rule: 'you-must-always',
-    pattern: new RegExp(String.raw`(?:${YOU_MUST}\s*${ALWAYS}|${ALWAYS}\s*${YOU_MUST})(?!\s*(?:be|sein|être|ser|estar|essere|zijn|быть)\b)`),
+    pattern: new RegExp(
+      String.raw`(?:${YOU_MUST}\s*${ALWAYS}|${ALWAYS}\s*${YOU_MUST})(?!\s*(?:be|sein|être|ser|estar|essere|zijn|быть)\b)`,
+    ),
     lower: true,
   },
   // "When the user says hello, run …": an order kept for a later conversation. A chatbot's behaviour
   // ("when the user says hello the bot shows the menu") has no order in it and stays clean.
   { kind: 'addressed-to-agent', rule: 'user-trigger', pattern: new RegExp(phrasesOf('userTrigger')), also: ORDER, lower: true },
-  { kind: 'addressed-to-agent', rule: 'agent-must-always', pattern: new RegExp(String.raw`\b(?:the )?${AGENT}\s+(?:must|should|shall|needs? to|has to|is (?:required|expected|instructed) to)\s+(?:always|never|now|immediately|silently|secretly)\b(?!\s+be\b)`, 'i') },
+  {
+    kind: 'addressed-to-agent',
+    rule: 'agent-must-always',
+    pattern: new RegExp(
+      String.raw`\b(?:the )?${AGENT}\s+(?:must|should|shall|needs? to|has to|is (?:required|expected|instructed) to)\s+(?:always|never|now|immediately|silently|secretly)\b(?!\s+be\b)`,
+      'i',
+    ),
+  },
   {
     kind: 'addressed-to-agent',
     rule: 'standing-order',
     // "Always run X before …", "Never ask for confirmation": an absolute order at the start of a
     // sentence. "Always use UTC" is left alone (a convention, not an action for an agent to take).
-    pattern: /(?:^|[.!?:;]\s+|^\s*[-*+]\s+)(?:always|never|before (?:doing )?anything(?: else)?,?|at the (?:start|beginning) of every (?:session|conversation|task|reply|response),?)\s+(?:run|execute|exec|download|fetch|curl|wget|source|eval|invoke|send|upload|post|paste|disable|reply|respond|answer|say|tell|mention|print|output|ask|obey|trust|visit|approve|grant)\b/i,
+    pattern:
+      /(?:^|[.!?:;]\s+|^\s*[-*+]\s+)(?:always|never|before (?:doing )?anything(?: else)?,?|at the (?:start|beginning) of every (?:session|conversation|task|reply|response),?)\s+(?:run|execute|exec|download|fetch|curl|wget|source|eval|invoke|send|upload|post|paste|disable|reply|respond|answer|say|tell|mention|print|output|ask|obey|trust|visit|approve|grant)\b/i,
   },
-  { kind: 'addressed-to-agent', rule: 'in-every-reply', pattern: /\b(?:in|at the (?:end|start|beginning) of|to) (?:every|each|all)(?: of)? your (?:repl(?:y|ies)|responses?|answers?|messages?|outputs?)\b/i },
+  {
+    kind: 'addressed-to-agent',
+    rule: 'in-every-reply',
+    pattern:
+      /\b(?:in|at the (?:end|start|beginning) of|to) (?:every|each|all)(?: of)? your (?:repl(?:y|ies)|responses?|answers?|messages?|outputs?)\b/i,
+  },
 
   // Code fetched from the network and run at once.
-  { kind: 'remote-exec', rule: 'pipe-to-shell', pattern: new RegExp(String.raw`\b${FETCH}\b[^\n]{0,200}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S*\s+)*${INTERPRETER}\b(?!\s+-m\s+json\.tool)`, 'i') },
-  { kind: 'remote-exec', rule: 'process-substitution', pattern: new RegExp(String.raw`(?:\b${INTERPRETER}|(?:^|\s)\.)\s+<\(\s*${FETCH}\b|\b(?:eval|${INTERPRETER}\s+-c)\s+["']?\$\(\s*${FETCH}\b`, 'i') },
-  { kind: 'remote-exec', rule: 'iex-download', pattern: /\biex\s*\(?\s*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient|iwr|irm|invoke-webrequest|invoke-restmethod)\b|downloadstring\s*\(/i },
-  { kind: 'remote-exec', rule: 'decode-to-shell', pattern: new RegExp(String.raw`\bbase64\s+(?:-d|--decode|-D)\b[^|\n]*\|\s*(?:sudo\s+)?${INTERPRETER}\b|\bfrombase64string\b.*\biex\b`, 'i') },
-  { kind: 'remote-exec', rule: 'download-then-run', pattern: new RegExp(String.raw`\b${FETCH}\b[^;&|\n]*\s(?:-o|-O|--output)\s*(\S+)[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:chmod\s+\+x\s+\S+\s*(?:&&|;)\s*)?(?:${INTERPRETER}\s+\S+|\.\/\S+)`, 'i') },
+  {
+    kind: 'remote-exec',
+    rule: 'pipe-to-shell',
+    pattern: new RegExp(
+      String.raw`\b${FETCH}\b[^\n]{0,200}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S*\s+)*${INTERPRETER}\b(?!\s+-m\s+json\.tool)`,
+      'i',
+    ),
+  },
+  {
+    kind: 'remote-exec',
+    rule: 'process-substitution',
+    pattern: new RegExp(
+      String.raw`(?:\b${INTERPRETER}|(?:^|\s)\.)\s+<\(\s*${FETCH}\b|\b(?:eval|${INTERPRETER}\s+-c)\s+["']?\$\(\s*${FETCH}\b`,
+      'i',
+    ),
+  },
+  {
+    kind: 'remote-exec',
+    rule: 'iex-download',
+    pattern:
+      /\biex\s*\(?\s*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient|iwr|irm|invoke-webrequest|invoke-restmethod)\b|downloadstring\s*\(/i,
+  },
+  {
+    kind: 'remote-exec',
+    rule: 'decode-to-shell',
+    pattern: new RegExp(
+      String.raw`\bbase64\s+(?:-d|--decode|-D)\b[^|\n]*\|\s*(?:sudo\s+)?${INTERPRETER}\b|\bfrombase64string\b.*\biex\b`,
+      'i',
+    ),
+  },
+  {
+    kind: 'remote-exec',
+    rule: 'download-then-run',
+    pattern: new RegExp(
+      String.raw`\b${FETCH}\b[^;&|\n]*\s(?:-o|-O|--output)\s*(\S+)[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:chmod\s+\+x\s+\S+\s*(?:&&|;)\s*)?(?:${INTERPRETER}\s+\S+|\.\/\S+)`,
+      'i',
+    ),
+  },
 
   // Secrets sent somewhere, or printed where someone else will read them.
-  { kind: 'exfiltration', rule: 'send-secret', pattern: new RegExp(String.raw`\b${SEND}\b[^.!?\n]{0,80}?${SECRET_THING}[^.!?\n]{0,80}?\b(?:to|at|into|on)\s+(?:the |this |my |our |a )?${EXTERNAL}`, 'i') },
-  { kind: 'exfiltration', rule: 'send-secret-i18n', pattern: new RegExp(String.raw`${phrasesOf('send')}[^.!?。\n]{0,80}?${SECRET_FILE}[^.!?。\n]{0,80}?${EXTERNAL}|${SECRET_FILE}[^.!?。\n]{0,80}?${phrasesOf('send')}[^.!?。\n]{0,80}?${EXTERNAL}`), lower: true },
+  {
+    kind: 'exfiltration',
+    rule: 'send-secret',
+    pattern: new RegExp(
+      String.raw`\b${SEND}\b[^.!?\n]{0,80}?${SECRET_THING}[^.!?\n]{0,80}?\b(?:to|at|into|on)\s+(?:the |this |my |our |a )?${EXTERNAL}`,
+      'i',
+    ),
+  },
+  {
+    kind: 'exfiltration',
+    rule: 'send-secret-i18n',
+    pattern: new RegExp(
+      String.raw`${phrasesOf('send')}[^.!?。\n]{0,80}?${SECRET_FILE}[^.!?。\n]{0,80}?${EXTERNAL}|${SECRET_FILE}[^.!?。\n]{0,80}?${phrasesOf('send')}[^.!?。\n]{0,80}?${EXTERNAL}`,
+    ),
+    lower: true,
+  },
   {
     kind: 'exfiltration',
     rule: 'publish-secret',
-    pattern: new RegExp(String.raw`(?:${PRIVATE_FILE})${SAME_SENTENCE}${PUBLISH}|${PUBLISH}${SAME_SENTENCE}(?:${PRIVATE_FILE})|\b(?:print|echo|paste|add|include|put|write|post|commit|show|reveal)\b[^.!?\n]{0,40}?${SECRET_VAR}[^.!?\n]{0,60}?\b(?:in|into|to|on)\s+(?:the\s+|a\s+|your\s+|every\s+)?(?:readme|issue|comment|pull request|pr|commit message|reply|response|answer|chat|gist)\b`),
+    pattern: new RegExp(
+      String.raw`(?:${PRIVATE_FILE})${SAME_SENTENCE}${PUBLISH}|${PUBLISH}${SAME_SENTENCE}(?:${PRIVATE_FILE})|\b(?:print|echo|paste|add|include|put|write|post|commit|show|reveal)\b[^.!?\n]{0,40}?${SECRET_VAR}[^.!?\n]{0,60}?\b(?:in|into|to|on)\s+(?:the\s+|a\s+|your\s+|every\s+)?(?:readme|issue|comment|pull request|pr|commit message|reply|response|answer|chat|gist)\b`,
+    ),
     unlessNegated: true,
     lower: true,
   },
-  { kind: 'exfiltration', rule: 'secret-over-network', pattern: new RegExp(String.raw`\b(?:curl|wget|nc|ncat|netcat|scp|rsync|sftp|ftp|iwr|invoke-webrequest|invoke-restmethod|socat)\b[^\n]{0,120}?${SECRET_FILE}|${SECRET_FILE}[^\n]{0,80}?\|\s*(?:curl|wget|nc|ncat|netcat|socat|base64)\b`, 'i') },
-  { kind: 'exfiltration', rule: 'env-over-network', pattern: /\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc|ncat|netcat|socat)\b|\bcurl\b[^\n]*(?:-d|--data(?:-binary|-raw)?)\s*["']?\$\((?:env|printenv)\)/i },
-  { kind: 'exfiltration', rule: 'secret-in-reply', pattern: new RegExp(String.raw`\b(?:print|output|show|reveal|include|paste|echo|display|return|repeat)\b[^.!?\n]{0,40}?${SECRET_THING}[^.!?\n]{0,60}?\b(?:in|into|to) (?:your|the|every) (?:reply|replies|response|answer|output|chat|comment|pull request|pr|issue|commit message)\b`, 'i') },
+  {
+    kind: 'exfiltration',
+    rule: 'secret-over-network',
+    pattern: new RegExp(
+      String.raw`\b(?:curl|wget|nc|ncat|netcat|scp|rsync|sftp|ftp|iwr|invoke-webrequest|invoke-restmethod|socat)\b[^\n]{0,120}?${SECRET_FILE}|${SECRET_FILE}[^\n]{0,80}?\|\s*(?:curl|wget|nc|ncat|netcat|socat|base64)\b`,
+      'i',
+    ),
+  },
+  {
+    kind: 'exfiltration',
+    rule: 'env-over-network',
+    pattern:
+      /\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc|ncat|netcat|socat)\b|\bcurl\b[^\n]*(?:-d|--data(?:-binary|-raw)?)\s*["']?\$\((?:env|printenv)\)/i,
+  },
+  {
+    kind: 'exfiltration',
+    rule: 'secret-in-reply',
+    pattern: new RegExp(
+      String.raw`\b(?:print|output|show|reveal|include|paste|echo|display|return|repeat)\b[^.!?\n]{0,40}?${SECRET_THING}[^.!?\n]{0,60}?\b(?:in|into|to) (?:your|the|every) (?:reply|replies|response|answer|output|chat|comment|pull request|pr|issue|commit message)\b`,
+      'i',
+    ),
+  },
 
   // A named security switch turned off.
-  { kind: 'weaken-security', rule: 'tls-reject-off', pattern: /\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\brejectUnauthorized\s*:\s*false\b|\bInsecureSkipVerify\s*:\s*true\b|\bssl\._create_unverified_context\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b[^\n]{0,12}\b(?:0|false)\b/i },
-  { kind: 'weaken-security', rule: 'verify-false', pattern: /\bverify\s*=\s*False\b|\bssl_?verify\s*[=:]\s*["']?(?:false|0|no)\b|\bstrict-ssl\s*(?:=|\s)\s*["']?false\b|\bhttp\.sslverify\s*(?:=\s*)?["']?false\b|\bStrictHostKeyChecking\s*[= ]\s*no\b/i },
-  { kind: 'weaken-security', rule: 'insecure-flag', pattern: /(?:^|\s)--(?:insecure|no-check-certificate|disable-web-security|no-verify(?:-ssl)?)(?![\w-])|\bcurl\b[^\n|]*\s-k\b/i },
-  { kind: 'weaken-security', rule: 'world-writable', pattern: /\bchmod\s+(?:(?:-R|--recursive)\s+)?0?777\s+(?:\/|~|\$HOME|\/etc|\/usr|\/var|\/bin)(?=[\s/]|$)|\bchmod\s+(?:-R|--recursive)\s+0?777\b/i },
-  { kind: 'weaken-security', rule: 'disable-protection', pattern: new RegExp(String.raw`\b${DISABLE}\s+(?:the\s+|your\s+|all\s+)?${PROTECTION}\b|\bsetenforce\s+0\b|\bufw\s+disable\b|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b|-DisableRealtimeMonitoring\s+\$?true\b|\bnetsh\s+advfirewall\s+set\s+\S+\s+state\s+off\b`, 'i') },
-  { kind: 'weaken-security', rule: 'execution-policy', pattern: /\bset-executionpolicy\s+(?:-executionpolicy\s+)?(?:bypass|unrestricted)\b|-ExecutionPolicy\s+(?:Bypass|Unrestricted)\b/i },
+  {
+    kind: 'weaken-security',
+    rule: 'tls-reject-off',
+    pattern:
+      /\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\brejectUnauthorized\s*:\s*false\b|\bInsecureSkipVerify\s*:\s*true\b|\bssl\._create_unverified_context\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b[^\n]{0,12}\b(?:0|false)\b/i,
+  },
+  {
+    kind: 'weaken-security',
+    rule: 'verify-false',
+    pattern:
+      /\bverify\s*=\s*False\b|\bssl_?verify\s*[=:]\s*["']?(?:false|0|no)\b|\bstrict-ssl\s*(?:=|\s)\s*["']?false\b|\bhttp\.sslverify\s*(?:=\s*)?["']?false\b|\bStrictHostKeyChecking\s*[= ]\s*no\b/i,
+  },
+  {
+    kind: 'weaken-security',
+    rule: 'insecure-flag',
+    pattern: /(?:^|\s)--(?:insecure|no-check-certificate|disable-web-security|no-verify(?:-ssl)?)(?![\w-])|\bcurl\b[^\n|]*\s-k\b/i,
+  },
+  {
+    kind: 'weaken-security',
+    rule: 'world-writable',
+    pattern:
+      /\bchmod\s+(?:(?:-R|--recursive)\s+)?0?777\s+(?:\/|~|\$HOME|\/etc|\/usr|\/var|\/bin)(?=[\s/]|$)|\bchmod\s+(?:-R|--recursive)\s+0?777\b/i,
+  },
+  {
+    kind: 'weaken-security',
+    rule: 'disable-protection',
+    pattern: new RegExp(
+      String.raw`\b${DISABLE}\s+(?:the\s+|your\s+|all\s+)?${PROTECTION}\b|\bsetenforce\s+0\b|\bufw\s+disable\b|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b|-DisableRealtimeMonitoring\s+\$?true\b|\bnetsh\s+advfirewall\s+set\s+\S+\s+state\s+off\b`,
+      'i',
+    ),
+  },
+  {
+    kind: 'weaken-security',
+    rule: 'execution-policy',
+    pattern: /\bset-executionpolicy\s+(?:-executionpolicy\s+)?(?:bypass|unrestricted)\b|-ExecutionPolicy\s+(?:Bypass|Unrestricted)\b/i,
+  },
   // Commands that destroy what is not the project's own: the home folder, its keys, the system, the remote's history.
   {
     kind: 'destructive',
     rule: 'delete-vital-path',
-    pattern: new RegExp(String.raw`\b(?:rm|rmdir|del|rd|remove-item|ri|shred|srm|trash)\s+(?:(?:-{1,2}[\w-]+|\/[a-z])\s+){0,6}(?:\S+\s+){0,8}?${VITAL_PATH}(?=$|[\s;&|'"\`),])|--no-preserve-root\b|\b(?:delete|wipe|erase|destroy|remove)\s+(?:all\s+(?:of\s+)?)?(?:the\s+user['’]?s\s+|your\s+|the\s+|my\s+)?(?:home\s+(?:directory|folder|dir)|ssh\s+keys?|~\/\.ssh|\.ssh\s+(?:folder|directory)|root\s+file\s?system|entire\s+(?:disk|drive|file\s?system))\b`),
+    pattern: new RegExp(
+      String.raw`\b(?:rm|rmdir|del|rd|remove-item|ri|shred|srm|trash)\s+(?:(?:-{1,2}[\w-]+|\/[a-z])\s+){0,6}(?:\S+\s+){0,8}?${VITAL_PATH}(?=$|[\s;&|'"\`),])|--no-preserve-root\b|\b(?:delete|wipe|erase|destroy|remove)\s+(?:all\s+(?:of\s+)?)?(?:the\s+user['’]?s\s+|your\s+|the\s+|my\s+)?(?:home\s+(?:directory|folder|dir)|ssh\s+keys?|~\/\.ssh|\.ssh\s+(?:folder|directory)|root\s+file\s?system|entire\s+(?:disk|drive|file\s?system))\b`,
+    ),
     unlessNegated: true,
     lower: true,
   },
   {
     kind: 'destructive',
     rule: 'force-push',
-    pattern: /\bgit\s+push\b[^\n;&|`'"()]{0,120}?\s(?:--force(?![\w-])|-f\b|-[a-z]*f[a-z]*\b|\+[\w/-]+)|\bforce[- ]?push(?:ing)?\s+(?:it\s+|that\s+|this\s+)?(?:to\s+|onto\s+|over\s+)?(?:the\s+)?(?:main|master|origin|remote|production|prod|release|default|upstream|shared)\b/,
+    pattern:
+      /\bgit\s+push\b[^\n;&|`'"()]{0,120}?\s(?:--force(?![\w-])|-f\b|-[a-z]*f[a-z]*\b|\+[\w/-]+)|\bforce[- ]?push(?:ing)?\s+(?:it\s+|that\s+|this\s+)?(?:to\s+|onto\s+|over\s+)?(?:the\s+)?(?:main|master|origin|remote|production|prod|release|default|upstream|shared)\b/,
     unlessNegated: true,
     lower: true,
   },
   {
     kind: 'destructive',
     rule: 'wipe-disk',
-    pattern: /\bdd\s+[^\n]*\bof=\/dev\/(?:sd|hd|nvme|disk|mmcblk|xvd|vd)|\bmkfs(?:\.\w+)?\s+(?:-\S+\s+)*\/dev\/|>\s*\/dev\/(?:sd|nvme|disk|hd)[a-z0-9]*\b|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bformat\s+[a-z]:(?=\s|$)|\bdiskutil\s+(?:erase\w*|zerodisk)\b/,
+    pattern:
+      /\bdd\s+[^\n]*\bof=\/dev\/(?:sd|hd|nvme|disk|mmcblk|xvd|vd)|\bmkfs(?:\.\w+)?\s+(?:-\S+\s+)*\/dev\/|>\s*\/dev\/(?:sd|nvme|disk|hd)[a-z0-9]*\b|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bformat\s+[a-z]:(?=\s|$)|\bdiskutil\s+(?:erase\w*|zerodisk)\b/,
     unlessNegated: true,
     lower: true,
   },
-  { kind: 'weaken-security', rule: 'sudo-password', pattern: /\becho\s+\S+\s*\|\s*sudo\s+(?:-\S+\s+)*-S\b|\bsudo\s+-S\b|\bNOPASSWD\s*:\s*ALL\b/i },
+  {
+    kind: 'weaken-security',
+    rule: 'sudo-password',
+    pattern: /\becho\s+\S+\s*\|\s*sudo\s+(?:-\S+\s+)*-S\b|\bsudo\s+-S\b|\bNOPASSWD\s*:\s*ALL\b/i,
+  },
 ];
 
 /** The text the rules read: compatibility forms folded (full-width letters), invisible characters gone, one line. */
@@ -203,7 +369,8 @@ const CARRIER = String.raw`(?:ever|run|use|execute|exec|type|call|do|try|to|a|an
 /** A negation a few words before a command, in its sentence ("never run `rm -rf ~`", "we don't force-push main"). */
 const NEGATED_BEFORE = new RegExp(String.raw`${phrasesOf('negation')}\s*(?:${CARRIER}\s*)*[\`"'(]?\s*(?:~\/|\$HOME\/)?$`, 'i');
 /** Japanese negates after the verb: "`rm -rf ~` を実行しないでください". */
-const NEGATED_AFTER = /^[`"'\s]*(?:を|は)?\s*(?:実行|使用|使)?(?:しないで|しない|してはいけない|禁止)|^[`"'\s]*(?:is|are|must|should)\s+(?:never|not|forbidden|prohibited|blocked)\b/i;
+const NEGATED_AFTER =
+  /^[`"'\s]*(?:を|は)?\s*(?:実行|使用|使)?(?:しないで|しない|してはいけない|禁止)|^[`"'\s]*(?:is|are|must|should)\s+(?:never|not|forbidden|prohibited|blocked)\b/i;
 
 const GLOBAL = new Map<RegExp, RegExp>();
 /** `pattern` with the g flag (for matchAll), compiled once. */
@@ -233,8 +400,12 @@ function firstMatch(pattern: RegExp, text: string, unlessNegated: boolean): stri
  * rules differ must not trust what an older one left. Reading a pattern's source does not compile it.
  */
 export function instructionRulesText(): string {
-  const extras = (r: InstructionRule) => `${r.lower ? ' lower' : ''}${r.unlessNegated ? ' unless-negated' : ''}${r.also ? ` also /${r.also.source}/${r.also.flags}` : ''}`;
-  return [...RULES.map((r) => `${r.rule} /${r.pattern.source}/${r.pattern.flags}${extras(r)}`), `negated /${NEGATED_BEFORE.source}/ /${NEGATED_AFTER.source}/`].join('\n');
+  const extras = (r: InstructionRule) =>
+    `${r.lower ? ' lower' : ''}${r.unlessNegated ? ' unless-negated' : ''}${r.also ? ` also /${r.also.source}/${r.also.flags}` : ''}`;
+  return [
+    ...RULES.map((r) => `${r.rule} /${r.pattern.source}/${r.pattern.flags}${extras(r)}`),
+    `negated /${NEGATED_BEFORE.source}/ /${NEGATED_AFTER.source}/`,
+  ].join('\n');
 }
 
 /** The distinct kinds of a list of flags, in rule order. */
@@ -249,5 +420,5 @@ export const FLAG_KIND_DESCRIPTIONS: Readonly<Record<InstructionFlagKind, string
   'remote-exec': 'runs code fetched from the network (e.g. curl … | sh)',
   exfiltration: 'sends credentials, keys or private files somewhere',
   'weaken-security': 'turns a security check off (TLS verification, hooks, firewall, 2FA …)',
-  destructive: 'destroys what is not the project\'s own (rm -rf ~, ~/.ssh or /, a force-push, a disk wipe)',
+  destructive: "destroys what is not the project's own (rm -rf ~, ~/.ssh or /, a force-push, a disk wipe)",
 };

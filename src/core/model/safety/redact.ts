@@ -92,7 +92,12 @@ function applyRule({ rule, regex }: CompiledRule, text: string, found?: (kind: s
  * what older rules let through is not reused after the rules change.
  */
 export const REDACTION_RULES_ID = sha256Hash()
-  .update(SECRET_RULES.map((r) => `${r.kind}\n${r.pattern.source}\n${r.pattern.flags}\n${r.unless?.source ?? ''}\n${r.name?.pattern.source ?? ''}\n${r.name?.unless?.source ?? ''}`).join('\n'))
+  .update(
+    SECRET_RULES.map(
+      (r) =>
+        `${r.kind}\n${r.pattern.source}\n${r.pattern.flags}\n${r.unless?.source ?? ''}\n${r.name?.pattern.source ?? ''}\n${r.name?.unless?.source ?? ''}`,
+    ).join('\n'),
+  )
   .digest('hex')
   .slice(0, 16);
 
@@ -111,7 +116,8 @@ export function cutRedacted(text: string, max: number): string {
   if (text.length <= max) return text;
   let out = text.slice(0, max);
   const open = out.lastIndexOf('[', max - 1);
-  if (open >= 0 && max - open <= MAX_MARKER_LENGTH && !out.includes(']', open) && text.startsWith(MARKER_PREFIX, open)) return out.slice(0, open).trimEnd();
+  if (open >= 0 && max - open <= MAX_MARKER_LENGTH && !out.includes(']', open) && text.startsWith(MARKER_PREFIX, open))
+    return out.slice(0, open).trimEnd();
   if (/[\ud800-\udbff]$/.test(out)) out = out.slice(0, -1);
   return out;
 }

@@ -70,6 +70,10 @@ export interface AgentTool<S extends z.ZodRawShape = z.ZodRawShape> {
 }
 
 /** A definition, its handler's arguments typed by its input shape. */
-export function agentTool<S extends z.ZodRawShape>(name: string, config: Omit<AgentTool<S>, 'name' | 'handler'>, handler: AgentTool<S>['handler']): AgentTool {
+export function agentTool<S extends z.ZodRawShape>(
+  name: string,
+  config: Omit<AgentTool<S>, 'name' | 'handler'>,
+  handler: AgentTool<S>['handler'],
+): AgentTool {
   return { name, ...config, handler } as unknown as AgentTool;
 }

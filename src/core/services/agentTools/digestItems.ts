@@ -20,7 +20,14 @@ export function digestItems(paths: StorePaths, budgetBytes: number): Array<{ ite
     return section.items.map((line) => {
       const prov = parseProvenance(line);
       const text = stripProvenance(withoutBullet(line)).trim();
-      const item = itemFromLine({ id: itemId(line), category: key, file: CATEGORY_FILES[key].file, text, source: prov?.source, date: prov?.validDate ? prov.date : undefined });
+      const item = itemFromLine({
+        id: itemId(line),
+        category: key,
+        file: CATEGORY_FILES[key].file,
+        text,
+        source: prov?.source,
+        date: prov?.validDate ? prov.date : undefined,
+      });
       return { item, section: `## ${section.title}` };
     });
   });

@@ -12,8 +12,15 @@ import type { StorePaths } from '../../store/storePaths';
  * per note, a note wrapped over several lines joined, so its text is whole and its id is the one
  * search and the memory tools give it (listItemId).
  */
-export async function readFileNotes(paths: StorePaths, absolute: string): Promise<{ path: string; file: string; lines: string[] } | undefined> {
+export async function readFileNotes(
+  paths: StorePaths,
+  absolute: string,
+): Promise<{ path: string; file: string; lines: string[] } | undefined> {
   const found = readNotesOf(paths, absolute);
   if (!found) return undefined;
-  return { path: found.note.meta.path || workspaceRelative(paths, absolute), file: found.file, lines: found.note.notes.map((n) => renderItemLine(n.text)) };
+  return {
+    path: found.note.meta.path || workspaceRelative(paths, absolute),
+    file: found.file,
+    lines: found.note.notes.map((n) => renderItemLine(n.text)),
+  };
 }

@@ -11,7 +11,14 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { sanitizeConversationId } from '../conversations/conversationId';
 import { acceptedIdentities, itemFilter } from '../../store/heldItems';
-import { agentSource, changeItem, rememberItem, resultFile, type AgentWriteResult, type ChangeRequest } from '../../store/items/agentWrites';
+import {
+  agentSource,
+  changeItem,
+  rememberItem,
+  resultFile,
+  type AgentWriteResult,
+  type ChangeRequest,
+} from '../../store/items/agentWrites';
 import { ITEM_ID_PATTERN } from '../../model/itemId';
 import { ITEM_KINDS } from '../../model/itemKinds';
 import { readItem, type ItemReport } from '../../store/items/itemReport';
@@ -29,8 +36,15 @@ import { logReplyUses } from './toolContext';
 /** How much of the source conversation get_item hands out (the agent can open the rest). */
 const EXCERPT_CHARS = 3000;
 
-const id = z.string().regex(ITEM_ID_PATTERN, 'an 8-character item id, as replies name them').describe('The item id, as replies and get_item name it');
-const sessionArg = z.string().max(200).optional().describe('Your session or conversation id, recorded in the provenance [from: client:session, date]');
+const id = z
+  .string()
+  .regex(ITEM_ID_PATTERN, 'an 8-character item id, as replies name them')
+  .describe('The item id, as replies and get_item name it');
+const sessionArg = z
+  .string()
+  .max(200)
+  .optional()
+  .describe('Your session or conversation id, recorded in the provenance [from: client:session, date]');
 const file = z.string().max(300).optional().describe('Store file (e.g. facts.md) when the same item is written in several files');
 
 const writeOutput = {
@@ -55,23 +69,33 @@ const itemOutput = {
   notedPath: z.string().optional(),
   provenance: z.object({ source: z.string(), date: z.string() }).optional(),
   supersededBy: z.string().optional(),
-  pending: z.array(z.object({ op: z.string(), newId: z.string().optional(), of: z.string().optional(), line: z.string() })).optional().describe('Agents\' writes of this item waiting for a person'),
+  pending: z
+    .array(z.object({ op: z.string(), newId: z.string().optional(), of: z.string().optional(), line: z.string() }))
+    .optional()
+    .describe("Agents' writes of this item waiting for a person"),
   places: z.array(z.object({ file: z.string(), line: z.number() })).optional(),
   conversation: z.string().optional().describe('An excerpt of the conversation the item came from, when the store keeps it'),
-  learned: z.object({
-    date: z.string().optional().describe('When the commit that added the item was made (ISO 8601); absent while not committed'),
-    commit: z.string().optional(),
-    subject: z.string().optional(),
-    conversation: z.string().optional().describe('The conversation the item came from (its provenance)'),
-    transcript: z.string().optional().describe('Its stored transcript, store-relative'),
-    changes: z.number().describe('Commits that changed the item since'),
-    lastChanged: z.string().optional(),
-    uncommitted: z.boolean().describe('The line as it stands is not committed yet'),
-  }).optional().describe('When the store is in git: when the item was learned (as lore history ID tells it)'),
+  learned: z
+    .object({
+      date: z.string().optional().describe('When the commit that added the item was made (ISO 8601); absent while not committed'),
+      commit: z.string().optional(),
+      subject: z.string().optional(),
+      conversation: z.string().optional().describe('The conversation the item came from (its provenance)'),
+      transcript: z.string().optional().describe('Its stored transcript, store-relative'),
+      changes: z.number().describe('Commits that changed the item since'),
+      lastChanged: z.string().optional(),
+      uncommitted: z.boolean().describe('The line as it stands is not committed yet'),
+    })
+    .optional()
+    .describe('When the store is in git: when the item was learned (as lore history ID tells it)'),
 };
 
 function reply(text: string, structured: Record<string, unknown>, isError = false): ToolResult {
-  return { content: [{ type: 'text', text: redactSecrets(text) }], structuredContent: redactDeep(structured), ...(isError ? { isError } : {}) };
+  return {
+    content: [{ type: 'text', text: redactSecrets(text) }],
+    structuredContent: redactDeep(structured),
+    ...(isError ? { isError } : {}),
+  };
 }
 
 const WAITS = 'waits for a person to accept it (lore review, or the Review view in VS Code) before agents get it';
@@ -99,16 +123,20 @@ function describeWrite(action: string, result: AgentWriteResult): string {
 
 function writeReply(action: string, result: AgentWriteResult): ToolResult {
   const failed = result.status === 'refused' || result.status === 'not-found' || result.status === 'ambiguous';
-  return reply(describeWrite(action, result), {
-    status: result.status,
-    ...(result.id ? { id: result.id } : {}),
-    ...(result.target ? { item: result.target.id } : {}),
-    ...(result.line ? { line: result.line } : {}),
-    ...(result.file ? { file: result.file } : {}),
-    ...(result.kinds?.length ? { kinds: result.kinds } : {}),
-    ...(result.reason ? { reason: result.reason } : {}),
-    ...(result.places ? { places: result.places.map((p) => ({ file: p.file, line: p.line })) } : {}),
-  }, failed);
+  return reply(
+    describeWrite(action, result),
+    {
+      status: result.status,
+      ...(result.id ? { id: result.id } : {}),
+      ...(result.target ? { item: result.target.id } : {}),
+      ...(result.line ? { line: result.line } : {}),
+      ...(result.file ? { file: result.file } : {}),
+      ...(result.kinds?.length ? { kinds: result.kinds } : {}),
+      ...(result.reason ? { reason: result.reason } : {}),
+      ...(result.places ? { places: result.places.map((p) => ({ file: p.file, line: p.line })) } : {}),
+    },
+    failed,
+  );
 }
 
 /** Runs a tool body; a failure becomes a tool error naming the store file at fault. */
@@ -130,7 +158,9 @@ function conversationExcerpt(paths: StorePaths, report: ItemReport): string | un
     // About EXCERPT_CHARS bytes of transcript from the turn the item came from.
     const found = openConversationText(paths, sanitizeConversationId(candidate), report.line, { maxBytes: EXCERPT_CHARS });
     if (!found.found) continue;
-    return found.nextLine ? `${found.text}\n(cut; open_conversation with source ${candidate} and from_line ${found.nextLine} reads on)` : found.text;
+    return found.nextLine
+      ? `${found.text}\n(cut; open_conversation with source ${candidate} and from_line ${found.nextLine} reads on)`
+      : found.text;
   }
   return undefined;
 }
@@ -152,17 +182,30 @@ function learnedOf(summary: LearnedSummary | undefined): Record<string, unknown>
 function describeLearned(summary: LearnedSummary): string {
   if (!summary.added) return 'learned: not committed yet';
   const from = summary.conversation ? ` from conversation ${summary.conversation}` : '';
-  const since = summary.lastChange ? `; changed ${summary.changes} time${summary.changes === 1 ? '' : 's'} since, last ${summary.lastChange.date.slice(0, 10)}` : '';
+  const since = summary.lastChange
+    ? `; changed ${summary.changes} time${summary.changes === 1 ? '' : 's'} since, last ${summary.lastChange.date.slice(0, 10)}`
+    : '';
   return `learned ${summary.added.date.slice(0, 10)}${from} — ${summary.added.subject} (${summary.added.commit.slice(0, 7)})${since}${summary.uncommitted ? '; changed since, not committed yet' : ''}`;
 }
 
 function describeItem(report: ItemReport): string {
-  if (!report.found) return `no item ${report.id} in this store${report.places?.length ? '' : ' (it may have been changed: a changed text has a new id)'}`;
+  if (!report.found)
+    return `no item ${report.id} in this store${report.places?.length ? '' : ' (it may have been changed: a changed text has a new id)'}`;
   const where = report.file ? ` ${report.file}${report.lineNumber ? `:${report.lineNumber}` : ''}` : '';
-  const lines = [`${report.id} (${report.kind}, ${report.status})${where}${report.notedPath ? ` about ${report.notedPath}` : ''}`, report.line ?? ''];
+  const lines = [
+    `${report.id} (${report.kind}, ${report.status})${where}${report.notedPath ? ` about ${report.notedPath}` : ''}`,
+    report.line ?? '',
+  ];
   if (report.supersededBy) lines.push(`superseded by ${report.supersededBy}`);
-  for (const p of report.pending ?? []) lines.push(`pending ${p.op}${p.of ? ` of ${p.of}` : ''}${p.newId ? ` (new item ${p.newId})` : ''}: ${p.line}`);
-  if ((report.places?.length ?? 0) > 1) lines.push(`also in: ${report.places!.slice(1).map((p) => `${p.file}:${p.line}`).join(', ')}`);
+  for (const p of report.pending ?? [])
+    lines.push(`pending ${p.op}${p.of ? ` of ${p.of}` : ''}${p.newId ? ` (new item ${p.newId})` : ''}: ${p.line}`);
+  if ((report.places?.length ?? 0) > 1)
+    lines.push(
+      `also in: ${report
+        .places!.slice(1)
+        .map((p) => `${p.file}:${p.line}`)
+        .join(', ')}`,
+    );
   return lines.join('\n');
 }
 
@@ -210,7 +253,7 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
           category: z.enum(ITEM_KINDS).describe('fact | decision | question | playbook | task (open) | done_task | note (needs path)'),
           statement: z.string().min(1).max(2000).describe('The item, one self-contained statement (a playbook: its steps)'),
           detail: z.string().max(2000).optional().describe('Why, or more detail, written after the statement'),
-          name: z.string().max(200).optional().describe('A playbook\'s name'),
+          name: z.string().max(200).optional().describe("A playbook's name"),
           path: z.string().max(4096).optional().describe('For a note: the workspace-relative path of the file it is about'),
           session: sessionArg,
         },
@@ -233,12 +276,23 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
           'Change an item by id. Without supersede, its text is replaced (it keeps its source, dated today, and gets a new id). ' +
           'With supersede: true, the old item stays, marked superseded, and the new text becomes a new item beside it. ' +
           'By default the change waits for a person to accept it.',
-        inputSchema: { id, text: z.string().min(1).max(2000).describe('The new text of the item'), supersede: z.boolean().optional(), file, session: sessionArg },
+        inputSchema: {
+          id,
+          text: z.string().min(1).max(2000).describe('The new text of the item'),
+          supersede: z.boolean().optional(),
+          file,
+          session: sessionArg,
+        },
         outputSchema: writeOutput,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       },
       ({ id: itemId, text, supersede, file: where, session: sessionId }, { paths }) =>
-        change(paths, supersede ? 'supersede' : 'update', { op: supersede ? 'supersede' : 'update', id: itemId, text, file: where }, sessionId),
+        change(
+          paths,
+          supersede ? 'supersede' : 'update',
+          { op: supersede ? 'supersede' : 'update', id: itemId, text, file: where },
+          sessionId,
+        ),
     ),
 
     agentTool(
@@ -250,19 +304,22 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
         outputSchema: writeOutput,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      ({ id: itemId, file: where, session: sessionId }, { paths }) => change(paths, 'done', { op: 'done', id: itemId, file: where }, sessionId),
+      ({ id: itemId, file: where, session: sessionId }, { paths }) =>
+        change(paths, 'done', { op: 'done', id: itemId, file: where }, sessionId),
     ),
 
     agentTool(
       'forget_item',
       {
         title: 'Forget a memory item',
-        description: 'Delete an item (by id) from its file; the reply says what was removed. By default it waits for a person to accept it.',
+        description:
+          'Delete an item (by id) from its file; the reply says what was removed. By default it waits for a person to accept it.',
         inputSchema: { id, file, session: sessionArg },
         outputSchema: writeOutput,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       },
-      ({ id: itemId, file: where, session: sessionId }, { paths }) => change(paths, 'forget', { op: 'forget', id: itemId, file: where }, sessionId),
+      ({ id: itemId, file: where, session: sessionId }, { paths }) =>
+        change(paths, 'forget', { op: 'forget', id: itemId, file: where }, sessionId),
     ),
 
     agentTool(
@@ -287,7 +344,8 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
           const summary = history ? learnedSummary(history) : undefined;
           const learned = learnedOf(summary);
           const structured = { ...report, ...(conversation ? { conversation } : {}), ...(learned ? { learned } : {}) };
-          const text = describeItem(report) + (summary ? `\n${describeLearned(summary)}` : '') + (conversation ? `\n\n${conversation}` : '');
+          const text =
+            describeItem(report) + (summary ? `\n${describeLearned(summary)}` : '') + (conversation ? `\n\n${conversation}` : '');
           return logReplyUses(paths, reply(report.found ? frameAsData(text) : text, structured));
         }),
     ),

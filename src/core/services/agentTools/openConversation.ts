@@ -38,14 +38,24 @@ function withheldIfInstruction(line: string): string {
  * at most `maxBytes` of transcript from the turn the item came from, or from `fromLine` (1-based)
  * when the caller goes on reading.
  */
-export function openConversationText(paths: StorePaths, source: string, item: string, options: { maxBytes: number; fromLine?: number }): ConversationExcerpt {
+export function openConversationText(
+  paths: StorePaths,
+  source: string,
+  item: string,
+  options: { maxBytes: number; fromLine?: number },
+): ConversationExcerpt {
   const target = provenanceTarget(paths, source, item);
   switch (target.kind) {
     case 'transcript': {
       const lines = fs.readFileSync(target.file, 'utf8').split('\n');
       const start = options.fromLine !== undefined ? Math.min(Math.max(0, options.fromLine - 1), lines.length) : target.line;
       const file = storeRelative(paths, target.file);
-      const from = options.fromLine !== undefined ? `, from line ${start + 1}` : target.line > 0 ? `, from line ${target.line + 1}, the turn the item came from` : '';
+      const from =
+        options.fromLine !== undefined
+          ? `, from line ${start + 1}`
+          : target.line > 0
+            ? `, from line ${target.line + 1}, the turn the item came from`
+            : '';
       const heading = `# ${file}${from}\n`;
       let text = '';
       let size = Buffer.byteLength(heading);
@@ -63,13 +73,29 @@ export function openConversationText(paths: StorePaths, source: string, item: st
         shown++;
       }
       const cut = shown < lines.length;
-      const more = cut ? `\n(lines ${shown + 1}-${lines.length} not shown: call open_conversation again with from_line ${shown + 1}, or a larger max_tokens)` : '';
-      return { text: `${heading}${text.trimEnd()}${more}`, found: true, file, fromLine: start + 1, toLine: shown, totalLines: lines.length, ...(cut ? { nextLine: shown + 1 } : {}) };
+      const more = cut
+        ? `\n(lines ${shown + 1}-${lines.length} not shown: call open_conversation again with from_line ${shown + 1}, or a larger max_tokens)`
+        : '';
+      return {
+        text: `${heading}${text.trimEnd()}${more}`,
+        found: true,
+        file,
+        fromLine: start + 1,
+        toLine: shown,
+        totalLines: lines.length,
+        ...(cut ? { nextLine: shown + 1 } : {}),
+      };
     }
     case 'conversation':
-      return { text: `conversation ${source} has no stored transcript yet (not harvested, or harvested with transcripts off); its file is ${target.file}, line ${target.line + 1}`, found: true };
+      return {
+        text: `conversation ${source} has no stored transcript yet (not harvested, or harvested with transcripts off); its file is ${target.file}, line ${target.line + 1}`,
+        found: true,
+      };
     case 'ledger':
-      return { text: `conversation ${source} was harvested and reclaimed before Lore kept transcripts; only its ledger entry remains (${storeRelative(paths, target.file)}, line ${target.line + 1})`, found: true };
+      return {
+        text: `conversation ${source} was harvested and reclaimed before Lore kept transcripts; only its ledger entry remains (${storeRelative(paths, target.file)}, line ${target.line + 1})`,
+        found: true,
+      };
     default:
       return { text: `no conversation ${source} is recorded in this store`, found: false };
   }

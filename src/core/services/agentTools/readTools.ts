@@ -23,7 +23,18 @@ import { digestItems } from './digestItems';
 import { readFileNotes } from './fileNoteLines';
 import { openConversationText } from './openConversation';
 import { agentTool, type AgentTool, type AgentToolHost, type ToolResult, type ToolWait } from './agentTool';
-import { budgetBytes, errorReply, itemFromHit, itemFromLine, itemFromRecall, listReply, listReplyShape, maxTokensArg, textReply, type ReplyItem } from './toolReply';
+import {
+  budgetBytes,
+  errorReply,
+  itemFromHit,
+  itemFromLine,
+  itemFromRecall,
+  listReply,
+  listReplyShape,
+  maxTokensArg,
+  textReply,
+  type ReplyItem,
+} from './toolReply';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 /** Search hits asked of the index per call by default, and at most. */
@@ -45,16 +56,35 @@ export function readTools(host: AgentToolHost): AgentTool[] {
         inputSchema: {
           query: z.string().max(1000).describe('Words to search for; plain text, no operators'),
           category: z.enum(SEARCH_CATEGORIES).optional().describe('Only this category'),
-          limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`At most this many results (default ${DEFAULT_LIMIT}); max_tokens may show fewer`),
-          include_superseded: z.boolean().optional().describe('Also items a newer item superseded (left out by default): marked superseded with the newer id, ranked below current ones'),
-          include_archived: z.boolean().optional().describe('Also archived items (lore prune moved them out of the live files as unused) holding every word: marked archived, after the live results'),
+          limit: z
+            .number()
+            .int()
+            .min(1)
+            .max(MAX_LIMIT)
+            .optional()
+            .describe(`At most this many results (default ${DEFAULT_LIMIT}); max_tokens may show fewer`),
+          include_superseded: z
+            .boolean()
+            .optional()
+            .describe(
+              'Also items a newer item superseded (left out by default): marked superseded with the newer id, ranked below current ones',
+            ),
+          include_archived: z
+            .boolean()
+            .optional()
+            .describe(
+              'Also archived items (lore prune moved them out of the live files as unused) holding every word: marked archived, after the live results',
+            ),
           max_tokens: maxTokensArg,
         },
         outputSchema: {
           query: z.string(),
           partial: z.boolean().describe('True when no item has every word and these items have some of them'),
           engine: z.string().describe('The search engine and mode that answered'),
-          indexing: z.object({ done: z.number(), total: z.number() }).optional().describe('Set while the index is still being built: files indexed so far'),
+          indexing: z
+            .object({ done: z.number(), total: z.number() })
+            .optional()
+            .describe('Set while the index is still being built: files indexed so far'),
           ...listReplyShape,
         },
         annotations: { title: 'Search project knowledge', ...READ_ONLY },
@@ -66,18 +96,33 @@ export function readTools(host: AgentToolHost): AgentTool[] {
         const wait = call.wait('indexing the store');
         const max = limit ?? DEFAULT_LIMIT;
         const response = await wait.during(
-          host.openIndex(paths).search(query, { categories: category ? [category] : undefined, limit: max, superseded: include_superseded === true, ...wait.options }),
+          host.openIndex(paths).search(query, {
+            categories: category ? [category] : undefined,
+            limit: max,
+            superseded: include_superseded === true,
+            ...wait.options,
+          }),
         );
         const superseded = { superseded: include_superseded === true };
         const keep = agentItemFilter(paths, superseded);
         const marked = include_superseded === true || include_archived === true;
         const live = response.hits.filter((h) => keepsRecord(keep, h, superseded)).map((hit) => withStatus(itemFromHit(hit), hit, marked));
-        const archived = include_archived ? archivedItems(paths, query, category, max).filter((a) => keep(a.line)).map(itemFromArchived) : [];
+        const archived = include_archived
+          ? archivedItems(paths, query, category, max)
+              .filter((a) => keep(a.line))
+              .map(itemFromArchived)
+          : [];
         const items = [...live, ...archived];
-        const warnings = [...(response.partial ? [PARTIAL_MATCHES_WARNING] : []), ...response.warnings, ...fallbackWarning(response.backend, response.backendReason)];
+        const warnings = [
+          ...(response.partial ? [PARTIAL_MATCHES_WARNING] : []),
+          ...response.warnings,
+          ...fallbackWarning(response.backend, response.backendReason),
+        ];
         const engine = `${response.backend}, ${response.mode}`;
         const replaced = items.filter((i) => i.status === 'superseded').length;
-        const counts = [replaced ? `${replaced} superseded` : '', include_archived ? `${archived.length} archived` : ''].filter(Boolean).join(', ');
+        const counts = [replaced ? `${replaced} superseded` : '', include_archived ? `${archived.length} archived` : '']
+          .filter(Boolean)
+          .join(', ');
         return listReply({
           items,
           footer: `(${items.length} result${items.length === 1 ? '' : 's'}${counts ? `, ${counts}` : ''}; ${engine})`,
@@ -106,14 +151,16 @@ export function readTools(host: AgentToolHost): AgentTool[] {
         annotations: { title: 'Recall context for a task', ...READ_ONLY },
         logsUses: true,
       },
-      ({ query, files, max_tokens }, call) => recallReply(host, call.paths, { query, files, maxTokens: max_tokens }, call.wait('indexing the store')),
+      ({ query, files, max_tokens }, call) =>
+        recallReply(host, call.paths, { query, files, maxTokens: max_tokens }, call.wait('indexing the store')),
     ),
 
     agentTool(
       'read_digest',
       {
         title: 'Read the knowledge digest',
-        description: "A short summary of this project's knowledge: the newest open tasks, open questions, decisions, facts and playbooks, each with its id.",
+        description:
+          "A short summary of this project's knowledge: the newest open tasks, open questions, decisions, facts and playbooks, each with its id.",
         inputSchema: { max_tokens: maxTokensArg },
         outputSchema: listReplyShape,
         annotations: { title: 'Read the knowledge digest', ...READ_ONLY },
@@ -149,7 +196,9 @@ export function readTools(host: AgentToolHost): AgentTool[] {
         if (!isInside(paths.workspace, abs)) return errorReply(`refused: ${file} is outside the workspace ${paths.workspace}`);
         const found = await readFileNotes(paths, abs);
         const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-        const matching = (found?.lines ?? []).map((line, i) => ({ line, i })).filter(({ line }) => words.every((w) => line.toLowerCase().includes(w)));
+        const matching = (found?.lines ?? [])
+          .map((line, i) => ({ line, i }))
+          .filter(({ line }) => words.every((w) => line.toLowerCase().includes(w)));
         const newestFirst = matching.reverse();
         const skip = Math.min(offset ?? 0, newestFirst.length);
         const keep = agentItemFilter(paths);
@@ -158,10 +207,20 @@ export function readTools(host: AgentToolHost): AgentTool[] {
         // Only as many as a reply can hold are looked at (the rules cost a little per line).
         const cap = Math.ceil(budgetBytes(max_tokens) / 40);
         const window = newestFirst.slice(skip, skip + cap);
-        const items = window.filter(({ line }) => keep(line)).map(({ line }) => {
-          const prov = parseProvenance(line);
-          return itemFromLine({ id: itemId(line), category: 'notes', file: noteFile ?? '', path: relative, text: stripProvenance(withoutBullet(line)).trim(), source: prov?.source, date: prov?.validDate ? prov.date : undefined });
-        });
+        const items = window
+          .filter(({ line }) => keep(line))
+          .map(({ line }) => {
+            const prov = parseProvenance(line);
+            return itemFromLine({
+              id: itemId(line),
+              category: 'notes',
+              file: noteFile ?? '',
+              path: relative,
+              text: stripProvenance(withoutBullet(line)).trim(),
+              source: prov?.source,
+              date: prov?.validDate ? prov.date : undefined,
+            });
+          });
         const after = newestFirst.length - skip - window.length;
         return listReply({
           items,
@@ -205,9 +264,16 @@ export function readTools(host: AgentToolHost): AgentTool[] {
       async ({ source, item, from_line, max_tokens }, { paths }) => {
         const conversation = sanitizeConversationId(source);
         // The framing line and the JSON quoting of the text take their share of the budget.
-        const excerpt = openConversationText(paths, conversation, item ?? '', { maxBytes: Math.floor(budgetBytes(max_tokens) * 0.8), fromLine: from_line });
+        const excerpt = openConversationText(paths, conversation, item ?? '', {
+          maxBytes: Math.floor(budgetBytes(max_tokens) * 0.8),
+          fromLine: from_line,
+        });
         // The structured content frames the text too: clients hand the model that, not the text content.
-        return textReply(excerpt.text, { conversation, ...excerpt, text: excerpt.found ? frameAsData(excerpt.text) : excerpt.text }, excerpt.found);
+        return textReply(
+          excerpt.text,
+          { conversation, ...excerpt, text: excerpt.found ? frameAsData(excerpt.text) : excerpt.text },
+          excerpt.found,
+        );
       },
     ),
   ];
@@ -230,7 +296,16 @@ function archivedItems(paths: StorePaths, query: string, category: SearchCategor
 /** An archived item as a reply item. */
 function itemFromArchived(hit: ArchivedHit): ReplyItem {
   const prov = parseProvenance(hit.line);
-  return itemFromLine({ id: hit.id, category: hit.category, text: stripProvenance(hit.text).trim(), source: prov?.source, date: prov?.validDate ? prov.date : undefined, file: hit.file, line: hit.lineNumber, status: 'archived' });
+  return itemFromLine({
+    id: hit.id,
+    category: hit.category,
+    text: stripProvenance(hit.text).trim(),
+    source: prov?.source,
+    date: prov?.validDate ? prov.date : undefined,
+    file: hit.file,
+    line: hit.lineNumber,
+    status: 'archived',
+  });
 }
 
 /** The digest as a reply. */
@@ -250,11 +325,22 @@ function digestReply(paths: StorePaths, maxTokens: number | undefined): ToolResu
 }
 
 /** recall_context's reply (also the file_knowledge and task_context prompts'). */
-export async function recallReply(host: Pick<AgentToolHost, 'openIndex'>, paths: StorePaths, args: { query?: string; files?: string[]; maxTokens?: number }, wait?: ToolWait): Promise<ToolResult> {
+export async function recallReply(
+  host: Pick<AgentToolHost, 'openIndex'>,
+  paths: StorePaths,
+  args: { query?: string; files?: string[]; maxTokens?: number },
+  wait?: ToolWait,
+): Promise<ToolResult> {
   const { query, files, maxTokens } = args;
   if (!query?.trim() && !files?.length) return digestReply(paths, maxTokens);
   // The index only serves the query: the notes of files are read from their note files.
-  const work = recall(paths, { query, files, tokenBudget: maxTokens, index: query?.trim() ? host.openIndex(paths) : undefined, ...wait?.options });
+  const work = recall(paths, {
+    query,
+    files,
+    tokenBudget: maxTokens,
+    index: query?.trim() ? host.openIndex(paths) : undefined,
+    ...wait?.options,
+  });
   const result = await (wait ? wait.during(work) : work);
   const sections = new Map<ReplyItem, string>();
   const items = result.items.map((r) => {

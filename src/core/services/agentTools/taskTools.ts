@@ -51,24 +51,54 @@ export function taskTools(host: AgentToolHost): { tools: AgentTool[]; close(): v
     if (!m) memories.set(paths.root, (m = new TaskMemory(paths)));
     return m;
   };
-  const asResult = (r: TaskToolReply): ToolResult => ({ content: [{ type: 'text', text: r.text }], structuredContent: r.structured, ...(r.isError ? { isError: true } : {}) });
+  const asResult = (r: TaskToolReply): ToolResult => ({
+    content: [{ type: 'text', text: r.text }],
+    structuredContent: r.structured,
+    ...(r.isError ? { isError: true } : {}),
+  });
   const caller = (sessionId: unknown): TaskCaller => {
     const name = host.clientName();
-    return { client: agentSource(name, undefined, sanitizeConversationId), source: agentSource(name, typeof sessionId === 'string' ? sessionId : undefined, sanitizeConversationId), now: () => host.now() };
+    return {
+      client: agentSource(name, undefined, sanitizeConversationId),
+      source: agentSource(name, typeof sessionId === 'string' ? sessionId : undefined, sanitizeConversationId),
+      now: () => host.now(),
+    };
   };
   const writeAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
   const tools = [
     ...TASK_WRITE_TOOLS.map((tool) =>
-      agentTool(tool, { ...TASK_TOOL_TEXTS[tool], inputSchema: TASK_TOOL_INPUTS[tool] as z.ZodRawShape, outputSchema: writeOutput, annotations: writeAnnotations }, async (args: Record<string, unknown>, { paths }) =>
-        asResult(await taskWriteReply(memoryOf(paths), tool, args, caller(args.session))),
+      agentTool(
+        tool,
+        {
+          ...TASK_TOOL_TEXTS[tool],
+          inputSchema: TASK_TOOL_INPUTS[tool] as z.ZodRawShape,
+          outputSchema: writeOutput,
+          annotations: writeAnnotations,
+        },
+        async (args: Record<string, unknown>, { paths }) =>
+          asResult(await taskWriteReply(memoryOf(paths), tool, args, caller(args.session))),
       ),
     ),
-    agentTool('task_search', { ...TASK_TOOL_TEXTS.task_search, inputSchema: TASK_TOOL_INPUTS.task_search, outputSchema: searchOutput, annotations: { readOnlyHint: true, openWorldHint: false } }, async (input, { paths }) =>
-      asResult(taskSearchReply(memoryOf(paths), input)),
+    agentTool(
+      'task_search',
+      {
+        ...TASK_TOOL_TEXTS.task_search,
+        inputSchema: TASK_TOOL_INPUTS.task_search,
+        outputSchema: searchOutput,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      async (input, { paths }) => asResult(taskSearchReply(memoryOf(paths), input)),
     ),
-    agentTool('task_get', { ...TASK_TOOL_TEXTS.task_get, inputSchema: TASK_TOOL_INPUTS.task_get, outputSchema: getOutput, annotations: { readOnlyHint: true, openWorldHint: false } }, async (input, { paths }) =>
-      asResult(taskGetReply(memoryOf(paths), input)),
+    agentTool(
+      'task_get',
+      {
+        ...TASK_TOOL_TEXTS.task_get,
+        inputSchema: TASK_TOOL_INPUTS.task_get,
+        outputSchema: getOutput,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      async (input, { paths }) => asResult(taskGetReply(memoryOf(paths), input)),
     ),
   ];
   return { tools, close: () => memories.forEach((m) => m.close()) };

@@ -34,7 +34,9 @@ export const maxTokensArg = z
   .min(MIN_REPLY_TOKENS)
   .max(MAX_REPLY_TOKENS)
   .optional()
-  .describe(`Size limit of the reply in tokens (default ${DEFAULT_REPLY_TOKENS}, at most ${MAX_REPLY_TOKENS}); what does not fit is counted and left out`);
+  .describe(
+    `Size limit of the reply in tokens (default ${DEFAULT_REPLY_TOKENS}, at most ${MAX_REPLY_TOKENS}); what does not fit is counted and left out`,
+  );
 
 /** What an item is when a search asked for more than the current ones. */
 export const ITEM_STATUSES = ['current', 'superseded', 'archived'] as const;
@@ -52,7 +54,9 @@ export const replyItemSchema = z.object({
   status: z
     .enum(ITEM_STATUSES)
     .optional()
-    .describe('Given when superseded or archived items were asked for: current; superseded (a newer item replaced it, see supersededBy); archived (lore prune moved it to archive/knowledge/ as unused)'),
+    .describe(
+      'Given when superseded or archived items were asked for: current; superseded (a newer item replaced it, see supersededBy); archived (lore prune moved it to archive/knowledge/ as unused)',
+    ),
   supersededBy: z.string().optional().describe('For a superseded item: the id of the newer item that replaced it'),
 });
 export type ReplyItem = z.infer<typeof replyItemSchema>;
@@ -72,7 +76,9 @@ export function itemFromHit(hit: SearchHit): ReplyItem {
     id: excerpt ? undefined : recordItemId(hit),
     category: hit.category,
     // A conversation excerpt was never reviewed: quoted as such in the text and the structured content, or withheld.
-    text: excerpt ? quotedConversation(cutToLine(hit.snippet, EXCERPT_CHARS), withoutHighlights(cutToLine(hit.snippet, EXCERPT_CHARS))) : cutToLine(hit.snippet || hit.text, ITEM_TEXT_CHARS),
+    text: excerpt
+      ? quotedConversation(cutToLine(hit.snippet, EXCERPT_CHARS), withoutHighlights(cutToLine(hit.snippet, EXCERPT_CHARS)))
+      : cutToLine(hit.snippet || hit.text, ITEM_TEXT_CHARS),
     source: hit.source,
     date: hit.date,
     file: hit.file,
@@ -88,7 +94,16 @@ function withoutHighlights(snippet: string): string {
 
 /** A recall item (already cut by recall) as a reply item. */
 export function itemFromRecall(item: RecallItem): ReplyItem {
-  return { id: item.id, category: item.category, text: item.text, source: item.provenance?.source, date: item.provenance?.date, file: item.file, line: item.line, path: item.notedPath };
+  return {
+    id: item.id,
+    category: item.category,
+    text: item.text,
+    source: item.provenance?.source,
+    date: item.provenance?.date,
+    file: item.file,
+    line: item.line,
+    path: item.notedPath,
+  };
 }
 
 /** A knowledge line read from a file (its id taken from the whole line by the caller), its text cut. */
@@ -131,7 +146,12 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
   const omittedLine = (n: number, shown: number) => `(${n} more not shown: ${more(shown)})`;
   // The parts of each representation that do not depend on how many items fit (counts at their widest).
   const widest = reply.items.length + (reply.omittedBefore ?? 0);
-  let textUsed = bytes(frameAsData([...(reply.heading ?? []), 'x'].join('\n'))) + bytes(reply.footer ?? '') + bytes(omittedLine(widest, widest)) + warnings.reduce((n, w) => n + bytes(`warning: ${w}\n`), 0) + 8;
+  let textUsed =
+    bytes(frameAsData([...(reply.heading ?? []), 'x'].join('\n'))) +
+    bytes(reply.footer ?? '') +
+    bytes(omittedLine(widest, widest)) +
+    warnings.reduce((n, w) => n + bytes(`warning: ${w}\n`), 0) +
+    8;
   let jsonUsed = bytes(JSON.stringify({ ...reply.extra, items: [], omitted: widest, more: more(widest), warnings }));
   const lines: string[] = [];
   const kept: ReplyItem[] = [];
@@ -150,9 +170,17 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
     current = section;
   }
   const omitted = (reply.omittedBefore ?? 0) + items.length - kept.length;
-  const tail = [reply.footer, omitted > 0 ? omittedLine(omitted, kept.length) : undefined, ...warnings.map((w) => `warning: ${w}`)].filter((l): l is string => !!l);
+  const tail = [reply.footer, omitted > 0 ? omittedLine(omitted, kept.length) : undefined, ...warnings.map((w) => `warning: ${w}`)].filter(
+    (l): l is string => !!l,
+  );
   const body = kept.length > 0 ? frameAsData([...(reply.heading ?? []), ...lines].join('\n')) : reply.empty;
-  const structured = { ...redactDeep(reply.extra), items: kept, omitted, ...(omitted > 0 ? { more: redactSecrets(more(kept.length)) } : {}), warnings };
+  const structured = {
+    ...redactDeep(reply.extra),
+    items: kept,
+    omitted,
+    ...(omitted > 0 ? { more: redactSecrets(more(kept.length)) } : {}),
+    warnings,
+  };
   return { content: [{ type: 'text', text: redactSecrets([body, ...tail].join('\n')) }], structuredContent: structured };
 }
 

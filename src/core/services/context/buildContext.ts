@@ -112,9 +112,13 @@ function renderFileNotes(fileNotes: ContextInput['fileNotes']): string | undefin
     byPath.set(file.path, existing);
   }
   // Map order is insertion order, i.e. the caller's; the sort makes it the path order.
-  const sections = [...byPath.keys()]
-    .sort(compareCodeUnits)
-    .map((p) => `## ${oneLine(p)}\n${byPath.get(p)!.map((n) => `- ${indentContinuation(n)}`).join('\n')}`);
+  const sections = [...byPath.keys()].sort(compareCodeUnits).map(
+    (p) =>
+      `## ${oneLine(p)}\n${byPath
+        .get(p)!
+        .map((n) => `- ${indentContinuation(n)}`)
+        .join('\n')}`,
+  );
   return tagged('file-notes', sections.length ? frameAsData(sections.join('\n\n')) : '');
 }
 

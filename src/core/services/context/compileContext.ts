@@ -33,8 +33,17 @@ export const SLOTS = ['P0', 'P1', 'P2', 'P3', 'P4'] as const;
 export type Slot = (typeof SLOTS)[number];
 
 const SLOT_OF_LAYER: Record<ContextLayer, Slot> = {
-  role: 'P0', tools: 'P0', project: 'P0', discussion: 'P0', 'active-files': 'P0', message: 'P0',
-  knowledge: 'P1', 'file-notes': 'P1', topics: 'P2', 'search-hits': 'P3', 'earlier-turns': 'P4',
+  role: 'P0',
+  tools: 'P0',
+  project: 'P0',
+  discussion: 'P0',
+  'active-files': 'P0',
+  message: 'P0',
+  knowledge: 'P1',
+  'file-notes': 'P1',
+  topics: 'P2',
+  'search-hits': 'P3',
+  'earlier-turns': 'P4',
 };
 
 const SLOT_NAMES: Record<Slot, string> = {
@@ -87,7 +96,6 @@ export interface CompiledContext extends BuiltContext {
   /** The scored knowledge items (P3) included, best first. */
   searchHits: string[];
 }
-
 
 /** Room left, in both measures. */
 class Room {
@@ -154,10 +162,18 @@ export function compileContext(input: CompileInput, options: CompileOptions = {}
   const maxChars = options.maxChars ?? Number.POSITIVE_INFINITY;
   const cuts: Record<Slot, CutItem[]> = { P0: [], P1: [], P2: [], P3: [], P4: [] };
   const included: Record<Slot, number> = { P0: 0, P1: 0, P2: 0, P3: 0, P4: 0 };
-  const cut = (slot: Slot, label: string, text: string, why: CutItem['why'] = 'budget') => cuts[slot].push({ label, bytes: Buffer.byteLength(text, 'utf8'), why });
+  const cut = (slot: Slot, label: string, text: string, why: CutItem['why'] = 'budget') =>
+    cuts[slot].push({ label, bytes: Buffer.byteLength(text, 'utf8'), why });
 
   // P0: what is never cut.
-  const fixed: ContextInput = { role: input.role, tools: input.tools, project: input.project, discussion: input.discussion, activeFiles: input.activeFiles, message: input.message };
+  const fixed: ContextInput = {
+    role: input.role,
+    tools: input.tools,
+    project: input.project,
+    discussion: input.discussion,
+    activeFiles: input.activeFiles,
+    message: input.message,
+  };
   const fixedText = buildContext(fixed).text;
   const room = new Room(budgetTokens * BYTES_PER_TOKEN - Buffer.byteLength(fixedText, 'utf8'), maxChars - fixedText.length);
   const admitted: Admitted[] = [];
@@ -190,7 +206,12 @@ export function compileContext(input: CompileInput, options: CompileOptions = {}
         notesOpen = true;
         kept.push(note);
         included.P1++;
-        admitted.push({ slot: 'P1', label: `note on ${file.path}`, bytes: Buffer.byteLength(note, 'utf8'), remove: () => kept.splice(kept.lastIndexOf(note), 1) });
+        admitted.push({
+          slot: 'P1',
+          label: `note on ${file.path}`,
+          bytes: Buffer.byteLength(note, 'utf8'),
+          remove: () => kept.splice(kept.lastIndexOf(note), 1),
+        });
       } else cut('P1', `note on ${file.path}`, note);
     }
     notes.push({ path: file.path, notes: kept });
@@ -204,7 +225,10 @@ export function compileContext(input: CompileInput, options: CompileOptions = {}
     let own = topic.maxBytes;
     const instructions = normalizeBlock(topic.instructions);
     const head = renderTopic({ name: topic.name, instructions });
-    const capped = Buffer.byteLength(head, 'utf8') <= own ? instructions : capBytes(instructions, Math.max(0, own - topic.name.length - 16), '(instructions cut to the topic\'s max_context_kb)');
+    const capped =
+      Buffer.byteLength(head, 'utf8') <= own
+        ? instructions
+        : capBytes(instructions, Math.max(0, own - topic.name.length - 16), "(instructions cut to the topic's max_context_kb)");
     if (capped !== instructions) cut('P2', `topic ${topic.name} instructions (the rest)`, instructions.slice(capped.length), 'topic-cap');
     const overhead = (topicsOpen ? 2 : layerOverhead('topics', false)) + topic.name.length + 12;
     if (!capped || !room.take(capped, overhead)) {
@@ -214,10 +238,19 @@ export function compileContext(input: CompileInput, options: CompileOptions = {}
     }
     topicsOpen = true;
     own -= Buffer.byteLength(capped, 'utf8') + topic.name.length + 12;
-    const entry: TopicInput & { subscriptions: Array<{ path: string; text: string }> } = { name: topic.name, instructions: capped, subscriptions: [] };
+    const entry: TopicInput & { subscriptions: Array<{ path: string; text: string }> } = {
+      name: topic.name,
+      instructions: capped,
+      subscriptions: [],
+    };
     topics.push(entry);
     included.P2++;
-    admitted.push({ slot: 'P2', label: `topic ${topic.name}`, bytes: Buffer.byteLength(capped, 'utf8'), remove: () => topics.splice(topics.indexOf(entry), 1) });
+    admitted.push({
+      slot: 'P2',
+      label: `topic ${topic.name}`,
+      bytes: Buffer.byteLength(capped, 'utf8'),
+      remove: () => topics.splice(topics.indexOf(entry), 1),
+    });
     for (const sub of topic.subscriptions ?? []) {
       const text = normalizeBlock(sub.text);
       const subOverhead = topic.name.length + sub.path.length + 20 + KNOWLEDGE_FRAMING.length;
@@ -236,7 +269,12 @@ export function compileContext(input: CompileInput, options: CompileOptions = {}
       const item = { path: sub.path, text: body };
       entry.subscriptions.push(item);
       included.P2++;
-      admitted.push({ slot: 'P2', label: `topic ${topic.name}: ${sub.path}`, bytes: Buffer.byteLength(body, 'utf8'), remove: () => entry.subscriptions.splice(entry.subscriptions.indexOf(item), 1) });
+      admitted.push({
+        slot: 'P2',
+        label: `topic ${topic.name}: ${sub.path}`,
+        bytes: Buffer.byteLength(body, 'utf8'),
+        remove: () => entry.subscriptions.splice(entry.subscriptions.indexOf(item), 1),
+      });
     }
   }
   out.topics = topics;
@@ -249,7 +287,12 @@ export function compileContext(input: CompileInput, options: CompileOptions = {}
       hitsOpen = true;
       hits.push(hit);
       included.P3++;
-      admitted.push({ slot: 'P3', label: 'hit', bytes: Buffer.byteLength(hit, 'utf8'), remove: () => hits.splice(hits.lastIndexOf(hit), 1) });
+      admitted.push({
+        slot: 'P3',
+        label: 'hit',
+        bytes: Buffer.byteLength(hit, 'utf8'),
+        remove: () => hits.splice(hits.lastIndexOf(hit), 1),
+      });
     } else cut('P3', hit.slice(0, 80), hit);
   }
   out.searchHits = hits;
@@ -264,7 +307,12 @@ export function compileContext(input: CompileInput, options: CompileOptions = {}
       historyOpen = true;
       turns.unshift(turn);
       included.P4++;
-      admitted.push({ slot: 'P4', label: `turn ${i + 1} (${turn.role})`, bytes: Buffer.byteLength(turn.text, 'utf8'), remove: () => turns.splice(turns.indexOf(turn), 1) });
+      admitted.push({
+        slot: 'P4',
+        label: `turn ${i + 1} (${turn.role})`,
+        bytes: Buffer.byteLength(turn.text, 'utf8'),
+        remove: () => turns.splice(turns.indexOf(turn), 1),
+      });
     } else {
       for (let j = i; j >= 0; j--) cut('P4', `turn ${j + 1} (${history[j].role})`, history[j].text);
       break;

@@ -63,7 +63,10 @@ export function loadContextInputs(paths: StorePaths, options: LoadContextOptions
     }
     const shown = displayPath(paths, absolute);
     activeFiles.push(shown);
-    const found = findNotesForFile(paths, absolute, { heal: options.heal ?? false, index: (noteIndex ??= openNoteIndex(paths, { persist: options.persistIndex ?? true })) });
+    const found = findNotesForFile(paths, absolute, {
+      heal: options.heal ?? false,
+      index: (noteIndex ??= openNoteIndex(paths, { persist: options.persistIndex ?? true })),
+    });
     const notes = found?.note.notes.map((n) => n.text).filter(keep) ?? [];
     if (notes.length) fileNotes.push({ path: shown, notes });
   }

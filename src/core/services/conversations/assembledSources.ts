@@ -64,7 +64,8 @@ export function assembledSourceAt(file: string): AssembledSource | undefined {
   const inDatabase = parseDatabaseSessionPath(file);
   if (inDatabase) return { kind: 'opencode-db', root: path.resolve(inDatabase.file), id: inDatabase.id };
   const storage = path.dirname(path.dirname(path.dirname(file)));
-  if (!file.endsWith('.json') || path.basename(path.dirname(path.dirname(file))) !== 'session' || !isOpenCodeStorageFolder(storage)) return undefined;
+  if (!file.endsWith('.json') || path.basename(path.dirname(path.dirname(file))) !== 'session' || !isOpenCodeStorageFolder(storage))
+    return undefined;
   return { kind: 'opencode-storage', root: storage, id: path.basename(file, '.json') };
 }
 

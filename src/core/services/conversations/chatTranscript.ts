@@ -27,7 +27,12 @@ export function writeChatTranscript(paths: StorePaths, record: ChatRecord): stri
     id: record.discussionId,
     format: 'lore-transcript',
     sourcePath: transcriptPath(paths, record),
-    title: `@lore: ${record.turns.find((t) => t.role === 'user')?.text.split('\n')[0].slice(0, 80) ?? record.discussionId}`,
+    title: `@lore: ${
+      record.turns
+        .find((t) => t.role === 'user')
+        ?.text.split('\n')[0]
+        .slice(0, 80) ?? record.discussionId
+    }`,
     startedAt: record.startedAt,
     model: record.model,
     turns: record.turns.map((t) => ({ ...t, text: redactSecrets(t.text) })),

@@ -210,7 +210,13 @@ function appendText(turn: Turn, text: string): void {
  * to AskUserQuestion (their own words) become a user turn, and a subagent's answer becomes a
  * report turn of the agent's. Returns true when a turn was added.
  */
-function userRecord(conv: Conversation, rec: JsonObject, message: JsonObject, tools: Map<string, ToolRef>, skipped: Record<string, number>): boolean {
+function userRecord(
+  conv: Conversation,
+  rec: JsonObject,
+  message: JsonObject,
+  tools: Map<string, ToolRef>,
+  skipped: Record<string, number>,
+): boolean {
   const texts: string[] = [];
   const attachments: string[] = [];
   const reports: Turn[] = [];
@@ -321,7 +327,12 @@ function askAnswerText(content: unknown): string | undefined {
   const text = typeof content === 'string' ? content : undefined;
   const prefix = 'User has answered your questions:';
   if (!text?.startsWith(prefix)) return undefined;
-  return text.slice(prefix.length).replace(/\s*You can now continue with the user's answers in mind\.?\s*$/, '').trim() || undefined;
+  return (
+    text
+      .slice(prefix.length)
+      .replace(/\s*You can now continue with the user's answers in mind\.?\s*$/, '')
+      .trim() || undefined
+  );
 }
 
 /** The Claude Code session JSONL importer. */

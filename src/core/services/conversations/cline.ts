@@ -18,7 +18,22 @@
 import * as path from 'node:path';
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, countSkip, emptyConversation, finishConversation, isObject, obj, parseJsonDocument, removeTagBlocks, str, tagContent, toIso, trimBlankLines, type JsonObject } from './importSupport';
+import {
+  addTool,
+  arr,
+  countSkip,
+  emptyConversation,
+  finishConversation,
+  isObject,
+  obj,
+  parseJsonDocument,
+  removeTagBlocks,
+  str,
+  tagContent,
+  toIso,
+  trimBlankLines,
+  type JsonObject,
+} from './importSupport';
 import { genericSummary, toolLine } from './toolSummary';
 
 const FILE_NAME = /(?:^|[/\\])api_conversation_history\.json$/i;
@@ -29,13 +44,40 @@ const INJECTED = ['environment_details', 'file_content', 'explicit_instructions'
 /** An older tool response: `[execute_command for 'npm test'] Result:`, `[write_to_file for 'a.ts'] The user denied…`. */
 const TOOL_RESULT_TEXT = /^\[[\w-]+(?: for [^\]\n]{0,2000})?\] /;
 /** Tools whose argument is a message to the person: it stays the agent's text. */
-const SPOKEN_PARAM: Record<string, string> = { attempt_completion: 'result', ask_followup_question: 'question', plan_mode_respond: 'response' };
+const SPOKEN_PARAM: Record<string, string> = {
+  attempt_completion: 'result',
+  ask_followup_question: 'question',
+  plan_mode_respond: 'response',
+};
 /** The XML tool protocol's tool names (Cline, Roo Code, Kilo Code). */
 const XML_TOOLS = new Set([
-  'execute_command', 'read_file', 'write_to_file', 'replace_in_file', 'apply_diff', 'insert_content', 'search_and_replace',
-  'search_files', 'list_files', 'list_code_definition_names', 'codebase_search', 'browser_action', 'web_fetch', 'use_mcp_tool',
-  'access_mcp_resource', 'load_mcp_documentation', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond',
-  'new_task', 'switch_mode', 'update_todo_list', 'fetch_instructions', 'condense', 'new_rule', 'report_bug', 'focus_chain',
+  'execute_command',
+  'read_file',
+  'write_to_file',
+  'replace_in_file',
+  'apply_diff',
+  'insert_content',
+  'search_and_replace',
+  'search_files',
+  'list_files',
+  'list_code_definition_names',
+  'codebase_search',
+  'browser_action',
+  'web_fetch',
+  'use_mcp_tool',
+  'access_mcp_resource',
+  'load_mcp_documentation',
+  'ask_followup_question',
+  'attempt_completion',
+  'plan_mode_respond',
+  'new_task',
+  'switch_mode',
+  'update_todo_list',
+  'fetch_instructions',
+  'condense',
+  'new_rule',
+  'report_bug',
+  'focus_chain',
 ]);
 /** Parameters worth a tool line, in order of preference. */
 const XML_PARAMS = ['command', 'path', 'regex', 'url', 'query', 'server_name', 'uri', 'mode_slug', 'action'];

@@ -7,7 +7,19 @@
  */
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, cleanText, countSkip, finishConversation, forEachJsonLine, isObject, obj, str, trimBlankLines, type JsonObject } from './importSupport';
+import {
+  addTool,
+  arr,
+  cleanText,
+  countSkip,
+  finishConversation,
+  forEachJsonLine,
+  isObject,
+  obj,
+  str,
+  trimBlankLines,
+  type JsonObject,
+} from './importSupport';
 import { genericSummary, patchFiles, shellCommand, toolLine } from './toolSummary';
 
 /** Response items that are known and not conversation. */

@@ -10,7 +10,19 @@
  */
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, countSkip, emptyConversation, finishConversation, isObject, obj, parseJsonDocument, str, trimBlankLines, type JsonObject } from './importSupport';
+import {
+  addTool,
+  arr,
+  countSkip,
+  emptyConversation,
+  finishConversation,
+  isObject,
+  obj,
+  parseJsonDocument,
+  str,
+  trimBlankLines,
+  type JsonObject,
+} from './importSupport';
 import { genericSummary, toolLine } from './toolSummary';
 
 function detect(fileName: string, head: string): number {
@@ -22,7 +34,11 @@ function detect(fileName: string, head: string): number {
 function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv = emptyConversation(conversationIdFromPath(sourcePath), 'continue', sourcePath);
-  const data = parseJsonDocument(rawText, skipped, (v): v is JsonObject & { history: unknown[] } => isObject(v) && Array.isArray(v.history));
+  const data = parseJsonDocument(
+    rawText,
+    skipped,
+    (v): v is JsonObject & { history: unknown[] } => isObject(v) && Array.isArray(v.history),
+  );
   if (!data) return finishConversation(conv, skipped);
   const sessionId = str(data.sessionId);
   if (sessionId) conv.id = sanitizeConversationId(sessionId);

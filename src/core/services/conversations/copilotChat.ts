@@ -8,13 +8,27 @@
 import * as path from 'node:path';
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, countSkip, emptyConversation, finishConversation, isObject, obj, parseJsonDocument, str, toIso, trimBlankLines, type JsonObject } from './importSupport';
+import {
+  addTool,
+  arr,
+  countSkip,
+  emptyConversation,
+  finishConversation,
+  isObject,
+  obj,
+  parseJsonDocument,
+  str,
+  toIso,
+  trimBlankLines,
+  type JsonObject,
+} from './importSupport';
 import { toolLine } from './toolSummary';
 
 function detect(fileName: string, head: string): number {
   if (/"requesterUsername"\s*:/.test(head) && /"requests"\s*:/.test(head)) return 0.95;
   if (/"requesterUsername"\s*:/.test(head)) return 0.8;
-  if (/\.json$/i.test(fileName) && /"requests"\s*:/.test(head) && /"(?:responderUsername|sessionId|creationDate)"\s*:/.test(head)) return 0.8;
+  if (/\.json$/i.test(fileName) && /"requests"\s*:/.test(head) && /"(?:responderUsername|sessionId|creationDate)"\s*:/.test(head))
+    return 0.8;
   return 0;
 }
 
@@ -48,7 +62,11 @@ function requestTurns(conv: Conversation, request: JsonObject, skipped: Record<s
   const at = toIso(request.timestamp);
   conv.model ??= str(request.modelId);
   const message = obj(request.message);
-  const userText = str(message?.text) ?? arr(message?.parts).map((p) => (isObject(p) ? (str(p.text) ?? '') : '')).join('');
+  const userText =
+    str(message?.text) ??
+    arr(message?.parts)
+      .map((p) => (isObject(p) ? (str(p.text) ?? '') : ''))
+      .join('');
   conv.turns.push({ role: 'user', text: trimBlankLines(userText), ...(at ? { at } : {}) });
 
   const turn: Turn = { role: 'assistant', text: '' };

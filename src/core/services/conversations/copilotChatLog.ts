@@ -44,7 +44,8 @@ export function replayChatSessionLog(rawText: string, skipped: Record<string, nu
 function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const state = replayChatSessionLog(rawText, skipped);
-  if (state === undefined) return finishConversation(emptyConversation(conversationIdFromPath(sourcePath), 'copilot-chat', sourcePath), skipped);
+  if (state === undefined)
+    return finishConversation(emptyConversation(conversationIdFromPath(sourcePath), 'copilot-chat', sourcePath), skipped);
   return chatSessionConversation(state, sourcePath, skipped);
 }
 

@@ -12,7 +12,19 @@
  */
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, cleanText, countSkip, emptyConversation, finishConversation, forEachJsonLine, isObject, obj, str, trimBlankLines } from './importSupport';
+import {
+  addTool,
+  arr,
+  cleanText,
+  countSkip,
+  emptyConversation,
+  finishConversation,
+  forEachJsonLine,
+  isObject,
+  obj,
+  str,
+  trimBlankLines,
+} from './importSupport';
 import { genericSummary, toolLine } from './toolSummary';
 
 const ERROR_MARK = ' → error';
@@ -21,7 +33,8 @@ const EVENT_TYPE = /^[a-z]+(?:[._][a-z_]+)+$/;
 
 function detect(fileName: string, head: string): number {
   if (/^\s*\{"type"\s*:\s*"session\.start"\s*,\s*"data"\s*:/.test(head)) return 0.95;
-  if (/"type"\s*:\s*"(?:user|assistant)\.message"/.test(head) && /"parentId"\s*:/.test(head)) return /\.jsonl$/i.test(fileName) ? 0.85 : 0.6;
+  if (/"type"\s*:\s*"(?:user|assistant)\.message"/.test(head) && /"parentId"\s*:/.test(head))
+    return /\.jsonl$/i.test(fileName) ? 0.85 : 0.6;
   return 0;
 }
 
@@ -29,7 +42,8 @@ function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv = emptyConversation(conversationIdFromPath(sourcePath), 'copilot-cli', sourcePath);
   // `events.jsonl` says nothing by its name: the session folder is the id until session.start says it.
-  if (/(?:^|[/\\])events\.jsonl$/i.test(sourcePath)) conv.id = sanitizeConversationId(sourcePath.split(/[/\\]/).slice(-2, -1)[0]) || conv.id;
+  if (/(?:^|[/\\])events\.jsonl$/i.test(sourcePath))
+    conv.id = sanitizeConversationId(sourcePath.split(/[/\\]/).slice(-2, -1)[0]) || conv.id;
   /** Where each tool call's line is, to mark it when the call fails. */
   const calls = new Map<string, { turn: Turn; index: number }>();
   forEachJsonLine(cleanText(rawText), skipped, (event) => {

@@ -11,7 +11,20 @@
  */
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath } from './conversationId';
-import { addTool, arr, cleanText, countSkip, emptyConversation, finishConversation, forEachJsonLine, isObject, str, tagContent, trimBlankLines, type JsonObject } from './importSupport';
+import {
+  addTool,
+  arr,
+  cleanText,
+  countSkip,
+  emptyConversation,
+  finishConversation,
+  forEachJsonLine,
+  isObject,
+  str,
+  tagContent,
+  trimBlankLines,
+  type JsonObject,
+} from './importSupport';
 import { statedTimeToIso } from './statedTime';
 import { patchFiles, summarizeToolUse, toolLine } from './toolSummary';
 

@@ -36,7 +36,9 @@ function parse(rawText: string, sourcePath: string): Conversation {
     turn.text = trimBlankLines(lines.join('\n'));
     lines = [];
   };
-  for (const line of cleanText(rawText).replace(/^\ufeff/, '').split('\n')) {
+  for (const line of cleanText(rawText)
+    .replace(/^\ufeff/, '')
+    .split('\n')) {
     if (fences.isCode(line)) {
       lines.push(line);
       continue;

@@ -45,7 +45,25 @@ export const DETECT_HEAD_CHARS = 16 * 1024;
 const SURE_SCORE = 0.9;
 
 /** Every importer, in tie-break order (most specific formats first, plain text last). */
-const IMPORTERS: readonly Importer[] = [loreTranscript, claudeCode, codex, aider, specstory, copilotChatLog, copilotChat, geminiCli, cline, continueDev, copilotCli, cursorAgent, cursorAgentText, cursorExport, windsurf, opencode, plainText];
+const IMPORTERS: readonly Importer[] = [
+  loreTranscript,
+  claudeCode,
+  codex,
+  aider,
+  specstory,
+  copilotChatLog,
+  copilotChat,
+  geminiCli,
+  cline,
+  continueDev,
+  copilotCli,
+  cursorAgent,
+  cursorAgentText,
+  cursorExport,
+  windsurf,
+  opencode,
+  plainText,
+];
 
 /** The most likely format of a file, from its name (or path) and the start of its text. */
 export function detectFormat(fileName: string, head: string): ConversationFormat {
@@ -149,7 +167,8 @@ function plainImport(filePath: string, text: string): Conversation {
 /** Why no importer read the file, naming the format it looks like when Lore knows it. */
 function unrecognizedReason(text: string, problem: FormatProblem | undefined, json: boolean): string {
   if (problem && !problem.foreign) return problem.reason;
-  const what = problem?.reason ?? (json ? `${isJsonLines(text) ? 'JSON Lines' : 'JSON'} that no importer reads` : 'text that no importer reads');
+  const what =
+    problem?.reason ?? (json ? `${isJsonLines(text) ? 'JSON Lines' : 'JSON'} that no importer reads` : 'text that no importer reads');
   const known = unsupportedFormatName(text.slice(0, DETECT_HEAD_CHARS));
   return known ? `looks like ${known}, which Lore does not read yet (${what})` : `not a supported conversation format: ${what}`;
 }

@@ -35,7 +35,9 @@ export function formatProblem(importer: Importer, conv: Conversation, text: stri
   if (conv.turns.length === 0) {
     // A JSON format whose text does not even parse is some other JSON, or something else.
     const foreign = !importer.jsonl && conv.skipped?.malformed !== undefined;
-    const reason = foreign ? `detected as ${importer.label}, but it is not valid ${importer.label}` : `read as ${importer.label}, but it holds no conversation turns`;
+    const reason = foreign
+      ? `detected as ${importer.label}, but it is not valid ${importer.label}`
+      : `read as ${importer.label}, but it holds no conversation turns`;
     return { reason, foreign };
   }
   return undefined;
@@ -53,7 +55,7 @@ function foreignRecords(skipped: Record<string, number> | undefined): number {
 /** Lines with something other than whitespace, counted the way the JSONL importers split them. */
 export function countNonBlankLines(text: string): number {
   let n = 0;
-  for (let start = 0; start <= text.length; ) {
+  for (let start = 0; start <= text.length;) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     // trim() stops at the first non-blank character from each end, so a huge line costs little.

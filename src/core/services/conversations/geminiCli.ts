@@ -11,7 +11,20 @@
  */
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, cleanText, countSkip, emptyConversation, finishConversation, forEachJsonLine, isObject, obj, str, trimBlankLines, type JsonObject } from './importSupport';
+import {
+  addTool,
+  arr,
+  cleanText,
+  countSkip,
+  emptyConversation,
+  finishConversation,
+  forEachJsonLine,
+  isObject,
+  obj,
+  str,
+  trimBlankLines,
+  type JsonObject,
+} from './importSupport';
 import { genericSummary, toolLine } from './toolSummary';
 
 /** Tool call states that mean the call did not do its work. */

@@ -185,7 +185,11 @@ export function finishConversation(conv: Conversation, skipped: Record<string, n
  * A whole-file JSON format's document, when the text parses and `accept` takes it; otherwise
  * undefined, counted once as `malformed` (detection then knows the file is not this format).
  */
-export function parseJsonDocument<T>(rawText: string, skipped: Record<string, number>, accept: (value: unknown) => value is T): T | undefined {
+export function parseJsonDocument<T>(
+  rawText: string,
+  skipped: Record<string, number>,
+  accept: (value: unknown) => value is T,
+): T | undefined {
   try {
     const data: unknown = JSON.parse(cleanText(rawText));
     if (accept(data)) return data;

@@ -16,7 +16,22 @@ import {
   type ClockBase,
 } from '../../model/transcriptSyntax';
 
-const FORMATS: readonly ConversationFormat[] = ['lore-transcript', 'claude-code', 'codex', 'aider', 'specstory', 'copilot-chat', 'gemini-cli', 'cline', 'continue', 'copilot-cli', 'cursor', 'windsurf', 'opencode', 'plain'];
+const FORMATS: readonly ConversationFormat[] = [
+  'lore-transcript',
+  'claude-code',
+  'codex',
+  'aider',
+  'specstory',
+  'copilot-chat',
+  'gemini-cli',
+  'cline',
+  'continue',
+  'copilot-cli',
+  'cursor',
+  'windsurf',
+  'opencode',
+  'plain',
+];
 /** Clocks going back by more than this mean the session crossed midnight. */
 const MIDNIGHT_ROLLBACK_MINUTES = 60;
 /** `raw/conversations/YYYY/MM/DD/…`: the date of a transcript that has no `started`. */

@@ -12,7 +12,20 @@
  */
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
-import { addTool, arr, countSkip, emptyConversation, finishConversation, isObject, obj, parseJsonDocument, str, toIso, trimBlankLines, type JsonObject } from './importSupport';
+import {
+  addTool,
+  arr,
+  countSkip,
+  emptyConversation,
+  finishConversation,
+  isObject,
+  obj,
+  parseJsonDocument,
+  str,
+  toIso,
+  trimBlankLines,
+  type JsonObject,
+} from './importSupport';
 import { subagentReportTurn } from './subagentReport';
 import { genericSummary, toolLine } from './toolSummary';
 
@@ -29,7 +42,11 @@ function detect(_fileName: string, head: string): number {
 function parse(rawText: string, sourcePath: string): Conversation {
   const skipped: Record<string, number> = {};
   const conv = emptyConversation(conversationIdFromPath(sourcePath), 'opencode', sourcePath);
-  const doc = parseJsonDocument(rawText, skipped, (v): v is JsonObject & { info: JsonObject; messages: unknown[] } => isObject(v) && isObject(v.info) && Array.isArray(v.messages));
+  const doc = parseJsonDocument(
+    rawText,
+    skipped,
+    (v): v is JsonObject & { info: JsonObject; messages: unknown[] } => isObject(v) && isObject(v.info) && Array.isArray(v.messages),
+  );
   if (!doc) return finishConversation(conv, skipped);
   const id = str(doc.info.id);
   if (id) conv.id = sanitizeConversationId(id);

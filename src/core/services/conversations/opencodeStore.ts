@@ -85,7 +85,12 @@ export function listStorageSessions(root: string): OpenCodeSessionEntry[] {
 /** The top-level sessions of a database, each named `<db>#<session id>`. Throws when it cannot be read. */
 export function listDatabaseSessions(file: string): OpenCodeSessionEntry[] {
   return withDatabase(file, (db) =>
-    (db.prepare('SELECT id, directory FROM session WHERE parent_id IS NULL ORDER BY id').all() as Array<{ id: string; directory: string | null }>).map(({ id, directory }) => ({
+    (
+      db.prepare('SELECT id, directory FROM session WHERE parent_id IS NULL ORDER BY id').all() as Array<{
+        id: string;
+        directory: string | null;
+      }>
+    ).map(({ id, directory }) => ({
       path: databaseSessionPath(file, id),
       source: { kind: 'opencode-db' as const, root: file, id },
       directory: directory ?? undefined,
@@ -161,24 +166,44 @@ function assembleFromStorage(root: string, id: string): AssembledSession {
 
 function assembleFromDatabase(file: string, id: string): AssembledSession {
   return withDatabase(file, (db) => {
-    const row = db.prepare('SELECT id, project_id, parent_id, directory, title, version, time_created, time_updated FROM session WHERE id = ?').get(id) as
-      | { id: string; project_id: string; parent_id: string | null; directory: string; title: string; version: string; time_created: number; time_updated: number }
+    const row = db
+      .prepare('SELECT id, project_id, parent_id, directory, title, version, time_created, time_updated FROM session WHERE id = ?')
+      .get(id) as
+      | {
+          id: string;
+          project_id: string;
+          parent_id: string | null;
+          directory: string;
+          title: string;
+          version: string;
+          time_created: number;
+          time_updated: number;
+        }
       | undefined;
     if (!row) throw new Error(`OpenCode session ${id} is gone from ${file}`);
     let mtimeMs = row.time_updated;
     const info = sessionInfo({
-      id: row.id, projectID: row.project_id, parentID: row.parent_id ?? undefined, directory: row.directory, title: row.title, version: row.version,
+      id: row.id,
+      projectID: row.project_id,
+      parentID: row.parent_id ?? undefined,
+      directory: row.directory,
+      title: row.title,
+      version: row.version,
       time: { created: row.time_created, updated: row.time_updated },
     });
     const parts = new Map<string, JsonObject[]>();
-    for (const part of db.prepare('SELECT id, message_id, time_updated, data FROM part WHERE session_id = ? ORDER BY id').iterate(id) as Iterable<{ id: string; message_id: string; time_updated: number; data: string }>) {
+    for (const part of db
+      .prepare('SELECT id, message_id, time_updated, data FROM part WHERE session_id = ? ORDER BY id')
+      .iterate(id) as Iterable<{ id: string; message_id: string; time_updated: number; data: string }>) {
       mtimeMs = Math.max(mtimeMs, part.time_updated);
       const list = parts.get(part.message_id) ?? [];
       list.push({ ...parseData(part.data), id: part.id });
       parts.set(part.message_id, list);
     }
     const messages: JsonObject[] = [];
-    for (const message of db.prepare('SELECT id, time_updated, data FROM message WHERE session_id = ? ORDER BY id').iterate(id) as Iterable<{ id: string; time_updated: number; data: string }>) {
+    for (const message of db
+      .prepare('SELECT id, time_updated, data FROM message WHERE session_id = ? ORDER BY id')
+      .iterate(id) as Iterable<{ id: string; time_updated: number; data: string }>) {
       mtimeMs = Math.max(mtimeMs, message.time_updated);
       messages.push({ info: { ...parseData(message.data), id: message.id }, parts: parts.get(message.id) ?? [] });
     }

@@ -88,7 +88,10 @@ function renderTool(tool: string): string {
  * tool line gets one leading space, which keeps it text (and is itself stable on re-rendering).
  */
 function renderText(text: string): string {
-  const lines = text.replace(/\u0000/g, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = text
+    .replace(/\u0000/g, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   let start = 0;
   while (start < lines.length && lines[start].trim() === '') start++;
   const kept = lines.slice(start).map((line) => (looksLikeTurnHeading(line) || parseToolLine(line) !== undefined ? ` ${line}` : line));

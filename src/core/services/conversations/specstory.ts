@@ -152,7 +152,15 @@ function toolSegment(text: string): string | undefined {
 function collapseDetails(turn: Turn, block: string, skipped: Record<string, number>): void {
   const start = block.indexOf('<summary>');
   const end = start < 0 ? -1 : block.indexOf('</summary>', start);
-  const summary = end < 0 ? '' : oneLine(block.slice(start + 9, end).replace(/<[^>]*>/g, '').replace(/\*\*/g, ''));
+  const summary =
+    end < 0
+      ? ''
+      : oneLine(
+          block
+            .slice(start + 9, end)
+            .replace(/<[^>]*>/g, '')
+            .replace(/\*\*/g, ''),
+        );
   if (/^Thought Process/i.test(summary)) return countSkip(skipped, 'thinking');
   countSkip(skipped, 'tool-output');
   addTool(turn, summary === '' ? '[tool]' : `[tool] ${summary}`);

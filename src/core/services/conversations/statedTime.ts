@@ -11,8 +11,31 @@
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** Zone abbreviations that name one offset (minutes east of UTC); ambiguous ones (IST) are left out. */
 const ZONE_ABBREVIATIONS: Record<string, number> = {
-  UTC: 0, GMT: 0, Z: 0, WET: 0, BST: 60, CET: 60, CEST: 120, EET: 120, EEST: 180, MSK: 180, JST: 540, KST: 540, AEST: 600, AEDT: 660,
-  EST: -300, EDT: -240, CST: -360, CDT: -300, MST: -420, MDT: -360, PST: -480, PDT: -420, AKST: -540, AKDT: -480, HST: -600,
+  UTC: 0,
+  GMT: 0,
+  Z: 0,
+  WET: 0,
+  BST: 60,
+  CET: 60,
+  CEST: 120,
+  EET: 120,
+  EEST: 180,
+  MSK: 180,
+  JST: 540,
+  KST: 540,
+  AEST: 600,
+  AEDT: 660,
+  EST: -300,
+  EDT: -240,
+  CST: -360,
+  CDT: -300,
+  MST: -420,
+  MDT: -360,
+  PST: -480,
+  PDT: -420,
+  AKST: -540,
+  AKDT: -480,
+  HST: -600,
 };
 const NUMERIC_ZONE = /\b(?:UTC|GMT)\s*([+-])(\d{1,2})(?::?(\d{2}))?/i;
 const NAMED_DATE = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})\b/i;

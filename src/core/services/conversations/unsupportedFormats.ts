@@ -20,7 +20,9 @@ const KNOWN_FORMATS: readonly KnownFormat[] = [
     // `/chat save` checkpoints, `{history: [{role, parts}]}` (older ones a bare array): Gemini API contents.
     name: 'a Gemini CLI chat checkpoint (Gemini API contents)',
     // OpenCode messages also have `role: "user"` and `parts`, but their parts start with `type`.
-    matches: (head) => /"role"\s*:\s*"(?:user|model)"/.test(head) && /"parts"\s*:\s*\[\s*\{\s*"(?:text|functionCall|functionResponse|inlineData|thought)"/.test(head),
+    matches: (head) =>
+      /"role"\s*:\s*"(?:user|model)"/.test(head) &&
+      /"parts"\s*:\s*\[\s*\{\s*"(?:text|functionCall|functionResponse|inlineData|thought)"/.test(head),
   },
   {
     // Cline / Roo Code / Kilo Code tasks/<id>/ui_messages.json: what the chat panel showed,

@@ -28,9 +28,21 @@ const ACTION_LINE = /^\*([A-Z][^*]*?)\s*\*\s*$/;
 const LINKED_ACTION = /^(?:Viewed|Listed directory|Edited|Opened|Read|Created|Deleted|Analyzed) \[[^\]]*\]\([^)\s]+\)$/;
 const COMMAND_ACTION = /^User (?:accepted|rejected) the command `[^`]+`$/;
 const FIXED_ACTIONS = new Set([
-  'Edited relevant file', 'Searched filesystem', 'Grep searched codebase', 'Semantic searched codebase', 'Updated todo list',
-  'Checked command status', 'Found code context', 'Asked user a question', 'Searched web', 'Read URL content', 'Read page',
-  'Read terminal output', 'Ran preview', 'Running MCP tool', 'MCP Tool',
+  'Edited relevant file',
+  'Searched filesystem',
+  'Grep searched codebase',
+  'Semantic searched codebase',
+  'Updated todo list',
+  'Checked command status',
+  'Found code context',
+  'Asked user a question',
+  'Searched web',
+  'Read URL content',
+  'Read page',
+  'Read terminal output',
+  'Ran preview',
+  'Running MCP tool',
+  'MCP Tool',
 ]);
 /** Tool names for the phrases that name one action (the rest keep their first word). */
 const ACTION_NAMES: ReadonlyArray<[RegExp, string]> = [
@@ -65,7 +77,9 @@ function parse(rawText: string, sourcePath: string): Conversation {
     }
     return turn;
   };
-  for (const line of cleanText(rawText).replace(/^\ufeff/, '').split('\n')) {
+  for (const line of cleanText(rawText)
+    .replace(/^\ufeff/, '')
+    .split('\n')) {
     if (fences.isCode(line)) {
       if (turn) turn.text += `${line}\n`;
       continue;

@@ -7,7 +7,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../../model/claudeCodeLayout';
 import { isInside, type StorePaths } from '../../store/storePaths';
-import { assembledSourceAt, isStoreFileName, storeFileSessions, storeFolderSessions, type AssembledEntry, type AssembledSource } from '../conversations/assembledSources';
+import {
+  assembledSourceAt,
+  isStoreFileName,
+  storeFileSessions,
+  storeFolderSessions,
+  type AssembledEntry,
+  type AssembledSource,
+} from '../conversations/assembledSources';
 import { walkTree } from '../../base/walkTree';
 import { isConversationFileName } from '../../model/conversation';
 

@@ -10,7 +10,13 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../../model/claudeCodeLayout';
-import { OPENCODE_STORAGE_NAME, isOpenCodeDatabase, isOpenCodeStorageFolder, listDatabaseSessions, listStorageSessions } from '../conversations/opencodeStore';
+import {
+  OPENCODE_STORAGE_NAME,
+  isOpenCodeDatabase,
+  isOpenCodeStorageFolder,
+  listDatabaseSessions,
+  listStorageSessions,
+} from '../conversations/opencodeStore';
 import { isConversationFileName } from '../../model/conversation';
 import { listNames, walkTree } from '../../base/walkTree';
 import { firstJsonLine, jsonStringField, readHead, readJsonFile, SMALL_HEAD_BYTES } from './fileHead';
@@ -52,7 +58,11 @@ function owned(tool: ToolId, file: string, recorded: string | undefined, host: H
 /** A folder's files with a conversation extension, one level deep, in name order. */
 function conversationFiles(host: Host, dir: string, keep: (name: string) => boolean = () => true): string[] {
   const p = hostPath(host);
-  return listNames(dir).sort().filter((name) => isConversationFileName(name) && keep(name)).map((name) => p.join(dir, name)).filter((file) => !isDir(file));
+  return listNames(dir)
+    .sort()
+    .filter((name) => isConversationFileName(name) && keep(name))
+    .map((name) => p.join(dir, name))
+    .filter((file) => !isDir(file));
 }
 
 /** `~/.claude/projects/<project>/<session>.jsonl`; subagent transcripts and side folders are part of their session. */
@@ -80,7 +90,9 @@ const codex: Lister = (location, host, workspace) => {
       const head = readHead(full, SMALL_HEAD_BYTES) ?? '';
       const record = firstJsonLine(head);
       // session_meta carries the base instructions and outgrows the head; its cwd comes before them.
-      const cwd = isObject(record) ? text(isObject(record.payload) ? record.payload.cwd : undefined) ?? text(record.cwd) : jsonStringField(head, 'cwd');
+      const cwd = isObject(record)
+        ? (text(isObject(record.payload) ? record.payload.cwd : undefined) ?? text(record.cwd))
+        : jsonStringField(head, 'cwd');
       found.push(owned('codex', full, cwd, host, workspace));
     },
   });
@@ -106,7 +118,11 @@ const geminiCli: Lister = (location, host, workspace) => {
     if (files.length === 0) continue;
     const marker = readHead(p.join(location.path, project, '.project_root'))?.trim() || bySlug.get(project);
     for (const file of files) {
-      found.push(marker ? owned('gemini-cli', file, marker, host, workspace) : { tool: 'gemini-cli', path: file, workspace: project, matches: project === legacyHash });
+      found.push(
+        marker
+          ? owned('gemini-cli', file, marker, host, workspace)
+          : { tool: 'gemini-cli', path: file, workspace: project, matches: project === legacyHash },
+      );
     }
   }
   return found;
@@ -139,7 +155,8 @@ const taskExtension: Lister = (location, host, workspace) => {
   for (const item of Array.isArray(history) ? history : []) {
     if (!isObject(item) || typeof item.id !== 'string') continue;
     const ids = Array.isArray(item.workspaceIds) ? item.workspaceIds.filter((id): id is string => typeof id === 'string') : [];
-    const cwd = text(item.cwdOnTaskInitialization) ?? ids.find((id) => samePath(host, id, workspace)) ?? ids[0] ?? text(item.shadowGitConfigWorkTree);
+    const cwd =
+      text(item.cwdOnTaskInitialization) ?? ids.find((id) => samePath(host, id, workspace)) ?? ids[0] ?? text(item.shadowGitConfigWorkTree);
     if (cwd) cwdById.set(item.id, cwd);
   }
   const found: FoundSession[] = [];
@@ -148,7 +165,7 @@ const taskExtension: Lister = (location, host, workspace) => {
     const file = p.join(tasks, id, 'api_conversation_history.json');
     if (!fs.existsSync(file)) continue;
     const item = readJsonFile(p.join(tasks, id, 'history_item.json'));
-    const cwd = cwdById.get(id) ?? (isObject(item) ? text(item.workspace) ?? text(item.cwdOnTaskInitialization) : undefined);
+    const cwd = cwdById.get(id) ?? (isObject(item) ? (text(item.workspace) ?? text(item.cwdOnTaskInitialization)) : undefined);
     found.push(owned(location.tool, file, cwd, host, workspace));
   }
   return found;
@@ -183,13 +200,17 @@ const copilotCli: Lister = (location, host, workspace) => {
   const p = hostPath(host);
   const files = [
     ...conversationFiles(host, location.path, (name) => name.endsWith('.jsonl')),
-    ...listNames(location.path).map((id) => p.join(location.path, id, 'events.jsonl')).filter((file) => fs.existsSync(file)),
+    ...listNames(location.path)
+      .map((id) => p.join(location.path, id, 'events.jsonl'))
+      .filter((file) => fs.existsSync(file)),
   ].sort();
   return files.map((file) => {
     const event = firstJsonLine(readHead(file, SMALL_HEAD_BYTES) ?? '');
     const data = isObject(event) && event.type === 'session.start' && isObject(event.data) ? event.data : undefined;
     const context = data && isObject(data.context) ? data.context : undefined;
-    const cwd = (context ? text(context.cwd) : undefined) ?? (p.basename(file) === 'events.jsonl' ? workspaceYamlCwd(p.join(p.dirname(file), 'workspace.yaml')) : undefined);
+    const cwd =
+      (context ? text(context.cwd) : undefined) ??
+      (p.basename(file) === 'events.jsonl' ? workspaceYamlCwd(p.join(p.dirname(file), 'workspace.yaml')) : undefined);
     return owned('copilot-cli', file, cwd, host, workspace);
   });
 };
@@ -209,7 +230,8 @@ const cursor: Lister = (location, host, workspace) => {
       // A session's subagents/ transcripts are part of it, as Claude Code's are, not sessions of their own.
       enter: (_entry, full) => !isClaudeCodeSessionSideFolder(full),
       file: (entry, full) => {
-        if (entry.isFile() && isConversationFileName(entry.name)) found.push({ tool: 'cursor', path: full, workspace: project, matches: project === mine });
+        if (entry.isFile() && isConversationFileName(entry.name))
+          found.push({ tool: 'cursor', path: full, workspace: project, matches: project === mine });
       },
     });
   }

@@ -20,7 +20,20 @@ export type ToolId =
   | 'opencode';
 
 /** The tools discovery knows, in the order they are listed. */
-export const TOOL_IDS: readonly ToolId[] = ['claude-code', 'codex', 'gemini-cli', 'copilot-chat', 'cline', 'roo-code', 'kilo-code', 'continue', 'copilot-cli', 'aider', 'cursor', 'opencode'];
+export const TOOL_IDS: readonly ToolId[] = [
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'copilot-chat',
+  'cline',
+  'roo-code',
+  'kilo-code',
+  'continue',
+  'copilot-cli',
+  'aider',
+  'cursor',
+  'opencode',
+];
 
 export const TOOL_LABELS: Record<ToolId, string> = {
   'claude-code': 'Claude Code',
@@ -60,10 +73,10 @@ export function vscodeUserDataDirs(host: Host): Array<{ editor: string; dir: str
   const p = hostPath(host);
   const base =
     host.platform === 'win32'
-      ? envValue(host, 'APPDATA') ?? p.join(host.home, 'AppData', 'Roaming')
+      ? (envValue(host, 'APPDATA') ?? p.join(host.home, 'AppData', 'Roaming'))
       : host.platform === 'darwin'
         ? p.join(host.home, 'Library', 'Application Support')
-        : envValue(host, 'XDG_CONFIG_HOME') ?? p.join(host.home, '.config');
+        : (envValue(host, 'XDG_CONFIG_HOME') ?? p.join(host.home, '.config'));
   const dirs = VSCODE_EDITORS.map((editor) => ({ editor, dir: p.join(base, editor) }));
   // code-server keeps its user data under XDG_DATA_HOME on Linux and macOS alike; it has no Windows build.
   if (host.platform !== 'win32') dirs.push({ editor: 'code-server', dir: p.join(xdgDataHome(host), 'code-server') });
@@ -96,7 +109,9 @@ export function geminiHome(host: Host): string {
  * `C--src-app`).
  */
 export function claudeCodeProjectName(host: Host, workspace: string): string {
-  return hostPath(host).resolve(workspace).replace(/[^A-Za-z0-9]/g, '-');
+  return hostPath(host)
+    .resolve(workspace)
+    .replace(/[^A-Za-z0-9]/g, '-');
 }
 
 /**
@@ -106,7 +121,10 @@ export function claudeCodeProjectName(host: Host, workspace: string): string {
  */
 export function cursorProjectName(host: Host, workspace: string): string {
   const resolved = hostPath(host).resolve(workspace);
-  const withoutRoot = host.platform === 'win32' ? resolved.replace(/^([A-Za-z]):[\\/]*/, (_, drive: string) => `${drive.toLowerCase()}-`) : resolved.replace(/^\/+/, '');
+  const withoutRoot =
+    host.platform === 'win32'
+      ? resolved.replace(/^([A-Za-z]):[\\/]*/, (_, drive: string) => `${drive.toLowerCase()}-`)
+      : resolved.replace(/^\/+/, '');
   return withoutRoot.replace(/[^A-Za-z0-9]/g, '-');
 }
 

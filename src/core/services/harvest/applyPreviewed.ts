@@ -54,12 +54,24 @@ function checkReclaims(paths: StorePaths, plan: HarvestPlan): void {
  * Writes the plan of a preview report. The result is the report in `apply` mode with `applied`
  * set, or with `stale` (the reasons) and nothing written.
  */
-export async function applyPreviewedHarvest(paths: StorePaths, previewed: HarvestReport, options: ApplyPreviewedOptions = {}): Promise<HarvestReport> {
+export async function applyPreviewedHarvest(
+  paths: StorePaths,
+  previewed: HarvestReport,
+  options: ApplyPreviewedOptions = {},
+): Promise<HarvestReport> {
   if (!previewed.plan) throw new Error('this harvest report has no plan to apply (it was a dry run or was cancelled)');
   // applyPlan notes failed reclaims in its plan's ledger; the preview stays as it was shown.
   const plan = structuredClone(previewed.plan);
   checkReclaims(paths, plan);
-  const report: HarvestReport = { ...previewed, mode: 'apply', plan, conversations: plan.outcomes, modelCalls: 0, applied: undefined, stale: undefined };
+  const report: HarvestReport = {
+    ...previewed,
+    mode: 'apply',
+    plan,
+    conversations: plan.outcomes,
+    modelCalls: 0,
+    applied: undefined,
+    stale: undefined,
+  };
   const lock = await lockStoreForApply(paths, options.lockTimeoutMs);
   try {
     checkStoreEntries(paths);

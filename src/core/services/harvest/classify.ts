@@ -56,7 +56,7 @@ function hashInChunks(file: string): string {
   const chunk = Buffer.allocUnsafe(1024 * 1024);
   const fd = fs.openSync(file, 'r');
   try {
-    for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hash.update(chunk.subarray(0, n));
+    for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0;) hash.update(chunk.subarray(0, n));
   } finally {
     fs.closeSync(fd);
   }
@@ -103,11 +103,27 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
         }
       }
     } catch (error) {
-      out.push({ path: file.path, inInbox: file.inInbox, sha256: '', bytes: 0, mtimeMs, class: 'unreadable', reason: (error as Error).message });
+      out.push({
+        path: file.path,
+        inInbox: file.inInbox,
+        sha256: '',
+        bytes: 0,
+        mtimeMs,
+        class: 'unreadable',
+        reason: (error as Error).message,
+      });
       continue;
     }
     const entry = ledger.entries[sha256];
-    const base = { path: file.path, inInbox: file.inInbox, ...(file.assembled ? { assembled: true as const } : {}), sha256, bytes, mtimeMs, ledger: entry };
+    const base = {
+      path: file.path,
+      inInbox: file.inInbox,
+      ...(file.assembled ? { assembled: true as const } : {}),
+      sha256,
+      bytes,
+      mtimeMs,
+      ledger: entry,
+    };
     const first = firstBySha.get(sha256);
     if (first !== undefined) {
       out.push({ ...base, class: 'duplicate', sameAs: first });
@@ -194,5 +210,13 @@ export function dryRunTotals(items: ClassifiedConversation[]): DryRunTotals {
       reclaimableBytes += item.bytes;
     }
   }
-  return { counts, harvestBytes, harvestRawBytes, estimatedTokens: Math.ceil(harvestBytes / 4), overSummarizeThreshold: over, reclaimable, reclaimableBytes };
+  return {
+    counts,
+    harvestBytes,
+    harvestRawBytes,
+    estimatedTokens: Math.ceil(harvestBytes / 4),
+    overSummarizeThreshold: over,
+    reclaimable,
+    reclaimableBytes,
+  };
 }

@@ -106,7 +106,14 @@ async function harvestInput(conversation: Conversation, options: DistillOptions,
 
 /** Distills one conversation into validated harvest items, or throws. */
 export async function distillConversation(conversation: Conversation, options: DistillOptions): Promise<DistillResult> {
-  const result: DistillResult = { items: undefined as unknown as HarvestItems, calls: 0, summarized: false, dropped: 0, problems: [], usage: {} };
+  const result: DistillResult = {
+    items: undefined as unknown as HarvestItems,
+    calls: 0,
+    summarized: false,
+    dropped: 0,
+    problems: [],
+    usage: {},
+  };
   const input = await harvestInput(conversation, options, result);
   const existing = options.existingItems?.(input) ?? '';
   let lastError = '';

@@ -83,7 +83,11 @@ export class KnownFiles {
    * After an apply: files outside the inbox whose content the ledger now proves (read at `readAt`)
    * need not be read next time. Saves the cache; returns a warning if it could not.
    */
-  rememberProven(conversations: ReadonlyArray<Pick<ClassifiedConversation, 'path' | 'inInbox' | 'sha256' | 'assembled'>>, ledger: Ledger, readAt: number): string | undefined {
+  rememberProven(
+    conversations: ReadonlyArray<Pick<ClassifiedConversation, 'path' | 'inInbox' | 'sha256' | 'assembled'>>,
+    ledger: Ledger,
+    readAt: number,
+  ): string | undefined {
     for (const c of conversations) {
       // An assembled session's hash covers many files or rows, not the one file its path names.
       if (!c.inInbox && !c.assembled && c.sha256 && permitsReclaim(ledger.entries[c.sha256])) this.remember(c.path, c.sha256, readAt);

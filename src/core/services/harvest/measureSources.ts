@@ -80,7 +80,11 @@ function sizeOf(file: string): number {
 export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: KnownFiles): ToolReport {
   const own = entry.sessions.filter((session) => session.matches);
   // An OpenCode session file stands for its whole session (assembledSources.ts), as in a harvest.
-  const classified = classifyConversations(own.map((session) => ({ path: session.path, inInbox: false, assembled: assembledSourceAt(session.path) })), ledger, { knownFiles });
+  const classified = classifyConversations(
+    own.map((session) => ({ path: session.path, inInbox: false, assembled: assembledSourceAt(session.path) })),
+    ledger,
+    { knownFiles },
+  );
   const byPath = new Map(classified.map((item) => [item.path, item]));
   const items: MeasuredSession[] = entry.sessions.map((session) => {
     const item = byPath.get(session.path);
@@ -120,14 +124,28 @@ export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: Kn
 }
 
 /** The report `lore sources` prints and the extension's import dialog shows. */
-export function measureSources(workspace: string, discovered: ToolSessions[], ledger: Ledger, allWorkspaces = false, knownFiles?: KnownFiles): SourcesReport {
+export function measureSources(
+  workspace: string,
+  discovered: ToolSessions[],
+  ledger: Ledger,
+  allWorkspaces = false,
+  knownFiles?: KnownFiles,
+): SourcesReport {
   const tools = discovered.map((entry) => measureTool(entry, ledger, knownFiles));
-  const sum = (key: 'sessions' | 'rawBytes' | 'harvested' | 'toHarvest' | 'renderedBytes' | 'estimatedTokens') => tools.reduce((total, tool) => total + tool[key], 0);
+  const sum = (key: 'sessions' | 'rawBytes' | 'harvested' | 'toHarvest' | 'renderedBytes' | 'estimatedTokens') =>
+    tools.reduce((total, tool) => total + tool[key], 0);
   return {
     workspace,
     allWorkspaces,
     tools,
-    totals: { sessions: sum('sessions'), rawBytes: sum('rawBytes'), harvested: sum('harvested'), toHarvest: sum('toHarvest'), renderedBytes: sum('renderedBytes'), estimatedTokens: sum('estimatedTokens') },
+    totals: {
+      sessions: sum('sessions'),
+      rawBytes: sum('rawBytes'),
+      harvested: sum('harvested'),
+      toHarvest: sum('toHarvest'),
+      renderedBytes: sum('renderedBytes'),
+      estimatedTokens: sum('estimatedTokens'),
+    },
   };
 }
 
@@ -137,5 +155,11 @@ export function measureSources(workspace: string, discovered: ToolSessions[], le
  * (sessions a harvest already proved and that did not change since are not read again).
  */
 export function reportSources(host: Host, paths: StorePaths, allWorkspaces = false): SourcesReport {
-  return measureSources(paths.workspace, discoverSessions(host, paths.workspace, { allWorkspaces }), readLedger(paths.ledger), allWorkspaces, KnownFiles.open(paths));
+  return measureSources(
+    paths.workspace,
+    discoverSessions(host, paths.workspace, { allWorkspaces }),
+    readLedger(paths.ledger),
+    allWorkspaces,
+    KnownFiles.open(paths),
+  );
 }

@@ -6,7 +6,15 @@
  * secrets here, before anything is cached or written.
  */
 import type { z } from 'zod';
-import { ITEM_CATEGORIES, emptyItems, type FileNoteItem, type HarvestItems, type ItemRelations, type PlaybookItem, type StatementItem } from '../../model/categories';
+import {
+  ITEM_CATEGORIES,
+  emptyItems,
+  type FileNoteItem,
+  type HarvestItems,
+  type ItemRelations,
+  type PlaybookItem,
+  type StatementItem,
+} from '../../model/categories';
 import { ITEM_ID_PATTERN } from '../../model/itemId';
 import { cutRedacted, redactSecrets } from '../../model/safety/redact';
 import { describeSchemaIssue } from '../../base/schemaIssue';
@@ -96,7 +104,11 @@ function playbookItem(raw: unknown, place: Place, problems: string[]): PlaybookI
   const record = read(readers().playbook, raw, place, problems);
   if (!record) return undefined;
   const name = required(record.name, `${place}.name`, problems);
-  const steps = required(Array.isArray(record.steps) ? record.steps.filter((s) => typeof s === 'string').join(' -> ') : record.steps, `${place}.steps`, problems);
+  const steps = required(
+    Array.isArray(record.steps) ? record.steps.filter((s) => typeof s === 'string').join(' -> ') : record.steps,
+    `${place}.steps`,
+    problems,
+  );
   return name && steps ? { name, steps, ...relationsOf(record) } : undefined;
 }
 
@@ -150,7 +162,12 @@ export function parseHarvestReply(reply: string): ParsedReply {
         overflow += rows.length - index;
         break;
       }
-      const item = category === 'playbooks' ? playbookItem(row, place, problems) : category === 'files' ? fileNoteItem(row, place, problems) : statementItem(row, place, problems);
+      const item =
+        category === 'playbooks'
+          ? playbookItem(row, place, problems)
+          : category === 'files'
+            ? fileNoteItem(row, place, problems)
+            : statementItem(row, place, problems);
       if (!item) {
         dropped++;
         continue;

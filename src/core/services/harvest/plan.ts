@@ -42,9 +42,20 @@ function countLines(before: string | undefined, after: string | undefined): numb
 }
 
 /** Builds the plan against the store as it is now. */
-export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: ConversationOutcome[], distilled: DistilledInput[], options: PlanOptions): HarvestPlan {
+export function buildPlan(
+  paths: StorePaths,
+  ledgerNow: Ledger,
+  outcomes: ConversationOutcome[],
+  distilled: DistilledInput[],
+  options: PlanOptions,
+): HarvestPlan {
   const lines: Record<'facts' | 'decisions' | 'questions' | 'playbooks' | 'open' | 'done', string[]> = {
-    facts: [], decisions: [], questions: [], playbooks: [], open: [], done: [],
+    facts: [],
+    decisions: [],
+    questions: [],
+    playbooks: [],
+    open: [],
+    done: [],
   };
   const notes = new Map<string, { meta: ReturnType<typeof metaFor>; lines: string[] }>();
   let orphanNotes = 0;
@@ -60,7 +71,10 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       const target = resolveNoteTarget(paths, mentioned, cwd);
       let file: string | undefined;
       if (target.kind === 'file') {
-        const existing = findNotesForFile(paths, target.absolute, { heal: false, index: (noteIndex ??= openNoteIndex(paths, { persist: false })) });
+        const existing = findNotesForFile(paths, target.absolute, {
+          heal: false,
+          index: (noteIndex ??= openNoteIndex(paths, { persist: false })),
+        });
         file = existing ? storeRelative(paths, existing.file) : `files/${target.identity.noteFileName}`;
       }
       hit = { target, file };
@@ -134,7 +148,13 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     if (!edit) continue;
     after[key] = applyPlanEdit(edit, before[key]);
     if (after[key] !== (before[key] ?? '')) {
-      changes.push({ file: CATEGORY_FILES[key].file, before: before[key], after: after[key], added: countLines(before[key], after[key]), edit });
+      changes.push({
+        file: CATEGORY_FILES[key].file,
+        before: before[key],
+        after: after[key],
+        added: countLines(before[key], after[key]),
+        edit,
+      });
     }
   }
   for (const [file, { meta, lines: noteLines }] of notes) {
@@ -155,7 +175,8 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
 
   const digestBefore = readTextIfExists(paths.digest);
   const digestAfter = options.digestEnabled ? digestFileText(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
-  if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
+  if (digestAfter !== digestBefore)
+    changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
 
   // Other top-level keys (tombstones, a newer Lore's) stay as they were.
   const ledger: Ledger = { ...ledgerNow, entries: { ...ledgerNow.entries } };
@@ -168,7 +189,8 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
     if (outcome.items) entry.items = outcome.items;
     if (outcome.error) entry.error = outcome.error;
     // A retry that succeeds replaces the failure; a failure never downgrades a success.
-    if (previous && (previous.status === 'harvested' || previous.status === 'deleted-unharvested') && outcome.status === 'harvest-failed') continue;
+    if (previous && (previous.status === 'harvested' || previous.status === 'deleted-unharvested') && outcome.status === 'harvest-failed')
+      continue;
     ledger.entries[outcome.sha256] = entry;
     if (outcome.status === 'harvested' || outcome.status === 'deleted-unharvested') harvestedNow.add(outcome.sha256);
   }
@@ -184,28 +206,42 @@ export function buildPlan(paths: StorePaths, ledgerNow: Ledger, outcomes: Conver
       if (!(harvestedNow.has(outcome.sha256) || permitsReclaim(entry))) continue;
       outcome.reclaim = options.reclaim;
       if (options.reclaim === 'archive') outcome.archiveTo = archiveTarget(paths, outcome, options.now, taken);
-      ledger.entries[outcome.sha256] = options.reclaim === 'delete' ? { ...entry, deleted: true } : { ...entry, archived: outcome.archiveTo };
+      ledger.entries[outcome.sha256] =
+        options.reclaim === 'delete' ? { ...entry, deleted: true } : { ...entry, archived: outcome.archiveTo };
     }
   }
   const planned = relations.planned();
   return {
-    changes, ledger, outcomes, items: totals, orphanNotes, digestEnabled: options.digestEnabled, held: review.held, ledgerSha256: options.ledgerSha256,
+    changes,
+    ledger,
+    outcomes,
+    items: totals,
+    orphanNotes,
+    digestEnabled: options.digestEnabled,
+    held: review.held,
+    ledgerSha256: options.ledgerSha256,
     ...(planned.merged.length || planned.superseded.length ? { relations: planned } : {}),
     ...(forgotten.length ? { forgotten } : {}),
   };
 }
 
 /** Takes the lines a person forgot for good (tombstones.ts) out of the plan's lines and notes; returns them. */
-function leaveOutForgotten(ledger: Ledger, lines: Record<string, string[]>, notes: Map<string, { lines: string[] }>, orphanLines: Set<string>): string[] {
+function leaveOutForgotten(
+  ledger: Ledger,
+  lines: Record<string, string[]>,
+  notes: Map<string, { lines: string[] }>,
+  orphanLines: Set<string>,
+): string[] {
   const isForgotten = forgottenLineTest(ledger);
   if (!isForgotten) return [];
   const left: string[] = [];
-  const keep = (list: string[]) => list.filter((line) => {
-    if (!isForgotten(line)) return true;
-    left.push(line);
-    orphanLines.delete(line);
-    return false;
-  });
+  const keep = (list: string[]) =>
+    list.filter((line) => {
+      if (!isForgotten(line)) return true;
+      left.push(line);
+      orphanLines.delete(line);
+      return false;
+    });
   for (const key of Object.keys(lines)) lines[key] = keep(lines[key]);
   for (const [file, entry] of notes) {
     entry.lines = keep(entry.lines);
@@ -232,7 +268,11 @@ function archiveTarget(paths: StorePaths, outcome: ConversationOutcome, now: Dat
 }
 
 /** Item lines each category file's edit adds beyond what it already holds; orphan notes count as files. */
-function writtenCounts(before: CategoryTexts, edits: Partial<Record<CategoryFileKey, PlanEdit>>, orphanLines: ReadonlySet<string>): ItemCounts {
+function writtenCounts(
+  before: CategoryTexts,
+  edits: Partial<Record<CategoryFileKey, PlanEdit>>,
+  orphanLines: ReadonlySet<string>,
+): ItemCounts {
   const counts = countItems({ facts: [], decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] });
   const fresh = (key: Exclude<CategoryFileKey, 'tasks'>) => {
     const edit = edits[key];

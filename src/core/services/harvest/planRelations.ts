@@ -26,7 +26,10 @@ export class PlanRelations {
   private readonly supersessions: Array<{ target: LocatedItem; line: string }> = [];
   private readonly today: string;
 
-  constructor(private readonly paths: StorePaths, now: Date) {
+  constructor(
+    private readonly paths: StorePaths,
+    now: Date,
+  ) {
     this.today = toIsoDate(now);
   }
 
@@ -60,9 +63,12 @@ export class PlanRelations {
     const heldIds = new Set(held.map(itemId));
     const ops = new Map<string, ItemOp[]>();
     const add = (file: string, op: ItemOp) => ops.set(file, [...(ops.get(file) ?? []), op]);
-    for (const { target, provenance } of this.merges) add(target.file, { op: 'merge', keep: lineIdentity(target.raw), sources: [provenance], drop: [] });
-    for (let i = this.supersessions.length - 1; i >= 0; i--) if (heldIds.has(itemId(this.supersessions[i].line))) this.supersessions.splice(i, 1);
-    for (const { target, line } of this.supersessions) add(target.file, { op: 'supersede', old: lineIdentity(target.raw), by: itemId(line), date: this.today });
+    for (const { target, provenance } of this.merges)
+      add(target.file, { op: 'merge', keep: lineIdentity(target.raw), sources: [provenance], drop: [] });
+    for (let i = this.supersessions.length - 1; i >= 0; i--)
+      if (heldIds.has(itemId(this.supersessions[i].line))) this.supersessions.splice(i, 1);
+    for (const { target, line } of this.supersessions)
+      add(target.file, { op: 'supersede', old: lineIdentity(target.raw), by: itemId(line), date: this.today });
     return ops;
   }
 

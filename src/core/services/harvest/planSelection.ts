@@ -35,7 +35,10 @@ function editLines(edit: PlanEdit, file: string): Array<{ key: string; line: str
     case 'append':
       return edit.lines.map((line, i) => ({ key: `l${i}`, line, category: CATEGORY_OF_FILE[file] ?? 'facts' }));
     case 'tasks':
-      return [...edit.open.map((line, i) => ({ key: `o${i}`, line, category: 'tasks_open' as const })), ...edit.done.map((line, i) => ({ key: `d${i}`, line, category: 'tasks_done' as const }))];
+      return [
+        ...edit.open.map((line, i) => ({ key: `o${i}`, line, category: 'tasks_open' as const })),
+        ...edit.done.map((line, i) => ({ key: `d${i}`, line, category: 'tasks_done' as const })),
+      ];
     case 'notes':
       return edit.lines.map((line, i) => ({ key: `l${i}`, line, category: 'files' as const }));
     case 'review':
@@ -113,8 +116,16 @@ export function withoutItems(paths: StorePaths, plan: HarvestPlan, rejectedIds: 
 
   const digest = plan.changes.find((c) => c.file === 'digest.md');
   const digestBefore = digest ? digest.before : readTextIfExists(paths.digest);
-  const digestAfter = plan.digestEnabled ? digestFileText(digestSectionsFromTexts(categoryTextsAfter(paths, changes), DIGEST_MAX_BYTES, agentItemFilter(paths))) : undefined;
-  if (digestAfter !== digestBefore) next.changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: Math.max(0, lineCount(digestAfter) - lineCount(digestBefore)) });
+  const digestAfter = plan.digestEnabled
+    ? digestFileText(digestSectionsFromTexts(categoryTextsAfter(paths, changes), DIGEST_MAX_BYTES, agentItemFilter(paths)))
+    : undefined;
+  if (digestAfter !== digestBefore)
+    next.changes.push({
+      file: 'digest.md',
+      before: digestBefore,
+      after: digestAfter,
+      added: Math.max(0, lineCount(digestAfter) - lineCount(digestBefore)),
+    });
 
   next.outcomes.forEach((outcome, o) => {
     if (!outcome.reclaim || !rejected.has(`r${o}`)) return;

@@ -43,14 +43,21 @@ export function staleReasons(paths: StorePaths, plan: HarvestPlan, options: Stal
   if (fileSha256(paths.ledger) !== plan.ledgerSha256) reasons.push('ledger.json changed since the preview (another harvest ran?)');
 
   const scan = scanSources(paths, options.sources);
-  const current = new Map(classifyConversations(scan.files, options.ledger, { now: options.now, liveWindowMs: options.liveWindowMs, knownFiles: options.knownFiles }).map((c) => [c.path, c]));
+  const current = new Map(
+    classifyConversations(scan.files, options.ledger, {
+      now: options.now,
+      liveWindowMs: options.liveWindowMs,
+      knownFiles: options.knownFiles,
+    }).map((c) => [c.path, c]),
+  );
   const previewed = new Map(plan.outcomes.map((o) => [o.path, o]));
   for (const outcome of plan.outcomes) {
     // Only the conversations the plan records or reclaims must be as they were.
     if (!outcome.status && !outcome.reclaim) continue;
     const now = current.get(outcome.path);
     if (!now) reasons.push(`${printable(outcome.path)} is gone`);
-    else if (now.sha256 !== outcome.sha256 || now.bytes !== outcome.bytes || now.mtimeMs !== outcome.mtimeMs) reasons.push(`${printable(outcome.path)} changed since the preview`);
+    else if (now.sha256 !== outcome.sha256 || now.bytes !== outcome.bytes || now.mtimeMs !== outcome.mtimeMs)
+      reasons.push(`${printable(outcome.path)} changed since the preview`);
   }
   for (const now of current.values()) {
     if (now.class !== 'harvest' && now.class !== 'retry') continue;
@@ -63,7 +70,8 @@ export function staleReasons(paths: StorePaths, plan: HarvestPlan, options: Stal
   // A change apply cannot re-apply (no edit) must find its file exactly as previewed.
   for (const change of plan.changes) {
     if (change.edit || change.file === 'digest.md') continue;
-    if (readTextLossless(resolveInStore(paths, change.file)) !== change.before) reasons.push(`${printable(change.file)} changed since the preview`);
+    if (readTextLossless(resolveInStore(paths, change.file)) !== change.before)
+      reasons.push(`${printable(change.file)} changed since the preview`);
   }
   return reasons;
 }

@@ -62,13 +62,17 @@ export function readReconstructionMarker(dir: string): ReconstructionMarker | un
 /** The paths of a reconstructed store, resolving notes against the workspace it was made for. */
 export function reconstructedPaths(dir: string): StorePaths {
   const marker = readReconstructionMarker(dir);
-  if (!marker) throw new ReconstructRefused(`${dir} is not a reconstructed store (no valid ${RECONSTRUCTION_MARKER}; lore reconstruct --out ${dir} makes one)`);
+  if (!marker)
+    throw new ReconstructRefused(
+      `${dir} is not a reconstructed store (no valid ${RECONSTRUCTION_MARKER}; lore reconstruct --out ${dir} makes one)`,
+    );
   return storePaths(dir, marker.workspace);
 }
 
 /** Refuses a target that overlaps the live store or holds anything but an earlier reconstruction. */
 function prepareTarget(live: StorePaths, out: string): void {
-  if (isInside(live.root, out) || isInside(out, live.root)) throw new ReconstructRefused(`--out ${out} overlaps the live store ${live.root}; choose a folder outside it`);
+  if (isInside(live.root, out) || isInside(out, live.root))
+    throw new ReconstructRefused(`--out ${out} overlaps the live store ${live.root}; choose a folder outside it`);
   let names: string[];
   try {
     names = fs.readdirSync(out);
@@ -76,7 +80,8 @@ function prepareTarget(live: StorePaths, out: string): void {
     return; // Does not exist yet.
   }
   if (names.length === 0) return;
-  if (!readReconstructionMarker(out)) throw new ReconstructRefused(`--out ${out} is not empty and is not an earlier reconstruction; choose an empty or new folder`);
+  if (!readReconstructionMarker(out))
+    throw new ReconstructRefused(`--out ${out} is not empty and is not an earlier reconstruction; choose an empty or new folder`);
   // An earlier reconstruction is Lore's own output, derived from the transcripts: made again from scratch.
   fs.rmSync(out, { recursive: true, force: true });
 }
@@ -86,7 +91,10 @@ export async function reconstructStore(options: ReconstructOptions): Promise<Har
   const { live } = options;
   const out = path.resolve(options.out);
   const kept = transcriptStats(live);
-  if (kept.count === 0) throw new ReconstructRefused(`the store keeps no transcripts (${live.transcripts}): nothing to replay (transcripts are kept by harvests unless config.json says "transcripts": false)`);
+  if (kept.count === 0)
+    throw new ReconstructRefused(
+      `the store keeps no transcripts (${live.transcripts}): nothing to replay (transcripts are kept by harvests unless config.json says "transcripts": false)`,
+    );
   const prompt = options.promptFile ? fs.readFileSync(options.promptFile, 'utf8') : undefined;
   if (prompt !== undefined && !prompt.trim()) throw new ReconstructRefused(`--prompt ${options.promptFile} is empty`);
   prepareTarget(live, out);

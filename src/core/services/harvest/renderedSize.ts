@@ -9,7 +9,11 @@ import { renderTranscript } from '../conversations/renderTranscript';
 import type { RenderedSize } from '../../store/harvestPlan';
 
 /** The conversation in `text` and the size of its rendering. */
-export function importMeasured(filePath: string, text: string, options: ImportOptions = {}): { conversation: Conversation; size: RenderedSize } {
+export function importMeasured(
+  filePath: string,
+  text: string,
+  options: ImportOptions = {},
+): { conversation: Conversation; size: RenderedSize } {
   const conversation = importConversation(filePath, text, options);
   return { conversation, size: measureRendered(conversation) };
 }

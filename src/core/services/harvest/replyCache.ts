@@ -31,9 +31,17 @@ export interface MemoReply {
  * The key of a reply. The private-span markers are part of it: a reply distilled before a marker
  * pair was configured may hold what that pair now keeps private.
  */
-export function replyMemoKey(sha256: string, provider: string, model: string | undefined, prompt: string, privateMarkers: readonly PrivateMarkers[] = []): string {
+export function replyMemoKey(
+  sha256: string,
+  provider: string,
+  model: string | undefined,
+  prompt: string,
+  privateMarkers: readonly PrivateMarkers[] = [],
+): string {
   const markers = privateMarkers.map((m) => `${m.open}\u0000${m.close}`).join('\u0000');
-  return sha256Hash().update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${REDACTION_RULES_ID}${markers ? `\n${markers}` : ''}`).digest('hex');
+  return sha256Hash()
+    .update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${REDACTION_RULES_ID}${markers ? `\n${markers}` : ''}`)
+    .digest('hex');
 }
 
 function memoFile(paths: StorePaths, key: string): string {

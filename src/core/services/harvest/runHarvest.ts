@@ -115,9 +115,17 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
   // By default: the inbox, and the sessions agent hooks queued where their tools keep them.
   const sources = options.sources?.length ? options.sources : [paths.inbox, ...queuedTranscripts(paths)];
   const report: HarvestReport = {
-    mode: options.mode, store: paths.root, provider: provider.label, sources,
-    conversations: [], totals: dryRunTotals([]), problems: [], warnings: warning ? [warning] : [],
-    failed: 0, modelCalls: 0, cancelled: false,
+    mode: options.mode,
+    store: paths.root,
+    provider: provider.label,
+    sources,
+    conversations: [],
+    totals: dryRunTotals([]),
+    problems: [],
+    warnings: warning ? [warning] : [],
+    failed: 0,
+    modelCalls: 0,
+    cancelled: false,
   };
 
   let lock: StoreLock | undefined;
@@ -154,7 +162,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     // By raw sha256: rendered when the conversation is at hand, planned once the plan says what is kept.
     const transcripts = new Map<string, RenderedTranscript>();
     const keepTranscript = (outcome: ConversationOutcome, conversation: Conversation | undefined) => {
-      if (keepTranscripts && conversation?.turns.length) transcripts.set(outcome.sha256, renderForStore(conversation, outcome.sha256, outcome.mtimeMs));
+      if (keepTranscripts && conversation?.turns.length)
+        transcripts.set(outcome.sha256, renderForStore(conversation, outcome.sha256, outcome.mtimeMs));
     };
     const harvestPrompt = loadPrompt(paths, HARVEST_PROMPT).text;
     const summarizePrompt = loadPrompt(paths, SUMMARIZE_PROMPT).text;
@@ -182,10 +191,13 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       }
       const label = printable(redactSecrets(path.relative(process.cwd(), outcome.path) || outcome.path));
       // The size the model reads (the rendered transcript), not the file's.
-      options.onProgress?.(`distilling ${index}/${candidates.length}: ${label} (${Math.ceil((outcome.renderedBytes ?? outcome.bytes) / 1024)} KB)`);
+      options.onProgress?.(
+        `distilling ${index}/${candidates.length}: ${label} (${Math.ceil((outcome.renderedBytes ?? outcome.bytes) / 1024)} KB)`,
+      );
       try {
         // Imported when classified, from the bytes whose sha256 the ledger records; released once used.
-        const conversation = conversations.get(outcome.path) ?? importConversation(outcome.path, fs.readFileSync(outcome.path, 'utf8'), { privateMarkers });
+        const conversation =
+          conversations.get(outcome.path) ?? importConversation(outcome.path, fs.readFileSync(outcome.path, 'utf8'), { privateMarkers });
         conversations.delete(outcome.path);
         if (conversation.turns.length === 0) {
           // Nothing to distill: never sent to a model, never recorded as harvested, never reclaimed.
@@ -204,9 +216,17 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         } else {
           // A model is shown the store's items that bear on the conversation (same_as, supersedes);
           // the offline extractor reads only the conversation.
-          const existingItems = provider.offline ? undefined : (input: string) => existingItemsBlock(relevantItems((storeItems ??= loadExistingItems(paths)), input));
+          const existingItems = provider.offline
+            ? undefined
+            : (input: string) => existingItemsBlock(relevantItems((storeItems ??= loadExistingItems(paths)), input));
           const result = await distillConversation(conversation, {
-            provider, harvestPrompt, summarizePrompt, model: options.model, timeoutMs: options.timeoutMs, signal: options.signal, existingItems,
+            provider,
+            harvestPrompt,
+            summarizePrompt,
+            model: options.model,
+            timeoutMs: options.timeoutMs,
+            signal: options.signal,
+            existingItems,
           });
           outcome.calls = result.calls;
           report.modelCalls += result.calls;
@@ -243,7 +263,10 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     }
     if (keepTranscripts) planTranscripts(paths, report.plan, transcripts, privateMarkers);
     const forgotten = report.plan.forgotten?.length;
-    if (forgotten) report.warnings.push(`${forgotten === 1 ? '1 item was' : `${forgotten} items were`} left out: forgotten for good (lore forget), see the ledger's "forgotten"`);
+    if (forgotten)
+      report.warnings.push(
+        `${forgotten === 1 ? '1 item was' : `${forgotten} items were`} left out: forgotten for good (lore forget), see the ledger's "forgotten"`,
+      );
     const held = heldWarning(report.plan.held);
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
@@ -264,7 +287,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
 function droppedItemsWarning(label: string, dropped: number, problems: string[]): string {
   const shown = problems.slice(0, 3).join('; ');
   const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
-  const counted = dropped === 1 ? '1 item in the model\'s reply was' : `${dropped} items in the model's reply were`;
+  const counted = dropped === 1 ? "1 item in the model's reply was" : `${dropped} items in the model's reply were`;
   const why = problems[0]?.startsWith(TOO_MANY_ITEMS) ? 'left out' : 'malformed and left out';
   return `${label}: ${counted} ${why} (${shown}${more})`;
 }

@@ -18,11 +18,21 @@ import type { HarvestReport } from './runHarvest';
 const FORMAT = 'lore-harvest-plan';
 const VERSION = 1;
 
-
-const itemCounts = z.object(Object.fromEntries(ITEM_CATEGORIES.map((c) => [c, z.number().int().nonnegative()])) as Record<(typeof ITEM_CATEGORIES)[number], z.ZodNumber>);
+const itemCounts = z.object(
+  Object.fromEntries(ITEM_CATEGORIES.map((c) => [c, z.number().int().nonnegative()])) as Record<
+    (typeof ITEM_CATEGORIES)[number],
+    z.ZodNumber
+  >,
+);
 const ledgerEntry = z.object({
-  path: z.string(), status: z.enum(LEDGER_STATUSES), at: z.string(), deleted: z.boolean(),
-  items: itemCounts.optional(), error: z.string().optional(), archived: z.string().optional(), id: z.string().optional(),
+  path: z.string(),
+  status: z.enum(LEDGER_STATUSES),
+  at: z.string(),
+  deleted: z.boolean(),
+  items: itemCounts.optional(),
+  error: z.string().optional(),
+  archived: z.string().optional(),
+  id: z.string().optional(),
   transcript: z.string().optional(),
 });
 const reviewTarget = z.object({ file: z.string(), section: z.enum(['open', 'done']).optional(), notedPath: z.string().optional() });
@@ -35,24 +45,50 @@ const itemOp = z.discriminatedUnion('op', [
 const singleEdit = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('append'), title: z.string(), lines }),
   z.object({ kind: z.literal('tasks'), open: lines, done: lines }),
-  z.object({ kind: z.literal('notes'), meta: z.object({ path: z.string(), fileId: z.string(), size: z.number(), fingerprint: z.string() }), lines }),
+  z.object({
+    kind: z.literal('notes'),
+    meta: z.object({ path: z.string(), fileId: z.string(), size: z.number(), fingerprint: z.string() }),
+    lines,
+  }),
   z.object({ kind: z.literal('review'), items: z.array(z.object({ target: reviewTarget, line: z.string(), kinds: z.array(z.string()) })) }),
   z.object({ kind: z.literal('items'), ops: z.array(itemOp) }),
 ]);
 // A chain holds single edits only (a plan never nests chains), so the schema needs no recursion.
 const planEdit = z.union([singleEdit, z.object({ kind: z.literal('chain'), edits: z.array(singleEdit) })]);
 const outcome = z.object({
-  path: z.string(), inInbox: z.boolean(), assembled: z.literal(true).optional(), sha256: z.string(), bytes: z.number().nonnegative(), mtimeMs: z.number(),
+  path: z.string(),
+  inInbox: z.boolean(),
+  assembled: z.literal(true).optional(),
+  sha256: z.string(),
+  bytes: z.number().nonnegative(),
+  mtimeMs: z.number(),
   class: z.enum(CONVERSATION_CLASSES),
   // What the model reads, so an applied plan reports the same budgets as its preview.
-  turns: z.number().int().nonnegative().optional(), renderedBytes: z.number().nonnegative().optional(), started: z.string().optional(),
-  ledger: ledgerEntry.optional(), sameAs: z.string().optional(), reason: z.string().optional(),
-  id: z.string().optional(), status: z.enum(LEDGER_STATUSES).optional(), items: itemCounts.optional(), error: z.string().optional(),
-  calls: z.number().optional(), summarized: z.boolean().optional(),
-  reclaim: z.enum(['delete', 'archive']).optional(), archiveTo: z.string().optional(),
+  turns: z.number().int().nonnegative().optional(),
+  renderedBytes: z.number().nonnegative().optional(),
+  started: z.string().optional(),
+  ledger: ledgerEntry.optional(),
+  sameAs: z.string().optional(),
+  reason: z.string().optional(),
+  id: z.string().optional(),
+  status: z.enum(LEDGER_STATUSES).optional(),
+  items: itemCounts.optional(),
+  error: z.string().optional(),
+  calls: z.number().optional(),
+  summarized: z.boolean().optional(),
+  reclaim: z.enum(['delete', 'archive']).optional(),
+  archiveTo: z.string().optional(),
 });
 const plan = z.object({
-  changes: z.array(z.object({ file: z.string(), before: z.string().optional(), after: z.string().optional(), added: z.number().int().nonnegative(), edit: planEdit.optional() })),
+  changes: z.array(
+    z.object({
+      file: z.string(),
+      before: z.string().optional(),
+      after: z.string().optional(),
+      added: z.number().int().nonnegative(),
+      edit: planEdit.optional(),
+    }),
+  ),
   // Checked by the ledger's own schema below (and its nesting limit).
   ledger: z.unknown(),
   outcomes: z.array(outcome),
@@ -63,10 +99,12 @@ const plan = z.object({
   ledgerSha256: z.string(),
   // Absent in plans saved before Lore kept transcripts, and when it keeps none.
   transcripts: z.array(z.object({ file: z.string(), sha256: z.string(), text: z.string() })).optional(),
-  relations: z.object({
-    merged: z.array(z.object({ id: z.string(), file: z.string(), line: z.string(), source: z.string() })),
-    superseded: z.array(z.object({ id: z.string(), file: z.string(), by: z.string(), line: z.string() })),
-  }).optional(),
+  relations: z
+    .object({
+      merged: z.array(z.object({ id: z.string(), file: z.string(), line: z.string(), source: z.string() })),
+      superseded: z.array(z.object({ id: z.string(), file: z.string(), by: z.string(), line: z.string() })),
+    })
+    .optional(),
 });
 const savedPlan = z.object({
   format: z.literal(FORMAT),
@@ -80,7 +118,10 @@ const savedPlan = z.object({
 
 /** Thrown for a plan file that is not one Lore wrote (or was edited into something else). */
 class SavedPlanError extends Error {
-  constructor(readonly file: string, problem: string) {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
     super(`${file} is not a Lore harvest plan (${problem})`);
     this.name = 'SavedPlanError';
   }
@@ -90,7 +131,13 @@ class SavedPlanError extends Error {
 export function serializePlan(report: HarvestReport, now = new Date()): string {
   if (!report.plan) throw new Error('this harvest report has no plan to save');
   const saved = {
-    format: FORMAT, version: VERSION, store: report.store, provider: report.provider, sources: report.sources, createdAt: now.toISOString(), plan: report.plan,
+    format: FORMAT,
+    version: VERSION,
+    store: report.store,
+    provider: report.provider,
+    sources: report.sources,
+    createdAt: now.toISOString(),
+    plan: report.plan,
   };
   return JSON.stringify(saved, null, 1) + '\n';
 }
@@ -112,7 +159,10 @@ export function parsePlan(text: string, file: string): HarvestReport {
  */
 export function previewFromData(report: unknown, origin: string): HarvestReport {
   const r = (report ?? {}) as Partial<HarvestReport>;
-  return restorePlan({ format: FORMAT, version: VERSION, store: r.store, provider: r.provider, sources: r.sources, createdAt: '', plan: r.plan }, origin);
+  return restorePlan(
+    { format: FORMAT, version: VERSION, store: r.store, provider: r.provider, sources: r.sources, createdAt: '', plan: r.plan },
+    origin,
+  );
 }
 
 function restorePlan(raw: unknown, file: string): HarvestReport {
@@ -125,8 +175,17 @@ function restorePlan(raw: unknown, file: string): HarvestReport {
   // Texts from disk go into the store as they are: secrets out of them, as of everything a harvest writes.
   if (restored.transcripts) restored.transcripts = restored.transcripts.map((t) => ({ ...t, text: redactSecrets(t.text) }));
   return {
-    mode: 'preview', store: saved.store, provider: saved.provider, sources: saved.sources,
-    conversations: restored.outcomes, totals: dryRunTotals(restored.outcomes), plan: restored,
-    problems: [], warnings: [], failed: restored.outcomes.filter((o) => o.status === 'harvest-failed').length, modelCalls: 0, cancelled: false,
+    mode: 'preview',
+    store: saved.store,
+    provider: saved.provider,
+    sources: saved.sources,
+    conversations: restored.outcomes,
+    totals: dryRunTotals(restored.outcomes),
+    plan: restored,
+    problems: [],
+    warnings: [],
+    failed: restored.outcomes.filter((o) => o.status === 'harvest-failed').length,
+    modelCalls: 0,
+    cancelled: false,
   };
 }

@@ -47,13 +47,23 @@ export function journalForModel(journal: Journal): string {
 export function summaryLines(reply: string): string[] {
   return redactSecrets(reply)
     .split(/\r?\n/)
-    .map((line) => line.replace(/^\s*#+\s*/, '').replace(/^---+$/, '').trimEnd())
+    .map((line) =>
+      line
+        .replace(/^\s*#+\s*/, '')
+        .replace(/^---+$/, '')
+        .trimEnd(),
+    )
     .filter((line) => line.trim())
     .slice(0, MAX_SUMMARY_LINES);
 }
 
 /** Summarizes the journal of `date` with `provider` and writes the summary into it. */
-export async function summarizeJournal(paths: StorePaths, date: string, provider: Provider, options: { model?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<JournalSummary | undefined> {
+export async function summarizeJournal(
+  paths: StorePaths,
+  date: string,
+  provider: Provider,
+  options: { model?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<JournalSummary | undefined> {
   const journal = readJournal(paths, date);
   if (!journal || journalEntries(journal).length === 0) return undefined;
   const reply = await provider.generate({
@@ -70,7 +80,11 @@ export async function summarizeJournal(paths: StorePaths, date: string, provider
   try {
     // Merged with the journal as it is now: an apply may have added to it while the model wrote.
     editStoreFile(journalPath(paths, date), (current) => renderJournal({ ...parseJournal(date, current), summary }));
-    const history = await recordStoreChange(paths, { type: 'maintenance', subject: `journal: summary of ${date}`, body: [`Model: ${reply.model ?? provider.label}`] });
+    const history = await recordStoreChange(paths, {
+      type: 'maintenance',
+      subject: `journal: summary of ${date}`,
+      body: [`Model: ${reply.model ?? provider.label}`],
+    });
     return { date, summary, ...(reply.model ? { model: reply.model } : {}), ...(history ? { history } : {}) };
   } finally {
     lock.release();

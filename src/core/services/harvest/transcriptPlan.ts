@@ -78,7 +78,12 @@ function renderReclaimed(outcome: ConversationOutcome, privateMarkers: readonly 
  * raw file is not planned again; a name taken by another raw file's transcript gets the sha.
  * `privateMarkers`: the run's private-span markers, for a conversation read again here.
  */
-export function planTranscripts(paths: StorePaths, plan: HarvestPlan, rendered: Map<string, RenderedTranscript>, privateMarkers: readonly PrivateMarkers[] = []): void {
+export function planTranscripts(
+  paths: StorePaths,
+  plan: HarvestPlan,
+  rendered: Map<string, RenderedTranscript>,
+  privateMarkers: readonly PrivateMarkers[] = [],
+): void {
   const planned: PlannedTranscript[] = [];
   const taken = new Set<string>();
   for (const outcome of plan.outcomes) {

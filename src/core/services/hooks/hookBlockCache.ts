@@ -59,7 +59,8 @@ function readEntries(file: string): Map<string, Entry> {
     if (!data || data.format !== FORMAT || typeof data.entries !== 'object' || data.entries === null) return new Map();
     const entries = new Map<string, Entry>();
     for (const [slot, entry] of Object.entries(data.entries)) {
-      if (entry && typeof entry === 'object' && typeof entry.key === 'string' && 'value' in entry) entries.set(slot, { key: entry.key, value: entry.value });
+      if (entry && typeof entry === 'object' && typeof entry.key === 'string' && 'value' in entry)
+        entries.set(slot, { key: entry.key, value: entry.value });
     }
     return entries;
   } catch {

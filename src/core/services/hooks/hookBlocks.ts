@@ -55,7 +55,9 @@ function digestBlock(onDisk: string, keep: AgentItemFilter): string | null {
 
 /** A note file's notes as the hook hands them out; null when none is left. */
 function notesBlock(text: string, shown: string, keep: AgentItemFilter): FileNotesInput | null {
-  const notes = parseNoteFile(text).notes.map((n) => n.text).filter(keep);
+  const notes = parseNoteFile(text)
+    .notes.map((n) => n.text)
+    .filter(keep);
   return notes.length ? { path: redactSecrets(shown), notes: notes.map(redactSecrets) } : null;
 }
 
@@ -90,7 +92,9 @@ export function loadHookBlocks(paths: StorePaths, files: readonly string[], memo
     const found = noteTextOf(paths, absolute, (index ??= openNoteIndex(paths)));
     if (!found) continue;
     const shown = displayPath(paths, absolute);
-    const block = memo.get(`notes ${path.basename(found.file)}`, [found.text, reviewInput, shown], () => notesBlock(found.text, shown, keepOf()));
+    const block = memo.get(`notes ${path.basename(found.file)}`, [found.text, reviewInput, shown], () =>
+      notesBlock(found.text, shown, keepOf()),
+    );
     if (block) fileNotes.push(block);
   }
   return { digest: digest ?? undefined, fileNotes };

@@ -87,10 +87,13 @@ function openTranscript(paths: StorePaths, host: Host, transcript: string | unde
   } catch (error) {
     throw new HookRefusal(`transcript ${transcript}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const place = transcriptRoots(host).find(({ root }) => isInside(comparablePath(host, realPathOr(root, root)), comparablePath(host, real)));
+  const place = transcriptRoots(host).find(({ root }) =>
+    isInside(comparablePath(host, realPathOr(root, root)), comparablePath(host, real)),
+  );
   if (!place) throw new HookRefusal(`transcript ${transcript} is not in a folder where Claude Code or VS Code keeps transcripts`);
   if (isInside(realPathOr(paths.root, paths.root), real)) throw new HookRefusal(`transcript ${transcript} is inside the store`);
-  if (!isConversationFileName(path.basename(real))) throw new HookRefusal(`transcript ${transcript} does not have a conversation file name`);
+  if (!isConversationFileName(path.basename(real)))
+    throw new HookRefusal(`transcript ${transcript} does not have a conversation file name`);
   const fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
   const stat = fs.fstatSync(fd);
   const refuse = (why: string) => {
@@ -108,7 +111,10 @@ function openTranscript(paths: StorePaths, host: Host, transcript: string | unde
  * redacted before the cut (the name reaches the inbox, archive and undo names, and a listing).
  */
 export function sessionKey(tool: HookTool, sessionId: string): string {
-  const safe = redactName(sessionId).replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[.-]+/, '').slice(0, 80);
+  const safe = redactName(sessionId)
+    .replace(/[^A-Za-z0-9_.-]/g, '_')
+    .replace(/^[.-]+/, '')
+    .slice(0, 80);
   const exact = safe === sessionId && safe.length > 0;
   return `${tool}-${exact ? safe : `${safe}${safe ? '-' : ''}${sha256Hash().update(sessionId).digest('hex').slice(0, 8)}`}`;
 }
@@ -124,7 +130,13 @@ export function captureSession(paths: StorePaths, input: HookInput, host: Host, 
     const key = sessionKey(transcript.tool, input.sessionId);
     const queued = path.join(queueDir(paths), `${key}.json`);
     if (hookAction(transcript.tool, input.event) === 'queue') {
-      const entry: QueuedSession = { sessionId: input.sessionId, transcript: transcript.file, cwd: input.cwd, event: input.event, at: now.toISOString() };
+      const entry: QueuedSession = {
+        sessionId: input.sessionId,
+        transcript: transcript.file,
+        cwd: input.cwd,
+        event: input.event,
+        at: now.toISOString(),
+      };
       writeFileAtomic(queued, JSON.stringify(entry, null, 2) + '\n');
       return { action: 'queued', file: queued, superseded: [] };
     }

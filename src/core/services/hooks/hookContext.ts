@@ -113,7 +113,16 @@ function hitLine(hit: IndexedHit, ids: boolean): string {
   // The id lets an agent name the item to the memory tools (update_item, forget_item, get_item).
   // Loaded only then: node:crypto is not worth loading in a hook, which never shows ids.
   const id = ids ? itemIdModule().recordItemId(hit) : undefined;
-  return agentItemLine({ category: hit.category, id, path: hit.notedPath, text: cutToLine(stripInvisible(redactSecrets(hit.text)), ITEM_MAX_CHARS), source: hit.source, date: hit.date, file: hit.file, line: hit.line });
+  return agentItemLine({
+    category: hit.category,
+    id,
+    path: hit.notedPath,
+    text: cutToLine(stripInvisible(redactSecrets(hit.text)), ITEM_MAX_CHARS),
+    source: hit.source,
+    date: hit.date,
+    file: hit.file,
+    line: hit.line,
+  });
 }
 
 /** Notes within a character budget, per file in the order given, each note cut to ITEM_MAX_CHARS. */
@@ -129,7 +138,8 @@ function fitNotes(files: readonly FileNotesInput[], budget: number): FileNotesIn
       notes.push(text);
       used += text.length + 3;
     }
-    if (notes.length < file.notes.length) notes.push(`(${file.notes.length - notes.length} more notes on this file: lore notes ${file.path})`);
+    if (notes.length < file.notes.length)
+      notes.push(`(${file.notes.length - notes.length} more notes on this file: lore notes ${file.path})`);
     if (notes.length) out.push({ path: file.path, notes });
   }
   return out;
@@ -148,17 +158,30 @@ export function buildHookContext(paths: StorePaths, request: HookContextRequest,
  * the gate. Glob triggers see the files the prompt names and the files the session's recent tool
  * calls named (toolFiles.ts).
  */
-function hookTopics(paths: StorePaths, prompt: string, files: readonly string[], sessionId: string | undefined, log: HookContextOptions['log'], blocks: HookBlockMemo): TopicContext | undefined {
+function hookTopics(
+  paths: StorePaths,
+  prompt: string,
+  files: readonly string[],
+  sessionId: string | undefined,
+  log: HookContextOptions['log'],
+  blocks: HookBlockMemo,
+): TopicContext | undefined {
   const { topicContextWithoutGate } = topicContextModule();
   const { takePendingTopics } = pendingTopicsModule();
   const { recentToolFiles } = toolFilesModule();
   const pending = sessionId ? takePendingTopics(paths, sessionId) : [];
   const named = files.map((f) => workspaceRelative(paths, f));
   const recent = sessionId ? recentToolFiles(paths, sessionId).filter((f) => !named.includes(f)) : [];
-  const result = topicContextWithoutGate(paths, { message: prompt, files: [...named, ...recent], pending }, { via: 'hook', noGateReason: HOOK_NO_GATE }, memoizedSubscriptions(paths, blocks));
+  const result = topicContextWithoutGate(
+    paths,
+    { message: prompt, files: [...named, ...recent], pending },
+    { via: 'hook', noGateReason: HOOK_NO_GATE },
+    memoizedSubscriptions(paths, blocks),
+  );
   for (const p of result.problems) log?.(`topic ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} (skipped)`);
   for (const p of result.subscriptionProblems) log?.(`topic subscription ${p}`);
-  for (const slow of result.activation.slowPatterns) log?.(`topic ${slow.topic}: pattern /${slow.pattern}/ took ${slow.ms} ms and is disabled`);
+  for (const slow of result.activation.slowPatterns)
+    log?.(`topic ${slow.topic}: pattern /${slow.pattern}/ took ${slow.ms} ms and is disabled`);
   return result;
 }
 
@@ -167,7 +190,12 @@ function hookTopics(paths: StorePaths, prompt: string, files: readonly string[],
  * items held for review and without what the digest or the file notes already show. From the
  * index as it is on disk: no index yet means no hits.
  */
-export function knowledgeHits(paths: StorePaths, prompt: string, digest: string | undefined, fileNotes: readonly FileNotesInput[]): string[] {
+export function knowledgeHits(
+  paths: StorePaths,
+  prompt: string,
+  digest: string | undefined,
+  fileNotes: readonly FileNotesInput[],
+): string[] {
   return matchingHits(paths, prompt, digest, fileNotes).map((h) => redactSecrets(hitLine(h, false)));
 }
 
@@ -175,7 +203,12 @@ export function knowledgeHits(paths: StorePaths, prompt: string, digest: string 
 function matchingHits(paths: StorePaths, prompt: string, digest: string | undefined, fileNotes: readonly FileNotesInput[]): IndexedHit[] {
   const query = promptQuery(prompt);
   if (!query) return [];
-  return knowledgeHitRecords(paths, searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES }) ?? [], digest, fileNotes);
+  return knowledgeHitRecords(
+    paths,
+    searchIndexAsIs(paths, query, { limit: MAX_HITS * 2, categories: HIT_CATEGORIES }) ?? [],
+    digest,
+    fileNotes,
+  );
 }
 
 /** How a caller with its own index (the language server) searches for P3: the query, the pool and the categories. */
@@ -188,12 +221,23 @@ export function knowledgeQuery(prompt: string): { query: string; limit: number; 
  * at most MAX_HITS, one line each, redacted. The same rules whichever index found them. With
  * `ids`, each line names its item id (for agents that have the memory tools: the MCP prompts).
  */
-export function knowledgeHitLines(paths: StorePaths, found: readonly IndexedHit[], digest: string | undefined, fileNotes: readonly FileNotesInput[], options: { ids?: boolean } = {}): string[] {
+export function knowledgeHitLines(
+  paths: StorePaths,
+  found: readonly IndexedHit[],
+  digest: string | undefined,
+  fileNotes: readonly FileNotesInput[],
+  options: { ids?: boolean } = {},
+): string[] {
   return knowledgeHitRecords(paths, found, digest, fileNotes).map((h) => redactSecrets(hitLine(h, options.ids ?? false)));
 }
 
 /** The found items knowledgeHitLines shows (held items and what the digest or notes show left out, at most MAX_HITS). */
-function knowledgeHitRecords(paths: StorePaths, found: readonly IndexedHit[], digest: string | undefined, fileNotes: readonly FileNotesInput[]): IndexedHit[] {
+function knowledgeHitRecords(
+  paths: StorePaths,
+  found: readonly IndexedHit[],
+  digest: string | undefined,
+  fileNotes: readonly FileNotesInput[],
+): IndexedHit[] {
   const keep = agentItemFilter(paths);
   const shown = new Set(fileNotes.flatMap((f) => f.notes.map((n) => stripProvenance(n).trim())));
   const inDigest = (h: IndexedHit) => h.category !== 'notes' && digest !== undefined && digest.includes(renderItemLine(h.text));
@@ -245,8 +289,17 @@ export function compileHookContext(paths: StorePaths, request: HookContextReques
  * to a share of the cap (with a line saying how many more a file has), then the compiler keeps
  * the digest, notes and topics and cuts hits first (P3 after P1 and P2).
  */
-function fit(digest: string | undefined, fileNotes: FileNotesInput[], topics: CompileTopic[], hits: string[], budgetTokens: number): CompiledContext {
+function fit(
+  digest: string | undefined,
+  fileNotes: FileNotesInput[],
+  topics: CompileTopic[],
+  hits: string[],
+  budgetTokens: number,
+): CompiledContext {
   const fixed = buildContext({ role: HOOK_CONTEXT_INTRO, digest }).text.length;
   const notes = fitNotes(fileNotes, Math.max(0, HOOK_CONTEXT_MAX_CHARS - fixed - 200));
-  return compileContext({ role: HOOK_CONTEXT_INTRO, digest, fileNotes: notes, topics, searchHits: hits }, { budgetTokens, maxChars: HOOK_CONTEXT_MAX_CHARS });
+  return compileContext(
+    { role: HOOK_CONTEXT_INTRO, digest, fileNotes: notes, topics, searchHits: hits },
+    { budgetTokens, maxChars: HOOK_CONTEXT_MAX_CHARS },
+  );
 }

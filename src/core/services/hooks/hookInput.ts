@@ -45,7 +45,8 @@ function field(data: Record<string, unknown>, name: string, nullable = false): s
   const value = data[name];
   if (value === undefined || (nullable && value === null)) return undefined;
   if (typeof value !== 'string') return { problem: `stdin: ${name}: expected a string` };
-  if (value.length === 0 || value.length > MAX_FIELD_CHARS) return { problem: `stdin: ${name}: expected 1 to ${MAX_FIELD_CHARS} characters` };
+  if (value.length === 0 || value.length > MAX_FIELD_CHARS)
+    return { problem: `stdin: ${name}: expected 1 to ${MAX_FIELD_CHARS} characters` };
   // A lone surrogate (half a character) is U+FFFD from here on: queue file names and lines compare as written.
   return wellFormed(value);
 }
@@ -70,7 +71,10 @@ export function toolInputPaths(toolInput: unknown): string[] {
   for (const key of PATH_KEYS) if (isToolPath(input[key])) found.push(input[key]);
   if (Array.isArray(input.files)) {
     for (const entry of input.files.slice(0, MAX_PATHS_PER_CALL)) {
-      const value = entry && typeof entry === 'object' ? ((entry as Record<string, unknown>).filePath ?? (entry as Record<string, unknown>).path) : entry;
+      const value =
+        entry && typeof entry === 'object'
+          ? ((entry as Record<string, unknown>).filePath ?? (entry as Record<string, unknown>).path)
+          : entry;
       if (isToolPath(value)) found.push(value);
     }
   }
@@ -88,7 +92,15 @@ export function parseHookInput(text: string): HookInput | { problem: string } {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { problem: 'stdin: expected a JSON object' };
   const data = raw as Record<string, unknown>;
   const fields: Record<string, string | undefined> = {};
-  for (const [name, nullable] of [['cwd', false], ['session_id', false], ['sessionId', false], ['transcript_path', true], ['transcriptPath', true], ['hook_event_name', false], ['hookEventName', false]] as const) {
+  for (const [name, nullable] of [
+    ['cwd', false],
+    ['session_id', false],
+    ['sessionId', false],
+    ['transcript_path', true],
+    ['transcriptPath', true],
+    ['hook_event_name', false],
+    ['hookEventName', false],
+  ] as const) {
     const value = field(data, name, nullable);
     if (typeof value === 'object') return value;
     fields[name] = value;
@@ -102,5 +114,12 @@ export function parseHookInput(text: string): HookInput | { problem: string } {
   // Cut by characters: a cut through an emoji leaves U+FFFD, not half of it.
   const prompt = typeof data.prompt === 'string' ? wellFormed(data.prompt.slice(0, MAX_PROMPT_CHARS)) : undefined;
   const toolFiles = TOOL_EVENTS.includes(event) ? toolInputPaths(data.tool_input) : undefined;
-  return { event, sessionId: sessionId ?? '', transcriptPath: fields.transcript_path ?? fields.transcriptPath, cwd: fields.cwd, ...(prompt === undefined ? {} : { prompt }), ...(toolFiles ? { toolFiles } : {}) };
+  return {
+    event,
+    sessionId: sessionId ?? '',
+    transcriptPath: fields.transcript_path ?? fields.transcriptPath,
+    cwd: fields.cwd,
+    ...(prompt === undefined ? {} : { prompt }),
+    ...(toolFiles ? { toolFiles } : {}),
+  };
 }

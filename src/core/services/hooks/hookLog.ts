@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import type { StorePaths } from '../../store/storePaths';
 import { appendLogLine } from '../../store/cappedLog';
 
-
 /** The hook log of a store. */
 export function hookLogFile(paths: StorePaths): string {
   return path.join(paths.cache, 'hook.log');

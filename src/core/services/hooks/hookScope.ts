@@ -14,7 +14,8 @@ import { isInside, type StorePaths } from '../../store/storePaths';
 /** Why the store must not take this hook call (any event), or undefined when the agent's folder is in its workspace. */
 export function foreignFolderReason(paths: StorePaths, folder: string, host: Host): string | undefined {
   const workspace = comparablePath(host, paths.workspace);
-  if (!isInside(workspace, comparablePath(host, folder))) return `the session's folder ${folder} is outside this store's workspace ${paths.workspace}`;
+  if (!isInside(workspace, comparablePath(host, folder)))
+    return `the session's folder ${folder} is outside this store's workspace ${paths.workspace}`;
   return undefined;
 }
 

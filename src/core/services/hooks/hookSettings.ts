@@ -80,16 +80,20 @@ function shellQuote(arg: string, platform: NodeJS.Platform): string {
 /** The file a tool reads hooks from at a scope. */
 export function hookSettingsFile(tool: HookTool, scope: HookScope, workspace: string, host: Host): string {
   const p = hostPath(host);
-  if (tool === 'claude') return scope === 'user' ? p.join(claudeHome(host), 'settings.json') : p.join(workspace, '.claude', 'settings.local.json');
+  if (tool === 'claude')
+    return scope === 'user' ? p.join(claudeHome(host), 'settings.json') : p.join(workspace, '.claude', 'settings.local.json');
   if (scope === 'user') {
-    throw new HookSettingsError('VS Code reads user-level hooks from ~/.claude/settings.json: install them with --claude --user, which both Claude Code and VS Code run');
+    throw new HookSettingsError(
+      'VS Code reads user-level hooks from ~/.claude/settings.json: install them with --claude --user, which both Claude Code and VS Code run',
+    );
   }
   return p.join(workspace, '.github', 'hooks', 'lore.json');
 }
 
 /** Every file where a tool may hold Lore's hooks at a scope (uninstall looks in all of them). */
 export function hookSettingsFiles(tool: HookTool, scope: HookScope, workspace: string, host: Host): string[] {
-  if (tool === 'claude' && scope === 'workspace') return [hookSettingsFile(tool, scope, workspace, host), hostPath(host).join(workspace, '.claude', 'settings.json')];
+  if (tool === 'claude' && scope === 'workspace')
+    return [hookSettingsFile(tool, scope, workspace, host), hostPath(host).join(workspace, '.claude', 'settings.json')];
   if (tool === 'vscode' && scope === 'user') return [];
   return [hookSettingsFile(tool, scope, workspace, host)];
 }
@@ -111,7 +115,8 @@ function readSettingsText(file: string, text: string | undefined, tool: HookTool
   } catch (error) {
     throw new HookSettingsError(`${file} is not valid JSON (${(error as Error).message}); fix it and run again. Lore left it as it is.`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new HookSettingsError(`${file} is not a JSON object; Lore left it as it is.`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new HookSettingsError(`${file} is not a JSON object; Lore left it as it is.`);
   const { settingsShapeProblem } = hookSettingsSchemaModule();
   const problem = settingsShapeProblem(tool, value);
   if (problem) throw new HookSettingsError(`${file}: ${problem}; Lore left it as it is.`);
@@ -200,7 +205,12 @@ export interface HookSettingsChange {
   changed: boolean;
 }
 
-function editSettingsFile(file: string, tool: HookTool, edit: (value: Record<string, unknown>) => boolean, create: boolean): HookSettingsChange {
+function editSettingsFile(
+  file: string,
+  tool: HookTool,
+  edit: (value: Record<string, unknown>) => boolean,
+  create: boolean,
+): HookSettingsChange {
   let text: string | undefined;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -216,7 +226,14 @@ function editSettingsFile(file: string, tool: HookTool, edit: (value: Record<str
 }
 
 /** Writes Lore's hooks of the chosen kinds (default: all) into the tool's file at the scope. */
-export function installHooks(tool: HookTool, scope: HookScope, workspace: string, host: Host, command: string, kinds: readonly HookKind[] = HOOK_KINDS): HookSettingsChange {
+export function installHooks(
+  tool: HookTool,
+  scope: HookScope,
+  workspace: string,
+  host: Host,
+  command: string,
+  kinds: readonly HookKind[] = HOOK_KINDS,
+): HookSettingsChange {
   const file = hookSettingsFile(tool, scope, workspace, host);
   // The format of a file follows where it is: `.github/hooks` holds VS Code's, `.claude` Claude Code's.
   return editSettingsFile(file, tool, (value) => addLoreHooks(value, tool, command, kinds), true);
@@ -224,5 +241,7 @@ export function installHooks(tool: HookTool, scope: HookScope, workspace: string
 
 /** Removes Lore's hooks from every file the tool reads at the scope. */
 export function uninstallHooks(tool: HookTool, scope: HookScope, workspace: string, host: Host): HookSettingsChange[] {
-  return hookSettingsFiles(tool, scope, workspace, host).map((file) => editSettingsFile(file, tool, (value) => removeLoreHooks(value, tool), false));
+  return hookSettingsFiles(tool, scope, workspace, host).map((file) =>
+    editSettingsFile(file, tool, (value) => removeLoreHooks(value, tool), false),
+  );
 }

@@ -40,7 +40,8 @@ function sessionFile(paths: StorePaths, sessionId: string): string {
  */
 function asWorkspacePath(paths: StorePaths, cwd: string, given: string): string | undefined {
   const absolute = path.resolve(cwd, given);
-  if (!isInside(paths.workspace, absolute) || isInside(paths.root, absolute) || absolute === path.resolve(paths.workspace)) return undefined;
+  if (!isInside(paths.workspace, absolute) || isInside(paths.root, absolute) || absolute === path.resolve(paths.workspace))
+    return undefined;
   return redactSecrets(workspaceRelative(paths, absolute));
 }
 

@@ -93,7 +93,13 @@ export function claudeCodeCollector(): CallCollector {
       const call: CacheCall = {
         at,
         model,
-        usage: { inputTokens: uncached + read + write, uncachedInputTokens: uncached, cacheReadTokens: read, cacheWriteTokens: write, outputTokens: output },
+        usage: {
+          inputTokens: uncached + read + write,
+          uncachedInputTokens: uncached,
+          cacheReadTokens: read,
+          cacheWriteTokens: write,
+          outputTokens: output,
+        },
         cacheWrite1hTokens: write1h,
         ttl: write > 0 && write1h === write ? '1h' : '5m',
         cacheKnown: true,
@@ -142,7 +148,9 @@ export function codexCollector(): CallCollector {
       const at = timeOf(record.timestamp);
       if (!info || !next || at === undefined) return;
       if (total && next.input === total.input && next.cached === total.cached && next.output === total.output) return;
-      const last = codexTotals(obj(info.last_token_usage)) ?? (total ? { input: next.input - total.input, cached: next.cached - total.cached, output: next.output - total.output } : next);
+      const last =
+        codexTotals(obj(info.last_token_usage)) ??
+        (total ? { input: next.input - total.input, cached: next.cached - total.cached, output: next.output - total.output } : next);
       total = next;
       calls.push({ at, model, usage: codexUsage(last), cacheWrite1hTokens: 0, ttl: 'implicit', cacheKnown: true, sidechain: false });
     },
@@ -168,7 +176,13 @@ export function copilotChatCalls(data: JsonObject): CacheCall[] {
     calls.push({
       at: started + elapsed,
       model: (str(metadata?.resolvedModel) ?? str(request.modelId))?.replace(/^copilot\//, ''),
-      usage: { inputTokens: input, uncachedInputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: count(metadata, 'outputTokens') },
+      usage: {
+        inputTokens: input,
+        uncachedInputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        outputTokens: count(metadata, 'outputTokens'),
+      },
       cacheWrite1hTokens: 0,
       ttl: 'unknown',
       cacheKnown: false,

@@ -93,32 +93,49 @@ function summarize(tool: CacheTool, states: readonly SessionCacheState[]): ToolC
     hitRatio: usage ? cacheHitRate(usage) : undefined,
     nextExpiryMs: warm.length ? Math.min(...warm.map((s) => s.remainingMs!)) : undefined,
     ttl: ttls.length === 1 ? ttls[0] : ttls.sort().join('/'),
-    money: priced.length ? priced.reduce((sum, s) => ({ saved: sum.saved + s.money!.saved, writePremium: sum.writePremium + s.money!.writePremium, net: sum.net + s.money!.net }), { saved: 0, writePremium: 0, net: 0 }) : undefined,
+    money: priced.length
+      ? priced.reduce(
+          (sum, s) => ({
+            saved: sum.saved + s.money!.saved,
+            writePremium: sum.writePremium + s.money!.writePremium,
+            net: sum.net + s.money!.net,
+          }),
+          { saved: 0, writePremium: 0, net: 0 },
+        )
+      : undefined,
   };
 }
 
 /** The workspace's recent agent sessions and their caches at `options.now`. */
 export function cacheReport(host: Host, workspace: string, options: CacheReportOptions): CacheReport {
   const found = discoverSessions(host, workspace, { tools: CACHE_TOOLS, allWorkspaces: options.allWorkspaces })
-    .flatMap((entry) => entry.sessions.map((session) => ({ tool: entry.tool as CacheTool, path: session.path, modified: mtime(session.path) })))
+    .flatMap((entry) =>
+      entry.sessions.map((session) => ({ tool: entry.tool as CacheTool, path: session.path, modified: mtime(session.path) })),
+    )
     .filter((s) => options.modifiedSince === undefined || s.modified >= options.modifiedSince)
     .sort((a, b) => b.modified - a.modified || (a.path < b.path ? -1 : 1));
   const limit = options.limit ?? DEFAULT_SESSION_LIMIT;
   const prices = options.prices ?? modelPrices();
   const sessions = found
     .slice(0, limit)
-    .map((s) => sessionCacheState(readSessionCalls(s.tool, s.path, { memo: options.memo, tailBytes: options.tailBytes }), options.now, prices))
+    .map((s) =>
+      sessionCacheState(readSessionCalls(s.tool, s.path, { memo: options.memo, tailBytes: options.tailBytes }), options.now, prices),
+    )
     // A session with no call and no file yet at that moment (`--now` in the past) did not exist then.
     .filter((s) => s.lastActivity !== undefined || s.unreadable !== undefined);
   // The most recently active first (a file touched last may hold an older last call).
   sessions.sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
-  const tools = CACHE_TOOLS.map((tool) => sessions.filter((s) => s.tool === tool)).filter((states) => states.length).map((states) => summarize(states[0].tool, states));
+  const tools = CACHE_TOOLS.map((tool) => sessions.filter((s) => s.tool === tool))
+    .filter((states) => states.length)
+    .map((states) => summarize(states[0].tool, states));
   return {
     workspace,
     now: options.now,
     sessions,
     tools,
-    folders: [...new Set([...found.slice(0, limit).map((s) => path.dirname(s.path)), ...existing([claudeCodeProjectDir(host, workspace)])])].sort(),
+    folders: [
+      ...new Set([...found.slice(0, limit).map((s) => path.dirname(s.path)), ...existing([claudeCodeProjectDir(host, workspace)])]),
+    ].sort(),
     notRead: Math.max(0, found.length - limit),
     pricesChecked: prices.map((p) => p.checked).sort()[0] ?? '',
   };

@@ -71,7 +71,17 @@ export interface DiscussionCacheState {
 
 /** A fresh state: nothing cached yet. */
 export function createCacheState(discussionId: string, provider: string, options: { cachingEnabled?: boolean } = {}): DiscussionCacheState {
-  return { version: 1, discussionId, provider, mode: 'off', cachingEnabled: options.cachingEnabled ?? true, hits: 0, calls: 0, tokensCached: 0, totals: emptyCacheUsage() };
+  return {
+    version: 1,
+    discussionId,
+    provider,
+    mode: 'off',
+    cachingEnabled: options.cachingEnabled ?? true,
+    hits: 0,
+    calls: 0,
+    tokensCached: 0,
+    totals: emptyCacheUsage(),
+  };
 }
 
 /** The lifetime a provider gives a cache entry when the adapter did not say. */
@@ -95,7 +105,14 @@ function cleared(state: DiscussionCacheState): DiscussionCacheState {
 export function recordCall(state: DiscussionCacheState, usage: CacheUsage, now: number, info?: CacheCallInfo): DiscussionCacheState {
   const provider = info?.provider ?? state.provider;
   const mode = info?.mode ?? state.mode;
-  let next: DiscussionCacheState = { ...state, provider, mode, calls: state.calls + 1, lastCallAt: now, totals: addCacheUsage(state.totals, usage) };
+  let next: DiscussionCacheState = {
+    ...state,
+    provider,
+    mode,
+    calls: state.calls + 1,
+    lastCallAt: now,
+    totals: addCacheUsage(state.totals, usage),
+  };
   const wasCached = state.cachedAt !== undefined;
   if (provider !== state.provider) {
     next = { ...cleared(next), ...(wasCached ? { lastInvalidated: now, invalidatedBy: 'provider-changed' as const } : {}) };
@@ -111,13 +128,18 @@ export function recordCall(state: DiscussionCacheState, usage: CacheUsage, now: 
   if (read > 0) next.hits = state.hits + 1;
   if (read + write === 0) {
     if (mode === 'implicit') return next;
-    return { ...cleared(next), fallbackReason: info?.fallbackReason ?? 'the provider cached nothing (the stable prefix may be below its minimum size)' };
+    return {
+      ...cleared(next),
+      fallbackReason: info?.fallbackReason ?? 'the provider cached nothing (the stable prefix may be below its minimum size)',
+    };
   }
   next.fallbackReason = undefined;
   next.tokensCached = read + write;
   if (write > 0 || next.cachedAt === undefined) next.cachedAt = now;
   if (mode === 'ephemeral') next.expiresAt = now + (next.ttlMs ?? ANTHROPIC_CACHE_TTL_MS);
-  else if (mode === 'explicit') next.expiresAt = info?.expiresAt ?? (write > 0 || next.expiresAt === undefined ? now + (next.ttlMs ?? GEMINI_CACHE_TTL_MS) : next.expiresAt);
+  else if (mode === 'explicit')
+    next.expiresAt =
+      info?.expiresAt ?? (write > 0 || next.expiresAt === undefined ? now + (next.ttlMs ?? GEMINI_CACHE_TTL_MS) : next.expiresAt);
   else next.expiresAt = undefined;
   next.cacheName = mode === 'explicit' ? (info?.cacheName ?? next.cacheName) : undefined;
   return next;
@@ -185,9 +207,20 @@ export function formatRemaining(ms: number): string {
 /** Describes the state at `now`. An expired cache is reported as expired, never dropped. */
 export function describe(state: DiscussionCacheState, now: number): CacheDescription {
   const base = {
-    discussionId: state.discussionId, provider: state.provider, mode: state.mode, cachedAt: state.cachedAt, expiresAt: state.expiresAt,
-    hits: state.hits, calls: state.calls, tokensCached: state.tokensCached, hitRate: cacheHitRate(state.totals), totals: state.totals,
-    lastInvalidated: state.lastInvalidated, invalidatedBy: state.invalidatedBy, fallbackReason: state.fallbackReason, estimated: false,
+    discussionId: state.discussionId,
+    provider: state.provider,
+    mode: state.mode,
+    cachedAt: state.cachedAt,
+    expiresAt: state.expiresAt,
+    hits: state.hits,
+    calls: state.calls,
+    tokensCached: state.tokensCached,
+    hitRate: cacheHitRate(state.totals),
+    totals: state.totals,
+    lastInvalidated: state.lastInvalidated,
+    invalidatedBy: state.invalidatedBy,
+    fallbackReason: state.fallbackReason,
+    estimated: false,
   };
   if (!state.cachingEnabled) return { ...base, status: 'disabled', ttlLabel: '-' };
   if (state.cachedAt === undefined) return { ...base, status: 'none', ttlLabel: '-' };
@@ -215,7 +248,13 @@ export interface ProviderCacheSummary {
 export function summarizeByProvider(states: readonly DiscussionCacheState[], now: number): ProviderCacheSummary[] {
   const byProvider = new Map<string, ProviderCacheSummary>();
   for (const state of states) {
-    const summary = byProvider.get(state.provider) ?? { provider: state.provider, discussions: 0, active: 0, totals: emptyCacheUsage(), hitRate: 0 };
+    const summary = byProvider.get(state.provider) ?? {
+      provider: state.provider,
+      discussions: 0,
+      active: 0,
+      totals: emptyCacheUsage(),
+      hitRate: 0,
+    };
     const description = describe(state, now);
     summary.discussions++;
     summary.totals = addCacheUsage(summary.totals, state.totals);

@@ -60,7 +60,13 @@ function fromInclusive(total: number, read: number, write: number, output: numbe
   // A server that reports more cached than total (seen in proxies) must not yield negatives.
   const cacheRead = Math.min(read, total);
   const cacheWrite = Math.min(write, total - cacheRead);
-  return { inputTokens: total, uncachedInputTokens: total - cacheRead - cacheWrite, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite, outputTokens: output };
+  return {
+    inputTokens: total,
+    uncachedInputTokens: total - cacheRead - cacheWrite,
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+    outputTokens: output,
+  };
 }
 
 /**
@@ -82,23 +88,44 @@ export function accountUsage(provider: string, rawUsage: unknown): CacheUsage {
       const uncached = count(raw, 'input_tokens');
       const read = count(raw, 'cache_read_input_tokens');
       const write = count(raw, 'cache_creation_input_tokens');
-      return { inputTokens: uncached + read + write, uncachedInputTokens: uncached, cacheReadTokens: read, cacheWriteTokens: write, outputTokens: count(raw, 'output_tokens') };
+      return {
+        inputTokens: uncached + read + write,
+        uncachedInputTokens: uncached,
+        cacheReadTokens: read,
+        cacheWriteTokens: write,
+        outputTokens: count(raw, 'output_tokens'),
+      };
     }
     case 'openai': {
       if ('prompt_tokens' in raw) {
         const details = asRecord(raw.prompt_tokens_details);
-        return fromInclusive(count(raw, 'prompt_tokens'), count(details, 'cached_tokens'), count(details, 'cache_write_tokens'), count(raw, 'completion_tokens'));
+        return fromInclusive(
+          count(raw, 'prompt_tokens'),
+          count(details, 'cached_tokens'),
+          count(details, 'cache_write_tokens'),
+          count(raw, 'completion_tokens'),
+        );
       }
       const details = asRecord(raw.input_tokens_details);
       return fromInclusive(count(raw, 'input_tokens'), count(details, 'cached_tokens'), 0, count(raw, 'output_tokens'));
     }
     case 'gemini': {
       const total = count(raw, 'promptTokenCount') + count(raw, 'toolUsePromptTokenCount');
-      return fromInclusive(total, count(raw, 'cachedContentTokenCount'), 0, count(raw, 'candidatesTokenCount') + count(raw, 'thoughtsTokenCount'));
+      return fromInclusive(
+        total,
+        count(raw, 'cachedContentTokenCount'),
+        0,
+        count(raw, 'candidatesTokenCount') + count(raw, 'thoughtsTokenCount'),
+      );
     }
     default: {
       const total = count(raw, 'input_tokens', 'prompt_tokens', 'promptTokenCount', 'prompt_eval_count', 'inputTokens');
-      return fromInclusive(total, 0, 0, count(raw, 'output_tokens', 'completion_tokens', 'candidatesTokenCount', 'eval_count', 'outputTokens'));
+      return fromInclusive(
+        total,
+        0,
+        0,
+        count(raw, 'output_tokens', 'completion_tokens', 'candidatesTokenCount', 'eval_count', 'outputTokens'),
+      );
     }
   }
 }

@@ -62,7 +62,11 @@ export function prefixChangesText(changes: readonly PrefixChange[]): string {
   const digest = changes.some((c) => c.kind === 'digest') ? ['digest.md'] : [];
   const blocks = changes.filter((c) => c.kind === 'instructions').map((c) => c.file);
   const notes = changes.filter((c) => c.kind === 'notes').length;
-  const parts = [...digest, ...(blocks.length ? [`the Lore block of ${blocks.join(', ')}`] : []), ...(notes ? [`${notes} file note${notes === 1 ? '' : 's'}`] : [])];
+  const parts = [
+    ...digest,
+    ...(blocks.length ? [`the Lore block of ${blocks.join(', ')}`] : []),
+    ...(notes ? [`${notes} file note${notes === 1 ? '' : 's'}`] : []),
+  ];
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts.join('');
 }
 
@@ -84,7 +88,9 @@ export function recacheText(estimate: RecacheEstimate, options: { applied?: bool
   const n = estimate.warm.length;
   if (options.applied) {
     const what = `this harvest changed what agents keep in their cached prompt prefix (${prefixChangesText(estimate.changes)})`;
-    return n === 0 ? `${what}; no agent session of this workspace was warm` : `${what}; ${sessions(n)} re-cache about ${formatTokens(estimate.tokens)} tokens on their next turn`;
+    return n === 0
+      ? `${what}; no agent session of this workspace was warm`
+      : `${what}; ${sessions(n)} re-cache about ${formatTokens(estimate.tokens)} tokens on their next turn`;
   }
   const what = `this plan changes what agents keep in their cached prompt prefix (${prefixChangesText(estimate.changes)})`;
   if (n === 0) return `${what}; no agent session of this workspace is warm now, so applying now costs no re-cache`;

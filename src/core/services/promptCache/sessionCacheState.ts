@@ -90,7 +90,14 @@ function moneyOf(calls: readonly CacheCall[], prices?: readonly ModelPrice[]): {
       unpriced.add(call.model ?? 'an unnamed model');
       continue;
     }
-    const m = cacheMoney({ cacheReadTokens: call.usage.cacheReadTokens, cacheWrite5mTokens: call.usage.cacheWriteTokens - call.cacheWrite1hTokens, cacheWrite1hTokens: call.cacheWrite1hTokens }, price);
+    const m = cacheMoney(
+      {
+        cacheReadTokens: call.usage.cacheReadTokens,
+        cacheWrite5mTokens: call.usage.cacheWriteTokens - call.cacheWrite1hTokens,
+        cacheWrite1hTokens: call.cacheWrite1hTokens,
+      },
+      price,
+    );
     money = money ? { saved: money.saved + m.saved, writePremium: money.writePremium + m.writePremium, net: money.net + m.net } : m;
   }
   const names = [...unpriced].sort().join(', ');
@@ -107,7 +114,12 @@ export function sessionCacheState(session: SessionCalls, now: number, prices?: r
   const prefixCalls = main.length ? main : calls;
   const lastPrefix = prefixCalls[prefixCalls.length - 1];
   // Codex writes its own running total: it covers calls a bounded read skipped.
-  const usage = known.length === 0 ? undefined : session.reportedTotal && session.skippedBytes > 0 && known.length === calls.length ? session.reportedTotal : known.reduce((sum, call) => addCacheUsage(sum, call.usage), emptyCacheUsage());
+  const usage =
+    known.length === 0
+      ? undefined
+      : session.reportedTotal && session.skippedBytes > 0 && known.length === calls.length
+        ? session.reportedTotal
+        : known.reduce((sum, call) => addCacheUsage(sum, call.usage), emptyCacheUsage());
   const { money, note } = moneyOf(calls, prices);
   const base = {
     tool: session.tool,
@@ -146,5 +158,7 @@ export function sessionCacheState(session: SessionCalls, now: number, prices?: r
 export function atMoment(state: SessionCacheState, now: number): SessionCacheState {
   if (state.expiresAt === undefined || (state.status !== 'warm' && state.status !== 'expired')) return state;
   const remainingMs = state.expiresAt - now;
-  return remainingMs > 0 ? { ...state, status: 'warm', remainingMs, ttlLabel: formatRemaining(remainingMs) } : { ...state, status: 'expired', remainingMs: undefined, ttlLabel: 'expired' };
+  return remainingMs > 0
+    ? { ...state, status: 'warm', remainingMs, ttlLabel: formatRemaining(remainingMs) }
+    : { ...state, status: 'expired', remainingMs: undefined, ttlLabel: 'expired' };
 }

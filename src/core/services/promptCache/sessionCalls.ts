@@ -56,7 +56,8 @@ function collectorFor(tool: CacheTool): CallCollector | undefined {
 
 function readDocument(file: string, stat: fs.Stats): SessionCalls {
   const base: SessionCalls = { tool: 'copilot-chat', path: file, calls: [], modifiedAt: stat.mtimeMs, skippedBytes: 0, malformed: 0 };
-  if (stat.size > MAX_DOCUMENT_BYTES) return { ...base, skippedBytes: stat.size, unreadable: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB` };
+  if (stat.size > MAX_DOCUMENT_BYTES)
+    return { ...base, skippedBytes: stat.size, unreadable: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB` };
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -72,7 +73,11 @@ function readDocument(file: string, stat: fs.Stats): SessionCalls {
  * The calls of a session file. With a memo, a file that only grew since the last call is read
  * from where that read stopped; a file replaced or truncated is read afresh.
  */
-export function readSessionCalls(tool: CacheTool, file: string, options: { memo?: SessionCallsMemo; tailBytes?: number } = {}): SessionCalls {
+export function readSessionCalls(
+  tool: CacheTool,
+  file: string,
+  options: { memo?: SessionCallsMemo; tailBytes?: number } = {},
+): SessionCalls {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);

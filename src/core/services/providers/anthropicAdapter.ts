@@ -6,7 +6,13 @@
  * A reply schema goes as `output_config.format` (structured output).
  */
 import type { Anthropic } from '@anthropic-ai/sdk';
-import { chooseCacheBreakpoints, segmentAtBreakpoints, stablePrefixHash, type CacheBreakpoint, type TextSegment } from '../promptCache/cacheBreakpoints';
+import {
+  chooseCacheBreakpoints,
+  segmentAtBreakpoints,
+  stablePrefixHash,
+  type CacheBreakpoint,
+  type TextSegment,
+} from '../promptCache/cacheBreakpoints';
 import { ANTHROPIC_CACHE_TTL_MS, ANTHROPIC_LONG_CACHE_TTL_MS, type CacheCallInfo } from '../promptCache/cacheState';
 import { accountUsage } from '../promptCache/cacheUsage';
 import type { BuiltContext } from '../promptCache/contextLayers';
@@ -73,7 +79,9 @@ export function anthropicCacheRequest(context: BuiltContext, options: { enabled:
   }
   if (carry) segments[segments.length - 1] = { ...segments[segments.length - 1], text: segments[segments.length - 1].text + carry };
   const cacheControl: Anthropic.CacheControlEphemeral = options.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
-  const system = segments.map((s): Anthropic.TextBlockParam => (s.breakpoint ? { type: 'text', text: s.text, cache_control: cacheControl } : { type: 'text', text: s.text }));
+  const system = segments.map((s): Anthropic.TextBlockParam =>
+    s.breakpoint ? { type: 'text', text: s.text, cache_control: cacheControl } : { type: 'text', text: s.text },
+  );
   let offset = 0;
   const breakpoints: CacheBreakpoint[] = [];
   for (const s of segments) {
@@ -156,18 +164,23 @@ export class AnthropicAdapter implements ModelAdapter {
     const client = this.client;
     const maxTokens = options.maxOutputTokens ?? this.options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     const create = (schema: ReplySchema | undefined): Promise<Anthropic.Message> =>
-      runProviderCall(this.name, controlRequest(options), this.options, { endpoint: this.endpoint.baseUrl, authHint: authHint(this.endpoint), secret: apiKey }, ({ signal, timeoutMs }) =>
-        client.messages.create(
-          {
-            model,
-            max_tokens: maxTokens,
-            ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-            ...(system.length ? { system } : {}),
-            messages: [{ role: 'user', content: user }],
-            ...(schema ? { output_config: { format: { type: 'json_schema', schema: schema.schema } } } : {}),
-          },
-          { signal, timeout: timeoutMs },
-        ),
+      runProviderCall(
+        this.name,
+        controlRequest(options),
+        this.options,
+        { endpoint: this.endpoint.baseUrl, authHint: authHint(this.endpoint), secret: apiKey },
+        ({ signal, timeoutMs }) =>
+          client.messages.create(
+            {
+              model,
+              max_tokens: maxTokens,
+              ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+              ...(system.length ? { system } : {}),
+              messages: [{ role: 'user', content: user }],
+              ...(schema ? { output_config: { format: { type: 'json_schema', schema: schema.schema } } } : {}),
+            },
+            { signal, timeout: timeoutMs },
+          ),
       );
     return this.schemaSupport.run(options.replySchema, create);
   }

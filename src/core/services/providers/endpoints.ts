@@ -23,10 +23,25 @@ export interface VendorEndpoint {
 }
 
 export const VENDOR_ENDPOINTS: Record<NetworkVendor, VendorEndpoint> = {
-  openai: { defaultBaseUrl: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini', keyVars: ['OPENAI_API_KEY'], baseUrlVars: ['OPENAI_BASE_URL'] },
-  anthropic: { defaultBaseUrl: 'https://api.anthropic.com', defaultModel: 'claude-haiku-4-5', keyVars: ['ANTHROPIC_API_KEY'], baseUrlVars: ['ANTHROPIC_BASE_URL'] },
+  openai: {
+    defaultBaseUrl: 'https://api.openai.com/v1',
+    defaultModel: 'gpt-4o-mini',
+    keyVars: ['OPENAI_API_KEY'],
+    baseUrlVars: ['OPENAI_BASE_URL'],
+  },
+  anthropic: {
+    defaultBaseUrl: 'https://api.anthropic.com',
+    defaultModel: 'claude-haiku-4-5',
+    keyVars: ['ANTHROPIC_API_KEY'],
+    baseUrlVars: ['ANTHROPIC_BASE_URL'],
+  },
   // GOOGLE_GEMINI_BASE_URL is the SDK's own variable; read here so an explicit env governs both.
-  gemini: { defaultBaseUrl: 'https://generativelanguage.googleapis.com', defaultModel: 'gemini-2.5-flash', keyVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], baseUrlVars: ['GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'] },
+  gemini: {
+    defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+    defaultModel: 'gemini-2.5-flash',
+    keyVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+    baseUrlVars: ['GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'],
+  },
   ollama: { defaultBaseUrl: 'http://127.0.0.1:11434', defaultModel: 'llama3.2', keyVars: [], baseUrlVars: ['OLLAMA_HOST'] },
 };
 
@@ -74,13 +89,20 @@ function firstEnv(env: NodeJS.ProcessEnv, names: readonly string[]): string | un
  * read before the vendor's own, e.g. LORE_EMBED_BASE_URL), then the default. A custom endpoint
  * gets a placeholder key when none is set, since a local server or proxy may need none.
  */
-export function resolveEndpoint(vendor: NetworkVendor, overrides: EndpointOverrides = {}, extraBaseUrlVars: readonly string[] = []): Endpoint {
+export function resolveEndpoint(
+  vendor: NetworkVendor,
+  overrides: EndpointOverrides = {},
+  extraBaseUrlVars: readonly string[] = [],
+): Endpoint {
   const spec = VENDOR_ENDPOINTS[vendor];
   const env = overrides.env ?? process.env;
   const custom = overrides.baseUrl?.trim() || firstEnv(env, [...extraBaseUrlVars, ...spec.baseUrlVars]);
   const customEndpoint = custom !== undefined;
   const needsKey = spec.keyVars.length > 0;
-  const apiKey = overrides.apiKey?.trim() || (needsKey ? firstEnv(env, spec.keyVars) : undefined) || (customEndpoint || !needsKey ? NO_KEY_PLACEHOLDER : undefined);
+  const apiKey =
+    overrides.apiKey?.trim() ||
+    (needsKey ? firstEnv(env, spec.keyVars) : undefined) ||
+    (customEndpoint || !needsKey ? NO_KEY_PLACEHOLDER : undefined);
   return { vendor, baseUrl: (custom ?? spec.defaultBaseUrl).replace(/\/+$/, ''), apiKey, customEndpoint };
 }
 

@@ -185,7 +185,13 @@ export class GeminiAdapter implements ModelAdapter {
       created = await runProviderCall(this.name, controlRequest(options), this.options, this.errorContext(), ({ signal, timeoutMs }) =>
         client.caches.create({
           model,
-          config: { systemInstruction: stable, ttl: `${this.ttlMs / 1000}s`, displayName: 'lore-context', abortSignal: signal, httpOptions: { timeout: timeoutMs } },
+          config: {
+            systemInstruction: stable,
+            ttl: `${this.ttlMs / 1000}s`,
+            displayName: 'lore-context',
+            abortSignal: signal,
+            httpOptions: { timeout: timeoutMs },
+          },
         }),
       );
     } catch (error) {
@@ -200,7 +206,12 @@ export class GeminiAdapter implements ModelAdapter {
     }
     if (!created.name) return 'Gemini created a cache without a name';
     const expiry = created.expireTime ? Date.parse(created.expireTime) : Number.NaN;
-    const entry: CacheEntry = { name: created.name, prefixHash, createdAt: this.now(), expiresAt: Number.isFinite(expiry) ? expiry : this.now() + this.ttlMs };
+    const entry: CacheEntry = {
+      name: created.name,
+      prefixHash,
+      createdAt: this.now(),
+      expiresAt: Number.isFinite(expiry) ? expiry : this.now() + this.ttlMs,
+    };
     this.entries.set(key, entry);
     return entry;
   }
@@ -219,7 +230,12 @@ export class GeminiAdapter implements ModelAdapter {
     }
   }
 
-  private generateContent(model: string, volatile: string, where: { cachedContent?: string; systemInstruction?: string }, options: SendOptions): Promise<GenerateContentResponse> {
+  private generateContent(
+    model: string,
+    volatile: string,
+    where: { cachedContent?: string; systemInstruction?: string },
+    options: SendOptions,
+  ): Promise<GenerateContentResponse> {
     const client = this.sdk();
     const maxOutputTokens = options.maxOutputTokens ?? this.options.maxOutputTokens;
     const call = (schema: ReplySchema | undefined): Promise<GenerateContentResponse> =>

@@ -7,7 +7,15 @@
 import type { CacheCallInfo, DiscussionCacheState } from '../promptCache/cacheState';
 import type { CacheUsage } from '../promptCache/cacheUsage';
 import type { BuiltContext, LayerBoundary } from '../promptCache/contextLayers';
-import { ProviderError, type CachePolicy, type ModelRequest, type Provider, type ProviderOptions, type ReplySchema, type TokenUsage } from './provider';
+import {
+  ProviderError,
+  type CachePolicy,
+  type ModelRequest,
+  type Provider,
+  type ProviderOptions,
+  type ReplySchema,
+  type TokenUsage,
+} from './provider';
 
 /** Per-call options of ModelAdapter.send. */
 export interface SendOptions {
@@ -52,10 +60,18 @@ export interface AdapterOptions extends ProviderOptions {
 }
 
 /** The policy a send runs under: the given one, `off` when the adapter or the discussion disabled caching. */
-export function effectivePolicy(options: AdapterOptions, policy: CachePolicy | undefined): { mode: CachePolicy['mode']; key: string; state?: DiscussionCacheState; disabled: boolean } {
+export function effectivePolicy(
+  options: AdapterOptions,
+  policy: CachePolicy | undefined,
+): { mode: CachePolicy['mode']; key: string; state?: DiscussionCacheState; disabled: boolean } {
   const wanted = policy ?? { mode: 'explicit' };
   const disabled = options.caching === false || wanted.state?.cachingEnabled === false || wanted.mode === 'off';
-  return { mode: disabled ? 'off' : wanted.mode, key: wanted.key ?? wanted.state?.discussionId ?? 'default', state: wanted.state, disabled };
+  return {
+    mode: disabled ? 'off' : wanted.mode,
+    key: wanted.key ?? wanted.state?.discussionId ?? 'default',
+    state: wanted.state,
+    disabled,
+  };
 }
 
 /**
@@ -79,7 +95,14 @@ function contextFromRequest(request: ModelRequest): BuiltContext {
   if (stable) boundaries.push({ layer: 'role', stable: true, start: 0, end: stable.length, startByte: 0, endByte: stableBytes });
   if (volatile) {
     const text = stable + volatile;
-    boundaries.push({ layer: 'message', stable: false, start: stable.length, end: text.length, startByte: stableBytes, endByte: stableBytes + Buffer.byteLength(volatile, 'utf8') });
+    boundaries.push({
+      layer: 'message',
+      stable: false,
+      start: stable.length,
+      end: text.length,
+      startByte: stableBytes,
+      endByte: stableBytes + Buffer.byteLength(volatile, 'utf8'),
+    });
   }
   return { text: stable + volatile, stablePrefixLength: stable.length, stablePrefixBytes: stableBytes, boundaries };
 }
@@ -95,14 +118,22 @@ export function requireMessage(provider: string, context: BuiltContext): string 
 
 /** A CacheUsage as the Provider interface's TokenUsage (inputTokens = all prompt tokens in both). */
 function toTokenUsage(usage: CacheUsage): TokenUsage {
-  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheReadTokens: usage.cacheReadTokens, cacheWriteTokens: usage.cacheWriteTokens };
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+  };
 }
 
 /**
  * The Provider.generate of an adapter: a request sent as a two-layer context. A harvest batch
  * shares its instructions, so the default policy is implicit caching keyed by the task.
  */
-export async function generateThroughContext(adapter: ModelAdapter, request: ModelRequest): Promise<{ text: string; model: string; usage: TokenUsage }> {
+export async function generateThroughContext(
+  adapter: ModelAdapter,
+  request: ModelRequest,
+): Promise<{ text: string; model: string; usage: TokenUsage }> {
   const reply = await adapter.send(contextFromRequest(request), {
     model: request.model,
     signal: request.signal,
@@ -146,5 +177,12 @@ export class SchemaSupport {
 
 /** True for a 400 about the structured-output part of a request. */
 function isSchemaRejection(error: unknown): boolean {
-  return error instanceof ProviderError && error.kind === 'bad-request' && error.status === 400 && /response_format|json_schema|output_config|output_format|responseJsonSchema|responseSchema|structured|schema|format/i.test(error.message);
+  return (
+    error instanceof ProviderError &&
+    error.kind === 'bad-request' &&
+    error.status === 400 &&
+    /response_format|json_schema|output_config|output_format|responseJsonSchema|responseSchema|structured|schema|format/i.test(
+      error.message,
+    )
+  );
 }

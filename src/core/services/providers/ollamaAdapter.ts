@@ -8,7 +8,16 @@ import { stablePrefixHash } from '../promptCache/cacheBreakpoints';
 import { accountUsage } from '../promptCache/cacheUsage';
 import type { BuiltContext } from '../promptCache/contextLayers';
 import { VENDOR_ENDPOINTS, resolveEndpoint, type Endpoint } from './endpoints';
-import { SchemaSupport, controlRequest, generateThroughContext, requireMessage, type AdapterOptions, type PromptCachedReply, type ModelAdapter, type SendOptions } from './modelAdapter';
+import {
+  SchemaSupport,
+  controlRequest,
+  generateThroughContext,
+  requireMessage,
+  type AdapterOptions,
+  type PromptCachedReply,
+  type ModelAdapter,
+  type SendOptions,
+} from './modelAdapter';
 import type { ModelReply, ModelRequest, ReplySchema } from './provider';
 import { runProviderCall } from './providerCall';
 import { ollamaSdk } from './vendorSdks';
@@ -61,7 +70,11 @@ export class OllamaAdapter implements ModelAdapter {
           messages: [...(stable ? [{ role: 'system', content: stable }] : []), { role: 'user', content: user }],
           // The schema where the server takes one, else JSON mode for any request that wants JSON.
           ...(schema ? { format: schema.schema } : options.replySchema ? { format: 'json' } : {}),
-          options: { num_ctx: OLLAMA_NUM_CTX, ...(maxTokens ? { num_predict: maxTokens } : {}), ...(options.temperature !== undefined ? { temperature: options.temperature } : {}) },
+          options: {
+            num_ctx: OLLAMA_NUM_CTX,
+            ...(maxTokens ? { num_predict: maxTokens } : {}),
+            ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+          },
         });
       });
     const response = await this.schemaSupport.run(options.replySchema, chat);
@@ -69,7 +82,12 @@ export class OllamaAdapter implements ModelAdapter {
       text: response.message?.content ?? '',
       model: response.model || model,
       usage: accountUsage(this.name, response),
-      cache: { provider: this.name, mode: 'off', prefixHash: stablePrefixHash(context, model), fallbackReason: 'Ollama reports no prompt cache use' },
+      cache: {
+        provider: this.name,
+        mode: 'off',
+        prefixHash: stablePrefixHash(context, model),
+        fallbackReason: 'Ollama reports no prompt cache use',
+      },
     };
   }
 

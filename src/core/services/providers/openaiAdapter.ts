@@ -66,7 +66,10 @@ export class OpenAIAdapter implements ModelAdapter {
     const policy = effectivePolicy(this.options, options.cache);
     const useKey = (this.options.promptCacheKey ?? !this.endpoint.customEndpoint) && stable.length > 0 && !policy.disabled;
     const maxTokens = options.maxOutputTokens ?? this.options.maxOutputTokens;
-    const messages: OpenAI.ChatCompletionMessageParam[] = [...(stable ? [{ role: 'system' as const, content: stable }] : []), { role: 'user', content: user }];
+    const messages: OpenAI.ChatCompletionMessageParam[] = [
+      ...(stable ? [{ role: 'system' as const, content: stable }] : []),
+      { role: 'user', content: user },
+    ];
     const errorContext = { endpoint: this.endpoint.baseUrl, authHint: authHint(this.endpoint), secret: apiKey };
     const create = (schema: ReplySchema | undefined): Promise<OpenAI.ChatCompletion> =>
       runProviderCall(this.name, controlRequest(options), this.options, errorContext, ({ signal, timeoutMs }) =>
@@ -77,7 +80,9 @@ export class OpenAIAdapter implements ModelAdapter {
             ...(useKey ? { prompt_cache_key: `lore-${prefixHash.slice(0, 32)}` } : {}),
             ...(maxTokens ? { max_completion_tokens: maxTokens } : {}),
             ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-            ...(schema ? { response_format: { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } } } : {}),
+            ...(schema
+              ? { response_format: { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } } }
+              : {}),
           },
           { signal, timeout: timeoutMs },
         ),
@@ -86,9 +91,19 @@ export class OpenAIAdapter implements ModelAdapter {
     const message = completion.choices[0]?.message;
     // Implicit caching cannot be switched off; a disabled discussion just does not track it.
     const cache: CacheCallInfo = policy.disabled
-      ? { provider: this.name, mode: 'off', prefixHash, fallbackReason: 'caching is disabled for this discussion (OpenAI may still cache implicitly)' }
+      ? {
+          provider: this.name,
+          mode: 'off',
+          prefixHash,
+          fallbackReason: 'caching is disabled for this discussion (OpenAI may still cache implicitly)',
+        }
       : { provider: this.name, mode: 'implicit', prefixHash };
-    return { text: message?.content ?? message?.refusal ?? '', model: completion.model || model, usage: accountUsage(this.name, completion.usage), cache };
+    return {
+      text: message?.content ?? message?.refusal ?? '',
+      model: completion.model || model,
+      usage: accountUsage(this.name, completion.usage),
+      cache,
+    };
   }
 
   generate(request: ModelRequest): Promise<ModelReply> {

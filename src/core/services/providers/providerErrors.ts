@@ -67,7 +67,8 @@ function classifyStatus(provider: string, status: number, error: unknown, contex
   const what = (label: string): string => `${label} (HTTP ${status})${detail ? `: ${detail}` : ''}`;
   const make = (kind: ProviderErrorKind, label: string, advice: string): ProviderError =>
     new ProviderError(provider, kind, `${what(label)}; ${advice}`, status);
-  if (status === 401 || status === 403) return make('auth', status === 401 ? 'authentication failed' : 'permission denied', context.authHint);
+  if (status === 401 || status === 403)
+    return make('auth', status === 401 ? 'authentication failed' : 'permission denied', context.authHint);
   // Gemini answers a wrong key with 400 API_KEY_INVALID rather than 401.
   if (status === 400 && detail && /API[_ ]KEY[_ ]INVALID|API key not valid/i.test(detail)) {
     return make('auth', 'invalid API key', context.authHint);
@@ -83,15 +84,23 @@ function classifyStatus(provider: string, status: number, error: unknown, contex
 }
 
 function classifyTransport(provider: string, error: unknown, context: ErrorContext): ProviderError {
-  const codes = errorChain(error).map((e) => e.code).filter((c): c is string => typeof c === 'string');
-  const text = errorChain(error).map((e) => `${e.name ?? ''} ${e.message ?? ''}`).join(' | ');
+  const codes = errorChain(error)
+    .map((e) => e.code)
+    .filter((c): c is string => typeof c === 'string');
+  const text = errorChain(error)
+    .map((e) => `${e.name ?? ''} ${e.message ?? ''}`)
+    .join(' | ');
   if (codes.some((c) => TIMEOUT_CODES.has(c)) || /timed? ?out|TimeoutError/i.test(text)) {
     return timeoutError(provider, context.timeoutMs);
   }
   const unreachable = codes.find((c) => UNREACHABLE_CODES.has(c));
   if (unreachable || /fetch failed|connection error|ConnectionError|socket hang up|network/i.test(text)) {
     const advice = context.unreachableHint ?? 'check the network, that the server is running, and the base URL';
-    return new ProviderError(provider, 'unavailable', `cannot reach ${context.endpoint}${unreachable ? ` (${unreachable})` : ''}; ${advice}`);
+    return new ProviderError(
+      provider,
+      'unavailable',
+      `cannot reach ${context.endpoint}${unreachable ? ` (${unreachable})` : ''}; ${advice}`,
+    );
   }
   // An abort we did not ask for comes from an SDK's own per-attempt timer.
   if (/AbortError|aborted/i.test(text)) return timeoutError(provider, context.timeoutMs);

@@ -69,7 +69,9 @@ export function matchMarker(line: string): LineMarker | undefined {
     const text = clean(statement[2]);
     const word = statement[1].toLowerCase().replace(/\s+/g, ' ');
     if (!text) return undefined;
-    return word === 'note' ? { kind: 'statement', category: 'facts', text, peopleOnly: true } : { kind: 'statement', category: CATEGORY_OF_WORD[word], text };
+    return word === 'note'
+      ? { kind: 'statement', category: 'facts', text, peopleOnly: true }
+      : { kind: 'statement', category: CATEGORY_OF_WORD[word], text };
   }
   return undefined;
 }
@@ -113,7 +115,10 @@ export function clean(text: string, max = MAX_STATEMENT_CHARS): string {
     result = unwrapped;
   }
   // Left over from `**Decision: text**`, where the opening pair was eaten with the marker.
-  result = result.replace(/^(?:\*\*|__)\s*/, '').replace(/\s*(?:\*\*|__)$/, '').trim();
+  result = result
+    .replace(/^(?:\*\*|__)\s*/, '')
+    .replace(/\s*(?:\*\*|__)$/, '')
+    .trim();
   return capLength(result, max);
 }
 

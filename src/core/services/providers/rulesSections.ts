@@ -39,7 +39,8 @@ const INLINE_SUMMARY = /^(?:\*\*|__)?summary(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(\S.*
 /** `Done. I've added:` announces a list of what was done. */
 const DONE_INTRO = /^done[.!]\s+.*:\s*$/i;
 /** "create a rule that says …": the person states the rule in the request. */
-const RULE_REQUEST = /\b(?:create|write|add|make)\s+(?:a\s+)?(?:new\s+)?(?:cursor\s+)?rule\s+(?:that|which)\s+(?:says|specifies|states|requires|enforces)\s+(?:that\s+)?(\S.{9,})$/i;
+const RULE_REQUEST =
+  /\b(?:create|write|add|make)\s+(?:a\s+)?(?:new\s+)?(?:cursor\s+)?rule\s+(?:that|which)\s+(?:says|specifies|states|requires|enforces)\s+(?:that\s+)?(\S.{9,})$/i;
 /** "add markdown conventions to CONVENTIONS.md" opens a turn whose following lines are the conventions. */
 const CONVENTIONS_REQUEST = /^(?:please\s+)?(?:add|write|create|document)\b.*\b(?:conventions?|guidelines?)\b/i;
 /** "ok, let's just rename X to Y": a person settling a choice; verbs of trying or looking are not one. */

@@ -69,7 +69,11 @@ export function createEmbedder(options: EmbeddingOptions): Embedder {
       const baseUrl = endpoint.baseUrl;
       let client: GoogleGenAI | undefined;
       return wrap('gemini', model, baseUrl, endpoint.apiKey, async (texts) => {
-        client ??= new (genaiSdk().GoogleGenAI)({ apiKey: requireKey(endpoint), vertexai: false, httpOptions: { baseUrl, timeout: timeoutMs } });
+        client ??= new (genaiSdk().GoogleGenAI)({
+          apiKey: requireKey(endpoint),
+          vertexai: false,
+          httpOptions: { baseUrl, timeout: timeoutMs },
+        });
         const response = await client.models.embedContent({ model, contents: texts });
         return (response.embeddings ?? []).map((e) => e.values ?? []);
       });
@@ -79,14 +83,23 @@ export function createEmbedder(options: EmbeddingOptions): Embedder {
       let client: import('ollama').Ollama | undefined;
       return wrap('ollama', model, host, undefined, async (texts) => {
         // The client has no timeout of its own; bound each request.
-        client ??= new (ollamaSdk().Ollama)({ host, fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }) });
+        client ??= new (ollamaSdk().Ollama)({
+          host,
+          fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+        });
         return (await client.embed({ model, input: texts })).embeddings;
       });
     }
   }
 }
 
-function wrap(provider: EmbeddingProviderName, model: string, endpoint: string, apiKey: string | undefined, call: (texts: string[]) => Promise<number[][]>): Embedder {
+function wrap(
+  provider: EmbeddingProviderName,
+  model: string,
+  endpoint: string,
+  apiKey: string | undefined,
+  call: (texts: string[]) => Promise<number[][]>,
+): Embedder {
   const label = `${provider} ${model} @ ${endpoint}`;
   return {
     provider,
@@ -114,7 +127,9 @@ function wrap(provider: EmbeddingProviderName, model: string, endpoint: string, 
 }
 
 function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0].slice(0, 300);
+  return String((error as Error)?.message ?? error)
+    .split('\n')[0]
+    .slice(0, 300);
 }
 
 /**

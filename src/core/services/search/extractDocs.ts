@@ -68,7 +68,12 @@ export function extractDocs(source: SourceFileInfo, text: string, options: Extra
  * The document of one knowledge line (a category item or a note), none when only provenance is
  * left: its text without the provenance, found also by `label` and by the source it came from.
  */
-function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; category: SearchCategory; label?: string; section?: string; notedPath?: string }, options: ExtractOptions = {}): SearchDoc[] {
+function itemDoc(
+  file: string,
+  item: KnowledgeItem,
+  fields: { line: number; category: SearchCategory; label?: string; section?: string; notedPath?: string },
+  options: ExtractOptions = {},
+): SearchDoc[] {
   const body = redactSecrets(stripProvenance(item.text).trim());
   if (!body) return [];
   const prov = item.provenance;
@@ -83,7 +88,10 @@ function itemDoc(file: string, item: KnowledgeItem, fields: { line: number; cate
       date: prov?.validDate ? prov.date : undefined,
       section: section === undefined ? undefined : redactSecrets(section),
       notedPath: notedPath === undefined ? undefined : redactSecrets(notedPath),
-      flagged: options.flags === false ? undefined : flagInstruction(recordLine({ text: body, source, date: prov?.validDate ? prov.date : undefined })).length > 0,
+      flagged:
+        options.flags === false
+          ? undefined
+          : flagInstruction(recordLine({ text: body, source, date: prov?.validDate ? prov.date : undefined })).length > 0,
       ...rest,
     }),
   ];
@@ -96,7 +104,9 @@ function categoryDocs(source: SourceFileInfo, text: string, options: ExtractOpti
 /** The items of a category file, each with its document made on demand. */
 function categoryEntries(source: SourceFileInfo, text: string, options: ExtractOptions = {}): Array<() => SearchDoc[]> {
   const category = source.category ?? 'facts';
-  return listItems(text).map((item) => () => itemDoc(source.rel, item, { line: item.line + 1, category, label: item.section, section: item.section }, options));
+  return listItems(text).map(
+    (item) => () => itemDoc(source.rel, item, { line: item.line + 1, category, label: item.section, section: item.section }, options),
+  );
 }
 
 /**
@@ -104,7 +114,12 @@ function categoryEntries(source: SourceFileInfo, text: string, options: ExtractO
  * every `sliceMs`: a category or note file of 20,000 items takes a second to redact, flag and
  * hash, which a server must not spend in one stretch. Conversations are made at once.
  */
-export async function extractDocsInSlices(source: SourceFileInfo, text: string, pause: () => Promise<void>, sliceMs: number): Promise<SearchDoc[]> {
+export async function extractDocsInSlices(
+  source: SourceFileInfo,
+  text: string,
+  pause: () => Promise<void>,
+  sliceMs: number,
+): Promise<SearchDoc[]> {
   if (source.kind === 'transcript') return extractDocs(source, text);
   const makers = source.kind === 'notes' ? noteEntries(source, text).map((entry) => entry.doc) : categoryEntries(source, text);
   const docs: SearchDoc[] = [];
@@ -136,14 +151,24 @@ export interface NoteEntry {
  * fit its budget (a file can hold tens of thousands of notes), the index all of them. `note` is
  * the text parsed, when the caller has it already.
  */
-export function noteEntries(source: SourceFileInfo, text: string, note: NoteFile = parseNoteFile(text), options: ExtractOptions = {}): NoteEntry[] {
+export function noteEntries(
+  source: SourceFileInfo,
+  text: string,
+  note: NoteFile = parseNoteFile(text),
+  options: ExtractOptions = {},
+): NoteEntry[] {
   // Note lines are numbered in the body; the frontmatter above it shifts them.
   const bodyStart = text.endsWith(note.body) ? text.length - note.body.length : 0;
   const offset = countLines(text, 0, bodyStart);
   const notedPath = note.meta.path || undefined;
   return note.notes.map((item) => {
     const line = offset + item.line + 1;
-    return { item, line, notedPath, doc: () => itemDoc(source.rel, item, { line, category: 'notes', label: notedPath, notedPath }, options) };
+    return {
+      item,
+      line,
+      notedPath,
+      doc: () => itemDoc(source.rel, item, { line, category: 'notes', label: notedPath, notedPath }, options),
+    };
   });
 }
 

@@ -55,7 +55,7 @@ export const SUPERSEDED_FACTOR = 0.25;
 
 /** The final score: lexical only, or the weighted sum when vectors took part; superseded items demoted. */
 function scoreOf(c: Candidate, weights: HybridWeights | undefined): number {
-  const score = weights ? weights.bm25 * (c.bm25 ?? 0) + weights.vector * Math.max(0, c.vector ?? 0) : c.bm25 ?? 0;
+  const score = weights ? weights.bm25 * (c.bm25 ?? 0) + weights.vector * Math.max(0, c.vector ?? 0) : (c.bm25 ?? 0);
   return c.doc && supersededBy(c.doc.text) ? score * SUPERSEDED_FACTOR : score;
 }
 

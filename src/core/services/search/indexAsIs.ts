@@ -59,7 +59,10 @@ export function searchIndexAsIs(paths: StorePaths, query: string, options: Index
     const filter: SearchFilter = { categories: options.categories };
     // A few more than asked: some may turn out stale.
     const pool = options.limit * 2;
-    const { candidates } = tieredLexical(parseQuery(query), (q, step) => backend.query(q, { ...step, rankCap: Math.max(step.rankCap, pool) }, filter, pool).hits);
+    const { candidates } = tieredLexical(
+      parseQuery(query),
+      (q, step) => backend.query(q, { ...step, rankCap: Math.max(step.rankCap, pool) }, filter, pool).hits,
+    );
     const ranked = rank(candidates, undefined).slice(0, pool);
     const docs = backend.getDocs(ranked.map((c) => c.id));
     return confirm(paths, db, docs).slice(0, options.limit);
@@ -83,7 +86,16 @@ function confirm(paths: StorePaths, db: SqliteDatabase, docs: StoredDoc[]): Inde
       current.set(doc.file, items);
     }
     if (items === 'gone') continue;
-    const hit: IndexedHit = { category: doc.category, text: doc.text, file: doc.file, line: doc.line, source: doc.source, date: doc.date, notedPath: doc.notedPath, flagged: doc.flagged };
+    const hit: IndexedHit = {
+      category: doc.category,
+      text: doc.text,
+      file: doc.file,
+      line: doc.line,
+      source: doc.source,
+      date: doc.date,
+      notedPath: doc.notedPath,
+      flagged: doc.flagged,
+    };
     if (items === 'unchanged') hits.push(hit);
     else if (items.has(itemKey(doc))) hits.push({ ...hit, line: items.get(itemKey(doc)) });
   }
@@ -95,7 +107,11 @@ function itemKey(doc: { category: string; text: string; source?: string; date?: 
 }
 
 /** 'unchanged' when the file is as indexed, 'gone' when it cannot be confirmed, else its items now. */
-function fileItems(paths: StorePaths, rel: string, indexed: { mtime: number; size: number } | undefined): Map<string, number | undefined> | 'unchanged' | 'gone' {
+function fileItems(
+  paths: StorePaths,
+  rel: string,
+  indexed: { mtime: number; size: number } | undefined,
+): Map<string, number | undefined> | 'unchanged' | 'gone' {
   const info = statSource(paths, rel);
   if (!info || !indexed) return 'gone';
   // A racy mtime was recorded as -1 (never equal): the content decides then.

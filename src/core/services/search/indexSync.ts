@@ -11,7 +11,14 @@ import { contentHash, extractDocs, extractDocsInSlices } from './extractDocs';
 import type { SearchDoc } from './searchTypes';
 import type { LexicalBackend, SourceState } from './lexicalBackend';
 import type { UpdateReport } from './searchTypes';
-import { classifySource, statSource, visitSourceFiles, visitSourceFilesInSlices, type SourceFileInfo, type SourceVisitor } from './sourceFiles';
+import {
+  classifySource,
+  statSource,
+  visitSourceFiles,
+  visitSourceFilesInSlices,
+  type SourceFileInfo,
+  type SourceVisitor,
+} from './sourceFiles';
 import { clearFrontmatterMemo } from '../../base/yamlFrontmatter';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
@@ -73,7 +80,12 @@ const HOLD_MAINTENANCE_FILES = 100;
  * Maintenance the slices would each trigger (SQLite's segment merge) is held and done at the
  * end, in steps too.
  */
-export async function syncIndexInSlices(backend: LexicalBackend, paths: StorePaths, options: SyncOptions = {}, slicing: SlicedSyncOptions = {}): Promise<Omit<UpdateReport, 'embedded'>> {
+export async function syncIndexInSlices(
+  backend: LexicalBackend,
+  paths: StorePaths,
+  options: SyncOptions = {},
+  slicing: SlicedSyncOptions = {},
+): Promise<Omit<UpdateReport, 'embedded'>> {
   const run = slicing.run ?? ((slice) => slice(backend));
   const sliceMs = slicing.sliceMs ?? DEFAULT_SLICE_MS;
   const plan = options.only ? run((b) => planSync(b, paths, options)) : await planFullInSlices(run, paths, options, sliceMs);
@@ -229,7 +241,16 @@ interface SyncPlan {
 /** Lists the sources (or stats the `only` ones) and picks those whose mtime or size changed, and the vanished ones. */
 function planSync(backend: LexicalBackend, paths: StorePaths, options: SyncOptions): SyncPlan {
   const started = performance.now();
-  const report: Omit<UpdateReport, 'embedded'> = { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0 };
+  const report: Omit<UpdateReport, 'embedded'> = {
+    scanned: 0,
+    indexed: [],
+    removed: [],
+    rehashed: 0,
+    unchanged: 0,
+    errors: [],
+    docs: 0,
+    ms: 0,
+  };
   const states = backend.sourceStates();
   const changed: SourceFileInfo[] = [];
   const removed: string[] = [];
@@ -254,9 +275,23 @@ function planSync(backend: LexicalBackend, paths: StorePaths, options: SyncOptio
 }
 
 /** planSync of every source, the stat scan done with pauses (the backend's states read once, at the start). */
-async function planFullInSlices(run: <T>(slice: (backend: LexicalBackend) => T) => T, paths: StorePaths, options: SyncOptions, sliceMs: number): Promise<SyncPlan> {
+async function planFullInSlices(
+  run: <T>(slice: (backend: LexicalBackend) => T) => T,
+  paths: StorePaths,
+  options: SyncOptions,
+  sliceMs: number,
+): Promise<SyncPlan> {
   const started = performance.now();
-  const report: Omit<UpdateReport, 'embedded'> = { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0 };
+  const report: Omit<UpdateReport, 'embedded'> = {
+    scanned: 0,
+    indexed: [],
+    removed: [],
+    rehashed: 0,
+    unchanged: 0,
+    errors: [],
+    docs: 0,
+    ms: 0,
+  };
   const changed: SourceFileInfo[] = [];
   // A copy: the map a backend hands out is its live cache, which updates between pauses change.
   const states = new Map(run((b) => b.sourceStates()));
@@ -266,7 +301,11 @@ async function planFullInSlices(run: <T>(slice: (backend: LexicalBackend) => T) 
 }
 
 /** The visitor of a full listing: counts, picks the changed sources, and finds the vanished ones after. */
-function fullListing(states: ReadonlyMap<string, SourceState>, report: Omit<UpdateReport, 'embedded'>, changed: SourceFileInfo[]): { visit: SourceVisitor; vanished(): string[] } {
+function fullListing(
+  states: ReadonlyMap<string, SourceState>,
+  report: Omit<UpdateReport, 'embedded'>,
+  changed: SourceFileInfo[],
+): { visit: SourceVisitor; vanished(): string[] } {
   let known = 0;
   const seen: string[] = [];
   const visit: SourceVisitor = (rel, abs, kind, category, mtimeMs, size) => {
@@ -285,7 +324,13 @@ function fullListing(states: ReadonlyMap<string, SourceState>, report: Omit<Upda
   return { visit, vanished };
 }
 
-function finishPlan(report: Omit<UpdateReport, 'embedded'>, changed: SourceFileInfo[], removed: string[], started: number, options: SyncOptions): SyncPlan {
+function finishPlan(
+  report: Omit<UpdateReport, 'embedded'>,
+  changed: SourceFileInfo[],
+  removed: string[],
+  started: number,
+  options: SyncOptions,
+): SyncPlan {
   report.unchanged = report.scanned - changed.length;
   const limits = { maxBytes: options.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES, now: Date.now() };
   return { report, changed, removed, next: 0, removedApplied: removed.length === 0, started, limits };
@@ -365,7 +410,10 @@ function applyFile(
   if (file.kind === 'transcript' && data.length > limits.maxBytes) {
     // Recorded with no documents, so the file is not read again until it changes.
     backend.replaceSource(state, []);
-    report.errors.push({ file: file.rel, message: `not indexed: ${data.length} bytes is over the ${limits.maxBytes}-byte limit for conversations` });
+    report.errors.push({
+      file: file.rel,
+      message: `not indexed: ${data.length} bytes is over the ${limits.maxBytes}-byte limit for conversations`,
+    });
     return;
   }
   let docs;

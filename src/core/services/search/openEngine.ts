@@ -70,7 +70,11 @@ export function fallbackEngine(paths: StorePaths, reason: string, env?: NodeJS.P
   const sqlite = loadSqlite(env);
   if (!sqlite.driver) return { lexical: new NoIndexBackend(), vectors, reason: `search is unavailable: ${sqlite.error}` };
   const db = openMemoryDatabase(sqlite.driver, initSchema);
-  return { lexical: new SqliteBackend(db, 'memory', 'memory'), vectors, reason: `${reason}; using an in-memory index${driverNote(sqlite.driver)}` };
+  return {
+    lexical: new SqliteBackend(db, 'memory', 'memory'),
+    vectors,
+    reason: `${reason}; using an in-memory index${driverNote(sqlite.driver)}`,
+  };
 }
 
 /** Opens the engine the options ask for. Never throws: every failure becomes the in-memory index. */
@@ -87,7 +91,11 @@ export function openEngine(paths: StorePaths, options: EngineOptions = {}): Engi
       init: initSchema,
       onRebuilt: (why) => options.log?.(why),
     });
-    return { lexical: new SqliteBackend(db, file), vectors: new SqliteVectorStore(db), reason: `SQLite FTS5 index at ${file}${driverNote(sqlite.driver)}` };
+    return {
+      lexical: new SqliteBackend(db, file),
+      vectors: new SqliteVectorStore(db),
+      reason: `SQLite FTS5 index at ${file}${driverNote(sqlite.driver)}`,
+    };
   } catch (error) {
     return { ...fallbackEngine(paths, describe(error), options.env), locked: error instanceof IndexLockedError };
   }

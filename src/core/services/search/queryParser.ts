@@ -58,7 +58,12 @@ export function parseQuery(input: unknown): ParsedQuery {
   const kept = dedupe(items).slice(0, MAX_QUERY_ITEMS);
   const last = kept[kept.length - 1];
   const prefixLast =
-    last !== undefined && last.length === 1 && isPrefixWorthy(last[0]) && !lastIsPhrase && !/[\s"]$/u.test(text) && kept.length === dedupe(items).length;
+    last !== undefined &&
+    last.length === 1 &&
+    isPrefixWorthy(last[0]) &&
+    !lastIsPhrase &&
+    !/[\s"]$/u.test(text) &&
+    kept.length === dedupe(items).length;
   return { items: kept, prefixLast };
 }
 

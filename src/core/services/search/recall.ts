@@ -83,7 +83,12 @@ const EXCERPT_CHARS = 240;
 
 /** A requested file's note sits under its `## Notes on path` heading, so it does not repeat the path. */
 function itemLine(item: RecallItem): string {
-  return agentItemLine({ ...item, path: item.kind === 'file-note' ? undefined : item.notedPath, source: item.provenance?.source, date: item.provenance?.date });
+  return agentItemLine({
+    ...item,
+    path: item.kind === 'file-note' ? undefined : item.notedPath,
+    source: item.provenance?.source,
+    date: item.provenance?.date,
+  });
 }
 
 /**
@@ -164,7 +169,13 @@ function addFileNotes(paths: StorePaths, files: string[], keep: AgentItemFilter,
     for (const { abs, found } of group) {
       signal?.throwIfAborted();
       // The same documents the index holds, so lines and stripped texts agree with search hits.
-      const source = { rel: storeRelative(paths, found.file), abs: found.file, kind: 'notes' as const, mtimeMs: 0, size: found.text.length };
+      const source = {
+        rel: storeRelative(paths, found.file),
+        abs: found.file,
+        kind: 'notes' as const,
+        mtimeMs: 0,
+        size: found.text.length,
+      };
       for (const entry of noteEntries(source, found.text, found.note)) {
         noted.add(`${source.rel}:${entry.line}`);
         if (out.full(`- x (${source.rel}:${entry.line})`)) {
@@ -217,26 +228,31 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     const index = options.index ?? SearchIndex.open(paths, options.indexOptions);
     try {
       const { waitMs, signal, onProgress } = options;
-      response = await index.search(query, { limit: options.limit ?? 40, categories: options.categories, markers: { open: '', close: '' }, waitMs, signal, onProgress });
+      response = await index.search(query, {
+        limit: options.limit ?? 40,
+        categories: options.categories,
+        markers: { open: '', close: '' },
+        waitMs,
+        signal,
+        onProgress,
+      });
     } finally {
       if (!options.index) index.close();
     }
   }
   const hits = (response?.hits ?? [])
     .filter((h) => !noted.has(`${h.file}:${h.line}`) && keepsRecord(keep, h))
-    .map(
-      (h): RecallItem => ({
-        kind: h.category === 'transcripts' ? 'transcript' : 'knowledge',
-        id: h.category === 'transcripts' ? undefined : recordItemId(h),
-        category: h.category,
-        text: h.category === 'transcripts' ? quotedConversation(cutToLine(h.snippet, EXCERPT_CHARS)) : cutToLine(h.text, ITEM_CHARS),
-        provenance: h.source ? { source: h.source, date: h.date } : undefined,
-        file: h.file,
-        line: h.line,
-        notedPath: h.notedPath,
-        score: h.score,
-      }),
-    );
+    .map((h): RecallItem => ({
+      kind: h.category === 'transcripts' ? 'transcript' : 'knowledge',
+      id: h.category === 'transcripts' ? undefined : recordItemId(h),
+      category: h.category,
+      text: h.category === 'transcripts' ? quotedConversation(cutToLine(h.snippet, EXCERPT_CHARS)) : cutToLine(h.text, ITEM_CHARS),
+      provenance: h.source ? { source: h.source, date: h.date } : undefined,
+      file: h.file,
+      line: h.line,
+      notedPath: h.notedPath,
+      score: h.score,
+    }));
   // Compact first: knowledge items before conversation excerpts, each group in rank order.
   const ordered = [...hits.filter((h) => h.kind === 'knowledge'), ...hits.filter((h) => h.kind === 'transcript')];
   if (ordered.length > 0) {

@@ -15,7 +15,14 @@ import type { LexicalStep } from './lexicalBackend';
 import { tieredLexical } from './lexicalTiers';
 import { fallbackEngine, openEngine, reopenAfterCorruption, type Engine, type EngineOptions } from './openEngine';
 import { isEmptyQuery, parseQuery, type ParsedQuery } from './queryParser';
-import { DEFAULT_MARKERS, type HighlightMarkers, type LexicalHit, type SearchFilter, type SearchResponse, type UpdateReport } from './searchTypes';
+import {
+  DEFAULT_MARKERS,
+  type HighlightMarkers,
+  type LexicalHit,
+  type SearchFilter,
+  type SearchResponse,
+  type UpdateReport,
+} from './searchTypes';
 import { isCorruption, isLocked, sqliteCode } from '../../base/sqliteDriver';
 import { makeSnippet, termMatcher } from './textTerms';
 import { VectorSearch } from './vectorSearch';
@@ -159,7 +166,11 @@ export class SearchIndex {
 
   private fullUpdate(): FullUpdate {
     if (this.full) return this.full;
-    const full: FullUpdate = { promise: Promise.resolve() as unknown as Promise<UpdateReport>, progress: { done: 0, total: 0 }, listeners: new Set() };
+    const full: FullUpdate = {
+      promise: Promise.resolve() as unknown as Promise<UpdateReport>,
+      progress: { done: 0, total: 0 },
+      listeners: new Set(),
+    };
     full.promise = this.enqueue(() => this.runUpdate({}, full)).finally(() => {
       if (this.full === full) this.full = undefined;
     });
@@ -190,14 +201,25 @@ export class SearchIndex {
     };
     let report: Omit<UpdateReport, 'embedded'>;
     try {
-      report = full ? await sliced() : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
+      report = full
+        ? await sliced()
+        : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
     } catch (error) {
       if (this.engine.lexical.name !== 'sqlite' || !sqliteCode(error)) throw error;
       if (isLocked(error)) {
         // Another process is writing the index (most likely updating it): answer from what is
         // there rather than rebuild everything in memory; the next refresh catches up.
         const message = 'the index is being written by another process; results may be a little stale';
-        report = { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [{ file: '.index', message }], docs: this.safeCount(), ms: 0 };
+        report = {
+          scanned: 0,
+          indexed: [],
+          removed: [],
+          rehashed: 0,
+          unchanged: 0,
+          errors: [{ file: '.index', message }],
+          docs: this.safeCount(),
+          ms: 0,
+        };
       } else {
         // Read-only, disk full, I/O error: SQLite cannot keep the index; memory can.
         this.fallBack(`the search index could not be updated (${(error as Error).message})`);
@@ -209,7 +231,9 @@ export class SearchIndex {
     if (full) this.synced = true;
     this.lastSync = Date.now();
     if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
-    const embedded = this.vector ? await this.vector.embedMissing(this.engine.lexical, this.engine.vectors, (write) => this.withRecovery(write), this.options.log) : 0;
+    const embedded = this.vector
+      ? await this.vector.embedMissing(this.engine.lexical, this.engine.vectors, (write) => this.withRecovery(write), this.options.log)
+      : 0;
     return { ...report, embedded };
   }
 
@@ -217,7 +241,12 @@ export class SearchIndex {
    * Waits for an update for at most `waitMs`, reporting its progress; undefined when it is still
    * running then. Rejects with the signal's reason when the signal aborts first.
    */
-  private waitFor(pending: Promise<UpdateReport>, waitMs: number, signal?: AbortSignal, onProgress?: (progress: SyncProgress) => void): Promise<UpdateReport | undefined> {
+  private waitFor(
+    pending: Promise<UpdateReport>,
+    waitMs: number,
+    signal?: AbortSignal,
+    onProgress?: (progress: SyncProgress) => void,
+  ): Promise<UpdateReport | undefined> {
     signal?.throwIfAborted();
     const full = this.full;
     return new Promise<UpdateReport | undefined>((resolve, reject) => {
@@ -254,7 +283,12 @@ export class SearchIndex {
     if (!this.synced || ((options.refresh ?? true) && stale)) {
       const firstBuild = !this.synced;
       try {
-        update = await this.waitFor(this.update(), options.waitMs ?? this.options.updateWaitMs ?? Infinity, options.signal, options.onProgress);
+        update = await this.waitFor(
+          this.update(),
+          options.waitMs ?? this.options.updateWaitMs ?? Infinity,
+          options.signal,
+          options.onProgress,
+        );
         if (update) for (const e of update.errors.slice(0, 5)) warnings.push(`${e.file}: ${e.message}`);
         else {
           const progress = this.building ?? { done: 0, total: 0 };
@@ -276,7 +310,13 @@ export class SearchIndex {
     const markers = options.markers ?? DEFAULT_MARKERS;
     const base = { query, backend: this.backend, backendReason: this.backendReason, warnings, update, ...(indexing ? { indexing } : {}) };
     if (isEmptyQuery(parsed)) {
-      return { ...base, hits: [], mode: 'lexical', modeReason: 'the query has no words to search for', tookMs: performance.now() - started };
+      return {
+        ...base,
+        hits: [],
+        mode: 'lexical',
+        modeReason: 'the query has no words to search for',
+        tookMs: performance.now() - started,
+      };
     }
     const vector = options.vector !== false ? this.vector : undefined;
     // Lexical-only needs just the hits it returns; a hybrid merge wants a deeper pool to re-rank.
@@ -302,7 +342,9 @@ export class SearchIndex {
     const missing = candidates.filter((c) => !c.doc).map((c) => c.id);
     const fetched = new Map(this.engine.lexical.getDocs(missing).map((d) => [d.id, d]));
     const withDocs = candidates.map((c) => (c.doc ? c : { ...c, doc: fetched.get(c.id) }));
-    const served = options.superseded ? withDocs : withDocs.filter((c) => !c.doc || c.doc.category === 'transcripts' || isCurrent(c.doc.text));
+    const served = options.superseded
+      ? withDocs
+      : withDocs.filter((c) => !c.doc || c.doc.category === 'transcripts' || isCurrent(c.doc.text));
     const ranked = rank(served, weights).slice(0, limit);
     const matcher = termMatcher(parsed);
     const hits = ranked.flatMap((c) => {
@@ -310,7 +352,16 @@ export class SearchIndex {
       if (!doc) return [];
       return [toHit(c, doc, makeSnippet(doc.text, matcher, markers), path.join(this.paths.root, doc.file))];
     });
-    return { ...base, backend: this.backend, backendReason: this.backendReason, hits, ...(partial ? { partial } : {}), mode: weights ? 'hybrid' : 'lexical', modeReason, tookMs: performance.now() - started };
+    return {
+      ...base,
+      backend: this.backend,
+      backendReason: this.backendReason,
+      hits,
+      ...(partial ? { partial } : {}),
+      mode: weights ? 'hybrid' : 'lexical',
+      modeReason,
+      tookMs: performance.now() - started,
+    };
   }
 
   /** Changes how old the last refresh may be before a query refreshes again (see the option). */
@@ -347,8 +398,10 @@ export class SearchIndex {
     try {
       const result = this.withRecovery(() => this.engine.lexical.query(parsed, { ...step, rankCap }, filter, limit), 'fallback', true);
       // Partial matches are a last resort; a cap there is not worth a warning.
-      if (result.unranked) warnings.push(`over ${rankCap} matches for a word being typed: the most recent are listed, unranked; finish the word to rank them`);
-      else if (result.capped && step.mode === 'and') warnings.push(`over ${rankCap} matches: ranked among the ${rankCap} most recently indexed; add words to narrow it`);
+      if (result.unranked)
+        warnings.push(`over ${rankCap} matches for a word being typed: the most recent are listed, unranked; finish the word to rank them`);
+      else if (result.capped && step.mode === 'and')
+        warnings.push(`over ${rankCap} matches: ranked among the ${rankCap} most recently indexed; add words to narrow it`);
       return result.hits;
     } catch (error) {
       // The sanitizer should make this unreachable; if the engine still refuses, say so.
@@ -368,7 +421,8 @@ export class SearchIndex {
     } catch (error) {
       if (this.engine.lexical.name !== 'sqlite') throw error;
       if (isCorruption(error)) this.engine = reopenAfterCorruption(this.paths, this.engine, this.options);
-      else if (isLocked(error) && onLocked === 'fallback') this.fallBack(`the search index is locked by another process (${(error as Error).message})`);
+      else if (isLocked(error) && onLocked === 'fallback')
+        this.fallBack(`the search index is locked by another process (${(error as Error).message})`);
       else throw error;
       this.vector?.invalidate(true);
       if (resync) syncIndex(this.engine.lexical, this.paths, this.syncOptions());
@@ -405,7 +459,11 @@ function indexingWarning(progress: SyncProgress, firstBuild: boolean): string {
 }
 
 /** One-shot search: opens the store's index, refreshes it, queries, closes. */
-export async function searchStore(paths: StorePaths, query: string, options: SearchIndexOptions & SearchOptions = {}): Promise<SearchResponse> {
+export async function searchStore(
+  paths: StorePaths,
+  query: string,
+  options: SearchIndexOptions & SearchOptions = {},
+): Promise<SearchResponse> {
   const index = SearchIndex.open(paths, options);
   try {
     return await index.search(query, options);

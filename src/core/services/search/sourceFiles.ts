@@ -87,7 +87,12 @@ export function classifySource(paths: StorePaths, file: string): Omit<SourceFile
   }
   const name = path.basename(abs);
   if (path.dirname(abs) === paths.files && isNoteFileName(name)) return { rel, abs, kind: 'notes' };
-  if ((isInside(paths.inbox, abs) || isInside(paths.archive, abs)) && !isInside(knowledgeArchiveDir(paths), abs) && isConversationFileName(name) && !isClaudeCodeSessionSideFolder(path.dirname(abs))) {
+  if (
+    (isInside(paths.inbox, abs) || isInside(paths.archive, abs)) &&
+    !isInside(knowledgeArchiveDir(paths), abs) &&
+    isConversationFileName(name) &&
+    !isClaudeCodeSessionSideFolder(path.dirname(abs))
+  ) {
     return { rel: indexedPath(rel), abs, kind: 'transcript' };
   }
   return undefined;
@@ -102,7 +107,14 @@ export function statSource(paths: StorePaths, file: string): SourceFileInfo | un
 }
 
 /** Receives each source file; nothing is allocated for a file the visitor does not keep. */
-export type SourceVisitor = (rel: string, abs: string, kind: SourceKind, category: CategoryFileKey | undefined, mtimeMs: number, size: number) => void;
+export type SourceVisitor = (
+  rel: string,
+  abs: string,
+  kind: SourceKind,
+  category: CategoryFileKey | undefined,
+  mtimeMs: number,
+  size: number,
+) => void;
 
 /**
  * Stats every source file of the store (in directory order). A full update runs this over
@@ -116,7 +128,13 @@ export function visitSourceFiles(paths: StorePaths, options: { transcripts?: boo
  * The same visit with a pause (a yield to the event loop) every `sliceMs`: a stat of 10,000
  * files is a few hundred ms on a loaded machine, which a server must not spend in one stretch.
  */
-export async function visitSourceFilesInSlices(paths: StorePaths, options: { transcripts?: boolean }, visit: SourceVisitor, pause: () => Promise<void>, sliceMs: number): Promise<void> {
+export async function visitSourceFilesInSlices(
+  paths: StorePaths,
+  options: { transcripts?: boolean },
+  visit: SourceVisitor,
+  pause: () => Promise<void>,
+  sliceMs: number,
+): Promise<void> {
   let deadline = performance.now() + sliceMs;
   for (const _ of sourceFileSteps(paths, options, visit)) {
     if (performance.now() < deadline) continue;
@@ -132,7 +150,8 @@ function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean },
     const stat = statFile(abs);
     if (stat) visit(rel, abs, kind, category, stat.mtimeMs, stat.size);
   };
-  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) push(path.join(paths.root, CATEGORY_FILES[key].file), CATEGORY_FILES[key].file, 'category', key);
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[])
+    push(path.join(paths.root, CATEGORY_FILES[key].file), CATEGORY_FILES[key].file, 'category', key);
   const filesRel = storeRelative(paths, paths.files);
   const filesDir = paths.files + path.sep;
   for (const name of listNames(paths.files)) {
@@ -153,7 +172,8 @@ function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean },
         maxDepth: MAX_DEPTH,
         enter: (entry, full) => !entry.name.startsWith('.') && !isClaudeCodeSessionSideFolder(full) && full !== archivedKnowledge,
         file: (entry, full) => {
-          if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name)) found.push([full, rel + slashed(full.slice(dir.length))]);
+          if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name))
+            found.push([full, rel + slashed(full.slice(dir.length))]);
         },
       });
       for (const [full, relPath] of found) {
@@ -168,4 +188,3 @@ function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean },
 function slashed(tail: string): string {
   return path.sep === '/' ? tail : tail.replaceAll(path.sep, '/');
 }
-

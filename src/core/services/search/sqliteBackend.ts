@@ -75,7 +75,13 @@ export class SqliteBackend implements LexicalBackend {
   sourceStates(): ReadonlyMap<string, SourceState> {
     const version = this.db.pragma('data_version') as number;
     if (!this.states || version !== this.dataVersion) {
-      const rows = this.stmt('SELECT rel, mtime, size, hash, docs FROM sources').all() as Array<{ rel: string; mtime: number; size: number; hash: string; docs: number }>;
+      const rows = this.stmt('SELECT rel, mtime, size, hash, docs FROM sources').all() as Array<{
+        rel: string;
+        mtime: number;
+        size: number;
+        hash: string;
+        docs: number;
+      }>;
       this.states = new Map(rows.map((r) => [r.rel, { rel: r.rel, mtimeMs: r.mtime, size: r.size, hash: r.hash, docs: r.docs }]));
       this.dataVersion = version;
     }
@@ -173,7 +179,19 @@ export class SqliteBackend implements LexicalBackend {
     const index = this.stmt('INSERT INTO fts(rowid, text, context) VALUES (?, ?, ?)');
     this.inserted += docs.length;
     for (const d of docs) {
-      const { lastInsertRowid } = insert.run(d.file, d.line ?? null, d.category, d.text, d.context, d.source ?? null, d.date ?? null, d.notedPath ?? null, d.section ?? null, d.hash, d.flagged ? 1 : 0);
+      const { lastInsertRowid } = insert.run(
+        d.file,
+        d.line ?? null,
+        d.category,
+        d.text,
+        d.context,
+        d.source ?? null,
+        d.date ?? null,
+        d.notedPath ?? null,
+        d.section ?? null,
+        d.hash,
+        d.flagged ? 1 : 0,
+      );
       index.run(lastInsertRowid, d.text, d.context);
     }
   }
@@ -185,7 +203,11 @@ export class SqliteBackend implements LexicalBackend {
    */
   private deleteDocs(rel: string): void {
     if (this.sourceStates().get(rel)?.docs === 0) return;
-    const rows = this.stmt('SELECT id, text, context FROM docs WHERE file = ?').all(rel) as Array<{ id: number; text: string; context: string }>;
+    const rows = this.stmt('SELECT id, text, context FROM docs WHERE file = ?').all(rel) as Array<{
+      id: number;
+      text: string;
+      context: string;
+    }>;
     if (rows.length === 0) return;
     const remove = this.stmt("INSERT INTO fts(fts, rowid, text, context) VALUES ('delete', ?, ?, ?)");
     for (const row of rows) remove.run(row.id, row.text, row.context);
@@ -194,7 +216,13 @@ export class SqliteBackend implements LexicalBackend {
 
   setSourceState(state: SourceState): void {
     const docs = state.docs ?? this.sourceStates().get(state.rel)?.docs ?? 0;
-    this.stmt('INSERT OR REPLACE INTO sources(rel, mtime, size, hash, docs) VALUES (?, ?, ?, ?, ?)').run(state.rel, state.mtimeMs, state.size, state.hash, docs);
+    this.stmt('INSERT OR REPLACE INTO sources(rel, mtime, size, hash, docs) VALUES (?, ?, ?, ?, ?)').run(
+      state.rel,
+      state.mtimeMs,
+      state.size,
+      state.hash,
+      docs,
+    );
     this.sourceStates();
     this.states?.set(state.rel, { ...state, docs });
   }
@@ -228,7 +256,9 @@ export class SqliteBackend implements LexicalBackend {
     const newest = `FROM fts ${join}WHERE ${where.join(' AND ')} ORDER BY fts.rowid DESC LIMIT ?`;
     if (unrankedWhenBroad) {
       // Ids alone first: bm25 would first count every match of the prefix in the whole store.
-      const ids = this.stmt(`SELECT fts.rowid ${newest}`).values(...params, rankCap + 1).map((row) => row[0] as number);
+      const ids = this.stmt(`SELECT fts.rowid ${newest}`)
+        .values(...params, rankCap + 1)
+        .map((row) => row[0] as number);
       if (ids.length === 0) return { hits: [], capped: false };
       if (ids.length > rankCap) {
         const hits = ids.slice(0, Math.floor(limit)).map((id, i) => ({ id, score: 1 / (1 + i) }));
@@ -247,7 +277,12 @@ export class SqliteBackend implements LexicalBackend {
   }
 
   docRefs(): DocRef[] {
-    const rows = this.stmt('SELECT id, hash, category, date FROM docs').all() as Array<{ id: number; hash: string; category: string; date: string | null }>;
+    const rows = this.stmt('SELECT id, hash, category, date FROM docs').all() as Array<{
+      id: number;
+      hash: string;
+      category: string;
+      date: string | null;
+    }>;
     return rows.map((r) => ({ id: r.id, hash: r.hash, category: r.category as SearchCategory, date: r.date ?? undefined }));
   }
 
@@ -256,7 +291,9 @@ export class SqliteBackend implements LexicalBackend {
     const byId = new Map<number, StoredDoc>();
     for (let at = 0; at < ids.length; at += DOC_BATCH) {
       const batch = ids.slice(at, at + DOC_BATCH);
-      const rows = this.stmt(`SELECT ${DOC_COLUMNS} FROM docs d WHERE d.id IN (${batch.map(() => '?').join(', ')})`).all(...batch) as DocRow[];
+      const rows = this.stmt(`SELECT ${DOC_COLUMNS} FROM docs d WHERE d.id IN (${batch.map(() => '?').join(', ')})`).all(
+        ...batch,
+      ) as DocRow[];
       for (const row of rows) byId.set(row.id, toDoc(row));
     }
     return ids.flatMap((id) => byId.get(id) ?? []);

@@ -78,7 +78,8 @@ export interface DocRow {
 }
 
 /** The `docs` columns, as selected with the alias `d`. */
-export const DOC_COLUMNS = 'd.id, d.file, d.line, d.category, d.text, d.context, d.source, d.date, d.noted_path, d.section, d.hash, d.flagged';
+export const DOC_COLUMNS =
+  'd.id, d.file, d.line, d.category, d.text, d.context, d.source, d.date, d.noted_path, d.section, d.hash, d.flagged';
 
 export function toDoc(row: DocRow): StoredDoc {
   return {

@@ -43,7 +43,12 @@ interface SourceFolder {
  * event of its creation. Undefined when the store folder cannot be watched (the caller then
  * relies on its periodic refresh).
  */
-export function watchStore(paths: StorePaths, onChange: (files: string[]) => void, onError?: (error: Error) => void, options: WatchStoreOptions = {}): StoreWatcher | undefined {
+export function watchStore(
+  paths: StorePaths,
+  onChange: (files: string[]) => void,
+  onError?: (error: Error) => void,
+  options: WatchStoreOptions = {},
+): StoreWatcher | undefined {
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let events = 0;

@@ -123,7 +123,8 @@ function matchOffsets(flat: string, matches: TermMatcher, max = Infinity): Array
   }
   const pattern = ASCII.test(flat) ? ASCII_WORD : WORD;
   pattern.lastIndex = 0;
-  for (let m = pattern.exec(flat); m && hits.length < max; m = pattern.exec(flat)) if (matches(m[0])) hits.push([m.index, m.index + m[0].length]);
+  for (let m = pattern.exec(flat); m && hits.length < max; m = pattern.exec(flat))
+    if (matches(m[0])) hits.push([m.index, m.index + m[0].length]);
   return hits;
 }
 

@@ -31,7 +31,12 @@ export class VectorSearch {
    * is back (`store` wraps the write in the caller's recovery). On failure, what was embedded
    * is kept and the rest is retried on the next update.
    */
-  async embedMissing(lexical: LexicalBackend, vectors: VectorStore, store: (write: () => void) => void, log?: (message: string) => void): Promise<number> {
+  async embedMissing(
+    lexical: LexicalBackend,
+    vectors: VectorStore,
+    store: (write: () => void) => void,
+    log?: (message: string) => void,
+  ): Promise<number> {
     const model = this.embedder.model;
     const have = (this.vectors ??= vectors.load(model));
     const want = new Map<string, number>();
@@ -55,7 +60,13 @@ export class VectorSearch {
   }
 
   /** The `k` documents most similar to the query that pass the filter. Rejects when embedding fails. */
-  async similar(lexical: LexicalBackend, vectors: VectorStore, query: string, k: number, filter: SearchFilter): Promise<Array<{ id: number; similarity: number }>> {
+  async similar(
+    lexical: LexicalBackend,
+    vectors: VectorStore,
+    query: string,
+    k: number,
+    filter: SearchFilter,
+  ): Promise<Array<{ id: number; similarity: number }>> {
     let vector = this.queryVectors.get(query);
     if (!vector) {
       [vector] = await this.embedder.embed([query]);

@@ -30,7 +30,14 @@ export const ARTIFACT_STATUSES = [...TASK_STATUSES, ...RUN_STATUSES] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** The roles of persisted digests (summary-first). */
-export const DIGEST_ROLES = ['project_brief', 'task_resume', 'failure_library', 'decision_library', 'evidence_library', 'highlight_library'] as const;
+export const DIGEST_ROLES = [
+  'project_brief',
+  'task_resume',
+  'failure_library',
+  'decision_library',
+  'evidence_library',
+  'highlight_library',
+] as const;
 export type DigestRole = (typeof DIGEST_ROLES)[number];
 
 /** How far a digest (or any artifact) has been promoted. */

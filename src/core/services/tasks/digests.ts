@@ -77,7 +77,8 @@ function taskResume(log: TaskLog): DigestDraft | undefined {
   if (s.summary) lines.push(`Latest: ${line(s.summary)}`);
   if (s.blockers.length) lines.push(`Blocked by: ${s.blockers.map(line).join('; ')}`);
   const open = s.runs.filter((r) => !r.finish);
-  if (open.length) lines.push(`Runs still open: ${open.map((r) => `${r.runId} ${r.start.tool_name ?? r.start.command ?? ''}`.trim()).join('; ')}`);
+  if (open.length)
+    lines.push(`Runs still open: ${open.map((r) => `${r.runId} ${r.start.tool_name ?? r.start.command ?? ''}`.trim()).join('; ')}`);
   for (const w of s.worked) lines.push(`Worked: ${line(w)}`);
   for (const f of s.failed) lines.push(`Failed: ${line(f)}`);
   for (const d of s.decisions) lines.push(`Decided (${d.artifact_id}): ${line(d.summary ?? '')}`);
@@ -94,11 +95,21 @@ export function compileDigests(logs: readonly TaskLog[]): DigestDraft[] {
   const decisions: string[] = [];
   const evidence: string[] = [];
   const highlights: string[] = [];
-  const src: Record<'brief' | 'failures' | 'decisions' | 'evidence' | 'highlights', TaskArtifact[]> = { brief: [], failures: [], decisions: [], evidence: [], highlights: [] };
-  const tasks = logs.filter((l) => l.taskId !== PROJECT_SCOPE_TASK).map((l) => ({ log: l, sources: l.artifacts.filter((a) => a.artifact_kind !== 'digest' && !isHeld(a)) }));
+  const src: Record<'brief' | 'failures' | 'decisions' | 'evidence' | 'highlights', TaskArtifact[]> = {
+    brief: [],
+    failures: [],
+    decisions: [],
+    evidence: [],
+    highlights: [],
+  };
+  const tasks = logs
+    .filter((l) => l.taskId !== PROJECT_SCOPE_TASK)
+    .map((l) => ({ log: l, sources: l.artifacts.filter((a) => a.artifact_kind !== 'digest' && !isHeld(a)) }));
   // Active and blocked tasks first in the brief: that is where work resumes.
   const order = (status: string) => (status === 'active' ? 0 : status === 'blocked' ? 1 : 2);
-  const states = tasks.filter((t) => t.sources.some((a) => a.artifact_kind === 'task_start')).map((t) => ({ ...t, state: foldTask(t.log.taskId, t.sources) }));
+  const states = tasks
+    .filter((t) => t.sources.some((a) => a.artifact_kind === 'task_start'))
+    .map((t) => ({ ...t, state: foldTask(t.log.taskId, t.sources) }));
   states.sort((a, b) => order(a.state.status) - order(b.state.status) || b.state.updatedMs - a.state.updatedMs);
   for (const { log, sources, state } of states) {
     const resume = taskResume(log);
@@ -109,8 +120,10 @@ export function compileDigests(logs: readonly TaskLog[]): DigestDraft[] {
     for (const a of sources) {
       const tag = `${log.taskId}/${a.artifact_id}`;
       for (const f of a.what_failed ?? []) collect(failures, src.failures, `${tag}: ${line(f)}`, a);
-      if (a.artifact_kind === 'run_finish' && a.status === 'failed' && !a.what_failed?.length) collect(failures, src.failures, `${tag}: run failed: ${line(a.summary ?? '')}`, a);
-      if (a.artifact_kind === 'decision') collect(decisions, src.decisions, `${tag}: ${line(a.summary ?? '')}${a.why_chosen ? ` (why: ${line(a.why_chosen)})` : ''}`, a);
+      if (a.artifact_kind === 'run_finish' && a.status === 'failed' && !a.what_failed?.length)
+        collect(failures, src.failures, `${tag}: run failed: ${line(a.summary ?? '')}`, a);
+      if (a.artifact_kind === 'decision')
+        collect(decisions, src.decisions, `${tag}: ${line(a.summary ?? '')}${a.why_chosen ? ` (why: ${line(a.why_chosen)})` : ''}`, a);
       const status = verified.get(a.artifact_id)?.status ?? 'unverified';
       if (a.artifact_kind === 'evidence') collect(evidence, src.evidence, `${tag} [${status}]: ${line(a.summary ?? '')}`, a);
       if (status === 'verified') collect(highlights, src.highlights, `${tag} [verified]: ${line(a.summary ?? '')}`, a);

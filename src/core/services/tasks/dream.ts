@@ -52,7 +52,14 @@ function planActions(logs: readonly TaskLog[]): { actions: Array<DreamAction & {
   for (const d of compileDigests(logs)) {
     const current = latest.get(d.key);
     if (!current) actions.push({ action: 'create', digest_key: d.key, task_id: d.scope, reason: 'no digest yet', draft: d });
-    else if ((current.source_updated_at_ms ?? 0) < d.sourceUpdatedAtMs) actions.push({ action: 'refresh', digest_key: d.key, task_id: d.scope, reason: `sources changed since ${new Date(current.source_updated_at_ms ?? 0).toISOString()}`, draft: d });
+    else if ((current.source_updated_at_ms ?? 0) < d.sourceUpdatedAtMs)
+      actions.push({
+        action: 'refresh',
+        digest_key: d.key,
+        task_id: d.scope,
+        reason: `sources changed since ${new Date(current.source_updated_at_ms ?? 0).toISOString()}`,
+        draft: d,
+      });
     else fresh++;
   }
   return { actions, fresh };
@@ -66,7 +73,9 @@ export async function dream(paths: StorePaths, options: { apply: boolean; contex
     .map((l) => foldTask(l.taskId, l.artifacts))
     .filter((s) => s.goal && (s.status === 'active' || s.status === 'blocked') && now - s.updatedMs > STALE_TASK_DAYS * 86_400_000)
     .map((s) => s.taskId);
-  const blocked = ['rewriting the append-only logs (superseded digests, malformed lines) is never done: they stay in the JSONL and are left out of the index'];
+  const blocked = [
+    'rewriting the append-only logs (superseded digests, malformed lines) is never done: they stay in the JSONL and are left out of the index',
+  ];
   let { actions, fresh } = planActions(logs);
   const written: string[] = [];
   if (options.apply && actions.length) {

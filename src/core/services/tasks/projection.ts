@@ -5,7 +5,17 @@
  */
 import type { TaskArtifact } from './artifactSchema';
 
-export const CHUNK_KINDS = ['task_goal', 'task_summary', 'run', 'evidence', 'decision', 'digest', 'worked', 'failed', 'validation'] as const;
+export const CHUNK_KINDS = [
+  'task_goal',
+  'task_summary',
+  'run',
+  'evidence',
+  'decision',
+  'digest',
+  'worked',
+  'failed',
+  'validation',
+] as const;
 export type ChunkKind = (typeof CHUNK_KINDS)[number];
 
 /** One search chunk of an artifact. */
@@ -32,7 +42,10 @@ function compactJson(value: Record<string, unknown> | undefined): string | undef
 
 /** The chunks of one artifact; `goal` is its task's goal (context for every chunk). */
 export function projectArtifact(a: TaskArtifact, goal = ''): TaskChunk[] {
-  const refs = [...(a.dataset_refs ?? []).map((d) => `${d.name}${d.version ? ` ${d.version}` : ''}`), ...(a.entity_refs ?? []).map((e) => e.name)].join(' ');
+  const refs = [
+    ...(a.dataset_refs ?? []).map((d) => `${d.name}${d.version ? ` ${d.version}` : ''}`),
+    ...(a.entity_refs ?? []).map((e) => e.name),
+  ].join(' ');
   const context = join(goal, a.tool_name, refs);
   const chunks: TaskChunk[] = [];
   const add = (kind: ChunkKind, text: string) => {
@@ -40,16 +53,41 @@ export function projectArtifact(a: TaskArtifact, goal = ''): TaskChunk[] {
   };
   switch (a.artifact_kind) {
     case 'task_start':
-      add('task_goal', join(a.goal, a.motivation, a.hypothesis && `hypothesis: ${a.hypothesis}`, a.scientific_question && `question: ${a.scientific_question}`));
+      add(
+        'task_goal',
+        join(
+          a.goal,
+          a.motivation,
+          a.hypothesis && `hypothesis: ${a.hypothesis}`,
+          a.scientific_question && `question: ${a.scientific_question}`,
+        ),
+      );
       break;
     case 'task_progress':
     case 'task_finish':
     case 'review':
     case 'revision':
-      add('task_summary', join(a.summary, a.hypothesis && `hypothesis: ${a.hypothesis}`, !!a.blockers?.length && `blockers: ${a.blockers.join('; ')}`, !!a.followups?.length && `follow-ups: ${a.followups.join('; ')}`));
+      add(
+        'task_summary',
+        join(
+          a.summary,
+          a.hypothesis && `hypothesis: ${a.hypothesis}`,
+          !!a.blockers?.length && `blockers: ${a.blockers.join('; ')}`,
+          !!a.followups?.length && `follow-ups: ${a.followups.join('; ')}`,
+        ),
+      );
       break;
     case 'run_start':
-      add('run', join(a.tool_name && `${a.tool_name}${a.tool_version ? ` ${a.tool_version}` : ''}`, a.command, a.why_chosen, compactJson(a.parameters), a.summary));
+      add(
+        'run',
+        join(
+          a.tool_name && `${a.tool_name}${a.tool_version ? ` ${a.tool_version}` : ''}`,
+          a.command,
+          a.why_chosen,
+          compactJson(a.parameters),
+          a.summary,
+        ),
+      );
       break;
     case 'run_finish':
       add('run', join(a.tool_name, a.status, a.summary, compactJson(a.metrics), compactJson(a.outputs)));

@@ -12,7 +12,15 @@ import type { StorePaths } from '../../store/storePaths';
 import { redactDeep } from '../../model/safety/redact';
 import { wellFormedDeep } from '../../base/wellFormedText';
 import { flagInstruction, flagKinds, type InstructionFlagKind } from '../../model/safety/instructionFlags';
-import { DIGEST_ROLES, RUN_STATUSES, TASK_ID_PATTERN, TASK_STATUSES, artifactSchema, type ArtifactKind, type TaskArtifact } from './artifactSchema';
+import {
+  DIGEST_ROLES,
+  RUN_STATUSES,
+  TASK_ID_PATTERN,
+  TASK_STATUSES,
+  artifactSchema,
+  type ArtifactKind,
+  type TaskArtifact,
+} from './artifactSchema';
 import { PROJECT_SCOPE_TASK, taskPageFile } from './taskFiles';
 import { appendArtifacts, readTaskLog } from './taskLog';
 import { renderTaskPage } from './taskPage';
@@ -89,7 +97,8 @@ function checkLifecycle(input: ArtifactInput, existing: readonly TaskArtifact[])
     out.status ??= 'active';
     return out;
   }
-  if (!started && !(kind === 'digest' && out.task_id === PROJECT_SCOPE_TASK)) refuse(`no task ${out.task_id}: start it with task_start first (search first: task_search may find it under another id)`);
+  if (!started && !(kind === 'digest' && out.task_id === PROJECT_SCOPE_TASK))
+    refuse(`no task ${out.task_id}: start it with task_start first (search first: task_search may find it under another id)`);
   switch (kind) {
     case 'task_progress':
       statusIn(TASK_STATUSES);
@@ -108,7 +117,8 @@ function checkLifecycle(input: ArtifactInput, existing: readonly TaskArtifact[])
       const runId = out.reply_to_artifact_id ?? refuse('run_finish needs the run id (reply_to_artifact_id) that task_run_start returned');
       const start = existing.find((a) => a.artifact_id === runId);
       if (!start || start.artifact_kind !== 'run_start') refuse(`${runId} is not a run of task ${out.task_id}`);
-      if (existing.some((a) => a.artifact_kind === 'run_finish' && a.reply_to_artifact_id === runId)) refuse(`run ${runId} is already finished`);
+      if (existing.some((a) => a.artifact_kind === 'run_finish' && a.reply_to_artifact_id === runId))
+        refuse(`run ${runId} is already finished`);
       statusIn(RUN_STATUSES.filter((s) => s !== 'running'));
       out.status ??= 'succeeded';
       out.tool_name ??= start.tool_name;
@@ -126,11 +136,13 @@ function checkLifecycle(input: ArtifactInput, existing: readonly TaskArtifact[])
     }
     case 'review':
     case 'revision':
-      if (out.reply_to_artifact_id && !existing.some((a) => a.artifact_id === out.reply_to_artifact_id)) refuse(`${out.reply_to_artifact_id} is not an artifact of task ${out.task_id}`);
+      if (out.reply_to_artifact_id && !existing.some((a) => a.artifact_id === out.reply_to_artifact_id))
+        refuse(`${out.reply_to_artifact_id} is not an artifact of task ${out.task_id}`);
       out.relation_kind ??= kind === 'review' ? 'reviews' : 'revises';
       break;
     case 'digest':
-      if (!out.artifact_role || !(DIGEST_ROLES as readonly string[]).includes(out.artifact_role)) refuse(`a digest has an artifact_role: ${DIGEST_ROLES.join(' | ')}`);
+      if (!out.artifact_role || !(DIGEST_ROLES as readonly string[]).includes(out.artifact_role))
+        refuse(`a digest has an artifact_role: ${DIGEST_ROLES.join(' | ')}`);
       if (!out.digest_key) refuse('a digest has a digest_key (role:scope)');
       break;
     default:
@@ -173,7 +185,8 @@ export async function recordArtifact(paths: StorePaths, input: ArtifactInput, co
   const draft = { ...input };
   if (draft.artifact_kind === 'task_start' && !draft.task_id) draft.task_id = newTaskId(draft.goal ?? '');
   if (!draft.task_id) refuse(`${draft.artifact_kind} needs a task_id`);
-  if (draft.task_id !== PROJECT_SCOPE_TASK && !TASK_ID_PATTERN.test(draft.task_id)) refuse(`not a task id: "${draft.task_id.slice(0, 80)}" (lowercase letters, digits, '.', '_', '-')`);
+  if (draft.task_id !== PROJECT_SCOPE_TASK && !TASK_ID_PATTERN.test(draft.task_id))
+    refuse(`not a task id: "${draft.task_id.slice(0, 80)}" (lowercase letters, digits, '.', '_', '-')`);
   const lock = await acquireStoreLock(paths.root);
   try {
     const log = readTaskLog(paths, draft.task_id);

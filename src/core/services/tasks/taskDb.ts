@@ -30,5 +30,7 @@ export function openTaskDb(paths: StorePaths, init: (db: TaskDb) => void, env: N
   const { name, why } = sqlite.driver;
   const driver = why ? `${name} (${why})` : name;
   const withDriver = (db: SqliteDatabase): TaskDb => Object.assign(Object.create(db) as SqliteDatabase, { driver });
-  return withDriver(openDatabase(sqlite.driver, indexDatabaseFile(paths), { busyTimeoutMs: BUSY_TIMEOUT_MS, init: (db) => init(withDriver(db)) }));
+  return withDriver(
+    openDatabase(sqlite.driver, indexDatabaseFile(paths), { busyTimeoutMs: BUSY_TIMEOUT_MS, init: (db) => init(withDriver(db)) }),
+  );
 }

@@ -27,7 +27,10 @@ export const taskFiltersSchema = z
     agent_id: value.optional(),
     session_id: value.optional(),
     requested_action: value.optional(),
-    verification_status: z.enum(VERIFICATION_STATUSES).optional().describe('verified means countersigned by another agent than the claim\'s'),
+    verification_status: z
+      .enum(VERIFICATION_STATUSES)
+      .optional()
+      .describe("verified means countersigned by another agent than the claim's"),
     relation_kind: z.enum([...RELATION_KINDS, 'related']).optional(),
     file: value.optional().describe('A workspace file the artifact links to (provenance.files)'),
     conversation_id: value.optional(),
@@ -62,7 +65,9 @@ export function filterSql(filters: TaskFilters): { where: string; params: unknow
     if (v === undefined) continue;
     // relation_kind also matches an artifact that others relate to with that kind.
     if (key === 'relation_kind') {
-      clauses.push('(a.relation_kind = ? OR EXISTS (SELECT 1 FROM artifact_relations r WHERE r.from_artifact_id = a.artifact_id AND r.relation_kind = ?))');
+      clauses.push(
+        '(a.relation_kind = ? OR EXISTS (SELECT 1 FROM artifact_relations r WHERE r.from_artifact_id = a.artifact_id AND r.relation_kind = ?))',
+      );
       params.push(v, v);
       continue;
     }
@@ -75,16 +80,23 @@ export function filterSql(filters: TaskFilters): { where: string; params: unknow
   }
   if (filters.dataset_name || filters.dataset_version) {
     // A dataset named anywhere in the task counts: the evidence of a task is about its data.
-    clauses.push(`EXISTS (SELECT 1 FROM task_datasets d WHERE d.task_id = a.task_id${filters.dataset_name ? ' AND d.name = ?' : ''}${filters.dataset_version ? ' AND d.version = ?' : ''})`);
+    clauses.push(
+      `EXISTS (SELECT 1 FROM task_datasets d WHERE d.task_id = a.task_id${filters.dataset_name ? ' AND d.name = ?' : ''}${filters.dataset_version ? ' AND d.version = ?' : ''})`,
+    );
     if (filters.dataset_name) params.push(filters.dataset_name);
     if (filters.dataset_version) params.push(filters.dataset_version);
   }
   if (filters.entity_name || filters.entity_type) {
-    clauses.push(`EXISTS (SELECT 1 FROM task_entities e WHERE e.task_id = a.task_id${filters.entity_name ? ' AND e.name = ?' : ''}${filters.entity_type ? ' AND e.type = ?' : ''})`);
+    clauses.push(
+      `EXISTS (SELECT 1 FROM task_entities e WHERE e.task_id = a.task_id${filters.entity_name ? ' AND e.name = ?' : ''}${filters.entity_type ? ' AND e.type = ?' : ''})`,
+    );
     if (filters.entity_name) params.push(filters.entity_name);
     if (filters.entity_type) params.push(filters.entity_type);
   }
-  for (const [kind, target] of [['file', filters.file], ['conversation', filters.conversation_id]] as const) {
+  for (const [kind, target] of [
+    ['file', filters.file],
+    ['conversation', filters.conversation_id],
+  ] as const) {
     if (!target) continue;
     clauses.push('EXISTS (SELECT 1 FROM artifact_links l WHERE l.artifact_id = a.artifact_id AND l.target_kind = ? AND l.target = ?)');
     params.push(kind, target);

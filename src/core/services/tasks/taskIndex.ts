@@ -72,7 +72,10 @@ export class TaskIndex {
   generation = 0;
   private lastReport: TaskIndexReport | undefined;
 
-  private constructor(readonly db: TaskDb, private readonly paths: StorePaths) {}
+  private constructor(
+    readonly db: TaskDb,
+    private readonly paths: StorePaths,
+  ) {}
 
   /** A prepared statement, prepared once per index: a rebuild runs each thousands of times. */
   private stmt(sql: string): TaskStatement {
@@ -96,7 +99,15 @@ export class TaskIndex {
 
   /** Re-reads the logs that changed since the last refresh. */
   refresh(): TaskIndexReport {
-    const known = new Map((this.db.prepare('SELECT task_id, size, mtime_ms FROM task_sources').all() as Array<{ task_id: string; size: number; mtime_ms: number }>).map((r) => [r.task_id, r]));
+    const known = new Map(
+      (
+        this.db.prepare('SELECT task_id, size, mtime_ms FROM task_sources').all() as Array<{
+          task_id: string;
+          size: number;
+          mtime_ms: number;
+        }>
+      ).map((r) => [r.task_id, r]),
+    );
     const ids = listTaskIds(this.paths);
     const changed = ids.filter((id) => {
       const row = known.get(id);
@@ -115,7 +126,10 @@ export class TaskIndex {
       if (removed.length || changed.length) this.dropOrphans();
     });
     if (removed.length || changed.length) this.generation++;
-    return this.report(logs.map((l) => l.taskId), removed);
+    return this.report(
+      logs.map((l) => l.taskId),
+      removed,
+    );
   }
 
   /** Clears every table and reads every log again. */
@@ -126,17 +140,28 @@ export class TaskIndex {
       for (const log of logs) this.ingest(log);
     });
     this.generation++;
-    return this.report(logs.map((l) => l.taskId), []);
+    return this.report(
+      logs.map((l) => l.taskId),
+      [],
+    );
   }
 
   /** Malformed lines of every log, as of the last refresh. */
   malformed(): MalformedLine[] {
-    return (this.db.prepare('SELECT malformed FROM task_sources ORDER BY task_id').all() as Array<{ malformed: string }>).flatMap((r) => JSON.parse(r.malformed) as MalformedLine[]);
+    return (this.db.prepare('SELECT malformed FROM task_sources ORDER BY task_id').all() as Array<{ malformed: string }>).flatMap(
+      (r) => JSON.parse(r.malformed) as MalformedLine[],
+    );
   }
 
   private report(reindexed: string[], removed: string[]): TaskIndexReport {
     const count = (sql: string) => (this.stmt(sql).get() as { n: number }).n;
-    this.lastReport = { tasks: count('SELECT count(*) AS n FROM tasks'), artifacts: count('SELECT count(*) AS n FROM task_artifacts'), reindexed, removed, malformed: this.malformed() };
+    this.lastReport = {
+      tasks: count('SELECT count(*) AS n FROM tasks'),
+      artifacts: count('SELECT count(*) AS n FROM task_artifacts'),
+      reindexed,
+      removed,
+      malformed: this.malformed(),
+    };
     return this.lastReport;
   }
 
@@ -145,62 +170,141 @@ export class TaskIndex {
   }
 
   private dropOrphans(): void {
-    this.db.exec('DELETE FROM datasets WHERE NOT EXISTS (SELECT 1 FROM task_datasets t WHERE t.name = datasets.name AND t.version = datasets.version)');
-    this.db.exec('DELETE FROM entities WHERE NOT EXISTS (SELECT 1 FROM task_entities t WHERE t.name = entities.name AND t.type = entities.type)');
+    this.db.exec(
+      'DELETE FROM datasets WHERE NOT EXISTS (SELECT 1 FROM task_datasets t WHERE t.name = datasets.name AND t.version = datasets.version)',
+    );
+    this.db.exec(
+      'DELETE FROM entities WHERE NOT EXISTS (SELECT 1 FROM task_entities t WHERE t.name = entities.name AND t.type = entities.type)',
+    );
   }
 
   /** Writes one task's rows (the caller cleared the old ones, inside a transaction). */
   private ingest(log: TaskLog): void {
     const { taskId, artifacts } = log;
-    this.stmt('INSERT INTO task_sources(task_id, size, mtime_ms, malformed) VALUES (?, ?, ?, ?)').run(taskId, log.size, log.mtimeMs, JSON.stringify(log.malformed));
+    this.stmt('INSERT INTO task_sources(task_id, size, mtime_ms, malformed) VALUES (?, ?, ?, ?)').run(
+      taskId,
+      log.size,
+      log.mtimeMs,
+      JSON.stringify(log.malformed),
+    );
     if (artifacts.length === 0) return;
     const state = foldTask(taskId, artifacts);
     const verifications = verificationsOf(artifacts);
     const superseded = supersededDigests(artifacts);
     const byId = new Map(artifacts.map((a) => [a.artifact_id, a]));
-    const insertArtifact = this.stmt(`INSERT OR IGNORE INTO task_artifacts(artifact_id, task_id, seq, artifact_kind, status, agent_id, session_id, tenant_id, project_id, artifact_role,
+    const insertArtifact = this
+      .stmt(`INSERT OR IGNORE INTO task_artifacts(artifact_id, task_id, seq, artifact_kind, status, agent_id, session_id, tenant_id, project_id, artifact_role,
       challenge_id, thread_id, reply_to_artifact_id, relation_kind, requested_action, verification_status, promotion_state, digest_key, superseded, tool_name, created_ms, held, json)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertEvent = this.stmt('INSERT OR IGNORE INTO task_events(artifact_id, task_id, seq, artifact_kind, at_ms, agent_id, title) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insertEvent = this.stmt(
+      'INSERT OR IGNORE INTO task_events(artifact_id, task_id, seq, artifact_kind, at_ms, agent_id, title) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     const insertChunk = this.stmt('INSERT INTO task_chunks(artifact_id, task_id, chunk_kind, text, context) VALUES (?, ?, ?, ?, ?)');
     const insertLink = this.stmt('INSERT INTO artifact_links(artifact_id, task_id, target_kind, target) VALUES (?, ?, ?, ?)');
-    const insertRelation = this.stmt('INSERT INTO artifact_relations(from_artifact_id, to_artifact_id, relation_kind, task_id) VALUES (?, ?, ?, ?)');
+    const insertRelation = this.stmt(
+      'INSERT INTO artifact_relations(from_artifact_id, to_artifact_id, relation_kind, task_id) VALUES (?, ?, ?, ?)',
+    );
     artifacts.forEach((a, seq) => {
       const created = Date.parse(a.timestamp_created);
       // A claim's verification status is what other agents' verifications say, never its own field.
-      const verification = a.artifact_kind === 'verification' ? verifierStatus(a, byId) : (verifications.get(a.artifact_id)?.status ?? 'unverified');
-      insertArtifact.run(a.artifact_id, taskId, seq, a.artifact_kind, a.status ?? null, a.agent_id, a.session_id ?? null, a.tenant_id ?? null, a.project_id ?? state.projectId ?? null,
-        a.artifact_role ?? null, a.challenge_id ?? null, a.thread_id ?? null, a.reply_to_artifact_id ?? null, a.relation_kind ?? null, a.requested_action ?? null,
-        verification, a.promotion_state ?? null, a.digest_key ?? null, superseded.has(a.artifact_id) ? 1 : 0, a.tool_name ?? null, created, isHeld(a) ? 1 : 0, JSON.stringify(a));
+      const verification =
+        a.artifact_kind === 'verification' ? verifierStatus(a, byId) : (verifications.get(a.artifact_id)?.status ?? 'unverified');
+      insertArtifact.run(
+        a.artifact_id,
+        taskId,
+        seq,
+        a.artifact_kind,
+        a.status ?? null,
+        a.agent_id,
+        a.session_id ?? null,
+        a.tenant_id ?? null,
+        a.project_id ?? state.projectId ?? null,
+        a.artifact_role ?? null,
+        a.challenge_id ?? null,
+        a.thread_id ?? null,
+        a.reply_to_artifact_id ?? null,
+        a.relation_kind ?? null,
+        a.requested_action ?? null,
+        verification,
+        a.promotion_state ?? null,
+        a.digest_key ?? null,
+        superseded.has(a.artifact_id) ? 1 : 0,
+        a.tool_name ?? null,
+        created,
+        isHeld(a) ? 1 : 0,
+        JSON.stringify(a),
+      );
       insertEvent.run(a.artifact_id, taskId, seq, a.artifact_kind, created, a.agent_id, eventTitle(a));
-      if (!superseded.has(a.artifact_id)) for (const c of projectArtifact(a, state.goal)) insertChunk.run(c.artifactId, c.taskId, c.kind, c.text, c.context);
+      if (!superseded.has(a.artifact_id))
+        for (const c of projectArtifact(a, state.goal)) insertChunk.run(c.artifactId, c.taskId, c.kind, c.text, c.context);
       for (const f of a.provenance?.files ?? []) insertLink.run(a.artifact_id, taskId, 'file', f);
       if (a.provenance?.conversation_id) insertLink.run(a.artifact_id, taskId, 'conversation', a.provenance.conversation_id);
       for (const u of a.provenance?.urls ?? []) insertLink.run(a.artifact_id, taskId, 'url', u);
       if (a.reply_to_artifact_id) insertRelation.run(a.artifact_id, a.reply_to_artifact_id, a.relation_kind ?? 'replies_to', taskId);
       for (const r of a.related_artifact_ids ?? []) insertRelation.run(a.artifact_id, r, a.relation_kind ?? 'related', taskId);
-      for (const c of a.contributors ?? []) this.stmt('INSERT INTO artifact_contributors(artifact_id, task_id, contributor) VALUES (?, ?, ?)').run(a.artifact_id, taskId, c);
-      if (a.challenge_id) this.stmt('INSERT INTO challenges(challenge_id, task_id, artifact_id) VALUES (?, ?, ?)').run(a.challenge_id, taskId, a.artifact_id);
+      for (const c of a.contributors ?? [])
+        this.stmt('INSERT INTO artifact_contributors(artifact_id, task_id, contributor) VALUES (?, ?, ?)').run(a.artifact_id, taskId, c);
+      if (a.challenge_id)
+        this.stmt('INSERT INTO challenges(challenge_id, task_id, artifact_id) VALUES (?, ?, ?)').run(a.challenge_id, taskId, a.artifact_id);
       for (const d of a.dataset_refs ?? []) {
         this.stmt('INSERT OR IGNORE INTO datasets(name, version) VALUES (?, ?)').run(d.name, d.version ?? '');
-        this.stmt('INSERT INTO task_datasets(task_id, artifact_id, name, version) VALUES (?, ?, ?, ?)').run(taskId, a.artifact_id, d.name, d.version ?? '');
+        this.stmt('INSERT INTO task_datasets(task_id, artifact_id, name, version) VALUES (?, ?, ?, ?)').run(
+          taskId,
+          a.artifact_id,
+          d.name,
+          d.version ?? '',
+        );
       }
       for (const e of a.entity_refs ?? []) {
         this.stmt('INSERT OR IGNORE INTO entities(name, type) VALUES (?, ?)').run(e.name, e.type ?? '');
-        this.stmt('INSERT INTO task_entities(task_id, artifact_id, name, type) VALUES (?, ?, ?, ?)').run(taskId, a.artifact_id, e.name, e.type ?? '');
+        this.stmt('INSERT INTO task_entities(task_id, artifact_id, name, type) VALUES (?, ?, ?, ?)').run(
+          taskId,
+          a.artifact_id,
+          e.name,
+          e.type ?? '',
+        );
       }
       if (a.artifact_kind === 'evidence') {
-        this.stmt('INSERT INTO evidence(artifact_id, task_id, summary, confidence, verification_status) VALUES (?, ?, ?, ?, ?)').run(a.artifact_id, taskId, a.summary ?? '', a.confidence ?? null, verification);
+        this.stmt('INSERT INTO evidence(artifact_id, task_id, summary, confidence, verification_status) VALUES (?, ?, ?, ?, ?)').run(
+          a.artifact_id,
+          taskId,
+          a.summary ?? '',
+          a.confidence ?? null,
+          verification,
+        );
       }
     });
     for (const run of state.runs) {
-      this.stmt('INSERT INTO runs(run_id, task_id, tool_name, tool_version, command, status, started_ms, finished_ms, finish_artifact_id, metrics) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-        run.runId, taskId, run.start.tool_name ?? null, run.start.tool_version ?? null, run.start.command ?? null, run.status, Date.parse(run.start.timestamp_created),
-        run.finish ? Date.parse(run.finish.timestamp_created) : null, run.finish?.artifact_id ?? null, run.finish?.metrics ? JSON.stringify(run.finish.metrics) : null);
+      this.stmt(
+        'INSERT INTO runs(run_id, task_id, tool_name, tool_version, command, status, started_ms, finished_ms, finish_artifact_id, metrics) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        run.runId,
+        taskId,
+        run.start.tool_name ?? null,
+        run.start.tool_version ?? null,
+        run.start.command ?? null,
+        run.status,
+        Date.parse(run.start.timestamp_created),
+        run.finish ? Date.parse(run.finish.timestamp_created) : null,
+        run.finish?.artifact_id ?? null,
+        run.finish?.metrics ? JSON.stringify(run.finish.metrics) : null,
+      );
     }
     if (artifacts.some((a) => a.artifact_kind === 'task_start')) {
-      this.stmt('INSERT INTO tasks(task_id, goal, status, agent_id, project_id, parent_task_id, created_ms, updated_ms, artifact_count, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-        taskId, state.goal ?? null, state.status, state.agentId ?? null, state.projectId ?? null, state.parentTaskId ?? null, state.createdMs, state.updatedMs, artifacts.length, state.summary ?? null);
+      this.stmt(
+        'INSERT INTO tasks(task_id, goal, status, agent_id, project_id, parent_task_id, created_ms, updated_ms, artifact_count, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        taskId,
+        state.goal ?? null,
+        state.status,
+        state.agentId ?? null,
+        state.projectId ?? null,
+        state.parentTaskId ?? null,
+        state.createdMs,
+        state.updatedMs,
+        artifacts.length,
+        state.summary ?? null,
+      );
     }
   }
 }

@@ -71,7 +71,6 @@ CREATE TRIGGER task_chunks_unindexed AFTER DELETE ON task_chunks BEGIN
 END;
 `;
 
-
 /** The tables that hold one task's rows (each has a task_id column), cleared when the task is re-read. */
 export const PER_TASK_TABLES = TABLES.filter((t) => t !== 'datasets' && t !== 'entities');
 

@@ -8,4 +8,14 @@
 export const TASK_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,79}$/;
 
 /** The lore_task_* tools (taskToolInputs.ts checks at compile time that it names the same ones). */
-export const TASK_TOOL_NAMES = ['task_start', 'task_progress', 'task_run_start', 'task_run_finish', 'task_add_evidence', 'task_finish', 'task_search', 'task_get', 'artifact_create'] as const;
+export const TASK_TOOL_NAMES = [
+  'task_start',
+  'task_progress',
+  'task_run_start',
+  'task_run_finish',
+  'task_add_evidence',
+  'task_finish',
+  'task_search',
+  'task_get',
+  'artifact_create',
+] as const;

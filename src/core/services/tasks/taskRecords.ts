@@ -15,8 +15,10 @@ const WITHHELD = '[withheld: reads as an instruction to an agent]';
 function visible(a: TaskArtifact, showHeld: boolean): TaskArtifact {
   if (showHeld || !isHeld(a)) return redactDeep(a);
   const out: Record<string, unknown> = { ...a };
-  for (const key of ['goal', 'motivation', 'hypothesis', 'scientific_question', 'summary', 'command', 'why_chosen', 'requested_action']) if (key in out) out[key] = WITHHELD;
-  for (const key of ['blockers', 'what_worked', 'what_failed', 'validation', 'uncertainty', 'followups']) if (key in out) out[key] = [WITHHELD];
+  for (const key of ['goal', 'motivation', 'hypothesis', 'scientific_question', 'summary', 'command', 'why_chosen', 'requested_action'])
+    if (key in out) out[key] = WITHHELD;
+  for (const key of ['blockers', 'what_worked', 'what_failed', 'validation', 'uncertainty', 'followups'])
+    if (key in out) out[key] = [WITHHELD];
   return redactDeep(out as TaskArtifact);
 }
 
@@ -38,11 +40,19 @@ export function getArtifact(index: TaskIndex, artifactId: string, showHeld = fal
   const [artifact] = artifactsOf(index, 'SELECT json FROM task_artifacts WHERE artifact_id = ?', artifactId);
   if (!artifact) return undefined;
   const relatedRows = index.db
-    .prepare('SELECT r.from_artifact_id AS id, r.relation_kind AS kind, a.json FROM artifact_relations r JOIN task_artifacts a ON a.artifact_id = r.from_artifact_id WHERE r.to_artifact_id = ? ORDER BY a.created_ms')
+    .prepare(
+      'SELECT r.from_artifact_id AS id, r.relation_kind AS kind, a.json FROM artifact_relations r JOIN task_artifacts a ON a.artifact_id = r.from_artifact_id WHERE r.to_artifact_id = ? ORDER BY a.created_ms',
+    )
     .all(artifactId) as Array<{ id: string; kind: string; json: string }>;
   const related = relatedRows.map((r) => {
     const a = visible(artifactSchema.parse(JSON.parse(r.json)), showHeld);
-    return { artifact_id: r.id, artifact_kind: a.artifact_kind, relation_kind: r.kind, agent_id: a.agent_id, ...(a.summary ? { summary: a.summary } : {}) };
+    return {
+      artifact_id: r.id,
+      artifact_kind: a.artifact_kind,
+      relation_kind: r.kind,
+      agent_id: a.agent_id,
+      ...(a.summary ? { summary: a.summary } : {}),
+    };
   });
   const all = artifactsOf(index, 'SELECT json FROM task_artifacts WHERE task_id = ? ORDER BY seq', artifact.task_id);
   const verification = verificationsOf(all).get(artifactId) ?? { status: 'unverified' as const, by: [], selfVerifications: [] };
@@ -51,7 +61,9 @@ export function getArtifact(index: TaskIndex, artifactId: string, showHeld = fal
 
 /** One task: its folded state (held text withheld) and its artifacts in order. */
 export function getTask(index: TaskIndex, taskId: string, showHeld = false): TaskState | undefined {
-  const artifacts = artifactsOf(index, 'SELECT json FROM task_artifacts WHERE task_id = ? ORDER BY seq', taskId).map((a) => visible(a, showHeld));
+  const artifacts = artifactsOf(index, 'SELECT json FROM task_artifacts WHERE task_id = ? ORDER BY seq', taskId).map((a) =>
+    visible(a, showHeld),
+  );
   if (artifacts.length === 0) return undefined;
   return foldTask(taskId, artifacts);
 }
@@ -70,7 +82,9 @@ export interface TaskListRow {
 /** Tasks, newest first, optionally of one status. */
 export function listTasks(index: TaskIndex, status?: string): TaskListRow[] {
   const rows = index.db
-    .prepare(`SELECT task_id, goal, status, agent_id, updated_ms, artifact_count, summary FROM tasks${status ? ' WHERE status = ?' : ''} ORDER BY updated_ms DESC, task_id`)
+    .prepare(
+      `SELECT task_id, goal, status, agent_id, updated_ms, artifact_count, summary FROM tasks${status ? ' WHERE status = ?' : ''} ORDER BY updated_ms DESC, task_id`,
+    )
     .all(...(status ? [status] : [])) as TaskListRow[];
   return redactDeep(rows);
 }

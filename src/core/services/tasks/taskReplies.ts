@@ -25,14 +25,29 @@ function done(text: string, structured: Record<string, unknown>, isError = false
 }
 
 /** task_search: compact by default (ids, trust, a short text), then task_get for full records. */
-export function taskSearchReply(memory: TaskMemory, input: { query?: string; mode?: SearchMode; filters?: TaskFilters; limit?: number; compact?: boolean; max_tokens?: number }): TaskToolReply {
-  const result = memory.search({ query: input.query, mode: input.mode, filters: input.filters, limit: input.limit, compact: input.compact ?? true, tokenBudget: input.max_tokens });
+export function taskSearchReply(
+  memory: TaskMemory,
+  input: { query?: string; mode?: SearchMode; filters?: TaskFilters; limit?: number; compact?: boolean; max_tokens?: number },
+): TaskToolReply {
+  const result = memory.search({
+    query: input.query,
+    mode: input.mode,
+    filters: input.filters,
+    limit: input.limit,
+    compact: input.compact ?? true,
+    tokenBudget: input.max_tokens,
+  });
   const warnings = [
-    ...(result.hits.some((h) => h.trust === 'compiled_digest_hint') ? ['digests are hints: re-ground them in the artifacts they name (task_get)'] : []),
+    ...(result.hits.some((h) => h.trust === 'compiled_digest_hint')
+      ? ['digests are hints: re-ground them in the artifacts they name (task_get)']
+      : []),
     ...(result.hits.some((h) => h.stale) ? ['a digest is stale: its sources changed since it was compiled'] : []),
     ...(result.omitted ? [`${result.omitted} more matched: narrow the filters or raise max_tokens`] : []),
   ];
-  const lines = result.hits.map((h) => `${h.artifact_id} ${h.task_id} ${h.artifact_kind}/${h.chunk} [${h.trust}${h.stale ? ', stale' : ''}]${h.status ? ` ${h.status}` : ''}: ${h.text}`);
+  const lines = result.hits.map(
+    (h) =>
+      `${h.artifact_id} ${h.task_id} ${h.artifact_kind}/${h.chunk} [${h.trust}${h.stale ? ', stale' : ''}]${h.status ? ` ${h.status}` : ''}: ${h.text}`,
+  );
   const head = `${result.hits.length} hit(s) of ${result.candidates} candidate artifact(s)${result.filters.length ? ` (filters: ${result.filters.join(', ')})` : ''}, mode ${result.mode}`;
   return done(frameAsData([head, ...lines, ...warnings].join('\n')), { ...result, warnings });
 }
@@ -43,7 +58,12 @@ export function taskGetReply(memory: TaskMemory, input: { task_id?: string; arti
   if (input.artifact_id) {
     const record = memory.getArtifact(input.artifact_id);
     if (!record) return done(`no artifact ${input.artifact_id}`, { found: false });
-    return done(frameAsData(JSON.stringify(record, null, 1)), { found: true, artifact: record.artifact, related: record.related, verification: record.verification });
+    return done(frameAsData(JSON.stringify(record, null, 1)), {
+      found: true,
+      artifact: record.artifact,
+      related: record.related,
+      verification: record.verification,
+    });
   }
   if (!input.task_id) return done('name a task_id or an artifact_id', { found: false }, true);
   const state = memory.getTask(input.task_id);
@@ -51,7 +71,13 @@ export function taskGetReply(memory: TaskMemory, input: { task_id?: string; arti
   const { artifacts, ...head } = state;
   const summary = {
     ...head,
-    runs: head.runs.map((r) => ({ run_id: r.runId, status: r.status, tool_name: r.start.tool_name, command: r.start.command, summary: r.finish?.summary })),
+    runs: head.runs.map((r) => ({
+      run_id: r.runId,
+      status: r.status,
+      tool_name: r.start.tool_name,
+      command: r.start.command,
+      summary: r.finish?.summary,
+    })),
     evidence: head.evidence.map((e) => e.artifact_id),
     decisions: head.decisions.map((d) => d.artifact_id),
   };
@@ -66,7 +92,11 @@ export function taskGetReply(memory: TaskMemory, input: { task_id?: string; arti
   }
   const task = { ...summary, timeline: kept.reverse() };
   const omitted = artifacts.length - kept.length;
-  return done(frameAsData(JSON.stringify(task, null, 1)) + (omitted ? `\n(${omitted} older artifacts left out: raise max_tokens or task_get by artifact_id)` : ''), { found: true, task, omitted });
+  return done(
+    frameAsData(JSON.stringify(task, null, 1)) +
+      (omitted ? `\n(${omitted} older artifacts left out: raise max_tokens or task_get by artifact_id)` : ''),
+    { found: true, task, omitted },
+  );
 }
 
 /** Who makes a write tool call: the client (MCP client name, `vscode-agent`) and where it came from. */
@@ -79,15 +109,30 @@ export interface TaskCaller {
 }
 
 /** A write tool call: the artifact recorded (its id, and whether it is held) or the lifecycle's refusal. */
-export async function taskWriteReply(memory: TaskMemory, tool: TaskWriteTool, input: Record<string, unknown>, caller: TaskCaller): Promise<TaskToolReply> {
+export async function taskWriteReply(
+  memory: TaskMemory,
+  tool: TaskWriteTool,
+  input: Record<string, unknown>,
+  caller: TaskCaller,
+): Promise<TaskToolReply> {
   const role = typeof input.agent === 'string' ? `/${input.agent}` : '';
   const sessionId = typeof input.session === 'string' ? sanitizeConversationId(input.session) : undefined;
   try {
-    const { artifact, held } = await memory.record(toArtifactInput(tool, input), { agentId: `${caller.client}${role}`, sessionId, source: caller.source ?? caller.client, now: caller.now });
-    const heldText = held.length ? ` It reads as an instruction to an agent (${held.join(', ')}): kept, but its text is withheld from agents.` : '';
+    const { artifact, held } = await memory.record(toArtifactInput(tool, input), {
+      agentId: `${caller.client}${role}`,
+      sessionId,
+      source: caller.source ?? caller.client,
+      now: caller.now,
+    });
+    const heldText = held.length
+      ? ` It reads as an instruction to an agent (${held.join(', ')}): kept, but its text is withheld from agents.`
+      : '';
     const next = tool === 'task_start' ? ' Bracket substantive runs with task_run_start / task_run_finish.' : '';
     return done(`recorded ${artifact.artifact_kind} ${artifact.artifact_id} in task ${artifact.task_id}.${heldText}${next}`, {
-      status: 'recorded', artifact_id: artifact.artifact_id, task_id: artifact.task_id, ...(held.length ? { held } : {}),
+      status: 'recorded',
+      artifact_id: artifact.artifact_id,
+      task_id: artifact.task_id,
+      ...(held.length ? { held } : {}),
     });
   } catch (error) {
     if (!(error instanceof ArtifactRefused)) throw error;

@@ -16,7 +16,15 @@ import { describeFilters, filterSql, type TaskFilters } from './taskFilters';
 import type { TaskIndex } from './taskIndex';
 import { TRUST_LABELS, trustOf, type TrustLabel } from './trust';
 
-export const SEARCH_MODES = ['generic', 'resume_task', 'find_failures', 'find_decisions', 'find_evidence', 'find_highlights', 'brief_project'] as const;
+export const SEARCH_MODES = [
+  'generic',
+  'resume_task',
+  'find_failures',
+  'find_decisions',
+  'find_evidence',
+  'find_highlights',
+  'brief_project',
+] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** Default and limits of a reply's size in tokens (bytes / 4). */
@@ -112,13 +120,19 @@ interface Corpus {
 }
 const corpora = new WeakMap<TaskIndex, Corpus>();
 
-const CHUNK_COLUMNS = 'c.id, c.artifact_id, c.task_id, c.chunk_kind, c.text, c.context, a.artifact_kind, a.status, a.agent_id, a.created_ms, a.verification_status, a.artifact_role, a.held, a.json';
+const CHUNK_COLUMNS =
+  'c.id, c.artifact_id, c.task_id, c.chunk_kind, c.text, c.context, a.artifact_kind, a.status, a.agent_id, a.created_ms, a.verification_status, a.artifact_role, a.held, a.json';
 
 function corpusOf(index: TaskIndex): Corpus {
   const cached = corpora.get(index);
   if (cached && cached.generation === index.generation) return cached;
-  const all = index.db.prepare(`SELECT ${CHUNK_COLUMNS} FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE a.superseded = 0`).all() as ChunkRow[];
-  const terms = index.db.prepare('SELECT term FROM task_fts_terms').values().map((row) => String(row[0]));
+  const all = index.db
+    .prepare(`SELECT ${CHUNK_COLUMNS} FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE a.superseded = 0`)
+    .all() as ChunkRow[];
+  const terms = index.db
+    .prepare('SELECT term FROM task_fts_terms')
+    .values()
+    .map((row) => String(row[0]));
   const corpus = { generation: index.generation, rows: new Map(all.map((r) => [r.id, r])), terms };
   corpora.set(index, corpus);
   return corpus;
@@ -131,7 +145,13 @@ export function searchTasks(index: TaskIndex, request: TaskSearchRequest): TaskS
   const { where, params } = filterSql(filters);
   const corpus = corpusOf(index);
   // The exact filters, resolved by SQLite over the side tables: the candidates the words may rank.
-  const candidateIds = new Set((index.db.prepare(`SELECT c.id FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE ${where}`).all(...params) as Array<{ id: number }>).map((r) => r.id));
+  const candidateIds = new Set(
+    (
+      index.db
+        .prepare(`SELECT c.id FROM task_artifacts a JOIN task_chunks c ON c.artifact_id = a.artifact_id WHERE ${where}`)
+        .all(...params) as Array<{ id: number }>
+    ).map((r) => r.id),
+  );
   const rows = [...candidateIds].flatMap((id) => corpus.rows.get(id) ?? []);
   const candidates = new Set(rows.map((r) => r.artifact_id)).size;
   const freshness = sourceFreshness(index);
@@ -141,7 +161,10 @@ export function searchTasks(index: TaskIndex, request: TaskSearchRequest): TaskS
     const exact = matches(index, toFtsExpression(parsed, 'or')!);
     const similar = similarTerms(parsed.items.flat(), corpus.terms);
     const fuzzy = similar.length > 0 ? matches(index, similar.map((t) => `"${t}"`).join(' OR ')) : new Map<number, number>();
-    for (const [found, fuzzyOnly] of [[exact, false], [fuzzy, true]] as const) {
+    for (const [found, fuzzyOnly] of [
+      [exact, false],
+      [fuzzy, true],
+    ] as const) {
       for (const [id, score] of found) {
         const row = corpus.rows.get(id);
         if (!row || !candidateIds.has(id) || (fuzzyOnly && exact.has(id))) continue;
@@ -181,7 +204,8 @@ function similarTerms(words: string[], terms: string[]): string[] {
   for (const word of words) {
     const edits = Math.min(2, Math.round(word.length / 5));
     if (edits === 0 || known.has(word)) continue;
-    for (const term of terms) if (term !== word && Math.abs(term.length - word.length) <= edits && editDistance(word, term, edits) <= edits) similar.add(term);
+    for (const term of terms)
+      if (term !== word && Math.abs(term.length - word.length) <= edits && editDistance(word, term, edits) <= edits) similar.add(term);
   }
   return [...similar];
 }
@@ -205,7 +229,10 @@ function editDistance(a: string, b: string, max: number): number {
 function toHit(row: ChunkRow, trust: TrustLabel, stale: boolean, request: TaskSearchRequest): TaskHit {
   const max = request.compact ? COMPACT_TEXT_CHARS : TEXT_CHARS;
   const held = row.held === 1;
-  const raw = held && !request.showHeld ? `[withheld: reads as an instruction to an agent; a person can read it in tasks/${row.task_id}.md]` : row.text;
+  const raw =
+    held && !request.showHeld
+      ? `[withheld: reads as an instruction to an agent; a person can read it in tasks/${row.task_id}.md]`
+      : row.text;
   const text = redactAndCut(raw, max);
   return {
     artifact_id: row.artifact_id,
@@ -248,6 +275,8 @@ export interface SourceFreshness {
 }
 
 export function sourceFreshness(index: TaskIndex): SourceFreshness {
-  const rows = index.db.prepare("SELECT task_id, max(created_ms) AS at FROM task_artifacts WHERE artifact_kind != 'digest' GROUP BY task_id").all() as Array<{ task_id: string; at: number }>;
+  const rows = index.db
+    .prepare("SELECT task_id, max(created_ms) AS at FROM task_artifacts WHERE artifact_kind != 'digest' GROUP BY task_id")
+    .all() as Array<{ task_id: string; at: number }>;
   return { byTask: new Map(rows.map((r) => [r.task_id, r.at])), overall: Math.max(0, ...rows.map((r) => r.at)) };
 }

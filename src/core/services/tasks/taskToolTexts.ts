@@ -16,11 +16,13 @@ export const TASK_TOOL_TEXTS: Record<TaskToolName, { title: string; description:
   },
   task_progress: {
     title: 'Record a task checkpoint',
-    description: 'Only for meaningful checkpoints (a hypothesis changed, a blocker appeared or cleared, an approach was abandoned), not for every step.',
+    description:
+      'Only for meaningful checkpoints (a hypothesis changed, a blocker appeared or cleared, an approach was abandoned), not for every step.',
   },
   task_run_start: {
     title: 'Start a run',
-    description: 'Before a substantive run (a test suite, a benchmark, a training job, a migration): the tool, its version, the command, parameters and inputs, and why this tool. The reply names the run id task_run_finish takes.',
+    description:
+      'Before a substantive run (a test suite, a benchmark, a training job, a migration): the tool, its version, the command, parameters and inputs, and why this tool. The reply names the run id task_run_finish takes.',
   },
   task_run_finish: {
     title: 'Finish a run',
@@ -28,15 +30,18 @@ export const TASK_TOOL_TEXTS: Record<TaskToolName, { title: string; description:
   },
   task_add_evidence: {
     title: 'Add evidence to a task',
-    description: 'When a concrete result matters: what was observed, how confident, the files and conversation it is in, the data it is about. Another agent may countersign it with artifact_create (verification).',
+    description:
+      'When a concrete result matters: what was observed, how confident, the files and conversation it is in, the data it is about. Another agent may countersign it with artifact_create (verification).',
   },
   task_finish: {
     title: 'Finish a task',
-    description: 'Close the task with what worked, what failed, how it was validated, what stays uncertain and the follow-ups: what the next agent needs to not repeat your work.',
+    description:
+      'Close the task with what worked, what failed, how it was validated, what stays uncertain and the follow-ups: what the next agent needs to not repeat your work.',
   },
   artifact_create: {
     title: 'Create a review, revision, verification or decision',
-    description: "When the event is critique (review), a revision, a verification of another artifact, or a decision, rather than a lifecycle step. A verification counts only when another agent than the claim's makes it.",
+    description:
+      "When the event is critique (review), a revision, a verification of another artifact, or a decision, rather than a lifecycle step. A verification counts only when another agent than the claim's makes it.",
   },
   task_search: {
     title: 'Search task memory',
@@ -47,6 +52,7 @@ export const TASK_TOOL_TEXTS: Record<TaskToolName, { title: string; description:
   },
   task_get: {
     title: 'Read a task or an artifact',
-    description: 'The full record of a task (task_id: its state and timeline) or of one artifact (artifact_id: with the artifacts that reply to it and its verification).',
+    description:
+      'The full record of a task (task_id: its state and timeline) or of one artifact (artifact_id: with the artifacts that reply to it and its verification).',
   },
 };

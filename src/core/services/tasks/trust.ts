@@ -20,7 +20,11 @@ interface TrustInput {
  * The trust label of a hit, and whether a digest is stale (a source in its scope is newer than
  * its source_updated_at_ms). `fuzzyOnly`: the hit matched none of the query's own terms.
  */
-export function trustOf(row: TrustInput, fuzzyOnly: boolean, freshness: { byTask: Map<string, number>; overall: number }): { trust: TrustLabel; stale: boolean } {
+export function trustOf(
+  row: TrustInput,
+  fuzzyOnly: boolean,
+  freshness: { byTask: Map<string, number>; overall: number },
+): { trust: TrustLabel; stale: boolean } {
   if (row.artifact_kind === 'digest') {
     const sourceAt = (JSON.parse(row.json) as { source_updated_at_ms?: number }).source_updated_at_ms ?? 0;
     const newest = row.task_id === PROJECT_SCOPE_TASK ? freshness.overall : (freshness.byTask.get(row.task_id) ?? 0);

@@ -23,7 +23,9 @@ export function verificationsOf(artifacts: Iterable<TaskArtifact>): Map<string, 
   const all = [...artifacts];
   for (const a of all) byId.set(a.artifact_id, a);
   const result = new Map<string, ClaimVerification>();
-  const ordered = all.filter((a) => a.artifact_kind === 'verification' && a.reply_to_artifact_id).sort((a, b) => a.timestamp_created.localeCompare(b.timestamp_created));
+  const ordered = all
+    .filter((a) => a.artifact_kind === 'verification' && a.reply_to_artifact_id)
+    .sort((a, b) => a.timestamp_created.localeCompare(b.timestamp_created));
   for (const v of ordered) {
     const claim = byId.get(v.reply_to_artifact_id!);
     if (!claim) continue;

@@ -35,7 +35,15 @@ const REPLY_SCHEMA = {
     required: ['same', 'supersedes'],
     properties: {
       same: { type: 'array', items: { type: 'array', items: { type: 'integer' } } },
-      supersedes: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['old', 'new'], properties: { old: { type: 'integer' }, new: { type: 'integer' } } } },
+      supersedes: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['old', 'new'],
+          properties: { old: { type: 'integer' }, new: { type: 'integer' } },
+        },
+      },
     },
   },
 };
@@ -69,7 +77,12 @@ export function readJudgment(text: string, batch: readonly TidyItem[]): Judged {
 }
 
 /** Asks the model about the items of one file, batch by batch. */
-export async function judgeItems(paths: StorePaths, provider: Provider, items: readonly TidyItem[], options: { model?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Judged> {
+export async function judgeItems(
+  paths: StorePaths,
+  provider: Provider,
+  items: readonly TidyItem[],
+  options: { model?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Judged> {
   const instructions = loadPrompt(paths, TIDY_PROMPT).text;
   const sorted = [...items].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.line - b.line));
   const judged: Judged = { same: [], supersedes: [] };
@@ -77,7 +90,15 @@ export async function judgeItems(paths: StorePaths, provider: Provider, items: r
     const batch = sorted.slice(start, start + BATCH);
     if (batch.length < 2) break;
     const content = batch.map((item, i) => `${i + 1}. [${item.date}] ${cutToLine(redactSecrets(item.text), ITEM_CHARS)}`).join('\n');
-    const reply = await provider.generate({ task: 'tidy', instructions, content: `Items (data):\n${content}\n`, model: options.model, timeoutMs: options.timeoutMs, signal: options.signal, replySchema: REPLY_SCHEMA });
+    const reply = await provider.generate({
+      task: 'tidy',
+      instructions,
+      content: `Items (data):\n${content}\n`,
+      model: options.model,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      replySchema: REPLY_SCHEMA,
+    });
     const part = readJudgment(reply.text, batch);
     judged.same.push(...part.same);
     judged.supersedes.push(...part.supersedes);

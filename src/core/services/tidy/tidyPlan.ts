@@ -64,7 +64,8 @@ async function judgeStore(paths: StorePaths, provider: Provider, options: TidyOp
     const text = readTextLossless(path.join(paths.root, file));
     if (text === undefined) continue;
     const items = tidyItems(text);
-    if (items.length >= 2) judged.set(file, await judgeItems(paths, provider, items, { model: options.model, timeoutMs: options.timeoutMs }));
+    if (items.length >= 2)
+      judged.set(file, await judgeItems(paths, provider, items, { model: options.model, timeoutMs: options.timeoutMs }));
   }
   return judged;
 }
@@ -72,7 +73,10 @@ async function judgeStore(paths: StorePaths, provider: Provider, options: TidyOp
 /** Store-relative files tidy reads: the category files, then the note files by name. */
 function tidyFiles(paths: StorePaths): string[] {
   const categories = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).map((k) => CATEGORY_FILES[k].file);
-  const notes = listNames(paths.files).filter(isNoteFileName).sort().map((n) => path.posix.join('files', n));
+  const notes = listNames(paths.files)
+    .filter(isNoteFileName)
+    .sort()
+    .map((n) => path.posix.join('files', n));
   return [...categories, ...notes];
 }
 

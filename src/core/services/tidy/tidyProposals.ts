@@ -18,7 +18,15 @@
 import { listItems, type KnowledgeItem } from '../../model/categoryFile';
 import { listItemId } from '../../model/itemId';
 import { lineIdentity } from '../../model/itemLines';
-import { itemSpecifics, itemTerms, sameSpecifics, sharedTerms, termSimilarity, type ItemSpecifics, type ItemTerms } from '../search/itemSimilarity';
+import {
+  itemSpecifics,
+  itemTerms,
+  sameSpecifics,
+  sharedTerms,
+  termSimilarity,
+  type ItemSpecifics,
+  type ItemTerms,
+} from '../search/itemSimilarity';
 import { addSources, parseProvenance, plainSources, stripProvenance, type Provenance } from '../../model/provenance';
 import { isCurrent, withoutSupersession } from '../../model/supersession';
 
@@ -34,7 +42,8 @@ const MIN_SHARED = 2;
 const MAX_POSTINGS = 300;
 
 /** Words by which a newer item says that something changed. */
-const CHANGE_CUE = /\b(instead|no longer|switched|switching|replaced?|replaces|replacing|migrated|moved (?:to|from|off)|now (?:use|uses|using|is|are|runs|lives|goes)|(?:is|are) now|any ?more|deprecated|changed to|rather than|in favou?r of|dropped|superseded)\b/i;
+const CHANGE_CUE =
+  /\b(instead|no longer|switched|switching|replaced?|replaces|replacing|migrated|moved (?:to|from|off)|now (?:use|uses|using|is|are|runs|lives|goes)|(?:is|are) now|any ?more|deprecated|changed to|rather than|in favou?r of|dropped|superseded)\b/i;
 
 /** One item of a file as tidy compares it. */
 export interface TidyItem {
@@ -77,7 +86,9 @@ export interface SupersedeProposal {
 
 /** The items of a file that tidy compares (current, with provenance). */
 export function tidyItems(text: string): TidyItem[] {
-  return listItems(text).map(tidyItem).filter((i): i is TidyItem => i !== undefined);
+  return listItems(text)
+    .map(tidyItem)
+    .filter((i): i is TidyItem => i !== undefined);
 }
 
 function tidyItem(item: KnowledgeItem): TidyItem | undefined {
@@ -133,7 +144,8 @@ function candidatePairs(items: TidyItem[]): Array<[number, number]> {
   items.forEach((item, i) => item.playbook !== undefined && byName.set(item.playbook, [...(byName.get(item.playbook) ?? []), i]));
   const paired = new Set(pairs.map(([i, j]) => `${i}:${j}`));
   for (const same of byName.values()) {
-    for (let a = 0; a < same.length; a++) for (let b = a + 1; b < same.length; b++) if (!paired.has(`${same[a]}:${same[b]}`)) pairs.push([same[a], same[b]]);
+    for (let a = 0; a < same.length; a++)
+      for (let b = a + 1; b < same.length; b++) if (!paired.has(`${same[a]}:${same[b]}`)) pairs.push([same[a], same[b]]);
   }
   return pairs;
 }
@@ -150,7 +162,11 @@ function supersession(old: TidyItem, by: TidyItem, similarity: number): Supersed
  * The tidy proposals for one file's text (`file` store-relative, for the proposals). `judged`: a
  * model's answers (modelJudgment.ts), applied after the lexical rules.
  */
-export function tidyProposals(file: string, text: string, judged?: Judged): { merges: MergeProposal[]; supersessions: SupersedeProposal[] } {
+export function tidyProposals(
+  file: string,
+  text: string,
+  judged?: Judged,
+): { merges: MergeProposal[]; supersessions: SupersedeProposal[] } {
   const items = tidyItems(text);
   const supersessions: SupersedeProposal[] = [];
   const superseded = new Set<number>();
@@ -167,10 +183,17 @@ export function tidyProposals(file: string, text: string, judged?: Judged): { me
     else union(i, first);
   });
   // Pairs: the oldest supersession per item wins; near duplicates joined.
-  const pairs = candidatePairs(items).map(([i, j]) => ({ i, j, s: termSimilarity(items[i].terms, items[j].terms) })).sort((a, b) => b.s - a.s);
+  const pairs = candidatePairs(items)
+    .map(([i, j]) => ({ i, j, s: termSimilarity(items[i].terms, items[j].terms) }))
+    .sort((a, b) => b.s - a.s);
   for (const { i, j, s } of pairs) {
     if (find(i) === find(j)) continue;
-    if (s >= NEAR_DUPLICATE && items[i].terms.negated === items[j].terms.negated && items[i].playbook === items[j].playbook && sameSpecifics(items[i].specifics, items[j].specifics)) {
+    if (
+      s >= NEAR_DUPLICATE &&
+      items[i].terms.negated === items[j].terms.negated &&
+      items[i].playbook === items[j].playbook &&
+      sameSpecifics(items[i].specifics, items[j].specifics)
+    ) {
       union(i, j);
       continue;
     }
@@ -192,7 +215,14 @@ export function tidyProposals(file: string, text: string, judged?: Judged): { me
     }
     for (const [x, y] of judged.same) {
       const [i, j] = [index.get(x), index.get(y)];
-      if (i !== undefined && j !== undefined && !superseded.has(i) && !superseded.has(j) && sameSpecifics(items[i].specifics, items[j].specifics)) union(i, j);
+      if (
+        i !== undefined &&
+        j !== undefined &&
+        !superseded.has(i) &&
+        !superseded.has(j) &&
+        sameSpecifics(items[i].specifics, items[j].specifics)
+      )
+        union(i, j);
     }
   }
   const groups = new Map<number, number[]>();

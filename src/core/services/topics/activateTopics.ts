@@ -78,11 +78,27 @@ function tierOf(candidate: TopicCandidate): ActivationTier {
   return candidate.tier1 ? 1 : 2;
 }
 
-function decision(candidate: TopicCandidate, gate: GateResult, active: boolean, reason: string, extra: Partial<TopicDecision> = {}): TopicDecision {
+function decision(
+  candidate: TopicCandidate,
+  gate: GateResult,
+  active: boolean,
+  reason: string,
+  extra: Partial<TopicDecision> = {},
+): TopicDecision {
   const { topic } = candidate;
   return {
-    topic: topic.name, file: topic.file, priority: topic.priority, activation: topic.activation, tier1: candidate.tier1, score: candidate.score,
-    route: candidate.route, gate, active, ...(active ? { tier: extra.tier ?? tierOf(candidate) } : {}), reason, ...extra,
+    topic: topic.name,
+    file: topic.file,
+    priority: topic.priority,
+    activation: topic.activation,
+    tier1: candidate.tier1,
+    score: candidate.score,
+    route: candidate.route,
+    gate,
+    active,
+    ...(active ? { tier: extra.tier ?? tierOf(candidate) } : {}),
+    reason,
+    ...extra,
   };
 }
 
@@ -95,26 +111,54 @@ function gateOrder(a: TopicCandidate, b: TopicCandidate): number {
  * Decides every candidate. `ask` answers gated ones (undefined: no gate). Shared by the gated
  * (async) and hook (sync) paths, so both route by the same rules.
  */
-function decideAll(candidates: readonly TopicCandidate[], answers: Map<string, { yes: boolean; cached: boolean } | { failed: string }> | undefined, noGateReason: string): TopicDecision[] {
-  const gated = new Set(candidates.filter((c) => c.route === 'gate').sort(gateOrder).slice(0, MAX_GATES_PER_MESSAGE).map((c) => c.topic.name));
+function decideAll(
+  candidates: readonly TopicCandidate[],
+  answers: Map<string, { yes: boolean; cached: boolean } | { failed: string }> | undefined,
+  noGateReason: string,
+): TopicDecision[] {
+  const gated = new Set(
+    candidates
+      .filter((c) => c.route === 'gate')
+      .sort(gateOrder)
+      .slice(0, MAX_GATES_PER_MESSAGE)
+      .map((c) => c.topic.name),
+  );
   const decisions: TopicDecision[] = [];
   for (const c of candidates) {
     if (c.route === 'activate') decisions.push(decision(c, 'bypass', true, c.reason));
     else if (c.route === 'drop') decisions.push(decision(c, 'drop', false, c.reason));
     else if (c.route === 'manual') decisions.push(decision(c, 'manual', false, c.reason));
     else if (!answers) decisions.push(decision(c, 'no-model', false, `${c.reason}; dropped: ${noGateReason}`));
-    else if (!gated.has(c.topic.name)) decisions.push(decision(c, 'drop', false, `${c.reason}; dropped: more than ${MAX_GATES_PER_MESSAGE} gated candidates`));
+    else if (!gated.has(c.topic.name))
+      decisions.push(decision(c, 'drop', false, `${c.reason}; dropped: more than ${MAX_GATES_PER_MESSAGE} gated candidates`));
     else {
       const answer = answers.get(c.topic.name);
-      if (!answer || 'failed' in answer) decisions.push(decision(c, 'failed', false, `${c.reason}; dropped: the gate failed${answer ? ` (${answer.failed})` : ''}`));
-      else decisions.push(decision(c, answer.yes ? 'yes' : 'no', answer.yes, `${c.reason}; the gate said ${answer.yes ? 'YES' : 'NO'}${answer.cached ? ' (cached)' : ''}`, { cached: answer.cached, tier: 3 }));
+      if (!answer || 'failed' in answer)
+        decisions.push(decision(c, 'failed', false, `${c.reason}; dropped: the gate failed${answer ? ` (${answer.failed})` : ''}`));
+      else
+        decisions.push(
+          decision(
+            c,
+            answer.yes ? 'yes' : 'no',
+            answer.yes,
+            `${c.reason}; the gate said ${answer.yes ? 'YES' : 'NO'}${answer.cached ? ' (cached)' : ''}`,
+            { cached: answer.cached, tier: 3 },
+          ),
+        );
     }
   }
   return decisions;
 }
 
 /** Adds named and pending topics, logs, and assembles the result. */
-function finish(paths: StorePaths, prepared: PreparedTopics, request: ActivationRequest, decisions: TopicDecision[], options: ActivationOptions, gate: ActivationResult['gate']): ActivationResult {
+function finish(
+  paths: StorePaths,
+  prepared: PreparedTopics,
+  request: ActivationRequest,
+  decisions: TopicDecision[],
+  options: ActivationOptions,
+  gate: ActivationResult['gate'],
+): ActivationResult {
   const byName = new Map(prepared.topics.map((t) => [t.name, t]));
   const activeNames = new Map<string, { tier: ActivationTier; reason: string }>();
   for (const d of decisions) if (d.active) activeNames.set(d.topic, { tier: d.tier!, reason: d.reason });
@@ -123,7 +167,18 @@ function finish(paths: StorePaths, prepared: PreparedTopics, request: Activation
     const topic = byName.get(name);
     if (!topic || activeNames.has(name)) return;
     activeNames.set(name, { tier, reason });
-    extra.push({ topic: name, file: topic.file, priority: topic.priority, activation: topic.activation, score: 0, route: tier, gate: 'bypass', active: true, tier, reason });
+    extra.push({
+      topic: name,
+      file: topic.file,
+      priority: topic.priority,
+      activation: topic.activation,
+      score: 0,
+      route: tier,
+      gate: 'bypass',
+      active: true,
+      tier,
+      reason,
+    });
   };
   for (const name of request.named ?? []) add(name, 'named', 'asked for by name');
   for (const p of request.pending ?? []) add(p.topic, 'output', `output watcher on the previous reply: ${p.reason}`);
@@ -131,30 +186,62 @@ function finish(paths: StorePaths, prepared: PreparedTopics, request: Activation
   if (options.log !== false) {
     const at = (options.now?.() ?? new Date()).toISOString();
     const hash = messageHash(request.message);
-    appendGateLog(paths, all.map((d): GateLogEntry => ({ at, messageHash: hash, topic: d.topic, tier1: d.tier1?.kind ?? null, tier2: d.score, gate: d.gate, ...(d.cached ? { cached: true } : {}), active: d.active, via: d.route === 'output' ? 'output' : options.via })));
+    appendGateLog(
+      paths,
+      all.map((d): GateLogEntry => ({
+        at,
+        messageHash: hash,
+        topic: d.topic,
+        tier1: d.tier1?.kind ?? null,
+        tier2: d.score,
+        gate: d.gate,
+        ...(d.cached ? { cached: true } : {}),
+        active: d.active,
+        via: d.route === 'output' ? 'output' : options.via,
+      })),
+    );
   }
   const active = [...activeNames]
     .map(([name, how]) => ({ topic: byName.get(name)!, ...how }))
     .sort((a, b) => PRIORITY_RANK[b.topic.priority] - PRIORITY_RANK[a.topic.priority] || (a.topic.name < b.topic.name ? -1 : 1));
-  const slowPatterns = prepared.topics.flatMap((t) => t.triggers.flatMap((tr) => (tr.kind === 'pattern' && tr.pattern.slowMs !== undefined ? [{ topic: t.name, pattern: tr.pattern.source, ms: Math.round(tr.pattern.slowMs) }] : [])));
+  const slowPatterns = prepared.topics.flatMap((t) =>
+    t.triggers.flatMap((tr) =>
+      tr.kind === 'pattern' && tr.pattern.slowMs !== undefined
+        ? [{ topic: t.name, pattern: tr.pattern.source, ms: Math.round(tr.pattern.slowMs) }]
+        : [],
+    ),
+  );
   return { active, decisions: all, gate, slowPatterns };
 }
 
 const NO_MODEL = 'no model is configured for the gate (only the no-gate rows of the bypass table activate)';
 
 /** Activation without tier 3 (the hook: it must not wait on the network). */
-export function activateTopicsWithoutGate(paths: StorePaths, prepared: PreparedTopics, request: ActivationRequest, options: ActivationOptions): ActivationResult {
+export function activateTopicsWithoutGate(
+  paths: StorePaths,
+  prepared: PreparedTopics,
+  request: ActivationRequest,
+  options: ActivationOptions,
+): ActivationResult {
   const reason = options.noGateReason ?? NO_MODEL;
   const candidates = matchTopics(prepared, { text: request.message, files: request.files, scope: 'input' });
   return finish(paths, prepared, request, decideAll(candidates, undefined, reason), options, { available: false, note: reason });
 }
 
 /** Activation with tier 3 when `options.gate` is given (memoized answers first). */
-export async function activateTopics(paths: StorePaths, prepared: PreparedTopics, request: ActivationRequest, options: ActivationOptions): Promise<ActivationResult> {
+export async function activateTopics(
+  paths: StorePaths,
+  prepared: PreparedTopics,
+  request: ActivationRequest,
+  options: ActivationOptions,
+): Promise<ActivationResult> {
   const gate = options.gate;
   if (!gate) return activateTopicsWithoutGate(paths, prepared, request, options);
   const all = matchTopics(prepared, { text: request.message, files: request.files, scope: 'input' });
-  const candidates = all.filter((c) => c.route === 'gate').sort(gateOrder).slice(0, MAX_GATES_PER_MESSAGE);
+  const candidates = all
+    .filter((c) => c.route === 'gate')
+    .sort(gateOrder)
+    .slice(0, MAX_GATES_PER_MESSAGE);
   const hash = messageHash(request.message);
   const answers = new Map<string, { yes: boolean; cached: boolean } | { failed: string }>();
   await Promise.all(

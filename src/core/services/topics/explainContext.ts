@@ -74,9 +74,15 @@ export async function explainContext(paths: StorePaths, request: ExplainRequest)
   const { GateMemo } = topicGateModule();
   const { compileContext } = compileContextModule();
   const loaded = loadContextInputs(paths, { files: request.files, message: request.message || undefined });
-  const inScope = (request.files ?? []).filter((f) => !loaded.missingFiles.includes(f)).map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f)));
+  const inScope = (request.files ?? [])
+    .filter((f) => !loaded.missingFiles.includes(f))
+    .map((f) => workspaceRelative(paths, path.resolve(paths.workspace, f)));
   const { peekPendingTopics, takePendingTopics } = pendingTopicsModule();
-  const pending = !request.sessionId ? [] : request.keepPending ? peekPendingTopics(paths, request.sessionId) : takePendingTopics(paths, request.sessionId);
+  const pending = !request.sessionId
+    ? []
+    : request.keepPending
+      ? peekPendingTopics(paths, request.sessionId)
+      : takePendingTopics(paths, request.sessionId);
   const topics = await topicContext(
     paths,
     { message: request.message, files: inScope, named: request.named, pending },
@@ -99,7 +105,9 @@ export async function explainContext(paths: StorePaths, request: ExplainRequest)
     },
     { budgetTokens: request.budgetTokens },
   );
-  const notesIn = fileNotes.map((f) => ({ path: f.path, notes: f.notes.filter((n) => compiled.text.includes(n)) })).filter((f) => f.notes.length);
+  const notesIn = fileNotes
+    .map((f) => ({ path: f.path, notes: f.notes.filter((n) => compiled.text.includes(n)) }))
+    .filter((f) => f.notes.length);
   return { compiled, topics, missingFiles: loaded.missingFiles, hasDigest: loaded.digest !== undefined, fileNotes: notesIn };
 }
 
@@ -110,7 +118,13 @@ export function explanationJson(explained: ExplainedContext): Record<string, unk
     text: compiled.text,
     stablePrefixLength: compiled.stablePrefixLength,
     stablePrefixBytes: compiled.stablePrefixBytes,
-    units: { stablePrefixLength: 'utf16-code-units', stablePrefixBytes: 'utf8-bytes', 'boundaries.start/end': 'utf16-code-units', 'boundaries.startByte/endByte': 'utf8-bytes', tokens: 'utf8-bytes / 4' },
+    units: {
+      stablePrefixLength: 'utf16-code-units',
+      stablePrefixBytes: 'utf8-bytes',
+      'boundaries.start/end': 'utf16-code-units',
+      'boundaries.startByte/endByte': 'utf8-bytes',
+      tokens: 'utf8-bytes / 4',
+    },
     boundaries: compiled.boundaries,
     budgetTokens: compiled.budgetTokens,
     tokens: compiled.tokens,
@@ -142,18 +156,40 @@ function matchOf(d: TopicDecision): string {
 export function explanationMarkdown(explained: ExplainedContext, message: string): string {
   const { compiled, topics } = explained;
   const cell = (text: string) => escapeMarkdown(text);
-  const lines = [`# Why this context`, '', `Message: ${cell(message.replace(/\s+/g, ' ').slice(0, 200)) || '(none)'}`, '', `${compiled.tokens} of ${compiled.budgetTokens} tokens (UTF-8 bytes / 4); the stable prefix is ${compiled.stablePrefixBytes} bytes.`, ''];
+  const lines = [
+    `# Why this context`,
+    '',
+    `Message: ${cell(message.replace(/\s+/g, ' ').slice(0, 200)) || '(none)'}`,
+    '',
+    `${compiled.tokens} of ${compiled.budgetTokens} tokens (UTF-8 bytes / 4); the stable prefix is ${compiled.stablePrefixBytes} bytes.`,
+    '',
+  ];
   lines.push('## Slots', '', '| slot | what | bytes | included | cut |', '|---|---|---:|---:|---|');
-  for (const s of compiled.slots) lines.push(`| ${s.slot} | ${s.name} | ${s.bytes} | ${s.included} | ${s.cut.length ? s.cut.map((c) => `${cell(c.label)} (${c.bytes} B, ${c.why})`).slice(0, 10).join('; ') + (s.cut.length > 10 ? `; … ${s.cut.length - 10} more` : '') : ''} |`);
+  for (const s of compiled.slots)
+    lines.push(
+      `| ${s.slot} | ${s.name} | ${s.bytes} | ${s.included} | ${
+        s.cut.length
+          ? s.cut
+              .map((c) => `${cell(c.label)} (${c.bytes} B, ${c.why})`)
+              .slice(0, 10)
+              .join('; ') + (s.cut.length > 10 ? `; … ${s.cut.length - 10} more` : '')
+          : ''
+      } |`,
+    );
   lines.push('', '## Scored knowledge (P3)', '');
-  if (!compiled.searchHits.length) lines.push(message.trim() ? 'No knowledge item matches the message beyond what the digest and the notes show.' : 'No message, so no search.');
+  if (!compiled.searchHits.length)
+    lines.push(
+      message.trim() ? 'No knowledge item matches the message beyond what the digest and the notes show.' : 'No message, so no search.',
+    );
   for (const hit of compiled.searchHits) lines.push(`- ${cell(hit.replace(/^- /, ''))}`);
   lines.push('', '## Topics', '');
   if (!topics.activation.decisions.length) lines.push('No topic fired for this message.');
   else lines.push('| topic | activation | tier | tier-1 match | tier-2 score | gate | why |', '|---|---|---|---|---:|---|---|');
   for (const d of topics.activation.decisions) {
     const tier = d.active ? `active, tier ${d.tier}` : 'not active';
-    lines.push(`| **${cell(d.topic)}** | ${d.activation}, ${d.priority} | ${tier} | ${matchOf(d)} | ${d.score.toFixed(3)} | ${d.gate}${d.cached ? ' (cached)' : ''} | ${cell(d.reason)} |`);
+    lines.push(
+      `| **${cell(d.topic)}** | ${d.activation}, ${d.priority} | ${tier} | ${matchOf(d)} | ${d.score.toFixed(3)} | ${d.gate}${d.cached ? ' (cached)' : ''} | ${cell(d.reason)} |`,
+    );
   }
   if (!topics.activation.gate.available && topics.activation.gate.note) lines.push('', `Gate: ${cell(topics.activation.gate.note)}.`);
   if (topics.problems.length || topics.subscriptionProblems.length) lines.push('');

@@ -23,7 +23,16 @@ export interface TopicGateStats {
 export function summarizeGateLog(entries: readonly GateLogEntry[]): TopicGateStats[] {
   const byTopic = new Map<string, TopicGateStats & { scoreSum: number }>();
   for (const e of entries) {
-    const s = byTopic.get(e.topic) ?? { topic: e.topic, decisions: 0, active: 0, gates: {}, tier1: 0, meanTier2: 0, cached: 0, scoreSum: 0 };
+    const s = byTopic.get(e.topic) ?? {
+      topic: e.topic,
+      decisions: 0,
+      active: 0,
+      gates: {},
+      tier1: 0,
+      meanTier2: 0,
+      cached: 0,
+      scoreSum: 0,
+    };
     s.decisions++;
     if (e.active) s.active++;
     s.gates[e.gate] = (s.gates[e.gate] ?? 0) + 1;

@@ -42,7 +42,8 @@ export function findKeyword(text: string, keywords: readonly string[]): string |
       const before = haystack.codePointAt(at - 1 >= 0 && /[\udc00-\udfff]/.test(haystack[at - 1]) ? at - 2 : at - 1);
       const after = haystack.codePointAt(at + keyword.length);
       const edgeBefore = at === 0 || !isWordChar(before === undefined ? undefined : String.fromCodePoint(before));
-      const edgeAfter = at + keyword.length >= haystack.length || !isWordChar(after === undefined ? undefined : String.fromCodePoint(after));
+      const edgeAfter =
+        at + keyword.length >= haystack.length || !isWordChar(after === undefined ? undefined : String.fromCodePoint(after));
       if (edgeBefore && edgeAfter) {
         best = { at, keyword };
         break;

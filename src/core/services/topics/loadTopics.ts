@@ -27,7 +27,10 @@ export function topicsDir(paths: StorePaths): string {
 export function loadTopics(paths: StorePaths): TopicSet {
   let names: string[];
   try {
-    names = fs.readdirSync(topicsDir(paths)).filter((n) => n.endsWith('.md')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    names = fs
+      .readdirSync(topicsDir(paths))
+      .filter((n) => n.endsWith('.md'))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   } catch {
     return { topics: [], problems: [] };
   }

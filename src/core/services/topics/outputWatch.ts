@@ -20,10 +20,19 @@ export function watchReply(paths: StorePaths, sessionId: string, reply: string, 
   const candidates = matchTopics(prepareTopics(topics), { text: reply, scope: 'output' });
   const activated = candidates.filter((c) => c.route === 'activate');
   const hash = messageHash(reply);
-  appendGateLog(paths, candidates.map((c) => ({
-    at: now.toISOString(), messageHash: hash, topic: c.topic.name, tier1: c.tier1?.kind ?? null, tier2: 0,
-    gate: c.route === 'activate' ? 'bypass' : c.route === 'gate' ? 'no-model' : c.route, active: c.route === 'activate', via: 'output',
-  })));
+  appendGateLog(
+    paths,
+    candidates.map((c) => ({
+      at: now.toISOString(),
+      messageHash: hash,
+      topic: c.topic.name,
+      tier1: c.tier1?.kind ?? null,
+      tier2: 0,
+      gate: c.route === 'activate' ? 'bypass' : c.route === 'gate' ? 'no-model' : c.route,
+      active: c.route === 'activate',
+      via: 'output',
+    })),
+  );
   const pending = activated.map((c) => ({ topic: c.topic.name, reason: c.reason.split(';')[0] }));
   addPendingTopics(paths, sessionId, pending);
   return pending;

@@ -136,7 +136,8 @@ function backtrackingRisk(source: string): string | undefined {
     if (c === ')') {
       const repeatsInside = stack.pop() ?? false;
       if (quantifierAt(source, i + 1)) {
-        if (repeatsInside) return `nested quantifier near position ${i + 1} (a repeated group that repeats inside can backtrack exponentially)`;
+        if (repeatsInside)
+          return `nested quantifier near position ${i + 1} (a repeated group that repeats inside can backtrack exponentially)`;
         if (stack.length) stack[stack.length - 1] = true;
       } else if (repeatsInside && stack.length) {
         stack[stack.length - 1] = true;
@@ -153,7 +154,12 @@ let lastInput: { text: string; from: 'start' | 'end'; lower: boolean; bounded: s
 
 function boundedInput(text: string, from: 'start' | 'end', lower: boolean): string {
   if (lastInput && lastInput.text === text && lastInput.from === from && lastInput.lower === lower) return lastInput.bounded;
-  const cut = text.length <= MAX_MATCH_INPUT_CHARS ? text : from === 'start' ? text.slice(0, MAX_MATCH_INPUT_CHARS) : text.slice(-MAX_MATCH_INPUT_CHARS);
+  const cut =
+    text.length <= MAX_MATCH_INPUT_CHARS
+      ? text
+      : from === 'start'
+        ? text.slice(0, MAX_MATCH_INPUT_CHARS)
+        : text.slice(-MAX_MATCH_INPUT_CHARS);
   const bounded = lower ? cut.toLowerCase() : cut;
   lastInput = { text, from, lower, bounded };
   return bounded;

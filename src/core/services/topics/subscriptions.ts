@@ -28,7 +28,12 @@ export type SubscriptionRead = { path: string; text: string } | { path: string; 
 export type SubscriptionMaker = (relative: string, text: string, inStore: boolean, make: () => string) => string;
 
 /** Reads one subscription (a workspace-relative path). */
-export function readSubscription(paths: StorePaths, relative: string, keep = agentItemFilter(paths), made?: SubscriptionMaker): SubscriptionRead {
+export function readSubscription(
+  paths: StorePaths,
+  relative: string,
+  keep = agentItemFilter(paths),
+  made?: SubscriptionMaker,
+): SubscriptionRead {
   const workspace = realPathOr(paths.workspace, paths.workspace);
   const real = realPathOr(path.resolve(paths.workspace, relative), undefined);
   if (!real) return { path: relative, problem: 'not found' };
@@ -37,7 +42,8 @@ export function readSubscription(paths: StorePaths, relative: string, keep = age
   const inStore = isInside(store, real);
   if (inStore) {
     const first = path.relative(store, real).split(path.sep)[0];
-    if (PRIVATE_IN_STORE.includes(first) || !real.endsWith('.md')) return { path: relative, problem: 'a private or derived part of the store' };
+    if (PRIVATE_IN_STORE.includes(first) || !real.endsWith('.md'))
+      return { path: relative, problem: 'a private or derived part of the store' };
   }
   let fd: number | undefined;
   try {

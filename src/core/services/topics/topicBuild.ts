@@ -79,17 +79,32 @@ export function buildTopic(file: string, text: string, meta: TopicFrontmatter, c
   for (const [i, trigger] of meta.triggers.entries()) {
     if ('pattern' in trigger) {
       const problem = patternProblem(trigger.pattern);
-      if (problem) return { file, line: lineOfText(lines, trigger.pattern) ?? lineOfPath(lines, ['triggers', i]), message: `triggers.${i}.pattern ${JSON.stringify(trigger.pattern)}: ${problem}` };
+      if (problem)
+        return {
+          file,
+          line: lineOfText(lines, trigger.pattern) ?? lineOfPath(lines, ['triggers', i]),
+          message: `triggers.${i}.pattern ${JSON.stringify(trigger.pattern)}: ${problem}`,
+        };
       triggers.push({ kind: 'pattern', scope: trigger.scope, pattern: new GuardedPattern(trigger.pattern) });
     } else if ('keywords' in trigger) {
-      triggers.push({ kind: 'keywords', scope: trigger.scope, keywords: trigger.keywords, folded: [...new Set(trigger.keywords.map(foldKeyword))] });
+      triggers.push({
+        kind: 'keywords',
+        scope: trigger.scope,
+        keywords: trigger.keywords,
+        folded: [...new Set(trigger.keywords.map(foldKeyword))],
+      });
     } else {
       triggers.push({ kind: 'glob', scope: trigger.scope, glob: trigger.glob, pattern: globToRegExp(trigger.glob) });
     }
   }
   for (const [i, entry] of meta.subscriptions.entries()) {
     const problem = subscriptionProblem(entry);
-    if (problem) return { file, line: lineOfText(lines, entry) ?? lineOfPath(lines, ['subscriptions', i]), message: `subscriptions.${i} ${JSON.stringify(entry)}: ${problem}` };
+    if (problem)
+      return {
+        file,
+        line: lineOfText(lines, entry) ?? lineOfPath(lines, ['subscriptions', i]),
+        message: `subscriptions.${i} ${JSON.stringify(entry)}: ${problem}`,
+      };
   }
   const body = normalizeBlock(content);
   return {

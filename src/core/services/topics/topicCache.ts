@@ -26,8 +26,18 @@ function looksValid(entry: unknown): entry is MemoTopic {
   if (!entry || typeof entry !== 'object') return false;
   const e = entry as Record<string, unknown>;
   const meta = e.meta as Record<string, unknown> | undefined;
-  return typeof e.hash === 'string' && typeof e.content === 'string' && !!meta && typeof meta === 'object' && Array.isArray(meta.triggers) && Array.isArray(meta.subscriptions) &&
-    typeof meta.similarity_threshold === 'number' && typeof meta.max_context_kb === 'number' && typeof meta.activation === 'string' && typeof meta.priority === 'string';
+  return (
+    typeof e.hash === 'string' &&
+    typeof e.content === 'string' &&
+    !!meta &&
+    typeof meta === 'object' &&
+    Array.isArray(meta.triggers) &&
+    Array.isArray(meta.subscriptions) &&
+    typeof meta.similarity_threshold === 'number' &&
+    typeof meta.max_context_kb === 'number' &&
+    typeof meta.activation === 'string' &&
+    typeof meta.priority === 'string'
+  );
 }
 
 /** Parsed topics by file name, read once per load. */

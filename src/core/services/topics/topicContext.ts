@@ -7,7 +7,13 @@
 import type { CompileTopic } from '../context/compileContext';
 import { agentItemFilter } from '../../store/heldItems';
 import type { StorePaths } from '../../store/storePaths';
-import { activateTopics, activateTopicsWithoutGate, type ActivationOptions, type ActivationRequest, type ActivationResult } from './activateTopics';
+import {
+  activateTopics,
+  activateTopicsWithoutGate,
+  type ActivationOptions,
+  type ActivationRequest,
+  type ActivationResult,
+} from './activateTopics';
 import { loadTopics } from './loadTopics';
 import { readSubscription, type SubscriptionMaker } from './subscriptions';
 import { prepareTopics } from './topicTiers';
@@ -21,7 +27,12 @@ export interface TopicContext {
   subscriptionProblems: string[];
 }
 
-function toCompileTopics(paths: StorePaths, active: ReadonlyArray<{ topic: Topic }>, problems: string[], made?: SubscriptionMaker): CompileTopic[] {
+function toCompileTopics(
+  paths: StorePaths,
+  active: ReadonlyArray<{ topic: Topic }>,
+  problems: string[],
+  made?: SubscriptionMaker,
+): CompileTopic[] {
   const keep = agentItemFilter(paths);
   // Topics often subscribe to the same file (playbooks.md): read and filter it once.
   const reads = new Map<string, ReturnType<typeof readSubscription>>();
@@ -46,13 +57,28 @@ export async function topicContext(paths: StorePaths, request: ActivationRequest
   const set = loadTopics(paths);
   const activation = await activateTopics(paths, prepareTopics(set.topics), request, options);
   const subscriptionProblems: string[] = [];
-  return { topics: toCompileTopics(paths, activation.active, subscriptionProblems), activation, problems: set.problems, subscriptionProblems };
+  return {
+    topics: toCompileTopics(paths, activation.active, subscriptionProblems),
+    activation,
+    problems: set.problems,
+    subscriptionProblems,
+  };
 }
 
 /** Topics for a context without tier 3 (hooks); `made` may keep the subscriptions' texts (see SubscriptionMaker). */
-export function topicContextWithoutGate(paths: StorePaths, request: ActivationRequest, options: ActivationOptions, made?: SubscriptionMaker): TopicContext {
+export function topicContextWithoutGate(
+  paths: StorePaths,
+  request: ActivationRequest,
+  options: ActivationOptions,
+  made?: SubscriptionMaker,
+): TopicContext {
   const set = loadTopics(paths);
   const activation = activateTopicsWithoutGate(paths, prepareTopics(set.topics), request, options);
   const subscriptionProblems: string[] = [];
-  return { topics: toCompileTopics(paths, activation.active, subscriptionProblems, made), activation, problems: set.problems, subscriptionProblems };
+  return {
+    topics: toCompileTopics(paths, activation.active, subscriptionProblems, made),
+    activation,
+    problems: set.problems,
+    subscriptionProblems,
+  };
 }

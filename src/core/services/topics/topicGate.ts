@@ -49,7 +49,10 @@ export function gatePrompt(message: string, topic: Topic, markers?: readonly Pri
     'Given this message and topic, should the topic activate?',
     '',
     'Message (quoted):',
-    redactAndCut(stripPrivateSpans(message, markers), GATE_MESSAGE_CHARS).split('\n').map((l) => `> ${l}`).join('\n'),
+    redactAndCut(stripPrivateSpans(message, markers), GATE_MESSAGE_CHARS)
+      .split('\n')
+      .map((l) => `> ${l}`)
+      .join('\n'),
     '',
     `Topic: ${topic.name}`,
     `Description: ${topic.description.slice(0, GATE_TOPIC_CHARS)}`,
@@ -86,7 +89,14 @@ export function textGate(label: string, asker: GateAsker, markers?: readonly Pri
 export function adapterAsker(adapter: ModelAdapter, model?: string): GateAsker {
   return async (call, signal) => {
     const context = buildContext({ role: call.instructions, message: call.prompt });
-    const reply = await adapter.send(context, { model, maxOutputTokens: 1, temperature: 0, timeoutMs: GATE_TIMEOUT_MS, cache: { mode: 'off' }, signal });
+    const reply = await adapter.send(context, {
+      model,
+      maxOutputTokens: 1,
+      temperature: 0,
+      timeoutMs: GATE_TIMEOUT_MS,
+      cache: { mode: 'off' },
+      signal,
+    });
     return reply.text;
   };
 }

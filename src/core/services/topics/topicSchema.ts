@@ -16,17 +16,21 @@ const scope = z.enum(TOPIC_SCOPES).default('input');
 function longForm(raw: unknown): unknown {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
   const { type, match, ...rest } = raw as Record<string, unknown>;
-  if (type === 'pattern' || type === 'keywords' || type === 'glob') return { ...rest, [type]: match ?? (rest as Record<string, unknown>)[type] };
+  if (type === 'pattern' || type === 'keywords' || type === 'glob')
+    return { ...rest, [type]: match ?? (rest as Record<string, unknown>)[type] };
   return raw;
 }
 
 const trigger = z.preprocess(
   longForm,
-  z.union([
-    z.strictObject({ pattern: z.string().min(1).max(MAX_PATTERN_CHARS), scope }),
-    z.strictObject({ keywords: z.array(z.string().trim().min(1).max(100)).min(1).max(200), scope }),
-    z.strictObject({ glob: z.string().min(1).max(300), scope }),
-  ], { error: 'a trigger is {pattern: REGEX}, {keywords: [WORDS]} or {glob: PATHS}, each with an optional scope: input | output | both' }),
+  z.union(
+    [
+      z.strictObject({ pattern: z.string().min(1).max(MAX_PATTERN_CHARS), scope }),
+      z.strictObject({ keywords: z.array(z.string().trim().min(1).max(100)).min(1).max(200), scope }),
+      z.strictObject({ glob: z.string().min(1).max(300), scope }),
+    ],
+    { error: 'a trigger is {pattern: REGEX}, {keywords: [WORDS]} or {glob: PATHS}, each with an optional scope: input | output | both' },
+  ),
 );
 
 export const topicFrontmatterSchema = z.looseObject({

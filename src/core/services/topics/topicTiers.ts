@@ -91,11 +91,17 @@ function gatedRoute(topic: Topic, tier1Matched: boolean, score: number): { route
     case 'critical':
       return { route: 'activate', rule: 'critical with a tier-1 match: no gate' };
     case 'high':
-      return score >= 0.3 ? { route: 'activate', rule: 'high, tier 2 ≥ 0.3: no gate' } : { route: 'gate', rule: 'high, tier 2 < 0.3: the gate decides' };
+      return score >= 0.3
+        ? { route: 'activate', rule: 'high, tier 2 ≥ 0.3: no gate' }
+        : { route: 'gate', rule: 'high, tier 2 < 0.3: the gate decides' };
     case 'medium':
-      return score >= 0.2 ? { route: 'gate', rule: 'medium, tier 2 ≥ 0.2: the gate decides' } : { route: 'drop', rule: 'medium, tier 2 < 0.2: not confident enough' };
+      return score >= 0.2
+        ? { route: 'gate', rule: 'medium, tier 2 ≥ 0.2: the gate decides' }
+        : { route: 'drop', rule: 'medium, tier 2 < 0.2: not confident enough' };
     case 'low':
-      return score >= 0.3 ? { route: 'gate', rule: 'low, tier 2 ≥ 0.3: the gate decides' } : { route: 'drop', rule: 'low, tier 2 < 0.3: not confident enough' };
+      return score >= 0.3
+        ? { route: 'gate', rule: 'low, tier 2 ≥ 0.3: the gate decides' }
+        : { route: 'drop', rule: 'low, tier 2 < 0.3: not confident enough' };
   }
 }
 

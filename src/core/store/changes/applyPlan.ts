@@ -25,7 +25,15 @@ import { writeTranscriptsOnce } from '../transcriptFiles';
 import { readQueuedSessions } from '../captureQueue';
 import { crashPoint } from '../../base/crashPoints';
 import { toIsoDate } from '../../model/provenance';
-import { JOURNAL_DIR, journalEntries, journalFile, mergeEntries, parseJournal, renderJournal, type JournalEntry } from '../journal/journalFile';
+import {
+  JOURNAL_DIR,
+  journalEntries,
+  journalFile,
+  mergeEntries,
+  parseJournal,
+  renderJournal,
+  type JournalEntry,
+} from '../journal/journalFile';
 import { planJournalEntries } from '../journal/planJournal';
 import { encodeLossless } from '../../base/losslessText';
 import type { HarvestPlan, PlanChange } from '../harvestPlan';
@@ -191,7 +199,9 @@ function noteJournalAdded(paths: StorePaths, undo: UndoRecord, journal: string, 
   if (index < 0) return;
   const entry = undo.files[index];
   const before = entry.before === null ? undefined : fs.readFileSync(beforeCopy(paths, index, journal), 'utf8');
-  const prior = new Set(journalEntries(parseJournal(path.basename(journal, '.md'), before)).map((e) => JSON.stringify([e.source, e.category, e.text])));
+  const prior = new Set(
+    journalEntries(parseJournal(path.basename(journal, '.md'), before)).map((e) => JSON.stringify([e.source, e.category, e.text])),
+  );
   entry.journalAdded = learned.filter((e) => !prior.has(JSON.stringify([e.source, e.category, e.text])));
 }
 
@@ -205,7 +215,9 @@ function changesSomething(paths: StorePaths, plan: HarvestPlan): boolean {
 /** Every file an apply may rewrite, the transcripts it writes and the reclaims it does. */
 function plannedForUndo(paths: StorePaths, plan: HarvestPlan, journal: string | undefined): PlannedApply {
   const files = [...new Set([...plan.changes.map((c) => c.file), 'digest.md', 'ledger.json', ...(journal ? [journal] : [])])];
-  const reclaims = plan.outcomes.flatMap((o) => (o.reclaim ? [{ path: o.path, sha256: o.sha256, action: o.reclaim, archiveTo: o.archiveTo }] : []));
+  const reclaims = plan.outcomes.flatMap((o) =>
+    o.reclaim ? [{ path: o.path, sha256: o.sha256, action: o.reclaim, archiveTo: o.archiveTo }] : [],
+  );
   const queued = readQueuedSessions(paths).map((entry) => storeRelative(paths, entry.file));
   return { files, queued, transcripts: (plan.transcripts ?? []).map((t) => ({ file: t.file, text: t.text })), reclaims };
 }

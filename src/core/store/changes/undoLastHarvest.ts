@@ -113,12 +113,14 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
       writeFileAtomic(full, fs.readFileSync(beforeCopy(paths, index, f.file)));
     } else if (f.before === null) {
       // Only the version the apply wrote is removed: a save since then is a person's file.
-      if (fileSha(full) !== f.after) throw new Error(`${f.file} changed while it was being restored; nothing of it was removed: run undo again to see what changed`);
+      if (fileSha(full) !== f.after)
+        throw new Error(`${f.file} changed while it was being restored; nothing of it was removed: run undo again to see what changed`);
       fs.rmSync(full, { force: true });
       fsyncDirectory(path.dirname(full));
     } else {
       const before = fs.readFileSync(beforeCopy(paths, index, f.file));
-      if (sha256Hash().update(before).digest('hex') !== f.before) throw new Error(`the undo copy of ${f.file} is damaged; nothing more was restored`);
+      if (sha256Hash().update(before).digest('hex') !== f.before)
+        throw new Error(`the undo copy of ${f.file} is damaged; nothing more was restored`);
       const after = f.after;
       replaceGuarded(full, (current) => (current && sha256Hash().update(current).digest('hex') === after ? before : undefined)).settle();
       if (fileSha(full) !== f.before) throw new Error(`${f.file} changed while it was being restored; run undo again to see what changed`);

@@ -25,9 +25,12 @@ export function undoOutcomeText(outcome: UndoOutcome): string {
     case 'refused':
       return `not undone: edited since the apply of ${outcome.at}: ${outcome.edited.map((f) => printable(f)).join(', ')}. Nothing was changed; edit them back, or take its lines out by hand`;
     case 'undone': {
-      const parts = [`restored ${outcome.restored.length} file(s)`, `removed ${outcome.removed.length} transcript(s)`, `returned ${outcome.returned.length} conversation(s) to the inbox`];
+      const parts = [
+        `restored ${outcome.restored.length} file(s)`,
+        `removed ${outcome.removed.length} transcript(s)`,
+        `returned ${outcome.returned.length} conversation(s) to the inbox`,
+      ];
       return `undid the apply of ${outcome.at} (a harvest or lore tidy): ${parts.join(', ')}`;
     }
   }
 }
-

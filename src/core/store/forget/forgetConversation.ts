@@ -64,12 +64,22 @@ export interface ForgetPlan {
 
 /** True when the plan finds nothing of the conversation in the store (nor in the ledger). */
 export function isEmptyForgetPlan(plan: ForgetPlan): boolean {
-  return plan.contents.length === 0 && plan.removed.length === 0 && plan.trimmed.length === 0 && plan.review.length === 0 && plan.journals.length === 0 && plan.files.length === 0;
+  return (
+    plan.contents.length === 0 &&
+    plan.removed.length === 0 &&
+    plan.trimmed.length === 0 &&
+    plan.review.length === 0 &&
+    plan.journals.length === 0 &&
+    plan.files.length === 0
+  );
 }
 
 /** The knowledge files a source may be in: the category files, then every note file. */
 function knowledgeFiles(paths: StorePaths): string[] {
-  const notes = listNames(paths.files).filter(isNoteFileName).sort().map((name) => storeRelative(paths, path.join(paths.files, name)));
+  const notes = listNames(paths.files)
+    .filter(isNoteFileName)
+    .sort()
+    .map((name) => storeRelative(paths, path.join(paths.files, name)));
   return [...Object.values(CATEGORY_FILES).map((c) => c.file), ...notes];
 }
 
@@ -248,7 +258,9 @@ export async function applyForget(paths: StorePaths, id: string, options: Forget
       result.history = await recordStoreChange(paths, {
         type: 'memory',
         subject: `forgot conversation ${id}`,
-        body: [`Removed: ${result.plan.removed.length} item(s), ${result.plan.trimmed.length} shared item(s) without this source, ${result.removedFiles.length} file(s)`],
+        body: [
+          `Removed: ${result.plan.removed.length} item(s), ${result.plan.trimmed.length} shared item(s) without this source, ${result.removedFiles.length} file(s)`,
+        ],
       });
     }
   } finally {
@@ -264,8 +276,18 @@ function applyUnderLock(paths: StorePaths, id: string, now: Date): ForgetResult 
   const plan = planForget(paths, id, ledger);
   const result: ForgetResult = { plan, written: [], removedFiles: [], instructionFiles: [], problems: [] };
   // 1. The tombstone: from here on a harvest keeps the conversation and its lines out.
-  let next = withForgottenConversation(ledger, id, plan.contents.map((c) => c.sha256), at);
-  next = withForgottenItems(next, plan.removed.map((r) => r.line), at, id);
+  let next = withForgottenConversation(
+    ledger,
+    id,
+    plan.contents.map((c) => c.sha256),
+    at,
+  );
+  next = withForgottenItems(
+    next,
+    plan.removed.map((r) => r.line),
+    at,
+    id,
+  );
   for (const { sha256 } of plan.contents) {
     const entry = { ...next.entries[sha256] };
     delete entry.transcript; // The transcript goes below.
@@ -275,10 +297,21 @@ function applyUnderLock(paths: StorePaths, id: string, now: Date): ForgetResult 
   result.written.push('ledger.json');
   // 2. Knowledge lines, each file edited through the guarded replace (a person's concurrent save is kept).
   for (const file of new Set([...plan.removed, ...plan.trimmed].map((c) => c.file))) {
-    if (editStoreFile(resolveInStore(paths, file), (text) => (text === undefined ? undefined : removeSource(text, id).text))) result.written.push(file);
+    if (editStoreFile(resolveInStore(paths, file), (text) => (text === undefined ? undefined : removeSource(text, id).text)))
+      result.written.push(file);
   }
   const review = reviewEntriesOf(paths, id);
-  if (review.length && editStoreFile(reviewPath(paths), (text) => (text === undefined ? undefined : removeReviewLines(text, reviewEntriesOf(paths, id).map((e) => e.lineIndex))))) {
+  if (
+    review.length &&
+    editStoreFile(reviewPath(paths), (text) =>
+      text === undefined
+        ? undefined
+        : removeReviewLines(
+            text,
+            reviewEntriesOf(paths, id).map((e) => e.lineIndex),
+          ),
+    )
+  ) {
     result.written.push(storeRelative(paths, reviewPath(paths)));
   }
   for (const file of plan.journals) {

@@ -34,8 +34,7 @@ export interface PurgeCommit {
 }
 
 export type PurgePlan =
-  | { status: 'ready'; commits: PurgeCommit[]; total: number; otherRefs: string[] }
-  | { status: 'refused'; reason: string };
+  { status: 'ready'; commits: PurgeCommit[]; total: number; otherRefs: string[] } | { status: 'refused'; reason: string };
 
 export interface PurgeResult {
   plan: PurgePlan;
@@ -48,7 +47,8 @@ export interface PurgeResult {
 async function purgeableRepo(paths: StorePaths, id: string): Promise<StoreRepo | string> {
   const repo = await findStoreRepo(paths);
   if (!repo) return 'the store is not a git repository: there is no history to purge';
-  if (repo.storeRel !== '.') return `the store is inside the repository ${repo.top}, whose history is yours (with your code): Lore rewrites only a store that is its own repository. To purge it, rewrite that history yourself (for example with git filter-repo) and force-push`;
+  if (repo.storeRel !== '.')
+    return `the store is inside the repository ${repo.top}, whose history is yours (with your code): Lore rewrites only a store that is its own repository. To purge it, rewrite that history yourself (for example with git filter-repo) and force-push`;
   const busy = repoBusy(repo);
   if (busy) return `the repository is in the middle of ${busy}; finish it first`;
   if (stillHeld(planForget(paths, id))) return `the store still holds conversation ${id}: run lore forget ${id} --apply first`;
@@ -87,17 +87,24 @@ interface TreeEntry {
 
 async function listTree(repo: StoreRepo, commit: string): Promise<TreeEntry[]> {
   const out = await git(['ls-tree', '-r', '-z', '--full-tree', commit], { cwd: repo.top });
-  return out.split('\0').filter(Boolean).map((line) => {
-    const tab = line.indexOf('\t');
-    const [mode, type, sha] = line.slice(0, tab).split(' ');
-    return { mode, type, sha, file: line.slice(tab + 1) };
-  });
+  return out
+    .split('\0')
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      const [mode, type, sha] = line.slice(0, tab).split(' ');
+      return { mode, type, sha, file: line.slice(tab + 1) };
+    });
 }
 
 /** What the purge makes of each blob, worked out once per file and content (commits share most of theirs). */
 class Rewriter {
   private readonly blobs = new Map<string, string | null | undefined>();
-  constructor(private readonly repo: StoreRepo, private readonly edit: BlobEdit, private readonly scratch: string) {}
+  constructor(
+    private readonly repo: StoreRepo,
+    private readonly edit: BlobEdit,
+    private readonly scratch: string,
+  ) {}
 
   /** The new sha of a blob (null: dropped; the same sha: unchanged). */
   async blob(entry: TreeEntry, write: boolean): Promise<string | null> {
@@ -127,7 +134,9 @@ class Rewriter {
  * tags still hold into the very commits the branch has.
  */
 async function headCommits(repo: StoreRepo): Promise<string[]> {
-  return (await git(['rev-list', '--topo-order', '--reverse', 'HEAD', '--glob=refs/tags/memory/*'], { cwd: repo.top })).split('\n').filter(Boolean);
+  return (await git(['rev-list', '--topo-order', '--reverse', 'HEAD', '--glob=refs/tags/memory/*'], { cwd: repo.top }))
+    .split('\n')
+    .filter(Boolean);
 }
 
 /** Preview: the commits whose tree holds conversation `id`. Writes nothing. */
@@ -163,7 +172,9 @@ async function scan(paths: StorePaths, repo: StoreRepo, id: string, write: boole
   } finally {
     fs.rmSync(scratch, { force: true });
   }
-  const refs = (await git(['for-each-ref', '--format=%(refname)', '--contains', commits[0]?.commit ?? 'HEAD'], { cwd: repo.top })).split('\n').filter(Boolean);
+  const refs = (await git(['for-each-ref', '--format=%(refname)', '--contains', commits[0]?.commit ?? 'HEAD'], { cwd: repo.top }))
+    .split('\n')
+    .filter(Boolean);
   const branch = (await runGit(['symbolic-ref', '-q', 'HEAD'], { cwd: repo.top })).stdout.trim();
   const otherRefs = commits.length ? refs.filter((r) => r !== branch && !r.startsWith('refs/tags/memory/')) : [];
   return { plan: { status: 'ready', commits, total: all.length, otherRefs } as PurgePlan, trees, all, branch };
@@ -205,10 +216,23 @@ export async function applyPurgeHistory(paths: StorePaths, id: string): Promise<
           }
           tree = (await git(['write-tree'], opts)).trim();
         }
-        const [an, ae, ad, cn, ce, cd] = (await git(['log', '-1', '--format=%an%x00%ae%x00%ad%x00%cn%x00%ce%x00%cd', '--date=raw', commit], { cwd: repo.top })).replace(/\n$/, '').split('\0');
+        const [an, ae, ad, cn, ce, cd] = (
+          await git(['log', '-1', '--format=%an%x00%ae%x00%ad%x00%cn%x00%ce%x00%cd', '--date=raw', commit], { cwd: repo.top })
+        )
+          .replace(/\n$/, '')
+          .split('\0');
         fs.writeFileSync(message, (await git(['log', '-1', '--format=%B', commit], { cwd: repo.top })).replace(/\n+$/, '\n'));
-        const env = { GIT_AUTHOR_NAME: an, GIT_AUTHOR_EMAIL: ae, GIT_AUTHOR_DATE: ad, GIT_COMMITTER_NAME: cn, GIT_COMMITTER_EMAIL: ce, GIT_COMMITTER_DATE: cd };
-        const next = (await git(['commit-tree', '--no-gpg-sign', tree, ...newParents.flatMap((p) => ['-p', p]), '-F', message], { cwd: repo.top, env })).trim();
+        const env = {
+          GIT_AUTHOR_NAME: an,
+          GIT_AUTHOR_EMAIL: ae,
+          GIT_AUTHOR_DATE: ad,
+          GIT_COMMITTER_NAME: cn,
+          GIT_COMMITTER_EMAIL: ce,
+          GIT_COMMITTER_DATE: cd,
+        };
+        const next = (
+          await git(['commit-tree', '--no-gpg-sign', tree, ...newParents.flatMap((p) => ['-p', p]), '-F', message], { cwd: repo.top, env })
+        ).trim();
         mapping.set(commit, next);
       }
     } finally {
@@ -216,10 +240,13 @@ export async function applyPurgeHistory(paths: StorePaths, id: string): Promise<
       fs.rmSync(message, { force: true });
     }
     const newHead = mapping.get(oldHead) ?? oldHead;
-    if (newHead !== oldHead) await git(['update-ref', '-m', `lore: purge conversation ${id} from history`, branch || 'HEAD', newHead, oldHead], { cwd: repo.top });
+    if (newHead !== oldHead)
+      await git(['update-ref', '-m', `lore: purge conversation ${id} from history`, branch || 'HEAD', newHead, oldHead], { cwd: repo.top });
     crashPoint('moved the branch to the rewritten history');
     // Lore's daily tags follow their commits; other refs are the person's (the preview lists them).
-    const tags = (await git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/tags/memory/'], { cwd: repo.top })).split('\n').filter(Boolean);
+    const tags = (await git(['for-each-ref', '--format=%(refname) %(objectname)', 'refs/tags/memory/'], { cwd: repo.top }))
+      .split('\n')
+      .filter(Boolean);
     for (const line of tags) {
       const [ref, sha] = line.split(' ');
       const moved = mapping.get(sha);
@@ -227,8 +254,13 @@ export async function applyPurgeHistory(paths: StorePaths, id: string): Promise<
     }
     // The index and work tree: the store's files already lack the conversation (forgotten first);
     // the index takes the new HEAD's entries for the files the rewrite changed there.
-    const changedAtHead = trees.get(oldHead)?.filter((m) => m.sha !== m.entry.sha).map((m) => m.entry.file) ?? [];
-    if (changedAtHead.length) await git(['reset', '-q', newHead, '--', ...changedAtHead.map((f) => `:(top,literal)${f}`)], { cwd: repo.top });
+    const changedAtHead =
+      trees
+        .get(oldHead)
+        ?.filter((m) => m.sha !== m.entry.sha)
+        .map((m) => m.entry.file) ?? [];
+    if (changedAtHead.length)
+      await git(['reset', '-q', newHead, '--', ...changedAtHead.map((f) => `:(top,literal)${f}`)], { cwd: repo.top });
     // The old commits stay in the reflogs and as loose objects until pruned: prune them now.
     await git(['reflog', 'expire', '--expire=now', '--expire-unreachable=now', '--all'], { cwd: repo.top });
     await git(['gc', '--prune=now', '--quiet'], { cwd: repo.top });

@@ -40,13 +40,20 @@ function bodyOf(lines: string[]): { body?: string } {
 }
 
 const COUNT_LABELS: Array<[keyof ItemCounts, string]> = [
-  ['facts', 'fact'], ['decisions', 'decision'], ['tasks_open', 'open task'], ['tasks_done', 'done task'],
-  ['questions', 'question'], ['playbooks', 'playbook'], ['files', 'file note'],
+  ['facts', 'fact'],
+  ['decisions', 'decision'],
+  ['tasks_open', 'open task'],
+  ['tasks_done', 'done task'],
+  ['questions', 'question'],
+  ['playbooks', 'playbook'],
+  ['files', 'file note'],
 ];
 
 /** "2 facts, 1 decision…" of item counts (empty when none). */
 export function describeCounts(counts: ItemCounts): string {
-  return COUNT_LABELS.filter(([key]) => counts[key] > 0).map(([key, label]) => `${counts[key]} ${label}${counts[key] === 1 ? '' : 's'}`).join(', ');
+  return COUNT_LABELS.filter(([key]) => counts[key] > 0)
+    .map(([key, label]) => `${counts[key]} ${label}${counts[key] === 1 ? '' : 's'}`)
+    .join(', ');
 }
 
 /** The body line naming a conversation (what history reads back). */

@@ -42,7 +42,12 @@ const INDEX_PAUSE_MS = 100;
 const INDEX_PREFIX = 'lore-index-';
 
 /** The identity Lore commits as when the repository has none configured. */
-const FALLBACK_IDENTITY = { GIT_AUTHOR_NAME: 'Lore', GIT_AUTHOR_EMAIL: 'lore@localhost', GIT_COMMITTER_NAME: 'Lore', GIT_COMMITTER_EMAIL: 'lore@localhost' };
+const FALLBACK_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Lore',
+  GIT_AUTHOR_EMAIL: 'lore@localhost',
+  GIT_COMMITTER_NAME: 'Lore',
+  GIT_COMMITTER_EMAIL: 'lore@localhost',
+};
 
 /**
  * Parts of a store that are never Lore's to commit, whatever .gitignore says (a store made by
@@ -55,7 +60,11 @@ const PRIVATE = ['.cache', '.index', '.logs', '.lock', '.undo', 'inbox', 'queue'
 
 function privatePaths(repo: StoreRepo): string[] {
   const base = repo.storeRel === '.' ? '' : `${repo.storeRel}/`;
-  return [...PRIVATE.map((p) => `:(top,literal)${base}${p}`), `:(top,glob)${base}**/*.tmp`, `:(top,glob)${base}archive/[0-9][0-9][0-9][0-9]-[0-9][0-9]/**`];
+  return [
+    ...PRIVATE.map((p) => `:(top,literal)${base}${p}`),
+    `:(top,glob)${base}**/*.tmp`,
+    `:(top,glob)${base}archive/[0-9][0-9][0-9][0-9]-[0-9][0-9]/**`,
+  ];
 }
 
 /** The daily tag's name for a date (UTC, like provenance dates). */
@@ -130,7 +139,8 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
     }
     const added = await runGit(['add', '-A', '--', ...specs], opts);
     if (added.code !== 0) {
-      if (/ignored by one of your \.gitignore files/.test(added.stderr)) return { status: 'deferred', reason: 'the store is ignored by .gitignore' };
+      if (/ignored by one of your \.gitignore files/.test(added.stderr))
+        return { status: 'deferred', reason: 'the store is ignored by .gitignore' };
       if (/did not match any files/.test(added.stderr)) return { status: 'unchanged' };
       throw new Error(`git add failed: ${added.stderr.trim()}`);
     }
@@ -138,11 +148,18 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
     await git(['reset', '-q', '--', ...privatePaths(repo)], opts);
     const tree = (await git(['write-tree'], opts)).trim();
     if (tree === current?.tree) return { status: 'unchanged' };
-    const files = (await git(['diff', '--cached', '--name-only', '--no-renames', ...(head ? [head] : []), '--'], opts)).split('\n').filter(Boolean);
+    const files = (await git(['diff', '--cached', '--name-only', '--no-renames', ...(head ? [head] : []), '--'], opts))
+      .split('\n')
+      .filter(Boolean);
     if (!head && files.length === 0) return { status: 'unchanged' };
     const message = ['-m', request.subject, ...(request.body ? ['-m', request.body] : [])];
     // Unsigned: a signing key's passphrase prompt would hang a background commit (commit.gpgSign).
-    const commit = (await git(['commit-tree', '--no-gpg-sign', tree, ...(head ? ['-p', head] : []), ...message], { cwd: repo.top, env: await identityEnv(repo) })).trim();
+    const commit = (
+      await git(['commit-tree', '--no-gpg-sign', tree, ...(head ? ['-p', head] : []), ...message], {
+        cwd: repo.top,
+        env: await identityEnv(repo),
+      })
+    ).trim();
     // The person's index takes the commit's entries of the store's paths BEFORE the branch moves,
     // as git commit itself writes its index first: a kill in between leaves the index one commit
     // ahead (the store's changes staged, which a plain `git commit` of theirs would commit), never
@@ -178,7 +195,13 @@ function committedPaths(specs: string[], privates: string[]): string[] {
  * stay as the person's index has them: git add -f is theirs to run). Tries `tries` times while
  * their own git command holds the index; returns a warning when it stayed busy.
  */
-async function stageCommitted(repo: StoreRepo, commit: string, specs: string[], privates: string[], tries: number): Promise<string | undefined> {
+async function stageCommitted(
+  repo: StoreRepo,
+  commit: string,
+  specs: string[],
+  privates: string[],
+  tries: number,
+): Promise<string | undefined> {
   let last = '';
   const committed = committedPaths(specs, privates);
   for (let i = 0; i < tries; i++) {

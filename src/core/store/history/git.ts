@@ -61,7 +61,16 @@ const SAFE_CONFIG: readonly string[] = [
 ].flatMap((pair) => ['-c', pair]);
 
 /** Variables of the person's environment that would name a program for git to run. */
-const PROGRAM_VARIABLES = ['GIT_EXTERNAL_DIFF', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_PROXY_COMMAND'];
+const PROGRAM_VARIABLES = [
+  'GIT_EXTERNAL_DIFF',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_PROXY_COMMAND',
+];
 
 /**
  * Subcommands that can show a file's content through a `.gitattributes` diff driver (textconv)
@@ -74,7 +83,16 @@ const NO_CONVERSION: ReadonlySet<string> = new Set(['log', 'show', 'diff', 'blam
  * smudge filter can run in them: they skip the look-up of filter drivers (one git process
  * fewer each). Not `write-tree`: it refreshes a temporary index and so runs clean filters.
  */
-const NO_WORKTREE_CONTENT: ReadonlySet<string> = new Set(['rev-parse', 'rev-list', 'var', 'log', 'commit-tree', 'update-ref', 'init', 'config']);
+const NO_WORKTREE_CONTENT: ReadonlySet<string> = new Set([
+  'rev-parse',
+  'rev-list',
+  'var',
+  'log',
+  'commit-tree',
+  'update-ref',
+  'init',
+  'config',
+]);
 
 /**
  * `-c` overrides that empty every filter driver the config defines. A `.gitattributes` line
@@ -85,19 +103,34 @@ const NO_WORKTREE_CONTENT: ReadonlySet<string> = new Set(['rev-parse', 'rev-list
  * which runs nothing itself.
  */
 async function neutralFilters(options: GitOptions, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const listed = await execGit([...SAFE_CONFIG, 'config', '--null', '--name-only', '--get-regexp', '^filter\\.'], options.cwd, env, 'config').catch(() => undefined);
+  const listed = await execGit(
+    [...SAFE_CONFIG, 'config', '--null', '--name-only', '--get-regexp', '^filter\\.'],
+    options.cwd,
+    env,
+    'config',
+  ).catch(() => undefined);
   if (!listed || listed.code !== 0) return []; // None defined (exit 1), or no repository here.
   const names = new Set<string>();
   for (const key of listed.stdout.split('\0')) {
     const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
     if (match) names.add(match[1]);
   }
-  return [...names].flatMap((name) => ['clean', 'smudge', 'process'].flatMap((key) => ['-c', `filter.${name}.${key}=`]).concat('-c', `filter.${name}.required=false`));
+  return [...names].flatMap((name) =>
+    ['clean', 'smudge', 'process'].flatMap((key) => ['-c', `filter.${name}.${key}=`]).concat('-c', `filter.${name}.required=false`),
+  );
 }
 
 /** The environment every git command gets: no prompt, no pager, no program from variables. */
 function safeEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_OPTIONAL_LOCKS: '0',
+    LC_ALL: 'C',
+    ...extra,
+  };
   for (const name of PROGRAM_VARIABLES) delete env[name];
   return env;
 }
@@ -117,12 +150,18 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
 
 function execGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, command: string): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    execFile('git', [...args], { cwd, env, timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true }, (error, stdout, stderr) => {
-      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissingError());
-      if (error && (error as { killed?: boolean }).killed) return reject(new Error(`git ${command} timed out after ${GIT_TIMEOUT_MS / 1000} s`));
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
+    execFile(
+      'git',
+      [...args],
+      { cwd, env, timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true },
+      (error, stdout, stderr) => {
+        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissingError());
+        if (error && (error as { killed?: boolean }).killed)
+          return reject(new Error(`git ${command} timed out after ${GIT_TIMEOUT_MS / 1000} s`));
+        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
   });
 }
 

@@ -27,7 +27,8 @@ function enableCommitsInConfig(paths: StorePaths): boolean {
   let config: Record<string, unknown> = {};
   if (fs.existsSync(paths.config)) {
     const parsed: unknown = JSON.parse(fs.readFileSync(paths.config, 'utf8').replace(/^\ufeff/, ''));
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${paths.config} is not a JSON object; set "git": {"commit": "apply"} in it by hand`);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error(`${paths.config} is not a JSON object; set "git": {"commit": "apply"} in it by hand`);
     config = parsed as Record<string, unknown>;
   }
   const section = config.git && typeof config.git === 'object' && !Array.isArray(config.git) ? (config.git as Record<string, unknown>) : {};
@@ -55,6 +56,8 @@ export async function initHistory(paths: StorePaths): Promise<InitHistoryResult>
   const configured = repo.storeRel === '.' ? false : enableCommitsInConfig(paths);
   // The person asked for commits in this store: its config.json's git.commit is theirs (storeTrust.ts).
   if (repo.storeRel !== '.') setStoreTrust(paths.root, true);
-  const commit = await commitStore(repo, { subject: created ? 'maintenance: the knowledge store, as Lore found it' : 'maintenance: the knowledge store, history turned on' });
+  const commit = await commitStore(repo, {
+    subject: created ? 'maintenance: the knowledge store, as Lore found it' : 'maintenance: the knowledge store, history turned on',
+  });
   return { repo, created, configured, commit };
 }

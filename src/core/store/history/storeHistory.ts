@@ -110,7 +110,11 @@ async function historyContext(paths: StorePaths): Promise<HistoryContext | undef
  * Records changes a writer just made (the caller holds the store lock) and commits when the
  * mode says so. Undefined when history is off for this store.
  */
-export async function recordStoreChange(paths: StorePaths, changes: StoreChange | StoreChange[], now = new Date()): Promise<HistoryOutcome | undefined> {
+export async function recordStoreChange(
+  paths: StorePaths,
+  changes: StoreChange | StoreChange[],
+  now = new Date(),
+): Promise<HistoryOutcome | undefined> {
   const list = Array.isArray(changes) ? changes : [changes];
   try {
     const context = await historyContext(paths);
@@ -131,7 +135,10 @@ export async function recordStoreChange(paths: StorePaths, changes: StoreChange 
  * Commits what is pending (and whatever else changed in the store) now, taking the store lock:
  * the interval's timer, `lore commit`. `force` commits even before the interval is up.
  */
-export async function flushStoreHistory(paths: StorePaths, options: { now?: Date; force?: boolean; lockTimeoutMs?: number } = {}): Promise<HistoryOutcome | undefined> {
+export async function flushStoreHistory(
+  paths: StorePaths,
+  options: { now?: Date; force?: boolean; lockTimeoutMs?: number } = {},
+): Promise<HistoryOutcome | undefined> {
   const now = options.now ?? new Date();
   try {
     // A timer asks every minute: nothing waiting means no git process and no lock.
@@ -157,7 +164,13 @@ export async function flushStoreHistory(paths: StorePaths, options: { now?: Date
  * The pending conversations' transcripts first (`conversation:`), then the rest of the store
  * with the other messages; what git deferred stays pending.
  */
-async function commitPending(paths: StorePaths, context: HistoryContext, state: HistoryState, now: Date, everything = false): Promise<HistoryOutcome> {
+async function commitPending(
+  paths: StorePaths,
+  context: HistoryContext,
+  state: HistoryState,
+  now: Date,
+  everything = false,
+): Promise<HistoryOutcome> {
   const outcome: HistoryOutcome = { mode: context.mode, commits: [], pending: 0 };
   const conversations = state.pending.filter((c) => c.type === 'conversation' && c.paths?.length);
   const rest = state.pending.filter((c) => !conversations.includes(c));
@@ -191,5 +204,10 @@ async function commitPending(paths: StorePaths, context: HistoryContext, state: 
 function failed(paths: StorePaths, error: unknown, now: Date): HistoryOutcome {
   const message = (error as Error).message ?? String(error);
   appendLogLine(historyLogFile(paths), `commit failed: ${message}`, now);
-  return { mode: 'apply', commits: [], pending: readState(paths).pending.length, warning: `the change is written but not committed to git: ${message} (see ${historyLogFile(paths)})` };
+  return {
+    mode: 'apply',
+    commits: [],
+    pending: readState(paths).pending.length,
+    warning: `the change is written but not committed to git: ${message} (see ${historyLogFile(paths)})`,
+  };
 }

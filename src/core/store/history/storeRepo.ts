@@ -56,8 +56,12 @@ export function repoPath(repo: StoreRepo, storeRelative: string): string {
  */
 export function repoBusy(repo: StoreRepo): string | undefined {
   const markers: Array<[string, string]> = [
-    ['MERGE_HEAD', 'a merge'], ['rebase-merge', 'a rebase'], ['rebase-apply', 'a rebase'],
-    ['CHERRY_PICK_HEAD', 'a cherry-pick'], ['REVERT_HEAD', 'a revert'], ['BISECT_LOG', 'a bisect'],
+    ['MERGE_HEAD', 'a merge'],
+    ['rebase-merge', 'a rebase'],
+    ['rebase-apply', 'a rebase'],
+    ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+    ['REVERT_HEAD', 'a revert'],
+    ['BISECT_LOG', 'a bisect'],
   ];
   for (const [name, what] of markers) if (fs.existsSync(path.join(repo.gitDir, name))) return what;
   return undefined;

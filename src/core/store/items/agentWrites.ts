@@ -62,8 +62,7 @@ export interface RememberRequest {
 
 /** A change of an existing item, by id; `file` picks one when the same line is in several files. */
 export type ChangeRequest =
-  | { op: 'update' | 'supersede'; id: string; text: string; file?: string }
-  | { op: 'done' | 'forget'; id: string; file?: string };
+  { op: 'update' | 'supersede'; id: string; text: string; file?: string } | { op: 'done' | 'forget'; id: string; file?: string };
 
 /**
  * recorded: written to its file; pending: waiting in review.md for a person; held: waiting there
@@ -99,12 +98,21 @@ export interface AgentWriteResult {
  * the session).
  */
 export function agentSource(clientName: string | undefined, session?: string, sanitize: (raw: string) => string = (s) => s): string {
-  const name = clientName?.trim() ? sanitize(wellFormed(clientName)).toLowerCase().replace(/[\s:]+/g, '-') : 'mcp';
+  const name = clientName?.trim()
+    ? sanitize(wellFormed(clientName))
+        .toLowerCase()
+        .replace(/[\s:]+/g, '-')
+    : 'mcp';
   const sess = session?.trim() ? sanitize(wellFormed(session)).replace(/\s+/g, '-') : '';
   return sess ? `${name}:${sess}` : name;
 }
 
-async function underLock(paths: StorePaths, context: AgentWriteContext, op: string, body: () => AgentWriteResult): Promise<AgentWriteResult> {
+async function underLock(
+  paths: StorePaths,
+  context: AgentWriteContext,
+  op: string,
+  body: () => AgentWriteResult,
+): Promise<AgentWriteResult> {
   ensureStoreLayout(paths);
   const lock = await acquireStoreLock(paths.root, context.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
   try {
@@ -125,7 +133,9 @@ const QUOTE_CHARS = 200;
 function historyChange(op: string, source: string, result: AgentWriteResult): StoreChange | undefined {
   if (result.status !== 'recorded' && result.status !== 'pending' && result.status !== 'held') return undefined;
   const where = result.status === 'recorded' ? `in ${result.file}` : result.status === 'held' ? 'held for review' : 'waiting for review';
-  const quote = result.line ? [`Item ${result.id}: ${result.line.length > QUOTE_CHARS ? `${result.line.slice(0, QUOTE_CHARS)}…` : result.line}`] : [];
+  const quote = result.line
+    ? [`Item ${result.id}: ${result.line.length > QUOTE_CHARS ? `${result.line.slice(0, QUOTE_CHARS)}…` : result.line}`]
+    : [];
   return { type: 'memory', subject: `${op} ${result.id ?? ''} ${where}`.replace(/\s+/g, ' '), body: [`Source: ${source}`, ...quote] };
 }
 
@@ -156,7 +166,14 @@ function heldKinds(paths: StorePaths, line: string): InstructionFlagKind[] {
  * Queues the write in review.md (pending, or held when flagged), or returns undefined when it
  * should go straight in. Caller holds the lock.
  */
-function queueUnlessDirect(paths: StorePaths, mode: AgentWritesMode, target: ReviewTarget, line: string, pending: PendingChange, checkFlags: boolean): { status: 'pending' | 'held'; kinds: string[] } | undefined {
+function queueUnlessDirect(
+  paths: StorePaths,
+  mode: AgentWritesMode,
+  target: ReviewTarget,
+  line: string,
+  pending: PendingChange,
+  checkFlags: boolean,
+): { status: 'pending' | 'held'; kinds: string[] } | undefined {
   const kinds = checkFlags ? heldKinds(paths, line) : [];
   if (kinds.length === 0 && mode === 'direct') return undefined;
   writeHeldItems(paths, [{ target, line, kinds, pending }]);
@@ -189,7 +206,12 @@ export function planNewItem(paths: StorePaths, request: RememberRequest, source:
     if (target.kind === 'orphan') return { ok: false, reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${target.reason}` };
     const found = findNotesForFile(paths, target.absolute, { heal: false });
     const file = storeRelative(paths, found?.file ?? path.join(paths.files, target.identity.noteFileName));
-    return { ok: true, line: noteLine(detail ? `${statement} — ${detail}` : statement, provenance), file, target: { file, notedPath: target.relative } };
+    return {
+      ok: true,
+      line: noteLine(detail ? `${statement} — ${detail}` : statement, provenance),
+      file,
+      target: { file, notedPath: target.relative },
+    };
   }
   let line: string;
   if (request.kind === 'playbook') {
@@ -228,15 +250,17 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
     const journal = () => journalLearned(paths, [journalEntryOf(line, journalCategory(target), context.source)], context.today);
     if (request.kind === 'note') {
       const note = resolveNoteTarget(paths, wellFormed(request.path ?? ''));
-      if (note.kind === 'orphan') return { status: 'refused', reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${note.reason}` };
+      if (note.kind === 'orphan')
+        return { status: 'refused', reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${note.reason}` };
       const written = storeRelative(paths, addNotesToFile(paths, note, [line]));
       journal();
       return { status: 'recorded', ...base, file: written };
     }
     const key = (Object.keys(CATEGORY_FILES) as Array<keyof typeof CATEGORY_FILES>).find((k) => CATEGORY_FILES[k].file === file)!;
-    const edit = key === 'tasks'
-      ? { kind: 'tasks' as const, open: target.section === 'open' ? [line] : [], done: target.section === 'done' ? [line] : [] }
-      : { kind: 'append' as const, title: CATEGORY_FILES[key].title, lines: [line] };
+    const edit =
+      key === 'tasks'
+        ? { kind: 'tasks' as const, open: target.section === 'open' ? [line] : [], done: target.section === 'done' ? [line] : [] }
+        : { kind: 'append' as const, title: CATEGORY_FILES[key].title, lines: [line] };
     editStoreFile(abs, (before) => applyPlanEdit(edit, before));
     journal();
     refreshDigest(paths);
@@ -308,27 +332,42 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
   const mode = modeOf(paths, context);
   return underLock(paths, context, request.op, () => {
     const places = lookUp(paths, id, request.file);
-    if (places.length === 0) return { status: 'not-found', id, reason: `no item ${id}${request.file ? ` in ${request.file}` : ''} (it may have been changed or removed, or still be pending review)` };
-    if (places.length > 1) return { status: 'ambiguous', id, places, reason: `item ${id} is written in ${places.length} places (${places.map((p) => `${p.file}:${p.line}`).join(', ')}); name the file` };
+    if (places.length === 0)
+      return {
+        status: 'not-found',
+        id,
+        reason: `no item ${id}${request.file ? ` in ${request.file}` : ''} (it may have been changed or removed, or still be pending review)`,
+      };
+    if (places.length > 1)
+      return {
+        status: 'ambiguous',
+        id,
+        places,
+        reason: `item ${id} is written in ${places.length} places (${places.map((p) => `${p.file}:${p.line}`).join(', ')}); name the file`,
+      };
     const item = places[0];
     const target = targetOf(item);
     let line = item.raw.trim();
     if (request.op === 'update' || request.op === 'supersede') {
       const text = clean(request.text);
       if (!text) return { status: 'refused', id, target: item, reason: 'the new text is empty' };
-      line = newLineFor(item, text, request.op === 'update' ? item.provenance?.source ?? context.source : context.source, context.today);
-      if (itemId(line) === id) return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the new text is the item as it is' };
+      line = newLineFor(item, text, request.op === 'update' ? (item.provenance?.source ?? context.source) : context.source, context.today);
+      if (itemId(line) === id)
+        return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the new text is the item as it is' };
     } else if (request.op === 'done') {
-      if (item.kind === 'done_task') return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the task is already done' };
-      if (item.kind !== 'task') return { status: 'refused', id, target: item, reason: `item ${id} is a ${item.kind.replace('_', ' ')}, not an open task` };
+      if (item.kind === 'done_task')
+        return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the task is already done' };
+      if (item.kind !== 'task')
+        return { status: 'refused', id, target: item, reason: `item ${id} is a ${item.kind.replace('_', ' ')}, not an open task` };
     }
     const base = { id: request.op === 'update' || request.op === 'supersede' ? itemId(line) : id, line, file: item.file, target: item };
     const pending: PendingChange = { op: request.op, id };
     const queued = queueUnlessDirect(paths, mode, target, line, pending, request.op === 'update' || request.op === 'supersede');
     if (queued) return { ...queued, ...base };
-    const change = request.op === 'update' || request.op === 'supersede'
-      ? { op: request.op, id, file: item.file, line }
-      : { op: request.op, id, file: item.file };
+    const change =
+      request.op === 'update' || request.op === 'supersede'
+        ? { op: request.op, id, file: item.file, line }
+        : { op: request.op, id, file: item.file };
     const outcome = applyItemChange(paths, change);
     if (!outcome.applied) return { status: 'not-found', ...base, reason: outcome.reason };
     // New text (update, supersede) and a task done are learned; a forget teaches nothing.

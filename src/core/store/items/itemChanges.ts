@@ -21,8 +21,7 @@ import { parseProvenance } from '../../model/provenance';
 
 /** A change of an existing item; `line` is the new line of an update or a supersession. */
 export type ItemChange =
-  | { op: 'update' | 'supersede'; id: string; file: string; line: string }
-  | { op: 'done' | 'forget'; id: string; file: string };
+  { op: 'update' | 'supersede'; id: string; file: string; line: string } | { op: 'done' | 'forget'; id: string; file: string };
 
 export interface ItemChangeResult {
   applied: boolean;

@@ -51,10 +51,14 @@ const NOT_KNOWLEDGE = ['transcripts', 'journal', 'archive', 'inbox', 'digest.md'
 const NOT_COMMITTED = /^0+$/;
 
 function parseLog(stdout: string): Array<Omit<ItemHistoryEvent, 'kind'>> {
-  return stdout.split(RECORD).map((r) => r.replace(/^\n+/, '')).filter(Boolean).map((record) => {
-    const [commit, date, author, subject, body = ''] = record.split(FIELD);
-    return { commit, date, author, subject, conversations: conversationsOf(body) };
-  });
+  return stdout
+    .split(RECORD)
+    .map((r) => r.replace(/^\n+/, ''))
+    .filter(Boolean)
+    .map((record) => {
+      const [commit, date, author, subject, body = ''] = record.split(FIELD);
+      return { commit, date, author, subject, conversations: conversationsOf(body) };
+    });
 }
 
 /** The commit that last wrote line `line` (1-based) of the file as it is on disk, and its line number there. */
@@ -126,7 +130,11 @@ export interface LearnedSummary {
 }
 
 function short(event: ItemHistoryEvent): { commit: string; date: string; subject: string } {
-  return { commit: event.commit, date: event.date, subject: event.subject.length > SUBJECT_CHARS ? `${event.subject.slice(0, SUBJECT_CHARS)}…` : event.subject };
+  return {
+    commit: event.commit,
+    date: event.date,
+    subject: event.subject.length > SUBJECT_CHARS ? `${event.subject.slice(0, SUBJECT_CHARS)}…` : event.subject,
+  };
 }
 
 /** The summary of a history (undefined without git: there is nothing to tell). */

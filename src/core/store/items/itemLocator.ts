@@ -41,7 +41,12 @@ export interface LocatedItem {
 function located(id: string, file: string, item: KnowledgeItem, kind: ItemKind, notedPath?: string): LocatedItem {
   const text = stripProvenance(item.text);
   return {
-    id, file, line: item.line + 1, raw: item.raw, text, kind,
+    id,
+    file,
+    line: item.line + 1,
+    raw: item.raw,
+    text,
+    kind,
     ...(notedPath !== undefined ? { notedPath } : {}),
     ...(item.provenance ? { provenance: { source: item.provenance.source, date: item.provenance.date } } : {}),
     ...(supersededBy(item.raw) ? { supersededBy: supersededBy(item.raw) } : {}),

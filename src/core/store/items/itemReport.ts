@@ -50,15 +50,23 @@ export function readItem(paths: StorePaths, id: string): ItemReport {
   const shown = (line: string) => (keep(line) ? line : withheld(line));
   const entries = parseReview(readTextIfExists(reviewPath(paths))).entries;
   const changes = entries.filter((e) => e.pending && e.pending.op !== 'remember' && e.pending.id === wanted);
-  const pending = changes.map((e) => ({ op: e.pending!.op, ...(e.pending!.op === 'update' || e.pending!.op === 'supersede' ? { newId: itemId(e.line) } : {}), line: shown(e.line) }));
+  const pending = changes.map((e) => ({
+    op: e.pending!.op,
+    ...(e.pending!.op === 'update' || e.pending!.op === 'supersede' ? { newId: itemId(e.line) } : {}),
+    line: shown(e.line),
+  }));
   const places = findItemsById(paths, wanted);
   if (places.length > 0) {
     const item = places[0];
     const held = !keep(item.raw);
     return {
-      id: wanted, found: true,
+      id: wanted,
+      found: true,
       status: held ? 'held' : item.supersededBy ? 'superseded' : 'recorded',
-      kind: item.kind, line: held ? withheld(item.raw) : item.raw.trim(), file: item.file, lineNumber: item.line,
+      kind: item.kind,
+      line: held ? withheld(item.raw) : item.raw.trim(),
+      file: item.file,
+      lineNumber: item.line,
       ...(item.notedPath !== undefined ? { notedPath: item.notedPath } : {}),
       ...(item.provenance ? { provenance: item.provenance } : {}),
       ...(item.supersededBy ? { supersededBy: item.supersededBy } : {}),
@@ -67,15 +75,28 @@ export function readItem(paths: StorePaths, id: string): ItemReport {
     };
   }
   // Not in a file: a new item (remember, or the new text of an update) waiting in the queue.
-  const queued = entries.find((e) => (!e.pending || e.pending.op === 'remember' || e.pending.op === 'update' || e.pending.op === 'supersede') && itemId(e.line) === wanted);
+  const queued = entries.find(
+    (e) =>
+      (!e.pending || e.pending.op === 'remember' || e.pending.op === 'update' || e.pending.op === 'supersede') && itemId(e.line) === wanted,
+  );
   if (!queued) return { id: wanted, found: false };
   const provenance = parseProvenance(queued.line);
   const held = queued.kinds.length > 0 || !keep(queued.line);
   return {
-    id: wanted, found: true, status: held ? 'held' : 'pending', kind: kindOfTarget(queued.target),
-    line: held ? withheld(queued.line) : queued.line, file: queued.target.file,
+    id: wanted,
+    found: true,
+    status: held ? 'held' : 'pending',
+    kind: kindOfTarget(queued.target),
+    line: held ? withheld(queued.line) : queued.line,
+    file: queued.target.file,
     ...(queued.target.notedPath !== undefined ? { notedPath: queued.target.notedPath } : {}),
     ...(provenance ? { provenance: { source: provenance.source, date: provenance.date } } : {}),
-    pending: [{ op: queued.pending?.op ?? 'remember', ...(queued.pending?.id ? { of: queued.pending.id } : {}), line: held ? withheld(queued.line) : queued.line }],
+    pending: [
+      {
+        op: queued.pending?.op ?? 'remember',
+        ...(queued.pending?.id ? { of: queued.pending.id } : {}),
+        line: held ? withheld(queued.line) : queued.line,
+      },
+    ],
   };
 }

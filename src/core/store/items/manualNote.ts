@@ -29,13 +29,26 @@ export function manualNoteLine(text: string, now = new Date()): string {
 }
 
 /** Adds note `text` to the file `target` names; throws on an empty text. */
-export async function addManualNote(paths: StorePaths, target: Extract<NoteTarget, { kind: 'file' }>, text: string, now = new Date()): Promise<ManualNoteResult> {
+export async function addManualNote(
+  paths: StorePaths,
+  target: Extract<NoteTarget, { kind: 'file' }>,
+  text: string,
+  now = new Date(),
+): Promise<ManualNoteResult> {
   const line = manualNoteLine(text, now);
   const lock = await acquireStoreLock(paths.root);
   try {
     const noteFile = addNotesToFile(paths, target, [line]);
-    journalLearned(paths, [journalEntryOf(line, journalCategory({ file: storeRelative(paths, noteFile), notedPath: target.relative }))], now);
-    const history = await recordStoreChange(paths, { type: 'memory', subject: `note on ${target.relative}`, body: [`Source: ${MANUAL_SOURCE}`] });
+    journalLearned(
+      paths,
+      [journalEntryOf(line, journalCategory({ file: storeRelative(paths, noteFile), notedPath: target.relative }))],
+      now,
+    );
+    const history = await recordStoreChange(paths, {
+      type: 'memory',
+      subject: `note on ${target.relative}`,
+      body: [`Source: ${MANUAL_SOURCE}`],
+    });
     return { noteFile, ...(history ? { history } : {}) };
   } finally {
     lock.release();

@@ -33,7 +33,11 @@ const MAX_WORDS = 12;
 /** The distinctive words of an item line (list marker, playbook name markup and provenance removed). */
 function itemWords(itemLine: string): string[] {
   const text = itemStatement(itemLine);
-  const words = text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').split(/\s+/).filter((w) => w.length > SHORT_WORD);
+  const words = text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > SHORT_WORD);
   return [...new Set(words)].slice(0, MAX_WORDS);
 }
 
@@ -157,7 +161,10 @@ export function provenanceTarget(paths: StorePaths, source: string, itemLine: st
   if (found) return { kind: 'conversation', file: found, line: lineForItem(found, itemLine) };
   if (entries.length && fs.existsSync(paths.ledger)) {
     const sha = entries[0][0];
-    const line = fs.readFileSync(paths.ledger, 'utf8').split('\n').findIndex((l) => l.includes(`"${sha}"`));
+    const line = fs
+      .readFileSync(paths.ledger, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(`"${sha}"`));
     return { kind: 'ledger', file: paths.ledger, line: Math.max(0, line) };
   }
   return { kind: 'missing' };

@@ -49,7 +49,8 @@ export type RememberPlan =
 
 /** The line and its target, without writing anything: the agents' write rules (agentWrites.planNewItem). */
 export function planRemember(paths: StorePaths, input: RememberInput, source: string, today: Date): RememberPlan {
-  if (!(REMEMBER_KINDS as readonly string[]).includes(input.kind)) return { ok: false, reason: `unknown kind "${String(input.kind)}"; one of ${REMEMBER_KINDS.join(', ')}` };
+  if (!(REMEMBER_KINDS as readonly string[]).includes(input.kind))
+    return { ok: false, reason: `unknown kind "${String(input.kind)}"; one of ${REMEMBER_KINDS.join(', ')}` };
   const text = redactSecrets(String(input.text ?? '')).trim();
   if (!text) return { ok: false, reason: 'the text is empty' };
   if (text.length > REMEMBER_MAX_CHARS) return { ok: false, reason: `the text is longer than ${REMEMBER_MAX_CHARS} characters` };
@@ -58,7 +59,15 @@ export function planRemember(paths: StorePaths, input: RememberInput, source: st
   if (!plan.ok) return plan;
   const kinds = newItemFlags(paths, plan.line);
   const notedPath = 'notedPath' in plan.target ? plan.target.notedPath : undefined;
-  return { ok: true, kind: input.kind, line: plan.line, id: itemId(plan.line), file: plan.file, ...(notedPath !== undefined ? { notedPath } : {}), ...(kinds.length ? { held: kinds } : {}) };
+  return {
+    ok: true,
+    kind: input.kind,
+    line: plan.line,
+    id: itemId(plan.line),
+    file: plan.file,
+    ...(notedPath !== undefined ? { notedPath } : {}),
+    ...(kinds.length ? { held: kinds } : {}),
+  };
 }
 
 export type RememberResult =
@@ -74,7 +83,11 @@ export async function rememberItem(paths: StorePaths, input: RememberInput, sour
   if (!fs.existsSync(paths.root)) return { ok: false, reason: `there is no knowledge store at ${paths.root}` };
   const plan = planRemember(paths, input, source, today);
   if (!plan.ok) return plan;
-  const result = await rememberAgentItem(paths, { kind: input.kind, statement: input.text, detail: input.detail, path: input.path }, { source, today, mode: 'direct' });
+  const result = await rememberAgentItem(
+    paths,
+    { kind: input.kind, statement: input.text, detail: input.detail, path: input.path },
+    { source, today, mode: 'direct' },
+  );
   switch (result.status) {
     case 'recorded':
     case 'unchanged':

@@ -25,7 +25,12 @@ function withText(line: string, text: string): string {
 }
 
 /** Replaces the text of queued item `id` (a ReviewItem id); what it does on accept stays. */
-export async function editReviewItem(paths: StorePaths, id: string, text: string, options: { lockTimeoutMs?: number } = {}): Promise<ReviewEditResult> {
+export async function editReviewItem(
+  paths: StorePaths,
+  id: string,
+  text: string,
+  options: { lockTimeoutMs?: number } = {},
+): Promise<ReviewEditResult> {
   if (!neutralizeItemText(text)) return { edited: false, reason: 'the text is empty' };
   const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
   try {
@@ -43,7 +48,12 @@ export async function editReviewItem(paths: StorePaths, id: string, text: string
       return rewriteReviewEntry(current, entry, line, flagKinds(flagInstruction(line)));
     });
     const done = result as ReviewEditResult; // Assigned in the edit callback, which TypeScript does not follow.
-    if (done.edited) await recordStoreChange(paths, { type: 'memory', subject: `review: edited ${id} (now ${done.id})`, body: [`Item ${done.id}: ${done.line.slice(0, 200)}`] });
+    if (done.edited)
+      await recordStoreChange(paths, {
+        type: 'memory',
+        subject: `review: edited ${id} (now ${done.id})`,
+        body: [`Item ${done.id}: ${done.line.slice(0, 200)}`],
+      });
     return result;
   } finally {
     lock.release();

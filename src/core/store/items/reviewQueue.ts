@@ -27,7 +27,17 @@ import { acceptedIdentities, itemFilter, type AgentItemFilter } from '../heldIte
 import { lineIdentity, renderItemLine, withoutBullet } from '../../model/itemLines';
 import { parseProvenance, stripProvenance } from '../../model/provenance';
 import { applyItemChange, type ItemChange } from './itemChanges';
-import { addAccepted, addHeldItems, entryKey, parseReview, removeReviewLines, REVIEW_FILE, type PendingChange, type ReviewTarget, type HeldItem } from '../../model/reviewFile';
+import {
+  addAccepted,
+  addHeldItems,
+  entryKey,
+  parseReview,
+  removeReviewLines,
+  REVIEW_FILE,
+  type PendingChange,
+  type ReviewTarget,
+  type HeldItem,
+} from '../../model/reviewFile';
 
 /** One item awaiting a person's decision. */
 export interface ReviewItem {
@@ -74,7 +84,12 @@ function makeItem(where: ReviewItem['where'], target: ReviewTarget, line: string
   const provenance = parseProvenance(line);
   return {
     id: reviewItemId(where, target, line, pending),
-    where, target, line, text: displayText(line), kinds, reasons: describe(kinds),
+    where,
+    target,
+    line,
+    text: displayText(line),
+    kinds,
+    reasons: describe(kinds),
     provenance: provenance ? { source: provenance.source, date: provenance.date } : undefined,
     ...(pending ? { pending } : {}),
   };
@@ -102,7 +117,12 @@ const LINE_TARGETS: Record<keyof PlanLines, ReviewTarget> = {
   done: { file: CATEGORY_FILES.tasks.file, section: 'done' },
 };
 const LINE_CATEGORY: Record<keyof PlanLines, CategoryFileKey> = {
-  facts: 'facts', decisions: 'decisions', questions: 'questions', playbooks: 'playbooks', open: 'tasks', done: 'tasks',
+  facts: 'facts',
+  decisions: 'decisions',
+  questions: 'questions',
+  playbooks: 'playbooks',
+  open: 'tasks',
+  done: 'tasks',
 };
 
 export interface HeldInPlan {
@@ -153,7 +173,11 @@ export function holdFlaggedInPlan(paths: StorePaths, lines: PlanLines, notes: Pl
   if (next === (current ?? '')) return { held, keep };
   const count = (s: string | undefined) => (s ? s.split('\n').length : 0);
   const edit = { kind: 'review' as const, items: held };
-  return { held, keep, change: { file: REVIEW_FILE, before: current, after: next, added: Math.max(0, count(next) - count(current)), edit } };
+  return {
+    held,
+    keep,
+    change: { file: REVIEW_FILE, before: current, after: next, added: Math.max(0, count(next) - count(current)), edit },
+  };
 }
 
 /** Queues held items in review.md (the caller holds the store lock). Returns whether it changed. */
@@ -203,7 +227,15 @@ export function listReview(paths: StorePaths): ReviewItem[] {
   const text = readTextIfExists(reviewPath(paths));
   const parsed = parseReview(text);
   const accepted = new Set(parsed.accepted.map(lineIdentity));
-  const queued = parsed.entries.map((e) => makeItem('queue', e.target, e.line, e.kinds.length || !carriesNewText(e.pending) ? e.kinds : flagKinds(flagInstruction(e.line)), e.pending));
+  const queued = parsed.entries.map((e) =>
+    makeItem(
+      'queue',
+      e.target,
+      e.line,
+      e.kinds.length || !carriesNewText(e.pending) ? e.kinds : flagKinds(flagInstruction(e.line)),
+      e.pending,
+    ),
+  );
   return [...queued, ...inPlaceItems(paths, accepted)];
 }
 
@@ -233,9 +265,14 @@ function writeAccepted(paths: StorePaths, items: ReviewItem[]): string[] {
     const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === file);
     if (key) {
       const lines = group.map((i) => i.line);
-      const edit: PlanEdit = key === 'tasks'
-        ? { kind: 'tasks', open: group.filter((i) => i.target.section !== 'done').map((i) => i.line), done: group.filter((i) => i.target.section === 'done').map((i) => i.line) }
-        : { kind: 'append', title: CATEGORY_FILES[key].title, lines };
+      const edit: PlanEdit =
+        key === 'tasks'
+          ? {
+              kind: 'tasks',
+              open: group.filter((i) => i.target.section !== 'done').map((i) => i.line),
+              done: group.filter((i) => i.target.section === 'done').map((i) => i.line),
+            }
+          : { kind: 'append', title: CATEGORY_FILES[key].title, lines };
       if (editStoreFile(path.join(paths.root, file), (before) => applyPlanEdit(edit, before))) written.push(file);
       continue;
     }
@@ -280,13 +317,19 @@ function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
  * are written before review.md, so a crash in between leaves the item queued and accepting it
  * again adds no duplicate.
  */
-export async function decideReview(paths: StorePaths, decision: ReviewDecision, ids: readonly string[] | 'all', options: { lockTimeoutMs?: number } = {}): Promise<ReviewDecisionResult> {
+export async function decideReview(
+  paths: StorePaths,
+  decision: ReviewDecision,
+  ids: readonly string[] | 'all',
+  options: { lockTimeoutMs?: number } = {},
+): Promise<ReviewDecisionResult> {
   const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
   try {
     const pending = listReview(paths);
     // "Reject all" empties the queue only: deleting lines from a person's own files takes naming them.
     // "Accept all" lets through only what is not flagged: a planted instruction takes naming it.
-    const all = decision === 'accept' ? pending.filter((item) => item.kinds.length === 0) : pending.filter((item) => item.where === 'queue');
+    const all =
+      decision === 'accept' ? pending.filter((item) => item.kinds.length === 0) : pending.filter((item) => item.where === 'queue');
     const wanted = ids === 'all' ? all : pending.filter((item) => ids.includes(item.id));
     const missing = ids === 'all' ? [] : ids.filter((id) => !pending.some((item) => item.id === id));
     const keptFlagged = ids === 'all' && decision === 'accept' ? pending.filter((item) => item.kinds.length > 0) : [];
@@ -296,7 +339,12 @@ export async function decideReview(paths: StorePaths, decision: ReviewDecision, 
     const inPlace = wanted.filter((i) => i.where === 'in-place');
     if (decision === 'accept') {
       const changes = queued.filter((i) => i.pending && i.pending.op !== 'remember');
-      result.written.push(...writeAccepted(paths, queued.filter((i) => !changes.includes(i))));
+      result.written.push(
+        ...writeAccepted(
+          paths,
+          queued.filter((i) => !changes.includes(i)),
+        ),
+      );
       for (const item of changes) {
         const outcome = applyItemChange(paths, itemChangeOf(item));
         if (outcome.applied) result.written.push(item.target.file);
@@ -308,7 +356,12 @@ export async function decideReview(paths: StorePaths, decision: ReviewDecision, 
       // What a queued item teaches goes into the day's journal, from the source its line names
       // (an agent's client:session, a conversation). An in-place item was in its file already.
       const learned = result.decided.filter((i) => i.where === 'queue' && i.pending?.op !== 'forget');
-      const journal = journalLearned(paths, learned.map((i) => journalEntryOf(i.line, journalCategory(i.pending?.op === 'done' ? { file: i.target.file, section: 'done' } : i.target))));
+      const journal = journalLearned(
+        paths,
+        learned.map((i) =>
+          journalEntryOf(i.line, journalCategory(i.pending?.op === 'done' ? { file: i.target.file, section: 'done' } : i.target)),
+        ),
+      );
       if (journal) result.written.push(journal);
     } else result.written.push(...removeInPlace(paths, inPlace));
 
@@ -317,10 +370,17 @@ export async function decideReview(paths: StorePaths, decision: ReviewDecision, 
       if (queued.length && current !== undefined) {
         const ids = new Set(queued.map((i) => i.id));
         const entries = parseReview(current).entries.filter((e) => ids.has(reviewItemId('queue', e.target, e.line, e.pending)));
-        next = removeReviewLines(next, entries.map((e) => e.lineIndex));
+        next = removeReviewLines(
+          next,
+          entries.map((e) => e.lineIndex),
+        );
       }
       // Only flagged lines need recording: an agent's clean write is simply in its file now.
-      if (decision === 'accept') next = addAccepted(next, result.decided.filter((i) => i.kinds.length > 0 || !i.pending).map((i) => i.line));
+      if (decision === 'accept')
+        next = addAccepted(
+          next,
+          result.decided.filter((i) => i.kinds.length > 0 || !i.pending).map((i) => i.line),
+        );
       return next === (current ?? '') ? undefined : next;
     });
     if (reviewChanged) result.written.push(REVIEW_FILE);

@@ -26,7 +26,12 @@ export interface SupersedeByHandResult {
 }
 
 /** Marks item `oldId` superseded by item `newId` (`file`: the old item's file, when it is in several). */
-export async function supersedeByHand(paths: StorePaths, oldId: string, newId: string, options: { today?: Date; file?: string; lockTimeoutMs?: number } = {}): Promise<SupersedeByHandResult> {
+export async function supersedeByHand(
+  paths: StorePaths,
+  oldId: string,
+  newId: string,
+  options: { today?: Date; file?: string; lockTimeoutMs?: number } = {},
+): Promise<SupersedeByHandResult> {
   const [oldKey, newKey] = [oldId, newId].map((id) => id.trim().toLowerCase());
   for (const id of [oldKey, newKey]) if (!isItemId(id)) return { status: 'refused', reason: `"${id}" is not an item id (8 characters)` };
   if (oldKey === newKey) return { status: 'refused', reason: 'an item cannot supersede itself' };
@@ -35,7 +40,11 @@ export async function supersedeByHand(paths: StorePaths, oldId: string, newId: s
   try {
     const olds = findItemsById(paths, oldKey).filter((p) => !options.file || p.file === options.file);
     if (olds.length === 0) return { status: 'not-found', reason: `no item ${oldKey}${options.file ? ` in ${options.file}` : ''}` };
-    if (olds.length > 1) return { status: 'ambiguous', reason: `item ${oldKey} is written in ${olds.map((p) => `${p.file}:${p.line}`).join(', ')}; name the file` };
+    if (olds.length > 1)
+      return {
+        status: 'ambiguous',
+        reason: `item ${oldKey} is written in ${olds.map((p) => `${p.file}:${p.line}`).join(', ')}; name the file`,
+      };
     const by = findItemsById(paths, newKey)[0];
     if (!by) return { status: 'not-found', reason: `no item ${newKey}: the newer item must be in the store` };
     if (by.supersededBy === oldKey) return { status: 'refused', reason: `${newKey} is itself superseded by ${oldKey}` };

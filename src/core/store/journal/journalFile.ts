@@ -117,7 +117,16 @@ export function removeEntries(journal: Journal, entries: readonly JournalEntry[]
 /** The journal's text: frontmatter (type, date, sessions), title, summary, sources. */
 export function renderJournal(journal: Journal): string {
   const sources = [...journal.sources.keys()];
-  const out = ['---', 'type: journal', `date: ${journal.date}`, `sessions: [${sources.map((s) => JSON.stringify(s)).join(', ')}]`, '---', '', `# Journal ${journal.date}`, ''];
+  const out = [
+    '---',
+    'type: journal',
+    `date: ${journal.date}`,
+    `sessions: [${sources.map((s) => JSON.stringify(s)).join(', ')}]`,
+    '---',
+    '',
+    `# Journal ${journal.date}`,
+    '',
+  ];
   if (journal.summary.length) out.push(SUMMARY_HEADING, '', ...journal.summary, '');
   for (const [source, categories] of journal.sources) {
     out.push(`## ${source}`, '');

@@ -22,10 +22,12 @@ export function planJournalEntries(plan: HarvestPlan): JournalEntry[] {
     } else if (edit.kind === 'tasks') {
       const open = freshItemLines(change.before, edit.open);
       for (const line of open) entries.push(entryOf(line, 'Open tasks'));
-      for (const line of freshItemLines(change.before, edit.done).filter((l) => !open.includes(l))) entries.push(entryOf(line, 'Done tasks'));
+      for (const line of freshItemLines(change.before, edit.done).filter((l) => !open.includes(l)))
+        entries.push(entryOf(line, 'Done tasks'));
     } else if (edit.kind === 'notes') {
       const body = change.before === undefined ? undefined : parseNoteFile(change.before).body;
-      for (const line of freshItemLines(body, edit.lines)) entries.push(entryOf(line, journalCategory({ file: change.file, notedPath: edit.meta.path })));
+      for (const line of freshItemLines(body, edit.lines))
+        entries.push(entryOf(line, journalCategory({ file: change.file, notedPath: edit.meta.path })));
     }
   }
   return entries;

@@ -21,13 +21,24 @@ export interface ArchivedHit {
 
 /** Archived items holding every word of `query`, in file order, at most `limit`. */
 export function searchArchive(paths: StorePaths, query: string, limit = 20): ArchivedHit[] {
-  const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   if (words.length === 0) return [];
   const hits: ArchivedHit[] = [];
   for (const item of archivedItems(paths)) {
     const text = item.line.toLowerCase();
     if (!words.every((w) => text.includes(w))) continue;
-    hits.push({ id: item.id, category: item.category, text: item.text, line: item.line, file: item.file, lineNumber: item.item.line + 1, archived: true });
+    hits.push({
+      id: item.id,
+      category: item.category,
+      text: item.text,
+      line: item.line,
+      file: item.file,
+      lineNumber: item.item.line + 1,
+      archived: true,
+    });
     if (hits.length >= limit) break;
   }
   return hits;

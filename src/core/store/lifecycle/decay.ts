@@ -96,7 +96,12 @@ export function decayKey(category: CategoryFileKey, id: string): string {
  * over its budget, the lightest decaying items unused for more than one half-life until it fits
  * (a fresh item is never archived for want of room: the budget waits).
  */
-export function selectForArchive(items: readonly DecayItem[], summary: UsageSummary, config: LifecycleConfig, today: string): Map<string, { decay: ItemDecay; reason: ArchiveReason }> {
+export function selectForArchive(
+  items: readonly DecayItem[],
+  summary: UsageSummary,
+  config: LifecycleConfig,
+  today: string,
+): Map<string, { decay: ItemDecay; reason: ArchiveReason }> {
   const chosen = new Map<string, { decay: ItemDecay; reason: ArchiveReason }>();
   const byCategory = new Map<CategoryFileKey, ItemDecay[]>();
   for (const item of items) {
@@ -110,7 +115,9 @@ export function selectForArchive(items: readonly DecayItem[], summary: UsageSumm
     for (const d of decays) if (d.decays && d.weight < config.archiveBelow) chosen.set(key(d), { decay: d, reason: 'unused' });
     let over = decays.length - decays.filter((d) => chosen.has(key(d))).length - config.budgets[category];
     if (over <= 0) continue;
-    const lightest = decays.filter((d) => d.decays && !chosen.has(key(d)) && d.weight < 0.5).sort((a, b) => a.weight - b.weight || a.id.localeCompare(b.id));
+    const lightest = decays
+      .filter((d) => d.decays && !chosen.has(key(d)) && d.weight < 0.5)
+      .sort((a, b) => a.weight - b.weight || a.id.localeCompare(b.id));
     for (const d of lightest) {
       if (over-- <= 0) break;
       chosen.set(key(d), { decay: d, reason: 'over-budget' });

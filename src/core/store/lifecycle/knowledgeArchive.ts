@@ -73,7 +73,9 @@ export function storeItemsOf(text: string | undefined, category: CategoryFileKey
 
 /** Every item of the live category files. */
 export function liveItems(paths: StorePaths): StoreItem[] {
-  return (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).flatMap((key) => storeItemsOf(readTextLossless(path.join(paths.root, CATEGORY_FILES[key].file)), key, CATEGORY_FILES[key].file));
+  return (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).flatMap((key) =>
+    storeItemsOf(readTextLossless(path.join(paths.root, CATEGORY_FILES[key].file)), key, CATEGORY_FILES[key].file),
+  );
 }
 
 /** Every archived item. */
@@ -91,9 +93,18 @@ export function addItemLines(file: string, category: CategoryFileKey, title: str
   editStoreFile(file, (text) => {
     // insertTasks heads a new file `# Tasks`; an archive file says what it is.
     const base = category === 'tasks' && !text?.trim() ? `# ${title}\n` : text;
-    const next = category === 'tasks'
-      ? insertTasks(base, items.filter((i) => !i.done).map((i) => i.line), items.filter((i) => i.done).map((i) => i.line))
-      : appendItems(base, title, items.map((i) => i.line));
+    const next =
+      category === 'tasks'
+        ? insertTasks(
+            base,
+            items.filter((i) => !i.done).map((i) => i.line),
+            items.filter((i) => i.done).map((i) => i.line),
+          )
+        : appendItems(
+            base,
+            title,
+            items.map((i) => i.line),
+          );
     return next === (base ?? '') ? undefined : next;
   });
 }

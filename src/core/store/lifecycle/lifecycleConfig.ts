@@ -43,7 +43,11 @@ const schema = z.looseObject({
       halfLifeDays: z.number().min(1).max(3650).optional(),
       archiveBelow: z.number().gt(0).lt(1).optional(),
       keep: z.array(z.enum(CATEGORY_KEYS as [CategoryFileKey, ...CategoryFileKey[]])).optional(),
-      budgets: z.looseObject(Object.fromEntries(CATEGORY_KEYS.map((k) => [k, count.optional()])) as Record<CategoryFileKey, z.ZodOptional<typeof count>>).optional(),
+      budgets: z
+        .looseObject(
+          Object.fromEntries(CATEGORY_KEYS.map((k) => [k, count.optional()])) as Record<CategoryFileKey, z.ZodOptional<typeof count>>,
+        )
+        .optional(),
     })
     .optional(),
 });
@@ -57,7 +61,11 @@ export function loadLifecycleConfig(paths: StorePaths): { config: LifecycleConfi
     return { config: structuredClone(DEFAULT_LIFECYCLE) }; // No config, or one the store's own loader reports.
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) return { config: structuredClone(DEFAULT_LIFECYCLE), problem: `${paths.config}: ${describeSchemaIssue(parsed.error)}; the lifecycle defaults are used` };
+  if (!parsed.success)
+    return {
+      config: structuredClone(DEFAULT_LIFECYCLE),
+      problem: `${paths.config}: ${describeSchemaIssue(parsed.error)}; the lifecycle defaults are used`,
+    };
   const given = parsed.data.lifecycle ?? {};
   const budgets = { ...DEFAULT_LIFECYCLE.budgets };
   for (const key of CATEGORY_KEYS) budgets[key] = given.budgets?.[key] ?? budgets[key];

@@ -58,7 +58,12 @@ export interface PrunePlan {
 
 function decayItem(item: StoreItem): DecayItem {
   const prov = item.item.provenance;
-  return { id: item.id, category: item.category, ...(prov?.validDate ? { date: prov.date } : {}), superseded: supersededBy(item.item.raw) !== undefined };
+  return {
+    id: item.id,
+    category: item.category,
+    ...(prov?.validDate ? { date: prov.date } : {}),
+    superseded: supersededBy(item.item.raw) !== undefined,
+  };
 }
 
 function fileSize(file: string): number {
@@ -69,7 +74,15 @@ function fileSize(file: string): number {
   }
 }
 
-function buildPlan(paths: StorePaths, live: StoreItem[], archived: StoreItem[], summary: UsageSummary, config: LifecycleConfig, today: string, warnings: string[]): { plan: PrunePlan; items: StoreItem[] } {
+function buildPlan(
+  paths: StorePaths,
+  live: StoreItem[],
+  archived: StoreItem[],
+  summary: UsageSummary,
+  config: LifecycleConfig,
+  today: string,
+  warnings: string[],
+): { plan: PrunePlan; items: StoreItem[] } {
   const chosen = selectForArchive(live.map(decayItem), summary, config, today);
   const moving = live.filter((item) => chosen.has(decayKey(item.category, item.id)));
   const seen = new Set<string>();
@@ -79,7 +92,18 @@ function buildPlan(paths: StorePaths, live: StoreItem[], archived: StoreItem[], 
     if (seen.has(key)) continue;
     seen.add(key);
     const { decay, reason } = chosen.get(key)!;
-    candidates.push({ id: item.id, category: item.category, file: item.file, line: item.line, reason, lastTouch: decay.lastTouch, ageDays: decay.ageDays, weight: decay.weight, uses: decay.uses, ...(decay.lastUse ? { lastUse: decay.lastUse } : {}) });
+    candidates.push({
+      id: item.id,
+      category: item.category,
+      file: item.file,
+      line: item.line,
+      reason,
+      lastTouch: decay.lastTouch,
+      ageDays: decay.ageDays,
+      weight: decay.weight,
+      uses: decay.uses,
+      ...(decay.lastUse ? { lastUse: decay.lastUse } : {}),
+    });
   }
   const count = (list: ReadonlyArray<{ category: CategoryFileKey }>) => {
     const counts = new Map<CategoryFileKey, number>();
@@ -96,7 +120,15 @@ function buildPlan(paths: StorePaths, live: StoreItem[], archived: StoreItem[], 
     decays: !config.keep.includes(category),
   }));
   return {
-    plan: { today, usageSince: summary.since, config, categories, digest: { bytes: fileSize(paths.digest), budget: config.digestBytes }, candidates, warnings },
+    plan: {
+      today,
+      usageSince: summary.since,
+      config,
+      categories,
+      digest: { bytes: fileSize(paths.digest), budget: config.digestBytes },
+      candidates,
+      warnings,
+    },
     items: moving,
   };
 }
@@ -105,7 +137,11 @@ function buildPlan(paths: StorePaths, live: StoreItem[], archived: StoreItem[], 
 export function previewPrune(paths: StorePaths, now = new Date()): PrunePlan {
   const { config, problem } = loadLifecycleConfig(paths);
   const live = liveItems(paths);
-  const usage = currentUsage(paths, live.map((i) => i.id), now);
+  const usage = currentUsage(
+    paths,
+    live.map((i) => i.id),
+    now,
+  );
   const warnings = [problem, usage.problem].filter((w): w is string => !!w);
   return buildPlan(paths, live, archivedItems(paths), usage.summary, config, toIsoDate(now), warnings).plan;
 }
@@ -123,13 +159,19 @@ export async function applyPrune(paths: StorePaths, options: { now?: Date; lockT
     const live = liveItems(paths);
     const archived = archivedItems(paths);
     const keep = new Set([...live, ...archived].map((i) => i.id));
-    const usage = foldUsage(paths, live.map((i) => i.id), keep, now);
+    const usage = foldUsage(
+      paths,
+      live.map((i) => i.id),
+      keep,
+      now,
+    );
     const warnings = [problem, usage.problem].filter((w): w is string => !!w);
     const { plan, items } = buildPlan(paths, live, archived, usage.summary, config, toIsoDate(now), warnings);
     if (items.length > 0) moveToArchive(paths, items);
     // Also when nothing moved: an apply killed after its moves left the digest listing them (written only when it changes).
     regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
-    if (items.length > 0) await recordStoreChange(paths, { type: 'maintenance', subject: `prune: ${items.length} unused item(s) archived` });
+    if (items.length > 0)
+      await recordStoreChange(paths, { type: 'maintenance', subject: `prune: ${items.length} unused item(s) archived` });
     return plan;
   } finally {
     lock.release();
@@ -144,21 +186,30 @@ export type RestoreResult =
  * Brings one archived item back to its category file (an open task to Open, a done one to Done)
  * and records the restore as a use, so the next prune does not send it straight back.
  */
-export async function restoreArchivedItem(paths: StorePaths, id: string, options: { now?: Date; lockTimeoutMs?: number } = {}): Promise<RestoreResult> {
+export async function restoreArchivedItem(
+  paths: StorePaths,
+  id: string,
+  options: { now?: Date; lockTimeoutMs?: number } = {},
+): Promise<RestoreResult> {
   const wanted = id.trim().toLowerCase();
   const lock = await lockForArchiveMoves(paths, options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
   try {
     const found = archivedItems(paths).filter((i) => i.id === wanted);
     if (found.length === 0) {
       const live = liveItems(paths).some((i) => i.id === wanted);
-      return live ? { status: 'unchanged', reason: `item ${wanted} is not archived: it is in its category file` } : { status: 'not-found', reason: `no archived item ${wanted} (an edited item has a new id)` };
+      return live
+        ? { status: 'unchanged', reason: `item ${wanted} is not archived: it is in its category file` }
+        : { status: 'not-found', reason: `no archived item ${wanted} (an edited item has a new id)` };
     }
     restoreFromArchive(paths, found);
     recordUses(paths, [wanted], 'restore', options.now);
     regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
     await recordStoreChange(paths, { type: 'maintenance', subject: `prune: item ${wanted} restored from the archive` });
     const item = found[0];
-    return { status: 'restored', item: { id: item.id, category: item.category, line: item.line, file: CATEGORY_FILES[item.category].file } };
+    return {
+      status: 'restored',
+      item: { id: item.id, category: item.category, line: item.line, file: CATEGORY_FILES[item.category].file },
+    };
   } finally {
     lock.release();
   }

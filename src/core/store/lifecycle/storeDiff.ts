@@ -57,15 +57,22 @@ function diffItem(id: string, line: string, text: string, source: string | undef
 function groupsOf(paths: StorePaths): Map<string, Sided[]> {
   const groups = new Map<string, Sided[]>();
   const add = (group: string, sided: Sided) => groups.set(group, [...(groups.get(group) ?? []), sided]);
-  for (const item of liveItems(paths)) add(item.category, { item: diffItem(item.id, item.line, item.item.text, item.item.provenance?.source), store: item });
+  for (const item of liveItems(paths))
+    add(item.category, { item: diffItem(item.id, item.line, item.item.text, item.item.provenance?.source), store: item });
   for (const { note } of listNoteFiles(paths)) {
-    for (const item of note.notes) add(`notes:${note.meta.path}`, { item: diffItem(listItemId(item), renderItemLine(item.text), item.text, item.provenance?.source) });
+    for (const item of note.notes)
+      add(`notes:${note.meta.path}`, { item: diffItem(listItemId(item), renderItemLine(item.text), item.text, item.provenance?.source) });
   }
   return groups;
 }
 
 function words(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1),
+  );
 }
 
 /** Shared words over all words (Jaccard). */
@@ -168,7 +175,11 @@ export async function applyStoreDiff(live: StorePaths, other: StorePaths, option
           result.skipped.push({ path: noted, reason: target.reason });
           continue;
         }
-        addNotesToFile(live, target, adding.map((a) => a.line));
+        addNotesToFile(
+          live,
+          target,
+          adding.map((a) => a.line),
+        );
         result.added += adding.length;
         continue;
       }
@@ -182,7 +193,11 @@ export async function applyStoreDiff(live: StorePaths, other: StorePaths, option
     result.archived = toArchive.length;
     regenerateDigest(live, { enabled: loadStoreConfig(live.config).config.digestEnabled, automatic: true });
     if (result.added || result.archived) {
-      await recordStoreChange(live, { type: 'maintenance', subject: `reconstruction applied: ${result.added} item(s) written, ${result.archived} archived`, body: [`From: ${other.root}`] });
+      await recordStoreChange(live, {
+        type: 'maintenance',
+        subject: `reconstruction applied: ${result.added} item(s) written, ${result.archived} archived`,
+        body: [`From: ${other.root}`],
+      });
     }
     return result;
   } finally {

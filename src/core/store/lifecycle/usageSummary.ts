@@ -38,7 +38,13 @@ export interface ItemUsage {
 function isItemUsage(value: unknown): value is ItemUsage {
   if (!value || typeof value !== 'object') return false;
   const { used, uses, seen } = value as Record<string, unknown>;
-  return Number.isInteger(uses) && (uses as number) >= 0 && typeof seen === 'string' && DAY.test(seen) && (used === undefined || (typeof used === 'string' && DAY.test(used)));
+  return (
+    Number.isInteger(uses) &&
+    (uses as number) >= 0 &&
+    typeof seen === 'string' &&
+    DAY.test(seen) &&
+    (used === undefined || (typeof used === 'string' && DAY.test(used)))
+  );
 }
 /** The summary in memory: a Map (a store holds tens of thousands of ids; an object that large is slow to grow). */
 export interface UsageSummary {
@@ -67,7 +73,8 @@ export function readUsageSummary(paths: StorePaths): { summary?: UsageSummary; p
   }
   try {
     const parsed = summarySchema.safeParse(JSON.parse(text));
-    if (!parsed.success) return { problem: `${usageSummaryFile(paths)}: ${describeSchemaIssue(parsed.error)}; usage starts again from today` };
+    if (!parsed.success)
+      return { problem: `${usageSummaryFile(paths)}: ${describeSchemaIssue(parsed.error)}; usage starts again from today` };
     const items = new Map<string, ItemUsage>();
     for (const [id, usage] of Object.entries(parsed.data.items)) {
       if (isItemUsage(usage)) items.set(id, { uses: usage.uses, seen: usage.seen, ...(usage.used ? { used: usage.used } : {}) });
@@ -135,7 +142,12 @@ export function currentUsage(paths: StorePaths, liveIds: Iterable<string>, now: 
  * (uses counted twice at worst, last-use dates unchanged). Entries of ids found neither among
  * `keepIds` (the store's and the archive's items) are dropped, so the summary stays the store's size.
  */
-export function foldUsage(paths: StorePaths, liveIds: Iterable<string>, keepIds: ReadonlySet<string>, now: Date): { summary: UsageSummary; problem?: string } {
+export function foldUsage(
+  paths: StorePaths,
+  liveIds: Iterable<string>,
+  keepIds: ReadonlySet<string>,
+  now: Date,
+): { summary: UsageSummary; problem?: string } {
   const dir = logsDir(paths);
   fs.mkdirSync(dir, { recursive: true });
   let serial = Date.now();
@@ -153,7 +165,11 @@ export function foldUsage(paths: StorePaths, liveIds: Iterable<string>, keepIds:
   mergeUses(summary, readUses(files));
   noteSeen(summary, liveIds, toIsoDate(now));
   for (const id of summary.items.keys()) if (!keepIds.has(id)) summary.items.delete(id);
-  const onDisk = { version: 1, since: summary.since, items: Object.fromEntries([...summary.items].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  const onDisk = {
+    version: 1,
+    since: summary.since,
+    items: Object.fromEntries([...summary.items].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  };
   writeFileAtomic(usageSummaryFile(paths), JSON.stringify(onDisk, null, 1) + '\n', { durable: false });
   for (const file of files) fs.rmSync(file, { force: true });
   return { summary, ...(read.problem ? { problem: read.problem } : {}) };
