@@ -19,6 +19,7 @@ import { logger } from './log';
 import { gitCommitOption, readSettings } from './settings';
 import { NoStoreError } from './noStore';
 import type { StoreService } from './storeService';
+import type { ResultOf } from '../shared/declareMessage';
 
 const log = logger('notes');
 
@@ -100,7 +101,7 @@ export class LoreServerClient implements vscode.Disposable {
 
   /** Every note file the server's index knows (path and count, nothing parsed), or null while it is not running. */
   /** The note files and the transcripts' count and size, or null while the server is not running. */
-  async noteFiles(): Promise<NoteFilesRequest.Result | null> {
+  async noteFiles(): Promise<ResultOf<typeof NoteFilesRequest> | null> {
     const client = await this.ready();
     return client?.isRunning() ? client.sendRequest(NoteFilesRequest.type, {}) : null;
   }

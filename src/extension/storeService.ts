@@ -14,7 +14,7 @@ import { CATEGORY_FILES } from '../core/model/categories';
 import { REVIEW_FILE } from '../core/model/reviewFile';
 import { editorStoreLocation } from '../core/store/storeLocation';
 import { storePaths, type StorePaths } from '../core/store/storePaths';
-import type { RequestDeclaration } from '../shared/declareMessage';
+import type { RequestDeclaration, ParamsOf } from '../shared/declareMessage';
 import { RegenerateDigestRequest, type StoreChangedNotification } from '../shared/protocol';
 import { Disposable } from './lifecycle';
 import { logger } from './log';
@@ -110,7 +110,7 @@ export class StoreService extends Disposable {
   }
 
   /** The language server's batch of file events in the store (see the module comment). */
-  applyChanges(params: StoreChangedNotification.Params): void {
+  applyChanges(params: ParamsOf<typeof StoreChangedNotification>): void {
     if (params.all || params.files.some((f) => DIGEST_SOURCES.has(f))) void this.regenerateDigest({ automatic: true });
     else this.fireChanged();
   }

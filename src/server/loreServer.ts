@@ -19,14 +19,15 @@ import { ServerSearch } from './serverSearch';
 import { ServerTasks } from './serverTasks';
 import { StoreEvents, type StoreChangeBatch } from './storeEvents';
 import { StoreWriter } from './storeWriter';
+import type { ParamsOf } from '../shared/declareMessage';
 
 /** What the server needs from the connection. */
 export interface ServerHooks {
-  notesChanged(params: NotesChangedNotification.Params): void;
+  notesChanged(params: ParamsOf<typeof NotesChangedNotification>): void;
   /** Ask the client to re-request code lenses (only called when it supports that). */
   refreshCodeLenses(): void;
   /** Files in the store changed on disk (one batch). Optional: tests and benchmarks may not care. */
-  storeChanged?(params: StoreChangedNotification.Params): void;
+  storeChanged?(params: ParamsOf<typeof StoreChangedNotification>): void;
   /** The search index opened on this engine. */
   searchBackend?(backend: SearchBackendName, reason: string): void;
   log(message: string): void;

@@ -73,6 +73,7 @@ import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from '.
 import { checkInitializationOptions } from './requestParams';
 import { handleNotification, handleRequest } from './handleMessage';
 import { lazy } from '../core/base/lazy';
+import type { ParamsOf, ResultOf } from '../shared/declareMessage';
 
 const serverContextModule = lazy(() => require('./serverContext') as typeof import('./serverContext'));
 
@@ -122,21 +123,25 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       },
       storeChanged: (p) => void connection.sendNotification(StoreChangedNotification.method, p),
       searchBackend: (backend, reason) =>
-        void connection.sendNotification(SearchBackendNotification.method, { backend, reason } satisfies SearchBackendNotification.Params),
+        void connection.sendNotification(SearchBackendNotification.method, { backend, reason } satisfies ParamsOf<
+          typeof SearchBackendNotification
+        >),
       log,
     },
     { searchBackend: options.searchBackend },
   );
   harvest = new ServerHarvest(server.paths, {
     progress: (runId, message) =>
-      void connection.sendNotification(HarvestProgressNotification.method, { runId, message } satisfies HarvestProgressNotification.Params),
+      void connection.sendNotification(HarvestProgressNotification.method, { runId, message } satisfies ParamsOf<
+        typeof HarvestProgressNotification
+      >),
     generate: (runId, request, signal) => {
       // The run's cancellation reaches the client's provider call too.
       const source = new CancellationTokenSource();
       signal?.addEventListener('abort', () => source.cancel(), { once: true });
       return connection
-        .sendRequest(ProviderGenerateRequest.method, { runId, request } satisfies ProviderGenerateRequest.Params, source.token)
-        .finally(() => source.dispose()) as Promise<ProviderGenerateRequest.Result>;
+        .sendRequest(ProviderGenerateRequest.method, { runId, request } satisfies ParamsOf<typeof ProviderGenerateRequest>, source.token)
+        .finally(() => source.dispose()) as Promise<ResultOf<typeof ProviderGenerateRequest>>;
     },
   });
   // Build the index now rather than on `initialized`, so no request can see it unbuilt.
@@ -176,17 +181,17 @@ connection.onDidChangeWatchedFiles((params) => {
 
 // Search, off the extension host.
 
-handleRequest(connection, SearchRequest, async (params): Promise<SearchRequest.Result> => {
+handleRequest(connection, SearchRequest, async (params): Promise<ResultOf<typeof SearchRequest>> => {
   return (await ready()).search.search(params);
 });
 
-handleRequest(connection, RecallRequest, async (params): Promise<RecallRequest.Result> => {
+handleRequest(connection, RecallRequest, async (params): Promise<ResultOf<typeof RecallRequest>> => {
   return (await ready()).search.recall(params);
 });
 
 // The context compiler and the output watchers (@lore, Why This Context?), off the extension host.
 
-handleRequest(connection, CompileContextRequest, async (params): Promise<CompileContextRequest.Result> => {
+handleRequest(connection, CompileContextRequest, async (params): Promise<ResultOf<typeof CompileContextRequest>> => {
   const s = await ready();
   // Loaded with the first request: the topics and the compiler do not belong to the server's start-up.
   const { compileServerContext } = serverContextModule();
@@ -194,13 +199,13 @@ handleRequest(connection, CompileContextRequest, async (params): Promise<Compile
   return compileServerContext(s.paths, s.search, params, (gateParams, signal) => {
     const source = new CancellationTokenSource();
     signal.addEventListener('abort', () => source.cancel(), { once: true });
-    return (connection.sendRequest(GateAskRequest.method, gateParams, source.token) as Promise<GateAskRequest.Result>).finally(() =>
-      source.dispose(),
+    return (connection.sendRequest(GateAskRequest.method, gateParams, source.token) as Promise<ResultOf<typeof GateAskRequest>>).finally(
+      () => source.dispose(),
     );
   });
 });
 
-handleRequest(connection, WatchReplyRequest, async (params): Promise<WatchReplyRequest.Result> => {
+handleRequest(connection, WatchReplyRequest, async (params): Promise<ResultOf<typeof WatchReplyRequest>> => {
   const s = await ready();
   const { watchServerReply } = serverContextModule();
   return watchServerReply(s.paths, params);
@@ -208,7 +213,7 @@ handleRequest(connection, WatchReplyRequest, async (params): Promise<WatchReplyR
 
 // An item an agent asked to remember (lore_remember), written here rather than on the extension host.
 
-handleRequest(connection, RememberRequest, async ({ source, ...input }): Promise<RememberRequest.Result> => {
+handleRequest(connection, RememberRequest, async ({ source, ...input }): Promise<ResultOf<typeof RememberRequest>> => {
   const s = await ready();
   const result = await rememberItem(s.paths, input, source, new Date());
   // Through the same batch as a watcher event: note index, lenses, the client's views, the search index.
@@ -216,7 +221,7 @@ handleRequest(connection, RememberRequest, async ({ source, ...input }): Promise
   return result;
 });
 
-handleRequest(connection, PlanRememberRequest, async ({ source, ...input }): Promise<PlanRememberRequest.Result> => {
+handleRequest(connection, PlanRememberRequest, async ({ source, ...input }): Promise<ResultOf<typeof PlanRememberRequest>> => {
   return planRemember((await ready()).paths, input, source, new Date());
 });
 
@@ -227,30 +232,30 @@ function harvestOf(): ServerHarvest {
   return harvest;
 }
 
-handleRequest(connection, HarvestRunRequest, (params): Promise<HarvestRunRequest.Result> => {
+handleRequest(connection, HarvestRunRequest, (params): Promise<ResultOf<typeof HarvestRunRequest>> => {
   return harvestOf().run(params);
 });
 
 handleNotification(connection, HarvestCancelNotification, (params) => harvest?.cancel(params.runId));
 
-handleRequest(connection, HarvestApplyRequest, (params): Promise<HarvestApplyRequest.Result> => {
+handleRequest(connection, HarvestApplyRequest, (params): Promise<ResultOf<typeof HarvestApplyRequest>> => {
   // What it writes reaches the indexes and views through the client's watcher, as any write does.
   return harvestOf().apply(params.planId);
 });
 
-handleRequest(connection, HarvestChooseRequest, (params): HarvestChooseRequest.Result => {
+handleRequest(connection, HarvestChooseRequest, (params): ResultOf<typeof HarvestChooseRequest> => {
   return harvestOf().choose(params.planId, params.rejected);
 });
 
-handleRequest(connection, HarvestDiscardRequest, (params): HarvestDiscardRequest.Result => {
+handleRequest(connection, HarvestDiscardRequest, (params): ResultOf<typeof HarvestDiscardRequest> => {
   return { discarded: harvestOf().discard(params.planId) };
 });
 
-handleRequest(connection, HarvestUndoRequest, (): Promise<HarvestUndoRequest.Result> => {
+handleRequest(connection, HarvestUndoRequest, (): Promise<ResultOf<typeof HarvestUndoRequest>> => {
   return harvestOf().undo();
 });
 
-handleRequest(connection, JournalSummarizeRequest, (params): Promise<JournalSummarizeRequest.Result> => {
+handleRequest(connection, JournalSummarizeRequest, (params): Promise<ResultOf<typeof JournalSummarizeRequest>> => {
   return harvestOf().summarizeJournal(params);
 });
 
@@ -289,7 +294,7 @@ handleRequest(connection, NotesForFileRequest, async (params) => {
   return found ? s.notes.toFileNotes(found) : null;
 });
 
-handleRequest(connection, NoteFilesRequest, async (): Promise<NoteFilesRequest.Result> => {
+handleRequest(connection, NoteFilesRequest, async (): Promise<ResultOf<typeof NoteFilesRequest>> => {
   const s = await ready();
   const files = s.index
     .stored()
@@ -297,7 +302,7 @@ handleRequest(connection, NoteFilesRequest, async (): Promise<NoteFilesRequest.R
   return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), transcripts: transcriptStats(s.paths) };
 });
 
-handleRequest(connection, SourcesRequest, async (params): Promise<SourcesRequest.Result> => {
+handleRequest(connection, SourcesRequest, async (params): Promise<ResultOf<typeof SourcesRequest>> => {
   const s = await ready();
   return reportSources(currentHost(), s.paths, params.allWorkspaces);
 });
@@ -305,35 +310,35 @@ handleRequest(connection, SourcesRequest, async (params): Promise<SourcesRequest
 // What was read of each agent session file: a growing session is read from where the last read stopped.
 const sessionCalls = new SessionCallsMemo();
 
-handleRequest(connection, CacheSessionsRequest, (params): CacheSessionsRequest.Result => {
+handleRequest(connection, CacheSessionsRequest, (params): ResultOf<typeof CacheSessionsRequest> => {
   // Only the workspace's path is needed: the answer does not wait for the search index.
   if (!server) throw new Error('lore language server: not initialized');
   return cacheReport(currentHost(), server.paths.workspace, { now: params.now ?? Date.now(), limit: params.limit, memo: sessionCalls });
 });
 
-handleRequest(connection, FileDecorationsRequest, async (params): Promise<FileDecorationsRequest.Result> => {
+handleRequest(connection, FileDecorationsRequest, async (params): Promise<ResultOf<typeof FileDecorationsRequest>> => {
   const s = await ready();
   return { counts: s.notes.counts(params.paths.map((p) => path.resolve(p))) };
 });
 
-handleRequest(connection, DidRenameFilesRequest, async (params): Promise<DidRenameFilesRequest.Result> => {
+handleRequest(connection, DidRenameFilesRequest, async (params): Promise<ResultOf<typeof DidRenameFilesRequest>> => {
   const s = await ready();
   return { updated: await s.writer.renameFiles(params.files) };
 });
 
-handleRequest(connection, DidDeleteFilesRequest, async (params): Promise<DidDeleteFilesRequest.Result> => {
+handleRequest(connection, DidDeleteFilesRequest, async (params): Promise<ResultOf<typeof DidDeleteFilesRequest>> => {
   const s = await ready();
   return s.writer.deleteFiles(params.files.map((p) => path.resolve(p)));
 });
 
-handleRequest(connection, MarkNotesValidRequest, async (params): Promise<MarkNotesValidRequest.Result> => {
+handleRequest(connection, MarkNotesValidRequest, async (params): Promise<ResultOf<typeof MarkNotesValidRequest>> => {
   const s = await ready();
   const result = await s.writer.markValid(path.resolve(params.path));
   if (result.updated) s.scheduleLensRefresh();
   return result;
 });
 
-handleRequest(connection, DeleteNoteRequest, async (params): Promise<DeleteNoteRequest.Result> => {
+handleRequest(connection, DeleteNoteRequest, async (params): Promise<ResultOf<typeof DeleteNoteRequest>> => {
   const s = await ready();
   return { deleted: await s.writer.deleteNote(params) };
 });

@@ -17,15 +17,16 @@ import { watchReply } from '../core/services/topics/outputWatch';
 import { GATE_TIMEOUT_MS, textGate, type TopicGate } from '../core/services/topics/topicGate';
 import type { CompileContextRequest, GateAskRequest, WatchReplyRequest } from '../shared/protocol';
 import type { ServerSearch } from './serverSearch';
+import type { ParamsOf, ResultOf } from '../shared/declareMessage';
 
 /** Why the gate is not asked, for the decisions. */
 export const SERVER_NO_GATE = 'the editor does not ask the gate (use lore context with a provider for tier 3)';
 
 /** Sends one gate call to the client (`lore/gateAsk`); `signal` cancels it there. */
-export type ClientGateAsk = (params: GateAskRequest.Params, signal: AbortSignal) => Promise<GateAskRequest.Result>;
+export type ClientGateAsk = (params: ParamsOf<typeof GateAskRequest>, signal: AbortSignal) => Promise<ResultOf<typeof GateAskRequest>>;
 
 /** The request's gate over the client's model: a call the client does not answer in GATE_TIMEOUT_MS fails (the topic is dropped, not cached). */
-function clientGate(paths: StorePaths, gate: NonNullable<CompileContextRequest.Params['gate']>, ask: ClientGateAsk): TopicGate {
+function clientGate(paths: StorePaths, gate: NonNullable<ParamsOf<typeof CompileContextRequest>['gate']>, ask: ClientGateAsk): TopicGate {
   return textGate(
     gate.label,
     async (call) => {
@@ -51,9 +52,9 @@ function clientGate(paths: StorePaths, gate: NonNullable<CompileContextRequest.P
 export async function compileServerContext(
   paths: StorePaths,
   search: ServerSearch,
-  params: CompileContextRequest.Params,
+  params: ParamsOf<typeof CompileContextRequest>,
   ask?: ClientGateAsk,
-): Promise<CompileContextRequest.Result> {
+): Promise<ResultOf<typeof CompileContextRequest>> {
   const budgetTokens = params.budgetTokens ?? loadStoreConfig(paths.config).config.contextBudgetTokens ?? DEFAULT_BUDGET_TOKENS;
   const hits = async (digest: string | undefined, fileNotes: Parameters<typeof knowledgeHitLines>[3]) => {
     const { query, limit, categories } = knowledgeQuery(params.message);
@@ -73,7 +74,7 @@ export async function compileServerContext(
     discussion: params.discussion,
     earlierTurns: params.earlierTurns,
   });
-  const json = explanationJson(explained) as Omit<CompileContextRequest.Result, 'fileNotes' | 'digest' | 'markdown'>;
+  const json = explanationJson(explained) as Omit<ResultOf<typeof CompileContextRequest>, 'fileNotes' | 'digest' | 'markdown'>;
   return {
     ...json,
     fileNotes: explained.fileNotes,
@@ -83,6 +84,6 @@ export async function compileServerContext(
 }
 
 /** Runs the output watchers on a reply of @lore's model (the topics wait for the session's next message). */
-export function watchServerReply(paths: StorePaths, params: WatchReplyRequest.Params): WatchReplyRequest.Result {
+export function watchServerReply(paths: StorePaths, params: ParamsOf<typeof WatchReplyRequest>): ResultOf<typeof WatchReplyRequest> {
   return { activated: watchReply(paths, params.sessionId, params.reply) };
 }

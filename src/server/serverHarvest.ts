@@ -21,6 +21,7 @@ import type { StorePaths } from '../core/store/storePaths';
 import { journalPath } from '../core/store/journal/journalFile';
 import { summarizeJournal } from '../core/services/harvest/summarizeJournal';
 import type { HarvestRunRequest, JournalSummarizeRequest, ProviderFailure, ShownReport } from '../shared/protocol';
+import type { ParamsOf, ResultOf } from '../shared/declareMessage';
 
 /** Previews kept at once: one is pending per window; a few more cover a client that lost track (a reload). */
 const KEPT_PLANS = 4;
@@ -41,7 +42,7 @@ function providerFailure(data: unknown): ProviderFailure | undefined {
 }
 
 /** The client's provider as runHarvest sees it: each call made on the client, its errors classified as there. */
-function clientProvider(runId: string, described: HarvestRunRequest.Params['provider'], hooks: ServerHarvestHooks): Provider {
+function clientProvider(runId: string, described: ParamsOf<typeof HarvestRunRequest>['provider'], hooks: ServerHarvestHooks): Provider {
   return {
     name: described.name,
     label: described.label,
@@ -73,7 +74,7 @@ export class ServerHarvest {
   ) {}
 
   /** A dry run, preview or (scheduled) apply, as runHarvest would do it in the client's process. */
-  async run(params: HarvestRunRequest.Params): Promise<ShownReport> {
+  async run(params: ParamsOf<typeof HarvestRunRequest>): Promise<ShownReport> {
     const report = await this.runHarvest(params);
     if (params.mode !== 'preview' || !report.plan || report.cancelled) return this.shown(report);
     const id = randomUUID();
@@ -110,7 +111,7 @@ export class ServerHarvest {
     return report;
   }
 
-  private async runHarvest(params: HarvestRunRequest.Params): Promise<HarvestReport> {
+  private async runHarvest(params: ParamsOf<typeof HarvestRunRequest>): Promise<HarvestReport> {
     const controller = new AbortController();
     this.running.get(params.runId)?.abort();
     this.running.set(params.runId, controller);
@@ -139,7 +140,7 @@ export class ServerHarvest {
    * "Summarize Today's Journal": the day's journal condensed by the client's model (a summary
    * needs a model: the offline rules extractor has none to offer).
    */
-  async summarizeJournal(params: JournalSummarizeRequest.Params): Promise<JournalSummarizeRequest.Result> {
+  async summarizeJournal(params: ParamsOf<typeof JournalSummarizeRequest>): Promise<ResultOf<typeof JournalSummarizeRequest>> {
     if (params.provider.offline)
       throw new Error(`summarizing the journal needs a model; ${params.provider.label} has none (choose a provider in lore.provider)`);
     const controller = new AbortController();

@@ -12,6 +12,7 @@ import { SearchIndex } from '../core/services/search/searchIndex';
 import type { SearchBackendName, SearchResponse } from '../core/services/search/searchTypes';
 import type { StorePaths } from '../core/store/storePaths';
 import type { RecallRequest, SearchRequest } from '../shared/protocol';
+import type { ParamsOf } from '../shared/declareMessage';
 
 /** Without an event for this long, a query re-checks every source first. */
 const SAFETY_REFRESH_MS = 60_000;
@@ -52,7 +53,7 @@ export class ServerSearch {
     this.hooks.backendChanged(index.backend, index.backendReason);
   }
 
-  async search(params: SearchRequest.Params): Promise<SearchResponse> {
+  async search(params: ParamsOf<typeof SearchRequest>): Promise<SearchResponse> {
     const index = this.open();
     const limit = Math.min(MAX_QUERY_LIMIT, Math.max(1, Number(params.limit) || 20));
     const response = await index.search(typeof params.query === 'string' ? params.query : '', { limit, categories: params.categories });
@@ -60,7 +61,7 @@ export class ServerSearch {
     return response;
   }
 
-  async recall(params: RecallRequest.Params): Promise<RecallResult> {
+  async recall(params: ParamsOf<typeof RecallRequest>): Promise<RecallResult> {
     const index = this.open();
     // The params were checked against their schema (requestParams.ts); only the sizes are bounded here.
     const files = (params.files ?? []).slice(0, MAX_RECALL_FILES);

@@ -12,6 +12,7 @@ import { redactDeep } from '../core/model/safety/redact';
 import type { StorePaths } from '../core/store/storePaths';
 import { describeSchemaIssue } from '../core/base/schemaIssue';
 import type { TaskTimelineRequest, TasksListRequest, TimelineEntry } from '../shared/protocol';
+import type { ParamsOf, ResultOf } from '../shared/declareMessage';
 
 export class ServerTasks {
   private readonly memory: TaskMemory;
@@ -30,12 +31,12 @@ export class ServerTasks {
     return taskWriteReply(this.memory, tool as TaskWriteTool, input, { client: agentId, now: () => new Date() });
   }
 
-  list(): TasksListRequest.Result {
+  list(): ResultOf<typeof TasksListRequest> {
     return { tasks: this.memory.list() };
   }
 
   /** A task's artifacts as timeline entries; a person sees held text in the view (they are the reviewer). */
-  timeline(params: TaskTimelineRequest.Params): TaskTimelineRequest.Result {
+  timeline(params: ParamsOf<typeof TaskTimelineRequest>): ResultOf<typeof TaskTimelineRequest> {
     const state = this.memory.getTask(params.taskId, true);
     const entries: TimelineEntry[] = (state?.artifacts ?? []).map((raw) => {
       const a = artifactSchema.parse(raw);

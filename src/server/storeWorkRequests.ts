@@ -11,15 +11,16 @@ import { ForgetConversationRequest, PlanForgetRequest, TaskTimelineRequest, Task
 import type { LoreServer } from './loreServer';
 import { handleRequest } from './handleMessage';
 import { isWriteTool } from './serverTasks';
+import type { ResultOf } from '../shared/declareMessage';
 
 /** Forget This Conversation… (the Ledger view): planned and applied here, where the search index lives. */
 export function registerForgetRequests(connection: Connection, ready: () => Promise<LoreServer>): void {
   // Its index rows go and the index is purged in the same step.
-  handleRequest(connection, PlanForgetRequest, async ({ conversation }): Promise<PlanForgetRequest.Result> => {
+  handleRequest(connection, PlanForgetRequest, async ({ conversation }): Promise<ResultOf<typeof PlanForgetRequest>> => {
     return planForget((await ready()).paths, conversation);
   });
 
-  handleRequest(connection, ForgetConversationRequest, async ({ conversation }): Promise<ForgetConversationRequest.Result> => {
+  handleRequest(connection, ForgetConversationRequest, async ({ conversation }): Promise<ResultOf<typeof ForgetConversationRequest>> => {
     const s = await ready();
     const result = await applyForget(s.paths, conversation, { reindex: () => s.search.purge() });
     // Note index, lenses and the client's views hear of the changed files as of a watcher's events.
@@ -30,7 +31,7 @@ export function registerForgetRequests(connection: Connection, ready: () => Prom
 
 /** Task memory: the lore_task_* language model tools and the Tasks view. */
 export function registerTaskRequests(connection: Connection, ready: () => Promise<LoreServer>): void {
-  handleRequest(connection, TaskToolRequest, async ({ tool, input, agentId }): Promise<TaskToolRequest.Result> => {
+  handleRequest(connection, TaskToolRequest, async ({ tool, input, agentId }): Promise<ResultOf<typeof TaskToolRequest>> => {
     const s = await ready();
     const reply = await s.tasks.call(tool as TaskToolName, input, agentId);
     // The view refreshes through the same batch as a watcher event.
@@ -42,7 +43,7 @@ export function registerTaskRequests(connection: Connection, ready: () => Promis
 
   handleRequest(connection, TasksListRequest, async () => (await ready()).tasks.list());
 
-  handleRequest(connection, TaskTimelineRequest, async (params): Promise<TaskTimelineRequest.Result> => {
+  handleRequest(connection, TaskTimelineRequest, async (params): Promise<ResultOf<typeof TaskTimelineRequest>> => {
     return (await ready()).tasks.timeline(params);
   });
 }

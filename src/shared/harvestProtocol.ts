@@ -12,7 +12,7 @@ import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/servic
 import type { PrivateMarkers } from '../core/model/safety/privateSpans';
 import type { ReclaimMode } from '../core/model/storeConfigFormat';
 import { filePath } from './boundedText';
-import { notification, request, returns, type ParamsOf, type ResultOf } from './declareMessage';
+import { notification, request, returns } from './declareMessage';
 
 /**
  * A harvest plan as the client shows it: what the diff view and the summaries need. The plan
@@ -60,11 +60,6 @@ export const HarvestRunRequest = request({
     }) satisfies z.ZodType<{ mode: HarvestMode; reclaim?: ReclaimMode; privateMarkers?: PrivateMarkers }>,
   result: returns<ShownReport>(),
 });
-export namespace HarvestRunRequest {
-  export type Params = ParamsOf<typeof HarvestRunRequest>;
-  export type Result = ResultOf<typeof HarvestRunRequest>;
-}
-
 /**
  * Client → server: write the previewed plan `planId` exactly as shown (core's
  * applyPreviewedHarvest); the report says `stale` when it no longer fits. The plan is forgotten
@@ -76,11 +71,6 @@ export const HarvestApplyRequest = request({
   params: (z) => z.object({ planId: z.string().min(1).max(200) }).strict(),
   result: returns<ShownReport>(),
 });
-export namespace HarvestApplyRequest {
-  export type Params = ParamsOf<typeof HarvestApplyRequest>;
-  export type Result = ResultOf<typeof HarvestApplyRequest>;
-}
-
 /** Client → server: leave the chosen lines and reclaims (`rejected`: ids of `plan.choices`) out of plan `planId`; the plan as it is now. */
 export const HarvestChooseRequest = request({
   method: 'lore/harvestChoose',
@@ -88,11 +78,6 @@ export const HarvestChooseRequest = request({
   params: (z) => z.object({ planId: z.string().min(1).max(200), rejected: z.array(z.string().min(1).max(200)).max(100_000) }).strict(),
   result: returns<ShownReport>(),
 });
-export namespace HarvestChooseRequest {
-  export type Params = ParamsOf<typeof HarvestChooseRequest>;
-  export type Result = ResultOf<typeof HarvestChooseRequest>;
-}
-
 /** Client → server: forget plan `planId` without writing (Discard Plan, or a new preview). */
 export const HarvestDiscardRequest = request({
   method: 'lore/harvestDiscard',
@@ -100,11 +85,6 @@ export const HarvestDiscardRequest = request({
   params: (z) => z.object({ planId: z.string().min(1).max(200) }).strict(),
   result: (z) => z.object({ discarded: z.boolean() }),
 });
-export namespace HarvestDiscardRequest {
-  export type Params = ParamsOf<typeof HarvestDiscardRequest>;
-  export type Result = ResultOf<typeof HarvestDiscardRequest>;
-}
-
 /** Client → server: put the store back as it was before the last apply (core's undoLastHarvest). */
 export const HarvestUndoRequest = request({
   method: 'lore/harvestUndo',
@@ -112,11 +92,6 @@ export const HarvestUndoRequest = request({
   params: (z) => z.object({}).strict(),
   result: returns<UndoOutcome>(),
 });
-export namespace HarvestUndoRequest {
-  export type Params = ParamsOf<typeof HarvestUndoRequest>;
-  export type Result = ResultOf<typeof HarvestUndoRequest>;
-}
-
 /**
  * Client → server: summarize a day's journal with the client's provider (core's summarizeJournal
  * in the server; the model call comes back as `lore/providerGenerate` under `runId`, and
@@ -148,31 +123,18 @@ export const JournalSummarizeRequest = request({
       .strict(),
   result: returns<JournalSummary>(),
 });
-export namespace JournalSummarizeRequest {
-  export type Params = ParamsOf<typeof JournalSummarizeRequest>;
-  export type Result = ResultOf<typeof JournalSummarizeRequest>;
-}
-
 /** Client → server: stop a running harvest (the progress notification's Cancel). */
 export const HarvestCancelNotification = notification({
   method: 'lore/harvestCancel',
   direction: 'toServer',
   params: (z) => z.object({ runId: z.string().min(1).max(200) }),
 });
-export namespace HarvestCancelNotification {
-  export type Params = ParamsOf<typeof HarvestCancelNotification>;
-}
-
 /** Server → client: a harvest run's progress line ("distilling 2/5: …"). */
 export const HarvestProgressNotification = notification({
   method: 'lore/harvestProgress',
   direction: 'toClient',
   params: (z) => z.object({ runId: z.string(), message: z.string() }),
 });
-export namespace HarvestProgressNotification {
-  export type Params = ParamsOf<typeof HarvestProgressNotification>;
-}
-
 /**
  * Server → client: one model call of a harvest run, made with the run's provider on the client.
  * A provider failure comes back as an error whose `data` is {@link ProviderFailure}, so the
@@ -186,11 +148,6 @@ export const ProviderGenerateRequest = request({
     z.object({ runId: z.string(), request: z.custom<Omit<ModelRequest, 'signal'>>((v) => typeof v === 'object' && v !== null) }),
   result: returns<ModelReply>(),
 });
-export namespace ProviderGenerateRequest {
-  export type Params = ParamsOf<typeof ProviderGenerateRequest>;
-  export type Result = ResultOf<typeof ProviderGenerateRequest>;
-}
-
 /**
  * Server → client: one tier-3 gate call (core's GateCall) of a lore/compileContext that named
  * `gate`, answered by the client's model with at most one token at temperature 0 where its API
@@ -203,11 +160,6 @@ export const GateAskRequest = request({
   params: (z) => z.object({ gateId: z.string(), instructions: z.string(), prompt: z.string() }),
   result: (z) => z.object({ text: z.string() }),
 });
-export namespace GateAskRequest {
-  export type Params = ParamsOf<typeof GateAskRequest>;
-  export type Result = ResultOf<typeof GateAskRequest>;
-}
-
 /** What a provider's error says, across the connection (core's ProviderError). */
 export interface ProviderFailure {
   provider: string;

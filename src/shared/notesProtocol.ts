@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { filePath } from './boundedText';
-import { notification, request, returns, type ParamsOf, type ResultOf } from './declareMessage';
+import { notification, request, returns } from './declareMessage';
 
 /** A provenance marker `[from: source, date]` and where it was found. */
 export interface OpenProvenanceArgs {
@@ -98,10 +98,6 @@ export const NotesChangedNotification = notification({
   direction: 'toClient',
   params: (z) => z.object({ uris: z.array(z.string()), all: z.boolean().optional() }),
 });
-export namespace NotesChangedNotification {
-  export type Params = ParamsOf<typeof NotesChangedNotification>;
-}
-
 /** Client → server: forward `vscode.workspace.onDidRenameFiles` (files and folders) so note keys follow at once. */
 export const DidRenameFilesRequest = request({
   method: 'lore/didRenameFiles',
@@ -110,11 +106,6 @@ export const DidRenameFilesRequest = request({
   params: (z) => z.object({ files: z.array(z.object({ oldPath: filePath(z), newPath: filePath(z) })).max(100_000) }),
   result: (z) => z.object({ updated: z.number() }),
 });
-export namespace DidRenameFilesRequest {
-  export type Params = ParamsOf<typeof DidRenameFilesRequest>;
-  export type Result = ResultOf<typeof DidRenameFilesRequest>;
-}
-
 /**
  * Client → server: forward `vscode.workspace.onDidDeleteFiles` (files and folders). The server
  * moves the notes of those paths to facts.md as `path: note` (or re-keys them when the path
@@ -128,11 +119,6 @@ export const DidDeleteFilesRequest = request({
   params: (z) => z.object({ files: z.array(filePath(z)).max(100_000) }),
   result: (z) => z.object({ healed: z.number(), orphaned: z.number() }),
 });
-export namespace DidDeleteFilesRequest {
-  export type Params = ParamsOf<typeof DidDeleteFilesRequest>;
-  export type Result = ResultOf<typeof DidDeleteFilesRequest>;
-}
-
 /**
  * Client → server: every note file the server's index knows, and how many stored transcripts the
  * store keeps, for the Knowledge view (no note file is parsed, no transcript read for it).
@@ -157,11 +143,6 @@ export const NoteFilesRequest = request({
   params: (z) => z.object({}).strict(),
   result: returns<NoteFilesResult>(),
 });
-export namespace NoteFilesRequest {
-  export type Params = ParamsOf<typeof NoteFilesRequest>;
-  export type Result = ResultOf<typeof NoteFilesRequest>;
-}
-
 /** Client → server: the notes of one file (healing the key when its inode changed), or null. */
 export const NotesForFileRequest = request({
   method: 'lore/notesForFile',
@@ -169,11 +150,6 @@ export const NotesForFileRequest = request({
   params: (z) => z.object({ path: filePath(z) }),
   result: returns<FileNotes | null>(),
 });
-export namespace NotesForFileRequest {
-  export type Params = ParamsOf<typeof NotesForFileRequest>;
-  export type Result = ResultOf<typeof NotesForFileRequest>;
-}
-
 /** Client → server: note counts for explorer badges. Paths without notes are absent from `counts`. */
 export const FileDecorationsRequest = request({
   method: 'lore/fileDecorations',
@@ -181,11 +157,6 @@ export const FileDecorationsRequest = request({
   params: (z) => z.object({ paths: z.array(filePath(z)).max(100_000) }),
   result: returns<{ counts: Record<string, number> }>(),
 });
-export namespace FileDecorationsRequest {
-  export type Params = ParamsOf<typeof FileDecorationsRequest>;
-  export type Result = ResultOf<typeof FileDecorationsRequest>;
-}
-
 /** Client → server: record the file's current size and fingerprint in its note file (under the store lock). */
 export const MarkNotesValidRequest = request({
   method: 'lore/markNotesValid',
@@ -193,11 +164,6 @@ export const MarkNotesValidRequest = request({
   params: (z) => z.object({ path: filePath(z) }) satisfies z.ZodType<MarkNotesValidArgs>,
   result: returns<{ updated: boolean; noteFile?: string }>(),
 });
-export namespace MarkNotesValidRequest {
-  export type Params = ParamsOf<typeof MarkNotesValidRequest>;
-  export type Result = ResultOf<typeof MarkNotesValidRequest>;
-}
-
 /** Client → server: delete one note line (under the store lock; refused when the line changed). */
 export const DeleteNoteRequest = request({
   method: 'lore/deleteNote',
@@ -206,7 +172,3 @@ export const DeleteNoteRequest = request({
     z.object({ noteFile: filePath(z), line: z.number().int().min(0), raw: z.string().max(100_000) }) satisfies z.ZodType<DeleteNoteArgs>,
   result: (z) => z.object({ deleted: z.boolean() }),
 });
-export namespace DeleteNoteRequest {
-  export type Params = ParamsOf<typeof DeleteNoteRequest>;
-  export type Result = ResultOf<typeof DeleteNoteRequest>;
-}

@@ -26,7 +26,7 @@ import { REMEMBER_KINDS, REMEMBER_MAX_CHARS } from '../core/model/rememberKinds'
 import type { RecallResult } from '../core/services/search/recall';
 import { SEARCH_CATEGORIES, type SearchResponse } from '../core/services/search/searchTypes';
 import { filePath } from './boundedText';
-import { notification, request, returns, type ParamsOf, type ResultOf } from './declareMessage';
+import { notification, request, returns } from './declareMessage';
 
 /** What the client passes as `initializationOptions`. The store may not exist yet. */
 export interface LoreInitializationOptions {
@@ -77,11 +77,6 @@ export const SourcesRequest = request({
   params: (z) => z.object({ allWorkspaces: z.boolean().optional() }).strict(),
   result: returns<SourcesReport>(),
 });
-export namespace SourcesRequest {
-  export type Params = ParamsOf<typeof SourcesRequest>;
-  export type Result = ResultOf<typeof SourcesRequest>;
-}
-
 /**
  * Client → server: the prompt caches of the workspace's recent agent sessions (Claude Code,
  * Codex, Copilot Chat) read from their session files (core/cache). The server keeps what it read
@@ -96,11 +91,6 @@ export const CacheSessionsRequest = request({
   params: (z) => z.object({ now: z.number().finite().optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
   result: returns<CacheReport>(),
 });
-export namespace CacheSessionsRequest {
-  export type Params = ParamsOf<typeof CacheSessionsRequest>;
-  export type Result = ResultOf<typeof CacheSessionsRequest>;
-}
-
 /**
  * Server → client after files in the store changed on disk (one debounced batch of the file
  * events the client forwarded): the extension refreshes its views and regenerates the digest
@@ -112,10 +102,6 @@ export const StoreChangedNotification = notification({
   // all: the store appeared, vanished or was rescanned: anything may have changed.
   params: (z) => z.object({ files: z.array(z.string()), all: z.boolean().optional() }),
 });
-export namespace StoreChangedNotification {
-  export type Params = ParamsOf<typeof StoreChangedNotification>;
-}
-
 /** Client → server: search the store's index (the index lives in the server, never in the extension host). */
 export const SearchRequest = request({
   method: 'lore/search',
@@ -128,11 +114,6 @@ export const SearchRequest = request({
     }),
   result: returns<SearchResponse>(),
 });
-export namespace SearchRequest {
-  export type Params = ParamsOf<typeof SearchRequest>;
-  export type Result = ResultOf<typeof SearchRequest>;
-}
-
 /** Client → server: token-budgeted knowledge for an agent (the `lore_recall` tool), as core's `recall`. */
 export const RecallRequest = request({
   method: 'lore/recall',
@@ -149,11 +130,6 @@ export const RecallRequest = request({
     }),
   result: returns<RecallResult>(),
 });
-export namespace RecallRequest {
-  export type Params = ParamsOf<typeof RecallRequest>;
-  export type Result = ResultOf<typeof RecallRequest>;
-}
-
 /**
  * Client → server: record one item an agent asked for (the `lore_remember` tool, after the person
  * confirmed the line), with core's rememberItem under the store lock. Never creates a store.
@@ -172,11 +148,6 @@ export const RememberRequest = request({
     }),
   result: returns<RememberResult>(),
 });
-export namespace RememberRequest {
-  export type Params = ParamsOf<typeof RememberRequest>;
-  export type Result = ResultOf<typeof RememberRequest>;
-}
-
 /**
  * Client → server: the line `lore/remember` would write and where, without writing (the
  * confirmation the person sees before an agent's write).
@@ -195,11 +166,6 @@ export const PlanRememberRequest = request({
     }),
   result: returns<RememberPlan>(),
 });
-export namespace PlanRememberRequest {
-  export type Params = ParamsOf<typeof PlanRememberRequest>;
-  export type Result = ResultOf<typeof PlanRememberRequest>;
-}
-
 /**
  * Client → server: the context compiler (core's explainContext) for one message, with the
  * store's topics (tiers 1 and 2, and tier 3 when `gate` names a model of the client, asked back
@@ -266,11 +232,6 @@ export const CompileContextRequest = request({
     }),
   result: returns<CompileContextResult>(),
 });
-export namespace CompileContextRequest {
-  export type Params = ParamsOf<typeof CompileContextRequest>;
-  export type Result = ResultOf<typeof CompileContextRequest>;
-}
-
 /**
  * Client → server: the topics' output watchers (§4.3) on a reply @lore's model gave; the topics
  * they activate wait for the session's next message (taken by lore/compileContext).
@@ -281,11 +242,6 @@ export const WatchReplyRequest = request({
   params: (z) => z.object({ sessionId: z.string().min(1).max(200), reply: z.string().max(1_000_000) }),
   result: returns<{ activated: Array<{ topic: string; reason: string }> }>(),
 });
-export namespace WatchReplyRequest {
-  export type Params = ParamsOf<typeof WatchReplyRequest>;
-  export type Result = ResultOf<typeof WatchReplyRequest>;
-}
-
 /**
  * Client → server: what forgetting a conversation would do (the Ledger view's Forget This
  * Conversation…, before its confirmation). Writes nothing.
@@ -297,11 +253,6 @@ export const PlanForgetRequest = request({
   params: (z) => z.object({ conversation: z.string().trim().min(1).max(500) }).strict(),
   result: returns<ForgetPlan>(),
 });
-export namespace PlanForgetRequest {
-  export type Params = ParamsOf<typeof PlanForgetRequest>;
-  export type Result = ResultOf<typeof PlanForgetRequest>;
-}
-
 /**
  * Client → server: forgets a conversation for good (core's applyForget under the store lock; the
  * server's search index is brought up to date and purged).
@@ -312,21 +263,12 @@ export const ForgetConversationRequest = request({
   params: (z) => z.object({ conversation: z.string().trim().min(1).max(500) }).strict(),
   result: returns<ForgetResult>(),
 });
-export namespace ForgetConversationRequest {
-  export type Params = ParamsOf<typeof ForgetConversationRequest>;
-  export type Result = ResultOf<typeof ForgetConversationRequest>;
-}
-
 /** Server → client once the search index is open: where it lives, so the client can say when it is in memory or missing. */
 export const SearchBackendNotification = notification({
   method: 'lore/searchBackend',
   direction: 'toClient',
   params: (z) => z.object({ backend: z.enum(['sqlite', 'memory', 'none']), reason: z.string() }),
 });
-export namespace SearchBackendNotification {
-  export type Params = ParamsOf<typeof SearchBackendNotification>;
-}
-
 /**
  * Builds a `command:` URI for a Lore command. The args are JSON in the query; `(`, `)` and the
  * other characters `encodeURIComponent` keeps are escaped too so a markdown link destination

@@ -12,7 +12,7 @@ import type { ReviewDecisionResult, ReviewItem } from '../core/store/items/revie
 import type { SupersedeByHandResult } from '../core/store/items/supersedeByHand';
 import type { AppliedDiff } from '../core/store/lifecycle/storeDiff';
 import type { SyncResult } from '../core/store/instructionSync';
-import { request, returns, type ParamsOf, type ResultOf } from './declareMessage';
+import { request, returns } from './declareMessage';
 
 // Bounds: a path is at most PATH_MAX-ish; an item or note is a line a person typed.
 const PATH_MAX = 4096;
@@ -26,11 +26,6 @@ export const InitStoreRequest = request({
   params: (z) => z.object({}).strict(),
   result: (z) => z.object({ root: z.string(), created: z.array(z.string()) }),
 });
-export namespace InitStoreRequest {
-  export type Params = ParamsOf<typeof InitStoreRequest>;
-  export type Result = ResultOf<typeof InitStoreRequest>;
-}
-
 /**
  * Client → server: Add Note to This File. The note gets `[from: manual, today]`, is redacted,
  * written under the store lock and journaled (core's addManualNote). Refused (an error naming the
@@ -43,11 +38,6 @@ export const AddNoteRequest = request({
   // `document`: the note file is open with unsaved changes and the note went into the editor.
   result: (z) => z.object({ noteFile: z.string(), where: z.enum(['file', 'document']) }),
 });
-export namespace AddNoteRequest {
-  export type Params = ParamsOf<typeof AddNoteRequest>;
-  export type Result = ResultOf<typeof AddNoteRequest>;
-}
-
 /**
  * Client → server: Delete (an item) or Mark Task Done in a category file, the item found by its
  * line identity (`- text [from: …]` as a view shows it). `changed: false`: the item is not there.
@@ -62,11 +52,6 @@ export const EditItemRequest = request({
   // Where the edit landed: the open document (unsaved), the file on disk, or nowhere (the item was not there).
   result: (z) => z.object({ where: z.enum(['document', 'file', 'unchanged']) }),
 });
-export namespace EditItemRequest {
-  export type Params = ParamsOf<typeof EditItemRequest>;
-  export type Result = ResultOf<typeof EditItemRequest>;
-}
-
 /**
  * Client → server: Supersede… (core's supersedeByHand: the marker, the digest, the history). When
  * the old item's file (store-relative `file`) is open with unsaved changes, the marker goes into
@@ -86,11 +71,6 @@ export const SupersedeItemRequest = request({
       .strict(),
   result: returns<{ where: 'file'; result: SupersedeByHandResult } | { where: 'document'; applied: boolean }>(),
 });
-export namespace SupersedeItemRequest {
-  export type Params = ParamsOf<typeof SupersedeItemRequest>;
-  export type Result = ResultOf<typeof SupersedeItemRequest>;
-}
-
 /** Client → server: Accept or Reject held items (core's decideReview under the store lock). */
 export const ReviewDecideRequest = request({
   method: 'lore/reviewDecide',
@@ -99,11 +79,6 @@ export const ReviewDecideRequest = request({
     z.object({ decision: z.enum(['accept', 'reject']), ids: z.array(z.string().min(1).max(ID_MAX)).min(1).max(10_000) }).strict(),
   result: returns<ReviewDecisionResult>(),
 });
-export namespace ReviewDecideRequest {
-  export type Params = ParamsOf<typeof ReviewDecideRequest>;
-  export type Result = ResultOf<typeof ReviewDecideRequest>;
-}
-
 /** Client → server: Edit of an agent's queued write before accepting it (core's editReviewItem). */
 export const ReviewEditRequest = request({
   method: 'lore/reviewEdit',
@@ -111,11 +86,6 @@ export const ReviewEditRequest = request({
   params: (z) => z.object({ id: z.string().min(1).max(ID_MAX), text: z.string().trim().min(1).max(TEXT_MAX) }).strict(),
   result: returns<ReviewEditResult>(),
 });
-export namespace ReviewEditRequest {
-  export type Params = ParamsOf<typeof ReviewEditRequest>;
-  export type Result = ResultOf<typeof ReviewEditRequest>;
-}
-
 /**
  * Client → server: regenerates digest.md from the category files (core's regenerateDigest);
  * `automatic` after a category file changed (a deleted digest then stays deleted), `enabled` is
@@ -127,11 +97,6 @@ export const RegenerateDigestRequest = request({
   params: (z) => z.object({ enabled: z.boolean(), automatic: z.boolean().optional() }).strict(),
   result: (z) => z.object({ changed: z.boolean(), bytes: z.number() }),
 });
-export namespace RegenerateDigestRequest {
-  export type Params = ParamsOf<typeof RegenerateDigestRequest>;
-  export type Result = ResultOf<typeof RegenerateDigestRequest>;
-}
-
 /**
  * Client → server: records an @lore discussion in the inbox as a transcript (redacted), one file
  * per discussion rewritten as it grows; `file` is where.
@@ -163,11 +128,6 @@ export const ChatTranscriptRequest = request({
       .strict(),
   result: (z) => z.object({ file: z.string() }),
 });
-export namespace ChatTranscriptRequest {
-  export type Params = ParamsOf<typeof ChatTranscriptRequest>;
-  export type Result = ResultOf<typeof ChatTranscriptRequest>;
-}
-
 /** Client → server: takes a reconstructed store's difference into the live store (core's applyStoreDiff; `lore diff DIR --apply`). */
 export const ApplyStoreDiffRequest = request({
   method: 'lore/applyStoreDiff',
@@ -175,11 +135,6 @@ export const ApplyStoreDiffRequest = request({
   params: (z) => z.object({ other: z.string().min(1).max(PATH_MAX) }).strict(),
   result: returns<AppliedDiff>(),
 });
-export namespace ApplyStoreDiffRequest {
-  export type Params = ParamsOf<typeof ApplyStoreDiffRequest>;
-  export type Result = ResultOf<typeof ApplyStoreDiffRequest>;
-}
-
 /**
  * Client → server: the lore.git.commit setting changed (it decides over config.json for the
  * server's writes); the server also commits what interval mode holds back once it is due.
@@ -190,11 +145,6 @@ export const GitCommitSettingRequest = request({
   params: (z) => z.object({ gitCommit: z.enum(['off', 'apply', 'interval']).optional() }).strict(),
   result: (z) => z.object({}),
 });
-export namespace GitCommitSettingRequest {
-  export type Params = ParamsOf<typeof GitCommitSettingRequest>;
-  export type Result = ResultOf<typeof GitCommitSettingRequest>;
-}
-
 /**
  * Client → server: writes the digest block (without items held for review) into the opted-in
  * agent instruction files (workspace-relative `files`), only where it changed.
@@ -205,11 +155,6 @@ export const SyncInstructionsRequest = request({
   params: (z) => z.object({ files: z.array(z.string().min(1).max(PATH_MAX)).max(100) }).strict(),
   result: returns<SyncResult[]>(),
 });
-export namespace SyncInstructionsRequest {
-  export type Params = ParamsOf<typeof SyncInstructionsRequest>;
-  export type Result = ResultOf<typeof SyncInstructionsRequest>;
-}
-
 /**
  * Client → server: the items held for review and agents' writes waiting for a person (core's
  * listReview), for the Review view and the Accept/Reject/Edit picks. Writes nothing.
@@ -220,7 +165,3 @@ export const ReviewListRequest = request({
   params: (z) => z.object({}).strict(),
   result: returns<ReviewItem[]>(),
 });
-export namespace ReviewListRequest {
-  export type Params = ParamsOf<typeof ReviewListRequest>;
-  export type Result = ResultOf<typeof ReviewListRequest>;
-}

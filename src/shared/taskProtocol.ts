@@ -5,7 +5,7 @@
 import type { TaskToolReply } from '../core/services/tasks/taskReplies';
 import type { TaskListRow } from '../core/services/tasks/taskRecords';
 import { TASK_ID_PATTERN, TASK_TOOL_NAMES } from '../core/services/tasks/taskNames';
-import { request, returns, type ParamsOf, type ResultOf } from './declareMessage';
+import { request, returns } from './declareMessage';
 
 /**
  * Client → server: one task tool call from a VS Code language model tool (lore_task_*), checked
@@ -19,11 +19,6 @@ export const TaskToolRequest = request({
   params: (z) => z.object({ tool: z.enum(TASK_TOOL_NAMES), input: z.unknown(), agentId: z.string().min(1).max(120) }),
   result: returns<TaskToolReply>(),
 });
-export namespace TaskToolRequest {
-  export type Params = ParamsOf<typeof TaskToolRequest>;
-  export type Result = ResultOf<typeof TaskToolRequest>;
-}
-
 /** Client → server: the tasks of the store for the Tasks view, newest first. */
 export const TasksListRequest = request({
   method: 'lore/tasks',
@@ -31,11 +26,6 @@ export const TasksListRequest = request({
   params: (z) => z.object({}).strict(),
   result: returns<{ tasks: TaskListRow[] }>(),
 });
-export namespace TasksListRequest {
-  export type Params = ParamsOf<typeof TasksListRequest>;
-  export type Result = ResultOf<typeof TasksListRequest>;
-}
-
 /** One artifact of a task's timeline in the Tasks view, with the files and conversation it links to. */
 export interface TimelineEntry {
   artifact_id: string;
@@ -57,7 +47,3 @@ export const TaskTimelineRequest = request({
   params: (z) => z.object({ taskId: z.string().regex(TASK_ID_PATTERN) }).strict(),
   result: returns<{ entries: TimelineEntry[] }>(),
 });
-export namespace TaskTimelineRequest {
-  export type Params = ParamsOf<typeof TaskTimelineRequest>;
-  export type Result = ResultOf<typeof TaskTimelineRequest>;
-}

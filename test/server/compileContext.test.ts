@@ -7,6 +7,7 @@ import { CompileContextRequest, GateAskRequest, WatchReplyRequest } from '../../
 import { startStub } from '../helpers/stubServers';
 import type { LspTestClient } from './lspClient';
 import { makeWorkspace, type TestWorkspace } from './serverFixtures';
+import type { ParamsOf, ResultOf } from '../../src/shared/declareMessage';
 
 const PY3 = '---\ntriggers:\n  - pattern: "\\\\bprint [a-z_]"\n    scope: output\n---\nUse Python 3: print() is a function.\n';
 const DEPLOY = '---\ntriggers:\n  - keywords: [deploy]\n  - glob: "infra/**"\npriority: high\n---\nRun the smoke tests on staging first.\n';
@@ -129,10 +130,10 @@ describe('language server: the context compiler and output watchers for @lore an
     });
     try {
       const asker = adapterAsker(new OpenAIAdapter({ baseUrl: stub.baseUrl, apiKey: 'test-key' }));
-      const asked: GateAskRequest.Params[] = [];
-      client.connection.onRequest(GateAskRequest.method, async (params: GateAskRequest.Params) => {
+      const asked: ParamsOf<typeof GateAskRequest>[] = [];
+      client.connection.onRequest(GateAskRequest.method, async (params: ParamsOf<typeof GateAskRequest>) => {
         asked.push(params);
-        return { text: await asker(params) } satisfies GateAskRequest.Result;
+        return { text: await asker(params) } satisfies ResultOf<typeof GateAskRequest>;
       });
       const message = 'why is the prompt cache hit rate so low for the provider cache prefix? <private>kestrel-root-pw</private>';
       const compile = () =>

@@ -25,6 +25,7 @@ import { REPO_ROOT } from '../helpers/paths';
 import { snapshotTree } from '../helpers/cli';
 import type { LspTestClient } from './lspClient';
 import { makeWorkspace, type TestWorkspace } from './serverFixtures';
+import type { ParamsOf, ResultOf } from '../../src/shared/declareMessage';
 
 const CONVERSATION = path.join(REPO_ROOT, 'examples', 'conversations', '2026-11-18-cache-layout.md');
 const CLIENT_PROVIDER = { name: 'client-model', label: 'a model of the client', offline: false };
@@ -33,13 +34,13 @@ describe('language server: the harvest runs in the server, the model on the clie
   this.timeout(30_000);
   let w: TestWorkspace;
   let client: LspTestClient;
-  let calls: ProviderGenerateRequest.Params[];
-  let progress: HarvestProgressNotification.Params[];
+  let calls: ParamsOf<typeof ProviderGenerateRequest>[];
+  let progress: ParamsOf<typeof HarvestProgressNotification>[];
   /** How the client answers a model call (default: the rules extractor, on this side of the connection). */
   let answer: (
-    params: ProviderGenerateRequest.Params,
+    params: ParamsOf<typeof ProviderGenerateRequest>,
     token: { isCancellationRequested: boolean; onCancellationRequested: (f: () => void) => unknown },
-  ) => Promise<ProviderGenerateRequest.Result>;
+  ) => Promise<ResultOf<typeof ProviderGenerateRequest>>;
 
   beforeEach(async () => {
     w = makeWorkspace();
@@ -51,11 +52,11 @@ describe('language server: the harvest runs in the server, the model on the clie
     progress = [];
     const rules = createProvider('rules');
     answer = (params) => rules.generate(params.request);
-    client.connection.onRequest(ProviderGenerateRequest.method, (params: ProviderGenerateRequest.Params, token) => {
+    client.connection.onRequest(ProviderGenerateRequest.method, (params: ParamsOf<typeof ProviderGenerateRequest>, token) => {
       calls.push(params);
       return answer(params, token);
     });
-    client.connection.onNotification(HarvestProgressNotification.method, (p: HarvestProgressNotification.Params) => {
+    client.connection.onNotification(HarvestProgressNotification.method, (p: ParamsOf<typeof HarvestProgressNotification>) => {
       progress.push(p);
     });
   });
@@ -68,7 +69,7 @@ describe('language server: the harvest runs in the server, the model on the clie
   const knowledge = () =>
     Object.fromEntries(Object.entries(snapshotTree(w.paths.root)).filter(([file]) => !/^\.(cache|index|logs)\//.test(file)));
 
-  const run = (mode: HarvestRunRequest.Params['mode'], runId = 'r1') =>
+  const run = (mode: ParamsOf<typeof HarvestRunRequest>['mode'], runId = 'r1') =>
     client.connection.sendRequest(HarvestRunRequest.type, {
       runId,
       mode,

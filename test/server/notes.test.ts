@@ -16,6 +16,7 @@ import {
 } from '../../src/shared/protocol';
 import { uriOf, type LspTestClient } from './lspClient';
 import { eventually, makeWorkspace, type TestWorkspace } from './serverFixtures';
+import type { ParamsOf } from '../../src/shared/declareMessage';
 
 const APP = 'export const app = 1;\nexport function run() {\n  return app;\n}\n';
 
@@ -72,7 +73,7 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const line = '- the cache key is the prompt prefix [from: conv-1, 2026-11-20; conv-3, 2026-11-24]';
     const since = Date.now();
     w.note('src/merged.ts', [line]);
-    await client.waitFor<NotesChangedNotification.Params>(
+    await client.waitFor<ParamsOf<typeof NotesChangedNotification>>(
       NotesChangedNotification.method,
       (p) => p.uris.includes(uriOf(merged)),
       5000,
@@ -242,7 +243,12 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.equal((await client.lenses(uri)).length, 3);
     const since = Date.now();
     fs.rmSync(path.join(w.paths.files, identifyFile(app)!.noteFileName));
-    await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, (p) => p.uris.includes(uri), 1000, since);
+    await client.waitFor<ParamsOf<typeof NotesChangedNotification>>(
+      NotesChangedNotification.method,
+      (p) => p.uris.includes(uri),
+      1000,
+      since,
+    );
     assert.deepEqual(await client.lenses(uri), []);
   });
 
@@ -254,7 +260,12 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     fs.appendFileSync(noteFile, '- Added by hand\n');
     // Bounded waits on the events themselves; how fast they come is the watcher's debounce, not
     // something a test on a shared machine can assert.
-    await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, (p) => p.uris.includes(uri), 5000, since);
+    await client.waitFor<ParamsOf<typeof NotesChangedNotification>>(
+      NotesChangedNotification.method,
+      (p) => p.uris.includes(uri),
+      5000,
+      since,
+    );
     await client.waitFor('workspace/codeLens/refresh', () => true, 5000, since);
     assert.equal((await client.lensTitles(uri))[0], 'Lore: 4 notes');
     const notes = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes;
@@ -267,7 +278,7 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const fresh = w.write('src/fresh.ts', Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n'));
     const since = Date.now();
     w.note('src/fresh.ts', ['- twenty lines [from: conv-3, 2026-11-22]']);
-    await client.waitFor<NotesChangedNotification.Params>(
+    await client.waitFor<ParamsOf<typeof NotesChangedNotification>>(
       NotesChangedNotification.method,
       (p) => p.uris.includes(uriOf(fresh)),
       5000,
@@ -363,7 +374,7 @@ describe('language server: a store that does not exist yet', function () {
       assert.ok(!fs.existsSync(w.paths.root), 'the server does not create the store');
       const since = Date.now();
       w.note('src/app.ts', ['- noted after start [from: conv-9, 2026-11-23]']);
-      await client.waitFor<NotesChangedNotification.Params>(NotesChangedNotification.method, () => true, 3000, since);
+      await client.waitFor<ParamsOf<typeof NotesChangedNotification>>(NotesChangedNotification.method, () => true, 3000, since);
       const titles = await eventually(async () => {
         const t = await client.lensTitles(uri);
         return t.length ? t : undefined;

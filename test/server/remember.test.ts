@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { PlanRememberRequest, RecallRequest, RememberRequest, StoreChangedNotification } from '../../src/shared/protocol';
 import type { LspTestClient } from './lspClient';
 import { eventually, makeWorkspace, type TestWorkspace } from './serverFixtures';
+import type { ParamsOf } from '../../src/shared/declareMessage';
 
 describe('language server: what agents record and search through the LM tools (LSP over stdio)', function () {
   let w: TestWorkspace;
@@ -44,7 +45,7 @@ describe('language server: what agents record and search through the LM tools (L
     assert.ok(result.ok && result.added);
     assert.equal(result.plan.line, plan.line);
     assert.ok(fs.readFileSync(path.join(w.paths.root, 'decisions.md'), 'utf8').split('\n').includes(plan.line));
-    await client.waitFor<StoreChangedNotification.Params>(
+    await client.waitFor<ParamsOf<typeof StoreChangedNotification>>(
       StoreChangedNotification.method,
       (p) => p.files.includes('decisions.md'),
       5000,

@@ -5,6 +5,7 @@ import { itemId } from '../../src/core/model/itemId';
 import { RecallRequest, SearchBackendNotification, SearchRequest, StoreChangedNotification } from '../../src/shared/protocol';
 import type { LspTestClient } from './lspClient';
 import { eventually, makeWorkspace, type TestWorkspace } from './serverFixtures';
+import type { ParamsOf } from '../../src/shared/declareMessage';
 
 describe('language server: search and store events (LSP over stdio)', function () {
   let w: TestWorkspace;
@@ -29,7 +30,7 @@ describe('language server: search and store events (LSP over stdio)', function (
       ['conv-1'],
     );
     assert.equal(response.hits[0].file, 'facts.md');
-    const backend = await client.waitFor<SearchBackendNotification.Params>(SearchBackendNotification.method);
+    const backend = await client.waitFor<ParamsOf<typeof SearchBackendNotification>>(SearchBackendNotification.method);
     assert.equal(backend.params.backend, response.backend);
     assert.ok(backend.params.reason.length > 0);
   });
@@ -38,7 +39,7 @@ describe('language server: search and store events (LSP over stdio)', function (
     assert.equal((await search('hoverboard')).hits.length, 0);
     const since = Date.now();
     fs.appendFileSync(path.join(w.paths.root, 'facts.md'), '- A hoverboard does not work on water. [from: conv-2, 2026-11-21]\n');
-    const changed = await client.waitFor<StoreChangedNotification.Params>(
+    const changed = await client.waitFor<ParamsOf<typeof StoreChangedNotification>>(
       StoreChangedNotification.method,
       (p) => p.files.includes('facts.md'),
       5000,

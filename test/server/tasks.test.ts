@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { StoreChangedNotification, TaskTimelineRequest, TaskToolRequest, TasksListRequest } from '../../src/shared/protocol';
 import type { LspTestClient } from './lspClient';
 import { makeWorkspace, type TestWorkspace } from './serverFixtures';
+import type { ParamsOf } from '../../src/shared/declareMessage';
 
 describe('language server: task memory for the LM tools and the Tasks view (LSP over stdio)', function () {
   let w: TestWorkspace;
@@ -19,13 +20,13 @@ describe('language server: task memory for the LM tools and the Tasks view (LSP 
   });
 
   const tool = (name: string, input: unknown, agentId = 'vscode-agent') =>
-    client.connection.sendRequest(TaskToolRequest.type, { tool: name as TaskToolRequest.Params['tool'], input, agentId });
+    client.connection.sendRequest(TaskToolRequest.type, { tool: name as ParamsOf<typeof TaskToolRequest>['tool'], input, agentId });
 
   it('records through lore/taskTool, lists by lore/tasks and gives the timeline with its links', async () => {
     const since = Date.now();
     const start = await tool('task_start', { goal: 'Trim the bundle below 1 MB', task_id: 'bundle-size' });
     assert.equal(start.structured.status, 'recorded');
-    await client.waitFor<StoreChangedNotification.Params>(
+    await client.waitFor<ParamsOf<typeof StoreChangedNotification>>(
       StoreChangedNotification.method,
       (p) => p.files.includes('tasks/bundle-size.jsonl'),
       5000,

@@ -8,6 +8,7 @@ import { readSettings, updateInstructionsSync } from '../settings';
 import type { StoreService } from '../storeService';
 import type { CacheDiscussionNode } from '../views/cacheTree';
 import type { CacheStates } from './cacheStates';
+import type { ResultOf } from '../../shared/declareMessage';
 
 const log = logger('cache');
 
@@ -18,7 +19,7 @@ const log = logger('cache');
 export async function syncInstructions(
   store: StoreService,
   files = readSettings().instructionsSync,
-): Promise<SyncInstructionsRequest.Result> {
+): Promise<ResultOf<typeof SyncInstructionsRequest>> {
   if (!files.length || !store.exists) return [];
   const results = await store.request(SyncInstructionsRequest, { files: [...files] });
   for (const r of results) if (r.action !== 'unchanged') log.info(`instructions: ${r.file} ${r.action}${r.reason ? ` (${r.reason})` : ''}`);

@@ -26,6 +26,7 @@ import {
 import { Disposable } from '../lifecycle';
 import { languageClient } from '../loadLanguageClient';
 import type { LoreServerClient } from '../loreServerClient';
+import type { ParamsOf, ResultOf } from '../../shared/declareMessage';
 
 /** One harvest run as the client sees it. */
 interface ClientRun {
@@ -36,13 +37,13 @@ interface ClientRun {
 
 /** What a run asks of the server besides the sources and the provider. */
 export type HarvestRunOptions = Pick<
-  HarvestRunRequest.Params,
+  ParamsOf<typeof HarvestRunRequest>,
   'mode' | 'reclaim' | 'transcripts' | 'digestEnabled' | 'privateMarkers' | 'timeoutMs'
 >;
 
 let nextRun = 0;
 
-function describe(provider: Provider): HarvestRunRequest.Params['provider'] {
+function describe(provider: Provider): ParamsOf<typeof HarvestRunRequest>['provider'] {
   return { name: provider.name, label: provider.label, offline: provider.offline };
 }
 
@@ -72,7 +73,10 @@ export class HarvestClient extends Disposable {
   }
 
   /** One model call of a run, with the run's provider; its failure goes back as a ProviderFailure. */
-  private async generate(params: ProviderGenerateRequest.Params, token: vscode.CancellationToken): Promise<ProviderGenerateRequest.Result> {
+  private async generate(
+    params: ParamsOf<typeof ProviderGenerateRequest>,
+    token: vscode.CancellationToken,
+  ): Promise<ResultOf<typeof ProviderGenerateRequest>> {
     const run = this.runs.get(params.runId);
     if (!run) throw new Error(`no harvest run ${params.runId} is waiting for a model`);
     const controller = new AbortController();
@@ -115,7 +119,7 @@ export class HarvestClient extends Disposable {
     progress?: (message: string) => void,
   ): Promise<ShownReport> {
     return this.withRun(provider, signal, progress, (client, runId) => {
-      const params: HarvestRunRequest.Params = { runId, sources, provider: describe(provider), ...options };
+      const params: ParamsOf<typeof HarvestRunRequest> = { runId, sources, provider: describe(provider), ...options };
       return client.sendRequest(HarvestRunRequest.type, params);
     });
   }
@@ -125,7 +129,7 @@ export class HarvestClient extends Disposable {
     provider: Provider,
     date: string,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
-  ): Promise<JournalSummarizeRequest.Result> {
+  ): Promise<ResultOf<typeof JournalSummarizeRequest>> {
     return this.withRun(provider, options.signal, undefined, (client, runId) =>
       client.sendRequest(JournalSummarizeRequest.type, {
         runId,

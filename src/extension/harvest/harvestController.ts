@@ -16,6 +16,7 @@ import type { StoreService } from '../storeService';
 import type { JournalSummarizeRequest, ShownReport } from '../../shared/protocol';
 import type { HarvestRunOptions, HarvestClient } from './harvestClient';
 import { PlanDocumentProvider, toPlanUri } from './planDocuments';
+import type { ResultOf } from '../../shared/declareMessage';
 
 const log = logger('harvest');
 
@@ -176,7 +177,7 @@ export class HarvestController implements vscode.Disposable {
   }
 
   /** Has `provider` summarize the journal of `date` (in the server; the model is called here). */
-  summarizeJournal(provider: Provider, date: string, signal?: AbortSignal): Promise<JournalSummarizeRequest.Result> {
+  summarizeJournal(provider: Provider, date: string, signal?: AbortSignal): Promise<ResultOf<typeof JournalSummarizeRequest>> {
     return this.server.summarizeJournal(provider, date, { timeoutMs: readSettings().timeoutSeconds * 1000, signal });
   }
 

@@ -11,9 +11,10 @@ import { formatBytes, formatTokens } from '../../core/model/format';
 import { SourcesRequest } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { LoreServerClient } from '../loreServerClient';
+import type { ParamsOf } from '../../shared/declareMessage';
 
 /** The sessions listed as the language server measures them, or null while it is not running. */
-export async function listSources(notes: LoreServerClient, params: SourcesRequest.Params = {}): Promise<SourcesReport | null> {
+export async function listSources(notes: LoreServerClient, params: ParamsOf<typeof SourcesRequest> = {}): Promise<SourcesReport | null> {
   const client = await notes.ready();
   return client?.isRunning() ? client.sendRequest(SourcesRequest.type, params) : null;
 }

@@ -9,11 +9,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EditItemRequest } from '../../shared/protocol';
 import type { StoreService } from '../storeService';
+import type { ParamsOf, ResultOf } from '../../shared/declareMessage';
 
-export type ItemEditAction = EditItemRequest.Params['action'];
+export type ItemEditAction = ParamsOf<typeof EditItemRequest>['action'];
 
 /** Where the edit landed: the open document (unsaved), the file on disk, or nowhere (the item was not there). */
-export type ItemEditResult = EditItemRequest.Result['where'];
+export type ItemEditResult = ResultOf<typeof EditItemRequest>['where'];
 
 /** The document of `file` when it is open with unsaved changes (a decision saves it before writing: reviewCommands.ts). */
 export function dirtyDocument(file: string): vscode.TextDocument | undefined {

@@ -22,6 +22,7 @@ import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import type { LoreServerClient } from '../loreServerClient';
 import { onServerNotification } from '../serverNotification';
+import type { ParamsOf, ResultOf } from '../../shared/declareMessage';
 
 const log = logger('search');
 
@@ -36,7 +37,7 @@ let nextGate = 0;
 export class SearchClient extends Disposable {
   private readonly status = this._register(vscode.window.createStatusBarItem('lore.searchBackend', vscode.StatusBarAlignment.Right, 99));
   /** The engine the server last reported (undefined until the first query opened the index). */
-  backend: SearchBackendNotification.Params | undefined;
+  backend: ParamsOf<typeof SearchBackendNotification> | undefined;
   /** The gates of the compilations in flight, by the id the server asks back with. */
   private readonly gates = new Map<string, ClientGate>();
   private gateHandler: vscode.Disposable | undefined;
@@ -57,7 +58,10 @@ export class SearchClient extends Disposable {
   }
 
   /** One gate call of a compilation in flight, with its model; the server's cancellation reaches the call. */
-  private async askGate(params: GateAskRequest.Params, token: vscode.CancellationToken): Promise<GateAskRequest.Result> {
+  private async askGate(
+    params: ParamsOf<typeof GateAskRequest>,
+    token: vscode.CancellationToken,
+  ): Promise<ResultOf<typeof GateAskRequest>> {
     const gate = this.gates.get(params.gateId);
     if (!gate) throw new Error(`no context compilation ${params.gateId} is waiting for a gate`);
     const controller = new AbortController();
@@ -70,12 +74,12 @@ export class SearchClient extends Disposable {
   }
 
   /** Runs a query in the server. Rejects when the language server is not running. */
-  async search(query: string, options: Omit<SearchRequest.Params, 'query'> = {}): Promise<SearchResponse> {
+  async search(query: string, options: Omit<ParamsOf<typeof SearchRequest>, 'query'> = {}): Promise<SearchResponse> {
     return (await this.running()).sendRequest(SearchRequest.type, { query, ...options });
   }
 
   /** core's `recall`, run in the server. */
-  async recall(params: RecallRequest.Params): Promise<RecallResult> {
+  async recall(params: ParamsOf<typeof RecallRequest>): Promise<RecallResult> {
     return (await this.running()).sendRequest(RecallRequest.type, params);
   }
 
@@ -83,7 +87,10 @@ export class SearchClient extends Disposable {
    * The context compiler for a message (topics, P3 hits from the server's index), run in the
    * server; with `gate`, gated topics are asked through it (tier 3) while the request runs.
    */
-  async compileContext(params: Omit<CompileContextRequest.Params, 'gate'>, gate?: ClientGate): Promise<CompileContextRequest.Result> {
+  async compileContext(
+    params: Omit<ParamsOf<typeof CompileContextRequest>, 'gate'>,
+    gate?: ClientGate,
+  ): Promise<ResultOf<typeof CompileContextRequest>> {
     const client = await this.running();
     if (!gate) return client.sendRequest(CompileContextRequest.type, params);
     const id = `gate-${++nextGate}-${Date.now()}`;
@@ -96,17 +103,17 @@ export class SearchClient extends Disposable {
   }
 
   /** The topics' output watchers on a model's reply, run in the server; their topics wait for the session's next message. */
-  async watchReply(params: WatchReplyRequest.Params): Promise<WatchReplyRequest.Result> {
+  async watchReply(params: ParamsOf<typeof WatchReplyRequest>): Promise<ResultOf<typeof WatchReplyRequest>> {
     return (await this.running()).sendRequest(WatchReplyRequest.type, params);
   }
 
   /** The line an agent's item would be written as, and where (nothing is written). */
-  async planRemember(params: PlanRememberRequest.Params): Promise<PlanRememberRequest.Result> {
+  async planRemember(params: ParamsOf<typeof PlanRememberRequest>): Promise<ResultOf<typeof PlanRememberRequest>> {
     return (await this.running()).sendRequest(PlanRememberRequest.type, params);
   }
 
   /** Writes an agent's item (core's rememberItem, in the server, under the store lock). */
-  async remember(params: RememberRequest.Params): Promise<RememberRequest.Result> {
+  async remember(params: ParamsOf<typeof RememberRequest>): Promise<ResultOf<typeof RememberRequest>> {
     return (await this.running()).sendRequest(RememberRequest.type, params);
   }
 
@@ -117,7 +124,7 @@ export class SearchClient extends Disposable {
   }
 
   /** Shown only when the index is in memory or missing, so the user knows why search is slower or empty. */
-  private showBackend(params: SearchBackendNotification.Params | undefined): void {
+  private showBackend(params: ParamsOf<typeof SearchBackendNotification> | undefined): void {
     this.backend = params;
     if (params) log.info(`search backend: ${params.backend} (${params.reason})`);
     if (params && params.backend !== 'sqlite') {

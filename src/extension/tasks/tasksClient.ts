@@ -4,19 +4,20 @@
  */
 import { TaskTimelineRequest, TaskToolRequest, TasksListRequest } from '../../shared/protocol';
 import type { LoreServerClient } from '../loreServerClient';
+import type { ParamsOf, ResultOf } from '../../shared/declareMessage';
 
 export class TasksClient {
   constructor(private readonly notes: LoreServerClient) {}
 
-  async tool(params: TaskToolRequest.Params): Promise<TaskToolRequest.Result> {
+  async tool(params: ParamsOf<typeof TaskToolRequest>): Promise<ResultOf<typeof TaskToolRequest>> {
     return (await this.running()).sendRequest(TaskToolRequest.type, params);
   }
 
-  async list(): Promise<TasksListRequest.Result> {
+  async list(): Promise<ResultOf<typeof TasksListRequest>> {
     return (await this.running()).sendRequest(TasksListRequest.type, {});
   }
 
-  async timeline(taskId: string): Promise<TaskTimelineRequest.Result> {
+  async timeline(taskId: string): Promise<ResultOf<typeof TaskTimelineRequest>> {
     return (await this.running()).sendRequest(TaskTimelineRequest.type, { taskId });
   }
 
