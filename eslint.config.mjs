@@ -165,11 +165,6 @@ export default tseslint.config(
     },
   },
   {
-    // LSP request and notification types follow the protocol's own namespace convention.
-    files: ['src/shared/*Protocol.ts', 'src/shared/protocol.ts'],
-    rules: { '@typescript-eslint/no-namespace': 'off' },
-  },
-  {
     // Tests read the CLI's and servers' JSON replies loosely on purpose.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
