@@ -133,18 +133,3 @@ export function removeStaleTempFiles(dir: string): void {
     if (name.startsWith('.') && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
   }
 }
-
-/** A store file that is a folder, or a store folder that is a file. */
-export class StoreEntryError extends Error {
-  constructor(
-    readonly file: string,
-    readonly expected: 'file' | 'folder',
-  ) {
-    super(
-      expected === 'file'
-        ? `${file} is a folder, not a file: move it away and run again`
-        : `${file} is a file, not a folder: move it away and run again`,
-    );
-    this.name = 'StoreEntryError';
-  }
-}

@@ -73,3 +73,18 @@ export function appendNoFollow(file: string, data: string | Buffer): void {
     fs.closeSync(fd);
   }
 }
+
+/** A store file that is a folder, or a store folder that is a file. */
+export class StoreEntryError extends Error {
+  constructor(
+    readonly file: string,
+    readonly expected: 'file' | 'folder',
+  ) {
+    super(
+      expected === 'file'
+        ? `${file} is a folder, not a file: move it away and run again`
+        : `${file} is a file, not a folder: move it away and run again`,
+    );
+    this.name = 'StoreEntryError';
+  }
+}

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES } from '../model/categories';
 import type { StorePaths } from './storePaths';
-import { StoreEntryError } from '../base/atomicWrite';
+import { StoreEntryError } from '../base/storeLinks';
 
 type ErrnoLike = { code?: unknown; path?: unknown; dest?: unknown; message?: unknown };
 

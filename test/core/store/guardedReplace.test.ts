@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { appendItems } from '../../../src/core/model/categoryFile';
 import { FileBusyError, recoverStaleAsides, replaceGuarded } from '../../../src/core/base/guardedReplace';
 import { replaceTextGuarded } from '../../../src/core/base/storeText';
-import { StoreEntryError } from '../../../src/core/base/atomicWrite';
+import { StoreEntryError } from '../../../src/core/base/storeLinks';
 import { decodeLossless, encodeLossless } from '../../../src/core/base/losslessText';
 import { setClock } from '../../../src/core/base/clock';
 import { skippingClock } from '../../helpers/engineClock';

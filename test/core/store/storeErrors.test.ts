@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultPromptsDir } from '../../../src/core/services/harvest/prompts';
 import { initStore } from '../../../src/core/store/initStore';
-import { StoreEntryError } from '../../../src/core/base/atomicWrite';
+import { StoreEntryError } from '../../../src/core/base/storeLinks';
 import { checkStoreEntries, describeFileError, withPath } from '../../../src/core/store/storeErrors';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
