@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentItemFilter, withoutHeldItems } from '../../store/heldItems';
-import { readTextIfExists } from '../../base/atomicWrite';
+import { readTextIfExists } from '../../base/readText';
 import { findNotesForFile, workspaceRelative } from '../../store/fileNotes';
 import type { NoteIndex } from '../../store/noteIndex';
 import { openNoteIndex } from '../../store/noteIndexCache';
