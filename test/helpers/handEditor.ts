@@ -5,7 +5,7 @@
  * save: `append` (O_APPEND, as shell `>>` and loggers do), `rename` (write a temporary file, rename
  * it over: VS Code, vim with backupcopy=no) or `inplace` (truncate, then write the whole file).
  * With TRACEFILE (a fifth argument), each save appends `N READ BEFORE AFTER`: when it read the file
- * and when its write began and ended (CLOCK_MONOTONIC nanoseconds, comparable with Lore's
+ * (an append reads nothing: READ is BEFORE) and when its write began and ended (CLOCK_MONOTONIC nanoseconds, comparable with Lore's
  * LORE_TEST_REPLACE_TRACE), so a test can say which losses only POSIX's rename gap explains.
  */
 import * as fs from 'node:fs';
@@ -28,7 +28,11 @@ let saved = 0;
 while (!fs.existsSync(stopFile)) {
   const line = `- hand ${mode} ${saved}\n`;
   if (mode === 'append') {
+    // Traced like the other modes (no read: READ is when the write began), so an append that
+    // lands inside Lore's check-then-rename span is told apart from a real loss.
+    const before = process.hrtime.bigint();
     fs.appendFileSync(file, line);
+    if (traceFile) fs.appendFileSync(traceFile, `${saved} ${before} ${before} ${process.hrtime.bigint()}\n`);
   } else {
     const readAt = process.hrtime.bigint();
     const current = read();
