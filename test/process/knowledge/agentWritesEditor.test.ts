@@ -39,7 +39,8 @@ describe("agents' writes by id against a person saving in another process", () =
   // put its save inside a Lore check-then-rename span. Any other loss fails.
   for (const mode of ['append'])
     it(`a person saving facts.md every 3 ms (${mode}) while agents update and forget by id loses no line outside the rename gap`, async function () {
-      this.timeout(120_000);
+      // Under load each of the 30 changes waits for a save and a settle: minutes, not seconds (no time is asserted).
+      this.timeout(300_000);
       const { paths, read } = setup();
       const lines = Array.from({ length: 30 }, (_, i) => `- fact ${i} about orders [from: c${i}, 2026-11-20]`);
       fs.writeFileSync(path.join(paths.root, 'facts.md'), `# Facts\n\n${lines.join('\n')}\n`);
