@@ -16,7 +16,7 @@ import { lazy } from '../core/base/lazy';
 /** `toServer`: the VS Code client sends, the language server answers. `toClient`: the other way. */
 export type Direction = 'toServer' | 'toClient';
 
-type Zod = typeof z;
+export type Zod = typeof z;
 
 /** A result the receiver does not check (the sender is Lore's own code); it only carries the type. */
 export interface Unchecked<R> {

@@ -26,7 +26,7 @@ import { REMEMBER_KINDS, REMEMBER_MAX_CHARS } from '../core/model/rememberKinds'
 import type { RecallResult } from '../core/services/search/recall';
 import { SEARCH_CATEGORIES, type SearchResponse } from '../core/services/search/searchTypes';
 import { filePath } from './boundedText';
-import { notification, request, returns } from './declareMessage';
+import { notification, request, returns, type Zod } from './declareMessage';
 
 /** What the client passes as `initializationOptions`. The store may not exist yet. */
 export interface LoreInitializationOptions {
@@ -130,6 +130,17 @@ export const RecallRequest = request({
     }),
   result: returns<RecallResult>(),
 });
+/** What an agent asks to remember: the same for the write and for its preview. */
+const rememberParams = (z: Zod) =>
+  z.object({
+    kind: z.enum(REMEMBER_KINDS),
+    text: z.string().min(1).max(REMEMBER_MAX_CHARS),
+    detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
+    path: filePath(z).optional(),
+    // Provenance source, e.g. `vscode-agent`.
+    source: z.string().min(1).max(120),
+  });
+
 /**
  * Client → server: record one item an agent asked for (the `lore_remember` tool, after the person
  * confirmed the line), with core's rememberItem under the store lock. Never creates a store.
@@ -137,15 +148,7 @@ export const RecallRequest = request({
 export const RememberRequest = request({
   method: 'lore/remember',
   direction: 'toServer',
-  params: (z) =>
-    z.object({
-      kind: z.enum(REMEMBER_KINDS),
-      text: z.string().min(1).max(REMEMBER_MAX_CHARS),
-      detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
-      path: filePath(z).optional(),
-      // Provenance source, e.g. `vscode-agent`.
-      source: z.string().min(1).max(120),
-    }),
+  params: rememberParams,
   result: returns<RememberResult>(),
 });
 /**
@@ -155,15 +158,7 @@ export const RememberRequest = request({
 export const PlanRememberRequest = request({
   method: 'lore/planRemember',
   direction: 'toServer',
-  params: (z) =>
-    z.object({
-      kind: z.enum(REMEMBER_KINDS),
-      text: z.string().min(1).max(REMEMBER_MAX_CHARS),
-      detail: z.string().max(REMEMBER_MAX_CHARS).optional(),
-      path: filePath(z).optional(),
-      // Provenance source, e.g. `vscode-agent`.
-      source: z.string().min(1).max(120),
-    }),
+  params: rememberParams,
   result: returns<RememberPlan>(),
 });
 /**
