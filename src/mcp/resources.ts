@@ -20,7 +20,7 @@ import { digestSectionsFromFiles } from '../core/store/digest';
 import { renderDigest } from '../core/model/digestFormat';
 import { readLedger } from '../core/store/ledger';
 import { isInside, type StorePaths } from '../core/store/storePaths';
-import { readTextIfExists } from '../core/base/atomicWrite';
+import { readTextIfExists } from '../core/base/readText';
 import { readFileNotes } from '../core/services/agentTools/fileNoteLines';
 import { openConversationText } from '../core/services/agentTools/openConversation';
 import type { StoreSession } from './storeSession';

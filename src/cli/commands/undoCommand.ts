@@ -1,5 +1,6 @@
 /** `lore undo`: puts the store back as it was before the last harvest applied. */
-import { undoLastHarvest, undoOutcomeText } from '../../core/store/changes/undoLastHarvest';
+import { undoLastHarvest } from '../../core/store/changes/undoLastHarvest';
+import { undoOutcomeText } from '../../core/store/changes/undoOutcome';
 import { reportHistory } from '../historyText';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, type Output } from '../cliSupport';

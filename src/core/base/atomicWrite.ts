@@ -125,8 +125,6 @@ export function fsyncDirectory(dir: string): void {
   }
 }
 
-export { readTextIfExists } from './readText';
-
 /** Removes temporary files a crashed writer left behind. */
 export function removeStaleTempFiles(dir: string): void {
   for (const name of listNames(dir)) {

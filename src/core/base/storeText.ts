@@ -27,5 +27,3 @@ export function replaceTextGuarded(file: string, edit: TextEdit, options: Guarde
 export function editStoreFile(file: string, edit: TextEdit): boolean {
   return replaceTextGuarded(file, edit).settle().changed;
 }
-
-export { readTextLossless } from './readText';

@@ -16,10 +16,10 @@ import { listItems } from '../model/categoryFile';
 import { renderItemLine } from '../model/itemLines';
 import { agentItemFilter, itemFilter, type AgentItemFilter } from './heldItems';
 import { supersededBy } from '../model/supersession';
-import { fsyncDirectory, readTextIfExists, writeFileAtomic } from '../base/atomicWrite';
+import { fsyncDirectory, writeFileAtomic } from '../base/atomicWrite';
+import { readTextIfExists, readTextLossless } from '../base/readText';
 import { DIGEST_SECTIONS, digestFileText, type DigestSection } from '../model/digestFormat';
 import { tailItems } from '../model/digestTail';
-import { readTextLossless } from '../base/storeText';
 import type { StorePaths } from './storePaths';
 
 /** Category file texts by key; a missing file is undefined. */

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { flagInstruction } from '../model/safety/instructionFlags';
 import { stripInvisible } from '../model/safety/invisibleChars';
-import { readTextIfExists } from '../base/atomicWrite';
+import { readTextIfExists } from '../base/readText';
 import type { StorePaths } from './storePaths';
 import { continuesItem, isItemLine, lineIdentity, recordLine } from '../model/itemLines';
 import { parseReview, REVIEW_FILE } from '../model/reviewFile';

@@ -14,7 +14,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { frameAsData } from '../model/safety/dataFraming';
 import { agentText } from '../model/safety/agentText';
-import { editStoreFile, readTextLossless } from '../base/storeText';
+import { editStoreFile } from '../base/storeText';
+import { readTextLossless } from '../base/readText';
 import { isInside } from './storePaths';
 
 export const BLOCK_START = '<!-- lore:knowledge:start (managed by Lore; edit .lore/*.md instead, this block is rewritten) -->';

@@ -15,7 +15,7 @@ import { itemTerms, sharedTerms } from '../search/itemSimilarity';
 import { renderItemLine } from '../../model/itemLines';
 import { stripProvenance } from '../../model/provenance';
 import { textTerms } from '../search/textTerms';
-import { readTextLossless } from '../../base/storeText';
+import { readTextLossless } from '../../base/readText';
 import type { StorePaths } from '../../store/storePaths';
 import { cutToLine } from '../../model/format';
 

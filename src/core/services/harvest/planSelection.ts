@@ -10,7 +10,7 @@
 import { DIGEST_MAX_BYTES } from '../../model/constants';
 import { CATEGORY_FILES, type CategoryFileKey, type ItemCategory } from '../../model/categories';
 import { agentItemFilter } from '../../store/heldItems';
-import { readTextIfExists } from '../../base/atomicWrite';
+import { readTextIfExists } from '../../base/readText';
 import { digestSectionsFromTexts, readCategoryTexts } from '../../store/digest';
 import { digestFileText } from '../../model/digestFormat';
 import { storeRelative, type StorePaths } from '../../store/storePaths';

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { printable } from '../../model/format';
 import type { Ledger } from '../../model/ledgerFormat';
 import { resolveInStore, type StorePaths } from '../../store/storePaths';
-import { readTextLossless } from '../../base/storeText';
+import { readTextLossless } from '../../base/readText';
 import { classifyConversations } from './classify';
 import type { KnownFiles } from './knownFiles';
 import type { HarvestPlan } from '../../store/harvestPlan';

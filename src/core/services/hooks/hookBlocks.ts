@@ -13,7 +13,7 @@ import { displayPath } from '../context/loadContextInputs';
 import { isItemLine } from '../../model/itemLines';
 import { acceptedIdentitiesIn, itemFilter, readReviewText, withoutHeldItems, type AgentItemFilter } from '../../store/heldItems';
 import { redactSecrets } from '../../model/safety/redact';
-import { readTextIfExists } from '../../base/atomicWrite';
+import { readTextIfExists } from '../../base/readText';
 import { noteTextOf } from '../../store/fileNotes';
 import { parseNoteFile } from '../../model/noteFile';
 import type { NoteIndex } from '../../store/noteIndex';

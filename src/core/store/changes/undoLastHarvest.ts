@@ -25,7 +25,6 @@ import { lockStoreForApply } from './applyPlan';
 import { recordStoreChange } from '../history/storeHistory';
 import type { UndoOutcome } from './undoOutcome';
 
-export { undoOutcomeText, type UndoOutcome } from './undoOutcome';
 import { parseJournal, removeEntries, renderJournal, type JournalEntry } from '../journal/journalFile';
 import { editStoreFile } from '../../base/storeText';
 

@@ -5,7 +5,7 @@
  * A held line's text is withheld, as every agent reply holds such items back.
  */
 import { flagInstruction, flagKinds } from '../../model/safety/instructionFlags';
-import { readTextIfExists } from '../../base/atomicWrite';
+import { readTextIfExists } from '../../base/readText';
 import type { StorePaths } from '../storePaths';
 import { acceptedIdentities, itemFilter } from '../heldItems';
 import { itemId } from '../../model/itemId';

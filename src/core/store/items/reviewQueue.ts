@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path';
 import { FLAG_KIND_DESCRIPTIONS, flagInstruction, flagKinds, type InstructionFlagKind } from '../../model/safety/instructionFlags';
-import { readTextIfExists } from '../../base/atomicWrite';
+import { readTextIfExists } from '../../base/readText';
 import { editStoreFile, replaceTextGuarded } from '../../base/storeText';
 import { applyPlanEdit, type PlanEdit } from '../../model/planEdits';
 import { regenerateDigest, type CategoryTexts } from '../digest';

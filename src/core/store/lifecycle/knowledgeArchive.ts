@@ -22,7 +22,8 @@ import { stripProvenance } from '../../model/provenance';
 import { removeStaleTempFiles } from '../../base/atomicWrite';
 import { recoverStaleAsides } from '../../base/guardedReplace';
 import type { StoreLock } from '../../base/storeLock';
-import { editStoreFile, readTextLossless } from '../../base/storeText';
+import { editStoreFile } from '../../base/storeText';
+import { readTextLossless } from '../../base/readText';
 import { storeRelative, type StorePaths } from '../storePaths';
 import { archiveFileOf, knowledgeArchiveDir } from './archivePaths';
 
