@@ -102,6 +102,23 @@ describe("agents' writes by id", () => {
     assert.equal((await changeItem(paths, { op: 'forget', id: 'not-an-id' }, direct)).status, 'refused');
   });
 
+  it('says the file kept changing, not that the item is gone, when facts.md never holds still while the id is looked up', async () => {
+    const { paths } = setup();
+    const facts = path.join(paths.root, 'facts.md');
+    // A save caught half-written holds no items, and the file keeps being saved (its mtime stays
+    // ahead of the engine's clock) for as long as Lore keeps looking.
+    fs.writeFileSync(facts, '# Facts\n');
+    const saving = new Date(Date.now() + 60_000);
+    fs.utimesSync(facts, saving, saving);
+    await assert.rejects(changeItem(paths, { op: 'forget', id: itemId(JENKINS) }, direct), /kept changing while Lore was updating it/);
+    fs.utimesSync(facts, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    assert.equal(
+      (await changeItem(paths, { op: 'forget', id: itemId(JENKINS) }, direct)).status,
+      'not-found',
+      'a file at rest: the item is gone',
+    );
+  });
+
   it('pending (the default): nothing changes in the knowledge files or the digest until a person accepts; reject drops it', async () => {
     const { paths, read } = setup();
     const before = { facts: read('facts.md'), tasks: read('tasks.md'), digest: read('digest.md') };

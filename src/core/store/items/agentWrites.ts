@@ -19,6 +19,7 @@ import { ensureStoreLayout } from '../initStore';
 import { loadStoreConfig, storeConfigForWrite } from '../storeConfig';
 import { type AgentWritesMode } from '../../model/storeConfigFormat';
 import { sleepSync } from '../../base/fileVersion';
+import { FileBusyError } from '../../base/guardedReplace';
 import { acquireStoreLock } from '../../base/storeLock';
 import { recordStoreChange, type HistoryOutcome, type StoreChange } from '../history/storeHistory';
 import { journalCategory, journalEntryOf, journalLearned } from '../journal/journalLearned';
@@ -275,13 +276,15 @@ const LOOKUP_PAUSE_MS = 100;
 /** A store file saved this recently is being edited: an id found nowhere is looked up for this long. */
 const EDITING_LOOKUP_MS = 3_000;
 
-/** True when a category file was saved moments ago (a person or tool is saving it as we read). */
-function beingEdited(paths: StorePaths): boolean {
+/** A category file saved moments ago (a person or tool is saving it as we read), if any. */
+function beingEdited(paths: StorePaths): string | undefined {
   const now = clock().now();
-  return Object.values(CATEGORY_FILES).some(({ file }) => {
-    const stat = fs.statSync(path.join(paths.root, file), { throwIfNoEntry: false });
-    return stat !== undefined && now - stat.mtimeMs < 1_000;
-  });
+  return Object.values(CATEGORY_FILES)
+    .map(({ file }) => path.join(paths.root, file))
+    .find((file) => {
+      const stat = fs.statSync(file, { throwIfNoEntry: false });
+      return stat !== undefined && now - stat.mtimeMs < 1_000;
+    });
 }
 
 /**
@@ -289,13 +292,20 @@ function beingEdited(paths: StorePaths): boolean {
  * in-place save (truncated, not yet rewritten) holds no items, so an id found nowhere is looked
  * up again after a pause before the answer is "not found", for longer while a file is being
  * saved (on a busy machine an editor's save can be caught half-written several times in a row).
+ * A file still being saved when that time is up never showed a version to look in: the answer is
+ * that it kept changing (FileBusyError), not that the item is gone.
  */
 function lookUp(paths: StorePaths, id: string, file: string | undefined): LocatedItem[] {
   const started = clock().now();
   for (let attempt = 1; ; attempt++) {
     const places = findItemsById(paths, id).filter((p) => !file || p.file === file);
     if (places.length > 0) return places;
-    if (attempt >= LOOKUPS && !(clock().now() - started < EDITING_LOOKUP_MS && beingEdited(paths))) return places;
+    if (attempt >= LOOKUPS) {
+      const edited = beingEdited(paths);
+      if (!edited) return places;
+      const waited = clock().now() - started;
+      if (waited >= EDITING_LOOKUP_MS) throw new FileBusyError(edited, attempt, waited);
+    }
     sleepSync(LOOKUP_PAUSE_MS);
   }
 }
