@@ -60,6 +60,7 @@ import { planRemember, rememberItem } from '../core/store/items/rememberItem';
 import { reportSources } from '../core/services/harvest/measureSources';
 import { provideNotesHover } from './hover';
 import { ItemHistoryHovers } from './itemHover';
+import { LineAuthorsMemo } from '../core/store/history/lineAuthors';
 import { setGitCommitOverride } from '../core/store/history/storeHistory';
 import { trustForThisProcess } from '../core/store/storeTrust';
 import { LoreServer } from './loreServer';
@@ -85,6 +86,7 @@ let server: LoreServer | undefined;
 let harvest: ServerHarvest | undefined;
 let lensRefreshSupported = false;
 let itemHovers: ItemHistoryHovers | undefined;
+const noteAuthors = new LineAuthorsMemo();
 let historyFlush: HistoryFlush | undefined;
 const diagnosticTimers = new Map<string, NodeJS.Timeout>();
 
@@ -285,7 +287,8 @@ connection.onHover(async (params) => {
     const hover = await itemHovers.provide(file, document.getText(), params.position.line);
     if (hover) return hover;
   }
-  return provideNotesHover(s.notes, file, params.position.line);
+  // Each note with who added it (a blame per note file per HEAD, remembered).
+  return provideNotesHover(s.notes, file, params.position.line, (noteFile) => noteAuthors.get(s.paths, noteFile));
 });
 
 handleRequest(connection, NotesForFileRequest, async (params) => {
