@@ -51,6 +51,9 @@ import {
   SearchRequest,
   SourcesRequest,
   StoreChangedNotification,
+  TeammateArrivalsNotification,
+  TeammateArrivalsRequest,
+  TeammateArrivalsSeenRequest,
   WatchReplyRequest,
 } from '../shared/protocol';
 import { cacheReport } from '../core/services/promptCache/cacheReport';
@@ -124,6 +127,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
         if (lensRefreshSupported) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
       },
       storeChanged: (p) => void connection.sendNotification(StoreChangedNotification.method, p),
+      teammateArrivals: (arrivals) =>
+        void connection.sendNotification(TeammateArrivalsNotification.method, { arrivals } satisfies ParamsOf<
+          typeof TeammateArrivalsNotification
+        >),
       searchBackend: (backend, reason) =>
         void connection.sendNotification(SearchBackendNotification.method, { backend, reason } satisfies ParamsOf<
           typeof SearchBackendNotification
@@ -289,6 +296,17 @@ connection.onHover(async (params) => {
   }
   // Each note with who added it (a blame per note file per HEAD, remembered).
   return provideNotesHover(s.notes, file, params.position.line, (noteFile) => noteAuthors.get(s.paths, noteFile));
+});
+
+// What arrived from teammates with the last pull, until the person has seen it.
+
+handleRequest(connection, TeammateArrivalsRequest, async (): Promise<ResultOf<typeof TeammateArrivalsRequest>> => {
+  return (await ready()).arrivals.current() ?? null;
+});
+
+handleRequest(connection, TeammateArrivalsSeenRequest, async (): Promise<ResultOf<typeof TeammateArrivalsSeenRequest>> => {
+  (await ready()).arrivals.seen();
+  return {};
 });
 
 handleRequest(connection, NotesForFileRequest, async (params) => {

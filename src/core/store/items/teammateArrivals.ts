@@ -16,6 +16,7 @@ import { isCurrent } from '../../model/supersession';
 import type { StorePaths } from '../storePaths';
 import { runGit } from '../history/git';
 import { blameFile } from '../history/lineAuthors';
+import { FALLBACK_IDENTITY } from '../history/commitStore';
 import { findStoreRepo, storePathspec, type StoreRepo } from '../history/storeRepo';
 
 /** One item that arrived, with who wrote it. */
@@ -56,13 +57,15 @@ export async function storeHead(paths: StorePaths): Promise<string | undefined> 
   return result && result.code === 0 ? result.stdout.trim() || undefined : undefined;
 }
 
-/** Who "I" am in this repository: git's user.email and user.name (either may be unset). */
+/**
+ * Who "I" am in this repository: the identity git would author a commit with (config, the
+ * environment), or Lore's fallback identity, which is what Lore's own commits carry without one.
+ */
 async function gitIdentity(repo: StoreRepo): Promise<{ name: string; email: string }> {
-  const read = async (key: string) => {
-    const result = await runGit(['config', '--get', key], { cwd: repo.top }).catch(() => undefined);
-    return result && result.code === 0 ? result.stdout.trim() : '';
-  };
-  return { name: await read('user.name'), email: (await read('user.email')).toLowerCase() };
+  const result = await runGit(['var', 'GIT_AUTHOR_IDENT'], { cwd: repo.top }).catch(() => undefined);
+  const match = result && result.code === 0 ? /^(.*?) <([^>]*)>/.exec(result.stdout) : null;
+  if (!match) return { name: FALLBACK_IDENTITY.GIT_AUTHOR_NAME, email: FALLBACK_IDENTITY.GIT_AUTHOR_EMAIL };
+  return { name: match[1], email: match[2].toLowerCase() };
 }
 
 function isSelf(self: { name: string; email: string }, author: { author: string; email: string }): boolean {
