@@ -143,3 +143,21 @@ export function sameStatementOps(text: string): ItemOp[] {
   }
   return ops;
 }
+
+/**
+ * New one-line items for a file split into those it does not say yet (`rest`, to append) and
+ * merges of the others into the line that says the same (their sources added, the line keeps its
+ * id). `section`: where the lines would go (`Done` for done tasks). A function of the file's
+ * current text, so an edit built on it can run again on a person's concurrent save.
+ */
+export function mergeIntoSame(text: string | undefined, lines: readonly string[], section?: string): { ops: ItemOp[]; rest: string[] } {
+  const find = sameStatementIndex(text);
+  const ops: ItemOp[] = [];
+  const rest: string[] = [];
+  for (const line of lines) {
+    const target = foldable(line) ? find(line, section) : undefined;
+    if (target === undefined) rest.push(line);
+    else ops.push({ op: 'merge', keep: lineIdentity(target), sources: plainSources(parseProvenance(line)!.sources), drop: [] });
+  }
+  return { ops, rest };
+}

@@ -3,12 +3,22 @@
  * (lines already in the file are not new), by the conversation their provenance names and the
  * category they go to. Items held for review are not learned yet and are left out (their accept
  * journals them, journalLearned.ts). lore tidy's edits (merges, supersessions) add nothing here.
+ * A line several conversations of the harvest taught (the same statement, model/sameStatement.ts)
+ * is learned from each of them: forgetting one keeps what the others taught in the journal.
  */
 import { freshItemLines } from '../../model/categoryFile';
 import type { HarvestPlan } from '../harvestPlan';
 import { parseNoteFile } from '../../model/noteFile';
 import type { JournalEntry } from './journalFile';
-import { journalCategory, journalEntryOf as entryOf } from './journalLearned';
+import { journalCategory, journalEntryOf } from './journalLearned';
+import { parseProvenance } from '../../model/provenance';
+
+/** One entry per source the line names (one for most lines). */
+function entriesOf(line: string, category: string): JournalEntry[] {
+  const sources = parseProvenance(line)?.sources ?? [];
+  if (sources.length < 2) return [journalEntryOf(line, category)];
+  return [...new Set(sources.map((p) => p.source))].map((source) => journalEntryOf(line, category, source));
+}
 
 /** The journal entries of a plan, in the order its changes write them. */
 export function planJournalEntries(plan: HarvestPlan): JournalEntry[] {
@@ -18,16 +28,16 @@ export function planJournalEntries(plan: HarvestPlan): JournalEntry[] {
     if (!edit) continue;
     if (edit.kind === 'append') {
       const category = journalCategory({ file: change.file });
-      for (const line of freshItemLines(change.before, edit.lines)) entries.push(entryOf(line, category));
+      for (const line of freshItemLines(change.before, edit.lines)) entries.push(...entriesOf(line, category));
     } else if (edit.kind === 'tasks') {
       const open = freshItemLines(change.before, edit.open);
-      for (const line of open) entries.push(entryOf(line, 'Open tasks'));
+      for (const line of open) entries.push(...entriesOf(line, 'Open tasks'));
       for (const line of freshItemLines(change.before, edit.done).filter((l) => !open.includes(l)))
-        entries.push(entryOf(line, 'Done tasks'));
+        entries.push(...entriesOf(line, 'Done tasks'));
     } else if (edit.kind === 'notes') {
       const body = change.before === undefined ? undefined : parseNoteFile(change.before).body;
       for (const line of freshItemLines(body, edit.lines))
-        entries.push(entryOf(line, journalCategory({ file: change.file, notedPath: edit.meta.path })));
+        entries.push(...entriesOf(line, journalCategory({ file: change.file, notedPath: edit.meta.path })));
     }
   }
   return entries;
