@@ -250,12 +250,12 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
     const { line, file, target } = plan;
     const abs = path.join(paths.root, file);
     const base = { id: itemId(line), line, file };
-    if (freshItemLines(readTextLossless(abs), [line]).length === 0) return { status: 'unchanged', ...base, reason: 'already recorded' };
     // A statement a person forgot for good stays forgotten, whoever brings it back (tombstones.ts).
     if (forgottenLineTest(readLedger(paths.ledger))?.(line))
       return { status: 'refused', ...base, reason: 'a person forgot this statement for good (lore forget); it is not remembered again' };
     const same = sameStatementOf(paths, plan);
     if (same) return addSourceTo(paths, mode, file, same, line);
+    if (freshItemLines(readTextLossless(abs), [line]).length === 0) return { status: 'unchanged', ...base, reason: 'already recorded' };
     const queued = queueUnlessDirect(paths, mode, target, line, { op: 'remember' }, true);
     if (queued) return { ...queued, ...base };
     // Written directly: what it teaches goes into the day's journal, from this agent.
