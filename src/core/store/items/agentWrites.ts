@@ -301,7 +301,7 @@ function addSourceTo(paths: StorePaths, mode: AgentWritesMode, file: string, exi
   const sources = plainSources(parseProvenance(line)?.sources ?? []);
   const have = new Set((parseProvenance(existing)?.sources ?? []).map((p) => p.source));
   const fresh = sources.filter((p) => !have.has(p.source));
-  const unchanged = { status: 'unchanged' as const, id, line: existing.trim(), file, reason: `already recorded as item ${id}` };
+  const unchanged = { status: 'unchanged' as const, id, line: existing.trim(), file, reason: 'already recorded' };
   if (mode !== 'direct' || fresh.length === 0) return unchanged;
   const op = { op: 'merge' as const, keep: lineIdentity(existing), sources: fresh, drop: [] };
   if (!editStoreFile(path.join(paths.root, file), (text) => (text === undefined ? undefined : applyItemOps(text, [op])))) return unchanged;
