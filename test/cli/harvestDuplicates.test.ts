@@ -64,4 +64,21 @@ describe('lore harvest: the same statement is one line', function () {
     assert.deepEqual(lines(root), ['- other has news. [from: other, 2026-11-25]']);
     assert.match(again.stdout + again.stderr, /left out: forgotten for good/);
   });
+
+  it('a line two conversations taught keeps the other when one is forgotten, and a third joins it again', async () => {
+    const { root, inbox } = await makeWorkspace();
+    const text = transcript('a', STATEMENT, '2026-11-20T10:00:00Z');
+    fs.writeFileSync(path.join(inbox, 'a.md'), text);
+    fs.writeFileSync(path.join(inbox, 'b.md'), transcript('b', STATEMENT, '2026-11-21T10:00:00Z'));
+    assert.equal((await harvest(root)).code, 0);
+    assert.deepEqual(lines(root), ['- The release branch is cut on Mondays. [from: a, 2026-11-20; b, 2026-11-21]']);
+    assert.equal((await runCli(['forget', 'a', '--conversation', '--apply', '--root', root])).code, 0);
+    assert.deepEqual(lines(root), ['- The release branch is cut on Mondays. [from: b, 2026-11-21]']);
+
+    // Its inbox copy went with the forget; the same bytes come back under another name.
+    fs.writeFileSync(path.join(inbox, 'a-again.md'), text);
+    fs.writeFileSync(path.join(inbox, 'c.md'), transcript('c', STATEMENT, '2026-11-22T10:00:00Z'));
+    assert.equal((await harvest(root)).code, 0);
+    assert.deepEqual(lines(root), ['- The release branch is cut on Mondays. [from: b, 2026-11-21; c, 2026-11-22]']);
+  });
 });

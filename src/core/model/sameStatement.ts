@@ -90,8 +90,9 @@ function survivor(lines: readonly string[]): { keep: string; others: Provenance[
 
 /**
  * One-line items (as a harvest writes them) with the lines that say the same thing folded into one
- * carrying every source; it stands where the first of them stood. `folded`: lines that went into
- * another. Lines without provenance, and superseded ones, are left as they are.
+ * carrying every source; it stands where the first of them stood. `folded`: the sources that joined
+ * another line (a line repeated with its own source adds none). Lines without provenance, and
+ * superseded ones, are left as they are.
  */
 export function foldSameStatements(lines: readonly string[]): { lines: string[]; folded: number } {
   const groups = new Map<string, string[]>();
@@ -113,8 +114,8 @@ export function foldSameStatements(lines: readonly string[]): { lines: string[];
     }
     if (placed.has(key!)) continue;
     placed.add(key!);
-    folded += group.length - 1;
     const { keep, others } = survivor(group);
+    folded += others.length;
     const parsed = parseProvenance(keep)!;
     const sources = [plainSources(parsed.sources)[0], ...others];
     out.push(`${keep.slice(0, parsed.start)}${formatSources(sources)}${keep.slice(parsed.end)}`);

@@ -143,8 +143,8 @@ export interface HarvestPlan {
   /** Lines the model gave that a person forgot for good (ledger tombstones): left out. */
   forgotten?: string[];
   /**
-   * The same statement more than once (model/sameStatement.ts): `folded` lines of this harvest went
-   * into another of its lines, `merged` lines became one more source of a line already in the store.
+   * The same statement more than once (model/sameStatement.ts): `folded` sources of this harvest's
+   * lines joined another of its lines, `merged` lines became one more source of a line already in the store.
    */
   duplicates?: { folded: number; merged: number };
 }

@@ -42,7 +42,10 @@ describe('harvest: the same statement is one line with every source', () => {
     days.forEach((day, i) => {
       const id = `c${i}`;
       const text = i % 2 ? 'Fact: The build uses esbuild.' : 'Fact: the **build** uses esbuild';
-      fs.writeFileSync(path.join(paths.inbox, `${id}.md`), transcript(id, `${text}\nFact: only ${id} says this.`, `2026-11-${day}T10:00:00Z`));
+      fs.writeFileSync(
+        path.join(paths.inbox, `${id}.md`),
+        transcript(id, `${text}\nFact: only ${id} says this.`, `2026-11-${day}T10:00:00Z`),
+      );
     });
     const preview = await harvest(paths, 'preview');
     assert.equal(preview.plan!.duplicates?.folded, 7);
@@ -68,7 +71,10 @@ describe('harvest: the same statement is one line with every source', () => {
     fs.writeFileSync(path.join(paths.inbox, 'b.md'), transcript('b', 'Fact: Logs go to stderr\nFact: more.', '2026-11-24T10:00:00Z'));
     const third = await harvest(paths);
     assert.equal(third.plan!.duplicates?.merged ?? 0, 0);
-    assert.deepEqual(items(paths, 'facts.md'), ['- logs go to stderr. [from: a, 2026-11-20; b, 2026-11-24]', '- more. [from: b, 2026-11-24]']);
+    assert.deepEqual(items(paths, 'facts.md'), [
+      '- logs go to stderr. [from: a, 2026-11-20; b, 2026-11-24]',
+      '- more. [from: b, 2026-11-24]',
+    ]);
   });
 
   it('folds notes on one file, and adds a source to a note already written', async () => {

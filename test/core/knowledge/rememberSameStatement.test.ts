@@ -75,7 +75,10 @@ describe('remember: the same statement is the same item', () => {
   it('an accepted item the file came to say meanwhile adds its source to that line', async () => {
     const { paths, read } = setup();
     assert.equal((await rememberItem(paths, { kind: 'fact', statement: 'Logs go to stderr.' }, pending)).status, 'pending');
-    assert.equal((await rememberItem(paths, { kind: 'fact', statement: 'logs go to stderr' }, { ...direct, source: 'c9' })).status, 'recorded');
+    assert.equal(
+      (await rememberItem(paths, { kind: 'fact', statement: 'logs go to stderr' }, { ...direct, source: 'c9' })).status,
+      'recorded',
+    );
     const decided = await decideReview(paths, 'accept', 'all');
     assert.deepEqual(decided.failed, []);
     assert.equal(read('facts.md'), `# Facts\n\n${ESBUILD}\n- logs go to stderr [from: c9, 2026-11-27; claude-code:s1, 2026-11-27]\n`);

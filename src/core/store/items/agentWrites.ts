@@ -306,7 +306,13 @@ function addSourceTo(paths: StorePaths, mode: AgentWritesMode, file: string, exi
   const op = { op: 'merge' as const, keep: lineIdentity(existing), sources: fresh, drop: [] };
   if (!editStoreFile(path.join(paths.root, file), (text) => (text === undefined ? undefined : applyItemOps(text, [op])))) return unchanged;
   refreshDigest(paths);
-  return { status: 'recorded', id, line: addSources(existing.trim(), fresh), file, reason: `already recorded as item ${id}: its sources now name ${fresh[0].source}` };
+  return {
+    status: 'recorded',
+    id,
+    line: addSources(existing.trim(), fresh),
+    file,
+    reason: `already recorded as item ${id}: its sources now name ${fresh[0].source}`,
+  };
 }
 
 /** Lookups of an id that found nothing, and the pause between them. */

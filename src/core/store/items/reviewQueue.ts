@@ -271,12 +271,22 @@ function writeAccepted(paths: StorePaths, items: ReviewItem[]): string[] {
       // A statement the file already says gains the item's source instead of a second line (model/sameStatement.ts).
       const accept = (before: string | undefined): string => {
         if (key !== 'tasks') {
-          const { ops, rest } = mergeIntoSame(before, group.map((i) => i.line));
+          const { ops, rest } = mergeIntoSame(
+            before,
+            group.map((i) => i.line),
+          );
           const appended = applyPlanEdit({ kind: 'append', title: CATEGORY_FILES[key].title, lines: rest }, before);
           return applyItemOps(appended, ops);
         }
-        const open = mergeIntoSame(before, group.filter((i) => i.target.section !== 'done').map((i) => i.line));
-        const done = mergeIntoSame(before, group.filter((i) => i.target.section === 'done').map((i) => i.line), 'Done');
+        const open = mergeIntoSame(
+          before,
+          group.filter((i) => i.target.section !== 'done').map((i) => i.line),
+        );
+        const done = mergeIntoSame(
+          before,
+          group.filter((i) => i.target.section === 'done').map((i) => i.line),
+          'Done',
+        );
         return applyItemOps(applyPlanEdit({ kind: 'tasks', open: open.rest, done: done.rest }, before), [...open.ops, ...done.ops]);
       };
       if (editStoreFile(path.join(paths.root, file), accept)) written.push(file);
