@@ -66,6 +66,10 @@ describe('remember: the same statement is the same item', () => {
     assert.match(back.reason!, /forgot this statement for good/);
     assert.equal(planRemember(paths, { kind: 'fact', text: 'The build uses esbuild 0.24' }, 'x', TODAY).ok, false);
 
+    const update = await changeItem(paths, { op: 'update', id: itemId(ESBUILD), text: 'The build uses esbuild 0.24' }, direct);
+    assert.equal(update.status, 'refused', 'an update does not bring the forgotten text back either');
+    assert.match(read('facts.md'), /the build uses esbuild \[from: c1/);
+
     const decided = await decideReview(paths, 'accept', 'all');
     assert.equal(decided.failed.length, 1);
     assert.match(decided.failed[0].reason, /forgot this statement for good/);

@@ -410,6 +410,13 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
       line = newLineFor(item, text, request.op === 'update' ? (item.provenance?.source ?? context.source) : context.source, context.today);
       if (itemId(line) === id)
         return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the new text is the item as it is' };
+      if (forgottenLineTest(readLedger(paths.ledger))?.(line))
+        return {
+          status: 'refused',
+          id,
+          target: item,
+          reason: 'a person forgot the new text for good (lore forget); it is not written again',
+        };
     } else if (request.op === 'done') {
       if (item.kind === 'done_task')
         return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the task is already done' };

@@ -354,10 +354,11 @@ export async function decideReview(
     let queued = wanted.filter((i) => i.where === 'queue');
     const inPlace = wanted.filter((i) => i.where === 'in-place');
     if (decision === 'accept') {
-      // A statement a person forgot for good is not written back by an accept (tombstones.ts): it stays queued, to reject.
+      // A statement a person forgot for good is not written back by an accept (a new item, an update's or a
+      // supersession's new text; tombstones.ts): it stays queued, to reject.
       const isForgotten = forgottenLineTest(readLedger(paths.ledger));
       for (const item of queued)
-        if ((!item.pending || item.pending.op === 'remember') && isForgotten?.(item.line))
+        if ((!item.pending || !['done', 'forget'].includes(item.pending.op)) && isForgotten?.(item.line))
           result.failed.push({ item, reason: 'a person forgot this statement for good (lore forget)' });
       queued = queued.filter((i) => !result.failed.some((f) => f.item === i));
       const changes = queued.filter((i) => i.pending && i.pending.op !== 'remember');
