@@ -95,6 +95,8 @@ export function planText(plan: HarvestPlan): string {
   for (const t of plan.transcripts ?? []) out.push(`keep transcript: ${printable(t.file)} (${formatBytes(Buffer.byteLength(t.text))})`);
   for (const o of plan.outcomes) if (o.reclaim) out.push(`reclaim (${o.reclaim}): ${printable(o.path)}`);
   out.push(...relationLines(plan));
+  if (plan.duplicates?.folded)
+    out.push(`same statement from several conversations: ${plan.duplicates.folded} line(s) folded into one line with every source`);
   return out.join('\n');
 }
 
@@ -104,7 +106,8 @@ function relationLines(plan: NonNullable<HarvestReport['plan']>): string[] {
   if (!r) return [];
   return [
     ...r.merged.map(
-      (m) => `same as ${m.id} (${printable(m.file)}): ${printable(m.source)} added to its sources, not written again: ${printable(m.line)}`,
+      (m) =>
+        `same ${m.same === 'statement' ? 'statement ' : ''}as ${m.id} (${printable(m.file)}): ${printable(m.source)} added to its sources, not written again: ${printable(m.line)}`,
     ),
     ...r.superseded.map((x) => `supersede ${x.id} (${printable(x.file)}) by ${x.by}: ${printable(x.line)}`),
   ];
@@ -121,7 +124,11 @@ export function applyText(report: HarvestReport): string {
     lines.push(
       `held for review (they read as instructions to an agent): ${plan.held.length} item(s) in review.md; run "lore review" to accept or reject them`,
     );
-  if (plan.relations?.merged.length) lines.push(`merged into existing items (same_as): ${plan.relations.merged.length}`);
+  const byModel = plan.relations?.merged.filter((m) => m.same !== 'statement').length;
+  if (byModel) lines.push(`merged into existing items (same_as): ${byModel}`);
+  const same = plan.duplicates;
+  if (same?.folded) lines.push(`same statement from several conversations, one line with every source: ${same.folded} merged`);
+  if (same?.merged) lines.push(`same statement as an existing item, its source added: ${same.merged}`);
   if (plan.relations?.superseded.length) lines.push(`existing items marked superseded: ${plan.relations.superseded.length}`);
   const reclaimedBytes = applied.reclaimed.reduce((n, r) => n + r.bytes, 0);
   const actions = [...new Set(applied.reclaimed.map((r) => (r.action === 'delete' ? 'deleted' : 'archived')))].join(', ');

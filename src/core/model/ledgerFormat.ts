@@ -56,6 +56,8 @@ export interface ForgottenItem {
   at: string;
   /** statementHash of the line. */
   hash: string;
+  /** sameStatementHash of the line (tombstones.ts): the same statement with another final full stop or emphasis. Absent in older ledgers. */
+  same?: string;
   /** The conversation it came from, when known. */
   from?: string;
 }

@@ -26,7 +26,10 @@ const ledgerEntrySchema = z.looseObject({
 
 const tombstonesSchema = z.looseObject({
   conversations: z.record(z.string(), z.looseObject({ at: z.string(), sha256: z.array(z.string()) })),
-  items: z.record(z.string(), z.looseObject({ at: z.string(), hash: z.string(), from: z.string().optional() })),
+  items: z.record(
+    z.string(),
+    z.looseObject({ at: z.string(), hash: z.string(), same: z.string().optional(), from: z.string().optional() }),
+  ),
 });
 
 const ledgerSchema = z.looseObject({ entries: z.record(z.string(), ledgerEntrySchema), forgotten: tombstonesSchema.optional() });

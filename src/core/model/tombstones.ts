@@ -7,11 +7,12 @@
  * harvest, of that conversation or another, is left out and the report says so.
  *
  * Format, under the ledger's top-level `forgotten` key (sorted keys, like the rest):
- * `{"conversations": {id: {at, sha256: [...]}}, "items": {itemId: {at, hash, from?}}}`.
+ * `{"conversations": {id: {at, sha256: [...]}}, "items": {itemId: {at, hash, same?, from?}}}`.
  */
 import { lineIdentity } from './itemLines';
 import { itemId } from './itemId';
 import { sha256Hash } from '../base/sha256';
+import { sameStatementKey } from './sameStatement';
 import type { Ledger, Tombstones } from './ledgerFormat';
 
 /**
@@ -24,6 +25,14 @@ export function statementHash(line: string): string {
   return sha256Hash()
     .update(cut >= 0 ? identity.slice(cut + 1) : identity)
     .digest('hex');
+}
+
+/**
+ * The hash a forgotten statement is also known by: sha256 of its sameStatementKey (sameStatement.ts),
+ * so the same words with another final full stop or emphasis stay forgotten too.
+ */
+export function sameStatementHash(line: string): string {
+  return sha256Hash().update(sameStatementKey(line)).digest('hex');
 }
 
 /** The ledger's tombstones, empty when it has none. */
@@ -63,14 +72,16 @@ export function forgottenLineTest(ledger: Ledger): ((line: string) => boolean) |
   if (!items || Object.keys(items).length === 0) return undefined;
   const ids = new Set(Object.keys(items));
   const hashes = new Set(Object.values(items).map((i) => i.hash));
-  return (line) => ids.has(itemId(line)) || hashes.has(statementHash(line));
+  const same = new Set(Object.values(items).flatMap((i) => (i.same ? [i.same] : [])));
+  return (line) => ids.has(itemId(line)) || hashes.has(statementHash(line)) || (same.size > 0 && same.has(sameStatementHash(line)));
 }
 
 /** The ledger with `lines` recorded as forgotten (from conversation `from`, when given). */
 export function withForgottenItems(ledger: Ledger, lines: readonly string[], at: string, from?: string): Ledger {
   if (lines.length === 0) return ledger;
   const tombstones = tombstonesOf(ledger);
-  for (const line of lines) tombstones.items[itemId(line)] = { at, hash: statementHash(line), ...(from ? { from } : {}) };
+  for (const line of lines)
+    tombstones.items[itemId(line)] = { at, hash: statementHash(line), same: sameStatementHash(line), ...(from ? { from } : {}) };
   return { ...ledger, forgotten: tombstones };
 }
 

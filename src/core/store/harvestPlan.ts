@@ -142,6 +142,11 @@ export interface HarvestPlan {
   relations?: PlannedRelations;
   /** Lines the model gave that a person forgot for good (ledger tombstones): left out. */
   forgotten?: string[];
+  /**
+   * The same statement more than once (model/sameStatement.ts): `folded` sources of this harvest's
+   * lines joined another of its lines, `merged` lines became one more source of a line already in the store.
+   */
+  duplicates?: { folded: number; merged: number };
 }
 
 /** A transcript an apply writes (once) before the ledger. */
@@ -156,7 +161,15 @@ export interface PlannedTranscript {
 /** The relations a plan carries out, for reports and previews. */
 export interface PlannedRelations {
   /** Items written as one more source of an existing line (`id`, in `file`). */
-  merged: Array<{ id: string; file: string; line: string; source: string }>;
+  merged: Array<{
+    id: string;
+    file: string;
+    line: string;
+    /** The sources added, `, `-separated. */
+    source: string;
+    /** Set when the line says the same words as the item (no model asked); else the model's `same_as`. */
+    same?: 'statement';
+  }>;
   /** Existing items (`id`, in `file`) marked superseded by the new item `by`. */
   superseded: Array<{ id: string; file: string; by: string; line: string }>;
 }

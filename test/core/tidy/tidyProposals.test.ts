@@ -21,6 +21,24 @@ describe('tidy proposals', () => {
     assert.equal(merges[0].drop.length, 2);
   });
 
+  it('merges the same statement told with another final full stop or emphasis as an exact duplicate, one merge per statement', () => {
+    const { merges } = propose([
+      '- Use **pnpm**. [from: b, 2026-11-01]',
+      '- use pnpm [from: a, 2026-11-01]',
+      '- Use pnpm! [from: c, 2026-11-03]',
+      '- use pnpm 9 [from: d, 2026-11-04]',
+      '- Logs go to stderr. [from: a, 2026-11-02]',
+      '- logs go to _stderr_ [from: e, 2026-11-05]',
+    ]);
+    assert.deepEqual(
+      merges.map((m) => [m.line, m.similarity]),
+      [
+        ['- Use **pnpm**. [from: b, 2026-11-01; a, 2026-11-01; c, 2026-11-03]', 1],
+        ['- Logs go to stderr. [from: a, 2026-11-02; e, 2026-11-05]', 1],
+      ],
+    );
+  });
+
   it('never merges opposite statements: the newer one supersedes the older', () => {
     const { merges, supersessions } = propose([
       '- the staging database is safe to reset [from: c1, 2026-11-01]',

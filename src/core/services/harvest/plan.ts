@@ -26,6 +26,7 @@ import { boundedFileName, MAX_NAME_BYTES } from '../../base/fileNames';
 import type { ConversationOutcome, DistilledInput, PlanChange, HarvestPlan } from '../../store/harvestPlan';
 import { applyPlanEdit, type PlanEdit } from '../../model/planEdits';
 import { PlanRelations } from './planRelations';
+import { foldDuplicates } from './sameStatements';
 
 export interface PlanOptions {
   reclaim: ReclaimMode;
@@ -82,12 +83,21 @@ export function buildPlan(
     return hit;
   };
 
+  // A line a person forgot for good (tombstones.ts) is left out before anything else sees it: it
+  // is neither written nor made a source of another line.
+  const isForgotten = forgottenLineTest(ledgerNow);
+  const forgotten: string[] = [];
+  const leftOut = (line: string) => {
+    if (!isForgotten?.(line)) return false;
+    forgotten.push(line);
+    return true;
+  };
   // An item the model says is the same as an existing one becomes a source of that line; one that
   // supersedes existing items marks them (planRelations.ts).
   const relations = new PlanRelations(paths, options.now);
   for (const { items, provenance, cwd } of distilled) {
     const add = (list: string[], item: ItemRelations, line: string) => {
-      if (relations.mergeInto(item, line, provenance)) return;
+      if (leftOut(line) || relations.mergeInto(item, line, provenance)) return;
       list.push(line);
       relations.supersede(item, line);
     };
@@ -101,7 +111,7 @@ export function buildPlan(
       const { target, file } = resolve(item.path, cwd);
       if (target.kind === 'orphan' || !file) {
         const line = orphanNoteLine(item.path, item.note, provenance);
-        if (relations.mergeInto(item, line, provenance)) continue;
+        if (leftOut(line) || relations.mergeInto(item, line, provenance)) continue;
         lines.facts.push(line);
         relations.supersede(item, line);
         orphanLines.add(line);
@@ -114,8 +124,9 @@ export function buildPlan(
     }
   }
 
-  const forgotten = leaveOutForgotten(ledgerNow, lines, notes, orphanLines);
   const before = readCategoryTexts(paths);
+  // The same statement twice (from several conversations, or already in the store) is one line with every source (sameStatements.ts).
+  const duplicates = foldDuplicates(paths, before, lines, notes, orphanLines, relations);
   // --- Review queue (planted instructions): flagged lines leave `lines`/`notes` for review.md.
   const review = holdFlaggedInPlan(paths, lines, notes, before);
   // --- end review queue
@@ -221,32 +232,8 @@ export function buildPlan(
     ledgerSha256: options.ledgerSha256,
     ...(planned.merged.length || planned.superseded.length ? { relations: planned } : {}),
     ...(forgotten.length ? { forgotten } : {}),
+    ...(duplicates.folded || duplicates.merged ? { duplicates } : {}),
   };
-}
-
-/** Takes the lines a person forgot for good (tombstones.ts) out of the plan's lines and notes; returns them. */
-function leaveOutForgotten(
-  ledger: Ledger,
-  lines: Record<string, string[]>,
-  notes: Map<string, { lines: string[] }>,
-  orphanLines: Set<string>,
-): string[] {
-  const isForgotten = forgottenLineTest(ledger);
-  if (!isForgotten) return [];
-  const left: string[] = [];
-  const keep = (list: string[]) =>
-    list.filter((line) => {
-      if (!isForgotten(line)) return true;
-      left.push(line);
-      orphanLines.delete(line);
-      return false;
-    });
-  for (const key of Object.keys(lines)) lines[key] = keep(lines[key]);
-  for (const [file, entry] of notes) {
-    entry.lines = keep(entry.lines);
-    if (entry.lines.length === 0) notes.delete(file);
-  }
-  return left;
 }
 
 /** A free path in the archive for a conversation file (never overwrites, never collides in one run). */

@@ -24,6 +24,8 @@ export class PlanRelations {
   private readonly found = new Map<string, LocatedItem[]>();
   private readonly merges: Array<{ target: LocatedItem; provenance: Provenance; line: string }> = [];
   private readonly supersessions: Array<{ target: LocatedItem; line: string }> = [];
+  /** Lines saying what an existing line says (sameStatements.ts): their sources go to it. */
+  private readonly sameStatements: Array<{ file: string; target: string; line: string; sources: Provenance[] }> = [];
   private readonly today: string;
 
   constructor(
@@ -51,6 +53,11 @@ export class PlanRelations {
     return true;
   }
 
+  /** Records that `line` is not written: it says what `target` (a line of `file`) says, which gains its `sources`. */
+  mergeSameStatement(file: string, target: string, line: string, sources: Provenance[]): void {
+    this.sameStatements.push({ file, target, line, sources });
+  }
+
   /** Records that the written `line` supersedes the existing items its relations name. */
   supersede(item: ItemRelations, line: string): void {
     for (const id of item.supersedes ?? []) {
@@ -65,6 +72,7 @@ export class PlanRelations {
     const add = (file: string, op: ItemOp) => ops.set(file, [...(ops.get(file) ?? []), op]);
     for (const { target, provenance } of this.merges)
       add(target.file, { op: 'merge', keep: lineIdentity(target.raw), sources: [provenance], drop: [] });
+    for (const { file, target, sources } of this.sameStatements) add(file, { op: 'merge', keep: lineIdentity(target), sources, drop: [] });
     for (let i = this.supersessions.length - 1; i >= 0; i--)
       if (heldIds.has(itemId(this.supersessions[i].line))) this.supersessions.splice(i, 1);
     for (const { target, line } of this.supersessions)
@@ -75,7 +83,16 @@ export class PlanRelations {
   /** What the relations do, for the report. */
   planned(): PlannedRelations {
     return {
-      merged: this.merges.map(({ target, provenance, line }) => ({ id: target.id, file: target.file, line, source: provenance.source })),
+      merged: [
+        ...this.merges.map(({ target, provenance, line }) => ({ id: target.id, file: target.file, line, source: provenance.source })),
+        ...this.sameStatements.map(({ file, target, line, sources }) => ({
+          id: itemId(target),
+          file,
+          line,
+          source: sources.map((p) => p.source).join(', '),
+          same: 'statement' as const,
+        })),
+      ],
       superseded: this.supersessions.map(({ target, line }) => ({ id: target.id, file: target.file, by: itemId(line), line: target.raw })),
     };
   }

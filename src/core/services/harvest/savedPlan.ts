@@ -99,9 +99,12 @@ const plan = z.object({
   ledgerSha256: z.string(),
   // Absent in plans saved before Lore kept transcripts, and when it keeps none.
   transcripts: z.array(z.object({ file: z.string(), sha256: z.string(), text: z.string() })).optional(),
+  duplicates: z.object({ folded: z.number().int().nonnegative(), merged: z.number().int().nonnegative() }).optional(),
   relations: z
     .object({
-      merged: z.array(z.object({ id: z.string(), file: z.string(), line: z.string(), source: z.string() })),
+      merged: z.array(
+        z.object({ id: z.string(), file: z.string(), line: z.string(), source: z.string(), same: z.literal('statement').optional() }),
+      ),
       superseded: z.array(z.object({ id: z.string(), file: z.string(), by: z.string(), line: z.string() })),
     })
     .optional(),

@@ -2,7 +2,7 @@
  * What `lore tidy` proposes for the items of one file, without a model: duplicates merged into one
  * line carrying every source, and older items marked superseded by a newer one that corrects them.
  *
- * - Exact duplicates (the same text, whoever taught it) always merge; near duplicates merge when
+ * - Exact duplicates (the same statement, whoever taught it: sameStatement.ts) always merge; near duplicates merge when
  *   their content words overlap at NEAR_DUPLICATE or more (itemSimilarity.ts) with the same
  *   polarity and the same numbers, versions, identifiers and names (sameSpecifics: "bucket
  *   acme-builds-us" and "bucket acme-builds-eu" are two facts, and a merge keeps only one text;
@@ -29,6 +29,7 @@ import {
 } from '../search/itemSimilarity';
 import { addSources, parseProvenance, plainSources, stripProvenance, type Provenance } from '../../model/provenance';
 import { isCurrent, withoutSupersession } from '../../model/supersession';
+import { sameStatementKey } from '../../model/sameStatement';
 
 /** Content-word overlap (Dice) from which two items of the same polarity are one item. */
 export const NEAR_DUPLICATE = 0.7;
@@ -174,10 +175,10 @@ export function tidyProposals(
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
   const union = (a: number, b: number) => (parent[find(a)] = find(b));
 
-  // Exact duplicates, whatever their words.
+  // Exact duplicates: the same statement (model/sameStatement.ts: the same words, whatever their case, spacing, final full stop or emphasis).
   const byKey = new Map<string, number>();
   items.forEach((item, i) => {
-    const key = `${item.group}\u0000${item.key}`;
+    const key = `${item.group}\u0000${sameStatementKey(item.raw)}`;
     const first = byKey.get(key);
     if (first === undefined) byKey.set(key, i);
     else union(i, first);
@@ -238,16 +239,18 @@ export function tidyProposals(
     const [keep, ...drop] = sorted;
     const sources = [...keep.sources];
     for (const other of drop) sources.push(...other.sources);
-    const exact = drop.every((d) => d.key === keep.key);
+    const exact = drop.every((d) => sameStatementKey(d.raw) === sameStatementKey(keep.raw));
     const similarity = exact ? 1 : Math.min(...drop.map((d) => termSimilarity(keep.terms, d.terms)));
     merges.push({ file, keep, drop, line: mergedLine(keep, drop), similarity });
   }
   return { merges, supersessions };
 }
 
-/** The sources the survivor gains: the others', by date. */
+/** The sources the survivor gains: the others', by date, then source id (as every clone orders them). */
 export function addedSources(drop: readonly TidyItem[]): Provenance[] {
-  return drop.flatMap((d) => d.sources).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return drop
+    .flatMap((d) => d.sources)
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
 }
 
 /** The surviving line with every source of the group, the survivor's own first. */

@@ -33,9 +33,14 @@ import { acceptedIdentities, itemFilter } from '../heldItems';
 import { applyItemChange } from './itemChanges';
 import { itemId, isItemId } from '../../model/itemId';
 import { categoryTarget, type ItemKind } from '../../model/itemKinds';
-import { noteLine, playbookLine, renderItemLine, statementLine } from '../../model/itemLines';
+import { lineIdentity, noteLine, playbookLine, renderItemLine, statementLine } from '../../model/itemLines';
 import { findItemsById, type LocatedItem } from './itemLocator';
-import { neutralizeItemText, toIsoDate } from '../../model/provenance';
+import { addSources, neutralizeItemText, parseProvenance, plainSources, toIsoDate } from '../../model/provenance';
+import { applyItemOps } from '../../model/itemOps';
+import { isNoteFileName, parseNoteFile } from '../../model/noteFile';
+import { sameStatementIndex } from '../../model/sameStatement';
+import { forgottenLineTest } from '../../model/tombstones';
+import { readLedger } from '../ledger';
 import { writeHeldItems } from './reviewQueue';
 import type { PendingChange, ReviewTarget } from '../../model/reviewFile';
 import { clock } from '../../base/clock';
@@ -245,6 +250,11 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
     const { line, file, target } = plan;
     const abs = path.join(paths.root, file);
     const base = { id: itemId(line), line, file };
+    // A statement a person forgot for good stays forgotten, whoever brings it back (tombstones.ts).
+    if (forgottenLineTest(readLedger(paths.ledger))?.(line))
+      return { status: 'refused', ...base, reason: 'a person forgot this statement for good (lore forget); it is not remembered again' };
+    const same = sameStatementOf(paths, plan);
+    if (same) return addSourceTo(paths, mode, file, same, line);
     if (freshItemLines(readTextLossless(abs), [line]).length === 0) return { status: 'unchanged', ...base, reason: 'already recorded' };
     const queued = queueUnlessDirect(paths, mode, target, line, { op: 'remember' }, true);
     if (queued) return { ...queued, ...base };
@@ -268,6 +278,41 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
     refreshDigest(paths);
     return { status: 'recorded', ...base };
   });
+}
+
+/**
+ * The line already in the new item's file that says what it says (model/sameStatement.ts), if any:
+ * a remember of it answers with that item rather than writing it twice.
+ */
+export function sameStatementOf(paths: StorePaths, plan: Extract<NewItemPlan, { ok: true }>): string | undefined {
+  const text = readTextLossless(path.join(paths.root, plan.file));
+  if (text === undefined) return undefined;
+  const body = isNoteFileName(path.basename(plan.file)) ? parseNoteFile(text).body : text;
+  return sameStatementIndex(body)(plan.line, 'section' in plan.target && plan.target.section === 'done' ? 'Done' : undefined);
+}
+
+/**
+ * A remember of a statement the store holds as `existing`: answered with that item's id. Written
+ * directly (`direct` mode), the writer's source is added to the line's sources (a merge op, which
+ * keeps the line's id); waiting for a person (`pending`), nothing is written: the item is there.
+ */
+function addSourceTo(paths: StorePaths, mode: AgentWritesMode, file: string, existing: string, line: string): AgentWriteResult {
+  const id = itemId(existing);
+  const sources = plainSources(parseProvenance(line)?.sources ?? []);
+  const have = new Set((parseProvenance(existing)?.sources ?? []).map((p) => p.source));
+  const fresh = sources.filter((p) => !have.has(p.source));
+  const unchanged = { status: 'unchanged' as const, id, line: existing.trim(), file, reason: 'already recorded' };
+  if (mode !== 'direct' || fresh.length === 0) return unchanged;
+  const op = { op: 'merge' as const, keep: lineIdentity(existing), sources: fresh, drop: [] };
+  if (!editStoreFile(path.join(paths.root, file), (text) => (text === undefined ? undefined : applyItemOps(text, [op])))) return unchanged;
+  refreshDigest(paths);
+  return {
+    status: 'recorded',
+    id,
+    line: addSources(existing.trim(), fresh),
+    file,
+    reason: `already recorded as item ${id}: its sources now name ${fresh[0].source}`,
+  };
 }
 
 /** Lookups of an id that found nothing, and the pause between them. */
@@ -365,6 +410,13 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
       line = newLineFor(item, text, request.op === 'update' ? (item.provenance?.source ?? context.source) : context.source, context.today);
       if (itemId(line) === id)
         return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the new text is the item as it is' };
+      if (forgottenLineTest(readLedger(paths.ledger))?.(line))
+        return {
+          status: 'refused',
+          id,
+          target: item,
+          reason: 'a person forgot the new text for good (lore forget); it is not written again',
+        };
     } else if (request.op === 'done') {
       if (item.kind === 'done_task')
         return { status: 'unchanged', id, line, file: item.file, target: item, reason: 'the task is already done' };

@@ -12,7 +12,9 @@ import * as fs from 'node:fs';
 import type { InstructionFlagKind } from '../../model/safety/instructionFlags';
 import { redactSecrets } from '../../model/safety/redact';
 import type { StorePaths } from '../storePaths';
-import { newItemFlags, planNewItem, rememberItem as rememberAgentItem } from './agentWrites';
+import { newItemFlags, planNewItem, rememberItem as rememberAgentItem, sameStatementOf } from './agentWrites';
+import { forgottenLineTest } from '../../model/tombstones';
+import { readLedger } from '../ledger';
 import { itemId } from '../../model/itemId';
 import { REVIEW_FILE } from '../../model/reviewFile';
 
@@ -44,6 +46,8 @@ export type RememberPlan =
       notedPath?: string;
       /** Set when the line reads as an instruction: it will be held in review.md instead. */
       held?: InstructionFlagKind[];
+      /** Set when the file already says this (model/sameStatement.ts): that item is answered, no second line is written. */
+      existing?: { id: string; line: string };
     }
   | { ok: false; reason: string };
 
@@ -57,6 +61,9 @@ export function planRemember(paths: StorePaths, input: RememberInput, source: st
   if (input.kind === 'note' && !input.path?.trim()) return { ok: false, reason: 'a note needs the path of the file it is about' };
   const plan = planNewItem(paths, { kind: input.kind, statement: text, detail: input.detail, path: input.path }, source, today);
   if (!plan.ok) return plan;
+  if (forgottenLineTest(readLedger(paths.ledger))?.(plan.line))
+    return { ok: false, reason: 'a person forgot this statement for good (lore forget); it is not remembered again' };
+  const same = sameStatementOf(paths, plan);
   const kinds = newItemFlags(paths, plan.line);
   const notedPath = 'notedPath' in plan.target ? plan.target.notedPath : undefined;
   return {
@@ -67,6 +74,7 @@ export function planRemember(paths: StorePaths, input: RememberInput, source: st
     file: plan.file,
     ...(notedPath !== undefined ? { notedPath } : {}),
     ...(kinds.length ? { held: kinds } : {}),
+    ...(same ? { existing: { id: itemId(same), line: same.trim() } } : {}),
   };
 }
 
@@ -91,7 +99,8 @@ export async function rememberItem(paths: StorePaths, input: RememberInput, sour
   switch (result.status) {
     case 'recorded':
     case 'unchanged':
-      return { ok: true, plan, added: result.status === 'recorded', where: 'file', written: result.file ?? plan.file };
+      // A statement already there is not added again (its source may be: see agentWrites.addSourceTo).
+      return { ok: true, plan, added: result.status === 'recorded' && !plan.existing, where: 'file', written: result.file ?? plan.file };
     case 'held':
     case 'pending':
       return { ok: true, plan, added: true, where: 'review', written: REVIEW_FILE };

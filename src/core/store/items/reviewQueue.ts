@@ -12,7 +12,11 @@ import * as path from 'node:path';
 import { FLAG_KIND_DESCRIPTIONS, flagInstruction, flagKinds, type InstructionFlagKind } from '../../model/safety/instructionFlags';
 import { readTextIfExists } from '../../base/readText';
 import { editStoreFile, replaceTextGuarded } from '../../base/storeText';
-import { applyPlanEdit, type PlanEdit } from '../../model/planEdits';
+import { applyPlanEdit } from '../../model/planEdits';
+import { applyItemOps } from '../../model/itemOps';
+import { mergeIntoSame } from '../../model/sameStatement';
+import { forgottenLineTest } from '../../model/tombstones';
+import { readLedger } from '../ledger';
 import { regenerateDigest, type CategoryTexts } from '../digest';
 import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../fileNotes';
 import { loadStoreConfig } from '../storeConfig';
@@ -264,16 +268,28 @@ function writeAccepted(paths: StorePaths, items: ReviewItem[]): string[] {
   for (const [file, group] of byFile) {
     const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === file);
     if (key) {
-      const lines = group.map((i) => i.line);
-      const edit: PlanEdit =
-        key === 'tasks'
-          ? {
-              kind: 'tasks',
-              open: group.filter((i) => i.target.section !== 'done').map((i) => i.line),
-              done: group.filter((i) => i.target.section === 'done').map((i) => i.line),
-            }
-          : { kind: 'append', title: CATEGORY_FILES[key].title, lines };
-      if (editStoreFile(path.join(paths.root, file), (before) => applyPlanEdit(edit, before))) written.push(file);
+      // A statement the file already says gains the item's source instead of a second line (model/sameStatement.ts).
+      const accept = (before: string | undefined): string => {
+        if (key !== 'tasks') {
+          const { ops, rest } = mergeIntoSame(
+            before,
+            group.map((i) => i.line),
+          );
+          const appended = applyPlanEdit({ kind: 'append', title: CATEGORY_FILES[key].title, lines: rest }, before);
+          return applyItemOps(appended, ops);
+        }
+        const open = mergeIntoSame(
+          before,
+          group.filter((i) => i.target.section !== 'done').map((i) => i.line),
+        );
+        const done = mergeIntoSame(
+          before,
+          group.filter((i) => i.target.section === 'done').map((i) => i.line),
+          'Done',
+        );
+        return applyItemOps(applyPlanEdit({ kind: 'tasks', open: open.rest, done: done.rest }, before), [...open.ops, ...done.ops]);
+      };
+      if (editStoreFile(path.join(paths.root, file), accept)) written.push(file);
       continue;
     }
     // A note: re-resolve the file it is about (it may have moved or gone since it was held).
@@ -338,6 +354,13 @@ export async function decideReview(
     let queued = wanted.filter((i) => i.where === 'queue');
     const inPlace = wanted.filter((i) => i.where === 'in-place');
     if (decision === 'accept') {
+      // A statement a person forgot for good is not written back by an accept (a new item, an update's or a
+      // supersession's new text; tombstones.ts): it stays queued, to reject.
+      const isForgotten = forgottenLineTest(readLedger(paths.ledger));
+      for (const item of queued)
+        if ((!item.pending || !['done', 'forget'].includes(item.pending.op)) && isForgotten?.(item.line))
+          result.failed.push({ item, reason: 'a person forgot this statement for good (lore forget)' });
+      queued = queued.filter((i) => !result.failed.some((f) => f.item === i));
       const changes = queued.filter((i) => i.pending && i.pending.op !== 'remember');
       result.written.push(
         ...writeAccepted(
