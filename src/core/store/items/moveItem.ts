@@ -15,7 +15,7 @@ import { isItemId } from '../../model/itemId';
 import { lineIdentity } from '../../model/itemLines';
 import { addAccepted } from '../../model/reviewFile';
 import { regenerateDigest } from '../digest';
-import { acceptedIdentities } from '../heldItems';
+import { acceptedIdentities, acceptedIdentitiesIn, readReviewText } from '../heldItems';
 import { ensureStoreLayout } from '../initStore';
 import { loadStoreConfig } from '../storeConfig';
 import { fileInLayer, personalFileName, personalStorePaths, type StoreLayer, type StorePaths } from '../storePaths';
@@ -84,7 +84,7 @@ export async function moveItem(
       return item.kind === 'done_task' ? insertTasks(text, [], [line]) : insertTasks(text, [line], []);
     });
     // A flagged item the person accepted stays let through in the layer it goes to.
-    if (acceptedIdentities(source).has(lineIdentity(line)) && !acceptedIdentities(target).has(lineIdentity(line)))
+    if (acceptedIdentities(source).has(lineIdentity(line)) && !acceptedIdentitiesIn(readReviewText(target)).has(lineIdentity(line)))
       editStoreFile(reviewPath(target), (text) => addAccepted(text ?? '', [line]));
     editStoreFile(path.join(source.root, file), (text) =>
       text === undefined ? undefined : removeItems(text, new Set([lineIdentity(line)])),
