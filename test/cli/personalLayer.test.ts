@@ -12,6 +12,9 @@ import { itemId } from '../../src/core/model/itemId';
 import { storePaths } from '../../src/core/store/storePaths';
 import { gitIn, initRepo } from '../helpers/gitRepo';
 import { makeWorkspace, runCli } from '../helpers/cli';
+import { connectLoreMcp } from '../helpers/mcpClient';
+import { setStoreTrust } from '../../src/core/store/storeTrust';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const JENKINS = '- deploys go through Jenkins [from: c1, 2026-11-20]';
 const PORT = 'my local dev server runs on port 4137';
@@ -78,6 +81,32 @@ describe('lore and the personal layer (real git)', () => {
     gitIn(ws, 'commit', '-q', '-m', 'shared again');
     await runCli(['context', '--root', root, '--message', 'port'], { cwd: ws });
     assert.equal(gitIn(ws, 'status', '--porcelain'), '');
+  });
+
+  it("an agent's MCP remember with scope personal lands in .lore/personal/, and get_item and search_knowledge say it is personal", async () => {
+    const { root } = await makeWorkspace();
+    fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
+    setStoreTrust(root, true);
+    const { client } = await connectLoreMcp(root, { clientName: 'claude-code' });
+    try {
+      const remembered = (await client.callTool({
+        name: 'remember',
+        arguments: { category: 'fact', statement: PORT, scope: 'personal' },
+      })) as CallToolResult;
+      const written = remembered.structuredContent as { status: string; id: string; file: string };
+      assert.equal(written.status, 'recorded', JSON.stringify(remembered));
+      assert.equal(written.file, 'personal/facts.md');
+      assert.ok(fs.readFileSync(path.join(root, 'personal', 'facts.md'), 'utf8').includes(PORT));
+      assert.ok(!fs.readFileSync(path.join(root, 'facts.md'), 'utf8').includes(PORT));
+      const got = (await client.callTool({ name: 'get_item', arguments: { id: written.id } })) as CallToolResult;
+      assert.equal((got.structuredContent as { layer?: string }).layer, 'personal');
+      const text = got.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      assert.match(text, /personal/);
+      const found = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'dev server port' } })) as CallToolResult;
+      assert.ok(JSON.stringify(found.structuredContent).includes('personal/facts.md'), JSON.stringify(found.structuredContent));
+    } finally {
+      await client.close();
+    }
   });
 
   it('move says what it needs', async () => {
