@@ -45,6 +45,11 @@ describe('lore and the personal layer (real git)', () => {
     assert.equal(move.code, 0, move.stderr);
     assert.match(move.stdout, /facts\.md → personal\/facts\.md/);
 
+    // The instruction files agents read are committed: their Lore block holds only shared knowledge.
+    const sync = await runCli(['sync', path.join(ws, 'AGENTS.md'), '--root', root], { cwd: ws });
+    assert.equal(sync.code, 0, sync.stderr);
+    assert.ok(fs.readFileSync(path.join(ws, 'AGENTS.md'), 'utf8').includes('lore:knowledge:start'));
+
     // git: the layer never shows; what is committed holds neither personal item.
     const status = gitIn(ws, 'status', '--porcelain', '--untracked-files=all');
     assert.ok(!status.includes('personal/'), status);
@@ -69,6 +74,10 @@ describe('lore and the personal layer (real git)', () => {
     assert.ok(search.stdout.includes('personal/facts.md'), search.stdout);
     const item = await runCli(['item', queued.id!, '--root', root, '--json']);
     assert.equal(JSON.parse(item.stdout).layer, 'personal');
+    assert.match((await runCli(['item', queued.id!, '--root', root])).stdout, /fact, recorded, personal {2}personal\/facts\.md/);
+    const history = await runCli(['history', jenkins, '--root', root]);
+    assert.equal(history.code, 0, history.stderr);
+    assert.match(history.stdout, /personal: it is in your personal layer/);
 
     // Back to shared: the same id and provenance, in facts.md and the digest again.
     const back = await runCli(['move', jenkins, '--shared', '--root', root]);
@@ -107,6 +116,23 @@ describe('lore and the personal layer (real git)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("SessionStart: the agent's context holds the personal sections after the shared digest", async () => {
+    const { ws, root } = await makeWorkspace();
+    fs.appendFileSync(path.join(root, 'facts.md'), `\n${JENKINS}\n- the CLI is bundled with esbuild [from: c1, 2026-11-20]\n`);
+    assert.equal((await runCli(['digest', '--root', root])).code, 0);
+    assert.equal((await runCli(['move', itemId(JENKINS), '--personal', '--root', root])).code, 0);
+    const env = { LORE_ROOT: '', LORE_SEARCH_BACKEND: '', LORE_EMBED_PROVIDER: '' };
+    const start = { session_id: 's1', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' };
+    const result = await runCli(['hook'], { cwd: ws, env, input: JSON.stringify(start) });
+    assert.equal(result.code, 0, result.stderr);
+    const context = (JSON.parse(result.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+      .additionalContext;
+    assert.ok(context.includes('the CLI is bundled with esbuild'), context);
+    assert.match(context, /## Personal: Facts\n- deploys go through Jenkins \[from: c1, 2026-11-20\]/);
+    assert.ok(context.indexOf('esbuild') < context.indexOf('Jenkins'), 'shared first');
+    assert.ok(!fs.readFileSync(path.join(root, 'digest.md'), 'utf8').includes('Jenkins'));
   });
 
   it('move says what it needs', async () => {

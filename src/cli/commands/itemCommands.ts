@@ -73,7 +73,7 @@ async function item(parsed: Parsed, io: Output): Promise<number> {
   }
   const where = report.file ? `${report.file}${report.lineNumber ? `:${report.lineNumber}` : ''}` : '';
   io.out(
-    `${report.id}  ${report.kind}, ${report.status}  ${printable(where)}${report.notedPath ? ` (about ${printable(report.notedPath)})` : ''}`,
+    `${report.id}  ${report.kind}, ${report.status}${report.layer === 'personal' ? ', personal' : ''}  ${printable(where)}${report.notedPath ? ` (about ${printable(report.notedPath)})` : ''}`,
   );
   io.out(printable(report.line ?? ''));
   if (report.supersededBy) io.out(`superseded by ${report.supersededBy}`);
