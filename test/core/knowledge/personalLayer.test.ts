@@ -85,6 +85,11 @@ describe('personal layer', () => {
     const item = listReview(paths).find((i) => i.text.includes(VIM))!;
     const decided = await decideReview(paths, 'accept', [item.id], { to: 'personal' });
     assert.equal(decided.decided.length, 1);
+    assert.ok(decided.written.includes('personal/facts.md') && decided.written.includes('review.md'), decided.written.join());
+    assert.ok(
+      decided.written.every((f) => !path.isAbsolute(f)),
+      'written files are named from the store',
+    );
     assert.ok(!sharedText(paths).includes(VIM), 'accepted personal, but a committed file holds it');
     const places = findItemsById(paths, queued.id!);
     assert.deepEqual(

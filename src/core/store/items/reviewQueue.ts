@@ -402,9 +402,8 @@ export async function decideReview(
     ];
     result.failed = wanted.flatMap((item) => failed.filter((f) => f.id === item.id).map((f) => ({ item, reason: f.reason })));
     result.decided = wanted.filter((i) => !failed.some((f) => f.id === i.id));
-    result.written = [
-      ...new Set([...(sharedOutcome?.written ?? []), ...(personalOutcome?.written ?? []).map((f) => storeRelative(paths, f))]),
-    ];
+    const written = [...(sharedOutcome?.written ?? []), ...(personalOutcome?.written ?? [])];
+    result.written = [...new Set(written.map((f) => storeRelative(paths, f)))];
     regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
     // Only what was decided in and for the shared files is recorded in the store's history (it is committed).
     const committed = toPersonal ? [] : result.decided.filter((i) => reviewItemLayer(i.id) === 'shared');
@@ -429,10 +428,10 @@ export async function decideReview(
   }
 }
 
-/** What deciding one layer's items did; `written` as absolute paths for the personal layer's callers to name. */
+/** What deciding one layer's items did. */
 interface LayerDecision {
   failed: Array<{ item: ReviewItem; reason: string }>;
-  /** Files written: store-relative in the shared store, absolute in the personal layer. */
+  /** Files written, absolute (the caller names them from the shared store). */
   written: string[];
 }
 
@@ -442,7 +441,8 @@ interface LayerDecision {
  * personal one when a person keeps shared items to themselves (in-place items then move there).
  */
 function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDecision, wanted: ReviewItem[]): LayerDecision {
-  const name = (file: string) => (paths.layer === 'personal' ? path.join(paths.root, file) : file);
+  const name = (file: string) => path.join(paths.root, file);
+  const nameInto = (file: string) => path.join(into.root, file);
   const moving = into !== paths;
   const out: LayerDecision = { failed: [], written: [] };
   let queued = wanted.filter((i) => i.where === 'queue');
@@ -451,7 +451,7 @@ function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDeci
     const changes = queued.filter((i) => i.pending && i.pending.op !== 'remember');
     const added = queued.filter((i) => !changes.includes(i));
     const writtenInto = writeAccepted(into, moving ? [...added, ...inPlace] : added);
-    out.written.push(...(moving ? writtenInto.map((f) => path.join(into.root, f)) : writtenInto.map(name)));
+    out.written.push(...writtenInto.map(nameInto));
     // A held item kept personal moves: written into the layer first, then removed from its shared file.
     if (moving) out.written.push(...removeInPlace(paths, inPlace).map(name));
     for (const item of changes) {
@@ -471,7 +471,7 @@ function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDeci
         journalEntryOf(i.line, journalCategory(i.pending?.op === 'done' ? { file: i.target.file, section: 'done' } : i.target)),
       ),
     );
-    if (journal) out.written.push(moving ? path.join(into.root, journal) : name(journal));
+    if (journal) out.written.push(nameInto(journal));
     // Only flagged lines need recording: an agent's clean write is simply in its file now.
     const accepted = decided.filter((i) => i.kinds.length > 0 || !i.pending).map((i) => i.line);
     if (
@@ -480,8 +480,8 @@ function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDeci
       editStoreFile(reviewPath(into), (current) => nonEmptyChange(current, addAccepted(current ?? '', accepted)))
     )
       out.written.push(reviewPath(into));
-    if (!moving) recordReview(paths, queued, accepted, out, name);
-    else recordReview(paths, queued, [], out, name);
+    // Accepted lines are recorded in the review.md of the layer they are in; the queue lines leave this layer's.
+    recordReview(paths, queued, moving ? [] : accepted, out, name);
   } else {
     out.written.push(...removeInPlace(paths, inPlace).map(name));
     recordReview(paths, queued, [], out, name);
