@@ -12,7 +12,7 @@ import type { ReviewDecision, ReviewDecisionResult, ReviewItem } from '../../cor
 import { REVIEW_FILE } from '../../core/model/reviewFile';
 import { targetDisplayName } from '../../core/model/reviewTargetName';
 import { ReviewDecideRequest, ReviewEditRequest, ReviewListRequest } from '../../shared/protocol';
-import { resolveInStore, type StoreLayer } from '../../core/store/storePaths';
+import { layerOfFile, personalStorePaths, resolveInStore, type StoreLayer } from '../../core/store/storePaths';
 import { dirtyDocument } from '../knowledge/knowledgeItemEdit';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
@@ -60,7 +60,9 @@ export async function editHeldItem(store: StoreService, itemId: string, text: st
  * the editor then shows Lore's change on top of it. False when a save failed: nothing is decided.
  */
 async function saveOpenTargets(store: StoreService, item: ReviewItem): Promise<boolean> {
-  const files = [path.join(store.paths.root, REVIEW_FILE), resolveInStore(store.paths, item.target.file)];
+  // An item of the personal layer waits in that layer's own review.md.
+  const queue = layerOfFile(item.target.file) === 'personal' ? personalStorePaths(store.paths).root : store.paths.root;
+  const files = [path.join(queue, REVIEW_FILE), resolveInStore(store.paths, item.target.file)];
   const dirty = files.map(dirtyDocument).filter((d): d is vscode.TextDocument => d !== undefined);
   for (const document of dirty) {
     if (!(await document.save())) {

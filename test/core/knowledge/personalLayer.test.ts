@@ -130,6 +130,22 @@ describe('personal layer', () => {
     );
   });
 
+  it('an item a person wrapped over several lines moves whole, once, in a CRLF file', async () => {
+    const { paths, read } = setup();
+    const first = '- releases are cut on Thursdays';
+    fs.writeFileSync(
+      path.join(paths.root, 'facts.md'),
+      `# Facts\r\n\r\n${first}\r\n  after the freeze [from: c3, 2026-11-21]\r\n${JENKINS}\r\n`,
+    );
+    const id = findItemsById(paths, itemId(`${first} after the freeze [from: c3, 2026-11-21]`))[0]?.id;
+    assert.ok(id, 'the wrapped item is found by the id of its joined text');
+    const out = await moveItem(paths, id, 'personal');
+    assert.ok(out.moved, JSON.stringify(out));
+    assert.equal(read('facts.md'), `# Facts\r\n\r\n${JENKINS}\r\n`);
+    assert.equal(read('personal/facts.md'), `# Facts\n\n${first}\n  after the freeze [from: c3, 2026-11-21]\n`);
+    assert.equal(findItemsById(paths, id)[0]?.layer, 'personal', 'the same id');
+  });
+
   it('a personal note on a file is refused: notes on files are shared knowledge', async () => {
     const { paths } = setup();
     const result = await rememberItem(

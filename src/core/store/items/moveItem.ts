@@ -10,8 +10,20 @@ import * as path from 'node:path';
 import { acquireStoreLock } from '../../base/storeLock';
 import { editStoreFile } from '../../base/storeText';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
-import { appendItems, freshItemLines, insertTasks, removeItems } from '../../model/categoryFile';
+import {
+  appendItems,
+  freshItemLines,
+  insertTasks,
+  itemBlock,
+  listItems,
+  parseLines,
+  removeItems,
+  serializeLines,
+  spliceLines,
+} from '../../model/categoryFile';
+import { readTextLossless } from '../../base/readText';
 import { isItemId } from '../../model/itemId';
+import { REVIEW_FILE } from '../../model/reviewFile';
 import { lineIdentity } from '../../model/itemLines';
 import { addAccepted } from '../../model/reviewFile';
 import { regenerateDigest } from '../digest';
@@ -21,7 +33,6 @@ import { loadStoreConfig } from '../storeConfig';
 import { fileInLayer, personalFileName, personalStorePaths, type StoreLayer, type StorePaths } from '../storePaths';
 import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 import { findItemsById, type LocatedItem } from './itemLocator';
-import { reviewPath } from './reviewQueue';
 
 export type MoveItemResult =
   | { moved: true; id: string; from: string; to: string; line: string; history?: HistoryOutcome }
@@ -30,6 +41,50 @@ export type MoveItemResult =
 /** The category key of a file named in its layer (`facts.md`), if it is a category file. */
 function categoryOf(fileInItsLayer: string): CategoryFileKey | undefined {
   return (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === fileInItsLayer);
+}
+
+/** The lines that continue the item with line identity `identity` in `text` (indented lines under its first one). */
+function continuationLines(text: string, identity: string): string[] {
+  const item = listItems(text).find((i) => lineIdentity(i.raw) === identity);
+  if (!item) return [];
+  const doc = parseLines(text);
+  return itemBlock(doc, item.line)
+    .slice(1)
+    .map((i) => doc.lines[i]);
+}
+
+/** `text` with `continued` put right under the item line `line` (just appended, so there once). */
+function withContinuation(text: string, line: string, continued: string[]): string {
+  const at = listItems(text).find((i) => lineIdentity(i.raw) === lineIdentity(line));
+  if (!at) return text;
+  const doc = parseLines(text);
+  spliceLines(doc, at.line + 1, 0, continued);
+  return serializeLines(doc);
+}
+
+/**
+ * Moves the item whose first line is `line` from category file `key` of layer `source` to the same
+ * file of layer `target`, with the lines that continue it (a person's hand-wrapped detail), as it
+ * is: written where it goes first (once: a re-run after a crash finds it there), then removed where
+ * it was. A task goes to its section (`done`). The caller holds the store lock.
+ */
+export function moveLine(source: StorePaths, target: StorePaths, key: CategoryFileKey, line: string, done: boolean): void {
+  const file = CATEGORY_FILES[key].file;
+  ensureStoreLayout(target);
+  const continued = continuationLines(readTextLossless(path.join(source.root, file)) ?? '', lineIdentity(line));
+  editStoreFile(path.join(target.root, file), (text) => {
+    if (freshItemLines(text, [line]).length === 0) return undefined;
+    const added =
+      key !== 'tasks'
+        ? appendItems(text, CATEGORY_FILES[key].title, [line])
+        : done
+          ? insertTasks(text, [], [line])
+          : insertTasks(text, [line], []);
+    return continued.length ? withContinuation(added, line, continued) : added;
+  });
+  editStoreFile(path.join(source.root, file), (text) =>
+    text === undefined ? undefined : removeItems(text, new Set([lineIdentity(line)])),
+  );
 }
 
 /**
@@ -74,21 +129,12 @@ export async function moveItem(
     const personal = personalStorePaths(paths);
     const source = item.layer === 'personal' ? personal : paths;
     const target = to === 'personal' ? personal : paths;
-    ensureStoreLayout(target);
     const line = item.raw.trim();
     const file = CATEGORY_FILES[key].file;
-    // Written where it goes first (once: a re-run after a crash finds it there).
-    editStoreFile(path.join(target.root, file), (text) => {
-      if (freshItemLines(text, [line]).length === 0) return undefined;
-      if (key !== 'tasks') return appendItems(text, CATEGORY_FILES[key].title, [line]);
-      return item.kind === 'done_task' ? insertTasks(text, [], [line]) : insertTasks(text, [line], []);
-    });
     // A flagged item the person accepted stays let through in the layer it goes to.
     if (acceptedIdentities(source).has(lineIdentity(line)) && !acceptedIdentitiesIn(readReviewText(target)).has(lineIdentity(line)))
-      editStoreFile(reviewPath(target), (text) => addAccepted(text ?? '', [line]));
-    editStoreFile(path.join(source.root, file), (text) =>
-      text === undefined ? undefined : removeItems(text, new Set([lineIdentity(line)])),
-    );
+      editStoreFile(path.join(target.root, REVIEW_FILE), (text) => addAccepted(text ?? '', [line]));
+    moveLine(source, target, key, line, item.kind === 'done_task');
     regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
     const to_ = to === 'personal' ? personalFileName(file) : file;
     // The commit names the item and says where it went; a line going personal is not quoted.

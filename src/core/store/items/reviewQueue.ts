@@ -37,6 +37,7 @@ import { acceptedIdentities, itemFilter, type AgentItemFilter } from '../heldIte
 import { lineIdentity, renderItemLine, withoutBullet } from '../../model/itemLines';
 import { parseProvenance, stripProvenance } from '../../model/provenance';
 import { applyItemChange, type ItemChange } from './itemChanges';
+import { moveLine } from './moveItem';
 import {
   addAccepted,
   addHeldItems,
@@ -450,10 +451,18 @@ function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDeci
   if (decision === 'accept') {
     const changes = queued.filter((i) => i.pending && i.pending.op !== 'remember');
     const added = queued.filter((i) => !changes.includes(i));
-    const writtenInto = writeAccepted(into, moving ? [...added, ...inPlace] : added);
+    // A held item kept personal moves (moveItem.ts: with its continuation lines, written there first);
+    // a note on a file becomes a personal fact naming the file, as a queued one does.
+    const movedNotes = moving ? inPlace.filter((i) => i.target.notedPath !== undefined) : [];
+    const writtenInto = writeAccepted(into, [...added, ...movedNotes]);
     out.written.push(...writtenInto.map(nameInto));
-    // A held item kept personal moves: written into the layer first, then removed from its shared file.
-    if (moving) out.written.push(...removeInPlace(paths, inPlace).map(name));
+    if (moving) out.written.push(...removeInPlace(paths, movedNotes).map(name));
+    for (const item of moving ? inPlace.filter((i) => !movedNotes.includes(i)) : []) {
+      const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === item.target.file);
+      if (!key) continue;
+      moveLine(paths, into, key, item.line, item.target.section === 'done');
+      out.written.push(name(item.target.file), nameInto(item.target.file));
+    }
     for (const item of changes) {
       const outcome = applyItemChange(paths, itemChangeOf(item));
       if (outcome.applied) out.written.push(name(item.target.file));
