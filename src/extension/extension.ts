@@ -56,6 +56,7 @@ import { TasksClient } from './tasks/tasksClient';
 import { registerTaskTools } from './tasks/taskTools';
 import { InboxTreeProvider } from './views/inboxTree';
 import { KnowledgeTreeProvider } from './views/knowledgeTree';
+import { TeammateArrivals } from './views/teammateArrivals';
 import { LedgerTreeProvider } from './views/ledgerTree';
 import { ReviewTreeProvider } from './views/reviewTree';
 import { TopicsTreeProvider } from './views/topicsTree';
@@ -146,10 +147,12 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   // One listing of this workspace's agent sessions, shared by the views that name them when empty.
   const sources = new SourcesListing(() => listSources(notes));
   const tasks = new TasksClient(notes);
+  // What a pull brought from teammates: the Knowledge view's first group and a notification.
+  const arrivals = new TeammateArrivals(notes);
   const views = {
     digest: new DigestTreeProvider(store),
     ledger: new LedgerTreeProvider(store, sources),
-    knowledge: new KnowledgeTreeProvider(store, notes),
+    knowledge: new KnowledgeTreeProvider(store, notes, arrivals),
     cache: new CacheTreeProvider(caches, agentCaches),
     review: new ReviewTreeProvider(store),
     inbox: new InboxTreeProvider(store, sources),
@@ -183,6 +186,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     agentCaches,
     statusBar,
     notes,
+    arrivals,
     search,
     gitHistory,
     onServerNotification(notes, StoreChangedNotification, (p) => store.applyChanges(p)),

@@ -1,7 +1,7 @@
 /**
  * The hover on a knowledge item in the store's own markdown (category and note files): its id,
- * and when the store is in a git repository, when it was learned (the commit, the conversation)
- * and how often it changed since (core/history/itemHistory.ts), remembered per item, HEAD and
+ * and when the store is in a git repository, who added it (the git author of the commit that added
+ * its line), when it was learned (the commit, the conversation) and how often it changed since (core/history/itemHistory.ts), remembered per item, HEAD and
  * file version (core/history/itemHistoryCache.ts, shared with MCP get_item). Without git the
  * hover names the id and says nothing about history.
  *
@@ -16,6 +16,7 @@ import { listItemId } from '../core/model/itemId';
 import { continuesItem } from '../core/model/itemLines';
 import { learnedSummary, type ItemHistory } from '../core/store/items/itemHistory';
 import { ItemHistoryMemo } from '../core/store/items/itemHistoryCache';
+import { addedByText } from '../core/store/history/lineAuthors';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import { escapeMarkdown } from '../core/base/markdownEscape';
 import { LoreCommands, commandUri, type OpenProvenanceArgs } from '../shared/protocol';
@@ -46,13 +47,19 @@ function sourcesMarkdown(item: KnowledgeItem, absolute: string): string[] {
   return [`From ${sources.length === 1 ? 'conversation' : `${sources.length} conversations`}: ${links.join(' · ')}`];
 }
 
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function historyMarkdown(history: ItemHistory): string[] {
   const learned = learnedSummary(history);
   if (!learned) return [];
   if (!learned.added) return ['*Not committed yet.*'];
   const { added, lastChange } = learned;
   const from = learned.conversation ? ` from conversation ${escapeMarkdown(learned.conversation)}` : '';
-  const parts = [`Learned ${added.date.slice(0, 10)}${from} — ${escapeMarkdown(added.subject)} (${added.commit.slice(0, 7)})`];
+  // Who added it, from git (never from the line): "Added by Ana, 2026-12-01".
+  const by = added.author ? [capitalized(addedByText(added, escapeMarkdown))] : [];
+  const parts = [...by, `Learned ${added.date.slice(0, 10)}${from} — ${escapeMarkdown(added.subject)} (${added.commit.slice(0, 7)})`];
   if (lastChange) {
     parts.push(
       `Changed ${learned.changes} time${learned.changes === 1 ? '' : 's'} since, last ${lastChange.date.slice(0, 10)} — ${escapeMarkdown(lastChange.subject)} (${lastChange.commit.slice(0, 7)})`,

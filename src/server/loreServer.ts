@@ -19,6 +19,8 @@ import { ServerSearch } from './serverSearch';
 import { ServerTasks } from './serverTasks';
 import { StoreEvents, type StoreChangeBatch } from './storeEvents';
 import { StoreWriter } from './storeWriter';
+import { TeammateArrivalsWatch } from './teammateArrivalsWatch';
+import type { Arrivals } from '../core/store/items/teammateArrivals';
 import type { ParamsOf } from '../shared/declareMessage';
 
 /** What the server needs from the connection. */
@@ -30,6 +32,8 @@ export interface ServerHooks {
   storeChanged?(params: ParamsOf<typeof StoreChangedNotification>): void;
   /** The search index opened on this engine. */
   searchBackend?(backend: SearchBackendName, reason: string): void;
+  /** Items arrived from teammates (git moved HEAD). Optional: tests and benchmarks may not care. */
+  teammateArrivals?(arrivals: Arrivals): void;
   log(message: string): void;
 }
 
@@ -45,6 +49,8 @@ export class LoreServer {
   readonly lenses: NoteLenses;
   readonly search: ServerSearch;
   readonly tasks: ServerTasks;
+  /** What arrived from teammates when git moved HEAD, and whether the person saw it. */
+  readonly arrivals: TeammateArrivalsWatch;
   private readonly events: StoreEvents;
   private lensTimer: NodeJS.Timeout | undefined;
   /** Resolves once the index holds every note file present at start. */
@@ -66,6 +72,7 @@ export class LoreServer {
       log: hooks.log,
     });
     this.tasks = new ServerTasks(paths);
+    this.arrivals = new TeammateArrivalsWatch(paths, (a) => hooks.teammateArrivals?.(a), hooks.log);
     this.events = new StoreEvents(paths, (batch) => void this.onBatch(batch), options.debounceMs);
   }
 
@@ -81,11 +88,14 @@ export class LoreServer {
       () => this.hooks.log(`indexed ${this.index.size} note files in ${Date.now() - started} ms (${this.paths.files})`),
       (error: unknown) => this.hooks.log(`index build failed: ${(error as Error).stack ?? String(error)}`),
     );
+    // A pull made while the window was closed is news now; off the start's path (git runs).
+    if (this.hooks.teammateArrivals) void this.ready.then(() => this.arrivals.start());
     return this.ready;
   }
 
   dispose(): void {
     this.events.dispose();
+    this.arrivals.dispose();
     this.search.dispose();
     this.tasks.dispose();
     if (this.lensTimer) clearTimeout(this.lensTimer);
@@ -112,6 +122,8 @@ export class LoreServer {
     this.publish(changes, storeFiles, all);
     this.hooks.storeChanged?.({ files: [...batch.changed].map((f) => storeRelative(this.paths, f)).sort(), ...(all ? { all } : {}) });
     this.captureBaselines(changes);
+    // A pull, merge or checkout changes the store's files: did git move HEAD, and what came with it?
+    if (this.hooks.teammateArrivals) void this.arrivals.check();
     await this.search.changed(all ? 'all' : [...batch.changed]);
   }
 

@@ -51,6 +51,9 @@ import {
   SearchRequest,
   SourcesRequest,
   StoreChangedNotification,
+  TeammateArrivalsNotification,
+  TeammateArrivalsRequest,
+  TeammateArrivalsSeenRequest,
   WatchReplyRequest,
 } from '../shared/protocol';
 import { cacheReport } from '../core/services/promptCache/cacheReport';
@@ -60,6 +63,7 @@ import { planRemember, rememberItem } from '../core/store/items/rememberItem';
 import { reportSources } from '../core/services/harvest/measureSources';
 import { provideNotesHover } from './hover';
 import { ItemHistoryHovers } from './itemHover';
+import { LineAuthorsMemo } from '../core/store/history/lineAuthors';
 import { setGitCommitOverride } from '../core/store/history/storeHistory';
 import { trustForThisProcess } from '../core/store/storeTrust';
 import { LoreServer } from './loreServer';
@@ -85,6 +89,7 @@ let server: LoreServer | undefined;
 let harvest: ServerHarvest | undefined;
 let lensRefreshSupported = false;
 let itemHovers: ItemHistoryHovers | undefined;
+const noteAuthors = new LineAuthorsMemo();
 let historyFlush: HistoryFlush | undefined;
 const diagnosticTimers = new Map<string, NodeJS.Timeout>();
 
@@ -122,6 +127,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
         if (lensRefreshSupported) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
       },
       storeChanged: (p) => void connection.sendNotification(StoreChangedNotification.method, p),
+      teammateArrivals: (arrivals) =>
+        void connection.sendNotification(TeammateArrivalsNotification.method, { arrivals } satisfies ParamsOf<
+          typeof TeammateArrivalsNotification
+        >),
       searchBackend: (backend, reason) =>
         void connection.sendNotification(SearchBackendNotification.method, { backend, reason } satisfies ParamsOf<
           typeof SearchBackendNotification
@@ -285,7 +294,19 @@ connection.onHover(async (params) => {
     const hover = await itemHovers.provide(file, document.getText(), params.position.line);
     if (hover) return hover;
   }
-  return provideNotesHover(s.notes, file, params.position.line);
+  // Each note with who added it (a blame per note file per HEAD, remembered).
+  return provideNotesHover(s.notes, file, params.position.line, (noteFile) => noteAuthors.get(s.paths, noteFile));
+});
+
+// What arrived from teammates with the last pull, until the person has seen it.
+
+handleRequest(connection, TeammateArrivalsRequest, async (): Promise<ResultOf<typeof TeammateArrivalsRequest>> => {
+  return (await ready()).arrivals.current() ?? null;
+});
+
+handleRequest(connection, TeammateArrivalsSeenRequest, async (): Promise<ResultOf<typeof TeammateArrivalsSeenRequest>> => {
+  (await ready()).arrivals.seen();
+  return {};
 });
 
 handleRequest(connection, NotesForFileRequest, async (params) => {

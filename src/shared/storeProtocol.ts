@@ -13,7 +13,8 @@ import type { SupersedeByHandResult } from '../core/store/items/supersedeByHand'
 import type { MoveItemResult } from '../core/store/items/moveItem';
 import type { AppliedDiff } from '../core/store/lifecycle/storeDiff';
 import type { SyncResult } from '../core/store/instructionSync';
-import { request, returns } from './declareMessage';
+import type { Arrivals } from '../core/store/items/teammateArrivals';
+import { notification, request, returns } from './declareMessage';
 
 // Bounds: a path is at most PATH_MAX-ish; an item or note is a line a person typed.
 const PATH_MAX = 4096;
@@ -185,4 +186,31 @@ export const ReviewListRequest = request({
   direction: 'toServer',
   params: (z) => z.object({}).strict(),
   result: returns<ReviewItem[]>(),
+});
+/**
+ * Server → client: items arrived from teammates (git moved HEAD: a pull, a merge, a checkout;
+ * core's teammateArrivals). The Knowledge view shows them under "New from teammates" and a short
+ * notification names who they came from. Replaces the previous arrivals.
+ */
+export const TeammateArrivalsNotification = notification({
+  method: 'lore/teammateArrivals',
+  direction: 'toClient',
+  params: (z) => z.object({ arrivals: z.custom<Arrivals>() }),
+});
+/**
+ * Client → server: the arrivals not seen yet (after a reload, for the view's first answer);
+ * `null` when there are none.
+ */
+export const TeammateArrivalsRequest = request({
+  method: 'lore/teammateArrivals/list',
+  direction: 'toServer',
+  params: (z) => z.object({}).strict(),
+  result: returns<Arrivals | null>(),
+});
+/** Client → server: the person has seen the arrivals; the view's group goes away. */
+export const TeammateArrivalsSeenRequest = request({
+  method: 'lore/teammateArrivals/seen',
+  direction: 'toServer',
+  params: (z) => z.object({}).strict(),
+  result: (z) => z.object({}),
 });

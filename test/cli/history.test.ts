@@ -29,6 +29,8 @@ describe('lore history', function () {
     assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
     const id = itemId(lineWith(root, 'tasks.md', 'wire the cache'));
     const extract = gitIn(root, 'rev-parse', 'HEAD').trim();
+    const author = gitIn(root, 'log', '-1', '--format=%an <%ae>').trim();
+    const [name] = author.split(' <');
 
     // An agent marks the task done: the line moves to ## Done and keeps its id.
     const done = await changeItem(
@@ -45,12 +47,16 @@ describe('lore history', function () {
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.trim().split('\n');
     assert.match(lines[1], /^from conversation ses-hist, 2026-11-20 \(transcripts\/2026\/11\/20\/1000-ses-hist\.md\)$/);
+    // Who added it, on a line of its own; each commit names its author.
+    assert.match(lines[2], new RegExp(`^added by ${name}, \\d{4}-\\d{2}-\\d{2}$`));
     assert.match(
-      lines[2],
-      new RegExp(`^learned \\d{4}-\\d{2}-\\d{2}  ${extract.slice(0, 12)}  extract: 2 items from 1 conversation  \\[ses-hist\\]$`),
+      lines[3],
+      new RegExp(
+        `^learned \\d{4}-\\d{2}-\\d{2}  ${extract.slice(0, 12)}  extract: 2 items from 1 conversation  \\[ses-hist\\]  \\(by ${author}\\)$`,
+      ),
     );
-    assert.match(lines[3], new RegExp(`^changed .*memory: done ${id} in tasks\\.md$`));
-    assert.equal(lines.length, 4);
+    assert.match(lines[4], new RegExp(`^changed .*memory: done ${id} in tasks\\.md  \\(by .*\\)$`));
+    assert.equal(lines.length, 5);
 
     const json = JSON.parse((await runCli(['history', id, '--root', root, '--json'])).stdout);
     assert.equal(json.git, true);
@@ -60,6 +66,8 @@ describe('lore history', function () {
       ['added', 'changed'],
     );
     assert.equal(json.events[0].commit, extract);
+    assert.equal(`${json.addedBy.author} <${json.addedBy.email}>`, author);
+    assert.equal(json.addedBy.commit, extract);
     assert.deepEqual(json.events[0].conversations, ['ses-hist']);
     // The other item of the same harvest was never changed: one event.
     const fact = itemId(lineWith(root, 'facts.md', 'the cache is redis'));
@@ -80,6 +88,7 @@ describe('lore history', function () {
     fs.appendFileSync(path.join(root, 'facts.md'), '- plain. [from: ses-plain, 2026-11-20]\n');
     const json = JSON.parse((await runCli(['history', id, '--root', root, '--json'])).stdout);
     assert.deepEqual({ git: json.git, uncommitted: json.uncommitted, events: json.events }, { git: true, uncommitted: true, events: [] });
+    assert.equal(json.addedBy, undefined, 'a line not committed has no author');
     assert.match((await runCli(['history', id, '--root', root])).stdout, /not in any commit yet/);
     assert.equal((await runCli(['history', 'zzzzzzzz', '--root', root])).code, 1);
     assert.equal((await runCli(['history', 'nope', '--root', root])).code, 2);

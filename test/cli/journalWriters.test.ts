@@ -125,7 +125,7 @@ describe('the journal from every write', function () {
     assert.ok(!fs.existsSync(journalOf(root)));
   });
 
-  it('get_item says when the item was learned (commit date, conversation) with git history, and nothing of it without', async () => {
+  it('get_item says who added the item and when it was learned (commit date, conversation) with git history, and nothing of it without', async () => {
     const root = path.join(makeTempDir('lore-learned-'), 'kb');
     assert.equal((await runCli(['init', '--root', root, '--git'])).code, 0);
     fs.writeFileSync(path.join(root, 'inbox', 'a.md'), transcript('ses-git', 'Fact: the cache is redis.'));
@@ -136,6 +136,7 @@ describe('the journal from every write', function () {
       .find((l) => l.includes('redis'))!;
     const commit = gitIn(root, 'rev-parse', 'HEAD').trim();
     const date = gitIn(root, 'log', '-1', '--format=%aI').trim();
+    const author = gitIn(root, 'log', '-1', '--format=%an').trim();
     ({ client } = await connectLoreMcp(root));
     const got = await call('get_item', { id: itemId(line) });
     assert.deepEqual(got.data.learned, {
@@ -147,6 +148,10 @@ describe('the journal from every write', function () {
       changes: 0,
       uncommitted: false,
     });
+    // Who added it: the git author of the commit that added the line, never written into the line.
+    assert.deepEqual(got.data.addedBy, { author, date, commit });
+    assert.ok(!line.includes(author), line);
+    assert.match(got.text, new RegExp(`\\nadded by ${author}, ${date.slice(0, 10)}\\nlearned `));
     assert.match(
       got.text,
       new RegExp(
@@ -163,6 +168,8 @@ describe('the journal from every write', function () {
     const added = await call('get_item', { id: itemId('- another fact [from: manual, 2026-11-22]') });
     assert.deepEqual(added.data.learned, { conversation: 'manual', changes: 0, uncommitted: true });
     assert.match(added.text, /\nlearned: not committed yet/);
+    assert.ok(!('addedBy' in added.data), 'an uncommitted line has no author');
+    assert.doesNotMatch(added.text, /added by/);
     await client.close();
 
     // Without git: no "learned", the reply as before.
@@ -173,5 +180,6 @@ describe('the journal from every write', function () {
     assert.equal(bare.data.found, true);
     assert.ok(!('learned' in bare.data), JSON.stringify(bare.data));
     assert.ok(!/learned/.test(bare.text), bare.text);
+    assert.ok(!('addedBy' in bare.data) && !/added by/.test(bare.text), bare.text);
   });
 });

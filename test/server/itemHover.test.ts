@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { itemId } from '../../src/core/model/itemId';
 import type { OpenProvenanceArgs } from '../../src/shared/protocol';
 import { gitIn, initRepo } from '../helpers/gitRepo';
-import { makeWorkspace } from './serverFixtures';
+import { eventually, makeWorkspace } from './serverFixtures';
 
 function hoverText(hover: unknown): string {
   return (hover as { contents?: { value?: string } } | null)?.contents?.value ?? '';
@@ -69,7 +69,7 @@ describe('language server: the hover on a knowledge item', function () {
     gitIn(w.ws, 'commit', '-q', '--allow-empty', '-m', 'unrelated');
     // Case is folded in the id: the same item, reworded, in a commit whose subject tries markup.
     fs.writeFileSync(facts, `# Facts\n\n${line.replace('alpha', 'Alpha')}\n- beta [from: ses-1, 2026-11-20]\n`);
-    gitIn(w.ws, 'commit', '-q', '-am', 'capitalise [x](command:workbench.action.quit)');
+    gitIn(w.ws, 'commit', '-q', '-am', 'capitalise [x](command:workbench.action.quit)', '--author', 'Ben <ben@example.com>');
     const client = await w.start();
     try {
       const uri = await client.open(facts, undefined, 'markdown');
@@ -77,6 +77,8 @@ describe('language server: the hover on a knowledge item', function () {
       const id = itemId(line);
       assert.match(value, new RegExp(`^\\*\\*Lore\\*\\* · item \`${id}\``));
       assert.match(value, /Learned \d{4}-\d{2}-\d{2} from conversation ses\\-1 — the person\\'s first commit \([0-9a-f]{7}\)/);
+      // Who added it: the author of the commit that first held the line, not of the later rewording.
+      assert.match(value, /\n\nAdded by Test Person, \d{4}\\-\d{2}\\-\d{2}\n\nLearned/);
       assert.match(
         value,
         /Changed 1 time since, last \d{4}-\d{2}-\d{2} — capitalise \\\[x\\\]\\\(command\\:workbench\\\.action\\\.quit\\\) \([0-9a-f]{7}\)/,
@@ -87,7 +89,42 @@ describe('language server: the hover on a knowledge item', function () {
       // An edit on disk, not committed: the hover says so (a new file version, asked again).
       fs.appendFileSync(facts, '- gamma [from: ses-2, 2026-11-21]\n');
       await client.change(uri, fs.readFileSync(facts, 'utf8'));
-      assert.match(hoverText(await client.hover(uri, 4, 4)), /\*Not committed yet\.\*/);
+      const uncommitted = hoverText(await client.hover(uri, 4, 4));
+      assert.match(uncommitted, /\*Not committed yet\.\*/);
+      assert.doesNotMatch(uncommitted, /Added by/);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('shows who added each note of a file, from git, escaped, and nothing for a note not committed yet', async () => {
+    const w = makeWorkspace();
+    w.write('src/app.ts', 'export const app = 1;\n');
+    w.note('src/app.ts', ['- the app starts here [from: ses-1, 2026-11-20]']);
+    initRepo(w.ws);
+    // A teammate's commit adds a second note; the name tries markup, which the hover must show as text.
+    const noteFile = w.note('src/app.ts', ['- the port is 8080 [from: ses-2, 2026-11-21]']);
+    gitIn(w.ws, 'add', '-A');
+    gitIn(w.ws, 'commit', '-q', '-m', 'teammate note', '--author', 'Ana [x](command:workbench.action.quit) <ana@example.com>');
+    const client = await w.start();
+    try {
+      const uri = await client.open(path.join(w.ws, 'src/app.ts'));
+      const value = hoverText(await client.hover(uri, 0, 3));
+      assert.match(value, /the app starts here.* — added by Test Person, \d{4}\\-\d{2}\\-\d{2} ·/);
+      assert.match(
+        value,
+        /the port is 8080.* — added by Ana \\\[x\\\]\\\(command\\:workbench\\\.action\\\.quit\\\), \d{4}\\-\d{2}\\-\d{2} ·/,
+      );
+      assert.doesNotMatch(value, /command:workbench/, 'the name is text, not a link');
+      // A third note, written but not committed: no author (the hover is asked again for the new version).
+      fs.appendFileSync(noteFile, '- uncommitted note [from: ses-3, 2026-11-22]\n');
+      const later = await eventually(async () => {
+        const v = hoverText(await client.hover(uri, 0, 3));
+        return /uncommitted note/.test(v) ? v : undefined;
+      });
+      assert.match(later, /the port is 8080.* — added by Ana/);
+      const line = later.split('\n').find((l) => l.includes('uncommitted note'))!;
+      assert.doesNotMatch(line, /added by/);
     } finally {
       await client.stop();
     }
@@ -107,7 +144,7 @@ describe('language server: the hover on a knowledge item', function () {
         ),
         value,
       );
-      assert.doesNotMatch(value, /Learned|Changed/);
+      assert.doesNotMatch(value, /Learned|Changed|Added by/);
     } finally {
       await client.stop();
     }

@@ -41,6 +41,7 @@ import {
   NotesChangedNotification,
   SearchBackendNotification,
   StoreChangedNotification,
+  TeammateArrivalsNotification,
   type LoreInitializationOptions,
 } from '../../src/shared/protocol';
 import { REPO_ROOT } from '../helpers/paths';
@@ -92,7 +93,12 @@ export class LspTestClient {
       client.diagnostics.set(p.uri, p.diagnostics);
       client.record(PublishDiagnosticsNotification.method, p);
     });
-    for (const method of [NotesChangedNotification.method, StoreChangedNotification.method, SearchBackendNotification.method]) {
+    for (const method of [
+      NotesChangedNotification.method,
+      StoreChangedNotification.method,
+      SearchBackendNotification.method,
+      TeammateArrivalsNotification.method,
+    ]) {
       connection.onNotification(method, (p: unknown) => client.record(method, p));
     }
     connection.onRequest(CodeLensRefreshRequest.method, () => {

@@ -1,10 +1,11 @@
 /**
- * `lore history ID`: when an item was learned and every change since, from git.
+ * `lore history ID`: who added an item and when it was learned, and every change since, from git.
  * `lore journal`: the day's journal, and its summary by a model on request.
  * `lore commit`: commits what the store's history holds back (interval mode) now.
  */
 import { flushStoreHistory } from '../../core/store/history/storeHistory';
 import { itemHistory, type ItemHistory } from '../../core/store/items/itemHistory';
+import { addedByText } from '../../core/store/history/lineAuthors';
 import { JOURNAL_DATE, journalEntries, journalFile, renderJournal } from '../../core/store/journal/journalFile';
 import { readJournal, summarizeJournal } from '../../core/services/harvest/summarizeJournal';
 import { toIsoDate } from '../../core/model/provenance';
@@ -46,7 +47,12 @@ export const commitCommand = command({
   run: commit,
 });
 
-/** The history as lines: the conversation, then each commit, oldest first. */
+/** `by Ana <ana@example.com>`: a commit's author as the history lists it. */
+function byWhom(e: { author: string; email: string }): string {
+  return `by ${e.author || 'an unnamed author'}${e.email ? ` <${e.email}>` : ''}`;
+}
+
+/** The history as lines: the conversation, who added the item, then each commit, oldest first. */
 export function historyLines(history: ItemHistory): string[] {
   const item = history.item!;
   const lines = [`${history.id}  ${printable(item.file)}:${item.line}  ${printable(item.text)}`];
@@ -63,10 +69,12 @@ export function historyLines(history: ItemHistory): string[] {
     return lines;
   }
   if (history.events.length === 0) lines.push('not in any commit yet');
+  // Who added it first, on a line of its own: the question a teammate's item raises.
+  if (history.addedBy) lines.push(printable(addedByText(history.addedBy)));
   for (const e of history.events) {
     const from = e.conversations.length ? `  [${e.conversations.map((c) => printable(c)).join(', ')}]` : '';
     lines.push(
-      `${e.kind === 'added' ? 'learned' : 'changed'} ${e.date.slice(0, 10)}  ${e.commit.slice(0, 12)}  ${printable(e.subject)}${from}`,
+      `${e.kind === 'added' ? 'learned' : 'changed'} ${e.date.slice(0, 10)}  ${e.commit.slice(0, 12)}  ${printable(e.subject)}${from}  (${printable(byWhom(e))})`,
     );
   }
   if (history.uncommitted && history.events.length) lines.push('changed since, not committed yet');

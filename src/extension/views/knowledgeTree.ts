@@ -1,5 +1,6 @@
 /**
- * The Knowledge view: the category files with their item counts, and the per-file notes as the
+ * The Knowledge view: what arrived from teammates with the last pull (until seen), the category
+ * files with their item counts, and the per-file notes as the
  * language server's note index lists them (no note file is parsed on the extension host), the
  * stored transcripts, and the archive once lore prune has put items there.
  */
@@ -15,9 +16,10 @@ import { formatBytes } from '../../core/model/format';
 import type { LoreServerClient } from '../loreServerClient';
 import type { StoreService } from '../storeService';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
+import { arrivalsNode, type TeammateArrivals } from './teammateArrivals';
 
 export interface KnowledgeFileNode extends TreeNode {
-  kind: 'category' | 'notes' | 'note' | 'transcripts' | 'archive' | 'personal';
+  kind: 'arrivals' | 'category' | 'notes' | 'note' | 'transcripts' | 'archive' | 'personal';
   label: string;
   count: number;
   file?: string;
@@ -27,10 +29,12 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
   constructor(
     store: StoreService,
     private readonly notes: LoreServerClient,
+    private readonly arrivals?: TeammateArrivals,
   ) {
     super(store);
     // The first answer about notes comes once the server runs.
     this._register(notes.onDidStart(() => this.refresh()));
+    if (arrivals) this._register(arrivals.onDidChange(() => this.refresh()));
   }
 
   protected async roots(): Promise<KnowledgeFileNode[]> {
@@ -56,6 +60,9 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
     });
     const personal = personalNode(paths);
     if (personal) nodes.push(personal);
+    // What the last pull brought from teammates comes first, until the person has seen it.
+    const arrived = arrivalsNode(this.arrivals?.current);
+    if (arrived) nodes.unshift(arrived);
     const answer = await this.notes.noteFiles();
     const listed = answer?.files;
     const noteNodes: KnowledgeFileNode[] = (listed ?? []).map(({ file, path: about, fileId, count }) => ({

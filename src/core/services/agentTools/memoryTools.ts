@@ -24,6 +24,7 @@ import { ITEM_KINDS } from '../../model/itemKinds';
 import { readItem, type ItemReport } from '../../store/items/itemReport';
 import { learnedSummary, type LearnedSummary } from '../../store/items/itemHistory';
 import { ItemHistoryMemo } from '../../store/items/itemHistoryCache';
+import { addedByText } from '../../store/history/lineAuthors';
 import { frameAsData } from '../../model/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../../model/safety/redact';
 import { describeStoreError } from '../../store/storeErrors';
@@ -92,6 +93,10 @@ const itemOutput = {
     })
     .optional()
     .describe('When the store is in git: when the item was learned (as lore history ID tells it)'),
+  addedBy: z
+    .object({ author: z.string(), date: z.string().describe('ISO 8601'), commit: z.string() })
+    .optional()
+    .describe('When the store is in git and the item is committed: the git author of the commit that added its line'),
 };
 
 function reply(text: string, structured: Record<string, unknown>, isError = false): ToolResult {
@@ -337,7 +342,7 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
         description:
           'One item by id: its line, file:line, category, provenance, status (recorded, superseded, pending, held) and changes waiting ' +
           'for review, with an excerpt of the conversation it came from when the store keeps it, and when the store keeps a git history, ' +
-          'when it was learned (commit date, conversation) and how often it changed since.',
+          'who added it (the git author of the commit that added its line), when it was learned (commit date, conversation) and how often it changed since.',
         inputSchema: { id },
         outputSchema: itemOutput,
         annotations: { readOnlyHint: true, openWorldHint: false },
@@ -351,9 +356,19 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
           const history = written ? await histories.get(paths, report.id, path.join(paths.root, written)) : undefined;
           const summary = history ? learnedSummary(history) : undefined;
           const learned = learnedOf(summary);
-          const structured = { ...report, ...(conversation ? { conversation } : {}), ...(learned ? { learned } : {}) };
+          const added = summary?.added;
+          const addedBy = added ? { author: added.author, date: added.date, commit: added.commit } : undefined;
+          const structured = {
+            ...report,
+            ...(conversation ? { conversation } : {}),
+            ...(learned ? { learned } : {}),
+            ...(addedBy ? { addedBy } : {}),
+          };
           const text =
-            describeItem(report) + (summary ? `\n${describeLearned(summary)}` : '') + (conversation ? `\n\n${conversation}` : '');
+            describeItem(report) +
+            (addedBy ? `\n${addedByText(addedBy)}` : '') +
+            (summary ? `\n${describeLearned(summary)}` : '') +
+            (conversation ? `\n\n${conversation}` : '');
           return logReplyUses(paths, reply(report.found ? frameAsData(text) : text, structured));
         }),
     ),

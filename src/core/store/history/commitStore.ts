@@ -41,8 +41,8 @@ const INDEX_PAUSE_MS = 100;
 /** Name of Lore's temporary index files in the git directory: `lore-index-<pid>-<random>`. */
 const INDEX_PREFIX = 'lore-index-';
 
-/** The identity Lore commits as when the repository has none configured. */
-const FALLBACK_IDENTITY = {
+/** The identity Lore commits as when the repository has none configured (teammateArrivals knows it as the person's own). */
+export const FALLBACK_IDENTITY = {
   GIT_AUTHOR_NAME: 'Lore',
   GIT_AUTHOR_EMAIL: 'lore@localhost',
   GIT_COMMITTER_NAME: 'Lore',

@@ -21,6 +21,8 @@ export interface ItemHistoryEvent {
   /** Author date, ISO 8601. */
   date: string;
   author: string;
+  /** The author's email ('' when git recorded none). */
+  email: string;
   subject: string;
   /** `added`: the oldest commit that holds the line; `changed`: any later one. */
   kind: 'added' | 'changed';
@@ -38,13 +40,27 @@ export interface ItemHistory {
   uncommitted: boolean;
   /** Oldest first. */
   events: ItemHistoryEvent[];
+  /**
+   * Who added the item: the git author of the oldest commit that holds its line (the `added`
+   * event). Read from git when shown, never written into the item's line.
+   */
+  addedBy?: AddedBy;
   /** The conversation the item's provenance names, and its stored transcript (store-relative) when kept. */
   conversation?: { source: string; date: string; transcript?: string };
 }
 
+/** The author of the commit that added an item's line. */
+export interface AddedBy {
+  author: string;
+  email: string;
+  /** Author date, ISO 8601. */
+  date: string;
+  commit: string;
+}
+
 const FIELD = '\x1f';
 const RECORD = '\x1e';
-const LOG_FORMAT = `--format=%H${FIELD}%aI${FIELD}%an${FIELD}%s${FIELD}%b${RECORD}`;
+const LOG_FORMAT = `--format=%H${FIELD}%aI${FIELD}%an${FIELD}%ae${FIELD}%s${FIELD}%b${RECORD}`;
 /** Store paths that repeat or quote items without being where they are kept. */
 const NOT_KNOWLEDGE = ['transcripts', 'journal', 'archive', 'inbox', 'digest.md', 'ledger.json'];
 /** The commit id git blame gives a line that is not committed. */
@@ -56,8 +72,8 @@ function parseLog(stdout: string): Array<Omit<ItemHistoryEvent, 'kind'>> {
     .map((r) => r.replace(/^\n+/, ''))
     .filter(Boolean)
     .map((record) => {
-      const [commit, date, author, subject, body = ''] = record.split(FIELD);
-      return { commit, date, author, subject, conversations: conversationsOf(body) };
+      const [commit, date, author, email, subject, body = ''] = record.split(FIELD);
+      return { commit, date, author, email, subject, conversations: conversationsOf(body) };
     });
 }
 
@@ -96,11 +112,13 @@ export async function itemHistory(paths: StorePaths, id: string): Promise<ItemHi
   const order = (await runGit(['rev-list', '--topo-order', '--reverse', 'HEAD', '--', store], { cwd: repo.top })).stdout.split('\n');
   const rank = (commit: string) => order.indexOf(commit);
   const events = [...found.values()].sort((a, b) => rank(a.commit) - rank(b.commit));
+  const added = events[0];
   return {
     ...base,
     git: true,
     uncommitted,
     events: events.map((e, i) => ({ ...e, kind: i === 0 ? 'added' : 'changed' })),
+    ...(added ? { addedBy: { author: added.author, email: added.email, date: added.date, commit: added.commit } } : {}),
   };
 }
 
@@ -116,8 +134,8 @@ const SUBJECT_CHARS = 200;
 
 /** When an item was learned, in short: what the hover and MCP get_item show. */
 export interface LearnedSummary {
-  /** The commit that added it (undefined: not committed yet). */
-  added?: { commit: string; date: string; subject: string };
+  /** The commit that added it and its author (undefined: not committed yet). */
+  added?: { commit: string; date: string; subject: string; author: string };
   /** The conversation its provenance names. */
   conversation?: string;
   /** Its stored transcript, store-relative. */
@@ -142,7 +160,7 @@ export function learnedSummary(history: ItemHistory): LearnedSummary | undefined
   if (!history.git) return undefined;
   const [added, ...changes] = history.events;
   return {
-    ...(added ? { added: short(added) } : {}),
+    ...(added ? { added: { ...short(added), author: added.author } } : {}),
     ...(history.conversation ? { conversation: history.conversation.source } : {}),
     ...(history.conversation?.transcript ? { transcript: history.conversation.transcript } : {}),
     changes: changes.length,
