@@ -119,7 +119,7 @@ const engineTiers = {
 const EXTENSION_FORBIDDEN_WRITERS = [
   'base/(atomicWrite|guardedReplace|appendInPlace|storeLock|fileVersion|storeText)',
   'store/(initStore|strayFiles|undoRecord|fileNotes|instructionSync)',
-  'store/items/(rememberItem|manualNote|itemChanges|supersedeByHand|reviewEdit|reviewQueue|agentWrites)',
+  'store/items/(rememberItem|manualNote|itemChanges|supersedeByHand|reviewEdit|reviewQueue|agentWrites|moveItem)',
   'store/history/storeHistory',
   'store/changes/(applyPlan|undoLastHarvest)',
   'store/lifecycle/(storeDiff|prune)',

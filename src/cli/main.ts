@@ -48,6 +48,7 @@ const COMMANDS: Record<string, () => Command> = {
   topics: () => topicsCommandModule().topicsCommand,
   review: () => reviewCommandModule().reviewCommand,
   item: () => itemCommandsModule().itemCommand,
+  move: () => itemCommandsModule().moveCommand,
   forget: () => forgetCommandModule().forgetCommand,
   tidy: () => tidyCommandModule().tidyCommand,
   supersede: () => tidyCommandModule().supersedeCommand,

@@ -17,7 +17,7 @@ import { continuesItem } from '../core/model/itemLines';
 import { learnedSummary, type ItemHistory } from '../core/store/items/itemHistory';
 import { ItemHistoryMemo } from '../core/store/items/itemHistoryCache';
 import { addedByText } from '../core/store/history/lineAuthors';
-import type { StorePaths } from '../core/store/storePaths';
+import { isInside, type StorePaths } from '../core/store/storePaths';
 import { escapeMarkdown } from '../core/base/markdownEscape';
 import { LoreCommands, commandUri, type OpenProvenanceArgs } from '../shared/protocol';
 
@@ -80,8 +80,11 @@ export class ItemHistoryHovers {
     if (!item) return null;
     // From the text being hovered (it may be unsaved): cheap, so not remembered with the history.
     const sources = sourcesMarkdown(item.item, absolute);
-    const history = await this.histories.get(this.paths, item.id, absolute);
-    const value = [`**Lore** · item \`${item.id}\``, ...(history ? historyMarkdown(history) : [])].join('\n\n');
+    // The personal layer is never committed: it has no history to tell, and the hover says whose it is.
+    const personal = isInside(this.paths.personal, absolute);
+    const history = personal ? undefined : await this.histories.get(this.paths, item.id, absolute);
+    const layer = personal ? ['*Personal: yours only, in .lore/personal/ (git-ignored); your agents get it, the team does not.*'] : [];
+    const value = [`**Lore** · item \`${item.id}\``, ...layer, ...(history ? historyMarkdown(history) : [])].join('\n\n');
     return { contents: { kind: MarkupKind.Markdown, value: sources.length ? `${value}\n\n${sources.join('\n\n')}` : value } };
   }
 }

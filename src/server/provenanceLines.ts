@@ -20,6 +20,8 @@ export function storeDocumentKind(paths: StorePaths, absolute: string): StoreDoc
   if (!absolute.endsWith('.md') || !isInside(paths.root, absolute)) return undefined;
   const dir = path.dirname(absolute);
   if (dir === paths.files) return 'note';
+  // The personal layer's category files are category files too (its review.md and digest are not).
+  if (dir === paths.personal) return ['review.md', 'digest.md'].includes(path.basename(absolute)) ? undefined : 'category';
   if (dir !== paths.root) return undefined;
   // review.md's held lines end with a ` [flagged: …]` marker after their provenance: not items to check.
   if (path.basename(absolute) === REVIEW_FILE) return undefined;

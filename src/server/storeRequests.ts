@@ -20,6 +20,7 @@ import { toIsoDate } from '../core/model/provenance';
 import { editReviewItem } from '../core/store/items/reviewEdit';
 import { decideReview, listReview } from '../core/store/items/reviewQueue';
 import { supersedeByHand } from '../core/store/items/supersedeByHand';
+import { moveItem } from '../core/store/items/moveItem';
 import { applyStoreDiff } from '../core/store/lifecycle/storeDiff';
 import { recordStoreChange, setGitCommitOverride } from '../core/store/history/storeHistory';
 import { regenerateDigest } from '../core/store/digest';
@@ -36,6 +37,7 @@ import {
   EditItemRequest,
   GitCommitSettingRequest,
   InitStoreRequest,
+  MoveItemRequest,
   RegenerateDigestRequest,
   ReviewDecideRequest,
   ReviewEditRequest,
@@ -129,10 +131,17 @@ export function registerStoreRequests(connection: Connection, ready: () => Promi
     return fs.existsSync(s.paths.root) ? listReview(s.paths) : [];
   });
 
-  handleRequest(connection, ReviewDecideRequest, async ({ decision, ids }) => {
+  handleRequest(connection, ReviewDecideRequest, async ({ decision, ids, to }) => {
     const s = await ready();
-    const result = await decideReview(s.paths, decision, ids);
+    const result = await decideReview(s.paths, decision, ids, { to });
     changed(s, result.written);
+    return result;
+  });
+
+  handleRequest(connection, MoveItemRequest, async ({ id, to, file }) => {
+    const s = await ready();
+    const result = await moveItem(s.paths, id, to, { file });
+    if (result.moved) changed(s, [result.from, result.to, 'digest.md']);
     return result;
   });
 

@@ -10,6 +10,7 @@
 import type { ReviewEditResult } from '../core/store/items/reviewEdit';
 import type { ReviewDecisionResult, ReviewItem } from '../core/store/items/reviewQueue';
 import type { SupersedeByHandResult } from '../core/store/items/supersedeByHand';
+import type { MoveItemResult } from '../core/store/items/moveItem';
 import type { AppliedDiff } from '../core/store/lifecycle/storeDiff';
 import type { SyncResult } from '../core/store/instructionSync';
 import type { Arrivals } from '../core/store/items/teammateArrivals';
@@ -77,8 +78,28 @@ export const ReviewDecideRequest = request({
   method: 'lore/reviewDecide',
   direction: 'toServer',
   params: (z) =>
-    z.object({ decision: z.enum(['accept', 'reject']), ids: z.array(z.string().min(1).max(ID_MAX)).min(1).max(10_000) }).strict(),
+    z
+      .object({
+        decision: z.enum(['accept', 'reject']),
+        ids: z.array(z.string().min(1).max(ID_MAX)).min(1).max(10_000),
+        // Keep Personal: accepted into the person's own layer (.lore/personal/, never committed).
+        to: z.enum(['shared', 'personal']).optional(),
+      })
+      .strict(),
   result: returns<ReviewDecisionResult>(),
+});
+/**
+ * Client → server: Move to Personal / Move to Shared: an item (by id) moves between the store's
+ * shared files and the person's own layer, keeping its id and provenance (core's moveItem).
+ */
+export const MoveItemRequest = request({
+  method: 'lore/moveItem',
+  direction: 'toServer',
+  params: (z) =>
+    z
+      .object({ id: z.string().min(1).max(ID_MAX), to: z.enum(['shared', 'personal']), file: z.string().min(1).max(PATH_MAX).optional() })
+      .strict(),
+  result: returns<MoveItemResult>(),
 });
 /** Client → server: Edit of an agent's queued write before accepting it (core's editReviewItem). */
 export const ReviewEditRequest = request({

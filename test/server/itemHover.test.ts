@@ -42,6 +42,24 @@ describe('language server: the hover on a knowledge item', function () {
     }
   });
 
+  it('says that an item of the personal layer is personal, and tells no git history of it', async () => {
+    const w = makeWorkspace();
+    const line = '- my dev server runs on port 4137 [from: ses-1, 2026-11-20]';
+    fs.mkdirSync(path.join(w.paths.root, 'personal'), { recursive: true });
+    const facts = path.join(w.paths.root, 'personal', 'facts.md');
+    fs.writeFileSync(facts, `# Facts\n\n${line}\n`);
+    const client = await w.start();
+    try {
+      const uri = await client.open(facts, undefined, 'markdown');
+      const value = hoverText(await client.hover(uri, 2, 4));
+      assert.match(value, new RegExp(`item \`${itemId(line)}\``), value);
+      assert.match(value, /Personal: yours only/);
+      assert.match(value, /From conversation: /);
+    } finally {
+      await client.stop();
+    }
+  });
+
   it('says when the item was learned and how often it changed, from git', async () => {
     const w = makeWorkspace();
     const facts = path.join(w.paths.root, 'facts.md');

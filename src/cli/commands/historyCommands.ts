@@ -60,6 +60,10 @@ export function historyLines(history: ItemHistory): string[] {
     const c = history.conversation;
     lines.push(`from conversation ${printable(c.source)}, ${c.date}${c.transcript ? ` (${printable(c.transcript)})` : ''}`);
   }
+  if (item.layer === 'personal') {
+    lines.push('personal: it is in your personal layer (.lore/personal/), which git never holds');
+    return lines;
+  }
   if (!history.git) {
     lines.push('no git history: the store is not in a git repository (lore init --git)');
     return lines;

@@ -1,9 +1,12 @@
 /**
  * `lore item ID` shows one knowledge item by its id (where it is, its provenance, whether it is
  * superseded, pending or held, and agents' changes of it waiting for review). `lore forget ID`
- * is forgetCommand.ts.
+ * is forgetCommand.ts. `lore move ID --personal | --shared` moves an item between the store's
+ * shared files and the person's own layer (personalLayer.ts).
  */
 import { readItem } from '../../core/store/items/itemReport';
+import { moveItem } from '../../core/store/items/moveItem';
+import { reportHistory } from '../historyText';
 import { archivedItems } from '../../core/store/lifecycle/knowledgeArchive';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
@@ -14,6 +17,38 @@ export const itemCommand = command({
   options: {},
   run: item,
 });
+
+const MOVE_OPTIONS = {
+  personal: { type: 'boolean' },
+  shared: { type: 'boolean' },
+  file: { type: 'string' },
+} as const;
+
+export const moveCommand = command({
+  name: 'move',
+  usage: [
+    {
+      usage: 'ID --personal | --shared [--file F] [--root DIR] [--json]',
+      does: `move an item to your personal layer (.lore/personal/, git-ignored: agents get it,
+the team's history never holds it) or back to the shared files; it keeps its id and
+provenance (F: its store file, when it is in several)`,
+    },
+  ],
+  options: MOVE_OPTIONS,
+  run: move,
+});
+
+async function move(parsed: Parsed<typeof MOVE_OPTIONS>, io: Output): Promise<number> {
+  const { values, paths } = parsed;
+  if (values.personal === values.shared) throw new UsageError('say where it goes: --personal or --shared');
+  const result = await moveItem(paths, oneId(parsed.positionals), values.personal ? 'personal' : 'shared', { file: values.file });
+  if (values.json) io.out(JSON.stringify(result, null, 2));
+  else if (result.moved) {
+    io.out(`moved ${result.id}: ${printable(result.from)} → ${printable(result.to)}`);
+    reportHistory(io, result.history);
+  } else io.err(printable(result.reason));
+  return result.moved || result.unchanged ? EXIT_OK : EXIT_FAILED;
+}
 
 function oneId(positionals: string[]): string {
   if (positionals.length !== 1) throw new UsageError('name one item id');
@@ -38,7 +73,7 @@ async function item(parsed: Parsed, io: Output): Promise<number> {
   }
   const where = report.file ? `${report.file}${report.lineNumber ? `:${report.lineNumber}` : ''}` : '';
   io.out(
-    `${report.id}  ${report.kind}, ${report.status}  ${printable(where)}${report.notedPath ? ` (about ${printable(report.notedPath)})` : ''}`,
+    `${report.id}  ${report.kind}, ${report.status}${report.layer === 'personal' ? ', personal' : ''}  ${printable(where)}${report.notedPath ? ` (about ${printable(report.notedPath)})` : ''}`,
   );
   io.out(printable(report.line ?? ''));
   if (report.supersededBy) io.out(`superseded by ${report.supersededBy}`);

@@ -10,13 +10,15 @@ import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
 import { reportHistory } from '../historyText';
 
+const REVIEW_OPTIONS = { personal: { type: 'boolean' } } as const;
+
 export const reviewCommand = command({
   name: 'review',
   usage: [
     { usage: '[--root DIR] [--json]', does: "list items held for review and agents' pending writes, numbered" },
     {
-      usage: 'accept N... | all',
-      does: 'let items through: queued ones move to their file, pending changes are made\n(all: only items not flagged; a flagged item is accepted only by its number)',
+      usage: 'accept N... | all [--personal]',
+      does: 'let items through: queued ones move to their file, pending changes are made\n(all: only items not flagged; a flagged item is accepted only by its number;\n--personal: into your personal layer, .lore/personal/, never committed)',
     },
     { usage: 'reject N... | all', does: 'delete items (all: the queue; items already in your files only by number)' },
     { usage: 'edit N TEXT', does: 'change the text of a queued item before accepting it' },
@@ -26,7 +28,7 @@ instructions", sending keys or credentials, turning security checks off, orders 
 assistant in any language, destructive commands such as rm -rf ~ or a force-push) wait in review.md, or in their file when they were already there, and stay out of the
 digest, the context and the instruction files until accepted. So do agents' writes (MCP remember,
 update_item, complete_task, forget_item) unless the store's config.json says "agentWrites": "direct".`,
-  options: {},
+  options: REVIEW_OPTIONS,
   run: review,
 });
 
@@ -76,7 +78,7 @@ function pick(items: ReviewItem[], args: string[]): ReviewItem[] | 'all' {
   });
 }
 
-async function review(parsed: Parsed, io: Output): Promise<number> {
+async function review(parsed: Parsed<typeof REVIEW_OPTIONS>, io: Output): Promise<number> {
   const { values, positionals, paths } = parsed;
   const [action, ...rest] = positionals;
   const items = listReview(paths);
@@ -93,8 +95,11 @@ async function review(parsed: Parsed, io: Output): Promise<number> {
   }
   if (action === 'edit') return editCommand(paths, items, rest, io);
   if (action !== 'accept' && action !== 'reject') throw new UsageError(`unknown action "${action}"; use accept, reject or edit`);
+  if (values.personal && action !== 'accept') throw new UsageError('--personal goes with accept: where an accepted item is kept');
   const chosen = pick(items, rest);
-  const result = await decideReview(paths, action as ReviewDecision, chosen === 'all' ? 'all' : chosen.map((i) => i.id));
+  const result = await decideReview(paths, action as ReviewDecision, chosen === 'all' ? 'all' : chosen.map((i) => i.id), {
+    to: values.personal ? 'personal' : undefined,
+  });
   // What "accept all" left held, numbered as "lore review" lists them now.
   const remaining = result.keptFlagged.length ? listReview(paths) : [];
   const kept = result.keptFlagged.map((item) => ({ item, n: remaining.findIndex((i) => i.id === item.id) + 1 }));
@@ -114,7 +119,8 @@ async function review(parsed: Parsed, io: Output): Promise<number> {
     );
   } else {
     const verb = action === 'accept' ? 'accepted' : 'rejected';
-    for (const item of result.decided) io.out(`${verb}: ${printable(targetDisplayName(item.target))}: ${printable(item.text)}`);
+    const into = values.personal ? ' (kept personal)' : '';
+    for (const item of result.decided) io.out(`${verb}${into}: ${printable(targetDisplayName(item.target))}: ${printable(item.text)}`);
     for (const { item, reason } of result.failed) io.err(`not applied, still pending: ${printable(item.text)}: ${printable(reason)}`);
     if (result.decided.length === 0 && result.failed.length === 0 && result.keptFlagged.length === 0) io.out('nothing to decide');
     if (kept.length) {

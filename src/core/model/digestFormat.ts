@@ -82,3 +82,20 @@ export function parseDigest(text: string): DigestSection[] {
   }
   return sections;
 }
+
+/** The title a personal digest section gets where it is combined with the shared digest. */
+export function personalSectionTitle(title: string): string {
+  return `Personal: ${title}`;
+}
+
+/**
+ * The shared digest's text with the person's own sections after it (personal layer), as agents
+ * get it: the shared part byte for byte first, so an agent's cached prefix of the team's digest
+ * holds; empty sections add nothing. Never written to a committed file.
+ */
+export function combineDigests(shared: string, personal: readonly DigestSection[]): string {
+  const sections = personal.filter((s) => s.items.length > 0);
+  if (sections.length === 0) return shared;
+  const body = sections.map((s) => `\n## ${personalSectionTitle(s.title)}\n${s.items.map((line) => `${agentText(line)}\n`).join('')}`);
+  return `${shared}${shared.endsWith('\n') ? '' : '\n'}${body.join('')}`;
+}

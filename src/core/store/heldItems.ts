@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { flagInstruction } from '../model/safety/instructionFlags';
 import { stripInvisible } from '../model/safety/invisibleChars';
 import { readTextIfExists } from '../base/readText';
-import type { StorePaths } from './storePaths';
+import { personalStorePaths, type StorePaths } from './storePaths';
 import { continuesItem, isItemLine, lineIdentity, recordLine } from '../model/itemLines';
 import { parseReview, REVIEW_FILE } from '../model/reviewFile';
 import { isCurrent } from '../model/supersession';
@@ -17,9 +17,15 @@ import { isCurrent } from '../model/supersession';
 /** Decides for one item (its text or its `- …` line, provenance included) whether an agent may see it. */
 export type AgentItemFilter = (item: string) => boolean;
 
-/** Identities of the lines a person accepted, from review.md. */
+/**
+ * Identities of the lines a person accepted, from review.md; for the shared store also those the
+ * person accepted into their personal layer (its own review.md), since both reach their agents.
+ */
 export function acceptedIdentities(paths: StorePaths): Set<string> {
-  return acceptedIdentitiesIn(readReviewText(paths));
+  const accepted = acceptedIdentitiesIn(readReviewText(paths));
+  if (paths.layer === 'personal') return accepted;
+  for (const identity of acceptedIdentitiesIn(readReviewText(personalStorePaths(paths)))) accepted.add(identity);
+  return accepted;
 }
 
 /** review.md as it is on disk (undefined when there is none). */

@@ -8,7 +8,11 @@ import * as path from 'node:path';
 import { CATEGORY_FILES, TASKS_DONE_HEADING, TASKS_OPEN_HEADING, type CategoryFileKey } from '../model/categories';
 import { writeFileAtomic } from '../base/atomicWrite';
 import { digestFileText } from '../model/digestFormat';
-import type { StorePaths } from './storePaths';
+import { editStoreFile } from '../base/storeText';
+import { PERSONAL_DIR_NAME, type StorePaths } from './storePaths';
+
+/** The .gitignore line that keeps the personal layer (personalLayer.ts) out of the team's history. */
+const PERSONAL_IGNORE_LINE = `${PERSONAL_DIR_NAME}/`;
 
 /**
  * Derived data (.cache, .index) is rebuildable; raw conversations (inbox, archive) may hold
@@ -26,6 +30,7 @@ const STORE_GITIGNORE = [
   'archive/*',
   '!archive/knowledge/',
   'queue/',
+  PERSONAL_IGNORE_LINE,
   '',
 ].join('\n');
 
@@ -35,9 +40,34 @@ function writeIfMissing(file: string, text: string, created: string[]): void {
   created.push(file);
 }
 
-/** Creates the folders and .gitignore a harvest needs. Returns what was created. */
+/**
+ * The personal layer's folder, and its line in the store's .gitignore for a store made before the
+ * layer existed: appended when missing, the person's own lines untouched. The folder also gets a
+ * .gitignore of its own that ignores everything in it, so the layer stays out of git even where
+ * the store's .gitignore was edited away.
+ */
+function ensurePersonalLayout(personal: StorePaths, created: string[]): void {
+  const shared = path.dirname(personal.root);
+  editStoreFile(path.join(shared, '.gitignore'), (text) => {
+    const lines = (text ?? '').split(/\r?\n/).map((l) => l.trim());
+    if (lines.includes(PERSONAL_IGNORE_LINE) || lines.includes(`/${PERSONAL_IGNORE_LINE}`)) return undefined;
+    const base = text ?? '';
+    return `${base}${base === '' || base.endsWith('\n') ? '' : '\n'}${PERSONAL_IGNORE_LINE}\n`;
+  });
+  if (!fs.existsSync(personal.root)) {
+    fs.mkdirSync(personal.root, { recursive: true });
+    created.push(personal.root);
+  }
+  writeIfMissing(path.join(personal.root, '.gitignore'), '# Lore: the personal layer, never shared\n*\n', created);
+}
+
+/** Creates the folders and .gitignore a harvest needs (for the personal layer, its own folder). Returns what was created. */
 export function ensureStoreLayout(paths: StorePaths): string[] {
   const created: string[] = [];
+  if (paths.layer === 'personal') {
+    ensurePersonalLayout(paths, created);
+    return created;
+  }
   for (const dir of [paths.root, paths.inbox, paths.files]) {
     if (!fs.existsSync(dir)) {
       fs.mkdirSync(dir, { recursive: true });

@@ -23,6 +23,14 @@ export interface StorePaths {
   cache: string;
   /** Derived, git-ignored, deletable: the search index. */
   index: string;
+  /**
+   * The person's own layer inside a workspace store (`personal/`, git-ignored): a store of its own
+   * (category files, review.md, digest.md, ledger.json) that agents get together with the shared
+   * one and that no committed file ever holds (personalLayer.ts).
+   */
+  personal: string;
+  /** Set on the personal layer's paths (personalStorePaths): which layer of the store these are. */
+  layer?: 'personal';
 }
 
 /** The default store folder name inside a workspace. */
@@ -49,7 +57,39 @@ export function storePaths(root: string, workspace?: string): StorePaths {
     config: path.join(abs, 'config.json'),
     cache: path.join(abs, '.cache'),
     index: path.join(abs, '.index'),
+    personal: path.join(abs, PERSONAL_DIR_NAME),
   };
+}
+
+/** The personal layer's folder inside a store (git-ignored: initStore.ts). */
+export const PERSONAL_DIR_NAME = 'personal';
+
+/** Which layer of a store an item is in: the team's shared files, or the person's own. */
+export type StoreLayer = 'shared' | 'personal';
+
+/**
+ * The paths of the personal layer of a store: a store of its own under `personal/`, for the same
+ * workspace, reading the shared store's config.json and prompts (one set of settings per store).
+ */
+export function personalStorePaths(paths: StorePaths): StorePaths {
+  if (paths.layer === 'personal') return paths;
+  const own = storePaths(paths.personal, paths.workspace);
+  return { ...own, config: paths.config, prompts: paths.prompts, layer: 'personal' };
+}
+
+/** The layer a store-relative file belongs to: `personal/facts.md` is personal, `facts.md` shared. */
+export function layerOfFile(relative: string): StoreLayer {
+  return relative.startsWith(`${PERSONAL_DIR_NAME}/`) ? 'personal' : 'shared';
+}
+
+/** A file of the personal layer as the shared store names it: `facts.md` → `personal/facts.md`. */
+export function personalFileName(relative: string): string {
+  return layerOfFile(relative) === 'personal' ? relative : `${PERSONAL_DIR_NAME}/${relative}`;
+}
+
+/** A file's name inside its own layer: `personal/facts.md` → `facts.md` (a shared name is unchanged). */
+export function fileInLayer(relative: string): string {
+  return layerOfFile(relative) === 'personal' ? relative.slice(PERSONAL_DIR_NAME.length + 1) : relative;
 }
 
 /** Workspace-relative path with forward slashes (how note files record paths). */

@@ -8,14 +8,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../core/model/categories';
 import { listItems, type KnowledgeItem } from '../../core/model/categoryFile';
-import { isItemId, listItemId } from '../../core/model/itemId';
+import { isItemId, itemId, listItemId } from '../../core/model/itemId';
+import type { MoveItemResult } from '../../core/store/items/moveItem';
 import { findItemsById } from '../../core/store/items/itemLocator';
 import { parseProvenance, stripProvenance } from '../../core/model/provenance';
 import { isCurrent } from '../../core/model/supersession';
 import { renderItemLine } from '../../core/model/itemLines';
 import { readTextIfExists } from '../../core/base/readText';
-import { storeRelative } from '../../core/store/storePaths';
-import { LoreCommands, SupersedeItemRequest, type OpenProvenanceArgs } from '../../shared/protocol';
+import { personalStorePaths, storeRelative, type StoreLayer } from '../../core/store/storePaths';
+import { LoreCommands, MoveItemRequest, SupersedeItemRequest, type OpenProvenanceArgs } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
 import { plainMarkdown } from '../search/searchHitItem';
@@ -150,6 +151,53 @@ async function revealItemById(store: StoreService, args: { id?: string } | strin
   return true;
 }
 
+/** The items of the personal layer's category files, for Move to Shared's pick. */
+function personalItems(store: StoreService): Array<vscode.QuickPickItem & { id: string }> {
+  const picks: Array<vscode.QuickPickItem & { id: string }> = [];
+  const personal = personalStorePaths(store.paths);
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
+    for (const item of listItems(readTextIfExists(path.join(personal.root, CATEGORY_FILES[key].file)) ?? '')) {
+      picks.push({ id: listItemId(item), label: stripProvenance(item.text), description: `personal/${CATEGORY_FILES[key].file}` });
+    }
+  }
+  return picks;
+}
+
+/**
+ * Moves an item between the shared files and the personal layer (a request to the language
+ * server, core's moveItem): the Digest view's item, an id, or, for Move to Shared, one the person
+ * picks among their personal items (also the extension API's).
+ */
+export async function moveItemToLayer(
+  store: StoreService,
+  to: StoreLayer,
+  ref?: KnowledgeItemRef | string,
+): Promise<MoveItemResult | undefined> {
+  let id = typeof ref === 'string' ? ref : ref?.text ? itemId(itemLine(ref)) : undefined;
+  if (id === undefined && to === 'shared') {
+    const picks = personalItems(store);
+    if (picks.length === 0) {
+      void vscode.window.showInformationMessage('Lore: your personal layer (.lore/personal/) holds no items.');
+      return undefined;
+    }
+    id = (await vscode.window.showQuickPick(picks, { title: 'Lore: move a personal item to the shared store' }))?.id;
+  } else if (id === undefined) {
+    id = (
+      await vscode.window.showInputBox({
+        title: 'Lore: move an item to your personal layer',
+        prompt: 'The item id (8 characters)',
+        validateInput: (v) => (isItemId(v.trim()) ? undefined : 'an 8-character item id'),
+      })
+    )?.trim();
+  }
+  if (!id) return undefined;
+  const result = await store.request(MoveItemRequest, { id, to });
+  store.fireChanged();
+  if (result.moved) vscode.window.setStatusBarMessage(`Lore: moved ${result.id} to ${result.to}`, 5000);
+  else void vscode.window.showInformationMessage(`Lore: not moved: ${result.reason}.`);
+  return result;
+}
+
 export function registerItemCommands(store: StoreService): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('lore.supersedeItem', (item?: KnowledgeItemRef, newId?: string) =>
@@ -182,6 +230,12 @@ export function registerItemCommands(store: StoreService): vscode.Disposable[] {
         const args: OpenProvenanceArgs = { source: provenance.source, date: provenance.date, noteFile: item.file, line };
         await vscode.commands.executeCommand(LoreCommands.openProvenance, args);
       }),
+    ),
+    vscode.commands.registerCommand('lore.moveItemToPersonal', (item?: KnowledgeItemRef | string) =>
+      runCommand('Move to Personal', () => moveItemToLayer(store, 'personal', item)),
+    ),
+    vscode.commands.registerCommand('lore.moveItemToShared', (item?: KnowledgeItemRef | string) =>
+      runCommand('Move to Shared', () => moveItemToLayer(store, 'shared', item)),
     ),
     vscode.commands.registerCommand('lore.markTaskDone', (item: KnowledgeItemRef) =>
       runCommand('Mark Task Done', () => editItem(store, 'done', item)),

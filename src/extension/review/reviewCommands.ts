@@ -12,7 +12,7 @@ import type { ReviewDecision, ReviewDecisionResult, ReviewItem } from '../../cor
 import { REVIEW_FILE } from '../../core/model/reviewFile';
 import { targetDisplayName } from '../../core/model/reviewTargetName';
 import { ReviewDecideRequest, ReviewEditRequest, ReviewListRequest } from '../../shared/protocol';
-import { resolveInStore } from '../../core/store/storePaths';
+import { layerOfFile, personalStorePaths, resolveInStore, type StoreLayer } from '../../core/store/storePaths';
 import { dirtyDocument } from '../knowledge/knowledgeItemEdit';
 import { runCommand } from '../log';
 import type { StoreService } from '../storeService';
@@ -60,7 +60,9 @@ export async function editHeldItem(store: StoreService, itemId: string, text: st
  * the editor then shows Lore's change on top of it. False when a save failed: nothing is decided.
  */
 async function saveOpenTargets(store: StoreService, item: ReviewItem): Promise<boolean> {
-  const files = [path.join(store.paths.root, REVIEW_FILE), resolveInStore(store.paths, item.target.file)];
+  // An item of the personal layer waits in that layer's own review.md.
+  const queue = layerOfFile(item.target.file) === 'personal' ? personalStorePaths(store.paths).root : store.paths.root;
+  const files = [path.join(queue, REVIEW_FILE), resolveInStore(store.paths, item.target.file)];
   const dirty = files.map(dirtyDocument).filter((d): d is vscode.TextDocument => d !== undefined);
   for (const document of dirty) {
     if (!(await document.save())) {
@@ -79,10 +81,15 @@ async function saveOpenTargets(store: StoreService, item: ReviewItem): Promise<b
 }
 
 /** Accepts or rejects one held item, as the commands do once the person confirmed (also the extension API's). */
-export async function decideHeldItem(store: StoreService, decision: ReviewDecision, itemId: string): Promise<ReviewDecisionResult> {
+export async function decideHeldItem(
+  store: StoreService,
+  decision: ReviewDecision,
+  itemId: string,
+  to?: StoreLayer,
+): Promise<ReviewDecisionResult> {
   const item = (await listReview(store)).find((i) => i.id === itemId);
   if (item && !(await saveOpenTargets(store, item))) return { decided: [], failed: [], missing: [], keptFlagged: [], written: [] };
-  const result = await store.request(ReviewDecideRequest, { decision, ids: [itemId] });
+  const result = await store.request(ReviewDecideRequest, { decision, ids: [itemId], ...(to ? { to } : {}) });
   store.fireChanged();
   if (result.missing.length) void vscode.window.showInformationMessage('Lore: that item was already decided.');
   for (const { reason } of result.failed)
@@ -91,7 +98,7 @@ export async function decideHeldItem(store: StoreService, decision: ReviewDecisi
 }
 
 export function registerReviewCommands(store: StoreService): vscode.Disposable[] {
-  const decide = (decision: ReviewDecision, title: string) => (target?: ReviewItemNode | string) =>
+  const decide = (decision: ReviewDecision, title: string, to?: StoreLayer) => (target?: ReviewItemNode | string) =>
     runCommand(title, async (): Promise<ReviewDecisionResult | undefined> => {
       const item = await chooseItem(store, target, `Lore: ${title.toLowerCase()}`);
       if (!item) return undefined;
@@ -104,7 +111,7 @@ export function registerReviewCommands(store: StoreService): vscode.Disposable[]
         );
         if (ok !== 'Delete') return undefined;
       }
-      return decideHeldItem(store, decision, item.id);
+      return decideHeldItem(store, decision, item.id, to);
     });
   const edit = (target?: ReviewItemNode | string) =>
     runCommand('Edit Held Item', async (): Promise<ReviewEditResult | undefined> => {
@@ -127,6 +134,8 @@ export function registerReviewCommands(store: StoreService): vscode.Disposable[]
   return [
     vscode.commands.registerCommand('lore.acceptReviewItem', decide('accept', 'Accept Held Item')),
     vscode.commands.registerCommand('lore.rejectReviewItem', decide('reject', 'Reject Held Item')),
+    // Accepted into the person's own layer (.lore/personal/): their agents get it, the team's history never holds it.
+    vscode.commands.registerCommand('lore.keepReviewItemPersonal', decide('accept', 'Keep Held Item Personal', 'personal')),
     vscode.commands.registerCommand('lore.editReviewItem', edit),
   ];
 }

@@ -4,13 +4,14 @@
  * language server's note index lists them (no note file is parsed on the extension host), the
  * stored transcripts, and the archive once lore prune has put items there.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../core/model/categories';
 import { listItems } from '../../core/model/categoryFile';
 import { archiveFileOf, knowledgeArchiveDir } from '../../core/store/lifecycle/archivePaths';
 import { readTextIfExists } from '../../core/base/readText';
-import type { StorePaths } from '../../core/store/storePaths';
+import { personalStorePaths, type StorePaths } from '../../core/store/storePaths';
 import { formatBytes } from '../../core/model/format';
 import type { LoreServerClient } from '../loreServerClient';
 import type { StoreService } from '../storeService';
@@ -18,7 +19,7 @@ import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 import { arrivalsNode, type TeammateArrivals } from './teammateArrivals';
 
 export interface KnowledgeFileNode extends TreeNode {
-  kind: 'arrivals' | 'category' | 'notes' | 'note' | 'transcripts' | 'archive';
+  kind: 'arrivals' | 'category' | 'notes' | 'note' | 'transcripts' | 'archive' | 'personal';
   label: string;
   count: number;
   file?: string;
@@ -57,6 +58,8 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
         },
       };
     });
+    const personal = personalNode(paths);
+    if (personal) nodes.push(personal);
     // What the last pull brought from teammates comes first, until the person has seen it.
     const arrived = arrivalsNode(this.arrivals?.current);
     if (arrived) nodes.unshift(arrived);
@@ -105,6 +108,56 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
     if (archived) nodes.push(archived);
     return nodes;
   }
+}
+
+/**
+ * "Personal": the person's own layer (.lore/personal/, git-ignored), its category files with their
+ * counts, shown apart from the shared files so it is plain what the team's history never holds.
+ */
+function personalNode(paths: StorePaths): KnowledgeFileNode | undefined {
+  const personal = personalStorePaths(paths);
+  if (!fs.existsSync(personal.root)) return undefined;
+  const files: KnowledgeFileNode[] = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).flatMap((key) => {
+    const name = CATEGORY_FILES[key].file;
+    const file = path.join(personal.root, name);
+    const count = listItems(readTextIfExists(file) ?? '').length;
+    if (count === 0) return [];
+    return [
+      {
+        kind: 'category' as const,
+        label: `personal/${name}`,
+        count,
+        file,
+        toTreeItem: () => {
+          const item = new vscode.TreeItem(name);
+          item.description = `${count} item${count === 1 ? '' : 's'}`;
+          item.tooltip = `personal/${name}: ${count} item${count === 1 ? '' : 's'}, yours only: your agents get them, git never sees them.`;
+          item.resourceUri = vscode.Uri.file(file);
+          item.command = openAtLine(file, 0);
+          item.contextValue = 'lore.personalCategoryFile';
+          return item;
+        },
+      },
+    ];
+  });
+  const count = files.reduce((n, node) => n + node.count, 0);
+  return {
+    kind: 'personal',
+    label: 'personal/',
+    count,
+    children: () => files,
+    toTreeItem: () => {
+      const item = new vscode.TreeItem(
+        'Personal',
+        files.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
+      item.description = `${count} item${count === 1 ? '' : 's'}, not shared`;
+      item.iconPath = new vscode.ThemeIcon('person');
+      item.tooltip = `${personal.root}: your personal layer, git-ignored. Your agents get it after the shared knowledge; digest.md and every committed file hold only shared knowledge. Move to Shared gives an item to the team.`;
+      item.contextValue = 'lore.personal';
+      return item;
+    },
+  };
 }
 
 /** "Archive": the items lore prune or a reconstruction's diff moved out of the category files, when there are any. */

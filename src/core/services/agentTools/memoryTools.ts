@@ -66,6 +66,10 @@ const itemOutput = {
   kind: z.string().optional(),
   line: z.string().optional(),
   file: z.string().optional(),
+  layer: z
+    .enum(['shared', 'personal'])
+    .optional()
+    .describe("personal: in the user's own layer (.lore/personal/), not shared with the team"),
   lineNumber: z.number().optional(),
   notedPath: z.string().optional(),
   provenance: z.object({ source: z.string(), date: z.string() }).optional(),
@@ -198,7 +202,7 @@ function describeItem(report: ItemReport): string {
     return `no item ${report.id} in this store${report.places?.length ? '' : ' (it may have been changed: a changed text has a new id)'}`;
   const where = report.file ? ` ${report.file}${report.lineNumber ? `:${report.lineNumber}` : ''}` : '';
   const lines = [
-    `${report.id} (${report.kind}, ${report.status})${where}${report.notedPath ? ` about ${report.notedPath}` : ''}`,
+    `${report.id} (${report.kind}, ${report.status}${report.layer === 'personal' ? ', personal' : ''})${where}${report.notedPath ? ` about ${report.notedPath}` : ''}`,
     report.line ?? '',
   ];
   if (report.supersededBy) lines.push(`superseded by ${report.supersededBy}`);
@@ -260,14 +264,18 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
           detail: z.string().max(2000).optional().describe('Why, or more detail, written after the statement'),
           name: z.string().max(200).optional().describe("A playbook's name"),
           path: z.string().max(4096).optional().describe('For a note: the workspace-relative path of the file it is about'),
+          scope: z
+            .enum(['shared', 'personal'])
+            .optional()
+            .describe("shared (default): the team's knowledge; personal: the user's own (preferences, their machine), never committed"),
           session: sessionArg,
         },
         outputSchema: writeOutput,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      ({ category, statement, detail, name, path, session: sessionId }, { paths }) =>
+      ({ category, statement, detail, name, path, scope, session: sessionId }, { paths }) =>
         onStore(paths, async () => {
-          const result = await rememberItem(paths, { kind: category, statement, detail, name, path }, context(sessionId));
+          const result = await rememberItem(paths, { kind: category, statement, detail, name, path, scope }, context(sessionId));
           await after(paths, result);
           return writeReply('remember', result);
         }),

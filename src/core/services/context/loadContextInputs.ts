@@ -1,6 +1,6 @@
 /**
  * Reads the store's part of a context: the digest (only when digest.md exists, so deleting it
- * turns the knowledge block off) and the notes of the files in scope. Items held for review
+ * turns the knowledge block off) with the person's own layer after it (personalLayer.ts), and the notes of the files in scope. Items held for review
  * (they read as instructions to an agent) are left out of both, also when digest.md predates the
  * flags or was edited by hand.
  */
@@ -11,6 +11,7 @@ import { readTextIfExists } from '../../base/readText';
 import { findNotesForFile, workspaceRelative } from '../../store/fileNotes';
 import type { NoteIndex } from '../../store/noteIndex';
 import { openNoteIndex } from '../../store/noteIndexCache';
+import { withPersonalDigest } from '../../store/personalLayer';
 import { isInside, type StorePaths } from '../../store/storePaths';
 import type { ContextInput, FileNotesInput } from '../promptCache/contextLayers';
 
@@ -50,7 +51,8 @@ export function displayPath(paths: StorePaths, absolute: string): string {
 export function loadContextInputs(paths: StorePaths, options: LoadContextOptions = {}): LoadedContextInputs {
   const keep = agentItemFilter(paths);
   const onDisk = readTextIfExists(paths.digest);
-  const digest = onDisk === undefined ? undefined : withoutHeldItems(onDisk, keep);
+  // The person's own knowledge (the personal layer) follows the shared digest; it is never in digest.md.
+  const digest = withPersonalDigest(paths, onDisk === undefined ? undefined : withoutHeldItems(onDisk, keep));
   const fileNotes: FileNotesInput[] = [];
   const activeFiles: string[] = [];
   const missingFiles: string[] = [];

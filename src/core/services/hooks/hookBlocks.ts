@@ -18,6 +18,8 @@ import { noteTextOf } from '../../store/fileNotes';
 import { parseNoteFile } from '../../model/noteFile';
 import type { NoteIndex } from '../../store/noteIndex';
 import { openNoteIndex } from '../../store/noteIndexCache';
+import { personalDigestSections } from '../../store/personalLayer';
+import { combineDigests } from '../../model/digestFormat';
 import type { StorePaths } from '../../store/storePaths';
 import type { SubscriptionMaker } from '../topics/subscriptions';
 import type { HookBlockMemo } from './hookBlockCache';
@@ -83,7 +85,9 @@ export function loadHookBlocks(paths: StorePaths, files: readonly string[], memo
   const keepOf = () => (keep ??= itemFilter(acceptedIdentitiesIn(review)));
   const reviewInput = review ?? NO_REVIEW;
   const onDisk = readTextIfExists(paths.digest);
-  const digest = onDisk === undefined ? null : memo.get('digest', [onDisk, reviewInput], () => digestBlock(onDisk, keepOf()));
+  const shared = onDisk === undefined ? null : memo.get('digest', [onDisk, reviewInput], () => digestBlock(onDisk, keepOf()));
+  // The person's own sections (personal layer, filtered by its own review.md) follow the shared block.
+  const digest = onDisk === undefined ? null : combineDigests(shared ?? '', personalDigestSections(paths)) || null;
   const fileNotes: FileNotesInput[] = [];
   let index: NoteIndex | undefined; // Opened once, and only when a file is given.
   for (const given of files) {

@@ -18,7 +18,8 @@ import { recordItemId } from '../../model/itemId';
 import { stripProvenance } from '../../model/provenance';
 import { redactSecrets } from '../../model/safety/redact';
 import { digestSections, readCategoryTexts } from '../../store/digest';
-import { renderDigest } from '../../model/digestFormat';
+import { combineDigests, renderDigest } from '../../model/digestFormat';
+import { personalDigestSections } from '../../store/personalLayer';
 import { readNotesOf, workspaceRelative, type ReadNotes } from '../../store/fileNotes';
 import { isInside, storeRelative, type StorePaths } from '../../store/storePaths';
 import { noteEntries, type NoteEntry } from './extractDocs';
@@ -218,7 +219,11 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     // Read straight from the category files (the rest of recall comes from redacted index
     // documents): redacted before the budget cuts it, as everything an agent gets.
     const texts = Object.fromEntries(Object.entries(readCategoryTexts(paths)).map(([k, v]) => [k, v === undefined ? v : redactSecrets(v)]));
-    const digest = renderDigest(digestSections(texts, keep), budget * BYTES_PER_TOKEN) ?? '';
+    const shared = renderDigest(digestSections(texts, keep), budget * BYTES_PER_TOKEN) ?? '';
+    // The person's own layer follows, within what is left of the budget (personalLayer.ts).
+    const personal = personalDigestSections(paths);
+    const combined = combineDigests(shared, personal);
+    const digest = Buffer.byteLength(combined, 'utf8') <= budget * BYTES_PER_TOKEN ? combined : shared;
     return { text: digest, items: [], omitted: 0, tokens: estimateTokens(digest), tokenBudget: budget, warnings: [] };
   }
   const out = new BudgetedLines(budget);

@@ -21,7 +21,7 @@ import { isClaudeCodeSessionSideFolder } from '../../model/claudeCodeLayout';
 import { isConversationFileName } from '../../model/conversation';
 import { knowledgeArchiveDir } from '../../store/lifecycle/archivePaths';
 import { redactSecrets } from '../../model/safety/redact';
-import { isInside, storeRelative, type StorePaths } from '../../store/storePaths';
+import { personalFileName, isInside, storeRelative, type StorePaths } from '../../store/storePaths';
 import { listNames, walkTree } from '../../base/walkTree';
 import { sha256Hash } from '../../base/sha256';
 import { isNoteFileName } from '../../model/noteFile';
@@ -83,7 +83,9 @@ export function classifySource(paths: StorePaths, file: string): Omit<SourceFile
   if (!isInside(paths.root, abs) || abs === paths.root) return undefined;
   const rel = storeRelative(paths, abs);
   for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
-    if (rel === CATEGORY_FILES[key].file) return { rel, abs, kind: 'category', category: key };
+    // The personal layer's category files are indexed with the shared ones: agents search both.
+    if (rel === CATEGORY_FILES[key].file || rel === personalFileName(CATEGORY_FILES[key].file))
+      return { rel, abs, kind: 'category', category: key };
   }
   const name = path.basename(abs);
   if (path.dirname(abs) === paths.files && isNoteFileName(name)) return { rel, abs, kind: 'notes' };
@@ -150,8 +152,12 @@ function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean },
     const stat = statFile(abs);
     if (stat) visit(rel, abs, kind, category, stat.mtimeMs, stat.size);
   };
-  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[])
+  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
     push(path.join(paths.root, CATEGORY_FILES[key].file), CATEGORY_FILES[key].file, 'category', key);
+    // The personal layer (personalLayer.ts): searched with the shared store, never committed.
+    const personal = personalFileName(CATEGORY_FILES[key].file);
+    push(path.join(paths.root, personal), personal, 'category', key);
+  }
   const filesRel = storeRelative(paths, paths.files);
   const filesDir = paths.files + path.sep;
   for (const name of listNames(paths.files)) {

@@ -115,6 +115,8 @@ export async function recordStoreChange(
   changes: StoreChange | StoreChange[],
   now = new Date(),
 ): Promise<HistoryOutcome | undefined> {
+  // The personal layer is never committed, and its items never go into a commit message.
+  if (paths.layer === 'personal') return undefined;
   const list = Array.isArray(changes) ? changes : [changes];
   try {
     const context = await historyContext(paths);
@@ -140,6 +142,7 @@ export async function flushStoreHistory(
   options: { now?: Date; force?: boolean; lockTimeoutMs?: number } = {},
 ): Promise<HistoryOutcome | undefined> {
   const now = options.now ?? new Date();
+  if (paths.layer === 'personal') return undefined;
   try {
     // A timer asks every minute: nothing waiting means no git process and no lock.
     if (!options.force && readState(paths).pending.length === 0) return undefined;

@@ -25,7 +25,16 @@ import { recordStoreChange, type HistoryOutcome, type StoreChange } from '../his
 import { journalCategory, journalEntryOf, journalLearned } from '../journal/journalLearned';
 import { editStoreFile } from '../../base/storeText';
 import { readTextLossless } from '../../base/readText';
-import { resolveInStore, storeRelative, type StorePaths } from '../storePaths';
+import {
+  fileInLayer,
+  layerOfFile,
+  personalFileName,
+  personalStorePaths,
+  resolveInStore,
+  storeRelative,
+  type StoreLayer,
+  type StorePaths,
+} from '../storePaths';
 import { applyPlanEdit } from '../../model/planEdits';
 import { CATEGORY_FILES } from '../../model/categories';
 import { freshItemLines } from '../../model/categoryFile';
@@ -65,6 +74,11 @@ export interface RememberRequest {
   detail?: string;
   name?: string;
   path?: string;
+  /**
+   * Where it goes: the team's shared files (default) or the person's own layer (personalLayer.ts),
+   * which is never committed. A note on a file is shared knowledge; a personal one is refused.
+   */
+  scope?: StoreLayer;
 }
 
 /** A change of an existing item, by id; `file` picks one when the same line is in several files. */
@@ -139,6 +153,8 @@ const QUOTE_CHARS = 200;
 /** What an agent's write did, for the store's git history (nothing when it wrote nothing). */
 function historyChange(op: string, source: string, result: AgentWriteResult): StoreChange | undefined {
   if (result.status !== 'recorded' && result.status !== 'pending' && result.status !== 'held') return undefined;
+  // A personal item is never committed, nor quoted in a commit message.
+  if (result.file !== undefined && layerOfFile(result.file) === 'personal') return undefined;
   const where = result.status === 'recorded' ? `in ${result.file}` : result.status === 'held' ? 'held for review' : 'waiting for review';
   const quote = result.line
     ? [`Item ${result.id}: ${result.line.length > QUOTE_CHARS ? `${result.line.slice(0, QUOTE_CHARS)}…` : result.line}`]
@@ -208,6 +224,8 @@ export function planNewItem(paths: StorePaths, request: RememberRequest, source:
   if (!statement) return { ok: false, reason: 'the statement is empty' };
   const provenance = { source: wellFormed(source), date: toIsoDate(today) };
   const detail = clean(request.detail);
+  if (request.kind === 'note' && request.scope === 'personal')
+    return { ok: false, reason: 'a note on a file is shared knowledge; remember a personal fact that names the file instead' };
   if (request.kind === 'note') {
     const target = resolveNoteTarget(paths, wellFormed(request.path ?? ''));
     if (target.kind === 'orphan') return { ok: false, reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${target.reason}` };
@@ -229,6 +247,7 @@ export function planNewItem(paths: StorePaths, request: RememberRequest, source:
     line = statementLine({ statement, detail: detail || undefined }, provenance);
   }
   const target = categoryTarget(request.kind);
+  if (request.scope === 'personal') return { ok: true, line, file: personalFileName(target.file), target };
   return { ok: true, line, file: target.file, target };
 }
 
@@ -248,6 +267,9 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
     const plan = planNewItem(paths, request, context.source, context.today);
     if (!plan.ok) return { status: 'refused', reason: plan.reason };
     const { line, file, target } = plan;
+    // A personal item is queued, journalled and written in the personal layer, under the store's lock.
+    const layer = layerOfFile(file) === 'personal' ? personalStorePaths(paths) : paths;
+    if (layer !== paths) ensureStoreLayout(layer);
     const abs = path.join(paths.root, file);
     const base = { id: itemId(line), line, file };
     // A statement a person forgot for good stays forgotten, whoever brings it back (tombstones.ts).
@@ -256,10 +278,10 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
     const same = sameStatementOf(paths, plan);
     if (same) return addSourceTo(paths, mode, file, same, line);
     if (freshItemLines(readTextLossless(abs), [line]).length === 0) return { status: 'unchanged', ...base, reason: 'already recorded' };
-    const queued = queueUnlessDirect(paths, mode, target, line, { op: 'remember' }, true);
+    const queued = queueUnlessDirect(layer, mode, target, line, { op: 'remember' }, true);
     if (queued) return { ...queued, ...base };
     // Written directly: what it teaches goes into the day's journal, from this agent.
-    const journal = () => journalLearned(paths, [journalEntryOf(line, journalCategory(target), context.source)], context.today);
+    const journal = () => journalLearned(layer, [journalEntryOf(line, journalCategory(target), context.source)], context.today);
     if (request.kind === 'note') {
       const note = resolveNoteTarget(paths, wellFormed(request.path ?? ''));
       if (note.kind === 'orphan')
@@ -268,7 +290,9 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
       journal();
       return { status: 'recorded', ...base, file: written };
     }
-    const key = (Object.keys(CATEGORY_FILES) as Array<keyof typeof CATEGORY_FILES>).find((k) => CATEGORY_FILES[k].file === file)!;
+    const key = (Object.keys(CATEGORY_FILES) as Array<keyof typeof CATEGORY_FILES>).find(
+      (k) => CATEGORY_FILES[k].file === fileInLayer(file),
+    )!;
     const edit =
       key === 'tasks'
         ? { kind: 'tasks' as const, open: target.section === 'open' ? [line] : [], done: target.section === 'done' ? [line] : [] }
@@ -402,7 +426,10 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
         reason: `item ${id} is written in ${places.length} places (${places.map((p) => `${p.file}:${p.line}`).join(', ')}); name the file`,
       };
     const item = places[0];
-    const target = targetOf(item);
+    // A personal item is changed, queued and journalled in the personal layer (its own review.md and ledger).
+    const layer = item.layer === 'personal' ? personalStorePaths(paths) : paths;
+    const inLayer = fileInLayer(item.file);
+    const target = { ...targetOf(item), file: inLayer };
     let line = item.raw.trim();
     if (request.op === 'update' || request.op === 'supersede') {
       const text = clean(request.text);
@@ -425,18 +452,18 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
     }
     const base = { id: request.op === 'update' || request.op === 'supersede' ? itemId(line) : id, line, file: item.file, target: item };
     const pending: PendingChange = { op: request.op, id };
-    const queued = queueUnlessDirect(paths, mode, target, line, pending, request.op === 'update' || request.op === 'supersede');
+    const queued = queueUnlessDirect(layer, mode, target, line, pending, request.op === 'update' || request.op === 'supersede');
     if (queued) return { ...queued, ...base };
     const change =
       request.op === 'update' || request.op === 'supersede'
-        ? { op: request.op, id, file: item.file, line }
-        : { op: request.op, id, file: item.file };
-    const outcome = applyItemChange(paths, change);
+        ? { op: request.op, id, file: inLayer, line }
+        : { op: request.op, id, file: inLayer };
+    const outcome = applyItemChange(layer, change);
     if (!outcome.applied) return { status: 'not-found', ...base, reason: outcome.reason };
     // New text (update, supersede) and a task done are learned; a forget teaches nothing.
     if (request.op !== 'forget') {
-      const category = request.op === 'done' ? journalCategory({ file: item.file, section: 'done' }) : journalCategory(target);
-      journalLearned(paths, [journalEntryOf(line, category, context.source)], context.today);
+      const category = request.op === 'done' ? journalCategory({ file: inLayer, section: 'done' }) : journalCategory(target);
+      journalLearned(layer, [journalEntryOf(line, category, context.source)], context.today);
     }
     refreshDigest(paths);
     return { status: 'recorded', ...base };

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { listNames } from '../../base/walkTree';
 import { parseNoteFile, isNoteFileName } from '../../model/noteFile';
 import { readTextLossless } from '../../base/readText';
-import { storeRelative, type StorePaths } from '../storePaths';
+import { layerOfFile, personalFileName, storeRelative, type StoreLayer, type StorePaths } from '../storePaths';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { listItems, type KnowledgeItem } from '../../model/categoryFile';
 import { listItemId } from '../../model/itemId';
@@ -22,8 +22,10 @@ import { supersededBy } from '../../model/supersession';
 /** An item found in a store file. */
 export interface LocatedItem {
   id: string;
-  /** Store-relative file: `facts.md`, `tasks.md`, `files/2049-1234.md`. */
+  /** Store-relative file: `facts.md`, `tasks.md`, `files/2049-1234.md`, `personal/facts.md` (the personal layer). */
   file: string;
+  /** Which layer of the store holds it: the team's shared files or the person's own (personalLayer.ts). */
+  layer: StoreLayer;
   /** 1-based line of the item's first line. */
   line: number;
   /** The first line as it is in the file. */
@@ -43,6 +45,7 @@ function located(id: string, file: string, item: KnowledgeItem, kind: ItemKind, 
   return {
     id,
     file,
+    layer: layerOfFile(file),
     line: item.line + 1,
     raw: item.raw,
     text,
@@ -86,12 +89,17 @@ function idsOf(file: string): { ids: Set<string>; text?: string } | undefined {
   return { ids, text };
 }
 
-/** Every place the item with `id` is written, category files first, then note files by name. */
+/** Every place the item with `id` is written: category files first (shared, then personal), then note files by name. */
 export function findItemsById(paths: StorePaths, id: string): LocatedItem[] {
   const wanted = id.trim().toLowerCase();
   const found: LocatedItem[] = [];
-  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
-    const file = CATEGORY_FILES[key].file;
+  // The shared category files, then the personal layer's (named `personal/<file>` from here).
+  const categoryFiles = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).map((key) => ({
+    key,
+    file: CATEGORY_FILES[key].file as string,
+  }));
+  if (paths.layer !== 'personal') categoryFiles.push(...categoryFiles.map(({ key, file }) => ({ key, file: personalFileName(file) })));
+  for (const { key, file } of categoryFiles) {
     const abs = path.join(paths.root, file);
     if (!idsOf(abs)?.ids.has(wanted)) continue;
     const text = readTextLossless(abs);

@@ -6,7 +6,7 @@
  */
 import { flagInstruction, flagKinds } from '../../model/safety/instructionFlags';
 import { readTextIfExists } from '../../base/readText';
-import type { StorePaths } from '../storePaths';
+import type { StoreLayer, StorePaths } from '../storePaths';
 import { acceptedIdentities, itemFilter } from '../heldItems';
 import { itemId } from '../../model/itemId';
 import { kindOfTarget, type ItemKind } from '../../model/itemKinds';
@@ -24,6 +24,8 @@ export interface ItemReport {
   line?: string;
   /** Store-relative file. */
   file?: string;
+  /** Which layer holds it: the team's shared files or the person's own (`personal/…`, personalLayer.ts). */
+  layer?: StoreLayer;
   /** 1-based line in the file (not for a pending item). */
   lineNumber?: number;
   notedPath?: string;
@@ -66,6 +68,7 @@ export function readItem(paths: StorePaths, id: string): ItemReport {
       kind: item.kind,
       line: held ? withheld(item.raw) : item.raw.trim(),
       file: item.file,
+      layer: item.layer,
       lineNumber: item.line,
       ...(item.notedPath !== undefined ? { notedPath: item.notedPath } : {}),
       ...(item.provenance ? { provenance: item.provenance } : {}),

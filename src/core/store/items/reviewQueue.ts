@@ -23,7 +23,17 @@ import { loadStoreConfig } from '../storeConfig';
 import { acquireStoreLock } from '../../base/storeLock';
 import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 import { journalCategory, journalEntryOf, journalLearned } from '../journal/journalLearned';
-import { resolveInStore, storeRelative, type StorePaths } from '../storePaths';
+import {
+  fileInLayer,
+  personalFileName,
+  personalStorePaths,
+  resolveInStore,
+  storeRelative,
+  type StoreLayer,
+  type StorePaths,
+} from '../storePaths';
+import { hasPersonalLayer } from '../personalLayer';
+import { ensureStoreLayout } from '../initStore';
 import type { PlanChange } from '../harvestPlan';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { appendItems, listItems, removeItems } from '../../model/categoryFile';
@@ -31,6 +41,7 @@ import { acceptedIdentities, itemFilter, type AgentItemFilter } from '../heldIte
 import { lineIdentity, renderItemLine, withoutBullet } from '../../model/itemLines';
 import { parseProvenance, stripProvenance } from '../../model/provenance';
 import { applyItemChange, type ItemChange } from './itemChanges';
+import { moveLine } from './moveItem';
 import {
   addAccepted,
   addHeldItems,
@@ -226,8 +237,32 @@ function inPlaceItems(paths: StorePaths, accepted: ReadonlySet<string>): ReviewI
   return items;
 }
 
-/** Everything awaiting a decision: the queue in file order, then items held in place. */
+/** What starts the id of an item of the personal layer (its own review.md and files), as the shared store lists it. */
+export const PERSONAL_REVIEW_PREFIX = 'personal\u0000';
+
+/** A personal layer's item as the shared store lists it: its id and file named from the shared store. */
+function asPersonal(item: ReviewItem): ReviewItem {
+  return { ...item, id: PERSONAL_REVIEW_PREFIX + item.id, target: { ...item.target, file: personalFileName(item.target.file) } };
+}
+
+/** The layer a listed review item is in (its queue and files). */
+export function reviewItemLayer(id: string): StoreLayer {
+  return id.startsWith(PERSONAL_REVIEW_PREFIX) ? 'personal' : 'shared';
+}
+
+/**
+ * Everything awaiting a decision: the queue in file order, then items held in place; then the
+ * same for the personal layer (personalLayer.ts: an agent's personal write waits in the layer's
+ * own review.md, never in the committed one), named from the shared store (`personal/facts.md`).
+ */
 export function listReview(paths: StorePaths): ReviewItem[] {
+  const own = listLayerReview(paths);
+  if (paths.layer === 'personal' || !hasPersonalLayer(paths)) return own;
+  return [...own, ...listLayerReview(personalStorePaths(paths)).map(asPersonal)];
+}
+
+/** One layer's items awaiting a decision, named from that layer. */
+function listLayerReview(paths: StorePaths): ReviewItem[] {
   const text = readTextIfExists(reviewPath(paths));
   const parsed = parseReview(text);
   const accepted = new Set(parsed.accepted.map(lineIdentity));
@@ -259,11 +294,20 @@ export interface ReviewDecisionResult {
   history?: HistoryOutcome;
 }
 
-/** Writes queued lines into their files; returns the files written. */
+/**
+ * Writes queued lines into their files; returns the files written. In the personal layer (a
+ * person kept a shared item to themselves) a note on a file becomes a fact naming the file: notes
+ * on files are shared knowledge.
+ */
 function writeAccepted(paths: StorePaths, items: ReviewItem[]): string[] {
   const written: string[] = [];
   const byFile = new Map<string, ReviewItem[]>();
-  for (const item of items) byFile.set(item.target.file, [...(byFile.get(item.target.file) ?? []), item]);
+  for (const item of items) {
+    const file = paths.layer === 'personal' && item.target.notedPath !== undefined ? CATEGORY_FILES.facts.file : item.target.file;
+    const placed =
+      file === item.target.file ? item : { ...item, line: renderItemLine(`${item.target.notedPath}: ${withoutBullet(item.line)}`) };
+    byFile.set(file, [...(byFile.get(file) ?? []), placed]);
+  }
   const facts: string[] = [];
   for (const [file, group] of byFile) {
     const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === file);
@@ -332,12 +376,17 @@ function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
  * agent (keptFlagged lists what stayed held). The digest is regenerated afterwards. Knowledge files
  * are written before review.md, so a crash in between leaves the item queued and accepting it
  * again adds no duplicate.
+ *
+ * `to: 'personal'` accepts into the person's own layer (personalLayer.ts): a new item is written
+ * there instead of its shared file, an item held in place moves there, and the acceptance is
+ * recorded in the layer's own review.md, so no committed file, journal or commit message holds it.
+ * Items of the personal layer are decided there, under the store's one lock.
  */
 export async function decideReview(
   paths: StorePaths,
   decision: ReviewDecision,
   ids: readonly string[] | 'all',
-  options: { lockTimeoutMs?: number } = {},
+  options: { lockTimeoutMs?: number; to?: StoreLayer } = {},
 ): Promise<ReviewDecisionResult> {
   const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
   try {
@@ -351,76 +400,155 @@ export async function decideReview(
     const keptFlagged = ids === 'all' && decision === 'accept' ? pending.filter((item) => item.kinds.length > 0) : [];
     const result: ReviewDecisionResult = { decided: wanted, failed: [], missing, written: [], keptFlagged };
     if (wanted.length === 0) return result;
-    let queued = wanted.filter((i) => i.where === 'queue');
-    const inPlace = wanted.filter((i) => i.where === 'in-place');
-    if (decision === 'accept') {
-      // A statement a person forgot for good is not written back by an accept (a new item, an update's or a
-      // supersession's new text; tombstones.ts): it stays queued, to reject.
-      const isForgotten = forgottenLineTest(readLedger(paths.ledger));
-      for (const item of queued)
-        if ((!item.pending || !['done', 'forget'].includes(item.pending.op)) && isForgotten?.(item.line))
-          result.failed.push({ item, reason: 'a person forgot this statement for good (lore forget)' });
-      queued = queued.filter((i) => !result.failed.some((f) => f.item === i));
-      const changes = queued.filter((i) => i.pending && i.pending.op !== 'remember');
-      result.written.push(
-        ...writeAccepted(
-          paths,
-          queued.filter((i) => !changes.includes(i)),
-        ),
-      );
-      for (const item of changes) {
-        const outcome = applyItemChange(paths, itemChangeOf(item));
-        if (outcome.applied) result.written.push(item.target.file);
-        else result.failed.push({ item, reason: outcome.reason ?? 'not applied' });
-      }
-      // What failed stays queued, for the person to reject or to retry once the item is back.
-      queued = queued.filter((i) => !result.failed.some((f) => f.item === i));
-      result.decided = wanted.filter((i) => !result.failed.some((f) => f.item === i));
-      // What a queued item teaches goes into the day's journal, from the source its line names
-      // (an agent's client:session, a conversation). An in-place item was in its file already.
-      const learned = result.decided.filter((i) => i.where === 'queue' && i.pending?.op !== 'forget');
-      const journal = journalLearned(
-        paths,
-        learned.map((i) =>
-          journalEntryOf(i.line, journalCategory(i.pending?.op === 'done' ? { file: i.target.file, section: 'done' } : i.target)),
-        ),
-      );
-      if (journal) result.written.push(journal);
-    } else result.written.push(...removeInPlace(paths, inPlace));
-
-    const reviewChanged = editStoreFile(reviewPath(paths), (current) => {
-      let next = current ?? '';
-      if (queued.length && current !== undefined) {
-        const ids = new Set(queued.map((i) => i.id));
-        const entries = parseReview(current).entries.filter((e) => ids.has(reviewItemId('queue', e.target, e.line, e.pending)));
-        next = removeReviewLines(
-          next,
-          entries.map((e) => e.lineIndex),
-        );
-      }
-      // Only flagged lines need recording: an agent's clean write is simply in its file now.
-      if (decision === 'accept')
-        next = addAccepted(
-          next,
-          result.decided.filter((i) => i.kinds.length > 0 || !i.pending).map((i) => i.line),
-        );
-      return next === (current ?? '') ? undefined : next;
-    });
-    if (reviewChanged) result.written.push(REVIEW_FILE);
-    result.written = [...new Set(result.written)];
+    const personal = personalStorePaths(paths);
+    const toPersonal = decision === 'accept' && options.to === 'personal';
+    const shared = wanted.filter((i) => reviewItemLayer(i.id) === 'shared');
+    // A personal item is decided in its layer, in the layer's own names (its id and file without the prefix).
+    const own = wanted.filter((i) => reviewItemLayer(i.id) === 'personal');
+    const inPersonal = own.map((i) => ({
+      ...i,
+      id: i.id.slice(PERSONAL_REVIEW_PREFIX.length),
+      target: { ...i.target, file: fileInLayer(i.target.file) },
+    }));
+    if (toPersonal) ensureStoreLayout(personal);
+    const sharedOutcome = shared.length ? decideInLayer(paths, toPersonal ? personal : paths, decision, shared) : undefined;
+    const personalOutcome = inPersonal.length ? decideInLayer(personal, personal, decision, inPersonal) : undefined;
+    const failed = [
+      ...(sharedOutcome?.failed ?? []).map((f) => ({ id: f.item.id, reason: f.reason })),
+      ...(personalOutcome?.failed ?? []).map((f) => ({ id: PERSONAL_REVIEW_PREFIX + f.item.id, reason: f.reason })),
+    ];
+    result.failed = wanted.flatMap((item) => failed.filter((f) => f.id === item.id).map((f) => ({ item, reason: f.reason })));
+    result.decided = wanted.filter((i) => !failed.some((f) => f.id === i.id));
+    const written = [...(sharedOutcome?.written ?? []), ...(personalOutcome?.written ?? [])];
+    result.written = [...new Set(written.map((f) => storeRelative(paths, f)))];
     regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
-    if (result.decided.length) {
+    // Only what was decided in and for the shared files is recorded in the store's history (it is committed).
+    const committed = toPersonal ? [] : result.decided.filter((i) => reviewItemLayer(i.id) === 'shared');
+    if (committed.length) {
       const verb = decision === 'accept' ? 'accepted' : 'rejected';
       result.history = await recordStoreChange(paths, {
         type: 'memory',
-        subject: `review: ${verb} ${result.decided.length} item${result.decided.length === 1 ? '' : 's'}`,
-        body: result.decided.map((i) => `Item ${i.id}: ${i.line.slice(0, 200)}`),
+        subject: `review: ${verb} ${committed.length} item${committed.length === 1 ? '' : 's'}`,
+        body: committed.map((i) => `Item ${i.id}: ${i.line.slice(0, 200)}`),
+      });
+    } else if (toPersonal && result.decided.length) {
+      // Queue lines left review.md (or items left a shared file): the commit says so without quoting them.
+      result.history = await recordStoreChange(paths, {
+        type: 'memory',
+        subject: `review: kept ${result.decided.length} item${result.decided.length === 1 ? '' : 's'} personal`,
+        body: [],
       });
     }
     return result;
   } finally {
     lock.release();
   }
+}
+
+/** What deciding one layer's items did. */
+interface LayerDecision {
+  failed: Array<{ item: ReviewItem; reason: string }>;
+  /** Files written, absolute (the caller names them from the shared store). */
+  written: string[];
+}
+
+/**
+ * Decides `wanted`, items of the layer `paths` (its review.md and files, caller holds the lock).
+ * `into` is where accepted new items go and their acceptance is recorded: the same layer, or the
+ * personal one when a person keeps shared items to themselves (in-place items then move there).
+ */
+function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDecision, wanted: ReviewItem[]): LayerDecision {
+  const name = (file: string) => path.join(paths.root, file);
+  const nameInto = (file: string) => path.join(into.root, file);
+  const moving = into !== paths;
+  const out: LayerDecision = { failed: [], written: [] };
+  let queued = wanted.filter((i) => i.where === 'queue');
+  const inPlace = wanted.filter((i) => i.where === 'in-place');
+  if (decision === 'accept') {
+    // A statement a person forgot for good is not written back by an accept (a new item, an update's or a
+    // supersession's new text; tombstones.ts): it stays queued, to reject.
+    const forgotten = [...new Set([paths.ledger, into.ledger])].map((ledger) => forgottenLineTest(readLedger(ledger)));
+    const isForgotten = (line: string) => forgotten.some((test) => test?.(line));
+    for (const item of queued)
+      if ((!item.pending || !['done', 'forget'].includes(item.pending.op)) && isForgotten(item.line))
+        out.failed.push({ item, reason: 'a person forgot this statement for good (lore forget)' });
+    queued = queued.filter((i) => !out.failed.some((f) => f.item === i));
+    const changes = queued.filter((i) => i.pending && i.pending.op !== 'remember');
+    const added = queued.filter((i) => !changes.includes(i));
+    // A held item kept personal moves (moveItem.ts: with its continuation lines, written there first);
+    // a note on a file becomes a personal fact naming the file, as a queued one does.
+    const movedNotes = moving ? inPlace.filter((i) => i.target.notedPath !== undefined) : [];
+    const writtenInto = writeAccepted(into, [...added, ...movedNotes]);
+    out.written.push(...writtenInto.map(nameInto));
+    if (moving) out.written.push(...removeInPlace(paths, movedNotes).map(name));
+    for (const item of moving ? inPlace.filter((i) => !movedNotes.includes(i)) : []) {
+      const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === item.target.file);
+      if (!key) continue;
+      moveLine(paths, into, key, item.line, item.target.section === 'done');
+      out.written.push(name(item.target.file), nameInto(item.target.file));
+    }
+    for (const item of changes) {
+      const outcome = applyItemChange(paths, itemChangeOf(item));
+      if (outcome.applied) out.written.push(name(item.target.file));
+      else out.failed.push({ item, reason: outcome.reason ?? 'not applied' });
+    }
+    // What failed stays queued, for the person to reject or to retry once the item is back.
+    queued = queued.filter((i) => !out.failed.some((f) => f.item === i));
+    const decided = wanted.filter((i) => !out.failed.some((f) => f.item === i));
+    // What a queued item teaches goes into the day's journal (of the layer it went into), from the
+    // source its line names (an agent's client:session, a conversation). An in-place item was in its file already.
+    const learned = decided.filter((i) => i.where === 'queue' && i.pending?.op !== 'forget');
+    const journal = journalLearned(
+      into,
+      learned.map((i) =>
+        journalEntryOf(i.line, journalCategory(i.pending?.op === 'done' ? { file: i.target.file, section: 'done' } : i.target)),
+      ),
+    );
+    if (journal) out.written.push(nameInto(journal));
+    // Only flagged lines need recording: an agent's clean write is simply in its file now.
+    const accepted = decided.filter((i) => i.kinds.length > 0 || !i.pending).map((i) => i.line);
+    if (
+      moving &&
+      accepted.length &&
+      editStoreFile(reviewPath(into), (current) => nonEmptyChange(current, addAccepted(current ?? '', accepted)))
+    )
+      out.written.push(reviewPath(into));
+    // Accepted lines are recorded in the review.md of the layer they are in; the queue lines leave this layer's.
+    recordReview(paths, queued, moving ? [] : accepted, out, name);
+  } else {
+    out.written.push(...removeInPlace(paths, inPlace).map(name));
+    recordReview(paths, queued, [], out, name);
+  }
+  return out;
+}
+
+/** The edit's result, or undefined when it changes nothing. */
+function nonEmptyChange(current: string | undefined, next: string): string | undefined {
+  return next === (current ?? '') ? undefined : next;
+}
+
+/** Removes the decided queue lines from the layer's review.md and records the accepted lines there. */
+function recordReview(
+  paths: StorePaths,
+  queued: ReviewItem[],
+  accepted: string[],
+  out: LayerDecision,
+  name: (file: string) => string,
+): void {
+  const reviewChanged = editStoreFile(reviewPath(paths), (current) => {
+    let next = current ?? '';
+    if (queued.length && current !== undefined) {
+      const ids = new Set(queued.map((i) => i.id));
+      const entries = parseReview(current).entries.filter((e) => ids.has(reviewItemId('queue', e.target, e.line, e.pending)));
+      next = removeReviewLines(
+        next,
+        entries.map((e) => e.lineIndex),
+      );
+    }
+    if (accepted.length) next = addAccepted(next, accepted);
+    return nonEmptyChange(current, next);
+  });
+  if (reviewChanged) out.written.push(name(REVIEW_FILE));
 }
 
 /** The item change an accepted agent's write makes (update, supersede, done, forget). */
