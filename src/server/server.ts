@@ -298,7 +298,7 @@ handleRequest(connection, NoteFilesRequest, async (): Promise<ResultOf<typeof No
   const s = await ready();
   const files = s.index
     .stored()
-    .map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, fileId: e.meta.fileId, count: e.count }));
+    .map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, count: e.count }));
   return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), transcripts: transcriptStats(s.paths) };
 });
 

@@ -129,7 +129,6 @@ export interface NoteFilesResult {
     file: string;
     /** The workspace-relative path it is about ('' for a hand-made note file without meta). */
     path: string;
-    fileId: string;
     /** How many notes it holds. */
     count: number;
   }>;

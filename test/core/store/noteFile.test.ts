@@ -8,7 +8,7 @@ function viaYaml(text: string) {
   const { data, content } = parseFrontmatter(text.replace(/^\ufeff/, ''));
   const meta: NoteFileMeta = {
     path: typeof data.path === 'string' ? data.path : '',
-    fileId: typeof data.file_id === 'string' ? data.file_id : '',
+    id: typeof data.id === 'string' ? data.id : '',
     size: typeof data.size === 'number' ? data.size : -1,
     fingerprint: typeof data.fingerprint === 'string' ? data.fingerprint : '',
   };
@@ -18,12 +18,12 @@ function viaYaml(text: string) {
 describe('note files: reading Lore’s own frontmatter without YAML', () => {
   it('reads what renderNoteFile writes exactly as the YAML parser does, whatever the path holds', () => {
     const metas: NoteFileMeta[] = [
-      { path: 'src/app.ts', fileId: '2049:1234', size: 5120, fingerprint: 'sha256:ab' },
-      { path: 'src/we "ird":#path.ts', fileId: '2049:123456789012345678', size: 0, fingerprint: '' },
-      { path: 'ünï/cødé 😀.ts', fileId: '1:2', size: -1, fingerprint: 'sha256:' },
-      { path: 'C:\\Users\\me\\x.ts', fileId: '1:3', size: 9007199254740991, fingerprint: 'x' },
-      { path: 'tab\there\nnewline\u0001ctl/— ---.ts', fileId: '', size: 12, fingerprint: '---' },
-      { path: '/abs/outside/ws.ts', fileId: '7:8', size: 3, fingerprint: 'sha256:ff' },
+      { path: 'src/app.ts', id: '2049-1234', size: 5120, fingerprint: 'sha256:ab' },
+      { path: 'src/we "ird":#path.ts', id: '2049-123456789012345678', size: 0, fingerprint: '' },
+      { path: 'ünï/cødé 😀.ts', id: '1-2', size: -1, fingerprint: 'sha256:' },
+      { path: 'C:\\Users\\me\\x.ts', id: '1-3', size: 9007199254740991, fingerprint: 'x' },
+      { path: 'tab\there\nnewline\u0001ctl/— ---.ts', id: '', size: 12, fingerprint: '---' },
+      { path: '/abs/outside/ws.ts', id: '7-8', size: 3, fingerprint: 'sha256:ff' },
     ];
     const bodies = [
       '# src/app.ts\n\n- one [from: c, 2026-01-01]\n- two\n  continued\n',
