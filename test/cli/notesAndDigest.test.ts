@@ -11,7 +11,7 @@ describe('lore note, notes, digest (CLI)', function () {
     const file = path.join(ws, 'src', 'app.ts');
     const added = await runCli(['note', file, 'Uses', 'the', 'token', 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', '--root', root]);
     assert.equal(added.code, 0, added.stderr);
-    assert.match(added.stdout, /^noted src\/app\.ts in files\/\d+-\d+\.md/);
+    assert.match(added.stdout, /^noted src\/app\.ts in files\/app-ts-[0-9a-z]{8}\.md/);
     const today = new Date().toISOString().slice(0, 10);
     let shown = await runCli(['notes', file, '--root', root]);
     assert.match(shown.stdout, new RegExp(`- Uses the token \\[REDACTED:github-pat\\] \\[from: manual, ${today}\\]`));

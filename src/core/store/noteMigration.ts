@@ -16,7 +16,7 @@ import { fsyncDirectory } from '../base/atomicWrite';
 import { crashPoint } from '../base/crashPoints';
 import { readTextIfExists } from '../base/readText';
 import { replaceTextGuarded } from '../base/storeText';
-import { addNotes, isLegacyNoteName, noteFileNameOf, noteIdOfName, parseNoteFile, renderNoteFile } from '../model/noteFile';
+import { addNotes, isLegacyNoteName, noteIdOfName, parseNoteFile, renderNoteFile } from '../model/noteFile';
 import { listNoteFiles, newNoteFile } from './fileNotes';
 import type { StorePaths } from './storePaths';
 
@@ -32,50 +32,58 @@ export interface NoteRename {
 /**
  * The note files to migrate: every one with an older Lore's name, or whose frontmatter does not
  * carry its own name as `id` (a `file_id` instead). Hand-made note files without a path are left
- * alone. Reads only. A name that turns out taken by another file's notes gets a fresh id at apply,
- * so `to` can differ there.
+ * alone. Reads only. A path's notes go to the note file that already has a portable name for
+ * that path, else to newNoteFile's; a random fallback id can differ between preview and apply.
  */
 export function planNoteMigration(paths: StorePaths): NoteRename[] {
-  const planned: NoteRename[] = [];
-  for (const { file, note } of listNoteFiles(paths)) {
-    const name = path.basename(file);
-    if (!note.meta.path) continue;
-    if (!isLegacyNoteName(name) && note.meta.id === noteIdOfName(name)) continue;
-    const to = isLegacyNoteName(name) ? path.basename(newNoteFile(paths, note.meta.path)) : name;
-    planned.push({ from: name, to, path: note.meta.path });
-  }
-  return planned;
+  return migrate(paths, false);
 }
 
 /** Renames what planNoteMigration lists; call it holding the store lock. Returns what was done. */
 export function applyNoteMigration(paths: StorePaths): NoteRename[] {
+  return migrate(paths, true);
+}
+
+function migrate(paths: StorePaths, apply: boolean): NoteRename[] {
+  const listed = listNoteFiles(paths).filter(({ note }) => note.meta.path !== '');
+  // Where each path's notes live under a portable name already (and, as the run goes, will live).
+  const portable = new Map<string, string>();
+  for (const { file, note } of listed) if (!isLegacyNoteName(path.basename(file))) portable.set(note.meta.path, file);
   const done: NoteRename[] = [];
-  for (const step of planNoteMigration(paths)) {
-    const from = path.join(paths.files, step.from);
-    const target = isLegacyNoteName(step.from) ? newNoteFile(paths, step.path) : from;
-    const to = path.basename(target);
-    if (fs.existsSync(target) && target !== from) {
-      // That name already holds this path's notes: add ours there, then drop the old file.
-      const note = parseNoteFile(fs.readFileSync(from, 'utf8'));
-      const lines = note.notes.map((n) => n.raw);
-      replaceTextGuarded(target, (existing) =>
-        existing === undefined ? undefined : addNotes(existing, { ...parseNoteFile(existing).meta, id: noteIdOfName(to) }, lines),
-      ).settle();
-      crashPoint('note migration: combined');
-      fs.rmSync(from, { force: true });
-    } else {
-      // The new frontmatter first (under the old name), then the rename: never a copy, never a loss.
-      replaceTextGuarded(from, (text) => {
-        if (text === undefined) return undefined;
-        const note = parseNoteFile(text);
-        return renderNoteFile({ ...note.meta, id: noteIdOfName(to) }, note.body);
-      }).settle();
-      crashPoint('note migration: frontmatter');
-      if (target !== from && readTextIfExists(target) === undefined) fs.renameSync(from, target);
-    }
-    fsyncDirectory(paths.files);
-    crashPoint('note migration: renamed');
-    done.push({ from: step.from, to: noteFileNameOf(noteIdOfName(to)), path: step.path });
+  for (const { file, note } of listed) {
+    const name = path.basename(file);
+    if (!isLegacyNoteName(name) && note.meta.id === noteIdOfName(name)) continue;
+    const target = isLegacyNoteName(name) ? (portable.get(note.meta.path) ?? newNoteFile(paths, note.meta.path)) : file;
+    portable.set(note.meta.path, target);
+    if (apply) moveNoteFile(paths, file, target);
+    done.push({ from: name, to: path.basename(target), path: note.meta.path });
   }
   return done;
+}
+
+/**
+ * Moves one note file to its portable name: combined into the target when that exists (lines
+ * already there are skipped), else rewritten in place with the new id and renamed.
+ */
+function moveNoteFile(paths: StorePaths, from: string, target: string): void {
+  const id = noteIdOfName(path.basename(target));
+  if (target !== from && fs.existsSync(target)) {
+    const lines = parseNoteFile(fs.readFileSync(from, 'utf8')).notes.map((n) => n.raw);
+    replaceTextGuarded(target, (existing) =>
+      existing === undefined ? undefined : addNotes(existing, { ...parseNoteFile(existing).meta, id }, lines),
+    ).settle();
+    crashPoint('note migration: combined');
+    fs.rmSync(from, { force: true });
+  } else {
+    // The new frontmatter first (under the old name), then the rename: never a copy, never a loss.
+    replaceTextGuarded(from, (text) => {
+      if (text === undefined) return undefined;
+      const note = parseNoteFile(text);
+      return renderNoteFile({ ...note.meta, id }, note.body);
+    }).settle();
+    crashPoint('note migration: frontmatter');
+    if (target !== from && readTextIfExists(target) === undefined) fs.renameSync(from, target);
+  }
+  fsyncDirectory(paths.files);
+  crashPoint('note migration: renamed');
 }
