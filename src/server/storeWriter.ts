@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { parseLines, serializeLines, spliceLines } from '../core/model/categoryFile';
 import { findNotesForFile, healDeletedFiles, metaFor, recordNotePath, workspaceRelative } from '../core/store/fileNotes';
 import { replaceTextGuarded } from '../core/base/storeText';
+import { applyNoteMigration, type NoteRename } from '../core/store/noteMigration';
 import { identifyFile } from '../core/base/fileIdentity';
 import { parseNoteFile, renderNoteFile } from '../core/model/noteFile';
 import { acquireStoreLock } from '../core/base/storeLock';
@@ -104,6 +105,16 @@ export class StoreWriter {
     if (mtime === undefined || mtime === this.filesDirSeen) return;
     await this.index.refresh();
     this.filesDirSeen = mtime;
+  }
+
+  /** Renames an older Lore's device-inode note files to their portable names (noteMigration.ts). */
+  async migrateNotes(): Promise<NoteRename[]> {
+    let done: NoteRename[] = [];
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, { type: 'maintenance', subject: 'note files renamed to portable ids' }, () => {
+      done = applyNoteMigration(this.paths);
+      return done.flatMap((r) => [r.from, r.to]);
+    });
+    return done;
   }
 
   /** Records the file's current size and fingerprint as the state its notes describe. */

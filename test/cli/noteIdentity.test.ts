@@ -183,7 +183,10 @@ describe('lore notes --migrate (older device-inode note files)', () => {
       const finished = await runCli(['notes', '--migrate', '--apply', '--root', root]);
       assert.equal(finished.code, 0, finished.stderr);
       assert.deepEqual(notesByPath(root), expected, `step ${step}`);
-      assert.ok(noteNames(root).every((n) => !/^\d+-\d+\.md$/.test(n)), `step ${step}`);
+      assert.ok(
+        noteNames(root).every((n) => !/^\d+-\d+\.md$/.test(n)),
+        `step ${step}`,
+      );
       if (crashed.signal === null) break; // The run got past its last crash point: every step was tried.
       assert.ok(step < 100, 'the migration ends');
     }

@@ -211,7 +211,11 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const facts = fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8');
     assert.match(facts, /^- src\/app\.ts: Uses ephemeral cache blocks .*\[from: conv-1, 2026-11-20\]$/m);
     assert.match(facts, /^- src\/app\.ts: run\(\) is the entry point .*\[from: conv-2, 2026-11-21\]$/m);
-    assert.equal(fs.readFileSync(path.join(w.paths.files, noteFileNameOf(noteIdForPath('src/other.ts'))), 'utf8'), otherNote, 'byte for byte');
+    assert.equal(
+      fs.readFileSync(path.join(w.paths.files, noteFileNameOf(noteIdForPath('src/other.ts'))), 'utf8'),
+      otherNote,
+      'byte for byte',
+    );
     assert.deepEqual(
       await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [app] }),
       { healed: 0, orphaned: 0 },

@@ -53,8 +53,14 @@ describe('per-file notes', () => {
     const second = add(paths, file, 'about the new app.ts');
     assert.notEqual(second, first);
     assert.match(path.basename(second), /^app-ts-[0-9a-hjkmnp-tv-z]{8}\.md$/);
-    assert.deepEqual(findNotesForFile(paths, renamed)!.note.notes.map((n) => n.text), ['about the first app.ts [from: c1, 2026-11-20]']);
-    assert.deepEqual(findNotesForFile(paths, file)!.note.notes.map((n) => n.text), ['about the new app.ts [from: c1, 2026-11-20]']);
+    assert.deepEqual(
+      findNotesForFile(paths, renamed)!.note.notes.map((n) => n.text),
+      ['about the first app.ts [from: c1, 2026-11-20]'],
+    );
+    assert.deepEqual(
+      findNotesForFile(paths, file)!.note.notes.map((n) => n.text),
+      ['about the new app.ts [from: c1, 2026-11-20]'],
+    );
   });
 
   it('finds the notes when the inode changes under the same path (atomic save, git checkout), writing nothing', () => {
