@@ -79,7 +79,7 @@ export class StoreWriter {
 
   /**
    * Files deleted in the editor: their notes move to facts.md (core's heal of just those paths,
-   * facts first), or are re-keyed when the path holds a file again.
+   * facts first), or stay when the path holds a file again.
    */
   async deleteFiles(files: string[]): Promise<{ healed: number; orphaned: number }> {
     const result = { healed: 0, orphaned: 0 };

@@ -271,7 +271,7 @@ export class NoteIndex {
 
   /**
    * Applies what was read in one synchronous step, so a request served between two reads never
-   * sees a re-keyed note file gone from its old name and not yet under its new one.
+   * sees a renamed note file (a migration) gone from its old name and not yet under its new one.
    */
   private apply(loaded: Array<{ name: string; entry: IndexEntry | null }>): IndexChange[] {
     if (loaded.length > 0) clearFrontmatterMemo();

@@ -10,7 +10,7 @@
  * without notes reads one stat of its would-be note file and two small shards.
  *
  * Trust is checked, not assumed. Every write Lore makes to a note file is a rename (atomic
- * writes, re-keys, removals), and so is a git checkout, a `mv` or a delete: each changes the
+ * writes, migrations, removals), and so is a git checkout, a `mv` or a delete: each changes the
  * mtime of `files/`. While that mtime is the one `state.json` records, the set of note files is
  * the one indexed, and each entry a lookup touches is checked by its own stat
  * (NoteIndex.fresh), so a hand edit of a note file is seen when that file is looked at. When the
