@@ -59,6 +59,26 @@ describe('note index (core, persisted under .index/)', () => {
     assert.deepEqual(second.reads, [], 'a file without notes costs no note-file read');
   });
 
+  it('follows a file moved on this machine by the inode the persisted local index holds, reading one note file', () => {
+    const { paths, noted, ws } = setup();
+    openNoteIndex(paths);
+    const noteFile = findNotesForFile(paths, noted(9))!.file;
+    const moved = path.join(ws, 'src', 'moved.ts');
+    fs.renameSync(noted(9), moved);
+    fs.writeFileSync(path.join(ws, 'src', 'm9.ts'), 'export const m9 = "a new file at the old path";\n'); // The path alone would mislead.
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(paths.files, past, past);
+    const counter = counting();
+    const found = findNotesForFile(paths, moved, { index: openNoteIndex(paths, { read: counter.read }) })!;
+    assert.equal(found.via, 'inode');
+    assert.equal(found.file, noteFile);
+    assert.ok(counter.reads.length <= 1, `read ${counter.reads.length} note files`);
+    assert.ok(
+      fs.readdirSync(path.dirname(noteIndexMemoFile(paths))).some((n) => /^i-[0-9a-f]{2}\.json$/.test(n)),
+      'an inode shard',
+    );
+  });
+
   it('sees a note file edited by hand in place (checked by its own stat before use)', () => {
     const { paths, noted } = setup();
     openNoteIndex(paths);
