@@ -78,6 +78,11 @@ describe('portable note identity (real git clones)', () => {
     assert.match((await runCli(['notes', path.join(c.ws, 'src', 'app.ts'), '--root', c.root])).stdout, /The entry point/);
 
     gitIn(b.ws, 'mv', 'src/app.ts', 'src/main.ts');
+    const before = await runCli(['notes', path.join(b.ws, 'src', 'main.ts'), '--root', b.root]);
+    assert.match(
+      before.stdout,
+      /^# src\/main\.ts {2}\(files\/app-ts-[0-9a-z]{8}\.md, re-found by fingerprint, recorded as src\/app\.ts until its notes are next written\)/,
+    );
     const healed = await runCli(['notes', '--heal', '--root', b.root]);
     assert.match(healed.stdout, /moved: src\/app\.ts → src\/main\.ts/);
     assert.deepEqual(noteNames(b.root), names, 'the note file keeps its name');
@@ -87,7 +92,7 @@ describe('portable note identity (real git clones)', () => {
 
     gitIn(c.ws, 'pull', '-q', '--no-rebase', 'origin', 'main');
     const shown = await runCli(['notes', path.join(c.ws, 'src', 'main.ts'), '--root', c.root]);
-    assert.match(shown.stdout, /The entry point/);
+    assert.match(shown.stdout, /^# src\/main\.ts {2}\(files\/app-ts-[0-9a-z]{8}\.md\)\n- The entry point/);
     assert.deepEqual(noteNames(c.root), names);
     assert.equal(status(c.ws), '');
   });

@@ -4,7 +4,7 @@
  */
 import { addManualNote } from '../../core/store/items/manualNote';
 import { redactSecrets } from '../../core/model/safety/redact';
-import { findNotesForFile, healNotes, resolveNoteTarget } from '../../core/store/fileNotes';
+import { findNotesForFile, healNotes, resolveNoteTarget, workspaceRelative } from '../../core/store/fileNotes';
 import { applyNoteMigration, planNoteMigration, type NoteRename } from '../../core/store/noteMigration';
 import { regenerateDigest } from '../../core/store/digest';
 import { loadStoreConfig } from '../../core/store/storeConfig';
@@ -87,12 +87,16 @@ async function notes(parsed: Parsed<NotesOptions>, io: Output): Promise<number> 
     );
     return EXIT_OK;
   }
+  const asked = workspaceRelative(paths, file);
+  const recorded = found?.note.meta.path;
   if (!found || found.note.notes.length === 0) {
     io.out(`no notes for ${printable(positionals[0])}`);
     return EXIT_OK;
   }
   io.out(
-    `# ${printable(found.note.meta.path || positionals[0])}  (${storeRelative(paths, found.file)}${found.via === 'inode' ? '' : `, re-found by ${found.via}`})`,
+    `# ${printable(asked)}  (${storeRelative(paths, found.file)}${found.via === 'inode' ? '' : `, re-found by ${found.via}`}${
+      recorded && recorded !== asked ? `, recorded as ${printable(recorded)} until its notes are next written` : ''
+    })`,
   );
   for (const note of found.note.notes) io.out(`- ${note.text}`);
   return EXIT_OK;
