@@ -118,7 +118,7 @@ const engineTiers = {
 // extension must not load them. Paths under src/core, without the extension.
 const EXTENSION_FORBIDDEN_WRITERS = [
   'base/(atomicWrite|guardedReplace|appendInPlace|storeLock|fileVersion|storeText)',
-  'store/(initStore|strayFiles|undoRecord|fileNotes|instructionSync)',
+  'store/(initStore|strayFiles|undoRecord|fileNotes|noteMigration|instructionSync)',
   'store/items/(rememberItem|manualNote|itemChanges|supersedeByHand|reviewEdit|reviewQueue|agentWrites|moveItem)',
   'store/history/storeHistory',
   'store/changes/(applyPlan|undoLastHarvest)',

@@ -21,7 +21,7 @@ import { noteLine } from '../src/core/model/itemLines';
 import { recall } from '../src/core/services/search/recall';
 import { SearchIndex } from '../src/core/services/search/searchIndex';
 import { identifyFile } from '../src/core/base/fileIdentity';
-import { metaFor } from '../src/core/store/fileNotes';
+import { metaFor, newNoteFile } from '../src/core/store/fileNotes';
 import { parseNoteFile, renderNoteFile } from '../src/core/model/noteFile';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
@@ -70,10 +70,8 @@ function workspace(ctx: BenchContext, files: number): StorePaths {
     const lines = Array.from({ length: BIG_FILE_NOTES }, (_, n) =>
       noteLine(`big note ${n}: keep the retry budget of the cache layer in sync`, { source: `conv-${n % 997}`, date: '2026-11-21' }),
     );
-    fs.writeFileSync(
-      path.join(paths.files, identifyFile(big)!.noteFileName),
-      renderNoteFile(metaFor('big.ts', identifyFile(big)!), `# big.ts\n\n${lines.join('\n')}\n`),
-    );
+    const bigNote = newNoteFile(paths, 'big.ts');
+    fs.writeFileSync(bigNote, renderNoteFile(metaFor(bigNote, 'big.ts', identifyFile(big)!), `# big.ts\n\n${lines.join('\n')}\n`));
     fs.writeFileSync(marker, SPEC);
   }
   return paths;
@@ -83,8 +81,7 @@ function workspace(ctx: BenchContext, files: number): StorePaths {
 function reset(paths: StorePaths): void {
   fs.rmSync(paths.index, { recursive: true, force: true });
   for (let i = 0; i < PLAIN; i++) {
-    const identity = identifyFile(path.join(paths.workspace, 'plain', `p${i}.ts`));
-    if (identity) fs.rmSync(path.join(paths.files, identity.noteFileName), { force: true });
+    fs.rmSync(newNoteFile(paths, `plain/p${i}.ts`), { force: true });
   }
 }
 
@@ -230,7 +227,7 @@ async function addNotes(ctx: BenchContext, large: StorePaths, small: StorePaths)
 /** 3. recall with files, in process. */
 async function recalls(large: StorePaths, small: StorePaths): Promise<BenchResult[]> {
   const files = Array.from({ length: 10 }, (_, i) => largeStoreFile(i * 9));
-  const bigNoteFile = path.join(large.files, identifyFile(path.join(large.workspace, 'big.ts'))!.noteFileName);
+  const bigNoteFile = newNoteFile(large, 'big.ts');
   const [onLarge, onSmall, big, parse] = await repeatInterleaved(5, [
     { fn: () => recall(large, { files }) },
     { fn: () => recall(small, { files }) },

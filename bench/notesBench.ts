@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { noteLine } from '../src/core/model/itemLines';
-import { findNotesForFile, healDeletedFiles, healNotes, listNoteFiles, metaFor } from '../src/core/store/fileNotes';
+import { findNotesForFile, healDeletedFiles, healNotes, listNoteFiles, metaFor, newNoteFile } from '../src/core/store/fileNotes';
 import { writeFileAtomic } from '../src/core/base/atomicWrite';
 import { identifyFile } from '../src/core/base/fileIdentity';
 import { parseNoteFile, renderNoteFile } from '../src/core/model/noteFile';
@@ -58,7 +58,8 @@ function restore(paths: StorePaths, relative: string): string {
   fs.writeFileSync(absolute, `export const restored = ${JSON.stringify(relative)};\n`);
   const identity = identifyFile(absolute)!;
   const body = `# ${relative}\n\n${noteLine(`note of ${relative}`, { source: 'bench', date: '2026-11-24' })}\n`;
-  fs.writeFileSync(path.join(paths.files, identity.noteFileName), renderNoteFile(metaFor(relative, identity), body));
+  const noteFile = newNoteFile(paths, relative);
+  fs.writeFileSync(noteFile, renderNoteFile(metaFor(noteFile, relative, identity), body));
   return absolute;
 }
 
@@ -66,7 +67,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const ws = workspace(ctx);
   const paths = storePaths(path.join(ws, '.lore'), ws);
   const plain = path.join(ws, 'plain.ts');
-  const oneNoteFile = findNotesForFile(paths, path.join(ws, largeStoreFile(4321)), { heal: false })!.file;
+  const oneNoteFile = findNotesForFile(paths, path.join(ws, largeStoreFile(4321)))!.file;
   const victim = largeStoreFile(777);
   let victimAbs = restore(paths, victim);
   const live = openNoteIndex(paths);
@@ -76,7 +77,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   // Before each heal: put the victim and its note back, then delete the file (not timed).
   const deleteVictim = () => {
     victimAbs = restore(paths, victim);
-    live.refreshSync([path.basename(findNotesForFile(paths, victimAbs, { heal: false, index: live })!.file)]);
+    live.refreshSync([path.basename(findNotesForFile(paths, victimAbs, { index: live })!.file)]);
     fs.rmSync(victimAbs);
   };
   let orphaned = 0;

@@ -32,6 +32,7 @@ import { initLog, logger } from './log';
 import { GitHistory } from './gitHistory';
 import { registerMcpServerProvider, type LoreMcpServerProvider } from './mcp/mcpServerProvider';
 import { addManualNote, registerNoteCommands } from './notes/noteCommands';
+import { offerNoteMigration } from './notes/noteMigrationOffer';
 import { decideHeldItem, editHeldItem, registerReviewCommands } from './review/reviewCommands';
 import { NoteDecorations } from './notes/noteDecorations';
 import { LoreServerClient } from './loreServerClient';
@@ -245,7 +246,14 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const startServer = () => {
     if (!store.exists || serverStarted) return;
     serverStarted = true;
-    void notes.ready();
+    // An older store's device-inode note file names: offered once, when the server can answer.
+    void notes
+      .ready()
+      .then(
+        () => offerNoteMigration(store, context.workspaceState),
+        () => undefined,
+      )
+      .catch((error: unknown) => logger('notes').error('could not offer the note file migration', error));
     void agentCaches.refresh();
   };
   startServer();

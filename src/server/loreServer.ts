@@ -61,11 +61,11 @@ export class LoreServer {
     private readonly hooks: ServerHooks,
     options: { debounceMs?: number; searchBackend?: 'auto' | 'memory' } = {},
   ) {
-    this.index = new NoteIndex(paths.files);
+    this.index = new NoteIndex(paths.files, undefined, paths.workspace);
     this.staleness = new StalenessTracker(path.join(paths.index, 'note-baselines'));
     const lookup = new NoteLookup(paths, this.index, this.staleness);
     this.writer = new StoreWriter(paths, this.index, this.staleness, (changes) => this.publish(changes, [], false), hooks.log);
-    this.notes = new NotesService(lookup, this.index, this.staleness, this.writer);
+    this.notes = new NotesService(lookup, this.index, this.staleness);
     this.lenses = new NoteLenses(this.notes, () => this.scheduleLensRefresh());
     this.search = new ServerSearch(paths, options.searchBackend ?? 'auto', {
       backendChanged: (b, r) => hooks.searchBackend?.(b, r),

@@ -1,9 +1,8 @@
 /**
  * Finds the notes of an open file in the server's live index by core's one rule (noteLocator),
  * with the file's fingerprint from the staleness tracker (hashed once per file version). A hit
- * by path or fingerprint means the key is out of date (git checkout, atomic save, a move outside
- * the editor); the caller gets the notes at once and the repair (under the store lock) is left
- * to the StoreWriter.
+ * by path or fingerprint (git checkout, atomic save, a move outside the editor) only teaches the
+ * live index the file's device:inode: reading writes nothing to the store.
  */
 import { statRegularFile } from '../core/base/fileIdentity';
 import type { NoteIndex } from '../core/store/noteIndex';

@@ -1,6 +1,6 @@
 /**
- * The one place features ask "what are the notes of this file?": lookup in the index, the
- * background repair of a stale key, the notes themselves and how stale they are. Code lenses,
+ * The one place features ask "what are the notes of this file?": lookup in the index, the notes
+ * themselves and how stale they are. Code lenses,
  * hovers and the custom requests all go through it, so they always agree.
  *
  * Answers are memoized per file while both the file (device, inode, size, mtime) and the index
@@ -14,7 +14,6 @@ import { NoteTexts } from './noteTexts';
 import { statRegularFile } from '../core/base/fileIdentity';
 import type { NoteLookup, ResolvedNotes } from './noteLookup';
 import type { StalenessTracker } from './staleness';
-import type { StoreWriter } from './storeWriter';
 
 /** A file's notes as the features use them, with what features derived from them. */
 export interface FoundFileNotes {
@@ -45,7 +44,6 @@ export class NotesService {
     private readonly lookup: NoteLookup,
     private readonly index: NoteIndex,
     private readonly staleness: StalenessTracker,
-    private readonly writer: StoreWriter,
   ) {}
 
   /** The notes of a file (none: undefined). A stale key is repaired in the background. */
@@ -58,8 +56,8 @@ export class NotesService {
     const cached = this.answers.get(absolute);
     if (cached && cached.generation === this.index.generation && sameVersion(cached.stat, stat)) return cached.found;
     const generation = this.index.generation;
+    // A hit by path or content teaches the index this file's device:inode; no note file changes.
     const resolved = this.lookup.resolve(absolute, {}, stat);
-    if (resolved?.needsRepair) this.writer.scheduleRepair(resolved);
     const notes = resolved ? this.texts.notesOf(resolved.entry) : [];
     const found = resolved && notes.length > 0 ? { resolved, notes, memo: new Map<string, unknown>() } : undefined;
     this.answers.delete(absolute);

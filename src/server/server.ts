@@ -39,6 +39,7 @@ import {
   HarvestUndoRequest,
   JournalSummarizeRequest,
   MarkNotesValidRequest,
+  MigrateNotesRequest,
   NoteFilesRequest,
   NotesChangedNotification,
   NotesForFileRequest,
@@ -56,6 +57,7 @@ import {
   TeammateArrivalsSeenRequest,
   WatchReplyRequest,
 } from '../shared/protocol';
+import { planNoteMigration } from '../core/store/noteMigration';
 import { cacheReport } from '../core/services/promptCache/cacheReport';
 import { SessionCallsMemo } from '../core/services/promptCache/sessionCalls';
 import { currentHost } from '../core/services/discovery/host';
@@ -317,9 +319,7 @@ handleRequest(connection, NotesForFileRequest, async (params) => {
 
 handleRequest(connection, NoteFilesRequest, async (): Promise<ResultOf<typeof NoteFilesRequest>> => {
   const s = await ready();
-  const files = s.index
-    .stored()
-    .map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, fileId: e.meta.fileId, count: e.count }));
+  const files = s.index.stored().map((e) => ({ file: path.join(s.paths.files, e.name), path: e.meta.path, count: e.count }));
   return { files: files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), transcripts: transcriptStats(s.paths) };
 });
 
@@ -350,6 +350,14 @@ handleRequest(connection, DidRenameFilesRequest, async (params): Promise<ResultO
 handleRequest(connection, DidDeleteFilesRequest, async (params): Promise<ResultOf<typeof DidDeleteFilesRequest>> => {
   const s = await ready();
   return s.writer.deleteFiles(params.files.map((p) => path.resolve(p)));
+});
+
+handleRequest(connection, MigrateNotesRequest, async (params): Promise<ResultOf<typeof MigrateNotesRequest>> => {
+  const s = await ready();
+  if (!params.apply) return { renames: planNoteMigration(s.paths) };
+  const renames = await s.writer.migrateNotes();
+  if (renames.length > 0) s.scheduleLensRefresh();
+  return { renames };
 });
 
 handleRequest(connection, MarkNotesValidRequest, async (params): Promise<ResultOf<typeof MarkNotesValidRequest>> => {

@@ -79,7 +79,7 @@ export function registerStoreRequests(connection: Connection, ready: () => Promi
     const document = existing === undefined ? undefined : open.dirty(existing);
     if (existing && document) {
       const line = manualNoteLine(text);
-      if (!(await open.edit(document, (current) => addNotes(current, metaFor(target.relative, target.identity), [line]))))
+      if (!(await open.edit(document, (current) => addNotes(current, metaFor(existing, target.relative, target.identity), [line]))))
         throw new Error('the editor refused the note (the note file is open with unsaved changes)');
       return { noteFile: existing, where: 'document' as const };
     }

@@ -1,7 +1,7 @@
 /**
  * Every write the language server makes to the store, each under the store lock so it never
- * races a harvest or a `lore` command: healing a key that went stale (core's findNotesForFile),
- * following renames, marking notes valid and deleting a note. After a write the touched note
+ * races a harvest or a `lore` command: following renames a person makes in the editor (the
+ * note file records the new path, and keeps its name), marking notes valid and deleting a note. After a write the touched note
  * files are re-read into the index at once, so the next lens request already sees them (the
  * watcher reports them again ~150 ms later, which the index recognises as unchanged).
  *
@@ -10,8 +10,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseLines, serializeLines, spliceLines } from '../core/model/categoryFile';
-import { findNotesForFile, healDeletedFiles, metaFor, rekeyNotes, workspaceRelative } from '../core/store/fileNotes';
+import { findNotesForFile, healDeletedFiles, metaFor, recordNotePath, workspaceRelative } from '../core/store/fileNotes';
 import { replaceTextGuarded } from '../core/base/storeText';
+import { applyNoteMigration, type NoteRename } from '../core/store/noteMigration';
 import { identifyFile } from '../core/base/fileIdentity';
 import { parseNoteFile, renderNoteFile } from '../core/model/noteFile';
 import { acquireStoreLock } from '../core/base/storeLock';
@@ -19,16 +20,11 @@ import { recordStoreChange, type StoreChange } from '../core/store/history/store
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import type { DeleteNoteArgs } from '../shared/protocol';
 import type { IndexChange, IndexEntry, NoteIndex } from '../core/store/noteIndex';
-import type { ResolvedNotes } from './noteLookup';
 import type { StalenessTracker } from './staleness';
 
-/** Lens requests must not wait long for a harvest: a repair that cannot get the lock is retried later. */
-const REPAIR_LOCK_TIMEOUT_MS = 2_000;
 const REQUEST_LOCK_TIMEOUT_MS = 10_000;
-const REPAIR_RETRY_MS = 5_000;
 
 export class StoreWriter {
-  private readonly repairing = new Map<string, number>();
   /** mtime of files/ when the index last caught up with the folder itself (see catchUpWithNewNoteFiles). */
   private filesDirSeen: bigint | undefined;
 
@@ -40,32 +36,7 @@ export class StoreWriter {
     private readonly log: (message: string) => void,
   ) {}
 
-  /**
-   * Re-keys (inode changed) or re-records the path (moved outside the editor) of resolved notes,
-   * in the background, under the lock. At most one attempt per file every few seconds.
-   */
-  scheduleRepair(resolved: ResolvedNotes): void {
-    const last = this.repairing.get(resolved.absolute);
-    if (last !== undefined && Date.now() - last < REPAIR_RETRY_MS) return;
-    this.repairing.set(resolved.absolute, Date.now());
-    void this.withLock(REPAIR_LOCK_TIMEOUT_MS, { type: 'maintenance', subject: 'notes follow their file (re-keyed)' }, () => {
-      const { entry, absolute, relative, via } = resolved;
-      if (via === 'fingerprint') {
-        // Re-found by content: core's heal (the content is the recorded one by definition).
-        const found = findNotesForFile(this.paths, absolute, { index: this.index });
-        this.log(`healed notes of ${relative} (found by content)`);
-        return [entry.name, found ? path.basename(found.file) : undefined];
-      }
-      // Same inode at a new path, or a new inode at the recorded path (git checkout, atomic
-      // save): core's one re-key rule, which keeps the recorded size and fingerprint.
-      const identity = identifyFile(absolute, false);
-      if (!identity) return [];
-      if (via === 'path') this.log(`re-keyed notes of ${relative} (new inode)`);
-      return [entry.name, path.basename(rekeyNotes(this.paths, entry.file, relative, identity.id))];
-    }).finally(() => setTimeout(() => this.repairing.delete(resolved.absolute), REPAIR_RETRY_MS).unref());
-  }
-
-  /** Follows renames of files and folders: note files get the new path (and key, if the inode changed). */
+  /** Follows renames of files and folders: note files record the new path (their names stay). */
   async renameFiles(files: Array<{ oldPath: string; newPath: string }>): Promise<number> {
     const moves: Array<{ entry: IndexEntry; absolute: string }> = [];
     for (const { oldPath, newPath } of files) {
@@ -83,7 +54,9 @@ export class StoreWriter {
         continue;
       }
       const identity = identifyFile(newAbs, false);
-      const entry = (identity && this.index.get(identity.noteFileName)) ?? this.index.withRecordedPath(oldRel)[0];
+      const entry =
+        this.index.withRecordedPath(oldRel).find((e) => e.meta.path === oldRel) ??
+        (identity ? this.index.withLocalId(identity.id)[0] : undefined);
       if (entry) moves.push({ entry, absolute: newAbs });
     }
     if (moves.length === 0) return 0;
@@ -94,8 +67,9 @@ export class StoreWriter {
         const identity = identifyFile(absolute, false);
         if (!identity) continue;
         const relative = workspaceRelative(this.paths, absolute);
-        if (entry.meta.path === relative && entry.meta.fileId === identity.id && entry.name === identity.noteFileName) continue;
-        touched.push(entry.name, path.basename(rekeyNotes(this.paths, entry.file, relative, identity.id)));
+        this.index.learn(entry.name, identity.id);
+        if (entry.meta.path === relative || !recordNotePath(this.paths, entry.file, relative)) continue;
+        touched.push(entry.name);
         updated++;
       }
       return touched;
@@ -105,7 +79,7 @@ export class StoreWriter {
 
   /**
    * Files deleted in the editor: their notes move to facts.md (core's heal of just those paths,
-   * facts first), or are re-keyed when the path holds a file again.
+   * facts first), or stay when the path holds a file again.
    */
   async deleteFiles(files: string[]): Promise<{ healed: number; orphaned: number }> {
     const result = { healed: 0, orphaned: 0 };
@@ -133,6 +107,16 @@ export class StoreWriter {
     this.filesDirSeen = mtime;
   }
 
+  /** Renames an older Lore's device-inode note files to their portable names (noteMigration.ts). */
+  async migrateNotes(): Promise<NoteRename[]> {
+    let done: NoteRename[] = [];
+    await this.withLock(REQUEST_LOCK_TIMEOUT_MS, { type: 'maintenance', subject: 'note files renamed to portable ids' }, () => {
+      done = applyNoteMigration(this.paths);
+      return done.flatMap((r) => [r.from, r.to]);
+    });
+    return done;
+  }
+
   /** Records the file's current size and fingerprint as the state its notes describe. */
   async markValid(absolute: string): Promise<{ updated: boolean; noteFile?: string }> {
     let noteFile: string | undefined;
@@ -140,7 +124,7 @@ export class StoreWriter {
       const found = findNotesForFile(this.paths, absolute, { index: this.index });
       const identity = identifyFile(absolute);
       if (!found || !identity) return [];
-      const meta = metaFor(workspaceRelative(this.paths, absolute), identity);
+      const meta = metaFor(found.file, workspaceRelative(this.paths, absolute), identity);
       replaceTextGuarded(found.file, (text) =>
         renderNoteFile(meta, text === undefined ? found.note.body : parseNoteFile(text).body),
       ).settle();

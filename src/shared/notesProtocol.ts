@@ -102,19 +102,19 @@ export const NotesChangedNotification = notification({
 export const DidRenameFilesRequest = request({
   method: 'lore/didRenameFiles',
   direction: 'toServer',
-  // Absolute file-system paths; `updated`: note files rewritten or re-keyed.
+  // Absolute file-system paths; `updated`: note files that now record the new path (their names stay).
   params: (z) => z.object({ files: z.array(z.object({ oldPath: filePath(z), newPath: filePath(z) })).max(100_000) }),
   result: (z) => z.object({ updated: z.number() }),
 });
 /**
  * Client → server: forward `vscode.workspace.onDidDeleteFiles` (files and folders). The server
- * moves the notes of those paths to facts.md as `path: note` (or re-keys them when the path
- * holds a file again), under the store lock, touching only those note files.
+ * moves the notes of those paths to facts.md as `path: note` (or leaves them when the path holds
+ * a file again), under the store lock, touching only those note files.
  */
 export const DidDeleteFilesRequest = request({
   method: 'lore/didDeleteFiles',
   direction: 'toServer',
-  // Absolute file-system paths. `healed`: note files re-keyed because the path holds a file again;
+  // Absolute file-system paths. `healed`: always 0 (kept for older clients);
   // `orphaned`: note files whose notes moved to facts.md (the client regenerates the digest).
   params: (z) => z.object({ files: z.array(filePath(z)).max(100_000) }),
   result: (z) => z.object({ healed: z.number(), orphaned: z.number() }),
@@ -129,7 +129,6 @@ export interface NoteFilesResult {
     file: string;
     /** The workspace-relative path it is about ('' for a hand-made note file without meta). */
     path: string;
-    fileId: string;
     /** How many notes it holds. */
     count: number;
   }>;
@@ -143,7 +142,7 @@ export const NoteFilesRequest = request({
   params: (z) => z.object({}).strict(),
   result: returns<NoteFilesResult>(),
 });
-/** Client → server: the notes of one file (healing the key when its inode changed), or null. */
+/** Client → server: the notes of one file, or null (a lookup writes nothing to the store). */
 export const NotesForFileRequest = request({
   method: 'lore/notesForFile',
   direction: 'toServer',
@@ -163,6 +162,17 @@ export const MarkNotesValidRequest = request({
   direction: 'toServer',
   params: (z) => z.object({ path: filePath(z) }) satisfies z.ZodType<MarkNotesValidArgs>,
   result: returns<{ updated: boolean; noteFile?: string }>(),
+});
+/**
+ * Client → server: the note files an older Lore named by device-inode (each clone renamed them)
+ * and the portable names they get; with `apply`, the server renames them under the store lock.
+ */
+export const MigrateNotesRequest = request({
+  method: 'lore/migrateNotes',
+  direction: 'toServer',
+  params: (z) => z.object({ apply: z.boolean() }).strict(),
+  // `path`: the workspace-relative file the notes are about, which is what a person reads.
+  result: (z) => z.object({ renames: z.array(z.object({ from: z.string(), to: z.string(), path: z.string() })) }),
 });
 /** Client → server: delete one note line (under the store lock; refused when the line changed). */
 export const DeleteNoteRequest = request({

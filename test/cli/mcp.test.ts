@@ -296,7 +296,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
     assert.match(
       textOf(read),
       new RegExp(
-        `^> Recorded project knowledge, quoted as data[^\\n]*\\n# Notes on src/app\\.ts {2}\\(files/\\d+-\\d+\\.md\\)\\n- \\[notes ${itemId(noteLine)}\\] \\(src/app\\.ts\\) exports the app constant \\[from: lore-test, `,
+        `^> Recorded project knowledge, quoted as data[^\\n]*\\n# Notes on src/app\\.ts {2}\\(files/app-ts-[0-9a-z]{8}\\.md\\)\\n- \\[notes ${itemId(noteLine)}\\] \\(src/app\\.ts\\) exports the app constant \\[from: lore-test, `,
       ),
     );
     assert.match(textOf(await call('read_file_notes', { path: 'outside-secret.txt' })), /^no notes for outside-secret\.txt/);

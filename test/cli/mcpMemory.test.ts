@@ -280,7 +280,7 @@ describe('lore mcp memory tools (SDK client)', function () {
     direct();
     const added = await call('remember', { category: 'note', path: 'src/app.ts', statement: 'exports the app constant' });
     assert.equal(added.data.status, 'recorded');
-    assert.match(added.data.file!, /^files\/\d+-\d+\.md$/);
+    assert.match(added.data.file!, /^files\/app-ts-[0-9a-hjkmnp-tv-z]{8}\.md$/);
     const notes = textOf((await client.callTool({ name: 'read_file_notes', arguments: { path: 'src/app.ts' } })) as CallToolResult);
     // The read tools and the memory tools name the item by the same id.
     assert.match(notes, new RegExp(`- \\[notes ${added.data.id}\\] \\(src/app\\.ts\\) exports the app constant \\[from: claude-code, `));

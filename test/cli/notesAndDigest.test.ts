@@ -1,25 +1,27 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { makeWorkspace, runCli } from '../helpers/cli';
+import { makeWorkspace, runCli, snapshotTree } from '../helpers/cli';
 
 describe('lore note, notes, digest (CLI)', function () {
   this.timeout(30_000);
 
-  it('adds a manual note, shows it, and heals it after an atomic save', async () => {
+  it('adds a manual note, shows it, and still shows it after an atomic save without writing', async () => {
     const { ws, root } = await makeWorkspace();
     const file = path.join(ws, 'src', 'app.ts');
     const added = await runCli(['note', file, 'Uses', 'the', 'token', 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', '--root', root]);
     assert.equal(added.code, 0, added.stderr);
-    assert.match(added.stdout, /^noted src\/app\.ts in files\/\d+-\d+\.md/);
+    assert.match(added.stdout, /^noted src\/app\.ts in files\/app-ts-[0-9a-z]{8}\.md/);
     const today = new Date().toISOString().slice(0, 10);
     let shown = await runCli(['notes', file, '--root', root]);
     assert.match(shown.stdout, new RegExp(`- Uses the token \\[REDACTED:github-pat\\] \\[from: manual, ${today}\\]`));
     fs.writeFileSync(file + '.tmp', 'export const app = 2;\n');
     fs.renameSync(file + '.tmp', file);
+    const files = snapshotTree(path.join(root, 'files'));
     shown = await runCli(['notes', file, '--root', root]);
-    assert.match(shown.stdout, /re-found by path/);
+    assert.match(shown.stdout, /^# src\/app\.ts {2}\(files\/app-ts-[0-9a-z]{8}\.md/);
     assert.match(shown.stdout, /- Uses the token/);
+    assert.deepEqual(snapshotTree(path.join(root, 'files')), files, 'reading wrote nothing');
   });
 
   it('refuses a note for a file outside the workspace', async () => {

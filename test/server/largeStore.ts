@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { noteLine } from '../../src/core/model/itemLines';
 import { metaFor } from '../../src/core/store/fileNotes';
-import { fileIdOf, noteFileNameFor, type FileIdentity } from '../../src/core/base/fileIdentity';
+import { fileIdOf, type FileIdentity } from '../../src/core/base/fileIdentity';
+import { noteFileNameOf, noteIdForPath } from '../../src/core/model/noteFile';
 import { renderNoteFile } from '../../src/core/model/noteFile';
 import { storePaths, type StorePaths } from '../../src/core/store/storePaths';
 
@@ -39,7 +40,6 @@ export function generateLargeStore(ws: string, files: number, notesPerFile: numb
     const id = fileIdOf(fs.statSync(file, { bigint: true }));
     const identity: FileIdentity = {
       id,
-      noteFileName: noteFileNameFor(id),
       size: Buffer.byteLength(body),
       fingerprint: `sha256:${createHash('sha256').update(body).digest('hex')}`,
     };
@@ -49,8 +49,8 @@ export function generateLargeStore(ws: string, files: number, notesPerFile: numb
         date: `2026-${String((n % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
       }),
     );
-    const text = renderNoteFile(metaFor(relative, identity), `# ${relative}\n\n${lines.join('\n')}\n`);
-    fs.writeFileSync(path.join(paths.files, identity.noteFileName), text);
+    const noteFile = path.join(paths.files, noteFileNameOf(noteIdForPath(relative)));
+    fs.writeFileSync(noteFile, renderNoteFile(metaFor(noteFile, relative, identity), `# ${relative}\n\n${lines.join('\n')}\n`));
   }
   return { ws, paths, relative: largeStoreFile, noteLines: files * notesPerFile };
 }

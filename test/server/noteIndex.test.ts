@@ -8,8 +8,8 @@ describe('server note index and staleness helpers', () => {
   it('reads note meta and counts like core parseNoteFile, fast path or not', () => {
     const body = '# a\n\n- one [from: c, 2026-01-01]\n- two\n  continued\n```\n- fenced\n```\n';
     const texts = [
-      renderNoteFile({ path: 'src/we "ird":#path.ts', fileId: '2049:123456789012345678', size: 12, fingerprint: 'sha256:ab' }, body),
-      renderNoteFile({ path: 'ünï/cødé.ts', fileId: '1:2', size: 0, fingerprint: '' }, body),
+      renderNoteFile({ path: 'src/we "ird":#path.ts', id: '2049-123456789012345678', size: 12, fingerprint: 'sha256:ab' }, body),
+      renderNoteFile({ path: 'ünï/cødé.ts', id: '1-2', size: 0, fingerprint: '' }, body),
       '---\r\npath: "crlf.ts"\r\nfile_id: "1:3"\r\nsize: 4\r\nfingerprint: "x"\r\n---\r\n- a\r\n',
       '---\npath: hand written\nsize: 7\n---\n- a\n- b\n',
       '- no frontmatter at all\n',

@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { identifyFile } from '../../src/core/base/fileIdentity';
-import { parseNoteFile } from '../../src/core/model/noteFile';
+import { noteFileNameOf, noteIdForPath, parseNoteFile } from '../../src/core/model/noteFile';
 import {
   DeleteNoteRequest,
   DidDeleteFilesRequest,
@@ -142,7 +141,7 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     fs.renameSync(app, moved);
     const result = await client.connection.sendRequest('lore/didRenameFiles', { files: [{ oldPath: app, newPath: moved }] });
     assert.deepEqual(result, { updated: 1 });
-    const noteFile = path.join(w.paths.files, identifyFile(moved)!.noteFileName);
+    const noteFile = path.join(w.paths.files, noteFileNameOf(noteIdForPath('src/app.ts')));
     assert.equal(parseNoteFile(fs.readFileSync(noteFile, 'utf8')).meta.path, 'src/main.ts');
     assert.deepEqual((await client.lensTitles(await client.open(moved)))[0], 'Lore: 3 notes');
 
@@ -154,30 +153,24 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     assert.equal(parseNoteFile(fs.readFileSync(noteFile, 'utf8')).meta.path, 'lib/main.ts');
   });
 
-  it('keeps the notes when git checkout replaces the file (new inode), then heals the key', async () => {
-    const before = identifyFile(app)!.noteFileName;
+  it('keeps the notes when git checkout replaces the file (new inode), writing nothing', async () => {
+    const noteFile = path.join(w.paths.files, noteFileNameOf(noteIdForPath('src/app.ts')));
+    const text = fs.readFileSync(noteFile, 'utf8');
     const uri = await client.open(app);
     fs.writeFileSync(app + '.tmp', APP.replace('1', '2'));
     fs.renameSync(app + '.tmp', app);
-    const after = identifyFile(app)!.noteFileName;
-    assert.notEqual(after, before);
     assert.equal((await client.lensTitles(uri))[0].startsWith('Lore: 3 notes'), true, 'found by path at once');
-    await eventually(
-      () => (fs.existsSync(path.join(w.paths.files, after)) && !fs.existsSync(path.join(w.paths.files, before)) ? true : undefined),
-      3000,
-      're-key',
-    );
     const notes = (await eventually(
       async () => {
         const n = (await client.connection.sendRequest(NotesForFileRequest.type, { path: app })) as FileNotes | null;
         return n?.via === 'inode' ? n : undefined;
       },
       3000,
-      'index update',
+      'the index learned the new inode',
     ))!;
-    assert.equal(path.basename(notes.noteFile), after);
+    assert.equal(notes.noteFile, noteFile);
     assert.equal(notes.staleness.state, 'changed', 'the checkout brought other content: the recorded fingerprint is kept');
-    assert.equal(parseNoteFile(fs.readFileSync(notes.noteFile, 'utf8')).meta.fileId, identifyFile(app)!.id);
+    assert.equal(fs.readFileSync(noteFile, 'utf8'), text, 'the note file is as it was');
   });
 
   it('re-finds notes by content when a file was copied elsewhere and the original deleted', async () => {
@@ -192,9 +185,9 @@ describe('language server: per-file notes (LSP over stdio)', function () {
         return n?.via === 'inode' ? n : undefined;
       },
       3000,
-      'heal by fingerprint',
+      'learned by fingerprint',
     );
-    assert.equal(healed.recordedPath, 'src/copied.ts');
+    assert.equal(healed.recordedPath, 'src/app.ts', 'a read records no new path');
   });
 
   it('drops the lenses of a deleted file (its notes move to facts.md on lore/didDeleteFiles, below)', async () => {
@@ -207,10 +200,10 @@ describe('language server: per-file notes (LSP over stdio)', function () {
   });
 
   it('moves the notes of a file deleted in the editor to facts.md through lore/didDeleteFiles, leaving other notes alone', async () => {
-    const other = w.write('src/other.ts', 'export const other = 2;\n');
+    w.write('src/other.ts', 'export const other = 2;\n');
     w.note('src/other.ts', ['- Other note [from: conv-3, 2026-11-22]']);
-    const noteFile = path.join(w.paths.files, identifyFile(app)!.noteFileName);
-    const otherNote = fs.readFileSync(path.join(w.paths.files, identifyFile(other)!.noteFileName), 'utf8');
+    const noteFile = path.join(w.paths.files, noteFileNameOf(noteIdForPath('src/app.ts')));
+    const otherNote = fs.readFileSync(path.join(w.paths.files, noteFileNameOf(noteIdForPath('src/other.ts'))), 'utf8');
     fs.rmSync(app);
     const result = await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [app] });
     assert.deepEqual(result, { healed: 0, orphaned: 1 });
@@ -218,7 +211,11 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const facts = fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8');
     assert.match(facts, /^- src\/app\.ts: Uses ephemeral cache blocks .*\[from: conv-1, 2026-11-20\]$/m);
     assert.match(facts, /^- src\/app\.ts: run\(\) is the entry point .*\[from: conv-2, 2026-11-21\]$/m);
-    assert.equal(fs.readFileSync(path.join(w.paths.files, identifyFile(other)!.noteFileName), 'utf8'), otherNote, 'byte for byte');
+    assert.equal(
+      fs.readFileSync(path.join(w.paths.files, noteFileNameOf(noteIdForPath('src/other.ts'))), 'utf8'),
+      otherNote,
+      'byte for byte',
+    );
     assert.deepEqual(
       await client.connection.sendRequest(DidDeleteFilesRequest.type, { files: [app] }),
       { healed: 0, orphaned: 0 },
@@ -242,7 +239,7 @@ describe('language server: per-file notes (LSP over stdio)', function () {
     const uri = await client.open(app);
     assert.equal((await client.lenses(uri)).length, 3);
     const since = Date.now();
-    fs.rmSync(path.join(w.paths.files, identifyFile(app)!.noteFileName));
+    fs.rmSync(path.join(w.paths.files, noteFileNameOf(noteIdForPath('src/app.ts'))));
     await client.waitFor<ParamsOf<typeof NotesChangedNotification>>(
       NotesChangedNotification.method,
       (p) => p.uris.includes(uri),
@@ -255,7 +252,7 @@ describe('language server: per-file notes (LSP over stdio)', function () {
   it('notifies and refreshes lenses when a note file is edited by hand', async () => {
     const uri = await client.open(app);
     await client.lenses(uri);
-    const noteFile = path.join(w.paths.files, identifyFile(app)!.noteFileName);
+    const noteFile = path.join(w.paths.files, noteFileNameOf(noteIdForPath('src/app.ts')));
     const since = Date.now();
     fs.appendFileSync(noteFile, '- Added by hand\n');
     // Bounded waits on the events themselves; how fast they come is the watcher's debounce, not

@@ -1,10 +1,11 @@
 /**
- * `lore notes PATH` shows a file's notes (healing the key after an inode change),
- * `lore notes --heal` checks every note file, `lore note PATH TEXT` adds a note by hand.
+ * `lore notes PATH` shows a file's notes (writing nothing),
+ * `lore notes --heal` checks every note file, `lore notes --migrate` renames an older Lore's note files, `lore note PATH TEXT` adds a note by hand.
  */
 import { addManualNote } from '../../core/store/items/manualNote';
 import { redactSecrets } from '../../core/model/safety/redact';
-import { findNotesForFile, healNotes, resolveNoteTarget } from '../../core/store/fileNotes';
+import { findNotesForFile, healNotes, resolveNoteTarget, workspaceRelative } from '../../core/store/fileNotes';
+import { applyNoteMigration, planNoteMigration, type NoteRename } from '../../core/store/noteMigration';
 import { regenerateDigest } from '../../core/store/digest';
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import { acquireStoreLock } from '../../core/base/storeLock';
@@ -19,11 +20,15 @@ export const notesCommand = command({
   usage: [
     { usage: 'PATH [--root DIR] [--json]', does: 'show the notes attached to a file' },
     {
+      usage: '--migrate [--apply] [--root DIR] [--json]',
+      does: 'list the note files an older Lore named by device-inode and the\nportable names they get; --apply renames them (once, for the team)',
+    },
+    {
       usage: '--heal [--root DIR]',
-      does: 're-key notes whose file changed inode; move notes of\ndeleted files to facts.md as "path: note"',
+      does: 'record the new path of notes whose file moved; move notes of\ndeleted files to facts.md as "path: note"',
     },
   ],
-  options: { heal: { type: 'boolean' } },
+  options: { heal: { type: 'boolean' }, migrate: { type: 'boolean' }, apply: { type: 'boolean' } },
   run: notes,
 });
 export const noteCommand = command({
@@ -33,8 +38,12 @@ export const noteCommand = command({
   run: note,
 });
 
-async function notes(parsed: Parsed<{ heal: { type: 'boolean' } }>, io: Output): Promise<number> {
+type NotesOptions = { heal: { type: 'boolean' }; migrate: { type: 'boolean' }; apply: { type: 'boolean' } };
+
+async function notes(parsed: Parsed<NotesOptions>, io: Output): Promise<number> {
   const { values, positionals, paths } = parsed;
+  if (values.apply && !values.migrate) throw new UsageError('--apply goes with --migrate');
+  if (values.migrate) return migrate(parsed, io);
   if (values.heal) {
     const lock = await acquireStoreLock(paths.root);
     try {
@@ -42,14 +51,14 @@ async function notes(parsed: Parsed<{ heal: { type: 'boolean' } }>, io: Output):
       if (report.orphaned.length) regenerateDigest(paths, { enabled: loadStoreConfig(paths.config).config.digestEnabled, automatic: true });
       if (values.json) io.out(JSON.stringify(report, null, 2));
       else {
-        for (const h of report.healed) io.out(`healed: ${printable(h.path)} (${h.from} → ${h.to})`);
+        for (const h of report.healed) io.out(`moved: ${printable(h.from)} → ${printable(h.path)} (${h.file})`);
         for (const o of report.orphaned) io.out(`moved to facts.md: ${o.notes} note(s) of ${printable(o.path)} (file is gone)`);
         if (!report.healed.length && !report.orphaned.length) io.out('all notes resolve to their files');
       }
       if (report.healed.length || report.orphaned.length) {
         const history = await recordStoreChange(paths, {
           type: 'maintenance',
-          subject: `notes healed: ${report.healed.length} re-keyed, ${report.orphaned.length} moved to facts.md`,
+          subject: `notes healed: ${report.healed.length} followed their file, ${report.orphaned.length} moved to facts.md`,
         });
         if (!values.json) reportHistory(io, history);
       }
@@ -78,12 +87,16 @@ async function notes(parsed: Parsed<{ heal: { type: 'boolean' } }>, io: Output):
     );
     return EXIT_OK;
   }
+  const asked = workspaceRelative(paths, file);
+  const recorded = found?.note.meta.path;
   if (!found || found.note.notes.length === 0) {
     io.out(`no notes for ${printable(positionals[0])}`);
     return EXIT_OK;
   }
   io.out(
-    `# ${printable(found.note.meta.path || positionals[0])}  (${storeRelative(paths, found.file)}${found.via === 'inode' ? '' : `, re-found by ${found.via}`})`,
+    `# ${printable(asked)}  (${storeRelative(paths, found.file)}${found.via === 'inode' ? '' : `, re-found by ${found.via}`}${
+      recorded && recorded !== asked ? `, recorded as ${printable(recorded)} until its notes are next written` : ''
+    })`,
   );
   for (const note of found.note.notes) io.out(`- ${note.text}`);
   return EXIT_OK;
@@ -107,5 +120,35 @@ async function note(parsed: Parsed, io: Output): Promise<number> {
       : `noted ${printable(resolved.relative)} in ${printable(storeRelative(paths, file))}`,
   );
   reportHistory(io, history);
+  return EXIT_OK;
+}
+
+/** `lore notes --migrate [--apply]`: the preview lists each rename; --apply makes them under the lock. */
+async function migrate(parsed: Parsed<NotesOptions>, io: Output): Promise<number> {
+  const { values, paths } = parsed;
+  const show = (renames: NoteRename[], verb: string) => {
+    if (values.json) return io.out(JSON.stringify({ applied: !!values.apply, renames }, null, 2));
+    for (const r of renames) io.out(`${verb}: files/${r.from} → files/${r.to}  (${printable(r.path)})`);
+    if (renames.length === 0) io.out('every note file has its portable name; nothing to migrate');
+    else if (!values.apply) io.out(`${renames.length} note file(s) to rename; run lore notes --migrate --apply to do it`);
+  };
+  if (!values.apply) {
+    show(planNoteMigration(paths), 'would rename');
+    return EXIT_OK;
+  }
+  const lock = await acquireStoreLock(paths.root);
+  try {
+    const done = applyNoteMigration(paths);
+    show(done, 'renamed');
+    if (done.length > 0) {
+      const history = await recordStoreChange(paths, {
+        type: 'maintenance',
+        subject: `note files renamed to portable ids (${done.length})`,
+      });
+      if (!values.json) reportHistory(io, history);
+    }
+  } finally {
+    lock.release();
+  }
   return EXIT_OK;
 }

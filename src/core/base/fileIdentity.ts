@@ -1,16 +1,15 @@
 /**
  * File identity for per-file notes: `device:inode` read with bigint precision (inode numbers
  * exceed 2^53 on some file systems), plus a content fingerprint so a note can be re-found when
- * the inode changes (git checkout, clone, editors that save by rename).
+ * the inode changes (git checkout, clone, editors that save by rename). device:inode is this
+ * machine's way to follow a file; it is kept in the store's local index, never in a committed file.
  */
 import * as fs from 'node:fs';
 import { sha256Hash } from './sha256';
 
 export interface FileIdentity {
-  /** `device:inode`, the seed's file_id. */
+  /** `device:inode`, the seed's file_id: local to this machine. */
   id: string;
-  /** The note file's name for this id: valid on Windows, so `:` becomes `-`. */
-  noteFileName: string;
   size: number;
   /** `sha256:<hex>` of the content. */
   fingerprint: string;
@@ -18,10 +17,6 @@ export interface FileIdentity {
 
 export function fileIdOf(stat: fs.BigIntStats): string {
   return `${stat.dev}:${stat.ino}`;
-}
-
-export function noteFileNameFor(id: string): string {
-  return `${id.replace(/:/g, '-')}.md`;
 }
 
 /** One read buffer for all fingerprints: allocating 1 MiB per call showed up as GC in profiles. */
@@ -53,7 +48,6 @@ export function identifyFile(file: string, withFingerprint = true): FileIdentity
   const id = fileIdOf(stat);
   return {
     id,
-    noteFileName: noteFileNameFor(id),
     size: Number(stat.size),
     fingerprint: withFingerprint ? fingerprintFile(file) : '',
   };

@@ -21,18 +21,22 @@ export const ITEM_ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{8}$/;
 
 /** The id of an item line (`- statement … [from: ID, date]`), the same for the same identity. */
 export function itemId(line: string): string {
-  const digest = createHash('sha256').update(lineIdentity(line)).digest();
+  return base32Id(createHash('sha256').update(lineIdentity(line)).digest(), ITEM_ID_LENGTH);
+}
+
+/** The first `length` Crockford base32 characters of some bytes (a digest, random bytes). */
+export function base32Id(bytes: Uint8Array, length: number): string {
   let bits = 0;
   let value = 0;
   let out = '';
-  for (const byte of digest) {
+  for (const byte of bytes) {
     value = (value << 8) | byte;
     bits += 8;
-    while (bits >= 5 && out.length < ITEM_ID_LENGTH) {
+    while (bits >= 5 && out.length < length) {
       out += ALPHABET[(value >>> (bits - 5)) & 31];
       bits -= 5;
     }
-    if (out.length === ITEM_ID_LENGTH) break;
+    if (out.length === length) break;
   }
   return out;
 }

@@ -1,9 +1,13 @@
 /**
- * Per-file notes: resolving the file a note is about, finding a file's notes (healing the key
- * when the inode changed), and moving notes whose file is gone to facts.md as `path: note`.
+ * Per-file notes: resolving the file a note is about, finding a file's notes, naming a new note
+ * file, following a moved file, and moving notes whose file is gone to facts.md as `path: note`.
  * Lookups and the heal of deleted files go through the note index (noteIndex.ts, the rule in
  * noteLocator.ts): the language server passes its live one, every other caller gets the store's
  * persisted one (noteIndexCache.ts). Only the explicit whole-store heal reads every note file.
+ *
+ * A note file's name is its portable id (model/noteFile.ts) and never changes: finding notes
+ * writes nothing (a clone's first lookups only teach the local index each file's device:inode),
+ * and a moved file's new path is recorded when Lore writes its notes or a person's rename is seen.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,11 +16,22 @@ import { appendItems } from '../model/categoryFile';
 import { orphanNoteLine } from '../model/itemLines';
 import { parseProvenance, stripProvenance, toIsoDate } from '../model/provenance';
 import { fsyncDirectory } from '../base/atomicWrite';
-import { readTextIfExists, readTextLossless } from '../base/readText';
+import { readTextIfExists } from '../base/readText';
 import { replaceTextGuarded } from '../base/storeText';
-import { fileIdOf, identifyFile, noteFileNameFor, type FileIdentity } from '../base/fileIdentity';
+import { identifyFile, type FileIdentity } from '../base/fileIdentity';
 import { indexWorkspaceFiles, type WorkspaceFile } from '../base/workspaceFiles';
-import { addNotes, isNoteFileName, parseNoteFile, renderNoteFile, type NoteFile, type NoteFileMeta } from '../model/noteFile';
+import {
+  addNotes,
+  isNoteFileName,
+  noteFileNameOf,
+  noteIdForPath,
+  noteIdOfName,
+  parseNoteFile,
+  randomNoteId,
+  renderNoteFile,
+  type NoteFile,
+  type NoteFileMeta,
+} from '../model/noteFile';
 import type { NoteIndex } from './noteIndex';
 import { openNoteIndex, recordOwnWrites } from './noteIndexCache';
 import { locateNotes } from './noteLocator';
@@ -57,8 +72,9 @@ export function resolveNoteTarget(paths: StorePaths, mentioned: string, conversa
   return { kind: 'file', absolute, relative: workspaceRelative(paths, absolute), identity };
 }
 
-export function metaFor(relative: string, identity: FileIdentity): NoteFileMeta {
-  return { path: relative, fileId: identity.id, size: identity.size, fingerprint: identity.fingerprint };
+/** The meta Lore writes for a note file: its id (from its name), the file's path and current content. */
+export function metaFor(noteFile: string, relative: string, identity: FileIdentity): NoteFileMeta {
+  return { path: relative, id: noteIdOfName(path.basename(noteFile)), size: identity.size, fingerprint: identity.fingerprint };
 }
 
 /** Every note file of the store with its parsed content. */
@@ -73,91 +89,64 @@ export function listNoteFiles(paths: StorePaths): Array<{ file: string; note: No
 }
 
 /**
- * True when a note file keyed by `absolute`'s inode really is about that file: the recorded path
- * or the recorded content agrees. Deleting a file and creating another usually reuses the inode
- * number, and the new file must not inherit the old one's notes.
+ * The note file the first note of `relative` goes to: named by the path's id, so two people who
+ * note the same file on their own machines write the same file and git merges one; a fresh
+ * random id when that name already holds the notes of another path (a file renamed away keeps
+ * its note file's name, and a new file at its old path must not inherit its notes).
  */
-function belongsTo(paths: StorePaths, note: NoteFile, absolute: string): boolean {
-  if (!note.meta.path) return true; // A hand-made note file without meta: nothing to check against.
-  if (note.meta.path === workspaceRelative(paths, absolute)) return true;
-  return note.meta.fingerprint !== '' && identifyFile(absolute)?.fingerprint === note.meta.fingerprint;
+export function newNoteFile(paths: StorePaths, relative: string): string {
+  const free = (id: string) => {
+    const text = readTextIfExists(path.join(paths.files, noteFileNameOf(id)));
+    if (text === undefined) return true;
+    const recorded = parseNoteFile(text).meta.path;
+    return recorded === relative || recorded === '';
+  };
+  let id = noteIdForPath(relative);
+  while (!free(id)) id = randomNoteId(relative);
+  return path.join(paths.files, noteFileNameOf(id));
 }
 
 /**
- * Clears the key `noteFile` for `absolute`: when it holds the notes of another file (a deleted
- * file whose inode number `absolute` now has), they go their own way (path, content,
- * facts.md). Call it holding the store lock, before writing `absolute`'s notes under that key.
+ * Records that the notes in `noteFile` are about `relative` now (a moved file), keeping the
+ * recorded size and fingerprint: they say which content the notes describe. The note file keeps
+ * its name. A note without them records the file's current ones.
  */
-function evictForeignNotes(paths: StorePaths, noteFile: string, absolute: string, today = new Date()): boolean {
-  const text = readTextIfExists(noteFile);
-  if (text === undefined) return false;
-  const note = parseNoteFile(text);
-  if (belongsTo(paths, note, absolute)) return false;
-  healOne(paths, noteFile, note, undefined, today, absolute);
-  return true;
-}
-
-/**
- * The one re-key rule (core heal, the CLI, MCP and the language server): moves the note file
- * `from` to the key of `fileId`, recording `relative` as its path, and merges it into notes
- * already at that key. The recorded size and fingerprint are kept: they say which content the
- * notes describe, so a checkout that brought other content still shows as "changed since"
- * whichever process healed the key. A note without them records the file's current ones. A key
- * held by another file's notes (a reused inode number) is cleared first.
- */
-export function rekeyNotes(paths: StorePaths, from: string, relative: string, fileId: string, today = new Date()): string {
+export function recordNotePath(paths: StorePaths, noteFile: string, relative: string): boolean {
   const absolute = path.resolve(paths.workspace, relative);
-  const note = parseNoteFile(readTextLossless(from) ?? '');
-  const current = note.meta.fingerprint ? undefined : identifyFile(absolute);
-  const meta: NoteFileMeta = current ? metaFor(relative, current) : { ...note.meta, path: relative, fileId };
-  meta.fileId = fileId;
-  const target = path.join(paths.files, noteFileNameFor(fileId));
-  if (target !== from) evictForeignNotes(paths, target, absolute, today);
-  const lines = note.notes.map((n) => n.raw);
-  replaceTextGuarded(target, (existing) =>
-    existing === undefined || target === from
-      ? renderNoteFile(meta, existing === undefined ? note.body : parseNoteFile(existing).body)
-      : addNotes(existing, meta, lines),
-  ).settle();
-  if (target !== from) {
-    fs.rmSync(from, { force: true });
-    fsyncDirectory(paths.files);
-  }
-  return target;
+  return replaceTextGuarded(noteFile, (text) => {
+    if (text === undefined) return undefined;
+    const note = parseNoteFile(text);
+    const current = note.meta.fingerprint ? undefined : identifyFile(absolute);
+    const meta: NoteFileMeta = current
+      ? metaFor(noteFile, relative, current)
+      : { ...note.meta, path: relative, id: noteIdOfName(path.basename(noteFile)) };
+    return note.meta.path === relative && note.meta.id === meta.id ? undefined : renderNoteFile(meta, note.body);
+  }).settle().changed;
 }
 
 export interface FoundNotes {
   file: string;
   note: NoteFile;
-  /** How the notes were found: by inode, or healed by path or by content. */
+  /** How the notes were found: by this machine's device:inode, by recorded path or by content. */
   via: 'inode' | 'path' | 'fingerprint';
 }
 
 export interface FindNotesOptions {
-  /** Re-key a note file found by path or content (default true). */
-  heal?: boolean;
   /** The note index to look in (the server's live one); default: the store's persisted index. */
   index?: NoteIndex;
 }
 
 /**
  * Finds the notes of a file through the note index (noteLocator's rule: by device:inode, else
- * by recorded path, else by content fingerprint), reading only the note file it finds. A note
- * file found by path or content, or recording another path, is re-keyed so the next lookup is
- * direct.
+ * by recorded path, else by content fingerprint), reading only the note file it finds. Writes
+ * no note file: a hit by path or content only teaches the index this machine's device:inode.
  */
 export function findNotesForFile(paths: StorePaths, absolute: string, options: FindNotesOptions = {}): FoundNotes | undefined {
   const index = options.index ?? openNoteIndex(paths);
   const located = locateVerified(paths, index, absolute);
   if (!located) return undefined;
-  const { entry, relative, via } = located;
-  if (!located.needsRepair || !(options.heal ?? true)) {
-    const text = readTextIfExists(entry.file);
-    return text === undefined ? undefined : { file: entry.file, note: parseNoteFile(text), via };
-  }
-  const file = rekeyNotes(paths, entry.file, relative, fileIdOf(located.stat));
-  index.refreshSync([entry.name, path.basename(file)]);
-  return { file, note: parseNoteFile(fs.readFileSync(file, 'utf8')), via };
+  const text = readTextIfExists(located.entry.file);
+  return text === undefined ? undefined : { file: located.entry.file, note: parseNoteFile(text), via: located.via };
 }
 
 /** The note file of an existing workspace file by the one rule, verified against the file's content when it must be. */
@@ -166,8 +155,8 @@ function locateVerified(paths: StorePaths, index: NoteIndex, absolute: string): 
 }
 
 /**
- * The note file of an existing workspace file and its text, as findNotesForFile without healing
- * reads it, unparsed: for callers that make something of the text and keep it (the hook's block
+ * The note file of an existing workspace file and its text, as findNotesForFile reads it,
+ * unparsed: for callers that make something of the text and keep it (the hook's block
  * cache), so an unchanged note file is never parsed again.
  */
 export function noteTextOf(paths: StorePaths, absolute: string, index: NoteIndex): { file: string; text: string } | undefined {
@@ -176,7 +165,7 @@ export function noteTextOf(paths: StorePaths, absolute: string, index: NoteIndex
   return located && text !== undefined ? { file: located.entry.file, text } : undefined;
 }
 
-/** A file's note file as read, without healing. */
+/** A file's note file as read. */
 export interface ReadNotes {
   /** Absolute path of the note file. */
   file: string;
@@ -207,7 +196,8 @@ export function readNotesOf(paths: StorePaths, absolute: string, index: NoteInde
 }
 
 /**
- * Adds notes to a file of the workspace (creating its note file). Without a live index, the
+ * Adds notes to a file of the workspace (creating its note file, named by newNoteFile). The
+ * note file records the file's path and content as they are now. Without a live index, the
  * store's persisted one is told what was written, so the next process need not re-list files/.
  */
 export function addNotesToFile(
@@ -218,43 +208,44 @@ export function addNotesToFile(
 ): string {
   const persisted = index ? undefined : openNoteIndex(paths);
   const found = findNotesForFile(paths, target.absolute, { index: index ?? persisted });
-  const file = found?.file ?? path.join(paths.files, noteFileNameFor(target.identity.id));
-  // A re-key or an eviction moved other note files too: the next process re-lists for those.
-  const movedOthers = found ? found.via !== 'inode' : evictForeignNotes(paths, file, target.absolute);
-  replaceTextGuarded(file, (text) => addNotes(text, metaFor(target.relative, target.identity), lines)).settle();
-  if (persisted && !movedOthers) recordOwnWrites(paths, persisted, [path.basename(file)]);
+  const file = found?.file ?? newNoteFile(paths, target.relative);
+  replaceTextGuarded(file, (text) => addNotes(text, metaFor(file, target.relative, target.identity), lines)).settle();
+  if (persisted) recordOwnWrites(paths, persisted, [path.basename(file)]);
   return file;
 }
 
 export interface HealReport {
-  /** Note files re-keyed to a new inode (path unchanged or re-found by content). */
-  healed: Array<{ from: string; to: string; path: string }>;
+  /** Note files whose file was moved: the path they record now. */
+  healed: Array<{ file: string; from: string; path: string }>;
   /** Note files whose file is gone; their notes moved to facts.md. */
   orphaned: Array<{ file: string; path: string; notes: number }>;
 }
 
 /**
- * Checks every note file: re-keys the ones whose file got a new inode, and moves the notes of
- * files that no longer exist to facts.md as `path: note`. Facts are written before the note
- * file is removed, so a crash in between duplicates nothing (lines are de-duplicated) and
- * loses nothing.
+ * Checks every note file (`lore notes --heal`, a person's request): one whose file was moved on
+ * this machine (found by device:inode with the recorded content, or by content) records its new
+ * path; the notes of files that no longer exist move to facts.md as `path: note`. Facts are
+ * written before the note file is removed, so a crash in between duplicates nothing (lines are
+ * de-duplicated) and loses nothing.
  */
 export function healNotes(paths: StorePaths, today = new Date()): HealReport {
   const report: HealReport = { healed: [], orphaned: [] };
   const workspace: { index?: Map<string, WorkspaceFile> } = {};
+  const index = openNoteIndex(paths);
   for (const { file, note } of listNoteFiles(paths)) {
-    if (!fs.existsSync(file)) continue; // Already moved by an earlier heal of this run.
-    healOne(paths, file, note, report, today, undefined, workspace);
+    const localId = index.fresh(path.basename(file))?.localId ?? '';
+    healOne(paths, file, note, localId, report, today, workspace);
   }
+  if (report.healed.length > 0 || report.orphaned.length > 0) index.refreshSync();
   return report;
 }
 
 /**
- * Heals the notes of files just deleted (absolute paths of files or folders, as VS Code reports
- * them): a note file recording a deleted path is re-keyed when the path holds a file again, else
- * its notes move to facts.md as `path: note`, facts first. Costs what those note files cost:
- * the index names them, and the workspace is not walked (a move arrives as a rename, which
- * re-keys at once). Returns the names of the note files it touched in `touched`.
+ * Heals the notes of files just deleted in the editor (absolute paths of files or folders, as
+ * VS Code reports them): a note file recording a deleted path is left alone when the path holds a
+ * file again, else its notes move to facts.md as `path: note`, facts first. Costs what those note
+ * files cost: the index names them, and the workspace is not walked (a move arrives as a rename).
+ * Returns the names of the note files it touched in `touched`.
  */
 export function healDeletedFiles(
   paths: StorePaths,
@@ -275,46 +266,36 @@ export function healDeletedFiles(
     const entry = index.fresh(name);
     const text = entry && readTextIfExists(entry.file);
     if (!entry || text === undefined) continue;
-    const note = parseNoteFile(text);
-    healOne(paths, entry.file, note, report, today, undefined, { relocate: false });
+    healOne(paths, entry.file, parseNoteFile(text), entry.localId, report, today, { relocate: false });
   }
-  const touched = [...report.healed.flatMap((h) => [h.from, h.to]), ...report.orphaned.map((o) => o.file)];
+  const touched = [...report.healed.map((h) => h.file), ...report.orphaned.map((o) => o.file)];
   index.refreshSync(touched);
   return { ...report, touched };
 }
 
 /**
- * Heals one note file: re-keys it when its file is at the recorded path under a new inode or
- * was moved (same inode and content, or same content), else moves its notes to facts.md.
- * `notAt` names a file the notes are known not to belong to (a reused inode).
+ * Heals one note file: nothing while its file is at the recorded path; the new path when the
+ * file was moved (same device:inode and content, or same content); else its notes go to facts.md.
  */
 function healOne(
   paths: StorePaths,
   file: string,
   note: NoteFile,
-  report: HealReport = { healed: [], orphaned: [] },
-  today = new Date(),
-  notAt?: string,
-  workspace: { index?: Map<string, WorkspaceFile>; relocate?: boolean } = {},
+  localId: string,
+  report: HealReport,
+  today: Date,
+  workspace: { index?: Map<string, WorkspaceFile>; relocate?: boolean },
 ): void {
   if (!note.meta.path) return; // A hand-made note file without meta: leave it alone.
-  const absolute = path.resolve(paths.workspace, note.meta.path);
-  const identity = absolute === notAt ? undefined : identifyFile(absolute);
-  if (identity) {
-    if (identity.id !== note.meta.fileId || path.basename(file) !== identity.noteFileName) {
-      const to = rekeyNotes(paths, file, note.meta.path, identity.id, today);
-      report.healed.push({ from: path.basename(file), to: path.basename(to), path: note.meta.path });
-    }
-    return;
-  }
+  if (identifyFile(path.resolve(paths.workspace, note.meta.path), false)) return;
   // The recorded path is gone: the file may have been moved (same inode and content) or moved
   // and rewritten (same content). Walk the workspace once to look for it.
   if (workspace.relocate !== false) workspace.index ??= indexWorkspaceFiles(paths.workspace);
-  const moved = workspace.index && relocate(workspace.index, note, notAt);
+  const moved = workspace.index && relocate(workspace.index, note, localId);
   if (moved) {
     const relative = workspaceRelative(paths, moved);
-    const to = rekeyNotes(paths, file, relative, identifyFile(moved, false)!.id, today);
-    report.healed.push({ from: path.basename(file), to: path.basename(to), path: relative });
+    recordNotePath(paths, file, relative);
+    report.healed.push({ file: path.basename(file), from: note.meta.path, path: relative });
     return;
   }
   const factsFile = path.join(paths.root, CATEGORY_FILES.facts.file);
@@ -329,14 +310,15 @@ function healOne(
 }
 
 /**
- * Finds a moved file by its inode when its content is still the recorded one (an inode number
- * alone may have been reused by another file), else by size and content fingerprint.
+ * Finds a moved file by the device:inode this machine knew it by, when its content is still the
+ * recorded one (an inode number alone may have been reused by another file), else by size and
+ * content fingerprint.
  */
-function relocate(index: Map<string, WorkspaceFile>, note: NoteFile, notAt?: string): string | undefined {
+function relocate(index: Map<string, WorkspaceFile>, note: NoteFile, localId: string): string | undefined {
   if (!note.meta.fingerprint || note.meta.size < 0) return undefined;
   const sameContent = (candidate: WorkspaceFile) =>
-    candidate.path !== notAt && candidate.size === note.meta.size && identifyFile(candidate.path)?.fingerprint === note.meta.fingerprint;
-  const byInode = index.get(note.meta.fileId);
+    candidate.size === note.meta.size && identifyFile(candidate.path)?.fingerprint === note.meta.fingerprint;
+  const byInode = localId ? index.get(localId) : undefined;
   if (byInode && sameContent(byInode)) return byInode.path;
   for (const candidate of index.values()) if (sameContent(candidate)) return candidate.path;
   return undefined;

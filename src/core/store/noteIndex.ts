@@ -1,6 +1,7 @@
 /**
- * The index of a store's note files (`files/*.md`): note file name (the device-inode key) → what
- * the note file records, with lookups by recorded path and by recorded size. Every process uses
+ * The index of a store's note files (`files/*.md`): note file name (the note's portable id) →
+ * what the note file records, with lookups by recorded path, by recorded size and by the local
+ * device:inode of the file the notes are about. Every process uses
  * this one index: the language server holds one for its lifetime and patches it per note file
  * from file events; the CLI, MCP, the harvest plan and context open one persisted under
  * `.index/` (noteIndexCache.ts). It is derived and rebuildable, never the source of truth: an
@@ -8,17 +9,23 @@
  *
  * Only meta, a note count and the note file's stat are kept per note file; the notes themselves
  * are parsed on demand by whoever needs them, which keeps a 100,000-note store small.
+ *
+ * The local id (device:inode) is this machine's knowledge, never written to a note file: read
+ * from the recorded path when a note file is first indexed, and learned when a lookup finds a
+ * file's notes by path or content (an atomic save, a checkout) or Lore writes them. It is how a
+ * file moved on this machine is followed (noteLocator.ts checks it against path or content).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FENCE_LINE, isItemLine } from '../model/itemLines';
 import { isNoteFileName, parseNoteFile, readCoreFrontmatter, type NoteFileMeta } from '../model/noteFile';
 import { clearFrontmatterMemo } from '../base/yamlFrontmatter';
+import { fileIdOf } from '../base/fileIdentity';
 import { listNames } from '../base/walkTree';
 
 /** One note file of the store. */
 export interface IndexEntry {
-  /** File name in files/, e.g. `2049-1234.md`. */
+  /** File name in files/, e.g. `app-ts-3k9x2m1q.md`. */
   name: string;
   /** Absolute path of the note file. */
   file: string;
@@ -31,6 +38,8 @@ export interface IndexEntry {
   mtimeMs: number;
   size: number;
   ino: number;
+  /** device:inode of the file the notes are about on this machine, '' when not known. */
+  localId: string;
 }
 
 /** A note file whose entry was added, changed or removed by a refresh. */
@@ -86,6 +95,7 @@ export type StoredEntry = Omit<IndexEntry, 'file' | 'version'>;
 export interface StoredEntrySource {
   withPath(relative: string): StoredEntry[];
   withSize(size: number): StoredEntry[];
+  withLocalId(localId: string): StoredEntry[];
   all(): StoredEntry[];
 }
 
@@ -93,6 +103,7 @@ export class NoteIndex {
   private readonly entries = new Map<string, IndexEntry>();
   private readonly byPath = new Map<string, Set<string>>();
   private readonly bySize = new Map<number, Set<string>>();
+  private readonly byLocalId = new Map<string, Set<string>>();
   private versionCounter = 0;
   private generationCounter = 0;
   /** Async refreshes run one after the other so they never interleave on the maps. */
@@ -103,6 +114,8 @@ export class NoteIndex {
   constructor(
     readonly filesDir: string,
     private readonly read: NoteReader = readUtf8,
+    /** The workspace, to read the local id of a newly indexed note file's recorded path (none: not read). */
+    private readonly workspace?: string,
   ) {}
 
   /** Changes whenever any entry changed: answers derived from the index are valid while it holds. */
@@ -115,7 +128,7 @@ export class NoteIndex {
     return this.entries.size;
   }
 
-  /** The note file with this name (the device-inode key), if indexed. */
+  /** The note file with this name, if indexed. */
   get(name: string): IndexEntry | undefined {
     return this.entries.get(name);
   }
@@ -130,6 +143,25 @@ export class NoteIndex {
   withRecordedSize(size: number): IndexEntry[] {
     if (this.source) this.restore(this.source.withSize(size), false);
     return this.collect(this.bySize.get(size));
+  }
+
+  /** Note files known to be about the file with this device:inode on this machine. */
+  withLocalId(localId: string): IndexEntry[] {
+    if (this.source) this.restore(this.source.withLocalId(localId), false);
+    return this.collect(this.byLocalId.get(localId));
+  }
+
+  /**
+   * Records that the note file `name` is about the file with `localId` here (found by path or
+   * content, or just written): the next lookup of that file is direct. Changes no file.
+   */
+  learn(name: string, localId: string): IndexEntry | undefined {
+    const entry = this.entries.get(name);
+    if (!entry || entry.localId === localId) return entry;
+    const learned = { ...entry, localId };
+    this.remove(entry);
+    this.add(learned);
+    return learned;
   }
 
   /** Entries whose recorded path lies under a folder (for folder renames and deletions). */
@@ -193,7 +225,15 @@ export class NoteIndex {
   /** Entries as stored between processes. */
   stored(): StoredEntry[] {
     this.loadAll();
-    return [...this.entries.values()].map(({ name, meta, count, mtimeMs, size, ino }) => ({ name, meta, count, mtimeMs, size, ino }));
+    return [...this.entries.values()].map(({ name, meta, count, mtimeMs, size, ino, localId }) => ({
+      name,
+      meta,
+      count,
+      mtimeMs,
+      size,
+      ino,
+      localId,
+    }));
   }
 
   /**
@@ -231,7 +271,7 @@ export class NoteIndex {
 
   /**
    * Applies what was read in one synchronous step, so a request served between two reads never
-   * sees a re-keyed note file gone from its old name and not yet under its new one.
+   * sees a renamed note file (a migration) gone from its old name and not yet under its new one.
    */
   private apply(loaded: Array<{ name: string; entry: IndexEntry | null }>): IndexChange[] {
     if (loaded.length > 0) clearFrontmatterMemo();
@@ -264,7 +304,16 @@ export class NoteIndex {
       return before ? null : undefined;
     }
     const { meta, count } = readNoteSummary(text);
-    return { name, file, meta, count, version: ++this.versionCounter, mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino };
+    // An edit that kept the recorded path keeps what this machine learned about the file.
+    const localId = before && before.meta.path === meta.path ? before.localId : this.localIdAt(meta.path);
+    return { name, file, meta, count, version: ++this.versionCounter, mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino, localId };
+  }
+
+  /** device:inode of the file at a recorded path now, '' when there is none (or no workspace to look in). */
+  private localIdAt(recorded: string): string {
+    if (!this.workspace || !recorded) return '';
+    const stat = fs.statSync(path.resolve(this.workspace, recorded), { bigint: true, throwIfNoEntry: false });
+    return stat?.isFile() ? fileIdOf(stat) : '';
   }
 
   private add(entry: IndexEntry): void {
@@ -272,6 +321,7 @@ export class NoteIndex {
     this.entries.set(entry.name, entry);
     if (entry.meta.path) addTo(this.byPath, entry.meta.path, entry.name);
     if (entry.meta.size >= 0) addTo(this.bySize, entry.meta.size, entry.name);
+    if (entry.localId) addTo(this.byLocalId, entry.localId, entry.name);
   }
 
   private remove(entry: IndexEntry): void {
@@ -279,6 +329,7 @@ export class NoteIndex {
     this.entries.delete(entry.name);
     removeFrom(this.byPath, entry.meta.path, entry.name);
     removeFrom(this.bySize, entry.meta.size, entry.name);
+    removeFrom(this.byLocalId, entry.localId, entry.name);
   }
 
   private collect(names: Set<string> | undefined): IndexEntry[] {

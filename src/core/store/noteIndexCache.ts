@@ -4,12 +4,13 @@
  *
  * Sharded so a lookup reads what it needs, not the store's index: `p-XX.json` hold the entries
  * whose recorded path hashes to XX, `s-XX.json` those whose recorded size is XX modulo the
- * shard count (about one shard per 64 note files, at most 256 of each kind), and
+ * shard count, `i-XX.json` those whose local device:inode hashes to XX (about one shard per 64
+ * note files, at most 256 of each kind), and
  * `state.json` says for which state of `files/` the shards are complete. A lookup for a file
  * without notes reads one stat of its would-be note file and two small shards.
  *
  * Trust is checked, not assumed. Every write Lore makes to a note file is a rename (atomic
- * writes, re-keys, removals), and so is a git checkout, a `mv` or a delete: each changes the
+ * writes, migrations, removals), and so is a git checkout, a `mv` or a delete: each changes the
  * mtime of `files/`. While that mtime is the one `state.json` records, the set of note files is
  * the one indexed, and each entry a lookup touches is checked by its own stat
  * (NoteIndex.fresh), so a hand edit of a note file is seen when that file is looked at. When the
@@ -34,7 +35,7 @@ import { isNoteFileName } from '../model/noteFile';
 import type { StorePaths } from './storePaths';
 
 const DIR_NAME = 'notes';
-const FORMAT = 3;
+const FORMAT = 4;
 /** Names recorded by own writes before a re-list is cheaper than re-reading them all at each open. */
 const MAX_JOURNAL = 64;
 /** About this many entries per shard; a small store has one shard of each kind, a large one up to 256. */
@@ -81,9 +82,9 @@ function isIndexState(value: unknown): value is IndexState {
   );
 }
 
-/** [name, path, fileId, size, fingerprint, count, mtimeMs, fileSize, ino]: arrays parse faster than objects. */
-type EntryTuple = [string, string, string, number, string, number, number, number, number];
-const TUPLE_TYPES = ['string', 'string', 'string', 'number', 'string', 'number', 'number', 'number', 'number'];
+/** [name, path, id, size, fingerprint, count, mtimeMs, fileSize, ino, localId]: arrays parse faster than objects. */
+type EntryTuple = [string, string, string, number, string, number, number, number, number, string];
+const TUPLE_TYPES = ['string', 'string', 'string', 'number', 'string', 'number', 'number', 'number', 'number', 'string'];
 
 export interface OpenNoteIndexOptions {
   /** Reads a note file (tests count reads through it). */
@@ -111,6 +112,7 @@ function hashOf(text: string): number {
 const hex = (n: number) => n.toString(16).padStart(2, '0');
 const pathShard = (relative: string, shards: number) => `p-${hex(hashOf(relative) % shards)}.json`;
 const sizeShard = (size: number, shards: number) => `s-${hex(size % shards)}.json`;
+const localShard = (localId: string, shards: number) => `i-${hex(hashOf(localId) % shards)}.json`;
 
 function shardCountFor(entries: number): number {
   let count = 1;
@@ -119,12 +121,12 @@ function shardCountFor(entries: number): number {
 }
 
 function toTuple(e: StoredEntry): EntryTuple {
-  return [e.name, e.meta.path, e.meta.fileId, e.meta.size, e.meta.fingerprint, e.count, e.mtimeMs, e.size, e.ino];
+  return [e.name, e.meta.path, e.meta.id, e.meta.size, e.meta.fingerprint, e.count, e.mtimeMs, e.size, e.ino, e.localId];
 }
 
 function fromTuple(t: EntryTuple): StoredEntry {
-  const [name, recorded, fileId, size, fingerprint, count, mtimeMs, fileSize, ino] = t;
-  return { name, meta: { path: recorded, fileId, size, fingerprint }, count, mtimeMs, size: fileSize, ino };
+  const [name, recorded, id, size, fingerprint, count, mtimeMs, fileSize, ino, localId] = t;
+  return { name, meta: { path: recorded, id, size, fingerprint }, count, mtimeMs, size: fileSize, ino, localId };
 }
 
 function isEntryTuple(value: unknown): value is EntryTuple {
@@ -149,6 +151,10 @@ class ShardSource implements StoredEntrySource {
 
   withSize(size: number): StoredEntry[] {
     return size >= 0 ? this.take(sizeShard(size, this.shards)) : [];
+  }
+
+  withLocalId(localId: string): StoredEntry[] {
+    return localId ? this.take(localShard(localId, this.shards)) : [];
   }
 
   all(): StoredEntry[] {
@@ -181,7 +187,7 @@ class ShardSource implements StoredEntrySource {
       throw new ShardCorrupt(`${name}: ${(error as Error).message}`);
     }
     if (!Array.isArray(parsed) || !parsed.every(isEntryTuple))
-      throw new ShardCorrupt(`${name}: not a list of [name, path, fileId, size, fingerprint, count, mtimeMs, fileSize, ino]`);
+      throw new ShardCorrupt(`${name}: not a list of [name, path, id, size, fingerprint, count, mtimeMs, fileSize, ino, localId]`);
     return parsed.map(fromTuple);
   }
 }
@@ -208,11 +214,13 @@ function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, pr
   for (let i = 0; i < count; i++) {
     shards.set(`p-${hex(i)}.json`, []);
     shards.set(`s-${hex(i)}.json`, []);
+    shards.set(`i-${hex(i)}.json`, []);
   }
   for (const entry of stored) {
     const tuple = toTuple(entry);
     shards.get(pathShard(entry.meta.path, count))!.push(tuple);
     if (entry.meta.size >= 0) shards.get(sizeShard(entry.meta.size, count))!.push(tuple);
+    if (entry.localId) shards.get(localShard(entry.localId, count))!.push(tuple);
   }
   const state = (mtime: string | null) => JSON.stringify({ format: FORMAT, filesDir: paths.files, dirMtimeNs: mtime, shards: count });
   try {
@@ -224,7 +232,7 @@ function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, pr
     }
     // Shards of an earlier, larger count would never be read again.
     for (const name of fs.readdirSync(dir))
-      if (/^[ps]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) fs.rmSync(path.join(dir, name), { force: true });
+      if (/^[psi]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) fs.rmSync(path.join(dir, name), { force: true });
     if (dirMtimeNs !== null) writeFileAtomic(noteIndexMemoFile(paths), state(dirMtimeNs), { durable: false });
     return true;
   } catch {
@@ -239,11 +247,11 @@ function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, pr
  */
 export function openNoteIndex(paths: StorePaths, options: OpenNoteIndexOptions = {}): NoteIndex {
   const dir = fs.statSync(paths.files, { bigint: true, throwIfNoEntry: false });
-  if (!dir?.isDirectory()) return new NoteIndex(paths.files, options.read);
+  if (!dir?.isDirectory()) return new NoteIndex(paths.files, options.read, paths.workspace);
   const state = readState(paths);
   const mtimeNs = String(dir.mtimeNs);
   if (state && state.dirMtimeNs === mtimeNs) {
-    const index = new NoteIndex(paths.files, options.read);
+    const index = new NoteIndex(paths.files, options.read, paths.workspace);
     index.loadLazily(
       new TrustingSource(new ShardSource(dirOf(paths), state.shards), () => relist(paths, index, undefined, options.persist ?? true)),
     );
@@ -252,7 +260,7 @@ export function openNoteIndex(paths: StorePaths, options: OpenNoteIndexOptions =
     trustedAt.set(index, mtimeNs);
     return index;
   }
-  const index = new NoteIndex(paths.files, options.read);
+  const index = new NoteIndex(paths.files, options.read, paths.workspace);
   const saved = relist(paths, index, state ? new ShardSource(dirOf(paths), state.shards) : undefined, options.persist ?? true);
   if (saved) trustedAt.set(index, saved);
   return index;
@@ -328,6 +336,10 @@ class TrustingSource implements StoredEntrySource {
 
   withSize(size: number): StoredEntry[] {
     return this.guard(() => this.shards.withSize(size));
+  }
+
+  withLocalId(localId: string): StoredEntry[] {
+    return this.guard(() => this.shards.withLocalId(localId));
   }
 
   all(): StoredEntry[] {

@@ -1,15 +1,17 @@
 /**
- * The one rule for finding a file's note file in a NoteIndex, for every process: by
- * device:inode (the note file's name) when the recorded path or content agrees, else by the
- * recorded path, else by content fingerprint among note files of the same recorded size whose
- * own path no longer holds them. A hit by path or fingerprint means the key is out of date (git
- * checkout, atomic save, a move outside the editor): `needsRepair` tells the caller to re-key.
+ * The one rule for finding a file's note file in a NoteIndex, for every process: by the file's
+ * device:inode in the local index (what this machine learned) when the recorded path or content
+ * agrees, else by the recorded path, else by content fingerprint among note files of the same
+ * recorded size whose own path no longer holds them. A hit by path or fingerprint only teaches
+ * the local index the file's device:inode (`learn`): finding notes never changes a note file. A
+ * recorded path that is out of date (a move on this machine) is reported by `moved`; Lore
+ * updates it when it writes that note, or when the language server sees the rename happen.
  * Costs a stat or two and map lookups; the file is hashed only when a note file recorded its
- * size for another path.
+ * size for another path, or an inode match must be confirmed by content.
  */
 import type * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileIdOf, noteFileNameFor, statRegularFile } from '../base/fileIdentity';
+import { fileIdOf, statRegularFile } from '../base/fileIdentity';
 import type { IndexEntry, NoteIndex } from './noteIndex';
 import { isInside, workspaceRelative, type StorePaths } from './storePaths';
 
@@ -20,8 +22,8 @@ export interface LocatedNotes {
   stat: fs.BigIntStats;
   entry: IndexEntry;
   via: 'inode' | 'path' | 'fingerprint';
-  /** True when the note file's key or recorded path no longer matches the file. */
-  needsRepair: boolean;
+  /** True when the note file records another path than the file's (moved on this machine, or re-found by content). */
+  moved: boolean;
 }
 
 export interface LocateOptions {
@@ -50,36 +52,39 @@ export function locateNotes(
   const fingerprint = () => (hash ??= { value: options.fingerprint() }).value;
   const byContent = options.byContent !== false;
   const relative = workspaceRelative(paths, absolute);
-  const name = noteFileNameFor(fileIdOf(stat));
-  const direct = options.verify ? index.fresh(name) : index.get(name);
+  const localId = fileIdOf(stat);
+  const found = (entry: IndexEntry, via: LocatedNotes['via']): LocatedNotes => {
+    const learned = via === 'inode' ? entry : (index.learn(entry.name, localId) ?? entry);
+    return { absolute, relative, stat, entry: learned, via, moved: entry.meta.path !== relative };
+  };
   // An inode number alone may have been reused by a new file: the recorded path or content must agree.
-  if (
-    direct &&
-    (!direct.meta.path ||
-      direct.meta.path === relative ||
-      (byContent && direct.meta.fingerprint !== '' && direct.meta.fingerprint === fingerprint()))
-  ) {
-    return { absolute, relative, stat, entry: direct, via: 'inode', needsRepair: direct.meta.path !== relative };
-  }
+  const byInode = check(index.withLocalId(localId)).filter((e) => e.localId === localId);
+  const direct =
+    byInode.find((e) => !e.meta.path || e.meta.path === relative) ??
+    (byContent ? byInode.find((e) => e.meta.fingerprint !== '' && e.meta.fingerprint === fingerprint()) : undefined);
+  if (direct) return found(direct, 'inode');
 
   const byPath = check(index.withRecordedPath(relative)).find((e) => e.meta.path === relative);
-  if (byPath) return { absolute, relative, stat, entry: byPath, via: 'path', needsRepair: true };
+  if (byPath) return found(byPath, 'path');
 
   if (!byContent) return undefined;
   // Same content means same size: only hash when some note file recorded this size for
   // another path whose file no longer holds it.
   const size = Number(stat.size);
   const candidates = check(index.withRecordedSize(size)).filter(
-    (e) => e.meta.size === size && e.meta.fingerprint && e.meta.path !== relative && e.name !== direct?.name,
+    (e) => e.meta.size === size && e.meta.fingerprint && e.meta.path !== relative && !byInode.includes(e),
   );
   if (candidates.length === 0) return undefined;
   const match = candidates.find((e) => e.meta.fingerprint === fingerprint() && !pathStillHolds(paths, e));
-  return match ? { absolute, relative, stat, entry: match, via: 'fingerprint', needsRepair: true } : undefined;
+  return match ? found(match, 'fingerprint') : undefined;
 }
 
-/** True when the entry's recorded path still exists and carries the entry's inode. */
+/**
+ * True when the entry's recorded path still exists and is the file this machine knows the notes
+ * by (any file there, when nothing was learned): a copy of it elsewhere does not take its notes.
+ */
 function pathStillHolds(paths: StorePaths, entry: IndexEntry): boolean {
   if (!entry.meta.path) return false;
   const stat = statRegularFile(path.resolve(paths.workspace, entry.meta.path));
-  return stat !== undefined && fileIdOf(stat) === entry.meta.fileId;
+  return stat !== undefined && (entry.localId === '' || fileIdOf(stat) === entry.localId);
 }

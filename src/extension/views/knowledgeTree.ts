@@ -65,7 +65,7 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
     if (arrived) nodes.unshift(arrived);
     const answer = await this.notes.noteFiles();
     const listed = answer?.files;
-    const noteNodes: KnowledgeFileNode[] = (listed ?? []).map(({ file, path: about, fileId, count }) => ({
+    const noteNodes: KnowledgeFileNode[] = (listed ?? []).map(({ file, path: about, count }) => ({
       kind: 'note',
       label: about || path.basename(file),
       count,
@@ -78,7 +78,7 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
         const item = new vscode.TreeItem(aboutText);
         item.description = notes;
         item.iconPath = new vscode.ThemeIcon('note');
-        item.tooltip = `${notes} on ${aboutText}\n\nStored in files/${path.basename(file)} (device:inode ${fileId}).`;
+        item.tooltip = `${notes} on ${aboutText}\n\nStored in files/${path.basename(file)}.`;
         item.accessibilityInformation = { label: `${notes} on ${aboutText}` };
         item.command = openAtLine(file, 0);
         item.contextValue = 'lore.noteFile';

@@ -293,7 +293,7 @@ describe("agents' writes by id", () => {
     const { ws, paths } = setup();
     const note = await rememberItem(paths, { kind: 'note', statement: 'exports the app constant', path: 'src/app.ts' }, direct);
     assert.equal(note.status, 'recorded');
-    assert.match(note.file!, /^files\/\d+-\d+\.md$/);
+    assert.match(note.file!, /^files\/app-ts-[0-9a-hjkmnp-tv-z]{8}\.md$/);
     assert.equal(findItemsById(paths, note.id!)[0].notedPath, 'src/app.ts');
     for (const bad of ['../../etc/passwd', '/etc/passwd', '.lore/facts.md', 'src/missing.ts', path.join(path.dirname(ws), 'x.ts')]) {
       const refused = await rememberItem(paths, { kind: 'note', statement: 'no', path: bad }, direct);

@@ -31,7 +31,7 @@ describe('recall (token-budgeted, compact first)', function () {
 
   it('puts the notes of the given files first, then matches, with provenance and file:line', async () => {
     const r = await recall(paths, { query: 'esbuild', files: ['src/app.ts'], tokenBudget: 500, indexOptions: { embedder: null } });
-    // addNotesToFile re-keyed the fixture's hand-made note file to the real inode, merging both.
+    // addNotesToFile found the fixture's hand-made note file by its recorded path and added to it.
     assert.match(
       r.text,
       /^## Notes on src\/app\.ts\n- \[notes [0-9a-z]{8}\] exports the app constant for the bundler \[from: c1, 2026-11-20\] \(files\/\d+-\d+\.md:9\)\n- \[notes [0-9a-z]{8}\] app\.ts is loaded by the extension host \[from: c1, 2026-11-20\] \(files\/\d+-\d+\.md:10\)\n/,

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { addNotesToFile, findNotesForFile, healNotes, resolveNoteTarget } from '../../../src/core/store/fileNotes';
+import { addNotesToFile, findNotesForFile, healNotes, recordNotePath, resolveNoteTarget } from '../../../src/core/store/fileNotes';
+import { noteIdForPath } from '../../../src/core/model/noteFile';
+import { openNoteIndex } from '../../../src/core/store/noteIndexCache';
 import { identifyFile } from '../../../src/core/base/fileIdentity';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
@@ -22,34 +24,77 @@ function add(paths: ReturnType<typeof storePaths>, file: string, note: string) {
 }
 
 describe('per-file notes', () => {
-  it('keys the note file by device-inode with a Windows-safe name and records path and fingerprint', () => {
+  it('names the note file by a portable id of its path (Windows-safe) and records id, path and fingerprint, no device:inode', () => {
     const { paths, file } = setup();
     const noteFile = add(paths, file, 'uses ephemeral cache');
-    const id = identifyFile(file)!;
-    assert.equal(path.basename(noteFile), id.id.replace(':', '-') + '.md');
-    assert.ok(!path.basename(noteFile).includes(':'));
+    assert.equal(path.basename(noteFile), `${noteIdForPath('src/app.ts')}.md`);
+    assert.match(path.basename(noteFile), /^app-ts-[0-9a-hjkmnp-tv-z]{8}\.md$/);
     const text = fs.readFileSync(noteFile, 'utf8');
     assert.match(
       text,
-      /^---\npath: "src\/app.ts"\nfile_id: "\d+:\d+"\nsize: 22\nfingerprint: "sha256:[0-9a-f]{64}"\n---\n# src\/app.ts\n\n- uses ephemeral cache \[from: c1, 2026-11-20\]\n$/,
+      /^---\npath: "src\/app.ts"\nid: "app-ts-[0-9a-z]{8}"\nsize: 22\nfingerprint: "sha256:[0-9a-f]{64}"\n---\n# src\/app.ts\n\n- uses ephemeral cache \[from: c1, 2026-11-20\]\n$/,
+    );
+    assert.ok(!text.includes(identifyFile(file)!.id), 'the machine-local device:inode is not written');
+  });
+
+  it('two machines noting the same path write the same note file name', () => {
+    const one = setup();
+    const two = setup();
+    assert.equal(path.basename(add(one.paths, one.file, 'from one')), path.basename(add(two.paths, two.file, 'from two')));
+  });
+
+  it("gives a file a fresh id when its path's name holds the notes of a file renamed away", () => {
+    const { ws, paths, file } = setup();
+    const first = add(paths, file, 'about the first app.ts');
+    const renamed = path.join(ws, 'src', 'old.ts');
+    fs.renameSync(file, renamed);
+    assert.equal(recordNotePath(paths, first, 'src/old.ts'), true);
+    fs.writeFileSync(file, 'export const app = "new";\n');
+    const second = add(paths, file, 'about the new app.ts');
+    assert.notEqual(second, first);
+    assert.match(path.basename(second), /^app-ts-[0-9a-hjkmnp-tv-z]{8}\.md$/);
+    assert.deepEqual(
+      findNotesForFile(paths, renamed)!.note.notes.map((n) => n.text),
+      ['about the first app.ts [from: c1, 2026-11-20]'],
+    );
+    assert.deepEqual(
+      findNotesForFile(paths, file)!.note.notes.map((n) => n.text),
+      ['about the new app.ts [from: c1, 2026-11-20]'],
     );
   });
 
-  it('heals when the inode changes under the same path (atomic save, git checkout)', () => {
+  it('finds the notes when the inode changes under the same path (atomic save, git checkout), writing nothing', () => {
     const { paths, file } = setup();
     const before = add(paths, file, 'note survives');
+    const text = fs.readFileSync(before, 'utf8');
+    const index = openNoteIndex(paths);
     // Save by rename: a new inode at the same path.
     fs.writeFileSync(file + '.new', 'export const app = 2;\n');
     fs.renameSync(file + '.new', file);
-    const found = findNotesForFile(paths, file)!;
+    const found = findNotesForFile(paths, file, { index })!;
     assert.equal(found.via, 'path');
     assert.deepEqual(
       found.note.notes.map((n) => n.text),
       ['note survives [from: c1, 2026-11-20]'],
     );
-    assert.notEqual(found.file, before);
-    assert.ok(!fs.existsSync(before), 'old key removed');
-    assert.equal(findNotesForFile(paths, file)!.via, 'inode', 're-keyed: direct next time');
+    assert.equal(found.file, before);
+    assert.equal(fs.readFileSync(before, 'utf8'), text, 'the note file is as it was');
+    assert.equal(findNotesForFile(paths, file, { index })!.via, 'inode', 'the local index learned the new inode');
+  });
+
+  it('follows a local mv by inode', () => {
+    const { ws, paths, file } = setup();
+    add(paths, file, 'follows the inode');
+    const index = openNoteIndex(paths);
+    const moved = path.join(ws, 'src', 'moved.ts');
+    fs.renameSync(file, moved);
+    // Recorded path gone, content as recorded: the inode this machine knew the file by finds it.
+    const found = findNotesForFile(paths, moved, { index })!;
+    assert.equal(found.via, 'inode');
+    assert.equal(found.note.meta.path, 'src/app.ts', 'reading records no new path');
+    // The next write of its notes records the new path.
+    add(paths, moved, 'second note');
+    assert.equal(findNotesForFile(paths, moved)!.note.meta.path, 'src/moved.ts');
   });
 
   it('heals by content fingerprint when a file was copied to a new path and the old one deleted', () => {
@@ -60,7 +105,7 @@ describe('per-file notes', () => {
     fs.rmSync(file);
     const found = findNotesForFile(paths, moved)!;
     assert.equal(found.via, 'fingerprint');
-    assert.equal(found.note.meta.path, 'src/moved.ts');
+    assert.equal(found.note.meta.path, 'src/app.ts', 'reading records no new path');
   });
 
   it('heal pass: follows a rename outside the editor (same inode), moves notes of deleted files to facts.md', () => {
@@ -135,9 +180,11 @@ describe('per-file notes and reused inode numbers', () => {
       otherNotes.note.notes.map((n) => n.text),
       ['other note [from: c1, 2026-11-20]'],
     );
+    // The deleted file's notes stay in their own note file until a heal sends them to facts.md.
+    assert.equal(healNotes(paths).orphaned.length, 1);
     const facts = fs.readFileSync(path.join(paths.root, 'facts.md'), 'utf8');
     assert.match(facts, /- src\/app\.ts: app note \[from: c1, 2026-11-20\]/);
-    // A later heal leaves both as they are.
+    // A later heal leaves the rest as it is.
     const report = healNotes(paths);
     assert.deepEqual(report, { healed: [], orphaned: [] });
     assert.deepEqual(findNotesForFile(paths, other)!.note.notes.length, 1);
@@ -164,18 +211,20 @@ describe('per-file notes and reused inode numbers', () => {
   });
 });
 
-describe('one re-key rule', () => {
-  it('a heal by core keeps the recorded fingerprint, as the language server does, so "changed since" survives a checkout', () => {
+describe('a checkout under a new inode', () => {
+  it('writes no note file: the notes keep their recorded fingerprint, so "changed since" survives it', () => {
     const { paths, file } = setup();
     add(paths, file, 'about version 1');
     const recorded = findNotesForFile(paths, file)!.note.meta;
     // A checkout brings other content under a new inode at the same path.
     fs.writeFileSync(file + '.new', 'export const app = 2; // other content\n');
     fs.renameSync(file + '.new', file);
+    const noteFile = findNotesForFile(paths, file)!.file;
+    const text = fs.readFileSync(noteFile, 'utf8');
     healNotes(paths);
     const healed = findNotesForFile(paths, file)!;
-    assert.equal(healed.via, 'inode');
-    assert.equal(healed.note.meta.fileId, identifyFile(file)!.id);
+    assert.equal(healed.file, noteFile);
+    assert.equal(fs.readFileSync(noteFile, 'utf8'), text, 'byte for byte');
     assert.equal(healed.note.meta.fingerprint, recorded.fingerprint);
     assert.equal(healed.note.meta.size, recorded.size);
     assert.notEqual(identifyFile(file)!.fingerprint, recorded.fingerprint);

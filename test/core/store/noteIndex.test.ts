@@ -7,6 +7,7 @@ import {
   findNotesForFile,
   healDeletedFiles,
   metaFor,
+  newNoteFile,
   readNotesOf,
   resolveNoteTarget,
 } from '../../../src/core/store/fileNotes';
@@ -29,7 +30,8 @@ function setup(): { ws: string; paths: StorePaths; noted: (i: number) => string;
     fs.writeFileSync(noted(i), `export const m${i} = ${i};\n`);
     const identity = identifyFile(noted(i))!;
     const body = `# src/m${i}.ts\n\n${noteLine(`note of m${i}`, { source: 'c1', date: '2026-11-20' })}\n`;
-    fs.writeFileSync(path.join(paths.files, identity.noteFileName), renderNoteFile(metaFor(`src/m${i}.ts`, identity), body));
+    const noteFile = newNoteFile(paths, `src/m${i}.ts`);
+    fs.writeFileSync(noteFile, renderNoteFile(metaFor(noteFile, `src/m${i}.ts`, identity), body));
   }
   const plain = path.join(ws, 'src', 'plain.ts');
   fs.writeFileSync(plain, 'export const plain = true;\n');
@@ -57,6 +59,26 @@ describe('note index (core, persisted under .index/)', () => {
     assert.deepEqual(second.reads, [], 'a file without notes costs no note-file read');
   });
 
+  it('follows a file moved on this machine by the inode the persisted local index holds, reading one note file', () => {
+    const { paths, noted, ws } = setup();
+    openNoteIndex(paths);
+    const noteFile = findNotesForFile(paths, noted(9))!.file;
+    const moved = path.join(ws, 'src', 'moved.ts');
+    fs.renameSync(noted(9), moved);
+    fs.writeFileSync(path.join(ws, 'src', 'm9.ts'), 'export const m9 = "a new file at the old path";\n'); // The path alone would mislead.
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(paths.files, past, past);
+    const counter = counting();
+    const found = findNotesForFile(paths, moved, { index: openNoteIndex(paths, { read: counter.read }) })!;
+    assert.equal(found.via, 'inode');
+    assert.equal(found.file, noteFile);
+    assert.ok(counter.reads.length <= 1, `read ${counter.reads.length} note files`);
+    assert.ok(
+      fs.readdirSync(path.dirname(noteIndexMemoFile(paths))).some((n) => /^i-[0-9a-f]{2}\.json$/.test(n)),
+      'an inode shard',
+    );
+  });
+
   it('sees a note file edited by hand in place (checked by its own stat before use)', () => {
     const { paths, noted } = setup();
     openNoteIndex(paths);
@@ -75,12 +97,12 @@ describe('note index (core, persisted under .index/)', () => {
   it('follows a note file renamed or deleted by hand outside Lore', () => {
     const { paths, noted, ws } = setup();
     openNoteIndex(paths);
-    const original = findNotesForFile(paths, noted(7), { heal: false })!.file;
+    const original = findNotesForFile(paths, noted(7), {})!.file;
     const renamed = path.join(paths.files, 'renamed-by-hand.md');
     fs.renameSync(original, renamed);
-    const found = findNotesForFile(paths, noted(7), { heal: false, index: openNoteIndex(paths) })!;
+    const found = findNotesForFile(paths, noted(7), { index: openNoteIndex(paths) })!;
     assert.equal(found.file, renamed);
-    assert.equal(found.via, 'path');
+    assert.equal(found.via, 'inode', 'indexing the renamed note file read the inode of the path it records');
 
     fs.rmSync(renamed);
     const index = openNoteIndex(paths);
@@ -106,15 +128,15 @@ describe('note index (core, persisted under .index/)', () => {
     );
     assert.deepEqual(state.journal, [path.basename(file)]);
 
-    // plain.ts saved atomically (a new inode): found only by the path its new note file records,
-    // which the shards do not hold; the next process reads that one note file, not the folder.
+    // plain.ts saved atomically (a new inode): its new note file is not in the shards; the next
+    // process reads that one note file, not the folder, and learns the inode at its recorded path.
     fs.writeFileSync(plain + '.new', 'export const plain = "saved";\n');
     fs.renameSync(plain + '.new', plain);
     const counter = counting();
     const index = openNoteIndex(paths, { read: counter.read });
     assert.deepEqual(counter.reads, [path.basename(file)]);
-    const found = findNotesForFile(paths, plain, { heal: false, index });
-    assert.equal(found?.via, 'path');
+    const found = findNotesForFile(paths, plain, { index });
+    assert.equal(found?.via, 'inode');
     assert.equal(found?.file, file);
     assert.deepEqual(
       found?.note.notes.map((n) => n.text),
@@ -140,7 +162,7 @@ describe('note index (core, persisted under .index/)', () => {
     const shardDir = path.dirname(noteIndexMemoFile(paths));
     assert.match(fs.readFileSync(noteIndexMemoFile(paths), 'utf8'), /"dirMtimeNs":"\d+"/);
     for (const name of fs.readdirSync(shardDir).filter((n) => n.startsWith('p-'))) fs.writeFileSync(path.join(shardDir, name), '[["torn');
-    const found = findNotesForFile(paths, noted(2), { heal: false, index: openNoteIndex(paths) });
+    const found = findNotesForFile(paths, noted(2), { index: openNoteIndex(paths) });
     assert.equal(found?.via, 'path');
     assert.equal(found?.note.notes.length, 1);
   });
@@ -164,16 +186,19 @@ describe('note index (core, persisted under .index/)', () => {
     assert.ok(findNotesForFile(paths, noted(5), { index }), 'other notes stay');
   });
 
-  it('heals the notes of every file under a deleted folder, and re-keys a path that holds a file again', () => {
+  it('heals the notes of every file under a deleted folder, and keeps those of a path that holds a file again', () => {
     const { paths, noted, ws } = setup();
     const index = openNoteIndex(paths);
-    // m0 deleted, and a file moved onto its path before the heal ran (a new inode): re-keyed, not orphaned.
+    // m0 deleted, and a file moved onto its path before the heal ran (a new inode): kept, not orphaned.
+    const before = fs.readFileSync(newNoteFile(paths, 'src/m0.ts'), 'utf8');
     fs.writeFileSync(noted(0) + '.new', 'export const m0 = "again";\n');
     fs.renameSync(noted(0) + '.new', noted(0));
     const report = healDeletedFiles(paths, [noted(0)], index);
-    assert.equal(report.healed.length, 1);
+    assert.equal(report.healed.length, 0);
     assert.equal(report.orphaned.length, 0);
-    assert.equal(findNotesForFile(paths, noted(0), { index })!.via, 'inode');
+    assert.equal(fs.readFileSync(newNoteFile(paths, 'src/m0.ts'), 'utf8'), before, 'the note file is as it was');
+    assert.equal(findNotesForFile(paths, noted(0), { index })!.via, 'path');
+    assert.equal(findNotesForFile(paths, noted(0), { index })!.via, 'inode', 'the lookup by path taught the index the new inode');
 
     fs.rmSync(path.join(ws, 'src'), { recursive: true });
     const folder = healDeletedFiles(paths, [path.join(ws, 'src')], index);

@@ -1,6 +1,6 @@
 /**
- * A file's note lines as read_file_notes and the lore://notes resource hand them out (read-only,
- * no re-keying). Agents' writes (remember, update_item, …) are memoryTools.ts on top of
+ * A file's note lines as read_file_notes and the lore://notes resource hand them out (read-only:
+ * no note file changes). Agents' writes (remember, update_item, …) are memoryTools.ts on top of
  * core/knowledge/agentWrites.
  */
 import { renderItemLine } from '../../model/itemLines';
@@ -8,7 +8,7 @@ import { readNotesOf, workspaceRelative } from '../../store/fileNotes';
 import type { StorePaths } from '../../store/storePaths';
 
 /**
- * The notes of a workspace file (read-only: no re-keying), also for a file that is gone: one line
+ * The notes of a workspace file (read-only), also for a file that is gone: one line
  * per note, a note wrapped over several lines joined, so its text is whole and its id is the one
  * search and the memory tools give it (listItemId).
  */

@@ -22,11 +22,6 @@ export interface LoadContextOptions {
   /** The user's message for this turn. */
   message?: string;
   /**
-   * Re-key note files whose file changed inode while looking them up (a write into the store).
-   * Off by default: building a context should not change the store.
-   */
-  heal?: boolean;
-  /**
    * Save the note index's shards in the store's `.index/` when it had to be rebuilt (default: yes,
    * as `lore` does). The VS Code extension passes false: the language server writes the store.
    */
@@ -66,7 +61,6 @@ export function loadContextInputs(paths: StorePaths, options: LoadContextOptions
     const shown = displayPath(paths, absolute);
     activeFiles.push(shown);
     const found = findNotesForFile(paths, absolute, {
-      heal: options.heal ?? false,
       index: (noteIndex ??= openNoteIndex(paths, { persist: options.persistIndex ?? true })),
     });
     const notes = found?.note.notes.map((n) => n.text).filter(keep) ?? [];

@@ -14,7 +14,7 @@ import { redactName } from '../../model/safety/redact';
 import { readTextIfExists, readTextLossless } from '../../base/readText';
 import { digestSectionsFromTexts, readCategoryTexts, type CategoryTexts } from '../../store/digest';
 import { digestFileText } from '../../model/digestFormat';
-import { findNotesForFile, metaFor, resolveNoteTarget } from '../../store/fileNotes';
+import { findNotesForFile, metaFor, newNoteFile, resolveNoteTarget } from '../../store/fileNotes';
 import { parseNoteFile } from '../../model/noteFile';
 import type { NoteIndex } from '../../store/noteIndex';
 import { openNoteIndex } from '../../store/noteIndexCache';
@@ -71,11 +71,8 @@ export function buildPlan(
       const target = resolveNoteTarget(paths, mentioned, cwd);
       let file: string | undefined;
       if (target.kind === 'file') {
-        const existing = findNotesForFile(paths, target.absolute, {
-          heal: false,
-          index: (noteIndex ??= openNoteIndex(paths, { persist: false })),
-        });
-        file = existing ? storeRelative(paths, existing.file) : `files/${target.identity.noteFileName}`;
+        const existing = findNotesForFile(paths, target.absolute, { index: (noteIndex ??= openNoteIndex(paths, { persist: false })) });
+        file = storeRelative(paths, existing?.file ?? newNoteFile(paths, target.relative));
       }
       hit = { target, file };
       targets.set(key, hit);
@@ -118,7 +115,7 @@ export function buildPlan(
         orphanNotes++;
         continue;
       }
-      const entry = notes.get(file) ?? { meta: metaFor(target.relative, target.identity), lines: [] };
+      const entry = notes.get(file) ?? { meta: metaFor(file, target.relative, target.identity), lines: [] };
       add(entry.lines, item, noteLine(item.note, provenance));
       if (entry.lines.length) notes.set(file, entry);
     }

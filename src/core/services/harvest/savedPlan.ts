@@ -47,7 +47,7 @@ const singleEdit = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tasks'), open: lines, done: lines }),
   z.object({
     kind: z.literal('notes'),
-    meta: z.object({ path: z.string(), fileId: z.string(), size: z.number(), fingerprint: z.string() }),
+    meta: z.object({ path: z.string(), id: z.string().default(''), size: z.number(), fingerprint: z.string() }),
     lines,
   }),
   z.object({ kind: z.literal('review'), items: z.array(z.object({ target: reviewTarget, line: z.string(), kinds: z.array(z.string()) })) }),

@@ -14,7 +14,7 @@ import { redactSecrets } from '../../model/safety/redact';
 import { wellFormed } from '../../base/wellFormedText';
 import { flagInstruction, flagKinds, type InstructionFlagKind } from '../../model/safety/instructionFlags';
 import { regenerateDigest } from '../digest';
-import { addNotesToFile, findNotesForFile, resolveNoteTarget } from '../fileNotes';
+import { addNotesToFile, findNotesForFile, newNoteFile, resolveNoteTarget } from '../fileNotes';
 import { ensureStoreLayout } from '../initStore';
 import { loadStoreConfig, storeConfigForWrite } from '../storeConfig';
 import { type AgentWritesMode } from '../../model/storeConfigFormat';
@@ -229,8 +229,8 @@ export function planNewItem(paths: StorePaths, request: RememberRequest, source:
   if (request.kind === 'note') {
     const target = resolveNoteTarget(paths, wellFormed(request.path ?? ''));
     if (target.kind === 'orphan') return { ok: false, reason: `cannot attach a note to ${request.path ?? '(no path)'}: ${target.reason}` };
-    const found = findNotesForFile(paths, target.absolute, { heal: false });
-    const file = storeRelative(paths, found?.file ?? path.join(paths.files, target.identity.noteFileName));
+    const found = findNotesForFile(paths, target.absolute);
+    const file = storeRelative(paths, found?.file ?? newNoteFile(paths, target.relative));
     return {
       ok: true,
       line: noteLine(detail ? `${statement} — ${detail}` : statement, provenance),

@@ -6,7 +6,7 @@
  *
  * Not journaled, on purpose: a forget or a rejection (nothing learned), an in-place accept (the
  * line was in its file already), lore tidy (merges and supersessions restate items the journal
- * has from when they were learned), the language server's note upkeep (re-keys, renames, marks
+ * has from when they were learned), the language server's note upkeep (renames, marks
  * still valid).
  */
 import * as fs from 'node:fs';
