@@ -36,6 +36,8 @@ export const ENGINE_ZONES = {
   base: [],
   'model/safety': [],
   model: ['model/safety'],
+  // Merges of the store's files by their meaning, as git's merge driver runs them (design.md, the team paragraph).
+  'model/merge': ['model', 'model/safety'],
   store: [],
   'store/history': ['store'],
   'store/journal': ['store'],

@@ -7,7 +7,7 @@
 import { freshItemLines } from '../../model/categoryFile';
 import type { HarvestPlan } from '../harvestPlan';
 import { parseNoteFile } from '../../model/noteFile';
-import type { JournalEntry } from './journalFile';
+import type { JournalEntry } from '../../model/journalFormat';
 import { journalCategory, journalEntryOf as entryOf } from './journalLearned';
 
 /** The journal entries of a plan, in the order its changes write them. */
