@@ -184,3 +184,14 @@ export const stdio: Output = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
 };
+
+/**
+ * Lore's CLI script, for commands other programs run (agent hooks, git's merge driver). Bundled,
+ * this module is part of dist/cliMain.js and the executable is dist/cli.js beside it; compiled
+ * without bundling (the tests run out/), it is dist/cli.js of the same checkout.
+ */
+export function loreCliScript(): string {
+  return path.basename(__filename) === 'cliMain.js'
+    ? path.join(__dirname, 'cli.js')
+    : path.resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
+}

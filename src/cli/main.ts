@@ -21,6 +21,7 @@ const hooksCommandModule = lazy(() => require('./commands/hooksCommand') as type
 const initCommandModule = lazy(() => require('./commands/initCommand') as typeof import('./commands/initCommand'));
 const forgetCommandModule = lazy(() => require('./commands/forgetCommand') as typeof import('./commands/forgetCommand'));
 const itemCommandsModule = lazy(() => require('./commands/itemCommands') as typeof import('./commands/itemCommands'));
+const mergeCommandsModule = lazy(() => require('./commands/mergeCommands') as typeof import('./commands/mergeCommands'));
 const mcpCommandModule = lazy(() => require('./commands/mcpCommand') as typeof import('./commands/mcpCommand'));
 const notesCommandsModule = lazy(() => require('./commands/notesCommands') as typeof import('./commands/notesCommands'));
 const pruneCommandModule = lazy(() => require('./commands/pruneCommand') as typeof import('./commands/pruneCommand'));
@@ -65,6 +66,8 @@ const COMMANDS: Record<string, () => Command> = {
   prune: () => pruneCommandModule().pruneCommand,
   reconstruct: () => reconstructCommandModule().reconstructCommand,
   diff: () => reconstructCommandModule().diffCommand,
+  reconcile: () => mergeCommandsModule().reconcileCommand,
+  'merge-driver': () => mergeCommandsModule().mergeDriverCommand,
 };
 
 /** The usage of every command, from their declarations; it loads every command's module, so only --help and a mistyped command build it. */
