@@ -61,6 +61,8 @@ interface DeclarationBase {
   epilogue?: string;
   /** In `lore --help`, only the first usage line (the command lists its ways in its own help). */
   briefInIndex?: boolean;
+  /** Plumbing another program runs (git's merge driver): left out of `lore --help`, with its own help. */
+  hidden?: boolean;
 }
 
 /** A command whose options are parsed from its declaration. */
@@ -81,6 +83,7 @@ export interface Command {
   name: string;
   usage: UsageLine[];
   briefInIndex: boolean;
+  hidden: boolean;
   help: string;
   run(argv: string[], io: Output): Promise<number>;
 }
@@ -93,6 +96,7 @@ export function command<const O extends OptionDeclarations>(declaration: ParsedD
     name: declaration.name,
     usage: declaration.usage,
     briefInIndex: declaration.briefInIndex === true,
+    hidden: declaration.hidden === true,
     help,
     run: async (argv, io) => {
       const parsed = parseCommand(argv, config, help, io, declaration.takes);
@@ -111,6 +115,7 @@ export function selfParsedCommand(declaration: SelfParsedDeclaration): Command {
     name: declaration.name,
     usage: declaration.usage,
     briefInIndex: declaration.briefInIndex === true,
+    hidden: declaration.hidden === true,
     help,
     run: (argv, io) => declaration.run(argv, io, help),
   };
@@ -191,5 +196,6 @@ export function renderHelp(declaration: DeclarationBase & { options: OptionDecla
 
 /** The lines `lore --help` gives a command. */
 export function indexLines(command: Command): string[] {
+  if (command.hidden) return [];
   return (command.briefInIndex ? command.usage.slice(0, 1) : command.usage).flatMap((line) => usageLines(command.name, line));
 }

@@ -21,6 +21,7 @@ meaning (items by id, ledger entries by hash, journal days as a union, digest.md
 regenerated) and writes the result to OURS. Exit 0 when merged, 1 when it cannot be (git then
 keeps the conflict).`,
   options: {},
+  hidden: true,
   takes: { positionals: true },
   run: mergeDriver,
 });
