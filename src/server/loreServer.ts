@@ -19,6 +19,7 @@ import { ServerSearch } from './serverSearch';
 import { ServerTasks } from './serverTasks';
 import { StoreEvents, type StoreChangeBatch } from './storeEvents';
 import { StoreWriter } from './storeWriter';
+import { TeamMerge } from './teamMerge';
 import type { ParamsOf } from '../shared/declareMessage';
 
 /** What the server needs from the connection. */
@@ -45,6 +46,8 @@ export class LoreServer {
   readonly lenses: NoteLenses;
   readonly search: ServerSearch;
   readonly tasks: ServerTasks;
+  /** The merge driver's registration and the reconcile after a merge (teamMerge.ts). */
+  readonly teamMerge: TeamMerge;
   private readonly events: StoreEvents;
   private lensTimer: NodeJS.Timeout | undefined;
   /** Resolves once the index holds every note file present at start. */
@@ -66,6 +69,7 @@ export class LoreServer {
       log: hooks.log,
     });
     this.tasks = new ServerTasks(paths);
+    this.teamMerge = new TeamMerge(paths, hooks.log);
     this.events = new StoreEvents(paths, (batch) => void this.onBatch(batch), options.debounceMs);
   }
 
@@ -85,6 +89,7 @@ export class LoreServer {
   }
 
   dispose(): void {
+    this.teamMerge.dispose();
     this.events.dispose();
     this.search.dispose();
     this.tasks.dispose();
@@ -106,6 +111,7 @@ export class LoreServer {
 
   private async onBatch(batch: StoreChangeBatch): Promise<void> {
     await this.ready;
+    this.teamMerge.check();
     const all = batch.noteFiles === 'all';
     const changes = await this.index.refresh(all ? undefined : batch.noteFiles);
     const storeFiles = [...batch.storeFiles].map((name) => path.join(this.paths.root, name));

@@ -206,4 +206,24 @@ describe('a team shares the store through git', function () {
       '.lore/prompts/harvest-conversation.md: merge: unspecified',
     );
   });
+
+  it('registers for a store in a subfolder of a linked worktree, in the attributes git reads there', async () => {
+    const tmp = makeTempDir('lore-team-wt-');
+    const main = path.join(tmp, 'main');
+    fs.mkdirSync(path.join(main, 'apps', 'web'), { recursive: true });
+    assert.equal((await runCli(['init', '--root', path.join(main, 'apps', 'web', '.lore')])).code, 0);
+    initRepo(main);
+    const linked = path.join(tmp, 'linked dir');
+    gitIn(main, 'worktree', 'add', '-q', '-b', 'other', linked);
+    const init = await runCli(['init', '--root', path.join(linked, 'apps', 'web', '.lore')]);
+    assert.equal(init.code, 0, init.stderr);
+    assert.equal(gitIn(linked, 'check-attr', 'merge', '--', 'apps/web/.lore/facts.md').trim(), 'apps/web/.lore/facts.md: merge: lore');
+    assert.equal(gitIn(main, 'check-attr', 'merge', '--', 'apps/web/.lore/files/x.md').trim(), 'apps/web/.lore/files/x.md: merge: lore');
+    assert.equal(gitIn(linked, 'check-attr', 'merge', '--', 'apps/facts.md').trim(), 'apps/facts.md: merge: unspecified');
+    assert.equal(gitIn(linked, 'status', '--porcelain'), '');
+    // A second store, in a folder with a space: its own block, quoted; the first store's stays.
+    assert.equal((await runCli(['init', '--root', path.join(main, 'my docs', '.lore')])).code, 0);
+    assert.equal(gitIn(main, 'check-attr', 'merge', '--', 'my docs/.lore/facts.md').trim(), 'my docs/.lore/facts.md: merge: lore');
+    assert.equal(gitIn(main, 'check-attr', 'merge', '--', 'apps/web/.lore/facts.md').trim(), 'apps/web/.lore/facts.md: merge: lore');
+  });
 });
