@@ -49,6 +49,7 @@ async function team(): Promise<{ a: string; b: string; origin: string; tmp: stri
 
 async function harvest(clone: string, id: string, body: string): Promise<void> {
   const root = path.join(clone, '.lore');
+  fs.mkdirSync(path.join(root, 'inbox'), { recursive: true }); // git-ignored: a clone without lore init has none
   fs.writeFileSync(path.join(root, 'inbox', `${id}.md`), transcript(id, body));
   const result = await runCli(['harvest', '--root', root, '--apply']);
   assert.equal(result.code, 0, result.stderr);
@@ -181,6 +182,29 @@ describe('a team shares the store through git', function () {
     assert.doesNotMatch(facts, MARKERS);
     assert.match(facts, /from a/);
     assert.match(facts, /from c/);
+
+    // Both harvest: ledger.json conflicts in c (git's text merge), the person commits it as it is,
+    // and Lore reads both sides of it rather than refusing it.
+    await harvest(a, 'ses-a', 'Fact: the cache is redis.');
+    commitAll(a, 'a harvested');
+    gitIn(a, 'push', '-q', 'origin', 'main');
+    await harvest(c, 'ses-c', 'Fact: the queue is rabbit.');
+    commitAll(c, 'c harvested');
+    assert.throws(() => gitIn(c, 'pull', '-q', '--no-rebase', '--no-edit', 'origin', 'main'));
+    const conflicted = gitIn(c, 'diff', '--name-only', '--diff-filter=U').trim().split('\n');
+    assert.ok(conflicted.includes('.lore/ledger.json'), conflicted.join(', '));
+    assert.ok(!conflicted.includes('.lore/facts.md'), 'the category file merged as a union');
+    commitAll(c, 'merged by hand');
+    assert.match(read(path.join(c, '.lore', 'ledger.json')), MARKERS);
+    const ledger = readLedger(path.join(c, '.lore', 'ledger.json'));
+    assert.deepEqual(
+      Object.values(ledger.entries)
+        .map((e) => e.id)
+        .sort(),
+      ['ses-a', 'ses-c'],
+    );
+    const again = await runCli(['harvest', '--root', path.join(c, '.lore'), '--apply']);
+    assert.equal(again.code, 0, again.stderr);
   });
 
   it('registration is idempotent, keeps a person’s own attributes, and outranks the committed .gitattributes', async () => {
@@ -225,5 +249,27 @@ describe('a team shares the store through git', function () {
     assert.equal((await runCli(['init', '--root', path.join(main, 'my docs', '.lore')])).code, 0);
     assert.equal(gitIn(main, 'check-attr', 'merge', '--', 'my docs/.lore/facts.md').trim(), 'my docs/.lore/facts.md: merge: lore');
     assert.equal(gitIn(main, 'check-attr', 'merge', '--', 'apps/web/.lore/facts.md').trim(), 'apps/web/.lore/facts.md: merge: lore');
+  });
+
+  it('lore merge-driver writes the merge to OURS, and leaves a ledger it cannot read to git as a conflict', async () => {
+    const tmp = makeTempDir('lore-driver-');
+    const write = (name: string, text: string) => {
+      fs.writeFileSync(path.join(tmp, name), text);
+      return name;
+    };
+    const base = write('o', '# Facts\n');
+    const ours = write('a', '# Facts\n\n- ours [from: c1, 2026-11-20]\n');
+    const theirs = write('b', '# Facts\n\n- theirs [from: c2, 2026-11-20]\n');
+    const merged = await runCli(['merge-driver', base, ours, theirs, '.lore/facts.md'], { cwd: tmp });
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.equal(read(path.join(tmp, 'a')), '# Facts\n\n- ours [from: c1, 2026-11-20]\n- theirs [from: c2, 2026-11-20]\n');
+    write('a', '{"entries": {}}\n');
+    write('b', 'not json\n');
+    const refused = await runCli(['merge-driver', base, ours, theirs, '.lore/ledger.json'], { cwd: tmp });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /not a valid ledger; left to git as a conflict/);
+    assert.equal(read(path.join(tmp, 'a')), '{"entries": {}}\n');
+    assert.doesNotMatch((await runCli(['--help'])).stdout, /merge-driver/);
+    assert.match((await runCli(['merge-driver', '--help'])).stdout, /^lore merge-driver BASE OURS THEIRS PATH/);
   });
 });

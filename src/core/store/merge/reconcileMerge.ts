@@ -24,6 +24,7 @@ import { refreshDerivedFiles, type DerivedRefresh } from '../derivedFiles';
 import { readLedger } from '../ledger';
 import { storeRelative, type StorePaths } from '../storePaths';
 import { findStoreRepo, repoBusy } from '../history/storeRepo';
+import { recordStoreChange } from '../history/storeHistory';
 import { knowledgeArchiveDir } from '../lifecycle/archivePaths';
 import { mergedMarkFile, mergePending } from './mergeDriver';
 
@@ -62,6 +63,10 @@ export async function reconcileStore(paths: StorePaths): Promise<ReconcileResult
         files.push(storeRelative(paths, file));
     }
     const derived = refreshDerivedFiles(paths);
+    if (files.length || derived.digest || derived.instructionFiles.length) {
+      // A store that keeps its history commits the reconcile like any other change of Lore's.
+      await recordStoreChange(paths, { type: 'maintenance', subject: `reconciled after a merge (${files.length} files)` });
+    }
     fs.rmSync(mergedMarkFile(paths), { force: true });
     return { files, derived };
   } finally {
