@@ -157,6 +157,8 @@ export interface Output {
   err(text: string): void;
   /** Where relative paths on the command line start (default: process.cwd()). */
   cwd?: string;
+  /** Set by main for the commands that write the store: run on the store before the command (main.ts). */
+  beforeWrite?: (paths: StorePaths) => Promise<void>;
   /** Where LORE_* settings and provider keys come from (default: process.env). */
   env?: NodeJS.ProcessEnv;
   /** Whether stdout is a terminal (default: process.stdout.isTTY). */

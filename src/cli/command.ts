@@ -6,30 +6,7 @@
  * must act on options it does not know) is a selfParsedCommand and gets them as they came.
  */
 import type { ParseArgsOptionsConfig } from 'node:util';
-import { lazy } from '../core/base/lazy';
 import { COMMON_OPTIONS, EXIT_OK, parseCommand, type CommandTakes, type Output, type ParsedCommand } from './cliSupport';
-
-const mergeDriverModule = lazy(() => require('../core/store/merge/mergeDriver') as typeof import('../core/store/merge/mergeDriver'));
-const reconcileModule = lazy(() => require('../core/store/merge/reconcileMerge') as typeof import('../core/store/merge/reconcileMerge'));
-
-/**
- * The commands that write the store: after a git merge Lore's driver took part in, they first
- * bring the store in step with it (store/merge/reconcileMerge.ts: a teammate's forget applied,
- * duplicates folded, the digest regenerated). Reading commands never do, so they change no file.
- */
-const WRITERS: ReadonlySet<string> = new Set([
-  'harvest',
-  'forget',
-  'tidy',
-  'supersede',
-  'item',
-  'note',
-  'review',
-  'undo',
-  'prune',
-  'digest',
-  'commit',
-]);
 
 /** One option: how it parses, and its line in the command's help (none: the usage names it). */
 export interface OptionDeclaration {
@@ -101,8 +78,8 @@ export function command<const O extends OptionDeclarations>(declaration: ParsedD
     run: async (argv, io) => {
       const parsed = parseCommand(argv, config, help, io, declaration.takes);
       if (!parsed) return EXIT_OK;
-      if (WRITERS.has(declaration.name) && mergeDriverModule().mergePending(parsed.paths))
-        await reconcileModule().reconcileIfMerged(parsed.paths);
+      // A command that writes the store first brings it in step after a merge (main.ts sets this).
+      await io.beforeWrite?.(parsed.paths);
       return declaration.run(parsed, io);
     },
   };
