@@ -108,6 +108,8 @@ function parseBlocks(text: string): ParsedBlocks {
 }
 
 const sameLines = (a: Block, b: Block): boolean => a.lines.length === b.lines.length && a.lines.every((l, i) => l === b.lines[i]);
+/** A block as it was: the same lines in the same section (a task moved to `## Done` was changed). */
+const unchanged = (base: Block, side: Block): boolean => base.section === side.section && sameLines(base, side);
 
 /** Lines of `ours` and `theirs` (three-way against `base`): what either added, without what either removed. */
 function mergeLineSets(base: readonly string[], ours: readonly string[], theirs: readonly string[]): string[] {
@@ -169,17 +171,19 @@ export function mergeItemFile(base: string, ours: string, theirs: string): strin
     const bb = baseBy.get(ob.key);
     const tb = theirsBy.get(ob.key);
     if (!tb) {
-      if (bb && sameLines(bb, ob)) continue;
+      if (bb && unchanged(bb, ob)) continue;
       kept.push(ob);
       continue;
     }
     const lines = ob.kind === 'item' ? combineItem(bb, ob, tb) : ob.lines;
+    // Blank lines before it: theirs when only theirs changed them.
+    const before = bb && sameBlanks(bb.before, ob.before) ? tb.before : ob.before;
     if (ob.kind === 'item' && movedByTheirs(bb, ob, tb)) {
       movedKeys.add(ob.key);
       merged.set(ob.key, lines);
       continue;
     }
-    kept.push({ ...ob, lines });
+    kept.push({ ...ob, lines, before });
   }
   const keptAt = new Map(kept.map((b, i) => [b.key, i]));
   const statements = new Map<string, Block>();
@@ -202,7 +206,7 @@ export function mergeItemFile(base: string, ours: string, theirs: string): strin
     else {
       if (oursBy.has(tb.key)) continue; // Ours deleted it as theirs left it... or kept it elsewhere: handled above.
       const bb = baseBy.get(tb.key);
-      if (bb && (tb.kind !== 'item' || sameLines(bb, tb))) continue; // Deleted by ours, unchanged by theirs.
+      if (bb && (tb.kind !== 'item' || unchanged(bb, tb))) continue; // Deleted by ours, unchanged by theirs.
       const statement = bb ? undefined : currentStatement(tb);
       const twin = statement === undefined ? undefined : statements.get(statement);
       if (twin) {
@@ -220,7 +224,22 @@ export function mergeItemFile(base: string, ours: string, theirs: string): strin
 
   const out: Block[] = [...(inserts.get(-1) ?? [])];
   kept.forEach((b, i) => out.push(b, ...(inserts.get(i) ?? [])));
-  return render(out, O.blocks.length || !T.blocks.length ? O : T);
+  return render(out, layoutOf(B, O, T));
+}
+
+const sameBlanks = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((l, i) => l === b[i]);
+
+/** The file's own layout (BOM, line break, blank lines at the end, final newline): ours, unless only theirs changed it. */
+function layoutOf(base: ParsedBlocks, ours: ParsedBlocks, theirs: ParsedBlocks): ParsedBlocks {
+  if (!ours.blocks.length && theirs.blocks.length) return theirs;
+  const pick = <K extends 'bom' | 'eol' | 'finalNewline'>(key: K) => (base[key] === ours[key] ? theirs[key] : ours[key]);
+  return {
+    ...ours,
+    bom: pick('bom'),
+    eol: pick('eol'),
+    finalNewline: pick('finalNewline'),
+    trailing: sameBlanks(base.trailing, ours.trailing) ? theirs.trailing : ours.trailing,
+  };
 }
 
 function isOursAddition(block: Block, baseBy: Map<string, Block>, theirsBy: Map<string, Block>): boolean {
