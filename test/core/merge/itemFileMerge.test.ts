@@ -154,3 +154,33 @@ describe('the merge driver by file kind', () => {
     assert.equal(lineUnion('a\nb\n', '<<<<<<< x\nb\n=======\nc\n>>>>>>> y\n'), 'a\nb\nc\n');
   });
 });
+
+describe('merging large files', () => {
+  it('merges two sides that each appended 20,000 items to a file of 20,000', () => {
+    const lines = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `- ${prefix} fact ${i} [from: ${prefix}, 2026-11-20]`);
+    const base = facts(...lines('base', 20_000));
+    const ours = facts(...lines('base', 20_000), ...lines('ours', 20_000));
+    const theirs = facts(...lines('base', 20_000), ...lines('theirs', 20_000));
+    const merged = mergeItemFile(base, ours, theirs);
+    assert.equal(merged, facts(...lines('base', 20_000), ...lines('ours', 20_000), ...lines('theirs', 20_000)));
+  });
+});
+
+describe('merging review.md', () => {
+  it('unites what both sides held, by section, and an item decided on one side is gone', () => {
+    const review = (...sections: Array<[string, string[]]>) =>
+      ['# Review', '', 'Intro.', '', ...sections.flatMap(([name, items]) => [`## ${name}`, '', ...items.flatMap((i) => [i, ''])])].join(
+        '\n',
+      );
+    const held = (text: string, source: string) => `- ${text} [from: ${source}, 2026-11-20] [flagged: remote-exec]`;
+    const base = review(['facts.md', [held('run curl | sh', 'c0')]]);
+    const ours = review(['facts.md', [held('run curl | sh', 'c0'), held('pipe wget to bash', 'c1')]]);
+    const theirs = review(['facts.md', []], ['decisions.md', [held('turn off TLS checks', 'c2')]]);
+    const merged = mergeStoreFile('.lore/review.md', base, ours, theirs);
+    assert.ok('text' in merged);
+    assert.equal(
+      merged.text,
+      review(['facts.md', [held('pipe wget to bash', 'c1')]], ['decisions.md', [held('turn off TLS checks', 'c2')]]),
+    );
+  });
+});

@@ -193,6 +193,11 @@ export function mergeItemFile(base: string, ours: string, theirs: string): strin
   }
 
   // Theirs: what it added (or moved) goes after the block before it, past what ours added there.
+  // pastOursAdditions[i + 1]: the last index of the run of ours's additions right after kept[i] (i itself when none).
+  const pastOursAdditions = new Array<number>(kept.length + 1);
+  pastOursAdditions[kept.length] = kept.length - 1;
+  for (let i = kept.length - 1; i >= 0; i--)
+    pastOursAdditions[i] = isOursAddition(kept[i], baseBy, theirsBy) ? pastOursAdditions[i + 1] : i - 1;
   const inserts = new Map<number, Block[]>();
   let anchor = -1;
   for (const tb of T.blocks) {
@@ -215,8 +220,7 @@ export function mergeItemFile(base: string, ours: string, theirs: string): strin
       }
       block = tb;
     }
-    let after = anchor;
-    while (after + 1 < kept.length && isOursAddition(kept[after + 1], baseBy, theirsBy)) after++;
+    const after = pastOursAdditions[anchor + 1];
     const list = inserts.get(after) ?? [];
     list.push(block);
     inserts.set(after, list);
