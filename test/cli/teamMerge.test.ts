@@ -101,8 +101,16 @@ describe('a team shares the store through git', function () {
         .sort(),
       ['ses-a', 'ses-b'],
     );
-    for (const file of ['journal/2026-11-20.md', 'review.md', 'digest.md'])
+    for (const file of ['review.md', 'digest.md'])
       if (fs.existsSync(path.join(store, file))) assert.doesNotMatch(read(path.join(store, file)), MARKERS, file);
+    // Both harvests wrote the day's journal: one day, both conversations' bullets.
+    const journal = fs
+      .readdirSync(path.join(store, 'journal'))
+      .map((f) => read(path.join(store, 'journal', f)))
+      .join('\n');
+    assert.doesNotMatch(journal, MARKERS);
+    assert.match(journal, /^## ses-a$/m);
+    assert.match(journal, /^## ses-b$/m);
 
     // The driver left its mark; the next writer (or lore reconcile) regenerates the digest from the merged files.
     assert.ok(fs.existsSync(path.join(store, '.cache', 'merged')));
@@ -225,9 +233,19 @@ describe('a team shares the store through git', function () {
     assert.match(read(attributes), /^\*\.png binary$/m);
     // The committed .gitattributes says union; the clone's info/attributes says lore, and wins.
     assert.match(read(path.join(a, '.lore', '.gitattributes')), /^\/\*\.md merge=union$/m);
-    for (const file of ['.lore/facts.md', '.lore/ledger.json', '.lore/files/n1.md', '.lore/journal/2026-11-20.md'])
+    for (const file of [
+      '.lore/facts.md',
+      '.lore/ledger.json',
+      '.lore/files/n1.md',
+      '.lore/journal/2026-11-20.md',
+      '.lore/archive/knowledge/facts.md',
+    ])
       assert.equal(gitIn(a, 'check-attr', 'merge', '--', file).trim(), `${file}: merge: lore`);
     assert.equal(gitIn(a, 'check-attr', 'merge', '--', 'README.md').trim(), 'README.md: merge: unspecified');
+    assert.equal(
+      gitIn(a, 'check-attr', 'merge', '--', '.lore/transcripts/2026/11/20/x.md').trim(),
+      '.lore/transcripts/2026/11/20/x.md: merge: unspecified',
+    );
     assert.equal(
       gitIn(a, 'check-attr', 'merge', '--', '.lore/prompts/harvest-conversation.md').trim(),
       '.lore/prompts/harvest-conversation.md: merge: unspecified',
