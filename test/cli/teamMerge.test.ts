@@ -89,7 +89,7 @@ describe('a team shares the store through git', function () {
     assert.doesNotMatch(read(path.join(store, 'facts.md')), MARKERS);
     const redis = facts.filter((l) => /cache is redis/i.test(l));
     assert.equal(redis.length, 1, facts.join('\n'));
-    assert.match(redis[0], /\[from: ses-b, 2026-11-20; ses-a, 2026-11-20\]$/);
+    assert.match(redis[0], /\[from: ses-a, 2026-11-20; ses-b, 2026-11-20\]$/);
     assert.ok(facts.some((l) => /deploys use jenkins/i.test(l)));
     assert.ok(facts.some((l) => /listens on 8080/i.test(l)));
     const tasks = itemLines(path.join(store, 'tasks.md'));

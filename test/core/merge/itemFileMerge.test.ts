@@ -27,7 +27,19 @@ describe('merging a file of items by meaning (git merge driver)', () => {
     const base = '# Facts\n';
     const ours = facts('- Deploys use Jenkins [from: c1, 2026-11-02]');
     const theirs = facts('- deploys use  jenkins [from: c2, 2026-11-01]');
-    assert.equal(mergeItemFile(base, ours, theirs), facts('- Deploys use Jenkins [from: c1, 2026-11-02; c2, 2026-11-01]'));
+    // Both added it: the line of the earlier conversation is kept, whichever side merges.
+    assert.equal(mergeItemFile(base, ours, theirs), facts('- deploys use  jenkins [from: c2, 2026-11-01; c1, 2026-11-02]'));
+    assert.equal(mergeItemFile(base, theirs, ours), facts('- deploys use  jenkins [from: c2, 2026-11-01; c1, 2026-11-02]'));
+    // One that was there before keeps its line (and id); the newcomer's source is added.
+    const existing = facts('- Deploys use Jenkins [from: c9, 2026-11-09]');
+    assert.equal(
+      mergeItemFile(
+        existing,
+        existing,
+        facts('- Deploys use Jenkins [from: c9, 2026-11-09]', '- deploys use jenkins [from: c2, 2026-11-01]'),
+      ),
+      facts('- Deploys use Jenkins [from: c9, 2026-11-09; c2, 2026-11-01]'),
+    );
   });
 
   it('an item deleted on one side and unchanged on the other stays deleted; changed on the other it is kept', () => {

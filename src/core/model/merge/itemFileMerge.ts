@@ -15,7 +15,9 @@
  *   before it in theirs, and after what ours added there, so both sides' appends keep their order.
  * - An item theirs added whose statement a current item of ours already has (the same words from
  *   another conversation) is not a second line: its sources are added to ours
- *   (`[from: a, d1; b, d2]`, provenance.ts addSources).
+ *   (`[from: a, d1; b, d2]`, provenance.ts addSources). When both sides added it, the line whose
+ *   own source came first (by date, then id) is kept with the other's sources, so the merge gives
+ *   the same line whichever clone makes it.
  * - The same item changed on both sides (sources added, superseded, continuation lines) keeps
  *   every source, the supersession marker (marked wins over unmarked) and every continuation
  *   line. An item a side moved to another section (a task done: `## Open` to `## Done`) goes where
@@ -128,6 +130,14 @@ function extraSources(to: string, from: string): Provenance[] {
     .sort((a, b) => (a.date === b.date ? (a.source < b.source ? -1 : 1) : a.date < b.date ? -1 : 1));
 }
 
+/** Orders two lines by their own (first) source: by date, then id; a line without provenance last. */
+function firstSourceOrder(a: string, b: string): number {
+  const [pa, pb] = [parseProvenance(a), parseProvenance(b)];
+  if (!pa || !pb) return pa ? -1 : pb ? 1 : 0;
+  if (pa.date !== pb.date) return pa.date < pb.date ? -1 : 1;
+  return pa.source === pb.source ? 0 : pa.source < pb.source ? -1 : 1;
+}
+
 /** One item changed on both sides: ours's line with every source, the supersession either side gave, every continuation line. */
 function combineItem(base: Block | undefined, ours: Block, theirs: Block): string[] {
   if (sameLines(ours, theirs)) return ours.lines;
@@ -215,7 +225,10 @@ export function mergeItemFile(base: string, ours: string, theirs: string): strin
       const statement = bb ? undefined : currentStatement(tb);
       const twin = statement === undefined ? undefined : statements.get(statement);
       if (twin) {
-        twin.lines = [addSources(twin.lines[0], extraSources(twin.lines[0], tb.lines[0])), ...twin.lines.slice(1)];
+        // Both sides added it: the line whose own source came first is kept (whichever side merges), else ours's, whose id is known.
+        const keep = !baseBy.has(twin.key) && firstSourceOrder(tb.lines[0], twin.lines[0]) < 0 ? tb.lines[0] : twin.lines[0];
+        const other = keep === twin.lines[0] ? tb.lines[0] : twin.lines[0];
+        twin.lines = [addSources(keep, extraSources(keep, other)), ...twin.lines.slice(1)];
         continue;
       }
       block = tb;
