@@ -17,8 +17,11 @@
  */
 import { canonicalJson } from '../../base/canonicalJson';
 import { ledgerText, type Ledger, type LedgerEntry, type LedgerStatus, type Tombstones } from '../ledgerFormat';
-import { validateLedger } from '../ledgerSchema';
+import { lazy } from '../../base/lazy';
 import { conflictSides } from './conflictMarkers';
+
+// Loaded on first use: zod is a large share of the CLI's start-up, and only a ledger needs it.
+const ledgerSchemaModule = lazy(() => require('../ledgerSchema') as typeof import('../ledgerSchema'));
 
 /** How much an entry proves, for two entries of one hash. */
 const STATUS_RANK: Record<LedgerStatus, number> = {
@@ -103,7 +106,7 @@ function withoutKnown(ledger: Ledger): Record<string, unknown> {
 function parseLedgerText(text: string): Ledger | undefined {
   if (text.trim() === '') return { entries: {} };
   try {
-    const checked = validateLedger(JSON.parse(text.replace(/^\ufeff/, '')));
+    const checked = ledgerSchemaModule().validateLedger(JSON.parse(text.replace(/^\ufeff/, '')));
     return 'ledger' in checked ? checked.ledger : undefined;
   } catch {
     return undefined;
