@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { itemId } from '../../src/core/model/itemId';
 import { readLedger } from '../../src/core/store/ledger';
+import { mergeDriverCommand } from '../../src/core/store/merge/mergeDriver';
 import { runCli, transcript } from '../helpers/cli';
 import { gitIn, initRepo } from '../helpers/gitRepo';
 import { makeTempDir } from '../helpers/paths';
@@ -229,7 +230,7 @@ describe('a team shares the store through git', function () {
     assert.equal(read(attributes), before);
     assert.equal(gitIn(a, 'config', '--local', '--get-all', 'merge.lore.driver'), config);
     assert.equal(config.trim().split('\n').length, 1);
-    assert.match(config.trim(), /merge-driver %O %A %B %P$/);
+    assert.match(config, / merge-driver %O %A %B %P; else /);
     assert.match(read(attributes), /^\*\.png binary$/m);
     // The committed .gitattributes says union; the clone's info/attributes says lore, and wins.
     assert.match(read(path.join(a, '.lore', '.gitattributes')), /^\/\*\.md merge=union$/m);
@@ -292,5 +293,22 @@ describe('a team shares the store through git', function () {
     assert.equal(read(path.join(tmp, 'a')), '{"entries": {}}\n');
     assert.doesNotMatch((await runCli(['--help'])).stdout, /merge-driver/);
     assert.match((await runCli(['merge-driver', '--help'])).stdout, /^lore merge-driver BASE OURS THEIRS PATH/);
+  });
+
+  it('a clone whose registered Lore is gone merges as git would without it: markdown as a union, no markers', async () => {
+    const { a, b } = await team();
+    gitIn(b, 'config', '--local', 'merge.lore.driver', mergeDriverCommand(process.execPath, path.join(b, 'no-such-lore', 'cli.js')));
+    const append = (clone: string, line: string) => fs.appendFileSync(path.join(clone, '.lore', 'facts.md'), `${line}\n`);
+    append(a, '- from a [from: manual, 2026-11-20]');
+    commitAll(a, 'a wrote');
+    gitIn(a, 'push', '-q', 'origin', 'main');
+    append(b, '- from b [from: manual, 2026-11-20]');
+    commitAll(b, 'b wrote');
+    pull(b);
+    const facts = read(path.join(b, '.lore', 'facts.md'));
+    assert.doesNotMatch(facts, MARKERS);
+    assert.match(facts, /from a/);
+    assert.match(facts, /from b/);
+    assert.equal(fs.existsSync(path.join(b, '.lore', '.cache', 'merged')), false, "Lore's driver did not run");
   });
 });

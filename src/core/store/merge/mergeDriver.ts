@@ -38,11 +38,16 @@ function shellWord(word: string): string {
 
 /**
  * The driver's command line: `node cli.js merge-driver %O %A %B %P` (git quotes the placeholders
- * itself). `env` is what the Node needs (ELECTRON_RUN_AS_NODE for VS Code's own).
+ * itself). `env` is what the Node needs (ELECTRON_RUN_AS_NODE for VS Code's own). When this Lore
+ * is no longer where it was registered (uninstalled, moved, an updated extension before VS Code
+ * restarts), git's own merges run instead, as for a person without Lore: a union of lines for
+ * markdown, the text merge (whose conflict markers Lore reads back) for ledger.json.
  */
 export function mergeDriverCommand(node: string, cli: string, env: Record<string, string> = {}): string {
   const vars = Object.entries(env).map(([k, v]) => `${k}=${shellWord(v)} `);
-  return `${vars.join('')}${shellWord(node)} ${shellWord(cli)} merge-driver %O %A %B %P`;
+  const lore = `${vars.join('')}${shellWord(node)} ${shellWord(cli)} merge-driver %O %A %B %P`;
+  const git = 'case %P in *.json) git merge-file -q %A %O %B ;; *) git merge-file -q --union %A %O %B ;; esac';
+  return `if [ -f ${shellWord(node)} ] && [ -f ${shellWord(cli)} ]; then ${lore}; else ${git}; fi`;
 }
 
 /** A gitattributes pattern for a repository-relative path (quoted C-style when it holds a space or a quote). */
