@@ -36,6 +36,8 @@ export const ENGINE_ZONES = {
   base: [],
   'model/safety': [],
   model: ['model/safety'],
+  // Merges of the store's files by their meaning, as git's merge driver runs them (design.md, the team paragraph).
+  'model/merge': ['model', 'model/safety'],
   store: [],
   'store/history': ['store'],
   'store/journal': ['store'],
@@ -43,6 +45,8 @@ export const ENGINE_ZONES = {
   'store/changes': ['store', 'store/history', 'store/journal'],
   'store/lifecycle': ['store', 'store/history', 'store/changes'],
   'store/forget': ['store', 'store/history', 'store/journal', 'store/items', 'store/changes'],
+  // A team's store through git: the merge driver's registration and the reconcile after a merge.
+  'store/merge': ['store', 'store/history', 'store/lifecycle'],
   'services/conversations': [],
   'services/discovery': ['services/conversations'],
   'services/promptCache': ['services/conversations', 'services/discovery'],

@@ -157,6 +157,8 @@ export interface Output {
   err(text: string): void;
   /** Where relative paths on the command line start (default: process.cwd()). */
   cwd?: string;
+  /** Set by main for the commands that write the store: run on the store before the command (main.ts). */
+  beforeWrite?: (paths: StorePaths) => Promise<void>;
   /** Where LORE_* settings and provider keys come from (default: process.env). */
   env?: NodeJS.ProcessEnv;
   /** Whether stdout is a terminal (default: process.stdout.isTTY). */
@@ -184,3 +186,14 @@ export const stdio: Output = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
 };
+
+/**
+ * Lore's CLI script, for commands other programs run (agent hooks, git's merge driver). Bundled,
+ * this module is part of dist/cliMain.js and the executable is dist/cli.js beside it; compiled
+ * without bundling (the tests run out/), it is dist/cli.js of the same checkout.
+ */
+export function loreCliScript(): string {
+  return path.basename(__filename) === 'cliMain.js'
+    ? path.join(__dirname, 'cli.js')
+    : path.resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
+}

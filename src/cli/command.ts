@@ -38,6 +38,8 @@ interface DeclarationBase {
   epilogue?: string;
   /** In `lore --help`, only the first usage line (the command lists its ways in its own help). */
   briefInIndex?: boolean;
+  /** Plumbing another program runs (git's merge driver): left out of `lore --help`, with its own help. */
+  hidden?: boolean;
 }
 
 /** A command whose options are parsed from its declaration. */
@@ -58,6 +60,7 @@ export interface Command {
   name: string;
   usage: UsageLine[];
   briefInIndex: boolean;
+  hidden: boolean;
   help: string;
   run(argv: string[], io: Output): Promise<number>;
 }
@@ -70,10 +73,14 @@ export function command<const O extends OptionDeclarations>(declaration: ParsedD
     name: declaration.name,
     usage: declaration.usage,
     briefInIndex: declaration.briefInIndex === true,
+    hidden: declaration.hidden === true,
     help,
     run: async (argv, io) => {
       const parsed = parseCommand(argv, config, help, io, declaration.takes);
-      return parsed ? declaration.run(parsed, io) : EXIT_OK;
+      if (!parsed) return EXIT_OK;
+      // A command that writes the store first brings it in step after a merge (main.ts sets this).
+      await io.beforeWrite?.(parsed.paths);
+      return declaration.run(parsed, io);
     },
   };
 }
@@ -85,6 +92,7 @@ export function selfParsedCommand(declaration: SelfParsedDeclaration): Command {
     name: declaration.name,
     usage: declaration.usage,
     briefInIndex: declaration.briefInIndex === true,
+    hidden: declaration.hidden === true,
     help,
     run: (argv, io) => declaration.run(argv, io, help),
   };
@@ -165,5 +173,6 @@ export function renderHelp(declaration: DeclarationBase & { options: OptionDecla
 
 /** The lines `lore --help` gives a command. */
 export function indexLines(command: Command): string[] {
+  if (command.hidden) return [];
   return (command.briefInIndex ? command.usage.slice(0, 1) : command.usage).flatMap((line) => usageLines(command.name, line));
 }

@@ -8,6 +8,7 @@ import { printable } from '../core/model/format';
 import { lazy } from '../core/base/lazy';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
 import { indexLines, type Command } from './command';
+import type { StorePaths } from '../core/store/storePaths';
 
 // Each command's module (and the engine it brings: zod, SQLite, the importers) loads when that
 // command runs: `lore --version` or `lore hook` pays for none of the others.
@@ -21,6 +22,7 @@ const hooksCommandModule = lazy(() => require('./commands/hooksCommand') as type
 const initCommandModule = lazy(() => require('./commands/initCommand') as typeof import('./commands/initCommand'));
 const forgetCommandModule = lazy(() => require('./commands/forgetCommand') as typeof import('./commands/forgetCommand'));
 const itemCommandsModule = lazy(() => require('./commands/itemCommands') as typeof import('./commands/itemCommands'));
+const mergeCommandsModule = lazy(() => require('./commands/mergeCommands') as typeof import('./commands/mergeCommands'));
 const mcpCommandModule = lazy(() => require('./commands/mcpCommand') as typeof import('./commands/mcpCommand'));
 const notesCommandsModule = lazy(() => require('./commands/notesCommands') as typeof import('./commands/notesCommands'));
 const pruneCommandModule = lazy(() => require('./commands/pruneCommand') as typeof import('./commands/pruneCommand'));
@@ -34,6 +36,33 @@ const tasksCommandModule = lazy(() => require('./commands/tasksCommand') as type
 const topicsCommandModule = lazy(() => require('./commands/topicsCommand') as typeof import('./commands/topicsCommand'));
 const trustCommandModule = lazy(() => require('./commands/trustCommand') as typeof import('./commands/trustCommand'));
 const undoCommandModule = lazy(() => require('./commands/undoCommand') as typeof import('./commands/undoCommand'));
+
+const mergeDriverModule = lazy(() => require('../core/store/merge/mergeDriver') as typeof import('../core/store/merge/mergeDriver'));
+const reconcileModule = lazy(() => require('../core/store/merge/reconcileMerge') as typeof import('../core/store/merge/reconcileMerge'));
+
+/**
+ * The commands that write the store: after a git merge Lore's driver took part in, they first
+ * bring the store in step with it (store/merge/reconcileMerge.ts: a teammate's forget applied,
+ * duplicates folded, the digest regenerated). Reading commands never do, so they change no file.
+ */
+const WRITERS: ReadonlySet<string> = new Set([
+  'harvest',
+  'forget',
+  'tidy',
+  'supersede',
+  'item',
+  'note',
+  'review',
+  'undo',
+  'prune',
+  'digest',
+  'commit',
+]);
+
+/** What a writer runs on its store first (see WRITERS): a reconcile, when a merge left its mark. */
+async function reconcileFirst(paths: StorePaths): Promise<void> {
+  if (mergeDriverModule().mergePending(paths)) await reconcileModule().reconcileIfMerged(paths);
+}
 
 /** Every command by name, in the order `lore --help` lists them; a declaration loads with its module. */
 const COMMANDS: Record<string, () => Command> = {
@@ -66,6 +95,8 @@ const COMMANDS: Record<string, () => Command> = {
   prune: () => pruneCommandModule().pruneCommand,
   reconstruct: () => reconstructCommandModule().reconstructCommand,
   diff: () => reconstructCommandModule().diffCommand,
+  reconcile: () => mergeCommandsModule().reconcileCommand,
+  'merge-driver': () => mergeCommandsModule().mergeDriverCommand,
 };
 
 /** The usage of every command, from their declarations; it loads every command's module, so only --help and a mistyped command build it. */
@@ -98,7 +129,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     return EXIT_USAGE;
   }
   // One object per run: what the run resolved (its store) is remembered against it.
-  const run: Output = { ...io };
+  const run: Output = { ...io, ...(WRITERS.has(name) ? { beforeWrite: reconcileFirst } : {}) };
   try {
     const code = await command.run(rest, run);
     sayConfigNotices(io);

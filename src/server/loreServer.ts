@@ -21,6 +21,7 @@ import { StoreEvents, type StoreChangeBatch } from './storeEvents';
 import { StoreWriter } from './storeWriter';
 import { TeammateArrivalsWatch } from './teammateArrivalsWatch';
 import type { Arrivals } from '../core/store/items/teammateArrivals';
+import { TeamMerge } from './teamMerge';
 import type { ParamsOf } from '../shared/declareMessage';
 
 /** What the server needs from the connection. */
@@ -51,6 +52,8 @@ export class LoreServer {
   readonly tasks: ServerTasks;
   /** What arrived from teammates when git moved HEAD, and whether the person saw it. */
   readonly arrivals: TeammateArrivalsWatch;
+  /** The merge driver's registration and the reconcile after a merge (teamMerge.ts). */
+  readonly teamMerge: TeamMerge;
   private readonly events: StoreEvents;
   private lensTimer: NodeJS.Timeout | undefined;
   /** Resolves once the index holds every note file present at start. */
@@ -73,6 +76,7 @@ export class LoreServer {
     });
     this.tasks = new ServerTasks(paths);
     this.arrivals = new TeammateArrivalsWatch(paths, (a) => hooks.teammateArrivals?.(a), hooks.log);
+    this.teamMerge = new TeamMerge(paths, hooks.log);
     this.events = new StoreEvents(paths, (batch) => void this.onBatch(batch), options.debounceMs);
   }
 
@@ -94,6 +98,7 @@ export class LoreServer {
   }
 
   dispose(): void {
+    this.teamMerge.dispose();
     this.events.dispose();
     this.arrivals.dispose();
     this.search.dispose();
@@ -116,6 +121,7 @@ export class LoreServer {
 
   private async onBatch(batch: StoreChangeBatch): Promise<void> {
     await this.ready;
+    this.teamMerge.check();
     const all = batch.noteFiles === 'all';
     const changes = await this.index.refresh(all ? undefined : batch.noteFiles);
     const storeFiles = [...batch.storeFiles].map((name) => path.join(this.paths.root, name));

@@ -157,6 +157,11 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   });
   // Build the index now rather than on `initialized`, so no request can see it unbuilt.
   void server.start();
+  // A trusted workspace's clone gets Lore's merge driver, and a merge it took part in is reconciled.
+  if (options.workspaceTrusted) {
+    const team = server.teamMerge;
+    void team.register().then(() => team.check());
+  }
   // The window's writes are made here, so what interval mode holds back is committed from here too.
   historyFlush = new HistoryFlush(server.paths, log);
   return {

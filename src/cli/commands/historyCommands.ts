@@ -6,7 +6,7 @@
 import { flushStoreHistory } from '../../core/store/history/storeHistory';
 import { itemHistory, type ItemHistory } from '../../core/store/items/itemHistory';
 import { addedByText } from '../../core/store/history/lineAuthors';
-import { JOURNAL_DATE, journalEntries, journalFile, renderJournal } from '../../core/store/journal/journalFile';
+import { JOURNAL_DATE, journalEntries, journalFile, renderJournal } from '../../core/model/journalFormat';
 import { readJournal, summarizeJournal } from '../../core/services/harvest/summarizeJournal';
 import { toIsoDate } from '../../core/model/provenance';
 import { isItemId } from '../../core/model/itemId';

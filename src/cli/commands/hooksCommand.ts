@@ -3,7 +3,6 @@
  * configuration files (the merge rules are src/core/hooks/hookSettings.ts): capture hooks, context
  * hooks, or both (the default).
  */
-import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { currentHost } from '../../core/services/discovery/host';
 import type { HookTool } from '../../core/services/hooks/hookCapture';
@@ -18,7 +17,7 @@ import {
 } from '../../core/services/hooks/hookSettings';
 import { storePaths } from '../../core/store/storePaths';
 import { parseConfig, selfParsedCommand } from '../command';
-import { EXIT_OK, UsageError, cwdOf, envOf, printable, resolveArg, storeForFolder, type Output } from '../cliSupport';
+import { EXIT_OK, UsageError, cwdOf, envOf, loreCliScript, printable, resolveArg, storeForFolder, type Output } from '../cliSupport';
 
 const OPTIONS = {
   root: { type: 'string' },
@@ -82,7 +81,7 @@ async function hooks(argv: string[], io: Output, help: string): Promise<number> 
   const chosenTool: HookTool | undefined = values.claude ? 'claude' : values.vscode ? 'vscode' : undefined;
   const chosenScope: HookScope | undefined = values.user ? 'user' : values.workspace ? 'workspace' : undefined;
   if (verb === 'install') {
-    const command = loreHookCommand(process.execPath, cliScript());
+    const command = loreHookCommand(process.execPath, loreCliScript());
     const tool = chosenTool ?? 'claude';
     const change = installHooks(tool, chosenScope ?? 'workspace', paths.workspace, host, command, kinds);
     io.out(
@@ -107,15 +106,4 @@ async function hooks(argv: string[], io: Output, help: string): Promise<number> 
   for (const change of removed) io.out(`removed Lore's hooks from ${printable(change.file)}`);
   if (!removed.length) io.out('no Lore hooks found; nothing changed');
   return EXIT_OK;
-}
-
-/**
- * Lore's CLI script. Bundled, this module is part of dist/cliMain.js and the executable is
- * dist/cli.js beside it; compiled without bundling (the tests run out/), it is dist/cli.js of the
- * same checkout.
- */
-function cliScript(): string {
-  return path.basename(__filename) === 'cliMain.js'
-    ? path.join(__dirname, 'cli.js')
-    : path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
 }

@@ -1,16 +1,26 @@
-/** `lore init`: creates the store layout, category files and the editable prompts. */
+/**
+ * `lore init`: creates the store layout, category files and the editable prompts; in a git
+ * repository (a teammate's clone) it also registers Lore's merge driver in the clone's own git
+ * config and reconciles after a merge that is waiting for it (store/merge/).
+ */
+import { nodeRunner } from '../../core/base/nodeRunner';
+import { mergeDriverCommand, registerMergeDriver, type DriverRegistration } from '../../core/store/merge/mergeDriver';
+import { reconcileIfMerged } from '../../core/store/merge/reconcileMerge';
 import { defaultPromptsDir } from '../../core/services/harvest/prompts';
 import { initStore } from '../../core/store/initStore';
 import { GitMissingError } from '../../core/store/history/git';
 import { initHistory, type InitHistoryResult } from '../../core/store/history/initHistory';
 import { command, type Parsed } from '../command';
-import { EXIT_FAILED, EXIT_OK, type Output } from '../cliSupport';
+import { reconcileText } from './mergeCommands';
+import { EXIT_FAILED, EXIT_OK, loreCliScript, type Output } from '../cliSupport';
 
 export const initCommand = command({
   name: 'init',
   usage: ['[--root DIR | --global] [--git]'],
-  description: `Creates the knowledge store (default ./.lore): category files, files/, inbox/, prompts/ and a
-.gitignore for derived and private parts. Existing files are left untouched.`,
+  description: `Creates the knowledge store (default ./.lore): category files, files/, inbox/, prompts/, a
+.gitignore for derived and private parts and a .gitattributes. Existing files are left untouched.
+In a git repository (run it once in every clone of a team's repository) it registers Lore's merge
+driver in this clone's own git config, so a pull merges the store's files by meaning.`,
   options: {
     git: {
       type: 'boolean',
@@ -37,10 +47,33 @@ async function init(parsed: Parsed<{ git: { type: 'boolean' } }>, io: Output): P
       return EXIT_FAILED;
     }
   }
-  if (values.json) io.out(JSON.stringify({ store: paths.root, created, ...(history ? { git: history } : {}) }, null, 2));
+  const node = nodeRunner();
+  let driver: DriverRegistration | undefined;
+  try {
+    driver = await registerMergeDriver(paths, mergeDriverCommand(node.command, loreCliScript(), node.env));
+  } catch (error) {
+    io.err(`lore: the merge driver was not registered: ${(error as Error).message}`);
+  }
+  const reconciled = await reconcileIfMerged(paths);
+  if (values.json)
+    io.out(
+      JSON.stringify(
+        {
+          store: paths.root,
+          created,
+          ...(history ? { git: history } : {}),
+          ...(driver ? { mergeDriver: { changed: driver.changed } } : {}),
+          ...(reconciled ? { reconciled } : {}),
+        },
+        null,
+        2,
+      ),
+    );
   else {
     io.out(created.length ? `initialized ${paths.root} (${created.length} new files and folders)` : `${paths.root} already initialized`);
     if (history) io.out(initHistoryText(history));
+    if (driver) io.out(driver.changed.length ? "merge driver: registered in this clone's git config" : 'merge driver: registered');
+    if (reconciled) io.out(reconcileText(reconciled));
   }
   return EXIT_OK;
 }

@@ -66,3 +66,26 @@ export interface Tombstones {
   conversations: Record<string, ForgottenConversation>;
   items: Record<string, ForgottenItem>;
 }
+
+/**
+ * Recursively sorts object keys, like Python's json.dumps(sort_keys=True). The recursion is
+ * safe: a ledger is validated (ledgerSchema.ts) before it is written, and one nested deeper than
+ * LEDGER_MAX_DEPTH is refused.
+ */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** ledger.json's text for a ledger as stored (paths as the file has them): sorted keys, two-space indent, a final newline. */
+export function ledgerText(ledger: Ledger): string {
+  return JSON.stringify(sortKeys(ledger), null, 2) + '\n';
+}

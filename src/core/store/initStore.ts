@@ -34,6 +34,24 @@ const STORE_GITIGNORE = [
   '',
 ].join('\n');
 
+/**
+ * The store's committed `.gitattributes`: people without Lore's merge driver (lore init registers
+ * it in each clone, store/merge/mergeDriver.ts, where it outranks this file) merge the markdown
+ * files as a union of lines, so no conflict markers land in them. ledger.json keeps git's text
+ * merge: Lore reads its conflict markers back as both sides (store/ledger.ts), which a union of
+ * JSON lines would not allow.
+ */
+export const STORE_GITATTRIBUTES = [
+  "# Lore: without Lore's merge driver (lore init registers it in a clone) the markdown files merge",
+  '# as a union of lines, with no conflict markers; with it they merge by meaning, and digest.md is',
+  '# regenerated after the merge.',
+  '/*.md merge=union',
+  '/files/*.md merge=union',
+  '/journal/*.md merge=union',
+  '/archive/knowledge/**/*.md merge=union',
+  '',
+].join('\n');
+
 function writeIfMissing(file: string, text: string, created: string[]): void {
   if (fs.existsSync(file)) return;
   writeFileAtomic(file, text);
@@ -92,5 +110,6 @@ export function initStore(paths: StorePaths, promptsDir: string): string[] {
   }
   // The digest is on from the start: digest.md is the switch, and deleting it turns it off.
   writeIfMissing(paths.digest, digestFileText([]), created);
+  writeIfMissing(path.join(paths.root, '.gitattributes'), STORE_GITATTRIBUTES, created);
   return created;
 }

@@ -14,14 +14,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redactSecrets } from '../model/safety/redact';
-import type { LedgerEntry, Ledger } from '../model/ledgerFormat';
+import { ledgerText, type LedgerEntry, type Ledger } from '../model/ledgerFormat';
 import { writeFileAtomic } from '../base/atomicWrite';
 import { readTextIfExists } from '../base/readText';
 import { withPath } from './storeErrors';
 import { isInside } from './storePaths';
 import { lazy } from '../base/lazy';
+import { hasConflictMarkers } from '../model/merge/conflictMarkers';
 
 const ledgerSchemaModule = lazy(() => require('../model/ledgerSchema') as typeof import('../model/ledgerSchema'));
+const ledgerMergeModule = lazy(() => require('../model/merge/ledgerMerge') as typeof import('../model/merge/ledgerMerge'));
 
 export class LedgerCorruptError extends Error {
   constructor(
@@ -46,7 +48,10 @@ export function readLedger(file: string): Ledger {
   try {
     raw = JSON.parse(text.replace(/^\ufeff/, ''));
   } catch (error) {
-    throw new LedgerCorruptError(file, (error as Error).message);
+    // A merge without Lore's driver, resolved half-way, left conflict markers: both sides are read and merged.
+    const recovered = hasConflictMarkers(text) ? ledgerMergeModule().readLedgerText(text) : undefined;
+    if (!recovered) throw new LedgerCorruptError(file, (error as Error).message);
+    raw = recovered;
   }
   // Loaded on first use: zod is a large share of the CLI's start-up.
   const checked = ledgerSchemaModule().validateLedger(raw);
@@ -82,23 +87,6 @@ function storedLedgerPath(root: string | undefined, absolute: string): string {
 }
 
 /**
- * Recursively sorts object keys, like Python's json.dumps(sort_keys=True). The recursion is
- * safe: readLedger refuses a ledger nested deeper than LEDGER_MAX_DEPTH.
- */
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
-    }
-    return out;
-  }
-  return value;
-}
-
-/**
  * The ledger as written for the store at `root`: paths inside it relative to it, and redacted (a
  * conversation's file or folder name may hold a secret, and ledger.json is often committed); ids
  * and errors are redacted where they are made.
@@ -109,7 +97,7 @@ export function serializeLedger(ledger: Ledger, root?: string): string {
     const archived = entry.archived === undefined ? undefined : redactSecrets(storedLedgerPath(root, entry.archived));
     entries[sha] = { ...entry, path: redactSecrets(storedLedgerPath(root, entry.path)), archived };
   }
-  return JSON.stringify(sortKeys({ ...ledger, entries }), null, 2) + '\n';
+  return ledgerText({ ...ledger, entries });
 }
 
 export function writeLedger(file: string, ledger: Ledger): void {

@@ -7,7 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { JOURNAL_DATE, JOURNAL_DIR, journalPath } from '../../core/store/journal/journalFile';
+import { JOURNAL_DATE, JOURNAL_DIR } from '../../core/model/journalFormat';
+import { journalPath } from '../../core/store/journal/journalFile';
 import { toIsoDate } from '../../core/model/provenance';
 import { isInside } from '../../core/store/storePaths';
 import { runCommand } from '../log';

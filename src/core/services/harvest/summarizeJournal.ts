@@ -12,7 +12,8 @@ import { redactSecrets } from '../../model/safety/redact';
 import { acquireStoreLock } from '../../base/storeLock';
 import { editStoreFile } from '../../base/storeText';
 import type { StorePaths } from '../../store/storePaths';
-import { journalEntries, journalPath, parseJournal, renderJournal, type Journal } from '../../store/journal/journalFile';
+import { journalEntries, parseJournal, renderJournal, type Journal } from '../../model/journalFormat';
+import { journalPath } from '../../store/journal/journalFile';
 
 export const SUMMARIZE_JOURNAL_PROMPT = 'summarize-journal.md';
 

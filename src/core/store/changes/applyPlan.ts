@@ -33,7 +33,7 @@ import {
   parseJournal,
   renderJournal,
   type JournalEntry,
-} from '../journal/journalFile';
+} from '../../model/journalFormat';
 import { planJournalEntries } from '../journal/planJournal';
 import { encodeLossless } from '../../base/losslessText';
 import type { HarvestPlan, PlanChange } from '../harvestPlan';

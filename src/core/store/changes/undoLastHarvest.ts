@@ -25,7 +25,7 @@ import { lockStoreForApply } from './applyPlan';
 import { recordStoreChange } from '../history/storeHistory';
 import type { UndoOutcome } from './undoOutcome';
 
-import { parseJournal, removeEntries, renderJournal, type JournalEntry } from '../journal/journalFile';
+import { parseJournal, removeEntries, renderJournal, type JournalEntry } from '../../model/journalFormat';
 import { editStoreFile } from '../../base/storeText';
 
 export interface UndoOptions {

@@ -37,7 +37,7 @@ import { refreshDerivedFiles } from '../derivedFiles';
 import { parseProvenance } from '../../model/provenance';
 import { recordStoreChange, type HistoryOutcome } from '../history/storeHistory';
 import { removeSource } from './forgetSource';
-import { JOURNAL_DATE, JOURNAL_DIR, parseJournal, renderJournal } from '../journal/journalFile';
+import { JOURNAL_DATE, JOURNAL_DIR, parseJournal, renderJournal } from '../../model/journalFormat';
 
 /** Why a file goes. */
 export type ForgottenFileKind = 'transcript' | 'inbox copy' | 'archived copy' | 'cached reply' | 'hook queue entry' | 'undo record';

@@ -21,7 +21,7 @@ import { findStoreRepo, repoBusy, type StoreRepo } from '../history/storeRepo';
 import { readLedger } from '../ledger';
 import type { StorePaths } from '../storePaths';
 import { acquireStoreLock } from '../../base/storeLock';
-import { JOURNAL_DIR } from '../journal/journalFile';
+import { JOURNAL_DIR } from '../../model/journalFormat';
 import { journalWithout, planForget, type ForgetPlan } from './forgetConversation';
 import { removeSource } from './forgetSource';
 import { crashPoint } from '../../base/crashPoints';

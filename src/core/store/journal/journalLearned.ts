@@ -16,7 +16,7 @@ import { withoutBullet } from '../../model/itemLines';
 import { parseProvenance, stripProvenance, toIsoDate } from '../../model/provenance';
 import { editStoreFile } from '../../base/storeText';
 import { resolveInStore, type StorePaths } from '../storePaths';
-import { journalFile, mergeEntries, parseJournal, renderJournal, type JournalEntry } from './journalFile';
+import { journalFile, mergeEntries, parseJournal, renderJournal, type JournalEntry } from '../../model/journalFormat';
 
 /** Where a line goes, as the journal names its category. */
 export interface JournalPlace {

@@ -12,7 +12,7 @@ import { freshItemLines, listItems } from '../../model/categoryFile';
 import { itemId } from '../../model/itemId';
 import type { HarvestPlan } from '../harvestPlan';
 import { isNoteFileName, parseNoteFile } from '../../model/noteFile';
-import type { JournalEntry } from './journalFile';
+import type { JournalEntry } from '../../model/journalFormat';
 import { journalCategory, journalEntryOf } from './journalLearned';
 import { parseProvenance } from '../../model/provenance';
 
