@@ -34,7 +34,7 @@ import { parseLines } from '../categoryFile';
 import { continuesItem, FENCE_LINE, HEADING_LINE, isItemLine, lineIdentity } from '../itemLines';
 import { addSources, parseProvenance, type Provenance } from '../provenance';
 import { markSuperseded, readSupersession } from '../supersession';
-import { statementHash } from '../tombstones';
+import { sameStatementKey } from '../sameStatement';
 import { withoutConflictMarkers } from './conflictMarkers';
 
 type BlockKind = 'item' | 'heading' | 'text';
@@ -161,7 +161,7 @@ function movedByTheirs(base: Block | undefined, ours: Block, theirs: Block): boo
 /** The statement of a current item (not superseded), or undefined: what a duplicate from another conversation shares. */
 function currentStatement(block: Block): string | undefined {
   if (block.kind !== 'item' || readSupersession(block.lines[0])) return undefined;
-  return statementHash(block.lines[0]);
+  return sameStatementKey(block.lines[0]);
 }
 
 /** Three-way merges a markdown file of items (see the module comment). Deterministic; never writes conflict markers. */
