@@ -27,7 +27,7 @@ import {
   checkSameEverywhere,
 } from './teamChecks';
 import { CONVERSATIONS, normalizeStatement } from './teamFixtures';
-import { emptyExpected, harvest, harvestTheRest, runRandomSteps, seededRandom, type StepContext } from './teamOps';
+import { emptyExpected, harvest, harvestTheRest, noteTheSameFile, runRandomSteps, seededRandom, type StepContext } from './teamOps';
 import { CATEGORY_FILES } from './teamStoreView';
 import { cloneWithoutLore, converge, pull, push, setupTeam, type Team } from './teamSync';
 
@@ -64,6 +64,7 @@ describe('a team shares one store through git', function () {
     it(`three clones, random harvests, notes, forgets and pulls, end with one store and no conflict (seed ${seed})`, () => {
       const team = setupTeam();
       const ctx: StepContext = { team, expected: emptyExpected(), random: seededRandom(seed) };
+      noteTheSameFile(ctx);
       runRandomSteps(ctx, STEPS);
       harvestTheRest(ctx);
       converge(team);

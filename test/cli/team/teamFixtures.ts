@@ -29,6 +29,8 @@ export interface Conversation {
   forgettable?: true;
   /** Kept out of the random rounds: harvested at the end, for the clone without Lore's driver. */
   late?: true;
+  /** A pair session: the same file (the same bytes) is in this teammate's sessions too, so both harvest it. */
+  sharedWith?: Person;
 }
 
 const fact = (text: string): Statement => ({ category: 'facts', text });
@@ -128,6 +130,16 @@ export const CONVERSATIONS: readonly Conversation[] = [
     ],
   },
   {
+    // Bob and carol paired: both their agents kept the session, so either may harvest it, before or
+    // after alice forgets it (it must not come back either way).
+    id: 'pair-session',
+    person: 'bob',
+    sharedWith: 'carol',
+    started: '2026-03-05T16:00:00Z',
+    forgettable: true,
+    statements: [fact('the pairing laptop has the old signing key.'), task('move the signing key into the vault.')],
+  },
+  {
     id: 'carol-docs',
     person: 'carol',
     started: '2026-03-02T14:00:00Z',
@@ -183,9 +195,9 @@ export function renderConversation(c: Conversation): string {
   ].join('\n');
 }
 
-/** A person's conversations in the order they had them (the late one last). */
+/** A person's conversations (pair sessions included) in the order they had them (the late one last). */
 export function conversationsOf(person: Person): Conversation[] {
-  return CONVERSATIONS.filter((c) => c.person === person);
+  return CONVERSATIONS.filter((c) => c.person === person || c.sharedWith === person);
 }
 
 /** The conversations that teach a statement (by its text). */

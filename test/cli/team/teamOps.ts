@@ -22,7 +22,10 @@ import { pull, push, type Team } from './teamSync';
 
 /** What the steps did, whatever order they did it in. */
 export interface Expected {
+  /** Conversations someone harvested. */
   harvested: Set<string>;
+  /** `person:conversation` for each harvest a person ran (a pair session is harvested by each of its two). */
+  harvestedBy: Set<string>;
   forgotten: Set<string>;
   /** Flagged statements (normalized) their owner accepted or rejected in review. */
   decided: Map<string, 'accept' | 'reject'>;
@@ -32,7 +35,7 @@ export interface Expected {
 }
 
 export function emptyExpected(): Expected {
-  return { harvested: new Set(), forgotten: new Set(), decided: new Map(), superseded: new Set(), notes: [] };
+  return { harvested: new Set(), harvestedBy: new Set(), forgotten: new Set(), decided: new Map(), superseded: new Set(), notes: [] };
 }
 
 /** mulberry32: a small seeded generator, so a failing seed runs the same steps again. */
@@ -64,14 +67,17 @@ const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor
 
 /** The person's conversations not yet harvested, in order (the late one is kept for the end). */
 function waiting(person: Person, expected: Expected): Conversation[] {
-  return conversationsOf(person).filter((c) => !c.late && !expected.harvested.has(c.id));
+  return conversationsOf(person).filter((c) => !c.late && !expected.harvestedBy.has(`${person}:${c.id}`));
 }
 
 /** Puts conversations into the clone's inbox and harvests them. */
 export function harvest(clone: Clone, ctx: StepContext, conversations: Conversation[]): void {
   for (const c of conversations) fs.writeFileSync(path.join(clone.store, 'inbox', `${c.id}.md`), renderConversation(c));
   ctx.team.expectOk(clone, `lore harvest of ${conversations.map((c) => c.id).join(', ')}`, clone.lore(LORE.harvest()));
-  for (const c of conversations) ctx.expected.harvested.add(c.id);
+  for (const c of conversations) {
+    ctx.expected.harvested.add(c.id);
+    ctx.expected.harvestedBy.add(`${clone.person}:${c.id}`);
+  }
 }
 
 const harvestOp: Op = {
@@ -128,7 +134,9 @@ const forgetOp: Op = {
   weight: 2,
   run(clone, ctx) {
     const present = new Set(categoryItems(clone).flatMap((i) => i.sources));
-    const candidates = CONVERSATIONS.filter((c) => c.forgettable && c.person !== clone.person && present.has(c.id));
+    const candidates = CONVERSATIONS.filter(
+      (c) => c.forgettable && c.person !== clone.person && c.sharedWith !== clone.person && present.has(c.id),
+    );
     if (candidates.length === 0) return undefined;
     const c = pick(ctx.random, candidates);
     if (ctx.team.expectOk(clone, `lore forget ${c.id}`, clone.lore(LORE.forgetConversation(c.id)))) ctx.expected.forgotten.add(c.id);
@@ -206,6 +214,17 @@ const pushOp: Op = {
 };
 
 const OPS: readonly Op[] = [harvestOp, reharvestForgottenOp, noteOp, tidyOp, forgetOp, supersedeOp, reviewOp, commitOp, pullOp, pushOp];
+
+/** Before anything is pulled, every clone notes the same source file: the note must end up in one note file. */
+export function noteTheSameFile(ctx: StepContext): void {
+  const file = Object.keys(SOURCE_FILES)[1];
+  for (const clone of ctx.team.clones) {
+    ctx.team.step++;
+    const text = `${clone.person} noted this first: the charge result is checked by callers`;
+    if (ctx.team.expectOk(clone, `lore note ${file}`, clone.lore(LORE.note(file, text)))) ctx.expected.notes.push({ file, text });
+    ctx.team.log.push(`${ctx.team.step} ${clone.person}: note ${file}: ${text}`);
+  }
+}
 
 /** Runs `steps` random steps: a random clone, a random kind of step (by weight) that has something to do. */
 export function runRandomSteps(ctx: StepContext, steps: number): void {
