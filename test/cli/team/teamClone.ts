@@ -123,6 +123,13 @@ export class Clone {
   }
 }
 
+/** git in a folder that is not a clone (the bare remote, the folder a clone is made in); throws on failure. */
+export function gitAt(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): string {
+  const r = run('git', args, cwd, env);
+  if (r.code !== 0) throw new Error(`git ${args.join(' ')} in ${cwd} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+}
+
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): RunResult {
   const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   if (r.error) throw r.error;

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeTempDir } from '../../helpers/paths';
-import { Clone, LORE, reconcileAfterMerge, teamEnv, type RunResult } from './teamClone';
+import { Clone, LORE, gitAt, reconcileAfterMerge, teamEnv, type RunResult } from './teamClone';
 import { PEOPLE, SOURCE_FILES, type Person } from './teamFixtures';
 
 export class Team {
@@ -50,8 +50,7 @@ export function setupTeam(): Team {
   const env = teamEnv(emptyGitConfig);
   const remote = path.join(dir, 'remote.git');
   fs.mkdirSync(remote);
-  const bare = new Clone('alice', remote, env);
-  bare.gitOk('init', '-q', '--bare', '-b', 'main');
+  gitAt(remote, env, 'init', '-q', '--bare', '-b', 'main');
 
   const clones: Clone[] = [];
   const team = new Team(dir, remote, env, clones);
@@ -78,7 +77,7 @@ export function setupTeam(): Team {
 /** A teammate clones the repository and runs `lore init` once; a fresh clone's init leaves `git status` as it was. */
 function joinTeam(team: Team, person: Person): Clone {
   const clone = new Clone(person, path.join(team.dir, person), team.env);
-  new Clone(person, team.dir, team.env).gitOk('clone', '-q', team.remote, clone.ws);
+  gitAt(team.dir, team.env, 'clone', '-q', team.remote, clone.ws);
   identify(clone);
   team.expectOk(clone, 'lore init in a fresh clone', clone.lore(LORE.init()));
   const status = clone.status();
@@ -89,7 +88,7 @@ function joinTeam(team: Team, person: Person): Clone {
 /** A clone of someone who never installed Lore: no `lore init`, so no merge driver in its git config. */
 export function cloneWithoutLore(team: Team): Clone {
   const clone = new Clone('dave', path.join(team.dir, 'dave'), team.env);
-  new Clone('dave', team.dir, team.env).gitOk('clone', '-q', team.remote, clone.ws);
+  gitAt(team.dir, team.env, 'clone', '-q', team.remote, clone.ws);
   identify(clone);
   return clone;
 }
