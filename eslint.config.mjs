@@ -46,7 +46,7 @@ export const ENGINE_ZONES = {
   'store/lifecycle': ['store', 'store/history', 'store/changes'],
   'store/forget': ['store', 'store/history', 'store/journal', 'store/items', 'store/changes'],
   // A team's store through git: the merge driver's registration and the reconcile after a merge.
-  'store/merge': ['store', 'store/history', 'store/lifecycle'],
+  'store/merge': ['store', 'store/history', 'store/lifecycle', 'store/forget'],
   'services/conversations': [],
   'services/discovery': ['services/conversations'],
   'services/promptCache': ['services/conversations', 'services/discovery'],

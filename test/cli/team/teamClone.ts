@@ -25,6 +25,8 @@ export const LORE = {
   review: () => ['review', '--json'],
   reviewDecide: (decision: 'accept' | 'reject', n: number) => ['review', decision, String(n)],
   digest: () => ['digest', '--json'],
+  /** What a person (or the next command that writes) runs after a pull that merged: tombstones, folds, derived files. */
+  reconcile: () => ['reconcile'],
   search: (query: string) => ['search', query],
   context: (file: string, message: string) => ['context', '--files', file, '--message', message],
   history: (id: string) => ['history', id],
@@ -33,12 +35,12 @@ export const LORE = {
 };
 
 /**
- * What brings derived files (digest.md) up to date after a merge. The design regenerates them in
- * the next Lore command that writes, or in an explicit reconcile; the test calls this after every
- * pull that merged, so this is the one place to change when that command is named.
+ * What brings the store in step after a merge (tombstones applied, duplicates folded, derived files
+ * regenerated). The next Lore command that writes does it too; the test calls it after every pull
+ * that merged.
  */
 export function reconcileAfterMerge(clone: Clone): RunResult {
-  return clone.lore(LORE.digest());
+  return clone.lore(LORE.reconcile());
 }
 
 export interface RunResult {

@@ -105,14 +105,35 @@ const reharvestForgottenOp: Op = {
   },
 };
 
-const NOTE_TOPICS = ['check the rounding here', 'callers expect cents', 'keep this free of io', 'the index name is shared with ops'];
+/**
+ * What people note, each a different statement: two notes that say the same thing in other words
+ * are duplicates `lore tidy` rightly merges, which the end-state check would count as a lost note.
+ */
+const NOTE_TOPICS = [
+  'check the rounding here',
+  'callers expect cents',
+  'keep this free of io',
+  'the index name is shared with ops',
+  'retries are capped at three attempts',
+  'the currency table is loaded once at start',
+  'timeouts come from the config file',
+  'log lines must not carry card numbers',
+];
+/** The first note each person writes on one file before anyone pulls: different statements, one note file. */
+const FIRST_NOTES: Record<string, string> = {
+  alice: 'the charge result is checked by callers',
+  bob: 'refunds go through the same queue as charges',
+  carol: 'the payment provider is mocked in tests',
+};
 
 const noteOp: Op = {
   name: 'note',
   weight: 2,
   run(clone, ctx) {
     const file = pick(ctx.random, Object.keys(SOURCE_FILES));
-    const text = `${clone.person} note ${ctx.expected.notes.length + 1}: ${pick(ctx.random, NOTE_TOPICS)}`;
+    const unused = NOTE_TOPICS.filter((topic) => !ctx.expected.notes.some((n) => n.file === file && n.text.endsWith(topic)));
+    if (unused.length === 0) return undefined;
+    const text = `${clone.person} note ${ctx.expected.notes.length + 1}: ${pick(ctx.random, unused)}`;
     if (!ctx.team.expectOk(clone, `lore note ${file}`, clone.lore(LORE.note(file, text)))) return `note ${file} (failed)`;
     ctx.expected.notes.push({ file, text });
     return `note ${file}: ${text}`;
@@ -220,7 +241,7 @@ export function noteTheSameFile(ctx: StepContext): void {
   const file = Object.keys(SOURCE_FILES)[1];
   for (const clone of ctx.team.clones) {
     ctx.team.step++;
-    const text = `${clone.person} noted this first: the charge result is checked by callers`;
+    const text = `${clone.person} noted this first: ${FIRST_NOTES[clone.person] ?? clone.person}`;
     if (ctx.team.expectOk(clone, `lore note ${file}`, clone.lore(LORE.note(file, text)))) ctx.expected.notes.push({ file, text });
     ctx.team.log.push(`${ctx.team.step} ${clone.person}: note ${file}: ${text}`);
   }

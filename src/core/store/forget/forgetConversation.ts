@@ -271,6 +271,26 @@ export async function applyForget(paths: StorePaths, id: string, options: Forget
   return result;
 }
 
+/**
+ * Finishes every forget whose conversation still left words in the store, under the caller's store
+ * lock: after a merge, a teammate's forget (its tombstone arrived with the ledger) meets what this
+ * clone harvested of the same conversation before it pulled (lines, a transcript, a journal
+ * section, review entries). Each is applied as the forget itself was, dated as the tombstone is, so
+ * every clone writes the same ledger. Returns the store-relative files written or removed.
+ */
+export function finishForgottenConversations(paths: StorePaths): string[] {
+  const changed = new Set<string>();
+  const ledger = readLedger(paths.ledger);
+  for (const [id, record] of Object.entries(ledger.forgotten?.conversations ?? {})) {
+    const plan = planForget(paths, id, ledger);
+    const left = plan.removed.length + plan.trimmed.length + plan.review.length + plan.journals.length + plan.files.length;
+    if (left === 0) continue;
+    const result = applyUnderLock(paths, id, new Date(record.at));
+    for (const file of [...result.written, ...result.removedFiles]) changed.add(file);
+  }
+  return [...changed].sort();
+}
+
 function applyUnderLock(paths: StorePaths, id: string, now: Date): ForgetResult {
   const at = now.toISOString();
   const ledger = readLedger(paths.ledger);

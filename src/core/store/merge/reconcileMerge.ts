@@ -1,6 +1,7 @@
 /**
  * The store after a merge brought teammates' changes (design.md, "A team shares the store through
- * git"): each file of items reconciled with the merged ledger (model/merge/reconcileItems.ts:
+ * git"): a teammate's forget finished on what this clone harvested of the conversation before it
+ * pulled (forgetConversation.ts: lines, transcript, journal section, review entries), each file of items reconciled with the merged ledger (model/merge/reconcileItems.ts:
  * forgotten items and conversations dropped, one statement on two lines folded into one line with
  * every source), then the derived files (digest.md, instruction blocks) regenerated, never merged.
  *
@@ -27,6 +28,7 @@ import { findStoreRepo, repoBusy } from '../history/storeRepo';
 import { recordStoreChange } from '../history/storeHistory';
 import { knowledgeArchiveDir } from '../lifecycle/archivePaths';
 import { mergedMarkFile, mergePending } from './mergeDriver';
+import { finishForgottenConversations } from '../forget/forgetConversation';
 
 export interface ReconcileResult {
   /** Store-relative files whose items changed. */
@@ -52,15 +54,17 @@ function itemFiles(paths: StorePaths): string[] {
 export async function reconcileStore(paths: StorePaths): Promise<ReconcileResult> {
   const lock = await acquireStoreLock(paths.root);
   try {
+    // A teammate's forget reaches what this clone harvested of the conversation before it pulled.
+    const forgotten = finishForgottenConversations(paths);
     const ledger = readLedger(paths.ledger);
     const rules: ReconcileRules = {
       forgottenLine: forgottenLineTest(ledger),
       forgottenSources: new Set(Object.keys(ledger.forgotten?.conversations ?? {})),
     };
-    const files: string[] = [];
+    const files: string[] = [...forgotten];
     for (const file of itemFiles(paths)) {
       if (editStoreFile(file, (text) => (text === undefined ? undefined : reconcileItems(text, rules))))
-        files.push(storeRelative(paths, file));
+        if (!files.includes(storeRelative(paths, file))) files.push(storeRelative(paths, file));
     }
     const derived = refreshDerivedFiles(paths);
     if (files.length || derived.digest || derived.instructionFiles.length) {
