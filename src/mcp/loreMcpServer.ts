@@ -13,8 +13,10 @@ import type { SearchIndexOptions } from '../core/services/search/searchIndex';
 import { LORE_INSTRUCTIONS } from './instructions';
 import { registerAgentTools } from './agentToolsMcp';
 import { registerPrompts } from './prompts';
+import { serveLoopbackHttp } from './loopbackHttp';
 import { ProtocolEraTransport, registerDiscover } from './protocolEras';
 import { registerResources, workspacePathCompleter } from './resources';
+import { registerChangeNotifications } from './storeChanges';
 import type { StoreRequest } from './storeDiscovery';
 import { StoreSession } from './storeSession';
 import { LoreStdioTransport } from './stdioTransport';
@@ -35,7 +37,10 @@ export interface LoreMcpOptions {
 const SERVER_INFO = { name: 'lore', version: '0.1.0' };
 
 /** Builds the server with its tools, resources and prompts; `close` releases the search index. */
-function createLoreMcpServer(request: StoreRequest, options: LoreMcpOptions = {}): { server: McpServer; close(): void } {
+function createLoreMcpServer(
+  request: StoreRequest,
+  options: LoreMcpOptions = {},
+): { server: McpServer; session: StoreSession; close(): void } {
   const server = new McpServer(SERVER_INFO, { instructions: LORE_INSTRUCTIONS });
   const now = options.now ?? (() => new Date());
   const session = new StoreSession(request, server.server, {
@@ -46,10 +51,12 @@ function createLoreMcpServer(request: StoreRequest, options: LoreMcpOptions = {}
   const tools = registerAgentTools(server, session, { now });
   registerResources(server, session);
   registerPrompts(server, session, workspacePathCompleter(session));
+  registerChangeNotifications(server, session);
   registerDiscover(server.server, SERVER_INFO, LORE_INSTRUCTIONS);
 
   return {
     server,
+    session,
     close: () => {
       tools.close();
       session.close();
@@ -74,4 +81,28 @@ export async function serveLoreMcp(request: StoreRequest, options: LoreMcpOption
   await closed;
   close();
   await server.close().catch(() => undefined);
+}
+
+/**
+ * Serves the store `request` leads to over Streamable HTTP on 127.0.0.1:`port` (0: any free port)
+ * until the process ends; says the address on the log once listening.
+ */
+export async function serveLoreMcpHttp(request: StoreRequest, port: number, options: LoreMcpOptions = {}): Promise<void> {
+  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+  const served = await serveLoopbackHttp(
+    () => {
+      const { server, session, close } = createLoreMcpServer(request, options);
+      return {
+        store: session,
+        connect: (transport) => server.connect(transport),
+        close: async () => {
+          close();
+          await server.close().catch(() => undefined);
+        },
+      };
+    },
+    { port, log: options.log },
+  );
+  options.log?.(`lore mcp: serving on http://127.0.0.1:${served.port}/mcp from ${request.cwd}`);
+  await served.closed;
 }

@@ -77,8 +77,8 @@ export class ProtocolEraTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  /** Modern requests not answered yet, with their method. */
-  private readonly modern = new Map<RequestId, string>();
+  /** Modern requests not answered yet, with their method and the resource a read names. */
+  private readonly modern = new Map<RequestId, { method: string; uri?: unknown }>();
 
   constructor(private readonly inner: Transport) {}
 
@@ -91,9 +91,12 @@ export class ProtocolEraTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (('result' in message || 'error' in message) && 'id' in message && message.id !== undefined && this.modern.has(message.id)) {
-      const method = this.modern.get(message.id)!;
+      const { method, uri } = this.modern.get(message.id)!;
       this.modern.delete(message.id);
       if ('result' in message) message = { ...message, result: { ...message.result, resultType: 'complete', ...CACHE_HINTS[method] } };
+      // A resource that cannot be read is named in the error's data (SEP-2164), for the client to drop it.
+      else if (method === 'resources/read' && typeof uri === 'string' && message.error.data === undefined)
+        message = { ...message, error: { ...message.error, data: { uri } } };
     }
     return this.inner.send(message, options);
   }
@@ -118,7 +121,7 @@ export class ProtocolEraTransport implements Transport {
         });
         return;
       }
-      if (modern) this.modern.set(message.id, message.method);
+      if (modern) this.modern.set(message.id, { method: message.method, uri: message.params?.uri });
     }
     this.onmessage?.(message, extra);
   }

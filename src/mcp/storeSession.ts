@@ -10,6 +10,7 @@ import { SearchIndex, type SearchIndexOptions } from '../core/services/search/se
 import { watchStore, type StoreWatcher } from '../core/services/search/storeWatcher';
 import { loadStoreConfig, takeConfigNotices } from '../core/store/storeConfig';
 import type { StorePaths } from '../core/store/storePaths';
+import { ChangeFeed, changeOf } from './storeChanges';
 import { locateStore, namesStore, type StoreLookup, type StoreRequest } from './storeDiscovery';
 
 /** Without file events, the index is re-scanned for changes at most this often. */
@@ -37,6 +38,8 @@ export class StoreSession {
   private roots: Promise<string[]> | undefined;
   private index: SearchIndex | undefined;
   private watcher: StoreWatcher | undefined;
+  /** What changed in the store, for the clients that listen (storeChanges.ts). */
+  readonly changes = new ChangeFeed();
 
   constructor(
     private readonly request: StoreRequest,
@@ -95,9 +98,16 @@ export class StoreSession {
     return (this.index = SearchIndex.open(paths, { refreshAfterMs, updateWaitMs, ...this.options.indexOptions, log: this.options.log }));
   }
 
-  /** Brings the open index up to date for files the server just wrote. */
+  /** Brings the open index up to date for files the server just wrote or the watcher saw change. */
   async reindex(files: string[]): Promise<void> {
     await this.index?.update({ only: files }).catch(() => undefined);
+    if (this.found) this.changes.emit(changeOf(this.found.paths, files));
+  }
+
+  /** Watches the store (through the search index's watcher) so that its changes are reported. */
+  async follow(): Promise<void> {
+    const lookup = await this.lookup();
+    if (lookup.found) this.openIndex(lookup.paths);
   }
 
   close(): void {
