@@ -26,8 +26,8 @@ import { selfParsedCommand } from '../command';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
 import { lazy } from '../../core/base/lazy';
 
-const hookContextModule = lazy(
-  () => require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext'),
+const sessionContextModule = lazy(
+  () => require('../../core/services/hooks/sessionContext') as typeof import('../../core/services/hooks/sessionContext'),
 );
 const toolFilesModule = lazy(() => require('../../core/services/hooks/toolFiles') as typeof import('../../core/services/hooks/toolFiles'));
 const lastReplyModule = lazy(
@@ -129,12 +129,12 @@ async function runHook(argv: string[], io: Output, help: string): Promise<number
 function answerWithContext(paths: StorePaths, input: HookInput, folder: string, io: Output): number {
   const started = performance.now();
   try {
-    const { compileHookContext } = hookContextModule();
+    const { sessionHookContext } = sessionContextModule();
     // The prompt is conversation text: its private spans name no file, activate no topic and reach no embedding model.
     const prompt = input.prompt === undefined ? undefined : stripPrivateSpans(input.prompt, storePrivateMarkers(paths.config));
-    const { text, usedIds } = compileHookContext(
+    const { text, usedIds } = sessionHookContext(
       paths,
-      { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined },
+      { event: input.event, prompt, cwd: folder, sessionId: input.sessionId, source: input.source },
       {
         deadline: started + CONTEXT_TIME_LIMIT_MS,
         log: (message) => logHook(paths, `${input.event}: ${message}`),
