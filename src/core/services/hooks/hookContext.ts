@@ -3,7 +3,9 @@
  * `additionalContext` for the agent, at most HOOK_CONTEXT_MAX_CHARS characters. In order, stable
  * first (buildContext's layers, so an agent's cached prefix is not disturbed by what changes per
  * prompt): a short line saying what the blocks are, the digest, the notes of the files the prompt
- * names, and the knowledge items that best match the prompt (UserPromptSubmit only).
+ * names, and the knowledge items that best match the prompt (UserPromptSubmit only). Within a
+ * session a prompt leaves out the digest and what the session was given before (`earlier`, kept
+ * by sessionContext.ts), so the digest sits once in the agent's cached prefix.
  *
  * The text is a pure function of the store and the input: no clock, items in file or rank order,
  * so the same prompt on the same store gives the same bytes. Everything in it is framed as data
