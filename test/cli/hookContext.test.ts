@@ -29,8 +29,10 @@ async function setup() {
       input: typeof input === 'string' ? input : JSON.stringify(input),
       spawn: options.spawn,
     });
+  // Each prompt a session of its own unless told: the first prompt of a session Lore has not seen start gets the whole context.
+  let sessions = 0;
   const prompt = (text: string, extra: Record<string, unknown> = {}) => ({
-    session_id: 's1',
+    session_id: `prompt-${++sessions}`,
     transcript_path: '/nowhere.jsonl',
     cwd: ws,
     hook_event_name: 'UserPromptSubmit',
@@ -86,7 +88,7 @@ describe('lore hook: context for SessionStart and UserPromptSubmit', function ()
     const context = contextOf(await hook(prompt('Refactor @src/app.ts, then check `src/app.ts:12`.')), 'UserPromptSubmit');
     assert.match(
       context,
-      /\{file-notes\}\n> Recorded project knowledge[^\n]*\n## src\/app\.ts\n- app\.ts is the entry point; keep it small \[from: manual, \d{4}-\d\d-\d\d\]\n\{\/file-notes\}/,
+      /\{file-notes\}\n> Recorded project knowledge[^\n]*\n## src\/app\.ts\n- \[notes [0-9a-z]{8}\] app\.ts is the entry point; keep it small \[from: manual, \d{4}-\d\d-\d\d\]\n\{\/file-notes\}/,
     );
     assert.ok(!context.includes('other.ts is never named'));
     // Stable first: the digest comes before the notes.
@@ -112,7 +114,7 @@ describe('lore hook: context for SessionStart and UserPromptSubmit', function ()
     const context = contextOf(await hook(prompt('how do we publish a release?')), 'UserPromptSubmit');
     assert.match(
       context,
-      /\{search-hits\}\n> Recorded project knowledge[^\n]*\n- \[playbooks\] \*\*release\*\*: bump the version, tag it, run npm publish \[from: c2, 2026-11-21\] \(playbooks\.md:\d+\)\n\{\/search-hits\}/,
+      /\{search-hits\}\n> Recorded project knowledge[^\n]*\n- \[playbooks [0-9a-z]{8}\] \*\*release\*\*: bump the version, tag it, run npm publish \[from: c2, 2026-11-21\] \(playbooks\.md:\d+\)\n\{\/search-hits\}/,
     );
     assert.ok(!context.includes('staging database'));
     // The playbook is deleted by hand; the index is not refreshed, yet the hook does not hand it out.

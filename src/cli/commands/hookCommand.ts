@@ -26,8 +26,8 @@ import { selfParsedCommand } from '../command';
 import { EXIT_OK, cwdOf, envOf, storeForFolder, type Output } from '../cliSupport';
 import { lazy } from '../../core/base/lazy';
 
-const hookContextModule = lazy(
-  () => require('../../core/services/hooks/hookContext') as typeof import('../../core/services/hooks/hookContext'),
+const sessionContextModule = lazy(
+  () => require('../../core/services/hooks/sessionContext') as typeof import('../../core/services/hooks/sessionContext'),
 );
 const toolFilesModule = lazy(() => require('../../core/services/hooks/toolFiles') as typeof import('../../core/services/hooks/toolFiles'));
 const lastReplyModule = lazy(
@@ -49,11 +49,13 @@ topics' output watchers also run on the agent's last reply, leaving corrective t
 PostToolUse (and PreToolUse) record the files the tool call names (file_path, notebook_path, path;
 VS Code's files, filePath) for the session, at most 20, in <store>/.cache/tool-files/; they print nothing.
 SessionStart and UserPromptSubmit print {"hookSpecificOutput": {"hookEventName", "additionalContext"}}:
-the digest, the notes of files the prompt names, the topics the prompt activates (tiers 1 and 2, glob
+the digest once per session (at SessionStart, again after /clear or a compaction), and with each prompt
+only what the session was not given before (kept per session in <store>/.cache/hook-sessions/):
+the notes of files the prompt names, the topics the prompt activates (tiers 1 and 2, glob
 triggers matched against the files the prompt names and the session's recent tool files; the
 gate is never asked in a hook, so gated topics follow the no-gate rows) and the items that best match the prompt, at most
-10,000 characters, framed as data, redacted, without items held for review (nothing when the store
-has nothing to add). The store is the one of the agent's folder (cwd in the input) unless --root
+10,000 characters, framed as data, each note and item with its id, redacted, without items held for
+review (nothing when there is nothing new). The store is the one of the agent's folder (cwd in the input) unless --root
 is given. Always exits 0; problems go to <store>/.cache/hook.log.`,
   options: {},
   run: hook,
@@ -129,12 +131,12 @@ async function runHook(argv: string[], io: Output, help: string): Promise<number
 function answerWithContext(paths: StorePaths, input: HookInput, folder: string, io: Output): number {
   const started = performance.now();
   try {
-    const { compileHookContext } = hookContextModule();
+    const { sessionHookContext } = sessionContextModule();
     // The prompt is conversation text: its private spans name no file, activate no topic and reach no embedding model.
     const prompt = input.prompt === undefined ? undefined : stripPrivateSpans(input.prompt, storePrivateMarkers(paths.config));
-    const { text, usedIds } = compileHookContext(
+    const { text, usedIds } = sessionHookContext(
       paths,
-      { event: input.event, prompt, cwd: folder, sessionId: input.sessionId || undefined },
+      { event: input.event, prompt, cwd: folder, sessionId: input.sessionId, source: input.source },
       {
         deadline: started + CONTEXT_TIME_LIMIT_MS,
         log: (message) => logHook(paths, `${input.event}: ${message}`),

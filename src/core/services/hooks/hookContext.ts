@@ -3,7 +3,9 @@
  * `additionalContext` for the agent, at most HOOK_CONTEXT_MAX_CHARS characters. In order, stable
  * first (buildContext's layers, so an agent's cached prefix is not disturbed by what changes per
  * prompt): a short line saying what the blocks are, the digest, the notes of the files the prompt
- * names, and the knowledge items that best match the prompt (UserPromptSubmit only).
+ * names, and the knowledge items that best match the prompt (UserPromptSubmit only). Within a
+ * session a prompt leaves out the digest and what the session was given before (`earlier`, kept
+ * by sessionContext.ts), so the digest sits once in the agent's cached prefix.
  *
  * The text is a pure function of the store and the input: no clock, items in file or rank order,
  * so the same prompt on the same store gives the same bytes. Everything in it is framed as data
@@ -19,7 +21,9 @@ import type { FileNotesInput } from '../promptCache/contextLayers';
 import { agentItemFilter, keepsRecord } from '../../store/heldItems';
 import { itemId, recordItemId } from '../../model/itemId';
 import { agentItemLine } from '../../model/agentItemLine';
-import { renderItemLine } from '../../model/itemLines';
+import { isItemLine, renderItemLine } from '../../model/itemLines';
+import { canonicalJson } from '../../base/canonicalJson';
+import { sha256Hash } from '../../base/sha256';
 import { stripProvenance } from '../../model/provenance';
 import { stripInvisible } from '../../model/safety/invisibleChars';
 import { redactSecrets } from '../../model/safety/redact';
@@ -53,9 +57,17 @@ const HIT_CATEGORIES: SearchCategory[] = ['decisions', 'facts', 'questions', 'pl
 export const HOOK_CONTEXT_INTRO = [
   "Lore (this project's knowledge store, .lore/) adds what earlier conversations recorded: {knowledge} is the digest,",
   '{file-notes} holds notes on files your prompt names, {search-hits} items that match the prompt, each with its',
-  'provenance [from: conversation, date] and file:line. Prefer it to guessing, and say so when the code disagrees.',
+  '[category id] (to name it to the memory tools), provenance [from: conversation, date] and file:line. Prefer it to',
+  'guessing, and say so when the code disagrees.',
   "{topics}, when present, holds this project's own instructions for what the prompt is about.",
 ].join('\n');
+
+/**
+ * Opens a later prompt's context in a session whose start gave the digest: one line, since the
+ * start's block already said what the blocks are and sits earlier in the conversation.
+ */
+export const PROMPT_CONTEXT_INTRO =
+  'Lore adds what is new for this prompt (the digest and items given earlier in this session are not repeated); [category id] names an item to the memory tools.';
 
 /** Words of a prompt searched at most (the engine takes 32; the first dozen carry the request). */
 const MAX_QUERY_WORDS = 12;
@@ -69,6 +81,13 @@ export interface HookContextRequest {
   cwd: string;
   /** The session, whose output watchers may have left topics for this prompt. */
   sessionId?: string;
+  /**
+   * What the agent was given before this prompt, which a prompt does not give again: the keys a
+   * session's record holds (sessionGiven.ts: item ids, topic keys; the digest was given at its
+   * start), or 'digest' when only the digest is known to be given (SessionStart of a session
+   * without an id). Undefined: nothing, so the prompt gets the digest too (the whole context).
+   */
+  earlier?: ReadonlySet<string> | 'digest';
 }
 
 export interface HookContextOptions {
@@ -91,6 +110,11 @@ export interface HookContextResult {
    * the digest is handed out whatever the prompt), for the usage log (lifecycle/usageLog.ts).
    */
   usedIds?: string[];
+  /**
+   * The keys of everything in the text, for the session's record (sessionGiven.ts): the ids of
+   * the digest's items, of the notes and hits, and the topics' keys.
+   */
+  givenKeys?: string[];
 }
 
 /** Why the gate never runs in a hook. */
@@ -111,7 +135,6 @@ export function promptQuery(prompt: string): string {
 
 function hitLine(hit: IndexedHit, ids: boolean): string {
   // The id lets an agent name the item to the memory tools (update_item, forget_item, get_item).
-  // Loaded only then: node:crypto is not worth loading in a hook, which never shows ids.
   const id = ids ? itemIdModule().recordItemId(hit) : undefined;
   return agentItemLine({
     category: hit.category,
@@ -256,32 +279,75 @@ function hasTopics(paths: StorePaths): boolean {
   }
 }
 
+/** The key a topic is recorded by in a session: the same topic with the same text is not injected twice. */
+export function topicKey(topic: CompileTopic): string {
+  return `topic ${sha256Hash().update(canonicalJson(topic)).digest('hex').slice(0, 12)}`;
+}
+
+/** The ids of the digest's item lines that are in `text` (all of them, unless the budget cut it). */
+function digestIds(digest: string | undefined, text: string): string[] {
+  if (!digest) return [];
+  return digest
+    .split('\n')
+    .filter((line) => isItemLine(line) && text.includes(line))
+    .map((line) => itemId(line));
+}
+
+/** A note as a later prompt hands it: its id first, so a follow-up call can name it. */
+function withId(note: string, id: string): string {
+  return `[notes ${id}] ${note}`;
+}
+
 /** The hook's context with the compiler's report. */
 export function compileHookContext(paths: StorePaths, request: HookContextRequest, options: HookContextOptions = {}): HookContextResult {
   const overdue = () => options.deadline !== undefined && performance.now() > options.deadline;
   const prompt = request.event === 'UserPromptSubmit' ? (request.prompt ?? '') : '';
+  const earlier = request.earlier instanceof Set ? request.earlier : undefined;
+  // The digest once per session: at its start, or with the first prompt of a session Lore has not seen start.
+  const givesDigest = !prompt || request.earlier === undefined;
   let files: string[] = [];
   if (prompt && overdue()) options.log?.('notes skipped: the time limit was reached');
   else if (prompt) files = filesNamedIn(prompt, request.cwd, paths);
   // The digest and note blocks (and the topics' subscribed texts) as made before while their files are unchanged.
   const blocks = openHookBlockMemo(paths);
-  const { digest, fileNotes } = loadHookBlocks(paths, files, blocks);
+  const { digest, fileNotes: allNotes } = loadHookBlocks(paths, files, blocks);
   let topics: TopicContext | undefined;
   if (prompt && hasTopics(paths)) {
     if (overdue()) options.log?.('topics skipped: the time limit was reached');
     else topics = hookTopics(paths, prompt, files, request.sessionId, options.log, blocks);
   }
   blocks.save();
-  const topicInputs: CompileTopic[] = (topics?.topics ?? []).map((t) => ({ ...t, instructions: redactSecrets(t.instructions) }));
+  // Ids from the notes as loaded; what the session was given before is not given again.
+  const fileNotes = allNotes
+    .map((f) => ({ path: f.path, notes: f.notes.map((text) => ({ text, id: itemId(text) })).filter((n) => !earlier?.has(n.id)) }))
+    .filter((f) => f.notes.length > 0);
+  // A topic the prompt activates is injected once per session; an output watcher's correction each time it fires.
+  const topicInputs: CompileTopic[] = (topics?.topics ?? [])
+    .map((t) => ({ ...t, instructions: redactSecrets(t.instructions) }))
+    .filter((t, i) => topics?.activation.active[i]?.tier === 'output' || !earlier?.has(topicKey(t)));
   let found: IndexedHit[] = [];
   if (prompt && promptQuery(prompt) && overdue()) options.log?.('search skipped: the time limit was reached');
-  else if (prompt) found = matchingHits(paths, prompt, digest, fileNotes);
-  const hits = found.map((h) => redactSecrets(hitLine(h, false)));
-  if (digest === undefined && fileNotes.length === 0 && hits.length === 0 && topicInputs.length === 0) return { text: '', topics };
-  const compiled = fit(digest, fileNotes, topicInputs, hits, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS);
+  else if (prompt) {
+    // In a session the record says what the agent has (the digest given at its start included);
+    // without one the digest is taken as given. A note of a named file is not a hit as well.
+    found = matchingHits(paths, prompt, earlier ? undefined : digest, allNotes).filter((h) => !earlier?.has(recordItemId(h)));
+  }
+  // Notes and hits carry their ids, so a follow-up call can name them (the digest stays as digest.md has it).
+  const hits = found.map((h) => redactSecrets(hitLine(h, true)));
+  const shownDigest = givesDigest ? digest : undefined;
+  if (shownDigest === undefined && fileNotes.length === 0 && hits.length === 0 && topicInputs.length === 0) return { text: '', topics };
+  const notesInput: FileNotesInput[] = fileNotes.map((f) => ({ path: f.path, notes: f.notes.map((n) => withId(n.text, n.id)) }));
+  const role = givesDigest ? HOOK_CONTEXT_INTRO : PROMPT_CONTEXT_INTRO;
+  const compiled = fit(role, shownDigest, notesInput, topicInputs, hits, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS);
+  // What the compiler kept: a note or hit cut for the budget was not given.
+  const kept = (note: { id: string }) => compiled.text.includes(`[notes ${note.id}] `);
+  const notesGiven = fileNotes.flatMap((f) => f.notes.filter(kept).map((n) => n.id));
+  const hitsGiven = found.filter((_, i) => compiled.searchHits.includes(hits[i])).map(recordItemId);
+  const topicsGiven = topicInputs.filter((t) => compiled.text.includes(`## topic: ${t.name}\n`)).map(topicKey);
+  const givenKeys = [...digestIds(shownDigest, compiled.text), ...notesGiven, ...hitsGiven, ...topicsGiven];
   // Ids from the lines as read (before redaction), as the files hold them.
-  const usedIds = [...fileNotes.flatMap((f) => f.notes.map((n) => itemId(n))), ...found.map(recordItemId)];
-  return { text: compiled.text, compiled, topics, usedIds };
+  const usedIds = [...notesGiven, ...hitsGiven];
+  return { text: compiled.text, compiled, topics, usedIds, givenKeys };
 }
 
 /**
@@ -290,16 +356,14 @@ export function compileHookContext(paths: StorePaths, request: HookContextReques
  * the digest, notes and topics and cuts hits first (P3 after P1 and P2).
  */
 function fit(
+  role: string,
   digest: string | undefined,
   fileNotes: FileNotesInput[],
   topics: CompileTopic[],
   hits: string[],
   budgetTokens: number,
 ): CompiledContext {
-  const fixed = buildContext({ role: HOOK_CONTEXT_INTRO, digest }).text.length;
+  const fixed = buildContext({ role, digest }).text.length;
   const notes = fitNotes(fileNotes, Math.max(0, HOOK_CONTEXT_MAX_CHARS - fixed - 200));
-  return compileContext(
-    { role: HOOK_CONTEXT_INTRO, digest, fileNotes: notes, topics, searchHits: hits },
-    { budgetTokens, maxChars: HOOK_CONTEXT_MAX_CHARS },
-  );
+  return compileContext({ role, digest, fileNotes: notes, topics, searchHits: hits }, { budgetTokens, maxChars: HOOK_CONTEXT_MAX_CHARS });
 }

@@ -38,6 +38,11 @@ export interface HookInput {
   prompt?: string;
   /** PreToolUse / PostToolUse: the paths the tool input names, as given. */
   toolFiles?: string[];
+  /**
+   * SessionStart: why the session (re)starts (Claude Code's and VS Code's `source`: startup,
+   * resume, clear, compact); after clear or compact the context given before is gone.
+   */
+  source?: string;
 }
 
 /** The field as a string of 1..MAX_FIELD_CHARS characters, undefined when absent, or a problem. */
@@ -121,5 +126,7 @@ export function parseHookInput(text: string): HookInput | { problem: string } {
     cwd: fields.cwd,
     ...(prompt === undefined ? {} : { prompt }),
     ...(toolFiles ? { toolFiles } : {}),
+    // Read leniently: an unknown or odd source only means the session is not known to restart.
+    ...(typeof data.source === 'string' && data.source.length <= 64 ? { source: data.source } : {}),
   };
 }

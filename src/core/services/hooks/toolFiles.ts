@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { redactSecrets } from '../../model/safety/redact';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import { isInside, workspaceRelative, type StorePaths } from '../../store/storePaths';
-import { sha256Hash } from '../../base/sha256';
+import { pruneSessionFiles, sessionFile } from './sessionFiles';
 import { isToolPath } from './hookInput';
 
 /** Files kept per session, newest first. */
@@ -29,8 +29,8 @@ function dir(paths: StorePaths): string {
   return path.join(paths.cache, 'tool-files');
 }
 
-function sessionFile(paths: StorePaths, sessionId: string): string {
-  return path.join(dir(paths), `${sha256Hash().update(sessionId).digest('hex').slice(0, 24)}.json`);
+function sessionFileOf(paths: StorePaths, sessionId: string): string {
+  return sessionFile(dir(paths), sessionId, '.json');
 }
 
 /**
@@ -49,32 +49,12 @@ function asWorkspacePath(paths: StorePaths, cwd: string, given: string): string 
 export function recentToolFiles(paths: StorePaths, sessionId: string): string[] {
   if (!sessionId) return [];
   try {
-    const raw = JSON.parse(fs.readFileSync(sessionFile(paths, sessionId), 'utf8')) as unknown;
+    const raw = JSON.parse(fs.readFileSync(sessionFileOf(paths, sessionId), 'utf8')) as unknown;
     if (!Array.isArray(raw)) return [];
     return raw.filter(isToolPath).slice(0, MAX_RECENT_TOOL_FILES);
   } catch {
     return [];
   }
-}
-
-/** Removes the oldest session files beyond MAX_SESSIONS (only when a new session starts recording). */
-function pruneSessions(paths: StorePaths): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir(paths)).filter((n) => n.endsWith('.json'));
-  } catch {
-    return;
-  }
-  if (names.length < MAX_SESSIONS) return;
-  const aged = names.map((name) => {
-    try {
-      return { name, at: fs.statSync(path.join(dir(paths), name)).mtimeMs };
-    } catch {
-      return { name, at: 0 };
-    }
-  });
-  aged.sort((a, b) => a.at - b.at || (a.name < b.name ? -1 : 1));
-  for (const { name } of aged.slice(0, names.length - MAX_SESSIONS + 1)) fs.rmSync(path.join(dir(paths), name), { force: true });
 }
 
 /**
@@ -85,12 +65,12 @@ export function recordToolFiles(paths: StorePaths, sessionId: string, cwd: strin
   if (!sessionId) return [];
   const named = [...new Set(given.map((g) => asWorkspacePath(paths, cwd, g)).filter((p): p is string => p !== undefined))];
   if (!named.length) return [];
-  const file = sessionFile(paths, sessionId);
+  const file = sessionFileOf(paths, sessionId);
   const before = recentToolFiles(paths, sessionId);
   const after = [...named, ...before.filter((p) => !named.includes(p))].slice(0, MAX_RECENT_TOOL_FILES);
   // The same files in the same order (the agent reading one file again and again): no write.
   if (after.length === before.length && after.every((p, i) => p === before[i])) return [];
-  if (!before.length && !fs.existsSync(file)) pruneSessions(paths);
+  if (!before.length && !fs.existsSync(file)) pruneSessionFiles(dir(paths), '.json', MAX_SESSIONS);
   fs.mkdirSync(dir(paths), { recursive: true });
   // A cache, rebuilt by the next tool call: not worth an fsync on every one. Two calls racing may
   // lose one entry, never corrupt the file (the rename is atomic).
