@@ -16,6 +16,19 @@ export const CATEGORY_FILES = {
 } as const;
 export type CategoryFileKey = keyof typeof CATEGORY_FILES;
 
+/** The lists a harvest plan keeps its new lines in (open and done tasks apart). */
+export type PlanListKey = 'facts' | 'decisions' | 'questions' | 'playbooks' | 'open' | 'done';
+
+/** The category file each of a plan's lists goes to. */
+export const PLAN_LIST_FILE: Readonly<Record<PlanListKey, CategoryFileKey>> = {
+  facts: 'facts',
+  decisions: 'decisions',
+  questions: 'questions',
+  playbooks: 'playbooks',
+  open: 'tasks',
+  done: 'tasks',
+};
+
 export const TASKS_OPEN_HEADING = '## Open';
 export const TASKS_DONE_HEADING = '## Done';
 

@@ -7,7 +7,7 @@
  * done task the done tasks.
  */
 import * as path from 'node:path';
-import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
+import { CATEGORY_FILES, PLAN_LIST_FILE, type PlanListKey } from '../../model/categories';
 import { parseNoteFile } from '../../model/noteFile';
 import { foldSameStatements, sameStatementIndex, sameStatementKey } from '../../model/sameStatement';
 import { parseProvenance, plainSources } from '../../model/provenance';
@@ -17,17 +17,7 @@ import type { StorePaths } from '../../store/storePaths';
 import type { PlanRelations } from './planRelations';
 
 /** The plan's new lines by list, as buildPlan collects them. */
-type PlanLists = Record<'facts' | 'decisions' | 'questions' | 'playbooks' | 'open' | 'done', string[]>;
-
-/** Which category file each list goes to. */
-const FILE_OF: Record<keyof PlanLists, CategoryFileKey> = {
-  facts: 'facts',
-  decisions: 'decisions',
-  questions: 'questions',
-  playbooks: 'playbooks',
-  open: 'tasks',
-  done: 'tasks',
-};
+type PlanLists = Record<PlanListKey, string[]>;
 
 /** What folding did: lines of this harvest folded into another of it, and lines that became a source of an existing one. */
 export interface DuplicateCounts {
@@ -68,7 +58,7 @@ export function foldDuplicates(
 
   const orphanKeys = new Set([...orphanLines].map(sameStatementKey));
   for (const key of Object.keys(lists) as Array<keyof PlanLists>) {
-    const file = FILE_OF[key];
+    const file = PLAN_LIST_FILE[key];
     lists[key] = fold(lists[key], CATEGORY_FILES[file].file, before[file], key === 'done' ? 'Done' : undefined);
   }
   orphanLines.clear();

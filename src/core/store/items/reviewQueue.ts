@@ -35,7 +35,7 @@ import {
 import { hasPersonalLayer } from '../personalLayer';
 import { ensureStoreLayout } from '../initStore';
 import type { PlanChange } from '../harvestPlan';
-import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
+import { CATEGORY_FILES, PLAN_LIST_FILE, type CategoryFileKey, type PlanListKey } from '../../model/categories';
 import { appendItems, listItems, removeItems } from '../../model/categoryFile';
 import { acceptedIdentities, itemFilter, type AgentItemFilter } from '../heldItems';
 import { lineIdentity, renderItemLine, withoutBullet } from '../../model/itemLines';
@@ -119,7 +119,7 @@ function carriesNewText(pending: PendingChange | undefined): boolean {
 // Holding (harvest plan, MCP writes)
 
 /** Plan lines per destination, as buildPlan collects them. */
-export type PlanLines = Record<'facts' | 'decisions' | 'questions' | 'playbooks' | 'open' | 'done', string[]>;
+export type PlanLines = Record<PlanListKey, string[]>;
 /** Planned note lines per store-relative note file, with the workspace path they are about. */
 export type PlanNotes = Map<string, { meta: { path: string }; lines: string[] }>;
 
@@ -130,14 +130,6 @@ const LINE_TARGETS: Record<keyof PlanLines, ReviewTarget> = {
   playbooks: { file: CATEGORY_FILES.playbooks.file },
   open: { file: CATEGORY_FILES.tasks.file, section: 'open' },
   done: { file: CATEGORY_FILES.tasks.file, section: 'done' },
-};
-const LINE_CATEGORY: Record<keyof PlanLines, CategoryFileKey> = {
-  facts: 'facts',
-  decisions: 'decisions',
-  questions: 'questions',
-  playbooks: 'playbooks',
-  open: 'tasks',
-  done: 'tasks',
 };
 
 export interface HeldInPlan {
@@ -174,7 +166,7 @@ export function holdFlaggedInPlan(paths: StorePaths, lines: PlanLines, notes: Pl
       return false;
     });
   for (const key of Object.keys(lines) as Array<keyof PlanLines>) {
-    const category = LINE_CATEGORY[key];
+    const category = PLAN_LIST_FILE[key];
     lines[key] = hold(lines[key], LINE_TARGETS[key], category, () => before[category]);
   }
   for (const [file, entry] of notes) {
