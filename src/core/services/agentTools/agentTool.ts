@@ -62,7 +62,8 @@ export interface AgentTool<S extends z.ZodRawShape = z.ZodRawShape> {
   title: string;
   description: string;
   inputSchema: S;
-  outputSchema: z.ZodRawShape;
+  /** Absent: the reply's structured content, if any, is not declared (the tool list stays short). */
+  outputSchema?: z.ZodRawShape;
   annotations: ToolHints;
   /** The ids of items a successful reply hands out are logged as used by an agent (lifecycle/decay.ts). */
   logsUses?: boolean;
