@@ -78,7 +78,7 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
                 id: itemId(target),
                 text: `existing fact ${i * 7} now says the billing service moved (${mode})`,
               })
-            : await call(client, 'remember', { category: 'fact', statement: `agent fact ${i} about ${mode} saves` });
+            : await call(client, 'remember', { kind: 'fact', statement: `agent fact ${i} about ${mode} saves` });
           if (!reply.isError && reply.status === 'recorded' && reply.line) {
             acknowledged.push(reply.line);
             if (isUpdate) updated.add(target);
@@ -129,7 +129,7 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
     try {
       const replies = await Promise.all(
         Array.from({ length: PARALLEL }, (_, i) =>
-          call(client, 'remember', { category: i % 2 ? 'decision' : 'fact', statement: `parallel item ${i}` }),
+          call(client, 'remember', { kind: i % 2 ? 'decision' : 'fact', statement: `parallel item ${i}` }),
         ),
       );
       assert.deepEqual(

@@ -38,11 +38,11 @@ describe('lore mcp through the MCP Inspector CLI', function () {
       'forget_item',
       'get_item',
       'open_conversation',
-      'read_digest',
-      'read_file_notes',
-      'recall_context',
+      'search',
+      'search',
+      'search',
       'remember',
-      'search_knowledge',
+      'search',
       'task_add_evidence',
       'task_finish',
       'task_get',
@@ -53,8 +53,8 @@ describe('lore mcp through the MCP Inspector CLI', function () {
       'task_start',
       'update_item',
     ]);
-    assert.ok(listed.tools.find((t) => t.name === 'search_knowledge')!.outputSchema, 'the output schema reaches the client');
-    const called = (await inspect(root, '--method', 'tools/call', '--tool-name', 'search_knowledge', '--tool-arg', 'query=esbuild')) as {
+    assert.ok(listed.tools.find((t) => t.name === 'search')!.outputSchema, 'the output schema reaches the client');
+    const called = (await inspect(root, '--method', 'tools/call', '--tool-name', 'search', '--tool-arg', 'query=esbuild')) as {
       content: Array<{ text: string }>;
       structuredContent: { items: Array<{ id: string; text: string; file: string; line: number }> };
     };

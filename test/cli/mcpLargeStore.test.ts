@@ -115,7 +115,7 @@ describe('lore mcp on a large store without an index: nothing blocks (SDK client
     );
 
     // Not held by the cancelled call: other tools answer, and a later search gets the finished index.
-    const digest = (await client.callTool({ name: 'read_digest', arguments: {} })) as CallToolResult;
+    const digest = (await client.callTool({ name: 'search', arguments: {} })) as CallToolResult;
     assert.ok(!digest.isError, textOf(digest));
     const later = (await client.callTool({ name: tool, arguments: { query: 'Module 7 note 2' } }, undefined, {
       timeout: 120_000,

@@ -137,7 +137,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     }
   }
 
-  const SEARCH = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_knowledge', arguments: { query: 'esbuild' } } };
+  const SEARCH = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'esbuild' } } };
 
   it('answers every request piped in before stdin closes, even a slow one, then exits 0', async () => {
     // The query's embedding takes a second to fail: the search answers well after stdin closed.
@@ -173,7 +173,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
       jsonrpc: '2.0',
       id: 4,
       method: 'tools/call',
-      params: { name: 'remember', arguments: { category: 'fact', statement: 'folders are not files' } },
+      params: { name: 'remember', arguments: { kind: 'fact', statement: 'folders are not files' } },
     };
     const served = await serve(store, [INITIALIZE, INITIALIZED, add]);
     const reply = served.replies.find((r) => r.id === 4) as { result?: { isError?: boolean; content?: Array<{ text: string }> } };
@@ -195,7 +195,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     try {
       // A timeout far beyond how long the answer takes: the error must come from the server.
       await assert.rejects(
-        client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'y'.repeat(11 * 1024 * 1024) } }, undefined, {
+        client.callTool({ name: 'remember', arguments: { kind: 'fact', statement: 'y'.repeat(11 * 1024 * 1024) } }, undefined, {
           timeout: 600_000,
         }),
         (error: Error) => error instanceof McpError && error.code === -32600 && /Request too large/.test(error.message),

@@ -41,7 +41,7 @@ export async function itemsByIdReply(
       warnings.push(
         report.status === 'held'
           ? `item ${report.id} is held for a person's review (it reads as an instruction to an agent): not shown`
-          : `item ${report.id} is an agent's write waiting for a person's review: not shown until accepted`,
+          : `item ${report.id} is pending: an agent's write waiting for a person's review, not shown until accepted`,
       );
       continue;
     }
@@ -91,7 +91,7 @@ function historyLines(report: ItemReport, summary: LearnedSummary | undefined): 
         .map((p) => `${p.file}:${p.line}`)
         .join(', ')}`,
     );
-  for (const p of report.pending ?? []) lines.push(`a ${p.op}${p.newId ? ` (new item ${p.newId})` : ''} waits for a person's review`);
+  for (const p of report.pending ?? []) lines.push(`pending ${p.op}${p.newId ? ` (new item ${p.newId})` : ''} waits for a person's review`);
   if (summary?.added) lines.push(addedByText({ author: summary.added.author, date: summary.added.date }));
   if (summary) lines.push(describeLearned(summary));
   return lines;

@@ -13,7 +13,7 @@ import { CATEGORY_FILES } from '../../model/categories';
 import { itemId } from '../../model/itemId';
 import { withoutBullet } from '../../model/itemLines';
 import { parseProvenance, stripProvenance } from '../../model/provenance';
-import { supersededBy } from '../../model/supersession';
+import { supersededBy, withoutSupersession } from '../../model/supersession';
 import { searchArchive, type ArchivedHit } from '../../store/lifecycle/archiveSearch';
 import { recall } from '../search/recall';
 import { PARTIAL_MATCHES_WARNING } from '../search/searchIndex';
@@ -223,7 +223,8 @@ async function fileNotesReply(
 function withStatus(item: ReplyItem, hit: SearchHit, marked: boolean): ReplyItem {
   if (!marked || hit.category === 'transcripts') return item;
   const by = supersededBy(hit.text);
-  return by ? { ...item, status: 'superseded', supersededBy: by } : { ...item, status: 'current' };
+  // The status says what the marker said: the text is the statement alone.
+  return by ? { ...item, text: withoutSupersession(item.text), status: 'superseded', supersededBy: by } : { ...item, status: 'current' };
 }
 
 /** Archived items holding every word of the query; archive files hold category items only, so notes and transcripts have none. */
