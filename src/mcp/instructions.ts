@@ -9,7 +9,7 @@ export const LORE_INSTRUCTIONS = [
   "Lore is this project's memory: knowledge harvested from past conversations with coding agents, kept as markdown in the project's .lore/ folder.",
   'It holds facts, decisions, open questions, playbooks (how-tos), tasks, notes attached to workspace files, and the transcripts of the conversations they came from.',
   'Use it before answering questions about why the code is the way it is, earlier decisions, conventions or unfinished work:',
-  '- search: with a query, ranked matches (category narrows); with path, the notes on that file first; with ids, items in full; with nothing, the digest. Call it before starting work on a task or a file.',
+  '- search: with a query, ranked matches (category narrows); with path, the notes on that file; with ids, items in full; with nothing, the digest. Call it before starting work on a task or a file.',
   '- open_conversation: the conversation an item came from, by the id in its [from: id, date].',
   '- remember records an item; change_item updates, supersedes, completes or forgets one by id.',
   '- tasks: task memory for work that spans sessions (action search first, then start, progress, run_start/run_finish, evidence, finish; get reads a task).',

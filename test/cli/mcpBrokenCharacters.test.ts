@@ -53,7 +53,7 @@ describe('lore mcp: text with a character cut in half', function () {
     await client.close();
   });
 
-  it('direct remember writes the item once, as the reply names it, and get_item finds it by that id', async () => {
+  it('direct remember writes the item once, as the reply names it, and search finds it by that id', async () => {
     direct();
     const { data } = await call('remember', {
       kind: 'fact',
@@ -67,7 +67,7 @@ describe('lore mcp: text with a character cut in half', function () {
     assert.ok(read('facts.md').includes(data.line!));
     assert.equal(data.id, itemId(data.line!));
     const got = await call('search', { ids: [data.id!] });
-    assert.equal((got.result.structuredContent as { found: boolean }).found, true);
+    assert.equal((got.result.structuredContent as { items: Array<{ id: string }> }).items[0]?.id, data.id);
     const again = await call('remember', {
       kind: 'fact',
       statement: `the deploy channel is marked ${HALF_EMOJI} in the topic`,

@@ -15,7 +15,7 @@ them), else the nearest .lore/ in or above the working folder (never ~/.lore). A
 reported in every reply, never created: run lore init first.
 Tools (the list costs about 2,500 tokens; every parameter: docs/mcp.md):
   search             query? path? ids? category? include? offset? limit? max_tokens?: ranked matches for
-                     query; path: a file's notes (with query, then the matches); ids: items in full;
+                     query; path: a file's notes (query keeps those with its words); ids: items in full;
                      none: the digest. include: superseded, archived. Replies ~2,000 tokens by default.
   open_conversation  source item? from_line? max_tokens?: the conversation an item came from.
   remember           kind statement detail? name? path? scope? session?: record one item.

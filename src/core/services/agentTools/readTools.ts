@@ -58,7 +58,7 @@ export function readTools(host: AgentToolHost): AgentTool[] {
         description:
           "Read this project's memory (facts, decisions, questions, playbooks, tasks, notes on files, past conversations). " +
           'Call it before working on a task or a file, and when the user refers to earlier work. ' +
-          'query: ranked matches; path: the notes on that file (with query, then the matches); ids: those items in full, with history; nothing: the digest. ' +
+          'query: ranked matches; path: the notes on that file (query keeps those with its words); ids: those items in full, with history; nothing: the digest. ' +
           'Each item shows its id, which remember, change_item and ids take.',
         inputSchema: {
           query: z.string().max(1000).optional().describe('Words to look for, plain text'),
@@ -77,9 +77,7 @@ export function readTools(host: AgentToolHost): AgentTool[] {
       async ({ query, path: file, ids, category, include, offset, limit, max_tokens }, call) => {
         const words = query?.trim() ? query : undefined;
         if (ids?.length) return itemsByIdReply(call.paths, ids, histories, max_tokens);
-        if (file && words)
-          return recallReply(host, call.paths, { query: words, files: [file], maxTokens: max_tokens }, call.wait('indexing the store'));
-        if (file) return fileNotesReply(call.paths, file, offset, max_tokens);
+        if (file) return fileNotesReply(call.paths, file, { query: words, offset, maxTokens: max_tokens });
         if (words) return searchReply(host, call, { query: words, category, include, limit, maxTokens: max_tokens });
         return digestReply(call.paths, max_tokens);
       },
@@ -173,17 +171,18 @@ async function searchReply(
   });
 }
 
-/** The notes on one workspace file, newest first, in pages of what a reply holds. */
+/** The notes on one workspace file (those holding every word of `query`, when given), newest first, in pages of what a reply holds. */
 async function fileNotesReply(
   paths: StorePaths,
   file: string,
-  offset: number | undefined,
-  maxTokens: number | undefined,
+  args: { query?: string; offset?: number; maxTokens?: number },
 ): Promise<ToolResult> {
+  const { offset, maxTokens } = args;
   const abs = path.resolve(paths.workspace, file);
   if (!isInside(paths.workspace, abs)) return errorReply(`refused: ${file} is outside the workspace ${paths.workspace}`);
   const found = await readFileNotes(paths, abs);
-  const newestFirst = [...(found?.lines ?? [])].reverse();
+  const words = (args.query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const newestFirst = (found?.lines ?? []).filter((line) => words.every((w) => line.toLowerCase().includes(w))).reverse();
   const skip = Math.min(offset ?? 0, newestFirst.length);
   const keep = agentItemFilter(paths);
   const noteFile = found ? storeRelative(paths, found.file) : undefined;
@@ -210,9 +209,9 @@ async function fileNotesReply(
     items,
     heading: [`# Notes on ${relative}${skip ? `, from note ${skip + 1}` : ''}`],
     omittedBefore: after,
-    footer: `(${newestFirst.length} note${newestFirst.length === 1 ? '' : 's'}, newest first)`,
-    empty: `no notes for ${file}`,
-    more: (shown) => `search again with this path and offset ${skip + shown}, or a larger max_tokens`,
+    footer: `(${newestFirst.length} note${newestFirst.length === 1 ? '' : 's'}${words.length ? ' matching' : ''}, newest first)`,
+    empty: found && words.length ? `no notes on ${file} contain ${args.query}` : `no notes for ${file}`,
+    more: (shown) => `search again with this path and offset ${skip + shown}, a query, or a larger max_tokens`,
     warnings: [],
     extra: {},
     maxTokens,
@@ -265,7 +264,7 @@ function digestReply(paths: StorePaths, maxTokens: number | undefined): ToolResu
   });
 }
 
-/** The reply for a query about a file (search with query and path; also the file_knowledge and task_context prompts'). */
+/** What is known for a task: the notes of its files, then the matches for its words (the file_knowledge and task_context prompts'). */
 export async function recallReply(
   host: Pick<AgentToolHost, 'openIndex'>,
   paths: StorePaths,

@@ -35,7 +35,8 @@ type TaskAction = keyof typeof ACTIONS;
 /**
  * The less common fields of each action, said once in the description rather than as schema
  * properties: the tool list is sent with every request, and a field in a list costs a few tokens
- * where a property costs a dozen. They are checked as strictly as ever (taskToolSchema).
+ * where a property costs a dozen. They are passed beside the listed ones and checked as strictly
+ * as ever (taskToolSchema): a misspelt field is refused, naming it.
  */
 const MORE_FIELDS =
   'fields by action: start: motivation, hypothesis, scientific_question, parent_task_id, project_id, dataset_refs [{name, version, uri}], entity_refs [{name, type}]; ' +
@@ -47,10 +48,9 @@ const MORE_FIELDS =
   'search: mode (resume_task, find_failures, find_decisions, find_evidence, find_highlights, brief_project), filters {task_id, artifact_kind, status, tool_name, agent_id, verification_status, dataset_name, file, …}, limit, compact; ' +
   'get, search: max_tokens';
 
-/** The input of the one task tool a `tasks` call stands for: the named fields, then `fields`. */
+/** The input of the one task tool a `tasks` call stands for. */
 function actionInput(action: TaskAction, args: Record<string, unknown>): Record<string, unknown> {
-  const { action: _action, fields, artifact_id, ...named } = args as Record<string, unknown> & { fields?: Record<string, unknown> };
-  const input: Record<string, unknown> = { ...(fields ?? {}), ...named };
+  const { action: _action, artifact_id, ...input } = args;
   // artifact_id names the artifact each action is about: the one to read, the run to finish, the one replied to.
   if (artifact_id !== undefined) {
     const key =
@@ -114,13 +114,13 @@ export function taskTools(host: AgentToolHost): { tools: AgentTool[]; close(): v
             .max(40)
             .optional()
             .describe('progress: task status; run_finish: succeeded, failed, cancelled; finish: done, failed, abandoned'),
-          fields: z.record(z.string(), z.unknown()).optional().describe("The action's other fields (see description)"),
           agent: z.string().max(40).optional().describe('Your role when one client runs several agents (e.g. reviewer)'),
           session: z.string().max(200).optional(),
         },
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        moreFields: true,
       },
-      async (args, { paths }) => {
+      async (args: Record<string, unknown>, { paths }) => {
         const action = args.action as TaskAction;
         const tool = ACTIONS[action];
         const parsed = taskToolSchema(tool).safeParse(actionInput(action, args));

@@ -160,7 +160,9 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
     bytes(omittedLine(widest, widest)) +
     warnings.reduce((n, w) => n + bytes(`warning: ${w}\n`), 0) +
     8;
-  let jsonUsed = bytes(JSON.stringify({ ...reply.extra, items: [], omitted: widest, more: more(widest), warnings }));
+  let jsonUsed = bytes(
+    JSON.stringify({ framing: KNOWLEDGE_FRAMING, ...reply.extra, items: [], omitted: widest, more: more(widest), warnings }),
+  );
   const lines: string[] = [];
   const kept: ReplyItem[] = [];
   let current: string | undefined;
