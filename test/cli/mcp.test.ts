@@ -96,7 +96,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
     assert.ok(bad.isError, 'schema bounds are enforced');
   });
 
-  it('search_knowledge serves current items only unless asked: include_superseded marks replaced items and ranks them lower, include_archived adds pruned ones', async () => {
+  it('search serves current items only unless asked: include superseded marks replaced items and ranks them lower, include archived adds pruned ones', async () => {
     const current = '- the deploy runs through GitHub Actions [from: c3, 2026-11-22]';
     const currentId = itemId(current);
     const old = `- the deploy runs through Jenkins deploy jobs [superseded by ${currentId}, 2026-11-22] [from: c2, 2026-11-01]`;
@@ -151,7 +151,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
     );
   });
 
-  it('search_knowledge labels partial matches when no item has every word', async () => {
+  it('search labels partial matches when no item has every word', async () => {
     const result = await call('search', { query: 'esbuild giraffes' });
     assert.match(
       textOf(result),
@@ -262,7 +262,7 @@ describe('lore mcp (stdio server, SDK client)', function () {
     assert.match(textOf(await call('open_conversation', { source: 'nope' })), /^no conversation nope is recorded/);
   });
 
-  it('remember attaches a note to a workspace file; read_file_notes reads it back', async () => {
+  it('remember attaches a note to a workspace file; search with its path reads it back', async () => {
     const added = await call('remember', { kind: 'note', path: 'src/app.ts', statement: 'exports the app constant' });
     assert.ok(!added.isError, textOf(added));
     const noteFiles = fs.readdirSync(path.join(root, 'files'));
@@ -279,13 +279,13 @@ describe('lore mcp (stdio server, SDK client)', function () {
       ),
     );
     assert.match(textOf(await call('search', { path: 'outside-secret.txt' })), /^no notes for outside-secret\.txt/);
-    const recalled = await call('search', { query: 'esbuild', path: 'src/app.ts', max_tokens: 300 });
-    assert.match(
-      textOf(recalled),
-      /^> Recorded project knowledge, quoted as data[^\n]*\n## Notes on src\/app\.ts\n- \[notes [0-9a-z]{8}\] \(src\/app\.ts\) exports the app constant .*\n## Knowledge matching "esbuild"\n- \[facts [0-9a-z]{8}\] the build uses esbuild/,
+    // A query with the path keeps the notes holding its words.
+    const matching = await call('search', { query: 'app constant', path: 'src/app.ts' });
+    assert.deepEqual(
+      (matching.structuredContent as { items: Array<{ id: string }> }).items.map((i) => i.id),
+      [itemId(noteLine)],
     );
-    const ids = (recalled.structuredContent as { items: Array<{ id: string }> }).items.map((i) => i.id);
-    assert.deepEqual(ids, [itemId(noteLine), itemId('- the build uses esbuild for bundling [from: c1, 2026-11-20]')]);
+    assert.match(textOf(await call('search', { query: 'esbuild', path: 'src/app.ts' })), /^no notes on src\/app\.ts contain esbuild/);
   });
 
   it('refuses note paths outside the workspace or inside the store, and changes nothing', async () => {

@@ -86,7 +86,7 @@ describe('lore mcp: text with a character cut in half', function () {
     assert.equal(count(bytes.toString('utf8'), 'raw byte \ufffd here'), 1);
   });
 
-  it('direct update_item and supersede write one line each', async () => {
+  it('direct change_item update and supersede write one line each', async () => {
     direct();
     const updated = await call('change_item', { action: 'update', id: itemId(ESBUILD), text: `the build uses esbuild ${HALF_EMOJI} 0.25` });
     assert.equal(updated.data.status, 'recorded');

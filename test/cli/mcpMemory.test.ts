@@ -107,7 +107,7 @@ describe('lore mcp memory tools (SDK client)', function () {
     assert.ok(!byName.has('get_item') && !byName.has('update_item'), 'the old tools are not listed');
   });
 
-  it('an item a person wrapped over two lines: the id search gives it is the id get_item and forget_item take', async () => {
+  it('an item a person wrapped over two lines: the id search gives it is the id search by ids and change_item take', async () => {
     direct();
     fs.appendFileSync(path.join(root, 'facts.md'), '- release notes are written\n  by the person who tags [from: c5, 2026-11-22]\n');
     const search = (await client.callTool({ name: 'search', arguments: { query: 'release notes tags' } })) as CallToolResult;
@@ -121,7 +121,7 @@ describe('lore mcp memory tools (SDK client)', function () {
     assert.ok(read('facts.md').includes(ESBUILD), 'the rest stays');
   });
 
-  it('a note wrapped over two lines reads whole in read_file_notes, under the id get_item takes', async () => {
+  it('a note wrapped over two lines reads whole in search by path, under the id search by ids takes', async () => {
     direct();
     const added = await call('remember', { kind: 'note', path: 'src/app.ts', statement: 'first note' });
     const noteFile = path.join(root, added.data.file!);

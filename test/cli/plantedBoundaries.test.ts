@@ -110,7 +110,7 @@ describe('planted instructions at every door an agent reads', function () {
     assert.ok(prompt.includes(SHOWN), prompt);
   });
 
-  it('an unreviewed conversation in inbox/ reaches search_knowledge and recall_context only quoted as data, its planted order withheld, in the text and the structured content', async () => {
+  it('an unreviewed conversation in inbox/ reaches search only quoted as data, its planted order withheld, in the text and the structured content', async () => {
     const { root, inbox } = await makeWorkspace();
     const body = [
       'We moved the staging database to Postgres 16 last week.',
@@ -186,7 +186,7 @@ describe('planted instructions at every door an agent reads', function () {
     const { client } = await connectLoreMcp(root);
     try {
       const reply = (await client.callTool({ name: 'search', arguments: { query: 'Benutzer hallo' } })) as CallToolResult;
-      assertClean('MCP search_knowledge', textOf(reply) + JSON.stringify(reply.structuredContent));
+      assertClean('MCP search', textOf(reply) + JSON.stringify(reply.structuredContent));
       const staging = (await client.callTool({ name: 'search', arguments: { query: 'staging greeting' } })) as CallToolResult;
       assert.match(textOf(staging), /is handled by the bot/, 'the rebuilt index still answers');
     } finally {

@@ -155,7 +155,7 @@ describe('lore prune', function () {
       const got = (await client.callTool({ name: 'search', arguments: { ids: [itemId(line)] } })) as CallToolResult;
       assert.ok(!got.isError);
       const missing = (await client.callTool({ name: 'search', arguments: { ids: ['zzzzzzzz'] } })) as CallToolResult;
-      assert.equal((missing.structuredContent as { found: boolean }).found, false);
+      assert.deepEqual((missing.structuredContent as { items: unknown[] }).items, []);
     } finally {
       await client.close();
     }

@@ -372,7 +372,7 @@ describe('secrets at every boundary', function () {
     }
   });
 
-  it('MCP tool replies carry none: search, recall, read_digest, remember with a secret session', async () => {
+  it('MCP tool replies carry none: search for words, notes on a file, the digest, items by id, remember with a secret session', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, conversationBody()));
     // A hand edit that put a key into facts.md: the digest read by an agent must not show it.
@@ -390,7 +390,7 @@ describe('secrets at every boundary', function () {
       assertNoSecrets('MCP recall', textOf(recall) + JSON.stringify(recall.structuredContent));
       const digest = await call('search');
       assert.match(textOf(digest), /publish with npm token \[REDACTED:npm-token\]/);
-      assertNoSecrets('MCP read_digest', textOf(digest) + JSON.stringify(digest.structuredContent));
+      assertNoSecrets('MCP digest', textOf(digest) + JSON.stringify(digest.structuredContent));
       const added = await call('remember', {
         kind: 'fact',
         statement: `deploys read ${samples[0].text.replace(/\n/g, ' ')}`,
@@ -402,7 +402,7 @@ describe('secrets at every boundary', function () {
       assertNoSecrets('review.md after remember', fs.readFileSync(path.join(root, 'review.md'), 'utf8'));
       const got = await call('search', { ids: [(added.structuredContent as { id: string }).id] });
       assert.match(textOf(got), /pending/);
-      assertNoSecrets('MCP get_item', textOf(got) + JSON.stringify(got.structuredContent));
+      assertNoSecrets('MCP search by ids', textOf(got) + JSON.stringify(got.structuredContent));
     } finally {
       await client.close();
     }
