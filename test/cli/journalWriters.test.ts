@@ -159,7 +159,7 @@ describe('the journal from every write', function () {
     const again = await call('search', { ids: [itemId(line)] });
     assert.match(again.text, new RegExp(`\\(${commit.slice(0, 7)}\\)`));
     const added = await call('search', { ids: [itemId('- another fact [from: manual, 2026-11-22]')] });
-    assert.match(added.text, /\n  learned: not committed yet/);
+    assert.match(added.text, /\n {2}learned: not committed yet/);
     assert.doesNotMatch(added.text, /added by/, 'an uncommitted line has no author');
     await client.close();
 

@@ -18,8 +18,8 @@ import { TaskMemory } from '../tasks/taskMemory';
 import { taskGetReply, taskSearchReply, taskWriteReply, type TaskCaller, type TaskToolReply } from '../tasks/taskReplies';
 import { agentTool, type AgentTool, type AgentToolHost, type ToolResult } from './agentTool';
 
-/** The `tasks` tool's actions, each one of the task tools the seed defines (TASK_TOOL_INPUTS). */
-const ACTIONS = {
+/** The `tasks` tool's actions, each one of the task tools the seed defines (TASK_TOOL_INPUTS; VS Code offers them as they are). */
+export const TASK_ACTIONS = {
   search: 'task_search',
   get: 'task_get',
   start: 'task_start',
@@ -30,7 +30,7 @@ const ACTIONS = {
   finish: 'task_finish',
   artifact: 'artifact_create',
 } as const satisfies Record<string, TaskToolName>;
-type TaskAction = keyof typeof ACTIONS;
+type TaskAction = keyof typeof TASK_ACTIONS;
 
 /**
  * The less common fields of each action, said once in the description rather than as schema
@@ -103,7 +103,7 @@ export function taskTools(host: AgentToolHost): { tools: AgentTool[]; close(): v
           'finish with what worked, failed, how it was validated, what stays uncertain, follow-ups; artifact for a review, revision, verification or decision; ' +
           `get reads a task or an artifact in full. The reply names the ids the next call takes. Other ${MORE_FIELDS}.`,
         inputSchema: {
-          action: z.enum(Object.keys(ACTIONS) as [TaskAction, ...TaskAction[]]),
+          action: z.enum(Object.keys(TASK_ACTIONS) as [TaskAction, ...TaskAction[]]),
           task_id: z.string().max(200).optional(),
           artifact_id: z.string().max(200).optional().describe('get: the artifact; run_finish: the run; artifact: the one it answers'),
           query: z.string().max(1000).optional().describe('search: words'),
@@ -122,7 +122,7 @@ export function taskTools(host: AgentToolHost): { tools: AgentTool[]; close(): v
       },
       async (args: Record<string, unknown>, { paths }) => {
         const action = args.action as TaskAction;
-        const tool = ACTIONS[action];
+        const tool = TASK_ACTIONS[action];
         const parsed = taskToolSchema(tool).safeParse(actionInput(action, args));
         if (!parsed.success)
           return {
