@@ -22,6 +22,11 @@ interface Hit {
   held?: boolean;
 }
 
+/** The text of a tool result. */
+function textOf(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
 describe('lore mcp task tools (SDK client)', function () {
   this.timeout(60_000);
   let root: string;
@@ -137,6 +142,12 @@ describe('lore mcp task tools (SDK client)', function () {
     })) as CallToolResult;
     assert.equal(bad.isError, true);
     assert.ok(!fs.existsSync(path.join(root, '..', 'etc.jsonl')));
+    // An action's less common fields go beside the listed ones, checked as strictly: a misspelt one is refused by name.
+    const typo = await call(coder, 'tasks', { action: 'start', goal: 'Speed up the build', motivaton: 'slow CI' });
+    assert.equal(typo.result.isError, true);
+    assert.match(textOf(typo.result), /^refused: start: .*motivaton/);
+    const spelt = await call(coder, 'tasks', { action: 'start', goal: 'Speed up the build', motivation: 'slow CI' });
+    assert.equal(spelt.data.status, 'recorded', textOf(spelt.result));
   });
 
   it('redacts secrets and withholds instruction-like text in replies', async () => {

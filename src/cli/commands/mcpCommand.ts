@@ -21,8 +21,8 @@ Tools (the list costs about 2,500 tokens; every parameter: docs/mcp.md):
   remember           kind statement detail? name? path? scope? session?: record one item.
   change_item        action (update, supersede, done, forget) id text? file? session?: change an item.
   tasks              action (search, get, start, progress, run_start, run_finish, evidence, finish,
-                     artifact) task_id? artifact_id? query? goal? summary? status? fields? agent?
-                     session?: task memory.
+                     artifact) task_id? artifact_id? query? goal? summary? status? agent? session?,
+                     and each action's other fields (named in the tool's description and docs/mcp.md).
 Agents' writes wait for "lore review" unless config.json says "agentWrites": "direct".
 Resources: lore://digest, lore://knowledge/{category}, lore://notes/{path}, lore://transcript/{id}.
 Prompts: file_knowledge (path), task_context (task, files).
