@@ -4,6 +4,7 @@
  * the lifecycle's refusals; redaction and held text at the reply boundary.
  */
 import * as assert from 'node:assert/strict';
+import { KNOWLEDGE_FRAMING } from '../../src/core/model/safety/dataFraming';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -102,6 +103,7 @@ describe('lore mcp task tools (SDK client)', function () {
       summary: 'reran on staging: 0 duplicates',
     });
     const found = await call(reviewer, 'tasks', { action: 'search', query: 'duplicate payouts', mode: 'find_evidence' });
+    assert.equal(found.data.framing, KNOWLEDGE_FRAMING, 'the structured content carries the framing the text opens with');
     hits = found.data.hits as Hit[];
     assert.equal(hits[0].artifact_id, evidenceId);
     assert.equal(hits[0].trust, 'verified_record');

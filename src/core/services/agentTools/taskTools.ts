@@ -10,6 +10,7 @@
  * against the lifecycle and appended under the store lock; replies frame knowledge as data.
  */
 import { z } from 'zod';
+import { KNOWLEDGE_FRAMING } from '../../model/safety/dataFraming';
 import { sanitizeConversationId } from '../conversations/conversationId';
 import { agentSource } from '../../store/items/agentWrites';
 import type { StorePaths } from '../../store/storePaths';
@@ -79,9 +80,10 @@ export function taskTools(host: AgentToolHost): { tools: AgentTool[]; close(): v
     if (!m) memories.set(paths.root, (m = new TaskMemory(paths)));
     return m;
   };
+  // A framed text's structured content opens with the same framing: Claude Code and Codex hand the model that, not the text.
   const asResult = (r: TaskToolReply): ToolResult => ({
     content: [{ type: 'text', text: r.text }],
-    structuredContent: r.structured,
+    structuredContent: r.text.startsWith(KNOWLEDGE_FRAMING) ? { framing: KNOWLEDGE_FRAMING, ...r.structured } : r.structured,
     ...(r.isError ? { isError: true } : {}),
   });
   const caller = (sessionId: unknown): TaskCaller => {
