@@ -59,14 +59,14 @@ export function readTools(host: AgentToolHost): AgentTool[] {
           "Read this project's memory (facts, decisions, questions, playbooks, tasks, notes on files, past conversations). " +
           'Call it before working on a task or a file, and when the user refers to earlier work. ' +
           'query: ranked matches; path: the notes on that file (query keeps those with its words); ids: those items in full, with history; nothing: the digest. ' +
-          'Each item shows its id, which remember, change_item and ids take.',
+          'Each item shows its id, which change_item and ids take.',
         inputSchema: {
           query: z.string().max(1000).optional().describe('Words to look for, plain text'),
           path: z.string().max(4096).optional().describe('A workspace-relative file: its notes, newest first'),
           ids: z.array(z.string().regex(ITEM_ID_PATTERN)).max(50).optional().describe('Item ids to read in full'),
           category: z.enum(SEARCH_CATEGORIES).optional().describe('Only this category (with query)'),
           include: z.array(z.enum(INCLUDES)).optional().describe('Also items a newer one superseded, or that lore prune archived'),
-          offset: z.number().int().min(0).optional().describe("Skip this many of path's notes, to read on"),
+          offset: z.number().int().min(0).max(10_000_000).optional().describe("Skip this many of path's notes, to read on"),
           limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Most results (default ${DEFAULT_LIMIT})`),
           max_tokens: maxTokensArg,
         },
@@ -93,7 +93,7 @@ export function readTools(host: AgentToolHost): AgentTool[] {
         inputSchema: {
           source: z.string().min(1).max(120).describe('The conversation id, as in [from: ID, date]'),
           item: z.string().max(2000).optional().describe("The item's text, to start at its turn"),
-          from_line: z.number().int().min(1).optional().describe('Start at this line (to read on)'),
+          from_line: z.number().int().min(1).max(100_000_000).optional().describe('Start at this line (to read on)'),
           max_tokens: maxTokensArg,
         },
         outputSchema: { found: z.boolean(), text: z.string(), nextLine: z.number().int().optional() },
