@@ -60,15 +60,15 @@ export type ReplyItem = z.infer<typeof replyItemSchema>;
 
 /**
  * What every list reply's structured content holds: the framing the text opens with (clients
- * such as Claude Code and Codex hand the model this object, not the text), the items, what was
- * left out and how to get it, the warnings.
+ * such as Claude Code and Codex hand the model this object, not the text), the items, and, when
+ * there are any, what was left out and how to get it and the warnings.
  */
 export const listReplyShape = {
   framing: z.string().optional(),
   items: z.array(replyItemSchema),
-  omitted: z.number().int(),
+  omitted: z.number().int().optional(),
   more: z.string().optional(),
-  warnings: z.array(z.string()),
+  warnings: z.array(z.string()).optional(),
 };
 
 /**
@@ -190,9 +190,9 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
     ...(kept.length > 0 ? { framing: KNOWLEDGE_FRAMING } : {}),
     ...redactDeep(reply.extra),
     items: kept,
-    omitted,
-    ...(omitted > 0 ? { more: redactSecrets(more(kept.length)) } : {}),
-    warnings,
+    // What the text does not say is not here either: no count of nothing left out, no empty warnings.
+    ...(omitted > 0 ? { omitted, more: redactSecrets(more(kept.length)) } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
   return { content: [{ type: 'text', text: redactSecrets([body, ...tail].join('\n')) }], structuredContent: structured };
 }
