@@ -149,13 +149,12 @@ async function firstSearch(ctx: BenchContext, paths: StorePaths): Promise<BenchR
     const first = await call(client, 'search', { query: 'cache layer retries', limit: 5 });
     const firstMs = elapsed(start);
     if (first.isError) throw new Error(`search failed: ${JSON.stringify(first.content)}`);
-    const partial = (first.structuredContent as { indexing?: unknown } | undefined)?.indexing !== undefined;
+    // A reply from the part indexed so far says so in a warning.
+    const stillBuilding = (answer: CallToolResult) =>
+      ((answer.structuredContent as { warnings?: string[] } | undefined)?.warnings ?? []).some((w) => w.includes('still being built'));
+    const partial = stillBuilding(first);
     let complete = firstMs;
-    for (
-      let answer = first;
-      (answer.structuredContent as { indexing?: unknown } | undefined)?.indexing !== undefined;
-      complete = elapsed(start)
-    ) {
+    for (let answer = first; stillBuilding(answer); complete = elapsed(start)) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       answer = await call(client, 'search', { query: 'cache layer retries', limit: 5 });
     }
