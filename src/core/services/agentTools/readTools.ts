@@ -15,7 +15,6 @@ import { withoutBullet } from '../../model/itemLines';
 import { parseProvenance, stripProvenance } from '../../model/provenance';
 import { supersededBy, withoutSupersession } from '../../model/supersession';
 import { searchArchive, type ArchivedHit } from '../../store/lifecycle/archiveSearch';
-import { recall } from '../search/recall';
 import { PARTIAL_MATCHES_WARNING } from '../search/searchIndex';
 import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../search/searchTypes';
 import { frameAsData } from '../../model/safety/dataFraming';
@@ -23,7 +22,7 @@ import { isInside, storeRelative, type StorePaths } from '../../store/storePaths
 import { digestItems } from './digestItems';
 import { readFileNotes } from './fileNoteLines';
 import { openConversationText } from './openConversation';
-import { agentTool, type AgentTool, type AgentToolHost, type ToolCall, type ToolResult, type ToolWait } from './agentTool';
+import { agentTool, type AgentTool, type AgentToolHost, type ToolCall, type ToolResult } from './agentTool';
 import { itemsByIdReply } from './itemsById';
 import { ITEM_ID_PATTERN } from '../../model/itemId';
 import { ItemHistoryMemo } from '../../store/items/itemHistoryCache';
@@ -32,7 +31,6 @@ import {
   errorReply,
   itemFromHit,
   itemFromLine,
-  itemFromRecall,
   listReply,
   listReplyShape,
   maxTokensArg,
@@ -259,42 +257,6 @@ function digestReply(paths: StorePaths, maxTokens: number | undefined): ToolResu
     empty: 'the knowledge store has no items yet',
     more: 'pass a larger max_tokens, or search with a query',
     warnings: [],
-    extra: {},
-    maxTokens,
-  });
-}
-
-/** What is known for a task: the notes of its files, then the matches for its words (the file_knowledge and task_context prompts'). */
-export async function recallReply(
-  host: Pick<AgentToolHost, 'openIndex'>,
-  paths: StorePaths,
-  args: { query?: string; files?: string[]; maxTokens?: number },
-  wait?: ToolWait,
-): Promise<ToolResult> {
-  const { query, files, maxTokens } = args;
-  if (!query?.trim() && !files?.length) return digestReply(paths, maxTokens);
-  // The index only serves the query: the notes of files are read from their note files.
-  const work = recall(paths, {
-    query,
-    files,
-    tokenBudget: maxTokens,
-    index: query?.trim() ? host.openIndex(paths) : undefined,
-    ...wait?.options,
-  });
-  const result = await (wait ? wait.during(work) : work);
-  const sections = new Map<ReplyItem, string>();
-  const items = result.items.map((r) => {
-    const item = itemFromRecall(r);
-    sections.set(item, r.kind === 'file-note' ? `## Notes on ${r.notedPath}` : `## Knowledge matching "${query?.trim()}"`);
-    return item;
-  });
-  return listReply({
-    items,
-    section: (item) => sections.get(item),
-    omittedBefore: result.omitted,
-    empty: 'nothing recorded yet for these files or this query',
-    more: 'pass a larger max_tokens, or search with a query or a path',
-    warnings: [...result.warnings, ...fallbackWarning(result.backend, result.backendReason)],
     extra: {},
     maxTokens,
   });

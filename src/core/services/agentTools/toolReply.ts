@@ -13,7 +13,6 @@ import { agentItemLine } from '../../model/agentItemLine';
 import { recordItemId } from '../../model/itemId';
 import { KNOWLEDGE_FRAMING, frameAsData, quotedConversation } from '../../model/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../../model/safety/redact';
-import type { RecallItem } from '../search/recall';
 import { cutToLine } from '../../model/format';
 import { DEFAULT_MARKERS, type SearchHit } from '../search/searchTypes';
 
@@ -93,23 +92,8 @@ export function itemFromHit(hit: SearchHit): ReplyItem {
 }
 
 /** A text without the search's highlight markers. */
-export function withoutHighlights(text: string): string {
+function withoutHighlights(text: string): string {
   return text.split(DEFAULT_MARKERS.open).join('').split(DEFAULT_MARKERS.close).join('');
-}
-
-/** A recall item (already cut by recall) as a reply item. */
-export function itemFromRecall(item: RecallItem): ReplyItem {
-  return {
-    id: item.id,
-    category: item.category,
-    // Recall quotes conversation excerpts with the search's highlight marks: the model reads them without.
-    text: withoutHighlights(item.text),
-    source: item.provenance?.source,
-    date: item.provenance?.date,
-    file: item.file,
-    line: item.line,
-    path: item.notedPath,
-  };
 }
 
 /** A knowledge line read from a file (its id taken from the whole line by the caller), its text cut. */
