@@ -146,18 +146,17 @@ async function firstSearch(ctx: BenchContext, paths: StorePaths): Promise<BenchR
   })();
   try {
     const start = process.hrtime.bigint();
-    const first = await call(client, 'search_knowledge', { query: 'cache layer retries', limit: 5 });
+    const first = await call(client, 'search', { query: 'cache layer retries', limit: 5 });
     const firstMs = elapsed(start);
-    if (first.isError) throw new Error(`search_knowledge failed: ${JSON.stringify(first.content)}`);
-    const partial = (first.structuredContent as { indexing?: unknown } | undefined)?.indexing !== undefined;
+    if (first.isError) throw new Error(`search failed: ${JSON.stringify(first.content)}`);
+    // A reply from the part indexed so far says so in a warning.
+    const stillBuilding = (answer: CallToolResult) =>
+      ((answer.structuredContent as { warnings?: string[] } | undefined)?.warnings ?? []).some((w) => w.includes('still being built'));
+    const partial = stillBuilding(first);
     let complete = firstMs;
-    for (
-      let answer = first;
-      (answer.structuredContent as { indexing?: unknown } | undefined)?.indexing !== undefined;
-      complete = elapsed(start)
-    ) {
+    for (let answer = first; stillBuilding(answer); complete = elapsed(start)) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      answer = await call(client, 'search_knowledge', { query: 'cache layer retries', limit: 5 });
+      answer = await call(client, 'search', { query: 'cache layer retries', limit: 5 });
     }
     building = false;
     await pinger;
@@ -188,13 +187,13 @@ async function firstSearch(ctx: BenchContext, paths: StorePaths): Promise<BenchR
   }
 }
 
-/** 2. remember calls (notes) that each create a note file, after a recall of files, on both stores (alternating). */
+/** 2. remember calls (notes) that each create a note file, after reading a file's notes, on both stores (alternating). */
 async function addNotes(ctx: BenchContext, large: StorePaths, small: StorePaths): Promise<BenchResult[]> {
   reset(large);
   reset(small);
   const clients = [await connect(ctx, large), await connect(ctx, small)];
   try {
-    for (const client of clients) await call(client, 'recall_context', { files: [largeStoreFile(1), largeStoreFile(2)] });
+    for (const client of clients) await call(client, 'search', { path: largeStoreFile(1) });
     const times: number[][] = [[], []];
     for (let i = 0; i < ADD_NOTE_CALLS; i++) {
       for (let c = 0; c < clients.length; c++) {

@@ -1,5 +1,5 @@
 /**
- * Finding an item by its id (agents' update_item, forget_item, get_item) on a store of 10,000
+ * Finding an item by its id (agents' change_item and search by ids) on a store of 10,000
  * note files (100,000 note lines) and a facts.md of 20,000 items. Ids are not written into the
  * files, so the first lookup in a process hashes every item line (a one-shot CLI process, the
  * MCP server's first call); later ones re-hash only the files that changed, and stat the rest.

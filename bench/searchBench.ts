@@ -422,14 +422,14 @@ async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: nu
     // Warm both (Lore opens its index on the first call), then alternate query by query, so
     // that the load of a shared machine falls on both alike.
     await timeCall(memory, 'search_nodes', { query: sample[0] });
-    await timeCall(lore, 'search_knowledge', { query: sample[0], limit: 10 });
+    await timeCall(lore, 'search', { query: sample[0], limit: 10 });
     // A pause between calls lets each server finish what it does after answering (server-memory
     // collects hundreds of MB of garbage per call), which would otherwise land on the other's call.
     const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
     for (const query of sample) {
       base.push(await timeCall(memory, 'search_nodes', { query }));
       await settle();
-      mcp.push(await timeCall(lore, 'search_knowledge', { query, limit: 10 }));
+      mcp.push(await timeCall(lore, 'search', { query, limit: 10 }));
       await settle();
     }
   } finally {

@@ -5,6 +5,7 @@
  * the agent can read, naming the store file at fault.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, AgentToolHost, ToolCall } from '../core/services/agentTools/agentTool';
 import { agentTools } from '../core/services/agentTools/agentTools';
@@ -31,10 +32,11 @@ export function registerAgentTools(
   };
   const served = agentTools(host);
   for (const tool of served.tools) {
-    const { name, title, description, inputSchema, outputSchema, annotations } = tool;
+    const { name, title, description, outputSchema, annotations } = tool;
+    const inputSchema = tool.moreFields ? z.looseObject(tool.inputSchema) : tool.inputSchema;
     server.registerTool(
       name,
-      { title, description, inputSchema, outputSchema, annotations },
+      { title, description, inputSchema, ...(outputSchema ? { outputSchema } : {}), annotations },
       (args: Record<string, unknown>, extra: ToolExtra) =>
         withStore(session, (paths) => call(tool, args, { paths, wait: (what) => toolWait(extra, name, what, session.log) })),
     );

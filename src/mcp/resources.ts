@@ -110,7 +110,11 @@ export function registerResources(server: McpServer, session: StoreSession): voi
       const key = one(variables.category) as CategoryFileKey;
       if (!CATEGORY_KEYS.includes(key)) throw notFound(`no category ${key}: one of ${CATEGORY_KEYS.join(', ')}`);
       const text = readTextIfExists(path.join(paths.root, CATEGORY_FILES[key].file)) ?? `# ${CATEGORY_FILES[key].title}\n\n(no items yet)`;
-      return markdown(uri.href, withoutHeldItems(text, agentItemFilter(paths)), 'use search_knowledge with category to find the rest');
+      return markdown(
+        uri.href,
+        withoutHeldItems(text, agentItemFilter(paths)),
+        'use the search tool with a query and category to find the rest',
+      );
     },
   );
 
@@ -132,7 +136,7 @@ export function registerResources(server: McpServer, session: StoreSession): voi
       return markdown(
         uri.href,
         [`# Notes on ${found?.path ?? file}`, ...(lines.length ? lines : ['(no notes)'])].join('\n'),
-        'use read_file_notes with offset or query to read the rest',
+        'use the search tool with this path and an offset to read the rest',
       );
     },
   );

@@ -2,7 +2,7 @@
  * The hover on a knowledge item in the store's own markdown (category and note files): its id,
  * and when the store is in a git repository, who added it (the git author of the commit that added
  * its line), when it was learned (the commit, the conversation) and how often it changed since (core/history/itemHistory.ts), remembered per item, HEAD and
- * file version (core/history/itemHistoryCache.ts, shared with MCP get_item). Without git the
+ * file version (core/history/itemHistoryCache.ts, shared with MCP search by ids). Without git the
  * hover names the id and says nothing about history.
  *
  * It also lists every conversation the item came from (a merged line `[from: a, d1; b, d2]` has

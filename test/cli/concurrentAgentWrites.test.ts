@@ -9,7 +9,7 @@ import { connectLoreMcp } from '../helpers/mcpClient';
 import { staleSaves, startHandEditor, unexplainedHandLoss } from '../helpers/startHandEditor';
 
 /**
- * An agent writes through `lore mcp` (remember, update_item) while a person keeps saving facts.md
+ * An agent writes through `lore mcp` (remember, change_item) while a person keeps saving facts.md
  * by hand, re-reading it before each save, in place (truncate, then write) or by renaming a new
  * file over it. The concurrency contract (the README's reliability section) allows no loss,
  * whatever the machine's load: every line that was there, every hand-written line and every write
@@ -55,7 +55,7 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
   this.timeout(600_000);
 
   for (const mode of MODES) {
-    it(`loses no existing, hand-written or acknowledged line (${mode} saves every 3 ms, ${REMEMBERS} remember and ${UPDATES} update_item calls)`, async () => {
+    it(`loses no existing, hand-written or acknowledged line (${mode} saves every 3 ms, ${REMEMBERS} remember and ${UPDATES} change_item update calls)`, async () => {
       const { root } = await makeWorkspace();
       const factsFile = path.join(root, 'facts.md');
       const existing = existingFacts();
@@ -74,11 +74,12 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
           const isUpdate = i % 4 === 3;
           const target = existing[i * 7];
           const reply = isUpdate
-            ? await call(client, 'update_item', {
+            ? await call(client, 'change_item', {
+                action: 'update',
                 id: itemId(target),
                 text: `existing fact ${i * 7} now says the billing service moved (${mode})`,
               })
-            : await call(client, 'remember', { category: 'fact', statement: `agent fact ${i} about ${mode} saves` });
+            : await call(client, 'remember', { kind: 'fact', statement: `agent fact ${i} about ${mode} saves` });
           if (!reply.isError && reply.status === 'recorded' && reply.line) {
             acknowledged.push(reply.line);
             if (isUpdate) updated.add(target);
@@ -129,7 +130,7 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
     try {
       const replies = await Promise.all(
         Array.from({ length: PARALLEL }, (_, i) =>
-          call(client, 'remember', { category: i % 2 ? 'decision' : 'fact', statement: `parallel item ${i}` }),
+          call(client, 'remember', { kind: i % 2 ? 'decision' : 'fact', statement: `parallel item ${i}` }),
         ),
       );
       assert.deepEqual(

@@ -41,7 +41,7 @@ describe('a committed config.json does not decide for the person', function () {
     try {
       const reply = (await client.callTool({
         name: 'remember',
-        arguments: { category: 'fact', statement: 'the queue is SQS' },
+        arguments: { kind: 'fact', statement: 'the queue is SQS' },
       })) as CallToolResult;
       assert.match(textOf(reply), /config\.json:3 is not valid JSON/);
     } finally {
@@ -56,7 +56,7 @@ describe('a committed config.json does not decide for the person', function () {
     const remember = async (statement: string) => {
       const { client, stderr } = await connectLoreMcp(root);
       try {
-        const reply = (await client.callTool({ name: 'remember', arguments: { category: 'fact', statement } })) as CallToolResult;
+        const reply = (await client.callTool({ name: 'remember', arguments: { kind: 'fact', statement } })) as CallToolResult;
         return { text: textOf(reply), log: stderr() };
       } finally {
         await client.close();

@@ -107,7 +107,7 @@ describe("git history of agents' writes over MCP", function () {
     gitIn(root, 'commit', '-q', '-m', 'direct writes');
     const { client } = await connectLoreMcp(root, { clientName: 'claude-code' });
     try {
-      await client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'the queue is SQS' } });
+      await client.callTool({ name: 'remember', arguments: { kind: 'fact', statement: 'the queue is SQS' } });
     } finally {
       await client.close();
     }
@@ -121,7 +121,7 @@ describe("git history of agents' writes over MCP", function () {
 
     const off = await connectLoreMcp(root, { clientName: 'claude-code', env: { LORE_GIT_COMMIT: 'off' } });
     try {
-      await off.client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'the cache is redis' } });
+      await off.client.callTool({ name: 'remember', arguments: { kind: 'fact', statement: 'the cache is redis' } });
     } finally {
       await off.client.close();
     }

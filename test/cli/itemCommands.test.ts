@@ -42,7 +42,7 @@ describe('lore item, lore forget, lore review edit', function () {
     const { root } = await makeWorkspace();
     const { client } = await connectLoreMcp(root, { clientName: 'codex' });
     try {
-      await client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'the api runs on port 808', session: 's9' } });
+      await client.callTool({ name: 'remember', arguments: { kind: 'fact', statement: 'the api runs on port 808', session: 's9' } });
     } finally {
       await client.close();
     }

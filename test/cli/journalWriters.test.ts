@@ -53,22 +53,25 @@ describe('the journal from every write', function () {
     fs.writeFileSync(path.join(root, 'facts.md'), `# Facts\n\n${FACT}\n`);
     fs.writeFileSync(path.join(root, 'tasks.md'), `# Tasks\n\n## Open\n\n${TASK}\n\n## Done\n`);
     ({ client } = await connectLoreMcp(root, { clientName: 'claude-code' }));
+    assert.equal((await call('remember', { kind: 'decision', statement: 'we ship on Tuesdays', session: 's1' })).data.status, 'recorded');
     assert.equal(
-      (await call('remember', { category: 'decision', statement: 'we ship on Tuesdays', session: 's1' })).data.status,
+      (await call('remember', { kind: 'note', path: 'src/app.ts', statement: 'app is the entry point', session: 's1' })).data.status,
       'recorded',
     );
     assert.equal(
-      (await call('remember', { category: 'note', path: 'src/app.ts', statement: 'app is the entry point', session: 's1' })).data.status,
+      (await call('change_item', { action: 'update', id: itemId(FACT), text: 'the build uses esbuild 0.25', session: 's1' })).data.status,
       'recorded',
     );
-    assert.equal(
-      (await call('update_item', { id: itemId(FACT), text: 'the build uses esbuild 0.25', session: 's1' })).data.status,
-      'recorded',
-    );
-    assert.equal((await call('complete_task', { id: itemId(TASK), session: 's1' })).data.status, 'recorded');
+    assert.equal((await call('change_item', { action: 'done', id: itemId(TASK), session: 's1' })).data.status, 'recorded');
     const before = fs.readFileSync(journalOf(root), 'utf8');
     assert.equal(
-      (await call('forget_item', { id: itemId('- we ship on Tuesdays [from: claude-code:s1, ' + today + ']'), session: 's1' })).data.status,
+      (
+        await call('change_item', {
+          action: 'forget',
+          id: itemId('- we ship on Tuesdays [from: claude-code:s1, ' + today + ']'),
+          session: 's1',
+        })
+      ).data.status,
       'recorded',
     );
     assert.equal(fs.readFileSync(journalOf(root), 'utf8'), before, 'a forget teaches nothing');
@@ -84,9 +87,9 @@ describe('the journal from every write', function () {
   it('pending writes are journaled when a person accepts them, not when queued nor when rejected', async () => {
     const { root } = await makeWorkspace();
     ({ client } = await connectLoreMcp(root, { clientName: 'cursor' }));
-    assert.equal((await call('remember', { category: 'fact', statement: 'the API is versioned', session: 's2' })).data.status, 'pending');
+    assert.equal((await call('remember', { kind: 'fact', statement: 'the API is versioned', session: 's2' })).data.status, 'pending');
     assert.equal(
-      (await call('remember', { category: 'question', statement: 'do we need Windows builds?', session: 's2' })).data.status,
+      (await call('remember', { kind: 'question', statement: 'do we need Windows builds?', session: 's2' })).data.status,
       'pending',
     );
     assert.ok(!fs.existsSync(journalOf(root)), 'nothing learned while it waits');
@@ -125,7 +128,7 @@ describe('the journal from every write', function () {
     assert.ok(!fs.existsSync(journalOf(root)));
   });
 
-  it('get_item says who added the item and when it was learned (commit date, conversation) with git history, and nothing of it without', async () => {
+  it('search by id says who added the item and when it was learned (commit date, conversation) with git history, and nothing of it without', async () => {
     const root = path.join(makeTempDir('lore-learned-'), 'kb');
     assert.equal((await runCli(['init', '--root', root, '--git'])).code, 0);
     fs.writeFileSync(path.join(root, 'inbox', 'a.md'), transcript('ses-git', 'Fact: the cache is redis.'));
@@ -138,24 +141,14 @@ describe('the journal from every write', function () {
     const date = gitIn(root, 'log', '-1', '--format=%aI').trim();
     const author = gitIn(root, 'log', '-1', '--format=%an').trim();
     ({ client } = await connectLoreMcp(root));
-    const got = await call('get_item', { id: itemId(line) });
-    assert.deepEqual(got.data.learned, {
-      date,
-      commit,
-      subject: 'extract: 1 item from 1 conversation',
-      conversation: 'ses-git',
-      transcript: 'transcripts/2026/11/20/1000-ses-git.md',
-      changes: 0,
-      uncommitted: false,
-    });
+    const got = await call('search', { ids: [itemId(line)] });
     // Who added it: the git author of the commit that added the line, never written into the line.
-    assert.deepEqual(got.data.addedBy, { author, date, commit });
     assert.ok(!line.includes(author), line);
-    assert.match(got.text, new RegExp(`\\nadded by ${author}, ${date.slice(0, 10)}\\nlearned `));
+    assert.match(got.text, new RegExp(`\\n  added by ${author}, ${date.slice(0, 10)}\\n  learned `));
     assert.match(
       got.text,
       new RegExp(
-        `\\nlearned ${date.slice(0, 10)} from conversation ses-git — extract: 1 item from 1 conversation \\(${commit.slice(0, 7)}\\)\\n`,
+        `\\n  learned ${date.slice(0, 10)} from conversation ses-git — extract: 1 item from 1 conversation \\(${commit.slice(0, 7)}\\)$`,
       ),
     );
     // Edited by hand and not committed: the same commit, and the line is said to be uncommitted.
@@ -163,23 +156,20 @@ describe('the journal from every write', function () {
       path.join(root, 'facts.md'),
       fs.readFileSync(path.join(root, 'facts.md'), 'utf8') + '- another fact [from: manual, 2026-11-22]\n',
     );
-    const again = await call('get_item', { id: itemId(line) });
-    assert.equal((again.data.learned as { commit: string }).commit, commit);
-    const added = await call('get_item', { id: itemId('- another fact [from: manual, 2026-11-22]') });
-    assert.deepEqual(added.data.learned, { conversation: 'manual', changes: 0, uncommitted: true });
-    assert.match(added.text, /\nlearned: not committed yet/);
-    assert.ok(!('addedBy' in added.data), 'an uncommitted line has no author');
-    assert.doesNotMatch(added.text, /added by/);
+    const again = await call('search', { ids: [itemId(line)] });
+    assert.match(again.text, new RegExp(`\\(${commit.slice(0, 7)}\\)`));
+    const added = await call('search', { ids: [itemId('- another fact [from: manual, 2026-11-22]')] });
+    assert.match(added.text, /\n {2}learned: not committed yet/);
+    assert.doesNotMatch(added.text, /added by/, 'an uncommitted line has no author');
     await client.close();
 
     // Without git: no "learned", the reply as before.
     const plain = await makeWorkspace();
     fs.writeFileSync(path.join(plain.root, 'facts.md'), `# Facts\n\n${FACT}\n`);
     ({ client } = await connectLoreMcp(plain.root, { env: { GIT_CEILING_DIRECTORIES: path.dirname(plain.ws) } }));
-    const bare = await call('get_item', { id: itemId(FACT) });
-    assert.equal(bare.data.found, true);
-    assert.ok(!('learned' in bare.data), JSON.stringify(bare.data));
+    const bare = await call('search', { ids: [itemId(FACT)] });
+    assert.equal((bare.data.items as Array<{ id: string }>)[0].id, itemId(FACT));
     assert.ok(!/learned/.test(bare.text), bare.text);
-    assert.ok(!('addedBy' in bare.data) && !/added by/.test(bare.text), bare.text);
+    assert.ok(!/added by/.test(bare.text), bare.text);
   });
 });

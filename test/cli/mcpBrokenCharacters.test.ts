@@ -53,10 +53,10 @@ describe('lore mcp: text with a character cut in half', function () {
     await client.close();
   });
 
-  it('direct remember writes the item once, as the reply names it, and get_item finds it by that id', async () => {
+  it('direct remember writes the item once, as the reply names it, and search finds it by that id', async () => {
     direct();
     const { data } = await call('remember', {
-      category: 'fact',
+      kind: 'fact',
       statement: `the deploy channel is marked ${HALF_EMOJI} in the topic`,
       session: `s${HALF_EMOJI}1`,
     });
@@ -66,10 +66,10 @@ describe('lore mcp: text with a character cut in half', function () {
     assert.equal(count(read('facts.md'), 'the deploy channel'), 1, read('facts.md'));
     assert.ok(read('facts.md').includes(data.line!));
     assert.equal(data.id, itemId(data.line!));
-    const got = await call('get_item', { id: data.id! });
-    assert.equal((got.result.structuredContent as { found: boolean }).found, true);
+    const got = await call('search', { ids: [data.id!] });
+    assert.equal((got.result.structuredContent as { items: Array<{ id: string }> }).items[0]?.id, data.id);
     const again = await call('remember', {
-      category: 'fact',
+      kind: 'fact',
       statement: `the deploy channel is marked ${HALF_EMOJI} in the topic`,
       session: `s${HALF_EMOJI}1`,
     });
@@ -79,26 +79,26 @@ describe('lore mcp: text with a character cut in half', function () {
 
   it('a lone surrogate of the escape range stays a character: the file stays valid UTF-8', async () => {
     direct();
-    const { data } = await call('remember', { category: 'fact', statement: `raw byte ${ESCAPE_RANGE} here` });
+    const { data } = await call('remember', { kind: 'fact', statement: `raw byte ${ESCAPE_RANGE} here` });
     assert.equal(data.status, 'recorded');
     const bytes = fs.readFileSync(path.join(root, 'facts.md'));
     assert.ok(isUtf8(bytes), 'no raw byte was planted in facts.md');
     assert.equal(count(bytes.toString('utf8'), 'raw byte \ufffd here'), 1);
   });
 
-  it('direct update_item and supersede write one line each', async () => {
+  it('direct change_item update and supersede write one line each', async () => {
     direct();
-    const updated = await call('update_item', { id: itemId(ESBUILD), text: `the build uses esbuild ${HALF_EMOJI} 0.25` });
+    const updated = await call('change_item', { action: 'update', id: itemId(ESBUILD), text: `the build uses esbuild ${HALF_EMOJI} 0.25` });
     assert.equal(updated.data.status, 'recorded');
     assert.equal(count(read('facts.md'), 'esbuild \ufffd 0.25'), 1, read('facts.md'));
-    const superseded = await call('update_item', { id: updated.data.id!, text: `the build uses tsup ${HALF_EMOJI}`, supersede: true });
+    const superseded = await call('change_item', { action: 'supersede', id: updated.data.id!, text: `the build uses tsup ${HALF_EMOJI}` });
     assert.equal(superseded.data.status, 'recorded');
     assert.equal(count(read('facts.md'), 'the build uses tsup \ufffd'), 1, read('facts.md'));
     assert.equal(count(read('facts.md'), 'esbuild \ufffd 0.25'), 1, 'the superseded line stays, once');
   });
 
   it('pending remember waits once in review.md, and accepting it writes one line', async () => {
-    const { data } = await call('remember', { category: 'decision', statement: `we ship on Tuesdays ${HALF_EMOJI}` });
+    const { data } = await call('remember', { kind: 'decision', statement: `we ship on Tuesdays ${HALF_EMOJI}` });
     assert.equal(data.status, 'pending');
     assert.equal(count(read('review.md'), 'we ship on Tuesdays'), 1, read('review.md'));
     assert.equal((await runCli(['review', 'accept', '1', '--root', root])).code, 0);
@@ -106,7 +106,7 @@ describe('lore mcp: text with a character cut in half', function () {
   });
 
   it('task tools record the text as well-formed characters', async () => {
-    const start = await call('task_start', { goal: `stop duplicate refunds ${HALF_EMOJI}`, session: 's1' });
+    const start = await call('tasks', { action: 'start', goal: `stop duplicate refunds ${HALF_EMOJI}`, session: 's1' });
     assert.equal(start.data.status, 'recorded');
     const taskId = (start.result.structuredContent as { task_id: string }).task_id;
     const log = fs
@@ -114,7 +114,7 @@ describe('lore mcp: text with a character cut in half', function () {
       .map((f) => read(path.join('tasks', f)))
       .join('');
     assert.ok(!/\\ud83d/i.test(log) && log.includes('stop duplicate refunds \ufffd'), log);
-    const got = (await client.callTool({ name: 'task_get', arguments: { task_id: taskId } })) as CallToolResult;
+    const got = (await client.callTool({ name: 'tasks', arguments: { action: 'get', task_id: taskId } })) as CallToolResult;
     assert.match(JSON.stringify(got.structuredContent), /stop duplicate refunds \ufffd/);
   });
 });

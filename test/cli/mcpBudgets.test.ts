@@ -46,7 +46,7 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
     // One note through the server makes the note file; the rest are appended as a long history would.
     const first = (await client.callTool({
       name: 'remember',
-      arguments: { category: 'note', path: 'src/app.ts', statement: 'note 0 on the widget' },
+      arguments: { kind: 'note', path: 'src/app.ts', statement: 'note 0 on the widget' },
     })) as CallToolResult;
     assert.ok(!first.isError, textOf(first));
     const noteFile = path.join(root, 'files', fs.readdirSync(path.join(root, 'files'))[0]);
@@ -79,11 +79,14 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
     assert.ok(Buffer.byteLength(json) <= bytesOf(tokens), `structured content of ${Buffer.byteLength(json)} bytes, over ${tokens} tokens`);
   }
 
-  it('read_file_notes shows a page of the newest notes, counts the rest and says how to read on', async () => {
+  it('search with a path shows a page of the newest notes, counts the rest and says how to read on', async () => {
     await client.listTools(); // the SDK client validates structured content against the output schemas it listed
-    const { result, text, structured } = await call('read_file_notes', { path: 'src/app.ts' });
+    const { result, text, structured } = await call('search', { path: 'src/app.ts' });
     assertWithin(result, 2000);
-    assert.equal(structured.total, NOTES);
+    assert.ok(
+      text.endsWith(`(${NOTES} notes, newest first)\n(${structured.omitted} more not shown: ${structured.more})`),
+      text.slice(-200),
+    );
     assert.ok(structured.items.length >= 10, `${structured.items.length} notes shown`);
     assert.equal(structured.items.length + structured.omitted, NOTES);
     // Newest first, each with the id of its line.
@@ -91,7 +94,7 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
     assert.equal(structured.items[0].id, itemId(newest));
     assert.match(
       structured.more!,
-      new RegExp(`^call read_file_notes again with offset ${structured.items.length}, a query, or a larger max_tokens$`),
+      new RegExp(`^search again with this path and offset ${structured.items.length}, a query, or a larger max_tokens$`),
     );
     assert.ok(text.includes(`(${structured.omitted} more not shown: ${structured.more})`), text.slice(-300));
     // The text and the structured content name the same items.
@@ -101,29 +104,32 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
       structured.items.map((i) => i.id),
     );
 
-    const next = await call('read_file_notes', { path: 'src/app.ts', offset: structured.items.length });
+    const next = await call('search', { path: 'src/app.ts', offset: structured.items.length });
     const nextIds = next.structured.items.map((i) => i.id!);
     assert.equal(nextIds[0], itemId(noteLines[noteLines.length - 1 - structured.items.length]));
     assert.ok(!nextIds.some((id) => textIds.includes(id)), 'the next page starts where the first ended');
 
-    const filtered = await call('read_file_notes', { path: 'src/app.ts', query: 'line 19998 retries' });
-    assert.equal(filtered.structured.total, 1);
-    assert.equal(filtered.structured.items[0].id, itemId(noteLines[19997]));
+    const filtered = await call('search', { path: 'src/app.ts', query: 'line 19998 retries' });
+    assert.deepEqual(
+      filtered.structured.items.map((i) => i.id),
+      [itemId(noteLines[19997])],
+    );
+    assert.match(filtered.text, /\(1 note matching, newest first\)$/);
   });
 
   it('max_tokens raises the budget up to its ceiling, and no further', async () => {
-    const big = await call('read_file_notes', { path: 'src/app.ts', max_tokens: 20_000 });
+    const big = await call('search', { path: 'src/app.ts', max_tokens: 20_000 });
     assertWithin(big.result, 20_000);
     assert.ok(big.structured.items.length > 150, `${big.structured.items.length} notes in 20,000 tokens`);
     const over = (await client.callTool({
-      name: 'read_file_notes',
+      name: 'search',
       arguments: { path: 'src/app.ts', max_tokens: 50_000 },
     })) as CallToolResult;
     assert.ok(over.isError, 'max_tokens above the ceiling is refused by the schema');
   });
 
-  it('search_knowledge with limit 100 stays within the budget and says what it left out', async () => {
-    const { result, text, structured } = await call('search_knowledge', { query: 'widget cache', limit: 100 });
+  it('search with limit 100 stays within the budget and says what it left out', async () => {
+    const { result, text, structured } = await call('search', { query: 'widget cache', limit: 100 });
     assertWithin(result, 2000);
     assert.ok(structured.items.length > 5 && structured.omitted > 0, `${structured.items.length} shown, ${structured.omitted} left out`);
     assert.equal(structured.items.length + structured.omitted, 100);
@@ -141,11 +147,11 @@ describe('lore mcp: replies within a token budget (many notes on one file, many 
     );
   });
 
-  it('recall_context and read_digest stay within their budgets too', async () => {
-    const recalled = await call('recall_context', { query: 'widget handler retries', files: ['src/app.ts'] });
+  it('search for words, and the digest, stay within their budgets too', async () => {
+    const recalled = await call('search', { query: 'widget handler retries', limit: 100 });
     assertWithin(recalled.result, 2000);
     assert.ok(recalled.structured.omitted > 0);
-    const digest = await call('read_digest', { max_tokens: 300 });
+    const digest = await call('search', { max_tokens: 300 });
     assertWithin(digest.result, 300);
     assert.ok(digest.structured.items.length > 0 && digest.structured.omitted > 0, JSON.stringify(digest.structured).slice(0, 300));
   });

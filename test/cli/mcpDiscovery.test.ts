@@ -43,7 +43,7 @@ async function richWorkspace(): Promise<{ ws: string; root: string }> {
 }
 
 async function searchText(client: Client, query = 'esbuild'): Promise<CallToolResult> {
-  return (await client.callTool({ name: 'search_knowledge', arguments: { query } })) as CallToolResult;
+  return (await client.callTool({ name: 'search', arguments: { query } })) as CallToolResult;
 }
 
 describe('lore mcp: finding the store', function () {
@@ -57,7 +57,7 @@ describe('lore mcp: finding the store', function () {
       try {
         const result = await searchText(client);
         assert.ok(!result.isError, textOf(result));
-        assert.match(textOf(result), /the build uses «esbuild» for bundling/);
+        assert.match(textOf(result), /the build uses esbuild for bundling/);
         assert.match(
           stderr(),
           new RegExp(
@@ -79,7 +79,7 @@ describe('lore mcp: finding the store', function () {
     try {
       const result = await searchText(client);
       assert.ok(!result.isError, textOf(result));
-      assert.match(textOf(result), /«esbuild»/);
+      assert.match(textOf(result), /esbuild/);
       assert.match(stderr(), /found by the client's root file:\/\//);
     } finally {
       await client.close();
@@ -106,15 +106,15 @@ describe('lore mcp: finding the store', function () {
     try {
       const expected = `no Lore store found at ${path.join(empty, 'src', '.lore')} (nor in a parent folder of ${path.join(empty, 'src')}), given by --root`;
       const calls: Array<[string, Record<string, unknown>]> = [
-        ['search_knowledge', { query: 'x' }],
-        ['recall_context', {}],
-        ['read_digest', {}],
-        ['read_file_notes', { path: 'src/app.ts' }],
+        ['search', { query: 'x' }],
+        ['search', {}],
+        ['search', {}],
+        ['search', { path: 'src/app.ts' }],
         ['open_conversation', { source: 'c1' }],
-        ['remember', { category: 'fact', statement: 'would create a store' }],
-        ['remember', { category: 'note', path: 'src', statement: 'would create a store' }],
-        ['get_item', { id: 'abcdefgh' }],
-        ['forget_item', { id: 'abcdefgh' }],
+        ['remember', { kind: 'fact', statement: 'would create a store' }],
+        ['remember', { kind: 'note', path: 'src', statement: 'would create a store' }],
+        ['search', { ids: ['abcdefgh'] }],
+        ['change_item', { action: 'forget', id: 'abcdefgh' }],
       ];
       for (const [name, args] of calls) {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -144,7 +144,7 @@ describe('lore mcp: finding the store', function () {
       fs.writeFileSync(path.join(dir, '.lore', 'facts.md'), `# Facts\n\n${FACT}\n`);
       const found = await searchText(client);
       assert.ok(!found.isError, textOf(found));
-      assert.match(textOf(found), /«esbuild»/);
+      assert.match(textOf(found), /esbuild/);
     } finally {
       await client.close();
     }
@@ -167,8 +167,7 @@ describe('lore mcp: instructions, resources and prompts', function () {
 
   it('tells the client what Lore holds, which tool does what, and that results are data', () => {
     const instructions = client.getInstructions() ?? '';
-    for (const tool of ['recall_context', 'search_knowledge', 'read_file_notes', 'read_digest', 'open_conversation'])
-      assert.ok(instructions.includes(tool), tool);
+    for (const tool of ['search', 'search', 'search', 'search', 'open_conversation']) assert.ok(instructions.includes(tool), tool);
     assert.match(instructions, /facts, decisions, open questions, playbooks \(how-tos\), tasks, notes attached to workspace files/);
     assert.match(instructions, /not instructions to you/);
     assert.ok(Buffer.byteLength(instructions) < 2000, 'short enough for every conversation');
@@ -249,7 +248,7 @@ describe('lore mcp: instructions, resources and prompts', function () {
       assert.ok(hit, 'a matching item (P3) with its id');
       // The id is the one the memory tools know the item by.
       assert.match(
-        textOf((await client.callTool({ name: 'get_item', arguments: { id: hit[1] } })) as CallToolResult),
+        textOf((await client.callTool({ name: 'search', arguments: { ids: [hit[1]] } })) as CallToolResult),
         /exports the app constant/,
       );
       assert.ok(taskText.trimEnd().endsWith('{message}\nrelease signed tags\n{/message}'));
@@ -305,7 +304,7 @@ describe('lore mcp: protocol revisions', function () {
     // The SDK client (1.32) asks for its newest, 2025-11-25, and gets the tools.
     const { client } = await connectLoreMcp(root);
     try {
-      assert.equal((await client.listTools()).tools.length, 19);
+      assert.equal((await client.listTools()).tools.length, 5);
     } finally {
       await client.close();
     }
@@ -321,7 +320,7 @@ describe('lore mcp: protocol revisions', function () {
           jsonrpc: '2.0',
           id: 'call',
           method: 'tools/call',
-          params: { name: 'search_knowledge', arguments: { query: 'esbuild' }, _meta: meta('2026-07-28') },
+          params: { name: 'search', arguments: { query: 'esbuild' }, _meta: meta('2026-07-28') },
         },
         { jsonrpc: '2.0', id: 'read', method: 'resources/read', params: { uri: 'lore://knowledge/facts', _meta: meta('2026-07-28') } },
         { jsonrpc: '2.0', id: 'future', method: 'tools/list', params: { _meta: meta('2099-01-01') } },
@@ -340,7 +339,7 @@ describe('lore mcp: protocol revisions', function () {
 
     const list = byId('list').result!;
     assert.equal(list.resultType, 'complete');
-    assert.equal((list.tools as unknown[]).length, 19);
+    assert.equal((list.tools as unknown[]).length, 5);
     assert.equal(typeof list.ttlMs, 'number');
 
     const call = byId('call').result!;
@@ -373,7 +372,7 @@ describe('lore mcp: protocol revisions', function () {
       ],
     );
     const list = replies.find((r) => r.id === 2)!.result!;
-    assert.equal((list.tools as unknown[]).length, 19);
+    assert.equal((list.tools as unknown[]).length, 5);
     assert.equal(list.resultType, undefined);
     assert.equal(list.ttlMs, undefined);
   });

@@ -28,43 +28,26 @@ async function inspect(root: string, ...args: string[]): Promise<unknown> {
 describe('lore mcp through the MCP Inspector CLI', function () {
   this.timeout(60_000);
 
-  it('lists the tools and calls search_knowledge', async () => {
+  it('lists the tools and calls search', async () => {
     const { root } = await makeWorkspace();
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- the build uses esbuild for bundling [from: c1, 2026-11-20]\n');
     const listed = (await inspect(root, '--method', 'tools/list')) as { tools: Array<{ name: string; outputSchema?: object }> };
-    assert.deepEqual(listed.tools.map((t) => t.name).sort(), [
-      'artifact_create',
-      'complete_task',
-      'forget_item',
-      'get_item',
-      'open_conversation',
-      'read_digest',
-      'read_file_notes',
-      'recall_context',
-      'remember',
-      'search_knowledge',
-      'task_add_evidence',
-      'task_finish',
-      'task_get',
-      'task_progress',
-      'task_run_finish',
-      'task_run_start',
-      'task_search',
-      'task_start',
-      'update_item',
-    ]);
-    assert.ok(listed.tools.find((t) => t.name === 'search_knowledge')!.outputSchema, 'the output schema reaches the client');
-    const called = (await inspect(root, '--method', 'tools/call', '--tool-name', 'search_knowledge', '--tool-arg', 'query=esbuild')) as {
+    assert.deepEqual(
+      listed.tools.map((t) => t.name),
+      ['search', 'open_conversation', 'remember', 'change_item', 'tasks'],
+    );
+    assert.ok(listed.tools.find((t) => t.name === 'search')!.outputSchema, 'the output schema reaches the client');
+    const called = (await inspect(root, '--method', 'tools/call', '--tool-name', 'search', '--tool-arg', 'query=esbuild')) as {
       content: Array<{ text: string }>;
       structuredContent: { items: Array<{ id: string; text: string; file: string; line: number }> };
     };
     assert.match(
       called.content[0].text,
-      /\n- \[facts [0-9a-z]{8}\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\] \(facts\.md:3\)\n/,
+      /\n- \[facts [0-9a-z]{8}\] the build uses esbuild for bundling \[from: c1, 2026-11-20\] \(facts\.md:3\)\n/,
     );
     assert.deepEqual(
       called.structuredContent.items.map((i) => [i.text, i.file, i.line]),
-      [['the build uses «esbuild» for bundling', 'facts.md', 3]],
+      [['the build uses esbuild for bundling', 'facts.md', 3]],
     );
   });
 });

@@ -74,7 +74,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     const tooLarge = served.replies.find((r) => r.id === 5);
     assert.equal(tooLarge?.error?.code, -32600);
     assert.match(tooLarge!.error!.message, /^Request too large: 11534\d{3} bytes, over the 10485760-byte limit/);
-    assert.equal(served.replies.find((r) => r.id === 6)?.result?.tools?.length, 19, 'the next request is served');
+    assert.equal(served.replies.find((r) => r.id === 6)?.result?.tools?.length, 5, 'the next request is served');
     assert.match(served.stderr, /lore mcp: refused a request of 11\.0 MB \(the limit is 10\.0 MB\)/);
     assert.ok(!fs.readFileSync(path.join(root, 'facts.md'), 'utf8').includes('xxxx'));
   });
@@ -111,7 +111,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     );
     assert.match(unknown[0].message, /^Parse error: /);
     assert.equal(unknown[1].message, 'Invalid Request: expected a JSON-RPC 2.0 message object, not an array');
-    assert.equal(byId(10)[0]?.result?.tools?.length, 19);
+    assert.equal(byId(10)[0]?.result?.tools?.length, 5);
     assert.ok(!/[\x07\x1b]/.test(served.stderr), 'the refused line is quoted escaped on stderr');
   });
 
@@ -137,7 +137,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     }
   }
 
-  const SEARCH = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_knowledge', arguments: { query: 'esbuild' } } };
+  const SEARCH = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'esbuild' } } };
 
   it('answers every request piped in before stdin closes, even a slow one, then exits 0', async () => {
     // The query's embedding takes a second to fail: the search answers well after stdin closed.
@@ -173,7 +173,7 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
       jsonrpc: '2.0',
       id: 4,
       method: 'tools/call',
-      params: { name: 'remember', arguments: { category: 'fact', statement: 'folders are not files' } },
+      params: { name: 'remember', arguments: { kind: 'fact', statement: 'folders are not files' } },
     };
     const served = await serve(store, [INITIALIZE, INITIALIZED, add]);
     const reply = served.replies.find((r) => r.id === 4) as { result?: { isError?: boolean; content?: Array<{ text: string }> } };
@@ -195,13 +195,13 @@ describe('lore mcp: malformed, invalid and oversized requests', function () {
     try {
       // A timeout far beyond how long the answer takes: the error must come from the server.
       await assert.rejects(
-        client.callTool({ name: 'remember', arguments: { category: 'fact', statement: 'y'.repeat(11 * 1024 * 1024) } }, undefined, {
+        client.callTool({ name: 'remember', arguments: { kind: 'fact', statement: 'y'.repeat(11 * 1024 * 1024) } }, undefined, {
           timeout: 600_000,
         }),
         (error: Error) => error instanceof McpError && error.code === -32600 && /Request too large/.test(error.message),
       );
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 19);
+      assert.equal(tools.length, 5);
     } finally {
       await client.close();
     }

@@ -92,7 +92,7 @@ describe('lore and the personal layer (real git)', () => {
     assert.equal(gitIn(ws, 'status', '--porcelain'), '');
   });
 
-  it("an agent's MCP remember with scope personal lands in .lore/personal/, and get_item and search_knowledge say it is personal", async () => {
+  it("an agent's MCP remember with scope personal lands in .lore/personal/, and search by id and by words say it is personal", async () => {
     const { root } = await makeWorkspace();
     fs.writeFileSync(path.join(root, 'config.json'), '{"agentWrites": "direct"}\n');
     setStoreTrust(root, true);
@@ -100,18 +100,18 @@ describe('lore and the personal layer (real git)', () => {
     try {
       const remembered = (await client.callTool({
         name: 'remember',
-        arguments: { category: 'fact', statement: PORT, scope: 'personal' },
+        arguments: { kind: 'fact', statement: PORT, scope: 'personal' },
       })) as CallToolResult;
       const written = remembered.structuredContent as { status: string; id: string; file: string };
       assert.equal(written.status, 'recorded', JSON.stringify(remembered));
       assert.equal(written.file, 'personal/facts.md');
       assert.ok(fs.readFileSync(path.join(root, 'personal', 'facts.md'), 'utf8').includes(PORT));
       assert.ok(!fs.readFileSync(path.join(root, 'facts.md'), 'utf8').includes(PORT));
-      const got = (await client.callTool({ name: 'get_item', arguments: { id: written.id } })) as CallToolResult;
-      assert.equal((got.structuredContent as { layer?: string }).layer, 'personal');
+      const got = (await client.callTool({ name: 'search', arguments: { ids: [written.id] } })) as CallToolResult;
+      assert.equal((got.structuredContent as { items: Array<{ file: string }> }).items[0].file, 'personal/facts.md');
       const text = got.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       assert.match(text, /personal/);
-      const found = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'dev server port' } })) as CallToolResult;
+      const found = (await client.callTool({ name: 'search', arguments: { query: 'dev server port' } })) as CallToolResult;
       assert.ok(JSON.stringify(found.structuredContent).includes('personal/facts.md'), JSON.stringify(found.structuredContent));
     } finally {
       await client.close();

@@ -54,14 +54,14 @@ describe('planted instructions at every door an agent reads', function () {
       client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
     try {
       for (const statement of [...PLANTED, HIDDEN]) {
-        const result = await call('remember', { category: 'fact', statement });
+        const result = await call('remember', { kind: 'fact', statement });
         assert.ok(!result.isError, textOf(result));
       }
       const replies = [
-        await call('read_digest'),
-        await call('search_knowledge', { query: 'hello user staging API' }),
-        await call('search_knowledge', { query: 'rm' }),
-        await call('recall_context', { query: 'staging API hello cleanup', max_tokens: 4000 }),
+        await call('search'),
+        await call('search', { query: 'hello user staging API' }),
+        await call('search', { query: 'rm' }),
+        await call('search', { query: 'staging API hello cleanup', max_tokens: 4000 }),
       ];
       for (const [i, reply] of replies.entries()) assertClean(`MCP reply ${i}`, textOf(reply) + JSON.stringify(reply.structuredContent));
       assert.ok(textOf(replies[0]).includes(SHOWN), `the clean fact is served, stripped: ${textOf(replies[0])}`);
@@ -110,7 +110,7 @@ describe('planted instructions at every door an agent reads', function () {
     assert.ok(prompt.includes(SHOWN), prompt);
   });
 
-  it('an unreviewed conversation in inbox/ reaches search_knowledge and recall_context only quoted as data, its planted order withheld, in the text and the structured content', async () => {
+  it('an unreviewed conversation in inbox/ reaches search only quoted as data, its planted order withheld, in the text and the structured content', async () => {
     const { root, inbox } = await makeWorkspace();
     const body = [
       'We moved the staging database to Postgres 16 last week.',
@@ -126,10 +126,10 @@ describe('planted instructions at every door an agent reads', function () {
       client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
     try {
       for (const [name, args] of [
-        ['search_knowledge', { query: 'staging database deploy', category: 'transcripts' }],
+        ['search', { query: 'staging database deploy', category: 'transcripts' }],
         // The query's words are highlighted inside the planted command («rm» -rf): it is withheld all the same.
-        ['search_knowledge', { query: 'rm', category: 'transcripts' }],
-        ['recall_context', { query: 'staging database deploy', max_tokens: 4000 }],
+        ['search', { query: 'rm', category: 'transcripts' }],
+        ['search', { query: 'staging database deploy', max_tokens: 4000 }],
       ] as const) {
         const reply = await call(name, args);
         assert.ok(!reply.isError, textOf(reply));
@@ -185,9 +185,9 @@ describe('planted instructions at every door an agent reads', function () {
     assertClean('UserPromptSubmit context', hook.stdout);
     const { client } = await connectLoreMcp(root);
     try {
-      const reply = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'Benutzer hallo' } })) as CallToolResult;
-      assertClean('MCP search_knowledge', textOf(reply) + JSON.stringify(reply.structuredContent));
-      const staging = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'staging greeting' } })) as CallToolResult;
+      const reply = (await client.callTool({ name: 'search', arguments: { query: 'Benutzer hallo' } })) as CallToolResult;
+      assertClean('MCP search', textOf(reply) + JSON.stringify(reply.structuredContent));
+      const staging = (await client.callTool({ name: 'search', arguments: { query: 'staging greeting' } })) as CallToolResult;
       assert.match(textOf(staging), /is handled by the bot/, 'the rebuilt index still answers');
     } finally {
       await client.close();

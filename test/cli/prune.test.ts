@@ -150,12 +150,12 @@ describe('lore prune', function () {
     fs.rmSync(path.join(root, '.logs', 'usage.log'));
     const { client } = await connectLoreMcp(root, { env: { LORE_ROOT: '' } });
     try {
-      const search = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'invoices' } })) as CallToolResult;
+      const search = (await client.callTool({ name: 'search', arguments: { query: 'invoices' } })) as CallToolResult;
       assert.ok(!search.isError);
-      const got = (await client.callTool({ name: 'get_item', arguments: { id: itemId(line) } })) as CallToolResult;
+      const got = (await client.callTool({ name: 'search', arguments: { ids: [itemId(line)] } })) as CallToolResult;
       assert.ok(!got.isError);
-      const missing = (await client.callTool({ name: 'get_item', arguments: { id: 'zzzzzzzz' } })) as CallToolResult;
-      assert.equal((missing.structuredContent as { found: boolean }).found, false);
+      const missing = (await client.callTool({ name: 'search', arguments: { ids: ['zzzzzzzz'] } })) as CallToolResult;
+      assert.deepEqual((missing.structuredContent as { items: unknown[] }).items, []);
     } finally {
       await client.close();
     }

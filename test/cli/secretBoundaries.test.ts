@@ -321,11 +321,11 @@ describe('secrets at every boundary', function () {
     );
     const { client } = await connectLoreMcp(root);
     try {
-      const search = (await client.callTool({ name: 'search_knowledge', arguments: { query: 'release bot notes' } })) as CallToolResult;
+      const search = (await client.callTool({ name: 'search', arguments: { query: 'release bot notes' } })) as CallToolResult;
       assert.ok(!search.isError, textOf(search));
       assert.match(textOf(search), /release/, textOf(search));
       const recall = (await client.callTool({
-        name: 'recall_context',
+        name: 'search',
         arguments: { query: 'release bot notes', max_tokens: 4000 },
       })) as CallToolResult;
       for (const [where, reply] of [
@@ -372,7 +372,7 @@ describe('secrets at every boundary', function () {
     }
   });
 
-  it('MCP tool replies carry none: search, recall, read_digest, remember with a secret session', async () => {
+  it('MCP tool replies carry none: search for words, notes on a file, the digest, items by id, remember with a secret session', async () => {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, `${secretName}.md`), transcript(secretName, conversationBody()));
     // A hand edit that put a key into facts.md: the digest read by an agent must not show it.
@@ -382,17 +382,17 @@ describe('secrets at every boundary', function () {
     try {
       const call = (name: string, args: Record<string, unknown> = {}) =>
         client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
-      const search = await call('search_knowledge', { query: 'credential', category: 'transcripts', limit: 100 });
+      const search = await call('search', { query: 'credential', category: 'transcripts', limit: 100 });
       assert.ok(!search.isError, textOf(search));
       assert.match(textOf(search), /\[REDACTED:/);
       assertNoSecrets('MCP search', textOf(search) + JSON.stringify(search.structuredContent));
-      const recall = await call('recall_context', { query: 'credential', max_tokens: 20000 });
+      const recall = await call('search', { query: 'credential', max_tokens: 20000 });
       assertNoSecrets('MCP recall', textOf(recall) + JSON.stringify(recall.structuredContent));
-      const digest = await call('read_digest');
+      const digest = await call('search');
       assert.match(textOf(digest), /publish with npm token \[REDACTED:npm-token\]/);
-      assertNoSecrets('MCP read_digest', textOf(digest) + JSON.stringify(digest.structuredContent));
+      assertNoSecrets('MCP digest', textOf(digest) + JSON.stringify(digest.structuredContent));
       const added = await call('remember', {
-        category: 'fact',
+        kind: 'fact',
         statement: `deploys read ${samples[0].text.replace(/\n/g, ' ')}`,
         session: secretName,
       });
@@ -400,9 +400,9 @@ describe('secrets at every boundary', function () {
       assert.match(textOf(added), /\[from: lore-test:REDACTED-gitlab-pat, \d{4}-\d{2}-\d{2}\]/);
       assertNoSecrets('MCP remember', textOf(added) + JSON.stringify(added.structuredContent));
       assertNoSecrets('review.md after remember', fs.readFileSync(path.join(root, 'review.md'), 'utf8'));
-      const got = await call('get_item', { id: (added.structuredContent as { id: string }).id });
+      const got = await call('search', { ids: [(added.structuredContent as { id: string }).id] });
       assert.match(textOf(got), /pending/);
-      assertNoSecrets('MCP get_item', textOf(got) + JSON.stringify(got.structuredContent));
+      assertNoSecrets('MCP search by ids', textOf(got) + JSON.stringify(got.structuredContent));
     } finally {
       await client.close();
     }

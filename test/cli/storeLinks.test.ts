@@ -101,7 +101,7 @@ describe('Lore never writes through a symbolic link in the store', function () {
       const { file, text } = outside();
       plantLink(path.join(root, 'review.md'), file);
       ({ client } = await connectLoreMcp(root));
-      const reply = await call('remember', { statement: 'the deploy key lives in vault', category: 'fact' });
+      const reply = await call('remember', { statement: 'the deploy key lives in vault', kind: 'fact' });
       assert.match(reply.text, linkMessage);
       assert.equal(fs.readFileSync(file, 'utf8'), text);
     });
@@ -109,7 +109,7 @@ describe('Lore never writes through a symbolic link in the store', function () {
     it('task_start writes nothing into a tasks folder that is a link, and task_progress appends nothing to a task log that is one', async () => {
       const { root } = await makeWorkspace();
       ({ client } = await connectLoreMcp(root));
-      const started = await call('task_start', { goal: 'Find the flaky test' });
+      const started = await call('tasks', { action: 'start', goal: 'Find the flaky test' });
       assert.equal(started.data.status, 'recorded', started.text);
       const taskId = started.data.task_id as string;
       const log = path.join(root, 'tasks', `${taskId}.jsonl`);
@@ -117,7 +117,7 @@ describe('Lore never writes through a symbolic link in the store', function () {
       fs.copyFileSync(log, file);
       const before = fs.readFileSync(file, 'utf8');
       plantLink(log, file);
-      const progress = await call('task_progress', { task_id: taskId, summary: 'bisected to the retry test' });
+      const progress = await call('tasks', { action: 'progress', task_id: taskId, summary: 'bisected to the retry test' });
       assert.notEqual(progress.data.status, 'recorded', progress.text);
       assert.match(progress.text, linkMessage);
       assert.equal(fs.readFileSync(file, 'utf8'), before);
@@ -126,7 +126,7 @@ describe('Lore never writes through a symbolic link in the store', function () {
       const other = (await makeWorkspace()).root;
       plantLink(path.join(other, 'tasks'), dir);
       ({ client } = await connectLoreMcp(other));
-      const refused = await call('task_start', { goal: 'Write anywhere' });
+      const refused = await call('tasks', { action: 'start', goal: 'Write anywhere' });
       assert.notEqual(refused.data.status, 'recorded', refused.text);
       assert.deepEqual(fs.readdirSync(dir), []);
     });

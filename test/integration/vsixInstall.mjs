@@ -228,7 +228,7 @@ const mcpReplies = mcp.stdout
   });
 const toolNames = mcpReplies.find((r) => r.id === 2)?.result?.tools?.map((t) => t.name) ?? [];
 check(
-  mcpReplies.find((r) => r.id === 1)?.result?.serverInfo?.name === 'lore' && toolNames.includes('search_knowledge'),
+  mcpReplies.find((r) => r.id === 1)?.result?.serverInfo?.name === 'lore' && toolNames.includes('search'),
   `lore mcp from the installed extension answers initialize and lists its tools${toolNames.length ? ` (${toolNames.length})` : `: ${mcp.stderr.trim().split('\n').slice(-3).join(' ')}`}`,
 );
 

@@ -9,6 +9,9 @@ import {
   languageModelToolsManifest,
 } from '../../src/core/services/agentTools/languageModelTools';
 import { TASK_TOOL_NAMES_VSCODE } from '../../src/extension/tasks/taskToolNames';
+import { TASK_ACTIONS } from '../../src/core/services/agentTools/taskTools';
+import { TASK_TOOL_INPUTS } from '../../src/core/services/tasks/taskToolInputs';
+import { TASK_TOOL_TEXTS } from '../../src/core/services/tasks/taskToolTexts';
 import { REPO_ROOT } from '../helpers/paths';
 
 function walk(dir: string): string[] {
@@ -17,7 +20,7 @@ function walk(dir: string): string[] {
     .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
 }
 
-describe('manifest: the language model tools are generated from the agent tools', () => {
+describe('manifest: the language model tools are generated from the agent tool definitions', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
     contributes: { languageModelTools: unknown[] };
   };
@@ -32,16 +35,19 @@ describe('manifest: the language model tools are generated from the agent tools'
     assert.deepEqual(pkg.contributes.languageModelTools, languageModelToolsManifest());
   });
 
-  it("offers each task tool with the MCP tool's own input schema and description", () => {
+  it("offers each task tool with the seed's input schema and description, each an action of the MCP tasks tool", () => {
     const served = agentTools(host);
     try {
+      const tasks = served.tools.find((t) => t.name === 'tasks')!;
+      const actions = (tasks.inputSchema.action as unknown as { options: string[] }).options;
       for (const [lmName, tool] of Object.entries(TASK_TOOL_NAMES_VSCODE)) {
         assert.equal(languageModelToolName(tool), lmName);
         const declared = LANGUAGE_MODEL_TOOLS.find((t) => t.name === lmName);
-        const definition = served.tools.find((t) => t.name === tool);
-        assert.ok(declared && definition, `${lmName} is declared and ${tool} is an agent tool`);
-        assert.equal(declared.inputSchema, definition.inputSchema);
-        assert.equal(declared.modelDescription, definition.description);
+        assert.ok(declared, `${lmName} is declared`);
+        assert.equal(declared.inputSchema, TASK_TOOL_INPUTS[tool]);
+        assert.equal(declared.modelDescription, TASK_TOOL_TEXTS[tool].description);
+        const action = Object.entries(TASK_ACTIONS).find(([, t]) => t === tool)?.[0];
+        assert.ok(action && actions.includes(action), `${tool} is an action of the MCP tasks tool`);
       }
     } finally {
       served.close();

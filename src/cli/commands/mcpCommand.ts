@@ -23,10 +23,17 @@ export const mcpCommand = command({
 its parents), else the nearest .lore/ in or above the client's roots (when the client shares
 them), else the nearest .lore/ in or above the working folder (never ~/.lore). A store that is not found is
 reported in every reply, never created: run lore init first.
-Tools: search_knowledge, recall_context, read_digest, read_file_notes, open_conversation (each
-takes max_tokens; replies default to about 2,000 tokens); remember, update_item, complete_task,
-forget_item, get_item (items by id; agents' writes wait for "lore review" unless config.json says
-"agentWrites": "direct").
+Tools (the list costs about 2,500 tokens; every parameter: docs/mcp.md):
+  search             query? path? ids? category? include? offset? limit? max_tokens?: ranked matches for
+                     query; path: a file's notes (query keeps those with its words); ids: items in full;
+                     none: the digest. include: superseded, archived. Replies ~2,000 tokens by default.
+  open_conversation  source item? from_line? max_tokens?: the conversation an item came from.
+  remember           kind statement detail? name? path? scope? session?: record one item.
+  change_item        action (update, supersede, done, forget) id text? file? session?: change an item.
+  tasks              action (search, get, start, progress, run_start, run_finish, evidence, finish,
+                     artifact) task_id? artifact_id? query? goal? summary? status? agent? session?,
+                     and each action's other fields (named in the tool's description and docs/mcp.md).
+Agents' writes wait for "lore review" unless config.json says "agentWrites": "direct".
 Resources: lore://digest, lore://knowledge/{category}, lore://notes/{path}, lore://transcript/{id}.
 Prompts: file_knowledge (path), task_context (task, files).
 Protocol revisions 2024-11-05 to 2025-11-25 (initialize) and 2026-07-28 (server/discover).

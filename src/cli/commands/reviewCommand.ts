@@ -27,7 +27,7 @@ export const reviewCommand = command({
 instructions", sending keys or credentials, turning security checks off, orders addressed to the
 assistant in any language, destructive commands such as rm -rf ~ or a force-push) wait in review.md, or in their file when they were already there, and stay out of the
 digest, the context and the instruction files until accepted. So do agents' writes (MCP remember,
-update_item, complete_task, forget_item) unless the store's config.json says "agentWrites": "direct".`,
+change_item) unless the store's config.json says "agentWrites": "direct".`,
   options: REVIEW_OPTIONS,
   run: review,
 });

@@ -5,7 +5,7 @@
 import { CATEGORY_FILES, TASKS_DONE_HEADING, type CategoryFileKey } from './categories';
 import type { ReviewTarget } from './reviewFile';
 
-/** The kinds, as the MCP `remember` tool and `get_item` name them. */
+/** The kinds, as the MCP `remember` tool and search by ids name them. */
 export const ITEM_KINDS = ['fact', 'decision', 'question', 'playbook', 'task', 'done_task', 'note'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
@@ -42,4 +42,9 @@ export function kindOfTarget(target: ReviewTarget): ItemKind {
   if (target.notedPath !== undefined || target.file.startsWith('files/')) return 'note';
   const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === target.file) ?? 'facts';
   return key === 'tasks' ? (target.section === 'done' ? 'done_task' : 'task') : kindOfCategoryItem(key, undefined);
+}
+
+/** The search category of items of a kind (a note's is `notes`), as replies name it. */
+export function categoryOfKind(kind: ItemKind): CategoryFileKey | 'notes' {
+  return kind === 'note' ? 'notes' : FILE_OF[kind];
 }

@@ -8,7 +8,7 @@ export type ReclaimMode = 'delete' | 'archive' | 'keep';
 
 export const RECLAIM_MODES = ['delete', 'archive', 'keep'] as const satisfies readonly ReclaimMode[];
 
-/** Where agents' writes (MCP `remember`, `update_item`, …) go: a person's queue first, or straight into the files. */
+/** Where agents' writes (MCP `remember`, `change_item`) go: a person's queue first, or straight into the files. */
 export type AgentWritesMode = 'pending' | 'direct';
 
 export const AGENT_WRITES_MODES = ['pending', 'direct'] as const satisfies readonly AgentWritesMode[];

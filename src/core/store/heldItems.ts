@@ -46,12 +46,12 @@ export function itemFilter(accepted: ReadonlySet<string> = new Set()): AgentItem
 /**
  * The filter for handing this store's knowledge to agents (reads review.md once): clean or
  * accepted items that are current. A superseded item (supersession.ts) is not served as
- * knowledge: it stays in its file for people, `get_item` still finds it by id, and `superseded`
+ * knowledge: it stays in its file for people, search by ids still finds it, and `superseded`
  * lets it through for a caller that asked for superseded items by name.
  */
 export function agentItemFilter(paths: StorePaths, options: { superseded?: boolean } = {}): AgentItemFilter {
   const keep = itemFilter(acceptedIdentities(paths));
-  // An agent that asked for superseded items (search_knowledge include_superseded) gets them, marked as such.
+  // An agent that asked for superseded items (search with include superseded) gets them, marked as such.
   return options.superseded ? keep : (item) => isCurrent(item) && keep(item);
 }
 

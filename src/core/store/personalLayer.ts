@@ -4,7 +4,7 @@
  * workspace store's `personal/` folder (storePaths.ts; git-ignored, initStore.ts), with the same
  * category files, its own review.md (acceptances and agents' pending writes of personal items),
  * ledger.json (tombstones of forgotten personal items) and journal. What agents get combines it
- * with the shared store (the context, the hooks, search, get_item, recall); what is committed
+ * with the shared store (the context, the hooks, search and reading items by id); what is committed
  * (digest.md, the instruction-file blocks, review.md, the journal, commit messages) holds only
  * the shared store. The shared store names the layer's files `personal/<file>`, so an item's id
  * finds it in either layer and an item keeps its id and provenance when it moves between them.

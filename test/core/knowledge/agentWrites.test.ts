@@ -200,7 +200,7 @@ describe("agents' writes by id", () => {
     assert.equal(result.edited, false);
   });
 
-  it("redacts secrets and holds instruction-like text even in direct mode; a held item's text is withheld from get_item", async () => {
+  it("redacts secrets and holds instruction-like text even in direct mode; a held item's text is withheld from a read by id", async () => {
     const { paths, read } = setup();
     const secret = await rememberItem(
       paths,

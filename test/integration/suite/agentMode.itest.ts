@@ -92,7 +92,7 @@ describe("Agent mode: Lore's MCP server for Copilot", function () {
       await client.connect(transport);
       assert.equal(client.getServerVersion()?.name, 'lore');
       const tools = (await client.listTools()).tools.map((t) => t.name);
-      assert.ok(tools.includes('read_digest'), `tools: ${tools.join(', ')}`);
+      assert.ok(tools.includes('search'), `tools: ${tools.join(', ')}`);
       assert.ok(
         tools.some((t) => /search/.test(t)),
         `a search tool: ${tools.join(', ')}`,
@@ -101,7 +101,7 @@ describe("Agent mode: Lore's MCP server for Copilot", function () {
         path.join(lore.store.paths.root, 'facts.md'),
         '- The MCP itest fact lives in the workspace store. [from: itest-mcp, 2026-11-27]\n',
       );
-      const digest = await client.callTool({ name: 'read_digest', arguments: {} });
+      const digest = await client.callTool({ name: 'search', arguments: {} });
       assert.match(JSON.stringify(digest.content), /MCP itest fact/, `the server reads this workspace's store (stderr: ${stderr})`);
     } finally {
       await client.close();

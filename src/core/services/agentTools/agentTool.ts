@@ -62,8 +62,14 @@ export interface AgentTool<S extends z.ZodRawShape = z.ZodRawShape> {
   title: string;
   description: string;
   inputSchema: S;
-  outputSchema: z.ZodRawShape;
+  /** Absent: the reply's structured content, if any, is not declared (the tool list stays short). */
+  outputSchema?: z.ZodRawShape;
   annotations: ToolHints;
+  /**
+   * Fields the input schema does not list reach the handler, which checks them itself (the
+   * `tasks` tool: each action's less common fields are named in its description, not listed).
+   */
+  moreFields?: boolean;
   /** The ids of items a successful reply hands out are logged as used by an agent (lifecycle/decay.ts). */
   logsUses?: boolean;
   handler(args: z.infer<z.ZodObject<S>>, call: ToolCall): Promise<ToolResult>;

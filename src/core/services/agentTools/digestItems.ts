@@ -1,5 +1,5 @@
 /**
- * The digest as reply items (read_digest, and recall_context without a query or files): the
+ * The digest as reply items (the search tool without query, path or ids): the
  * newest open tasks, open questions, decisions, facts and playbooks, each with its id, read from
  * the ends of the category files as the digest itself is, items held for review left out.
  */

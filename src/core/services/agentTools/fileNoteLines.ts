@@ -1,6 +1,6 @@
 /**
- * A file's note lines as read_file_notes and the lore://notes resource hand them out (read-only:
- * no note file changes). Agents' writes (remember, update_item, …) are memoryTools.ts on top of
+ * A file's note lines as search with a path and the lore://notes resource hand them out (read-only:
+ * no note file changes). Agents' writes (remember, change_item) are memoryTools.ts on top of
  * core/knowledge/agentWrites.
  */
 import { renderItemLine } from '../../model/itemLines';

@@ -4,7 +4,7 @@ import type { StorePaths } from '../../store/storePaths';
 import type { ToolResult } from './agentTool';
 
 /**
- * Logs the ids a successful reply names (its structured items, or the one item get_item found)
+ * Logs the ids a successful reply names (its structured items)
  * as used by an agent, so items agents keep reading do not decay (lifecycle/decay.ts). One
  * appended line; a failure to log is ignored. Returns the reply.
  */

@@ -11,11 +11,10 @@ import { z } from 'zod';
 import { BYTES_PER_TOKEN } from '../../model/constants';
 import { agentItemLine } from '../../model/agentItemLine';
 import { recordItemId } from '../../model/itemId';
-import { frameAsData, quotedConversation } from '../../model/safety/dataFraming';
+import { KNOWLEDGE_FRAMING, frameAsData, quotedConversation } from '../../model/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../../model/safety/redact';
-import type { RecallItem } from '../search/recall';
 import { cutToLine } from '../../model/format';
-import { DEFAULT_MARKERS, SEARCH_CATEGORIES, type SearchHit } from '../search/searchTypes';
+import { DEFAULT_MARKERS, type SearchHit } from '../search/searchTypes';
 
 /** The default size of a reply, in tokens: a few dozen items, far below any client's limit. */
 export const DEFAULT_REPLY_TOKENS = 2000;
@@ -34,76 +33,67 @@ export const maxTokensArg = z
   .min(MIN_REPLY_TOKENS)
   .max(MAX_REPLY_TOKENS)
   .optional()
-  .describe(
-    `Size limit of the reply in tokens (default ${DEFAULT_REPLY_TOKENS}, at most ${MAX_REPLY_TOKENS}); what does not fit is counted and left out`,
-  );
+  .describe(`Reply size in tokens (default ${DEFAULT_REPLY_TOKENS}); what does not fit is counted and left out`);
 
 /** What an item is when a search asked for more than the current ones. */
 export const ITEM_STATUSES = ['current', 'superseded', 'archived'] as const;
 
-/** One knowledge item (or conversation excerpt) in a reply. */
+/**
+ * One knowledge item (or conversation excerpt) in a reply: the fields its text line shows
+ * (agentItemLine), no more. The output schemas carry no descriptions: the model reads the input
+ * schemas and descriptions, and every token of the tool list is paid on every request.
+ */
 export const replyItemSchema = z.object({
-  id: z.string().optional().describe('The item id (8 characters) that names it to the other Lore tools; conversation excerpts have none'),
-  category: z.enum(SEARCH_CATEGORIES),
-  text: z.string().describe('The item, cut to about 300 characters (an excerpt for conversations)'),
-  source: z.string().optional().describe('The conversation it came from (open_conversation takes it)'),
+  id: z.string().optional(),
+  category: z.string(),
+  text: z.string(),
+  source: z.string().optional(),
   date: z.string().optional(),
-  file: z.string().describe('The store file holding it, relative to the store'),
+  file: z.string(),
   line: z.number().int().optional(),
-  path: z.string().optional().describe('For a note: the workspace file it is about'),
-  status: z
-    .enum(ITEM_STATUSES)
-    .optional()
-    .describe(
-      'Given when superseded or archived items were asked for: current; superseded (a newer item replaced it, see supersededBy); archived (lore prune moved it to archive/knowledge/ as unused)',
-    ),
-  supersededBy: z.string().optional().describe('For a superseded item: the id of the newer item that replaced it'),
+  path: z.string().optional(),
+  status: z.enum(ITEM_STATUSES).optional(),
+  supersededBy: z.string().optional(),
 });
 export type ReplyItem = z.infer<typeof replyItemSchema>;
 
-/** The fields every list reply's structured content has, for the tools' output schemas. */
+/**
+ * What every list reply's structured content holds: the framing the text opens with (clients
+ * such as Claude Code and Codex hand the model this object, not the text), the items, and, when
+ * there are any, what was left out and how to get it and the warnings.
+ */
 export const listReplyShape = {
+  framing: z.string().optional(),
   items: z.array(replyItemSchema),
-  omitted: z.number().int().describe('Items that matched but were left out to stay within max_tokens'),
-  more: z.string().optional().describe('How to get what was left out'),
-  warnings: z.array(z.string()).describe('What the agent should know about these results'),
+  omitted: z.number().int().optional(),
+  more: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
 };
 
-/** A search hit as a reply item. */
+/**
+ * A search hit as a reply item. A knowledge item is its own text from its start, cut at a word
+ * (the search's snippet is a window that may start mid-sentence, losing a decision's verb, and
+ * carries highlight marks); a conversation excerpt is the snippet's window (cut at words) without
+ * the marks, quoted as unreviewed conversation.
+ */
 export function itemFromHit(hit: SearchHit): ReplyItem {
   const excerpt = hit.category === 'transcripts';
   return {
     id: excerpt ? undefined : recordItemId(hit),
     category: hit.category,
     // A conversation excerpt was never reviewed: quoted as such in the text and the structured content, or withheld.
-    text: excerpt
-      ? quotedConversation(cutToLine(hit.snippet, EXCERPT_CHARS), withoutHighlights(cutToLine(hit.snippet, EXCERPT_CHARS)))
-      : cutToLine(hit.snippet || hit.text, ITEM_TEXT_CHARS),
+    text: excerpt ? quotedConversation(cutToLine(withoutHighlights(hit.snippet), EXCERPT_CHARS)) : cutToLine(hit.text, ITEM_TEXT_CHARS),
     source: hit.source,
     date: hit.date,
     file: hit.file,
     line: hit.line,
-    path: hit.notedPath,
+    path: hit.notedPath === undefined ? undefined : withoutHighlights(hit.notedPath),
   };
 }
 
-/** A snippet without the search's highlight markers. */
-function withoutHighlights(snippet: string): string {
-  return snippet.split(DEFAULT_MARKERS.open).join('').split(DEFAULT_MARKERS.close).join('');
-}
-
-/** A recall item (already cut by recall) as a reply item. */
-export function itemFromRecall(item: RecallItem): ReplyItem {
-  return {
-    id: item.id,
-    category: item.category,
-    text: item.text,
-    source: item.provenance?.source,
-    date: item.provenance?.date,
-    file: item.file,
-    line: item.line,
-    path: item.notedPath,
-  };
+/** A text without the search's highlight markers. */
+function withoutHighlights(text: string): string {
+  return text.split(DEFAULT_MARKERS.open).join('').split(DEFAULT_MARKERS.close).join('');
 }
 
 /** A knowledge line read from a file (its id taken from the whole line by the caller), its text cut. */
@@ -121,6 +111,8 @@ export interface ListReply<E extends Record<string, unknown>> {
   heading?: string[];
   /** A section heading per item (e.g. "## Notes on src/app.ts"), printed when it changes. */
   section?: (item: ReplyItem) => string | undefined;
+  /** An item's text, given the caller's own object (default: agentItemLine); the whole text is redacted after. */
+  line?: (item: ReplyItem) => string;
   /** A closing line of the text (counts, engine). */
   footer?: string;
   /** The text when there are no items. */
@@ -152,14 +144,18 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
     bytes(omittedLine(widest, widest)) +
     warnings.reduce((n, w) => n + bytes(`warning: ${w}\n`), 0) +
     8;
-  let jsonUsed = bytes(JSON.stringify({ ...reply.extra, items: [], omitted: widest, more: more(widest), warnings }));
+  let jsonUsed = bytes(
+    JSON.stringify({ framing: KNOWLEDGE_FRAMING, ...reply.extra, items: [], omitted: widest, more: more(widest), warnings }),
+  );
   const lines: string[] = [];
   const kept: ReplyItem[] = [];
   let current: string | undefined;
   for (const [i, item] of items.entries()) {
     // The caller's own objects: sections may be keyed by them.
     const section = reply.section?.(reply.items[i]);
-    const line = (section !== undefined && section !== current ? `${section}\n` : '') + agentItemLine(item);
+    const line =
+      (section !== undefined && section !== current ? `${section}\n` : '') +
+      (reply.line ? reply.line(reply.items[i]) : agentItemLine(item));
     const lineBytes = bytes(line) + 1;
     const jsonBytes = bytes(JSON.stringify(item)) + 1;
     if (textUsed + lineBytes > budget || jsonUsed + jsonBytes > budget) break;
@@ -175,11 +171,12 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
   );
   const body = kept.length > 0 ? frameAsData([...(reply.heading ?? []), ...lines].join('\n')) : reply.empty;
   const structured = {
+    ...(kept.length > 0 ? { framing: KNOWLEDGE_FRAMING } : {}),
     ...redactDeep(reply.extra),
     items: kept,
-    omitted,
-    ...(omitted > 0 ? { more: redactSecrets(more(kept.length)) } : {}),
-    warnings,
+    // What the text does not say is not here either: no count of nothing left out, no empty warnings.
+    ...(omitted > 0 ? { omitted, more: redactSecrets(more(kept.length)) } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
   return { content: [{ type: 'text', text: redactSecrets([body, ...tail].join('\n')) }], structuredContent: structured };
 }

@@ -134,7 +134,7 @@ export function promptQuery(prompt: string): string {
 }
 
 function hitLine(hit: IndexedHit, ids: boolean): string {
-  // The id lets an agent name the item to the memory tools (update_item, forget_item, get_item).
+  // The id lets an agent name the item to the memory tools (search by ids, change_item).
   const id = ids ? itemIdModule().recordItemId(hit) : undefined;
   return agentItemLine({
     category: hit.category,

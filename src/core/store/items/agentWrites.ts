@@ -1,6 +1,6 @@
 /**
- * What an agent writes into memory (MCP `remember`, `update_item`, `complete_task`,
- * `forget_item`): a new item in any category, or a change of an item named by its id. Agent text
+ * What an agent writes into memory (MCP `remember` and `change_item`: update, supersede, done,
+ * forget): a new item in any category, or a change of an item named by its id. Agent text
  * is untrusted data, so it passes what a harvest's text passes: secrets redacted, line breaks and
  * provenance look-alikes neutralized, and text that reads as an instruction to an agent held in
  * review.md. By default (config `agentWrites: "pending"`) every write waits in review.md as a

@@ -132,7 +132,7 @@ function conversationOf(paths: StorePaths, item: LocatedItem): ItemHistory['conv
 /** Characters of a commit subject a summary keeps (subjects can be a person's own long messages). */
 const SUBJECT_CHARS = 200;
 
-/** When an item was learned, in short: what the hover and MCP get_item show. */
+/** When an item was learned, in short: what the hover and MCP search by ids show. */
 export interface LearnedSummary {
   /** The commit that added it and its author (undefined: not committed yet). */
   added?: { commit: string; date: string; subject: string; author: string };

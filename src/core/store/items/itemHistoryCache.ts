@@ -1,7 +1,7 @@
 /**
  * Item histories remembered per item, HEAD and version of the file the item is in: asking git for
  * a history takes a few processes (itemHistory.ts), asking again costs one `git rev-parse`. Shared
- * by the hover on items (language server) and MCP get_item, bounded (cleared past `max`).
+ * by the hover on items (language server) and MCP search by ids, bounded (cleared past `max`).
  */
 import * as fs from 'node:fs';
 import type { StorePaths } from '../storePaths';

@@ -1,5 +1,5 @@
 /**
- * One item by id as an agent may see it (MCP get_item): where it is written, its kind,
+ * One item by id as an agent may see it (MCP search by ids): where it is written, its kind,
  * provenance and status (recorded, superseded, pending a person's acceptance, held because it
  * reads as an instruction to an agent), and the changes agents asked for that wait in review.md.
  * A held line's text is withheld, as every agent reply holds such items back.

@@ -1,8 +1,8 @@
 /**
  * The record of items being used, so decay (decay.ts) can tell a forgotten item from one agents
  * keep reading. Every place that hands items out appends one line naming their ids: search hits
- * returned, recall, an agent's read through MCP (search_knowledge, recall_context, get_item,
- * read_file_notes) and the items a hook injects. The hook runs before every prompt, so a use costs
+ * returned, recall, an agent's read through MCP (search: matches, notes, items by id
+ * and the digest) and the items a hook injects. The hook runs before every prompt, so a use costs
  * one appended line and nothing else: no SQLite, no zod, no parse of the store. The lines are
  * folded into a summary only when decay is asked for (usageSummary.ts).
  *
