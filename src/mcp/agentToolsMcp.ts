@@ -16,6 +16,7 @@ import { describeStoreError } from '../core/store/storeErrors';
 import type { StorePaths } from '../core/store/storePaths';
 import type { StoreSession } from './storeSession';
 import { toolWait, type ToolExtra } from './toolProgress';
+import { elicitConsent } from './writeConsentMcp';
 
 /** Registers every agent tool on `server`; returns what closes their indexes. */
 export function registerAgentTools(
@@ -38,7 +39,15 @@ export function registerAgentTools(
       name,
       { title, description, inputSchema, ...(outputSchema ? { outputSchema } : {}), annotations },
       (args: Record<string, unknown>, extra: ToolExtra) =>
-        withStore(session, (paths) => call(tool, args, { paths, wait: (what) => toolWait(extra, name, what, session.log) })),
+        withStore(session, (paths) =>
+          call(tool, args, {
+            paths,
+            wait: (what) => toolWait(extra, name, what, session.log),
+            ...(server.server.getClientCapabilities()?.elicitation?.form
+              ? { askConsent: (message: string) => elicitConsent(server, extra, message, session.log) }
+              : {}),
+          }),
+        ),
     );
   }
   return served;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI } from './paths';
 
 /** The environment every server of the tests runs with: no embeddings, the default backend, no store from the shell. */
@@ -17,6 +17,8 @@ export interface ConnectOptions {
   env?: Record<string, string>;
   /** The name the client gives in initialize (agents' writes are attributed to it). */
   clientName?: string;
+  /** The person's answer to the server's questions (the client then declares the elicitation capability). */
+  elicit?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
 }
 
 /**
@@ -37,10 +39,16 @@ export async function connectLoreMcp(
   });
   let log = '';
   transport.stderr?.on('data', (d) => (log += d));
+  const capabilities = {
+    ...(options.roots ? { roots: { listChanged: true } } : {}),
+    ...(options.elicit ? { elicitation: { form: {} } } : {}),
+  };
   const client = new Client(
     { name: options.clientName ?? 'lore-test', version: '1.0.0' },
-    options.roots ? { capabilities: { roots: { listChanged: true } } } : undefined,
+    Object.keys(capabilities).length ? { capabilities } : undefined,
   );
+  const elicit = options.elicit;
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
   if (options.roots) {
     const roots = options.roots.map((folder) => ({ uri: pathToFileURL(folder).href, name: folder }));
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { SearchIndex } from '../search/searchIndex';
 import type { AgentWritesMode } from '../../model/storeConfigFormat';
 import type { StorePaths } from '../../store/storePaths';
+import type { AskConsent } from './writeConsent';
 
 /** A tool's reply (the shape of an MCP CallToolResult, which every surface can render). */
 export interface ToolResult {
@@ -46,6 +47,8 @@ export interface ToolCall {
   paths: StorePaths;
   /** Progress and cancellation while waiting on `what` (e.g. "indexing the store"). */
   wait(what: string): ToolWait;
+  /** Asks the person about a write that waits for review, where the surface can (writeConsent.ts). */
+  askConsent?: AskConsent;
 }
 
 /** The hints a client may show or act on (MCP tool annotations). */

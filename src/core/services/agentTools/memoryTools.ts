@@ -24,7 +24,8 @@ import { redactDeep, redactSecrets } from '../../model/safety/redact';
 import { describeStoreError } from '../../store/storeErrors';
 import { AGENT_WRITES_MODES, type AgentWritesMode } from '../../model/storeConfigFormat';
 import type { StorePaths } from '../../store/storePaths';
-import { agentTool, type AgentTool, type AgentToolHost, type ToolResult } from './agentTool';
+import { agentTool, type AgentTool, type AgentToolHost, type ToolCall, type ToolResult } from './agentTool';
+import { consentMessage } from './writeConsent';
 
 const id = z.string().regex(ITEM_ID_PATTERN, 'an 8-character item id, as replies name them');
 const sessionArg = z.string().max(200).optional().describe('Your session id, recorded in the provenance');
@@ -35,7 +36,7 @@ const CHANGE_ACTIONS = ['update', 'supersede', 'done', 'forget'] as const;
 
 /** A write's structured content: what its text says (status, ids, the line, the file), no descriptions (see toolReply). */
 const writeOutput = {
-  status: z.enum(['recorded', 'pending', 'held', 'unchanged', 'refused', 'not-found', 'ambiguous']),
+  status: z.enum(['recorded', 'pending', 'held', 'declined', 'unchanged', 'refused', 'not-found', 'ambiguous']),
   id: z.string().optional(),
   item: z.string().optional(),
   line: z.string().optional(),
@@ -58,8 +59,10 @@ const WAITS = 'waits for a person to accept it (lore review, or the Review view 
 /** The short text of a write's reply, naming the id(s). */
 function describeWrite(action: string, result: AgentWriteResult): string {
   const acted = result.target ? ` ${result.target.id}` : '';
+  const accepted = result.consent === 'accepted' ? ' (the person accepted it)' : '';
   switch (result.status) {
     case 'recorded':
+      if (accepted) return `${describeWrite(action, { ...result, consent: undefined })}${accepted}`;
       if (action === 'forget') return `forgot${acted} from ${result.file}: removed ${result.line}`;
       if (action === 'done') return `marked task${acted} done in ${result.file}`;
       if (action === 'update') return `updated${acted} in ${result.file}; it is now ${result.id}: ${result.line}`;
@@ -69,6 +72,8 @@ function describeWrite(action: string, result: AgentWriteResult): string {
       return `pending ${action}${acted}${action === 'remember' || action === 'update' || action === 'supersede' ? ` (new item ${result.id})` : ''}: ${WAITS}. ${result.line}`;
     case 'held':
       return `held ${result.id} for review, not recorded: it reads as an instruction to an agent (${(result.kinds ?? []).join(', ')}); a person must accept it (lore review, or the Review view in VS Code). Held: ${result.line}`;
+    case 'declined':
+      return `not recorded: ${result.reason ?? 'the person declined it'} (${action}${acted}${result.id && result.id !== result.target?.id ? ` ${result.id}` : ''})`;
     case 'unchanged':
       return `${result.reason ?? 'unchanged'}: ${result.id}${result.file ? ` in ${result.file}` : ''}`;
     default:
@@ -87,7 +92,7 @@ function writeReply(action: string, result: AgentWriteResult): ToolResult {
       ...(result.line ? { line: result.line } : {}),
       ...(result.file ? { file: result.file } : {}),
       ...(result.kinds?.length ? { kinds: result.kinds } : {}),
-      ...(result.reason ? { reason: result.reason } : {}),
+      ...(result.reason ? { reason: result.reason } : result.consent === 'accepted' ? { reason: 'the person accepted it' } : {}),
       ...(result.places ? { places: result.places.map((p) => ({ file: p.file, line: p.line })) } : {}),
     },
     failed,
@@ -115,15 +120,25 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
   const onStore = (paths: StorePaths, body: () => Promise<ToolResult>) => guarded(paths, body);
   const sourceOf = (sessionId: string | undefined) => agentSource(host.clientName(), sessionId, sanitizeConversationId);
   const mode = host.agentWrites ?? agentWritesFromEnv(process.env.LORE_AGENT_WRITES);
-  const context = (sessionId: string | undefined) => ({ source: sourceOf(sessionId), today: host.now(), ...(mode ? { mode } : {}) });
+  // Where the surface can ask the person, a write that waits for review is put to them (writeConsent.ts).
+  const context = (sessionId: string | undefined, call: ToolCall) => {
+    const ask = call.askConsent;
+    return {
+      source: sourceOf(sessionId),
+      today: host.now(),
+      ...(mode ? { mode } : {}),
+      ...(ask ? { consent: (question: Parameters<typeof consentMessage>[0]) => ask(consentMessage(question)) } : {}),
+    };
+  };
   // Re-indexes what a write recorded, so the agent's next search sees it.
   const after = async (paths: StorePaths, result: AgentWriteResult) => {
     const written = result.status === 'recorded' ? resultFile(paths, result) : undefined;
     if (written) await host.reindex([written]);
   };
-  const change = (paths: StorePaths, action: string, request: ChangeRequest, sessionId?: string) =>
-    onStore(paths, async () => {
-      const result = await changeItem(paths, request, context(sessionId));
+  const change = (call: ToolCall, action: string, request: ChangeRequest, sessionId?: string) =>
+    onStore(call.paths, async () => {
+      const { paths } = call;
+      const result = await changeItem(paths, request, context(sessionId, call));
       await after(paths, result);
       // Done and forget echo the item as it stands: one held for review is not handed out.
       // (Held: flagged and not accepted. A superseded item is not held: its line may be echoed.)
@@ -157,9 +172,10 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
         outputSchema: writeOutput,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      ({ kind, statement, detail, name, path, scope, session: sessionId }, { paths }) =>
-        onStore(paths, async () => {
-          const result = await rememberItem(paths, { kind, statement, detail, name, path, scope }, context(sessionId));
+      ({ kind, statement, detail, name, path, scope, session: sessionId }, call) =>
+        onStore(call.paths, async () => {
+          const { paths } = call;
+          const result = await rememberItem(paths, { kind, statement, detail, name, path, scope }, context(sessionId, call));
           await after(paths, result);
           return writeReply('remember', result);
         }),
@@ -182,7 +198,7 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
         outputSchema: writeOutput,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       },
-      ({ action, id: itemId, text, file: where, session: sessionId }, { paths }) => {
+      ({ action, id: itemId, text, file: where, session: sessionId }, call) => {
         if ((action === 'update' || action === 'supersede') && !text)
           return Promise.resolve(
             reply(`refused: ${action} needs the new text`, { status: 'refused', reason: `${action} needs text` }, true),
@@ -191,7 +207,7 @@ export function memoryTools(host: AgentToolHost): AgentTool[] {
           action === 'update' || action === 'supersede'
             ? { op: action, id: itemId, text: text!, file: where }
             : { op: action, id: itemId, file: where };
-        return change(paths, action, request, sessionId);
+        return change(call, action, request, sessionId);
       },
     ),
   ];

@@ -50,7 +50,7 @@ import { isNoteFileName, parseNoteFile } from '../../model/noteFile';
 import { sameStatementIndex } from '../../model/sameStatement';
 import { forgottenLineTest } from '../../model/tombstones';
 import { readLedger } from '../ledger';
-import { writeHeldItems } from './reviewQueue';
+import { decideReview, PERSONAL_REVIEW_PREFIX, reviewItemId, writeHeldItems } from './reviewQueue';
 import type { PendingChange, ReviewTarget } from '../../model/reviewFile';
 import { clock } from '../../base/clock';
 
@@ -65,7 +65,27 @@ export interface AgentWriteContext {
   /** Default: the store's config.json (`agentWrites`, itself `pending` by default). */
   mode?: AgentWritesMode;
   lockTimeoutMs?: number;
+  /**
+   * Asks the person, where the surface can (an MCP client that declared elicitation), about a
+   * write that waits for review; undefined: nobody to ask, the write waits in review.md.
+   */
+  consent?: (question: ConsentQuestion) => Promise<ConsentAnswer>;
 }
+
+/** A write waiting for a person, as the person is asked about it. */
+export interface ConsentQuestion {
+  /** remember, update, supersede, done or forget. */
+  op: string;
+  /** The line written on accept (done / forget: the item as it stands). */
+  line: string;
+  /** Store-relative file it goes to (or is in). */
+  file: string;
+  /** Flag kinds when the line reads as an instruction to an agent. */
+  kinds: string[];
+}
+
+/** accept / decline / cancel: the person's answer; undefined: no answer (not asked, failed, timed out). */
+export type ConsentAnswer = 'accept' | 'decline' | 'cancel' | undefined;
 
 /** A new item. `statement` is a playbook's steps; `name` its name; `path` a note's file. */
 export interface RememberRequest {
@@ -90,7 +110,7 @@ export type ChangeRequest =
  * because it reads as an instruction; unchanged: nothing to do (already recorded, already done);
  * refused / not-found / ambiguous: nothing written, `reason` says why.
  */
-export type AgentWriteStatus = 'recorded' | 'pending' | 'held' | 'unchanged' | 'refused' | 'not-found' | 'ambiguous';
+export type AgentWriteStatus = 'recorded' | 'pending' | 'held' | 'declined' | 'unchanged' | 'refused' | 'not-found' | 'ambiguous';
 
 export interface AgentWriteResult {
   status: AgentWriteStatus;
@@ -109,6 +129,10 @@ export interface AgentWriteResult {
   places?: LocatedItem[];
   /** What the store's git history did after the write (history/storeHistory.ts). */
   history?: HistoryOutcome;
+  /** pending / held: the entry's id in the review queue (reviewQueue.ts), which a person's answer decides. */
+  reviewId?: string;
+  /** Set when the person was asked in the client: `accepted` (recorded), `declined` or `cancelled` (declined). */
+  consent?: 'accepted' | 'declined' | 'cancelled';
 }
 
 /**
@@ -196,11 +220,42 @@ function queueUnlessDirect(
   line: string,
   pending: PendingChange,
   checkFlags: boolean,
-): { status: 'pending' | 'held'; kinds: string[] } | undefined {
+): { status: 'pending' | 'held'; kinds: string[]; reviewId: string } | undefined {
   const kinds = checkFlags ? heldKinds(paths, line) : [];
   if (kinds.length === 0 && mode === 'direct') return undefined;
   writeHeldItems(paths, [{ target, line, kinds, pending }]);
-  return { status: kinds.length ? 'held' : 'pending', kinds };
+  // Listed from the shared store, a personal layer's entry carries the layer's prefix (reviewQueue.listReview).
+  const reviewId = (paths.layer === 'personal' ? PERSONAL_REVIEW_PREFIX : '') + reviewItemId('queue', target, line, pending);
+  return { status: kinds.length ? 'held' : 'pending', kinds, reviewId };
+}
+
+/**
+ * A write that waits for a person, put to the person where the surface can ask (context.consent):
+ * it is queued first, exactly as without asking, and the answer decides that entry as `lore review`
+ * would (decideReview: an accept writes it, journals it and records a flagged line as accepted; a
+ * decline deletes it from the queue). No answer (no way to ask, an error, a timeout) leaves it
+ * waiting in review.md. Asked outside the store lock: a person may take minutes.
+ */
+async function askConsent(paths: StorePaths, context: AgentWriteContext, op: string, queued: AgentWriteResult): Promise<AgentWriteResult> {
+  if (!context.consent || (queued.status !== 'pending' && queued.status !== 'held') || !queued.reviewId || !queued.line) return queued;
+  const question = { op, line: queued.line, file: queued.file ?? '', kinds: queued.kinds ?? [] };
+  const answer = await context.consent(question).catch(() => undefined);
+  if (answer === undefined) return queued;
+  const decision = await decideReview(paths, answer === 'accept' ? 'accept' : 'reject', [queued.reviewId], {
+    lockTimeoutMs: context.lockTimeoutMs ?? LOCK_TIMEOUT_MS,
+  });
+  // Decided meanwhile (lore review in another window) or not applicable any more: it stands as queued.
+  if (decision.decided.length === 0) return queued;
+  const { reviewId: _decided, kinds: _kinds, ...rest } = queued;
+  const history = decision.history ?? queued.history;
+  if (answer === 'accept') return { ...rest, status: 'recorded', consent: 'accepted', ...(history ? { history } : {}) };
+  return {
+    ...rest,
+    status: 'declined',
+    consent: answer === 'decline' ? 'declined' : 'cancelled',
+    reason: answer === 'decline' ? 'the person declined it' : 'the person dismissed the question',
+    ...(history ? { history } : {}),
+  };
 }
 
 /** A new item's line and where it goes, before anything is written (see planNewItem). */
@@ -262,7 +317,7 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
   // Refused before the lock is taken (or the store's layout made).
   const early = planNewItem(paths, request, context.source, context.today);
   if (!early.ok) return { status: 'refused', reason: early.reason };
-  return underLock(paths, context, 'remember', () => {
+  const queued = await underLock(paths, context, 'remember', (): AgentWriteResult => {
     // Planned again under the lock: the note file may have come or moved meanwhile.
     const plan = planNewItem(paths, request, context.source, context.today);
     if (!plan.ok) return { status: 'refused', reason: plan.reason };
@@ -302,6 +357,7 @@ export async function rememberItem(paths: StorePaths, request: RememberRequest, 
     refreshDigest(paths);
     return { status: 'recorded', ...base };
   });
+  return askConsent(paths, context, 'remember', queued);
 }
 
 /**
@@ -410,7 +466,7 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
   const id = request.id.trim().toLowerCase();
   if (!isItemId(id)) return { status: 'refused', reason: `"${request.id}" is not an item id (8 characters, as replies name them)` };
   const mode = modeOf(paths, context);
-  return underLock(paths, context, request.op, () => {
+  const queued = await underLock(paths, context, request.op, (): AgentWriteResult => {
     const places = lookUp(paths, id, request.file);
     if (places.length === 0)
       return {
@@ -468,6 +524,7 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
     refreshDigest(paths);
     return { status: 'recorded', ...base };
   });
+  return askConsent(paths, context, request.op, queued);
 }
 
 /** The absolute path of a store-relative file a result names (for re-indexing after a write). */
