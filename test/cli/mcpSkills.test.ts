@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { makeWorkspace } from '../helpers/cli';
 import { connectLoreMcp } from '../helpers/mcpClient';
@@ -91,8 +91,14 @@ describe('lore mcp: playbooks served as skills (the MCP Skills extension)', func
     }
   });
 
-  it('serves a playbook added while running on the next listing', async () => {
+  it('tells a client subscribed to a skill that playbooks.md changed, and serves a playbook added while running', async () => {
+    const uri = 'skill://release-a-new-version/SKILL.md';
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+    );
+    await client.subscribeResource({ uri });
     fs.appendFileSync(path.join(root, 'playbooks.md'), '- **Rotate the signing key**: run scripts/rotate.sh [from: c4, 2026-11-23]\n');
+    assert.equal(await updated, uri);
     const { skills } = await client.request({ method: 'skills/list', params: {} }, ListResult);
     assert.ok(skills.some((s) => s.uri === 'skill://rotate-the-signing-key/SKILL.md'));
   });
