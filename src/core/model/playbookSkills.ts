@@ -10,8 +10,8 @@
  */
 import { sha256Hash } from '../base/sha256';
 import { listItems } from './categoryFile';
-import { itemId } from './itemId';
-import { itemStatement } from './itemLines';
+import { listItemId } from './itemId';
+import { itemStatement, renderItemLine } from './itemLines';
 import { formatSources, parseProvenance, plainSources } from './provenance';
 import { KNOWLEDGE_FRAMING } from './safety/dataFraming';
 import { redactSecrets } from './safety/redact';
@@ -100,17 +100,19 @@ function skillText(name: string, description: string, title: string, steps: stri
 
 /**
  * The skills of a playbooks.md text: one per item `keep` lets through (the caller's filter leaves
- * out items held for review and superseded ones), in file order, secrets redacted.
+ * out items held for review and superseded ones), in file order, secrets redacted. An item's id
+ * is the one search gives it (listItemId), so change_item can correct the playbook by it.
  */
 export function playbookSkills(text: string, keep: (line: string) => boolean = () => true): PlaybookSkill[] {
   const skills: PlaybookSkill[] = [];
   const taken = new Set<string>();
   for (const item of listItems(text)) {
-    if (!keep(item.raw)) continue;
+    // The whole item, continuation lines joined: a playbook's steps often wrap, and the filter must read them all.
+    if (!keep(renderItemLine(item.text))) continue;
     const statement = redactSecrets(itemStatement(item.text));
     if (!statement) continue;
     const { name: title, steps } = nameAndSteps(statement);
-    const id = itemId(item.raw);
+    const id = listItemId(item);
     const base = skillSlug(title) || `playbook-${id}`;
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base.slice(0, MAX_NAME - `-${n}`.length).replace(/-+$/, '')}-${n}`;
