@@ -16,6 +16,7 @@ import { registerPrompts } from './prompts';
 import { serveLoopbackHttp } from './loopbackHttp';
 import { ProtocolEraTransport, registerDiscover } from './protocolEras';
 import { registerResources, workspacePathCompleter } from './resources';
+import { registerSkills } from './skills';
 import { registerChangeNotifications } from './storeChanges';
 import type { StoreRequest } from './storeDiscovery';
 import { StoreSession } from './storeSession';
@@ -51,6 +52,7 @@ function createLoreMcpServer(
   const tools = registerAgentTools(server, session, { now });
   registerResources(server, session);
   registerPrompts(server, session, workspacePathCompleter(session));
+  registerSkills(server, session);
   registerChangeNotifications(server, session);
   registerDiscover(server.server, SERVER_INFO, LORE_INSTRUCTIONS);
 

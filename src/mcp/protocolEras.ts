@@ -47,6 +47,9 @@ const CACHE_HINTS: Record<string, { ttlMs: number; cacheScope: 'public' | 'priva
   'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'public' },
   'resources/list': { ttlMs: 0, cacheScope: 'private' },
   'resources/read': { ttlMs: 0, cacheScope: 'private' },
+  // The Skills extension's list and get (skills.ts): playbooks are store content, as reads are.
+  'skills/list': { ttlMs: 0, cacheScope: 'private' },
+  'skills/get': { ttlMs: 0, cacheScope: 'private' },
 };
 
 const DiscoverRequestSchema = z.object({ method: z.literal('server/discover'), params: z.object({}).passthrough().optional() });

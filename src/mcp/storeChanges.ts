@@ -3,8 +3,9 @@
  * harvest, a person's edit, another agent's write): the files the store watcher or the server's
  * own writes report become the resources they change, so a client re-reads what it holds
  * (`notifications/resources/updated` for the URIs it subscribed to) and re-lists when the set
- * of resources changed (`notifications/resources/list_changed`). The tool and prompt lists
- * never change while Lore runs, so no list_changed is sent for them (and none is declared).
+ * of resources changed (`notifications/resources/list_changed`); a change to playbooks.md touches
+ * every skill's SKILL.md. The tool and prompt lists never change while Lore runs, so no
+ * list_changed is sent for them (and none is declared).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -21,6 +22,8 @@ export interface StoreChange {
 
 /** Every `lore://notes/…` URI: a note file names its file inside, so any change may touch any. */
 export const ANY_NOTES = 'lore://notes/';
+/** Every skill's SKILL.md (skills.ts): playbooks.md holds them all, and a skill's name comes from inside it. */
+export const ANY_SKILL = 'skill://';
 
 /** The resources `files` (absolute paths in the store) touch. */
 export function changeOf(paths: StorePaths, files: readonly string[]): StoreChange {
@@ -31,6 +34,7 @@ export function changeOf(paths: StorePaths, files: readonly string[]): StoreChan
     if (source?.kind === 'category' && source.category) {
       uris.add(`lore://knowledge/${source.category}`);
       uris.add('lore://digest');
+      if (source.category === 'playbooks') uris.add(ANY_SKILL);
       listChanged = true;
     } else if (source?.kind === 'notes') uris.add(ANY_NOTES);
     else if (source?.kind === 'transcript') listChanged = true;
@@ -40,7 +44,11 @@ export function changeOf(paths: StorePaths, files: readonly string[]): StoreChan
 
 /** Whether a change touches a subscribed URI. */
 export function touches(change: StoreChange, uri: string): boolean {
-  return change.uris.includes(uri) || (uri.startsWith(ANY_NOTES) && change.uris.includes(ANY_NOTES));
+  return (
+    change.uris.includes(uri) ||
+    (uri.startsWith(ANY_NOTES) && change.uris.includes(ANY_NOTES)) ||
+    (uri.startsWith(ANY_SKILL) && change.uris.includes(ANY_SKILL))
+  );
 }
 
 /** Listeners of one store session's changes. */

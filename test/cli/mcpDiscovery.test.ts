@@ -185,7 +185,12 @@ describe('lore mcp: instructions, resources and prompts', function () {
       ],
     );
     const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort();
-    assert.deepEqual(templates, ['lore://knowledge/{category}', 'lore://notes/{+path}', 'lore://transcript/{id}']);
+    assert.deepEqual(templates, [
+      'lore://knowledge/{category}',
+      'lore://notes/{+path}',
+      'lore://transcript/{id}',
+      'skill://{name}/SKILL.md',
+    ]);
     const digest = await client.readResource({ uri: 'lore://digest' });
     assert.match(
       (digest.contents[0] as { text: string }).text,
@@ -331,7 +336,7 @@ describe('lore mcp: protocol revisions', function () {
     const discover = byId('discover').result!;
     assert.equal(discover.resultType, 'complete');
     assert.deepEqual(discover.supportedVersions, ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
-    assert.deepEqual(Object.keys(discover.capabilities as object).sort(), ['completions', 'prompts', 'resources', 'tools']);
+    assert.deepEqual(Object.keys(discover.capabilities as object).sort(), ['completions', 'extensions', 'prompts', 'resources', 'tools']);
     assert.deepEqual((discover._meta as Record<string, unknown>)['io.modelcontextprotocol/serverInfo'], { name: 'lore', version: '0.1.0' });
     assert.match(String(discover.instructions), /^Lore is this project's memory/);
     assert.equal(typeof discover.ttlMs, 'number');

@@ -35,6 +35,7 @@ Tools (the list costs about 2,500 tokens; every parameter: docs/mcp.md):
                      and each action's other fields (named in the tool's description and docs/mcp.md).
 Agents' writes wait for "lore review" unless config.json says "agentWrites": "direct".
 Resources: lore://digest, lore://knowledge/{category}, lore://notes/{path}, lore://transcript/{id}.
+Skills: each playbook is a skill, skill://NAME/SKILL.md (skills/list, skills/get, resources/read).
 Prompts: file_knowledge (path), task_context (task, files).
 Protocol revisions 2024-11-05 to 2025-11-25 (initialize) and 2026-07-28 (server/discover).
 --http serves http://127.0.0.1:PORT/mcp (loopback only; PORT 0 picks a free one, said on stderr):

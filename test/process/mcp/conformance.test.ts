@@ -90,6 +90,11 @@ describe('lore mcp --http against the official MCP conformance suite', function 
   before(async () => {
     ({ root } = await makeWorkspace());
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- the build uses esbuild for bundling [from: c1, 2026-11-20]\n');
+    // A playbook, which Lore serves as a skill: the Skills extension's scenarios check its entry and SKILL.md.
+    fs.writeFileSync(
+      path.join(root, 'playbooks.md'),
+      '# Playbooks\n\n- **Release a new version**: run npm version, push the tag, wait for CI to publish [from: c1, 2026-11-20]\n',
+    );
     server = await startHttpServer(root);
   });
   after(() => {
