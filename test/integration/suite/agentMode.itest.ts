@@ -132,7 +132,7 @@ describe("Agent mode: Lore's MCP server for Copilot", function () {
       try {
         const result = await client.callTool({
           name: 'remember',
-          arguments: { category: 'fact', statement: 'Quasar caches are warmed at boot', session: 's1' },
+          arguments: { kind: 'fact', statement: 'Quasar caches are warmed at boot', session: 's1' },
         });
         assert.equal((result.structuredContent as { status: string }).status, 'recorded', JSON.stringify(result.content));
       } finally {
