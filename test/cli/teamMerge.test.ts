@@ -67,6 +67,21 @@ function pull(clone: string): void {
   assert.equal(fs.existsSync(path.join(clone, '.git', 'MERGE_HEAD')), false, 'the merge finished');
 }
 
+/**
+ * `first` appends a fact to facts.md, commits and pushes; `second` appends its own, commits and
+ * pulls (a merge of both). Returns facts.md as the merge left it in `second`.
+ */
+function appendOnBothSidesAndPull(first: string, second: string): string {
+  const append = (clone: string, line: string) => fs.appendFileSync(path.join(clone, '.lore', 'facts.md'), `${line}\n`);
+  append(first, '- from the first clone [from: manual, 2026-11-20]');
+  commitAll(first, 'first wrote');
+  gitIn(first, 'push', '-q', 'origin', 'main');
+  append(second, '- from the second clone [from: manual, 2026-11-20]');
+  commitAll(second, 'second wrote');
+  pull(second);
+  return read(path.join(second, '.lore', 'facts.md'));
+}
+
 function itemLines(file: string): string[] {
   return read(file)
     .split('\n')
@@ -183,17 +198,10 @@ describe('a team shares the store through git', function () {
     const c = path.join(tmp, 'c');
     gitIn(tmp, 'clone', '-q', origin, c);
     identify(c);
-    const append = (clone: string, line: string) => fs.appendFileSync(path.join(clone, '.lore', 'facts.md'), `${line}\n`);
-    append(a, '- from a [from: manual, 2026-11-20]');
-    commitAll(a, 'a wrote');
-    gitIn(a, 'push', '-q', 'origin', 'main');
-    append(c, '- from c [from: manual, 2026-11-20]');
-    commitAll(c, 'c wrote');
-    pull(c);
-    const facts = read(path.join(c, '.lore', 'facts.md'));
+    const facts = appendOnBothSidesAndPull(a, c);
     assert.doesNotMatch(facts, MARKERS);
-    assert.match(facts, /from a/);
-    assert.match(facts, /from c/);
+    assert.match(facts, /from the first clone/);
+    assert.match(facts, /from the second clone/);
 
     // Both harvest: ledger.json conflicts in c (git's text merge), the person commits it as it is,
     // and Lore reads both sides of it rather than refusing it.
@@ -298,17 +306,10 @@ describe('a team shares the store through git', function () {
   it('a clone whose registered Lore is gone merges as git would without it: markdown as a union, no markers', async () => {
     const { a, b } = await team();
     gitIn(b, 'config', '--local', 'merge.lore.driver', mergeDriverCommand(process.execPath, path.join(b, 'no-such-lore', 'cli.js')));
-    const append = (clone: string, line: string) => fs.appendFileSync(path.join(clone, '.lore', 'facts.md'), `${line}\n`);
-    append(a, '- from a [from: manual, 2026-11-20]');
-    commitAll(a, 'a wrote');
-    gitIn(a, 'push', '-q', 'origin', 'main');
-    append(b, '- from b [from: manual, 2026-11-20]');
-    commitAll(b, 'b wrote');
-    pull(b);
-    const facts = read(path.join(b, '.lore', 'facts.md'));
+    const facts = appendOnBothSidesAndPull(a, b);
     assert.doesNotMatch(facts, MARKERS);
-    assert.match(facts, /from a/);
-    assert.match(facts, /from b/);
+    assert.match(facts, /from the first clone/);
+    assert.match(facts, /from the second clone/);
     assert.equal(fs.existsSync(path.join(b, '.lore', '.cache', 'merged')), false, "Lore's driver did not run");
   });
 });

@@ -1,23 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { AgentToolHost } from '../../src/core/services/agentTools/agentTool';
 import { agentTools } from '../../src/core/services/agentTools/agentTools';
-import { registerAgentTools } from '../../src/mcp/agentToolsMcp';
-import { StoreSession } from '../../src/mcp/storeSession';
-import { makeTempDir } from '../helpers/paths';
+import { connectAgentToolsInMemory } from './inMemoryTools';
 
 describe('MCP: the agent tools as MCP tools', () => {
   it('lists every agent tool in its defined order, with its title, description and hints', async () => {
-    const server = new McpServer({ name: 'lore', version: '0' });
-    // A folder without a store: listing needs none, and nothing is created.
-    const session = new StoreSession({ cwd: makeTempDir(), root: makeTempDir() }, server.server);
-    const served = registerAgentTools(server, session, { now: () => new Date(0) });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '0' });
-    await client.connect(clientSide);
+    const { client, close } = await connectAgentToolsInMemory();
     const host: AgentToolHost = {
       now: () => new Date(0),
       clientName: () => undefined,
@@ -46,9 +34,7 @@ describe('MCP: the agent tools as MCP tools', () => {
       );
     } finally {
       defined.close();
-      served.close();
-      session.close();
-      await client.close();
+      await close();
     }
   });
 });

@@ -1,36 +1,24 @@
 import * as assert from 'node:assert/strict';
 import { getEncoding } from 'js-tiktoken';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerAgentTools } from '../../src/mcp/agentToolsMcp';
-import { StoreSession } from '../../src/mcp/storeSession';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mcpCommand } from '../../src/cli/commands/mcpCommand';
 import type { AgentToolHost } from '../../src/core/services/agentTools/agentTool';
 import { agentTools } from '../../src/core/services/agentTools/agentTools';
 import { TASK_TOOL_INPUTS } from '../../src/core/services/tasks/taskToolInputs';
-import { REPO_ROOT, makeTempDir } from '../helpers/paths';
+import { REPO_ROOT } from '../helpers/paths';
+import { connectAgentToolsInMemory } from './inMemoryTools';
 
 /** The most Lore's tools/list may cost an agent, in tokens: clients such as Codex and Gemini CLI send it with every request. */
 const TOOL_LIST_TOKENS = 3000;
 
 /** The tools/list result's JSON, as a fresh server sends it. */
 async function toolListJson(): Promise<string> {
-  const server = new McpServer({ name: 'lore', version: '0' });
-  const session = new StoreSession({ cwd: makeTempDir(), root: makeTempDir() }, server.server);
-  const served = registerAgentTools(server, session, { now: () => new Date(0) });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '0' });
-  await client.connect(clientSide);
+  const { client, close } = await connectAgentToolsInMemory();
   try {
     return JSON.stringify(await client.listTools());
   } finally {
-    served.close();
-    session.close();
-    await client.close();
+    await close();
   }
 }
 
