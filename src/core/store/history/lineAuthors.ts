@@ -25,7 +25,7 @@ export interface LineAuthor {
 }
 
 /** The commit id git blame gives a line that is not committed. */
-const NOT_COMMITTED = /^0+$/;
+export const NOT_COMMITTED = /^0+$/;
 
 /** `+0130` → `+01:30`. */
 function isoOffset(tz: string): { text: string; minutes: number } {

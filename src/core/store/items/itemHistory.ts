@@ -13,6 +13,7 @@ import { provenanceTarget } from './provenanceTarget';
 import type { StorePaths } from '../storePaths';
 import { conversationsOf } from '../history/commitMessage';
 import { runGit } from '../history/git';
+import { NOT_COMMITTED } from '../history/lineAuthors';
 import { findStoreRepo, repoPath, storePathspec, type StoreRepo } from '../history/storeRepo';
 
 /** One commit in an item's history. */
@@ -63,8 +64,6 @@ const RECORD = '\x1e';
 const LOG_FORMAT = `--format=%H${FIELD}%aI${FIELD}%an${FIELD}%ae${FIELD}%s${FIELD}%b${RECORD}`;
 /** Store paths that repeat or quote items without being where they are kept. */
 const NOT_KNOWLEDGE = ['transcripts', 'journal', 'archive', 'inbox', 'digest.md', 'ledger.json'];
-/** The commit id git blame gives a line that is not committed. */
-const NOT_COMMITTED = /^0+$/;
 
 function parseLog(stdout: string): Array<Omit<ItemHistoryEvent, 'kind'>> {
   return stdout
