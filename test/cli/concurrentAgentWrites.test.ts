@@ -11,7 +11,7 @@ import { staleSaves, startHandEditor, unexplainedHandLoss } from '../helpers/sta
 /**
  * An agent writes through `lore mcp` (remember, change_item) while a person keeps saving facts.md
  * by hand, re-reading it before each save, in place (truncate, then write) or by renaming a new
- * file over it. The concurrency contract (the README's reliability section) allows no loss,
+ * file over it. The concurrency contract (docs/reliability.md) allows no loss,
  * whatever the machine's load: every line that was there, every hand-written line and every write
  * Lore acknowledged is in facts.md afterwards. The only failure allowed is a write that is not
  * acknowledged, and then only with the "kept changing, nothing was lost" message. The two gaps
@@ -107,7 +107,7 @@ describe('an agent writing through lore mcp while a person saves facts.md', func
       const hand = unexplainedHandLoss(lostHand, editorTrace, loreTrace);
       if (hand.excused > 0)
         console.log(
-          `      ${mode}: ${hand.excused} hand save(s) renamed into place inside Lore's check-then-rename gap (the README's named limit)`,
+          `      ${mode}: ${hand.excused} hand save(s) renamed into place inside Lore's check-then-rename gap (a limit docs/reliability.md names)`,
         );
       assert.deepEqual(hand.unexplained, [], `${hand.unexplained.length} of ${saved} hand-written lines lost outside the rename gap`);
       const lostAcknowledged = acknowledged.filter((l) => !lines.has(l));

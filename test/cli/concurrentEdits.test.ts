@@ -70,7 +70,7 @@ describe('a person editing facts.md while lore harvest --apply runs', function (
       const lostHand: number[] = [];
       for (let i = 0; i < saved; i++) if (!lines.has(`- hand ${mode} ${i}`)) lostHand.push(i);
       // Excused only when the traces show the save was renamed into place inside a Lore process's
-      // check-then-rename gap (no compare-and-swap rename in POSIX; the README names this limit).
+      // check-then-rename gap (no compare-and-swap rename in POSIX; docs/reliability.md names this limit).
       const hand = unexplainedHandLoss(lostHand, editorTrace, loreTrace);
       if (hand.excused > 0)
         console.log(`      ${mode}: ${hand.excused} hand save(s) renamed into place inside Lore's check-then-rename gap`);

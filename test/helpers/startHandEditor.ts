@@ -48,7 +48,7 @@ export function unexplainedHandLoss(lost: number[], editorTrace: string, loreTra
 /**
  * Saves of a buffer read longer than `windowMs` before it was written (an editor held up by a
  * busy machine): such a save may remove lines Lore wrote and watched meanwhile, the one way an
- * acknowledged write can go (the README's reliability section says so).
+ * acknowledged write can go (docs/reliability.md says so).
  */
 export function staleSaves(editorTrace: string, windowMs: number): number {
   const window = BigInt(windowMs) * 1_000_000n;

@@ -34,7 +34,7 @@ function setup(): { paths: StorePaths; read: (f: string) => string } {
 
 describe("agents' writes by id against a person saving in another process", () => {
   // Appends (O_APPEND). An append that lands between Lore's version check and its rename is the one
-  // loss POSIX allows (no compare-and-swap rename; see guardedReplace.ts and the README): on a busy
+  // loss POSIX allows (no compare-and-swap rename; see guardedReplace.ts and docs/reliability.md): on a busy
   // machine that gap can stretch, so a lost hand line is excused only when both processes' traces
   // put its save inside a Lore check-then-rename span. Any other loss fails.
   for (const mode of ['append'])
