@@ -269,8 +269,11 @@ export function remoteUri(serverUrl, p) {
   return `vscode-remote://${host}${p}`;
 }
 
-/** Launches Debian's Chromium with playwright-core, with a profile inside the sandbox. */
-export async function launchBrowser(sandbox, { headless = true, viewport = { width: 1400, height: 900 } } = {}) {
+/**
+ * Launches Debian's Chromium with playwright-core, with a profile inside the sandbox.
+ * `ignoreHTTPSErrors`: accept a self-signed certificate (a local https server standing in for a public one).
+ */
+export async function launchBrowser(sandbox, { headless = true, viewport = { width: 1400, height: 900 }, ignoreHTTPSErrors = false } = {}) {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing; run: sh scripts/withNode24.sh sh scripts/ensureCodeServer.sh`);
   }
@@ -279,6 +282,7 @@ export async function launchBrowser(sandbox, { headless = true, viewport = { wid
     executablePath: CHROMIUM,
     headless,
     viewport,
+    ignoreHTTPSErrors,
     env: { ...sandbox.env, XDG_CONFIG_HOME: sandbox.xdg.config },
     args: [
       '--no-sandbox',

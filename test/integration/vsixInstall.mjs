@@ -4,11 +4,20 @@
 // verifies that lore-dev.lore activated from the installed copy and that "Lore: Show Log" runs
 // from the command palette. `npm run test:integration` packages the VSIX first (npm run package).
 //
-//   node test/integration/vsixInstall.mjs [--vsix FILE] [--screenshot FILE] [--keep] [--verbose]
+//
+// Its extension page: VS Code shows images there only from https addresses, so the check serves the
+// repository's screenshots from a local https server (a self-signed certificate the browser is told
+// to accept, standing in for the public address LORE_IMAGES_BASE_URL names when packaging), puts the
+// page scripts/marketplaceReadme.mjs builds for that address into the installed extension, opens
+// Lore's page in the Extensions view and checks that every image loaded and no link was dropped.
+//
+//   node test/integration/vsixInstall.mjs [--vsix FILE] [--screenshot FILE] [--page-screenshot FILE] [--keep] [--verbose]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as https from 'node:https';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { extensionPage, relativeTargets } from '../../scripts/marketplaceReadme.mjs';
 import {
   ROOT,
   codeServerEntry,
@@ -27,6 +36,7 @@ const { values: opts } = parseArgs({
   options: {
     vsix: { type: 'string', default: path.join(ROOT, 'lore.vsix') },
     screenshot: { type: 'string' },
+    'page-screenshot': { type: 'string' },
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '180' },
@@ -98,26 +108,35 @@ for (const required of [
 ]) {
   check(names.has(required), `holds ${required}`);
 }
-// The extension page: the icon, the walkthrough's media, and every file the README links to
-// relatively (VS Code resolves those against the installed extension; vsce keeps them relative).
+// What the installed extension shows from its own files: the icon, the walkthrough's pages and the
+// images they show (rendered by VS Code from the extension's folder).
 check(names.has(`extension/${manifest.icon}`), `holds the icon ${manifest.icon}`);
 for (const step of manifest.contributes.walkthroughs.flatMap((w) => w.steps)) {
-  check(names.has(`extension/${step.media.markdown}`), `holds walkthrough media ${step.media.markdown}`);
+  const page = step.media.markdown;
+  check(names.has(`extension/${page}`), `holds walkthrough media ${page}`);
+  const images = relativeTargets(fs.readFileSync(path.join(ROOT, page), 'utf8')).map(({ target }) =>
+    path.posix.join(path.posix.dirname(page), target),
+  );
+  const missing = images.filter((image) => !names.has(`extension/${image}`));
+  if (images.length)
+    check(
+      missing.length === 0,
+      `holds the ${images.length} image(s) ${page} shows${missing.length ? `; missing: ${missing.join(', ')}` : ''}`,
+    );
 }
-const readmeLinks = [...fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)\s#]+)[^)]*\)/g)]
-  .map((m) => m[1])
-  .filter((link) => !/^[a-z]+:/i.test(link));
-const missingLinks = readmeLinks.filter((link) => !names.has(`extension/${path.posix.normalize(link)}`));
-check(
-  readmeLinks.length > 0 && missingLinks.length === 0,
-  `holds the ${readmeLinks.length} files README.md links to${missingLinks.length ? `; missing: ${missingLinks.join(', ')}` : ''}`,
-);
-// The extension page shows README.md without its developer block (scripts/marketplaceReadme.mjs).
+// The extension page is dist/README.md (scripts/marketplaceReadme.mjs), which links to no file: VS
+// Code's extension page follows no relative link and shows no relative image.
 const packagedReadme = entries.find((e) => e.name.toLowerCase() === 'extension/readme.md');
 const userReadme = path.join(ROOT, 'dist', 'README.md');
+const pageText = fs.existsSync(userReadme) ? fs.readFileSync(userReadme, 'utf8') : '';
 check(
-  packagedReadme !== undefined && fs.existsSync(userReadme) && packagedReadme.size === fs.statSync(userReadme).size,
-  'shows the README without its developer block (dist/README.md)',
+  packagedReadme !== undefined && pageText !== '' && packagedReadme.size === Buffer.byteLength(pageText),
+  'shows the extension page built from README.md (dist/README.md)',
+);
+const deadTargets = relativeTargets(pageText).map(({ target }) => target);
+check(
+  deadTargets.length === 0,
+  `the extension page links to no file by a relative path${deadTargets.length ? `: ${deadTargets.join(', ')}` : ''}`,
 );
 const unwanted = [...names].filter(
   (n) => /\.map$|^extension\/(src|test|out|bench|examples|\.vscode-test|\.node24)\/|\.ts$/.test(n) && !n.endsWith('.d.ts'),
@@ -243,36 +262,117 @@ async function until(probe, ms) {
 }
 
 /**
- * Opens Lore's page in the Extensions view and says how many README images it shows. Reported,
- * not checked: relative images render there only once package.json names the repository
- * (CONTRIBUTING.md, Packaging), and a page the workbench is slow to draw must not fail the check.
+ * Serves the repository's media/ over https on 127.0.0.1 with a self-signed certificate made by
+ * openssl, standing in for the public address the page's screenshots come from. Resolves to its
+ * base address, or undefined (with the reason printed) when openssl is missing.
  */
-async function reportExtensionPage() {
-  try {
-    await page.keyboard.press('Control+Shift+X');
-    const search = page.locator('.extensions-viewlet .suggest-input-container').first();
-    await search.waitFor({ state: 'visible', timeout: 15_000 });
-    await search.click();
-    await page.keyboard.type('@installed lore');
-    await page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Lore' }).first().click({ timeout: 15_000 });
-    await page.locator('.extension-editor').waitFor({ state: 'visible', timeout: 15_000 });
-    const readme = async () => {
-      for (const frame of page.frames()) {
-        const images = await frame
-          .evaluate(() =>
-            document.querySelector('h1')?.textContent === 'Lore' ? [...document.images].map((i) => i.complete && i.naturalWidth > 0) : null,
-          )
-          .catch(() => null);
-        if (images?.length) return images;
-      }
-      return undefined;
-    };
-    const images = await until(readme, 20_000);
-    console.log(
-      `  · the extension page shows ${images ? `${images.filter(Boolean).length} of ${images.length}` : 'no'} README images${images?.every(Boolean) ? '' : ' (relative links render only once package.json names the repository: CONTRIBUTING.md, Packaging)'}`,
-    );
-  } catch (err) {
-    console.log(`  · the extension page could not be inspected: ${String(err?.message ?? err).split('\n')[0]}`);
+async function serveScreenshots(dir) {
+  const key = path.join(dir, 'images-key.pem');
+  const cert = path.join(dir, 'images-cert.pem');
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
+  if (made.status !== 0) {
+    console.log(`  · no https server for the page's images: openssl ${made.error?.message ?? made.stderr.trim().split('\n').pop()}`);
+    return undefined;
+  }
+  const media = path.join(ROOT, 'media');
+  const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
+    const file = path.join(ROOT, decodeURIComponent(new URL(req.url ?? '/', 'https://x').pathname));
+    if (req.method !== 'GET' || !file.startsWith(media + path.sep) || !fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': file.endsWith('.png') ? 'image/png' : 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.on('exit', () => server.close());
+  return { base: `https://127.0.0.1:${server.address().port}/`, close: () => server.close() };
+}
+
+/**
+ * Opens Lore's page in the Extensions view and checks it as a person sees it: the page is there,
+ * every image it shows loaded, and no link lost its address (VS Code drops any that is not http(s)).
+ */
+async function checkExtensionPage() {
+  // The page gets the whole editor area: the Output panel the previous step opened is hidden
+  // (cosmetic, for the screenshot: a workbench that names the command otherwise is not a failure).
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill('>View: Hide Panel');
+  const hide = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Hide Panel' }).first();
+  if (
+    await hide.waitFor({ state: 'visible', timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await page.keyboard.press('Enter');
+  else await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Shift+X');
+  const search = page.locator('.extensions-viewlet .suggest-input-container').first();
+  await search.waitFor({ state: 'visible', timeout: 15_000 });
+  await search.click();
+  await page.keyboard.type('@installed lore');
+  await page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Lore' }).first().click({ timeout: 15_000 });
+  await page.locator('.extension-editor').waitFor({ state: 'visible', timeout: 15_000 });
+  /** The page's images (loaded or not) and links without an address, once every image settled. */
+  const readme = async () => {
+    for (const frame of page.frames()) {
+      const found = await frame
+        .evaluate(() => {
+          if (document.querySelector('h1')?.textContent !== 'Lore') return null;
+          const images = [...document.images];
+          if (images.some((i) => !i.complete)) return null;
+          return {
+            images: images.map((i) => ({ src: i.getAttribute('src') ?? '', loaded: i.naturalWidth > 0 })),
+            deadLinks: [...document.querySelectorAll('a')]
+              .filter((a) => a.id !== 'scroll-to-top' && !a.getAttribute('href'))
+              .map((a) => a.textContent),
+          };
+        })
+        .catch(() => null);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const shown =
+    (await until(async () => {
+      const found = await readme();
+      return found && found.images.length > 0 && found.images.every((i) => i.loaded) ? found : undefined;
+    }, 30_000)) ?? (await readme());
+  check(Boolean(shown), "Lore's extension page opens in the Extensions view");
+  if (!shown) return;
+  const broken = shown.images.filter((i) => !i.loaded).map((i) => i.src || '(no address)');
+  check(
+    shown.images.length >= 2 && broken.length === 0,
+    `the extension page shows its ${shown.images.length} screenshots from an https address${broken.length ? `; not loaded: ${broken.join(', ')}` : ''}`,
+  );
+  check(
+    shown.deadLinks.length === 0,
+    `the extension page has no dead link${shown.deadLinks.length ? `: ${shown.deadLinks.join(', ')}` : ''}`,
+  );
+  if (opts['page-screenshot']) {
+    await page.screenshot({ path: path.resolve(opts['page-screenshot']), timeout: 10_000 });
+    console.log(`  · the extension page: ${path.resolve(opts['page-screenshot'])}`);
   }
 }
 
@@ -285,8 +385,17 @@ const hostLog = () =>
 if (failures.length === 0) {
   try {
     // 3. Open the fixture workspace (it has a .lore store: Lore activates on workspaceContains:.lore).
+    // The page as a VSIX packaged with LORE_IMAGES_BASE_URL shows it (see the top of this file).
+    const images = await serveScreenshots(sandbox.dir);
+    check(Boolean(images), 'an https server serves the screenshots for the extension page');
+    if (images) {
+      fs.writeFileSync(
+        path.join(installed, 'README.md'),
+        extensionPage(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), { imagesBase: images.base }),
+      );
+    }
     server = await startCodeServer(sandbox);
-    context = await launchBrowser(sandbox);
+    context = await launchBrowser(sandbox, { ignoreHTTPSErrors: true });
     page = context.pages()[0] ?? (await context.newPage());
     if (opts.verbose) page.on('console', (m) => console.log(`[browser ${m.type()}] ${m.text()}`));
     await page.goto(workbenchUrl(server.url, ws), { waitUntil: 'domcontentloaded', timeout: 120_000 });
@@ -323,7 +432,7 @@ if (failures.length === 0) {
       await page.keyboard.press('Enter');
       const shown = await until(loreChannelShown, 20_000);
       check(shown, 'F1 "Lore: Show Log" shows the Lore output channel');
-      await reportExtensionPage();
+      if (images) await checkExtensionPage();
     }
   } catch (err) {
     check(false, `no error while driving the workbench: ${err?.message ?? err}`);
