@@ -1,12 +1,13 @@
 /**
- * The context keys Lore sets for `when` clauses (menus, the command palette, welcome views).
- * VS Code offers no way to read a context key back, so the values are remembered here too: the
- * extension API exposes them, and a test can check what the `when` clauses see.
+ * The context keys Lore sets for `when` clauses (menus, the command palette, welcome views, which
+ * views show). VS Code offers no way to read a context key back, so the values are remembered here
+ * too: the extension API exposes them, and a test can check what the `when` clauses see.
  */
 import * as vscode from 'vscode';
+import type { ViewKey } from './views/viewKeys';
 
 /** The keys Lore's `when` clauses use (see package.json). */
-export type LoreContextKey = 'lore.storeExists' | 'lore.noStore';
+export type LoreContextKey = 'lore.storeExists' | 'lore.noStore' | ViewKey;
 
 export class ContextKeys {
   private readonly values = new Map<LoreContextKey, boolean>();

@@ -61,6 +61,7 @@ import { TeammateArrivals } from './views/teammateArrivals';
 import { LedgerTreeProvider } from './views/ledgerTree';
 import { ReviewTreeProvider } from './views/reviewTree';
 import { TopicsTreeProvider } from './views/topicsTree';
+import { registerViewCommands, ViewPresence } from './views/viewPresence';
 
 /** What the extension exports (used by the integration tests and by other extensions). */
 export interface LoreApi {
@@ -78,6 +79,10 @@ export interface LoreApi {
     topics: TopicsTreeProvider;
     tasks: TasksTreeProvider;
   };
+  /** The views as VS Code shows them (`visible` says whether one is on screen), by view id. */
+  treeViews: Record<string, vscode.TreeView<unknown>>;
+  /** Which views show: the context keys their `when` clauses read, set again by `update()`. */
+  viewPresence: ViewPresence;
   /** The `lore.harvest.schedule` run, now: undefined when skipped (no store, a harvest running or pending). */
   runScheduledHarvest(): Promise<HarvestReport | undefined>;
   caches: CacheStates;
@@ -178,6 +183,37 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     contextKeys.set('lore.noStore', !store.available);
   };
   setStoreContext();
+  // Every view a person can see, by id (package.json's `views`); views with groups get Collapse All.
+  const treeView = (id: string, treeDataProvider: vscode.TreeDataProvider<unknown>, showCollapseAll = false) =>
+    vscode.window.createTreeView(id, { treeDataProvider, showCollapseAll });
+  const treeViews: Record<string, vscode.TreeView<unknown>> = {
+    'lore.digest': treeView('lore.digest', views.digest, true),
+    'lore.ledger': treeView('lore.ledger', views.ledger, true),
+    'lore.knowledge': treeView('lore.knowledge', views.knowledge, true),
+    'lore.cache': treeView('lore.cache', views.cache),
+    'lore.review': treeView('lore.review', views.review),
+    'lore.inbox': treeView('lore.inbox', views.inbox),
+    'lore.topics': treeView('lore.topics', views.topics),
+    'lore.tasks': treeView('lore.tasks', views.tasks, true),
+  };
+  const viewPresence = new ViewPresence(
+    contextKeys,
+    {
+      'lore.hasKnowledge': () => views.knowledge.hasContent(),
+      'lore.hasHarvested': () => views.ledger.hasContent(),
+      'lore.hasHeldItems': () => views.review.hasContent(),
+      'lore.hasInbox': () => views.inbox.hasContent(),
+      'lore.hasTopics': () => views.topics.hasContent(),
+      'lore.hasAgentTasks': () => views.tasks.hasContent(),
+      'lore.hasCaches': () => views.cache.hasContent(),
+    },
+    [store.onDidChange, agentCaches.onDidChange, caches.onDidChange],
+  );
+  // Before there is knowledge the Digest view is where a person starts: its title says so.
+  const titleDigest = () =>
+    (treeViews['lore.digest'].title = contextKeys.get('lore.hasKnowledge') || !store.available ? 'Digest' : 'Get Started');
+  viewPresence.onDidUpdate(titleDigest);
+  void viewPresence.update();
   context.subscriptions.push(
     store,
     harvest,
@@ -207,16 +243,10 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
           logger('cache').warn(`instructions not synced: ${error instanceof Error ? error.message : String(error)}`),
         ),
     ),
-    // Views with groups get Collapse All in their title bar.
-    vscode.window.createTreeView('lore.digest', { treeDataProvider: views.digest, showCollapseAll: true }),
-    vscode.window.createTreeView('lore.ledger', { treeDataProvider: views.ledger, showCollapseAll: true }),
-    vscode.window.createTreeView('lore.knowledge', { treeDataProvider: views.knowledge, showCollapseAll: true }),
-    vscode.window.registerTreeDataProvider('lore.cache', views.cache),
+    ...Object.values(treeViews),
+    viewPresence,
     vscode.commands.registerCommand('lore.cache.refresh', () => agentCaches.refresh()),
-    vscode.window.registerTreeDataProvider('lore.review', views.review),
-    vscode.window.registerTreeDataProvider('lore.inbox', views.inbox),
-    vscode.window.registerTreeDataProvider('lore.topics', views.topics),
-    vscode.window.createTreeView('lore.tasks', { treeDataProvider: views.tasks, showCollapseAll: true }),
+    ...registerViewCommands(),
     ...registerReviewCommands(store),
     ...registerItemCommands(store),
     superseded,
@@ -266,6 +296,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     harvest,
     planStatus,
     views,
+    treeViews,
+    viewPresence,
     caches,
     agentCaches,
     statusBar,

@@ -7,6 +7,7 @@ import { listItems } from '../core/model/categoryFile';
 import { conversationFile } from '../core/store/items/provenanceTarget';
 import { readTextIfExists } from '../core/base/readText';
 import { InitStoreRequest } from '../shared/protocol';
+import { STORE_DIR_NAME } from '../core/store/storePaths';
 import { runCommand, showLog } from './log';
 import { KEYED_PROVIDERS, secretKey } from './providers/providerChoice';
 import type { StoreService } from './storeService';
@@ -18,6 +19,17 @@ export async function saveApiKey(secrets: vscode.SecretStorage, provider: string
   else await secrets.delete(secretKey(provider));
 }
 
+/**
+ * What Create the Store says, with the next step: the walkthrough's first step may be clicked in a
+ * workspace that has a store already (a first harvest makes one), which is nothing to warn about.
+ */
+export function initStoreMessage(existed: boolean): string {
+  const next = 'Next: Harvest Conversations… in the Lore view.';
+  return existed
+    ? `Lore: the knowledge store is already set up. ${next}`
+    : `Lore: the knowledge store is ready in ${STORE_DIR_NAME}/. ${next}`;
+}
+
 export function registerStoreCommands(context: vscode.ExtensionContext, store: StoreService): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('lore.showLog', () => showLog()),
@@ -27,13 +39,13 @@ export function registerStoreCommands(context: vscode.ExtensionContext, store: S
         await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(line, 0, line, 0), preview: true });
       }),
     ),
-    vscode.commands.registerCommand('lore.initStore', () =>
+    // `quiet`: made on the way to something else (a first harvest), which says what happens next.
+    vscode.commands.registerCommand('lore.initStore', (options?: { quiet?: boolean }) =>
       runCommand('Initialize Store', async () => {
-        const { created } = await store.request(InitStoreRequest, {});
+        const existed = store.exists;
+        await store.request(InitStoreRequest, {});
         store.fireChanged();
-        void vscode.window.showInformationMessage(
-          created.length ? `Lore: knowledge store created at ${store.paths.root}.` : `Lore: ${store.paths.root} already exists.`,
-        );
+        if (options?.quiet !== true) void vscode.window.showInformationMessage(initStoreMessage(existed));
         return store.paths.root;
       }),
     ),

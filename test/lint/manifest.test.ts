@@ -98,8 +98,18 @@ describe('package.json (the extension manifest)', () => {
     const keys = walkthrough.steps.flatMap((s) =>
       (s.completionEvents ?? []).filter((e) => e.startsWith('onContext:')).map((e) => e.slice('onContext:'.length)),
     );
-    assert.deepEqual(keys, ['lore.storeExists', 'lore.distillChosen', 'lore.harvestPending']);
-    for (const key of keys) {
+    // VS Code records a key that already holds when it registers the walkthrough (Lore may activate
+    // first) without ticking the step, and never ticks it after: each such step also completes on
+    // the key once the walkthrough page is shown, which happens after registering.
+    const shown = ' && activeEditor == gettingStartedPage';
+    assert.deepEqual(keys, [
+      'lore.storeExists',
+      `lore.storeExists${shown}`,
+      'lore.distillChosen',
+      `lore.distillChosen${shown}`,
+      'lore.harvestPending',
+    ]);
+    for (const key of keys.map((k) => k.replace(shown, ''))) {
       assert.ok(extensionSource.includes(`'${key}'`), `src/extension sets ${key}`);
     }
   });

@@ -22,29 +22,32 @@ const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json')
 const palette = new Map(manifest.contributes.menus.commandPalette.map((e) => [e.command, e.when]));
 
 describe('package.json: commands are offered only where they can work', () => {
-  it('hides Initialize Store once a store exists', () => {
-    assert.equal(palette.get('lore.initStore'), '!lore.storeExists');
+  it('leaves Initialize Store out of the palette: a first harvest makes the store (the walkthrough still offers it)', () => {
+    assert.equal(palette.get('lore.initStore'), 'false');
   });
 
-  it('in a window without a store (no folder, the global store not chosen) offers Use the Global Store, and the views say how to get a store', () => {
+  it('in a window without a store (no folder, the global store not chosen) offers Use the Global Store, and the view says how to get a store', () => {
     assert.equal(palette.get('lore.useGlobalStore'), 'lore.noStore');
     const welcome =
       (manifest.contributes as { viewsWelcome?: Array<{ view: string; contents: string; when?: string }> }).viewsWelcome ?? [];
-    for (const view of ['lore.digest', 'lore.knowledge']) {
-      const shown = welcome.filter((w) => w.view === view && w.when === 'lore.noStore');
-      assert.equal(shown.length, 1, view);
-      assert.match(shown[0].contents, /\(command:lore\.useGlobalStore\)/, view);
-      assert.match(shown[0].contents, /\(command:vscode\.openFolder\)/, view);
-      assert.match(shown[0].contents, /lore\.store\.location/, view);
-    }
-    // "Initialize Store" welcomes would create nothing there: they are for a window that has a place for a store.
-    for (const w of welcome.filter((w) => w.contents.includes('(command:lore.initStore)')))
-      assert.equal(w.when, '!lore.storeExists && !lore.noStore', w.view);
+    // The Digest view is the one view such a window shows.
+    const shown = welcome.filter((w) => w.when === 'lore.noStore');
+    assert.deepEqual(
+      shown.map((w) => w.view),
+      ['lore.digest'],
+    );
+    assert.match(shown[0].contents, /\(command:lore\.useGlobalStore\)/);
+    assert.match(shown[0].contents, /\(command:vscode\.openFolder\)/);
+    assert.match(shown[0].contents, /lore\.store\.location/);
+    // A welcome that would create a store is for a window that has a place for one.
+    for (const w of welcome.filter((w) => /\(command:lore\.(initStore|harvest)\)/.test(w.contents)))
+      assert.ok(w.when?.includes('!lore.noStore') || w.when === 'lore.storeExists', `${w.view}: ${w.when}`);
   });
 
-  it('offers the per-file note commands only with a file open in the editor', () => {
-    for (const command of ['lore.addNote', 'lore.editNotesForFile', 'lore.showNotes'])
-      assert.equal(palette.get(command), 'resourceScheme == file', command);
+  it('offers Add Note with a file open in the editor, and the notes of a file once there is knowledge', () => {
+    assert.equal(palette.get('lore.addNote'), 'resourceScheme == file');
+    for (const command of ['lore.editNotesForFile', 'lore.showNotes'])
+      assert.equal(palette.get(command), 'resourceScheme == file && lore.hasKnowledge', command);
   });
 
   it('offers Apply, Review and Discard only while a harvest plan is pending', () => {
@@ -52,31 +55,23 @@ describe('package.json: commands are offered only where they can work', () => {
       assert.equal(palette.get(command), 'lore.harvestPending', command);
   });
 
-  it('offers the commands that read the store only when there is one', () => {
-    for (const command of [
-      'lore.regenerateDigest',
-      'lore.search',
-      'lore.syncInstructions',
-      'lore.acceptReviewItem',
-      'lore.rejectReviewItem',
-    ]) {
-      assert.equal(palette.get(command), 'lore.storeExists', command);
-    }
+  it('offers the commands that read knowledge only when there is some, and held-item commands only while one waits', () => {
+    for (const command of ['lore.regenerateDigest', 'lore.search', 'lore.syncInstructions'])
+      assert.equal(palette.get(command), 'lore.hasKnowledge', command);
+    for (const command of ['lore.acceptReviewItem', 'lore.rejectReviewItem', 'lore.keepReviewItemPersonal', 'lore.editReviewItem'])
+      assert.equal(palette.get(command), 'lore.hasHeldItems', command);
+  });
+
+  it('has one way to start a harvest in the palette; the inbox and import entry points stay in their views', () => {
+    for (const command of ['lore.importConversations', 'lore.harvestInbox']) assert.equal(palette.get(command), 'false', command);
+    const titles = manifest.contributes.menus['view/title'];
+    assert.ok(titles.some((e) => e.command === 'lore.harvestInbox' && e.when === 'view == lore.inbox'));
+    assert.ok(titles.some((e) => e.command === 'lore.importConversations' && e.when === 'view == lore.ledger'));
   });
 
   it('gives every command in the palette a decision: shown always only when it works without a store or an editor', () => {
-    // These work in any state: they create the store on the way, or concern VS Code itself.
-    // Refresh Prompt Caches reads agent session files, not the store.
-    const always = new Set([
-      'lore.harvest',
-      'lore.importConversations',
-      'lore.chooseDistiller',
-      'lore.openStore',
-      'lore.setApiKey',
-      'lore.showLog',
-      'lore.cache.refresh',
-      'lore.useDirectModelInChat',
-    ]);
+    // These work in any state: Harvest creates the store on the way, the others concern Lore itself.
+    const always = new Set(['lore.harvest', 'lore.chooseDistiller', 'lore.showLog']);
     const undecided = manifest.contributes.commands.map((c) => c.command).filter((c) => !palette.has(c) && !always.has(c));
     assert.deepEqual(undecided, [], 'each new command needs a commandPalette `when` (or a place in the list above)');
   });

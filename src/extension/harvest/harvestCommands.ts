@@ -103,17 +103,9 @@ export function registerHarvestCommands(
 
   const harvestConversations = (options: HarvestRequest = {}) =>
     runCommand('Harvest Conversations', async () => {
-      if (!store.exists) {
-        const init = options.withoutDialogs
-          ? 'Initialize'
-          : await vscode.window.showInformationMessage(
-              `Lore: there is no knowledge store at ${store.paths.root} yet.`,
-              'Initialize',
-              'Cancel',
-            );
-        if (init !== 'Initialize') return undefined;
-        await vscode.commands.executeCommand('lore.initStore');
-      }
+      // Harvesting is how a store begins: the person asked for it, so no separate step to make one
+      // (the dry run's dialog still comes before anything is read or sent).
+      if (!store.exists) await vscode.commands.executeCommand('lore.initStore', { quiet: true });
       const provider = await chooseProvider(context, distill, options);
       if (!provider) return undefined;
       const sources = options.sources ?? harvest.sources();

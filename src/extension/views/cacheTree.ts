@@ -154,6 +154,11 @@ export class CacheTreeProvider extends Disposable implements vscode.TreeDataProv
     this._register(toDisposable(() => clearInterval(ticker)));
   }
 
+  /** Shown once an agent session's cache or an @lore discussion's was seen (viewPresence.ts). */
+  hasContent(): boolean {
+    return !!this.agents?.report?.sessions.length || this.states.all().length > 0;
+  }
+
   getTreeItem(node: TreeNode): vscode.TreeItem {
     return node.toTreeItem();
   }
@@ -225,7 +230,7 @@ export class CacheTreeProvider extends Disposable implements vscode.TreeDataProv
 
   /** The caching settings, shown once there is something above them (else the welcome text shows). */
   private settingsNodes(): TreeNode[] {
-    if (!this.agents?.report?.sessions.length && !this.states.all().length) return [];
+    if (!this.hasContent()) return [];
     const settings = readSettings();
     const children = [
       settingNode('Status bar countdown', settings.cacheStatusBar ? 'on' : 'off', 'lore.cache.statusBar'),

@@ -28,7 +28,9 @@ export class DigestTreeProvider extends StoreTreeProvider {
     const paths = this.store.paths;
     const digest = readTextIfExists(paths.digest);
     if (digest === undefined) return [];
-    return parseDigest(digest).map(({ title, items }) => {
+    // A digest with nothing in it (nothing harvested yet) leaves the view to its welcome's next step.
+    const sections = parseDigest(digest).filter(({ items }) => items.length > 0);
+    return sections.map(({ title, items }) => {
       const spec = DIGEST_SECTIONS.find((s) => s.title === title);
       const file = path.join(paths.root, spec ? CATEGORY_FILES[spec.file].file : CATEGORY_FILES.facts.file);
       const nodes: DigestItemNode[] = items.map((line) => {

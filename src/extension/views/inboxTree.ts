@@ -64,6 +64,11 @@ export class InboxTreeProvider extends StoreTreeProvider {
     super(store);
   }
 
+  /** Shown while something waits for a harvest (the sessions found elsewhere are not the inbox's). */
+  override async hasContent(): Promise<boolean> {
+    return this.store.exists && this.waiting().length > 0;
+  }
+
   protected roots(): InboxNode[] | Promise<SourcesHintNode[]> {
     const waiting = this.waiting();
     if (waiting.length > 0 || !this.sources) return waiting;

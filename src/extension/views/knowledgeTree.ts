@@ -37,6 +37,20 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
     if (arrivals) this._register(arrivals.onDidChange(() => this.refresh()));
   }
 
+  /**
+   * Knowledge exists once a category file, shared or personal, holds an item (an open task in
+   * tasks.md counts) or a file has notes: then this view and the Digest show.
+   */
+  override async hasContent(): Promise<boolean> {
+    if (!this.store.exists) return false;
+    const paths = this.store.paths;
+    const holdsItem = (root: string) =>
+      (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).some(
+        (key) => listItems(readTextIfExists(path.join(root, CATEGORY_FILES[key].file)) ?? '').length > 0,
+      );
+    return holdsItem(paths.root) || holdsItem(personalStorePaths(paths).root) || holdsNoteFile(paths.files);
+  }
+
   protected async roots(): Promise<KnowledgeFileNode[]> {
     const paths = this.store.paths;
     const nodes: KnowledgeFileNode[] = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).map((key) => {
@@ -107,6 +121,15 @@ export class KnowledgeTreeProvider extends StoreTreeProvider {
     const archived = archiveNode(paths);
     if (archived) nodes.push(archived);
     return nodes;
+  }
+}
+
+/** True when the store's files/ folder holds a note file (listed without reading any). */
+function holdsNoteFile(folder: string): boolean {
+  try {
+    return fs.readdirSync(folder).some((name) => name.endsWith('.md'));
+  } catch {
+    return false;
   }
 }
 

@@ -97,6 +97,11 @@ export class LedgerTreeProvider extends StoreTreeProvider {
     this.refresh();
   }
 
+  /** Shown once something was harvested (before, the sessions found are the Digest view's welcome to harvest). */
+  override async hasContent(): Promise<boolean> {
+    return this.store.exists && Object.keys(readLedger(this.store.paths.ledger).entries).length > 0;
+  }
+
   protected roots(): LedgerGroupNode[] | Promise<SourcesHintNode[]> {
     const groups = this.groups();
     if (groups.length > 0 || !this.sources) return groups;

@@ -73,6 +73,11 @@ function reviewTreeItem(root: string, item: ReviewItem): vscode.TreeItem {
 }
 
 export class ReviewTreeProvider extends StoreTreeProvider {
+  /** Shown while an item waits for the person; a server that cannot answer yet holds nothing back. */
+  override async hasContent(): Promise<boolean> {
+    return this.store.exists && (await this.roots().catch(() => [])).length > 0;
+  }
+
   /** The language server reads what waits (review.md and the store): the view asks it. */
   protected async roots(): Promise<ReviewItemNode[]> {
     const root = this.store.paths.root;

@@ -1,5 +1,6 @@
 /**
- * The Tasks view: tasks by status (active, blocked, done, failed, abandoned); under a task, its
+ * The Agent Tasks view (agents' task memory, not tasks.md's open tasks, which the Knowledge and
+ * Digest views list): tasks by status (active, blocked, done, failed, abandoned); under a task, its
  * timeline of artifacts (start, checkpoints, runs, evidence, reviews, verifications, decisions,
  * digests, finish); under an artifact, the workspace files and the conversation it links to.
  * The data comes from the language server (lore/tasks, lore/taskTimeline).
@@ -8,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LoreCommands, type OpenProvenanceArgs, type TimelineEntry } from '../../shared/protocol';
 import type { TaskListRow } from '../../core/services/tasks/taskRecords';
+import { listTaskIds, PROJECT_SCOPE_TASK } from '../../core/services/tasks/taskFiles';
 import type { StoreService } from '../storeService';
 import type { TasksClient } from '../tasks/tasksClient';
 import { StoreTreeProvider, errorNode, type TreeNode } from './treeBase';
@@ -45,6 +47,14 @@ export class TasksTreeProvider extends StoreTreeProvider {
     private readonly tasks: TasksClient,
   ) {
     super(store);
+  }
+
+  /**
+   * Shown once an agent recorded a task with Lore's task tools (a JSONL file under tasks/), read
+   * without asking the server. The project's own digests (the `_project` record) are not a task.
+   */
+  override async hasContent(): Promise<boolean> {
+    return this.store.exists && listTaskIds(this.store.paths).some((id) => id !== PROJECT_SCOPE_TASK);
   }
 
   /** A task's timeline is asked of the server when the task is expanded. */

@@ -28,6 +28,14 @@ export abstract class StoreTreeProvider extends Disposable implements vscode.Tre
     this.emitter.fire(undefined);
   }
 
+  /**
+   * Whether the view has something to show, which decides whether it shows at all (viewPresence.ts).
+   * A view that cannot be read counts as having something: shown, it says why.
+   */
+  async hasContent(): Promise<boolean> {
+    return this.store.exists && (await this.getChildren()).length > 0;
+  }
+
   getTreeItem(node: TreeNode): vscode.TreeItem {
     return node.toTreeItem();
   }

@@ -59,6 +59,64 @@ describe('Lore first run in VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it('sets the keys the walkthrough and the views read at activation, before any command ran', () => {
+    assert.equal(lore.contextKeys.get('lore.storeExists'), true);
+    // The fixture's store has knowledge (facts.md) and a conversation in its inbox, nothing harvested.
+    assert.equal(lore.contextKeys.get('lore.hasKnowledge'), true);
+    assert.equal(lore.contextKeys.get('lore.hasInbox'), true);
+    assert.equal(lore.contextKeys.get('lore.hasHarvested'), false);
+    const steps = manifest().contributes.walkthroughs[0].steps;
+    // Lore may set a key before VS Code registers the walkthrough, which then never ticks the step
+    // on that key: the step also completes on it once the walkthrough page is shown.
+    for (const id of ['createStore', 'chooseDistiller'])
+      assert.ok(
+        steps.find((s) => s.id === id)?.completionEvents.some((e) => e.endsWith(' && activeEditor == gettingStartedPage')),
+        id,
+      );
+  });
+
+  it('shows a newcomer only the Digest view with its Harvest step, and the other views once the store has something', async () => {
+    const visible = () =>
+      Object.entries(lore.treeViews)
+        .filter(([, view]) => view.visible)
+        .map(([id]) => id);
+    const storeKeys = [
+      'lore.hasKnowledge',
+      'lore.hasHarvested',
+      'lore.hasHeldItems',
+      'lore.hasInbox',
+      'lore.hasTopics',
+      'lore.hasAgentTasks',
+    ] as const;
+    await vscode.commands.executeCommand('workbench.view.extension.lore');
+    const root = lore.store.paths.root;
+    const aside = `${root}-aside`;
+    fs.renameSync(root, aside);
+    try {
+      lore.store.fireChanged();
+      await until('no view has anything to show', () => storeKeys.every((key) => lore.contextKeys.get(key) === false));
+      // Prompt caches belong to the agents' sessions, not to the store: earlier suites' @lore discussions may show them.
+      const storeViews = () => visible().filter((id) => id !== 'lore.cache' || !lore.contextKeys.get('lore.hasCaches'));
+      await until('the Digest view alone is on screen', () => JSON.stringify(storeViews()) === JSON.stringify(['lore.digest']));
+      assert.equal(lore.treeViews['lore.digest'].title, 'Get Started');
+      assert.deepEqual(await lore.views.digest.getChildren(), [], 'the welcome shows');
+      const welcome = manifest().contributes.viewsWelcome.find(
+        (w) => w.view === 'lore.digest' && w.when === '!lore.noStore && !lore.hasKnowledge',
+      );
+      assert.match(welcome?.contents ?? '', /^\[Harvest Conversations…\]\(command:lore\.harvest\)/);
+    } finally {
+      fs.renameSync(aside, root);
+      lore.store.fireChanged();
+    }
+    await until(
+      'the store has knowledge and an inbox again',
+      () => !!lore.contextKeys.get('lore.hasKnowledge') && !!lore.contextKeys.get('lore.hasInbox'),
+    );
+    await until('the Knowledge and Inbox views appear', () => ['lore.knowledge', 'lore.inbox'].every((id) => visible().includes(id)));
+    assert.equal(lore.treeViews['lore.digest'].title, 'Digest');
+    assert.ok(!visible().includes('lore.ledger'), 'nothing harvested: no Ledger');
+  });
+
   it('completes the store step on lore.storeExists: Initialize Store creates it', async () => {
     await vscode.commands.executeCommand('lore.initStore');
     assert.ok(lore.store.exists);
@@ -117,15 +175,9 @@ describe('Lore first run in VS Code', function () {
     assert.equal(lore.harvest.pending, undefined);
   });
 
-  it('registers welcome content that leads an empty Ledger and Digest to Import Conversations…', () => {
-    const welcome = manifest().contributes.viewsWelcome;
-    const ledger = welcome.find((w) => w.view === 'lore.ledger');
-    assert.ok(ledger?.contents.includes('(command:lore.importConversations)'));
-    assert.ok(
-      welcome.some(
-        (w) => w.view === 'lore.digest' && w.when === 'lore.storeExists' && w.contents.includes('(command:lore.importConversations)'),
-      ),
-    );
+  it('registers welcome content that leads an empty Ledger to Harvest Conversations…', () => {
+    const ledger = manifest().contributes.viewsWelcome.find((w) => w.view === 'lore.ledger');
+    assert.ok(ledger?.contents.includes('(command:lore.harvest)'));
   });
 
   it('names the sessions found on this machine in an empty Ledger view, with counts', async () => {
