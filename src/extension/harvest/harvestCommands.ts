@@ -20,7 +20,7 @@ import type { AgentCaches } from '../cache/agentCaches';
 import type { HarvestController } from './harvestController';
 import { applyWhenNoSessionIsWarm, DeferredApply } from './harvestCacheCost';
 import { failedConversations, failuresSentence } from './harvestFailures';
-import { planFileLabel, planSummary, planWritesSomething } from './planTreeModel';
+import { planFileLabel, planWritesSomething, previewMessage } from './planTreeModel';
 import { chooseHarvestItemsCommand } from './chooseHarvestItems';
 import { summarizeJournalCommand } from './summarizeJournalCommand';
 import { undoLastHarvestCommand } from './undoHarvestCommand';
@@ -174,9 +174,7 @@ export function registerHarvestCommands(
       if (plan.changes.length && options.showDiff !== false) await harvest.showChange(plan.changes[0].file);
       if (!options.withoutDialogs) {
         // One short line and two buttons; the Harvest Plan view (shown now) has the rest and stays.
-        const held = plan.held.length ? ` ${plan.held.length === 1 ? '1 item' : `${plan.held.length} items`} held for your review.` : '';
-        const text = `Lore harvest: ${planSummary(pending.report)}. Nothing is written until you apply.${held}${failures.text ? ` ${failures.text}` : ''}`;
-        void vscode.window.showInformationMessage(text, 'Apply', 'Open Plan').then((choice) => {
+        void vscode.window.showInformationMessage(previewMessage(pending.report), 'Apply', 'Open Plan').then((choice) => {
           if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
           else if (choice === 'Open Plan') void vscode.commands.executeCommand('lore.plan.focus');
         });

@@ -14,7 +14,7 @@ import { FLAG_KIND_DESCRIPTIONS } from '../../core/model/safety/instructionFlags
 import type { PlanItem } from '../../core/services/harvest/planSelection';
 import type { ConversationOutcome } from '../../core/store/harvestPlan';
 import type { ShownPlan, ShownReport } from '../../shared/protocol';
-import { failureReason, unreadableReason, type FailureReason } from './harvestFailures';
+import { failureReason, failuresSentence, unreadableReason, type FailureReason } from './harvestFailures';
 
 export type PlanSection = 'files' | 'items' | 'held' | 'problems';
 
@@ -44,10 +44,11 @@ export function planFileLabel(change: ShownPlan['changes'][number]): string {
 /**
  * Whether applying the plan writes anything a person would miss: a change, a conversation removed
  * from the inbox, or one recorded as read (nothing to keep in it, so it is not read again). A plan
- * of failures only writes nothing worth an Apply.
+ * of failures only writes nothing worth an Apply, even when it brings an out-of-date digest up to
+ * date (the digest is made from the other files, and Regenerate Digest does that on its own).
  */
 export function planWritesSomething(plan: ShownPlan | undefined): boolean {
-  return !!plan && (plan.changes.length > 0 || plan.outcomes.some((o) => o.reclaim || o.status === 'harvested'));
+  return !!plan && (plan.changes.some((c) => c.file !== 'digest.md') || plan.outcomes.some((o) => o.reclaim || o.status === 'harvested'));
 }
 
 /** "3 facts, 1 decision, 1 open task into 3 files", or what there is when nothing is written. */
@@ -58,6 +59,17 @@ export function planSummary(report: ShownReport): string {
     return read ? `Nothing new to keep in ${plural(read, 'conversation')}` : 'Nothing to write';
   }
   return `${itemCountsText(plan.items)} into ${plural(plan.changes.length, 'file')}`;
+}
+
+/**
+ * The one line shown when a preview is ready (its buttons: Apply, Open Plan): what will be written,
+ * what is held, why conversations failed. The Harvest Plan view has the rest.
+ */
+export function previewMessage(report: ShownReport): string {
+  const heldCount = report.plan?.held.length ?? 0;
+  const held = heldCount ? ` ${heldCount === 1 ? '1 item' : `${heldCount} items`} held for your review.` : '';
+  const failures = failuresSentence(report.conversations).text;
+  return `Lore harvest: ${planSummary(report)}. Nothing is written until you apply.${held}${failures ? ` ${failures}` : ''}`;
 }
 
 function summaryTooltip(plan: ShownPlan): string {

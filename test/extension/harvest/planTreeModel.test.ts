@@ -4,7 +4,14 @@ import { renderNoteFile } from '../../../src/core/model/noteFile';
 import { dryRunTotals } from '../../../src/core/services/harvest/classify';
 import type { ConversationOutcome } from '../../../src/core/store/harvestPlan';
 import type { ShownReport } from '../../../src/shared/protocol';
-import { planRows, planSummary, planWritesSomething, sameChoice, type PlanRow } from '../../../src/extension/harvest/planTreeModel';
+import {
+  planRows,
+  planSummary,
+  planWritesSomething,
+  previewMessage,
+  sameChoice,
+  type PlanRow,
+} from '../../../src/extension/harvest/planTreeModel';
 
 const NO_ITEMS = { facts: 0, decisions: 0, tasks_done: 0, tasks_open: 0, questions: 0, playbooks: 0, files: 0 };
 
@@ -120,6 +127,18 @@ describe('Harvest Plan view rows', () => {
     );
   });
 
+  it('after a preview, says it in one line: what will be written, what is held, why some failed', () => {
+    assert.equal(
+      previewMessage(report()),
+      "Lore harvest: 1 fact, 1 file note into 2 files. Nothing is written until you apply. 1 item held for your review. 1 conversation could not be distilled. The model's reply could not be read (2 tries; facts: expected array): harvest again, or choose another model (lore.model).",
+    );
+    const r = report();
+    assert.equal(
+      previewMessage({ ...r, conversations: [], plan: { ...r.plan!, held: [] } }),
+      'Lore harvest: 1 fact, 1 file note into 2 files. Nothing is written until you apply.',
+    );
+  });
+
   it('shows nothing when no plan is pending', () => {
     assert.deepEqual(planRows(undefined), []);
   });
@@ -128,6 +147,8 @@ describe('Harvest Plan view rows', () => {
     const r = report();
     const failures = { ...r.plan!, changes: [], choices: [], outcomes: r.conversations.filter((c) => c.status === 'harvest-failed') };
     assert.equal(planWritesSomething(failures), false);
+    const digestOnly = { ...failures, changes: [{ file: 'digest.md', before: 'old', after: 'new', added: 1 }] };
+    assert.equal(planWritesSomething(digestOnly), false, 'an out-of-date digest brought up to date is no reason to apply');
     assert.equal(planSummary({ ...r, plan: failures }), 'Nothing to write');
     const nothingNew = { ...failures, outcomes: [outcome('/a.jsonl', { status: 'harvested' })] };
     assert.equal(planWritesSomething(nothingNew), true);
