@@ -20,6 +20,7 @@ import { registerAgentHookCommands } from './harvest/agentHooks';
 import { HarvestController } from './harvest/harvestController';
 import { HarvestClient } from './harvest/harvestClient';
 import { PendingPlanStatus } from './harvest/pendingPlanStatus';
+import { PlanView } from './harvest/planView';
 import { editItem, registerItemCommands, type KnowledgeItemRef } from './knowledge/itemCommands';
 import { SupersededDecorations } from './knowledge/supersededDecorations';
 import type { ItemEditAction, ItemEditResult } from './knowledge/knowledgeItemEdit';
@@ -69,6 +70,8 @@ export interface LoreApi {
   harvest: HarvestController;
   /** The status bar item that keeps a pending plan's Apply / Review / Discard reachable. */
   planStatus: PendingPlanStatus;
+  /** The Harvest Plan view: the pending plan until it is applied or discarded. */
+  planView: PlanView;
   views: {
     digest: DigestTreeProvider;
     ledger: LedgerTreeProvider;
@@ -147,6 +150,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const harvestClient = new HarvestClient(notes);
   const harvest = new HarvestController(store, harvestClient);
   const planStatus = new PendingPlanStatus(harvest);
+  const planView = new PlanView(harvest);
   const caches = new CacheStates(context.workspaceState);
   const agentCaches = new AgentCaches(notes);
   const statusBar = new CacheStatusBar(caches, agentCaches);
@@ -218,6 +222,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     store,
     harvest,
     planStatus,
+    planView,
     ...Object.values(views),
     caches,
     agentCaches,
@@ -295,6 +300,7 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     store,
     harvest,
     planStatus,
+    planView,
     views,
     treeViews,
     viewPresence,

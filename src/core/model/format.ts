@@ -26,6 +26,11 @@ const ITEM_WORDS: Record<ItemCategory, [string, string]> = {
   files: ['file note', 'file notes'],
 };
 
+/** `fact`, `open task`, `file note`: one item of a category, as a person says it. */
+export function categoryWord(category: ItemCategory): string {
+  return ITEM_WORDS[category][0];
+}
+
 /** `3 facts, 1 decision, 2 open tasks` in schema order, zeros left out; `no new items` when all are zero. */
 export function itemCountsText(items: ItemCounts): string {
   const parts = ITEM_CATEGORIES.filter((k) => (items[k] ?? 0) > 0).map((k) => `${items[k]} ${ITEM_WORDS[k][items[k] === 1 ? 0 : 1]}`);
@@ -77,4 +82,23 @@ export function cutToLine(text: string, max: number): string {
   if (flat.length <= max) return flat;
   const space = flat.lastIndexOf(' ', max - 1);
   return cutRedacted(flat, space > max / 2 ? space : max - 1) + '…';
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A moment as a person says it, in local time, relative to `now`: `today at 14:32`, `yesterday at
+ * 09:05`, `on 3 May at 14:32`, `on 3 May 2025` (another year). Ledgers, undo records and reports
+ * keep ISO timestamps; this is only what a person reads. An unreadable date comes back as given.
+ */
+export function humanTime(when: string | number | Date, now: Date): string {
+  const date = when instanceof Date ? when : new Date(when);
+  if (Number.isNaN(date.getTime())) return String(when);
+  const clock = `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((day(now) - day(date)) / 86_400_000);
+  if (days === 0) return `today at ${clock}`;
+  if (days === 1) return `yesterday at ${clock}`;
+  const dayMonth = `${date.getDate()} ${MONTHS[date.getMonth()]}`;
+  return date.getFullYear() === now.getFullYear() ? `on ${dayMonth} at ${clock}` : `on ${dayMonth} ${date.getFullYear()}`;
 }

@@ -86,6 +86,6 @@ export async function applyWhenNoSessionIsWarm(deferred: DeferredApply): Promise
   const when = await deferred.schedule();
   if (when !== undefined)
     void vscode.window.showInformationMessage(
-      `Lore: the harvest will be applied at ${clockTime(when)}, when no agent session's prompt cache is warm (Discard Harvest cancels it).`,
+      `Lore: the harvest will be applied at ${clockTime(when)}, once no agent is in the middle of a session (so none has to read its context again). Discard Harvest cancels it.`,
     );
 }

@@ -58,6 +58,11 @@ export class HarvestClient extends Disposable {
     this._register({ dispose: () => this.detach() });
   }
 
+  /** Fires when the language server (re)starts: a plan the previous one held is gone with it. */
+  get onDidStart(): vscode.Event<LanguageClient> {
+    return this.notes.onDidStart;
+  }
+
   private detach(): void {
     for (const handler of this.handlers) handler.dispose();
     this.handlers = [];

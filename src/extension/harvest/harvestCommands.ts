@@ -18,7 +18,9 @@ import type { StoreService } from '../storeService';
 import type { LedgerEntryNode } from '../views/ledgerTree';
 import type { AgentCaches } from '../cache/agentCaches';
 import type { HarvestController } from './harvestController';
-import { applyWhenNoSessionIsWarm, DeferredApply, planCacheCost } from './harvestCacheCost';
+import { applyWhenNoSessionIsWarm, DeferredApply } from './harvestCacheCost';
+import { failedConversations, failuresSentence } from './harvestFailures';
+import { planFileLabel, planWritesSomething, previewMessage } from './planTreeModel';
 import { chooseHarvestItemsCommand } from './chooseHarvestItems';
 import { summarizeJournalCommand } from './summarizeJournalCommand';
 import { undoLastHarvestCommand } from './undoHarvestCommand';
@@ -44,10 +46,10 @@ function summary(report: HarvestReport): string {
     `${c.harvest + c.retry} to harvest (${formatBytes(report.totals.harvestBytes)}, ~${formatTokens(report.totals.estimatedTokens)} tokens)`,
   ];
   if (c.harvested + c.duplicate) parts.push(`${c.harvested + c.duplicate} already harvested`);
-  if (c['too-large']) parts.push(`${c['too-large']} too large (kept)`);
-  if (c.binary) parts.push(`${c.binary} binary (skipped)`);
+  if (c['too-large']) parts.push(`${c['too-large']} too long to send to a model (kept)`);
+  if (c.binary) parts.push(`${c.binary} not text (skipped)`);
   if (c.live) parts.push(`${c.live} left for later because ${liveRuleText(DEFAULT_LIVE_WINDOW_MS, c.live)}`);
-  if (c.deferred) parts.push(`${c.deferred} deferred`);
+  if (c.deferred) parts.push(`${c.deferred} left for the next harvest`);
   return parts.join(', ');
 }
 
@@ -65,12 +67,12 @@ async function chooseProvider(
     return undefined;
   }
   const choice = await vscode.window.showWarningMessage(
-    `Lore: ${resolution.problem}. Harvest with the offline rules extractor this time? It only picks up explicit markers such as "Decision:", "TODO:" and questions.`,
-    'Use Rules Extractor',
+    `Lore: ${resolution.problem}. Harvest with the offline extractor this time? It only picks up lines marked "Decision:", "TODO:" and questions.`,
+    'Use Offline Extractor',
     'Choose How to Distill…',
   );
   if (choice === 'Choose How to Distill…') return (await distill.ask()) ? (await resolveProvider(context.secrets)).provider : undefined;
-  return choice === 'Use Rules Extractor' ? createProvider('rules') : undefined;
+  return choice === 'Use Offline Extractor' ? createProvider('rules') : undefined;
 }
 
 /** Tells the user the preview went stale and offers to make it again from the same sources. */
@@ -86,6 +88,21 @@ function offerPreviewAgain(stale: readonly string[], again: () => unknown): void
     });
 }
 
+/** What an apply wrote: "3 facts, 1 decision into facts.md, decisions.md". */
+function appliedText(report: HarvestReport): string {
+  const files = report.plan!.changes.map(planFileLabel);
+  const shown = files.slice(0, 3).join(', ') + (files.length > 3 ? ` and ${files.length - 3} more` : '');
+  return files.length ? `${itemCountsText(report.plan!.items)} into ${shown}` : itemCountsText(report.plan!.items);
+}
+
+/** Nothing to apply because conversations failed: why, in words, and the two ways on. */
+function offerAfterFailure(why: string): void {
+  void vscode.window.showWarningMessage(`Lore: nothing was written. ${why}`, 'Choose How to Distill…', 'Show Log').then((choice) => {
+    if (choice === 'Choose How to Distill…') void vscode.commands.executeCommand('lore.chooseDistiller');
+    else if (choice === 'Show Log') void vscode.commands.executeCommand('lore.showLog');
+  });
+}
+
 export function registerHarvestCommands(
   context: vscode.ExtensionContext,
   store: StoreService,
@@ -99,7 +116,6 @@ export function registerHarvestCommands(
   deferredApply: DeferredApply;
 } {
   const deferredApply = new DeferredApply(harvest, agents, () => vscode.commands.executeCommand('lore.applyHarvest'));
-  const setPendingContext = () => void vscode.commands.executeCommand('setContext', 'lore.harvestPending', harvest.pending !== undefined);
 
   const harvestConversations = (options: HarvestRequest = {}) =>
     runCommand('Harvest Conversations', async () => {
@@ -139,36 +155,20 @@ export function registerHarvestCommands(
         return undefined;
       }
       const plan = pending.report.plan!;
-      const failed = pending.report.failed;
-      const unrecognized = pending.report.conversations.filter((c) => c.status === 'unrecognized').length;
+      const failures = failuresSentence(pending.report.conversations);
+      for (const c of failedConversations(pending.report.conversations)) log.warn(`not distilled: ${c.path}: ${c.error ?? ''}`);
+      if (!planWritesSomething(plan)) {
+        // Failures only: no Apply, since it would write nothing; the reason and what to do instead.
+        harvest.discard();
+        if (!options.withoutDialogs) offerAfterFailure(failures.text || 'Nothing to keep was found.');
+        return pending.report;
+      }
       if (plan.changes.length && options.showDiff !== false) await harvest.showChange(plan.changes[0].file);
       if (!options.withoutDialogs) {
-        const reclaims = reclaimText(
-          plan.outcomes.flatMap((o) => (o.reclaim ? [o.reclaim] : [])),
-          true,
-        );
-        const warnings = pending.report.warnings.length;
-        const held = plan.held.length
-          ? `; ${plan.held.length} item(s) read as instructions to an agent and will be held for review (Review view)`
-          : '';
-        // What applying now costs the warm agent sessions' prompt caches (the digest, instruction blocks and notes are in their prefix).
-        const cost = await planCacheCost(plan, agents).catch(() => undefined);
-        if (cost?.text) log.info(`cache: ${cost.text}`);
-        const text =
-          `Lore harvest plan: ${itemCountsText(plan.items)}; ${plan.changes.length} file(s) change${reclaims ? `, ${reclaims}` : ''}` +
-          (failed ? `; ${failed} failed (kept)` : '') +
-          (unrecognized ? `; ${unrecognized} not a conversation Lore can read (kept)` : '') +
-          held +
-          (warnings ? `; ${warnings} warning(s) in Lore's log (Output › Lore)` : '') +
-          '. Nothing is written until you apply.' +
-          (cost?.text ? ` Cache: ${cost.text}.` : '');
-        const later = cost?.estimate.warm.length ? ['Apply When No Session Is Warm'] : [];
-        void vscode.window.showInformationMessage(text, 'Apply', ...later, 'Choose Items…', 'Review Changes…', 'Discard').then((choice) => {
+        // One short line and two buttons; the Harvest Plan view (shown now) has the rest and stays.
+        void vscode.window.showInformationMessage(previewMessage(pending.report), 'Apply', 'Open Plan').then((choice) => {
           if (choice === 'Apply') void vscode.commands.executeCommand('lore.applyHarvest');
-          else if (choice === 'Apply When No Session Is Warm') void vscode.commands.executeCommand('lore.applyHarvestWhenCold');
-          else if (choice === 'Choose Items…') void vscode.commands.executeCommand('lore.chooseHarvestItems');
-          else if (choice === 'Review Changes…') void vscode.commands.executeCommand('lore.reviewHarvest');
-          else if (choice === 'Discard') void vscode.commands.executeCommand('lore.discardHarvest');
+          else if (choice === 'Open Plan') void vscode.commands.executeCommand('lore.plan.focus');
         });
       }
       return pending.report;
@@ -176,7 +176,6 @@ export function registerHarvestCommands(
 
   const disposables = [
     deferredApply,
-    harvest.onDidChangePending(setPendingContext),
     vscode.commands.registerCommand('lore.applyHarvestWhenCold', () =>
       runCommand('Apply Harvest When No Session Is Warm', () => applyWhenNoSessionIsWarm(deferredApply)),
     ),
@@ -193,9 +192,11 @@ export function registerHarvestCommands(
         if (report?.stale) offerPreviewAgain(report.stale, () => harvestConversations({ sources: pending.sources }));
         else if (report?.applied) {
           const reclaimed = reclaimText(report.applied.reclaimed.map((r) => r.action));
-          const done = `Lore: harvested ${itemCountsText(report.plan!.items)}${reclaimed ? `; ${reclaimed}` : ''}.`;
+          const done = `Lore: wrote ${appliedText(report)}${reclaimed ? `; ${reclaimed}` : ''}.`;
           const held = report.plan!.held.length;
-          const heldText = held ? ` ${held} item(s) that read as instructions to an agent are held for review.` : '';
+          const heldText = held
+            ? ` ${held === 1 ? '1 item reads' : `${held} items read`} as instructions to an agent and ${held === 1 ? 'waits' : 'wait'} for your review.`
+            : '';
           if (held) {
             void vscode.window.showWarningMessage(`${done}${heldText}`, 'Show Review').then((choice) => {
               if (choice === 'Show Review') void vscode.commands.executeCommand('lore.review.focus');
@@ -220,10 +221,14 @@ export function registerHarvestCommands(
         const plan = harvest.pending?.report.plan;
         if (!plan) return;
         const pick = await vscode.window.showQuickPick(
-          plan.changes.map((c) => ({ label: c.file, description: c.after === undefined ? 'removed' : `+${c.added} line(s)` })),
+          plan.changes.map((c) => ({
+            label: planFileLabel(c),
+            description: c.after === undefined ? 'removed' : `+${c.added} line(s)`,
+            file: c.file,
+          })),
           { title: 'Lore harvest: review a change' },
         );
-        if (pick) await harvest.showChange(pick.label);
+        if (pick) await harvest.showChange(pick.file);
       }),
     ),
     vscode.commands.registerCommand('lore.retryHarvest', (node?: LedgerEntryNode) => {

@@ -34,11 +34,26 @@ export class HarvestController implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   /** Fires when a plan becomes pending or is applied/discarded. */
   readonly onDidChangePending = this.emitter.event;
+  private readonly previewed = new vscode.EventEmitter<PendingHarvest>();
+  /** Fires when a preview made a plan pending (the Harvest Plan view shows itself). */
+  readonly onDidPreview = this.previewed.event;
+
+  /** A plan lives in the language server: when it restarts the plan is gone, and so is the Apply that would fail. */
+  private readonly serverStarts: vscode.Disposable;
 
   constructor(
     private readonly store: StoreService,
     private readonly server: HarvestClient,
-  ) {}
+  ) {
+    this.serverStarts = server.onDidStart(() => {
+      if (!this.pendingHarvest) return;
+      log.warn('the language server restarted: the harvest plan it held is gone, nothing was written');
+      this.forget();
+      void vscode.window.showWarningMessage(
+        "Lore: the harvest plan was lost when Lore's background process restarted. Nothing was written; harvest again to see it.",
+      );
+    });
+  }
 
   get pending(): PendingHarvest | undefined {
     return this.pendingHarvest;
@@ -117,6 +132,7 @@ export class HarvestController implements vscode.Disposable {
       this.pendingHarvest = { report, sources };
       this.documents.setPlan(report.plan);
       this.emitter.fire();
+      this.previewed.fire(this.pendingHarvest);
       log.info(`plan: ${report.plan?.changes.length ?? 0} file(s) change, ${previewed} conversation(s)`);
       for (const warning of report.warnings) log.warn(warning);
       return this.pendingHarvest;
@@ -209,8 +225,10 @@ export class HarvestController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.serverStarts.dispose();
     this.cancel();
     this.documents.dispose();
     this.emitter.dispose();
+    this.previewed.dispose();
   }
 }

@@ -26,6 +26,8 @@ export class PlanDocumentProvider implements vscode.TextDocumentContentProvider,
   setPlan(plan: ShownPlan | undefined): void {
     this.plan = plan;
     this.version++;
+    // Diffs open on the plan show it as it is now (an item left out from the Harvest Plan view).
+    for (const document of vscode.workspace.textDocuments) if (document.uri.scheme === PLAN_SCHEME) this.emitter.fire(document.uri);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {

@@ -4,6 +4,7 @@
  * what it did, or why it did nothing (core/harvest/undoLastHarvest.ts).
  */
 import * as vscode from 'vscode';
+import { humanTime } from '../../core/model/format';
 import { undoOutcomeText } from '../../core/store/changes/undoOutcome';
 import { runCommand } from '../log';
 import type { HarvestController } from './harvestController';
@@ -21,7 +22,7 @@ export function undoLastHarvestCommand(harvest: HarvestController): Promise<unkn
     );
     if (go !== 'Undo Harvest') return undefined;
     const outcome = await harvest.undo();
-    const text = `Lore: ${undoOutcomeText(outcome)}.`;
+    const text = `Lore: ${undoOutcomeText(outcome, (iso) => humanTime(iso, new Date()))}.`;
     if (outcome.status === 'undone' || outcome.status === 'nothing') void vscode.window.showInformationMessage(text);
     else void vscode.window.showWarningMessage(text);
     return outcome;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { itemCountsText, printable, reclaimText } from '../../../src/core/model/format';
+import { humanTime, itemCountsText, printable, reclaimText } from '../../../src/core/model/format';
 
 describe('printable', () => {
   it('escapes what a terminal would act on and keeps ordinary text, tabs and non-ASCII', () => {
@@ -38,5 +38,21 @@ describe('reclaimText', () => {
   });
   it('is empty when nothing leaves the inbox (reclaim: keep)', () => {
     assert.equal(reclaimText([]), '');
+  });
+});
+
+describe('humanTime', () => {
+  // Local times, as the person's clock shows them.
+  const now = new Date(2026, 4, 12, 15, 30);
+  it('says today and yesterday with the clock time', () => {
+    assert.equal(humanTime(new Date(2026, 4, 12, 9, 5).toISOString(), now), 'today at 09:05');
+    assert.equal(humanTime(new Date(2026, 4, 11, 23, 59).getTime(), now), 'yesterday at 23:59');
+  });
+  it('names the day and month earlier this year, and the year before that', () => {
+    assert.equal(humanTime(new Date(2026, 2, 3, 14, 32), now), 'on 3 Mar at 14:32');
+    assert.equal(humanTime(new Date(2025, 11, 31, 8, 0), now), 'on 31 Dec 2025');
+  });
+  it('gives back what it cannot read as a date', () => {
+    assert.equal(humanTime('not a date', now), 'not a date');
   });
 });

@@ -41,7 +41,7 @@ describe('Lore: pending plan in the status bar, Undo Last Harvest', function () 
     await useProvider(undefined);
   });
 
-  it('Apply from the status bar item writes the plan, closes its diff tabs, and Undo puts everything back', async () => {
+  it('the status bar item shows the Harvest Plan; Apply writes the plan, closes its diff tabs, and Undo puts everything back', async () => {
     const inboxFile = path.join(root, 'inbox', 'itest-undo.md');
     fs.writeFileSync(inboxFile, CONVERSATION);
     // Earlier suites edit facts.md by hand; the digest's automatic refresh of such an edit may still
@@ -54,12 +54,13 @@ describe('Lore: pending plan in the status bar, Undo Last Harvest', function () 
     assert.match(lore.planStatus.item.text, /harvest plan ready/);
     await until('a proposed diff tab is open', () => planTabs().length > 0);
 
-    // The item opens a picker whose first, active entry is Apply.
-    void vscode.commands.executeCommand(lore.planStatus.item.command as string);
-    await until('Apply was picked and the plan applied', async () => {
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      return lore.harvest.pending === undefined;
-    });
+    // The item is a shortcut to the Harvest Plan view, whose title has Apply.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await until('the Harvest Plan view is hidden', () => !lore.planView.view.visible);
+    await vscode.commands.executeCommand(lore.planStatus.item.command as string);
+    await until('the status bar item showed the Harvest Plan view', () => lore.planView.view.visible);
+    await vscode.commands.executeCommand('lore.applyHarvest');
+    assert.equal(lore.harvest.pending, undefined);
     await until('the status bar item is hidden', () => !lore.planStatus.shown);
     await until('the proposed diff tabs are closed', () => planTabs().length === 0);
     assert.match(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /undo puts the store back\./);
