@@ -13,15 +13,12 @@ const CORPUS = path.join(ROOT, 'test', 'fixtures', 'corpus');
 /** The project the newcomer opens: a few source files, no `.lore/`. */
 const PROJECT = path.join(ROOT, 'examples', 'workspace');
 
-/**
- * The sessions planted: the corpus file, the tool, the working directory the session recorded (rewritten
- * to the project's path, or to another project's), and where the tool keeps it.
- */
+/** The sessions planted: the corpus file, the tool, and whether it is the project's (or another project's). */
 const SESSIONS = [
-  { file: 'claude-code-jsonl/cctrace-phase0-investigation.jsonl', tool: 'claude-code', cwd: '/mnt/c/python/cctrace', own: true },
-  { file: 'claude-code-jsonl/claude-code-viewer-orchestrator-ja.jsonl', tool: 'claude-code', cwd: '/path/to/Demo', own: true },
-  { file: 'codex-jsonl/privacy-x402-codex-session.jsonl', tool: 'codex', cwd: '/Users/yukikimura/work/bnpl-yield-discount', own: true },
-  { file: 'claude-code-jsonl/claude-reliability-coverage-test-fix.jsonl', tool: 'claude-code', cwd: '/tmp/tmpw6sk2trg', own: false },
+  { file: 'claude-code-jsonl/cctrace-phase0-investigation.jsonl', tool: 'claude-code', own: true },
+  { file: 'claude-code-jsonl/claude-code-viewer-orchestrator-ja.jsonl', tool: 'claude-code', own: true },
+  { file: 'codex-jsonl/privacy-x402-codex-session.jsonl', tool: 'codex', own: true },
+  { file: 'claude-code-jsonl/claude-reliability-coverage-test-fix.jsonl', tool: 'claude-code', own: false },
 ];
 
 /** Claude Code's folder name for a project: every character not a letter or digit as `-` (toolLocations.ts). */
@@ -55,7 +52,8 @@ export function prepareFirstRunMachine(sandbox, name = 'orders-app') {
   for (const s of SESSIONS) {
     const cwd = s.own ? workspace : other;
     // Every mention of the recorded folder moves with it (the cwd fields, and the paths tools were given).
-    const text = fs.readFileSync(path.join(CORPUS, s.file), 'utf8').split(s.cwd).join(cwd);
+    const recorded = fs.readFileSync(path.join(CORPUS, s.file), 'utf8');
+    const text = recorded.split(/"cwd":"([^"]+)"/.exec(recorded)[1]).join(cwd);
     const id = sessionId(text);
     const when = lastTimestamp(text);
     let file;
