@@ -3,24 +3,29 @@
 // this checkout into a fresh extensions folder, drives the workbench through a harvest and
 // saves PNGs in media/screenshots/. Build first (npm run build); needs Node 24.
 //
-//   node scripts/screenshots.mjs [--out DIR] [--keep] [--headed]
-//   --out DIR  where to write the PNGs (default: media/screenshots)
+//   node scripts/screenshots.mjs [--first-run] [--out DIR] [--keep] [--headed]
+//   --first-run  instead, a newcomer's first run on real agent sessions (firstRunShots.mjs), into docs/images/
+//   --out DIR  where to write the PNGs (default: media/screenshots, or docs/images with --first-run)
 //   --keep     keep the sandbox folder (workspace, logs) for inspection
 //   --headed   show the browser window (needs a display)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { prepareFirstRunMachine } from '../test/integration/firstRunMachine.mjs';
+import { firstRunShots } from './firstRunShots.mjs';
 import { ROOT, findFiles, launchBrowser, stopServerOnExit, makeSandbox, startCodeServer, tailFile, workbenchUrl } from './codeServer.mjs';
 
 const { values: opts } = parseArgs({
   options: {
-    out: { type: 'string', default: path.join(ROOT, 'media', 'screenshots') },
+    out: { type: 'string' },
+    'first-run': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     headed: { type: 'boolean', default: false },
   },
 });
-const OUT = path.resolve(opts.out);
+const firstRun = opts['first-run'];
+const OUT = path.resolve(opts.out ?? path.join(ROOT, ...(firstRun ? ['docs', 'images'] : ['media', 'screenshots'])));
 const STEP_TIMEOUT = 30_000;
 const VIEWPORT = { width: 1280, height: 800 };
 const SIDEBAR_WIDTH = 500;
@@ -33,22 +38,28 @@ if (!fs.existsSync(path.join(ROOT, 'dist', 'extension.js')) || !fs.existsSync(pa
 const started = Date.now();
 const log = (what) => console.log(`[+${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
 
-// --- The demo workspace (same recipe as startDemo.mjs) ---------------------------------------
+// --- The workspace: the demo (same recipe as startDemo.mjs), or a newcomer's machine -----------
 const sandbox = makeSandbox('lore-shots-');
-const ws = path.join(sandbox.dir, 'demo');
-fs.cpSync(path.join(ROOT, 'examples', 'workspace'), ws, { recursive: true });
-const init = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'init', '--root', path.join(ws, '.lore')], {
-  cwd: ROOT,
-  encoding: 'utf8',
-});
-if (init.status !== 0) {
-  console.error(`lore: lore init failed:\n${init.stdout}${init.stderr}`);
-  process.exit(1);
+let ws;
+if (firstRun) {
+  // A project with no store, real Claude Code and Codex sessions under a HOME inside the sandbox.
+  ws = prepareFirstRunMachine(sandbox).workspace;
+} else {
+  ws = path.join(sandbox.dir, 'demo');
+  fs.cpSync(path.join(ROOT, 'examples', 'workspace'), ws, { recursive: true });
+  const init = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'init', '--root', path.join(ws, '.lore')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (init.status !== 0) {
+    console.error(`lore: lore init failed:\n${init.stdout}${init.stderr}`);
+    process.exit(1);
+  }
+  const conversations = path.join(ROOT, 'examples', 'conversations');
+  for (const f of fs.readdirSync(conversations)) fs.copyFileSync(path.join(conversations, f), path.join(ws, '.lore', 'inbox', f));
+  fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'lore.provider': 'rules' }, null, 2) + '\n');
 }
-const conversations = path.join(ROOT, 'examples', 'conversations');
-for (const f of fs.readdirSync(conversations)) fs.copyFileSync(path.join(conversations, f), path.join(ws, '.lore', 'inbox', f));
-fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
-fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'lore.provider': 'rules' }, null, 2) + '\n');
 
 // Lore installed the way `npm start` does it: a symlink to this checkout in --extensions-dir.
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -141,6 +152,19 @@ async function describePage() {
   }
 }
 
+/** A wider side bar, so that the views' items fit (drags the sash at its right edge). */
+async function widenSidebar() {
+  const bar = await page.locator('.part.sidebar').boundingBox();
+  const sashX = bar.x + bar.width + 2;
+  await page.mouse.move(sashX, 400);
+  await page.mouse.down();
+  await page.mouse.move(sashX + 60, 400, { steps: 5 });
+  await page.mouse.move(SIDEBAR_WIDTH + 48, 400, { steps: 5 });
+  await page.mouse.up();
+  await page.mouse.move(800, 700);
+  await page.waitForTimeout(500);
+}
+
 async function step(what, fn) {
   log(what);
   try {
@@ -172,125 +196,119 @@ try {
       .waitFor({ state: 'attached', timeout: 60_000 });
   });
 
-  await step('the walkthrough', async () => {
-    // Not runCommand: this command answers with a second QuickPick, the list of walkthroughs.
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('>Welcome: Open Walkthrough');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Walkthrough' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Lore' }).first().click();
-    // The first step open, its markdown beside it; the steps already done (store, provider) ticked.
-    await page
-      .locator('.gettingStartedContainer .getting-started-step', { hasText: 'Create the knowledge store' })
-      .first()
-      .waitFor({ state: 'visible' });
-    await page.locator('.gettingStartedContainer .getting-started-step', { hasText: 'Find your conversations' }).first().click();
-    await page.waitForTimeout(1500);
-    await clearNotifications();
-    await page.mouse.move(25, 500);
-    await shot('00-walkthrough.png');
-    await runCommand('View: Close All Editors');
-  });
+  if (firstRun) {
+    await firstRunShots({ page, step, shot, runCommand, quickOpen, clearNotifications, widenSidebar, log });
+  } else {
+    await step('the walkthrough', async () => {
+      // Not runCommand: this command answers with a second QuickPick, the list of walkthroughs.
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input.input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill('>Welcome: Open Walkthrough');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Walkthrough' }).first().waitFor({ state: 'visible' });
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Lore' }).first().click();
+      // The first step open, its markdown beside it; the steps already done (store, provider) ticked.
+      await page
+        .locator('.gettingStartedContainer .getting-started-step', { hasText: 'Create the knowledge store' })
+        .first()
+        .waitFor({ state: 'visible' });
+      await page.locator('.gettingStartedContainer .getting-started-step', { hasText: 'Find your conversations' }).first().click();
+      await page.waitForTimeout(1500);
+      await clearNotifications();
+      await page.mouse.move(25, 500);
+      await shot('00-walkthrough.png');
+      await runCommand('View: Close All Editors');
+    });
 
-  await step('show the Lore views (empty store)', async () => {
-    await runCommand('View: Show Lore');
-    // A store with nothing harvested shows one view (its title merged into the side bar's), whose welcome leads to a harvest.
-    await page.locator('.part.sidebar').getByText('Harvest Conversations…').first().waitFor();
-    // Let the views settle (welcome contents of Digest and Ledger).
-    await page.waitForTimeout(1500);
-    await clearNotifications();
-    // A wider side bar, so that the Digest's items fit (drag the sash at its right edge).
-    const bar = await page.locator('.part.sidebar').boundingBox();
-    const sashX = bar.x + bar.width + 2;
-    await page.mouse.move(sashX, 400);
-    await page.mouse.down();
-    await page.mouse.move(sashX + 60, 400, { steps: 5 });
-    await page.mouse.move(SIDEBAR_WIDTH + 48, 400, { steps: 5 });
-    await page.mouse.up();
-    await page.mouse.move(800, 700);
-    await page.waitForTimeout(500);
-    await shot('01-views-before.png');
-  });
+    await step('show the Lore views (empty store)', async () => {
+      await runCommand('View: Show Lore');
+      await page.locator('.part.sidebar').getByText('Harvest Conversations…').first().waitFor();
+      // Let the views settle (welcome contents of Digest and Ledger).
+      await page.waitForTimeout(1500);
+      await clearNotifications();
+      await widenSidebar();
+      await shot('01-views-before.png');
+    });
 
-  await step('harvest: distill and preview', async () => {
-    await runCommand('Lore: Harvest Conversations…');
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ state: 'visible' });
-    await dialog.getByRole('button', { name: 'Distill and Preview' }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    // The diff editor with the proposed store file, and the Apply/Review/Discard notification.
-    await page.locator('.editor-instance .monaco-diff-editor').first().waitFor({ state: 'visible' });
-    await page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore harvest plan' }).waitFor({ state: 'visible' });
-    await page.waitForTimeout(1500);
-    await page.mouse.move(25, 500);
-    await shot('02-harvest-preview.png');
-  });
+    await step('harvest: distill and preview', async () => {
+      await runCommand('Lore: Harvest Conversations…');
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ state: 'visible' });
+      await dialog.getByRole('button', { name: 'Distill and Preview' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      // The diff editor with the proposed store file, and the Apply/Review/Discard notification.
+      await page.locator('.editor-instance .monaco-diff-editor').first().waitFor({ state: 'visible' });
+      await page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore harvest plan' }).waitFor({ state: 'visible' });
+      await page.waitForTimeout(1500);
+      await page.mouse.move(25, 500);
+      await shot('02-harvest-preview.png');
+    });
 
-  await step('apply the harvest', async () => {
-    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore harvest plan' });
-    await toast.getByRole('button', { name: 'Apply', exact: true }).click();
-    await page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore: harvested' }).waitFor({ state: 'visible' });
-    await runCommand('View: Close All Editors');
-    await runCommand('View: Show Lore');
-    // Digest sections come expanded; wait for rows in the Digest and the Ledger.
-    const digest = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Digest' }) });
-    await digest.locator('.monaco-list-row').first().waitFor({ state: 'visible' });
-    const ledger = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Ledger' }) });
-    await ledger.locator('.monaco-list-row').first().waitFor({ state: 'visible' });
-    // Room for the Digest and Ledger: collapse Cache, expand the Ledger's "harvested" group.
-    const cacheHeader = page.locator('.part.sidebar .pane-header', { hasText: 'Cache' });
-    if ((await cacheHeader.count()) && (await cacheHeader.getAttribute('aria-expanded')) === 'true') await cacheHeader.click();
-    const harvested = ledger.locator('.monaco-list-row', { hasText: 'harvested' }).first();
-    if ((await harvested.getAttribute('aria-expanded')) === 'false') await harvested.click();
-    await ledger.locator('.monaco-list-row').nth(1).waitFor({ state: 'visible' });
-    // The digest agents get, beside the view it feeds.
-    await quickOpen('digest.md', '.lore');
-    await page.locator('.tabs-container .tab', { hasText: 'digest.md' }).waitFor({ state: 'visible' });
-    await clearNotifications();
-    await page.mouse.move(25, 500);
-    await page.waitForTimeout(1000);
-    await shot('03-digest-view.png');
-  });
+    await step('apply the harvest', async () => {
+      const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore harvest plan' });
+      await toast.getByRole('button', { name: 'Apply', exact: true }).click();
+      await page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore: harvested' }).waitFor({ state: 'visible' });
+      await runCommand('View: Close All Editors');
+      await runCommand('View: Show Lore');
+      // Digest sections come expanded; wait for rows in the Digest and the Ledger.
+      const digest = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Digest' }) });
+      await digest.locator('.monaco-list-row').first().waitFor({ state: 'visible' });
+      const ledger = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Ledger' }) });
+      await ledger.locator('.monaco-list-row').first().waitFor({ state: 'visible' });
+      // Room for the Digest and Ledger: collapse Cache, expand the Ledger's "harvested" group.
+      const cacheHeader = page.locator('.part.sidebar .pane-header', { hasText: 'Cache' });
+      if ((await cacheHeader.count()) && (await cacheHeader.getAttribute('aria-expanded')) === 'true') await cacheHeader.click();
+      const harvested = ledger.locator('.monaco-list-row', { hasText: 'harvested' }).first();
+      if ((await harvested.getAttribute('aria-expanded')) === 'false') await harvested.click();
+      await ledger.locator('.monaco-list-row').nth(1).waitFor({ state: 'visible' });
+      // The digest agents get, beside the view it feeds.
+      await quickOpen('digest.md', '.lore');
+      await page.locator('.tabs-container .tab', { hasText: 'digest.md' }).waitFor({ state: 'visible' });
+      await clearNotifications();
+      await page.mouse.move(25, 500);
+      await page.waitForTimeout(1000);
+      await shot('03-digest-view.png');
+    });
 
-  await step('file notes: code lens and hover on src/orders.ts', async () => {
-    await runCommand('View: Close All Editors');
-    await quickOpen('orders.ts', 'src');
-    await page.locator('.tabs-container .tab', { hasText: 'orders.ts' }).waitFor({ state: 'visible' });
-    // Let the TypeScript server finish, or its "Loading…" part shows in the hover.
-    const busy = page.locator('.statusbar-item', { hasText: /Analyzing|Initializing JS\/TS/ }).first();
-    await busy.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
-    await busy.waitFor({ state: 'hidden', timeout: 60_000 });
-    await page.waitForTimeout(1500);
-    const editor = page.locator('.editor-instance .monaco-editor').first();
-    const lens = editor.locator('.codelens-decoration', { hasText: /Lore: \d+ notes?/ }).first();
-    await lens.waitFor({ state: 'visible' });
-    // Hover the first line's text (the line below the lens).
-    const firstLine = editor.locator('.view-lines .view-line').first();
-    await firstLine.waitFor({ state: 'visible' });
-    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'Lore' }).first();
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const box = await firstLine.boundingBox();
-      await page.mouse.move(box.x + 60 + attempt * 10, box.y + box.height / 2);
-      if (
-        await hover.waitFor({ state: 'visible', timeout: 4000 }).then(
-          () => true,
-          () => false,
+    await step('file notes: code lens and hover on src/orders.ts', async () => {
+      await runCommand('View: Close All Editors');
+      await quickOpen('orders.ts', 'src');
+      await page.locator('.tabs-container .tab', { hasText: 'orders.ts' }).waitFor({ state: 'visible' });
+      // Let the TypeScript server finish, or its "Loading…" part shows in the hover.
+      const busy = page.locator('.statusbar-item', { hasText: /Analyzing|Initializing JS\/TS/ }).first();
+      await busy.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
+      await busy.waitFor({ state: 'hidden', timeout: 60_000 });
+      await page.waitForTimeout(1500);
+      const editor = page.locator('.editor-instance .monaco-editor').first();
+      const lens = editor.locator('.codelens-decoration', { hasText: /Lore: \d+ notes?/ }).first();
+      await lens.waitFor({ state: 'visible' });
+      // Hover the first line's text (the line below the lens).
+      const firstLine = editor.locator('.view-lines .view-line').first();
+      await firstLine.waitFor({ state: 'visible' });
+      const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'Lore' }).first();
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const box = await firstLine.boundingBox();
+        await page.mouse.move(box.x + 60 + attempt * 10, box.y + box.height / 2);
+        if (
+          await hover.waitFor({ state: 'visible', timeout: 4000 }).then(
+            () => true,
+            () => false,
+          )
         )
-      )
-        break;
-      await page.mouse.move(box.x + 400, box.y + 300);
-    }
-    await hover.waitFor({ state: 'visible', timeout: 5000 });
-    await page.waitForFunction(
-      () => ![...document.querySelectorAll('.monaco-hover')].some((h) => h.offsetParent && /Loading/.test(h.innerText)),
-      null,
-      { timeout: 10_000 },
-    );
-    await page.waitForTimeout(600);
-    await shot('04-file-notes.png');
-  });
+          break;
+        await page.mouse.move(box.x + 400, box.y + 300);
+      }
+      await hover.waitFor({ state: 'visible', timeout: 5000 });
+      await page.waitForFunction(
+        () => ![...document.querySelectorAll('.monaco-hover')].some((h) => h.offsetParent && /Loading/.test(h.innerText)),
+        null,
+        { timeout: 10_000 },
+      );
+      await page.waitForTimeout(600);
+      await shot('04-file-notes.png');
+    });
+  }
 } catch (err) {
   exitCode = 1;
   console.error(`lore: screenshots failed: ${err.message}`);

@@ -7,7 +7,8 @@
 #  3. package lore.vsix from a production build (npm run package);
 #  4. rebuild for development (source maps) and compile the integration suite;
 #  5. per VS Code: run the suite with Lore as the extension under development (runIntegration.mjs),
-#     then its no-folder suite in an empty window (--no-folder), then install lore.vsix into a fresh
+#     then its no-folder suite in an empty window (--no-folder), the first-run walk on a newcomer's
+#     machine with real agent sessions (--first-run), then install lore.vsix into a fresh
 #     code-server and check it activates (vsixInstall.mjs).
 # Run it through scripts/withNode24.sh (the npm script does). Arguments go to runIntegration.mjs,
 # e.g. `npm run test:integration -- --keep`. LORE_ITEST_CODE_SERVERS picks the releases, e.g.
@@ -35,6 +36,7 @@ failed=""
 for v in $VERSIONS; do
   LORE_CODE_SERVER_VERSION=$v node test/integration/runIntegration.mjs "$@" || failed="$failed suite@$v"
   LORE_CODE_SERVER_VERSION=$v node test/integration/runIntegration.mjs --no-folder "$@" || failed="$failed no-folder@$v"
+  LORE_CODE_SERVER_VERSION=$v node test/integration/runIntegration.mjs --first-run "$@" || failed="$failed first-run@$v"
   LORE_CODE_SERVER_VERSION=$v node test/integration/vsixInstall.mjs || failed="$failed vsix@$v"
 done
 if [ -n "$failed" ]; then

@@ -10,6 +10,8 @@
 // --verbose          forward the whole browser console, not only the extension host's output
 // --no-folder        open an empty window (no folder) and run only the no-folder suite (noFolder.itest.js),
 //                    with HOME inside the sandbox so the global store ~/.lore is the sandbox's
+// --first-run        open a project with no store on a newcomer's machine (firstRunMachine.mjs: real Claude Code
+//                    and Codex sessions under a HOME inside the sandbox) and run only firstRunPath.itest.js
 // Environment: LORE_ITEST_GREP (mocha --grep inside the suite), LORE_ITEST_TIMEOUT (per test, ms).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -28,6 +30,7 @@ import {
   vscodeVersion,
   workbenchUrl,
 } from '../../scripts/codeServer.mjs';
+import { prepareFirstRunMachine } from './firstRunMachine.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -36,9 +39,11 @@ const { values: opts } = parseArgs({
     timeout: { type: 'string', default: process.env.LORE_ITEST_RUN_TIMEOUT || '300' },
     verbose: { type: 'boolean', default: false },
     'no-folder': { type: 'boolean', default: false },
+    'first-run': { type: 'boolean', default: false },
   },
 });
 const noFolder = opts['no-folder'];
+const firstRun = opts['first-run'];
 
 const SUITE = path.join(ROOT, 'out', 'integration', 'test', 'integration', 'suite', 'index.js');
 const FIXTURE = path.join(ROOT, 'test', 'integration', 'fixtures', 'workspace');
@@ -57,7 +62,12 @@ const started = Date.now();
 // Read by suite/index.ts in the extension host, which inherits code-server's environment.
 if (process.stdout.isTTY && !process.env.NO_COLOR) process.env.LORE_ITEST_COLOR = '1';
 const sandbox = makeSandbox('lore-it-');
-const ws = noFolder ? undefined : copyWorkspace(FIXTURE, path.join(sandbox.dir, 'ws'));
+let ws = noFolder || firstRun ? undefined : copyWorkspace(FIXTURE, path.join(sandbox.dir, 'ws'));
+if (firstRun) {
+  // Read by suite/index.ts (which suite to run); HOME and the agents' folders are the sandbox's.
+  sandbox.env.LORE_ITEST_FIRST_RUN = '1';
+  ws = prepareFirstRunMachine(sandbox).workspace;
+}
 if (noFolder) {
   // Read by suite/index.ts (which suite to run); the global store lives under this HOME.
   sandbox.env.LORE_ITEST_NO_FOLDER = '1';
@@ -157,6 +167,6 @@ if (exitCode === 0 && !opts.keep) {
   console.error(`lore: sandbox kept for inspection: ${sandbox.dir}`);
 }
 console.log(
-  `lore: integration tests${noFolder ? ' (no folder)' : ''} on VS Code ${vscodeVersion()} ${exitCode === 0 ? 'passed' : `failed (exit code ${exitCode})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  `lore: integration tests${noFolder ? ' (no folder)' : firstRun ? ' (first run)' : ''} on VS Code ${vscodeVersion()} ${exitCode === 0 ? 'passed' : `failed (exit code ${exitCode})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
 );
 process.exit(exitCode);

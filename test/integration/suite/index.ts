@@ -18,8 +18,15 @@ const Mocha: typeof import('mocha') = loaded.default ?? loaded;
  */
 export const REPORT_MARK = '[lore-itest] ';
 
-/** The suite that runs in a window with no folder open (and only there). */
-const NO_FOLDER_SUITE = 'noFolder.itest.js';
+/**
+ * The suites that run only in a window of their own: with no folder open (runIntegration.mjs
+ * --no-folder), and a newcomer's project with no store (--first-run). Every other suite runs in the
+ * fixture workspace.
+ */
+const OWN_WINDOW_SUITES: Record<string, string> = {
+  LORE_ITEST_NO_FOLDER: 'noFolder.itest.js',
+  LORE_ITEST_FIRST_RUN: 'firstRunPath.itest.js',
+};
 
 export async function run(): Promise<void> {
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(REPORT_MARK + format(...args));
@@ -30,11 +37,10 @@ export async function run(): Promise<void> {
     // LORE_ITEST_GREP narrows the run, e.g. LORE_ITEST_GREP=harvest npm run test:integration.
     grep: process.env.LORE_ITEST_GREP || undefined,
   });
-  // An empty window (runIntegration.mjs --no-folder) runs the no-folder suite and only it.
-  const noFolder = process.env.LORE_ITEST_NO_FOLDER === '1';
+  const own = Object.entries(OWN_WINDOW_SUITES).find(([variable]) => process.env[variable] === '1')?.[1];
   const files = fs
     .readdirSync(__dirname)
-    .filter((f) => f.endsWith('.itest.js') && (f === NO_FOLDER_SUITE) === noFolder)
+    .filter((f) => f.endsWith('.itest.js') && (own ? f === own : !Object.values(OWN_WINDOW_SUITES).includes(f)))
     .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   try {
