@@ -110,7 +110,7 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
   if (values['apply-plan'] !== undefined) {
     // The plan says what to write and where from; options that would change that do not apply.
     const conflicting = (
-      ['from', 'no-harvest', 'provider', 'model', 'base-url', 'max-harvest-bytes', 'timeout', 'reclaim'] as const
+      ['from', 'all-projects', 'no-harvest', 'provider', 'model', 'base-url', 'max-harvest-bytes', 'timeout', 'reclaim'] as const
     ).filter((k) => values[k] !== undefined);
     if (conflicting.length) throw new UsageError(`--apply-plan writes the saved plan as it is; drop --${conflicting.join(', --')}`);
     const liveWindowMs =
