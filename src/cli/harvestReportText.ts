@@ -6,6 +6,9 @@ import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { CONVERSATION_CLASSES, type HarvestPlan } from '../core/store/harvestPlan';
 import type { HarvestReport } from '../core/services/harvest/runHarvest';
+import type { DefaultSources } from '../core/services/harvest/agentSources';
+import type { ProviderErrorKind } from '../core/services/providers/provider';
+import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from '../core/model/categories';
 import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
 import { historyText } from './historyText';
 import { formatBytes, formatTokens, itemCountsText, printable } from '../core/model/format';
@@ -17,12 +20,14 @@ function counts(record: Record<string, number>, keys: readonly string[], skipZer
     .join(', ');
 }
 
-/** The classification summary every mode starts with. */
-export function dryRunText(report: HarvestReport): string {
+const ZERO_ITEMS = Object.fromEntries(ITEM_CATEGORIES.map((k) => [k, 0])) as ItemCounts;
+
+/** The classification summary every mode starts with; `read` says what the sources were, when not the paths typed. */
+export function dryRunText(report: HarvestReport, read: SourcesRead = {}): string {
   const t = report.totals;
   const lines = [
     `store: ${printable(report.store)}`,
-    `sources: ${report.sources.map((s) => printable(s)).join(', ')}`,
+    `sources: ${sourcesText(report, read)}`,
     `conversations: ${counts(t.counts, CONVERSATION_CLASSES, true) || 'none found'}`,
     `harvest candidates: ${formatBytes(t.harvestBytes)} rendered from ${formatBytes(t.harvestRawBytes)} on disk` +
       ` (~${formatTokens(t.estimatedTokens)} input tokens, estimated as rendered bytes/4)` +
@@ -153,11 +158,109 @@ export function staleText(reasons: readonly string[]): string {
   ].join('\n');
 }
 
-export function failuresText(report: HarvestReport): string {
+/** At most this many conversations are named under a reason; --json names them all. */
+const NAMED_FAILURES = 5;
+
+/**
+ * The conversations that were not distilled, once per reason (an unreachable server gives every
+ * one the same): what happened, that nothing was written for them, and when they are tried again.
+ * `advice` is added under the reason that stopped the run (the CLI's options to check).
+ */
+export function failuresText(report: HarvestReport, advice?: (kind: ProviderErrorKind) => string | undefined): string {
   const failed = report.conversations.filter((c) => c.status === 'harvest-failed');
   if (!failed.length) return '';
-  return [
-    `failed: ${failed.length} (kept; the next run tries again)`,
-    ...failed.map((c) => `  ${printable(c.path)}: ${printable(c.error ?? '')}`),
-  ].join('\n');
+  const byReason = new Map<string, string[]>();
+  for (const c of failed) {
+    const reason = c.error || 'no reason was recorded';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), c.path]);
+  }
+  const lines: string[] = [];
+  for (const [reason, files] of byReason) {
+    const many = files.length > 1;
+    lines.push(
+      `${files.length} conversation${many ? 's were' : ' was'} not distilled: ${printable(reason).replace(/[.\s]+$/, '')}.` +
+        ` Nothing was written for ${many ? 'them' : 'it'}; the next harvest tries ${many ? 'them' : 'it'} again.`,
+    );
+    const extra = report.stoppedBy?.message === reason ? advice?.(report.stoppedBy.kind) : undefined;
+    if (extra) lines.push(extra);
+    for (const file of files.slice(0, NAMED_FAILURES)) lines.push(`  ${printable(file)}`);
+    if (files.length > NAMED_FAILURES) lines.push(`  and ${files.length - NAMED_FAILURES} more (--json lists them)`);
+  }
+  return lines.join('\n');
+}
+
+/** What the sources of a run were, when they are not the paths typed: the defaults, or typed folders with other projects left out. */
+export interface SourcesRead {
+  /** The default sources (no --from). */
+  defaults?: DefaultSources;
+  /** The --from paths as typed, when some held other projects' sessions. */
+  named?: string[];
+  /** Other projects' sessions left out of the named folders. */
+  leftOut?: number;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `this workspace's sessions: 5 Claude Code, 3 Codex CLI; the inbox: 1 file`, for the `sources:` line. */
+export function sourcesText(report: HarvestReport, read: SourcesRead): string {
+  const parts: string[] = [];
+  if (read.defaults) {
+    const { tools, inbox, queued } = read.defaults;
+    const found = tools.filter((t) => t.files.length > 0);
+    if (found.length) parts.push(`this workspace's sessions: ${found.map((t) => `${t.files.length} ${t.label}`).join(', ')}`);
+    else if (tools.length) parts.push(`no ${tools.map((t) => t.label).join(', ')} sessions of this workspace on this machine`);
+    if (queued.length) parts.push(`sessions queued by agent hooks: ${queued.length}`);
+    if (inbox) parts.push(`the inbox: ${plural(report.conversations.filter((c) => c.inInbox).length, 'file')}`);
+    if (!parts.length) parts.push('nothing (every source is turned off in config.json "sources")');
+  } else {
+    parts.push((read.named ?? report.sources).map((s) => printable(s)).join(', '));
+  }
+  let text = parts.join('; ');
+  if (read.leftOut)
+    text += `\nleft out: ${plural(read.leftOut, 'session')} of other projects in those folders (--all-projects takes them too)`;
+  return text;
+}
+
+/** Where each kind of item goes, for the closing sentence. */
+const ITEM_FILES: Record<ItemCategory, string> = {
+  facts: 'facts.md',
+  decisions: 'decisions.md',
+  tasks_open: 'tasks.md',
+  tasks_done: 'tasks.md',
+  questions: 'questions.md',
+  playbooks: 'playbooks.md',
+  files: 'files/',
+};
+
+/**
+ * The sentence an apply ends with: what was written, where, and whether the digest agents get
+ * changed (and if not, why: done tasks, notes on files and held items are not in it).
+ */
+export function writtenText(report: HarvestReport, workspace: string): string {
+  const plan = report.plan!;
+  const applied = report.applied!;
+  const rel = path.relative(workspace, report.store);
+  const where = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : report.store;
+  const at = (file: string) => printable(path.join(where, file));
+  // Notes on files not in the workspace went to facts.md (plan.orphanNotes), not to files/.
+  const counts: ItemCounts = { ...plan.items, files: Math.max(0, plan.items.files - plan.orphanNotes) };
+  const parts = ITEM_CATEGORIES.filter((k) => counts[k] > 0).map(
+    (k) => `${itemCountsText({ ...ZERO_ITEMS, [k]: counts[k] })} to ${at(ITEM_FILES[k])}`,
+  );
+  if (plan.orphanNotes) parts.push(`${plural(plan.orphanNotes, 'note')} on files not in the workspace to ${at('facts.md')}`);
+  const total = ITEM_CATEGORIES.reduce((n, k) => n + counts[k], 0) + plan.orphanNotes;
+  const items = total ? `Wrote ${plural(total, 'item')}: ${parts.join(', ')}` : 'No new items';
+  const held = plan.held.length
+    ? ` (${plan.held.length} held in ${at('review.md')} until you accept ${plan.held.length === 1 ? 'it' : 'them'})`
+    : '';
+  if (!total && !applied.written.includes('digest.md')) return 'No new items were written.';
+  let digest: string;
+  if (applied.written.includes('digest.md'))
+    digest = plan.digestEnabled
+      ? `the digest your agents get was updated (${at('digest.md')})`
+      : 'the digest is turned off and was removed';
+  else if (!plan.digestEnabled) digest = 'the digest is turned off in config.json';
+  else
+    digest = `the digest your agents get did not change (it lists open tasks, questions, decisions, facts and playbooks; not done tasks, notes on files or held items)`;
+  return `${items}${held}; ${digest}.`;
 }

@@ -118,10 +118,21 @@ export async function updateProvider(provider: ProviderSetting): Promise<'worksp
   const target = inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   const previous = config.get<string>('provider');
   await config.update('provider', provider, target);
-  // A model name belongs to the provider it was chosen for (gpt-… means nothing to Anthropic):
-  // switching providers drops the model set beside the old one, and the new one's default applies.
-  const model = config.inspect<string>('model');
-  if (previous !== provider && (inWorkspace ? model?.workspaceValue : model?.globalValue) !== undefined)
-    await config.update('model', undefined, target);
+  // A model name and a server URL belong to the provider they were chosen for (gpt-… means nothing
+  // to Anthropic): switching providers drops those set beside the old one, and the new one's defaults apply.
+  for (const key of ['model', 'baseUrl']) {
+    const value = config.inspect<string>(key);
+    if (previous !== provider && (inWorkspace ? value?.workspaceValue : value?.globalValue) !== undefined)
+      await config.update(key, undefined, target);
+  }
   return inWorkspace ? 'workspace' : 'user';
+}
+
+/** Records the provider's server URL and model where the provider is recorded (undefined: the provider's default). */
+export async function updateEndpoint(values: { baseUrl?: string; model?: string }): Promise<void> {
+  const config = section();
+  const inWorkspace = config.inspect<string>('provider')?.workspaceValue !== undefined;
+  const target = inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await config.update('baseUrl', values.baseUrl, target);
+  await config.update('model', values.model, target);
 }

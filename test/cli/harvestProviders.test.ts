@@ -91,7 +91,10 @@ for (const kind of ['openai', 'anthropic', 'gemini', 'ollama'] as StubKind[]) {
       const { root, inbox, args } = await setup([{ reply: 'nope' }, { reply: '[]' }, { reply: VALID }]);
       const first = await runCli(args('--apply'));
       assert.equal(first.code, 1);
-      assert.match(first.stdout, /failed: 1 \(kept; the next run tries again\)/);
+      assert.match(
+        first.stdout,
+        /^1 conversation was not distilled: harvest output invalid after 2 attempts: .*\. Nothing was written for it; the next harvest tries it again\.\n {2}.*c1\.md$/m,
+      );
       const [entry] = ledgerEntries(root);
       assert.equal(entry.status, 'harvest-failed');
       assert.match(entry.error, /harvest output invalid after 2 attempts: reply is not a JSON object/);

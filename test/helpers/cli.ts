@@ -38,8 +38,20 @@ const READ_AT_LOAD = ['LORE_TEST_CRASH_AFTER', 'LORE_TEST_CRASH_LOG', 'LORE_TEST
 /** LORE_TEST_CLI=spawn runs every CLI test against dist/cli.js, as all of them did before. */
 const ALWAYS_SPAWN = process.env.LORE_TEST_CLI === 'spawn';
 
-/** What every run starts from: no crash injection, no provider chosen by the developer's shell. */
-const BASE_ENV = { LORE_TEST_CRASH_AFTER: '', LORE_PROVIDER: '' };
+/**
+ * Where runs look for Claude Code's and Codex's sessions unless a test says (it passes HOME and
+ * clears these): an empty folder, so that a harvest without --from, which reads this workspace's
+ * agent sessions, never reads the machine's own.
+ */
+const NO_AGENT_SESSIONS = makeTempDir('lore-no-agent-sessions-');
+
+/** What every run starts from: no crash injection, no provider chosen by the developer's shell, no agent sessions. */
+const BASE_ENV = {
+  LORE_TEST_CRASH_AFTER: '',
+  LORE_PROVIDER: '',
+  CLAUDE_CONFIG_DIR: path.join(NO_AGENT_SESSIONS, 'claude'),
+  CODEX_HOME: path.join(NO_AGENT_SESSIONS, 'codex'),
+};
 
 /**
  * Runs the CLI: in this process through `main(argv, io)` by default (fast, and stub servers in

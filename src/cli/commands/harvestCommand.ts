@@ -34,7 +34,10 @@ import {
   envOf,
   type Output,
 } from '../cliSupport';
-import { applyText, dryRunText, failuresText, planText, staleText } from '../harvestReportText';
+import { applyText, dryRunText, failuresText, planText, staleText, writtenText, type SourcesRead } from '../harvestReportText';
+import { defaultHarvestSources, workspaceSessionsOf } from '../../core/services/harvest/agentSources';
+import { loadStoreConfig } from '../../core/store/storeConfig';
+import type { ProviderErrorKind } from '../../core/services/providers/provider';
 import { lazy } from '../../core/base/lazy';
 
 const savedPlanModule = lazy(
@@ -61,8 +64,12 @@ the ledger changed since; files edited since get the plan's lines added on top`,
     type: 'string',
     multiple: true,
     value: 'PATH',
-    help: "a conversation file or folder (repeatable; default: the store's inbox/).\nFiles outside the inbox are read, never deleted.",
+    help: `a conversation file or folder (repeatable). Default: the store's inbox/, sessions agent
+hooks queued, and this workspace's Claude Code, Codex and Aider sessions (config.json
+"sources" turns each off). From a folder of several projects' sessions (~/.claude/projects,
+~/.codex/sessions) only this workspace's are taken. Files outside the inbox are read, never deleted.`,
   },
+  'all-projects': { type: 'boolean', help: "with --from: take every project's sessions in those folders, not only this workspace's" },
   'no-harvest': { type: 'boolean', help: 'record the conversations as deleted-unharvested and reclaim them without a model' },
   provider: { type: 'string', value: 'NAME', help: `${PROVIDER_NAMES.join(', ')} (default: rules, the offline marker extractor)` },
   model: { type: 'string', value: 'M', help: "the provider's model" },
@@ -86,7 +93,7 @@ the ledger changed since; files edited since get the plan's lines added on top`,
 export const harvestCommand = command({
   name: 'harvest',
   usage: [
-    '[--root DIR] [--from PATH]... [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest] [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N] [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]',
+    '[--root DIR] [--from PATH]... [--all-projects] [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest] [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N] [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]',
   ],
   description: "\nHarvests durable knowledge from conversations into the store's category files.",
   options: OPTIONS,
@@ -103,7 +110,7 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
   if (values['apply-plan'] !== undefined) {
     // The plan says what to write and where from; options that would change that do not apply.
     const conflicting = (
-      ['from', 'no-harvest', 'provider', 'model', 'base-url', 'max-harvest-bytes', 'timeout', 'reclaim'] as const
+      ['from', 'all-projects', 'no-harvest', 'provider', 'model', 'base-url', 'max-harvest-bytes', 'timeout', 'reclaim'] as const
     ).filter((k) => values[k] !== undefined);
     if (conflicting.length) throw new UsageError(`--apply-plan writes the saved plan as it is; drop --${conflicting.join(', --')}`);
     const liveWindowMs =
@@ -119,6 +126,14 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
   }
   const timeoutMs = values.timeout ? parsePositiveNumber(values.timeout, '--timeout') * 1000 : DEFAULT_TIMEOUT_MS;
   const provider = createProvider(providerName, { model: values.model, baseUrl: values['base-url'], timeoutMs, env: envOf(io) });
+  if (values['all-projects'] && !values.from)
+    throw new UsageError("--all-projects goes with --from (without it, a harvest reads this workspace's sessions only)");
+  const { sources, read } = chooseSources(
+    paths,
+    values.from?.map((f) => resolveArg(io, f)),
+    values['all-projects'] ?? false,
+    io,
+  );
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -129,7 +144,7 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
   try {
     const report = await runHarvest({
       paths,
-      sources: values.from?.map((f) => resolveArg(io, f)),
+      sources,
       mode,
       noHarvest: values['no-harvest'],
       provider,
@@ -144,9 +159,9 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
     });
     const cache = cacheCost(report, paths, io);
     if (values.json) {
-      io.out(JSON.stringify({ ...jsonReport(report), cache: cache.estimate }, null, 2));
+      io.out(JSON.stringify({ ...jsonReport(report), leftOutOtherProjects: read.leftOut ?? 0, cache: cache.estimate }, null, 2));
     } else {
-      io.out(dryRunText(report));
+      io.out(dryRunText(report, read));
       if (report.cancelled) io.out('cancelled; nothing was written');
       else if (mode === 'dry-run') {
         if (cache.text) io.out(`cache: ${cache.text}`);
@@ -165,18 +180,45 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
         io.out(applyText(report));
         if (cache.text) io.out(`cache: ${cache.text}`);
       }
-      const failures = failuresText(report);
+      const failures = failuresText(report, providerAdvice);
       if (failures) io.out(failures);
-      if (mode === 'apply' && !report.cancelled) {
-        io.out(`digest: ${printable(paths.digest)}`);
-        io.out(`ledger: ${printable(paths.ledger)}`);
-      }
+      if (mode === 'apply' && !report.cancelled && report.applied) io.out(writtenText(report, paths.workspace));
     }
     const trouble = report.failed > 0 || report.cancelled || report.problems.length > 0 || (report.applied?.reclaimErrors.length ?? 0) > 0;
     return trouble ? EXIT_FAILED : EXIT_OK;
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/**
+ * What the harvest reads: without --from the default sources (agentSources.ts, as VS Code's
+ * Harvest reads them, switched by config.json's `sources`); with --from those paths, where a
+ * folder of several projects' sessions gives only this workspace's unless --all-projects.
+ */
+function chooseSources(
+  paths: StorePaths,
+  from: string[] | undefined,
+  allProjects: boolean,
+  io: Output,
+): { sources: string[]; read: SourcesRead } {
+  const host = currentHost(envOf(io));
+  if (!from?.length) {
+    const defaults = defaultHarvestSources(paths, loadStoreConfig(paths.config).config.sources, host);
+    return { sources: defaults.sources, read: { defaults } };
+  }
+  if (allProjects) return { sources: from, read: {} };
+  const chosen = workspaceSessionsOf(from, host, paths.workspace);
+  // Nothing sorted out: the paths are the sources, as typed.
+  if (chosen.sources.length === from.length && chosen.sources.every((s, i) => s === from[i])) return { sources: from, read: {} };
+  return { sources: chosen.sources, read: { named: from, leftOut: chosen.leftOut } };
+}
+
+/** What to check when the provider could not be reached or refused the key. */
+function providerAdvice(kind: ProviderErrorKind): string | undefined {
+  if (kind === 'unavailable') return 'Check --provider and --base-url (or LORE_PROVIDER).';
+  if (kind === 'auth') return "Check --provider and the provider's API key in the environment.";
+  return undefined;
 }
 
 /**
@@ -220,8 +262,7 @@ async function applySavedPlan(
   else if (report.stale) io.out(staleText(report.stale));
   else {
     io.out(applyText(report));
-    io.out(`digest: ${printable(paths.digest)}`);
-    io.out(`ledger: ${printable(paths.ledger)}`);
+    io.out(writtenText(report, paths.workspace));
   }
   return report.stale || (report.applied?.reclaimErrors.length ?? 0) > 0 ? EXIT_FAILED : EXIT_OK;
 }

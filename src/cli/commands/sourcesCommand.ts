@@ -1,6 +1,8 @@
 /** `lore sources`: the agent sessions on this machine that belong to the workspace, per tool, measured. */
 import { currentHost } from '../../core/services/discovery/host';
 import { reportSources, type SourcesReport, type ToolReport } from '../../core/services/harvest/measureSources';
+import { HARVEST_TOOLS } from '../../core/services/harvest/agentSources';
+import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, envOf, formatBytes, formatTokens, printable, type Output } from '../cliSupport';
 
@@ -39,6 +41,28 @@ function printText(report: SourcesReport, io: Output): void {
   );
   const others = report.tools.reduce((sum, tool) => sum + tool.otherWorkspaces, 0);
   if (others > 0 && !report.allWorkspaces) io.out(`${others} sessions of other workspaces not listed (--all-workspaces lists them)`);
+  for (const line of nextSteps(report)) io.out(line);
+}
+
+/**
+ * The real next command: a harvest's dry run, which reads this workspace's sessions of the tools
+ * it reads by default; another tool's are named by its folder, of which a harvest takes only this
+ * workspace's sessions.
+ */
+function nextSteps(report: SourcesReport): string[] {
+  const byDefault = new Set<string>(Object.values(HARVEST_TOOLS));
+  const lines = [`next: lore harvest --dry-run (reads ${defaultToolsText()} sessions listed here and the inbox; writes nothing)`];
+  for (const tool of report.tools.filter((t) => !byDefault.has(t.tool) && t.toHarvest > 0)) {
+    const from = tool.locations.map((location) => `--from ${printable(location)}`).join(' ');
+    lines.push(`  for ${tool.label}: lore harvest --dry-run ${from} (only this workspace's sessions are taken)`);
+  }
+  return lines;
+}
+
+/** "Claude Code, Codex CLI and Aider": the tools a harvest reads without --from. */
+function defaultToolsText(): string {
+  const labels = Object.values(HARVEST_TOOLS).map((tool) => TOOL_LABELS[tool]);
+  return `this workspace's ${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
 export const sourcesCommand = command({
@@ -48,7 +72,8 @@ export const sourcesCommand = command({
 Continue, Copilot CLI, Aider, Cursor, OpenCode), where it keeps sessions on this machine and the
 sessions that belong to the workspace: how many, raw bytes, and for those not yet harvested the
 rendered transcript bytes and estimated tokens (as the harvest's dry run measures them). Reads
-and writes nothing else. Harvest them with lore harvest --from PATH.`,
+and writes nothing else. lore harvest reads this workspace's Claude Code, Codex and Aider sessions
+by default; another tool's with --from its folder (only this workspace's sessions are taken).`,
   options: OPTIONS,
   takes: { positionals: false },
   run: sources,

@@ -7,6 +7,7 @@ import { describeSchemaIssue, topLevelKeysOf } from '../base/schemaIssue';
 import {
   AGENT_WRITES_MODES,
   DEFAULT_GIT_HISTORY,
+  DEFAULT_SOURCE_SWITCHES,
   DEFAULT_STORE_CONFIG,
   GIT_COMMIT_MODES,
   RECLAIM_MODES,
@@ -33,6 +34,14 @@ const configSchema = z.looseObject({
         .max(7 * 24 * 60)
         .optional(),
       dailyTags: z.boolean().optional(),
+    })
+    .optional(),
+  sources: z
+    .looseObject({
+      inbox: z.boolean().optional(),
+      claudeCode: z.boolean().optional(),
+      codex: z.boolean().optional(),
+      aider: z.boolean().optional(),
     })
     .optional(),
 });
@@ -68,6 +77,12 @@ export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?:
         ...(data.git?.commit ? { commit: data.git.commit } : {}),
         intervalMinutes: data.git?.intervalMinutes ?? DEFAULT_GIT_HISTORY.intervalMinutes,
         dailyTags: data.git?.dailyTags ?? DEFAULT_GIT_HISTORY.dailyTags,
+      },
+      sources: {
+        inbox: data.sources?.inbox ?? DEFAULT_SOURCE_SWITCHES.inbox,
+        claudeCode: data.sources?.claudeCode ?? DEFAULT_SOURCE_SWITCHES.claudeCode,
+        codex: data.sources?.codex ?? DEFAULT_SOURCE_SWITCHES.codex,
+        aider: data.sources?.aider ?? DEFAULT_SOURCE_SWITCHES.aider,
       },
     },
     problem,

@@ -30,6 +30,14 @@ export interface GitHistoryConfig {
 
 export const DEFAULT_GIT_HISTORY: GitHistoryConfig = { intervalMinutes: 30, dailyTags: false };
 
+/** The agent tools whose sessions of the workspace a harvest reads by default (services/harvest/agentSources.ts). */
+export type HarvestToolKey = 'claudeCode' | 'codex' | 'aider';
+
+/** The `sources` section of config.json: what `lore harvest` reads without --from (the `lore.sources.*` settings in VS Code). */
+export type SourceSwitches = { inbox: boolean } & Record<HarvestToolKey, boolean>;
+
+export const DEFAULT_SOURCE_SWITCHES: SourceSwitches = { inbox: true, claudeCode: true, codex: true, aider: true };
+
 export interface StoreConfig {
   /** What happens to an inbox conversation after a proven harvest. */
   reclaim: ReclaimMode;
@@ -45,6 +53,8 @@ export interface StoreConfig {
   contextBudgetTokens?: number;
   /** `git`: committing the store's changes to git. */
   git: GitHistoryConfig;
+  /** `sources`: what a harvest reads when not told (each on unless set to false). */
+  sources: SourceSwitches;
 }
 
 export const DEFAULT_STORE_CONFIG: StoreConfig = {
@@ -53,4 +63,5 @@ export const DEFAULT_STORE_CONFIG: StoreConfig = {
   transcripts: true,
   agentWrites: 'pending',
   git: DEFAULT_GIT_HISTORY,
+  sources: DEFAULT_SOURCE_SWITCHES,
 };

@@ -6,8 +6,8 @@
  * side keeps what it shows and the plan's id.
  */
 import * as vscode from 'vscode';
-import { agentSources } from '../../core/services/harvest/agentSources';
-import { queuedTranscripts } from '../../core/store/captureQueue';
+import { defaultHarvestSources } from '../../core/services/harvest/agentSources';
+import { currentHost } from '../../core/services/discovery/host';
 import type { UndoOutcome } from '../../core/store/changes/undoOutcome';
 import type { Provider } from '../../core/services/providers/provider';
 import { logger } from '../log';
@@ -63,21 +63,16 @@ export class HarvestController implements vscode.Disposable {
     return this.running !== undefined;
   }
 
-  /** The conversation sources the settings ask for. */
+  /** The conversation sources the settings ask for (the same defaults as `lore harvest`, switched by `lore.sources.*`). */
   sources(): string[] {
     const settings = readSettings();
-    const paths = this.store.paths;
-    // The inbox comes with the sessions agent hooks queued (`lore hook`), as in `lore harvest`.
-    const sources = settings.sourcesInbox ? [paths.inbox, ...queuedTranscripts(paths)] : [];
-    sources.push(
-      ...agentSources(paths.workspace, {
-        claudeCode: settings.sourcesClaudeCode,
-        codex: settings.sourcesCodex,
-        aider: settings.sourcesAider,
-      }),
-    );
-    sources.push(...settings.sourcesExtra);
-    return sources;
+    const switches = {
+      inbox: settings.sourcesInbox,
+      claudeCode: settings.sourcesClaudeCode,
+      codex: settings.sourcesCodex,
+      aider: settings.sourcesAider,
+    };
+    return [...defaultHarvestSources(this.store.paths, switches, currentHost()).sources, ...settings.sourcesExtra];
   }
 
   private options(mode: HarvestRunOptions['mode']): HarvestRunOptions {

@@ -10,7 +10,8 @@ import { isLoreModel } from '../chat/loreModelIds';
 import { hasKey, NETWORK_VENDORS, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/services/providers/endpoints';
 import { Disposable } from '../lifecycle';
 import { logger, runCommand } from '../log';
-import { providerChosen, updateProvider, type ProviderSetting } from '../settings';
+import { providerChosen, readSettings, updateEndpoint, updateProvider, type ProviderSetting } from '../settings';
+import { ASKS_FOR_URL, baseUrlProblem, baseUrlToKeep, modelToKeep } from './endpointAnswers';
 import { adapterOptions } from './providerChoice';
 
 const log = logger('distill');
@@ -88,15 +89,27 @@ export class DistillChoice extends Disposable {
         ignoreFocusOut: true,
       });
       if (!pick?.provider) return undefined;
-      const provider = pick.provider === 'direct' ? await this.askVendor() : pick.provider;
-      if (provider) await this.remember(provider);
-      return provider;
+      if (pick.provider !== 'direct') {
+        await this.remember(pick.provider);
+        return pick.provider;
+      }
+      const direct = await this.askVendor();
+      if (!direct) return undefined;
+      // After the provider: recording another provider drops the URL and model of the old one.
+      await this.remember(direct.vendor);
+      if (direct.endpoint) await updateEndpoint(direct.endpoint);
+      return direct.vendor;
     } finally {
       this.asking = false;
     }
   }
 
-  private async askVendor(): Promise<NetworkVendor | undefined> {
+  /**
+   * Which provider, and for a server a person may run elsewhere (OpenAI-compatible, Ollama) its
+   * URL, then the key when it needs one and none is stored, then the model. Undefined when a
+   * question was dismissed.
+   */
+  private async askVendor(): Promise<{ vendor: NetworkVendor; endpoint?: { baseUrl?: string; model?: string } } | undefined> {
     const pick = await vscode.window.showQuickPick(
       NETWORK_VENDORS.map((vendor) => ({
         label: VENDOR_LABELS[vendor],
@@ -106,10 +119,39 @@ export class DistillChoice extends Disposable {
       { title: 'Lore: which provider?', ignoreFocusOut: true },
     );
     if (!pick) return undefined;
-    // Ask for the key now rather than at the first harvest, unless one is stored or in the environment.
-    if (!hasKey(resolveEndpoint(pick.vendor, await adapterOptions(this.secrets, pick.vendor))))
-      await vscode.commands.executeCommand('lore.setApiKey', pick.vendor);
-    return pick.vendor;
+    const vendor = pick.vendor;
+    const spec = VENDOR_ENDPOINTS[vendor];
+    const settings = readSettings();
+    // What is set now stays the suggestion only while it is this provider's.
+    const same = settings.provider === vendor;
+    let baseUrl: string | undefined;
+    if (ASKS_FOR_URL.includes(vendor)) {
+      const typed = await vscode.window.showInputBox({
+        title: `Lore: the address of the ${VENDOR_LABELS[vendor].replace(/ \(.*\)$/, '')} server`,
+        prompt:
+          vendor === 'openai'
+            ? 'OpenAI itself, or your own OpenAI-compatible server (LM Studio, llama.cpp, vLLM, LiteLLM, …)'
+            : 'Where Ollama runs; press Enter for this machine',
+        value: (same && settings.baseUrl) || spec.defaultBaseUrl,
+        validateInput: (text) => baseUrlProblem(text),
+        ignoreFocusOut: true,
+      });
+      if (typed === undefined) return undefined;
+      baseUrl = baseUrlToKeep(vendor, typed);
+    }
+    // Ask for the key now rather than at the first harvest, unless one is stored or in the environment
+    // (a server of one's own needs none: its placeholder key counts as one).
+    const options = { ...(await adapterOptions(this.secrets, vendor, settings)), baseUrl };
+    if (!hasKey(resolveEndpoint(vendor, options))) await vscode.commands.executeCommand('lore.setApiKey', vendor);
+    if (!ASKS_FOR_URL.includes(vendor)) return { vendor };
+    const model = await vscode.window.showInputBox({
+      title: 'Lore: which model?',
+      prompt: `The model's name on that server; press Enter for ${spec.defaultModel}`,
+      value: (same && settings.model) || spec.defaultModel,
+      ignoreFocusOut: true,
+    });
+    if (model === undefined) return undefined;
+    return { vendor, endpoint: { baseUrl, model: modelToKeep(vendor, model) } };
   }
 
   private setContext(): void {

@@ -47,9 +47,12 @@ describe('providerErrors', () => {
     const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     const error = classify(new Error('Connection error.', { cause: refused }));
     assert.equal(error.kind, 'unavailable');
-    assert.match(error.message, /cannot reach http:\/\/127\.0\.0\.1:1\/v1 \(ECONNREFUSED\)/);
+    assert.match(error.message, /cannot reach http:\/\/127\.0\.0\.1:1\/v1 \(connection refused\)/);
     const dns = new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND x'), { code: 'ENOTFOUND' }) });
     assert.equal(classify(dns).kind, 'unavailable');
+    assert.match(classify(dns).message, /\(no such host\)/);
+    const blocked = new TypeError('fetch failed', { cause: new Error('bad port') });
+    assert.match(classify(blocked).message, /cannot reach .* \(a port fetch never connects to\)/);
   });
 
   it('maps SDK timeouts to timeout', () => {

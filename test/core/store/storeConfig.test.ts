@@ -43,6 +43,7 @@ describe('store config (config.json)', () => {
       transcripts: true,
       agentWrites: 'pending',
       git: DEFAULT_STORE_CONFIG.git,
+      sources: DEFAULT_STORE_CONFIG.sources,
     });
     const nested = load('\ufeff{"harvest": {"reclaim": "keep", "x": true}, "digest": {"enabled": false}}');
     assert.deepEqual(nested.config, {
@@ -51,6 +52,7 @@ describe('store config (config.json)', () => {
       transcripts: true,
       agentWrites: 'pending',
       git: DEFAULT_STORE_CONFIG.git,
+      sources: DEFAULT_STORE_CONFIG.sources,
     });
     assert.equal(nested.warning, undefined);
   });
@@ -63,6 +65,7 @@ describe('store config (config.json)', () => {
       transcripts: true,
       agentWrites: 'pending',
       git: DEFAULT_STORE_CONFIG.git,
+      sources: DEFAULT_STORE_CONFIG.sources,
     });
     assert.ok(warning?.startsWith(`${file}: reclaim: `), warning);
     assert.match(warning!, /delete.*archive.*keep/);
@@ -73,6 +76,7 @@ describe('store config (config.json)', () => {
       transcripts: true,
       agentWrites: 'pending',
       git: DEFAULT_STORE_CONFIG.git,
+      sources: DEFAULT_STORE_CONFIG.sources,
     });
     assert.match(nested.warning!, /config\.json: digest\.enabled: .*boolean/);
     const transcripts = load('{"transcripts": "off", "reclaim": "keep"}');
@@ -82,6 +86,7 @@ describe('store config (config.json)', () => {
       transcripts: true,
       agentWrites: 'pending',
       git: DEFAULT_STORE_CONFIG.git,
+      sources: DEFAULT_STORE_CONFIG.sources,
     });
     assert.match(transcripts.warning!, /config\.json: transcripts: .*boolean/);
   });
@@ -156,5 +161,18 @@ describe('store config (config.json)', () => {
     const wrong = load('{"git": {"commit": "always"}, "reclaim": "keep"}');
     assert.deepEqual(wrong.config, { ...DEFAULT_STORE_CONFIG, reclaim: 'keep' });
     assert.match(wrong.warning!, /git\.commit/);
+  });
+
+  it('reads which default sources a harvest takes: each on unless set to false; a wrong value is named', () => {
+    assert.deepEqual(DEFAULT_STORE_CONFIG.sources, { inbox: true, claudeCode: true, codex: true, aider: true });
+    assert.deepEqual(load('{"sources": {"codex": false, "aider": false}}').config.sources, {
+      inbox: true,
+      claudeCode: true,
+      codex: false,
+      aider: false,
+    });
+    const wrong = load('{"sources": {"codex": "no"}, "reclaim": "keep"}');
+    assert.deepEqual(wrong.config, { ...DEFAULT_STORE_CONFIG, reclaim: 'keep' });
+    assert.match(wrong.warning!, /sources\.codex/);
   });
 });

@@ -9,8 +9,9 @@ import { importConversation } from '../conversations/detect';
 import { countItems } from '../../model/categories';
 import { isCalendarDate, toIsoDate, type Provenance } from '../../model/provenance';
 import { heldWarning } from '../../store/items/reviewQueue';
-import { ProviderError, type Provider } from '../providers/provider';
-import { queuedTranscripts, settleQueue } from '../../store/captureQueue';
+import { ProviderError, type Provider, type ProviderErrorKind } from '../providers/provider';
+import { settleQueue } from '../../store/captureQueue';
+import { inboxSources } from './agentSources';
 import { redactSecrets } from '../../model/safety/redact';
 import { readLedger } from '../../store/ledger';
 import { checkStoreEntries } from '../../store/storeErrors';
@@ -41,7 +42,7 @@ export type HarvestMode = 'dry-run' | 'preview' | 'apply';
 
 export interface HarvestOptions {
   paths: StorePaths;
-  /** Files or folders to read (default: the store's inbox). */
+  /** Files or folders to read; none when empty (default: the store's inbox and the sessions hooks queued; agentSources.ts). */
   sources?: string[];
   mode: HarvestMode;
   /** Record `deleted-unharvested` and reclaim without calling a model. */
@@ -81,6 +82,8 @@ export interface HarvestReport {
   problems: Array<{ path: string; message: string }>;
   warnings: string[];
   failed: number;
+  /** The provider error after which no more conversations were sent (unreachable, or refused the key). */
+  stoppedBy?: { kind: ProviderErrorKind; message: string };
   modelCalls: number;
   cancelled: boolean;
 }
@@ -113,7 +116,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
   const keepTranscripts = options.transcripts ?? config.transcripts;
   const privateMarkers = storePrivateMarkers(paths.config, options.privateMarkers);
   // By default: the inbox, and the sessions agent hooks queued where their tools keep them.
-  const sources = options.sources?.length ? options.sources : [paths.inbox, ...queuedTranscripts(paths)];
+  const sources = options.sources ?? inboxSources(paths);
   const report: HarvestReport = {
     mode: options.mode,
     store: paths.root,
@@ -247,7 +250,10 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         }
         outcome.status = 'harvest-failed';
         outcome.error = errorMessage(error);
-        if (isFatalForRun(error)) fatal = outcome.error;
+        if (isFatalForRun(error)) {
+          fatal = outcome.error;
+          report.stoppedBy = { kind: (error as ProviderError).kind, message: fatal };
+        }
       }
     }
     report.failed = report.conversations.filter((c) => c.status === 'harvest-failed').length;

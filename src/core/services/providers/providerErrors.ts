@@ -20,21 +20,21 @@ export interface ErrorContext {
   secret?: string;
 }
 
-/** Network error codes (Node / undici) that mean the server could not be reached at all. */
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ECONNRESET',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-]);
+/** Network error codes (Node / undici) that mean the server could not be reached at all, in words. */
+const UNREACHABLE_CODES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be looked up',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'the connection was closed',
+  UND_ERR_SOCKET: 'the connection was closed',
+  UND_ERR_CLOSED: 'the connection was closed',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate cannot be verified',
+};
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** Builds the error for a caller abort; shared so every provider words it the same way. */
@@ -93,14 +93,12 @@ function classifyTransport(provider: string, error: unknown, context: ErrorConte
   if (codes.some((c) => TIMEOUT_CODES.has(c)) || /timed? ?out|TimeoutError/i.test(text)) {
     return timeoutError(provider, context.timeoutMs);
   }
-  const unreachable = codes.find((c) => UNREACHABLE_CODES.has(c));
+  const unreachable = codes.find((c) => Object.hasOwn(UNREACHABLE_CODES, c));
   if (unreachable || /fetch failed|connection error|ConnectionError|socket hang up|network/i.test(text)) {
     const advice = context.unreachableHint ?? 'check the network, that the server is running, and the base URL';
-    return new ProviderError(
-      provider,
-      'unavailable',
-      `cannot reach ${context.endpoint}${unreachable ? ` (${unreachable})` : ''}; ${advice}`,
-    );
+    // fetch refuses a few ports outright (6000, 9, …) before trying to connect.
+    const why = unreachable ? UNREACHABLE_CODES[unreachable] : /\bbad port\b/i.test(text) ? 'a port fetch never connects to' : undefined;
+    return new ProviderError(provider, 'unavailable', `cannot reach ${context.endpoint}${why ? ` (${why})` : ''}; ${advice}`);
   }
   // An abort we did not ask for comes from an SDK's own per-attempt timer.
   if (/AbortError|aborted/i.test(text)) return timeoutError(provider, context.timeoutMs);
