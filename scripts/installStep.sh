@@ -6,13 +6,14 @@
 #  - retried: up to N tries, waiting 10 s, 20 s, ... between them, after removing what the failed
 #    try left half-installed (--clean), since npm and tar do not resume a broken extraction;
 #  - said: a line when it starts, a line every 20 s while it runs (time so far, MB in the folder
-#    being filled and how much that grew, so a stall shows), and a line with the time it took.
+#    being filled (--watch) and how much that grew, so a stall shows), and a line with the time it took.
 # The step's own output goes to its log (--log, or a temporary file removed after success). When
 # every try failed: which step, why the last try ended, the end of the log and what to do (--hint).
 #
-#   sh scripts/installStep.sh --what "code-server 4.139.1 (about 600 MB, first use only)" \
+#   sh scripts/installStep.sh --what "code-server 4.139.1" [--detail "about 600 MB, first use only"] \
 #      --timeout 600 [--tries 3] [--watch DIR] [--clean PATH]... [--log FILE] [--hint TEXT] \
 #      -- COMMAND ARG...
+# (--what names the step in every line; --detail is said once, when it starts.)
 #
 # The environment overrides every step's defaults (a slow network, or the tests):
 # LORE_INSTALL_TIMEOUT (seconds a try may take), LORE_INSTALL_TRIES, LORE_INSTALL_HEARTBEAT
@@ -25,10 +26,11 @@ set -eu
 
 say() { echo "lore: $*" >&2; }
 
-what="" timeout=600 tries=3 watch="" clean="" log="" hint=""
+what="" detail="" timeout=600 tries=3 watch="" clean="" log="" hint=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --what) what=$2; shift 2 ;;
+    --detail) detail=" ($2)"; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --tries) tries=$2; shift 2 ;;
     --watch) watch=$2; shift 2 ;;
@@ -62,7 +64,7 @@ duration() {
   if [ "$1" -lt 60 ]; then echo "$1 s"; else printf '%d min %02d s\n' $(($1 / 60)) $(($1 % 60)); fi
 }
 size_mb() {
-  if [ -n "$watch" ] && [ -e "$watch" ]; then du -sm "$watch" 2>/dev/null | cut -f1; else echo 0; fi
+  if [ -n "$watch" ] && [ -e "$watch" ]; then du -sm --apparent-size "$watch" 2>/dev/null | cut -f1; else echo 0; fi
 }
 remove_half_installed() {
   printf '%s' "$clean" | while IFS= read -r p; do [ -n "$p" ] && rm -rf "$p"; done
@@ -74,7 +76,7 @@ pid=""
 # group of its own, which the terminal's signal does not reach, and passes our TERM on to it.
 trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; say "stopped while installing $what"; exit 130' INT TERM HUP
 
-say "installing $what ..."
+say "installing $what$detail ..."
 started=$(date +%s)
 try=1
 while :; do
@@ -91,7 +93,12 @@ while :; do
       next=$((now + heartbeat))
       mb=$(size_mb)
       progress="$(duration $((now - started))) so far"
-      [ -n "$watch" ] && progress="$progress, $mb MB in $(basename "$watch") (+$((mb - last_mb)) MB)"
+      [ -n "$watch" ] && progress="$progress, $mb MB on disk (+$((mb - last_mb)) MB)"
+      # While nothing grows (a build, a slow answer), the step's latest line says what it is at.
+      if [ "$mb" = "$last_mb" ]; then
+        latest=$(tail -n 1 "$log" | tr -d '\r' | cut -c1-80)
+        [ -n "$latest" ] && progress="$progress; latest: $latest"
+      fi
       last_mb=$mb
       say "  still installing $what: $progress"
     fi

@@ -62,12 +62,12 @@ describe('installStep.sh', function () {
   it('says what it installs when it starts, how far it got while it runs, and how long it took', () => {
     const target = path.join(dir, 'target');
     const grow = `sleep 1; mkdir -p "${target}"; head -c 3000000 /dev/zero > "${target}/blob"; sleep 3`;
-    const r = runStep(['--what', 'a slow thing (about 3 MB)', '--watch', target, '--', 'sh', '-c', grow]);
+    const r = runStep(['--what', 'a slow thing', '--detail', 'about 3 MB', '--watch', target, '--', 'sh', '-c', grow]);
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stderr.trim().split('\n');
     assert.equal(lines[0], 'lore: installing a slow thing (about 3 MB) ...');
-    assert.match(r.stderr, /still installing a slow thing \(about 3 MB\): \d+ s so far, 3 MB in target \(\+3 MB\)/);
-    assert.match(lines.at(-1)!, /^lore: installed a slow thing \(about 3 MB\) in \d+ s$/);
+    assert.match(r.stderr, /still installing a slow thing: \d+ s so far, 3 MB on disk \(\+3 MB\)/);
+    assert.match(lines.at(-1)!, /^lore: installed a slow thing in \d+ s$/);
   });
 
   it('after the last failed try shows the end of the log and what the person can do', () => {
