@@ -93,10 +93,12 @@ while :; do
       next=$((now + heartbeat))
       mb=$(size_mb)
       progress="$(duration $((now - started))) so far"
-      [ -n "$watch" ] && progress="$progress, $mb MB on disk (+$((mb - last_mb)) MB)"
+      grew=$((mb - last_mb))
+      [ "$grew" -ge 0 ] && grew="+$grew"
+      [ -n "$watch" ] && progress="$progress, $mb MB on disk ($grew MB)"
       # While nothing grows (a build, a slow answer), the step's latest line says what it is at.
       if [ "$mb" = "$last_mb" ]; then
-        latest=$(tail -n 1 "$log" | tr -d '\r' | cut -c1-80)
+        latest=$(tail -n 50 "$log" | tr -d '\r' | grep -E '[[:alnum:]]{3}' | tail -n 1 | cut -c1-80)
         [ -n "$latest" ] && progress="$progress; latest: $latest"
       fi
       last_mb=$mb
