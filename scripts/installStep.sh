@@ -98,7 +98,8 @@ while :; do
       [ -n "$watch" ] && progress="$progress, $mb MB on disk ($grew MB)"
       # While nothing grows (a build, a slow answer), the step's latest line says what it is at.
       if [ "$mb" = "$last_mb" ]; then
-        latest=$(tail -n 50 "$log" | tr -d '\r' | grep -E '[[:alnum:]]{3}' | tail -n 1 | cut -c1-80)
+        # A line that starts with a word ("npm http fetch", "  CXX(target) ..."), not a compiler's quote of the source.
+        latest=$(tail -n 50 "$log" | tr -d '\r' | grep -E '^ *[[:alpha:]][[:alpha:]()_:-]* ' | tail -n 1 | cut -c1-80)
         [ -n "$latest" ] && progress="$progress; latest: $latest"
       fi
       last_mb=$mb

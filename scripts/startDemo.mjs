@@ -83,7 +83,7 @@ try {
 console.log(`lore: npm start builds Lore, prepares a demo workspace (demo-vscode/) and serves it in VS Code at http://${HOST}:${PORT}/.`);
 if (!installed) {
   console.log(
-    `lore: this first run also installs code-server ${CODE_SERVER_VERSION} (VS Code for the browser, about 600 MB), usually in 2 to 10 minutes; its progress shows every 20 s, and meanwhile what Lore finds in the demo's conversations.`,
+    `lore: this first run also installs code-server ${CODE_SERVER_VERSION} (VS Code for the browser, about 600 MB), usually in 2 to 10 minutes; its progress shows every 20 s, and meanwhile what Lore makes of the demo's conversations.`,
   );
 }
 // The install (quiet and quick when done before) runs while Lore builds and the demo is prepared.

@@ -66,8 +66,16 @@ describe('installStep.sh', function () {
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stderr.trim().split('\n');
     assert.equal(lines[0], 'lore: installing a slow thing (about 3 MB) ...');
-    assert.match(r.stderr, /still installing a slow thing: \d+ s so far, 3 MB on disk \(\+3 MB\)/);
+    assert.match(r.stderr, /still installing a slow thing: \d+ s so far, 3 MB on disk \(\+\d+ MB\)/);
+    assert.match(r.stderr, /still installing a slow thing: .*\(\+[1-3] MB\)/, 'a line says how much it grew');
     assert.match(lines.at(-1)!, /^lore: installed a slow thing in \d+ s$/);
+  });
+
+  it('while nothing grows, says what the step is at: its latest line that reads as words', () => {
+    const build = `echo "  CXX(target) Release/obj.target/spdlog/logger.o"; echo "  199 |   default:  x = 1;"; echo "      |   ^~~~"; sleep 3`;
+    const r = runStep(['--what', 'a build', '--', 'sh', '-c', build]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /still installing a build: \d+ s so far; latest: {3}CXX\(target\) Release\/obj\.target\/spdlog\/logger\.o\n/);
   });
 
   it('after the last failed try shows the end of the log and what the person can do', () => {
