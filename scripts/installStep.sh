@@ -2,11 +2,13 @@
 # Runs one install step (Node from the npm registry, `npm ci`, code-server, apt-get) so that a
 # stalled download cannot hang a run and the person is never left before a silent terminal:
 #  - bounded: each try is stopped at its timeout (coreutils `timeout`: TERM to the step's whole
-#    process group, KILL 30 s later), so a download that stops mid-way costs minutes, not the run;
+#    process group, then KILL 10 s later, since npm waiting on a stalled download ignores TERM),
+#    so a download that stops mid-way costs minutes, not the run;
 #  - retried: up to N tries, waiting 10 s, 20 s, ... between them, after removing what the failed
 #    try left half-installed (--clean), since npm and tar do not resume a broken extraction;
 #  - said: a line when it starts, a line every 20 s while it runs (time so far, MB in the folder
-#    being filled (--watch) and how much that grew, so a stall shows), and a line with the time it took.
+#    being filled (--watch) and how much that grew, so a stall shows; while nothing grows, the
+#    step's latest line), and a line with the time it took.
 # The step's own output goes to its log (--log, or a temporary file removed after success). When
 # every try failed: which step, why the last try ended, the end of the log and what to do (--hint).
 #
@@ -81,7 +83,7 @@ started=$(date +%s)
 try=1
 while :; do
   [ "$try" -gt 1 ] && echo "--- try $try of $tries ---" >>"$log"
-  timeout -k 30 "$timeout" "$@" >>"$log" 2>&1 </dev/null &
+  timeout -k 10 "$timeout" "$@" >>"$log" 2>&1 </dev/null &
   pid=$!
   try_started=$(date +%s)
   next=$((try_started + heartbeat))

