@@ -261,6 +261,21 @@ describe('a team shares the store through git', function () {
     );
   });
 
+  it("leaves a repository's git config alone when that repository ignores the store (a scratch workspace inside a project)", async () => {
+    const project = makeTempDir('lore-host-');
+    fs.writeFileSync(path.join(project, '.gitignore'), 'scratch/\n');
+    initRepo(project);
+    const store = path.join(project, 'scratch', 'demo', '.lore');
+    const init = await runCli(['init', '--root', store]);
+    assert.equal(init.code, 0, init.stderr);
+    assert.ok(fs.existsSync(path.join(store, 'facts.md')), 'the store itself was made');
+    assert.doesNotMatch(gitIn(project, 'config', '--local', '--list'), /^merge\.lore\./m);
+    assert.ok(
+      !fs.existsSync(path.join(project, '.git', 'info', 'attributes')) ||
+        !/lore/.test(read(path.join(project, '.git', 'info', 'attributes'))),
+    );
+  });
+
   it('registers for a store in a subfolder of a linked worktree, in the attributes git reads there', async () => {
     const tmp = makeTempDir('lore-team-wt-');
     const main = path.join(tmp, 'main');

@@ -86,11 +86,16 @@ async function infoAttributesFile(repo: StoreRepo): Promise<string> {
 
 /**
  * Registers the driver for the store's repository (see the module comment); undefined when the
- * store is in no repository (or git is missing). Changes nothing that is already as it should be.
+ * store is in no repository (or git is missing), or when that repository ignores the store: git
+ * never merges an ignored store, and a store kept inside another project's folder (a scratch or
+ * demo workspace) must not point that project's git config at this Lore. Changes nothing that is
+ * already as it should be.
  */
 export async function registerMergeDriver(paths: StorePaths, command: string): Promise<DriverRegistration | undefined> {
   const repo = await findStoreRepo(paths);
   if (!repo) return undefined;
+  const ignored = await runGit(['check-ignore', '-q', '--', repo.storeRel || '.'], { cwd: repo.top });
+  if (ignored.code === 0) return undefined;
   const changed: DriverRegistration['changed'] = [];
   const settings: Array<[string, string]> = [
     [`merge.${MERGE_DRIVER}.name`, 'Lore: store files merged by meaning'],
