@@ -78,3 +78,30 @@ export function cutToLine(text: string, max: number): string {
   const space = flat.lastIndexOf(' ', max - 1);
   return cutRedacted(flat, space > max / 2 ? space : max - 1) + '…';
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A moment as a person says it, in the local time zone, for what Lore lists (views, the CLI's
+ * text): `today 14:05`, `yesterday 09:30`, `Monday 16:20` within the past week, `12 Mar` earlier
+ * this year, `12 Mar 2025` before that; `withTime: false` leaves the time of day out. Files Lore
+ * writes and --json keep ISO 8601: this is for reading, not for parsing. An unreadable value is
+ * returned as it is (a hand-edited ledger's `at`).
+ */
+export function humanTime(at: string | number | Date, options: { now?: number | Date; withTime?: boolean } = {}): string {
+  const date = at instanceof Date ? at : new Date(at);
+  if (Number.isNaN(date.getTime())) return String(at);
+  const now = new Date(options.now ?? Date.now());
+  const time =
+    options.withTime === false ? '' : ` ${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+  const midnight = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  // Days between the two calendar dates (rounded: a daylight-saving day is 23 or 25 hours).
+  const days = Math.round((midnight(now) - midnight(date)) / DAY_MS);
+  if (days === 0) return `today${time}`;
+  if (days === 1) return `yesterday${time}`;
+  if (days > 1 && days < 7) return `${WEEKDAYS[date.getDay()]}${time}`;
+  const day = `${date.getDate()} ${MONTHS[date.getMonth()]}`;
+  return date.getFullYear() === now.getFullYear() && days > 0 ? day : `${day} ${date.getFullYear()}`;
+}
