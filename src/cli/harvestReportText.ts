@@ -8,13 +8,30 @@ import { CONVERSATION_CLASSES, type HarvestPlan } from '../core/store/harvestPla
 import type { HarvestReport } from '../core/services/harvest/runHarvest';
 import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
 import { historyText } from './historyText';
-import { formatBytes, formatTokens, itemCountsText, printable } from '../core/model/format';
+import { formatBytes, formatTokens, humanTime, itemCountsText, printable } from '../core/model/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
   return keys
     .filter((k) => !skipZero || record[k] > 0)
     .map((k) => `${k}:${record[k] ?? 0}`)
     .join(', ');
+}
+
+/** How many harvest candidates the dry run names; the counts above cover the rest. */
+const NAMED_CANDIDATES = 20;
+
+/**
+ * The conversations a harvest would read, by title (what was asked, or the name the tool gave
+ * it) and when, then the file, where a person needs it to act (lore forget, --from).
+ */
+function candidateLines(report: HarvestReport, now = Date.now()): string[] {
+  const candidates = report.conversations.filter((c) => (c.class === 'harvest' || c.class === 'retry') && c.unrecognized === undefined);
+  const lines = candidates.slice(0, NAMED_CANDIDATES).map((c) => {
+    const facts = [c.started ? humanTime(c.started, { now }) : '', `${formatBytes(c.renderedBytes ?? 0)} to read`].filter(Boolean);
+    return `  ${c.class === 'retry' ? 'again' : 'new'}: ${printable(c.title ?? '(untitled)')} (${facts.join(', ')}): ${printable(c.path)}`;
+  });
+  if (candidates.length > NAMED_CANDIDATES) lines.push(`  … and ${candidates.length - NAMED_CANDIDATES} more`);
+  return lines;
 }
 
 /** The classification summary every mode starts with. */
@@ -27,6 +44,7 @@ export function dryRunText(report: HarvestReport): string {
     `harvest candidates: ${formatBytes(t.harvestBytes)} rendered from ${formatBytes(t.harvestRawBytes)} on disk` +
       ` (~${formatTokens(t.estimatedTokens)} input tokens, estimated as rendered bytes/4)` +
       (t.overSummarizeThreshold ? `; ${t.overSummarizeThreshold} over 64 KB rendered will be summarized first` : ''),
+    ...candidateLines(report),
   ];
   if (t.reclaimable) lines.push(`reclaimable now (already harvested): ${t.reclaimable} (${formatBytes(t.reclaimableBytes)})`);
   if (t.counts.live)
@@ -88,7 +106,7 @@ export function planText(plan: HarvestPlan): string {
   for (const o of plan.outcomes) {
     if (o.status)
       out.push(
-        `ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`,
+        `ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(o.title ? `${o.title} (${path.basename(o.path)})` : path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`,
       );
   }
   // New, immutable files of the harvest's own rendering: named, not diffed in full.

@@ -28,6 +28,11 @@ export interface LedgerEntry {
   /** Conversation id used in provenance (Lore's addition). */
   id?: string;
   /**
+   * The conversation's title when it was read (conversationTitle.ts; Lore's addition): how the
+   * Ledger view names it, also once its file is gone. Conversation text, one line, redacted.
+   */
+  title?: string;
+  /**
    * Store-relative path of the conversation's stored transcript (`transcripts/…`), written before
    * this entry was (Lore's addition): where provenance leads once the raw file is reclaimed.
    */
