@@ -88,14 +88,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * text): `today 14:05`, `yesterday 09:30`, `Monday 16:20` within the past week, `12 Mar` earlier
  * this year, `12 Mar 2025` before that; `withTime: false` leaves the time of day out. Files Lore
  * writes and --json keep ISO 8601: this is for reading, not for parsing. An unreadable value is
- * returned as it is (a hand-edited ledger's `at`).
+ * returned as it is (a hand-edited ledger's `at`). A day alone (`2026-03-12`, as provenance
+ * dates are) is that calendar day here, said without a time.
  */
 export function humanTime(at: string | number | Date, options: { now?: number | Date; withTime?: boolean } = {}): string {
-  const date = at instanceof Date ? at : new Date(at);
+  const dayOnly = typeof at === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(at) : null;
+  const date = dayOnly ? new Date(Number(dayOnly[1]), Number(dayOnly[2]) - 1, Number(dayOnly[3])) : at instanceof Date ? at : new Date(at);
   if (Number.isNaN(date.getTime())) return String(at);
   const now = new Date(options.now ?? Date.now());
   const time =
-    options.withTime === false ? '' : ` ${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+    options.withTime === false || dayOnly
+      ? ''
+      : ` ${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
   const midnight = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
   // Days between the two calendar dates (rounded: a daylight-saving day is 23 or 25 hours).
   const days = Math.round((midnight(now) - midnight(date)) / DAY_MS);

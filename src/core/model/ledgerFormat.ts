@@ -94,3 +94,14 @@ function sortKeys(value: unknown): unknown {
 export function ledgerText(ledger: Ledger): string {
   return JSON.stringify(sortKeys(ledger), null, 2) + '\n';
 }
+
+/**
+ * The title the ledger keeps for a conversation id (its latest harvest's; LedgerEntry.title), for
+ * naming a provenance source as a person knows it. Undefined when no entry of that id has one.
+ */
+export function ledgerTitle(ledger: Ledger, id: string): string | undefined {
+  let latest: LedgerEntry | undefined;
+  for (const entry of Object.values(ledger.entries))
+    if (entry.id === id && entry.title && (!latest || entry.at > latest.at)) latest = entry;
+  return latest?.title;
+}

@@ -64,6 +64,9 @@ describe('humanTime', () => {
     assert.equal(humanTime(at(11, 7, 10, 15).toISOString(), { now }), 'today 10:15');
     assert.equal(humanTime(at(11, 6).getTime(), { now, withTime: false }), 'yesterday');
     assert.equal(humanTime('not a date', { now }), 'not a date');
+    // A day alone (a provenance date) is that day wherever the reader is, without a time.
+    assert.equal(humanTime('2026-12-06', { now }), 'yesterday');
+    assert.equal(humanTime('2026-03-12', { now }), '12 Mar');
   });
 
   it('gives a moment after now (another clock) its full date rather than a weekday', () => {
