@@ -152,7 +152,7 @@ describe('lore sources', function () {
     // Sessions by title and date, each with the path lore harvest --from takes on the next line.
     assert.match(
       text.stdout,
-      /^ {2}Fix the flaky login test \(4 Mar 2025, [\d.]+ KB, new\)\n {6}\/.*a7c1e2f0-1111-4222-8333-944455556666\.jsonl$/m,
+      /^ {2}Fix the flaky login test \(\d+ Mar 2025, [\d.]+ KB, new\)\n {6}\/.*a7c1e2f0-1111-4222-8333-944455556666\.jsonl$/m,
     );
 
     const all = await runCli(['sources', '--root', root, '--all-workspaces', '--json'], { env });
