@@ -4,8 +4,8 @@
  * repository this rewrites that history: every commit of HEAD's ancestry gets a tree without the
  * conversation (its lines taken out of every markdown file by the same edit forget makes, its
  * journal sections and its title in ledger.json, its stored transcripts dropped), with its author,
- * dates and message kept; the
- * branch and Lore's daily tags move to the rewritten commits, and the old ones are pruned.
+ * dates and message kept; the branch and Lore's daily tags move to the rewritten commits, and the
+ * old ones are pruned.
  *
  * A preview first (the commits that would change); `--apply` does it. Only git plumbing
  * (ls-tree, cat-file, hash-object, update-index, write-tree, commit-tree, update-ref): no
