@@ -11,7 +11,7 @@ import type { ProviderErrorKind } from '../core/services/providers/provider';
 import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from '../core/model/categories';
 import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
 import { historyText } from './historyText';
-import { formatBytes, formatTokens, itemCountsText, printable } from '../core/model/format';
+import { formatBytes, formatTokens, humanTime, itemCountsText, printable } from '../core/model/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
   return keys
@@ -21,6 +21,23 @@ function counts(record: Record<string, number>, keys: readonly string[], skipZer
 }
 
 const ZERO_ITEMS = Object.fromEntries(ITEM_CATEGORIES.map((k) => [k, 0])) as ItemCounts;
+
+/** How many harvest candidates the dry run names; the counts above cover the rest. */
+const NAMED_CANDIDATES = 20;
+
+/**
+ * The conversations a harvest would read, by title (what was asked, or the name the tool gave
+ * it) and when, then the file, where a person needs it to act (lore forget, --from).
+ */
+function candidateLines(report: HarvestReport, now = Date.now()): string[] {
+  const candidates = report.conversations.filter((c) => (c.class === 'harvest' || c.class === 'retry') && c.unrecognized === undefined);
+  const lines = candidates.slice(0, NAMED_CANDIDATES).map((c) => {
+    const facts = [c.started ? humanTime(c.started, { now }) : '', `${formatBytes(c.renderedBytes ?? 0)} to read`].filter(Boolean);
+    return `  ${c.class === 'retry' ? 'again' : 'new'}: ${printable(c.title ?? '(untitled)')} (${facts.join(', ')}): ${printable(c.path)}`;
+  });
+  if (candidates.length > NAMED_CANDIDATES) lines.push(`  … and ${candidates.length - NAMED_CANDIDATES} more`);
+  return lines;
+}
 
 /** The classification summary every mode starts with; `read` says what the sources were, when not the paths typed. */
 export function dryRunText(report: HarvestReport, read: SourcesRead = {}): string {
@@ -32,6 +49,7 @@ export function dryRunText(report: HarvestReport, read: SourcesRead = {}): strin
     `harvest candidates: ${formatBytes(t.harvestBytes)} rendered from ${formatBytes(t.harvestRawBytes)} on disk` +
       ` (~${formatTokens(t.estimatedTokens)} input tokens, estimated as rendered bytes/4)` +
       (t.overSummarizeThreshold ? `; ${t.overSummarizeThreshold} over 64 KB rendered will be summarized first` : ''),
+    ...candidateLines(report),
   ];
   if (t.reclaimable) lines.push(`reclaimable now (already harvested): ${t.reclaimable} (${formatBytes(t.reclaimableBytes)})`);
   if (t.counts.live)
@@ -93,7 +111,7 @@ export function planText(plan: HarvestPlan): string {
   for (const o of plan.outcomes) {
     if (o.status)
       out.push(
-        `ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`,
+        `ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(o.title ? `${o.title} (${path.basename(o.path)})` : path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`,
       );
   }
   // New, immutable files of the harvest's own rendering: named, not diffed in full.

@@ -19,6 +19,9 @@ import { ItemHistoryMemo } from '../core/store/items/itemHistoryCache';
 import { addedByText } from '../core/store/history/lineAuthors';
 import { isInside, type StorePaths } from '../core/store/storePaths';
 import { escapeMarkdown } from '../core/base/markdownEscape';
+import { humanTime } from '../core/model/format';
+import { ledgerTitle } from '../core/model/ledgerFormat';
+import { readLedger } from '../core/store/ledger';
 import { LoreCommands, commandUri, type OpenProvenanceArgs } from '../shared/protocol';
 
 /** The item whose lines include `line` (0-based): its first line, or a continuation line under it. */
@@ -36,13 +39,18 @@ function itemAt(text: string, line: number): { id: string; item: KnowledgeItem }
   return { id: listItemId(found), item: found };
 }
 
-/** `From` and a link per source of the item's provenance, or nothing when it has none (a hand-written line). */
-function sourcesMarkdown(item: KnowledgeItem, absolute: string): string[] {
+/**
+ * `From` and a link per source of the item's provenance, or nothing when it has none (a
+ * hand-written line). A conversation is named by the title the ledger keeps for it (`titleOf`),
+ * else by its id; its date as people say it.
+ */
+function sourcesMarkdown(item: KnowledgeItem, absolute: string, titleOf: (id: string) => string | undefined): string[] {
   const sources = item.provenance?.validDate ? item.provenance.sources : [];
   if (sources.length === 0) return [];
   const links = sources.map((p) => {
     const args: OpenProvenanceArgs = { source: p.source, date: p.date, noteFile: absolute, line: item.line };
-    return `[${escapeMarkdown(p.source)}, ${escapeMarkdown(p.date)}](${commandUri(LoreCommands.openProvenance, args)})`;
+    const name = titleOf(p.source) ?? p.source;
+    return `[${escapeMarkdown(name)}, ${escapeMarkdown(humanTime(p.date))}](${commandUri(LoreCommands.openProvenance, args)})`;
   });
   return [`From ${sources.length === 1 ? 'conversation' : `${sources.length} conversations`}: ${links.join(' · ')}`];
 }
@@ -74,12 +82,21 @@ export class ItemHistoryHovers {
 
   constructor(readonly paths: StorePaths) {}
 
+  /** A conversation's title from the ledger, read when a hover names a source (it changes with every harvest). */
+  private titleOf(id: string): string | undefined {
+    try {
+      return ledgerTitle(readLedger(this.paths.ledger), id);
+    } catch {
+      return undefined; // An unreadable ledger: the id names it.
+    }
+  }
+
   /** The hover for `line` of a store file whose current text is `text`, or null off an item. */
   async provide(absolute: string, text: string, line: number): Promise<Hover | null> {
     const item = itemAt(text, line);
     if (!item) return null;
     // From the text being hovered (it may be unsaved): cheap, so not remembered with the history.
-    const sources = sourcesMarkdown(item.item, absolute);
+    const sources = sourcesMarkdown(item.item, absolute, (id) => this.titleOf(id));
     // The personal layer is never committed: it has no history to tell, and the hover says whose it is.
     const personal = isInside(this.paths.personal, absolute);
     const history = personal ? undefined : await this.histories.get(this.paths, item.id, absolute);

@@ -98,7 +98,11 @@ describe('lore harvest: errors that say what happened', function () {
       assert.ok(result.stderr.includes(`distilling 1/1: `) && result.stderr.includes(`${escaped} (1 KB)`), result.stderr);
     }
     assert.ok(preview.stdout.includes(`reclaim (delete): ${path.join(inbox, escaped)}`), preview.stdout);
-    assert.ok(preview.stdout.includes(` harvested ${escaped}`), preview.stdout);
+    // The ledger line names the conversation by its title, the escaped file name after it.
+    assert.ok(
+      preview.stdout.includes(` harvested Fact: the build uses esbuild.`) && preview.stdout.includes(`(${escaped})`),
+      preview.stdout,
+    );
     assert.ok(!fs.existsSync(path.join(inbox, name)), 'harvested and reclaimed as usual');
   });
 });

@@ -46,7 +46,10 @@ describe('lore history', function () {
     const text = await runCli(['history', id, '--root', root]);
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.trim().split('\n');
-    assert.match(lines[1], /^from conversation ses-hist, 2026-11-20 \(transcripts\/2026\/11\/20\/1000-ses-hist\.md\)$/);
+    assert.match(
+      lines[1],
+      /^from conversation "TODO: wire the cache\. Fact: the cache is redis\." \(ses-hist\), 20 Nov( 2026)? \(transcripts\/2026\/11\/20\/1000-ses-hist\.md\)$/,
+    );
     // Who added it, on a line of its own; each commit names its author.
     assert.match(lines[2], new RegExp(`^added by ${name}, \\d{4}-\\d{2}-\\d{2}$`));
     assert.match(

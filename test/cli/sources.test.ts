@@ -112,6 +112,10 @@ describe('lore sources', function () {
       [1, 1, 0, 0],
     );
     assert.equal(tools.continue.items[0].status, 'harvested');
+    // Each session is named by its title: the first prompt, or for one the ledger proved (not read again) a cheap read of it.
+    assert.equal(tools['claude-code'].items[0].title, 'Fix the flaky login test');
+    assert.equal(tools.codex.items[0].title, 'init');
+    assert.ok(tools.continue.items[0].title, 'a harvested session is named too');
     assert.deepEqual(
       [
         tools.opencode.sessions,
@@ -145,6 +149,11 @@ describe('lore sources', function () {
     assert.match(text.stdout, /^OpenCode +1 session, [\d.]+ K?B raw, 1 to harvest: [\d.]+ K?B rendered, ~[\d.]+K? tokens$/m);
     assert.match(text.stdout, /^2 sessions of other workspaces not listed \(--all-workspaces lists them\)$/m);
     assert.doesNotMatch(text.stdout, /elsewhere/);
+    // Sessions by title and date, each with the path lore harvest --from takes on the next line.
+    assert.match(
+      text.stdout,
+      /^ {2}Fix the flaky login test \(\d+ Mar 2025, [\d.]+ KB, new\)\n {6}\/.*a7c1e2f0-1111-4222-8333-944455556666\.jsonl$/m,
+    );
 
     const all = await runCli(['sources', '--root', root, '--all-workspaces', '--json'], { env });
     const report = JSON.parse(all.stdout);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { humanTime } from '../../src/core/model/format';
 import { itemId } from '../../src/core/model/itemId';
 import type { OpenProvenanceArgs } from '../../src/shared/protocol';
 import { gitIn, initRepo } from '../helpers/gitRepo';
@@ -33,7 +34,8 @@ describe('language server: the hover on a knowledge item', function () {
         { source: 'ses-1', date: '2026-11-20', noteFile: decisions, line: 2 },
         { source: 'x)(command:workbench.action.quit', date: '2026-11-24', noteFile: decisions, line: 2 },
       ]);
-      assert.equal(links[1][1], 'x\\)\\(command\\:workbench\\.action\\.quit, 2026\\-11\\-24', 'the source is text, not markup');
+      // The date as people say it (humanTime, tested on its own), after the escaped source.
+      assert.equal(links[1][1], `x\\)\\(command\\:workbench\\.action\\.quit, ${humanTime('2026-11-24')}`, 'the source is text, not markup');
       assert.match(value, /From 2 conversations: /);
       // A hand-written line has no sources to link.
       assert.doesNotMatch(hoverText(await client.hover(uri, 3, 4)), /From|command:/);
@@ -130,6 +132,33 @@ describe('language server: the hover on a knowledge item', function () {
     }
   });
 
+  it('names a source conversation by the title the ledger keeps for it, escaped, its id when there is none', async () => {
+    const w = makeWorkspace();
+    const facts = path.join(w.paths.root, 'facts.md');
+    fs.writeFileSync(facts, '# Facts\n\n- alpha [from: ses-1, 2026-11-20; ses-2, 2026-11-21]\n');
+    const entry = (id: string, title?: string) => ({
+      path: `/x/${id}.jsonl`,
+      status: 'harvested',
+      at: '2026-11-21T10:00:00.000Z',
+      deleted: false,
+      id,
+      title,
+    });
+    fs.writeFileSync(
+      path.join(w.paths.root, 'ledger.json'),
+      JSON.stringify({ entries: { ['a'.repeat(64)]: entry('ses-1', 'Why *does* the [cart] round?'), ['b'.repeat(64)]: entry('ses-2') } }),
+    );
+    const client = await w.start();
+    try {
+      const uri = await client.open(facts, undefined, 'markdown');
+      const value = hoverText(await client.hover(uri, 2, 4));
+      assert.match(value, /From 2 conversations: \[Why \\\*does\\\* the \\\[cart\\\] round\\\?, 20 Nov( 2026)?\]\(command:/);
+      assert.match(value, / · \[ses\\-2, 21 Nov( 2026)?\]\(command:/);
+    } finally {
+      await client.stop();
+    }
+  });
+
   it('names the item only, without git', async () => {
     const w = makeWorkspace();
     const facts = path.join(w.paths.root, 'facts.md');
@@ -139,11 +168,10 @@ describe('language server: the hover on a knowledge item', function () {
       const uri = await client.open(facts, undefined, 'markdown');
       const value = hoverText(await client.hover(uri, 2, 4));
       assert.ok(
-        value.startsWith(
-          `**Lore** · item \`${itemId('- alpha [from: ses-1, 2026-11-20]')}\`\n\nFrom conversation: [ses\\-1, 2026\\-11\\-20](command:lore.openProvenance?`,
-        ),
+        value.startsWith(`**Lore** · item \`${itemId('- alpha [from: ses-1, 2026-11-20]')}\`\n\nFrom conversation: [ses\\-1, 20 Nov`),
         value,
       );
+      assert.match(value, /^From conversation: \[ses\\-1, 20 Nov( 2026)?\]\(command:lore\.openProvenance\?/m);
       assert.doesNotMatch(value, /Learned|Changed|Added by/);
     } finally {
       await client.stop();

@@ -9,6 +9,7 @@ import { addedByText } from '../../core/store/history/lineAuthors';
 import { JOURNAL_DATE, journalEntries, journalFile, renderJournal } from '../../core/model/journalFormat';
 import { readJournal, summarizeJournal } from '../../core/services/harvest/summarizeJournal';
 import { toIsoDate } from '../../core/model/provenance';
+import { humanTime } from '../../core/model/format';
 import { isItemId } from '../../core/model/itemId';
 import { createProvider, PROVIDER_NAMES } from '../../core/services/providers/providerRegistry';
 import { command, type Parsed } from '../command';
@@ -58,7 +59,9 @@ export function historyLines(history: ItemHistory): string[] {
   const lines = [`${history.id}  ${printable(item.file)}:${item.line}  ${printable(item.text)}`];
   if (history.conversation) {
     const c = history.conversation;
-    lines.push(`from conversation ${printable(c.source)}, ${c.date}${c.transcript ? ` (${printable(c.transcript)})` : ''}`);
+    // Named as the person knows it ("Fix the flaky login test"), the id after it for lore forget.
+    const name = c.title ? `"${printable(c.title)}" (${printable(c.source)})` : printable(c.source);
+    lines.push(`from conversation ${name}, ${humanTime(c.date)}${c.transcript ? ` (${printable(c.transcript)})` : ''}`);
   }
   if (item.layer === 'personal') {
     lines.push('personal: it is in your personal layer (.lore/personal/), which git never holds');

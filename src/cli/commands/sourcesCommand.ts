@@ -1,8 +1,9 @@
 /** `lore sources`: the agent sessions on this machine that belong to the workspace, per tool, measured. */
 import { currentHost } from '../../core/services/discovery/host';
-import { reportSources, type SourcesReport, type ToolReport } from '../../core/services/harvest/measureSources';
+import { reportSources, type MeasuredSession, type SourcesReport, type ToolReport } from '../../core/services/harvest/measureSources';
 import { HARVEST_TOOLS } from '../../core/services/harvest/agentSources';
 import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
+import { humanTime } from '../../core/model/format';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, envOf, formatBytes, formatTokens, printable, type Output } from '../cliSupport';
 
@@ -23,13 +24,44 @@ function toolLine(tool: ToolReport): string {
   return `${tool.label.padEnd(20)} ${parts.join(', ')}`;
 }
 
+/** How many of a tool's sessions the text lists (newest first); --json lists every one. */
+const LISTED_SESSIONS = 20;
+
+const STATUS_WORDS: Partial<Record<NonNullable<MeasuredSession['status']>, string>> = {
+  harvest: 'new',
+  retry: 'failed before, to harvest again',
+  harvested: 'harvested',
+  duplicate: 'harvested',
+  live: 'still being written',
+  'too-large': 'too large',
+  forgotten: 'forgotten',
+};
+
+/** When a session was: its start when read, else when its file last changed. */
+const whenOf = (item: MeasuredSession): string => item.started ?? item.modified ?? '';
+
+/**
+ * A session named as a person knows it (its title, when it was, what a harvest does with it),
+ * then its path on a line of its own, what `lore harvest --from` takes.
+ */
+function sessionLines(item: MeasuredSession, now: number): string[] {
+  const when = whenOf(item);
+  const status = item.unrecognized !== undefined ? 'no importer reads it' : item.status ? (STATUS_WORDS[item.status] ?? item.status) : '';
+  const facts = [when ? humanTime(when, { now }) : '', formatBytes(item.rawBytes), status].filter(Boolean).join(', ');
+  return [`  ${printable(item.title ?? '(untitled)')} (${facts})`, `      ${printable(item.path)}`];
+}
+
 function printText(report: SourcesReport, io: Output): void {
+  const now = Date.now();
   io.out(`Agent sessions of ${printable(report.workspace)}`);
   const present = report.tools.filter((tool) => tool.locations.length > 0);
   if (present.length === 0) io.out('  no agent session folders found on this machine');
   for (const tool of present) {
     io.out(toolLine(tool));
     for (const location of tool.locations) io.out(`    ${printable(location)}`);
+    const own = tool.items.filter((i) => i.matches).sort((a, b) => whenOf(b).localeCompare(whenOf(a)));
+    for (const item of own.slice(0, LISTED_SESSIONS)) for (const line of sessionLines(item, now)) io.out(line);
+    if (own.length > LISTED_SESSIONS) io.out(`  … ${own.length - LISTED_SESSIONS} older (--json lists every session)`);
     if (report.allWorkspaces) {
       for (const item of tool.items.filter((i) => !i.matches))
         io.out(`    other: ${printable(item.path)} (${item.workspace ? printable(item.workspace) : 'workspace not recorded'})`);

@@ -85,20 +85,32 @@ export function cutToLine(text: string, max: number): string {
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * A moment as a person says it, in local time, relative to `now`: `today at 14:32`, `yesterday at
- * 09:05`, `on 3 May at 14:32`, `on 3 May 2025` (another year). Ledgers, undo records and reports
- * keep ISO timestamps; this is only what a person reads. An unreadable date comes back as given.
+ * A moment as a person says it, in the local time zone, for what Lore lists (views, the CLI's
+ * text): `today 14:05`, `yesterday 09:30`, `Monday 16:20` within the past week, `12 Mar` earlier
+ * this year, `12 Mar 2025` before that; `withTime: false` leaves the time of day out. Files Lore
+ * writes and --json keep ISO 8601: this is for reading, not for parsing. An unreadable value is
+ * returned as it is (a hand-edited ledger's `at`). A day alone (`2026-03-12`, as provenance
+ * dates are) is that calendar day here, said without a time.
  */
-export function humanTime(when: string | number | Date, now: Date): string {
-  const date = when instanceof Date ? when : new Date(when);
-  if (Number.isNaN(date.getTime())) return String(when);
-  const clock = `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
-  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-  const days = Math.round((day(now) - day(date)) / 86_400_000);
-  if (days === 0) return `today at ${clock}`;
-  if (days === 1) return `yesterday at ${clock}`;
-  const dayMonth = `${date.getDate()} ${MONTHS[date.getMonth()]}`;
-  return date.getFullYear() === now.getFullYear() ? `on ${dayMonth} at ${clock}` : `on ${dayMonth} ${date.getFullYear()}`;
+export function humanTime(at: string | number | Date, options: { now?: number | Date; withTime?: boolean } = {}): string {
+  const dayOnly = typeof at === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(at) : null;
+  const date = dayOnly ? new Date(Number(dayOnly[1]), Number(dayOnly[2]) - 1, Number(dayOnly[3])) : at instanceof Date ? at : new Date(at);
+  if (Number.isNaN(date.getTime())) return String(at);
+  const now = new Date(options.now ?? Date.now());
+  const time =
+    options.withTime === false || dayOnly
+      ? ''
+      : ` ${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+  const midnight = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  // Days between the two calendar dates (rounded: a daylight-saving day is 23 or 25 hours).
+  const days = Math.round((midnight(now) - midnight(date)) / DAY_MS);
+  if (days === 0) return `today${time}`;
+  if (days === 1) return `yesterday${time}`;
+  if (days > 1 && days < 7) return `${WEEKDAYS[date.getDay()]}${time}`;
+  const day = `${date.getDate()} ${MONTHS[date.getMonth()]}`;
+  return date.getFullYear() === now.getFullYear() && days > 0 ? day : `${day} ${date.getFullYear()}`;
 }

@@ -28,6 +28,11 @@ export interface LedgerEntry {
   /** Conversation id used in provenance (Lore's addition). */
   id?: string;
   /**
+   * The conversation's title when it was read (conversationTitle.ts; Lore's addition): how the
+   * Ledger view names it, also once its file is gone. Conversation text, one line, redacted.
+   */
+  title?: string;
+  /**
    * Store-relative path of the conversation's stored transcript (`transcripts/…`), written before
    * this entry was (Lore's addition): where provenance leads once the raw file is reclaimed.
    */
@@ -88,4 +93,15 @@ function sortKeys(value: unknown): unknown {
 /** ledger.json's text for a ledger as stored (paths as the file has them): sorted keys, two-space indent, a final newline. */
 export function ledgerText(ledger: Ledger): string {
   return JSON.stringify(sortKeys(ledger), null, 2) + '\n';
+}
+
+/**
+ * The title the ledger keeps for a conversation id (its latest harvest's; LedgerEntry.title), for
+ * naming a provenance source as a person knows it. Undefined when no entry of that id has one.
+ */
+export function ledgerTitle(ledger: Ledger, id: string): string | undefined {
+  let latest: LedgerEntry | undefined;
+  for (const entry of Object.values(ledger.entries))
+    if (entry.id === id && entry.title && (!latest || entry.at > latest.at)) latest = entry;
+  return latest?.title;
 }

@@ -21,6 +21,7 @@ const ledgerEntrySchema = z.looseObject({
   error: z.string().optional(),
   archived: z.string().optional(),
   id: z.string().optional(),
+  title: z.string().optional(),
   transcript: z.string().optional(),
 });
 

@@ -78,6 +78,8 @@ export interface RenderedSize {
   renderedBytes: number;
   /** The conversation's start (its first turn's time) when the format records one. */
   started?: string;
+  /** Its title as lists show it (conversationTitle.ts): the name its tool recorded, else its first prompt. */
+  title?: string;
   /** Why no importer read it, when none did. */
   unrecognized?: string;
 }

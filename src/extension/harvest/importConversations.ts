@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MeasuredSession, SourcesReport, ToolReport } from '../../core/services/harvest/measureSources';
-import { formatBytes, formatTokens } from '../../core/model/format';
+import { formatBytes, formatTokens, humanTime } from '../../core/model/format';
 import { SourcesRequest } from '../../shared/protocol';
 import { runCommand } from '../log';
 import type { LoreServerClient } from '../loreServerClient';
@@ -27,15 +27,36 @@ function isNew(item: MeasuredSession): boolean {
   return (item.status === 'harvest' || item.status === 'retry') && item.unrecognized === undefined;
 }
 
+type SessionPick = vscode.QuickPickItem & { file?: string };
+
+/** What a harvest would do with it, in a few words. */
 function describe(item: MeasuredSession): string {
   if (item.status === 'harvested' || item.status === 'duplicate') return 'already harvested';
   if (item.unrecognized !== undefined) return 'no importer reads it yet';
   if (isNew(item))
-    return (
-      `new, ${formatBytes(item.renderedBytes ?? 0)} to read, ~${formatTokens(Math.ceil((item.renderedBytes ?? 0) / 4))} tokens` +
-      (item.started ? `, ${item.started.slice(0, 10)}` : '')
-    );
+    return `new, ${formatBytes(item.renderedBytes ?? 0)} to read, ~${formatTokens(Math.ceil((item.renderedBytes ?? 0) / 4))} tokens`;
   return item.status ?? '';
+}
+
+/** The file's own name, or for a name that says nothing its folder's. */
+function fileName(file: string): string {
+  const name = path.basename(file);
+  return GENERIC_NAMES.has(name) ? path.basename(path.dirname(file)) : name;
+}
+
+/**
+ * One session as a person knows it: its title (what they asked, or the name its tool gave it),
+ * when it was, its size; the file name last, for whoever needs to find the file.
+ */
+export function sessionPick(item: MeasuredSession, now = Date.now()): SessionPick {
+  const when = item.started ?? item.modified;
+  return {
+    label: item.title ?? fileName(item.path),
+    description: [when ? humanTime(when, { now }) : '', formatBytes(item.rawBytes)].filter(Boolean).join(' · '),
+    detail: [describe(item), item.title ? fileName(item.path) : ''].filter(Boolean).join(' · '),
+    picked: isNew(item),
+    file: item.path,
+  };
 }
 
 /** `Claude Code: 12 sessions, 3.1 MB, 3 new (~41K tokens)`: one tool's line, in the picker and the empty Ledger view. */
@@ -47,8 +68,6 @@ export function toolHeading(tool: ToolReport): string {
   );
 }
 
-type SessionPick = vscode.QuickPickItem & { file?: string };
-
 /** QuickPick entries: a separator per tool with its counts, then its sessions. */
 export function sourcePicks(report: SourcesReport): SessionPick[] {
   const picks: SessionPick[] = [];
@@ -56,16 +75,7 @@ export function sourcePicks(report: SourcesReport): SessionPick[] {
     const own = tool.items.filter((item) => item.matches);
     if (own.length === 0) continue;
     picks.push({ label: toolHeading(tool), kind: vscode.QuickPickItemKind.Separator });
-    for (const item of own) {
-      const name = path.basename(item.path);
-      picks.push({
-        label: GENERIC_NAMES.has(name) ? path.basename(path.dirname(item.path)) : name,
-        description: describe(item),
-        detail: item.path,
-        picked: isNew(item),
-        file: item.path,
-      });
-    }
+    for (const item of own) picks.push(sessionPick(item));
   }
   return picks;
 }

@@ -22,7 +22,7 @@ export function undoLastHarvestCommand(harvest: HarvestController): Promise<unkn
     );
     if (go !== 'Undo Harvest') return undefined;
     const outcome = await harvest.undo();
-    const text = `Lore: ${undoOutcomeText(outcome, (iso) => humanTime(iso, new Date()))}.`;
+    const text = `Lore: ${undoOutcomeText(outcome, (iso) => humanTime(iso))}.`;
     if (outcome.status === 'undone' || outcome.status === 'nothing') void vscode.window.showInformationMessage(text);
     else void vscode.window.showWarningMessage(text);
     return outcome;

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readQueuedSessions } from '../../core/store/captureQueue';
 import { scanSources } from '../../core/services/discovery/scanSources';
-import { formatBytes } from '../../core/model/format';
+import { sessionTitle } from '../../core/services/discovery/sessionTitle';
+import { formatBytes, humanTime } from '../../core/model/format';
 import type { StoreService } from '../storeService';
 import { sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
@@ -27,25 +28,32 @@ export interface QueuedSessionNode extends TreeNode {
 }
 export type InboxNode = InboxFileNode | QueuedSessionNode;
 
-function sizeOf(file: string): number | undefined {
+function statOf(file: string): fs.Stats | undefined {
   try {
-    return fs.statSync(file).size;
+    return fs.statSync(file);
   } catch {
     return undefined;
   }
 }
 
+/** `today 10:42 · 48.0 KB`: when a conversation file last changed and its size. */
+function whenAndSize(stat: fs.Stats): string {
+  return `${humanTime(stat.mtime)} · ${formatBytes(stat.size)}`;
+}
+
 function fileNode(file: string, inbox: string): InboxFileNode | undefined {
-  const bytes = sizeOf(file);
-  if (bytes === undefined) return undefined; // Gone between the listing and now.
+  const stat = statOf(file);
+  if (stat === undefined) return undefined; // Gone between the listing and now.
   return {
     kind: 'file',
     path: file,
-    bytes,
+    bytes: stat.size,
     toTreeItem: () => {
-      const item = new vscode.TreeItem(path.relative(inbox, file));
-      item.description = formatBytes(bytes);
-      item.tooltip = `${file}\nin the inbox: reclaimed after a proven harvest`;
+      // Named by what was asked (or the title its tool gave it); the file name is in the tooltip.
+      const name = path.relative(inbox, file);
+      const item = new vscode.TreeItem(sessionTitle(file) ?? name);
+      item.description = whenAndSize(stat);
+      item.tooltip = `${name}\nwaits in the inbox; removed from it once a harvest has taken what it teaches`;
       item.iconPath = new vscode.ThemeIcon('mail');
       item.contextValue = 'lore.inboxFile';
       item.resourceUri = vscode.Uri.file(file);
@@ -81,22 +89,19 @@ export class InboxTreeProvider extends StoreTreeProvider {
       .files.map((f) => fileNode(f.path, paths.inbox))
       .filter((n): n is InboxFileNode => n !== undefined);
     const queued = readQueuedSessions(paths).map((entry): QueuedSessionNode => {
-      const bytes = sizeOf(entry.transcript);
+      const stat = statOf(entry.transcript);
       return {
         kind: 'queued',
         sessionId: entry.sessionId,
         path: entry.transcript,
-        exists: bytes !== undefined,
+        exists: stat !== undefined,
         toTreeItem: () => {
-          const item = new vscode.TreeItem(entry.sessionId);
-          item.description =
-            bytes === undefined
-              ? 'queued · transcript gone'
-              : `queued · ${formatBytes(bytes)} · ${entry.at.slice(0, 16).replace('T', ' ')}`;
+          const item = new vscode.TreeItem((stat && sessionTitle(entry.transcript)) ?? entry.sessionId);
+          item.description = stat === undefined ? 'queued · transcript gone' : `queued ${humanTime(entry.at)} · ${formatBytes(stat.size)}`;
           item.tooltip = `${entry.transcript}\nqueued by the agent's ${entry.event} hook; read where it is, never deleted by Lore`;
-          item.iconPath = new vscode.ThemeIcon(bytes === undefined ? 'warning' : 'clock');
+          item.iconPath = new vscode.ThemeIcon(stat === undefined ? 'warning' : 'clock');
           item.contextValue = 'lore.queuedSession';
-          if (bytes !== undefined)
+          if (stat !== undefined)
             item.command = { command: 'vscode.open', title: 'Open Conversation', arguments: [vscode.Uri.file(entry.transcript)] };
           return item;
         },

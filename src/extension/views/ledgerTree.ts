@@ -10,7 +10,8 @@ import { readLedger } from '../../core/store/ledger';
 import { LEDGER_STATUSES, type LedgerEntry, type LedgerStatus } from '../../core/model/ledgerFormat';
 import type { StorePaths } from '../../core/store/storePaths';
 import { forgottenConversationAt } from '../../core/model/tombstones';
-import { itemCountsText } from '../../core/model/format';
+import { humanTime, itemCountsText } from '../../core/model/format';
+import { sessionTitle } from '../../core/services/discovery/sessionTitle';
 import type { StoreService } from '../storeService';
 import { inboxCount, sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
@@ -54,19 +55,22 @@ function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry, forgot
     sha256,
     entry,
     toTreeItem: () => {
-      const item = new vscode.TreeItem(entry.id ?? path.basename(entry.path));
       const location = conversationFile(paths, entry);
+      // Its title as recorded at the harvest; an older entry's is read from its transcript or file.
+      const title = entry.title ?? (location ? sessionTitle(location) : undefined);
+      const item = new vscode.TreeItem(title ?? entry.id ?? path.basename(entry.path));
       item.description = forgottenAt
-        ? `forgotten ${forgottenAt.slice(0, 10)}`
-        : [entry.at.slice(0, 10), itemSummary(entry)].filter(Boolean).join(' · ');
+        ? `forgotten ${humanTime(forgottenAt, { withTime: false })}`
+        : [humanTime(entry.at), itemSummary(entry)].filter(Boolean).join(' · ');
       const tooltip = new vscode.MarkdownString();
-      tooltip.appendText(`${STATUS_LABELS[entry.status] ?? entry.status} at ${entry.at}\n${entry.path}\nsha256 ${sha256}`);
+      if (title) tooltip.appendText(`${title}\n`);
+      tooltip.appendText(`${STATUS_LABELS[entry.status] ?? entry.status} ${humanTime(entry.at)}\n${entry.path}\nsha256 ${sha256}`);
       if (entry.error) tooltip.appendText(`\n${entry.status === 'unrecognized' ? 'not read' : 'error'}: ${entry.error}`);
       if (entry.archived) tooltip.appendText(`\nmoved to the archive: ${entry.archived}`);
       if (entry.deleted) tooltip.appendText('\nremoved from the inbox after the harvest');
       if (entry.transcript) tooltip.appendText(`\ntranscript: ${entry.transcript}`);
       item.tooltip = tooltip;
-      if (forgottenAt) tooltip.appendText(`\nforgotten for good at ${forgottenAt} (a harvest skips it)`);
+      if (forgottenAt) tooltip.appendText(`\nforgotten for good ${humanTime(forgottenAt)} (a harvest skips it)`);
       // `forgettable`: a conversation id to forget by, not forgotten yet (Forget This Conversation…).
       const parts = [
         'lore.ledgerEntry',

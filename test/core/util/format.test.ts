@@ -42,17 +42,34 @@ describe('reclaimText', () => {
 });
 
 describe('humanTime', () => {
-  // Local times, as the person's clock shows them.
-  const now = new Date(2026, 4, 12, 15, 30);
-  it('says today and yesterday with the clock time', () => {
-    assert.equal(humanTime(new Date(2026, 4, 12, 9, 5).toISOString(), now), 'today at 09:05');
-    assert.equal(humanTime(new Date(2026, 4, 11, 23, 59).getTime(), now), 'yesterday at 23:59');
+  // Local dates, so the test holds in any time zone: Monday 7 Dec 2026, 14:05.
+  const now = new Date(2026, 11, 7, 14, 5);
+  const at = (month: number, day: number, hours = 9, minutes = 30, year = 2026) => new Date(year, month, day, hours, minutes);
+
+  it('says today and yesterday with the time of day', () => {
+    assert.equal(humanTime(at(11, 7, 8, 2), { now }), 'today 08:02');
+    assert.equal(humanTime(at(11, 6, 23, 59), { now }), 'yesterday 23:59');
+    assert.equal(humanTime(at(11, 7, 0, 0), { now }), 'today 00:00');
   });
-  it('names the day and month earlier this year, and the year before that', () => {
-    assert.equal(humanTime(new Date(2026, 2, 3, 14, 32), now), 'on 3 Mar at 14:32');
-    assert.equal(humanTime(new Date(2025, 11, 31, 8, 0), now), 'on 31 Dec 2025');
+
+  it('names the weekday within the past week, then the day and month, and the year only for another year', () => {
+    assert.equal(humanTime(at(11, 5), { now }), 'Saturday 09:30');
+    assert.equal(humanTime(at(11, 1, 16, 20), { now }), 'Tuesday 16:20');
+    assert.equal(humanTime(at(10, 30), { now }), '30 Nov');
+    assert.equal(humanTime(at(2, 12), { now }), '12 Mar');
+    assert.equal(humanTime(at(2, 12, 9, 30, 2025), { now }), '12 Mar 2025');
   });
-  it('gives back what it cannot read as a date', () => {
-    assert.equal(humanTime('not a date', now), 'not a date');
+
+  it('reads ISO text and epoch milliseconds, leaves the time out on request, and returns what it cannot read', () => {
+    assert.equal(humanTime(at(11, 7, 10, 15).toISOString(), { now }), 'today 10:15');
+    assert.equal(humanTime(at(11, 6).getTime(), { now, withTime: false }), 'yesterday');
+    assert.equal(humanTime('not a date', { now }), 'not a date');
+    // A day alone (a provenance date) is that day wherever the reader is, without a time.
+    assert.equal(humanTime('2026-12-06', { now }), 'yesterday');
+    assert.equal(humanTime('2026-03-12', { now }), '12 Mar');
+  });
+
+  it('gives a moment after now (another clock) its full date rather than a weekday', () => {
+    assert.equal(humanTime(at(11, 9), { now }), '9 Dec 2026');
   });
 });

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
 import type { InboxNode } from '../../../src/extension/views/inboxTree';
+import type { LedgerGroupNode } from '../../../src/extension/views/ledgerTree';
 import { activateLore, useProvider } from './support';
 
 const transcript = (id: string, marker: string) =>
@@ -69,9 +70,14 @@ describe('Lore inbox and agent hooks in VS Code', function () {
           ['queued', queuedTranscript],
         ],
       );
+      // Named by what was asked, not by the file or session id (those are in the tooltip).
+      const fileItem = lore.views.inbox.getTreeItem(nodes[0]);
+      assert.equal(fileItem.label, 'Decision: hooks copy sessions into the inbox.');
+      assert.match(String(fileItem.description), /^today \d\d:\d\d · [\d.]+ K?B$/);
+      assert.match(String(fileItem.tooltip), /claude-itest-hook-0123456789ab\.md/);
       const queuedItem = lore.views.inbox.getTreeItem(nodes[1]);
-      assert.equal(queuedItem.label, 'itest-queued');
-      assert.match(String(queuedItem.description), /^queued · /);
+      assert.equal(queuedItem.label, 'Fact: queued sessions are read where they lie.');
+      assert.match(String(queuedItem.description), /^queued 21 Nov( 2026)? · /);
       assert.equal(queuedItem.contextValue, 'lore.queuedSession');
 
       await useProvider('rules');
@@ -83,6 +89,14 @@ describe('Lore inbox and agent hooks in VS Code', function () {
       assert.ok(!fs.existsSync(inboxFile), 'the inbox copy is reclaimed after the proven harvest');
       assert.ok(fs.existsSync(queuedTranscript), 'a queued transcript is never deleted');
       assert.match(fs.readFileSync(path.join(paths.root, 'decisions.md'), 'utf8'), /hooks copy sessions into the inbox/);
+      // The Ledger names the harvested conversation by its title, also now that the inbox copy is gone.
+      const groups = (await lore.views.ledger.getChildren()) as unknown as LedgerGroupNode[];
+      const harvested = groups.find((g) => g.kind === 'group' && g.status === 'harvested')!;
+      const hookEntry = harvested.entries.find((e) => e.entry.path === inboxFile)!;
+      assert.equal(hookEntry.entry.title, 'Decision: hooks copy sessions into the inbox.');
+      const ledgerItem = lore.views.ledger.getTreeItem(hookEntry);
+      assert.equal(ledgerItem.label, 'Decision: hooks copy sessions into the inbox.');
+      assert.match(String(ledgerItem.description), /^today \d\d:\d\d · /);
       // Both proven: the inbox copy was reclaimed, the queued entry settled (its transcript unchanged).
       const left = (await lore.views.inbox.getChildren()) as unknown as Array<{ kind: string }>;
       assert.deepEqual(

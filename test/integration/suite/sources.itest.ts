@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
+import { sessionPick } from '../../../src/extension/harvest/importConversations';
 import { activateLore } from './support';
 
 const AIDER = `# aider chat started at 2026-11-20 10:00:00
@@ -39,6 +40,12 @@ describe('Lore discovery in VS Code', function () {
       assert.equal(aider.rawBytes, Buffer.byteLength(AIDER));
       assert.ok(aider.renderedBytes > 0);
       assert.equal(aider.estimatedTokens, Math.ceil(aider.renderedBytes / 4));
+      // The import picker names it by what was asked, when and how big; the file name comes last.
+      assert.equal(aider.items[0].title, 'Decision: keep discovery in the language server.');
+      const pick = sessionPick(aider.items[0]);
+      assert.equal(pick.label, 'Decision: keep discovery in the language server.');
+      assert.match(String(pick.description), /^20 Nov( 2026)? · [\d.]+ K?B$/);
+      assert.match(String(pick.detail), /^new, .* · \.aider\.chat\.history\.md$/);
       // Nothing of another workspace is offered by default.
       assert.ok(report.tools.every((t) => t.items.every((i) => i.matches)));
     } finally {

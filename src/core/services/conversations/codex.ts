@@ -146,9 +146,11 @@ function message(s: State, it: JsonObject, ts: string | undefined): void {
   s.conv.turns.push(turn);
 }
 
-/** Event messages duplicate response items; they are kept aside as a fallback only. */
+/** Event messages duplicate response items; they are kept aside as a fallback only. The thread's name is read from them. */
 function eventMessage(s: State, payload: JsonObject, ts: string | undefined): void {
   const type = str(payload.type) ?? 'untyped';
+  // A name the person gave the thread (`/rename`, the app's rename); a later one replaces it.
+  if (type === 'thread_name_updated') s.conv.title = str(payload.thread_name)?.trim() || s.conv.title;
   const text = str(payload.message);
   if ((type === 'user_message' || type === 'agent_message') && text && !isInjected(text)) {
     s.eventTurns.push({ role: type === 'user_message' ? 'user' : 'assistant', text: trimBlankLines(text), at: ts });

@@ -16,6 +16,8 @@ import type { StorePaths } from '../../store/storePaths';
 import { discoverSessions, type ToolSessions } from '../discovery/discoverSessions';
 import type { Host } from '../discovery/host';
 import type { ToolId } from '../discovery/toolLocations';
+import { codexThreadName, codexThreadNames, sessionTitle } from '../discovery/sessionTitle';
+import * as path from 'node:path';
 
 /** One session in the report. */
 export interface MeasuredSession {
@@ -32,6 +34,14 @@ export interface MeasuredSession {
   turns?: number;
   renderedBytes?: number;
   started?: string;
+  /** When its file last changed (ISO), for the workspace's sessions: the date of one whose start is not read. */
+  modified?: string;
+  /**
+   * Its title (conversationTitle.ts), what lists name it by: from its import when it was read,
+   * from the ledger or a cheap read of its start and end when not. Absent for other workspaces'
+   * sessions and when none is found (the file name is then all there is).
+   */
+  title?: string;
   /** Why no importer reads it, when none does. */
   unrecognized?: string;
 }
@@ -76,6 +86,12 @@ function sizeOf(file: string): number {
   }
 }
 
+/** The thread names of the Codex homes whose `sessions/` and `archived_sessions/` are these locations. */
+function codexThreadNamesAt(locations: string[]): Map<string, string> {
+  const homes = new Set(locations.map((location) => path.dirname(location)));
+  return new Map([...homes].flatMap((home) => [...codexThreadNames(home)]));
+}
+
 /** One tool's sessions measured: this workspace's through the dry run's classification, others' by size only. */
 export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: KnownFiles): ToolReport {
   const own = entry.sessions.filter((session) => session.matches);
@@ -86,9 +102,13 @@ export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: Kn
     { knownFiles },
   );
   const byPath = new Map(classified.map((item) => [item.path, item]));
+  // A name a person gave a Codex thread is kept beside its rollouts, not in them.
+  const threadNames = entry.tool === 'codex' ? codexThreadNamesAt(entry.locations) : undefined;
   const items: MeasuredSession[] = entry.sessions.map((session) => {
     const item = byPath.get(session.path);
     if (!item) return { path: session.path, workspace: session.workspace, matches: session.matches, rawBytes: sizeOf(session.path) };
+    const title =
+      (threadNames && codexThreadName(session.path, threadNames)) ?? item.title ?? item.ledger?.title ?? sessionTitle(session.path);
     return {
       path: session.path,
       workspace: session.workspace,
@@ -99,6 +119,8 @@ export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: Kn
       turns: item.turns,
       renderedBytes: item.renderedBytes,
       started: item.started,
+      ...(item.mtimeMs ? { modified: new Date(item.mtimeMs).toISOString() } : {}),
+      ...(title ? { title } : {}),
       unrecognized: item.unrecognized,
     };
   });

@@ -195,6 +195,9 @@ export function buildPlan(
     const entry: LedgerEntry = { path: outcome.path, status: outcome.status, at, deleted: false, id: outcome.id };
     if (outcome.items) entry.items = outcome.items;
     if (outcome.error) entry.error = outcome.error;
+    // Its name for the Ledger view; a retry of a failure read before titles keeps the earlier one.
+    const title = outcome.title ?? previous?.title;
+    if (title) entry.title = title;
     // A retry that succeeds replaces the failure; a failure never downgrades a success.
     if (previous && (previous.status === 'harvested' || previous.status === 'deleted-unharvested') && outcome.status === 'harvest-failed')
       continue;

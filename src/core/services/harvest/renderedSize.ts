@@ -4,6 +4,7 @@
  * not to the raw file, whose tool output and snapshots never reach a model.
  */
 import type { Conversation } from '../../model/conversation';
+import { conversationTitle } from '../conversations/conversationTitle';
 import { importConversation, type ImportOptions } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
 import type { RenderedSize } from '../../store/harvestPlan';
@@ -22,5 +23,13 @@ export function measureRendered(conversation: Conversation): RenderedSize {
   const turns = conversation.turns.length;
   const renderedBytes = turns === 0 ? 0 : Buffer.byteLength(renderTranscript(conversation), 'utf8');
   const started = conversation.startedAt ?? conversation.turns.find((t) => t.at)?.at;
-  return { format: conversation.format, turns, renderedBytes, started, unrecognized: conversation.unrecognized };
+  const title = conversationTitle(conversation);
+  return {
+    format: conversation.format,
+    turns,
+    renderedBytes,
+    started,
+    ...(title ? { title } : {}),
+    unrecognized: conversation.unrecognized,
+  };
 }

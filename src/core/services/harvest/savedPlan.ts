@@ -33,6 +33,7 @@ const ledgerEntry = z.object({
   error: z.string().optional(),
   archived: z.string().optional(),
   id: z.string().optional(),
+  title: z.string().optional(),
   transcript: z.string().optional(),
 });
 const reviewTarget = z.object({ file: z.string(), section: z.enum(['open', 'done']).optional(), notedPath: z.string().optional() });
@@ -67,6 +68,7 @@ const outcome = z.object({
   turns: z.number().int().nonnegative().optional(),
   renderedBytes: z.number().nonnegative().optional(),
   started: z.string().optional(),
+  title: z.string().optional(),
   ledger: ledgerEntry.optional(),
   sameAs: z.string().optional(),
   reason: z.string().optional(),

@@ -15,7 +15,7 @@ export type UndoOutcome =
   /** Files changed since the apply (store-relative): nothing was changed. */
   | { status: 'refused'; at: string; edited: string[] };
 
-/** "of 2026-05-12T14:32:00.000Z" as the CLI says it, or "today at 14:32": the moment as `time` words it. */
+/** "of 2026-05-12T14:32:00.000Z" as the CLI says it, or "today 14:32": the moment as `time` words it. */
 function at(iso: string, time: (iso: string) => string): string {
   const said = time(iso);
   return said === iso ? `of ${iso}` : `made ${said}`;
@@ -23,7 +23,7 @@ function at(iso: string, time: (iso: string) => string): string {
 
 /**
  * One sentence for each outcome, for the CLI and the extension alike; `time` says when the apply
- * was (the CLI prints the ISO timestamp, the extension "today at 14:32").
+ * was (the CLI prints the ISO timestamp, the extension "today 14:32").
  */
 export function undoOutcomeText(outcome: UndoOutcome, time: (iso: string) => string = (iso) => iso): string {
   switch (outcome.status) {

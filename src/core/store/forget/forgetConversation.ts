@@ -312,6 +312,7 @@ function applyUnderLock(paths: StorePaths, id: string, now: Date): ForgetResult 
   for (const { sha256 } of plan.contents) {
     const entry = { ...next.entries[sha256] };
     delete entry.transcript; // The transcript goes below.
+    delete entry.title; // Its words (a prompt) go with it; the Ledger view then names it by its id.
     next.entries[sha256] = entry;
   }
   writeLedger(paths.ledger, next);

@@ -3,8 +3,9 @@
  * the store's git history still holds every earlier version of them. For a store that is its own
  * repository this rewrites that history: every commit of HEAD's ancestry gets a tree without the
  * conversation (its lines taken out of every markdown file by the same edit forget makes, its
- * journal sections, its stored transcripts dropped), with its author, dates and message kept; the
- * branch and Lore's daily tags move to the rewritten commits, and the old ones are pruned.
+ * journal sections and its title in ledger.json, its stored transcripts dropped), with its author,
+ * dates and message kept; the branch and Lore's daily tags move to the rewritten commits, and the
+ * old ones are pruned.
  *
  * A preview first (the commits that would change); `--apply` does it. Only git plumbing
  * (ls-tree, cat-file, hash-object, update-index, write-tree, commit-tree, update-ref): no
@@ -19,6 +20,8 @@ import * as path from 'node:path';
 import { git, runGit } from '../history/git';
 import { findStoreRepo, repoBusy, type StoreRepo } from '../history/storeRepo';
 import { readLedger } from '../ledger';
+import { ledgerText } from '../../model/ledgerFormat';
+import { readLedgerText } from '../../model/merge/ledgerMerge';
 import type { StorePaths } from '../storePaths';
 import { acquireStoreLock } from '../../base/storeLock';
 import { JOURNAL_DIR } from '../../model/journalFormat';
@@ -74,8 +77,26 @@ function blobEdit(id: string, shas: ReadonlySet<string>): BlobEdit {
       return (raw && shas.has(raw)) || session === id ? null : undefined;
     }
     if (file.startsWith(`${JOURNAL_DIR}/`)) return journalWithout(file, text, id);
+    if (file === 'ledger.json') return ledgerWithoutTitles(text, id, shas);
     return removeSource(text, id).text;
   };
+}
+
+/**
+ * ledger.json without the titles of the conversation's entries (a title is its first prompt: its
+ * words), as forget leaves the current one; undefined when none of them has a title.
+ */
+function ledgerWithoutTitles(text: string, id: string, shas: ReadonlySet<string>): string | undefined {
+  const ledger = readLedgerText(text);
+  if (!ledger) return undefined;
+  let changed = false;
+  for (const [sha256, entry] of Object.entries(ledger.entries)) {
+    if ((shas.has(sha256) || entry.id === id) && entry.title !== undefined) {
+      delete entry.title;
+      changed = true;
+    }
+  }
+  return changed ? ledgerText(ledger) : undefined;
 }
 
 interface TreeEntry {
@@ -111,7 +132,8 @@ class Rewriter {
     const key = `${entry.file}\0${entry.sha}`;
     if (!this.blobs.has(key)) {
       let next: string | null | undefined;
-      if (entry.type === 'blob' && entry.file.endsWith('.md')) {
+      // Markdown holds the conversation's lines; ledger.json its title.
+      if (entry.type === 'blob' && (entry.file.endsWith('.md') || entry.file === 'ledger.json')) {
         const text = await git(['cat-file', 'blob', entry.sha], { cwd: this.repo.top });
         const edited = this.edit(entry.file, text);
         next = edited === null ? null : edited === undefined || edited === text ? undefined : edited;

@@ -10,6 +10,8 @@
 import * as path from 'node:path';
 import { findItemsById, type LocatedItem } from './itemLocator';
 import { provenanceTarget } from './provenanceTarget';
+import { readLedger } from '../ledger';
+import { ledgerTitle } from '../../model/ledgerFormat';
 import type { StorePaths } from '../storePaths';
 import { conversationsOf } from '../history/commitMessage';
 import { runGit } from '../history/git';
@@ -47,7 +49,7 @@ export interface ItemHistory {
    */
   addedBy?: AddedBy;
   /** The conversation the item's provenance names, and its stored transcript (store-relative) when kept. */
-  conversation?: { source: string; date: string; transcript?: string };
+  conversation?: { source: string; date: string; transcript?: string; title?: string };
 }
 
 /** The author of the commit that added an item's line. */
@@ -125,7 +127,17 @@ function conversationOf(paths: StorePaths, item: LocatedItem): ItemHistory['conv
   const { source, date } = item.provenance!;
   const target = provenanceTarget(paths, source, item.raw);
   const transcript = target.kind === 'transcript' ? path.relative(paths.root, target.file).split(path.sep).join('/') : undefined;
-  return { source, date, ...(transcript ? { transcript } : {}) };
+  const title = readTitle(paths, source);
+  return { source, date, ...(transcript ? { transcript } : {}), ...(title ? { title } : {}) };
+}
+
+/** The conversation's title as the ledger keeps it; undefined when the ledger has none or cannot be read. */
+function readTitle(paths: StorePaths, source: string): string | undefined {
+  try {
+    return ledgerTitle(readLedger(paths.ledger), source);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Characters of a commit subject a summary keeps (subjects can be a person's own long messages). */
