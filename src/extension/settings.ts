@@ -4,7 +4,7 @@
  */
 import type { PrivateMarkers } from '../core/model/safety/privateSpans';
 import * as vscode from 'vscode';
-import type { GitCommitMode, ReclaimMode } from '../core/model/storeConfigFormat';
+import { DEFAULT_SOURCE_SWITCHES, type GitCommitMode, type ReclaimMode } from '../core/model/storeConfigFormat';
 
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
@@ -61,10 +61,10 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
   const c = section(scope);
   return {
     storeLocation: c.get<StoreLocation>('store.location', 'workspace'),
-    sourcesInbox: c.get<boolean>('sources.inbox', true),
-    sourcesClaudeCode: c.get<boolean>('sources.claudeCode', false),
-    sourcesCodex: c.get<boolean>('sources.codex', false),
-    sourcesAider: c.get<boolean>('sources.aider', false),
+    sourcesInbox: c.get<boolean>('sources.inbox', DEFAULT_SOURCE_SWITCHES.inbox),
+    sourcesClaudeCode: c.get<boolean>('sources.claudeCode', DEFAULT_SOURCE_SWITCHES.claudeCode),
+    sourcesCodex: c.get<boolean>('sources.codex', DEFAULT_SOURCE_SWITCHES.codex),
+    sourcesAider: c.get<boolean>('sources.aider', DEFAULT_SOURCE_SWITCHES.aider),
     sourcesExtra: c.get<string[]>('sources.extra', []),
     provider: c.get<ProviderSetting>('provider', 'vscode-lm'),
     model: c.get<string>('model', ''),

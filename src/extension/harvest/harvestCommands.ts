@@ -20,7 +20,7 @@ import type { AgentCaches } from '../cache/agentCaches';
 import type { HarvestController } from './harvestController';
 import { applyWhenNoSessionIsWarm, DeferredApply } from './harvestCacheCost';
 import { failedConversations, failuresSentence } from './harvestFailures';
-import { planFileLabel, planWritesSomething, previewMessage } from './planTreeModel';
+import { dryRunConversations, planFileLabel, planWritesSomething, previewMessage } from './planTreeModel';
 import { chooseHarvestItemsCommand } from './chooseHarvestItems';
 import { summarizeJournalCommand } from './summarizeJournalCommand';
 import { undoLastHarvestCommand } from './undoHarvestCommand';
@@ -137,7 +137,7 @@ export function registerHarvestCommands(
           `Lore harvest: ${summary(dry)}.`,
           {
             modal: true,
-            detail: `The conversations will be distilled with ${provider.label}. You will see every change as a diff before anything is written.`,
+            detail: `${dryRunConversations(dry)}\n\nThey will be distilled with ${provider.label}. You will see every change before anything is written.`,
           },
           'Distill and Preview',
         );

@@ -6,7 +6,7 @@
  * free of vscode, so the rows are tested without a window; planView.ts draws them.
  */
 import * as path from 'node:path';
-import { categoryWord, itemCountsText, printable, reclaimText } from '../../core/model/format';
+import { categoryWord, humanTime, itemCountsText, printable, reclaimText } from '../../core/model/format';
 import { itemStatement } from '../../core/model/itemLines';
 import { readCoreFrontmatter } from '../../core/model/noteFile';
 import { targetDisplayName } from '../../core/model/reviewTargetName';
@@ -70,6 +70,25 @@ export function previewMessage(report: ShownReport): string {
   const held = heldCount ? ` ${heldCount === 1 ? '1 item' : `${heldCount} items`} held for your review.` : '';
   const failures = failuresSentence(report.conversations).text;
   return `Lore harvest: ${planSummary(report)}. Nothing is written until you apply.${held}${failures ? ` ${failures}` : ''}`;
+}
+
+/** How many conversations the dry run's dialog names; "and N more" covers the rest. */
+const NAMED_IN_DRY_RUN = 5;
+
+/**
+ * The conversations a harvest is about to read, one line each by title and date ("init · 14 Feb"),
+ * for the dialog that asks before anything is sent: a person recognises what they asked, not a file
+ * name. A conversation with no title is named by its file.
+ */
+export function dryRunConversations(report: ShownReport, now: number = Date.now()): string {
+  const reading = report.conversations.filter((c) => c.class === 'harvest' || c.class === 'retry');
+  const lines = reading.slice(0, NAMED_IN_DRY_RUN).map((c) => {
+    const name = printable(c.title ?? path.basename(c.path));
+    const shown = name.length > 70 ? `${name.slice(0, 69)}…` : name;
+    return c.started ? `${shown} · ${humanTime(c.started, { now, withTime: false })}` : shown;
+  });
+  if (reading.length > NAMED_IN_DRY_RUN) lines.push(`and ${reading.length - NAMED_IN_DRY_RUN} more`);
+  return lines.join('\n');
 }
 
 function summaryTooltip(plan: ShownPlan): string {

@@ -5,6 +5,7 @@ import { dryRunTotals } from '../../../src/core/services/harvest/classify';
 import type { ConversationOutcome } from '../../../src/core/store/harvestPlan';
 import type { ShownReport } from '../../../src/shared/protocol';
 import {
+  dryRunConversations,
   planRows,
   planSummary,
   planWritesSomething,
@@ -137,6 +138,27 @@ describe('Harvest Plan view rows', () => {
       previewMessage({ ...r, conversations: [], plan: { ...r.plan!, held: [] } }),
       'Lore harvest: 1 fact, 1 file note into 2 files. Nothing is written until you apply.',
     );
+  });
+
+  it('before a harvest, names the conversations it will read by title and date, the file name only when there is no title', () => {
+    const now = new Date(2026, 4, 20, 12).getTime();
+    const dry = (conversations: ConversationOutcome[]) => ({ ...report(), conversations });
+    const long = 'Why does the checkout total differ from the invoice total when a coupon and a refund both apply';
+    assert.equal(
+      dryRunConversations(
+        dry([
+          outcome('/c/01131ba6.jsonl', { title: 'Fix the flaky login test', started: new Date(2026, 4, 18, 9).toISOString() }),
+          outcome('/c/rollout-2026-02-14.jsonl', { class: 'retry', title: long, started: new Date(2025, 8, 7, 9).toISOString() }),
+          outcome('/store/inbox/chat.md', { inInbox: true }),
+          outcome('/c/done.jsonl', { class: 'harvested', title: 'Already read' }),
+          outcome('/c/live.jsonl', { class: 'live', title: 'Still being written' }),
+        ]),
+        now,
+      ),
+      `Fix the flaky login test · Monday\n${long.slice(0, 69)}… · 7 Sep 2025\nchat.md`,
+    );
+    const many = Array.from({ length: 7 }, (_, i) => outcome(`/c/${i}.jsonl`, { title: `Session ${i}` }));
+    assert.equal(dryRunConversations(dry(many), now), 'Session 0\nSession 1\nSession 2\nSession 3\nSession 4\nand 2 more');
   });
 
   it('shows nothing when no plan is pending', () => {

@@ -1,9 +1,11 @@
 /**
  * The first run as a newcomer lives it, on a machine with real Claude Code and Codex sessions
  * (runIntegration.mjs --first-run; the machine is test/integration/firstRunMachine.mjs): a project
- * with no store, the one next step the first view offers, the sessions of this project found (and
- * not another project's), a preview with the offline extractor (no key), the plan pending, apply,
- * and knowledge whose provenance names those sessions. Each step's time is reported, not asserted.
+ * with no store shows one view, Get Started, with one button, Harvest Conversations…; that harvest
+ * makes the store and reads this project's sessions (not another project's), named by what was
+ * asked; the offline extractor's preview waits in the Harvest Plan view with its files and items;
+ * Apply writes knowledge whose provenance names those sessions, a digest, and a Ledger that names
+ * them by title. Each step's time is reported, not asserted.
  * Runs alone in its window: it needs a workspace where nothing was ever set up.
  */
 import * as assert from 'node:assert/strict';
@@ -11,6 +13,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
+import { planTabs } from '../../../src/extension/harvest/pendingPlanStatus';
+import { dryRunConversations, type PlanRow } from '../../../src/extension/harvest/planTreeModel';
+import type { ShownReport } from '../../../src/shared/protocol';
 import { REPORT_MARK } from './index';
 import { activateLore, until } from './support';
 
@@ -21,12 +26,19 @@ interface Welcome {
 }
 
 interface Manifest {
-  contributes: { views: Record<string, Array<{ id: string }>>; viewsWelcome: Welcome[] };
+  contributes: { viewsWelcome: Welcome[] };
 }
 
-/** The session ids firstRunMachine.mjs plants (from test/fixtures/corpus). */
-const OWN_CLAUDE = ['132b2f66-ee5f-46f6-8904-32d9dc4d36c3', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7'];
-const OWN_CODEX = '019c5b35-060f-7693-b14f-9f8f75d4aea6';
+/** The sessions firstRunMachine.mjs plants (from test/fixtures/corpus): their ids, and the titles their tools recorded. */
+const OWN = [
+  { id: '132b2f66-ee5f-46f6-8904-32d9dc4d36c3', tool: 'claude-code', title: '@claude-code-prompt.md really ULTRATHINK this' },
+  {
+    id: '5c0375b4-57a5-4f26-b12d-d022ee4e51b7',
+    tool: 'claude-code',
+    title: '/orchestrator @CLAUDE.md を最新の状態にアップデートしてください',
+  },
+  { id: '019c5b35-060f-7693-b14f-9f8f75d4aea6', tool: 'codex', title: 'init' },
+];
 const OTHER_PROJECT = 'c64cc478-3430-40fe-8e9c-4ee9986e9754';
 
 /**
@@ -43,26 +55,35 @@ function holds(when: string | undefined, lore: LoreApi): boolean {
   });
 }
 
-/** What the first view of Lore's container shows when empty: its welcome's text and the commands its buttons run. */
-function firstViewWelcome(lore: LoreApi): { view: string; text: string; commands: string[] } {
+/**
+ * The buttons an empty view shows: VS Code draws a welcome line that is only a command link as a
+ * button (a link inside a sentence stays a link).
+ */
+function welcomeButtons(view: string, lore: LoreApi): Array<{ label: string; command: string }> {
   const manifest = vscode.extensions.getExtension('lore-dev.lore')!.packageJSON as Manifest;
-  const view = manifest.contributes.views.lore[0].id;
   const shown = manifest.contributes.viewsWelcome.filter((w) => w.view === view && holds(w.when, lore));
   assert.equal(shown.length, 1, `one welcome shows in ${view}: ${shown.map((w) => w.contents).join(' | ')}`);
-  const commands = [...shown[0].contents.matchAll(/\]\(command:([\w.]+)/g)].map((m) => m[1]);
-  return { view, text: shown[0].contents, commands };
+  return shown[0].contents.split('\n').flatMap((line) => {
+    const m = /^\[([^\]]+)\]\(command:([\w.]+)[^)]*\)$/.exec(line.trim());
+    return m ? [{ label: m[1], command: m[2] }] : [];
+  });
 }
 
-/** Lines of one harvest's knowledge in a category file: `- text [from: id, date]`. */
+/** Lines of one session's knowledge in a category file: `- text [from: id, date]`. */
 function itemsFrom(file: string, id: string): string[] {
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   return text.split('\n').filter((line) => line.startsWith('- ') && line.includes(`[from: ${id},`));
 }
 
+function section(rows: PlanRow[], name: string): PlanRow[] {
+  const found = rows.find((r) => r.kind === 'section' && r.section === name);
+  return found?.kind === 'section' ? found.children : [];
+}
+
 describe('Lore first run path on a machine with Claude Code and Codex sessions', function () {
   this.timeout(120_000);
   let lore: LoreApi;
-  let sessions: string[] = [];
+  let report: ShownReport | undefined;
   /** Time per step, and what the newcomer saw there: reported at the end, never asserted. */
   const steps: Array<{ step: string; ms: number; seen?: string }> = [];
   const timed = async <T>(step: string, run: () => Promise<T>, seen?: (result: T) => string): Promise<T> => {
@@ -71,6 +92,11 @@ describe('Lore first run path on a machine with Claude Code and Codex sessions',
     steps.push({ step, ms: Date.now() - started, seen: seen?.(result) });
     return result;
   };
+  /** The Lore views on screen, by id. */
+  const shownViews = () =>
+    Object.entries(lore.treeViews)
+      .filter(([, view]) => view.visible)
+      .map(([id]) => id);
 
   before(async () => {
     lore = await timed('activate Lore', () => activateLore());
@@ -82,86 +108,79 @@ describe('Lore first run path on a machine with Claude Code and Codex sessions',
       console.log(REPORT_MARK + `  ${String(s.ms).padStart(6)} ms  ${s.step}${s.seen ? `\n             seen: ${s.seen}` : ''}`);
   });
 
-  it('opens a project with no store, and the first view offers one next step, which sets Lore up', async () => {
+  it('opens a project with no store: one view, Get Started, whose one button is Harvest Conversations…', async () => {
     assert.equal(lore.store.exists, false, 'a project where Lore was never set up');
     await until('Lore set its context keys', () => lore.contextKeys.get('lore.storeExists') === false);
-    const welcome = firstViewWelcome(lore);
-    assert.ok(welcome.commands.length > 0, `${welcome.view} offers a button: ${welcome.text}`);
-    // What a newcomer clicks: the first button of the first view.
-    const next = welcome.commands[0];
     await timed(
-      `click the first button of ${welcome.view} (${next})`,
-      () => Promise.resolve(vscode.commands.executeCommand(next)),
-      () => welcome.text.replace(/\n/g, ' / '),
+      'open the Lore sidebar',
+      async () => {
+        await vscode.commands.executeCommand('workbench.view.extension.lore');
+        await until('a Lore view is on screen', () => shownViews().length > 0);
+      },
+      () => shownViews().join(', '),
     );
-    assert.ok(lore.store.exists, 'the first step created the store');
-    await until('the views know the store exists', () => lore.contextKeys.get('lore.storeExists') === true);
+    assert.deepEqual(shownViews(), ['lore.digest'], 'one view');
+    assert.equal(lore.treeViews['lore.digest'].title, 'Get Started');
+    assert.equal(lore.planView.view.visible, false, 'no plan yet');
+    assert.deepEqual(welcomeButtons('lore.digest', lore), [{ label: 'Harvest Conversations…', command: 'lore.harvest' }]);
   });
 
-  it("lists this project's Claude Code and Codex sessions, and not another project's", async () => {
-    const report = await timed(
-      'look for the agent sessions (what Import Conversations… lists)',
-      () => lore.listSources(),
-      (r) =>
-        (r?.tools ?? [])
-          .filter((t) => t.items.some((i) => i.matches))
-          .map(
-            (t) =>
-              `${t.label}: ${t.items
-                .filter((i) => i.matches)
-                .map((i) => path.basename(i.path))
-                .join(', ')}`,
-          )
-          .join('; '),
-    );
-    assert.ok(report, 'the language server answered');
-    const listed = report.tools.flatMap((t) =>
-      t.items.filter((i) => i.matches).map((i) => ({ tool: t.tool, path: i.path, status: i.status })),
-    );
-    const names = listed.map((s) => path.basename(s.path));
-    for (const id of OWN_CLAUDE)
-      assert.ok(
-        listed.some((s) => s.tool === 'claude-code' && names.includes(`${id}.jsonl`)),
-        `Claude Code session ${id}: ${names.join(', ')}`,
-      );
-    assert.ok(
-      listed.some((s) => s.tool === 'codex' && s.path.includes(OWN_CODEX)),
-      `the Codex session: ${names.join(', ')}`,
-    );
-    assert.ok(!listed.some((s) => s.path.includes(OTHER_PROJECT)), "another project's session is not offered");
-    assert.equal(listed.length, 3);
-    assert.ok(
-      listed.every((s) => s.status === 'harvest'),
-      `all three are new: ${JSON.stringify(listed)}`,
-    );
-    sessions = listed.map((s) => s.path);
-    // The empty Ledger names them too.
-    const hints = (await lore.views.ledger.getChildren()) as unknown as Array<{ label: string }>;
-    assert.ok(
-      hints.some((h) => /^Found 3 sessions of this workspace on this machine, 3 new/.test(h.label)),
-      hints.map((h) => h.label).join(' | '),
-    );
-  });
-
-  it('previews a harvest of those sessions with the offline extractor, no key needed, and the plan waits', async () => {
+  it("Harvest Conversations… makes the store and reads this project's three sessions by title, not another project's", async () => {
+    // The first harvest asks how to distill: answered "The offline extractor", as the question records it.
     assert.equal(lore.distill.isChosen(), false, 'nothing chosen yet: the first harvest asks');
-    // The first harvest's question, answered "The offline extractor".
     await lore.distill.remember('rules');
-    const report = await timed(
-      'dry run and preview of the three sessions (offline extractor)',
-      () => lore.harvestWithoutDialogs({ sources: sessions, showDiff: false }),
-      (r) =>
-        `${r?.plan?.changes.map((c) => c.file).join(', ')}; ${r?.conversations.map((c) => `${path.basename(c.path)} ${c.status}`).join(', ')}`,
+    // The button's command, past its dialogs (a modal a test cannot answer): the same flow, the
+    // same sources (what lore.harvest reads by default), the plan left pending and its diff opened.
+    report = await timed(
+      'Harvest Conversations…: make the store, dry run, offline preview',
+      () => lore.harvestWithoutDialogs(),
+      (r) => (r ? dryRunConversations(r).replace(/\n/g, ' / ') : 'nothing'),
     );
+    assert.ok(lore.store.exists, 'the harvest made the store');
     assert.ok(report?.plan, 'a plan was made');
+    const read = report.conversations.filter((c) => c.class === 'harvest');
     assert.equal(report.failed, 0);
-    assert.deepEqual(report.conversations.map((c) => c.path).sort(), [...sessions].sort(), 'the dry run read exactly these sessions');
-    assert.ok(
-      report.plan.changes.some((c) => c.file === 'facts.md'),
-      report.plan.changes.map((c) => c.file).join(', '),
+    assert.ok(!report.conversations.some((c) => c.path.includes(OTHER_PROJECT)), "another project's session is not read");
+    assert.deepEqual(
+      read
+        .map((c) =>
+          path
+            .basename(c.path)
+            .replace(/^rollout-[\dT-]+?-(?=[0-9a-f]{8}-)/, '')
+            .replace(/\.jsonl$/, ''),
+        )
+        .sort(),
+      OWN.map((s) => s.id).sort(),
+      `the sessions read: ${read.map((c) => c.path).join(', ')}`,
+    );
+    // Named by what was asked, as the dry run's dialog lists them, not by file name.
+    const listed = dryRunConversations(report).split('\n');
+    for (const s of OWN) {
+      const conversation = read.find((c) => c.path.includes(s.id))!;
+      assert.equal(conversation.title, s.title);
+      assert.ok(
+        listed.some((line) => line.startsWith(`${s.title} · `)),
+        `the dialog names ${s.title}: ${listed.join(' | ')}`,
+      );
+    }
+    assert.ok(!listed.some((line) => /\.jsonl/.test(line)), `no file names: ${listed.join(' | ')}`);
+  });
+
+  it('the Harvest Plan view is on screen beside the diff, with the files and items; nothing written yet', async () => {
+    await timed(
+      'the Harvest Plan view shows',
+      () => until('the Harvest Plan view is on screen', () => lore.planView.view.visible),
+      () => lore.planView.rows()[0]?.label ?? '',
     );
     assert.ok(lore.harvest.pending, 'the plan is pending');
-    await until('the pending plan is in view (status bar)', () => lore.planStatus.shown);
+    await until('a proposed diff is open', () => planTabs().length > 0);
+    const rows = lore.planView.rows();
+    assert.equal(rows[0].kind, 'summary');
+    assert.match(rows[0].label, /^\d+ facts?\b.* into \d+ files$/, rows[0].label);
+    const files = section(rows, 'files').map((f) => f.label);
+    assert.ok(files.includes('facts.md'), files.join(', '));
+    const items = section(rows, 'items').map((i) => i.label);
+    assert.ok(items.includes('JSONL format - one JSON object per line'), items.join(' | '));
     assert.ok(
       !fs.existsSync(path.join(lore.store.paths.root, 'digest.md')) ||
         !/## Facts/.test(fs.readFileSync(path.join(lore.store.paths.root, 'digest.md'), 'utf8')),
@@ -169,24 +188,25 @@ describe('Lore first run path on a machine with Claude Code and Codex sessions',
     );
   });
 
-  it('applies: knowledge in the category files with provenance pointing at those sessions, a digest, the views show it', async () => {
+  it('applies: knowledge with provenance to those sessions, a digest, and a Ledger that names them by title', async () => {
     const root = lore.store.paths.root;
-    await timed('apply the plan', () => Promise.resolve(vscode.commands.executeCommand('lore.applyHarvest')));
+    await timed('Apply', () => Promise.resolve(vscode.commands.executeCommand('lore.applyHarvest')));
     assert.equal(lore.harvest.pending, undefined, 'the plan was decided');
+    await until('the Harvest Plan view is gone', () => !lore.planView.view.visible);
     const categories = ['facts.md', 'decisions.md', 'tasks.md', 'questions.md', 'playbooks.md'].map((f) => path.join(root, f));
-    const fromOwn = [...OWN_CLAUDE, OWN_CODEX].map((id) => categories.flatMap((f) => itemsFrom(f, id)).length);
-    assert.ok(fromOwn.reduce((a, b) => a + b, 0) > 0, `items from the project's sessions: ${fromOwn.join(', ')}`);
     assert.equal(categories.flatMap((f) => itemsFrom(f, OTHER_PROJECT)).length, 0, "nothing from another project's session");
-    assert.ok(itemsFrom(path.join(root, 'facts.md'), OWN_CLAUDE[0]).length > 0, 'facts from the Claude Code session');
-    const digest = fs.readFileSync(path.join(root, 'digest.md'), 'utf8');
-    assert.match(digest, /\n## Facts\n- .*\[from: /);
-    const knowledge = await timed(
-      'the Knowledge view after apply',
-      async () => (await lore.views.knowledge.getChildren()) as unknown as Array<{ kind: string; label: string; count: number }>,
-      (nodes) => nodes.map((n) => `${n.label} (${n.count})`).join(', '),
+    assert.ok(itemsFrom(path.join(root, 'facts.md'), OWN[0].id).length > 0, 'facts from the first Claude Code session');
+    assert.ok(itemsFrom(path.join(root, 'playbooks.md'), OWN[1].id).length > 0, 'a playbook from the second');
+    assert.match(fs.readFileSync(path.join(root, 'digest.md'), 'utf8'), /\n## Facts\n- .*\[from: /);
+    await timed(
+      'the Knowledge and Ledger views appear',
+      () => until('Knowledge and Ledger on screen', () => ['lore.knowledge', 'lore.ledger'].every((id) => shownViews().includes(id))),
+      () => shownViews().join(', '),
     );
-    assert.ok(knowledge.find((k) => k.label === 'facts.md')!.count > 0);
-    await until('the Digest view shows the harvested facts', () => (lore.views.digest.getChildren() as unknown as unknown[]).length > 0);
+    assert.equal(lore.treeViews['lore.digest'].title, 'Digest');
+    const knowledge = (await lore.views.knowledge.getChildren()) as unknown as Array<{ label: string; count: number }>;
+    assert.ok(knowledge.find((k) => k.label === 'facts.md')!.count > 0, knowledge.map((k) => k.label).join(', '));
+    await until('the Digest view shows the harvested facts', async () => ((await lore.views.digest.getChildren()) ?? []).length > 0);
     const ledger = await timed(
       'the Ledger view after apply',
       async () =>
@@ -195,6 +215,6 @@ describe('Lore first run path on a machine with Claude Code and Codex sessions',
         ).flatMap((g) => g.entries.map((e) => `${g.status}: ${String(e.toTreeItem().label)}`)),
       (labels) => labels.join(', '),
     );
-    assert.equal(ledger.filter((l) => l.startsWith('harvested: ')).length, 3, ledger.join(' | '));
+    assert.deepEqual(ledger.sort(), OWN.map((s) => `harvested: ${s.title}`).sort());
   });
 });
