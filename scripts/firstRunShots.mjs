@@ -6,18 +6,11 @@
 // test/integration/suite/firstRunPath.itest.ts.
 
 /** Runs the walk with screenshots.mjs's helpers (`page` is the workbench's). */
-export async function firstRunShots({ page, step, shot, runCommand, quickOpen, clearNotifications, widenSidebar }) {
+export async function firstRunShots({ page, step, shot, runCommand, quickOpen, clearNotifications, widenSidebar, foldViews }) {
   const sidebar = page.locator('.part.sidebar');
   const quickInput = page.locator('.quick-input-widget');
   const toast = (text) => page.locator('.notifications-toasts .notification-list-item', { hasText: text });
   const pane = (title) => sidebar.locator('.pane', { has: page.locator('.pane-header', { hasText: title }) });
-  /** Folds (or, with `open`, unfolds) the views with these titles that are on screen. */
-  const fold = async (titles, open = false) => {
-    for (const title of titles) {
-      const header = sidebar.locator('.pane-header', { hasText: title });
-      if ((await header.count()) && (await header.getAttribute('aria-expanded')) === String(!open)) await header.click();
-    }
-  };
 
   await step('a project with no store: one view, one button', async () => {
     await runCommand('View: Show Lore');
@@ -52,7 +45,7 @@ export async function firstRunShots({ page, step, shot, runCommand, quickOpen, c
     await pane('Harvest Plan').locator('.monaco-list-row').first().waitFor({ state: 'visible' });
     await toast('Lore harvest:').waitFor({ state: 'visible' });
     // Room for the plan's items: Get Started and Cache (the sessions' prompt caches) folded away.
-    await fold(['Get Started', 'Cache']);
+    await foldViews(['Get Started', 'Cache']);
     await page.waitForTimeout(1500);
     await page.mouse.move(25, 500);
     await shot('first-run-3-plan.png');
@@ -66,11 +59,11 @@ export async function firstRunShots({ page, step, shot, runCommand, quickOpen, c
     await runCommand('View: Close All Editors');
     await runCommand('View: Show Lore');
     // The view folded as Get Started is the Digest now.
-    await fold(['Digest'], true);
+    await foldViews(['Digest'], true);
     await pane('Digest').locator('.monaco-list-row').first().waitFor({ state: 'visible' });
     await pane('Ledger').locator('.monaco-list-row').first().waitFor({ state: 'visible' });
     // Room for the Digest and the Ledger's titles: Cache and Knowledge folded, the Ledger's "harvested" group open.
-    await fold(['Cache', 'Knowledge']);
+    await foldViews(['Cache', 'Knowledge']);
     const harvested = pane('Ledger').locator('.monaco-list-row', { hasText: 'harvested' }).first();
     if ((await harvested.getAttribute('aria-expanded')) === 'false') await harvested.click();
     await pane('Ledger').locator('.monaco-list-row').nth(1).waitFor({ state: 'visible' });

@@ -152,6 +152,14 @@ async function describePage() {
   }
 }
 
+/** Folds (or, with `open`, unfolds) the side bar's views with these titles, where they are on screen. */
+async function foldViews(titles, open = false) {
+  for (const title of titles) {
+    const header = page.locator('.part.sidebar .pane-header', { hasText: title });
+    if ((await header.count()) && (await header.getAttribute('aria-expanded')) === String(!open)) await header.click();
+  }
+}
+
 /** A wider side bar, so that the views' items fit (drags the sash at its right edge). */
 async function widenSidebar() {
   const bar = await page.locator('.part.sidebar').boundingBox();
@@ -197,7 +205,7 @@ try {
   });
 
   if (firstRun) {
-    await firstRunShots({ page, step, shot, runCommand, quickOpen, clearNotifications, widenSidebar, log });
+    await firstRunShots({ page, step, shot, runCommand, quickOpen, clearNotifications, widenSidebar, foldViews });
   } else {
     await step('the walkthrough', async () => {
       // Not runCommand: this command answers with a second QuickPick, the list of walkthroughs.
@@ -237,28 +245,42 @@ try {
       await dialog.waitFor({ state: 'visible' });
       await dialog.getByRole('button', { name: 'Distill and Preview' }).click();
       await dialog.waitFor({ state: 'hidden' });
-      // The diff editor with the proposed store file, and the Apply/Review/Discard notification.
+      // The diff editor with the proposed store file, the Harvest Plan view, and the one-line Apply / Open Plan notification.
       await page.locator('.editor-instance .monaco-diff-editor').first().waitFor({ state: 'visible' });
-      await page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore harvest plan' }).waitFor({ state: 'visible' });
+      await page
+        .locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Harvest Plan' }) })
+        .locator('.monaco-list-row')
+        .first()
+        .waitFor({ state: 'visible' });
+      await page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore harvest:' }).waitFor({ state: 'visible' });
+      // Room for the plan's files and items: the views below it folded.
+      await foldViews(['Get Started', 'Inbox']);
       await page.waitForTimeout(1500);
       await page.mouse.move(25, 500);
       await shot('02-harvest-preview.png');
     });
 
     await step('apply the harvest', async () => {
-      const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore harvest plan' });
+      const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore harvest:' });
       await toast.getByRole('button', { name: 'Apply', exact: true }).click();
-      await page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore: harvested' }).waitFor({ state: 'visible' });
+      await page.locator('.notifications-toasts .notification-list-item', { hasText: 'Lore: wrote' }).waitFor({ state: 'visible' });
       await runCommand('View: Close All Editors');
       await runCommand('View: Show Lore');
-      // Digest sections come expanded; wait for rows in the Digest and the Ledger.
+      // Digest sections come expanded (the view folded as Get Started opened again); wait for rows in the Digest and the Ledger.
+      await foldViews(['Digest'], true);
       const digest = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Digest' }) });
       await digest.locator('.monaco-list-row').first().waitFor({ state: 'visible' });
       const ledger = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Ledger' }) });
       await ledger.locator('.monaco-list-row').first().waitFor({ state: 'visible' });
-      // Room for the Digest and Ledger: collapse Cache, expand the Ledger's "harvested" group.
-      const cacheHeader = page.locator('.part.sidebar .pane-header', { hasText: 'Cache' });
-      if ((await cacheHeader.count()) && (await cacheHeader.getAttribute('aria-expanded')) === 'true') await cacheHeader.click();
+      // Room for the Digest and Ledger: Cache and Knowledge folded, the Ledger's "harvested" group open.
+      await foldViews(['Cache', 'Knowledge']);
+      // The Digest, unfolded, comes back at its folded size: the sash above the Ledger's header dragged down.
+      const ledgerHeader = await page.locator('.part.sidebar .pane-header', { hasText: 'Ledger' }).boundingBox();
+      await page.mouse.move(ledgerHeader.x + 100, ledgerHeader.y - 1);
+      await page.mouse.down();
+      await page.mouse.move(ledgerHeader.x + 100, ledgerHeader.y + 20, { steps: 3 });
+      await page.mouse.move(ledgerHeader.x + 100, ledgerHeader.y + 260, { steps: 5 });
+      await page.mouse.up();
       const harvested = ledger.locator('.monaco-list-row', { hasText: 'harvested' }).first();
       if ((await harvested.getAttribute('aria-expanded')) === 'false') await harvested.click();
       await ledger.locator('.monaco-list-row').nth(1).waitFor({ state: 'visible' });
