@@ -1,7 +1,8 @@
 /**
  * Why conversations were not distilled, in words a person acts on: the harvest report keeps each
  * failure's message as the provider classified it (core's providerErrors.ts: "openai: cannot reach
- * http://127.0.0.1:9/v1 (ECONNREFUSED); check …"), written for a terminal and the ledger. Here it
+ * http://127.0.0.1:9/v1 (connection refused); check …", the network code already in words), written
+ * for a terminal and the ledger. Here it
  * becomes what happened ("Could not reach http://127.0.0.1:9/v1 (connection refused)") and what to
  * do in VS Code (a setting, a command), for the harvest's message and the Harvest Plan view. No
  * vscode import, so plain Node tests it.
@@ -19,22 +20,6 @@ export interface FailureReason {
   /** What to do, lower case: "check lore.baseUrl, or choose another way to distill". */
   advice: string;
 }
-
-/** Node's network codes as a person says them. */
-const CODE_WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'no such host',
-  EAI_AGAIN: 'the host name could not be looked up',
-  ECONNRESET: 'the connection was dropped',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  EPIPE: 'the connection was dropped',
-  UND_ERR_SOCKET: 'the connection was dropped',
-  UND_ERR_CLOSED: 'the connection was closed',
-  CERT_HAS_EXPIRED: 'its certificate has expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate could not be verified',
-};
 
 const CHOOSE_ANOTHER = 'or choose another way to distill';
 
@@ -56,10 +41,13 @@ function sentence(text: string): string {
 /** Turns one failure message of a harvest report into what happened and what to do. */
 export function failureReason(error: string | undefined): FailureReason {
   const message = printable(withoutProvider((error ?? '').trim()));
-  const unreachable = /^cannot reach (\S+?)(?: \(([A-Z_]+)\))?;/.exec(message);
+  const unreachable = /^cannot reach (\S+?)( \([^)]*\))?;/.exec(message);
   if (unreachable) {
-    const code = unreachable[2] ? ` (${CODE_WORDS[unreachable[2]] ?? unreachable[2]})` : '';
-    return { kind: 'unreachable', reason: `Could not reach ${unreachable[1]}${code}`, advice: `check lore.baseUrl, ${CHOOSE_ANOTHER}` };
+    return {
+      kind: 'unreachable',
+      reason: `Could not reach ${unreachable[1]}${unreachable[2] ?? ''}`,
+      advice: `check lore.baseUrl, ${CHOOSE_ANOTHER}`,
+    };
   }
   if (/^(authentication failed|permission denied|invalid API key|payment required|no API key)\b/.test(message))
     return {
