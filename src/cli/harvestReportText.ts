@@ -11,7 +11,7 @@ import type { ProviderErrorKind } from '../core/services/providers/provider';
 import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from '../core/model/categories';
 import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
 import { historyText } from './historyText';
-import { formatBytes, formatTokens, humanTime, itemCountsText, printable } from '../core/model/format';
+import { formatBytes, formatTokens, humanTime, itemCountsText, printable, printablePath } from '../core/model/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
   return keys
@@ -33,7 +33,7 @@ function candidateLines(report: HarvestReport, now = Date.now()): string[] {
   const candidates = report.conversations.filter((c) => (c.class === 'harvest' || c.class === 'retry') && c.unrecognized === undefined);
   const lines = candidates.slice(0, NAMED_CANDIDATES).map((c) => {
     const facts = [c.started ? humanTime(c.started, { now }) : '', `${formatBytes(c.renderedBytes ?? 0)} to read`].filter(Boolean);
-    return `  ${c.class === 'retry' ? 'again' : 'new'}: ${printable(c.title ?? '(untitled)')} (${facts.join(', ')}): ${printable(c.path)}`;
+    return `  ${c.class === 'retry' ? 'again' : 'new'}: ${printable(c.title ?? '(untitled)')} (${facts.join(', ')}): ${printablePath(c.path)}`;
   });
   if (candidates.length > NAMED_CANDIDATES) lines.push(`  … and ${candidates.length - NAMED_CANDIDATES} more`);
   return lines;
@@ -55,28 +55,28 @@ export function dryRunText(report: HarvestReport, read: SourcesRead = {}): strin
   if (t.counts.live)
     lines.push(`live (agent still writing, modified in the last minutes): ${t.counts.live}; they are left for a later run`);
   for (const c of report.conversations.filter((c) => c.class === 'live'))
-    lines.push(`left for later (live): ${printable(c.path)}: ${printable(c.reason ?? '')}`);
+    lines.push(`left for later (live): ${printablePath(c.path)}: ${printable(c.reason ?? '')}`);
   if (t.counts.deferred) lines.push(`deferred by --max-harvest-bytes: ${t.counts.deferred}`);
   for (const c of report.conversations.filter((c) => c.class === 'too-large')) {
     const rendered = c.renderedBytes !== undefined ? `${formatBytes(c.renderedBytes)} rendered from ` : '';
     lines.push(
-      `too large to harvest (kept, never sent): ${printable(c.path)}: ${rendered}${formatBytes(c.bytes)} on disk (${printable(c.reason ?? '> 1 MB')})`,
+      `too large to harvest (kept, never sent): ${printablePath(c.path)}: ${rendered}${formatBytes(c.bytes)} on disk (${printable(c.reason ?? '> 1 MB')})`,
     );
   }
   for (const c of report.conversations.filter((c) => c.class === 'forgotten'))
-    lines.push(`skipped (${printable(c.reason ?? 'forgotten')}): ${printable(c.path)}`);
+    lines.push(`skipped (${printable(c.reason ?? 'forgotten')}): ${printablePath(c.path)}`);
   for (const c of report.conversations.filter((c) => c.class === 'binary'))
-    lines.push(`skipped (binary: ${printable(c.reason ?? '')}): ${printable(c.path)}`);
+    lines.push(`skipped (binary: ${printable(c.reason ?? '')}): ${printablePath(c.path)}`);
   // The ledger remembers what an earlier run could not read; the dry run's own import finds the new ones.
   for (const c of report.conversations.filter((c) => !c.status && c.ledger?.status === 'unrecognized')) {
     lines.push(
-      `not read last time (kept; read again by --preview/--apply): ${printable(c.path)}: ${printable(c.ledger!.error ?? 'no conversation turns')}`,
+      `not read last time (kept; read again by --preview/--apply): ${printablePath(c.path)}: ${printable(c.ledger!.error ?? 'no conversation turns')}`,
     );
   }
   for (const c of report.conversations.filter((c) => !c.status && c.unrecognized !== undefined && c.ledger?.status !== 'unrecognized')) {
-    lines.push(`no conversation turns (kept, never sent): ${printable(c.path)}: ${printable(c.unrecognized!)}`);
+    lines.push(`no conversation turns (kept, never sent): ${printablePath(c.path)}: ${printable(c.unrecognized!)}`);
   }
-  for (const p of report.problems) lines.push(`problem: ${printable(p.path)}: ${printable(p.message)}`);
+  for (const p of report.problems) lines.push(`problem: ${printablePath(p.path)}: ${printable(p.message)}`);
   for (const w of report.warnings) lines.push(`warning: ${printable(w)}`);
   lines.push(`provider: ${report.provider}`);
   return lines.join('\n');
@@ -111,12 +111,12 @@ export function planText(plan: HarvestPlan): string {
   for (const o of plan.outcomes) {
     if (o.status)
       out.push(
-        `ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(o.title ? `${o.title} (${path.basename(o.path)})` : path.basename(o.path))}${o.error ? ` (${printable(o.error)})` : ''}`,
+        `ledger: ${o.sha256.slice(0, 12)} ${o.status} ${printable(o.title ?? '')}${o.title ? ' (' : ''}${printablePath(path.basename(o.path))}${o.title ? ')' : ''}${o.error ? ` (${printable(o.error)})` : ''}`,
       );
   }
   // New, immutable files of the harvest's own rendering: named, not diffed in full.
   for (const t of plan.transcripts ?? []) out.push(`keep transcript: ${printable(t.file)} (${formatBytes(Buffer.byteLength(t.text))})`);
-  for (const o of plan.outcomes) if (o.reclaim) out.push(`reclaim (${o.reclaim}): ${printable(o.path)}`);
+  for (const o of plan.outcomes) if (o.reclaim) out.push(`reclaim (${o.reclaim}): ${printablePath(o.path)}`);
   out.push(...relationLines(plan));
   if (plan.duplicates?.folded)
     out.push(`same statement from several conversations: ${plan.duplicates.folded} line(s) folded into one line with every source`);
@@ -156,7 +156,7 @@ export function applyText(report: HarvestReport): string {
   const reclaimedBytes = applied.reclaimed.reduce((n, r) => n + r.bytes, 0);
   const actions = [...new Set(applied.reclaimed.map((r) => (r.action === 'delete' ? 'deleted' : 'archived')))].join(', ');
   lines.push(`reclaimed: ${applied.reclaimed.length} conversation(s), ${formatBytes(reclaimedBytes)}${actions ? ` (${actions})` : ''}`);
-  for (const e of applied.reclaimErrors) lines.push(`could not reclaim ${printable(e.path)}: ${printable(e.message)}`);
+  for (const e of applied.reclaimErrors) lines.push(`could not reclaim ${printablePath(e.path)}: ${printable(e.message)}`);
   // A harvest can keep hundreds of transcripts: counted, not listed (--json and the ledger name them).
   const transcripts = applied.written.filter((w) => w.startsWith(`${TRANSCRIPTS_DIR}/`)).length;
   const files = applied.written.filter((w) => !w.startsWith(`${TRANSCRIPTS_DIR}/`)).map((w) => printable(w));
@@ -201,7 +201,7 @@ export function failuresText(report: HarvestReport, advice?: (kind: ProviderErro
     );
     const extra = report.stoppedBy?.message === reason ? advice?.(report.stoppedBy.kind) : undefined;
     if (extra) lines.push(extra);
-    for (const file of files.slice(0, NAMED_FAILURES)) lines.push(`  ${printable(file)}`);
+    for (const file of files.slice(0, NAMED_FAILURES)) lines.push(`  ${printablePath(file)}`);
     if (files.length > NAMED_FAILURES) lines.push(`  and ${files.length - NAMED_FAILURES} more (--json lists them)`);
   }
   return lines.join('\n');

@@ -28,6 +28,7 @@ import { registerHarvestCommands, type HarvestWithoutDialogs } from './harvest/h
 import { HarvestScheduler } from './harvest/harvestSchedule';
 import { listSources, registerImportCommand } from './harvest/importConversations';
 import { SourcesListing } from './views/sourcesHint';
+import { SessionTitles } from './views/sessionTitles';
 import { PLAN_SCHEME } from './harvest/planDocuments';
 import { initLog, logger } from './log';
 import { GitHistory } from './gitHistory';
@@ -156,16 +157,18 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
   const statusBar = new CacheStatusBar(caches, agentCaches);
   // One listing of this workspace's agent sessions, shared by the views that name them when empty.
   const sources = new SourcesListing(() => listSources(notes));
+  const titles = new SessionTitles(notes);
+  context.subscriptions.push(titles);
   const tasks = new TasksClient(notes);
   // What a pull brought from teammates: the Knowledge view's first group and a notification.
   const arrivals = new TeammateArrivals(notes);
   const views = {
     digest: new DigestTreeProvider(store),
-    ledger: new LedgerTreeProvider(store, sources),
+    ledger: new LedgerTreeProvider(store, sources, titles),
     knowledge: new KnowledgeTreeProvider(store, notes, arrivals),
     cache: new CacheTreeProvider(caches, agentCaches),
     review: new ReviewTreeProvider(store),
-    inbox: new InboxTreeProvider(store, sources),
+    inbox: new InboxTreeProvider(store, sources, titles),
     topics: new TopicsTreeProvider(store),
     tasks: new TasksTreeProvider(store, tasks),
   };

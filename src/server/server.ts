@@ -51,6 +51,7 @@ import {
   SearchBackendNotification,
   SearchRequest,
   SourcesRequest,
+  SessionTitlesRequest,
   StoreChangedNotification,
   TeammateArrivalsNotification,
   TeammateArrivalsRequest,
@@ -61,6 +62,7 @@ import { planNoteMigration } from '../core/store/noteMigration';
 import { cacheReport } from '../core/services/promptCache/cacheReport';
 import { SessionCallsMemo } from '../core/services/promptCache/sessionCalls';
 import { currentHost } from '../core/services/discovery/host';
+import { sessionTitle } from '../core/services/discovery/sessionTitle';
 import { planRemember, rememberItem } from '../core/store/items/rememberItem';
 import { reportSources } from '../core/services/harvest/measureSources';
 import { provideNotesHover } from './hover';
@@ -331,6 +333,15 @@ handleRequest(connection, NoteFilesRequest, async (): Promise<ResultOf<typeof No
 handleRequest(connection, SourcesRequest, async (params): Promise<ResultOf<typeof SourcesRequest>> => {
   const s = await ready();
   return reportSources(currentHost(), s.paths, params.allWorkspaces);
+});
+
+handleRequest(connection, SessionTitlesRequest, (params): ResultOf<typeof SessionTitlesRequest> => {
+  const titles: Record<string, string> = {};
+  for (const file of params.paths) {
+    const title = sessionTitle(file);
+    if (title !== undefined) titles[file] = title;
+  }
+  return titles;
 });
 
 // What was read of each agent session file: a growing session is read from where the last read stopped.

@@ -77,6 +77,20 @@ export const SourcesRequest = request({
   params: (z) => z.object({ allWorkspaces: z.boolean().optional() }).strict(),
   result: returns<SourcesReport>(),
 });
+/** How many session files one SessionTitlesRequest may name (a view asks for the rows it shows). */
+export const SESSION_TITLES_MAX = 200;
+
+/**
+ * Client → server: the titles of conversation files the views list (the Ledger's and the Inbox's
+ * rows whose ledger entry records none), read by the importers (core/discovery/sessionTitle.ts),
+ * which stay out of the extension host. Files without a title are left out of the answer.
+ */
+export const SessionTitlesRequest = request({
+  method: 'lore/sessionTitles',
+  direction: 'toServer',
+  params: (z) => z.object({ paths: z.array(z.string()).max(SESSION_TITLES_MAX) }).strict(),
+  result: returns<Record<string, string>>(),
+});
 /**
  * Client → server: the prompt caches of the workspace's recent agent sessions (Claude Code,
  * Codex, Copilot Chat) read from their session files (core/cache). The server keeps what it read

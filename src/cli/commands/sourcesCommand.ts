@@ -3,7 +3,7 @@ import { currentHost } from '../../core/services/discovery/host';
 import { reportSources, type MeasuredSession, type SourcesReport, type ToolReport } from '../../core/services/harvest/measureSources';
 import { HARVEST_TOOLS } from '../../core/services/harvest/agentSources';
 import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
-import { humanTime } from '../../core/model/format';
+import { humanTime, printablePath } from '../../core/model/format';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, envOf, formatBytes, formatTokens, printable, type Output } from '../cliSupport';
 
@@ -48,7 +48,7 @@ function sessionLines(item: MeasuredSession, now: number): string[] {
   const when = whenOf(item);
   const status = item.unrecognized !== undefined ? 'no importer reads it' : item.status ? (STATUS_WORDS[item.status] ?? item.status) : '';
   const facts = [when ? humanTime(when, { now }) : '', formatBytes(item.rawBytes), status].filter(Boolean).join(', ');
-  return [`  ${printable(item.title ?? '(untitled)')} (${facts})`, `      ${printable(item.path)}`];
+  return [`  ${printable(item.title ?? '(untitled)')} (${facts})`, `      ${printablePath(item.path)}`];
 }
 
 function printText(report: SourcesReport, io: Output): void {
@@ -64,7 +64,7 @@ function printText(report: SourcesReport, io: Output): void {
     if (own.length > LISTED_SESSIONS) io.out(`  … ${own.length - LISTED_SESSIONS} older (--json lists every session)`);
     if (report.allWorkspaces) {
       for (const item of tool.items.filter((i) => !i.matches))
-        io.out(`    other: ${printable(item.path)} (${item.workspace ? printable(item.workspace) : 'workspace not recorded'})`);
+        io.out(`    other: ${printablePath(item.path)} (${item.workspace ? printable(item.workspace) : 'workspace not recorded'})`);
     }
   }
   const { totals } = report;

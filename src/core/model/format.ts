@@ -73,6 +73,14 @@ export function printable(text: string, options: { keepLineBreaks?: boolean } = 
 }
 
 /**
+ * A file's path as printed for a person: a file can be named by what it holds (an agent's session
+ * id, a pasted key), so secrets in its name are redacted as in every other text Lore shows.
+ */
+export function printablePath(file: string): string {
+  return printable(redactSecrets(file));
+}
+
+/**
  * One line of at most `max` characters (whitespace folded), cut at a space when one is not too far
  * back, with `…`. Secrets are redacted first: what is cut here (items, snippets, queries) goes to
  * an agent or a model, and a cut through a key would keep its front where no rule finds it.

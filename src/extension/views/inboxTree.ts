@@ -8,10 +8,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readQueuedSessions } from '../../core/store/captureQueue';
 import { scanSources } from '../../core/services/discovery/scanSources';
-import { sessionTitle } from '../../core/services/discovery/sessionTitle';
 import { formatBytes, humanTime } from '../../core/model/format';
 import type { StoreService } from '../storeService';
 import { sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
+import type { SessionTitles } from './sessionTitles';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface InboxFileNode extends TreeNode {
@@ -41,7 +41,7 @@ function whenAndSize(stat: fs.Stats): string {
   return `${humanTime(stat.mtime)} · ${formatBytes(stat.size)}`;
 }
 
-function fileNode(file: string, inbox: string): InboxFileNode | undefined {
+function fileNode(file: string, inbox: string, titles: SessionTitles | undefined): InboxFileNode | undefined {
   const stat = statOf(file);
   if (stat === undefined) return undefined; // Gone between the listing and now.
   return {
@@ -51,7 +51,7 @@ function fileNode(file: string, inbox: string): InboxFileNode | undefined {
     toTreeItem: () => {
       // Named by what was asked (or the title its tool gave it); the file name is in the tooltip.
       const name = path.relative(inbox, file);
-      const item = new vscode.TreeItem(sessionTitle(file) ?? name);
+      const item = new vscode.TreeItem(titles?.titleOf(file) ?? name);
       item.description = whenAndSize(stat);
       item.tooltip = `${name}\nwaits in the inbox; removed from it once a harvest has taken what it teaches`;
       item.iconPath = new vscode.ThemeIcon('mail');
@@ -68,8 +68,10 @@ export class InboxTreeProvider extends StoreTreeProvider {
   constructor(
     store: StoreService,
     private readonly sources?: SourcesListing,
+    private readonly titles?: SessionTitles,
   ) {
     super(store);
+    if (titles) this._register(titles.onDidLearn(() => this.refresh()));
   }
 
   /** Shown while something waits for a harvest (the sessions found elsewhere are not the inbox's). */
@@ -86,7 +88,7 @@ export class InboxTreeProvider extends StoreTreeProvider {
   private waiting(): InboxNode[] {
     const paths = this.store.paths;
     const files = scanSources(paths, [paths.inbox])
-      .files.map((f) => fileNode(f.path, paths.inbox))
+      .files.map((f) => fileNode(f.path, paths.inbox, this.titles))
       .filter((n): n is InboxFileNode => n !== undefined);
     const queued = readQueuedSessions(paths).map((entry): QueuedSessionNode => {
       const stat = statOf(entry.transcript);
@@ -96,7 +98,7 @@ export class InboxTreeProvider extends StoreTreeProvider {
         path: entry.transcript,
         exists: stat !== undefined,
         toTreeItem: () => {
-          const item = new vscode.TreeItem((stat && sessionTitle(entry.transcript)) ?? entry.sessionId);
+          const item = new vscode.TreeItem((stat && this.titles?.titleOf(entry.transcript)) ?? entry.sessionId);
           item.description = stat === undefined ? 'queued · transcript gone' : `queued ${humanTime(entry.at)} · ${formatBytes(stat.size)}`;
           item.tooltip = `${entry.transcript}\nqueued by the agent's ${entry.event} hook; read where it is, never deleted by Lore`;
           item.iconPath = new vscode.ThemeIcon(stat === undefined ? 'warning' : 'clock');

@@ -11,9 +11,9 @@ import { LEDGER_STATUSES, type LedgerEntry, type LedgerStatus } from '../../core
 import type { StorePaths } from '../../core/store/storePaths';
 import { forgottenConversationAt } from '../../core/model/tombstones';
 import { humanTime, itemCountsText } from '../../core/model/format';
-import { sessionTitle } from '../../core/services/discovery/sessionTitle';
 import type { StoreService } from '../storeService';
 import { inboxCount, sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
+import type { SessionTitles } from './sessionTitles';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface LedgerEntryNode extends TreeNode {
@@ -49,7 +49,13 @@ function itemSummary(entry: LedgerEntry): string {
 }
 
 /** `forgottenAt`: when a person forgot the conversation (`lore forget`; tombstones.ts). */
-function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry, forgottenAt?: string): LedgerEntryNode {
+function entryNode(
+  paths: StorePaths,
+  sha256: string,
+  entry: LedgerEntry,
+  forgottenAt: string | undefined,
+  titles: SessionTitles | undefined,
+): LedgerEntryNode {
   return {
     kind: 'entry',
     sha256,
@@ -57,7 +63,7 @@ function entryNode(paths: StorePaths, sha256: string, entry: LedgerEntry, forgot
     toTreeItem: () => {
       const location = conversationFile(paths, entry);
       // Its title as recorded at the harvest; an older entry's is read from its transcript or file.
-      const title = entry.title ?? (location ? sessionTitle(location) : undefined);
+      const title = entry.title ?? (location ? titles?.titleOf(location) : undefined);
       const item = new vscode.TreeItem(title ?? entry.id ?? path.basename(entry.path));
       item.description = forgottenAt
         ? `forgotten ${humanTime(forgottenAt, { withTime: false })}`
@@ -91,8 +97,10 @@ export class LedgerTreeProvider extends StoreTreeProvider {
   constructor(
     store: StoreService,
     private readonly sources?: SourcesListing,
+    private readonly titles?: SessionTitles,
   ) {
     super(store);
+    if (titles) this._register(titles.onDidLearn(() => this.refresh()));
   }
 
   /** Lists the machine's sessions again (after an import, or when sessions appeared), rather than reusing the last listing. */
@@ -121,7 +129,7 @@ export class LedgerTreeProvider extends StoreTreeProvider {
       const entries = Object.entries(ledger.entries)
         .filter(([, e]) => e.status === status)
         .sort(([, a], [, b]) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
-        .map(([sha, e]) => entryNode(this.store.paths, sha, e, forgottenConversationAt(ledger, e.id, sha)));
+        .map(([sha, e]) => entryNode(this.store.paths, sha, e, forgottenConversationAt(ledger, e.id, sha), this.titles));
       if (!entries.length) continue;
       groups.push({
         kind: 'group',

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveInStore, type StorePaths } from '../../store/storePaths';
-import { TASK_ID_PATTERN } from './artifactSchema';
+import { TASK_ID_PATTERN } from './taskNames';
 
 /** The pseudo task that holds project-scoped digests (project_brief and the libraries). */
 export const PROJECT_SCOPE_TASK = '_project';
