@@ -212,7 +212,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
       'lore.hasInbox': () => views.inbox.hasContent(),
       'lore.hasTopics': () => views.topics.hasContent(),
       'lore.hasAgentTasks': () => views.tasks.hasContent(),
-      'lore.hasCaches': () => views.cache.hasContent(),
+      // Prompt caches matter once Lore is in use: a newcomer's first view stays the one next step.
+      'lore.hasCaches': async () => (await views.ledger.hasContent()) && (await views.cache.hasContent()),
     },
     [store.onDidChange, agentCaches.onDidChange, caches.onDidChange],
   );

@@ -101,7 +101,7 @@ describe('Lore first run in VS Code', function () {
       assert.equal(lore.treeViews['lore.digest'].title, 'Get Started');
       assert.deepEqual(await lore.views.digest.getChildren(), [], 'the welcome shows');
       const welcome = manifest().contributes.viewsWelcome.find(
-        (w) => w.view === 'lore.digest' && w.when === '!lore.noStore && !lore.hasKnowledge',
+        (w) => w.view === 'lore.digest' && w.when === '!lore.noStore && !lore.hasKnowledge && !lore.harvestPending',
       );
       assert.match(welcome?.contents ?? '', /^\[Harvest Conversations…\]\(command:lore\.harvest\)/);
     } finally {
