@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
 import type { InboxNode } from '../../../src/extension/views/inboxTree';
 import type { LedgerGroupNode } from '../../../src/extension/views/ledgerTree';
-import { activateLore, useProvider } from './support';
+import { activateLore, until, useProvider } from './support';
 
 const transcript = (id: string, marker: string) =>
   `---\nsession_id: ${id}\nstarted: 2026-11-21T10:00:00Z\n---\n\n# ${id}\n\n## 10:00 — user\n${marker}\n\n## 10:01 — agent\nOk.\n`;
@@ -70,7 +70,15 @@ describe('Lore inbox and agent hooks in VS Code', function () {
           ['queued', queuedTranscript],
         ],
       );
-      // Named by what was asked, not by the file or session id (those are in the tooltip).
+      // Named by what was asked, not by the file or session id (those are in the tooltip): the
+      // language server reads the titles, so the rows show their file names until it answered.
+      const labelOf = (node: InboxNode) => String(lore.views.inbox.getTreeItem(node).label);
+      await until(
+        'the language server named the inbox rows',
+        () =>
+          labelOf(nodes[0]) === 'Decision: hooks copy sessions into the inbox.' &&
+          labelOf(nodes[1]) === 'Fact: queued sessions are read where they lie.',
+      );
       const fileItem = lore.views.inbox.getTreeItem(nodes[0]);
       assert.equal(fileItem.label, 'Decision: hooks copy sessions into the inbox.');
       assert.match(String(fileItem.description), /^today \d\d:\d\d · [\d.]+ K?B$/);
