@@ -16,8 +16,8 @@ describe('lore, the built binary (dist/cli.js) in a child process', function () 
   const BODY = 'Fact: the build uses esbuild.\nTODO: write the crash test.\nNote for src/app.ts: exports the app constant.';
 
   /**
-   * A run's output with what differs between two workspaces replaced: the temporary folder and
-   * the inode of src/app.ts, which names its note file.
+   * A run's output with what differs between two workspaces replaced: the temporary folder (as an
+   * absolute path and relative to this process's folder) and the inode of src/app.ts.
    */
   function normalized(result: CliResult, ws: string) {
     const { dev, ino } = fs.statSync(path.join(ws, 'src', 'app.ts'), { bigint: true });
@@ -26,6 +26,9 @@ describe('lore, the built binary (dist/cli.js) in a child process', function () 
       replace(text, [
         [fs.realpathSync(ws), '<ws>'],
         [ws, '<ws>'],
+        // Progress lines name files relative to the current folder (the repository, wherever it was cloned).
+        [path.relative(process.cwd(), fs.realpathSync(ws)), '<ws>'],
+        [path.relative(process.cwd(), ws), '<ws>'],
         [`${dev}-${ino}`, '<id>'],
         [`${dev}:${ino}`, '<id>'],
       ]);

@@ -24,7 +24,7 @@ const SUMMARY_SQUEEZE_MIN_INPUT = 2048;
  */
 export class RulesProvider implements Provider {
   readonly name = 'rules';
-  readonly label = 'rules (offline marker extractor, not a language model)';
+  readonly label = 'the offline extractor (marked lines only; no model, nothing sent)';
   readonly offline = true;
 
   async generate(request: ModelRequest): Promise<ModelReply> {
