@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
+import { VIEW_KEYS } from '../../../src/extension/views/viewKeys';
 import { activateLore, until, useProvider } from './support';
 
 interface Step {
@@ -80,14 +81,8 @@ describe('Lore first run in VS Code', function () {
       Object.entries(lore.treeViews)
         .filter(([, view]) => view.visible)
         .map(([id]) => id);
-    const storeKeys = [
-      'lore.hasKnowledge',
-      'lore.hasHarvested',
-      'lore.hasHeldItems',
-      'lore.hasInbox',
-      'lore.hasTopics',
-      'lore.hasAgentTasks',
-    ] as const;
+    // The keys a store's contents set (prompt caches belong to the agents' sessions).
+    const storeKeys = VIEW_KEYS.filter((key) => key !== 'lore.hasCaches');
     await vscode.commands.executeCommand('workbench.view.extension.lore');
     const root = lore.store.paths.root;
     const aside = `${root}-aside`;

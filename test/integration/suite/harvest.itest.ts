@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoreApi } from '../../../src/extension/extension';
-import { activateLore, storeSnapshot, until, useProvider } from './support';
+import { activateWithStore, startCleanHarvest, storeSnapshot, until, useProvider } from './support';
 import { startStub } from '../../helpers/stubServers';
 
 const CONVERSATION = `---
@@ -41,16 +41,11 @@ describe('Lore harvest in VS Code', function () {
   let root: string;
 
   before(async () => {
-    lore = await activateLore();
+    lore = await activateWithStore();
     root = lore.store.paths.root;
-    if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
   });
 
-  beforeEach(async () => {
-    await vscode.commands.executeCommand('lore.discardHarvest');
-    fs.rmSync(path.join(root, '.cache'), { recursive: true, force: true });
-    await useProvider('rules');
-  });
+  beforeEach(() => startCleanHarvest(root));
 
   after(() => useProvider(undefined));
 

@@ -7,7 +7,7 @@ import { failuresSentence } from '../../../src/extension/harvest/harvestFailures
 import { planTabs } from '../../../src/extension/harvest/pendingPlanStatus';
 import type { PlanRow } from '../../../src/extension/harvest/planTreeModel';
 import { startStub } from '../../helpers/stubServers';
-import { activateLore, storeSnapshot, until, useProvider } from './support';
+import { activateWithStore, startCleanHarvest, storeSnapshot, until, useProvider } from './support';
 
 const conversation = (id: string, fact: string) => `---
 session_id: ${id}
@@ -43,16 +43,11 @@ describe('Lore: the Harvest Plan view', function () {
   const inbox = (name: string) => path.join(root, 'inbox', name);
 
   before(async () => {
-    lore = await activateLore();
+    lore = await activateWithStore();
     root = lore.store.paths.root;
-    if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
   });
 
-  beforeEach(async () => {
-    await vscode.commands.executeCommand('lore.discardHarvest');
-    fs.rmSync(path.join(root, '.cache'), { recursive: true, force: true });
-    await useProvider('rules');
-  });
+  beforeEach(() => startCleanHarvest(root));
 
   afterEach(async () => {
     await vscode.commands.executeCommand('lore.discardHarvest');

@@ -31,6 +31,20 @@ export async function useProvider(provider: string | undefined, baseUrl?: string
   await config.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
 }
 
+/** Activates Lore in a workspace that has a store (made now if an earlier suite did not). */
+export async function activateWithStore(): Promise<LoreApi> {
+  const lore = await activateLore();
+  if (!lore.store.exists) await vscode.commands.executeCommand('lore.initStore');
+  return lore;
+}
+
+/** Before a harvest test: no plan pending, no model replies cached in the store, the offline extractor chosen. */
+export async function startCleanHarvest(root: string): Promise<void> {
+  await vscode.commands.executeCommand('lore.discardHarvest');
+  fs.rmSync(path.join(root, '.cache'), { recursive: true, force: true });
+  await useProvider('rules');
+}
+
 /** What a store's derived and lock files are: left out of a snapshot of what a person sees. */
 const DERIVED = ['.cache', '.index', '.lock'];
 
