@@ -14,6 +14,7 @@ import { FLAG_KIND_DESCRIPTIONS } from '../../core/model/safety/instructionFlags
 import type { PlanItem } from '../../core/services/harvest/planSelection';
 import type { ConversationOutcome } from '../../core/store/harvestPlan';
 import type { ShownPlan, ShownReport } from '../../shared/protocol';
+import { plainMarkdown } from '../search/searchHitItem';
 import { failureReason, failuresSentence, unreadableReason, type FailureReason } from './harvestFailures';
 
 export type PlanSection = 'files' | 'items' | 'held' | 'problems';
@@ -150,7 +151,8 @@ function itemRows(plan: ShownPlan): PlanRow[] {
     return {
       kind: 'item',
       choice,
-      label: statement,
+      // A tree row renders no markdown: the words, not `**CI**` (the tooltip keeps the line as written).
+      label: plainMarkdown(statement),
       description: `${categoryWord(choice.category)} · ${labels.get(choice.file) ?? choice.file}`,
       tooltip: `${printable(choice.line)}\n\nUntick to leave it out: it is not written.`,
     };

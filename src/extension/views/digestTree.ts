@@ -10,6 +10,7 @@ import { CATEGORY_FILES } from '../../core/model/categories';
 import { readTextIfExists } from '../../core/base/readText';
 import { DIGEST_SECTIONS, parseDigest } from '../../core/model/digestFormat';
 import { withoutBullet } from '../../core/model/itemLines';
+import { plainMarkdown } from '../search/searchHitItem';
 import { openAtItem, StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface DigestItemNode extends TreeNode {
@@ -40,7 +41,8 @@ export class DigestTreeProvider extends StoreTreeProvider {
           text,
           file,
           toTreeItem: () => {
-            const item = new vscode.TreeItem(stripProvenance(text));
+            // A tree row renders no markdown: the words, not `**Check cache hits**` (the tooltip keeps the line).
+            const item = new vscode.TreeItem(plainMarkdown(stripProvenance(text)));
             const from = parseProvenance(text);
             item.description = from ? from.sources.map((p) => `${p.source}, ${p.date}`).join('; ') : undefined;
             item.tooltip = text;

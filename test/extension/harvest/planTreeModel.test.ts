@@ -51,7 +51,7 @@ function report(): ShownReport {
     plan: {
       id: 'p1',
       changes: [
-        { file: 'facts.md', before: '# Facts\n', after: '# Facts\n- Builds run in CI. [from: s1, 2026-05-01]\n', added: 1 },
+        { file: 'facts.md', before: '# Facts\n', after: '# Facts\n- Builds run in **CI**. [from: s1, 2026-05-01]\n', added: 1 },
         { file: 'files/65024-2654229.md', after: NOTE, added: 1 },
       ],
       outcomes: conversations,
@@ -66,7 +66,7 @@ function report(): ShownReport {
         },
       ],
       choices: [
-        { id: 'c0:l0', kind: 'line', file: 'facts.md', category: 'facts', line: '- Builds run in CI. [from: s1, 2026-05-01]' },
+        { id: 'c0:l0', kind: 'line', file: 'facts.md', category: 'facts', line: '- Builds run in **CI**. [from: s1, 2026-05-01]' },
         { id: 'c1:l0', kind: 'line', file: 'files/65024-2654229.md', category: 'files', line: '- Builds the context.' },
         { id: 'r1', kind: 'reclaim', path: 'inbox/chat.md', action: 'delete' },
       ],
@@ -98,7 +98,7 @@ describe('Harvest Plan view rows', () => {
     );
   });
 
-  it('lists the items as statements, without bullet or provenance, with their kind and file', () => {
+  it('lists the items as statements, without bullet, provenance or markdown, with their kind and file', () => {
     const items = section(planRows(report()), 'items');
     assert.deepEqual(
       items.map((i) => i.kind === 'item' && [i.choice.id, i.label, i.description]),
