@@ -203,17 +203,20 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     'lore.topics': treeView('lore.topics', views.topics),
     'lore.tasks': treeView('lore.tasks', views.tasks, true),
   };
+  // The ledger is read once per pass: ViewPresence asks the keys in VIEW_KEYS order, all at once,
+  // so the Cache view's check awaits the answer the Ledger's check started.
+  let harvested: Promise<boolean> = Promise.resolve(false);
   const viewPresence = new ViewPresence(
     contextKeys,
     {
       'lore.hasKnowledge': () => views.knowledge.hasContent(),
-      'lore.hasHarvested': () => views.ledger.hasContent(),
+      'lore.hasHarvested': () => (harvested = Promise.resolve(views.ledger.hasContent())),
       'lore.hasHeldItems': () => views.review.hasContent(),
       'lore.hasInbox': () => views.inbox.hasContent(),
       'lore.hasTopics': () => views.topics.hasContent(),
       'lore.hasAgentTasks': () => views.tasks.hasContent(),
       // Prompt caches matter once Lore is in use: a newcomer's first view stays the one next step.
-      'lore.hasCaches': async () => (await views.ledger.hasContent()) && (await views.cache.hasContent()),
+      'lore.hasCaches': async () => (await harvested) && (await views.cache.hasContent()),
     },
     [store.onDidChange, agentCaches.onDidChange, caches.onDidChange],
   );

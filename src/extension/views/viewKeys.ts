@@ -3,6 +3,7 @@
  * `views` read them, so a newcomer sees one view with one next step, and the others as they fill).
  * Apart from contextKeys.ts so that the manifest's tests can read the list without VS Code.
  */
+// Asked in this order (viewPresence.ts): lore.hasCaches reuses the answer of lore.hasHarvested.
 export const VIEW_KEYS = [
   'lore.hasKnowledge',
   'lore.hasHarvested',
