@@ -2,8 +2,11 @@
  * Importer for SpecStory markdown exports (`.specstory/history/*.md`, Cursor and VS Code). Turns
  * start at `_**User**_` / `_**Assistant**_` lines (newer files: `_**User (time)**_`,
  * `_**Agent (model …)**_`); `---` lines separate segments. Tool calls are shown as
- * `<details><summary>…</summary>…</details>` blocks and terminal runs as a shell fence followed by
- * an output fence; both collapse to one tool line. "Thought Process" blocks are dropped.
+ * `<details><summary>…</summary>…</details>` blocks and collapse to one tool line; older Cursor
+ * exports print other tools' output inline (specstorySegments.ts). "Thought Process" blocks are
+ * dropped. A `---` line and then a role line start a turn even inside a fence or a block: the
+ * export never escapes a message, so a fence closed at the end of a text line, or never, would
+ * otherwise fold every later turn into the one it opened in.
  *
  * Markdown v2.1 headers name the tool's session (`<!-- Claude Code Session <id> (time) -->`), which
  * becomes the id, and stamp every turn, with the model before the time (`_**Agent (claude-opus-4-5
@@ -13,11 +16,10 @@
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
 import { addTool, cleanText, countSkip, finishConversation, oneLine, trimBlankLines } from './importSupport';
-import { toolLine } from './toolSummary';
+import { RULE_HEADING, RuleFetch, toolSegment } from './specstorySegments';
 
 const ROLE_LINE = /^_\*\*(User|Assistant|Agent)\b([^*]*)\*\*_\s*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const SHELL_FENCE = /^```(?:bash|sh|shell|zsh|console|powershell|ps1|cmd)\s*$/;
 /** An ISO-like time: date, minutes or seconds (milliseconds in v2.1), an optional zone. */
 const STAMP = /(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?/;
 /** The oldest exports' locale dates: `1/2/2025, 1:06:30 PM` (en-US) or `14/01/2025, 18:12:26`. */
@@ -26,7 +28,6 @@ const LOCALE_STAMP = /^(\d{1,2})\/(\d{1,2})\/(\d{4}),?\s+(\d{1,2}):(\d{2})(?::(\
 const SESSION_COMMENT = /^<!-- .+ Session ([\w-]{8,}) \(([^)]*)\) -->\s*$/;
 /** The oldest exports' separator between the parts of one answer. */
 const PART_SEPARATOR = '_****_';
-const READ_FILE = /^Read file: (.+)$/;
 /** A `<details>` block start, possibly inside `<think>` or `<tool-use …>` wrappers on the same line. */
 const DETAILS_START = /^\s*(?:<(?:think|tool-use)\b[^>]*>\s*)*<details\b/;
 
@@ -45,14 +46,36 @@ function parse(rawText: string, sourcePath: string): Conversation {
   let segment: string[] = [];
   let fence: string | undefined;
   let details: { lines: string[]; depth: number } | undefined;
+  let rule: RuleFetch | undefined;
 
   const endSegment = (): void => {
     if (turn) segmentInto(turn, segment, skipped);
     segment = [];
   };
+  const endRule = (): void => {
+    if (turn && rule) addTool(turn, rule.tool);
+    countSkip(skipped, 'tool-output');
+    rule = undefined;
+  };
 
-  for (const line of cleanText(rawText).split('\n')) {
-    if (details) {
+  const lines = cleanText(rawText).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    // The export's turn separator wins over a block it is in: a fence closed at the end of a text
+    // line, or never, would otherwise fold every later turn into this one.
+    if ((fence || details || rule) && startsTurn(lines, i)) {
+      if (details && turn) collapseDetails(turn, details.lines.join('\n'), skipped);
+      if (rule) endRule();
+      if (fence) segment = withoutTrailingSeparator(segment);
+      fence = details = undefined;
+    } else if (rule) {
+      const place = rule.place(lines, i);
+      if (place !== 'after') {
+        if (place === 'last') endRule();
+        continue;
+      }
+      endRule();
+    } else if (details) {
       details.lines.push(line);
       details.depth += count(line, '<details') - count(line, '</details>');
       if (details.depth <= 0) {
@@ -60,8 +83,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
         details = undefined;
       }
       continue;
-    }
-    if (fence) {
+    } else if (fence) {
       segment.push(line);
       if (line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
       continue;
@@ -102,6 +124,11 @@ function parse(rawText: string, sourcePath: string): Conversation {
       } else details = { lines: [line], depth };
       continue;
     }
+    const fetch = turn?.role === 'assistant' && segment.every((l) => l.trim() === '') ? RULE_HEADING.exec(line) : null;
+    if (fetch) {
+      rule = new RuleFetch(fetch[1].trim());
+      continue;
+    }
     // Wrappers newer exports put around thoughts and tool blocks.
     if (/^\s*<\/?(?:think|tool-use)\b[^>]*>\s*$/.test(line)) continue;
     if (!turn) {
@@ -112,12 +139,29 @@ function parse(rawText: string, sourcePath: string): Conversation {
     segment.push(line);
   }
   if (details && turn) collapseDetails(turn, details.lines.join('\n'), skipped);
+  if (rule) endRule();
   endSegment();
   if (turn) turn.text = trimBlankLines(turn.text);
   return finishConversation(conv, skipped);
 }
 
-/** Adds one `---`-delimited segment to a turn, as a tool line when it is a terminal run or a read. */
+/** True when `lines[i]` is a role line right after a `---` line (blank lines between). */
+function startsTurn(lines: readonly string[], i: number): boolean {
+  if (!ROLE_LINE.test(lines[i])) return false;
+  let j = i - 1;
+  while (j >= 0 && lines[j].trim() === '') j--;
+  return j >= 0 && lines[j].trim() === '---';
+}
+
+/** A segment without the `---` (and blank lines) a fence took in before the turn separator won. */
+function withoutTrailingSeparator(segment: string[]): string[] {
+  let end = segment.length;
+  while (end > 0 && segment[end - 1].trim() === '') end--;
+  if (end > 0 && segment[end - 1].trim() === '---') end--;
+  return segment.slice(0, end);
+}
+
+/** Adds one `---`-delimited segment to a turn, as a tool line when it is a tool's output. */
 function segmentInto(turn: Turn, lines: string[], skipped: Record<string, number>): void {
   const text = trimBlankLines(lines.join('\n'));
   if (text === '') return;
@@ -128,24 +172,6 @@ function segmentInto(turn: Turn, lines: string[], skipped: Record<string, number
     return;
   }
   turn.text = turn.text === '' ? text : `${turn.text}\n\n${text}`;
-}
-
-/** `[tool:terminal] cmd` for a segment that is only a shell fence (and its output fence). */
-function toolSegment(text: string): string | undefined {
-  const read = READ_FILE.exec(text);
-  if (read && !text.includes('\n')) return toolLine('read', read[1]);
-  const lines = text.split('\n');
-  if (!SHELL_FENCE.test(lines[0])) return undefined;
-  const close = lines.indexOf('```', 1);
-  if (close < 0) return undefined;
-  // Anything after the command other than one output fence means this is prose with an example.
-  const rest = lines.slice(close + 1).filter((l) => l.trim() !== '');
-  if (rest.length > 0) {
-    const outputEnd = rest.indexOf('```', 1);
-    if (!/^```\w*\s*$/.test(rest[0]) || outputEnd !== rest.length - 1) return undefined;
-  }
-  const command = lines.slice(1, close).find((l) => l.trim() !== '') ?? '';
-  return toolLine('terminal', command);
 }
 
 /** A `<details>` block becomes `[tool] <summary>`; a thought-process block is dropped. */
