@@ -18,6 +18,7 @@ import {
   obj,
   str,
   trimBlankLines,
+  turnForTool,
   type JsonObject,
 } from './importSupport';
 import { genericSummary, patchFiles, shellCommand, toolLine } from './toolSummary';
@@ -169,10 +170,10 @@ function isInjected(text: string): boolean {
   return m !== null && t.includes(`</${m[1]}>`);
 }
 
-/** The last turn when it is the agent's, else a new empty agent turn for tool calls to land in. */
+/** The agent's turn a tool call lands in: the last turn when it is the agent's (see turnForTool), else a new one. */
 function agentTurn(s: State, ts: string | undefined): Turn {
   const last = s.conv.turns[s.conv.turns.length - 1];
-  if (last && last.role === 'assistant') return last;
+  if (last && last.role === 'assistant') return turnForTool(s.conv.turns, last, ts);
   const turn: Turn = { role: 'assistant', text: '', at: ts };
   s.conv.turns.push(turn);
   return turn;
