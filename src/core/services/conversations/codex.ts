@@ -21,6 +21,7 @@ import {
   turnForTool,
   type JsonObject,
 } from './importSupport';
+import { SCRIPT_TOOLS, scriptCalls, type ScriptCall } from './codexScript';
 import { genericSummary, patchFiles, shellCommand, toolLine } from './toolSummary';
 
 /** Response items that are known and not conversation. */
@@ -109,6 +110,8 @@ function item(s: State, it: JsonObject, ts: string | undefined): void {
   else if (type === 'custom_tool_call') {
     const name = str(it.name) ?? 'unknown';
     const input = str(it.input) ?? '';
+    const calls = SCRIPT_TOOLS.has(name) ? scriptCalls(input) : [];
+    if (calls.length > 0) return scriptLines(s, calls, ts);
     line = toolLine(name, name === 'apply_patch' ? patchFiles(input) : input);
   } else if (type === 'local_shell_call') {
     const command = arr(obj(it.action)?.command).filter((a): a is string => typeof a === 'string');
@@ -179,6 +182,19 @@ function agentTurn(s: State, ts: string | undefined): Turn {
   return turn;
 }
 
+/**
+ * A code-mode or js_repl script as the calls it makes, one tool line each, as if the agent had
+ * made them directly. A failed script cannot say which of its calls failed, so none is marked.
+ */
+function scriptLines(s: State, calls: ScriptCall[], ts: string | undefined): void {
+  const turn = agentTurn(s, ts);
+  for (const call of calls) {
+    const input = call.input;
+    if (typeof input === 'string') addTool(turn, toolLine(call.name, call.name === 'apply_patch' ? patchFiles(input) : input));
+    else addTool(turn, callLine(call.name, input ?? {}));
+  }
+}
+
 function functionCall(name: string, rawArgs: unknown): string {
   let args: unknown = rawArgs;
   if (typeof rawArgs === 'string') {
@@ -188,7 +204,11 @@ function functionCall(name: string, rawArgs: unknown): string {
       return toolLine(name, rawArgs);
     }
   }
-  const a = obj(args) ?? {};
+  return callLine(name, obj(args) ?? {});
+}
+
+/** A call's line from its arguments: the command it ran, the files it patched, or its first telling field. */
+function callLine(name: string, a: JsonObject): string {
   if (name === 'apply_patch') return toolLine(name, patchFiles(str(a.input) ?? str(a.patch) ?? '') ?? genericSummary(a));
   if (name === 'update_plan') return toolLine(name, `${arr(a.plan).length} steps`);
   const command = a.cmd ?? a.command;
