@@ -44,7 +44,7 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     assert.deepEqual(
       json.conversations.map((c) => [path.relative(storage, c.path), c.class, c.format, c.turns, c.started, c.inInbox]),
       [
-        [path.join('session', PROJECT, `${SESSIONS[0]}.json`), 'harvest', 'opencode', 6, '2026-03-02T09:00:00.000Z', false],
+        [path.join('session', PROJECT, `${SESSIONS[0]}.json`), 'harvest', 'opencode', 7, '2026-03-02T09:00:00.000Z', false],
         [path.join('session', PROJECT, `${SESSIONS[1]}.json`), 'harvest', 'opencode', 2, '2026-03-03T14:00:00.000Z', false],
       ],
     );
@@ -98,7 +98,7 @@ describe('lore harvest --from an OpenCode storage folder or database', function 
     const result = await runCli(['harvest', '--root', root, '--from', file, '--dry-run', '--json']);
     assert.equal(result.code, 0, result.stderr + result.stdout);
     const [only, ...rest] = (JSON.parse(result.stdout) as { conversations: JsonConversation[] }).conversations;
-    assert.deepEqual([only.path, only.class, only.format, only.turns, rest.length], [file, 'harvest', 'opencode', 6, 0]);
+    assert.deepEqual([only.path, only.class, only.format, only.turns, rest.length], [file, 'harvest', 'opencode', 7, 0]);
   });
 
   it('leaves a session OpenCode wrote moments ago alone, as a live agent log', async () => {

@@ -126,7 +126,7 @@ describe('lore sources', function () {
       ],
       [1, false, 1, 0, opencode],
     );
-    assert.deepEqual([tools.opencode.items[0].format, tools.opencode.items[0].turns], ['opencode', 6]);
+    assert.deepEqual([tools.opencode.items[0].format, tools.opencode.items[0].turns], ['opencode', 7]);
     assert.deepEqual([tools['gemini-cli'].sessions, tools['gemini-cli'].locations], [0, []]);
     assert.deepEqual(report.totals, {
       sessions: 4,

@@ -46,6 +46,15 @@ export function parseTurnHeading(line: string): TurnHeading | undefined {
 }
 
 /**
+ * A turn's heading repeated where a piece of the transcript starts inside that turn:
+ * `## 14:05 — agent [continued]`. The mark sits where the syntax allows a tag, replacing one the
+ * heading had, so the line still parses as the same speaker's heading.
+ */
+export function continuedTurnHeading(heading: string): string {
+  return `${heading.replace(/[ \t]+\[[^\]\n]*\][ \t]*$/, '').trimEnd()} [continued]`;
+}
+
+/**
  * True for any line a transcript reader might take for a turn heading, including ones this parser
  * does not (`## User guide`, `## agent notes`): the renderer escapes all of them inside turn text.
  */

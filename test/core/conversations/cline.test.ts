@@ -25,18 +25,11 @@ describe('Cline / Roo Code / Kilo Code task histories', () => {
     assert.equal(conv.startedAt, '2025-10-24T10:00:00.000Z');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'parseDate returns the previous day for midnight UTC. Find out why.', at: '2025-10-24T10:00:00.000Z' },
-      {
-        role: 'assistant',
-        text: 'Let me read the parser first.',
-        at: '2025-10-24T10:00:04.000Z',
-        tools: ['[tool:read_file] src/parseDate.ts'],
-      },
-      {
-        role: 'assistant',
-        text: "It uses the local time zone. I'll switch it to `Date.UTC`.",
-        at: '2025-10-24T10:00:09.000Z',
-        tools: ['[tool:replace_in_file] src/parseDate.ts'],
-      },
+      // Each message's words came before its calls: they are read in that order.
+      { role: 'assistant', text: 'Let me read the parser first.', at: '2025-10-24T10:00:04.000Z' },
+      { role: 'assistant', text: '', at: '2025-10-24T10:00:04.000Z', tools: ['[tool:read_file] src/parseDate.ts'] },
+      { role: 'assistant', text: "It uses the local time zone. I'll switch it to `Date.UTC`.", at: '2025-10-24T10:00:09.000Z' },
+      { role: 'assistant', text: '', at: '2025-10-24T10:00:09.000Z', tools: ['[tool:replace_in_file] src/parseDate.ts'] },
       { role: 'user', text: 'Also run the tests after the change.', at: '2025-10-24T10:00:30.000Z' },
       { role: 'assistant', text: '', at: '2025-10-24T10:00:34.000Z', tools: ['[tool:execute_command] npm test'] },
       { role: 'assistant', text: 'parseDate now builds dates with Date.UTC; all 42 tests pass.', at: '2025-10-24T10:00:52.000Z' },

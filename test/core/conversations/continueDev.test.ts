@@ -25,11 +25,9 @@ describe('Continue sessions', () => {
     assert.equal(conv.model, 'Claude Sonnet 4.5');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'Why does parseDate return the previous day for midnight UTC?' },
-      {
-        role: 'assistant',
-        text: 'Let me look at the tests too.',
-        tools: ['[tool:builtin_run_terminal_command] npx vitest run test/parseDate.test.ts'],
-      },
+      // The message's words came before its call.
+      { role: 'assistant', text: 'Let me look at the tests too.' },
+      { role: 'assistant', text: '', tools: ['[tool:builtin_run_terminal_command] npx vitest run test/parseDate.test.ts'] },
       { role: 'assistant', text: '`new Date(y, m - 1, d)` uses the local time zone; build it with `Date.UTC` instead.' },
       { role: 'user', text: 'Thanks, that was it.' },
     ]);

@@ -25,9 +25,11 @@ describe('Copilot CLI sessions', () => {
     assert.equal(conv.startedAt, '2026-03-10T14:00:10.000Z');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'parseDate returns the previous day for midnight UTC. Fix it.', at: '2026-03-10T14:00:10.000Z' },
+      // Each message's words came before its tool requests.
+      { role: 'assistant', text: "I'll look at the parser and run its test.", at: '2026-03-10T14:00:14.000Z' },
       {
         role: 'assistant',
-        text: "I'll look at the parser and run its test.",
+        text: '',
         at: '2026-03-10T14:00:14.000Z',
         tools: ['[tool:view] /home/dev/cal/src/parseDate.ts', '[tool:bash] npx vitest run test/parseDate.test.ts → error'],
       },
@@ -35,8 +37,8 @@ describe('Copilot CLI sessions', () => {
         role: 'assistant',
         text: '`new Date(y, m - 1, d)` uses the local time zone; I switched it to `Date.UTC` and the test passes.',
         at: '2026-03-10T14:00:40.000Z',
-        tools: ['[tool:edit] /home/dev/cal/src/parseDate.ts'],
       },
+      { role: 'assistant', text: '', at: '2026-03-10T14:00:40.000Z', tools: ['[tool:edit] /home/dev/cal/src/parseDate.ts'] },
     ]);
     assert.equal(conv.skipped?.reasoning, 1);
     assert.equal(conv.skipped?.['sub-agent'], 1);

@@ -33,8 +33,8 @@ const CASES: CorpusCase[] = [
     format: 'claude-code',
     id: '132b2f66-ee5f-46f6-8904-32d9dc4d36c3',
     userTurns: 3,
-    // 5 of the agent's own, and the reports of its 3 Explore subagents.
-    assistantTurns: 8,
+    // 9 of the agent's own (4 of them calls made after its words), and the reports of its 3 Explore subagents.
+    assistantTurns: 12,
     present: [
       '## 09:15 — user\n@claude-code-prompt.md really ULTRATHINK this',
       '→ can you explain the modifications needed to test?  is this for the import options?',

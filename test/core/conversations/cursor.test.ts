@@ -28,9 +28,11 @@ describe('Cursor agent transcripts', () => {
     assert.equal(conv.startedAt, '2026-05-08T00:35:00.000Z');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'add a health check endpoint and wire it into the router', at: '2026-05-08T00:35:00.000Z' },
+      // The agent's records in the order written: its plan, then the calls, then its answer.
+      { role: 'assistant', text: '**Planning the change**\n\nRouter first, then the handler.' },
       {
         role: 'assistant',
-        text: '**Planning the change**\n\nRouter first, then the handler.\n\nAdded `GET /health` returning `{ ok: true }`; the router test passes.',
+        text: 'Added `GET /health` returning `{ ok: true }`; the router test passes.',
         tools: [
           '[tool:ReadFile] /Users/example/demo-app/src/router.ts',
           '[tool:Glob] src/**/*.ts in /Users/example/demo-app',
@@ -44,9 +46,10 @@ describe('Cursor agent transcripts', () => {
         at: '2026-05-08T00:50:00.000Z',
         tools: ['[attachment:image]'],
       },
+      { role: 'assistant', text: "I'll have a subagent check the start script." },
       {
         role: 'assistant',
-        text: "I'll have a subagent check the start script.\n\nThe start script imports a Python helper that is not installed; `pip install -r requirements.txt` fixes it.",
+        text: 'The start script imports a Python helper that is not installed; `pip install -r requirements.txt` fixes it.',
         tools: ['[tool:Grep] ^export function', '[tool:Subagent] Check the start script'],
       },
     ]);
@@ -66,11 +69,13 @@ describe('Cursor agent transcripts', () => {
     assert.equal(conv.startedAt, '2026-07-02T15:11:00.000Z');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'Why does the health check time out?', at: '2026-07-02T15:11:00.000Z' },
+      { role: 'assistant', text: "I'll read the handler first." },
       {
         role: 'assistant',
-        text: "I'll read the handler first.\n\nIt awaits a database ping with no timeout; I added a 2 s limit.",
-        tools: ['[tool:Read] /home/dev/api/src/health.ts', '[tool:Shell] npm test -- health'],
+        text: 'It awaits a database ping with no timeout; I added a 2 s limit.',
+        tools: ['[tool:Read] /home/dev/api/src/health.ts'],
       },
+      { role: 'assistant', text: '', tools: ['[tool:Shell] npm test -- health'] },
       { role: 'user', text: 'Thanks.' },
       { role: 'assistant', text: "You're welcome." },
     ]);

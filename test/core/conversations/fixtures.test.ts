@@ -50,17 +50,13 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.startedAt, '2025-03-04T10:00:00.000Z');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'The login test fails about one run in five. Please find out why.', at: '2025-03-04T10:00:00.000Z' },
-      {
-        role: 'assistant',
-        text: "I'll look at the test first.",
-        at: '2025-03-04T10:00:05.000Z',
-        tools: ['[tool:Read] /home/dev/shop/test/login.test.ts'],
-      },
+      // Read in the order written: the words, the calls they announce (the next message's too), then what was found.
+      { role: 'assistant', text: "I'll look at the test first.", at: '2025-03-04T10:00:05.000Z' },
       {
         role: 'assistant',
         text: 'The test waits a fixed 100 ms for the session cookie; under load the cookie arrives later.',
-        at: '2025-03-04T10:01:00.000Z',
-        tools: ['[tool:Bash] npm test -- login → error'],
+        at: '2025-03-04T10:00:07.000Z',
+        tools: ['[tool:Read] /home/dev/shop/test/login.test.ts', '[tool:Bash] npm test -- login → error'],
       },
       { role: 'user', text: 'Here is the screenshot of the failure.', at: '2025-03-04T10:03:00.000Z', tools: ['[attachment:image]'] },
       { role: 'user', text: '/compact keep the login notes', at: '2025-03-04T10:04:00.000Z' },
@@ -97,12 +93,8 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.title, 'Integer cents for cart totals');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'Why does the cart total round wrongly?', at: '2026-03-02T09:00:00.000Z' },
-      {
-        role: 'assistant',
-        text: "I'll have a subagent look for the rounding code.",
-        at: '2026-03-02T09:00:10.000Z',
-        tools: ['[tool:Task] Find rounding code (Explore)'],
-      },
+      { role: 'assistant', text: "I'll have a subagent look for the rounding code.", at: '2026-03-02T09:00:10.000Z' },
+      { role: 'assistant', text: '', at: '2026-03-02T09:00:10.000Z', tools: ['[tool:Task] Find rounding code (Explore)'] },
       // The subagent's answer, from the Task result in this file; its own transcript is not read.
       {
         role: 'assistant',
@@ -142,9 +134,10 @@ describe('importers on hand-written fixtures', () => {
     const conv = load('claude-subagent-answers.jsonl');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'Review the checkout flow and the refund flow in parallel.', at: '2026-05-04T10:00:00.000Z' },
+      { role: 'assistant', text: "I'll start two reviewers.", at: '2026-05-04T10:00:05.000Z' },
       {
         role: 'assistant',
-        text: "I'll start two reviewers.",
+        text: '',
         at: '2026-05-04T10:00:05.000Z',
         tools: ['[tool:Agent] Review checkout (code-reviewer)', '[tool:Agent] Review refunds (code-reviewer)'],
       },

@@ -128,9 +128,11 @@ describe('format details', () => {
     assert.equal(conv.model, 'copilot/gpt-5');
     assert.deepEqual(conv.turns, [
       { role: 'user', text: 'Run the tests', at: '2025-08-16T12:35:00.000Z' },
+      // The response's parts in the order they streamed: the words, the calls and edits, the last words.
+      { role: 'assistant', text: 'Running tests in `package.json`', at: '2025-08-16T12:36:00.000Z' },
       {
         role: 'assistant',
-        text: 'Running tests in `package.json`. All green.',
+        text: '. All green.',
         at: '2025-08-16T12:36:00.000Z',
         tools: [
           '[tool:copilot_runInTerminal] npm test',

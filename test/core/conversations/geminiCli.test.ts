@@ -41,6 +41,8 @@ describe('Gemini CLI sessions', () => {
         ],
         ['assistant', '2025-10-14T09:31:27.054Z', ['[tool:replace] /home/maria/src/billing/src/parseDate.ts']],
         ['user', '2025-10-14T09:32:05.640Z', []],
+        // Gemini CLI adds a response's calls to the message that holds its text: they came after it.
+        ['assistant', '2025-10-14T09:32:31.218Z', []],
         ['assistant', '2025-10-14T09:32:31.218Z', ['[tool:run_shell_command] TZ=UTC npx vitest run && TZ=Europe/Berlin npx vitest run']],
       ],
     );

@@ -44,12 +44,9 @@ describe('OpenCode sessions', () => {
         at: '2026-03-02T09:00:00.000Z',
         tools: ['[attachment:file] cart.ts'],
       },
-      {
-        role: 'assistant',
-        text: "I'll have a subagent look for the rounding code.",
-        at: '2026-03-02T09:00:10.000Z',
-        tools: ['[tool:task] Find rounding code (general)'],
-      },
+      // The call came after the words, at its own start time.
+      { role: 'assistant', text: "I'll have a subagent look for the rounding code.", at: '2026-03-02T09:00:10.000Z' },
+      { role: 'assistant', text: '', at: '2026-03-02T09:00:12.000Z', tools: ['[tool:task] Find rounding code (general)'] },
       // The subagent's answer, from the task tool's output, as the agent's turn: never the user's words.
       {
         role: 'assistant',

@@ -25,29 +25,25 @@ describe('Windsurf Cascade exports', () => {
       { role: 'user', text: 'Totals on the receipt are off by a cent. Look at @[src/receipt.ts] please.' },
       {
         role: 'assistant',
+        text: "The total is summed as floats. I'll switch it to integer cents.",
+        tools: ['[tool:Read] /home/dev/shop/src/receipt.ts', '[tool:ListDir] /home/dev/shop/src'],
+      },
+      // Actions after the agent's words start a turn of their own, which the next response continues.
+      {
+        role: 'assistant',
         text: [
-          "The total is summed as floats. I'll switch it to integer cents.",
-          '',
           'Done: [receipt.ts](file:///home/dev/shop/src/receipt.ts:0:0-0:0) now sums integer cents.',
           '',
           '```ts',
           '*Viewed this is code, not an action*',
           '```',
         ].join('\n'),
-        tools: [
-          '[tool:Read] /home/dev/shop/src/receipt.ts',
-          '[tool:ListDir] /home/dev/shop/src',
-          '[tool:Edit]',
-          '[tool:Shell] npm test -- receipt',
-        ],
+        tools: ['[tool:Edit]', '[tool:Shell] npm test -- receipt'],
       },
       // A person's italic line is text, even when it starts like an action.
       { role: 'user', text: '*Why* floats? Keep the rounding rule in the README.\n\n*Read the rounding notes first*' },
-      {
-        role: 'assistant',
-        text: 'Floats cannot hold 0.1 exactly; the README now says amounts are integer cents.',
-        tools: ['[tool:Read] d:/Projects/shop/README notes.md'],
-      },
+      { role: 'assistant', text: 'Floats cannot hold 0.1 exactly; the README now says amounts are integer cents.' },
+      { role: 'assistant', text: '', tools: ['[tool:Read] d:/Projects/shop/README notes.md'] },
     ]);
     assert.equal(conv.skipped, undefined);
     assert.ok(!renderTranscript(conv).includes('purely the output'));

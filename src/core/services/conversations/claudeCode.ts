@@ -14,7 +14,7 @@
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
 import {
-  addTool,
+  addToolInOrder,
   arr,
   cleanText,
   countSkip,
@@ -160,7 +160,7 @@ function assistantRecord(
   const messageId = str(message.id);
   const same = messageId !== undefined && messageId === current.messageId;
   // A new message right after tool-only activity continues that turn: the calls led to it, and
-  // §2.1 renders a turn as its tool lines followed by its text.
+  // §2.1 renders a turn as its tool lines followed by its text (a call after text opens the next).
   const last = conv.turns[conv.turns.length - 1];
   let turn = (same ? current.turn : undefined) ?? (last?.role === 'assistant' && last.text === '' ? last : undefined);
   // A message whose first lines were only thinking still began at its first line.
@@ -184,11 +184,11 @@ function assistantRecord(
       const id = str(block.id);
       if (id && tools.has(id)) continue; // the same call written twice
       const name = str(block.name) ?? 'unknown';
-      const t = ensure();
-      addTool(t, summarizeToolUse(name, block.input));
-      if (id) tools.set(id, { turn: t, index: t.tools!.length - 1, name });
+      // A call after this message's text starts the next turn, and what follows goes there too.
+      turn = addToolInOrder(conv.turns, ensure(), summarizeToolUse(name, block.input), str(rec.timestamp));
+      if (id) tools.set(id, { turn, index: turn.tools!.length - 1, name });
     } else if (kind === 'image') {
-      addTool(ensure(), '[attachment:image]');
+      turn = addToolInOrder(conv.turns, ensure(), '[attachment:image]', str(rec.timestamp));
     } else {
       countSkip(skipped, kind === 'redacted_thinking' ? 'thinking' : kind);
     }

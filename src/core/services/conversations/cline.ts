@@ -20,6 +20,7 @@ import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
 import {
   addTool,
+  addToolInOrder,
   arr,
   countSkip,
   emptyConversation,
@@ -98,7 +99,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
   for (const message of data) {
     if (!isObject(message)) countSkip(skipped, 'malformed');
     else if (message.role === 'user') conv.turns.push(userTurn(message, skipped));
-    else if (message.role === 'assistant') conv.turns.push(assistantTurn(conv, message, skipped));
+    else if (message.role === 'assistant') assistantTurns(conv, message, skipped);
     else countSkip(skipped, 'unknown');
   }
   conv.startedAt = conv.turns.find((t) => t.at)?.at;
@@ -157,39 +158,52 @@ function personWords(text: string, answersTool: boolean, skipped: Record<string,
   return trimBlankLines(rest);
 }
 
-function assistantTurn(conv: Conversation, message: JsonObject, skipped: Record<string, number>): Turn {
-  const turn: Turn = { role: 'assistant', text: '' };
+/** Where an agent message's words and calls go, in the order the message has them. */
+interface Reply {
+  say(text: string): void;
+  tool(line: string): void;
+}
+
+/** An agent message as turns: its words and tool calls in order (see turnForTool). */
+function assistantTurns(conv: Conversation, message: JsonObject, skipped: Record<string, number>): void {
+  let turn: Turn = { role: 'assistant', text: '' };
   const at = toIso(message.ts);
   if (at) turn.at = at;
+  conv.turns.push(turn);
   conv.model ??= str(obj(message.modelInfo)?.modelId);
-  const said: string[] = [];
+  const reply: Reply = {
+    say: (text) => {
+      if (text !== '') turn.text = turn.text === '' ? text : `${turn.text}\n\n${text}`;
+    },
+    tool: (line) => {
+      turn = addToolInOrder(conv.turns, turn, line);
+    },
+  };
   for (const block of blocks(message.content)) {
     if (!isObject(block)) continue;
     if (block.type === 'text') {
-      const text = xmlToolCalls(str(block.text) ?? '', turn, skipped);
-      if (text !== '') said.push(text);
+      xmlToolCalls(str(block.text) ?? '', reply, skipped);
     } else if (block.type === 'tool_use') {
       const name = str(block.name) ?? 'tool';
       const input = obj(block.input) ?? {};
       const spoken = SPOKEN_PARAM[name] ? str(input[SPOKEN_PARAM[name]]) : undefined;
-      if (spoken !== undefined) said.push(trimBlankLines(spoken));
-      else addTool(turn, toolLine(name, genericSummary(input)));
+      if (spoken !== undefined) reply.say(trimBlankLines(spoken));
+      else reply.tool(toolLine(name, genericSummary(input)));
     } else if (block.type === 'thinking' || block.type === 'redacted_thinking' || block.type === 'reasoning') {
       countSkip(skipped, 'thinking');
     } else {
       countSkip(skipped, str(block.type) ?? 'unknown');
     }
   }
-  turn.text = said.join('\n\n');
-  return turn;
 }
 
 /**
- * Takes the older protocol's XML tool calls out of an agent's text, as tool lines on the turn
- * (or as text, for the tools that speak to the person), and drops `<thinking>` blocks.
- * Scans with indexOf so a huge `write_to_file` body costs one pass.
+ * Takes the older protocol's XML tool calls out of an agent's text, as tool lines in the reply
+ * after the words before them (or as text, for the tools that speak to the person), and drops
+ * `<thinking>` blocks. Scans with indexOf so a huge `write_to_file` body costs one pass.
  */
-function xmlToolCalls(text: string, turn: Turn, skipped: Record<string, number>): string {
+function xmlToolCalls(text: string, reply: Reply, skipped: Record<string, number>): void {
+  const say = (words: string): void => reply.say(trimBlankLines(words.replace(/\n{3,}/g, '\n\n')));
   let rest = text;
   if (rest.includes('<thinking>')) {
     rest = removeTagBlocks(rest, 'thinking');
@@ -210,11 +224,15 @@ function xmlToolCalls(text: string, turn: Turn, skipped: Record<string, number>)
     const body = end < 0 ? rest.slice(close + 1) : rest.slice(close + 1, end);
     const spoken = SPOKEN_PARAM[name] ? tagContent(body, SPOKEN_PARAM[name]) : undefined;
     if (spoken !== undefined) out += `\n\n${trimBlankLines(spoken)}\n\n`;
-    else addTool(turn, toolLine(name, xmlParam(body)));
-    if (end < 0) return trimBlankLines(out);
+    else {
+      say(out);
+      out = '';
+      reply.tool(toolLine(name, xmlParam(body)));
+    }
+    if (end < 0) return say(out);
     from = end + name.length + 3;
   }
-  return trimBlankLines((out + rest.slice(from)).replace(/\n{3,}/g, '\n\n'));
+  say(out + rest.slice(from));
 }
 
 function xmlParam(body: string): string | undefined {

@@ -18,8 +18,10 @@ import {
   obj,
   str,
   trimBlankLines,
+  turnForTool,
   type JsonObject,
 } from './importSupport';
+import { SCRIPT_TOOLS, scriptCalls, type ScriptCall } from './codexScript';
 import { genericSummary, patchFiles, shellCommand, toolLine } from './toolSummary';
 
 /** Response items that are known and not conversation. */
@@ -108,6 +110,8 @@ function item(s: State, it: JsonObject, ts: string | undefined): void {
   else if (type === 'custom_tool_call') {
     const name = str(it.name) ?? 'unknown';
     const input = str(it.input) ?? '';
+    const calls = SCRIPT_TOOLS.has(name) ? scriptCalls(input) : [];
+    if (calls.length > 0) return scriptLines(s, calls, ts);
     line = toolLine(name, name === 'apply_patch' ? patchFiles(input) : input);
   } else if (type === 'local_shell_call') {
     const command = arr(obj(it.action)?.command).filter((a): a is string => typeof a === 'string');
@@ -169,13 +173,26 @@ function isInjected(text: string): boolean {
   return m !== null && t.includes(`</${m[1]}>`);
 }
 
-/** The last turn when it is the agent's, else a new empty agent turn for tool calls to land in. */
+/** The agent's turn a tool call lands in: the last turn when it is the agent's (see turnForTool), else a new one. */
 function agentTurn(s: State, ts: string | undefined): Turn {
   const last = s.conv.turns[s.conv.turns.length - 1];
-  if (last && last.role === 'assistant') return last;
+  if (last && last.role === 'assistant') return turnForTool(s.conv.turns, last, ts);
   const turn: Turn = { role: 'assistant', text: '', at: ts };
   s.conv.turns.push(turn);
   return turn;
+}
+
+/**
+ * A code-mode or js_repl script as the calls it makes, one tool line each, as if the agent had
+ * made them directly. A failed script cannot say which of its calls failed, so none is marked.
+ */
+function scriptLines(s: State, calls: ScriptCall[], ts: string | undefined): void {
+  const turn = agentTurn(s, ts);
+  for (const call of calls) {
+    const input = call.input;
+    if (typeof input === 'string') addTool(turn, toolLine(call.name, call.name === 'apply_patch' ? patchFiles(input) : input));
+    else addTool(turn, callLine(call.name, input ?? {}));
+  }
 }
 
 function functionCall(name: string, rawArgs: unknown): string {
@@ -187,7 +204,11 @@ function functionCall(name: string, rawArgs: unknown): string {
       return toolLine(name, rawArgs);
     }
   }
-  const a = obj(args) ?? {};
+  return callLine(name, obj(args) ?? {});
+}
+
+/** A call's line from its arguments: the command it ran, the files it patched, or its first telling field. */
+function callLine(name: string, a: JsonObject): string {
   if (name === 'apply_patch') return toolLine(name, patchFiles(str(a.input) ?? str(a.patch) ?? '') ?? genericSummary(a));
   if (name === 'update_plan') return toolLine(name, `${arr(a.plan).length} steps`);
   const command = a.cmd ?? a.command;

@@ -11,7 +11,7 @@
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
 import {
-  addTool,
+  addToolInOrder,
   arr,
   countSkip,
   emptyConversation,
@@ -56,20 +56,21 @@ function parse(rawText: string, sourcePath: string): Conversation {
     }
     if (arr(entry?.contextItems).length > 0) countSkip(skipped, 'context-items');
     if (message.role === 'user') conv.turns.push({ role: 'user', text: trimBlankLines(messageText(message.content, skipped)) });
-    else if (message.role === 'assistant') conv.turns.push(assistantTurn(message, skipped));
+    else if (message.role === 'assistant') assistantTurns(conv, message, skipped);
     else countSkip(skipped, str(message.role) ?? 'unknown');
   }
   return finishConversation(conv, skipped);
 }
 
-function assistantTurn(message: JsonObject, skipped: Record<string, number>): Turn {
-  const turn: Turn = { role: 'assistant', text: trimBlankLines(messageText(message.content, skipped)) };
+/** An assistant message: its text, then the tool calls it made after writing it. */
+function assistantTurns(conv: Conversation, message: JsonObject, skipped: Record<string, number>): void {
+  let turn: Turn = { role: 'assistant', text: trimBlankLines(messageText(message.content, skipped)) };
+  conv.turns.push(turn);
   for (const call of arr(message.toolCalls)) {
     const fn = obj(obj(call)?.function);
     if (!fn) continue;
-    addTool(turn, toolLine(str(fn.name) ?? 'tool', genericSummary(jsonArguments(fn.arguments))));
+    turn = addToolInOrder(conv.turns, turn, toolLine(str(fn.name) ?? 'tool', genericSummary(jsonArguments(fn.arguments))));
   }
-  return turn;
 }
 
 /** A tool call's arguments, which arrive as a JSON string (streamed deltas, joined). */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
 import {
-  addTool,
+  addToolInOrder,
   arr,
   countSkip,
   emptyConversation,
@@ -69,11 +69,18 @@ function requestTurns(conv: Conversation, request: JsonObject, skipped: Record<s
       .join('');
   conv.turns.push({ role: 'user', text: trimBlankLines(userText), ...(at ? { at } : {}) });
 
-  const turn: Turn = { role: 'assistant', text: '' };
+  let turn: Turn = { role: 'assistant', text: '' };
   const elapsed = obj(obj(request.result)?.timings)?.totalElapsed;
   const doneAt = typeof request.timestamp === 'number' && typeof elapsed === 'number' ? toIso(request.timestamp + elapsed) : at;
   if (doneAt) turn.at = doneAt;
+  conv.turns.push(turn);
+  // The response's parts are in the order they streamed: markdown fragments, then a tool, then more.
   let text = '';
+  const tool = (line: string): void => {
+    turn.text = trimBlankLines(text);
+    text = '';
+    turn = addToolInOrder(conv.turns, turn, line);
+  };
   for (const part of arr(request.response)) {
     if (!isObject(part)) continue;
     const kind = str(part.kind);
@@ -84,15 +91,14 @@ function requestTurns(conv: Conversation, request: JsonObject, skipped: Record<s
       const name = referenceName(part.inlineReference ?? part);
       if (name) text += `\`${name}\``;
     } else if (kind === 'toolInvocationSerialized') {
-      addTool(turn, toolInvocation(part));
+      tool(toolInvocation(part));
     } else if (kind === 'textEditGroup' || kind === 'notebookEditGroup') {
-      addTool(turn, toolLine('edit', uriPath(part.uri)));
+      tool(toolLine('edit', uriPath(part.uri)));
     } else {
       countSkip(skipped, kind);
     }
   }
   turn.text = trimBlankLines(text);
-  conv.turns.push(turn);
 }
 
 /** `[tool:<toolId>] <what it did>`, preferring a terminal command, then the past-tense message. */

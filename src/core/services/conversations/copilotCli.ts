@@ -13,7 +13,7 @@
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
 import {
-  addTool,
+  addToolInOrder,
   arr,
   cleanText,
   countSkip,
@@ -64,15 +64,16 @@ function parse(rawText: string, sourcePath: string): Conversation {
     } else if (type === 'user.message') {
       conv.turns.push({ role: 'user', text: trimBlankLines(str(data.content) ?? ''), ...(at ? { at } : {}) });
     } else if (type === 'assistant.message' && !event.agentId && !data.parentToolCallId) {
-      const turn: Turn = { role: 'assistant', text: trimBlankLines(str(data.content) ?? ''), ...(at ? { at } : {}) };
+      let turn: Turn = { role: 'assistant', text: trimBlankLines(str(data.content) ?? ''), ...(at ? { at } : {}) };
+      conv.turns.push(turn);
       if (str(data.reasoningText) || str(data.reasoningOpaque)) countSkip(skipped, 'reasoning');
+      // A message's tool requests were made after its text was written.
       for (const request of arr(data.toolRequests)) {
         if (!isObject(request)) continue;
-        addTool(turn, toolLine(str(request.name) ?? 'tool', genericSummary(obj(request.arguments) ?? {})));
+        turn = addToolInOrder(conv.turns, turn, toolLine(str(request.name) ?? 'tool', genericSummary(obj(request.arguments) ?? {})));
         const callId = str(request.toolCallId);
         if (callId) calls.set(callId, { turn, index: turn.tools!.length - 1 });
       }
-      conv.turns.push(turn);
     } else if (type === 'tool.execution_complete' && data.success === false) {
       const ref = calls.get(str(data.toolCallId) ?? '');
       if (ref && !ref.turn.tools![ref.index].endsWith(ERROR_MARK)) ref.turn.tools![ref.index] += ERROR_MARK;

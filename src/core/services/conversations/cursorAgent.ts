@@ -13,6 +13,7 @@ import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath } from './conversationId';
 import {
   addTool,
+  addToolInOrder,
   arr,
   cleanText,
   countSkip,
@@ -71,7 +72,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
       agent = { role: 'assistant', text: '' };
       conv.turns.push(agent);
     }
-    addAgentBlocks(agent, content, skipped);
+    agent = addAgentBlocks(conv, agent, content, skipped);
   });
   for (const turn of conv.turns) turn.text = trimBlankLines(turn.text);
   return finishConversation(conv, skipped);
@@ -114,7 +115,9 @@ function removeStamp(text: string): string {
   return stamp === undefined ? text : text.replace(`<timestamp>${stamp}</timestamp>`, '');
 }
 
-function addAgentBlocks(turn: Turn, content: unknown[], skipped: Record<string, number>): void {
+/** Adds an agent record's blocks in order (see turnForTool); returns the turn the next record continues. */
+function addAgentBlocks(conv: Conversation, agent: Turn, content: unknown[], skipped: Record<string, number>): Turn {
+  let turn = agent;
   for (const block of content) {
     if (!isObject(block)) {
       countSkip(skipped, 'malformed');
@@ -125,12 +128,13 @@ function addAgentBlocks(turn: Turn, content: unknown[], skipped: Record<string, 
     } else if (block.type === 'tool_use') {
       // One real transcript names a tool "Grep path\n/Users/…": the name is its first word.
       const name = (str(block.name) ?? 'tool').trim().split(/\s/)[0];
-      addTool(turn, cursorToolLine(name, block.input));
+      turn = addToolInOrder(conv.turns, turn, cursorToolLine(name, block.input));
     } else {
       countSkip(skipped, str(block.type) ?? 'block');
     }
   }
   if (arr(content).length === 0) countSkip(skipped, 'empty-message');
+  return turn;
 }
 
 /** A Cursor tool call's line: ApplyPatch's string input names its files, Glob its own fields. */

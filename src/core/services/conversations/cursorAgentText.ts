@@ -11,7 +11,7 @@
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath } from './conversationId';
 import { cursorToolLine, promptTurn } from './cursorAgent';
-import { addTool, cleanText, countSkip, emptyConversation, finishConversation, trimBlankLines } from './importSupport';
+import { addToolInOrder, cleanText, countSkip, emptyConversation, finishConversation, trimBlankLines } from './importSupport';
 
 const USER_HEADER = /^user:\s*$/;
 const AGENT_HEADER = /^(?:A|assistant):\s*$/;
@@ -34,7 +34,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
   let agent: Turn | undefined;
   let call: { name: string; input: Record<string, string> } | undefined;
   const endCall = (): void => {
-    if (call && agent) addTool(agent, cursorToolLine(call.name, call.input));
+    if (call && agent) agent = addToolInOrder(conv.turns, agent, cursorToolLine(call.name, call.input));
     call = undefined;
   };
   const endPrompt = (): void => {

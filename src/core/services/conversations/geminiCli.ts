@@ -12,7 +12,7 @@
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
 import {
-  addTool,
+  addToolInOrder,
   arr,
   cleanText,
   countSkip,
@@ -109,14 +109,15 @@ function messageTurn(conv: Conversation, message: JsonObject, skipped: Record<st
   }
   conv.model ??= str(message.model);
   if (arr(message.thoughts).length > 0) countSkip(skipped, 'thinking');
-  const turn: Turn = { role: 'assistant', text: trimBlankLines(contentText(message.content, skipped)), ...(at ? { at } : {}) };
+  let turn: Turn = { role: 'assistant', text: trimBlankLines(contentText(message.content, skipped)), ...(at ? { at } : {}) };
+  conv.turns.push(turn);
+  // A message's calls were made after its text was written.
   for (const call of arr(message.toolCalls)) {
     if (!isObject(call)) continue;
     const line = toolLine(str(call.name) ?? 'tool', genericSummary(obj(call.args) ?? {}));
     const status = str(call.status);
-    addTool(turn, status && FAILED_STATUS.has(status) ? `${line} → ${status}` : line);
+    turn = addToolInOrder(conv.turns, turn, status && FAILED_STATUS.has(status) ? `${line} → ${status}` : line);
   }
-  conv.turns.push(turn);
 }
 
 /** A message's text: a string, or the `text` of its parts (`PartListUnion`); other parts are counted. */

@@ -129,6 +129,29 @@ export function addTool(turn: Turn, line: string): void {
 }
 
 /**
+ * The turn a speaker's next tool call goes in, so that a transcript reads in the order things
+ * happened. §2.1 prints a turn's tool lines before its text; a call made after the agent wrote
+ * something ("I'll add 4 ADRs", then the writes) would read as if it came first. Such a call
+ * opens a new turn of the same speaker right after `turn`, pushed onto `turns` (where `turn` is
+ * last), at `at` or else `turn`'s time; a turn with no text yet takes the call itself.
+ */
+export function turnForTool(turns: Turn[], turn: Turn, at?: string): Turn {
+  if (turn.text.trim() === '') return turn;
+  const next: Turn = { role: turn.role, text: '' };
+  const when = at ?? turn.at;
+  if (when !== undefined) next.at = when;
+  turns.push(next);
+  return next;
+}
+
+/** Adds a tool line in the order it happened (see turnForTool); returns the turn it went in. */
+export function addToolInOrder(turns: Turn[], turn: Turn, line: string, at?: string): Turn {
+  const target = turnForTool(turns, turn, at);
+  addTool(target, line);
+  return target;
+}
+
+/**
  * Removes `<tag>…</tag>` blocks with indexOf rather than a regex, so a missing close tag in a huge
  * text cannot cause backtracking; an unclosed block is cut to the end of the text.
  */

@@ -14,6 +14,7 @@ import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
 import {
   addTool,
+  addToolInOrder,
   arr,
   countSkip,
   emptyConversation,
@@ -68,15 +69,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
       conv.turns.push(userTurn(parts, at, skipped));
     } else if (info.role === 'assistant') {
       conv.model ??= str(info.modelID);
-      if (!agent) {
-        agent = { role: 'assistant', text: '', ...(at ? { at } : {}) };
-        conv.turns.push(agent);
-      }
-      for (const report of agentParts(agent, parts, skipped)) {
-        conv.turns.push(report);
-        // The agent's next words come after the report, as a turn of their own.
-        agent = undefined;
-      }
+      agent = agentParts(conv, agent, at, parts, skipped);
       if (info.error) countSkip(skipped, 'error');
     } else {
       countSkip(skipped, 'unknown');
@@ -104,28 +97,49 @@ function userTurn(parts: JsonObject[], at: string | undefined, skipped: Record<s
   return turn;
 }
 
-/** Adds an assistant message's parts to the agent turn; returns the subagent reports its task calls produced. */
-function agentParts(turn: Turn, parts: JsonObject[], skipped: Record<string, number>): Turn[] {
-  const reports: Turn[] = [];
+/**
+ * Adds an assistant message's parts to the agent's turns in the order they came (see
+ * turnForTool), with a subagent's report right after the task call that produced it. Returns the
+ * agent turn the next message continues, none after a report: the agent's next words come after
+ * it, as a turn of their own.
+ */
+function agentParts(
+  conv: Conversation,
+  agent: Turn | undefined,
+  at: string | undefined,
+  parts: JsonObject[],
+  skipped: Record<string, number>,
+): Turn | undefined {
+  let turn = agent;
+  const current = (): Turn => {
+    if (!turn) {
+      turn = { role: 'assistant', text: '', ...(at ? { at } : {}) };
+      conv.turns.push(turn);
+    }
+    return turn;
+  };
   for (const part of parts) {
     if (part.type === 'text') {
       if (part.synthetic === true) countSkip(skipped, 'synthetic');
-      else appendText(turn, str(part.text) ?? '');
+      else if ((str(part.text) ?? '').trim() !== '') appendText(current(), str(part.text)!);
     } else if (part.type === 'tool') {
       const name = str(part.tool) ?? 'tool';
       const state = obj(part.state) ?? {};
       const input = obj(state.input) ?? {};
       const line = toolLine(name, toolSummary(name, input));
-      addTool(turn, state.status === 'error' ? `${line} → error` : line);
+      turn = addToolInOrder(conv.turns, current(), state.status === 'error' ? `${line} → error` : line, toIso(obj(state.time)?.start));
       if (name === 'task' && state.status === 'completed') {
         const report = subagentReportTurn(taskLabel(input), str(state.output) ?? '', toIso(obj(state.time)?.end));
-        if (report) reports.push(report);
+        if (report) {
+          conv.turns.push(report);
+          turn = undefined;
+        }
       }
     } else {
       countSkip(skipped, DROPPED_PARTS.has(str(part.type) ?? '') ? str(part.type)! : 'unknown-part');
     }
   }
-  return reports;
+  return turn;
 }
 
 /** OpenCode's tools name their path `filePath`; the others are read as any tool's. */

@@ -11,7 +11,7 @@
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath } from './conversationId';
 import { CodeFences } from './codeFence';
-import { addTool, cleanText, countSkip, emptyConversation, finishConversation, trimBlankLines } from './importSupport';
+import { addToolInOrder, cleanText, countSkip, emptyConversation, finishConversation, trimBlankLines } from './importSupport';
 import { toolLine } from './toolSummary';
 
 const HEADING = /^# Cascade Chat Conversation\s*$/;
@@ -91,7 +91,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
       // Several responses in a row are one turn, kept apart as paragraphs.
       appendLine(agentTurn(), '');
     } else if (isAction(line)) {
-      addTool(agentTurn(), actionTool(ACTION_LINE.exec(line)![1]));
+      turn = addToolInOrder(conv.turns, agentTurn(), actionTool(ACTION_LINE.exec(line)![1]));
     } else if (!turn) {
       if (!HEADING.test(line) && !NOTE.test(line) && line.trim() !== '') countSkip(skipped, 'preamble');
     } else {

@@ -4,13 +4,14 @@
  * Provider errors (unreachable, timeout, rate limit) are not retried here; the SDKs retry the
  * transient ones and the ledger records the rest as `harvest-failed`.
  */
-import { HARVEST_MAX_ATTEMPTS, RETRY_SUFFIX, SUMMARIZE_THRESHOLD_BYTES, SUMMARY_CHUNK_BYTES } from '../../model/constants';
+import { HARVEST_MAX_ATTEMPTS, RETRY_SUFFIX, SUMMARIZE_THRESHOLD_BYTES } from '../../model/constants';
 import type { Conversation } from '../../model/conversation';
 import { renderTranscript } from '../conversations/renderTranscript';
 import { redactSecrets } from '../../model/safety/redact';
 import type { HarvestItems } from '../../model/categories';
 import type { ModelRequest, Provider, TokenUsage } from '../providers/provider';
 import { HarvestReplyError, parseHarvestReply } from './parseReply';
+import { chunkTranscript } from './transcriptChunks';
 import { lazy } from '../../base/lazy';
 
 const replySchemaModule = lazy(() => require('./replySchema') as typeof import('./replySchema'));
@@ -52,32 +53,6 @@ function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {
   for (const key of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
     if (usage[key] !== undefined) total[key] = (total[key] ?? 0) + usage[key]!;
   }
-}
-
-/** Cuts a transcript into chunks of at most `maxBytes`, at line boundaries, preferring turn headings. */
-function chunkTranscript(text: string, maxBytes = SUMMARY_CHUNK_BYTES): string[] {
-  const chunks: string[] = [];
-  let current = '';
-  let currentBytes = 0;
-  for (const line of text.split('\n')) {
-    const lineBytes = Buffer.byteLength(line, 'utf8') + 1;
-    const atTurn = line.startsWith('## ');
-    if (current && (currentBytes + lineBytes > maxBytes || (atTurn && currentBytes > maxBytes * 0.75))) {
-      chunks.push(current);
-      current = '';
-      currentBytes = 0;
-    }
-    if (lineBytes > maxBytes) {
-      // One giant line (pasted log): split it by characters, keeping UTF-8 under the cap.
-      const slice = Math.max(1, Math.floor(maxBytes / 4));
-      for (let i = 0; i < line.length; i += slice) chunks.push(line.slice(i, i + slice));
-      continue;
-    }
-    current += line + '\n';
-    currentBytes += lineBytes;
-  }
-  if (current.trim()) chunks.push(current);
-  return chunks;
 }
 
 /** The text the harvest prompt is applied to: the transcript, or a summary of it when large. */
