@@ -156,7 +156,10 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
       reclaim,
       signal: controller.signal,
       onProgress: values.quiet || values.json ? undefined : (message) => io.err(message),
+      spending: { via: 'cli' },
     });
+    // Where a scheduled or hook-run harvest's output is read: a cap that left conversations out is never silent.
+    if (report.spending?.stop) io.err(`lore: ${report.spending.stop.text}`);
     const cache = cacheCost(report, paths, io);
     if (values.json) {
       io.out(JSON.stringify({ ...jsonReport(report), leftOutOtherProjects: read.leftOut ?? 0, cache: cache.estimate }, null, 2));
@@ -311,5 +314,6 @@ function jsonReport(report: HarvestReport) {
     history: report.history,
     problems: report.problems,
     warnings: report.warnings,
+    spending: report.spending,
   };
 }
