@@ -69,3 +69,17 @@ export function harvestSpendingLines(spending: HarvestSpending, mode: 'dry-run' 
   lines.push(`${periodsText(spending)}${perHarvest ? ` · ${perHarvest}` : ''}`);
   return lines;
 }
+
+/** A run's spending in one or two sentences, for a message: what it spent, the cached replies, a cap that stopped it. */
+export function runSpendingSentence(spending: HarvestSpending | undefined): string {
+  if (!spending) return '';
+  const parts: string[] = [];
+  const { run, reused } = spending;
+  if (run.tokens > 0) parts.push(`Spent ${formatTokens(run.tokens)} tokens${run.usd > 0 ? ` (${formatUsd(run.usd)})` : ''}.`);
+  if (reused > 0)
+    parts.push(
+      `${reused === 1 ? '1 conversation' : `${reused} conversations`} reused cached replies: no tokens spent on ${reused === 1 ? 'it' : 'them'}.`,
+    );
+  if (spending.stop) parts.push(spending.stop.text);
+  return parts.join(' ');
+}
