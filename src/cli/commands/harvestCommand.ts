@@ -95,7 +95,11 @@ export const harvestCommand = command({
   usage: [
     '[--root DIR] [--from PATH]... [--all-projects] [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest] [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N] [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]',
   ],
-  description: "\nHarvests durable knowledge from conversations into the store's category files.",
+  description: `
+Harvests durable knowledge from conversations into the store's category files. With a model, says
+what the run spent (lore cost sums the runs) and stops before a conversation that would pass a cap
+of config.json's "budget" (perHarvestTokens, dailyTokens, monthlyTokens, perHarvestUsd, dailyUsd,
+monthlyUsd), leaving it for a later harvest and saying so on stderr too.`,
   options: OPTIONS,
   epilogue: 'Exit status: 0 all done, 1 some conversations failed (listed), 2 usage error.',
   takes: { positionals: false },
