@@ -55,7 +55,8 @@ export const ENGINE_ZONES = {
   'services/context': ['services/promptCache'],
   'services/topics': ['services/promptCache', 'services/providers', 'services/search', 'services/context'],
   'services/tasks': ['services/conversations', 'services/search'],
-  'services/harvest': ['services/conversations', 'services/discovery', 'services/providers', 'services/search'],
+  // promptCache: the list prices a harvest's spending is priced at (modelPrices.json).
+  'services/harvest': ['services/conversations', 'services/discovery', 'services/promptCache', 'services/providers', 'services/search'],
   'services/hooks': ['services/discovery', 'services/promptCache', 'services/search', 'services/context', 'services/topics'],
   'services/tidy': ['services/providers', 'services/search', 'services/harvest'],
   // The agent tools, defined once for MCP and VS Code's language model tools (src/mcp, the extension adapt them).

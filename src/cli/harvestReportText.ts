@@ -11,6 +11,8 @@ import type { ProviderErrorKind } from '../core/services/providers/provider';
 import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from '../core/model/categories';
 import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
 import { historyText } from './historyText';
+import { hasCaps } from '../core/services/harvest/budget';
+import { harvestSpendingLines } from '../core/services/harvest/spendingText';
 import { formatBytes, formatTokens, humanTime, itemCountsText, printable, printablePath } from '../core/model/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
@@ -79,6 +81,10 @@ export function dryRunText(report: HarvestReport, read: SourcesRead = {}): strin
   for (const p of report.problems) lines.push(`problem: ${printablePath(p.path)}: ${printable(p.message)}`);
   for (const w of report.warnings) lines.push(`warning: ${printable(w)}`);
   lines.push(`provider: ${report.provider}`);
+  const spending = report.spending;
+  // Said whenever money is in play: a model provider, a cap, or spending this month.
+  if (spending && (spending.estimate || spending.run.tokens || spending.reused || spending.month.tokens || hasCaps(spending.caps)))
+    for (const line of harvestSpendingLines(spending, report.mode)) lines.push(`spending: ${line}`);
   return lines.join('\n');
 }
 

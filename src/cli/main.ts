@@ -29,6 +29,7 @@ const pruneCommandModule = lazy(() => require('./commands/pruneCommand') as type
 const reconstructCommandModule = lazy(() => require('./commands/reconstructCommand') as typeof import('./commands/reconstructCommand'));
 const reviewCommandModule = lazy(() => require('./commands/reviewCommand') as typeof import('./commands/reviewCommand'));
 const searchCommandModule = lazy(() => require('./commands/searchCommand') as typeof import('./commands/searchCommand'));
+const costCommandModule = lazy(() => require('./commands/costCommand') as typeof import('./commands/costCommand'));
 const sourcesCommandModule = lazy(() => require('./commands/sourcesCommand') as typeof import('./commands/sourcesCommand'));
 const syncCommandModule = lazy(() => require('./commands/syncCommand') as typeof import('./commands/syncCommand'));
 const tidyCommandModule = lazy(() => require('./commands/tidyCommand') as typeof import('./commands/tidyCommand'));
@@ -85,6 +86,7 @@ const COMMANDS: Record<string, () => Command> = {
   sync: () => syncCommandModule().syncCommand,
   tasks: () => tasksCommandModule().tasksCommand,
   cache: () => cacheCommandModule().cacheCommand,
+  cost: () => costCommandModule().costCommand,
   hooks: () => hooksCommandModule().hooksCommand,
   hook: () => hookCommandModule().hookCommand,
   undo: () => undoCommandModule().undoCommand,

@@ -172,6 +172,8 @@ export function activate(context: vscode.ExtensionContext): LoreApi {
     topics: new TopicsTreeProvider(store),
     tasks: new TasksTreeProvider(store, tasks),
   };
+  // A preview spends without writing the store: the Ledger's spending row reads the new total then.
+  context.subscriptions.push(harvest.onDidChangePending(() => views.ledger.refresh()));
   serverClient = notes;
   const search = new SearchClient(notes);
   const decorations = new NoteDecorations(notes);

@@ -4,7 +4,13 @@
  */
 import type { PrivateMarkers } from '../core/model/safety/privateSpans';
 import * as vscode from 'vscode';
-import { DEFAULT_SOURCE_SWITCHES, type GitCommitMode, type ReclaimMode } from '../core/model/storeConfigFormat';
+import {
+  BUDGET_CAP_KEYS,
+  DEFAULT_SOURCE_SWITCHES,
+  type BudgetCaps,
+  type GitCommitMode,
+  type ReclaimMode,
+} from '../core/model/storeConfigFormat';
 
 export type StoreLocation = 'workspace' | 'global';
 export type ProviderSetting = 'vscode-lm' | 'rules' | 'openai' | 'anthropic' | 'gemini' | 'ollama';
@@ -39,6 +45,8 @@ export interface LoreSettings {
   agentWrites: AgentWritesSetting;
   /** When Lore commits the store's changes to git: as config.json says, or off / apply / interval. */
   gitCommit: GitCommitSetting;
+  /** `lore.budget.*`: spending caps of harvests, beside config.json's (the lower one holds). */
+  budget: BudgetCaps;
 }
 
 /** `lore.git.commit`: `store` leaves it to the store's config.json (`git.commit`). */
@@ -81,7 +89,18 @@ export function readSettings(scope?: vscode.ConfigurationScope): LoreSettings {
     searchBackend: ['memory', 'minisearch'].includes(c.get<string>('search.backend', 'auto')) ? 'memory' : 'auto',
     instructionsSync: c.get<string[]>('instructions.sync', []),
     cacheStatusBar: c.get<boolean>('cache.statusBar', true),
+    budget: budgetCaps(c),
   };
+}
+
+/** The `lore.budget.*` caps that are set to a number (null or empty: no cap here). */
+function budgetCaps(c: vscode.WorkspaceConfiguration): BudgetCaps {
+  const caps: BudgetCaps = {};
+  for (const key of BUDGET_CAP_KEYS) {
+    const value = c.get<unknown>(`budget.${key}`);
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) caps[key] = value;
+  }
+  return caps;
 }
 
 /** The pair of `lore.privateMarkers` when both markers are non-empty strings. */

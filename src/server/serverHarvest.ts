@@ -48,6 +48,7 @@ function clientProvider(runId: string, described: ParamsOf<typeof HarvestRunRequ
     name: described.name,
     label: described.label,
     offline: described.offline,
+    ...(described.defaultModel ? { defaultModel: described.defaultModel } : {}),
     async generate(request: ModelRequest): Promise<ModelReply> {
       const { signal, ...rest } = request;
       if (signal?.aborted) throw new ProviderError(described.name, 'cancelled', 'cancelled');
@@ -131,6 +132,7 @@ export class ServerHarvest {
         timeoutMs: params.timeoutMs,
         signal: controller.signal,
         onProgress: (message) => this.hooks.progress(params.runId, message),
+        spending: { caps: params.budget, via: params.via ?? 'vscode' },
       });
     } finally {
       if (this.running.get(params.runId) === controller) this.running.delete(params.runId);

@@ -10,7 +10,7 @@ import type { HarvestMode, HarvestReport } from '../core/services/harvest/runHar
 import type { UndoOutcome } from '../core/store/changes/undoOutcome';
 import type { ModelReply, ModelRequest, ProviderErrorKind } from '../core/services/providers/provider';
 import type { PrivateMarkers } from '../core/model/safety/privateSpans';
-import type { ReclaimMode } from '../core/model/storeConfigFormat';
+import { BUDGET_CAP_KEYS, type BudgetCaps, type ReclaimMode } from '../core/model/storeConfigFormat';
 import { filePath } from './boundedText';
 import { notification, request, returns } from './declareMessage';
 
@@ -51,13 +51,21 @@ export const HarvestRunRequest = request({
       runId: z.string().min(1).max(200),
       mode: z.enum(['dry-run', 'preview', 'apply']),
       sources: z.array(filePath(z)).max(100_000),
-      provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
+      provider: z.object({
+        name: z.string().min(1).max(100),
+        label: z.string().max(1000),
+        offline: z.boolean(),
+        defaultModel: z.string().max(200).optional(),
+      }),
       reclaim: z.enum(['delete', 'archive', 'keep']).optional(),
       transcripts: z.boolean().optional(),
       digestEnabled: z.boolean().optional(),
       privateMarkers: z.object({ open: z.string().min(1).max(200), close: z.string().min(1).max(200) }).optional(),
       timeoutMs: z.number().positive().optional(),
-    }) satisfies z.ZodType<{ mode: HarvestMode; reclaim?: ReclaimMode; privateMarkers?: PrivateMarkers }>,
+      // lore.budget.*: caps beside config.json's (the lower holds); via: a scheduled run is named so in lore cost.
+      budget: z.partialRecord(z.enum(BUDGET_CAP_KEYS), z.number().finite().nonnegative()).optional(),
+      via: z.enum(['vscode', 'scheduled']).optional(),
+    }) satisfies z.ZodType<{ mode: HarvestMode; reclaim?: ReclaimMode; privateMarkers?: PrivateMarkers; budget?: BudgetCaps }>,
   result: returns<ShownReport>(),
 });
 /**

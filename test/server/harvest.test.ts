@@ -209,4 +209,36 @@ describe('language server: the harvest runs in the server, the model on the clie
     await assert.rejects(client.connection.sendRequest(HarvestChooseRequest.method, { planId: 'made-up', rejected: [] }), /no longer held/);
     assert.deepEqual(knowledge(), before);
   });
+
+  it("counts the usage the client's model reports and stops at the caps the client passes (lore.budget.*), naming the setting", async () => {
+    const rules = createProvider('rules');
+    answer = async (params) => ({
+      ...(await rules.generate(params.request)),
+      model: 'gpt-4o-mini',
+      usage: { inputTokens: 9_000, outputTokens: 500 },
+    });
+    const preview = await run('preview');
+    assert.deepEqual([preview.spending!.run.tokens, preview.spending!.month.tokens], [9_500, 9_500]);
+    assert.ok(preview.spending!.run.usd > 0, 'priced at the model the reply names');
+    const log = fs.readFileSync(path.join(w.paths.root, '.logs', 'spending.jsonl'), 'utf8');
+    assert.match(log, /"provider":"client-model","model":"gpt-4o-mini","calls":1,"inputTokens":9000,"outputTokens":500/);
+    assert.match(log, /"via":"vscode"/);
+
+    fs.writeFileSync(path.join(w.paths.inbox, 'second.md'), fs.readFileSync(CONVERSATION, 'utf8').replace('Prompt cache', 'Another cache'));
+    const capped = await client.connection.sendRequest(HarvestRunRequest.type, {
+      runId: 'r2',
+      mode: 'apply',
+      sources: [w.paths.inbox],
+      provider: { ...CLIENT_PROVIDER, defaultModel: 'gpt-4o-mini' },
+      budget: { dailyTokens: 10_000 },
+      via: 'scheduled',
+    });
+    assert.equal(calls.filter((c) => c.runId === 'r2').length, 0, 'the new conversation would pass the daily cap');
+    assert.equal(capped.spending!.reused, 1, 'the previewed one reused its cached reply');
+    assert.match(
+      capped.spending!.stop!.text,
+      /daily token cap of 10K tokens: 9\.5K tokens spent today.*Raise lore\.budget\.dailyTokens in settings, or wait until tomorrow/,
+    );
+    assert.match(fs.readFileSync(path.join(w.paths.root, '.logs', 'spending.jsonl'), 'utf8'), /"reused":1,"via":"scheduled"/);
+  });
 });

@@ -95,7 +95,11 @@ export const harvestCommand = command({
   usage: [
     '[--root DIR] [--from PATH]... [--all-projects] [--dry-run | --preview [--save-plan FILE] | --apply] [--no-harvest] [--apply-plan FILE] [--provider NAME] [--model M] [--base-url URL] [--max-harvest-bytes N] [--timeout SECONDS] [--reclaim delete|archive|keep] [--live-minutes N] [--json]',
   ],
-  description: "\nHarvests durable knowledge from conversations into the store's category files.",
+  description: `
+Harvests durable knowledge from conversations into the store's category files. With a model, says
+what the run spent (lore cost sums the runs) and stops before a conversation that would pass a cap
+of config.json's "budget" (perHarvestTokens, dailyTokens, monthlyTokens, perHarvestUsd, dailyUsd,
+monthlyUsd), leaving it for a later harvest and saying so on stderr too.`,
   options: OPTIONS,
   epilogue: 'Exit status: 0 all done, 1 some conversations failed (listed), 2 usage error.',
   takes: { positionals: false },
@@ -156,7 +160,10 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
       reclaim,
       signal: controller.signal,
       onProgress: values.quiet || values.json ? undefined : (message) => io.err(message),
+      spending: { via: 'cli' },
     });
+    // Where a scheduled or hook-run harvest's output is read: a cap that left conversations out is never silent.
+    if (report.spending?.stop) io.err(`lore: ${report.spending.stop.text}`);
     const cache = cacheCost(report, paths, io);
     if (values.json) {
       io.out(JSON.stringify({ ...jsonReport(report), leftOutOtherProjects: read.leftOut ?? 0, cache: cache.estimate }, null, 2));
@@ -311,5 +318,6 @@ function jsonReport(report: HarvestReport) {
     history: report.history,
     problems: report.problems,
     warnings: report.warnings,
+    spending: report.spending,
   };
 }

@@ -4,6 +4,8 @@ import { reportSources, type MeasuredSession, type SourcesReport, type ToolRepor
 import { HARVEST_TOOLS } from '../../core/services/harvest/agentSources';
 import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
 import { humanTime, printablePath } from '../../core/model/format';
+import { spendingSummary, type SpendingSummary } from '../../core/services/harvest/spendingSummary';
+import { periodsText } from '../../core/services/harvest/spendingText';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, envOf, formatBytes, formatTokens, printable, type Output } from '../cliSupport';
 
@@ -51,7 +53,7 @@ function sessionLines(item: MeasuredSession, now: number): string[] {
   return [`  ${printable(item.title ?? '(untitled)')} (${facts})`, `      ${printablePath(item.path)}`];
 }
 
-function printText(report: SourcesReport, io: Output): void {
+function printText(report: SourcesReport, spending: SpendingSummary, io: Output): void {
   const now = Date.now();
   io.out(`Agent sessions of ${printable(report.workspace)}`);
   const present = report.tools.filter((tool) => tool.locations.length > 0);
@@ -73,6 +75,8 @@ function printText(report: SourcesReport, io: Output): void {
   );
   const others = report.tools.reduce((sum, tool) => sum + tool.otherWorkspaces, 0);
   if (others > 0 && !report.allWorkspaces) io.out(`${others} sessions of other workspaces not listed (--all-workspaces lists them)`);
+  // What harvesting them has cost so far, once anything has (details: lore cost).
+  if (spending.month.tokens > 0 || Object.keys(spending.caps).length) io.out(`Spent on harvests: ${periodsText(spending)} (lore cost)`);
   for (const line of nextSteps(report)) io.out(line);
 }
 
@@ -103,8 +107,8 @@ export const sourcesCommand = command({
   description: `Lists, per agent tool (Claude Code, Codex, Gemini CLI, Copilot Chat, Cline, Roo Code, Kilo Code,
 Continue, Copilot CLI, Aider, Cursor, OpenCode), where it keeps sessions on this machine and the
 sessions that belong to the workspace: how many, raw bytes, and for those not yet harvested the
-rendered transcript bytes and estimated tokens (as the harvest's dry run measures them). Reads
-and writes nothing else. lore harvest reads this workspace's Claude Code, Codex and Aider sessions
+rendered transcript bytes and estimated tokens (as the harvest's dry run measures them), and what
+harvests spent today and this month (lore cost has the details). Reads and writes nothing else. lore harvest reads this workspace's Claude Code, Codex and Aider sessions
 by default; another tool's with --from its folder (only this workspace's sessions are taken).`,
   options: OPTIONS,
   takes: { positionals: false },
@@ -115,7 +119,9 @@ async function sources(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
   const { values, paths } = parsed;
   const allWorkspaces = values['all-workspaces'] ?? false;
   const report = reportSources(currentHost(envOf(io)), paths, allWorkspaces);
-  if (values.json) io.out(JSON.stringify(report, null, 2));
-  else printText(report, io);
+  const spending = spendingSummary(paths, new Date());
+  if (values.json)
+    io.out(JSON.stringify({ ...report, spending: { today: spending.today, month: spending.month, caps: spending.caps } }, null, 2));
+  else printText(report, spending, io);
   return EXIT_OK;
 }

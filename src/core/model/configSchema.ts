@@ -6,15 +6,20 @@ import { z } from 'zod';
 import { describeSchemaIssue, topLevelKeysOf } from '../base/schemaIssue';
 import {
   AGENT_WRITES_MODES,
+  BUDGET_CAP_KEYS,
   DEFAULT_GIT_HISTORY,
   DEFAULT_SOURCE_SWITCHES,
   DEFAULT_STORE_CONFIG,
   GIT_COMMIT_MODES,
   RECLAIM_MODES,
+  type BudgetConfig,
   type StoreConfig,
 } from './storeConfigFormat';
 
 const reclaim = z.enum(RECLAIM_MODES);
+
+/** A list price: USD per million tokens. */
+const usdPerMillion = z.number().finite().nonnegative().max(10_000);
 
 const configSchema = z.looseObject({
   reclaim: reclaim.optional(),
@@ -34,6 +39,17 @@ const configSchema = z.looseObject({
         .max(7 * 24 * 60)
         .optional(),
       dailyTags: z.boolean().optional(),
+    })
+    .optional(),
+  budget: z
+    .looseObject({
+      ...Object.fromEntries(BUDGET_CAP_KEYS.map((key) => [key, z.number().finite().nonnegative().optional()])),
+      prices: z
+        .record(
+          z.string().trim().min(1).max(200),
+          z.object({ input: usdPerMillion, output: usdPerMillion, cacheRead: usdPerMillion.optional() }),
+        )
+        .optional(),
     })
     .optional(),
   sources: z
@@ -84,8 +100,17 @@ export function checkStoreConfig(raw: unknown): { config: StoreConfig; problem?:
         codex: data.sources?.codex ?? DEFAULT_SOURCE_SWITCHES.codex,
         aider: data.sources?.aider ?? DEFAULT_SOURCE_SWITCHES.aider,
       },
+      ...(data.budget ? { budget: budgetOf(data.budget) } : {}),
     },
     problem,
     ...(dropped ? { dropped } : {}),
   };
+}
+
+/** The caps and prices of a checked `budget` section, without the keys it does not know. */
+function budgetOf(raw: Record<string, unknown>): BudgetConfig {
+  const budget: BudgetConfig = {};
+  for (const key of BUDGET_CAP_KEYS) if (typeof raw[key] === 'number') budget[key] = raw[key];
+  if (raw.prices) budget.prices = raw.prices as BudgetConfig['prices'];
+  return budget;
 }

@@ -38,6 +38,42 @@ export type SourceSwitches = { inbox: boolean } & Record<HarvestToolKey, boolean
 
 export const DEFAULT_SOURCE_SWITCHES: SourceSwitches = { inbox: true, claudeCode: true, codex: true, aider: true };
 
+/**
+ * Spending caps of the harvest's model calls (services/harvest/budget.ts): tokens and US dollars,
+ * per harvest, per day and per calendar month (local time). Unset: no cap of that kind.
+ */
+export interface BudgetCaps {
+  perHarvestTokens?: number;
+  dailyTokens?: number;
+  monthlyTokens?: number;
+  perHarvestUsd?: number;
+  dailyUsd?: number;
+  monthlyUsd?: number;
+}
+
+export const BUDGET_CAP_KEYS = [
+  'perHarvestTokens',
+  'dailyTokens',
+  'monthlyTokens',
+  'perHarvestUsd',
+  'dailyUsd',
+  'monthlyUsd',
+] as const satisfies readonly (keyof BudgetCaps)[];
+
+/** A list price config.json gives a model (USD per million tokens), over the built-in table's. */
+export interface ModelPriceOverride {
+  input: number;
+  output: number;
+  /** Cached input; the input price when unset. */
+  cacheRead?: number;
+}
+
+/** The `budget` section of config.json. */
+export interface BudgetConfig extends BudgetCaps {
+  /** By model id (a dated snapshot of it matches too, as in the built-in table). */
+  prices?: Record<string, ModelPriceOverride>;
+}
+
 export interface StoreConfig {
   /** What happens to an inbox conversation after a proven harvest. */
   reclaim: ReclaimMode;
@@ -55,6 +91,8 @@ export interface StoreConfig {
   git: GitHistoryConfig;
   /** `sources`: what a harvest reads when not told (each on unless set to false). */
   sources: SourceSwitches;
+  /** `budget`: caps on what harvests spend, and model prices (absent: no caps). */
+  budget?: BudgetConfig;
 }
 
 export const DEFAULT_STORE_CONFIG: StoreConfig = {

@@ -38,13 +38,18 @@ interface ClientRun {
 /** What a run asks of the server besides the sources and the provider. */
 export type HarvestRunOptions = Pick<
   ParamsOf<typeof HarvestRunRequest>,
-  'mode' | 'reclaim' | 'transcripts' | 'digestEnabled' | 'privateMarkers' | 'timeoutMs'
+  'mode' | 'reclaim' | 'transcripts' | 'digestEnabled' | 'privateMarkers' | 'timeoutMs' | 'budget' | 'via'
 >;
 
 let nextRun = 0;
 
 function describe(provider: Provider): ParamsOf<typeof HarvestRunRequest>['provider'] {
-  return { name: provider.name, label: provider.label, offline: provider.offline };
+  return {
+    name: provider.name,
+    label: provider.label,
+    offline: provider.offline,
+    ...(provider.defaultModel ? { defaultModel: provider.defaultModel } : {}),
+  };
 }
 
 export class HarvestClient extends Disposable {

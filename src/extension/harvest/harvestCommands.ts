@@ -23,6 +23,7 @@ import { failedConversations, failuresSentence } from './harvestFailures';
 import { dryRunConversations, planFileLabel, planWritesSomething, previewMessage } from './planTreeModel';
 import { chooseHarvestItemsCommand } from './chooseHarvestItems';
 import { summarizeJournalCommand } from './summarizeJournalCommand';
+import { harvestSpendingLines } from '../../core/services/harvest/spendingText';
 import { undoLastHarvestCommand } from './undoHarvestCommand';
 
 const log = logger('harvest');
@@ -51,6 +52,13 @@ function summary(report: HarvestReport): string {
   if (c.live) parts.push(`${c.live} left for later because ${liveRuleText(DEFAULT_LIVE_WINDOW_MS, c.live)}`);
   if (c.deferred) parts.push(`${c.deferred} left for the next harvest`);
   return parts.join(', ');
+}
+
+/** The dry run's estimate and the month so far, for the dialog before anything is sent (nothing for the offline extractor). */
+function spendingDetail(dry: HarvestReport): string {
+  if (!dry.spending?.estimate) return '';
+  const lines = harvestSpendingLines(dry.spending, 'dry-run');
+  return `\n\n${lines.map((line) => line.charAt(0).toUpperCase() + line.slice(1)).join('.\n')}.`;
 }
 
 async function chooseProvider(
@@ -137,7 +145,7 @@ export function registerHarvestCommands(
           `Lore harvest: ${summary(dry)}.`,
           {
             modal: true,
-            detail: `${dryRunConversations(dry)}\n\nThey will be distilled with ${provider.label}. You will see every change before anything is written.`,
+            detail: `${dryRunConversations(dry)}\n\nThey will be distilled with ${provider.label}. You will see every change before anything is written.${spendingDetail(dry)}`,
           },
           'Distill and Preview',
         );
@@ -160,7 +168,8 @@ export function registerHarvestCommands(
       if (!planWritesSomething(plan)) {
         // Failures only: no Apply, since it would write nothing; the reason and what to do instead.
         harvest.discard();
-        if (!options.withoutDialogs) offerAfterFailure(failures.text || 'Nothing to keep was found.');
+        const why = [failures.text, pending.report.spending?.stop?.text].filter(Boolean).join(' ');
+        if (!options.withoutDialogs) offerAfterFailure(why || 'Nothing to keep was found.');
         return pending.report;
       }
       if (plan.changes.length && options.showDiff !== false) await harvest.showChange(plan.changes[0].file);

@@ -84,6 +84,7 @@ export class HarvestController implements vscode.Disposable {
       digestEnabled: settings.digestEnabled,
       privateMarkers: settings.privateMarkers,
       timeoutMs: settings.timeoutSeconds * 1000,
+      budget: settings.budget,
     };
   }
 
@@ -98,7 +99,7 @@ export class HarvestController implements vscode.Disposable {
     const report = await this.server.run(
       provider,
       this.sources(),
-      { ...this.options('apply'), transcripts: undefined },
+      { ...this.options('apply'), transcripts: undefined, via: 'scheduled' },
       undefined,
       onProgress,
     );

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ShownReport as HarvestReport } from '../../shared/protocol';
 import { createProvider } from '../../core/services/providers/providerRegistry';
 import { itemCountsText } from '../../core/model/format';
+import { runSpendingSentence } from '../../core/services/harvest/spendingText';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import { resolveProvider } from '../providers/providerChoice';
@@ -42,6 +43,18 @@ export class HarvestScheduler extends Disposable {
     this.timer = setTimeout(() => void this.runNow().finally(() => this.reschedule()), PERIOD_MS[schedule]);
   }
 
+  /** The cap and day last notified: an hourly schedule past a daily cap says so once, not every hour. */
+  private notified: string | undefined;
+
+  private notifyStop(cap: string, text: string): void {
+    const key = `${cap} ${new Date().toDateString()}`;
+    if (this.notified === key) return;
+    this.notified = key;
+    void vscode.window.showWarningMessage(`Lore: the scheduled harvest stopped. ${text}`, 'Open Settings').then((choice) => {
+      if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'lore.budget');
+    });
+  }
+
   /** One scheduled run, now (the timer calls it; the API offers it for tests). Undefined when skipped. */
   async runNow(): Promise<HarvestReport | undefined> {
     if (!this.store.exists || this.harvest.isRunning || this.harvest.pending) {
@@ -58,7 +71,15 @@ export class HarvestScheduler extends Disposable {
         ? `Lore: scheduled harvest took ${report.plan ? itemCountsText(report.plan.items) : 'no new items'} from ${harvested} conversation(s)`
         : 'Lore: scheduled harvest found nothing new';
       log.info(`${text}${report.failed ? `; ${report.failed} failed (kept for the next run)` : ''}`);
-      vscode.window.setStatusBarMessage(`$(sparkle) ${text}`, 15_000);
+      const spent = runSpendingSentence(report.spending);
+      if (spent) log.info(`scheduled harvest: ${spent}`);
+      const stop = report.spending?.stop;
+      if (stop) {
+        // Never silent: the status bar, the log, and once per cap and day a notification.
+        log.warn(`scheduled harvest: ${stop.text}`);
+        vscode.window.setStatusBarMessage('$(warning) Lore: scheduled harvest stopped at a spending cap (see Output › Lore)', 15_000);
+        this.notifyStop(stop.cap, stop.text);
+      } else vscode.window.setStatusBarMessage(`$(sparkle) ${text}`, 15_000);
       return report;
     } catch (error) {
       log.error('scheduled harvest failed', error);

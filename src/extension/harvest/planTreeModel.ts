@@ -16,6 +16,7 @@ import type { ConversationOutcome } from '../../core/store/harvestPlan';
 import type { ShownPlan, ShownReport } from '../../shared/protocol';
 import { plainMarkdown } from '../search/searchHitItem';
 import { failureReason, failuresSentence, unreadableReason, type FailureReason } from './harvestFailures';
+import { runSpendingSentence } from '../../core/services/harvest/spendingText';
 
 export type PlanSection = 'files' | 'items' | 'held' | 'problems';
 
@@ -70,7 +71,8 @@ export function previewMessage(report: ShownReport): string {
   const heldCount = report.plan?.held.length ?? 0;
   const held = heldCount ? ` ${heldCount === 1 ? '1 item' : `${heldCount} items`} held for your review.` : '';
   const failures = failuresSentence(report.conversations).text;
-  return `Lore harvest: ${planSummary(report)}. Nothing is written until you apply.${held}${failures ? ` ${failures}` : ''}`;
+  const spent = runSpendingSentence(report.spending);
+  return `Lore harvest: ${planSummary(report)}. Nothing is written until you apply.${held}${failures ? ` ${failures}` : ''}${spent ? ` ${spent}` : ''}`;
 }
 
 /** How many conversations the dry run's dialog names; "and N more" covers the rest. */

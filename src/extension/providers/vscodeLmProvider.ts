@@ -40,6 +40,11 @@ export class VscodeLmProvider implements Provider {
   readonly offline = false;
   readonly label: string;
 
+  /** The chosen model's id (every request goes to it). */
+  get defaultModel(): string {
+    return this.model.id;
+  }
+
   constructor(private readonly model: vscode.LanguageModelChat) {
     this.label = `VS Code language model ${model.name} (${model.vendor}/${model.family})`;
   }

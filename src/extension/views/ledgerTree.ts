@@ -14,6 +14,7 @@ import { humanTime, itemCountsText } from '../../core/model/format';
 import type { StoreService } from '../storeService';
 import { inboxCount, sourcesHintNodes, type SourcesHintNode, type SourcesListing } from './sourcesHint';
 import type { SessionTitles } from './sessionTitles';
+import { spendingNode, type SpendingNode } from './spendingRow';
 import { StoreTreeProvider, type TreeNode } from './treeBase';
 
 export interface LedgerEntryNode extends TreeNode {
@@ -114,8 +115,11 @@ export class LedgerTreeProvider extends StoreTreeProvider {
     return this.store.exists && Object.keys(readLedger(this.store.paths.ledger).entries).length > 0;
   }
 
-  protected roots(): LedgerGroupNode[] | Promise<SourcesHintNode[]> {
+  protected roots(): Array<LedgerGroupNode | SpendingNode> | Promise<SourcesHintNode[]> {
     const groups = this.groups();
+    // What harvests cost this month leads, once they cost anything (or a cap is set).
+    const spending = groups.length > 0 ? spendingNode(this.store.paths) : undefined;
+    if (spending) return [spending, ...groups];
     if (groups.length > 0 || !this.sources) return groups;
     // Nothing in the inbox and no sessions found (or no language server): the welcome text says how to bring conversations in.
     const inbox = inboxCount(this.store.paths.inbox);

@@ -45,8 +45,8 @@ export async function startCleanHarvest(root: string): Promise<void> {
   await useProvider('rules');
 }
 
-/** What a store's derived and lock files are: left out of a snapshot of what a person sees. */
-const DERIVED = ['.cache', '.index', '.lock'];
+/** What a store's derived, machine-local and lock files are (.logs: what harvests spent, among others): left out of a snapshot of what a person sees. */
+const DERIVED = ['.cache', '.index', '.logs', '.lock'];
 
 /**
  * Every file under a store with its text, for before/after comparisons, leaving out the derived

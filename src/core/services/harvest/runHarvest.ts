@@ -37,6 +37,7 @@ import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
 import { dropReplyMemos, readReplyMemo, replyMemoKey, writeReplyMemo } from './replyCache';
 import { scanSources } from '../discovery/scanSources';
 import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
+import { HarvestBudget, type HarvestSpending, type SpendingOptions } from './harvestSpending';
 
 export type HarvestMode = 'dry-run' | 'preview' | 'apply';
 
@@ -64,6 +65,8 @@ export interface HarvestOptions {
   onProgress?: (message: string) => void;
   now?: Date;
   lockTimeoutMs?: number;
+  /** Spending caps besides config.json's (VS Code's settings), and where the run came from (spendingLog.ts). */
+  spending?: SpendingOptions;
 }
 
 export interface HarvestReport {
@@ -86,6 +89,8 @@ export interface HarvestReport {
   stoppedBy?: { kind: ProviderErrorKind; message: string };
   modelCalls: number;
   cancelled: boolean;
+  /** What the run spent and may spend (harvestSpending.ts); absent when the store could not be read. */
+  spending?: HarvestSpending;
 }
 
 // Defined with the words that explain it; callers of the harvest import it from here too.
@@ -108,7 +113,7 @@ function errorMessage(error: unknown): string {
 }
 
 export async function runHarvest(options: HarvestOptions): Promise<HarvestReport> {
-  const { paths, provider } = options;
+  const { paths } = options;
   const now = options.now ?? new Date();
   const { config, warning } = storeConfigForWrite(paths.config);
   const reclaim = options.reclaim ?? config.reclaim;
@@ -120,7 +125,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
   const report: HarvestReport = {
     mode: options.mode,
     store: paths.root,
-    provider: provider.label,
+    provider: options.provider.label,
     sources,
     conversations: [],
     totals: dryRunTotals([]),
@@ -157,7 +162,21 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     report.conversations = classified.map((c) => ({ ...c }));
     report.totals = dryRunTotals(classified);
     for (const c of classified) if (c.class === 'unreadable') report.problems.push({ path: c.path, message: c.reason ?? 'unreadable' });
-    if (options.mode === 'dry-run') return report;
+    const harvestPrompt = loadPrompt(paths, HARVEST_PROMPT).text;
+    const summarizePrompt = loadPrompt(paths, SUMMARIZE_PROMPT).text;
+    // Every model call goes through the budget's provider: counted, and refused past a cap.
+    const budget = new HarvestBudget(paths, options.provider, config.budget, {
+      ...options.spending,
+      model: options.model,
+      now,
+      prompts: { harvest: Buffer.byteLength(harvestPrompt), summarize: Buffer.byteLength(summarizePrompt) },
+    });
+    const provider = budget.provider;
+    if (options.mode === 'dry-run') {
+      const sizes = classified.filter((c) => c.class === 'harvest' || c.class === 'retry').map((c) => c.renderedBytes ?? 0);
+      report.spending = budget.finish(budget.estimate(sizes));
+      return report;
+    }
 
     const distilled: DistilledInput[] = [];
     /** The reply cache entries this run used (see buildPlan below). */
@@ -168,8 +187,6 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       if (keepTranscripts && conversation?.turns.length)
         transcripts.set(outcome.sha256, renderForStore(conversation, outcome.sha256, outcome.mtimeMs));
     };
-    const harvestPrompt = loadPrompt(paths, HARVEST_PROMPT).text;
-    const summarizePrompt = loadPrompt(paths, SUMMARIZE_PROMPT).text;
     const candidates = report.conversations.filter((c) => c.class === 'harvest' || c.class === 'retry');
     let fatal: string | undefined;
     let index = 0;
@@ -216,6 +233,11 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         let cached = provider.offline ? undefined : readReplyMemo(paths, key);
         if (cached) {
           outcome.calls = 0;
+          budget.reused();
+        } else if (!budget.admit(outcome.renderedBytes ?? outcome.bytes)) {
+          // Past a cap: left as it is, for a later harvest (no ledger status, nothing spent).
+          options.onProgress?.(`left for a later harvest (spending cap): ${label}`);
+          continue;
         } else {
           // A model is shown the store's items that bear on the conversation (same_as, supersedes);
           // the offline extractor reads only the conversation.
@@ -257,6 +279,10 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       }
     }
     report.failed = report.conversations.filter((c) => c.status === 'harvest-failed').length;
+    // Recorded whatever happens next: the calls were paid for even if no plan comes of them.
+    report.spending = budget.finish();
+    if (report.spending.stop) report.warnings.push(report.spending.stop.text);
+    report.warnings.push(...report.spending.warnings);
     // A cancelled run writes nothing: the user asked to stop, not to keep half a harvest.
     if (report.cancelled) return report;
 

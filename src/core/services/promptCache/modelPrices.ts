@@ -81,6 +81,29 @@ export function cacheMoney(counts: CacheTokenCounts, price: ModelPrice): CacheMo
   return { saved, writePremium, net: saved - writePremium };
 }
 
+/** Token counts of calls, as every provider's usage reads once folded (cacheUsage.ts): inputTokens holds the cached parts. */
+export interface CallTokenCounts {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+/**
+ * What calls cost at a model's list prices, in USD: uncached input at the input price, cache reads
+ * at theirs, cache writes at the 5-minute write price (the adapters' default; the input price
+ * where writes cost no more), and output.
+ */
+export function callCost(counts: CallTokenCounts, price: Pick<ModelPrice, 'input' | 'output' | 'cacheRead' | 'cacheWrite5m'>): number {
+  const read = Math.min(counts.cacheReadTokens, counts.inputTokens);
+  const write = Math.min(counts.cacheWriteTokens, counts.inputTokens - read);
+  const uncached = counts.inputTokens - read - write;
+  return (
+    (uncached * price.input + read * price.cacheRead + write * (price.cacheWrite5m ?? price.input) + counts.outputTokens * price.output) /
+    1_000_000
+  );
+}
+
 /** `$1.23`, `$0.004`, `<$0.001`: enough digits to tell small sums apart. */
 export function formatUsd(amount: number): string {
   const sign = amount < 0 ? '−' : '';

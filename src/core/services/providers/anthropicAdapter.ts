@@ -102,6 +102,11 @@ export class AnthropicAdapter implements ModelAdapter {
   readonly offline = false;
   readonly label: string;
   private readonly model: string;
+
+  /** The model a request without one is sent to. */
+  get defaultModel(): string {
+    return this.model;
+  }
   private readonly endpoint: Endpoint;
   private readonly ttl: '5m' | '1h';
   private client: Anthropic | undefined;

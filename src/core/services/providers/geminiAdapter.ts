@@ -64,6 +64,11 @@ export class GeminiAdapter implements ModelAdapter {
   readonly offline = false;
   readonly label: string;
   private readonly model: string;
+
+  /** The model a request without one is sent to. */
+  get defaultModel(): string {
+    return this.model;
+  }
   private readonly endpoint: Endpoint;
   private readonly ttlMs: number;
   private readonly now: () => number;

@@ -41,6 +41,11 @@ export class OllamaAdapter implements ModelAdapter {
   readonly offline = false;
   readonly label: string;
   private readonly model: string;
+
+  /** The model a request without one is sent to. */
+  get defaultModel(): string {
+    return this.model;
+  }
   private readonly endpoint: Endpoint;
   /** An older Ollama rejects a schema as `format`; plain JSON mode still goes. */
   private readonly schemaSupport = new SchemaSupport();

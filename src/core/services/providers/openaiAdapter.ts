@@ -45,6 +45,11 @@ export class OpenAIAdapter implements ModelAdapter {
   readonly offline = false;
   readonly label: string;
   private readonly model: string;
+
+  /** The model a request without one is sent to. */
+  get defaultModel(): string {
+    return this.model;
+  }
   private readonly endpoint: Endpoint;
   private client: OpenAI | undefined;
   private readonly schemaSupport = new SchemaSupport();

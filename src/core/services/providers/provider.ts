@@ -78,6 +78,8 @@ export interface Provider {
   readonly label: string;
   /** True when no network or model is involved (the rules extractor). */
   readonly offline: boolean;
+  /** The model it calls when a request names none, where known (a harvest's budget prices its estimate with it). */
+  readonly defaultModel?: string;
   generate(request: ModelRequest): Promise<ModelReply>;
 }
 

@@ -1,0 +1,150 @@
+/**
+ * What harvests spent on model calls, one JSON line per run and model, appended to
+ * `<store>/.logs/spending.jsonl`: git-ignored with `.logs/`, so it is this machine's record and a
+ * team never commits or merges it. Lines are appended with one write each (O_APPEND), so
+ * concurrent harvests never tear a line; past SPENDING_LOG_MAX_BYTES the file moves to
+ * `spending.jsonl.1` (several thousand runs, far more than a month holds) and both are read.
+ * The caps (budget.ts) and `lore cost` sum these lines; the offline extractor writes none.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { appendCapped } from '../../store/cappedLog';
+import type { StorePaths } from '../../store/storePaths';
+
+export const SPENDING_LOG_MAX_BYTES = 1024 * 1024;
+
+/** Where a harvest was started from, as `lore cost` lists runs. */
+export type SpendingVia = 'cli' | 'vscode' | 'scheduled';
+
+/** One run's calls to one model. */
+export interface SpendingRecord {
+  /** When the run ended (ISO time). */
+  at: string;
+  /** Names the run: a run that used two models writes two lines with one id. */
+  run: string;
+  /** The provider's registry name: openai, anthropic, gemini, ollama, vscode-lm. */
+  provider: string;
+  /** The model the provider said answered ('' when none was named). */
+  model: string;
+  calls: number;
+  /** Every prompt token, cached ones included. */
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** At list prices; absent when no price is known for the model (tokens only). */
+  usd?: number;
+  /** True when the provider reported no usage and the tokens were counted from the text (bytes / 4). */
+  estimated?: boolean;
+  /** Conversations whose cached reply was reused: they cost nothing. */
+  reused?: number;
+  via?: SpendingVia;
+}
+
+/** Sums of records. */
+export interface SpendingTotals {
+  /** Input plus output tokens: what the token caps count. */
+  tokens: number;
+  inputTokens: number;
+  outputTokens: number;
+  usd: number;
+  /** Tokens of records without a price: their money is not in `usd`. */
+  unpricedTokens: number;
+  calls: number;
+  runs: number;
+}
+
+export function spendingLogFile(paths: StorePaths): string {
+  return path.join(paths.root, '.logs', 'spending.jsonl');
+}
+
+/** Appends a run's records. Throws what fs throws: a spend that cannot be recorded is worth saying. */
+export function appendSpending(paths: StorePaths, records: readonly SpendingRecord[]): void {
+  if (!records.length) return;
+  appendCapped(spendingLogFile(paths), records.map((r) => JSON.stringify(r)).join('\n') + '\n', SPENDING_LOG_MAX_BYTES);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** A line as a record, or undefined for a torn or hand-edited one. */
+function recordOf(line: string): SpendingRecord | undefined {
+  try {
+    const r = JSON.parse(line) as Partial<SpendingRecord> | null;
+    if (!r || typeof r.at !== 'string' || Number.isNaN(Date.parse(r.at)) || typeof r.provider !== 'string') return undefined;
+    if (![r.calls, r.inputTokens, r.outputTokens].every(isCount)) return undefined;
+    return {
+      ...(r as SpendingRecord),
+      model: typeof r.model === 'string' ? r.model : '',
+      cacheReadTokens: isCount(r.cacheReadTokens) ? r.cacheReadTokens : 0,
+      cacheWriteTokens: isCount(r.cacheWriteTokens) ? r.cacheWriteTokens : 0,
+      ...(isCount(r.usd) ? { usd: r.usd } : { usd: undefined }),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every record of the log (the rotated file's first), oldest first. */
+export function readSpending(paths: StorePaths): SpendingRecord[] {
+  const file = spendingLogFile(paths);
+  const records: SpendingRecord[] = [];
+  for (const name of [`${file}.1`, file]) {
+    let text: string;
+    try {
+      text = fs.readFileSync(name, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      const record = line.trim() ? recordOf(line) : undefined;
+      if (record) records.push(record);
+    }
+  }
+  return records;
+}
+
+export function emptyTotals(): SpendingTotals {
+  return { tokens: 0, inputTokens: 0, outputTokens: 0, usd: 0, unpricedTokens: 0, calls: 0, runs: 0 };
+}
+
+/** The sums of records (runs counted by their id). */
+export function totalsOf(records: readonly SpendingRecord[]): SpendingTotals {
+  const totals = emptyTotals();
+  const runs = new Set<string>();
+  for (const r of records) {
+    const tokens = r.inputTokens + r.outputTokens;
+    totals.tokens += tokens;
+    totals.inputTokens += r.inputTokens;
+    totals.outputTokens += r.outputTokens;
+    totals.calls += r.calls;
+    if (r.usd === undefined) totals.unpricedTokens += tokens;
+    else totals.usd += r.usd;
+    runs.add(r.run);
+  }
+  totals.runs = runs.size;
+  return totals;
+}
+
+/** Local midnight of `now`'s day: the daily caps start again then. */
+export function startOfDay(now: Date): Date {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate());
+}
+
+/** Local midnight of the first of `now`'s month: the monthly caps start again then. */
+export function startOfMonth(now: Date): Date {
+  return new Date(now.getFullYear(), now.getMonth(), 1);
+}
+
+/** The records at or after `start`. */
+export function recordsSince(records: readonly SpendingRecord[], start: Date): SpendingRecord[] {
+  const from = start.getTime();
+  return records.filter((r) => Date.parse(r.at) >= from);
+}
+
+/** What was spent today and this month (local time), from the log. */
+export function spentSoFar(paths: StorePaths, now: Date): { today: SpendingTotals; month: SpendingTotals } {
+  const month = recordsSince(readSpending(paths), startOfMonth(now));
+  return { today: totalsOf(recordsSince(month, startOfDay(now))), month: totalsOf(month) };
+}
