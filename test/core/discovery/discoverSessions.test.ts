@@ -255,6 +255,88 @@ describe('discovery: which sessions belong to the workspace', () => {
     assert.deepEqual(byTool(found), { 'copilot-chat': [chat], cline: [task] });
   });
 
+  it("Claude Code: tells projects apart by the folder a session ran in, not its project folder's name", () => {
+    const root = makeTempDir('lore-claude-owners-');
+    const home = path.join(root, 'home');
+    const projects = path.join(home, '.claude', 'projects');
+    const workspace = path.join(root, 'x', 'my-proj');
+    const claudeName = (folder: string) => folder.replace(/[^A-Za-z0-9]/g, '-');
+    const session = (folder: string, id: string, ...records: object[]) =>
+      write(path.join(projects, claudeName(folder), `${id}.jsonl`), jsonl(...records));
+    const prompt = (cwd: string) => ({ type: 'user', uuid: 'u1', sessionId: 's', cwd, message: { role: 'user', content: 'hi' } });
+    // `/x/my/proj` is named `-…-x-my-proj` too: its session lies in the workspace's own project folder.
+    const own = session(
+      workspace,
+      '00000000-0000-4000-8000-000000000001',
+      { type: 'summary', summary: 'T', leafUuid: 'u1' },
+      prompt(workspace),
+    );
+    const namesake = session(workspace, '00000000-0000-4000-8000-000000000002', prompt(path.join(root, 'x', 'my', 'proj')));
+    // A session that records no folder is decided by its project folder's name.
+    const unrecorded = session(workspace, '00000000-0000-4000-8000-000000000003', { type: 'summary', summary: 'T', leafUuid: 'u1' });
+    // So is one copied in from elsewhere, whose folder would not have been named so.
+    const copied = session(workspace, '00000000-0000-4000-8000-000000000007', prompt('/home/dev/shop'));
+    // Started in a folder inside the workspace: the workspace's; in a sibling that shares the name's start: not.
+    const api = path.join(workspace, 'packages', 'api');
+    const inside = session(api, '00000000-0000-4000-8000-000000000004', prompt(api));
+    const sibling = path.join(root, 'x', 'my-proj-2');
+    session(sibling, '00000000-0000-4000-8000-000000000005', prompt(sibling));
+    const inSibling = session(path.join(sibling, 'lib'), '00000000-0000-4000-8000-000000000006');
+    // Codex records the folder too: a session started inside the workspace is the workspace's.
+    const rollout = write(
+      path.join(home, '.codex', 'sessions', '2026', '11', '20', 'rollout-2026-11-20T10-00-00-a.jsonl'),
+      jsonl({ type: 'session_meta', payload: { id: 'a', cwd: api } }),
+    );
+    const host: Host = { platform: 'linux', home, env: {} };
+
+    const found = discoverSessions(host, workspace, { tools: ['claude-code', 'codex'], allWorkspaces: true });
+    const claude = found[0].sessions;
+    assert.deepEqual(
+      claude.filter((s) => s.matches).map((s) => s.path),
+      [own, unrecorded, copied, inside],
+    );
+    assert.deepEqual(
+      claude.filter((s) => s.path === namesake || s.path === inSibling).map((s) => [s.workspace, s.matches]),
+      [
+        [path.join(root, 'x', 'my', 'proj'), false],
+        [claudeName(path.join(sibling, 'lib')), false],
+      ],
+    );
+    assert.equal(found[0].otherWorkspaces, 3);
+    assert.deepEqual(
+      found[1].sessions.map((s) => [s.path, s.matches]),
+      [[rollout, true]],
+    );
+    // Seen from the namesake folder: its own session, not the workspace's (those that record no folder, or not theirs, cannot be told).
+    const fromNamesake = discoverSessions(host, path.join(root, 'x', 'my', 'proj'), { tools: ['claude-code'] });
+    assert.deepEqual(
+      fromNamesake[0].sessions.map((s) => s.path),
+      [namesake, unrecorded, copied],
+    );
+  });
+
+  it('a window on the home folder does not take the sessions of every project under it', () => {
+    const home = makeTempDir('lore-home-ws-');
+    const project = path.join(home, 'src', 'app');
+    const inProject = write(
+      path.join(home, '.claude', 'projects', project.replace(/[^A-Za-z0-9]/g, '-'), '00000000-0000-4000-8000-000000000001.jsonl'),
+      jsonl({ type: 'user', uuid: 'u1', sessionId: 's', cwd: project, message: { role: 'user', content: 'hi' } }),
+    );
+    const atHome = write(
+      path.join(home, '.claude', 'projects', home.replace(/[^A-Za-z0-9]/g, '-'), '00000000-0000-4000-8000-000000000002.jsonl'),
+      jsonl({ type: 'user', uuid: 'u1', sessionId: 's', cwd: home, message: { role: 'user', content: 'hi' } }),
+    );
+    const host: Host = { platform: 'linux', home, env: {} };
+    assert.deepEqual(
+      discoverSessions(host, home, { tools: ['claude-code'] })[0].sessions.map((s) => s.path),
+      [atHome],
+    );
+    assert.deepEqual(
+      discoverSessions(host, path.join(home, 'src'), { tools: ['claude-code'] })[0].sessions.map((s) => s.path),
+      [inProject],
+    );
+  });
+
   it('finds nothing, and fails on nothing, in an empty home', () => {
     const home = makeTempDir();
     const found = discoverSessions({ platform: 'linux', home, env: {} }, path.join(home, 'ws'));

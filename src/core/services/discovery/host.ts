@@ -53,6 +53,13 @@ export function samePath(host: Host, a: string, b: string): boolean {
   return comparablePath(host, a) === comparablePath(host, b);
 }
 
+/** Whether `folder` is `workspace` or lies inside it, on the host (`/x/app-2` is not inside `/x/app`). */
+export function isWithin(host: Host, folder: string, workspace: string): boolean {
+  const p = hostPath(host);
+  const rel = p.relative(comparablePath(host, workspace), comparablePath(host, folder));
+  return rel === '' || (!rel.startsWith('..') && !p.isAbsolute(rel));
+}
+
 /**
  * A `file:` URI (VS Code's `workspace.json`, Continue's `workspaceDirectory`) as a host path;
  * a plain path is returned as it is, another scheme (a remote workspace) as undefined.

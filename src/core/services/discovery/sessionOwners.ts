@@ -1,11 +1,12 @@
 /**
  * The sessions a tool keeps at one of its locations, and the workspace each belongs to, read
- * from what the tool itself records: Claude Code's and Cursor's project-folder names, Codex's and
- * the Copilot CLI's `cwd`, VS Code's `workspace.json` per storage hash, Gemini CLI's project
+ * from what the tool itself records: Claude Code's `cwd` (its project-folder name when none is
+ * recorded), Cursor's project-folder name, Codex's and the Copilot CLI's `cwd`, VS Code's `workspace.json` per storage hash, Gemini CLI's project
  * folder (`.project_root` / `projects.json`, or the sha256 of the path in older CLIs), Continue's
  * `workspaceDirectory`, Cline's `cwdOnTaskInitialization`, Roo and Kilo Code's `workspace`,
  * OpenCode's `directory`. Only headers and small index files are read. A session whose workspace
- * is not recorded never counts as this workspace's.
+ * is not recorded never counts as this workspace's; one started in a folder inside the workspace
+ * (`packages/api`) does.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -20,7 +21,7 @@ import {
 import { isConversationFileName } from '../../model/conversation';
 import { listNames, walkTree } from '../../base/walkTree';
 import { firstJsonLine, jsonStringField, readHead, readJsonFile, SMALL_HEAD_BYTES } from './fileHead';
-import { fileUriToPath, hostPath, samePath, type Host } from './host';
+import { fileUriToPath, hostPath, isWithin, samePath, type Host } from './host';
 import { claudeCodeProjectName, cursorProjectName, type ToolId, type ToolLocation } from './toolLocations';
 
 /** One session file found at a tool's location. */
@@ -29,8 +30,9 @@ export interface FoundSession {
   /** The conversation file, as the harvest reads it. */
   path: string;
   /**
-   * The workspace the tool recorded for it: a path, or for Claude Code and Cursor the name of its
-   * project folder (their names cannot be turned back into paths). Absent when not recorded.
+   * The workspace the tool recorded for it: a path, or for Cursor (and a Claude Code session that
+   * records no folder) the name of its project folder, which cannot be turned back into a path.
+   * Absent when not recorded.
    */
   workspace?: string;
   /** Whether it belongs to the workspace discovery was asked about. */
@@ -49,10 +51,20 @@ const isDir = (file: string): boolean => {
   }
 };
 
+/**
+ * Whether a session that ran in `folder` is the workspace's: it ran there or in a folder inside
+ * it. Not when the workspace is the home folder (or above it): a window opened on the home folder
+ * would otherwise take every project's sessions for its own.
+ */
+function ranInWorkspace(host: Host, folder: string, workspace: string): boolean {
+  if (samePath(host, folder, workspace)) return true;
+  return !isWithin(host, host.home, workspace) && isWithin(host, folder, workspace);
+}
+
 /** A session whose recorded workspace (a path or file URI) is compared with the workspace. */
 function owned(tool: ToolId, file: string, recorded: string | undefined, host: Host, workspace: string): FoundSession {
   const asPath = recorded === undefined ? undefined : fileUriToPath(host, recorded);
-  return { tool, path: file, workspace: asPath ?? recorded, matches: asPath !== undefined && samePath(host, asPath, workspace) };
+  return { tool, path: file, workspace: asPath ?? recorded, matches: asPath !== undefined && ranInWorkspace(host, asPath, workspace) };
 }
 
 /** A folder's files with a conversation extension, one level deep, in name order. */
@@ -65,16 +77,63 @@ function conversationFiles(host: Host, dir: string, keep: (name: string) => bool
     .filter((file) => !isDir(file));
 }
 
-/** `~/.claude/projects/<project>/<session>.jsonl`; subagent transcripts and side folders are part of their session. */
+/** A project folder's name as compared: Windows file names ignore case (`c--src-app` is `C--src-app`). */
+const projectNameKey = (host: Host, name: string): string => (host.platform === 'win32' ? name.toLowerCase() : name);
+
+/** Claude Code cuts a project folder's name at this length and appends a hash of the path. */
+const CLAUDE_CODE_NAME_LIMIT = 200;
+
+/**
+ * Whether a Claude Code project folder can hold the workspace's sessions: it is named after the
+ * workspace, or after a folder inside it (`-x-app-packages-api` for `/x/app`), or it is a long
+ * name cut at the same place. Only these folders' sessions are opened to read where they ran.
+ */
+function mayBeWorkspaceProject(host: Host, project: string, mine: string): boolean {
+  const name = projectNameKey(host, project);
+  const own = projectNameKey(host, mine);
+  if (name === own || name.startsWith(`${own}-`)) return true;
+  return own.length > CLAUDE_CODE_NAME_LIMIT && name.startsWith(own.slice(0, CLAUDE_CODE_NAME_LIMIT));
+}
+
+/** A project folder's name as Claude Code would give it, cut where Claude Code cuts long names (before its hash). */
+const cutName = (host: Host, name: string): string => projectNameKey(host, name).slice(0, CLAUDE_CODE_NAME_LIMIT);
+
+/**
+ * The folder a Claude Code session ran in: the `cwd` its first message records (before the message
+ * itself), when Claude Code would have kept the session in the project folder it lies in. A `cwd`
+ * that does not name that folder (a session copied from another machine or project) tells nothing.
+ */
+function claudeCodeCwd(host: Host, file: string, project: string): string | undefined {
+  const cwd = jsonStringField(readHead(file) ?? '', 'cwd');
+  if (cwd === undefined) return undefined;
+  return cutName(host, claudeCodeProjectName(host, cwd)) === cutName(host, project) ? cwd : undefined;
+}
+
+/**
+ * `~/.claude/projects/<project>/<session>.jsonl`; subagent transcripts and side folders are part
+ * of their session. Claude Code names a project folder after the path with every character but
+ * letters and digits turned into `-`, so `/x/my-app` and `/x/my/app` share `-x-my-app`: a session
+ * is the workspace's by the `cwd` it records, its folder's name deciding only when it records none
+ * (or one that does not give that name).
+ */
 const claudeCode: Lister = (location, host, workspace) => {
   const mine = claudeCodeProjectName(host, workspace);
   const found: FoundSession[] = [];
   for (const project of listNames(location.path).sort()) {
     const dir = hostPath(host).join(location.path, project);
     const names = () => listNames(dir);
+    const candidate = mayBeWorkspaceProject(host, project, mine);
     for (const file of conversationFiles(host, dir, (name) => name.endsWith('.jsonl'))) {
       if (isClaudeCodeLegacySubagentFile(file, names)) continue;
-      found.push({ tool: 'claude-code', path: file, workspace: project, matches: project === mine });
+      const cwd = candidate ? claudeCodeCwd(host, file, project) : undefined;
+      if (cwd !== undefined) found.push(owned('claude-code', file, cwd, host, workspace));
+      else
+        found.push({
+          tool: 'claude-code',
+          path: file,
+          workspace: project,
+          matches: projectNameKey(host, project) === projectNameKey(host, mine),
+        });
     }
   }
   return found;
