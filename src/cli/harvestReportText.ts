@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { CONVERSATION_CLASSES, type HarvestPlan } from '../core/store/harvestPlan';
 import type { HarvestReport } from '../core/services/harvest/runHarvest';
+import { NO_TURNS } from '../core/services/harvest/classify';
 import type { DefaultSources } from '../core/services/harvest/agentSources';
 import type { ProviderErrorKind } from '../core/services/providers/provider';
 import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from '../core/model/categories';
@@ -32,7 +33,7 @@ const NAMED_CANDIDATES = 20;
  * it) and when, then the file, where a person needs it to act (lore forget, --from).
  */
 function candidateLines(report: HarvestReport, now = Date.now()): string[] {
-  const candidates = report.conversations.filter((c) => (c.class === 'harvest' || c.class === 'retry') && c.unrecognized === undefined);
+  const candidates = report.conversations.filter((c) => c.class === 'harvest' || c.class === 'retry');
   const lines = candidates.slice(0, NAMED_CANDIDATES).map((c) => {
     const facts = [c.started ? humanTime(c.started, { now }) : '', `${formatBytes(c.renderedBytes ?? 0)} to read`].filter(Boolean);
     return `  ${c.class === 'retry' ? 'again' : 'new'}: ${printable(c.title ?? '(untitled)')} (${facts.join(', ')}): ${printablePath(c.path)}`;
@@ -69,15 +70,9 @@ export function dryRunText(report: HarvestReport, read: SourcesRead = {}): strin
     lines.push(`skipped (${printable(c.reason ?? 'forgotten')}): ${printablePath(c.path)}`);
   for (const c of report.conversations.filter((c) => c.class === 'binary'))
     lines.push(`skipped (binary: ${printable(c.reason ?? '')}): ${printablePath(c.path)}`);
-  // The ledger remembers what an earlier run could not read; the dry run's own import finds the new ones.
-  for (const c of report.conversations.filter((c) => !c.status && c.ledger?.status === 'unrecognized')) {
-    lines.push(
-      `not read last time (kept; read again by --preview/--apply): ${printablePath(c.path)}: ${printable(c.ledger!.error ?? 'no conversation turns')}`,
-    );
-  }
-  for (const c of report.conversations.filter((c) => !c.status && c.unrecognized !== undefined && c.ledger?.status !== 'unrecognized')) {
-    lines.push(`no conversation turns (kept, never sent): ${printablePath(c.path)}: ${printable(c.unrecognized!)}`);
-  }
+  // What --apply records as not read, the dry run says in the same words (an apply says it among its problems).
+  for (const c of report.conversations.filter((c) => !c.status && c.class === 'unrecognized'))
+    lines.push(`not read (kept, never sent): ${printablePath(c.path)}: ${printable(c.reason ?? NO_TURNS)}`);
   for (const p of report.problems) lines.push(`problem: ${printablePath(p.path)}: ${printable(p.message)}`);
   for (const w of report.warnings) lines.push(`warning: ${printable(w)}`);
   lines.push(`provider: ${report.provider}`);

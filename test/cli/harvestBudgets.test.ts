@@ -105,9 +105,15 @@ describe('lore harvest budgets apply to the rendered transcript', function () {
     fs.writeFileSync(file, '{"theme": "dark"}\n');
     const text = await runCli(['harvest', '--root', root]);
     assert.equal(text.code, 0, text.stderr);
-    assert.ok(text.stdout.includes(`no conversation turns (kept, never sent): ${file}: not a supported conversation format`), text.stdout);
-    const [c] = JSON.parse((await runCli(['harvest', '--root', root, '--json'])).stdout).conversations;
-    assert.deepEqual([c.turns, c.renderedBytes, c.rawBytes], [0, 0, 18]);
+    assert.ok(text.stdout.includes(`not read (kept, never sent): ${file}: not a supported conversation format`), text.stdout);
+    // Not counted among the files to harvest, in the text as in --json.
+    assert.match(text.stdout, /^conversations: unrecognized:1$/m);
+    assert.doesNotMatch(text.stdout, /new: /);
+    const json = JSON.parse((await runCli(['harvest', '--root', root, '--json'])).stdout);
+    const [c] = json.conversations;
+    assert.deepEqual([c.class, c.status, c.turns, c.renderedBytes, c.rawBytes], ['unrecognized', undefined, 0, 0, 18]);
+    assert.match(c.reason, /^not a supported conversation format/);
+    assert.deepEqual([json.counts.harvest, json.counts.unrecognized, json.estimatedTokens], [0, 1, 0]);
   });
 
   it('keeps and reports a conversation whose rendering is over 1 MB', async () => {

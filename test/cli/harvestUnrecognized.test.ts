@@ -39,6 +39,9 @@ describe('lore harvest: conversations no importer reads', function () {
   it('--apply keeps them in the inbox, records them unrecognized, writes no knowledge and names them with a reason', async () => {
     const { root, gemini, bot } = await inboxWithLookAlikes();
     const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
+    // The dry run says what --apply will: not read, and why, in the same words.
+    const dry = JSON.parse((await runCli(['harvest', '--root', root, '--json'])).stdout);
+    const said = new Map<string, any>(dry.conversations.map((c: any) => [c.path, c]));
     const result = await runCli(['harvest', '--root', root, '--apply']);
     assert.equal(result.code, 1, result.stderr + result.stdout);
     assert.ok(fs.existsSync(gemini) && fs.existsSync(bot), 'both files are still in the inbox');
@@ -57,13 +60,14 @@ describe('lore harvest: conversations no importer reads', function () {
     for (const file of [gemini, bot]) {
       const entry = entries[sha256(fs.readFileSync(file))];
       assert.equal(entry.status, 'unrecognized', file);
+      assert.deepEqual([said.get(file).class, said.get(file).reason], ['unrecognized', entry.error]);
       assert.equal(entry.deleted, false);
       assert.equal(entry.items, undefined);
       assert.match(entry.error, /not a supported conversation format|does not read yet/);
     }
   });
 
-  it('--json lists them with status and reason, and so does every later run; the dry run remembers them', async () => {
+  it('--json lists them with status and reason, and so does every later run, its dry run too', async () => {
     const { root, gemini, bot } = await inboxWithLookAlikes();
     await runCli(['harvest', '--root', root, '--apply']);
     const again = await runCli(['harvest', '--root', root, '--apply', '--json']);
@@ -80,10 +84,7 @@ describe('lore harvest: conversations no importer reads', function () {
     assert.deepEqual(json.reclaimed, []);
     const dry = await runCli(['harvest', '--root', root]);
     assert.equal(dry.code, 0, dry.stderr);
-    assert.ok(
-      dry.stdout.includes(`not read last time (kept; read again by --preview/--apply): ${gemini}: looks like a Gemini CLI prompt log`),
-      dry.stdout,
-    );
+    assert.ok(dry.stdout.includes(`not read (kept, never sent): ${gemini}: looks like a Gemini CLI prompt log`), dry.stdout);
   });
 
   it('never sends them to the model, and harvests the readable conversation next to them', async () => {

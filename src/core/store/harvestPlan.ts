@@ -13,8 +13,8 @@ import type { Ledger, LedgerEntry } from '../model/ledgerFormat';
 
 export type ConversationClass =
   /**
-   * New content, or content an earlier run could not read (ledger `unrecognized`): will be read
-   * and, when an importer reads turns from it, distilled.
+   * New content, or content an earlier run could not read (ledger `unrecognized`) that an
+   * importer now reads turns from: will be distilled.
    */
   | 'harvest'
   /** A previous harvest failed: will be distilled again. */
@@ -35,6 +35,11 @@ export type ConversationClass =
   | 'deferred'
   /** Could not be read (permissions, vanished). */
   | 'unreadable'
+  /**
+   * Read, but no importer reads a conversation's turns from it: nothing would be sent to a model;
+   * a harvest records it so in the ledger (`unrecognized`) and keeps the file.
+   */
+  | 'unrecognized'
   /** A person forgot this conversation for good (`lore forget`; ledger tombstones): never harvested again. */
   | 'forgotten';
 
@@ -49,6 +54,7 @@ export const CONVERSATION_CLASSES: readonly ConversationClass[] = [
   'live',
   'deferred',
   'unreadable',
+  'unrecognized',
   'forgotten',
 ];
 
@@ -66,7 +72,7 @@ export interface ClassifiedConversation extends Partial<RenderedSize> {
   ledger?: LedgerEntry;
   /** For duplicates: the path of the first file with the same content. */
   sameAs?: string;
-  /** Why, for unreadable/binary/too-large. */
+  /** Why, for unreadable/unrecognized/binary/too-large. */
   reason?: string;
 }
 

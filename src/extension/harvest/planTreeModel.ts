@@ -111,6 +111,7 @@ function summaryTooltip(plan: ShownPlan): string {
 export function conversationProblem(outcome: ConversationOutcome): FailureReason | undefined {
   if (outcome.status === 'harvest-failed') return failureReason(outcome.error);
   if (outcome.status === 'unrecognized') return unreadableReason(outcome);
+  if (outcome.class === 'unrecognized') return unreadableReason({ error: outcome.reason });
   const why = outcome.reason ? ` (${printable(outcome.reason)})` : '';
   if (outcome.class === 'too-large')
     return { kind: 'other', reason: `Too long to send to a model${why}`, advice: 'it is kept; Lore never sends it' };

@@ -92,7 +92,7 @@ describe('dry-run classification', () => {
     fs.utimesSync(log, old, old);
     assert.equal(
       classifyConversations([{ path: log, inInbox: false }], { entries: {} }, { liveWindowMs: 60_000, now })[0].class,
-      'harvest',
+      'unrecognized', // no longer live, so read: and `{}` has no turns
     );
   });
 

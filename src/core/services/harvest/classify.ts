@@ -156,6 +156,10 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
         // The same conversation, grown or copied since it was forgotten: still forgotten.
         cls = 'forgotten';
         reason = forgottenReason(forgotten);
+      } else if (rendered.turns === 0) {
+        // The same answer a harvest gives it: never sent, recorded as not read, kept.
+        cls = 'unrecognized';
+        reason = imported.conversation.unrecognized ?? NO_TURNS;
       } else if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
         cls = 'too-large';
         reason = `rendered transcript over ${formatBytes(MAX_HARVEST_SOURCE_BYTES)}`;
@@ -170,6 +174,9 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
   }
   return out;
 }
+
+/** Why a file from which an importer read no turns is not harvested, when the importer says nothing more. */
+export const NO_TURNS = 'no conversation turns';
 
 function forgottenReason(at: string): string {
   return `forgotten on ${at.slice(0, 10)} (lore forget): not harvested again`;

@@ -127,7 +127,7 @@ export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: Kn
   const totals = dryRunTotals(classified);
   const read = classified.filter((item) => item.format !== undefined || item.class === 'harvested');
   const pending = classified.filter((item) => item.class === 'harvest' || item.class === 'retry');
-  const unrecognized = pending.filter((item) => item.unrecognized !== undefined).length;
+  const unrecognized = classified.filter((item) => item.class === 'unrecognized').length;
   return {
     tool: entry.tool,
     label: entry.label,
@@ -135,7 +135,7 @@ export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: Kn
     sessions: items.length,
     rawBytes: items.reduce((sum, item) => sum + item.rawBytes, 0),
     harvested: totals.counts.harvested,
-    toHarvest: pending.length - unrecognized,
+    toHarvest: pending.length,
     unrecognized,
     renderedBytes: totals.harvestBytes,
     estimatedTokens: totals.estimatedTokens,

@@ -24,7 +24,7 @@ import { printable } from '../../model/format';
 import { harvestChanges } from '../../store/changes/harvestChanges';
 import { recordStoreChange, type HistoryOutcome } from '../../store/history/storeHistory';
 import { applyPlan, lockStoreForApply, type ApplyResult } from '../../store/changes/applyPlan';
-import { classifyConversations, dryRunTotals, type DryRunTotals } from './classify';
+import { classifyConversations, dryRunTotals, NO_TURNS, type DryRunTotals } from './classify';
 import { type ClassifiedConversation, type ConversationOutcome, type DistilledInput, type HarvestPlan } from '../../store/harvestPlan';
 import { distillConversation } from './distill';
 import { existingItemsBlock, loadExistingItems, relevantItems, type ExistingItem } from './existingItems';
@@ -188,11 +188,18 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         transcripts.set(outcome.sha256, renderForStore(conversation, outcome.sha256, outcome.mtimeMs));
     };
     const candidates = report.conversations.filter((c) => c.class === 'harvest' || c.class === 'retry');
+    /** Nothing to distill: never sent to a model, never recorded as harvested, never reclaimed. */
+    const notRead = (outcome: ConversationOutcome, why: string | undefined) => {
+      outcome.status = 'unrecognized';
+      outcome.error = why ?? NO_TURNS;
+      report.problems.push({ path: outcome.path, message: `not harvested, kept: ${outcome.error}` });
+    };
     let fatal: string | undefined;
     let index = 0;
     let storeItems: ExistingItem[] | undefined; // Read once, when a model is first asked.
     for (const outcome of report.conversations) {
       if (outcome.class === 'too-large' && !outcome.ledger) outcome.status = 'too-large';
+      if (outcome.class === 'unrecognized') notRead(outcome, outcome.reason);
       if (outcome.class !== 'harvest' && outcome.class !== 'retry') continue;
       index++;
       if (options.noHarvest) {
@@ -220,10 +227,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
           conversations.get(outcome.path) ?? importConversation(outcome.path, fs.readFileSync(outcome.path, 'utf8'), { privateMarkers });
         conversations.delete(outcome.path);
         if (conversation.turns.length === 0) {
-          // Nothing to distill: never sent to a model, never recorded as harvested, never reclaimed.
-          outcome.status = 'unrecognized';
-          outcome.error = conversation.unrecognized ?? 'no conversation turns';
-          report.problems.push({ path: outcome.path, message: `not harvested, kept: ${outcome.error}` });
+          notRead(outcome, conversation.unrecognized); // the file changed since it was classified
           continue;
         }
         outcome.id = conversation.id;
