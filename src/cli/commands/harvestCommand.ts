@@ -158,6 +158,7 @@ async function harvest(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numb
       liveWindowMs:
         values['live-minutes'] !== undefined ? parsePositiveNumber(values['live-minutes'], '--live-minutes') * 60_000 : undefined,
       reclaim,
+      home: currentHost(envOf(io)).home,
       signal: controller.signal,
       onProgress: values.quiet || values.json ? undefined : (message) => io.err(message),
       spending: { via: 'cli' },

@@ -8,6 +8,7 @@ import { HARVEST_MAX_ATTEMPTS, RETRY_SUFFIX, SUMMARIZE_THRESHOLD_BYTES } from '.
 import type { Conversation } from '../../model/conversation';
 import { renderTranscript } from '../conversations/renderTranscript';
 import { redactSecrets } from '../../model/safety/redact';
+import { maskLocalPaths, type LocalPaths } from '../../model/safety/localPaths';
 import type { HarvestItems } from '../../model/categories';
 import type { ModelRequest, Provider, TokenUsage } from '../providers/provider';
 import { HarvestReplyError, parseHarvestReply } from './parseReply';
@@ -28,6 +29,11 @@ export interface DistillOptions {
    * chosen from what the model reads (the transcript, or its summary); none when undefined.
    */
   existingItems?: (input: string) => string;
+  /**
+   * The home folder and workspace, hidden from the provider in all it is sent (localPaths.ts):
+   * the conversation's own folder is added. None for the offline extractor, which sends nothing.
+   */
+  localPaths?: Omit<LocalPaths, 'cwd'>;
 }
 
 export interface DistillResult {
@@ -55,10 +61,15 @@ function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {
   }
 }
 
+/** `text` with the home folder, the workspace and the folder the conversation ran in hidden, when asked. */
+function hideLocalPaths(text: string, conversation: Conversation, options: DistillOptions): string {
+  return options.localPaths ? maskLocalPaths(text, { ...options.localPaths, cwd: conversation.cwd }) : text;
+}
+
 /** The text the harvest prompt is applied to: the transcript, or a summary of it when large. */
 async function harvestInput(conversation: Conversation, options: DistillOptions, result: DistillResult): Promise<string> {
-  // Secrets in a conversation never reach the model provider either.
-  const transcript = redactSecrets(renderTranscript(conversation));
+  // Secrets in a conversation never reach the model provider either, nor the person's folders.
+  const transcript = hideLocalPaths(redactSecrets(renderTranscript(conversation)), conversation, options);
   if (Buffer.byteLength(transcript, 'utf8') <= SUMMARIZE_THRESHOLD_BYTES) return transcript;
   result.summarized = true;
   const parts: string[] = [];
@@ -90,7 +101,7 @@ export async function distillConversation(conversation: Conversation, options: D
     usage: {},
   };
   const input = await harvestInput(conversation, options, result);
-  const existing = options.existingItems?.(input) ?? '';
+  const existing = hideLocalPaths(options.existingItems?.(input) ?? '', conversation, options);
   let lastError = '';
   for (let attempt = 0; attempt < HARVEST_MAX_ATTEMPTS; attempt++) {
     const request: ModelRequest = {

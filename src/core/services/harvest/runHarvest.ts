@@ -3,6 +3,7 @@
  * (preview stops here) → apply under the store lock. The CLI and the extension both call this.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Conversation } from '../../model/conversation';
 import { importConversation } from '../conversations/detect';
@@ -67,6 +68,8 @@ export interface HarvestOptions {
   lockTimeoutMs?: number;
   /** Spending caps besides config.json's (VS Code's settings), and where the run came from (spendingLog.ts). */
   spending?: SpendingOptions;
+  /** The person's home folder, written `~` in what a model provider is sent (default: this process's). */
+  home?: string;
 }
 
 export interface HarvestReport {
@@ -256,6 +259,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
             timeoutMs: options.timeoutMs,
             signal: options.signal,
             existingItems,
+            localPaths: provider.offline ? undefined : { home: options.home ?? os.homedir(), workspace: paths.workspace },
           });
           outcome.calls = result.calls;
           report.modelCalls += result.calls;
