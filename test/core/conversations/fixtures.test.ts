@@ -163,6 +163,26 @@ describe('importers on hand-written fixtures', () => {
       assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
   });
 
+  it('counts no Claude Code record a person did not type as a user turn: notifications, monitors, peers, teammates', () => {
+    const conv = load('claude-injected-user-records.jsonl');
+    assert.deepEqual(
+      conv.turns.map((t) => [t.role, t.text]),
+      [
+        ['user', 'Run the test suite in the background and watch the log.'],
+        ['assistant', 'Started both.'],
+        ['assistant', 'The tests pass.'],
+        ['assistant', 'The log shows a refund error.'],
+        ['assistant', 'Noted.'],
+        ['user', 'Add a test for zero refunds.'],
+        ['assistant', 'Added.'],
+      ],
+    );
+    assert.deepEqual([conv.skipped?.['origin:task-notification'], conv.skipped?.['origin:peer']], [2, 1]);
+    const text = renderTranscript(conv);
+    for (const hidden of ['Read the output file', 'Dev User', 'PEER-TEXT', 'TEAMMATE-TEXT', 'was stopped'])
+      assert.ok(!text.includes(hidden), `${hidden} leaked into the transcript`);
+  });
+
   it('prefers the name the user gave a Claude Code session over the generated one', () => {
     const conv = load('claude-project/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.jsonl');
     assert.equal(conv.title, 'Release checklist');
