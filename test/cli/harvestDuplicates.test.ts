@@ -2,7 +2,8 @@
  * Duplicates as a person meets them on the command line: the same statement from eight
  * conversations is one line with eight sources; a teammate's (another conversation's) later
  * harvest of it adds its source; and a forgotten conversation stays forgotten when its file comes
- * back under another name, as does its statement when another conversation says it.
+ * back under another name, as does its statement when another conversation says it. Statements
+ * that differ in a number, a name or a place stay apart.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -80,5 +81,35 @@ describe('lore harvest: the same statement is one line', function () {
     fs.writeFileSync(path.join(inbox, 'c.md'), transcript('c', STATEMENT, '2026-11-22T10:00:00Z'));
     assert.equal((await harvest(root)).code, 0);
     assert.deepEqual(lines(root), ['- The release branch is cut on Mondays. [from: b, 2026-11-21; c, 2026-11-22]']);
+  });
+
+  it('never folds statements that differ in a number, a name or a place, in one harvest or across two', async () => {
+    const { root, inbox } = await makeWorkspace();
+    const said = {
+      a: [
+        'Fact: The API times out after 30 seconds.',
+        'Fact: The release branch is cut by Alice.',
+        'Fact: Build caches live in /var/cache/shop.',
+      ],
+      b: [
+        'Fact: The API times out after 60 seconds.',
+        'Fact: The release branch is cut by Bob.',
+        'Fact: Build caches live in /var/cache/api.',
+      ],
+    };
+    fs.writeFileSync(path.join(inbox, 'a.md'), transcript('a', said.a.join('\n'), '2026-11-20T10:00:00Z'));
+    fs.writeFileSync(path.join(inbox, 'b.md'), transcript('b', said.b.join('\n'), '2026-11-21T10:00:00Z'));
+    const first = await harvest(root);
+    assert.equal(first.code, 0, first.stderr);
+    const bySource = (source: string) => lines(root).filter((l) => parseProvenance(l)!.sources.some((p) => p.source === source));
+    assert.equal(lines(root).length, 6);
+    assert.equal(bySource('a').length, 3);
+    assert.equal(bySource('b').length, 3);
+
+    // A later conversation saying one of them exactly joins that line only.
+    fs.writeFileSync(path.join(inbox, 'c.md'), transcript('c', said.b[0], '2026-11-22T10:00:00Z'));
+    assert.equal((await harvest(root)).code, 0);
+    assert.equal(lines(root).length, 6);
+    assert.deepEqual(bySource('c'), ['- The API times out after 60 seconds. [from: b, 2026-11-21; c, 2026-11-22]']);
   });
 });
