@@ -265,10 +265,11 @@ describe('discovery: which sessions belong to the workspace', () => {
       write(path.join(projects, claudeName(folder), `${id}.jsonl`), jsonl(...records));
     const prompt = (cwd: string) => ({ type: 'user', uuid: 'u1', sessionId: 's', cwd, message: { role: 'user', content: 'hi' } });
     // `/x/my/proj` is named `-…-x-my-proj` too: its session lies in the workspace's own project folder.
+    // (It records its folder after a long summary, past the first KB read.)
     const own = session(
       workspace,
       '00000000-0000-4000-8000-000000000001',
-      { type: 'summary', summary: 'T', leafUuid: 'u1' },
+      { type: 'summary', summary: 'T'.repeat(10_000), leafUuid: 'u1' },
       prompt(workspace),
     );
     const namesake = session(workspace, '00000000-0000-4000-8000-000000000002', prompt(path.join(root, 'x', 'my', 'proj')));

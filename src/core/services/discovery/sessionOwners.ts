@@ -104,7 +104,9 @@ const cutName = (host: Host, name: string): string => projectNameKey(host, name)
  * that does not name that folder (a session copied from another machine or project) tells nothing.
  */
 function claudeCodeCwd(host: Host, file: string, project: string): string | undefined {
-  const cwd = jsonStringField(readHead(file) ?? '', 'cwd');
+  // Most sessions record it in their first KB; a long first prompt (or many summaries) puts it further.
+  const small = readHead(file, SMALL_HEAD_BYTES) ?? '';
+  const cwd = jsonStringField(small, 'cwd') ?? jsonStringField(readHead(file) ?? '', 'cwd');
   if (cwd === undefined) return undefined;
   return cutName(host, claudeCodeProjectName(host, cwd)) === cutName(host, project) ? cwd : undefined;
 }
