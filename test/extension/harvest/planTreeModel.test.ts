@@ -152,6 +152,8 @@ describe('Harvest Plan view rows', () => {
           outcome('/store/inbox/chat.md', { inInbox: true }),
           outcome('/c/done.jsonl', { class: 'harvested', title: 'Already read' }),
           outcome('/c/live.jsonl', { class: 'live', title: 'Still being written' }),
+          // Nothing is read from a file no importer reads: it is not named among what the harvest reads.
+          outcome('/c/settings.json', { class: 'unrecognized', reason: 'not a supported conversation format' }),
         ]),
         now,
       ),
