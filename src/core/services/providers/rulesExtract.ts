@@ -30,7 +30,7 @@ import {
 import type { Transcript, TranscriptTurn } from './rulesTranscript';
 import { agreedDecisions } from './rulesAgreement';
 import { attemptsOf } from './rulesAttempts';
-import { findingOf, sentencesOf, withoutRetracted, type Finding } from './rulesFindings';
+import { findingOf, isThinkingAloud, sentencesOf, withoutRetracted, type Finding } from './rulesFindings';
 import { isNoiseStatement, isOutputLine, pastedTurns } from './rulesNoise';
 
 /** What the extractor found, and which lines carried it (the summary keeps those lines). */
@@ -54,17 +54,18 @@ interface Section {
   commands: string[];
 }
 
-type Add = <K extends keyof HarvestItems>(category: K, item: HarvestItems[K][number], key: string) => void;
+/** `marked`: a person or agent wrote a marker (`Decision: …`) to have this kept. */
+type Add = <K extends keyof HarvestItems>(category: K, item: HarvestItems[K][number], key: string, marked?: boolean) => void;
 
 /** Runs every rule over every turn. Deterministic: same transcript, same result. */
 export function extractItems(transcript: Transcript): RulesExtraction {
   const items = emptyItems();
   const keptLines = new Set<string>();
   const seen = new Set<string>();
-  const add: Add = (category, item, key) => {
+  const add: Add = (category, item, key, marked) => {
     // Output, bare links and script steps are never knowledge, whichever rule found them.
     const statement = (item as { statement?: string }).statement;
-    if (statement !== undefined && isNoiseStatement(statement)) return;
+    if (statement !== undefined && isNoiseStatement(statement, marked)) return;
     // Case and spacing differences are still the same item.
     const id = `${category}\u0000${key.toLowerCase().replace(/\s+/g, ' ')}`;
     if (seen.has(id)) return;
@@ -149,7 +150,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
         add('files', { path: marker.path, note: marker.note }, `${marker.path}\u0000${marker.note}`);
       } else if (marker.kind === 'statement') {
         const item = marker.category === 'decisions' ? splitDetail(marker.text) : { statement: marker.text };
-        if (item.statement) add(marker.category, item, item.statement);
+        if (item.statement) add(marker.category, item, item.statement, true);
       } else {
         i = addPlaybook(marker.text, lines, i, add, keep);
       }
@@ -216,7 +217,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
       continue;
     }
     // Prose, and list items outside a section that takes them, may state a finding.
-    if (!(section && item !== undefined)) {
+    if (!(section && item !== undefined) && !isThinkingAloud(body)) {
       for (const sentence of sentencesOf(withoutEmphasis(body))) {
         const found = findingOf(sentence);
         if (found) ctx.finding(found.statement, found.causal, i);

@@ -45,6 +45,15 @@ const RETRACTION =
 const STILL_FAILING =
   /^(?:no\b|nope\b|that(?:'s| is) not it|that didn't|it didn't|it still|still (?:fail|broken|the same|not|doesn't|happening|getting|seeing|see)|same (?:error|issue|problem)|(?:the )?(?:same|new) error)/i;
 const MAX_FINDING_CHARS = 240;
+/** A paragraph that reasons about the request ("The user wants …", "Okay, let's tackle …") is thinking aloud. */
+const THINKING_ALOUD = /\b(?:the user (?:wants|mentioned|asked|said|is asking)|okay, (?:let's|so)|hmm\b|wait,)/i;
+/** Findings sharing this share of their words say the same thing; the first is kept. */
+const SAME_FINDING = 0.5;
+
+/** Whether a paragraph is an agent reasoning about the request rather than stating what it found. */
+export function isThinkingAloud(paragraph: string): boolean {
+  return THINKING_ALOUD.test(paragraph);
+}
 
 /** The finding a sentence states, if it states one. */
 export function findingOf(sentence: string): { statement: string; causal: boolean } | undefined {
@@ -87,5 +96,16 @@ export function withoutRetracted(findings: Finding[], transcript: Transcript): F
       for (const f of findings) if (f.causal && (f.turn < t || (f.turn === t && f.line < i))) dropped.add(f);
     });
   });
-  return findings.filter((f) => !dropped.has(f));
+  const kept: Finding[] = [];
+  for (const f of findings) if (!dropped.has(f) && !kept.some((k) => overlap(k.statement, f.statement) >= SAME_FINDING)) kept.push(f);
+  return kept;
+}
+
+/** Share of words two statements have in common (Jaccard on lower-case words). */
+function overlap(a: string, b: string): number {
+  const wa = new Set(a.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const wb = new Set(b.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  let shared = 0;
+  for (const w of wa) if (wb.has(w)) shared++;
+  return shared / Math.max(1, wa.size + wb.size - shared);
 }

@@ -12,7 +12,7 @@ import type { Transcript } from './rulesTranscript';
 /** A turn this long (prose characters) is a document whatever its shape. */
 const DOCUMENT_CHARS = 4000;
 /** A turn this long with headings or many list items is a pasted spec or document. */
-const STRUCTURED_DOCUMENT_CHARS = 1200;
+const STRUCTURED_DOCUMENT_CHARS = 800;
 const DOCUMENT_HEADINGS = 2;
 const DOCUMENT_LIST_ITEMS = 6;
 /** A turn this many times longer than the person's typical turn (and this long) was pasted. */
@@ -21,7 +21,7 @@ const OUTLIER_MIN_CHARS = 800;
 /** This many log or output lines make a turn pasted output. */
 const OUTPUT_LINES = 4;
 /** A statement needs this many words to say anything. */
-const MIN_WORDS = 3;
+const MIN_WORDS = 2;
 
 const HEADING = /^\s{0,3}#{1,6}\s/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/;
@@ -38,7 +38,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^Traceback \(most recent call last\)/,
   /^\s*File "[^"]+", line \d+/,
   /^(?:[A-Z]\w*)?(?:Error|Exception):\s/,
-  /^npm (?:ERR!|WARN|error|warn)\b/,
+  /^npm (?:ERR!|WARN\b|error\b|warn\b)/,
   /^(?:yarn|pnpm) (?:error|warn)\b/i,
   /\berror TS\d{3,5}\b/,
   /^\s*(?:Compiling|Finished|Running|Downloaded|Downloading|Checking|Fresh)\s+\S+.*(?:\(|target|in \d)/,
@@ -101,16 +101,18 @@ export function isScriptStep(text: string): boolean {
 
 /**
  * Whether a statement about to be kept is noise: output, a bare link or path, a script step,
- * or too short to say anything once links and code are set aside.
+ * or too short to say anything once links and code are set aside. What a person marked
+ * (`Decision: mine`) is only refused when it is output or holds no words at all.
  */
-export function isNoiseStatement(text: string): boolean {
-  if (isOutputLine(text) || isScriptStep(text)) return true;
+export function isNoiseStatement(text: string, marked = false): boolean {
+  const plain = text.replace(URL, '').replace(/`[^`]*`/g, '');
+  if (isOutputLine(text) || !/\p{L}{2,}/u.test(plain)) return true;
+  if (marked) return false;
   const words = text
     .replace(URL, ' ')
     .replace(/`[^`]*`/g, ' code ')
     .match(/[\p{L}\p{N}]{2,}/gu);
-  const plain = text.replace(URL, '').replace(/`[^`]*`/g, '');
-  return (words?.length ?? 0) < MIN_WORDS || !/\p{L}{2,}/u.test(plain);
+  return isScriptStep(text) || (words?.length ?? 0) < MIN_WORDS;
 }
 
 function proseOf(lines: string[]): string {
