@@ -7,6 +7,11 @@
  *   node out/bench/extractorEval.js              the table, per tool and overall
  *   node out/bench/extractorEval.js --verbose    also every missed label and every unmatched item
  *   node out/bench/extractorEval.js --render DIR writes each rendered transcript and its items to DIR
+ *
+ * Besides precision and recall it reports YIELD, the share of conversations worth keeping from
+ * which at least one labelled item is found (a silent extractor has perfect precision and no
+ * yield), and NOISE, the items taken from conversations where a careful reader keeps nothing
+ * (pasted documents, logs, plain questions): the figure that should stay 0.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,6 +41,11 @@ export interface LabelledConversation {
   license: string;
   /** Labelled before the rules were last changed, and not looked at while changing them. */
   heldOut?: boolean;
+  /**
+   * Whether a careful reader keeps anything from it (a decision, a discovered fact, a working
+   * command, work done or left). Absent in older label files: then it is whether it has labels.
+   */
+  worthKeeping?: boolean;
   items: LabelledItem[];
 }
 
@@ -47,6 +57,14 @@ export interface Score {
   matched: number;
   precision: number;
   recall: number;
+  /** Conversations worth keeping, and how many of them gave at least one matched item. */
+  worthKeeping: number;
+  yielded: number;
+  /** yielded / worthKeeping (1 when none is worth keeping). */
+  yield: number;
+  /** Conversations with nothing worth keeping, and the items taken from them anyway. */
+  nothingToKeep: number;
+  noise: number;
 }
 
 export interface ConversationResult {
@@ -63,6 +81,8 @@ export interface Evaluation {
   byTool: Map<string, Score>;
   /** The conversations the rules were not tuned on: the honest figure for new conversations. */
   heldOut: Score;
+  /** The conversations the rules may have been tuned on. */
+  tuned: Score;
   overall: Score;
 }
 
@@ -81,6 +101,11 @@ export function loadLabelledSet(dir = path.join(repoRoot(), 'test', 'fixtures', 
       name: f.slice(0, -'.expected.json'.length),
       ...(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Omit<LabelledConversation, 'name'>),
     }));
+}
+
+/** Whether a careful reader keeps anything from the conversation. */
+export function isWorthKeeping(set: LabelledConversation): boolean {
+  return set.worthKeeping ?? set.items.length > 0;
 }
 
 /** Lower-case words of letters and digits (any script), for the fuzzy match. */
@@ -154,11 +179,15 @@ export function matchItems(
   return { items, labels: used };
 }
 
-function score(results: ConversationResult[]): Score {
+/** Precision, recall, yield and noise of a group of results. */
+export function scoreResults(results: ConversationResult[]): Score {
   const labels = results.reduce((n, r) => n + r.set.items.length, 0);
   const extracted = results.reduce((n, r) => n + r.extracted.length, 0);
   const matched = results.reduce((n, r) => n + r.matchedItems.size, 0);
-  // No item is no wrong item: an extractor that stays silent keeps precision 1 and pays in recall.
+  const worth = results.filter((r) => isWorthKeeping(r.set));
+  const yielded = worth.filter((r) => r.matchedItems.size > 0).length;
+  const nothing = results.filter((r) => !isWorthKeeping(r.set) && r.set.items.length === 0);
+  // No item is no wrong item: an extractor that stays silent keeps precision 1 and pays in recall and yield.
   return {
     conversations: results.length,
     labels,
@@ -166,6 +195,11 @@ function score(results: ConversationResult[]): Score {
     matched,
     precision: extracted === 0 ? 1 : matched / extracted,
     recall: labels === 0 ? 1 : matched / labels,
+    worthKeeping: worth.length,
+    yielded,
+    yield: worth.length === 0 ? 1 : yielded / worth.length,
+    nothingToKeep: nothing.length,
+    noise: nothing.reduce((n, r) => n + r.extracted.length, 0),
   };
 }
 
@@ -179,8 +213,14 @@ export async function evaluateExtractor(set = loadLabelledSet()): Promise<Evalua
   }
   const byTool = new Map<string, Score>();
   for (const tool of [...new Set(results.map((r) => r.set.tool))].sort())
-    byTool.set(tool, score(results.filter((r) => r.set.tool === tool)));
-  return { results, byTool, heldOut: score(results.filter((r) => r.set.heldOut)), overall: score(results) };
+    byTool.set(tool, scoreResults(results.filter((r) => r.set.tool === tool)));
+  return {
+    results,
+    byTool,
+    heldOut: scoreResults(results.filter((r) => r.set.heldOut)),
+    tuned: scoreResults(results.filter((r) => !r.set.heldOut)),
+    overall: scoreResults(results),
+  };
 }
 
 function percent(x: number): string {
@@ -191,7 +231,9 @@ function row(name: string, s: Score): string {
   // A group with nothing extracted or nothing labelled has no figure to show, only the convention.
   const precision = s.extracted === 0 ? '–' : percent(s.precision);
   const recall = s.labels === 0 ? '–' : percent(s.recall);
-  return `${name.padEnd(14)} ${String(s.conversations).padStart(5)} ${String(s.labels).padStart(7)} ${String(s.extracted).padStart(9)} ${String(s.matched).padStart(7)} ${precision.padStart(9)} ${recall.padStart(7)}`;
+  const yielded = s.worthKeeping === 0 ? '–' : `${s.yielded}/${s.worthKeeping}`;
+  const noise = s.nothingToKeep === 0 ? '–' : `${s.noise} in ${s.nothingToKeep}`;
+  return `${name.padEnd(14)} ${String(s.conversations).padStart(5)} ${String(s.labels).padStart(7)} ${String(s.extracted).padStart(9)} ${String(s.matched).padStart(7)} ${precision.padStart(9)} ${recall.padStart(7)} ${yielded.padStart(7)} ${noise.padStart(8)}`;
 }
 
 /** The report table. */
@@ -208,12 +250,16 @@ export function formatEvaluation(evaluation: Evaluation, verbose = false): strin
     out.push('');
   }
   out.push(
-    `${'tool'.padEnd(14)} ${'convs'.padStart(5)} ${'labels'.padStart(7)} ${'extracted'.padStart(9)} ${'matched'.padStart(7)} ${'precision'.padStart(9)} ${'recall'.padStart(7)}`,
+    `${'tool'.padEnd(14)} ${'convs'.padStart(5)} ${'labels'.padStart(7)} ${'extracted'.padStart(9)} ${'matched'.padStart(7)} ${'precision'.padStart(9)} ${'recall'.padStart(7)} ${'yield'.padStart(7)} ${'noise'.padStart(8)}`,
   );
   for (const [tool, s] of evaluation.byTool) out.push(row(tool, s));
   out.push(row('overall', evaluation.overall));
-  if (evaluation.heldOut.conversations > 0) out.push(row('  held out', evaluation.heldOut));
-  out.push(`(an item matches a label of the same category when their word sets have Jaccard ≥ ${MATCH_JACCARD}, one to one)`);
+  if (evaluation.heldOut.conversations > 0) {
+    out.push(row('  tuned on', evaluation.tuned));
+    out.push(row('  held out', evaluation.heldOut));
+  }
+  out.push(`(an item matches a label of the same category when their word sets have Jaccard ≥ ${MATCH_JACCARD}, one to one;`);
+  out.push(' yield: conversations worth keeping that gave a matched item; noise: items taken from conversations with nothing to keep)');
   return out.join('\n');
 }
 

