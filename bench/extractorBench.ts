@@ -1,7 +1,8 @@
 /**
  * The offline rules extractor's quality on the hand-labelled set of real conversations
  * (test/fixtures/extractor, the same evaluation as `npm run eval:extractor`): precision, yield
- * and noise, over all conversations and over the held-out ones the rules were not tuned on.
+ * and noise, over all conversations and over the held-out ones the rules were not tuned on. An
+ * item is correct when it matches a label or a person judged it keep; an unjudged one counts wrong.
  * Deterministic, so one sample each; the targets are the issue's goals, reported, not enforced
  * (test/core/providers/extractorQuality.test.ts holds the floors a change must not break).
  */
@@ -21,7 +22,7 @@ function figures(group: string, s: Score): BenchResult[] {
       samples: [100 * s.precision],
       target: { on: 'value', op: '>=', threshold: PRECISION_TARGET },
       notes: [
-        `${s.matched} of ${s.extracted} items match a label (recall ${s.matched} of ${s.labels} labels), ${s.conversations} conversations`,
+        `${s.correct} of ${s.extracted} items correct: ${s.matched} match a label (recall ${s.matched} of ${s.labels} labels), ${s.judgedKeep} judged keep; ${s.unjudged} not judged, counted wrong; ${s.conversations} conversations`,
       ],
     }),
     makeResult({
@@ -29,7 +30,7 @@ function figures(group: string, s: Score): BenchResult[] {
       unit: '%',
       samples: [100 * s.yield],
       target: { on: 'value', op: '>=', threshold: YIELD_TARGET },
-      notes: [`${s.yielded} of ${s.worthKeeping} conversations worth keeping give at least one matched item`],
+      notes: [`${s.yielded} of ${s.worthKeeping} conversations worth keeping give at least one correct item`],
     }),
     makeResult({
       name: `extractor noise, ${group}`,

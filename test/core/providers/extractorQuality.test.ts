@@ -1,13 +1,18 @@
 import * as assert from 'node:assert/strict';
 import {
+  checkJudgments,
   evaluateExtractor,
   formatEvaluation,
+  formatUnjudged,
   jaccard,
   loadLabelledSet,
   matchItems,
+  scoreConversation,
   scoreResults,
   type ConversationResult,
   type Evaluation,
+  type ItemVerdict,
+  type LabelledConversation,
 } from '../../../bench/extractorEval';
 
 /**
@@ -78,6 +83,7 @@ describe('extractor evaluation scores', () => {
       extracted: Array.from({ length: extracted }, (_, i) => ({ category: 'facts' as const, text: `item ${i}` })),
       matchedItems: new Set(Array.from({ length: matched }, (_, i) => i)),
       matchedLabels: new Set(Array.from({ length: matched }, (_, i) => i)),
+      verdicts: Array.from({ length: extracted }, (_, i): ItemVerdict => (i < matched ? 'label' : 'unjudged')),
     };
   }
 
@@ -93,6 +99,66 @@ describe('extractor evaluation scores', () => {
     assert.equal(s.nothingToKeep, 2);
     assert.equal(s.noise, 3);
     assert.equal(s.precision, 1 / 7);
+  });
+});
+
+describe('extractor evaluation judgments', () => {
+  const label = { category: 'facts' as const, text: 'the favicon path is root-relative', reason: 'r' };
+  function conversation(judged: LabelledConversation['judged'], worthKeeping = true): LabelledConversation {
+    return { name: 'c', tool: 't', conversation: 'c.md', source: 'https://x', license: 'MIT', worthKeeping, items: [label], judged };
+  }
+  const keep = {
+    category: 'facts' as const,
+    text: 'In production /favicon.ico points to the domain root',
+    verdict: 'keep' as const,
+    reason: 'r',
+  };
+
+  it('counts an item judged keep as correct and as yield, but not as a label found', () => {
+    const r = scoreConversation(conversation([keep]), [{ category: keep.category, text: keep.text }]);
+    assert.deepEqual(r.verdicts, ['keep']);
+    const s = scoreResults([r]);
+    assert.deepEqual([s.correct, s.matched, s.judgedKeep, s.unjudged, s.yielded], [1, 0, 1, 0, 1]);
+    assert.equal(s.precision, 1);
+    assert.equal(s.recall, 0);
+  });
+
+  it('counts an unjudged item that matches no label as wrong, and reports it', () => {
+    const s = scoreResults([scoreConversation(conversation([keep]), [{ category: 'facts', text: 'an item nobody judged' }])]);
+    assert.deepEqual([s.correct, s.unjudged, s.yielded, s.precision], [0, 1, 0, 0]);
+  });
+
+  it('applies a verdict to the exact category and text only', () => {
+    const r = scoreConversation(conversation([keep]), [
+      { category: 'decisions', text: keep.text },
+      { category: 'facts', text: `${keep.text}.` },
+    ]);
+    assert.deepEqual(r.verdicts, ['unjudged', 'unjudged']);
+  });
+
+  it('counts an item judged wrong as wrong even when its words match a label, and leaves the label to another item', () => {
+    const wrong = {
+      category: 'facts' as const,
+      text: 'the favicon path is root-relative?',
+      verdict: 'wrong' as const,
+      reason: 'a question',
+    };
+    const r = scoreConversation(conversation([wrong]), [
+      { category: 'facts', text: wrong.text },
+      { category: 'facts', text: 'so the favicon path is root-relative' },
+    ]);
+    assert.deepEqual(r.verdicts, ['wrong', 'label']);
+    assert.deepEqual([...r.matchedLabels], [0]);
+  });
+
+  it('refuses a judgment without a verdict or a reason, as --judge prints it', () => {
+    const evaluation = { results: [scoreConversation(conversation([]), [{ category: 'facts', text: 'new item' }])] } as Evaluation;
+    const pending = JSON.parse(formatUnjudged(evaluation)) as Record<string, NonNullable<LabelledConversation['judged']>>;
+    assert.deepEqual(Object.keys(pending), ['c']);
+    assert.equal(pending.c[0].text, 'new item');
+    assert.throws(() => checkJudgments(conversation(pending.c)), /neither keep nor wrong/);
+    assert.throws(() => checkJudgments(conversation([{ ...keep, reason: ' ' }])), /no reason/);
+    assert.doesNotThrow(() => checkJudgments(conversation([keep])));
   });
 });
 
