@@ -82,7 +82,7 @@ describe('rules extractor: sections', () => {
     assert.deepEqual(statements(items.tasks_done), ['Ported the library to Rust', 'Created `hello.sh` and ran it.']);
   });
 
-  it('does not take a summary in the future tense: it is a plan', async () => {
+  it('does not take a summary in the future tense or the imperative: it is a plan', async () => {
     const items = await harvest(
       [
         '## user',
@@ -94,7 +94,7 @@ describe('rules extractor: sections', () => {
         '**Summary:** The filter will move to the domain layer.',
       ].join('\n'),
     );
-    assert.deepEqual(statements(items.tasks_done), ['Add a `--all` option.']);
+    assert.deepEqual(statements(items.tasks_done), []);
   });
 
   it('takes the list after "Done. …:" in the final answer as work done', async () => {

@@ -28,6 +28,10 @@ import {
   type SectionKind,
 } from './rulesSections';
 import type { Transcript, TranscriptTurn } from './rulesTranscript';
+import { agreedDecisions } from './rulesAgreement';
+import { attemptsOf } from './rulesAttempts';
+import { findingOf, isThinkingAloud, sentencesOf, withoutRetracted, type Finding } from './rulesFindings';
+import { isNoiseStatement, isOutputLine, pastedTurns } from './rulesNoise';
 
 /** What the extractor found, and which lines carried it (the summary keeps those lines). */
 export interface RulesExtraction {
@@ -50,14 +54,18 @@ interface Section {
   commands: string[];
 }
 
-type Add = <K extends keyof HarvestItems>(category: K, item: HarvestItems[K][number], key: string) => void;
+/** `marked`: a person or agent wrote a marker (`Decision: …`) to have this kept. */
+type Add = <K extends keyof HarvestItems>(category: K, item: HarvestItems[K][number], key: string, marked?: boolean) => void;
 
 /** Runs every rule over every turn. Deterministic: same transcript, same result. */
 export function extractItems(transcript: Transcript): RulesExtraction {
   const items = emptyItems();
   const keptLines = new Set<string>();
   const seen = new Set<string>();
-  const add: Add = (category, item, key) => {
+  const add: Add = (category, item, key, marked) => {
+    // Output, bare links and script steps are never knowledge, whichever rule found them.
+    const statement = (item as { statement?: string }).statement;
+    if (statement !== undefined && isNoiseStatement(statement, marked)) return;
     // Case and spacing differences are still the same item.
     const id = `${category}\u0000${key.toLowerCase().replace(/\s+/g, ' ')}`;
     if (seen.has(id)) return;
@@ -71,13 +79,34 @@ export function extractItems(transcript: Transcript): RulesExtraction {
   });
   const doneBefore = items.tasks_done.length;
   let closing: { statement: string; line: string } | undefined;
+  // A pasted spec, document or log is nobody's knowledge: its checklists are not tasks, its links not decisions.
+  const pasted = pastedTurns(transcript);
+  const findings: Finding[] = [];
   transcript.turns.forEach((turn, t) => {
+    if (pasted.has(t)) return;
     const keep = (index: number): void => {
       keptLines.add(`${t}:${index}`);
     };
-    const found = extractTurn(turn, { add, keep, finalAgent: turn.role === 'agent' && t > lastUser });
+    const finding = (statement: string, causal: boolean, line: number): void => {
+      findings.push({ statement, causal, turn: t, line });
+    };
+    const found = extractTurn(turn, { add, keep, finding, finalAgent: turn.role === 'agent' && t > lastUser });
     if (found) closing ??= { statement: found.statement, line: `${t}:${found.index}` };
   });
+  for (const f of withoutRetracted(findings, transcript)) {
+    keptLines.add(`${f.turn}:${f.line}`);
+    add('facts', { statement: f.statement }, f.statement);
+  }
+  for (const agreed of agreedDecisions(transcript, pasted)) {
+    agreed.lines.forEach((line) => keptLines.add(line));
+    add('decisions', { statement: agreed.statement }, agreed.statement);
+  }
+  for (const attempt of attemptsOf(transcript)) {
+    attempt.lines.forEach((line) => keptLines.add(line));
+    add('playbooks', { name: attempt.name, steps: `\`${attempt.worked}\`` }, attempt.name);
+    const statement = `Did not work: \`${attempt.failed}\` (\`${attempt.worked}\` did)`;
+    add('facts', { statement }, statement);
+  }
   // "Done. I read X, changed it and committed." closes an answer that has no summary of its own.
   if (closing && items.tasks_done.length === doneBefore) {
     keptLines.add(closing.line);
@@ -89,6 +118,8 @@ export function extractItems(transcript: Transcript): RulesExtraction {
 interface TurnContext {
   add: Add;
   keep: (index: number) => void;
+  /** Records a finding stated in prose; kept unless the conversation takes it back later. */
+  finding: (statement: string, causal: boolean, line: number) => void;
   /** An agent turn after the last user turn: its summaries are the conversation's outcome. */
   finalAgent: boolean;
 }
@@ -111,7 +142,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (!line.trim()) continue;
+    if (!line.trim() || isOutputLine(stripLead(line))) continue;
     const marker = matchMarker(line);
     if (marker && !(marker.kind === 'statement' && marker.peopleOnly && !person)) {
       keep(i);
@@ -119,7 +150,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
         add('files', { path: marker.path, note: marker.note }, `${marker.path}\u0000${marker.note}`);
       } else if (marker.kind === 'statement') {
         const item = marker.category === 'decisions' ? splitDetail(marker.text) : { statement: marker.text };
-        if (item.statement) add(marker.category, item, item.statement);
+        if (item.statement) add(marker.category, item, item.statement, true);
       } else {
         i = addPlaybook(marker.text, lines, i, add, keep);
       }
@@ -184,6 +215,13 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
       keep(i);
       add('facts', { statement: clean(caveat) }, caveat);
       continue;
+    }
+    // Prose, and list items outside a section that takes them, may state a finding.
+    if (!(section && item !== undefined) && !isThinkingAloud(body)) {
+      for (const sentence of sentencesOf(withoutEmphasis(body))) {
+        const found = findingOf(sentence);
+        if (found) ctx.finding(found.statement, found.causal, i);
+      }
     }
     if (!section) continue;
     if (item === undefined) {

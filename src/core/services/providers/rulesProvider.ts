@@ -24,7 +24,7 @@ const SUMMARY_SQUEEZE_MIN_INPUT = 2048;
  */
 export class RulesProvider implements Provider {
   readonly name = 'rules';
-  readonly label = 'the offline extractor (marked lines only; no model, nothing sent)';
+  readonly label = 'the offline extractor (marked lines, stated findings, agreed choices; no model, nothing sent)';
   readonly offline = true;
 
   async generate(request: ModelRequest): Promise<ModelReply> {
@@ -55,7 +55,8 @@ function summarizeTranscript(transcript: Transcript, extraction: RulesExtraction
       const first = turn.role === 'user' && withFirstLines ? turn.lines.findIndex((line) => line.trim()) : -1;
       const kept: string[] = [];
       turn.lines.forEach((line, i) => {
-        if (extraction.keptLines.has(`${t}:${i}`)) kept.push(line.trim());
+        // A kept tool line (a command that replaced a failed one) is blank among the prose lines.
+        if (extraction.keptLines.has(`${t}:${i}`)) kept.push(line.trim() || (turn.tools.find((tool) => tool.index === i)?.raw ?? ''));
         else if (i === first) kept.push(clean(line, SUMMARY_FIRST_LINE_CHARS));
       });
       // User headings stay even when empty: which summary is final depends on where requests are.

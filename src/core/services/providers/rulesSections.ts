@@ -52,6 +52,9 @@ const CAVEAT_ITEM = /^\*\*([^*]*\b(?:limitation|gotcha|caveat)s?)\s*:?\*\*\s*:?\
 const DONE_SENTENCE = /^done[.!]\s+(\S.*[^:\s])\s*$/i;
 /** "X will be done": a summary in the future tense is a plan, not work done. */
 const PLANNED = /\b(?:will|going to|shall|is to be|are to be)\b/i;
+/** "Add a `--all` option": a summary item in the imperative is a step still to take. */
+const IMPERATIVE_STEP =
+  /^(?:add|update|create|implement|remove|fix|write|refactor|move|change|make|ensure|introduce|extend|rename|replace)\s/i;
 /** A stated convention has a few words at least; "CONVENTIONS.md" alone is not one. */
 const MIN_CONVENTION_WORDS = 4;
 
@@ -100,7 +103,7 @@ export function ruleOfRequest(body: string): string | undefined {
 
 /** Whether a summary line describes work still to be done. */
 export function isPlanned(text: string): boolean {
-  return PLANNED.test(text);
+  return PLANNED.test(text) || IMPERATIVE_STEP.test(text.trim());
 }
 
 /** The choice a person settles with "let's just …", if the line is one. */

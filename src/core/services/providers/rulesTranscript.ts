@@ -15,6 +15,22 @@ export interface TranscriptTurn {
   heading?: string;
   /** The turn's lines; lines in code fences and `>` quotes are replaced by ''. */
   lines: string[];
+  /** The turn's tool lines (`> [tool:Bash] npm test → exit 1`), in order: what the agent ran, never its output. */
+  tools: ToolCall[];
+}
+
+/** One tool call of a turn, read from its `> [tool:…]` line. */
+export interface ToolCall {
+  /** Index of its (blanked) line in the turn's lines. */
+  index: number;
+  /** The tool's name: `Bash`, `exec_command`, `edit` … */
+  name: string;
+  /** What it was called with (a command, a path), without the failure mark. */
+  input: string;
+  /** The importer marked it failed (`→ error`, `→ exit N`). */
+  failed: boolean;
+  /** The line as written, for a summary that keeps it. */
+  raw: string;
 }
 
 /** A transcript split into turns. */
@@ -30,6 +46,8 @@ export interface Transcript {
 export const TURN_HEADING = /^## (?:(\d{2}:\d{2}) — )?(user|agent|system)\b.*$/;
 const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})/;
 const QUOTE = /^\s{0,3}>/;
+/** A tool line of the transcript contract, with the importers' failure marks. */
+const TOOL_LINE = /^\s{0,3}> \[tool:([\w.-]+)\]\s*(.*?)(\s+→ (?:error|exit \d+))?\s*$/;
 /** Aider's edit blocks: file content being replaced, shown unfenced when a fence went astray. */
 const EDIT_BLOCK_OPEN = /^<{7} SEARCH\s*$/;
 const EDIT_BLOCK_CLOSE = /^>{7} REPLACE\s*$/;
@@ -41,7 +59,7 @@ export function readTranscript(content: string): Transcript {
   const lines = stripFrontmatter(content.replace(/\r\n?/g, '\n').split('\n'));
   const hasHeadings = lines.some((line) => TURN_HEADING.test(line));
   const turns: TranscriptTurn[] = [];
-  let current: TranscriptTurn = { role: hasHeadings ? 'preamble' : 'user', lines: [] };
+  let current: TranscriptTurn = { role: hasHeadings ? 'preamble' : 'user', lines: [], tools: [] };
   let title: string | undefined;
   let fence: string | undefined;
   let editBlock = false;
@@ -49,7 +67,7 @@ export function readTranscript(content: string): Transcript {
     const heading = TURN_HEADING.exec(line);
     if (heading) {
       turns.push(current);
-      current = { role: heading[2] as TranscriptRole, heading: line.trimEnd(), lines: [] };
+      current = { role: heading[2] as TranscriptRole, heading: line.trimEnd(), lines: [], tools: [] };
       // A fence left open by a truncated message must not swallow the following turns.
       fence = undefined;
       editBlock = false;
@@ -73,6 +91,9 @@ export function readTranscript(content: string): Transcript {
       continue;
     }
     if (QUOTE.test(line)) {
+      const tool = TOOL_LINE.exec(line);
+      if (tool)
+        current.tools.push({ index: current.lines.length, name: tool[1], input: tool[2], failed: tool[3] !== undefined, raw: line.trim() });
       current.lines.push('');
       continue;
     }

@@ -1,0 +1,111 @@
+/**
+ * Findings stated in prose: the conclusions an agent (or a person) draws while working, "The
+ * test fails because …", "The root cause is …", "It turns out …", "X is configured in Y". They
+ * are the facts most sessions hold and no heading announces. A hypothesis is not a finding: a
+ * sentence that hedges ("maybe", "I think", "probably") or plans ("let me check") is left out,
+ * and a causal finding is dropped when the conversation later says it was wrong ("that wasn't
+ * it", "still fails", "the real cause is …"): memories that keep dead ends as truth are the
+ * field's top complaint.
+ */
+
+import { clean } from './rulesMarkers';
+import type { Transcript } from './rulesTranscript';
+
+/** A finding, where it was stated, and whether it explains a failure (those are the ones retracted). */
+export interface Finding {
+  statement: string;
+  turn: number;
+  line: number;
+  causal: boolean;
+}
+
+/** Conclusions about a failure or a cause. */
+const CAUSAL: readonly RegExp[] = [
+  /^(?:the\s+)?(?:root cause|underlying cause|cause|culprit|real (?:issue|problem|cause))\s+(?:of\s+[^,]{3,60}?\s+)?(?:is|was)\b/i,
+  /^(?:the\s+)?(?:issue|problem|bug|failure|crash|regression)\s+(?:here\s+)?(?:is|was)\s+(?:that|caused by|due to|in)\b/i,
+  /^[^,;:]{3,80}?\b(?:fails?|failing|failed|breaks?|broke|crash(?:es|ed)?|hangs?|times? out|timed out|errors? out|doesn't work|does not work|didn't work|did not work|isn't working|wasn't working)\b[^.;]{0,60}?\b(?:because|since|due to|when)\b/i,
+  /^[^,;:]{3,80}?\b(?:is|was|are|were)\s+caused\s+by\b/i,
+];
+/** Conclusions about where something lives or how it is set up. */
+const LOCATING =
+  /^[^,;:]{3,80}?\b(?:is|are)\s+(?:configured|defined|set|declared|registered|stored|generated|pinned|kept|set up|wired up)\s+(?:in|by|from|via|through|at|with)\s+\S/i;
+/** "It turns out (that) X": X is the finding. */
+const TURNS_OUT = /^(?:(?:so|ok(?:ay)?|ah|aha)[,!]?\s+)?(?:it\s+|as it\s+)?turns out,?\s+(?:that\s+)?(\S.*)$/i;
+/** Openers that carry no content: "So, ", "Found it: ", "Great! ". */
+const OPENER = /^(?:(?:so|ok(?:ay)?|ah|aha|great|good|right|alright|interesting|found it|got it)[,:!.]?\s+)+/i;
+/** Hedges and plans: a sentence with one is a hypothesis or a next step, not a conclusion. */
+const HEDGE =
+  /\b(?:maybe|might|may|could|possibly|probably|likely|unlikely|perhaps|presumably|apparently|suspect|guess|assum(?:e|ing)|seems?|appears?|i think|i believe|not sure|hypothes[ie]s|let me|let's|i'll|i will|we'll|we need to|should|would|if|unless|whether|try|trying)\b/i;
+/** A sentence whose subject is a bare pronoun says nothing on its own ("This fails because …"). */
+const DEICTIC = /^(?:this|that|it|these|those|they|which|here)\b/i;
+/** A later sentence saying a conclusion was wrong. */
+const RETRACTION =
+  /\b(?:that (?:wasn't|was not|isn't|is not) it|(?:wasn't|was not|isn't|is not) the (?:issue|problem|cause|culprit)|i was wrong|my (?:earlier|previous|initial) (?:analysis|assumption|diagnosis|guess)|the (?:real|actual) (?:cause|issue|problem|culprit)|on closer (?:inspection|look)|actually,)/i;
+/** A person's reply that the failure is still there. */
+const STILL_FAILING =
+  /^(?:no\b|nope\b|that(?:'s| is) not it|that didn't|it didn't|it still|still (?:fail|broken|the same|not|doesn't|happening|getting|seeing|see)|same (?:error|issue|problem)|(?:the )?(?:same|new) error)/i;
+const MAX_FINDING_CHARS = 240;
+/** A paragraph that reasons about the request ("The user wants …", "Okay, let's tackle …") is thinking aloud. */
+const THINKING_ALOUD = /\b(?:the user (?:wants|mentioned|asked|said|is asking)|okay, (?:let's|so)|hmm\b|wait,)/i;
+/** Findings sharing this share of their words say the same thing; the first is kept. */
+const SAME_FINDING = 0.5;
+
+/** Whether a paragraph is an agent reasoning about the request rather than stating what it found. */
+export function isThinkingAloud(paragraph: string): boolean {
+  return THINKING_ALOUD.test(paragraph);
+}
+
+/** The finding a sentence states, if it states one. */
+export function findingOf(sentence: string): { statement: string; causal: boolean } | undefined {
+  let text = sentence.trim().replace(OPENER, '');
+  if (!text || text.endsWith('?') || text.endsWith(':') || text.length > MAX_FINDING_CHARS) return undefined;
+  const turnsOut = TURNS_OUT.exec(text);
+  if (turnsOut) text = turnsOut[1];
+  if (HEDGE.test(text) || DEICTIC.test(text)) return undefined;
+  const causal = CAUSAL.some((pattern) => pattern.test(text));
+  if (!causal && !turnsOut && !LOCATING.test(text)) return undefined;
+  const statement = clean(text.charAt(0).toUpperCase() + text.slice(1)).replace(/[.!]+$/, '');
+  return statement ? { statement, causal: causal || Boolean(turnsOut) } : undefined;
+}
+
+/** The sentences of a prose line. */
+export function sentencesOf(line: string): string[] {
+  return line
+    .split(/(?<=[.!?])\s+(?=[A-Z`*"])/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Drops the causal findings the conversation later takes back: a retraction in a later sentence
+ * drops every causal finding before it; a person's "still fails" drops those of the agent turns
+ * it answers.
+ */
+export function withoutRetracted(findings: Finding[], transcript: Transcript): Finding[] {
+  const dropped = new Set<Finding>();
+  let answeredFrom = 0;
+  transcript.turns.forEach((turn, t) => {
+    if (turn.role === 'user') {
+      const first = turn.lines.find((line) => line.trim()) ?? '';
+      if (STILL_FAILING.test(first.trim())) for (const f of findings) if (f.causal && f.turn >= answeredFrom && f.turn < t) dropped.add(f);
+      answeredFrom = t + 1;
+      return;
+    }
+    turn.lines.forEach((line, i) => {
+      if (!RETRACTION.test(line)) return;
+      for (const f of findings) if (f.causal && (f.turn < t || (f.turn === t && f.line < i))) dropped.add(f);
+    });
+  });
+  const kept: Finding[] = [];
+  for (const f of findings) if (!dropped.has(f) && !kept.some((k) => overlap(k.statement, f.statement) >= SAME_FINDING)) kept.push(f);
+  return kept;
+}
+
+/** Share of words two statements have in common (Jaccard on lower-case words). */
+function overlap(a: string, b: string): number {
+  const wa = new Set(a.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const wb = new Set(b.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  let shared = 0;
+  for (const w of wa) if (wb.has(w)) shared++;
+  return shared / Math.max(1, wa.size + wb.size - shared);
+}

@@ -1,0 +1,70 @@
+import * as assert from 'node:assert/strict';
+import { findingOf } from '../../../src/core/services/providers/rulesFindings';
+import { harvestOf } from './rulesSupport';
+
+describe('rules extractor findings', () => {
+  it('reads conclusions an agent states', () => {
+    assert.deepEqual(findingOf('The test fails because the fixture clock is set in UTC.'), {
+      statement: 'The test fails because the fixture clock is set in UTC',
+      causal: true,
+    });
+    assert.equal(
+      findingOf('The root cause is a stale lockfile in packages/api.')?.statement,
+      'The root cause is a stale lockfile in packages/api',
+    );
+    assert.equal(findingOf('It turns out that vitest runs the suites in parallel.')?.statement, 'Vitest runs the suites in parallel');
+    assert.deepEqual(findingOf('The API base URL is configured in config/default.json.'), {
+      statement: 'The API base URL is configured in config/default.json',
+      causal: false,
+    });
+    assert.equal(
+      findingOf('So, the build breaks because esbuild does not bundle .node files.')?.statement,
+      'The build breaks because esbuild does not bundle .node files',
+    );
+  });
+
+  it('leaves hypotheses, plans, questions and pronoun subjects out', () => {
+    for (const sentence of [
+      'The test probably fails because the clock is in UTC.',
+      'Maybe the root cause is the lockfile.',
+      'I think the build breaks because of esbuild.',
+      'Let me check whether the config is defined in config/default.json.',
+      'Is the API base URL configured in config/default.json?',
+      'This fails because the file is missing.',
+      'The tests pass now.',
+    ])
+      assert.equal(findingOf(sentence), undefined, sentence);
+  });
+
+  it('keeps a finding from an agent turn as a fact', async () => {
+    const items = await harvestOf(
+      '## user\nwhy does CI fail?\n\n## agent\n> [tool:Bash] npm test → exit 1\nThe snapshot test fails because the CI runner has a different locale. I set LANG in the workflow.\n',
+    );
+    assert.deepEqual(items.facts, [{ statement: 'The snapshot test fails because the CI runner has a different locale' }]);
+  });
+
+  it('drops a conclusion the conversation takes back', async () => {
+    const retractedByAgent = await harvestOf(
+      "## user\nwhy does CI fail?\n\n## agent\nThe root cause is the cache key in the workflow.\n\n## agent\nThat wasn't it: the real cause is the runner image.\n",
+    );
+    assert.deepEqual(retractedByAgent.facts, []);
+    const retractedByPerson = await harvestOf(
+      '## user\nwhy does CI fail?\n\n## agent\nThe job fails because the cache key changed.\n\n## user\nstill failing, same error\n\n## agent\nLooking again.\n',
+    );
+    assert.deepEqual(retractedByPerson.facts, []);
+  });
+
+  it('keeps a conclusion that was not taken back, and says a repeated one once', async () => {
+    const items = await harvestOf(
+      '## user\nwhere is the port set?\n\n## agent\nThe port is configured in server/config.ts.\n\n## user\nthanks\n\n## agent\nAs said, the port is configured in server/config.ts.\n',
+    );
+    assert.deepEqual(items.facts, [{ statement: 'The port is configured in server/config.ts' }]);
+  });
+
+  it('reads no finding from an agent reasoning about the request', async () => {
+    const items = await harvestOf(
+      "## user\nwrite the PRD\n\n## agent\nOkay, let's tackle this. The problem is that large canvases are slow to scroll.\n",
+    );
+    assert.deepEqual(items.facts, []);
+  });
+});

@@ -1,0 +1,8 @@
+import type { HarvestItems } from '../../../src/core/model/categories';
+import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
+
+/** What the rules provider harvests from a transcript. */
+export async function harvestOf(content: string): Promise<HarvestItems> {
+  const reply = await new RulesProvider().generate({ task: 'harvest', instructions: '', content });
+  return JSON.parse(reply.text) as HarvestItems;
+}
