@@ -77,7 +77,10 @@ describe('Lore spending caps in VS Code', function () {
       assert.ok(fs.existsSync(path.join(root, 'inbox', 'itest-budget-2.md')), 'left in the inbox for a later harvest');
     } finally {
       await stub.close();
-      fs.rmSync(path.join(root, 'inbox', 'itest-budget-2.md'), { force: true });
+      // The suites after this one share the workspace and expect nothing harvested: the ledger entry, the fact and the
+      // conversation's transcript go; what was spent stays in .logs/, as it does for a person who undoes a harvest.
+      await lore.harvest.undo();
+      for (const name of ['itest-budget-1.md', 'itest-budget-2.md']) fs.rmSync(path.join(root, 'inbox', name), { force: true });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
   });
