@@ -23,6 +23,24 @@ describe('rules extractor findings', () => {
     );
   });
 
+  it('reads causes stated as "was due to", "stems from", "occurs when" and after "I see that"', () => {
+    assert.equal(
+      findingOf('The issue you were experiencing was due to a compatibility problem between standard 16 and Node 22.')?.statement,
+      'The issue you were experiencing was due to a compatibility problem between standard 16 and Node 22',
+    );
+    assert.equal(
+      findingOf('I see that the flaky failures stem from overlays left in document.body.')?.statement,
+      'The flaky failures stem from overlays left in document.body',
+    );
+    assert.equal(findingOf('The error occurs because the HTML reporter cannot handle browser tests.')?.causal, true);
+    assert.equal(findingOf('The crash was due to a missing null check in mirror().')?.causal, true);
+    assert.equal(findingOf('The error is coming from src/canvas-transforms.js line 63.')?.causal, true);
+  });
+
+  it('leaves vague locations of a problem out', () => {
+    assert.equal(findingOf('The problem is in how the configuration is being parsed.'), undefined);
+  });
+
   it('leaves hypotheses, plans, questions and pronoun subjects out', () => {
     for (const sentence of [
       'The test probably fails because the clock is in UTC.',

@@ -22,7 +22,10 @@ export interface Finding {
 /** Conclusions about a failure or a cause. */
 const CAUSAL: readonly RegExp[] = [
   /^(?:the\s+)?(?:root cause|underlying cause|cause|culprit|real (?:issue|problem|cause))\s+(?:of\s+[^,]{3,60}?\s+)?(?:is|was)\b/i,
-  /^(?:the\s+)?(?:issue|problem|bug|failure|crash|regression)\s+(?:here\s+)?(?:is|was)\s+(?:that|caused by|due to|in)\b/i,
+  /^(?:the\s+)?(?:issue|problem|bug|error|failure|crash|regression|flakiness)\s+(?:here\s+|(?:you(?:'re| are| were)?|we(?:'re| are| were)?)\s+(?:seeing|experiencing|hitting|getting|had)\s+|with\s+[^,;]{2,40}?\s+)?(?:is|was)\s+(?:that|caused by|due to|because|coming from|in (?!how\b))/i,
+  /^[^,;:]{3,80}?\b(?:stems?|stemmed|comes?|came|results?|resulted|originates?|originated)\s+from\b/i,
+  /^[^,;:]{3,80}?\b(?:is|was|are|were)\s+due to\b/i,
+  /^[^,;:]{3,80}?\b(?:occurs?|occurred|happens?|happened)\s+(?:only\s+)?(?:because|when|since)\b/i,
   /^[^,;:]{3,80}?\b(?:fails?|failing|failed|breaks?|broke|crash(?:es|ed)?|hangs?|times? out|timed out|errors? out|doesn't work|does not work|didn't work|did not work|isn't working|wasn't working)\b[^.;]{0,60}?\b(?:because|since|due to|when)\b/i,
   /^[^,;:]{3,80}?\b(?:is|was|are|were)\s+caused\s+by\b/i,
 ];
@@ -31,8 +34,9 @@ const LOCATING =
   /^[^,;:]{3,80}?\b(?:is|are)\s+(?:configured|defined|set|declared|registered|stored|generated|pinned|kept|set up|wired up)\s+(?:in|by|from|via|through|at|with)\s+\S/i;
 /** "It turns out (that) X": X is the finding. */
 const TURNS_OUT = /^(?:(?:so|ok(?:ay)?|ah|aha)[,!]?\s+)?(?:it\s+|as it\s+)?turns out,?\s+(?:that\s+)?(\S.*)$/i;
-/** Openers that carry no content: "So, ", "Found it: ", "Great! ". */
-const OPENER = /^(?:(?:so|ok(?:ay)?|ah|aha|great|good|right|alright|interesting|found it|got it)[,:!.]?\s+)+/i;
+/** Openers that carry no content: "So, ", "Found it: ", "Great! ", "I see that ". */
+const OPENER =
+  /^(?:(?:so|ok(?:ay)?|ah|aha|great|good|right|alright|interesting|found it|got it|i (?:can |now )?see that|i see|i(?:'ve| have)? (?:found|noticed|confirmed|discovered) that)[,:!.]?\s+)+/i;
 /** Hedges and plans: a sentence with one is a hypothesis or a next step, not a conclusion. */
 const HEDGE =
   /\b(?:maybe|might|may|could|possibly|probably|likely|unlikely|perhaps|presumably|apparently|suspect|guess|assum(?:e|ing)|seems?|appears?|i think|i believe|not sure|hypothes[ie]s|let me|let's|i'll|i will|we'll|we need to|should|would|if|unless|whether|try|trying)\b/i;

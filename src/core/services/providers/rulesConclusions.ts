@@ -1,0 +1,100 @@
+/**
+ * The conclusion of each request: the agent's last turn before the person speaks again. Agents
+ * close an answer by saying what they did ("I've updated `package.json` to accept Node 20 and
+ * newer.", "Updated .gitignore for Rust artifacts.", "CLAUDE.md has been created with …", a
+ * "Changes made" list). That closing sentence is the request's outcome; the turns before it are
+ * the agent thinking aloud and its plans. Only work stated as done counts: a sentence in the
+ * past tense, with a verb that changes something (reading, checking and committing are not work
+ * worth remembering).
+ */
+
+import { clean } from './rulesMarkers';
+import type { Transcript } from './rulesTranscript';
+
+/** Verbs that change a project, in the past tense (regular ones end in -ed and are listed too, to leave "used" out). */
+const CHANGE_VERBS =
+  'updated|changed|added|fixed|created|removed|renamed|moved|replaced|implemented|refactored|switched|upgraded|downgraded|converted|rewrote|rewritten|configured|set up|migrated|extracted|split|merged|wrote|written|deleted|simplified|documented|introduced|enabled|disabled|pinned|restored|reverted|ported|built|made|restructured|reorganized|consolidated|corrected|adjusted|modified|installed|uninstalled|generated|integrated|wired|pointed|exposed|typed|wrapped|dropped|deprecated|bumped';
+/** "Perfect! I've updated X …", "We have now added X …": the agent reporting its own change. */
+const FIRST_PERSON_DONE = new RegExp(
+  `^(?:(?:perfect|great|excellent|done|all set|ok(?:ay)?|alright|good news|success)[!.,:]+\\s+)*(?:i|we)(?:'ve| have)\\s+(?:now\\s+|also\\s+|successfully\\s+|just\\s+)*(${CHANGE_VERBS})\\s+(\\S.*)$`,
+  'i',
+);
+/** "Updated [.gitignore](…) for Rust artifacts.": a terse report led by the verb. */
+const VERB_FIRST_DONE = new RegExp(
+  `^(${CHANGE_VERBS.replace(/\|(?:written|rewritten)\b/g, '')})\\s+(?!the following\\b|to\\b)(\\S.*)$`,
+  'i',
+);
+/** "CLAUDE.md has been created with …": the changed thing as subject. */
+const PASSIVE_DONE = new RegExp(
+  `^(\\S[^,;:]{1,80}?)\\s+(?:has|have)\\s+(?:now\\s+)?been\\s+(?:successfully\\s+)?(${CHANGE_VERBS})\\b(.*)$`,
+  'i',
+);
+/** A leading past-tense verb: how a done item in a list reads ("Added …", "Switched to …"). */
+const PAST_LEAD = new RegExp(`^(?:${CHANGE_VERBS})\\b`, 'i');
+/** Not work on the project: the change was to a commit, a message or the conversation. */
+const NOT_PROJECT_WORK = /\b(?:commit(?:ted)?|commit message|amended|staged|pushed|the (?:chat|conversation)|todo list|task list)\b/i;
+/** A done sentence that goes on to what is next is a plan step, not a conclusion. */
+const PLAN = /\b(?:next,? i(?:'ll| will)|let me|i'll|i will|now i need|then i(?:'ll| will))\b/i;
+/** The first clause is enough: what follows ", which will …" or ". Here's what …" is commentary. */
+const TRAILER = /(?:\s*[,;]?\s+(?:which|so that|so you|that way|making|ensuring|allowing)\b.*$)|(?:[.!]\s.*$)|[.!:]+$/i;
+const MAX_DONE_CHARS = 240;
+/** A done statement shorter than this says nothing ("Fixed it"). */
+const MIN_WORDS = 3;
+/** A statement cut before its object ("Created a rule that", "was updated to") says nothing. */
+const DANGLING = /\b(?:that|which|to|with|for|and|or|the|a|an|of|in|by|as)$/i;
+/** A sentence that speaks to the person ("Your setup is working") reassures; it is not work done or a finding. */
+const ADDRESSES_PERSON = /^(?:your|you)\b/i;
+/** A request that is an agent's own command (`/init`, `/terminal-setup`): its outcome is housekeeping. */
+const SLASH_COMMAND = /^(?:[❯>$]\s*)?(?:\/[\w:-]+(?:\s|$)|<command-(?:name|message)>)/;
+
+/**
+ * The indices of the agent turns that conclude a request: each one directly before a user turn,
+ * or last, unless the request was one of the agent's own commands.
+ */
+export function conclusionTurns(transcript: Transcript): Set<number> {
+  const out = new Set<number>();
+  const turns = transcript.turns;
+  let request = '';
+  turns.forEach((turn, t) => {
+    if (turn.role === 'user') request = turn.lines.find((line) => line.trim()) ?? '';
+    else if (turn.role === 'agent' && (t + 1 === turns.length || turns[t + 1].role === 'user') && !isSlashCommand(request)) out.add(t);
+  });
+  return out;
+}
+
+/** The work a closing sentence reports done, stated without its speaker ("Updated …"), if it reports some. */
+export function doneWorkOf(sentence: string): string | undefined {
+  const text = sentence.trim();
+  if (PLAN.test(text) || NOT_PROJECT_WORK.test(text)) return undefined;
+  let statement: string | undefined;
+  const first = FIRST_PERSON_DONE.exec(text);
+  const lead = first ?? VERB_FIRST_DONE.exec(text);
+  if (lead) statement = `${capitalize(lead[1])} ${lead[2]}`;
+  else {
+    const passive = PASSIVE_DONE.exec(text);
+    if (passive) statement = `${passive[1]} was ${passive[2].toLowerCase()}${passive[3]}`;
+  }
+  if (!statement) return undefined;
+  // "Updated your package.json": the project's file, whoever the reader is.
+  const short = clean(statement.replace(TRAILER, '').replace(/\byour\b/gi, 'the'), MAX_DONE_CHARS);
+  return short.split(/\s+/).length >= MIN_WORDS && !DANGLING.test(short) ? short : undefined;
+}
+
+/** Whether a statement speaks to the person rather than about the project. */
+export function addressesPerson(text: string): boolean {
+  return ADDRESSES_PERSON.test(text.trim());
+}
+
+/** Whether a request is one of the agent's own slash commands rather than something the person asked. */
+export function isSlashCommand(request: string): boolean {
+  return SLASH_COMMAND.test(request.trim());
+}
+
+/** Whether a summary item states work as done (led by a past-tense change verb). */
+export function isStatedDone(text: string): boolean {
+  return PAST_LEAD.test(text.replace(/^[^\p{L}`]+/u, '')) && !NOT_PROJECT_WORK.test(text);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
+}

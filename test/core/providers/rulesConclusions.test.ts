@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import {
+  addressesPerson,
+  conclusionTurns,
+  doneWorkOf,
+  isSlashCommand,
+  isStatedDone,
+} from '../../../src/core/services/providers/rulesConclusions';
+import { readTranscript } from '../../../src/core/services/providers/rulesTranscript';
+import { harvestOf } from './rulesSupport';
+
+function statements(items: Array<{ statement: string }>): string[] {
+  return items.map((item) => item.statement);
+}
+
+describe('rules extractor conclusions', () => {
+  it('reads the work a closing sentence reports done, without its speaker', () => {
+    assert.equal(
+      doneWorkOf("Perfect! I've updated your `package.json` to use `>=20.0.0`, which will accept Node 20 and newer."),
+      'Updated the `package.json` to use `>=20.0.0`',
+    );
+    assert.equal(
+      doneWorkOf('Updated .gitignore for Rust artifacts, logs and local config.'),
+      'Updated .gitignore for Rust artifacts, logs and local config',
+    );
+    assert.equal(
+      doneWorkOf('CLAUDE.md has been created with the project structure and commands.'),
+      'CLAUDE.md was created with the project structure and commands',
+    );
+    assert.equal(doneWorkOf('We have now added a cleanup hook to every spec. Tests pass.'), 'Added a cleanup hook to every spec');
+  });
+
+  it('leaves plans, commits, reading and cut-off sentences out', () => {
+    for (const sentence of [
+      "I've updated the config, next I'll run the tests.",
+      "I've committed the changes with a conventional message.",
+      "I've read the file and checked the imports.",
+      "I'll update the config to use the new path.",
+      'Created a comprehensive rule for bug fixing that:',
+      'Written to `command.txt`.',
+      'Fixed it.',
+    ])
+      assert.equal(doneWorkOf(sentence), undefined, sentence);
+  });
+
+  it('tells done list items from plan steps and reassurance from facts', () => {
+    assert.ok(isStatedDone('Switched to Node.js 22: used `nvm use 22`'));
+    assert.ok(isStatedDone('**Added** a lint-only tsconfig'));
+    assert.ok(!isStatedDone('Add a `--all` option'));
+    assert.ok(!isStatedDone('Committed the change'));
+    assert.ok(addressesPerson('Your setup is working correctly'));
+    assert.ok(!addressesPerson('The yarn cache lives in .yarn/cache'));
+  });
+
+  it('finds the turn that closes each request, not those answering a slash command', () => {
+    const transcript = readTranscript(
+      [
+        '## user',
+        'Fix the build.',
+        '## agent',
+        'Looking.',
+        '## agent',
+        'Fixed.',
+        '## user',
+        '/init',
+        '## agent',
+        'Created CLAUDE.md.',
+        '## user',
+        'Thanks, now the docs.',
+        '## agent',
+        'Done.',
+      ].join('\n'),
+    );
+    assert.deepEqual([...conclusionTurns(transcript)], [2, 6]);
+    assert.ok(isSlashCommand('❯ /terminal-setup  do this for me'));
+    assert.ok(isSlashCommand('<command-name>/init</command-name>'));
+    assert.ok(!isSlashCommand('/src/app.ts fails to build'));
+  });
+
+  it('keeps the closing "I\'ve updated …" of each answer, unless a summary list says more', async () => {
+    const items = await harvestOf(
+      [
+        '## user',
+        'Make the engine accept newer Node versions.',
+        '## agent',
+        'Let me look at package.json.',
+        '## agent',
+        "I've updated `package.json` to use `>=20.0.0`, which accepts Node 20 and newer.",
+        '## user',
+        'Now fix the lint config.',
+        '## agent',
+        "I've added a lint-only tsconfig.",
+        '## Summary',
+        '- Added `tsconfig.eslint.json` that includes the tests.',
+        '- Pointed ESLint at it.',
+        '## user',
+        'Thanks!',
+      ].join('\n'),
+    );
+    assert.deepEqual(statements(items.tasks_done), [
+      'Updated `package.json` to use `>=20.0.0`',
+      'Added `tsconfig.eslint.json` that includes the tests.',
+      'Pointed ESLint at it.',
+    ]);
+  });
+
+  it('takes a summary list before the last request only when its items are stated as done', async () => {
+    const items = await harvestOf(
+      [
+        '## user',
+        'Plan the export.',
+        '## agent',
+        '## Summary',
+        '- Export sessions as files',
+        '- Updated the README with the export format',
+        '## user',
+        'Go ahead.',
+      ].join('\n'),
+    );
+    assert.deepEqual(statements(items.tasks_done), ['Updated the README with the export format']);
+  });
+
+  it('takes nothing from a reassurance or from what a slash command did', async () => {
+    const items = await harvestOf(
+      [
+        '## user',
+        '/init',
+        '## agent',
+        "I've created a basic CLAUDE.md file for this empty repository.",
+        '## user',
+        'Why does ping fail?',
+        '## agent',
+        '**Summary:** Your setup is working correctly.',
+        'Your MacBook crashed due to a kernel panic.',
+      ].join('\n'),
+    );
+    assert.deepEqual(statements(items.tasks_done), []);
+    assert.deepEqual(statements(items.facts), []);
+  });
+});
