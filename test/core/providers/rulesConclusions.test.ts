@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import {
   addressesPerson,
   conclusionTurns,
+  doneWithList,
   doneWorkOf,
   isSlashCommand,
   isStatedDone,
@@ -41,6 +42,16 @@ describe('rules extractor conclusions', () => {
       'Fixed it.',
     ])
       assert.equal(doneWorkOf(sentence), undefined, sentence);
+  });
+
+  it('reads "X has been updated to:" and its list as one done statement, not a plan announced with a list', () => {
+    assert.equal(
+      doneWithList('The `CHANGELOG.md` has been updated to:', ['Remove all duplicate entries.', 'Group changes under `[Unreleased]`.']),
+      'The `CHANGELOG.md` was updated to: Remove all duplicate entries; Group changes under `[Unreleased]`',
+    );
+    assert.equal(doneWithList("I'll update the changelog to:", ['Remove duplicates.']), undefined);
+    assert.equal(doneWithList('Here are the options:', ['Remove duplicates.']), undefined);
+    assert.equal(doneWithList('The changelog has been updated.', ['Remove duplicates.']), undefined);
   });
 
   it('tells done list items from plan steps and reassurance from facts', () => {

@@ -37,8 +37,21 @@ describe('rules extractor findings', () => {
     assert.equal(findingOf('The error is coming from src/canvas-transforms.js line 63.')?.causal, true);
   });
 
-  it('leaves vague locations of a problem out', () => {
+  it('leaves vague locations of a problem and vague limitations out', () => {
     assert.equal(findingOf('The problem is in how the configuration is being parsed.'), undefined);
+    assert.equal(findingOf('There is no clear indication that a list command exists.'), undefined);
+    assert.equal(findingOf("There's no way that is currently possible."), undefined);
+  });
+
+  it('reads a limitation that names what is missing', () => {
+    assert.equal(
+      findingOf('There is no way to make `npm version` ignore tracked changes in one folder.')?.statement,
+      'There is no way to make `npm version` ignore tracked changes in one folder',
+    );
+    assert.equal(
+      findingOf("No — there's no `specstory skills pull` command on any branch.")?.statement,
+      "There's no `specstory skills pull` command on any branch",
+    );
   });
 
   it('leaves hypotheses, plans, questions and pronoun subjects out', () => {

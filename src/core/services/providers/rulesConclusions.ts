@@ -66,18 +66,36 @@ export function conclusionTurns(transcript: Transcript): Set<number> {
 export function doneWorkOf(sentence: string): string | undefined {
   const text = sentence.trim();
   if (PLAN.test(text) || NOT_PROJECT_WORK.test(text)) return undefined;
-  let statement: string | undefined;
-  const first = FIRST_PERSON_DONE.exec(text);
-  const lead = first ?? VERB_FIRST_DONE.exec(text);
-  if (lead) statement = `${capitalize(lead[1])} ${lead[2]}`;
-  else {
-    const passive = PASSIVE_DONE.exec(text);
-    if (passive) statement = `${passive[1]} was ${passive[2].toLowerCase()}${passive[3]}`;
-  }
+  const statement = speakerless(text);
   if (!statement) return undefined;
-  // "Updated your package.json": the project's file, whoever the reader is.
-  const short = clean(statement.replace(TRAILER, '').replace(/\byour\b/gi, 'the'), MAX_DONE_CHARS);
+  const short = clean(ownedByProject(statement.replace(TRAILER, '')), MAX_DONE_CHARS);
   return short.split(/\s+/).length >= MIN_WORDS && !DANGLING.test(short) ? short : undefined;
+}
+
+/**
+ * "`CHANGELOG.md` has been updated to:" followed by a list: the intro and the list's items are one
+ * done statement ("CHANGELOG.md was updated to: remove duplicates; group by release").
+ */
+export function doneWithList(intro: string, listItems: string[]): string | undefined {
+  const head = intro.trim();
+  if (!head.endsWith(':') || listItems.length === 0 || PLAN.test(head) || NOT_PROJECT_WORK.test(head)) return undefined;
+  const statement = speakerless(head.slice(0, -1).trim());
+  if (!statement) return undefined;
+  const items = listItems.map((item) => item.trim().replace(/[.;:]+$/, '')).filter(Boolean);
+  return clean(ownedByProject(`${statement}: ${items.join('; ')}`), MAX_DONE_CHARS);
+}
+
+/** A done statement without its speaker: "I've updated X" is "Updated X", "X has been created" is "X was created". */
+function speakerless(text: string): string | undefined {
+  const lead = FIRST_PERSON_DONE.exec(text) ?? VERB_FIRST_DONE.exec(text);
+  if (lead) return `${capitalize(lead[1])} ${lead[2]}`;
+  const passive = PASSIVE_DONE.exec(text);
+  return passive ? `${passive[1]} was ${passive[2].toLowerCase()}${passive[3]}` : undefined;
+}
+
+/** "Updated your package.json": the project's file, whoever the reader is. */
+function ownedByProject(text: string): string {
+  return text.replace(/\byour\b/gi, 'the');
 }
 
 /** Whether a statement speaks to the person rather than about the project. */

@@ -30,7 +30,7 @@ import {
 import type { Transcript, TranscriptTurn } from './rulesTranscript';
 import { agreedDecisions } from './rulesAgreement';
 import { attemptsOf } from './rulesAttempts';
-import { addressesPerson, conclusionTurns, doneWorkOf, isStatedDone } from './rulesConclusions';
+import { addressesPerson, conclusionTurns, doneWithList, doneWorkOf, isStatedDone } from './rulesConclusions';
 import { findingOf, isThinkingAloud, sentencesOf, withoutRetracted, type Finding } from './rulesFindings';
 import { isNoiseStatement, isOutputLine, pastedTurns } from './rulesNoise';
 
@@ -227,7 +227,11 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { closing?: Found;
         if (statement) closing = { statement, index: i };
       }
       if (ctx.closes && !done && topListItem(line) === undefined && !sectionHeading(line)) {
-        for (const sentence of sentencesOf(withoutEmphasis(body))) {
+        const sentences = sentencesOf(withoutEmphasis(body));
+        const list = collectList(lines, i + 1);
+        const listed = doneWithList(sentences[sentences.length - 1] ?? '', list.steps);
+        if (listed) done = { statement: listed, index: i };
+        for (const sentence of listed ? [] : sentences) {
           const statement = doneWorkOf(sentence);
           if (statement) {
             done = { statement, index: i };

@@ -32,6 +32,14 @@ const CAUSAL: readonly RegExp[] = [
 /** Conclusions about where something lives or how it is set up. */
 const LOCATING =
   /^[^,;:]{3,80}?\b(?:is|are)\s+(?:configured|defined|set|declared|registered|stored|generated|pinned|kept|set up|wired up)\s+(?:in|by|from|via|through|at|with)\s+\S/i;
+/**
+ * A limitation found: "There is no way to make `npm version` ignore a folder", "No — there's no
+ * `skills pull` command". It needs what is missing spelled out (a code span or "to …"):
+ * "there is no clear indication" or "there's no way that works" says nothing.
+ */
+const LIMITATION =
+  /^(?:no\s*[,—–-]\s*)?(there(?:'s| is) no (?:built-in |native |supported |official |automatic |direct )?(?:`[^`]+`\s+)?(?:way|option|flag|command|setting|support|api)\b.*)$/i;
+const LIMITATION_OBJECT = /`|\bto\b/;
 /** "It turns out (that) X": X is the finding. */
 const TURNS_OUT = /^(?:(?:so|ok(?:ay)?|ah|aha)[,!]?\s+)?(?:it\s+|as it\s+)?turns out,?\s+(?:that\s+)?(\S.*)$/i;
 /** Openers that carry no content: "So, ", "Found it: ", "Great! ", "I see that ". */
@@ -65,9 +73,12 @@ export function findingOf(sentence: string): { statement: string; causal: boolea
   if (!text || text.endsWith('?') || text.endsWith(':') || text.length > MAX_FINDING_CHARS) return undefined;
   const turnsOut = TURNS_OUT.exec(text);
   if (turnsOut) text = turnsOut[1];
+  const limitation = LIMITATION.exec(text);
+  if (limitation && LIMITATION_OBJECT.test(limitation[1])) text = limitation[1];
+  else if (limitation) return undefined;
   if (HEDGE.test(text) || DEICTIC.test(text)) return undefined;
   const causal = CAUSAL.some((pattern) => pattern.test(text));
-  if (!causal && !turnsOut && !LOCATING.test(text)) return undefined;
+  if (!causal && !turnsOut && !limitation && !LOCATING.test(text)) return undefined;
   const statement = clean(text.charAt(0).toUpperCase() + text.slice(1)).replace(/[.!]+$/, '');
   return statement ? { statement, causal: causal || Boolean(turnsOut) } : undefined;
 }
