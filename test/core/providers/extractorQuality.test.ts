@@ -17,15 +17,17 @@ import {
 
 /**
  * Quality floors of the offline rules extractor on the hand-labelled set
- * (test/fixtures/extractor, `npm run eval:extractor`). Measured when the rules were written:
- * precision 85 % (28 of 33), recall 46 % (28 of 61). The floors leave room for a few labels, not
- * for a rule that takes tool output, plan steps or requests again (the previous extractor: 0 %).
- * They hold on the conversations they were measured on, those labelled before `worthKeeping` was
- * recorded; the 42 labelled with it came later (22 to tune on, 20 held out), and `npm run bench`
- * reports the extractor's precision, yield and noise on them.
+ * (test/fixtures/extractor, `npm run eval:extractor`). An item is correct when it matches a label
+ * or a person judged its exact text keep; an item nobody judged counts wrong, so a rule that takes
+ * new items fails these floors until someone who does not change the rules judges them
+ * (`--judge`). Each floor is what the extractor reached when it was set, rounded down to the
+ * percent: raise it when the extractor does better, never lower it.
+ *
+ * First set (labelled before `worthKeeping` was recorded): precision 94 % (30 of 32), recall 46 %.
+ * Everything not held out: precision 89 % (32 of 36), yield 34 % (12 of 35 worth keeping).
  */
-const MIN_PRECISION = 0.6;
-const MIN_RECALL = 0.4;
+const FIRST_SET = { precision: 0.93, recall: 0.45 };
+const TUNED = { precision: 0.88, yield: 0.34 };
 
 describe('rules extractor quality (labelled set)', () => {
   let evaluation: Evaluation;
@@ -48,12 +50,20 @@ describe('rules extractor quality (labelled set)', () => {
     }
   });
 
-  it(`keeps precision ≥ ${MIN_PRECISION} and recall ≥ ${MIN_RECALL} on the conversations the floors were measured on`, () => {
+  it(`keeps precision ≥ ${FIRST_SET.precision} and recall ≥ ${FIRST_SET.recall} on the first set`, () => {
     const measured = scoreResults(evaluation.results.filter((r) => r.set.worthKeeping === undefined));
     const report = formatEvaluation(evaluation);
     assert.ok(measured.conversations >= 15, report);
-    assert.ok(measured.precision >= MIN_PRECISION, report);
-    assert.ok(measured.recall >= MIN_RECALL, report);
+    assert.ok(measured.precision >= FIRST_SET.precision, report);
+    assert.ok(measured.recall >= FIRST_SET.recall, report);
+  });
+
+  it(`keeps precision ≥ ${TUNED.precision} and yield ≥ ${TUNED.yield} on everything not held out`, () => {
+    const tuned = evaluation.tuned;
+    const report = formatEvaluation(evaluation, true);
+    assert.ok(tuned.conversations >= 40, report);
+    assert.ok(tuned.precision >= TUNED.precision, report);
+    assert.ok(tuned.yield >= TUNED.yield, report);
   });
 
   it('takes nothing from the conversations it may be tuned on where a careful reader keeps nothing', () => {
