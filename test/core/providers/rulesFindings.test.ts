@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { findingOf } from '../../../src/core/services/providers/rulesFindings';
+import { announcedFinding, findingOf, isDiscoveryAnnouncement } from '../../../src/core/services/providers/rulesFindings';
 import { harvestOf } from './rulesSupport';
 
 describe('rules extractor findings', () => {
@@ -35,6 +35,32 @@ describe('rules extractor findings', () => {
     assert.equal(findingOf('The error occurs because the HTML reporter cannot handle browser tests.')?.causal, true);
     assert.equal(findingOf('The crash was due to a missing null check in mirror().')?.causal, true);
     assert.equal(findingOf('The error is coming from src/canvas-transforms.js line 63.')?.causal, true);
+  });
+
+  it('reads the sentence after "Found it." as the finding, when it states one', async () => {
+    assert.ok(isDiscoveryAnnouncement('I found exactly how it works.'));
+    assert.ok(isDiscoveryAnnouncement('Found the issue:'));
+    assert.ok(!isDiscoveryAnnouncement('I found the file and read it.'));
+    assert.equal(announcedFinding('Let me check the flag next.'), undefined);
+    assert.equal(announcedFinding('It works.'), undefined);
+    const items = await harvestOf(
+      [
+        '## user',
+        'How do I point login at another cloud?',
+        '## agent',
+        'I found exactly how it works. The CLI has a hidden `--cloud-url` flag that overrides the default base URL.',
+        'I found the config. Let me read it.',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      items.facts.map((f) => f.statement),
+      ['The CLI has a hidden `--cloud-url` flag that overrides the default base URL'],
+    );
+  });
+
+  it('reads "only appears when" as a finding, "appears to" as a hedge', () => {
+    assert.equal(findingOf('The failure only appears when `--reporter=html` is present.')?.causal, true);
+    assert.equal(findingOf('The failure appears to happen when the reporter is html.'), undefined);
   });
 
   it('leaves vague locations of a problem and vague limitations out', () => {

@@ -76,6 +76,11 @@ describe('rules extractor noise', () => {
     assert.ok(isNoiseStatement('https://github.com/org/repo/pull/12'));
     assert.ok(isNoiseStatement('See https://example.com'));
     assert.ok(isNoiseStatement('warning: field `id` is never read'));
+    assert.ok(isOutputLine('   Compiling serde v1.0.200'));
+    assert.ok(isOutputLine('     Running `target/debug/app`'));
+    assert.ok(isOutputLine('    Finished `dev` profile [unoptimized] target(s) in 0.52s'));
+    // Prose that starts like a cargo line is still prose.
+    assert.ok(!isOutputLine('Running the same suite without the reporter works (38 of 38 pass).'));
     assert.ok(!isNoiseStatement('Related storage: `file-history/`, `todos/`'));
     assert.ok(!isNoiseStatement('Use SQLite for the index'));
   });

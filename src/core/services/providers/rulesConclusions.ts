@@ -31,8 +31,11 @@ const PASSIVE_DONE = new RegExp(
 );
 /** A leading past-tense verb: how a done item in a list reads ("Added …", "Switched to …"). */
 const PAST_LEAD = new RegExp(`^(?:${CHANGE_VERBS})\\b`, 'i');
+/** Chinese states the change with the verb, not the tense: 添加了 (added), 修改 (changed) … */
+const CJK_CHANGE = /(?:添加|新增|修改|更新|删除|移除|替换|修复|创建|保留|改为|简化)/;
 /** Not work on the project: the change was to a commit, a message or the conversation. */
-const NOT_PROJECT_WORK = /\b(?:commit(?:ted)?|commit message|amended|staged|pushed|the (?:chat|conversation)|todo list|task list)\b/i;
+const NOT_PROJECT_WORK =
+  /\b(?:commit(?:ted)?|commit message|amended|staged|pushed|the (?:chat|conversation)|todo list|task list|(?:task|ticket|issue) status)\b|\b(?:SEARCH|REPLACE)\b/i;
 /** A done sentence that goes on to what is next is a plan step, not a conclusion. */
 const PLAN = /\b(?:next,? i(?:'ll| will)|let me|i'll|i will|now i need|then i(?:'ll| will))\b/i;
 /** The first clause is enough: what follows ", which will …" or ". Here's what …" is commentary. */
@@ -108,9 +111,10 @@ export function isSlashCommand(request: string): boolean {
   return SLASH_COMMAND.test(request.trim());
 }
 
-/** Whether a summary item states work as done (led by a past-tense change verb). */
+/** Whether a summary item states work as done (led by a past-tense change verb; in Chinese, a change verb). */
 export function isStatedDone(text: string): boolean {
-  return PAST_LEAD.test(text.replace(/^[^\p{L}`]+/u, '')) && !NOT_PROJECT_WORK.test(text);
+  const done = PAST_LEAD.test(text.replace(/^[^\p{L}`]+/u, '')) || CJK_CHANGE.test(text);
+  return done && !NOT_PROJECT_WORK.test(text);
 }
 
 function capitalize(text: string): string {

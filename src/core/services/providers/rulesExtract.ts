@@ -31,7 +31,15 @@ import type { Transcript, TranscriptTurn } from './rulesTranscript';
 import { agreedDecisions } from './rulesAgreement';
 import { attemptsOf } from './rulesAttempts';
 import { addressesPerson, conclusionTurns, doneWithList, doneWorkOf, isStatedDone } from './rulesConclusions';
-import { findingOf, isThinkingAloud, sentencesOf, withoutRetracted, type Finding } from './rulesFindings';
+import {
+  announcedFinding,
+  findingOf,
+  isDiscoveryAnnouncement,
+  isThinkingAloud,
+  sentencesOf,
+  withoutRetracted,
+  type Finding,
+} from './rulesFindings';
 import { isNoiseStatement, isOutputLine, pastedTurns } from './rulesNoise';
 
 /** What the extractor found, and which lines carried it (the summary keeps those lines). */
@@ -258,9 +266,12 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { closing?: Found;
     }
     // Prose, and list items outside a section that takes them, may state a finding.
     if (!(section && item !== undefined) && !isThinkingAloud(body)) {
+      let announced = false;
       for (const sentence of sentencesOf(withoutEmphasis(body))) {
-        const found = findingOf(sentence);
+        // "Found it. The CLI has a hidden --cloud-url flag …": what follows the announcement is the finding.
+        const found = findingOf(sentence) ?? (announced ? announcedFinding(sentence) : undefined);
         if (found) ctx.finding(found.statement, found.causal, i);
+        announced = isDiscoveryAnnouncement(sentence);
       }
     }
     if (!section) continue;

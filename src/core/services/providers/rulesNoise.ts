@@ -41,7 +41,10 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^npm (?:ERR!|WARN\b|error\b|warn\b)/,
   /^(?:yarn|pnpm) (?:error|warn)\b/i,
   /\berror TS\d{3,5}\b/,
-  /^\s*(?:Compiling|Finished|Running|Downloaded|Downloading|Checking|Fresh)\s+\S+.*(?:\(|target|in \d)/,
+  // Cargo's progress lines; "Running the same suite (…) works" is prose, so the shapes are strict.
+  /^\s*(?:Compiling|Checking|Downloaded|Fresh|Documenting)\s+\S+\s+v\d/,
+  /^\s*(?:Finished|Running)\s+(?:`|\S*target\b|unittests\b|tests\/|\[)/,
+  /^\s*Downloading\s+(?:\d+\s+)?crates?\b/,
   /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?/,
   /^\s*\[?(?:INFO|DEBUG|WARN|WARNING|ERROR|TRACE|FATAL)\]?[\s:]/,
   /^\s*(?:PASS|FAIL|ok|FAILED|ERROR)\s+\S+\.(?:ts|js|py|rs|go)\b/,
@@ -106,7 +109,8 @@ export function isScriptStep(text: string): boolean {
  */
 export function isNoiseStatement(text: string, marked = false): boolean {
   const plain = text.replace(URL, '').replace(/`[^`]*`/g, '');
-  if (isOutputLine(text) || !/\p{L}{2,}/u.test(plain)) return true;
+  // An empty code span is a local path the transcript left out: what is left says nothing usable.
+  if (isOutputLine(text) || !/\p{L}{2,}/u.test(plain) || /(?<!`)``(?!`)/.test(text)) return true;
   if (marked) return false;
   const words = text
     .replace(URL, ' ')
