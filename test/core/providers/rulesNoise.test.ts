@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { isNoiseStatement, isOutputLine, isScriptStep, pastedTurns } from '../../../src/core/services/providers/rulesNoise';
+import {
+  isNoiseStatement,
+  isOutputLine,
+  isScriptStep,
+  pastedTurns,
+  withoutLocalLinks,
+} from '../../../src/core/services/providers/rulesNoise';
 import { readTranscript } from '../../../src/core/services/providers/rulesTranscript';
 import { harvestOf } from './rulesSupport';
 
@@ -90,5 +96,14 @@ describe('rules extractor noise', () => {
       `## user\nbuild it\n\n## agent\n## Findings\n- warning: unused variable: \`count\`\n- The parser is configured in src/parse.rs\n`,
     );
     assert.deepEqual(items.facts, [{ statement: 'The parser is configured in src/parse.rs' }]);
+  });
+
+  it('reduces links to local files to their text and keeps web links', () => {
+    assert.equal(
+      withoutLocalLinks('Updated [.gitignore](/Users/me/app/.gitignore) and [main.go:12](cli/main.go:12)'),
+      'Updated .gitignore and main.go:12',
+    );
+    assert.equal(withoutLocalLinks('See [the docs](https://example.com/a)'), 'See [the docs](https://example.com/a)');
+    assert.equal(withoutLocalLinks('Opened [a.ts](file:///home/me/a.ts)'), 'Opened a.ts');
   });
 });

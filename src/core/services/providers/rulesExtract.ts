@@ -40,7 +40,7 @@ import {
   withoutRetracted,
   type Finding,
 } from './rulesFindings';
-import { isNoiseStatement, isOutputLine, pastedTurns } from './rulesNoise';
+import { isNoiseStatement, isOutputLine, pastedTurns, withoutLocalLinks } from './rulesNoise';
 
 /** What the extractor found, and which lines carried it (the summary keeps those lines). */
 export interface RulesExtraction {
@@ -73,7 +73,10 @@ export function extractItems(transcript: Transcript): RulesExtraction {
   const seen = new Set<string>();
   const add: Add = (category, item, key, marked) => {
     // Output, bare links and script steps are never knowledge, whichever rule found them.
-    const statement = (item as { statement?: string }).statement;
+    const withStatement = item as { statement?: string };
+    // "[.gitignore](/Users/me/app/.gitignore)": the file's name is the knowledge, its place on one machine is not.
+    if (withStatement.statement !== undefined) withStatement.statement = withoutLocalLinks(withStatement.statement);
+    const statement = withStatement.statement;
     if (statement !== undefined && isNoiseStatement(statement, marked)) return;
     // "Your setup is working", "Your MacBook crashed": about the person's machine, not the project.
     if (statement !== undefined && !marked && (category === 'facts' || category === 'tasks_done') && addressesPerson(statement)) return;

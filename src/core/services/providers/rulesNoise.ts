@@ -62,6 +62,8 @@ const SCRIPT_STEP =
 const COMMAND_STEP =
   /^(?:cd|npm|npx|yarn|pnpm|bun|git|pip3?|uv|cargo|go|curl|wget|docker|make|sudo|brew|apt|apt-get|python3?|node|export|source|chmod|mkdir|rm|cp|mv)\s+[-\w./~$"']/;
 const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/gi;
+/** A markdown link whose target has no scheme, or the file: scheme: a place on the writer's disk. */
+const LOCAL_LINK = /\[([^\]\n]+)\]\((?!(?!file:)[a-z][\w+.-]*:\/\/|mailto:)[^)\s]*\)/gi;
 
 /**
  * User turns that are a pasted document or pasted output: long and structured like a spec,
@@ -117,6 +119,11 @@ export function isNoiseStatement(text: string, marked = false): boolean {
     .replace(/`[^`]*`/g, ' code ')
     .match(/[\p{L}\p{N}]{2,}/gu);
   return isScriptStep(text) || (words?.length ?? 0) < MIN_WORDS;
+}
+
+/** Markdown links to local files (`[a.ts](/home/me/app/a.ts#L3)`) reduced to their text; web links stay. */
+export function withoutLocalLinks(text: string): string {
+  return text.replace(LOCAL_LINK, '$1');
 }
 
 function proseOf(lines: string[]): string {
