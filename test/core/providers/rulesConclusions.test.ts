@@ -8,6 +8,7 @@ import {
   isStatedDone,
 } from '../../../src/core/services/providers/rulesConclusions';
 import { readTranscript } from '../../../src/core/services/providers/rulesTranscript';
+import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
 import { harvestOf } from './rulesSupport';
 
 function statements(items: Array<{ statement: string }>): string[] {
@@ -147,5 +148,25 @@ describe('rules extractor conclusions', () => {
     );
     assert.deepEqual(statements(items.tasks_done), []);
     assert.deepEqual(statements(items.facts), []);
+  });
+
+  it('keeps what a closing sentence and its list gave through a summary', async () => {
+    const transcript = [
+      '## user',
+      'Clean up the changelog.',
+      '## agent',
+      'Reading it first.',
+      '## agent',
+      'The `CHANGELOG.md` has been updated to:',
+      '- Remove all duplicate entries.',
+      '- Link each section to its conversation.',
+      '## user',
+      'And the README?',
+      '## agent',
+      "I've updated the README to list the new commands.",
+    ].join('\n');
+    const summary = await new RulesProvider().generate({ task: 'summarize', instructions: '', content: transcript });
+    assert.deepEqual(statements((await harvestOf(summary.text)).tasks_done), statements((await harvestOf(transcript)).tasks_done));
+    assert.equal((await harvestOf(transcript)).tasks_done.length, 2);
   });
 });

@@ -112,7 +112,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     if (found.closing) closing ??= { statement: found.closing.statement, line: `${t}:${found.closing.index}` };
     // "I've updated X to Y" closes an answer that has no summary list of its own.
     if (found.done && items.tasks_done.length === doneBeforeTurn) {
-      keep(found.done.index);
+      [found.done.index, ...(found.done.listed ?? [])].forEach(keep);
       add('tasks_done', { statement: found.done.statement }, found.done.statement);
     }
   });
@@ -155,6 +155,8 @@ interface TurnContext {
 interface Found {
   statement: string;
   index: number;
+  /** The lines of the list the statement took in, for a summary to keep with it. */
+  listed?: number[];
 }
 
 /**
@@ -241,7 +243,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { closing?: Found;
         const sentences = sentencesOf(withoutEmphasis(body));
         const list = collectList(lines, i + 1);
         const listed = doneWithList(sentences[sentences.length - 1] ?? '', list.steps);
-        if (listed) done = { statement: listed, index: i };
+        if (listed) done = { statement: listed, index: i, listed: list.indices };
         for (const sentence of listed ? [] : sentences) {
           const statement = doneWorkOf(sentence);
           if (statement) {
