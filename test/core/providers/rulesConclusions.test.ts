@@ -30,6 +30,10 @@ describe('rules extractor conclusions', () => {
       'CLAUDE.md was created with the project structure and commands',
     );
     assert.equal(doneWorkOf('We have now added a cleanup hook to every spec. Tests pass.'), 'Added a cleanup hook to every spec');
+    assert.equal(
+      doneWorkOf('I changed the mount point to `/app/projects` so it stays under `/app`.'),
+      'Changed the mount point to `/app/projects` so it stays under `/app`',
+    );
   });
 
   it('leaves plans, commits, reading and cut-off sentences out', () => {
@@ -37,6 +41,7 @@ describe('rules extractor conclusions', () => {
       "I've updated the config, next I'll run the tests.",
       "I've committed the changes with a conventional message.",
       "I've read the file and checked the imports.",
+      'I split the work into two steps and set up a plan.',
       "I'll update the config to use the new path.",
       'Created a comprehensive rule for bug fixing that:',
       'Written to `command.txt`.',

@@ -19,6 +19,13 @@ const FIRST_PERSON_DONE = new RegExp(
   `^(?:(?:perfect|great|excellent|done|all set|ok(?:ay)?|alright|good news|success)[!.,:]+\\s+)*(?:i|we)(?:'ve| have)\\s+(?:now\\s+|also\\s+|successfully\\s+|just\\s+)*(${CHANGE_VERBS})\\s+(\\S.*)$`,
   'i',
 );
+/** "I changed the mount point to …": the simple past, with the verbs whose past differs from the present. */
+const FIRST_PERSON_PAST = new RegExp(
+  `^(?:(?:perfect|great|excellent|done|ok(?:ay)?|alright)[!.,:]+\\s+)*(?:i|we)\\s+(?:also\\s+|then\\s+|just\\s+)*(${CHANGE_VERBS.split('|')
+    .filter((verb) => /ed$|^(?:wrote|rewrote|built)$/.test(verb))
+    .join('|')})\\s+(\\S.*)$`,
+  'i',
+);
 /** "Updated [.gitignore](…) for Rust artifacts.": a terse report led by the verb. */
 const VERB_FIRST_DONE = new RegExp(
   `^(${CHANGE_VERBS.replace(/\|(?:written|rewritten)\b/g, '')})\\s+(?!the following\\b|to\\b)(\\S.*)$`,
@@ -90,7 +97,7 @@ export function doneWithList(intro: string, listItems: string[]): string | undef
 
 /** A done statement without its speaker: "I've updated X" is "Updated X", "X has been created" is "X was created". */
 function speakerless(text: string): string | undefined {
-  const lead = FIRST_PERSON_DONE.exec(text) ?? VERB_FIRST_DONE.exec(text);
+  const lead = FIRST_PERSON_DONE.exec(text) ?? FIRST_PERSON_PAST.exec(text) ?? VERB_FIRST_DONE.exec(text);
   if (lead) return `${capitalize(lead[1])} ${lead[2]}`;
   const passive = PASSIVE_DONE.exec(text);
   return passive ? `${passive[1]} was ${passive[2].toLowerCase()}${passive[3]}` : undefined;
