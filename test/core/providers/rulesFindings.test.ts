@@ -69,6 +69,25 @@ describe('rules extractor findings', () => {
     assert.equal(findingOf("There's no way that is currently possible."), undefined);
   });
 
+  it('keeps the correction, not the finding it corrects', async () => {
+    const items = await harvestOf(
+      [
+        '## user',
+        'Why does the build fail?',
+        '## agent',
+        'The build fails because the lockfile is stale.',
+        '## user',
+        'Regenerated it, still failing.',
+        '## agent',
+        'Actually, the problem is that esbuild does not bundle .node files.',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      items.facts.map((f) => f.statement),
+      ['The problem is that esbuild does not bundle .node files'],
+    );
+  });
+
   it('reads a limitation that names what is missing', () => {
     assert.equal(
       findingOf('There is no way to make `npm version` ignore tracked changes in one folder.')?.statement,

@@ -49,7 +49,7 @@ const MIN_FINDING_WORDS = 5;
 const TURNS_OUT = /^(?:(?:so|ok(?:ay)?|ah|aha)[,!]?\s+)?(?:it\s+|as it\s+)?turns out,?\s+(?:that\s+)?(\S.*)$/i;
 /** Openers that carry no content: "So, ", "Found it: ", "Great! ", "I see that ". */
 const OPENER =
-  /^(?:(?:so|ok(?:ay)?|ah|aha|great|good|right|alright|interesting|found it|got it|i (?:can |now )?see that|i see|i(?:'ve| have)? (?:found|noticed|confirmed|discovered) that)[,:!.]?\s+)+/i;
+  /^(?:(?:so|ok(?:ay)?|ah|aha|actually|great|good|right|alright|interesting|found it|got it|i (?:can |now )?see that|i see|i(?:'ve| have)? (?:found|noticed|confirmed|discovered) that)[,:!.]?\s+)+/i;
 /** "The problem is in how X parses Y", "because of how X handles Y": where to look, not what was found. */
 const VAGUE = /\b(?:in|because of|due to|with) how\b/i;
 /** Hedges and plans: a sentence with one is a hypothesis or a next step, not a conclusion. */
