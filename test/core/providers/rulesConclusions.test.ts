@@ -36,6 +36,16 @@ describe('rules extractor conclusions', () => {
     );
   });
 
+  it('reads the same report in Japanese and Chinese, when it names what changed', () => {
+    assert.equal(
+      doneWorkOf('CLAUDE.mdファイルを最新の状態にアップデートしました。主な更新内容：'),
+      'CLAUDE.mdファイルを最新の状態にアップデートしました',
+    );
+    assert.equal(doneWorkOf('已更新 README 的安装步骤，并删除了旧脚本。'), '已更新 README 的安装步骤，并删除了旧脚本');
+    assert.equal(doneWorkOf('已简化！现在只判断两种情况：'), undefined);
+    assert.equal(doneWorkOf('我来帮你修改 `release.yml`'), undefined);
+  });
+
   it('leaves plans, commits, reading and cut-off sentences out', () => {
     for (const sentence of [
       "I've updated the config, next I'll run the tests.",
@@ -89,9 +99,10 @@ describe('rules extractor conclusions', () => {
       ].join('\n'),
     );
     assert.deepEqual([...conclusionTurns(transcript)], [2, 6]);
-    assert.ok(isSlashCommand('❯ /terminal-setup  do this for me'));
+    assert.ok(isSlashCommand('❯ /terminal-setup   '));
     assert.ok(isSlashCommand('<command-name>/init</command-name>'));
     assert.ok(!isSlashCommand('/src/app.ts fails to build'));
+    assert.ok(!isSlashCommand('/orchestrator update @CLAUDE.md to the current state'));
   });
 
   it('keeps the closing "I\'ve updated …" of each answer, unless a summary list says more', async () => {

@@ -40,6 +40,14 @@ const PASSIVE_DONE = new RegExp(
 const PAST_LEAD = new RegExp(`^(?:${CHANGE_VERBS})\\b`, 'i');
 /** Chinese states the change with the verb, not the tense: 添加了 (added), 修改 (changed) … */
 const CJK_CHANGE = /(?:添加|新增|修改|更新|删除|移除|替换|修复|创建|保留|改为|简化)/;
+/**
+ * The same report in Japanese ("CLAUDE.mdファイルを最新の状態にアップデートしました": updated CLAUDE.md)
+ * and Chinese ("已更新 README 的安装步骤": updated the README's install steps): the first clause.
+ */
+const CJK_DONE =
+  /^([^。！!？?：:]*?(?:(?:更新|追加|修正|作成|削除|変更|実装|アップデート|移動|置換)(?:し|いた)ました|已(?:经)?(?:添加|新增|修改|更新|删除|移除|替换|修复|创建|简化)[^。！!？?：:]*))/;
+/** A clause in Chinese or Japanese needs this many characters to name what changed. */
+const MIN_CJK_CHARS = 10;
 /** Not work on the project: the change was to a commit, a message or the conversation. */
 const NOT_PROJECT_WORK =
   /\b(?:commit(?:ted)?|commit message|amended|staged|pushed|the (?:chat|conversation)|todo list|task list|(?:task|ticket|issue) status)\b|\b(?:SEARCH|REPLACE)\b/i;
@@ -54,8 +62,11 @@ const MIN_WORDS = 3;
 const DANGLING = /\b(?:that|which|to|with|for|and|or|the|a|an|of|in|by|as)$/i;
 /** A sentence that speaks to the person ("Your setup is working") reassures; it is not work done or a finding. */
 const ADDRESSES_PERSON = /^(?:your|you)\b/i;
-/** A request that is an agent's own command (`/init`, `/terminal-setup`): its outcome is housekeeping. */
-const SLASH_COMMAND = /^(?:[❯>$]\s*)?(?:\/[\w:-]+(?:\s|$)|<command-(?:name|message)>)/;
+/**
+ * A request that is an agent's own command alone on its line (`/init`, `/terminal-setup`): its
+ * outcome is housekeeping. `/orchestrator update CLAUDE.md` carries a request of the person's.
+ */
+const SLASH_COMMAND = /^(?:[❯>$]\s*)?(?:\/[\w:-]+\s*$|<command-(?:name|message)>)/;
 
 /**
  * The indices of the agent turns that conclude a request: each one directly before a user turn,
@@ -76,6 +87,8 @@ export function conclusionTurns(transcript: Transcript): Set<number> {
 export function doneWorkOf(sentence: string): string | undefined {
   const text = sentence.trim();
   if (PLAN.test(text) || NOT_PROJECT_WORK.test(text)) return undefined;
+  const cjk = CJK_DONE.exec(text)?.[1].trim();
+  if (cjk) return cjk.length >= MIN_CJK_CHARS ? clean(cjk, MAX_DONE_CHARS) : undefined;
   const statement = speakerless(text);
   if (!statement) return undefined;
   const short = clean(ownedByProject(statement.replace(TRAILER, '')), MAX_DONE_CHARS);
