@@ -97,6 +97,8 @@ describe('rules extractor findings', () => {
       findingOf("No — there's no `specstory skills pull` command on any branch.")?.statement,
       "There's no `specstory skills pull` command on any branch",
     );
+    // A limitation is a conclusion like a cause: "actually, there is" later takes it back.
+    assert.equal(findingOf('There is no way to make `npm version` skip a folder.')?.causal, true);
   });
 
   it('leaves hypotheses, plans, questions and pronoun subjects out', () => {

@@ -11,7 +11,7 @@
 import { clean } from './rulesMarkers';
 import type { Transcript } from './rulesTranscript';
 
-/** A finding, where it was stated, and whether it explains a failure (those are the ones retracted). */
+/** A finding, where it was stated, and whether it is a conclusion (a cause, a limitation: those are the ones retracted). */
 export interface Finding {
   statement: string;
   turn: number;
@@ -87,7 +87,7 @@ export function findingOf(sentence: string): { statement: string; causal: boolea
   const causal = CAUSAL.some((pattern) => pattern.test(text));
   if (!causal && !turnsOut && !limitation && !LOCATING.test(text)) return undefined;
   const statement = clean(text.charAt(0).toUpperCase() + text.slice(1)).replace(/[.!]+$/, '');
-  return statement ? { statement, causal: causal || Boolean(turnsOut) } : undefined;
+  return statement ? { statement, causal: causal || Boolean(turnsOut) || Boolean(limitation) } : undefined;
 }
 
 /** Whether a sentence announces that the next one states what was found. */
