@@ -30,6 +30,7 @@ describe('rules extractor conclusions', () => {
       'CLAUDE.md was created with the project structure and commands',
     );
     assert.equal(doneWorkOf('We have now added a cleanup hook to every spec. Tests pass.'), 'Added a cleanup hook to every spec');
+    assert.equal(doneWorkOf('Added search to the settings page.'), 'Added search to the settings page');
     assert.equal(
       doneWorkOf('I changed the mount point to `/app/projects` so it stays under `/app`.'),
       'Changed the mount point to `/app/projects` so it stays under `/app`',
@@ -55,6 +56,7 @@ describe('rules extractor conclusions', () => {
       "I'll update the config to use the new path.",
       'Created a comprehensive rule for bug fixing that:',
       'Written to `command.txt`.',
+      'Updated the `SEARCH` part to match the file.',
       'Fixed it.',
     ])
       assert.equal(doneWorkOf(sentence), undefined, sentence);

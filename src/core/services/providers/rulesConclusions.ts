@@ -11,7 +11,7 @@
 import { clean } from './rulesMarkers';
 import type { Transcript } from './rulesTranscript';
 
-/** Verbs that change a project, in the past tense (regular ones end in -ed and are listed too, to leave "used" out). */
+/** Verbs that change a project, in the past tense. Listed, not any "-ed" word: "used", "checked" and "tested" change nothing. */
 const CHANGE_VERBS =
   'updated|changed|added|fixed|created|removed|renamed|moved|replaced|implemented|refactored|switched|upgraded|downgraded|converted|rewrote|rewritten|configured|set up|migrated|extracted|split|merged|wrote|written|deleted|simplified|documented|introduced|enabled|disabled|pinned|restored|reverted|ported|built|made|restructured|reorganized|consolidated|corrected|adjusted|modified|installed|uninstalled|generated|integrated|wired|pointed|exposed|typed|wrapped|dropped|deprecated|bumped';
 /** "Perfect! I've updated X …", "We have now added X …": the agent reporting its own change. */
@@ -48,9 +48,11 @@ const CJK_DONE =
   /^([^。！!？?：:]*?(?:(?:更新|追加|修正|作成|削除|変更|実装|アップデート|移動|置換)(?:し|いた)ました|已(?:经)?(?:添加|新增|修改|更新|删除|移除|替换|修复|创建|简化)[^。！!？?：:]*))/;
 /** A clause in Chinese or Japanese needs this many characters to name what changed. */
 const MIN_CJK_CHARS = 10;
-/** Not work on the project: the change was to a commit, a message or the conversation. */
+/** Not work on the project: the change was to a commit, a message, the conversation or a task's status. */
 const NOT_PROJECT_WORK =
-  /\b(?:commit(?:ted)?|commit message|amended|staged|pushed|the (?:chat|conversation)|todo list|task list|(?:task|ticket|issue) status)\b|\b(?:SEARCH|REPLACE)\b/i;
+  /\b(?:commit(?:ted)?|commit message|amended|staged|pushed|the (?:chat|conversation)|todo list|task list|(?:task|ticket|issue) status)\b/i;
+/** Aider fixing its own edit block ("Updated the SEARCH part to match"): the tool's format, not the project. */
+const EDIT_BLOCK_WORK = /\b(?:SEARCH|REPLACE)\b/;
 /** A done sentence that goes on to what is next is a plan step, not a conclusion. */
 const PLAN = /\b(?:next,? i(?:'ll| will)|let me|i'll|i will|now i need|then i(?:'ll| will))\b/i;
 /** The first clause is enough: what follows ", which will …" or ". Here's what …" is commentary. */
@@ -86,7 +88,7 @@ export function conclusionTurns(transcript: Transcript): Set<number> {
 /** The work a closing sentence reports done, stated without its speaker ("Updated …"), if it reports some. */
 export function doneWorkOf(sentence: string): string | undefined {
   const text = sentence.trim();
-  if (PLAN.test(text) || NOT_PROJECT_WORK.test(text)) return undefined;
+  if (PLAN.test(text) || notProjectWork(text)) return undefined;
   const cjk = CJK_DONE.exec(text)?.[1].trim();
   if (cjk) return cjk.length >= MIN_CJK_CHARS ? clean(cjk, MAX_DONE_CHARS) : undefined;
   const statement = speakerless(text);
@@ -101,7 +103,7 @@ export function doneWorkOf(sentence: string): string | undefined {
  */
 export function doneWithList(intro: string, listItems: string[]): string | undefined {
   const head = intro.trim();
-  if (!head.endsWith(':') || listItems.length === 0 || PLAN.test(head) || NOT_PROJECT_WORK.test(head)) return undefined;
+  if (!head.endsWith(':') || listItems.length === 0 || PLAN.test(head) || notProjectWork(head)) return undefined;
   const statement = speakerless(head.slice(0, -1).trim());
   if (!statement) return undefined;
   const items = listItems.map((item) => item.trim().replace(/[.;:]+$/, '')).filter(Boolean);
@@ -134,7 +136,11 @@ export function isSlashCommand(request: string): boolean {
 /** Whether a summary item states work as done (led by a past-tense change verb; in Chinese, a change verb). */
 export function isStatedDone(text: string): boolean {
   const done = PAST_LEAD.test(text.replace(/^[^\p{L}`]+/u, '')) || CJK_CHANGE.test(text);
-  return done && !NOT_PROJECT_WORK.test(text);
+  return done && !notProjectWork(text);
+}
+
+function notProjectWork(text: string): boolean {
+  return NOT_PROJECT_WORK.test(text) || EDIT_BLOCK_WORK.test(text);
 }
 
 function capitalize(text: string): string {
