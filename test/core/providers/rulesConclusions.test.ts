@@ -6,6 +6,7 @@ import {
   doneWorkOf,
   isSlashCommand,
   isStatedDone,
+  isWorthKeepingDone,
 } from '../../../src/core/services/providers/rulesConclusions';
 import { readTranscript } from '../../../src/core/services/providers/rulesTranscript';
 import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
@@ -186,5 +187,48 @@ describe('rules extractor conclusions', () => {
     const summary = await new RulesProvider().generate({ task: 'summarize', instructions: '', content: transcript });
     assert.deepEqual(statements((await harvestOf(summary.text)).tasks_done), statements((await harvestOf(transcript)).tasks_done));
     assert.equal((await harvestOf(transcript)).tasks_done.length, 2);
+  });
+
+  it('keeps work done that names what changed, not headlines, filed tasks, edit logs, chores or shell steps', () => {
+    for (const kept of [
+      'Ported the Python utility library to Rust',
+      'Added a lint-only `tsconfig` that includes the tests',
+      'CLAUDE.md was created with the project structure',
+      'Created a fully functional TODO app using Next.js',
+      'Pointed ESLint at it',
+      'CLAUDE.mdファイルを最新の状態にアップデートしました',
+    ])
+      assert.ok(isWorthKeepingDone(kept), kept);
+    for (const left of [
+      'Fixed the treasury init issue',
+      'Added treasury funding',
+      'Fixed the payroll wizard and tightened the vault init path',
+      'Fixed it by: Switching local dev config to devnet `NATIVE_MINT_2022`',
+      'Fixed configuration: Added proper vitest globals configuration',
+      'Created a new task (#015) for implementing the `session delete` command',
+      'Created a new task specification (#014) for adding repository backend support',
+      'Updated Core Methods section - Removed the `cleanup()` method from the API documentation.',
+      'Updated Cleanup Considerations - Removed reference to the `cleanup()` method',
+      'Updated the user journey section to reflect the need for larger canvases',
+      'Updated .gitignore for Rust artifacts, logs and editor files',
+      'Switched to Node.js 22: Used `nvm use 22` to switch from Node.js 23.7.0',
+    ])
+      assert.ok(!isWorthKeepingDone(left), left);
+  });
+
+  it('does not fall back on a closing sentence when the summary list it closes said what was done', async () => {
+    const items = await harvestOf(
+      [
+        '## user',
+        'Update the docs.',
+        '## agent',
+        "I've updated the documentation to reflect the current state of the Layers class:",
+        '',
+        '## Changes Made',
+        '1. **Updated Core Methods section** - Removed the `cleanup()` method',
+        '2. **Updated Memory Efficiency section** - Changed the wording',
+      ].join('\n'),
+    );
+    assert.deepEqual(items.tasks_done, []);
   });
 });

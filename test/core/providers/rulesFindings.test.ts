@@ -34,7 +34,16 @@ describe('rules extractor findings', () => {
     );
     assert.equal(findingOf('The error occurs because the HTML reporter cannot handle browser tests.')?.causal, true);
     assert.equal(findingOf('The crash was due to a missing null check in mirror().')?.causal, true);
-    assert.equal(findingOf('The error is coming from src/canvas-transforms.js line 63.')?.causal, true);
+    assert.equal(findingOf('The mirror crash comes from the missing null check in src/canvas-transforms.js.')?.causal, true);
+  });
+
+  it('leaves out the error of the moment that the sentence never names, and requests in the imperative', () => {
+    assert.equal(findingOf('The error is coming from src/canvas-transforms.js line 63.'), undefined);
+    assert.equal(findingOf('The failure only appears when `--reporter=html` is present.'), undefined);
+    assert.equal(findingOf('The error occurs because the HTML reporter cannot handle browser tests.')?.causal, true);
+    assert.equal(findingOf('Create a simple frontend that reads the results from results/results.json.'), undefined);
+    assert.equal(findingOf('The table reads the results from results/results.json.'), undefined);
+    assert.equal(findingOf('The timeout comes from the proxy in front of the API.')?.causal, true);
   });
 
   it('reads the sentence after "Found it." as the finding, when it states one', async () => {
@@ -59,7 +68,7 @@ describe('rules extractor findings', () => {
   });
 
   it('reads "only appears when" as a finding, "appears to" as a hedge', () => {
-    assert.equal(findingOf('The failure only appears when `--reporter=html` is present.')?.causal, true);
+    assert.equal(findingOf('The HTML reporter crash only appears when `--reporter=html` is present.')?.causal, true);
     assert.equal(findingOf('The failure appears to happen when the reporter is html.'), undefined);
   });
 

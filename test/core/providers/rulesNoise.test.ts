@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import {
+  isMachineState,
   isNoiseStatement,
   isOutputLine,
   isScriptStep,
@@ -105,5 +106,18 @@ describe('rules extractor noise', () => {
     );
     assert.equal(withoutLocalLinks('See [the docs](https://example.com/a)'), 'See [the docs](https://example.com/a)');
     assert.equal(withoutLocalLinks('Opened [a.ts](file:///home/me/a.ts)'), 'Opened a.ts');
+  });
+
+  it('calls a statement about one machine that day machine state, not one about the project', async () => {
+    assert.ok(isMachineState('764 session files across 40 projects on this system'));
+    assert.ok(isMachineState('Port 3000 is taken on your machine'));
+    assert.ok(!isMachineState('Sessions are stored under ~/.claude/projects, one folder per project'));
+    const items = await harvestOf(
+      '## user\nHow many?\n\n## agent\n## Findings\n- 764 session files across 40 projects on this system\n- Sessions are JSONL files, one object per line\n',
+    );
+    assert.deepEqual(
+      items.facts.map((f) => f.statement),
+      ['Sessions are JSONL files, one object per line'],
+    );
   });
 });

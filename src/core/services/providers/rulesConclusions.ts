@@ -64,6 +64,20 @@ const MIN_WORDS = 3;
 const DANGLING = /\b(?:that|which|to|with|for|and|or|the|a|an|of|in|by|as)$/i;
 /** A sentence that speaks to the person ("Your setup is working") reassures; it is not work done or a finding. */
 const ADDRESSES_PERSON = /^(?:your|you)\b/i;
+/** Filing a task, ticket or issue is bookkeeping: the work it names is still to do. */
+const FILED_TASK = /^(?:created|filed|opened|added|wrote)\s+(?:a\s+)?(?:new\s+)?(?:task|ticket|issue)\b/i;
+/** "Updated Core Methods section - …", "Updated Cleanup Considerations - Removed …": one edit of a document, heading by heading. */
+const DOC_SECTION_EDIT = new RegExp(
+  `^(?:${CHANGE_VERBS})\\s+(?:(?:the\\s+|a\\s+)?[^.:;\`]{0,60}?\\b(?:section|subsection|note|paragraph|heading)\\b|[^.:;\`]{2,60}\\s[-–—]\\s+(?:${CHANGE_VERBS})\\b)`,
+  'i',
+);
+/** "Updated .gitignore for Rust artifacts": a routine chore the file itself records. */
+const IGNORE_FILE_CHORE = /^\S+\s+(?:the\s+)?(?:a\s+)?`?\.\w*ignore\b/i;
+/** `nvm use 22`, `source .venv/bin/activate`: a switch in one shell, gone when it closes. */
+const SHELL_SESSION_STEP = /`(?:(?:nvm|fnm|rvm|volta|sdk|pyenv|rbenv)\s+(?:use|shell)|conda\s+activate|source\s|export\s|cd\s)/i;
+/** "Fixed it by: …", "Fixed the issue": the object is a pronoun or the problem of the moment. */
+const PRONOUN_OBJECT = /^\S+\s+(?:it|this|that|them|everything|things|the (?:issue|problem|bug|error))\b/i;
+const CJK_TEXT = /[\u3040-\u30ff\u4e00-\u9fff]/;
 /**
  * A request that is an agent's own command alone on its line (`/init`, `/terminal-setup`): its
  * outcome is housekeeping. `/orchestrator update CLAUDE.md` carries a request of the person's.
@@ -121,6 +135,27 @@ function speakerless(text: string): string | undefined {
 /** "Updated your package.json": the project's file, whoever the reader is. */
 function ownedByProject(text: string): string {
   return text.replace(/\byour\b/gi, 'the');
+}
+
+/**
+ * Work done is worth a line only when a teammate can tell what changed next week. Left out: a
+ * statement with no named subject ("Fixed the treasury init issue", "Added treasury funding",
+ * "Fixed it by: …"), filing a task ("Created a new task (#015) …": the task is still open), one
+ * line of a section-by-section edit log of a document ("Updated Core Methods section - …"), an
+ * ignore-file chore, and a switch made in one shell (`nvm use 22`).
+ */
+export function isWorthKeepingDone(statement: string): boolean {
+  const text = statement.trim();
+  if (FILED_TASK.test(text) || DOC_SECTION_EDIT.test(text) || IGNORE_FILE_CHORE.test(text) || SHELL_SESSION_STEP.test(text)) return false;
+  if (PRONOUN_OBJECT.test(text)) return false;
+  return CJK_TEXT.test(text) || namesSubject(text);
+}
+
+/** A named thing: a code span, a file or path, an identifier, an acronym, or a capitalized name inside the sentence. */
+function namesSubject(text: string): boolean {
+  if (/`[^`]+`|\b[\w-]+\.[a-z]\w{0,5}\b|\w\/\w|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{3,}\b/.test(text)) return true;
+  // A capital after the first word, unless it opens a clause ("Fixed configuration: Added …").
+  return /(?<![.:;!?-]\s)(?<=\s)[A-Z][\w.-]*[a-z]/.test(text.replace(/^\S+/, ''));
 }
 
 /** Whether a statement speaks to the person rather than about the project. */

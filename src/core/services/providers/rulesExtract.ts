@@ -30,7 +30,7 @@ import {
 import type { Transcript, TranscriptTurn } from './rulesTranscript';
 import { agreedDecisions } from './rulesAgreement';
 import { attemptsOf } from './rulesAttempts';
-import { addressesPerson, conclusionTurns, doneWithList, doneWorkOf, isStatedDone } from './rulesConclusions';
+import { addressesPerson, conclusionTurns, doneWithList, doneWorkOf, isStatedDone, isWorthKeepingDone } from './rulesConclusions';
 import {
   announcedFinding,
   findingOf,
@@ -40,7 +40,7 @@ import {
   withoutRetracted,
   type Finding,
 } from './rulesFindings';
-import { isNoiseStatement, isOutputLine, pastedTurns, withoutLocalLinks } from './rulesNoise';
+import { isMachineState, isNoiseStatement, isOutputLine, pastedTurns, withoutLocalLinks } from './rulesNoise';
 
 /** What the extractor found, and which lines carried it (the summary keeps those lines). */
 export interface RulesExtraction {
@@ -71,7 +71,10 @@ export function extractItems(transcript: Transcript): RulesExtraction {
   const items = emptyItems();
   const keptLines = new Set<string>();
   const seen = new Set<string>();
+  // Done work a summary offered, kept or not: when a list said what was done, a closing sentence adds nothing.
+  let doneOffered = 0;
   const add: Add = (category, item, key, marked) => {
+    if (category === 'tasks_done') doneOffered++;
     // Output, bare links and script steps are never knowledge, whichever rule found them.
     const withStatement = item as { statement?: string };
     // "[.gitignore](/Users/me/app/.gitignore)": the file's name is the knowledge, its place on one machine is not.
@@ -80,6 +83,9 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     if (statement !== undefined && isNoiseStatement(statement, marked)) return;
     // "Your setup is working", "Your MacBook crashed": about the person's machine, not the project.
     if (statement !== undefined && !marked && (category === 'facts' || category === 'tasks_done') && addressesPerson(statement)) return;
+    // "764 session files on this system": a condition of one machine that day.
+    if (statement !== undefined && !marked && isMachineState(statement)) return;
+    if (statement !== undefined && !marked && category === 'tasks_done' && !isWorthKeepingDone(statement)) return;
     // Case and spacing differences are still the same item.
     const id = `${category}\u0000${key.toLowerCase().replace(/\s+/g, ' ')}`;
     if (seen.has(id)) return;
@@ -91,7 +97,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
   transcript.turns.forEach((turn, t) => {
     if (turn.role === 'user') lastUser = t;
   });
-  const doneBefore = items.tasks_done.length;
+  const doneBefore = doneOffered;
   let closing: { statement: string; line: string } | undefined;
   // A pasted spec, document or log is nobody's knowledge: its checklists are not tasks, its links not decisions.
   const pasted = pastedTurns(transcript);
@@ -106,12 +112,12 @@ export function extractItems(transcript: Transcript): RulesExtraction {
       findings.push({ statement, causal, turn: t, line });
     };
     const finalAgent = turn.role === 'agent' && t > lastUser;
-    const doneBeforeTurn = items.tasks_done.length;
+    const doneBeforeTurn = doneOffered;
     const closes = conclusions.has(t);
     const found = extractTurn(turn, { add, keep, finding, finalAgent, conclusion: finalAgent || closes, closes });
     if (found.closing) closing ??= { statement: found.closing.statement, line: `${t}:${found.closing.index}` };
     // "I've updated X to Y" closes an answer that has no summary list of its own.
-    if (found.done && items.tasks_done.length === doneBeforeTurn) {
+    if (found.done && doneOffered === doneBeforeTurn) {
       [found.done.index, ...(found.done.listed ?? [])].forEach(keep);
       add('tasks_done', { statement: found.done.statement }, found.done.statement);
     }
@@ -131,7 +137,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     add('facts', { statement }, statement);
   }
   // "Done. I read X, changed it and committed." closes an answer that has no summary of its own.
-  if (closing && items.tasks_done.length === doneBefore) {
+  if (closing && doneOffered === doneBefore) {
     keptLines.add(closing.line);
     add('tasks_done', { statement: closing.statement }, closing.statement);
   }

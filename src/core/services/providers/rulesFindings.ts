@@ -23,7 +23,8 @@ export interface Finding {
 const CAUSAL: readonly RegExp[] = [
   /^(?:the\s+)?(?:root cause|underlying cause|cause|culprit|real (?:issue|problem|cause))\s+(?:of\s+[^,]{3,60}?\s+)?(?:is|was)\b/i,
   /^(?:the\s+)?(?:issue|problem|bug|error|failure|crash|regression|flakiness)\s+(?:here\s+|(?:you(?:'re| are| were)?|we(?:'re| are| were)?)\s+(?:seeing|experiencing|hitting|getting|had)\s+|with\s+[^,;]{2,40}?\s+)?(?:is|was)\s+(?:that|caused by|due to|because|coming from|in)\b/i,
-  /^[^,;:]{3,80}?\b(?:stems?|stemmed|comes?|came|results?|resulted|originates?|originated)\s+from\b/i,
+  // "reads the results from X": after an article or possessive, "results" is a noun.
+  /^[^,;:]{3,80}?(?<!\b(?:the|these|those|its|their|our|your|of)\s)\b(?:stems?|stemmed|comes?|came|results?|resulted|originates?|originated)\s+from\b/i,
   /^[^,;:]{3,80}?\b(?:is|was|are|were)\s+due to\b/i,
   /^[^,;:]{3,80}?\b(?:occurs?|occurred|happens?|happened|appears?|appeared)\s+(?:only\s+)?(?:because|when|since)\b/i,
   /^[^,;:]{3,80}?\b(?:fails?|failing|failed|breaks?|broke|crash(?:es|ed)?|hangs?|times? out|timed out|errors? out|doesn't work|does not work|didn't work|did not work|isn't working|wasn't working)\b[^.;]{0,60}?\b(?:because|since|due to|when)\b/i,
@@ -55,6 +56,15 @@ const VAGUE = /\b(?:in|because of|due to|with) how\b/i;
 /** Hedges and plans: a sentence with one is a hypothesis or a next step, not a conclusion. */
 const HEDGE =
   /\b(?:maybe|might|may|could|possibly|probably|likely|unlikely|perhaps|presumably|apparently|suspect|guess|assum(?:e|ing)|seems?|appears? (?:to|that)|it appears|i think|i believe|not sure|hypothes[ie]s|let me|let's|i'll|i will|we'll|we need to|should|would|if|unless|whether|try|trying)\b/i;
+/** "Create a frontend that reads …": a request in the imperative, not a finding. */
+const IMPERATIVE =
+  /^(?:please\s+)?(?:create|add|make|write|implement|build|fix|update|use|remove|change|set|put|move|rename|ensure|run|install|generate|refactor|convert)\s/i;
+/**
+ * "The failure only appears when …", "The error is coming from X": the error of the moment, never
+ * named, so the sentence is a fragment of the one before it (a cause, "is that …", still counts).
+ */
+const UNNAMED_FAILURE =
+  /^the (?:error|failure|issue|problem|bug|crash|exception)\s+(?:only\s+)?(?:(?:is|was)\s+)?(?:only\s+)?(?:coming|comes|came|occurs?|occurred|occurring|appears?|appeared|happens?|happened|happening)\s+(?:only\s+)?(?:when|if|in|from|at|on|with)\b/i;
 /** A sentence whose subject is a bare pronoun says nothing on its own ("This fails because …"). */
 const DEICTIC = /^(?:this|that|it|these|those|they|which|here)\b/i;
 /** A later sentence saying a conclusion was wrong. */
@@ -83,7 +93,7 @@ export function findingOf(sentence: string): { statement: string; causal: boolea
   const limitation = LIMITATION.exec(text);
   if (limitation && LIMITATION_OBJECT.test(limitation[1])) text = limitation[1];
   else if (limitation) return undefined;
-  if (HEDGE.test(text) || DEICTIC.test(text) || VAGUE.test(text)) return undefined;
+  if (HEDGE.test(text) || DEICTIC.test(text) || VAGUE.test(text) || IMPERATIVE.test(text) || UNNAMED_FAILURE.test(text)) return undefined;
   const causal = CAUSAL.some((pattern) => pattern.test(text));
   if (!causal && !turnsOut && !limitation && !LOCATING.test(text)) return undefined;
   const statement = clean(text.charAt(0).toUpperCase() + text.slice(1)).replace(/[.!]+$/, '');

@@ -121,6 +121,14 @@ export function isNoiseStatement(text: string, marked = false): boolean {
   return isScriptStep(text) || (words?.length ?? 0) < MIN_WORDS;
 }
 
+/** "on this system", "on your machine": what one computer held or ran that day, not the project. */
+const MACHINE_STATE = /\bon (?:this|your|my|the user's) (?:system|machine|computer|laptop|mac|pc|box)\b/i;
+
+/** Whether a statement describes the state of one machine rather than the project. */
+export function isMachineState(text: string): boolean {
+  return MACHINE_STATE.test(text);
+}
+
 /** Markdown links to local files (`[a.ts](/home/me/app/a.ts#L3)`) reduced to their text; web links stay. */
 export function withoutLocalLinks(text: string): string {
   return text.replace(LOCAL_LINK, '$1');
