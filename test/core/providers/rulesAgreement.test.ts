@@ -28,6 +28,35 @@ describe('rules extractor agreed decisions', () => {
     assert.deepEqual(plain.decisions, [{ statement: 'Use vitest for the new package, since it shares the vite config' }]);
   });
 
+  it('reads "implement the plan" as agreeing to the recommendation, not a new request that names something else', async () => {
+    const items = await harvestOf(`${OPTIONS}\n## user\nImplement the plan.\n`);
+    assert.deepEqual(items.decisions, [{ statement: 'Use SQLite for the index' }]);
+    const other = await harvestOf(`${OPTIONS}\n## user\nImplement the export first.\n`);
+    assert.deepEqual(other.decisions, []);
+  });
+
+  it('reads the recommendation from any message of an answer given in several', async () => {
+    const items = await harvestOf(
+      [
+        '## user',
+        'which feed should the engine read first?',
+        '## agent',
+        '**My recommendation:** read the Pascal L2 feed first, with the paper exchange as fallback.',
+        '## agent',
+        'Checking the client crate next.',
+        '## user',
+        'Implement the plan.',
+        '## agent',
+        'I recommend we also add a kill switch.',
+        '## agent',
+        'Done with the feed.',
+        '## user',
+        'What about the docs?',
+      ].join('\n'),
+    );
+    assert.deepEqual(items.decisions, [{ statement: 'Read the Pascal L2 feed first, with the paper exchange as fallback' }]);
+  });
+
   it('keeps nothing when the person declines, hesitates or decides otherwise', async () => {
     for (const reply of ['no', 'yes but keep the JSON files for now', 'what about postgres?'])
       assert.deepEqual((await harvestOf(`${OPTIONS}\n## user\n${reply}\n`)).decisions, [], reply);

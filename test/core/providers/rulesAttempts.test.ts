@@ -49,4 +49,11 @@ describe('rules extractor failed attempts and playbooks', () => {
     assert.equal(commandOf('rg -n "x" -S…'), undefined);
     assert.equal(commandOf("cat <<'EOF' > a.txt"), undefined);
   });
+
+  it('keeps nothing when only a number changed: a busy port that day is not a failed approach', async () => {
+    const items = await harvestOf(
+      '## user\nstart it\n\n## agent\n> [tool:exec_command] npm run dev -- --port 3000 → exit 1\n> [tool:exec_command] npm run dev -- --port 3001\n',
+    );
+    assert.deepEqual([items.playbooks, items.facts], [[], []]);
+  });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { findingOf } from '../../../src/core/services/providers/rulesFindings';
+import { announcedFinding, findingOf, isDiscoveryAnnouncement } from '../../../src/core/services/providers/rulesFindings';
 import { harvestOf } from './rulesSupport';
 
 describe('rules extractor findings', () => {
@@ -21,6 +21,93 @@ describe('rules extractor findings', () => {
       findingOf('So, the build breaks because esbuild does not bundle .node files.')?.statement,
       'The build breaks because esbuild does not bundle .node files',
     );
+  });
+
+  it('reads causes stated as "was due to", "stems from", "occurs when" and after "I see that"', () => {
+    assert.equal(
+      findingOf('The issue you were experiencing was due to a compatibility problem between standard 16 and Node 22.')?.statement,
+      'The issue you were experiencing was due to a compatibility problem between standard 16 and Node 22',
+    );
+    assert.equal(
+      findingOf('I see that the flaky failures stem from overlays left in document.body.')?.statement,
+      'The flaky failures stem from overlays left in document.body',
+    );
+    assert.equal(findingOf('The error occurs because the HTML reporter cannot handle browser tests.')?.causal, true);
+    assert.equal(findingOf('The crash was due to a missing null check in mirror().')?.causal, true);
+    assert.equal(findingOf('The mirror crash comes from the missing null check in src/canvas-transforms.js.')?.causal, true);
+  });
+
+  it('leaves out the error of the moment that the sentence never names, and requests in the imperative', () => {
+    assert.equal(findingOf('The error is coming from src/canvas-transforms.js line 63.'), undefined);
+    assert.equal(findingOf('The failure only appears when `--reporter=html` is present.'), undefined);
+    assert.equal(findingOf('The error occurs because the HTML reporter cannot handle browser tests.')?.causal, true);
+    assert.equal(findingOf('Create a simple frontend that reads the results from results/results.json.'), undefined);
+    assert.equal(findingOf('The table reads the results from results/results.json.'), undefined);
+    assert.equal(findingOf('The timeout comes from the proxy in front of the API.')?.causal, true);
+  });
+
+  it('reads the sentence after "Found it." as the finding, when it states one', async () => {
+    assert.ok(isDiscoveryAnnouncement('I found exactly how it works.'));
+    assert.ok(isDiscoveryAnnouncement('Found the issue:'));
+    assert.ok(!isDiscoveryAnnouncement('I found the file and read it.'));
+    assert.equal(announcedFinding('Let me check the flag next.'), undefined);
+    assert.equal(announcedFinding('It works.'), undefined);
+    const items = await harvestOf(
+      [
+        '## user',
+        'How do I point login at another cloud?',
+        '## agent',
+        'I found exactly how it works. The CLI has a hidden `--cloud-url` flag that overrides the default base URL.',
+        'I found the config. Let me read it.',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      items.facts.map((f) => f.statement),
+      ['The CLI has a hidden `--cloud-url` flag that overrides the default base URL'],
+    );
+  });
+
+  it('reads "only appears when" as a finding, "appears to" as a hedge', () => {
+    assert.equal(findingOf('The HTML reporter crash only appears when `--reporter=html` is present.')?.causal, true);
+    assert.equal(findingOf('The failure appears to happen when the reporter is html.'), undefined);
+  });
+
+  it('leaves vague locations of a problem and vague limitations out', () => {
+    assert.equal(findingOf('The problem is in how the configuration is being parsed.'), undefined);
+    assert.equal(findingOf('There is no clear indication that a list command exists.'), undefined);
+    assert.equal(findingOf("There's no way that is currently possible."), undefined);
+  });
+
+  it('keeps the correction, not the finding it corrects', async () => {
+    const items = await harvestOf(
+      [
+        '## user',
+        'Why does the build fail?',
+        '## agent',
+        'The build fails because the lockfile is stale.',
+        '## user',
+        'Regenerated it, still failing.',
+        '## agent',
+        'Actually, the problem is that esbuild does not bundle .node files.',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      items.facts.map((f) => f.statement),
+      ['The problem is that esbuild does not bundle .node files'],
+    );
+  });
+
+  it('reads a limitation that names what is missing', () => {
+    assert.equal(
+      findingOf('There is no way to make `npm version` ignore tracked changes in one folder.')?.statement,
+      'There is no way to make `npm version` ignore tracked changes in one folder',
+    );
+    assert.equal(
+      findingOf("No — there's no `specstory skills pull` command on any branch.")?.statement,
+      "There's no `specstory skills pull` command on any branch",
+    );
+    // A limitation is a conclusion like a cause: "actually, there is" later takes it back.
+    assert.equal(findingOf('There is no way to make `npm version` skip a folder.')?.causal, true);
   });
 
   it('leaves hypotheses, plans, questions and pronoun subjects out', () => {

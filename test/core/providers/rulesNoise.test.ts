@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { isNoiseStatement, isOutputLine, isScriptStep, pastedTurns } from '../../../src/core/services/providers/rulesNoise';
+import {
+  isMachineState,
+  isNoiseStatement,
+  isOutputLine,
+  isScriptStep,
+  pastedTurns,
+  withoutLocalLinks,
+} from '../../../src/core/services/providers/rulesNoise';
 import { readTranscript } from '../../../src/core/services/providers/rulesTranscript';
 import { harvestOf } from './rulesSupport';
 
@@ -76,6 +83,11 @@ describe('rules extractor noise', () => {
     assert.ok(isNoiseStatement('https://github.com/org/repo/pull/12'));
     assert.ok(isNoiseStatement('See https://example.com'));
     assert.ok(isNoiseStatement('warning: field `id` is never read'));
+    assert.ok(isOutputLine('   Compiling serde v1.0.200'));
+    assert.ok(isOutputLine('     Running `target/debug/app`'));
+    assert.ok(isOutputLine('    Finished `dev` profile [unoptimized] target(s) in 0.52s'));
+    // Prose that starts like a cargo line is still prose.
+    assert.ok(!isOutputLine('Running the same suite without the reporter works (38 of 38 pass).'));
     assert.ok(!isNoiseStatement('Related storage: `file-history/`, `todos/`'));
     assert.ok(!isNoiseStatement('Use SQLite for the index'));
   });
@@ -85,5 +97,27 @@ describe('rules extractor noise', () => {
       `## user\nbuild it\n\n## agent\n## Findings\n- warning: unused variable: \`count\`\n- The parser is configured in src/parse.rs\n`,
     );
     assert.deepEqual(items.facts, [{ statement: 'The parser is configured in src/parse.rs' }]);
+  });
+
+  it('reduces links to local files to their text and keeps web links', () => {
+    assert.equal(
+      withoutLocalLinks('Updated [.gitignore](/Users/me/app/.gitignore) and [main.go:12](cli/main.go:12)'),
+      'Updated .gitignore and main.go:12',
+    );
+    assert.equal(withoutLocalLinks('See [the docs](https://example.com/a)'), 'See [the docs](https://example.com/a)');
+    assert.equal(withoutLocalLinks('Opened [a.ts](file:///home/me/a.ts)'), 'Opened a.ts');
+  });
+
+  it('calls a statement about one machine that day machine state, not one about the project', async () => {
+    assert.ok(isMachineState('764 session files across 40 projects on this system'));
+    assert.ok(isMachineState('Port 3000 is taken on your machine'));
+    assert.ok(!isMachineState('Sessions are stored under ~/.claude/projects, one folder per project'));
+    const items = await harvestOf(
+      '## user\nHow many?\n\n## agent\n## Findings\n- 764 session files across 40 projects on this system\n- Sessions are JSONL files, one object per line\n',
+    );
+    assert.deepEqual(
+      items.facts.map((f) => f.statement),
+      ['Sessions are JSONL files, one object per line'],
+    );
   });
 });

@@ -43,7 +43,10 @@ describe('RulesProvider', () => {
   it('is offline and says it is not a model', () => {
     assert.equal(provider.name, 'rules');
     assert.equal(provider.offline, true);
-    assert.equal(provider.label, 'the offline extractor (marked lines, stated findings, agreed choices; no model, nothing sent)');
+    assert.equal(
+      provider.label,
+      'the offline extractor (marked lines, stated findings, agreed choices, work reported done; no model, nothing sent)',
+    );
   });
 
   it('returns JSON with all seven categories, in schema order', async () => {

@@ -200,7 +200,7 @@ describe('rules extractor: sections', () => {
       filler,
       'Thanks.',
       '## agent',
-      '**Summary:** Ported the library.',
+      '**Summary:** Ported the library to Rust.',
       '### Updated Justfile:',
       '- `just test` - runs the tests',
       filler,

@@ -123,6 +123,8 @@ export function attemptsOf(transcript: Transcript): Attempt[] {
         continue;
       }
       if (jobOf(next.command) !== job || next.command === call.command) continue;
+      // `--port 3000` failed, `--port 3001` worked: the port was busy that day; the approach was not wrong.
+      if (onlyNumbersDiffer(call.command, next.command)) return;
       if (next.failed) {
         used.add(n);
         continue;
@@ -147,6 +149,11 @@ export function commandOf(input: string): string | undefined {
   const command = input.replace(/^(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '').trim();
   if (!command || command.endsWith('…') || /<<|\n/.test(command) || command.length > MAX_COMMAND_CHARS) return undefined;
   return command;
+}
+
+/** Whether two commands differ only in their numbers (a port, a PID, a count). */
+function onlyNumbersDiffer(a: string, b: string): boolean {
+  return a.replace(/\d+/g, '#') === b.replace(/\d+/g, '#');
 }
 
 /** The job a command does (`test`, `build`, a script's name), if it is one worth a playbook. */

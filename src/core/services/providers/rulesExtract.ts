@@ -30,8 +30,17 @@ import {
 import type { Transcript, TranscriptTurn } from './rulesTranscript';
 import { agreedDecisions } from './rulesAgreement';
 import { attemptsOf } from './rulesAttempts';
-import { findingOf, isThinkingAloud, sentencesOf, withoutRetracted, type Finding } from './rulesFindings';
-import { isNoiseStatement, isOutputLine, pastedTurns } from './rulesNoise';
+import { addressesPerson, conclusionTurns, doneWithList, doneWorkOf, isStatedDone, isWorthKeepingDone } from './rulesConclusions';
+import {
+  announcedFinding,
+  findingOf,
+  isDiscoveryAnnouncement,
+  isThinkingAloud,
+  sentencesOf,
+  withoutRetracted,
+  type Finding,
+} from './rulesFindings';
+import { isMachineState, isNoiseStatement, isOutputLine, pastedTurns, withoutLocalLinks } from './rulesNoise';
 
 /** What the extractor found, and which lines carried it (the summary keeps those lines). */
 export interface RulesExtraction {
@@ -62,10 +71,21 @@ export function extractItems(transcript: Transcript): RulesExtraction {
   const items = emptyItems();
   const keptLines = new Set<string>();
   const seen = new Set<string>();
+  // Done work a summary offered, kept or not: when a list said what was done, a closing sentence adds nothing.
+  let doneOffered = 0;
   const add: Add = (category, item, key, marked) => {
+    if (category === 'tasks_done') doneOffered++;
     // Output, bare links and script steps are never knowledge, whichever rule found them.
-    const statement = (item as { statement?: string }).statement;
+    const withStatement = item as { statement?: string };
+    // "[.gitignore](/Users/me/app/.gitignore)": the file's name is the knowledge, its place on one machine is not.
+    if (withStatement.statement !== undefined) withStatement.statement = withoutLocalLinks(withStatement.statement);
+    const statement = withStatement.statement;
     if (statement !== undefined && isNoiseStatement(statement, marked)) return;
+    // "Your setup is working", "Your MacBook crashed": about the person's machine, not the project.
+    if (statement !== undefined && !marked && (category === 'facts' || category === 'tasks_done') && addressesPerson(statement)) return;
+    // "764 session files on this system": a condition of one machine that day.
+    if (statement !== undefined && !marked && isMachineState(statement)) return;
+    if (statement !== undefined && !marked && category === 'tasks_done' && !isWorthKeepingDone(statement)) return;
     // Case and spacing differences are still the same item.
     const id = `${category}\u0000${key.toLowerCase().replace(/\s+/g, ' ')}`;
     if (seen.has(id)) return;
@@ -77,11 +97,12 @@ export function extractItems(transcript: Transcript): RulesExtraction {
   transcript.turns.forEach((turn, t) => {
     if (turn.role === 'user') lastUser = t;
   });
-  const doneBefore = items.tasks_done.length;
+  const doneBefore = doneOffered;
   let closing: { statement: string; line: string } | undefined;
   // A pasted spec, document or log is nobody's knowledge: its checklists are not tasks, its links not decisions.
   const pasted = pastedTurns(transcript);
   const findings: Finding[] = [];
+  const conclusions = conclusionTurns(transcript);
   transcript.turns.forEach((turn, t) => {
     if (pasted.has(t)) return;
     const keep = (index: number): void => {
@@ -90,8 +111,16 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     const finding = (statement: string, causal: boolean, line: number): void => {
       findings.push({ statement, causal, turn: t, line });
     };
-    const found = extractTurn(turn, { add, keep, finding, finalAgent: turn.role === 'agent' && t > lastUser });
-    if (found) closing ??= { statement: found.statement, line: `${t}:${found.index}` };
+    const finalAgent = turn.role === 'agent' && t > lastUser;
+    const doneBeforeTurn = doneOffered;
+    const closes = conclusions.has(t);
+    const found = extractTurn(turn, { add, keep, finding, finalAgent, conclusion: finalAgent || closes, closes });
+    if (found.closing) closing ??= { statement: found.closing.statement, line: `${t}:${found.closing.index}` };
+    // "I've updated X to Y" closes an answer that has no summary list of its own.
+    if (found.done && doneOffered === doneBeforeTurn) {
+      [found.done.index, ...(found.done.listed ?? [])].forEach(keep);
+      add('tasks_done', { statement: found.done.statement }, found.done.statement);
+    }
   });
   for (const f of withoutRetracted(findings, transcript)) {
     keptLines.add(`${f.turn}:${f.line}`);
@@ -108,7 +137,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     add('facts', { statement }, statement);
   }
   // "Done. I read X, changed it and committed." closes an answer that has no summary of its own.
-  if (closing && items.tasks_done.length === doneBefore) {
+  if (closing && doneOffered === doneBefore) {
     keptLines.add(closing.line);
     add('tasks_done', { statement: closing.statement }, closing.statement);
   }
@@ -122,12 +151,28 @@ interface TurnContext {
   finding: (statement: string, causal: boolean, line: number) => void;
   /** An agent turn after the last user turn: its summaries are the conversation's outcome. */
   finalAgent: boolean;
+  /** An agent turn whose summaries are a request's outcome: a final one, or one that closes a request. */
+  conclusion: boolean;
+  /** The agent's last turn before the person speaks again (or the last one): where it says what it did. */
+  closes: boolean;
 }
 
-/** Runs the rules over one turn; returns the final answer's `Done. …` sentence, kept in reserve. */
-function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: string; index: number } | undefined {
+/** A sentence found in a turn, and its line. */
+interface Found {
+  statement: string;
+  index: number;
+  /** The lines of the list the statement took in, for a summary to keep with it. */
+  listed?: number[];
+}
+
+/**
+ * Runs the rules over one turn; returns the final answer's `Done. …` sentence and a concluding
+ * turn's first "I've updated …" sentence, kept in reserve for when no summary list says more.
+ */
+function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { closing?: Found; done?: Found } {
   const { add, keep } = ctx;
-  let closing: { statement: string; index: number } | undefined;
+  let closing: Found | undefined;
+  let done: Found | undefined;
   // Plain text without turn headings is read as one user turn: a person's notes.
   const person = turn.role === 'user';
   const lines = turn.lines;
@@ -181,9 +226,10 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
         continue;
       }
     }
-    if (ctx.finalAgent) {
-      const summary = inlineSummary(body);
-      if (summary && !isPlanned(summary)) {
+    if (ctx.conclusion) {
+      // "2. **Summary**: …" in a list is a field of something described (a commit message), not this answer's summary.
+      const summary = topListItem(line) === undefined ? inlineSummary(body) : undefined;
+      if (summary && !isPlanned(summary) && (ctx.finalAgent || isStatedDone(summary))) {
         keep(i);
         add('tasks_done', { statement: clean(withoutEmphasis(summary)) }, summary);
         continue;
@@ -194,10 +240,23 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
         section.tookProse = true;
         continue;
       }
-      const done = doneSentence(body);
-      if (done && !closing) {
-        const statement = clean(summarySentence(withoutEmphasis(done)));
+      const doneLine = ctx.finalAgent ? doneSentence(body) : undefined;
+      if (doneLine && !closing) {
+        const statement = clean(summarySentence(withoutEmphasis(doneLine)));
         if (statement) closing = { statement, index: i };
+      }
+      if (ctx.closes && !done && topListItem(line) === undefined && !sectionHeading(line)) {
+        const sentences = sentencesOf(withoutEmphasis(body));
+        const list = collectList(lines, i + 1);
+        const listed = doneWithList(sentences[sentences.length - 1] ?? '', list.steps);
+        if (listed) done = { statement: listed, index: i, listed: list.indices };
+        for (const sentence of listed ? [] : sentences) {
+          const statement = doneWorkOf(sentence);
+          if (statement) {
+            done = { statement, index: i };
+            break;
+          }
+        }
       }
     }
     const heading = sectionHeading(line);
@@ -218,18 +277,21 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
     }
     // Prose, and list items outside a section that takes them, may state a finding.
     if (!(section && item !== undefined) && !isThinkingAloud(body)) {
+      let announced = false;
       for (const sentence of sentencesOf(withoutEmphasis(body))) {
-        const found = findingOf(sentence);
+        // "Found it. The CLI has a hidden --cloud-url flag …": what follows the announcement is the finding.
+        const found = findingOf(sentence) ?? (announced ? announcedFinding(sentence) : undefined);
         if (found) ctx.finding(found.statement, found.causal, i);
+        announced = isDiscoveryAnnouncement(sentence);
       }
     }
     if (!section) continue;
     if (item === undefined) {
       if (section.level >= LABEL_LEVEL && section.sawList) closeSection();
-      else if (section.kind === 'summary' && ctx.finalAgent && !section.tookProse) {
+      else if (section.kind === 'summary' && ctx.conclusion && !section.tookProse) {
         section.tookProse = true;
         const sentence = clean(summarySentence(withoutEmphasis(body)));
-        if (sentence && !isPlanned(sentence)) {
+        if (sentence && !isPlanned(sentence) && (ctx.finalAgent || isStatedDone(sentence))) {
           keep(section.headingIndex);
           keep(i);
           add('tasks_done', { statement: sentence }, sentence);
@@ -241,7 +303,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { statement: strin
     addSectionItem(section, item, i, ctx);
   }
   closeSection();
-  return closing;
+  return { closing, done };
 }
 
 function newSection(kind: SectionKind, level: number, headingIndex: number, name: string): Section {
@@ -256,7 +318,8 @@ function addSectionItem(section: Section, raw: string, index: number, ctx: TurnC
     ctx.keep(index);
     return;
   }
-  if (section.kind === 'summary' && (!ctx.finalAgent || isPlanned(text))) return;
+  // Before the last request, only items stated as done work are a summary: the others may be a plan.
+  if (section.kind === 'summary' && (!ctx.conclusion || isPlanned(text) || (!ctx.finalAgent && !isStatedDone(text)))) return;
   ctx.keep(section.headingIndex);
   ctx.keep(index);
   if (section.kind === 'facts') ctx.add('facts', { statement: text }, text);

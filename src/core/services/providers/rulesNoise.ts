@@ -41,7 +41,10 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^npm (?:ERR!|WARN\b|error\b|warn\b)/,
   /^(?:yarn|pnpm) (?:error|warn)\b/i,
   /\berror TS\d{3,5}\b/,
-  /^\s*(?:Compiling|Finished|Running|Downloaded|Downloading|Checking|Fresh)\s+\S+.*(?:\(|target|in \d)/,
+  // Cargo's progress lines; "Running the same suite (…) works" is prose, so the shapes are strict.
+  /^\s*(?:Compiling|Checking|Downloaded|Fresh|Documenting)\s+\S+\s+v\d/,
+  /^\s*(?:Finished|Running)\s+(?:`|\S*target\b|unittests\b|tests\/|\[)/,
+  /^\s*Downloading\s+(?:\d+\s+)?crates?\b/,
   /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?/,
   /^\s*\[?(?:INFO|DEBUG|WARN|WARNING|ERROR|TRACE|FATAL)\]?[\s:]/,
   /^\s*(?:PASS|FAIL|ok|FAILED|ERROR)\s+\S+\.(?:ts|js|py|rs|go)\b/,
@@ -59,6 +62,8 @@ const SCRIPT_STEP =
 const COMMAND_STEP =
   /^(?:cd|npm|npx|yarn|pnpm|bun|git|pip3?|uv|cargo|go|curl|wget|docker|make|sudo|brew|apt|apt-get|python3?|node|export|source|chmod|mkdir|rm|cp|mv)\s+[-\w./~$"']/;
 const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/gi;
+/** A markdown link whose target has no scheme, or the file: scheme: a place on the writer's disk. */
+const LOCAL_LINK = /\[([^\]\n]+)\]\((?!(?!file:)[a-z][\w+.-]*:\/\/|mailto:)[^)\s]*\)/gi;
 
 /**
  * User turns that are a pasted document or pasted output: long and structured like a spec,
@@ -106,13 +111,27 @@ export function isScriptStep(text: string): boolean {
  */
 export function isNoiseStatement(text: string, marked = false): boolean {
   const plain = text.replace(URL, '').replace(/`[^`]*`/g, '');
-  if (isOutputLine(text) || !/\p{L}{2,}/u.test(plain)) return true;
+  // An empty code span is a local path the transcript left out: what is left says nothing usable.
+  if (isOutputLine(text) || !/\p{L}{2,}/u.test(plain) || /(?<!`)``(?!`)/.test(text)) return true;
   if (marked) return false;
   const words = text
     .replace(URL, ' ')
     .replace(/`[^`]*`/g, ' code ')
     .match(/[\p{L}\p{N}]{2,}/gu);
   return isScriptStep(text) || (words?.length ?? 0) < MIN_WORDS;
+}
+
+/** "on this system", "on your machine": what one computer held or ran that day, not the project. */
+const MACHINE_STATE = /\bon (?:this|your|my|the user's) (?:system|machine|computer|laptop|mac|pc|box)\b/i;
+
+/** Whether a statement describes the state of one machine rather than the project. */
+export function isMachineState(text: string): boolean {
+  return MACHINE_STATE.test(text);
+}
+
+/** Markdown links to local files (`[a.ts](/home/me/app/a.ts#L3)`) reduced to their text; web links stay. */
+export function withoutLocalLinks(text: string): string {
+  return text.replace(LOCAL_LINK, '$1');
 }
 
 function proseOf(lines: string[]): string {

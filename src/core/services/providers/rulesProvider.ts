@@ -24,7 +24,7 @@ const SUMMARY_SQUEEZE_MIN_INPUT = 2048;
  */
 export class RulesProvider implements Provider {
   readonly name = 'rules';
-  readonly label = 'the offline extractor (marked lines, stated findings, agreed choices; no model, nothing sent)';
+  readonly label = 'the offline extractor (marked lines, stated findings, agreed choices, work reported done; no model, nothing sent)';
   readonly offline = true;
 
   async generate(request: ModelRequest): Promise<ModelReply> {

@@ -29,7 +29,10 @@ const KINDS: ReadonlyArray<readonly [SectionKind, RegExp]> = [
   ['facts', /\b(?:findings|facts|learned|lessons learned|gotchas|what we found)\b/i],
   ['decisions', /\b(?:decisions?|decided|design choices|trade-?offs|adaptations)\b/i],
   ['commands', /\b(?:commands|justfile|makefile|npm scripts|how to run)\b/i],
-  ['summary', /^(?:final\s+)?summary$|^summary of (?:the )?(?:changes|work)\b/i],
+  [
+    'summary',
+    /^(?:final\s+)?summary$|^summary of (?:the )?(?:changes|work|fix(?:es)?)\b|^(?:key |main )?(?:\w+ )?(?:changes|work)(?: made| done)?$|^what (?:i|we) (?:changed|fixed)\b|^(?:主要改动|变更要点|处理措施|修改内容)/i,
+  ],
 ];
 /** A list of commands that were checked or reviewed is a report, not a playbook. */
 const NOT_A_PLAYBOOK = /\b(?:validation|validated|review|checked|analysis)\b/i;
