@@ -41,6 +41,7 @@ import {
   type Finding,
 } from './rulesFindings';
 import { isMachineState, isNoiseStatement, isOutputLine, pastedTurns, withoutLocalLinks } from './rulesNoise';
+import { isTrivialDone, mayBeSuperseded } from './rulesSuperseded';
 
 /** What the extractor found, and which lines carried it (the summary keeps those lines). */
 export interface RulesExtraction {
@@ -73,6 +74,8 @@ export function extractItems(transcript: Transcript): RulesExtraction {
   const seen = new Set<string>();
   // Done work a summary offered, kept or not: when a list said what was done, a closing sentence adds nothing.
   let doneOffered = 0;
+  // The turn being read when it comes before the last request: its work done may have been replaced since.
+  let earlierTurn: number | undefined;
   const add: Add = (category, item, key, marked) => {
     if (category === 'tasks_done') doneOffered++;
     // Output, bare links and script steps are never knowledge, whichever rule found them.
@@ -85,7 +88,10 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     if (statement !== undefined && !marked && (category === 'facts' || category === 'tasks_done') && addressesPerson(statement)) return;
     // "764 session files on this system": a condition of one machine that day.
     if (statement !== undefined && !marked && isMachineState(statement)) return;
-    if (statement !== undefined && !marked && category === 'tasks_done' && !isWorthKeepingDone(statement)) return;
+    if (statement !== undefined && !marked && category === 'tasks_done') {
+      if (!isWorthKeepingDone(statement) || isTrivialDone(statement)) return;
+      if (earlierTurn !== undefined && mayBeSuperseded(statement, earlierTurn, transcript)) return;
+    }
     // Case and spacing differences are still the same item.
     const id = `${category}\u0000${key.toLowerCase().replace(/\s+/g, ' ')}`;
     if (seen.has(id)) return;
@@ -112,6 +118,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
       findings.push({ statement, causal, turn: t, line });
     };
     const finalAgent = turn.role === 'agent' && t > lastUser;
+    earlierTurn = finalAgent ? undefined : t;
     const doneBeforeTurn = doneOffered;
     const closes = conclusions.has(t);
     const found = extractTurn(turn, { add, keep, finding, finalAgent, conclusion: finalAgent || closes, closes });
@@ -122,6 +129,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
       add('tasks_done', { statement: found.done.statement }, found.done.statement);
     }
   });
+  earlierTurn = undefined;
   for (const f of withoutRetracted(findings, transcript)) {
     keptLines.add(`${f.turn}:${f.line}`);
     add('facts', { statement: f.statement }, f.statement);
