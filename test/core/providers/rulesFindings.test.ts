@@ -46,6 +46,20 @@ describe('rules extractor findings', () => {
     assert.equal(findingOf('The timeout comes from the proxy in front of the API.')?.causal, true);
   });
 
+  it('leaves out what went wrong with one try, and keeps the cause of a named failure', () => {
+    for (const sentence of [
+      'The bash attempt reached WSL but failed because `/bin/bash` is missing inside that WSL environment.',
+      'The previous error was due to a formatting issue in the edit tool, not the code itself.',
+      'My first attempt failed because the port was busy.',
+    ]) {
+      assert.equal(findingOf(sentence), undefined, sentence);
+    }
+    assert.equal(
+      findingOf('The release build fails because `strip` is missing on the runner.')?.statement,
+      'The release build fails because `strip` is missing on the runner',
+    );
+  });
+
   it('reads the sentence after "Found it." as the finding, when it states one', async () => {
     assert.ok(isDiscoveryAnnouncement('I found exactly how it works.'));
     assert.ok(isDiscoveryAnnouncement('Found the issue:'));

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isTrivialDone, mayBeSuperseded, namedSubjects } from '../../../src/core/services/providers/rulesSuperseded';
+import { isChoiceReplaced, isTrivialDone, mayBeSuperseded, namedSubjects } from '../../../src/core/services/providers/rulesSuperseded';
 import { readTranscript } from '../../../src/core/services/providers/rulesTranscript';
 import { harvestOf } from './rulesSupport';
 
@@ -93,5 +93,37 @@ describe('rules extractor superseded work', () => {
       ].join('\n'),
     );
     assert.deepEqual(statements(items.tasks_done), ['Changed the mount point to `/app/projects` so it stays under `/app`']);
+  });
+
+  it('drops a choice the person settles again later with the same verb, and keeps the last one standing', async () => {
+    const transcript = readTranscript(
+      [
+        '## user',
+        "let's use Graphik font instead",
+        '## agent',
+        'Graphik needs a licence.',
+        '## user',
+        "okay no licence, let's use Inter",
+      ].join('\n'),
+    );
+    assert.ok(isChoiceReplaced('Use Graphik font instead', 0, transcript));
+    assert.ok(!isChoiceReplaced('Rename session cd to dir', 0, transcript));
+    const items = await harvestOf(
+      ['## user', "let's use Graphik font instead", '## agent', 'Graphik needs a licence.', '## user', 'Thanks, that looks good.'].join(
+        '\n',
+      ),
+    );
+    assert.deepEqual(statements(items.decisions), ['Use Graphik font instead']);
+    const replaced = await harvestOf(
+      [
+        '## user',
+        "let's use Graphik font instead",
+        '## agent',
+        'Graphik needs a licence.',
+        '## user',
+        "okay no licence, let's use Inter",
+      ].join('\n'),
+    );
+    assert.deepEqual(statements(replaced.decisions), []);
   });
 });

@@ -19,6 +19,7 @@ import {
   isConventionsRequest,
   isDoneIntro,
   isPlanned,
+  isScriptInventory,
   ruleOfRequest,
   sectionHeading,
   summarySentence,
@@ -41,7 +42,7 @@ import {
   type Finding,
 } from './rulesFindings';
 import { isMachineState, isNoiseStatement, isOutputLine, pastedTurns, withoutLocalLinks } from './rulesNoise';
-import { isTrivialDone, mayBeSuperseded } from './rulesSuperseded';
+import { isChoiceReplaced, isTrivialDone, mayBeSuperseded } from './rulesSuperseded';
 
 /** What the extractor found, and which lines carried it (the summary keeps those lines). */
 export interface RulesExtraction {
@@ -121,7 +122,8 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     earlierTurn = finalAgent ? undefined : t;
     const doneBeforeTurn = doneOffered;
     const closes = conclusions.has(t);
-    const found = extractTurn(turn, { add, keep, finding, finalAgent, conclusion: finalAgent || closes, closes });
+    const choiceReplaced = (choice: string): boolean => isChoiceReplaced(choice, t, transcript);
+    const found = extractTurn(turn, { add, keep, finding, finalAgent, conclusion: finalAgent || closes, closes, choiceReplaced });
     if (found.closing) closing ??= { statement: found.closing.statement, line: `${t}:${found.closing.index}` };
     // "I've updated X to Y" closes an answer that has no summary list of its own.
     if (found.done && doneOffered === doneBeforeTurn) {
@@ -163,6 +165,8 @@ interface TurnContext {
   conclusion: boolean;
   /** The agent's last turn before the person speaks again (or the last one): where it says what it did. */
   closes: boolean;
+  /** Whether a later request of the person's settles the same kind of choice again ("let's use X instead"). */
+  choiceReplaced: (choice: string) => boolean;
 }
 
 /** A sentence found in a turn, and its line. */
@@ -187,7 +191,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { closing?: Found;
   let section: Section | undefined;
   let conventions = false;
   const closeSection = (): void => {
-    if (section?.kind === 'commands' && section.commands.length > 0) {
+    if (section?.kind === 'commands' && section.commands.length > 0 && !isScriptInventory(section.commands)) {
       add('playbooks', { name: section.name, steps: clean(section.commands.join('; '), MAX_STEPS_CHARS) }, section.name);
       keep(section.headingIndex);
     }
@@ -223,7 +227,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { closing?: Found;
         continue;
       }
       const choice = decisionOfLets(body);
-      if (choice) {
+      if (choice && !ctx.choiceReplaced(choice)) {
         keep(i);
         add('decisions', { statement: clean(choice) }, choice);
         continue;

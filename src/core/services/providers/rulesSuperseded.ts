@@ -64,3 +64,23 @@ export function mayBeSuperseded(statement: string, turn: number, transcript: Tra
   if (laterRequests.length > MAX_LATER_REQUESTS) return true;
   return laterRequests.some((later) => later.lines.some((line) => names.some((name) => line.toLowerCase().includes(name))));
 }
+
+/** "let's use Plus Jakarta Sans instead", anywhere in a request: the person settling a choice. */
+const LATER_CHOICE =
+  /\blet'?s\s+(?:just\s+)?(use|go with|switch to|keep|stick with|stay with|call|name|rename|store|put|move|default to|adopt)\b/gi;
+
+/**
+ * Whether the choice a person settled in turn `turn` ("Use Graphik font instead") is settled again
+ * by a later request with the same verb ("okay I don't have a licence, let's use Plus Jakarta Sans
+ * instead"): the later one stands, the earlier one is history.
+ */
+export function isChoiceReplaced(choice: string, turn: number, transcript: Transcript): boolean {
+  const verb = /^(?:go with|switch to|stick with|stay with|default to|\w+)/i.exec(choice.trim())?.[0].toLowerCase();
+  if (!verb) return false;
+  return transcript.turns.some(
+    (later, t) =>
+      t > turn &&
+      later.role === 'user' &&
+      later.lines.some((line) => [...line.matchAll(LATER_CHOICE)].some((match) => match[1].toLowerCase() === verb)),
+  );
+}
