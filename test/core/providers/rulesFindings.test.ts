@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { announcedFinding, findingOf, isDiscoveryAnnouncement } from '../../../src/core/services/providers/rulesFindings';
+import { announcedFinding, findingOf, isDiscoveryAnnouncement, isReviewOpinion } from '../../../src/core/services/providers/rulesFindings';
 import { harvestOf } from './rulesSupport';
 
 describe('rules extractor findings', () => {
@@ -57,6 +57,25 @@ describe('rules extractor findings', () => {
     assert.equal(
       findingOf('The release build fails because `strip` is missing on the runner.')?.statement,
       'The release build fails because `strip` is missing on the runner',
+    );
+  });
+
+  it("tells a reviewer's verdict on a proposal from a fact of the code", async () => {
+    assert.ok(isReviewOpinion('The plan does not cover the content lifecycle that `Knowledge` relies on'));
+    assert.ok(isReviewOpinion('`image`/`audio` as three optional fields is not the best fit for the embedder contract'));
+    assert.ok(!isReviewOpinion('`hasattr` is not a valid capability check here: the base `Embedder` defines these methods'));
+    assert.ok(!isReviewOpinion('The planner service is configured in `config/planner.yaml`'));
+    const items = await harvestOf(
+      [
+        '## agent',
+        '## Findings',
+        '- The plan does not cover the content lifecycle of `Knowledge`.',
+        '- Fixing only `PgVector` is not enough: Qdrant extracts `doc.content` the same way.',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      items.facts.map((f) => f.statement),
+      ['Fixing only `PgVector` is not enough: Qdrant extracts `doc.content` the same way.'],
     );
   });
 

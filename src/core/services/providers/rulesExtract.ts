@@ -36,6 +36,7 @@ import {
   announcedFinding,
   findingOf,
   isDiscoveryAnnouncement,
+  isReviewOpinion,
   isThinkingAloud,
   sentencesOf,
   withoutRetracted,
@@ -89,6 +90,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     if (statement !== undefined && !marked && (category === 'facts' || category === 'tasks_done') && addressesPerson(statement)) return;
     // "764 session files on this system": a condition of one machine that day.
     if (statement !== undefined && !marked && isMachineState(statement)) return;
+    if (statement !== undefined && !marked && category === 'facts' && isReviewOpinion(statement)) return;
     if (statement !== undefined && !marked && category === 'tasks_done') {
       if (!isWorthKeepingDone(statement) || isTrivialDone(statement)) return;
       if (earlierTurn !== undefined && mayBeSuperseded(statement, earlierTurn, transcript)) return;

@@ -91,6 +91,18 @@ export function isThinkingAloud(paragraph: string): boolean {
   return THINKING_ALOUD.test(paragraph);
 }
 
+/**
+ * "The plan does not cover …", "Three optional fields is not the best fit for …": a reviewer's
+ * verdict on a proposal, which lasts only as long as the proposal does; not a fact of the code.
+ */
+const REVIEW_OPINION =
+  /^(?:the\s+)?(?:plan|proposal|proposed\s+\w+|draft|pr|pull request|approach|design)\s+(?:does(?: not|n't)|is(?: not|n't)|lacks|misses|ignores|should|needs)\b|\bis(?: not|n't) the (?:best|right|ideal|most \w+) (?:fit|choice|approach|option)\b/i;
+
+/** Whether a fact is a reviewer's verdict on a proposal rather than something found in the code. */
+export function isReviewOpinion(statement: string): boolean {
+  return REVIEW_OPINION.test(statement.trim());
+}
+
 /** The finding a sentence states, if it states one. */
 export function findingOf(sentence: string): { statement: string; causal: boolean } | undefined {
   let text = sentence.trim().replace(OPENER, '');
