@@ -27,6 +27,8 @@ describe('rules extractor superseded work', () => {
       'Fixed typos in `README.md`',
       'Made the following changes to update the Mermaid workflow',
       'Made several improvements to the Git hooks',
+      'Updated the Mermaid diagram with a progressive color palette',
+      'Changed the `box-shadow` of `.card` to purple',
     ]) {
       assert.ok(isTrivialDone(statement), statement);
     }
@@ -35,6 +37,7 @@ describe('rules extractor superseded work', () => {
       'Added `tsconfig.eslint.json` that includes the tests',
       'Removed the backup file creation from `update-paths.js`',
       'CLAUDE.md was created with documentation of the project structure',
+      'Changed the UI font to Plus Jakarta Sans in `style.css`',
     ]) {
       assert.ok(!isTrivialDone(statement), statement);
     }

@@ -4,7 +4,7 @@
  * simpler"), and the earlier change is replaced. The last answer says what stands. So work done
  * before the last request is kept only when it names what it changed (a file, a code span, an
  * identifier), it came in the last couple of requests, and no later request names that thing again. Trivia edits
- * (comments, debug logging, line breaks, formatting) are never worth a line, wherever they are.
+ * (comments, debug logging, line breaks, formatting, colours) are never worth a line, wherever they are.
  */
 
 import type { Transcript } from './rulesTranscript';
@@ -26,6 +26,9 @@ const NOT_A_NAME = /^[^\p{L}]*$|\s/u;
  */
 const TRIVIA =
   /^(?:(?:added|updated|improved|removed|adjusted|simplified|reduced|rewrote|wrote|fixed|corrected)\s+(?:\S+\s+){0,3}?(?:comments?|inline comments?|explanatory comments?|console\.?log|console logs?|log(?:ging)? statements?|debug(?:ging)? (?:logs?|logging|output|statements?)|print statements?|a `?<br>`? tag|line breaks?|blank lines?|whitespace|indentation|formatting|typos?)\b|(?:\S+\s+){0,4}?(?:comments?|console logs?|logging|formatting|typos?)\s+(?:was|were)\s+(?:added|updated|fixed|removed)\b)/i;
+/** "Updated the diagram with a darker colour palette": a look that the file shows, not a decision (a font chosen is one). */
+const STYLE_ONLY =
+  /^(?:updated|changed|adjusted|tweaked|made|recolou?red|restyled)\b[^.;:]*?\b(?:colou?rs?|colou?r (?:palette|scheme)|palette|border colou?rs?|shadows?|padding|margins?|opacity)\b/i;
 /** "Made the following changes …", "Made several improvements to …": a heading that announces a list, naming nothing. */
 const ANNOUNCES_LIST =
   /^(?:made|applied|implemented|added)\s+(?:the\s+following|several|some|a\s+few|various|multiple|these|a\s+number\s+of)\b(?:\s+\w+)?(?:\s+(?:changes?|improvements?|updates?|adjustments?|fixes|simplifications?|enhancements?))?/i;
@@ -33,7 +36,7 @@ const ANNOUNCES_LIST =
 /** Whether a done statement is a trivia edit or a heading that names nothing. */
 export function isTrivialDone(statement: string): boolean {
   const text = statement.trim();
-  return TRIVIA.test(text) || ANNOUNCES_LIST.test(text);
+  return TRIVIA.test(text) || STYLE_ONLY.test(text) || ANNOUNCES_LIST.test(text);
 }
 
 /** The names a statement mentions: files, paths, identifiers, code spans that are names. */
