@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { announcedFinding, findingOf, isDiscoveryAnnouncement } from '../../../src/core/services/providers/rulesFindings';
+import { announcedFinding, findingOf, isDiscoveryAnnouncement, isReviewOpinion } from '../../../src/core/services/providers/rulesFindings';
 import { harvestOf } from './rulesSupport';
 
 describe('rules extractor findings', () => {
@@ -44,6 +44,39 @@ describe('rules extractor findings', () => {
     assert.equal(findingOf('Create a simple frontend that reads the results from results/results.json.'), undefined);
     assert.equal(findingOf('The table reads the results from results/results.json.'), undefined);
     assert.equal(findingOf('The timeout comes from the proxy in front of the API.')?.causal, true);
+  });
+
+  it('leaves out what went wrong with one try, and keeps the cause of a named failure', () => {
+    for (const sentence of [
+      'The bash attempt reached WSL but failed because `/bin/bash` is missing inside that WSL environment.',
+      'The previous error was due to a formatting issue in the edit tool, not the code itself.',
+      'My first attempt failed because the port was busy.',
+    ]) {
+      assert.equal(findingOf(sentence), undefined, sentence);
+    }
+    assert.equal(
+      findingOf('The release build fails because `strip` is missing on the runner.')?.statement,
+      'The release build fails because `strip` is missing on the runner',
+    );
+  });
+
+  it("tells a reviewer's verdict on a proposal from a fact of the code", async () => {
+    assert.ok(isReviewOpinion('The plan does not cover the content lifecycle that `Knowledge` relies on'));
+    assert.ok(isReviewOpinion('`image`/`audio` as three optional fields is not the best fit for the embedder contract'));
+    assert.ok(!isReviewOpinion('`hasattr` is not a valid capability check here: the base `Embedder` defines these methods'));
+    assert.ok(!isReviewOpinion('The planner service is configured in `config/planner.yaml`'));
+    const items = await harvestOf(
+      [
+        '## agent',
+        '## Findings',
+        '- The plan does not cover the content lifecycle of `Knowledge`.',
+        '- Fixing only `PgVector` is not enough: Qdrant extracts `doc.content` the same way.',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      items.facts.map((f) => f.statement),
+      ['Fixing only `PgVector` is not enough: Qdrant extracts `doc.content` the same way.'],
+    );
   });
 
   it('reads the sentence after "Found it." as the finding, when it states one', async () => {

@@ -128,6 +128,20 @@ describe('rules extractor: sections', () => {
     ]);
   });
 
+  it('makes no playbook of a list of bare script names read off package.json', async () => {
+    const items = await harvest(
+      [
+        '## agent',
+        '### Available npm Scripts',
+        '- `dev`: Start development server',
+        '- `build`: Build for production',
+        '### Commands',
+        '- `npm run dev -- --port 3001`: start on another port',
+      ].join('\n'),
+    );
+    assert.deepEqual(items.playbooks, [{ name: 'Commands', steps: '`npm run dev -- --port 3001`: start on another port' }]);
+  });
+
   it('takes the rule a person states when asking for one, and the conventions they list', async () => {
     const items = await harvest(
       [

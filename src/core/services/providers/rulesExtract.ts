@@ -19,6 +19,7 @@ import {
   isConventionsRequest,
   isDoneIntro,
   isPlanned,
+  isScriptInventory,
   ruleOfRequest,
   sectionHeading,
   summarySentence,
@@ -35,12 +36,14 @@ import {
   announcedFinding,
   findingOf,
   isDiscoveryAnnouncement,
+  isReviewOpinion,
   isThinkingAloud,
   sentencesOf,
   withoutRetracted,
   type Finding,
 } from './rulesFindings';
 import { isMachineState, isNoiseStatement, isOutputLine, pastedTurns, withoutLocalLinks } from './rulesNoise';
+import { isChoiceReplaced, isTrivialDone, mayBeSuperseded } from './rulesSuperseded';
 
 /** What the extractor found, and which lines carried it (the summary keeps those lines). */
 export interface RulesExtraction {
@@ -73,6 +76,8 @@ export function extractItems(transcript: Transcript): RulesExtraction {
   const seen = new Set<string>();
   // Done work a summary offered, kept or not: when a list said what was done, a closing sentence adds nothing.
   let doneOffered = 0;
+  // The turn being read when it comes before the last request: its work done may have been replaced since.
+  let earlierTurn: number | undefined;
   const add: Add = (category, item, key, marked) => {
     if (category === 'tasks_done') doneOffered++;
     // Output, bare links and script steps are never knowledge, whichever rule found them.
@@ -85,7 +90,11 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     if (statement !== undefined && !marked && (category === 'facts' || category === 'tasks_done') && addressesPerson(statement)) return;
     // "764 session files on this system": a condition of one machine that day.
     if (statement !== undefined && !marked && isMachineState(statement)) return;
-    if (statement !== undefined && !marked && category === 'tasks_done' && !isWorthKeepingDone(statement)) return;
+    if (statement !== undefined && !marked && category === 'facts' && isReviewOpinion(statement)) return;
+    if (statement !== undefined && !marked && category === 'tasks_done') {
+      if (!isWorthKeepingDone(statement) || isTrivialDone(statement)) return;
+      if (earlierTurn !== undefined && mayBeSuperseded(statement, earlierTurn, transcript)) return;
+    }
     // Case and spacing differences are still the same item.
     const id = `${category}\u0000${key.toLowerCase().replace(/\s+/g, ' ')}`;
     if (seen.has(id)) return;
@@ -112,9 +121,11 @@ export function extractItems(transcript: Transcript): RulesExtraction {
       findings.push({ statement, causal, turn: t, line });
     };
     const finalAgent = turn.role === 'agent' && t > lastUser;
+    earlierTurn = finalAgent ? undefined : t;
     const doneBeforeTurn = doneOffered;
     const closes = conclusions.has(t);
-    const found = extractTurn(turn, { add, keep, finding, finalAgent, conclusion: finalAgent || closes, closes });
+    const choiceReplaced = (choice: string): boolean => isChoiceReplaced(choice, t, transcript);
+    const found = extractTurn(turn, { add, keep, finding, finalAgent, conclusion: finalAgent || closes, closes, choiceReplaced });
     if (found.closing) closing ??= { statement: found.closing.statement, line: `${t}:${found.closing.index}` };
     // "I've updated X to Y" closes an answer that has no summary list of its own.
     if (found.done && doneOffered === doneBeforeTurn) {
@@ -122,6 +133,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
       add('tasks_done', { statement: found.done.statement }, found.done.statement);
     }
   });
+  earlierTurn = undefined;
   for (const f of withoutRetracted(findings, transcript)) {
     keptLines.add(`${f.turn}:${f.line}`);
     add('facts', { statement: f.statement }, f.statement);
@@ -155,6 +167,8 @@ interface TurnContext {
   conclusion: boolean;
   /** The agent's last turn before the person speaks again (or the last one): where it says what it did. */
   closes: boolean;
+  /** Whether a later request of the person's settles the same kind of choice again ("let's use X instead"). */
+  choiceReplaced: (choice: string) => boolean;
 }
 
 /** A sentence found in a turn, and its line. */
@@ -179,7 +193,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { closing?: Found;
   let section: Section | undefined;
   let conventions = false;
   const closeSection = (): void => {
-    if (section?.kind === 'commands' && section.commands.length > 0) {
+    if (section?.kind === 'commands' && section.commands.length > 0 && !isScriptInventory(section.commands)) {
       add('playbooks', { name: section.name, steps: clean(section.commands.join('; '), MAX_STEPS_CHARS) }, section.name);
       keep(section.headingIndex);
     }
@@ -215,7 +229,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { closing?: Found;
         continue;
       }
       const choice = decisionOfLets(body);
-      if (choice) {
+      if (choice && !ctx.choiceReplaced(choice)) {
         keep(i);
         add('decisions', { statement: clean(choice) }, choice);
         continue;

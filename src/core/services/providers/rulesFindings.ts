@@ -65,6 +65,13 @@ const IMPERATIVE =
  */
 const UNNAMED_FAILURE =
   /^the (?:error|failure|issue|problem|bug|crash|exception)\s+(?:only\s+)?(?:(?:is|was)\s+)?(?:only\s+)?(?:coming|comes|came|occurs?|occurred|occurring|appears?|appeared|happens?|happened|happening)\s+(?:only\s+)?(?:when|if|in|from|at|on|with)\b/i;
+/**
+ * "The bash attempt reached WSL but failed because …", "The previous error was due to the edit
+ * tool": what went wrong with one try, at that moment. A failed attempt is kept only as "Did not
+ * work:" next to what worked (rulesAttempts), never as a fact.
+ */
+const MOMENT_FAILURE =
+  /^(?:the|my|our|that|this)\s+(?:(?:previous|last|earlier|first|second|initial|above|same|\S+)\s+)?(?:attempt|try|retry|edit)s?\b|^the\s+(?:previous|last|earlier|first|initial|above)\s+(?:error|failure|run|command|build)\b/i;
 /** A sentence whose subject is a bare pronoun says nothing on its own ("This fails because …"). */
 const DEICTIC = /^(?:this|that|it|these|those|they|which|here)\b/i;
 /** A later sentence saying a conclusion was wrong. */
@@ -84,6 +91,18 @@ export function isThinkingAloud(paragraph: string): boolean {
   return THINKING_ALOUD.test(paragraph);
 }
 
+/**
+ * "The plan does not cover …", "Three optional fields is not the best fit for …": a reviewer's
+ * verdict on a proposal, which lasts only as long as the proposal does; not a fact of the code.
+ */
+const REVIEW_OPINION =
+  /^(?:the\s+)?(?:plan|proposal|proposed\s+\w+|draft|pr|pull request|approach|design)\s+(?:does(?: not|n't)|is(?: not|n't)|lacks|misses|ignores|should|needs)\b|\bis(?: not|n't) the (?:best|right|ideal|most \w+) (?:fit|choice|approach|option)\b/i;
+
+/** Whether a fact is a reviewer's verdict on a proposal rather than something found in the code. */
+export function isReviewOpinion(statement: string): boolean {
+  return REVIEW_OPINION.test(statement.trim());
+}
+
 /** The finding a sentence states, if it states one. */
 export function findingOf(sentence: string): { statement: string; causal: boolean } | undefined {
   let text = sentence.trim().replace(OPENER, '');
@@ -94,6 +113,7 @@ export function findingOf(sentence: string): { statement: string; causal: boolea
   if (limitation && LIMITATION_OBJECT.test(limitation[1])) text = limitation[1];
   else if (limitation) return undefined;
   if (HEDGE.test(text) || DEICTIC.test(text) || VAGUE.test(text) || IMPERATIVE.test(text) || UNNAMED_FAILURE.test(text)) return undefined;
+  if (MOMENT_FAILURE.test(text)) return undefined;
   const causal = CAUSAL.some((pattern) => pattern.test(text));
   if (!causal && !turnsOut && !limitation && !LOCATING.test(text)) return undefined;
   const statement = clean(text.charAt(0).toUpperCase() + text.slice(1)).replace(/[.!]+$/, '');

@@ -23,6 +23,8 @@ const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const BOLD_LABEL = /^\s{0,3}(?:\*\*|__)([^*_]+?)(?:\*\*|__)\s*[:：]?\s*(?:\*\*|__)?\s*$/;
 const TOP_LIST_ITEM = /^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+(.*)$/;
 const COMMAND_ITEM = /^`[^`]+`/;
+/** "`dev`: Start development server": a script's bare name, read off package.json, is not a command to type. */
+const SCRIPT_NAME_ITEM = /^`[\w:.-]+`/;
 
 /** Checked in order: "Key findings summary" is findings, not a summary of work done. */
 const KINDS: ReadonlyArray<readonly [SectionKind, RegExp]> = [
@@ -86,6 +88,14 @@ export function topListItem(line: string): string | undefined {
 /** Whether a list item starts with a command in backticks. */
 export function isCommandItem(text: string): boolean {
   return COMMAND_ITEM.test(text.trim());
+}
+
+/**
+ * Whether the commands of a list are all bare script names (`dev`, `build`, `lint`): an inventory
+ * of what package.json offers, the same in every app, not a procedure anyone worked out.
+ */
+export function isScriptInventory(commands: string[]): boolean {
+  return commands.length > 0 && commands.every((command) => SCRIPT_NAME_ITEM.test(command.trim()));
 }
 
 /** The text of `**Summary:** text`, if the line is one. */
