@@ -172,6 +172,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       ...options.spending,
       model: options.model,
       now,
+      // Each call is logged when it ends; a run given its date (a test's) logs on that day.
+      ...(options.now ? {} : { clock: () => new Date() }),
       prompts: { harvest: Buffer.byteLength(harvestPrompt), summarize: Buffer.byteLength(summarizePrompt) },
     });
     const provider = budget.provider;

@@ -1,7 +1,8 @@
 /**
- * Counting what a harvest's model calls cost as they happen: the run's provider is wrapped so
- * every reply's usage (what the provider reported, cacheUsage.ts) is added up per model, and
- * priced at the model's list price (modelPrices.json, or config.json's `budget.prices`). A
+ * Counting what a run's model calls cost as they happen: the run's provider is wrapped so every
+ * reply's usage (what the provider reported, cacheUsage.ts) is priced at the model's list price
+ * (modelPrices.json, or config.json's `budget.prices`), written to the log as soon as the call
+ * ends (spendingLog.ts), and added up per model for the run's own report and per-harvest caps. A
  * provider that reports no usage (VS Code's language models) is counted from the text it was sent
  * and sent back, bytes / 4, and the record says so. Every call counts, failed parses and
  * summaries included: they were paid for.
@@ -10,7 +11,7 @@ import { estimateTokens } from '../../model/tokens';
 import type { ModelPriceOverride } from '../../model/storeConfigFormat';
 import { callCost, modelPrices, priceFor, type ModelPrice } from '../promptCache/modelPrices';
 import type { ModelReply, ModelRequest, Provider } from '../providers/provider';
-import type { SpendingRecord, SpendingVia } from './spendingLog';
+import type { SpendingRecord, SpendingTask, SpendingVia } from './spendingLog';
 
 /** Providers that run on the person's machine: their tokens count, their money is nil. */
 const LOCAL_PROVIDERS = new Set(['ollama']);
@@ -36,68 +37,78 @@ export function priceOf(provider: string, model: string | undefined, prices: rea
   return priceFor(model, prices);
 }
 
-interface ModelTally {
-  model: string;
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  estimated: boolean;
+/** Where a meter writes each call, and what its lines say about the run. */
+export interface MeterRun {
+  run: string;
+  task: SpendingTask;
+  via?: SpendingVia;
+  /** When a call ends (a caller with a fixed report date passes it, so a test's day is the log's). */
+  clock: () => Date;
+  /** Appends one call's record; what it throws is the owner's to report, the call's reply is kept. */
+  write: (record: SpendingRecord) => void;
 }
 
-/** The calls of one harvest run, per model. */
+/** Checked before each call; throws to refuse it (a cap it would pass). */
+export type BeforeCall = (request: ModelRequest) => void;
+
+/** The calls of one run, per model. */
 export class SpendingMeter {
-  private readonly tallies = new Map<string, ModelTally>();
+  private readonly tallies = new Map<string, SpendingRecord>();
   /** Conversations whose reply came from the reply cache. */
   reused = 0;
 
   constructor(
     private readonly providerName: string,
     private readonly prices: readonly ModelPrice[],
+    private readonly run?: MeterRun,
   ) {}
 
-  /** `provider` with every reply counted here. */
-  wrap(provider: Provider): Provider {
+  /** `provider` with each call checked first (`before`), then counted here and written to the run's log. */
+  wrap(provider: Provider, before?: BeforeCall): Provider {
     return {
       name: provider.name,
       label: provider.label,
       offline: provider.offline,
       ...(provider.defaultModel ? { defaultModel: provider.defaultModel } : {}),
       generate: async (request: ModelRequest): Promise<ModelReply> => {
+        before?.(request);
         const reply = await provider.generate(request);
-        this.count(request, reply, provider.defaultModel);
+        const call = this.count(request, reply, provider.defaultModel);
+        this.run?.write(this.record(call, this.run.clock()));
         return reply;
       },
     };
   }
 
-  /** Adds one call: the usage the provider reported, else the text's estimate. */
-  count(request: ModelRequest, reply: ModelReply, fallbackModel?: string): void {
+  /** Adds one call (the usage the provider reported, else the text's estimate) and returns it alone. */
+  count(request: ModelRequest, reply: ModelReply, fallbackModel?: string): SpendingRecord {
     const model = reply.model || request.model || fallbackModel || '';
-    const tally = this.tallies.get(model) ?? {
-      model,
-      calls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      estimated: false,
-    };
     const usage = reply.usage;
     const reported = usage && ((usage.inputTokens ?? 0) > 0 || (usage.outputTokens ?? 0) > 0);
+    const call: SpendingRecord = reported
+      ? {
+          ...emptyCall(model),
+          inputTokens: usage.inputTokens ?? 0,
+          outputTokens: usage.outputTokens ?? 0,
+          cacheReadTokens: usage.cacheReadTokens ?? 0,
+          cacheWriteTokens: usage.cacheWriteTokens ?? 0,
+        }
+      : {
+          ...emptyCall(model),
+          inputTokens: estimateTokens(request.instructions + request.content + (request.suffix ?? '')),
+          outputTokens: estimateTokens(reply.text),
+          estimated: true,
+        };
+    call.calls = 1;
+    const tally = this.tallies.get(model) ?? emptyCall(model);
     tally.calls++;
-    if (reported) {
-      tally.inputTokens += usage.inputTokens ?? 0;
-      tally.outputTokens += usage.outputTokens ?? 0;
-      tally.cacheReadTokens += usage.cacheReadTokens ?? 0;
-      tally.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
-    } else {
-      tally.inputTokens += estimateTokens(request.instructions + request.content + (request.suffix ?? ''));
-      tally.outputTokens += estimateTokens(reply.text);
-      tally.estimated = true;
-    }
+    tally.inputTokens += call.inputTokens;
+    tally.outputTokens += call.outputTokens;
+    tally.cacheReadTokens += call.cacheReadTokens;
+    tally.cacheWriteTokens += call.cacheWriteTokens;
+    if (call.estimated) tally.estimated = true;
     this.tallies.set(model, tally);
+    return call;
   }
 
   /** What the run spent so far: tokens (input + output) and dollars of the priced models. */
@@ -116,48 +127,47 @@ export class SpendingMeter {
     return [...this.tallies.values()].filter((t) => this.usdOf(t) === undefined).map((t) => t.model || 'an unnamed model');
   }
 
-  /** The log lines of the run: one per model, or one naming the reused replies when no model was called. */
-  records(run: string, at: Date, via: SpendingVia | undefined): SpendingRecord[] {
-    const records: SpendingRecord[] = [...this.tallies.values()].map((t) => {
-      const usd = this.usdOf(t);
-      return {
-        at: at.toISOString(),
-        run,
-        provider: this.providerName,
-        model: t.model,
-        calls: t.calls,
-        inputTokens: t.inputTokens,
-        outputTokens: t.outputTokens,
-        cacheReadTokens: t.cacheReadTokens,
-        cacheWriteTokens: t.cacheWriteTokens,
-        ...(usd !== undefined ? { usd } : {}),
-        ...(t.estimated ? { estimated: true } : {}),
-        ...(via ? { via } : {}),
-      };
-    });
-    if (this.reused > 0) {
-      if (records.length) records[0].reused = this.reused;
-      else
-        records.push({
-          at: at.toISOString(),
-          run,
-          provider: this.providerName,
-          model: '',
-          calls: 0,
-          inputTokens: 0,
-          outputTokens: 0,
-          cacheReadTokens: 0,
-          cacheWriteTokens: 0,
-          usd: 0,
-          reused: this.reused,
-          ...(via ? { via } : {}),
-        });
-    }
-    return records;
+  /** The run's calls per model, as log lines (what `count` added up). */
+  totals(at: Date): SpendingRecord[] {
+    return [...this.tallies.values()].map((t) => this.record(t, at));
   }
 
-  private usdOf(t: ModelTally): number | undefined {
+  /** The line naming the replies reused from the cache (no call, nothing spent), when there were any. */
+  reusedRecord(at: Date): SpendingRecord | undefined {
+    if (this.reused === 0) return undefined;
+    const { via, ...line } = this.record(emptyCall(''), at);
+    return { ...line, usd: 0, reused: this.reused, ...(via ? { via } : {}) };
+  }
+
+  /** A tally or call as a log line of this run, priced. */
+  private record(t: SpendingRecord, at: Date): SpendingRecord {
+    const usd = this.usdOf(t);
+    const { task, via, run } = this.run ?? {};
+    return {
+      at: at.toISOString(),
+      run: run ?? '',
+      ...(task ? { task } : {}),
+      provider: this.providerName,
+      model: t.model,
+      calls: t.calls,
+      inputTokens: t.inputTokens,
+      outputTokens: t.outputTokens,
+      cacheReadTokens: t.cacheReadTokens,
+      cacheWriteTokens: t.cacheWriteTokens,
+      ...(usd !== undefined ? { usd } : {}),
+      ...(t.estimated ? { estimated: true } : {}),
+      ...(via ? { via } : {}),
+    };
+  }
+
+  private usdOf(
+    t: Pick<SpendingRecord, 'model' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens'>,
+  ): number | undefined {
     const price = priceOf(this.providerName, t.model, this.prices);
     return price ? callCost(t, price) : undefined;
   }
+}
+
+function emptyCall(model: string): SpendingRecord {
+  return { at: '', run: '', provider: '', model, calls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 }
