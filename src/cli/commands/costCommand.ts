@@ -1,6 +1,6 @@
 /** `lore cost`: what model calls cost on this machine, today and this month, against the caps, by task and model. */
-import { spendingSummary, type SpendingSummary } from '../../core/services/harvest/spendingSummary';
-import { periodText, perHarvestText, TASK_NAMES } from '../../core/services/harvest/spendingText';
+import { spendingSummary, type SpendingSummary } from '../../core/services/spending/spendingSummary';
+import { periodText, perHarvestText, TASK_NAMES } from '../../core/services/spending/spendingText';
 import { formatUsd } from '../../core/services/promptCache/modelPrices';
 import { humanTime } from '../../core/model/format';
 import { command, type Parsed } from '../command';

@@ -4,8 +4,8 @@ import { reportSources, type MeasuredSession, type SourcesReport, type ToolRepor
 import { HARVEST_TOOLS } from '../../core/services/harvest/agentSources';
 import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
 import { humanTime, printablePath } from '../../core/model/format';
-import { spendingSummary, type SpendingSummary } from '../../core/services/harvest/spendingSummary';
-import { periodsText } from '../../core/services/harvest/spendingText';
+import { spendingSummary, type SpendingSummary } from '../../core/services/spending/spendingSummary';
+import { periodsText } from '../../core/services/spending/spendingText';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, envOf, formatBytes, formatTokens, printable, type Output } from '../cliSupport';
 

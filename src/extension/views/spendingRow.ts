@@ -5,8 +5,8 @@
  * Read from the store's spending log (core's spendingSummary); `lore cost` has the same figures.
  */
 import * as vscode from 'vscode';
-import { spendingSummary, type SpendingSummary } from '../../core/services/harvest/spendingSummary';
-import { periodText, perHarvestText, TASK_NAMES } from '../../core/services/harvest/spendingText';
+import { spendingSummary, type SpendingSummary } from '../../core/services/spending/spendingSummary';
+import { periodText, perHarvestText, TASK_NAMES } from '../../core/services/spending/spendingText';
 import { formatUsd } from '../../core/services/promptCache/modelPrices';
 import { formatTokens } from '../../core/model/format';
 import type { StorePaths } from '../../core/store/storePaths';

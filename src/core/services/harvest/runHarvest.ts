@@ -38,7 +38,7 @@ import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
 import { dropReplyMemos, readReplyMemo, replyMemoKey, writeReplyMemo } from './replyCache';
 import { scanSources } from '../discovery/scanSources';
 import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
-import { HarvestBudget, type HarvestSpending, type SpendingOptions } from './harvestSpending';
+import { HarvestBudget, type HarvestSpending, type SpendingOptions } from '../spending/harvestSpending';
 
 export type HarvestMode = 'dry-run' | 'preview' | 'apply';
 

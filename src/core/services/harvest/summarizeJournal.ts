@@ -18,7 +18,7 @@ import type { StorePaths } from '../../store/storePaths';
 import { journalEntries, parseJournal, renderJournal, type Journal } from '../../model/journalFormat';
 import { journalPath } from '../../store/journal/journalFile';
 import { maskLocalPaths } from '../../model/safety/localPaths';
-import { meteredProvider, type TaskSpendingOptions } from './meteredTask';
+import { meteredProvider, type TaskSpendingOptions } from '../spending/meteredTask';
 
 export const SUMMARIZE_JOURNAL_PROMPT = 'summarize-journal.md';
 

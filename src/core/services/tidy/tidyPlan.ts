@@ -30,7 +30,7 @@ import { loadStoreConfig } from '../../store/storeConfig';
 import type { StorePaths } from '../../store/storePaths';
 import { listNames } from '../../base/walkTree';
 import type { Provider } from '../providers/provider';
-import { meteredProvider, type TaskSpendingOptions } from '../harvest/meteredTask';
+import { meteredProvider, type TaskSpendingOptions } from '../spending/meteredTask';
 import { judgeItems } from './modelJudgment';
 import { type Judged, addedSources, tidyItems, tidyProposals, type MergeProposal, type SupersedeProposal } from './tidyProposals';
 

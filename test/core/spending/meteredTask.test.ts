@@ -7,11 +7,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { meteredProvider, SpendingCapError } from '../../../src/core/services/harvest/meteredTask';
+import { meteredProvider, SpendingCapError } from '../../../src/core/services/spending/meteredTask';
 import { defaultPromptsDir } from '../../../src/core/services/harvest/prompts';
 import { runHarvest } from '../../../src/core/services/harvest/runHarvest';
-import { appendSpending, readSpending, type SpendingRecord } from '../../../src/core/services/harvest/spendingLog';
-import { spendingSummary } from '../../../src/core/services/harvest/spendingSummary';
+import { appendSpending, readSpending, type SpendingRecord } from '../../../src/core/services/spending/spendingLog';
+import { spendingSummary } from '../../../src/core/services/spending/spendingSummary';
 import type { ModelReply, ModelRequest, Provider } from '../../../src/core/services/providers/provider';
 import { createProvider } from '../../../src/core/services/providers/providerRegistry';
 import { initStore } from '../../../src/core/store/initStore';

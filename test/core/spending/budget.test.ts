@@ -6,13 +6,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BudgetGuard, budgetStopText, estimateConversation, resolveCaps } from '../../../src/core/services/harvest/budget';
+import { BudgetGuard, budgetStopText, estimateConversation, resolveCaps } from '../../../src/core/services/spending/budget';
 import { defaultPromptsDir } from '../../../src/core/services/harvest/prompts';
 import { runHarvest } from '../../../src/core/services/harvest/runHarvest';
-import { readSpending, spendingLogFile, spentSoFar, type SpendingRecord } from '../../../src/core/services/harvest/spendingLog';
-import { pricesWith, SpendingMeter } from '../../../src/core/services/harvest/spendingMeter';
-import { spendingSummary } from '../../../src/core/services/harvest/spendingSummary';
-import { harvestSpendingLines } from '../../../src/core/services/harvest/spendingText';
+import { readSpending, spendingLogFile, spentSoFar, type SpendingRecord } from '../../../src/core/services/spending/spendingLog';
+import { pricesWith, SpendingMeter } from '../../../src/core/services/spending/spendingMeter';
+import { spendingSummary } from '../../../src/core/services/spending/spendingSummary';
+import { harvestSpendingLines } from '../../../src/core/services/spending/spendingText';
 import { callCost, priceFor } from '../../../src/core/services/promptCache/modelPrices';
 import type { ModelReply, ModelRequest, Provider } from '../../../src/core/services/providers/provider';
 import { createProvider } from '../../../src/core/services/providers/providerRegistry';
