@@ -73,8 +73,7 @@ export class SpendingMeter {
       generate: async (request: ModelRequest): Promise<ModelReply> => {
         before?.(request);
         const reply = await provider.generate(request);
-        const call = this.count(request, reply, provider.defaultModel);
-        this.run?.write(this.record(call, this.run.clock()));
+        this.charge(callOf(request, reply, provider.defaultModel));
         return reply;
       },
     };
@@ -82,24 +81,23 @@ export class SpendingMeter {
 
   /** Adds one call (the usage the provider reported, else the text's estimate) and returns it alone. */
   count(request: ModelRequest, reply: ModelReply, fallbackModel?: string): SpendingRecord {
-    const model = reply.model || request.model || fallbackModel || '';
-    const usage = reply.usage;
-    const reported = usage && ((usage.inputTokens ?? 0) > 0 || (usage.outputTokens ?? 0) > 0);
-    const call: SpendingRecord = reported
-      ? {
-          ...emptyCall(model),
-          inputTokens: usage.inputTokens ?? 0,
-          outputTokens: usage.outputTokens ?? 0,
-          cacheReadTokens: usage.cacheReadTokens ?? 0,
-          cacheWriteTokens: usage.cacheWriteTokens ?? 0,
-        }
-      : {
-          ...emptyCall(model),
-          inputTokens: estimateTokens(request.instructions + request.content + (request.suffix ?? '')),
-          outputTokens: estimateTokens(reply.text),
-          estimated: true,
-        };
+    return this.add(callOf(request, reply, fallbackModel));
+  }
+
+  /**
+   * Adds one call made elsewhere (@lore chat's, whose usage the editor sends) and writes it to
+   * the run's log, priced; returns the line written.
+   */
+  charge(call: SpendingRecord): SpendingRecord {
+    this.add(call);
+    const line = this.record(call, this.run?.clock() ?? new Date());
+    this.run?.write(line);
+    return line;
+  }
+
+  private add(call: SpendingRecord): SpendingRecord {
     call.calls = 1;
+    const model = call.model;
     const tally = this.tallies.get(model) ?? emptyCall(model);
     tally.calls++;
     tally.inputTokens += call.inputTokens;
@@ -166,6 +164,29 @@ export class SpendingMeter {
     const price = priceOf(this.providerName, t.model, this.prices);
     return price ? callCost(t, price) : undefined;
   }
+}
+
+/** One call's usage: what the provider reported, else the text's estimate. */
+function callOf(request: ModelRequest, reply: ModelReply, fallbackModel?: string): SpendingRecord {
+  const model = reply.model || request.model || fallbackModel || '';
+  const usage = reply.usage;
+  const reported = usage && ((usage.inputTokens ?? 0) > 0 || (usage.outputTokens ?? 0) > 0);
+  if (!reported) return estimatedCall(model, request.instructions + request.content + (request.suffix ?? ''), reply.text);
+  return {
+    ...emptyCall(model),
+    inputTokens: usage.inputTokens ?? 0,
+    outputTokens: usage.outputTokens ?? 0,
+    cacheReadTokens: usage.cacheReadTokens ?? 0,
+    cacheWriteTokens: usage.cacheWriteTokens ?? 0,
+  };
+}
+
+/**
+ * A call whose provider reported no usage (VS Code's language models), counted from the text
+ * sent and the text received (bytes / 4) and marked as estimated.
+ */
+export function estimatedCall(model: string, sent: string, received: string): SpendingRecord {
+  return { ...emptyCall(model), inputTokens: estimateTokens(sent), outputTokens: estimateTokens(received), estimated: true };
 }
 
 function emptyCall(model: string): SpendingRecord {
