@@ -51,14 +51,15 @@ export const ENGINE_ZONES = {
   'services/discovery': ['services/conversations'],
   'services/promptCache': ['services/conversations', 'services/discovery'],
   'services/providers': ['services/promptCache'],
+  // What model calls cost and the caps on them (priced at promptCache's list prices), for every task that calls a model.
+  'services/spending': ['services/promptCache', 'services/providers'],
   'services/search': ['services/conversations', 'services/providers'],
   'services/context': ['services/promptCache'],
   'services/topics': ['services/promptCache', 'services/providers', 'services/search', 'services/context'],
   'services/tasks': ['services/conversations', 'services/search'],
-  // promptCache: the list prices a harvest's spending is priced at (modelPrices.json).
-  'services/harvest': ['services/conversations', 'services/discovery', 'services/promptCache', 'services/providers', 'services/search'],
+  'services/harvest': ['services/conversations', 'services/discovery', 'services/providers', 'services/search', 'services/spending'],
   'services/hooks': ['services/discovery', 'services/promptCache', 'services/search', 'services/context', 'services/topics'],
-  'services/tidy': ['services/providers', 'services/search', 'services/harvest'],
+  'services/tidy': ['services/providers', 'services/search', 'services/harvest', 'services/spending'],
   // The agent tools, defined once for MCP and VS Code's language model tools (src/mcp, the extension adapt them).
   'services/agentTools': ['services/conversations', 'services/search', 'services/tasks'],
 };

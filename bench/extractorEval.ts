@@ -23,7 +23,7 @@ import * as path from 'node:path';
 import { importConversation } from '../src/core/services/conversations/detect';
 import { renderTranscript } from '../src/core/services/conversations/renderTranscript';
 import { ITEM_CATEGORIES, type HarvestItems, type ItemCategory } from '../src/core/model/categories';
-import { RulesProvider } from '../src/core/services/providers/rulesProvider';
+import { RulesProvider } from '../src/core/services/providers/rules/rulesProvider';
 
 /** An item matches a label of the same category when their word sets overlap this much (Jaccard). */
 export const MATCH_JACCARD = 0.5;

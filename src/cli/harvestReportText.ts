@@ -12,8 +12,8 @@ import type { ProviderErrorKind } from '../core/services/providers/provider';
 import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from '../core/model/categories';
 import { TRANSCRIPTS_DIR } from '../core/store/transcriptFiles';
 import { historyText } from './historyText';
-import { hasCaps } from '../core/services/harvest/budget';
-import { harvestSpendingLines } from '../core/services/harvest/spendingText';
+import { hasCaps } from '../core/services/spending/budget';
+import { harvestSpendingLines } from '../core/services/spending/spendingText';
 import { formatBytes, formatTokens, humanTime, itemCountsText, printable, printablePath } from '../core/model/format';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {

@@ -151,7 +151,11 @@ export class ServerHarvest {
     this.running.set(params.runId, controller);
     try {
       const provider = clientProvider(params.runId, params.provider, this.hooks);
-      const result = await summarizeJournal(this.paths, params.date, provider, { timeoutMs: params.timeoutMs, signal: controller.signal });
+      const result = await summarizeJournal(this.paths, params.date, provider, {
+        timeoutMs: params.timeoutMs,
+        signal: controller.signal,
+        spending: { caps: params.budget, via: 'vscode' },
+      });
       const base = { date: params.date, file: journalPath(this.paths, params.date) };
       if (!result) return base;
       return {

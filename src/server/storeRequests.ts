@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { Connection } from 'vscode-languageserver/node';
 import { syncInstructionFiles } from '../core/store/instructionSync';
 import { writeChatTranscript } from '../core/services/conversations/chatTranscript';
+import { recordTaskCall } from '../core/services/spending/meteredTask';
 import { readAgentDigest } from '../core/store/heldItems';
 import { defaultPromptsDir } from '../core/services/harvest/prompts';
 import { markTasksDone, removeItems } from '../core/model/categoryFile';
@@ -33,6 +34,7 @@ import { editStoreFile } from '../core/base/storeText';
 import {
   AddNoteRequest,
   ApplyStoreDiffRequest,
+  ChatSpendingRequest,
   ChatTranscriptRequest,
   EditItemRequest,
   GitCommitSettingRequest,
@@ -163,6 +165,15 @@ export function registerStoreRequests(connection: Connection, ready: () => Promi
     const file = writeChatTranscript(s.paths, record);
     s.fileChanged(file);
     return { file };
+  });
+
+  // The extension host writes nothing: @lore's calls reach the spending log through here.
+  handleRequest(connection, ChatSpendingRequest, async ({ discussionId, ...call }) => {
+    const s = await ready();
+    // The log is the store's: without a store there is nowhere to keep it (and none is made for it).
+    if (!fs.existsSync(s.paths.root)) throw new Error('there is no store to record the spending in');
+    const line = recordTaskCall(s.paths, 'chat', call, { run: discussionId, via: 'vscode' });
+    return line.usd !== undefined ? { usd: line.usd } : {};
   });
 
   handleRequest(connection, ApplyStoreDiffRequest, async ({ other }) => {

@@ -127,6 +127,8 @@ export const JournalSummarizeRequest = request({
         date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
         provider: z.object({ name: z.string().min(1).max(100), label: z.string().max(1000), offline: z.boolean() }),
         timeoutMs: z.number().positive().optional(),
+        // lore.budget.*: the daily and monthly caps beside config.json's, as for a harvest.
+        budget: z.partialRecord(z.enum(BUDGET_CAP_KEYS), z.number().finite().nonnegative()).optional(),
       })
       .strict(),
   result: returns<JournalSummary>(),

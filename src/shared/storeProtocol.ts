@@ -150,6 +150,34 @@ export const ChatTranscriptRequest = request({
       .strict(),
   result: (z) => z.object({ file: z.string() }),
 });
+/**
+ * Client → server: one @lore chat model call, as the editor counted it (the usage a direct
+ * provider reported; a VS Code language model reports none, so its tokens are counted from the
+ * text, `estimated`). The server prices it and appends it to the spending log with the task
+ * `chat` (core's recordTaskCall), so `lore cost` and the daily and monthly caps count it.
+ */
+export const ChatSpendingRequest = request({
+  method: 'lore/chatSpending',
+  direction: 'toServer',
+  params: (z) => {
+    const tokens = z.number().int().min(0).max(100_000_000);
+    return z
+      .object({
+        // The discussion: every call of one @lore discussion is one run in the log.
+        discussionId: z.string().min(1).max(ID_MAX),
+        provider: z.string().min(1).max(100),
+        model: z.string().max(500),
+        inputTokens: tokens,
+        outputTokens: tokens,
+        cacheReadTokens: tokens.optional(),
+        cacheWriteTokens: tokens.optional(),
+        estimated: z.boolean().optional(),
+      })
+      .strict();
+  },
+  // `usd`: at list prices; absent when the model's price is unknown.
+  result: (z) => z.object({ usd: z.number().optional() }),
+});
 /** Client → server: takes a reconstructed store's difference into the live store (core's applyStoreDiff; `lore diff DIR --apply`). */
 export const ApplyStoreDiffRequest = request({
   method: 'lore/applyStoreDiff',

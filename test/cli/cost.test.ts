@@ -53,7 +53,7 @@ describe('lore cost and the harvest budget (openai stub)', function () {
     assert.deepEqual([json.month.tokens, json.month.calls, json.month.runs, json.recent.length], [21_000, 1, 2, 2]);
 
     const sources = await runCli(['sources', '--root', root, '--workspace', ws]);
-    assert.match(sources.stdout, /^Spent on harvests: today: 21K tokens, \$0\.003 · this month: 21K tokens, \$0\.003 \(lore cost\)$/m);
+    assert.match(sources.stdout, /^Spent on model calls: today: 21K tokens, \$0\.003 · this month: 21K tokens, \$0\.003 \(lore cost\)$/m);
   });
 
   it('stops at a cap of config.json before calling the model, and says which cap and what to do', async () => {

@@ -5,6 +5,7 @@ import { listItems } from '../../src/core/model/categoryFile';
 import { listItemId } from '../../src/core/model/itemId';
 import {
   AddNoteRequest,
+  ChatSpendingRequest,
   ChatTranscriptRequest,
   EditItemRequest,
   InitStoreRequest,
@@ -19,6 +20,7 @@ import {
 import { uriOf, type LspTestClient } from './lspClient';
 import { makeWorkspace, type TestWorkspace } from './serverFixtures';
 import type { ResultOf } from '../../src/shared/declareMessage';
+import { readSpending } from '../../src/core/services/spending/spendingLog';
 
 /** What a client would send: the request by method, as the extension sends it (src/extension/serverRequest.ts). */
 function send<R>(client: LspTestClient, message: { method: string }, params: unknown): Promise<R> {
@@ -216,6 +218,40 @@ describe('language server: the store writes VS Code asks for (the window has one
       true,
       'an existing store keeps its files',
     );
+  });
+
+  it('lore/chatSpending writes an @lore call to the spending log as chat, priced, and refuses one the editor could not have counted', async () => {
+    const direct = await send<ResultOf<typeof ChatSpendingRequest>>(client, ChatSpendingRequest, {
+      discussionId: 'lore-chat-0123456789',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      inputTokens: 2_000_000,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+    });
+    // GPT-4o mini: $0.15 per million tokens in.
+    assert.ok(direct.usd !== undefined && Math.abs(direct.usd - 0.3) < 1e-9, String(direct.usd));
+    const lm = await send<ResultOf<typeof ChatSpendingRequest>>(client, ChatSpendingRequest, {
+      discussionId: 'lore-chat-0123456789',
+      provider: 'vscode-lm',
+      model: 'some-unpriced-model',
+      inputTokens: 900,
+      outputTokens: 40,
+      estimated: true,
+    });
+    assert.equal(lm.usd, undefined);
+    assert.deepEqual(
+      readSpending(w.paths).map((r) => [r.task, r.run, r.via, r.provider, r.inputTokens, r.estimated]),
+      [
+        ['chat', 'lore-chat-0123456789', 'vscode', 'openai', 2_000_000, undefined],
+        ['chat', 'lore-chat-0123456789', 'vscode', 'vscode-lm', 900, true],
+      ],
+    );
+    const call = { discussionId: 'd', provider: 'openai', model: 'm', inputTokens: 1, outputTokens: 1 };
+    await assert.rejects(send(client, ChatSpendingRequest, { ...call, inputTokens: -5 }), /lore\/chatSpending: inputTokens/);
+    await assert.rejects(send(client, ChatSpendingRequest, { ...call, outputTokens: 1.5 }), /lore\/chatSpending: outputTokens/);
+    await assert.rejects(send(client, ChatSpendingRequest, { ...call, task: 'harvest' }), /lore\/chatSpending/);
+    assert.equal(readSpending(w.paths).length, 2, 'nothing written for a refused call');
   });
 
   it('refuses params its declaration does not allow, and writes nothing', async () => {

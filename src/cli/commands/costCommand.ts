@@ -1,6 +1,6 @@
-/** `lore cost`: what harvests spent on model calls on this machine, today and this month, against the caps. */
-import { spendingSummary, type SpendingSummary } from '../../core/services/harvest/spendingSummary';
-import { periodText, perHarvestText } from '../../core/services/harvest/spendingText';
+/** `lore cost`: what model calls cost on this machine, today and this month, against the caps, by task and model. */
+import { spendingSummary, type SpendingSummary } from '../../core/services/spending/spendingSummary';
+import { periodText, perHarvestText, TASK_NAMES } from '../../core/services/spending/spendingText';
 import { formatUsd } from '../../core/services/promptCache/modelPrices';
 import { humanTime } from '../../core/model/format';
 import { command, type Parsed } from '../command';
@@ -9,11 +9,13 @@ import { EXIT_OK, formatTokens, printable, type Output } from '../cliSupport';
 export const costCommand = command({
   name: 'cost',
   usage: ['[--root DIR] [--json]'],
-  description: `What harvests spent on model calls from this machine: today and this month (tokens, and dollars
-at list prices where the model's price is known) against the caps in config.json's "budget"
-(perHarvestTokens, dailyTokens, monthlyTokens, perHarvestUsd, dailyUsd, monthlyUsd), this month
-by provider and model, and the last runs. Cached replies and the offline extractor cost nothing.
-Kept in <store>/.logs/spending.jsonl, which git ignores; reads and writes nothing else.`,
+  description: `What model calls from this machine cost (harvests, journal summaries, tidies with a model):
+today and this month (tokens, and dollars at list prices where the model's price is known)
+against the caps in config.json's "budget" (perHarvestTokens, dailyTokens, monthlyTokens,
+perHarvestUsd, dailyUsd, monthlyUsd; the daily and monthly ones hold for every task), this month
+by task and by provider and model, and the last runs. Cached replies and the offline extractor
+cost nothing. Kept in <store>/.logs/spending.jsonl, one line per call as it ends, which git
+ignores; reads and writes nothing else.`,
   options: {},
   takes: { positionals: false },
   run: cost,
@@ -36,6 +38,13 @@ function costText(summary: SpendingSummary): string {
   const perHarvest = perHarvestText(summary.caps);
   if (perHarvest) lines.push(`per harvest: ${perHarvest}`);
   if (!Object.keys(summary.caps).length) lines.push('caps: none (set them under "budget" in config.json)');
+  if (summary.byTask.length) {
+    lines.push('', 'this month by task:');
+    for (const t of summary.byTask)
+      lines.push(
+        `  ${TASK_NAMES[t.task]}: ${formatTokens(t.tokens)} tokens, ${usdOrTokensOnly(t.usd, t.unpricedTokens, t.tokens)}, ${t.calls} call${t.calls === 1 ? '' : 's'}`,
+      );
+  }
   if (summary.byModel.length) {
     lines.push('', 'this month by model:');
     for (const m of summary.byModel) {
@@ -55,9 +64,9 @@ function costText(summary: SpendingSummary): string {
       const reused = run.reused ? `; ${run.reused} reused cached repl${run.reused === 1 ? 'y' : 'ies'}` : '';
       const via = run.via === 'scheduled' ? ' (scheduled)' : '';
       lines.push(
-        `  ${humanTime(run.at, { now })}${via}: ${printable(run.provider)} ${printable(run.models.join(', '))}: ${spent}${reused}`,
+        `  ${humanTime(run.at, { now })}${via}, ${TASK_NAMES[run.task]}: ${printable(run.provider)} ${printable(run.models.join(', '))}: ${spent}${reused}`,
       );
     }
-  } else lines.push('', 'no harvest has called a model from this machine yet');
+  } else lines.push('', 'Lore has not called a model from this machine yet');
   return lines.join('\n');
 }

@@ -121,8 +121,9 @@ async function journal(parsed: Parsed<typeof JOURNAL_OPTIONS>, io: Output): Prom
   if (!(PROVIDER_NAMES as readonly string[]).includes(providerName))
     throw new UsageError(`unknown provider "${providerName}"; choose one of ${PROVIDER_NAMES.join(', ')}`);
   const provider = createProvider(providerName, { model: values.model, baseUrl: values['base-url'], env: envOf(io) });
-  const result = await summarizeJournal(paths, date, provider, { model: values.model });
+  const result = await summarizeJournal(paths, date, provider, { model: values.model, spending: { via: 'cli' } });
   if (!result) return EXIT_FAILED;
+  for (const warning of result.warnings ?? []) io.err(`warning: ${printable(warning)}`);
   if (values.json) io.out(JSON.stringify(result, null, 2));
   else {
     io.out(result.summary.map((l) => printable(l)).join('\n'));

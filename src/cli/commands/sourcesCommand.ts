@@ -4,8 +4,8 @@ import { reportSources, type MeasuredSession, type SourcesReport, type ToolRepor
 import { HARVEST_TOOLS } from '../../core/services/harvest/agentSources';
 import { TOOL_LABELS } from '../../core/services/discovery/toolLocations';
 import { humanTime, printablePath } from '../../core/model/format';
-import { spendingSummary, type SpendingSummary } from '../../core/services/harvest/spendingSummary';
-import { periodsText } from '../../core/services/harvest/spendingText';
+import { spendingSummary, type SpendingSummary } from '../../core/services/spending/spendingSummary';
+import { periodsText } from '../../core/services/spending/spendingText';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, envOf, formatBytes, formatTokens, printable, type Output } from '../cliSupport';
 
@@ -76,7 +76,7 @@ function printText(report: SourcesReport, spending: SpendingSummary, io: Output)
   const others = report.tools.reduce((sum, tool) => sum + tool.otherWorkspaces, 0);
   if (others > 0 && !report.allWorkspaces) io.out(`${others} sessions of other workspaces not listed (--all-workspaces lists them)`);
   // What harvesting them has cost so far, once anything has (details: lore cost).
-  if (spending.month.tokens > 0 || Object.keys(spending.caps).length) io.out(`Spent on harvests: ${periodsText(spending)} (lore cost)`);
+  if (spending.month.tokens > 0 || Object.keys(spending.caps).length) io.out(`Spent on model calls: ${periodsText(spending)} (lore cost)`);
   for (const line of nextSteps(report)) io.out(line);
 }
 

@@ -103,7 +103,9 @@ async function tidy(parsed: Parsed<typeof TIDY_OPTIONS>, io: Output): Promise<nu
     supersede: !values['no-supersede'],
     provider,
     model: values.model,
+    spending: { via: 'cli' },
   });
+  for (const warning of report.warnings ?? []) io.err(`warning: ${printable(warning)}`);
   if (values.json) io.out(JSON.stringify(jsonReport(report, apply && report.applied !== undefined), null, 2));
   else printReport(report, io, apply);
   return EXIT_OK;

@@ -39,7 +39,7 @@ export type SourceSwitches = { inbox: boolean } & Record<HarvestToolKey, boolean
 export const DEFAULT_SOURCE_SWITCHES: SourceSwitches = { inbox: true, claudeCode: true, codex: true, aider: true };
 
 /**
- * Spending caps of the harvest's model calls (services/harvest/budget.ts): tokens and US dollars,
+ * Spending caps of the harvest's model calls (services/spending/budget.ts): tokens and US dollars,
  * per harvest, per day and per calendar month (local time). Unset: no cap of that kind.
  */
 export interface BudgetCaps {

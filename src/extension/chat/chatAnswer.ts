@@ -15,6 +15,7 @@
 import * as vscode from 'vscode';
 import { buildContext, DEFAULT_ROLE_INSTRUCTIONS, stablePrefix, volatileSuffix } from '../../core/services/context/buildContext';
 import { createCacheState, recordCall } from '../../core/services/promptCache/cacheState';
+import { taskCallOf } from '../../core/services/spending/meteredTask';
 import type { BuiltContext, EarlierTurn, FileNotesInput } from '../../core/services/promptCache/contextLayers';
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS } from '../../core/services/providers/endpoints';
@@ -29,6 +30,7 @@ import type { ClientGate, SearchClient } from '../search/searchClient';
 import { readSettings, type LoreSettings } from '../settings';
 import type { StoreService } from '../storeService';
 import { directGate, languageModelGate } from './chatGate';
+import { chatCapRefusal, recordChatCall } from './chatSpending';
 import { localAnswer } from './localAnswer';
 import { isLoreModel } from './loreModelIds';
 import { topicsLibrary } from '../topics/loadTopicsLibrary';
@@ -237,8 +239,19 @@ export class ChatAnswerer {
     try {
       if (route.kind === 'local') return await local(route.reason);
       if (route.kind === 'direct') {
+        // A direct provider bills the person's key: a call that would pass a daily or monthly cap is not sent.
+        const refusal = chatCapRefusal(this.store, settings.budget, route.provider, route.adapter.defaultModel, built.text);
+        if (refusal) {
+          out.markdown(refusal);
+          return { text: '', route: 'failed', notes, topics };
+        }
         const state = this.caches.get(question.discussionId) ?? createCacheState(question.discussionId, route.provider);
         const reply = await route.adapter.send(built, { cache: { mode: 'explicit', state }, signal: abort.signal });
+        await recordChatCall(
+          this.store,
+          question.discussionId,
+          taskCallOf(route.provider, reply.model, built.text, reply.text, reply.usage),
+        );
         await this.caches.put(recordCall(state, reply.usage, Date.now(), reply.cache));
         out.markdown(reply.text);
         return { text: reply.text, route: 'direct', model: reply.model, notes, topics };
@@ -254,6 +267,8 @@ export class ChatAnswerer {
         text += chunk;
         out.markdown(chunk);
       }
+      // VS Code reports no usage: the tokens are counted from the text sent and received (and the log says so).
+      await recordChatCall(this.store, question.discussionId, taskCallOf('vscode-lm', model.id, built.text, text));
       return { text, route: 'vscode-lm', model: model.name, notes, topics };
     } catch (error) {
       if (token.isCancellationRequested) return { text: '', route: 'failed', notes, topics };

@@ -11,18 +11,21 @@
  * The API (`lm.registerLanguageModelChatProvider`, `contributes.languageModelChatProviders`) is
  * final from VS Code 1.104; on older versions nothing is registered and the log says so.
  */
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { buildContext } from '../../core/services/context/buildContext';
 import type { EarlierTurn } from '../../core/services/promptCache/contextLayers';
 import { estimateTokens } from '../../core/model/tokens';
 import { hasKey, isNetworkVendor, resolveEndpoint, VENDOR_ENDPOINTS, type NetworkVendor } from '../../core/services/providers/endpoints';
 import { createAdapter } from '../../core/services/providers/providerRegistry';
+import { taskCallOf } from '../../core/services/spending/meteredTask';
 import { Disposable } from '../lifecycle';
 import { logger, runCommand } from '../log';
 import { adapterOptions, secretKey } from '../providers/providerChoice';
 import type { SearchClient } from '../search/searchClient';
 import { readSettings } from '../settings';
 import type { StoreService } from '../storeService';
+import { chatCapRefusal, recordChatCall } from './chatSpending';
 import { localAnswer } from './localAnswer';
 import { LOCAL_MODEL_ID, LORE_MODEL_VENDOR } from './loreModelIds';
 
@@ -218,11 +221,22 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
     }));
     const last = turns.pop();
     const context = buildContext({ earlierTurns: turns, message: last?.text ?? '' });
+    // Another chat's question through Lore's provider bills the same key: held to the same caps, recorded as chat.
+    const refusal = chatCapRefusal(this.store, readSettings().budget, configured.vendor, configured.model, context.text);
+    if (refusal) {
+      progress.report(new vscode.LanguageModelTextPart(refusal));
+      return;
+    }
     const abort = new AbortController();
     const subscription = token.onCancellationRequested(() => abort.abort());
     try {
       const adapter = createAdapter(configured.vendor, await adapterOptions(this.secrets, configured.vendor));
       const reply = await adapter.send(context, { cache: { mode: 'implicit' }, signal: abort.signal });
+      await recordChatCall(
+        this.store,
+        `lore-model-${randomUUID()}`,
+        taskCallOf(configured.vendor, reply.model, context.text, reply.text, reply.usage),
+      );
       progress.report(new vscode.LanguageModelTextPart(reply.text));
     } finally {
       subscription.dispose();

@@ -10,6 +10,7 @@ import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ProviderError, type Provider } from '../../core/services/providers/provider';
 import type { UndoOutcome } from '../../core/store/changes/undoOutcome';
+import type { BudgetCaps } from '../../core/model/storeConfigFormat';
 import {
   HarvestApplyRequest,
   HarvestChooseRequest,
@@ -138,7 +139,7 @@ export class HarvestClient extends Disposable {
   async summarizeJournal(
     provider: Provider,
     date: string,
-    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+    options: { timeoutMs?: number; signal?: AbortSignal; budget?: BudgetCaps } = {},
   ): Promise<ResultOf<typeof JournalSummarizeRequest>> {
     return this.withRun(provider, options.signal, undefined, (client, runId) =>
       client.sendRequest(JournalSummarizeRequest.type, {
@@ -146,6 +147,7 @@ export class HarvestClient extends Disposable {
         date,
         provider: describe(provider),
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.budget ? { budget: options.budget } : {}),
       }),
     );
   }

@@ -23,7 +23,7 @@ import { failedConversations, failuresSentence } from './harvestFailures';
 import { dryRunConversations, planFileLabel, planWritesSomething, previewMessage } from './planTreeModel';
 import { chooseHarvestItemsCommand } from './chooseHarvestItems';
 import { summarizeJournalCommand } from './summarizeJournalCommand';
-import { harvestSpendingLines } from '../../core/services/harvest/spendingText';
+import { harvestSpendingLines } from '../../core/services/spending/spendingText';
 import { undoLastHarvestCommand } from './undoHarvestCommand';
 
 const log = logger('harvest');

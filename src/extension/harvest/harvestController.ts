@@ -190,7 +190,8 @@ export class HarvestController implements vscode.Disposable {
 
   /** Has `provider` summarize the journal of `date` (in the server; the model is called here). */
   summarizeJournal(provider: Provider, date: string, signal?: AbortSignal): Promise<ResultOf<typeof JournalSummarizeRequest>> {
-    return this.server.summarizeJournal(provider, date, { timeoutMs: readSettings().timeoutSeconds * 1000, signal });
+    const settings = readSettings();
+    return this.server.summarizeJournal(provider, date, { timeoutMs: settings.timeoutSeconds * 1000, signal, budget: settings.budget });
   }
 
   /** Puts the store back as it was before the last apply ("Undo Last Harvest"), or says why not. */

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ShownReport as HarvestReport } from '../../shared/protocol';
 import { createProvider } from '../../core/services/providers/providerRegistry';
 import { itemCountsText } from '../../core/model/format';
-import { runSpendingSentence } from '../../core/services/harvest/spendingText';
+import { runSpendingSentence } from '../../core/services/spending/spendingText';
 import { Disposable } from '../lifecycle';
 import { logger } from '../log';
 import { resolveProvider } from '../providers/providerChoice';

@@ -16,7 +16,7 @@ import type { ConversationOutcome } from '../../core/store/harvestPlan';
 import type { ShownPlan, ShownReport } from '../../shared/protocol';
 import { plainMarkdown } from '../search/searchHitItem';
 import { failureReason, failuresSentence, unreadableReason, type FailureReason } from './harvestFailures';
-import { runSpendingSentence } from '../../core/services/harvest/spendingText';
+import { runSpendingSentence } from '../../core/services/spending/spendingText';
 
 export type PlanSection = 'files' | 'items' | 'held' | 'problems';
 

@@ -1,11 +1,12 @@
 /**
- * The Ledger view's top row once harvests have called a model (or a cap is set): what this month
- * cost, against its caps, with today beside it and, on hover, each provider's and model's share.
+ * The Ledger view's top row once Lore has called a model (or a cap is set): what this month
+ * cost, against its caps, with today beside it and, on hover, each task's (harvest, journal
+ * summary, tidy) and each provider's and model's share.
  * Read from the store's spending log (core's spendingSummary); `lore cost` has the same figures.
  */
 import * as vscode from 'vscode';
-import { spendingSummary, type SpendingSummary } from '../../core/services/harvest/spendingSummary';
-import { periodText, perHarvestText } from '../../core/services/harvest/spendingText';
+import { spendingSummary, type SpendingSummary } from '../../core/services/spending/spendingSummary';
+import { periodText, perHarvestText, TASK_NAMES } from '../../core/services/spending/spendingText';
 import { formatUsd } from '../../core/services/promptCache/modelPrices';
 import { formatTokens } from '../../core/model/format';
 import type { StorePaths } from '../../core/store/storePaths';
@@ -27,6 +28,12 @@ function tooltipText(summary: SpendingSummary): string {
   ];
   const perHarvest = perHarvestText(summary.caps);
   if (perHarvest) lines.push(capitalized(perHarvest));
+  // By task only when more than harvests spent: a harvest-only month says nothing new by task.
+  if (summary.byTask.length > 1) lines.push('', 'This month by task:');
+  for (const t of summary.byTask.length > 1 ? summary.byTask : [])
+    lines.push(
+      `${capitalized(TASK_NAMES[t.task])}: ${formatTokens(t.tokens)} tokens, ${t.unpricedTokens === t.tokens ? 'no known price' : formatUsd(t.usd)}`,
+    );
   if (summary.byModel.length) lines.push('', 'This month by model:');
   for (const m of summary.byModel) {
     const money = m.unpricedTokens === m.tokens ? 'no known price' : formatUsd(m.usd);

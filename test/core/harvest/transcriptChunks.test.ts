@@ -4,7 +4,7 @@ import { parseTurnHeading } from '../../../src/core/model/transcriptSyntax';
 import { distillConversation } from '../../../src/core/services/harvest/distill';
 import { chunkTranscript } from '../../../src/core/services/harvest/transcriptChunks';
 import type { ModelRequest, Provider } from '../../../src/core/services/providers/provider';
-import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
+import { RulesProvider } from '../../../src/core/services/providers/rules/rulesProvider';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 const firstLine = (text: string): string => text.slice(0, text.indexOf('\n'));

@@ -4,7 +4,7 @@ import { GeminiAdapter } from '../../../src/core/services/providers/geminiAdapte
 import { OllamaAdapter } from '../../../src/core/services/providers/ollamaAdapter';
 import { OpenAIAdapter } from '../../../src/core/services/providers/openaiAdapter';
 import { DEFAULT_PROVIDER, PROVIDER_NAMES, createProvider, isProviderName } from '../../../src/core/services/providers/providerRegistry';
-import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
+import { RulesProvider } from '../../../src/core/services/providers/rules/rulesProvider';
 
 describe('providerRegistry', () => {
   it('lists the providers with the offline one as default', () => {

@@ -320,6 +320,60 @@ describe('Agent mode: @lore without Copilot', function () {
     }
   });
 
+  it("records each answer's spending as chat, and past the daily cap shows the cap's message instead of calling the provider", async () => {
+    const lore = await withStore();
+    const log = path.join(lore.store.paths.root, '.logs', 'spending.jsonl');
+    const chatLines = () =>
+      (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n') : [])
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as { task?: string; provider: string; inputTokens: number; outputTokens: number; estimated?: boolean })
+        .filter((r) => r.task === 'chat');
+    const before = chatLines().length;
+    const configBefore = fs.existsSync(lore.store.paths.config) ? fs.readFileSync(lore.store.paths.config, 'utf8') : undefined;
+    const inboxBefore = new Set(fs.existsSync(lore.store.paths.inbox) ? fs.readdirSync(lore.store.paths.inbox) : []);
+    const stub = await startStub('openai', [
+      { reply: 'The spending answer.', usage: { input: 4321, output: 21 } },
+      { reply: 'Never sent.', usage: { input: 1, output: 1 } },
+    ]);
+    try {
+      await useProvider('openai', stub.baseUrl);
+      await lore.setApiKey('openai', 'sk-lore-itest-' + 'k3y'.repeat(8));
+      const first = new RecordingStream();
+      const answer = await lore.chat.ask(
+        { prompt: 'What does the spending itest ask?', files: [], history: [] },
+        first,
+        new vscode.CancellationTokenSource().token,
+      );
+      assert.equal(answer.route, 'direct');
+      const recorded = chatLines().slice(before);
+      assert.deepEqual(
+        recorded.map((r) => [r.provider, r.inputTokens, r.outputTokens, r.estimated]),
+        [['openai', 4321, 21, undefined]],
+        "the provider's reported usage is in the log as a chat call",
+      );
+      const config = JSON.parse(configBefore ?? '{}') as Record<string, unknown>;
+      fs.writeFileSync(lore.store.paths.config, JSON.stringify({ ...config, budget: { dailyTokens: 5000 } }));
+      const second = new RecordingStream();
+      const refused = await lore.chat.ask(
+        { prompt: 'And a second question for the spending itest?', files: [], history: [] },
+        second,
+        new vscode.CancellationTokenSource().token,
+      );
+      assert.equal(stub.requests.length, 1, 'nothing sent past the cap');
+      assert.equal(refused.route, 'failed');
+      assert.match(
+        second.text,
+        /^Stopped at the daily token cap of 5\.0K tokens: .* spent today, and @lore's answer needs about .*, so it was not sent\./,
+      );
+      assert.equal(chatLines().length, before + 1, 'a refused answer spends nothing');
+    } finally {
+      if (configBefore === undefined) fs.rmSync(lore.store.paths.config, { force: true });
+      else fs.writeFileSync(lore.store.paths.config, configBefore);
+      for (const f of fs.readdirSync(lore.store.paths.inbox)) if (!inboxBefore.has(f)) fs.rmSync(path.join(lore.store.paths.inbox, f));
+      await dropDirectProvider(lore, stub);
+    }
+  });
+
   it('builds its prompt with the context compiler (topics, matching items, history), and its answers run through the output watchers for the next turn', async () => {
     const lore = await withStore();
     const topics = path.join(lore.store.paths.root, 'topics');

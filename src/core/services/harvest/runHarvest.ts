@@ -38,7 +38,7 @@ import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
 import { dropReplyMemos, readReplyMemo, replyMemoKey, writeReplyMemo } from './replyCache';
 import { scanSources } from '../discovery/scanSources';
 import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
-import { HarvestBudget, type HarvestSpending, type SpendingOptions } from './harvestSpending';
+import { HarvestBudget, type HarvestSpending, type SpendingOptions } from '../spending/harvestSpending';
 
 export type HarvestMode = 'dry-run' | 'preview' | 'apply';
 
@@ -172,6 +172,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       ...options.spending,
       model: options.model,
       now,
+      // Each call is logged when it ends; a run given its date (a test's) logs on that day.
+      ...(options.now ? {} : { clock: () => new Date() }),
       prompts: { harvest: Buffer.byteLength(harvestPrompt), summarize: Buffer.byteLength(summarizePrompt) },
     });
     const provider = budget.provider;

@@ -2,8 +2,11 @@
  * `lore journal --summarize`: a model condenses one day of the journal into a few bullets, which
  * go into the journal's `## Summary` (replacing an older one). Only when a person asks, with the
  * provider they name; the reply is redacted and flattened like any text that enters the store
- * (it is not knowledge and reaches no agent: no reader lists journal/).
+ * (it is not knowledge and reaches no agent: no reader lists journal/). The call is metered and
+ * capped like a harvest's (meteredTask.ts), and the journal's local paths are hidden from the
+ * provider as a conversation's are (localPaths.ts).
  */
+import * as os from 'node:os';
 import * as fs from 'node:fs';
 import { loadPrompt } from './prompts';
 import { recordStoreChange, type HistoryOutcome } from '../../store/history/storeHistory';
@@ -14,6 +17,8 @@ import { editStoreFile } from '../../base/storeText';
 import type { StorePaths } from '../../store/storePaths';
 import { journalEntries, parseJournal, renderJournal, type Journal } from '../../model/journalFormat';
 import { journalPath } from '../../store/journal/journalFile';
+import { maskLocalPaths } from '../../model/safety/localPaths';
+import { meteredProvider, type TaskSpendingOptions } from '../spending/meteredTask';
 
 export const SUMMARIZE_JOURNAL_PROMPT = 'summarize-journal.md';
 
@@ -25,6 +30,8 @@ export interface JournalSummary {
   summary: string[];
   model?: string;
   history?: HistoryOutcome;
+  /** A spending record that could not be written. */
+  warnings?: string[];
 }
 
 /** Reads the journal of `date` (undefined when there is none). */
@@ -63,14 +70,15 @@ export async function summarizeJournal(
   paths: StorePaths,
   date: string,
   provider: Provider,
-  options: { model?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { model?: string; timeoutMs?: number; signal?: AbortSignal; spending?: TaskSpendingOptions; home?: string } = {},
 ): Promise<JournalSummary | undefined> {
   const journal = readJournal(paths, date);
   if (!journal || journalEntries(journal).length === 0) return undefined;
-  const reply = await provider.generate({
+  const metered = meteredProvider(paths, provider, 'journal', 'the journal summary', options.spending);
+  const reply = await metered.provider.generate({
     task: 'summarize',
     instructions: loadPrompt(paths, SUMMARIZE_JOURNAL_PROMPT).text,
-    content: journalForModel(journal),
+    content: maskLocalPaths(journalForModel(journal), { home: options.home ?? os.homedir(), workspace: paths.workspace }),
     model: options.model,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
@@ -86,7 +94,13 @@ export async function summarizeJournal(
       subject: `journal: summary of ${date}`,
       body: [`Model: ${reply.model ?? provider.label}`],
     });
-    return { date, summary, ...(reply.model ? { model: reply.model } : {}), ...(history ? { history } : {}) };
+    return {
+      date,
+      summary,
+      ...(reply.model ? { model: reply.model } : {}),
+      ...(history ? { history } : {}),
+      ...(metered.warnings.length ? { warnings: metered.warnings } : {}),
+    };
   } finally {
     lock.release();
   }

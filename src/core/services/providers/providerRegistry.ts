@@ -11,7 +11,7 @@ import type { ModelAdapter } from './modelAdapter';
 import { OllamaAdapter } from './ollamaAdapter';
 import { OpenAIAdapter, type OpenAIAdapterOptions } from './openaiAdapter';
 import type { Provider } from './provider';
-import { RulesProvider } from './rulesProvider';
+import { RulesProvider } from './rules/rulesProvider';
 
 /** The providers the CLI can create, the offline default first. */
 export const PROVIDER_NAMES = ['rules', ...NETWORK_VENDORS] as const;

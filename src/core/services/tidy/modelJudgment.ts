@@ -4,12 +4,14 @@
  * which newer item supersedes an older one (prompts/tidy-items.md, the store's copy wins). The
  * answer is read strictly (zod): numbers outside the batch, an "old" item newer than its "new"
  * one, and anything else malformed are dropped, so a reply can only narrow what it names.
- * Item text is redacted before it is sent, like a conversation.
+ * Item text is redacted and its local paths hidden (localPaths.ts) before it is sent, like a
+ * conversation.
  */
 import { z } from 'zod';
 import { loadPrompt } from '../harvest/prompts';
 import type { Provider } from '../providers/provider';
 import { redactSecrets } from '../../model/safety/redact';
+import { maskLocalPaths, type LocalPaths } from '../../model/safety/localPaths';
 import type { StorePaths } from '../../store/storePaths';
 import { cutToLine } from '../../model/format';
 import type { TidyItem, Judged } from './tidyProposals';
@@ -81,7 +83,7 @@ export async function judgeItems(
   paths: StorePaths,
   provider: Provider,
   items: readonly TidyItem[],
-  options: { model?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { model?: string; timeoutMs?: number; signal?: AbortSignal; localPaths?: LocalPaths } = {},
 ): Promise<Judged> {
   const instructions = loadPrompt(paths, TIDY_PROMPT).text;
   const sorted = [...items].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.line - b.line));
@@ -89,7 +91,9 @@ export async function judgeItems(
   for (let start = 0; start < sorted.length; start += BATCH) {
     const batch = sorted.slice(start, start + BATCH);
     if (batch.length < 2) break;
-    const content = batch.map((item, i) => `${i + 1}. [${item.date}] ${cutToLine(redactSecrets(item.text), ITEM_CHARS)}`).join('\n');
+    const content = batch
+      .map((item, i) => `${i + 1}. [${item.date}] ${cutToLine(maskLocalPaths(redactSecrets(item.text), options.localPaths), ITEM_CHARS)}`)
+      .join('\n');
     const reply = await provider.generate({
       task: 'tidy',
       instructions,

@@ -7,6 +7,7 @@
  * A merged-away line's id no longer names a line; an item marked superseded by it is re-pointed to
  * the line that absorbed it, so every `[superseded by …]` still leads somewhere.
  */
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { DIGEST_MAX_BYTES } from '../../model/constants';
 import { CATEGORY_FILES, countItems, emptyItems, type CategoryFileKey } from '../../model/categories';
@@ -29,6 +30,7 @@ import { loadStoreConfig } from '../../store/storeConfig';
 import type { StorePaths } from '../../store/storePaths';
 import { listNames } from '../../base/walkTree';
 import type { Provider } from '../providers/provider';
+import { meteredProvider, type TaskSpendingOptions } from '../spending/meteredTask';
 import { judgeItems } from './modelJudgment';
 import { type Judged, addedSources, tidyItems, tidyProposals, type MergeProposal, type SupersedeProposal } from './tidyProposals';
 
@@ -43,6 +45,10 @@ export interface TidyOptions {
   provider?: Provider;
   model?: string;
   timeoutMs?: number;
+  /** How the model's calls are capped and named in the spending log (meteredTask.ts). */
+  spending?: TaskSpendingOptions;
+  /** The home folder hidden from the model as `~` (default: this user's). */
+  home?: string;
 }
 
 export interface TidyReport {
@@ -54,17 +60,29 @@ export interface TidyReport {
   removedLines: number;
   plan: HarvestPlan;
   applied?: ApplyResult;
+  /** A spending record that could not be written. */
+  warnings?: string[];
 }
 
 /** A model's judgment on the items of every file tidy reads. */
-async function judgeStore(paths: StorePaths, provider: Provider, options: TidyOptions): Promise<Map<string, Judged>> {
+async function judgeStore(paths: StorePaths, provider: Provider, options: TidyOptions, warnings: string[]): Promise<Map<string, Judged>> {
+  // Metered and capped request by request; item text loses the person's paths before it is sent.
+  const metered = meteredProvider(paths, provider, 'tidy', "the tidy's next request", options.spending);
+  const localPaths = { home: options.home ?? os.homedir(), workspace: paths.workspace };
   const judged = new Map<string, Judged>();
-  for (const file of tidyFiles(paths)) {
-    const text = readTextLossless(path.join(paths.root, file));
-    if (text === undefined) continue;
-    const items = tidyItems(text);
-    if (items.length >= 2)
-      judged.set(file, await judgeItems(paths, provider, items, { model: options.model, timeoutMs: options.timeoutMs }));
+  try {
+    for (const file of tidyFiles(paths)) {
+      const text = readTextLossless(path.join(paths.root, file));
+      if (text === undefined) continue;
+      const items = tidyItems(text);
+      if (items.length >= 2)
+        judged.set(
+          file,
+          await judgeItems(paths, metered.provider, items, { model: options.model, timeoutMs: options.timeoutMs, localPaths }),
+        );
+    }
+  } finally {
+    warnings.push(...metered.warnings);
   }
   return judged;
 }
@@ -155,11 +173,13 @@ export function planTidy(paths: StorePaths, options: TidyOptions = {}, judged?: 
 export async function runTidy(paths: StorePaths, options: TidyOptions & { apply?: boolean } = {}): Promise<TidyReport> {
   // The model is asked before the lock is taken (it may take a while); its answers name items by
   // id, which the plan made under the lock resolves against the files as they are then.
-  const judged = options.provider && !options.provider.offline ? await judgeStore(paths, options.provider, options) : undefined;
-  if (!options.apply) return planTidy(paths, options, judged);
+  const warnings: string[] = [];
+  const judged = options.provider && !options.provider.offline ? await judgeStore(paths, options.provider, options, warnings) : undefined;
+  const withWarnings = (report: TidyReport): TidyReport => (warnings.length ? { ...report, warnings } : report);
+  if (!options.apply) return withWarnings(planTidy(paths, options, judged));
   const lock = await lockStoreForApply(paths, options.lockTimeoutMs);
   try {
-    const report = planTidy(paths, options, judged);
+    const report = withWarnings(planTidy(paths, options, judged));
     // A tidy (or harvest) killed after its writes left its undo record unfinished, and planned
     // again it finds nothing left to do: applying the empty plan finishes the record, so
     // `lore undo` can take the interrupted apply back instead of asking for it to be run again.

@@ -4,7 +4,7 @@
  * list bullet (`- `, `* `, `1. `) and bold (`**`).
  */
 
-import type { ItemCategory } from '../../model/categories';
+import type { ItemCategory } from '../../../model/categories';
 
 /** Longest statement kept; longer ones are cut at a word boundary with an ellipsis. */
 const MAX_STATEMENT_CHARS = 300;

@@ -6,7 +6,7 @@
  * no longer every question a user asked: a question to an agent is a request, not knowledge.
  */
 
-import { emptyItems, type HarvestItems } from '../../model/categories';
+import { emptyItems, type HarvestItems } from '../../../model/categories';
 import { clean, listItemText, matchMarker, splitDetail, splitPlaybook, stripLead, MAX_STEPS_CHARS } from './rulesMarkers';
 import {
   caveatOfItem,

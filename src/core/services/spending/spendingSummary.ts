@@ -1,13 +1,24 @@
 /**
- * What harvests spent, for the places a person looks (`lore cost`, `lore sources`, VS Code's
- * Ledger view): today and this month against the caps, this month by provider and model, and the
- * last runs. Read from this machine's log (spendingLog.ts); writes nothing.
+ * What model calls cost, for the places a person looks (`lore cost`, `lore sources`, VS Code's
+ * Ledger view): today and this month against the caps, this month by task (harvest, journal
+ * summary, tidy) and by provider and model, and the last runs. Read from this machine's log
+ * (spendingLog.ts); writes nothing.
  */
 import type { BudgetCaps } from '../../model/storeConfigFormat';
 import { loadStoreConfig } from '../../store/storeConfig';
 import type { StorePaths } from '../../store/storePaths';
 import { CONFIG_WHERE, resolveCaps, SETTINGS_WHERE, type ResolvedCaps } from './budget';
-import { readSpending, recordsSince, startOfDay, startOfMonth, totalsOf, type SpendingRecord, type SpendingTotals } from './spendingLog';
+import {
+  readSpending,
+  recordsSince,
+  startOfDay,
+  startOfMonth,
+  taskOf,
+  totalsOf,
+  type SpendingRecord,
+  type SpendingTask,
+  type SpendingTotals,
+} from './spendingLog';
 
 /** This month's calls of one model. */
 export interface ModelSpending extends SpendingTotals {
@@ -17,9 +28,16 @@ export interface ModelSpending extends SpendingTotals {
   estimated: boolean;
 }
 
-/** One harvest run, its models summed. */
+/** This month's calls for one task. */
+export interface TaskSpending extends SpendingTotals {
+  task: SpendingTask;
+}
+
+/** One run (a harvest, a journal summary, a tidy), its calls and models summed. */
 export interface RunSpending {
+  /** When its last call ended. */
   at: string;
+  task: SpendingTask;
   provider: string;
   models: string[];
   tokens: number;
@@ -34,6 +52,7 @@ export interface SpendingSummary {
   today: SpendingTotals;
   month: SpendingTotals;
   caps: ResolvedCaps;
+  byTask: TaskSpending[];
   byModel: ModelSpending[];
   /** The latest runs, newest first. */
   recent: RunSpending[];
@@ -54,9 +73,16 @@ export function spendingSummary(paths: StorePaths, now: Date, caps?: BudgetCaps)
       { caps: budget, where: CONFIG_WHERE },
       { caps, where: SETTINGS_WHERE },
     ]),
+    byTask: byTask(month),
     byModel: byModel(month),
     recent: recentRuns(records),
   };
+}
+
+function byTask(records: readonly SpendingRecord[]): TaskSpending[] {
+  const groups = new Map<SpendingTask, SpendingRecord[]>();
+  for (const r of records) if (r.calls > 0) groups.set(taskOf(r), [...(groups.get(taskOf(r)) ?? []), r]);
+  return [...groups.entries()].map(([task, group]) => ({ task, ...totalsOf(group) })).sort((a, b) => b.tokens - a.tokens);
 }
 
 function byModel(records: readonly SpendingRecord[]): ModelSpending[] {
@@ -81,6 +107,7 @@ function recentRuns(records: readonly SpendingRecord[]): RunSpending[] {
   for (const r of records) {
     const run = runs.get(r.run) ?? {
       at: r.at,
+      task: taskOf(r),
       provider: r.provider,
       models: [],
       tokens: 0,
@@ -88,6 +115,7 @@ function recentRuns(records: readonly SpendingRecord[]): RunSpending[] {
       reused: 0,
       ...(r.via ? { via: r.via } : {}),
     };
+    if (r.at > run.at) run.at = r.at;
     if (r.model && !run.models.includes(r.model)) run.models.push(r.model);
     run.tokens += r.inputTokens + r.outputTokens;
     run.calls += r.calls;

@@ -1,5 +1,5 @@
-import type { HarvestItems } from '../../../src/core/model/categories';
-import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
+import type { HarvestItems } from '../../../../src/core/model/categories';
+import { RulesProvider } from '../../../../src/core/services/providers/rules/rulesProvider';
 
 /** What the rules provider harvests from a transcript. */
 export async function harvestOf(content: string): Promise<HarvestItems> {

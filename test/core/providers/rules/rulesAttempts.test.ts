@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { commandOf, jobOf } from '../../../src/core/services/providers/rulesAttempts';
-import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
+import { commandOf, jobOf } from '../../../../src/core/services/providers/rules/rulesAttempts';
+import { RulesProvider } from '../../../../src/core/services/providers/rules/rulesProvider';
 import { harvestOf } from './rulesSupport';
 
 describe('rules extractor failed attempts and playbooks', () => {

@@ -1,9 +1,10 @@
 /**
  * A harvest's spending, start to end: the caps that hold (config.json's and the caller's, the
- * lower winning), the provider wrapped so every call is counted (spendingMeter.ts), the check
- * before each conversation (budget.ts), and at the end one log line per model
- * (spendingLog.ts) and the report's `spending`: this run, today, this month, the caps and why a
- * cap stopped the run. The offline extractor spends nothing and is neither counted nor capped.
+ * lower winning), the provider wrapped so every call is counted and logged as it ends
+ * (spendingMeter.ts, spendingLog.ts), the check before each conversation against the log as it
+ * is then (budget.ts), and at the end the report's `spending`: this run, today, this month, the
+ * caps and why a cap stopped the run. The offline extractor spends nothing and is neither counted
+ * nor capped.
  */
 import type { BudgetCaps, BudgetConfig } from '../../model/storeConfigFormat';
 import type { Provider } from '../providers/provider';
@@ -22,7 +23,7 @@ import {
   type CapSource,
   type ResolvedCaps,
 } from './budget';
-import { appendSpending, spentSoFar, type SpendingTotals, type SpendingVia } from './spendingLog';
+import { appendSpending, spentSoFar, type SpendingRecord, type SpendingTotals, type SpendingVia } from './spendingLog';
 import { priceOf, pricesWith, SpendingMeter } from './spendingMeter';
 import type { StorePaths } from '../../store/storePaths';
 import type { ModelPrice } from '../promptCache/modelPrices';
@@ -66,26 +67,46 @@ export class HarvestBudget {
   private readonly guard: BudgetGuard;
   private readonly price: ModelPrice | undefined;
   private readonly warnings: string[] = [];
+  private readonly clock: () => Date;
 
   constructor(
     private readonly paths: StorePaths,
     provider: Provider,
     config: BudgetConfig | undefined,
-    private readonly options: SpendingOptions & { model?: string; now: Date; prompts: PromptSizes },
+    private readonly options: SpendingOptions & { model?: string; now: Date; clock?: () => Date; prompts: PromptSizes },
   ) {
     const caps = resolveCaps([
       { caps: config, where: CONFIG_WHERE },
       { caps: options.caps, where: options.capsWhere ?? SETTINGS_WHERE },
     ] satisfies CapSource[]);
-    const spent = spentSoFar(paths, options.now);
-    this.guard = new BudgetGuard(caps, spent);
+    const clock = (this.clock = options.clock ?? (() => options.now));
+    // Read again before each conversation: calls recorded since, by this run or another process, count.
+    this.guard = new BudgetGuard(caps, () => spentSoFar(paths, clock()));
     const prices = pricesWith(config?.prices);
     const model = options.model ?? provider.defaultModel;
     this.price = priceOf(provider.name, model, prices);
     if (!provider.offline && !this.price && (caps.perHarvestUsd || caps.dailyUsd || caps.monthlyUsd))
       this.warnings.push(priceWarning(model));
-    this.meter = provider.offline ? undefined : new SpendingMeter(provider.name, prices);
+    this.meter = provider.offline
+      ? undefined
+      : new SpendingMeter(provider.name, prices, {
+          run: randomUUID(),
+          task: 'harvest',
+          ...(options.via ? { via: options.via } : {}),
+          clock,
+          write: (record) => this.record([record]),
+        });
     this.provider = this.meter ? this.meter.wrap(provider) : provider;
+  }
+
+  /** Appends to the log; a failure is said once in the report, and the harvest goes on. */
+  private record(records: SpendingRecord[]): void {
+    try {
+      appendSpending(this.paths, records);
+    } catch (error) {
+      const warning = `What this harvest spent could not be recorded: ${(error as Error).message}`;
+      if (!this.warnings.includes(warning)) this.warnings.push(warning);
+    }
   }
 
   /** Whether the conversation may go to the model: true for the offline extractor, else when it fits every cap. */
@@ -114,20 +135,16 @@ export class HarvestBudget {
   }
 
   /**
-   * Records the run's calls in the log (when any were made or replies reused) and returns what
-   * the report says. `estimate`: the dry run's.
+   * Records the replies reused from the cache (each call was recorded as it ended) and returns
+   * what the report says. `estimate`: the dry run's.
    */
   finish(estimate?: CallEstimate): HarvestSpending {
-    const records = this.meter?.records(randomUUID(), this.options.now, this.options.via) ?? [];
-    try {
-      appendSpending(this.paths, records);
-    } catch (error) {
-      this.warnings.push(`What this harvest spent could not be recorded: ${(error as Error).message}`);
-    }
+    const reused = this.meter?.reusedRecord(this.clock());
+    if (reused) this.record([reused]);
     for (const model of this.meter?.unpricedModels() ?? []) {
       if (!this.warnings.some((w) => w.includes(model))) this.warnings.push(`No price is known for ${model}: counted in tokens only.`);
     }
-    const spent = spentSoFar(this.paths, this.options.now);
+    const spent = spentSoFar(this.paths, this.clock());
     const run = this.meter?.spent() ?? { tokens: 0, usd: 0 };
     const stop = this.guard.stop;
     return {

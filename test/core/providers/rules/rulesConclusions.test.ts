@@ -7,9 +7,9 @@ import {
   isSlashCommand,
   isStatedDone,
   isWorthKeepingDone,
-} from '../../../src/core/services/providers/rulesConclusions';
-import { readTranscript } from '../../../src/core/services/providers/rulesTranscript';
-import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
+} from '../../../../src/core/services/providers/rules/rulesConclusions';
+import { readTranscript } from '../../../../src/core/services/providers/rules/rulesTranscript';
+import { RulesProvider } from '../../../../src/core/services/providers/rules/rulesProvider';
 import { harvestOf } from './rulesSupport';
 
 function statements(items: Array<{ statement: string }>): string[] {

@@ -1,5 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { announcedFinding, findingOf, isDiscoveryAnnouncement, isReviewOpinion } from '../../../src/core/services/providers/rulesFindings';
+import {
+  announcedFinding,
+  findingOf,
+  isDiscoveryAnnouncement,
+  isReviewOpinion,
+} from '../../../../src/core/services/providers/rules/rulesFindings';
 import { harvestOf } from './rulesSupport';
 
 describe('rules extractor findings', () => {

@@ -6,13 +6,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BudgetGuard, budgetStopText, estimateConversation, resolveCaps } from '../../../src/core/services/harvest/budget';
+import { BudgetGuard, budgetStopText, estimateConversation, resolveCaps } from '../../../src/core/services/spending/budget';
 import { defaultPromptsDir } from '../../../src/core/services/harvest/prompts';
 import { runHarvest } from '../../../src/core/services/harvest/runHarvest';
-import { readSpending, spendingLogFile, spentSoFar, type SpendingRecord } from '../../../src/core/services/harvest/spendingLog';
-import { pricesWith, SpendingMeter } from '../../../src/core/services/harvest/spendingMeter';
-import { spendingSummary } from '../../../src/core/services/harvest/spendingSummary';
-import { harvestSpendingLines } from '../../../src/core/services/harvest/spendingText';
+import { readSpending, spendingLogFile, spentSoFar, type SpendingRecord } from '../../../src/core/services/spending/spendingLog';
+import { pricesWith, SpendingMeter } from '../../../src/core/services/spending/spendingMeter';
+import { spendingSummary } from '../../../src/core/services/spending/spendingSummary';
+import { harvestSpendingLines } from '../../../src/core/services/spending/spendingText';
 import { callCost, priceFor } from '../../../src/core/services/promptCache/modelPrices';
 import type { ModelReply, ModelRequest, Provider } from '../../../src/core/services/providers/provider';
 import { createProvider } from '../../../src/core/services/providers/providerRegistry';
@@ -80,7 +80,7 @@ describe('harvest spending', () => {
       const usage = { inputTokens: 1200, outputTokens: 34, cacheReadTokens: 1000, cacheWriteTokens: 0 };
       meter.count(REQUEST, { text: '{}', model: 'claude-haiku-4-5', usage });
       meter.count(REQUEST, { text: '{}', model: 'claude-haiku-4-5', usage });
-      const [record] = meter.records('run-1', now, 'cli');
+      const [record] = meter.totals(now);
       assert.deepEqual(
         [record.calls, record.inputTokens, record.outputTokens, record.cacheReadTokens, record.estimated],
         [2, 2400, 68, 2000, undefined],
@@ -93,7 +93,7 @@ describe('harvest spending', () => {
     it('counts a reply without usage from its text, and says so; an unknown model gets tokens only', () => {
       const meter = new SpendingMeter('vscode-lm', pricesWith(undefined));
       meter.count(REQUEST, { text: 'z'.repeat(400), model: 'copilot-something' });
-      const [record] = meter.records('run-2', now, 'vscode');
+      const [record] = meter.totals(now);
       assert.deepEqual([record.inputTokens, record.outputTokens, record.estimated, record.usd], [1000, 100, true, undefined]);
       assert.deepEqual(meter.unpricedModels(), ['copilot-something']);
     });
@@ -101,7 +101,7 @@ describe('harvest spending', () => {
     it('costs a local model nothing, in money', () => {
       const meter = new SpendingMeter('ollama', pricesWith(undefined));
       meter.count(REQUEST, { text: '{}', model: 'llama3.2', usage: { inputTokens: 500, outputTokens: 50 } });
-      assert.equal(meter.records('r', now, undefined)[0].usd, 0);
+      assert.equal(meter.totals(now)[0].usd, 0);
     });
   });
 
@@ -117,10 +117,13 @@ describe('harvest spending', () => {
       });
     });
 
-    it('stops at the first cap the next conversation would pass, counting the period before the run and the run', () => {
+    it('stops at the first cap the next conversation would pass, reading the periods again before each check', () => {
       const caps = resolveCaps([{ caps: { dailyTokens: 10_000, monthlyTokens: 1_000_000 }, where: (k) => k }]);
-      const guard = new BudgetGuard(caps, { today: { tokens: 6_000, usd: 0 }, month: { tokens: 6_000, usd: 0 } });
+      // What the log holds: 6,000 before the run, then the run's 4,000 once its calls are recorded.
+      let today = 6_000;
+      const guard = new BudgetGuard(caps, () => ({ today: { tokens: today, usd: 0 }, month: { tokens: today, usd: 0 } }));
       assert.equal(guard.check({ tokens: 0, usd: 0 }, { inputTokens: 3_000, outputTokens: 1_000, tokens: 4_000 }), undefined);
+      today = 10_000;
       const stop = guard.check({ tokens: 4_000, usd: 0 }, { inputTokens: 500, outputTokens: 1_000, tokens: 1_500 });
       assert.deepEqual(stop && [stop.cap, stop.spent, stop.needed, stop.left], ['dailyTokens', 10_000, 1_500, 1]);
       guard.check({ tokens: 4_000, usd: 0 }, { inputTokens: 500, outputTokens: 1_000, tokens: 1_500 });
@@ -133,7 +136,7 @@ describe('harvest spending', () => {
 
     it('leaves a money cap out for a model without a price, never the token caps', () => {
       const caps = resolveCaps([{ caps: { perHarvestUsd: 0, perHarvestTokens: 100 }, where: (k) => k }]);
-      const guard = new BudgetGuard(caps, { today: { tokens: 0, usd: 0 }, month: { tokens: 0, usd: 0 } });
+      const guard = new BudgetGuard(caps, () => ({ today: { tokens: 0, usd: 0 }, month: { tokens: 0, usd: 0 } }));
       assert.equal(guard.check({ tokens: 0, usd: 0 }, { inputTokens: 50, outputTokens: 10, tokens: 60 }), undefined);
       assert.equal(guard.check({ tokens: 0, usd: 0 }, { inputTokens: 50, outputTokens: 10, tokens: 60, usd: 0.01 })?.cap, 'perHarvestUsd');
     });
@@ -196,14 +199,18 @@ describe('harvest spending', () => {
       const applied = await runHarvest({ paths, mode: 'apply', provider: model, now });
       assert.equal(model.calls, 2, 'the preview replies are reused');
       assert.deepEqual([applied.spending!.run.tokens, applied.spending!.reused], [0, 2]);
+      // One line per call, as it ended, then the applied run's reused replies; each run under one id.
       const records = readSpending(paths);
       assert.deepEqual(
-        records.map((r) => [r.calls, r.inputTokens + r.outputTokens, r.reused ?? 0, r.via ?? '']),
+        records.map((r) => [r.calls, r.inputTokens + r.outputTokens, r.reused ?? 0, r.via ?? '', r.task]),
         [
-          [2, 2468, 0, 'cli'],
-          [0, 0, 2, ''],
+          [1, 1234, 0, 'cli', 'harvest'],
+          [1, 1234, 0, 'cli', 'harvest'],
+          [0, 0, 2, '', 'harvest'],
         ],
       );
+      assert.equal(records[0].run, records[1].run);
+      assert.notEqual(records[1].run, records[2].run);
       assert.equal(applied.spending!.month.tokens, 2468);
     });
 

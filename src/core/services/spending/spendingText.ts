@@ -6,9 +6,17 @@ import { formatTokens } from '../../model/format';
 import { formatUsd } from '../promptCache/modelPrices';
 import { BudgetGuard, capAmount, capName, type ResolvedCaps } from './budget';
 import type { HarvestSpending } from './harvestSpending';
-import type { SpendingTotals } from './spendingLog';
+import type { SpendingTask, SpendingTotals } from './spendingLog';
 
 type Totals = Pick<SpendingTotals, 'tokens' | 'usd' | 'unpricedTokens'>;
+
+/** What a model call served, in words. */
+export const TASK_NAMES: Record<SpendingTask, string> = {
+  harvest: 'harvest',
+  journal: 'journal summary',
+  tidy: 'tidy',
+  chat: '@lore chat',
+};
 
 /** A period's spending against its caps: `this month: 1.2M of 5.0M tokens, $0.84 of $5.00`. */
 export function periodText(label: 'today' | 'this month', totals: Totals, caps: ResolvedCaps): string {
@@ -51,7 +59,7 @@ export function harvestSpendingLines(spending: HarvestSpending, mode: 'dry-run' 
       const usd = spending.estimate.usd !== undefined ? ` (about ${formatUsd(spending.estimate.usd)})` : ' (no known price for this model)';
       lines.push(`a model would read about ${formatTokens(spending.estimate.tokens)} tokens${usd}, before cached replies are counted out`);
       // Judged as a whole: a harvest checks each conversation, so some may still go.
-      const passed = new BudgetGuard(spending.caps, spending).check({ tokens: 0, usd: 0 }, spending.estimate);
+      const passed = new BudgetGuard(spending.caps, () => spending).check({ tokens: 0, usd: 0 }, spending.estimate);
       if (passed)
         lines.push(
           `that is more than ${capName(passed.cap)} (${capAmount(passed.cap, passed.limit)}) leaves: a harvest sends what fits and leaves the rest for later`,

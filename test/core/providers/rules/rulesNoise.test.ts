@@ -6,8 +6,8 @@ import {
   isScriptStep,
   pastedTurns,
   withoutLocalLinks,
-} from '../../../src/core/services/providers/rulesNoise';
-import { readTranscript } from '../../../src/core/services/providers/rulesTranscript';
+} from '../../../../src/core/services/providers/rules/rulesNoise';
+import { readTranscript } from '../../../../src/core/services/providers/rules/rulesTranscript';
 import { harvestOf } from './rulesSupport';
 
 /** A pasted spec: headings, links, setup steps, a checklist, in the person's first turn. */

@@ -5,9 +5,9 @@
  * summary; rulesExtract.ts). See docs/rules-provider.md for the full list of rules.
  */
 
-import { ITEM_CATEGORIES, type HarvestItems } from '../../model/categories';
-import type { ModelReply, ModelRequest, Provider } from './provider';
-import { cancelledError } from './providerErrors';
+import { ITEM_CATEGORIES, type HarvestItems } from '../../../model/categories';
+import type { ModelReply, ModelRequest, Provider } from '../provider';
+import { cancelledError } from '../providerErrors';
 import { extractItems, type RulesExtraction } from './rulesExtract';
 import { clean } from './rulesMarkers';
 import { readTranscript, type Transcript } from './rulesTranscript';

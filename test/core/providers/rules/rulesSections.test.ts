@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { HarvestItems } from '../../../src/core/model/categories';
-import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
-import { classifySection, sectionHeading, summarySentence } from '../../../src/core/services/providers/rulesSections';
+import type { HarvestItems } from '../../../../src/core/model/categories';
+import { RulesProvider } from '../../../../src/core/services/providers/rules/rulesProvider';
+import { classifySection, sectionHeading, summarySentence } from '../../../../src/core/services/providers/rules/rulesSections';
 
 const provider = new RulesProvider();
 

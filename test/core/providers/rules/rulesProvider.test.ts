@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ITEM_CATEGORIES, type HarvestItems } from '../../../src/core/model/categories';
-import { ProviderError, type ModelRequest } from '../../../src/core/services/providers/provider';
-import { RulesProvider } from '../../../src/core/services/providers/rulesProvider';
+import { ITEM_CATEGORIES, type HarvestItems } from '../../../../src/core/model/categories';
+import { ProviderError, type ModelRequest } from '../../../../src/core/services/providers/provider';
+import { RulesProvider } from '../../../../src/core/services/providers/rules/rulesProvider';
 
 const provider = new RulesProvider();
 

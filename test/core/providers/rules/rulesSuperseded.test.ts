@@ -1,6 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { isChoiceReplaced, isTrivialDone, mayBeSuperseded, namedSubjects } from '../../../src/core/services/providers/rulesSuperseded';
-import { readTranscript } from '../../../src/core/services/providers/rulesTranscript';
+import {
+  isChoiceReplaced,
+  isTrivialDone,
+  mayBeSuperseded,
+  namedSubjects,
+} from '../../../../src/core/services/providers/rules/rulesSuperseded';
+import { readTranscript } from '../../../../src/core/services/providers/rules/rulesTranscript';
 import { harvestOf } from './rulesSupport';
 
 function statements(items: Array<{ statement: string }>): string[] {

@@ -1,10 +1,12 @@
 /**
- * What harvests spent on model calls, one JSON line per run and model, appended to
- * `<store>/.logs/spending.jsonl`: git-ignored with `.logs/`, so it is this machine's record and a
- * team never commits or merges it. Lines are appended with one write each (O_APPEND), so
- * concurrent harvests never tear a line; past SPENDING_LOG_MAX_BYTES the file moves to
- * `spending.jsonl.1` (several thousand runs, far more than a month holds) and both are read.
- * The caps (budget.ts) and `lore cost` sum these lines; the offline extractor writes none.
+ * What Lore spent on model calls, one JSON line per call, appended to
+ * `<store>/.logs/spending.jsonl` as soon as the call ends (older logs hold one line per run and
+ * model; both read the same): git-ignored with `.logs/`, so it is this machine's record and a team
+ * never commits or merges it. A run killed halfway keeps the calls it paid for, and the caps
+ * (budget.ts) read the log right before each call, so two processes see each other's spending.
+ * Lines are appended with one write each (O_APPEND), so concurrent runs never tear a line; past
+ * SPENDING_LOG_MAX_BYTES the file moves to `spending.jsonl.1` (many thousand calls, far more than
+ * a month holds) and both are read. `lore cost` sums these lines; the offline extractor writes none.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,12 +18,18 @@ export const SPENDING_LOG_MAX_BYTES = 1024 * 1024;
 /** Where a harvest was started from, as `lore cost` lists runs. */
 export type SpendingVia = 'cli' | 'vscode' | 'scheduled';
 
-/** One run's calls to one model. */
+/** What a model call served: a harvest, `lore journal --summarize`, `lore tidy --provider`, @lore chat. */
+export const SPENDING_TASKS = ['harvest', 'journal', 'tidy', 'chat'] as const;
+export type SpendingTask = (typeof SPENDING_TASKS)[number];
+
+/** One model call (or, in older logs, one run's calls to one model). */
 export interface SpendingRecord {
-  /** When the run ended (ISO time). */
+  /** When the call ended (ISO time). */
   at: string;
-  /** Names the run: a run that used two models writes two lines with one id. */
+  /** Names the run: every call of one harvest, summary or tidy carries its id. */
   run: string;
+  /** What the call served; absent in older logs, which only harvests wrote. */
+  task?: SpendingTask;
   /** The provider's registry name: openai, anthropic, gemini, ollama, vscode-lm. */
   provider: string;
   /** The model the provider said answered ('' when none was named). */
@@ -58,7 +66,12 @@ export function spendingLogFile(paths: StorePaths): string {
   return path.join(paths.root, '.logs', 'spending.jsonl');
 }
 
-/** Appends a run's records. Throws what fs throws: a spend that cannot be recorded is worth saying. */
+/** What a record's call served (older records: a harvest). */
+export function taskOf(record: SpendingRecord): SpendingTask {
+  return record.task ?? 'harvest';
+}
+
+/** Appends records. Throws what fs throws: a spend that cannot be recorded is worth saying. */
 export function appendSpending(paths: StorePaths, records: readonly SpendingRecord[]): void {
   if (!records.length) return;
   appendCapped(spendingLogFile(paths), records.map((r) => JSON.stringify(r)).join('\n') + '\n', SPENDING_LOG_MAX_BYTES);
@@ -80,6 +93,7 @@ function recordOf(line: string): SpendingRecord | undefined {
       cacheReadTokens: isCount(r.cacheReadTokens) ? r.cacheReadTokens : 0,
       cacheWriteTokens: isCount(r.cacheWriteTokens) ? r.cacheWriteTokens : 0,
       ...(isCount(r.usd) ? { usd: r.usd } : { usd: undefined }),
+      task: (SPENDING_TASKS as readonly unknown[]).includes(r.task) ? r.task : undefined,
     };
   } catch {
     return undefined;

@@ -5,8 +5,9 @@
  * raise it. Before each conversation goes to a model, what it would cost (estimated as the dry
  * run does, bytes / 4, plus the prompt and a reply) is checked against what is left; one that
  * does not fit is left for a later harvest, untouched in the ledger, and the harvest says which
- * cap stopped it and what to do. Cached replies cost nothing and are never refused; neither is
- * the offline extractor, which calls no model.
+ * cap stopped it and what to do. A journal summary or a tidy with a model is held to the daily
+ * and monthly caps the same way, request by request. Cached replies cost nothing and are never
+ * refused; neither is the offline extractor, which calls no model.
  */
 import { BYTES_PER_TOKEN, SUMMARIZE_THRESHOLD_BYTES, SUMMARY_CHUNK_BYTES } from '../../model/constants';
 import { formatTokens } from '../../model/format';
@@ -51,6 +52,8 @@ export function hasCaps(caps: ResolvedCaps): boolean {
 
 /** A reply's tokens, allowed for in an estimate (a harvest reply is a few hundred items' words at most). */
 const REPLY_TOKENS = 1_000;
+/** A journal summary's or tidy batch's reply, allowed for before the call. */
+export const TASK_REPLY_TOKENS = 1_000;
 /** A summary part's reply. */
 const SUMMARY_TOKENS = 500;
 /** The store's items shown to the model with a conversation (existingItems.ts caps them at 6,000 characters). */
@@ -91,7 +94,7 @@ export function estimateConversation(
 export interface BudgetStop {
   cap: BudgetCapKey;
   limit: number;
-  /** Spent in the cap's period before the conversation (this harvest's calls included). */
+  /** Spent in the cap's period before the conversation or call (this run's calls included). */
   spent: number;
   /** The estimate of the conversation that did not fit. */
   needed: number;
@@ -107,25 +110,38 @@ export interface PeriodSpending {
   month: Pick<SpendingTotals, 'tokens' | 'usd'>;
 }
 
-/** Checks each conversation of a run against the caps and what the periods spent before the run. */
+/**
+ * Checks each call or conversation of a run against the caps. The periods' spending is read
+ * (from the log) right before each check and holds every call already recorded, this run's and
+ * other processes' alike; `run` is this run's own, which only the per-harvest caps count.
+ */
 export class BudgetGuard {
   stop: BudgetStop | undefined;
 
   constructor(
     readonly caps: ResolvedCaps,
-    private readonly before: PeriodSpending,
+    private readonly periods: () => PeriodSpending,
+    /** `harvest`: every cap; `task` (a journal summary, a tidy): the daily and monthly caps only. */
+    private readonly scope: 'harvest' | 'task' = 'harvest',
   ) {}
 
   /** Undefined when `next` fits beside what was spent (`run`: this harvest's calls so far); else the cap it passes, recorded. */
   check(run: { tokens: number; usd: number }, next: CallEstimate): BudgetStop | undefined {
+    let spentBefore: PeriodSpending | undefined;
     for (const key of BUDGET_CAP_KEYS) {
       const cap = this.caps[key];
       if (!cap) continue;
+      const perRun = key.startsWith('perHarvest');
+      if (perRun && this.scope !== 'harvest') continue;
       const money = key.endsWith('Usd');
       // A money cap cannot judge a model without a price; the token caps still do (see priceWarning).
       if (money && next.usd === undefined) continue;
-      const period = key.startsWith('daily') ? this.before.today : key.startsWith('monthly') ? this.before.month : undefined;
-      const spent = (money ? run.usd : run.tokens) + (period ? (money ? period.usd : period.tokens) : 0);
+      const period = perRun
+        ? run
+        : key.startsWith('daily')
+          ? (spentBefore ??= this.periods()).today
+          : (spentBefore ??= this.periods()).month;
+      const spent = money ? period.usd : period.tokens;
       const needed = money ? next.usd! : next.tokens;
       if (spent + needed <= cap.limit) continue;
       if (this.stop) this.stop.left++;
@@ -168,6 +184,19 @@ export function budgetStopText(stop: BudgetStop): string {
     `Stopped at ${CAP_NAMES[stop.cap]} of ${capAmount(stop.cap, stop.limit)}: ${capAmount(stop.cap, stop.spent)} spent${period}, ` +
     `and the next conversation needs about ${capAmount(stop.cap, stop.needed)}. ${left} left for a later harvest, with nothing spent on ${stop.left === 1 ? 'it' : 'them'}. ` +
     `Raise ${stop.where}${wait}.`
+  );
+}
+
+/**
+ * What the person reads when a cap stopped a journal summary or a tidy before a call (`what`:
+ * `the journal summary`): the same cap, spending and remedy as a harvest's, nothing sent.
+ */
+export function taskStopText(stop: BudgetStop, what: string): string {
+  const period = stop.cap.startsWith('daily') ? ' today' : ' this month';
+  const wait = stop.cap.startsWith('daily') ? ', or wait until tomorrow' : ', or wait until next month';
+  return (
+    `Stopped at ${CAP_NAMES[stop.cap]} of ${capAmount(stop.cap, stop.limit)}: ${capAmount(stop.cap, stop.spent)} spent${period}, ` +
+    `and ${what} needs about ${capAmount(stop.cap, stop.needed)}, so it was not sent. Raise ${stop.where}${wait}.`
   );
 }
 
