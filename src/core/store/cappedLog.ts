@@ -23,6 +23,21 @@ export function appendCapped(file: string, text: string, maxBytes: number): void
   appendNoFollow(file, text);
 }
 
+/** The lines of a capped log, the rotated file's first (oldest first), blank lines and missing files left out. */
+export function readCappedLines(file: string): string[] {
+  const lines: string[] = [];
+  for (const name of [`${file}.1`, file]) {
+    let text: string;
+    try {
+      text = fs.readFileSync(name, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) if (line.trim()) lines.push(line);
+  }
+  return lines;
+}
+
 /**
  * Appends `<ISO time> <message>`, the message made printable and redacted like anything else
  * Lore stores. Never throws: there is nowhere left to report a failing log.

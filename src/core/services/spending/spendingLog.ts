@@ -8,9 +8,8 @@
  * SPENDING_LOG_MAX_BYTES the file moves to `spending.jsonl.1` (many thousand calls, far more than
  * a month holds) and both are read. `lore cost` sums these lines; the offline extractor writes none.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { appendCapped } from '../../store/cappedLog';
+import { appendCapped, readCappedLines } from '../../store/cappedLog';
 import type { StorePaths } from '../../store/storePaths';
 
 export const SPENDING_LOG_MAX_BYTES = 1024 * 1024;
@@ -102,19 +101,10 @@ function recordOf(line: string): SpendingRecord | undefined {
 
 /** Every record of the log (the rotated file's first), oldest first. */
 export function readSpending(paths: StorePaths): SpendingRecord[] {
-  const file = spendingLogFile(paths);
   const records: SpendingRecord[] = [];
-  for (const name of [`${file}.1`, file]) {
-    let text: string;
-    try {
-      text = fs.readFileSync(name, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n')) {
-      const record = line.trim() ? recordOf(line) : undefined;
-      if (record) records.push(record);
-    }
+  for (const line of readCappedLines(spendingLogFile(paths))) {
+    const record = recordOf(line);
+    if (record) records.push(record);
   }
   return records;
 }

@@ -2,12 +2,11 @@
  * Tuning data (§5.5): every routing decision of a topic candidate, one JSON line each, appended
  * to `<store>/.logs/gates.jsonl`. A line holds the message's hash, never its text. Lines are
  * short and appended with one write each (O_APPEND), so concurrent hooks do not interleave within
- * a line; past MAX_LOG_BYTES the file is moved to gates.1.jsonl and a new one started.
+ * a line; past MAX_LOG_BYTES the file is moved to gates.jsonl.1 and a new one started (cappedLog.ts).
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../../store/storePaths';
-import { appendNoFollow } from '../../base/storeLinks';
+import { appendCapped, readCappedLines } from '../../store/cappedLog';
 
 const MAX_LOG_BYTES = 5 * 1024 * 1024;
 
@@ -37,15 +36,8 @@ export function gateLogFile(paths: StorePaths): string {
 /** Appends entries; a failure to log never fails the caller. */
 export function appendGateLog(paths: StorePaths, entries: readonly GateLogEntry[]): void {
   if (!entries.length) return;
-  const file = gateLogFile(paths);
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    try {
-      if (fs.statSync(file).size > MAX_LOG_BYTES) fs.renameSync(file, file.replace(/\.jsonl$/, '.1.jsonl'));
-    } catch {
-      // No log yet.
-    }
-    appendNoFollow(file, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    appendCapped(gateLogFile(paths), entries.map((e) => JSON.stringify(e)).join('\n') + '\n', MAX_LOG_BYTES);
   } catch {
     // Tuning data is worth less than the answer it describes.
   }
@@ -53,23 +45,13 @@ export function appendGateLog(paths: StorePaths, entries: readonly GateLogEntry[
 
 /** The entries of the log (and of its previous file), skipping lines that are not entries. */
 export function readGateLog(paths: StorePaths): GateLogEntry[] {
-  const file = gateLogFile(paths);
   const entries: GateLogEntry[] = [];
-  for (const name of [file.replace(/\.jsonl$/, '.1.jsonl'), file]) {
-    let text: string;
+  for (const line of readCappedLines(gateLogFile(paths))) {
     try {
-      text = fs.readFileSync(name, 'utf8');
+      const entry = JSON.parse(line) as GateLogEntry;
+      if (entry && typeof entry.topic === 'string' && typeof entry.gate === 'string') entries.push(entry);
     } catch {
-      continue;
-    }
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const entry = JSON.parse(line) as GateLogEntry;
-        if (entry && typeof entry.topic === 'string' && typeof entry.gate === 'string') entries.push(entry);
-      } catch {
-        // A torn or hand-edited line.
-      }
+      // A torn or hand-edited line.
     }
   }
   return entries;
