@@ -515,7 +515,7 @@ export async function changeItem(paths: StorePaths, request: ChangeRequest, cont
         ? { op: request.op, id, file: inLayer, line }
         : { op: request.op, id, file: inLayer };
     const outcome = applyItemChange(layer, change);
-    if (!outcome.applied) return { status: 'not-found', ...base, reason: outcome.reason };
+    if (!outcome.applied) return { status: outcome.busy ? 'refused' : 'not-found', ...base, reason: outcome.reason };
     // New text (update, supersede) and a task done are learned; a forget teaches nothing.
     if (request.op !== 'forget') {
       const category = request.op === 'done' ? journalCategory({ file: inLayer, section: 'done' }) : journalCategory(target);

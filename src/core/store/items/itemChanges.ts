@@ -7,6 +7,7 @@
  * regenerates the digest.
  */
 import { sleepSync } from '../../base/fileVersion';
+import { FileBusyError } from '../../base/guardedReplace';
 import { readLedger, writeLedger } from '../ledger';
 import { withForgottenItems } from '../../model/tombstones';
 import { editStoreFile } from '../../base/storeText';
@@ -29,6 +30,8 @@ export interface ItemChangeResult {
   reason?: string;
   /** The item's line as it was before the change (for replies: what was removed or replaced). */
   before?: string;
+  /** The file never held still long enough to tell whether the item is there (the reason says so). */
+  busy?: boolean;
 }
 
 /** The text after the change, the line it acted on, and why nothing changed. */
@@ -60,23 +63,28 @@ function rememberForgotten(paths: StorePaths, line: string): void {
   writeLedger(paths.ledger, withForgottenItems(ledger, [line], new Date().toISOString(), parseProvenance(line)?.source));
 }
 
-/** Attempts when the item is not in the file, and the pause between them. */
-const ATTEMPTS = 3;
+/** Attempts while the item is missing from a file that keeps changing, and the pause between them. */
+const ATTEMPTS = 20;
 const PAUSE_MS = 100;
 
 /**
  * Applies the change to its file through the guarded replace (caller holds the store lock). A
  * file caught in the middle of an editor's in-place save (truncated, not yet rewritten) lacks the
- * item: the change is tried again after a pause before it is given up.
+ * item: while the file is still changing the change is tried again after a pause. The item is
+ * missing for good only when the file read the same twice; a file that never held still is
+ * reported as busy, in the guarded replace's words, not as an item that is gone.
  */
 export function applyItemChange(paths: StorePaths, change: ItemChange): ItemChangeResult {
+  let previous: string | undefined;
   for (let attempt = 1; ; attempt++) {
     let outcome: ReturnType<typeof changeItemText> = {};
     let missing = false;
+    let seen: string | undefined;
     /** The line the last edit that changed the text acted on (a later run, on the written text, finds nothing). */
     let acted: string | undefined;
     const changed = editStoreFile(resolveInStore(paths, change.file), (text) => {
       // Re-run on every retry of the guarded replace: the last run is what was written.
+      seen = text;
       outcome = text === undefined ? { reason: `${change.file} does not exist` } : changeItemText(text, change);
       missing = outcome.before === undefined;
       if (outcome.text !== undefined) acted = outcome.before;
@@ -86,7 +94,11 @@ export function applyItemChange(paths: StorePaths, change: ItemChange): ItemChan
       if (change.op === 'forget' && acted) rememberForgotten(paths, acted);
       return { applied: true, before: acted ?? outcome.before };
     }
-    if (!missing || attempt >= ATTEMPTS) return { applied: false, before: outcome.before, reason: outcome.reason ?? 'nothing to change' };
+    const settled = attempt > 1 && seen === previous;
+    if (!missing || settled) return { applied: false, before: outcome.before, reason: outcome.reason ?? 'nothing to change' };
+    if (attempt >= ATTEMPTS)
+      return { applied: false, busy: true, reason: new FileBusyError(change.file, attempt, (attempt - 1) * PAUSE_MS).message };
+    previous = seen;
     sleepSync(PAUSE_MS);
   }
 }
