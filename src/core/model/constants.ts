@@ -16,6 +16,8 @@ export const DIGEST_MAX_BYTES = 4 * 1024;
 export const HARVEST_MAX_ATTEMPTS = 2;
 /** Appended to the prompt on the retry after an invalid reply. */
 export const RETRY_SUFFIX = '\nYour previous reply was not valid JSON. Return only the JSON object.\n';
+/** Characters the block of the store's existing items shown to the model with a conversation may take. */
+export const EXISTING_ITEMS_MAX_CHARS = 6_000;
 /** Dry-run token estimate: bytes / 4. */
 export const BYTES_PER_TOKEN = 4;
 /** Size of the chunks a large transcript is cut into for summarizing. */

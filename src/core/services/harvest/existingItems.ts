@@ -18,10 +18,10 @@ import { textTerms } from '../search/textTerms';
 import { readTextLossless } from '../../base/readText';
 import type { StorePaths } from '../../store/storePaths';
 import { cutToLine } from '../../model/format';
+import { EXISTING_ITEMS_MAX_CHARS } from '../../model/constants';
 
-/** Items shown at most, and the characters their block may take. */
+/** Items shown at most (their block's characters: EXISTING_ITEMS_MAX_CHARS). */
 const MAX_ITEMS = 40;
-const MAX_CHARS = 6_000;
 /** Characters of one item's text shown. */
 const ITEM_CHARS = 240;
 /** Content words an item must share with the conversation to be shown. */
@@ -76,7 +76,7 @@ export function existingItemsBlock(items: readonly ExistingItem[]): string {
   let used = 0;
   for (const item of items) {
     const line = `- [${item.id}] ${item.category}: ${cutToLine(item.text, ITEM_CHARS)}`;
-    if (used + line.length > MAX_CHARS) break;
+    if (used + line.length > EXISTING_ITEMS_MAX_CHARS) break;
     lines.push(line);
     used += line.length + 1;
   }

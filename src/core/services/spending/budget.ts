@@ -9,7 +9,7 @@
  * and monthly caps the same way, request by request. Cached replies cost nothing and are never
  * refused; neither is the offline extractor, which calls no model.
  */
-import { BYTES_PER_TOKEN, SUMMARIZE_THRESHOLD_BYTES, SUMMARY_CHUNK_BYTES } from '../../model/constants';
+import { BYTES_PER_TOKEN, EXISTING_ITEMS_MAX_CHARS, SUMMARIZE_THRESHOLD_BYTES, SUMMARY_CHUNK_BYTES } from '../../model/constants';
 import { formatTokens } from '../../model/format';
 import { BUDGET_CAP_KEYS, type BudgetCaps } from '../../model/storeConfigFormat';
 import { formatUsd, type ModelPrice } from '../promptCache/modelPrices';
@@ -56,8 +56,8 @@ const REPLY_TOKENS = 1_000;
 export const TASK_REPLY_TOKENS = 1_000;
 /** A summary part's reply. */
 const SUMMARY_TOKENS = 500;
-/** The store's items shown to the model with a conversation (existingItems.ts caps them at 6,000 characters). */
-const EXISTING_ITEMS_TOKENS = 1_500;
+/** The store's items shown to the model with a conversation, at most. */
+const EXISTING_ITEMS_TOKENS = Math.ceil(EXISTING_ITEMS_MAX_CHARS / BYTES_PER_TOKEN);
 
 /** What one conversation is likely to cost. */
 export interface CallEstimate {
