@@ -15,6 +15,7 @@ import { historyText } from './historyText';
 import { hasCaps } from '../core/services/spending/budget';
 import { harvestSpendingLines } from '../core/services/spending/spendingText';
 import { formatBytes, formatTokens, humanTime, itemCountsText, printable, printablePath } from '../core/model/format';
+import { heldText } from '../core/model/reviewFile';
 
 function counts(record: Record<string, number>, keys: readonly string[], skipZero = false): string {
   return keys
@@ -144,10 +145,7 @@ export function applyText(report: HarvestReport): string {
   const applied = report.applied!;
   lines.push(`harvested items: ${itemCountsText(plan.items)}`);
   if (plan.orphanNotes) lines.push(`notes for files not in the workspace went to facts.md: ${plan.orphanNotes}`);
-  if (plan.held.length)
-    lines.push(
-      `held for review (they read as instructions to an agent): ${plan.held.length} item(s) in review.md; run "lore review" to accept or reject them`,
-    );
+  if (plan.held.length) lines.push(`held for review in review.md: ${heldText(plan.held)}; run "lore review" to accept or reject them`);
   const byModel = plan.relations?.merged.filter((m) => m.same !== 'statement').length;
   if (byModel) lines.push(`merged into existing items (same_as): ${byModel}`);
   const same = plan.duplicates;

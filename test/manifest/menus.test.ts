@@ -58,7 +58,13 @@ describe('package.json: commands are offered only where they can work', () => {
   it('offers the commands that read knowledge only when there is some, and held-item commands only while one waits', () => {
     for (const command of ['lore.regenerateDigest', 'lore.search', 'lore.syncInstructions'])
       assert.equal(palette.get(command), 'lore.hasKnowledge', command);
-    for (const command of ['lore.acceptReviewItem', 'lore.rejectReviewItem', 'lore.keepReviewItemPersonal', 'lore.editReviewItem'])
+    for (const command of [
+      'lore.acceptReviewItem',
+      'lore.acceptSuggestions',
+      'lore.rejectReviewItem',
+      'lore.keepReviewItemPersonal',
+      'lore.editReviewItem',
+    ])
       assert.equal(palette.get(command), 'lore.hasHeldItems', command);
   });
 

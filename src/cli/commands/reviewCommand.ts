@@ -5,6 +5,7 @@
  */
 import { editReviewItem } from '../../core/store/items/reviewEdit';
 import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewItem } from '../../core/store/items/reviewQueue';
+import { isInstructionHold } from '../../core/model/reviewFile';
 import type { StorePaths } from '../../core/store/storePaths';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, printable, type Output } from '../cliSupport';
@@ -44,7 +45,8 @@ function describeItem(item: ReviewItem, n: number): string {
   const where =
     item.where === 'in-place' ? " (already in the file; held out of agents' context)" : item.pending ? ` (${pendingLabel(item)})` : '';
   const lines = [`${n}. ${printable(targetDisplayName(item.target))}${where}: ${printable(item.text)}`];
-  if (item.kinds.length) lines.push(`   flagged: ${item.kinds.map((k, i) => `${k} (${item.reasons[i]})`).join('; ')}`);
+  if (isInstructionHold(item.kinds)) lines.push(`   flagged: ${item.kinds.map((k, i) => `${k} (${item.reasons[i]})`).join('; ')}`);
+  else if (item.kinds.length) lines.push(`   suggested: ${item.reasons.join('; ')}`);
   if (item.provenance) lines.push(`   from: ${printable(item.provenance.source)}, ${item.provenance.date}`);
   return lines.join('\n');
 }

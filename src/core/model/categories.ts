@@ -43,16 +43,24 @@ export interface ItemRelations {
   supersedes?: string[];
 }
 
+/**
+ * `inferred`: the offline extractor read the item into prose (no one marked it to be kept); the
+ * harvest holds it in review.md for a person to confirm. A model's items never carry it.
+ */
+export interface ItemOrigin {
+  inferred?: boolean;
+}
+
 /** A statement-shaped item (facts, decisions, tasks, questions). */
-export interface StatementItem extends ItemRelations {
+export interface StatementItem extends ItemRelations, ItemOrigin {
   statement: string;
   detail?: string;
 }
-export interface PlaybookItem extends ItemRelations {
+export interface PlaybookItem extends ItemRelations, ItemOrigin {
   name: string;
   steps: string;
 }
-export interface FileNoteItem extends ItemRelations {
+export interface FileNoteItem extends ItemRelations, ItemOrigin {
   path: string;
   note: string;
 }

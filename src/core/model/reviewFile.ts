@@ -7,7 +7,9 @@
  * item, update or supersede item `id` with this line, mark task `id` done, forget item `id`, shown
  * as it is now) and ` [flagged: kinds]` for one that reads as an instruction, and an
  * `## Accepted` section recording what a person let through (so those lines reach agents although
- * they are flagged).
+ * they are flagged). The offline extractor's inferences (what its rules read into prose, no one
+ * marked them to be kept) wait here too, with ` [suggested]`: a guess never reaches agents as a fact
+ * until a person confirms it.
  *
  *     # Review
  *
@@ -31,7 +33,7 @@
  */
 import { parseLines, serializeLines } from './categoryFile';
 import { isItemLine, lineIdentity } from './itemLines';
-import type { InstructionFlagKind } from './safety/instructionFlags';
+import { FLAG_KIND_DESCRIPTIONS, type InstructionFlagKind } from './safety/instructionFlags';
 
 /** The queue's file name in the store. */
 export const REVIEW_FILE = 'review.md';
@@ -43,7 +45,8 @@ const INTRO = [
   "addressed to the assistant), and agents' writes waiting for you ([pending: …]: remember, update, supersede,",
   'done or forget an item). They stay out of the digest, the agent context and the instruction files until',
   'a person decides: `lore review` lists them, `lore review accept N` moves one to its file, `lore review reject N`',
-  'deletes it; in VS Code, use the Review view. Lines under "Accepted" were let through by a person.',
+  'deletes it; in VS Code, use the Review view. Lines marked [suggested] are what the offline extractor read into',
+  'a conversation: keep the true ones. Lines under "Accepted" were let through by a person.',
 ].join('\n');
 const ACCEPTED_HEADING = '## Accepted';
 
@@ -91,6 +94,36 @@ export interface ParsedReview {
 }
 
 const MARKER = /\s\[flagged:\s*([^\]]*)\]\s*$/;
+const SUGGESTED_MARKER = /\s\[suggested\]\s*$/;
+
+/** Why an item is held besides a planted instruction: the offline extractor inferred it (see the file comment). */
+export const INFERRED = 'inferred';
+/** Why an item is held: a kind of planted instruction, or an inference to confirm. */
+export type HoldKind = InstructionFlagKind | typeof INFERRED;
+
+/** What a hold kind means, in words a person reads (reports, tooltips). */
+export function holdReason(kind: string): string {
+  if (kind === INFERRED)
+    return 'the offline extractor read it into the conversation; no one marked it to be kept: keep it if it is true and useful';
+  return FLAG_KIND_DESCRIPTIONS[kind as InstructionFlagKind] ?? kind;
+}
+
+/** What a harvest held, in words: "3 suggestions to confirm, 1 item that reads as an instruction to an agent". */
+export function heldText(held: ReadonlyArray<{ kinds: readonly string[] }>): string {
+  const flagged = held.filter((h) => isInstructionHold(h.kinds)).length;
+  const suggested = held.length - flagged;
+  return [
+    suggested ? `${suggested} ${suggested === 1 ? 'suggestion' : 'suggestions'} to confirm` : '',
+    flagged ? `${flagged} ${flagged === 1 ? 'item that reads' : 'items that read'} as an instruction to an agent` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** Whether a hold reads as an instruction to an agent (accepted only by name), not merely an inference to confirm. */
+export function isInstructionHold(kinds: readonly string[]): boolean {
+  return kinds.some((kind) => kind !== INFERRED);
+}
 const PENDING_MARKER = /\s\[pending:\s*(remember|update|supersede|done|forget)(?:\s+([0-9a-z]{8}))?\s*\]\s*$/i;
 
 /** The `##` heading of a target. */
@@ -117,6 +150,7 @@ export function pendingMarker(pending: PendingChange): string {
 
 /** An item line with its markers: ` [pending: …]` for an agent's write, ` [flagged: …]` when flagged. */
 function heldLine(line: string, kinds: readonly string[], pending?: PendingChange): string {
+  if (kinds.length === 1 && kinds[0] === INFERRED && !pending) return `${line} [suggested]`;
   const flagged = kinds.length || !pending ? ` [flagged: ${kinds.join(', ')}]` : '';
   return `${line}${pending ? ` ${pendingMarker(pending)}` : ''}${flagged}`;
 }
@@ -143,14 +177,18 @@ export function parseReview(text: string | undefined): ParsedReview {
       accepted.push(raw.trim());
       return;
     }
-    const marker = MARKER.exec(raw);
-    let line = (marker ? raw.slice(0, marker.index) : raw).trimEnd();
-    const kinds = marker
-      ? marker[1]
-          .split(',')
-          .map((k) => k.trim())
-          .filter(Boolean)
-      : [];
+    const suggested = SUGGESTED_MARKER.exec(raw);
+    const marker = suggested ? undefined : MARKER.exec(raw);
+    const found = suggested ?? marker;
+    let line = (found ? raw.slice(0, found.index) : raw).trimEnd();
+    const kinds = suggested
+      ? [INFERRED]
+      : marker
+        ? marker[1]
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean)
+        : [];
     const pending = PENDING_MARKER.exec(line);
     if (pending) line = line.slice(0, pending.index).trimEnd();
     const change: PendingChange | undefined = pending
@@ -256,7 +294,7 @@ export interface HeldItem {
   target: ReviewTarget;
   /** The line as it would have been written. */
   line: string;
-  kinds: InstructionFlagKind[];
+  kinds: HoldKind[];
   /** Set for an agent's write (see reviewFile.ts). */
   pending?: PendingChange;
 }

@@ -21,6 +21,7 @@ import type { HarvestController } from './harvestController';
 import { applyWhenNoSessionIsWarm, DeferredApply } from './harvestCacheCost';
 import { failedConversations, failuresSentence } from './harvestFailures';
 import { dryRunConversations, planFileLabel, planWritesSomething, previewMessage } from './planTreeModel';
+import { heldText, isInstructionHold } from '../../core/model/reviewFile';
 import { chooseHarvestItemsCommand } from './chooseHarvestItems';
 import { summarizeJournalCommand } from './summarizeJournalCommand';
 import { harvestSpendingLines } from '../../core/services/spending/spendingText';
@@ -202,12 +203,13 @@ export function registerHarvestCommands(
         else if (report?.applied) {
           const reclaimed = reclaimText(report.applied.reclaimed.map((r) => r.action));
           const done = `Lore: wrote ${appliedText(report)}${reclaimed ? `; ${reclaimed}` : ''}.`;
-          const held = report.plan!.held.length;
-          const heldText = held
-            ? ` ${held === 1 ? '1 item reads' : `${held} items read`} as instructions to an agent and ${held === 1 ? 'waits' : 'wait'} for your review.`
-            : '';
-          if (held) {
-            void vscode.window.showWarningMessage(`${done}${heldText}`, 'Show Review').then((choice) => {
+          const held = report.plan!.held;
+          if (held.length) {
+            // A planted instruction is a warning; suggestions of the offline extractor are news.
+            const show = held.some((h) => isInstructionHold(h.kinds))
+              ? vscode.window.showWarningMessage
+              : vscode.window.showInformationMessage;
+            void show(`${done} Waiting for your review: ${heldText(held)}.`, 'Show Review').then((choice) => {
               if (choice === 'Show Review') void vscode.commands.executeCommand('lore.review.focus');
             });
           } else {

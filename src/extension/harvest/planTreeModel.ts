@@ -10,7 +10,7 @@ import { categoryWord, humanTime, itemCountsText, printable, reclaimText } from 
 import { itemStatement } from '../../core/model/itemLines';
 import { readCoreFrontmatter } from '../../core/model/noteFile';
 import { targetDisplayName } from '../../core/model/reviewTargetName';
-import { FLAG_KIND_DESCRIPTIONS } from '../../core/model/safety/instructionFlags';
+import { heldText, holdReason, INFERRED, isInstructionHold } from '../../core/model/reviewFile';
 import type { PlanItem } from '../../core/services/harvest/planSelection';
 import type { ConversationOutcome } from '../../core/store/harvestPlan';
 import type { ShownPlan, ShownReport } from '../../shared/protocol';
@@ -53,14 +53,20 @@ export function planWritesSomething(plan: ShownPlan | undefined): boolean {
   return !!plan && (plan.changes.some((c) => c.file !== 'digest.md') || plan.outcomes.some((o) => o.reclaim || o.status === 'harvested'));
 }
 
-/** "3 facts, 1 decision, 1 open task into 3 files", or what there is when nothing is written. */
+/**
+ * "3 facts, 1 decision, 1 open task into 3 files; held for your review: 2 suggestions to confirm", or what there is when
+ * nothing is written.
+ */
 export function planSummary(report: ShownReport): string {
   const plan = report.plan;
   if (!plan?.changes.length) {
     const read = plan?.outcomes.filter((o) => o.status === 'harvested').length ?? 0;
     return read ? `Nothing new to keep in ${plural(read, 'conversation')}` : 'Nothing to write';
   }
-  return `${itemCountsText(plan.items)} into ${plural(plan.changes.length, 'file')}`;
+  const held = plan.held.length ? `held for your review: ${heldText(plan.held)}` : '';
+  const kept = Object.values(plan.items).some((n) => n > 0);
+  if (!kept && held) return held.charAt(0).toUpperCase() + held.slice(1);
+  return `${itemCountsText(plan.items)} into ${plural(plan.changes.length, 'file')}${held ? `; ${held}` : ''}`;
 }
 
 /**
@@ -68,11 +74,9 @@ export function planSummary(report: ShownReport): string {
  * what is held, why conversations failed. The Harvest Plan view has the rest.
  */
 export function previewMessage(report: ShownReport): string {
-  const heldCount = report.plan?.held.length ?? 0;
-  const held = heldCount ? ` ${heldCount === 1 ? '1 item' : `${heldCount} items`} held for your review.` : '';
   const failures = failuresSentence(report.conversations).text;
   const spent = runSpendingSentence(report.spending);
-  return `Lore harvest: ${planSummary(report)}. Nothing is written until you apply.${held}${failures ? ` ${failures}` : ''}${spent ? ` ${spent}` : ''}`;
+  return `Lore harvest: ${planSummary(report)}. Nothing is written until you apply.${failures ? ` ${failures}` : ''}${spent ? ` ${spent}` : ''}`;
 }
 
 /** How many conversations the dry run's dialog names; "and N more" covers the rest. */
@@ -164,12 +168,24 @@ function itemRows(plan: ShownPlan): PlanRow[] {
 
 function heldRows(plan: ShownPlan): PlanRow[] {
   return plan.held.map((held) => {
-    const why = held.kinds.map((k) => FLAG_KIND_DESCRIPTIONS[k]).join('; ');
+    const label = printable(itemStatement(held.line)) || printable(held.line);
+    const then = `Applying puts it in the Review view, not in ${targetDisplayName(held.target)}; accept it there to keep it.`;
+    if (!isInstructionHold(held.kinds))
+      return {
+        kind: 'held',
+        label,
+        description: 'suggested: to confirm',
+        tooltip: `${printable(held.line)}\n\nHeld for you to confirm: ${holdReason(INFERRED)}. ${then}`,
+      };
+    const why = held.kinds
+      .filter((k) => k !== INFERRED)
+      .map(holdReason)
+      .join('; ');
     return {
       kind: 'held',
-      label: printable(itemStatement(held.line)) || printable(held.line),
+      label,
       description: `held: reads as ${held.kinds.length === 1 ? 'an instruction' : 'instructions'} to an agent`,
-      tooltip: `${printable(held.line)}\n\nHeld for your review because it reads as ${why || 'an instruction to an agent'}. Applying puts it in the Review view, not in ${targetDisplayName(held.target)}; accept it there to keep it.`,
+      tooltip: `${printable(held.line)}\n\nHeld for your review because it reads as ${why || 'an instruction to an agent'}. ${then}`,
     };
   });
 }

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReviewEditResult } from '../../core/store/items/reviewEdit';
 import type { ReviewDecision, ReviewDecisionResult, ReviewItem } from '../../core/store/items/reviewQueue';
-import { REVIEW_FILE } from '../../core/model/reviewFile';
+import { isInstructionHold, REVIEW_FILE } from '../../core/model/reviewFile';
 import { targetDisplayName } from '../../core/model/reviewTargetName';
 import { ReviewDecideRequest, ReviewEditRequest, ReviewListRequest } from '../../shared/protocol';
 import { layerOfFile, personalStorePaths, resolveInStore, type StoreLayer } from '../../core/store/storePaths';
@@ -97,6 +97,26 @@ export async function decideHeldItem(
   return result;
 }
 
+/**
+ * Accepts every suggestion of the offline extractor at once (what `lore review accept all` does
+ * for them); items that read as instructions, and agents' writes, still take one decision each.
+ */
+export async function acceptSuggestions(store: StoreService): Promise<ReviewDecisionResult | undefined> {
+  const items = (await listReview(store)).filter((item) => item.kinds.length > 0 && !isInstructionHold(item.kinds) && !item.pending);
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('Lore: no suggestions wait for review.');
+    return undefined;
+  }
+  for (const item of items) if (!(await saveOpenTargets(store, item))) return undefined;
+  const result = await store.request(ReviewDecideRequest, { decision: 'accept', ids: items.map((item) => item.id) });
+  store.fireChanged();
+  const kept = result.decided.length - result.failed.length;
+  void vscode.window.showInformationMessage(
+    `Lore: kept ${kept === 1 ? '1 suggestion' : `${kept} suggestions`}${result.failed.length ? `; ${result.failed.length} could not be applied and stay in the Review view` : ''}.`,
+  );
+  return result;
+}
+
 export function registerReviewCommands(store: StoreService): vscode.Disposable[] {
   const decide = (decision: ReviewDecision, title: string, to?: StoreLayer) => (target?: ReviewItemNode | string) =>
     runCommand(title, async (): Promise<ReviewDecisionResult | undefined> => {
@@ -134,6 +154,7 @@ export function registerReviewCommands(store: StoreService): vscode.Disposable[]
   return [
     vscode.commands.registerCommand('lore.acceptReviewItem', decide('accept', 'Accept Held Item')),
     vscode.commands.registerCommand('lore.rejectReviewItem', decide('reject', 'Reject Held Item')),
+    vscode.commands.registerCommand('lore.acceptSuggestions', () => runCommand('Accept All Suggestions', () => acceptSuggestions(store))),
     // Accepted into the person's own layer (.lore/personal/): their agents get it, the team's history never holds it.
     vscode.commands.registerCommand('lore.keepReviewItemPersonal', decide('accept', 'Keep Held Item Personal', 'personal')),
     vscode.commands.registerCommand('lore.editReviewItem', edit),

@@ -9,13 +9,15 @@ import * as vscode from 'vscode';
 import { REVIEW_FILE } from '../../core/model/reviewFile';
 import type { ReviewItem } from '../../core/store/items/reviewQueue';
 import { targetDisplayName } from '../../core/model/reviewTargetName';
+import { isInstructionHold } from '../../core/model/reviewFile';
 import { ReviewListRequest } from '../../shared/protocol';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
 /** Why an item waits, in a few words: the flag kinds, or what an agent's write would do. */
 export function reviewReason(item: ReviewItem): string {
   const pending = item.pending ? `pending ${item.pending.op}${item.pending.id ? ` of ${item.pending.id}` : ''}` : '';
-  return [pending, item.kinds.join(', ')].filter(Boolean).join(' · ');
+  const kinds = isInstructionHold(item.kinds) ? item.kinds.join(', ') : item.kinds.length ? 'suggested: to confirm' : '';
+  return [pending, kinds].filter(Boolean).join(' · ');
 }
 
 /** Whether the item is an agent's write of a new text, which the person may edit before accepting (not an item as it stands). */
@@ -63,10 +65,11 @@ function reviewTreeItem(root: string, item: ReviewItem): vscode.TreeItem {
     .filter((l, i) => l || i === 1)
     .join('\n');
   tree.accessibilityInformation = {
-    label: `${item.pending && !item.kinds.length ? 'Pending' : 'Held for review'}: ${item.text}. ${targetDisplayName(item.target)}${where}. ${reviewReason(item)}`,
+    label: `${item.pending && !item.kinds.length ? 'Pending' : isInstructionHold(item.kinds) || !item.kinds.length ? 'Held for review' : 'Suggested'}: ${item.text}. ${targetDisplayName(item.target)}${where}. ${reviewReason(item)}`,
   };
-  // Flagged items keep the shield; an agent's clean write waits with a clock.
-  tree.iconPath = new vscode.ThemeIcon(item.kinds.length || !item.pending ? 'shield' : 'clock');
+  // Flagged items keep the shield; an agent's clean write waits with a clock; a suggestion is a light bulb.
+  const icon = isInstructionHold(item.kinds) ? 'shield' : item.kinds.length ? 'lightbulb' : item.pending ? 'clock' : 'shield';
+  tree.iconPath = new vscode.ThemeIcon(icon);
   tree.contextValue = editableReviewItem(item) ? 'lore.reviewItem.editable' : 'lore.reviewItem';
   tree.command = openAtLine(path.join(root, item.where === 'queue' ? REVIEW_FILE : item.target.file), 0);
   return tree;

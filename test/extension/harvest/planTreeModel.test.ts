@@ -82,7 +82,10 @@ function section(rows: PlanRow[], name: string): PlanRow[] {
 describe('Harvest Plan view rows', () => {
   it('starts with what will be written, in words', () => {
     const rows = planRows(report());
-    assert.deepEqual(rows[0].kind === 'summary' && rows[0].label, '1 fact, 1 file note into 2 files');
+    assert.deepEqual(
+      rows[0].kind === 'summary' && rows[0].label,
+      '1 fact, 1 file note into 2 files; held for your review: 1 item that reads as an instruction to an agent',
+    );
     assert.match((rows[0] as { tooltip: string }).tooltip, /Nothing is written until you apply/);
     assert.match((rows[0] as { tooltip: string }).tooltip, /1 conversation to be removed from the inbox/);
   });
@@ -131,7 +134,7 @@ describe('Harvest Plan view rows', () => {
   it('after a preview, says it in one line: what will be written, what is held, why some failed', () => {
     assert.equal(
       previewMessage(report()),
-      "Lore harvest: 1 fact, 1 file note into 2 files. Nothing is written until you apply. 1 item held for your review. 1 conversation could not be distilled. The model's reply could not be read (2 tries; facts: expected array): harvest again, or choose another model (lore.model).",
+      "Lore harvest: 1 fact, 1 file note into 2 files; held for your review: 1 item that reads as an instruction to an agent. Nothing is written until you apply. 1 conversation could not be distilled. The model's reply could not be read (2 tries; facts: expected array): harvest again, or choose another model (lore.model).",
     );
     const r = report();
     assert.equal(
@@ -178,6 +181,29 @@ describe('Harvest Plan view rows', () => {
     assert.equal(planWritesSomething(nothingNew), true);
     assert.equal(planSummary({ ...r, plan: nothingNew }), 'Nothing new to keep in 1 conversation');
     assert.equal(planWritesSomething(r.plan), true);
+  });
+
+  it('says how many suggestions wait to be confirmed, and that only suggestions are held when nothing else is written', () => {
+    const r = report();
+    const suggestion = {
+      target: { file: 'facts.md' },
+      line: '- The build fails because the cache key ignores the lockfile',
+      kinds: ['inferred' as const],
+    };
+    const held = [...r.plan!.held, suggestion, { ...suggestion, line: '- Tests run in CI' }];
+    assert.equal(
+      planSummary({ ...r, plan: { ...r.plan!, held } }),
+      '1 fact, 1 file note into 2 files; held for your review: 2 suggestions to confirm, 1 item that reads as an instruction to an agent',
+    );
+    const onlySuggestions = { ...r.plan!, items: NO_ITEMS, changes: [{ file: 'review.md', after: 'x', added: 2 }], held: held.slice(1) };
+    assert.equal(planSummary({ ...r, plan: onlySuggestions }), 'Held for your review: 2 suggestions to confirm');
+    const rows = planRows({ ...r, plan: onlySuggestions });
+    const heldRows = rows.find((row) => row.kind === 'section' && row.section === 'held');
+    assert.ok(heldRows && heldRows.kind === 'section');
+    assert.deepEqual(
+      heldRows.children.map((c) => (c.kind === 'held' ? c.description : '')),
+      ['suggested: to confirm', 'suggested: to confirm'],
+    );
   });
 
   it('matches a choice across versions of the plan by what it is, not by its position', () => {

@@ -176,11 +176,12 @@ describe('Lore first run path on a machine with Claude Code and Codex sessions',
     await until('a proposed diff is open', () => planTabs().length > 0);
     const rows = lore.planView.rows();
     assert.equal(rows[0].kind, 'summary');
-    assert.match(rows[0].label, /^\d+ facts?\b.* into \d+ files$/, rows[0].label);
+    // No one marked anything in these sessions: all the offline extractor takes is a suggestion to confirm.
+    assert.match(rows[0].label, /^Held for your review: \d+ suggestions to confirm$/, rows[0].label);
     const files = section(rows, 'files').map((f) => f.label);
-    assert.ok(files.includes('facts.md'), files.join(', '));
-    const items = section(rows, 'items').map((i) => i.label);
-    assert.ok(items.includes('JSONL format - one JSON object per line'), items.join(' | '));
+    assert.ok(files.includes('review.md'), files.join(', '));
+    const held = section(rows, 'held').map((i) => i.label);
+    assert.ok(held.includes('JSONL format - one JSON object per line'), held.join(' | '));
     assert.ok(
       !fs.existsSync(path.join(lore.store.paths.root, 'digest.md')) ||
         !/## Facts/.test(fs.readFileSync(path.join(lore.store.paths.root, 'digest.md'), 'utf8')),
@@ -188,11 +189,18 @@ describe('Lore first run path on a machine with Claude Code and Codex sessions',
     );
   });
 
-  it('applies: knowledge with provenance to those sessions, a digest, and a Ledger that names them by title', async () => {
+  it('applies and keeps the suggestions: knowledge with provenance to those sessions, a digest, and a Ledger that names them by title', async () => {
     const root = lore.store.paths.root;
     await timed('Apply', () => Promise.resolve(vscode.commands.executeCommand('lore.applyHarvest')));
     assert.equal(lore.harvest.pending, undefined, 'the plan was decided');
     await until('the Harvest Plan view is gone', () => !lore.planView.view.visible);
+    assert.ok(itemsFrom(path.join(root, 'review.md'), OWN[0].id).length > 0, 'suggestions from the first session wait in review.md');
+    await timed(
+      'the Review view shows the suggestions',
+      () => until('Review on screen', () => shownViews().includes('lore.review')),
+      () => shownViews().join(', '),
+    );
+    await timed('Accept All Suggestions', () => Promise.resolve(vscode.commands.executeCommand('lore.acceptSuggestions')));
     const categories = ['facts.md', 'decisions.md', 'tasks.md', 'questions.md', 'playbooks.md'].map((f) => path.join(root, f));
     assert.equal(categories.flatMap((f) => itemsFrom(f, OTHER_PROJECT)).length, 0, "nothing from another project's session");
     assert.ok(itemsFrom(path.join(root, 'facts.md'), OWN[0].id).length > 0, 'facts from the first Claude Code session');

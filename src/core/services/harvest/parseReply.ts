@@ -11,6 +11,7 @@ import {
   emptyItems,
   type FileNoteItem,
   type HarvestItems,
+  type ItemOrigin,
   type ItemRelations,
   type PlaybookItem,
   type StatementItem,
@@ -90,6 +91,11 @@ function relationsOf(record: { same_as?: unknown; supersedes?: unknown }): ItemR
   return { ...(sameAs ? { sameAs } : {}), ...(supersedes.length ? { supersedes } : {}) };
 }
 
+/** Whether the offline extractor inferred the item (ItemOrigin); only `true` counts. */
+function originOf(record: Record<string, unknown>): ItemOrigin {
+  return record.inferred === true ? { inferred: true } : {};
+}
+
 function statementItem(raw: unknown, place: Place, problems: string[]): StatementItem | undefined {
   if (typeof raw === 'string') return required(raw, place, problems) ? { statement: text(raw)! } : undefined;
   const record = read(readers().statement, raw, place, problems);
@@ -97,7 +103,7 @@ function statementItem(raw: unknown, place: Place, problems: string[]): Statemen
   const statement = required(record.statement, `${place}.statement`, problems);
   if (!statement) return undefined;
   const detail = text(record.detail);
-  return { statement, ...(detail ? { detail } : {}), ...relationsOf(record) };
+  return { statement, ...(detail ? { detail } : {}), ...relationsOf(record), ...originOf(record) };
 }
 
 function playbookItem(raw: unknown, place: Place, problems: string[]): PlaybookItem | undefined {
@@ -109,7 +115,7 @@ function playbookItem(raw: unknown, place: Place, problems: string[]): PlaybookI
     `${place}.steps`,
     problems,
   );
-  return name && steps ? { name, steps, ...relationsOf(record) } : undefined;
+  return name && steps ? { name, steps, ...relationsOf(record), ...originOf(record) } : undefined;
 }
 
 function fileNoteItem(raw: unknown, place: Place, problems: string[]): FileNoteItem | undefined {
@@ -117,7 +123,7 @@ function fileNoteItem(raw: unknown, place: Place, problems: string[]): FileNoteI
   if (!record) return undefined;
   const path = required(record.path, `${place}.path`, problems);
   const note = required(record.note, `${place}.note`, problems);
-  return path && note ? { path, note, ...relationsOf(record) } : undefined;
+  return path && note ? { path, note, ...relationsOf(record), ...originOf(record) } : undefined;
 }
 
 export interface ParsedReply {

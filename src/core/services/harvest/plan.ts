@@ -6,9 +6,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIGEST_MAX_BYTES } from '../../model/constants';
-import { CATEGORY_FILES, countItems, type CategoryFileKey, type ItemCounts, type ItemRelations } from '../../model/categories';
+import {
+  CATEGORY_FILES,
+  countItems,
+  type CategoryFileKey,
+  type ItemCounts,
+  type ItemOrigin,
+  type ItemRelations,
+} from '../../model/categories';
 import { freshItemLines } from '../../model/categoryFile';
-import { noteLine, orphanNoteLine, playbookLine, statementLine } from '../../model/itemLines';
+import { lineIdentity, noteLine, orphanNoteLine, playbookLine, statementLine } from '../../model/itemLines';
 import { holdFlaggedInPlan } from '../../store/items/reviewQueue';
 import { redactName } from '../../model/safety/redact';
 import { readTextIfExists, readTextLossless } from '../../base/readText';
@@ -92,10 +99,14 @@ export function buildPlan(
   // An item the model says is the same as an existing one becomes a source of that line; one that
   // supersedes existing items marks them (planRelations.ts).
   const relations = new PlanRelations(paths, options.now);
+  // The offline extractor's inferences, by line identity (a line folded with its duplicates keeps
+  // it): held in review.md for a person to confirm (reviewFile.ts).
+  const inferred = new Set<string>();
   for (const { items, provenance, cwd } of distilled) {
-    const add = (list: string[], item: ItemRelations, line: string) => {
+    const add = (list: string[], item: ItemRelations & ItemOrigin, line: string) => {
       if (leftOut(line) || relations.mergeInto(item, line, provenance)) return;
       list.push(line);
+      if (item.inferred) inferred.add(lineIdentity(line));
       relations.supersede(item, line);
     };
     for (const item of items.facts) add(lines.facts, item, statementLine(item, provenance));
@@ -110,6 +121,7 @@ export function buildPlan(
         const line = orphanNoteLine(item.path, item.note, provenance);
         if (leftOut(line) || relations.mergeInto(item, line, provenance)) continue;
         lines.facts.push(line);
+        if (item.inferred) inferred.add(lineIdentity(line));
         relations.supersede(item, line);
         orphanLines.add(line);
         orphanNotes++;
@@ -125,7 +137,7 @@ export function buildPlan(
   // The same statement twice (from several conversations, or already in the store) is one line with every source (sameStatements.ts).
   const duplicates = foldDuplicates(paths, before, lines, notes, orphanLines, relations);
   // --- Review queue (planted instructions): flagged lines leave `lines`/`notes` for review.md.
-  const review = holdFlaggedInPlan(paths, lines, notes, before);
+  const review = holdFlaggedInPlan(paths, lines, notes, before, inferred);
   // --- end review queue
   // A held line is not written, so it supersedes nothing (yet).
   const itemOps = relations.opsByFile(review.held.map((h) => h.line));

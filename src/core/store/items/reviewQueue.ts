@@ -9,7 +9,7 @@
  * what agents get, and is listed here too, so a person can let it through or delete it.
  */
 import * as path from 'node:path';
-import { FLAG_KIND_DESCRIPTIONS, flagInstruction, flagKinds, type InstructionFlagKind } from '../../model/safety/instructionFlags';
+import { flagInstruction, flagKinds } from '../../model/safety/instructionFlags';
 import { readTextIfExists } from '../../base/readText';
 import { editStoreFile, replaceTextGuarded } from '../../base/storeText';
 import { applyPlanEdit } from '../../model/planEdits';
@@ -52,6 +52,10 @@ import {
   type PendingChange,
   type ReviewTarget,
   type HeldItem,
+  type HoldKind,
+  holdReason,
+  INFERRED,
+  isInstructionHold,
 } from '../../model/reviewFile';
 
 /** One item awaiting a person's decision. */
@@ -83,7 +87,7 @@ export function reviewPath(paths: StorePaths): string {
 }
 
 function describe(kinds: readonly string[]): string[] {
-  return kinds.map((k) => FLAG_KIND_DESCRIPTIONS[k as InstructionFlagKind] ?? k);
+  return kinds.map(holdReason);
 }
 
 function displayText(line: string): string {
@@ -145,11 +149,18 @@ function identitiesOf(text: string | undefined): Set<string> {
 }
 
 /**
- * Takes the flagged lines out of a plan's lines and notes (in place) and queues them in
- * review.md. A flagged line a person already accepted, or one already in its file, stays where
- * it is (it is written, or de-duplicated, as usual).
+ * Takes the flagged lines, and the offline extractor's inferences (`inferred`, line identities), out of a plan's
+ * lines and notes (in place) and queues them in review.md. A held line a person already
+ * accepted, or one already in its file, stays where it is (it is written, or de-duplicated, as
+ * usual).
  */
-export function holdFlaggedInPlan(paths: StorePaths, lines: PlanLines, notes: PlanNotes, before: CategoryTexts): HeldInPlan {
+export function holdFlaggedInPlan(
+  paths: StorePaths,
+  lines: PlanLines,
+  notes: PlanNotes,
+  before: CategoryTexts,
+  inferred: ReadonlySet<string> = new Set(),
+): HeldInPlan {
   const accepted = acceptedIdentities(paths);
   const existing = new Map<string, Set<string>>();
   const alreadyIn = (key: string, read: () => string | undefined, line: string) => {
@@ -160,7 +171,8 @@ export function holdFlaggedInPlan(paths: StorePaths, lines: PlanLines, notes: Pl
   const held: HeldItem[] = [];
   const hold = (list: string[], target: ReviewTarget, key: string, read: () => string | undefined): string[] =>
     list.filter((line) => {
-      const kinds = flagKinds(flagInstruction(line));
+      const kinds: HoldKind[] = flagKinds(flagInstruction(line));
+      if (inferred.has(lineIdentity(line))) kinds.push(INFERRED);
       if (kinds.length === 0 || accepted.has(lineIdentity(line)) || alreadyIn(key, read, line)) return true;
       held.push({ target, line, kinds });
       return false;
@@ -196,7 +208,9 @@ export function writeHeldItems(paths: StorePaths, items: readonly HeldItem[]): b
 }
 
 /** The report line for held items: `N items held for review (lore review): file: "text" [kinds]; …`. */
-export function heldWarning(held: readonly HeldItem[], max = 10): string | undefined {
+export function heldWarning(all: readonly HeldItem[], max = 10): string | undefined {
+  // Suggestions to confirm are not a warning: the report counts them (heldText).
+  const held = all.filter((h) => isInstructionHold(h.kinds));
   if (held.length === 0) return undefined;
   const shown = held.slice(0, max).map((h) => {
     const text = displayText(h.line);
@@ -385,11 +399,12 @@ export async function decideReview(
     const pending = listReview(paths);
     // "Reject all" empties the queue only: deleting lines from a person's own files takes naming them.
     // "Accept all" lets through only what is not flagged: a planted instruction takes naming it.
+    // An inference of the offline extractor is only a suggestion: "accept all" takes it.
     const all =
-      decision === 'accept' ? pending.filter((item) => item.kinds.length === 0) : pending.filter((item) => item.where === 'queue');
+      decision === 'accept' ? pending.filter((item) => !isInstructionHold(item.kinds)) : pending.filter((item) => item.where === 'queue');
     const wanted = ids === 'all' ? all : pending.filter((item) => ids.includes(item.id));
     const missing = ids === 'all' ? [] : ids.filter((id) => !pending.some((item) => item.id === id));
-    const keptFlagged = ids === 'all' && decision === 'accept' ? pending.filter((item) => item.kinds.length > 0) : [];
+    const keptFlagged = ids === 'all' && decision === 'accept' ? pending.filter((item) => isInstructionHold(item.kinds)) : [];
     const result: ReviewDecisionResult = { decided: wanted, failed: [], missing, written: [], keptFlagged };
     if (wanted.length === 0) return result;
     const personal = personalStorePaths(paths);

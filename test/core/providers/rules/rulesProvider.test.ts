@@ -68,6 +68,25 @@ describe('RulesProvider', () => {
     assert.deepEqual(items.playbooks, [{ name: 'release', steps: 'bump the version, tag, npm publish' }]);
   });
 
+  it('marks what its rules read into prose as inferred, and nothing a person or agent marked', async () => {
+    const items = await harvest(
+      TRANSCRIPT +
+        `
+## 18:50 — user
+The build fails on CI, why?
+
+## 18:51 — agent
+The build fails because the cache key ignores the lockfile.
+`,
+    );
+    const finding = items.facts.find((f) => f.statement.includes('cache key ignores the lockfile'));
+    assert.equal(finding?.inferred, true, JSON.stringify(items.facts));
+    const marked = [...items.decisions, ...items.tasks_open, ...items.playbooks, ...items.files];
+    assert.ok(marked.length >= 4);
+    for (const item of marked) assert.equal(item.inferred, undefined, JSON.stringify(item));
+    assert.equal(items.facts.find((f) => f.statement.includes('native build step'))?.inferred, undefined);
+  });
+
   it('recognises each marker spelling, bullets and bold', async () => {
     const items = await harvest(
       [

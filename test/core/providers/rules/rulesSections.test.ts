@@ -1,13 +1,11 @@
 import * as assert from 'node:assert/strict';
-import type { HarvestItems } from '../../../../src/core/model/categories';
 import { RulesProvider } from '../../../../src/core/services/providers/rules/rulesProvider';
+import { harvestOf } from './rulesSupport';
 import { classifySection, sectionHeading, summarySentence } from '../../../../src/core/services/providers/rules/rulesSections';
 
 const provider = new RulesProvider();
 
-async function harvest(content: string): Promise<HarvestItems> {
-  return JSON.parse((await provider.generate({ task: 'harvest', instructions: '', content })).text) as HarvestItems;
-}
+const harvest = harvestOf;
 
 async function summarize(content: string): Promise<string> {
   return (await provider.generate({ task: 'summarize', instructions: '', content })).text;

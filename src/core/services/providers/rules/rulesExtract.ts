@@ -50,6 +50,11 @@ export interface RulesExtraction {
   items: HarvestItems;
   /** `turnIndex:lineIndex` of every line that contributed an item, and of the headings above them. */
   keptLines: Set<string>;
+  /**
+   * The items no one marked to be kept (`Decision: …`): what the rules read into prose. They go to
+   * the review queue for a person to confirm, not straight into the store.
+   */
+  inferred: Set<object>;
 }
 
 /** The section a line is in: the last classified heading above it in the turn. */
@@ -73,6 +78,7 @@ type Add = <K extends keyof HarvestItems>(category: K, item: HarvestItems[K][num
 export function extractItems(transcript: Transcript): RulesExtraction {
   const items = emptyItems();
   const keptLines = new Set<string>();
+  const inferred = new Set<object>();
   const seen = new Set<string>();
   // Done work a summary offered, kept or not: when a list said what was done, a closing sentence adds nothing.
   let doneOffered = 0;
@@ -100,6 +106,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     if (seen.has(id)) return;
     seen.add(id);
     (items[category] as unknown[]).push(item);
+    if (!marked) inferred.add(item);
   };
   // A summary is final when no request follows it: earlier ones describe plans or steps.
   let lastUser = -1;
@@ -153,7 +160,7 @@ export function extractItems(transcript: Transcript): RulesExtraction {
     keptLines.add(closing.line);
     add('tasks_done', { statement: closing.statement }, closing.statement);
   }
-  return { items, keptLines };
+  return { items, keptLines, inferred };
 }
 
 interface TurnContext {
@@ -206,7 +213,7 @@ function extractTurn(turn: TranscriptTurn, ctx: TurnContext): { closing?: Found;
     if (marker && !(marker.kind === 'statement' && marker.peopleOnly && !person)) {
       keep(i);
       if (marker.kind === 'file') {
-        add('files', { path: marker.path, note: marker.note }, `${marker.path}\u0000${marker.note}`);
+        add('files', { path: marker.path, note: marker.note }, `${marker.path}\u0000${marker.note}`, true);
       } else if (marker.kind === 'statement') {
         const item = marker.category === 'decisions' ? splitDetail(marker.text) : { statement: marker.text };
         if (item.statement) add(marker.category, item, item.statement, true);
@@ -352,7 +359,7 @@ function addPlaybook(text: string, lines: string[], i: number, add: Add, keep: (
     if (list.steps.length > 0) allSteps = clean(list.steps.join('; '), MAX_STEPS_CHARS);
     last = list.end - 1;
   }
-  if (name && allSteps) add('playbooks', { name, steps: allSteps }, name);
+  if (name && allSteps) add('playbooks', { name, steps: allSteps }, name, true);
   return last;
 }
 

@@ -37,7 +37,7 @@ export class RulesProvider implements Provider {
     const text =
       request.task === 'summarize'
         ? summarizeTranscript(transcript, extraction, request.content.length)
-        : JSON.stringify(orderedItems(extraction.items), null, 2);
+        : JSON.stringify(orderedItems(extraction), null, 2);
     if (request.signal?.aborted) throw cancelledError(this.name);
     return { text, model: 'rules' };
   }
@@ -71,9 +71,13 @@ function summarizeTranscript(transcript: Transcript, extraction: RulesExtraction
   return build(false);
 }
 
-/** The reply object with its keys in schema order, whatever order items were found in. */
-function orderedItems(items: HarvestItems): HarvestItems {
+/**
+ * The reply object with its keys in schema order, whatever order items were found in; an item no
+ * one marked carries `"inferred": true` (the harvest holds it for review).
+ */
+function orderedItems({ items, inferred }: RulesExtraction): HarvestItems {
   const ordered = {} as Record<string, unknown>;
-  for (const category of ITEM_CATEGORIES) ordered[category] = items[category];
+  for (const category of ITEM_CATEGORIES)
+    ordered[category] = (items[category] as object[]).map((item) => (inferred.has(item) ? { ...item, inferred: true } : item));
   return ordered as unknown as HarvestItems;
 }
