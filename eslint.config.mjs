@@ -190,6 +190,32 @@ export default tseslint.config(
     rules: { 'lore/engine-tiers': 'error' },
   },
   {
+    // No write through a link in the store (design.md): above base, files and folders are written,
+    // appended, made, moved and removed only through base's writers, which check for links first
+    // (src/core/base/storeLinks.ts, atomicWrite.ts, guardedReplace.ts).
+    files: ['src/core/store/**/*.ts', 'src/core/services/**/*.ts', 'src/server/**/*.ts', 'src/mcp/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...[
+          ['writeFileSync', 'writeFileAtomic (base/atomicWrite.ts)'],
+          ['appendFileSync', 'appendNoFollow (base/storeLinks.ts)'],
+          ['renameSync', 'renameNoFollow (base/storeLinks.ts)'],
+          ['mkdirSync', 'mkdirNoFollow (base/storeLinks.ts)'],
+          ['copyFileSync', 'writeFileAtomic (base/atomicWrite.ts)'],
+          ['cpSync', 'writeFileAtomic (base/atomicWrite.ts)'],
+          ['rmSync', 'removeNoFollow (base/storeLinks.ts)'],
+          ['unlinkSync', 'removeNoFollow (base/storeLinks.ts)'],
+          ['rmdirSync', 'removeNoFollow (base/storeLinks.ts)'],
+        ].map(([property, instead]) => ({
+          object: 'fs',
+          property,
+          message: `Write through ${instead}: it refuses a symbolic link in the store, which could point anywhere.`,
+        })),
+      ],
+    },
+  },
+  {
     files: ['src/server/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../core/base/atomicWrite';
 import { storeHead, teammateArrivals, type Arrivals } from '../core/store/items/teammateArrivals';
 import type { StorePaths } from '../core/store/storePaths';
+import { mkdirNoFollow } from '../core/base/storeLinks';
 
 /** What `.index/teammate-arrivals.json` holds. */
 interface ArrivalsState {
@@ -97,7 +98,7 @@ export class TeammateArrivalsWatch {
     // Never create the store just to hold this: without `.lore/` the state stays in memory.
     if (!fs.existsSync(this.paths.root)) return;
     try {
-      fs.mkdirSync(this.paths.index, { recursive: true });
+      mkdirNoFollow(this.paths.index);
       writeFileAtomic(this.file(), `${JSON.stringify(this.state)}\n`, { durable: false });
     } catch (error) {
       this.log(`teammate arrivals: could not keep the state (${String(error)})`);

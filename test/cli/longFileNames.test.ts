@@ -19,6 +19,8 @@ describe('inbox files with names near the length limit', function () {
     ['255 ASCII bytes', `${'c'.repeat(MAX_NAME_BYTES - 3)}.md`],
     ['237 bytes', `${'d'.repeat(237 - 3)}.md`],
     ['254 bytes of 2- and 3-byte characters', `${'é'.repeat(60)}${'日'.repeat(40)}${'x'.repeat(11)}.md`],
+    // Cut to fit in .undo/, the name loses whole 4-byte characters at its end, never half of one.
+    ['250 bytes ending in 4-byte characters', `${'x'.repeat(7)}${'😀'.repeat(60)}.md`],
   ] as const) {
     it(`a name of ${label} is reclaimed by harvest --apply and restored by undo`, async () => {
       assert.ok(Buffer.byteLength(name) <= MAX_NAME_BYTES && Buffer.byteLength(name) >= 237, String(Buffer.byteLength(name)));
@@ -27,6 +29,12 @@ describe('inbox files with names near the length limit', function () {
       const applied = await runCli(['harvest', '--root', root, '--apply']);
       assert.equal(applied.code, 0, applied.stderr);
       assert.deepEqual(fs.readdirSync(inbox), []);
+      const kept = fs.readdirSync(path.join(root, '.undo', 'inbox'));
+      assert.equal(kept.length, 1);
+      assert.ok(
+        Buffer.byteLength(kept[0]) <= MAX_NAME_BYTES && !kept[0].includes('\uFFFD'),
+        `kept as ${kept[0]}: no character cut in half`,
+      );
       assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0, 'the next apply has nothing left over');
       const undone = await runCli(['undo', '--root', root]);
       assert.equal(undone.code, 0, undone.stderr);

@@ -84,6 +84,57 @@ describe('Lore never writes through a symbolic link in the store', function () {
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 
+  it('harvest --apply with decisions.md linked to a file outside the workspace exits 1, says what to do, and the file keeps every byte', async () => {
+    const { root, inbox } = await makeWorkspace();
+    const base = makeTempDir('lore-outside-');
+    const target = path.join(base, 'team-decisions.md');
+    const bytes = Buffer.from('# Someone else’s decisions\r\n\r\n- keep\r\n', 'utf8');
+    fs.writeFileSync(target, bytes);
+    plantLink(path.join(root, 'decisions.md'), path.relative(root, target)); // relative, as git stores it
+    fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-decide', 'Decision: use postgres for the queue.'));
+    const result = await runCli(['harvest', '--root', root, '--apply']);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stderr, /\.lore\/decisions\.md is a symbolic link \(to .*team-decisions\.md, outside the store\)/);
+    assert.match(result.stderr, /nothing was written\. Replace it with a regular file/);
+    assert.ok(fs.readFileSync(target).equals(bytes));
+    assert.deepEqual(fs.readdirSync(inbox), ['a.md'], 'the conversation stays to be harvested once the link is replaced');
+  });
+
+  it('harvest --apply takes no conversation out of an inbox that is a link', async () => {
+    const { root } = await makeWorkspace();
+    const { dir } = outside();
+    fs.writeFileSync(path.join(dir, 'a.md'), transcript('ses-inbox', 'Fact: the cache is redis.'));
+    const before = snapshotTree(dir);
+    plantLink(path.join(root, 'inbox'), dir);
+    const result = await runCli(['harvest', '--root', root, '--apply']);
+    assert.notEqual(result.code, 0, result.stdout);
+    assert.match(result.stderr, /\.lore\/inbox is a symbolic link/);
+    assert.deepEqual(snapshotTree(dir), before);
+    assert.doesNotMatch(fs.readFileSync(path.join(root, 'facts.md'), 'utf8'), /redis/, 'nothing was harvested before the refusal');
+  });
+
+  it('neither harvest --apply nor undo deletes or moves files in a folder that .undo/ or .undo/inbox links to', async () => {
+    const { root, inbox } = await makeWorkspace();
+    fs.writeFileSync(path.join(inbox, 'a.md'), transcript('ses-one', 'Fact: the cache is redis.'));
+    assert.equal((await runCli(['harvest', '--root', root, '--apply'])).code, 0);
+    const kept = path.join(root, '.undo', 'inbox');
+    const { dir } = outside();
+    for (const name of fs.readdirSync(kept)) fs.copyFileSync(path.join(kept, name), path.join(dir, name));
+    const before = snapshotTree(dir);
+    plantLink(kept, dir);
+    const undo = await runCli(['undo', '--root', root]);
+    assert.notEqual(undo.code, 0, undo.stdout);
+    assert.match(undo.stderr, /\.lore\/\.undo\/inbox is a symbolic link/);
+    assert.deepEqual(snapshotTree(dir), before);
+
+    plantLink(path.join(root, '.undo'), dir);
+    fs.writeFileSync(path.join(inbox, 'b.md'), transcript('ses-two', 'Fact: the queue is kafka.'));
+    const again = await runCli(['harvest', '--root', root, '--apply']);
+    assert.notEqual(again.code, 0, again.stdout);
+    assert.match(again.stderr, /\.lore\/\.undo is a symbolic link/);
+    assert.deepEqual(snapshotTree(dir), before);
+  });
+
   describe("agents' writes over MCP", () => {
     let client: Client | undefined;
     afterEach(async () => client?.close());

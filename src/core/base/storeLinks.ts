@@ -3,8 +3,9 @@
  * and git keeps links: a committed `.lore/tasks/<id>.jsonl` or `.lore/tasks` that links to a
  * file or folder elsewhere would otherwise turn an agent's `task_start`, a harvest or a note into
  * a write to whatever the link names. Every write of the store substrate (atomic replace, guarded
- * replace, append) asks `refuseLinks` first; appends also open with O_NOFOLLOW, so a link put in
- * place after the check is refused by the system too.
+ * replace, append, folder, move) asks `refuseLinks` first; appends also open with O_NOFOLLOW, so a
+ * link put in place after the check is refused by the system too. Code above base writes through
+ * these (eslint.config.mjs forbids the raw fs calls there), so a new write cannot forget the check.
  *
  * The store's own folder may be a link (a person's choice, e.g. a store kept on another disk);
  * only what lies below it is checked. Which folders are stores is what `storePaths` was asked
@@ -27,13 +28,33 @@ export class LinkInStoreError extends Error {
   constructor(
     readonly file: string,
     readonly link: string,
+    root?: string,
   ) {
+    const shown = (entry: string) => (root ? shownInStore(root, entry) : entry);
+    const where = linkTarget(link, root);
     super(
       link === file
-        ? `${file} is a symbolic link, and Lore does not write through links in its store (a link can point anywhere): nothing was written. Replace it with a real file to let Lore write there.`
-        : `${link} is a symbolic link (on the way to ${file}), and Lore does not write through links in its store (a link can point anywhere): nothing was written. Replace it with a real folder to let Lore write there.`,
+        ? `${shown(link)} is a symbolic link${where}; Lore does not write through links in its store (a link can point anywhere), so nothing was written. Replace it with a regular file to let Lore write there.`
+        : `${shown(link)} is a symbolic link${where}, on the way to ${shown(file)}; Lore does not write through links in its store (a link can point anywhere), so nothing was written. Replace it with a regular folder to let Lore write there.`,
     );
     this.name = 'LinkInStoreError';
+  }
+}
+
+/** `entry` as a person finds it: `.lore/decisions.md` for a store in a workspace, else the full path. */
+function shownInStore(root: string, entry: string): string {
+  const rel = path.relative(path.basename(root) === '.lore' ? path.dirname(root) : root, entry);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : entry;
+}
+
+/** " (to X, outside the store)" for a link that can be read, else "". */
+function linkTarget(link: string, root: string | undefined): string {
+  try {
+    const target = path.resolve(path.dirname(link), fs.readlinkSync(link));
+    const outside = root !== undefined && path.relative(root, target).startsWith('..');
+    return ` (to ${target}${outside ? ', outside the store' : ''})`;
+  } catch {
+    return '';
   }
 }
 
@@ -56,7 +77,7 @@ export function refuseLinks(file: string): void {
   const root = storeOf(target);
   if (!root) return;
   for (let entry = target; entry !== root; entry = path.dirname(entry)) {
-    if (fs.lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink()) throw new LinkInStoreError(target, entry);
+    if (fs.lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink()) throw new LinkInStoreError(target, entry, root);
   }
 }
 
@@ -72,6 +93,35 @@ export function appendNoFollow(file: string, data: string | Buffer): void {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Makes `dir` and the folders above it, never inside a folder a link names (see refuseLinks). */
+export function mkdirNoFollow(dir: string): void {
+  refuseLinks(dir);
+  fs.mkdirSync(dir, { recursive: true });
+}
+
+/**
+ * Moves `from` to `to` (its folder made when missing), never out of or into a folder a link
+ * names: a linked inbox or `.undo/` would otherwise turn reclaiming a conversation or undoing a
+ * harvest into a move of someone else's file. `from` itself may be a link: the link is moved,
+ * not what it names; a link at `to` is refused rather than replaced.
+ */
+export function renameNoFollow(from: string, to: string): void {
+  refuseLinks(path.dirname(from));
+  refuseLinks(to);
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.renameSync(from, to);
+}
+
+/**
+ * Removes `file` (a folder with `recursive`), never inside a folder a link names: a linked
+ * `.undo/` would otherwise have the person's files in the folder it names deleted. A link at
+ * `file` itself is removed, not what it names.
+ */
+export function removeNoFollow(file: string, options?: fs.RmOptions): void {
+  refuseLinks(path.dirname(file));
+  fs.rmSync(file, options);
 }
 
 /** A store file that is a folder, or a store folder that is a file. */

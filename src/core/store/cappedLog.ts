@@ -5,7 +5,7 @@
  * given text, so the lines of concurrent processes do not interleave within a line.
  */
 import * as fs from 'node:fs';
-import { appendNoFollow } from '../base/storeLinks';
+import { appendNoFollow, mkdirNoFollow, renameNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
 import { redactSecrets } from '../model/safety/redact';
 import { printable } from '../model/format';
@@ -15,10 +15,10 @@ export const LOG_MAX_BYTES = 256 * 1024;
 /** Appends `text` to `file` (creating its folder), rotating it first when it reached `maxBytes`. Throws what fs throws. */
 export function appendCapped(file: string, text: string, maxBytes: number): void {
   try {
-    if (fs.statSync(file).size >= maxBytes) fs.renameSync(file, `${file}.1`);
+    if (fs.statSync(file).size >= maxBytes) renameNoFollow(file, `${file}.1`);
   } catch {
     // No log yet (its folder made only then: a hook runs this before every prompt).
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    mkdirNoFollow(path.dirname(file));
   }
   appendNoFollow(file, text);
 }

@@ -4,6 +4,7 @@
  * forget read it; the hook writes it (services/hooks/hookCapture.ts).
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
 import type { QueuedSession } from '../model/queuedSession';
 import type { StorePaths } from './storePaths';
@@ -87,7 +88,7 @@ export function settleQueue(paths: StorePaths, conversations: readonly SettledCo
     if (!read) continue;
     try {
       const now = fs.statSync(entry.transcript);
-      if (now.size === read.bytes && now.mtimeMs === read.mtimeMs) fs.rmSync(entry.file, { force: true });
+      if (now.size === read.bytes && now.mtimeMs === read.mtimeMs) removeNoFollow(entry.file, { force: true });
     } catch {
       // The transcript is gone or the entry could not be removed: either way nothing is lost.
     }

@@ -9,6 +9,7 @@
  * format (render and parse) is digestFormat.ts; this file chooses the items and writes the file.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
 import { DIGEST_MAX_BYTES } from '../model/constants';
 import { CATEGORY_FILES, TASKS_OPEN_HEADING, type CategoryFileKey } from '../model/categories';
@@ -133,7 +134,7 @@ export function regenerateDigest(
   const text = enabled ? digestFileText(sections) : undefined;
   if (text === undefined) {
     if (current === undefined) return { bytes: 0, changed: false };
-    fs.rmSync(paths.digest, { force: true });
+    removeNoFollow(paths.digest, { force: true });
     fsyncDirectory(paths.root);
     return { bytes: 0, changed: true };
   }

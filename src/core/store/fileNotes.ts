@@ -10,6 +10,7 @@
  * and a moved file's new path is recorded when Lore writes its notes or a person's rename is seen.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
 import { CATEGORY_FILES } from '../model/categories';
 import { appendItems } from '../model/categoryFile';
@@ -304,7 +305,7 @@ function healOne(
     return orphanNoteLine(note.meta.path, stripProvenance(item.text), provenance);
   });
   if (lines.length > 0) replaceTextGuarded(factsFile, (text) => appendItems(text, CATEGORY_FILES.facts.title, lines)).settle();
-  fs.rmSync(file, { force: true });
+  removeNoFollow(file, { force: true });
   fsyncDirectory(paths.files);
   report.orphaned.push({ file: path.basename(file), path: note.meta.path, notes: lines.length });
 }

@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../base/atomicWrite';
 import { digestFileText } from '../model/digestFormat';
 import { editStoreFile } from '../base/storeText';
 import { PERSONAL_DIR_NAME, type StorePaths } from './storePaths';
+import { mkdirNoFollow } from '../base/storeLinks';
 
 /** The .gitignore line that keeps the personal layer (personalLayer.ts) out of the team's history. */
 const PERSONAL_IGNORE_LINE = `${PERSONAL_DIR_NAME}/`;
@@ -73,7 +74,7 @@ function ensurePersonalLayout(personal: StorePaths, created: string[]): void {
     return `${base}${base === '' || base.endsWith('\n') ? '' : '\n'}${PERSONAL_IGNORE_LINE}\n`;
   });
   if (!fs.existsSync(personal.root)) {
-    fs.mkdirSync(personal.root, { recursive: true });
+    mkdirNoFollow(personal.root);
     created.push(personal.root);
   }
   writeIfMissing(path.join(personal.root, '.gitignore'), '# Lore: the personal layer, never shared\n*\n', created);
@@ -88,7 +89,7 @@ export function ensureStoreLayout(paths: StorePaths): string[] {
   }
   for (const dir of [paths.root, paths.inbox, paths.files]) {
     if (!fs.existsSync(dir)) {
-      fs.mkdirSync(dir, { recursive: true });
+      mkdirNoFollow(dir);
       created.push(dir);
     }
   }
@@ -99,7 +100,7 @@ export function ensureStoreLayout(paths: StorePaths): string[] {
 /** `lore init`: the layout plus category files and the editable prompts. */
 export function initStore(paths: StorePaths, promptsDir: string): string[] {
   const created = ensureStoreLayout(paths);
-  fs.mkdirSync(paths.prompts, { recursive: true });
+  mkdirNoFollow(paths.prompts);
   for (const name of fs.readdirSync(promptsDir).filter((n) => n.endsWith('.md'))) {
     writeIfMissing(path.join(paths.prompts, name), fs.readFileSync(path.join(promptsDir, name), 'utf8'), created);
   }

@@ -21,6 +21,7 @@ import { isInside } from './storePaths';
 export const BLOCK_START = '<!-- lore:knowledge:start (managed by Lore; edit .lore/*.md instead, this block is rewritten) -->';
 export const BLOCK_END = '<!-- lore:knowledge:end -->';
 import { INSTRUCTION_FILES } from '../model/instructionFiles';
+import { mkdirNoFollow } from '../base/storeLinks';
 
 export { INSTRUCTION_FILES };
 
@@ -134,7 +135,7 @@ export function syncInstructionFiles(
       : undefined;
     if (next === undefined) return { file: relative, action: 'unchanged', ...(warning ? { warning } : {}) };
     if (options.dryRun) return { file: relative, action: 'written', ...(warning ? { warning } : {}) };
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    mkdirNoFollow(path.dirname(file));
     // The user's own file: their edits since the read above get the block re-applied on top.
     editStoreFile(file, (text) => updateInstructionText(text, digest));
     return { file: relative, action: 'written', ...(warning ? { warning } : {}) };

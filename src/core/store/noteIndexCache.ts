@@ -33,6 +33,7 @@ import { writeFileAtomic } from '../base/atomicWrite';
 import { NoteIndex, type NoteReader, type StoredEntry, type StoredEntrySource } from './noteIndex';
 import { isNoteFileName } from '../model/noteFile';
 import type { StorePaths } from './storePaths';
+import { mkdirNoFollow, removeNoFollow } from '../base/storeLinks';
 
 const DIR_NAME = 'notes';
 const FORMAT = 4;
@@ -224,7 +225,7 @@ function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, pr
   }
   const state = (mtime: string | null) => JSON.stringify({ format: FORMAT, filesDir: paths.files, dirMtimeNs: mtime, shards: count });
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    mkdirNoFollow(dir);
     writeFileAtomic(noteIndexMemoFile(paths), state(null), { durable: false });
     for (const [name, tuples] of shards) {
       const text = JSON.stringify(tuples);
@@ -232,7 +233,7 @@ function save(paths: StorePaths, index: NoteIndex, dirMtimeNs: string | null, pr
     }
     // Shards of an earlier, larger count would never be read again.
     for (const name of fs.readdirSync(dir))
-      if (/^[psi]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) fs.rmSync(path.join(dir, name), { force: true });
+      if (/^[psi]-[0-9a-f]{2}\.json$/.test(name) && !shards.has(name)) removeNoFollow(path.join(dir, name), { force: true });
     if (dirMtimeNs !== null) writeFileAtomic(noteIndexMemoFile(paths), state(dirMtimeNs), { durable: false });
     return true;
   } catch {

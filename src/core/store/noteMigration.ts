@@ -11,6 +11,7 @@
  * every point each note is in at least one note file, and a second run finishes what is left.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow, renameNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
 import { fsyncDirectory } from '../base/atomicWrite';
 import { crashPoint } from '../base/crashPoints';
@@ -73,7 +74,7 @@ function moveNoteFile(paths: StorePaths, from: string, target: string): void {
       existing === undefined ? undefined : addNotes(existing, { ...parseNoteFile(existing).meta, id }, lines),
     ).settle();
     crashPoint('note migration: combined');
-    fs.rmSync(from, { force: true });
+    removeNoFollow(from, { force: true });
   } else {
     // The new frontmatter first (under the old name), then the rename: never a copy, never a loss.
     replaceTextGuarded(from, (text) => {
@@ -82,7 +83,7 @@ function moveNoteFile(paths: StorePaths, from: string, target: string): void {
       return renderNoteFile({ ...note.meta, id }, note.body);
     }).settle();
     crashPoint('note migration: frontmatter');
-    if (target !== from && readTextIfExists(target) === undefined) fs.renameSync(from, target);
+    if (target !== from && readTextIfExists(target) === undefined) renameNoFollow(from, target);
   }
   fsyncDirectory(paths.files);
   crashPoint('note migration: renamed');

@@ -16,6 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../base/atomicWrite';
 import { realPathOr } from '../base/realPath';
+import { mkdirNoFollow } from '../base/storeLinks';
 
 /** The person's Lore configuration folder, outside every repository. */
 export function personalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -71,7 +72,7 @@ export function setStoreTrust(root: string, trusted: boolean, env: NodeJS.Proces
   const stores = readTrusted(env).filter((s) => s !== key);
   if (trusted) stores.push(key);
   const file = trustFile(env);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  mkdirNoFollow(path.dirname(file));
   writeFileAtomic(file, JSON.stringify({ stores: stores.sort() }, null, 2) + '\n');
   return file;
 }

@@ -5,7 +5,7 @@
  * only those whose process is gone (a temporary file of a live process is a write in flight).
  * The stale `.lock` itself is taken over by storeLock.ts and goes when that run releases it.
  */
-import * as fs from 'node:fs';
+import { removeNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
 import { walkTree } from '../base/walkTree';
 import { isAlive } from '../base/storeLock';
@@ -27,7 +27,7 @@ export function removeStrayFiles(paths: StorePaths): string[] {
       const pid = STRAY.map((pattern) => pattern.exec(entry.name)?.[1]).find((p) => p !== undefined);
       if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) return;
       try {
-        fs.rmSync(full, { force: true });
+        removeNoFollow(full, { force: true });
         removed.push(path.relative(paths.root, full).split(path.sep).join('/'));
       } catch {
         // Left for the next run: a stray file is never worth failing a write for.

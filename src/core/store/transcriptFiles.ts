@@ -6,6 +6,7 @@
  * raw file a transcript was rendered from, so a re-run after a crash recognises its own file.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow, renameNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
 import { clockBase } from '../model/transcriptSyntax';
 import { crashPoint } from '../base/crashPoints';
@@ -137,7 +138,7 @@ export function writeTranscriptsOnce(paths: StorePaths, transcripts: readonly Tr
       if (!fs.existsSync(dir)) for (let d = dir; d !== paths.root && !fs.existsSync(d); d = path.dirname(d)) dirs.add(path.dirname(d));
       const stalePrefix = `.${path.basename(p.file)}.`;
       for (const name of listNames(dir))
-        if (name.startsWith(stalePrefix) && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+        if (name.startsWith(stalePrefix) && name.endsWith('.tmp')) removeNoFollow(path.join(dir, name), { force: true });
       p.tmp = writeTempBeside(p.file, p.data, false);
     }
     for (const p of pending) {
@@ -150,12 +151,12 @@ export function writeTranscriptsOnce(paths: StorePaths, transcripts: readonly Tr
       crashPoint(`wrote ${path.basename(p.tmp!)}`);
     }
     for (const p of pending) {
-      fs.renameSync(p.tmp!, p.file);
+      renameNoFollow(p.tmp!, p.file);
       p.tmp = undefined;
       dirs.add(path.dirname(p.file));
     }
   } finally {
-    for (const p of pending) if (p.tmp) fs.rmSync(p.tmp, { force: true });
+    for (const p of pending) if (p.tmp) removeNoFollow(p.tmp, { force: true });
   }
   // Deepest first: a new day folder's entry in its month folder is made durable after its files.
   for (const dir of [...dirs].sort((a, b) => b.length - a.length)) fsyncDirectory(dir);

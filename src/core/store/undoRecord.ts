@@ -24,7 +24,7 @@ import { describeSchemaIssue } from '../base/schemaIssue';
 import { fsyncDirectory, fsyncFile, writeFileAtomic } from '../base/atomicWrite';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';
 import { boundedFileName } from '../base/fileNames';
-import { refuseLinks } from '../base/storeLinks';
+import { mkdirNoFollow, removeNoFollow, renameNoFollow } from '../base/storeLinks';
 import { lazy } from '../base/lazy';
 
 const undoRecordSchemaModule = lazy(() => require('./undoRecordSchema') as typeof import('./undoRecordSchema'));
@@ -147,8 +147,8 @@ export function writeUndoRecord(paths: StorePaths, record: UndoRecord): void {
 
 /** Removes the record first (so a crash leaves no half record), then the rest of `.undo/`. */
 export function clearUndo(paths: StorePaths): void {
-  fs.rmSync(path.join(undoDir(paths), RECORD), { force: true });
-  fs.rmSync(undoDir(paths), { recursive: true, force: true });
+  removeNoFollow(path.join(undoDir(paths), RECORD), { force: true });
+  removeNoFollow(undoDir(paths), { recursive: true, force: true });
 }
 
 /**
@@ -185,7 +185,7 @@ export function beginUndoRecord(
       : { version: 1, state: 'begun', at: (options.now ?? new Date()).toISOString(), files: [], transcripts: [], reclaims: [] };
   if (record !== previous) clearUndo(paths);
   const dir = undoDir(paths);
-  fs.mkdirSync(dir, { recursive: true });
+  mkdirNoFollow(dir);
   if (!fs.existsSync(path.join(dir, '.gitignore')))
     writeFileAtomic(path.join(dir, '.gitignore'), '# Lore: the private undo area of the last harvest\n*\n', { durable: false });
 
@@ -237,13 +237,11 @@ export function keepReclaimed(paths: StorePaths, record: UndoRecord | undefined,
   const names = [reclaimedName(paths, file), storeRelative(paths, file)];
   const entry = record?.reclaims.find((r) => names.includes(r.from) && r.kept);
   if (!entry) {
-    fs.rmSync(file); // Not planned as a reclaim (cannot happen through applyPlan): behave as before.
+    removeNoFollow(file); // Not planned as a reclaim (cannot happen through applyPlan): behave as before.
     return;
   }
   const kept = keptPath(paths, entry.kept!);
-  refuseLinks(kept);
-  fs.mkdirSync(path.dirname(kept), { recursive: true });
-  fs.renameSync(file, kept);
+  renameNoFollow(file, kept);
 }
 
 /** Called when the apply is done: records how it left each file, so undo can tell a later edit. */

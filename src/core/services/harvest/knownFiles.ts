@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../../base/atomicWrite';
 import { permitsReclaim, type Ledger } from '../../model/ledgerFormat';
 import type { StorePaths } from '../../store/storePaths';
 import type { ClassifiedConversation } from '../../store/harvestPlan';
+import { mkdirNoFollow } from '../../base/storeLinks';
 
 /** What a file's stat must still say for its remembered sha256 to stand. */
 interface FileStamp {
@@ -99,7 +100,7 @@ export class KnownFiles {
   save(): string | undefined {
     for (const file of this.entries.keys()) if (!fs.existsSync(file)) this.entries.delete(file);
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      mkdirNoFollow(path.dirname(this.file));
       // Not fsynced: a cache lost in a crash only costs the next run its speed.
       writeFileAtomic(this.file, JSON.stringify({ version: VERSION, files: Object.fromEntries(this.entries) }), { durable: false });
       return undefined;

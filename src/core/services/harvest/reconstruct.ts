@@ -11,6 +11,7 @@
  * workspace its notes resolve against.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { runHarvest, type HarvestReport } from './runHarvest';
@@ -83,7 +84,7 @@ function prepareTarget(live: StorePaths, out: string): void {
   if (!readReconstructionMarker(out))
     throw new ReconstructRefused(`--out ${out} is not empty and is not an earlier reconstruction; choose an empty or new folder`);
   // An earlier reconstruction is Lore's own output, derived from the transcripts: made again from scratch.
-  fs.rmSync(out, { recursive: true, force: true });
+  removeNoFollow(out, { recursive: true, force: true });
 }
 
 /** Replays every kept transcript of `live` into a new store at `out`. */

@@ -8,6 +8,7 @@
  * replies it used, so a reply that cannot be applied never fails every later run.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { countItems, type HarvestItems } from '../../model/categories';
 import type { PrivateMarkers } from '../../model/safety/privateSpans';
@@ -73,7 +74,7 @@ export function writeReplyMemo(paths: StorePaths, key: string, value: MemoReply)
 export function dropReplyMemos(paths: StorePaths, keys: readonly string[]): void {
   for (const key of keys) {
     try {
-      fs.rmSync(memoFile(paths, key), { force: true });
+      removeNoFollow(memoFile(paths, key), { force: true });
     } catch {
       // The plan's own error is what the user needs to hear about.
     }

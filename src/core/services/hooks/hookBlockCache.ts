@@ -21,6 +21,7 @@ import { REDACTION_RULES_ID } from '../../model/safety/redact';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
+import { mkdirNoFollow } from '../../base/storeLinks';
 
 /** Bumped when what a block holds, or how it is made, changes. */
 const FORMAT = 1;
@@ -99,7 +100,7 @@ export function openHookBlockMemo(paths: StorePaths): HookBlockMemo {
       if (!changed) return;
       try {
         while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        mkdirNoFollow(path.dirname(file));
         const data: MemoFile = { format: FORMAT, entries: Object.fromEntries(entries) };
         writeFileAtomic(file, JSON.stringify(data), { durable: false });
         changed = false;

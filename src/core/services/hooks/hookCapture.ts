@@ -11,6 +11,7 @@
  * each distinct content once, by its hash, like any other conversation.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { MAX_RAW_SOURCE_BYTES } from '../../model/constants';
 import { vscodeUserDataDirs, claudeHome } from '../discovery/toolLocations';
@@ -142,7 +143,7 @@ export function captureSession(paths: StorePaths, input: HookInput, host: Host, 
     }
     const result = copyToInbox(paths, key, transcript);
     // The copy holds everything the queued entry pointed at so far.
-    fs.rmSync(queued, { force: true });
+    removeNoFollow(queued, { force: true });
     return result;
   } finally {
     fs.closeSync(transcript.fd);
@@ -218,7 +219,7 @@ function removeSuperseded(inbox: string, earlier: string[], data: Buffer): strin
     try {
       const bytes = fs.readFileSync(file);
       if (bytes.length < data.length && data.subarray(0, bytes.length).equals(bytes)) {
-        fs.rmSync(file);
+        removeNoFollow(file);
         superseded.push(file);
       }
     } catch {

@@ -18,6 +18,7 @@ import { writeFileAtomic } from '../../base/atomicWrite';
 import type { HookTool } from './hookCapture';
 import { HOOK_KINDS, type HookKind } from './hookEvents';
 import { lazy } from '../../base/lazy';
+import { mkdirNoFollow } from '../../base/storeLinks';
 
 const hookSettingsSchemaModule = lazy(() => require('./hookSettingsSchema') as typeof import('./hookSettingsSchema'));
 
@@ -220,7 +221,7 @@ function editSettingsFile(
   }
   const settings = readSettingsText(file, text, tool);
   if (!edit(settings.value)) return { file, changed: false };
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  mkdirNoFollow(path.dirname(file));
   writeFileAtomic(file, settingsTextOf(settings));
   return { file, changed: true };
 }

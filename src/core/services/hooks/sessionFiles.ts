@@ -5,6 +5,7 @@
  * the longest untouched going first when a new session starts one.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { sha256Hash } from '../../base/sha256';
 
@@ -30,5 +31,5 @@ export function pruneSessionFiles(dir: string, extension: string, max: number): 
     }
   });
   aged.sort((a, b) => a.at - b.at || (a.name < b.name ? -1 : 1));
-  for (const { name } of aged.slice(0, names.length - max + 1)) fs.rmSync(path.join(dir, name), { force: true });
+  for (const { name } of aged.slice(0, names.length - max + 1)) removeNoFollow(path.join(dir, name), { force: true });
 }

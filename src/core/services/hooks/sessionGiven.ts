@@ -23,6 +23,7 @@ import * as path from 'node:path';
 import { replaceGuarded } from '../../base/guardedReplace';
 import type { StorePaths } from '../../store/storePaths';
 import { pruneSessionFiles, sessionFile } from './sessionFiles';
+import { mkdirNoFollow } from '../../base/storeLinks';
 
 const HEADER = 'lore hook session 1';
 const EXTENSION = '.txt';
@@ -86,7 +87,7 @@ export function readSessionGiven(paths: StorePaths, sessionId: string): Readonly
 function write(paths: StorePaths, sessionId: string, edit: (current: string[] | undefined) => string[] | undefined): void {
   const file = sessionGivenFile(paths, sessionId);
   if (!fs.existsSync(file)) pruneSessionFiles(dir(paths), EXTENSION, MAX_SESSIONS);
-  fs.mkdirSync(dir(paths), { recursive: true });
+  mkdirNoFollow(dir(paths));
   replaceGuarded(
     file,
     (current) => {

@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../../base/atomicWrite';
 import { isInside, workspaceRelative, type StorePaths } from '../../store/storePaths';
 import { pruneSessionFiles, sessionFile } from './sessionFiles';
 import { isToolPath } from './hookInput';
+import { mkdirNoFollow } from '../../base/storeLinks';
 
 /** Files kept per session, newest first. */
 export const MAX_RECENT_TOOL_FILES = 20;
@@ -71,7 +72,7 @@ export function recordToolFiles(paths: StorePaths, sessionId: string, cwd: strin
   // The same files in the same order (the agent reading one file again and again): no write.
   if (after.length === before.length && after.every((p, i) => p === before[i])) return [];
   if (!before.length && !fs.existsSync(file)) pruneSessionFiles(dir(paths), '.json', MAX_SESSIONS);
-  fs.mkdirSync(dir(paths), { recursive: true });
+  mkdirNoFollow(dir(paths));
   // A cache, rebuilt by the next tool call: not worth an fsync on every one. Two calls racing may
   // lose one entry, never corrupt the file (the rename is atomic).
   writeFileAtomic(file, JSON.stringify(after) + '\n', { durable: false });

@@ -7,7 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../../store/storePaths';
-import { refuseLinks } from '../../base/storeLinks';
+import { mkdirNoFollow, refuseLinks } from '../../base/storeLinks';
+import { writeFileAtomic } from '../../base/atomicWrite';
 import { NoIndexBackend, type LexicalBackend } from './lexicalBackend';
 import { SqliteBackend } from './sqliteBackend';
 import { initSchema } from './sqliteSchema';
@@ -60,8 +61,8 @@ function requestedBackend(options: EngineOptions): { choice: BackendChoice; by: 
 export function ensureIndexDir(paths: StorePaths): void {
   const ignore = path.join(paths.index, '.gitignore');
   refuseLinks(ignore); // A linked .index/ would put the database wherever the link names.
-  fs.mkdirSync(paths.index, { recursive: true });
-  if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '# Derived by Lore: rebuilt when deleted\n*\n');
+  mkdirNoFollow(paths.index);
+  if (!fs.existsSync(ignore)) writeFileAtomic(ignore, '# Derived by Lore: rebuilt when deleted\n*\n', { durable: false });
 }
 
 /** The index in memory, for when its file cannot serve; no index at all when SQLite cannot load. */

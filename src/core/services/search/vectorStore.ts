@@ -5,7 +5,7 @@
  * without better-sqlite3 does not re-embed on every start either.
  */
 import * as fs from 'node:fs';
-import { appendNoFollow } from '../../base/storeLinks';
+import { appendNoFollow, mkdirNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import type { SqliteDatabase } from '../../base/sqliteDriver';
 
@@ -54,7 +54,7 @@ export class FileVectorStore implements VectorStore {
   /** `prepare` creates the folder before the first write (with its .gitignore). */
   constructor(
     private readonly file: string,
-    private readonly prepare: () => void = () => fs.mkdirSync(path.dirname(file), { recursive: true }),
+    private readonly prepare: () => void = () => mkdirNoFollow(path.dirname(file)),
   ) {}
 
   private readAll(): Map<string, Map<string, Float32Array>> {

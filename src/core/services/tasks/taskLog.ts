@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFully, fsyncDirectory } from '../../base/atomicWrite';
-import { NO_FOLLOW, refuseLinks } from '../../base/storeLinks';
+import { mkdirNoFollow, NO_FOLLOW, refuseLinks } from '../../base/storeLinks';
 import type { StorePaths } from '../../store/storePaths';
 import { crashPoint } from '../../base/crashPoints';
 import { describeSchemaIssue } from '../../base/schemaIssue';
@@ -89,7 +89,7 @@ export function appendArtifacts(paths: StorePaths, taskId: string, artifacts: re
   if (artifacts.length === 0) return;
   const file = taskLogFile(paths, taskId);
   refuseLinks(file);
-  fs.mkdirSync(tasksDir(paths), { recursive: true });
+  mkdirNoFollow(tasksDir(paths));
   const created = !fs.existsSync(file);
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NO_FOLLOW, 0o644);
   try {

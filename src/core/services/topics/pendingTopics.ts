@@ -5,6 +5,7 @@
  * the file), so a correction is injected once.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
@@ -45,6 +46,6 @@ export function peekPendingTopics(paths: StorePaths, sessionId: string): Pending
 /** Takes the activations waiting for a session (the file is removed). */
 export function takePendingTopics(paths: StorePaths, sessionId: string): PendingActivation[] {
   const pending = peekPendingTopics(paths, sessionId);
-  if (pending.length) fs.rmSync(pendingFile(paths, sessionId), { force: true });
+  if (pending.length) removeNoFollow(pendingFile(paths, sessionId), { force: true });
   return pending;
 }

@@ -17,7 +17,7 @@ import { ensureStoreLayout } from '../initStore';
 import { readLedger, serializeLedger, writeLedger } from '../ledger';
 import { acquireStoreLock, type StoreLock } from '../../base/storeLock';
 import { removeStrayFiles } from '../strayFiles';
-import { refuseLinks } from '../../base/storeLinks';
+import { mkdirNoFollow, refuseLinks, removeNoFollow, renameNoFollow } from '../../base/storeLinks';
 import { replaceTextGuarded, type TextEdit, editStoreFile } from '../../base/storeText';
 import { beforeCopy, beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply, type UndoRecord } from '../undoRecord';
 import { resolveInStore, storeRelative, type StorePaths } from '../storePaths';
@@ -101,6 +101,9 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   // before it were written (each write checks again; this only moves the refusal to the start).
   const targets = [...plan.changes.map((c) => c.file), ...(plan.transcripts ?? []).map((t) => t.file), ...(journal ? [journal] : [])];
   for (const file of [...targets.map((f) => resolveInStore(paths, f)), paths.ledger]) refuseLinks(file);
+  // A reclaim moves the conversation out of its folder: not out of a folder a link names (an inbox
+  // linked elsewhere would lose someone else's files).
+  for (const outcome of plan.outcomes) if (outcome.reclaim) refuseLinks(path.dirname(outcome.path));
 
   // Before anything changes: what undo needs to put the store back (undoRecord.ts). An apply
   // that changes nothing keeps the previous one's undo.
@@ -115,7 +118,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
   //     journal. Merged, so the re-run after an earlier crash adds nothing twice.
   if (journal) {
     const file = resolveInStore(paths, journal);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    mkdirNoFollow(path.dirname(file));
     const day = path.basename(journal, '.md');
     if (undo) noteJournalAdded(paths, undo, journal, learned);
     if (!editStoreFile(file, (current) => renderJournal(mergeEntries(parseJournal(day, current), learned)))) journal = undefined;
@@ -150,7 +153,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
     result.written.push('digest.md');
   } else if (digest) {
     if (digest.after === undefined) {
-      fs.rmSync(paths.digest, { force: true });
+      removeNoFollow(paths.digest, { force: true });
       fsyncDirectory(paths.root);
     } else {
       writeFileAtomic(paths.digest, digest.after);
@@ -167,9 +170,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
         result.reclaimed.push({ path: outcome.path, action: 'delete', bytes: outcome.bytes });
       } else {
         const to = resolveInStore(paths, path.relative(paths.root, outcome.archiveTo!));
-        refuseLinks(to);
-        fs.mkdirSync(path.dirname(to), { recursive: true });
-        fs.renameSync(outcome.path, to);
+        renameNoFollow(outcome.path, to);
         touchedDirs.add(path.dirname(to));
         result.reclaimed.push({ path: outcome.path, action: 'archive', to, bytes: outcome.bytes });
       }

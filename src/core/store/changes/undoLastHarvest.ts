@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { fsyncDirectory, writeFileAtomic } from '../../base/atomicWrite';
 import { replaceGuarded } from '../../base/guardedReplace';
 import { resolveInStore, type StorePaths } from '../storePaths';
-import { refuseLinks } from '../../base/storeLinks';
+import { refuseLinks, removeNoFollow, renameNoFollow } from '../../base/storeLinks';
 import { beforeCopy, clearUndo, fileSha, keptPath, readUndoRecord, writeUndoRecord, type UndoRecord } from '../undoRecord';
 import { crashPoint } from '../../base/crashPoints';
 import { sha256Hash } from '../../base/sha256';
@@ -90,9 +90,7 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
     const away = r.kept ? keptPath(paths, r.kept) : resolveInStore(paths, r.archivedTo!);
     const home = resolveInStore(paths, r.from);
     if (!fs.existsSync(away) || fs.existsSync(home)) continue; // Back already, or the reclaim never happened.
-    refuseLinks(home);
-    fs.mkdirSync(path.dirname(home), { recursive: true });
-    fs.renameSync(away, home);
+    renameNoFollow(away, home);
     dirs.add(path.dirname(home));
     returned.push(r.from);
     crashPoint(`returned ${path.basename(home)}`);
@@ -114,7 +112,7 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
       // Only the version the apply wrote is removed: a save since then is a person's file.
       if (fileSha(full) !== f.after)
         throw new Error(`${f.file} changed while it was being restored; nothing of it was removed: run undo again to see what changed`);
-      fs.rmSync(full, { force: true });
+      removeNoFollow(full, { force: true });
       fsyncDirectory(path.dirname(full));
     } else {
       const before = fs.readFileSync(beforeCopy(paths, index, f.file));
@@ -131,7 +129,7 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
   for (const t of record.transcripts) {
     const full = resolveInStore(paths, t.file);
     if (!fs.existsSync(full)) continue;
-    fs.rmSync(full);
+    removeNoFollow(full);
     removed.push(t.file);
     removeEmptyFolders(path.dirname(full), paths.transcripts);
     crashPoint(`removed ${path.basename(full)}`);
@@ -157,7 +155,7 @@ function takeOutOfJournal(full: string, file: string, added: JournalEntry[], cre
     return renderJournal(journal);
   });
   if (gone) {
-    fs.rmSync(full, { force: true });
+    removeNoFollow(full, { force: true });
     fsyncDirectory(path.dirname(full));
   }
 }
@@ -166,6 +164,8 @@ function takeOutOfJournal(full: string, file: string, added: JournalEntry[], cre
 function removeEmptyFolders(dir: string, top: string): void {
   for (let d = dir; d.startsWith(top) && d !== path.dirname(top); d = path.dirname(d)) {
     try {
+      refuseLinks(d);
+      // eslint-disable-next-line no-restricted-properties -- an empty folder, just checked for links (rmSync would not remove only an empty one)
       fs.rmdirSync(d);
     } catch {
       break; // Not empty (or gone): the folders above are not empty either.

@@ -14,6 +14,7 @@
  * again finishes the job. Files outside the store (an agent's own session log) are never touched.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { CATEGORY_FILES } from '../../model/categories';
 import { parseLines } from '../../model/categoryFile';
@@ -349,7 +350,7 @@ function applyUnderLock(paths: StorePaths, id: string, now: Date): ForgetResult 
   for (const { file } of plan.files) {
     const abs = resolveInStore(paths, file);
     try {
-      fs.rmSync(abs, { force: true });
+      removeNoFollow(abs, { force: true });
       result.removedFiles.push(file);
       dirs.add(path.dirname(abs));
     } catch (error) {
@@ -358,7 +359,7 @@ function applyUnderLock(paths: StorePaths, id: string, now: Date): ForgetResult 
   }
   if (plan.files.some((f) => f.kind === 'undo record')) {
     // A record missing some of its copies would undo wrongly: the whole record goes.
-    fs.rmSync(undoDir(paths), { recursive: true, force: true });
+    removeNoFollow(undoDir(paths), { recursive: true, force: true });
   }
   for (const dir of dirs) fsyncDirectory(dir);
   return result;

@@ -16,6 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { git, runGit } from '../history/git';
 import { findStoreRepo, repoBusy, type StoreRepo } from '../history/storeRepo';
@@ -139,6 +140,7 @@ class Rewriter {
         next = edited === null ? null : edited === undefined || edited === text ? undefined : edited;
       }
       if (typeof next === 'string' && write) {
+        // eslint-disable-next-line no-restricted-properties -- a file of a new random name in git's own folder, not a store file
         fs.writeFileSync(this.scratch, next);
         next = (await git(['hash-object', '-w', '--', this.scratch], { cwd: this.repo.top })).trim();
       }
@@ -192,7 +194,7 @@ async function scan(paths: StorePaths, repo: StoreRepo, id: string, write: boole
       }
     }
   } finally {
-    fs.rmSync(scratch, { force: true });
+    removeNoFollow(scratch, { force: true });
   }
   const refs = (await git(['for-each-ref', '--format=%(refname)', '--contains', commits[0]?.commit ?? 'HEAD'], { cwd: repo.top }))
     .split('\n')
@@ -243,6 +245,7 @@ export async function applyPurgeHistory(paths: StorePaths, id: string): Promise<
         )
           .replace(/\n$/, '')
           .split('\0');
+        // eslint-disable-next-line no-restricted-properties -- a file of a new random name in git's own folder, not a store file
         fs.writeFileSync(message, (await git(['log', '-1', '--format=%B', commit], { cwd: repo.top })).replace(/\n+$/, '\n'));
         const env = {
           GIT_AUTHOR_NAME: an,
@@ -258,8 +261,8 @@ export async function applyPurgeHistory(paths: StorePaths, id: string): Promise<
         mapping.set(commit, next);
       }
     } finally {
-      fs.rmSync(index, { force: true });
-      fs.rmSync(message, { force: true });
+      removeNoFollow(index, { force: true });
+      removeNoFollow(message, { force: true });
     }
     const newHead = mapping.get(oldHead) ?? oldHead;
     if (newHead !== oldHead)

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { crashPoint } from '../../base/crashPoints';
 import { git, runGit } from './git';
@@ -118,7 +119,7 @@ function removeStaleIndexes(repo: StoreRepo): void {
     try {
       process.kill(pid, 0);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') fs.rmSync(path.join(repo.gitDir, name), { force: true });
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') removeNoFollow(path.join(repo.gitDir, name), { force: true });
     }
   }
 }
@@ -134,6 +135,7 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
     // The person's index as a start keeps git's stat cache (only changed files are hashed again).
     const real = path.join(repo.gitDir, 'index');
     if (head && fs.existsSync(real)) {
+      // eslint-disable-next-line no-restricted-properties -- a file of a new random name in git's own folder, not a store file
       fs.copyFileSync(real, index);
       await git(['reset', '-q', '--', ':(top)', ...specs.map((s) => s.replace(/^:\(/, ':(exclude,'))], opts);
     }
@@ -181,7 +183,7 @@ async function commitOnce(repo: StoreRepo, request: CommitRequest, specs: string
     }
     return { status: 'committed', commit, files, ...(tag ? { tag } : {}), ...(warning ? { warning } : {}) };
   } finally {
-    fs.rmSync(index, { force: true });
+    removeNoFollow(index, { force: true });
   }
 }
 

@@ -21,6 +21,7 @@ import { commitStore, type CommitOutcome } from './commitStore';
 import { combineChanges, type StoreChange } from './commitMessage';
 import { findStoreRepo, type StoreRepo } from './storeRepo';
 import { lazy } from '../../base/lazy';
+import { mkdirNoFollow } from '../../base/storeLinks';
 
 const historyStateSchemaModule = lazy(() => require('./historyStateSchema') as typeof import('./historyStateSchema'));
 
@@ -86,7 +87,7 @@ function readState(paths: StorePaths): HistoryState {
 }
 
 function writeState(paths: StorePaths, state: HistoryState): void {
-  fs.mkdirSync(path.dirname(historyStateFile(paths)), { recursive: true });
+  mkdirNoFollow(path.dirname(historyStateFile(paths)));
   writeFileAtomic(historyStateFile(paths), JSON.stringify(state, null, 2) + '\n', { durable: false });
 }
 

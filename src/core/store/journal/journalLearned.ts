@@ -9,7 +9,6 @@
  * has from when they were learned), the language server's note upkeep (renames, marks
  * still valid).
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { withoutBullet } from '../../model/itemLines';
@@ -17,6 +16,7 @@ import { parseProvenance, stripProvenance, toIsoDate } from '../../model/provena
 import { editStoreFile } from '../../base/storeText';
 import { resolveInStore, type StorePaths } from '../storePaths';
 import { journalFile, mergeEntries, parseJournal, renderJournal, type JournalEntry } from '../../model/journalFormat';
+import { mkdirNoFollow } from '../../base/storeLinks';
 
 /** Where a line goes, as the journal names its category. */
 export interface JournalPlace {
@@ -54,6 +54,6 @@ export function journalLearned(paths: StorePaths, entries: readonly JournalEntry
   const date = toIsoDate(now);
   const file = journalFile(date);
   const absolute = resolveInStore(paths, file);
-  fs.mkdirSync(path.dirname(absolute), { recursive: true });
+  mkdirNoFollow(path.dirname(absolute));
   return editStoreFile(absolute, (current) => renderJournal(mergeEntries(parseJournal(date, current), entries))) ? file : undefined;
 }

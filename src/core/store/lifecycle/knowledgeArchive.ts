@@ -10,7 +10,6 @@
  * lines already present) finishes the job. Every edit goes through the guarded replace (people
  * edit these files too); the caller holds the store lock.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lockStoreForApply } from '../changes/applyPlan';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
@@ -26,6 +25,7 @@ import { editStoreFile } from '../../base/storeText';
 import { readTextLossless } from '../../base/readText';
 import { storeRelative, type StorePaths } from '../storePaths';
 import { archiveFileOf, knowledgeArchiveDir } from './archivePaths';
+import { mkdirNoFollow } from '../../base/storeLinks';
 
 /**
  * The store lock for moves into and out of the archive: the harvest's (which first cleans up
@@ -90,7 +90,7 @@ export function archivedItems(paths: StorePaths): StoreItem[] {
 /** Adds lines to a category-shaped file (live or archive), tasks by section; lines already there are skipped. */
 export function addItemLines(file: string, category: CategoryFileKey, title: string, items: readonly StoreItem[]): void {
   if (items.length === 0) return;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  mkdirNoFollow(path.dirname(file));
   editStoreFile(file, (text) => {
     // insertTasks heads a new file `# Tasks`; an archive file says what it is.
     const base = category === 'tasks' && !text?.trim() ? `# ${title}\n` : text;

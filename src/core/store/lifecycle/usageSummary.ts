@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../storePaths';
 import { describeSchemaIssue } from '../../base/schemaIssue';
 import { logsDir, parseUseLines, usageLogFile, type UseRecord } from './usageLog';
+import { mkdirNoFollow, removeNoFollow, renameNoFollow } from '../../base/storeLinks';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = z.string().regex(DAY);
@@ -149,11 +150,11 @@ export function foldUsage(
   now: Date,
 ): { summary: UsageSummary; problem?: string } {
   const dir = logsDir(paths);
-  fs.mkdirSync(dir, { recursive: true });
+  mkdirNoFollow(dir);
   let serial = Date.now();
   for (const file of [`${usageLogFile(paths)}.1`, usageLogFile(paths)]) {
     try {
-      fs.renameSync(file, path.join(dir, `usage.folding.${serial++}`));
+      renameNoFollow(file, path.join(dir, `usage.folding.${serial++}`));
     } catch {
       // Not there.
     }
@@ -171,6 +172,6 @@ export function foldUsage(
     items: Object.fromEntries([...summary.items].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   };
   writeFileAtomic(usageSummaryFile(paths), JSON.stringify(onDisk, null, 1) + '\n', { durable: false });
-  for (const file of files) fs.rmSync(file, { force: true });
+  for (const file of files) removeNoFollow(file, { force: true });
   return { summary, ...(read.problem ? { problem: read.problem } : {}) };
 }

@@ -24,6 +24,7 @@ import { readTextIfExists } from '../../base/readText';
 import type { StorePaths } from '../storePaths';
 import { git, runGit } from '../history/git';
 import { findStoreRepo, type StoreRepo } from '../history/storeRepo';
+import { mkdirNoFollow } from '../../base/storeLinks';
 
 /** The driver's name in git's config and in the attributes. */
 export const MERGE_DRIVER = 'lore';
@@ -111,7 +112,7 @@ export async function registerMergeDriver(paths: StorePaths, command: string): P
   const before = readTextIfExists(attributes) ?? '';
   const after = withDriverBlock(before, repo.storeRel);
   if (after !== before) {
-    fs.mkdirSync(path.dirname(attributes), { recursive: true });
+    mkdirNoFollow(path.dirname(attributes));
     writeFileAtomic(attributes, after);
     changed.push('attributes');
   }
@@ -142,7 +143,7 @@ export function storeRootOfMergedFile(top: string, file: string): string {
 export function markStoreMerged(root: string): void {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) return;
   const mark = mergedMarkFile({ cache: path.join(root, '.cache') });
-  fs.mkdirSync(path.dirname(mark), { recursive: true });
+  mkdirNoFollow(path.dirname(mark));
   writeFileAtomic(mark, '');
 }
 

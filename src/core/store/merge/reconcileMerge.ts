@@ -12,6 +12,7 @@
  * conflict in another file) is left alone until it is committed.
  */
 import * as fs from 'node:fs';
+import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { acquireStoreLock } from '../../base/storeLock';
 import { editStoreFile } from '../../base/storeText';
@@ -71,7 +72,7 @@ export async function reconcileStore(paths: StorePaths): Promise<ReconcileResult
       // A store that keeps its history commits the reconcile like any other change of Lore's.
       await recordStoreChange(paths, { type: 'maintenance', subject: `reconciled after a merge (${files.length} files)` });
     }
-    fs.rmSync(mergedMarkFile(paths), { force: true });
+    removeNoFollow(mergedMarkFile(paths), { force: true });
     return { files, derived };
   } finally {
     lock.release();
