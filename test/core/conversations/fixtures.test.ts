@@ -301,4 +301,27 @@ describe('importers on hand-written fixtures', () => {
     // The editor's edit and commit still belong to the exchange.
     assert.ok(conv.turns.some((t) => t.tools?.includes('[tool:edit] client.ts')));
   });
+
+  it('drops the handoff Aider logs without asking (v0.85, architect replies accepted by default)', () => {
+    const conv = load('architect-v085.aider.chat.history.md');
+    // Only what the person typed is theirs: three prompts, though six `####` messages were logged.
+    assert.deepEqual(
+      conv.turns.filter((t) => t.role === 'user').map((t) => t.text),
+      [
+        'Cache the exchange rates for an hour instead of fetching them on every request.',
+        'Why an hour and not a day?',
+        'Log a warning when the cached rates are served after a failed fetch.',
+      ],
+    );
+    assert.equal(conv.skipped?.['architect-handoff'], 3);
+    const prompts = conv.turns.filter((t) => t.role === 'user');
+    assert.equal(prompts[2].at, '2025-07-15T16:40:03');
+    // The architect's plan and the editor's edits stay with the exchange they answer.
+    const first = conv.turns[1];
+    assert.equal(first.role, 'assistant');
+    assert.ok(first.text.startsWith('Add a module-level cache to `rates.py`:'));
+    assert.ok(first.text.includes('less than 3600 seconds old.\n\nrates.py\n```python'));
+    assert.equal(conv.turns.length, 6);
+    assert.deepEqual(first.tools, ['[tool:edit] rates.py', '[tool:commit] 3f9e2a1 feat: Cache exchange rates for an hour']);
+  });
 });
