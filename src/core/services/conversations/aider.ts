@@ -1,7 +1,7 @@
 /**
  * Importer for Aider's `.aider.chat.history.md`. Aider appends every session to the same file:
- * `# aider chat started at <time>` opens a session, `#### ` lines are what the user typed
- * (consecutive ones are one message), `> ` lines are Aider's own console output, and everything
+ * `# aider chat started at <time>` opens a session, `#### ` lines ending in two spaces are what the
+ * user typed (consecutive ones are one message), `> ` lines are Aider's own console output, and everything
  * else is the model's reply. All sessions of a file become one conversation, in order.
  *
  * In architect mode Aider hands the architect's reply to the editor model as a user message and
@@ -18,6 +18,7 @@ import { toolLine } from './toolSummary';
 
 const SESSION_START = /^# aider chat started at (\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})/;
 const USER_LINE = /^####(?: |$)/;
+const TYPED_LINE_END = '  ';
 const OUTPUT_LINE = /^>(?: |$)/;
 const APPLIED_EDIT = /^Applied edit to (.+)$/;
 const COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
@@ -79,8 +80,11 @@ function parse(rawText: string, sourcePath: string): Conversation {
     return reply;
   };
 
-  for (const rawLine of cleanText(rawText).split('\n')) {
-    // Aider ends typed lines with two spaces (markdown line breaks); they carry nothing.
+  const lines = cleanText(rawText).split('\n');
+  // Aider ends every typed line it logs with two spaces (a markdown line break). Where the file
+  // kept them, a `#### ` line without them is the model's own heading, not something typed.
+  const typedEndsKept = lines.some((l) => USER_LINE.test(l) && l.endsWith(TYPED_LINE_END));
+  for (const rawLine of lines) {
     const line = rawLine.trimEnd();
     const start = SESSION_START.exec(line);
     if (start) {
@@ -92,7 +96,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
       conv.startedAt ??= sessionAt;
       continue;
     }
-    if (USER_LINE.test(line)) {
+    if (USER_LINE.test(line) && (!typedEndsKept || rawLine.endsWith(TYPED_LINE_END))) {
       if (!user) {
         replyBefore = reply;
         endReply();
