@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { continueDev } from '../../../src/core/services/conversations/continueDev';
-import { detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
+import { DETECT_HEAD_CHARS, detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
 import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
 import { FIXTURES } from '../../helpers/paths';
 
@@ -64,5 +64,46 @@ describe('Continue sessions', () => {
     ]);
     assert.equal(continueDev.detect('/x/a.json', old), 0.9);
     assert.equal(continueDev.detect('/x/a.json', '{"sessionId":"a","messages":[]}'), 0);
+  });
+
+  it('recognizes a session written before Continue ordered its keys: sessionId after a history longer than the head', () => {
+    // As Continue saved sessions until late 2024: JSON.stringify({history, title, sessionId, workspaceDirectory, checkpoints}, undefined, 2).
+    const session = {
+      history: [
+        {
+          message: { role: 'user', content: 'Why is the cache never hit?', id: 'u1' },
+          contextItems: [
+            {
+              content: 'CONTEXT-FILE-BODY '.repeat(2000),
+              name: 'cache.ts',
+              description: 'src/cache.ts',
+              id: { providerTitle: 'file', itemId: 'f1' },
+            },
+          ],
+          editorState: { type: 'doc', content: [] },
+        },
+        { message: { id: 'a1', role: 'assistant', content: 'The key includes the request time.' }, contextItems: [] },
+      ],
+      title: 'Cache never hit',
+      sessionId: '5d2c9e4a-0b1f-4e6a-8c3d-7f9e0a1b2c3d',
+      workspaceDirectory: 'file:///home/dev/shop',
+      checkpoints: [],
+    };
+    const text = JSON.stringify(session, undefined, 2);
+    assert.ok(text.indexOf('"sessionId"') > DETECT_HEAD_CHARS);
+    for (const file of ['/home/dev/.continue/sessions/5d2c9e4a-0b1f-4e6a-8c3d-7f9e0a1b2c3d.json', '/inbox/old-continue.json']) {
+      assert.equal(detectFormat(file, text), 'continue', file);
+      const conv = importConversation(file, text);
+      assert.equal(conv.unrecognized, undefined);
+      assert.equal(conv.id, '5d2c9e4a-0b1f-4e6a-8c3d-7f9e0a1b2c3d');
+      assert.equal(conv.title, 'Cache never hit');
+      assert.equal(conv.cwd, '/home/dev/shop');
+      assert.deepEqual(
+        conv.turns.map((t) => t.text),
+        ['Why is the cache never hit?', 'The key includes the request time.'],
+      );
+    }
+    // A history of something else (no Continue message items) is not claimed.
+    assert.equal(continueDev.detect('/x/a.json', '{"history": [{"role": "user", "text": "hi"}]}'), 0);
   });
 });

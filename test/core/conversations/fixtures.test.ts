@@ -210,7 +210,8 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.format, 'specstory');
     assert.equal(conv.id, '3e9d1c70-2b4a-4f6e-9c1d-5a7b8e2f0c44');
     assert.equal(conv.title, undefined, 'a heading that is only a time is no title');
-    assert.equal(conv.startedAt, '2026-11-19T16:20:05Z');
+    // The first turn's stamp, finer than the heading's.
+    assert.equal(conv.startedAt, '2026-11-19T16:20:05.412Z');
     assert.equal(conv.model, 'claude-opus-4-5-20251101');
     assert.deepEqual(
       conv.turns.map((t) => [t.role, t.at]),
@@ -222,6 +223,24 @@ describe('importers on hand-written fixtures', () => {
       ],
     );
     assert.ok(!renderTranscript(conv).includes('GREP-OUTPUT'));
+  });
+
+  it('dates a SpecStory v2.1 Cursor session from its first turn, not from the header (the day the chat was created)', () => {
+    const conv = load('specstory-v2.1-cursor.md');
+    assert.equal(conv.format, 'specstory');
+    assert.equal(conv.id, '2b8f0d6e-4c1a-4e59-9d3b-7a6c5e4f3d21');
+    assert.equal(conv.startedAt, '2025-08-18T14:14:40Z');
+    // Cursor stamps only the first message of an answer; its later parts are turns of their own.
+    assert.deepEqual(
+      conv.turns.map((t) => [t.role, t.at]),
+      [
+        ['user', '2025-08-18T14:14:40Z'],
+        ['assistant', '2025-08-18T14:14:52Z'],
+        ['assistant', undefined],
+        ['assistant', undefined],
+        ['assistant', undefined],
+      ],
+    );
   });
 
   it('reads the oldest SpecStory export: `## ` title with a locale date, `_****_` separators', () => {
@@ -300,5 +319,28 @@ describe('importers on hand-written fixtures', () => {
     assert.equal(conv.skipped?.['architect-handoff'], 1);
     // The editor's edit and commit still belong to the exchange.
     assert.ok(conv.turns.some((t) => t.tools?.includes('[tool:edit] client.ts')));
+  });
+
+  it('drops the handoff Aider logs without asking (v0.85, architect replies accepted by default)', () => {
+    const conv = load('architect-v085.aider.chat.history.md');
+    // Only what the person typed is theirs: three prompts, though six `####` messages were logged.
+    assert.deepEqual(
+      conv.turns.filter((t) => t.role === 'user').map((t) => t.text),
+      [
+        'Cache the exchange rates for an hour instead of fetching them on every request.',
+        'Why an hour and not a day?',
+        'Log a warning when the cached rates are served after a failed fetch.',
+      ],
+    );
+    assert.equal(conv.skipped?.['architect-handoff'], 3);
+    const prompts = conv.turns.filter((t) => t.role === 'user');
+    assert.equal(prompts[2].at, '2025-07-15T16:40:03');
+    // The architect's plan and the editor's edits stay with the exchange they answer.
+    const first = conv.turns[1];
+    assert.equal(first.role, 'assistant');
+    assert.ok(first.text.startsWith('Add a module-level cache to `rates.py`:'));
+    assert.ok(first.text.includes('less than 3600 seconds old.\n\nrates.py\n```python'));
+    assert.equal(conv.turns.length, 6);
+    assert.deepEqual(first.tools, ['[tool:edit] rates.py', '[tool:commit] 3f9e2a1 feat: Cache exchange rates for an hour']);
   });
 });

@@ -245,4 +245,64 @@ describe('format details', () => {
     ]);
     assert.equal(conv.skipped?.preamble, 1);
   });
+
+  it("aider: a model's `#### ` heading is its text, not a prompt, and does not hide the handoff that repeats it", () => {
+    const text = [
+      '# aider chat started at 2025-07-01 08:00:00',
+      '',
+      '#### add input validation  ',
+      '',
+      'Plan:',
+      '',
+      '#### Steps',
+      '1. Check the length in `parse()`.',
+      '',
+      '> Tokens: 1.0k sent, 20 received.  ',
+      '',
+      '#### Plan:  ',
+      '####   ',
+      '#### #### Steps  ',
+      '#### 1. Check the length in `parse()`.  ',
+      '',
+      'Done.',
+    ].join('\n');
+    const conv = aider.parse(text, '/repo/.aider.chat.history.md');
+    assert.deepEqual(conv.turns, [
+      { role: 'user', text: 'add input validation', at: '2025-07-01T08:00:00' },
+      { role: 'assistant', text: 'Plan:\n\n#### Steps\n1. Check the length in `parse()`.\n\nDone.' },
+    ]);
+    assert.equal(conv.skipped?.['architect-handoff'], 1);
+  });
+
+  it("aider: a prompt that quotes part of the reply stays the person's; a handoff after a <think> block does not", () => {
+    const text = [
+      '# aider chat started at 2025-07-01 08:00:00',
+      '#### rename fetch to load',
+      '',
+      '<think>',
+      'The user wants a rename.',
+      '</think>',
+      '',
+      'Rename `fetch` to `load` in `api.py`.',
+      'Update the two callers.',
+      '',
+      '> Tokens: 1.0k sent, 20 received.',
+      '',
+      '#### Rename `fetch` to `load` in `api.py`.',
+      '#### Update the two callers.',
+      '',
+      'Renamed `fetch` to `load` in `api.py`.',
+      'Then run the tests.',
+      '',
+      '#### Then run the tests.',
+      '',
+      'They pass.',
+    ].join('\n');
+    const conv = aider.parse(text, '/repo/.aider.chat.history.md');
+    assert.deepEqual(
+      conv.turns.filter((t) => t.role === 'user').map((t) => t.text),
+      ['rename fetch to load', 'Then run the tests.'],
+    );
+    assert.equal(conv.skipped?.['architect-handoff'], 1);
+  });
 });

@@ -115,6 +115,15 @@ function fixtureHome(): { host: Host; workspace: string; other: string; mine: Re
     write(path.join(cont, 'c1.json'), { sessionId: 'c1', title: 't', workspaceDirectory: 'file://' + workspace, history: [] }),
   );
   write(path.join(cont, 'c2.json'), { sessionId: 'c2', title: 't', workspaceDirectory: other, history: [] });
+  // Written before Continue ordered the keys: the workspace comes after a history longer than the head read.
+  const attached = { name: 'big.ts', description: 'big.ts', content: 'x'.repeat(100_000), id: { providerTitle: 'file', itemId: '1' } };
+  const historyFirst = {
+    history: [{ message: { role: 'user', content: 'hi' }, contextItems: [attached] }],
+    title: 't',
+    sessionId: 'c3',
+    workspaceDirectory: workspace,
+  };
+  add('continue', write(path.join(cont, 'c3.json'), JSON.stringify(historyFirst, undefined, 2)));
   write(path.join(cont, 'sessions.json'), [{ sessionId: 'c1', workspaceDirectory: workspace }]);
 
   // Copilot CLI: session.start's context.cwd, in a session folder or (older) a file.
@@ -231,6 +240,7 @@ describe('discovery: which sessions belong to the workspace', () => {
       [
         ['c1.json', true],
         ['c2.json', false],
+        ['c3.json', true],
       ],
     );
   });

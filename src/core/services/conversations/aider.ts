@@ -1,12 +1,14 @@
 /**
  * Importer for Aider's `.aider.chat.history.md`. Aider appends every session to the same file:
- * `# aider chat started at <time>` opens a session, `#### ` lines are what the user typed
- * (consecutive ones are one message), `> ` lines are Aider's own console output, and everything
+ * `# aider chat started at <time>` opens a session, `#### ` lines ending in two spaces are what the
+ * user typed (consecutive ones are one message), `> ` lines are Aider's own console output, and everything
  * else is the model's reply. All sessions of a file become one conversation, in order.
  *
- * In architect mode, once the user agrees to `Edit the files?`, Aider hands the architect's reply
- * to the editor model and logs it as `#### ` lines: that message is the model's, not the user's,
- * and is dropped (counted as `architect-handoff`).
+ * In architect mode Aider hands the architect's reply to the editor model as a user message and
+ * logs it as `#### ` lines: that message is the model's, not the user's, and is dropped (counted as
+ * `architect-handoff`). It is recognized by repeating the reply just logged, not by the
+ * `Edit the files?` question before it: since `--auto-accept-architect` became the default
+ * (v0.77) Aider no longer asks.
  */
 import * as path from 'node:path';
 import type { Conversation, Importer, Turn } from '../../model/conversation';
@@ -16,12 +18,19 @@ import { toolLine } from './toolSummary';
 
 const SESSION_START = /^# aider chat started at (\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})/;
 const USER_LINE = /^####(?: |$)/;
+const TYPED_LINE_END = '  ';
 const OUTPUT_LINE = /^>(?: |$)/;
 const APPLIED_EDIT = /^Applied edit to (.+)$/;
 const COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
 const MODEL = /^(?:Main model|Model): (\S+)/;
-/** Architect mode's question before it hands its reply to the editor, answered yes. */
-const EDIT_CONFIRMED = /^Edit the files\? \(Y\)es\/\(N\)o \[Yes\]: *(?:y|yes)?$/i;
+/** The line closing the reasoning some models write inline (Aider's `reasoning_tag: think`): the handoff omits it. */
+const REASONING_END = '</think>';
+
+/** A line logged since the last user message; `output` marks Aider's own `> ` lines. */
+interface LoggedLine {
+  text: string;
+  output: boolean;
+}
 
 function detect(fileName: string, head: string): number {
   if (path.basename(fileName).toLowerCase().endsWith('.aider.chat.history.md')) return 0.95;
@@ -37,15 +46,22 @@ function parse(rawText: string, sourcePath: string): Conversation {
   let user: string[] | undefined;
   let reply: { turn: Turn; lines: string[] } | undefined;
   let thinking: 'tag' | 'marker' | undefined;
-  /** Set by a confirmed `Edit the files?`: the next `####` message is the architect's handoff. */
-  let handoff = false;
-  let userIsHandoff = false;
+  /** What was logged since the last user message, and before the current one: a handoff repeats it. */
+  let logged: LoggedLine[] = [];
+  let loggedBefore: LoggedLine[] = [];
+  /** The reply the current user message follows: the editor's work after a handoff continues it. */
+  let replyBefore: typeof reply;
 
   const endUser = (): void => {
     if (!user) return;
     const text = trimBlankLines(user.join('\n'));
-    if (userIsHandoff) countSkip(skipped, 'architect-handoff');
-    else if (text !== '') {
+    if (repeatsReply(user, loggedBefore)) {
+      countSkip(skipped, 'architect-handoff');
+      // One exchange, one reply: the architect's plan, then the editor's edits (Aider logs a
+      // blank line before every reply, which separates them).
+      reply = replyBefore;
+      while (reply?.lines.at(-1) === '') reply.lines.pop();
+    } else if (text !== '') {
       conv.turns.push({ role: 'user', text, ...(sessionAt ? { at: sessionAt } : {}) });
       sessionAt = undefined;
     }
@@ -64,38 +80,39 @@ function parse(rawText: string, sourcePath: string): Conversation {
     return reply;
   };
 
-  for (const rawLine of cleanText(rawText).split('\n')) {
-    // Aider ends typed lines with two spaces (markdown line breaks); they carry nothing.
+  const lines = cleanText(rawText).split('\n');
+  // Aider ends every typed line it logs with two spaces (a markdown line break). Where the file
+  // kept them, a `#### ` line without them is the model's own heading, not something typed.
+  const typedEndsKept = lines.some((l) => USER_LINE.test(l) && l.endsWith(TYPED_LINE_END));
+  for (const rawLine of lines) {
     const line = rawLine.trimEnd();
     const start = SESSION_START.exec(line);
     if (start) {
       endUser();
       endReply();
       thinking = undefined;
-      handoff = false;
+      logged = [];
       sessionAt = `${start[1]}T${start[2]}`;
       conv.startedAt ??= sessionAt;
       continue;
     }
-    if (USER_LINE.test(line)) {
+    if (USER_LINE.test(line) && (!typedEndsKept || rawLine.endsWith(TYPED_LINE_END))) {
       if (!user) {
+        replyBefore = reply;
         endReply();
         user = [];
-        userIsHandoff = handoff;
-        handoff = false;
+        loggedBefore = logged;
+        logged = [];
       }
       user.push(line.slice(5));
       continue;
     }
     endUser();
     if (OUTPUT_LINE.test(line)) {
-      const text = line.slice(2).trim();
-      if (EDIT_CONFIRMED.test(text)) handoff = true;
-      output(text, conv, replyTurn, skipped);
+      logged.push({ text: line.trim(), output: true });
+      output(line.slice(2).trim(), conv, replyTurn, skipped);
       continue;
     }
-    // Model text after the question means no handoff followed (older versions log none).
-    if (line.trim() !== '') handoff = false;
     // Reasoning models' thoughts: `<thinking-content-…>` blocks, or older ► THINKING / ► ANSWER.
     if (thinking === 'tag') {
       if (line.includes('</thinking-content-')) thinking = undefined;
@@ -116,6 +133,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
       continue;
     }
     if (!reply && line.trim() === '') continue;
+    logged.push({ text: line.trim(), output: false });
     if (conv.turns.length === 0) {
       // Text before any user message is not a reply to anything.
       countSkip(skipped, 'preamble');
@@ -126,6 +144,26 @@ function parse(rawText: string, sourcePath: string): Conversation {
   endUser();
   endReply();
   return finishConversation(conv, skipped);
+}
+
+/**
+ * Whether a user message repeats the model text logged before it, line for line: architect mode's
+ * handoff. Aider's own `> ` lines between (token counts, the `Edit the files?` question) are passed
+ * over unless the message repeats them (a quoted line of the reply); a reasoning block the reply
+ * opens with may be missing from the handoff, which Aider passes on without it.
+ */
+function repeatsReply(message: string[], before: LoggedLine[]): boolean {
+  const said = message.map((line) => line.trim()).filter((line) => line !== '');
+  const lines = before.filter((line) => line.text !== '');
+  const reasoningEnd = lines.findLastIndex((line) => !line.output && line.text === REASONING_END);
+  const reply = lines.slice(reasoningEnd + 1);
+  if (said.length === 0 || !reply.some((line) => !line.output)) return false;
+  let next = 0;
+  for (const line of reply) {
+    if (next < said.length && line.text === said[next]) next++;
+    else if (!line.output) return false;
+  }
+  return next === said.length;
 }
 
 /** Aider console output: edits and commits become tool lines, the model is noted, the rest dropped. */

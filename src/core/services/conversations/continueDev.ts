@@ -25,10 +25,22 @@ import {
 } from './importSupport';
 import { genericSummary, toolLine } from './toolSummary';
 
+/** Where Continue keeps sessions: `.continue/sessions/<id>.json`. */
+const SESSION_PATH = /[/\\]\.continue[/\\]sessions[/\\][^/\\]+\.json$/i;
+/**
+ * A session that opens with its history, as Continue wrote them until it ordered the keys (late
+ * 2024: `{history, title, sessionId, workspaceDirectory, checkpoints}`): the other keys may lie
+ * megabytes on, past any head, so the first item's keys (a `ChatHistoryItem`'s `message`,
+ * `contextItems` or `editorState`) are what tells. Parsing the whole file confirms it.
+ */
+const HISTORY_FIRST = /^\ufeff?\s*\{\s*"history"\s*:\s*\[\s*\{\s*"(?:message|contextItems|editorState)"\s*:/;
+
 function detect(fileName: string, head: string): number {
-  if (!/"sessionId"\s*:/.test(head) || !/"history"\s*:/.test(head)) return 0;
+  const inSessions = SESSION_PATH.test(fileName);
+  const byShape = HISTORY_FIRST.test(head) ? (inSessions ? 0.9 : 0.7) : 0;
+  if (!/"sessionId"\s*:/.test(head) || !/"history"\s*:/.test(head)) return byShape;
   if (/"workspaceDirectory"\s*:/.test(head)) return /[/\\]\.continue[/\\]sessions[/\\]/.test(fileName) ? 0.95 : 0.9;
-  return /[/\\]\.continue[/\\]sessions[/\\][^/\\]+\.json$/i.test(fileName) ? 0.8 : 0;
+  return Math.max(byShape, inSessions ? 0.8 : 0);
 }
 
 function parse(rawText: string, sourcePath: string): Conversation {

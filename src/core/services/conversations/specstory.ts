@@ -10,8 +10,11 @@
  *
  * Markdown v2.1 headers name the tool's session (`<!-- Claude Code Session <id> (time) -->`), which
  * becomes the id, and stamp every turn, with the model before the time (`_**Agent (claude-opus-4-5
- * 2026-07-13 13:40:56.120Z)**_`). The oldest exports open with `## SpecStory`, put the title and a
- * locale date in a `## ` heading and separate an answer's parts with `_****_` lines.
+ * 2026-07-13 13:40:56.120Z)**_`). The conversation began at its first stamped turn: the heading and
+ * the session comment carry the first exchange's start, which for a Cursor chat can be the day it
+ * was created, weeks before anything was said in it (see laterStamp). The oldest exports open with
+ * `## SpecStory`, put the title and a locale date in a `## ` heading and separate an answer's parts
+ * with `_****_` lines.
  */
 import type { Conversation, Importer, Turn } from '../../model/conversation';
 import { conversationIdFromPath, sanitizeConversationId } from './conversationId';
@@ -47,6 +50,9 @@ function parse(rawText: string, sourcePath: string): Conversation {
   let fence: string | undefined;
   let details: { lines: string[]; depth: number } | undefined;
   let rule: RuleFetch | undefined;
+  /** When the heading, else the session comment, says the session began (a heading wins: see titleFrom). */
+  let headingAt: string | undefined;
+  let commentAt: string | undefined;
 
   const endSegment = (): void => {
     if (turn) segmentInto(turn, segment, skipped);
@@ -109,7 +115,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
       const session = SESSION_COMMENT.exec(line);
       if (session) {
         conv.id = sanitizeConversationId(session[1]);
-        conv.startedAt ??= isoStamp(session[2]);
+        commentAt ??= isoStamp(session[2]);
         continue;
       }
     }
@@ -133,7 +139,7 @@ function parse(rawText: string, sourcePath: string): Conversation {
     if (/^\s*<\/?(?:think|tool-use)\b[^>]*>\s*$/.test(line)) continue;
     if (!turn) {
       const heading = /^#{1,2} (.+)$/.exec(line);
-      if (heading && !conv.title && heading[1].trim() !== 'SpecStory') titleFrom(conv, heading[1]);
+      if (heading && !conv.title && heading[1].trim() !== 'SpecStory') headingAt = titleFrom(conv, heading[1]) ?? headingAt;
       continue;
     }
     segment.push(line);
@@ -142,7 +148,21 @@ function parse(rawText: string, sourcePath: string): Conversation {
   if (rule) endRule();
   endSegment();
   if (turn) turn.text = trimBlankLines(turn.text);
-  return finishConversation(conv, skipped);
+  const finished = finishConversation(conv, skipped);
+  const started = laterStamp(finished.startedAt, headingAt ?? commentAt);
+  if (started !== undefined) finished.startedAt = started;
+  return finished;
+}
+
+/**
+ * The start of a conversation from its first stamped turn (`firstTurn`, as finishConversation
+ * set it) and its header. Nothing is said before the first turn, so a header earlier than it is
+ * the chat's creation and loses; one later than it is only finer (a turn stamped to the minute,
+ * a heading to the second) and wins. Without stamped turns, the header.
+ */
+function laterStamp(firstTurn: string | undefined, header: string | undefined): string | undefined {
+  if (firstTurn === undefined || header === undefined) return firstTurn ?? header;
+  return Date.parse(header) > Date.parse(firstTurn) ? header : firstTurn;
 }
 
 /** True when `lines[i]` is a role line right after a `---` line (blank lines between). */
@@ -193,17 +213,17 @@ function collapseDetails(turn: Turn, block: string, skipped: Record<string, numb
 }
 
 /**
- * A heading is `Title (time)`, `Title` or, in v2.1, only the time. A heading's time is when the
- * session began, so it wins over the session comment's.
+ * Sets the title from a heading, `Title (time)`, `Title` or, in v2.1, only the time, and returns
+ * the heading's time. It is when the session began, so it wins over the session comment's.
  */
-function titleFrom(conv: Conversation, heading: string): void {
+function titleFrom(conv: Conversation, heading: string): string | undefined {
   const text = heading.trim();
   const paren = /^(.*?)\s*\(([^()]*)\)$/.exec(text);
   const at = paren ? isoStamp(paren[2]) : undefined;
   const whole = at ? undefined : isoStamp(text);
-  if (at || whole) conv.startedAt = at ?? whole;
   const title = at ? paren![1].trim() : whole ? '' : text;
   if (title !== '') conv.title = title;
+  return at ?? whole;
 }
 
 /** The time and model in a role line's parentheses: `(2025-08-28 10:00Z)`, `(model x, mode Agent)`, `(x 2026-…Z)`. */

@@ -24,6 +24,16 @@ export function readHead(file: string, bytes = HEAD_BYTES): string | undefined {
   });
 }
 
+/** Up to `bytes` bytes from the end of a file as UTF-8 text (its first character may be cut), or undefined when it cannot be read. */
+export function readTail(file: string, bytes = HEAD_BYTES): string | undefined {
+  return readOpened(file, (fd) => {
+    const start = Math.max(0, fs.fstatSync(fd).size - bytes);
+    const buffer = Buffer.alloc(bytes);
+    const read = fs.readSync(fd, buffer, 0, buffer.length, start);
+    return buffer.subarray(0, read).toString('utf8');
+  });
+}
+
 /** What `read` makes of the file opened for reading, closed after; undefined when it cannot be opened or read. */
 function readOpened<T>(file: string, read: (fd: number) => T): T | undefined {
   let fd: number;

@@ -20,7 +20,7 @@ import {
 } from '../conversations/opencodeStore';
 import { isConversationFileName } from '../../model/conversation';
 import { listNames, walkTree } from '../../base/walkTree';
-import { firstJsonLine, jsonStringField, readHead, readJsonFile, SMALL_HEAD_BYTES } from './fileHead';
+import { firstJsonLine, jsonStringField, readHead, readJsonFile, readTail, SMALL_HEAD_BYTES } from './fileHead';
 import { fileUriToPath, hostPath, isWithin, samePath, type Host } from './host';
 import { claudeCodeProjectName, cursorProjectName, type ToolId, type ToolLocation } from './toolLocations';
 
@@ -235,8 +235,16 @@ const taskExtension: Lister = (location, host, workspace) => {
 /** `~/.continue/sessions/<id>.json` (not the `sessions.json` index), owned by `workspaceDirectory`. */
 const continueDev: Lister = (location, host, workspace) =>
   conversationFiles(host, location.path, (name) => name.endsWith('.json') && name !== 'sessions.json').map((file) =>
-    owned('continue', file, jsonStringField(readHead(file) ?? '', 'workspaceDirectory'), host, workspace),
+    owned('continue', file, continueWorkspace(file), host, workspace),
   );
+
+/**
+ * A Continue session's `workspaceDirectory`: near the start since Continue orders the keys (late
+ * 2024), near the end, after the whole history, in the sessions it wrote before.
+ */
+function continueWorkspace(file: string): string | undefined {
+  return jsonStringField(readHead(file) ?? '', 'workspaceDirectory') ?? jsonStringField(readTail(file) ?? '', 'workspaceDirectory');
+}
 
 /** The `cwd:` of a Copilot CLI session folder's `workspace.yaml` (a plain or quoted scalar). */
 function workspaceYamlCwd(file: string): string | undefined {
