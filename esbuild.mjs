@@ -38,8 +38,10 @@ const SDKS = {
   ollama: './vendor/ollama.js',
 };
 // zod (~450 KB) checks what Lore reads from disk and from models, and gray-matter with js-yaml
-// (~50 KB) reads YAML frontmatter: the extension host and `lore hook` load each with its first use.
-// The server and the CLI bundle their own copies (only what they evaluate costs start-up time).
+// (~50 KB) reads YAML frontmatter: every bundle but the MCP server's loads each with its first use,
+// from the one copy in dist/vendor/. A copy inside a bundle would be read and compiled with it on
+// every start, by `lore --version` as much as by a command that checks a file. (dist/mcpServer.js
+// keeps its own: the MCP SDK builds its schemas with zod's subpaths, which must be the same copy.)
 const ON_USE = { zod: './vendor/zod.js', 'gray-matter': './vendor/gray-matter.js' };
 // The language client library, when the client starts (src/extension/loadLanguageClient.ts).
 const LANGUAGE_CLIENT = { 'vscode-languageclient/node': './languageClient.js', 'vscode-languageserver-protocol': './languageClient.js' };
@@ -110,14 +112,14 @@ const entries = [
   },
   { entryPoints: ['src/extension/topics/topicsLibrary.ts'], outfile: 'dist/topicsLibrary.js', plugins: [apart(SDKS, ON_USE)] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
-  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [apart(SDKS)] },
+  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [apart(SDKS, ON_USE)] },
   // The MCP server and its SDK are dist/mcpServer.js: only `lore mcp` loads them, and the
   // installed extension (which runs `lore mcp` for agent mode) ships no node_modules but
   // better-sqlite3, so the SDK must be inside a bundle.
   {
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cliMain.js',
-    plugins: [apart(SDKS, MCP_SERVER)],
+    plugins: [apart(SDKS, ON_USE, MCP_SERVER)],
   },
   // `lore hook` alone (dist/cli.js picks it for the hook command): what a prompt waits for.
   // zod and gray-matter stay in dist/vendor/ (most hooks need neither), and node:fs / node:path are
@@ -125,13 +127,16 @@ const entries = [
   { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, apart(SDKS, ON_USE)] },
   { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [apart(SDKS), commonJsBuilds] },
   // The `lore` executable: a few lines that check the Node version (against package.json's
-  // engines.node, written in here), turn on Node's compile cache, then load cliMain.js.
+  // engines.node, written in here), turn on Node's compile cache, then load cliMain.js. It
+  // answers `lore --help` itself, with the usage rendered here by the cliMain.js just built
+  // (usageFrom; a watch build leaves it to cliMain.js, which it would not rebuild this with).
   {
     entryPoints: ['src/cli/launcher.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
     external: ['./cliMain.js', './hook.js'],
     define: { LORE_NODE_ENGINES: JSON.stringify(require('./package.json').engines.node) },
+    usageFrom: 'dist/cliMain.js',
     sourcemap: false,
   },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
@@ -143,10 +148,15 @@ const entries = [
   })),
 ];
 
-for (const entry of entries) {
-  const options = { ...common, ...entry, metafile };
-  // Keeps dist/'s layout (vendor/ included), so the bundles' relative requires still resolve.
-  if (outdir) options.outfile = path.join(outdir, path.relative('dist', entry.outfile));
+// Keeps dist/'s layout (vendor/ included), so the bundles' relative requires still resolve.
+const placed = (file) => (outdir ? path.join(outdir, path.relative('dist', file)) : file);
+
+for (const { usageFrom, ...entry } of entries) {
+  const options = { ...common, ...entry, metafile, outfile: placed(entry.outfile) };
+  if (usageFrom) {
+    const usage = watch ? '' : require(path.resolve(placed(usageFrom))).usage();
+    options.define = { ...options.define, LORE_USAGE: JSON.stringify(usage) };
+  }
   if (watch) {
     const ctx = await esbuild.context(options);
     await ctx.watch();
