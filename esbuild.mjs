@@ -51,7 +51,7 @@ const TOPICS = { '/topicsLibrary': './topicsLibrary.js' };
 const MCP_SERVER = { '/mcp/loreMcpServer': './mcpServer.js' };
 
 /**
- * Plugin 1 of 3: each module of the tables resolves to the file of dist/ it names, left external.
+ * Plugin 1 of 4: each module of the tables resolves to the file of dist/ it names, left external.
  * A key is a package name, or (starting with '/') the end of a relative path in src.
  */
 function apart(...tables) {
@@ -69,7 +69,7 @@ function apart(...tables) {
   };
 }
 
-// Plugin 2 of 3 (dist/mcpServer.js). The MCP SDK and zod ship ESM and CommonJS builds. Imported
+// Plugin 2 of 4 (dist/mcpServer.js). The MCP SDK and zod ship ESM and CommonJS builds. Imported
 // from ESM syntax, esbuild takes their ESM builds, whose circular module initialisation breaks
 // once flattened into one CommonJS bundle (zod's ZodCustom used before it is defined: "Class2 is
 // not a constructor" at load). Their CommonJS builds, which Node itself would load for a
@@ -83,7 +83,7 @@ const commonJsBuilds = {
   },
 };
 
-// Plugin 3 of 3 (dist/extension.js, dist/hook.js). esbuild turns each `import * as x from 'vscode'`
+// Plugin 3 of 4 (dist/extension.js, dist/hook.js). esbuild turns each `import * as x from 'vscode'`
 // (about 30 modules) and from 'node:fs' or 'node:path' (about 40 each) into a fresh copy of every name the module exports: thousands of
 // property definitions, a good part of the extension's activation. Through this shim each
 // importer gets an object whose prototype is the module itself (and `default` is the module, so
@@ -102,6 +102,24 @@ const importedOnce = {
   },
 };
 
+// Plugin 4 of 4 (dist/server.js). vscode-languageserver pins its own vscode-languageserver-protocol
+// (and vscode-jsonrpc), another version than the one the client library pins, which npm puts at the
+// top of node_modules. Lore's message declarations (src/shared/declareMessage.ts) require the
+// protocol by name, which in the server bundle added the top copy beside the server library's
+// (about 130 KB, and message types of another copy than the connection's). For Lore's own modules
+// the name resolves, in this bundle, to the copy the server library uses.
+const serverLibraryProtocol = {
+  name: 'server-library-protocol',
+  setup(build) {
+    const serverLibraryDir = path.dirname(require.resolve('vscode-languageserver/node'));
+    build.onResolve({ filter: /^vscode-languageserver-protocol$/ }, (args) =>
+      /[\\/]node_modules[\\/]/.test(args.resolveDir)
+        ? undefined
+        : build.resolve(args.path, { kind: args.kind, resolveDir: serverLibraryDir }),
+    );
+  },
+};
+
 const entries = [
   // The banner's time is the start of loading the bundle, which activation logs (src/extension/extension.ts).
   {
@@ -112,7 +130,7 @@ const entries = [
   },
   { entryPoints: ['src/extension/topics/topicsLibrary.ts'], outfile: 'dist/topicsLibrary.js', plugins: [apart(SDKS, ON_USE)] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
-  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [apart(SDKS, ON_USE)] },
+  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [apart(SDKS, ON_USE), serverLibraryProtocol] },
   // The MCP server and its SDK are dist/mcpServer.js: only `lore mcp` loads them, and the
   // installed extension (which runs `lore mcp` for agent mode) ships no node_modules but
   // better-sqlite3, so the SDK must be inside a bundle.
@@ -126,10 +144,18 @@ const entries = [
   // not copied per importer (importedOnce).
   { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, apart(SDKS, ON_USE)] },
   { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [apart(SDKS), commonJsBuilds] },
+  // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
+  // zod and gray-matter likewise, for the bundles that leave them apart (ON_USE).
+  ...Object.entries({ ...SDKS, ...ON_USE }).map(([pkg, file]) => ({
+    entryPoints: [require.resolve(pkg)],
+    outfile: path.join('dist', file),
+    sourcemap: false,
+  })),
   // The `lore` executable: a few lines that check the Node version (against package.json's
   // engines.node, written in here), turn on Node's compile cache, then load cliMain.js. It
   // answers `lore --help` itself, with the usage rendered here by the cliMain.js just built
-  // (usageFrom; a watch build leaves it to cliMain.js, which it would not rebuild this with).
+  // (usageFrom: so this entry comes last, after the vendor files cliMain.js requires). A watch
+  // build leaves the usage to cliMain.js, as it would not rebuild this file when a command changes.
   {
     entryPoints: ['src/cli/launcher.ts'],
     outfile: 'dist/cli.js',
@@ -139,13 +165,6 @@ const entries = [
     usageFrom: 'dist/cliMain.js',
     sourcemap: false,
   },
-  // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
-  // zod and gray-matter likewise, for the bundles that leave them apart (ON_USE).
-  ...Object.entries({ ...SDKS, ...ON_USE }).map(([pkg, file]) => ({
-    entryPoints: [require.resolve(pkg)],
-    outfile: path.join('dist', file),
-    sourcemap: false,
-  })),
 ];
 
 // Keeps dist/'s layout (vendor/ included), so the bundles' relative requires still resolve.

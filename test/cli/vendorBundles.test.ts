@@ -1,7 +1,7 @@
 /**
  * The built bundles keep the provider SDKs out: dist/extension.js (and the server and CLI, cliMain.js) hold
  * no SDK code, refer to dist/vendor/<sdk>.js instead, and loading the extension's bundle loads
- * none of them. Needs `node esbuild.mjs` (as every CLI test does).
+ * none of them. zod likewise, in dist/vendor/zod.js. Needs `node esbuild.mjs` (as every CLI test does).
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -46,16 +46,34 @@ describe('vendor bundles', () => {
     });
   }
 
-  it('extension.js leaves zod to vendor/zod.js (loaded with the first file it checks, not at activation)', () => {
-    const code = fs.readFileSync(path.join(DIST, 'extension.js'), 'utf8');
-    assert.ok(code.includes('require("./vendor/zod.js")'), 'extension.js does not reach vendor/zod.js');
-    const map = path.join(DIST, 'extension.js.map');
-    if (fs.existsSync(map))
+  /** The files of node_modules a bundle holds, from its source map (a production build has none: empty). */
+  function bundledPackageFiles(entry: string): string[] {
+    const map = path.join(DIST, `${entry}.js.map`);
+    if (!fs.existsSync(map)) return [];
+    return (JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]).filter((s) => s.includes('node_modules/'));
+  }
+
+  // The extension loads zod with the first file it checks, not at activation; the CLI with the first command that checks one.
+  for (const entry of ['extension', 'server', 'cliMain', 'hook']) {
+    it(`${entry}.js leaves zod to vendor/zod.js, the one copy they share`, () => {
+      const code = fs.readFileSync(path.join(DIST, `${entry}.js`), 'utf8');
+      assert.ok(code.includes('require("./vendor/zod.js")'), `${entry}.js does not reach vendor/zod.js`);
       assert.deepEqual(
-        (JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]).filter((s) => s.includes('node_modules/zod/')),
+        bundledPackageFiles(entry).filter((s) => s.includes('node_modules/zod/')),
         [],
       );
-    assert.ok(Object.keys(require(path.join(DIST, 'vendor', 'zod.js'))).includes('z'));
+      assert.ok(Object.keys(require(path.join(DIST, 'vendor', 'zod.js'))).includes('z'));
+    });
+  }
+
+  it("server.js holds one copy of the LSP protocol library, the server library's own", () => {
+    const copies = new Set(
+      bundledPackageFiles('server')
+        .map((s) => /^(.*node_modules\/vscode-(languageserver-protocol|jsonrpc))\//.exec(s)?.[1])
+        .filter((copy) => copy !== undefined),
+    );
+    assert.ok(copies.size > 0, 'a development build (with its source map) is needed');
+    for (const copy of copies) assert.match(copy, /node_modules\/vscode-languageserver\/node_modules\//);
   });
 
   it('extension.js leaves the harvest (importers, distillation, apply) to the language server, whose bundle has it', () => {
