@@ -51,7 +51,7 @@ const TOPICS = { '/topicsLibrary': './topicsLibrary.js' };
 const MCP_SERVER = { '/mcp/loreMcpServer': './mcpServer.js' };
 
 /**
- * Plugin 1 of 4: each module of the tables resolves to the file of dist/ it names, left external.
+ * Plugin 1 of 5: each module of the tables resolves to the file of dist/ it names, left external.
  * A key is a package name, or (starting with '/') the end of a relative path in src.
  */
 function apart(...tables) {
@@ -69,7 +69,7 @@ function apart(...tables) {
   };
 }
 
-// Plugin 2 of 4 (dist/mcpServer.js). The MCP SDK and zod ship ESM and CommonJS builds. Imported
+// Plugin 2 of 5 (dist/mcpServer.js). The MCP SDK and zod ship ESM and CommonJS builds. Imported
 // from ESM syntax, esbuild takes their ESM builds, whose circular module initialisation breaks
 // once flattened into one CommonJS bundle (zod's ZodCustom used before it is defined: "Class2 is
 // not a constructor" at load). Their CommonJS builds, which Node itself would load for a
@@ -83,7 +83,7 @@ const commonJsBuilds = {
   },
 };
 
-// Plugin 3 of 4 (dist/extension.js, dist/hook.js). esbuild turns each `import * as x from 'vscode'`
+// Plugin 3 of 5 (dist/extension.js, dist/hook.js). esbuild turns each `import * as x from 'vscode'`
 // (about 30 modules) and from 'node:fs' or 'node:path' (about 40 each) into a fresh copy of every name the module exports: thousands of
 // property definitions, a good part of the extension's activation. Through this shim each
 // importer gets an object whose prototype is the module itself (and `default` is the module, so
@@ -102,7 +102,7 @@ const importedOnce = {
   },
 };
 
-// Plugin 4 of 4 (dist/server.js). vscode-languageserver pins its own vscode-languageserver-protocol
+// Plugin 4 of 5 (dist/server.js). vscode-languageserver pins its own vscode-languageserver-protocol
 // (and vscode-jsonrpc), another version than the one the client library pins, which npm puts at the
 // top of node_modules. Lore's message declarations (src/shared/declareMessage.ts) require the
 // protocol by name, which in the server bundle added the top copy beside the server library's
@@ -117,6 +117,28 @@ const serverLibraryProtocol = {
         ? undefined
         : build.resolve(args.path, { kind: args.kind, resolveDir: serverLibraryDir }),
     );
+  },
+};
+
+// Plugin 5 of 5 (zod's builds: dist/vendor/zod.js, dist/mcpServer.js). zod carries its error
+// messages in about fifty languages, about 320 KB of its 560 KB, reachable only as z.locales (to
+// pass to z.config()); its schemas import the English messages, the default, on their own. Lore
+// sets no other language, so in its bundles z.locales holds English alone. Validation is unchanged.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: 'zod-english-only', pluginData: args.resolveDir }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      // A getter, as zod's own index: en.cjs is still loading (a require cycle) when this module runs;
+      // its module.exports is the function itself.
+      contents: "Object.defineProperty(exports, 'en', { enumerable: true, get: () => require('../locales/en.cjs') });",
+      resolveDir: args.pluginData,
+      loader: 'js',
+    }));
   },
 };
 
@@ -143,13 +165,14 @@ const entries = [
   // zod and gray-matter stay in dist/vendor/ (most hooks need neither), and node:fs / node:path are
   // not copied per importer (importedOnce).
   { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, apart(SDKS, ON_USE)] },
-  { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [apart(SDKS), commonJsBuilds] },
+  { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [apart(SDKS), commonJsBuilds, zodEnglishOnly] },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
   // zod and gray-matter likewise, for the bundles that leave them apart (ON_USE).
   ...Object.entries({ ...SDKS, ...ON_USE }).map(([pkg, file]) => ({
     entryPoints: [require.resolve(pkg)],
     outfile: path.join('dist', file),
     sourcemap: false,
+    ...(pkg === 'zod' ? { plugins: [zodEnglishOnly] } : {}),
   })),
   // The `lore` executable: a few lines that check the Node version (against package.json's
   // engines.node, written in here), turn on Node's compile cache, then load cliMain.js. It

@@ -66,6 +66,21 @@ describe('vendor bundles', () => {
     });
   }
 
+  it("vendor/zod.js and mcpServer.js hold zod's English messages alone, and zod checks and explains in English", () => {
+    // A phrase of zod's French messages, as it survives minifying.
+    for (const file of [path.join('vendor', 'zod.js'), 'mcpServer.js'])
+      assert.ok(!fs.readFileSync(path.join(DIST, file), 'utf8').includes('attendu'), `${file} holds zod's French messages`);
+    const script = `
+      const { z } = require(${JSON.stringify(path.join(DIST, 'vendor', 'zod.js'))});
+      const result = z.object({ name: z.string().min(2) }).safeParse({ name: 'x' });
+      process.stdout.write(JSON.stringify({ message: result.error.issues[0].message, locales: Object.keys(z.locales), en: typeof z.locales.en().localeError }));`;
+    assert.deepEqual(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })), {
+      message: 'Too small: expected string to have >=2 characters',
+      locales: ['en', 'default'],
+      en: 'function',
+    });
+  });
+
   it("server.js holds one copy of the LSP protocol library, the server library's own", () => {
     const copies = new Set(
       bundledPackageFiles('server')
