@@ -38,8 +38,10 @@ const SDKS = {
   ollama: './vendor/ollama.js',
 };
 // zod (~450 KB) checks what Lore reads from disk and from models, and gray-matter with js-yaml
-// (~50 KB) reads YAML frontmatter: the extension host and `lore hook` load each with its first use.
-// The server and the CLI bundle their own copies (only what they evaluate costs start-up time).
+// (~50 KB) reads YAML frontmatter: every bundle but the MCP server's loads each with its first use,
+// from the one copy in dist/vendor/. A copy inside a bundle would be read and compiled with it on
+// every start, by `lore --version` as much as by a command that checks a file. (dist/mcpServer.js
+// keeps its own: the MCP SDK builds its schemas with zod's subpaths, which must be the same copy.)
 const ON_USE = { zod: './vendor/zod.js', 'gray-matter': './vendor/gray-matter.js' };
 // The language client library, when the client starts (src/extension/loadLanguageClient.ts).
 const LANGUAGE_CLIENT = { 'vscode-languageclient/node': './languageClient.js', 'vscode-languageserver-protocol': './languageClient.js' };
@@ -49,7 +51,7 @@ const TOPICS = { '/topicsLibrary': './topicsLibrary.js' };
 const MCP_SERVER = { '/mcp/loreMcpServer': './mcpServer.js' };
 
 /**
- * Plugin 1 of 3: each module of the tables resolves to the file of dist/ it names, left external.
+ * Plugin 1 of 5: each module of the tables resolves to the file of dist/ it names, left external.
  * A key is a package name, or (starting with '/') the end of a relative path in src.
  */
 function apart(...tables) {
@@ -67,7 +69,7 @@ function apart(...tables) {
   };
 }
 
-// Plugin 2 of 3 (dist/mcpServer.js). The MCP SDK and zod ship ESM and CommonJS builds. Imported
+// Plugin 2 of 5 (dist/mcpServer.js). The MCP SDK and zod ship ESM and CommonJS builds. Imported
 // from ESM syntax, esbuild takes their ESM builds, whose circular module initialisation breaks
 // once flattened into one CommonJS bundle (zod's ZodCustom used before it is defined: "Class2 is
 // not a constructor" at load). Their CommonJS builds, which Node itself would load for a
@@ -81,7 +83,7 @@ const commonJsBuilds = {
   },
 };
 
-// Plugin 3 of 3 (dist/extension.js, dist/hook.js). esbuild turns each `import * as x from 'vscode'`
+// Plugin 3 of 5 (dist/extension.js, dist/hook.js). esbuild turns each `import * as x from 'vscode'`
 // (about 30 modules) and from 'node:fs' or 'node:path' (about 40 each) into a fresh copy of every name the module exports: thousands of
 // property definitions, a good part of the extension's activation. Through this shim each
 // importer gets an object whose prototype is the module itself (and `default` is the module, so
@@ -100,6 +102,46 @@ const importedOnce = {
   },
 };
 
+// Plugin 4 of 5 (dist/server.js). vscode-languageserver pins its own vscode-languageserver-protocol
+// (and vscode-jsonrpc), another version than the one the client library pins, which npm puts at the
+// top of node_modules. Lore's message declarations (src/shared/declareMessage.ts) require the
+// protocol by name, which in the server bundle added the top copy beside the server library's
+// (about 130 KB, and message types of another copy than the connection's). For Lore's own modules
+// the name resolves, in this bundle, to the copy the server library uses.
+const serverLibraryProtocol = {
+  name: 'server-library-protocol',
+  setup(build) {
+    const serverLibraryDir = path.dirname(require.resolve('vscode-languageserver/node'));
+    build.onResolve({ filter: /^vscode-languageserver-protocol$/ }, (args) =>
+      /[\\/]node_modules[\\/]/.test(args.resolveDir)
+        ? undefined
+        : build.resolve(args.path, { kind: args.kind, resolveDir: serverLibraryDir }),
+    );
+  },
+};
+
+// Plugin 5 of 5 (zod's builds: dist/vendor/zod.js, dist/mcpServer.js). zod carries its error
+// messages in about fifty languages, about 320 KB of its 560 KB, reachable only as z.locales (to
+// pass to z.config()); its schemas import the English messages, the default, on their own. Lore
+// sets no other language, so in its bundles z.locales holds English alone. Validation is unchanged.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: 'zod-english-only', pluginData: args.resolveDir }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      // A getter, as zod's own index: en.cjs is still loading (a require cycle) when this module runs;
+      // its module.exports is the function itself.
+      contents: "Object.defineProperty(exports, 'en', { enumerable: true, get: () => require('../locales/en.cjs') });",
+      resolveDir: args.pluginData,
+      loader: 'js',
+    }));
+  },
+};
+
 const entries = [
   // The banner's time is the start of loading the bundle, which activation logs (src/extension/extension.ts).
   {
@@ -110,43 +152,53 @@ const entries = [
   },
   { entryPoints: ['src/extension/topics/topicsLibrary.ts'], outfile: 'dist/topicsLibrary.js', plugins: [apart(SDKS, ON_USE)] },
   { entryPoints: ['src/extension/languageClientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
-  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [apart(SDKS)] },
+  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js', plugins: [apart(SDKS, ON_USE), serverLibraryProtocol] },
   // The MCP server and its SDK are dist/mcpServer.js: only `lore mcp` loads them, and the
   // installed extension (which runs `lore mcp` for agent mode) ships no node_modules but
   // better-sqlite3, so the SDK must be inside a bundle.
   {
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cliMain.js',
-    plugins: [apart(SDKS, MCP_SERVER)],
+    plugins: [apart(SDKS, ON_USE, MCP_SERVER)],
   },
   // `lore hook` alone (dist/cli.js picks it for the hook command): what a prompt waits for.
   // zod and gray-matter stay in dist/vendor/ (most hooks need neither), and node:fs / node:path are
   // not copied per importer (importedOnce).
   { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, apart(SDKS, ON_USE)] },
-  { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [apart(SDKS), commonJsBuilds] },
-  // The `lore` executable: a few lines that check the Node version (against package.json's
-  // engines.node, written in here), turn on Node's compile cache, then load cliMain.js.
-  {
-    entryPoints: ['src/cli/launcher.ts'],
-    outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
-    external: ['./cliMain.js', './hook.js'],
-    define: { LORE_NODE_ENGINES: JSON.stringify(require('./package.json').engines.node) },
-    sourcemap: false,
-  },
+  { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [apart(SDKS), commonJsBuilds, zodEnglishOnly] },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
   // zod and gray-matter likewise, for the bundles that leave them apart (ON_USE).
   ...Object.entries({ ...SDKS, ...ON_USE }).map(([pkg, file]) => ({
     entryPoints: [require.resolve(pkg)],
     outfile: path.join('dist', file),
     sourcemap: false,
+    ...(pkg === 'zod' ? { plugins: [zodEnglishOnly] } : {}),
   })),
+  // The `lore` executable: a few lines that check the Node version (against package.json's
+  // engines.node, written in here), turn on Node's compile cache, then load cliMain.js. It
+  // answers `lore --help` itself, with the usage rendered here by the cliMain.js just built
+  // (usageFrom: so this entry comes last, after the vendor files cliMain.js requires). A watch
+  // build leaves the usage to cliMain.js, as it would not rebuild this file when a command changes.
+  {
+    entryPoints: ['src/cli/launcher.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    external: ['./cliMain.js', './hook.js'],
+    define: { LORE_NODE_ENGINES: JSON.stringify(require('./package.json').engines.node) },
+    usageFrom: 'dist/cliMain.js',
+    sourcemap: false,
+  },
 ];
 
-for (const entry of entries) {
-  const options = { ...common, ...entry, metafile };
-  // Keeps dist/'s layout (vendor/ included), so the bundles' relative requires still resolve.
-  if (outdir) options.outfile = path.join(outdir, path.relative('dist', entry.outfile));
+// Keeps dist/'s layout (vendor/ included), so the bundles' relative requires still resolve.
+const placed = (file) => (outdir ? path.join(outdir, path.relative('dist', file)) : file);
+
+for (const { usageFrom, ...entry } of entries) {
+  const options = { ...common, ...entry, metafile, outfile: placed(entry.outfile) };
+  if (usageFrom) {
+    const usage = watch ? '' : require(path.resolve(placed(usageFrom))).usage();
+    options.define = { ...options.define, LORE_USAGE: JSON.stringify(usage) };
+  }
   if (watch) {
     const ctx = await esbuild.context(options);
     await ctx.watch();

@@ -20,7 +20,7 @@ interface Metafile {
 }
 
 interface ProbeTimes {
-  /** Requiring dist/languageClient.js, which the extension does right after activate() returns. */
+  /** Requiring dist/languageClient.js, which the extension does in the turn after activation's. */
   libraryMs: number;
   requireMs: number;
   activateMs: number;
@@ -113,7 +113,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
       target: { on: 'value', op: '<', threshold: 50 },
       notes: [
         `require ${formatNumber(median(lore.map((t) => t.requireMs)))} ms, activate() ${formatNumber(median(lore.map((t) => t.activateMs)))} ms (medians)`,
-        `then, after activate() returned: the language client library (dist/languageClient.js) ${formatNumber(median(lore.map((t) => t.libraryMs)))} ms`,
+        `then, in a later turn of the event loop: the language client library (dist/languageClient.js) ${formatNumber(median(lore.map((t) => t.libraryMs)))} ms`,
       ],
     }),
   ];

@@ -16,9 +16,7 @@ export class UsageError extends Error {
   }
 }
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
+export { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './topLevel';
 
 /** Options every command takes. */
 export const COMMON_OPTIONS = {

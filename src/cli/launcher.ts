@@ -9,12 +9,16 @@
  * own bundle, never store content. Node without enableCompileCache simply runs uncached.
  * `lore hook` loads dist/hook.js instead (src/cli/hookMain.ts): the hook command alone, a sixth
  * of the CLI bundle, with zod and gray-matter left to dist/vendor/ until something needs them.
+ * `lore --version` and `lore --help` load no bundle at all (topLevel.ts).
  */
 import * as nodeModule from 'node:module';
 import { nodeVersionProblem, refusal } from './nodeVersion';
+import { LORE_VERSION, asksForUsage, usageExitCode } from './topLevel';
 
 /** package.json's engines.node, written in by esbuild.mjs (`define`). */
 declare const LORE_NODE_ENGINES: string;
+/** `lore --help`, rendered by esbuild.mjs from every command's declaration (main.ts's usage()); empty in a watch build. */
+declare const LORE_USAGE: string;
 
 /** How long a refused hook drains its input before exiting (the agent writes it, then closes stdin). */
 const HOOK_DRAIN_MS = 2000;
@@ -30,6 +34,12 @@ if (problem) {
     process.stdin.on('error', () => undefined).resume();
     setTimeout(() => process.stdin.destroy(), HOOK_DRAIN_MS).unref();
   }
+} else if (command === '--version') {
+  // Answered here, as the usage below: loading the CLI bundle for them would cost more than Node's own start.
+  process.stdout.write(`${LORE_VERSION}\n`);
+} else if (asksForUsage(command) && LORE_USAGE) {
+  process.stdout.write(`${LORE_USAGE}\n`);
+  process.exitCode = usageExitCode(command);
 } else {
   try {
     (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();

@@ -8,6 +8,7 @@ import { printable } from '../core/model/format';
 import { lazy } from '../core/base/lazy';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
 import { indexLines, type Command } from './command';
+import { LORE_VERSION, asksForUsage, usageExitCode } from './topLevel';
 import type { StorePaths } from '../core/store/storePaths';
 
 // Each command's module (and the engine it brings: zod, SQLite, the importers) loads when that
@@ -101,8 +102,11 @@ const COMMANDS: Record<string, () => Command> = {
   'merge-driver': () => mergeCommandsModule().mergeDriverCommand,
 };
 
-/** The usage of every command, from their declarations; it loads every command's module, so only --help and a mistyped command build it. */
-const help = () => `lore — durable, provenance-aware knowledge from conversations with AI coding agents
+/**
+ * The usage of every command, from their declarations; it loads every command's module, so only a
+ * mistyped command builds it at run time (dist/cli.js prints the one esbuild.mjs rendered with it).
+ */
+export const usage = () => `lore — durable, provenance-aware knowledge from conversations with AI coding agents
 
 ${Object.values(COMMANDS)
   .flatMap((load) => indexLines(load()))
@@ -117,17 +121,17 @@ global store ~/.lore only with --global) and --help.`;
  */
 export async function main(argv: string[], io: Output = stdio): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(help());
-    return name ? EXIT_OK : EXIT_USAGE;
+  if (asksForUsage(name)) {
+    io.out(usage());
+    return usageExitCode(name);
   }
   if (name === '--version') {
-    io.out('0.1.0');
+    io.out(LORE_VERSION);
     return EXIT_OK;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]() : undefined;
   if (!command) {
-    io.err(`lore: unknown command "${printable(name)}"\n\n${help()}`);
+    io.err(`lore: unknown command "${printable(name)}"\n\n${usage()}`);
     return EXIT_USAGE;
   }
   // One object per run: what the run resolved (its store) is remembered against it.

@@ -109,7 +109,10 @@ export class LoreServerClient implements vscode.Disposable {
   private async start(): Promise<void> {
     // The client library (dist/languageClient.js, ~430 KB) loads here, after activation, not with the extension.
     const attempt = ++this.attempts;
-    await Promise.resolve(); // not within activate(): the caller does not wait for the start
+    // Not within activate(), nor the turn it ran in: the host finishes the activation (its answer,
+    // other extensions the same event activates, the views' first requests queued meanwhile)
+    // before the library is read and compiled, which costs more than activation itself.
+    await new Promise((resolve) => setImmediate(resolve));
     if (attempt !== this.attempts) return; // stopped or restarted meanwhile
     // A window without a store has no server: it starts when the store is chosen (onDidMove).
     if (!this.store.available) return;

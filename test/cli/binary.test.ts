@@ -80,19 +80,28 @@ describe('lore, the built binary (dist/cli.js) in a child process', function () 
 
   it('prints its version and usage, and exits 2 on an unknown command', async () => {
     const version = await runCli(['--version'], { spawn: true });
-    assert.deepEqual([version.code, version.stdout], [0, '0.1.0\n']);
+    const { version: packageVersion } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.deepEqual([version.code, version.stdout], [0, `${packageVersion}\n`]);
+    assert.deepEqual(await runCli(['--version']), version);
+    // dist/cli.js prints the usage rendered at build time: the same as main renders now, and exit codes as main's.
+    for (const args of [['--help'], ['-h'], ['help'], []]) {
+      const [spawned, inProcess] = [await runCli(args, { spawn: true }), await runCli(args)];
+      assert.deepEqual(spawned, inProcess, args.join(' '));
+      assert.equal(spawned.code, args.length ? 0 : 2);
+      assert.match(spawned.stdout, /^lore — [^]*\nlore search QUERY /);
+    }
     const unknown = await runCli(['frobnicate'], { spawn: true });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /^lore: unknown command "frobnicate"/);
   });
 
-  it('loads only the command it runs: `lore --version` evaluates no zod and loads no SQLite, SDK or package; `lore digest` no zod either', async () => {
+  it('loads only the command it runs: `lore --version` and `lore --help` load no bundle, `lore digest` no zod, SQLite, SDK or package', async () => {
     const { root } = await makeWorkspace();
     const runs: Record<string, { zod: boolean; files: string[]; packages: string[] }> = {};
-    for (const args of [['--version'], ['digest', '--root', root], ['--help']]) {
+    for (const args of [['--version'], ['--help'], ['digest', '--root', root], ['frobnicate']]) {
       const recorder = moduleRecorder();
       const result = await runCli(args, { spawn: true, env: { NODE_OPTIONS: recorder.nodeOptions } });
-      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.code, args[0] === 'frobnicate' ? 2 : 0, result.stderr);
       const loaded = recorder.read();
       runs[args[0]] = {
         zod: loaded.zod,
@@ -101,9 +110,11 @@ describe('lore, the built binary (dist/cli.js) in a child process', function () 
       };
     }
     const cliMain = path.join(REPO_ROOT, 'dist', 'cliMain.js');
-    assert.deepEqual(runs['--version'], { zod: false, files: [CLI, cliMain], packages: [] });
+    assert.deepEqual(runs['--version'], { zod: false, files: [CLI], packages: [] });
+    assert.deepEqual(runs['--help'], { zod: false, files: [CLI], packages: [] });
     assert.deepEqual(runs.digest, { zod: false, files: [CLI, cliMain], packages: [] });
-    // The usage names every command, so it loads them all, zod included: the check above can fail.
-    assert.equal(runs['--help'].zod, true);
+    // A mistyped command renders the usage in process, which loads every command, zod (from dist/vendor/) included: the checks above can fail.
+    assert.equal(runs.frobnicate.zod, true);
+    assert.ok(runs.frobnicate.files.includes(path.join(REPO_ROOT, 'dist', 'vendor', 'zod.js')));
   });
 });

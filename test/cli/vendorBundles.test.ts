@@ -1,7 +1,7 @@
 /**
  * The built bundles keep the provider SDKs out: dist/extension.js (and the server and CLI, cliMain.js) hold
  * no SDK code, refer to dist/vendor/<sdk>.js instead, and loading the extension's bundle loads
- * none of them. Needs `node esbuild.mjs` (as every CLI test does).
+ * none of them. zod likewise, in dist/vendor/zod.js. Needs `node esbuild.mjs` (as every CLI test does).
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -46,16 +46,49 @@ describe('vendor bundles', () => {
     });
   }
 
-  it('extension.js leaves zod to vendor/zod.js (loaded with the first file it checks, not at activation)', () => {
-    const code = fs.readFileSync(path.join(DIST, 'extension.js'), 'utf8');
-    assert.ok(code.includes('require("./vendor/zod.js")'), 'extension.js does not reach vendor/zod.js');
-    const map = path.join(DIST, 'extension.js.map');
-    if (fs.existsSync(map))
+  /** The files of node_modules a bundle holds, from its source map (a production build has none: empty). */
+  function bundledPackageFiles(entry: string): string[] {
+    const map = path.join(DIST, `${entry}.js.map`);
+    if (!fs.existsSync(map)) return [];
+    return (JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]).filter((s) => s.includes('node_modules/'));
+  }
+
+  // The extension loads zod with the first file it checks, not at activation; the CLI with the first command that checks one.
+  for (const entry of ['extension', 'server', 'cliMain', 'hook']) {
+    it(`${entry}.js leaves zod to vendor/zod.js, the one copy they share`, () => {
+      const code = fs.readFileSync(path.join(DIST, `${entry}.js`), 'utf8');
+      assert.ok(code.includes('require("./vendor/zod.js")'), `${entry}.js does not reach vendor/zod.js`);
       assert.deepEqual(
-        (JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]).filter((s) => s.includes('node_modules/zod/')),
+        bundledPackageFiles(entry).filter((s) => s.includes('node_modules/zod/')),
         [],
       );
-    assert.ok(Object.keys(require(path.join(DIST, 'vendor', 'zod.js'))).includes('z'));
+      assert.ok(Object.keys(require(path.join(DIST, 'vendor', 'zod.js'))).includes('z'));
+    });
+  }
+
+  it("vendor/zod.js and mcpServer.js hold zod's English messages alone, and zod checks and explains in English", () => {
+    // A phrase of zod's French messages, as it survives minifying.
+    for (const file of [path.join('vendor', 'zod.js'), 'mcpServer.js'])
+      assert.ok(!fs.readFileSync(path.join(DIST, file), 'utf8').includes('attendu'), `${file} holds zod's French messages`);
+    const script = `
+      const { z } = require(${JSON.stringify(path.join(DIST, 'vendor', 'zod.js'))});
+      const result = z.object({ name: z.string().min(2) }).safeParse({ name: 'x' });
+      process.stdout.write(JSON.stringify({ message: result.error.issues[0].message, locales: Object.keys(z.locales), en: typeof z.locales.en().localeError }));`;
+    assert.deepEqual(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })), {
+      message: 'Too small: expected string to have >=2 characters',
+      locales: ['en', 'default'],
+      en: 'function',
+    });
+  });
+
+  it("server.js holds one copy of the LSP protocol library, the server library's own", () => {
+    const copies = new Set(
+      bundledPackageFiles('server')
+        .map((s) => /^(.*node_modules\/vscode-(languageserver-protocol|jsonrpc))\//.exec(s)?.[1])
+        .filter((copy) => copy !== undefined),
+    );
+    assert.ok(copies.size > 0, 'a development build (with its source map) is needed');
+    for (const copy of copies) assert.match(copy, /node_modules\/vscode-languageserver\/node_modules\//);
   });
 
   it('extension.js leaves the harvest (importers, distillation, apply) to the language server, whose bundle has it', () => {

@@ -18,6 +18,7 @@ import * as https from 'node:https';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { extensionPage, relativeTargets } from '../../scripts/marketplaceReadme.mjs';
+import { zipEntries } from '../../scripts/packageVsix.mjs';
 import {
   ROOT,
   codeServerEntry,
@@ -47,33 +48,6 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
 const EXT_ID = `${manifest.publisher}.${manifest.name}`;
 const EXT_DIR_NAME = `${EXT_ID}-${manifest.version}`;
 const FIXTURE = path.join(ROOT, 'test', 'integration', 'fixtures', 'workspace');
-
-/** Entries of a zip file, read from its central directory (a VSIX is a zip). */
-function zipEntries(file) {
-  const buf = fs.readFileSync(file);
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error(`${file} is not a zip file`);
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const entries = [];
-  for (let i = 0; i < count; i++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error(`${file}: bad central directory`);
-    const compressed = buf.readUInt32LE(p + 20);
-    const size = buf.readUInt32LE(p + 24);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    entries.push({ name: buf.toString('utf8', p + 46, p + 46 + nameLen), size, compressed });
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return entries;
-}
 
 const kb = (n) => `${(n / 1024).toFixed(n < 10240 ? 1 : 0)} KB`;
 const mb = (n) => `${(n / 1024 / 1024).toFixed(2)} MB`;

@@ -11,7 +11,6 @@
  * The API (`lm.registerLanguageModelChatProvider`, `contributes.languageModelChatProviders`) is
  * final from VS Code 1.104; on older versions nothing is registered and the log says so.
  */
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { buildContext } from '../../core/services/context/buildContext';
 import type { EarlierTurn } from '../../core/services/promptCache/contextLayers';
@@ -234,7 +233,8 @@ export class DirectModelProvider extends Disposable implements ChatModelProvider
       const reply = await adapter.send(context, { cache: { mode: 'implicit' }, signal: abort.signal });
       await recordChatCall(
         this.store,
-        `lore-model-${randomUUID()}`,
+        // The Web Crypto global: importing node:crypto would load it with the extension's bundle.
+        `lore-model-${crypto.randomUUID()}`,
         taskCallOf(configured.vendor, reply.model, context.text, reply.text, reply.usage),
       );
       progress.report(new vscode.LanguageModelTextPart(reply.text));

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TopicGateStats } from '../../core/services/topics/gateStats';
 import type { Topic, TopicProblem, TopicTrigger } from '../../core/services/topics/topicTypes';
+import { topicFileNames } from '../../core/services/topics/topicsFolder';
 import { topicsLibrary } from '../topics/loadTopicsLibrary';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
@@ -67,6 +68,11 @@ function problemNode(root: string, problem: TopicProblem): TreeNode {
 }
 
 export class TopicsTreeProvider extends StoreTreeProvider {
+  /** A store without topic files has nothing to show: known without loading the topics' code (at activation). */
+  override async hasContent(): Promise<boolean> {
+    return this.store.exists && topicFileNames(this.store.paths).length > 0 && super.hasContent();
+  }
+
   protected roots(): TreeNode[] {
     const root = this.store.paths.root;
     const lib = topicsLibrary();

@@ -7,6 +7,7 @@
  */
 import { SECRET_RULES, normalizeSecretName, type SecretRule } from './secretRules';
 import { sha256Hash } from '../../base/sha256';
+import { lazy } from '../../base/lazy';
 
 const MARKER_PREFIX = '[REDACTED:';
 
@@ -89,17 +90,20 @@ function applyRule({ rule, regex }: CompiledRule, text: string, found?: (kind: s
 
 /**
  * Identifies the rule set: anything keyed on redacted content (the reply cache) includes it, so
- * what older rules let through is not reused after the rules change.
+ * what older rules let through is not reused after the rules change. Computed on first use, not
+ * when the module loads (which every bundle's start does, the extension's activation included).
  */
-export const REDACTION_RULES_ID = sha256Hash()
-  .update(
-    SECRET_RULES.map(
-      (r) =>
-        `${r.kind}\n${r.pattern.source}\n${r.pattern.flags}\n${r.unless?.source ?? ''}\n${r.name?.pattern.source ?? ''}\n${r.name?.unless?.source ?? ''}`,
-    ).join('\n'),
-  )
-  .digest('hex')
-  .slice(0, 16);
+export const redactionRulesId = lazy(() =>
+  sha256Hash()
+    .update(
+      SECRET_RULES.map(
+        (r) =>
+          `${r.kind}\n${r.pattern.source}\n${r.pattern.flags}\n${r.unless?.source ?? ''}\n${r.name?.pattern.source ?? ''}\n${r.name?.unless?.source ?? ''}`,
+      ).join('\n'),
+    )
+    .digest('hex')
+    .slice(0, 16),
+);
 
 /** Replaces every secret found in `text` with `[REDACTED:kind]`. Idempotent. */
 export function redactSecrets(text: string): string {

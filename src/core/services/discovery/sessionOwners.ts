@@ -8,7 +8,7 @@
  * is not recorded never counts as this workspace's; one started in a folder inside the workspace
  * (`packages/api`) does.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hash } from '../../base/sha256';
 import * as fs from 'node:fs';
 import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../../model/claudeCodeLayout';
 import {
@@ -171,7 +171,7 @@ const geminiCli: Lister = (location, host, workspace) => {
   const bySlug = new Map<string, string>();
   const projects = isObject(registry) && isObject(registry.projects) ? registry.projects : {};
   for (const [root, slug] of Object.entries(projects)) if (typeof slug === 'string') bySlug.set(slug, root);
-  const legacyHash = createHash('sha256').update(p.resolve(workspace)).digest('hex');
+  const legacyHash = sha256Hash().update(p.resolve(workspace)).digest('hex');
   const found: FoundSession[] = [];
   for (const project of listNames(location.path).sort()) {
     const chats = p.join(location.path, project, 'chats');

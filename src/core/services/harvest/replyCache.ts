@@ -12,7 +12,7 @@ import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { countItems, type HarvestItems } from '../../model/categories';
 import type { PrivateMarkers } from '../../model/safety/privateSpans';
-import { REDACTION_RULES_ID, redactDeep } from '../../model/safety/redact';
+import { redactDeep, redactionRulesId } from '../../model/safety/redact';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
@@ -41,7 +41,7 @@ export function replyMemoKey(
 ): string {
   const markers = privateMarkers.map((m) => `${m.open}\u0000${m.close}`).join('\u0000');
   return sha256Hash()
-    .update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${REDACTION_RULES_ID}${markers ? `\n${markers}` : ''}`)
+    .update(`${sha256}\n${provider}\n${model ?? ''}\n${prompt}\n${redactionRulesId()}${markers ? `\n${markers}` : ''}`)
     .digest('hex');
 }
 

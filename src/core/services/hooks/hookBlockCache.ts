@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { instructionRulesText } from '../../model/safety/instructionFlags';
-import { REDACTION_RULES_ID } from '../../model/safety/redact';
+import { redactionRulesId } from '../../model/safety/redact';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
@@ -73,7 +73,7 @@ let rulesText: string | undefined;
 
 /** The key of a slot made from `inputs` under the current rules. */
 function keyOf(slot: string, inputs: readonly string[]): string {
-  const hash = sha256Hash().update(`${FORMAT}\n${REDACTION_RULES_ID}\n${(rulesText ??= instructionRulesText())}\n${slot}`);
+  const hash = sha256Hash().update(`${FORMAT}\n${redactionRulesId()}\n${(rulesText ??= instructionRulesText())}\n${slot}`);
   // Each input's length first, so no two lists of inputs hash the same text.
   for (const input of inputs) hash.update(`\n${input.length}\n`).update(input);
   return hash.digest('hex');

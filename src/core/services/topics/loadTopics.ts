@@ -10,6 +10,7 @@ import { sha256Hash } from '../../base/sha256';
 import type { TopicFrontmatter } from './topicSchema';
 import type { Topic, TopicProblem, TopicSet } from './topicTypes';
 import { lazy } from '../../base/lazy';
+import { topicFileNames, topicsDir } from './topicsFolder';
 
 const topicBuildModule = lazy(() => require('./topicBuild') as typeof import('./topicBuild'));
 const topicCacheModule = lazy(() => require('./topicCache') as typeof import('./topicCache'));
@@ -18,22 +19,11 @@ const topicFileModule = lazy(() => require('./topicFile') as typeof import('./to
 /** A topic file larger than this is refused (instructions are a few KB). */
 export const MAX_TOPIC_FILE_BYTES = 256 * 1024;
 
-/** The topics folder of a store. */
-export function topicsDir(paths: StorePaths): string {
-  return path.join(paths.root, 'topics');
-}
+export { topicsDir };
 
 /** Loads the store's topics; never throws for a bad file. */
 export function loadTopics(paths: StorePaths): TopicSet {
-  let names: string[];
-  try {
-    names = fs
-      .readdirSync(topicsDir(paths))
-      .filter((n) => n.endsWith('.md'))
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  } catch {
-    return { topics: [], problems: [] };
-  }
+  const names = topicFileNames(paths);
   if (!names.length) return { topics: [], problems: [] };
   // Loaded only when there are topic files; the parser (gray-matter, zod) only for files not in the memo.
   const { buildTopic, isTopicProblem, TOPIC_FILE_NAME } = topicBuildModule();
