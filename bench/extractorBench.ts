@@ -23,6 +23,7 @@ function figures(group: string, s: Score): BenchResult[] {
       target: { on: 'value', op: '>=', threshold: PRECISION_TARGET },
       notes: [
         `${s.correct} of ${s.extracted} items correct: ${s.matched} match a label (recall ${s.matched} of ${s.labels} labels), ${s.judgedKeep} judged keep; ${s.unjudged} not judged, counted wrong; ${s.conversations} conversations`,
+        `${s.suggested} of ${s.extracted} wait in review.md as suggestions for a person to confirm; ${s.extracted - s.suggested} (marked lines) go straight into the store`,
       ],
     }),
     makeResult({

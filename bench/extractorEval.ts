@@ -94,11 +94,20 @@ export interface Score {
   /** Conversations with nothing worth keeping, and the items taken from them anyway. */
   nothingToKeep: number;
   noise: number;
+  /** Items that wait in review.md as suggestions (inferred, not marked); the rest go straight into the store. */
+  suggested: number;
+}
+
+/** One item as scored: its category, one text, and whether it waits as a suggestion (ItemOrigin.inferred). */
+export interface ExtractedItem {
+  category: ItemCategory;
+  text: string;
+  suggested?: boolean;
 }
 
 export interface ConversationResult {
   set: LabelledConversation;
-  extracted: Array<{ category: ItemCategory; text: string }>;
+  extracted: ExtractedItem[];
   /** Indices into `extracted` of items that matched a label. */
   matchedItems: Set<number>;
   /** How each item of `extracted` is scored, by index. */
@@ -168,17 +177,17 @@ export function jaccard(a: string, b: string): number {
 }
 
 /** Every item of a reply as category + one text (statement and detail, playbook name and steps, path and note). */
-export function flattenItems(items: HarvestItems): Array<{ category: ItemCategory; text: string }> {
-  const out: Array<{ category: ItemCategory; text: string }> = [];
+export function flattenItems(items: HarvestItems): ExtractedItem[] {
+  const out: ExtractedItem[] = [];
   for (const category of ITEM_CATEGORIES) {
-    for (const item of items[category] as unknown as Array<Record<string, string | undefined>>) {
+    for (const item of items[category] as unknown as Array<Record<string, string | boolean | undefined>>) {
       const text =
         category === 'playbooks'
           ? `${item.name}: ${item.steps}`
           : category === 'files'
             ? `${item.path}: ${item.note}`
             : [item.statement, item.detail].filter(Boolean).join(' — ');
-      out.push({ category, text });
+      out.push({ category, text, ...(item.inferred === true ? { suggested: true } : {}) });
     }
   }
   return out;
@@ -266,6 +275,7 @@ export function scoreResults(results: ConversationResult[]): Score {
     yield: worth.length === 0 ? 1 : yielded / worth.length,
     nothingToKeep: nothing.length,
     noise: nothing.reduce((n, r) => n + r.extracted.length, 0),
+    suggested: results.reduce((n, r) => n + r.extracted.filter((item) => item.suggested).length, 0),
   };
 }
 
@@ -291,7 +301,19 @@ function percent(x: number): string {
   return `${(100 * x).toFixed(0)} %`;
 }
 
-const COLUMNS = ['convs', 'labels', 'extracted', 'matched', 'judged ok', 'unjudged', 'precision', ' recall', '  yield', '   noise'];
+const COLUMNS = [
+  'convs',
+  'labels',
+  'extracted',
+  'suggested',
+  'matched',
+  'judged ok',
+  'unjudged',
+  'precision',
+  ' recall',
+  '  yield',
+  '   noise',
+];
 
 /** How `--verbose` marks an item: matched a label, judged keep, judged wrong, not judged (counted wrong). */
 const MARKS: Record<ItemVerdict, string> = { label: 'ok  ', keep: 'keep', wrong: 'FP  ', unjudged: '??  ' };
@@ -302,7 +324,19 @@ function row(name: string, s: Score): string {
   const recall = s.labels === 0 ? '–' : percent(s.recall);
   const yielded = s.worthKeeping === 0 ? '–' : `${s.yielded}/${s.worthKeeping}`;
   const noise = s.nothingToKeep === 0 ? '–' : `${s.noise} in ${s.nothingToKeep}`;
-  const cells = [s.conversations, s.labels, s.extracted, s.matched, s.judgedKeep, s.unjudged, precision, recall, yielded, noise];
+  const cells = [
+    s.conversations,
+    s.labels,
+    s.extracted,
+    s.suggested,
+    s.matched,
+    s.judgedKeep,
+    s.unjudged,
+    precision,
+    recall,
+    yielded,
+    noise,
+  ];
   return `${name.padEnd(14)} ${cells.map((cell, i) => String(cell).padStart(COLUMNS[i].length)).join(' ')}`;
 }
 
@@ -328,7 +362,8 @@ export function formatEvaluation(evaluation: Evaluation, verbose = false): strin
   }
   out.push(`(an item matches a label of the same category when their word sets have Jaccard ≥ ${MATCH_JACCARD}, one to one;`);
   out.push(' precision counts items that match a label or were judged keep; an unjudged item counts wrong (--judge lists them);');
-  out.push(' yield: conversations worth keeping that gave a correct item; noise: items taken from conversations with nothing to keep)');
+  out.push(' yield: conversations worth keeping that gave a correct item; noise: items taken from conversations with nothing to keep;');
+  out.push(' suggested: items that wait in review.md for a person to confirm, the rest go straight into the store)');
   return out.join('\n');
 }
 
@@ -340,7 +375,13 @@ export function formatUnjudged(evaluation: Evaluation): string {
   const pending: Record<string, JudgedItem[]> = {};
   for (const r of evaluation.results) {
     const items = r.extracted.filter((_, i) => r.verdicts[i] === 'unjudged');
-    if (items.length > 0) pending[r.set.name] = items.map((item) => ({ ...item, verdict: '?' as JudgedItem['verdict'], reason: '' }));
+    if (items.length > 0)
+      pending[r.set.name] = items.map((item) => ({
+        category: item.category,
+        text: item.text,
+        verdict: '?' as JudgedItem['verdict'],
+        reason: '',
+      }));
   }
   return JSON.stringify(pending, null, 1);
 }
