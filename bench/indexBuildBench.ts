@@ -51,20 +51,26 @@ async function measure(ctx: BenchContext, g: Generated, reps: number, label: str
   let peakSegments = 0;
   let transactions = 0;
   let dbBytes = 0;
+  const cpu = { floor: [] as number[], oneShot: [] as number[], sliced: [] as number[] };
   for (let i = 0; i < reps; i++) {
     // The three alternate, so that the load of a shared machine falls on each alike.
     oneShot.push(await timed(() => buildOneShot(g)));
+    cpu.oneShot.push(lastCpu);
     dbBytes = fs.statSync(indexDatabaseFile(g.paths)).size;
     if (rows.length === 0) rows = documentRows(g);
     floor.push(await timed(async () => bulkInsert(g, rows)));
+    cpu.floor.push(lastCpu);
     const slicedRun = await buildSliced(g);
     sliced.push(slicedRun.ms);
+    cpu.sliced.push(slicedRun.cpu);
     peakSegments = Math.max(peakSegments, slicedRun.peakSegments);
     transactions = slicedRun.transactions;
   }
   ctx.log(`indexBuild: ${label}: floor ${floor.map(formatNumber).join(', ')} ms; one-shot ${oneShot.map(formatNumber).join(', ')} ms`);
   const baseline = baselineOf(`bulk insert of the same ${rows.length} rows, one transaction`, 'ms', floor);
   const mbs = (ms: number) => formatNumber(g.bytes / MIB / (ms / 1000));
+  const cpuRatio = (samples: number[]) =>
+    `CPU time ${formatNumber(median(samples))} ms, ${formatNumber(median(samples) / median(cpu.floor))}× the floor's ${formatNumber(median(cpu.floor))} ms`;
   return [
     makeResult({
       name: `index first build, one-shot (CLI), ${label}`,
@@ -74,6 +80,7 @@ async function measure(ctx: BenchContext, g: Generated, reps: number, label: str
       target: { on: 'ratio', op: '<=', threshold: TARGET_RATIO },
       notes: [
         `${rows.length} documents from ${formatNumber(g.bytes / MIB)} MB: ${mbs(median(oneShot))} MB/s; database ${formatNumber(dbBytes / MIB)} MB`,
+        cpuRatio(cpu.oneShot),
       ],
     }),
     makeResult({
@@ -81,14 +88,23 @@ async function measure(ctx: BenchContext, g: Generated, reps: number, label: str
       unit: 'ms',
       samples: sliced,
       baseline,
-      notes: [`${transactions} transactions; at most ${peakSegments} FTS segments during the build (FTS5's limit: 2,000), 1 after`],
+      notes: [
+        `${transactions} transactions; at most ${peakSegments} FTS segments during the build (FTS5's limit: 2,000), 1 after`,
+        cpuRatio(cpu.sliced),
+      ],
     }),
   ];
 }
 
+/** CPU time (user + system, ms) of the last timed call: on a loaded machine, the work done. */
+let lastCpu = 0;
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   await fn();
+  const used = process.cpuUsage(cpu);
+  lastCpu = (used.user + used.system) / 1000;
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
@@ -107,7 +123,7 @@ async function buildOneShot(g: Generated): Promise<void> {
 }
 
 /** The sliced build as a server runs it, counting the FTS segments as it goes. */
-async function buildSliced(g: Generated): Promise<{ ms: number; peakSegments: number; transactions: number }> {
+async function buildSliced(g: Generated): Promise<{ ms: number; cpu: number; peakSegments: number; transactions: number }> {
   removeIndex(g);
   const backend = openEngine(g.paths).lexical as SqliteBackend;
   let peakSegments = 0;
@@ -127,7 +143,7 @@ async function buildSliced(g: Generated): Promise<{ ms: number; peakSegments: nu
         },
       ),
     );
-    return { ms, peakSegments, transactions };
+    return { ms, cpu: lastCpu, peakSegments, transactions };
   } finally {
     backend.close();
   }

@@ -121,6 +121,25 @@ describe('index build: transactions, segments and interruptions', function () {
     assert.deepEqual(mergeSettings(paths), { automerge: 4, crisismerge: 16 });
   });
 
+  it("sees another process's writes at the start of each transaction, though it reads the states once per transaction", () => {
+    const ours = openEngine(paths).lexical;
+    const theirs = openEngine(paths).lexical;
+    const state = (rel: string) => ({ rel, mtimeMs: 1, size: 1, hash: 'h' });
+    try {
+      ours.transaction(() => {
+        ours.setSourceState(state('ours.md'));
+        assert.ok(ours.sourceStates().has('ours.md'));
+      });
+      theirs.transaction(() => theirs.setSourceState(state('theirs.md')));
+      ours.transaction(() => assert.ok(ours.sourceStates().has('theirs.md'), 'read again after the other commit'));
+      theirs.transaction(() => theirs.removeSource('theirs.md'));
+      assert.equal(ours.sourceStates().has('theirs.md'), false, 'and outside a transaction');
+    } finally {
+      ours.close();
+      theirs.close();
+    }
+  });
+
   it('a build interrupted half way leaves every file searchable, old or new, and the next update completes it', async () => {
     const queries = ['amber module17', 'cobalt module17', 'cobalt module599', 'amber module599', 'watcher'];
     await hitsOf(paths, queries);

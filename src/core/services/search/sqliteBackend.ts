@@ -38,6 +38,13 @@ export class SqliteBackend implements LexicalBackend {
   private readonly statements = new Map<string, SqliteStatement>();
   private states: Map<string, SourceState> | undefined;
   private dataVersion = -1;
+  /**
+   * Inside a write transaction, after the states were checked against data_version once: no
+   * other connection can commit until it ends, so a build writing thousands of files asks once
+   * per transaction instead of once per file.
+   */
+  private statesHeld = false;
+  private transactionDepth = 0;
   /** Documents inserted since the segments were last merged. */
   private inserted = 0;
   /** See holdMaintenance. */
@@ -61,6 +68,7 @@ export class SqliteBackend implements LexicalBackend {
   }
 
   sourceStates(): ReadonlyMap<string, SourceState> {
+    if (this.statesHeld && this.states) return this.states;
     const version = this.db.pragma('data_version') as number;
     if (!this.states || version !== this.dataVersion) {
       const rows = this.stmt('SELECT rel, mtime, size, hash, docs FROM sources').all() as Array<{
@@ -73,11 +81,13 @@ export class SqliteBackend implements LexicalBackend {
       this.states = new Map(rows.map((r) => [r.rel, { rel: r.rel, mtimeMs: r.mtime, size: r.size, hash: r.hash, docs: r.docs }]));
       this.dataVersion = version;
     }
+    this.statesHeld = this.transactionDepth > 0;
     return this.states;
   }
 
   transaction<T>(fn: () => T): T {
     let result: T;
+    this.transactionDepth++;
     try {
       result = this.db.transaction(fn);
     } catch (error) {
@@ -85,6 +95,8 @@ export class SqliteBackend implements LexicalBackend {
       this.states = undefined;
       this.inserted = 0;
       throw error;
+    } finally {
+      if (--this.transactionDepth === 0) this.statesHeld = false;
     }
     if (!this.held && this.inserted >= OPTIMIZE_AFTER_DOCS) this.mergeSegments();
     return result;
