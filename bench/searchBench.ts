@@ -64,7 +64,7 @@ interface BenchQuery {
   options: SearchOptions;
 }
 
-interface Generated {
+export interface Generated {
   paths: StorePaths;
   bytes: number;
   items: string[];
@@ -101,7 +101,8 @@ function vocabulary(rng: SeededRandom, size: number): string[] {
   return [...words];
 }
 
-function generate(ctx: BenchContext): Generated {
+/** Generates the store: `notes` per-file note files (9,000 by default: 10,000 files in all). */
+export function generate(ctx: BenchContext, notes: number = FILES.notes): Generated {
   const rng = new SeededRandom(20_261_121);
   const vocab = vocabulary(rng, 12_000);
   const word = () => vocab[Math.floor(Math.pow(rng.next(), 2.2) * vocab.length)];
@@ -137,7 +138,7 @@ function generate(ctx: BenchContext): Generated {
     path.join(root, 'tasks.md'),
     `# Tasks\n\n## Open\n\n${open}\n\n## Done\n\n${Array.from({ length: ITEMS.tasks / 2 }, item).join('\n')}\n`,
   );
-  for (let i = 0; i < FILES.notes; i++) {
+  for (let i = 0; i < notes; i++) {
     const rel = `src/${word()}/${word()}${i}.ts`;
     const head = `---\npath: "${rel}"\nfile_id: "2049:${100000 + i}"\nsize: ${rng.int(100, 9000)}\nfingerprint: "sha256:${rng.hex(64)}"\n---\n# ${rel}\n\n`;
     write(path.join(paths.files, `2049-${100000 + i}.md`), head + Array.from({ length: ITEMS.perNote }, item).join('\n') + '\n');
@@ -172,7 +173,7 @@ function generate(ctx: BenchContext): Generated {
     if (kind < 0.95) return { kind: 'category filter', text: word(), options: { categories: [rng.pick(categories)] } };
     return { kind: 'date filter', text: word(), options: { since: '2026-10-01' } };
   });
-  ctx.log(`search: generated ${formatNumber(bytes / MIB)} MB in ${FILES.notes + FILES.transcripts + 5} files, ${items.length} items`);
+  ctx.log(`search: generated ${formatNumber(bytes / MIB)} MB in ${notes + FILES.transcripts + 5} files, ${items.length} items`);
   return { paths, bytes, items, queries, noteFile: path.join(paths.files, '2049-100042.md') };
 }
 

@@ -38,6 +38,25 @@ export function embedTextOf(doc: Pick<SearchDoc, 'text' | 'notedPath'>): string 
   return doc.notedPath ? `${doc.notedPath}: ${doc.text}` : doc.text;
 }
 
+/**
+ * Short fields already redacted (noted paths, sections, sources): they repeat over the items of a
+ * file and of a harvest, and a redaction costs about as much for a short text as for an item's
+ * (every rule's hints are looked up), so a build spent half its redaction on them. Redaction is
+ * a pure function of the text; the memo is capped, and emptied when full.
+ */
+const redactedFields = new Map<string, string>();
+const MAX_REDACTED_FIELDS = 4096;
+
+function redactField(text: string): string {
+  let clean = redactedFields.get(text);
+  if (clean === undefined) {
+    clean = redactSecrets(text);
+    if (redactedFields.size >= MAX_REDACTED_FIELDS) redactedFields.clear();
+    redactedFields.set(text, clean);
+  }
+  return clean;
+}
+
 function finish(doc: Omit<SearchDoc, 'hash'>): SearchDoc {
   return { ...doc, hash: contentHash(embedTextOf(doc)) };
 }
@@ -77,7 +96,7 @@ function itemDoc(
   const body = redactSecrets(stripProvenance(item.text).trim());
   if (!body) return [];
   const prov = item.provenance;
-  const source = prov?.source === undefined ? undefined : redactSecrets(prov.source);
+  const source = prov?.source === undefined ? undefined : redactField(prov.source);
   const { label, section, notedPath, ...rest } = fields;
   return [
     finish({
@@ -86,8 +105,8 @@ function itemDoc(
       context: redactSecrets([label, prov?.source].filter(Boolean).join(' ')),
       source,
       date: prov?.validDate ? prov.date : undefined,
-      section: section === undefined ? undefined : redactSecrets(section),
-      notedPath: notedPath === undefined ? undefined : redactSecrets(notedPath),
+      section: section === undefined ? undefined : redactField(section),
+      notedPath: notedPath === undefined ? undefined : redactField(notedPath),
       flagged:
         options.flags === false
           ? undefined

@@ -14,7 +14,7 @@ export async function purgeStoreIndex(paths: StorePaths): Promise<void> {
   if (!fs.existsSync(paths.index)) return;
   // Loaded only here: the index brings the SQLite driver.
   const { SearchIndex } = searchIndexModule();
-  const index = SearchIndex.open(paths, { embedder: null });
+  const index = SearchIndex.open(paths, { embedder: null, oneShot: true });
   try {
     await index.purge();
   } finally {

@@ -54,9 +54,10 @@ export interface LexicalBackend {
   /** Runs `fn` atomically (one write transaction in SQLite). */
   transaction<T>(fn: () => T): T;
   /**
-   * While held, maintenance that a large transaction would trigger (SQLite merges its FTS
-   * segments) waits: a build in many small transactions would otherwise merge the whole growing
-   * index again and again. After releasing, `maintain` does what is due, a step at a time.
+   * While held, maintenance that a large transaction would trigger (SQLite merges all its FTS
+   * segments into one) waits: a build in many small transactions would otherwise merge the whole
+   * growing index again and again. FTS5's own bounded merging goes on meanwhile. After
+   * releasing, `maintain` does what is due, a step at a time.
    */
   holdMaintenance?(hold: boolean): void;
   /** One bounded step of due maintenance; true while more remains. */

@@ -42,6 +42,13 @@ export interface SearchIndexOptions extends EngineOptions {
    * first build of a large store takes tens of seconds; a server should not hold a query that long.
    */
   updateWaitMs?: number;
+  /**
+   * A process that runs one command and exits (the CLI): no event loop to keep answering, so a
+   * build writes in transactions of about a second (ONE_SHOT_SLICE_MS) instead of tens of ms. Each
+   * transaction still commits what it wrote: an interrupted build is resumed by the next one, and
+   * another process's writes wait at most that long.
+   */
+  oneShot?: boolean;
 }
 
 export interface SearchOptions extends SearchFilter {
@@ -80,6 +87,8 @@ const DEFAULT_LIMIT = 20;
 /** How agents are told that a search was answered by partial matches (SearchResponse.partial). */
 export const PARTIAL_MATCHES_WARNING = 'partial matches: no item has every word of the query; these have some of the words';
 const MAX_LIMIT = 500;
+/** A one-shot process's build slices (see SearchIndexOptions.oneShot). */
+const ONE_SHOT_SLICE_MS = 1000;
 /** After a lock made us fall back, SQLite is tried again after this long. */
 const RELOCK_RETRY_MS = 30_000;
 
@@ -195,6 +204,7 @@ export class SearchIndex {
         for (const listener of full.listeners) listener({ ...p });
       };
       return syncIndexInSlices(lexical, this.paths, this.syncOptions(), {
+        sliceMs: this.options.oneShot ? ONE_SHOT_SLICE_MS : undefined,
         run: (slice) => this.withRecovery(() => slice(this.engine.lexical), 'throw'),
         onProgress: progress,
       }).finally(() => lexical.holdMaintenance?.(false));
@@ -464,7 +474,7 @@ export async function searchStore(
   query: string,
   options: SearchIndexOptions & SearchOptions = {},
 ): Promise<SearchResponse> {
-  const index = SearchIndex.open(paths, options);
+  const index = SearchIndex.open(paths, { oneShot: true, ...options });
   try {
     return await index.search(query, options);
   } finally {

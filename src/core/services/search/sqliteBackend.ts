@@ -27,18 +27,6 @@ export const RANK_CAP = 100;
  */
 const OPTIMIZE_AFTER_DOCS = 5000;
 
-/** FTS5's default automerge setting, restored after a build held it off. */
-const FTS_AUTOMERGE = 4;
-
-/**
- * FTS5's crisismerge: its default (16), and what a build holds it at (FTS5's largest, 1999).
- * With automerge off, a level that reaches crisismerge segments is merged at once, inside some
- * commit: at the 256th slice of a build that merged a third of the index, stalling the server
- * for 0.4–0.7 s. Held up, the slices' segments wait for the stepped merge at the end.
- */
-const FTS_CRISISMERGE = 16;
-const FTS_HELD_CRISISMERGE = 1999;
-
 /** Pages merged per maintenance step: tens of ms on a 100,000-item store, ~60 steps after its build. */
 const MERGE_STEP_PAGES = 64;
 
@@ -50,6 +38,13 @@ export class SqliteBackend implements LexicalBackend {
   private readonly statements = new Map<string, SqliteStatement>();
   private states: Map<string, SourceState> | undefined;
   private dataVersion = -1;
+  /**
+   * Inside a write transaction, after the states were checked against data_version once: no
+   * other connection can commit until it ends, so a build writing thousands of files asks once
+   * per transaction instead of once per file.
+   */
+  private statesHeld = false;
+  private transactionDepth = 0;
   /** Documents inserted since the segments were last merged. */
   private inserted = 0;
   /** See holdMaintenance. */
@@ -73,6 +68,7 @@ export class SqliteBackend implements LexicalBackend {
   }
 
   sourceStates(): ReadonlyMap<string, SourceState> {
+    if (this.statesHeld && this.states) return this.states;
     const version = this.db.pragma('data_version') as number;
     if (!this.states || version !== this.dataVersion) {
       const rows = this.stmt('SELECT rel, mtime, size, hash, docs FROM sources').all() as Array<{
@@ -85,11 +81,13 @@ export class SqliteBackend implements LexicalBackend {
       this.states = new Map(rows.map((r) => [r.rel, { rel: r.rel, mtimeMs: r.mtime, size: r.size, hash: r.hash, docs: r.docs }]));
       this.dataVersion = version;
     }
+    this.statesHeld = this.transactionDepth > 0;
     return this.states;
   }
 
   transaction<T>(fn: () => T): T {
     let result: T;
+    this.transactionDepth++;
     try {
       result = this.db.transaction(fn);
     } catch (error) {
@@ -97,28 +95,25 @@ export class SqliteBackend implements LexicalBackend {
       this.states = undefined;
       this.inserted = 0;
       throw error;
+    } finally {
+      if (--this.transactionDepth === 0) this.statesHeld = false;
     }
     if (!this.held && this.inserted >= OPTIMIZE_AFTER_DOCS) this.mergeSegments();
     return result;
   }
 
   /**
-   * Also turns FTS5's own automerge off while held: with it, each commit of a build merged
-   * segments in the middle of the build (a commit of one 20,000-note file took a second); and
-   * its crisismerge up (see FTS_HELD_CRISISMERGE). The settings live in the database; every
-   * release sets them back, so a process that died holding them leaves them so only until the
-   * next build or full refresh with changes of any Lore process.
+   * Holds back only Lore's own merge into one segment (an 'optimize' after a transaction of
+   * OPTIMIZE_AFTER_DOCS documents), which a build in many transactions would otherwise run again
+   * and again on the growing index. FTS5's own settings stay as they are (sqliteSchema.ts,
+   * FTS_MERGE_SETTINGS): a build that turned its automerge off and raised its crisismerge added a
+   * segment per transaction until FTS5's limit of 2,000, and then failed with "database or disk is
+   * full" at 100,000 files.
    */
   holdMaintenance(hold: boolean): void {
     if (hold === this.held) return;
     this.held = hold;
     if (hold) this.mergeDue = true;
-    try {
-      this.stmt("INSERT INTO fts(fts, rank) VALUES ('automerge', ?)").run(BigInt(hold ? 0 : FTS_AUTOMERGE));
-      this.stmt("INSERT INTO fts(fts, rank) VALUES ('crisismerge', ?)").run(BigInt(hold ? FTS_HELD_CRISISMERGE : FTS_CRISISMERGE));
-    } catch {
-      // Maintenance only (a locked or read-only index): the build goes on as before.
-    }
   }
 
   purge(): void {
