@@ -26,6 +26,7 @@ import {
 import { isCorruption, isLocked, sqliteCode } from '../../base/sqliteDriver';
 import { makeSnippet, termMatcher } from './textTerms';
 import { VectorSearch } from './vectorSearch';
+import { STAMPS_KEY, readStamps, stampsHold, type SourceStamps } from './sourceStamps';
 
 export interface SearchIndexOptions extends EngineOptions {
   /** An embedder for hybrid search; undefined: from LORE_EMBED_PROVIDER; null: none. */
@@ -149,7 +150,7 @@ export class SearchIndex {
     await this.update();
     await this.enqueue(async () => {
       this.withRecovery(() => this.engine.lexical.purge?.(), 'throw');
-      return { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0, embedded: 0 };
+      return { ...noUpdate(0), embedded: 0 };
     });
   }
 
@@ -200,26 +201,21 @@ export class SearchIndex {
       }).finally(() => lexical.holdMaintenance?.(false));
     };
     let report: Omit<UpdateReport, 'embedded'>;
+    const stamps = full ? this.sourcesUnchanged() : undefined;
     try {
-      report = full
-        ? await sliced()
-        : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
+      report =
+        stamps === true
+          ? noUpdate(this.safeCount())
+          : full
+            ? await sliced()
+            : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
     } catch (error) {
       if (this.engine.lexical.name !== 'sqlite' || !sqliteCode(error)) throw error;
       if (isLocked(error)) {
         // Another process is writing the index (most likely updating it): answer from what is
         // there rather than rebuild everything in memory; the next refresh catches up.
         const message = 'the index is being written by another process; results may be a little stale';
-        report = {
-          scanned: 0,
-          indexed: [],
-          removed: [],
-          rehashed: 0,
-          unchanged: 0,
-          errors: [{ file: '.index', message }],
-          docs: this.safeCount(),
-          ms: 0,
-        };
+        report = { ...noUpdate(this.safeCount()), errors: [{ file: '.index', message }] };
       } else {
         // Read-only, disk full, I/O error: SQLite cannot keep the index; memory can.
         this.fallBack(`the search index could not be updated (${(error as Error).message})`);
@@ -228,6 +224,7 @@ export class SearchIndex {
         report = await sliced();
       }
     }
+    if (stamps && stamps !== true) this.recordStamps(stamps, report);
     if (full) this.synced = true;
     this.lastSync = Date.now();
     if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
@@ -235,6 +232,32 @@ export class SearchIndex {
       ? await this.vector.embedMissing(this.engine.lexical, this.engine.vectors, (write) => this.withRecovery(write), this.options.log)
       : 0;
     return { ...report, embedded };
+  }
+
+  /**
+   * Before a full update: true when the stamps the last clean full update recorded still hold
+   * (no source can have changed: sourceStamps.ts), else the stamps of now, to record if this
+   * update finds every source as indexed.
+   */
+  private sourcesUnchanged(): true | SourceStamps {
+    const options = { transcripts: this.options.transcripts };
+    try {
+      if (stampsHold(this.engine.lexical.meta?.(STAMPS_KEY), options)) return true;
+    } catch {
+      // An index that cannot be read says so in the update that follows.
+    }
+    return readStamps(this.paths, options);
+  }
+
+  /** Records the stamps read before a full update that found nothing to change (any change: the next one checks again). */
+  private recordStamps(stamps: SourceStamps, report: Omit<UpdateReport, 'embedded'>): void {
+    const clean = report.indexed.length === 0 && report.removed.length === 0 && report.rehashed === 0 && report.errors.length === 0;
+    if (!clean) return;
+    try {
+      this.engine.lexical.setMeta?.(STAMPS_KEY, JSON.stringify(stamps));
+    } catch {
+      // Locked or read-only: the next update scans again, as before stamps.
+    }
   }
 
   /**
@@ -448,6 +471,11 @@ export class SearchIndex {
     this.synced = false;
     this.vector?.invalidate(true);
   }
+}
+
+/** The report of an update that had nothing to do. */
+function noUpdate(docs: number): Omit<UpdateReport, 'embedded'> {
+  return { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs, ms: 0 };
 }
 
 /** The warning of an answer given before the index update it waited for was done. */
