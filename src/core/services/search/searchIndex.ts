@@ -26,7 +26,7 @@ import {
 import { isCorruption, isLocked, sqliteCode } from '../../base/sqliteDriver';
 import { makeSnippet, termMatcher } from './textTerms';
 import { VectorSearch } from './vectorSearch';
-import { STAMPS_KEY, readStamps, stampsHold, type SourceStamps } from './sourceStamps';
+import { recordStamps, sourcesUnchanged } from './sourceStamps';
 
 export interface SearchIndexOptions extends EngineOptions {
   /** An embedder for hybrid search; undefined: from LORE_EMBED_PROVIDER; null: none. */
@@ -201,7 +201,7 @@ export class SearchIndex {
       }).finally(() => lexical.holdMaintenance?.(false));
     };
     let report: Omit<UpdateReport, 'embedded'>;
-    const stamps = full ? this.sourcesUnchanged() : undefined;
+    const stamps = full ? sourcesUnchanged(this.engine.lexical, this.paths, { transcripts: this.options.transcripts }) : undefined;
     try {
       report =
         stamps === true
@@ -224,7 +224,7 @@ export class SearchIndex {
         report = await sliced();
       }
     }
-    if (stamps && stamps !== true) this.recordStamps(stamps, report);
+    if (stamps && stamps !== true) recordStamps(this.engine.lexical, stamps, report);
     if (full) this.synced = true;
     this.lastSync = Date.now();
     if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
@@ -232,32 +232,6 @@ export class SearchIndex {
       ? await this.vector.embedMissing(this.engine.lexical, this.engine.vectors, (write) => this.withRecovery(write), this.options.log)
       : 0;
     return { ...report, embedded };
-  }
-
-  /**
-   * Before a full update: true when the stamps the last clean full update recorded still hold
-   * (no source can have changed: sourceStamps.ts), else the stamps of now, to record if this
-   * update finds every source as indexed.
-   */
-  private sourcesUnchanged(): true | SourceStamps {
-    const options = { transcripts: this.options.transcripts };
-    try {
-      if (stampsHold(this.engine.lexical.meta?.(STAMPS_KEY), options)) return true;
-    } catch {
-      // An index that cannot be read says so in the update that follows.
-    }
-    return readStamps(this.paths, options);
-  }
-
-  /** Records the stamps read before a full update that found nothing to change (any change: the next one checks again). */
-  private recordStamps(stamps: SourceStamps, report: Omit<UpdateReport, 'embedded'>): void {
-    const clean = report.indexed.length === 0 && report.removed.length === 0 && report.rehashed === 0 && report.errors.length === 0;
-    if (!clean) return;
-    try {
-      this.engine.lexical.setMeta?.(STAMPS_KEY, JSON.stringify(stamps));
-    } catch {
-      // Locked or read-only: the next update scans again, as before stamps.
-    }
   }
 
   /**

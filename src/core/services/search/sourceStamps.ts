@@ -18,6 +18,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../../store/storePaths';
+import type { LexicalBackend } from './lexicalBackend';
+import type { UpdateReport } from './searchTypes';
 import { categorySources, sourceFolders } from './sourceFiles';
 
 /** How long stamps spare the full stat scan: the bound on missing an in-place save by another program. */
@@ -82,5 +84,33 @@ export function stampsHold(recorded: string | undefined, options: { transcripts?
     });
   } catch {
     return false; // Unreadable now: the full update says what is wrong.
+  }
+}
+
+/**
+ * Before a full update: true when the stamps the last clean full update recorded in the index
+ * still hold (no source can have changed), else the stamps of now, to record if this update
+ * finds every source as indexed.
+ */
+export function sourcesUnchanged(backend: LexicalBackend, paths: StorePaths, options: { transcripts?: boolean }): true | SourceStamps {
+  try {
+    if (stampsHold(backend.meta?.(STAMPS_KEY), options)) return true;
+  } catch {
+    // An index that cannot be read says so in the update that follows.
+  }
+  return readStamps(paths, options);
+}
+
+/**
+ * After a full update: records the stamps read before it when it found nothing to change (after
+ * any change, the next update lists the sources again, and records them if they held still).
+ */
+export function recordStamps(backend: LexicalBackend, stamps: SourceStamps, report: Omit<UpdateReport, 'embedded'>): void {
+  const clean = report.indexed.length === 0 && report.removed.length === 0 && report.rehashed === 0 && report.errors.length === 0;
+  if (!clean) return;
+  try {
+    backend.setMeta?.(STAMPS_KEY, JSON.stringify(stamps));
+  } catch {
+    // Locked or read-only: the next update lists the sources again, as before stamps.
   }
 }
