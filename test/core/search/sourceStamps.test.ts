@@ -36,6 +36,8 @@ describe('search index freshness without a stat of every source', () => {
   it('skips the listing while no source folder and no category file changed, in a new process too', async () => {
     const again = await index.update();
     assert.equal(again.scanned, 0, 'nothing listed');
+    assert.ok(again.docs > 0);
+    assert.equal(again.docs, (await index.search('esbuild')).update?.docs ?? again.docs);
     index.close();
     index = SearchIndex.open(paths, { embedder: null });
     const response = await index.search('esbuild');
@@ -75,6 +77,17 @@ describe('search index freshness without a stat of every source', () => {
     assert.ok(fs.statSync(paths.files).mtimeMs >= written.mtimeMs - 1, 'the folder was touched');
     age(note, 30);
     assert.equal((await index.search('wombats')).hits.length, 1);
+  });
+
+  it("drops the stamps when a watcher's update of some files changed the index", async () => {
+    const note = path.join(paths.files, '1-2.md');
+    const docs = (await index.update()).docs;
+    fs.appendFileSync(note, '- tapirs swim well [from: c9, 2026-11-22]\n');
+    age(note, 30);
+    assert.deepEqual((await index.update({ only: [note] })).indexed, ['files/1-2.md']);
+    const full = await index.update();
+    assert.ok(full.scanned > 0, 'listed again');
+    assert.equal(full.docs, docs + 1);
   });
 
   it('records no stamps from an update that changed something, nor racy ones', async () => {

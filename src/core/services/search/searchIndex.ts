@@ -26,7 +26,7 @@ import {
 import { isCorruption, isLocked, sqliteCode } from '../../base/sqliteDriver';
 import { makeSnippet, termMatcher } from './textTerms';
 import { VectorSearch } from './vectorSearch';
-import { recordStamps, sourcesUnchanged } from './sourceStamps';
+import { forgetStamps, recordStamps, sourcesUnchanged } from './sourceStamps';
 
 export interface SearchIndexOptions extends EngineOptions {
   /** An embedder for hybrid search; undefined: from LORE_EMBED_PROVIDER; null: none. */
@@ -182,6 +182,7 @@ export class SearchIndex {
   /** Indexes a few files at once, outside the queue (lexical only: the running build embeds after). */
   private updateNow(only: string[]): UpdateReport {
     const report = this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), only }), 'throw');
+    forgetStamps(this.engine.lexical, report);
     if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
     return { ...report, embedded: 0 };
   }
@@ -203,12 +204,11 @@ export class SearchIndex {
     let report: Omit<UpdateReport, 'embedded'>;
     const stamps = full ? sourcesUnchanged(this.engine.lexical, this.paths, { transcripts: this.options.transcripts }) : undefined;
     try {
-      report =
-        stamps === true
-          ? noUpdate(this.safeCount())
-          : full
-            ? await sliced()
-            : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
+      report = stamps?.held
+        ? noUpdate(stamps.docs ?? this.safeCount())
+        : full
+          ? await sliced()
+          : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
     } catch (error) {
       if (this.engine.lexical.name !== 'sqlite' || !sqliteCode(error)) throw error;
       if (isLocked(error)) {
@@ -224,7 +224,8 @@ export class SearchIndex {
         report = await sliced();
       }
     }
-    if (stamps && stamps !== true) recordStamps(this.engine.lexical, stamps, report);
+    if (stamps && !stamps.held) recordStamps(this.engine.lexical, stamps, report);
+    if (!full) forgetStamps(this.engine.lexical, report);
     if (full) this.synced = true;
     this.lastSync = Date.now();
     if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();

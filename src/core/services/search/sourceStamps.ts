@@ -40,6 +40,10 @@ export interface SourceStamps {
   at: number;
   transcripts: boolean;
   stamps: Stamp[];
+  /** Documents in the index then: still its count while the stamps hold (see forgetStamps). */
+  docs?: number;
+  /** Set on stamps read back from the index that still hold. */
+  held?: true;
 }
 
 /** The meta key the stamps are kept under in the index. */
@@ -66,13 +70,22 @@ export function readStamps(paths: StorePaths, options: { transcripts?: boolean }
 
 /** True when recorded stamps (JSON, from the index) still hold: no source can have changed since. */
 export function stampsHold(recorded: string | undefined, options: { transcripts?: boolean }, now = Date.now()): boolean {
-  if (!recorded) return false;
+  return heldStamps(recorded, options, now) !== undefined;
+}
+
+/** The recorded stamps (JSON, from the index) when they still hold. */
+function heldStamps(recorded: string | undefined, options: { transcripts?: boolean }, now = Date.now()): SourceStamps | undefined {
+  if (!recorded) return undefined;
   let stamps: SourceStamps;
   try {
     stamps = JSON.parse(recorded) as SourceStamps;
   } catch {
-    return false;
+    return undefined;
   }
+  return stampsStillHold(stamps, options, now) ? { ...stamps, held: true } : undefined;
+}
+
+function stampsStillHold(stamps: SourceStamps, options: { transcripts?: boolean }, now: number): boolean {
   if (!Array.isArray(stamps?.stamps) || typeof stamps.at !== 'number') return false;
   if (now - stamps.at >= TRUSTED_MS || now < stamps.at || stamps.transcripts !== (options.transcripts ?? true)) return false;
   try {
@@ -88,13 +101,14 @@ export function stampsHold(recorded: string | undefined, options: { transcripts?
 }
 
 /**
- * Before a full update: true when the stamps the last clean full update recorded in the index
- * still hold (no source can have changed), else the stamps of now, to record if this update
- * finds every source as indexed.
+ * Before a full update: the stamps the last clean full update recorded in the index when they
+ * still hold (`held`: no source can have changed), else the stamps of now, to record if this
+ * update finds every source as indexed.
  */
-export function sourcesUnchanged(backend: LexicalBackend, paths: StorePaths, options: { transcripts?: boolean }): true | SourceStamps {
+export function sourcesUnchanged(backend: LexicalBackend, paths: StorePaths, options: { transcripts?: boolean }): SourceStamps {
   try {
-    if (stampsHold(backend.meta?.(STAMPS_KEY), options)) return true;
+    const held = heldStamps(backend.meta?.(STAMPS_KEY), options);
+    if (held) return held;
   } catch {
     // An index that cannot be read says so in the update that follows.
   }
@@ -109,8 +123,21 @@ export function recordStamps(backend: LexicalBackend, stamps: SourceStamps, repo
   const clean = report.indexed.length === 0 && report.removed.length === 0 && report.rehashed === 0 && report.errors.length === 0;
   if (!clean) return;
   try {
-    backend.setMeta?.(STAMPS_KEY, JSON.stringify(stamps));
+    backend.setMeta?.(STAMPS_KEY, JSON.stringify({ ...stamps, docs: report.docs }));
   } catch {
     // Locked or read-only: the next update lists the sources again, as before stamps.
+  }
+}
+
+/**
+ * After an update of some files (a watcher's): when it changed the index, the recorded stamps no
+ * longer tell its document count, and are dropped (the next full update lists the sources).
+ */
+export function forgetStamps(backend: LexicalBackend, report: Omit<UpdateReport, 'embedded'>): void {
+  if (report.indexed.length === 0 && report.removed.length === 0) return;
+  try {
+    backend.setMeta?.(STAMPS_KEY, undefined);
+  } catch {
+    // Not written: the count a later check reports may be a few documents off, nothing else.
   }
 }
