@@ -10,7 +10,7 @@
  *     Lore's own `search` tool, both as MCP servers over stdio driven by the SDK client.
  * Figures are printed and compared with targets; nothing here asserts wall-clock time.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -232,6 +232,9 @@ async function incremental(
     fs.appendFileSync(g.noteFile, `- incremental change number ${i} [from: bench, 2026-11-21]\n`);
     const old = new Date(Date.now() - 60_000 + i);
     fs.utimesSync(g.noteFile, old, old);
+    // As Lore's own appends do (appendInPlace): the folder's time tells a full update to list
+    // the sources (sourceStamps.ts); this figure is that listing.
+    if (!only) fs.utimesSync(path.dirname(g.noteFile), new Date(), new Date());
     if (before) beforeSamples.push(before());
     const start = process.hrtime.bigint();
     const report = await index.update(only ? { only: [g.noteFile] } : {});
@@ -260,10 +263,138 @@ async function timeCall(client: Client, tool: string, args: Record<string, unkno
 
 export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const g = generate(ctx);
+  let mcpAt10k: number[] | undefined;
+  const results: BenchResult[] = [];
   try {
-    return await measure(ctx, g);
+    results.push(...(await measure(ctx, g)));
+    results.push(...warmCliSearch(ctx, g.paths.root, '10,000 files', g.queries));
+    mcpAt10k = await mcpSearchTimes(ctx, g.paths.root, g.queries);
   } finally {
     fs.rmSync(path.dirname(g.paths.root), { recursive: true, force: true });
+  }
+  results.push(...(await largeStoreQueries(ctx, g.queries, mcpAt10k ?? [])));
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries as people and agents run them, on a store whose index is built and unchanged, at
+// 10,000 and at 100,000 files.
+
+const CLI_REPS = 15;
+const LARGE_NOTES = 99_000;
+
+/** Runs the built CLI and returns its wall time in ms; throws when it fails. */
+function timeCli(ctx: BenchContext, args: string[]): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [path.join(ctx.repoRoot, 'dist', 'cli.js'), ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    env: { ...process.env, LORE_EMBED_PROVIDER: '', LORE_SEARCH_BACKEND: '' },
+    maxBuffer: 64 * MIB,
+  });
+  if (result.status !== 0)
+    throw new Error(`lore ${args[0]} exited ${result.status}: ${result.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * A one-shot `lore search` on a warm store (index built, nothing changed since), against `lore
+ * --version` (node start-up and loading the CLI), the two alternated so load hits both alike.
+ * The target: a search costs at most half a start-up more, whatever the size of the store.
+ */
+function warmCliSearch(ctx: BenchContext, root: string, label: string, queries: BenchQuery[]): BenchResult[] {
+  if (!fs.existsSync(path.join(ctx.repoRoot, 'dist', 'cli.js'))) return [];
+  const args = (i: number) => ['search', queries[i % queries.length].text.replace(/"/g, ''), '--root', root, '--limit', '10'];
+  // The first refreshes the index; the second finds it unchanged and records so (sourceStamps.ts).
+  timeCli(ctx, args(0));
+  timeCli(ctx, args(1));
+  const search: number[] = [];
+  const version: number[] = [];
+  for (let i = 0; i < CLI_REPS; i++) {
+    version.push(timeCli(ctx, ['--version']));
+    search.push(timeCli(ctx, args(i)));
+  }
+  return [
+    makeResult({
+      name: `CLI \`lore search\`, warm (${label})`,
+      unit: 'ms',
+      samples: search,
+      baseline: baselineOf('`lore --version`', 'ms', version),
+      target: { on: 'ratio', op: '<=', threshold: 1.5 },
+    }),
+  ];
+}
+
+/** Lore's MCP search tool over stdio on a warm store: one call per query of a sample, after a warm-up. */
+async function mcpSearchTimes(ctx: BenchContext, root: string, queries: BenchQuery[]): Promise<number[]> {
+  const lore = await mcpClient(process.execPath, [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', root], {
+    LORE_EMBED_PROVIDER: '',
+    LORE_SEARCH_BACKEND: '',
+  });
+  const step = Math.floor(queries.length / MCP_QUERIES);
+  const times: number[] = [];
+  try {
+    await timeCall(lore, 'search', { query: queries[0].text, limit: 10 });
+    for (let i = 0; i < MCP_QUERIES; i++)
+      times.push(await timeCall(lore, 'search', { query: queries[i * step].text.replace(/"/g, ''), limit: 10 }));
+  } finally {
+    await lore.close();
+  }
+  return times;
+}
+
+/**
+ * A store of 100,000 files (99,000 per-file notes of two items, the category files, 995
+ * conversations): the warm CLI search against `lore --version`, and the MCP search against the
+ * same call on the 10,000-file store in this run (flat as the store grows 10×). Its index is built
+ * first by the CLI (minutes), outside the figures.
+ */
+async function largeStoreQueries(ctx: BenchContext, queries: BenchQuery[], mcpAt10k: number[]): Promise<BenchResult[]> {
+  if (!fs.existsSync(path.join(ctx.repoRoot, 'dist', 'cli.js'))) return [];
+  const root = path.join(freshScratchDir(ctx, `search-store-100k-${process.pid}`), '.lore');
+  const paths = storePaths(root);
+  const rng = new SeededRandom(20_261_207);
+  const vocab = vocabulary(rng, 12_000);
+  const word = () => vocab[Math.floor(Math.pow(rng.next(), 2.2) * vocab.length)];
+  const item = () =>
+    `- ${Array.from({ length: rng.int(6, 18) }, word).join(' ')} [from: conv-${rng.hex(8)}, 2026-0${rng.int(1, 9)}-1${rng.int(0, 9)}]`;
+  try {
+    for (const dir of [paths.files, paths.archive]) fs.mkdirSync(dir, { recursive: true });
+    for (const name of ['facts', 'decisions', 'questions', 'playbooks', 'tasks'])
+      fs.writeFileSync(path.join(root, `${name}.md`), `# ${name}\n\n${Array.from({ length: 2000 }, item).join('\n')}\n`);
+    for (let i = 0; i < LARGE_NOTES; i++)
+      fs.writeFileSync(
+        path.join(paths.files, `2049-${200000 + i}.md`),
+        `---\npath: "src/f${i}.ts"\n---\n# src/f${i}.ts\n\n${item()}\n${item()}\n`,
+      );
+    for (let i = 0; i < FILES.transcripts; i++)
+      fs.writeFileSync(
+        path.join(paths.archive, `s${i}.md`),
+        `---\nsession_id: s${i}\n---\n\n# session ${i}\n\n## 10:00 — user\n${item().slice(2)}\n`,
+      );
+    const old = new Date(Date.now() - 3600_000);
+    for (const dir of [root, paths.files, paths.archive]) for (const f of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, f), old, old);
+    ctx.log(`search: 100,000-file store generated; building its index through the CLI`);
+    const build = timeCli(ctx, ['search', 'warmup', '--root', root]);
+    const results = warmCliSearch(ctx, root, '100,000 files', queries);
+    const mcp = await mcpSearchTimes(ctx, root, queries);
+    results.push(
+      makeResult({
+        name: 'Lore search tool over MCP, 100,000 files vs 10,000',
+        unit: 'ms',
+        samples: mcp,
+        ...(mcpAt10k.length ? { baseline: baselineOf('the same calls on the 10,000-file store', 'ms', mcpAt10k) } : {}),
+        target: { on: 'ratio', op: '<=', threshold: 1.5 },
+        notes: [`index built by the CLI in ${formatNumber(build / 1000)} s (not in the figures)`],
+      }),
+    );
+    return results;
+  } catch (error) {
+    return [
+      makeResult({ name: 'queries on a 100,000-file store', unit: 'ms', samples: [NaN], notes: [`failed: ${(error as Error).message}`] }),
+    ];
+  } finally {
+    fs.rmSync(path.dirname(root), { recursive: true, force: true });
   }
 }
 
@@ -322,12 +453,16 @@ async function measure(ctx: BenchContext, g: Generated): Promise<BenchResult[]> 
       target: { on: 'value', op: '<', threshold: 50 },
     }),
   );
+  // The folders as in a store untouched for a while: the first update lists every source and
+  // records the folders' times, the others check those (sourceStamps.ts).
+  const aged = new Date(Date.now() - 3600_000);
+  for (const dir of [g.paths.root, g.paths.files, g.paths.archive, g.paths.inbox]) fs.utimesSync(dir, aged, aged);
   const idle: number[] = [];
   const idleCpu = process.cpuUsage();
   for (let i = 0; i < 10; i++) idle.push((await sqlite.update()).ms);
   results.push(
     makeResult({
-      name: 'sqlite update, nothing changed (stat scan)',
+      name: 'sqlite update, nothing changed (folder stamps; the first of 10 lists every source)',
       unit: 'ms',
       samples: idle,
       notes: [`CPU time ${formatNumber(cpuSince(idleCpu) / 10)} ms per scan`],

@@ -21,21 +21,23 @@ function ledger(root: string) {
 describe('lore harvest (CLI, rules provider)', function () {
   this.timeout(30_000);
 
-  it('dry run classifies and estimates, and writes nothing', async () => {
+  it('dry run classifies and estimates, and writes nothing but what it learned, in the per-machine cache', async () => {
     const { ws, root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', BODY));
-    const before = snapshotTree(ws);
+    const snapshot = () => snapshotTree(ws, ['.cache']);
+    const before = snapshot();
     const result = await runCli(['harvest', '--root', root]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /conversations: harvest:1\n/);
     assert.match(result.stdout, /dry run; pass --preview/);
-    assert.deepEqual(snapshotTree(ws), before);
+    assert.deepEqual(snapshot(), before);
+    assert.ok(fs.existsSync(path.join(root, '.cache', 'measured-files.json')));
     const json = JSON.parse((await runCli(['harvest', '--root', root, '--json'])).stdout);
     assert.equal(json.counts.harvest, 1);
     // Estimated from what the model reads: the rendered transcript, not the file.
     assert.equal(json.estimatedTokens, Math.ceil(json.conversations[0].renderedBytes / 4));
     assert.equal(json.conversations[0].rawBytes, fs.statSync(path.join(inbox, 'c1.md')).size);
-    assert.deepEqual(snapshotTree(ws), before);
+    assert.deepEqual(snapshot(), before);
   });
 
   it('--preview prints the plan as a unified diff and changes no knowledge file', async () => {

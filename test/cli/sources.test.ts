@@ -57,7 +57,8 @@ describe('lore sources', function () {
       path.join(root, 'ledger.json'),
       JSON.stringify({ entries: { [sha]: { path: cont, status: 'harvested', at: '2026-11-20T10:00:00.000Z', deleted: false } } }),
     );
-    const before = { home: snapshotTree(home), store: snapshotTree(root) };
+    // What it measured is remembered in the store's per-machine cache (.cache/), nothing else.
+    const before = { home: snapshotTree(home), store: snapshotTree(root, ['.cache']) };
 
     const result = await runCli(['sources', '--root', root, '--json'], {
       env: { HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', CODEX_HOME: '', CLAUDE_CONFIG_DIR: '' },
@@ -136,7 +137,7 @@ describe('lore sources', function () {
       renderedBytes: tools['claude-code'].renderedBytes + tools.codex.renderedBytes + tools.opencode.renderedBytes,
       estimatedTokens: tools['claude-code'].estimatedTokens + tools.codex.estimatedTokens + tools.opencode.estimatedTokens,
     });
-    assert.deepEqual({ home: snapshotTree(home), store: snapshotTree(root) }, before, 'nothing written');
+    assert.deepEqual({ home: snapshotTree(home), store: snapshotTree(root, ['.cache']) }, before, 'nothing written');
   });
 
   it('prints a summary per tool, and other workspaces only with --all-workspaces', async () => {

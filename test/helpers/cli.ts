@@ -113,15 +113,16 @@ export async function makeWorkspace(): Promise<{ ws: string; root: string; inbox
   return { ws, root, inbox: path.join(root, 'inbox') };
 }
 
-/** Every file under `dir` with its content, for before/after comparisons. */
-export function snapshotTree(dir: string): Record<string, string> {
+/** Every file under `dir` with its content, for before/after comparisons (not in folders named in `skipFolders`). */
+export function snapshotTree(dir: string, skipFolders: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (d: string) => {
     if (!fs.existsSync(d)) return;
     for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
+      if (entry.isDirectory()) {
+        if (!skipFolders.includes(entry.name)) walk(full);
+      } else out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
     }
   };
   walk(dir);

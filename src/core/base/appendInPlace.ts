@@ -44,7 +44,22 @@ export function appendInPlace(file: string, version: fs.BigIntStats | undefined,
     fs.closeSync(fd);
   }
   if (durable) crashPoint(`appended ${path.basename(file)}`);
+  touchFolder(path.dirname(file));
   return true;
+}
+
+/**
+ * Sets a folder's modification time to now. An append changes no folder, unlike a write that
+ * renames a new version in; touching it lets a reader that checks folder times instead of every
+ * file's (the search index's freshness check) see the change.
+ */
+function touchFolder(dir: string): void {
+  try {
+    const now = new Date();
+    fs.utimesSync(dir, now, now);
+  } catch {
+    // Not ours to change (another owner): such readers still check every file now and then.
+  }
 }
 
 /** Removes the part of `suffix` a failed append left at `from`, if nothing else was written after it. */

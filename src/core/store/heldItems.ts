@@ -38,19 +38,25 @@ export function acceptedIdentitiesIn(reviewText: string | undefined): Set<string
   return new Set(parseReview(reviewText).accepted.map(lineIdentity));
 }
 
-/** A filter that lets clean items through, and flagged ones only when accepted. */
-export function itemFilter(accepted: ReadonlySet<string> = new Set()): AgentItemFilter {
-  return (item) => flagInstruction(item).length === 0 || accepted.has(lineIdentity(item));
+/**
+ * A filter that lets clean items through, and flagged ones only when accepted. The accepted
+ * lines may be given as a function, called once, when the first flagged item needs them.
+ */
+export function itemFilter(accepted: ReadonlySet<string> | (() => ReadonlySet<string>) = new Set()): AgentItemFilter {
+  let known = typeof accepted === 'function' ? undefined : accepted;
+  const acceptedLines = () => (known ??= (accepted as () => ReadonlySet<string>)());
+  return (item) => flagInstruction(item).length === 0 || acceptedLines().has(lineIdentity(item));
 }
 
 /**
- * The filter for handing this store's knowledge to agents (reads review.md once): clean or
+ * The filter for handing this store's knowledge to agents (reads review.md at most once, when
+ * an item reads as an instruction: a search whose hits are all clean reads nothing): clean or
  * accepted items that are current. A superseded item (supersession.ts) is not served as
  * knowledge: it stays in its file for people, search by ids still finds it, and `superseded`
  * lets it through for a caller that asked for superseded items by name.
  */
 export function agentItemFilter(paths: StorePaths, options: { superseded?: boolean } = {}): AgentItemFilter {
-  const keep = itemFilter(acceptedIdentities(paths));
+  const keep = itemFilter(() => acceptedIdentities(paths));
   // An agent that asked for superseded items (search with include superseded) gets them, marked as such.
   return options.superseded ? keep : (item) => isCurrent(item) && keep(item);
 }

@@ -17,6 +17,7 @@ import type { Conversation } from '../../model/conversation';
 import type { PrivateMarkers } from '../../model/safety/privateSpans';
 import { readAssembledSource } from '../conversations/assembledSources';
 import type { KnownFiles } from './knownFiles';
+import type { Measurement, MeasuredFiles } from './measuredFiles';
 import { liveReason } from './liveWindow';
 import { importMeasured } from './renderedSize';
 import { CONVERSATION_CLASSES, type RenderedSize, type ConversationClass, type ClassifiedConversation } from '../../store/harvestPlan';
@@ -36,6 +37,12 @@ export interface ClassifyOptions {
   maxRawBytes?: number;
   /** Hashes of unchanged files outside the inbox: a file the ledger proves is not read again. */
   knownFiles?: KnownFiles;
+  /**
+   * What earlier dry runs learned about unchanged files, and where this one records what it
+   * learns (the caller saves it). Not used when `conversations` is asked for: a run that
+   * distills reads and imports its candidates.
+   */
+  measuredFiles?: MeasuredFiles;
   /** Private-span markers besides the default pair (privateSpans.ts), applied where each candidate is imported. */
   privateMarkers?: readonly PrivateMarkers[];
 }
@@ -77,11 +84,17 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
   const forgottenAt = forgottenConversationLookup(ledger);
   let planned = 0;
   const out: ClassifiedConversation[] = [];
+  const measuredFiles = options.conversations ? undefined : options.measuredFiles;
+  const readAt = Date.now(); // The real clock: compared with the files' ctime (StatStampedCache).
   for (const file of files) {
     let buffer: Buffer | undefined;
     let sha256: string;
     let bytes: number;
     let mtimeMs = 0;
+    /** What an earlier dry run learned about this file as it still is. */
+    let known: Measurement | undefined;
+    /** What this run learned by reading it, to remember. */
+    let learned: Measurement | undefined;
     try {
       if (file.assembled) {
         // A session of a tool's store: its assembled bytes stand for it as a file's do (and the
@@ -93,13 +106,15 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
         const stat = fs.statSync(file.path);
         mtimeMs = stat.mtimeMs;
         bytes = stat.size;
-        const known = file.inInbox ? undefined : options.knownFiles?.lookup(file.path, stat);
-        if (known !== undefined && permitsReclaim(ledger.entries[known])) sha256 = known;
-        else if (stat.size > maxRaw) sha256 = hashInChunks(file.path);
+        const proven = file.inInbox ? undefined : options.knownFiles?.lookup(file.path, stat);
+        known = measuredFiles?.lookup(file.path, stat);
+        if (proven !== undefined && permitsReclaim(ledger.entries[proven])) sha256 = proven;
+        else if (known) sha256 = known.sha256;
+        else if (stat.size > maxRaw) learned = { sha256: (sha256 = hashInChunks(file.path)) };
         else {
           buffer = fs.readFileSync(file.path);
           bytes = buffer.length;
-          sha256 = sha256Hash().update(buffer).digest('hex');
+          learned = { sha256: (sha256 = sha256Hash().update(buffer).digest('hex')) };
         }
       }
     } catch (error) {
@@ -124,9 +139,13 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       mtimeMs,
       ledger: entry,
     };
+    const remember = () => {
+      if (learned && measuredFiles && !file.assembled) measuredFiles.remember(file.path, learned, readAt);
+    };
     const first = firstBySha.get(sha256);
     if (first !== undefined) {
       out.push({ ...base, class: 'duplicate', sameAs: first });
+      remember();
       continue;
     }
     firstBySha.set(sha256, file.path);
@@ -138,20 +157,42 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       cls = 'forgotten';
       reason = forgottenReason(forgottenOn);
     } else if (permitsReclaim(entry)) cls = 'harvested';
-    else if (buffer === undefined) {
+    else if (buffer === undefined && bytes > maxRaw) {
       cls = 'too-large';
       reason = `raw file over ${formatBytes(maxRaw)}, not read`;
-    } else if (isBlank(buffer)) cls = 'empty';
-    else if (looksBinary(buffer)) {
+    } else if (buffer ? isBlank(buffer) : known?.empty) {
+      cls = 'empty';
+      if (learned) learned.empty = true;
+    } else if (buffer ? looksBinary(buffer) : known?.binary !== undefined) {
       cls = 'binary';
-      reason = buffer.subarray(0, 8192).includes(0) ? 'contains NUL bytes' : 'not valid UTF-8';
+      reason = buffer ? (buffer.subarray(0, 8192).includes(0) ? 'contains NUL bytes' : 'not valid UTF-8') : known!.binary;
+      if (learned) learned.binary = reason;
     } else if (!file.inInbox && liveWindow > 0 && now - mtimeMs < liveWindow && (file.assembled !== undefined || isAgentLog(file.path))) {
       cls = 'live';
       reason = liveReason(mtimeMs, now, liveWindow);
     } else {
-      const imported = importMeasured(file.path, buffer.toString('utf8'), { privateMarkers: options.privateMarkers });
-      rendered = imported.size;
-      const forgotten = forgottenAt(imported.conversation.id);
+      let imported = buffer ? undefined : known?.imported;
+      let conversation: Conversation | undefined;
+      if (!imported) {
+        // Known by an earlier dry run that did not import it (it was live, or harvested then): read now.
+        if (!buffer) {
+          try {
+            buffer = fs.readFileSync(file.path);
+          } catch (error) {
+            out.push({ ...base, class: 'unreadable', reason: (error as Error).message });
+            continue;
+          }
+          // Remembered only if these are still the bytes the known hash names.
+          learned = sha256Hash().update(buffer).digest('hex') === sha256 ? { sha256 } : undefined;
+        }
+        const measured = importMeasured(file.path, buffer.toString('utf8'), { privateMarkers: options.privateMarkers });
+        conversation = measured.conversation;
+        imported = { ...measured.size, id: conversation.id };
+        if (learned) learned.imported = imported;
+      }
+      const { id, ...size } = imported;
+      rendered = size;
+      const forgotten = forgottenAt(id);
       if (forgotten) {
         // The same conversation, grown or copied since it was forgotten: still forgotten.
         cls = 'forgotten';
@@ -159,7 +200,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       } else if (rendered.turns === 0) {
         // The same answer a harvest gives it: never sent, recorded as not read, kept.
         cls = 'unrecognized';
-        reason = imported.conversation.unrecognized ?? NO_TURNS;
+        reason = rendered.unrecognized ?? NO_TURNS;
       } else if (rendered.renderedBytes > MAX_HARVEST_SOURCE_BYTES) {
         cls = 'too-large';
         reason = `rendered transcript over ${formatBytes(MAX_HARVEST_SOURCE_BYTES)}`;
@@ -167,10 +208,11 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
       else {
         cls = entry?.status === 'harvest-failed' ? 'retry' : 'harvest';
         planned += rendered.renderedBytes;
-        options.conversations?.set(file.path, imported.conversation);
+        if (conversation) options.conversations?.set(file.path, conversation);
       }
     }
     out.push({ ...base, ...rendered, class: cls, reason });
+    remember();
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { assembledSourceAt } from '../conversations/assembledSources';
 import { classifyConversations, dryRunTotals } from './classify';
 import { type ConversationClass } from '../../store/harvestPlan';
 import { KnownFiles } from './knownFiles';
+import { MeasuredFiles } from './measuredFiles';
 import { readLedger } from '../../store/ledger';
 import { type Ledger } from '../../model/ledgerFormat';
 import type { StorePaths } from '../../store/storePaths';
@@ -93,13 +94,13 @@ function codexThreadNamesAt(locations: string[]): Map<string, string> {
 }
 
 /** One tool's sessions measured: this workspace's through the dry run's classification, others' by size only. */
-export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: KnownFiles): ToolReport {
+export function measureTool(entry: ToolSessions, ledger: Ledger, knownFiles?: KnownFiles, measuredFiles?: MeasuredFiles): ToolReport {
   const own = entry.sessions.filter((session) => session.matches);
   // An OpenCode session file stands for its whole session (assembledSources.ts), as in a harvest.
   const classified = classifyConversations(
     own.map((session) => ({ path: session.path, inInbox: false, assembled: assembledSourceAt(session.path) })),
     ledger,
-    { knownFiles },
+    { knownFiles, measuredFiles },
   );
   const byPath = new Map(classified.map((item) => [item.path, item]));
   // A name a person gave a Codex thread is kept beside its rollouts, not in them.
@@ -152,8 +153,9 @@ export function measureSources(
   ledger: Ledger,
   allWorkspaces = false,
   knownFiles?: KnownFiles,
+  measuredFiles?: MeasuredFiles,
 ): SourcesReport {
-  const tools = discovered.map((entry) => measureTool(entry, ledger, knownFiles));
+  const tools = discovered.map((entry) => measureTool(entry, ledger, knownFiles, measuredFiles));
   const sum = (key: 'sessions' | 'rawBytes' | 'harvested' | 'toHarvest' | 'renderedBytes' | 'estimatedTokens') =>
     tools.reduce((total, tool) => total + tool[key], 0);
   return {
@@ -174,14 +176,20 @@ export function measureSources(
 /**
  * Discovery and measurement in one call, as `lore sources` and the language server's
  * `lore/sources` request run it: the workspace's sessions on the host, against the store's ledger
- * (sessions a harvest already proved and that did not change since are not read again).
+ * (sessions a harvest already proved, or an earlier measure read, and that did not change since
+ * are not read again; what this one reads is remembered, as a dry run does).
  */
 export function reportSources(host: Host, paths: StorePaths, allWorkspaces = false): SourcesReport {
-  return measureSources(
+  const measuredFiles = MeasuredFiles.open(paths);
+  const report = measureSources(
     paths.workspace,
     discoverSessions(host, paths.workspace, { allWorkspaces }),
     readLedger(paths.ledger),
     allWorkspaces,
     KnownFiles.open(paths),
+    measuredFiles,
   );
+  // Not saved: the next measure reads those sessions again, which is all a lost cache costs.
+  measuredFiles.save();
+  return report;
 }

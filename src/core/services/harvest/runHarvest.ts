@@ -32,6 +32,7 @@ import { existingItemsBlock, loadExistingItems, relevantItems, type ExistingItem
 import { TOO_MANY_ITEMS } from './parseReply';
 import { buildPlan } from './plan';
 import { KnownFiles } from './knownFiles';
+import { MeasuredFiles } from './measuredFiles';
 import { DEFAULT_LIVE_WINDOW_MS } from './liveWindow';
 import { fileSha256 } from './previewStaleness';
 import { HARVEST_PROMPT, SUMMARIZE_PROMPT, loadPrompt } from './prompts';
@@ -153,9 +154,12 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     report.problems.push(...scan.problems);
     const conversations = new Map<string, Conversation>();
     const knownFiles = KnownFiles.open(paths);
+    // A dry run reuses what earlier dry runs learned, and records what it learns.
+    const measuredFiles = options.mode === 'dry-run' ? MeasuredFiles.open(paths, privateMarkers) : undefined;
     const readAt = Date.now(); // The real clock: compared with the files' ctime, not a report date.
     const classified = classifyConversations(scan.files, ledger, {
       knownFiles,
+      measuredFiles,
       privateMarkers,
       conversations: options.mode === 'dry-run' ? undefined : conversations,
       maxHarvestBytes: options.maxHarvestBytes,
@@ -177,7 +181,9 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       prompts: { harvest: Buffer.byteLength(harvestPrompt), summarize: Buffer.byteLength(summarizePrompt) },
     });
     const provider = budget.provider;
-    if (options.mode === 'dry-run') {
+    if (measuredFiles) {
+      const unsaved = measuredFiles.save();
+      if (unsaved) report.warnings.push(unsaved);
       const sizes = classified.filter((c) => c.class === 'harvest' || c.class === 'retry').map((c) => c.renderedBytes ?? 0);
       report.spending = budget.finish(budget.estimate(sizes));
       return report;

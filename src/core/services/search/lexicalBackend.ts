@@ -79,6 +79,10 @@ export interface LexicalBackend {
   /** Records a new mtime/size for a source whose content did not change. */
   setSourceState(state: SourceState): void;
   removeSource(rel: string): void;
+  /** A value kept with the index about the index as a whole (sourceStamps.ts). */
+  meta?(key: string): string | undefined;
+  /** Records (or, with undefined, removes) such a value. */
+  setMeta?(key: string, value: string | undefined): void;
   /**
    * Ranked matches, best first. An engine may rank only the `rankCap` most recently indexed
    * matches of a broad query (and says so). Snippets are cut by the caller, for the hits it keeps.

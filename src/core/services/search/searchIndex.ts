@@ -26,6 +26,7 @@ import {
 import { isCorruption, isLocked, sqliteCode } from '../../base/sqliteDriver';
 import { makeSnippet, termMatcher } from './textTerms';
 import { VectorSearch } from './vectorSearch';
+import { forgetStamps, recordStamps, sourcesUnchanged } from './sourceStamps';
 
 export interface SearchIndexOptions extends EngineOptions {
   /** An embedder for hybrid search; undefined: from LORE_EMBED_PROVIDER; null: none. */
@@ -158,7 +159,7 @@ export class SearchIndex {
     await this.update();
     await this.enqueue(async () => {
       this.withRecovery(() => this.engine.lexical.purge?.(), 'throw');
-      return { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs: 0, ms: 0, embedded: 0 };
+      return { ...noUpdate(0), embedded: 0 };
     });
   }
 
@@ -190,6 +191,7 @@ export class SearchIndex {
   /** Indexes a few files at once, outside the queue (lexical only: the running build embeds after). */
   private updateNow(only: string[]): UpdateReport {
     const report = this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), only }), 'throw');
+    forgetStamps(this.engine.lexical, report);
     if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
     return { ...report, embedded: 0 };
   }
@@ -210,26 +212,20 @@ export class SearchIndex {
       }).finally(() => lexical.holdMaintenance?.(false));
     };
     let report: Omit<UpdateReport, 'embedded'>;
+    const stamps = full ? sourcesUnchanged(this.engine.lexical, this.paths, { transcripts: this.options.transcripts }) : undefined;
     try {
-      report = full
-        ? await sliced()
-        : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
+      report = stamps?.held
+        ? noUpdate(stamps.docs ?? this.safeCount())
+        : full
+          ? await sliced()
+          : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
     } catch (error) {
       if (this.engine.lexical.name !== 'sqlite' || !sqliteCode(error)) throw error;
       if (isLocked(error)) {
         // Another process is writing the index (most likely updating it): answer from what is
         // there rather than rebuild everything in memory; the next refresh catches up.
         const message = 'the index is being written by another process; results may be a little stale';
-        report = {
-          scanned: 0,
-          indexed: [],
-          removed: [],
-          rehashed: 0,
-          unchanged: 0,
-          errors: [{ file: '.index', message }],
-          docs: this.safeCount(),
-          ms: 0,
-        };
+        report = { ...noUpdate(this.safeCount()), errors: [{ file: '.index', message }] };
       } else {
         // Read-only, disk full, I/O error: SQLite cannot keep the index; memory can.
         this.fallBack(`the search index could not be updated (${(error as Error).message})`);
@@ -238,6 +234,8 @@ export class SearchIndex {
         report = await sliced();
       }
     }
+    if (stamps && !stamps.held) recordStamps(this.engine.lexical, stamps, report);
+    if (!full) forgetStamps(this.engine.lexical, report);
     if (full) this.synced = true;
     this.lastSync = Date.now();
     if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
@@ -458,6 +456,11 @@ export class SearchIndex {
     this.synced = false;
     this.vector?.invalidate(true);
   }
+}
+
+/** The report of an update that had nothing to do. */
+function noUpdate(docs: number): Omit<UpdateReport, 'embedded'> {
+  return { scanned: 0, indexed: [], removed: [], rehashed: 0, unchanged: 0, errors: [], docs, ms: 0 };
 }
 
 /** The warning of an answer given before the index update it waited for was done. */

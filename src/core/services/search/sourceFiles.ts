@@ -152,12 +152,7 @@ function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean },
     const stat = statFile(abs);
     if (stat) visit(rel, abs, kind, category, stat.mtimeMs, stat.size);
   };
-  for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
-    push(path.join(paths.root, CATEGORY_FILES[key].file), CATEGORY_FILES[key].file, 'category', key);
-    // The personal layer (personalLayer.ts): searched with the shared store, never committed.
-    const personal = personalFileName(CATEGORY_FILES[key].file);
-    push(path.join(paths.root, personal), personal, 'category', key);
-  }
+  for (const [rel, key] of categorySources()) push(path.join(paths.root, rel), rel, 'category', key);
   const filesRel = storeRelative(paths, paths.files);
   const filesDir = paths.files + path.sep;
   for (const name of listNames(paths.files)) {
@@ -176,7 +171,7 @@ function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean },
       const found: Array<[string, string]> = [];
       walkTree(dir, {
         maxDepth: MAX_DEPTH,
-        enter: (entry, full) => !entry.name.startsWith('.') && !isClaudeCodeSessionSideFolder(full) && full !== archivedKnowledge,
+        enter: (entry, full) => walksInto(entry, full, archivedKnowledge),
         file: (entry, full) => {
           if ((entry.isFile() || entry.isSymbolicLink()) && isConversationFileName(entry.name))
             found.push([full, rel + slashed(full.slice(dir.length))]);
@@ -188,6 +183,48 @@ function* sourceFileSteps(paths: StorePaths, options: { transcripts?: boolean },
       }
     }
   }
+}
+
+/**
+ * The category files, shared and personal, store-relative, with their category. The personal
+ * layer (personalLayer.ts) is searched with the shared store, never committed.
+ */
+export function categorySources(): Array<[string, CategoryFileKey]> {
+  return (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).flatMap((key): Array<[string, CategoryFileKey]> => [
+    [CATEGORY_FILES[key].file, key],
+    [personalFileName(CATEGORY_FILES[key].file), key],
+  ]);
+}
+
+/** Whether a listing of conversations goes into a subfolder (the same rule for files and folders). */
+function walksInto(entry: fs.Dirent, full: string, archivedKnowledge: string): boolean {
+  return !entry.name.startsWith('.') && !isClaudeCodeSessionSideFolder(full) && full !== archivedKnowledge;
+}
+
+/**
+ * Every folder sources are listed from, absolute: the store folder, files/, and inbox/, archive/
+ * with the subfolders a listing walks into (when conversations are indexed). A source added,
+ * removed or replaced by a rename changes the modification time of one of these.
+ */
+export function sourceFolders(paths: StorePaths, options: { transcripts?: boolean }): string[] {
+  const folders = [paths.root, paths.files];
+  for (const rel of new Set(categorySources().map(([rel]) => path.dirname(rel)))) if (rel !== '.') folders.push(path.join(paths.root, rel));
+  if (options.transcripts ?? true) {
+    const archivedKnowledge = knowledgeArchiveDir(paths);
+    for (const dir of [paths.inbox, paths.archive]) {
+      folders.push(dir);
+      walkTree(dir, {
+        maxDepth: MAX_DEPTH,
+        enter: (entry, full) => {
+          const walked = walksInto(entry, full, archivedKnowledge);
+          if (walked) folders.push(full);
+          return walked;
+        },
+        file: () => undefined,
+      });
+    }
+  }
+  return folders;
 }
 
 /** A path tail with forward slashes, as index keys are written on every platform. */

@@ -85,6 +85,15 @@ export class SqliteBackend implements LexicalBackend {
     return this.states;
   }
 
+  meta(key: string): string | undefined {
+    return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string | undefined): void {
+    if (value === undefined) this.stmt('DELETE FROM meta WHERE key = ?').run(key);
+    else this.stmt('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(key, value);
+  }
+
   transaction<T>(fn: () => T): T {
     let result: T;
     this.transactionDepth++;
@@ -295,6 +304,8 @@ export class SqliteBackend implements LexicalBackend {
   }
 
   count(): number {
+    // A one-shot search that found no source changed never loads the states: summed in SQL.
+    if (!this.states) return (this.stmt('SELECT coalesce(sum(docs), 0) AS n FROM sources').get() as { n: number }).n;
     let total = 0;
     for (const state of this.sourceStates().values()) total += state.docs ?? 0;
     return total;
