@@ -30,7 +30,7 @@ import { type ClassifiedConversation, type ConversationOutcome, type DistilledIn
 import { distillConversation } from './distill';
 import { existingItemsBlock, loadExistingItems, relevantItems, type ExistingItem } from './existingItems';
 import { TOO_MANY_ITEMS } from './parseReply';
-import { buildPlan } from './plan';
+import { buildIsolatedPlan } from './isolatedPlan';
 import { KnownFiles } from './knownFiles';
 import { DEFAULT_LIVE_WINDOW_MS } from './liveWindow';
 import { fileSha256 } from './previewStaleness';
@@ -184,8 +184,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     }
 
     const distilled: DistilledInput[] = [];
-    /** The reply cache entries this run used (see buildPlan below). */
-    const replyKeys: string[] = [];
+    /** The reply cache entry each conversation used (see the plan below). */
+    const replyKeys = new Map<ConversationOutcome, string>();
     // By raw sha256: rendered when the conversation is at hand, planned once the plan says what is kept.
     const transcripts = new Map<string, RenderedTranscript>();
     const keepTranscript = (outcome: ConversationOutcome, conversation: Conversation | undefined) => {
@@ -238,7 +238,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         outcome.id = conversation.id;
         // The label names the model and endpoint too, so switching models never reuses another model's reply.
         const key = replyMemoKey(outcome.sha256, provider.label, options.model, harvestPrompt, privateMarkers);
-        replyKeys.push(key);
+        replyKeys.set(outcome, key);
         let cached = provider.offline ? undefined : readReplyMemo(paths, key);
         if (cached) {
           outcome.calls = 0;
@@ -296,13 +296,25 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     // A cancelled run writes nothing: the user asked to stop, not to keep half a harvest.
     if (report.cancelled) return report;
 
+    // Replies the plan could not be made from are not kept: cached, they would fail every later run the same way.
+    const planOptions = { reclaim, digestEnabled, now, ledgerSha256 };
     try {
-      report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
+      // A conversation whose items cannot be planned is left for the next harvest; the others are harvested.
+      report.plan = buildIsolatedPlan(paths, ledger, report.conversations, distilled, planOptions, ({ outcome }, error) => {
+        outcome.status = 'harvest-failed';
+        outcome.error = `its items could not be written: ${errorMessage(error)}`;
+        delete outcome.items;
+        transcripts.delete(outcome.sha256);
+        dropReplyMemos(
+          paths,
+          [replyKeys.get(outcome)].filter((key): key is string => key !== undefined),
+        );
+      }).plan;
     } catch (error) {
-      // Replies the plan could not be made from are not kept: cached, they would fail every later run the same way.
-      dropReplyMemos(paths, replyKeys);
+      dropReplyMemos(paths, [...replyKeys.values()]);
       throw error;
     }
+    report.failed = report.conversations.filter((c) => c.status === 'harvest-failed').length;
     if (keepTranscripts) planTranscripts(paths, report.plan, transcripts, privateMarkers);
     const forgotten = report.plan.forgotten?.length;
     if (forgotten)
