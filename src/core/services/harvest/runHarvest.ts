@@ -39,6 +39,7 @@ import { dropReplyMemos, readReplyMemo, replyMemoKey, writeReplyMemo } from './r
 import { scanSources } from '../discovery/scanSources';
 import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
 import { HarvestBudget, type HarvestSpending, type SpendingOptions } from '../spending/harvestSpending';
+import { pushAll } from '../../base/bulkArrays';
 
 export type HarvestMode = 'dry-run' | 'preview' | 'apply';
 
@@ -150,7 +151,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     const ledgerSha256 = fileSha256(paths.ledger);
     const ledger = readLedger(paths.ledger);
     const scan = scanSources(paths, sources);
-    report.problems.push(...scan.problems);
+    pushAll(report.problems, scan.problems);
     const conversations = new Map<string, Conversation>();
     const knownFiles = KnownFiles.open(paths);
     const readAt = Date.now(); // The real clock: compared with the files' ctime, not a report date.
@@ -292,7 +293,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     // Recorded whatever happens next: the calls were paid for even if no plan comes of them.
     report.spending = budget.finish();
     if (report.spending.stop) report.warnings.push(report.spending.stop.text);
-    report.warnings.push(...report.spending.warnings);
+    pushAll(report.warnings, report.spending.warnings);
     // A cancelled run writes nothing: the user asked to stop, not to keep half a harvest.
     if (report.cancelled) return report;
 

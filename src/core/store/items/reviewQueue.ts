@@ -78,6 +78,7 @@ export interface ReviewItem {
 }
 
 import { targetDisplayName, targetLabel } from '../../model/reviewTargetName';
+import { pushAll } from '../../base/bulkArrays';
 
 export { targetDisplayName, targetLabel };
 
@@ -486,8 +487,8 @@ function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDeci
     // a note on a file becomes a personal fact naming the file, as a queued one does.
     const movedNotes = moving ? inPlace.filter((i) => i.target.notedPath !== undefined) : [];
     const writtenInto = writeAccepted(into, [...added, ...movedNotes]);
-    out.written.push(...writtenInto.map(nameInto));
-    if (moving) out.written.push(...removeInPlace(paths, movedNotes).map(name));
+    pushAll(out.written, writtenInto.map(nameInto));
+    if (moving) pushAll(out.written, removeInPlace(paths, movedNotes).map(name));
     for (const item of moving ? inPlace.filter((i) => !movedNotes.includes(i)) : []) {
       const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === item.target.file);
       if (!key) continue;
@@ -523,7 +524,7 @@ function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDeci
     // Accepted lines are recorded in the review.md of the layer they are in; the queue lines leave this layer's.
     recordReview(paths, queued, moving ? [] : accepted, out, name);
   } else {
-    out.written.push(...removeInPlace(paths, inPlace).map(name));
+    pushAll(out.written, removeInPlace(paths, inPlace).map(name));
     recordReview(paths, queued, [], out, name);
   }
   return out;
