@@ -15,7 +15,7 @@ import { settleQueue } from '../../store/captureQueue';
 import { inboxSources } from './agentSources';
 import { redactSecrets } from '../../model/safety/redact';
 import { readLedger } from '../../store/ledger';
-import { checkStoreEntries } from '../../store/storeErrors';
+import { checkStoreEntries, isStoreFault } from '../../store/storeErrors';
 import { storeConfigForWrite, storePrivateMarkers } from '../../store/storeConfig';
 import { type ReclaimMode } from '../../model/storeConfigFormat';
 import type { PrivateMarkers } from '../../model/safety/privateSpans';
@@ -312,7 +312,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         );
       }).plan;
     } catch (error) {
-      dropReplyMemos(paths, [...replyKeys.values()]);
+      if (!isStoreFault(error)) dropReplyMemos(paths, [...replyKeys.values()]);
       throw error;
     }
     report.failed = report.conversations.filter((c) => c.status === 'harvest-failed').length;
@@ -325,7 +325,13 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     const held = heldWarning(report.plan.held);
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
-    report.applied = applyPlan(paths, report.plan);
+    try {
+      report.applied = applyPlan(paths, report.plan);
+    } catch (error) {
+      // A reply whose items could not be written is asked for again; a full disk or a busy file is not the reply's fault.
+      if (!isStoreFault(error)) dropReplyMemos(paths, [...replyKeys.values()]);
+      throw error;
+    }
     settleQueue(paths, report.conversations);
     const unsaved = knownFiles.rememberProven(report.conversations, report.plan.ledger, readAt);
     if (unsaved) report.warnings.push(unsaved);

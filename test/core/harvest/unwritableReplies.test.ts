@@ -1,12 +1,15 @@
 /**
- * One conversation whose items cannot be planned does not stop the others (issue 33): before, a
- * plan that failed on one reply failed the whole run, and its cached reply failed every later run
- * the same way. The failure is made here by a plan step that throws on one conversation's items,
- * as the category file splice once did on a reply of 100,000 items.
+ * A model's reply that cannot be written (issue 33): before, a plan that failed on one reply
+ * failed the whole run, and its cached reply failed every later run the same way. Now one
+ * conversation whose items cannot be planned does not stop the others, and no reply that could
+ * not be written stays cached, unless the store was at fault (a full disk). The failures are
+ * made here by a step that throws, as the category file splice once did on a reply of 100,000
+ * items and the day's journal on more than 120,000.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as planJournal from '../../../src/core/store/journal/planJournal';
 import { PlanRelations } from '../../../src/core/services/harvest/planRelations';
 import { defaultPromptsDir } from '../../../src/core/services/harvest/prompts';
 import { runHarvest } from '../../../src/core/services/harvest/runHarvest';
@@ -36,7 +39,7 @@ function model(): Provider & { calls: string[] } {
 const memos = (paths: StorePaths) =>
   fs.existsSync(path.join(paths.cache, 'replies')) ? fs.readdirSync(path.join(paths.cache, 'replies')) : [];
 
-describe('a conversation whose items cannot be planned', function () {
+describe('a model reply that cannot be written', function () {
   this.timeout(30_000);
   const now = new Date('2026-11-24T12:00:00Z');
   const mergeInto = Object.getOwnPropertyDescriptor(PlanRelations.prototype, 'mergeInto')!;
@@ -63,7 +66,7 @@ describe('a conversation whose items cannot be planned', function () {
     return paths;
   }
 
-  it('is recorded as failed and kept, the others are harvested, and its reply is not reused by the next harvest', async () => {
+  it('one conversation whose items cannot be planned is recorded as failed and kept, the others are harvested, and its reply is not reused by the next harvest', async () => {
     const paths = store();
     const provider = model();
     const report = await runHarvest({ paths, mode: 'apply', provider, now, reclaim: 'delete' });
@@ -88,7 +91,7 @@ describe('a conversation whose items cannot be planned', function () {
     assert.match(fs.readFileSync(path.join(paths.root, 'facts.md'), 'utf8'), /- learned from bad \[from: bad, 2026-11-24\]/);
   });
 
-  it('a plan that fails on the store itself, whatever the conversations, still fails and keeps no reply', async () => {
+  it('a plan that fails whatever the conversations still fails the run, and keeps no reply', async () => {
     const paths = store();
     poisoned = false;
     // Every plan fails, with or without a conversation.
@@ -106,5 +109,42 @@ describe('a conversation whose items cannot be planned', function () {
     }
     assert.deepEqual(memos(paths), []);
     assert.ok(!fs.existsSync(paths.ledger));
+  });
+
+  describe('an apply that fails', () => {
+    const entries = planJournal.planJournalEntries;
+    afterEach(() => Object.assign(planJournal, { planJournalEntries: entries }));
+    const failApply = (error: Error) =>
+      Object.assign(planJournal, {
+        planJournalEntries: () => {
+          throw error;
+        },
+      });
+
+    it('on what it writes keeps no reply, so the next harvest asks the model again', async () => {
+      const paths = store();
+      poisoned = false;
+      const provider = model();
+      failApply(new RangeError('Maximum call stack size exceeded'));
+      await assert.rejects(runHarvest({ paths, mode: 'apply', provider, now }), /Maximum call stack/);
+      assert.deepEqual(memos(paths), []);
+      Object.assign(planJournal, { planJournalEntries: entries });
+      const again = await runHarvest({ paths, mode: 'apply', provider, now });
+      assert.equal(again.failed, 0);
+      assert.equal(provider.calls.length, 6, 'every conversation is sent again');
+    });
+
+    it('on a full disk keeps the replies: they were not at fault, and asking again would only cost', async () => {
+      const paths = store();
+      poisoned = false;
+      const provider = model();
+      failApply(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+      await assert.rejects(runHarvest({ paths, mode: 'apply', provider, now }), /ENOSPC/);
+      assert.equal(memos(paths).length, 3);
+      Object.assign(planJournal, { planJournalEntries: entries });
+      await runHarvest({ paths, mode: 'apply', provider, now });
+      assert.equal(provider.calls.length, 3, 'the cached replies are written');
+      assert.match(fs.readFileSync(path.join(paths.root, 'facts.md'), 'utf8'), /- learned from bad \[from: bad, 2026-11-24\]/);
+    });
   });
 });
