@@ -12,6 +12,7 @@
 import type { Ledger } from '../../model/ledgerFormat';
 import type { ConversationOutcome, DistilledInput, HarvestPlan } from '../../store/harvestPlan';
 import type { StorePaths } from '../../store/storePaths';
+import { isStoreFault } from '../../store/storeErrors';
 import { buildPlan, type PlanOptions } from './plan';
 
 export interface IsolatedPlan {
@@ -36,6 +37,8 @@ export function buildIsolatedPlan(
   try {
     return { plan: buildPlan(paths, ledger, outcomes, distilled, options), failed: [] };
   } catch (error) {
+    // A failure of the disk or the store's files is no conversation's.
+    if (isStoreFault(error)) throw error;
     // Trial plans are thrown away: each gets copies of the outcomes, since a plan marks the ones it reclaims.
     const fails = (inputs: DistilledInput[]): unknown => {
       try {
