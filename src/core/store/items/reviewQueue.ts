@@ -52,6 +52,7 @@ import {
   type PendingChange,
   type ReviewTarget,
   type HeldItem,
+  type ReviewEntry,
   type HoldKind,
   holdReason,
   INFERRED,
@@ -273,16 +274,19 @@ function listLayerReview(paths: StorePaths): ReviewItem[] {
   const text = readTextIfExists(reviewPath(paths));
   const parsed = parseReview(text);
   const accepted = new Set(parsed.accepted.map(lineIdentity));
-  const queued = parsed.entries.map((e) =>
-    makeItem(
-      'queue',
-      e.target,
-      e.line,
-      e.kinds.length || !carriesNewText(e.pending) ? e.kinds : flagKinds(flagInstruction(e.line)),
-      e.pending,
-    ),
-  );
+  const queued = parsed.entries.map((e) => makeItem('queue', e.target, e.line, queuedKinds(e), e.pending));
   return [...queued, ...inPlaceItems(paths, accepted)];
+}
+
+/**
+ * Why a queued entry is held: its marker's kinds, and for new text what the rules read in it now.
+ * The marker alone is not trusted: review.md is committed and edited by hand, so a planted order
+ * marked `[suggested]` (or held by an older Lore whose rules missed it) must still count as one,
+ * or "accept all" would let it through.
+ */
+function queuedKinds(entry: ReviewEntry): string[] {
+  if (!carriesNewText(entry.pending)) return entry.kinds;
+  return [...new Set([...entry.kinds, ...flagKinds(flagInstruction(entry.line))])];
 }
 
 export type ReviewDecision = 'accept' | 'reject';
