@@ -83,6 +83,18 @@ describe('review: accept all', () => {
     assert.ok(!(readAgentDigest(paths) ?? '').includes('y.example'));
   });
 
+  it('ids a command chose for many at once (Accept All Suggestions) let no flagged one through', async () => {
+    const { paths } = setup();
+    const ids = listReview(paths).map((i) => i.id);
+    const result = await decideReview(paths, 'accept', { blanket: ids });
+    assert.deepEqual(
+      result.decided.map((i) => i.line),
+      [CLEAN],
+    );
+    assert.deepEqual(result.keptFlagged.map((i) => i.line).sort(), [IN_PLACE, PERSONAL, QUEUED].sort());
+    assert.equal(listReview(paths).length, 3);
+  });
+
   it('a flagged item named by its id is let through', async () => {
     const { paths } = setup();
     await decideReview(paths, 'accept', 'all');

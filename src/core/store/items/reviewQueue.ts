@@ -384,7 +384,8 @@ function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
  * in-place item is deleted from its file (only when named by id: `all` rejects the queue only).
  * `all` accepts only items that are not flagged: an item that reads as an instruction to an agent
  * is let through only by naming it, so one blanket accept cannot hand a planted order to every
- * agent (keptFlagged lists what stayed held). The digest is regenerated afterwards. Knowledge files
+ * agent (keptFlagged lists what stayed held); so do ids a command chose for many at once
+ * (`{ blanket: ids }`: the Review view's Accept All Suggestions). The digest is regenerated afterwards. Knowledge files
  * are written before review.md, so a crash in between leaves the item queued and accepting it
  * again adds no duplicate.
  *
@@ -396,7 +397,7 @@ function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
 export async function decideReview(
   paths: StorePaths,
   decision: ReviewDecision,
-  ids: readonly string[] | 'all',
+  ids: readonly string[] | 'all' | { blanket: readonly string[] },
   options: { lockTimeoutMs?: number; to?: StoreLayer } = {},
 ): Promise<ReviewDecisionResult> {
   const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
@@ -407,9 +408,13 @@ export async function decideReview(
     // An inference of the offline extractor is only a suggestion: "accept all" takes it.
     const all =
       decision === 'accept' ? pending.filter((item) => !isInstructionHold(item.kinds)) : pending.filter((item) => item.where === 'queue');
-    const wanted = ids === 'all' ? all : pending.filter((item) => ids.includes(item.id));
-    const missing = ids === 'all' ? [] : ids.filter((id) => !pending.some((item) => item.id === id));
-    const keptFlagged = ids === 'all' && decision === 'accept' ? pending.filter((item) => isInstructionHold(item.kinds)) : [];
+    // Ids a command chose for many at once (`{ blanket }`) are no naming either: flagged ones stay held.
+    const named = ids === 'all' ? undefined : 'blanket' in ids ? ids.blanket : ids;
+    const chosen = named ? pending.filter((item) => named.includes(item.id)) : pending;
+    const blanket = decision === 'accept' && !Array.isArray(ids);
+    const wanted = ids === 'all' ? all : blanket ? chosen.filter((item) => !isInstructionHold(item.kinds)) : chosen;
+    const missing = named ? named.filter((id) => !pending.some((item) => item.id === id)) : [];
+    const keptFlagged = blanket ? chosen.filter((item) => isInstructionHold(item.kinds)) : [];
     const result: ReviewDecisionResult = { decided: wanted, failed: [], missing, written: [], keptFlagged };
     if (wanted.length === 0) return result;
     const personal = personalStorePaths(paths);
