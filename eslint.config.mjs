@@ -135,6 +135,29 @@ const EXTENSION_FORBIDDEN_WRITERS = [
   'services/conversations/chatTranscript',
 ];
 
+// Lazy loading is done one way (src/core/base/lazy.ts): `lazy(() => require('x') as typeof import('x'))`,
+// a typed, memoised getter with a literal path esbuild can follow. Any other require() is a second way.
+const lazyLoading = [
+  {
+    selector:
+      "CallExpression[callee.name='require']:not(CallExpression[callee.name='lazy'] > ArrowFunctionExpression > TSAsExpression > CallExpression.expression[arguments.0.type='Literal'])",
+    message:
+      "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts), declared at the top of the file.",
+  },
+  {
+    selector: 'ImportExpression',
+    message:
+      "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts): one way, synchronous where the caller is.",
+  },
+];
+const spreadMessage =
+  'A list spread into a call puts every element on the call stack ("Maximum call stack size exceeded" past about 120,000): use pushAll, spliceAll, maxOf or minOf (src/core/base/bulkArrays.ts).';
+const unboundedSpreads = [
+  { selector: 'CallExpression[callee.property.name=/^(push|unshift|splice)$/] > SpreadElement', message: spreadMessage },
+  { selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(max|min)$/] > SpreadElement", message: spreadMessage },
+  { selector: "CallExpression[callee.object.name='String'][callee.property.name=/^fromC/] > SpreadElement", message: spreadMessage },
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.node24/**', '.vscode-test/**', '.bench/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -150,25 +173,14 @@ export default tseslint.config(
     },
   },
   {
-    // Lazy loading is done one way (src/core/base/lazy.ts): `lazy(() => require('x') as typeof import('x'))`,
-    // a typed, memoised getter with a literal path esbuild can follow. Any other require() is a second way.
     files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "CallExpression[callee.name='require']:not(CallExpression[callee.name='lazy'] > ArrowFunctionExpression > TSAsExpression > CallExpression.expression[arguments.0.type='Literal'])",
-          message:
-            "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts), declared at the top of the file.",
-        },
-        {
-          selector: 'ImportExpression',
-          message:
-            "Load a module on first use with lazy(() => require('x') as typeof import('x')) (src/core/base/lazy.ts): one way, synchronous where the caller is.",
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', ...lazyLoading] },
+  },
+  {
+    // The store's write path takes lists of any length (a model's reply, a teammate's harvest): a list
+    // spread into a call puts every element on the call stack, which throws past about 120,000.
+    files: ['src/core/base/**/*.ts', 'src/core/model/**/*.ts', 'src/core/store/**/*.ts', 'src/core/services/harvest/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...lazyLoading, ...unboundedSpreads] },
   },
   {
     // Tests read the CLI's and servers' JSON replies loosely on purpose.

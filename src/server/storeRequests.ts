@@ -133,9 +133,9 @@ export function registerStoreRequests(connection: Connection, ready: () => Promi
     return fs.existsSync(s.paths.root) ? listReview(s.paths) : [];
   });
 
-  handleRequest(connection, ReviewDecideRequest, async ({ decision, ids, to }) => {
+  handleRequest(connection, ReviewDecideRequest, async ({ decision, ids, to, blanket }) => {
     const s = await ready();
-    const result = await decideReview(s.paths, decision, ids, { to });
+    const result = await decideReview(s.paths, decision, blanket ? { blanket: ids } : ids, { to });
     changed(s, result.written);
     return result;
   });

@@ -84,6 +84,8 @@ export const ReviewDecideRequest = request({
         ids: z.array(z.string().min(1).max(ID_MAX)).min(1).max(10_000),
         // Keep Personal: accepted into the person's own layer (.lore/personal/, never committed).
         to: z.enum(['shared', 'personal']).optional(),
+        // The ids come from one command deciding many (Accept All Suggestions): none that reads as an instruction is accepted.
+        blanket: z.boolean().optional(),
       })
       .strict(),
   result: returns<ReviewDecisionResult>(),

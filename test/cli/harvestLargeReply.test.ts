@@ -61,4 +61,36 @@ describe('lore harvest: a reply of 100,000 items', function () {
     assert.ok(facts.includes('- the small conversation taught one thing [from: c2, 2026-11-24]'), 'the other conversation is harvested');
     assert.equal(facts.split('\n').filter((l) => l.startsWith('- generated fact number')).length, MAX_REPLY_ITEMS);
   });
+
+  it('a cached reply of 100,000 items (as an older Lore kept it) is asked for again, and the harvest finishes', async () => {
+    const reply = (n: number) =>
+      JSON.stringify({ ...EMPTY, facts: Array.from({ length: n }, (_, i) => ({ statement: `cached fact ${i}` })) });
+    stub = await startStub('openai', [], { whenExhausted: () => ({ reply: reply(3) }) });
+    const { root, inbox } = await makeWorkspace();
+    fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', 'A conversation.', '2026-11-24T10:00:00Z'));
+    const args = (...extra: string[]) => [
+      'harvest',
+      '--root',
+      root,
+      '--provider',
+      'openai',
+      '--base-url',
+      stub!.baseUrl,
+      '--model',
+      'stub-model',
+      ...extra,
+    ];
+    assert.equal((await runCli(args('--preview'))).code, 0);
+    // The preview's cached reply, replaced by the whole runaway reply an older Lore cached.
+    const replies = path.join(root, '.cache', 'replies');
+    const [memo] = fs.readdirSync(replies);
+    const cached = JSON.parse(fs.readFileSync(path.join(replies, memo), 'utf8'));
+    fs.writeFileSync(path.join(replies, memo), JSON.stringify({ ...cached, items: JSON.parse(reply(100_000)) }));
+
+    const applied = await runCli(args('--apply'));
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.equal(stub.requests.length, 2, 'the model is asked again instead of the cached runaway reply being used');
+    const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');
+    assert.equal(facts.split('\n').filter((l) => l.startsWith('- cached fact')).length, 3);
+  });
 });

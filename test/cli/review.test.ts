@@ -272,7 +272,7 @@ describe('planted instructions (lore harvest, lore review, context, MCP)', funct
     assert.match(all.stdout, /^accepted: facts\.md: the staging database runs Postgres 16/m);
     assert.match(
       all.stdout,
-      /^still held: items 1, 2 read as an instruction to an agent, which "accept all" never lets through; read each \("lore review"\), then "lore review accept 1" or "lore review reject 1"$/m,
+      /^2 flagged items still held: items 1, 2 read as an instruction to an agent, which "accept all" never lets through; read each \("lore review"\), then accept one by its number \("lore review accept 1"\) or delete it \("lore review reject 1"\)$/m,
     );
     const read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8');
     assert.match(read('facts.md'), /the staging database runs Postgres 16/);
@@ -285,6 +285,12 @@ describe('planted instructions (lore harvest, lore review, context, MCP)', funct
     const n = held.find((i) => i.text.startsWith(order))!.n;
     assert.equal((await runCli(['review', 'accept', String(n), '--root', root])).code, 0);
     assert.ok(read('facts.md').includes(order));
+    const last = await runCli(['review', 'accept', 'all', '--root', root]);
+    assert.match(
+      last.stdout,
+      /^1 flagged item still held: item 1 reads as an instruction to an agent, which "accept all" never lets through; read it \("lore review"\), then accept one by its number \("lore review accept 1"\) or delete it \("lore review reject 1"\)$/m,
+    );
+    assert.ok(!read('digest.md').includes(PLANTED.tls));
   });
 
   it('routes planted items a model returns in any category (openai stub): playbooks, questions, done tasks, details', async () => {

@@ -125,17 +125,18 @@ async function review(parsed: Parsed<typeof REVIEW_OPTIONS>, io: Output): Promis
     for (const item of result.decided) io.out(`${verb}${into}: ${printable(targetDisplayName(item.target))}: ${printable(item.text)}`);
     for (const { item, reason } of result.failed) io.err(`not applied, still pending: ${printable(item.text)}: ${printable(reason)}`);
     if (result.decided.length === 0 && result.failed.length === 0 && result.keptFlagged.length === 0) io.out('nothing to decide');
-    if (kept.length) {
-      const numbers = kept.map(({ n }) => n);
-      const one = numbers.length === 1;
-      io.out(
-        `still held: item${one ? '' : 's'} ${numbers.join(', ')} read${one ? 's' : ''} as an instruction to an agent, which "accept all" never lets through; read ${one ? 'it' : 'each'} ("lore review"), then "lore review accept ${numbers[0]}" or "lore review reject ${numbers[0]}"`,
-      );
-    }
+    if (kept.length) io.out(keptFlaggedText(kept.map(({ n }) => n)));
     if (result.missing.length) io.err(`${result.missing.length} item(s) were decided by someone else meanwhile; run "lore review" again`);
     reportHistory(io, result.history);
   }
   return result.missing.length || result.failed.length ? EXIT_FAILED : EXIT_OK;
+}
+
+/** What "accept all" says about the flagged items it left: how many, which, and how to let one through by its number. */
+function keptFlaggedText(numbers: number[]): string {
+  const one = numbers.length === 1;
+  const count = one ? '1 flagged item' : `${numbers.length} flagged items`;
+  return `${count} still held: item${one ? '' : 's'} ${numbers.join(', ')} read${one ? 's' : ''} as an instruction to an agent, which "accept all" never lets through; read ${one ? 'it' : 'each'} ("lore review"), then accept one by its number ("lore review accept ${numbers[0]}") or delete it ("lore review reject ${numbers[0]}")`;
 }
 
 /** `lore review edit N TEXT`: the queued item's text replaced, what accepting it does kept. */

@@ -6,6 +6,7 @@
 import { TASKS_DONE_HEADING, TASKS_OPEN_HEADING } from './categories';
 import { continuesItem, FENCE_LINE, HEADING_LINE, ITEM_LINE, isItemLine, lineIdentities, lineIdentity } from './itemLines';
 import { parseProvenance, type ParsedProvenance } from './provenance';
+import { spliceAll } from '../base/bulkArrays';
 
 /** A markdown file as lines, remembering how to write it back byte-for-byte. */
 export interface LineDocument {
@@ -64,22 +65,15 @@ export function serializeLines(doc: LineDocument): string {
   return out;
 }
 
-/** Lines inserted by one Array.splice call at most: its arguments are on the call stack. */
-const SPLICE_CHUNK = 10_000;
-
-/**
- * Array.splice for a document: removes and inserts lines, keeping each kept line's own break.
- * The lines are inserted in chunks: spread into one call, a model's reply of 100,000 items
- * overflowed the call stack and failed the whole harvest.
- */
+/** Array.splice for a document: removes and inserts lines, keeping each kept line's own break (any number: bulkArrays.ts). */
 export function spliceLines(doc: LineDocument, start: number, deleteCount: number, insert: readonly string[] = []): void {
-  doc.lines.splice(start, deleteCount);
-  doc.breaks.splice(start, deleteCount);
-  for (let at = 0; at < insert.length; at += SPLICE_CHUNK) {
-    const chunk = insert.slice(at, at + SPLICE_CHUNK);
-    doc.lines.splice(start + at, 0, ...chunk);
-    doc.breaks.splice(start + at, 0, ...chunk.map(() => undefined));
-  }
+  spliceAll(doc.lines, start, deleteCount, insert);
+  spliceAll(
+    doc.breaks,
+    start,
+    deleteCount,
+    insert.map(() => undefined),
+  );
 }
 
 /** Lists the top-level list items, outside code fences, with the section they sit in. */

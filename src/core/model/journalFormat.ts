@@ -10,6 +10,7 @@
  * the MCP tools) lists journal/, so its bullets never come back to an agent twice.
  */
 import { renderItemLine, withoutBullet } from './itemLines';
+import { pushAll } from '../base/bulkArrays';
 
 /** The journal folder in the store. */
 export const JOURNAL_DIR = 'journal';
@@ -121,11 +122,11 @@ export function renderJournal(journal: Journal): string {
     `# Journal ${journal.date}`,
     '',
   ];
-  if (journal.summary.length) out.push(SUMMARY_HEADING, '', ...journal.summary, '');
+  if (journal.summary.length) pushAll(out, [SUMMARY_HEADING, ''], journal.summary, ['']);
   for (const [source, categories] of journal.sources) {
     out.push(`## ${source}`, '');
     for (const [category, bullets] of categories) {
-      if (bullets.length) out.push(`### ${category}`, ...bullets, '');
+      if (bullets.length) pushAll(out, [`### ${category}`], bullets, ['']);
     }
   }
   return out.join('\n');

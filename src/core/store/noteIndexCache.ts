@@ -34,6 +34,7 @@ import { NoteIndex, type NoteReader, type StoredEntry, type StoredEntrySource } 
 import { isNoteFileName } from '../model/noteFile';
 import type { StorePaths } from './storePaths';
 import { mkdirNoFollow, removeNoFollow } from '../base/storeLinks';
+import { pushAll } from '../base/bulkArrays';
 
 const DIR_NAME = 'notes';
 const FORMAT = 4;
@@ -160,7 +161,7 @@ class ShardSource implements StoredEntrySource {
 
   all(): StoredEntry[] {
     const out: StoredEntry[] = [];
-    for (let i = 0; i < this.shards; i++) out.push(...this.take(`p-${hex(i)}.json`));
+    for (let i = 0; i < this.shards; i++) pushAll(out, this.take(`p-${hex(i)}.json`));
     return out;
   }
 

@@ -56,6 +56,18 @@ export function describeFileError(error: unknown, file?: string): string | undef
 }
 
 /**
+ * Whether a failure is the disk's or the store's files' rather than the data's: a Node errno error,
+ * a write the disk cut short and a file another program keeps changing carry a `code`; a folder
+ * where a file should be is a StoreEntryError. Anything else (Maximum call stack size exceeded, an
+ * invalid string length) came from what was being written. The harvest keeps the model's replies
+ * after a failure of the store, and drops them after any other, so that a reply that cannot be
+ * written never fails every later harvest the same way.
+ */
+export function isStoreFault(error: unknown): boolean {
+  return error instanceof StoreEntryError || (!!error && typeof error === 'object' && typeof (error as ErrnoLike).code === 'string');
+}
+
+/**
  * Throws a StoreEntryError when one of the store's own files (category files, ledger, digest,
  * config) is a folder or one of its folders is a file. Reading such an entry fails with an
  * error that names no path, and only after the lock is taken and some work done; checking first

@@ -108,7 +108,8 @@ export async function acceptSuggestions(store: StoreService): Promise<ReviewDeci
     return undefined;
   }
   for (const item of items) if (!(await saveOpenTargets(store, item))) return undefined;
-  const result = await store.request(ReviewDecideRequest, { decision: 'accept', ids: items.map((item) => item.id) });
+  // Marked blanket: the server accepts none of them that reads as an instruction, whatever this list said.
+  const result = await store.request(ReviewDecideRequest, { decision: 'accept', ids: items.map((item) => item.id), blanket: true });
   store.fireChanged();
   const kept = result.decided.length - result.failed.length;
   void vscode.window.showInformationMessage(

@@ -36,6 +36,7 @@ import { addSources, parseProvenance, type Provenance } from '../provenance';
 import { markSuperseded, readSupersession } from '../supersession';
 import { sameStatementKey } from '../sameStatement';
 import { withoutConflictMarkers } from './conflictMarkers';
+import { pushAll } from '../../base/bulkArrays';
 
 type BlockKind = 'item' | 'heading' | 'text';
 
@@ -240,7 +241,7 @@ export function mergeItemFile(base: string, ours: string, theirs: string): strin
   }
 
   const out: Block[] = [...(inserts.get(-1) ?? [])];
-  kept.forEach((b, i) => out.push(b, ...(inserts.get(i) ?? [])));
+  kept.forEach((b, i) => pushAll(out, [b], inserts.get(i) ?? []));
   return render(out, layoutOf(B, O, T));
 }
 
@@ -273,8 +274,8 @@ function render(blocks: Block[], layout: ParsedBlocks): string {
     else if (block.kind === 'item' && prev.kind === 'item' && !block.afterItem) before = [];
     else if (block.kind === 'item' && prev.kind === 'heading' && !before.length && block.afterItem) before = [''];
     else if (block.kind === 'heading' && !before.length) before = [''];
-    lines.push(...before, ...block.lines);
+    pushAll(lines, before, block.lines);
   });
-  lines.push(...layout.trailing);
+  pushAll(lines, layout.trailing);
   return (layout.bom ? '\ufeff' : '') + lines.join(layout.eol) + (lines.length && layout.finalNewline ? layout.eol : '');
 }

@@ -8,6 +8,7 @@
 import { SECRET_RULES, normalizeSecretName, type SecretRule } from './secretRules';
 import { sha256Hash } from '../../base/sha256';
 import { lazy } from '../../base/lazy';
+import { maxOf } from '../../base/bulkArrays';
 
 const MARKER_PREFIX = '[REDACTED:';
 
@@ -32,7 +33,7 @@ function candidates(text: string): CompiledRule[] {
 }
 
 /** Longest marker `[REDACTED:kind]`, for the look back that keeps rules out of earlier markers. */
-const MAX_MARKER_LENGTH = MARKER_PREFIX.length + Math.max(...SECRET_RULES.map((r) => r.kind.length)) + 1;
+const MAX_MARKER_LENGTH = MARKER_PREFIX.length + maxOf(SECRET_RULES.map((r) => r.kind.length)) + 1;
 
 /** Whether `at` lies inside a marker an earlier rule wrote (a bounded look back). */
 function insideMarker(text: string, at: number): boolean {

@@ -4,8 +4,10 @@
  * provider, model, the prompt's hash and the redaction rules (a reply memoized under older rules
  * is a miss, never reused); what is written is redacted. A memo file that is not JSON, does not
  * fit the schema (replySchema.ts) or holds more items than a reply may (MAX_REPLY_ITEMS: one an
- * older Lore memoized whole) is a miss, never an error; a harvest whose plan fails drops the
- * replies it used, so a reply that cannot be applied never fails every later run.
+ * older Lore memoized whole) is a miss, never an error. A reply that cannot be written is dropped
+ * (runHarvest.ts: the reply of a conversation whose items cannot be planned, and every reply of a run
+ * whose plan or apply fails on what it writes), so it never fails every later run the same way; after
+ * a failure of the disk (a full one) the replies are kept.
  */
 import * as fs from 'node:fs';
 import { removeNoFollow } from '../../base/storeLinks';

@@ -15,7 +15,7 @@ import { settleQueue } from '../../store/captureQueue';
 import { inboxSources } from './agentSources';
 import { redactSecrets } from '../../model/safety/redact';
 import { readLedger } from '../../store/ledger';
-import { checkStoreEntries } from '../../store/storeErrors';
+import { checkStoreEntries, isStoreFault } from '../../store/storeErrors';
 import { storeConfigForWrite, storePrivateMarkers } from '../../store/storeConfig';
 import { type ReclaimMode } from '../../model/storeConfigFormat';
 import type { PrivateMarkers } from '../../model/safety/privateSpans';
@@ -30,7 +30,7 @@ import { type ClassifiedConversation, type ConversationOutcome, type DistilledIn
 import { distillConversation } from './distill';
 import { existingItemsBlock, loadExistingItems, relevantItems, type ExistingItem } from './existingItems';
 import { TOO_MANY_ITEMS } from './parseReply';
-import { buildPlan } from './plan';
+import { buildIsolatedPlan } from './isolatedPlan';
 import { KnownFiles } from './knownFiles';
 import { MeasuredFiles } from './measuredFiles';
 import { DEFAULT_LIVE_WINDOW_MS } from './liveWindow';
@@ -40,6 +40,7 @@ import { dropReplyMemos, readReplyMemo, replyMemoKey, writeReplyMemo } from './r
 import { scanSources } from '../discovery/scanSources';
 import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
 import { HarvestBudget, type HarvestSpending, type SpendingOptions } from '../spending/harvestSpending';
+import { pushAll } from '../../base/bulkArrays';
 
 export type HarvestMode = 'dry-run' | 'preview' | 'apply';
 
@@ -151,7 +152,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     const ledgerSha256 = fileSha256(paths.ledger);
     const ledger = readLedger(paths.ledger);
     const scan = scanSources(paths, sources);
-    report.problems.push(...scan.problems);
+    pushAll(report.problems, scan.problems);
     const conversations = new Map<string, Conversation>();
     const knownFiles = KnownFiles.open(paths);
     // A dry run reuses what earlier dry runs learned, and records what it learns.
@@ -190,8 +191,8 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     }
 
     const distilled: DistilledInput[] = [];
-    /** The reply cache entries this run used (see buildPlan below). */
-    const replyKeys: string[] = [];
+    /** The reply cache entry each conversation used (see the plan below). */
+    const replyKeys = new Map<ConversationOutcome, string>();
     // By raw sha256: rendered when the conversation is at hand, planned once the plan says what is kept.
     const transcripts = new Map<string, RenderedTranscript>();
     const keepTranscript = (outcome: ConversationOutcome, conversation: Conversation | undefined) => {
@@ -244,7 +245,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
         outcome.id = conversation.id;
         // The label names the model and endpoint too, so switching models never reuses another model's reply.
         const key = replyMemoKey(outcome.sha256, provider.label, options.model, harvestPrompt, privateMarkers);
-        replyKeys.push(key);
+        replyKeys.set(outcome, key);
         let cached = provider.offline ? undefined : readReplyMemo(paths, key);
         if (cached) {
           outcome.calls = 0;
@@ -298,17 +299,29 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     // Recorded whatever happens next: the calls were paid for even if no plan comes of them.
     report.spending = budget.finish();
     if (report.spending.stop) report.warnings.push(report.spending.stop.text);
-    report.warnings.push(...report.spending.warnings);
+    pushAll(report.warnings, report.spending.warnings);
     // A cancelled run writes nothing: the user asked to stop, not to keep half a harvest.
     if (report.cancelled) return report;
 
+    // Replies the plan could not be made from are not kept: cached, they would fail every later run the same way.
+    const planOptions = { reclaim, digestEnabled, now, ledgerSha256 };
     try {
-      report.plan = buildPlan(paths, ledger, report.conversations, distilled, { reclaim, digestEnabled, now, ledgerSha256 });
+      // A conversation whose items cannot be planned is left for the next harvest; the others are harvested.
+      report.plan = buildIsolatedPlan(paths, ledger, report.conversations, distilled, planOptions, ({ outcome }, error) => {
+        outcome.status = 'harvest-failed';
+        outcome.error = `its items could not be written: ${errorMessage(error)}`;
+        delete outcome.items;
+        transcripts.delete(outcome.sha256);
+        dropReplyMemos(
+          paths,
+          [replyKeys.get(outcome)].filter((key): key is string => key !== undefined),
+        );
+      }).plan;
     } catch (error) {
-      // Replies the plan could not be made from are not kept: cached, they would fail every later run the same way.
-      dropReplyMemos(paths, replyKeys);
+      if (!isStoreFault(error)) dropReplyMemos(paths, [...replyKeys.values()]);
       throw error;
     }
+    report.failed = report.conversations.filter((c) => c.status === 'harvest-failed').length;
     if (keepTranscripts) planTranscripts(paths, report.plan, transcripts, privateMarkers);
     const forgotten = report.plan.forgotten?.length;
     if (forgotten)
@@ -318,7 +331,13 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
     const held = heldWarning(report.plan.held);
     if (held) report.warnings.push(held);
     if (options.mode === 'preview') return report;
-    report.applied = applyPlan(paths, report.plan);
+    try {
+      report.applied = applyPlan(paths, report.plan);
+    } catch (error) {
+      // A reply whose items could not be written is asked for again; a full disk or a busy file is not the reply's fault.
+      if (!isStoreFault(error)) dropReplyMemos(paths, [...replyKeys.values()]);
+      throw error;
+    }
     settleQueue(paths, report.conversations);
     const unsaved = knownFiles.rememberProven(report.conversations, report.plan.ledger, readAt);
     if (unsaved) report.warnings.push(unsaved);

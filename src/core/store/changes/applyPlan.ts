@@ -39,6 +39,7 @@ import { encodeLossless } from '../../base/losslessText';
 import type { HarvestPlan, PlanChange } from '../harvestPlan';
 import { applyPlanEdit } from '../../model/planEdits';
 import { clock } from '../../base/clock';
+import { pushAll } from '../../base/bulkArrays';
 
 export interface ApplyResult {
   written: string[];
@@ -111,7 +112,7 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
 
   // 0. Transcripts, before any line that links to them and before the ledger that points at
   //    them: a crash after this leaves a transcript the re-run recognises (same raw_sha256).
-  result.written.push(...writeTranscriptsOnce(paths, plan.transcripts ?? []));
+  pushAll(result.written, writeTranscriptsOnce(paths, plan.transcripts ?? []));
 
   // 0b. The day's journal, before the knowledge lines: "new" is judged against the files as the
   //     plan read them, so after a crash past the knowledge the re-run would find nothing new to

@@ -22,6 +22,7 @@ import { combineChanges, type StoreChange } from './commitMessage';
 import { findStoreRepo, type StoreRepo } from './storeRepo';
 import { lazy } from '../../base/lazy';
 import { mkdirNoFollow } from '../../base/storeLinks';
+import { pushAll, spliceAll } from '../../base/bulkArrays';
 
 const historyStateSchemaModule = lazy(() => require('./historyStateSchema') as typeof import('./historyStateSchema'));
 
@@ -123,7 +124,10 @@ export async function recordStoreChange(
     const context = await historyContext(paths);
     if (!context) return undefined;
     const state = readState(paths);
-    state.pending.push(...list.map((c) => ({ ...c, at: now.toISOString() })));
+    pushAll(
+      state.pending,
+      list.map((c) => ({ ...c, at: now.toISOString() })),
+    );
     const oldest = state.pending.length ? Date.parse(state.pending[0].at) : now.getTime();
     const due = context.mode === 'apply' || now.getTime() - oldest >= context.config.intervalMinutes * 60_000;
     // Kept before git runs: a commit that fails or is killed leaves the messages for the next one.
@@ -182,7 +186,7 @@ async function commitPending(
   const batches: Array<{ changes: StoreChange[]; paths?: string[] }> = [];
   const transcripts = [...new Set(conversations.flatMap((c) => c.paths!))].filter((p) => fs.existsSync(path.join(paths.root, p)));
   if (transcripts.length) batches.push({ changes: conversations, paths: transcripts });
-  else rest.unshift(...conversations);
+  else spliceAll(rest, 0, 0, conversations);
   // The whole store: Lore's other changes, and on a forced flush whatever else changed in it.
   if (rest.length || everything) batches.push({ changes: rest, paths: undefined });
   const left: HistoryState['pending'] = [];
@@ -194,7 +198,10 @@ async function commitPending(
       state.lastCommit = { commit: result.commit, at: now.toISOString() };
       if (result.warning) outcome.warning = result.warning;
     } else if (result.status === 'deferred') {
-      left.push(...state.pending.filter((c) => (batch.changes as unknown[]).includes(c)));
+      pushAll(
+        left,
+        state.pending.filter((c) => (batch.changes as unknown[]).includes(c)),
+      );
       outcome.warning = `not committed yet: ${result.reason}`;
       appendLogLine(historyLogFile(paths), `deferred "${message.subject}": ${result.reason}`, now);
     }

@@ -18,6 +18,7 @@ import { listItemId } from '../../model/itemId';
 import { kindOfCategoryItem, type ItemKind } from '../../model/itemKinds';
 import { stripProvenance } from '../../model/provenance';
 import { supersededBy } from '../../model/supersession';
+import { pushAll } from '../../base/bulkArrays';
 
 /** An item found in a store file. */
 export interface LocatedItem {
@@ -98,7 +99,11 @@ export function findItemsById(paths: StorePaths, id: string): LocatedItem[] {
     key,
     file: CATEGORY_FILES[key].file as string,
   }));
-  if (paths.layer !== 'personal') categoryFiles.push(...categoryFiles.map(({ key, file }) => ({ key, file: personalFileName(file) })));
+  if (paths.layer !== 'personal')
+    pushAll(
+      categoryFiles,
+      categoryFiles.map(({ key, file }) => ({ key, file: personalFileName(file) })),
+    );
   for (const { key, file } of categoryFiles) {
     const abs = path.join(paths.root, file);
     if (!idsOf(abs)?.ids.has(wanted)) continue;

@@ -52,6 +52,7 @@ import {
   type PendingChange,
   type ReviewTarget,
   type HeldItem,
+  type ReviewEntry,
   type HoldKind,
   holdReason,
   INFERRED,
@@ -78,6 +79,7 @@ export interface ReviewItem {
 }
 
 import { targetDisplayName, targetLabel } from '../../model/reviewTargetName';
+import { pushAll } from '../../base/bulkArrays';
 
 export { targetDisplayName, targetLabel };
 
@@ -272,16 +274,19 @@ function listLayerReview(paths: StorePaths): ReviewItem[] {
   const text = readTextIfExists(reviewPath(paths));
   const parsed = parseReview(text);
   const accepted = new Set(parsed.accepted.map(lineIdentity));
-  const queued = parsed.entries.map((e) =>
-    makeItem(
-      'queue',
-      e.target,
-      e.line,
-      e.kinds.length || !carriesNewText(e.pending) ? e.kinds : flagKinds(flagInstruction(e.line)),
-      e.pending,
-    ),
-  );
+  const queued = parsed.entries.map((e) => makeItem('queue', e.target, e.line, queuedKinds(e), e.pending));
   return [...queued, ...inPlaceItems(paths, accepted)];
+}
+
+/**
+ * Why a queued entry is held: its marker's kinds, and for new text what the rules read in it now.
+ * The marker alone is not trusted: review.md is committed and edited by hand, so a planted order
+ * marked `[suggested]` (or held by an older Lore whose rules missed it) must still count as one,
+ * or "accept all" would let it through.
+ */
+function queuedKinds(entry: ReviewEntry): string[] {
+  if (!carriesNewText(entry.pending)) return entry.kinds;
+  return [...new Set([...entry.kinds, ...flagKinds(flagInstruction(entry.line))])];
 }
 
 export type ReviewDecision = 'accept' | 'reject';
@@ -379,7 +384,8 @@ function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
  * in-place item is deleted from its file (only when named by id: `all` rejects the queue only).
  * `all` accepts only items that are not flagged: an item that reads as an instruction to an agent
  * is let through only by naming it, so one blanket accept cannot hand a planted order to every
- * agent (keptFlagged lists what stayed held). The digest is regenerated afterwards. Knowledge files
+ * agent (keptFlagged lists what stayed held); so do ids a command chose for many at once
+ * (`{ blanket: ids }`: the Review view's Accept All Suggestions). The digest is regenerated afterwards. Knowledge files
  * are written before review.md, so a crash in between leaves the item queued and accepting it
  * again adds no duplicate.
  *
@@ -391,7 +397,7 @@ function removeInPlace(paths: StorePaths, items: ReviewItem[]): string[] {
 export async function decideReview(
   paths: StorePaths,
   decision: ReviewDecision,
-  ids: readonly string[] | 'all',
+  ids: readonly string[] | 'all' | { blanket: readonly string[] },
   options: { lockTimeoutMs?: number; to?: StoreLayer } = {},
 ): Promise<ReviewDecisionResult> {
   const lock = await acquireStoreLock(paths.root, options.lockTimeoutMs);
@@ -402,9 +408,13 @@ export async function decideReview(
     // An inference of the offline extractor is only a suggestion: "accept all" takes it.
     const all =
       decision === 'accept' ? pending.filter((item) => !isInstructionHold(item.kinds)) : pending.filter((item) => item.where === 'queue');
-    const wanted = ids === 'all' ? all : pending.filter((item) => ids.includes(item.id));
-    const missing = ids === 'all' ? [] : ids.filter((id) => !pending.some((item) => item.id === id));
-    const keptFlagged = ids === 'all' && decision === 'accept' ? pending.filter((item) => isInstructionHold(item.kinds)) : [];
+    // Ids a command chose for many at once (`{ blanket }`) are no naming either: flagged ones stay held.
+    const named = ids === 'all' ? undefined : 'blanket' in ids ? ids.blanket : ids;
+    const chosen = named ? pending.filter((item) => named.includes(item.id)) : pending;
+    const blanket = decision === 'accept' && !Array.isArray(ids);
+    const wanted = ids === 'all' ? all : blanket ? chosen.filter((item) => !isInstructionHold(item.kinds)) : chosen;
+    const missing = named ? named.filter((id) => !pending.some((item) => item.id === id)) : [];
+    const keptFlagged = blanket ? chosen.filter((item) => isInstructionHold(item.kinds)) : [];
     const result: ReviewDecisionResult = { decided: wanted, failed: [], missing, written: [], keptFlagged };
     if (wanted.length === 0) return result;
     const personal = personalStorePaths(paths);
@@ -486,8 +496,8 @@ function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDeci
     // a note on a file becomes a personal fact naming the file, as a queued one does.
     const movedNotes = moving ? inPlace.filter((i) => i.target.notedPath !== undefined) : [];
     const writtenInto = writeAccepted(into, [...added, ...movedNotes]);
-    out.written.push(...writtenInto.map(nameInto));
-    if (moving) out.written.push(...removeInPlace(paths, movedNotes).map(name));
+    pushAll(out.written, writtenInto.map(nameInto));
+    if (moving) pushAll(out.written, removeInPlace(paths, movedNotes).map(name));
     for (const item of moving ? inPlace.filter((i) => !movedNotes.includes(i)) : []) {
       const key = (Object.keys(CATEGORY_FILES) as CategoryFileKey[]).find((k) => CATEGORY_FILES[k].file === item.target.file);
       if (!key) continue;
@@ -523,7 +533,7 @@ function decideInLayer(paths: StorePaths, into: StorePaths, decision: ReviewDeci
     // Accepted lines are recorded in the review.md of the layer they are in; the queue lines leave this layer's.
     recordReview(paths, queued, moving ? [] : accepted, out, name);
   } else {
-    out.written.push(...removeInPlace(paths, inPlace).map(name));
+    pushAll(out.written, removeInPlace(paths, inPlace).map(name));
     recordReview(paths, queued, [], out, name);
   }
   return out;

@@ -15,6 +15,7 @@ import { isNoteFileName, parseNoteFile } from '../../model/noteFile';
 import type { JournalEntry } from '../../model/journalFormat';
 import { journalCategory, journalEntryOf } from './journalLearned';
 import { parseProvenance } from '../../model/provenance';
+import { pushAll } from '../../base/bulkArrays';
 
 /** One entry per source the line names (one for most lines). */
 function entriesOf(line: string, category: string): JournalEntry[] {
@@ -31,19 +32,19 @@ export function planJournalEntries(plan: HarvestPlan): JournalEntry[] {
     for (const edit of change.edit?.kind === 'chain' ? change.edit.edits : change.edit ? [change.edit] : []) {
       if (edit.kind === 'append') {
         const category = journalCategory({ file: change.file });
-        for (const line of freshItemLines(change.before, edit.lines)) entries.push(...entriesOf(line, category));
+        for (const line of freshItemLines(change.before, edit.lines)) pushAll(entries, entriesOf(line, category));
       } else if (edit.kind === 'tasks') {
         const open = freshItemLines(change.before, edit.open);
-        for (const line of open) entries.push(...entriesOf(line, 'Open tasks'));
+        for (const line of open) pushAll(entries, entriesOf(line, 'Open tasks'));
         for (const line of freshItemLines(change.before, edit.done).filter((l) => !open.includes(l)))
-          entries.push(...entriesOf(line, 'Done tasks'));
+          pushAll(entries, entriesOf(line, 'Done tasks'));
       } else if (edit.kind === 'notes') {
         const body = change.before === undefined ? undefined : parseNoteFile(change.before).body;
         for (const line of freshItemLines(body, edit.lines))
-          entries.push(...entriesOf(line, journalCategory({ file: change.file, notedPath: edit.meta.path })));
+          pushAll(entries, entriesOf(line, journalCategory({ file: change.file, notedPath: edit.meta.path })));
       }
     }
-    entries.push(...mergedEntries(plan, change));
+    pushAll(entries, mergedEntries(plan, change));
   }
   return entries;
 }

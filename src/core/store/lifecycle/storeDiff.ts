@@ -18,6 +18,7 @@ import { addNotesToFile, listNoteFiles, resolveNoteTarget } from '../fileNotes';
 import { loadStoreConfig } from '../storeConfig';
 import type { StorePaths } from '../storePaths';
 import { addItemLines, liveItems, lockForArchiveMoves, moveToArchive, type StoreItem } from './knowledgeArchive';
+import { pushAll } from '../../base/bulkArrays';
 
 /** Least share of words two items must have in common to count as one item changed. */
 const CHANGED_SIMILARITY = 0.5;
@@ -187,7 +188,10 @@ export async function applyStoreDiff(live: StorePaths, other: StorePaths, option
       const items = adding.map((a) => otherItems.get(a.id)).filter((i): i is StoreItem => i !== undefined);
       addItemLines(path.join(live.root, CATEGORY_FILES[category].file), category, CATEGORY_FILES[category].title, items);
       result.added += items.length;
-      toArchive.push(...removing.map((r) => liveById.get(r.id)).filter((i): i is StoreItem => i !== undefined));
+      pushAll(
+        toArchive,
+        removing.map((r) => liveById.get(r.id)).filter((i): i is StoreItem => i !== undefined),
+      );
     }
     moveToArchive(live, toArchive);
     result.archived = toArchive.length;

@@ -25,6 +25,7 @@ import type { StorePaths } from '../storePaths';
 import { git, runGit } from '../history/git';
 import { findStoreRepo, type StoreRepo } from '../history/storeRepo';
 import { mkdirNoFollow } from '../../base/storeLinks';
+import { pushAll, spliceAll } from '../../base/bulkArrays';
 
 /** The driver's name in git's config and in the attributes. */
 export const MERGE_DRIVER = 'lore';
@@ -67,8 +68,8 @@ export function withDriverBlock(text: string, storeRel: string): string {
   const lines = text === '' ? [] : text.replace(/\r?\n$/, '').split(/\r?\n/);
   const start = lines.indexOf(block[0]);
   const end = start < 0 ? -1 : lines.indexOf(BLOCK_END, start);
-  if (start >= 0 && end > start) lines.splice(start, end - start + 1, ...block);
-  else lines.push(...block);
+  if (start >= 0 && end > start) spliceAll(lines, start, end - start + 1, block);
+  else pushAll(lines, block);
   return lines.join('\n') + '\n';
 }
 
