@@ -18,7 +18,7 @@ import { agentItemFilter, itemFilter, type AgentItemFilter } from './heldItems';
 import { supersededBy } from '../model/supersession';
 import { fsyncDirectory, writeFileAtomic } from '../base/atomicWrite';
 import { readTextIfExists, readTextLossless } from '../base/readText';
-import { DIGEST_SECTIONS, digestFileText, type DigestSection } from '../model/digestFormat';
+import { DIGEST_SECTIONS, renderDigest, type DigestSection } from '../model/digestFormat';
 import { tailItems } from '../model/digestTail';
 import type { StorePaths } from './storePaths';
 
@@ -114,8 +114,9 @@ export interface DigestResult {
 
 /**
  * Regenerates `digest.md` from the category files (only if the text changed, so the agents'
- * cached prefix stays byte-identical; just its header while there are no items); deletes it
- * when the digest is disabled.
+ * cached prefix stays byte-identical); deletes it when every section is empty or the digest is
+ * disabled. A deleted digest stays off for the automatic refreshes: only an explicit regenerate,
+ * a harvest or `lore init` brings it back.
  */
 export function regenerateDigest(
   paths: StorePaths,
@@ -130,7 +131,7 @@ export function regenerateDigest(
   const sections = options.texts
     ? digestSectionsFromTexts(options.texts, DIGEST_MAX_BYTES, agentItemFilter(paths))
     : digestSectionsFromFiles(paths);
-  const text = enabled ? digestFileText(sections) : undefined;
+  const text = enabled ? renderDigest(sections) : undefined;
   if (text === undefined) {
     if (current === undefined) return { bytes: 0, changed: false };
     fs.rmSync(paths.digest, { force: true });

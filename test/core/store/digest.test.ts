@@ -36,7 +36,7 @@ describe('digest', () => {
     assert.ok(!text.includes('- fact 0 '));
   });
 
-  it('is only its header when every section is empty, and deleted when disabled', () => {
+  it('is deleted when every section is empty and when disabled', () => {
     const root = path.join(makeTempDir(), '.lore');
     fs.mkdirSync(root);
     const paths = storePaths(root);
@@ -46,7 +46,10 @@ describe('digest', () => {
     assert.equal(regenerateDigest(paths).changed, false, 'unchanged text is not rewritten');
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\nonly prose\n');
     regenerateDigest(paths);
-    assert.equal(fs.readFileSync(paths.digest, 'utf8'), `${DIGEST_HEADER}\n`, 'emptied, but still on');
+    assert.ok(!fs.existsSync(paths.digest), 'nothing to say: no header-only file');
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- one\n');
+    assert.equal(regenerateDigest(paths).changed, true, 'an explicit regenerate brings it back');
+    assert.ok(fs.readFileSync(paths.digest, 'utf8').endsWith('- one\n'));
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- one\n');
     regenerateDigest(paths, { enabled: false });
     assert.ok(!fs.existsSync(paths.digest));
