@@ -56,6 +56,9 @@ describe('lore harvest: conversations no importer reads', function () {
       result.stdout,
     );
     assert.match(result.stdout, /reclaimed: 0 conversation\(s\)/);
+    // lore init's digest, only its header, goes: there is nothing to show.
+    assert.match(result.stdout, /No new items; the digest has no items to show, so it was removed\./);
+    assert.ok(!fs.existsSync(path.join(root, 'digest.md')));
     const entries = ledger(root);
     for (const file of [gemini, bot]) {
       const entry = entries[sha256(fs.readFileSync(file))];
