@@ -14,13 +14,13 @@ describe('lore note, notes, digest (CLI)', function () {
     assert.match(added.stdout, /^noted src\/app\.ts in files\/app-ts-[0-9a-z]{8}\.md/);
     const today = new Date().toISOString().slice(0, 10);
     let shown = await runCli(['notes', file, '--root', root]);
-    assert.match(shown.stdout, new RegExp(`- Uses the token \\[REDACTED:github-pat\\] \\[from: manual, ${today}\\]`));
+    assert.match(shown.stdout, new RegExp(`- [0-9a-z]{8}  Uses the token \\[REDACTED:github-pat\\] \\[from: manual, ${today}\\]`));
     fs.writeFileSync(file + '.tmp', 'export const app = 2;\n');
     fs.renameSync(file + '.tmp', file);
     const files = snapshotTree(path.join(root, 'files'));
     shown = await runCli(['notes', file, '--root', root]);
     assert.match(shown.stdout, /^# src\/app\.ts {2}\(files\/app-ts-[0-9a-z]{8}\.md/);
-    assert.match(shown.stdout, /- Uses the token/);
+    assert.match(shown.stdout, /- [0-9a-z]{8} {2}Uses the token/);
     assert.deepEqual(snapshotTree(path.join(root, 'files')), files, 'reading wrote nothing');
   });
 

@@ -23,7 +23,7 @@ import { readNotesOf, workspaceRelative, type ReadNotes } from '../../store/file
 import { isInside, storeRelative, type StorePaths } from '../../store/storePaths';
 import { noteEntries } from './extractDocs';
 import { PARTIAL_MATCHES_WARNING, SearchIndex, type SearchIndexOptions, type SearchOptions } from './searchIndex';
-import type { SearchBackendName, SearchCategory, SearchResponse } from './searchTypes';
+import { searchHitId, type SearchBackendName, type SearchCategory, type SearchResponse } from './searchTypes';
 
 export interface RecallOptions {
   query?: string;
@@ -254,7 +254,7 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     .filter((h) => !noted.has(`${h.file}:${h.line}`) && keepsRecord(keep, h))
     .map((h): RecallItem => ({
       kind: h.category === 'transcripts' ? 'transcript' : 'knowledge',
-      id: h.category === 'transcripts' ? undefined : recordItemId(h),
+      id: searchHitId(h),
       category: h.category,
       text: h.category === 'transcripts' ? quotedConversation(cutToLine(h.snippet, EXCERPT_CHARS)) : cutToLine(h.text, ITEM_CHARS),
       provenance: h.source ? { source: h.source, date: h.date } : undefined,
