@@ -65,7 +65,8 @@ export const searchCommand = command({
   usage: ['QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--superseded] [--archived] [--json]'],
   description: `Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
 inbox/ and archive/ (ranked by BM25; hybrid with vectors when LORE_EMBED_PROVIDER is set to
-openai, gemini or ollama). The index lives in .index/ and is rebuilt when deleted.`,
+openai, gemini or ollama). The index lives in .index/ and is rebuilt when deleted. Each item
+comes with its id, which lore item, history, supersede and forget take as printed.`,
   options: OPTIONS,
   run: search,
 });
