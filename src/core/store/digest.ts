@@ -113,10 +113,39 @@ export interface DigestResult {
 }
 
 /**
+ * Left in .cache/ when Lore removed digest.md for having nothing to say (the seed: no file when
+ * every section is empty). The digest is still on then, so the next automatic refresh with items
+ * writes it again; a digest.md the person deleted has no such mark and stays off ("delete to turn
+ * off"). Deleting .cache/ loses only that: the digest then waits for a regenerate or a harvest.
+ */
+function emptiedMark(paths: StorePaths): string {
+  return path.join(paths.cache, 'digest-emptied');
+}
+
+/** Writes digest.md (its text ends with a newline); the digest has something to say again. */
+export function writeDigest(paths: StorePaths, text: string): void {
+  writeFileAtomic(paths.digest, text);
+  fs.rmSync(emptiedMark(paths), { force: true });
+}
+
+/**
+ * Removes digest.md: `emptied` when every section is empty (the digest stays on, see
+ * emptiedMark), else because it is turned off.
+ */
+export function removeDigest(paths: StorePaths, reason: 'emptied' | 'off'): void {
+  if (reason === 'emptied') {
+    fs.mkdirSync(paths.cache, { recursive: true });
+    fs.writeFileSync(emptiedMark(paths), '');
+  } else fs.rmSync(emptiedMark(paths), { force: true });
+  if (!fs.existsSync(paths.digest)) return;
+  fs.rmSync(paths.digest, { force: true });
+  fsyncDirectory(paths.root);
+}
+
+/**
  * Regenerates `digest.md` from the category files (only if the text changed, so the agents'
- * cached prefix stays byte-identical); deletes it when every section is empty or the digest is
- * disabled. A deleted digest stays off for the automatic refreshes: only an explicit regenerate,
- * a harvest or `lore init` brings it back.
+ * cached prefix stays byte-identical); removes it when every section is empty or the digest is
+ * disabled.
  */
 export function regenerateDigest(
   paths: StorePaths,
@@ -125,20 +154,19 @@ export function regenerateDigest(
   const enabled = options.enabled ?? true;
   const current = readTextIfExists(paths.digest);
   // An automatic refresh (a hand edit, a note moved, an agent's write) follows the switch that
-  // digest.md itself is: a deleted digest stays deleted ("delete to turn off"). Only an explicit
-  // regenerate, a harvest or `lore init` creates it.
-  if (options.automatic && current === undefined) return { bytes: 0, changed: false };
+  // digest.md itself is: a digest the person deleted stays deleted ("delete to turn off"), one
+  // Lore removed for being empty comes back with the first item. Only an explicit regenerate, a
+  // harvest or `lore init` creates it otherwise.
+  if (options.automatic && current === undefined && !fs.existsSync(emptiedMark(paths))) return { bytes: 0, changed: false };
   const sections = options.texts
     ? digestSectionsFromTexts(options.texts, DIGEST_MAX_BYTES, agentItemFilter(paths))
     : digestSectionsFromFiles(paths);
   const text = enabled ? renderDigest(sections) : undefined;
   if (text === undefined) {
-    if (current === undefined) return { bytes: 0, changed: false };
-    fs.rmSync(paths.digest, { force: true });
-    fsyncDirectory(paths.root);
-    return { bytes: 0, changed: true };
+    removeDigest(paths, enabled ? 'emptied' : 'off');
+    return { bytes: 0, changed: current !== undefined };
   }
   if (current === text) return { text, bytes: utf8(text), changed: false };
-  writeFileAtomic(paths.digest, text);
+  writeDigest(paths, text);
   return { text, bytes: utf8(text), changed: true };
 }

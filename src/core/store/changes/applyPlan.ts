@@ -9,8 +9,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fsyncDirectory, removeStaleTempFiles, writeFileAtomic } from '../../base/atomicWrite';
-import { readCategoryTexts, regenerateDigest } from '../digest';
+import { fsyncDirectory, removeStaleTempFiles } from '../../base/atomicWrite';
+import { readCategoryTexts, regenerateDigest, removeDigest, writeDigest } from '../digest';
 import { sleepSync } from '../../base/fileVersion';
 import { recoverStaleAsides, type GuardedReplace } from '../../base/guardedReplace';
 import { ensureStoreLayout } from '../initStore';
@@ -149,12 +149,8 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
     regenerateDigest(paths, { enabled: true, texts: readCategoryTexts(paths) });
     result.written.push('digest.md');
   } else if (digest) {
-    if (digest.after === undefined) {
-      fs.rmSync(paths.digest, { force: true });
-      fsyncDirectory(paths.root);
-    } else {
-      writeFileAtomic(paths.digest, digest.after);
-    }
+    if (digest.after === undefined) removeDigest(paths, plan.digestEnabled ? 'emptied' : 'off');
+    else writeDigest(paths, digest.after);
     result.written.push('digest.md');
   }
   // 5. Reclaims, last.
