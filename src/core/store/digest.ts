@@ -16,11 +16,11 @@ import { listItems } from '../model/categoryFile';
 import { renderItemLine } from '../model/itemLines';
 import { agentItemFilter, itemFilter, type AgentItemFilter } from './heldItems';
 import { supersededBy } from '../model/supersession';
-import { fsyncDirectory, writeFileAtomic } from '../base/atomicWrite';
 import { readTextIfExists, readTextLossless } from '../base/readText';
 import { DIGEST_SECTIONS, renderDigest, type DigestSection } from '../model/digestFormat';
 import { tailItems } from '../model/digestTail';
 import type { StorePaths } from './storePaths';
+import { digestEmptied, removeDigest, writeDigest } from './digestSwitch';
 
 /** Category file texts by key; a missing file is undefined. */
 export type CategoryTexts = Partial<Record<CategoryFileKey, string>>;
@@ -113,36 +113,6 @@ export interface DigestResult {
 }
 
 /**
- * Left in .cache/ when Lore removed digest.md for having nothing to say (the seed: no file when
- * every section is empty). The digest is still on then, so the next automatic refresh with items
- * writes it again; a digest.md the person deleted has no such mark and stays off ("delete to turn
- * off"). Deleting .cache/ loses only that: the digest then waits for a regenerate or a harvest.
- */
-function emptiedMark(paths: StorePaths): string {
-  return path.join(paths.cache, 'digest-emptied');
-}
-
-/** Writes digest.md (its text ends with a newline); the digest has something to say again. */
-export function writeDigest(paths: StorePaths, text: string): void {
-  writeFileAtomic(paths.digest, text);
-  fs.rmSync(emptiedMark(paths), { force: true });
-}
-
-/**
- * Removes digest.md: `emptied` when every section is empty (the digest stays on, see
- * emptiedMark), else because it is turned off.
- */
-export function removeDigest(paths: StorePaths, reason: 'emptied' | 'off'): void {
-  if (reason === 'emptied') {
-    fs.mkdirSync(paths.cache, { recursive: true });
-    fs.writeFileSync(emptiedMark(paths), '');
-  } else fs.rmSync(emptiedMark(paths), { force: true });
-  if (!fs.existsSync(paths.digest)) return;
-  fs.rmSync(paths.digest, { force: true });
-  fsyncDirectory(paths.root);
-}
-
-/**
  * Regenerates `digest.md` from the category files (only if the text changed, so the agents'
  * cached prefix stays byte-identical); removes it when every section is empty or the digest is
  * disabled.
@@ -157,7 +127,7 @@ export function regenerateDigest(
   // digest.md itself is: a digest the person deleted stays deleted ("delete to turn off"), one
   // Lore removed for being empty comes back with the first item. Only an explicit regenerate, a
   // harvest or `lore init` creates it otherwise.
-  if (options.automatic && current === undefined && !fs.existsSync(emptiedMark(paths))) return { bytes: 0, changed: false };
+  if (options.automatic && current === undefined && !digestEmptied(paths)) return { bytes: 0, changed: false };
   const sections = options.texts
     ? digestSectionsFromTexts(options.texts, DIGEST_MAX_BYTES, agentItemFilter(paths))
     : digestSectionsFromFiles(paths);

@@ -1,10 +1,11 @@
+import { readDigestText } from '../../../src/core/store/digestSwitch';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { addAccepted } from '../../../src/core/model/reviewFile';
 import { KNOWLEDGE_FRAMING } from '../../../src/core/model/safety/dataFraming';
 import { digestSections, digestSectionsFromTexts, regenerateDigest } from '../../../src/core/store/digest';
-import { DIGEST_HEADER, DIGEST_TRUNCATION_LINE, parseDigest, renderDigest } from '../../../src/core/model/digestFormat';
+import { DIGEST_HEADER, DIGEST_TRUNCATION_LINE, NEW_STORE_DIGEST, parseDigest, renderDigest } from '../../../src/core/model/digestFormat';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 
@@ -79,6 +80,7 @@ describe('digest', () => {
     assert.equal(regenerateDigest(paths, { automatic: true }).changed, true);
     assert.ok(!fs.existsSync(paths.digest));
     assert.deepEqual(regenerateDigest(paths, { automatic: true }), { bytes: 0, changed: false }, 'still nothing to say');
+    assert.equal(readDigestText(paths), NEW_STORE_DIGEST, 'on and empty: its readers get only its header');
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- two\n');
     assert.equal(regenerateDigest(paths, { automatic: true }).changed, true);
     assert.match(fs.readFileSync(paths.digest, 'utf8'), /- two\n$/);
@@ -87,6 +89,7 @@ describe('digest', () => {
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- two\n- three\n');
     assert.deepEqual(regenerateDigest(paths, { automatic: true }), { bytes: 0, changed: false });
     assert.ok(!fs.existsSync(paths.digest));
+    assert.equal(readDigestText(paths), undefined, 'off');
     // Turned off in config.json while empty: a later item does not bring it back either.
     regenerateDigest(paths);
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n');

@@ -10,7 +10,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fsyncDirectory, removeStaleTempFiles } from '../../base/atomicWrite';
-import { readCategoryTexts, regenerateDigest, removeDigest, writeDigest } from '../digest';
+import { readCategoryTexts, regenerateDigest } from '../digest';
+import { removeDigest, writeDigest } from '../digestSwitch';
 import { sleepSync } from '../../base/fileVersion';
 import { recoverStaleAsides, type GuardedReplace } from '../../base/guardedReplace';
 import { ensureStoreLayout } from '../initStore';
