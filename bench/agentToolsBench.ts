@@ -246,8 +246,8 @@ async function recalls(large: StorePaths, small: StorePaths): Promise<BenchResul
       unit: 'ms',
       samples: big.wall,
       baseline: baselineOf('read + parse its note file once', 'ms', parse.wall),
-      // Linear in the file's notes: each note past the budget is still checked for being held.
-      target: { on: 'ratio', op: '<=', threshold: 15 },
+      // Bounded: the notes past the budget are counted, not made into documents (it was ~30× before).
+      target: { on: 'ratio', op: '<=', threshold: 3 },
     }),
   ];
 }

@@ -273,9 +273,11 @@ export function writtenText(report: HarvestReport, workspace: string): string {
   if (!total && !applied.written.includes('digest.md')) return 'No new items were written.';
   let digest: string;
   if (applied.written.includes('digest.md'))
-    digest = plan.digestEnabled
-      ? `the digest your agents get was updated (${at('digest.md')})`
-      : 'the digest is turned off and was removed';
+    digest = !plan.digestEnabled
+      ? 'the digest is turned off and was removed'
+      : plan.changes.some((c) => c.file === 'digest.md' && c.after === undefined)
+        ? 'the digest has no items to show, so it was removed'
+        : `the digest your agents get was updated (${at('digest.md')})`;
   else if (!plan.digestEnabled) digest = 'the digest is turned off in config.json';
   else
     digest = `the digest your agents get did not change (it lists open tasks, questions, decisions, facts and playbooks; not done tasks, notes on files or held items)`;

@@ -89,8 +89,11 @@ describe('lore forget', function () {
     assert.match(preview.stdout, /^forget conversation ses-a \(preview; nothing is written/);
     assert.match(
       preview.stdout,
-      /items removed \(2\):\n {2}facts\.md: - the cache keys are quokka hashes \[from: ses-a, 2026-11-20\]\n {2}tasks\.md: - rotate the quokka keys/,
+      /items removed \(2\):\n {2}([0-9a-z]{8}) {2}facts\.md: - the cache keys are quokka hashes \[from: ses-a, 2026-11-20\]\n {2}[0-9a-z]{8} {2}tasks\.md: - rotate the quokka keys/,
     );
+    // Each item's id, as lore item takes it, to look at one before saying yes.
+    const removedId = /items removed \(2\):\n {2}([0-9a-z]{8})/.exec(preview.stdout)![1];
+    assert.match((await runCli(['item', removedId, '--root', root])).stdout, /the cache keys are quokka hashes/);
     assert.match(preview.stdout, /kept without its provenance \(1\):\n {2}decisions\.md: - keep keys short \[from: ses-b, 2026-11-20\]/);
     assert.match(preview.stdout, /transcripts\/2026\/11\/20\/1000-ses-a[^\n]*\(transcript\)/);
     assert.match(preview.stdout, /inbox\/ses-a\.md \(inbox copy\)/);
@@ -98,6 +101,7 @@ describe('lore forget', function () {
     const json = JSON.parse((await runCli(['forget', 'ses-a', '--root', root, '--json'])).stdout);
     assert.equal(json.mode, 'preview');
     assert.equal(json.removed.length, 2);
+    assert.equal(json.removed[0].id, removedId);
     assert.deepEqual(snapshotTree(root), before, 'a preview writes nothing');
 
     const applied = await runCli(['forget', 'ses-a', '--apply', '--root', root]);

@@ -56,6 +56,9 @@ describe('lore harvest: conversations no importer reads', function () {
       result.stdout,
     );
     assert.match(result.stdout, /reclaimed: 0 conversation\(s\)/);
+    // lore init's digest, only its header, goes: there is nothing to show.
+    assert.match(result.stdout, /No new items; the digest has no items to show, so it was removed\./);
+    assert.ok(!fs.existsSync(path.join(root, 'digest.md')));
     const entries = ledger(root);
     for (const file of [gemini, bot]) {
       const entry = entries[sha256(fs.readFileSync(file))];
@@ -85,6 +88,37 @@ describe('lore harvest: conversations no importer reads', function () {
     const dry = await runCli(['harvest', '--root', root]);
     assert.equal(dry.code, 0, dry.stderr);
     assert.ok(dry.stdout.includes(`not read (kept, never sent): ${gemini}: looks like a Gemini CLI prompt log`), dry.stdout);
+  });
+
+  it("a file of a known format holding no turns: the dry run's --json classes it unrecognized with the reason, outside what it would harvest", async () => {
+    const { root, inbox } = await makeWorkspace();
+    // An Aider history with only its start banner, a Claude Code session whose one record has no text.
+    const aider = path.join(inbox, '.aider.chat.history.md');
+    fs.writeFileSync(aider, '# aider chat started at 2025-01-01 10:00:00\n\n> Aider v0.86.1\n> Main model: gpt-4o\n');
+    const claude = path.join(inbox, 'empty-session.jsonl');
+    const record = { type: 'user', message: { role: 'user', content: '' }, sessionId: 's1', timestamp: '2026-01-01T00:00:00Z', uuid: 'u1' };
+    fs.writeFileSync(claude, JSON.stringify(record) + '\n');
+    const readable = transcript('c1', 'We talked about the time zone bug.');
+    fs.writeFileSync(path.join(inbox, 'c1.md'), readable);
+    const run = await runCli(['harvest', '--root', root, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const dry = JSON.parse(run.stdout);
+    const byPath = new Map<string, any>(dry.conversations.map((c: any) => [c.path, c]));
+    assert.deepEqual(
+      [aider, claude].map((file) => [byPath.get(file).class, byPath.get(file).turns, byPath.get(file).reason]),
+      [
+        ['unrecognized', 0, 'read as Aider chat history, but it holds no conversation turns'],
+        ['unrecognized', 0, 'read as Claude Code JSONL, but it holds no conversation turns'],
+      ],
+    );
+    assert.equal(dry.counts.unrecognized, 2);
+    assert.equal(dry.counts.harvest, 1, 'only the readable conversation would be harvested');
+    assert.equal(dry.harvestBytes, byPath.get(path.join(inbox, 'c1.md')).renderedBytes);
+    // The text output gives the same reason.
+    const text = await runCli(['harvest', '--root', root]);
+    assert.ok(
+      text.stdout.includes(`not read (kept, never sent): ${aider}: read as Aider chat history, but it holds no conversation turns`),
+    );
   });
 
   it('never sends them to the model, and harvests the readable conversation next to them', async () => {

@@ -49,7 +49,7 @@ describe('lore item, lore forget, lore review edit', function () {
     const list = await runCli(['review', '--root', root]);
     assert.match(
       list.stdout,
-      /^1\. facts\.md \(pending remember, from codex:s9\): the api runs on port 808\n {3}from: codex:s9, \d{4}-\d{2}-\d{2}\n/,
+      /^1\. [0-9a-z]{8} {2}facts\.md \(pending remember, from codex:s9\): the api runs on port 808\n {3}from: codex:s9, \d{4}-\d{2}-\d{2}\n/,
     );
     const edited = await runCli(['review', 'edit', '1', 'the', 'api', 'runs', 'on', 'port', '8080', '--root', root]);
     assert.equal(edited.code, 0, edited.stderr);

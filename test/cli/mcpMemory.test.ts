@@ -158,7 +158,7 @@ describe('lore mcp memory tools (SDK client)', function () {
     assert.ok(!pending.text.includes('Tuesdays'), pending.text);
 
     const list = await runCli(['review', '--root', root]);
-    assert.match(list.stdout, /^1\. decisions\.md \(pending remember, from claude-code:sess-42\): we ship on Tuesdays/);
+    assert.match(list.stdout, /^1\. [0-9a-z]{8} {2}decisions\.md \(pending remember, from claude-code:sess-42\): we ship on Tuesdays/);
     assert.equal((await runCli(['review', 'accept', '1', '--root', root])).code, 0);
     assert.ok(read('decisions.md').includes(line));
     assert.ok(read('digest.md').includes('we ship on Tuesdays'));

@@ -14,13 +14,13 @@ describe('lore note, notes, digest (CLI)', function () {
     assert.match(added.stdout, /^noted src\/app\.ts in files\/app-ts-[0-9a-z]{8}\.md/);
     const today = new Date().toISOString().slice(0, 10);
     let shown = await runCli(['notes', file, '--root', root]);
-    assert.match(shown.stdout, new RegExp(`- Uses the token \\[REDACTED:github-pat\\] \\[from: manual, ${today}\\]`));
+    assert.match(shown.stdout, new RegExp(`- [0-9a-z]{8}  Uses the token \\[REDACTED:github-pat\\] \\[from: manual, ${today}\\]`));
     fs.writeFileSync(file + '.tmp', 'export const app = 2;\n');
     fs.renameSync(file + '.tmp', file);
     const files = snapshotTree(path.join(root, 'files'));
     shown = await runCli(['notes', file, '--root', root]);
     assert.match(shown.stdout, /^# src\/app\.ts {2}\(files\/app-ts-[0-9a-z]{8}\.md/);
-    assert.match(shown.stdout, /- Uses the token/);
+    assert.match(shown.stdout, /- [0-9a-z]{8} {2}Uses the token/);
     assert.deepEqual(snapshotTree(path.join(root, 'files')), files, 'reading wrote nothing');
   });
 
@@ -61,5 +61,29 @@ describe('lore note, notes, digest (CLI)', function () {
     assert.equal(result.code, 1);
     assert.match(result.stderr, /config\.json:1 is not valid JSON.*Lore writes nothing/);
     assert.ok(!fs.existsSync(path.join(root, 'digest.md')));
+  });
+
+  it('digest with every category empty removes digest.md, and one with items ends with a newline', async () => {
+    const { root } = await makeWorkspace();
+    const digest = path.join(root, 'digest.md');
+    assert.ok(fs.existsSync(digest), 'lore init turns the digest on');
+    let result = await runCli(['digest', '--root', root]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(!fs.existsSync(digest), 'nothing to say: no header-only file');
+    assert.match(result.stderr, /no digest: no items to show yet/);
+    assert.equal(result.stdout, '');
+    assert.equal(JSON.parse((await runCli(['digest', '--root', root, '--json'])).stdout).exists, false);
+    // A hand-written item without a final newline: the digest still ends with one.
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- The API speaks JSON over HTTP');
+    result = await runCli(['digest', '--root', root]);
+    assert.ok(result.stdout.endsWith('HTTP\n'), result.stdout);
+    const text = fs.readFileSync(digest, 'utf8');
+    assert.match(text, /## Facts\n- The API speaks JSON over HTTP\n$/);
+    assert.ok(!text.endsWith('\n\n'));
+    // The items gone again (a hand edit, then an explicit regenerate): the file goes too.
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n');
+    result = await runCli(['digest', '--root', root]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(!fs.existsSync(digest));
   });
 });

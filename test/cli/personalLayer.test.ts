@@ -62,7 +62,8 @@ describe('lore and the personal layer (real git)', () => {
       .join('\n');
     assert.ok(!committed.includes(PORT) && !committed.includes('Jenkins'), 'a committed file holds a personal item');
     assert.ok(!gitIn(ws, 'log', '--format=%B').includes(PORT), 'a commit message quotes a personal item');
-    assert.ok(!fs.readFileSync(path.join(root, 'digest.md'), 'utf8').includes(PORT));
+    // Both items personal, the shared files hold none: digest.md is removed, never holding the personal ones.
+    assert.ok(!fs.existsSync(path.join(root, 'digest.md')));
 
     // Agents get both: the context, search, and the item by id (said to be personal).
     const context = await runCli(['context', '--root', root, '--message', 'which port does the dev server use?'], { cwd: ws });

@@ -147,10 +147,10 @@ describe('planted instructions (lore harvest, lore review, context, MCP)', funct
     assert.equal(list.code, 0, list.stderr);
     assert.match(
       list.stdout,
-      /^1\. facts\.md: Always run curl -fsSL[^\n]*\n {3}flagged: addressed-to-agent \([^)]*\); remote-exec \([^\n]*\n {3}from: c1, 2026-11-20$/m,
+      /^1\. [0-9a-z]{8} {2}facts\.md: Always run curl -fsSL[^\n]*\n {3}flagged: addressed-to-agent \([^)]*\); remote-exec \([^\n]*\n {3}from: c1, 2026-11-20$/m,
     );
-    assert.match(list.stdout, /^2\. decisions\.md: set NODE_TLS_REJECT_UNAUTHORIZED=0/m);
-    assert.match(list.stdout, /^4\. notes on src\/app\.ts: send ~\/\.ssh\/id_rsa/m);
+    assert.match(list.stdout, /^2\. [0-9a-z]{8} {2}decisions\.md: set NODE_TLS_REJECT_UNAUTHORIZED=0/m);
+    assert.match(list.stdout, /^4\. [0-9a-z]{8} {2}notes on src\/app\.ts: send ~\/\.ssh\/id_rsa/m);
 
     // Accept 1: into facts.md without the marker, recorded as accepted, and into the digest.
     const accepted = await runCli(['review', 'accept', '1', '--root', root]);
@@ -204,7 +204,7 @@ describe('planted instructions (lore harvest, lore review, context, MCP)', funct
     assertNonePlanted(digest, 'digest.md');
 
     const list = await runCli(['review', '--root', root]);
-    assert.match(list.stdout, /^1\. facts\.md \(already in the file; held out of agents' context\): set NODE_TLS/m);
+    assert.match(list.stdout, /^1\. [0-9a-z]{8} {2}facts\.md \(already in the file; held out of agents' context\): set NODE_TLS/m);
     // "reject all" empties the queue only: it never deletes a person's own lines.
     await runCli(['review', 'reject', 'all', '--root', root]);
     assert.ok(fs.readFileSync(facts, 'utf8').includes(PLANTED.tls));

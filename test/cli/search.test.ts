@@ -27,11 +27,17 @@ describe('lore search (CLI)', function () {
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 2);
     assert.ok(
-      lines.some((l) => /^\d\. \[facts\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\] {2}facts\.md:3$/.test(l)),
+      lines.some((l) =>
+        /^\d\. [0-9a-hjkmnp-tv-z]{8} {2}\[facts\] the build uses «esbuild» for bundling \[from: c1, 2026-11-20\] {2}facts\.md:3$/.test(l),
+      ),
       r.stdout,
     );
     assert.ok(
-      lines.some((l) => /^\d\. \[decisions\] bundle the CLI with «esbuild» too \[from: c3, 2026-11-21\] {2}decisions\.md:3$/.test(l)),
+      lines.some((l) =>
+        /^\d\. [0-9a-hjkmnp-tv-z]{8} {2}\[decisions\] bundle the CLI with «esbuild» too \[from: c3, 2026-11-21\] {2}decisions\.md:3$/.test(
+          l,
+        ),
+      ),
       r.stdout,
     );
     assert.match(r.stderr, /2 results \(sqlite; lexical only: no embedding provider configured/);
@@ -47,7 +53,7 @@ describe('lore search (CLI)', function () {
     // No item has both words: the one with "esbuild" is shown, labelled as a partial match.
     assert.match(
       since.stdout,
-      /^Partial matches: no item has every word of "esbuild migrations"; these have some of them\.\n1\. \[decisions\] .*decisions\.md:3\n$/,
+      /^Partial matches: no item has every word of "esbuild migrations"; these have some of them\.\n1\. [0-9a-z]{8} {2}\[decisions\] .*decisions\.md:3\n$/,
     );
     const limited = await runCli(['search', 'esbuild', '--root', root, '--limit', '1']);
     assert.equal(limited.stdout.trim().split('\n').length, 1);

@@ -1,3 +1,4 @@
+import { itemId } from '../../src/core/model/itemId';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,7 +27,8 @@ describe("language server: forgetting a conversation (the Ledger view's Forget T
     const before = await client.connection.sendRequest(SearchRequest.type, { query: 'gigawatts' });
     assert.equal(before.hits.length, 1, 'the index was built and holds the line');
     const plan = await client.connection.sendRequest(PlanForgetRequest.type, { conversation: 'conv-1' });
-    assert.deepEqual(plan.removed, [{ file: 'facts.md', line: '- The flux capacitor needs 1.21 gigawatts. [from: conv-1, 2026-11-20]' }]);
+    const line = '- The flux capacitor needs 1.21 gigawatts. [from: conv-1, 2026-11-20]';
+    assert.deepEqual(plan.removed, [{ file: 'facts.md', id: itemId(line), line }]);
     assert.match(fs.readFileSync(path.join(w.paths.root, 'facts.md'), 'utf8'), /gigawatts/, 'planning writes nothing');
     const result = await client.connection.sendRequest(ForgetConversationRequest.type, { conversation: 'conv-1' });
     assert.equal(result.plan.removed.length, 1);

@@ -8,10 +8,10 @@ export const digestCommand = command({
   name: 'digest',
   usage: ['[--root DIR] [--json]'],
   description: `Regenerates digest.md (4 KB cap; sections Open tasks, Open questions, Decisions, Facts,
-Playbooks, newest first) and prints it; with no items yet, just its header. This explicit
-regenerate (like a harvest) brings back a deleted digest.md; edits of the category files only
-refresh one that exists ("delete to turn off"). When config.json sets "digestEnabled": false,
-the digest file is removed.`,
+Playbooks, newest first) and prints it. With no items to show, or when config.json sets
+"digestEnabled": false, the digest file is removed. This explicit regenerate (like a harvest)
+brings back a deleted digest.md; edits of the category files only refresh one that exists
+("delete to turn off").`,
   options: {},
   takes: { positionals: false },
   run: digest,
@@ -34,7 +34,7 @@ async function digest(parsed: Parsed, io: Output): Promise<number> {
     io.out(result.text);
     io.err(`digest: ${paths.digest} (${result.bytes} bytes${result.changed ? '' : ', unchanged'})`);
   } else {
-    io.err('no digest: disabled in config.json');
+    io.err(config.digestEnabled ? 'no digest: no items to show yet, so digest.md was removed' : 'no digest: disabled in config.json');
   }
   return EXIT_OK;
 }

@@ -175,7 +175,7 @@ function printPlan(plan: ForgetPlan, io: Output): void {
   if (plan.forgottenAt) io.out(`forgotten before, on ${plan.forgottenAt.slice(0, 10)}; this finishes what is left`);
   if (plan.contents.length) io.out(`ledger entries: ${plan.contents.length} (${plan.contents.map((c) => printable(c.path)).join(', ')})`);
   io.out(`items removed (${plan.removed.length}):`);
-  for (const r of plan.removed) io.out(`  ${printable(r.file)}: ${printable(r.line)}`);
+  for (const r of plan.removed) io.out(`  ${r.id}  ${printable(r.file)}: ${printable(r.line)}`);
   if (plan.trimmed.length) {
     io.out(`items other sources taught too, kept without its provenance (${plan.trimmed.length}):`);
     for (const t of plan.trimmed) io.out(`  ${printable(t.file)}: ${printable(t.after)}`);

@@ -2,6 +2,7 @@
  * `lore notes PATH` shows a file's notes (writing nothing),
  * `lore notes --heal` checks every note file, `lore notes --migrate` renames an older Lore's note files, `lore note PATH TEXT` adds a note by hand.
  */
+import { listItemId } from '../../core/model/itemId';
 import { addManualNote } from '../../core/store/items/manualNote';
 import { redactSecrets } from '../../core/model/safety/redact';
 import { findNotesForFile, healNotes, resolveNoteTarget, workspaceRelative } from '../../core/store/fileNotes';
@@ -78,7 +79,7 @@ async function notes(parsed: Parsed<NotesOptions>, io: Output): Promise<number> 
               noteFile: found.file,
               via: found.via,
               meta: found.note.meta,
-              notes: found.note.notes.map((n) => ({ text: n.text, line: n.line, provenance: n.provenance })),
+              notes: found.note.notes.map((n) => ({ id: listItemId(n), text: n.text, line: n.line, provenance: n.provenance })),
             }
           : { notes: [] },
         null,
@@ -98,7 +99,8 @@ async function notes(parsed: Parsed<NotesOptions>, io: Output): Promise<number> 
       recorded && recorded !== asked ? `, recorded as ${printable(recorded)} until its notes are next written` : ''
     })`,
   );
-  for (const note of found.note.notes) io.out(`- ${note.text}`);
+  // Each note's id after its bullet, as lore search prints it: lore item, history and forget take it.
+  for (const note of found.note.notes) io.out(`- ${listItemId(note)}  ${note.text}`);
   return EXIT_OK;
 }
 

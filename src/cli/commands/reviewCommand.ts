@@ -3,6 +3,7 @@
  * instructions to an agent) and agents' writes waiting to be accepted (the pending queue), and
  * accepts, rejects or edits them by number.
  */
+import { itemId } from '../../core/model/itemId';
 import { editReviewItem } from '../../core/store/items/reviewEdit';
 import { decideReview, listReview, targetDisplayName, type ReviewDecision, type ReviewItem } from '../../core/store/items/reviewQueue';
 import { isInstructionHold } from '../../core/model/reviewFile';
@@ -44,7 +45,8 @@ function pendingLabel(item: ReviewItem): string {
 function describeItem(item: ReviewItem, n: number): string {
   const where =
     item.where === 'in-place' ? " (already in the file; held out of agents' context)" : item.pending ? ` (${pendingLabel(item)})` : '';
-  const lines = [`${n}. ${printable(targetDisplayName(item.target))}${where}: ${printable(item.text)}`];
+  // The item's id after its number, as lore search prints it: lore item ID shows it in full.
+  const lines = [`${n}. ${itemId(item.line)}  ${printable(targetDisplayName(item.target))}${where}: ${printable(item.text)}`];
   if (isInstructionHold(item.kinds)) lines.push(`   flagged: ${item.kinds.map((k, i) => `${k} (${item.reasons[i]})`).join('; ')}`);
   else if (item.kinds.length) lines.push(`   suggested: ${item.reasons.join('; ')}`);
   if (item.provenance) lines.push(`   from: ${printable(item.provenance.source)}, ${item.provenance.date}`);
@@ -54,6 +56,7 @@ function describeItem(item: ReviewItem, n: number): string {
 function itemJson(item: ReviewItem, n: number) {
   return {
     n,
+    id: itemId(item.line),
     where: item.where,
     file: item.target.file,
     section: item.target.section,

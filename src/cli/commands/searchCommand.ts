@@ -1,10 +1,9 @@
 /** `lore search QUERY`: ranked hits from the store's index (rebuilt or refreshed as needed). */
-import { recordItemId } from '../../core/model/itemId';
 import { isCalendarDate } from '../../core/model/provenance';
 import { searchArchive } from '../../core/store/lifecycle/archiveSearch';
 import { recordUses } from '../../core/store/lifecycle/usageLog';
 import { searchStore } from '../../core/services/search/searchIndex';
-import { SEARCH_CATEGORIES, type SearchCategory, type SearchHit } from '../../core/services/search/searchTypes';
+import { SEARCH_CATEGORIES, searchHitId, type SearchCategory, type SearchHit } from '../../core/services/search/searchTypes';
 import { command, type Parsed } from '../command';
 import { EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
 
@@ -66,7 +65,8 @@ export const searchCommand = command({
   usage: ['QUERY [--root DIR] [--category C] [--since YYYY-MM-DD] [--limit N] [--superseded] [--archived] [--json]'],
   description: `Searches facts, decisions, questions, playbooks, tasks, per-file notes and the conversations in
 inbox/ and archive/ (ranked by BM25; hybrid with vectors when LORE_EMBED_PROVIDER is set to
-openai, gemini or ollama). The index lives in .index/ and is rebuilt when deleted.`,
+openai, gemini or ollama). The index lives in .index/ and is rebuilt when deleted. Each item
+comes with its id, which lore item, history, supersede and forget take as printed.`,
   options: OPTIONS,
   run: search,
 });
@@ -94,20 +94,27 @@ async function search(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
     markers: values.json || !(io.stdoutIsTTY ?? process.stdout.isTTY) ? undefined : { open: '\u001b[1m', close: '\u001b[22m' },
     log: (message) => io.err(`lore search: ${message}`),
   });
+  // Each item with its id, which lore item, supersede, history and forget take as printed.
+  const hits = response.hits.map((hit) => ({ id: searchHitId(hit), ...hit }));
   // Hits handed to a person count as uses too: what people look up does not decay.
-  recordUses(paths, response.hits.filter((h) => h.category !== 'transcripts').map(recordItemId), 'search');
+  recordUses(
+    paths,
+    hits.flatMap((h) => (h.id ? [h.id] : [])),
+    'search',
+  );
   const archived = values.archived ? searchArchive(paths, query, limit ?? 20) : undefined;
   if (values.json) {
-    io.out(JSON.stringify(archived ? { ...response, archived } : response, null, 2));
+    io.out(JSON.stringify({ ...response, hits, ...(archived ? { archived } : {}) }, null, 2));
     return EXIT_OK;
   }
   // Said before the hits, on stdout: it changes what the list means, not how the run went.
   if (response.partial && response.hits.length > 0)
     io.out(`Partial matches: no item has every word of "${printable(query)}"; these have some of them.`);
-  response.hits.forEach((hit, i) => {
+  hits.forEach((hit, i) => {
     const where = `${printable(hit.file)}${hit.line ? `:${hit.line}` : ''}`;
     const about = hit.notedPath ? ` (${printable(hit.notedPath)})` : '';
-    io.out(`${i + 1}. [${hit.category}]${about} ${hit.snippet}${provenanceOf(hit)}  ${where}`);
+    // The id first, as lore item, history and prune print it; a conversation excerpt has none.
+    io.out(`${i + 1}. ${hit.id ? `${hit.id}  ` : ''}[${hit.category}]${about} ${hit.snippet}${provenanceOf(hit)}  ${where}`);
   });
   for (const hit of archived ?? [])
     io.out(`[archived ${hit.category}] ${printable(hit.text)}  ${printable(hit.file)}:${hit.lineNumber}  (lore prune --restore ${hit.id})`);

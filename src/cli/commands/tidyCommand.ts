@@ -56,7 +56,7 @@ function printReport(report: TidyReport, io: Output, apply: boolean): void {
     io.out(
       `merge in ${printable(m.file)} (${m.similarity === 1 ? 'same text' : `similarity ${m.similarity.toFixed(2)}`}): keep ${m.keep.id}`,
     );
-    for (const d of m.drop) io.out(`  - ${printable(d.raw.trim())}`);
+    for (const d of m.drop) io.out(`  - ${d.id}  ${printable(d.raw.trim())}`);
     io.out(`  = ${printable(m.line.trim())}`);
   }
   for (const s of report.supersessions) {

@@ -32,16 +32,15 @@ export interface DigestSection {
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 
 /**
- * What digest.md holds: the rendered sections, or only its header when there are no items yet.
- * digest.md is the user's switch ("delete to turn off"), so Lore never removes it for being
- * empty; only a disabled digest (config or setting) is removed.
+ * digest.md as `lore init` writes it, only its header: the digest is on from the start (the file
+ * is the switch), and the first regenerate with items fills it, one with none removes it.
  */
-export function digestFileText(sections: DigestSection[]): string {
-  return renderDigest(sections) ?? `${DIGEST_HEADER}\n`;
-}
+export const NEW_STORE_DIGEST = `${DIGEST_HEADER}\n`;
 
 /**
- * Renders the digest within `maxBytes`, or returns undefined when every section is empty.
+ * Renders the digest within `maxBytes`, or returns undefined when every section is empty: what
+ * digest.md holds, and no file when there is nothing to say, as the seed has it ("delete to turn
+ * off": a digest with nothing to say is not there either). Every line ends with a newline.
  * When items do not fit, rendering stops at the first one that does not and ends with the
  * truncation line; the cap always holds.
  */

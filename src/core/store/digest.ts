@@ -9,7 +9,6 @@
  * format (render and parse) is digestFormat.ts; this file chooses the items and writes the file.
  */
 import * as fs from 'node:fs';
-import { removeNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
 import { DIGEST_MAX_BYTES } from '../model/constants';
 import { CATEGORY_FILES, TASKS_OPEN_HEADING, type CategoryFileKey } from '../model/categories';
@@ -17,11 +16,11 @@ import { listItems } from '../model/categoryFile';
 import { renderItemLine } from '../model/itemLines';
 import { agentItemFilter, itemFilter, type AgentItemFilter } from './heldItems';
 import { supersededBy } from '../model/supersession';
-import { fsyncDirectory, writeFileAtomic } from '../base/atomicWrite';
 import { readTextIfExists, readTextLossless } from '../base/readText';
-import { DIGEST_SECTIONS, digestFileText, type DigestSection } from '../model/digestFormat';
+import { DIGEST_SECTIONS, renderDigest, type DigestSection } from '../model/digestFormat';
 import { tailItems } from '../model/digestTail';
 import type { StorePaths } from './storePaths';
+import { digestEmptied, removeDigest, writeDigest } from './digestSwitch';
 
 /** Category file texts by key; a missing file is undefined. */
 export type CategoryTexts = Partial<Record<CategoryFileKey, string>>;
@@ -115,8 +114,8 @@ export interface DigestResult {
 
 /**
  * Regenerates `digest.md` from the category files (only if the text changed, so the agents'
- * cached prefix stays byte-identical; just its header while there are no items); deletes it
- * when the digest is disabled.
+ * cached prefix stays byte-identical); removes it when every section is empty or the digest is
+ * disabled.
  */
 export function regenerateDigest(
   paths: StorePaths,
@@ -125,20 +124,19 @@ export function regenerateDigest(
   const enabled = options.enabled ?? true;
   const current = readTextIfExists(paths.digest);
   // An automatic refresh (a hand edit, a note moved, an agent's write) follows the switch that
-  // digest.md itself is: a deleted digest stays deleted ("delete to turn off"). Only an explicit
-  // regenerate, a harvest or `lore init` creates it.
-  if (options.automatic && current === undefined) return { bytes: 0, changed: false };
+  // digest.md itself is: a digest the person deleted stays deleted ("delete to turn off"), one
+  // Lore removed for being empty comes back with the first item. Only an explicit regenerate, a
+  // harvest or `lore init` creates it otherwise.
+  if (options.automatic && current === undefined && !digestEmptied(paths)) return { bytes: 0, changed: false };
   const sections = options.texts
     ? digestSectionsFromTexts(options.texts, DIGEST_MAX_BYTES, agentItemFilter(paths))
     : digestSectionsFromFiles(paths);
-  const text = enabled ? digestFileText(sections) : undefined;
+  const text = enabled ? renderDigest(sections) : undefined;
   if (text === undefined) {
-    if (current === undefined) return { bytes: 0, changed: false };
-    removeNoFollow(paths.digest, { force: true });
-    fsyncDirectory(paths.root);
-    return { bytes: 0, changed: true };
+    removeDigest(paths, enabled ? 'emptied' : 'off');
+    return { bytes: 0, changed: current !== undefined };
   }
   if (current === text) return { text, bytes: utf8(text), changed: false };
-  writeFileAtomic(paths.digest, text);
+  writeDigest(paths, text);
   return { text, bytes: utf8(text), changed: true };
 }

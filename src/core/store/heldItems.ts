@@ -10,6 +10,7 @@ import { flagInstruction } from '../model/safety/instructionFlags';
 import { stripInvisible } from '../model/safety/invisibleChars';
 import { readTextIfExists } from '../base/readText';
 import { personalStorePaths, type StorePaths } from './storePaths';
+import { readDigestText } from './digestSwitch';
 import { continuesItem, isItemLine, lineIdentity, recordLine } from '../model/itemLines';
 import { parseReview, REVIEW_FILE } from '../model/reviewFile';
 import { isCurrent } from '../model/supersession';
@@ -95,7 +96,7 @@ export function withoutHeldItems(markdown: string, keep: AgentItemFilter): strin
 
 /** digest.md as agents may see it (undefined when it does not exist: "delete to turn off"). */
 export function readAgentDigest(paths: StorePaths): string | undefined {
-  const digest = readTextIfExists(paths.digest);
+  const digest = readDigestText(paths);
   // Stripped here too: digest.md on disk may be older than the stripping, or edited by hand.
   return digest === undefined ? undefined : stripInvisible(withoutHeldItems(digest, agentItemFilter(paths)));
 }

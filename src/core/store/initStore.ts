@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CATEGORY_FILES, TASKS_DONE_HEADING, TASKS_OPEN_HEADING, type CategoryFileKey } from '../model/categories';
 import { writeFileAtomic } from '../base/atomicWrite';
-import { digestFileText } from '../model/digestFormat';
+import { NEW_STORE_DIGEST } from '../model/digestFormat';
 import { editStoreFile } from '../base/storeText';
 import { PERSONAL_DIR_NAME, type StorePaths } from './storePaths';
 import { mkdirNoFollow } from '../base/storeLinks';
@@ -110,7 +110,7 @@ export function initStore(paths: StorePaths, promptsDir: string): string[] {
     writeIfMissing(path.join(paths.root, file), body, created);
   }
   // The digest is on from the start: digest.md is the switch, and deleting it turns it off.
-  writeIfMissing(paths.digest, digestFileText([]), created);
+  writeIfMissing(paths.digest, NEW_STORE_DIGEST, created);
   writeIfMissing(path.join(paths.root, '.gitattributes'), STORE_GITATTRIBUTES, created);
   return created;
 }

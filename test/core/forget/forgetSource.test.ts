@@ -15,7 +15,11 @@ describe('forgetting a source in a file', () => {
       '\ufeff# Facts\r\n\r\n- kept by hand\r\n- from a [from: ses-a, 2026-11-20]\r\n- wrapped item of a\r\n  that goes on [from: ses-a, 2026-11-21]\r\n- from b [from: ses-b, 2026-11-20]\r\n';
     const result = removeSource(text, 'ses-a');
     assert.equal(result.text, '\ufeff# Facts\r\n\r\n- kept by hand\r\n- from b [from: ses-b, 2026-11-20]\r\n');
-    assert.deepEqual(result.removed, ['- from a [from: ses-a, 2026-11-20]', '- wrapped item of a']);
+    assert.deepEqual(result.removed, [
+      { line: '- from a [from: ses-a, 2026-11-20]', id: itemId('- from a [from: ses-a, 2026-11-20]') },
+      // A wrapped item's id is of its whole text, as search and lore item give it.
+      { line: '- wrapped item of a', id: itemId('- wrapped item of a that goes on [from: ses-a, 2026-11-21]') },
+    ]);
     assert.deepEqual(result.trimmed, []);
   });
 

@@ -1,10 +1,11 @@
+import { readDigestText } from '../../../src/core/store/digestSwitch';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { addAccepted } from '../../../src/core/model/reviewFile';
 import { KNOWLEDGE_FRAMING } from '../../../src/core/model/safety/dataFraming';
 import { digestSections, digestSectionsFromTexts, regenerateDigest } from '../../../src/core/store/digest';
-import { DIGEST_HEADER, DIGEST_TRUNCATION_LINE, parseDigest, renderDigest } from '../../../src/core/model/digestFormat';
+import { DIGEST_HEADER, DIGEST_TRUNCATION_LINE, NEW_STORE_DIGEST, parseDigest, renderDigest } from '../../../src/core/model/digestFormat';
 import { storePaths } from '../../../src/core/store/storePaths';
 import { makeTempDir } from '../../helpers/paths';
 
@@ -36,7 +37,7 @@ describe('digest', () => {
     assert.ok(!text.includes('- fact 0 '));
   });
 
-  it('is only its header when every section is empty, and deleted when disabled', () => {
+  it('is deleted when every section is empty and when disabled', () => {
     const root = path.join(makeTempDir(), '.lore');
     fs.mkdirSync(root);
     const paths = storePaths(root);
@@ -46,7 +47,10 @@ describe('digest', () => {
     assert.equal(regenerateDigest(paths).changed, false, 'unchanged text is not rewritten');
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\nonly prose\n');
     regenerateDigest(paths);
-    assert.equal(fs.readFileSync(paths.digest, 'utf8'), `${DIGEST_HEADER}\n`, 'emptied, but still on');
+    assert.ok(!fs.existsSync(paths.digest), 'nothing to say: no header-only file');
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- one\n');
+    assert.equal(regenerateDigest(paths).changed, true, 'an explicit regenerate brings it back');
+    assert.ok(fs.readFileSync(paths.digest, 'utf8').endsWith('- one\n'));
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- one\n');
     regenerateDigest(paths, { enabled: false });
     assert.ok(!fs.existsSync(paths.digest));
@@ -63,6 +67,35 @@ describe('digest', () => {
     fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- one\n- two\n');
     assert.equal(regenerateDigest(paths, { automatic: true }).changed, true);
     assert.match(fs.readFileSync(paths.digest, 'utf8'), /- two\n/);
+  });
+
+  it('a digest removed for being empty comes back with the first item, one the person deleted does not', () => {
+    const root = path.join(makeTempDir(), '.lore');
+    fs.mkdirSync(root);
+    const paths = storePaths(root);
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- one\n');
+    regenerateDigest(paths);
+    // Every item gone by hand: the refresh removes the file, the digest stays on.
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n');
+    assert.equal(regenerateDigest(paths, { automatic: true }).changed, true);
+    assert.ok(!fs.existsSync(paths.digest));
+    assert.deepEqual(regenerateDigest(paths, { automatic: true }), { bytes: 0, changed: false }, 'still nothing to say');
+    assert.equal(readDigestText(paths), NEW_STORE_DIGEST, 'on and empty: its readers get only its header');
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- two\n');
+    assert.equal(regenerateDigest(paths, { automatic: true }).changed, true);
+    assert.match(fs.readFileSync(paths.digest, 'utf8'), /- two\n$/);
+    // The person deletes it: off, whatever was removed before.
+    fs.rmSync(paths.digest);
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- two\n- three\n');
+    assert.deepEqual(regenerateDigest(paths, { automatic: true }), { bytes: 0, changed: false });
+    assert.ok(!fs.existsSync(paths.digest));
+    assert.equal(readDigestText(paths), undefined, 'off');
+    // Turned off in config.json while empty: a later item does not bring it back either.
+    regenerateDigest(paths);
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n');
+    regenerateDigest(paths, { enabled: false });
+    fs.writeFileSync(path.join(root, 'facts.md'), '# Facts\n\n- four\n');
+    assert.deepEqual(regenerateDigest(paths, { automatic: true }), { bytes: 0, changed: false });
   });
 
   it('opens with the data framing and leaves out items that read as instructions to an agent', () => {

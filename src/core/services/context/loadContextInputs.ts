@@ -7,12 +7,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentItemFilter, withoutHeldItems } from '../../store/heldItems';
-import { readTextIfExists } from '../../base/readText';
 import { findNotesForFile, workspaceRelative } from '../../store/fileNotes';
 import type { NoteIndex } from '../../store/noteIndex';
 import { openNoteIndex } from '../../store/noteIndexCache';
 import { withPersonalDigest } from '../../store/personalLayer';
 import { isInside, type StorePaths } from '../../store/storePaths';
+import { readDigestText } from '../../store/digestSwitch';
 import type { ContextInput, FileNotesInput } from '../promptCache/contextLayers';
 
 /** What to load besides the digest. */
@@ -45,7 +45,7 @@ export function displayPath(paths: StorePaths, absolute: string): string {
  */
 export function loadContextInputs(paths: StorePaths, options: LoadContextOptions = {}): LoadedContextInputs {
   const keep = agentItemFilter(paths);
-  const onDisk = readTextIfExists(paths.digest);
+  const onDisk = readDigestText(paths);
   // The person's own knowledge (the personal layer) follows the shared digest; it is never in digest.md.
   const digest = withPersonalDigest(paths, onDisk === undefined ? undefined : withoutHeldItems(onDisk, keep));
   const fileNotes: FileNotesInput[] = [];

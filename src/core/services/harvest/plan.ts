@@ -20,7 +20,7 @@ import { holdFlaggedInPlan } from '../../store/items/reviewQueue';
 import { redactName } from '../../model/safety/redact';
 import { readTextIfExists, readTextLossless } from '../../base/readText';
 import { digestSectionsFromTexts, readCategoryTexts, type CategoryTexts } from '../../store/digest';
-import { digestFileText } from '../../model/digestFormat';
+import { renderDigest } from '../../model/digestFormat';
 import { findNotesForFile, metaFor, newNoteFile, resolveNoteTarget } from '../../store/fileNotes';
 import { parseNoteFile } from '../../model/noteFile';
 import type { NoteIndex } from '../../store/noteIndex';
@@ -193,7 +193,7 @@ export function buildPlan(
   if (review.change) changes.push(review.change); // review.md: knowledge, written before the ledger
 
   const digestBefore = readTextIfExists(paths.digest);
-  const digestAfter = options.digestEnabled ? digestFileText(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
+  const digestAfter = options.digestEnabled ? renderDigest(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, review.keep)) : undefined;
   if (digestAfter !== digestBefore)
     changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: countLines(digestBefore, digestAfter) });
 

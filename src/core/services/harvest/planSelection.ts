@@ -12,7 +12,7 @@ import { CATEGORY_FILES, type CategoryFileKey, type ItemCategory } from '../../m
 import { agentItemFilter } from '../../store/heldItems';
 import { readTextIfExists } from '../../base/readText';
 import { digestSectionsFromTexts, readCategoryTexts } from '../../store/digest';
-import { digestFileText } from '../../model/digestFormat';
+import { renderDigest } from '../../model/digestFormat';
 import { storeRelative, type StorePaths } from '../../store/storePaths';
 import type { HarvestPlan, PlanChange } from '../../store/harvestPlan';
 import { applyPlanEdit, type PlanEdit } from '../../model/planEdits';
@@ -117,7 +117,7 @@ export function withoutItems(paths: StorePaths, plan: HarvestPlan, rejectedIds: 
   const digest = plan.changes.find((c) => c.file === 'digest.md');
   const digestBefore = digest ? digest.before : readTextIfExists(paths.digest);
   const digestAfter = plan.digestEnabled
-    ? digestFileText(digestSectionsFromTexts(categoryTextsAfter(paths, changes), DIGEST_MAX_BYTES, agentItemFilter(paths)))
+    ? renderDigest(digestSectionsFromTexts(categoryTextsAfter(paths, changes), DIGEST_MAX_BYTES, agentItemFilter(paths)))
     : undefined;
   if (digestAfter !== digestBefore)
     next.changes.push({

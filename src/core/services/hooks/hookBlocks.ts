@@ -13,7 +13,6 @@ import { displayPath } from '../context/loadContextInputs';
 import { isItemLine } from '../../model/itemLines';
 import { acceptedIdentitiesIn, itemFilter, readReviewText, withoutHeldItems, type AgentItemFilter } from '../../store/heldItems';
 import { redactSecrets } from '../../model/safety/redact';
-import { readTextIfExists } from '../../base/readText';
 import { noteTextOf } from '../../store/fileNotes';
 import { parseNoteFile } from '../../model/noteFile';
 import type { NoteIndex } from '../../store/noteIndex';
@@ -21,6 +20,7 @@ import { openNoteIndex } from '../../store/noteIndexCache';
 import { personalDigestSections } from '../../store/personalLayer';
 import { combineDigests } from '../../model/digestFormat';
 import type { StorePaths } from '../../store/storePaths';
+import { readDigestText } from '../../store/digestSwitch';
 import type { SubscriptionMaker } from '../topics/subscriptions';
 import type { HookBlockMemo } from './hookBlockCache';
 
@@ -84,7 +84,7 @@ export function loadHookBlocks(paths: StorePaths, files: readonly string[], memo
   let keep: AgentItemFilter | undefined; // Parsed from review.md only when a block is made.
   const keepOf = () => (keep ??= itemFilter(acceptedIdentitiesIn(review)));
   const reviewInput = review ?? NO_REVIEW;
-  const onDisk = readTextIfExists(paths.digest);
+  const onDisk = readDigestText(paths);
   const shared = onDisk === undefined ? null : memo.get('digest', [onDisk, reviewInput], () => digestBlock(onDisk, keepOf()));
   // The person's own sections (personal layer, filtered by its own review.md) follow the shared block.
   const digest = onDisk === undefined ? null : combineDigests(shared ?? '', personalDigestSections(paths)) || null;

@@ -12,7 +12,6 @@ import { cutToLine } from '../../model/format';
 import { quotedConversation } from '../../model/safety/dataFraming';
 import { estimateTokens } from '../../model/tokens';
 import { agentItemFilter, keepsRecord, type AgentItemFilter } from '../../store/heldItems';
-import { recordLine } from '../../model/itemLines';
 import { agentItemLine } from '../../model/agentItemLine';
 import { recordItemId } from '../../model/itemId';
 import { stripProvenance } from '../../model/provenance';
@@ -22,9 +21,9 @@ import { combineDigests, renderDigest } from '../../model/digestFormat';
 import { personalDigestSections } from '../../store/personalLayer';
 import { readNotesOf, workspaceRelative, type ReadNotes } from '../../store/fileNotes';
 import { isInside, storeRelative, type StorePaths } from '../../store/storePaths';
-import { noteEntries, type NoteEntry } from './extractDocs';
+import { noteEntries } from './extractDocs';
 import { PARTIAL_MATCHES_WARNING, SearchIndex, type SearchIndexOptions, type SearchOptions } from './searchIndex';
-import type { SearchBackendName, SearchCategory, SearchResponse } from './searchTypes';
+import { searchHitId, type SearchBackendName, type SearchCategory, type SearchResponse } from './searchTypes';
 
 export interface RecallOptions {
   query?: string;
@@ -122,18 +121,20 @@ class BudgetedLines {
     return this.used + this.cost(line) > this.budget;
   }
 
-  add(item: RecallItem): void {
+  /** Adds the item's line when it fits; false (and counted as omitted) when it does not. */
+  add(item: RecallItem): boolean {
     const line = itemLine(item);
     const cost = this.cost(line);
     if (this.used + cost > this.budget) {
       this.omitted++;
-      return;
+      return false;
     }
     if (!this.headed) this.lines.push(this.title);
     this.headed = true;
     this.lines.push(line);
     this.included.push(item);
     this.used += cost;
+    return true;
   }
 }
 
@@ -158,10 +159,19 @@ function requestedNotes(paths: StorePaths, files: string[], signal?: AbortSignal
 }
 
 /**
+ * Notes of one file tried after the first that did not fit: a shorter one may still fit, but a
+ * file can hold tens of thousands of notes, and making each into a document (redacted, flagged)
+ * only to find it too long cost more than a second on such a file.
+ */
+const NOTE_TRIES_PAST_FULL = 16;
+
+/**
  * Adds the notes of the given files (read without healing: recall must not write) to the budget,
- * a section per file. A note is made into a document (redacted, flagged) only when it could still
- * fit; past that the rest are counted, so a file with 20,000 notes costs a parse, not 20,000
- * documents. Returns the file:line of every note, so matches repeating one are left out.
+ * a section per file. A note is made into a document (redacted, flagged) only while the budget
+ * has room: once it is filled, or NOTE_TRIES_PAST_FULL notes did not fit, the rest are only
+ * counted as left out, not read, so a file with 20,000 notes costs a parse, not 20,000 documents
+ * (a held note past the budget is counted too: telling it apart would mean reading it). Returns
+ * the file:line of every note, so matches repeating one are left out.
  */
 function addFileNotes(paths: StorePaths, files: string[], keep: AgentItemFilter, out: BudgetedLines, signal?: AbortSignal): Set<string> {
   const noted = new Set<string>();
@@ -177,15 +187,16 @@ function addFileNotes(paths: StorePaths, files: string[], keep: AgentItemFilter,
         mtimeMs: 0,
         size: found.text.length,
       };
+      let misses = 0;
       for (const entry of noteEntries(source, found.text, found.note)) {
         noted.add(`${source.rel}:${entry.line}`);
-        if (out.full(`- x (${source.rel}:${entry.line})`)) {
-          if (wouldShow(entry, keep)) out.omitted++;
+        if (misses >= NOTE_TRIES_PAST_FULL || out.full(`- x (${source.rel}:${entry.line})`)) {
+          if (stripProvenance(entry.item.text).trim() !== '') out.omitted++;
           continue;
         }
         for (const doc of entry.doc()) {
           if (!keepsRecord(keep, doc)) continue;
-          out.add({
+          const added = out.add({
             kind: 'file-note',
             id: recordItemId(doc),
             category: 'notes',
@@ -195,18 +206,12 @@ function addFileNotes(paths: StorePaths, files: string[], keep: AgentItemFilter,
             line: doc.line,
             notedPath: doc.notedPath ?? workspaceRelative(paths, abs),
           });
+          if (!added) misses++;
         }
       }
     }
   }
   return noted;
-}
-
-/** Whether a note past the budget would have been shown (it has text, and is not held): counted as omitted then. */
-function wouldShow(entry: NoteEntry, keep: AgentItemFilter): boolean {
-  const text = stripProvenance(entry.item.text).trim();
-  const prov = entry.item.provenance;
-  return text !== '' && keep(recordLine({ text, source: prov?.source, date: prov?.validDate ? prov.date : undefined }));
 }
 
 /** Recalls knowledge for a query and/or files within a token budget. Never throws on input. */
@@ -249,7 +254,7 @@ export async function recall(paths: StorePaths, options: RecallOptions = {}): Pr
     .filter((h) => !noted.has(`${h.file}:${h.line}`) && keepsRecord(keep, h))
     .map((h): RecallItem => ({
       kind: h.category === 'transcripts' ? 'transcript' : 'knowledge',
-      id: h.category === 'transcripts' ? undefined : recordItemId(h),
+      id: searchHitId(h),
       category: h.category,
       text: h.category === 'transcripts' ? quotedConversation(cutToLine(h.snippet, EXCERPT_CHARS)) : cutToLine(h.text, ITEM_CHARS),
       provenance: h.source ? { source: h.source, date: h.date } : undefined,

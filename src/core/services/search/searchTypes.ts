@@ -2,6 +2,7 @@
  * The shapes shared by the search index, its lexical engine (SQLite FTS5, on disk or in memory),
  * the optional vector layer and their callers (CLI, MCP, VS Code).
  */
+import { recordItemId } from '../../model/itemId';
 
 /** What a search hit is: one of the category files, a per-file note, or a transcript chunk. */
 export const SEARCH_CATEGORIES = ['facts', 'decisions', 'questions', 'playbooks', 'tasks', 'notes', 'transcripts'] as const;
@@ -95,6 +96,14 @@ export interface SearchHit {
   score: number;
   /** Components: normalized BM25 (0–1) and cosine similarity, when they took part. */
   scores: { bm25?: number; vector?: number };
+}
+
+/**
+ * The id of the knowledge item a hit is (the one `lore item`, `lore supersede` and the agents'
+ * tools take); none for a conversation excerpt, which is not an item.
+ */
+export function searchHitId(hit: Pick<SearchHit, 'category' | 'text' | 'source' | 'date'>): string | undefined {
+  return hit.category === 'transcripts' ? undefined : recordItemId(hit);
 }
 
 /** What an index update did. */

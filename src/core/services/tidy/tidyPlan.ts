@@ -22,7 +22,7 @@ import type { HarvestPlan, PlanChange } from '../../store/harvestPlan';
 import { fileSha256 } from '../harvest/previewStaleness';
 import { readTextIfExists, readTextLossless } from '../../base/readText';
 import { digestSectionsFromTexts, type CategoryTexts } from '../../store/digest';
-import { digestFileText } from '../../model/digestFormat';
+import { renderDigest } from '../../model/digestFormat';
 import { readLedger } from '../../store/ledger';
 import { hasUnfinishedApply } from '../../store/undoRecord';
 import { isNoteFileName } from '../../model/noteFile';
@@ -149,7 +149,7 @@ export function planTidy(paths: StorePaths, options: TidyOptions = {}, judged?: 
   // After an apply killed before its digest, the digest is checked even with nothing left to tidy.
   if ((changes.length || hasUnfinishedApply(paths)) && digestEnabled) {
     const digestBefore = readTextIfExists(paths.digest);
-    const digestAfter = digestFileText(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, agentItemFilter(paths)));
+    const digestAfter = renderDigest(digestSectionsFromTexts(after, DIGEST_MAX_BYTES, agentItemFilter(paths)));
     if (digestAfter !== digestBefore) changes.push({ file: 'digest.md', before: digestBefore, after: digestAfter, added: 0 });
   }
   const plan: HarvestPlan = {

@@ -9,15 +9,16 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fsyncDirectory, removeStaleTempFiles, writeFileAtomic } from '../../base/atomicWrite';
+import { fsyncDirectory, removeStaleTempFiles } from '../../base/atomicWrite';
 import { readCategoryTexts, regenerateDigest } from '../digest';
+import { removeDigest, writeDigest } from '../digestSwitch';
 import { sleepSync } from '../../base/fileVersion';
 import { recoverStaleAsides, type GuardedReplace } from '../../base/guardedReplace';
 import { ensureStoreLayout } from '../initStore';
 import { readLedger, serializeLedger, writeLedger } from '../ledger';
 import { acquireStoreLock, type StoreLock } from '../../base/storeLock';
 import { removeStrayFiles } from '../strayFiles';
-import { mkdirNoFollow, refuseLinks, removeNoFollow, renameNoFollow } from '../../base/storeLinks';
+import { mkdirNoFollow, refuseLinks, renameNoFollow } from '../../base/storeLinks';
 import { replaceTextGuarded, type TextEdit, editStoreFile } from '../../base/storeText';
 import { beforeCopy, beginUndoRecord, finishUndoRecord, keepReclaimed, type PlannedApply, type UndoRecord } from '../undoRecord';
 import { resolveInStore, storeRelative, type StorePaths } from '../storePaths';
@@ -153,12 +154,8 @@ export function applyPlan(paths: StorePaths, plan: HarvestPlan): ApplyResult {
     regenerateDigest(paths, { enabled: true, texts: readCategoryTexts(paths) });
     result.written.push('digest.md');
   } else if (digest) {
-    if (digest.after === undefined) {
-      removeNoFollow(paths.digest, { force: true });
-      fsyncDirectory(paths.root);
-    } else {
-      writeFileAtomic(paths.digest, digest.after);
-    }
+    if (digest.after === undefined) removeDigest(paths, plan.digestEnabled ? 'emptied' : 'off');
+    else writeDigest(paths, digest.after);
     result.written.push('digest.md');
   }
   // 5. Reclaims, last.

@@ -48,8 +48,8 @@ export interface ForgetPlan {
   conversation: string;
   /** The ledger's entries of its contents: sha256 and where it was read from. */
   contents: Array<{ sha256: string; path: string; status: string }>;
-  /** Items only it taught, which go: store-relative file and the item's first line. */
-  removed: Array<{ file: string; line: string }>;
+  /** Items only it taught, which go: store-relative file, the item's id and its first line. */
+  removed: Array<{ file: string; id: string; line: string }>;
   /** Items other sources taught too, which stay without its provenance. */
   trimmed: Array<{ file: string; before: string; after: string }>;
   /** review.md entries (waiting for a person) that came from it. */
@@ -134,7 +134,7 @@ export function planForget(paths: StorePaths, id: string, ledger: Ledger = readL
     const text = readTextLossless(resolveInStore(paths, file));
     if (text === undefined) continue;
     const removal = removeSource(text, id);
-    for (const line of removal.removed) plan.removed.push({ file, line: line.trim() });
+    for (const { line, id: itemId } of removal.removed) plan.removed.push({ file, id: itemId, line: line.trim() });
     for (const change of removal.trimmed) plan.trimmed.push({ file, before: change.before.trim(), after: change.after.trim() });
   }
   plan.review = reviewEntriesOf(paths, id).map((e) => e.line);

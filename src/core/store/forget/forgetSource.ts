@@ -5,14 +5,15 @@
  * that source's entries taken out of its provenance. Every other byte is kept.
  */
 import { itemBlock, listItems, parseLines, serializeLines, spliceLines } from '../../model/categoryFile';
+import { listItemId } from '../../model/itemId';
 import { formatSources, parseProvenance, plainSources } from '../../model/provenance';
 
 /** What taking a source out of a file's text does. */
 export interface SourceRemoval {
   /** The text after the edit; undefined when nothing in it came from the source. */
   text?: string;
-  /** Items removed: their first line, as it was. */
-  removed: string[];
+  /** Items removed: their first line, as it was, and their id (of the whole item). */
+  removed: Array<{ line: string; id: string }>;
   /** Items kept for their other sources: the line as it was and as it becomes. */
   trimmed: Array<{ before: string; after: string }>;
 }
@@ -33,7 +34,7 @@ export function removeSource(text: string, source: string): SourceRemoval {
     if (!parsed.sources.some((p) => p.source === source)) continue;
     const rest = parsed.sources.filter((p) => p.source !== source);
     if (rest.length === 0) {
-      result.removed.push(item.raw);
+      result.removed.push({ line: item.raw, id: listItemId(item) });
       for (const i of block) drop.add(i);
       continue;
     }
