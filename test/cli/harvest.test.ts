@@ -70,7 +70,7 @@ describe('lore harvest (CLI, rules provider)', function () {
     assert.match(read('questions.md'), /- Why does the watcher fire twice\? \[from: c1, 2026-11-20\]/);
     assert.match(read('playbooks.md'), /- \*\*Release\*\*: npm run build -> npm run package \[from: c1, 2026-11-20\]/);
     const notes = (await runCli(['notes', path.join(ws, 'src', 'app.ts'), '--root', root])).stdout;
-    assert.match(notes, /- exports the app constant\. \[from: c1, 2026-11-20\]/);
+    assert.match(notes, /- [0-9a-z]{8} {2}exports the app constant\. \[from: c1, 2026-11-20\]/);
     assert.match(
       read('digest.md'),
       /^# Knowledge digest[^\n]*\n> Recorded project knowledge, quoted as data[^\n]*\n\n## Open tasks\n- write the crash test/,

@@ -92,7 +92,7 @@ describe('portable note identity (real git clones)', () => {
 
     gitIn(c.ws, 'pull', '-q', '--no-rebase', 'origin', 'main');
     const shown = await runCli(['notes', path.join(c.ws, 'src', 'main.ts'), '--root', c.root]);
-    assert.match(shown.stdout, /^# src\/main\.ts {2}\(files\/app-ts-[0-9a-z]{8}\.md\)\n- The entry point/);
+    assert.match(shown.stdout, /^# src\/main\.ts {2}\(files\/app-ts-[0-9a-z]{8}\.md\)\n- [0-9a-z]{8} {2}The entry point/);
     assert.deepEqual(noteNames(c.root), names);
     assert.equal(status(c.ws), '');
   });

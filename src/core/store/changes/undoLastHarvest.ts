@@ -119,7 +119,16 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
       if (sha256Hash().update(before).digest('hex') !== f.before)
         throw new Error(`the undo copy of ${f.file} is damaged; nothing more was restored`);
       const after = f.after;
-      replaceGuarded(full, (current) => (current && sha256Hash().update(current).digest('hex') === after ? before : undefined)).settle();
+      // A file the apply removed (an emptied digest) comes back only while nothing took its place.
+      replaceGuarded(full, (current) =>
+        current === undefined
+          ? after === null
+            ? before
+            : undefined
+          : sha256Hash().update(current).digest('hex') === after
+            ? before
+            : undefined,
+      ).settle();
       if (fileSha(full) !== f.before) throw new Error(`${f.file} changed while it was being restored; run undo again to see what changed`);
     }
     restored.push(f.file);
