@@ -55,7 +55,10 @@ export function registerAgentTools(
 
 async function call(tool: AgentTool, args: Record<string, unknown>, context: ToolCall): Promise<CallToolResult> {
   const result = await tool.handler(args, context);
-  return tool.logsUses ? logReplyUses(context.paths, result) : result;
+  // The uses are logged after this turn of the event loop, in which the SDK hands the reply to the
+  // transport: the agent does not wait on a write to the usage log, which changes nothing in the reply.
+  if (tool.logsUses) setImmediate(() => logReplyUses(context.paths, result));
+  return result;
 }
 
 /** Runs a call on the session's store, or says why there is none; a failure becomes a readable tool error. */

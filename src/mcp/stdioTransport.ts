@@ -26,6 +26,8 @@ import { BoundedLineSplitter, type LineEvent } from './boundedLines';
 const MCP_MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 /** A JSON escape of a UTF-16 surrogate (\ud83d), the only way a lone one reaches a decoded line. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/** A JSON escape that may stand for a control character (or a backslash before b, f or u in the text: read as one, to be safe). */
+const ESCAPED_CONTROL = /\\[bfu]/;
 /** After stdin ends, how long requests still running may take to answer before the transport closes. */
 const MCP_DRAIN_MS = 10_000;
 
@@ -211,6 +213,12 @@ export class LoreStdioTransport implements Transport {
  * resources, prompts) passes here, so no tool can hand one through by forgetting to strip.
  */
 function agentSafeLine(message: JSONRPCMessage): string {
+  // Almost every message has no such character: the line is then serialized once, without a
+  // function called per value. JSON escapes control characters below U+0020 (\b, \f, \u00XX)
+  // and leaves every other invisible one as it is, so a line with neither an invisible character
+  // nor one of those escapes holds no string that stripping would change.
+  const plain = JSON.stringify(message);
+  if (!ESCAPED_CONTROL.test(plain) && stripInvisible(plain) === plain) return plain + '\n';
   // The request id is the client's, echoed as it came: the client matches the reply by it.
   return (
     JSON.stringify(message, function (this: unknown, key: string, value: unknown) {

@@ -128,11 +128,16 @@ export interface ListReply<E extends Record<string, unknown>> {
 
 /**
  * Renders a list reply within its budget: items are taken in order while both the text and the
- * structured content fit; the rest are counted as omitted.
+ * structured content fit; the rest are counted as omitted. Each string is read for secrets once:
+ * the items' strings in one pass, and the text's own parts (heading, sections, counts, what to
+ * ask next); the text's item lines are made of the items' strings and fixed punctuation, so they
+ * are read again only when a caller renders its own lines or the items held a secret.
  */
 export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>): ToolResult {
   const budget = (reply.maxTokens ?? DEFAULT_REPLY_TOKENS) * BYTES_PER_TOKEN;
   const items = redactItems(reply.items);
+  // Lines made by agentItemLine from items that held no secret need no second reading.
+  const linesClean = !reply.line && items === reply.items;
   const warnings = reply.warnings.map(redactSecrets);
   const more = (shown: number) => (typeof reply.more === 'string' ? reply.more : reply.more(shown));
   const omittedLine = (n: number, shown: number) => `(${n} more not shown: ${more(shown)})`;
@@ -148,6 +153,7 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
     JSON.stringify({ framing: KNOWLEDGE_FRAMING, ...reply.extra, items: [], omitted: widest, more: more(widest), warnings }),
   );
   const lines: string[] = [];
+  const sections: string[] = [];
   const kept: ReplyItem[] = [];
   let current: string | undefined;
   for (const [i, item] of items.entries()) {
@@ -163,6 +169,7 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
     jsonUsed += jsonBytes;
     lines.push(line);
     kept.push(item);
+    if (section !== undefined && section !== current) sections.push(section);
     current = section;
   }
   const omitted = (reply.omittedBefore ?? 0) + items.length - kept.length;
@@ -178,7 +185,12 @@ export function listReply<E extends Record<string, unknown>>(reply: ListReply<E>
     ...(omitted > 0 ? { omitted, more: redactSecrets(more(kept.length)) } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
   };
-  return { content: [{ type: 'text', text: redactSecrets([body, ...tail].join('\n')) }], structuredContent: structured };
+  const text = [body, ...tail].join('\n');
+  const ownParts = [...(reply.heading ?? []), ...sections, reply.footer ?? '', reply.empty, omitted > 0 ? more(kept.length) : ''];
+  return {
+    content: [{ type: 'text', text: linesClean && isClean(ownParts) ? text : redactSecrets(text) }],
+    structuredContent: structured,
+  };
 }
 
 /**
@@ -197,9 +209,15 @@ export function textReply(text: string, structured: Record<string, unknown>, fra
  * as they are: a pass per string cost more than the search that found them.
  */
 function redactItems(items: ReplyItem[]): ReplyItem[] {
-  const strings = items.flatMap((item) => Object.values(item).filter((v): v is string => typeof v === 'string'));
+  return isClean(items.flatMap((item) => Object.values(item).filter((v): v is string => typeof v === 'string')))
+    ? items
+    : items.map((item) => redactDeep(item));
+}
+
+/** Whether none of `strings` holds a secret, in one pass over them joined by line breaks (see redactItems). */
+function isClean(strings: string[]): boolean {
   const joined = strings.join('\n');
-  return redactSecrets(joined) === joined ? items : items.map((item) => redactDeep(item));
+  return redactSecrets(joined) === joined;
 }
 
 /** A failed call: the text says what went wrong and what to do (no structured content, as the protocol allows). */

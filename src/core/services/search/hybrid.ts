@@ -64,12 +64,21 @@ export function rank(candidates: Candidate[], weights: HybridWeights | undefined
   return candidates.map((c, i) => ({ ...c, score: scoreOf(c, weights), order: i })).sort((a, b) => b.score - a.score || a.order - b.order);
 }
 
-/** Turns a ranked candidate with its document into a hit. */
-export function toHit(c: Candidate & { score: number }, doc: StoredDoc, snippet: string, absolutePath: string): SearchHit {
+/**
+ * Turns a ranked candidate with its document into a hit. The snippet is made when it is first
+ * read: an agent's reply quotes only conversation excerpts by their snippet, and items by their text.
+ */
+export function toHit(c: Candidate & { score: number }, doc: StoredDoc, makeSnippet: () => string, absolutePath: string): SearchHit {
+  let snippet: string | undefined;
   return {
     category: doc.category,
     text: doc.text,
-    snippet,
+    get snippet(): string {
+      return (snippet ??= makeSnippet());
+    },
+    set snippet(value: string) {
+      snippet = value;
+    },
     file: doc.file,
     absolutePath,
     line: doc.line,
