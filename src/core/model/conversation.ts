@@ -86,8 +86,9 @@ export interface Importer {
    */
   jsonl?: boolean;
   /**
-   * How sure this importer is that the file is its format, from 0 (no) to 1 (certain), judged
-   * from the file name and the first few KB of text. Detection picks the highest score.
+   * How sure this importer is that the file is its format, from 0 (no) to 0.95 (a file name or
+   * marker only this format has; a higher score counts as 0.95), judged from the file name and
+   * the first few KB of text. Detection picks the highest score.
    */
   detect(fileName: string, head: string): number;
   /** Parses the whole text. Must not throw on unknown or malformed records: skip them. */

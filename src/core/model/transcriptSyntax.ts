@@ -17,6 +17,18 @@ const TURN_HEADING =
 const TOOL_STRING = /^\[[A-Za-z][\w.-]*(?::[^\]\n]*)?\](?: |$)/;
 
 /** An ISO date-time's calendar date and clock; the zone suffix is checked separately. */
+/**
+ * Words YAML 1.2 reads as booleans or null, and YAML 1.1's other booleans (not read so by this
+ * parser, kept out of the shortcut anyway): such a word is left to the parser.
+ */
+const YAML_WORDS = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+/**
+ * Text YAML can only read back as itself: a letter, `_` or `/` first (no number, date, `~`,
+ * `.inf`, indicator or quote), then only letters, digits, `_`, `.`, `/` and `-` (no `: `, ` #`).
+ */
+const SURELY_PLAIN = /^[A-Za-z_/][\w./-]*$/;
+/** A UTC ISO timestamp, which YAML reads as a date (`started:` keeps it plain). */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 const ISO_PREFIX = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?/;
 const ZONE_SUFFIX = /(?:Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -210,6 +222,10 @@ function rawScalar(block: string, key: string): string | undefined {
  */
 export function yamlScalar(value: string, timestamp = false): string {
   const flat = value.replace(/\s+/g, ' ');
+  // What every transcript header holds (ids, models, paths, an ISO start): plain without asking
+  // the YAML parser, which costs a dry run more than rendering a short conversation.
+  if (SURELY_PLAIN.test(flat) && !YAML_WORDS.test(flat)) return flat;
+  if (timestamp && ISO_UTC.test(flat)) return flat;
   if (flat !== '' && flat === flat.trim()) {
     const back = parseYaml(`k: ${flat}\n`);
     if (back && (back.k === flat || (timestamp && back.k instanceof Date && ISO_PREFIX.test(flat)))) return flat;

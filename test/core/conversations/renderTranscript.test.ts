@@ -5,7 +5,7 @@ import { isClaudeCodeSessionSideFolder } from '../../../src/core/model/claudeCod
 import type { Conversation } from '../../../src/core/model/conversation';
 import { detectFormat, importConversation } from '../../../src/core/services/conversations/detect';
 import { loreTranscript } from '../../../src/core/services/conversations/loreTranscript';
-import { renderTranscript } from '../../../src/core/services/conversations/renderTranscript';
+import { renderTranscript, renderedTranscriptBytes } from '../../../src/core/services/conversations/renderTranscript';
 import { CORPUS, FIXTURES } from '../../helpers/paths';
 
 function allSources(): string[] {
@@ -156,5 +156,37 @@ describe('renderTranscript', () => {
         file,
       );
     }
+  });
+
+  it('measures the rendered size without rendering: the same bytes for every corpus file and fixture', () => {
+    const sources = allSources();
+    assert.ok(sources.length > 20);
+    for (const file of sources) {
+      const conv = importConversation(file, fs.readFileSync(file, 'utf8'));
+      assert.equal(renderedTranscriptBytes(conv), Buffer.byteLength(renderTranscript(conv), 'utf8'), file);
+    }
+  });
+
+  it('measures and renders odd text as the line-by-line rendering did', () => {
+    const conv: Conversation = {
+      id: 'odd',
+      format: 'plain',
+      sourcePath: '/x/odd.txt',
+      turns: [
+        // Leading blank lines (one with a no-break space), CRLF and a lone CR, NULs, trailing spaces.
+        { role: 'user', text: '\n \u00a0\r\n  first\u0000 line\r\nsecond\rthird  \n\n' },
+        // Lines that would read back as a heading or a tool line get a space (the first line too), others not.
+        { role: 'assistant', text: '## user\nplain\n> [tool:Bash] ls\n## Notes' },
+        { role: 'assistant', text: '> [tool:Read] a.ts\n' },
+        // A lone surrogate at each edge of a piece stays one replacement character, not a pair.
+        { role: 'user', text: '\ud83d', tools: ['[tool:Edit] \ude00'] },
+        { role: 'user', text: ' \u2028 ' },
+      ],
+    };
+    const rendered = renderTranscript(conv);
+    assert.match(rendered, /## user\n {2}first line\nsecond\nthird\n\n## agent\n ## user\nplain\n > \[tool:Bash\] ls\n## Notes\n/);
+    assert.match(rendered, /## agent\n > \[tool:Read\] a\.ts\n/);
+    assert.ok(!rendered.includes('\u2028'), 'a turn of whitespace only is left out');
+    assert.equal(renderedTranscriptBytes(conv), Buffer.byteLength(rendered, 'utf8'));
   });
 });

@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { importConversation } from '../../../src/core/services/conversations/detect';
-import { PRIVATE_PLACEHOLDER, privateMarkerList, stripPrivateRaw, stripPrivateSpans } from '../../../src/core/model/safety/privateSpans';
+import {
+  PRIVATE_PLACEHOLDER,
+  hasPrivateMarker,
+  privateMarkerList,
+  stripPrivateRaw,
+  stripPrivateSpans,
+} from '../../../src/core/model/safety/privateSpans';
 import { storePrivateMarkers } from '../../../src/core/store/storeConfig';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,6 +22,29 @@ describe('private spans', () => {
 
   it('matches markers whatever their case, and spans over lines', () => {
     assert.equal(stripPrivateSpans('a <PRIVATE>line 1\nline 2</Private> b'), `a ${P} b`);
+  });
+
+  it('finds a marker in any case, also one whose letters a text writes with other characters that lower-case to them', () => {
+    // The definition: the lower-cased text holds the lower-cased marker.
+    const byLowerCase = (text: string, markers = privateMarkerList()) =>
+      markers.some((m) => text.toLowerCase().includes(m.open.toLowerCase()) || text.toLowerCase().includes(m.close.toLowerCase()));
+    const kelvin = { open: '[[k]]', close: '[[/k]]' }; // The Kelvin sign lower-cases to k.
+    const dotted = { open: '{i}', close: '{/i}' }; // İ lower-cases to i and a combining dot.
+    const cases: Array<[string, ReturnType<typeof privateMarkerList>]> = [
+      ['plain text with no angle brackets', privateMarkerList()],
+      ['x < y and y > z, then a closing </PRIVATE>', privateMarkerList()],
+      ['<Private>', privateMarkerList()],
+      ['Promise<void> => a / b', privateMarkerList()],
+      ['<pri\u0307vate>', privateMarkerList()],
+      ['a [[\u212a]] b', [...privateMarkerList(), kelvin]],
+      ['a [[/K]] b', [...privateMarkerList(), kelvin]],
+      ['a [[ k ]] b', [...privateMarkerList(), kelvin]],
+      ['a {\u0130} b', [...privateMarkerList(), dotted]],
+      ['', privateMarkerList()],
+    ];
+    for (const [text, markers] of cases) assert.equal(hasPrivateMarker(text, markers), byLowerCase(text, markers), text);
+    assert.equal(hasPrivateMarker('a [[\u212a]] b', [...privateMarkerList(), kelvin]), true);
+    assert.equal(hasPrivateMarker('Promise<void> => a / b'), false);
   });
 
   it('fails closed: an unclosed span removes the rest, a stray closing marker removes what came before', () => {

@@ -31,10 +31,27 @@ function sameMarkers(a: PrivateMarkers, b: PrivateMarkers): boolean {
   return a.open.toLowerCase() === b.open.toLowerCase() && a.close.toLowerCase() === b.close.toLowerCase();
 }
 
-/** Whether `text` holds any marker of the list (a cheap test before any copying). */
+/**
+ * Whether `text` holds any marker of the list (a cheap test before any copying). A text that
+ * lacks one of a marker's caseless characters cannot hold it, and is not lower-cased whole to
+ * learn so (an import asks this of every message).
+ */
 export function hasPrivateMarker(text: string, markers: readonly PrivateMarkers[] = [DEFAULT_PRIVATE_MARKERS]): boolean {
+  const possible = markers
+    .flatMap((m) => [m.open.toLowerCase(), m.close.toLowerCase()])
+    .filter((marker) => caselessCharacters(marker).every((c) => text.includes(c)));
+  if (possible.length === 0) return false;
   const lower = text.toLowerCase();
-  return markers.some((m) => lower.includes(m.open.toLowerCase()) || lower.includes(m.close.toLowerCase()));
+  return possible.some((marker) => lower.includes(marker));
+}
+
+/**
+ * The ASCII characters of `marker` that are not letters (`<`, `/`, `>`, digits…): no other
+ * character lower-cases to one of them (Unicode's lower-case mappings give letters and marks),
+ * so the lower-cased text holds one only where the text itself does.
+ */
+function caselessCharacters(marker: string): string[] {
+  return [...new Set(marker)].filter((c) => c < '\u0080' && !/[a-z]/i.test(c));
 }
 
 /** One message's text with the spans of one marker pair removed (see the module comment for the unbalanced cases). */

@@ -44,6 +44,13 @@ export const DETECT_HEAD_CHARS = 16 * 1024;
  */
 const SURE_SCORE = 0.9;
 
+/**
+ * The highest score an importer gives (a file name or marker only its format has); a higher one
+ * counts as this. An importer that scores it comes first whatever the others score (ties keep
+ * IMPORTERS order), so its parse is tried before the others are asked.
+ */
+const TOP_SCORE = 0.95;
+
 /** Every importer, in tie-break order (most specific formats first, plain text last). */
 const IMPORTERS: readonly Importer[] = [
   loreTranscript,
@@ -77,20 +84,38 @@ interface Candidate {
 
 /** The importers (plain text aside) that think the file may be theirs, likeliest first, ties in IMPORTERS order. */
 function rank(fileName: string, head: string): Candidate[] {
-  const sample = head.length > DETECT_HEAD_CHARS ? head.slice(0, DETECT_HEAD_CHARS) : head;
+  const sample = detectSample(head);
   const candidates: Candidate[] = [];
   for (const importer of IMPORTERS) {
     if (importer === plainText) continue;
-    let score: number;
-    try {
-      score = importer.detect(fileName, sample);
-    } catch {
-      score = 0;
-    }
+    const score = scoreOf(importer, fileName, sample);
     if (score > 0) candidates.push({ importer, score });
   }
   // Array.prototype.sort is stable, so equal scores keep IMPORTERS order.
   return candidates.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The importer rank() would put first when one scores TOP_SCORE, found without asking the
+ * importers after it: detection scans the head of the file with every importer's patterns,
+ * which for most files costs more than this one question.
+ */
+function topCandidate(fileName: string, head: string): Importer | undefined {
+  const sample = detectSample(head);
+  return IMPORTERS.find((importer) => importer !== plainText && scoreOf(importer, fileName, sample) === TOP_SCORE);
+}
+
+function detectSample(head: string): string {
+  return head.length > DETECT_HEAD_CHARS ? head.slice(0, DETECT_HEAD_CHARS) : head;
+}
+
+/** An importer's score, at most TOP_SCORE; 0 when its detection fails. */
+function scoreOf(importer: Importer, fileName: string, sample: string): number {
+  try {
+    return Math.min(importer.detect(fileName, sample), TOP_SCORE);
+  } catch {
+    return 0;
+  }
 }
 
 /** How a conversation is read: the private-span markers that apply besides the default pair. */
@@ -121,6 +146,17 @@ function withoutPrivateSpans(conv: Conversation, markers: readonly PrivateMarker
 }
 
 function importAny(filePath: string, text: string): Conversation {
+  // The likeliest format, when it is sure, and its text confirms it: what the loop below would
+  // return first. Otherwise every format is ranked and tried, this one again (parsing is pure).
+  const top = topCandidate(filePath, text);
+  if (top) {
+    try {
+      const conv = top.parse(text, filePath);
+      if (formatProblem(top, conv, text) === undefined) return conv;
+    } catch {
+      // Tried again below, where a crash is recorded.
+    }
+  }
   const candidates = rank(filePath, text);
   /** The likeliest format's failed attempt: its conversation keeps the diagnostics. */
   let refused: { conv?: Conversation; problem: FormatProblem } | undefined;

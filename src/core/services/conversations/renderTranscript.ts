@@ -25,7 +25,17 @@
  * then `cwd`. loreTranscript reads both headers.
  */
 import type { Conversation, Turn } from '../../model/conversation';
+import { cleanText, trimBlankLines } from './importSupport';
 import { formatClock, isToolString, looksLikeTurnHeading, parseToolLine, yamlScalar } from '../../model/transcriptSyntax';
+
+/**
+ * Whether a line may read back as a turn heading (looksLikeTurnHeading) or a tool line
+ * (parseToolLine): only one starting `##` or `> [` can (searched as plain strings, which is
+ * several times faster than a regex anchored at line starts).
+ */
+function mayNeedEscape(text: string): boolean {
+  return text.startsWith('##') || text.startsWith('> [') || text.includes('\n##') || text.includes('\n> [');
+}
 
 const ROLE_WORD: Record<Turn['role'], string> = { user: 'user', assistant: 'agent', system: 'system' };
 
@@ -37,6 +47,23 @@ export interface StoredTranscriptInfo {
 
 /** Renders a conversation as the §2.1 transcript (ends with a newline); `stored` gives the transcripts/ header. */
 export function renderTranscript(conv: Conversation, stored?: StoredTranscriptInfo): string {
+  return `${transcriptPieces(conv, stored).join('\n')}\n`;
+}
+
+/**
+ * The UTF-8 size of renderTranscript(conv), summed piece by piece: a dry run measures every
+ * conversation, and joining tens of megabytes into one string only to count its bytes costs
+ * more than the count. Pieces are joined by `\n` (one byte), which cannot pair with a surrogate.
+ */
+export function renderedTranscriptBytes(conv: Conversation): number {
+  const pieces = transcriptPieces(conv);
+  let bytes = pieces.length; // A `\n` after each piece, the last one included.
+  for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8');
+  return bytes;
+}
+
+/** The transcript's pieces (see the module comment): header lines, headings, tool lines, each turn's text; joined by `\n`. */
+function transcriptPieces(conv: Conversation, stored?: StoredTranscriptInfo): string[] {
   const body: string[] = [];
   let turns = 0;
   for (const turn of conv.turns) {
@@ -68,8 +95,9 @@ export function renderTranscript(conv: Conversation, stored?: StoredTranscriptIn
     out.push(`source: ${tool}`);
   }
   if (conv.cwd) out.push(`cwd: ${yamlScalar(conv.cwd)}`);
-  out.push('---', '', `# ${singleLine(conv.title ?? '') || conv.id}`, ...body);
-  return `${out.join('\n')}\n`;
+  out.push('---', '', `# ${singleLine(conv.title ?? '') || conv.id}`);
+  for (const line of body) out.push(line); // Not spread: a long conversation has more lines than a call takes arguments.
+  return out;
 }
 
 function singleLine(text: string): string {
@@ -88,10 +116,10 @@ function renderTool(tool: string): string {
  * tool line gets one leading space, which keeps it text (and is itself stable on re-rendering).
  */
 function renderText(text: string): string {
-  const lines = text
-    .replace(/\u0000/g, '')
-    .replace(/\r\n?/g, '\n')
-    .split('\n');
+  const clean = cleanText(text);
+  // Only a line starting `##` or `> [` can need the space: most turns have none, and are only trimmed.
+  if (!mayNeedEscape(clean)) return trimBlankLines(clean);
+  const lines = clean.split('\n');
   let start = 0;
   while (start < lines.length && lines[start].trim() === '') start++;
   const kept = lines.slice(start).map((line) => (looksLikeTurnHeading(line) || parseToolLine(line) !== undefined ? ` ${line}` : line));

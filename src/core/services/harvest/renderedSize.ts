@@ -6,7 +6,7 @@
 import type { Conversation } from '../../model/conversation';
 import { conversationTitle } from '../conversations/conversationTitle';
 import { importConversation, type ImportOptions } from '../conversations/detect';
-import { renderTranscript } from '../conversations/renderTranscript';
+import { renderedTranscriptBytes } from '../conversations/renderTranscript';
 import type { RenderedSize } from '../../store/harvestPlan';
 
 /** The conversation in `text` and the size of its rendering. */
@@ -21,7 +21,7 @@ export function importMeasured(
 
 export function measureRendered(conversation: Conversation): RenderedSize {
   const turns = conversation.turns.length;
-  const renderedBytes = turns === 0 ? 0 : Buffer.byteLength(renderTranscript(conversation), 'utf8');
+  const renderedBytes = turns === 0 ? 0 : renderedTranscriptBytes(conversation);
   const started = conversation.startedAt ?? conversation.turns.find((t) => t.at)?.at;
   const title = conversationTitle(conversation);
   return {
