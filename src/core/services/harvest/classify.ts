@@ -21,6 +21,7 @@ import type { Measurement, MeasuredFiles } from './measuredFiles';
 import { liveReason } from './liveWindow';
 import { importMeasured } from './renderedSize';
 import { CONVERSATION_CLASSES, type RenderedSize, type ConversationClass, type ClassifiedConversation } from '../../store/harvestPlan';
+import { readStoreFile, openStoreFile } from '../../base/readText';
 
 export interface ClassifyOptions {
   /** Harvest at most this many bytes this run; the rest is deferred. */
@@ -61,7 +62,7 @@ function isAgentLog(file: string): boolean {
 function hashInChunks(file: string): string {
   const hash = sha256Hash();
   const chunk = Buffer.allocUnsafe(1024 * 1024);
-  const fd = fs.openSync(file, 'r');
+  const fd = openStoreFile(file);
   try {
     for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0;) hash.update(chunk.subarray(0, n));
   } finally {
@@ -112,7 +113,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
         else if (known) sha256 = known.sha256;
         else if (stat.size > maxRaw) learned = { sha256: (sha256 = hashInChunks(file.path)) };
         else {
-          buffer = fs.readFileSync(file.path);
+          buffer = readStoreFile(file.path);
           bytes = buffer.length;
           learned = { sha256: (sha256 = sha256Hash().update(buffer).digest('hex')) };
         }
@@ -177,7 +178,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
         // Known by an earlier dry run that did not import it (it was live, or harvested then): read now.
         if (!buffer) {
           try {
-            buffer = fs.readFileSync(file.path);
+            buffer = readStoreFile(file.path);
           } catch (error) {
             out.push({ ...base, class: 'unreadable', reason: (error as Error).message });
             continue;
