@@ -9,12 +9,14 @@
  */
 import * as fs from 'node:fs';
 import { decodeLossless } from './losslessText';
-import { openForReading } from './storeLinks';
+import { isInStore, openForReading } from './storeLinks';
 
 /** fs.readFileSync for a file that may lie in a store: a link out of the store reads as missing (ENOENT). */
 export function readStoreFile(file: string): Buffer;
 export function readStoreFile(file: string, encoding: 'utf8'): string;
 export function readStoreFile(file: string, encoding?: 'utf8'): Buffer | string {
+  // A file in no store (an agent's session log, a prompt) is read by path, as ever.
+  if (!isInStore(file)) return encoding ? fs.readFileSync(file, encoding) : fs.readFileSync(file);
   const fd = openForReading(file);
   try {
     return encoding ? fs.readFileSync(fd, encoding) : fs.readFileSync(fd);

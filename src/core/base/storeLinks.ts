@@ -162,6 +162,11 @@ export function refuseReadingOutOfStore(file: string): void {
   throw error;
 }
 
+/** Whether `file` lies below a store's folder (so its reads are checked for links out of it). */
+export function isInStore(file: string): boolean {
+  return storeOf(path.resolve(file)) !== undefined;
+}
+
 /**
  * Opens `file` for reading, refusing (refuseReadingOutOfStore) a link on the way that leads out of
  * its store. Costs one lstat per folder level below the store's folder: the file itself is opened
