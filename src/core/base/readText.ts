@@ -9,15 +9,15 @@
  */
 import * as fs from 'node:fs';
 import { decodeLossless } from './losslessText';
-import { isInStore, openForReading } from './storeLinks';
+import { openInStore } from './storeLinks';
 
 /** fs.readFileSync for a file that may lie in a store: a link out of the store reads as missing (ENOENT). */
 export function readStoreFile(file: string): Buffer;
 export function readStoreFile(file: string, encoding: 'utf8'): string;
 export function readStoreFile(file: string, encoding?: 'utf8'): Buffer | string {
+  const fd = openInStore(file);
   // A file in no store (an agent's session log, a prompt) is read by path, as ever.
-  if (!isInStore(file)) return encoding ? fs.readFileSync(file, encoding) : fs.readFileSync(file);
-  const fd = openForReading(file);
+  if (fd === undefined) return encoding ? fs.readFileSync(file, encoding) : fs.readFileSync(file);
   try {
     return encoding ? fs.readFileSync(fd, encoding) : fs.readFileSync(fd);
   } finally {
@@ -27,7 +27,7 @@ export function readStoreFile(file: string, encoding?: 'utf8'): Buffer | string 
 
 /** fs.openSync(file, 'r') for a file that may lie in a store, refusing a link out of it as readStoreFile does. */
 export function openStoreFile(file: string): number {
-  return openForReading(file);
+  return openInStore(file) ?? fs.openSync(file, 'r');
 }
 
 /** Reads a UTF-8 file, or undefined when it does not exist. */

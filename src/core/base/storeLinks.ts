@@ -162,20 +162,16 @@ export function refuseReadingOutOfStore(file: string): void {
   throw error;
 }
 
-/** Whether `file` lies below a store's folder (so its reads are checked for links out of it). */
-export function isInStore(file: string): boolean {
-  return storeOf(path.resolve(file)) !== undefined;
-}
-
 /**
- * Opens `file` for reading, refusing (refuseReadingOutOfStore) a link on the way that leads out of
- * its store. Costs one lstat per folder level below the store's folder: the file itself is opened
- * with O_NOFOLLOW, and only a link met there or on the way asks for real paths.
+ * Opens `file` for reading when it lies in a store, refusing (refuseReadingOutOfStore) a link on
+ * the way that leads out of it; undefined for a file in no store, which the caller reads as it
+ * is. Costs one lstat per folder level below the store's folder: the file itself is opened with
+ * O_NOFOLLOW, and only a link met there or on the way asks for real paths.
  */
-export function openForReading(file: string): number {
+export function openInStore(file: string): number | undefined {
   const target = path.resolve(file);
   const root = storeOf(target);
-  if (!root) return fs.openSync(target, 'r');
+  if (!root) return undefined;
   let linked = NO_FOLLOW === 0 && (fs.lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink() ?? false);
   for (let dir = path.dirname(target); dir !== root && !linked; dir = path.dirname(dir)) {
     linked = fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
