@@ -64,6 +64,22 @@ describe('Lore never reads through a symbolic link out of the store', function (
     assert.match(fs.readFileSync(secret, 'utf8'), /hunter2/);
   });
 
+  it("the agent hook's context leaves out a linked facts.md and a linked note, and the hook log names the link", async () => {
+    const { ws, root } = await plantedWorkspace();
+    const env = { LORE_ROOT: '', LORE_SEARCH_BACKEND: '', LORE_EMBED_PROVIDER: '' };
+    const input = { session_id: 's1', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: `fix the ${CANARY} deploy in src/app.ts` };
+    assert.equal((await runCli(['digest', '--root', root], { cwd: ws })).code, 0);
+    const hook = await runCli(['hook'], { cwd: ws, env, input: JSON.stringify(input), spawn: true });
+    assert.equal(hook.code, 0, hook.stderr);
+    assert.match(hook.stdout, /blue-green/, hook.stdout);
+    assert.doesNotMatch(hook.stdout, /hunter2|deploy password/);
+    // The hook reads the digest, made without facts.md, and the note of the file the prompt names: a link too.
+    assert.match(
+      fs.readFileSync(path.join(root, '.cache', 'hook.log'), 'utf8'),
+      /UserPromptSubmit: \.lore\/files\/app\.ts\.md is a symbolic link \(to .*credentials, outside the store\); Lore does not read it/,
+    );
+  });
+
   it('a link that stays inside the store is read as before, and the store folder itself may be a link', async () => {
     const { ws, root } = await makeWorkspace();
     fs.writeFileSync(path.join(root, 'kept.md'), `# Facts\n\n- the ${CANARY} cache is redis [from: s1, 2026-11-20]\n`);
