@@ -204,7 +204,8 @@ export default tseslint.config(
   {
     // No write through a link in the store (design.md): above base, files and folders are written,
     // appended, made, moved and removed only through base's writers, which check for links first
-    // (src/core/base/storeLinks.ts, atomicWrite.ts, guardedReplace.ts).
+    // (src/core/base/storeLinks.ts, atomicWrite.ts, guardedReplace.ts); and no read through a link
+    // that leads out of the store (readText.ts), whose target could be a key or a credentials file.
     files: ['src/core/store/**/*.ts', 'src/core/services/**/*.ts', 'src/server/**/*.ts', 'src/mcp/**/*.ts'],
     rules: {
       'no-restricted-properties': [
@@ -223,6 +224,16 @@ export default tseslint.config(
           object: 'fs',
           property,
           message: `Write through ${instead}: it refuses a symbolic link in the store, which could point anywhere.`,
+        })),
+        // No read through a link out of the store either: base's readers take one for a missing file.
+        ...[
+          ['readFileSync', 'readStoreFile or readTextIfExists'],
+          ['openSync', 'openStoreFile, or appendNoFollow to write'],
+          ['createReadStream', 'readStoreFile'],
+        ].map(([property, instead]) => ({
+          object: 'fs',
+          property,
+          message: `Read through ${instead} (base/readText.ts): a link in the store that leads out of it could name a key or a credentials file.`,
         })),
       ],
     },

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { CONVERSATION_CLASSES, type HarvestPlan } from '../core/store/harvestPlan';
 import type { HarvestReport } from '../core/services/harvest/runHarvest';
-import { NO_TURNS } from '../core/services/harvest/classify';
+import { keptDuplicates, NO_TURNS } from '../core/services/harvest/classify';
 import type { DefaultSources } from '../core/services/harvest/agentSources';
 import type { ProviderErrorKind } from '../core/services/providers/provider';
 import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from '../core/model/categories';
@@ -74,6 +74,8 @@ export function dryRunText(report: HarvestReport, read: SourcesRead = {}): strin
   // What --apply records as not read, the dry run says in the same words (an apply says it among its problems).
   for (const c of report.conversations.filter((c) => !c.status && c.class === 'unrecognized'))
     lines.push(`not read (kept, never sent): ${printablePath(c.path)}: ${printable(c.reason ?? NO_TURNS)}`);
+  for (const c of keptDuplicates(report.conversations))
+    lines.push(`kept (same content as ${printablePath(c.sameAs!)}, which is not harvested): ${printablePath(c.path)}`);
   for (const p of report.problems) lines.push(`problem: ${printablePath(p.path)}: ${printable(p.message)}`);
   for (const w of report.warnings) lines.push(`warning: ${printable(w)}`);
   lines.push(`provider: ${report.provider}`);

@@ -3,6 +3,7 @@
  * failed (after finishing the rest), 2 usage error.
  */
 import { takeConfigNotices } from '../core/store/storeConfig';
+import { takeLinkNotices } from '../core/base/storeLinks';
 import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/model/format';
 import { lazy } from '../core/base/lazy';
@@ -155,9 +156,12 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   }
 }
 
-/** Tells once what a store's config.json asked for and Lore left alone (storeTrust.ts). */
+/**
+ * Tells once what a store's config.json asked for and Lore left alone (storeTrust.ts), and each
+ * link in the store that Lore did not read because it leads out of the store (storeLinks.ts).
+ */
 function sayConfigNotices(io: Output): void {
-  for (const notice of takeConfigNotices()) io.err(`lore: ${printable(notice)}`);
+  for (const notice of [...takeConfigNotices(), ...takeLinkNotices()]) io.err(`lore: ${printable(notice)}`);
 }
 
 /** Runs `lore` with the process's arguments and sets its exit code (dist/cli.js calls this). */

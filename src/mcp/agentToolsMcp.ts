@@ -13,6 +13,7 @@ import { logReplyUses } from '../core/services/agentTools/toolContext';
 import { errorReply } from '../core/services/agentTools/toolReply';
 import type { AgentWritesMode } from '../core/model/storeConfigFormat';
 import { describeStoreError } from '../core/store/storeErrors';
+import { takeLinkNotices } from '../core/base/storeLinks';
 import type { StorePaths } from '../core/store/storePaths';
 import type { StoreSession } from './storeSession';
 import { toolWait, type ToolExtra } from './toolProgress';
@@ -69,5 +70,8 @@ export async function withStore(session: StoreSession, body: (paths: StorePaths)
     return await body(lookup.paths);
   } catch (error) {
     return errorReply(`error: ${(describeStoreError(error, lookup.paths) ?? String((error as Error)?.message ?? error)).split('\n')[0]}`);
+  } finally {
+    // A store file the call skipped as a link out of the store: told to the person, once, in the log.
+    for (const notice of takeLinkNotices()) session.log?.(`lore mcp: ${notice}`);
   }
 }

@@ -3,12 +3,12 @@
  * the note file), parsed on demand for the few files that are open and memoized per index entry
  * version in a bounded least-recently-used map.
  */
-import * as fs from 'node:fs';
 import { plainSources, stripProvenance } from '../core/model/provenance';
 import { parseNoteFile } from '../core/model/noteFile';
 import type { IndexEntry } from '../core/store/noteIndex';
 import { clearFrontmatterMemo } from '../core/base/yamlFrontmatter';
 import type { NoteInfo } from '../shared/protocol';
+import { readStoreFile } from '../core/base/readText';
 
 const NOTES_MEMO_LIMIT = 256;
 
@@ -40,7 +40,7 @@ export class NoteTexts {
     }
     let text: string;
     try {
-      text = fs.readFileSync(entry.file, 'utf8');
+      text = readStoreFile(entry.file, 'utf8');
     } catch {
       return [];
     }

@@ -4,11 +4,11 @@
  * that is open and dirty is changed through the editor): the edit goes into the person's buffer
  * with `workspace/applyEdit`, on top of what they typed, and saving stays theirs.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { readStoreFile } from '../core/base/readText';
 
 export interface OpenDocuments {
   /** The open document of `file` when its text is not what the file holds (unsaved changes). */
@@ -40,7 +40,7 @@ export function openDocuments(connection: Connection, documents: TextDocuments<T
       if (!document) return undefined;
       let onDisk: string | undefined;
       try {
-        onDisk = withoutBom(fs.readFileSync(wanted, 'utf8'));
+        onDisk = withoutBom(readStoreFile(wanted, 'utf8'));
       } catch {
         onDisk = undefined;
       }

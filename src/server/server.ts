@@ -81,6 +81,7 @@ import { provenanceCodeActions, provenanceDiagnostics, provenanceLinks } from '.
 import { checkInitializationOptions } from './requestParams';
 import { handleNotification, handleRequest } from './handleMessage';
 import { lazy } from '../core/base/lazy';
+import { takeLinkNotices } from '../core/base/storeLinks';
 import type { ParamsOf, ResultOf } from '../shared/declareMessage';
 
 const serverContextModule = lazy(() => require('./serverContext') as typeof import('./serverContext'));
@@ -181,7 +182,15 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
 
 connection.onInitialized(() => {
   log(`store ${server!.paths.root}, workspace ${server!.paths.workspace}`);
+  // Store files skipped as links out of the store (storeLinks.ts) are read by many handlers and the
+  // index's background updates; one drain of their notices into the log covers them all.
+  setInterval(() => {
+    for (const notice of takeLinkNotices()) log(notice);
+  }, LINK_NOTICE_DRAIN_MS).unref();
 });
+
+/** How often skipped-link notices reach the log: soon enough to be found where the person looks. */
+const LINK_NOTICE_DRAIN_MS = 5_000;
 
 connection.onShutdown(() => {
   historyFlush?.dispose();

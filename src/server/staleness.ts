@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../core/base/atomicWrite';
 import { fingerprintFile } from '../core/base/fileIdentity';
 import type { NoteFileMeta } from '../core/model/noteFile';
 import type { NoteStaleness } from '../shared/protocol';
+import { readStoreFile } from '../core/base/readText';
 
 /** From this distance on, the file "changed a lot since". */
 export const STALE_DISTANCE = 0.5;
@@ -131,7 +132,7 @@ export class StalenessTracker {
     try {
       if (text === undefined) {
         if (fs.statSync(absolute).size > MAX_BASELINE_BYTES) return;
-        text = fs.readFileSync(absolute, 'utf8');
+        text = readStoreFile(absolute, 'utf8');
       }
     } catch {
       return;
@@ -167,7 +168,7 @@ export class StalenessTracker {
     let text: string;
     try {
       if (fs.statSync(absolute).size > MAX_BASELINE_BYTES) return { state: 'changed', stale: true };
-      text = fs.readFileSync(absolute, 'utf8');
+      text = readStoreFile(absolute, 'utf8');
     } catch {
       return { state: 'changed', stale: true };
     }
@@ -182,7 +183,7 @@ export class StalenessTracker {
     let set: Uint32Array | null = null;
     if (file) {
       try {
-        const bytes = fs.readFileSync(file);
+        const bytes = readStoreFile(file);
         set = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength - (bytes.byteLength % 4)));
       } catch {
         set = null;

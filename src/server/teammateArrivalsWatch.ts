@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../core/base/atomicWrite';
 import { storeHead, teammateArrivals, type Arrivals } from '../core/store/items/teammateArrivals';
 import type { StorePaths } from '../core/store/storePaths';
 import { mkdirNoFollow } from '../core/base/storeLinks';
+import { readStoreFile } from '../core/base/readText';
 
 /** What `.index/teammate-arrivals.json` holds. */
 interface ArrivalsState {
@@ -87,7 +88,7 @@ export class TeammateArrivalsWatch {
 
   private read(): ArrivalsState {
     try {
-      const parsed = JSON.parse(fs.readFileSync(this.file(), 'utf8')) as ArrivalsState;
+      const parsed = JSON.parse(readStoreFile(this.file(), 'utf8')) as ArrivalsState;
       return typeof parsed === 'object' && parsed !== null ? parsed : {};
     } catch {
       return {}; // None yet, or damaged: derived state, started afresh.

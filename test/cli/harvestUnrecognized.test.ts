@@ -36,6 +36,31 @@ describe('lore harvest: conversations no importer reads', function () {
     stub = undefined;
   });
 
+  it('two copies of a file no importer reads: the dry run counts neither as reclaimable, and --apply keeps both, as it said', async () => {
+    const { root, inbox, bot } = await inboxWithLookAlikes();
+    fs.rmSync(path.join(inbox, GEMINI));
+    const copy = path.join(inbox, 'copy-of-bot.jsonl');
+    fs.copyFileSync(bot, copy);
+    const dry = await runCli(['harvest', '--root', root]);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /conversations: duplicate:1, unrecognized:1\n/);
+    assert.doesNotMatch(dry.stdout, /reclaimable now/);
+    // The inbox is read in name order: the copy comes first, so the log is the duplicate.
+    assert.ok(dry.stdout.includes(`kept (same content as ${copy}, which is not harvested): ${bot}`), dry.stdout);
+
+    const applied = await runCli(['harvest', '--root', root, '--apply']);
+    assert.match(applied.stdout, /reclaimed: 0 conversation\(s\)/);
+    assert.ok(fs.existsSync(bot) && fs.existsSync(copy), 'both copies are still in the inbox');
+
+    // A copy of a conversation that is harvested goes with it, as the dry run counts it.
+    fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', 'We chose esbuild for bundling.'));
+    fs.copyFileSync(path.join(inbox, 'c1.md'), path.join(inbox, 'c1-copy.md'));
+    assert.match((await runCli(['harvest', '--root', root])).stdout, /reclaimable now \(already harvested\): 1 /);
+    const again = await runCli(['harvest', '--root', root, '--apply']);
+    assert.match(again.stdout, /reclaimed: 2 conversation\(s\)/);
+    assert.deepEqual(fs.readdirSync(inbox).sort(), ['copy-of-bot.jsonl', BOT_LOG].sort());
+  });
+
   it('--apply keeps them in the inbox, records them unrecognized, writes no knowledge and names them with a reason', async () => {
     const { root, gemini, bot } = await inboxWithLookAlikes();
     const facts = fs.readFileSync(path.join(root, 'facts.md'), 'utf8');

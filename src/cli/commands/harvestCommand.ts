@@ -3,7 +3,6 @@
  * with `--save-plan F` keeps it); `--apply-plan F` writes exactly that plan without a model
  * call; `--apply` distills (reusing preview's cached replies), writes and reclaims in one go.
  */
-import * as fs from 'node:fs';
 import { recentCacheSessions } from '../../core/services/promptCache/cacheReport';
 import {
   prefixChanges,
@@ -39,6 +38,7 @@ import { defaultHarvestSources, workspaceSessionsOf } from '../../core/services/
 import { loadStoreConfig } from '../../core/store/storeConfig';
 import type { ProviderErrorKind } from '../../core/services/providers/provider';
 import { lazy } from '../../core/base/lazy';
+import { readStoreFile } from '../../core/base/readText';
 
 const savedPlanModule = lazy(
   () => require('../../core/services/harvest/savedPlan') as typeof import('../../core/services/harvest/savedPlan'),
@@ -261,7 +261,7 @@ async function applySavedPlan(
   io: Output,
 ): Promise<number> {
   const { parsePlan } = savedPlanModule();
-  const previewed = parsePlan(fs.readFileSync(file, 'utf8'), file);
+  const previewed = parsePlan(readStoreFile(file, 'utf8'), file);
   if (resolveArg(io, previewed.store) !== paths.root) {
     throw new UsageError(`${file} is a plan for the store ${previewed.store}, not ${paths.root}; pass --root ${previewed.store}`);
   }

@@ -18,6 +18,7 @@ import { CONTEXT_EVENTS, TOOL_EVENTS } from '../../core/services/hooks/hookEvent
 import { parseHookInput, type HookInput } from '../../core/services/hooks/hookInput';
 import { foreignFolderReason } from '../../core/services/hooks/hookScope';
 import { logHook } from '../../core/services/hooks/hookLog';
+import { takeLinkNotices } from '../../core/base/storeLinks';
 import { recordUses } from '../../core/store/lifecycle/usageLog';
 import { stripPrivateSpans } from '../../core/model/safety/privateSpans';
 import { storePrivateMarkers } from '../../core/store/storeConfig';
@@ -149,6 +150,8 @@ function answerWithContext(paths: StorePaths, input: HookInput, folder: string, 
   } catch (error) {
     logHook(paths, `${input.event}: no context: ${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}`);
   }
+  // A store file left out of the context as a link out of the store: the hook's log says which.
+  for (const notice of takeLinkNotices()) logHook(paths, `${input.event}: ${notice}`);
   return EXIT_OK;
 }
 

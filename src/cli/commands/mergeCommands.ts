@@ -11,6 +11,7 @@ import { markStoreMerged, storeRootOfMergedFile } from '../../core/store/merge/m
 import { reconcileStore, type ReconcileResult } from '../../core/store/merge/reconcileMerge';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, cwdOf, printable, resolveArg, type Output } from '../cliSupport';
+import { readStoreFile } from '../../core/base/readText';
 
 export const mergeDriverCommand = command({
   name: 'merge-driver',
@@ -31,7 +32,7 @@ async function mergeDriver(parsed: Parsed, io: Output): Promise<number> {
   if (positionals.length !== 4) throw new UsageError('give BASE OURS THEIRS PATH (git passes %O %A %B %P)');
   const [base, ours, theirs] = positionals.slice(0, 3).map((f) => resolveArg(io, f));
   const file = positionals[3];
-  const read = (f: string) => (fs.existsSync(f) ? decodeLossless(fs.readFileSync(f)) : '');
+  const read = (f: string) => (fs.existsSync(f) ? decodeLossless(readStoreFile(f)) : '');
   const result = mergeStoreFile(file, read(base), read(ours), read(theirs));
   if ('problem' in result) {
     io.err(`lore merge-driver: ${printable(file)}: ${result.problem}; left to git as a conflict`);

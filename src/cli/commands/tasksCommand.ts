@@ -12,6 +12,7 @@ import { SEARCH_MODES, type SearchMode } from '../../core/services/tasks/taskSea
 import { describeSchemaIssue } from '../../core/base/schemaIssue';
 import { command, type Parsed } from '../command';
 import { EXIT_FAILED, EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
+import { readStoreFile } from '../../core/base/readText';
 
 const OPTIONS = {
   agent: { type: 'string' },
@@ -216,7 +217,7 @@ async function tasks(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<number
             ? JSON.stringify(state, null, 2)
             : printable(
                 fs.existsSync(taskPageFile(parsed.paths, args[0]))
-                  ? fs.readFileSync(taskPageFile(parsed.paths, args[0]), 'utf8')
+                  ? readStoreFile(taskPageFile(parsed.paths, args[0]), 'utf8')
                   : renderTaskPage(state),
                 { keepLineBreaks: true },
               ),

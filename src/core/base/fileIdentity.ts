@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { sha256Hash } from './sha256';
+import { openStoreFile } from './readText';
 
 export interface FileIdentity {
   /** `device:inode`, the seed's file_id: local to this machine. */
@@ -25,7 +26,7 @@ let chunk: Buffer | undefined;
 /** sha256 of a file's content, streamed in chunks so large files do not load whole. */
 export function fingerprintFile(file: string): string {
   const hash = sha256Hash();
-  const fd = fs.openSync(file, 'r');
+  const fd = openStoreFile(file);
   try {
     const buffer = (chunk ??= Buffer.allocUnsafe(1 << 20));
     let read: number;

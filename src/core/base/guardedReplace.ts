@@ -35,6 +35,7 @@ import { StoreEntryError } from './storeLinks';
 import { sameVersion, sleepSync } from './fileVersion';
 import { listNames } from './walkTree';
 import { clock } from './clock';
+import { openStoreFile } from './readText';
 
 /** An edit of a file's bytes: `current` is undefined when the file does not exist; undefined = no change. */
 export type ByteEdit = (current: Buffer | undefined) => Buffer | undefined;
@@ -145,7 +146,7 @@ function readSnapshot(file: string, expectedBytes?: number): Snapshot {
   for (let attempt = 0; ; attempt++) {
     let fd: number;
     try {
-      fd = fs.openSync(file, 'r');
+      fd = openStoreFile(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw error;

@@ -9,6 +9,7 @@ import { appendNoFollow, mkdirNoFollow, renameNoFollow } from '../base/storeLink
 import * as path from 'node:path';
 import { redactSecrets } from '../model/safety/redact';
 import { printable } from '../model/format';
+import { readStoreFile } from '../base/readText';
 
 export const LOG_MAX_BYTES = 256 * 1024;
 
@@ -29,7 +30,7 @@ export function readCappedLines(file: string): string[] {
   for (const name of [`${file}.1`, file]) {
     let text: string;
     try {
-      text = fs.readFileSync(name, 'utf8');
+      text = readStoreFile(name, 'utf8');
     } catch {
       continue;
     }

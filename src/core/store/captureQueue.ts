@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { QueuedSession } from '../model/queuedSession';
 import type { StorePaths } from './storePaths';
 import { lazy } from '../base/lazy';
+import { readStoreFile } from '../base/readText';
 
 const queuedSessionModule = lazy(() => require('../model/queuedSession') as typeof import('../model/queuedSession'));
 
@@ -34,7 +35,7 @@ export function readQueuedSessions(paths: StorePaths): Array<QueuedSession & { f
     const file = path.join(queueDir(paths), name);
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = readStoreFile(file, 'utf8');
     } catch {
       continue;
     }

@@ -8,7 +8,6 @@
  * and secrets in the items (a key a person wrote into facts.md by hand) are redacted. The text's
  * format (render and parse) is digestFormat.ts; this file chooses the items and writes the file.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIGEST_MAX_BYTES } from '../model/constants';
 import { CATEGORY_FILES, TASKS_OPEN_HEADING, type CategoryFileKey } from '../model/categories';
@@ -16,7 +15,7 @@ import { listItems } from '../model/categoryFile';
 import { renderItemLine } from '../model/itemLines';
 import { agentItemFilter, itemFilter, type AgentItemFilter } from './heldItems';
 import { supersededBy } from '../model/supersession';
-import { readTextIfExists, readTextLossless } from '../base/readText';
+import { readStoreFile, readTextIfExists, readTextLossless } from '../base/readText';
 import { DIGEST_SECTIONS, renderDigest, type DigestSection } from '../model/digestFormat';
 import { tailItems } from '../model/digestTail';
 import type { StorePaths } from './storePaths';
@@ -62,7 +61,7 @@ export function digestSectionsFromFiles(paths: StorePaths, budgetBytes = DIGEST_
   return DIGEST_SECTIONS.map(({ title, file, openTasksOnly }) => {
     let buffer: Buffer;
     try {
-      buffer = fs.readFileSync(path.join(paths.root, CATEGORY_FILES[file].file));
+      buffer = readStoreFile(path.join(paths.root, CATEGORY_FILES[file].file));
     } catch {
       return { title, items: [] };
     }

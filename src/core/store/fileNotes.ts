@@ -17,7 +17,7 @@ import { appendItems } from '../model/categoryFile';
 import { orphanNoteLine } from '../model/itemLines';
 import { parseProvenance, stripProvenance, toIsoDate } from '../model/provenance';
 import { fsyncDirectory } from '../base/atomicWrite';
-import { readTextIfExists } from '../base/readText';
+import { readStoreFile, readTextIfExists } from '../base/readText';
 import { replaceTextGuarded } from '../base/storeText';
 import { identifyFile, type FileIdentity } from '../base/fileIdentity';
 import { indexWorkspaceFiles, type WorkspaceFile } from '../base/workspaceFiles';
@@ -85,7 +85,7 @@ export function listNoteFiles(paths: StorePaths): Array<{ file: string; note: No
     .sort()
     .map((name) => {
       const file = path.join(paths.files, name);
-      return { file, note: parseNoteFile(fs.readFileSync(file, 'utf8')) };
+      return { file, note: parseNoteFile(readStoreFile(file, 'utf8')) };
     });
 }
 

@@ -11,6 +11,7 @@ import { NEW_STORE_DIGEST } from '../model/digestFormat';
 import { editStoreFile } from '../base/storeText';
 import { PERSONAL_DIR_NAME, type StorePaths } from './storePaths';
 import { mkdirNoFollow } from '../base/storeLinks';
+import { readStoreFile } from '../base/readText';
 
 /** The .gitignore line that keeps the personal layer (personalLayer.ts) out of the team's history. */
 const PERSONAL_IGNORE_LINE = `${PERSONAL_DIR_NAME}/`;
@@ -102,7 +103,7 @@ export function initStore(paths: StorePaths, promptsDir: string): string[] {
   const created = ensureStoreLayout(paths);
   mkdirNoFollow(paths.prompts);
   for (const name of fs.readdirSync(promptsDir).filter((n) => n.endsWith('.md'))) {
-    writeIfMissing(path.join(paths.prompts, name), fs.readFileSync(path.join(promptsDir, name), 'utf8'), created);
+    writeIfMissing(path.join(paths.prompts, name), readStoreFile(path.join(promptsDir, name), 'utf8'), created);
   }
   for (const key of Object.keys(CATEGORY_FILES) as CategoryFileKey[]) {
     const { file, title } = CATEGORY_FILES[key];

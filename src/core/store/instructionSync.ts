@@ -10,12 +10,11 @@
  * marker (a person deleted its partner) is left where it is, with the text around it, and a fresh
  * block goes at the end: Lore never deletes text it cannot prove is its own.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { frameAsData } from '../model/safety/dataFraming';
 import { agentText } from '../model/safety/agentText';
 import { editStoreFile } from '../base/storeText';
-import { readTextLossless } from '../base/readText';
+import { readStoreFile, readTextLossless } from '../base/readText';
 import { isInside } from './storePaths';
 
 export const BLOCK_START = '<!-- lore:knowledge:start (managed by Lore; edit .lore/*.md instead, this block is rewritten) -->';
@@ -29,7 +28,7 @@ export { INSTRUCTION_FILES };
 export function instructionFilesWithBlock(workspace: string): string[] {
   return INSTRUCTION_FILES.filter((file) => {
     try {
-      return fs.readFileSync(path.join(workspace, file), 'utf8').includes(START_PREFIX);
+      return readStoreFile(path.join(workspace, file), 'utf8').includes(START_PREFIX);
     } catch {
       return false;
     }

@@ -22,6 +22,7 @@ import { isNoteFileName, parseNoteFile, readCoreFrontmatter, type NoteFileMeta }
 import { clearFrontmatterMemo } from '../base/yamlFrontmatter';
 import { fileIdOf } from '../base/fileIdentity';
 import { listNames } from '../base/walkTree';
+import { readStoreFile } from '../base/readText';
 
 /** One note file of the store. */
 export interface IndexEntry {
@@ -52,7 +53,7 @@ export interface IndexChange {
 /** Reads a note file's text; injectable so tests can count how many note files a lookup reads. */
 export type NoteReader = (file: string) => string;
 
-const readUtf8: NoteReader = (file) => fs.readFileSync(file, 'utf8');
+const readUtf8: NoteReader = (file) => readStoreFile(file, 'utf8');
 
 /**
  * Note files read between two yields to the event loop in the async refresh. Reads are

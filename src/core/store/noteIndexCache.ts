@@ -35,6 +35,7 @@ import { isNoteFileName } from '../model/noteFile';
 import type { StorePaths } from './storePaths';
 import { mkdirNoFollow, removeNoFollow } from '../base/storeLinks';
 import { pushAll } from '../base/bulkArrays';
+import { readStoreFile } from '../base/readText';
 
 const DIR_NAME = 'notes';
 const FORMAT = 4;
@@ -169,7 +170,7 @@ class ShardSource implements StoredEntrySource {
   text(name: string): string | undefined {
     if (!this.texts.has(name)) {
       try {
-        this.texts.set(name, fs.readFileSync(path.join(this.dir, name), 'utf8'));
+        this.texts.set(name, readStoreFile(path.join(this.dir, name), 'utf8'));
       } catch {
         this.texts.set(name, undefined);
       }
@@ -196,7 +197,7 @@ class ShardSource implements StoredEntrySource {
 
 function readState(paths: StorePaths): IndexState | undefined {
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(noteIndexMemoFile(paths), 'utf8'));
+    const parsed: unknown = JSON.parse(readStoreFile(noteIndexMemoFile(paths), 'utf8'));
     return isIndexState(parsed) && parsed.filesDir === paths.files ? parsed : undefined;
   } catch {
     return undefined; // Missing or unreadable: rebuild it.

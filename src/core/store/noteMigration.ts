@@ -15,7 +15,7 @@ import { removeNoFollow, renameNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
 import { fsyncDirectory } from '../base/atomicWrite';
 import { crashPoint } from '../base/crashPoints';
-import { readTextIfExists } from '../base/readText';
+import { readStoreFile, readTextIfExists } from '../base/readText';
 import { replaceTextGuarded } from '../base/storeText';
 import { addNotes, isLegacyNoteName, noteIdOfName, parseNoteFile, renderNoteFile } from '../model/noteFile';
 import { listNoteFiles, newNoteFile } from './fileNotes';
@@ -69,7 +69,7 @@ function migrate(paths: StorePaths, apply: boolean): NoteRename[] {
 function moveNoteFile(paths: StorePaths, from: string, target: string): void {
   const id = noteIdOfName(path.basename(target));
   if (target !== from && fs.existsSync(target)) {
-    const lines = parseNoteFile(fs.readFileSync(from, 'utf8')).notes.map((n) => n.raw);
+    const lines = parseNoteFile(readStoreFile(from, 'utf8')).notes.map((n) => n.raw);
     replaceTextGuarded(target, (existing) =>
       existing === undefined ? undefined : addNotes(existing, { ...parseNoteFile(existing).meta, id }, lines),
     ).settle();

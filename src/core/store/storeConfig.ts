@@ -5,12 +5,12 @@
  * whose privateMarkers cannot be read, is `broken`: writes that depend on it stop. Values that
  * widen what agents write or what Lore commits apply only in a store the person trusts.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isStoreTrusted } from './storeTrust';
 import { privateMarkerList, type PrivateMarkers } from '../model/safety/privateSpans';
 import { DEFAULT_STORE_CONFIG, type StoreConfig } from '../model/storeConfigFormat';
 import { lazy } from '../base/lazy';
+import { readStoreFile } from '../base/readText';
 
 const configSchemaModule = lazy(() => require('../model/configSchema') as typeof import('../model/configSchema'));
 
@@ -43,7 +43,7 @@ function lineOfError(text: string, error: Error): number | undefined {
 export function loadStoreConfig(file: string): LoadedConfig {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readStoreFile(file, 'utf8');
   } catch {
     return { config: { ...DEFAULT_STORE_CONFIG } };
   }

@@ -11,12 +11,12 @@
  * the store it turns commits on for. The person's own variables (`LORE_AGENT_WRITES`,
  * `LORE_GIT_COMMIT`, which VS Code sets from its settings) decide over config.json either way.
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../base/atomicWrite';
 import { realPathOr } from '../base/realPath';
 import { mkdirNoFollow } from '../base/storeLinks';
+import { readStoreFile } from '../base/readText';
 
 /** The person's Lore configuration folder, outside every repository. */
 export function personalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -36,7 +36,7 @@ function storeKey(root: string): string {
 
 function readTrusted(env: NodeJS.ProcessEnv): string[] {
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(trustFile(env), 'utf8'));
+    const parsed: unknown = JSON.parse(readStoreFile(trustFile(env), 'utf8'));
     const stores = parsed && typeof parsed === 'object' ? (parsed as { stores?: unknown }).stores : undefined;
     return Array.isArray(stores) ? stores.filter((s): s is string => typeof s === 'string') : [];
   } catch {

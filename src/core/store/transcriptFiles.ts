@@ -14,6 +14,7 @@ import { redactName } from '../model/safety/redact';
 import { fsyncDirectory, writeTempBeside } from '../base/atomicWrite';
 import { listNames, walkTree } from '../base/walkTree';
 import { isInside, resolveInStore, type StorePaths } from './storePaths';
+import { openStoreFile } from '../base/readText';
 
 /** The folder under the store root (see StorePaths.transcripts). */
 export const TRANSCRIPTS_DIR = 'transcripts';
@@ -82,7 +83,7 @@ export function alternateTranscriptPath(relative: string, rawSha256: string): st
 export function storedTranscriptSha(file: string): string | undefined {
   let head: string;
   try {
-    const fd = fs.openSync(file, 'r');
+    const fd = openStoreFile(file);
     try {
       const buffer = Buffer.alloc(4096);
       head = buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
@@ -142,7 +143,7 @@ export function writeTranscriptsOnce(paths: StorePaths, transcripts: readonly Tr
       p.tmp = writeTempBeside(p.file, p.data, false);
     }
     for (const p of pending) {
-      const fd = fs.openSync(p.tmp!, 'r');
+      const fd = openStoreFile(p.tmp!);
       try {
         fs.fsyncSync(fd);
       } finally {

@@ -26,6 +26,7 @@ import { isInside, resolveInStore, storeRelative, type StorePaths } from './stor
 import { boundedFileName } from '../base/fileNames';
 import { mkdirNoFollow, removeNoFollow, renameNoFollow } from '../base/storeLinks';
 import { lazy } from '../base/lazy';
+import { readStoreFile } from '../base/readText';
 
 const undoRecordSchemaModule = lazy(() => require('./undoRecordSchema') as typeof import('./undoRecordSchema'));
 
@@ -72,7 +73,7 @@ export function undoRecordFile(paths: StorePaths): string {
 export function fileSha(file: string): string | null {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    bytes = readStoreFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -100,7 +101,7 @@ export function keptPath(paths: StorePaths, kept: string): string {
 export function readUndoRecord(paths: StorePaths): UndoRecord | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(undoDir(paths), RECORD), 'utf8');
+    text = readStoreFile(path.join(undoDir(paths), RECORD), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -253,7 +254,7 @@ export function finishUndoRecord(paths: StorePaths, record: UndoRecord): void {
 
 function readIfExists(file: string): Buffer | undefined {
   try {
-    return fs.readFileSync(file);
+    return readStoreFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { classifyConversations, dryRunTotals } from '../../../src/core/services/harvest/classify';
+import { classifyConversations, dryRunTotals, keptDuplicates } from '../../../src/core/services/harvest/classify';
 import { makeTempDir } from '../../helpers/paths';
 
 describe('dry-run classification', () => {
@@ -59,6 +59,32 @@ describe('dry-run classification', () => {
     assert.ok(rendered('a.md') > 7);
     assert.equal(out[4].reason, 'rendered transcript over 1.0 MB');
     assert.equal(totals.reclaimable, 2);
+  });
+
+  it('counts an inbox copy as reclaimable only when --apply proves its content: a copy of a kept file is kept', () => {
+    const dir = makeTempDir();
+    const write = (name: string, data: string | Buffer) => {
+      fs.writeFileSync(path.join(dir, name), data);
+      return { path: path.join(dir, name), inInbox: true };
+    };
+    const files = [
+      write('a.md', 'hello a'),
+      write('a-copy.md', 'hello a'),
+      write('bin.md', Buffer.from([0x68, 0x00])),
+      write('bin-copy.md', Buffer.from([0x68, 0x00])),
+      write('blank.md', ' \n'),
+      write('blank-copy.md', ' \n'),
+    ];
+    const out = classifyConversations(files, { entries: {} });
+    assert.deepEqual(
+      out.map((c) => c.class),
+      ['harvest', 'duplicate', 'binary', 'duplicate', 'empty', 'duplicate'],
+    );
+    assert.deepEqual(
+      keptDuplicates(out).map((c) => path.basename(c.path)),
+      ['bin-copy.md', 'blank-copy.md'],
+    );
+    assert.equal(dryRunTotals(out).reclaimable, 1);
   });
 
   it('marks recently written agent logs outside the inbox as live', () => {

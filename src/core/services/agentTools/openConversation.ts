@@ -8,10 +8,10 @@
  * items out of every agent reply: an agent asking where a fact came from must not receive the
  * planted command beside it. A person reads the whole transcript in the editor.
  */
-import * as fs from 'node:fs';
 import { provenanceTarget } from '../../store/items/provenanceTarget';
 import { flagInstruction, flagKinds } from '../../model/safety/instructionFlags';
 import { storeRelative, type StorePaths } from '../../store/storePaths';
+import { readStoreFile } from '../../base/readText';
 
 /** What the reply holds besides its text: where the excerpt sits, and where to go on. */
 export interface ConversationExcerpt {
@@ -47,7 +47,7 @@ export function openConversationText(
   const target = provenanceTarget(paths, source, item);
   switch (target.kind) {
     case 'transcript': {
-      const lines = fs.readFileSync(target.file, 'utf8').split('\n');
+      const lines = readStoreFile(target.file, 'utf8').split('\n');
       const start = options.fromLine !== undefined ? Math.min(Math.max(0, options.fromLine - 1), lines.length) : target.line;
       const file = storeRelative(paths, target.file);
       const from =

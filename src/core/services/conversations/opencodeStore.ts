@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { canonicalJson } from '../../base/canonicalJson';
 import { loadSqlite } from '../../base/sqliteDriver';
 import { isObject, type JsonObject } from './importSupport';
+import { readStoreFile } from '../../base/readText';
 
 /** Where an OpenCode session is read from. */
 export interface OpenCodeSessionSource {
@@ -247,7 +248,7 @@ function parseData(data: string): JsonObject {
 
 function readJson(file: string): JsonObject | undefined {
   try {
-    const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const value: unknown = JSON.parse(readStoreFile(file, 'utf8'));
     return isObject(value) ? value : undefined;
   } catch {
     return undefined;

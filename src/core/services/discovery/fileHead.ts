@@ -4,6 +4,7 @@
  * so listing thousands of sessions costs one small read each.
  */
 import * as fs from 'node:fs';
+import { readStoreFile, openStoreFile } from '../../base/readText';
 
 /** How much of a file a header is looked for in. */
 export const HEAD_BYTES = 64 * 1024;
@@ -38,7 +39,7 @@ export function readTail(file: string, bytes = HEAD_BYTES): string | undefined {
 function readOpened<T>(file: string, read: (fd: number) => T): T | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = openStoreFile(file);
   } catch {
     return undefined;
   }
@@ -66,7 +67,7 @@ export function firstJsonLine(head: string): unknown {
 export function readJsonFile(file: string, maxBytes = 16 * 1024 * 1024): unknown {
   try {
     if (fs.statSync(file).size > maxBytes) return undefined;
-    return JSON.parse(fs.readFileSync(file, 'utf8').replace(/^\ufeff/, ''));
+    return JSON.parse(readStoreFile(file, 'utf8').replace(/^\ufeff/, ''));
   } catch {
     return undefined;
   }

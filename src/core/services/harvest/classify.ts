@@ -21,6 +21,7 @@ import type { Measurement, MeasuredFiles } from './measuredFiles';
 import { liveReason } from './liveWindow';
 import { importMeasured } from './renderedSize';
 import { CONVERSATION_CLASSES, type RenderedSize, type ConversationClass, type ClassifiedConversation } from '../../store/harvestPlan';
+import { readStoreFile, openStoreFile } from '../../base/readText';
 
 export interface ClassifyOptions {
   /** Harvest at most this many bytes this run; the rest is deferred. */
@@ -61,7 +62,7 @@ function isAgentLog(file: string): boolean {
 function hashInChunks(file: string): string {
   const hash = sha256Hash();
   const chunk = Buffer.allocUnsafe(1024 * 1024);
-  const fd = fs.openSync(file, 'r');
+  const fd = openStoreFile(file);
   try {
     for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0;) hash.update(chunk.subarray(0, n));
   } finally {
@@ -112,7 +113,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
         else if (known) sha256 = known.sha256;
         else if (stat.size > maxRaw) learned = { sha256: (sha256 = hashInChunks(file.path)) };
         else {
-          buffer = fs.readFileSync(file.path);
+          buffer = readStoreFile(file.path);
           bytes = buffer.length;
           learned = { sha256: (sha256 = sha256Hash().update(buffer).digest('hex')) };
         }
@@ -177,7 +178,7 @@ export function classifyConversations(files: SourceFile[], ledger: Ledger, optio
         // Known by an earlier dry run that did not import it (it was live, or harvested then): read now.
         if (!buffer) {
           try {
-            buffer = fs.readFileSync(file.path);
+            buffer = readStoreFile(file.path);
           } catch (error) {
             out.push({ ...base, class: 'unreadable', reason: (error as Error).message });
             continue;
@@ -234,12 +235,30 @@ export interface DryRunTotals {
   estimatedTokens: number;
   /** Candidates whose rendered transcript is over 64 KB, which are summarized first. */
   overSummarizeThreshold: number;
-  /** Inbox files whose content the ledger already proves, reclaimable without a model. */
+  /** Inbox files --apply reclaims without distilling them: content the ledger proves, or copies of a candidate. */
   reclaimable: number;
   reclaimableBytes: number;
 }
 
+/** Classes whose content the ledger proves after --apply (already, or by this harvest). */
+const PROVEN_BY_APPLY: ReadonlySet<ConversationClass> = new Set<ConversationClass>(['harvested', 'harvest', 'retry']);
+
+/**
+ * Inbox duplicates that --apply keeps: a copy of a file this harvest does not distill (no importer
+ * reads it, too large, binary, live, deferred…) is proven by nothing, so it is not reclaimed either.
+ * Each with the file it copies. The dry run counts these apart, saying what --apply will do.
+ */
+export function keptDuplicates(items: readonly ClassifiedConversation[]): ClassifiedConversation[] {
+  const classOf = new Map(items.map((item) => [item.path, item.class]));
+  return items.filter((item) => {
+    if (!item.inInbox || item.class !== 'duplicate' || permitsReclaim(item.ledger)) return false;
+    const original = item.sameAs === undefined ? undefined : classOf.get(item.sameAs);
+    return original !== undefined && !PROVEN_BY_APPLY.has(original);
+  });
+}
+
 export function dryRunTotals(items: ClassifiedConversation[]): DryRunTotals {
+  const kept = new Set(keptDuplicates(items));
   const counts = Object.fromEntries(CONVERSATION_CLASSES.map((c) => [c, 0])) as Record<ConversationClass, number>;
   let harvestBytes = 0;
   let harvestRawBytes = 0;
@@ -254,7 +273,7 @@ export function dryRunTotals(items: ClassifiedConversation[]): DryRunTotals {
       harvestRawBytes += item.bytes;
       if (rendered > SUMMARIZE_THRESHOLD_BYTES) over++;
     }
-    if (item.inInbox && (item.class === 'harvested' || item.class === 'duplicate')) {
+    if (item.inInbox && (item.class === 'harvested' || (item.class === 'duplicate' && !kept.has(item)))) {
       reclaimable++;
       reclaimableBytes += item.bytes;
     }

@@ -5,11 +5,10 @@
  * conversation waits that the preview never saw, or the ledger it would overwrite moved on.
  * Knowledge files that changed are not a reason: apply re-applies its edits on top of them.
  */
-import * as fs from 'node:fs';
 import { printable } from '../../model/format';
 import type { Ledger } from '../../model/ledgerFormat';
 import { resolveInStore, type StorePaths } from '../../store/storePaths';
-import { readTextLossless } from '../../base/readText';
+import { readStoreFile, readTextLossless } from '../../base/readText';
 import { classifyConversations } from './classify';
 import type { KnownFiles } from './knownFiles';
 import type { HarvestPlan } from '../../store/harvestPlan';
@@ -19,7 +18,7 @@ import { sha256Hash } from '../../base/sha256';
 /** sha256 of a file's bytes, '' when it does not exist. */
 export function fileSha256(file: string): string {
   try {
-    return sha256Hash().update(fs.readFileSync(file)).digest('hex');
+    return sha256Hash().update(readStoreFile(file)).digest('hex');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
     throw error;

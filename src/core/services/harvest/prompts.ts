@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../../store/storePaths';
+import { readStoreFile } from '../../base/readText';
 
 export const HARVEST_PROMPT = 'harvest-conversation.md';
 export const SUMMARIZE_PROMPT = 'summarize-conversation.md';
@@ -37,12 +38,12 @@ export function loadPrompt(paths: StorePaths | undefined, name: string): LoadedP
   if (paths) {
     const own = path.join(paths.prompts, name);
     try {
-      const text = fs.readFileSync(own, 'utf8');
+      const text = readStoreFile(own, 'utf8');
       if (text.trim()) return { text: text.replace(/^\ufeff/, '').trim(), file: own };
     } catch {
       // No user copy: use the default.
     }
   }
   const file = path.join(defaultPromptsDir(), name);
-  return { text: fs.readFileSync(file, 'utf8').trim(), file };
+  return { text: readStoreFile(file, 'utf8').trim(), file };
 }

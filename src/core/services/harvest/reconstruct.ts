@@ -21,6 +21,7 @@ import { writeFileAtomic } from '../../base/atomicWrite';
 import { initStore } from '../../store/initStore';
 import { isInside, storePaths, type StorePaths } from '../../store/storePaths';
 import { transcriptStats } from '../../store/transcriptFiles';
+import { readStoreFile } from '../../base/readText';
 
 export const RECONSTRUCTION_MARKER = 'reconstruction.json';
 
@@ -53,7 +54,7 @@ export class ReconstructRefused extends Error {}
 /** The marker of a reconstructed store, or undefined when `dir` is not one. */
 export function readReconstructionMarker(dir: string): ReconstructionMarker | undefined {
   try {
-    const parsed = markerSchema.safeParse(JSON.parse(fs.readFileSync(path.join(dir, RECONSTRUCTION_MARKER), 'utf8')));
+    const parsed = markerSchema.safeParse(JSON.parse(readStoreFile(path.join(dir, RECONSTRUCTION_MARKER), 'utf8')));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
@@ -96,14 +97,14 @@ export async function reconstructStore(options: ReconstructOptions): Promise<Har
     throw new ReconstructRefused(
       `the store keeps no transcripts (${live.transcripts}): nothing to replay (transcripts are kept by harvests unless config.json says "transcripts": false)`,
     );
-  const prompt = options.promptFile ? fs.readFileSync(options.promptFile, 'utf8') : undefined;
+  const prompt = options.promptFile ? readStoreFile(options.promptFile, 'utf8') : undefined;
   if (prompt !== undefined && !prompt.trim()) throw new ReconstructRefused(`--prompt ${options.promptFile} is empty`);
   prepareTarget(live, out);
   const paths = storePaths(out, live.workspace);
   initStore(paths, defaultPromptsDir());
   // The live store's own prompt, unless another is given: what changes is what the person chose.
   const livePrompt = path.join(live.prompts, HARVEST_PROMPT);
-  const promptText = prompt ?? (fs.existsSync(livePrompt) ? fs.readFileSync(livePrompt, 'utf8') : undefined);
+  const promptText = prompt ?? (fs.existsSync(livePrompt) ? readStoreFile(livePrompt, 'utf8') : undefined);
   if (promptText !== undefined) writeFileAtomic(path.join(paths.prompts, HARVEST_PROMPT), promptText);
   writeFileAtomic(paths.config, JSON.stringify({ reclaim: 'keep', transcripts: false }, null, 2) + '\n');
   const marker: ReconstructionMarker = {

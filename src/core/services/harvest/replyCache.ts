@@ -9,7 +9,6 @@
  * whose plan or apply fails on what it writes), so it never fails every later run the same way; after
  * a failure of the disk (a full one) the replies are kept.
  */
-import * as fs from 'node:fs';
 import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { countItems, type HarvestItems } from '../../model/categories';
@@ -20,6 +19,7 @@ import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
 import { MAX_REPLY_ITEMS } from './parseReply';
 import { lazy } from '../../base/lazy';
+import { readStoreFile } from '../../base/readText';
 
 const replySchemaModule = lazy(() => require('./replySchema') as typeof import('./replySchema'));
 
@@ -53,7 +53,7 @@ function memoFile(paths: StorePaths, key: string): string {
 
 export function readReplyMemo(paths: StorePaths, key: string): MemoReply | undefined {
   try {
-    const value: unknown = JSON.parse(fs.readFileSync(memoFile(paths, key), 'utf8'));
+    const value: unknown = JSON.parse(readStoreFile(memoFile(paths, key), 'utf8'));
     const { memoReplySchema } = replySchemaModule();
     const checked = memoReplySchema.safeParse(value);
     if (!checked.success) return undefined;

@@ -2,7 +2,6 @@
  * The harvest, end to end: scan → classify → (dry run stops here) → distill → plan →
  * (preview stops here) → apply under the store lock. The CLI and the extension both call this.
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Conversation } from '../../model/conversation';
@@ -41,6 +40,7 @@ import { scanSources } from '../discovery/scanSources';
 import { planTranscripts, renderForStore, type RenderedTranscript } from './transcriptPlan';
 import { HarvestBudget, type HarvestSpending, type SpendingOptions } from '../spending/harvestSpending';
 import { pushAll } from '../../base/bulkArrays';
+import { readStoreFile } from '../../base/readText';
 
 export type HarvestMode = 'dry-run' | 'preview' | 'apply';
 
@@ -236,7 +236,7 @@ export async function runHarvest(options: HarvestOptions): Promise<HarvestReport
       try {
         // Imported when classified, from the bytes whose sha256 the ledger records; released once used.
         const conversation =
-          conversations.get(outcome.path) ?? importConversation(outcome.path, fs.readFileSync(outcome.path, 'utf8'), { privateMarkers });
+          conversations.get(outcome.path) ?? importConversation(outcome.path, readStoreFile(outcome.path, 'utf8'), { privateMarkers });
         conversations.delete(outcome.path);
         if (conversation.turns.length === 0) {
           notRead(outcome, conversation.unrecognized); // the file changed since it was classified

@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import { mkdirNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
+import { readStoreFile } from '../../base/readText';
 
 /** What a file's stat must still say for a remembered value to stand. */
 export interface FileStamp {
@@ -36,7 +37,7 @@ export class StatStampedCache<V> {
   static load<V>(file: string, version: number, isValue: (value: unknown) => value is V): StatStampedCache<V> {
     const entries = new Map<string, Entry<V>>();
     try {
-      const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: unknown; files?: unknown };
+      const data = JSON.parse(readStoreFile(file, 'utf8')) as { version?: unknown; files?: unknown };
       if (data.version === version && data.files && typeof data.files === 'object') {
         for (const [name, entry] of Object.entries(data.files as Record<string, unknown>)) {
           if (isStamped(entry) && isValue(entry[4])) entries.set(name, entry as Entry<V>);

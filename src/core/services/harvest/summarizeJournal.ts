@@ -7,7 +7,6 @@
  * provider as a conversation's are (localPaths.ts).
  */
 import * as os from 'node:os';
-import * as fs from 'node:fs';
 import { loadPrompt } from './prompts';
 import { recordStoreChange, type HistoryOutcome } from '../../store/history/storeHistory';
 import type { Provider } from '../providers/provider';
@@ -19,6 +18,7 @@ import { journalEntries, parseJournal, renderJournal, type Journal } from '../..
 import { journalPath } from '../../store/journal/journalFile';
 import { maskLocalPaths } from '../../model/safety/localPaths';
 import { meteredProvider, type TaskSpendingOptions } from '../spending/meteredTask';
+import { readStoreFile } from '../../base/readText';
 
 export const SUMMARIZE_JOURNAL_PROMPT = 'summarize-journal.md';
 
@@ -37,7 +37,7 @@ export interface JournalSummary {
 /** Reads the journal of `date` (undefined when there is none). */
 export function readJournal(paths: StorePaths, date: string): Journal | undefined {
   try {
-    return parseJournal(date, fs.readFileSync(journalPath(paths, date), 'utf8'));
+    return parseJournal(date, readStoreFile(journalPath(paths, date), 'utf8'));
   } catch {
     return undefined;
   }

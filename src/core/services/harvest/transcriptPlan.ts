@@ -5,7 +5,6 @@
  * its ledger entry points at it. The plan carries the text, so apply writes exactly what was
  * planned (before the ledger, see applyPlan) and a saved plan needs no second import.
  */
-import * as fs from 'node:fs';
 import type { Conversation } from '../../model/conversation';
 import { importConversation } from '../conversations/detect';
 import { renderTranscript } from '../conversations/renderTranscript';
@@ -15,6 +14,7 @@ import { alternateTranscriptPath, storedTranscriptSha, transcriptRelativePath, t
 import { resolveInStore, type StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
 import type { ConversationOutcome, HarvestPlan, PlannedTranscript } from '../../store/harvestPlan';
+import { readStoreFile } from '../../base/readText';
 
 /** A conversation rendered for the store, before it has a free file name. */
 export interface RenderedTranscript {
@@ -63,7 +63,7 @@ export function renderForStore(conv: Conversation, rawSha256: string, mtimeMs: n
  */
 function renderReclaimed(outcome: ConversationOutcome, privateMarkers: readonly PrivateMarkers[]): RenderedTranscript | undefined {
   try {
-    const bytes = fs.readFileSync(outcome.path);
+    const bytes = readStoreFile(outcome.path);
     if (sha256Hash().update(bytes).digest('hex') !== outcome.sha256) return undefined;
     const conv = importConversation(outcome.path, bytes.toString('utf8'), { privateMarkers });
     return conv.turns.length ? renderForStore(conv, outcome.sha256, outcome.mtimeMs) : undefined;

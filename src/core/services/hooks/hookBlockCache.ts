@@ -14,7 +14,6 @@
  * write that fails costs speed only. Checked by hand, not with zod: it is read before every
  * prompt (see hookInput.ts).
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { instructionRulesText } from '../../model/safety/instructionFlags';
 import { redactionRulesId } from '../../model/safety/redact';
@@ -22,6 +21,7 @@ import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
 import { mkdirNoFollow } from '../../base/storeLinks';
+import { readStoreFile } from '../../base/readText';
 
 /** Bumped when what a block holds, or how it is made, changes. */
 const FORMAT = 1;
@@ -56,7 +56,7 @@ export interface HookBlockMemo {
 
 function readEntries(file: string): Map<string, Entry> {
   try {
-    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<MemoFile> | null;
+    const data = JSON.parse(readStoreFile(file, 'utf8')) as Partial<MemoFile> | null;
     if (!data || data.format !== FORMAT || typeof data.entries !== 'object' || data.entries === null) return new Map();
     const entries = new Map<string, Entry>();
     for (const [slot, entry] of Object.entries(data.entries)) {

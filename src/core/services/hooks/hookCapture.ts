@@ -30,6 +30,7 @@ import type { HookInput } from './hookInput';
 import { queueDir } from '../../store/captureQueue';
 import type { QueuedSession } from '../../model/queuedSession';
 import { realPathOr } from '../../base/realPath';
+import { readStoreFile } from '../../base/readText';
 
 /** The tools whose hooks Lore understands (one input format, see hookInput.ts). */
 export type HookTool = 'claude' | 'vscode';
@@ -95,6 +96,7 @@ function openTranscript(paths: StorePaths, host: Host, transcript: string | unde
   if (isInside(realPathOr(paths.root, paths.root), real)) throw new HookRefusal(`transcript ${transcript} is inside the store`);
   if (!isConversationFileName(path.basename(real)))
     throw new HookRefusal(`transcript ${transcript} does not have a conversation file name`);
+  // eslint-disable-next-line no-restricted-properties -- a real path checked above to lie outside the store, opened with O_NOFOLLOW
   const fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
   const stat = fs.fstatSync(fd);
   const refuse = (why: string) => {
@@ -217,7 +219,7 @@ function removeSuperseded(inbox: string, earlier: string[], data: Buffer): strin
   for (const other of earlier) {
     const file = path.join(inbox, other);
     try {
-      const bytes = fs.readFileSync(file);
+      const bytes = readStoreFile(file);
       if (bytes.length < data.length && data.subarray(0, bytes.length).equals(bytes)) {
         removeNoFollow(file);
         superseded.push(file);

@@ -10,7 +10,6 @@
  * install for Claude Code goes to `settings.local.json`, which is not committed, because the
  * command holds paths of this machine.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { claudeHome } from '../discovery/toolLocations';
 import { hostPath, type Host } from '../discovery/host';
@@ -19,6 +18,7 @@ import type { HookTool } from './hookCapture';
 import { HOOK_KINDS, type HookKind } from './hookEvents';
 import { lazy } from '../../base/lazy';
 import { mkdirNoFollow } from '../../base/storeLinks';
+import { readStoreFile } from '../../base/readText';
 
 const hookSettingsSchemaModule = lazy(() => require('./hookSettingsSchema') as typeof import('./hookSettingsSchema'));
 
@@ -214,7 +214,7 @@ function editSettingsFile(
 ): HookSettingsChange {
   let text: string | undefined;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readStoreFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     if (!create) return { file, changed: false };

@@ -24,6 +24,7 @@ import { replaceGuarded } from '../../base/guardedReplace';
 import type { StorePaths } from '../../store/storePaths';
 import { pruneSessionFiles, sessionFile } from './sessionFiles';
 import { mkdirNoFollow } from '../../base/storeLinks';
+import { readStoreFile } from '../../base/readText';
 
 const HEADER = 'lore hook session 1';
 const EXTENSION = '.txt';
@@ -76,7 +77,7 @@ export function readSessionGiven(paths: StorePaths, sessionId: string): Readonly
   if (!sessionId) return undefined;
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(sessionGivenFile(paths, sessionId));
+    bytes = readStoreFile(sessionGivenFile(paths, sessionId));
   } catch {
     return undefined;
   }

@@ -20,6 +20,7 @@ import { isInside, workspaceRelative, type StorePaths } from '../../store/storeP
 import { pruneSessionFiles, sessionFile } from './sessionFiles';
 import { isToolPath } from './hookInput';
 import { mkdirNoFollow } from '../../base/storeLinks';
+import { readStoreFile } from '../../base/readText';
 
 /** Files kept per session, newest first. */
 export const MAX_RECENT_TOOL_FILES = 20;
@@ -50,7 +51,7 @@ function asWorkspacePath(paths: StorePaths, cwd: string, given: string): string 
 export function recentToolFiles(paths: StorePaths, sessionId: string): string[] {
   if (!sessionId) return [];
   try {
-    const raw = JSON.parse(fs.readFileSync(sessionFileOf(paths, sessionId), 'utf8')) as unknown;
+    const raw = JSON.parse(readStoreFile(sessionFileOf(paths, sessionId), 'utf8')) as unknown;
     if (!Array.isArray(raw)) return [];
     return raw.filter(isToolPath).slice(0, MAX_RECENT_TOOL_FILES);
   } catch {

@@ -12,6 +12,7 @@ import { replayChatSessionLog } from '../conversations/copilotChatLog';
 import { forEachJsonLine, isObject, parseJsonDocument } from '../conversations/importSupport';
 import { readLines } from '../discovery/fileHead';
 import { claudeCodeCollector, codexCollector, copilotChatCalls, type CacheCall, type CacheTool, type CallCollector } from './cacheCalls';
+import { readStoreFile } from '../../base/readText';
 
 /** How much of a JSONL session's end is read the first time (its recent calls). */
 export const DEFAULT_TAIL_BYTES = 16 * 1024 * 1024;
@@ -60,7 +61,7 @@ function readDocument(file: string, stat: fs.Stats): SessionCalls {
     return { ...base, skippedBytes: stat.size, unreadable: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB` };
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readStoreFile(file, 'utf8');
   } catch (error) {
     return { ...base, unreadable: (error as Error).message };
   }

@@ -22,6 +22,7 @@ import { extractDocs } from './extractDocs';
 import { statSource } from './sourceFiles';
 import type { SearchCategory, SearchFilter, StoredDoc } from './searchTypes';
 import type { StorePaths } from '../../store/storePaths';
+import { readStoreFile } from '../../base/readText';
 
 /** How long to wait for a writer's lock: a hook goes without hits rather than wait. */
 const BUSY_TIMEOUT_MS = 250;
@@ -119,7 +120,7 @@ function fileItems(
   if (info.size > MAX_RECHECK_BYTES) return 'gone';
   let text: string;
   try {
-    text = fs.readFileSync(info.abs, 'utf8');
+    text = readStoreFile(info.abs, 'utf8');
   } catch {
     return 'gone';
   }

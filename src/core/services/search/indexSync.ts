@@ -5,7 +5,6 @@
  * nothing changed, so a refresh before every query is a stat scan and no lock.
  */
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 import type { StorePaths } from '../../store/storePaths';
 import { contentHash, extractDocs, extractDocsInSlices } from './extractDocs';
 import type { SearchDoc } from './searchTypes';
@@ -20,6 +19,7 @@ import {
   type SourceVisitor,
 } from './sourceFiles';
 import { clearFrontmatterMemo } from '../../base/yamlFrontmatter';
+import { readStoreFile } from '../../base/readText';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
 const DEFAULT_MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
@@ -216,7 +216,7 @@ interface MadeDocs {
 
 async function makeDocsInSlices(file: SourceFileInfo, sliceMs: number): Promise<MadeDocs | undefined> {
   try {
-    const data = fs.readFileSync(file.abs);
+    const data = readStoreFile(file.abs);
     const docs = await extractDocsInSlices(file, data.toString('utf8'), yieldToEventLoop, sliceMs);
     return { rel: file.rel, hash: contentHash(data), docs };
   } catch {
@@ -391,7 +391,7 @@ function applyFile(
   }
   let data: Buffer;
   try {
-    data = fs.readFileSync(file.abs);
+    data = readStoreFile(file.abs);
   } catch (error) {
     report.errors.push({ file: file.rel, message: (error as Error).message });
     return;

@@ -4,10 +4,10 @@
  * the index database; the fallback keeps them in an append-only file beside it, so a host
  * without better-sqlite3 does not re-embed on every start either.
  */
-import * as fs from 'node:fs';
 import { appendNoFollow, mkdirNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import type { SqliteDatabase } from '../../base/sqliteDriver';
+import { readStoreFile } from '../../base/readText';
 
 /** Where vectors are kept. */
 export interface VectorStore {
@@ -62,7 +62,7 @@ export class FileVectorStore implements VectorStore {
     const all = new Map<string, Map<string, Float32Array>>();
     let data: Buffer;
     try {
-      data = fs.readFileSync(this.file);
+      data = readStoreFile(this.file);
     } catch {
       data = Buffer.alloc(0);
     }

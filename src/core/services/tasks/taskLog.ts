@@ -12,6 +12,7 @@ import { crashPoint } from '../../base/crashPoints';
 import { describeSchemaIssue } from '../../base/schemaIssue';
 import { artifactSchema, type TaskArtifact } from './artifactSchema';
 import { listTaskIds, taskLogFile, tasksDir } from './taskFiles';
+import { readStoreFile, openStoreFile } from '../../base/readText';
 
 /** A line of a task log that is not a valid artifact: reported, never removed. */
 export interface MalformedLine {
@@ -67,7 +68,7 @@ export function readTaskLog(paths: StorePaths, taskId: string): TaskLog {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
-    text = fs.readFileSync(file, 'utf8');
+    text = readStoreFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { taskId, artifacts: [], malformed: [], size: 0, mtimeMs: 0 };
     throw error;
@@ -91,6 +92,7 @@ export function appendArtifacts(paths: StorePaths, taskId: string, artifacts: re
   refuseLinks(file);
   mkdirNoFollow(tasksDir(paths));
   const created = !fs.existsSync(file);
+  // eslint-disable-next-line no-restricted-properties -- an append, checked above and opened with NO_FOLLOW
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NO_FOLLOW, 0o644);
   try {
     const prefix = setAsideTornTail(fd, file);
@@ -106,7 +108,7 @@ export function appendArtifacts(paths: StorePaths, taskId: string, artifacts: re
 
 function lastByte(file: string, size: number): number {
   const last = Buffer.alloc(1);
-  const fd = fs.openSync(file, 'r');
+  const fd = openStoreFile(file);
   try {
     fs.readSync(fd, last, 0, 1, size - 1);
   } finally {
@@ -130,7 +132,7 @@ export function tornLinesFile(file: string): string {
 function setAsideTornTail(fd: number, file: string): string {
   const size = fs.fstatSync(fd).size;
   if (size === 0 || lastByte(file, size) === 0x0a) return ''; // The usual case: one byte read.
-  const text = fs.readFileSync(file);
+  const text = readStoreFile(file);
   const start = text.lastIndexOf(0x0a) + 1;
   const tail = text.subarray(start);
   try {
@@ -140,8 +142,10 @@ function setAsideTornTail(fd: number, file: string): string {
     // Torn: set aside below.
   }
   const aside = tornLinesFile(file);
+  refuseLinks(aside); // A committed `.torn` link would otherwise get the torn line written where it points.
   const created = !fs.existsSync(aside);
-  const afd = fs.openSync(aside, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+  // eslint-disable-next-line no-restricted-properties -- an append, checked above and opened with NO_FOLLOW
+  const afd = fs.openSync(aside, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NO_FOLLOW, 0o644);
   try {
     writeFully(afd, Buffer.concat([tail, Buffer.from('\n')]), aside);
     fs.fsyncSync(afd);

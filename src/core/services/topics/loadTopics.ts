@@ -11,6 +11,7 @@ import type { TopicFrontmatter } from './topicSchema';
 import type { Topic, TopicProblem, TopicSet } from './topicTypes';
 import { lazy } from '../../base/lazy';
 import { topicFileNames, topicsDir } from './topicsFolder';
+import { readStoreFile } from '../../base/readText';
 
 const topicBuildModule = lazy(() => require('./topicBuild') as typeof import('./topicBuild'));
 const topicCacheModule = lazy(() => require('./topicCache') as typeof import('./topicCache'));
@@ -48,7 +49,7 @@ export function loadTopics(paths: StorePaths): TopicSet {
         problems.push({ file, message: `larger than ${MAX_TOPIC_FILE_BYTES} bytes` });
         continue;
       }
-      const text = fs.readFileSync(full, 'utf8');
+      const text = readStoreFile(full, 'utf8');
       const hash = sha256Hash().update(text).digest('hex');
       let data: { meta: TopicFrontmatter; content: string } | TopicProblem | undefined = memo.get(name, hash);
       if (!data) {

@@ -4,13 +4,13 @@
  * `<store>/.cache/topics-pending/`; the session's next UserPromptSubmit takes them (and removes
  * the file), so a correction is injected once.
  */
-import * as fs from 'node:fs';
 import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
 import type { PendingActivation } from './activateTopics';
+import { readStoreFile } from '../../base/readText';
 
 /** Topics kept per session at most. */
 const MAX_PENDING = 20;
@@ -32,7 +32,7 @@ export function addPendingTopics(paths: StorePaths, sessionId: string, activatio
 export function peekPendingTopics(paths: StorePaths, sessionId: string): PendingActivation[] {
   if (!sessionId) return [];
   try {
-    const raw = JSON.parse(fs.readFileSync(pendingFile(paths, sessionId), 'utf8')) as unknown;
+    const raw = JSON.parse(readStoreFile(pendingFile(paths, sessionId), 'utf8')) as unknown;
     if (!Array.isArray(raw)) return [];
     return raw
       .filter((e): e is PendingActivation => !!e && typeof e.topic === 'string' && typeof e.reason === 'string')

@@ -11,6 +11,7 @@ import { agentItemFilter, withoutHeldItems } from '../../store/heldItems';
 import { redactSecrets } from '../../model/safety/redact';
 import { isInside, type StorePaths } from '../../store/storePaths';
 import { realPathOr } from '../../base/realPath';
+import { openStoreFile } from '../../base/readText';
 
 /** Bytes read of one subscribed file at most (a topic's own cap is smaller still). */
 const MAX_SUBSCRIPTION_BYTES = 64 * 1024;
@@ -47,7 +48,7 @@ export function readSubscription(
   }
   let fd: number | undefined;
   try {
-    fd = fs.openSync(real, 'r');
+    fd = openStoreFile(real);
     if (!fs.fstatSync(fd).isFile()) return { path: relative, problem: 'not a regular file' };
     const buffer = Buffer.alloc(MAX_SUBSCRIPTION_BYTES);
     const n = fs.readSync(fd, buffer, 0, MAX_SUBSCRIPTION_BYTES, 0);

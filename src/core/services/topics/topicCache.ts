@@ -5,11 +5,11 @@
  * file is checked by hand (loading zod to check it would defeat its purpose), and an entry that
  * does not look right is parsed again.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
 import type { TopicFrontmatter } from './topicSchema';
+import { readStoreFile } from '../../base/readText';
 
 interface MemoTopic {
   hash: string;
@@ -48,7 +48,7 @@ export class TopicMemo {
 
   constructor(private readonly paths: StorePaths) {
     try {
-      const raw = JSON.parse(fs.readFileSync(memoFile(paths), 'utf8')) as { version?: unknown; entries?: Record<string, unknown> };
+      const raw = JSON.parse(readStoreFile(memoFile(paths), 'utf8')) as { version?: unknown; entries?: Record<string, unknown> };
       if (raw.version === 1 && raw.entries && typeof raw.entries === 'object') {
         for (const [name, entry] of Object.entries(raw.entries)) if (looksValid(entry)) this.entries.set(name, entry);
       }

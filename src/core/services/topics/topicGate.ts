@@ -5,7 +5,6 @@
  * (message hash, topic name, topic file hash) in `<store>/.cache/topic-gates.json`, bounded, so the
  * same message never asks twice and an edited topic asks again.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildContext } from '../context/buildContext';
 import type { ModelAdapter } from '../providers/modelAdapter';
@@ -16,6 +15,7 @@ import type { StorePaths } from '../../store/storePaths';
 import { sha256Hash } from '../../base/sha256';
 import type { Topic } from './topicTypes';
 import { lazy } from '../../base/lazy';
+import { readStoreFile } from '../../base/readText';
 
 const gateCacheSchemaModule = lazy(() => require('./gateCacheSchema') as typeof import('./gateCacheSchema'));
 
@@ -123,7 +123,7 @@ export class GateMemo {
 
   constructor(private readonly file: string) {
     try {
-      const parsed = memoSchema().safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      const parsed = memoSchema().safeParse(JSON.parse(readStoreFile(file, 'utf8')));
       // A broken memo is only lost answers: the gate asks again.
       if (parsed.success) this.answers = new Map(Object.entries(parsed.data.answers));
     } catch {

@@ -7,7 +7,6 @@
  * deletes nothing unproven; a reclaim the ledger recorded but the crash prevented is simply
  * done by the next run.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fsyncDirectory, removeStaleTempFiles } from '../../base/atomicWrite';
 import { readCategoryTexts, regenerateDigest } from '../digest';
@@ -41,6 +40,7 @@ import type { HarvestPlan, PlanChange } from '../harvestPlan';
 import { applyPlanEdit } from '../../model/planEdits';
 import { clock } from '../../base/clock';
 import { pushAll } from '../../base/bulkArrays';
+import { readStoreFile } from '../../base/readText';
 
 export interface ApplyResult {
   written: string[];
@@ -197,7 +197,7 @@ function noteJournalAdded(paths: StorePaths, undo: UndoRecord, journal: string, 
   const index = undo.files.findIndex((f) => f.file === journal);
   if (index < 0) return;
   const entry = undo.files[index];
-  const before = entry.before === null ? undefined : fs.readFileSync(beforeCopy(paths, index, journal), 'utf8');
+  const before = entry.before === null ? undefined : readStoreFile(beforeCopy(paths, index, journal), 'utf8');
   const prior = new Set(
     journalEntries(parseJournal(path.basename(journal, '.md'), before)).map((e) => JSON.stringify([e.source, e.category, e.text])),
   );

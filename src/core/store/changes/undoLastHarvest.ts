@@ -27,6 +27,7 @@ import type { UndoOutcome } from './undoOutcome';
 
 import { parseJournal, removeEntries, renderJournal, type JournalEntry } from '../../model/journalFormat';
 import { editStoreFile } from '../../base/storeText';
+import { readStoreFile } from '../../base/readText';
 
 export interface UndoOptions {
   lockTimeoutMs?: number;
@@ -107,7 +108,7 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
       takeOutOfJournal(full, f.file, f.journalAdded, f.before === null);
     } else if (f.restoreIfMissing) {
       if (f.before === null || fs.existsSync(full)) continue; // A hook's newer entry wins.
-      writeFileAtomic(full, fs.readFileSync(beforeCopy(paths, index, f.file)));
+      writeFileAtomic(full, readStoreFile(beforeCopy(paths, index, f.file)));
     } else if (f.before === null) {
       // Only the version the apply wrote is removed: a save since then is a person's file.
       if (fileSha(full) !== f.after)
@@ -115,7 +116,7 @@ function restore(paths: StorePaths, record: UndoRecord): { restored: string[]; r
       removeNoFollow(full, { force: true });
       fsyncDirectory(path.dirname(full));
     } else {
-      const before = fs.readFileSync(beforeCopy(paths, index, f.file));
+      const before = readStoreFile(beforeCopy(paths, index, f.file));
       if (sha256Hash().update(before).digest('hex') !== f.before)
         throw new Error(`the undo copy of ${f.file} is damaged; nothing more was restored`);
       const after = f.after;

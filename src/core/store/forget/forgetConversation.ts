@@ -29,7 +29,7 @@ import { isNoteFileName } from '../../model/noteFile';
 import { lockStoreForApply } from '../changes/applyPlan';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from '../storePaths';
 import { editStoreFile } from '../../base/storeText';
-import { readTextLossless } from '../../base/readText';
+import { readStoreFile, readTextLossless } from '../../base/readText';
 import { storedTranscriptSha } from '../transcriptFiles';
 import { forgottenConversationAt, withForgottenConversation, withForgottenItems } from '../../model/tombstones';
 import { readUndoRecord, undoDir, undoRecordFile } from '../undoRecord';
@@ -96,7 +96,7 @@ function exists(file: string): boolean {
 /** Whether a file's bytes hold any of `needles` (read whole: the files looked into are small). */
 function holdsAny(file: string, needles: readonly string[]): boolean {
   try {
-    const bytes = fs.readFileSync(file);
+    const bytes = readStoreFile(file);
     return needles.some((n) => n && bytes.includes(n));
   } catch {
     return false;
@@ -197,7 +197,7 @@ export function journalWithout(file: string, text: string | undefined, id: strin
 
 function cachedReplyId(file: string): string | undefined {
   try {
-    const value = JSON.parse(fs.readFileSync(file, 'utf8')) as { id?: unknown };
+    const value = JSON.parse(readStoreFile(file, 'utf8')) as { id?: unknown };
     return typeof value.id === 'string' ? value.id : undefined;
   } catch {
     return undefined;

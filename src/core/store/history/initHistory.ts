@@ -12,6 +12,7 @@ import { setStoreTrust } from '../storeTrust';
 import { commitStore, type CommitOutcome } from './commitStore';
 import { git, GitMissingError } from './git';
 import { findStoreRepo, type StoreRepo } from './storeRepo';
+import { readStoreFile } from '../../base/readText';
 
 export interface InitHistoryResult {
   repo: StoreRepo;
@@ -26,7 +27,7 @@ export interface InitHistoryResult {
 function enableCommitsInConfig(paths: StorePaths): boolean {
   let config: Record<string, unknown> = {};
   if (fs.existsSync(paths.config)) {
-    const parsed: unknown = JSON.parse(fs.readFileSync(paths.config, 'utf8').replace(/^\ufeff/, ''));
+    const parsed: unknown = JSON.parse(readStoreFile(paths.config, 'utf8').replace(/^\ufeff/, ''));
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
       throw new Error(`${paths.config} is not a JSON object; set "git": {"commit": "apply"} in it by hand`);
     config = parsed as Record<string, unknown>;

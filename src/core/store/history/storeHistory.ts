@@ -23,6 +23,7 @@ import { findStoreRepo, type StoreRepo } from './storeRepo';
 import { lazy } from '../../base/lazy';
 import { mkdirNoFollow } from '../../base/storeLinks';
 import { pushAll, spliceAll } from '../../base/bulkArrays';
+import { readStoreFile } from '../../base/readText';
 
 const historyStateSchemaModule = lazy(() => require('./historyStateSchema') as typeof import('./historyStateSchema'));
 
@@ -79,7 +80,7 @@ function readState(paths: StorePaths): HistoryState {
   try {
     // zod is loaded on first use (a large share of start-up for the CLI and the extension).
     const { historyStateSchema } = historyStateSchemaModule();
-    const parsed = historyStateSchema.safeParse(JSON.parse(fs.readFileSync(historyStateFile(paths), 'utf8')));
+    const parsed = historyStateSchema.safeParse(JSON.parse(readStoreFile(historyStateFile(paths), 'utf8')));
     if (parsed.success) return parsed.data;
   } catch {
     // None yet, or unreadable: start afresh (the commit picks up every change in the files anyway).

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { listNames } from '../../base/walkTree';
 import { parseNoteFile, isNoteFileName } from '../../model/noteFile';
-import { readTextLossless } from '../../base/readText';
+import { readStoreFile, readTextLossless } from '../../base/readText';
 import { layerOfFile, personalFileName, storeRelative, type StoreLayer, type StorePaths } from '../storePaths';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { listItems, type KnowledgeItem } from '../../model/categoryFile';
@@ -80,7 +80,7 @@ function idsOf(file: string): { ids: Set<string>; text?: string } | undefined {
   if (known?.version === version) return { ids: known.ids };
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readStoreFile(file, 'utf8');
   } catch {
     return undefined;
   }

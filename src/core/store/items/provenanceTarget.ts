@@ -18,6 +18,7 @@ import { readLedger } from '../ledger';
 import { type LedgerEntry } from '../../model/ledgerFormat';
 import { isInside, type StorePaths } from '../storePaths';
 import { itemStatement } from '../../model/itemLines';
+import { readStoreFile } from '../../base/readText';
 
 export type ProvenanceTarget =
   | { kind: 'transcript'; file: string; line: number }
@@ -80,7 +81,7 @@ export function turnLineForItem(transcript: string, itemLine: string): { line: n
 function lineForItem(file: string, itemLine: string): number {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readStoreFile(file, 'utf8');
   } catch {
     return 0;
   }
@@ -148,7 +149,7 @@ export function provenanceTarget(paths: StorePaths, source: string, itemLine: st
   for (const [, entry] of entries) {
     const file = storedTranscript(paths, entry);
     if (!file) continue;
-    const found = turnLineForItem(fs.readFileSync(file, 'utf8'), itemLine);
+    const found = turnLineForItem(readStoreFile(file, 'utf8'), itemLine);
     if (!best || found.score > best.score) best = { file, ...found };
   }
   if (best) return { kind: 'transcript', file: best.file, line: best.line };
@@ -161,8 +162,7 @@ export function provenanceTarget(paths: StorePaths, source: string, itemLine: st
   if (found) return { kind: 'conversation', file: found, line: lineForItem(found, itemLine) };
   if (entries.length && fs.existsSync(paths.ledger)) {
     const sha = entries[0][0];
-    const line = fs
-      .readFileSync(paths.ledger, 'utf8')
+    const line = readStoreFile(paths.ledger, 'utf8')
       .split('\n')
       .findIndex((l) => l.includes(`"${sha}"`));
     return { kind: 'ledger', file: paths.ledger, line: Math.max(0, line) };

@@ -6,12 +6,12 @@
  *     "lifecycle": { "halfLifeDays": 30, "archiveBelow": 0.25, "keep": ["decisions", "playbooks"],
  *                    "budgets": { "facts": 300, "tasks": 200 } }
  */
-import * as fs from 'node:fs';
 import { z } from 'zod';
 import { DIGEST_MAX_BYTES } from '../../model/constants';
 import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import type { StorePaths } from '../storePaths';
 import { describeSchemaIssue } from '../../base/schemaIssue';
+import { readStoreFile } from '../../base/readText';
 
 const CATEGORY_KEYS = Object.keys(CATEGORY_FILES) as CategoryFileKey[];
 
@@ -56,7 +56,7 @@ const schema = z.looseObject({
 export function loadLifecycleConfig(paths: StorePaths): { config: LifecycleConfig; problem?: string } {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(paths.config, 'utf8').replace(/^\ufeff/, ''));
+    raw = JSON.parse(readStoreFile(paths.config, 'utf8').replace(/^\ufeff/, ''));
   } catch {
     return { config: structuredClone(DEFAULT_LIFECYCLE) }; // No config, or one the store's own loader reports.
   }

@@ -18,6 +18,7 @@ import type { StorePaths } from '../storePaths';
 import { describeSchemaIssue } from '../../base/schemaIssue';
 import { logsDir, parseUseLines, usageLogFile, type UseRecord } from './usageLog';
 import { mkdirNoFollow, removeNoFollow, renameNoFollow } from '../../base/storeLinks';
+import { readStoreFile } from '../../base/readText';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = z.string().regex(DAY);
@@ -68,7 +69,7 @@ export function emptySummary(now: Date): UsageSummary {
 export function readUsageSummary(paths: StorePaths): { summary?: UsageSummary; problem?: string } {
   let text: string;
   try {
-    text = fs.readFileSync(usageSummaryFile(paths), 'utf8');
+    text = readStoreFile(usageSummaryFile(paths), 'utf8');
   } catch {
     return {};
   }
@@ -103,7 +104,7 @@ function pendingLogs(paths: StorePaths): string[] {
 function readUses(files: string[]): UseRecord[] {
   return files.flatMap((file) => {
     try {
-      return parseUseLines(fs.readFileSync(file, 'utf8'));
+      return parseUseLines(readStoreFile(file, 'utf8'));
     } catch {
       return []; // Rotated away meanwhile: its lines are in the other file.
     }
