@@ -265,7 +265,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'remote-exec',
     rule: 'iex-download',
-    screen: /iex|downloadstring/i,
+    screen: /\biex|downloadstring/i,
     pattern:
       /\biex\s*\(?\s*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient|iwr|irm|invoke-webrequest|invoke-restmethod)\b|downloadstring\s*\(/i,
   },
