@@ -55,6 +55,13 @@ interface InstructionRule {
    * The phrase table's alternations in ten scripts cost three times as much case-insensitive.
    */
   lower?: boolean;
+  /**
+   * What every match of the pattern holds (a word of it, in every language it lists), run the way
+   * the pattern is (with its `i`, on the same text). A line none of the screens match, as almost
+   * every line of knowledge is, is clean without running the rules; test/core/safety holds each
+   * rule to its screen.
+   */
+  screen: RegExp;
 }
 
 // Building blocks shared by several rules.
@@ -97,63 +104,104 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'override',
     rule: 'ignore-previous',
+    screen: /ignore|disregard|forget|override|bypass|skip/i,
     pattern: new RegExp(
       String.raw`\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|other|existing)\s+(?:instructions?|prompts?|rules?|directions?|guidelines?|messages?|context|guardrails?|constraints?)`,
       'i',
     ),
   },
-  { kind: 'override', rule: 'ignore-previous', pattern: new RegExp(phrasesOf('ignorePrevious')), lower: true },
+  {
+    kind: 'override',
+    rule: 'ignore-previous',
+    screen:
+      /ignor|vergiss|vergessen|missachte|oubli|ne tiens pas|olvid|esque|desconsidere|dimentic|negeer|vergeet|игнорир|забуд|忽略|无视|忘记|忘掉|無視|忘れ/,
+    pattern: new RegExp(phrasesOf('ignorePrevious')),
+    lower: true,
+  },
   {
     kind: 'override',
     rule: 'new-system-prompt',
+    screen: /system/i,
     pattern: /\b(?:new|updated|real|actual|hidden)\s+system\s+(?:prompt|instructions?|message)\b|^\s*system\s*(?:prompt)?\s*:/i,
   },
   {
     kind: 'override',
     rule: 'you-are-now',
+    screen: /you are now|mode|from now on/i,
     pattern: new RegExp(
       String.raw`\byou are now (?:a|an|the|acting|operating|dan|free|unrestricted|jailbroken|no longer)\b|\b(?:you are now in|enter|switch to) (?:developer|god|dan|jailbreak|unrestricted) mode\b|\bfrom now on,? (?:you|the assistant|the agent)\b`,
       'i',
     ),
   },
-  { kind: 'override', rule: 'you-are-now', pattern: new RegExp(phrasesOf('fromNowOn')), lower: true },
+  {
+    kind: 'override',
+    rule: 'you-are-now',
+    screen:
+      /ab sofort|ab jetzt|von nun an|ab heute|du bist|partir de|sormais|navant|desde ahora|de ahora en|de agora em|doravante|ora in poi|da adesso|vanaf nu|van nu af|voortaan|bent nu|с этого момента|отныне|从现在|从今天|今後|これから|今から/,
+    pattern: new RegExp(phrasesOf('fromNowOn')),
+    lower: true,
+  },
   // "IMPORTANT SYSTEM NOTE:", "WICHTIGER SYSTEMHINWEIS:", "系统通知：": a header claiming the authority of the agent's own instructions.
   {
     kind: 'override',
     rule: 'fake-system-note',
+    screen: /syst|admin|developer|security|operator|sistema|систем|系统|システム/,
     pattern: new RegExp(String.raw`${HEADER_START}${INTENSIFIER}${SYSTEM_NOTE}\s*[:!\]】」)-]`),
     lower: true,
   },
-  { kind: 'override', rule: 'chat-template', pattern: /<\|im_start\|>|<\|im_end\|>|\[\/?INST\]|<\/?(?:system|instructions?)>/i },
+  {
+    kind: 'override',
+    rule: 'chat-template',
+    screen: /<\|im_|inst\]|system>|instructions?>/i,
+    pattern: /<\|im_start\|>|<\|im_end\|>|\[\/?INST\]|<\/?(?:system|instructions?)>/i,
+  },
   {
     kind: 'override',
     rule: 'hide-from-user',
+    screen: /the user/i,
     pattern: new RegExp(
       String.raw`\b(?:don't|do not|never)\s+(?:tell|inform|notify|alert|warn)\s+the user\b|\bdo not (?:mention|reveal|disclose) (?:this|it) to the user\b`,
       'i',
     ),
   },
-  { kind: 'override', rule: 'hide-from-user', pattern: new RegExp(phrasesOf('hideFromUser')), lower: true },
+  {
+    kind: 'override',
+    rule: 'hide-from-user',
+    screen: /nutzer|anwender|utilisat|usu|utente|gebruiker|пользовател|用户|ユーザー/,
+    pattern: new RegExp(phrasesOf('hideFromUser')),
+    lower: true,
+  },
 
   // An agent named as the addressee of an order.
   {
     kind: 'addressed-to-agent',
     rule: 'as-an-ai',
+    screen: /\b(?:ai\b|ais reading|a\.i\.|assistant|language model|llm|claude|copilot|chatgpt|gpt|gemini|codex)/i,
     pattern: new RegExp(
       String.raw`\bas an? (?:ai|large language model|language model|llm|ai assistant|assistant)\b|\bif you are an? ${AGENT}\b|\b(?:note|message|instructions?|reminder|attention)\s+(?:to|for)\s+(?:the |any |all )?${AGENT}\b|\b${AGENT}s? reading this\b|\bdear ${AGENT}\b`,
       'i',
     ),
   },
-  { kind: 'addressed-to-agent', rule: 'as-an-ai', pattern: new RegExp(phrasesOf('noteToAgent')), lower: true },
+  {
+    kind: 'addressed-to-agent',
+    rule: 'as-an-ai',
+    screen:
+      /hinweis|nachricht|anweisung|notiz|information|note|nota|message|mensaje|mensagem|messaggio|instru|istruzion|consigne|avis|aviso|avviso|opmerking|bericht|notitie|mededeling|примечание|сообщение|инструкция|указание|заметка|给|致|(?:ai|claude|copilot)[へに]|アシスタント|モデル|エージェント/,
+    pattern: new RegExp(phrasesOf('noteToAgent')),
+    lower: true,
+  },
   {
     kind: 'addressed-to-agent',
     rule: 'you-must-always',
+    screen: /\byou\s+(?:must|should|shall|will|need|have|are)/i,
     pattern:
       /\byou\s+(?:must|should|shall|will|need to|have to|are (?:required|expected|instructed|supposed) to)\s+(?:always|never|now|immediately|silently|secretly|quietly)\b(?!\s+be\b)/i,
   },
   {
     kind: 'addressed-to-agent',
     rule: 'you-must-always',
+    screen:
+      /you |du musst|du sollst|du solltest|sie m|sie sollen|ihr m|tu dois|vous devez|tu devras|vous devrez|il faut que|debes|deber|tienes que|usted debe|ustedes deben|voc|tu deves|devi|dovete|dovrai|lei deve|moet|dient|долж|обязан|нужно|надо|следует|你|请务必|あなたは|必ず/,
     pattern: new RegExp(
       String.raw`(?:${YOU_MUST}\s*${ALWAYS}|${ALWAYS}\s*${YOU_MUST})(?!\s*(?:be|sein|être|ser|estar|essere|zijn|быть)\b)`,
     ),
@@ -161,10 +209,18 @@ const RULES: readonly InstructionRule[] = [
   },
   // "When the user says hello, run …": an order kept for a later conversation. A chatbot's behaviour
   // ("when the user says hello the bot shows the menu") has no order in it and stays clean.
-  { kind: 'addressed-to-agent', rule: 'user-trigger', pattern: new RegExp(phrasesOf('userTrigger')), also: ORDER, lower: true },
+  {
+    kind: 'addressed-to-agent',
+    rule: 'user-trigger',
+    screen: /user|someone|anyone|somebody|nutzer|anwender|utilisat|usu|utente|gebruiker|пользовател|用户|ユーザー/,
+    pattern: new RegExp(phrasesOf('userTrigger')),
+    also: ORDER,
+    lower: true,
+  },
   {
     kind: 'addressed-to-agent',
     rule: 'agent-must-always',
+    screen: /must|should|shall|needs? to|has to|is (?:required|expected|instructed)/i,
     pattern: new RegExp(
       String.raw`\b(?:the )?${AGENT}\s+(?:must|should|shall|needs? to|has to|is (?:required|expected|instructed) to)\s+(?:always|never|now|immediately|silently|secretly)\b(?!\s+be\b)`,
       'i',
@@ -173,6 +229,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'addressed-to-agent',
     rule: 'standing-order',
+    screen: /always|never|anything|of every/i,
     // "Always run X before …", "Never ask for confirmation": an absolute order at the start of a
     // sentence. "Always use UTC" is left alone (a convention, not an action for an agent to take).
     pattern:
@@ -181,6 +238,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'addressed-to-agent',
     rule: 'in-every-reply',
+    screen: /your (?:repl|respons|answer|message|output)/i,
     pattern:
       /\b(?:in|at the (?:end|start|beginning) of|to) (?:every|each|all)(?: of)? your (?:repl(?:y|ies)|responses?|answers?|messages?|outputs?)\b/i,
   },
@@ -189,6 +247,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'remote-exec',
     rule: 'pipe-to-shell',
+    screen: /curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch/i,
     pattern: new RegExp(
       String.raw`\b${FETCH}\b[^\n]{0,200}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S*\s+)*${INTERPRETER}\b(?!\s+-m\s+json\.tool)`,
       'i',
@@ -197,6 +256,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'remote-exec',
     rule: 'process-substitution',
+    screen: /curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch/i,
     pattern: new RegExp(
       String.raw`(?:\b${INTERPRETER}|(?:^|\s)\.)\s+<\(\s*${FETCH}\b|\b(?:eval|${INTERPRETER}\s+-c)\s+["']?\$\(\s*${FETCH}\b`,
       'i',
@@ -205,12 +265,14 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'remote-exec',
     rule: 'iex-download',
+    screen: /\biex|downloadstring/i,
     pattern:
       /\biex\s*\(?\s*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient|iwr|irm|invoke-webrequest|invoke-restmethod)\b|downloadstring\s*\(/i,
   },
   {
     kind: 'remote-exec',
     rule: 'decode-to-shell',
+    screen: /base64/i,
     pattern: new RegExp(
       String.raw`\bbase64\s+(?:-d|--decode|-D)\b[^|\n]*\|\s*(?:sudo\s+)?${INTERPRETER}\b|\bfrombase64string\b.*\biex\b`,
       'i',
@@ -219,6 +281,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'remote-exec',
     rule: 'download-then-run',
+    screen: /curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch/i,
     pattern: new RegExp(
       String.raw`\b${FETCH}\b[^;&|\n]*\s(?:-o|-O|--output)\s*(\S+)[^\n]*?(?:&&|;)\s*(?:sudo\s+)?(?:chmod\s+\+x\s+\S+\s*(?:&&|;)\s*)?(?:${INTERPRETER}\s+\S+|\.\/\S+)`,
       'i',
@@ -229,6 +292,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'exfiltration',
     rule: 'send-secret',
+    screen: /ssh|id_|credential|netrc|npmrc|pypirc|\/etc\/|kube|docker|\.env|key|token|cookie|password|secret|environment variables/i,
     pattern: new RegExp(
       String.raw`\b${SEND}\b[^.!?\n]{0,80}?${SECRET_THING}[^.!?\n]{0,80}?\b(?:to|at|into|on)\s+(?:the |this |my |our |a )?${EXTERNAL}`,
       'i',
@@ -237,6 +301,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'exfiltration',
     rule: 'send-secret-i18n',
+    screen: /ssh|id_|credential|netrc|npmrc|pypirc|\/etc\/|kube|docker|\.env/,
     pattern: new RegExp(
       String.raw`${phrasesOf('send')}[^.!?。\n]{0,80}?${SECRET_FILE}[^.!?。\n]{0,80}?${EXTERNAL}|${SECRET_FILE}[^.!?。\n]{0,80}?${phrasesOf('send')}[^.!?。\n]{0,80}?${EXTERNAL}`,
     ),
@@ -245,6 +310,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'exfiltration',
     rule: 'publish-secret',
+    screen: /id_|credential|netrc|shadow|kube|docker|gnupg|token|secret|passw|_key/,
     pattern: new RegExp(
       String.raw`(?:${PRIVATE_FILE})${SAME_SENTENCE}${PUBLISH}|${PUBLISH}${SAME_SENTENCE}(?:${PRIVATE_FILE})|\b(?:print|echo|paste|add|include|put|write|post|commit|show|reveal)\b[^.!?\n]{0,40}?${SECRET_VAR}[^.!?\n]{0,60}?\b(?:in|into|to|on)\s+(?:the\s+|a\s+|your\s+|every\s+)?(?:readme|issue|comment|pull request|pr|commit message|reply|response|answer|chat|gist)\b`,
     ),
@@ -254,6 +320,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'exfiltration',
     rule: 'secret-over-network',
+    screen: /ssh|id_|credential|netrc|npmrc|pypirc|\/etc\/|kube|docker|\.env/i,
     pattern: new RegExp(
       String.raw`\b(?:curl|wget|nc|ncat|netcat|scp|rsync|sftp|ftp|iwr|invoke-webrequest|invoke-restmethod|socat)\b[^\n]{0,120}?${SECRET_FILE}|${SECRET_FILE}[^\n]{0,80}?\|\s*(?:curl|wget|nc|ncat|netcat|socat|base64)\b`,
       'i',
@@ -262,12 +329,14 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'exfiltration',
     rule: 'env-over-network',
+    screen: /(?:env|set)\s*\||curl/i,
     pattern:
       /\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc|ncat|netcat|socat)\b|\bcurl\b[^\n]*(?:-d|--data(?:-binary|-raw)?)\s*["']?\$\((?:env|printenv)\)/i,
   },
   {
     kind: 'exfiltration',
     rule: 'secret-in-reply',
+    screen: /ssh|id_|credential|netrc|npmrc|pypirc|\/etc\/|kube|docker|\.env|key|token|cookie|password|secret|environment variables/i,
     pattern: new RegExp(
       String.raw`\b(?:print|output|show|reveal|include|paste|echo|display|return|repeat)\b[^.!?\n]{0,40}?${SECRET_THING}[^.!?\n]{0,60}?\b(?:in|into|to) (?:your|the|every) (?:reply|replies|response|answer|output|chat|comment|pull request|pr|issue|commit message)\b`,
       'i',
@@ -278,29 +347,35 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'weaken-security',
     rule: 'tls-reject-off',
+    screen:
+      /node_tls_reject|pythonhttpsverify|git_ssl_no_verify|rejectunauthorized|insecureskipverify|_create_unverified_context|curlopt_ssl_verify/i,
     pattern:
       /\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\brejectUnauthorized\s*:\s*false\b|\bInsecureSkipVerify\s*:\s*true\b|\bssl\._create_unverified_context\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b[^\n]{0,12}\b(?:0|false)\b/i,
   },
   {
     kind: 'weaken-security',
     rule: 'verify-false',
+    screen: /verify|strict-ssl|stricthostkeychecking/i,
     pattern:
       /\bverify\s*=\s*False\b|\bssl_?verify\s*[=:]\s*["']?(?:false|0|no)\b|\bstrict-ssl\s*(?:=|\s)\s*["']?false\b|\bhttp\.sslverify\s*(?:=\s*)?["']?false\b|\bStrictHostKeyChecking\s*[= ]\s*no\b/i,
   },
   {
     kind: 'weaken-security',
     rule: 'insecure-flag',
+    screen: /--insecure|--no-check-certificate|--disable-web-security|--no-verify|curl/i,
     pattern: /(?:^|\s)--(?:insecure|no-check-certificate|disable-web-security|no-verify(?:-ssl)?)(?![\w-])|\bcurl\b[^\n|]*\s-k\b/i,
   },
   {
     kind: 'weaken-security',
     rule: 'world-writable',
+    screen: /777/i,
     pattern:
       /\bchmod\s+(?:(?:-R|--recursive)\s+)?0?777\s+(?:\/|~|\$HOME|\/etc|\/usr|\/var|\/bin)(?=[\s/]|$)|\bchmod\s+(?:-R|--recursive)\s+0?777\b/i,
   },
   {
     kind: 'weaken-security',
     rule: 'disable-protection',
+    screen: /disable|turn off|switch off|deactivate|bypass|uninstall|kill|setenforce|ufw|csrutil|spctl|netsh/i,
     pattern: new RegExp(
       String.raw`\b${DISABLE}\s+(?:the\s+|your\s+|all\s+)?${PROTECTION}\b|\bsetenforce\s+0\b|\bufw\s+disable\b|\bcsrutil\s+disable\b|\bspctl\s+--master-disable\b|-DisableRealtimeMonitoring\s+\$?true\b|\bnetsh\s+advfirewall\s+set\s+\S+\s+state\s+off\b`,
       'i',
@@ -309,12 +384,14 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'weaken-security',
     rule: 'execution-policy',
+    screen: /executionpolicy/i,
     pattern: /\bset-executionpolicy\s+(?:-executionpolicy\s+)?(?:bypass|unrestricted)\b|-ExecutionPolicy\s+(?:Bypass|Unrestricted)\b/i,
   },
   // Commands that destroy what is not the project's own: the home folder, its keys, the system, the remote's history.
   {
     kind: 'destructive',
     rule: 'delete-vital-path',
+    screen: /\b(?:rm|rmdir|del|rd|remove-item|ri|shred|srm|trash)\s|--no-preserve-root|\b(?:delete|wipe|erase|destroy|remove)\s/,
     pattern: new RegExp(
       String.raw`\b(?:rm|rmdir|del|rd|remove-item|ri|shred|srm|trash)\s+(?:(?:-{1,2}[\w-]+|\/[a-z])\s+){0,6}(?:\S+\s+){0,8}?${VITAL_PATH}(?=$|[\s;&|'"\`),])|--no-preserve-root\b|\b(?:delete|wipe|erase|destroy|remove)\s+(?:all\s+(?:of\s+)?)?(?:the\s+user['’]?s\s+|your\s+|the\s+|my\s+)?(?:home\s+(?:directory|folder|dir)|ssh\s+keys?|~\/\.ssh|\.ssh\s+(?:folder|directory)|root\s+file\s?system|entire\s+(?:disk|drive|file\s?system))\b`,
     ),
@@ -324,6 +401,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'destructive',
     rule: 'force-push',
+    screen: /push/,
     pattern:
       /\bgit\s+push\b[^\n;&|`'"()]{0,120}?\s(?:--force(?![\w-])|-f\b|-[a-z]*f[a-z]*\b|\+[\w/-]+)|\bforce[- ]?push(?:ing)?\s+(?:it\s+|that\s+|this\s+)?(?:to\s+|onto\s+|over\s+)?(?:the\s+)?(?:main|master|origin|remote|production|prod|release|default|upstream|shared)\b/,
     unlessNegated: true,
@@ -332,6 +410,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'destructive',
     rule: 'wipe-disk',
+    screen: /\/dev\/|:\(\)|format|diskutil/,
     pattern:
       /\bdd\s+[^\n]*\bof=\/dev\/(?:sd|hd|nvme|disk|mmcblk|xvd|vd)|\bmkfs(?:\.\w+)?\s+(?:-\S+\s+)*\/dev\/|>\s*\/dev\/(?:sd|nvme|disk|hd)[a-z0-9]*\b|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bformat\s+[a-z]:(?=\s|$)|\bdiskutil\s+(?:erase\w*|zerodisk)\b/,
     unlessNegated: true,
@@ -340,6 +419,7 @@ const RULES: readonly InstructionRule[] = [
   {
     kind: 'weaken-security',
     rule: 'sudo-password',
+    screen: /sudo|nopasswd/i,
     pattern: /\becho\s+\S+\s*\|\s*sudo\s+(?:-\S+\s+)*-S\b|\bsudo\s+-S\b|\bNOPASSWD\s*:\s*ALL\b/i,
   },
 ];
@@ -349,12 +429,47 @@ function normalizeForRules(text: string): string {
   return stripInvisible(text.normalize('NFKC')).replace(/\s+/g, ' ');
 }
 
+/** The rules' screens in one pattern for the text as it is (case-insensitive) and one for it lowercased. */
+const SCREEN = screenOf(
+  RULES.filter((r) => !r.lower),
+  'i',
+);
+const SCREEN_LOWER = screenOf(
+  RULES.filter((r) => r.lower),
+  '',
+);
+
+function screenOf(rules: readonly InstructionRule[], flags: string): RegExp {
+  return new RegExp([...new Set(rules.map((r) => r.screen.source))].map((s) => `(?:${s})`).join('|'), flags);
+}
+
 /** The planted-instruction rules an item text matches; empty when it reads as plain knowledge. */
 export function flagInstruction(text: string): InstructionFlag[] {
   if (!text) return [];
   const normalized = normalizeForRules(text);
-  const flags: InstructionFlag[] = [];
   const lowered = normalized.toLowerCase();
+  return passesScreen(normalized, lowered) ? flagsOf(normalized, lowered) : [];
+}
+
+/** Whether any rule may match `text` (the rules run only then). */
+export function mayHoldInstruction(text: string): boolean {
+  const normalized = normalizeForRules(text);
+  return passesScreen(normalized, normalized.toLowerCase());
+}
+
+function passesScreen(normalized: string, lowered: string): boolean {
+  return SCREEN.test(normalized) || SCREEN_LOWER.test(lowered);
+}
+
+/** Every rule run on a line, screened or not: what flagInstruction does, and what its screen's test compares it with. */
+export function flagEveryRule(text: string): InstructionFlag[] {
+  if (!text) return [];
+  const normalized = normalizeForRules(text);
+  return flagsOf(normalized, normalized.toLowerCase());
+}
+
+function flagsOf(normalized: string, lowered: string): InstructionFlag[] {
+  const flags: InstructionFlag[] = [];
   for (const { kind, rule, pattern, also, unlessNegated, lower } of RULES) {
     if (flags.some((f) => f.rule === rule)) continue;
     const subject = lower ? lowered : normalized;

@@ -5,7 +5,7 @@
  * connection strings. The rules are data (secretRules.ts); a redacted secret reads
  * `[REDACTED:kind]` and the context around it (a variable name, a URL's user) stays.
  */
-import { SECRET_RULES, normalizeSecretName, type SecretRule } from './secretRules';
+import { SECRET_RULES, TOKEN_RUN, normalizeSecretName, type SecretRule } from './secretRules';
 import { sha256Hash } from '../../base/sha256';
 import { lazy } from '../../base/lazy';
 import { maxOf } from '../../base/bulkArrays';
@@ -22,6 +22,33 @@ const COMPILED: CompiledRule[] = SECRET_RULES.map((rule) => ({
   rule,
   regex: new RegExp(rule.pattern.source, [...new Set(`${rule.pattern.flags}dg`)].join('')),
 }));
+
+/** The rules' screens in one pattern per flag set (with or without `i`), so a text is screened in at most two scans. */
+const SCREENS: RegExp[] = ['', 'i'].flatMap((flags) => {
+  const sources = SECRET_RULES.filter((r) => r.screen && r.screen.flags.includes('i') === (flags === 'i')).map((r) => r.screen!.source);
+  return sources.length === 0 ? [] : [new RegExp([...new Set(sources)].map((s) => `(?:${s})`).join('|'), flags)];
+});
+
+/** Whether `text` has a run of `TOKEN_RUN` characters of `[A-Za-z0-9_-]` (a loop: faster than the regex engine for this). */
+function hasTokenRun(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const token = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+    if (!token) run = 0;
+    else if (++run >= TOKEN_RUN) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether any rule can match `text`: every match holds a long token run or matches its rule's
+ * screen (secretRules.ts), so a text with neither, as almost every line of prose is, is left as
+ * it is without running the rules.
+ */
+export function mayHoldSecret(text: string): boolean {
+  return hasTokenRun(text) || SCREENS.some((screen) => screen.test(text));
+}
 
 /**
  * The rules that can match `text`: those without hints and those whose hints it contains.
@@ -108,6 +135,11 @@ export const redactionRulesId = lazy(() =>
 
 /** Replaces every secret found in `text` with `[REDACTED:kind]`. Idempotent. */
 export function redactSecrets(text: string): string {
+  return mayHoldSecret(text) ? redactEveryRule(text) : text;
+}
+
+/** Every rule run on `text`, screened or not: what redactSecrets does, and what its screen's test compares it with. */
+export function redactEveryRule(text: string): string {
   let out = text;
   for (const compiled of candidates(text)) out = applyRule(compiled, out);
   return out;
@@ -150,6 +182,7 @@ export function redactName(text: string): string {
 /** The kinds of secret present in `text` (for reports and tests), in rule order. */
 export function findSecretKinds(text: string): string[] {
   const kinds: string[] = [];
+  if (!mayHoldSecret(text)) return kinds;
   let rest = text;
   for (const compiled of candidates(text)) rest = applyRule(compiled, rest, (kind) => kinds.push(kind));
   return kinds;

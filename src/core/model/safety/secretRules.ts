@@ -20,6 +20,13 @@ export interface SecretRule {
   /** Global regular expression. */
   pattern: RegExp;
   /**
+   * What every match holds that has no run of TOKEN_RUN token characters (`[A-Za-z0-9_-]`): a
+   * pattern it matches. None: every match holds such a run (most token formats: a prefix and 20
+   * or more characters). Redaction skips the rules at once for a text with neither, which is
+   * almost every line of prose; test/core/safety/redact.test.ts holds each rule to it.
+   */
+  screen?: RegExp;
+  /**
    * Substrings (compared with case) one of which every match contains: text without any of them
    * skips the rule. Only for rules the regex engine scans slowly (no literal to skip ahead to):
    * for the others the extra string search costs more than it saves.
@@ -35,6 +42,9 @@ export interface SecretRule {
   /** For assignments: the capture group of the variable name, and what the name must look like. */
   name?: { group: number; pattern: RegExp; unless?: RegExp };
 }
+
+/** The shortest run of token characters (`[A-Za-z0-9_-]`) a match of a rule without a `screen` holds. */
+export const TOKEN_RUN = 16;
 
 /** Values that name a secret instead of being one: env references, code, placeholders. */
 const REFERENCE =
@@ -79,6 +89,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'private-key',
     description: 'PEM / OpenSSH / PGP private key block (also inside JSON with \\n escapes)',
     example: '-----BEGIN … PRIVATE KEY-----',
+    screen: /PRIVATE KEY/,
     pattern: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g,
     hints: ['PRIVATE KEY'],
   },
@@ -175,6 +186,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'npmrc-auth',
     description: '.npmrc / .yarnrc credentials',
     example: '_authToken=, _auth=, _password=',
+    screen: /_auth|_password|npmAuthToken/,
     pattern: /(?<![A-Za-z0-9])(_authToken|_auth|_password|npmAuthToken)["']?[ \t]{0,4}[=:][ \t]{0,4}["']?(?!\$\{)([^\s"']{8,})/g,
     secret: [2],
   },
@@ -200,6 +212,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'docker-config-auth',
     description: 'Docker config.json registry credentials',
     example: '"auth": "…", "identitytoken": "…"',
+    screen: /"(?:auth|identitytoken|registrytoken)"/,
     pattern: /"(auth|identitytoken|registrytoken)"\s{0,4}:\s{0,4}"([A-Za-z0-9+/=._-]{8,})"/g,
     secret: [2],
   },
@@ -227,6 +240,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'aws-secret-access-key',
     description: 'AWS secret access key, by its name (env, credentials file, `aws configure`, JSON)',
     example: 'aws_secret_access_key = …, AWS Secret Access Key [None]: …, the secret access key is …',
+    screen: /secret[ _]?access/i,
     pattern:
       /((?:aws[ _]?)?secret[ _]?access[ _]?key(?: \[[^\]\n]{0,40}\])?)(?:["']?[ \t]{0,4}[:=]|[ \t]+(?:is|was))[ \t]{0,4}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi,
     secret: [2],
@@ -253,6 +267,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'azure-storage-key',
     description: 'Azure storage account key / shared access key in a connection string',
     example: 'AccountKey=, SharedAccessKey=',
+    screen: /AccountKey|SharedAccessKey|PrimaryKey|SecondaryKey/i,
     pattern: /(?<![A-Za-z0-9])(AccountKey|SharedAccessKey|PrimaryKey|SecondaryKey)[ \t]{0,4}=[ \t]{0,4}([A-Za-z0-9+/]{20,}={0,2})/gi,
     secret: [2],
   },
@@ -260,6 +275,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'azure-sas-token',
     description: 'Azure shared access signature',
     example: '?sv=…&sig=…',
+    screen: /[?&]sig=/,
     pattern: /[?&]sig=([A-Za-z0-9%+/=]{20,})/g,
     secret: [1],
   },
@@ -267,6 +283,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'azure-ad-client-secret',
     description: 'Azure AD (Entra ID) application client secret',
     example: 'xxx8Q~',
+    screen: /Q~/,
     pattern: /(?<![A-Za-z0-9.~])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9])/g,
   },
   {
@@ -280,6 +297,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'heroku-legacy-key',
     description: 'Heroku API key (UUID), by context',
     example: 'HEROKU_API_KEY=<uuid>',
+    screen: /heroku/i,
     pattern: /(heroku[\w .:="'-]{0,40}?)(?<![A-Za-z0-9])([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9])/gi,
     secret: [2],
   },
@@ -287,6 +305,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'cloudflare-token',
     description: 'Cloudflare API token / global API key, by context; origin CA key',
     example: 'CLOUDFLARE_API_TOKEN=…, v1.0-',
+    screen: /cloudflare/i,
     pattern:
       /(cloudflare[\w .:="'-]{0,40}?)(?<![A-Za-z0-9_-])([A-Za-z0-9_-]{40}|[a-f0-9]{37})(?![A-Za-z0-9_-])|(?<![A-Za-z0-9])v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])/gi,
     secret: [2],
@@ -307,6 +326,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'fly-token',
     description: 'Fly.io access token',
     example: 'FlyV1 fm2_, fo1_',
+    screen: /FlyV1 fm/,
     pattern: /(?:(?<![A-Za-z0-9])FlyV1 fm\d_[A-Za-z0-9+/=_-]{40,}|(?<![A-Za-z0-9])fo1_[A-Za-z0-9_-]{39,})/g,
   },
   {
@@ -331,12 +351,14 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'planetscale-token',
     description: 'PlanetScale service token / password',
     example: 'pscale_tkn_, pscale_pw_',
+    screen: /pscale_/,
     pattern: /(?<![A-Za-z0-9])pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}/g,
   },
   {
     kind: 'terraform-cloud-token',
     description: 'Terraform Cloud / HCP API token',
     example: '….atlasv1.',
+    screen: /\.atlasv1\./,
     pattern: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}/g,
     hints: ['.atlasv1.'],
   },
@@ -364,6 +386,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'onepassword-token',
     description: '1Password service account token',
     example: 'ops_eyJ',
+    screen: /ops_eyJ/,
     pattern: /(?<![A-Za-z0-9])ops_eyJ[A-Za-z0-9+/=_-]{100,}/g,
   },
   {
@@ -376,6 +399,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'grafana-token',
     description: 'Grafana Cloud token / service-account token / API key',
     example: 'glc_, glsa_, eyJrIjoi',
+    screen: /glc_|eyJrIjoi/,
     pattern: /(?<![A-Za-z0-9])(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|eyJrIjoi[A-Za-z0-9+/]{50,}={0,2})/g,
   },
   {
@@ -389,6 +413,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'sentry-dsn',
     description: 'Sentry DSN key',
     example: 'https://<key>@o1.ingest.sentry.io/1',
+    screen: /sentry/,
     pattern: /(?<![A-Za-z0-9])https?:\/\/([a-f0-9]{32})(?::[a-f0-9]{32})?@[A-Za-z0-9.-]{0,100}sentry[A-Za-z0-9.-]{0,100}/g,
     hints: ['sentry'],
     secret: [1],
@@ -397,6 +422,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'sentry-token',
     description: 'Sentry organization / user auth token',
     example: 'sntrys_, sntryu_',
+    screen: /sntrys_/,
     pattern: /(?<![A-Za-z0-9])(?:sntrys_[A-Za-z0-9+/=_]{50,}|sntryu_[a-f0-9]{64}(?![A-Za-z0-9]))/g,
   },
   {
@@ -424,6 +450,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'stripe-webhook-secret',
     description: 'Stripe webhook signing secret',
     example: 'whsec_',
+    screen: /whsec_/,
     pattern: /(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/]{24,}/g,
   },
   {
@@ -475,6 +502,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'postmark-token',
     description: 'Postmark server token, by context',
     example: 'X-Postmark-Server-Token: <uuid>',
+    screen: /postmark/i,
     pattern: /(postmark[\w .:="'-]{0,40}?)(?<![A-Za-z0-9])([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![A-Za-z0-9])/gi,
     secret: [2],
   },
@@ -482,6 +510,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'slack-token',
     description: 'Slack bot / user / workspace / config / refresh token',
     example: 'xoxb-, xoxp-, xoxa-, xoxe.xoxp-, xoxe-',
+    screen: /xox/,
     pattern: /(?<![A-Za-z0-9])xox(?:[abposr]|e(?:\.xox[bp])?)-[A-Za-z0-9-]{10,}/g,
   },
   {
@@ -494,6 +523,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'slack-webhook',
     description: 'Slack incoming webhook / workflow URL',
     example: 'https://hooks.slack.com/services/T…/B…/…',
+    screen: /hooks\.slack\.com\//,
     pattern: /(?<![A-Za-z0-9])https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_/+-]{20,})/g,
     secret: [1],
   },
@@ -532,6 +562,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'atlassian-token',
     description: 'Atlassian (Jira, Confluence, Bitbucket) API token',
     example: 'ATATT3, ATCTT3, ATBB',
+    screen: /ATATT3|ATCTT3/,
     pattern: /(?<![A-Za-z0-9])(?:AT[AC]TT3[A-Za-z0-9_=+/-]{100,}|ATBB[A-Za-z0-9]{28,})/g,
   },
   {
@@ -558,12 +589,14 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'jwt',
     description: 'JSON Web Token',
     example: 'eyJ….eyJ….…',
+    screen: /eyJ/,
     pattern: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
   },
   {
     kind: 'bearer-token',
     description: 'Bearer / Token credential in an Authorization header or a command line',
     example: 'Authorization: Bearer …',
+    screen: /Bearer|Token/,
     pattern: /\b(Bearer|Token)[ \t]+(?!\[REDACTED)([A-Za-z0-9._~+/-]{16,}=*)/g,
     secret: [2],
     // Prose about a thing called Token: lower-case words, or capitalised words and short numbers
@@ -574,6 +607,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'basic-auth',
     description: 'Basic credentials in an Authorization header',
     example: 'Authorization: Basic …',
+    screen: /Basic/,
     pattern: /\bBasic[ \t]+(?!\[REDACTED)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g,
     secret: [1],
     unless: /^[A-Z]?[a-z]+$/,
@@ -582,6 +616,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'curl-credentials',
     description: 'user:password given to curl -u / --user',
     example: 'curl -u user:…',
+    screen: /-u/,
     pattern: /(?<![\w-])(?:-u|--user)[ \t]+["']?[^\s:"']{1,64}:([^\s"'@]{4,})/g,
     secret: [1],
   },
@@ -589,6 +624,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'database-url',
     description: 'password in a database / broker connection string',
     example: 'postgres://user:…@, mysql://, mongodb+srv://, redis://:…@, amqp://',
+    screen: /:\/\//,
     pattern:
       /\b((?:postgres(?:ql)?|mysql|mariadb|mssql|sqlserver|mongodb(?:\+srv)?|redis|rediss|amqps?|clickhouse|cockroachdb|couchdb|neo4j(?:\+s)?|nats|kafka|jdbc:[a-z]{2,20}):\/\/[^\s:@/?#]{0,128}:)(?!\[REDACTED)([^\s@/?#]{1,256})@/gi,
     hints: ['://'],
@@ -598,6 +634,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'url-password',
     description: 'password in any other URL (user:password@host)',
     example: 'https://user:…@host',
+    screen: /:\/\//,
     pattern: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/?#]{1,128}:)(?!\[REDACTED)([^\s@/?#]{1,256})@/gi,
     hints: ['://'],
     secret: [2],
@@ -608,6 +645,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'cli-password-flag',
     description: 'a password or token passed as a command-line flag',
     example: '--password …, --token …',
+    screen: /-(?:passw|token|api-?key|auth-token|secret|client-secret)/i,
     pattern:
       /(?<![\w-])(--?(?:password|passwd|token|api-key|apikey|auth-token|secret|client-secret))[ \t]+(?:"([^"\n]{4,256})"|'([^'\n]{4,256})'|(?![-[])([^\s"'`]{4,}))/gi,
     secret: [2, 3, 4],
@@ -617,6 +655,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'password-assignment',
     description: 'password=…, passwd: …, PGPASSWORD=…, "password": "…" (also in ODBC/JDBC strings)',
     example: 'password=, passwd:, *_PASSWORD=',
+    screen: /pass|pwd|contrasena/i,
     pattern: assignment('pass|pwd|passwort|mot_de_passe|contrasena'),
     secret: [2, 3, 4],
     unless: REFERENCE,
@@ -626,6 +665,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'secret-assignment',
     description: 'a secret-named variable: *_KEY=, *_TOKEN:, *_SECRET=, apiKey: …, "client_secret": "…"',
     example: '*_KEY=, *_TOKEN:, *_SECRET=, credentials=',
+    screen: /key|token|secret|credential|auth/i,
     pattern: assignment('key|token|secret|credential|auth'),
     secret: [2, 3, 4],
     unless: new RegExp(`${REFERENCE.source}|${PLAIN_WORD.source}|${PATH_VALUE.source}|^.{1,7}$`, 'i'),
@@ -639,6 +679,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'env-secret',
     description: 'a secret-named environment variable set to a plain word: DB_PASSWORD=…, GITHUB_TOKEN=…, API_SECRET: … (line end)',
     example: 'NAME_TOKEN=word, NAME_PASSWORD: word',
+    screen: /key|token|secret|credential|auth|pass|pwd|contrasena/i,
     pattern: new RegExp(
       String.raw`[:=](?<=(?<![A-Za-z0-9_.-])([A-Z][A-Z0-9_]{1,72})[:=])` +
         String.raw`(?:(?<==)(?:"([^"\n]{4,512})"|'([^'\n]{4,512})'|(?!\[REDACTED)([^\s"'\x60,;()<>{}[\]&|]{4,512})(?![^\s"'\x60,;)<>}\]&|]))|(?<=:)[ \t]{0,4}(?!\[REDACTED)([^\s"'\x60,;()<>{}[\]&|]{4,512})(?=[ \t]*(?:[\r\n]|$|\[from:)))`,
