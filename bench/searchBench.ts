@@ -17,7 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SearchIndex, type SearchOptions } from '../src/core/services/search/searchIndex';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
-import { largeRequested, largeStore } from './store100k';
+import { largeRequested, largeStore, sampleWords } from './store100k';
 import {
   MIB,
   SeededRandom,
@@ -433,11 +433,8 @@ export function referenceAt100k(ctx: BenchContext): Promise<ReferenceRun> {
   reference100k ??= (async () => {
     const store = largeStore(ctx);
     const items = store.items();
-    const step = Math.floor(items.length / REFERENCE_CALLS_100K);
-    // A word of an item: each call finds something, as the search bench's queries do.
-    const queries = Array.from({ length: REFERENCE_CALLS_100K }, (_, i) => items[i * step].split(' ')[0]);
     ctx.log(`search: the reference memory server on the 100,000-file store's ${items.length} items`);
-    return referenceRun(ctx, path.join(path.dirname(store.ws), 'memory.jsonl'), items, queries);
+    return referenceRun(ctx, path.join(path.dirname(store.ws), 'memory.jsonl'), items, sampleWords(REFERENCE_CALLS_100K));
   })();
   return reference100k;
 }

@@ -102,8 +102,21 @@ function notesOf(file: number): number {
  * Every text from its own seed, so that the items can be listed again without reading the store.
  * The vocabulary is the search bench's (same seed), so its queries are words of these texts.
  */
+const VOCABULARY = { seed: 20_261_121, size: 12_000 };
+
+/**
+ * Words of the store that each occur in a few hundred items (ranks 5,000 to 9,000 of the
+ * vocabulary): a search finds something without matching a tenth of the store. The reference
+ * memory server answers with every match, and on a frequent word its reply for 500,000 items is
+ * more than it can write (its process ends).
+ */
+export function sampleWords(count: number): string[] {
+  const vocab = vocabulary(new SeededRandom(VOCABULARY.seed), VOCABULARY.size);
+  return Array.from({ length: count }, (_, i) => vocab[5000 + Math.floor((i * 4000) / count)]);
+}
+
 function texts(): { note(file: number, n: number): string; category(c: number, i: number): string; conversation(i: number): string } {
-  const vocab = vocabulary(new SeededRandom(20_261_121), 12_000);
+  const vocab = vocabulary(new SeededRandom(VOCABULARY.seed), VOCABULARY.size);
   const sentence = (seed: number) => {
     const rng = new SeededRandom(seed);
     return Array.from({ length: rng.int(6, 18) }, () => vocab[Math.floor(Math.pow(rng.next(), 2.2) * vocab.length)]).join(' ');
