@@ -198,6 +198,19 @@ export function median(samples: number[]): number {
 
 export const MIB = 1024 * 1024;
 
+/** Resident memory of a live process in MiB, now and at its peak (Linux /proc), or undefined elsewhere. */
+export function residentMiB(pid: number): { now: number; peak: number } | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status)?.[1]);
+    const now = kb('VmRSS');
+    const peak = kb('VmHWM');
+    return Number.isFinite(now) && Number.isFinite(peak) ? { now: now / 1024, peak: peak / 1024 } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Throughput in MB/s (MB = 2^20 bytes, as Lore's own reports count) for `bytes` in `ms`. */
 export function mbPerSecond(bytes: number, ms: number): number {
   return bytes / MIB / (ms / 1000);

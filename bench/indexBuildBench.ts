@@ -7,7 +7,8 @@
  *    between them), with the most FTS segments the index had at any point of the build, which
  *    FTS5 caps at 2,000 (past that every write fails).
  * On the search bench's store of 10,000 files (~100,000 items); with LORE_BENCH_LARGE=1 also on
- * one of 100,000 files (~500,000 items, a few minutes). Nothing here asserts wall-clock time.
+ * the shared store of 100,000 files (~500,000 items, bench/store100k.ts; a few minutes), whose
+ * index the last build leaves for the benches after this one. Nothing here asserts wall-clock time.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,7 +19,15 @@ import type { SqliteBackend } from '../src/core/services/search/sqliteBackend';
 import { initSchema } from '../src/core/services/search/sqliteSchema';
 import { loadSqlite, openDatabase, deleteDatabaseFiles, type SqliteDatabase } from '../src/core/base/sqliteDriver';
 import { MIB, baselineOf, formatNumber, makeResult, median, type BenchContext, type BenchResult } from './benchSupport';
-import { generate, type Generated } from './searchBench';
+import { generate } from './searchBench';
+import { largeRequested, largeStore } from './store100k';
+import type { StorePaths } from '../src/core/store/storePaths';
+
+/** A store to build the index of, and the bytes of its sources. */
+interface Sources {
+  paths: StorePaths;
+  bytes: number;
+}
 
 /** The one-shot build's target: at most this many times the bulk insert of its rows. */
 const TARGET_RATIO = 1.3;
@@ -28,22 +37,18 @@ const SEGMENT_SAMPLE_EVERY = 20;
 const DOC_FIELDS = 'file, line, category, text, context, source, date, noted_path, section, hash, flagged';
 
 export async function run(ctx: BenchContext): Promise<BenchResult[]> {
-  const results = await measureAt(ctx, 9000, 3, '10,000 files');
-  if (process.env.LORE_BENCH_LARGE === '1') results.push(...(await measureAt(ctx, 99_000, 1, '100,000 files')));
-  else ctx.log('indexBuild: the 100,000-file store is measured with LORE_BENCH_LARGE=1');
-  return results;
-}
-
-async function measureAt(ctx: BenchContext, notes: number, reps: number, label: string): Promise<BenchResult[]> {
-  const g = generate(ctx, notes);
+  const g = generate(ctx);
+  const results: BenchResult[] = [];
   try {
-    return await measure(ctx, g, reps, label);
+    results.push(...(await measure(ctx, g, 3, '10,000 files')));
   } finally {
     fs.rmSync(path.dirname(g.paths.root), { recursive: true, force: true });
   }
+  if (largeRequested(ctx, 'indexBuild')) results.push(...(await measure(ctx, largeStore(ctx), 1, '100,000 files')));
+  return results;
 }
 
-async function measure(ctx: BenchContext, g: Generated, reps: number, label: string): Promise<BenchResult[]> {
+async function measure(ctx: BenchContext, g: Sources, reps: number, label: string): Promise<BenchResult[]> {
   const floor: number[] = [];
   const oneShot: number[] = [];
   const sliced: number[] = [];
@@ -108,11 +113,11 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-function removeIndex(g: Generated): void {
+function removeIndex(g: Sources): void {
   fs.rmSync(g.paths.index, { recursive: true, force: true });
 }
 
-async function buildOneShot(g: Generated): Promise<void> {
+async function buildOneShot(g: Sources): Promise<void> {
   removeIndex(g);
   const index = SearchIndex.open(g.paths, { embedder: null, oneShot: true });
   try {
@@ -123,7 +128,7 @@ async function buildOneShot(g: Generated): Promise<void> {
 }
 
 /** The sliced build as a server runs it, counting the FTS segments as it goes. */
-async function buildSliced(g: Generated): Promise<{ ms: number; cpu: number; peakSegments: number; transactions: number }> {
+async function buildSliced(g: Sources): Promise<{ ms: number; cpu: number; peakSegments: number; transactions: number }> {
   removeIndex(g);
   const backend = openEngine(g.paths).lexical as SqliteBackend;
   let peakSegments = 0;
@@ -154,7 +159,7 @@ function segments(db: SqliteDatabase): number {
 }
 
 /** The rows the last build wrote, in its order. */
-function documentRows(g: Generated): unknown[][] {
+function documentRows(g: Sources): unknown[][] {
   const db = loadSqlite().driver!.open(indexDatabaseFile(g.paths), { readonly: true });
   try {
     return db.prepare(`SELECT ${DOC_FIELDS} FROM docs ORDER BY id`).values();
@@ -164,7 +169,7 @@ function documentRows(g: Generated): unknown[][] {
 }
 
 /** The floor: the rows into a fresh database of the same schema, settings and driver, in one transaction. */
-function bulkInsert(g: Generated, rows: unknown[][]): void {
+function bulkInsert(g: Sources, rows: unknown[][]): void {
   const file = path.join(path.dirname(g.paths.root), 'floor.sqlite');
   deleteDatabaseFiles(file);
   const db = openDatabase(loadSqlite().driver!, file, { busyTimeoutMs: 1000, init: initSchema });

@@ -17,6 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SearchIndex, type SearchOptions } from '../src/core/services/search/searchIndex';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
+import { largeRequested, largeStore, sampleWords } from './store100k';
 import {
   MIB,
   SeededRandom,
@@ -25,6 +26,7 @@ import {
   freshScratchDir,
   makeResult,
   percentile,
+  residentMiB,
   type BenchContext,
   type BenchResult,
 } from './benchSupport';
@@ -73,7 +75,7 @@ export interface Generated {
 }
 
 /** A vocabulary of pronounceable words; rank 0 is the most frequent (Zipf-like picks). */
-function vocabulary(rng: SeededRandom, size: number): string[] {
+export function vocabulary(rng: SeededRandom, size: number): string[] {
   const syll = [
     'ka',
     'lo',
@@ -244,7 +246,7 @@ async function incremental(
   return { samples, before: beforeSamples };
 }
 
-async function mcpClient(command: string, args: string[], env: Record<string, string>): Promise<Client> {
+export async function mcpClient(command: string, args: string[], env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'lore-bench', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: 'ignore' }),
@@ -252,8 +254,19 @@ async function mcpClient(command: string, args: string[], env: Record<string, st
   return client;
 }
 
+/** The reference memory server's entry point (@modelcontextprotocol/server-memory). */
+function serverMemoryBin(ctx: BenchContext): string {
+  return path.join(ctx.repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+}
+
+/** Resident memory of the process behind an MCP client (see residentMiB). */
+export function processMemory(client: Client): { now: number; peak: number } | undefined {
+  const pid = (client.transport as StdioClientTransport | undefined)?.pid;
+  return pid ? residentMiB(pid) : undefined;
+}
+
 /** Times one tool call (the result is discarded). */
-async function timeCall(client: Client, tool: string, args: Record<string, unknown>): Promise<number> {
+export async function timeCall(client: Client, tool: string, args: Record<string, unknown>): Promise<number> {
   const start = process.hrtime.bigint();
   const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 600_000 });
   // A renamed tool or a failing call would otherwise be timed as if it answered.
@@ -268,11 +281,11 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   try {
     results.push(...(await measure(ctx, g)));
     results.push(...warmCliSearch(ctx, g.paths.root, '10,000 files', g.queries));
-    mcpAt10k = await mcpSearchTimes(ctx, g.paths.root, g.queries);
+    mcpAt10k = (await mcpSearchTimes(ctx, g.paths.root, g.queries)).times;
   } finally {
     fs.rmSync(path.dirname(g.paths.root), { recursive: true, force: true });
   }
-  results.push(...(await largeStoreQueries(ctx, g.queries, mcpAt10k ?? [])));
+  if (largeRequested(ctx, 'search')) results.push(...(await largeStoreQueries(ctx, g.queries, mcpAt10k ?? [])));
   return results;
 }
 
@@ -281,7 +294,6 @@ export async function run(ctx: BenchContext): Promise<BenchResult[]> {
 // 10,000 and at 100,000 files.
 
 const CLI_REPS = 15;
-const LARGE_NOTES = 99_000;
 
 /** Runs the built CLI and returns its wall time in ms; throws when it fails. */
 function timeCli(ctx: BenchContext, args: string[]): number {
@@ -325,8 +337,15 @@ function warmCliSearch(ctx: BenchContext, root: string, label: string, queries: 
   ];
 }
 
-/** Lore's MCP search tool over stdio on a warm store: one call per query of a sample, after a warm-up. */
-async function mcpSearchTimes(ctx: BenchContext, root: string, queries: BenchQuery[]): Promise<number[]> {
+/**
+ * Lore's MCP search tool over stdio on a warm store: one call per query of a sample, after a
+ * warm-up; and the server's resident memory after the calls.
+ */
+async function mcpSearchTimes(
+  ctx: BenchContext,
+  root: string,
+  queries: BenchQuery[],
+): Promise<{ times: number[]; memory?: { now: number; peak: number } }> {
   const lore = await mcpClient(process.execPath, [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', root], {
     LORE_EMBED_PROVIDER: '',
     LORE_SEARCH_BACKEND: '',
@@ -337,44 +356,24 @@ async function mcpSearchTimes(ctx: BenchContext, root: string, queries: BenchQue
     await timeCall(lore, 'search', { query: queries[0].text, limit: 10 });
     for (let i = 0; i < MCP_QUERIES; i++)
       times.push(await timeCall(lore, 'search', { query: queries[i * step].text.replace(/"/g, ''), limit: 10 }));
+    return { times, memory: processMemory(lore) };
   } finally {
     await lore.close();
   }
-  return times;
 }
 
 /**
- * A store of 100,000 files (99,000 per-file notes of two items, the category files, 995
- * conversations): the warm CLI search against `lore --version`, and the MCP search against the
- * same call on the 10,000-file store in this run (flat as the store grows 10×). Its index is built
- * first by the CLI (minutes), outside the figures.
+ * The shared store of 100,000 files (bench/store100k.ts): the warm CLI search against `lore
+ * --version`, the MCP search against the same calls on the 10,000-file store in this run (flat as
+ * the store grows 10×), and `lore mcp`'s resident memory against the reference memory server
+ * holding the same items. Its index is brought up to date first by the CLI (minutes when no
+ * earlier bench of the run built it), outside the figures.
  */
 async function largeStoreQueries(ctx: BenchContext, queries: BenchQuery[], mcpAt10k: number[]): Promise<BenchResult[]> {
   if (!fs.existsSync(path.join(ctx.repoRoot, 'dist', 'cli.js'))) return [];
-  const root = path.join(freshScratchDir(ctx, `search-store-100k-${process.pid}`), '.lore');
-  const paths = storePaths(root);
-  const rng = new SeededRandom(20_261_207);
-  const vocab = vocabulary(rng, 12_000);
-  const word = () => vocab[Math.floor(Math.pow(rng.next(), 2.2) * vocab.length)];
-  const item = () =>
-    `- ${Array.from({ length: rng.int(6, 18) }, word).join(' ')} [from: conv-${rng.hex(8)}, 2026-0${rng.int(1, 9)}-1${rng.int(0, 9)}]`;
   try {
-    for (const dir of [paths.files, paths.archive]) fs.mkdirSync(dir, { recursive: true });
-    for (const name of ['facts', 'decisions', 'questions', 'playbooks', 'tasks'])
-      fs.writeFileSync(path.join(root, `${name}.md`), `# ${name}\n\n${Array.from({ length: 2000 }, item).join('\n')}\n`);
-    for (let i = 0; i < LARGE_NOTES; i++)
-      fs.writeFileSync(
-        path.join(paths.files, `2049-${200000 + i}.md`),
-        `---\npath: "src/f${i}.ts"\n---\n# src/f${i}.ts\n\n${item()}\n${item()}\n`,
-      );
-    for (let i = 0; i < FILES.transcripts; i++)
-      fs.writeFileSync(
-        path.join(paths.archive, `s${i}.md`),
-        `---\nsession_id: s${i}\n---\n\n# session ${i}\n\n## 10:00 — user\n${item().slice(2)}\n`,
-      );
-    const old = new Date(Date.now() - 3600_000);
-    for (const dir of [root, paths.files, paths.archive]) for (const f of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, f), old, old);
-    ctx.log(`search: 100,000-file store generated; building its index through the CLI`);
+    const root = largeStore(ctx).paths.root;
+    ctx.log(`search: bringing the 100,000-file store's index up to date through the CLI`);
     const build = timeCli(ctx, ['search', 'warmup', '--root', root]);
     const results = warmCliSearch(ctx, root, '100,000 files', queries);
     const mcp = await mcpSearchTimes(ctx, root, queries);
@@ -382,20 +381,82 @@ async function largeStoreQueries(ctx: BenchContext, queries: BenchQuery[], mcpAt
       makeResult({
         name: 'Lore search tool over MCP, 100,000 files vs 10,000',
         unit: 'ms',
-        samples: mcp,
+        samples: mcp.times,
         ...(mcpAt10k.length ? { baseline: baselineOf('the same calls on the 10,000-file store', 'ms', mcpAt10k) } : {}),
         target: { on: 'ratio', op: '<=', threshold: 1.5 },
-        notes: [`index built by the CLI in ${formatNumber(build / 1000)} s (not in the figures)`],
+        notes: [`the CLI's first search brought the index up to date in ${formatNumber(build / 1000)} s (not in the figures)`],
       }),
     );
+    if (mcp.memory) results.push(versusReferenceMemory('`lore mcp` RSS at 100,000 files', mcp.memory, await referenceAt100k(ctx)));
     return results;
   } catch (error) {
     return [
       makeResult({ name: 'queries on a 100,000-file store', unit: 'ms', samples: [NaN], notes: [`failed: ${(error as Error).message}`] }),
     ];
-  } finally {
-    fs.rmSync(path.dirname(root), { recursive: true, force: true });
   }
+}
+
+/** What the reference memory server did with a store's items: its search_nodes times and its memory after them. */
+export interface ReferenceRun {
+  items: number;
+  times: number[];
+  memory?: { now: number; peak: number };
+}
+
+/** server-memory with one entity per item (its text the observation), after one search_nodes call per query. */
+async function referenceRun(ctx: BenchContext, file: string, items: string[], queries: string[]): Promise<ReferenceRun> {
+  fs.writeFileSync(
+    file,
+    items.map((text, i) => JSON.stringify({ type: 'entity', name: `item-${i}`, entityType: 'fact', observations: [text] })).join('\n') +
+      '\n',
+  );
+  const memory = await mcpClient(process.execPath, [serverMemoryBin(ctx)], { MEMORY_FILE_PATH: file });
+  try {
+    const times: number[] = [];
+    for (const query of queries) times.push(await timeCall(memory, 'search_nodes', { query }));
+    return { items: items.length, times, memory: processMemory(memory) };
+  } finally {
+    await memory.close();
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/** server-memory re-reads its whole file on every call: at 100,000 files a few calls say what it holds. */
+const REFERENCE_CALLS_100K = 5;
+let reference100k: Promise<ReferenceRun> | undefined;
+
+/**
+ * The reference memory server holding every item of the 100,000-file store, measured once per run
+ * and shared by the benches that compare Lore's processes with it at that size.
+ */
+export function referenceAt100k(ctx: BenchContext): Promise<ReferenceRun> {
+  reference100k ??= (async () => {
+    const store = largeStore(ctx);
+    const items = store.items();
+    ctx.log(`search: the reference memory server on the 100,000-file store's ${items.length} items`);
+    return referenceRun(ctx, path.join(path.dirname(store.ws), 'memory.jsonl'), items, sampleWords(REFERENCE_CALLS_100K));
+  })();
+  return reference100k;
+}
+
+/** A Lore process's resident memory against the reference server's, both after the same kind of work. */
+export function versusReferenceMemory(name: string, memory: { now: number; peak: number }, reference: ReferenceRun): BenchResult {
+  const result = makeResult({
+    name,
+    unit: 'MiB',
+    samples: [memory.now],
+    ...(reference.memory
+      ? { baseline: baselineOf(`server-memory holding the same ${reference.items} items`, 'MiB', [reference.memory.now]) }
+      : {}),
+    target: { on: 'ratio', op: '<=', threshold: 1 },
+  });
+  result.notes = [
+    `peak ${formatNumber(memory.peak)} MiB` +
+      (reference.memory
+        ? `; server-memory peak ${formatNumber(reference.memory.peak)} MiB, its search_nodes ${formatNumber(percentile(reference.times, 50))} ms (median of ${reference.times.length})`
+        : ''),
+  ];
+  return result;
 }
 
 async function measure(ctx: BenchContext, g: Generated): Promise<BenchResult[]> {
@@ -543,17 +604,18 @@ async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: nu
   fs.writeFileSync(memoryFile, lines.join('\n') + '\n');
   const step = Math.floor(g.queries.length / MCP_QUERIES);
   const sample = Array.from({ length: MCP_QUERIES }, (_, i) => g.queries[i * step].text.replace(/"/g, ''));
-  const serverMemory = path.join(ctx.repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
   ctx.log(
     `search: timing ${MCP_QUERIES} search_nodes calls on ${g.items.length} entities (${formatNumber(fs.statSync(memoryFile).size / MIB)} MB JSONL)`,
   );
-  const memory = await mcpClient(process.execPath, [serverMemory], { MEMORY_FILE_PATH: memoryFile });
+  const memory = await mcpClient(process.execPath, [serverMemoryBin(ctx)], { MEMORY_FILE_PATH: memoryFile });
   const lore = await mcpClient(process.execPath, [path.join(ctx.repoRoot, 'dist', 'cli.js'), 'mcp', '--root', g.paths.root], {
     LORE_EMBED_PROVIDER: '',
     LORE_SEARCH_BACKEND: '',
   });
   const base: number[] = [];
   const mcp: number[] = [];
+  let loreMemory: { now: number; peak: number } | undefined;
+  let referenceMemory: { now: number; peak: number } | undefined;
   try {
     // Warm both (Lore opens its index on the first call), then alternate query by query, so
     // that the load of a shared machine falls on both alike.
@@ -568,6 +630,8 @@ async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: nu
       mcp.push(await timeCall(lore, 'search', { query, limit: 10 }));
       await settle();
     }
+    loreMemory = processMemory(lore);
+    referenceMemory = processMemory(memory);
   } finally {
     await memory.close();
     await lore.close();
@@ -580,5 +644,10 @@ async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: nu
   inProc.notes = [
     `Lore is ${formatNumber(baseline.value / inProc.value)}× faster (p50 of 1,000 queries vs median of ${MCP_QUERIES} search_nodes calls)`,
   ];
-  return [mcpResult, inProc];
+  const results = [mcpResult, inProc];
+  if (loreMemory)
+    results.push(
+      versusReferenceMemory('`lore mcp` RSS at 10,000 files', loreMemory, { items: g.items.length, times: base, memory: referenceMemory }),
+    );
+  return results;
 }

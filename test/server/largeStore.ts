@@ -26,8 +26,17 @@ export function largeStoreFile(i: number): string {
   return `pkg${String(Math.floor(i / 100)).padStart(3, '0')}/mod${String(i % 100).padStart(2, '0')}.ts`;
 }
 
+/** What a generated note says, when the default text will not do (e.g. words a search bench queries). */
+export interface LargeStoreText {
+  /** The text of note `note` of file `file`. */
+  note(file: number, note: number): string;
+  /** How many notes file `file` has (`notesPerFile` when absent). */
+  notesOf?(file: number): number;
+}
+
 /** Writes the workspace and store under `ws` (which must be empty or missing). */
-export function generateLargeStore(ws: string, files: number, notesPerFile: number): LargeStore {
+export function generateLargeStore(ws: string, files: number, notesPerFile: number, text?: LargeStoreText): LargeStore {
+  let noteLines = 0;
   const paths = storePaths(path.join(ws, '.lore'), ws);
   fs.mkdirSync(paths.files, { recursive: true });
   for (let i = 0; i < files; i++) {
@@ -43,8 +52,10 @@ export function generateLargeStore(ws: string, files: number, notesPerFile: numb
       size: Buffer.byteLength(body),
       fingerprint: `sha256:${createHash('sha256').update(body).digest('hex')}`,
     };
-    const lines = Array.from({ length: notesPerFile }, (_, n) =>
-      noteLine(`Module ${i} note ${n}: keep v${n} in sync with the cache layer and the harvest plan`, {
+    const count = text?.notesOf?.(i) ?? notesPerFile;
+    noteLines += count;
+    const lines = Array.from({ length: count }, (_, n) =>
+      noteLine(text ? text.note(i, n) : `Module ${i} note ${n}: keep v${n} in sync with the cache layer and the harvest plan`, {
         source: `conv-${(i * 7 + n) % 997}`,
         date: `2026-${String((n % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
       }),
@@ -52,5 +63,5 @@ export function generateLargeStore(ws: string, files: number, notesPerFile: numb
     const noteFile = path.join(paths.files, noteFileNameOf(noteIdForPath(relative)));
     fs.writeFileSync(noteFile, renderNoteFile(metaFor(noteFile, relative, identity), `# ${relative}\n\n${lines.join('\n')}\n`));
   }
-  return { ws, paths, relative: largeStoreFile, noteLines: files * notesPerFile };
+  return { ws, paths, relative: largeStoreFile, noteLines };
 }

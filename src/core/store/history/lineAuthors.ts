@@ -4,9 +4,10 @@
  * author). The hover on a file's notes and the arrivals after a pull (items/teammateArrivals.ts)
  * ask it; names are never written into item lines, they are read from git when shown.
  *
- * One blame per file per HEAD and file version (`LineAuthorsMemo`), so a hover repeated on an
- * unchanged store costs one `git rev-parse`. A line not committed yet (or a file git does not
- * track) has no author.
+ * One blame per file per HEAD and file version (`LineAuthorsMemo`), and HEAD asked of git at most
+ * once a second, so hovers repeated on an unchanged store cost a `git rev-parse` a second (a hover
+ * follows the mouse: a process per hover made it 20× a request's round trip). A line not committed
+ * yet (or a file git does not track) has no author.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -94,19 +95,42 @@ export async function blameFile(repo: StoreRepo, file: string, revision?: string
 /** Files whose blame is remembered at most (one per note file or category file hovered). */
 const MAX_REMEMBERED = 200;
 
+/**
+ * How long a HEAD read from git is used again. A commit, pull or checkout is seen this much later
+ * at most, and only when it left the file as it was: a changed file is another version, blamed again.
+ */
+export const HEAD_REUSE_MS = 1000;
+
 /** Blames remembered per file, HEAD and file version; bounded (cleared past `max`). */
 export class LineAuthorsMemo {
   private readonly remembered = new Map<string, Promise<Array<LineAuthor | undefined> | undefined>>();
+  private head: { root: string; at: number; value: Promise<string | undefined> } | undefined;
 
-  constructor(private readonly max = MAX_REMEMBERED) {}
+  /** `clock`: milliseconds, monotonic (a test moves it). */
+  constructor(
+    private readonly max = MAX_REMEMBERED,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  /** The store's HEAD commit, or undefined when it has none (no repository, no commit, no git). */
+  private currentHead(paths: StorePaths): Promise<string | undefined> {
+    const now = this.clock();
+    if (this.head?.root === paths.root && now - this.head.at < HEAD_REUSE_MS) return this.head.value;
+    const value = runGit(['rev-parse', '-q', '--verify', 'HEAD'], { cwd: paths.root }).then(
+      (result) => (result.code === 0 ? result.stdout.trim() : undefined),
+      () => undefined,
+    );
+    this.head = { root: paths.root, at: now, value };
+    return value;
+  }
 
   /**
    * The authors of the lines of store file `absolute` as it is on disk (0-based), or undefined when
    * the store is in no repository with a commit, or git does not track the file.
    */
   async get(paths: StorePaths, absolute: string): Promise<Array<LineAuthor | undefined> | undefined> {
-    const head = await runGit(['rev-parse', '-q', '--verify', 'HEAD'], { cwd: paths.root }).catch(() => undefined);
-    if (!head || head.code !== 0) return undefined;
+    const head = await this.currentHead(paths);
+    if (!head) return undefined;
     let version: string;
     try {
       const stat = fs.statSync(absolute);
@@ -114,7 +138,7 @@ export class LineAuthorsMemo {
     } catch {
       return undefined;
     }
-    const key = `${absolute}\0${head.stdout.trim()}\0${version}`;
+    const key = `${absolute}\0${head}\0${version}`;
     let blamed = this.remembered.get(key);
     if (!blamed) {
       blamed = findStoreRepo(paths)
