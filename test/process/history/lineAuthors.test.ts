@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HEAD_REUSE_MS, LineAuthorsMemo } from '../../../../src/core/store/history/lineAuthors';
-import { storePaths } from '../../../../src/core/store/storePaths';
-import { gitIn, initRepo } from '../../../helpers/gitRepo';
-import { makeTempDir } from '../../../helpers/paths';
+import { HEAD_REUSE_MS, LineAuthorsMemo } from '../../../src/core/store/history/lineAuthors';
+import { storePaths } from '../../../src/core/store/storePaths';
+import { gitIn, initRepo } from '../../helpers/gitRepo';
+import { makeTempDir } from '../../helpers/paths';
 
 describe('core/store/history: who wrote the lines of a store file, remembered', function () {
   this.timeout(20_000);
