@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { flagEveryRule, flagInstruction, mayHoldInstruction } from '../../../src/core/model/safety/instructionFlags';
 import { REPO_ROOT } from '../../helpers/paths';
+import { repositoryTexts, textFiles } from '../../helpers/repositoryTexts';
 
 /**
  * The screen that lets the planted-instruction check skip its rules must never skip a line a rule
@@ -11,22 +11,6 @@ import { REPO_ROOT } from '../../helpers/paths';
  * and in full-width letters, and on the repository's docs, sources and fixtures line by line: the
  * check with the screen must give what every rule run without it gives.
  */
-
-/** Text files under `dir` (recursively), at most `max` of them. */
-function textFiles(dir: string, max: number): string[] {
-  const out: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
-      if (out.length >= max) return;
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(?:md|jsonl?|ts|txt|ya?ml)$/.test(entry.name) && fs.statSync(full).size < 2_000_000)
-        out.push(fs.readFileSync(full, 'utf8'));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** The line with each of its words left out in turn. */
 function withoutEachWord(line: string): string[] {
@@ -42,11 +26,7 @@ function fullWidth(line: string): string {
 describe('planted-instruction screen', () => {
   // The tests' sources: the instruction tests' planted and ordinary lines, and the planted lines of every other test.
   const sampleLines = textFiles(path.join(REPO_ROOT, 'test'), 3000).flatMap((text) => text.split('\n'));
-  const corpusLines = [
-    ...textFiles(path.join(REPO_ROOT, 'docs'), 200),
-    ...textFiles(path.join(REPO_ROOT, 'test', 'fixtures'), 2000),
-    ...textFiles(path.join(REPO_ROOT, 'src', 'core', 'model'), 400),
-  ].flatMap((text) => text.split('\n'));
+  const corpusLines = repositoryTexts().flatMap((text) => text.split('\n'));
 
   it('flags the planted lines of the tests, their variants and real text as every rule does', () => {
     const flagged = sampleLines.filter((line) => flagEveryRule(line).length > 0);

@@ -1,9 +1,7 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { mayHoldSecret, redactEveryRule, redactSecrets } from '../../../src/core/model/safety/redact';
 import { SECRET_RULES, TOKEN_RUN } from '../../../src/core/model/safety/secretRules';
-import { REPO_ROOT } from '../../helpers/paths';
+import { repositoryTexts } from '../../helpers/repositoryTexts';
 import { ALNUM, B64, HEX, URLSAFE, fake, secretSamples } from './secretSamples';
 
 /**
@@ -13,22 +11,6 @@ import { ALNUM, B64, HEX, URLSAFE, fake, secretSamples } from './secretSamples';
  * short (around the token run's length) and of random text near the rules' shapes: redaction with
  * the screen must give what every rule run without it gives.
  */
-
-/** Text files under `dir` (recursively), at most `max` of them. */
-function textFiles(dir: string, max: number): string[] {
-  const out: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
-      if (out.length >= max) return;
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(?:md|jsonl?|ts|txt|ya?ml)$/.test(entry.name) && fs.statSync(full).size < 2_000_000)
-        out.push(fs.readFileSync(full, 'utf8'));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** Random text close to what the rules look for: prefixes, separators, short and long runs. */
 function nearMisses(count: number): string[] {
@@ -46,11 +28,7 @@ function nearMisses(count: number): string[] {
 
 describe('secret redaction screen', () => {
   const samples = secretSamples();
-  const corpus = [
-    ...textFiles(path.join(REPO_ROOT, 'docs'), 200),
-    ...textFiles(path.join(REPO_ROOT, 'test', 'fixtures'), 2000),
-    ...textFiles(path.join(REPO_ROOT, 'src', 'core', 'model'), 400),
-  ];
+  const corpus = repositoryTexts();
 
   it('lets every sample of every rule through', () => {
     assert.deepEqual(
