@@ -120,6 +120,11 @@ export function heldText(held: ReadonlyArray<{ kinds: readonly string[] }>): str
     .join(', ');
 }
 
+/** Whether an item is held only as an inference to confirm (a suggestion), not as an instruction nor as an agent's write. */
+export function isSuggestion(kinds: readonly string[]): boolean {
+  return kinds.length > 0 && !isInstructionHold(kinds);
+}
+
 /** Whether a hold reads as an instruction to an agent (accepted only by name), not merely an inference to confirm. */
 export function isInstructionHold(kinds: readonly string[]): boolean {
   return kinds.some((kind) => kind !== INFERRED);

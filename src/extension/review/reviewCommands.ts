@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReviewEditResult } from '../../core/store/items/reviewEdit';
 import type { ReviewDecision, ReviewDecisionResult, ReviewItem } from '../../core/store/items/reviewQueue';
-import { isInstructionHold, REVIEW_FILE } from '../../core/model/reviewFile';
+import { isSuggestion, REVIEW_FILE } from '../../core/model/reviewFile';
 import { targetDisplayName } from '../../core/model/reviewTargetName';
 import { ReviewDecideRequest, ReviewEditRequest, ReviewListRequest } from '../../shared/protocol';
 import { layerOfFile, personalStorePaths, resolveInStore, type StoreLayer } from '../../core/store/storePaths';
@@ -102,7 +102,7 @@ export async function decideHeldItem(
  * for them); items that read as instructions, and agents' writes, still take one decision each.
  */
 export async function acceptSuggestions(store: StoreService): Promise<ReviewDecisionResult | undefined> {
-  const items = (await listReview(store)).filter((item) => item.kinds.length > 0 && !isInstructionHold(item.kinds) && !item.pending);
+  const items = (await listReview(store)).filter((item) => isSuggestion(item.kinds) && !item.pending);
   if (items.length === 0) {
     void vscode.window.showInformationMessage('Lore: no suggestions wait for review.');
     return undefined;

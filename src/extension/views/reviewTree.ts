@@ -9,14 +9,14 @@ import * as vscode from 'vscode';
 import { REVIEW_FILE } from '../../core/model/reviewFile';
 import type { ReviewItem } from '../../core/store/items/reviewQueue';
 import { targetDisplayName } from '../../core/model/reviewTargetName';
-import { isInstructionHold } from '../../core/model/reviewFile';
+import { isSuggestion } from '../../core/model/reviewFile';
 import { ReviewListRequest } from '../../shared/protocol';
 import { openAtLine, StoreTreeProvider, type TreeNode } from './treeBase';
 
 /** Why an item waits, in a few words: the flag kinds, or what an agent's write would do. */
 export function reviewReason(item: ReviewItem): string {
   const pending = item.pending ? `pending ${item.pending.op}${item.pending.id ? ` of ${item.pending.id}` : ''}` : '';
-  const kinds = isInstructionHold(item.kinds) ? item.kinds.join(', ') : item.kinds.length ? 'suggested: to confirm' : '';
+  const kinds = isSuggestion(item.kinds) ? 'suggested: to confirm' : item.kinds.join(', ');
   return [pending, kinds].filter(Boolean).join(' · ');
 }
 
@@ -65,10 +65,10 @@ function reviewTreeItem(root: string, item: ReviewItem): vscode.TreeItem {
     .filter((l, i) => l || i === 1)
     .join('\n');
   tree.accessibilityInformation = {
-    label: `${item.pending && !item.kinds.length ? 'Pending' : isInstructionHold(item.kinds) || !item.kinds.length ? 'Held for review' : 'Suggested'}: ${item.text}. ${targetDisplayName(item.target)}${where}. ${reviewReason(item)}`,
+    label: `${item.pending && !item.kinds.length ? 'Pending' : isSuggestion(item.kinds) ? 'Suggested' : 'Held for review'}: ${item.text}. ${targetDisplayName(item.target)}${where}. ${reviewReason(item)}`,
   };
   // Flagged items keep the shield; an agent's clean write waits with a clock; a suggestion is a light bulb.
-  const icon = isInstructionHold(item.kinds) ? 'shield' : item.kinds.length ? 'lightbulb' : item.pending ? 'clock' : 'shield';
+  const icon = isSuggestion(item.kinds) ? 'lightbulb' : item.pending && !item.kinds.length ? 'clock' : 'shield';
   tree.iconPath = new vscode.ThemeIcon(icon);
   tree.contextValue = editableReviewItem(item) ? 'lore.reviewItem.editable' : 'lore.reviewItem';
   tree.command = openAtLine(path.join(root, item.where === 'queue' ? REVIEW_FILE : item.target.file), 0);
