@@ -14,6 +14,11 @@ import { startStub, type StubServer } from '../helpers/stubServers';
 
 const EMPTY = { decisions: [], tasks_done: [], tasks_open: [], questions: [], playbooks: [], files: [] };
 
+/** `lore harvest … EXTRA` against the stub's OpenAI-compatible endpoint. */
+function harvestArgs(root: string, baseUrl: string): (...extra: string[]) => string[] {
+  return (...extra) => ['harvest', '--root', root, '--provider', 'openai', '--base-url', baseUrl, '--model', 'stub-model', ...extra];
+}
+
 describe('lore harvest: a reply of 100,000 items', function () {
   this.timeout(120_000);
   let stub: StubServer | undefined;
@@ -33,18 +38,7 @@ describe('lore harvest: a reply of 100,000 items', function () {
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', 'A conversation the model answers at length.', '2026-11-24T10:00:00Z'));
     fs.writeFileSync(path.join(inbox, 'c2.md'), transcript('c2', 'A conversation with one fact.', '2026-11-24T11:00:00Z'));
-    const args = (...extra: string[]) => [
-      'harvest',
-      '--root',
-      root,
-      '--provider',
-      'openai',
-      '--base-url',
-      stub!.baseUrl,
-      '--model',
-      'stub-model',
-      ...extra,
-    ];
+    const args = harvestArgs(root, stub.baseUrl);
 
     const preview = await runCli(args('--preview'));
     assert.equal(preview.code, 0, preview.stderr);
@@ -68,18 +62,7 @@ describe('lore harvest: a reply of 100,000 items', function () {
     stub = await startStub('openai', [], { whenExhausted: () => ({ reply: reply(3) }) });
     const { root, inbox } = await makeWorkspace();
     fs.writeFileSync(path.join(inbox, 'c1.md'), transcript('c1', 'A conversation.', '2026-11-24T10:00:00Z'));
-    const args = (...extra: string[]) => [
-      'harvest',
-      '--root',
-      root,
-      '--provider',
-      'openai',
-      '--base-url',
-      stub!.baseUrl,
-      '--model',
-      'stub-model',
-      ...extra,
-    ];
+    const args = harvestArgs(root, stub.baseUrl);
     assert.equal((await runCli(args('--preview'))).code, 0);
     // The preview's cached reply, replaced by the whole runaway reply an older Lore cached.
     const replies = path.join(root, '.cache', 'replies');
