@@ -39,7 +39,19 @@ const STAGES = [
 /** Counts from the lines a stage printed: mocha's "N passing" / "N failing" summaries. */
 function countTests(text) {
   const sum = (re) => [...text.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
-  return { passed: sum(/^\s*(\d+) passing\b/gm), failed: sum(/^\s*(\d+) failing\b/gm) };
+  return { passed: sum(/^\s*(\d+) passing\b/gm), failed: sum(/^\s*(\d+) failing\b/gm), failures: failureReport(text) };
+}
+
+/**
+ * Mocha's failure report (from its "N failing" line on), cut to a few KB: printed again at the very
+ * end, so a log that keeps only its tail (as CI's does) still names the test that failed and why.
+ */
+function failureReport(text) {
+  const at = text.search(/^\s*\d+ failing\b/m);
+  if (at < 0) return '';
+  // eslint-disable-next-line no-control-regex
+  const plain = text.slice(at).replace(/\u001b\[[0-9;]*m/g, '');
+  return plain.length > 6000 ? `${plain.slice(0, 6000)}\n  … (cut; the whole report is above)\n` : plain;
 }
 
 /** Runs one stage; `buffered` keeps its output until it ends (for stages that run side by side). */
@@ -63,7 +75,7 @@ function run(stage, buffered = false) {
     });
     child.on('error', (err) => {
       process.stderr.write(`lore: cannot run ${command}: ${err.message}\n`);
-      resolve({ ...stage, code: 1, seconds: 0, passed: 0, failed: 0 });
+      resolve({ ...stage, code: 1, seconds: 0, passed: 0, failed: 0, failures: '' });
     });
   });
 }
@@ -205,6 +217,7 @@ if (codeServers?.waited !== undefined && fs.statSync(SETUP_LOG).size > 0) {
     `  ${'setup'.padEnd(12)} ${seconds.toFixed(1).padStart(6)} s  in the background; the integration stage waited ${codeServers.waited.toFixed(1)} s for it`,
   );
 }
+for (const r of results.filter((x) => x.failures)) console.log(`\nlore: what failed in ${r.name}:\n${r.failures.trimEnd()}`);
 if (skipped.length) console.log(`  not run after the failed build: ${skipped.join(', ')}`);
 if (failedStages.length) console.log(`lore: failed: ${failedStages.join(', ')}`);
 // The plain closing line CI reads (mocha's own summaries are per group).
