@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { syncIndexInSlices } from '../../../src/core/services/search/indexSync';
 import { indexDatabaseFile, openEngine } from '../../../src/core/services/search/openEngine';
 import { SearchIndex } from '../../../src/core/services/search/searchIndex';
-import type { SqliteBackend } from '../../../src/core/services/search/sqliteBackend';
+import { DEFERRED_FULL_TEXT_KEY, type SqliteBackend } from '../../../src/core/services/search/sqliteBackend';
 import { loadSqlite, type SqliteDatabase } from '../../../src/core/base/sqliteDriver';
 import type { StorePaths } from '../../../src/core/store/storePaths';
 import { ageStore, makeSearchStore } from './searchFixtures';
@@ -183,6 +183,74 @@ describe('index build: transactions, segments and interruptions', function () {
     assert.deepEqual(resumed, await hitsOf(paths, queries), 'as complete as a build from scratch');
     assert.match(resumed[2], /^cobalt module599: (?:files\/7-1599\.md:\d+:cobalt note \d of module599[^|]*(?: \| )?){3}$/);
     assert.doesNotMatch(resumed[3], /amber note/, 'the old notes are gone');
+  });
+
+  it('a one-shot first build killed half way, its full-text entries still deferred, is completed by the next update', async () => {
+    const queries = ['amber module17', 'amber module599', 'watcher', 'esbuild'];
+    const backend = openEngine(paths).lexical as SqliteBackend;
+    let transactions = 0;
+    try {
+      await assert.rejects(
+        syncIndexInSlices(
+          backend,
+          paths,
+          {},
+          {
+            sliceMs: 0,
+            deferFullText: true,
+            run: (slice) => {
+              if (++transactions > NOTE_FILES / 2) throw new Error('killed');
+              return slice(backend);
+            },
+          },
+        ),
+        /killed/,
+      );
+      // Documents written, none findable yet: the entries were left for the end.
+      assert.ok(allDocs(paths).length > NOTE_FILES / 4);
+      assert.equal(backend.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH 'amber'").values()[0][0], 0);
+      assert.equal(backend.meta(DEFERRED_FULL_TEXT_KEY), '1');
+    } finally {
+      backend.close();
+    }
+    const resumed = await hitsOf(paths, queries);
+    const check = openEngine(paths).lexical as SqliteBackend;
+    try {
+      assert.equal(check.meta(DEFERRED_FULL_TEXT_KEY), undefined);
+      check.db.prepare("INSERT INTO fts(fts, rank) VALUES ('integrity-check', 1)").run();
+    } finally {
+      check.close();
+    }
+    fs.rmSync(paths.index, { recursive: true, force: true });
+    assert.deepEqual(resumed, await hitsOf(paths, queries), 'as complete as a build from scratch');
+    assert.match(resumed[1], /amber note/);
+  });
+
+  it('another connection writing during a deferred build makes the entries, and the build writes its own from then on', () => {
+    const builder = openEngine(paths).lexical as SqliteBackend;
+    const other = openEngine(paths).lexical as SqliteBackend;
+    const doc = (rel: string, text: string) => ({ file: rel, category: 'facts' as const, text, context: '', hash: text });
+    const state = (rel: string) => ({ rel, mtimeMs: 1, size: 1, hash: rel });
+    const matches = (word: string) => builder.db.prepare('SELECT count(*) FROM fts WHERE fts MATCH ?').values(word)[0][0];
+    try {
+      assert.equal(
+        builder.transaction(() => builder.deferFullText()),
+        true,
+      );
+      builder.transaction(() => builder.replaceSource(state('a.md'), [doc('a.md', 'quartz before')]));
+      assert.equal(matches('quartz'), 0);
+      other.transaction(() => other.setSourceState(state('b.md')));
+      assert.equal(matches('quartz'), 1, "the other connection's write made the entries first");
+      builder.transaction(() => builder.replaceSource(state('c.md'), [doc('c.md', 'quartz after')]));
+      builder.transaction(() => builder.replaceSource(state('a.md'), [doc('a.md', 'jasper instead')]));
+      builder.transaction(() => builder.finishDeferredFullText());
+      assert.equal(matches('quartz'), 1, 'the replaced text is gone from the entries, the new one is there');
+      assert.equal(matches('jasper'), 1);
+      builder.db.prepare("INSERT INTO fts(fts, rank) VALUES ('integrity-check', 1)").run();
+    } finally {
+      builder.close();
+      other.close();
+    }
   });
 
   it('builds the same index in a one-shot process (the CLI) as in a server', async () => {

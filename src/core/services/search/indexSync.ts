@@ -62,6 +62,13 @@ export interface SlicedSyncOptions {
    * backend to use, which recovery may have replaced since the last slice.
    */
   run?: <T>(slice: (backend: LexicalBackend) => T) => T;
+  /**
+   * Nothing is answered from this index until the update ends (a one-shot process): the first
+   * build of an empty index writes its documents alone and makes their full-text entries in one
+   * pass at the end (LexicalBackend.deferFullText), 0.7× the time of a plain bulk insert of the
+   * same rows instead of 1.9× for the entries made file by file and merged.
+   */
+  deferFullText?: boolean;
 }
 
 const DEFAULT_SLICE_MS = 25;
@@ -99,6 +106,8 @@ export async function syncIndexInSlices(
       current = b;
       return slice(b);
     });
+  const deferred =
+    slicing.deferFullText && total >= HOLD_MAINTENANCE_FILES && tracked((b) => b.transaction(() => b.deferFullText?.() ?? false));
   while (plan.next < total || (plan.removed.length > 0 && !plan.removedApplied)) {
     // A large file's documents are made with pauses, then written over several slices.
     const next = plan.changed[plan.next];
@@ -118,6 +127,7 @@ export async function syncIndexInSlices(
     slicing.onProgress?.({ done: plan.next, total });
     if (plan.next < total) await yieldToEventLoop();
   }
+  if (deferred) tracked((b) => b.transaction(() => b.finishDeferredFullText?.()));
   // What a large transaction would have merged at once (a stall of ~0.5 s), a step per slice.
   current.holdMaintenance?.(false);
   while (current.maintain?.()) await yieldToEventLoop();

@@ -63,6 +63,16 @@ export interface LexicalBackend {
   /** One bounded step of due maintenance; true while more remains. */
   maintain?(): boolean;
   /**
+   * For the first build of an empty index by a process that answers nothing meanwhile (the CLI):
+   * documents are written without their full-text entries, which one pass over them makes at the
+   * end (finishDeferredFullText). Called in a transaction; false (nothing deferred) when the index
+   * has documents. A build killed before the end leaves a mark, and the next write transaction of
+   * any process makes the entries before anything else.
+   */
+  deferFullText?(): boolean;
+  /** Makes the full-text entries a deferred build left out; called in a transaction. */
+  finishDeferredFullText?(): void;
+  /**
    * Makes removed documents unrecoverable from the index's files (after `lore forget`): SQLite
    * merges FTS5's segments, which still list a removed text's words, rewrites the file without
    * its free pages (VACUUM) and truncates its write-ahead log. Seconds on a large index; run

@@ -207,6 +207,7 @@ export class SearchIndex {
       };
       return syncIndexInSlices(lexical, this.paths, this.syncOptions(), {
         sliceMs: this.options.oneShot ? ONE_SHOT_SLICE_MS : undefined,
+        deferFullText: this.options.oneShot,
         run: (slice) => this.withRecovery(() => slice(this.engine.lexical), 'throw'),
         onProgress: progress,
       }).finally(() => lexical.holdMaintenance?.(false));

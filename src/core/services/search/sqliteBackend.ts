@@ -33,6 +33,15 @@ const MERGE_STEP_PAGES = 64;
 /** Ids per document fetch: statements are cached by their number of parameters. */
 const DOC_BATCH = 50;
 
+/** Rows per INSERT while full-text entries are deferred: one statement per row was a third of a build. */
+const INSERT_BATCH = 50;
+
+/** The `docs` columns a document is inserted with, in order. */
+const INSERT_COLUMNS = 'file, line, category, text, context, source, date, noted_path, section, hash, flagged';
+
+/** The meta key marking `docs` rows written without their full-text entries (see deferFullText). */
+export const DEFERRED_FULL_TEXT_KEY = 'full-text-deferred';
+
 /** The SQLite engine over an open database (initSchema already run), in a file or in memory. */
 export class SqliteBackend implements LexicalBackend {
   private readonly statements = new Map<string, SqliteStatement>();
@@ -51,6 +60,8 @@ export class SqliteBackend implements LexicalBackend {
   private held = false;
   /** A hold left segments unmerged: maintain until merged, however few documents came in. */
   private mergeDue = false;
+  /** This connection writes documents without full-text entries (deferFullText). */
+  private deferring = false;
 
   constructor(
     readonly db: SqliteDatabase,
@@ -96,9 +107,12 @@ export class SqliteBackend implements LexicalBackend {
 
   transaction<T>(fn: () => T): T {
     let result: T;
-    this.transactionDepth++;
+    const outermost = ++this.transactionDepth === 1;
     try {
-      result = this.db.transaction(fn);
+      result = this.db.transaction(() => {
+        if (outermost) this.catchUpFullText();
+        return fn();
+      });
     } catch (error) {
       // Rolled back: the cached states may hold changes that never reached the database.
       this.states = undefined;
@@ -123,6 +137,39 @@ export class SqliteBackend implements LexicalBackend {
     if (hold === this.held) return;
     this.held = hold;
     if (hold) this.mergeDue = true;
+  }
+
+  deferFullText(): boolean {
+    if (this.deferring) return true;
+    if (this.stmt('SELECT 1 FROM docs LIMIT 1').get() !== undefined) return false;
+    this.setMeta(DEFERRED_FULL_TEXT_KEY, '1');
+    this.deferring = true;
+    return true;
+  }
+
+  finishDeferredFullText(): void {
+    if (this.deferring) this.rebuildFullText();
+  }
+
+  /**
+   * At the start of each write transaction: while the mark of a deferred build is there and this
+   * connection is not the one deferring (its build was killed, or it is another process), the
+   * full-text entries are made now, so nothing is written on top of documents search cannot find.
+   * A connection whose mark is gone (another one made the entries) writes them itself from now on.
+   */
+  private catchUpFullText(): void {
+    const marked = this.meta(DEFERRED_FULL_TEXT_KEY) !== undefined;
+    if (marked && !this.deferring) this.rebuildFullText();
+    else if (!marked) this.deferring = false;
+  }
+
+  /** FTS5's rebuild: every document's entries made again from `docs`, in one pass. */
+  private rebuildFullText(): void {
+    this.stmt("INSERT INTO fts(fts) VALUES ('rebuild')").run();
+    this.setMeta(DEFERRED_FULL_TEXT_KEY, undefined);
+    this.deferring = false;
+    this.inserted = 0;
+    this.mergeDue = false;
   }
 
   purge(): void {
@@ -177,27 +224,24 @@ export class SqliteBackend implements LexicalBackend {
   }
 
   private insertDocs(docs: SearchDoc[]): void {
-    const insert = this.stmt(
-      'INSERT INTO docs(file, line, category, text, context, source, date, noted_path, section, hash, flagged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    if (this.deferring) return this.insertRowsOnly(docs);
+    const insert = this.stmt(`INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${rowPlaceholders(1)}`);
     const index = this.stmt('INSERT INTO fts(rowid, text, context) VALUES (?, ?, ?)');
     this.inserted += docs.length;
-    for (const d of docs) {
-      const { lastInsertRowid } = insert.run(
-        d.file,
-        d.line ?? null,
-        d.category,
-        d.text,
-        d.context,
-        d.source ?? null,
-        d.date ?? null,
-        d.notedPath ?? null,
-        d.section ?? null,
-        d.hash,
-        d.flagged ? 1 : 0,
-      );
-      index.run(lastInsertRowid, d.text, d.context);
+    for (const d of docs) index.run(insert.run(...rowValues(d)).lastInsertRowid, d.text, d.context);
+  }
+
+  /** The `docs` rows alone, INSERT_BATCH per statement (deferred full text). */
+  private insertRowsOnly(docs: SearchDoc[]): void {
+    const batch = this.stmt(`INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${rowPlaceholders(INSERT_BATCH)}`);
+    const single = this.stmt(`INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${rowPlaceholders(1)}`);
+    let at = 0;
+    for (; at + INSERT_BATCH <= docs.length; at += INSERT_BATCH) {
+      const values: unknown[] = [];
+      for (let i = at; i < at + INSERT_BATCH; i++) for (const v of rowValues(docs[i])) values.push(v);
+      batch.run(...values);
     }
+    for (; at < docs.length; at++) single.run(...rowValues(docs[at]));
   }
 
   /**
@@ -213,8 +257,9 @@ export class SqliteBackend implements LexicalBackend {
       context: string;
     }>;
     if (rows.length === 0) return;
+    // While deferring, no row of `docs` has entries yet (see deferFullText): none to remove.
     const remove = this.stmt("INSERT INTO fts(fts, rowid, text, context) VALUES ('delete', ?, ?, ?)");
-    for (const row of rows) remove.run(row.id, row.text, row.context);
+    if (!this.deferring) for (const row of rows) remove.run(row.id, row.text, row.context);
     this.stmt('DELETE FROM docs WHERE file = ?').run(rel);
   }
 
@@ -316,4 +361,26 @@ export class SqliteBackend implements LexicalBackend {
     this.states = undefined;
     if (this.db.open) this.db.close();
   }
+}
+
+/** `(?, …), …` for `rows` rows of INSERT_COLUMNS. */
+function rowPlaceholders(rows: number): string {
+  return Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+}
+
+/** A document's values in INSERT_COLUMNS order. */
+function rowValues(d: SearchDoc): unknown[] {
+  return [
+    d.file,
+    d.line ?? null,
+    d.category,
+    d.text,
+    d.context,
+    d.source ?? null,
+    d.date ?? null,
+    d.notedPath ?? null,
+    d.section ?? null,
+    d.hash,
+    d.flagged ? 1 : 0,
+  ];
 }
