@@ -165,6 +165,12 @@ const entries = [
   // zod and gray-matter stay in dist/vendor/ (most hooks need neither), and node:fs / node:path are
   // not copied per importer (importedOnce).
   { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, apart(SDKS, ON_USE)] },
+  // The threads a one-shot index build reads and extracts files with (src/core/services/search/extractThreads.ts).
+  {
+    entryPoints: ['src/core/services/search/extractThread.ts'],
+    outfile: 'dist/extractThread.js',
+    plugins: [importedOnce, apart(SDKS, ON_USE)],
+  },
   { entryPoints: ['src/mcp/loreMcpServer.ts'], outfile: 'dist/mcpServer.js', plugins: [apart(SDKS), commonJsBuilds, zodEnglishOnly] },
   // The SDKs' CommonJS builds, one file each; nothing else in them is shared with the entries.
   // zod and gray-matter likewise, for the bundles that leave them apart (ON_USE).

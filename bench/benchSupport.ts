@@ -198,6 +198,34 @@ export function median(samples: number[]): number {
 
 export const MIB = 1024 * 1024;
 
+/** CPU time (user + system, in clock ticks) a process has used so far; undefined off Linux or once it is gone. */
+export function cpuTicks(pid: number): number | undefined {
+  try {
+    // Fields after the command (which may hold spaces), from its closing parenthesis: utime is the 12th, stime the 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until a process has stopped using the CPU (its time unchanged over two 30 ms looks; at
+ * most 3 s): what a server does after answering (collecting garbage, writing) then never lands
+ * on the next measured call, whoever makes it.
+ */
+export async function untilIdle(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  let last = cpuTicks(pid);
+  let quiet = 0;
+  for (const until = Date.now() + 3000; quiet < 2 && last !== undefined && Date.now() < until;) {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const now = cpuTicks(pid);
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
 /** Resident memory of a live process in MiB, now and at its peak (Linux /proc), or undefined elsewhere. */
 export function residentMiB(pid: number): { now: number; peak: number } | undefined {
   try {

@@ -27,6 +27,7 @@ import {
   makeResult,
   percentile,
   residentMiB,
+  untilIdle,
   type BenchContext,
   type BenchResult,
 } from './benchSupport';
@@ -261,8 +262,13 @@ function serverMemoryBin(ctx: BenchContext): string {
 
 /** Resident memory of the process behind an MCP client (see residentMiB). */
 export function processMemory(client: Client): { now: number; peak: number } | undefined {
-  const pid = (client.transport as StdioClientTransport | undefined)?.pid;
+  const pid = pidOf(client);
   return pid ? residentMiB(pid) : undefined;
+}
+
+/** The process an MCP client talks to. */
+function pidOf(client: Client): number | undefined {
+  return (client.transport as StdioClientTransport | undefined)?.pid ?? undefined;
 }
 
 /** Times one tool call (the result is discarded). */
@@ -621,14 +627,20 @@ async function versusServerMemory(ctx: BenchContext, g: Generated, inProcess: nu
     // that the load of a shared machine falls on both alike.
     await timeCall(memory, 'search_nodes', { query: sample[0] });
     await timeCall(lore, 'search', { query: sample[0], limit: 10 });
-    // A pause between calls lets each server finish what it does after answering (server-memory
-    // collects hundreds of MB of garbage per call), which would otherwise land on the other's call.
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
-    for (const query of sample) {
-      base.push(await timeCall(memory, 'search_nodes', { query }));
-      await settle();
-      mcp.push(await timeCall(lore, 'search', { query, limit: 10 }));
-      await settle();
+    // Each call waits until both servers are idle (server-memory collects hundreds of MB of garbage
+    // after each call, which would otherwise land on the next call), and who is called first
+    // alternates, so that neither always follows the other.
+    const idle = () => Promise.all([memory, lore].map((client) => untilIdle(pidOf(client))));
+    for (const [i, query] of sample.entries()) {
+      const calls = [
+        async () => base.push(await timeCall(memory, 'search_nodes', { query })),
+        async () => mcp.push(await timeCall(lore, 'search', { query, limit: 10 })),
+      ];
+      if (i % 2 === 1) calls.reverse();
+      for (const call of calls) {
+        await idle();
+        await call();
+      }
     }
     loreMemory = processMemory(lore);
     referenceMemory = processMemory(memory);

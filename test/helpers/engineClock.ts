@@ -3,11 +3,13 @@
  * file to hold still (util/clock) move its clock forward instead of blocking. Its time is the wall
  * clock plus every wait skipped, so a file's mtime still compares as it would after the wait (a
  * file saved by the test moments ago is "being edited" until the skipped waits outlast the window)
- * and the same branches run, in microseconds. It also refuses to start processes (git, node): a
- * test that needs a real process, thread or wait races a real editor or the OS, and lives in
- * test/process/, which runs without this hook.
+ * and the same branches run, in microseconds. It also refuses to start processes (git, node) and
+ * threads (the engine then does their work itself, as where none can start): a test that needs a
+ * real process, thread or wait races a real editor or the OS, and lives in test/process/, which
+ * runs without this hook.
  */
 import childProcess = require('node:child_process');
+import workerThreads = require('node:worker_threads');
 import { setClock, systemClock, type Clock } from '../../src/core/base/clock';
 
 /** A clock whose waits return at once and add their length to its time. */
@@ -36,8 +38,14 @@ function refuseProcesses(): () => void {
       );
     };
   }
+  const threads = workerThreads as unknown as Record<string, unknown>;
+  const Worker = threads.Worker;
+  threads.Worker = function refused(script: unknown) {
+    throw new Error(`the engine's unit tests start no threads (${String(script)}): a test that needs one belongs in test/process/`);
+  };
   return () => {
     for (const [name, original] of saved) mutable[name] = original;
+    threads.Worker = Worker;
   };
 }
 

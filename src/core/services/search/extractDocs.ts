@@ -21,6 +21,7 @@ import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
 import { sha256Hash } from '../../base/sha256';
 import { lazy } from '../../base/lazy';
+import { readStoreFile } from '../../base/readText';
 
 const detectModule = lazy(() => require('../conversations/detect') as typeof import('../conversations/detect'));
 
@@ -59,6 +60,44 @@ function redactField(text: string): string {
 
 function finish(doc: Omit<SearchDoc, 'hash'>): SearchDoc {
   return { ...doc, hash: contentHash(embedTextOf(doc)) };
+}
+
+/**
+ * A source file read and turned into documents, by this thread or ahead of time by an extraction
+ * thread (extractThreads.ts): the documents and the hash always come from the same bytes.
+ */
+export interface PreparedFile {
+  rel: string;
+  /** Why the file could not be read (then nothing else is set). */
+  readError?: string;
+  hash?: string;
+  /** Bytes read. */
+  length?: number;
+  /** The content hash was `unchangedHash`: no documents made. */
+  unchanged?: boolean;
+  /** A conversation over the size limit: no documents made. */
+  tooLarge?: boolean;
+  /** Why no documents could be made (a parser bug: the file keeps its previous documents). */
+  extractError?: string;
+  docs?: SearchDoc[];
+}
+
+/** Reads a source file and makes its documents, unless its content hash is `unchangedHash` or it is a conversation over `maxBytes`. */
+export function prepareFile(source: SourceFileInfo, maxBytes: number, unchangedHash?: string): PreparedFile {
+  let data: Buffer;
+  try {
+    data = readStoreFile(source.abs);
+  } catch (error) {
+    return { rel: source.rel, readError: (error as Error).message };
+  }
+  const prepared: PreparedFile = { rel: source.rel, hash: contentHash(data), length: data.length };
+  if (prepared.hash === unchangedHash) return { ...prepared, unchanged: true };
+  if (source.kind === 'transcript' && data.length > maxBytes) return { ...prepared, tooLarge: true };
+  try {
+    return { ...prepared, docs: extractDocs(source, data.toString('utf8')) };
+  } catch (error) {
+    return { ...prepared, extractError: (error as Error).message };
+  }
 }
 
 /** How documents are made. */

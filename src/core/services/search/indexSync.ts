@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { StorePaths } from '../../store/storePaths';
-import { contentHash, extractDocs, extractDocsInSlices } from './extractDocs';
+import { contentHash, extractDocsInSlices, prepareFile, type PreparedFile } from './extractDocs';
 import type { SearchDoc } from './searchTypes';
 import type { LexicalBackend, SourceState } from './lexicalBackend';
 import type { UpdateReport } from './searchTypes';
@@ -20,6 +20,7 @@ import {
 } from './sourceFiles';
 import { clearFrontmatterMemo } from '../../base/yamlFrontmatter';
 import { readStoreFile } from '../../base/readText';
+import { ExtractThreads, WRITE_RUN_FILES } from './extractThreads';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
 const DEFAULT_MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
@@ -69,6 +70,11 @@ export interface SlicedSyncOptions {
    * same rows instead of 1.9× for the entries made file by file and merged.
    */
   deferFullText?: boolean;
+  /**
+   * Threads that read and extract files ahead of the writer (extractThreads.ts), for an update of
+   * at least `fromFiles` changed files; none by default. `script`: another thread script (tests).
+   */
+  extractThreads?: { threads: number; fromFiles: number; script?: string };
 }
 
 const DEFAULT_SLICE_MS = 25;
@@ -108,24 +114,41 @@ export async function syncIndexInSlices(
     });
   const deferred =
     slicing.deferFullText && total >= HOLD_MAINTENANCE_FILES && tracked((b) => b.transaction(() => b.deferFullText?.() ?? false));
-  while (plan.next < total || (plan.removed.length > 0 && !plan.removedApplied)) {
-    // A large file's documents are made with pauses, then written over several slices.
-    const next = plan.changed[plan.next];
-    if (next && next.size >= LARGE_SOURCE_BYTES) {
-      plan.made = await makeDocsInSlices(next, sliceMs);
-      if (plan.made) {
-        await applyLargeFile(tracked, plan, sliceMs);
-        slicing.onProgress?.({ done: plan.next, total });
-        continue;
+  const known = run((b) => b.sourceStates());
+  const ahead =
+    slicing.extractThreads && total >= slicing.extractThreads.fromFiles
+      ? ExtractThreads.start(
+          paths.root,
+          plan.changed,
+          plan.limits.maxBytes,
+          (rel) => known.get(rel)?.hash,
+          slicing.extractThreads.threads,
+          slicing.extractThreads.script,
+        )
+      : undefined;
+  try {
+    while (plan.next < total || (plan.removed.length > 0 && !plan.removedApplied)) {
+      const next = plan.changed[plan.next];
+      if (ahead && next) await ahead.readyRun(plan.next, Math.min(total, plan.next + WRITE_RUN_FILES));
+      // A large file's documents are made with pauses (or by a thread), then written over several slices.
+      if (next && next.size >= LARGE_SOURCE_BYTES) {
+        plan.made = ahead?.take(plan.next) ?? (await makeDocsInSlices(next, sliceMs, plan.limits.maxBytes));
+        if (plan.made) {
+          await applyLargeFile(tracked, plan, sliceMs);
+          slicing.onProgress?.({ done: plan.next, total });
+          continue;
+        }
       }
+      tracked((b) => {
+        const deadline = performance.now() + sliceMs;
+        // A slice takes files until its time is up (at least one, so a slow file still moves on).
+        b.transaction(() => applySlice(b, plan, total, deadline, ahead));
+      });
+      slicing.onProgress?.({ done: plan.next, total });
+      if (plan.next < total) await yieldToEventLoop();
     }
-    tracked((b) => {
-      const deadline = performance.now() + sliceMs;
-      // A slice takes files until its time is up (at least one, so a slow file still moves on).
-      b.transaction(() => applySlice(b, plan, total, deadline));
-    });
-    slicing.onProgress?.({ done: plan.next, total });
-    if (plan.next < total) await yieldToEventLoop();
+  } finally {
+    ahead?.close();
   }
   if (deferred) tracked((b) => b.transaction(() => b.finishDeferredFullText?.()));
   // What a large transaction would have merged at once (a stall of ~0.5 s), a step per slice.
@@ -217,18 +240,14 @@ function writeUntil(backend: LexicalBackend, write: LargeWrite, deadline: number
   } while (write.at < write.docs.length && performance.now() < deadline);
 }
 
-/** The documents of a file made ahead, for the content whose hash they record. */
-interface MadeDocs {
-  rel: string;
-  hash: string;
-  docs: SearchDoc[];
-}
-
-async function makeDocsInSlices(file: SourceFileInfo, sliceMs: number): Promise<MadeDocs | undefined> {
+/** prepareFile for a large file, its documents made with pauses. */
+async function makeDocsInSlices(file: SourceFileInfo, sliceMs: number, maxBytes: number): Promise<PreparedFile | undefined> {
   try {
     const data = readStoreFile(file.abs);
+    if (file.kind === 'transcript' && data.length > maxBytes)
+      return { rel: file.rel, hash: contentHash(data), length: data.length, tooLarge: true };
     const docs = await extractDocsInSlices(file, data.toString('utf8'), yieldToEventLoop, sliceMs);
-    return { rel: file.rel, hash: contentHash(data), docs };
+    return { rel: file.rel, hash: contentHash(data), length: data.length, docs };
   } catch {
     return undefined; // applyFile reads it again and reports what is wrong.
   }
@@ -243,7 +262,7 @@ interface SyncPlan {
   next: number;
   removedApplied: boolean;
   /** Documents of the next file, made ahead in slices (see LARGE_SOURCE_BYTES). */
-  made?: MadeDocs;
+  made?: PreparedFile;
   started: number;
   limits: { maxBytes: number; now: number };
 }
@@ -350,15 +369,18 @@ function finishPlan(
  * Applies changed files from `plan.next` on, until `end` or the deadline, then (once all are
  * applied) the removals. Runs inside a transaction.
  */
-function applySlice(backend: LexicalBackend, plan: SyncPlan, end: number, deadline = Infinity): void {
+function applySlice(backend: LexicalBackend, plan: SyncPlan, end: number, deadline = Infinity, ahead?: ExtractThreads): void {
   // Another process may have updated the index since the states were read outside the lock.
   const current = backend.sourceStates();
   const first = plan.next;
-  // A slice with a deadline stops before a large file: the next slices write it (applyLargeFile).
-  const fits = (file: SourceFileInfo) => deadline === Infinity || file.size < LARGE_SOURCE_BYTES;
-  while (plan.next < end && (plan.next === first || (performance.now() < deadline && fits(plan.changed[plan.next])))) {
-    const file = plan.changed[plan.next++];
-    applyFile(backend, file, current.get(file.rel), plan.limits, plan.report, plan.made?.rel === file.rel ? plan.made : undefined);
+  // A slice with a deadline stops before a large file: the next slices write it (applyLargeFile);
+  // with threads preparing files, also before one not prepared yet (the writer waits outside the transaction).
+  const fits = (i: number) => (deadline === Infinity || plan.changed[i].size < LARGE_SOURCE_BYTES) && (!ahead || ahead.settled(i));
+  while (plan.next < end && (plan.next === first || (performance.now() < deadline && fits(plan.next)))) {
+    const index = plan.next++;
+    const file = plan.changed[index];
+    const prepared = ahead?.take(index) ?? (plan.made?.rel === file.rel ? plan.made : undefined);
+    applyFile(backend, file, current.get(file.rel), plan.limits, plan.report, prepared);
     plan.made = undefined;
   }
   if (plan.next < plan.changed.length || plan.removedApplied) return;
@@ -392,50 +414,46 @@ function applyFile(
   previous: SourceState | undefined,
   limits: { maxBytes: number; now: number },
   report: Omit<UpdateReport, 'embedded'>,
-  made?: MadeDocs,
+  ahead?: PreparedFile,
   write: (state: SourceState, docs: SearchDoc[]) => void = (state, docs) => backend.replaceSource(state, docs),
 ): void {
   if (isUnchanged(previous, file.mtimeMs, file.size)) {
     report.unchanged++;
     return;
   }
-  let data: Buffer;
-  try {
-    data = readStoreFile(file.abs);
-  } catch (error) {
-    report.errors.push({ file: file.rel, message: (error as Error).message });
+  // Read ahead (a large file's documents made in slices, or an extraction thread's): the
+  // documents and the hash recorded below come from the same bytes.
+  const prepared = ahead?.rel === file.rel && !ahead.readError ? ahead : prepareFile(file, limits.maxBytes, previous?.hash);
+  if (prepared.readError !== undefined || prepared.hash === undefined) {
+    report.errors.push({ file: file.rel, message: prepared.readError ?? 'not read' });
     return;
   }
   const state: SourceState = {
     rel: file.rel,
     mtimeMs: limits.now - file.mtimeMs < RACY_MS ? -1 : file.mtimeMs,
-    size: data.length === file.size ? file.size : -1,
-    hash: contentHash(data),
+    size: prepared.length === file.size ? file.size : -1,
+    hash: prepared.hash,
   };
   if (previous && previous.hash === state.hash) {
     backend.setSourceState(state);
     report.rehashed++;
     return;
   }
-  if (file.kind === 'transcript' && data.length > limits.maxBytes) {
+  if (prepared.tooLarge) {
     // Recorded with no documents, so the file is not read again until it changes.
     backend.replaceSource(state, []);
     report.errors.push({
       file: file.rel,
-      message: `not indexed: ${data.length} bytes is over the ${limits.maxBytes}-byte limit for conversations`,
+      message: `not indexed: ${prepared.length} bytes is over the ${limits.maxBytes}-byte limit for conversations`,
     });
     return;
   }
-  let docs;
-  try {
-    // Made ahead from the same content (the file may have changed since: then made again here).
-    docs = made?.hash === state.hash ? made.docs : extractDocs(file, data.toString('utf8'));
-  } catch (error) {
+  if (prepared.extractError !== undefined || !prepared.docs) {
     // A parser bug must not stop the update; the file keeps its previous documents.
-    report.errors.push({ file: file.rel, message: (error as Error).message });
+    report.errors.push({ file: file.rel, message: prepared.extractError ?? 'no documents made' });
     return;
   }
   // Engine errors (disk full, corruption) propagate: the caller rebuilds or falls back.
-  write(state, docs);
+  write(state, prepared.docs);
   report.indexed.push(file.rel);
 }

@@ -27,6 +27,7 @@ import { isCorruption, isLocked, sqliteCode } from '../../base/sqliteDriver';
 import { makeSnippet, termMatcher } from './textTerms';
 import { VectorSearch } from './vectorSearch';
 import { forgetStamps, recordStamps, sourcesUnchanged } from './sourceStamps';
+import { defaultExtractThreads } from './extractThreads';
 
 export interface SearchIndexOptions extends EngineOptions {
   /** An embedder for hybrid search; undefined: from LORE_EMBED_PROVIDER; null: none. */
@@ -88,6 +89,8 @@ const DEFAULT_LIMIT = 20;
 /** How agents are told that a search was answered by partial matches (SearchResponse.partial). */
 export const PARTIAL_MATCHES_WARNING = 'partial matches: no item has every word of the query; these have some of the words';
 const MAX_LIMIT = 500;
+/** A one-shot process reads and extracts with threads (extractThreads.ts) from this many changed files: each thread starts in ~50 ms. */
+const EXTRACT_THREADS_FROM_FILES = 500;
 /** A one-shot process's build slices (see SearchIndexOptions.oneShot). */
 const ONE_SHOT_SLICE_MS = 1000;
 /** After a lock made us fall back, SQLite is tried again after this long. */
@@ -208,6 +211,7 @@ export class SearchIndex {
       return syncIndexInSlices(lexical, this.paths, this.syncOptions(), {
         sliceMs: this.options.oneShot ? ONE_SHOT_SLICE_MS : undefined,
         deferFullText: this.options.oneShot,
+        extractThreads: this.options.oneShot ? { threads: defaultExtractThreads(), fromFiles: EXTRACT_THREADS_FROM_FILES } : undefined,
         run: (slice) => this.withRecovery(() => slice(this.engine.lexical), 'throw'),
         onProgress: progress,
       }).finally(() => lexical.holdMaintenance?.(false));
