@@ -22,8 +22,12 @@ const THREAD_SCRIPT = path.join(__dirname, 'extractThread.js');
 
 /** Files per message to a thread: few enough to keep every thread busy to the end. */
 const BATCH_FILES = 32;
-/** Files prepared, or being prepared, ahead of the writer at most. */
-const LOOKAHEAD_FILES = 1024;
+/**
+ * Files prepared, or queued to a thread, ahead of the writer at most. Every batch of the window
+ * is sent at once: a thread's next batch must already wait in its queue while the writer spends
+ * its slice in SQLite (the writer's thread, which hands out batches, answers no message then).
+ */
+const LOOKAHEAD_FILES = 2048;
 /**
  * Files the writer waits for before it writes (readyRun): writing each file as soon as it came
  * made a transaction (and a commit, a third of the writer's time) per few files.
@@ -57,7 +61,8 @@ export function defaultExtractThreads(): number {
 
 export class ExtractThreads {
   private readonly workers: Worker[] = [];
-  private readonly idle: Worker[] = [];
+  /** The thread the next batch goes to (they take turns). */
+  private turn = 0;
   private readonly results = new Map<number, PreparedFile>();
   private waiting: { index: number; resolve: () => void } | undefined;
   /** Files [0, dispatched) were sent to a thread. */
@@ -99,8 +104,6 @@ export class ExtractThreads {
     // build ends them (close) when it ends, however it ends.
     worker.on('message', (message: ExtractBatchResult) => {
       message.results.forEach((result, i) => this.results.set(message.start + i, result));
-      this.idle.push(worker);
-      this.fill();
       this.wake();
     });
     // A thread that fails leaves what it had to the writer.
@@ -109,17 +112,16 @@ export class ExtractThreads {
       if (!this.stopped) this.close();
     });
     this.workers.push(worker);
-    this.idle.push(worker);
   }
 
-  /** Sends the next batches to idle threads, staying within LOOKAHEAD_FILES of the writer. */
+  /** Sends the next batches to the threads in turn, up to LOOKAHEAD_FILES ahead of the writer. */
   private fill(): void {
-    while (!this.stopped && this.idle.length > 0 && this.dispatched < this.files.length && this.dispatched < this.taken + LOOKAHEAD_FILES) {
+    while (!this.stopped && this.dispatched < this.files.length && this.dispatched < this.taken + LOOKAHEAD_FILES) {
       const start = this.dispatched;
       const files = this.files.slice(start, start + BATCH_FILES).map((f) => ({ ...f, unchangedHash: this.unchangedHash(f.rel) }));
       this.dispatched += files.length;
       const batch: ExtractBatch = { storeRoot: this.storeRoot, start, maxBytes: this.maxBytes, files };
-      this.idle.pop()!.postMessage(batch);
+      this.workers[this.turn++ % this.workers.length].postMessage(batch);
     }
   }
 

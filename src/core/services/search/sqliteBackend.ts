@@ -39,6 +39,10 @@ const INSERT_BATCH = 50;
 /** The `docs` columns a document is inserted with, in order. */
 const INSERT_COLUMNS = 'file, line, category, text, context, source, date, noted_path, section, hash, flagged';
 
+/** One document's row, and INSERT_BATCH of them (made once: a build runs them thousands of times). */
+const INSERT_ONE = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_BATCH_SQL = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+
 /** The meta key marking `docs` rows written without their full-text entries (see deferFullText). */
 export const DEFERRED_FULL_TEXT_KEY = 'full-text-deferred';
 
@@ -225,7 +229,7 @@ export class SqliteBackend implements LexicalBackend {
 
   private insertDocs(docs: SearchDoc[]): void {
     if (this.deferring) return this.insertRowsOnly(docs);
-    const insert = this.stmt(`INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${rowPlaceholders(1)}`);
+    const insert = this.stmt(INSERT_ONE);
     const index = this.stmt('INSERT INTO fts(rowid, text, context) VALUES (?, ?, ?)');
     this.inserted += docs.length;
     for (const d of docs) index.run(insert.run(...rowValues(d)).lastInsertRowid, d.text, d.context);
@@ -233,8 +237,8 @@ export class SqliteBackend implements LexicalBackend {
 
   /** The `docs` rows alone, INSERT_BATCH per statement (deferred full text). */
   private insertRowsOnly(docs: SearchDoc[]): void {
-    const batch = this.stmt(`INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${rowPlaceholders(INSERT_BATCH)}`);
-    const single = this.stmt(`INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${rowPlaceholders(1)}`);
+    const batch = this.stmt(INSERT_BATCH_SQL);
+    const single = this.stmt(INSERT_ONE);
     let at = 0;
     for (; at + INSERT_BATCH <= docs.length; at += INSERT_BATCH) {
       const values: unknown[] = [];
@@ -361,11 +365,6 @@ export class SqliteBackend implements LexicalBackend {
     this.states = undefined;
     if (this.db.open) this.db.close();
   }
-}
-
-/** `(?, …), …` for `rows` rows of INSERT_COLUMNS. */
-function rowPlaceholders(rows: number): string {
-  return Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
 }
 
 /** A document's values in INSERT_COLUMNS order. */
