@@ -11,6 +11,7 @@ import {
   HOVER_ENABLED_COMMANDS,
   NoteFilesRequest,
   NotesForFileRequest,
+  SERVER_NODE_FLAGS,
   type FileNotes,
   type LoreInitializationOptions,
 } from '../shared/protocol';
@@ -119,8 +120,8 @@ export class LoreServerClient implements vscode.Disposable {
     const { CloseAction, ErrorAction, LanguageClient, TransportKind } = languageClient();
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+      run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS] } },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS, '--nolazy', '--inspect=6011'] } },
     };
     const paths = this.store.paths;
     let crashes = 0;

@@ -28,6 +28,15 @@ import { SEARCH_CATEGORIES, type SearchResponse } from '../core/services/search/
 import { filePath } from './boundedText';
 import { notification, request, returns, type Zod } from './declareMessage';
 
+/**
+ * Node flags the language server runs with, wherever it is started (the extension, the tests, the
+ * bench). A young generation of 4 MB instead of V8's default (up to 64 MB per semi-space on a
+ * machine with memory to spare): a server answering many small requests otherwise grew by
+ * ~40 MiB of short-lived garbage, 159 MiB at 10,000 note files against ~110 MiB with it, with
+ * hover and lens no slower (`npm run bench`, server).
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+
 /** What the client passes as `initializationOptions`. The store may not exist yet. */
 export interface LoreInitializationOptions {
   /** Absolute path of the knowledge store, e.g. `<workspace>/.lore`. */

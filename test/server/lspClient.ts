@@ -40,6 +40,7 @@ import {
 import {
   NotesChangedNotification,
   SearchBackendNotification,
+  SERVER_NODE_FLAGS,
   StoreChangedNotification,
   TeammateArrivalsNotification,
   type LoreInitializationOptions,
@@ -79,7 +80,7 @@ export class LspTestClient {
   ): Promise<LspTestClient> {
     if (!fs.existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build`);
     // `env`: variables on top of this process's (a fixture HOME for discovery).
-    const child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_BUNDLE, '--stdio'], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...extra.env },
     });
