@@ -73,6 +73,8 @@ for (const required of [
   'extension/package.json',
   'extension/dist/extension.js',
   'extension/dist/server.js',
+  // The threads the CLI's first index build extracts files with (src/core/services/search/extractThreads.ts).
+  'extension/dist/extractThread.js',
   // The provider SDKs, required by the adapters at call time (esbuild.mjs).
   ...['openai', 'anthropic', 'genai', 'ollama'].map((name) => `extension/dist/vendor/${name}.js`),
   'extension/prompts/harvest-conversation.md',
