@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { syncIndexInSlices } from '../../../src/core/services/search/indexSync';
+import { syncIndexInSlices, type SlicedSyncOptions } from '../../../src/core/services/search/indexSync';
+import type { LexicalBackend } from '../../../src/core/services/search/lexicalBackend';
 import { indexDatabaseFile, openEngine } from '../../../src/core/services/search/openEngine';
 import { SearchIndex } from '../../../src/core/services/search/searchIndex';
 import { DEFERRED_FULL_TEXT_KEY, type SqliteBackend } from '../../../src/core/services/search/sqliteBackend';
@@ -55,6 +56,16 @@ function allDocs(paths: StorePaths): string[] {
   } finally {
     backend.close();
   }
+}
+
+/** A sliced build (one file per transaction) that dies after half of the files. */
+async function killedHalfWay(backend: LexicalBackend, paths: StorePaths, slicing: SlicedSyncOptions = {}): Promise<void> {
+  let transactions = 0;
+  const run: SlicedSyncOptions['run'] = (slice) => {
+    if (++transactions > NOTE_FILES / 2) throw new Error('killed');
+    return slice(backend);
+  };
+  await assert.rejects(syncIndexInSlices(backend, paths, {}, { ...slicing, sliceMs: 0, run }), /killed/);
 }
 
 async function hitsOf(paths: StorePaths, queries: string[], options: Parameters<typeof SearchIndex.open>[1] = {}): Promise<string[]> {
@@ -145,23 +156,8 @@ describe('index build: transactions, segments and interruptions', function () {
     await hitsOf(paths, queries);
     writeNotes(paths, 'cobalt');
     const backend = openEngine(paths).lexical;
-    let transactions = 0;
     try {
-      await assert.rejects(
-        syncIndexInSlices(
-          backend,
-          paths,
-          {},
-          {
-            sliceMs: 0,
-            run: (slice) => {
-              if (++transactions > NOTE_FILES / 2) throw new Error('killed');
-              return slice(backend);
-            },
-          },
-        ),
-        /killed/,
-      );
+      await killedHalfWay(backend, paths);
     } finally {
       backend.close();
     }
@@ -188,24 +184,8 @@ describe('index build: transactions, segments and interruptions', function () {
   it('a one-shot first build killed half way, its full-text entries still deferred, is completed by the next update', async () => {
     const queries = ['amber module17', 'amber module599', 'watcher', 'esbuild'];
     const backend = openEngine(paths).lexical as SqliteBackend;
-    let transactions = 0;
     try {
-      await assert.rejects(
-        syncIndexInSlices(
-          backend,
-          paths,
-          {},
-          {
-            sliceMs: 0,
-            deferFullText: true,
-            run: (slice) => {
-              if (++transactions > NOTE_FILES / 2) throw new Error('killed');
-              return slice(backend);
-            },
-          },
-        ),
-        /killed/,
-      );
+      await killedHalfWay(backend, paths, { deferFullText: true });
       // Documents written, none findable yet: the entries were left for the end.
       assert.ok(allDocs(paths).length > NOTE_FILES / 4);
       assert.equal(backend.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH 'amber'").values()[0][0], 0);
