@@ -1,11 +1,16 @@
 /** `lore search QUERY`: ranked hits from the store's index (rebuilt or refreshed as needed). */
 import { isCalendarDate } from '../../core/model/provenance';
-import { searchArchive } from '../../core/store/lifecycle/archiveSearch';
 import { recordUses } from '../../core/store/lifecycle/usageLog';
 import { searchStore } from '../../core/services/search/searchIndex';
 import { SEARCH_CATEGORIES, searchHitId, type SearchCategory, type SearchHit } from '../../core/services/search/searchTypes';
 import { command, type Parsed } from '../command';
+import { lazy } from '../../core/base/lazy';
 import { EXIT_OK, UsageError, envOf, printable, type Output } from '../cliSupport';
+
+// Only `--archived` reads the archive: its module brings the store's write path (10 ms of a search's start).
+const archiveSearch = lazy(
+  () => require('../../core/store/lifecycle/archiveSearch') as typeof import('../../core/store/lifecycle/archiveSearch'),
+);
 
 const OPTIONS = {
   category: {
@@ -102,7 +107,7 @@ async function search(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
     hits.flatMap((h) => (h.id ? [h.id] : [])),
     'search',
   );
-  const archived = values.archived ? searchArchive(paths, query, limit ?? 20) : undefined;
+  const archived = values.archived ? archiveSearch().searchArchive(paths, query, limit ?? 20) : undefined;
   if (values.json) {
     io.out(JSON.stringify({ ...response, hits, ...(archived ? { archived } : {}) }, null, 2));
     return EXIT_OK;

@@ -13,9 +13,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { PreparedFile } from './extractDocs';
 import type { SourceFileInfo } from './sourceFiles';
+import { lazy } from '../../base/lazy';
+
+// Loaded on first use, not with the module: every one-shot search imports it, and builds are rare.
+const workerThreads = lazy(() => require('node:worker_threads') as typeof import('node:worker_threads'));
 
 /** The threads' script, beside this module: out/…/search/ when compiled, dist/ in the bundles. */
 const THREAD_SCRIPT = path.join(__dirname, 'extractThread.js');
@@ -90,7 +94,8 @@ export class ExtractThreads {
     if (threads < 1 || !fs.existsSync(script)) return undefined;
     const pool = new ExtractThreads(storeRoot, files, maxBytes, unchangedHash);
     try {
-      for (let i = 0; i < threads; i++) pool.add(new Worker(script));
+      const { Worker: Thread } = workerThreads();
+      for (let i = 0; i < threads; i++) pool.add(new Thread(script));
     } catch {
       pool.close();
       return undefined;
