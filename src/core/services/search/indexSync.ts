@@ -4,7 +4,6 @@
  * changed hash re-extracts its documents. Vanished sources are dropped. Nothing is written when
  * nothing changed, so a refresh before every query is a stat scan and no lock.
  */
-import { randomUUID } from 'node:crypto';
 import type { StorePaths } from '../../store/storePaths';
 import { contentHash, extractDocsInSlices, prepareFile, type PreparedFile } from './extractDocs';
 import type { SearchDoc } from './searchTypes';
@@ -20,6 +19,7 @@ import {
 } from './sourceFiles';
 import { clearFrontmatterMemo } from '../../base/yamlFrontmatter';
 import { readStoreFile } from '../../base/readText';
+import { randomId } from '../../base/sha256';
 import { ExtractThreads, WRITE_RUN_FILES } from './extractThreads';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
@@ -177,7 +177,7 @@ const WRITE_BATCH = 250;
  * not appended to.
  */
 function writingState(rel: string): SourceState {
-  return { rel, mtimeMs: -1, size: -1, hash: `~writing-${randomUUID()}` };
+  return { rel, mtimeMs: -1, size: -1, hash: `~writing-${randomId()}` };
 }
 
 /** The rest of a large file still to write: its documents, how far, and its final state. */
