@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeWorkspace, runCli, snapshotTree } from '../helpers/cli';
-import { connectLoreMcp, rawMcp } from '../helpers/mcpClient';
+import { connectLoreMcp, logged, rawMcp } from '../helpers/mcpClient';
 import { makeTempDir } from '../helpers/paths';
 
 function textOf(result: unknown): string {
@@ -80,7 +80,7 @@ describe('lore mcp: finding the store', function () {
       const result = await searchText(client);
       assert.ok(!result.isError, textOf(result));
       assert.match(textOf(result), /esbuild/);
-      assert.match(stderr(), /found by the client's root file:\/\//);
+      await logged(stderr, /found by the client's root file:\/\//);
     } finally {
       await client.close();
     }

@@ -12,7 +12,7 @@ import { appendInPlace } from '../../src/core/base/appendInPlace';
 import { appendNoFollow, LinkInStoreError } from '../../src/core/base/storeLinks';
 import { storePaths } from '../../src/core/store/storePaths';
 import { makeWorkspace, runCli, snapshotTree, transcript } from '../helpers/cli';
-import { connectLoreMcp } from '../helpers/mcpClient';
+import { connectLoreMcp, logged } from '../helpers/mcpClient';
 import { makeTempDir } from '../helpers/paths';
 
 /** A file outside the store, and a folder outside it, with what they hold now. */
@@ -30,12 +30,6 @@ function outside(): { file: string; dir: string; text: string } {
 function plantLink(entry: string, target: string): void {
   fs.rmSync(entry, { recursive: true, force: true });
   fs.symlinkSync(target, entry);
-}
-
-/** Waits until `done` holds (what a child process logs arrives a moment after its reply), or fails showing `shown`. */
-async function waitFor(done: () => boolean, shown: () => string): Promise<void> {
-  for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.ok(done(), shown());
 }
 
 const linkMessage = /is a symbolic link.*Lore does not write through links in its store/;
@@ -179,7 +173,7 @@ describe('Lore never writes through a symbolic link in the store', function () {
       assert.notEqual(progress.data.status, 'recorded', progress.text);
       // A log linked out of the store is not read either: the task reads as unknown, and the log names the link.
       assert.match(progress.text, /no task/);
-      await waitFor(() => /tasks\/[^ ]+\.jsonl is a symbolic link .*Lore does not read it/.test(serverLog()), serverLog);
+      await logged(serverLog, /tasks\/[^ ]+\.jsonl is a symbolic link .*Lore does not read it/);
       assert.equal(fs.readFileSync(file, 'utf8'), before);
 
       await client.close();

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeWorkspace, runCli } from '../helpers/cli';
-import { connectLoreMcp } from '../helpers/mcpClient';
+import { connectLoreMcp, logged } from '../helpers/mcpClient';
 import { makeTempDir } from '../helpers/paths';
 
 /** A word that appears only in the file outside the store. */
@@ -101,7 +101,7 @@ describe('Lore never reads through a symbolic link out of the store', function (
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n') + JSON.stringify(result.structuredContent ?? {});
       assert.doesNotMatch(text, /hunter2|deploy password is/);
       assert.match(text, /blue-green/);
-      assert.match(stderr(), skipped);
+      await logged(stderr, skipped);
     } finally {
       await client.close();
     }

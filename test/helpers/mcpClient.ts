@@ -1,3 +1,4 @@
+import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -55,6 +56,16 @@ export async function connectLoreMcp(
   }
   await client.connect(transport);
   return { client, stderr: () => log };
+}
+
+/**
+ * Resolves once the server's log (`stderr` of connectLoreMcp) matches `pattern`, or fails after
+ * 10 s showing the log. A line logged while a call is answered arrives on its own pipe, often a
+ * moment after the reply; on a loaded machine, many moments.
+ */
+export async function logged(stderr: () => string, pattern: RegExp): Promise<void> {
+  for (let i = 0; i < 500 && !pattern.test(stderr()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.match(stderr(), pattern);
 }
 
 /** A JSON-RPC reply as it came over the wire. */
