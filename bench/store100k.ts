@@ -2,8 +2,9 @@
  * The store of 100,000 files that several benchmarks measure with LORE_BENCH_LARGE=1 (index
  * build, warm CLI and MCP search, hover and code lens, resident memory): 99,000 workspace files
  * with a note file of 5 notes each, the five category files of 2,000 items and 995 archived
- * conversations. Generating it takes minutes on a busy machine, so it is written once into
- * `.bench/store-100k/` and kept between runs (a marker says which version of it is there); the
+ * conversations. Generating it takes seconds to minutes, so it is written once into the temp
+ * folder's `lore-bench/store-100k/` (not `.bench/`: tools that walk the repository would read its
+ * 100,000 files) and kept between runs (a marker says which version of it is there); the
  * benchmarks of one run share it, and each leaves it as it found it apart from its search index.
  *
  * The notes use the search bench's vocabulary, so that its queries find something here too, and
@@ -14,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
-import { MIB, SeededRandom, formatNumber, scratchDir, type BenchContext } from './benchSupport';
+import { MIB, SeededRandom, formatNumber, largeScratchDir, type BenchContext } from './benchSupport';
 import { vocabulary } from './searchBench';
 
 /** Whether the 100,000-file figures were asked for: they take minutes. */
@@ -53,10 +54,10 @@ export interface LargeBenchStore {
 
 let shared: LargeBenchStore | undefined;
 
-/** The shared store, generated on first use (and when `.bench/` holds another version of it). */
+/** The shared store, generated on first use (and when its folder holds another version of it). */
 export function largeStore(ctx: BenchContext): LargeBenchStore {
   if (shared) return shared;
-  const ws = path.join(scratchDir(ctx, 'store-100k'), 'ws');
+  const ws = path.join(largeScratchDir('store-100k'), 'ws');
   const marker = path.join(ws, '.spec.json');
   const paths = storePaths(path.join(ws, '.lore'), ws);
   let bytes: number | undefined;
@@ -68,7 +69,7 @@ export function largeStore(ctx: BenchContext): LargeBenchStore {
   }
   if (bytes === undefined) {
     fs.rmSync(ws, { recursive: true, force: true });
-    ctx.log(`store-100k: generating ${NOTED_FILES + 5 + CONVERSATIONS} store files (kept in .bench/ for later runs)`);
+    ctx.log(`store-100k: generating ${NOTED_FILES + 5 + CONVERSATIONS} store files (kept in ${path.dirname(ws)} for later runs)`);
     const started = Date.now();
     bytes = generate(ws, paths);
     fs.writeFileSync(marker, JSON.stringify({ spec: SPEC, bytes }));
