@@ -5,7 +5,7 @@
  * machine's way to follow a file; it is kept in the store's local index, never in a committed file.
  */
 import * as fs from 'node:fs';
-import { sha256Hash } from './sha256';
+import { sha256Hash } from './lazyCrypto';
 import { openStoreFile } from './readText';
 
 export interface FileIdentity {

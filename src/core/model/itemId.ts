@@ -7,7 +7,7 @@
  * done, a reordered file) keeps it, and two stores that hold the same line agree on it. Editing
  * the statement gives the line a new id, as it is a new statement; replies name the new id.
  */
-import { sha256Hash } from '../base/sha256';
+import { sha256Hash } from '../base/lazyCrypto';
 import { lineIdentity, recordLine, renderItemLine } from './itemLines';
 
 /** Crockford's base32 alphabet: no I, L, O or U, so an id read aloud or retyped survives. */

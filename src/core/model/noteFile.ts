@@ -19,7 +19,7 @@
  * note file; only `path` follows). Older stores named note files by device-inode and recorded a
  * `file_id`: such files still parse (their id is their name) until `lore notes migrate` renames them.
  */
-import { randomBytes, sha256Hash } from '../base/sha256';
+import { randomBytes, sha256Hash } from '../base/lazyCrypto';
 import { appendItems, listItems, type KnowledgeItem } from './categoryFile';
 import { base32Id } from './itemId';
 import { parseFrontmatter } from '../base/yamlFrontmatter';

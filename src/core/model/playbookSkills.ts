@@ -8,7 +8,7 @@
  * its size and the sha256 of its bytes, written `sha256:<hex>` as the ledger and file identities
  * hash content, so a client can check what it read is what was listed.
  */
-import { sha256Hash } from '../base/sha256';
+import { sha256Hash } from '../base/lazyCrypto';
 import { listItems } from './categoryFile';
 import { listItemId } from './itemId';
 import { itemStatement, renderItemLine } from './itemLines';

@@ -11,7 +11,7 @@
  */
 import { lineIdentity } from './itemLines';
 import { itemId } from './itemId';
-import { sha256Hash } from '../base/sha256';
+import { sha256Hash } from '../base/lazyCrypto';
 import { sameStatementKey } from './sameStatement';
 import type { Ledger, Tombstones } from './ledgerFormat';
 

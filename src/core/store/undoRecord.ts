@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import type { UndoRecord } from './undoRecordSchema';
 import { redactName } from '../model/safety/redact';
 import { crashPoint } from '../base/crashPoints';
-import { sha256Hash } from '../base/sha256';
+import { sha256Hash } from '../base/lazyCrypto';
 import { describeSchemaIssue } from '../base/schemaIssue';
 import { fsyncDirectory, fsyncFile, writeFileAtomic } from '../base/atomicWrite';
 import { isInside, resolveInStore, storeRelative, type StorePaths } from './storePaths';

@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import type { EarlierTurn } from '../../core/services/promptCache/contextLayers';
-import { sha256Hash } from '../../core/base/sha256';
+import { sha256Hash } from '../../core/base/lazyCrypto';
 import type { CacheStates } from '../cache/cacheStates';
 import { logger } from '../log';
 import type { SearchClient } from '../search/searchClient';

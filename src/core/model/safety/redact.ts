@@ -6,7 +6,7 @@
  * `[REDACTED:kind]` and the context around it (a variable name, a URL's user) stays.
  */
 import { SECRET_RULES, TOKEN_RUN, normalizeSecretName, type SecretRule } from './secretRules';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import { lazy } from '../../base/lazy';
 import { maxOf } from '../../base/bulkArrays';
 

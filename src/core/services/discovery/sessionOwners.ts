@@ -8,7 +8,7 @@
  * is not recorded never counts as this workspace's; one started in a folder inside the workspace
  * (`packages/api`) does.
  */
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import * as fs from 'node:fs';
 import { isClaudeCodeLegacySubagentFile, isClaudeCodeSessionSideFolder } from '../../model/claudeCodeLayout';
 import {

@@ -12,7 +12,7 @@ import { permitsReclaim, type Ledger } from '../../model/ledgerFormat';
 import { forgottenConversationLookup } from '../../model/tombstones';
 import type { SourceFile } from '../discovery/scanSources';
 import { formatBytes } from '../../model/format';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import type { Conversation } from '../../model/conversation';
 import type { PrivateMarkers } from '../../model/safety/privateSpans';
 import { readAssembledSource } from '../conversations/assembledSources';

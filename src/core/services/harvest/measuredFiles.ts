@@ -13,7 +13,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import type { PrivateMarkers } from '../../model/safety/privateSpans';
 import type { StorePaths } from '../../store/storePaths';
 import type { RenderedSize } from '../../store/harvestPlan';

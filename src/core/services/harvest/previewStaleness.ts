@@ -13,7 +13,7 @@ import { classifyConversations } from './classify';
 import type { KnownFiles } from './knownFiles';
 import type { HarvestPlan } from '../../store/harvestPlan';
 import { scanSources } from '../discovery/scanSources';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 
 /** sha256 of a file's bytes, '' when it does not exist. */
 export function fileSha256(file: string): string {

@@ -16,7 +16,7 @@ import type { PrivateMarkers } from '../../model/safety/privateSpans';
 import { redactDeep, redactionRulesId } from '../../model/safety/redact';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import { MAX_REPLY_ITEMS } from './parseReply';
 import { lazy } from '../../base/lazy';
 import { readStoreFile } from '../../base/readText';

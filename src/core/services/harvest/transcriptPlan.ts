@@ -12,7 +12,7 @@ import type { PrivateMarkers } from '../../model/safety/privateSpans';
 import { redactSecrets } from '../../model/safety/redact';
 import { alternateTranscriptPath, storedTranscriptSha, transcriptRelativePath, type TranscriptNaming } from '../../store/transcriptFiles';
 import { resolveInStore, type StorePaths } from '../../store/storePaths';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import type { ConversationOutcome, HarvestPlan, PlannedTranscript } from '../../store/harvestPlan';
 import { readStoreFile } from '../../base/readText';
 

@@ -19,7 +19,7 @@ import { instructionRulesText } from '../../model/safety/instructionFlags';
 import { redactionRulesId } from '../../model/safety/redact';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import { mkdirNoFollow } from '../../base/storeLinks';
 import { readStoreFile } from '../../base/readText';
 

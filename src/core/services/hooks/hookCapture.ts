@@ -23,7 +23,7 @@ import { redactName } from '../../model/safety/redact';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import { storePrivateMarkers } from '../../store/storeConfig';
 import { isInside, type StorePaths } from '../../store/storePaths';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import { CAPTURE_EVENTS } from './hookEvents';
 import { foreignTranscriptReason } from './hookScope';
 import type { HookInput } from './hookInput';

@@ -23,7 +23,7 @@ import { itemId, recordItemId } from '../../model/itemId';
 import { agentItemLine } from '../../model/agentItemLine';
 import { isItemLine, renderItemLine } from '../../model/itemLines';
 import { canonicalJson } from '../../base/canonicalJson';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import { stripProvenance } from '../../model/provenance';
 import { stripInvisible } from '../../model/safety/invisibleChars';
 import { redactSecrets } from '../../model/safety/redact';

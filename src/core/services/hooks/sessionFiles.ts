@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 
 /** A session's file in `dir`, by a hash of its id. */
 export function sessionFile(dir: string, sessionId: string, extension: string): string {

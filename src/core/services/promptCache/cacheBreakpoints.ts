@@ -3,7 +3,7 @@
  * and the identity of its stable prefix for providers that cache a named resource (Gemini).
  */
 import type { BuiltContext, ContextLayer } from './contextLayers';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 
 /**
  * Anthropic allows 4 cache breakpoints per request; the context uses at most 3 so a caller can

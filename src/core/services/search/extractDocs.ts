@@ -19,7 +19,7 @@ import { redactSecrets } from '../../model/safety/redact';
 import { parseNoteFile, type NoteFile } from '../../model/noteFile';
 import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import { lazy } from '../../base/lazy';
 import { readStoreFile } from '../../base/readText';
 

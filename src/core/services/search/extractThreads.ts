@@ -71,7 +71,7 @@ export class ExtractThreads {
   private waiting: { index: number; resolve: () => void } | undefined;
   /** Files [0, dispatched) were sent to a thread. */
   private dispatched = 0;
-  /** Files before this one were taken by the writer. */
+  /** Where the writer is: files before this one were taken, or are waited for (the look-ahead window starts here). */
   private taken = 0;
   private stopped = false;
 

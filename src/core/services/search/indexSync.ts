@@ -19,7 +19,7 @@ import {
 } from './sourceFiles';
 import { clearFrontmatterMemo } from '../../base/yamlFrontmatter';
 import { readStoreFile } from '../../base/readText';
-import { randomId } from '../../base/sha256';
+import { randomId } from '../../base/lazyCrypto';
 import { ExtractThreads, WRITE_RUN_FILES } from './extractThreads';
 
 /** Conversation files larger than this are not indexed (they are recorded so they are not re-read). */
@@ -114,18 +114,14 @@ export async function syncIndexInSlices(
     });
   const deferred =
     slicing.deferFullText && total >= HOLD_MAINTENANCE_FILES && tracked((b) => b.transaction(() => b.deferFullText?.() ?? false));
-  const known = run((b) => b.sourceStates());
-  const ahead =
-    slicing.extractThreads && total >= slicing.extractThreads.fromFiles
-      ? ExtractThreads.start(
-          paths.root,
-          plan.changed,
-          plan.limits.maxBytes,
-          (rel) => known.get(rel)?.hash,
-          slicing.extractThreads.threads,
-          slicing.extractThreads.script,
-        )
-      : undefined;
+  const threads = slicing.extractThreads;
+  let ahead: ExtractThreads | undefined;
+  if (threads && total >= threads.fromFiles) {
+    // What the index holds now: a thread skips making the documents of content it already has.
+    const known = run((b) => b.sourceStates());
+    const unchangedHash = (rel: string) => known.get(rel)?.hash;
+    ahead = ExtractThreads.start(paths.root, plan.changed, plan.limits.maxBytes, unchangedHash, threads.threads, threads.script);
+  }
   try {
     while (plan.next < total || (plan.removed.length > 0 && !plan.removedApplied)) {
       const next = plan.changed[plan.next];
@@ -422,8 +418,11 @@ function applyFile(
     return;
   }
   // Read ahead (a large file's documents made in slices, or an extraction thread's): the
-  // documents and the hash recorded below come from the same bytes.
-  const prepared = ahead?.rel === file.rel && !ahead.readError ? ahead : prepareFile(file, limits.maxBytes, previous?.hash);
+  // documents and the hash recorded below come from the same bytes. A thread made no documents
+  // for content the index had when the build began; if another process changed that entry since,
+  // the file is prepared again here.
+  const usable = ahead?.rel === file.rel && !ahead.readError && !(ahead.unchanged && ahead.hash !== previous?.hash);
+  const prepared = usable ? ahead! : prepareFile(file, limits.maxBytes, previous?.hash);
   if (prepared.readError !== undefined || prepared.hash === undefined) {
     report.errors.push({ file: file.rel, message: prepared.readError ?? 'not read' });
     return;

@@ -23,7 +23,7 @@ import { knowledgeArchiveDir } from '../../store/lifecycle/archivePaths';
 import { redactSecrets } from '../../model/safety/redact';
 import { personalFileName, isInside, storeRelative, type StorePaths } from '../../store/storePaths';
 import { listNames, walkTree } from '../../base/walkTree';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import { isNoteFileName } from '../../model/noteFile';
 
 /** How a source file is read into documents. */

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StorePaths } from '../../store/storePaths';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import type { TopicFrontmatter } from './topicSchema';
 import type { Topic, TopicProblem, TopicSet } from './topicTypes';
 import { lazy } from '../../base/lazy';

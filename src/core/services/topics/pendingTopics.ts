@@ -8,7 +8,7 @@ import { removeNoFollow } from '../../base/storeLinks';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import type { PendingActivation } from './activateTopics';
 import { readStoreFile } from '../../base/readText';
 

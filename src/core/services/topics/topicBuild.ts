@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import type { ZodError } from 'zod';
 import { normalizeBlock } from '../context/buildContext';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import { globToRegExp } from './globMatch';
 import { foldKeyword } from './keywordMatch';
 import { GuardedPattern, patternProblem } from './safeRegex';

@@ -12,7 +12,7 @@ import { stripPrivateSpans, type PrivateMarkers } from '../../model/safety/priva
 import { redactAndCut } from '../../model/safety/redact';
 import { writeFileAtomic } from '../../base/atomicWrite';
 import type { StorePaths } from '../../store/storePaths';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import type { Topic } from './topicTypes';
 import { lazy } from '../../base/lazy';
 import { readStoreFile } from '../../base/readText';

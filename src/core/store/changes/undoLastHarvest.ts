@@ -20,7 +20,7 @@ import { resolveInStore, type StorePaths } from '../storePaths';
 import { refuseLinks, removeNoFollow, renameNoFollow } from '../../base/storeLinks';
 import { beforeCopy, clearUndo, fileSha, keptPath, readUndoRecord, writeUndoRecord, type UndoRecord } from '../undoRecord';
 import { crashPoint } from '../../base/crashPoints';
-import { sha256Hash } from '../../base/sha256';
+import { sha256Hash } from '../../base/lazyCrypto';
 import { lockStoreForApply } from './applyPlan';
 import { recordStoreChange } from '../history/storeHistory';
 import type { UndoOutcome } from './undoOutcome';

@@ -1,7 +1,7 @@
 /**
- * SHA-256 (and random ids), with node:crypto loaded on first use: loading it costs more than
- * anything else the extension does at activation (about 17 ms here), and activation hashes
- * nothing; nor does a one-shot search whose index is current (7 ms of its 80).
+ * What Lore takes from node:crypto (SHA-256 hashes, random ids), loaded on first use: loading it
+ * costs more than anything else the extension does at activation (about 17 ms here), and
+ * activation neither hashes nor makes ids.
  */
 import type { Hash } from 'node:crypto';
 import { lazy } from './lazy';
