@@ -13,7 +13,27 @@ const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--out
 const metafile = process.argv.includes('--metafile');
 const require = createRequire(import.meta.url);
 
+/**
+ * instructionRulesHash() of the planted-instruction rules being bundled (src/core/services/search/
+ * sqliteSchema.ts records it in the index): the rules module bundled alone, in memory, and run
+ * here. A watch build leaves it out, so its bundles hash the rules they hold when they run.
+ */
+async function instructionRulesHash() {
+  const built = await esbuild.build({
+    entryPoints: ['src/core/model/safety/instructionFlags.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    logLevel: 'warning',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, require);
+  return module.exports.instructionRulesHash();
+}
+
 const common = {
+  define: watch ? {} : { LORE_INSTRUCTION_RULES_HASH: String(await instructionRulesHash()) },
   bundle: true,
   platform: 'node',
   target: 'node22',
@@ -165,6 +185,8 @@ const entries = [
   // zod and gray-matter stay in dist/vendor/ (most hooks need neither), and node:fs / node:path are
   // not copied per importer (importedOnce).
   { entryPoints: ['src/cli/hookMain.ts'], outfile: 'dist/hook.js', plugins: [importedOnce, apart(SDKS, ON_USE)] },
+  // `lore search` alone, likewise: on a current index its start is most of what a search costs.
+  { entryPoints: ['src/cli/searchMain.ts'], outfile: 'dist/search.js', plugins: [importedOnce, apart(SDKS, ON_USE)] },
   // The threads a one-shot index build reads and extracts files with (src/core/services/search/extractThreads.ts).
   {
     entryPoints: ['src/core/services/search/extractThread.ts'],
@@ -189,7 +211,7 @@ const entries = [
     entryPoints: ['src/cli/launcher.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
-    external: ['./cliMain.js', './hook.js'],
+    external: ['./cliMain.js', './hook.js', './search.js'],
     define: { LORE_NODE_ENGINES: JSON.stringify(require('./package.json').engines.node) },
     usageFrom: 'dist/cliMain.js',
     sourcemap: false,

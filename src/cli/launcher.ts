@@ -8,7 +8,8 @@
  * the file's contents) makes later starts skip it. The cache only holds compiled code of Lore's
  * own bundle, never store content. Node without enableCompileCache simply runs uncached.
  * `lore hook` loads dist/hook.js instead (src/cli/hookMain.ts): the hook command alone, a sixth
- * of the CLI bundle, with zod and gray-matter left to dist/vendor/ until something needs them.
+ * of the CLI bundle, with zod and gray-matter left to dist/vendor/ until something needs them;
+ * `lore search` likewise loads dist/search.js (src/cli/searchMain.ts).
  * `lore --version` and `lore --help` load no bundle at all (topLevel.ts).
  */
 import * as nodeModule from 'node:module';
@@ -19,6 +20,9 @@ import { LORE_VERSION, asksForUsage, usageExitCode } from './topLevel';
 declare const LORE_NODE_ENGINES: string;
 /** `lore --help`, rendered by esbuild.mjs from every command's declaration (main.ts's usage()); empty in a watch build. */
 declare const LORE_USAGE: string;
+
+/** The commands that have a bundle of their own (esbuild.mjs), each a fraction of dist/cliMain.js. */
+const SMALL_BUNDLES: Record<string, string> = { hook: './hook.js', search: './search.js' };
 
 /** How long a refused hook drains its input before exiting (the agent writes it, then closes stdin). */
 const HOOK_DRAIN_MS = 2000;
@@ -48,8 +52,9 @@ if (problem) {
   }
 
   // Required after the cache is on, so the bundle is compiled through it. `lore hook` (run before
-  // every prompt) loads its own small bundle, dist/hook.js, rather than the whole CLI.
-  const bundle = command === 'hook' ? './hook.js' : './cliMain.js';
+  // every prompt) and `lore search` load their own small bundles, dist/hook.js and dist/search.js,
+  // rather than the whole CLI.
+  const bundle = command && Object.hasOwn(SMALL_BUNDLES, command) ? SMALL_BUNDLES[command] : './cliMain.js';
   // eslint-disable-next-line no-restricted-syntax -- a bundle beside this one, chosen at run time, not bundled into it
   const { runCli } = require(bundle) as typeof import('./main');
   runCli();

@@ -2,13 +2,11 @@
  * `lore`: the command line over Lore's engine. Exit codes: 0 success, 1 something asked for
  * failed (after finishing the rest), 2 usage error.
  */
-import { takeConfigNotices } from '../core/store/storeConfig';
-import { takeLinkNotices } from '../core/base/storeLinks';
-import { describeStoreError } from '../core/store/storeErrors';
 import { printable } from '../core/model/format';
 import { lazy } from '../core/base/lazy';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, envOf, stdio, storeInUse, type Output } from './cliSupport';
+import { EXIT_OK, EXIT_USAGE, stdio, type Output } from './cliSupport';
 import { indexLines, type Command } from './command';
+import { exitWith, runCommand } from './runCommand';
 import { LORE_VERSION, asksForUsage, usageExitCode } from './topLevel';
 import type { StorePaths } from '../core/store/storePaths';
 
@@ -137,44 +135,12 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   }
   // One object per run: what the run resolved (its store) is remembered against it.
   const run: Output = { ...io, ...(WRITERS.has(name) ? { beforeWrite: reconcileFirst } : {}) };
-  try {
-    const code = await command.run(rest, run);
-    sayConfigNotices(io);
-    return code;
-  } catch (error) {
-    sayConfigNotices(io);
-    const err = error as Error & { code?: string };
-    // Messages carry file names, which may hold terminal escape sequences.
-    const message = printable(describeStoreError(err, storeInUse(run)) ?? err.message, { keepLineBreaks: true });
-    if (error instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`lore ${name}: ${message}\nRun "lore ${name} --help" for usage.`);
-      return EXIT_USAGE;
-    }
-    io.err(`lore ${name}: ${message}`);
-    if (envOf(io).LORE_DEBUG) io.err(err.stack ?? '');
-    return EXIT_FAILED;
-  }
-}
-
-/**
- * Tells once what a store's config.json asked for and Lore left alone (storeTrust.ts), and each
- * link in the store that Lore did not read because it leads out of the store (storeLinks.ts).
- */
-function sayConfigNotices(io: Output): void {
-  for (const notice of [...takeConfigNotices(), ...takeLinkNotices()]) io.err(`lore: ${printable(notice)}`);
+  return runCommand(name, command, rest, run);
 }
 
 /** Runs `lore` with the process's arguments and sets its exit code (dist/cli.js calls this). */
 export function runCli(): void {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      process.stderr.write(`lore: ${(error as Error).stack ?? error}\n`);
-      process.exitCode = EXIT_FAILED;
-    },
-  );
+  exitWith(main(process.argv.slice(2)));
 }
 
 // Compiled without bundling (out/src/cli/main.js, which some tests start), this file is the script.

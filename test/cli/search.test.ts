@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { makeWorkspace, runCli } from '../helpers/cli';
-import { makeTempDir } from '../helpers/paths';
+import { listItems } from '../../src/core/model/categoryFile';
+import { listItemId } from '../../src/core/model/itemId';
+import { failingModules, makeWorkspace, runCli } from '../helpers/cli';
 
 const FACTS = `# Facts
 
@@ -42,6 +43,14 @@ describe('lore search (CLI)', function () {
     );
     assert.match(r.stderr, /2 results \(sqlite; lexical only: no embedding provider configured/);
     assert.ok(fs.existsSync(path.join(root, '.index', 'lore.sqlite')));
+    // The ids the index keeps are the items' own (those lore item and the agents' tools take), printed by both CLI bundles.
+    const esbuildFact = listItemId(listItems(FACTS)[0]);
+    assert.ok(
+      lines.some((l) => l.includes(`${esbuildFact}  [facts] the build uses`)),
+      `${esbuildFact}\n${r.stdout}`,
+    );
+    const spawned = await runCli(['search', 'esbuild', '--root', root], { spawn: true });
+    assert.equal(spawned.stdout, r.stdout);
   });
 
   it('filters by --category and --since, and honours --limit', async () => {
@@ -124,36 +133,39 @@ describe('lore search (CLI)', function () {
   });
 
   /** A preload that makes these modules fail to load the way a missing or mismatched build does. */
-  function failingModules(modules: string[]): string {
-    const hook = path.join(makeTempDir('lore-hook-'), 'noSqlite.js');
-    fs.writeFileSync(
-      hook,
-      "const Module = require('module'); const load = Module._load;\n" +
-        `Module._load = function (request, ...rest) { if (${JSON.stringify(modules)}.includes(request)) throw new Error('simulated: NODE_MODULE_VERSION mismatch'); return load.call(this, request, ...rest); };\n`,
-    );
-    return `--require ${hook}`;
-  }
-
-  it('keeps its index file through node:sqlite, and says why, when better-sqlite3 cannot load', async () => {
+  it('opens its index through node:sqlite (Node 24+), falls back to better-sqlite3, and either reads what the other wrote', async () => {
     const { root } = await storeWithFacts();
+    // dist/search.js prefers Node's own SQLite (quicker to load), even where better-sqlite3 loads.
+    const quiet = Number(process.versions.node.split('.')[0]) >= 24;
     const r = await runCli(['search', 'cron', '--root', root, '--json'], {
       spawn: true,
       env: { NODE_OPTIONS: failingModules(['better-sqlite3']) },
     });
     assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '', 'node:sqlite loads without a warning');
     const json = JSON.parse(r.stdout);
     assert.equal(json.backend, 'sqlite');
-    assert.match(
-      json.backendReason,
-      /^SQLite FTS5 index at .*lore\.sqlite \(through node:sqlite: better-sqlite3 could not load: simulated: NODE_MODULE_VERSION mismatch\)$/,
-    );
+    const why = quiet
+      ? 'preferred for a one-shot command: it loads faster'
+      : 'better-sqlite3 could not load: simulated: NODE_MODULE_VERSION mismatch';
+    assert.equal(json.backendReason, `SQLite FTS5 index at ${path.join(root, '.index', 'lore.sqlite')} (through node:sqlite: ${why})`);
     assert.equal(json.hits[0].file, 'facts.md');
-    assert.ok(fs.existsSync(path.join(root, '.index', 'lore.sqlite')));
-    // The file node:sqlite wrote is the one better-sqlite3 reads: nothing to rebuild.
+    // The file node:sqlite wrote is the one better-sqlite3 reads (the whole CLI, here in process): nothing to rebuild.
     const again = JSON.parse((await runCli(['search', 'cron', '--root', root, '--json'])).stdout);
     assert.equal(again.backend, 'sqlite');
+    assert.doesNotMatch(again.backendReason, /node:sqlite/);
     assert.deepEqual(again.update.indexed, []);
     assert.equal(again.hits[0].file, 'facts.md');
+    // Without node:sqlite, the one-shot search takes better-sqlite3 and says nothing of it.
+    const native = await runCli(['search', 'cron', '--root', root, '--json'], {
+      spawn: true,
+      env: { NODE_OPTIONS: failingModules(['node:sqlite']) },
+    });
+    assert.equal(native.code, 0, native.stderr);
+    const nativeJson = JSON.parse(native.stdout);
+    assert.equal(nativeJson.backendReason, `SQLite FTS5 index at ${path.join(root, '.index', 'lore.sqlite')}`);
+    assert.deepEqual(nativeJson.update.indexed, []);
+    assert.equal(nativeJson.hits[0].file, 'facts.md');
   });
 
   it('answers with no hits and says why when neither better-sqlite3 nor node:sqlite can load', async () => {

@@ -133,3 +133,17 @@ export function snapshotTree(dir: string, skipFolders: readonly string[] = []): 
 export function transcript(id: string, body: string, started = '2026-11-20T10:00:00Z'): string {
   return `---\nsession_id: ${id}\nstarted: ${started}\n---\n\n# ${id}\n\n## 10:00 — user\n${body}\n\n## 10:01 — agent\nOk.\n`;
 }
+
+/**
+ * NODE_OPTIONS that make these modules fail to load in a Lore process, as a native module built
+ * for another Node does (better-sqlite3), or a Node without one (node:sqlite).
+ */
+export function failingModules(modules: string[]): string {
+  const hook = path.join(makeTempDir('lore-hook-'), 'failingModules.js');
+  fs.writeFileSync(
+    hook,
+    "const Module = require('module'); const load = Module._load;\n" +
+      `Module._load = function (request, ...rest) { if (${JSON.stringify(modules)}.includes(request)) throw new Error('simulated: NODE_MODULE_VERSION mismatch'); return load.call(this, request, ...rest); };\n`,
+  );
+  return `--require ${hook}`;
+}

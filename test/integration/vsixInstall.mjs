@@ -75,6 +75,8 @@ for (const required of [
   'extension/dist/server.js',
   // The threads the CLI's first index build extracts files with (src/core/services/search/extractThreads.ts).
   'extension/dist/extractThread.js',
+  // The `lore` executable (agent mode starts `lore mcp`) and the bundles it picks (src/cli/launcher.ts).
+  ...['cli', 'cliMain', 'hook', 'search', 'mcpServer'].map((name) => `extension/dist/${name}.js`),
   // The provider SDKs, required by the adapters at call time (esbuild.mjs).
   ...['openai', 'anthropic', 'genai', 'ollama'].map((name) => `extension/dist/vendor/${name}.js`),
   'extension/prompts/harvest-conversation.md',

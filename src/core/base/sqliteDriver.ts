@@ -1,7 +1,7 @@
 /**
  * SQLite for every part of Lore that needs it (the search index, the task tables, OpenCode's
  * database): better-sqlite3 where the native module loads, else Node's own `node:sqlite` (Node
- * 22.13+; both have FTS5), behind one small interface, so no caller knows or cares which one
+ * 22.13+; both have FTS5; a one-shot search takes it first, see preferBuiltinSqlite), behind one small interface, so no caller knows or cares which one
  * serves. Drivers are loaded lazily (a host where neither loads still runs the rest of Lore), a
  * database that is corrupt or not a database is deleted and recreated (it is derived data), and
  * a locked one is reported so the caller can answer from memory instead of waiting forever.
@@ -55,29 +55,49 @@ export interface SqliteDriver {
 /** Set to `node` to use node:sqlite even where better-sqlite3 loads (what a host without it gets). */
 export const DRIVER_ENV = 'LORE_SQLITE_DRIVER';
 
-const loaded = new Map<boolean, { driver?: SqliteDriver; error?: string }>();
+const loaded = new Map<string, { driver?: SqliteDriver; error?: string }>();
+
+/** Set by preferBuiltinSqlite. */
+let builtinFirst = false;
+
+/** The first Node whose node:sqlite loads without an ExperimentalWarning (Node 22 prints one at every load). */
+const QUIET_BUILTIN_NODE = 24;
 
 /**
- * A SQLite driver with FTS5, or why there is none. better-sqlite3 first, node:sqlite second;
- * each is loaded and checked once per process with a tiny FTS5 table in memory, because a build
- * without FTS5 is as useless here as none.
+ * For a process that runs one short command (dist/search.js): node:sqlite first, better-sqlite3
+ * when it cannot serve. Loading better-sqlite3's native module was a tenth of a one-shot `lore
+ * search`; Node's own module loads in about a millisecond. Only on Node 24 and later, where it
+ * loads silently. Process-wide and called before any database opens, because one process must not
+ * open a file through two SQLite libraries: each keeps its own POSIX locks, and closing the file
+ * in one drops the locks the other holds.
+ */
+export function preferBuiltinSqlite(nodeVersion = process.versions.node): void {
+  if (Number(nodeVersion.split('.')[0]) >= QUIET_BUILTIN_NODE && loaded.size === 0) builtinFirst = true;
+}
+
+/**
+ * A SQLite driver with FTS5, or why there is none. better-sqlite3 first, node:sqlite second
+ * (first after preferBuiltinSqlite); each is loaded and checked once per process with a tiny FTS5
+ * table in memory, because a build without FTS5 is as useless here as none.
  */
 export function loadSqlite(env: NodeJS.ProcessEnv = process.env): { driver?: SqliteDriver; error?: string } {
   const forced = env[DRIVER_ENV]?.trim().toLowerCase() === 'node';
-  const known = loaded.get(forced);
+  const key = forced ? 'forced' : builtinFirst ? 'builtin first' : 'native first';
+  const known = loaded.get(key);
   if (known) return known;
-  let result = forced ? undefined : tryDriver(betterSqlite);
+  const preferred = !forced && builtinFirst ? tryDriver(() => nodeSqlite('preferred for a one-shot command: it loads faster')) : undefined;
+  let result = preferred?.driver ? preferred : forced ? undefined : tryDriver(betterSqlite);
   if (!result?.driver) {
     const why = result ? `better-sqlite3 could not load: ${result.error}` : `forced by ${DRIVER_ENV}=node`;
     const tried = result ? `better-sqlite3 could not load (${result.error}) and node:sqlite` : `node:sqlite (${why})`;
-    const builtin = tryDriver(() => nodeSqlite(why));
+    const builtin = preferred ?? tryDriver(() => nodeSqlite(why));
     result = builtin.driver
       ? builtin
       : {
           error: `${tried} is not available (${builtin.error}); Lore's search and task memory need Node 22.13 or later, or better-sqlite3 built for this Node`,
         };
   }
-  loaded.set(forced, result);
+  loaded.set(key, result);
   return result;
 }
 

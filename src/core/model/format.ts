@@ -1,6 +1,9 @@
 /** Human-readable sizes, token counts and item counts, shared by the CLI and the extension. */
 import { ITEM_CATEGORIES, type ItemCategory, type ItemCounts } from './categories';
-import { cutRedacted, redactSecrets } from './safety/redact';
+import { lazy } from '../base/lazy';
+
+// The secret rules compile tens of patterns when loaded; most texts printed through here need none of them.
+const redact = lazy(() => require('./safety/redact') as typeof import('./safety/redact'));
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -77,7 +80,7 @@ export function printable(text: string, options: { keepLineBreaks?: boolean } = 
  * id, a pasted key), so secrets in its name are redacted as in every other text Lore shows.
  */
 export function printablePath(file: string): string {
-  return printable(redactSecrets(file));
+  return printable(redact().redactSecrets(file));
 }
 
 /**
@@ -86,10 +89,10 @@ export function printablePath(file: string): string {
  * an agent or a model, and a cut through a key would keep its front where no rule finds it.
  */
 export function cutToLine(text: string, max: number): string {
-  const flat = redactSecrets(text).replace(/\s+/g, ' ').trim();
+  const flat = redact().redactSecrets(text).replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const space = flat.lastIndexOf(' ', max - 1);
-  return cutRedacted(flat, space > max / 2 ? space : max - 1) + '…';
+  return redact().cutRedacted(flat, space > max / 2 ? space : max - 1) + '…';
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

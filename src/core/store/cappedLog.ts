@@ -7,9 +7,12 @@
 import * as fs from 'node:fs';
 import { appendNoFollow, mkdirNoFollow, renameNoFollow } from '../base/storeLinks';
 import * as path from 'node:path';
-import { redactSecrets } from '../model/safety/redact';
 import { printable } from '../model/format';
 import { readStoreFile } from '../base/readText';
+import { lazy } from '../base/lazy';
+
+// Loaded by the first message logged: a run that logs nothing (a search's usage record) skips the secret rules.
+const redact = lazy(() => require('../model/safety/redact') as typeof import('../model/safety/redact'));
 
 export const LOG_MAX_BYTES = 256 * 1024;
 
@@ -45,7 +48,7 @@ export function readCappedLines(file: string): string[] {
  */
 export function appendLogLine(file: string, message: string, now = new Date()): void {
   try {
-    appendCapped(file, `${now.toISOString()} ${redactSecrets(printable(message))}\n`, LOG_MAX_BYTES);
+    appendCapped(file, `${now.toISOString()} ${redact().redactSecrets(printable(message))}\n`, LOG_MAX_BYTES);
   } catch {
     // Nowhere left to say it.
   }

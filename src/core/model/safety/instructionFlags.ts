@@ -523,6 +523,18 @@ export function instructionRulesText(): string {
   ].join('\n');
 }
 
+/**
+ * A 32-bit hash of instructionRulesText (FNV-1a over its UTF-16 code units: no node:crypto). The
+ * search index records it (search/sqliteSchema.ts); esbuild.mjs writes it into the bundles, so
+ * they need not load the rules to open the index.
+ */
+export function instructionRulesHash(): number {
+  const text = instructionRulesText();
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
 /** The distinct kinds of a list of flags, in rule order. */
 export function flagKinds(flags: readonly InstructionFlag[]): InstructionFlagKind[] {
   return [...new Set(flags.map((f) => f.kind))];

@@ -13,6 +13,7 @@ import { renderTranscript } from '../conversations/renderTranscript';
 import { parseTurnHeading } from '../../model/transcriptSyntax';
 import { listItems, type KnowledgeItem } from '../../model/categoryFile';
 import { recordLine } from '../../model/itemLines';
+import { itemId } from '../../model/itemId';
 import { stripProvenance } from '../../model/provenance';
 import { flagInstruction } from '../../model/safety/instructionFlags';
 import { redactSecrets } from '../../model/safety/redact';
@@ -137,19 +138,20 @@ function itemDoc(
   const prov = item.provenance;
   const source = prov?.source === undefined ? undefined : redactField(prov.source);
   const { label, section, notedPath, ...rest } = fields;
+  const date = prov?.validDate ? prov.date : undefined;
+  // The line as the item's id and the instruction check read it (the same fields a hit shows).
+  const line = recordLine({ text: body, source, date });
   return [
     finish({
       file,
       text: body,
       context: redactSecrets([label, prov?.source].filter(Boolean).join(' ')),
       source,
-      date: prov?.validDate ? prov.date : undefined,
+      date,
       section: section === undefined ? undefined : redactField(section),
       notedPath: notedPath === undefined ? undefined : redactField(notedPath),
-      flagged:
-        options.flags === false
-          ? undefined
-          : flagInstruction(recordLine({ text: body, source, date: prov?.validDate ? prov.date : undefined })).length > 0,
+      flagged: options.flags === false ? undefined : flagInstruction(line).length > 0,
+      item: itemId(line),
       ...rest,
     }),
   ];

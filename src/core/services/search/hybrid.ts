@@ -87,6 +87,7 @@ export function toHit(c: Candidate & { score: number }, doc: StoredDoc, makeSnip
     notedPath: doc.notedPath,
     section: doc.section,
     flagged: doc.flagged,
+    id: doc.item,
     score: Math.round(c.score * 1e6) / 1e6,
     scores: { bm25: c.bm25, vector: c.vector },
   };

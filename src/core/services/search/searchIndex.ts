@@ -8,9 +8,9 @@
 import * as path from 'node:path';
 import { isCurrent } from '../../model/supersession';
 import type { StorePaths } from '../../store/storePaths';
-import { embedderFromEnv, type Embedder } from './embeddings';
+import type { Embedder } from './embeddings';
 import { DEFAULT_WEIGHTS, addVectorCandidates, rank, toHit, type HybridWeights } from './hybrid';
-import { syncIndex, syncIndexInSlices, type SyncOptions, type SyncProgress } from './indexSync';
+import type { SyncOptions, SyncProgress } from './indexSync';
 import type { LexicalStep } from './lexicalBackend';
 import { tieredLexical } from './lexicalTiers';
 import { fallbackEngine, openEngine, reopenAfterCorruption, type Engine, type EngineOptions } from './openEngine';
@@ -25,9 +25,17 @@ import {
 } from './searchTypes';
 import { isCorruption, isLocked, sqliteCode } from '../../base/sqliteDriver';
 import { makeSnippet, termMatcher } from './textTerms';
-import { VectorSearch } from './vectorSearch';
+import type { VectorSearch } from './vectorSearch';
 import { forgetStamps, recordStamps, sourcesUnchanged } from './sourceStamps';
-import { defaultExtractThreads } from './extractThreads';
+import { lazy } from '../../base/lazy';
+
+// What only a changed store or an embedding provider needs: reading and extracting files (the
+// importers, the secret and instruction rules) and vectors. A one-shot search on a current index
+// loads none of it (about a third of what `lore search` loads).
+const indexSync = lazy(() => require('./indexSync') as typeof import('./indexSync'));
+const extractThreads = lazy(() => require('./extractThreads') as typeof import('./extractThreads'));
+const embeddings = lazy(() => require('./embeddings') as typeof import('./embeddings'));
+const vectorSearch = lazy(() => require('./vectorSearch') as typeof import('./vectorSearch'));
 
 export interface SearchIndexOptions extends EngineOptions {
   /** An embedder for hybrid search; undefined: from LORE_EMBED_PROVIDER; null: none. */
@@ -117,11 +125,16 @@ export class SearchIndex {
     this.refreshAfterMs = options.refreshAfterMs ?? 0;
     let embedder: Embedder | undefined;
     try {
-      embedder = options.embedder === null ? undefined : (options.embedder ?? embedderFromEnv(options.env));
+      // Without LORE_EMBED_PROVIDER there is no embedder to make (embedderFromEnv says so too), and the module stays unloaded.
+      const env = options.env ?? process.env;
+      embedder =
+        options.embedder === null
+          ? undefined
+          : (options.embedder ?? (env.LORE_EMBED_PROVIDER ? embeddings().embedderFromEnv(env) : undefined));
     } catch (error) {
       this.embedderProblem = (error as Error).message;
     }
-    this.vector = embedder ? new VectorSearch(embedder) : undefined;
+    this.vector = embedder ? new (vectorSearch().VectorSearch)(embedder) : undefined;
   }
 
   /** Opens the index of a store (creating `.index/` when needed). Never throws. */
@@ -193,7 +206,10 @@ export class SearchIndex {
 
   /** Indexes a few files at once, outside the queue (lexical only: the running build embeds after). */
   private updateNow(only: string[]): UpdateReport {
-    const report = this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), only }), 'throw');
+    const report = this.withRecovery(
+      () => indexSync().syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), only }),
+      'throw',
+    );
     forgetStamps(this.engine.lexical, report);
     if (report.indexed.length > 0 || report.removed.length > 0) this.vector?.invalidate();
     return { ...report, embedded: 0 };
@@ -208,13 +224,17 @@ export class SearchIndex {
         full.progress = p;
         for (const listener of full.listeners) listener({ ...p });
       };
-      return syncIndexInSlices(lexical, this.paths, this.syncOptions(), {
-        sliceMs: this.options.oneShot ? ONE_SHOT_SLICE_MS : undefined,
-        deferFullText: this.options.oneShot,
-        extractThreads: this.options.oneShot ? { threads: defaultExtractThreads(), fromFiles: EXTRACT_THREADS_FROM_FILES } : undefined,
-        run: (slice) => this.withRecovery(() => slice(this.engine.lexical), 'throw'),
-        onProgress: progress,
-      }).finally(() => lexical.holdMaintenance?.(false));
+      return indexSync()
+        .syncIndexInSlices(lexical, this.paths, this.syncOptions(), {
+          sliceMs: this.options.oneShot ? ONE_SHOT_SLICE_MS : undefined,
+          deferFullText: this.options.oneShot,
+          extractThreads: this.options.oneShot
+            ? { threads: extractThreads().defaultExtractThreads(), fromFiles: EXTRACT_THREADS_FROM_FILES }
+            : undefined,
+          run: (slice) => this.withRecovery(() => slice(this.engine.lexical), 'throw'),
+          onProgress: progress,
+        })
+        .finally(() => lexical.holdMaintenance?.(false));
     };
     let report: Omit<UpdateReport, 'embedded'>;
     const stamps = full ? sourcesUnchanged(this.engine.lexical, this.paths, { transcripts: this.options.transcripts }) : undefined;
@@ -223,7 +243,7 @@ export class SearchIndex {
         ? noUpdate(stamps.docs ?? this.safeCount())
         : full
           ? await sliced()
-          : this.withRecovery(() => syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
+          : this.withRecovery(() => indexSync().syncIndex(this.engine.lexical, this.paths, { ...this.syncOptions(), ...options }), 'throw');
     } catch (error) {
       if (this.engine.lexical.name !== 'sqlite' || !sqliteCode(error)) throw error;
       if (isLocked(error)) {
@@ -438,7 +458,7 @@ export class SearchIndex {
         this.fallBack(`the search index is locked by another process (${(error as Error).message})`);
       else throw error;
       this.vector?.invalidate(true);
-      if (resync) syncIndex(this.engine.lexical, this.paths, this.syncOptions());
+      if (resync) indexSync().syncIndex(this.engine.lexical, this.paths, this.syncOptions());
       return call();
     }
   }

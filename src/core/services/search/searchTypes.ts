@@ -40,6 +40,12 @@ export interface SearchDoc {
    * is indexed so that queries only look up whether a person accepted it.
    */
   flagged?: boolean;
+  /**
+   * A knowledge item's id (model/itemId.ts), made when it is indexed: a search on a current index
+   * then prints ids without hashing (node:crypto alone was a tenth of a one-shot `lore search`).
+   * None for a conversation excerpt, which is not an item.
+   */
+  item?: string;
 }
 
 /** A document as a backend stores it, with the backend's numeric id. */
@@ -92,6 +98,8 @@ export interface SearchHit {
   section?: string;
   /** See SearchDoc.flagged. */
   flagged?: boolean;
+  /** The knowledge item's id (SearchDoc.item); see searchHitId. */
+  id?: string;
   /** The final ranking score (hybrid or lexical), higher is better. */
   score: number;
   /** Components: normalized BM25 (0–1) and cosine similarity, when they took part. */
@@ -102,8 +110,9 @@ export interface SearchHit {
  * The id of the knowledge item a hit is (the one `lore item`, `lore supersede` and the agents'
  * tools take); none for a conversation excerpt, which is not an item.
  */
-export function searchHitId(hit: Pick<SearchHit, 'category' | 'text' | 'source' | 'date'>): string | undefined {
-  return hit.category === 'transcripts' ? undefined : recordItemId(hit);
+export function searchHitId(hit: Pick<SearchHit, 'category' | 'text' | 'source' | 'date' | 'id'>): string | undefined {
+  // A hit from the index carries the id it was indexed with; one made from a file's text is hashed here.
+  return hit.id ?? (hit.category === 'transcripts' ? undefined : recordItemId(hit));
 }
 
 /** What an index update did. */

@@ -20,11 +20,14 @@ import { CATEGORY_FILES, type CategoryFileKey } from '../../model/categories';
 import { isClaudeCodeSessionSideFolder } from '../../model/claudeCodeLayout';
 import { isConversationFileName } from '../../model/conversation';
 import { knowledgeArchiveDir } from '../../store/lifecycle/archivePaths';
-import { redactSecrets } from '../../model/safety/redact';
 import { personalFileName, isInside, storeRelative, type StorePaths } from '../../store/storePaths';
 import { listNames, walkTree } from '../../base/walkTree';
 import { sha256Hash } from '../../base/lazyCrypto';
 import { isNoteFileName } from '../../model/noteFile';
+import { lazy } from '../../base/lazy';
+
+// Only listing the sources needs the secret rules (for names); the stamps of a current index do not.
+const redact = lazy(() => require('../../model/safety/redact') as typeof import('../../model/safety/redact'));
 
 /** How a source file is read into documents. */
 export type SourceKind = 'category' | 'notes' | 'transcript';
@@ -57,7 +60,7 @@ const MAX_REMEMBERED_PATHS = 100_000;
 function indexedPath(rel: string): string {
   let key = indexedPaths.get(rel);
   if (key === undefined) {
-    const clean = redactSecrets(rel);
+    const clean = redact().redactSecrets(rel);
     key = clean === rel ? rel : `${clean}#${sha256Hash().update(rel).digest('hex').slice(0, 8)}`;
     if (indexedPaths.size >= MAX_REMEMBERED_PATHS) indexedPaths.clear();
     indexedPaths.set(rel, key);

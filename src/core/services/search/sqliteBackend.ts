@@ -37,11 +37,11 @@ const DOC_BATCH = 50;
 const INSERT_BATCH = 50;
 
 /** The `docs` columns a document is inserted with, in order. */
-const INSERT_COLUMNS = 'file, line, category, text, context, source, date, noted_path, section, hash, flagged';
+const INSERT_COLUMNS = 'file, line, category, text, context, source, date, noted_path, section, hash, flagged, item';
 
 /** One document's row, and INSERT_BATCH of them (made once: a build runs them thousands of times). */
-const INSERT_ONE = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const INSERT_BATCH_SQL = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+const INSERT_ONE = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_BATCH_SQL = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
 
 /** The meta key marking `docs` rows written without their full-text entries (see deferFullText). */
 export const DEFERRED_FULL_TEXT_KEY = 'full-text-deferred';
@@ -381,5 +381,6 @@ function rowValues(d: SearchDoc): unknown[] {
     d.section ?? null,
     d.hash,
     d.flagged ? 1 : 0,
+    d.item ?? null,
   ];
 }

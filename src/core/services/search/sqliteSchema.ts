@@ -5,12 +5,15 @@
  * starts, 3–4× slower, for 20% more index), a `sources` table for incremental updates and a
  * `vectors` table of float32 blobs keyed by model and content hash.
  */
-import { instructionRulesText } from '../../model/safety/instructionFlags';
+import { lazy } from '../../base/lazy';
 import type { SearchCategory, StoredDoc } from './searchTypes';
 import type { SqliteDatabase } from '../../base/sqliteDriver';
 
-/** Bumped whenever the schema or what is indexed changes; an older index is rebuilt (8: documents and paths redacted). */
-export const SCHEMA_VERSION = 9;
+// Only outside a bundle (see rulesHash).
+const instructionFlags = lazy(() => require('../../model/safety/instructionFlags') as typeof import('../../model/safety/instructionFlags'));
+
+/** Bumped whenever the schema or what is indexed changes; an older index is rebuilt (8: documents and paths redacted; 10: item ids). */
+export const SCHEMA_VERSION = 10;
 
 /**
  * The index's `user_version`: the schema, and a 20-bit hash of the planted-instruction rules its
@@ -18,13 +21,17 @@ export const SCHEMA_VERSION = 9;
  * rules again, so an index flagged by other rules (an older Lore's) is rebuilt, and a hook reading
  * it as it is goes without hits until then: no item older rules let through is served as clean.
  */
-export const INDEX_USER_VERSION = SCHEMA_VERSION * 0x100000 + (fnv1a(instructionRulesText()) & 0xfffff);
+export const INDEX_USER_VERSION = SCHEMA_VERSION * 0x100000 + (rulesHash() & 0xfffff);
 
-/** FNV-1a over UTF-16 code units: a hash that needs no node:crypto (the hook loads this). */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
+/**
+ * instructionRulesHash(), written into each bundle by esbuild.mjs (`define`): loading the rules to
+ * hash them was a twentieth of a one-shot `lore search`. Undefined outside a bundle (tests, a
+ * watch build), where the rules are hashed here.
+ */
+declare const LORE_INSTRUCTION_RULES_HASH: number | undefined;
+
+function rulesHash(): number {
+  return typeof LORE_INSTRUCTION_RULES_HASH === 'number' ? LORE_INSTRUCTION_RULES_HASH : instructionFlags().instructionRulesHash();
 }
 
 /**
@@ -53,7 +60,7 @@ const META_TABLE = 'CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sources(rel TEXT PRIMARY KEY, mtime REAL NOT NULL, size INTEGER NOT NULL, hash TEXT NOT NULL, docs INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS docs(id INTEGER PRIMARY KEY, file TEXT NOT NULL, line INTEGER, category TEXT NOT NULL, text TEXT NOT NULL,
-  context TEXT NOT NULL, source TEXT, date TEXT, noted_path TEXT, section TEXT, hash TEXT NOT NULL, flagged INTEGER NOT NULL DEFAULT 0);
+  context TEXT NOT NULL, source TEXT, date TEXT, noted_path TEXT, section TEXT, hash TEXT NOT NULL, flagged INTEGER NOT NULL DEFAULT 0, item TEXT);
 CREATE INDEX IF NOT EXISTS docs_file ON docs(file);
 CREATE INDEX IF NOT EXISTS docs_noted ON docs(noted_path) WHERE noted_path IS NOT NULL;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, context, content='docs', content_rowid='id', tokenize='porter unicode61', prefix='2 3 4 5');
@@ -109,11 +116,12 @@ export interface DocRow {
   section: string | null;
   hash: string;
   flagged: number;
+  item: string | null;
 }
 
 /** The `docs` columns, as selected with the alias `d`. */
 export const DOC_COLUMNS =
-  'd.id, d.file, d.line, d.category, d.text, d.context, d.source, d.date, d.noted_path, d.section, d.hash, d.flagged';
+  'd.id, d.file, d.line, d.category, d.text, d.context, d.source, d.date, d.noted_path, d.section, d.hash, d.flagged, d.item';
 
 export function toDoc(row: DocRow): StoredDoc {
   return {
@@ -129,5 +137,6 @@ export function toDoc(row: DocRow): StoredDoc {
     section: row.section ?? undefined,
     hash: row.hash,
     flagged: row.flagged === 1,
+    item: row.item ?? undefined,
   };
 }
