@@ -73,6 +73,18 @@ describe('query sanitizer', () => {
     assert.equal(parseQuery('日本').prefixLast, true, 'ideographs are words on their own');
   });
 
+  it('reads ASCII text (its own quicker path) as the Unicode rules read it', () => {
+    // A non-ASCII word at the end sends the same text down the Unicode path: the words before it must not change.
+    const ascii = 'Index_build "x-y Z9" tab\tsep 42 a_b-c';
+    const unicode = `${ascii} é`;
+    assert.deepEqual(parseQuery(ascii).items, [['index'], ['build'], ['x', 'y', 'z9'], ['tab'], ['sep'], ['42'], ['a'], ['b'], ['c']]);
+    assert.deepEqual(parseQuery(unicode).items, [...parseQuery(ascii).items, ['é']]);
+    // Short last words: a prefix from three characters, or one Han, kana or Hangul character.
+    assert.equal(parseQuery('ab').prefixLast, false);
+    assert.equal(parseQuery('abc').prefixLast, true);
+    assert.equal(parseQuery('東').prefixLast, true);
+  });
+
   it('ignores an unbalanced quote, folds case, and bounds the number of items', () => {
     assert.deepEqual(parseQuery('"Unbalanced Phrase').items, [['unbalanced'], ['phrase']]);
     assert.equal(parseQuery(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ')).items.length, MAX_QUERY_ITEMS);

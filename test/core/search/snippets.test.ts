@@ -30,4 +30,11 @@ describe('snippets', () => {
     const none = makeSnippet(words.join(' '), parseQuery('absent '), MARKERS);
     assert.match(none, /^w0 w1 w2 .*…$/);
   });
+
+  it('marks the same words in ASCII text (its own quicker path) as in the same text with a non-ASCII word', () => {
+    const ascii = 'the cache_ttl of caches, precached; Cache9 and cache';
+    const marked = makeSnippet(ascii, parseQuery('cache '), MARKERS);
+    assert.equal(marked, 'the [cache]_ttl of caches, precached; Cache9 and [cache]');
+    assert.equal(makeSnippet(`${ascii} café`, parseQuery('cache '), MARKERS), `${marked} café`);
+  });
 });

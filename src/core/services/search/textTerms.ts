@@ -101,27 +101,33 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Co}]/u;
 /** Whitespace other than single spaces. */
 const RUNS_OF_SPACE = /[^\S ]| {2}/;
 const WORD_TAIL = /[\p{L}\p{N}\p{M}\p{Co}]*/uy;
+// The same in ASCII text, where the Unicode classes are letters and digits (and cost a compile).
+const ASCII_WORD_CHAR = /[A-Za-z0-9]/;
+const ASCII_WORD_TAIL = /[A-Za-z0-9]*/y;
 
 /** Offsets of the matching words of a text, at most `max` of them. */
 function matchOffsets(flat: string, matches: TermMatcher, max = Infinity): Array<[number, number]> {
   const hits: Array<[number, number]> = [];
   const roots = matches.candidates;
+  const ascii = ASCII.test(flat);
   if (roots) {
+    const wordChar = ascii ? ASCII_WORD_CHAR : WORD_CHAR;
+    const tail = ascii ? ASCII_WORD_TAIL : WORD_TAIL;
     // Words starting with a query word's first letters, checked whole.
     roots.lastIndex = 0;
     for (let m = roots.exec(flat); m && hits.length < max; m = roots.exec(flat)) {
       const start = m.index;
-      if (start > 0 && WORD_CHAR.test(flat[start - 1])) continue;
-      WORD_TAIL.lastIndex = start;
-      WORD_TAIL.exec(flat);
-      const end = WORD_TAIL.lastIndex;
+      if (start > 0 && wordChar.test(flat[start - 1])) continue;
+      tail.lastIndex = start;
+      tail.exec(flat);
+      const end = tail.lastIndex;
       if (matches(flat.slice(start, end))) hits.push([start, end]);
       roots.lastIndex = end;
     }
     // Accented first letters (déjà for "deja") escape the roots: scan every word then.
-    if (hits.length > 0 || ASCII.test(flat)) return hits;
+    if (hits.length > 0 || ascii) return hits;
   }
-  const pattern = ASCII.test(flat) ? ASCII_WORD : WORD;
+  const pattern = ascii ? ASCII_WORD : WORD;
   pattern.lastIndex = 0;
   for (let m = pattern.exec(flat); m && hits.length < max; m = pattern.exec(flat))
     if (matches(m[0])) hits.push([m.index, m.index + m[0].length]);
