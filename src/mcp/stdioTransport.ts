@@ -70,6 +70,23 @@ function invalidMessage(value: unknown): { code: number; message: string } {
   return { code: ErrorCode.InvalidRequest, message: 'Invalid Request: not a valid JSON-RPC 2.0 request, notification or response' };
 }
 
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * A request as JSONRPCRequestSchema accepts it, told without zod, when it carries no `_meta`
+ * (whose shape the schema checks): most requests of every call. The SDK's handler checks its
+ * params against the method's own schema either way; the message schemas parsed each request
+ * twice more, a tenth of a search call.
+ */
+function isPlainRequest(value: unknown): value is JSONRPCMessage & { id: RequestId } {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const { jsonrpc, id, method, params } = value as Record<string, unknown>;
+  if (jsonrpc !== '2.0' || typeof method !== 'string') return false;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params) || '_meta' in params)) return false;
+  return Object.keys(value).every((key) => REQUEST_KEYS.has(key));
+}
+
 export class LoreStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -169,6 +186,11 @@ export class LoreStdioTransport implements Transport {
       this.reply(null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
       return;
     }
+    if (isPlainRequest(value)) {
+      this.pending.add(value.id);
+      this.deliver(value);
+      return;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
       const problem = invalidMessage(value);
@@ -180,8 +202,12 @@ export class LoreStdioTransport implements Transport {
     // A cancelled request gets no answer from the server.
     else if (isJSONRPCNotification(parsed.data) && parsed.data.method === 'notifications/cancelled')
       this.settle(parsed.data.params?.requestId as RequestId);
+    this.deliver(parsed.data);
+  }
+
+  private deliver(message: JSONRPCMessage): void {
     try {
-      this.onmessage?.(parsed.data);
+      this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error as Error);
     }

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LoreStdioTransport } from '../../src/mcp/stdioTransport';
 
 /** The line the transport writes for `message`. */
@@ -47,6 +47,53 @@ describe('MCP stdio transport: what goes on the wire', () => {
     for (const text of ['plain text', 'a\ttab\nand a line\r\n', 'C:\\build\\bin and \\u0041 as typed', 'say "hi"', 'emoji 😀 and ü']) {
       const message = reply(text);
       assert.equal(await lineFor(message), JSON.stringify(message) + '\n', JSON.stringify(text));
+    }
+  });
+});
+
+describe('MCP stdio transport: what it reads', () => {
+  /** What the transport makes of one line: the message it hands the server, or the error it answers. */
+  async function readOne(line: string): Promise<{ message?: unknown; error?: { id: unknown; code: number } }> {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let written = '';
+    stdout.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
+    const transport = new LoreStdioTransport(stdin, stdout);
+    let message: unknown;
+    transport.onmessage = (m) => (message = m);
+    await transport.start();
+    stdin.write(line + '\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    await transport.close();
+    const reply = written ? (JSON.parse(written.split('\n')[0]) as { id: unknown; error: { code: number } }) : undefined;
+    return { ...(message === undefined ? {} : { message }), ...(reply ? { error: { id: reply.id, code: reply.error.code } } : {}) };
+  }
+
+  it('hands on what the SDK message schema accepts, as it accepts it, and refuses the rest (requests read without the schema too)', async () => {
+    const lines: unknown[] = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'x' } } },
+      { jsonrpc: '2.0', id: 'a', method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { _meta: { progressToken: 7 }, name: 'search' } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { _meta: { progressToken: 1.5 } } },
+      { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+      { jsonrpc: '2.0', id: 2 ** 60, method: 'ping' },
+      { jsonrpc: '2.0', id: null, method: 'ping' },
+      { jsonrpc: '2.0', id: 4, method: 'ping', extra: true },
+      { jsonrpc: '2.0', id: 5, method: 'ping', params: [] },
+      { jsonrpc: '2.0', id: 6, method: 'ping', params: null },
+      { jsonrpc: '1.0', id: 7, method: 'ping' },
+      { jsonrpc: '2.0', id: 8, method: 9 },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 9, result: {} },
+    ];
+    for (const value of lines) {
+      const read = await readOne(JSON.stringify(value));
+      const schema = JSONRPCMessageSchema.safeParse(value);
+      if (schema.success) assert.deepEqual(read, { message: schema.data }, JSON.stringify(value));
+      else {
+        assert.equal(read.message, undefined, JSON.stringify(value));
+        assert.ok(read.error, JSON.stringify(value));
+      }
     }
   });
 });

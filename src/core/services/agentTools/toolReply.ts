@@ -10,11 +10,10 @@ import type { ToolResult } from './agentTool';
 import { z } from 'zod';
 import { BYTES_PER_TOKEN } from '../../model/constants';
 import { agentItemLine } from '../../model/agentItemLine';
-import { recordItemId } from '../../model/itemId';
 import { KNOWLEDGE_FRAMING, frameAsData, quotedConversation } from '../../model/safety/dataFraming';
 import { redactDeep, redactSecrets } from '../../model/safety/redact';
 import { cutToLine } from '../../model/format';
-import { DEFAULT_MARKERS, type SearchHit } from '../search/searchTypes';
+import { DEFAULT_MARKERS, searchHitId, type SearchHit } from '../search/searchTypes';
 
 /** The default size of a reply, in tokens: a few dozen items, far below any client's limit. */
 export const DEFAULT_REPLY_TOKENS = 2000;
@@ -79,7 +78,8 @@ export const listReplyShape = {
 export function itemFromHit(hit: SearchHit): ReplyItem {
   const excerpt = hit.category === 'transcripts';
   return {
-    id: excerpt ? undefined : recordItemId(hit),
+    // The id the index keeps (hashing it again was a tenth of a search call's time).
+    id: searchHitId(hit),
     category: hit.category,
     // A conversation excerpt was never reviewed: quoted as such in the text and the structured content, or withheld.
     text: excerpt ? quotedConversation(cutToLine(withoutHighlights(hit.snippet), EXCERPT_CHARS)) : cutToLine(hit.text, ITEM_TEXT_CHARS),

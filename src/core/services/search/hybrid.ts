@@ -68,8 +68,14 @@ export function rank(candidates: Candidate[], weights: HybridWeights | undefined
  * Turns a ranked candidate with its document into a hit. The snippet is made when it is first
  * read: an agent's reply quotes only conversation excerpts by their snippet, and items by their text.
  */
-export function toHit(c: Candidate & { score: number }, doc: StoredDoc, makeSnippet: () => string, absolutePath: string): SearchHit {
+export function toHit(
+  c: Candidate & { score: number },
+  doc: StoredDoc,
+  makeSnippet: () => string,
+  absolutePathOf: () => string,
+): SearchHit {
   let snippet: string | undefined;
+  let absolutePath: string | undefined;
   return {
     category: doc.category,
     text: doc.text,
@@ -80,7 +86,10 @@ export function toHit(c: Candidate & { score: number }, doc: StoredDoc, makeSnip
       snippet = value;
     },
     file: doc.file,
-    absolutePath,
+    // Made when read, as the snippet: agents' replies and the CLI's list never read it.
+    get absolutePath(): string {
+      return (absolutePath ??= absolutePathOf());
+    },
     line: doc.line,
     source: doc.source,
     date: doc.date,

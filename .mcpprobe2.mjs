@@ -1,0 +1,11 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+const root = process.argv[2];
+const transport = new StdioClientTransport({ command: process.execPath, args: ['/work/main/dist/cli.js', 'mcp', '--root', root], env: { ...process.env, LORE_EMBED_PROVIDER: '' }, stderr: 'inherit' });
+const client = new Client({ name: 'probe', version: '1' });
+await client.connect(transport);
+const r = await client.callTool({ name: 'search', arguments: { query: process.argv[3] ?? 'cache', limit: 10 } });
+console.log('reply JSON bytes', JSON.stringify(r).length, 'text bytes', r.content[0].text.length, 'structured bytes', JSON.stringify(r.structuredContent).length);
+console.log(JSON.stringify(r).slice(0,3000));
+console.log(JSON.stringify(r.structuredContent).slice(0, 800));
+await client.close();
