@@ -34,7 +34,7 @@ const TARGET_RATIO = 1.3;
 /** Segments are counted after every this many transactions of the sliced build. */
 const SEGMENT_SAMPLE_EVERY = 20;
 
-const DOC_FIELDS = 'file, line, category, text, context, source, date, noted_path, section, hash, flagged';
+const DOC_FIELDS = 'file, line, category, text, context, source, date, noted_path, section, hash, flagged, item';
 
 export async function run(ctx: BenchContext): Promise<BenchResult[]> {
   const g = generate(ctx);
@@ -174,7 +174,7 @@ function bulkInsert(g: Sources, rows: unknown[][]): void {
   deleteDatabaseFiles(file);
   const db = openDatabase(loadSqlite().driver!, file, { busyTimeoutMs: 1000, init: initSchema });
   try {
-    const insert = db.prepare(`INSERT INTO docs(${DOC_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insert = db.prepare(`INSERT INTO docs(${DOC_FIELDS}) VALUES (${DOC_FIELDS.split(',').map(() => '?').join(', ')})`);
     const index = db.prepare('INSERT INTO fts(rowid, text, context) VALUES (?, ?, ?)');
     db.transaction(() => {
       for (const row of rows) index.run(insert.run(...row).lastInsertRowid, row[3], row[4]);

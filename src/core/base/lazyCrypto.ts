@@ -22,3 +22,8 @@ export function randomBytes(size: number): Buffer {
 export function sha256Hash(): Hash {
   return crypto().createHash('sha256');
 }
+
+/** The SHA-256 digest of one string (UTF-8) in one call: without a Hash object, twice as fast for the short texts of item ids. */
+export function sha256Digest(text: string): Buffer {
+  return crypto().hash('sha256', text, 'buffer');
+}

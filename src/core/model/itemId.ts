@@ -7,7 +7,7 @@
  * done, a reordered file) keeps it, and two stores that hold the same line agree on it. Editing
  * the statement gives the line a new id, as it is a new statement; replies name the new id.
  */
-import { sha256Hash } from '../base/lazyCrypto';
+import { sha256Digest } from '../base/lazyCrypto';
 import { lineIdentity, recordLine, renderItemLine } from './itemLines';
 
 /** Crockford's base32 alphabet: no I, L, O or U, so an id read aloud or retyped survives. */
@@ -21,7 +21,7 @@ export const ITEM_ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{8}$/;
 
 /** The id of an item line (`- statement … [from: ID, date]`), the same for the same identity. */
 export function itemId(line: string): string {
-  return base32Id(sha256Hash().update(lineIdentity(line)).digest(), ITEM_ID_LENGTH);
+  return base32Id(sha256Digest(lineIdentity(line)), ITEM_ID_LENGTH);
 }
 
 /** The first `length` Crockford base32 characters of some bytes (a digest, random bytes). */

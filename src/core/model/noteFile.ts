@@ -19,7 +19,7 @@
  * note file; only `path` follows). Older stores named note files by device-inode and recorded a
  * `file_id`: such files still parse (their id is their name) until `lore notes migrate` renames them.
  */
-import { randomBytes, sha256Hash } from '../base/lazyCrypto';
+import { randomBytes, sha256Digest } from '../base/lazyCrypto';
 import { appendItems, listItems, type KnowledgeItem } from './categoryFile';
 import { base32Id } from './itemId';
 import { parseFrontmatter } from '../base/yamlFrontmatter';
@@ -52,7 +52,7 @@ function slugOf(relative: string): string {
 
 /** The note id a file gets when its first note is written: the same for the same path on every machine. */
 export function noteIdForPath(relative: string): string {
-  return `${slugOf(relative)}-${base32Id(sha256Hash().update(relative).digest(), NOTE_HASH_LENGTH)}`;
+  return `${slugOf(relative)}-${base32Id(sha256Digest(relative), NOTE_HASH_LENGTH)}`;
 }
 
 /** A fresh id for a file whose path id is taken by another file's notes. */
