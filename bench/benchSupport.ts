@@ -382,3 +382,55 @@ export function formatResults(results: BenchResult[]): string {
   const notes = results.flatMap((r) => (r.notes ?? []).map((n) => `  · ${r.name}: ${n}`));
   return formatTable(headers, rows, new Set([0, 2, 4, 5])) + (notes.length ? '\n\n' + notes.join('\n') : '');
 }
+
+const TECH = [
+  'esbuild',
+  'sqlite',
+  'migration',
+  'watcher',
+  'cache',
+  'provider',
+  'ledger',
+  'digest',
+  'harvest',
+  'transcript',
+  'token',
+  'prompt',
+  'index',
+  'vector',
+  'embedding',
+  'lock',
+  'inode',
+  'debounce',
+  'schema',
+  'deploy',
+];
+
+/** A vocabulary of pronounceable words; rank 0 is the most frequent (Zipf-like picks). */
+export function vocabulary(rng: SeededRandom, size: number): string[] {
+  const syll = [
+    'ka',
+    'lo',
+    'mi',
+    'ren',
+    'tor',
+    'sa',
+    'vi',
+    'del',
+    'no',
+    'pra',
+    'qu',
+    'ex',
+    'zu',
+    'ba',
+    'gri',
+    'fen',
+    'sho',
+    'ta',
+    'mer',
+    'lin',
+  ];
+  const words = new Set<string>(TECH);
+  while (words.size < size) words.add(Array.from({ length: rng.int(2, 4) }, () => rng.pick(syll)).join(''));
+  return [...words];
+}

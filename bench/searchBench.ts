@@ -30,6 +30,7 @@ import {
   untilIdle,
   type BenchContext,
   type BenchResult,
+  vocabulary,
 } from './benchSupport';
 
 const FILES = { notes: 9000, transcripts: 995 };
@@ -37,29 +38,6 @@ const ITEMS = { facts: 20_000, decisions: 10_000, questions: 5000, playbooks: 50
 const QUERIES = 1000;
 /** server-memory re-reads and re-parses its whole JSONL file on every call: a sample suffices. */
 const MCP_QUERIES = 30;
-const TECH = [
-  'esbuild',
-  'sqlite',
-  'migration',
-  'watcher',
-  'cache',
-  'provider',
-  'ledger',
-  'digest',
-  'harvest',
-  'transcript',
-  'token',
-  'prompt',
-  'index',
-  'vector',
-  'embedding',
-  'lock',
-  'inode',
-  'debounce',
-  'schema',
-  'deploy',
-];
-
 /** A query of the mixed set, with its kind (for the per-kind figures). */
 interface BenchQuery {
   kind: string;
@@ -73,35 +51,6 @@ export interface Generated {
   items: string[];
   queries: BenchQuery[];
   noteFile: string;
-}
-
-/** A vocabulary of pronounceable words; rank 0 is the most frequent (Zipf-like picks). */
-export function vocabulary(rng: SeededRandom, size: number): string[] {
-  const syll = [
-    'ka',
-    'lo',
-    'mi',
-    'ren',
-    'tor',
-    'sa',
-    'vi',
-    'del',
-    'no',
-    'pra',
-    'qu',
-    'ex',
-    'zu',
-    'ba',
-    'gri',
-    'fen',
-    'sho',
-    'ta',
-    'mer',
-    'lin',
-  ];
-  const words = new Set<string>(TECH);
-  while (words.size < size) words.add(Array.from({ length: rng.int(2, 4) }, () => rng.pick(syll)).join(''));
-  return [...words];
 }
 
 /** Generates the store: `notes` per-file note files (9,000 by default: 10,000 files in all). */

@@ -15,8 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { storePaths, type StorePaths } from '../src/core/store/storePaths';
 import { generateLargeStore, largeStoreFile } from '../test/server/largeStore';
-import { MIB, SeededRandom, formatNumber, largeScratchDir, type BenchContext } from './benchSupport';
-import { vocabulary } from './searchBench';
+import { MIB, SeededRandom, formatNumber, largeScratchDir, vocabulary, type BenchContext } from './benchSupport';
 
 /** Whether the 100,000-file figures were asked for: they take minutes. */
 export function largeRequested(ctx: BenchContext, bench: string): boolean {
