@@ -1,7 +1,9 @@
 /**
  * Shared CLI plumbing: usage errors (exit 2), store resolution for `--root`, output helpers.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as tty from 'node:tty';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 export { formatBytes, formatTokens, printable } from '../core/model/format';
 import * as os from 'node:os';
@@ -184,6 +186,44 @@ export const stdio: Output = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
 };
+
+/**
+ * stdout and stderr written straight to file descriptors 1 and 2, for a command that writes a few
+ * lines and exits (dist/search.js): making Node's stream objects for them cost about 2.5 ms, a
+ * tenth of a search on a current index. Same lines, same order as `stdio`.
+ */
+export function directStdio(): Output {
+  return {
+    out: directWriter(1, () => process.stdout),
+    err: directWriter(2, () => process.stderr),
+    stdoutIsTTY: tty.isatty(1),
+  };
+}
+
+/**
+ * Writes each line to `fd` with fs.writeSync. A descriptor that cannot take the bytes now (EAGAIN:
+ * a non-blocking pipe that is full) hands the rest of that line, and every line after it, to the
+ * stream, in order; a reader that went away (EPIPE: `lore search … | head -1`) ends the output
+ * quietly.
+ */
+export function directWriter(fd: number, stream: () => NodeJS.WritableStream): (text: string) => void {
+  let through: 'fd' | 'stream' | 'closed' = 'fd';
+  return (text) => {
+    const data = Buffer.from(text.endsWith('\n') ? text : text + '\n', 'utf8');
+    let at = 0;
+    while (through === 'fd' && at < data.length) {
+      try {
+        at += fs.writeSync(fd, data, at);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') through = 'stream';
+        else if (code === 'EPIPE') through = 'closed';
+        else throw error;
+      }
+    }
+    if (through === 'stream' && at < data.length) stream().write(data.subarray(at));
+  };
+}
 
 /**
  * Lore's CLI script, for commands other programs run (agent hooks, git's merge driver). Bundled,

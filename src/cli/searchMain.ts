@@ -5,7 +5,7 @@
  * dist/cliMain.js when the command is `search`; the command itself is the same code either way.
  */
 import { preferBuiltinSqlite } from '../core/base/sqliteDriver';
-import { stdio } from './cliSupport';
+import { directStdio } from './cliSupport';
 import { searchCommand } from './commands/searchCommand';
 import { exitWith, runCommand } from './runCommand';
 
@@ -13,5 +13,5 @@ import { exitWith, runCommand } from './runCommand';
 export function runCli(): void {
   preferBuiltinSqlite();
   // One object per run, as main() makes: what the run resolved (its store) is remembered against it.
-  exitWith(runCommand('search', searchCommand, process.argv.slice(3), { ...stdio }));
+  exitWith(runCommand('search', searchCommand, process.argv.slice(3), directStdio()));
 }
