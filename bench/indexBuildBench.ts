@@ -174,7 +174,11 @@ function bulkInsert(g: Sources, rows: unknown[][]): void {
   deleteDatabaseFiles(file);
   const db = openDatabase(loadSqlite().driver!, file, { busyTimeoutMs: 1000, init: initSchema });
   try {
-    const insert = db.prepare(`INSERT INTO docs(${DOC_FIELDS}) VALUES (${DOC_FIELDS.split(',').map(() => '?').join(', ')})`);
+    const insert = db.prepare(
+      `INSERT INTO docs(${DOC_FIELDS}) VALUES (${DOC_FIELDS.split(',')
+        .map(() => '?')
+        .join(', ')})`,
+    );
     const index = db.prepare('INSERT INTO fts(rowid, text, context) VALUES (?, ?, ?)');
     db.transaction(() => {
       for (const row of rows) index.run(insert.run(...row).lastInsertRowid, row[3], row[4]);

@@ -383,7 +383,14 @@ export class SearchIndex {
     const hits = ranked.flatMap((c) => {
       const doc = c.doc;
       if (!doc) return [];
-      return [toHit(c, doc, () => makeSnippet(doc.text, matcher, markers), () => path.join(this.paths.root, doc.file))];
+      return [
+        toHit(
+          c,
+          doc,
+          () => makeSnippet(doc.text, matcher, markers),
+          () => path.join(this.paths.root, doc.file),
+        ),
+      ];
     });
     return {
       ...base,
