@@ -23,7 +23,12 @@ export function sha256Hash(): Hash {
   return crypto().createHash('sha256');
 }
 
-/** The SHA-256 digest of one string (UTF-8) in one call: without a Hash object, twice as fast for the short texts of item ids. */
-export function sha256Digest(text: string): Buffer {
-  return crypto().hash('sha256', text, 'buffer');
+/**
+ * The SHA-256 digest of data at hand (a string as UTF-8) in one call: without a Hash object, about
+ * twice as fast for the short texts of item ids and index documents.
+ */
+export function sha256Digest(data: string | Buffer): Buffer;
+export function sha256Digest(data: string | Buffer, encoding: 'base64url' | 'hex'): string;
+export function sha256Digest(data: string | Buffer, encoding: 'buffer' | 'base64url' | 'hex' = 'buffer'): Buffer | string {
+  return crypto().hash('sha256', data, encoding);
 }

@@ -20,7 +20,7 @@ import { redactSecrets } from '../../model/safety/redact';
 import { parseNoteFile, type NoteFile } from '../../model/noteFile';
 import type { SearchCategory, SearchDoc } from './searchTypes';
 import type { SourceFileInfo } from './sourceFiles';
-import { sha256Hash } from '../../base/lazyCrypto';
+import { sha256Digest } from '../../base/lazyCrypto';
 import { lazy } from '../../base/lazy';
 import { readStoreFile } from '../../base/readText';
 
@@ -32,7 +32,7 @@ const CHUNK_MAX_CHARS = 2400;
 
 /** Content hash used for source files and for the vectors of a text. */
 export function contentHash(data: string | Buffer): string {
-  return sha256Hash().update(data).digest('base64url');
+  return sha256Digest(data, 'base64url');
 }
 
 /** The text a document is embedded as: a note carries the path it is about. */
