@@ -100,7 +100,7 @@ async function search(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
     log: (message) => io.err(`lore search: ${message}`),
   });
   // Each item with its id, which lore item, supersede, history and forget take as printed.
-  const hits = response.hits.map((hit) => ({ id: searchHitId(hit), ...hit }));
+  const hits = response.hits.map((hit) => ({ hit, id: searchHitId(hit) }));
   // Hits handed to a person count as uses too: what people look up does not decay.
   recordUses(
     paths,
@@ -109,17 +109,19 @@ async function search(parsed: Parsed<typeof OPTIONS>, io: Output): Promise<numbe
   );
   const archived = values.archived ? archiveSearch().searchArchive(paths, query, limit ?? 20) : undefined;
   if (values.json) {
-    io.out(JSON.stringify({ ...response, hits, ...(archived ? { archived } : {}) }, null, 2));
+    // The id first; the spread reads what a hit makes when asked (its snippet, its absolute path).
+    const withIds = hits.map(({ hit, id }) => ({ id, ...hit }));
+    io.out(JSON.stringify({ ...response, hits: withIds, ...(archived ? { archived } : {}) }, null, 2));
     return EXIT_OK;
   }
   // Said before the hits, on stdout: it changes what the list means, not how the run went.
   if (response.partial && response.hits.length > 0)
     io.out(`Partial matches: no item has every word of "${printable(query)}"; these have some of them.`);
-  hits.forEach((hit, i) => {
+  hits.forEach(({ hit, id }, i) => {
     const where = `${printable(hit.file)}${hit.line ? `:${hit.line}` : ''}`;
     const about = hit.notedPath ? ` (${printable(hit.notedPath)})` : '';
     // The id first, as lore item, history and prune print it; a conversation excerpt has none.
-    io.out(`${i + 1}. ${hit.id ? `${hit.id}  ` : ''}[${hit.category}]${about} ${hit.snippet}${provenanceOf(hit)}  ${where}`);
+    io.out(`${i + 1}. ${id ? `${id}  ` : ''}[${hit.category}]${about} ${hit.snippet}${provenanceOf(hit)}  ${where}`);
   });
   for (const hit of archived ?? [])
     io.out(`[archived ${hit.category}] ${printable(hit.text)}  ${printable(hit.file)}:${hit.lineNumber}  (lore prune --restore ${hit.id})`);

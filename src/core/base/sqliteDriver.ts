@@ -1,8 +1,8 @@
 /**
  * SQLite for every part of Lore that needs it (the search index, the task tables, OpenCode's
  * database): better-sqlite3 where the native module loads, else Node's own `node:sqlite` (Node
- * 22.13+; both have FTS5; a one-shot search takes it first, see preferBuiltinSqlite), behind one small interface, so no caller knows or cares which one
- * serves. Drivers are loaded lazily (a host where neither loads still runs the rest of Lore), a
+ * 22.13+; both have FTS5; a one-shot search takes it first, see preferBuiltinSqlite), behind one
+ * small interface, so no caller knows or cares which one serves. Drivers are loaded lazily (a host where neither loads still runs the rest of Lore), a
  * database that is corrupt or not a database is deleted and recreated (it is derived data), and
  * a locked one is reported so the caller can answer from memory instead of waiting forever.
  */

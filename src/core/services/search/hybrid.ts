@@ -86,7 +86,7 @@ export function toHit(
       snippet = value;
     },
     file: doc.file,
-    // Made when read, as the snippet: agents' replies and the CLI's list never read it.
+    // Made when read, as the snippet: agents' replies and the CLI's list of hits never read it.
     get absolutePath(): string {
       return (absolutePath ??= absolutePathOf());
     },
