@@ -85,20 +85,43 @@ export interface PreparedFile {
 
 /** Reads a source file and makes its documents, unless its content hash is `unchangedHash` or it is a conversation over `maxBytes`. */
 export function prepareFile(source: SourceFileInfo, maxBytes: number, unchangedHash?: string): PreparedFile {
+  const { prepared, text } = readSource(source, maxBytes, unchangedHash);
+  if (text === undefined) return prepared;
+  try {
+    return { ...prepared, docs: extractDocs(source, text) };
+  } catch (error) {
+    return { ...prepared, extractError: (error as Error).message };
+  }
+}
+
+/** prepareFile for a large file, its documents made with a `pause` about every `sliceMs` (extractDocsInSlices). */
+export async function prepareFileInSlices(
+  source: SourceFileInfo,
+  maxBytes: number,
+  pause: () => Promise<void>,
+  sliceMs: number,
+): Promise<PreparedFile> {
+  const { prepared, text } = readSource(source, maxBytes);
+  if (text === undefined) return prepared;
+  try {
+    return { ...prepared, docs: await extractDocsInSlices(source, text, pause, sliceMs) };
+  } catch (error) {
+    return { ...prepared, extractError: (error as Error).message };
+  }
+}
+
+/** A source file read, hashed and measured; its text only when documents are to be made of it. */
+function readSource(source: SourceFileInfo, maxBytes: number, unchangedHash?: string): { prepared: PreparedFile; text?: string } {
   let data: Buffer;
   try {
     data = readStoreFile(source.abs);
   } catch (error) {
-    return { rel: source.rel, readError: (error as Error).message };
+    return { prepared: { rel: source.rel, readError: (error as Error).message } };
   }
   const prepared: PreparedFile = { rel: source.rel, hash: contentHash(data), length: data.length };
-  if (prepared.hash === unchangedHash) return { ...prepared, unchanged: true };
-  if (source.kind === 'transcript' && data.length > maxBytes) return { ...prepared, tooLarge: true };
-  try {
-    return { ...prepared, docs: extractDocs(source, data.toString('utf8')) };
-  } catch (error) {
-    return { ...prepared, extractError: (error as Error).message };
-  }
+  if (prepared.hash === unchangedHash) return { prepared: { ...prepared, unchanged: true } };
+  if (source.kind === 'transcript' && data.length > maxBytes) return { prepared: { ...prepared, tooLarge: true } };
+  return { prepared, text: data.toString('utf8') };
 }
 
 /** How documents are made. */

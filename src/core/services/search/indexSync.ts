@@ -5,7 +5,7 @@
  * nothing changed, so a refresh before every query is a stat scan and no lock.
  */
 import type { StorePaths } from '../../store/storePaths';
-import { contentHash, extractDocsInSlices, prepareFile, type PreparedFile } from './extractDocs';
+import { prepareFile, prepareFileInSlices, type PreparedFile } from './extractDocs';
 import type { SearchDoc } from './searchTypes';
 import type { LexicalBackend, SourceState } from './lexicalBackend';
 import type { UpdateReport } from './searchTypes';
@@ -18,7 +18,6 @@ import {
   type SourceVisitor,
 } from './sourceFiles';
 import { clearFrontmatterMemo } from '../../base/yamlFrontmatter';
-import { readStoreFile } from '../../base/readText';
 import { randomId } from '../../base/lazyCrypto';
 import { ExtractThreads, WRITE_RUN_FILES } from './extractThreads';
 
@@ -128,12 +127,10 @@ export async function syncIndexInSlices(
       if (ahead && next) await ahead.readyRun(plan.next, Math.min(total, plan.next + WRITE_RUN_FILES));
       // A large file's documents are made with pauses (or by a thread), then written over several slices.
       if (next && next.size >= LARGE_SOURCE_BYTES) {
-        plan.made = ahead?.take(plan.next) ?? (await makeDocsInSlices(next, sliceMs, plan.limits.maxBytes));
-        if (plan.made) {
-          await applyLargeFile(tracked, plan, sliceMs);
-          slicing.onProgress?.({ done: plan.next, total });
-          continue;
-        }
+        plan.made = ahead?.take(plan.next) ?? (await prepareFileInSlices(next, plan.limits.maxBytes, yieldToEventLoop, sliceMs));
+        await applyLargeFile(tracked, plan, sliceMs);
+        slicing.onProgress?.({ done: plan.next, total });
+        continue;
       }
       tracked((b) => {
         const deadline = performance.now() + sliceMs;
@@ -234,19 +231,6 @@ function writeUntil(backend: LexicalBackend, write: LargeWrite, deadline: number
     write.at += batch.length;
     backend.appendDocs(write.at >= write.docs.length ? write.state : write.writing, batch);
   } while (write.at < write.docs.length && performance.now() < deadline);
-}
-
-/** prepareFile for a large file, its documents made with pauses. */
-async function makeDocsInSlices(file: SourceFileInfo, sliceMs: number, maxBytes: number): Promise<PreparedFile | undefined> {
-  try {
-    const data = readStoreFile(file.abs);
-    if (file.kind === 'transcript' && data.length > maxBytes)
-      return { rel: file.rel, hash: contentHash(data), length: data.length, tooLarge: true };
-    const docs = await extractDocsInSlices(file, data.toString('utf8'), yieldToEventLoop, sliceMs);
-    return { rel: file.rel, hash: contentHash(data), length: data.length, docs };
-  } catch {
-    return undefined; // applyFile reads it again and reports what is wrong.
-  }
 }
 
 /** What an update found to do, and how far applying it got. */

@@ -40,8 +40,11 @@ const INSERT_BATCH = 50;
 const INSERT_COLUMNS = 'file, line, category, text, context, source, date, noted_path, section, hash, flagged, item';
 
 /** One document's row, and INSERT_BATCH of them (made once: a build runs them thousands of times). */
-const INSERT_ONE = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const INSERT_BATCH_SQL = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+const ROW = `(${INSERT_COLUMNS.split(',')
+  .map(() => '?')
+  .join(', ')})`;
+const INSERT_ONE = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${ROW}`;
+const INSERT_BATCH_SQL = `INSERT INTO docs(${INSERT_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => ROW).join(', ')}`;
 
 /** The meta key marking `docs` rows written without their full-text entries (see deferFullText). */
 export const DEFERRED_FULL_TEXT_KEY = 'full-text-deferred';
